@@ -1,0 +1,113 @@
+/* tk_bundle.h - loading what a user has on disk: a tkview bundle, a capture
+ * folder, a Triton cache or TRITON_DUMP_DIR folder, or loose stage files.
+ *
+ * Whatever the input, the result is the same model: a list of kernels, each
+ * identified by name and hash, each with the final stages that were found and
+ * the metadata Triton wrote.  The same kernel found twice (under kernel_dump/
+ * and under cache/ of one capture) is one kernel.
+ *
+ * Ownership: the bundle owns its kernels, their stages, the location table and
+ * every string it returns.  Freeing the bundle frees all of them.
+ */
+#ifndef TKDUMP_TK_BUNDLE_H
+#define TKDUMP_TK_BUNDLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tk_diag.h"
+#include "tk_loc.h"
+#include "tk_stage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What PATH turned out to be. */
+typedef enum {
+    TK_INPUT_BUNDLE,      /* a directory with a tkview manifest.json */
+    TK_INPUT_CAPTURE,     /* a folder holding kernel_dump/ and/or cache/ */
+    TK_INPUT_KERNEL_DIRS, /* a Triton cache or TRITON_DUMP_DIR: HASH/ folders */
+    TK_INPUT_KERNEL_DIR,  /* one HASH/ folder of those */
+    TK_INPUT_FILES        /* loose stage files (a folder of them, or one file) */
+} tk_input_kind;
+
+typedef struct {
+    /* Folders searched last for source files, as --source-dir gives them. */
+    const char *const *source_dirs;
+    size_t n_source_dirs;
+} tk_load_options;
+
+typedef struct tk_bundle tk_bundle;
+typedef struct tk_kernel tk_kernel;
+
+/* Loads PATH (a folder or a single stage file).  Returns NULL, with an error
+ * in DIAGS, only when nothing usable was found; otherwise a bundle with every
+ * kernel that could be read and a diagnostic for each thing skipped.  OPTS may
+ * be NULL.  Free with tk_bundle_free(). */
+tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
+                          tk_diags *diags);
+void tk_bundle_free(tk_bundle *bundle);
+
+tk_input_kind tk_bundle_input_kind(const tk_bundle *bundle);
+const char *tk_bundle_path(const tk_bundle *bundle);
+tk_loctab *tk_bundle_loctab(const tk_bundle *bundle);
+
+/* From the manifest of a tkview bundle; NULL when unknown or not a bundle. */
+const char *tk_bundle_tool_version(const tk_bundle *bundle);
+const char *tk_bundle_compiler(const tk_bundle *bundle); /* "triton 3.6.0" */
+const char *tk_bundle_command(const tk_bundle *bundle);
+/* 1: the capture finished; 0: it did not (the manifest says incomplete);
+ * -1: unknown (not a bundle). */
+int tk_bundle_complete(const tk_bundle *bundle);
+
+size_t tk_bundle_kernel_count(const tk_bundle *bundle);
+/* Kernels are ordered by name, then by hash. */
+const tk_kernel *tk_bundle_kernel(const tk_bundle *bundle, size_t i);
+
+/* Finds a kernel by what a user types: an index ("3"), a full name, a hash or
+ * hash prefix, or "name:hashprefix".  Returns NULL when nothing matches or
+ * when more than one kernel does; *N_MATCHES (if not NULL) receives how many
+ * matched, so the caller can say which. */
+const tk_kernel *tk_bundle_find_kernel(const tk_bundle *bundle,
+                                       const char *spec, size_t *n_matches);
+
+/* Resolves a location's file to a readable local path: the bundle's sources/,
+ * then the original path, then files under the loaded folder whose path ends
+ * like the location's, then the source_dirs.  Returns NULL when not found; the
+ * first failure for a file adds one note to DIAGS (if not NULL), later ones
+ * add nothing.  The result is cached and owned by the bundle. */
+const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
+                                     tk_diags *diags);
+
+/* ---- kernels ---------------------------------------------------------- */
+
+const char *tk_kernel_name(const tk_kernel *kernel);
+/* Triton's hash of the compiled kernel (from its metadata), or the name of
+ * the folder it was found in when there is no metadata; never NULL. */
+const char *tk_kernel_hash(const tk_kernel *kernel);
+
+/* The stage of KIND, or NULL when none was found. */
+const tk_stage *tk_kernel_stage(const tk_kernel *kernel, tk_stage_kind kind);
+
+/* What Triton's metadata (NAME.json) and the SASS say; -1 when unknown. */
+typedef struct {
+    int64_t num_warps;
+    int64_t num_ctas;
+    int64_t num_stages;
+    int64_t shared_bytes;
+    int64_t registers; /* per thread, from the cubin's SASS when present */
+    int64_t spill_bytes;
+    const char *target;         /* "cuda:90", NULL when unknown */
+    const char *triton_version; /* NULL when unknown */
+} tk_kernel_meta;
+
+const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
+
+/* The folder(s) the kernel's files came from, for display. */
+const char *tk_kernel_origin(const tk_kernel *kernel);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

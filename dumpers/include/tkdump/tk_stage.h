@@ -1,0 +1,98 @@
+/* tk_stage.h - one compiler stage of one kernel: its text and, per line, the
+ * inline stacks of the source locations that line carries.
+ *
+ * A stage is read whole into memory, split into lines, and its locations are
+ * parsed once (by the reader for its kind: MLIR for TTIR/TTGIR, LLVM IR, PTX,
+ * SASS).  Lines are numbered from 1 as in an editor.  A line may carry no
+ * stack (an alias definition, a blank line, an instruction with no debug
+ * location), one stack, or several (an op with located block arguments, a
+ * fused location).
+ *
+ * Ownership: a stage owns its text and line index; the stacks it refers to are
+ * owned by the tk_loctab it was read with, which must outlive the stage.
+ */
+#ifndef TKDUMP_TK_STAGE_H
+#define TKDUMP_TK_STAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tk_diag.h"
+#include "tk_loc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    TK_STAGE_TTIR,
+    TK_STAGE_TTGIR,
+    TK_STAGE_LLIR,
+    TK_STAGE_PTX,
+    TK_STAGE_SASS,
+    TK_STAGE_COUNT,
+    TK_STAGE_UNKNOWN = TK_STAGE_COUNT
+} tk_stage_kind;
+
+/* "ttir", "ttgir", "llir", "ptx", "sass" ("unknown" otherwise). */
+const char *tk_stage_kind_name(tk_stage_kind kind);
+
+/* Parses a stage name as a user would type it ("ttgir", "TTGIR", "llvm",
+ * "ll", "llir", ...).  Returns TK_STAGE_UNKNOWN when it names no stage. */
+tk_stage_kind tk_stage_kind_parse(const char *name);
+
+/* Guesses the stage from the first LEN bytes of a file's text, for files whose
+ * name does not say (a loose "kernel.txt", a renamed dump).  Returns
+ * TK_STAGE_UNKNOWN for anything else, binary data included.  TTIR and TTGIR
+ * are told apart by TTGIR's "ttg." module attributes and layouts. */
+tk_stage_kind tk_stage_kind_sniff(const char *data, size_t len);
+
+typedef struct tk_stage tk_stage;
+
+/* Reads the file at PATH as a stage of KIND, interning its locations into TAB.
+ * Returns NULL (with an error in DIAGS naming PATH) when the file cannot be
+ * read or is binary; otherwise a stage holding every line that could be read,
+ * with a warning for each location that could not be parsed.  Free with
+ * tk_stage_free(). */
+tk_stage *tk_stage_read(tk_stage_kind kind, const char *path, tk_loctab *tab,
+                        tk_diags *diags);
+
+/* The same over LEN bytes at DATA (copied), named NAME in diagnostics. */
+tk_stage *tk_stage_parse(tk_stage_kind kind, const char *name,
+                         const char *data, size_t len, tk_loctab *tab,
+                         tk_diags *diags);
+
+void tk_stage_free(tk_stage *stage);
+
+tk_stage_kind tk_stage_kind_of(const tk_stage *stage);
+
+/* The path (or name) the stage was read from; owned by the stage. */
+const char *tk_stage_path(const tk_stage *stage);
+
+/* Size of the text in bytes, and number of lines (a last line without a final
+ * newline counts; an empty file has 0 lines). */
+size_t tk_stage_size(const tk_stage *stage);
+uint32_t tk_stage_line_count(const tk_stage *stage);
+
+/* Line LINE (1-based) without its "\n" or "\r\n"; *LEN receives its length.
+ * The text is not NUL-terminated at the line's end.  Returns NULL for a line
+ * out of range.  Owned by the stage. */
+const char *tk_stage_line(const tk_stage *stage, uint32_t line, size_t *len);
+
+/* The stacks line LINE carries; *IDS receives a pointer owned by the stage.
+ * Returns their number (0 for no location or a line out of range). */
+size_t tk_stage_line_stacks(const tk_stage *stage, uint32_t line,
+                            const tk_stack_id **ids);
+
+/* Number of lines that carry at least one stack. */
+uint32_t tk_stage_located_line_count(const tk_stage *stage);
+
+/* Whether the stage's format records inline frames at all.  SASS from
+ * "nvdisasm -g" records only the innermost frame; from "-gi" the whole stack.
+ * Cross-stage matching compares only innermost frames against such a stage. */
+int tk_stage_has_inline_frames(const tk_stage *stage);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,2 @@
+/* bind.c - placeholder until the binding index lands. */
+#include "tkdump/tk_bind.h"

@@ -1,0 +1,135 @@
+/* tk_test.c - helpers shared by the unit tests. */
+#include "tk_test.h"
+
+#include <string.h>
+
+char *tk_test_dump_path(const char *rel)
+{
+    const char *root = g_getenv("TK_TEST_DUMPS");
+    g_assert_nonnull(root);
+    return g_build_filename(root, rel, NULL);
+}
+
+char *tk_test_src_path(const char *rel)
+{
+    const char *root = g_getenv("TK_TEST_SRCDIR");
+    g_assert_nonnull(root);
+    return g_build_filename(root, rel, NULL);
+}
+
+gboolean tk_test_have_dumps(void)
+{
+    if (g_strcmp0(g_getenv("TK_TEST_HAVE_DUMPS"), "1") == 0)
+        return TRUE;
+    g_test_skip("the shared dumps (../shared/dumps) are not there");
+    return FALSE;
+}
+
+char *tk_test_find_dump(const char *rel_dir, const char *suffix)
+{
+    char *dir = tk_test_dump_path(rel_dir);
+    char *found = NULL;
+    int n = 0;
+    GDir *d = g_dir_open(dir, 0, NULL);
+    g_assert_nonnull(d);
+    /* Look one level down too: kernel_dump/HASH/name.ttgir. */
+    for (const char *e; (e = g_dir_read_name(d));) {
+        char *p = g_build_filename(dir, e, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_DIR)) {
+            GDir *d2 = g_dir_open(p, 0, NULL);
+            for (const char *e2; d2 && (e2 = g_dir_read_name(d2));)
+                if (g_str_has_suffix(e2, suffix)) {
+                    n++;
+                    g_free(found);
+                    found = g_build_filename(p, e2, NULL);
+                }
+            if (d2)
+                g_dir_close(d2);
+        } else if (g_str_has_suffix(e, suffix)) {
+            n++;
+            g_free(found);
+            found = g_strdup(p);
+        }
+        g_free(p);
+    }
+    g_dir_close(d);
+    if (n != 1)
+        g_error("expected one *%s under %s, found %d", suffix, dir, n);
+    g_free(dir);
+    return found;
+}
+
+tk_stage *tk_test_read_stage(tk_stage_kind kind, const char *path,
+                             tk_loctab *tab, tk_diags *diags)
+{
+    tk_stage *s = tk_stage_read(kind, path, tab, diags);
+    if (!s) {
+        tk_test_print_diags(diags);
+        g_error("cannot read %s", path);
+    }
+    return s;
+}
+
+GArray *tk_test_lines_with(const tk_stage *stage, const char *needle)
+{
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    size_t nl = strlen(needle);
+    for (uint32_t l = 1; l <= tk_stage_line_count(stage); l++) {
+        size_t len;
+        const char *s = tk_stage_line(stage, l, &len);
+        if (len >= nl && memmem(s, len, needle, nl))
+            g_array_append_val(a, l);
+    }
+    return a;
+}
+
+uint32_t tk_test_line_with(const tk_stage *stage, const char *needle, int nth)
+{
+    GArray *a = tk_test_lines_with(stage, needle);
+    if ((guint)nth > a->len || nth < 1)
+        g_error("%s: line %d containing \"%s\" not found (%u lines have it)",
+                tk_stage_path(stage), nth, needle, a->len);
+    uint32_t l = g_array_index(a, uint32_t, nth - 1);
+    g_array_free(a, TRUE);
+    return l;
+}
+
+char *tk_test_stack_string(const tk_loctab *tab, tk_stack_id id)
+{
+    size_t n;
+    const tk_frame *f = tk_loctab_stack_frames(tab, id, &n);
+    GString *s = g_string_new(NULL);
+    for (size_t i = 0; i < n; i++) {
+        const char *path = tk_loctab_file_path(tab, f[i].file);
+        const char *base = strrchr(path, '/');
+        g_string_append_printf(s, "%s%s:%u:%u", i ? " <- " : "",
+                               base ? base + 1 : path, f[i].line, f[i].col);
+    }
+    return g_string_free(s, FALSE);
+}
+
+char *tk_test_line_stacks_string(const tk_stage *stage, const tk_loctab *tab,
+                                 uint32_t line)
+{
+    const tk_stack_id *ids;
+    size_t n = tk_stage_line_stacks(stage, line, &ids);
+    GString *s = g_string_new(NULL);
+    for (size_t i = 0; i < n; i++) {
+        char *one = tk_test_stack_string(tab, ids[i]);
+        g_string_append_printf(s, "%s%s", i ? " | " : "", one);
+        g_free(one);
+    }
+    return g_string_free(s, FALSE);
+}
+
+size_t tk_test_print_diags(const tk_diags *diags)
+{
+    size_t n = tk_diags_count(diags);
+    for (size_t i = 0; i < n; i++) {
+        const tk_diag *d = tk_diags_get(diags, i);
+        g_test_message("%s:%llu: %s: %s", d->file,
+                       (unsigned long long)d->line,
+                       tk_diag_severity_name(d->severity), d->message);
+    }
+    return n;
+}

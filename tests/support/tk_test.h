@@ -1,0 +1,56 @@
+/* tk_test.h - helpers shared by the unit tests.
+ *
+ * Tests name dump files relative to the unpacked shared captures
+ * ("vector_add/kernel_dump/WROR.../add_kernel.ttgir") and find lines by their
+ * text, so an expectation reads like the dump a person checked it against.
+ */
+#ifndef TK_TEST_H
+#define TK_TEST_H
+
+#include <glib.h>
+
+#include "tkdump/tk_bind.h"
+#include "tkdump/tk_bundle.h"
+#include "tkdump/tk_diag.h"
+#include "tkdump/tk_loc.h"
+#include "tkdump/tk_stage.h"
+
+/* Absolute path of REL under the unpacked shared dumps.  Caller frees. */
+char *tk_test_dump_path(const char *rel);
+
+/* Absolute path of REL under tests/ in the source tree.  Caller frees. */
+char *tk_test_src_path(const char *rel);
+
+/* Whether the shared dumps are there; when not, marks the current test
+ * skipped with a message saying so and returns FALSE. */
+gboolean tk_test_have_dumps(void);
+
+/* Path of the single file in the folder REL_DIR (relative to the dumps) whose
+ * name ends with SUFFIX, e.g. ("vector_add/kernel_dump", ".ttgir") when the
+ * hash folder name is not worth spelling out.  Fails the test when there is
+ * not exactly one.  Caller frees. */
+char *tk_test_find_dump(const char *rel_dir, const char *suffix);
+
+/* Reads a stage, failing the test if it cannot be read. */
+tk_stage *tk_test_read_stage(tk_stage_kind kind, const char *path,
+                             tk_loctab *tab, tk_diags *diags);
+
+/* The 1-based number of the NTH (from 1) line of STAGE containing NEEDLE, or
+ * fails the test. */
+uint32_t tk_test_line_with(const tk_stage *stage, const char *needle, int nth);
+
+/* Every line number of STAGE containing NEEDLE.  Caller frees (g_array). */
+GArray *tk_test_lines_with(const tk_stage *stage, const char *needle);
+
+/* A stack as "file:line:col <- file:line:col <- ...", innermost first, each
+ * file reduced to its base name.  Caller frees. */
+char *tk_test_stack_string(const tk_loctab *tab, tk_stack_id id);
+
+/* All stacks of LINE joined with " | ".  Caller frees. */
+char *tk_test_line_stacks_string(const tk_stage *stage, const tk_loctab *tab,
+                                 uint32_t line);
+
+/* Prints the diagnostics (as TAP comments) and returns their count. */
+size_t tk_test_print_diags(const tk_diags *diags);
+
+#endif
