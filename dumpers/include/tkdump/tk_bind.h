@@ -48,10 +48,10 @@ typedef enum {
 
 typedef struct tk_bindex tk_bindex;
 
-/* Builds the index of KERNEL, whose locations live in TAB.  Never fails on
- * content (a kernel with no locations gives an empty index).  Free with
- * tk_bindex_free(). */
-tk_bindex *tk_bindex_build(const tk_kernel *kernel, const tk_loctab *tab);
+/* Builds the index of KERNEL, whose locations live in TAB (the stacks it
+ * infers for SASS lines are interned there).  Never fails on content (a kernel
+ * with no locations gives an empty index).  Free with tk_bindex_free(). */
+tk_bindex *tk_bindex_build(const tk_kernel *kernel, tk_loctab *tab);
 void tk_bindex_free(tk_bindex *index);
 
 /* The stacks of LINE of STAGE as the index sees them: the stage's own, or for
