@@ -80,6 +80,17 @@ const tk_kernel *tk_bundle_find_kernel(const tk_bundle *bundle,
 const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
                                      tk_diags *diags);
 
+/* Writes BUNDLE as a tkview bundle into the folder OUTDIR (see
+ * docs/bundle.md): each kernel's stage files, metadata and cubin in a
+ * NAME-HASHPREFIX/ folder, a copy of every source file its locations name
+ * that tk_bundle_resolve_source() finds in sources/ (the others listed as
+ * missing), and manifest.json.  OUTDIR must not exist or be an empty folder;
+ * the bundle is built beside it and renamed into place, so a failure leaves
+ * nothing behind.  No name in the input can place a file outside OUTDIR.
+ * Returns 0, or -1 with an error in DIAGS; sources not found add notes. */
+int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
+                   tk_diags *diags);
+
 /* ---- kernels ---------------------------------------------------------- */
 
 const char *tk_kernel_name(const tk_kernel *kernel);

@@ -1,0 +1,214 @@
+/* bundle_internal.h - the bundle and kernel structures, shared by the
+ * bundle_*.c files (internal).
+ *
+ * Loading is split by purpose: bundle.c (dispatch, accessors, lookup),
+ * bundle_scan.c (finding kernels in folders), bundle_manifest.c (manifest.json
+ * of a tkview bundle), bundle_meta.c (Triton's NAME.json, the cubin's register
+ * count), bundle_json.c (safe JSON parsing and typed member access),
+ * bundle_path.c (paths that must stay inside a folder, safe file names),
+ * bundle_sources.c (source resolution), bundle_write.c (tk_bundle_save).
+ */
+#ifndef TKDUMP_BUNDLE_INTERNAL_H
+#define TKDUMP_BUNDLE_INTERNAL_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "tkdump/tk_bundle.h"
+
+/* How good a file is as the source of a stage: a better one replaces a worse
+ * one.  SASS comes in three flavours and the one with inline frames wins. */
+enum {
+    TK_RANK_NONE = 0,
+    TK_RANK_SNIFFED = 1, /* kind guessed from the content (.txt, no ext) */
+    TK_RANK_SASS = 2,    /* .sass: no line info */
+    TK_RANK_SASS_G = 3,  /* .sass_g: innermost frames only */
+    TK_RANK_NAMED = 4    /* the extension says the kind (.sass_gi included) */
+};
+
+/* One file that provides a stage. */
+typedef struct {
+    char *path;      /* on disk; owned; NULL when none */
+    int rank;
+    const char *ext; /* static: the extension to store it under in a bundle
+                        ("ttir", "sass_gi", ...) */
+} tk_stage_file;
+
+struct tk_kernel {
+    char *name;
+    char *hash;
+    char *origin;
+    tk_stage_file files[TK_STAGE_COUNT];
+    tk_stage *stages[TK_STAGE_COUNT];
+    char *meta_path;   /* NAME.json; NULL when none */
+    char *cubin_path;  /* NAME.cubin; NULL when none */
+    char *source_path; /* NAME.source: the TTIR before any pass (kept for the
+                          pass views); NULL when none */
+    tk_kernel_meta meta; /* its strings point at the two below */
+    char *target;
+    char *triton_version;
+};
+
+struct tk_bundle {
+    char *path; /* as the caller gave it */
+    char *root; /* absolute: the folder loaded (a single file's folder) */
+    tk_input_kind kind;
+    tk_loctab *tab;
+    GPtrArray *kernels; /* tk_kernel *, owned */
+
+    /* From a manifest; NULL / -1 otherwise. */
+    char *tool_version;
+    char *compiler; /* "triton 3.6.0" */
+    char *compiler_name;
+    char *compiler_version;
+    char *compiler_target;
+    char **argv; /* NULL-terminated */
+    char *command;
+    char *created;
+    int complete;
+
+    /* Source resolution. */
+    GHashTable *stored_sources; /* original path -> local copy (absolute) */
+    char **source_dirs;         /* NULL-terminated copy of the options */
+    GHashTable *resolved;       /* file id + 1 -> path, or "" for not found */
+    GHashTable *in_place;       /* file id + 1 of those found at their
+                                   original path (step 2) */
+    GHashTable *suffix_index;   /* base name -> GPtrArray of paths relative to
+                                   root; built on first use */
+};
+
+/* ---- bundle.c ---- */
+
+/* A new kernel with every metadata value unknown.  Free with
+ * tk_kernel_free(). */
+tk_kernel *tk_kernel_new(const char *name, const char *hash);
+void tk_kernel_free(tk_kernel *kernel);
+
+/* Offers PATH as the file of stage KIND: taken (copied) when it ranks above
+ * the current one.  Returns whether it was taken. */
+gboolean tk_kernel_offer_stage(tk_kernel *kernel, tk_stage_kind kind,
+                               const char *path, int rank, const char *ext);
+
+/* Reads every stage file the kernel names into stages, interning locations
+ * in the bundle's table.  Returns the number of stages read. */
+int tk_kernel_read_stages(tk_kernel *kernel, tk_loctab *tab, tk_diags *diags);
+
+/* Sets the kernel's target and Triton version (copied; NULL for unknown). */
+void tk_kernel_set_target(tk_kernel *kernel, const char *target);
+void tk_kernel_set_triton_version(tk_kernel *kernel, const char *version);
+
+/* ---- bundle_scan.c ---- */
+
+/* Scans ROOT (a folder) for what it holds: a capture, HASH folders, one
+ * HASH folder, loose files.  Adds kernels to BUNDLE and sets its kind.
+ * SKIP_DIR (may be NULL) names a subfolder not to look into. */
+void tk_bundle_scan_folder(tk_bundle *bundle, const char *root,
+                           const char *skip_dir, tk_diags *diags);
+
+/* Loads the single stage file PATH. */
+void tk_bundle_scan_file(tk_bundle *bundle, const char *path, tk_diags *diags);
+
+/* ---- bundle_manifest.c ---- */
+
+#define TK_BUNDLE_FORMAT "tkview-bundle"
+#define TK_BUNDLE_FORMAT_VERSION 1
+
+/* Reads the manifest at MANIFEST of the bundle folder BUNDLE->root.
+ * Returns 0 when it is a tkview manifest this reader understands (kernels
+ * added, bad entries reported and skipped), -1 when it is not (a warning says
+ * why; the caller scans the folder instead). */
+int tk_manifest_load(tk_bundle *bundle, const char *manifest,
+                     tk_diags *diags);
+
+/* What the writer decided for one kernel: paths relative to the bundle,
+ * NULL for what is not there. */
+typedef struct {
+    const tk_kernel *kernel;
+    char *folder;
+    char *stage[TK_STAGE_COUNT];
+    char *metadata, *cubin, *source_ttir;
+} tk_manifest_kernel;
+
+/* One source file: its original path and the copy (NULL when it could not
+ * be copied, REASON saying why). */
+typedef struct {
+    const char *path;
+    char *file;
+    const char *reason;
+} tk_manifest_source;
+
+/* The text of a manifest.json for B (caller frees); *LEN its length. */
+char *tk_manifest_build(const tk_bundle *b, const tk_manifest_kernel *ks,
+                        size_t n_kernels, const tk_manifest_source *srcs,
+                        size_t n_sources, size_t *len);
+
+/* ---- bundle_meta.c ---- */
+
+/* Reads Triton's NAME.json at PATH into KERNEL's metadata; a missing field
+ * stays unknown.  *HASH (if not NULL) receives its "hash" (caller frees;
+ * NULL when absent).  Returns 0, or -1 with a warning when unreadable. */
+int tk_meta_read_json(tk_kernel *kernel, const char *path, char **hash,
+                      tk_diags *diags);
+
+/* Only the "hash" of NAME.json, or NULL (caller frees); no diagnostics. */
+char *tk_meta_json_hash(const char *path);
+
+/* Reads registers and local memory (spills) of function NAME from the cubin
+ * at PATH into KERNEL's metadata.  Returns 0, or -1 with a warning. */
+int tk_meta_read_cubin(tk_kernel *kernel, const char *path, tk_diags *diags);
+
+/* Reads the cubin image of LEN bytes at DATA: *REGS and *LOCAL_BYTES receive
+ * the function NAME's register count and local memory per thread, -1 where
+ * the ELF does not say.  Returns 0, or -1 (with *WHY set to a static string)
+ * when DATA is not a readable 64-bit ELF. */
+int tk_cubin_resources(const unsigned char *data, size_t len,
+                       const char *name, int64_t *regs, int64_t *local_bytes,
+                       const char **why);
+
+/* ---- bundle_json.c ---- */
+
+/* Parses the JSON file at PATH (at most MAX_BYTES, nesting at most 64 deep
+ * so that the recursive parser cannot overflow the stack).  Returns the root
+ * node (caller frees with json_node_unref), or NULL with *ERROR set (caller
+ * frees). */
+JsonNode *tk_json_read_file(const char *path, size_t max_bytes, char **error);
+
+/* Typed members of OBJ; NULL / -1 / default when absent or of another
+ * type (no GLib criticals, unlike json_object_get_*_member). */
+const char *tk_json_string(JsonObject *obj, const char *key);
+int64_t tk_json_int(JsonObject *obj, const char *key); /* -1 if not >= 0 */
+JsonObject *tk_json_object(JsonObject *obj, const char *key);
+JsonArray *tk_json_array(JsonObject *obj, const char *key);
+/* 1, 0, or -1 when absent, null or not a boolean. */
+int tk_json_bool(JsonObject *obj, const char *key);
+
+/* ---- bundle_path.c ---- */
+
+/* The absolute, symlink-free path of REL inside the folder ROOT_REAL (itself
+ * absolute and symlink-free), or NULL with a warning naming MANIFEST when REL
+ * is absolute, climbs with "..", points outside through a symlink, or does
+ * not exist.  WHAT says what the path is for, in the warning.  Caller
+ * frees. */
+char *tk_path_inside(const char *root_real, const char *rel,
+                     const char *manifest, const char *what,
+                     tk_diags *diags);
+
+/* A file name made of S that is safe in any folder: only [A-Za-z0-9._+-],
+ * not starting with '.', not empty, at most MAX bytes.  Caller frees. */
+char *tk_path_safe_name(const char *s, size_t max);
+
+/* PATH relative to ROOT when under it, else PATH.  Caller frees. */
+char *tk_path_relative(const char *root, const char *path);
+
+/* ---- bundle_sources.c ---- */
+
+/* tk_bundle_resolve_source() for internal callers. */
+const char *tk_sources_resolve(tk_bundle *bundle, tk_file_id file,
+                               tk_diags *diags);
+void tk_sources_clear(tk_bundle *bundle);
+
+/* Whether FILE was resolved at the very path the location names, outside
+ * anything that was loaded (only meaningful after tk_sources_resolve()). */
+gboolean tk_sources_found_in_place(const tk_bundle *bundle, tk_file_id file);
+
+#endif
