@@ -218,9 +218,12 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
             tk_meta_read_cubin(k, k->cubin_path, diags);
     }
 
+    /* Shown only, but never a path outside the bundle. */
     const char *folder = tk_json_string(o, "folder");
-    k->origin = folder && *folder ? g_build_filename(b->root, folder, NULL)
-                                  : g_strdup(b->root);
+    k->origin = folder ? tk_path_inside(b->root, folder, manifest, "", NULL)
+                       : NULL;
+    if (!k->origin)
+        k->origin = g_strdup(b->root);
     if (tk_kernel_read_stages(k, b->tab, diags) == 0) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "kernel %s: no stage file could be read; skipped", id);

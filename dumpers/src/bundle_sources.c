@@ -14,6 +14,7 @@
  */
 #include "bundle_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -54,7 +55,19 @@ static gboolean is_regular(const char *path)
 typedef struct {
     GHashTable *index;
     size_t entries;
+    const char *inside; /* when set, symbolic links leading out of this
+                           folder are skipped (a bundle from elsewhere) */
 } walk_state;
+
+/* Whether the symbolic link PATH leads into W->inside. */
+static gboolean link_stays_inside(const walk_state *w, const char *path)
+{
+    char *r = realpath(path, NULL);
+    size_t n = strlen(w->inside);
+    gboolean ok = r && strncmp(r, w->inside, n) == 0 && r[n] == '/';
+    free(r);
+    return ok;
+}
 
 static void walk(walk_state *w, const char *root, const char *rel, int depth)
 {
@@ -72,11 +85,18 @@ static void walk(walk_state *w, const char *root, const char *rel, int depth)
         char *path = g_build_filename(dir, e, NULL);
         char *sub = rel ? g_build_filename(rel, e, NULL) : g_strdup(e);
         struct stat st;
+        if (lstat(path, &st) != 0) {
+            g_free(sub);
+            g_free(path);
+            continue;
+        }
         /* Symbolic links to folders are not followed: no cycles. */
-        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
             if (depth < WALK_MAX_DEPTH)
                 walk(w, root, sub, depth + 1);
-        } else if (is_regular(path)) {
+        } else if (is_regular(path) &&
+                   !(w->inside && S_ISLNK(st.st_mode) &&
+                     !link_stays_inside(w, path))) {
             GPtrArray *list = g_hash_table_lookup(w->index, e);
             if (!list) {
                 list = g_ptr_array_new_with_free_func(g_free);
@@ -98,6 +118,9 @@ static GHashTable *suffix_index(tk_bundle *b)
         walk_state w = {
             .index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
                                            (GDestroyNotify)g_ptr_array_unref),
+            /* A bundle may come from anyone: a link in it to
+             * ~/.ssh/id_rsa named like a source must not be read. */
+            .inside = b->kind == TK_INPUT_BUNDLE ? b->root : NULL,
         };
         if (b->root)
             walk(&w, b->root, NULL, 0);

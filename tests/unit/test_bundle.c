@@ -892,6 +892,12 @@ static void test_manifest_escapes(void)
     char *link = g_build_filename(bundle, "bad", "link.ttir", NULL);
     char *target = g_build_filename(tmp, "outside.ttir", NULL);
     g_assert_cmpint(symlink(target, link), ==, 0);
+    char *secret = g_build_filename(tmp, "secret.py", NULL);
+    char *linked = g_build_filename(bundle, "src", "linked.py", NULL);
+    write_file(bundle, "src/inside.py", "# inside\n", -1);
+    g_assert_cmpint(symlink(secret, linked), ==, 0);
+    g_free(secret);
+    g_free(linked);
     write_file(bundle, "manifest.json",
                "{\"format\": \"tkview-bundle\", \"format_version\": 1,"
                " \"future_key\": {\"ignored\": true},"
@@ -926,8 +932,14 @@ static void test_manifest_escapes(void)
         if (tk_diags_get(d, i)->severity >= TK_DIAG_WARNING)
             g_assert_true(
                 g_str_has_suffix(tk_diags_get(d, i)->file, "manifest.json"));
-    /* The refused source copy is not used. */
+    /* The refused source copy is not used, nor a link in the bundle that
+     * leads out of it. */
     g_assert_null(resolve(b, "/capture/secret.py", NULL));
+    g_assert_null(resolve(b, "/capture/src/linked.py", NULL));
+    /* A file of the bundle is found by the tail of its path. */
+    const char *got = resolve(b, "/capture/src/inside.py", NULL);
+    g_assert_nonnull(got);
+    g_assert_true(g_str_has_suffix(got, "/b/src/inside.py"));
     tk_bundle_free(b);
     tk_diags_free(d);
     g_free(link);
