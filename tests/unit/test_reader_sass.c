@@ -89,7 +89,7 @@ static char *vector_add_edited(const char *const *from, const char *const *to,
     return g_string_free(out, FALSE);
 }
 
-/* vector_add/kernel_dump/.../add_kernel.sass_gi, lines 16-19, 50-53, 74-78:
+/* vector_add/kernel_dump/.../add_kernel.sass_gi, lines 16-18, 50-52, 74-78:
  *   .text.add_kernel:
  *   	//## File "/tmp/capture/vector_add/src/vector_add.py", line 7
  *           /\*0000*\/                   LDC R1, c[0x0][0x28] ;
@@ -351,7 +351,7 @@ static void test_inline_one_frame_per_comment(void)
     }
     /* And the -gi block that replaced line 71 (standard.py line 293). */
     assert_stacks(&f, "line 293 inlined at", 1, s293);
-    /* Original line 71-72: standard.py line 293, then /\*01b0*\/ S2UR. */
+    /* Original lines 64-65: standard.py line 293, then /\*01b0*\/ S2UR. */
     assert_stacks(&f, "/*01b0*/", 1, s293);
     assert_stacks(&f, "/*0250*/", 1, "vector_add.py:14:0");
     g_assert_true(tk_stage_has_inline_frames(f.stage));
