@@ -1,3 +1,55 @@
-/* tkview.c - placeholder main. */
+/* tkview.c - the tkview program: subcommand dispatch, --help, --version. */
 #include <stdio.h>
-int main(void) { puts("tkview"); return 0; }
+#include <string.h>
+
+#include "cli.h"
+#include "tkview-config.h"
+
+static const char usage[] =
+    "Usage: tkview COMMAND [OPTIONS] PATH ...\n"
+    "\n"
+    "Shows what each line of a Triton kernel became at every compiler stage\n"
+    "(TTIR, TTGIR, LLVM IR, PTX, SASS).  PATH is a tkview bundle, a capture\n"
+    "folder, a Triton cache or TRITON_DUMP_DIR folder, or loose stage files.\n"
+    "\n"
+    "Commands:\n"
+    "  info PATH [--json]                      kernels, stages, metadata, counts\n"
+    "  bind PATH --source FILE:LINE [--kernel K] [--stage S] [--exact] [--json]\n"
+    "                                          the IR lines a source line became\n"
+    "  bind PATH --ir STAGE:LINE [--kernel K] [--json]\n"
+    "                                          an IR line's inline stack and its\n"
+    "                                          lines in the other stages\n"
+    "  refs PATH [--kernel K] [--stage S] [--json]\n"
+    "                                          the source lines each stage has\n"
+    "                                          code for\n"
+    "\n"
+    "Every command takes --source-dir DIR (look for sources there too), --quiet,\n"
+    "and --help.\n"
+    "\n"
+    "Exit status: 0 found, 1 the query matched nothing, 2 bad arguments,\n"
+    "3 the input could not be loaded.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return TK_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        fputs(usage, stdout);
+        return TK_EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("tkview %s\n", TKVIEW_VERSION);
+        return TK_EXIT_OK;
+    }
+    if (!strcmp(cmd, "info"))
+        return tk_cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bind"))
+        return tk_cmd_bind(argc - 1, argv + 1);
+    if (!strcmp(cmd, "refs"))
+        return tk_cmd_refs(argc - 1, argv + 1);
+    tk_cli_error("unknown command \"%s\" (try tkview --help)", cmd);
+    return TK_EXIT_USAGE;
+}

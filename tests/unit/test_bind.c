@@ -1,14 +1,347 @@
-/* test_bind.c - placeholder; the real tests land with the module. */
+/* test_bind.c - the binding index on real captures.
+ *
+ * Every expectation was read off the dump text by hand; the comments quote the
+ * lines it comes from.  Lines are found by their text so that the test reads
+ * like the dump.
+ */
+#include <stdlib.h>
+#include <string.h>
+
 #include "tk_test.h"
 
-static void test_placeholder(void)
+typedef struct {
+    tk_diags *diags;
+    tk_bundle *bundle;
+    const tk_kernel *kernel;
+    tk_bindex *index;
+    tk_loctab *tab;
+} fixture;
+
+static gboolean fixture_open(fixture *f, const char *capture, const char *kernel)
 {
-    g_test_skip("not written yet");
+    if (!tk_test_have_dumps())
+        return FALSE;
+    char *path = tk_test_dump_path(capture);
+    f->diags = tk_diags_new();
+    f->bundle = tk_bundle_load(path, NULL, f->diags);
+    g_free(path);
+    g_assert_nonnull(f->bundle);
+    f->tab = tk_bundle_loctab(f->bundle);
+    size_t n;
+    f->kernel = tk_bundle_find_kernel(f->bundle, kernel, &n);
+    g_assert_nonnull(f->kernel);
+    f->index = tk_bindex_build(f->kernel, f->tab);
+    return TRUE;
+}
+
+static void fixture_close(fixture *f)
+{
+    tk_bindex_free(f->index);
+    tk_bundle_free(f->bundle);
+    tk_diags_free(f->diags);
+}
+
+/* The file id of the location path ending in SUFFIX. */
+static tk_file_id file_ending(const tk_loctab *tab, const char *suffix)
+{
+    for (tk_file_id i = 0; i < tk_loctab_file_count(tab); i++)
+        if (g_str_has_suffix(tk_loctab_file_path(tab, i), suffix))
+            return i;
+    g_error("no location file ends with %s", suffix);
+}
+
+static GArray *source_lines(fixture *f, const char *file, uint32_t line,
+                            tk_match m, tk_stage_kind s)
+{
+    const uint32_t *lines;
+    size_t n = tk_bindex_source_to_stage(f->index, file_ending(f->tab, file),
+                                         line, m, s, &lines);
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_array_append_vals(a, lines, (guint)n);
+    return a;
+}
+
+static gboolean contains(GArray *a, uint32_t v)
+{
+    for (guint i = 0; i < a->len; i++)
+        if (g_array_index(a, uint32_t, i) == v)
+            return TRUE;
+    return FALSE;
+}
+
+static void assert_lines(GArray *got, const uint32_t *want, size_t n)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < got->len; i++)
+        g_string_append_printf(s, " %u", g_array_index(got, uint32_t, i));
+    g_test_message("got:%s", s->str);
+    g_string_free(s, TRUE);
+    g_assert_cmpuint(got->len, ==, n);
+    for (size_t i = 0; i < n; i++)
+        g_assert_cmpuint(g_array_index(got, uint32_t, i), ==, want[i]);
+}
+
+/* vector_add.py line 16 is `s = tl.sum(output)`.  In the TTGIR:
+ *   %s = tt.reshape ... loc(#loc35)          #loc35 = callsite(#loc12 at #loc33)
+ *   %s_7 = "tt.reduce"(%s) ... ({           (closed by `}) ... loc(#loc35)`)
+ *   ^bb0(%s_10: f32 loc(callsite(#loc1 at #loc33)), ...   #loc1 unknown
+ *   %s_12 = arith.addf ... loc(#loc37)       #loc37 = callsite(#loc14 at #loc35)
+ *   tt.reduce.return %s_12 : f32 loc(#loc35)
+ *   }) : (tensor<1024xf32, #blocked1>) -> f32 loc(#loc35)
+ * and #loc33 = loc("s"(#loc13)), #loc13 = vector_add.py:16:15.  Only the
+ * ^bb0 line has line 16 as its innermost frame. */
+static void test_vector_add_line16_ttgir(void)
+{
+    fixture f;
+    if (!fixture_open(&f, "vector_add", "add_kernel"))
+        return;
+    const tk_stage *st = tk_kernel_stage(f.kernel, TK_STAGE_TTGIR);
+    uint32_t reshape = tk_test_line_with(st, "%s = tt.reshape", 1);
+    uint32_t want[] = {reshape, reshape + 1, reshape + 2, reshape + 3, reshape + 4,
+                       reshape + 5};
+    g_assert_cmpuint(tk_test_line_with(st, "\"tt.reduce\"(%s)", 1), ==, reshape + 1);
+    g_assert_cmpuint(tk_test_line_with(st, "^bb0(%s_10", 1), ==, reshape + 2);
+    g_assert_cmpuint(tk_test_line_with(st, "}) : (tensor<1024xf32, #blocked1>) -> f32", 1), ==,
+                     reshape + 5);
+    GArray *called = source_lines(&f, "/vector_add.py", 16, TK_MATCH_CALLED, TK_STAGE_TTGIR);
+    assert_lines(called, want, 6);
+    GArray *exact = source_lines(&f, "/vector_add.py", 16, TK_MATCH_EXACT, TK_STAGE_TTGIR);
+    uint32_t want_exact[] = {reshape + 2};
+    assert_lines(exact, want_exact, 1);
+    g_array_free(called, TRUE);
+    g_array_free(exact, TRUE);
+    fixture_close(&f);
+}
+
+/* In the LLVM IR, line 16's code is what carries !dbg !17, !20 or !21:
+ *   !17 = !DILocation(line: 263, column: 15, scope: !18, inlinedAt: !20)
+ *   !20 = !DILocation(line: 293, column: 36, scope: !18, inlinedAt: !21)
+ *   !21 = !DILocation(line: 16, column: 15, scope: !22)
+ * and no other DILocation has an inlinedAt. */
+static void test_vector_add_line16_llir(void)
+{
+    fixture f;
+    if (!fixture_open(&f, "vector_add", "add_kernel"))
+        return;
+    const tk_stage *st = tk_kernel_stage(f.kernel, TK_STAGE_LLIR);
+    GArray *want = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (uint32_t l = 1; l <= tk_stage_line_count(st); l++) {
+        size_t len;
+        const char *s = tk_stage_line(st, l, &len);
+        char *line = g_strndup(s, len);
+        if (g_str_has_suffix(line, "!dbg !17") || g_str_has_suffix(line, "!dbg !20") ||
+            g_str_has_suffix(line, "!dbg !21"))
+            g_array_append_val(want, l);
+        g_free(line);
+    }
+    g_assert_cmpuint(want->len, >, 40);
+    GArray *called = source_lines(&f, "/vector_add.py", 16, TK_MATCH_CALLED, TK_STAGE_LLIR);
+    assert_lines(called, (uint32_t *)want->data, want->len);
+    /* Innermost line 263 of standard.py: exactly the !17 lines. */
+    GArray *std263 = source_lines(&f, "/standard.py", 263, TK_MATCH_EXACT, TK_STAGE_LLIR);
+    for (guint i = 0; i < std263->len; i++) {
+        size_t len;
+        const char *s = tk_stage_line(st, g_array_index(std263, uint32_t, i), &len);
+        g_assert_true(len > 8 && memcmp(s + len - 8, "!dbg !17", 8) == 0);
+    }
+    g_array_free(want, TRUE);
+    g_array_free(called, TRUE);
+    g_array_free(std263, TRUE);
+    fixture_close(&f);
+}
+
+/* PTX:
+ *   add.f32 	%r47, %r7, %r15;        (under .loc 1 14 17)
+ * $L__tmp1:
+ *   .loc	2 263 15   // standard.py:263:15 @[ standard.py:293:36 @[ vector_add.py:16:15 ] ]
+ *   add.f32 	%r48, %r40, %r41;   ... seven add.f32 in all
+ * $L__tmp2:
+ *   .loc	2 293 36   // standard.py:293:36 @[ vector_add.py:16:15 ]
+ *   shfl.sync.bfly.b32 	%r55, %r54, 16, 31, -1;
+ */
+static void test_vector_add_line16_ptx(void)
+{
+    fixture f;
+    if (!fixture_open(&f, "vector_add", "add_kernel"))
+        return;
+    const tk_stage *st = tk_kernel_stage(f.kernel, TK_STAGE_PTX);
+    uint32_t before = tk_test_line_with(st, "add.f32 \t%r47, %r7, %r15;", 1);
+    uint32_t loc = tk_test_line_with(st, ".loc\t2 263 15", 1);
+    g_assert_cmpuint(loc, ==, before + 2);
+    GArray *called = source_lines(&f, "/vector_add.py", 16, TK_MATCH_CALLED, TK_STAGE_PTX);
+    g_assert_false(contains(called, before));
+    g_assert_false(contains(called, before + 1)); /* the label */
+    for (uint32_t l = loc; l <= loc + 7; l++)
+        g_assert_true(contains(called, l));
+    g_assert_false(contains(called, loc + 8)); /* $L__tmp2: */
+    g_assert_true(contains(called, loc + 10)); /* the shfl */
+    /* .loc 2 263 15 lines and the adds under them, not the shfl under 293. */
+    GArray *std263 = source_lines(&f, "/standard.py", 263, TK_MATCH_EXACT, TK_STAGE_PTX);
+    g_assert_true(contains(std263, loc + 1));
+    g_assert_false(contains(std263, loc + 10));
+    const tk_stack_id *ids;
+    g_assert_cmpuint(tk_bindex_line_stacks(f.index, TK_STAGE_PTX, loc + 1, &ids), ==, 1);
+    char *stack = tk_test_stack_string(f.tab, ids[0]);
+    g_assert_cmpstr(stack, ==, "standard.py:263:15 <- standard.py:293:36 <- vector_add.py:16:15");
+    g_free(stack);
+    g_array_free(called, TRUE);
+    g_array_free(std263, TRUE);
+    fixture_close(&f);
+}
+
+/* SASS (nvdisasm -gi) of this capture has no inline frames:
+ *   //## File ".../standard.py", line 293
+ *   /x01b0x/   S2UR UR5, SR_CgaCtaId ;
+ * The PTX shows standard.py:293 only as `standard.py:293:36 @[ vector_add.py:16:15 ]`
+ * and 263 only as `263:15 @[ 293:36 @[ vector_add.py:16:15 ] ]`, so those SASS
+ * lines take these callers, and line 16 reaches them. */
+static void test_vector_add_sass_completed_from_ptx(void)
+{
+    fixture f;
+    if (!fixture_open(&f, "vector_add", "add_kernel"))
+        return;
+    const tk_stage *st = tk_kernel_stage(f.kernel, TK_STAGE_SASS);
+    g_assert_true(g_str_has_suffix(tk_stage_path(st), ".sass_gi"));
+    uint32_t s2ur = tk_test_line_with(st, "S2UR UR5, SR_CgaCtaId ;", 1);
+    g_assert_true(tk_bindex_stack_inferred(f.index, TK_STAGE_SASS, s2ur));
+    const tk_stack_id *ids;
+    g_assert_cmpuint(tk_bindex_line_stacks(f.index, TK_STAGE_SASS, s2ur, &ids), ==, 1);
+    char *stack = tk_test_stack_string(f.tab, ids[0]);
+    g_assert_cmpstr(stack, ==, "standard.py:293:0 <- vector_add.py:16:15");
+    g_free(stack);
+    GArray *called = source_lines(&f, "/vector_add.py", 16, TK_MATCH_CALLED, TK_STAGE_SASS);
+    g_assert_true(contains(called, s2ur));
+    /* FADD R17, R12, R13 sits under `line 263`. */
+    g_assert_true(contains(called, tk_test_line_with(st, "FADD R17, R12, R13 ;", 1)));
+    /* FADD R12, R12, R16 sits under `line 14`: not line 16's code. */
+    g_assert_false(contains(called, tk_test_line_with(st, "FADD R12, R12, R16 ;", 1)));
+    GArray *exact = source_lines(&f, "/vector_add.py", 16, TK_MATCH_EXACT, TK_STAGE_SASS);
+    g_assert_cmpuint(exact->len, ==, 0);
+    /* A line 14 instruction keeps its single frame, not marked inferred. */
+    uint32_t fadd14 = tk_test_line_with(st, "FADD R12, R12, R16 ;", 1);
+    g_assert_false(tk_bindex_stack_inferred(f.index, TK_STAGE_SASS, fadd14));
+    g_array_free(called, TRUE);
+    g_array_free(exact, TRUE);
+    fixture_close(&f);
+}
+
+/* TTGIR `%s_12 = arith.addf` (standard.py:263:15 <- 293:36 <- vector_add.py:16:15)
+ * binds to the PTX lines under `.loc 2 263 15` and to the SASS under
+ * `standard.py", line 263`, not to those under 293. */
+static void test_vector_add_stage_to_stage(void)
+{
+    fixture f;
+    if (!fixture_open(&f, "vector_add", "add_kernel"))
+        return;
+    const tk_stage *ttgir = tk_kernel_stage(f.kernel, TK_STAGE_TTGIR);
+    const tk_stage *ptx = tk_kernel_stage(f.kernel, TK_STAGE_PTX);
+    const tk_stage *sass = tk_kernel_stage(f.kernel, TK_STAGE_SASS);
+    uint32_t addf = tk_test_line_with(ttgir, "%s_12 = arith.addf", 1);
+    uint32_t *lines;
+    size_t n = tk_bindex_stage_to_stage(f.index, TK_STAGE_TTGIR, addf, TK_STAGE_PTX, &lines);
+    GArray *locs263 = tk_test_lines_with(ptx, ".loc\t2 263 15");
+    GArray *locs293 = tk_test_lines_with(ptx, ".loc\t2 293 36");
+    GArray *got = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_array_append_vals(got, lines, (guint)n);
+    for (guint i = 0; i < locs263->len; i++)
+        g_assert_true(contains(got, g_array_index(locs263, uint32_t, i)));
+    for (guint i = 0; i < locs293->len; i++)
+        g_assert_false(contains(got, g_array_index(locs293, uint32_t, i)));
+    free(lines);
+    n = tk_bindex_stage_to_stage(f.index, TK_STAGE_TTGIR, addf, TK_STAGE_SASS, &lines);
+    g_array_set_size(got, 0);
+    g_array_append_vals(got, lines, (guint)n);
+    g_assert_true(contains(got, tk_test_line_with(sass, "FADD R17, R12, R13 ;", 1)));
+    g_assert_false(contains(got, tk_test_line_with(sass, "S2UR UR5, SR_CgaCtaId ;", 1)));
+    free(lines);
+    /* And back: a PTX add under 263 reaches the TTGIR addf. */
+    n = tk_bindex_stage_to_stage(f.index, TK_STAGE_PTX, g_array_index(locs263, uint32_t, 0) + 1,
+                                 TK_STAGE_TTGIR, &lines);
+    g_array_set_size(got, 0);
+    g_array_append_vals(got, lines, (guint)n);
+    uint32_t want[] = {addf};
+    assert_lines(got, want, 1);
+    free(lines);
+    g_array_free(got, TRUE);
+    g_array_free(locs263, TRUE);
+    g_array_free(locs293, TRUE);
+    fixture_close(&f);
+}
+
+/* matmul.py:40 `accumulator = leaky_relu(accumulator)` calls
+ * `return tl.where(x >= 0, x, 0.01 * x)` at line 8.  The TTGIR ops of that
+ * line carry callsite(matmul.py:8 at matmul.py:40), so line 40 reaches them,
+ * and line 8 alone reaches them exactly. */
+static void test_matmul_helper(void)
+{
+    fixture f;
+    if (!fixture_open(&f, "matmul", "matmul_kernel"))
+        return;
+    for (tk_stage_kind s = TK_STAGE_TTIR; s <= TK_STAGE_PTX; s++) {
+        GArray *helper = source_lines(&f, "/matmul.py", 8, TK_MATCH_EXACT, s);
+        GArray *call = source_lines(&f, "/matmul.py", 40, TK_MATCH_CALLED, s);
+        g_test_message("%s: line 8 exact %u, line 40 called %u", tk_stage_kind_name(s),
+                       helper->len, call->len);
+        g_assert_cmpuint(helper->len, >, 0);
+        for (guint i = 0; i < helper->len; i++) {
+            uint32_t l = g_array_index(helper, uint32_t, i);
+            g_assert_true(contains(call, l));
+            const tk_stack_id *ids;
+            size_t n = tk_bindex_line_stacks(f.index, s, l, &ids);
+            gboolean through_40 = FALSE;
+            for (size_t k = 0; k < n; k++) {
+                char *st = tk_test_stack_string(f.tab, ids[k]);
+                through_40 |= g_str_has_prefix(st, "matmul.py:8:") &&
+                              strstr(st, " <- matmul.py:40:") != NULL;
+                g_free(st);
+            }
+            g_assert_true(through_40);
+        }
+        g_array_free(helper, TRUE);
+        g_array_free(call, TRUE);
+    }
+    fixture_close(&f);
+}
+
+/* vector_add_irloc_ttir: the TTGIR says `%0 = tt.get_program_id x : i32 loc(#loc4)`
+ * with #loc4 = loc(".../add_kernel.ttir":13:4), and line 13 of that TTIR is
+ * `%pid = tt.get_program_id x : i32 loc(#loc23)` (vector_add.py:8:24). */
+static void test_irloc_ttir(void)
+{
+    fixture f;
+    if (!fixture_open(&f, "vector_add_irloc_ttir", "add_kernel"))
+        return;
+    g_assert_cmpint(tk_bindex_irloc_stage(f.index), ==, TK_STAGE_TTIR);
+    const tk_stage *ttir = tk_kernel_stage(f.kernel, TK_STAGE_TTIR);
+    const tk_stage *ttgir = tk_kernel_stage(f.kernel, TK_STAGE_TTGIR);
+    g_assert_cmpuint(tk_test_line_with(ttir, "%pid = tt.get_program_id x", 1), ==, 13);
+    uint32_t pid = tk_test_line_with(ttgir, "%0 = tt.get_program_id x", 1);
+    uint32_t *lines;
+    size_t n = tk_bindex_stage_to_stage(f.index, TK_STAGE_TTIR, 13, TK_STAGE_TTGIR, &lines);
+    g_assert_cmpuint(n, ==, 1);
+    g_assert_cmpuint(lines[0], ==, pid);
+    free(lines);
+    n = tk_bindex_stage_to_stage(f.index, TK_STAGE_TTGIR, pid, TK_STAGE_TTIR, &lines);
+    g_assert_cmpuint(n, ==, 1);
+    g_assert_cmpuint(lines[0], ==, 13);
+    free(lines);
+    /* Through the TTIR line, Python line 8 reaches the TTGIR op. */
+    GArray *py8 = source_lines(&f, "/vector_add.py", 8, TK_MATCH_EXACT, TK_STAGE_TTGIR);
+    uint32_t want[] = {pid};
+    assert_lines(py8, want, 1);
+    g_array_free(py8, TRUE);
+    fixture_close(&f);
 }
 
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/bind/placeholder", test_placeholder);
+    g_test_add_func("/bind/vector_add/line16-ttgir", test_vector_add_line16_ttgir);
+    g_test_add_func("/bind/vector_add/line16-llir", test_vector_add_line16_llir);
+    g_test_add_func("/bind/vector_add/line16-ptx", test_vector_add_line16_ptx);
+    g_test_add_func("/bind/vector_add/sass-from-ptx", test_vector_add_sass_completed_from_ptx);
+    g_test_add_func("/bind/vector_add/stage-to-stage", test_vector_add_stage_to_stage);
+    g_test_add_func("/bind/matmul/helper", test_matmul_helper);
+    g_test_add_func("/bind/irloc/ttir", test_irloc_ttir);
     return g_test_run();
 }

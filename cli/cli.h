@@ -1,0 +1,69 @@
+/* cli.h - what the tkview subcommands share: loading, messages, output.
+ *
+ * The program is a thin layer over libtkdump: it parses arguments, loads,
+ * asks the library, and prints.  The exit codes below are documented in
+ * README.md and in `tkview --help`.
+ */
+#ifndef TKVIEW_CLI_H
+#define TKVIEW_CLI_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+
+#include "tkdump/tk_bind.h"
+#include "tkdump/tk_bundle.h"
+#include "tkdump/tk_diag.h"
+
+enum {
+    TK_EXIT_OK = 0,        /* done, and the query found something */
+    TK_EXIT_NOTHING = 1,   /* done, but the query matched nothing */
+    TK_EXIT_USAGE = 2,     /* bad arguments */
+    TK_EXIT_INPUT = 3,     /* the input could not be loaded at all */
+};
+
+/* Options every subcommand that loads takes. */
+typedef struct {
+    char **source_dirs; /* --source-dir, repeatable */
+    gboolean json;
+    gboolean quiet;     /* --quiet: no warnings on stderr */
+} tk_cli_common;
+
+/* Adds the common options to a GOptionContext's main group. */
+void tk_cli_add_common(GOptionContext *ctx, tk_cli_common *common);
+
+/* Loads PATH; prints diagnostics to stderr (errors always, the rest unless
+ * --quiet).  Returns NULL when nothing could be loaded. */
+tk_bundle *tk_cli_load(const char *path, const tk_cli_common *common);
+
+/* Prints diagnostics as "tkview: FILE:LINE: SEVERITY: MESSAGE". */
+void tk_cli_print_diags(const tk_diags *diags, gboolean quiet);
+
+/* "tkview: MESSAGE" on stderr. */
+void tk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Writes LEN bytes of dump text to OUT for a terminal: control characters
+ * (escape sequences in a hostile dump) are shown as \xNN, never sent raw. */
+void tk_cli_put_text(FILE *out, const char *s, size_t len);
+
+/* A stack as "base.py:16:15 <- caller.py:3:1"; caller frees. */
+char *tk_cli_stack_string(const tk_loctab *tab, tk_stack_id id);
+
+/* JSON: a string value made valid UTF-8 (dump text may not be). */
+void tk_cli_json_string(JsonBuilder *b, const char *s, size_t len);
+/* JSON: {"file":..., "line":..., "col":...} for each frame, in an array. */
+void tk_cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id);
+/* Prints the builder's root, pretty, followed by a newline. */
+void tk_cli_json_print(JsonBuilder *b);
+
+/* Finds the kernel named by SPEC (or the only kernel when SPEC is NULL);
+ * prints why not and returns NULL otherwise. */
+const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec);
+
+/* Subcommands: each takes argv after the subcommand name (argv[0] is the
+ * subcommand) and returns an exit code. */
+int tk_cmd_info(int argc, char **argv);
+int tk_cmd_bind(int argc, char **argv);
+int tk_cmd_refs(int argc, char **argv);
+
+#endif

@@ -1,0 +1,161 @@
+/* cli_common.c - loading, messages and output helpers of the tkview program. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+void tk_cli_add_common(GOptionContext *ctx, tk_cli_common *c)
+{
+    GOptionEntry entries[] = {
+        {"source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &c->source_dirs,
+         "Also look for source files under DIR (repeatable)", "DIR"},
+        {"json", 0, 0, G_OPTION_ARG_NONE, &c->json,
+         "Write JSON (see docs/cli-json.md)", NULL},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &c->quiet,
+         "Do not print warnings and notes", NULL},
+        G_OPTION_ENTRY_NULL,
+    };
+    g_option_context_add_main_entries(ctx, entries, NULL);
+}
+
+void tk_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "tkview: %s\n", msg);
+    g_free(msg);
+}
+
+void tk_cli_print_diags(const tk_diags *diags, gboolean quiet)
+{
+    size_t n = tk_diags_count(diags);
+    for (size_t i = 0; i < n; i++) {
+        const tk_diag *d = tk_diags_get(diags, i);
+        if (quiet && d->severity < TK_DIAG_ERROR)
+            continue;
+        GString *where = g_string_new(d->file);
+        if (d->line)
+            g_string_append_printf(where, ":%llu", (unsigned long long)d->line);
+        fputs("tkview: ", stderr);
+        tk_cli_put_text(stderr, where->str, where->len);
+        fprintf(stderr, ": %s: ", tk_diag_severity_name(d->severity));
+        tk_cli_put_text(stderr, d->message, strlen(d->message));
+        fputc('\n', stderr);
+        g_string_free(where, TRUE);
+    }
+}
+
+tk_bundle *tk_cli_load(const char *path, const tk_cli_common *c)
+{
+    tk_load_options opts = {
+        (const char *const *)c->source_dirs,
+        c->source_dirs ? g_strv_length(c->source_dirs) : 0,
+    };
+    tk_diags *diags = tk_diags_new();
+    tk_bundle *b = tk_bundle_load(path, &opts, diags);
+    tk_cli_print_diags(diags, c->quiet);
+    tk_diags_free(diags);
+    if (!b)
+        tk_cli_error("%s: nothing could be loaded", path);
+    return b;
+}
+
+void tk_cli_put_text(FILE *out, const char *s, size_t len)
+{
+    const char *run = s;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+            fwrite(run, 1, (size_t)(s + i - run), out);
+            fprintf(out, "\\x%02x", ch);
+            run = s + i + 1;
+        }
+    }
+    fwrite(run, 1, (size_t)(s + len - run), out);
+}
+
+char *tk_cli_stack_string(const tk_loctab *tab, tk_stack_id id)
+{
+    size_t n;
+    const tk_frame *f = tk_loctab_stack_frames(tab, id, &n);
+    GString *s = g_string_new(NULL);
+    for (size_t i = 0; i < n; i++) {
+        const char *path = tk_loctab_file_path(tab, f[i].file);
+        const char *base = strrchr(path, '/');
+        g_string_append_printf(s, "%s%s:%u", i ? " <- " : "",
+                               base ? base + 1 : path, f[i].line);
+        if (f[i].col)
+            g_string_append_printf(s, ":%u", f[i].col);
+    }
+    return g_string_free(s, FALSE);
+}
+
+void tk_cli_json_string(JsonBuilder *b, const char *s, size_t len)
+{
+    char *valid = g_utf8_make_valid(s, (gssize)len);
+    json_builder_add_string_value(b, valid);
+    g_free(valid);
+}
+
+void tk_cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id)
+{
+    size_t n;
+    const tk_frame *f = tk_loctab_stack_frames(tab, id, &n);
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < n; i++) {
+        const char *path = tk_loctab_file_path(tab, f[i].file);
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "file");
+        tk_cli_json_string(b, path, strlen(path));
+        json_builder_set_member_name(b, "line");
+        json_builder_add_int_value(b, f[i].line);
+        json_builder_set_member_name(b, "col");
+        json_builder_add_int_value(b, f[i].col);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
+void tk_cli_json_print(JsonBuilder *b)
+{
+    JsonGenerator *g = json_generator_new();
+    JsonNode *root = json_builder_get_root(b);
+    json_generator_set_root(g, root);
+    json_generator_set_pretty(g, TRUE);
+    gsize len;
+    char *text = json_generator_to_data(g, &len);
+    fwrite(text, 1, len, stdout);
+    fputc('\n', stdout);
+    g_free(text);
+    json_node_unref(root);
+    g_object_unref(g);
+}
+
+const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec)
+{
+    size_t n = tk_bundle_kernel_count(bundle);
+    if (!spec) {
+        if (n == 1)
+            return tk_bundle_kernel(bundle, 0);
+        tk_cli_error("%zu kernels here; choose one with --kernel "
+                     "(a name, a hash prefix, name:hash or an index):", n);
+        for (size_t i = 0; i < n; i++) {
+            const tk_kernel *k = tk_bundle_kernel(bundle, i);
+            fprintf(stderr, "  %zu  %s  %.12s\n", i, tk_kernel_name(k),
+                    tk_kernel_hash(k));
+        }
+        return NULL;
+    }
+    size_t matches = 0;
+    const tk_kernel *k = tk_bundle_find_kernel(bundle, spec, &matches);
+    if (!k) {
+        if (matches > 1)
+            tk_cli_error("--kernel %s matches %zu kernels; add a hash prefix "
+                         "(name:hash) or use an index", spec, matches);
+        else
+            tk_cli_error("--kernel %s matches no kernel (see tkview info)", spec);
+    }
+    return k;
+}

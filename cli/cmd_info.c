@@ -1,0 +1,249 @@
+/* cmd_info.c - `tkview info PATH`: kernels, stages, metadata, counts. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char *const input_kind_names[] = {
+    [TK_INPUT_BUNDLE] = "tkview bundle",
+    [TK_INPUT_CAPTURE] = "capture folder",
+    [TK_INPUT_KERNEL_DIRS] = "Triton cache / dump folder",
+    [TK_INPUT_KERNEL_DIR] = "one kernel folder",
+    [TK_INPUT_FILES] = "loose stage files",
+};
+
+static const char *const input_kind_ids[] = {
+    [TK_INPUT_BUNDLE] = "bundle",
+    [TK_INPUT_CAPTURE] = "capture",
+    [TK_INPUT_KERNEL_DIRS] = "kernel-dirs",
+    [TK_INPUT_KERNEL_DIR] = "kernel-dir",
+    [TK_INPUT_FILES] = "files",
+};
+
+/* Distinct source positions a stage refers to, in any frame. */
+static size_t source_positions(const tk_bindex *ix, tk_stage_kind k)
+{
+    const tk_source_ref *refs;
+    return tk_bindex_source_refs(ix, k, &refs);
+}
+
+static void meta_text(const tk_kernel_meta *m)
+{
+    GString *s = g_string_new(NULL);
+#define FIELD(name, v, unit)                                                   \
+    if ((v) >= 0)                                                             \
+        g_string_append_printf(s, "%s%s %lld%s", s->len ? ", " : "", name,    \
+                               (long long)(v), unit);
+    FIELD("num_warps", m->num_warps, "")
+    FIELD("num_ctas", m->num_ctas, "")
+    FIELD("num_stages", m->num_stages, "")
+    FIELD("shared", m->shared_bytes, " B")
+    FIELD("registers", m->registers, "")
+    FIELD("spills", m->spill_bytes, " B")
+#undef FIELD
+    if (m->target)
+        g_string_append_printf(s, "%starget %s", s->len ? ", " : "", m->target);
+    if (m->triton_version)
+        g_string_append_printf(s, "%striton %s", s->len ? ", " : "",
+                               m->triton_version);
+    printf("  metadata: %s\n", s->len ? s->str : "(none found)");
+    g_string_free(s, TRUE);
+}
+
+static void info_text(tk_bundle *b)
+{
+    size_t n = tk_bundle_kernel_count(b);
+    tk_loctab *tab = tk_bundle_loctab(b);
+    printf("%s: %s, %zu kernel%s\n", tk_bundle_path(b),
+           input_kind_names[tk_bundle_input_kind(b)], n, n == 1 ? "" : "s");
+    if (tk_bundle_input_kind(b) == TK_INPUT_BUNDLE) {
+        const char *v;
+        if ((v = tk_bundle_compiler(b)))
+            printf("compiler: %s\n", v);
+        if ((v = tk_bundle_command(b)))
+            printf("command: %s\n", v);
+        int c = tk_bundle_complete(b);
+        printf("capture: %s\n", c == 1 ? "complete" : c == 0 ? "INCOMPLETE" : "unknown");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const tk_kernel *k = tk_bundle_kernel(b, i);
+        printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
+        meta_text(tk_kernel_metadata(k));
+        tk_bindex *ix = tk_bindex_build(k, tab);
+        printf("  %-6s %8s %8s %8s  %s\n", "stage", "lines", "bound", "sources", "file");
+        for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+            const tk_stage *st = tk_kernel_stage(k, s);
+            if (!st) {
+                printf("  %-6s %8s %8s %8s  (not found)\n", tk_stage_kind_name(s),
+                       "-", "-", "-");
+                continue;
+            }
+            printf("  %-6s %8u %8u %8zu  ", tk_stage_kind_name(s),
+                   tk_stage_line_count(st), tk_bindex_bound_line_count(ix, s),
+                   source_positions(ix, s));
+            tk_cli_put_text(stdout, tk_stage_path(st), strlen(tk_stage_path(st)));
+            putchar('\n');
+        }
+        if (tk_bindex_irloc_stage(ix) != TK_STAGE_UNKNOWN)
+            printf("  USE_IR_LOC capture: later stages are located at %s lines\n",
+                   tk_stage_kind_name(tk_bindex_irloc_stage(ix)));
+        tk_bindex_free(ix);
+    }
+    size_t nf = tk_loctab_file_count(tab);
+    if (nf)
+        printf("\nsource files referenced:\n");
+    for (tk_file_id f = 0; f < nf; f++) {
+        const char *p = tk_loctab_file_path(tab, f);
+        const char *local = tk_bundle_resolve_source(b, f, NULL);
+        fputs("  ", stdout);
+        tk_cli_put_text(stdout, p, strlen(p));
+        if (local && strcmp(local, p) != 0) {
+            fputs("  ->  ", stdout);
+            tk_cli_put_text(stdout, local, strlen(local));
+        } else if (!local) {
+            fputs("  (not found: shown as path:line)", stdout);
+        }
+        putchar('\n');
+    }
+}
+
+static void json_meta(JsonBuilder *j, const tk_kernel_meta *m)
+{
+    json_builder_begin_object(j);
+#define FIELD(name, v)                                                         \
+    json_builder_set_member_name(j, name);                                     \
+    if ((v) >= 0)                                                             \
+        json_builder_add_int_value(j, (v));                                   \
+    else                                                                      \
+        json_builder_add_null_value(j);
+    FIELD("num_warps", m->num_warps)
+    FIELD("num_ctas", m->num_ctas)
+    FIELD("num_stages", m->num_stages)
+    FIELD("shared_bytes", m->shared_bytes)
+    FIELD("registers", m->registers)
+    FIELD("spill_bytes", m->spill_bytes)
+#undef FIELD
+    json_builder_set_member_name(j, "target");
+    if (m->target)
+        json_builder_add_string_value(j, m->target);
+    else
+        json_builder_add_null_value(j);
+    json_builder_set_member_name(j, "triton_version");
+    if (m->triton_version)
+        json_builder_add_string_value(j, m->triton_version);
+    else
+        json_builder_add_null_value(j);
+    json_builder_end_object(j);
+}
+
+static void json_opt_string(JsonBuilder *j, const char *name, const char *v)
+{
+    json_builder_set_member_name(j, name);
+    if (v)
+        tk_cli_json_string(j, v, strlen(v));
+    else
+        json_builder_add_null_value(j);
+}
+
+static void info_json(tk_bundle *b)
+{
+    tk_loctab *tab = tk_bundle_loctab(b);
+    JsonBuilder *j = json_builder_new();
+    json_builder_begin_object(j);
+    json_opt_string(j, "path", tk_bundle_path(b));
+    json_opt_string(j, "input", input_kind_ids[tk_bundle_input_kind(b)]);
+    json_opt_string(j, "compiler", tk_bundle_compiler(b));
+    json_opt_string(j, "tool_version", tk_bundle_tool_version(b));
+    json_opt_string(j, "command", tk_bundle_command(b));
+    json_builder_set_member_name(j, "complete");
+    if (tk_bundle_complete(b) >= 0)
+        json_builder_add_boolean_value(j, tk_bundle_complete(b));
+    else
+        json_builder_add_null_value(j);
+    json_builder_set_member_name(j, "kernels");
+    json_builder_begin_array(j);
+    for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
+        const tk_kernel *k = tk_bundle_kernel(b, i);
+        tk_bindex *ix = tk_bindex_build(k, tab);
+        json_builder_begin_object(j);
+        json_builder_set_member_name(j, "index");
+        json_builder_add_int_value(j, (gint64)i);
+        json_opt_string(j, "name", tk_kernel_name(k));
+        json_opt_string(j, "hash", tk_kernel_hash(k));
+        json_opt_string(j, "origin", tk_kernel_origin(k));
+        json_builder_set_member_name(j, "metadata");
+        json_meta(j, tk_kernel_metadata(k));
+        json_builder_set_member_name(j, "irloc_stage");
+        if (tk_bindex_irloc_stage(ix) != TK_STAGE_UNKNOWN)
+            json_builder_add_string_value(j, tk_stage_kind_name(tk_bindex_irloc_stage(ix)));
+        else
+            json_builder_add_null_value(j);
+        json_builder_set_member_name(j, "stages");
+        json_builder_begin_object(j);
+        for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+            const tk_stage *st = tk_kernel_stage(k, s);
+            json_builder_set_member_name(j, tk_stage_kind_name(s));
+            if (!st) {
+                json_builder_add_null_value(j);
+                continue;
+            }
+            json_builder_begin_object(j);
+            json_opt_string(j, "path", tk_stage_path(st));
+            json_builder_set_member_name(j, "bytes");
+            json_builder_add_int_value(j, (gint64)tk_stage_size(st));
+            json_builder_set_member_name(j, "lines");
+            json_builder_add_int_value(j, tk_stage_line_count(st));
+            json_builder_set_member_name(j, "bound_lines");
+            json_builder_add_int_value(j, tk_bindex_bound_line_count(ix, s));
+            json_builder_set_member_name(j, "source_positions");
+            json_builder_add_int_value(j, (gint64)source_positions(ix, s));
+            json_builder_set_member_name(j, "inline_frames");
+            json_builder_add_boolean_value(j, tk_stage_has_inline_frames(st));
+            json_builder_end_object(j);
+        }
+        json_builder_end_object(j);
+        json_builder_end_object(j);
+        tk_bindex_free(ix);
+    }
+    json_builder_end_array(j);
+    json_builder_set_member_name(j, "sources");
+    json_builder_begin_array(j);
+    for (tk_file_id f = 0; f < tk_loctab_file_count(tab); f++) {
+        json_builder_begin_object(j);
+        json_opt_string(j, "path", tk_loctab_file_path(tab, f));
+        json_opt_string(j, "resolved", tk_bundle_resolve_source(b, f, NULL));
+        json_builder_end_object(j);
+    }
+    json_builder_end_array(j);
+    json_builder_end_object(j);
+    tk_cli_json_print(j);
+    g_object_unref(j);
+}
+
+int tk_cmd_info(int argc, char **argv)
+{
+    tk_cli_common common = {0};
+    GOptionContext *ctx = g_option_context_new("PATH - list kernels, stages, metadata and binding counts");
+    tk_cli_add_common(ctx, &common);
+    GError *err = NULL;
+    int rc = TK_EXIT_OK;
+    if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2) {
+        tk_cli_error("%s", err ? err->message : "usage: tkview info PATH [--json]");
+        g_clear_error(&err);
+        rc = TK_EXIT_USAGE;
+        goto out;
+    }
+    tk_bundle *b = tk_cli_load(argv[1], &common);
+    if (!b) {
+        rc = TK_EXIT_INPUT;
+        goto out;
+    }
+    if (common.json)
+        info_json(b);
+    else
+        info_text(b);
+    tk_bundle_free(b);
+out:
+    g_strfreev(common.source_dirs);
+    g_option_context_free(ctx);
+    return rc;
+}

@@ -1,0 +1,120 @@
+/* cmd_refs.c - `tkview refs PATH`: the source lines each stage has code for. */
+#include "cli.h"
+
+#include <string.h>
+
+int tk_cmd_refs(int argc, char **argv)
+{
+    tk_cli_common common = {0};
+    char *kernel = NULL, *stage = NULL;
+    GOptionEntry entries[] = {
+        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
+         "Only this kernel: name, hash prefix, name:hash or index", "K"},
+        {"stage", 0, 0, G_OPTION_ARG_STRING, &stage, "Only this stage", "S"},
+        G_OPTION_ENTRY_NULL,
+    };
+    GOptionContext *ctx = g_option_context_new(
+        "PATH - the source lines each stage of each kernel refers to, with how "
+        "many IR lines each has (innermost frame / any frame)");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    tk_cli_add_common(ctx, &common);
+    GError *err = NULL;
+    int rc = TK_EXIT_OK;
+    tk_stage_kind only = TK_STAGE_UNKNOWN;
+    tk_bundle *b = NULL;
+    JsonBuilder *j = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2) {
+        tk_cli_error("%s", err ? err->message
+                               : "usage: tkview refs PATH [--kernel K] [--stage S] [--json]");
+        g_clear_error(&err);
+        rc = TK_EXIT_USAGE;
+        goto out;
+    }
+    if (stage && (only = tk_stage_kind_parse(stage)) == TK_STAGE_UNKNOWN) {
+        tk_cli_error("--stage %s: not a stage (ttir, ttgir, llir, ptx, sass)", stage);
+        rc = TK_EXIT_USAGE;
+        goto out;
+    }
+    if (!(b = tk_cli_load(argv[1], &common))) {
+        rc = TK_EXIT_INPUT;
+        goto out;
+    }
+    const tk_kernel *one = NULL;
+    if (kernel && !(one = tk_cli_pick_kernel(b, kernel))) {
+        rc = TK_EXIT_USAGE;
+        goto out;
+    }
+    tk_loctab *tab = tk_bundle_loctab(b);
+    if (common.json) {
+        j = json_builder_new();
+        json_builder_begin_array(j);
+    }
+    for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
+        const tk_kernel *k = tk_bundle_kernel(b, i);
+        if (one && k != one)
+            continue;
+        tk_bindex *ix = tk_bindex_build(k, tab);
+        if (j) {
+            json_builder_begin_object(j);
+            json_builder_set_member_name(j, "name");
+            tk_cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+            json_builder_set_member_name(j, "hash");
+            tk_cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+            json_builder_set_member_name(j, "stages");
+            json_builder_begin_object(j);
+        } else {
+            printf("%s %.12s\n", tk_kernel_name(k), tk_kernel_hash(k));
+        }
+        for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+            if ((only != TK_STAGE_UNKNOWN && only != s) || !tk_kernel_stage(k, s))
+                continue;
+            const tk_source_ref *refs;
+            size_t n = tk_bindex_source_refs(ix, s, &refs);
+            if (j) {
+                json_builder_set_member_name(j, tk_stage_kind_name(s));
+                json_builder_begin_array(j);
+            } else {
+                printf("  %s: %zu source lines\n", tk_stage_kind_name(s), n);
+            }
+            for (size_t r = 0; r < n; r++) {
+                const char *path = tk_loctab_file_path(tab, refs[r].file);
+                if (j) {
+                    json_builder_begin_object(j);
+                    json_builder_set_member_name(j, "file");
+                    tk_cli_json_string(j, path, strlen(path));
+                    json_builder_set_member_name(j, "line");
+                    json_builder_add_int_value(j, refs[r].line);
+                    json_builder_set_member_name(j, "exact");
+                    json_builder_add_int_value(j, refs[r].n_exact);
+                    json_builder_set_member_name(j, "called");
+                    json_builder_add_int_value(j, refs[r].n_called);
+                    json_builder_end_object(j);
+                } else {
+                    printf("    %6u %6u  ", refs[r].n_exact, refs[r].n_called);
+                    tk_cli_put_text(stdout, path, strlen(path));
+                    printf(":%u\n", refs[r].line);
+                }
+            }
+            if (j)
+                json_builder_end_array(j);
+        }
+        if (j) {
+            json_builder_end_object(j);
+            json_builder_end_object(j);
+        }
+        tk_bindex_free(ix);
+    }
+    if (j) {
+        json_builder_end_array(j);
+        tk_cli_json_print(j);
+    }
+out:
+    if (j)
+        g_object_unref(j);
+    tk_bundle_free(b);
+    g_free(kernel);
+    g_free(stage);
+    g_strfreev(common.source_dirs);
+    g_option_context_free(ctx);
+    return rc;
+}

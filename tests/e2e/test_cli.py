@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the tkview program on the real shared dumps.
+
+Expected line numbers were read off the dump files by hand (grep -n); the
+comments quote the lines.  Prints TAP.
+
+Usage: test_cli.py TKVIEW   (TK_TEST_DUMPS names the unpacked dumps)
+"""
+import json
+import os
+import subprocess
+import sys
+
+TKVIEW = sys.argv[1]
+DUMPS = os.environ['TK_TEST_DUMPS']
+results = []
+
+
+def run(*args):
+    p = subprocess.run([TKVIEW, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=300)
+    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+
+
+def run_json(*args, rc=0):
+    code, out, err = run(*args, '--json')
+    assert code == rc, (code, err)
+    return json.loads(out)
+
+
+def test(fn):
+    try:
+        fn()
+        results.append((fn.__name__, None))
+    except Exception as e:  # report and go on: TAP wants every test's line
+        results.append((fn.__name__, repr(e)))
+    return fn
+
+
+def lines(stage):
+    return [x['line'] for x in stage]
+
+
+VA = os.path.join(DUMPS, 'vector_add')
+
+
+@test
+def version_and_help():
+    code, out, _ = run('--version')
+    assert code == 0 and out.startswith('tkview '), out
+    code, out, _ = run('--help')
+    assert code == 0 and 'bind' in out and 'Exit status' in out
+    code, _, err = run()
+    assert code == 2 and 'Usage' in err
+    code, _, err = run('frobnicate')
+    assert code == 2 and 'unknown command' in err
+
+
+@test
+def missing_input_exits_3_naming_it():
+    code, _, err = run('info', '/nonexistent/tkview-capture')
+    assert code == 3, code
+    assert '/nonexistent/tkview-capture' in err, err
+
+
+@test
+def bad_arguments_exit_2():
+    assert run('bind', VA, '--source', 'vector_add.py')[0] == 2
+    assert run('bind', VA, '--source', 'vector_add.py:0')[0] == 2
+    assert run('bind', VA, '--ir', 'nope:3')[0] == 2
+    assert run('bind', VA, '--source', 'a.py:1', '--ir', 'ttgir:1')[0] == 2
+    assert run('bind', VA, '--ir', 'ttgir:999999')[0] == 2
+    assert run('bind', VA, '--source', 'vector_add.py:16', '--stage', 'x')[0] == 2
+
+
+@test
+def info_vector_add():
+    info = run_json('info', VA)
+    assert info['input'] == 'capture'
+    assert len(info['kernels']) == 1
+    k = info['kernels'][0]
+    # cache/7L3B.../add_kernel.json: "hash": "faf6139b...", "num_warps": 4, "shared": 16
+    assert k['name'] == 'add_kernel'
+    assert k['hash'] == 'faf6139b811501f9f751b2258231814f463644ba3904b8d275db11023f360197'
+    assert k['metadata']['num_warps'] == 4 and k['metadata']['shared_bytes'] == 16
+    assert k['metadata']['target'] == 'cuda:90'
+    # wc -l: add_kernel.ttgir has 71 lines, .ttir 69, .sass_gi is the SASS.
+    assert k['stages']['ttir']['lines'] == 69
+    assert k['stages']['sass']['path'].endswith('.sass_gi')
+    srcs = {s['path']: s['resolved'] for s in info['sources']}
+    assert srcs['/tmp/capture/vector_add/src/vector_add.py'].endswith('vector_add/src/vector_add.py')
+    std = [p for p in srcs if p.endswith('/triton/language/standard.py')]
+    assert std and srcs[std[0]] is None
+
+
+@test
+def bind_vector_add_line16():
+    # add_kernel.ttgir lines 29-34:
+    #   29 %s = tt.reshape ... loc(#loc35)       30 %s_7 = "tt.reduce"(%s) ... ({
+    #   31 ^bb0(%s_10: f32 loc(callsite(#loc1 at #loc33)), ...
+    #   32 %s_12 = arith.addf ... loc(#loc37)    33 tt.reduce.return ... loc(#loc35)
+    #   34 }) : (tensor<1024xf32, #blocked1>) -> f32 loc(#loc35)
+    r = run_json('bind', VA, '--source', 'vector_add.py:16')
+    assert r['query']['file'] == '/tmp/capture/vector_add/src/vector_add.py'
+    assert r['query']['match'] == 'called'
+    (k,) = r['kernels']
+    assert lines(k['stages']['ttgir']) == [29, 30, 31, 32, 33, 34], lines(k['stages']['ttgir'])
+    # add_kernel.ptx: 96 `add.f32 %r47` (under .loc 1 14 17), 97 `$L__tmp1:`,
+    # 98 `.loc 2 263 15 // standard.py:263:15 @[ standard.py:293:36 @[ vector_add.py:16:15 ] ]`,
+    # 99-105 seven add.f32, 106 `$L__tmp2:`, 107 `.loc 2 293 36`, 108 shfl.
+    ptx = lines(k['stages']['ptx'])
+    assert 96 not in ptx and 97 not in ptx and 106 not in ptx
+    assert all(n in ptx for n in [98, 99, 105, 107, 108])
+    line99 = next(x for x in k['stages']['ptx'] if x['line'] == 99)
+    assert [(os.path.basename(f['file']), f['line'], f['col']) for f in line99['stacks'][0]] == \
+        [('standard.py', 263, 15), ('standard.py', 293, 36), ('vector_add.py', 16, 15)]
+    # add_kernel.sass_gi line 65 `/*01b0*/ S2UR UR5, SR_CgaCtaId ;` under
+    # `//## File ".../standard.py", line 293`: callers come from the PTX.
+    sass = {x['line']: x for x in k['stages']['sass']}
+    assert 65 in sass and sass[65]['stacks_inferred'], sorted(sass)
+    # `/*01f0*/ FADD R12, R12, R16 ;` (line 70) is under `line 14`.
+    assert 70 not in sass
+
+    r = run_json('bind', VA, '--source', 'src/vector_add.py:16', '--exact', '--stage', 'ttgir')
+    assert list(r['kernels'][0]['stages']) == ['ttgir']
+    assert lines(r['kernels'][0]['stages']['ttgir']) == [31]
+    # Text output names the stage and the line count.
+    code, out, _ = run('bind', VA, '--source', 'vector_add.py:16', '--stage', 'ttgir')
+    assert code == 0 and 'ttgir: 6 lines' in out, out
+
+
+@test
+def bind_by_local_path():
+    r = run_json('bind', VA, '--source', os.path.join(VA, 'src', 'vector_add.py') + ':16',
+                 '--stage', 'ttgir')
+    assert lines(r['kernels'][0]['stages']['ttgir']) == [29, 30, 31, 32, 33, 34]
+
+
+@test
+def bind_nothing_exits_1():
+    code, out, err = run('bind', VA, '--source', 'vector_add.py:2')
+    assert code == 1, (code, out, err)
+    code, _, err = run('bind', VA, '--source', 'elsewhere.py:3')
+    assert code == 1 and 'elsewhere.py' in err
+
+
+@test
+def bind_ir_ttgir_to_others():
+    # TTGIR 32 `%s_12 = arith.addf` (standard.py:263:15 <- 293:36 <- vector_add.py:16:15)
+    r = run_json('bind', VA, '--ir', 'ttgir:32')
+    assert r['query']['line'] == 32
+    assert [f['line'] for f in r['query']['stacks'][0]] == [263, 293, 16]
+    ptx = lines(r['stages']['ptx'])
+    assert 98 in ptx and 99 in ptx and 107 not in ptx and 108 not in ptx
+    # add_kernel.sass_gi line 75 `/*0230*/ FADD R17, R12, R13 ;` under line 263.
+    assert 75 in lines(r['stages']['sass'])
+    assert 65 not in lines(r['stages']['sass'])
+
+
+@test
+def compiled_block_binds_into_inductor_files():
+    cb = os.path.join(DUMPS, 'compiled_block')
+    info = run_json('info', cb)
+    assert len(info['kernels']) == 16
+    f = 'ckql22fc3g4d2fp3iixagiokv6qi3pn57ziccryoijbacmqyop57.py'
+    srcs = {s['path']: s['resolved'] for s in info['sources']}
+    p = '/tmp/capture/compiled_block/inductor/kq/' + f
+    assert srcs[p] and srcs[p].endswith('inductor/kq/' + f)
+    # Line 29 `tmp5 = libdevice.erf(tmp4)`: #loc10 = ...py":29:25, #loc27 = "tmp5"(#loc10);
+    # line 22 of both triton_poi_fused_gelu_view_7.ttgir (XBLOCK 1024 and 512):
+    #   %tmp5 = tt.extern_elementwise %tmp4 {... symbol = "__nv_erff"} ... loc(#loc27)
+    r = run_json('bind', cb, '--source', f + ':29', '--stage', 'ttgir')
+    assert [k['name'] for k in r['kernels']] == ['triton_poi_fused_gelu_view_7'] * 2
+    for k in r['kernels']:
+        assert lines(k['stages']['ttgir']) == [22]
+    code, _, err = run('bind', cb, '--ir', 'ttgir:22')
+    assert code == 2 and '16 kernels' in err
+
+
+@test
+def autotuned_matmul_three_kernels():
+    info = run_json('info', os.path.join(DUMPS, 'autotuned_matmul'))
+    assert [k['name'] for k in info['kernels']] == ['mm_kernel'] * 3
+    assert len({k['hash'] for k in info['kernels']}) == 3
+
+
+@test
+def hostile_text_is_not_sent_raw_to_the_terminal():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(VA, 'kernel_dump')
+        k = os.listdir(src)[0]
+        with open(os.path.join(src, k, 'add_kernel.ttgir')) as f:
+            text = f.read()
+        text = text.replace('%pid = tt.get_program_id x', '%pid = tt.get_program_id x \x1b]0;pwned\x07')
+        with open(os.path.join(d, 'add_kernel.ttgir'), 'w') as f:
+            f.write(text)
+        code, out, _ = run('bind', d, '--source', 'vector_add.py:8')
+        assert code == 0, code
+        assert '\x1b' not in out and '\\x1b' in out
+
+
+def main():
+    print('1..%d' % len(results))
+    bad = 0
+    for i, (name, err) in enumerate(results, 1):
+        if err is None:
+            print('ok %d - %s' % (i, name))
+        else:
+            bad += 1
+            print('not ok %d - %s' % (i, name))
+            for line in err.splitlines():
+                print('# ' + line)
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
