@@ -65,5 +65,6 @@ const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec);
 int tk_cmd_info(int argc, char **argv);
 int tk_cmd_bind(int argc, char **argv);
 int tk_cmd_refs(int argc, char **argv);
+int tk_cmd_bundle(int argc, char **argv);
 
 #endif

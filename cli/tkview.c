@@ -22,6 +22,8 @@ static const char usage[] =
     "  refs PATH [--kernel K] [--stage S] [--json]\n"
     "                                          the source lines each stage has\n"
     "                                          code for\n"
+    "  bundle PATH -o OUTDIR                   write a self-contained bundle of\n"
+    "                                          PATH (stages, metadata, sources)\n"
     "\n"
     "Every command takes --source-dir DIR (look for sources there too), --quiet,\n"
     "and --help.\n"
@@ -50,6 +52,8 @@ int main(int argc, char **argv)
         return tk_cmd_bind(argc - 1, argv + 1);
     if (!strcmp(cmd, "refs"))
         return tk_cmd_refs(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bundle"))
+        return tk_cmd_bundle(argc - 1, argv + 1);
     tk_cli_error("unknown command \"%s\" (try tkview --help)", cmd);
     return TK_EXIT_USAGE;
 }

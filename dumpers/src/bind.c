@@ -319,6 +319,14 @@ static void ref_range(const ref_index *r, uint64_t key, size_t *lo, size_t *hi)
     *hi = a;
 }
 
+static gint cmp_source_ref(gconstpointer a, gconstpointer b, gpointer tab)
+{
+    const tk_source_ref *x = a, *y = b;
+    if (x->file != y->file)
+        return strcmp(tk_loctab_file_path(tab, x->file), tk_loctab_file_path(tab, y->file));
+    return (x->line > y->line) - (x->line < y->line);
+}
+
 static void build_source_index(tk_bindex *ix, tk_stage_kind kind)
 {
     stage_index *s = &ix->st[kind];
@@ -365,6 +373,10 @@ static void build_source_index(tk_bindex *ix, tk_stage_kind kind)
         }
         g_array_append_val(refs, r);
     }
+    /* File ids depend on the order files were met while loading; order by
+     * path so that the same kernel lists the same way however it was read. */
+    g_qsort_with_data(refs->data, (gint)refs->len, sizeof(tk_source_ref),
+                      cmp_source_ref, ix->tab);
     s->n_refs = refs->len;
     s->refs = (tk_source_ref *)g_array_free(refs, FALSE);
 }

@@ -200,6 +200,33 @@ def hostile_text_is_not_sent_raw_to_the_terminal():
         assert '\x1b' not in out and '\\x1b' in out
 
 
+@test
+def sample_bundle_and_round_trip():
+    import tempfile
+    samples = os.environ['TK_TEST_SAMPLES']
+    info = run_json('info', os.path.join(samples, 'vector_add'))
+    assert info['input'] == 'bundle'
+    assert info['kernels'][0]['hash'].startswith('faf6139b')
+    # sources/ of the bundle is where vector_add.py is found, not the original path.
+    srcs = {s['path']: s['resolved'] for s in info['sources']}
+    assert '/sources/' in srcs['/tmp/capture/vector_add/src/vector_add.py']
+    r = run_json('bind', os.path.join(samples, 'vector_add'), '--source', 'vector_add.py:16',
+                 '--stage', 'ttgir')
+    assert lines(r['kernels'][0]['stages']['ttgir']) == [29, 30, 31, 32, 33, 34]
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, 'b')
+        code, _, err = run('bundle', os.path.join(DUMPS, 'compiled_block'), '-o', out)
+        assert code == 0, err
+        again = run_json('info', out)
+        assert len(again['kernels']) == 16
+        orig = run_json('refs', os.path.join(DUMPS, 'compiled_block'))
+        assert run_json('refs', out) == orig
+        # An existing non-empty folder is never overwritten.
+        code, _, err = run('bundle', VA, '-o', out)
+        assert code != 0 and out in err
+        assert len(run_json('info', out)['kernels']) == 16
+
+
 def main():
     print('1..%d' % len(results))
     bad = 0

@@ -77,7 +77,7 @@ size_t tk_bindex_stage_to_stage(const tk_bindex *index, tk_stage_kind from,
                                 uint32_t **lines);
 
 /* Every source position (file, line) that STAGE refers to in any frame, with
- * the number of IR lines bound to it in each mode.  Sorted by file id, then
+ * the number of IR lines bound to it in each mode.  Sorted by file path, then
  * line.  Owned by the index. */
 typedef struct {
     tk_file_id file;

@@ -1,0 +1,49 @@
+/* cmd_bundle.c - `tkview bundle PATH -o OUTDIR`: write what PATH holds as a
+ * self-contained tkview bundle (stages, metadata, cubins, the source files
+ * its locations name) that opens the same on another machine. */
+#include "cli.h"
+
+int tk_cmd_bundle(int argc, char **argv)
+{
+    tk_cli_common common = {0};
+    char *out = NULL;
+    GOptionEntry entries[] = {
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+         "The bundle folder to create (must not exist, or be empty)", "OUTDIR"},
+        G_OPTION_ENTRY_NULL,
+    };
+    GOptionContext *ctx = g_option_context_new(
+        "PATH -o OUTDIR - write a self-contained tkview bundle of PATH");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    tk_cli_add_common(ctx, &common);
+    GError *err = NULL;
+    int rc = TK_EXIT_OK;
+    tk_bundle *b = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 || !out) {
+        tk_cli_error("%s", err ? err->message : "usage: tkview bundle PATH -o OUTDIR");
+        g_clear_error(&err);
+        rc = TK_EXIT_USAGE;
+        goto done;
+    }
+    if (!(b = tk_cli_load(argv[1], &common))) {
+        rc = TK_EXIT_INPUT;
+        goto done;
+    }
+    tk_diags *diags = tk_diags_new();
+    int saved = tk_bundle_save(b, out, diags);
+    tk_cli_print_diags(diags, common.quiet);
+    tk_diags_free(diags);
+    if (saved != 0) {
+        tk_cli_error("%s: bundle not written", out);
+        rc = TK_EXIT_INPUT;
+    } else if (!common.quiet) {
+        fprintf(stderr, "tkview: wrote %s (%zu kernel%s)\n", out,
+                tk_bundle_kernel_count(b), tk_bundle_kernel_count(b) == 1 ? "" : "s");
+    }
+done:
+    tk_bundle_free(b);
+    g_free(out);
+    g_strfreev(common.source_dirs);
+    g_option_context_free(ctx);
+    return rc;
+}
