@@ -22,9 +22,10 @@ typedef struct {
 } ref;
 
 typedef struct {
-    uint64_t *keys;   /* sorted; parallel to lines */
-    uint32_t *lines;
-    size_t n;
+    uint64_t *keys;  /* the distinct source positions, ascending */
+    uint32_t *off;   /* n_keys + 1: keys[i]'s lines are lines[off[i]..off[i+1]) */
+    uint32_t *lines; /* ascending within each position */
+    size_t n_keys;
 } ref_index;
 
 typedef struct {
@@ -265,41 +266,88 @@ static void build_sass_completion(tk_bindex *ix)
 
 /* ---- source index ----------------------------------------------------- */
 
-static int cmp_ref(const void *a, const void *b)
-{
-    const ref *x = a, *y = b;
-    if (x->key != y->key)
-        return (x->key > y->key) - (x->key < y->key);
-    return (x->irline > y->irline) - (x->irline < y->irline);
-}
-
+/* Groups REFS (made in ascending IR line order) by source position without
+ * sorting them: positions get dense ids through a small open-addressing map,
+ * a counting sort by id keeps each position's lines ascending, and only the
+ * few distinct positions are sorted.  This runs in linear time; a plain sort
+ * of every (position, line) pair was most of the index's cost. */
 static void ref_index_from(GArray *refs, ref_index *out)
 {
-    qsort(refs->data, refs->len, sizeof(ref), cmp_ref);
-    out->keys = g_new(uint64_t, refs->len ? refs->len : 1);
-    out->lines = g_new(uint32_t, refs->len ? refs->len : 1);
-    size_t w = 0;
-    for (guint i = 0; i < refs->len; i++) {
-        const ref *r = &g_array_index(refs, ref, i);
-        if (w && out->keys[w - 1] == r->key && out->lines[w - 1] == r->irline)
-            continue;
-        out->keys[w] = r->key;
-        out->lines[w] = r->irline;
-        w++;
+    size_t n = refs->len, cap = 64;
+    while (cap < n * 2)
+        cap *= 2;
+    uint32_t *slot = g_new0(uint32_t, cap); /* dense id + 1; 0 = empty */
+    uint64_t *ukeys = g_new(uint64_t, n ? n : 1);
+    uint32_t *ids = g_new(uint32_t, n ? n : 1);
+    size_t n_keys = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t key = g_array_index(refs, ref, i).key;
+        size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+        while (slot[h] && ukeys[slot[h] - 1] != key)
+            h = (h + 1) & (cap - 1);
+        if (!slot[h]) {
+            ukeys[n_keys] = key;
+            slot[h] = (uint32_t)++n_keys;
+        }
+        ids[i] = slot[h] - 1;
     }
-    out->n = w;
+    g_free(slot);
+    /* Rank the distinct positions by key. */
+    uint64_t *sorted = g_memdup2(ukeys, (n_keys ? n_keys : 1) * sizeof *ukeys);
+    qsort(sorted, n_keys, sizeof *sorted, cmp_u64);
+    uint32_t *rank = g_new(uint32_t, n_keys ? n_keys : 1);
+    for (size_t d = 0; d < n_keys; d++) {
+        size_t a = 0, b = n_keys;
+        while (a < b) {
+            size_t m = a + (b - a) / 2;
+            if (sorted[m] < ukeys[d])
+                a = m + 1;
+            else
+                b = m;
+        }
+        rank[d] = (uint32_t)a;
+    }
+    uint32_t *off = g_new0(uint32_t, n_keys + 1);
+    for (size_t i = 0; i < n; i++)
+        off[rank[ids[i]] + 1]++;
+    for (size_t r = 0; r < n_keys; r++)
+        off[r + 1] += off[r];
+    uint32_t *lines = g_new(uint32_t, n ? n : 1);
+    uint32_t *fill = g_memdup2(off, (n_keys + 1) * sizeof *off);
+    for (size_t i = 0; i < n; i++)
+        lines[fill[rank[ids[i]]]++] = g_array_index(refs, ref, i).irline;
+    /* Drop repeats (a line with two stacks through one position); lines
+     * within a position are ascending, so repeats are adjacent. */
+    uint32_t w = 0;
+    for (size_t r = 0; r < n_keys; r++) {
+        uint32_t from = off[r], to = off[r + 1];
+        off[r] = w;
+        for (uint32_t i = from; i < to; i++)
+            if (i == from || lines[i] != lines[i - 1])
+                lines[w++] = lines[i];
+    }
+    off[n_keys] = w;
+    g_free(fill);
+    g_free(rank);
+    g_free(ids);
+    g_free(ukeys);
+    out->keys = sorted;
+    out->off = off;
+    out->lines = lines;
+    out->n_keys = n_keys;
 }
 
 static void ref_index_clear(ref_index *r)
 {
     g_free(r->keys);
+    g_free(r->off);
     g_free(r->lines);
 }
 
-/* [*LO, *HI) of KEY in R. */
+/* The lines of KEY in R are R->lines[*LO .. *HI). */
 static void ref_range(const ref_index *r, uint64_t key, size_t *lo, size_t *hi)
 {
-    size_t a = 0, b = r->n;
+    size_t a = 0, b = r->n_keys;
     while (a < b) {
         size_t m = a + (b - a) / 2;
         if (r->keys[m] < key)
@@ -307,16 +355,12 @@ static void ref_range(const ref_index *r, uint64_t key, size_t *lo, size_t *hi)
         else
             b = m;
     }
-    *lo = a;
-    b = r->n;
-    while (a < b) {
-        size_t m = a + (b - a) / 2;
-        if (r->keys[m] <= key)
-            a = m + 1;
-        else
-            b = m;
+    if (a < r->n_keys && r->keys[a] == key) {
+        *lo = r->off[a];
+        *hi = r->off[a + 1];
+    } else {
+        *lo = *hi = 0;
     }
-    *hi = a;
 }
 
 static gint cmp_source_ref(gconstpointer a, gconstpointer b, gpointer tab)
@@ -354,23 +398,15 @@ static void build_source_index(tk_bindex *ix, tk_stage_kind kind)
     g_array_free(exact, TRUE);
     g_array_free(called, TRUE);
 
-    /* Per source position, how many IR lines in each mode: one merge walk over
-     * the two sorted arrays (every exact key is also a called key). */
+    /* Per source position, how many IR lines in each mode (every exact
+     * position is also a called one). */
     GArray *refs = g_array_new(FALSE, FALSE, sizeof(tk_source_ref));
-    size_t e = 0;
-    for (size_t c = 0; c < s->called.n;) {
+    for (size_t c = 0; c < s->called.n_keys; c++) {
         uint64_t key = s->called.keys[c];
-        tk_source_ref r = {(tk_file_id)(key >> 32), (uint32_t)key, 0, 0};
-        while (c < s->called.n && s->called.keys[c] == key) {
-            r.n_called++;
-            c++;
-        }
-        while (e < s->exact.n && s->exact.keys[e] < key)
-            e++;
-        while (e < s->exact.n && s->exact.keys[e] == key) {
-            r.n_exact++;
-            e++;
-        }
+        size_t lo, hi;
+        ref_range(&s->exact, key, &lo, &hi);
+        tk_source_ref r = {(tk_file_id)(key >> 32), (uint32_t)key,
+                           (uint32_t)(hi - lo), s->called.off[c + 1] - s->called.off[c]};
         g_array_append_val(refs, r);
     }
     /* File ids depend on the order files were met while loading; order by

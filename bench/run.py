@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Speed and memory of loading and binding, against `wc -l` on the same files.
+
+Usage: bench/run.py BUILD_DIR DUMPS_DIR [CAPTURE...]
+  BUILD_DIR  a meson build folder (a release or debugoptimized build, no sanitizers)
+  DUMPS_DIR  the unpacked shared captures (BUILD_DIR/tests/dumps after a build)
+
+For each capture (default: persistent_tma_matmul and compiled_block, the
+largest), it prints:
+  - process level: best wall time of `tkview info CAPTURE --json` (load every
+    stage of every kernel, parse every location, build every binding index,
+    resolve sources, write JSON) vs best of `wc -l` over the stage files it read,
+    with the ratio, MB/s of stage text, and peak RSS over input bytes;
+  - library level (bench_bind): the load + bind alone, in one process, against a
+    memchr line count of the same files in the same process.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+REPEAT = 7
+
+
+def best_of(argv):
+    """Best wall time and the peak RSS (bytes) of running ARGV REPEAT times."""
+    best, rss = float('inf'), 0
+    for _ in range(REPEAT):
+        t0 = time.perf_counter()
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        t = time.perf_counter() - t0
+        if status != 0:
+            sys.exit('%s failed (%d)' % (argv, status))
+        best, rss = min(best, t), max(rss, ru.ru_maxrss * 1024)
+    return best, rss
+
+
+def main():
+    build, dumps = sys.argv[1], sys.argv[2]
+    captures = sys.argv[3:] or ['persistent_tma_matmul', 'compiled_block']
+    tkview = os.path.join(build, 'cli', 'tkview')
+    bench_bind = os.path.join(build, 'bench', 'bench_bind')
+    print('process level (best of %d):' % REPEAT)
+    print('%-22s %7s %6s %9s %9s %7s %8s %8s' % ('capture', 'kernels', 'MB', 'tkview s',
+                                              'wc -l s', 'ratio', 'MB/s', 'RSS/in'))
+    for cap in captures:
+        path = os.path.join(dumps, cap)
+        info = json.loads(subprocess.run([tkview, 'info', path, '--json', '--quiet'],
+                                         check=True, stdout=subprocess.PIPE).stdout)
+        files = [s['path'] for k in info['kernels'] for s in k['stages'].values() if s]
+        size = sum(os.path.getsize(f) for f in files)
+        t_tk, rss = best_of([tkview, 'info', path, '--json', '--quiet'])
+        t_wc, _ = best_of(['wc', '-l', *files])
+        print('%-22s %7d %6.2f %9.4f %9.4f %6.1fx %8.1f %7.2fx' % (
+            cap, len(info['kernels']), size / 1e6, t_tk, t_wc, t_tk / t_wc,
+            size / 1e6 / t_tk, rss / size))
+    print('\nlibrary level (load + bind only, in one process):')
+    subprocess.run([bench_bind, '--repeat', str(REPEAT),
+                    *[os.path.join(dumps, c) for c in captures]], check=True)
+
+
+if __name__ == '__main__':
+    main()
