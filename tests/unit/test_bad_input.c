@@ -402,6 +402,7 @@ static void huge_line_case(tk_stage_kind kind, const char *head,
             break;
         g_string_append_len(s, s->str + start, (gssize)take);
     }
+    g_assert_cmpuint(s->len - start, >, HUGE_LINE_BYTES - ul);
     g_string_append(s, tail);
 
     run clean = {0}, big = {0};
