@@ -4,7 +4,7 @@
  * print-after-all stderr holds hundreds, each numbering its metadata from !0
  * again.  A module starts at a "; ModuleID" line or a pass-dump header
  * ("; *** IR Dump ...", "*** IR Dump ...", "# *** IR Dump ..."; MLIR's
- * "// -----// IR Dump" too, so a stray !N in an MLIR dump never resolves
+ * "// -----// ... IR Dump" too, so a stray !N in an MLIR dump never resolves
  * against LLVM metadata).  Metadata is printed after the code that uses it,
  * so each module is read twice: once to index its "!N = ..." lines (a look at
  * each line's first bytes), once to resolve the "!dbg !N" of each line.
@@ -44,7 +44,7 @@ static int is_module_header(const char *p, const char *end)
     case '#':
         return tk_scan_starts(p, end, "# *** IR Dump");
     case '/':
-        return tk_scan_starts(p, end, "// -----// IR Dump");
+        return tk_scan_starts(p, end, "// -----//"); /* MLIR dumps */
     default:
         return 0;
     }
