@@ -59,6 +59,42 @@ char *tk_test_find_dump(const char *rel_dir, const char *suffix)
     return found;
 }
 
+static gint cmp_str(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+GPtrArray *tk_test_shared_files(const char *const *subs, const char *suffix)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    char *root = tk_test_dump_path("");
+    GDir *top = g_dir_open(root, 0, NULL);
+    g_assert_nonnull(top);
+    for (const char *cap; (cap = g_dir_read_name(top));) {
+        for (const char *const *sub = subs; *sub; sub++) {
+            char *dir = g_build_filename(root, cap, *sub, NULL);
+            GDir *d = g_dir_open(dir, 0, NULL);
+            for (const char *h; d && (h = g_dir_read_name(d));) {
+                char *hd = g_build_filename(dir, h, NULL);
+                GDir *d2 = g_dir_open(hd, 0, NULL);
+                for (const char *e; d2 && (e = g_dir_read_name(d2));)
+                    if (g_str_has_suffix(e, suffix))
+                        g_ptr_array_add(out, g_build_filename(hd, e, NULL));
+                if (d2)
+                    g_dir_close(d2);
+                g_free(hd);
+            }
+            if (d)
+                g_dir_close(d);
+            g_free(dir);
+        }
+    }
+    g_dir_close(top);
+    g_free(root);
+    g_ptr_array_sort(out, cmp_str);
+    return out;
+}
+
 tk_stage *tk_test_read_stage(tk_stage_kind kind, const char *path,
                              tk_loctab *tab, tk_diags *diags)
 {

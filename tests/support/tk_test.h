@@ -31,6 +31,12 @@ gboolean tk_test_have_dumps(void);
  * not exactly one.  Caller frees. */
 char *tk_test_find_dump(const char *rel_dir, const char *suffix);
 
+/* Every file of the unpacked shared captures at CAPTURE/SUB/HASH/NAME whose
+ * NAME ends with SUFFIX, for each SUB in SUBS (NULL-terminated, e.g.
+ * {"kernel_dump", "cache", NULL}), sorted.  Caller frees the array (its
+ * strings go with it). */
+GPtrArray *tk_test_shared_files(const char *const *subs, const char *suffix);
+
 /* Reads a stage, failing the test if it cannot be read. */
 tk_stage *tk_test_read_stage(tk_stage_kind kind, const char *path,
                              tk_loctab *tab, tk_diags *diags);

@@ -289,44 +289,24 @@ static void test_all_stage_files_clean(void)
 {
     if (!tk_test_have_dumps())
         return;
-    static const char *const captures[] = {
-        "vector_add", "vector_add_irloc_ttir", "softmax", "matmul",
-        "matmul_irloc_ttgir", "persistent_tma_matmul", "compiled_block",
-        "autotuned_matmul", "gluon_copy"};
+    static const char *const subs[] = {"kernel_dump", "cache", NULL};
+    static const struct {
+        const char *suffix;
+        tk_stage_kind kind;
+    } stages[] = {{".ttir", TK_STAGE_TTIR}, {".ttgir", TK_STAGE_TTGIR}};
     int files = 0;
-    for (size_t c = 0; c < G_N_ELEMENTS(captures); c++) {
-        static const char *const sub[] = {"kernel_dump", "cache"};
-        for (size_t s = 0; s < G_N_ELEMENTS(sub); s++) {
-            char *rel = g_build_filename(captures[c], sub[s], NULL);
-            char *dir = tk_test_dump_path(rel);
-            GDir *d = g_dir_open(dir, 0, NULL);
-            g_assert_nonnull(d);
-            for (const char *h; (h = g_dir_read_name(d));) {
-                char *hd = g_build_filename(dir, h, NULL);
-                GDir *d2 = g_dir_open(hd, 0, NULL);
-                for (const char *e; d2 && (e = g_dir_read_name(d2));) {
-                    gboolean ttir = g_str_has_suffix(e, ".ttir");
-                    if (!ttir && !g_str_has_suffix(e, ".ttgir"))
-                        continue;
-                    char *p = g_build_filename(hd, e, NULL);
-                    fixture f;
-                    fixture_read(&f, ttir ? TK_STAGE_TTIR : TK_STAGE_TTGIR, p);
-                    assert_no_diags(&f);
-                    /* Every kernel has located lines. */
-                    g_assert_cmpuint(tk_stage_located_line_count(f.stage), >,
-                                     5);
-                    fixture_clear(&f);
-                    g_free(p);
-                    files++;
-                }
-                if (d2)
-                    g_dir_close(d2);
-                g_free(hd);
-            }
-            g_dir_close(d);
-            g_free(dir);
-            g_free(rel);
+    for (size_t k = 0; k < G_N_ELEMENTS(stages); k++) {
+        GPtrArray *paths = tk_test_shared_files(subs, stages[k].suffix);
+        for (guint i = 0; i < paths->len; i++) {
+            fixture f;
+            fixture_read(&f, stages[k].kind, g_ptr_array_index(paths, i));
+            assert_no_diags(&f);
+            /* Every kernel has located lines. */
+            g_assert_cmpuint(tk_stage_located_line_count(f.stage), >, 5);
+            fixture_clear(&f);
+            files++;
         }
+        g_ptr_array_free(paths, TRUE);
     }
     g_assert_cmpint(files, >=, 80);
 }

@@ -223,42 +223,23 @@ static void test_all_shared_ptx(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *root = tk_test_dump_path("");
-    GDir *top = g_dir_open(root, 0, NULL);
-    g_assert_nonnull(top);
+    static const char *const subs[] = {"kernel_dump", NULL};
+    GPtrArray *paths = tk_test_shared_files(subs, ".ptx");
     int files = 0;
-    for (const char *cap; (cap = g_dir_read_name(top));) {
-        char *kd = g_build_filename(root, cap, "kernel_dump", NULL);
-        GDir *kdir = g_dir_open(kd, 0, NULL);
-        for (const char *h; kdir && (h = g_dir_read_name(kdir));) {
-            char *hd = g_build_filename(kd, h, NULL);
-            GDir *fdir = g_dir_open(hd, 0, NULL);
-            for (const char *f; fdir && (f = g_dir_read_name(fdir));) {
-                if (!g_str_has_suffix(f, ".ptx"))
-                    continue;
-                char *p = g_build_filename(hd, f, NULL);
-                tk_loctab *tab = tk_loctab_new();
-                tk_diags *d = tk_diags_new();
-                tk_stage *s = tk_test_read_stage(TK_STAGE_PTX, p, tab, d);
-                if (tk_test_print_diags(d) != 0)
-                    g_error("%s: diagnostics", p);
-                g_assert_cmpuint(tk_stage_located_line_count(s), >, 0);
-                files++;
-                tk_stage_free(s);
-                tk_diags_free(d);
-                tk_loctab_free(tab);
-                g_free(p);
-            }
-            if (fdir)
-                g_dir_close(fdir);
-            g_free(hd);
-        }
-        if (kdir)
-            g_dir_close(kdir);
-        g_free(kd);
+    for (guint i = 0; i < paths->len; i++) {
+        const char *p = g_ptr_array_index(paths, i);
+        tk_loctab *tab = tk_loctab_new();
+        tk_diags *d = tk_diags_new();
+        tk_stage *s = tk_test_read_stage(TK_STAGE_PTX, p, tab, d);
+        if (tk_test_print_diags(d) != 0)
+            g_error("%s: diagnostics", p);
+        g_assert_cmpuint(tk_stage_located_line_count(s), >, 0);
+        files++;
+        tk_stage_free(s);
+        tk_diags_free(d);
+        tk_loctab_free(tab);
     }
-    g_dir_close(top);
-    g_free(root);
+    g_ptr_array_free(paths, TRUE);
     g_assert_cmpint(files, ==, 26); /* one per kernel, as for .llir */
 }
 

@@ -260,51 +260,35 @@ static void test_all_dumps(void)
 {
     if (!tk_test_have_dumps())
         return;
-    static const char *const caps[] = {
-        "vector_add", "vector_add_irloc_ttir", "softmax", "matmul",
-        "matmul_irloc_ttgir", "persistent_tma_matmul", "compiled_block",
-        "autotuned_matmul", "gluon_copy"};
+    static const char *const subs[] = {"kernel_dump", NULL};
+    /* Suffixes do not overlap: ".sass" does not end ".sass_g". */
+    static const struct {
+        const char *suffix;
+        gboolean with_lines;
+    } kinds[] = {{".sass_g", TRUE}, {".sass_gi", TRUE}, {".sass", FALSE},
+                 {".cuobjdump_sass", FALSE}};
     int n_with = 0, n_without = 0;
     tk_loctab *tab = tk_loctab_new();
-    for (size_t c = 0; c < G_N_ELEMENTS(caps); c++) {
-        char *rel = g_build_filename(caps[c], "kernel_dump", NULL);
-        char *dir = tk_test_dump_path(rel);
-        GDir *d = g_dir_open(dir, 0, NULL);
-        g_assert_nonnull(d);
-        for (const char *h; (h = g_dir_read_name(d));) {
-            char *hdir = g_build_filename(dir, h, NULL);
-            GDir *d2 = g_dir_open(hdir, 0, NULL);
-            for (const char *e; d2 && (e = g_dir_read_name(d2));) {
-                int with = g_str_has_suffix(e, ".sass_g") ||
-                           g_str_has_suffix(e, ".sass_gi");
-                int without = g_str_has_suffix(e, ".sass") ||
-                              g_str_has_suffix(e, ".cuobjdump_sass");
-                if (!with && !without)
-                    continue;
-                char *p = g_build_filename(hdir, e, NULL);
-                tk_diags *diags = tk_diags_new();
-                tk_stage *s = tk_test_read_stage(TK_STAGE_SASS, p, tab, diags);
-                if (tk_test_print_diags(diags) != 0)
-                    g_error("%s: diagnostics", p);
-                if (with) {
-                    g_assert_cmpuint(tk_stage_located_line_count(s), >, 0);
-                    n_with++;
-                } else {
-                    g_assert_cmpuint(tk_stage_located_line_count(s), ==, 0);
-                    n_without++;
-                }
-                g_assert_false(tk_stage_has_inline_frames(s));
-                tk_stage_free(s);
-                tk_diags_free(diags);
-                g_free(p);
+    for (size_t k = 0; k < G_N_ELEMENTS(kinds); k++) {
+        GPtrArray *paths = tk_test_shared_files(subs, kinds[k].suffix);
+        for (guint i = 0; i < paths->len; i++) {
+            const char *p = g_ptr_array_index(paths, i);
+            tk_diags *diags = tk_diags_new();
+            tk_stage *s = tk_test_read_stage(TK_STAGE_SASS, p, tab, diags);
+            if (tk_test_print_diags(diags) != 0)
+                g_error("%s: diagnostics", p);
+            if (kinds[k].with_lines) {
+                g_assert_cmpuint(tk_stage_located_line_count(s), >, 0);
+                n_with++;
+            } else {
+                g_assert_cmpuint(tk_stage_located_line_count(s), ==, 0);
+                n_without++;
             }
-            if (d2)
-                g_dir_close(d2);
-            g_free(hdir);
+            g_assert_false(tk_stage_has_inline_frames(s));
+            tk_stage_free(s);
+            tk_diags_free(diags);
         }
-        g_dir_close(d);
-        g_free(dir);
-        g_free(rel);
+        g_ptr_array_free(paths, TRUE);
     }
     /* Listing the kernel_dump folders: 26 .sass_g and 26 .sass_gi; 26 .sass
      * and 26 .cuobjdump_sass. */
