@@ -1,0 +1,153 @@
+/* tk_diff.h - line diffs: which lines of A became which lines of B.
+ *
+ * The engine follows git's xdiff: each line becomes a record, records are
+ * hashed into integer classes (two lines are equal when their classes are),
+ * the common prefix and suffix are trimmed, and one algorithm runs on the
+ * middle.  The result reaches the caller as hunks through a callback.
+ *
+ * One hunk type feeds every view.  A hunk is a pair of half-open ranges of
+ * 0-based line indices, A[a0, a1) and B[b0, b1), with a tag:
+ *   TK_HUNK_EQUAL    the lines are equal one to one (a1 - a0 == b1 - b0);
+ *   TK_HUNK_DELETE   A[a0, a1) was removed (b0 == b1: where it was, in B);
+ *   TK_HUNK_INSERT   B[b0, b1) was added (a0 == a1);
+ *   TK_HUNK_REPLACE  A[a0, a1) became B[b0, b1), both non-empty.
+ * tk_diff() reports hunks in order; together they cover both inputs exactly
+ * (each hunk starts where the previous one ended, the first at 0, the last
+ * ends at the input's length), and equal hunks alternate with the others
+ * (never two equal or two non-equal hunks in a row).  Two empty inputs give no
+ * hunk; identical inputs give one equal hunk.
+ *
+ * Line index I is line I + 1 of an editor.  The library's other APIs number
+ * lines from 1; hunks use 0-based indices because they are ranges over arrays.
+ *
+ * Algorithms:
+ *   TK_DIFF_HISTOGRAM (the default) as in git and JGit: find the rarest
+ *     region common to both sides (lines that occur at most 64 times in A),
+ *     take it as matched, recurse on each side of it.  It keeps unique lines
+ *     (a function's signature, a rare op) as anchors, which reads better than
+ *     a minimal diff.  Where a region has common lines but all of them occur
+ *     more than 64 times, it falls back to Myers for that region.
+ *   TK_DIFF_MYERS: Myers' O(ND) algorithm in linear space (the middle snake,
+ *     divide and conquer).  Lines found on one side only are set aside first
+ *     (they cannot match).  A minimal diff costs O((N+M)D); to keep a
+ *     pathological pair from taking quadratic time, the search for one middle
+ *     snake stops after max_cost steps of D (default: the larger of 256 and
+ *     sqrt(N+M)) and splits at the furthest point reached, as xdiff does.  At
+ *     that limit the diff is still correct (every equal hunk is truly equal,
+ *     every line is covered) but may not be minimal.
+ * Both algorithms also share one total work budget (default 64 (N+M) + 2^22
+ * steps).  A pair that exhausts it gets its remaining unsolved regions
+ * reported as replaced whole: still correct, no longer minimal, and the time
+ * stays linear in the size of the inputs.
+ *
+ * Memory: a few words per line of A and B, freed before tk_diff() returns.
+ * No allocation per line.
+ */
+#ifndef TKDUMP_TK_DIFF_H
+#define TKDUMP_TK_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    TK_HUNK_EQUAL,
+    TK_HUNK_DELETE,
+    TK_HUNK_INSERT,
+    TK_HUNK_REPLACE,
+    /* Only from tk_diff_group(): the extent of one group, context included,
+     * announced before the group's hunks. */
+    TK_HUNK_GROUP
+} tk_hunk_tag;
+
+typedef struct {
+    tk_hunk_tag tag;
+    uint32_t a0, a1; /* A[a0, a1), 0-based, half-open */
+    uint32_t b0, b1; /* B[b0, b1) */
+} tk_hunk;
+
+/* "equal", "delete", "insert", "replace", "group". */
+const char *tk_hunk_tag_name(tk_hunk_tag tag);
+
+/* One line: LEN bytes at TEXT, without its line end.  Not NUL-terminated. */
+typedef struct {
+    const char *text;
+    size_t len;
+} tk_diff_line;
+
+/* The lines of one side.  HASHES may be NULL; when not, HASHES[i] must be
+ * tk_diff_hash() of LINES[i] (a normalizer that already touched every byte
+ * saves the engine a second pass). */
+typedef struct {
+    const tk_diff_line *lines;
+    const uint64_t *hashes;
+    uint32_t n;
+} tk_diff_input;
+
+typedef enum {
+    TK_DIFF_HISTOGRAM = 0,
+    TK_DIFF_MYERS = 1
+} tk_diff_algorithm;
+
+/* "histogram" or "myers". */
+const char *tk_diff_algorithm_name(tk_diff_algorithm alg);
+
+/* Called once per hunk, in order.  HUNK is valid during the call only.
+ * Returning nonzero stops the diff; tk_diff() then returns that value. */
+typedef int (*tk_diff_hunk_fn)(const tk_hunk *hunk, void *user);
+
+/* The hash the engine gives LEN bytes at TEXT (64-bit, not cryptographic). */
+uint64_t tk_diff_hash(const char *text, size_t len);
+
+/* Diffs A against B with ALG and reports the hunks to FN.  Returns 0, or the
+ * nonzero value FN returned to stop.  Inputs with 2^32 - 2 lines or more are
+ * refused with -1 before any hunk is reported. */
+int tk_diff(const tk_diff_input *a, const tk_diff_input *b,
+            tk_diff_algorithm alg, tk_diff_hunk_fn fn, void *user);
+
+/* Tuning for tests and benchmarks; zero fields mean the defaults above. */
+typedef struct {
+    tk_diff_algorithm algorithm;
+    uint32_t max_cost;   /* Myers: steps of D per middle snake */
+    uint64_t max_work;   /* both: total steps before giving up on minimality */
+} tk_diff_opts;
+
+/* tk_diff() with OPTS (NULL: the defaults, histogram). */
+int tk_diff_with(const tk_diff_input *a, const tk_diff_input *b,
+                 const tk_diff_opts *opts, tk_diff_hunk_fn fn, void *user);
+
+/* Runs the diff and returns its hunks in an array of *N entries.  Caller frees
+ * with g_free().  Returns NULL (and *N = 0) when there is no hunk or the input
+ * is refused. */
+tk_hunk *tk_diff_collect(const tk_diff_input *a, const tk_diff_input *b,
+                         const tk_diff_opts *opts, size_t *n);
+
+/* Lines added and removed, summed over hunks (a replace counts its A lines as
+ * removed and its B lines as added).  Usable as a tk_diff_hunk_fn with a
+ * tk_diff_stats as USER (it never stops the diff). */
+typedef struct {
+    uint32_t added;
+    uint32_t removed;
+    uint32_t changes; /* non-equal hunks */
+} tk_diff_stats;
+
+int tk_diff_stats_add(const tk_hunk *hunk, void *stats);
+tk_diff_stats tk_diff_count(const tk_hunk *hunks, size_t n);
+
+/* Groups HUNKS (as tk_diff() reports them) the way a unified diff does: each
+ * change with up to CONTEXT equal lines before and after it, changes closer
+ * than 2 CONTEXT + 1 equal lines merged into one group.  For each group FN
+ * receives first a TK_HUNK_GROUP hunk giving the group's whole extent (what a
+ * "@@ -a0+1,a1-a0 +b0+1,b1-b0 @@" line says), then the group's hunks, its
+ * leading and trailing equal hunks cut to the context.  Returns 0 or the
+ * nonzero value FN returned to stop.  A diff without changes has no group. */
+int tk_diff_group(const tk_hunk *hunks, size_t n, uint32_t context,
+                  tk_diff_hunk_fn fn, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
