@@ -1,0 +1,151 @@
+/* tk_normalize.h - IR dumps made comparable line by line, and their diffs.
+ *
+ * Two consecutive pass dumps differ in much that no pass changed: debug
+ * locations (`loc(#loc12)`, `!dbg !7`, `debug-location !7`) whose numbers
+ * shift, `#loc` alias lines, and SSA names that are only counters (`%12`,
+ * `%offsets_3`, `%arg4`, `^bb2`, LLVM `%5` and `5:`, MIR `%12:b32` and
+ * `%bb.3`).  A pass that inserts one op renumbers every value after it; a diff
+ * of the raw text would show the whole function as changed.
+ *
+ * Normalization turns each line of one dump into a comparable line:
+ *   - location suffixes are removed: MLIR ` loc(...)` wherever it appears
+ *     (ops, function and block arguments), LLVM `!dbg !N` attachments, MIR
+ *     `debug-location !N` and the `; file:line` comment after it;
+ *   - lines that only carry debug information are ignored: MLIR `#locN = ...`
+ *     alias definitions, LLVM `!N = !DI...` / `distinct !DI...` nodes; so are
+ *     blank lines and lines left empty (a MIR line that was only a comment);
+ *   - names that are pure numbering lose their number: MLIR `%12` -> `%`,
+ *     `%offsets_3` -> `%offsets`, `%c0_i32_1` -> `%c0_i32`, `%arg4` ->
+ *     `%arg`, `^bb2` -> `^bb`; LLVM `%12` -> `%`, `%.critedge1` ->
+ *     `%.critedge`, label `12:` -> `:`, other metadata `!5` -> `!`, attribute
+ *     groups `#0` -> `#`; MIR `%12:b32` -> `%:b32`, `%bb.3` -> `%bb.`,
+ *     `%ir-block.6` -> `%ir-block.`, and MIR slot indexes (`16B`) go.
+ *     Names that carry meaning stay: `%c1024_i32` (a constant's value),
+ *     `%x_ptr`, `@add_kernel`, `$r1`.  The padding after an LLVM label (the
+ *     column of `; preds = ...`) becomes one space;
+ *   - a reference to an MLIR attribute alias defined earlier in the dump
+ *     (`#blocked1` in `tensor<1024xf32, #blocked1>`) compares by the alias's
+ *     definition: it becomes the family name and a hash of the definition
+ *     (`#blocked~5d2c...`).  The printer numbers aliases by use, so when a
+ *     pass adds a layout, yesterday's `#blocked` may be today's `#blocked1`
+ *     and the other way round (TritonGPURemoveLayoutConversions does this in
+ *     every capture): a line naming `#blocked` in both dumps changed if the
+ *     layout behind the name did, and a line whose alias was only renamed
+ *     did not.  The definition lines themselves keep the family name
+ *     (`#blocked = #ttg.blocked<...>`).
+ * Erasing the numbers, rather than renumbering in order of definition, is
+ * what keeps one inserted op from renaming every value defined after it.
+ * The names are not forgotten: each normalized line remembers the values it
+ * names, per function, and tk_norm_diff() checks that lines it matched name
+ * matching values (see there).
+ *
+ * Dialects are told apart by tk_ir_dialect_sniff(); TK_IR_PLAIN compares
+ * lines as they are (trailing spaces and blank lines aside).
+ *
+ * Lines: a dump of LEN bytes is split at "\n" (a "\r" before it is dropped; a
+ * last line without "\n" counts), as tk_text does.  Indices are 0-based: the
+ * line at index I is line I + 1 of the dump.
+ *
+ * Ownership: a tk_norm owns its normalized text and tables; it does not keep
+ * the dump it was made from (free that whenever you like).  Time and memory
+ * are linear in the dump's size; nothing is allocated per line.
+ */
+#ifndef TKDUMP_TK_NORMALIZE_H
+#define TKDUMP_TK_NORMALIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tk_diff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    TK_IR_PLAIN,  /* unknown text: compared as is */
+    TK_IR_MLIR,   /* MLIR as Triton prints it (TTIR, TTGIR, LLVM dialect) */
+    TK_IR_LLVM,   /* LLVM IR */
+    TK_IR_MIR     /* LLVM machine code as -print-after-all prints it */
+} tk_ir_dialect;
+
+/* "plain", "mlir", "llvm", "mir". */
+const char *tk_ir_dialect_name(tk_ir_dialect dialect);
+
+/* Guesses the dialect of a dump from its first lines (at most the first 64
+ * KiB of DATA are looked at).  TK_IR_PLAIN when nothing fits. */
+tk_ir_dialect tk_ir_dialect_sniff(const char *data, size_t len);
+
+typedef struct tk_norm tk_norm;
+
+/* Normalizes the LEN bytes of DATA as DIALECT.  Never fails on content: any
+ * bytes give some lines (a broken location or string ends at its line's
+ * end).  Returns NULL only for a dump of 4 GiB or more.  Free with
+ * tk_norm_free(). */
+tk_norm *tk_norm_new(tk_ir_dialect dialect, const char *data, size_t len);
+
+/* The same over N lines given one by one (each without its line end).
+ * Returns NULL for N of 2^32 - 2 or more, or LINES NULL with N > 0. */
+tk_norm *tk_norm_new_lines(tk_ir_dialect dialect, const tk_diff_line *lines,
+                           uint32_t n);
+
+void tk_norm_free(tk_norm *norm);
+
+tk_ir_dialect tk_norm_dialect(const tk_norm *norm);
+
+/* Lines of the dump, ignored ones included. */
+uint32_t tk_norm_line_count(const tk_norm *norm);
+
+/* The kept (not ignored) lines, normalized, with their hashes: what to give
+ * tk_diff() to compare two dumps without the SSA name check.  Owned by NORM. */
+const tk_diff_input *tk_norm_input(const tk_norm *norm);
+
+/* Index in the dump of kept line K (K < tk_norm_input(norm)->n). */
+uint32_t tk_norm_orig_index(const tk_norm *norm, uint32_t k);
+
+#define TK_NORM_IGNORED UINT32_MAX
+
+/* Index among the kept lines of the dump's line at INDEX, or TK_NORM_IGNORED
+ * for an ignored line (and for INDEX out of range). */
+uint32_t tk_norm_kept_index(const tk_norm *norm, uint32_t index);
+
+/* Flags of tk_norm_diff(). */
+enum {
+    /* Report hunks over kept lines (indices into tk_norm_input()) instead of
+     * over the dumps' lines. */
+    TK_NORM_DIFF_KEPT_LINES = 1u << 0,
+};
+
+/* Diffs two normalized dumps and reports the hunks to FN (see tk_diff.h for
+ * hunks and OPTS; NULL OPTS: histogram).  Returns 0, or what FN returned to
+ * stop it.
+ *
+ * Lines are matched by their normalized text, then each pair of matched lines
+ * is checked for the values it names: walking the equal lines in order, the
+ * first time a value of A meets a value of B they are paired, and a line
+ * pair that names a value paired with another one is reported as replaced
+ * (`%5 = add %3, %4` does not equal `%7 = add %6, %4` when %3 was paired with
+ * something other than %6).  Values defined by changed lines pair at their
+ * first use in an equal line, so the users of a replaced op stay equal.
+ *
+ * Hunks are over the dumps' lines (or, with TK_NORM_DIFF_KEPT_LINES, over the
+ * kept lines, where every equal hunk pairs its lines one to one).  Over the
+ * dumps' lines, ignored lines ride along with a neighbouring hunk: with the
+ * equal hunk next to them where there is one (so an alias line or a blank
+ * line never shows as a change), otherwise inside the change they sit in.  An
+ * equal hunk may therefore have different lengths on its two sides, and
+ * counts of changed lines should be taken over kept lines
+ * (tk_norm_diff_stats()).  A dump pair without any change gives one equal
+ * hunk (none if both dumps are empty). */
+int tk_norm_diff(const tk_norm *a, const tk_norm *b, const tk_diff_opts *opts,
+                 unsigned flags, tk_diff_hunk_fn fn, void *user);
+
+/* Kept lines added and removed between A and B, as tk_norm_diff() sees them.
+ * A pass that changed nothing gives added == removed == 0. */
+tk_diff_stats tk_norm_diff_stats(const tk_norm *a, const tk_norm *b,
+                                 const tk_diff_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,150 @@
+/* normalize_internal.h - the builder the dialect normalizers write into
+ * (internal).
+ *
+ * A dialect's line function reads one line of the dump and writes its
+ * normalized text through nb_put*(), names the values it meets through
+ * nb_ref(), and ends the line with nb_end_line() (or nb_ignore_line() for a
+ * line that only carries debug information).  The builder keeps all output
+ * in a few growing arrays: one text buffer, one entry per kept line, one per
+ * value reference, and a table interning value names per function.  None of
+ * them is allocated per line.
+ */
+#ifndef TKDUMP_NORMALIZE_INTERNAL_H
+#define TKDUMP_NORMALIZE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tkdump/tk_normalize.h"
+
+typedef struct {
+    uint64_t hash;
+    const char *name; /* in the dump; valid while the builder runs */
+    uint32_t len;
+    uint32_t scope;
+    uint32_t id;      /* UINT32_MAX: empty slot */
+} nb_slot;
+
+struct tk_norm {
+    tk_ir_dialect dialect;
+    uint32_t n_orig;
+
+    char *text;               /* normalized lines, back to back */
+    size_t text_len, text_cap;
+
+    uint32_t n_kept, kept_cap;
+    tk_diff_line *lines;      /* text pointers set when the build ends */
+    size_t *line_off;         /* offset of each kept line in TEXT (build) */
+    uint64_t *hashes;
+    uint32_t *orig;           /* kept -> dump index */
+    uint32_t *kept_of;        /* dump index -> kept, or TK_NORM_IGNORED */
+    uint32_t kept_of_cap;
+    tk_diff_input input;
+
+    uint32_t *ref_start;      /* n_kept + 1 entries: refs of kept line K are
+                                 refs[ref_start[K] .. ref_start[K+1]) */
+    uint32_t *refs;           /* value ids */
+    size_t n_refs, refs_cap;
+    uint32_t n_values;
+};
+
+typedef struct {
+    tk_norm *n;
+    size_t line_begin;        /* offset in n->text where this line began */
+    size_t refs_begin;
+    uint32_t scope;           /* current function (0: module level) */
+
+    nb_slot *slots;           /* name table, open addressing */
+    size_t slot_mask, slot_used;
+
+    nb_slot *aliases;         /* MLIR attribute aliases: name -> index */
+    size_t alias_mask, n_aliases;
+    uint64_t *alias_hash;     /* per alias: hash of its definition */
+} tk_norm_builder;
+
+/* Scope 0 is the module: metadata numbers and attribute groups live there. */
+#define NB_MODULE 0u
+
+void nb_reserve(tk_norm_builder *b, size_t more);
+
+static inline void nb_put(tk_norm_builder *b, const char *p, size_t n)
+{
+    if (b->n->text_len + n > b->n->text_cap)
+        nb_reserve(b, n);
+    memcpy(b->n->text + b->n->text_len, p, n);
+    b->n->text_len += n;
+}
+
+static inline void nb_putc(tk_norm_builder *b, char c)
+{
+    if (b->n->text_len + 1 > b->n->text_cap)
+        nb_reserve(b, 1);
+    b->n->text[b->n->text_len++] = c;
+}
+
+/* The last byte written on this line, or 0 at its start. */
+static inline char nb_last(const tk_norm_builder *b)
+{
+    return b->n->text_len > b->line_begin ? b->n->text[b->n->text_len - 1] : 0;
+}
+
+/* Drops the last byte written on this line (there must be one). */
+static inline void nb_unput(tk_norm_builder *b)
+{
+    if (b->n->text_len > b->line_begin)
+        b->n->text_len--;
+}
+
+/* Records that the line names the value NAME (LEN bytes, as written in the
+ * dump, sigil included) of SCOPE (b->scope or NB_MODULE). */
+void nb_ref(tk_norm_builder *b, uint32_t scope, const char *name, size_t len);
+
+/* Records that the alias NAME (LEN bytes, '#' included) stands for a value
+ * whose normalized text hashes to HASH; a later definition replaces it. */
+void nb_alias_set(tk_norm_builder *b, const char *name, size_t len,
+                  uint64_t hash);
+
+/* Whether NAME was defined as an alias; its hash in *HASH. */
+int nb_alias_get(const tk_norm_builder *b, const char *name, size_t len,
+                 uint64_t *hash);
+
+/* Starts a new function: its value names are its own. */
+static inline void nb_new_scope(tk_norm_builder *b)
+{
+    b->scope++;
+}
+
+/* Ends the line: trailing spaces are dropped, the line is kept. */
+void nb_end_line(tk_norm_builder *b, uint32_t orig);
+
+/* Drops what was written for the line and marks it ignored. */
+void nb_ignore_line(tk_norm_builder *b, uint32_t orig);
+
+/* Copies a string literal starting at P (a '"') up to and with its closing
+ * quote (a backslash escapes the next byte), or to END.  Returns the byte
+ * after it. */
+const char *nb_copy_string(tk_norm_builder *b, const char *p, const char *end);
+
+/* One line of each dialect: [S, END) is the line without its line end. */
+void tk_norm_mlir_line(tk_norm_builder *b, const char *s, const char *end,
+                       uint32_t orig);
+void tk_norm_llvm_line(tk_norm_builder *b, const char *s, const char *end,
+                       uint32_t orig);
+void tk_norm_mir_line(tk_norm_builder *b, const char *s, const char *end,
+                      uint32_t orig);
+
+/* Characters of MLIR and LLVM identifiers after the sigil. */
+static inline int nb_is_id(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$' ||
+           c == '-';
+}
+
+static inline int nb_is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+#endif

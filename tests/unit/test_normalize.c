@@ -1,0 +1,868 @@
+/* test_normalize.c - normalization of MLIR, LLVM IR and machine code dumps,
+ * and diffs of consecutive real pass dumps.
+ *
+ * The pass dumps are cut out of the shared captures here with the simplest
+ * rule that works on them (a header line starts a dump, the next header or
+ * the pass manager's chatter ends it); the expected counts were read by hand
+ * from the dump text, as the comments quote. */
+#include <string.h>
+
+#include "tk_test.h"
+#include "tkdump/tk_diff.h"
+#include "tkdump/tk_normalize.h"
+
+/* ---- normalization of single lines ---------------------------------- */
+
+/* The normalized text of TEXT's lines, one per kept line, joined by "\n";
+ * ignored lines show as "<ignored>". */
+static char *normalized(tk_ir_dialect d, const char *text)
+{
+    tk_norm *n = tk_norm_new(d, text, strlen(text));
+    g_assert_nonnull(n);
+    GString *s = g_string_new(NULL);
+    const tk_diff_input *in = tk_norm_input(n);
+    for (uint32_t i = 0; i < tk_norm_line_count(n); i++) {
+        uint32_t k = tk_norm_kept_index(n, i);
+        if (i)
+            g_string_append_c(s, '\n');
+        if (k == TK_NORM_IGNORED)
+            g_string_append(s, "<ignored>");
+        else {
+            g_assert_cmpuint(tk_norm_orig_index(n, k), ==, i);
+            g_string_append_len(s, in->lines[k].text, (gssize)in->lines[k].len);
+        }
+    }
+    tk_norm_free(n);
+    return g_string_free(s, FALSE);
+}
+
+static void expect_norm(tk_ir_dialect d, const char *text, const char *want)
+{
+    char *got = normalized(d, text);
+    g_assert_cmpstr(got, ==, want);
+    g_free(got);
+}
+
+/* Lines from vector_add/mlir_passes.txt (dump "Before TritonGPUCoalesce"). */
+static void test_mlir_lines(void)
+{
+    /* Location aliases and blank lines are ignored; other aliases kept. */
+    expect_norm(TK_IR_MLIR,
+                "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+                "#loc = loc(\"/tmp/capture/vector_add/src/vector_add.py\":7:0)\n"
+                "#loc36 = loc(callsite(#loc1 at #loc33))\n"
+                "\n"
+                "   \n",
+                "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+                "<ignored>\n<ignored>\n<ignored>\n<ignored>");
+    /* Arguments keep their names; their inline locations go. */
+    expect_norm(TK_IR_MLIR,
+                "  tt.func public @add_kernel(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc(\"x_ptr\"(#loc)), %n_elements: i32 {tt.divisibility = 16 : i32} loc(\"n_elements\"(#loc))) attributes {noinline = false} {",
+                "  tt.func public @add_kernel(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n_elements: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {");
+    /* Counters go: %x_4 -> %x, %mask_2 -> %mask; the constant's name,
+     * which says its value, stays. */
+    expect_norm(TK_IR_MLIR,
+                "    %c1024_i32 = arith.constant 1024 : i32 loc(#loc1)\n"
+                "    %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)\n"
+                "    %1 = tt.addptr %0, %offsets_1 : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked> loc(#loc16)",
+                "    %c1024_i32 = arith.constant 1024 : i32\n"
+                "    %x = tt.load %x, %mask : tensor<1024x!tt.ptr<f32>, #blocked>\n"
+                "    % = tt.addptr %, %offsets : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>");
+    /* Block labels and block arguments with callsite locations. */
+    expect_norm(TK_IR_MLIR,
+                "    ^bb0(%s_10: f32 loc(callsite(#loc1 at #loc33)), %s_11: f32 loc(callsite(#loc1 at #loc33))):\n"
+                "  } loc(#loc)",
+                "    ^bb(%s: f32, %s: f32):\n  }");
+    /* Duplicated constants, numbered block arguments, result groups; a
+     * location whose string holds parentheses; a string with "%1" and
+     * "loc(" in it is text, not a name. */
+    expect_norm(TK_IR_MLIR,
+                "    %c0_i32_1 = arith.constant 0 : i32\n"
+                "    %cst_0 = arith.constant dense<0.0> : tensor<128xf32>\n"
+                "    %5:2 = scf.for %arg4 = %c0_i32 to %arg3 step %c1_i32 iter_args(%arg5 = %cst_0) -> (i32) {\n"
+                "    tt.print \"%1 loc(x)\" %15#1 : i32 loc(\"a(b\"(#loc2))",
+                "    %c0_i32 = arith.constant 0 : i32\n"
+                "    %cst = arith.constant dense<0.0> : tensor<128xf32>\n"
+                "    %:2 = scf.for %arg = %c0_i32 to %arg step %c1_i32 iter_args(%arg = %cst) -> (i32) {\n"
+                "    tt.print \"%1 loc(x)\" %#1 : i32");
+}
+
+/* An alias reference compares by what the alias stands for, so a line that
+ * names "#blocked" changes when #blocked's definition does, and does not
+ * when the printer only renames the alias. */
+static void test_mlir_alias_refs(void)
+{
+    const char *a = "#blocked = #ttg.blocked<{sizePerThread = [1]}>\n"
+                    "#blocked1 = #ttg.blocked<{sizePerThread = [4]}>\n"
+                    "  %0 = tt.splat %x : i32 -> tensor<4xi32, #blocked1>\n"
+                    "  %1 = tt.splat %x : i32 -> tensor<4xi32, #blocked>\n";
+    const char *b = "#blocked = #ttg.blocked<{sizePerThread = [4]}>\n"
+                    "#blocked1 = #ttg.blocked<{sizePerThread = [1]}>\n"
+                    "  %0 = tt.splat %x : i32 -> tensor<4xi32, #blocked>\n"
+                    "  %1 = tt.splat %x : i32 -> tensor<4xi32, #blocked>\n";
+    tk_norm *na = tk_norm_new(TK_IR_MLIR, a, strlen(a));
+    tk_norm *nb = tk_norm_new(TK_IR_MLIR, b, strlen(b));
+    const tk_diff_input *ia = tk_norm_input(na), *ib = tk_norm_input(nb);
+    /* Line 3 uses [4] on both sides (#blocked1 in A, #blocked in B): equal.
+     * Line 4 uses [1] in A and [4] in B: different, same text or not. */
+    g_assert_cmpuint(ia->lines[2].len, ==, ib->lines[2].len);
+    g_assert_true(memcmp(ia->lines[2].text, ib->lines[2].text, ia->lines[2].len) == 0);
+    g_assert_false(ia->lines[3].len == ib->lines[3].len &&
+                   memcmp(ia->lines[3].text, ib->lines[3].text, ia->lines[3].len) == 0);
+    /* The definitions keep the family name. */
+    g_assert_true(g_str_has_prefix(ia->lines[1].text, "#blocked = #ttg.blocked<{sizePerThread = [4]}>"));
+    tk_norm_free(na);
+    tk_norm_free(nb);
+}
+
+/* Lines from vector_add/stderr.txt and softmax/stderr.txt. */
+static void test_llvm_lines(void)
+{
+    expect_norm(TK_IR_LLVM,
+                "define ptx_kernel void @add_kernel(ptr addrspace(1) %0, ptr addrspace(1) %1, i32 %3) #0 !dbg !4 {\n"
+                "  %8 = mul i32 %7, 1024, !dbg !8\n"
+                "  br i1 %45, label %46, label %138, !dbg !24\n"
+                "\n"
+                "47:                                               ; preds = %51, %8\n"
+                "  %48 = phi i32 [ %191, %51 ], [ %9, %8 ], !dbg !11\n"
+                "  %.critedge1 = icmp eq i32 %.pre12, 0\n"
+                "}\n"
+                "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x() #1\n"
+                "attributes #0 = { \"nvvm.maxntid\"=\"128\" }\n"
+                "!llvm.module.flags = !{!0, !1}\n"
+                "!0 = !{i32 2, !\"Debug Info Version\", i32 3}\n"
+                "!4 = distinct !DISubprogram(name: \"add_kernel\", linkageName: \"add_kernel\", scope: !3, file: !3, line: 7, type: !5, scopeLine: 7, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !2)\n"
+                "!7 = !DILocation(line: 8, column: 24, scope: !4)",
+                "define ptx_kernel void @add_kernel(ptr addrspace(1) %, ptr addrspace(1) %, i32 %) # {\n"
+                "  % = mul i32 %, 1024\n"
+                "  br i1 %, label %, label %\n"
+                "<ignored>\n"
+                ": ; preds = %, %\n"
+                "  % = phi i32 [ %, % ], [ %, % ]\n"
+                "  %.critedge = icmp eq i32 %.pre, 0\n"
+                "}\n"
+                "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x() #\n"
+                "attributes # = { \"nvvm.maxntid\"=\"128\" }\n"
+                "!llvm.module.flags = !{!, !}\n"
+                "! = !{i32 2, !\"Debug Info Version\", i32 3}\n"
+                "<ignored>\n<ignored>");
+    /* Inline assembly keeps its text, "%" and "$" included. */
+    expect_norm(TK_IR_LLVM,
+                "  %32 = call { i32, i32 } asm sideeffect \"mov.u32 $0, 0x0; // %r1\", \"=r,=r,l,b\"(ptr addrspace(1) %30, i1 %28), !dbg !13",
+                "  % = call { i32, i32 } asm sideeffect \"mov.u32 $0, 0x0; // %r1\", \"=r,=r,l,b\"(ptr addrspace(1) %, i1 %)");
+}
+
+/* Lines from vector_add/stderr.txt's machine code dumps. */
+static void test_mir_lines(void)
+{
+    expect_norm(TK_IR_MIR,
+                "# Machine code for function add_kernel: IsSSA, TracksLiveness\n"
+                "\n"
+                "bb.0 (%ir-block.6):\n"
+                "  %47:b32 = INT_PTX_SREG_CTAID_x debug-location !7; vector_add.py:8:24\n"
+                "  %48:b32 = SHL32_ri killed %47:b32, 10, debug-location !8; vector_add.py:9:24\n"
+                "  %92:b32 = LD_i32 0, 0, 3, 3, 32, @global_smem, 0, debug-location !20 :: (load (s32) from @global_smem, align 16, addrspace 3); standard.py:293:36 @[ vector_add.py:16:15 ]\n"
+                "  INLINEASM &\"@$2 st.shared.b32 [ $0 + 0 ], $1;\" [sideeffect] [attdialect], $0:[reguse:B32], %24:b32, debug-location !20; standard.py:293:36\n"
+                "# End machine code for function add_kernel.",
+                "# Machine code for function add_kernel: IsSSA, TracksLiveness\n"
+                "<ignored>\n"
+                "bb. (%ir-block.):\n"
+                "  %:b32 = INT_PTX_SREG_CTAID_x\n"
+                "  %:b32 = SHL32_ri killed %:b32, 10\n"
+                "  %:b32 = LD_i32 0, 0, 3, 3, 32, @global_smem, 0 :: (load (s32) from @global_smem, align 16, addrspace 3)\n"
+                "  INLINEASM &\"@$2 st.shared.b32 [ $0 + 0 ], $1;\" [sideeffect] [attdialect], $0:[reguse:B32], %:b32\n"
+                "# End machine code for function add_kernel.");
+    /* Slot indexes (and the tab lines without one get) go; from
+     * persistent_tma_matmul/stderr.txt. */
+    expect_norm(TK_IR_MIR,
+                "0B\tbb.0 (%ir-block.8):\n"
+                "\t  successors: %bb.1(0x40000000), %bb.5(0x40000000); %bb.1(50.00%), %bb.5(50.00%)\n"
+                "16B\t  %582:b32 = LD_i32 0, 0, 101, 3, 32, &matmul_tma_persistent_param_5, 0 :: (dereferenceable invariant load (s32), addrspace 101)\n"
+                "2112B\tbb.2..lr.ph5:",
+                "bb. (%ir-block.):\n"
+                "  successors: %bb.(0x40000000), %bb.(0x40000000)\n"
+                "  %:b32 = LD_i32 0, 0, 101, 3, 32, &matmul_tma_persistent_param_5, 0 :: (dereferenceable invariant load (s32), addrspace 101)\n"
+                "bb...lr.ph:");
+}
+
+static void test_sniff_and_plain(void)
+{
+    const char *mlir = "#loc = loc(\"a.py\":1:0)\nmodule {\n";
+    const char *llvm = "; ModuleID = 'LLVMDialectModule'\nsource_filename = \"x\"\n";
+    const char *mir = "# Machine code for function k: IsSSA\n\nbb.0:\n";
+    g_assert_cmpint(tk_ir_dialect_sniff(mlir, strlen(mlir)), ==, TK_IR_MLIR);
+    g_assert_cmpint(tk_ir_dialect_sniff(llvm, strlen(llvm)), ==, TK_IR_LLVM);
+    g_assert_cmpint(tk_ir_dialect_sniff(mir, strlen(mir)), ==, TK_IR_MIR);
+    g_assert_cmpint(tk_ir_dialect_sniff("hello\n", 6), ==, TK_IR_PLAIN);
+    g_assert_cmpint(tk_ir_dialect_sniff(NULL, 0), ==, TK_IR_PLAIN);
+    g_assert_cmpstr(tk_ir_dialect_name(TK_IR_MIR), ==, "mir");
+    /* Plain: as is, but blank lines and trailing spaces. */
+    expect_norm(TK_IR_PLAIN, "a %1  \n\n b\r\n", "a %1\n<ignored>\n b");
+}
+
+/* Damaged input: cut locations and strings end at the line's end, binary
+ * bytes pass through, a long line is no slower than a short one per byte. */
+static void test_bad_input(void)
+{
+    expect_norm(TK_IR_MLIR, "  %1 = x loc(\"a(b\n  %2 = y\n",
+                "  % = x\n  % = y");
+    expect_norm(TK_IR_MLIR, "  %1 = \"unterminated\n%\n^\n#", "  % = \"unterminated\n%\n^\n#");
+    expect_norm(TK_IR_LLVM, "!dbg !\n!12 = !DI\n%\n\"", "!dbg !\n<ignored>\n%\n\"");
+    expect_norm(TK_IR_MIR, "debug-location !\n12B\n\t\n", "debug-location !\n12B\n<ignored>");
+    char bin[] = "a\0b %1\xff\n\x01";
+    for (int d = TK_IR_PLAIN; d <= TK_IR_MIR; d++) {
+        tk_norm *n = tk_norm_new(d, bin, sizeof bin - 1);
+        g_assert_cmpuint(tk_norm_line_count(n), ==, 2);
+        tk_norm_free(n);
+    }
+    /* 8 MB on one line of values and locations. */
+    GString *s = g_string_new(NULL);
+    while (s->len < 8u << 20)
+        g_string_append(s, "%123 = op %4, %x_5 loc(callsite(#loc1 at #loc2)) ");
+    for (int d = TK_IR_PLAIN; d <= TK_IR_MIR; d++) {
+        gint64 t0 = g_get_monotonic_time();
+        tk_norm *n = tk_norm_new(d, s->str, s->len);
+        g_assert_cmpuint(tk_norm_input(n)->n, ==, 1);
+        tk_diff_stats st = tk_norm_diff_stats(n, n, NULL);
+        g_assert_cmpuint(st.added + st.removed, ==, 0);
+        tk_norm_free(n);
+        g_assert_cmpint(g_get_monotonic_time() - t0, <, 5 * G_USEC_PER_SEC);
+    }
+    g_string_free(s, TRUE);
+    g_assert_null(tk_norm_new_lines(TK_IR_MLIR, NULL, 3));
+    tk_norm *empty = tk_norm_new(TK_IR_MLIR, NULL, 0);
+    g_assert_cmpuint(tk_norm_line_count(empty), ==, 0);
+    g_assert_cmpuint(tk_norm_kept_index(empty, 0), ==, TK_NORM_IGNORED);
+    tk_norm_free(empty);
+}
+
+/* ---- diffs of normalized dumps ---------------------------------------- */
+
+static int collect(const tk_hunk *h, void *user)
+{
+    g_array_append_val((GArray *)user, *h);
+    return 0;
+}
+
+static GArray *norm_hunks(const tk_norm *a, const tk_norm *b,
+                          tk_diff_algorithm alg, unsigned flags)
+{
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
+    tk_diff_opts o = {.algorithm = alg};
+    g_assert_cmpint(tk_norm_diff(a, b, &o, flags, collect, out), ==, 0);
+    return out;
+}
+
+static int kept_equal(const tk_norm *a, uint32_t i, const tk_norm *b, uint32_t j)
+{
+    const tk_diff_line *x = &tk_norm_input(a)->lines[i];
+    const tk_diff_line *y = &tk_norm_input(b)->lines[j];
+    return x->len == y->len && memcmp(x->text, y->text, x->len) == 0;
+}
+
+/* The hunk properties of tk_diff.h, over kept lines and over the dumps'
+ * lines, for both algorithms; returns the kept-line stats (histogram) after
+ * checking that both views count the same changed kept lines. */
+static tk_diff_stats check_norm_diff(const tk_norm *a, const tk_norm *b,
+                                     tk_diff_algorithm alg)
+{
+    const tk_diff_input *ia = tk_norm_input(a), *ib = tk_norm_input(b);
+    GArray *kh = norm_hunks(a, b, alg, TK_NORM_DIFF_KEPT_LINES);
+    const tk_hunk *h = (const tk_hunk *)kh->data;
+    uint32_t ea = 0, eb = 0;
+    for (guint k = 0; k < kh->len; k++) {
+        g_assert_cmpuint(h[k].a0, ==, ea);
+        g_assert_cmpuint(h[k].b0, ==, eb);
+        if (k)
+            g_assert_true((h[k].tag == TK_HUNK_EQUAL) != (h[k - 1].tag == TK_HUNK_EQUAL));
+        uint32_t la = h[k].a1 - h[k].a0, lb = h[k].b1 - h[k].b0;
+        switch (h[k].tag) {
+        case TK_HUNK_EQUAL:
+            g_assert_cmpuint(la, ==, lb);
+            g_assert_cmpuint(la, >, 0);
+            for (uint32_t i = 0; i < la; i++)
+                g_assert_true(kept_equal(a, h[k].a0 + i, b, h[k].b0 + i));
+            break;
+        case TK_HUNK_INSERT: g_assert_true(la == 0 && lb > 0); break;
+        case TK_HUNK_DELETE: g_assert_true(la > 0 && lb == 0); break;
+        case TK_HUNK_REPLACE: g_assert_true(la > 0 && lb > 0); break;
+        default: g_assert_not_reached();
+        }
+        ea = h[k].a1;
+        eb = h[k].b1;
+    }
+    g_assert_cmpuint(ea, ==, ia->n);
+    g_assert_cmpuint(eb, ==, ib->n);
+    tk_diff_stats kept = tk_diff_count(h, kh->len);
+    g_array_free(kh, TRUE);
+
+    /* Over the dumps' lines: the same coverage rules, and the kept lines in
+     * each hunk are the ones the kept view has there. */
+    GArray *oh = norm_hunks(a, b, alg, 0);
+    h = (const tk_hunk *)oh->data;
+    ea = eb = 0;
+    tk_diff_stats orig = {0};
+    for (guint k = 0; k < oh->len; k++) {
+        g_assert_cmpuint(h[k].a0, ==, ea);
+        g_assert_cmpuint(h[k].b0, ==, eb);
+        g_assert_cmpuint(h[k].a1, >=, h[k].a0);
+        g_assert_cmpuint(h[k].b1, >=, h[k].b0);
+        if (k)
+            g_assert_true((h[k].tag == TK_HUNK_EQUAL) != (h[k - 1].tag == TK_HUNK_EQUAL));
+        uint32_t ka = 0, kb = 0;
+        uint32_t fa = UINT32_MAX, fb = UINT32_MAX;
+        for (uint32_t i = h[k].a0; i < h[k].a1; i++)
+            if (tk_norm_kept_index(a, i) != TK_NORM_IGNORED) {
+                if (fa == UINT32_MAX)
+                    fa = tk_norm_kept_index(a, i);
+                ka++;
+            }
+        for (uint32_t j = h[k].b0; j < h[k].b1; j++)
+            if (tk_norm_kept_index(b, j) != TK_NORM_IGNORED) {
+                if (fb == UINT32_MAX)
+                    fb = tk_norm_kept_index(b, j);
+                kb++;
+            }
+        if (h[k].tag == TK_HUNK_EQUAL) {
+            g_assert_cmpuint(ka, ==, kb);
+            for (uint32_t i = 0; i < ka; i++)
+                g_assert_true(kept_equal(a, fa + i, b, fb + i));
+        } else {
+            g_assert_true(ka + kb > 0);
+            if (h[k].tag == TK_HUNK_INSERT)
+                g_assert_cmpuint(h[k].a1, ==, h[k].a0);
+            if (h[k].tag == TK_HUNK_DELETE)
+                g_assert_cmpuint(h[k].b1, ==, h[k].b0);
+            orig.removed += ka;
+            orig.added += kb;
+        }
+        ea = h[k].a1;
+        eb = h[k].b1;
+    }
+    g_assert_cmpuint(ea, ==, tk_norm_line_count(a));
+    g_assert_cmpuint(eb, ==, tk_norm_line_count(b));
+    g_assert_cmpuint(orig.added, ==, kept.added);
+    g_assert_cmpuint(orig.removed, ==, kept.removed);
+    g_array_free(oh, TRUE);
+    return kept;
+}
+
+/* ---- the real dumps ----------------------------------------------------- */
+
+typedef struct {
+    char *header; /* the header line, owned */
+    const char *text;
+    size_t len;
+} dump;
+
+typedef struct {
+    gchar *data;
+    gsize len;
+    GArray *dumps; /* of dump */
+} dump_file;
+
+static int starts(const char *p, const char *e, const char *lit)
+{
+    size_t n = strlen(lit);
+    return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0;
+}
+
+/* Splits FILE at lines containing HEADER; a dump also ends at the pass
+ * manager's chatter and at an MLIR header inside an LLVM stderr. */
+static dump_file *load_dumps(const char *rel, const char *header)
+{
+    char *path = tk_test_dump_path(rel);
+    dump_file *f = g_new0(dump_file, 1);
+    g_assert_true(g_file_get_contents(path, &f->data, &f->len, NULL));
+    g_free(path);
+    f->dumps = g_array_new(FALSE, FALSE, sizeof(dump));
+    const char *p = f->data, *end = f->data + f->len, *cur = NULL;
+    char *cur_header = NULL;
+    while (p < end) {
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        int is_header = g_strstr_len(p, e - p, header) != NULL;
+        int stop = is_header || starts(p, e, "Running ") ||
+                   starts(p, e, "Invalidating ") || starts(p, e, "Clearing ") ||
+                   starts(p, e, "Skipping ") || starts(p, e, "// -----//");
+        if (cur && stop) {
+            dump d = {cur_header, cur, (size_t)(p - cur)};
+            g_array_append_val(f->dumps, d);
+            cur = NULL;
+        }
+        if (is_header) {
+            cur = e < end ? e + 1 : end;
+            cur_header = g_strndup(p, (gsize)(e - p));
+        }
+        p = e < end ? e + 1 : end;
+    }
+    if (cur) {
+        dump d = {cur_header, cur, (size_t)(end - cur)};
+        g_array_append_val(f->dumps, d);
+    }
+    return f;
+}
+
+static void free_dumps(dump_file *f)
+{
+    for (guint i = 0; i < f->dumps->len; i++)
+        g_free(g_array_index(f->dumps, dump, i).header);
+    g_array_free(f->dumps, TRUE);
+    g_free(f->data);
+    g_free(f);
+}
+
+static const dump *nth_dump(const dump_file *f, guint i)
+{
+    g_assert_cmpuint(i, <, f->dumps->len);
+    return &g_array_index(f->dumps, dump, i);
+}
+
+/* Index of the NTH (from 1) dump whose header contains NEEDLE. */
+static guint find_dump(const dump_file *f, const char *needle, int nth)
+{
+    for (guint i = 0; i < f->dumps->len; i++)
+        if (strstr(nth_dump(f, i)->header, needle) && --nth == 0)
+            return i;
+    g_error("no dump with \"%s\"", needle);
+}
+
+static tk_norm *norm_of(const dump *d)
+{
+    tk_norm *n = tk_norm_new(tk_ir_dialect_sniff(d->text, d->len), d->text, d->len);
+    g_assert_nonnull(n);
+    return n;
+}
+
+/* Line INDEX of dump D, without its line end.  Caller frees. */
+static char *dump_line(const dump *d, uint32_t index)
+{
+    const char *p = d->text, *end = d->text + d->len;
+    for (uint32_t i = 0; i < index; i++) {
+        p = memchr(p, '\n', (size_t)(end - p));
+        g_assert_nonnull(p);
+        p++;
+    }
+    const char *e = memchr(p, '\n', (size_t)(end - p));
+    return g_strndup(p, (gsize)((e ? e : end) - p));
+}
+
+static tk_diff_stats both_algorithms(const tk_norm *a, const tk_norm *b)
+{
+    tk_diff_stats h = check_norm_diff(a, b, TK_DIFF_HISTOGRAM);
+    tk_diff_stats m = check_norm_diff(a, b, TK_DIFF_MYERS);
+    g_assert_cmpuint(h.added, ==, m.added);
+    g_assert_cmpuint(h.removed, ==, m.removed);
+    return h;
+}
+
+/* TritonGPUCoalesce in vector_add: the dump before it (file lines 1179-1250)
+ * against the dump before the next pass (1252-1333).  By hand:
+ *  - a new layout line "#blocked1 = #ttg.blocked<{sizePerThread = [4], ...}>"
+ *    (1 added);
+ *  - "%x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked>"
+ *    became four lines: two ttg.convert_layout to #blocked1, the load
+ *    "%x_6 = tt.load %x_4, %x_5 : ..., #blocked1>", and a convert_layout
+ *    back to #blocked (1 removed, 4 added);
+ *  - the same for the y load "%y_6 = tt.load %y_5, %mask_2" (1 removed, 4
+ *    added);
+ *  - "tt.store %1, %output_9, %mask_2 : ..., #blocked>" became three
+ *    convert_layout lines and "tt.store %2, %3, %4 : ..., #blocked1>" (1
+ *    removed, 4 added).
+ * Everything else is the same once renumbered: "%y_5 = tt.addptr" is now
+ * "%y_8 = tt.addptr", "%output = arith.addf %x_4, %y_6" is now
+ * "%output = arith.addf %x_7, %y_12" (x_7 and y_12 take the place of the
+ * loads), the reduce region's "%s_10, %s_11" are "%s_16, %s_17".  So 13
+ * lines added, 3 removed, in 4 changes; the #loc lines do not count. */
+static void test_coalesce_pass(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    dump_file *f = load_dumps("vector_add/mlir_passes.txt", "IR Dump Before ");
+    guint i = find_dump(f, "Before TritonGPUCoalesce", 1);
+    g_assert_nonnull(strstr(nth_dump(f, i + 1)->header, "Before TritonGPUF32DotTC"));
+    tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+    g_assert_cmpint(tk_norm_dialect(a), ==, TK_IR_MLIR);
+    /* 72 and 82 lines between the headers, of which 40 (#loc aliases and
+     * the two blank lines at the end) are ignored on each side. */
+    g_assert_cmpuint(tk_norm_line_count(a), ==, 72);
+    g_assert_cmpuint(tk_norm_line_count(b), ==, 82);
+    g_assert_cmpuint(tk_norm_input(a)->n, ==, 32);
+    g_assert_cmpuint(tk_norm_input(b)->n, ==, 42);
+    tk_diff_stats s = both_algorithms(a, b);
+    g_assert_cmpuint(s.added, ==, 13);
+    g_assert_cmpuint(s.removed, ==, 3);
+    g_assert_cmpuint(s.changes, ==, 4);
+
+    /* The changes, over the dumps' lines, in order. */
+    GArray *hs = norm_hunks(a, b, TK_DIFF_HISTOGRAM, 0);
+    const char *want_a[] = {NULL, "%x_4 = tt.load %x_3, %mask_2", "%y_6 = tt.load %y_5, %mask_2",
+                            "tt.store %1, %output_9, %mask_2"};
+    const char *want_b[] = {"#blocked1 = #ttg.blocked<{sizePerThread = [4]",
+                            "%x_4 = ttg.convert_layout %x_3", "%y_9 = ttg.convert_layout %y_8",
+                            "%2 = ttg.convert_layout %1"};
+    int c = 0;
+    for (guint k = 0; k < hs->len; k++) {
+        const tk_hunk *h = &g_array_index(hs, tk_hunk, k);
+        if (h->tag == TK_HUNK_EQUAL)
+            continue;
+        g_assert_cmpint(c, <, 4);
+        g_assert_cmpint(h->tag, ==, c == 0 ? TK_HUNK_INSERT : TK_HUNK_REPLACE);
+        if (want_a[c]) {
+            g_assert_cmpuint(h->a1 - h->a0, ==, 1);
+            char *l = dump_line(nth_dump(f, i), h->a0);
+            g_assert_nonnull(strstr(l, want_a[c]));
+            g_free(l);
+        }
+        g_assert_cmpuint(h->b1 - h->b0, ==, c == 0 ? 1 : 4);
+        char *l = dump_line(nth_dump(f, i + 1), h->b0);
+        g_assert_nonnull(strstr(l, want_b[c]));
+        g_free(l);
+        c++;
+    }
+    g_assert_cmpint(c, ==, 4);
+    g_array_free(hs, TRUE);
+    tk_norm_free(a);
+    tk_norm_free(b);
+    free_dumps(f);
+}
+
+/* The first TritonGPURemoveLayoutConversions in vector_add (file lines
+ * 1418-1499 against 1501-1573) is where "#blocked" goes from
+ * sizePerThread = [1] to [4]: the printer swaps the two alias names
+ *   before: #blocked = ...[1]..., #blocked1 = ...[4]...
+ *   after:  #blocked = ...[4]..., #blocked1 = ...[1]...
+ * and the pass removes the convert_layouts Coalesce added.  Counted by hand
+ * over the 42 and 33 kept lines:
+ *  - alias lines: one of the two definitions matches (the [4] one, or the
+ *    [1] one), so 1 removed, 1 added;
+ *  - "%offsets = tt.make_range ..." through "%s = tt.reshape ..." (19 lines
+ *    before, 13 after): every line names a layout, and each one's layout
+ *    changed ([1] -> [4]: make_range, splat, addi, the mask, x and y
+ *    splat/addptr, addf; the reshape "#blocked -> #blocked" is now
+ *    "#blocked -> #blocked1", i.e. [4] -> [1]) or the line went (the eight
+ *    convert_layouts) or its operands did (the loads now take %mask_2):
+ *    19 removed, 13 added;
+ *  - the reduce "%s_13 = "tt.reduce"(%s)", its region, and
+ *    "}) : (tensor<1024xf32, #blocked>) -> f32", now "#blocked1>": both [1],
+ *    equal;
+ *  - "%output_14 = tt.splat" through "tt.store %2, %3, %4" (8 lines before,
+ *    5 after: two splats and the subf on [1] -> [4], the store pointers'
+ *    splat/addptr, the three convert_layouts gone, the store on %1): 8
+ *    removed, 5 added.
+ * Total 28 removed, 19 added, 4 changes. */
+static void test_layout_swap_pass(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    dump_file *f = load_dumps("vector_add/mlir_passes.txt", "IR Dump Before ");
+    guint i = find_dump(f, "Before TritonGPURemoveLayoutConversions", 1);
+    tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+    g_assert_cmpuint(tk_norm_input(a)->n, ==, 42);
+    g_assert_cmpuint(tk_norm_input(b)->n, ==, 33);
+    tk_diff_stats s = both_algorithms(a, b);
+    g_assert_cmpuint(s.removed, ==, 28);
+    g_assert_cmpuint(s.added, ==, 19);
+    g_assert_cmpuint(s.changes, ==, 4);
+    /* "    %offsets = tt.make_range {end = 1024 : i32, start = 0 : i32} :
+     * tensor<1024xi32, #blocked> loc(#loc25)" is the same text in both
+     * dumps, and changed. */
+    char *la = dump_line(nth_dump(f, i), 16), *lb = dump_line(nth_dump(f, i + 1), 16);
+    g_assert_nonnull(strstr(la, "%offsets = tt.make_range"));
+    g_assert_cmpstr(la, ==, lb);
+    uint32_t ka = tk_norm_kept_index(a, 16), kb = tk_norm_kept_index(b, 16);
+    g_assert_false(kept_equal(a, ka, b, kb));
+    g_free(la);
+    g_free(lb);
+    tk_norm_free(a);
+    tk_norm_free(b);
+    free_dumps(f);
+}
+
+/* Passes that change nothing: the module-level Canonicalizer after
+ * TritonRewriteTensorPointer (file lines 675-745 against 747-817, the same
+ * text) gives one equal hunk over both dumps. */
+static void test_unchanged_pass(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    dump_file *f = load_dumps("vector_add/mlir_passes.txt", "IR Dump Before ");
+    guint i = find_dump(f, "Before Canonicalizer (canonicalize) ('builtin.module'", 1);
+    g_assert_nonnull(strstr(nth_dump(f, i - 1)->header, "TritonRewriteTensorPointer"));
+    tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+    GArray *hs = norm_hunks(a, b, TK_DIFF_HISTOGRAM, 0);
+    g_assert_cmpuint(hs->len, ==, 1);
+    tk_hunk h = g_array_index(hs, tk_hunk, 0);
+    g_assert_cmpint(h.tag, ==, TK_HUNK_EQUAL);
+    g_assert_cmpuint(h.a1, ==, tk_norm_line_count(a));
+    g_assert_cmpuint(h.b1, ==, tk_norm_line_count(b));
+    g_array_free(hs, TRUE);
+    tk_diff_stats s = both_algorithms(a, b);
+    g_assert_cmpuint(s.added + s.removed + s.changes, ==, 0);
+    tk_norm_free(a);
+    tk_norm_free(b);
+    free_dumps(f);
+}
+
+/* What the printer would print had a pass inserted one op: TEXT with LINE
+ * inserted before the first line starting with BEFORE, and every value
+ * number N >= FROM renumbered N + 1 (for SUFFIX: the "_N" of named values,
+ * Triton's counter; otherwise "%N" and LLVM labels "N:").  Caller frees. */
+typedef struct {
+    int from;
+    gboolean suffix;
+} renumber;
+
+static gboolean renumber_cb(const GMatchInfo *m, GString *out, gpointer user)
+{
+    const renumber *r = user;
+    char *all = g_match_info_fetch(m, 0);
+    char *pre = g_match_info_fetch(m, 1), *num = g_match_info_fetch(m, 2);
+    int n = atoi(num);
+    if (n >= r->from)
+        g_string_append_printf(out, "%s%d", pre, n + 1);
+    else
+        g_string_append(out, all);
+    g_free(all);
+    g_free(pre);
+    g_free(num);
+    return FALSE;
+}
+
+static char *insert_op(const char *text, size_t len, const char *before,
+                       const char *line, renumber r)
+{
+    char *t = g_strndup(text, len);
+    char *at = strstr(t, before);
+    g_assert_nonnull(at);
+    GRegex *re = g_regex_new(r.suffix ? "(%[A-Za-z_][A-Za-z0-9_]*_)([0-9]+)\\b"
+                                      : "(%|^)([0-9]+)\\b",
+                             G_REGEX_MULTILINE, 0, NULL);
+    /* The lines before and after the new one are renumbered; it is not. */
+    char *head = g_regex_replace_eval(re, t, at - t, 0, 0, renumber_cb, &r, NULL);
+    char *tail = g_regex_replace_eval(re, at, -1, 0, 0, renumber_cb, &r, NULL);
+    g_regex_unref(re);
+    char *out = g_strconcat(head, line, tail, NULL);
+    g_free(head);
+    g_free(tail);
+    g_free(t);
+    return out;
+}
+
+static void expect_one_inserted(const dump *d, const char *before,
+                                const char *line, renumber r)
+{
+    char *text = insert_op(d->text, d->len, before, line, r);
+    tk_ir_dialect dia = tk_ir_dialect_sniff(d->text, d->len);
+    tk_norm *a = tk_norm_new(dia, d->text, d->len);
+    tk_norm *b = tk_norm_new(dia, text, strlen(text));
+    g_assert_cmpuint(tk_norm_line_count(b), ==, tk_norm_line_count(a) + 1);
+    tk_diff_stats s = both_algorithms(a, b);
+    g_assert_cmpuint(s.added, ==, 1);
+    g_assert_cmpuint(s.removed, ==, 0);
+    g_assert_cmpuint(s.changes, ==, 1);
+    tk_norm_free(a);
+    tk_norm_free(b);
+    g_free(text);
+}
+
+/* One op inserted: every value after it renumbered, one line inserted. */
+static void test_insert_one_op(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    dump_file *f = load_dumps("vector_add/mlir_passes.txt", "IR Dump Before ");
+    /* The LLVM-dialect module before CSE numbers its values %0 to %41 and
+     * names the rest "%s_108"...: a constant inserted before
+     * "    %5 = llvm.mlir.constant(-1 : i32) : i32 loc(#loc1)" shifts %5 to
+     * %41 by one. */
+    const dump *d = nth_dump(f, find_dump(f, "Before CSE (cse)", 3));
+    g_assert_nonnull(strstr(d->text, "    %5 = llvm.mlir.constant(-1 : i32) : i32 loc(#loc1)\n"));
+    expect_one_inserted(d, "    %5 = llvm.mlir.constant(-1 : i32)",
+                        "    %5 = llvm.mlir.constant(7 : i32) : i32 loc(#loc1)\n",
+                        (renumber){5, FALSE});
+    /* A named op: "%offsets_2 = ..." inserted before "%offsets_2 = llvm.urem
+     * %offsets_1, %12" moves Triton's counter for every later name
+     * (%offsets_2 -> _3, ..., %mask_19 -> _20, %x_20 -> _21, ...). */
+    expect_one_inserted(d, "    %offsets_2 = llvm.urem",
+                        "    %offsets_2 = llvm.add %offsets_1, %14 : i32 loc(#loc26)\n",
+                        (renumber){2, TRUE});
+    /* TTGIR: a duplicate of "%c1024_i32 = arith.constant 1024 : i32" under a
+     * new name; nothing else moves. */
+    d = nth_dump(f, find_dump(f, "Before TritonGPUCoalesce", 1));
+    expect_one_inserted(d, "    %pid = tt.get_program_id",
+                        "    %c1024_i32_0 = arith.constant 1024 : i32 loc(#loc1)\n",
+                        (renumber){1000000, FALSE});
+    free_dumps(f);
+
+    /* LLVM IR with labels and phis: softmax's 30th LLVM dump has blocks
+     * "47:", "51:" and "207:"; an instruction inserted before
+     * "  %20 = " renumbers every value and label from 20 up. */
+    f = load_dumps("softmax/stderr.txt", "*** IR Dump After");
+    guint k = 0;
+    for (guint i = 0, n = 0; i < f->dumps->len; i++)
+        if (strstr(nth_dump(f, i)->header, "; *** IR Dump After") && ++n == 30)
+            k = i;
+    d = nth_dump(f, k);
+    g_assert_nonnull(strstr(d->text, "\n47:  "));
+    g_assert_nonnull(strstr(d->text, "phi i32"));
+    g_assert_nonnull(strstr(d->text, "\n  %20 = "));
+    expect_one_inserted(d, "  %20 = ", "  %20 = add i32 0, 0\n", (renumber){20, FALSE});
+    free_dumps(f);
+}
+
+/* A use rewired from one of two identical values to the other is a change,
+ * though the normalized lines are the same text. */
+static void test_rewired_use(void)
+{
+    const char *a = "  tt.func @f() {\n"
+                    "    %0 = arith.addi %x, %y : i32\n"
+                    "    %1 = arith.addi %x, %y : i32\n"
+                    "    %2 = arith.muli %0, %z : i32\n"
+                    "    tt.return %1 : i32\n  }\n";
+    const char *b = "  tt.func @f() {\n"
+                    "    %0 = arith.addi %x, %y : i32\n"
+                    "    %1 = arith.addi %x, %y : i32\n"
+                    "    %2 = arith.muli %1, %z : i32\n"
+                    "    tt.return %1 : i32\n  }\n";
+    tk_norm *na = tk_norm_new(TK_IR_MLIR, a, strlen(a));
+    tk_norm *nb = tk_norm_new(TK_IR_MLIR, b, strlen(b));
+    /* The lines match as text; the muli names %0 in A where B's paired
+     * value is %1 (and %1 is already paired with %1): replaced.  And the
+     * return, naming %1 = %1, stays equal. */
+    GArray *hs = norm_hunks(na, nb, TK_DIFF_HISTOGRAM, 0);
+    g_assert_cmpuint(hs->len, ==, 3);
+    tk_hunk h = g_array_index(hs, tk_hunk, 1);
+    g_assert_cmpint(h.tag, ==, TK_HUNK_REPLACE);
+    g_assert_cmpuint(h.a0, ==, 3);
+    g_assert_cmpuint(h.a1, ==, 4);
+    g_array_free(hs, TRUE);
+    tk_diff_stats s = both_algorithms(na, nb);
+    g_assert_cmpuint(s.added, ==, 1);
+    g_assert_cmpuint(s.removed, ==, 1);
+    tk_norm_free(na);
+    tk_norm_free(nb);
+
+    /* Values are per function: %0 of @f and %0 of @g are not one value, so
+     * pairing one does not constrain the other. */
+    const char *c = "  tt.func @f() {\n    %0 = arith.addi %x, %y : i32\n  }\n"
+                    "  tt.func @g() {\n    %0 = arith.addi %x, %y : i32\n    tt.return %0 : i32\n  }\n";
+    const char *d = "  tt.func @f() {\n    %1 = arith.addi %x, %y : i32\n  }\n"
+                    "  tt.func @g() {\n    %0 = arith.addi %x, %y : i32\n    tt.return %0 : i32\n  }\n";
+    na = tk_norm_new(TK_IR_MLIR, c, strlen(c));
+    nb = tk_norm_new(TK_IR_MLIR, d, strlen(d));
+    s = both_algorithms(na, nb);
+    g_assert_cmpuint(s.added + s.removed, ==, 0);
+    tk_norm_free(na);
+    tk_norm_free(nb);
+}
+
+/* Every consecutive pair of vector_add's MLIR pass dumps, and 20 of its LLVM
+ * dumps: hunks well-formed in both views, both algorithms. */
+static void test_all_pairs_well_formed(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    dump_file *f = load_dumps("vector_add/mlir_passes.txt", "IR Dump Before ");
+    /* 73 "// -----// IR Dump Before" headers in the file. */
+    g_assert_cmpuint(f->dumps->len, ==, 73);
+    guint changed = 0;
+    for (guint i = 0; i + 1 < f->dumps->len; i++) {
+        tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+        tk_diff_stats h = check_norm_diff(a, b, TK_DIFF_HISTOGRAM);
+        check_norm_diff(a, b, TK_DIFF_MYERS);
+        changed += h.changes > 0;
+        tk_norm_free(a);
+        tk_norm_free(b);
+    }
+    /* By `diff` of the raw text, 15 consecutive pairs differ at all (pairs
+     * 1 2 4 5 13 14 17 54 57 58 59 60 62 63 64 counting from 0); none of
+     * them differs only by numbering, so all 15 show changes. */
+    g_assert_cmpuint(changed, ==, 15);
+    free_dumps(f);
+
+    f = load_dumps("vector_add/stderr.txt", "*** IR Dump After");
+    guint first = find_dump(f, "; *** IR Dump After Annotation2MetadataPass", 1);
+    for (guint i = first; i < first + 20; i++) {
+        tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+        g_assert_cmpint(tk_norm_dialect(a), ==, TK_IR_LLVM);
+        check_norm_diff(a, b, TK_DIFF_HISTOGRAM);
+        check_norm_diff(a, b, TK_DIFF_MYERS);
+        tk_norm_free(a);
+        tk_norm_free(b);
+    }
+    /* And the machine code dumps at the end. */
+    guint mir = find_dump(f, "# *** IR Dump After NVPTX DAG->DAG Pattern Instruction Selection", 1);
+    for (guint i = mir; i + 1 < f->dumps->len; i++) {
+        tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+        g_assert_cmpint(tk_norm_dialect(a), ==, TK_IR_MIR);
+        check_norm_diff(a, b, TK_DIFF_HISTOGRAM);
+        tk_norm_free(a);
+        tk_norm_free(b);
+    }
+    free_dumps(f);
+}
+
+/* EarlyCSE on vector_add (stderr.txt lines 1585-1768, "After SROAPass on
+ * add_kernel", against 1770-1936, "After EarlyCSEPass on add_kernel"): the
+ * first change is the two identity ops
+ *   "%13 = shl i32 %11, 0, !dbg !9" and "%14 = or i32 0, %13, !dbg !9"
+ * going (2 removed, nothing added); the line after them,
+ * "%15 = shl i32 %12, 5", is now "%13 = shl i32 %12, 5": the same op,
+ * renumbered, equal.  (The next one, "%16 = or i32 %14, %15", is now
+ * "%14 = or i32 %11, %13": it took %11 in place of the removed %14, a
+ * change.) */
+static void test_llvm_pass(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    dump_file *f = load_dumps("vector_add/stderr.txt", "*** IR Dump After");
+    guint i = find_dump(f, "; *** IR Dump After SROAPass on add_kernel", 1);
+    g_assert_nonnull(strstr(nth_dump(f, i + 1)->header, "EarlyCSEPass on add_kernel"));
+    tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+    GArray *hs = norm_hunks(a, b, TK_DIFF_HISTOGRAM, 0);
+    tk_hunk h0 = g_array_index(hs, tk_hunk, 0), h1 = g_array_index(hs, tk_hunk, 1);
+    g_assert_cmpint(h0.tag, ==, TK_HUNK_EQUAL);
+    g_assert_cmpint(h1.tag, ==, TK_HUNK_DELETE);
+    g_assert_cmpuint(h1.a1 - h1.a0, ==, 2);
+    char *l = dump_line(nth_dump(f, i), h1.a0);
+    g_assert_cmpstr(l, ==, "  %13 = shl i32 %11, 0, !dbg !9");
+    g_free(l);
+    tk_hunk h2 = g_array_index(hs, tk_hunk, 2), h3 = g_array_index(hs, tk_hunk, 3);
+    g_assert_cmpint(h2.tag, ==, TK_HUNK_EQUAL);
+    g_assert_cmpuint(h2.a1 - h2.a0, ==, 1);
+    l = dump_line(nth_dump(f, i), h2.a0);
+    g_assert_cmpstr(l, ==, "  %15 = shl i32 %12, 5, !dbg !9");
+    g_free(l);
+    l = dump_line(nth_dump(f, i + 1), h2.b0);
+    g_assert_cmpstr(l, ==, "  %13 = shl i32 %12, 5, !dbg !9");
+    g_free(l);
+    g_assert_cmpint(h3.tag, ==, TK_HUNK_REPLACE);
+    l = dump_line(nth_dump(f, i), h3.a0);
+    g_assert_cmpstr(l, ==, "  %16 = or i32 %14, %15, !dbg !9");
+    g_free(l);
+    g_array_free(hs, TRUE);
+    tk_norm_free(a);
+    tk_norm_free(b);
+    free_dumps(f);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/normalize/mlir-lines", test_mlir_lines);
+    g_test_add_func("/normalize/mlir-alias-refs", test_mlir_alias_refs);
+    g_test_add_func("/normalize/llvm-lines", test_llvm_lines);
+    g_test_add_func("/normalize/mir-lines", test_mir_lines);
+    g_test_add_func("/normalize/sniff-plain", test_sniff_and_plain);
+    g_test_add_func("/normalize/bad-input", test_bad_input);
+    g_test_add_func("/normalize/rewired-use", test_rewired_use);
+    g_test_add_func("/normalize/coalesce", test_coalesce_pass);
+    g_test_add_func("/normalize/layout-swap", test_layout_swap_pass);
+    g_test_add_func("/normalize/unchanged", test_unchanged_pass);
+    g_test_add_func("/normalize/insert-one-op", test_insert_one_op);
+    g_test_add_func("/normalize/llvm-pass", test_llvm_pass);
+    g_test_add_func("/normalize/all-pairs", test_all_pairs_well_formed);
+    return g_test_run();
+}
