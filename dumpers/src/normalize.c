@@ -91,13 +91,29 @@ static void grow_slots(tk_norm_builder *b)
     b->slot_mask = size - 1;
 }
 
+/* Value names are a few bytes ("%12", "%offsets_3"): a hash of one or two
+ * words is enough, and much cheaper than the line hash. */
+static inline uint64_t name_hash(const char *name, size_t len, uint32_t scope)
+{
+    uint64_t w0 = 0, w1 = 0;
+    if (len <= 16) {
+        memcpy(&w0, name, len < 8 ? len : 8);
+        if (len > 8)
+            memcpy(&w1, name + 8, len - 8);
+    } else
+        w0 = tk_diff_hash(name, len);
+    uint64_t h = (w0 ^ ((uint64_t)scope << 32 | len)) * 0x9e3779b97f4a7c15ull;
+    h = (h ^ (h >> 29) ^ w1) * 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 32);
+}
+
 void nb_ref(tk_norm_builder *b, uint32_t scope, const char *name, size_t len)
 {
     if (len > UINT32_MAX)
         len = UINT32_MAX;
     if ((b->slot_used + 1) * 2 > b->slot_mask + 1 || !b->slots)
         grow_slots(b);
-    uint64_t h = tk_diff_hash(name, len) ^ ((uint64_t)scope * 0x9e3779b97f4a7c15ull);
+    uint64_t h = name_hash(name, len, scope);
     size_t k = h & b->slot_mask;
     uint32_t id;
     for (;;) {
