@@ -91,6 +91,27 @@ const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
 int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
                    tk_diags *diags);
 
+/* ---- pass dumps --------------------------------------------------------- */
+
+/* Pass dumps that came with the input (tk_passes.h): in a capture folder or
+ * any loaded folder, every text file whose content holds pass dump headers
+ * (whatever its name: mlir_passes.txt, stderr.txt, a.log); in a tkview bundle,
+ * the per-kernel pass files its manifest lists; a pass dump file given
+ * directly as PATH.  Finding them costs a look at the head of each file when
+ * the bundle is loaded; indexing them waits for the first call of
+ * tk_bundle_pass_file_count(), so commands that do not look at passes do not
+ * pay for reading hundreds of MB.  DIAGS (may be NULL) receives what indexing
+ * reports.  The indexes are owned by the bundle. */
+size_t tk_bundle_pass_file_count(tk_bundle *bundle, tk_diags *diags);
+const struct tk_passes *tk_bundle_pass_file(tk_bundle *bundle, size_t i);
+
+/* KERNEL's sequence of dumps in pass file I (tk_passes_seq()), chosen with
+ * tk_passes_find_kernel(), or -1 when that file has none for it (or when the
+ * dumps cannot tell it apart from another compile: then a warning was added
+ * to the DIAGS given to tk_bundle_pass_file_count()). */
+ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *bundle, const tk_kernel *kernel,
+                                    size_t i);
+
 /* ---- kernels ---------------------------------------------------------- */
 
 const char *tk_kernel_name(const tk_kernel *kernel);
