@@ -83,7 +83,7 @@ int tk_diff_classes(const uint32_t *ca, uint32_t na, const uint32_t *cb,
         uint32_t r = 1;
         while ((uint64_t)r * r < total + 3)
             r++;
-        env.max_cost = r < 256 ? 256 : r;
+        env.max_cost = r < 1024 ? 1024 : r;
     }
 
     /* Common ends never need an algorithm: most pass dumps differ in a few
