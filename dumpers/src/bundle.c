@@ -193,6 +193,9 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
     } else {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
                      "neither a folder nor a regular file");
+        g_free(real);
+        tk_bundle_free(b);
+        return NULL;
     }
     g_free(real);
 

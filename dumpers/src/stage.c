@@ -45,34 +45,64 @@ tk_stage_kind tk_stage_kind_parse(const char *name)
     return TK_STAGE_UNKNOWN;
 }
 
+/* What one line of a file's head says about its format. */
+typedef struct {
+    gboolean sass, ptx_version, ptx_target, llvm, mlir, ttg;
+} sniff_signs;
+
+static void sniff_line(const char *p, const char *end, sniff_signs *g)
+{
+    const char *t = tk_scan_skip_spaces(p, end);
+    /* Signs are what a format's own printer puts at a line's start, so a
+     * config file or a README that mentions "#loc" in a comment is not IR. */
+    if (tk_scan_starts(t, end, "//## File \"") ||
+        tk_scan_starts(p, end, "\t.headerflags") ||
+        (t > p && tk_scan_starts(t, end, "/*0000*/")))
+        g->sass = TRUE;
+    if (tk_scan_starts(p, end, ".version "))
+        g->ptx_version = TRUE;
+    if (tk_scan_starts(p, end, ".target sm_") || tk_scan_starts(p, end, ".target compute_"))
+        g->ptx_target = TRUE;
+    if (tk_scan_starts(p, end, "; ModuleID = ") ||
+        tk_scan_starts(p, end, "target datalayout = ") ||
+        tk_scan_starts(p, end, "target triple = "))
+        g->llvm = TRUE;
+    if (tk_scan_starts(p, end, "#loc")) {
+        const char *q = p + 4;
+        while (q < end && *q >= '0' && *q <= '9')
+            q++;
+        if (tk_scan_starts(q, end, " = loc("))
+            g->mlir = TRUE;
+    }
+    if (tk_scan_starts(p, end, "module attributes {") || tk_scan_starts(p, end, "module {") ||
+        tk_scan_starts(t, end, "tt.func ") || tk_scan_starts(t, end, "tt.func public "))
+        g->mlir = TRUE;
+    if (tk_scan_find_str(p, end, "\"ttg.num-warps\"") || tk_scan_starts(p, end, "#ttg.") ||
+        (tk_scan_starts(p, end, "#") && tk_scan_find_str(p, end, " = #ttg.")))
+        g->ttg = TRUE;
+}
+
 tk_stage_kind tk_stage_kind_sniff(const char *data, size_t len)
 {
     if (!data || tk_looks_binary(data, len))
         return TK_STAGE_UNKNOWN;
     /* Look at the head only: every format declares itself early. */
     const char *end = data + (len < 256 * 1024 ? len : 256 * 1024);
-    if (tk_scan_find_str(data, end, "//## File \"") ||
-        tk_scan_find_str(data, end, "\t.headerflags") ||
-        (tk_scan_find_str(data, end, ".text.") &&
-         tk_scan_find_str(data, end, "/*0000*/")))
-        return TK_STAGE_SASS;
-    if (tk_scan_find_str(data, end, "\n.version ") ||
-        tk_scan_find_str(data, end, "\n.target sm_") ||
-        tk_scan_starts(data, end, ".version "))
-        return TK_STAGE_PTX;
-    if (tk_scan_find_str(data, end, "; ModuleID = ") ||
-        tk_scan_find_str(data, end, "\ndefine ") ||
-        tk_scan_find_str(data, end, "target datalayout = "))
-        return TK_STAGE_LLIR;
-    if (tk_scan_find_str(data, end, "tt.func") ||
-        tk_scan_find_str(data, end, "module attributes {") ||
-        tk_scan_find_str(data, end, "#loc")) {
-        if (tk_scan_find_str(data, end, "\"ttg.num-warps\"") ||
-            tk_scan_find_str(data, end, "#ttg.") ||
-            tk_scan_find_str(data, end, "ttg.target"))
-            return TK_STAGE_TTGIR;
-        return TK_STAGE_TTIR;
+    sniff_signs g = {0};
+    for (const char *p = data; p < end;) {
+        const char *nl = tk_scan_find(p, end, '\n');
+        const char *le = nl ? nl : end;
+        sniff_line(p, le, &g);
+        p = nl ? nl + 1 : end;
     }
+    if (g.sass)
+        return TK_STAGE_SASS;
+    if (g.ptx_version && g.ptx_target)
+        return TK_STAGE_PTX;
+    if (g.llvm)
+        return TK_STAGE_LLIR;
+    if (g.mlir)
+        return g.ttg ? TK_STAGE_TTGIR : TK_STAGE_TTIR;
     return TK_STAGE_UNKNOWN;
 }
 

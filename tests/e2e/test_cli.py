@@ -61,6 +61,10 @@ def missing_input_exits_3_naming_it():
     code, _, err = run('info', '/nonexistent/tkview-capture')
     assert code == 3, code
     assert '/nonexistent/tkview-capture' in err, err
+    # A device, a folder of unrelated text files, a binary: nothing loads.
+    for path in ['/dev/null', '/etc', TKVIEW]:
+        code, out, err = run('info', path)
+        assert code == 3 and path in err and out == '', (path, code, out, err)
 
 
 @test

@@ -126,6 +126,40 @@ static void test_sniff(void)
     g_assert_cmpint(tk_stage_kind_parse("nope"), ==, TK_STAGE_UNKNOWN);
 }
 
+/* Every final stage of every shared capture is recognized by its content
+ * alone; text that merely mentions IR words is not. */
+static void test_sniff_real_files(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    static const char *const subs[] = {"kernel_dump", "cache", NULL};
+    static const struct {
+        const char *suffix;
+        tk_stage_kind kind;
+    } cases[] = {{".ttir", TK_STAGE_TTIR}, {".ttgir", TK_STAGE_TTGIR},
+                 {".llir", TK_STAGE_LLIR}, {".ptx", TK_STAGE_PTX},
+                 {".sass_gi", TK_STAGE_SASS}};
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        GPtrArray *paths = tk_test_shared_files(subs, cases[c].suffix);
+        g_assert_cmpuint(paths->len, >=, 26);
+        for (guint i = 0; i < paths->len; i++) {
+            char *data;
+            gsize len;
+            g_assert_true(g_file_get_contents(g_ptr_array_index(paths, i), &data, &len, NULL));
+            if (tk_stage_kind_sniff(data, len) != cases[c].kind)
+                g_error("%s: sniffed as %s", (char *)g_ptr_array_index(paths, i),
+                        tk_stage_kind_name(tk_stage_kind_sniff(data, len)));
+            g_free(data);
+        }
+        g_ptr_array_free(paths, TRUE);
+    }
+    /* A config file whose comments say "#local" and "module": not IR. */
+    const char *conf = "# wgetrc\n#local_encoding = UTF-8\n# module attributes are...\n";
+    g_assert_cmpint(tk_stage_kind_sniff(conf, strlen(conf)), ==, TK_STAGE_UNKNOWN);
+    const char *readme = "Read the .version notes.\nThe define keyword\n";
+    g_assert_cmpint(tk_stage_kind_sniff(readme, strlen(readme)), ==, TK_STAGE_UNKNOWN);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -135,5 +169,6 @@ int main(int argc, char **argv)
     g_test_add_func("/loctab/interns", test_loctab_interns);
     g_test_add_func("/diags/cap", test_diags_cap_floods);
     g_test_add_func("/stage/sniff", test_sniff);
+    g_test_add_func("/stage/sniff-real", test_sniff_real_files);
     return g_test_run();
 }
