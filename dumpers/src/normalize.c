@@ -107,7 +107,8 @@ static inline uint64_t name_hash(const char *name, size_t len, uint32_t scope)
     return h ^ (h >> 32);
 }
 
-void nb_ref(tk_norm_builder *b, uint32_t scope, const char *name, size_t len)
+static void ref(tk_norm_builder *b, uint32_t scope, const char *name,
+                size_t len, int def)
 {
     if (len > UINT32_MAX)
         len = UINT32_MAX;
@@ -119,13 +120,16 @@ void nb_ref(tk_norm_builder *b, uint32_t scope, const char *name, size_t len)
     for (;;) {
         nb_slot *s = &b->slots[k];
         if (s->id == UINT32_MAX) {
-            *s = (nb_slot){h, name, (uint32_t)len, scope, b->n->n_values++};
+            *s = (nb_slot){h, name, (uint32_t)len, scope, b->n->n_values++, def};
             b->slot_used++;
             id = s->id;
             break;
         }
         if (s->hash == h && s->scope == scope && s->len == len &&
             memcmp(s->name, name, len) == 0) {
+            if (def && s->defined)
+                s->id = b->n->n_values++; /* a new value, same name */
+            s->defined |= def;
             id = s->id;
             break;
         }
@@ -137,6 +141,16 @@ void nb_ref(tk_norm_builder *b, uint32_t scope, const char *name, size_t len)
         n->refs = g_renew(uint32_t, n->refs, n->refs_cap);
     }
     n->refs[n->n_refs++] = id;
+}
+
+void nb_ref(tk_norm_builder *b, uint32_t scope, const char *name, size_t len)
+{
+    ref(b, scope, name, len, 0);
+}
+
+void nb_def(tk_norm_builder *b, uint32_t scope, const char *name, size_t len)
+{
+    ref(b, scope, name, len, 1);
 }
 
 static size_t alias_find(const tk_norm_builder *b, const char *name,
@@ -180,7 +194,7 @@ void nb_alias_set(tk_norm_builder *b, const char *name, size_t len,
     size_t k = alias_find(b, name, len, h);
     if (b->aliases[k].id == UINT32_MAX)
         b->aliases[k] = (nb_slot){h, name, (uint32_t)len, 0,
-                                  (uint32_t)b->n_aliases++};
+                                  (uint32_t)b->n_aliases++, 1};
     b->alias_hash[b->aliases[k].id] = hash;
 }
 

@@ -24,6 +24,7 @@ typedef struct {
     uint32_t len;
     uint32_t scope;
     uint32_t id;      /* UINT32_MAX: empty slot */
+    int defined;      /* a definition of the name was seen */
 } nb_slot;
 
 struct tk_norm {
@@ -97,8 +98,16 @@ static inline void nb_unput(tk_norm_builder *b)
 }
 
 /* Records that the line names the value NAME (LEN bytes, as written in the
- * dump, sigil included) of SCOPE (b->scope or NB_MODULE). */
+ * dump, sigil included) of SCOPE (b->scope or NB_MODULE): the value the name
+ * was last defined as, or a value a later definition will take (a forward
+ * reference: an LLVM phi, a branch to a block further down). */
 void nb_ref(tk_norm_builder *b, uint32_t scope, const char *name, size_t len);
+
+/* Records that the line defines NAME.  A name defined again is another
+ * value: MLIR reuses names in sibling regions ("%group_size_m" in each
+ * branch of an scf.if), each visible until its region closes, so the uses
+ * after a definition are of that definition. */
+void nb_def(tk_norm_builder *b, uint32_t scope, const char *name, size_t len);
 
 /* Records that the alias NAME (LEN bytes, '#' included) stands for a value
  * whose normalized text hashes to HASH; a later definition replaces it. */

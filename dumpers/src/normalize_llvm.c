@@ -82,7 +82,6 @@ void tk_norm_llvm_line(tk_norm_builder *b, const char *s, const char *end,
         nb_ignore_line(b, orig);
         return;
     }
-    int label = 0;
     if (end - s >= 7 && memcmp(s, "define ", 7) == 0)
         nb_new_scope(b);
     else if (p == s && (nb_is_id((unsigned char)*s) || *s == '"')) {
@@ -100,7 +99,6 @@ void tk_norm_llvm_line(tk_norm_builder *b, const char *s, const char *end,
                 q++;
         if (q < end && *q == ':') {
             p = put_local(b, s, end, 0);
-            label = 1;
             /* The padding that aligns "; preds = ..." depends on the
              * label's length: one space instead. */
             nb_putc(b, *p++);
@@ -110,8 +108,7 @@ void tk_norm_llvm_line(tk_norm_builder *b, const char *s, const char *end,
                 nb_putc(b, ' ');
         }
     }
-    if (!label)
-        nb_put(b, s, (size_t)(p - s)); /* indentation */
+    /* Indentation is not written: see tk_normalize.h. */
 
     while (p < end) {
         const char *run = p;

@@ -85,8 +85,7 @@ void tk_norm_mir_line(tk_norm_builder *b, const char *s, const char *end,
     if ((size_t)(end - p) >= sizeof banner - 1 &&
         memcmp(p, banner, sizeof banner - 1) == 0)
         nb_new_scope(b);
-    nb_put(b, p, (size_t)(q - p));
-    p = q;
+    p = q; /* indentation is not written: see tk_normalize.h */
     if (end - p > 3 && memcmp(p, "bb.", 3) == 0 &&
         nb_is_digit((unsigned char)p[3])) {
         /* A block label: "bb.3 (%ir-block.6):" or "bb.3.name:". */

@@ -66,8 +66,8 @@ static const char *skip_loc(const char *p, const char *end)
 }
 
 /* A value name of LEN bytes after the '%' at P: writes its normalized form
- * and records it. */
-static void put_value(tk_norm_builder *b, const char *p, size_t len)
+ * and records it, as a definition when DEF. */
+static void put_value(tk_norm_builder *b, const char *p, size_t len, int def)
 {
     const char *id = p + 1, *e = p + 1 + len;
     const char *cut = e;
@@ -81,7 +81,35 @@ static void put_value(tk_norm_builder *b, const char *p, size_t len)
     else if (d < e && d - id >= 2 && d[-1] == '_')
         cut = d - 1;                           /* %offsets_3, %cst_0 */
     nb_put(b, p, (size_t)(cut - p));
-    nb_ref(b, b->scope, p, len + 1);
+    if (def)
+        nb_def(b, b->scope, p, len + 1);
+    else
+        nb_ref(b, b->scope, p, len + 1);
+}
+
+/* Where the results of the op on a line end: "%a, %b = ..." or "%0:2 = ..."
+ * at P (the first non-blank byte) gives the " = "; NULL for no results. */
+static const char *results_end(const char *p, const char *end)
+{
+    if (p >= end || *p != '%')
+        return NULL;
+    for (const char *q = p; end - q >= 3; q++) {
+        if (q[0] == ' ' && q[1] == '=' && q[2] == ' ')
+            return q;
+        unsigned char c = (unsigned char)*q;
+        if (!(nb_is_id(c) || c == '%' || c == ',' || c == ' ' || c == ':'))
+            return NULL;
+    }
+    return NULL;
+}
+
+/* Whether the name ending at Q is defined there: an argument ("%x_ptr: ",
+ * "^bb0(%arg4: f32") or an induction or iteration variable ("scf.for %arg4
+ * = ", "iter_args(%arg5 = "). */
+static int defined_here(const char *q, const char *end)
+{
+    return (end - q >= 2 && q[0] == ':' && q[1] == ' ') ||
+           (end - q >= 3 && memcmp(q, " = ", 3) == 0);
 }
 
 static int starts_function(const char *p, const char *end)
@@ -121,7 +149,9 @@ void tk_norm_mlir_line(tk_norm_builder *b, const char *s, const char *end,
     }
     if (starts_function(p, end))
         nb_new_scope(b);
-    nb_put(b, s, (size_t)(p - s));
+    /* Indentation is not written: an op that a pass moved out of a region
+     * (an scf.if folded away) is the same op one level up. */
+    const char *first = p, *results = results_end(p, end);
 
     /* "#name = value" at column 0 defines an attribute alias; its line keeps
      * the family name, and the value is remembered for later references. */
@@ -160,7 +190,8 @@ void tk_norm_mlir_line(tk_norm_builder *b, const char *s, const char *end,
             if (q == p + 1)
                 nb_putc(b, *p++);
             else {
-                put_value(b, p, (size_t)(q - p - 1));
+                put_value(b, p, (size_t)(q - p - 1),
+                          (results && p < results) || defined_here(q, end));
                 p = q;
             }
             break;
@@ -173,7 +204,9 @@ void tk_norm_mlir_line(tk_norm_builder *b, const char *s, const char *end,
             while (d > p + 1 && nb_is_digit((unsigned char)d[-1]))
                 d--;
             nb_put(b, p, (size_t)(d - p));
-            if (q > p + 1)
+            if (q > p + 1 && p == first) /* a block: "^bb1(...):" */
+                nb_def(b, b->scope, p, (size_t)(q - p));
+            else if (q > p + 1)
                 nb_ref(b, b->scope, p, (size_t)(q - p));
             p = q;
             break;

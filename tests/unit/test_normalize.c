@@ -58,21 +58,21 @@ static void test_mlir_lines(void)
     /* Arguments keep their names; their inline locations go. */
     expect_norm(TK_IR_MLIR,
                 "  tt.func public @add_kernel(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc(\"x_ptr\"(#loc)), %n_elements: i32 {tt.divisibility = 16 : i32} loc(\"n_elements\"(#loc))) attributes {noinline = false} {",
-                "  tt.func public @add_kernel(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n_elements: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {");
+                "tt.func public @add_kernel(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n_elements: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {");
     /* Counters go: %x_4 -> %x, %mask_2 -> %mask; the constant's name,
      * which says its value, stays. */
     expect_norm(TK_IR_MLIR,
                 "    %c1024_i32 = arith.constant 1024 : i32 loc(#loc1)\n"
                 "    %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)\n"
                 "    %1 = tt.addptr %0, %offsets_1 : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked> loc(#loc16)",
-                "    %c1024_i32 = arith.constant 1024 : i32\n"
-                "    %x = tt.load %x, %mask : tensor<1024x!tt.ptr<f32>, #blocked>\n"
-                "    % = tt.addptr %, %offsets : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>");
+                "%c1024_i32 = arith.constant 1024 : i32\n"
+                "%x = tt.load %x, %mask : tensor<1024x!tt.ptr<f32>, #blocked>\n"
+                "% = tt.addptr %, %offsets : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>");
     /* Block labels and block arguments with callsite locations. */
     expect_norm(TK_IR_MLIR,
                 "    ^bb0(%s_10: f32 loc(callsite(#loc1 at #loc33)), %s_11: f32 loc(callsite(#loc1 at #loc33))):\n"
                 "  } loc(#loc)",
-                "    ^bb(%s: f32, %s: f32):\n  }");
+                "^bb(%s: f32, %s: f32):\n}");
     /* Duplicated constants, numbered block arguments, result groups; a
      * location whose string holds parentheses; a string with "%1" and
      * "loc(" in it is text, not a name. */
@@ -81,10 +81,10 @@ static void test_mlir_lines(void)
                 "    %cst_0 = arith.constant dense<0.0> : tensor<128xf32>\n"
                 "    %5:2 = scf.for %arg4 = %c0_i32 to %arg3 step %c1_i32 iter_args(%arg5 = %cst_0) -> (i32) {\n"
                 "    tt.print \"%1 loc(x)\" %15#1 : i32 loc(\"a(b\"(#loc2))",
-                "    %c0_i32 = arith.constant 0 : i32\n"
-                "    %cst = arith.constant dense<0.0> : tensor<128xf32>\n"
-                "    %:2 = scf.for %arg = %c0_i32 to %arg step %c1_i32 iter_args(%arg = %cst) -> (i32) {\n"
-                "    tt.print \"%1 loc(x)\" %#1 : i32");
+                "%c0_i32 = arith.constant 0 : i32\n"
+                "%cst = arith.constant dense<0.0> : tensor<128xf32>\n"
+                "%:2 = scf.for %arg = %c0_i32 to %arg step %c1_i32 iter_args(%arg = %cst) -> (i32) {\n"
+                "tt.print \"%1 loc(x)\" %#1 : i32");
 }
 
 /* An alias reference compares by what the alias stands for, so a line that
@@ -134,12 +134,12 @@ static void test_llvm_lines(void)
                 "!4 = distinct !DISubprogram(name: \"add_kernel\", linkageName: \"add_kernel\", scope: !3, file: !3, line: 7, type: !5, scopeLine: 7, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !2)\n"
                 "!7 = !DILocation(line: 8, column: 24, scope: !4)",
                 "define ptx_kernel void @add_kernel(ptr addrspace(1) %, ptr addrspace(1) %, i32 %) # {\n"
-                "  % = mul i32 %, 1024\n"
-                "  br i1 %, label %, label %\n"
+                "% = mul i32 %, 1024\n"
+                "br i1 %, label %, label %\n"
                 "<ignored>\n"
                 ": ; preds = %, %\n"
-                "  % = phi i32 [ %, % ], [ %, % ]\n"
-                "  %.critedge = icmp eq i32 %.pre, 0\n"
+                "% = phi i32 [ %, % ], [ %, % ]\n"
+                "%.critedge = icmp eq i32 %.pre, 0\n"
                 "}\n"
                 "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x() #\n"
                 "attributes # = { \"nvvm.maxntid\"=\"128\" }\n"
@@ -149,7 +149,7 @@ static void test_llvm_lines(void)
     /* Inline assembly keeps its text, "%" and "$" included. */
     expect_norm(TK_IR_LLVM,
                 "  %32 = call { i32, i32 } asm sideeffect \"mov.u32 $0, 0x0; // %r1\", \"=r,=r,l,b\"(ptr addrspace(1) %30, i1 %28), !dbg !13",
-                "  % = call { i32, i32 } asm sideeffect \"mov.u32 $0, 0x0; // %r1\", \"=r,=r,l,b\"(ptr addrspace(1) %, i1 %)");
+                "% = call { i32, i32 } asm sideeffect \"mov.u32 $0, 0x0; // %r1\", \"=r,=r,l,b\"(ptr addrspace(1) %, i1 %)");
 }
 
 /* Lines from vector_add/stderr.txt's machine code dumps. */
@@ -167,10 +167,10 @@ static void test_mir_lines(void)
                 "# Machine code for function add_kernel: IsSSA, TracksLiveness\n"
                 "<ignored>\n"
                 "bb. (%ir-block.):\n"
-                "  %:b32 = INT_PTX_SREG_CTAID_x\n"
-                "  %:b32 = SHL32_ri killed %:b32, 10\n"
-                "  %:b32 = LD_i32 0, 0, 3, 3, 32, @global_smem, 0 :: (load (s32) from @global_smem, align 16, addrspace 3)\n"
-                "  INLINEASM &\"@$2 st.shared.b32 [ $0 + 0 ], $1;\" [sideeffect] [attdialect], $0:[reguse:B32], %:b32\n"
+                "%:b32 = INT_PTX_SREG_CTAID_x\n"
+                "%:b32 = SHL32_ri killed %:b32, 10\n"
+                "%:b32 = LD_i32 0, 0, 3, 3, 32, @global_smem, 0 :: (load (s32) from @global_smem, align 16, addrspace 3)\n"
+                "INLINEASM &\"@$2 st.shared.b32 [ $0 + 0 ], $1;\" [sideeffect] [attdialect], $0:[reguse:B32], %:b32\n"
                 "# End machine code for function add_kernel.");
     /* Slot indexes (and the tab lines without one get) go; from
      * persistent_tma_matmul/stderr.txt. */
@@ -180,8 +180,8 @@ static void test_mir_lines(void)
                 "16B\t  %582:b32 = LD_i32 0, 0, 101, 3, 32, &matmul_tma_persistent_param_5, 0 :: (dereferenceable invariant load (s32), addrspace 101)\n"
                 "2112B\tbb.2..lr.ph5:",
                 "bb. (%ir-block.):\n"
-                "  successors: %bb.(0x40000000), %bb.(0x40000000)\n"
-                "  %:b32 = LD_i32 0, 0, 101, 3, 32, &matmul_tma_persistent_param_5, 0 :: (dereferenceable invariant load (s32), addrspace 101)\n"
+                "successors: %bb.(0x40000000), %bb.(0x40000000)\n"
+                "%:b32 = LD_i32 0, 0, 101, 3, 32, &matmul_tma_persistent_param_5, 0 :: (dereferenceable invariant load (s32), addrspace 101)\n"
                 "bb...lr.ph:");
 }
 
@@ -205,8 +205,8 @@ static void test_sniff_and_plain(void)
 static void test_bad_input(void)
 {
     expect_norm(TK_IR_MLIR, "  %1 = x loc(\"a(b\n  %2 = y\n",
-                "  % = x\n  % = y");
-    expect_norm(TK_IR_MLIR, "  %1 = \"unterminated\n%\n^\n#", "  % = \"unterminated\n%\n^\n#");
+                "% = x\n% = y");
+    expect_norm(TK_IR_MLIR, "  %1 = \"unterminated\n%\n^\n#", "% = \"unterminated\n%\n^\n#");
     expect_norm(TK_IR_LLVM, "!dbg !\n!12 = !DI\n%\n\"", "!dbg !\n<ignored>\n%\n\"");
     expect_norm(TK_IR_MIR, "debug-location !\n12B\n\t\n", "debug-location !\n12B\n<ignored>");
     char bin[] = "a\0b %1\xff\n\x01";
@@ -758,6 +758,109 @@ static void test_rewired_use(void)
     tk_norm_free(nb);
 }
 
+/* MLIR reuses a name in sibling regions: each definition is its own value,
+ * used until the next definition of the name. */
+static void test_sibling_regions(void)
+{
+    const char *a = "  tt.func @f() {\n"
+                    "    %0 = scf.if %c -> (i32) {\n"
+                    "      %x = arith.addi %a, %b : i32\n"
+                    "      scf.yield %x : i32\n"
+                    "    } else {\n"
+                    "      %x = arith.subi %a, %b : i32\n"
+                    "      scf.yield %x : i32\n"
+                    "    }\n  }\n";
+    const char *b = "  tt.func @f() {\n"
+                    "    %0 = scf.if %c -> (i32) {\n"
+                    "      %x_1 = arith.addi %a, %b : i32\n"
+                    "      scf.yield %x_1 : i32\n"
+                    "    } else {\n"
+                    "      %x = arith.subi %a, %b : i32\n"
+                    "      scf.yield %x : i32\n"
+                    "    }\n  }\n";
+    tk_norm *na = tk_norm_new(TK_IR_MLIR, a, strlen(a));
+    tk_norm *nb = tk_norm_new(TK_IR_MLIR, b, strlen(b));
+    /* A's first %x is B's %x_1; A's second %x is B's %x: no change. */
+    tk_diff_stats s = both_algorithms(na, nb);
+    g_assert_cmpuint(s.added + s.removed, ==, 0);
+    tk_norm_free(na);
+    tk_norm_free(nb);
+}
+
+/* The line of dump D at INDEX contains NEEDLE. */
+static void assert_line(const dump *d, uint32_t index, const char *needle)
+{
+    char *l = dump_line(d, index);
+    if (!strstr(l, needle))
+        g_error("line %u is \"%s\", not \"%s\"", index, l, needle);
+    g_free(l);
+}
+
+/* Index of the NTH (from 1) line of dump D containing NEEDLE. */
+static uint32_t line_with(const dump *d, const char *needle, int nth)
+{
+    const char *p = d->text, *end = d->text + d->len;
+    for (uint32_t i = 0; p < end; i++) {
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        if (g_strstr_len(p, e - p, needle) && --nth == 0)
+            return i;
+        p = e + 1;
+    }
+    g_error("no line with \"%s\"", needle);
+}
+
+/* The Canonicalizer after TritonGPUPipeline in persistent_tma_matmul folds
+ * "%12:3 = scf.if %true -> (i32, i32, i32) {" away: its then-branch
+ *   "%group_id = arith.divsi %start_pid, %num_pid_in_group" ...
+ *   "%offs_bn = arith.muli %pid_n_13, %c128_i32"
+ * moves up one level (and is renumbered: "%group_size_m_11" becomes
+ * "%group_size_m_7", a name B also uses in an earlier, closed region), and
+ * the yields and the else-branch go:
+ *   "scf.yield %offs_am, %offs_bn, %start_pid", "} else {",
+ *   "scf.yield %c0_i32, %c0_i32, %4", "} loc(#loc2)".
+ * So: the scf.if line deleted alone, the ten lines equal, then those four
+ * deleted. */
+static void test_region_folded(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    dump_file *f = load_dumps("persistent_tma_matmul/mlir_passes.txt", "IR Dump Before ");
+    guint i = find_dump(f, "Before TritonGPUPipeline", 1) + 1;
+    const dump *da = nth_dump(f, i), *db = nth_dump(f, i + 1);
+    g_assert_nonnull(strstr(da->header, "Before Canonicalizer"));
+    tk_norm *a = norm_of(da), *b = norm_of(db);
+    uint32_t if_line = line_with(da, "%12:3 = scf.if %true", 1);
+    uint32_t min_a = line_with(da, "%group_size_m_11 = arith.minsi", 1);
+    uint32_t min_b = line_with(db, "%group_size_m_7 = arith.minsi", 2);
+    GArray *hs = norm_hunks(a, b, TK_DIFF_HISTOGRAM, TK_NORM_DIFF_KEPT_LINES);
+    uint32_t kif = tk_norm_kept_index(a, if_line);
+    uint32_t ka = tk_norm_kept_index(a, min_a), kb = tk_norm_kept_index(b, min_b);
+    guint k = 0;
+    while (g_array_index(hs, tk_hunk, k).a1 <= kif)
+        k++;
+    tk_hunk h = g_array_index(hs, tk_hunk, k);
+    g_assert_cmpint(h.tag, ==, TK_HUNK_DELETE);
+    g_assert_cmpuint(h.a0, ==, kif);
+    g_assert_cmpuint(h.a1, ==, kif + 1);
+    h = g_array_index(hs, tk_hunk, k + 1);
+    g_assert_cmpint(h.tag, ==, TK_HUNK_EQUAL);
+    g_assert_cmpuint(h.a1 - h.a0, ==, 10);
+    g_assert_true(h.a0 <= ka && ka < h.a1);
+    g_assert_cmpuint(kb - h.b0, ==, ka - h.a0);
+    assert_line(da, tk_norm_orig_index(a, h.a1 - 1), "%offs_bn = arith.muli %pid_n_13");
+    h = g_array_index(hs, tk_hunk, k + 2);
+    g_assert_cmpint(h.tag, ==, TK_HUNK_DELETE);
+    g_assert_cmpuint(h.a1 - h.a0, ==, 4);
+    assert_line(da, tk_norm_orig_index(a, h.a0), "scf.yield %offs_am, %offs_bn, %start_pid");
+    assert_line(da, tk_norm_orig_index(a, h.a0 + 3), "} loc(#loc2)");
+    g_array_free(hs, TRUE);
+    tk_norm_free(a);
+    tk_norm_free(b);
+    free_dumps(f);
+}
+
 /* Every consecutive pair of vector_add's MLIR pass dumps, and 20 of its LLVM
  * dumps: hunks well-formed in both views, both algorithms. */
 static void test_all_pairs_well_formed(void)
@@ -858,6 +961,8 @@ int main(int argc, char **argv)
     g_test_add_func("/normalize/sniff-plain", test_sniff_and_plain);
     g_test_add_func("/normalize/bad-input", test_bad_input);
     g_test_add_func("/normalize/rewired-use", test_rewired_use);
+    g_test_add_func("/normalize/sibling-regions", test_sibling_regions);
+    g_test_add_func("/normalize/region-folded", test_region_folded);
     g_test_add_func("/normalize/coalesce", test_coalesce_pass);
     g_test_add_func("/normalize/layout-swap", test_layout_swap_pass);
     g_test_add_func("/normalize/unchanged", test_unchanged_pass);

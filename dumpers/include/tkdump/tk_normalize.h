@@ -23,6 +23,8 @@
  *     Names that carry meaning stay: `%c1024_i32` (a constant's value),
  *     `%x_ptr`, `@add_kernel`, `$r1`.  The padding after an LLVM label (the
  *     column of `; preds = ...`) becomes one space;
+ *   - indentation is dropped: an op a pass moved out of a region (an
+ *     `scf.if %true` folded away) is the same op one level up;
  *   - a reference to an MLIR attribute alias defined earlier in the dump
  *     (`#blocked1` in `tensor<1024xf32, #blocked1>`) compares by the alias's
  *     definition: it becomes the family name and a hash of the definition
