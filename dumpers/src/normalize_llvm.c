@@ -1,7 +1,7 @@
 /* normalize_llvm.c - one line of LLVM IR, normalized.
  *
- * Removed: `!dbg !N` attachments (with the ", " before them), and the debug
- * metadata nodes (`!N = !DI...`, `!N = distinct !DI...`).  Renamed: local
+ * Removed: indentation, `!dbg !N` attachments (with the ", " before them),
+ * and the debug metadata nodes (`!N = !DI...`, `!N = distinct !DI...`).  Renamed: local
  * values and labels lose their numbers (`%12`, `12:`, the digits LLVM appends
  * to keep a name unique, `%.critedge1`), metadata ids become `!`, attribute
  * groups `#`.  Globals (`@add_kernel`) stay.  The padding after a label (the

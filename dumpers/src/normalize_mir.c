@@ -2,9 +2,9 @@
  * ("# Machine code for function ..."), normalized.
  *
  * Removed: slot indexes ("16B\t" before an instruction, once liveness has
- * numbered them, and the tab that lines without one get), `debug-location !N`
- * and the "; file:line" comment that repeats it (any comment: the successor
- * percentages are the probabilities again).  Renamed: virtual registers
+ * numbered them, and the tab that lines without one get), indentation,
+ * `debug-location !N` and the "; file:line" comment that repeats it (any
+ * comment: the successor percentages are the probabilities again).  Renamed: virtual registers
  * (`%12:b32` -> `%:b32`), blocks (`%bb.3`, `bb.3.name:`), IR references
  * (`%ir-block.6`, `%ir.5`), metadata (`!5`) lose their numbers.  Physical
  * registers (`$r1`) and symbols stay.

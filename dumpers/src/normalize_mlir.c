@@ -1,13 +1,16 @@
 /* normalize_mlir.c - one line of MLIR as Triton prints it, normalized.
  *
- * Removed: every ` loc(...)` (balanced parentheses, strings inside it may hold
- * parentheses), and the `#locN = ...` alias lines.  Renamed: value names lose
- * what is only a counter (`%12`, the `_3` Triton appends to keep Python
- * names unique, `%arg4`), block labels lose their number (`^bb2`).  Names
- * that are not counters stay (`%x_ptr`, `%c1024_i32`, `%true`).
+ * Removed: indentation, every ` loc(...)` (balanced parentheses, strings
+ * inside it may hold parentheses), and the `#locN = ...` alias lines.
+ * Renamed: value names lose what is only a counter (`%12`, the `_3` Triton
+ * appends to keep Python names unique, `%arg4`), block labels lose their
+ * number (`^bb2`), alias references become their family name and the hash of
+ * their definition.  Names that are not counters stay (`%x_ptr`,
+ * `%c1024_i32`, `%true`).  Values are recorded as defined where the printer
+ * defines them (an op's results, arguments, induction variables, blocks) so
+ * that a name reused in a sibling region is a new value.
  */
 #include "normalize_internal.h"
-#include "tkdump/tk_diff.h"
 
 /* Bytes the main loop must look at; everything else is copied in runs. */
 static const unsigned char special[256] = {
