@@ -11,6 +11,7 @@
  * TTIR but differ later (num_warps 4 and 8 of one TorchInductor kernel).
  */
 #include "bundle_internal.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -83,12 +84,13 @@ static const ext_rule *classify(const char *base, char **stem)
  * *EXT receives the extension to store it under. */
 static tk_stage_kind sniff_file(const char *path, const char **ext)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return TK_STAGE_UNKNOWN;
     char *buf = g_malloc(SNIFF_BYTES);
-    size_t n = fread(buf, 1, SNIFF_BYTES, f);
-    fclose(f);
+    ssize_t got = tk_read_head(path, buf, SNIFF_BYTES);
+    if (got <= 0) {
+        g_free(buf);
+        return TK_STAGE_UNKNOWN;
+    }
+    size_t n = (size_t)got;
     tk_stage_kind kind = tk_stage_kind_sniff(buf, n);
     /* MLIR_DUMP_PATH files and captured stderr hold pass dumps of whole
      * modules, which look like stages but are read by the pass views. */
@@ -425,6 +427,13 @@ void tk_bundle_scan_file(tk_bundle *b, const char *path, tk_diags *diags)
         store_ext = r->store_ext;
         rank = r->rank;
     } else {
+        /* A pass dump file (an MLIR_DUMP_PATH file, a captured stderr, a
+         * bundle's compressed slice): its compiles are the kernels. */
+        if (tk_passfiles_load_direct(b, path, diags)) {
+            g_free(stem);
+            g_free(base);
+            return;
+        }
         /* Given by hand: whatever the name, the content may say. */
         kind = sniff_file(path, &store_ext);
         if (!stem)

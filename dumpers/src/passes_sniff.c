@@ -6,11 +6,9 @@
  * uses, so what is sniffed is what gets indexed).
  */
 #include "passes_internal.h"
+#include "text.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 tk_passes_file_kind tk_passes_sniff(const char *data, size_t len)
 {
@@ -45,21 +43,10 @@ tk_passes_file_kind tk_passes_sniff(const char *data, size_t len)
 
 tk_passes_file_kind tk_passes_sniff_file(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return TK_PASSES_FILE_NONE;
     char *buf = g_malloc(TK_PASSES_SNIFF_BYTES);
-    size_t have = 0;
-    while (have < TK_PASSES_SNIFF_BYTES) {
-        ssize_t r = read(fd, buf + have, TK_PASSES_SNIFF_BYTES - have);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        have += (size_t)r;
-    }
-    close(fd);
-    tk_passes_file_kind k = tk_passes_sniff(buf, have);
+    ssize_t have = tk_read_head(path, buf, TK_PASSES_SNIFF_BYTES);
+    tk_passes_file_kind k = have > 0 ? tk_passes_sniff(buf, (size_t)have)
+                                     : TK_PASSES_FILE_NONE;
     g_free(buf);
     return k;
 }

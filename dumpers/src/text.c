@@ -64,7 +64,8 @@ int tk_text_from_memory(tk_text *t, const char *name, const char *data,
 int tk_text_read(tk_text *t, const char *path, tk_diags *diags)
 {
     memset(t, 0, sizeof *t);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot open: %s",
                      g_strerror(errno));
@@ -126,6 +127,29 @@ int tk_text_read(tk_text *t, const char *path, tk_diags *diags)
     t->name = g_strdup(path);
     index_lines(t);
     return 0;
+}
+
+ssize_t tk_read_head(const char *path, char *buf, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -1;
+    }
+    size_t have = 0;
+    while (have < cap) {
+        ssize_t r = read(fd, buf + have, cap - have);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) /* EOF, or EAGAIN from a file that would block */
+            break;
+        have += (size_t)r;
+    }
+    close(fd);
+    return (ssize_t)have;
 }
 
 void tk_text_clear(tk_text *t)

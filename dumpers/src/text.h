@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "tkdump/tk_diag.h"
 
@@ -36,6 +37,13 @@ int tk_text_from_memory(tk_text *text, const char *name, const char *data,
                         size_t len, tk_diags *diags);
 
 void tk_text_clear(tk_text *text);
+
+/* Reads at most CAP bytes from the start of the file at PATH into BUF, for
+ * sniffing a file's kind.  Only regular files are read, and without blocking:
+ * a FIFO or a kernel file like /proc/kmsg (which calls itself regular) gives
+ * nothing rather than hanging a folder scan.  Returns the bytes read, or -1
+ * when the file cannot be opened or is not a regular file. */
+ssize_t tk_read_head(const char *path, char *buf, size_t cap);
 
 /* Line LINE (1-based) without its line end; *LEN its length. */
 static inline const char *tk_text_line(const tk_text *t, uint32_t line,

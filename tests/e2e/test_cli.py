@@ -231,6 +231,21 @@ def sample_bundle_and_round_trip():
         assert len(run_json('info', out)['kernels']) == 16
 
 
+@test
+def fifos_and_special_files_never_block():
+    # A FIFO named like a stage, and one named like a dump, beside a real PTX:
+    # opening a FIFO for reading would wait forever for a writer.
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        os.mkfifo(os.path.join(d, 'k.ttir'))
+        os.mkfifo(os.path.join(d, 'stderr.txt'))
+        src = os.path.join(VA, 'kernel_dump')
+        shutil.copy(os.path.join(src, os.listdir(src)[0], 'add_kernel.ptx'), d)
+        code, out, err = run('info', d)
+        assert code == 0 and 'add_kernel' in out, (code, out, err)
+
+
 def main():
     print('1..%d' % len(results))
     bad = 0
