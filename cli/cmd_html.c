@@ -1,0 +1,63 @@
+/* cmd_html.c - `tkview --html OUTDIR PATH` (also `tkview html OUTDIR
+ * PATH`): the static, offline report of PATH (html/tk_html.h). */
+#include "cli.h"
+#include "tk_html.h"
+
+int tk_cmd_html(int argc, char **argv)
+{
+    tk_cli_common common = {0};
+    char *notes = NULL;
+    gboolean force = FALSE, no_passes = FALSE, stats = FALSE;
+    GOptionEntry entries[] = {
+        {"notes", 0, 0, G_OPTION_ARG_FILENAME, &notes,
+         "A Markdown note to show on the report's first page (no raw HTML)", "FILE.md"},
+        {"force", 0, 0, G_OPTION_ARG_NONE, &force,
+         "Replace OUTDIR even if it is a non-empty folder that is not a report", NULL},
+        {"no-passes", 0, 0, G_OPTION_ARG_NONE, &no_passes,
+         "Leave the pass timeline out", NULL},
+        {"stats", 0, 0, G_OPTION_ARG_NONE, &stats,
+         "Print seconds, files and bytes written", NULL},
+        G_OPTION_ENTRY_NULL,
+    };
+    GOptionContext *ctx = g_option_context_new(
+        "OUTDIR PATH - write a static HTML report of PATH into the folder OUTDIR");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    tk_cli_add_common(ctx, &common);
+    GError *err = NULL;
+    int rc = TK_EXIT_OK;
+    tk_bundle *b = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 3) {
+        tk_cli_error("%s", err ? err->message
+                               : "usage: tkview --html OUTDIR PATH [--notes FILE.md] [--force]");
+        g_clear_error(&err);
+        rc = TK_EXIT_USAGE;
+        goto done;
+    }
+    if (!(b = tk_cli_load(argv[2], &common))) {
+        rc = TK_EXIT_INPUT;
+        goto done;
+    }
+    tk_html_options opts = {.notes_path = notes, .force = force, .no_passes = no_passes};
+    tk_html_stats st = {0};
+    tk_diags *diags = tk_diags_new();
+    int written = tk_html_write(b, argv[1], &opts, &st, diags);
+    tk_cli_print_diags(diags, common.quiet);
+    tk_diags_free(diags);
+    if (written != 0) {
+        tk_cli_error("%s: report not written", argv[1]);
+        rc = TK_EXIT_USAGE;
+    } else {
+        if (!common.quiet)
+            fprintf(stderr, "tkview: wrote %s/index.html (%zu kernel%s)\n", argv[1],
+                    st.kernels, st.kernels == 1 ? "" : "s");
+        if (stats)
+            printf("seconds %.3f\nfiles %u\nbytes %llu\n", st.seconds, st.files,
+                   (unsigned long long)st.bytes);
+    }
+done:
+    tk_bundle_free(b);
+    g_free(notes);
+    g_strfreev(common.source_dirs);
+    g_option_context_free(ctx);
+    return rc;
+}

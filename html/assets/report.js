@@ -1,0 +1,1042 @@
+/* report.js - the tkview report's script (no library, no network).
+ *
+ * Data arrive as data/*.js files that call TK.put(key, value): Chromium
+ * forbids fetch() of file:// URLs, but loads scripts from the report's own
+ * folder, which the page's Content-Security-Policy allows ('self').  Every
+ * answer (which IR lines a source line became, a line's inline stacks, the
+ * lines of another stage, how a layout covers a tensor) was computed by
+ * libtkdump when the report was written; this script only looks them up and
+ * draws.  Dump text reaches the page through textContent only.
+ */
+'use strict';
+(function () {
+  const TK = (window.TK = window.TK || {});
+  const store = Object.create(null);
+  const waiting = Object.create(null);
+
+  TK.put = function (key, value) {
+    store[key] = value;
+    const w = waiting[key];
+    if (w) {
+      delete waiting[key];
+      w.forEach((f) => f[0](value));
+    }
+  };
+
+  /* Loads data/KEY.js once; resolves with what it put. */
+  function load(key) {
+    if (key in store) return Promise.resolve(store[key]);
+    return new Promise((resolve, reject) => {
+      if (waiting[key]) {
+        waiting[key].push([resolve, reject]);
+        return;
+      }
+      waiting[key] = [[resolve, reject]];
+      const s = document.createElement('script');
+      s.src = 'data/' + key + '.js';
+      s.addEventListener('error', () => {
+        const w = waiting[key] || [];
+        delete waiting[key];
+        w.forEach((f) => f[1](new Error('cannot load data/' + key + '.js')));
+      });
+      document.head.appendChild(s);
+    });
+  }
+  TK.load = load;
+
+  /* ---- small helpers ---------------------------------------------------- */
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function svgEl(tag, attrs) {
+    const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
+    for (const k in attrs) e.setAttribute(k, String(attrs[k]));
+    return e;
+  }
+  /* [29, -34, 40] -> [29, 30, ..., 34, 40] (jsonw.h's line lists). */
+  function expand(list) {
+    const out = [];
+    if (!list) return out;
+    for (let i = 0; i < list.length; i++) {
+      const v = list[i];
+      if (v < 0) {
+        for (let x = out[out.length - 1] + 1; x <= -v; x++) out.push(x);
+      } else out.push(v);
+    }
+    return out;
+  }
+  function base(path) {
+    const i = path.lastIndexOf('/');
+    return i >= 0 ? path.slice(i + 1) : path;
+  }
+  function fmtBytes(n) {
+    if (n >= 1 << 20) return (n / (1 << 20)).toFixed(1) + ' MiB';
+    if (n >= 1 << 10) return (n / (1 << 10)).toFixed(1) + ' KiB';
+    return n + ' B';
+  }
+  const STAGES = ['ttir', 'ttgir', 'llir', 'ptx', 'sass'];
+  const STAGE_LABEL = { ttir: 'TTIR', ttgir: 'TTGIR', llir: 'LLVM IR', ptx: 'PTX', sass: 'SASS' };
+  const LANG = { ttir: 'mlir', ttgir: 'mlir', llir: 'llvm', ptx: 'ptx', sass: 'sass' };
+
+  /* ---- syntax colouring (lexical only: classes for display) ------------- */
+
+  const RULES = {
+    mlir: [
+      [/\/\/.*/y, 'c'],
+      [/ ?loc\((?:[^()"]|"(?:[^"\\]|\\.)*"|\((?:[^()"]|"(?:[^"\\]|\\.)*"|\([^()]*\))*\))*\)/y, 'loc'],
+      [/"(?:[^"\\]|\\.)*"/y, 's'],
+      [/[%^][\w$.#-]+(?::\d+)?/y, 'v'],
+      [/@[\w$.-]+/y, 'sym'],
+      [/#[\w$.-]+/y, 'at'],
+      [/![\w.]+/y, 'ty'],
+      [/\b(?:tensor|memref|vector|i1|i8|i16|i32|i64|f16|bf16|f32|f64|index|none)\b/y, 'ty'],
+      [/\b[a-z_]\w*\.[\w.]+\b/y, 'op'],
+      [/\b(?:module|attributes|func|return|to|step|iter_args|dense|true|false)\b/y, 'kw'],
+      [/-?\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b/y, 'n'],
+    ],
+    llvm: [
+      [/;.*/y, 'c'],
+      [/, !dbg !\d+/y, 'loc'],
+      [/c?"(?:[^"\\]|\\.)*"/y, 's'],
+      [/[%@][\w$.-]+|[%@]"(?:[^"\\]|\\.)*"/y, 'v'],
+      [/!\w+/y, 'md'],
+      [/#\d+/y, 'at'],
+      [/\b(?:i\d+|half|bfloat|float|double|ptr|void|label|metadata|x86_fp80)\b/y, 'ty'],
+      [/\b(?:define|declare|call|ret|br|phi|load|store|getelementptr|icmp|fcmp|select|add|sub|mul|fadd|fsub|fmul|fdiv|and|or|xor|shl|lshr|ashr|zext|sext|trunc|bitcast|addrspacecast|inttoptr|ptrtoint|extractvalue|insertvalue|extractelement|insertelement|shufflevector|tail|inbounds|nuw|nsw|align|to|addrspace|asm|sideeffect|switch|unreachable|alloca|atomicrmw|cmpxchg|fence|private|internal|external|global|constant|unnamed_addr|local_unnamed_addr|attributes|target|source_filename|datalayout|triple|distinct|nnan|ninf|fast|exact|disjoint|nneg)\b/y, 'kw'],
+      [/-?\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b|\b0x[0-9A-Fa-f]+\b/y, 'n'],
+    ],
+    ptx: [
+      [/^\s*\.loc\b.*/y, 'loc'],
+      [/\/\/.*/y, 'c'],
+      [/"(?:[^"\\]|\\.)*"/y, 's'],
+      [/%[\w$]+/y, 'v'],
+      [/\.[a-z_][\w]*/y, 'kw'],
+      [/\$[\w$]+/y, 'sym'],
+      [/^\s*@?!?%?\w*\s*[a-z][\w]*(?=[.\s;])/y, 'op'],
+      [/-?\b\d+(?:\.\d+)?\b|\b0[xXfF][0-9A-Fa-f]+\b/y, 'n'],
+    ],
+    sass: [
+      [/\/\/##.*/y, 'loc'],
+      [/\/\*[0-9a-f]{4,}\*\//y, 'addr'],
+      [/\/\*.*?\*\/|\/\/.*/y, 'c'],
+      [/\b(?:U?R\d+|U?RZ|U?P\d|U?PT|SR_\w+|c\[0x[0-9a-f]+\]|desc\[\w+\])/y, 'v'],
+      [/\b[A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*\b/y, 'op'],
+      [/-?\b0x[0-9a-f]+\b|-?\b\d+(?:\.\d+)?\b/y, 'n'],
+    ],
+    py: [
+      [/#.*/y, 'c'],
+      [/[rbuf]*("""|''')/y, 's'],
+      [/[rbuf]*"(?:[^"\\]|\\.)*"|[rbuf]*'(?:[^'\\]|\\.)*'/y, 's'],
+      [/@[\w.]+/y, 'at'],
+      [/\b(?:def|return|if|elif|else|for|while|in|not|and|or|is|import|from|as|with|class|pass|break|continue|lambda|yield|try|except|finally|raise|assert|global|nonlocal|del|None|True|False)\b/y, 'kw'],
+      [/\b(?:tl|triton|torch|gl|ttgl)\b/y, 'ty'],
+      [/\b\d+(?:\.\d+)?\b/y, 'n'],
+    ],
+  };
+
+  /* Tokens of TEXT as [start, end, class]; unclassified text is left out. */
+  function tokenize(text, lang) {
+    const rules = RULES[lang];
+    const out = [];
+    if (!rules) return out;
+    let i = 0;
+    const n = text.length;
+    outer: while (i < n) {
+      for (const [re, cls] of rules) {
+        re.lastIndex = i;
+        const m = re.exec(text);
+        if (m && m.index === i && m[0].length) {
+          out.push([i, i + m[0].length, cls]);
+          i += m[0].length;
+          continue outer;
+        }
+      }
+      /* skip one word or one other character */
+      const c = text.charCodeAt(i);
+      if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) {
+        while (i < n && /\w/.test(text[i])) i++;
+      } else i++;
+    }
+    return out;
+  }
+
+  const MAX_SHOWN = 4000; /* characters of one line drawn; the rest on demand */
+
+  /* Fills TX with TEXT coloured as LANG, RANGES ([start, end, node maker])
+   * wrapping parts of it (layout references). */
+  function paint(tx, text, lang, ranges) {
+    let cut = '';
+    if (text.length > MAX_SHOWN) {
+      cut = text.length - MAX_SHOWN;
+      text = text.slice(0, MAX_SHOWN);
+    }
+    const toks = tokenize(text, lang);
+    let r = 0;
+    let host = tx;
+    let pos = 0;
+    const put = (s, e, cls) => {
+      if (e <= s) return;
+      const t = text.slice(s, e);
+      if (!cls) {
+        host.appendChild(document.createTextNode(t));
+      } else if (cls === 'loc') {
+        const sp = el('span', 'loc', t);
+        host.appendChild(sp);
+        const mk = el('span', 'locmark', '\u2026');
+        mk.title = t.trim();
+        host.appendChild(mk);
+      } else host.appendChild(el('span', 't-' + cls, t));
+    };
+    /* emit [s, e) with the token class CLS, switching hosts at range edges */
+    const emit = (s, e, cls) => {
+      while (s < e) {
+        if (ranges && r < ranges.length) {
+          const [rs, re, make] = ranges[r];
+          if (host === tx && s >= rs) {
+            host = make();
+            tx.appendChild(host);
+          }
+          if (host === tx && e > rs && s < rs) {
+            put(s, rs, cls);
+            s = rs;
+            continue;
+          }
+          if (host !== tx) {
+            const stop = Math.min(e, re);
+            put(s, stop, cls);
+            s = stop;
+            if (s >= re) {
+              host = tx;
+              r++;
+            }
+            continue;
+          }
+        }
+        put(s, e, cls);
+        s = e;
+      }
+    };
+    for (const [s, e, cls] of toks) {
+      emit(pos, s, null);
+      emit(s, e, cls);
+      pos = e;
+    }
+    emit(pos, text.length, null);
+    if (cut) tx.appendChild(el('span', 'cut', ' \u2026 ' + cut + ' more characters'));
+  }
+
+  /* ---- a virtual code view ---------------------------------------------- */
+
+  /* Draws only the lines in view (and some around them), so a 50 000 line
+   * stage opens as fast as a small one. */
+  class CodeView {
+    constructor(root) {
+      this.root = root;
+      this.code = root.querySelector('.code');
+      this.top = el('div', 'pad');
+      this.body = el('div', 'lines');
+      this.bottom = el('div', 'pad');
+      this.code.append(this.top, this.body, this.bottom);
+      this.n = 0;
+      this.lh = 18;
+      this.marks = new Map(); /* line -> class */
+      this.current = 0;
+      this.doc = null;
+      this.pending = false;
+      this.first = 1;
+      this.last = 0;
+      this.code.addEventListener('scroll', () => this.schedule());
+      this.code.addEventListener('click', (ev) => {
+        const ln = ev.target.closest('.ln');
+        if (ln && this.doc && this.doc.onClick && !window.getSelection().toString())
+          this.doc.onClick(+ln.dataset.n, ev);
+      });
+    }
+    /* DOC: {n, text(i), lang, cls(i), gutter(i), title(i), ranges(i), onClick} */
+    set(doc) {
+      this.doc = doc;
+      this.n = doc ? doc.n : 0;
+      this.marks = new Map();
+      this.current = 0;
+      this.code.scrollTop = 0;
+      this.render(true);
+    }
+    schedule() {
+      if (this.pending) return;
+      this.pending = true;
+      requestAnimationFrame(() => {
+        this.pending = false;
+        this.render(false);
+      });
+    }
+    setMarks(marks, current) {
+      this.marks = marks;
+      this.current = current || 0;
+      this.render(true);
+    }
+    render(force) {
+      const h = this.code.clientHeight || 600;
+      const first = Math.max(1, Math.floor(this.code.scrollTop / this.lh) - 40);
+      const last = Math.min(this.n, first + Math.ceil(h / this.lh) + 80);
+      if (!force && first === this.first && last === this.last) return;
+      this.first = first;
+      this.last = last;
+      this.top.style.height = (first - 1) * this.lh + 'px';
+      this.bottom.style.height = Math.max(0, this.n - last) * this.lh + 'px';
+      const frag = document.createDocumentFragment();
+      const d = this.doc;
+      for (let i = first; i <= last && d; i++) {
+        const row = el('div', 'ln ' + (d.cls ? d.cls(i) : ''));
+        row.dataset.n = i;
+        const m = this.marks.get(i);
+        if (m) row.classList.add(m);
+        if (i === this.current) row.classList.add('cur');
+        const no = el('span', 'no', i);
+        const g = el('span', 'gut', d.gutter ? d.gutter(i) : '');
+        const tx = el('span', 'tx');
+        paint(tx, d.text(i), d.lang, d.ranges ? d.ranges(i) : null);
+        if (d.title) {
+          const t = d.title(i);
+          if (t) no.title = t;
+        }
+        row.append(no, g, tx);
+        frag.appendChild(row);
+      }
+      this.body.replaceChildren(frag);
+    }
+    scrollTo(line) {
+      const h = this.code.clientHeight || 600;
+      const y = (line - 1) * this.lh;
+      if (y < this.code.scrollTop || y > this.code.scrollTop + h - this.lh * 2)
+        this.code.scrollTop = Math.max(0, y - h / 3);
+      this.render(true);
+    }
+  }
+
+  /* ---- index page --------------------------------------------------------- */
+
+  function initIndex() {
+    /* nothing dynamic: the table is static HTML */
+  }
+
+  /* ---- kernel page -------------------------------------------------------- */
+
+  const S = {
+    kid: '',
+    meta: null,
+    files: [],
+    stacks: [],
+    stage: 'ttgir',
+    stage2: '',
+    file: -1,
+    mode: 'called',
+    bind: {},
+    text: {},
+    srcText: {},
+    hits: [],
+    hitIdx: 0,
+    sel: null, /* {pane: 'src'|'ir'|'ir2', line} */
+  };
+  let srcView, irView, ir2View;
+  const timing = (TK.timing = { interactive: -1, clicks: [] });
+
+  function stackFrames(id) {
+    const a = S.stacks[id];
+    const out = [];
+    for (let i = 0; i + 2 < a.length; i += 3) out.push({ file: a[i], line: a[i + 1], col: a[i + 2] });
+    return out;
+  }
+  function frameText(f) {
+    const p = S.files[f.file] ? S.files[f.file][0] : '?';
+    return base(p) + ':' + f.line + (f.col ? ':' + f.col : '');
+  }
+
+  /* Per-stage lookups built once from the stage's bind data. */
+  function prepareBind(stage, b) {
+    if (b.srcMap) return b;
+    b.srcMap = new Map();
+    for (const r of b.src) b.srcMap.set(r[0] + ':' + r[1], r);
+    b.inf = new Set(expand(b.inferred));
+    b.layByLine = new Map();
+    if (b.lay) {
+      b.lay.uses.forEach((u, idx) => {
+        let a = b.layByLine.get(u[0]);
+        if (!a) b.layByLine.set(u[0], (a = []));
+        a.push(idx);
+      });
+    }
+    b.toCache = {};
+    return b;
+  }
+
+  function stageReady(stage) {
+    return S.text[stage] && S.bind[stage];
+  }
+
+  async function loadStage(stage) {
+    if (stageReady(stage)) return;
+    const [t, b] = await Promise.all([load(S.kid + '/' + stage + '.text'), load(S.kid + '/' + stage + '.bind')]);
+    S.text[stage] = t;
+    S.bind[stage] = prepareBind(stage, b);
+  }
+
+  async function loadSource(file) {
+    const f = S.files[file];
+    if (!f || !f[1]) return null;
+    if (!S.srcText[file]) S.srcText[file] = await load('src/' + f[1]);
+    return S.srcText[file];
+  }
+
+  function lineStacks(stage, line) {
+    const b = S.bind[stage];
+    if (!b) return [];
+    const set = b.line[line - 1];
+    return set ? b.sets[set - 1] : [];
+  }
+
+  /* Lines of stage TO bound to LINE of stage FROM (tk_bindex_stage_to_stage). */
+  function toStage(from, line, to) {
+    const b = S.bind[from];
+    const t = b && b.to[to];
+    if (!t) return [];
+    let li;
+    if (t.by === 'line') li = t.idx[line - 1];
+    else {
+      const set = b.line[line - 1];
+      if (!set) return [];
+      li = t.idx[2 * set + (b.inf.has(line) ? 1 : 0)];
+    }
+    if (!li) return [];
+    const key = to + ':' + li;
+    if (!b.toCache[key]) b.toCache[key] = expand(t.lists[li - 1]);
+    return b.toCache[key];
+  }
+
+  function srcLines(stage, file, line, mode) {
+    const b = S.bind[stage];
+    const r = b && b.srcMap.get(file + ':' + line);
+    if (!r) return [];
+    return expand(mode === 'exact' ? r[2] : r[3]);
+  }
+
+  /* ---- panes -------------------------------------------------------------- */
+
+  function irDoc(stage, view, which) {
+    const text = S.text[stage];
+    const b = S.bind[stage];
+    return {
+      n: text.length,
+      lang: LANG[stage],
+      text: (i) => text[i - 1],
+      cls: (i) => (b.line[i - 1] ? 'b' : 'u') + (b.inf.has(i) ? ' inf' : ''),
+      gutter: () => '',
+      title: (i) => {
+        const ids = lineStacks(stage, i);
+        if (!ids.length) return 'no location';
+        return ids.map((id) => stackFrames(id).map(frameText).join(' \u2190 ')).join('\n');
+      },
+      ranges: (i) => layoutRanges(stage, i),
+      onClick: (line) => clickIR(which, line),
+    };
+  }
+
+  function layoutRanges(stage, line) {
+    const b = S.bind[stage];
+    const idx = b.layByLine.get(line);
+    if (!idx) return null;
+    return idx.map((k) => {
+      const u = b.lay.uses[k];
+      return [u[1], u[2], () => {
+        const sp = el('span', 'lay');
+        sp.dataset.u = k;
+        sp.dataset.stage = stage;
+        return sp;
+      }];
+    });
+  }
+
+  function srcDoc(file, lines) {
+    const stage = S.stage;
+    return {
+      n: lines.length,
+      lang: 'py',
+      text: (i) => lines[i - 1],
+      cls: (i) => {
+        const b = S.bind[stage];
+        const r = b && b.srcMap.get(file + ':' + i);
+        return r ? (r[2].length ? 'b' : 'b called') : 'u';
+      },
+      gutter: (i) => {
+        const b = S.bind[stage];
+        const r = b && b.srcMap.get(file + ':' + i);
+        return r ? String(expand(r[S.mode === 'exact' ? 2 : 3]).length || '') : '';
+      },
+      title: null,
+      onClick: (line) => clickSource(file, line),
+    };
+  }
+
+  function renderStageTabs() {
+    const bar = irView.root.querySelector('.bar');
+    bar.replaceChildren();
+    const tabs = el('span', 'tabs');
+    for (const st of STAGES) {
+      const info = S.meta.stages[st];
+      const b = el('button', 'tab' + (st === S.stage ? ' on' : '') + (info.missing ? ' missing' : ''), STAGE_LABEL[st]);
+      b.type = 'button';
+      b.dataset.stage = st;
+      b.title = info.missing ? info.missing : info.file + ' \u2014 ' + info.lines + ' lines, ' + info.bound + ' with a location';
+      b.addEventListener('click', () => setStage(st));
+      tabs.appendChild(b);
+    }
+    bar.appendChild(tabs);
+    const cmp = el('label', 'cmp', 'beside: ');
+    const sel = el('select');
+    sel.id = 'stage2';
+    sel.appendChild(new Option('none', ''));
+    for (const st of STAGES) if (!S.meta.stages[st].missing && st !== S.stage) sel.appendChild(new Option(STAGE_LABEL[st], st));
+    sel.value = S.stage2 !== S.stage ? S.stage2 : '';
+    sel.addEventListener('change', () => setStage2(sel.value));
+    cmp.appendChild(sel);
+    bar.appendChild(cmp);
+    const info = S.meta.stages[S.stage];
+    bar.appendChild(el('span', 'file', info.missing ? '' : info.file));
+  }
+
+  async function setStage(st) {
+    S.stage = st;
+    if (S.stage2 === st) S.stage2 = '';
+    renderStageTabs();
+    const info = S.meta.stages[st];
+    const code = irView.code;
+    const old = irView.root.querySelector('.why');
+    if (old) old.remove();
+    if (info.missing) {
+      irView.set(null);
+      const w = el('p', 'why', 'No ' + STAGE_LABEL[st] + ': ' + info.missing + '.');
+      irView.root.insertBefore(w, code);
+      return;
+    }
+    await loadStage(st);
+    irView.set(irDoc(st, irView, 'ir'));
+    await setStage2(S.stage2);
+    refreshSource();
+    reapply();
+  }
+
+  async function setStage2(st) {
+    S.stage2 = st || '';
+    const pane = document.getElementById('ir2-pane');
+    if (!S.stage2) {
+      pane.hidden = true;
+      document.body.classList.remove('two');
+      return;
+    }
+    await loadStage(S.stage2);
+    pane.hidden = false;
+    document.body.classList.add('two');
+    const bar = pane.querySelector('.bar');
+    bar.replaceChildren(el('span', 'title', STAGE_LABEL[S.stage2] + ' \u2014 bound to the selected ' + STAGE_LABEL[S.stage] + ' line'));
+    ir2View.set(irDoc(S.stage2, ir2View, 'ir2'));
+    reapply();
+  }
+
+  function renderFileBar() {
+    const bar = srcView.root.querySelector('.bar');
+    bar.replaceChildren();
+    const sel = el('select');
+    sel.id = 'srcfile';
+    const ids = S.meta.files.slice().sort((a, b) => (a === S.meta.main ? -1 : b === S.meta.main ? 1 : S.files[a][0] < S.files[b][0] ? -1 : 1));
+    for (const f of ids) {
+      const o = new Option(base(S.files[f][0]) + (S.files[f][1] ? '' : ' (not found)'), String(f));
+      o.title = S.files[f][0];
+      sel.appendChild(o);
+    }
+    sel.value = String(S.file);
+    sel.addEventListener('change', () => setFile(+sel.value));
+    bar.appendChild(sel);
+    const modes = el('span', 'modes');
+    for (const [m, label, tip] of [
+      ['called', 'and what it called', 'IR of this line and of the helpers it called (inlined @triton.jit functions, Triton\'s library)'],
+      ['exact', 'this line only', 'IR whose innermost frame is this line'],
+    ]) {
+      const b = el('button', 'mode' + (S.mode === m ? ' on' : ''), label);
+      b.type = 'button';
+      b.id = 'mode-' + m;
+      b.title = tip;
+      b.addEventListener('click', () => {
+        S.mode = m;
+        renderFileBar();
+        refreshSource();
+        reapply();
+      });
+      modes.appendChild(b);
+    }
+    bar.appendChild(modes);
+    const f = S.files[S.file];
+    if (f) bar.appendChild(el('span', 'file', f[0]));
+  }
+
+  async function setFile(file, line) {
+    S.file = file;
+    renderFileBar();
+    const lines = await loadSource(file);
+    const old = srcView.root.querySelector('.why');
+    if (old) old.remove();
+    if (!lines) {
+      srcView.set(null);
+      const p = S.files[file] ? S.files[file][0] : '(none)';
+      srcView.root.insertBefore(el('p', 'why', 'Source not found: ' + p + '. Its locations still show as path:line.'), srcView.code);
+      return;
+    }
+    srcView.set(srcDoc(file, lines));
+    if (line) srcView.scrollTo(line);
+  }
+
+  function refreshSource() {
+    if (S.file >= 0 && S.srcText[S.file]) {
+      const keepMarks = srcView.marks, keepCur = srcView.current, top = srcView.code.scrollTop;
+      srcView.doc = srcDoc(S.file, S.srcText[S.file]);
+      srcView.n = srcView.doc.n;
+      srcView.code.scrollTop = top;
+      srcView.setMarks(keepMarks, keepCur);
+    }
+  }
+
+  /* ---- selection ------------------------------------------------------------ */
+
+  function marksOf(lines, cls) {
+    const m = new Map();
+    for (const l of lines) m.set(l, cls);
+    return m;
+  }
+
+  function clickSource(file, line) {
+    const t0 = performance.now();
+    S.sel = { pane: 'src', file, line };
+    applySource(file, line, true);
+    timing.clicks.push(performance.now() - t0);
+  }
+
+  function applySource(file, line, scroll) {
+    srcView.setMarks(new Map([[line, 'sel']]), line);
+    S.hits = srcLines(S.stage, file, line, S.mode);
+    S.hitIdx = 0;
+    irView.setMarks(marksOf(S.hits, 'hl'), S.hits[0] || 0);
+    if (scroll && S.hits.length) irView.scrollTo(S.hits[0]);
+    if (S.stage2 && stageReady(S.stage2)) {
+      const h2 = srcLines(S.stage2, file, line, S.mode);
+      ir2View.setMarks(marksOf(h2, 'hl'), h2[0] || 0);
+      if (scroll && h2.length) ir2View.scrollTo(h2[0]);
+    }
+    showSourceInfo(file, line);
+  }
+
+  function clickIR(which, line) {
+    const t0 = performance.now();
+    S.sel = { pane: which, line };
+    applyIR(which, line, true);
+    timing.clicks.push(performance.now() - t0);
+  }
+
+  function applyIR(which, line, scroll) {
+    const stage = which === 'ir' ? S.stage : S.stage2;
+    const other = which === 'ir' ? S.stage2 : S.stage;
+    const view = which === 'ir' ? irView : ir2View;
+    const otherView = which === 'ir' ? ir2View : irView;
+    view.setMarks(new Map([[line, 'sel']]), line);
+    if (which === 'ir') {
+      S.hits = [];
+      S.hitIdx = 0;
+    }
+    if (other && stageReady(other)) {
+      const ls = toStage(stage, line, other);
+      otherView.setMarks(marksOf(ls, 'hl'), ls[0] || 0);
+      if (scroll && ls.length) otherView.scrollTo(ls[0]);
+      if (which === 'ir2') {
+        S.hits = ls;
+        S.hitIdx = 0;
+      }
+    }
+    /* the source lines of its frames: innermost strongest */
+    const ids = lineStacks(stage, line);
+    const m = new Map();
+    let inner = 0, outer = 0;
+    ids.forEach((id) => {
+      stackFrames(id).forEach((f, k) => {
+        if (f.file !== S.file) return;
+        if (k === 0) {
+          m.set(f.line, 'hl-inner');
+          if (!inner) inner = f.line;
+        } else {
+          if (!m.has(f.line)) m.set(f.line, 'hl');
+          if (!outer) outer = f.line;
+        }
+      });
+    });
+    const first = inner || outer;
+    srcView.setMarks(m, 0);
+    if (scroll && first) srcView.scrollTo(first);
+    showIRInfo(stage, line, ids);
+  }
+
+  function reapply() {
+    const s = S.sel;
+    if (!s) {
+      showHelp();
+      return;
+    }
+    if (s.pane === 'src') applySource(s.file, s.line, true);
+    else if (s.pane === 'ir' || (s.pane === 'ir2' && S.stage2)) applyIR(s.pane, s.line, true);
+  }
+
+  function gotoHit(d) {
+    if (!S.hits.length) return;
+    S.hitIdx = (S.hitIdx + d + S.hits.length) % S.hits.length;
+    const view = S.sel && S.sel.pane === 'ir2' ? irView : irView;
+    view.current = S.hits[S.hitIdx];
+    view.scrollTo(S.hits[S.hitIdx]);
+    const c = document.getElementById('hit-count');
+    if (c) c.textContent = S.hitIdx + 1 + ' of ' + S.hits.length;
+  }
+
+  /* ---- the info panel --------------------------------------------------------- */
+
+  function info() {
+    return document.getElementById('info');
+  }
+
+  function showHelp() {
+    const box = info();
+    box.replaceChildren(
+      el('h2', null, 'How to read this'),
+      el('p', null, 'Click a source line: the IR it became is highlighted (\u201cand what it called\u201d includes inlined helpers). Click an IR line: its inline stack is shown and its source lines are marked.'),
+      el('p', null, 'Lines with a coloured mark carry a location; grey lines carry none. Hover a layout such as #blocked in TTGIR for what it means.'),
+      el('p', 'keys', 'Keys: n / p next and previous highlighted line; 1-5 stage; l show locations.'),
+    );
+  }
+
+  function hitNav(box, what) {
+    const nav = el('div', 'hitnav');
+    const prev = el('button', null, '\u2191 previous');
+    prev.type = 'button';
+    prev.id = 'hit-prev';
+    prev.addEventListener('click', () => gotoHit(-1));
+    const next = el('button', null, 'next \u2193');
+    next.type = 'button';
+    next.id = 'hit-next';
+    next.addEventListener('click', () => gotoHit(1));
+    const count = el('span', 'count', S.hits.length ? '1 of ' + S.hits.length : 'none');
+    count.id = 'hit-count';
+    nav.append(prev, count, next, el('span', 'what', what));
+    box.appendChild(nav);
+  }
+
+  function showSourceInfo(file, line) {
+    const box = info();
+    box.replaceChildren();
+    const p = S.files[file] ? S.files[file][0] : '?';
+    const h = el('h2', null, base(p) + ':' + line);
+    h.title = p;
+    box.appendChild(h);
+    hitNav(box, STAGE_LABEL[S.stage] + (S.mode === 'exact' ? ', this line only' : ', with what it called'));
+    const t = el('table', 'counts');
+    for (const st of STAGES) {
+      if (S.meta.stages[st].missing) continue;
+      const tr = el('tr');
+      tr.appendChild(el('th', null, STAGE_LABEL[st]));
+      const b = S.bind[st];
+      const r = b && b.srcMap.get(file + ':' + line);
+      tr.appendChild(el('td', null, b ? (r ? expand(r[2]).length + ' exact, ' + expand(r[3]).length + ' with callees' : '0') : '(not loaded)'));
+      t.appendChild(tr);
+    }
+    box.appendChild(t);
+    if (S.meta.passes) {
+      const b = el('button', 'passes-of', 'passes that touched this line');
+      b.type = 'button';
+      b.addEventListener('click', () => TK.passes && TK.passes.forSource(file, line));
+      box.appendChild(b);
+    }
+  }
+
+  function showIRInfo(stage, line, ids) {
+    const box = info();
+    box.replaceChildren();
+    box.appendChild(el('h2', null, STAGE_LABEL[stage] + ' line ' + line));
+    if (S.sel && S.sel.pane === 'ir2') hitNav(box, 'bound ' + STAGE_LABEL[S.stage] + ' lines');
+    if (!ids.length) {
+      box.appendChild(el('p', 'none', 'This line carries no location.'));
+      return;
+    }
+    const inferred = S.bind[stage].inf.has(line);
+    ids.forEach((id, k) => {
+      const h = el('h3', null, ids.length > 1 ? 'inline stack ' + (k + 1) + ' of ' + ids.length : 'inline stack');
+      box.appendChild(h);
+      const ol = el('ol', 'stack');
+      ol.id = k === 0 ? 'stack' : 'stack' + k;
+      stackFrames(id).forEach((f, j) => {
+        const li = el('li', j === 0 ? 'inner' : '');
+        const b = el('button', 'frame', frameText(f));
+        b.type = 'button';
+        b.title = (S.files[f.file] ? S.files[f.file][0] : '?') + (S.files[f.file] && !S.files[f.file][1] ? ' (source not found)' : '');
+        b.addEventListener('click', () => gotoFrame(f));
+        li.appendChild(b);
+        ol.appendChild(li);
+      });
+      box.appendChild(ol);
+    });
+    if (inferred) box.appendChild(el('p', 'note', 'Callers from PTX: the SASS line carries only its innermost frame; the PTX shows one stack for it.'));
+    const b = S.bind[stage];
+    const us = b.layByLine.get(line);
+    if (us) {
+      box.appendChild(el('h3', null, 'layouts on this line'));
+      for (const k of us) box.appendChild(layoutBox(stage, k));
+    }
+  }
+
+  async function gotoFrame(f) {
+    if (f.file !== S.file) await setFile(f.file);
+    if (!S.srcText[f.file]) return;
+    const m = new Map(srcView.marks);
+    srcView.setMarks(m, f.line);
+    srcView.scrollTo(f.line);
+  }
+
+  /* ---- layouts ------------------------------------------------------------------ */
+
+  function layoutName(lay, i) {
+    const d = lay.defs[i];
+    return d ? (d.alias ? '#' + d.alias : d.text) : '?';
+  }
+
+  /* What a layout means, as sentences and a small picture. */
+  function layoutBox(stage, useIdx) {
+    const lay = S.bind[stage].lay;
+    const u = lay.uses[useIdx];
+    const d = lay.defs[u[3]];
+    const c = u[4] >= 0 ? lay.covers[u[4]] : null;
+    const box = el('div', 'laybox');
+    box.appendChild(el('div', 'layname', layoutName(lay, u[3]) + (d.alias ? ' = ' + d.text : '')));
+    const lines = describeLayout(lay, d, c);
+    for (const l of lines) box.appendChild(el('p', null, l));
+    if (c && c.tile) box.appendChild(picture(d, c, lay));
+    return box;
+  }
+
+  function dims(a) {
+    return a.join(' \u00d7 ');
+  }
+
+  function describeLayout(lay, d, c) {
+    const out = [];
+    const kind = d.kind;
+    if (kind === 'blocked') {
+      out.push('Blocked: each thread holds ' + dims(d.spt) + ' contiguous element(s), ' + dims(d.tpw) + ' threads per warp, ' + dims(d.wpc) + ' warps per CTA; order [' + d.order.join(', ') + '] (fastest dimension first).');
+    } else if (kind === 'slice') {
+      out.push('Slice: the parent layout ' + layoutName(lay, d.parent) + ' without dimension ' + d.dim + ' (the tensor is the parent\u2019s with that dimension reduced away).');
+    } else if (kind === 'mma') {
+      out.push('MMA accumulator (' + d.name + (d.versionMajor >= 0 ? ' v' + d.versionMajor + '.' + d.versionMinor : '') + '): warps ' + dims(d.wpc || []) + (d.instr ? ', instruction shape ' + dims(d.instr) : '') + '.');
+    } else if (kind === 'dot_op') {
+      out.push('Dot operand ' + (d.opIdx === 0 ? 'A' : d.opIdx === 1 ? 'B' : d.opIdx) + ' of a dot whose result has layout ' + layoutName(lay, d.parent) + (d.kWidth >= 0 ? ', ' + d.kWidth + ' consecutive K elements per thread' : '') + '.');
+    } else if (kind === 'linear') {
+      out.push('Linear layout: ' + d.bases[0] + ' register, ' + d.bases[1] + ' lane, ' + d.bases[2] + ' warp and ' + d.bases[3] + ' block bases (each basis doubles what that level holds).');
+    } else if (kind === 'shared') {
+      const parts = [];
+      if (d.swizzle >= 0) parts.push(d.swizzle + '-byte swizzle');
+      if (d.elementBits >= 0) parts.push(d.elementBits + '-bit elements');
+      if (d.transposed >= 0) parts.push(d.transposed ? 'transposed' : 'not transposed');
+      if (d.vec >= 0) parts.push('vec ' + d.vec + ', perPhase ' + d.perPhase + ', maxPhase ' + d.maxPhase);
+      if (d.order) parts.push('order [' + d.order.join(', ') + ']');
+      out.push('Shared memory layout (' + d.name + '): ' + parts.join(', ') + '.');
+    } else if (kind === 'memory_space') {
+      out.push('A memory space (' + d.name + ').');
+    } else {
+      out.push(d.name + ': not explained here.');
+    }
+    if (c) {
+      const shape = dims(c.shape) + ' ' + c.elem;
+      if (c.memdesc) {
+        const bytes = c.shape.reduce((a, b) => a * b, 1) * (c.bits || 0) / 8;
+        out.push('Memory descriptor ' + shape + (bytes ? ': ' + fmtBytes(bytes) + ' of shared memory' : '') + '.');
+      } else if (c.tile) {
+        out.push('One CTA tile covers ' + dims(c.tile) + ' = ' + c.tileElems + ' elements (' + c.threads + ' threads); the tensor ' + dims(c.shape) + ' has ' + c.tensorElems + '.');
+        if (c.dup > 1) out.push('The tile is larger than the tensor: each element is held by ' + c.dup + ' threads.');
+        else out.push(dims(c.reps) + ' = ' + c.reps.reduce((a, b) => a * b, 1) + ' repetition(s) of the tile: each thread holds ' + dims(c.perThread) + ' = ' + c.elemsPerThread + ' elements.');
+      } else if (c.elemsPerThread) {
+        out.push('Each thread holds ' + c.elemsPerThread + ' elements; ' + c.threads + ' threads; tensor ' + dims(c.shape) + ' (' + c.tensorElems + ' elements).');
+      } else {
+        out.push('Tensor ' + shape + '.');
+      }
+    }
+    return out;
+  }
+
+  /* The tensor as a rectangle, the tile's repetitions as a grid, the first
+   * tile's warps shaded, thread 0's elements dark. */
+  function picture(d, c, lay) {
+    const W = 240, H = c.shape.length > 1 ? 120 : 28;
+    const rows = c.shape.length > 1 ? c.shape[c.shape.length - 2] : 1;
+    const cols = c.shape[c.shape.length - 1];
+    const trow = c.tile.length > 1 ? c.tile[c.tile.length - 2] : 1;
+    const tcol = c.tile[c.tile.length - 1];
+    const sx = W / Math.max(cols, tcol), sy = H / Math.max(rows, trow);
+    const svg = svgEl('svg', { width: W + 2, height: H + 2, viewBox: '-1 -1 ' + (W + 2) + ' ' + (H + 2), class: 'laypic' });
+    svg.appendChild(svgEl('rect', { x: 0, y: 0, width: cols * sx, height: rows * sy, class: 'tensor' }));
+    /* warps of the first tile */
+    let src = d;
+    if (d.kind === 'slice' && lay.defs[d.parent]) src = lay.defs[d.parent];
+    const wpc = src.wpc || [];
+    let wr = 1, wc = 1;
+    if (src.kind === 'blocked' || src.kind === 'mma') {
+      let w = wpc.slice();
+      if (d.kind === 'slice') w.splice(d.dim, 1);
+      wc = w[w.length - 1] || 1;
+      wr = w.length > 1 ? w[w.length - 2] : 1;
+    }
+    for (let r = 0; r < wr && r < 64; r++)
+      for (let q = 0; q < wc && q < 64; q++)
+        svg.appendChild(svgEl('rect', { x: (q * tcol * sx) / wc, y: (r * trow * sy) / wr, width: (tcol * sx) / wc, height: (trow * sy) / wr, class: 'warp w' + ((r * wc + q) % 4) }));
+    /* tile repetitions */
+    const reps = c.reps;
+    const rr = reps.length > 1 ? reps[reps.length - 2] : 1, rc = reps[reps.length - 1];
+    for (let r = 0; r < rr && r < 64; r++)
+      for (let q = 0; q < rc && q < 64; q++)
+        svg.appendChild(svgEl('rect', { x: q * tcol * sx, y: r * trow * sy, width: tcol * sx, height: trow * sy, class: 'tile' }));
+    /* thread 0's elements: sizePerThread at the start of each repetition */
+    let spt = src.kind === 'blocked' ? src.spt.slice() : null;
+    if (spt && d.kind === 'slice') spt.splice(d.dim, 1);
+    if (spt) {
+      const pr = spt.length > 1 ? spt[spt.length - 2] : 1, pc = spt[spt.length - 1];
+      for (let r = 0; r < rr && r < 64; r++)
+        for (let q = 0; q < rc && q < 64; q++)
+          svg.appendChild(svgEl('rect', { x: q * tcol * sx, y: r * trow * sy, width: Math.max(1.5, pc * sx), height: Math.max(1.5, pr * sy), class: 't0' }));
+    }
+    const t = svgEl('title', {});
+    t.textContent = 'tensor ' + dims(c.shape) + ', tile ' + dims(c.tile) + ', shaded: warps of the first tile, dark: thread 0';
+    svg.appendChild(t);
+    return svg;
+  }
+
+  function showTip(span, x, y) {
+    const tip = document.getElementById('tip');
+    const stage = span.dataset.stage;
+    if (!S.bind[stage] || !S.bind[stage].lay) return;
+    tip.replaceChildren(layoutBox(stage, +span.dataset.u));
+    tip.hidden = false;
+    const r = tip.getBoundingClientRect();
+    const left = Math.min(x + 12, window.innerWidth - r.width - 8);
+    const top = y + 16 + r.height > window.innerHeight ? y - r.height - 8 : y + 16;
+    tip.style.left = Math.max(4, left) + 'px';
+    tip.style.top = Math.max(4, top) + 'px';
+  }
+
+  function hideTip() {
+    document.getElementById('tip').hidden = true;
+  }
+
+  /* ---- modes, keys ------------------------------------------------------------- */
+
+  function setMode(m) {
+    document.getElementById('kernel-view').hidden = m !== 'kernel';
+    document.getElementById('pass-view').hidden = m !== 'passes';
+    document.getElementById('mode-kernel').classList.toggle('on', m === 'kernel');
+    document.getElementById('mode-passes').classList.toggle('on', m === 'passes');
+    if (m === 'passes' && TK.passes) TK.passes.open();
+  }
+
+  function onKey(ev) {
+    if (ev.target.closest && ev.target.closest('input, select, textarea')) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (!document.getElementById('pass-view').hidden) {
+      if (TK.passes) TK.passes.key(ev);
+      return;
+    }
+    const k = ev.key;
+    if (k === 'n') gotoHit(1);
+    else if (k === 'p' || k === 'N') gotoHit(-1);
+    else if (k >= '1' && k <= '5') setStage(STAGES[+k - 1]);
+    else if (k === 'l') document.getElementById('toggle-loc').click();
+    else return;
+    ev.preventDefault();
+  }
+
+  function metaLine() {
+    const m = S.meta.meta;
+    const parts = [];
+    if (m.num_warps !== undefined) parts.push(m.num_warps + ' warps');
+    if (m.num_stages !== undefined) parts.push(m.num_stages + ' pipeline stages');
+    if (m.shared_bytes !== undefined) parts.push(fmtBytes(m.shared_bytes) + ' shared');
+    if (m.registers !== undefined) parts.push(m.registers + ' registers');
+    if (m.spill_bytes !== undefined) parts.push(m.spill_bytes + ' B spilled');
+    if (m.target) parts.push(m.target);
+    if (m.triton) parts.push('Triton ' + m.triton);
+    if (S.meta.irloc) parts.push('USE_IR_LOC=' + S.meta.irloc);
+    const box = document.getElementById('meta');
+    box.replaceChildren(el('span', null, parts.join(' \u00b7 ')));
+    const lb = el('button', 'toggle', 'locations');
+    lb.type = 'button';
+    lb.id = 'toggle-loc';
+    lb.title = 'Show the location suffixes (loc(...), !dbg, .loc) in the IR text';
+    lb.addEventListener('click', () => {
+      document.body.classList.toggle('hideloc');
+      lb.classList.toggle('on', !document.body.classList.contains('hideloc'));
+    });
+    box.appendChild(lb);
+  }
+
+  async function initKernel() {
+    const t0 = performance.now();
+    S.kid = document.body.dataset.kernel;
+    S.meta = store[S.kid + '/meta'];
+    S.files = store.files || [];
+    if (!S.meta) {
+      document.body.appendChild(el('p', 'why', 'The data of this kernel could not be loaded (data/' + S.kid + '/meta.js).'));
+      return;
+    }
+    S.stacks = S.meta.stacks;
+    document.body.classList.add('hideloc');
+    srcView = new CodeView(document.getElementById('src-pane'));
+    irView = new CodeView(document.getElementById('ir-pane'));
+    ir2View = new CodeView(document.getElementById('ir2-pane'));
+    metaLine();
+    document.getElementById('mode-kernel').addEventListener('click', () => setMode('kernel'));
+    document.getElementById('mode-passes').addEventListener('click', () => setMode('passes'));
+    document.addEventListener('keydown', onKey);
+    const kv = document.getElementById('kernel-view');
+    kv.addEventListener('mouseover', (ev) => {
+      const sp = ev.target.closest && ev.target.closest('.lay');
+      if (sp) showTip(sp, ev.clientX, ev.clientY);
+    });
+    kv.addEventListener('mouseout', (ev) => {
+      const sp = ev.target.closest && ev.target.closest('.lay');
+      if (sp && !(ev.relatedTarget && sp.contains(ev.relatedTarget))) hideTip();
+    });
+    /* the first stage: TTGIR where there is one */
+    const first = ['ttgir', 'ttir', 'llir', 'ptx', 'sass'].find((s) => !S.meta.stages[s].missing) || 'ttgir';
+    S.stage = first;
+    S.file = S.meta.main >= 0 ? S.meta.main : S.meta.files.length ? S.meta.files[0] : -1;
+    showHelp();
+    await Promise.all([setStage(first), S.file >= 0 ? setFile(S.file) : Promise.resolve()]);
+    refreshSource();
+    setMode('kernel');
+    timing.interactive = performance.now();
+    timing.setup = performance.now() - t0;
+    document.body.dataset.ready = '1';
+  }
+
+  TK.state = S;
+  TK.internal = { load, expand, tokenize, paint, CodeView, el, svgEl, base, setStage, setFile, clickSource, clickIR, STAGE_LABEL, STAGES, info, fmtBytes };
+
+  document.addEventListener('DOMContentLoaded', () => {
+    if (document.body.classList.contains('kernel')) {
+      initKernel().catch((e) => {
+        document.body.appendChild(el('p', 'why', 'Error: ' + e.message));
+        document.body.dataset.ready = 'error';
+      });
+    } else initIndex();
+  });
+})();

@@ -1,0 +1,639 @@
+/* data_kernel.c - a kernel's data files: per stage its text and what the
+ * binding index says about each line; the kernel's stack table; metadata.
+ *
+ * data/ID/meta.js        name, hash, metadata, stages (or why one is
+ *                        missing), the stack table, the files named
+ * data/ID/KIND.text.js   the stage's lines, each stored once
+ * data/ID/KIND.bind.js   line -> set of stacks, source line -> IR lines
+ *                        (exact and called), line -> lines of each other
+ *                        stage, layouts (TTGIR)
+ * Every answer comes from tk_bindex_*: the browser only looks things up.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "tkdump/tk_layout.h"
+
+typedef struct {
+    tk_report *r;
+    tk_report_kernel *rk;
+    tk_bindex *ix;
+    tk_loctab *tab;
+    GHashTable *stack_local; /* global id + 1 -> local index + 1 */
+    GArray *stacks;          /* tk_stack_id, local order */
+    GHashTable *files;       /* file id + 1 -> 1: files the kernel names */
+} kctx;
+
+static uint32_t local_stack(kctx *k, tk_stack_id id)
+{
+    gpointer v = g_hash_table_lookup(k->stack_local, GUINT_TO_POINTER(id + 1));
+    if (v)
+        return GPOINTER_TO_UINT(v) - 1;
+    g_array_append_val(k->stacks, id);
+    uint32_t idx = k->stacks->len - 1;
+    g_hash_table_insert(k->stack_local, GUINT_TO_POINTER(id + 1),
+                        GUINT_TO_POINTER(idx + 1));
+    size_t n;
+    const tk_frame *fr = tk_loctab_stack_frames(k->tab, id, &n);
+    for (size_t i = 0; i < n; i++)
+        g_hash_table_add(k->files, GUINT_TO_POINTER(fr[i].file + 1));
+    return idx;
+}
+
+static int put(kctx *k, const char *what, GString *json)
+{
+    char rel[64], key[64];
+    g_snprintf(rel, sizeof rel, "data/%s/%s.js", k->rk->id, what);
+    g_snprintf(key, sizeof key, "%s/%s", k->rk->id, what);
+    return tk_report_put(k->r, rel, key, json);
+}
+
+static int write_text(kctx *k, const tk_stage *st, tk_stage_kind kind)
+{
+    GString *g = g_string_sized_new(tk_stage_size(st) + tk_stage_line_count(st) * 4 + 16);
+    jw w;
+    jw_init(&w, g);
+    jw_arr(&w);
+    uint32_t n = tk_stage_line_count(st);
+    for (uint32_t ln = 1; ln <= n; ln++) {
+        size_t len;
+        const char *s = tk_stage_line(st, ln, &len);
+        jw_strn(&w, s, len);
+    }
+    jw_arr_end(&w);
+    char what[32];
+    g_snprintf(what, sizeof what, "%s.text", tk_stage_kind_name(kind));
+    int rc = put(k, what, g);
+    g_string_free(g, TRUE);
+    return rc;
+}
+
+/* Line -> index of its set of stacks (+1, 0: none). */
+typedef struct {
+    GArray *line_set;     /* uint32_t per line, index 0 = line 1 */
+    GPtrArray *sets;      /* GArray of local stack ids */
+    GArray *inferred;     /* uint32_t lines */
+} line_sets;
+
+static void build_line_sets(kctx *k, const tk_stage *st, tk_stage_kind kind,
+                            line_sets *ls)
+{
+    GHashTable *by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    ls->line_set = g_array_new(FALSE, TRUE, sizeof(uint32_t));
+    ls->sets = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+    ls->inferred = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    uint32_t n = tk_stage_line_count(st);
+    g_array_set_size(ls->line_set, n);
+    GString *key = g_string_new(NULL);
+    for (uint32_t ln = 1; ln <= n; ln++) {
+        const tk_stack_id *ids;
+        size_t ns = tk_bindex_line_stacks(k->ix, kind, ln, &ids);
+        if (!ns)
+            continue;
+        if (tk_bindex_stack_inferred(k->ix, kind, ln))
+            g_array_append_val(ls->inferred, ln);
+        g_string_truncate(key, 0);
+        for (size_t i = 0; i < ns; i++)
+            g_string_append_printf(key, "%u,", ids[i]);
+        gpointer v = g_hash_table_lookup(by_key, key->str);
+        uint32_t set;
+        if (v) {
+            set = GPOINTER_TO_UINT(v);
+        } else {
+            GArray *a = g_array_sized_new(FALSE, FALSE, sizeof(uint32_t), (guint)ns);
+            for (size_t i = 0; i < ns; i++) {
+                uint32_t l = local_stack(k, ids[i]);
+                g_array_append_val(a, l);
+            }
+            g_ptr_array_add(ls->sets, a);
+            set = ls->sets->len;
+            g_hash_table_insert(by_key, g_strdup(key->str), GUINT_TO_POINTER(set));
+        }
+        g_array_index(ls->line_set, uint32_t, ln - 1) = set;
+    }
+    g_string_free(key, TRUE);
+    g_hash_table_destroy(by_key);
+}
+
+static void line_sets_clear(line_sets *ls)
+{
+    g_array_free(ls->line_set, TRUE);
+    g_ptr_array_free(ls->sets, TRUE);
+    g_array_free(ls->inferred, TRUE);
+}
+
+static gboolean is_inferred(const line_sets *ls, uint32_t ln)
+{
+    /* inferred is ascending */
+    guint lo = 0, hi = ls->inferred->len;
+    while (lo < hi) {
+        guint mid = (lo + hi) / 2;
+        uint32_t v = g_array_index(ls->inferred, uint32_t, mid);
+        if (v == ln)
+            return TRUE;
+        if (v < ln)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return FALSE;
+}
+
+/* Stage FROM -> stage TO for every line.  Outside a USE_IR_LOC pair the
+ * answer depends only on the line's stacks and on whether they were
+ * inferred, so it is asked once per (set, inferred) and stored that way:
+ * `{"by":"set","idx":[...],"lists":[...]}` where idx[2 * set + inferred]
+ * is a list index + 1.  A USE_IR_LOC pair is asked per line ("by":"line"). */
+static void write_to(kctx *k, jw *w, tk_stage_kind from, tk_stage_kind to,
+                     const line_sets *ls, uint32_t n_lines)
+{
+    tk_stage_kind irk = tk_bindex_irloc_stage(k->ix);
+    gboolean by_line = irk != TK_STAGE_UNKNOWN && from >= irk && to >= irk;
+    GHashTable *lists = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GPtrArray *order = g_ptr_array_new(); /* list keys in index order */
+    GArray *idx = g_array_new(FALSE, TRUE, sizeof(uint32_t));
+    g_array_set_size(idx, by_line ? n_lines : 2 * (ls->sets->len + 1));
+    GString *key = g_string_new(NULL);
+    for (uint32_t ln = 1; ln <= n_lines; ln++) {
+        uint32_t set = g_array_index(ls->line_set, uint32_t, ln - 1);
+        if (!set && !by_line)
+            continue;
+        guint slot = by_line ? ln - 1 : 2 * set + (is_inferred(ls, ln) ? 1 : 0);
+        if (!by_line && g_array_index(idx, uint32_t, slot))
+            continue;
+        uint32_t *lines = NULL;
+        size_t n = tk_bindex_stage_to_stage(k->ix, from, ln, to, &lines);
+        if (n) {
+            g_string_truncate(key, 0);
+            for (size_t i = 0; i < n; i++)
+                g_string_append_printf(key, "%u,", lines[i]);
+            gpointer v = g_hash_table_lookup(lists, key->str);
+            if (!v) {
+                char *kk = g_strdup(key->str);
+                g_ptr_array_add(order, kk);
+                v = GUINT_TO_POINTER(order->len);
+                g_hash_table_insert(lists, kk, v);
+            }
+            g_array_index(idx, uint32_t, slot) = GPOINTER_TO_UINT(v);
+        } else if (!by_line) {
+            g_array_index(idx, uint32_t, slot) = 0;
+        }
+        free(lines);
+    }
+    jw_obj(w);
+    jw_key(w, "by");
+    jw_str(w, by_line ? "line" : "set");
+    jw_key(w, "idx");
+    jw_arr(w);
+    for (guint i = 0; i < idx->len; i++)
+        jw_int(w, g_array_index(idx, uint32_t, i));
+    jw_arr_end(w);
+    jw_key(w, "lists");
+    jw_arr(w);
+    GArray *tmp = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (guint i = 0; i < order->len; i++) {
+        g_array_set_size(tmp, 0);
+        for (char *p = order->pdata[i]; *p;) {
+            char *end;
+            uint32_t v = (uint32_t)strtoul(p, &end, 10);
+            g_array_append_val(tmp, v);
+            p = *end ? end + 1 : end;
+        }
+        jw_lines(w, (const uint32_t *)tmp->data, tmp->len);
+    }
+    g_array_free(tmp, TRUE);
+    jw_arr_end(w);
+    jw_obj_end(w);
+    g_string_free(key, TRUE);
+    g_array_free(idx, TRUE);
+    g_ptr_array_free(order, TRUE);
+    g_hash_table_destroy(lists);
+}
+
+static void write_u64s(jw *w, const uint64_t *v, unsigned n)
+{
+    jw_arr(w);
+    for (unsigned i = 0; i < n; i++)
+        jw_int(w, (int64_t)v[i]);
+    jw_arr_end(w);
+}
+
+static void write_u32s(jw *w, const uint32_t *v, unsigned n)
+{
+    jw_arr(w);
+    for (unsigned i = 0; i < n; i++)
+        jw_int(w, v[i]);
+    jw_arr_end(w);
+}
+
+static void write_layout(jw *w, const tk_layout *l)
+{
+    jw_obj(w);
+    jw_key(w, "kind");
+    jw_str(w, tk_layout_kind_name(l->kind));
+    jw_key(w, "alias");
+    jw_str(w, l->alias);
+    jw_key(w, "name");
+    jw_str(w, l->name);
+    jw_key(w, "text");
+    jw_str(w, l->text);
+    jw_key(w, "line");
+    jw_int(w, l->line);
+    if (l->rank) {
+        jw_key(w, "rank");
+        jw_int(w, l->rank);
+    }
+    if (l->kind == TK_LAYOUT_BLOCKED) {
+        jw_key(w, "spt");
+        write_u32s(w, l->size_per_thread, l->rank);
+        jw_key(w, "tpw");
+        write_u32s(w, l->threads_per_warp, l->rank);
+    }
+    if (l->kind == TK_LAYOUT_BLOCKED || l->kind == TK_LAYOUT_MMA) {
+        jw_key(w, "wpc");
+        write_u32s(w, l->warps_per_cta, l->rank);
+    }
+    if (l->kind == TK_LAYOUT_BLOCKED || l->kind == TK_LAYOUT_SHARED) {
+        jw_key(w, "order");
+        write_u32s(w, l->order, l->rank);
+    }
+    struct { const char *k; int v; } ints[] = {
+        {"parent", l->parent}, {"dim", l->dim}, {"opIdx", l->op_idx},
+        {"kWidth", l->k_width}, {"versionMajor", l->version_major},
+        {"versionMinor", l->version_minor}, {"vec", l->vec},
+        {"perPhase", l->per_phase}, {"maxPhase", l->max_phase},
+        {"swizzle", l->swizzle_bytes}, {"transposed", l->transposed},
+        {"elementBits", l->element_bits},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(ints); i++)
+        if (ints[i].v >= 0) {
+            jw_key(w, ints[i].k);
+            jw_int(w, ints[i].v);
+        }
+    if (l->n_instr) {
+        jw_key(w, "instr");
+        write_u32s(w, l->instr_shape, l->n_instr);
+    }
+    if (l->kind == TK_LAYOUT_LINEAR) {
+        jw_key(w, "bases");
+        uint32_t b[4] = {l->n_register, l->n_lane, l->n_warp, l->n_block};
+        write_u32s(w, b, 4);
+    }
+    jw_obj_end(w);
+}
+
+/* Layouts of a TTGIR stage: definitions, and per use on a line the layout
+ * and how it covers that tensor (computed by tk_layouts_cover()). */
+static void write_layouts(jw *w, const tk_stage *st)
+{
+    tk_layouts *lay = tk_layouts_from_stage(st);
+    GHashTable *cover_idx = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GString *covers = g_string_new(NULL);
+    jw cw;
+    jw_init(&cw, covers);
+    jw_arr(&cw);
+    guint n_covers = 0;
+    jw_key(w, "uses");
+    jw_arr(w);
+    tk_layout_use u[32];
+    uint32_t n = tk_layouts_count(lay) ? tk_stage_line_count(st) : 0;
+    GString *key = g_string_new(NULL);
+    for (uint32_t ln = 1; ln <= n; ln++) {
+        size_t len;
+        const char *s = tk_stage_line(st, ln, &len);
+        if (len && s[0] == '#') {
+            int li = -1;
+            for (size_t i = 0; i < tk_layouts_count(lay); i++)
+                if (tk_layouts_get(lay, i)->line == ln)
+                    li = (int)i;
+            if (li >= 0) {
+                const tk_layout *l = tk_layouts_get(lay, (size_t)li);
+                jw_arr(w);
+                jw_int(w, ln);
+                jw_int(w, 0);
+                jw_int(w, tk_report_u16_offset(s, strlen(l->alias) + 1));
+                jw_int(w, li);
+                jw_int(w, -1);
+                jw_arr_end(w);
+            }
+            continue;
+        }
+        size_t nu = tk_layouts_line_uses(lay, s, len, u, G_N_ELEMENTS(u));
+        for (size_t i = 0; i < nu && i < G_N_ELEMENTS(u); i++) {
+            if (u[i].layout < 0)
+                continue;
+            g_string_printf(key, "%d|%d|%s|", u[i].layout, u[i].memdesc, u[i].elem);
+            for (unsigned d = 0; d < u[i].rank && d < TK_LAYOUT_MAX_RANK; d++)
+                g_string_append_printf(key, "%" G_GUINT64_FORMAT "x", u[i].shape[d]);
+            gpointer v = g_hash_table_lookup(cover_idx, key->str);
+            if (!v) {
+                tk_layout_cover c;
+                tk_layouts_cover(lay, u[i].layout, u[i].shape, u[i].rank, &c);
+                jw_obj(&cw);
+                jw_key(&cw, "layout");
+                jw_int(&cw, u[i].layout);
+                jw_key(&cw, "shape");
+                write_u64s(&cw, u[i].shape, u[i].rank);
+                jw_key(&cw, "elem");
+                jw_str(&cw, u[i].elem);
+                jw_key(&cw, "bits");
+                jw_int(&cw, u[i].elem_bits);
+                jw_key(&cw, "memdesc");
+                jw_bool(&cw, u[i].memdesc);
+                if (c.known) {
+                    jw_key(&cw, "tile");
+                    write_u64s(&cw, c.tile, c.rank);
+                    jw_key(&cw, "reps");
+                    write_u64s(&cw, c.reps, c.rank);
+                    jw_key(&cw, "perThread");
+                    write_u64s(&cw, c.per_thread, c.rank);
+                    jw_key(&cw, "tileElems");
+                    jw_int(&cw, (int64_t)c.tile_elems);
+                    jw_key(&cw, "tensorElems");
+                    jw_int(&cw, (int64_t)c.tensor_elems);
+                    jw_key(&cw, "elemsPerThread");
+                    jw_int(&cw, (int64_t)c.elems_per_thread);
+                    jw_key(&cw, "threads");
+                    jw_int(&cw, (int64_t)c.threads);
+                    jw_key(&cw, "dup");
+                    jw_int(&cw, (int64_t)c.duplication);
+                }
+                jw_obj_end(&cw);
+                v = GUINT_TO_POINTER(++n_covers);
+                g_hash_table_insert(cover_idx, g_strdup(key->str), v);
+            }
+            jw_arr(w);
+            jw_int(w, ln);
+            jw_int(w, tk_report_u16_offset(s, u[i].start));
+            jw_int(w, tk_report_u16_offset(s, u[i].end));
+            jw_int(w, u[i].layout);
+            jw_int(w, GPOINTER_TO_UINT(v) - 1);
+            jw_arr_end(w);
+        }
+    }
+    jw_arr_end(w);
+    jw_arr_end(&cw);
+    jw_key(w, "covers");
+    jw_raw(w, covers);
+    jw_key(w, "defs");
+    jw_arr(w);
+    for (size_t i = 0; i < tk_layouts_count(lay); i++)
+        write_layout(w, tk_layouts_get(lay, i));
+    jw_arr_end(w);
+    g_string_free(key, TRUE);
+    g_string_free(covers, TRUE);
+    g_hash_table_destroy(cover_idx);
+    tk_layouts_free(lay);
+}
+
+static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
+{
+    line_sets ls;
+    build_line_sets(k, st, kind, &ls);
+    uint32_t n = tk_stage_line_count(st);
+    GString *g = g_string_sized_new(n * 8 + 64);
+    jw w;
+    jw_init(&w, g);
+    jw_obj(&w);
+    jw_key(&w, "sets");
+    jw_arr(&w);
+    for (guint i = 0; i < ls.sets->len; i++) {
+        GArray *a = ls.sets->pdata[i];
+        write_u32s(&w, (const uint32_t *)a->data, a->len);
+    }
+    jw_arr_end(&w);
+    jw_key(&w, "line");
+    jw_arr(&w);
+    for (uint32_t i = 0; i < n; i++)
+        jw_int(&w, g_array_index(ls.line_set, uint32_t, i));
+    jw_arr_end(&w);
+    jw_key(&w, "inferred");
+    jw_lines(&w, (const uint32_t *)ls.inferred->data, ls.inferred->len);
+
+    /* source line -> lines of this stage, both ways of asking */
+    jw_key(&w, "src");
+    jw_arr(&w);
+    const tk_source_ref *refs;
+    size_t nr = tk_bindex_source_refs(k->ix, kind, &refs);
+    for (size_t i = 0; i < nr; i++) {
+        jw_arr(&w);
+        jw_int(&w, refs[i].file);
+        jw_int(&w, refs[i].line);
+        const uint32_t *lines;
+        size_t nl = tk_bindex_source_to_stage(k->ix, refs[i].file, refs[i].line,
+                                              TK_MATCH_EXACT, kind, &lines);
+        jw_lines(&w, lines, nl);
+        nl = tk_bindex_source_to_stage(k->ix, refs[i].file, refs[i].line,
+                                       TK_MATCH_CALLED, kind, &lines);
+        jw_lines(&w, lines, nl);
+        jw_arr_end(&w);
+        g_hash_table_add(k->files, GUINT_TO_POINTER(refs[i].file + 1));
+    }
+    jw_arr_end(&w);
+
+    jw_key(&w, "to");
+    jw_obj(&w);
+    for (int t = 0; t < TK_STAGE_COUNT; t++) {
+        if (t == (int)kind || !tk_kernel_stage(k->rk->kernel, (tk_stage_kind)t))
+            continue;
+        jw_key(&w, tk_stage_kind_name((tk_stage_kind)t));
+        write_to(k, &w, kind, (tk_stage_kind)t, &ls, n);
+    }
+    jw_obj_end(&w);
+    if (kind == TK_STAGE_TTGIR || kind == TK_STAGE_TTIR) {
+        jw_key(&w, "lay");
+        jw_obj(&w);
+        write_layouts(&w, st);
+        jw_obj_end(&w);
+    }
+    jw_obj_end(&w);
+    char what[32];
+    g_snprintf(what, sizeof what, "%s.bind", tk_stage_kind_name(kind));
+    int rc = put(k, what, g);
+    g_string_free(g, TRUE);
+    line_sets_clear(&ls);
+    return rc;
+}
+
+/* The file most lines' outermost frames are in: the user's kernel file,
+ * which the source pane opens first. */
+static int main_file(kctx *k)
+{
+    GHashTable *count = g_hash_table_new(g_direct_hash, g_direct_equal);
+    int best = -1;
+    guint best_n = 0;
+    for (guint i = 0; i < k->stacks->len; i++) {
+        size_t n;
+        const tk_frame *fr = tk_loctab_stack_frames(
+            k->tab, g_array_index(k->stacks, tk_stack_id, i), &n);
+        if (!n)
+            continue;
+        gpointer key = GUINT_TO_POINTER(fr[n - 1].file + 1);
+        guint c = GPOINTER_TO_UINT(g_hash_table_lookup(count, key)) + 1;
+        g_hash_table_insert(count, key, GUINT_TO_POINTER(c));
+        if (c > best_n) {
+            best_n = c;
+            best = (int)fr[n - 1].file;
+        }
+    }
+    g_hash_table_destroy(count);
+    return best;
+}
+
+static const char *missing_reason(tk_stage_kind kind)
+{
+    switch (kind) {
+    case TK_STAGE_TTIR:
+        return "no TTIR file (.ttir) was found for this kernel (Gluon kernels "
+               "start at TTGIR)";
+    case TK_STAGE_SASS:
+        return "no SASS was found: the capture has no .sass/.sass_gi file for "
+               "this kernel (nvdisasm output of its cubin)";
+    default:
+        return "no file of this stage was found for this kernel";
+    }
+}
+
+static void write_meta_fields(jw *w, const tk_kernel_meta *m)
+{
+    struct { const char *k; int64_t v; } f[] = {
+        {"num_warps", m->num_warps}, {"num_ctas", m->num_ctas},
+        {"num_stages", m->num_stages}, {"shared_bytes", m->shared_bytes},
+        {"registers", m->registers}, {"spill_bytes", m->spill_bytes},
+    };
+    jw_obj(w);
+    for (size_t i = 0; i < G_N_ELEMENTS(f); i++)
+        if (f[i].v >= 0) {
+            jw_key(w, f[i].k);
+            jw_int(w, f[i].v);
+        }
+    if (m->target) {
+        jw_key(w, "target");
+        jw_str(w, m->target);
+    }
+    if (m->triton_version) {
+        jw_key(w, "triton");
+        jw_str(w, m->triton_version);
+    }
+    jw_obj_end(w);
+}
+
+static gint cmp_u32(gconstpointer a, gconstpointer b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int write_meta(kctx *k)
+{
+    const tk_kernel *kern = k->rk->kernel;
+    GString *g = g_string_new(NULL);
+    jw w;
+    jw_init(&w, g);
+    jw_obj(&w);
+    jw_key(&w, "id");
+    jw_str(&w, k->rk->id);
+    jw_key(&w, "name");
+    jw_str(&w, tk_kernel_name(kern));
+    jw_key(&w, "hash");
+    jw_str(&w, tk_kernel_hash(kern));
+    jw_key(&w, "origin");
+    jw_str(&w, tk_kernel_origin(kern));
+    jw_key(&w, "meta");
+    write_meta_fields(&w, tk_kernel_metadata(kern));
+    tk_stage_kind irk = tk_bindex_irloc_stage(k->ix);
+    jw_key(&w, "irloc");
+    jw_str(&w, irk == TK_STAGE_UNKNOWN ? NULL : tk_stage_kind_name(irk));
+    jw_key(&w, "stages");
+    jw_obj(&w);
+    for (int t = 0; t < TK_STAGE_COUNT; t++) {
+        const tk_stage *st = tk_kernel_stage(kern, (tk_stage_kind)t);
+        jw_key(&w, tk_stage_kind_name((tk_stage_kind)t));
+        jw_obj(&w);
+        if (!st) {
+            jw_key(&w, "missing");
+            jw_str(&w, missing_reason((tk_stage_kind)t));
+        } else {
+            char *base = g_path_get_basename(tk_stage_path(st));
+            jw_key(&w, "file");
+            jw_str(&w, base);
+            g_free(base);
+            jw_key(&w, "lines");
+            jw_int(&w, tk_stage_line_count(st));
+            jw_key(&w, "bytes");
+            jw_int(&w, (int64_t)tk_stage_size(st));
+            jw_key(&w, "bound");
+            jw_int(&w, tk_bindex_bound_line_count(k->ix, (tk_stage_kind)t));
+            jw_key(&w, "inlineFrames");
+            jw_bool(&w, tk_stage_has_inline_frames(st));
+        }
+        jw_obj_end(&w);
+    }
+    jw_obj_end(&w);
+    jw_key(&w, "stacks");
+    jw_arr(&w);
+    for (guint i = 0; i < k->stacks->len; i++) {
+        size_t n;
+        const tk_frame *fr = tk_loctab_stack_frames(
+            k->tab, g_array_index(k->stacks, tk_stack_id, i), &n);
+        jw_arr(&w);
+        for (size_t j = 0; j < n; j++) {
+            jw_int(&w, fr[j].file);
+            jw_int(&w, fr[j].line);
+            jw_int(&w, fr[j].col);
+        }
+        jw_arr_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_key(&w, "main");
+    jw_int(&w, main_file(k));
+    jw_key(&w, "files");
+    GList *files = g_hash_table_get_keys(k->files);
+    GArray *fa = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (GList *l = files; l; l = l->next) {
+        uint32_t f = GPOINTER_TO_UINT(l->data) - 1;
+        g_array_append_val(fa, f);
+        tk_report_source(k->r, f);
+    }
+    g_list_free(files);
+    g_array_sort(fa, cmp_u32);
+    write_u32s(&w, (const uint32_t *)fa->data, fa->len);
+    g_array_free(fa, TRUE);
+    jw_key(&w, "passes");
+    jw_bool(&w, k->rk->n_passes >= 0);
+    jw_obj_end(&w);
+    int rc = put(k, "meta", g);
+    g_string_free(g, TRUE);
+    return rc;
+}
+
+int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk)
+{
+    kctx k = {
+        .r = r,
+        .rk = rk,
+        .tab = tk_bundle_loctab(r->bundle),
+        .stack_local = g_hash_table_new(g_direct_hash, g_direct_equal),
+        .stacks = g_array_new(FALSE, FALSE, sizeof(tk_stack_id)),
+        .files = g_hash_table_new(g_direct_hash, g_direct_equal),
+    };
+    k.ix = tk_bindex_build(rk->kernel, k.tab);
+    int rc = 0;
+    for (int t = 0; t < TK_STAGE_COUNT && rc == 0; t++) {
+        const tk_stage *st = tk_kernel_stage(rk->kernel, (tk_stage_kind)t);
+        if (!st)
+            continue;
+        rk->bound[t] = tk_bindex_bound_line_count(k.ix, (tk_stage_kind)t);
+        rc = write_text(&k, st, (tk_stage_kind)t);
+        if (rc == 0)
+            rc = write_bind(&k, st, (tk_stage_kind)t);
+    }
+    if (rc == 0)
+        rc = write_meta(&k);
+    tk_bindex_free(k.ix);
+    g_hash_table_destroy(k.stack_local);
+    g_array_free(k.stacks, TRUE);
+    g_hash_table_destroy(k.files);
+    return rc;
+}

@@ -1,0 +1,159 @@
+/* jsonw.c - streaming JSON for script files (jsonw.h). */
+#include "jsonw.h"
+
+#include <string.h>
+
+void jw_init(jw *w, GString *out)
+{
+    memset(w, 0, sizeof *w);
+    w->out = out;
+}
+
+static void before_value(jw *w)
+{
+    if (w->after_key) {
+        w->after_key = FALSE;
+        return;
+    }
+    if (w->depth == 0)
+        return;
+    uint64_t bit = UINT64_C(1) << ((w->depth - 1) & 63);
+    if (w->need_comma & bit)
+        g_string_append_c(w->out, ',');
+    w->need_comma |= bit;
+}
+
+static void open_(jw *w, char c)
+{
+    before_value(w);
+    g_string_append_c(w->out, c);
+    w->depth++;
+    w->need_comma &= ~(UINT64_C(1) << ((w->depth - 1) & 63));
+}
+
+static void close_(jw *w, char c)
+{
+    g_string_append_c(w->out, c);
+    if (w->depth)
+        w->depth--;
+}
+
+void jw_obj(jw *w) { open_(w, '{'); }
+void jw_obj_end(jw *w) { close_(w, '}'); }
+void jw_arr(jw *w) { open_(w, '['); }
+void jw_arr_end(jw *w) { close_(w, ']'); }
+
+void jw_key(jw *w, const char *key)
+{
+    before_value(w);
+    g_string_append_c(w->out, '"');
+    jw_escape(w->out, key, strlen(key));
+    g_string_append(w->out, "\":");
+    w->after_key = TRUE;
+}
+
+void jw_escape(GString *out, const char *s, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        const unsigned char *run = p;
+        /* plain ASCII that needs no escape, copied in one go */
+        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\' &&
+               *p != '<' && *p != '>' && *p != '&')
+            p++;
+        if (p > run)
+            g_string_append_len(out, (const char *)run, p - run);
+        if (p >= end)
+            break;
+        unsigned c = *p;
+        if (c < 0x80) {
+            char e[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
+            if (c == '"')
+                g_string_append(out, "\\\"");
+            else if (c == '\\')
+                g_string_append(out, "\\\\");
+            else if (c == '\n')
+                g_string_append(out, "\\n");
+            else if (c == '\t')
+                g_string_append(out, "\\t");
+            else
+                g_string_append(out, e);
+            p++;
+            continue;
+        }
+        /* multi-byte: validate one character */
+        const gchar *next = NULL;
+        gunichar u = g_utf8_get_char_validated((const gchar *)p, (gssize)(end - p));
+        if (u == (gunichar)-1 || u == (gunichar)-2) {
+            g_string_append(out, "\\ufffd");
+            p++;
+            continue;
+        }
+        next = g_utf8_next_char(p);
+        if (u == 0x2028 || u == 0x2029)
+            g_string_append(out, u == 0x2028 ? "\\u2028" : "\\u2029");
+        else
+            g_string_append_len(out, (const char *)p, (const unsigned char *)next - p);
+        p = (const unsigned char *)next;
+    }
+}
+
+void jw_strn(jw *w, const char *s, size_t len)
+{
+    before_value(w);
+    if (!s) {
+        g_string_append(w->out, "null");
+        return;
+    }
+    g_string_append_c(w->out, '"');
+    jw_escape(w->out, s, len);
+    g_string_append_c(w->out, '"');
+}
+
+void jw_str(jw *w, const char *s)
+{
+    jw_strn(w, s, s ? strlen(s) : 0);
+}
+
+void jw_int(jw *w, int64_t v)
+{
+    before_value(w);
+    g_string_append_printf(w->out, "%" G_GINT64_FORMAT, (gint64)v);
+}
+
+void jw_bool(jw *w, gboolean v)
+{
+    before_value(w);
+    g_string_append(w->out, v ? "true" : "false");
+}
+
+void jw_null(jw *w)
+{
+    before_value(w);
+    g_string_append(w->out, "null");
+}
+
+void jw_raw(jw *w, const GString *json)
+{
+    before_value(w);
+    g_string_append_len(w->out, json->str, json->len);
+}
+
+void jw_lines(jw *w, const uint32_t *lines, size_t n)
+{
+    jw_arr(w);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && lines[j + 1] == lines[j] + 1)
+            j++;
+        jw_int(w, lines[i]);
+        if (j - i >= 2) {
+            jw_int(w, -(int64_t)lines[j]);
+            i = j + 1;
+        } else {
+            i++;
+        }
+    }
+    jw_arr_end(w);
+}

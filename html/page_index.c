@@ -1,0 +1,129 @@
+/* page_index.c - index.html: what was captured, the note, and one row per
+ * kernel with its metadata, stage line counts and pass counts. */
+#include <libxml/HTMLparser.h>
+#include <string.h>
+
+#include "page.h"
+#include "report.h"
+#include "tkview-config.h"
+
+static void cell_int(xmlNodePtr tr, int64_t v, const char *unit)
+{
+    if (v < 0) {
+        tk_el(tr, "td", "num unknown", "?");
+        return;
+    }
+    char buf[48];
+    g_snprintf(buf, sizeof buf, "%" G_GINT64_FORMAT "%s", (gint64)v, unit ? unit : "");
+    tk_el(tr, "td", "num", buf);
+}
+
+/* Parses the note's HTML (cmark's safe output) and moves its nodes into
+ * PARENT: libxml2 re-serializes them, so nothing passes through as text. */
+static void add_note(xmlNodePtr parent, const char *html)
+{
+    GString *wrapped = g_string_new("<html><body><div>");
+    g_string_append(wrapped, html);
+    g_string_append(wrapped, "</div></body></html>");
+    htmlDocPtr nd = htmlReadMemory(wrapped->str, (int)wrapped->len, NULL, "UTF-8",
+                                   HTML_PARSE_NONET | HTML_PARSE_NOERROR |
+                                       HTML_PARSE_NOWARNING | HTML_PARSE_NOBLANKS);
+    g_string_free(wrapped, TRUE);
+    if (!nd)
+        return;
+    xmlNodePtr root = xmlDocGetRootElement(nd);
+    xmlNodePtr body = root ? root->children : NULL;
+    while (body && (body->type != XML_ELEMENT_NODE ||
+                    xmlStrcmp(body->name, BAD_CAST "body")))
+        body = body->next;
+    xmlNodePtr div = body ? body->children : NULL;
+    if (div)
+        for (xmlNodePtr c = div->children; c; c = c->next)
+            xmlAddChild(parent, xmlDocCopyNode(c, parent->doc, 1));
+    xmlFreeDoc(nd);
+}
+
+int tk_report_index(tk_report *r, const char *notes_html)
+{
+    const char *scripts[] = {"assets/report.js", NULL};
+    xmlNodePtr body;
+    xmlDocPtr doc = tk_page_new("tkview report", scripts, &body);
+    tk_attr(body, "class", "index");
+    xmlNodePtr header = tk_el(body, "header", "top", NULL);
+    tk_el(header, "h1", NULL, "tkview report");
+    xmlNodePtr dl = tk_el(body, "dl", "about", NULL);
+    struct { const char *k, *v; } about[] = {
+        {"input", tk_bundle_path(r->bundle)},
+        {"compiler", tk_bundle_compiler(r->bundle)},
+        {"command", tk_bundle_command(r->bundle)},
+        {"made by", "tkview " TKVIEW_VERSION},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(about); i++) {
+        if (!about[i].v)
+            continue;
+        tk_el(dl, "dt", NULL, about[i].k);
+        tk_el(dl, "dd", NULL, about[i].v);
+    }
+    if (tk_bundle_complete(r->bundle) == 0)
+        tk_el(body, "p", "warn", "The capture did not finish: some kernels or "
+                                 "stages may be missing.");
+    if (notes_html && *notes_html) {
+        xmlNodePtr note = tk_el(body, "section", "note", NULL);
+        tk_attr(note, "id", "note");
+        add_note(note, notes_html);
+    }
+    xmlNodePtr table = tk_el(body, "table", "kernels", NULL);
+    tk_attr(table, "id", "kernels");
+    xmlNodePtr tr = tk_el(tk_el(table, "thead", NULL, NULL), "tr", NULL, NULL);
+    const char *heads[] = {"kernel", "hash", "warps", "stages", "shared", "registers",
+                           "spills", "TTIR", "TTGIR", "LLVM IR", "PTX", "SASS",
+                           "passes"};
+    for (size_t i = 0; i < G_N_ELEMENTS(heads); i++)
+        tk_el(tr, "th", NULL, heads[i]);
+    xmlNodePtr tbody = tk_el(table, "tbody", NULL, NULL);
+    for (guint i = 0; i < r->kernels->len; i++) {
+        tk_report_kernel *rk = &g_array_index(r->kernels, tk_report_kernel, i);
+        const tk_kernel_meta *m = tk_kernel_metadata(rk->kernel);
+        tr = tk_el(tbody, "tr", NULL, NULL);
+        xmlNodePtr a = tk_el(tk_el(tr, "td", "name", NULL), "a", NULL,
+                             tk_kernel_name(rk->kernel));
+        tk_attr(a, "href", rk->page);
+        char hash[17];
+        g_strlcpy(hash, tk_kernel_hash(rk->kernel), sizeof hash);
+        xmlNodePtr td = tk_el(tr, "td", "hash", hash);
+        tk_attr(td, "title", tk_kernel_hash(rk->kernel));
+        cell_int(tr, m->num_warps, NULL);
+        cell_int(tr, m->num_stages, NULL);
+        cell_int(tr, m->shared_bytes, " B");
+        cell_int(tr, m->registers, NULL);
+        cell_int(tr, m->spill_bytes, " B");
+        for (int s = 0; s < TK_STAGE_COUNT; s++) {
+            const tk_stage *st = tk_kernel_stage(rk->kernel, (tk_stage_kind)s);
+            if (!st) {
+                tk_el(tr, "td", "num missing", "-");
+                continue;
+            }
+            char buf[64];
+            g_snprintf(buf, sizeof buf, "%u", tk_stage_line_count(st));
+            td = tk_el(tr, "td", "num", buf);
+            g_snprintf(buf, sizeof buf, "%u lines, %u with a location",
+                       tk_stage_line_count(st), rk->bound[s]);
+            tk_attr(td, "title", buf);
+        }
+        if (rk->n_passes < 0) {
+            tk_el(tr, "td", "num missing", "-");
+        } else {
+            char buf[64];
+            g_snprintf(buf, sizeof buf, "%d (%d changed)", rk->n_passes, rk->n_changed);
+            tk_el(tr, "td", "num", buf);
+        }
+    }
+    if (r->kernels->len == 0)
+        tk_el(body, "p", "warn", "No kernel was found in the input.");
+    xmlNodePtr foot = tk_el(body, "footer", NULL, NULL);
+    tk_text(foot, "Opens from file:// with no server and no network. ");
+    tk_text(foot, "Click a kernel to see what each source line became.");
+    int rc = tk_page_save(doc, r->out, "index.html", r->diags);
+    xmlFreeDoc(doc);
+    return rc;
+}

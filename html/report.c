@@ -1,0 +1,137 @@
+/* report.c - writing the whole report (tk_html.h): stage the folder, write
+ * the assets, each kernel's page and data, the file table and the index,
+ * then rename it into place. */
+#include "report.h"
+
+#include <string.h>
+
+#include "tkview-config.h"
+
+int tk_report_put(tk_report *r, const char *rel, const char *key,
+                  const GString *json)
+{
+    /* The key is generator-made ASCII; the JSON is script-safe (jsonw.h). */
+    GString *s = g_string_sized_new(json->len + 64);
+    g_string_append(s, "TK.put(\"");
+    jw_escape(s, key, strlen(key));
+    g_string_append(s, "\",");
+    g_string_append_len(s, json->str, json->len);
+    g_string_append(s, ");\n");
+    int rc = tk_outdir_write(r->out, rel, s->str, s->len, r->diags);
+    g_string_free(s, TRUE);
+    r->files++;
+    return rc;
+}
+
+uint32_t tk_report_u16_offset(const char *s, size_t off)
+{
+    uint32_t n = 0;
+    size_t i = 0;
+    while (i < off) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80) {
+            i++;
+            n++;
+            continue;
+        }
+        gunichar u = g_utf8_get_char_validated(s + i, (gssize)(off - i));
+        if (u == (gunichar)-1 || u == (gunichar)-2) {
+            i++;
+            n++;
+            continue;
+        }
+        i = (size_t)(g_utf8_next_char(s + i) - s);
+        n += u >= 0x10000 ? 2 : 1;
+    }
+    return n;
+}
+
+/* A page name from the kernel's name: letters, digits, '_' and '-' only,
+ * cut to 48 bytes, so the name is readable and can never be a path. */
+static void page_name(char *out, size_t cap, const char *id, const char *name)
+{
+    GString *s = g_string_new(id);
+    g_string_append_c(s, '-');
+    size_t n = 0;
+    for (const char *p = name; *p && n < 48; p++, n++)
+        g_string_append_c(s, g_ascii_isalnum(*p) || *p == '_' ? *p : '_');
+    g_string_append(s, ".html");
+    g_strlcpy(out, s->str, cap);
+    g_string_free(s, TRUE);
+}
+
+static int write_marker(tk_report *r)
+{
+    GString *s = g_string_new("{\"generator\":\"tkview\",\"version\":\"" TKVIEW_VERSION
+                              "\",\"format\":1}\n");
+    int rc = tk_outdir_write(r->out, TK_REPORT_MARKER, s->str, s->len, r->diags);
+    g_string_free(s, TRUE);
+    return rc;
+}
+
+int tk_html_write(tk_bundle *bundle, const char *outdir,
+                  const tk_html_options *opts, tk_html_stats *stats,
+                  tk_diags *diags)
+{
+    static const tk_html_options no_opts = {0};
+    if (!opts)
+        opts = &no_opts;
+    gint64 t0 = g_get_monotonic_time();
+    char *notes = NULL;
+    if (opts->notes_path && !(notes = tk_report_notes(opts->notes_path, diags)))
+        return -1;
+    tk_report r = {
+        .bundle = bundle,
+        .diags = diags,
+        .opts = opts,
+        .sources = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
+        .kernels = g_array_new(FALSE, TRUE, sizeof(tk_report_kernel)),
+    };
+    int rc = -1;
+    if (!(r.out = tk_outdir_begin(outdir, opts->force, diags)))
+        goto done;
+    if (tk_outdir_mkdir(r.out, "assets", diags) || tk_outdir_mkdir(r.out, "data", diags) ||
+        tk_outdir_mkdir(r.out, "data/src", diags) || tk_report_assets(&r))
+        goto fail;
+    size_t nk = tk_bundle_kernel_count(bundle);
+    g_array_set_size(r.kernels, nk);
+    for (size_t i = 0; i < nk; i++) {
+        tk_report_kernel *rk = &g_array_index(r.kernels, tk_report_kernel, i);
+        rk->kernel = tk_bundle_kernel(bundle, i);
+        rk->n_passes = rk->n_changed = -1;
+        g_snprintf(rk->id, sizeof rk->id, "k%03zu", i + 1);
+        page_name(rk->page, sizeof rk->page, rk->id, tk_kernel_name(rk->kernel));
+        char dir[32];
+        g_snprintf(dir, sizeof dir, "data/%s", rk->id);
+        if (tk_outdir_mkdir(r.out, dir, diags) ||
+            (!opts->no_passes && tk_report_passes(&r, rk)) ||
+            tk_report_kernel_data(&r, rk) ||
+            tk_report_kernel_write(&r, rk))
+            goto fail;
+    }
+    if (tk_report_files(&r) || tk_report_index(&r, notes) || write_marker(&r))
+        goto fail;
+    guint64 bytes = tk_outdir_bytes(r.out);
+    if (tk_outdir_commit(r.out, diags) != 0) {
+        r.out = NULL;
+        goto done;
+    }
+    r.out = NULL;
+    rc = 0;
+    if (stats) {
+        stats->bytes = bytes;
+        stats->files = r.files;
+        stats->kernels = nk;
+    }
+    goto done;
+fail:
+    tk_outdir_abort(r.out);
+    r.out = NULL;
+done:
+    if (stats)
+        stats->seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
+    g_hash_table_destroy(r.sources);
+    g_array_free(r.kernels, TRUE);
+    g_free(notes);
+    return rc;
+}

@@ -1,0 +1,65 @@
+/* report.h - what the parts of the report generator share. */
+#ifndef TK_HTML_REPORT_H
+#define TK_HTML_REPORT_H
+
+#include <glib.h>
+
+#include "jsonw.h"
+#include "outdir.h"
+#include "tk_html.h"
+#include "tkdump/tk_bind.h"
+#include "tkdump/tk_bundle.h"
+
+/* What the index page shows of one kernel, filled by the kernel writer. */
+typedef struct {
+    char id[16];        /* "k001": names its page and data folder */
+    char page[96];      /* "k001-add_kernel.html" */
+    const tk_kernel *kernel;
+    uint32_t bound[5];  /* lines with a location, per stage */
+    int n_passes;       /* passes in its timeline, -1 none */
+    int n_changed;      /* of those, passes that changed the IR */
+} tk_report_kernel;
+
+typedef struct {
+    tk_bundle *bundle;
+    tk_outdir *out;
+    tk_diags *diags;
+    const tk_html_options *opts;
+    GHashTable *sources;  /* tk_file_id + 1 -> "" (not found) or "sNNN" */
+    GArray *kernels;      /* tk_report_kernel */
+    guint files;
+} tk_report;
+
+/* Writes LEN bytes of JSON as the data file REL: `TK.put("KEY", JSON);`. */
+int tk_report_put(tk_report *r, const char *rel, const char *key,
+                  const GString *json);
+
+/* Kernel I's page and data (page_kernel.c, data_kernel.c). */
+int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk);
+int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk);
+
+/* The source file FILE as data/src/sNNN.js (once per report); returns its
+ * key or NULL when it cannot be found or read (data_sources.c). */
+const char *tk_report_source(tk_report *r, tk_file_id file);
+/* data/files.js: every file the report names, with its source key. */
+int tk_report_files(tk_report *r);
+
+/* The pass timeline of a kernel (data_passes.c): writes data/ID/passes.js
+ * and fills rk->n_passes; 0 when there is none. */
+int tk_report_passes(tk_report *r, tk_report_kernel *rk);
+
+/* index.html (page_index.c); NOTES_HTML is the rendered note or NULL. */
+int tk_report_index(tk_report *r, const char *notes_html);
+
+/* The --notes file rendered with cmark in safe mode; caller frees
+ * (notes.c).  NULL with an error in DIAGS when it cannot be read. */
+char *tk_report_notes(const char *path, tk_diags *diags);
+
+/* Copies the assets compiled into the program to assets/ (assets.c). */
+int tk_report_assets(tk_report *r);
+
+/* UTF-16 offset of byte OFF of S, counting an invalid byte as one unit
+ * (as jw_escape writes it as U+FFFD). */
+uint32_t tk_report_u16_offset(const char *s, size_t off);
+
+#endif
