@@ -1,0 +1,342 @@
+/* tk_timeline.h - the pass timeline of one kernel: every pass in the order
+ * it ran, with its IR level and what it changed; diffs between any two points
+ * of it; and the passes that touched the IR of one source line.
+ *
+ * A kernel's pass dumps come in parts, each a sequence of one pass dump file
+ * (tk_passes.h): usually the MLIR dumps of an MLIR_DUMP_PATH file (Before
+ * dumps: TTIR, TTGIR, LLVM dialect) and the LLVM dumps of a captured stderr
+ * (After dumps: LLVM IR, codegen IR, machine code).  The timeline puts the
+ * parts in pipeline order and makes one entry per pass.
+ *
+ * What a pass changed is the diff of two texts of the same IR unit (both
+ * normalized, tk_normalize.h; counts are of kept lines):
+ *   - a Before dump k: dump k -> the next dump of the same dialect (MLIR,
+ *     LLVM IR, machine code); the last one -> the kernel's final stage of its
+ *     level when there is one (TTIR: the .ttir, TTGIR: the .ttgir, LLVM IR:
+ *     the .llir; the LLVM dialect has none), else the effect is unknown
+ *     (TK_UNKNOWN_NO_AFTER);
+ *   - an After dump: the previous text of the same unit -> this dump.  LLVM
+ *     prints function passes with only their function, so the text before is
+ *     that function cut out of the latest dump that holds it, and a module
+ *     pass after function passes is compared with the latest module dump
+ *     whose functions are replaced by their later versions (TK_SIDE_STATE).
+ *     The first dump of a dialect has nothing comparable before it
+ *     (TK_UNKNOWN_NO_BEFORE): the first LLVM IR dump (the translation from
+ *     the LLVM dialect is not dumped) and the first machine code dump
+ *     (instruction selection).  LLVM IR is never compared with MIR or MLIR.
+ *     A loop pass prints only its loop; it is compared with the previous
+ *     dump when that is a dump of the same loop, else its effect is unknown;
+ *     the next dump of the function then covers the loop passes too
+ *     (TK_TL_SPANS_LOOPS).
+ *   - an After dump right after a Before dump of the same pass and scope
+ *     (print-before-all and print-after-all both on) is that pass's after
+ *     side, not a second entry;
+ *   - a -print-changed banner "omitted because no change" is unchanged;
+ *     other banners without a body (filtered out, ignored, invalidated,
+ *     deleted) are unknown (TK_UNKNOWN_NO_BODY).  "IR Dump At Start" and
+ *     MLIR "IR Dump LABEL" (print-ir) dumps are texts, not passes.
+ *   - Triton's own dumps inside a pass ("SoftwarePipeliner internal IR Dump
+ *     After: LowerLoops") are sub-steps of that pass: of the MLIR pass whose
+ *     Before dump precedes them in the same file, else of the pass
+ *     "tritongpu-pipeline" (the n-th run of internal dumps to its n-th run),
+ *     else of a placeholder entry (TK_TL_PLACEHOLDER) at the end of the
+ *     TTGIR passes.  Each sub-step is compared with the sub-step before it;
+ *     the first with its pass's Before dump when both print attribute aliases
+ *     the same way (Triton 3.6 prints internal dumps without aliases or
+ *     locations: then it is unknown, TK_UNKNOWN_NO_BEFORE).
+ *
+ * Streaming: building reads each dump from its file when it is needed and
+ * holds at most the two texts being compared (plus their normalizations and,
+ * while one is being assembled, the dump it is cut from); two buffers are
+ * reused from pass to pass.  Memory does not grow with the number of passes
+ * beyond the entries themselves (about 200 bytes each).
+ *
+ * Ownership: a timeline borrows the tk_passes indexes of its parts and the
+ * kernel it was built for (for its final stages): they must outlive it.  The
+ * strings of its entries (pass, arg, scope, function names) are the indexes'.
+ * Everything else it returns is owned by the timeline unless the comment says
+ * "caller frees".  A tk_ir_diff owns copies of both texts it compares.
+ */
+#ifndef TKDUMP_TK_TIMELINE_H
+#define TKDUMP_TK_TIMELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tk_bind.h"
+#include "tk_bundle.h"
+#include "tk_diag.h"
+#include "tk_diff.h"
+#include "tk_loc.h"
+#include "tk_normalize.h"
+#include "tk_passes.h"
+#include "tk_stage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TK_TL_NONE ((size_t)-1)
+
+/* "ttir", "ttgir", "llvm-dialect", "llvm-ir", "codegen-ir", "machine", or
+ * "unknown". */
+const char *tk_timeline_level_name(tk_pass_level level);
+
+/* The dialect a dump of LEVEL is normalized as (TTIR, TTGIR and the LLVM
+ * dialect: MLIR; LLVM IR and codegen IR: LLVM; machine code: MIR). */
+tk_ir_dialect tk_timeline_level_dialect(tk_pass_level level);
+
+/* ---- the texts an effect is measured between --------------------------- */
+
+typedef enum {
+    TK_SIDE_NONE,      /* no text: the effect is unknown */
+    TK_SIDE_DUMP,      /* the body of dump DUMP of part PART */
+    TK_SIDE_FUNCTIONS, /* functions cut out of dumps, one PIECE each, in
+                          order */
+    TK_SIDE_STATE,     /* module dump DUMP of part PART with each function of
+                          PIECES replaced by its text in that piece's dump */
+    TK_SIDE_FINAL      /* the kernel's final stage FINAL */
+} tk_side_kind;
+
+typedef struct {
+    const char *function; /* as tk_pass_dump.functions names it */
+    size_t part, dump;
+} tk_timeline_piece;
+
+typedef struct {
+    tk_side_kind kind;
+    size_t part, dump;               /* DUMP, STATE */
+    const tk_timeline_piece *pieces; /* FUNCTIONS, STATE */
+    size_t n_pieces;
+    tk_stage_kind final;             /* FINAL */
+    /* FUNCTIONS of LLVM IR: the module dump whose debug metadata their
+     * "!dbg !N" refer to (function dumps print none); TK_TL_NONE if none.
+     * LLVM numbers metadata over the whole module, so the numbers agree
+     * unless a pass in between added or dropped metadata nodes. */
+    size_t meta_part, meta_dump;
+} tk_timeline_side;
+
+/* ---- entries ------------------------------------------------------------ */
+
+typedef enum {
+    TK_EFFECT_CHANGED,   /* kept lines were added or removed */
+    TK_EFFECT_UNCHANGED, /* the two texts are equal once normalized */
+    TK_EFFECT_UNKNOWN    /* no text to compare with: see WHY */
+} tk_effect;
+
+typedef enum {
+    TK_UNKNOWN_NONE = 0,
+    TK_UNKNOWN_NO_AFTER,   /* a Before dump with no dump after it and no
+                              final stage of its level */
+    TK_UNKNOWN_NO_BEFORE,  /* an After dump with nothing comparable before */
+    TK_UNKNOWN_NO_BODY,    /* a banner without IR */
+    TK_UNKNOWN_UNREADABLE  /* a text could not be read (the file changed
+                              since it was indexed) or the diff was refused;
+                              a diagnostic says which */
+} tk_unknown_why;
+
+/* "changed", "unchanged", "unknown". */
+const char *tk_effect_name(tk_effect effect);
+/* "", "no dump after it", "nothing comparable before it", "no IR printed",
+ * "unreadable". */
+const char *tk_unknown_why_name(tk_unknown_why why);
+
+/* Bits of tk_timeline_entry.flags. */
+#define TK_TL_TO_FINAL    (1u << 0) /* the after side is a final stage */
+#define TK_TL_SPANS_LOOPS (1u << 1) /* loop passes ran on the function since
+                                       the text before: their changes are in
+                                       this entry's diff too */
+#define TK_TL_PLACEHOLDER (1u << 2) /* no dump of this pass: an entry made to
+                                       hold sub-steps */
+#define TK_TL_DAMAGED     (1u << 3) /* a dump compared is flagged cut,
+                                       interleaved or binary by the index */
+#define TK_TL_MERGED      (1u << 4) /* a Before and an After dump of the same
+                                       pass: AFTER is the After dump */
+
+typedef struct {
+    /* The dump that stands for the pass (for a merged pair, its Before
+     * dump); for a placeholder, TK_TL_NONE and the fields of the header are
+     * "SoftwarePipeliner" and "". */
+    size_t part, dump;
+    uint64_t header_line;     /* 1-based line of the header in its file */
+    tk_pass_kind kind;
+    tk_pass_when when;
+    tk_pass_status status;
+    tk_pass_scope_kind scope_kind;
+    tk_pass_level level;      /* the IR the dump shows */
+    const char *pass, *arg, *scope, *scope_name; /* never NULL */
+
+    tk_effect effect;
+    tk_unknown_why why;
+    uint32_t added, removed;  /* kept lines; 0 when unknown */
+    unsigned flags;           /* TK_TL_... */
+    tk_timeline_side before, after;
+
+    /* Passes: their sub-steps are tk_timeline_substep(tl, i, 0 ..
+     * n_substeps - 1).  Sub-steps: PARENT is the pass's index, and PASS /
+     * ARG come from their header ("SoftwarePipeliner", "LowerLoops"). */
+    size_t n_substeps;
+    size_t parent;            /* TK_TL_NONE for a pass */
+} tk_timeline_entry;
+
+/* ---- building ----------------------------------------------------------- */
+
+/* One part: sequence SEQ of PASSES (tk_passes_seq()). */
+typedef struct {
+    const tk_passes *passes;
+    size_t seq;
+} tk_timeline_part;
+
+typedef struct {
+    tk_diff_opts diff; /* algorithm and limits; zeros: histogram */
+} tk_timeline_opts;
+
+typedef struct tk_timeline tk_timeline;
+
+/* Builds the timeline of the kernel whose dumps are PARTS (N_PARTS of them,
+ * put in pipeline order: by the first level of each sequence, then as
+ * given).  KERNEL (may be NULL) gives the name and the final stages.  OPTS
+ * may be NULL.  Reads every dump once (a text that both ends one diff and
+ * starts the next is read and normalized once).  Never fails on content:
+ * what cannot be read is an unknown entry with a diagnostic in DIAGS naming
+ * the file and line.  Returns NULL only for bad arguments (no part, a
+ * sequence out of range).  Free with tk_timeline_free(). */
+tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
+                               const tk_kernel *kernel,
+                               const tk_timeline_opts *opts,
+                               tk_diags *diags);
+void tk_timeline_free(tk_timeline *tl);
+
+/* The kernel's name: KERNEL's, else the sequences' ("" when unnamed). */
+const char *tk_timeline_kernel_name(const tk_timeline *tl);
+const tk_kernel *tk_timeline_kernel(const tk_timeline *tl);
+
+/* The parts in pipeline order; tk_timeline_entry.part indexes them. */
+size_t tk_timeline_part_count(const tk_timeline *tl);
+const tk_timeline_part *tk_timeline_get_part(const tk_timeline *tl, size_t i);
+
+size_t tk_timeline_count(const tk_timeline *tl);
+/* Pass I in pipeline order; NULL when out of range. */
+const tk_timeline_entry *tk_timeline_get(const tk_timeline *tl, size_t i);
+/* Sub-step J of pass I; NULL when out of range. */
+const tk_timeline_entry *tk_timeline_substep(const tk_timeline *tl, size_t i,
+                                             size_t j);
+
+/* A side as a person reads it: "mlir_passes.txt:1178",
+ * "stderr.txt:1029 (add_kernel)", "stderr.txt:790 with add_kernel from
+ * stderr.txt:1213", "final .ttgir", "none".  Caller frees with g_free(). */
+char *tk_timeline_side_describe(const tk_timeline *tl,
+                                const tk_timeline_side *side);
+
+/* ---- diffs ready to show -------------------------------------------------- */
+
+typedef struct tk_ir_diff tk_ir_diff;
+
+/* Side indices of a tk_ir_diff. */
+#define TK_IR_A 0
+#define TK_IR_B 1
+
+/* The IR before pass FROM against the IR after pass TO (FROM <= TO; equal
+ * for one pass's effect).  Both must be of the same dialect (TTIR and TTGIR
+ * are both MLIR; LLVM IR and codegen IR both LLVM IR).  When either side
+ * holds only some functions (LLVM function passes, machine code), the same
+ * functions are cut out of the other.  Returns NULL with an error in DIAGS
+ * when a side is missing (an unknown effect), the dialects differ, or a text
+ * cannot be read. */
+tk_ir_diff *tk_timeline_diff(const tk_timeline *tl, size_t from, size_t to,
+                             const tk_diff_opts *opts, tk_diags *diags);
+
+/* The effect of sub-step J of pass I. */
+tk_ir_diff *tk_timeline_diff_substep(const tk_timeline *tl, size_t i,
+                                     size_t j, const tk_diff_opts *opts,
+                                     tk_diags *diags);
+
+/* Two texts (copied), normalized as DIALECT.  BIND_AS is the stage kind
+ * their locations are read as by tk_ir_diff_bind() (TK_STAGE_TTIR/TTGIR for
+ * MLIR, TK_STAGE_LLIR for LLVM IR; TK_STAGE_UNKNOWN: none).  NAME_A and
+ * NAME_B describe the sides.  Returns NULL for texts of 4 GiB or more. */
+tk_ir_diff *tk_ir_diff_texts(tk_ir_dialect dialect, tk_stage_kind bind_as,
+                             const char *name_a, const char *a, size_t a_len,
+                             const char *name_b, const char *b, size_t b_len,
+                             const tk_diff_opts *opts);
+
+/* Two final stages of the same kind (a kernel in two bundles, two autotune
+ * configurations): the stages' lines and stacks as they are (no binding
+ * step needed).  TTIR/TTGIR are compared as MLIR, LLIR as LLVM IR, PTX and
+ * SASS line by line.  The stages must outlive the diff.  Returns NULL when
+ * the kinds differ. */
+tk_ir_diff *tk_ir_diff_stages(const tk_stage *a, const tk_stage *b,
+                              const tk_diff_opts *opts);
+
+void tk_ir_diff_free(tk_ir_diff *d);
+
+tk_ir_dialect tk_ir_diff_dialect(const tk_ir_diff *d);
+/* What SIDE (TK_IR_A or TK_IR_B) is; owned by the diff. */
+const char *tk_ir_diff_name(const tk_ir_diff *d, int side);
+tk_diff_stats tk_ir_diff_stats(const tk_ir_diff *d);
+
+/* The hunks, over kept lines (as TK_NORM_DIFF_KEPT_LINES gives them: lines
+ * that carry only debug information, and blank lines, are left out; equal
+ * hunks pair lines one to one).  Give them to tk_diff_group() for a unified
+ * diff.  *N receives their number. */
+const tk_hunk *tk_ir_diff_hunks(const tk_ir_diff *d, size_t *n);
+
+uint32_t tk_ir_diff_kept_count(const tk_ir_diff *d, int side);
+/* Kept line K of SIDE in its original text (locations and all); *LEN its
+ * length; *LINE (if not NULL) its 1-based line number in the side's text.
+ * NULL when K is out of range. */
+const char *tk_ir_diff_kept_line(const tk_ir_diff *d, int side, uint32_t k,
+                                 size_t *len, uint32_t *line);
+
+/* Reads the locations of both sides (once; later calls do nothing),
+ * interning them in TAB, which must outlive the diff.  Machine code has
+ * none.  Returns 0; problems go to DIAGS (may be NULL). */
+int tk_ir_diff_bind(tk_ir_diff *d, tk_loctab *tab, tk_diags *diags);
+
+/* The stacks of line LINE (1-based) of SIDE; 0 before tk_ir_diff_bind()
+ * or for a line without location.  *IDS owned by the diff. */
+size_t tk_ir_diff_line_stacks(const tk_ir_diff *d, int side, uint32_t line,
+                              const tk_stack_id **ids);
+
+/* ---- pass history of a source line ----------------------------------------- */
+
+/* Whether a location's file is the one asked for (a path suffix, a resolved
+ * path: the caller decides).  Asked once per file id. */
+typedef int (*tk_file_pred)(const tk_loctab *tab, tk_file_id file,
+                            void *user);
+
+typedef struct {
+    size_t pass;      /* index of the pass */
+    size_t substep;   /* TK_TL_NONE, or the sub-step of that pass */
+    /* Lines the pass removed / added whose stacks name the source line (in
+     * any frame with TK_MATCH_CALLED, innermost with TK_MATCH_EXACT).  A
+     * changed line counts once on each side. */
+    uint32_t removed, added;
+} tk_history_step;
+
+typedef struct tk_history tk_history;
+
+/* The passes and sub-steps of TL whose effect added or removed IR bound to
+ * source line LINE of the files FILE_OK accepts, in timeline order.  One
+ * pass over the timeline: each changed entry's two texts are read, diffed
+ * and their locations read (into TAB); unchanged and unknown entries are
+ * skipped.  Returns a history (maybe with no step); free with
+ * tk_history_free(). */
+tk_history *tk_timeline_history(const tk_timeline *tl, tk_loctab *tab,
+                                tk_file_pred file_ok, void *user,
+                                uint32_t line, tk_match match,
+                                const tk_diff_opts *opts, tk_diags *diags);
+void tk_history_free(tk_history *h);
+
+size_t tk_history_count(const tk_history *h);
+const tk_history_step *tk_history_get(const tk_history *h, size_t i);
+/* Number of changed entries looked at, and how many had no location at all
+ * on their changed lines (machine code, Triton's internal dumps): the
+ * history cannot say whether those touched the line. */
+size_t tk_history_entries_read(const tk_history *h);
+size_t tk_history_entries_unlocated(const tk_history *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

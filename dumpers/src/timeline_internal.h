@@ -1,0 +1,124 @@
+/* timeline_internal.h - the pass timeline's insides (internal): the
+ * timeline object, the planner that decides which texts each entry compares
+ * (from the index alone, nothing read), and the text walker that assembles
+ * those texts from the dump files, two at a time, and normalizes them.
+ */
+#ifndef TKDUMP_TIMELINE_INTERNAL_H
+#define TKDUMP_TIMELINE_INTERNAL_H
+
+#include <glib.h>
+
+#include "tkdump/tk_timeline.h"
+
+struct tk_timeline {
+    char *kernel_name;
+    const tk_kernel *kernel;
+    tk_timeline_part *parts; /* pipeline order */
+    size_t n_parts;
+    GArray *entries;         /* tk_timeline_entry: the passes */
+    GArray *subs;            /* tk_timeline_entry: sub-steps, by parent */
+    size_t *sub_first;       /* per pass: its first sub-step in SUBS */
+    GPtrArray *piece_blocks; /* tk_timeline_piece blocks that never move */
+    size_t block_used, block_cap;
+    tk_diff_opts diff;
+};
+
+/* Allocates N pieces in TL's arena (stable addresses). */
+tk_timeline_piece *tk_tl_pieces_alloc(tk_timeline *tl, size_t n);
+
+/* Fills TL->entries and TL->subs from the parts' sequences: which texts each
+ * entry compares, and the effects the index alone decides (banners, missing
+ * sides).  Effects still to be measured are left TK_EFFECT_UNKNOWN with WHY
+ * TK_UNKNOWN_NONE. */
+void tk_tl_plan(tk_timeline *tl);
+
+/* The dump behind PART/DUMP; NULL when out of range. */
+const tk_pass_dump *tk_tl_dump(const tk_timeline *tl, size_t part,
+                               size_t dump);
+
+/* The dialect SIDE of ENTRY is normalized as. */
+tk_ir_dialect tk_tl_side_dialect(const tk_timeline *tl,
+                                 const tk_timeline_entry *entry,
+                                 const tk_timeline_side *side);
+
+/* The stage kind an entry's texts are read as for their locations
+ * (TK_STAGE_UNKNOWN for machine code). */
+tk_stage_kind tk_tl_bind_kind(const tk_timeline_entry *entry);
+
+/* ---- the walker ------------------------------------------------------------ */
+
+/* One assembled text, its normalization and (for the history) its stage. */
+typedef struct {
+    int valid;                /* KEY describes what BUF holds */
+    int cacheable;            /* BUF is exactly KEY (not cut further) */
+    tk_timeline_side key;
+    char *buf;
+    size_t len, cap;
+    tk_ir_dialect dialect;
+    tk_norm *norm;
+    tk_stage *stage;
+    int stage_done;
+} tl_text;
+
+/* A raw dump body kept for cutting functions out of it. */
+typedef struct {
+    int valid;
+    size_t part, dump;
+    char *buf;
+    size_t len, cap;
+} tl_raw;
+
+typedef struct {
+    const tk_timeline *tl;
+    tk_diags *diags;
+    tl_text side[2];          /* TK_IR_A: before, TK_IR_B: after */
+    tl_raw raw[2];            /* slot 0: a base module; slot 1: pieces */
+    tl_raw meta;              /* debug metadata lines of a module dump */
+} tl_walker;
+
+void tl_walker_init(tl_walker *w, const tk_timeline *tl, tk_diags *diags);
+void tl_walker_clear(tl_walker *w);
+
+/* Makes W->side[A] hold BEFORE and W->side[B] hold AFTER, normalized as
+ * DIALECT, reusing what the sides already hold (the previous entry's after
+ * text is usually this one's before).  When one side holds only some
+ * functions and the other does not, those functions are cut out of the
+ * other.  Returns 0, or -1 with a diagnostic when a text cannot be read. */
+int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
+                   const tk_timeline_side *after, tk_ir_dialect dialect);
+
+/* Reads the locations of side S (once per text), as KIND; LLVM function
+ * texts get the debug metadata of their module dump appended first.
+ * Returns the stage, or NULL for machine code and on failure. */
+tk_stage *tl_walker_bind(tl_walker *w, int s, tk_stage_kind kind,
+                         tk_loctab *tab);
+
+/* Whether the sides print MLIR attribute aliases differently (one defines
+ * "#name = ..." lines, the other none): Triton's internal dumps print none,
+ * so they cannot be compared with the pass manager's dumps. */
+int tl_walker_alias_styles_differ(const tl_walker *w);
+
+/* Takes side S's text out of the walker (caller frees with g_free()). */
+char *tl_walker_steal(tl_walker *w, int s, size_t *len);
+
+/* Debug metadata text for side S (LLVM function texts), or NULL; caller
+ * frees. */
+char *tl_walker_meta_for(tl_walker *w, int s, size_t *len);
+
+/* Finds function NAME in TEXT (LLVM IR: "define ... @NAME(" to the "}"
+ * line; MIR: "# Machine code for function NAME:" to its end line).  Sets
+ * [*START, *END) (END after the last line's newline) and returns 0, or -1. */
+int tk_tl_find_function(tk_ir_dialect dialect, const char *text, size_t len,
+                        const char *name, size_t *start, size_t *end);
+
+/* ---- tk_ir_diff from assembled texts --------------------------------------- */
+
+/* Takes ownership of A and B (g_malloc'd), and of META_A / META_B (may be
+ * NULL): debug metadata appended to a side's text when it is bound. */
+tk_ir_diff *tk_ir_diff_take(tk_ir_dialect dialect, tk_stage_kind bind_as,
+                            char *name_a, char *a, size_t a_len, char *meta_a,
+                            size_t meta_a_len, char *name_b, char *b,
+                            size_t b_len, char *meta_b, size_t meta_b_len,
+                            const tk_diff_opts *opts);
+
+#endif
