@@ -249,6 +249,7 @@
       this.pending = false;
       this.first = 1;
       this.last = 0;
+      this.rows = new Map();
       this.code.addEventListener('scroll', () => this.schedule());
       this.code.addEventListener('click', (ev) => {
         const ln = ev.target.closest('.ln');
@@ -276,36 +277,55 @@
     setMarks(marks, current) {
       this.marks = marks;
       this.current = current || 0;
-      this.render(true);
+      for (const [i, row] of this.rows) this.decorate(row, i);
     }
+    /* the classes a mark or the current line gives a drawn row */
+    decorate(row, i) {
+      const want = this.marks.get(i) || '';
+      if (row.dataset.mark !== want) {
+        if (row.dataset.mark) row.classList.remove(row.dataset.mark);
+        if (want) row.classList.add(want);
+        row.dataset.mark = want;
+      }
+      row.classList.toggle('cur', i === this.current);
+    }
+    paintRow(i) {
+      const d = this.doc;
+      const row = el('div', 'ln ' + (d.cls ? d.cls(i) : ''));
+      row.dataset.n = i;
+      row.dataset.mark = '';
+      const no = el('span', 'no', i);
+      const g = el('span', 'gut', d.gutter ? d.gutter(i) : '');
+      const tx = el('span', 'tx');
+      paint(tx, d.text(i), d.lang, d.ranges ? d.ranges(i) : null);
+      if (d.title) {
+        const t = d.title(i);
+        if (t) no.title = t;
+      }
+      row.append(no, g, tx);
+      return row;
+    }
+    /* Draws lines first..last, reusing rows already drawn (FORCE: redraw
+     * them all, after the document or its classes changed). */
     render(force) {
       const h = this.code.clientHeight || 600;
-      const first = Math.max(1, Math.floor(this.code.scrollTop / this.lh) - 40);
-      const last = Math.min(this.n, first + Math.ceil(h / this.lh) + 80);
-      if (!force && first === this.first && last === this.last) return;
+      const first = Math.max(1, Math.floor(this.code.scrollTop / this.lh) - 30);
+      const last = Math.min(this.n, first + Math.ceil(h / this.lh) + 60);
+      if (force) this.rows = new Map();
+      else if (first === this.first && last === this.last) return;
       this.first = first;
       this.last = last;
       this.top.style.height = (first - 1) * this.lh + 'px';
       this.bottom.style.height = Math.max(0, this.n - last) * this.lh + 'px';
+      const rows = new Map();
       const frag = document.createDocumentFragment();
-      const d = this.doc;
-      for (let i = first; i <= last && d; i++) {
-        const row = el('div', 'ln ' + (d.cls ? d.cls(i) : ''));
-        row.dataset.n = i;
-        const m = this.marks.get(i);
-        if (m) row.classList.add(m);
-        if (i === this.current) row.classList.add('cur');
-        const no = el('span', 'no', i);
-        const g = el('span', 'gut', d.gutter ? d.gutter(i) : '');
-        const tx = el('span', 'tx');
-        paint(tx, d.text(i), d.lang, d.ranges ? d.ranges(i) : null);
-        if (d.title) {
-          const t = d.title(i);
-          if (t) no.title = t;
-        }
-        row.append(no, g, tx);
+      for (let i = first; i <= last && this.doc; i++) {
+        const row = this.rows.get(i) || this.paintRow(i);
+        this.decorate(row, i);
+        rows.set(i, row);
         frag.appendChild(row);
       }
+      this.rows = rows;
       this.body.replaceChildren(frag);
     }
     scrollTo(line) {
@@ -313,7 +333,7 @@
       const y = (line - 1) * this.lh;
       if (y < this.code.scrollTop || y > this.code.scrollTop + h - this.lh * 2)
         this.code.scrollTop = Math.max(0, y - h / 3);
-      this.render(true);
+      this.render(false);
     }
   }
 
@@ -519,6 +539,7 @@
       irView.set(null);
       const w = el('p', 'why', 'No ' + STAGE_LABEL[st] + ': ' + info.missing + '.');
       irView.root.insertBefore(w, code);
+      document.body.dataset.stage = st;
       return;
     }
     await loadStage(st);
@@ -526,6 +547,7 @@
     await setStage2(S.stage2);
     refreshSource();
     reapply();
+    document.body.dataset.stage = st;
   }
 
   async function setStage2(st) {
@@ -603,7 +625,9 @@
       srcView.doc = srcDoc(S.file, S.srcText[S.file]);
       srcView.n = srcView.doc.n;
       srcView.code.scrollTop = top;
-      srcView.setMarks(keepMarks, keepCur);
+      srcView.marks = keepMarks;
+      srcView.current = keepCur;
+      srcView.render(true);
     }
   }
 
@@ -827,6 +851,32 @@
     return box;
   }
 
+  /* "4 × 32 × 4 = 512" (blocked, per dimension sizePerThread × threadsPerWarp
+   * × warpsPerCTA), "(16 × 4 warps) by (128 × 1 warp) = 64 × 128" (MMA). */
+  function tileSentence(lay, d, c) {
+    let src = d, drop = -1;
+    if (d.kind === 'slice' && lay.defs[d.parent]) {
+      src = lay.defs[d.parent];
+      drop = d.dim;
+    }
+    const per = [];
+    if (src.kind === 'blocked') {
+      for (let i = 0; i < src.spt.length; i++) if (i !== drop) per.push(src.spt[i] + ' × ' + src.tpw[i] + ' × ' + src.wpc[i]);
+    } else if (src.kind === 'mma' && src.instr) {
+      const n = src.wpc.length;
+      for (let i = 0; i < n; i++) {
+        const ins = i === n - 2 ? src.instr[0] : i === n - 1 ? src.instr[1] : 1;
+        per.push(ins + ' × ' + src.wpc[i] + ' warp' + (src.wpc[i] === 1 ? '' : 's'));
+      }
+    }
+    const head = src.kind === 'blocked' ? 'One CTA tile (sizePerThread × threadsPerWarp × warpsPerCTA): ' : 'One CTA tile (instruction × warps): ';
+    let expr;
+    if (!per.length) expr = dims(c.tile) + ' = ' + c.tileElems;
+    else if (per.length === 1) expr = per[0] + ' = ' + c.tileElems;
+    else expr = per.map((x) => '(' + x + ')').join(' by ') + ' = ' + dims(c.tile) + ' = ' + c.tileElems;
+    return head + expr + ' elements, ' + c.threads + ' threads.';
+  }
+
   function dims(a) {
     return a.join(' \u00d7 ');
   }
@@ -863,9 +913,13 @@
         const bytes = c.shape.reduce((a, b) => a * b, 1) * (c.bits || 0) / 8;
         out.push('Memory descriptor ' + shape + (bytes ? ': ' + fmtBytes(bytes) + ' of shared memory' : '') + '.');
       } else if (c.tile) {
-        out.push('One CTA tile covers ' + dims(c.tile) + ' = ' + c.tileElems + ' elements (' + c.threads + ' threads); the tensor ' + dims(c.shape) + ' has ' + c.tensorElems + '.');
-        if (c.dup > 1) out.push('The tile is larger than the tensor: each element is held by ' + c.dup + ' threads.');
-        else out.push(dims(c.reps) + ' = ' + c.reps.reduce((a, b) => a * b, 1) + ' repetition(s) of the tile: each thread holds ' + dims(c.perThread) + ' = ' + c.elemsPerThread + ' elements.');
+        out.push(tileSentence(lay, d, c));
+        const nrep = c.reps.reduce((a, b) => a * b, 1);
+        const plural = (n, w) => n + ' ' + w + (n === 1 ? '' : 's');
+        if (c.dup > 1)
+          out.push('The tile is larger than the tensor ' + dims(c.shape) + ' (' + c.tensorElems + ' elements): each element is held by ' + c.dup + ' threads; each thread holds ' + c.elemsPerThread + ' elements.');
+        else
+          out.push('The tensor ' + dims(c.shape) + ' (' + c.tensorElems + ' elements) takes ' + plural(nrep, 'repetition') + ' of the tile' + (c.reps.length > 1 ? ' (' + dims(c.reps) + ')' : '') + ': each thread holds ' + c.elemsPerThread + ' elements (' + dims(c.perThread) + ').');
       } else if (c.elemsPerThread) {
         out.push('Each thread holds ' + c.elemsPerThread + ' elements; ' + c.threads + ' threads; tensor ' + dims(c.shape) + ' (' + c.tensorElems + ' elements).');
       } else {

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs test_report.mjs in Debian's Chromium.  Installs playwright-core (the
+# driver only: it never downloads a browser) from npm into the build folder
+# the first time.  Usage: run_browser.sh TKVIEW BUILD_DIR
+set -uo pipefail
+tkview=$1
+build=$2
+here=$(cd "$(dirname "$0")" && pwd)
+skip() { echo "1..0 # SKIP $*"; exit 0; }
+[ -x /usr/bin/chromium ] || skip "no /usr/bin/chromium (apt-get install chromium: debian-packages.txt lists it)"
+command -v node >/dev/null || skip "no node"
+command -v npm >/dev/null || skip "no npm"
+npmdir=$build/npm
+if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ]; then
+  mkdir -p "$npmdir"
+  cp "$here/package.json" "$npmdir/package.json"
+  if ! (cd "$npmdir" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1); then
+    skip "npm install playwright-core failed (no npm registry?): $(tail -3 "$npmdir/npm.log" | tr '\n' ' ')"
+  fi
+fi
+export NODE_PATH=$npmdir/node_modules
+mkdir -p "$build/artefacts"
+exec node "$here/test_report.mjs" "$tkview" "$build" "$npmdir/node_modules/playwright-core/index.mjs"

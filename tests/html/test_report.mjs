@@ -1,0 +1,326 @@
+// test_report.mjs - the HTML report in a real Chromium (Debian's), opened
+// from file:// with no server.  Prints TAP.
+//
+// Expected lines were read off the dump text by hand (see tests/e2e/test_cli.py
+// for the same readings); the comments quote the dump lines.
+//
+// Usage: node test_report.mjs TKVIEW BUILD_DIR PLAYWRIGHT_CORE_INDEX
+//   TK_TEST_DUMPS names the unpacked shared captures.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
+const TKVIEW = path.resolve(TKVIEW_ARG);
+const DUMPS = process.env.TK_TEST_DUMPS;
+const ART = path.join(BUILD, 'artefacts');
+const { chromium } = await import(PW);
+
+const results = [];
+const notes = [];
+function note(s) {
+  notes.push(s);
+  console.log('# ' + s);
+}
+async function test(name, fn) {
+  try {
+    await fn();
+    results.push([name, null]);
+    console.log('ok ' + results.length + ' - ' + name);
+  } catch (e) {
+    results.push([name, e]);
+    console.log('not ok ' + results.length + ' - ' + name);
+    for (const l of String(e && e.stack ? e.stack : e).split('\n')) console.log('#   ' + l);
+  }
+}
+function assert(c, msg) {
+  if (!c) throw new Error('assertion failed: ' + msg);
+}
+function eq(a, b, msg) {
+  const ja = JSON.stringify(a), jb = JSON.stringify(b);
+  if (ja !== jb) throw new Error((msg || 'not equal') + ': got ' + ja + ', want ' + jb);
+}
+const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tkview-html-'));
+function report(input, name, extra = []) {
+  const out = path.join(tmp, name);
+  const t0 = process.hrtime.bigint();
+  const p = spawnSync(TKVIEW, ['--html', out, input, '--quiet', ...extra], { encoding: 'utf8' });
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (p.status !== 0) throw new Error('tkview --html failed: ' + p.stderr);
+  return { out, secs };
+}
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  // launch() gives every run a new, empty profile folder of its own
+});
+
+/* A page that records what should never happen: script errors, requests that
+ * leave the report folder, CSP reports. */
+async function open(url, viewport = { width: 1500, height: 850 }) {
+  const page = await browser.newPage({ viewport });
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push('pageerror: ' + e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.problems.push('console: ' + m.text());
+  });
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file://')) page.problems.push('request: ' + r.url());
+  });
+  await page.goto(url);
+  return page;
+}
+async function ready(page) {
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 15000 });
+}
+/* Line numbers of the rendered lines of PANE carrying class CLS. */
+async function marked(page, pane, cls = 'hl') {
+  return page.$$eval(`#${pane} .ln.${cls}`, (els) => els.map((e) => +e.dataset.n));
+}
+async function clickLine(page, pane, n) {
+  await page.evaluate(([pane, n]) => {
+    const v = document.querySelector(`#${pane} .code`);
+    v.scrollTop = Math.max(0, (n - 10) * 18);
+  }, [pane, n]);
+  await page.waitForSelector(`#${pane} .ln[data-n="${n}"]`);
+  await page.click(`#${pane} .ln[data-n="${n}"] .tx`, { position: { x: 2, y: 5 } });
+}
+async function tab(page, stage) {
+  await page.click(`#ir-pane button.tab[data-stage="${stage}"]`);
+  await page.waitForSelector(`body[data-stage="${stage}"]`);
+}
+
+const VA = path.join(DUMPS, 'vector_add');
+const va = report(VA, 'vector_add');
+const vaUrl = (f) => pathToFileURL(path.join(va.out, f)).href;
+const kernelPage = fs.readdirSync(va.out).find((f) => /^k001-.*\.html$/.test(f));
+
+await test('index lists the kernel with its metadata, from file://', async () => {
+  const page = await open(vaUrl('index.html'));
+  // cache/7L3B.../add_kernel.json: "num_warps": 4, "num_stages": 3, "shared": 16
+  const row = await page.$$eval('#kernels tbody tr td', (t) => t.map((x) => x.textContent));
+  eq(row.slice(0, 1), ['add_kernel'], 'name');
+  eq(row.slice(2, 5), ['4', '3', '16 B'], 'warps, stages, shared');
+  // wc -l: add_kernel.ttir 69, add_kernel.ttgir 71
+  eq(row.slice(7, 9), ['69', '71'], 'TTIR and TTGIR line counts');
+  const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
+  assert(csp.includes("script-src 'self'") && !csp.includes('unsafe-inline'), csp);
+  await page.click('#kernels a');
+  await ready(page);
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('vector_add.py:16 highlights TTGIR 29-34, "this line only" 31', async () => {
+  const page = await open(vaUrl(kernelPage));
+  await ready(page);
+  eq(await page.evaluate(() => window.TK.state.stage), 'ttgir', 'first stage');
+  // 16: `s = tl.sum(output)`.  add_kernel.ttgir:
+  //   29 %s = tt.reshape ... loc(#loc35)    30 %s_7 = "tt.reduce"(%s) ... ({
+  //   31 ^bb0(%s_10: f32 loc(callsite(#loc1 at #loc33)), ...
+  //   32 %s_12 = arith.addf ... loc(#loc37)  33 tt.reduce.return ... loc(#loc35)
+  //   34 }) : (tensor<1024xf32, #blocked1>) -> f32 loc(#loc35)
+  await clickLine(page, 'src-pane', 16);
+  eq(await marked(page, 'ir-pane'), range(29, 34), 'TTGIR highlighted');
+  eq(await page.textContent('#hit-count'), '1 of 6', 'k of n');
+  await page.click('#hit-next');
+  eq(await page.evaluate(() => window.TK.state.hitIdx), 1, 'next');
+  eq(await page.textContent('#hit-count'), '2 of 6', 'k of n after next');
+  await page.screenshot({ path: path.join(ART, 'kernel-ttgir.png') });
+  // exact: only 31 has vector_add.py:16 as its innermost frame (#loc33 = "s"(#loc13),
+  // #loc13 = vector_add.py:16:15); 32 is standard.py:263:15 inside it.
+  await page.click('#mode-exact');
+  eq(await marked(page, 'ir-pane'), [31], 'exact');
+  await page.click('#mode-called');
+  eq(await marked(page, 'ir-pane'), range(29, 34), 'called again');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('PTX: line 16 reaches the tl.sum library code; a PTX line shows its inline stack', async () => {
+  const page = await open(vaUrl(kernelPage));
+  await ready(page);
+  await clickLine(page, 'src-pane', 16);
+  await tab(page, 'ptx');
+  // add_kernel.ptx: 96 `add.f32 %r47` (under .loc 1 14 17), 97 `$L__tmp1:`,
+  // 98 `.loc 2 263 15 // standard.py:263:15 @[ standard.py:293:36 @[ vector_add.py:16:15 ] ]`,
+  // 99-105 seven add.f32, 106 `$L__tmp2:`, 107 `.loc 2 293 36`, 108 shfl.
+  const hl = await marked(page, 'ir-pane');
+  for (const n of [...range(98, 105), 107, 108]) assert(hl.includes(n), 'PTX ' + n + ' highlighted: ' + hl);
+  for (const n of [96, 97, 106]) assert(!hl.includes(n), 'PTX ' + n + ' not highlighted');
+  await clickLine(page, 'ir-pane', 99);
+  const frames = await page.$$eval('#stack button.frame', (b) => b.map((x) => x.textContent));
+  eq(frames, ['standard.py:263:15', 'standard.py:293:36', 'vector_add.py:16:15'], 'inline stack of PTX 99');
+  // its source line: vector_add.py:16 is marked in the source pane (an outer frame)
+  assert((await marked(page, 'src-pane', 'hl')).includes(16), 'source 16 marked');
+  await page.screenshot({ path: path.join(ART, 'kernel-ptx-stack.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('second pane: TTGIR 32 beside PTX binds to 98-99, not 107-108', async () => {
+  const page = await open(vaUrl(kernelPage));
+  await ready(page);
+  await page.selectOption('#stage2', 'ptx');
+  await page.waitForSelector('#ir2-pane:not([hidden]) .ln');
+  // TTGIR 32 `%s_12 = arith.addf` (standard.py:263:15 <- 293:36 <- vector_add.py:16:15)
+  await clickLine(page, 'ir-pane', 32);
+  const hl = await marked(page, 'ir2-pane');
+  assert(hl.includes(98) && hl.includes(99), 'PTX 98, 99: ' + hl);
+  assert(!hl.includes(107) && !hl.includes(108), 'not PTX 107, 108: ' + hl);
+  await page.screenshot({ path: path.join(ART, 'kernel-two-panes.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('hovering #blocked explains 4 x 32 x 4 = 512 of 1024: 2 repetitions', async () => {
+  const page = await open(vaUrl(kernelPage));
+  await ready(page);
+  // 28: `%output = arith.addf %x_4, %y_6 : tensor<1024xf32, #blocked> loc(#loc32)`
+  // #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+  await page.waitForSelector('#ir-pane .ln[data-n="28"] .lay');
+  await page.hover('#ir-pane .ln[data-n="28"] .lay');
+  await page.waitForSelector('#tip:not([hidden])');
+  const text = await page.textContent('#tip');
+  assert(text.includes('4 × 32 × 4 = 512'), text);
+  assert(text.includes('1024'), text);
+  assert(/2 repetitions/.test(text), text);
+  assert(/holds 8 elements/.test(text), text);
+  assert((await page.$$('#tip svg.laypic rect.tile')).length === 2, 'two tiles drawn');
+  await page.screenshot({ path: path.join(ART, 'layout-hover.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+/* ---- hostile text ------------------------------------------------------ */
+
+const PAYLOAD = (n) => `</script><script>window.pwned=${n}</script><img src=x onerror="window.pwned=${n}0">'"&lt;`;
+
+const HOSTILE_NAME = `add<img src=x onerror="window.pwned=5">'&..`;
+
+function hostileCapture() {
+  const name = HOSTILE_NAME;
+  // A copy of vector_add's cache entry with injections into: an IR string,
+  // a location's file name, the kernel's name, the source text, the folder
+  // name of the capture.
+  const dir = path.join(tmp, 'cap ' + PAYLOAD(1).replace(/\//g, '_'));
+  const cacheSrc = path.join(VA, 'cache');
+  const entry = fs.readdirSync(cacheSrc).find((d) => fs.existsSync(path.join(cacheSrc, d, 'add_kernel.ttgir')));
+  const dst = path.join(dir, 'cache', entry);
+  fs.mkdirSync(dst, { recursive: true });
+  for (const f of fs.readdirSync(path.join(cacheSrc, entry))) fs.copyFileSync(path.join(cacheSrc, entry, f), path.join(dst, f));
+  fs.mkdirSync(path.join(dir, 'src'));
+  let py = fs.readFileSync(path.join(VA, 'src', 'vector_add.py'), 'utf8');
+  py = py.replace('# an extra reduction', '# ' + PAYLOAD(2) + ' an extra reduction');
+  fs.writeFileSync(path.join(dir, 'src', 'vector_add.py'), py);
+  let ttgir = fs.readFileSync(path.join(dst, 'add_kernel.ttgir'), 'utf8');
+  ttgir = ttgir.replace('"tt.reduce"(%s)', '"tt.reduce' + PAYLOAD(3).replace(/"/g, '\\"') + '"(%s)');
+  ttgir = ttgir.replace('#loc13 = loc("/tmp/capture/vector_add/src/vector_add.py":16:15)',
+    '#loc13 = loc("/tmp/' + PAYLOAD(4).replace(/"/g, '\\"') + '.py":16:15)');
+  fs.writeFileSync(path.join(dst, 'add_kernel.ttgir'), ttgir);
+  // the kernel's name comes from its files' names (and NAME.json): no '/'
+  // can be in it, everything else can
+  const jf = path.join(dst, 'add_kernel.json');
+  const meta = JSON.parse(fs.readFileSync(jf, 'utf8'));
+  meta.name = name;
+  fs.writeFileSync(jf, JSON.stringify(meta));
+  for (const f of fs.readdirSync(dst))
+    if (f.startsWith('add_kernel.')) fs.renameSync(path.join(dst, f), path.join(dst, name + f.slice('add_kernel'.length)));
+  return dir;
+}
+
+await test('hostile text in IR strings, file names, kernel name and source runs nothing', async () => {
+  const cap = hostileCapture();
+  const { out } = report(cap, 'hostile ' + 'x');
+  // nothing outside OUTDIR: every file lies under it, with generated names
+  const all = [];
+  const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).forEach((e) => {
+    const p = path.join(d, e.name);
+    if (e.isDirectory()) walk(p); else all.push(path.relative(out, p));
+  });
+  walk(out);
+  for (const f of all) assert(/^[A-Za-z0-9_./-]+$/.test(f), 'generated file name: ' + f);
+  // no data file can end a script element
+  for (const f of all.filter((f) => f.endsWith('.js') && f.startsWith('data/')))
+    assert(!/<\/script|<img/i.test(fs.readFileSync(path.join(out, f), 'utf8')), 'escaped in ' + f);
+  const page = await open(pathToFileURL(path.join(out, 'index.html')).href);
+  await page.waitForTimeout(200);
+  const title0 = await page.title();
+  const idxText = await page.textContent('body');
+  assert(idxText.includes('add<img src=x onerror="window.pwned=5">'), 'kernel name shown as text on the index: ' + idxText);
+  await page.click('#kernels a');
+  await ready(page);
+  await clickLine(page, 'src-pane', 16);
+  await clickLine(page, 'ir-pane', 30);
+  const irText = await page.textContent('#ir-pane');
+  assert(irText.includes('<script>window.pwned=3</script>'), 'IR string shown as text');
+  const infoText = await page.textContent('#info');
+  assert(infoText.includes('16:15'), 'stack shown: ' + infoText);
+  await page.evaluate(() => { document.querySelector('#src-pane .code').scrollTop = 0; });
+  const srcText = await page.textContent('#src-pane');
+  assert(srcText.includes('window.pwned=2'), 'source shown as text');
+  const files = await page.$$eval('#srcfile option', (o) => o.map((x) => x.title));
+  assert(files.some((f) => f.includes('window.pwned=4')), 'hostile file name listed as text: ' + files);
+  await page.waitForTimeout(300);
+  eq(await page.evaluate(() => window.pwned), undefined, 'window.pwned');
+  eq(await page.$$eval('img', (i) => i.length), 0, 'no <img> element was created');
+  eq(await page.$$eval('script:not([src])', (s) => s.length), 0, 'no inline script element');
+  eq(title0, 'tkview report', 'index title');
+  eq(await page.title(), HOSTILE_NAME + ' - tkview', 'kernel page title, as text');
+  await page.screenshot({ path: path.join(ART, 'hostile.png') });
+  eq(page.problems.filter((p) => !p.startsWith('console: Failed to load resource')), [], 'problems');
+  await page.close();
+});
+
+/* ---- size and speed -------------------------------------------------------- */
+
+await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', async () => {
+  const cap = path.join(DUMPS, 'persistent_tma_matmul');
+  const { out, secs } = report(cap, 'persistent');
+  note(`persistent_tma_matmul: report written in ${secs.toFixed(2)} s`);
+  const pageFile = fs.readdirSync(out).find((f) => /^k001-.*\.html$/.test(f));
+  const page = await open(pathToFileURL(path.join(out, pageFile)).href);
+  const t0 = Date.now();
+  await ready(page);
+  const wall = Date.now() - t0;
+  const nav = await page.evaluate(() => window.TK.timing.interactive);
+  note(`persistent_tma_matmul: page interactive ${nav.toFixed(0)} ms after navigation start (${wall} ms seen by the test)`);
+  assert(nav <= 1000, 'interactive in ' + nav + ' ms');
+  // The biggest stage: LLVM IR.  Switch to it, then click the kernel's busiest line.
+  const t1 = Date.now();
+  await tab(page, 'llir');
+  note(`persistent_tma_matmul: switch to LLVM IR (${await page.evaluate(() => window.TK.state.text.llir.length)} lines) ${Date.now() - t1} ms`);
+  const busiest = await page.evaluate(() => {
+    const b = window.TK.state.bind.llir, f = window.TK.state.file;
+    let best = null, n = -1;
+    for (const r of b.src) if (r[0] === f) {
+      const c = window.TK.internal.expand(r[3]).length;
+      if (c > n) { n = c; best = r[1]; }
+    }
+    return [best, n];
+  });
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    await clickLine(page, 'src-pane', busiest[0]);
+    times.push(await page.evaluate(() => window.TK.timing.clicks[window.TK.timing.clicks.length - 1]));
+  }
+  const worst = Math.max(...times);
+  note(`persistent_tma_matmul: click on source line ${busiest[0]} highlights ${busiest[1]} LLVM IR lines in ${worst.toFixed(1)} ms (worst of 5)`);
+  assert(worst <= 50, 'click in ' + worst + ' ms');
+  await page.screenshot({ path: path.join(ART, 'persistent-llir.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await browser.close();
+console.log('1..' + results.length);
+const failed = results.filter((r) => r[1]).length;
+console.log(`# ${results.length - failed} passed, ${failed} failed`);
+if (!process.env.TK_KEEP) fs.rmSync(tmp, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);
