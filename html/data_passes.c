@@ -1,11 +1,347 @@
-/* data_passes.c - a kernel's pass timeline for pass mode.  Until the
- * timeline module (tk_timeline.h) is part of the library, a kernel has no
- * pass data and pass mode is disabled on its page. */
+/* data_passes.c - a kernel's pass timeline for pass mode (tk_timeline.h).
+ *
+ * data/ID/passes.js      the timeline: one entry per pass (level, name,
+ *                        effect, +/- counts), level summaries, and for each
+ *                        source line the passes whose changed lines carry
+ *                        it in their inline stacks
+ * data/ID/pd-N.js        the diff of changed pass N, loaded when shown:
+ *                        its change groups (3 lines of context), each row
+ *                        the two sides' line numbers and original text
+ * data/ID/pl-L.js        the diff over a whole level (its first pass's
+ *                        input to its last pass's output)
+ * Only changed lines and their context are stored, never a copy of a dump
+ * per pass: the report grows with what the passes changed.  The diffs,
+ * counts and stacks are the library's; nothing here compares text.
+ */
+#include <string.h>
+
 #include "report.h"
+#include "tkdump/tk_passes.h"
+#include "tkdump/tk_timeline.h"
+
+#define CONTEXT 3
+/* A pass that rewrites a whole module (the translation to LLVM, instruction
+ * selection) changes every line; past this many rows a diff is cut, with
+ * the count of rows left out. */
+#define MAX_ROWS 6000
+
+typedef struct {
+    const tk_ir_diff *d;
+    jw *w;
+    uint32_t rows;
+    uint32_t cut;
+    gboolean in_group;
+    /* source lines the changed lines carry: "file:line" -> 1 */
+    GHashTable *touched;
+    tk_loctab *tab;
+} diff_writer;
+
+static void side_text(diff_writer *dw, int side, uint32_t k)
+{
+    size_t len;
+    uint32_t line = 0;
+    const char *s = tk_ir_diff_kept_line(dw->d, side, k, &len, &line);
+    jw_int(dw->w, line);
+    jw_strn(dw->w, s ? s : "", s ? len : 0);
+}
+
+static void touch(diff_writer *dw, int side, uint32_t k)
+{
+    if (!dw->touched)
+        return;
+    size_t len;
+    uint32_t line = 0;
+    if (!tk_ir_diff_kept_line(dw->d, side, k, &len, &line) || !line)
+        return;
+    const tk_stack_id *ids;
+    size_t n = tk_ir_diff_line_stacks(dw->d, side, line, &ids);
+    for (size_t i = 0; i < n; i++) {
+        size_t nf;
+        const tk_frame *fr = tk_loctab_stack_frames(dw->tab, ids[i], &nf);
+        for (size_t j = 0; j < nf; j++) {
+            guint64 key = ((guint64)fr[j].file << 32) | fr[j].line;
+            g_hash_table_add(dw->touched, g_memdup2(&key, sizeof key));
+        }
+    }
+}
+
+/* One row: [kind, aLine, aText, bLine, bText] with kind "e" (context),
+ * "d" (only in A), "i" (only in B), "r" (A's line became B's). */
+static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
+{
+    if (dw->rows >= MAX_ROWS) {
+        dw->cut++;
+        return;
+    }
+    dw->rows++;
+    jw_arr(dw->w);
+    char k[2] = {kind, 0};
+    jw_str(dw->w, k);
+    if (ka >= 0)
+        side_text(dw, TK_IR_A, (uint32_t)ka);
+    else {
+        jw_int(dw->w, 0);
+        jw_null(dw->w);
+    }
+    if (kb >= 0)
+        side_text(dw, TK_IR_B, (uint32_t)kb);
+    else {
+        jw_int(dw->w, 0);
+        jw_null(dw->w);
+    }
+    jw_arr_end(dw->w);
+}
+
+static int group_hunk(const tk_hunk *h, void *user)
+{
+    diff_writer *dw = user;
+    if (h->tag == TK_HUNK_GROUP) {
+        if (dw->in_group)
+            jw_arr_end(dw->w);
+        jw_arr(dw->w);
+        dw->in_group = TRUE;
+        return 0;
+    }
+    uint32_t na = h->a1 - h->a0, nb = h->b1 - h->b0;
+    switch (h->tag) {
+    case TK_HUNK_EQUAL:
+        for (uint32_t i = 0; i < na; i++)
+            row(dw, 'e', h->a0 + i, h->b0 + i);
+        break;
+    case TK_HUNK_DELETE:
+        for (uint32_t i = 0; i < na; i++) {
+            row(dw, 'd', h->a0 + i, -1);
+            touch(dw, TK_IR_A, h->a0 + i);
+        }
+        break;
+    case TK_HUNK_INSERT:
+        for (uint32_t i = 0; i < nb; i++) {
+            row(dw, 'i', -1, h->b0 + i);
+            touch(dw, TK_IR_B, h->b0 + i);
+        }
+        break;
+    case TK_HUNK_REPLACE:
+        for (uint32_t i = 0; i < MAX(na, nb); i++) {
+            row(dw, i < na && i < nb ? 'r' : i < na ? 'd' : 'i',
+                i < na ? (int64_t)(h->a0 + i) : -1, i < nb ? (int64_t)(h->b0 + i) : -1);
+            if (i < na)
+                touch(dw, TK_IR_A, h->a0 + i);
+            if (i < nb)
+                touch(dw, TK_IR_B, h->b0 + i);
+        }
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* Writes diff D as data/ID/WHAT.js; TOUCHED (may be NULL) collects the
+ * source lines of its changed lines. */
+static int write_diff(tk_report *r, tk_report_kernel *rk, const char *what,
+                      tk_ir_diff *d, GHashTable *touched)
+{
+    tk_loctab *tab = tk_bundle_loctab(r->bundle);
+    if (touched)
+        tk_ir_diff_bind(d, tab, NULL);
+    GString *g = g_string_new(NULL);
+    jw w;
+    jw_init(&w, g);
+    jw_obj(&w);
+    jw_key(&w, "a");
+    jw_str(&w, tk_ir_diff_name(d, TK_IR_A));
+    jw_key(&w, "b");
+    jw_str(&w, tk_ir_diff_name(d, TK_IR_B));
+    tk_diff_stats st = tk_ir_diff_stats(d);
+    jw_key(&w, "added");
+    jw_int(&w, st.added);
+    jw_key(&w, "removed");
+    jw_int(&w, st.removed);
+    jw_key(&w, "groups");
+    jw_arr(&w);
+    diff_writer dw = {.d = d, .w = &w, .touched = touched, .tab = tab};
+    size_t nh;
+    const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
+    tk_diff_group(h, nh, CONTEXT, group_hunk, &dw);
+    if (dw.in_group)
+        jw_arr_end(&w);
+    jw_arr_end(&w);
+    jw_key(&w, "cut");
+    jw_int(&w, dw.cut);
+    jw_obj_end(&w);
+    char rel[64], key[64];
+    g_snprintf(rel, sizeof rel, "data/%s/%s.js", rk->id, what);
+    g_snprintf(key, sizeof key, "%s/%s", rk->id, what);
+    int rc = tk_report_put_z(r, rel, key, g);
+    g_string_free(g, TRUE);
+    return rc;
+}
+
+static void write_entry(jw *w, const tk_timeline *tl, const tk_timeline_entry *e)
+{
+    jw_obj(w);
+    jw_key(w, "level");
+    jw_str(w, tk_timeline_level_name(e->level));
+    jw_key(w, "pass");
+    jw_str(w, e->pass);
+    jw_key(w, "arg");
+    jw_str(w, e->arg);
+    jw_key(w, "scope");
+    jw_str(w, e->scope_name);
+    jw_key(w, "effect");
+    jw_str(w, tk_effect_name(e->effect));
+    if (e->effect == TK_EFFECT_UNKNOWN) {
+        jw_key(w, "why");
+        jw_str(w, tk_unknown_why_name(e->why));
+    }
+    jw_key(w, "added");
+    jw_int(w, e->added);
+    jw_key(w, "removed");
+    jw_int(w, e->removed);
+    jw_key(w, "sub");
+    jw_int(w, (int64_t)e->n_substeps);
+    char *b = tk_timeline_side_describe(tl, &e->before);
+    char *a = tk_timeline_side_describe(tl, &e->after);
+    jw_key(w, "before");
+    jw_str(w, b);
+    jw_key(w, "after");
+    jw_str(w, a);
+    g_free(b);
+    g_free(a);
+    jw_obj_end(w);
+}
+
+static guint u64_hash(gconstpointer p)
+{
+    guint64 v = *(const guint64 *)p;
+    return (guint)(v ^ (v >> 29) ^ (v >> 41));
+}
+
+static gboolean u64_equal(gconstpointer a, gconstpointer b)
+{
+    return *(const guint64 *)a == *(const guint64 *)b;
+}
 
 int tk_report_passes(tk_report *r, tk_report_kernel *rk)
 {
-    (void)r;
     rk->n_passes = rk->n_changed = -1;
-    return 0;
+    size_t nf = tk_bundle_pass_file_count(r->bundle, r->diags);
+    GArray *parts = g_array_new(FALSE, FALSE, sizeof(tk_timeline_part));
+    for (size_t i = 0; i < nf; i++) {
+        ptrdiff_t seq = tk_bundle_kernel_pass_seq(r->bundle, rk->kernel, i);
+        if (seq < 0)
+            continue;
+        tk_timeline_part p = {tk_bundle_pass_file(r->bundle, i), (size_t)seq};
+        g_array_append_val(parts, p);
+    }
+    if (parts->len == 0) {
+        g_array_free(parts, TRUE);
+        return 0;
+    }
+    tk_timeline *tl = tk_timeline_build((const tk_timeline_part *)parts->data, parts->len,
+                                        rk->kernel, NULL, r->diags);
+    g_array_free(parts, TRUE);
+    if (!tl)
+        return 0;
+    size_t n = tk_timeline_count(tl);
+    GHashTable *touched = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL);
+    /* per source line, the passes that touched it */
+    GHashTable *by_line = g_hash_table_new_full(u64_hash, u64_equal, g_free,
+                                                (GDestroyNotify)g_array_unref);
+    int rc = 0, changed = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const tk_timeline_entry *e = tk_timeline_get(tl, i);
+        if (e->effect != TK_EFFECT_CHANGED)
+            continue;
+        changed++;
+        tk_ir_diff *d = tk_timeline_diff(tl, i, i, NULL, r->diags);
+        if (!d)
+            continue;
+        char what[32];
+        g_snprintf(what, sizeof what, "pd-%zu", i);
+        g_hash_table_remove_all(touched);
+        rc = write_diff(r, rk, what, d, touched);
+        tk_ir_diff_free(d);
+        GHashTableIter it;
+        gpointer key;
+        g_hash_table_iter_init(&it, touched);
+        while (g_hash_table_iter_next(&it, &key, NULL)) {
+            GArray *a = g_hash_table_lookup(by_line, key);
+            if (!a) {
+                a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+                g_hash_table_insert(by_line, g_memdup2(key, sizeof(guint64)), a);
+            }
+            uint32_t pi = (uint32_t)i;
+            g_array_append_val(a, pi);
+        }
+    }
+    /* level summaries: the first pass's input to the last pass's output of
+     * each level whose ends have texts */
+    GString *g = g_string_new(NULL);
+    jw w;
+    jw_init(&w, g);
+    jw_obj(&w);
+    jw_key(&w, "levels");
+    jw_arr(&w);
+    for (size_t i = 0; i < n && rc == 0;) {
+        size_t j = i;
+        tk_pass_level lv = tk_timeline_get(tl, i)->level;
+        while (j + 1 < n && tk_timeline_get(tl, j + 1)->level == lv)
+            j++;
+        jw_obj(&w);
+        jw_key(&w, "level");
+        jw_str(&w, tk_timeline_level_name(lv));
+        jw_key(&w, "from");
+        jw_int(&w, (int64_t)i);
+        jw_key(&w, "to");
+        jw_int(&w, (int64_t)j);
+        tk_diags *quiet = tk_diags_new(); /* an unknown end is not news */
+        tk_ir_diff *d = j > i ? tk_timeline_diff(tl, i, j, NULL, quiet) : NULL;
+        tk_diags_free(quiet);
+        if (d) {
+            char what[32];
+            g_snprintf(what, sizeof what, "pl-%zu", i);
+            rc = write_diff(r, rk, what, d, NULL);
+            tk_ir_diff_free(d);
+            jw_key(&w, "diff");
+            jw_str(&w, what);
+        }
+        jw_obj_end(&w);
+        i = j + 1;
+    }
+    jw_arr_end(&w);
+    jw_key(&w, "passes");
+    jw_arr(&w);
+    for (size_t i = 0; i < n; i++)
+        write_entry(&w, tl, tk_timeline_get(tl, i));
+    jw_arr_end(&w);
+    jw_key(&w, "touch");
+    jw_arr(&w);
+    GHashTableIter it;
+    gpointer key, val;
+    g_hash_table_iter_init(&it, by_line);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        guint64 k = *(guint64 *)key;
+        GArray *a = val;
+        jw_arr(&w);
+        jw_int(&w, (int64_t)(k >> 32));
+        jw_int(&w, (int64_t)(k & 0xffffffffu));
+        jw_lines(&w, (const uint32_t *)a->data, a->len);
+        jw_arr_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_obj_end(&w);
+    if (rc == 0) {
+        char rel[64], k2[64];
+        g_snprintf(rel, sizeof rel, "data/%s/passes.js", rk->id);
+        g_snprintf(k2, sizeof k2, "%s/passes", rk->id);
+        rc = tk_report_put_z(r, rel, k2, g);
+    }
+    g_string_free(g, TRUE);
+    g_hash_table_destroy(touched);
+    g_hash_table_destroy(by_line);
+    rk->n_passes = (int)n;
+    rk->n_changed = changed;
+    tk_timeline_free(tl);
+    return rc;
 }

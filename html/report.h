@@ -34,6 +34,11 @@ typedef struct {
 int tk_report_put(tk_report *r, const char *rel, const char *key,
                   const GString *json);
 
+/* The same, gzip-compressed and base64-encoded: `TK.putz("KEY", "...");`
+ * (for pass data, which is large and repetitive). */
+int tk_report_put_z(tk_report *r, const char *rel, const char *key,
+                    const GString *json);
+
 /* Kernel I's page and data (page_kernel.c, data_kernel.c). */
 int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk);
 int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk);

@@ -23,6 +23,16 @@
     }
   };
 
+  /* Pass data come gzip-compressed in base64 (report.c: tk_report_put_z):
+   * inflated with the browser's own DecompressionStream. */
+  TK.putz = function (key, b64) {
+    const bin = atob(b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    new Response(stream).text().then((t) => TK.put(key, JSON.parse(t)));
+  };
+
   /* Loads data/KEY.js once; resolves with what it put. */
   function load(key) {
     if (key in store) return Promise.resolve(store[key]);
@@ -309,8 +319,8 @@
      * them all, after the document or its classes changed). */
     render(force) {
       const h = this.code.clientHeight || 600;
-      const first = Math.max(1, Math.floor(this.code.scrollTop / this.lh) - 30);
-      const last = Math.min(this.n, first + Math.ceil(h / this.lh) + 60);
+      const first = Math.max(1, Math.floor(this.code.scrollTop / this.lh) - 10);
+      const last = Math.min(this.n, first + Math.ceil(h / this.lh) + 20);
       if (force) this.rows = new Map();
       else if (first === this.first && last === this.last) return;
       this.first = first;
@@ -1081,6 +1091,256 @@
     timing.setup = performance.now() - t0;
     document.body.dataset.ready = '1';
   }
+
+
+  /* ---- pass mode ---------------------------------------------------------- */
+
+  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set() };
+
+  function passLabel(p) {
+    return p.pass + (p.arg && p.arg !== p.pass ? ' (' + p.arg + ')' : '');
+  }
+
+  async function passesOpen() {
+    const view = document.getElementById('pass-view');
+    if (!P.data) {
+      view.replaceChildren(el('p', 'why', 'Loading the pass timeline\u2026'));
+      P.data = await load(S.kid + '/passes');
+      buildPassView(view);
+      const first = P.data.passes.findIndex((p) => p.effect === 'changed');
+      if (first >= 0) await selectPass(first);
+    }
+    document.body.dataset.passes = '1';
+  }
+
+  function buildPassView(view) {
+    view.replaceChildren();
+    const chart = el('div', 'pv-chart');
+    chart.appendChild(passChart());
+    const list = el('div', 'pv-list');
+    list.id = 'pass-list';
+    const diff = el('div', 'pv-diff');
+    const bar = el('div', 'bar');
+    bar.id = 'pass-bar';
+    const body = el('div', 'code pv-rows');
+    body.id = 'pass-rows';
+    diff.append(bar, body);
+    view.append(chart, list, diff);
+    renderPassList();
+  }
+
+  /* Lines changed per pass: green up (added), red down (removed); click a
+   * bar to open that pass. */
+  function passChart() {
+    const ps = P.data.passes;
+    const n = ps.length;
+    const W = Math.max(300, n * 4), H = 70, mid = 40;
+    const svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, preserveAspectRatio: 'none', id: 'pass-chart' });
+    const max = Math.max(1, ...ps.map((p) => Math.max(p.added, p.removed)));
+    const sc = (v) => (v ? Math.max(1.5, (Math.log(1 + v) / Math.log(1 + max)) * (mid - 4)) : 0);
+    const bw = W / n;
+    P.data.levels.forEach((lv, k) => {
+      if (k % 2) svg.appendChild(svgEl('rect', { x: lv.from * bw, y: 0, width: (lv.to - lv.from + 1) * bw, height: H, class: 'lvlband', fill: 'rgba(128,128,128,0.08)' }));
+    });
+    ps.forEach((p, i) => {
+      if (p.added) svg.appendChild(svgEl('rect', { x: i * bw, y: mid - sc(p.added), width: Math.max(1, bw - 0.5), height: sc(p.added), class: 'bar-add' }));
+      if (p.removed) svg.appendChild(svgEl('rect', { x: i * bw, y: mid, width: Math.max(1, bw - 0.5), height: sc(p.removed) * 0.7, class: 'bar-del' }));
+      const hit = svgEl('rect', { x: i * bw, y: 0, width: bw, height: H, class: 'bar-hit' });
+      hit.dataset.i = i;
+      const t = svgEl('title', {});
+      t.textContent = i + ': ' + passLabel(p) + ' +' + p.added + ' \u2212' + p.removed;
+      hit.appendChild(t);
+      hit.addEventListener('click', () => selectPass(i));
+      svg.appendChild(hit);
+    });
+    const selm = svgEl('rect', { x: 0, y: 0, width: Math.max(1, bw), height: H, class: 'bar-sel', opacity: 0.35, id: 'pass-chart-sel' });
+    svg.appendChild(selm);
+    return svg;
+  }
+
+  function renderPassList() {
+    const list = document.getElementById('pass-list');
+    list.replaceChildren();
+    const ps = P.data.passes;
+    for (const lv of P.data.levels) {
+      const h = el('div', 'lvl', lv.level + ' \u2014 passes ' + lv.from + '\u2013' + lv.to);
+      if (lv.diff) {
+        const b = el('button', null, 'whole level');
+        b.type = 'button';
+        b.title = 'The diff from the first pass\u2019s input to the last pass\u2019s output of this level';
+        b.addEventListener('click', (ev) => {
+          ev.stopPropagation();
+          selectLevel(lv);
+        });
+        h.appendChild(document.createTextNode(' '));
+        h.appendChild(b);
+      }
+      list.appendChild(h);
+      let i = lv.from;
+      while (i <= lv.to) {
+        const p = ps[i];
+        const quiet = p.effect === 'unchanged' && !(P.touched && P.touched.has(i));
+        if (quiet && !P.shown.has(lv.from + ':' + i)) {
+          let j = i;
+          while (j + 1 <= lv.to && ps[j + 1].effect === 'unchanged' && !(P.touched && P.touched.has(j + 1))) j++;
+          const f = el('div', 'fold', j - i + 1 + ' unchanged pass' + (j > i ? 'es' : '') + ' \u2026');
+          f.title = ps.slice(i, j + 1).map((x) => x.pass).join(', ');
+          const a = i, b = j;
+          f.addEventListener('click', () => {
+            for (let k = a; k <= b; k++) P.shown.add(lv.from + ':' + k);
+            renderPassList();
+          });
+          list.appendChild(f);
+          i = j + 1;
+          continue;
+        }
+        const row = el('div', 'ps ' + p.effect + (i === P.sel ? ' on' : '') + (P.touched && P.touched.has(i) ? ' touch' : ''));
+        row.dataset.i = i;
+        row.appendChild(el('span', 'ix', i));
+        row.appendChild(el('span', 'nm', passLabel(p)));
+        if (p.effect === 'changed') {
+          row.appendChild(el('span', 'cnt plus', '+' + p.added));
+          row.appendChild(el('span', 'cnt minus', '\u2212' + p.removed));
+        } else if (p.effect === 'unknown') row.appendChild(el('span', 'cnt', '?'));
+        row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '');
+        const idx = i;
+        row.addEventListener('click', () => selectPass(idx));
+        list.appendChild(row);
+        i++;
+      }
+    }
+  }
+
+  async function selectPass(i) {
+    const p = P.data.passes[i];
+    P.sel = i;
+    P.level = -1;
+    for (const r of document.querySelectorAll('#pass-list .ps')) r.classList.toggle('on', +r.dataset.i === i);
+    const on = document.querySelector('#pass-list .ps.on');
+    if (on) on.scrollIntoView({ block: 'nearest' });
+    const m = document.getElementById('pass-chart-sel');
+    if (m) m.setAttribute('x', String((i * +document.getElementById('pass-chart').viewBox.baseVal.width) / P.data.passes.length));
+    const title = i + ': ' + passLabel(p) + (p.scope ? ' on ' + p.scope : '');
+    if (p.effect !== 'changed') {
+      showDiff(title, p, null, p.effect === 'unchanged' ? 'This pass changed nothing (once locations and value numbers are set aside).' : 'Effect unknown: ' + (p.why || '') + '.');
+      return;
+    }
+    const d = await load(S.kid + '/pd-' + i);
+    if (P.sel === i) showDiff(title, p, d, '');
+  }
+
+  async function selectLevel(lv) {
+    P.sel = -1;
+    const d = await load(S.kid + '/' + lv.diff);
+    d.level = lv.level;
+    showDiff('the whole ' + lv.level + ' level: passes ' + lv.from + '\u2013' + lv.to, null, d, '');
+  }
+
+  function showDiff(title, p, d, msg) {
+    const bar = document.getElementById('pass-bar');
+    bar.replaceChildren(el('strong', null, title));
+    if (d) {
+      bar.appendChild(el('span', 'cnt plus', '+' + d.added));
+      bar.appendChild(el('span', 'cnt minus', '\u2212' + d.removed));
+      bar.appendChild(el('span', 'file', d.a + ' \u2192 ' + d.b));
+    } else if (p) bar.appendChild(el('span', 'file', p.before + ' \u2192 ' + p.after));
+    const nav = [
+      ['\u2191 change', 'p', () => gotoGroup(-1)], ['change \u2193', 'n', () => gotoGroup(1)],
+      ['\u2190 changed pass', 'k', () => nextChanged(-1)], ['changed pass \u2192', 'j', () => nextChanged(1)],
+    ];
+    for (const [label, key, fn] of nav) {
+      const b = el('button', null, label);
+      b.type = 'button';
+      b.title = 'key ' + key;
+      b.addEventListener('click', fn);
+      bar.appendChild(b);
+    }
+    const rows = document.getElementById('pass-rows');
+    rows.replaceChildren();
+    rows.scrollTop = 0;
+    P.diff = d;
+    P.group = 0;
+    if (!d) {
+      rows.appendChild(el('p', 'why', msg));
+      return;
+    }
+    const level = p ? p.level : d.level || '';
+    const lang = level === 'llvm-ir' || level === 'codegen-ir' ? 'llvm' : level === 'machine' ? '' : 'mlir';
+    const frag = document.createDocumentFragment();
+    d.groups.forEach((g, gi) => {
+      const fa = g.find((r) => r[1]), fb = g.find((r) => r[3]);
+      const h = el('div', 'dgroup', 'change ' + (gi + 1) + ' of ' + d.groups.length + (fa ? ' \u2014 before: line ' + fa[1] : '') + (fb ? ', after: line ' + fb[3] : ''));
+      h.dataset.g = gi;
+      frag.appendChild(h);
+      for (const r of g) {
+        const row = el('div', 'drow ' + r[0]);
+        const side = (no, text, cls) => {
+          const n = el('span', 'no', no || '');
+          const t = el('span', 'tx ' + cls);
+          if (text !== null) paint(t, text, lang, null);
+          row.append(n, t);
+        };
+        side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del');
+        side(r[3], r[4], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add');
+        frag.appendChild(row);
+      }
+    });
+    if (d.cut) frag.appendChild(el('p', 'why', d.cut + ' more rows of this diff are not stored in the report (a pass that rewrote everything).'));
+    rows.appendChild(frag);
+  }
+
+  function gotoGroup(d) {
+    const hs = document.querySelectorAll('#pass-rows .dgroup');
+    if (!hs.length) return;
+    P.group = Math.max(0, Math.min(hs.length - 1, P.group + d));
+    const rows = document.getElementById('pass-rows');
+    rows.scrollTop = hs[P.group].offsetTop - rows.offsetTop - 4;
+  }
+
+  function nextChanged(d) {
+    const ps = P.data.passes;
+    for (let i = P.sel + d; i >= 0 && i < ps.length; i += d) {
+      if (ps[i].effect === 'changed' && (!P.touched || P.touched.has(i))) {
+        selectPass(i);
+        return;
+      }
+    }
+  }
+
+  function passesKey(ev) {
+    const k = ev.key;
+    if (k === 'n') gotoGroup(1);
+    else if (k === 'p') gotoGroup(-1);
+    else if (k === 'j') nextChanged(1);
+    else if (k === 'k') nextChanged(-1);
+    else return;
+    ev.preventDefault();
+  }
+
+  /* From a source line: the passes whose changed lines carry it in a stack. */
+  async function passesFor(file, line) {
+    document.getElementById('mode-passes').click();
+    await passesOpen();
+    const hit = P.data.touch.find((t) => t[0] === file && t[1] === line);
+    P.touched = new Set(hit ? expand(hit[2]) : []);
+    renderPassList();
+    const bar = document.getElementById('pass-bar');
+    const p = S.files[file] ? base(S.files[file][0]) : '?';
+    const note = el('div', 'touchnote', P.touched.size + ' pass' + (P.touched.size === 1 ? '' : 'es') + ' changed IR of ' + p + ':' + line + ' (marked); j / k step through them.');
+    const clear = el('button', null, 'show all');
+    clear.type = 'button';
+    clear.addEventListener('click', () => {
+      P.touched = null;
+      renderPassList();
+      note.remove();
+    });
+    note.appendChild(clear);
+    bar.parentNode.insertBefore(note, bar);
+    const first = [...P.touched].sort((a, b) => a - b)[0];
+    if (first !== undefined) await selectPass(first);
+  }
+
+  TK.passes = { open: passesOpen, key: passesKey, forSource: passesFor, state: P, select: selectPass };
 
   TK.state = S;
   TK.internal = { load, expand, tokenize, paint, CodeView, el, svgEl, base, setStage, setFile, clickSource, clickIR, STAGE_LABEL, STAGES, info, fmtBytes };

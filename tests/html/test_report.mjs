@@ -198,6 +198,44 @@ await test('hovering #blocked explains 4 x 32 x 4 = 512 of 1024: 2 repetitions',
   await page.close();
 });
 
+await test('pass mode: TritonGPUCoalesce adds #blocked1 and convert_layout ops; source line 12 lists it', async () => {
+  const page = await open(vaUrl(kernelPage));
+  await ready(page);
+  await page.click('#mode-passes');
+  await page.waitForSelector('body[data-passes="1"] #pass-list .ps');
+  // index: 14 changed passes among the ttir/ttgir ones is not hand-checked;
+  // this is: mlir_passes.txt:1178 `IR Dump Before TritonGPUCoalesce`, and the
+  // next dump (1251) has the new line 1253
+  //   #blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], ...
+  // and `%x_4 = tt.load %x_3, %mask_2` became
+  //   `%x_4 = ttg.convert_layout %x_3 : ... -> tensor<1024x!tt.ptr<f32>, #blocked1>`
+  const names = await page.$$eval('#pass-list .ps', (r) => r.map((x) => x.querySelector('.nm').textContent));
+  assert(names.some((n) => n.startsWith('TritonGPUCoalesce')), 'Coalesce listed');
+  const i = await page.evaluate(() => window.TK.passes.state.data.passes.findIndex((p) => p.pass === 'TritonGPUCoalesce'));
+  await page.click(`#pass-list .ps[data-i="${i}"]`);
+  await page.waitForFunction((i) => window.TK.passes.state.sel === i && document.querySelector('#pass-rows .drow'), i);
+  const rows = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1], r.children[1].textContent, r.children[3].textContent]));
+  assert(rows.some((r) => r[0] === 'i' && r[2].startsWith('#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32]')), 'added #blocked1');
+  assert(rows.some((r) => r[1].includes('%x_4 = tt.load %x_3, %mask_2') && (r[0] === 'd' || r[0] === 'r')), 'removed the old load');
+  assert(rows.some((r) => r[2].includes('ttg.convert_layout %x_3') && (r[0] === 'i' || r[0] === 'r')), 'added convert_layout');
+  // the chart: one clickable bar per pass
+  const bars = await page.$$eval('#pass-chart .bar-hit', (b) => b.length);
+  eq(bars, await page.evaluate(() => window.TK.passes.state.data.passes.length), 'bars');
+  await page.screenshot({ path: path.join(ART, 'passes.png') });
+  // next changed pass with the key j
+  await page.keyboard.press('j');
+  await page.waitForFunction((i) => window.TK.passes.state.sel > i, i);
+  // from source line 12 (`x = tl.load(...)`, the load Coalesce rewrote)
+  await page.click('#mode-kernel');
+  await clickLine(page, 'src-pane', 12);
+  await page.click('#info button.passes-of');
+  await page.waitForSelector('#pass-list .ps.touch');
+  const touched = await page.$$eval('#pass-list .ps.touch', (r) => r.map((x) => +x.dataset.i));
+  assert(touched.includes(i), 'Coalesce touched line 12: ' + touched);
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 /* ---- hostile text ------------------------------------------------------ */
 
 const PAYLOAD = (n) => `</script><script>window.pwned=${n}</script><img src=x onerror="window.pwned=${n}0">'"&lt;`;
