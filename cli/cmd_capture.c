@@ -1,0 +1,184 @@
+/* cmd_capture.c - `tkview capture`: run a Triton program (or the MLIR tools
+ * on an MLIR kernel) with the compiler's dump knobs set and write a bundle.
+ * The work is in compiler/ (capture.h); this file parses the arguments. */
+#include "cli.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+
+static const char summary[] =
+    "Runs PROGRAM with Triton's dump knobs set, in a private work folder, and\n"
+    "writes what it compiled as a bundle: every kernel (autotune configs and\n"
+    "repeated compiles kept apart), its stages, pass dumps, metadata, SASS\n"
+    "with line info (when nvdisasm is found) and the sources its locations\n"
+    "name.  The program's output passes through; its stderr is shown without\n"
+    "the dump text.  An interrupted or failing program still gives a bundle,\n"
+    "marked incomplete.  With --mlir, compiles FILE.mlir with Debian's MLIR\n"
+    "and LLVM tools instead (no GPU, no Triton needed).\n"
+    "\n"
+    "Exit status: 0 complete bundle written, 1 bundle written but incomplete\n"
+    "(the program failed or was interrupted), 2 bad arguments, 3 no bundle\n"
+    "written.  See docs/capture.md.";
+
+/* NAME.tkview in the current folder, NAME from the script (x.py), the module
+ * (-m pkg.mod), the MLIR file, or the program. */
+static char *default_outdir(char **prog, const char *mlir)
+{
+    const char *from = mlir;
+    for (size_t i = 1; !from && prog && prog[i]; i++) {
+        if (g_str_has_suffix(prog[i], ".py"))
+            from = prog[i];
+        else if (!strcmp(prog[i], "-m") && prog[i + 1])
+            from = prog[i + 1];
+    }
+    if (!from && prog)
+        from = prog[0];
+    char *base = g_path_get_basename(from ? from : "capture");
+    char *dot = strrchr(base, '.');
+    if (dot && dot != base && (g_str_has_suffix(base, ".py") ||
+                               g_str_has_suffix(base, ".mlir")))
+        *dot = '\0';
+    char *out = g_strdup_printf("%s.tkview", base);
+    g_free(base);
+    return out;
+}
+
+int tk_cmd_capture(int argc, char **argv)
+{
+    /* Everything after "--" is the program, never our options. */
+    int split = argc;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--")) {
+            split = i;
+            break;
+        }
+    char **prog = split < argc ? g_strdupv(argv + split + 1) : NULL;
+    char **command = g_new0(char *, (size_t)argc + 2);
+    command[0] = g_strdup("tkview");
+    for (int i = 0; i < argc; i++)
+        command[i + 1] = g_strdup(argv[i]);
+
+    char *out = NULL, *kernel = NULL, *irloc = NULL, *mlir = NULL;
+    char *pipeline = NULL, *arch = NULL;
+    char **source_dirs = NULL;
+    gboolean force = FALSE, keep_work = FALSE, no_progress = FALSE;
+    gboolean quiet = FALSE;
+    GOptionEntry entries[] = {
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+         "The bundle folder to write (default: NAME.tkview here)", "BUNDLE"},
+        {"force", 0, 0, G_OPTION_ARG_NONE, &force,
+         "Replace an existing bundle at BUNDLE", NULL},
+        {"kernel", 0, 0, G_OPTION_ARG_STRING, &kernel,
+         "Dump and keep only the kernel NAME", "NAME"},
+        {"irloc", 0, 0, G_OPTION_ARG_STRING, &irloc,
+         "Capture with USE_IR_LOC=ttir|ttgir (later stages point at IR lines)",
+         "ttir|ttgir"},
+        {"mlir", 0, 0, G_OPTION_ARG_FILENAME, &mlir,
+         "Compile FILE.mlir with the MLIR/LLVM tools instead of running a "
+         "program", "FILE"},
+        {"pipeline", 0, 0, G_OPTION_ARG_STRING, &pipeline,
+         "With --mlir: the mlir-opt --pass-pipeline (default in "
+         "docs/capture.md)", "PIPELINE"},
+        {"arch", 0, 0, G_OPTION_ARG_STRING, &arch,
+         "With --mlir: the GPU to compile for (default sm_90)", "SM"},
+        {"keep-work", 0, 0, G_OPTION_ARG_NONE, &keep_work,
+         "Keep the work folder (the raw dumps and the whole stderr)", NULL},
+        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress,
+         "Do not draw the progress line", NULL},
+        {"source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &source_dirs,
+         "Also look for source files under DIR (repeatable)", "DIR"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+         "Print only errors and the program's own output", NULL},
+        G_OPTION_ENTRY_NULL,
+    };
+    GOptionContext *ctx = g_option_context_new(
+        "[-o BUNDLE] -- PROGRAM [ARGS...]  |  --mlir FILE.mlir [-o BUNDLE]");
+    g_option_context_set_summary(ctx, summary);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *err = NULL;
+    int rc = TK_EXIT_USAGE;
+    int nargs = split;
+    char **args = g_new0(char *, (size_t)split + 1);
+    for (int i = 0; i < split; i++)
+        args[i] = argv[i];
+    char **args_owner = args; /* parse() reorders ARGS; free the array */
+    tk_capture c = {0};
+    if (!g_option_context_parse(ctx, &nargs, &args, &err)) {
+        tk_cli_error("%s", err->message);
+        g_clear_error(&err);
+        goto done;
+    }
+    if (nargs > 1) {
+        tk_cli_error("unexpected argument \"%s\": put -- before the program "
+                     "(tkview capture -o BUNDLE -- python3 my_kernels.py)",
+                     args[1]);
+        goto done;
+    }
+    if (!mlir && (!prog || !prog[0])) {
+        tk_cli_error("no program given: tkview capture [-o BUNDLE] -- PROGRAM "
+                     "[ARGS...], or tkview capture --mlir FILE.mlir");
+        goto done;
+    }
+    if (mlir && prog) {
+        tk_cli_error("--mlir compiles FILE.mlir itself: give no program");
+        goto done;
+    }
+    if (irloc && strcmp(irloc, "ttir") && strcmp(irloc, "ttgir")) {
+        tk_cli_error("--irloc %s: expected ttir or ttgir", irloc);
+        goto done;
+    }
+    if (mlir && (kernel || irloc)) {
+        tk_cli_error("--kernel and --irloc are for Triton programs, not --mlir");
+        goto done;
+    }
+    if (!mlir && (pipeline || arch)) {
+        tk_cli_error("--pipeline and --arch go with --mlir");
+        goto done;
+    }
+
+    char *rel = out ? g_strdup(out) : default_outdir(prog, mlir);
+    c.outdir = g_canonicalize_filename(rel, NULL);
+    g_free(rel);
+    c.force = force;
+    c.keep_work = keep_work;
+    c.quiet = quiet;
+    GPtrArray *dirs = g_ptr_array_new();
+    for (size_t i = 0; source_dirs && source_dirs[i]; i++)
+        g_ptr_array_add(dirs, g_strdup(source_dirs[i]));
+    g_ptr_array_add(dirs, g_get_current_dir());
+    if (mlir)
+        g_ptr_array_add(dirs, g_path_get_dirname(mlir));
+    g_ptr_array_add(dirs, NULL);
+    c.source_dirs = (char **)g_ptr_array_free(dirs, FALSE);
+    gboolean progress = !no_progress && isatty(STDERR_FILENO);
+    if (tk_capture_begin(&c) != 0) {
+        rc = TK_CAPTURE_EXIT_NONE;
+        goto done;
+    }
+    if (mlir) {
+        c.command = command;
+        command = NULL;
+        tk_capture_mlir_opts mo = {mlir, pipeline, arch, progress};
+        rc = tk_capture_mlir(&c, &mo);
+    } else {
+        c.command = g_strdupv(prog);
+        tk_capture_triton_opts to = {prog, kernel, irloc, progress};
+        rc = tk_capture_triton(&c, &to);
+    }
+done:
+    tk_capture_clear(&c);
+    g_strfreev(command);
+    g_strfreev(prog);
+    g_free(args_owner);
+    g_free(out);
+    g_free(kernel);
+    g_free(irloc);
+    g_free(mlir);
+    g_free(pipeline);
+    g_free(arch);
+    g_strfreev(source_dirs);
+    g_option_context_free(ctx);
+    return rc;
+}

@@ -1,0 +1,255 @@
+/* capture.h - `tkview capture`: run a compiler with its dump knobs set, in a
+ * private work folder, and write what it produced as a tkview bundle.
+ *
+ * Two front ends share everything but the compiling:
+ *  - capture_triton.c runs a user's program (python3 my_kernels.py) with
+ *    Triton's dump knobs pointing into the work folder;
+ *  - capture_mlir.c runs Debian's MLIR and LLVM tools on an MLIR GPU kernel,
+ *    so that capture is tested end to end without a GPU or Triton.
+ * Both leave a capture folder (kernel_dump/, pass dump files) that libtkdump
+ * loads like any other; capture_finish.c saves it with tk_bundle_save() and
+ * adds what only capture knows (the command, whether it finished, how SASS
+ * was made) to the manifest.  docs/capture.md describes the whole thing.
+ *
+ * This is part of the program, not of libtkdump: it runs processes, handles
+ * signals and writes to the terminal.
+ *
+ * Ownership: every function that returns a pointer says who frees it.
+ */
+#ifndef TKVIEW_CAPTURE_H
+#define TKVIEW_CAPTURE_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes of `tkview capture` (README.md, docs/capture.md). */
+enum {
+    TK_CAPTURE_EXIT_COMPLETE = 0,   /* the bundle is written and complete */
+    TK_CAPTURE_EXIT_INCOMPLETE = 1, /* written, marked incomplete: the
+                                       program failed or was interrupted */
+    TK_CAPTURE_EXIT_USAGE = 2,      /* bad arguments */
+    TK_CAPTURE_EXIT_NONE = 3        /* no bundle written (nothing compiled,
+                                       the program could not be started, the
+                                       output exists, a write failed) */
+};
+
+/* ---- signals (capture_signals.c) -------------------------------------- */
+
+/* While a capture runs, SIGINT, SIGTERM, SIGHUP and SIGQUIT do not stop
+ * tkview: they are recorded, passed on to the program when they were sent to
+ * tkview alone (a Ctrl-C on the terminal reaches the program by itself), and
+ * the capture is finished with what was dumped.  Install once; restore puts
+ * the old handlers back. */
+void tk_capture_signals_install(void);
+void tk_capture_signals_restore(void);
+
+/* A file descriptor that becomes readable when a signal (SIGCHLD included)
+ * arrives; tk_capture_signals_take() empties it. */
+int tk_capture_signals_fd(void);
+
+typedef struct {
+    int signo;          /* 0: none pending */
+    gboolean from_tty;  /* sent by the kernel to the whole foreground group
+                           (Ctrl-C, hang-up): the program got it too */
+} tk_capture_signal;
+
+/* The next pending stop signal (SIGCHLD is only a wake-up and is not
+ * returned).  Returns FALSE when none is pending. */
+gboolean tk_capture_signals_take(tk_capture_signal *out);
+
+/* How many stop signals arrived since install. */
+unsigned tk_capture_signals_count(void);
+
+/* ---- the stderr filter (capture_filter.c) ----------------------------- */
+
+/* With LLVM_IR_ENABLE_DUMP the program's stderr is mostly pass dumps
+ * (hundreds of MB).  The filter reads it line by line and tells the dump text
+ * (headers, IR, machine code, LLVM's "Running pass:" chatter) from what the
+ * program says (warnings, tracebacks, compiler errors), which is shown. */
+typedef struct tk_stderr_filter tk_stderr_filter;
+
+tk_stderr_filter *tk_stderr_filter_new(void);
+void tk_stderr_filter_free(tk_stderr_filter *f);
+
+/* Feeds one line (LEN bytes, without its newline).  Returns TRUE when the
+ * line is the program's own text, to be shown; FALSE for dump text. */
+gboolean tk_stderr_filter_line(tk_stderr_filter *f, const char *line,
+                               size_t len);
+
+/* Lines and bytes seen in dumps and shown, so far. */
+uint64_t tk_stderr_filter_dump_lines(const tk_stderr_filter *f);
+uint64_t tk_stderr_filter_shown_lines(const tk_stderr_filter *f);
+
+/* ---- progress on a terminal (capture_progress.c) ---------------------- */
+
+/* One status line on stderr, redrawn at most four times a second: kernels
+ * compiled (kernel folders holding a cubin), bytes of dumps written. */
+typedef struct tk_capture_progress tk_capture_progress;
+
+/* TTY may be NULL: then nothing is drawn but counting still works.
+ * DUMP_DIR is TRITON_DUMP_DIR, DUMP_FILES the files whose size counts as
+ * dump bytes besides the stderr (NULL-terminated; may be NULL). */
+tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *dump_dir,
+                                             const char *const *dump_files);
+void tk_capture_progress_free(tk_capture_progress *p); /* clears the line */
+void tk_capture_progress_add_bytes(tk_capture_progress *p, uint64_t n);
+/* A label shown before the counts ("llc-19"); NULL for none. */
+void tk_capture_progress_set_step(tk_capture_progress *p, const char *step);
+/* Recounts and redraws if a quarter second has passed. */
+void tk_capture_progress_tick(tk_capture_progress *p);
+/* Erases the line, so that a message can be written; the next tick
+ * redraws it. */
+void tk_capture_progress_clear(tk_capture_progress *p);
+unsigned tk_capture_progress_kernels(tk_capture_progress *p);
+uint64_t tk_capture_progress_bytes(tk_capture_progress *p);
+
+/* ---- child processes (capture_child.c) -------------------------------- */
+
+typedef struct {
+    char **argv;          /* program and arguments; argv[0] searched in PATH */
+    char **envp;          /* the whole environment; NULL: tkview's own */
+    int stdin_fd;         /* -1: inherited; else dup'ed onto 0 */
+    int stdout_fd;        /* -1: inherited (the program's output goes to the
+                             terminal unchanged); else dup'ed onto 1 */
+    int stderr_fd;        /* the raw stderr is copied here (a file); -1:
+                             not */
+    GString *stderr_text; /* the first 64 KiB of stderr are appended here;
+                             NULL: not */
+    tk_stderr_filter *filter; /* decides which lines are shown; NULL: none */
+    FILE *show;           /* where shown lines go (stderr); NULL: nowhere */
+    int messages_fd;      /* shown lines are also appended here; -1: not */
+    tk_capture_progress *progress; /* may be NULL */
+    double timeout_s;     /* 0: none; else the child is killed after it */
+    double grace_s;       /* after a stop signal, SIGKILL after this long */
+} tk_child_spec;
+
+typedef struct {
+    gboolean started;     /* FALSE: it could not be run (see error) */
+    int exit_status;      /* its exit status; -1 when a signal ended it */
+    int term_signal;      /* the signal that ended it; 0 when it exited */
+    gboolean interrupted; /* a stop signal arrived while it ran */
+    gboolean killed;      /* tkview killed it (second interrupt, grace
+                             period or timeout over) */
+    gboolean timed_out;
+    double seconds;
+    uint64_t stderr_bytes;
+    char *error;          /* why it could not be run; caller frees */
+} tk_child_result;
+
+/* Runs SPEC's program to its end and fills RES.  Signals must be installed
+ * (tk_capture_signals_install).  Returns 0 when the program ran (whatever
+ * its exit status), -1 when it could not be started or its stderr could not
+ * be copied (RES->error says why). */
+int tk_child_run(const tk_child_spec *spec, tk_child_result *res);
+
+/* Whether RES says the program ran to a successful end. */
+gboolean tk_child_ok(const tk_child_result *res);
+
+/* "exited with status 1", "killed by SIGKILL"...; caller frees. */
+char *tk_child_describe(const tk_child_result *res);
+
+/* Runs a tool (nvdisasm, ptxas, mlir-translate) with stdin from /dev/null,
+ * its stdout to the file STDOUT_PATH (NULL: discarded) and its stderr
+ * collected (the first 64 KiB) into *ERR_TEXT (caller frees; may be NULL).
+ * Returns 0 when it exited with status 0; -1 otherwise, with *ERR_TEXT
+ * saying why when it could not be run.  The file is removed on failure. */
+int tk_tool_run(char **argv, const char *stdout_path, double timeout_s,
+                char **err_text);
+
+/* The first of NAMES (NULL-terminated) found as an executable in PATH or in
+ * the folders of EXTRA_DIRS (NULL-terminated; may be NULL), searched after
+ * PATH.  Caller frees; NULL when none. */
+char *tk_tool_find(const char *const *names, const char *const *extra_dirs);
+
+/* ---- the work folder, and finishing (capture_work.c, capture_finish.c) */
+
+typedef struct {
+    /* Given by the front end. */
+    char *outdir;      /* absolute path of the bundle to write */
+    gboolean force;    /* replace an existing bundle at OUTDIR */
+    gboolean keep_work;/* keep the work folder (its path is printed) */
+    gboolean quiet;    /* no summary, no warnings */
+    char **source_dirs;/* searched for sources too (NULL-terminated) */
+
+    /* Made by tk_capture_begin(). */
+    char *work;        /* .NAME.capture-XXXXXX beside OUTDIR */
+    char *run;         /* WORK/run: the capture folder the front end fills */
+    char *messages;    /* WORK/messages.txt: the stderr lines shown */
+
+    /* Filled by the front end for the manifest. */
+    char **command;    /* the argument vector that was captured */
+    gboolean complete; /* FALSE when anything failed or was interrupted */
+    JsonObject *info;  /* becomes the manifest's "capture" object */
+    /* The manifest's "compiler" when the front end knows better than the
+     * kernels' metadata (the MLIR route); NULL: as tk_bundle_save wrote it. */
+    char *compiler_name, *compiler_version, *compiler_target;
+    /* Why a kernel has no SASS: kernel name -> reason; and the reason for
+     * all of them (no nvdisasm), NULL when SASS could be made. */
+    GHashTable *sass_missing;
+    char *sass_missing_all;
+} tk_capture;
+
+/* Checks that OUTDIR can be written (absent, an empty folder, or with
+ * FORCE a tkview bundle), makes the work folder beside it and WORK/run.
+ * Returns 0, or -1 after printing why. */
+int tk_capture_begin(tk_capture *c);
+
+/* Loads C->run, saves it as the bundle, completes the manifest and puts the
+ * bundle at OUTDIR.  Returns a TK_CAPTURE_EXIT_* code after printing what
+ * happened; removes the work folder unless keep_work. */
+int tk_capture_finish(tk_capture *c);
+
+/* Frees what tk_capture holds (not C itself). */
+void tk_capture_clear(tk_capture *c);
+
+/* Whether PATH may be replaced with --force: an empty folder, or a folder
+ * whose manifest.json says it is a tkview bundle. */
+gboolean tk_capture_replaceable(const char *path);
+
+/* Removes PATH and what is in it; symbolic links are removed, never
+ * followed.  Only for folders tkview made. */
+void tk_capture_remove_tree(const char *path);
+
+/* Adds "capture"-object members to C->info. */
+void tk_capture_info_set_string(tk_capture *c, const char *key,
+                                const char *value);
+void tk_capture_info_set_int(tk_capture *c, const char *key, int64_t value);
+
+/* "12.3 MB"; caller frees. */
+char *tk_capture_format_bytes(uint64_t n);
+
+/* ---- the front ends --------------------------------------------------- */
+
+typedef struct {
+    char **argv;          /* the program to capture */
+    const char *kernel;   /* --kernel: dump only this kernel; NULL: all */
+    const char *irloc;    /* --irloc ttir|ttgir; NULL: none */
+    gboolean progress;    /* draw progress (stderr is a terminal) */
+} tk_capture_triton_opts;
+
+/* Captures a Triton program into C (begun).  Returns a TK_CAPTURE_EXIT_*
+ * code; prints what happened. */
+int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o);
+
+typedef struct {
+    const char *input;    /* FILE.mlir */
+    const char *pipeline; /* mlir-opt --pass-pipeline; NULL: the default */
+    const char *arch;     /* sm_90 when NULL */
+    gboolean progress;
+} tk_capture_mlir_opts;
+
+/* The pipeline used when none is given. */
+extern const char tk_capture_mlir_default_pipeline[];
+
+int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o);
+
+/* Makes NAME.sass_gi beside every NAME.cubin under the folders DIRS
+ * (NULL-terminated; each holds one folder per kernel) with NVDISASM -c -gi,
+ * and records in C why a kernel has none.  NVDISASM NULL: records
+ * WHY_MISSING (where it was looked for) for every kernel. */
+void tk_capture_make_sass(tk_capture *c, const char *nvdisasm,
+                          const char *const *dirs, const char *why_missing);
+
+#endif

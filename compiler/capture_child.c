@@ -1,0 +1,411 @@
+/* capture_child.c - running the captured program, and the tools after it.
+ *
+ * The program is started with fork/exec in tkview's own process group, so
+ * that a Ctrl-C on the terminal reaches it as it would without tkview (a
+ * Python program gets its KeyboardInterrupt and unwinds).  Its stdin and
+ * stdout are the terminal's; its stderr comes through a pipe: every byte is
+ * copied to a file, and the lines the filter calls the program's own are
+ * shown.  One poll loop waits on the pipe and on the signal pipe
+ * (capture_signals.c), with a quarter-second tick for the progress line.
+ *
+ * Stopping: the first stop signal sent to tkview alone is passed on to the
+ * program; one from the terminal already reached it.  A second stop signal,
+ * or the grace period running out, kills the program (SIGKILL).  Either way
+ * the loop goes on until the program has ended, so that what it dumped is
+ * captured.  After it ended, the pipe is read until no writer is left (a
+ * process it started may still hold it) or for at most 10 seconds.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define READ_CHUNK (256 * 1024)
+#define LINE_CAP (64 * 1024)     /* bytes of one line the filter looks at */
+#define TEXT_CAP (64 * 1024)     /* bytes of stderr kept in stderr_text */
+#define DRAIN_LIMIT_S 10.0
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, buf, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        buf += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* ---- lines of stderr ------------------------------------------------- */
+
+typedef struct {
+    const tk_child_spec *spec;
+    GString *line;      /* the current line, its first LINE_CAP bytes */
+    gboolean cut;       /* the current line was longer */
+} line_state;
+
+static void line_done(line_state *ls)
+{
+    const tk_child_spec *spec = ls->spec;
+    if (spec->filter &&
+        tk_stderr_filter_line(spec->filter, ls->line->str, ls->line->len)) {
+        if (ls->cut)
+            g_string_append(ls->line, " [...]");
+        g_string_append_c(ls->line, '\n');
+        if (spec->show) {
+            tk_capture_progress_clear(spec->progress);
+            fwrite(ls->line->str, 1, ls->line->len, spec->show);
+            fflush(spec->show);
+        }
+        if (spec->messages_fd >= 0)
+            write_all(spec->messages_fd, ls->line->str, ls->line->len);
+    }
+    g_string_truncate(ls->line, 0);
+    ls->cut = FALSE;
+}
+
+static void feed(line_state *ls, const char *buf, size_t len)
+{
+    while (len > 0) {
+        const char *nl = memchr(buf, '\n', len);
+        size_t n = nl ? (size_t)(nl - buf) : len;
+        size_t room = LINE_CAP - ls->line->len;
+        if (n > room) {
+            ls->cut = TRUE;
+            g_string_append_len(ls->line, buf, (gssize)room);
+        } else {
+            g_string_append_len(ls->line, buf, (gssize)n);
+        }
+        if (!nl)
+            return;
+        line_done(ls);
+        buf = nl + 1;
+        len -= n + 1;
+    }
+}
+
+/* ---- the child ------------------------------------------------------- */
+
+static void child_exec(const tk_child_spec *spec, int err_w, int report_w)
+{
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL);
+    if (spec->stdin_fd >= 0)
+        dup2(spec->stdin_fd, 0);
+    if (spec->stdout_fd >= 0)
+        dup2(spec->stdout_fd, 1);
+    dup2(err_w, 2);
+    if (spec->envp)
+        execvpe(spec->argv[0], spec->argv, spec->envp);
+    else
+        execvp(spec->argv[0], spec->argv);
+    int e = errno;
+    ssize_t w = write(report_w, &e, sizeof e);
+    (void)w;
+    _exit(127);
+}
+
+gboolean tk_child_ok(const tk_child_result *res)
+{
+    return res->started && res->exit_status == 0 && !res->interrupted &&
+           !res->killed;
+}
+
+char *tk_child_describe(const tk_child_result *res)
+{
+    if (!res->started)
+        return g_strdup_printf("could not be started: %s",
+                               res->error ? res->error : "unknown error");
+    GString *s = g_string_new(NULL);
+    if (res->term_signal)
+        g_string_printf(s, "was killed by signal %d (%s)", res->term_signal,
+                        g_strsignal(res->term_signal));
+    else
+        g_string_printf(s, "exited with status %d", res->exit_status);
+    if (res->timed_out)
+        g_string_append(s, " after running out of time");
+    else if (res->killed)
+        g_string_append(s, ", killed by tkview after an interrupt");
+    else if (res->interrupted)
+        g_string_append(s, " after an interrupt");
+    return g_string_free(s, FALSE);
+}
+
+int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->exit_status = -1;
+    int errp[2], report[2];
+    if (pipe2(errp, O_CLOEXEC) != 0) {
+        res->error = g_strdup_printf("cannot make a pipe: %s",
+                                     g_strerror(errno));
+        return -1;
+    }
+    if (pipe2(report, O_CLOEXEC) != 0) {
+        res->error = g_strdup_printf("cannot make a pipe: %s",
+                                     g_strerror(errno));
+        close(errp[0]);
+        close(errp[1]);
+        return -1;
+    }
+    fflush(NULL);
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid < 0) {
+        res->error = g_strdup_printf("cannot fork: %s", g_strerror(errno));
+        close(errp[0]);
+        close(errp[1]);
+        close(report[0]);
+        close(report[1]);
+        return -1;
+    }
+    if (pid == 0)
+        child_exec(spec, errp[1], report[1]);
+    close(errp[1]);
+    close(report[1]);
+
+    /* exec closed the report pipe (success) or wrote errno into it. */
+    int exec_errno = 0;
+    ssize_t r;
+    do
+        r = read(report[0], &exec_errno, sizeof exec_errno);
+    while (r < 0 && errno == EINTR);
+    close(report[0]);
+    if (r == (ssize_t)sizeof exec_errno) {
+        res->error = g_strdup_printf("cannot run %s: %s", spec->argv[0],
+                                     g_strerror(exec_errno));
+        close(errp[0]);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        return -1;
+    }
+    res->started = TRUE;
+    fcntl(errp[0], F_SETFL, fcntl(errp[0], F_GETFL) | O_NONBLOCK);
+
+    line_state ls = {spec, g_string_sized_new(256), FALSE};
+    char *buf = g_malloc(READ_CHUNK);
+    int err_fd = errp[0];
+    gboolean reaped = FALSE, write_failed = FALSE;
+    unsigned stops = 0;
+    double first_stop = 0, reaped_at = 0;
+    int status = 0;
+    while (!reaped || err_fd >= 0) {
+        struct pollfd fds[2] = {{err_fd, POLLIN, 0},
+                                {tk_capture_signals_fd(), POLLIN, 0}};
+        int n = poll(fds, 2, reaped ? 100 : 250);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (err_fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            for (;;) {
+                ssize_t got = read(err_fd, buf, READ_CHUNK);
+                if (got < 0 && errno == EINTR)
+                    continue;
+                if (got < 0)
+                    break; /* EAGAIN: drained for now */
+                if (got == 0) {
+                    close(err_fd);
+                    err_fd = -1;
+                    break;
+                }
+                res->stderr_bytes += (uint64_t)got;
+                tk_capture_progress_add_bytes(spec->progress, (uint64_t)got);
+                if (spec->stderr_fd >= 0 && !write_failed &&
+                    write_all(spec->stderr_fd, buf, (size_t)got) != 0) {
+                    write_failed = TRUE;
+                    res->error = g_strdup_printf(
+                        "cannot keep the program's stderr: %s",
+                        g_strerror(errno));
+                }
+                if (spec->stderr_text && spec->stderr_text->len < TEXT_CAP)
+                    g_string_append_len(
+                        spec->stderr_text, buf,
+                        MIN((gssize)got,
+                            (gssize)(TEXT_CAP - spec->stderr_text->len)));
+                feed(&ls, buf, (size_t)got);
+                if (got < READ_CHUNK)
+                    break;
+            }
+        }
+        tk_capture_signal sig;
+        while (tk_capture_signals_take(&sig)) {
+            res->interrupted = TRUE;
+            stops++;
+            if (reaped)
+                continue;
+            if (stops == 1) {
+                first_stop = now_s();
+                if (!sig.from_tty)
+                    kill(pid, sig.signo);
+                if (spec->show) {
+                    tk_capture_progress_clear(spec->progress);
+                    fprintf(spec->show,
+                            "tkview: %s: waiting for the program to end "
+                            "(interrupt again to kill it)\n",
+                            g_strsignal(sig.signo));
+                }
+            } else if (!res->killed) {
+                kill(pid, SIGKILL);
+                res->killed = TRUE;
+                if (spec->show) {
+                    tk_capture_progress_clear(spec->progress);
+                    fprintf(spec->show, "tkview: killing the program\n");
+                }
+            }
+        }
+        double t = now_s();
+        if (!reaped && !res->killed && first_stop > 0 && spec->grace_s > 0 &&
+            t - first_stop > spec->grace_s) {
+            kill(pid, SIGKILL);
+            res->killed = TRUE;
+            if (spec->show) {
+                tk_capture_progress_clear(spec->progress);
+                fprintf(spec->show, "tkview: the program did not end within "
+                                    "%.0f seconds of the interrupt; killed it\n",
+                        spec->grace_s);
+            }
+        }
+        if (!reaped && !res->killed && spec->timeout_s > 0 &&
+            t - t0 > spec->timeout_s) {
+            kill(pid, SIGKILL);
+            res->killed = TRUE;
+            res->timed_out = TRUE;
+        }
+        if (!reaped) {
+            pid_t w = waitpid(pid, &status, WNOHANG);
+            if (w == pid) {
+                reaped = TRUE;
+                reaped_at = t;
+                res->seconds = t - t0;
+            }
+        } else if (t - reaped_at > DRAIN_LIMIT_S && err_fd >= 0) {
+            close(err_fd); /* a process it left behind holds the pipe */
+            err_fd = -1;
+        }
+        tk_capture_progress_tick(spec->progress);
+    }
+    if (!reaped) { /* poll failed: do not leave it running unattended */
+        kill(pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        res->killed = TRUE;
+        res->seconds = now_s() - t0;
+    }
+    if (err_fd >= 0)
+        close(err_fd);
+    if (ls.line->len > 0 || ls.cut)
+        line_done(&ls);
+    g_string_free(ls.line, TRUE);
+    g_free(buf);
+    if (WIFEXITED(status)) {
+        res->exit_status = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        res->term_signal = WTERMSIG(status);
+        res->exit_status = -1;
+    }
+    return write_failed ? -1 : 0;
+}
+
+/* ---- tools ---------------------------------------------------------- */
+
+int tk_tool_run(char **argv, const char *stdout_path, double timeout_s,
+                char **err_text)
+{
+    if (err_text)
+        *err_text = NULL;
+    int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int out = stdout_path
+                  ? open(stdout_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                         0644)
+                  : open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (in < 0 || out < 0) {
+        if (err_text)
+            *err_text = g_strdup_printf("cannot open %s: %s",
+                                        stdout_path ? stdout_path : "/dev/null",
+                                        g_strerror(errno));
+        if (in >= 0)
+            close(in);
+        if (out >= 0)
+            close(out);
+        return -1;
+    }
+    GString *text = g_string_new(NULL);
+    tk_child_spec spec = {
+        .argv = argv, .stdin_fd = in, .stdout_fd = out, .stderr_fd = -1,
+        .stderr_text = text, .messages_fd = -1, .timeout_s = timeout_s,
+        .grace_s = 5};
+    tk_child_result res;
+    int rc = tk_child_run(&spec, &res);
+    close(in);
+    if (close(out) != 0 && rc == 0 && stdout_path) {
+        g_string_append_printf(text, "cannot write %s: %s\n", stdout_path,
+                               g_strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0 && !tk_child_ok(&res)) {
+        char *why = tk_child_describe(&res);
+        g_string_append_printf(text, "%s%s %s", text->len ? "\n" : "",
+                               argv[0], why);
+        g_free(why);
+        rc = -1;
+    } else if (rc != 0 && res.error) {
+        g_string_append(text, res.error);
+    }
+    g_free(res.error);
+    if (rc != 0 && stdout_path)
+        unlink(stdout_path);
+    if (err_text)
+        *err_text = g_strstrip(g_string_free(text, FALSE));
+    else
+        g_string_free(text, TRUE);
+    return rc;
+}
+
+static char *executable_in(const char *dir, const char *name)
+{
+    char *p = g_build_filename(dir, name, NULL);
+    struct stat st;
+    if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0)
+        return p;
+    g_free(p);
+    return NULL;
+}
+
+char *tk_tool_find(const char *const *names, const char *const *extra_dirs)
+{
+    for (size_t i = 0; names[i]; i++) {
+        if (strchr(names[i], '/')) {
+            if (access(names[i], X_OK) == 0)
+                return g_strdup(names[i]);
+            continue;
+        }
+        char *p = g_find_program_in_path(names[i]);
+        if (p)
+            return p;
+        for (size_t d = 0; extra_dirs && extra_dirs[d]; d++) {
+            if (!*extra_dirs[d])
+                continue;
+            if ((p = executable_in(extra_dirs[d], names[i])))
+                return p;
+        }
+    }
+    return NULL;
+}

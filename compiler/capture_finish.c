@@ -1,0 +1,312 @@
+/* capture_finish.c - from the filled capture folder to the bundle in place.
+ *
+ * The library does the real work: tk_bundle_load() reads WORK/run like any
+ * capture folder (kernels from kernel_dump/ and cache/, pass dumps found by
+ * content) and tk_bundle_save() writes the bundle into WORK/bundle.  Then
+ * the manifest gets what only capture knows (docs/capture.md): "command",
+ * "complete", the "capture" object, a kernel's "sass_missing" reason and,
+ * for the MLIR route, the "compiler".  The manifest is read back and
+ * rewritten whole with json-glib, so keys the library wrote and this file
+ * does not know are kept.  Last, the bundle is renamed to OUTDIR.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tkdump/tk_bundle.h"
+
+/* The program's messages kept in the bundle: at most this many bytes, the
+ * last ones (a traceback is at the end). */
+#define MESSAGES_CAP ((goffset)4 << 20)
+
+static void print_diags(const tk_diags *diags, gboolean quiet)
+{
+    size_t n = tk_diags_count(diags);
+    for (size_t i = 0; i < n; i++) {
+        const tk_diag *d = tk_diags_get(diags, i);
+        if (d->severity < TK_DIAG_WARNING || (quiet && d->severity < TK_DIAG_ERROR))
+            continue;
+        if (d->line)
+            fprintf(stderr, "tkview: %s:%llu: %s: %s\n", d->file,
+                    (unsigned long long)d->line,
+                    tk_diag_severity_name(d->severity), d->message);
+        else
+            fprintf(stderr, "tkview: %s: %s: %s\n", d->file,
+                    tk_diag_severity_name(d->severity), d->message);
+    }
+}
+
+/* Copies the shown stderr lines into BUNDLE/capture/stderr.txt, the last
+ * MESSAGES_CAP bytes of them.  Returns the relative path, or NULL when there
+ * was nothing to copy or it failed (the bundle is whole without it). */
+static const char *copy_messages(const tk_capture *c, const char *bundle)
+{
+    struct stat st;
+    if (!c->messages || stat(c->messages, &st) != 0 || st.st_size == 0)
+        return NULL;
+    char *dir = g_build_filename(bundle, "capture", NULL);
+    char *to = g_build_filename(dir, "stderr.txt", NULL);
+    const char *rel = NULL;
+    int in = -1, out = -1;
+    if (g_mkdir(dir, 0755) != 0 && errno != EEXIST)
+        goto done;
+    in = open(c->messages, O_RDONLY | O_CLOEXEC);
+    out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (in < 0 || out < 0)
+        goto done;
+    goffset skip = st.st_size > MESSAGES_CAP ? st.st_size - MESSAGES_CAP : 0;
+    if (skip) {
+        char *note = g_strdup_printf("[tkview: the first %lld bytes are left "
+                                     "out]\n", (long long)skip);
+        ssize_t w = write(out, note, strlen(note));
+        g_free(note);
+        if (w < 0 || lseek(in, skip, SEEK_SET) < 0)
+            goto done;
+    }
+    char buf[65536];
+    for (;;) {
+        ssize_t r = read(in, buf, sizeof buf);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            goto done;
+        if (r == 0)
+            break;
+        for (ssize_t off = 0; off < r;) {
+            ssize_t w = write(out, buf + off, (size_t)(r - off));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                goto done;
+            off += w;
+        }
+    }
+    rel = "capture/stderr.txt";
+done:
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) != 0)
+        rel = NULL;
+    if (!rel)
+        unlink(to);
+    g_free(to);
+    g_free(dir);
+    return rel;
+}
+
+static JsonNode *string_array(char **strv)
+{
+    JsonArray *a = json_array_new();
+    for (size_t i = 0; strv && strv[i]; i++) {
+        char *valid = g_utf8_make_valid(strv[i], -1);
+        json_array_add_string_element(a, valid);
+        g_free(valid);
+    }
+    JsonNode *n = json_node_new(JSON_NODE_ARRAY);
+    json_node_take_array(n, a);
+    return n;
+}
+
+/* Adds "sass_missing" to each kernel entry without a SASS stage: no cubin
+ * (the compile stopped before ptxas), nvdisasm failing on it, or no
+ * nvdisasm.  Returns how many kernels have no SASS. */
+static size_t note_missing_sass(const tk_capture *c, JsonObject *root)
+{
+    JsonNode *kn = json_object_get_member(root, "kernels");
+    if (!kn || !JSON_NODE_HOLDS_ARRAY(kn))
+        return 0;
+    JsonArray *ks = json_node_get_array(kn);
+    size_t n = 0;
+    for (guint i = 0; i < json_array_get_length(ks); i++) {
+        JsonNode *en = json_array_get_element(ks, i);
+        if (!JSON_NODE_HOLDS_OBJECT(en))
+            continue;
+        JsonObject *k = json_node_get_object(en);
+        JsonNode *sn = json_object_get_member(k, "stages");
+        if (sn && JSON_NODE_HOLDS_OBJECT(sn) &&
+            json_object_has_member(json_node_get_object(sn), "sass"))
+            continue;
+        n++;
+        JsonNode *fn = json_object_get_member(k, "files");
+        gboolean cubin = fn && JSON_NODE_HOLDS_OBJECT(fn) &&
+                         json_object_has_member(json_node_get_object(fn),
+                                                "cubin");
+        const char *name = json_object_get_string_member_with_default(
+            k, "name", "");
+        const char *why = g_hash_table_lookup(c->sass_missing, name);
+        if (!cubin)
+            why = "no cubin: the compile did not get as far as ptxas";
+        else if (!why)
+            why = c->sass_missing_all;
+        if (!why)
+            why = "nvdisasm printed nothing for this kernel";
+        json_object_set_string_member(k, "sass_missing", why);
+    }
+    return n;
+}
+
+static int complete_manifest(const tk_capture *c, const char *bundle,
+                             const char *messages_rel, size_t *no_sass)
+{
+    char *path = g_build_filename(bundle, "manifest.json", NULL);
+    JsonParser *p = json_parser_new();
+    GError *err = NULL;
+    int rc = -1;
+    if (!json_parser_load_from_file(p, path, &err)) {
+        fprintf(stderr, "tkview: cannot complete %s: %s\n", path,
+                err->message);
+        g_error_free(err);
+        goto done;
+    }
+    JsonNode *rootn = json_parser_get_root(p);
+    if (!rootn || !JSON_NODE_HOLDS_OBJECT(rootn)) {
+        fprintf(stderr, "tkview: cannot complete %s: not a JSON object\n",
+                path);
+        goto done;
+    }
+    JsonObject *root = json_node_get_object(rootn);
+    json_object_set_member(root, "command", string_array(c->command));
+    json_object_set_boolean_member(root, "complete", c->complete);
+    if (c->compiler_name) {
+        JsonObject *comp = json_object_new();
+        json_object_set_string_member(comp, "name", c->compiler_name);
+        if (c->compiler_version)
+            json_object_set_string_member(comp, "version", c->compiler_version);
+        else
+            json_object_set_null_member(comp, "version");
+        if (c->compiler_target)
+            json_object_set_string_member(comp, "target", c->compiler_target);
+        else
+            json_object_set_null_member(comp, "target");
+        json_object_set_object_member(root, "compiler", comp);
+    }
+    if (messages_rel)
+        json_object_set_string_member(c->info, "stderr", messages_rel);
+    json_object_set_object_member(root, "capture", json_object_ref(c->info));
+    *no_sass = note_missing_sass(c, root);
+
+    JsonGenerator *g = json_generator_new();
+    json_generator_set_root(g, rootn);
+    json_generator_set_pretty(g, TRUE);
+    gsize len;
+    char *text = json_generator_to_data(g, &len);
+    g_object_unref(g);
+    if (!g_file_set_contents(path, text, (gssize)len, &err)) {
+        fprintf(stderr, "tkview: cannot write %s: %s\n", path, err->message);
+        g_error_free(err);
+    } else {
+        rc = 0;
+    }
+    g_free(text);
+done:
+    g_object_unref(p);
+    g_free(path);
+    return rc;
+}
+
+/* Renames the finished bundle BUILT to OUTDIR, replacing a bundle there
+ * only with --force.  When OUTDIR was taken meanwhile, the bundle goes to
+ * OUTDIR-2, -3...: a finished capture is never thrown away.  Returns the
+ * final path (caller frees), or NULL after printing why. */
+static char *place(const tk_capture *c, const char *built)
+{
+    if (rename(built, c->outdir) == 0)
+        return g_strdup(c->outdir);
+    int e = errno;
+    if ((e == ENOTEMPTY || e == EEXIST || e == ENOTDIR || e == EISDIR) &&
+        c->force && tk_capture_replaceable(c->outdir)) {
+        char *old = g_build_filename(c->work, "replaced", NULL);
+        if (rename(c->outdir, old) == 0) {
+            if (rename(built, c->outdir) == 0) {
+                tk_capture_remove_tree(old);
+                g_free(old);
+                return g_strdup(c->outdir);
+            }
+            rename(old, c->outdir); /* put it back */
+        }
+        g_free(old);
+    }
+    if (e == ENOTEMPTY || e == EEXIST || e == ENOTDIR || e == EISDIR) {
+        for (int i = 2; i < 1000; i++) {
+            char *alt = g_strdup_printf("%s-%d", c->outdir, i);
+            struct stat st;
+            if (lstat(alt, &st) != 0 && rename(built, alt) == 0) {
+                fprintf(stderr, "tkview: %s appeared while capturing; the "
+                                "bundle is at %s instead\n",
+                        c->outdir, alt);
+                return alt;
+            }
+            g_free(alt);
+        }
+    }
+    fprintf(stderr, "tkview: cannot put the bundle at %s: %s\n", c->outdir,
+            g_strerror(e));
+    return NULL;
+}
+
+int tk_capture_finish(tk_capture *c)
+{
+    char **dirs = c->source_dirs;
+    tk_load_options opts = {(const char *const *)dirs,
+                            dirs ? g_strv_length(dirs) : 0};
+    tk_diags *diags = tk_diags_new();
+    tk_bundle *b = tk_bundle_load(c->run, &opts, diags);
+    int rc = TK_CAPTURE_EXIT_NONE;
+    char *built = g_build_filename(c->work, "bundle", NULL);
+    char *final = NULL;
+    gboolean keep = c->keep_work;
+    if (!b || tk_bundle_kernel_count(b) == 0) {
+        fprintf(stderr, "tkview: no kernel was compiled before the program "
+                        "ended: no bundle written\n");
+        goto done;
+    }
+    print_diags(diags, c->quiet);
+    tk_diags_free(diags);
+    diags = tk_diags_new();
+    if (!c->quiet)
+        fprintf(stderr, "tkview: writing the bundle...\n");
+    if (tk_bundle_save(b, built, diags) != 0) {
+        print_diags(diags, FALSE);
+        keep = TRUE;
+        goto done;
+    }
+    print_diags(diags, c->quiet);
+    const char *messages_rel = copy_messages(c, built);
+    size_t no_sass = 0;
+    if (complete_manifest(c, built, messages_rel, &no_sass) != 0) {
+        keep = TRUE;
+        goto done;
+    }
+    if (!(final = place(c, built))) {
+        keep = TRUE;
+        goto done;
+    }
+    rc = c->complete ? TK_CAPTURE_EXIT_COMPLETE : TK_CAPTURE_EXIT_INCOMPLETE;
+    if (!c->quiet) {
+        size_t n = tk_bundle_kernel_count(b);
+        fprintf(stderr, "tkview: wrote %s: %zu kernel%s, %s\n", final, n,
+                n == 1 ? "" : "s",
+                c->complete ? "complete" : "INCOMPLETE (see its manifest)");
+        if (no_sass)
+            fprintf(stderr, "tkview: %zu kernel%s without SASS (why: "
+                            "sass_missing in its manifest)%s%s\n",
+                    no_sass, no_sass == 1 ? "" : "s",
+                    c->sass_missing_all ? ": " : "",
+                    c->sass_missing_all ? c->sass_missing_all : "");
+    }
+done:
+    if (keep)
+        fprintf(stderr, "tkview: the capture folder is kept at %s\n", c->work);
+    else
+        tk_capture_remove_tree(c->work);
+    tk_diags_free(diags);
+    tk_bundle_free(b);
+    g_free(built);
+    g_free(final);
+    return rc;
+}

@@ -1,0 +1,176 @@
+/* capture_progress.c - the status line a capture draws on a terminal.
+ *
+ * "tkview: 3 kernels compiled, 212.4 MB of dumps" redrawn in place (\r and
+ * erase-line) at most four times a second, while it changes; a second after
+ * it stopped changing (the program is running its kernels, printing) it is
+ * erased, so that the program's output does not land on it.  A kernel counts as compiled
+ * when its TRITON_DUMP_DIR folder holds a cubin: Triton writes the cubin
+ * last.  Folders already counted are remembered, so a tick costs one
+ * listing of the dump folder plus one listing of each new kernel folder.
+ * The program's own stdout goes to the terminal unchanged and may land on
+ * the status line; the line is erased before every stderr message tkview
+ * shows and when the capture ends.
+ */
+#include "capture.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+struct tk_capture_progress {
+    FILE *tty;
+    char *dump_dir;
+    char **dump_files;
+    GHashTable *compiled; /* kernel folder names that hold a cubin */
+    uint64_t stderr_bytes;
+    char *step;
+    char *shown_text; /* what the line says now, or last said */
+    double last_draw, last_change;
+    gboolean drawn;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *dump_dir,
+                                             const char *const *dump_files)
+{
+    tk_capture_progress *p = g_new0(tk_capture_progress, 1);
+    p->tty = tty;
+    p->dump_dir = g_strdup(dump_dir);
+    p->dump_files = g_strdupv((char **)dump_files);
+    p->compiled = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    return p;
+}
+
+void tk_capture_progress_free(tk_capture_progress *p)
+{
+    if (!p)
+        return;
+    tk_capture_progress_clear(p);
+    g_free(p->dump_dir);
+    g_strfreev(p->dump_files);
+    g_hash_table_destroy(p->compiled);
+    g_free(p->step);
+    g_free(p->shown_text);
+    g_free(p);
+}
+
+void tk_capture_progress_add_bytes(tk_capture_progress *p, uint64_t n)
+{
+    if (p)
+        p->stderr_bytes += n;
+}
+
+void tk_capture_progress_set_step(tk_capture_progress *p, const char *step)
+{
+    if (!p)
+        return;
+    g_free(p->step);
+    p->step = g_strdup(step);
+    p->last_draw = 0; /* show the new step at once */
+}
+
+static gboolean has_cubin(const char *dir)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    gboolean found = FALSE;
+    for (const char *e; d && !found && (e = g_dir_read_name(d));)
+        found = g_str_has_suffix(e, ".cubin");
+    if (d)
+        g_dir_close(d);
+    return found;
+}
+
+static void recount(tk_capture_progress *p)
+{
+    if (!p->dump_dir)
+        return;
+    GDir *d = g_dir_open(p->dump_dir, 0, NULL);
+    for (const char *e; d && (e = g_dir_read_name(d));) {
+        if (g_hash_table_contains(p->compiled, e))
+            continue;
+        char *sub = g_build_filename(p->dump_dir, e, NULL);
+        if (has_cubin(sub))
+            g_hash_table_add(p->compiled, g_strdup(e));
+        g_free(sub);
+    }
+    if (d)
+        g_dir_close(d);
+}
+
+unsigned tk_capture_progress_kernels(tk_capture_progress *p)
+{
+    if (!p)
+        return 0;
+    recount(p);
+    return g_hash_table_size(p->compiled);
+}
+
+uint64_t tk_capture_progress_bytes(tk_capture_progress *p)
+{
+    if (!p)
+        return 0;
+    uint64_t n = p->stderr_bytes;
+    for (size_t i = 0; p->dump_files && p->dump_files[i]; i++) {
+        struct stat st;
+        if (stat(p->dump_files[i], &st) == 0 && S_ISREG(st.st_mode))
+            n += (uint64_t)st.st_size;
+    }
+    return n;
+}
+
+void tk_capture_progress_tick(tk_capture_progress *p)
+{
+    if (!p || !p->tty)
+        return;
+    double t = now_s();
+    if (t - p->last_draw < 0.25)
+        return;
+    p->last_draw = t;
+    unsigned k = tk_capture_progress_kernels(p);
+    char *bytes = tk_capture_format_bytes(tk_capture_progress_bytes(p));
+    GString *line = g_string_new("tkview: ");
+    if (p->step)
+        g_string_append_printf(line, "%s: ", p->step);
+    if (p->dump_dir)
+        g_string_append_printf(line, "%u kernel%s compiled, ", k,
+                               k == 1 ? "" : "s");
+    g_string_append_printf(line, "%s of dumps", bytes);
+    if (!p->shown_text || strcmp(p->shown_text, line->str) != 0) {
+        g_free(p->shown_text);
+        p->shown_text = g_strdup(line->str);
+        p->last_change = t;
+        fprintf(p->tty, "\r\033[K%s", line->str);
+        fflush(p->tty);
+        p->drawn = TRUE;
+    } else if (p->drawn && t - p->last_change > 1.0) {
+        tk_capture_progress_clear(p);
+    }
+    g_string_free(line, TRUE);
+    g_free(bytes);
+}
+
+void tk_capture_progress_clear(tk_capture_progress *p)
+{
+    if (!p || !p->tty || !p->drawn)
+        return;
+    fputs("\r\033[K", p->tty);
+    fflush(p->tty);
+    p->drawn = FALSE;
+}
+
+char *tk_capture_format_bytes(uint64_t n)
+{
+    if (n < 1000)
+        return g_strdup_printf("%u bytes", (unsigned)n);
+    if (n < 1000 * 1000)
+        return g_strdup_printf("%.1f kB", n / 1e3);
+    if (n < (uint64_t)1000 * 1000 * 1000)
+        return g_strdup_printf("%.1f MB", n / 1e6);
+    return g_strdup_printf("%.2f GB", n / 1e9);
+}

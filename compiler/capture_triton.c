@@ -1,0 +1,255 @@
+/* capture_triton.c - capturing a Triton program: the dump knobs, the run,
+ * SASS, and --kernel.
+ *
+ * The program runs with Triton's dump knobs pointing into WORK/run:
+ *
+ *   TRITON_ALWAYS_COMPILE=1      compile even what a cache would have
+ *   TRITON_KERNEL_DUMP=1         final stages per kernel ...
+ *   TRITON_DUMP_DIR=run/kernel_dump      ... here
+ *   TRITON_CACHE_DIR=run/cache   a private cache: metadata (NAME.json)
+ *   MLIR_ENABLE_DUMP=1 (or NAME) every MLIR pass dump ...
+ *   MLIR_DUMP_PATH=run/mlir_passes.txt   ... into this file
+ *   LLVM_IR_ENABLE_DUMP=1        LLVM print-after-all, on stderr
+ *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code,
+ *   TORCHINDUCTOR_COMPILE_THREADS=1        compiled in this process
+ *   USE_IR_LOC=ttir|ttgir        with --irloc
+ *
+ * which is the set the project's reference captures were made with
+ * (../shared/dumps/README.md).  Values the user had for these are replaced.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Where nvdisasm is looked for, in order; the last is asked of Python. */
+static const char nvdisasm_places[] =
+    "nvdisasm was not found (looked at TRITON_NVDISASM_PATH, in PATH, "
+    "CUDA_HOME/bin, /usr/local/cuda/bin and Triton's backends/nvidia/bin)";
+
+/* Triton's own copy of the CUDA tools: PYTHON -c "import triton" tells
+ * where Triton is.  Returns the folder (caller frees) or NULL. */
+static char *triton_bin_dir(const tk_capture *c, char **argv)
+{
+    char *base = g_path_get_basename(argv[0]);
+    const char *py = g_str_has_prefix(base, "python") ? argv[0] : "python3";
+    char *out = g_build_filename(c->work, "triton-dir.txt", NULL);
+    char *pargv[] = {(char *)py, "-c",
+                     "import os, triton; print(os.path.join(os.path.dirname("
+                     "triton.__file__), 'backends', 'nvidia', 'bin'))",
+                     NULL};
+    char *dir = NULL, *text = NULL;
+    if (tk_tool_run(pargv, out, 120, NULL) == 0 &&
+        g_file_get_contents(out, &text, NULL, NULL)) {
+        g_strstrip(text);
+        if (*text && !strchr(text, '\n') && g_path_is_absolute(text))
+            dir = g_strdup(text);
+    }
+    g_free(text);
+    unlink(out);
+    g_free(out);
+    g_free(base);
+    return dir;
+}
+
+static char *find_nvdisasm(const tk_capture *c, char **argv)
+{
+    const char *env = g_getenv("TRITON_NVDISASM_PATH");
+    if (env && *env && access(env, X_OK) == 0)
+        return g_strdup(env);
+    const char *cuda_home = g_getenv("CUDA_HOME");
+    char *cuda_bin = cuda_home ? g_build_filename(cuda_home, "bin", NULL)
+                               : g_strdup("");
+    const char *names[] = {"nvdisasm", NULL};
+    const char *dirs[] = {cuda_bin, "/usr/local/cuda/bin", NULL};
+    char *found = tk_tool_find(names, dirs);
+    g_free(cuda_bin);
+    if (found)
+        return found;
+    char *tdir = triton_bin_dir(c, argv);
+    if (tdir) {
+        char *p = g_build_filename(tdir, "nvdisasm", NULL);
+        if (access(p, X_OK) == 0)
+            found = p;
+        else
+            g_free(p);
+        g_free(tdir);
+    }
+    return found;
+}
+
+/* Whether the kernel folder DIR holds files of kernel NAME ("NAME.ttir"). */
+static gboolean folder_has_kernel(const char *dir, const char *name)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    size_t n = strlen(name);
+    gboolean found = FALSE;
+    for (const char *e; d && !found && (e = g_dir_read_name(d));)
+        found = strncmp(e, name, n) == 0 && e[n] == '.';
+    if (d)
+        g_dir_close(d);
+    return found;
+}
+
+/* --kernel NAME: the other kernels' folders are left out of the bundle. */
+static unsigned keep_only_kernel(const char *const *dirs, const char *name)
+{
+    unsigned dropped = 0;
+    for (size_t i = 0; dirs[i]; i++) {
+        GDir *d = g_dir_open(dirs[i], 0, NULL);
+        for (const char *e; d && (e = g_dir_read_name(d));) {
+            char *sub = g_build_filename(dirs[i], e, NULL);
+            struct stat st;
+            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
+                !folder_has_kernel(sub, name)) {
+                tk_capture_remove_tree(sub);
+                dropped++;
+            }
+            g_free(sub);
+        }
+        if (d)
+            g_dir_close(d);
+    }
+    return dropped;
+}
+
+static int open_new(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fprintf(stderr, "tkview: cannot create %s: %s\n", path,
+                g_strerror(errno));
+    return fd;
+}
+
+int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
+{
+    char *kdump = g_build_filename(c->run, "kernel_dump", NULL);
+    char *cache = g_build_filename(c->run, "cache", NULL);
+    char *inductor = g_build_filename(c->run, "inductor", NULL);
+    char *mlir = g_build_filename(c->run, "mlir_passes.txt", NULL);
+    char *errpath = g_build_filename(c->run, "stderr.txt", NULL);
+    int rc = TK_CAPTURE_EXIT_NONE;
+    int err_fd = -1, msg_fd = -1;
+    tk_stderr_filter *filter = NULL;
+    tk_capture_progress *progress = NULL;
+    char **env = NULL;
+    tk_child_result res = {0};
+
+    if (g_mkdir(kdump, 0755) != 0 || g_mkdir(cache, 0755) != 0 ||
+        g_mkdir(inductor, 0755) != 0) {
+        fprintf(stderr, "tkview: cannot make folders in %s: %s\n", c->run,
+                g_strerror(errno));
+        tk_capture_remove_tree(c->work);
+        goto out;
+    }
+    const char *knobs[][2] = {
+        {"TRITON_ALWAYS_COMPILE", "1"},
+        {"TRITON_KERNEL_DUMP", "1"},
+        {"TRITON_DUMP_DIR", kdump},
+        {"TRITON_CACHE_DIR", cache},
+        {"MLIR_ENABLE_DUMP", o->kernel ? o->kernel : "1"},
+        {"MLIR_DUMP_PATH", mlir},
+        {"LLVM_IR_ENABLE_DUMP", "1"},
+        {"TORCHINDUCTOR_CACHE_DIR", inductor},
+        {"TORCHINDUCTOR_COMPILE_THREADS", "1"},
+        {"USE_IR_LOC", o->irloc},
+    };
+    env = g_get_environ();
+    JsonObject *envo = json_object_new();
+    for (size_t i = 0; i < G_N_ELEMENTS(knobs); i++) {
+        if (!knobs[i][1])
+            continue;
+        env = g_environ_setenv(env, knobs[i][0], knobs[i][1], TRUE);
+        json_object_set_string_member(envo, knobs[i][0], knobs[i][1]);
+    }
+    json_object_set_object_member(c->info, "env", envo);
+    tk_capture_info_set_string(c, "route", "triton");
+    if (o->kernel)
+        tk_capture_info_set_string(c, "kernel", o->kernel);
+
+    if ((err_fd = open_new(errpath)) < 0 || (msg_fd = open_new(c->messages)) < 0) {
+        tk_capture_remove_tree(c->work);
+        goto out;
+    }
+    filter = tk_stderr_filter_new();
+    const char *dump_files[] = {mlir, NULL};
+    progress = tk_capture_progress_new(o->progress && !c->quiet ? stderr : NULL,
+                                       kdump, dump_files);
+    tk_child_spec spec = {
+        .argv = o->argv, .envp = env, .stdin_fd = -1, .stdout_fd = -1,
+        .stderr_fd = err_fd, .filter = filter, .show = stderr,
+        .messages_fd = msg_fd, .progress = progress, .grace_s = 30};
+    tk_capture_signals_install();
+    int run_rc = tk_child_run(&spec, &res);
+    unsigned kernels = tk_capture_progress_kernels(progress);
+    uint64_t dump_bytes = tk_capture_progress_bytes(progress);
+    tk_capture_progress_free(progress);
+    progress = NULL;
+    close(err_fd);
+    err_fd = -1;
+    close(msg_fd);
+    msg_fd = -1;
+    if (!res.started) {
+        fprintf(stderr, "tkview: %s\n", res.error);
+        tk_capture_remove_tree(c->work);
+        goto out;
+    }
+    c->complete = run_rc == 0 && tk_child_ok(&res);
+    char *how = tk_child_describe(&res);
+    tk_capture_info_set_string(c, "result", how);
+    if (res.term_signal)
+        json_object_set_null_member(c->info, "exit_status");
+    else
+        tk_capture_info_set_int(c, "exit_status", res.exit_status);
+    tk_capture_info_set_int(c, "signal", res.term_signal);
+    json_object_set_boolean_member(c->info, "interrupted", res.interrupted);
+    json_object_set_double_member(c->info, "seconds", res.seconds);
+    tk_capture_info_set_int(c, "kernels_compiled", kernels);
+    tk_capture_info_set_int(c, "stderr_bytes", (int64_t)res.stderr_bytes);
+    tk_capture_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
+    tk_capture_info_set_int(c, "stderr_dump_lines",
+                            (int64_t)tk_stderr_filter_dump_lines(filter));
+    tk_capture_info_set_int(c, "stderr_shown_lines",
+                            (int64_t)tk_stderr_filter_shown_lines(filter));
+    if (run_rc != 0 && res.error) {
+        fprintf(stderr, "tkview: %s\n", res.error);
+        tk_capture_info_set_string(c, "error", res.error);
+    }
+    if (!c->quiet) {
+        char *bytes = tk_capture_format_bytes(dump_bytes);
+        fprintf(stderr, "tkview: the program %s: %u kernel%s compiled, %s of "
+                        "dumps\n",
+                how, kernels, kernels == 1 ? "" : "s", bytes);
+        g_free(bytes);
+    }
+    g_free(how);
+
+    const char *kdirs[] = {kdump, cache, NULL};
+    char *nvdisasm = find_nvdisasm(c, o->argv);
+    tk_capture_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
+    g_free(nvdisasm);
+    if (o->kernel)
+        keep_only_kernel(kdirs, o->kernel);
+    rc = tk_capture_finish(c);
+out:
+    tk_capture_signals_restore();
+    tk_capture_progress_free(progress);
+    tk_stderr_filter_free(filter);
+    if (err_fd >= 0)
+        close(err_fd);
+    if (msg_fd >= 0)
+        close(msg_fd);
+    g_free(res.error);
+    g_strfreev(env);
+    g_free(kdump);
+    g_free(cache);
+    g_free(inductor);
+    g_free(mlir);
+    g_free(errpath);
+    return rc;
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""A stand-in for a Triton program, for testing `tkview capture` without a
+GPU: it writes real Triton 3.6 dump files (from the shared captures) where
+Triton's dump knobs say, the way Triton would, then ends as MODE says.
+
+Usage: fake_triton.py MODE [ARGS...]   (TK_TEST_DUMPS names the captures)
+
+  ok CAP...          every capture's dumps, "fake: done" on stdout, exit 0
+  crash CAP1 CAP2    CAP1 whole, then CAP2 half written (kernel_dump stages
+                     up to TTGIR, half of its MLIR dumps, a third of its
+                     stderr), then SIGSEGV: a compiler crash half way
+  killed CAP         CAP whole, then SIGKILL
+  fail CAP           CAP whole, then a Python traceback and exit status 1
+  hang CAP           CAP whole, "fake: ready" on stdout, then waits for
+                     SIGINT and says how many it got (exit status 130)
+  paths SECRET       one kernel whose locations name ../../../../etc/passwd
+                     and the absolute path SECRET
+  env FILE           writes the dump knobs it got to FILE, then as "ok" with
+                     no capture
+"""
+import json
+import os
+import shutil
+import signal
+import sys
+import time
+
+DUMPS = os.environ.get('TK_TEST_DUMPS', '')
+MODE = sys.argv[1]
+ARGS = sys.argv[2:]
+
+
+def knob(name):
+    value = os.environ.get(name)
+    if not value:
+        sys.exit('fake_triton: %s is not set' % name)
+    return value
+
+
+def copy_tree(src, dst, keep=lambda name: True):
+    for entry in sorted(os.listdir(src)):
+        s = os.path.join(src, entry)
+        d = os.path.join(dst, entry)
+        os.makedirs(d, exist_ok=True)
+        for f in sorted(os.listdir(s)):
+            if keep(f):
+                shutil.copyfile(os.path.join(s, f), os.path.join(d, f))
+
+
+def write_stderr(data):
+    for i in range(0, len(data), 1 << 16):
+        sys.stderr.buffer.write(data[i:i + (1 << 16)])
+    sys.stderr.flush()
+
+
+def dump(cap, fraction=1.0, keep=lambda name: True):
+    root = os.path.join(DUMPS, cap)
+    copy_tree(os.path.join(root, 'kernel_dump'), knob('TRITON_DUMP_DIR'), keep)
+    if fraction == 1.0:
+        copy_tree(os.path.join(root, 'cache'), knob('TRITON_CACHE_DIR'))
+    with open(os.path.join(root, 'mlir_passes.txt'), 'rb') as f:
+        mlir = f.read()
+    with open(knob('MLIR_DUMP_PATH'), 'ab') as f:
+        f.write(mlir[:int(len(mlir) * fraction)] if fraction < 1 else mlir)
+    with open(os.path.join(root, 'stderr.txt'), 'rb') as f:
+        err = f.read()
+    write_stderr(err[:int(len(err) * fraction / 1.5)] if fraction < 1 else err)
+
+
+if MODE == 'ok':
+    # A warning before the dumps and a message after them: both are the
+    # program's own and must reach the terminal.
+    write_stderr(b'/tmp/fake.py:3: UserWarning: a warning before compiling\n')
+    for cap in ARGS:
+        dump(cap)
+    write_stderr(b'fake: a message after the dumps\n')
+    print('fake: done', flush=True)
+elif MODE == 'crash':
+    dump(ARGS[0])
+    print('fake: first kernel compiled', flush=True)
+    dump(ARGS[1], 0.5, keep=lambda f: f.endswith(('.ttir', '.ttgir')))
+    os.kill(os.getpid(), signal.SIGSEGV)
+elif MODE == 'killed':
+    dump(ARGS[0])
+    os.kill(os.getpid(), signal.SIGKILL)
+elif MODE == 'fail':
+    dump(ARGS[0])
+    raise RuntimeError('fake: the program failed after compiling')
+elif MODE == 'hang':
+    # Counts the SIGINTs it gets: a Ctrl-C must arrive once, not once from
+    # the terminal and once more from tkview.
+    got = []
+    signal.signal(signal.SIGINT, lambda signo, frame: got.append(signo))
+    dump(ARGS[0])
+    print('fake: ready', flush=True)
+    end = time.time() + 600
+    while not got and time.time() < end:
+        time.sleep(0.05)
+    time.sleep(1.0)  # cleaning up: a second SIGINT would land here
+    sys.stderr.write('fake: interrupted %d time(s)\n' % len(got))
+    sys.exit(130)
+elif MODE == 'paths':
+    secret = ARGS[0]
+    folder = os.path.join(knob('TRITON_DUMP_DIR'), 'PATHSHASH')
+    os.makedirs(folder)
+    ttir = ('#loc = loc("../../../../etc/passwd":1:1)\n'
+            '#loc1 = loc("%s":2:3)\n'
+            'module {\n'
+            '  tt.func public @paths_kernel() attributes {noinline = false} {\n'
+            '    tt.return loc(#loc1)\n'
+            '  } loc(#loc)\n'
+            '} loc(#loc)\n' % secret)
+    with open(os.path.join(folder, 'paths_kernel.ttir'), 'w') as f:
+        f.write(ttir)
+    print('fake: done', flush=True)
+elif MODE == 'env':
+    names = ['TRITON_ALWAYS_COMPILE', 'MLIR_ENABLE_DUMP', 'MLIR_DUMP_PATH',
+             'LLVM_IR_ENABLE_DUMP', 'TRITON_KERNEL_DUMP', 'TRITON_DUMP_DIR',
+             'TRITON_CACHE_DIR', 'TORCHINDUCTOR_CACHE_DIR',
+             'TORCHINDUCTOR_COMPILE_THREADS', 'USE_IR_LOC']
+    with open(ARGS[0], 'w') as f:
+        json.dump({n: os.environ.get(n) for n in names}, f)
+    dump(ARGS[1])
+else:
+    sys.exit('fake_triton: unknown mode ' + MODE)

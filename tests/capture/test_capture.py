@@ -1,0 +1,499 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `tkview capture` that need no GPU.
+
+ - The Triton route, with fake_triton.py standing in for a Triton program: it
+   writes the shared captures' real dump files where the knobs say, then
+   finishes, crashes, kills itself, fails or waits to be interrupted.
+ - The MLIR route on compiler/examples/mlir/add_sum.mlir with Debian's
+   mlir-opt-19, mlir-translate-19, opt-19 and llc-19.
+
+Expected values come from the dump files and the example's source text (read
+by the test, quoted in comments), never from tkview's own output.  Prints TAP.
+
+Usage: test_capture.py TKVIEW   (TK_TEST_DUMPS names the unpacked captures,
+TK_TEST_SRCDIR the tests folder)
+"""
+import glob
+import json
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+TKVIEW = os.path.abspath(sys.argv[1])
+DUMPS = os.environ.get('TK_TEST_DUMPS', '')
+HAVE_DUMPS = os.environ.get('TK_TEST_HAVE_DUMPS') == '1'
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+FAKE = os.path.join(HERE, 'fake_triton.py')
+EXAMPLE = os.path.join(ROOT, 'compiler', 'examples', 'mlir', 'add_sum.mlir')
+HAVE_MLIR = all(shutil.which(t) for t in ('mlir-opt-19', 'mlir-translate-19',
+                                          'llc-19'))
+SAFE = re.compile(r'^[A-Za-z0-9_+\-][A-Za-z0-9._+\-]*$')
+results = []
+TMP = tempfile.mkdtemp(prefix='tkview-capture-test-')
+
+
+def test(needs=None):
+    def wrap(fn):
+        if needs == 'dumps' and not HAVE_DUMPS:
+            results.append((fn.__name__, 'SKIP the shared captures are not '
+                            'unpacked (../shared/dumps missing)'))
+            return fn
+        if needs == 'mlir' and not HAVE_MLIR:
+            results.append((fn.__name__, 'SKIP mlir-opt-19, mlir-translate-19 '
+                            'or llc-19 not installed (apt-get install '
+                            'mlir-19-tools llvm-19)'))
+            return fn
+        try:
+            fn()
+            results.append((fn.__name__, None))
+        except Exception as e:  # report and go on: TAP wants every line
+            results.append((fn.__name__, repr(e)))
+        return fn
+    return wrap
+
+
+def run(*args, cwd=TMP, timeout=300):
+    p = subprocess.run([TKVIEW, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=timeout, cwd=cwd,
+                       env=dict(os.environ, TK_TEST_DUMPS=DUMPS))
+    return (p.returncode, p.stdout.decode('utf-8', 'replace'),
+            p.stderr.decode('utf-8', 'replace'))
+
+
+def fresh(name):
+    path = os.path.join(TMP, name)
+    shutil.rmtree(path, ignore_errors=True)
+    return path
+
+
+def manifest(bundle):
+    with open(os.path.join(bundle, 'manifest.json')) as f:
+        return json.load(f)
+
+
+def kernels_by_name(m):
+    return {k['name']: k for k in m['kernels']}
+
+
+def dump_json(capture, name):
+    """NAME.json of a shared capture's cache entry."""
+    [path] = glob.glob(os.path.join(DUMPS, capture, 'cache', '*', name + '.json'))
+    with open(path) as f:
+        return json.load(f)
+
+
+def no_work_folders():
+    left = [e for e in os.listdir(TMP) if '.capture-' in e]
+    assert not left, left
+
+
+def capture_fake(out, *fake_args, extra=()):
+    return run('capture', '-o', out, *extra, '--', sys.executable, FAKE,
+               *fake_args)
+
+
+# ---- the Triton route -----------------------------------------------------
+
+@test('dumps')
+def complete_capture_keeps_every_kernel_and_shows_only_messages():
+    out = fresh('complete')
+    code, stdout, stderr = capture_fake(
+        out, 'ok', 'vector_add', 'softmax',
+        extra=('--source-dir', os.path.join(DUMPS, 'vector_add', 'src'),
+               '--source-dir', os.path.join(DUMPS, 'softmax', 'src')))
+    assert code == 0, (code, stderr)
+    assert stdout == 'fake: done\n', stdout  # the program's stdout, as is
+    # Its stderr: the two lines it wrote itself, none of the 5 MB of dumps.
+    assert '/tmp/fake.py:3: UserWarning: a warning before compiling' in stderr
+    assert 'fake: a message after the dumps' in stderr
+    for dump_text in ('IR Dump', 'Running pass', 'define ', '!DILocation',
+                      'End machine code'):
+        assert dump_text not in stderr, dump_text
+    m = manifest(out)
+    assert m['complete'] is True
+    assert m['command'] == [sys.executable, FAKE, 'ok', 'vector_add',
+                            'softmax'], m['command']
+    ks = kernels_by_name(m)
+    assert set(ks) == {'add_kernel', 'softmax_kernel'}, list(ks)
+    # The hashes Triton wrote in each kernel's NAME.json.
+    assert ks['add_kernel']['hash'] == dump_json('vector_add', 'add_kernel')['hash']
+    assert ks['softmax_kernel']['hash'] == dump_json('softmax', 'softmax_kernel')['hash']
+    for k in ks.values():
+        assert set(k['stages']) == {'ttir', 'ttgir', 'llir', 'ptx', 'sass'}, k
+        assert k['stages']['sass'].endswith('.sass_gi'), k['stages']
+        kinds = sorted(p['kind'] for p in k.get('passes', []))
+        assert kinds == ['llvm', 'mlir'], (k['name'], kinds)
+    # vector_add's add_kernel.json: "num_warps": 4, "shared": 16
+    assert ks['add_kernel']['metadata']['num_warps'] == 4
+    assert ks['add_kernel']['metadata']['shared_bytes'] == 16
+    srcs = {os.path.basename(s['path']): s for s in m['sources']}
+    assert 'vector_add.py' in srcs and 'softmax.py' in srcs, list(srcs)
+    with open(os.path.join(out, srcs['vector_add.py']['file'])) as f:
+        assert '@triton.jit' in f.read()
+    cap = m['capture']
+    assert cap['route'] == 'triton' and cap['exit_status'] == 0
+    assert cap['interrupted'] is False
+    # Both captures' stderr.txt, whole.
+    size = sum(os.path.getsize(os.path.join(DUMPS, c, 'stderr.txt'))
+               for c in ('vector_add', 'softmax'))
+    assert cap['stderr_bytes'] == size + len(
+        '/tmp/fake.py:3: UserWarning: a warning before compiling\n'
+        'fake: a message after the dumps\n'), (cap['stderr_bytes'], size)
+    assert cap['stderr_shown_lines'] == 2, cap
+    assert cap['kernels_compiled'] == 2, cap
+    with open(os.path.join(out, cap['stderr'])) as f:
+        assert f.read() == ('/tmp/fake.py:3: UserWarning: a warning before '
+                            'compiling\nfake: a message after the dumps\n')
+    # The bundle binds: vector_add.py line 16 is "s = tl.sum(output)".
+    code, js, err = run('bind', out, '--source', 'vector_add.py:16',
+                        '--kernel', 'add_kernel', '--json')
+    assert code == 0, err
+    stages = json.loads(js)['kernels'][0]['stages']
+    for st in ('ttir', 'ttgir', 'llir', 'ptx', 'sass'):
+        assert stages.get(st), (st, stages.get(st))
+    no_work_folders()
+
+
+@test('dumps')
+def knobs_point_into_the_work_folder():
+    out = fresh('knobs')
+    envfile = os.path.join(TMP, 'knobs.json')
+    code, _, err = capture_fake(out, 'env', envfile, 'vector_add')
+    assert code == 0, err
+    with open(envfile) as f:
+        env = json.load(f)
+    assert env['TRITON_ALWAYS_COMPILE'] == '1'
+    assert env['MLIR_ENABLE_DUMP'] == '1'
+    assert env['LLVM_IR_ENABLE_DUMP'] == '1'
+    assert env['TRITON_KERNEL_DUMP'] == '1'
+    assert env['TORCHINDUCTOR_COMPILE_THREADS'] == '1'
+    assert env['USE_IR_LOC'] is None
+    work = os.path.join(TMP, '.knobs.capture-')
+    for k in ('MLIR_DUMP_PATH', 'TRITON_DUMP_DIR', 'TRITON_CACHE_DIR',
+              'TORCHINDUCTOR_CACHE_DIR'):
+        assert env[k].startswith(work), (k, env[k])
+    assert env['MLIR_DUMP_PATH'].endswith('/mlir_passes.txt')
+    # --irloc and --kernel
+    out = fresh('knobs2')
+    code, _, err = capture_fake(out, 'env', envfile, 'vector_add',
+                                extra=('--irloc', 'ttgir', '--kernel',
+                                       'add_kernel'))
+    assert code == 0, err
+    with open(envfile) as f:
+        env = json.load(f)
+    assert env['USE_IR_LOC'] == 'ttgir' and env['MLIR_ENABLE_DUMP'] == 'add_kernel'
+    assert manifest(out)['capture']['env']['USE_IR_LOC'] == 'ttgir'
+    no_work_folders()
+
+
+@test('dumps')
+def kernel_option_keeps_one_kernel():
+    out = fresh('onekernel')
+    code, _, err = capture_fake(out, 'ok', 'vector_add', 'softmax',
+                                extra=('--kernel', 'softmax_kernel'))
+    assert code == 0, err
+    assert list(kernels_by_name(manifest(out))) == ['softmax_kernel']
+
+
+@test('dumps')
+def crash_half_way_keeps_what_was_dumped():
+    out = fresh('crash')
+    code, stdout, err = capture_fake(out, 'crash', 'vector_add', 'softmax')
+    assert code == 1, (code, err)
+    assert 'fake: first kernel compiled' in stdout
+    m = manifest(out)
+    assert m['complete'] is False
+    assert m['capture']['signal'] == signal.SIGSEGV, m['capture']
+    assert m['capture']['exit_status'] is None
+    ks = kernels_by_name(m)
+    assert set(ks) == {'add_kernel', 'softmax_kernel'}, list(ks)
+    assert set(ks['add_kernel']['stages']) == {'ttir', 'ttgir', 'llir', 'ptx',
+                                                'sass'}
+    # The crash came after softmax's TTGIR: no LLVM IR, PTX, cubin.
+    assert set(ks['softmax_kernel']['stages']) == {'ttir', 'ttgir'}
+    assert 'no cubin' in ks['softmax_kernel']['sass_missing']
+    # What was written of its pass dumps is kept and loads.
+    code, info, err = run('info', out, '--json')
+    assert code == 0, err
+    assert json.loads(info)['complete'] is False
+    assert 'INCOMPLETE' in run('info', out)[1]
+    no_work_folders()
+
+
+@test('dumps')
+def program_killed_or_failing_gives_incomplete_bundle():
+    out = fresh('killed')
+    code, _, err = capture_fake(out, 'killed', 'vector_add')
+    assert code == 1, (code, err)
+    m = manifest(out)
+    assert m['complete'] is False and m['capture']['signal'] == signal.SIGKILL
+    assert list(kernels_by_name(m)) == ['add_kernel']
+    out = fresh('failing')
+    code, _, err = capture_fake(out, 'fail', 'vector_add')
+    assert code == 1, (code, err)
+    assert 'Traceback (most recent call last):' in err, err
+    assert 'RuntimeError: fake: the program failed after compiling' in err
+    m = manifest(out)
+    assert m['complete'] is False and m['capture']['exit_status'] == 1
+    with open(os.path.join(out, m['capture']['stderr'])) as f:
+        assert 'RuntimeError: fake: the program failed' in f.read()
+    no_work_folders()
+
+
+def wait_for(stream_fd, needle, timeout=60):
+    got = b''
+    end = time.time() + timeout
+    while needle not in got:
+        left = end - time.time()
+        assert left > 0, got[-2000:]
+        r, _, _ = select.select([stream_fd], [], [], left)
+        if r:
+            try:
+                chunk = os.read(stream_fd, 65536)
+            except OSError:  # a pty's other end closed
+                chunk = b''
+            assert chunk, got[-2000:]
+            got += chunk
+    return got
+
+
+def read_rest(fd):
+    got = b''
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    return got
+
+
+@test('dumps')
+def interrupt_sent_to_tkview_is_passed_on():
+    out = fresh('interrupted')
+    p = subprocess.Popen([TKVIEW, 'capture', '-o', out, '--', sys.executable,
+                          FAKE, 'hang', 'vector_add'], cwd=TMP,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=dict(os.environ, TK_TEST_DUMPS=DUMPS))
+    wait_for(p.stdout.fileno(), b'fake: ready')
+    t0 = time.time()
+    p.send_signal(signal.SIGINT)  # to tkview alone, as kill -INT would
+    _, err = p.communicate(timeout=120)
+    err = err.decode('utf-8', 'replace')
+    assert time.time() - t0 < 20, 'the program was not interrupted at once'
+    assert p.returncode == 1, (p.returncode, err)
+    assert 'waiting for the program to end' in err, err
+    assert 'fake: interrupted 1 time(s)' in err, err  # tkview passed it on
+    m = manifest(out)
+    assert m['complete'] is False and m['capture']['interrupted'] is True
+    assert list(kernels_by_name(m)) == ['add_kernel']
+    no_work_folders()
+
+
+@test('dumps')
+def ctrl_c_on_the_terminal_reaches_the_program_once():
+    out = fresh('ctrlc')
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(TMP)
+        os.environ['TK_TEST_DUMPS'] = DUMPS
+        os.execv(TKVIEW, [TKVIEW, 'capture', '-o', out, '--', sys.executable,
+                          FAKE, 'hang', 'vector_add'])
+    got = wait_for(fd, b'fake: ready')
+    os.write(fd, b'\x03')  # Ctrl-C: the terminal signals the whole group
+    got += read_rest(fd)
+    _, status = os.waitpid(pid, 0)
+    text = got.decode('utf-8', 'replace')
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1, (status, text)
+    # The terminal's SIGINT only: tkview did not pass a second one on.
+    assert 'fake: interrupted 1 time(s)' in text, text
+    assert 'kernel compiled' in text, text  # the progress line was drawn
+    m = manifest(out)
+    assert m['complete'] is False and m['capture']['interrupted'] is True
+    assert list(kernels_by_name(m)) == ['add_kernel']
+    no_work_folders()
+
+
+@test('dumps')
+def existing_output_needs_force_and_must_be_a_bundle():
+    out = fresh('existing')
+    assert capture_fake(out, 'ok', 'vector_add')[0] == 0
+    before = manifest(out)
+    code, stdout, err = capture_fake(out, 'ok', 'softmax')
+    assert code == 3 and 'exists' in err and '--force' in err, (code, err)
+    assert stdout == '', 'the program ran although nothing may be written'
+    assert manifest(out) == before
+    code, _, err = capture_fake(out, 'ok', 'softmax', extra=('--force',))
+    assert code == 0, err
+    assert list(kernels_by_name(manifest(out))) == ['softmax_kernel']
+    # --force never replaces what is not a bundle.
+    notabundle = fresh('notabundle')
+    os.makedirs(notabundle)
+    with open(os.path.join(notabundle, 'important.txt'), 'w') as f:
+        f.write('keep me')
+    code, _, err = capture_fake(notabundle, 'ok', 'softmax',
+                                extra=('--force',))
+    assert code == 3 and 'not a tkview bundle' in err, (code, err)
+    assert os.listdir(notabundle) == ['important.txt']
+    no_work_folders()
+
+
+@test()
+def nothing_compiled_or_no_program_writes_nothing():
+    out = fresh('nothing')
+    code, _, err = run('capture', '-o', out, '--', sys.executable, '-c',
+                       'print("no kernels here")')
+    assert code == 3 and 'no kernel was compiled' in err, (code, err)
+    assert not os.path.exists(out)
+    code, _, err = run('capture', '-o', out, '--', '/nonexistent/program')
+    assert code == 3 and 'cannot run /nonexistent/program' in err, (code, err)
+    assert not os.path.exists(out)
+    no_work_folders()
+
+
+@test()
+def bad_arguments_exit_2():
+    assert run('capture')[0] == 2
+    assert run('capture', '-o', 'x')[0] == 2
+    assert run('capture', '--irloc', 'llir', '--', 'true')[0] == 2
+    assert run('capture', '--mlir', EXAMPLE, '--', 'true')[0] == 2
+    assert run('capture', '--pipeline', 'x', '--', 'true')[0] == 2
+    assert run('capture', 'python3', 'x.py')[0] == 2  # no "--"
+    assert run('capture', '--mlir', EXAMPLE, '--arch', 'gfx942')[0] == 2
+
+
+@test()
+def location_paths_never_place_files_outside_the_bundle():
+    box = fresh('box')
+    os.makedirs(os.path.join(box, 'outside'))
+    secret = os.path.join(box, 'outside', 'secret.py')
+    with open(secret, 'w') as f:
+        f.write('SECRET = 1\n')
+    out = os.path.join(box, 'paths')
+    before = sorted(os.listdir(box))
+    code, _, err = run('capture', '-o', out, '--', sys.executable, FAKE,
+                       'paths', secret, cwd=box)
+    assert code == 0, (code, err)
+    assert sorted(os.listdir(box)) == sorted(before + ['paths'])
+    assert os.listdir(os.path.join(box, 'outside')) == ['secret.py']
+    for dirpath, dirnames, filenames in os.walk(out):
+        for name in dirnames + filenames:
+            assert SAFE.match(name), os.path.join(dirpath, name)
+            full = os.path.join(dirpath, name)
+            assert os.path.realpath(full).startswith(os.path.realpath(out) + '/')
+            assert not os.path.islink(full), full
+    m = manifest(out)
+    named = {s['path']: s for s in m['sources']}
+    named.update({s['path']: s for s in m['missing_sources']})
+    # Both paths are recorded as the locations wrote them.
+    assert '../../../../etc/passwd' in named, list(named)
+    assert secret in named, list(named)
+    copy = named[secret].get('file')
+    assert copy and copy.startswith('sources/') and copy.endswith('secret.py')
+    with open(os.path.join(out, copy)) as f:
+        assert f.read() == 'SECRET = 1\n'
+    for s in m['sources']:
+        assert s['file'].startswith('sources/') and '..' not in s['file']
+
+
+# ---- the MLIR route ------------------------------------------------------
+
+def example_line(needle):
+    """1-based line of the example holding NEEDLE."""
+    with open(EXAMPLE) as f:
+        for i, line in enumerate(f, 1):
+            if needle in line:
+                return i
+    raise AssertionError(needle)
+
+
+@test('mlir')
+def mlir_route_end_to_end():
+    out = fresh('mlir')
+    code, _, err = run('capture', '--mlir', EXAMPLE, '-o', out)
+    assert code == 0, (code, err)
+    m = manifest(out)
+    assert m['complete'] is True
+    assert m['compiler']['name'] == 'mlir'
+    assert m['compiler']['version'].startswith('19.'), m['compiler']
+    assert m['compiler']['target'] == 'cuda:90'
+    [k] = m['kernels']
+    assert k['name'] == 'add_sum'  # gpu.func @add_sum
+    for st in ('ttir', 'ttgir', 'llir', 'ptx'):
+        assert st in k['stages'], k['stages']
+    assert sorted(p['kind'] for p in k['passes']) == ['llvm', 'mlir']
+    if 'sass' not in k['stages']:
+        assert k['sass_missing'], k
+    assert [s['path'] for s in m['sources']] == [EXAMPLE]
+    steps = [s['step'] for s in m['capture']['steps']]
+    assert steps[:3] == ['mlir-opt (parse)', 'mlir-opt (lower)',
+                         'mlir-translate'], steps
+    # The helper's addition and where the kernel calls it.
+    add = example_line('%s = arith.addf %a, %b')
+    call = example_line('func.call @add')
+    code, js, err = run('bind', out, '--source', 'add_sum.mlir:%d' % add,
+                        '--json')
+    assert code == 0, err
+    stacks = {}
+    for st, lines in json.loads(js)['kernels'][0]['stages'].items():
+        stacks[st] = [[(os.path.basename(f['file']), f['line'])
+                       for f in ln['stacks'][0]] for ln in lines or []]
+    # ttir: the input as parsed, where the helper is still a function.
+    assert [('add_sum.mlir', add)] in stacks['ttir'], stacks['ttir']
+    # llir: inlined into the kernel, with the call as its caller frame.
+    assert [('add_sum.mlir', add), ('add_sum.mlir', call)] in stacks['llir'], \
+        stacks['llir']
+    assert stacks['ptx'], 'no PTX for the addition'
+    code, info, err = run('info', out)
+    assert code == 0 and 'mlir 19.' in info, (info, err)
+
+
+@test('mlir')
+def mlir_route_bad_input_writes_nothing():
+    bad = os.path.join(TMP, 'bad.mlir')
+    with open(bad, 'w') as f:
+        f.write('module {\n  func.func @f() {\n    %0 = arith.bogus\n  }\n}\n')
+    out = fresh('mlirbad')
+    code, _, err = run('capture', '--mlir', bad, '-o', out)
+    assert code == 3, (code, err)
+    assert 'bad.mlir:3' in err and 'error' in err, err  # mlir-opt's message
+    assert not os.path.exists(out)
+    no_work_folders()
+
+
+@test('mlir')
+def mlir_route_failing_pipeline_gives_incomplete_bundle():
+    out = fresh('mlirfail')
+    code, _, err = run('capture', '--mlir', EXAMPLE, '-o', out, '--pipeline',
+                       'builtin.module(no-such-pass)')
+    assert code == 1, (code, err)
+    m = manifest(out)
+    assert m['complete'] is False
+    [k] = m['kernels']
+    assert list(k['stages']) == ['ttir'], k['stages']
+    results_ = [s['result'] for s in m['capture']['steps']]
+    assert results_[0] == 'exited with status 0', results_
+    assert results_[1].startswith('exited with status 1'), results_
+
+
+print('1..%d' % len(results))
+for i, (name, err) in enumerate(results, 1):
+    if err is None:
+        print('ok %d - %s' % (i, name))
+    elif err.startswith('SKIP'):
+        print('ok %d - %s # %s' % (i, name, err))
+    else:
+        print('not ok %d - %s' % (i, name))
+        for line in err.splitlines():
+            print('# ' + line)
+shutil.rmtree(TMP, ignore_errors=True)

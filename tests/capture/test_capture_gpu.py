@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""`tkview capture` on a GPU machine with real Triton: the three example
+programs of compiler/examples/triton/, and a real capture interrupted half
+way.  Where no CUDA GPU with torch and Triton is found (CI), every test is
+skipped with a message saying so.  Prints TAP.
+
+Usage: test_capture_gpu.py TKVIEW
+Set TK_CAPTURE_KEEP=DIR to keep the bundles made (DIR/NAME.tkview).
+
+Expected lines are found in the example sources by their text (quoted in the
+code), never taken from tkview's output.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+TKVIEW = os.path.abspath(sys.argv[1])
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(HERE)), 'compiler',
+                        'examples', 'triton')
+KEEP = os.environ.get('TK_CAPTURE_KEEP')
+TMP = tempfile.mkdtemp(prefix='tkview-capture-gpu-')
+results = []
+
+
+def probe():
+    try:
+        p = subprocess.run(
+            [sys.executable, '-c', 'import torch, triton; '
+             'assert torch.cuda.is_available(); print(triton.__version__)'],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return 'cannot run python: %r' % e
+    if p.returncode != 0:
+        last = p.stderr.decode('utf-8', 'replace').strip().splitlines()
+        return 'no CUDA GPU with torch and Triton here (%s)' % (
+            last[-1] if last else 'import failed')
+    return None
+
+
+WHY_NOT = probe()
+
+
+def test(fn):
+    if WHY_NOT:
+        results.append((fn.__name__, 'SKIP ' + WHY_NOT))
+        return fn
+    t0 = time.time()
+    try:
+        fn()
+        results.append((fn.__name__, None))
+    except Exception as e:
+        results.append((fn.__name__, repr(e)))
+    print('# %s: %.1f s' % (fn.__name__, time.time() - t0))
+    return fn
+
+
+def run(*args, timeout=900):
+    p = subprocess.run([TKVIEW, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=timeout, cwd=TMP)
+    return (p.returncode, p.stdout.decode('utf-8', 'replace'),
+            p.stderr.decode('utf-8', 'replace'))
+
+
+def source_line(path, needle, nth=1):
+    with open(path) as f:
+        hits = [i for i, line in enumerate(f, 1) if needle in line]
+    return hits[nth - 1]
+
+
+def capture_example(name):
+    out = os.path.join(KEEP or TMP, name + '.tkview')
+    shutil.rmtree(out, ignore_errors=True)
+    script = os.path.join(EXAMPLES, name + '.py')
+    code, stdout, stderr = run('capture', '-o', out, '--', sys.executable,
+                               script)
+    print('# ' + '\n# '.join(stderr.strip().splitlines()[-6:]))
+    assert code == 0, (code, stderr[-3000:])
+    assert '%s ok' % name in stdout, stdout  # the program's own output
+    with open(os.path.join(out, 'manifest.json')) as f:
+        m = json.load(f)
+    assert m['complete'] is True
+    assert m['compiler']['name'] == 'triton', m['compiler']
+    assert m['capture']['sass_tool'], m['capture']
+    for k in m['kernels']:
+        assert set(k['stages']) == {'ttir', 'ttgir', 'llir', 'ptx', 'sass'}, k
+        assert k['stages']['sass'].endswith('.sass_gi')
+        with open(os.path.join(out, k['stages']['sass'])) as f:
+            assert '//## File' in f.read()  # nvdisasm -gi line info
+        assert k['metadata']['registers'] > 0, k['metadata']
+        assert 'spill_bytes' in k['metadata'] and 'shared_bytes' in k['metadata']
+        assert sorted(p['kind'] for p in k['passes']) == ['llvm', 'mlir'], k
+    assert any(s['path'] == script for s in m['sources']), m['sources']
+    return out, script, m
+
+
+def bind(out, spec, kernel):
+    code, js, err = run('bind', out, '--source', spec, '--kernel', kernel,
+                        '--json')
+    assert code == 0, err
+    return json.loads(js)['kernels'][0]['stages']
+
+
+def frames(line):
+    return [(os.path.basename(f['file']), f['line']) for f in line['stacks'][0]]
+
+
+@test
+def vector_add_sum():
+    out, script, m = capture_example('vector_add_sum')
+    assert [k['name'] for k in m['kernels']] == ['add_sum_kernel']
+    line = source_line(script, 'block_sum = tl.sum(total, axis=0)')
+    stages = bind(out, 'vector_add_sum.py:%d' % line, 'add_sum_kernel')
+    for st in ('ttir', 'ttgir', 'llir', 'ptx', 'sass'):
+        assert stages.get(st), st
+    # tl.sum's code comes from triton/language/standard.py, inlined here.
+    assert any(frames(x)[0][0] == 'standard.py' for x in stages['llir'])
+
+
+@test
+def fused_softmax():
+    out, script, m = capture_example('fused_softmax')
+    assert [k['name'] for k in m['kernels']] == ['softmax_kernel']
+    assert m['kernels'][0]['metadata']['num_warps'] == 8  # num_warps=8
+    line = source_line(script, 'num = tl.exp(x)')
+    stages = bind(out, 'fused_softmax.py:%d' % line, 'softmax_kernel')
+    assert stages.get('ptx') and stages.get('sass')
+
+
+@test
+def matmul_helper():
+    out, script, m = capture_example('matmul_helper')
+    assert [k['name'] for k in m['kernels']] == ['matmul_kernel']
+    helper = source_line(script, 'return tl.where(x >= 0, x, slope * x)')
+    call = source_line(script, 'acc = leaky_relu(acc, 0.01)')
+    stages = bind(out, 'matmul_helper.py:%d' % helper, 'matmul_kernel')
+    want = [('matmul_helper.py', helper), ('matmul_helper.py', call)]
+    assert any(frames(x)[:2] == want for x in stages['llir']), stages['llir']
+    dot = source_line(script, 'acc = tl.dot(a, b, acc)')
+    stages = bind(out, 'matmul_helper.py:%d' % dot, 'matmul_kernel')
+    assert any('wgmma' in x['text'] for x in stages['ptx']), 'no wgmma'
+
+
+@test
+def interrupted_real_capture():
+    """A program that compiles one kernel and then waits: Ctrl-C (SIGINT to
+    tkview, passed on) gives an incomplete bundle holding that kernel."""
+    prog = os.path.join(TMP, 'compile_then_wait.py')
+    with open(prog, 'w') as f:
+        f.write('import sys, time\n'
+                'sys.path.insert(0, %r)\n'
+                'import vector_add_sum\n'
+                'vector_add_sum.main()\n'
+                'print("ready", flush=True)\n'
+                'time.sleep(600)\n' % EXAMPLES)
+    out = os.path.join(KEEP or TMP, 'interrupted.tkview')
+    shutil.rmtree(out, ignore_errors=True)
+    p = subprocess.Popen([TKVIEW, 'capture', '-o', out, '--', sys.executable,
+                          prog], cwd=TMP, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    line = p.stdout.readline()
+    while line and b'ready' not in line:
+        line = p.stdout.readline()
+    assert line, 'the program ended before it was ready'
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=300)
+    err = err.decode('utf-8', 'replace')
+    assert p.returncode == 1, (p.returncode, err[-3000:])
+    assert 'KeyboardInterrupt' in err, err[-3000:]
+    with open(os.path.join(out, 'manifest.json')) as f:
+        m = json.load(f)
+    assert m['complete'] is False and m['capture']['interrupted'] is True
+    assert [k['name'] for k in m['kernels']] == ['add_sum_kernel']
+    assert 'sass' in m['kernels'][0]['stages']
+
+
+print('1..%d' % len(results))
+for i, (name, err) in enumerate(results, 1):
+    if err is None:
+        print('ok %d - %s' % (i, name))
+    elif err.startswith('SKIP'):
+        print('ok %d - %s # %s' % (i, name, err))
+    else:
+        print('not ok %d - %s' % (i, name))
+        for line in err.splitlines():
+            print('# ' + line)
+shutil.rmtree(TMP, ignore_errors=True)
