@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""The viewer's binding view, driven like a user would, under Xvfb.
+
+The real application opens the shared vector_add capture; source and IR lines
+are selected through the same window actions the UI activates on a click or a
+cursor move (win.select-source-location, win.select-ir-line), over the
+GApplication D-Bus interface; the highlighted lines are read back from the
+text buffers' tags (app.test-state).  Expected lines were read by hand from
+the dump files; the comments quote them.
+
+Usage: test_viewer_bind.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+"""
+import os
+import sys
+import time
+
+from viewer_harness import Session, test, tap, skip_all, missing_tools, artefact_dir
+
+VIEWER, TKVIEW = sys.argv[1], sys.argv[2]
+DUMPS = os.environ['TK_TEST_DUMPS']
+VA = os.path.join(DUMPS, 'vector_add')
+VA_PY = '/tmp/capture/vector_add/src/vector_add.py'
+STD_PY = '/opt/torch/.venv/lib/python3.12/site-packages/triton/language/standard.py'
+
+if missing_tools():
+    skip_all('needs %s (debian-packages.txt: xvfb, dbus-daemon, libglib2.0-bin)'
+             % ', '.join(missing_tools()))
+
+S = Session()
+viewer = S.start([VIEWER, VA])
+S.wait_registered(viewer)
+W = S.wait_window(0)
+
+
+def bind():
+    return S.state()['windows'][0]['bind']
+
+
+@test
+def opens_the_capture_on_its_kernel():
+    assert W['state'] == 'ready', W
+    assert W['kernel']['name'] == 'add_kernel' and W['kernel_count'] == 1, W['kernel']
+    b = W['bind']
+    # The kernel's own file is shown, from the capture's src/ folder.
+    assert b['source']['file'] == VA_PY, b['source']
+    assert b['source']['resolved'].endswith('vector_add/src/vector_add.py')
+    # wc -l: vector_add.py 33 lines, add_kernel.ttgir 71.
+    assert b['source']['line_count'] == 33 and b['primary']['line_count'] == 71, b
+    assert b['primary']['stage'] == 'ttgir'
+    assert 'num_warps: 4' in W['meta'] and 'target: cuda:90' in W['meta'], W['meta']
+
+
+@test
+def source_line_16_highlights_ttgir_29_to_34():
+    # vector_add.py:16 `s = tl.sum(output)`.  add_kernel.ttgir:
+    #   29 %s = tt.reshape ... loc(#loc35)            #loc35 = callsite(#loc12 at #loc33)
+    #   30 %s_7 = "tt.reduce"(%s) ... ({               (the region closes at 34, loc(#loc35))
+    #   31 ^bb0(%s_10: f32 loc(callsite(#loc1 at #loc33)), ...   #loc33 = "s"(#loc13 = :16:15)
+    #   32 %s_12 = arith.addf ... loc(#loc37)          #loc37 = callsite(#loc14 at #loc35)
+    #   33 tt.reduce.return %s_12 : f32 loc(#loc35)
+    #   34 }) : (tensor<1024xf32, #blocked1>) -> f32 loc(#loc35)
+    S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
+    b = bind()
+    assert b['anchor'] == {'kind': 'source', 'file': VA_PY, 'line': 16}, b['anchor']
+    assert b['primary']['matches'] == [29, 30, 31, 32, 33, 34], b['primary']
+    assert b['primary']['current'] == [29] and b['primary']['match_text'] == '1 of 6', b['primary']
+    assert b['source']['selected'] == [16], b['source']
+
+
+@test
+def next_and_previous_step_through_the_matches():
+    S.activate('next-match', window=1)
+    S.activate('next-match', window=1)
+    assert bind()['primary']['current'] == [31]
+    S.activate('previous-match', window=1)
+    p = bind()['primary']
+    assert p['current'] == [30] and p['match_text'] == '2 of 6', p
+    # Wraps around: back over the first goes to the last.
+    S.activate('previous-match', window=1)
+    S.activate('previous-match', window=1)
+    assert bind()['primary']['current'] == [34]
+
+
+@test
+def this_line_only_keeps_the_lines_of_line_16_itself():
+    # Only 31 has vector_add.py:16 as innermost frame: callsite(#loc1 at #loc33),
+    # #loc1 = loc(unknown).  The others' innermost frames are standard.py:293/263.
+    S.set_state('exact-only', '<true>')
+    assert bind()['primary']['matches'] == [31]
+    S.set_state('exact-only', '<false>')
+    assert bind()['primary']['matches'] == [29, 30, 31, 32, 33, 34]
+
+
+@test
+def second_view_shows_ptx_of_the_same_line():
+    # add_kernel.ptx: 96 `add.f32 %r47` (.loc 1 14 17), 97 `$L__tmp1:`,
+    # 98 `.loc 2 263 15 // standard.py:263:15 @[ standard.py:293:36 @[ vector_add.py:16:15 ] ]`,
+    # 99-105 seven add.f32, 106 `$L__tmp2:`, 107 `.loc 2 293 36 // ... @[ vector_add.py:16:15 ]`,
+    # 108 shfl.sync.bfly.
+    S.set_state('show-second-view', '<true>')
+    S.activate('second-stage', "<'ptx'>", window=1)
+    S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
+    sec = bind()['secondary']
+    assert sec['visible'] and sec['stage'] == 'ptx', sec
+    m = sec['matches']
+    assert all(n in m for n in [98, 99, 105, 107, 108]), m
+    assert 96 not in m and 97 not in m and 106 not in m, m
+    assert sec['current'] == [m[0]]
+
+
+@test
+def ir_line_shows_its_stack_source_and_other_stage():
+    # TTGIR 32 `%s_12 = arith.addf` loc(#loc37): standard.py:263:15 <- 293:36 <-
+    # vector_add.py:16:15.  In the PTX, 98-105 carry that same stack; 107-108 stop at 293:36.
+    S.activate('select-ir-line', "<('ttgir', uint32 32)>", window=1)
+    w = S.state()['windows'][0]
+    b = w['bind']
+    assert b['anchor'] == {'kind': 'ir', 'stage': 'ttgir', 'line': 32}, b['anchor']
+    assert b['primary']['selected'] == [32], b['primary']
+    assert b['source']['matches'] == [16], b['source']
+    frames = [(f['file'], f['line'], f['col']) for f in w['stack']['frames']]
+    assert frames == [(STD_PY, 263, 15), (STD_PY, 293, 36), (VA_PY, 16, 15)], frames
+    assert w['stack']['heading'] == 'TTGIR line 32', w['stack']
+    m = b['secondary']['matches']
+    assert 98 in m and 99 in m and 105 in m and 107 not in m and 108 not in m, m
+
+
+@test
+def a_stack_frame_click_selects_that_source_line():
+    # The stack panel's rows activate win.select-source-location with the
+    # frame's path: the outermost frame here.
+    S.activate('select-source-location', "<('%s', uint32 16)>" % VA_PY, window=1)
+    b = bind()
+    assert b['anchor']['kind'] == 'source' and b['anchor']['line'] == 16
+    assert b['primary']['matches'] == [29, 30, 31, 32, 33, 34]
+
+
+@test
+def sass_line_gets_its_callers_from_the_ptx():
+    # add_kernel.sass_gi 64 `//## File ".../standard.py", line 293`, 65 `/*01b0*/ S2UR UR5,
+    # SR_CgaCtaId ;`: the SASS names only standard.py:293; the PTX shows it under one stack
+    # (107 `.loc 2 293 36 // standard.py:293:36 @[ vector_add.py:16:15 ]`).
+    S.activate('select-ir-line', "<('sass', uint32 65)>", window=1)
+    w = S.state()['windows'][0]
+    frames = [(f['file'], f['line']) for f in w['stack']['frames']]
+    assert frames == [(STD_PY, 293), (VA_PY, 16)], frames
+    assert w['stack']['inferred'] is True
+    # No pane showed SASS: the primary pane switched to it.
+    assert w['bind']['primary']['stage'] == 'sass' and w['bind']['primary']['selected'] == [65]
+    S.activate('stage', "<'ttgir'>", window=1)
+    assert bind()['primary']['stage'] == 'ttgir'
+
+
+@test
+def a_line_without_code_highlights_nothing():
+    # vector_add.py:15 is a comment: no IR anywhere.
+    S.activate('select-source-location', "<('vector_add.py', uint32 15)>", window=1)
+    b = bind()
+    assert b['primary']['matches'] == [] and b['primary']['match_text'] == 'no line bound', b
+    assert b['source']['selected'] == [15]
+
+
+@test
+def bad_requests_are_refused_not_crashed_on():
+    S.activate('select-source-location', "<('nowhere.py', uint32 3)>", window=1)
+    S.activate('select-ir-line', "<('ttgir', uint32 100000)>", window=1)
+    S.activate('stage', "<'bogus'>", window=1)
+    w = S.state()['windows'][0]
+    assert w['state'] == 'ready' and 'stage' in w['last_error'], w['last_error']
+    assert viewer.poll() is None
+
+
+@test
+def screenshot_of_the_binding_view():
+    S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
+    S.activate('select-ir-line', "<('ptx', uint32 99)>", window=1)
+    S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
+    path = os.path.join(artefact_dir(), 'viewer-bind.png')
+    w, h = S.screenshot(path, window=1)
+    print('# screenshot %s (%dx%d)' % (path, w, h))
+    assert w >= 1000 and h >= 600, (w, h)
+
+
+@test
+def a_second_launch_opens_a_window_in_the_running_viewer():
+    # One process: the second tkview-viewer hands its path over and exits.
+    p = S.run([VIEWER, os.path.join(DUMPS, 'compiled_block')], timeout=60)
+    assert p.returncode == 0, p.stderr
+    w2 = S.wait_window(1)
+    assert w2['state'] == 'ready' and w2['kernel_count'] == 16, w2.get('kernel_count')
+    # The same bundle again: its window is presented, no third window.
+    p = S.run([VIEWER, VA], timeout=60)
+    assert p.returncode == 0
+    time.sleep(0.5)
+    assert len(S.state()['windows']) == 2
+    assert viewer.poll() is None
+
+
+@test
+def kernel_selection_by_name_in_a_bundle_of_16():
+    # compiled_block/kernel_dump holds triton_poi_fused_gelu_view_7.ttgir twice (two
+    # compiles); `select-kernel` takes what --kernel takes: an exact name matching two
+    # kernels is refused, "name:hashprefix" or an index is not.
+    wins = S.state()['windows']
+    second = wins[1]['id']
+    S.activate('select-kernel', "<'triton_poi_fused_gelu_view_7'>", window=second)
+    w = S.state()['windows'][1]
+    assert 'names 2 kernels' in (w['last_error'] or ''), w['last_error']
+    S.activate('select-kernel', "<'triton_per_fused_clone_native_layer_norm_transpose_0'>",
+               window=second)
+    w = S.state()['windows'][1]
+    assert w['kernel']['name'] == 'triton_per_fused_clone_native_layer_norm_transpose_0', w['kernel']
+    # Its own file is TorchInductor's generated module, found under inductor/.
+    assert w['bind']['source']['resolved'] and '/inductor/' in w['bind']['source']['resolved'], \
+        w['bind']['source']
+
+
+@test
+def quits_cleanly():
+    rc = S.quit(viewer)
+    log = S.log(viewer)
+    assert rc == 0, (rc, log)
+    # No GLib criticals or warnings of ours on the way.
+    assert 'CRITICAL' not in log and 'tkview-viewer:' not in log, log
+
+
+S.close()
+sys.exit(tap())

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""The viewer on input it cannot read, and without a display: it explains
+itself, in the window or on stderr, and never crashes.
+
+Usage: test_viewer_errors.py TKVIEW-VIEWER TKVIEW   (TK_TEST_SAMPLES: sample_dumps/)
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from viewer_harness import Session, test, tap, skip_all, missing_tools, artefact_dir
+
+VIEWER, TKVIEW = sys.argv[1], sys.argv[2]
+SAMPLES = os.environ['TK_TEST_SAMPLES']
+
+
+@test
+def without_a_display_it_explains_itself():
+    env = dict(os.environ)
+    env.pop('DISPLAY', None)
+    env.pop('WAYLAND_DISPLAY', None)
+    for args in ([], [os.path.join(SAMPLES, 'vector_add')]):
+        p = subprocess.run([VIEWER, *args], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60)
+        err = p.stderr.decode()
+        assert p.returncode == 2, (p.returncode, err)
+        assert 'cannot open a display' in err and 'tkview info PATH' in err, err
+    p = subprocess.run([VIEWER, '--bench', os.path.join(SAMPLES, 'vector_add')], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 2 and b'display' in p.stderr, p.stderr
+
+
+if missing_tools():
+    print('# the rest needs %s' % ', '.join(missing_tools()))
+    sys.exit(tap())
+
+work = tempfile.mkdtemp(prefix='tkview-viewer-bad-')
+# A bundle whose manifest is cut in the middle and whose only stage file is
+# binary: nothing at all can be loaded.
+corrupt = os.path.join(work, 'corrupt')
+os.makedirs(os.path.join(corrupt, 'k1'))
+with open(os.path.join(corrupt, 'manifest.json'), 'w') as f:
+    f.write('{"format": "tkview-bundle", "format_version": 1, "kernels": [ {"name": "x", ')
+with open(os.path.join(corrupt, 'k1', 'x.ttgir'), 'wb') as f:
+    f.write(b'garbage\x00\x01\x02')
+# A copy of the sample vector_add bundle whose PTX is replaced by binary data:
+# the kernel loads without it, with a warning.
+damaged = os.path.join(work, 'damaged')
+shutil.copytree(os.path.join(SAMPLES, 'vector_add'), damaged)
+ptx = [os.path.join(r, n) for r, _, ns in os.walk(damaged) for n in ns if n.endswith('.ptx')]
+assert len(ptx) == 1, ptx
+with open(ptx[0], 'wb') as f:
+    f.write(b'\x7fELF\x00\x00binary')
+
+S = Session()
+viewer = S.start([VIEWER, corrupt])
+S.wait_registered(viewer)
+
+
+@test
+def a_corrupt_bundle_shows_the_error_in_the_window():
+    w = S.wait_window(0)
+    assert w['state'] == 'error', w['state']
+    assert w['error_title'] == 'Could not open %s' % corrupt, w['error_title']
+    text = w['error_text']
+    # What tk_bundle_load() reported, file by file.
+    assert 'Nothing could be loaded from' in text, text
+    assert 'manifest.json' in text and 'not a tkview bundle manifest' in text, text
+    assert 'x.ttgir' in text and 'binary data' in text, text
+    assert w['error_visible'] is True
+    path = os.path.join(artefact_dir(), 'viewer-error.png')
+    S.screenshot(path, window=w['id'])
+    assert viewer.poll() is None
+
+
+@test
+def the_error_window_is_reused_for_the_next_bundle():
+    S.activate('open-path', "<'%s'>" % damaged)
+    w = S.wait_window(0)
+    assert len(S.state()['windows']) == 1
+    assert w['state'] == 'ready' and w['kernel']['name'] == 'add_kernel', w
+    # The PTX could not be read: a warning, and the other stages are there.
+    assert w['problems'] >= 1, w['problems']
+    assert 'PTX' not in w['meta'] and 'TTGIR: add_kernel.ttgir' in w['meta'], w['meta']
+    S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=w['id'])
+    S.activate('stage', "<'ptx'>", window=w['id'])
+    w = S.state()['windows'][0]
+    assert w['bind']['primary']['stage'] == 'ttgir' and 'ptx' in w['last_error'], w
+    assert w['bind']['primary']['matches'] == [29, 30, 31, 32, 33, 34]
+
+
+@test
+def a_missing_path_is_an_error_page_too():
+    S.activate('new-window')
+    S.activate('open-path', "<'%s'>" % os.path.join(work, 'no-such-folder'))
+    w = S.wait_window(1)
+    assert w['state'] == 'error' and 'no-such-folder' in w['error_text'], w
+    assert viewer.poll() is None
+
+
+@test
+def quits_cleanly():
+    rc = S.quit(viewer)
+    log = S.log(viewer)
+    assert rc == 0, (rc, log)
+    # No GLib criticals or warnings of ours on the way.
+    assert 'CRITICAL' not in log and 'tkview-viewer:' not in log, log
+
+
+S.close()
+shutil.rmtree(work, ignore_errors=True)
+sys.exit(tap())

@@ -1,0 +1,222 @@
+"""Runs the real tkview-viewer under a private Xvfb and D-Bus session bus, and
+talks to it the way the desktop does: GApplication actions over D-Bus
+(org.gtk.Actions on /org/tkview/Viewer and /org/tkview/Viewer/window/N).
+
+The viewer's state is read back with its test hook app.test-state (enabled by
+TKVIEW_TEST_HOOKS=1), which reports the highlighted lines as the text
+buffers' tags hold them; screenshots come from app.test-screenshot.
+
+Needs Xvfb, dbus-daemon and gdbus (debian-packages.txt: xvfb, dbus-daemon,
+libglib2.0-bin).  Prints TAP like tests/e2e/test_cli.py.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+APP = 'org.tkview.Viewer'
+OBJ = '/org/tkview/Viewer'
+results = []
+
+
+def test(fn):
+    try:
+        fn()
+        results.append((fn.__name__, None))
+    except Exception as e:  # report and go on: TAP wants every test's line
+        import traceback
+        results.append((fn.__name__, traceback.format_exc()))
+    return fn
+
+
+def tap():
+    print('1..%d' % len(results))
+    bad = 0
+    for i, (name, err) in enumerate(results, 1):
+        if err is None:
+            print('ok %d - %s' % (i, name))
+        else:
+            bad += 1
+            print('not ok %d - %s' % (i, name))
+            for line in err.splitlines():
+                print('# ' + line)
+    return 1 if bad else 0
+
+
+def skip_all(reason):
+    print('1..0 # SKIP ' + reason)
+    sys.exit(0)
+
+
+def missing_tools():
+    return [t for t in ('Xvfb', 'dbus-daemon', 'gdbus') if not shutil.which(t)]
+
+
+class Session:
+    """A private X server and session bus, torn down on exit."""
+
+    def __init__(self):
+        self.tmp = tempfile.mkdtemp(prefix='tkview-viewer-test-')
+        r, w = os.pipe()
+        self.xvfb = subprocess.Popen(
+            ['Xvfb', '-displayfd', str(w), '-screen', '0', '1600x1000x24', '-nolisten', 'tcp',
+             '-noreset'], pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        num = b''
+        deadline = time.time() + 30
+        while not num.endswith(b'\n') and time.time() < deadline:
+            chunk = os.read(r, 16)
+            if not chunk:
+                break
+            num += chunk
+        os.close(r)
+        if not num.strip():
+            raise RuntimeError('Xvfb did not start')
+        self.display = ':' + num.decode().strip()
+        bus = subprocess.run(['dbus-daemon', '--session', '--fork', '--print-address=1',
+                              '--print-pid=1'], stdout=subprocess.PIPE, check=True)
+        addr, pid = bus.stdout.decode().split()
+        self.bus_pid = int(pid)
+        self.env = dict(os.environ)
+        self.env.update({
+            'DISPLAY': self.display,
+            'DBUS_SESSION_BUS_ADDRESS': addr,
+            'TKVIEW_TEST_HOOKS': '1',
+            'TKVIEW_COLOR_SCHEME': 'light',
+            'XDG_DATA_HOME': os.path.join(self.tmp, 'data'),
+            'XDG_CACHE_HOME': os.path.join(self.tmp, 'cache'),
+            'XDG_CONFIG_HOME': os.path.join(self.tmp, 'config'),
+            'GTK_A11Y': 'none',
+            'NO_AT_BRIDGE': '1',
+            'GSK_RENDERER': 'cairo',
+            'GDK_BACKEND': 'x11',
+        })
+        self.env.pop('WAYLAND_DISPLAY', None)
+        self.procs = []
+
+    def close(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        try:
+            os.kill(self.bus_pid, signal.SIGTERM)
+        except OSError:
+            pass
+        self.xvfb.terminate()
+        self.xvfb.wait(10)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def start(self, argv):
+        log = open(os.path.join(self.tmp, 'viewer-%d.log' % len(self.procs)), 'w+')
+        p = subprocess.Popen(argv, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        p.log = log
+        self.procs.append(p)
+        return p
+
+    def run(self, argv, timeout=60):
+        return subprocess.run(argv, env=self.env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=timeout)
+
+    def gdbus(self, path, method, *args):
+        p = self.run(['gdbus', 'call', '--session', '--dest', APP, '--object-path', path,
+                      '--method', method, *args], timeout=30)
+        if p.returncode != 0:
+            raise RuntimeError('gdbus %s %s: %s' % (method, args, p.stderr.decode()))
+        return p.stdout.decode()
+
+    def activate(self, action, param=None, window=None):
+        """org.gtk.Actions.Activate: PARAM is a GVariant text ('<uint32 3>')."""
+        path = OBJ if window is None else '%s/window/%d' % (OBJ, window)
+        return self.gdbus(path, 'org.gtk.Actions.Activate', action,
+                          '[%s]' % (param or ''), '{}')
+
+    def quit(self, proc):
+        """app.quit; the application may leave the bus before it answers."""
+        try:
+            self.activate('quit')
+        except RuntimeError:
+            pass
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise RuntimeError('the viewer did not quit')
+        return proc.returncode
+
+    def log(self, proc):
+        proc.log.seek(0)
+        return proc.log.read()
+
+    def set_state(self, action, value, window=1):
+        return self.gdbus('%s/window/%d' % (OBJ, window), 'org.gtk.Actions.SetState', action,
+                          value, '{}')
+
+    def state(self):
+        path = os.path.join(self.tmp, 'state-%f.json' % time.time())
+        self.activate('test-state', "<'%s'>" % path)
+        deadline = time.time() + 20
+        while not os.path.exists(path):
+            if time.time() > deadline:
+                raise RuntimeError('no state written')
+            time.sleep(0.05)
+        with open(path) as f:
+            s = json.load(f)
+        os.unlink(path)
+        return s
+
+    def wait_registered(self, proc, timeout=60):
+        """Until the application answers on the bus."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                proc.log.seek(0)
+                raise RuntimeError('viewer exited %s: %s' % (proc.returncode, proc.log.read()))
+            p = self.run(['gdbus', 'call', '--session', '--dest', 'org.freedesktop.DBus',
+                          '--object-path', '/org/freedesktop/DBus', '--method',
+                          'org.freedesktop.DBus.NameHasOwner', APP])
+            if b'true' in p.stdout:
+                return
+            time.sleep(0.1)
+        raise RuntimeError('viewer did not register on the bus')
+
+    def wait_window(self, index, states=('ready', 'error'), timeout=120):
+        """Until window INDEX (0-based, oldest first) is in one of STATES."""
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            last = self.state()
+            wins = last['windows']
+            if len(wins) > index and wins[index]['state'] in states:
+                return wins[index]
+            time.sleep(0.1)
+        raise RuntimeError('window %d never reached %s: %s' % (index, states, last))
+
+    def screenshot(self, path, window=0):
+        if os.path.exists(path):
+            os.unlink(path)
+        self.activate('test-screenshot', "<(uint32 %d, '%s')>" % (window, path))
+        deadline = time.time() + 30
+        while not os.path.exists(path):
+            if time.time() > deadline:
+                raise RuntimeError('no screenshot written')
+            time.sleep(0.05)
+        with open(path, 'rb') as f:
+            head = f.read(24)
+        assert head[:8] == b'\x89PNG\r\n\x1a\n', head
+        width = int.from_bytes(head[16:20], 'big')
+        height = int.from_bytes(head[20:24], 'big')
+        return width, height
+
+
+def artefact_dir():
+    d = os.environ.get('TKV_TEST_ARTEFACTS') or os.path.join(os.getcwd(), 'viewer-artefacts')
+    os.makedirs(d, exist_ok=True)
+    return d

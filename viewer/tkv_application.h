@@ -1,0 +1,40 @@
+/* tkv_application.h - the viewer's GtkApplication: org.tkview.Viewer.
+ *
+ * One process per user session: `tkview-viewer PATH` started again hands
+ * PATH to the running instance over D-Bus, which presents the window that
+ * already shows that bundle or opens a new one (one window per bundle).  The
+ * application owns the resources (UI, CSS, GtkSourceView languages and
+ * schemes), the keyboard shortcuts of every action, the recent bundles, and,
+ * when TKVIEW_TEST_HOOKS=1, the test actions app.test-state and
+ * app.test-screenshot (tkv_test_hooks.h).
+ */
+#ifndef TKV_APPLICATION_H
+#define TKV_APPLICATION_H
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define TKV_APP_ID "org.tkview.Viewer"
+
+#define TKV_TYPE_APPLICATION (tkv_application_get_type())
+G_DECLARE_FINAL_TYPE(TkvApplication, tkv_application, TKV, APPLICATION, GtkApplication)
+
+/* EXTRA_FLAGS: G_APPLICATION_NON_UNIQUE for the benchmark. */
+TkvApplication *tkv_application_new(GApplicationFlags extra_flags);
+
+/* Presents the window showing PATH, or loads PATH into an empty window, or
+ * into a new one.  Returns that window. */
+GtkWindow *tkv_application_open_path(TkvApplication *app, const char *path);
+
+/* Recent bundles opened with tkview, most recent first, at most MAX; caller
+ * frees the array (g_ptr_array_unref; it frees its strings). */
+GPtrArray *tkv_application_recent_paths(TkvApplication *app, guint max);
+void tkv_application_add_recent(TkvApplication *app, const char *path);
+
+/* --source-dir folders of the command line; NULL-terminated, may be NULL. */
+const char *const *tkv_application_get_source_dirs(TkvApplication *app);
+
+G_END_DECLS
+
+#endif

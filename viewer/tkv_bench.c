@@ -1,0 +1,429 @@
+/* tkv_bench.c - first-view and selection timings on a real window. */
+#include "tkv_bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tkv_application.h"
+#include "tkv_window.h"
+
+#define FIRST_VIEW_TARGET_MS 300.0
+#define SELECT_TARGET_MS 16.0
+#define MAX_IR_LINES 400
+
+typedef enum { STEP_KERNEL, STEP_STAGE, STEP_SECOND, STEP_SOURCE, STEP_IR } StepKind;
+
+typedef struct {
+    StepKind kind;
+    int series; /* index into Bench.series */
+    char *arg;  /* kernel spec, stage name, file path */
+    guint line;
+    gboolean measured; /* setup steps are not */
+} Step;
+
+typedef struct {
+    const char *name;
+    GArray *handler; /* double ms */
+    GArray *total;   /* handler + layout and paint of the next frame */
+    GArray *wall;    /* to the end of that frame */
+} Series;
+
+enum { S_SOURCE_TTGIR, S_SOURCE_LLIR_SASS, S_IR, S_STAGE, N_SERIES };
+
+typedef struct {
+    TkvApplication *app;
+    TkvWindow *win;
+    char *path;
+    char *kernel_spec;
+    gboolean json;
+    int rc;
+
+    gint64 load_start, loaded_at, setup_done;
+    double first_view_ms, first_setup_ms, kernel_view_ms;
+    char *kernel_name;
+    guint kernel_lines;
+
+    Series series[N_SERIES];
+    GArray *steps; /* Step */
+    guint next;
+    Step *pending;
+    gint64 t0, t1, t_layout;
+    gboolean waiting;      /* for the frame after a step */
+    gboolean first_frame;  /* waiting for the first view */
+    gulong layout_id, paint_id;
+} Bench;
+
+static double ms(gint64 us) { return (double)us / 1000.0; }
+
+static void step_clear(gpointer p) { g_free(((Step *)p)->arg); }
+
+static void add_step(Bench *b, StepKind kind, int series, const char *arg, guint line,
+                     gboolean measured)
+{
+    Step s = {kind, series, g_strdup(arg), line, measured};
+    g_array_append_val(b->steps, s);
+}
+
+static void run_next(Bench *b);
+
+static void finish(Bench *b);
+
+static void on_layout(GdkFrameClock *clock, Bench *b)
+{
+    if (b->waiting && !b->t_layout)
+        b->t_layout = g_get_monotonic_time();
+}
+
+static gboolean run_next_idle(gpointer data)
+{
+    run_next(data);
+    return G_SOURCE_REMOVE;
+}
+
+static void on_after_paint(GdkFrameClock *clock, Bench *b)
+{
+    if (!b->waiting)
+        return;
+    gint64 now = g_get_monotonic_time();
+    b->waiting = FALSE;
+    if (b->first_frame) {
+        b->first_frame = FALSE;
+        b->first_view_ms = ms(now - b->loaded_at);
+        b->first_setup_ms = ms(b->setup_done - b->loaded_at);
+    } else if (b->pending) {
+        Step *s = b->pending;
+        double handler = ms(b->t1 - b->t0);
+        double frame = b->t_layout ? ms(now - b->t_layout) : 0;
+        if (s->kind == STEP_KERNEL) {
+            b->kernel_view_ms = ms(now - b->t0);
+        } else if (s->measured) {
+            Series *se = &b->series[s->series];
+            double total = handler + frame, wall = ms(now - b->t0);
+            g_array_append_val(se->handler, handler);
+            g_array_append_val(se->total, total);
+            g_array_append_val(se->wall, wall);
+        }
+        b->pending = NULL;
+    }
+    g_idle_add(run_next_idle, b);
+}
+
+static void wait_frame(Bench *b)
+{
+    b->t_layout = 0;
+    b->waiting = TRUE;
+    gtk_widget_queue_draw(GTK_WIDGET(b->win));
+}
+
+static void activate(Bench *b, const char *action, GVariant *param)
+{
+    g_action_group_activate_action(G_ACTION_GROUP(b->win), action, param);
+}
+
+static void run_next(Bench *b)
+{
+    if (b->next >= b->steps->len) {
+        finish(b);
+        return;
+    }
+    Step *s = &g_array_index(b->steps, Step, b->next++);
+    b->pending = s;
+    b->t0 = g_get_monotonic_time();
+    switch (s->kind) {
+    case STEP_KERNEL: activate(b, "select-kernel", g_variant_new_string(s->arg)); break;
+    case STEP_STAGE: activate(b, "stage", g_variant_new_string(s->arg)); break;
+    case STEP_SECOND:
+        activate(b, "show-second-view", g_variant_new_boolean(TRUE));
+        activate(b, "second-stage", g_variant_new_string(s->arg));
+        break;
+    case STEP_SOURCE:
+        activate(b, "select-source-location", g_variant_new("(su)", s->arg, s->line));
+        break;
+    case STEP_IR: activate(b, "select-ir-line", g_variant_new("(su)", s->arg, s->line)); break;
+    }
+    b->t1 = g_get_monotonic_time();
+    wait_frame(b);
+}
+
+/* The kernel with the most stage lines: the heaviest view. */
+static int biggest_kernel(TkvDocument *doc, guint *lines_out)
+{
+    int best = -1;
+    guint best_lines = 0;
+    for (size_t i = 0; i < tkv_document_get_kernel_count(doc); i++) {
+        const tk_kernel *k = tkv_document_get_kernel(doc, i);
+        guint lines = 0;
+        for (int s = 0; s < TK_STAGE_COUNT; s++)
+            if (tk_kernel_stage(k, (tk_stage_kind)s))
+                lines += tk_stage_line_count(tk_kernel_stage(k, (tk_stage_kind)s));
+        if (best < 0 || lines > best_lines) {
+            best = (int)i;
+            best_lines = lines;
+        }
+    }
+    *lines_out = best_lines;
+    return best;
+}
+
+static void plan(Bench *b, int kernel)
+{
+    TkvDocument *doc = tkv_window_get_document(b->win);
+    const tk_kernel *k = tkv_document_get_kernel(doc, (size_t)kernel);
+    const tk_bindex *ix = tkv_document_get_index(doc, (size_t)kernel);
+    b->kernel_name = g_strdup_printf("%s (%.12s)", tk_kernel_name(k), tk_kernel_hash(k));
+    char spec[32];
+    g_snprintf(spec, sizeof spec, "%d", kernel);
+    add_step(b, STEP_KERNEL, 0, spec, 0, FALSE);
+
+    const tk_file_id *files;
+    size_t nf = tkv_document_get_files(doc, (size_t)kernel, &files);
+    const char *own = nf ? tkv_document_get_file_path(doc, files[0]) : NULL;
+    tk_stage_kind first = tk_kernel_stage(k, TK_STAGE_TTGIR) ? TK_STAGE_TTGIR : TK_STAGE_TTIR;
+    for (int pass = 0; pass < 2 && own; pass++) {
+        tk_stage_kind primary = pass == 0 ? first : TK_STAGE_LLIR;
+        if (!tk_kernel_stage(k, primary))
+            continue;
+        add_step(b, STEP_STAGE, 0, tk_stage_kind_name(primary), 0, FALSE);
+        if (pass == 1 && tk_kernel_stage(k, TK_STAGE_SASS))
+            add_step(b, STEP_SECOND, 0, "sass", 0, FALSE);
+        const tk_source_ref *refs;
+        size_t n = tk_bindex_source_refs(ix, primary, &refs);
+        for (size_t i = 0; i < n; i++)
+            if (refs[i].file == files[0] && refs[i].n_called)
+                add_step(b, STEP_SOURCE, pass == 0 ? S_SOURCE_TTGIR : S_SOURCE_LLIR_SASS, own,
+                         refs[i].line, TRUE);
+    }
+    /* IR lines: the bound lines of the first stage, spread evenly. */
+    add_step(b, STEP_STAGE, 0, tk_stage_kind_name(first), 0, FALSE);
+    const tk_stage *st = tk_kernel_stage(k, first);
+    GArray *bound = g_array_new(FALSE, FALSE, sizeof(guint));
+    for (guint l = 1; st && l <= tk_stage_line_count(st); l++) {
+        const tk_stack_id *ids;
+        if (tk_bindex_line_stacks(ix, first, l, &ids))
+            g_array_append_val(bound, l);
+    }
+    guint every = bound->len > MAX_IR_LINES ? (bound->len + MAX_IR_LINES - 1) / MAX_IR_LINES : 1;
+    for (guint i = 0; i < bound->len; i += every)
+        add_step(b, STEP_IR, S_IR, tk_stage_kind_name(first), g_array_index(bound, guint, i), TRUE);
+    g_array_unref(bound);
+    for (int s = 0; s < TK_STAGE_COUNT; s++)
+        if (tk_kernel_stage(k, (tk_stage_kind)s))
+            add_step(b, STEP_STAGE, S_STAGE, tk_stage_kind_name((tk_stage_kind)s), 0, TRUE);
+}
+
+static void on_loaded(TkvWindow *win, gboolean ok, Bench *b)
+{
+    b->setup_done = g_get_monotonic_time();
+    b->loaded_at = tkv_window_get_loaded_time(win);
+    if (!ok) {
+        fprintf(stderr, "tkview-viewer --bench: nothing could be loaded from %s\n", b->path);
+        b->rc = 3;
+        finish(b);
+        return;
+    }
+    TkvDocument *doc = tkv_window_get_document(win);
+    int kernel;
+    if (b->kernel_spec) {
+        size_t matches = 0;
+        const tk_kernel *k = tk_bundle_find_kernel(tkv_document_get_bundle(doc), b->kernel_spec,
+                                                   &matches);
+        kernel = -1;
+        for (size_t i = 0; k && i < tkv_document_get_kernel_count(doc); i++)
+            if (tkv_document_get_kernel(doc, i) == k)
+                kernel = (int)i;
+        if (kernel < 0) {
+            fprintf(stderr, "tkview-viewer --bench: --kernel %s matches %zu kernels\n",
+                    b->kernel_spec, matches);
+            b->rc = 2;
+            finish(b);
+            return;
+        }
+        guint lines = 0;
+        for (int s = 0; s < TK_STAGE_COUNT; s++)
+            if (tk_kernel_stage(k, (tk_stage_kind)s))
+                lines += tk_stage_line_count(tk_kernel_stage(k, (tk_stage_kind)s));
+        b->kernel_lines = lines;
+    } else {
+        kernel = biggest_kernel(doc, &b->kernel_lines);
+    }
+    if (kernel < 0) {
+        fprintf(stderr, "tkview-viewer --bench: %s has no kernel\n", b->path);
+        b->rc = 3;
+        finish(b);
+        return;
+    }
+    plan(b, kernel);
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(GTK_WIDGET(win));
+    b->layout_id = g_signal_connect(clock, "layout", G_CALLBACK(on_layout), b);
+    b->paint_id = g_signal_connect(clock, "after-paint", G_CALLBACK(on_after_paint), b);
+    b->first_frame = TRUE;
+    wait_frame(b);
+}
+
+static int cmp_double(gconstpointer a, gconstpointer b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double quantile(GArray *v, double q)
+{
+    if (!v->len)
+        return NAN;
+    g_array_sort(v, cmp_double);
+    guint i = (guint)ceil(q * v->len) - 1;
+    if (i >= v->len)
+        i = v->len - 1;
+    return g_array_index(v, double, i);
+}
+
+static const char *verdict(gboolean ok) { return ok ? "ok" : "OVER TARGET"; }
+
+static void report(Bench *b)
+{
+    TkvDocument *doc = tkv_window_get_document(b->win);
+    gboolean ok = b->first_view_ms <= FIRST_VIEW_TARGET_MS;
+    double p95[N_SERIES];
+    for (int i = 0; i < N_SERIES; i++) {
+        p95[i] = quantile(b->series[i].total, 0.95);
+        if (b->series[i].total->len && p95[i] > SELECT_TARGET_MS)
+            ok = FALSE;
+    }
+    if (b->json) {
+        printf("{\n  \"path\": \"%s\",\n  \"kernel\": \"%s\",\n  \"kernel_lines\": %u,\n",
+               b->path, b->kernel_name, b->kernel_lines);
+        printf("  \"read_ms\": %.2f,\n  \"index_ms\": %.2f,\n  \"load_wall_ms\": %.2f,\n",
+               tkv_document_get_load_seconds(doc) * 1e3, tkv_document_get_index_seconds(doc) * 1e3,
+               ms(b->loaded_at - b->load_start));
+        printf("  \"first_view_ms\": %.2f,\n  \"first_view_setup_ms\": %.2f,\n"
+               "  \"kernel_view_ms\": %.2f,\n",
+               b->first_view_ms, b->first_setup_ms, b->kernel_view_ms);
+        for (int i = 0; i < N_SERIES; i++) {
+            Series *s = &b->series[i];
+            printf("  \"%s\": {\"n\": %u, \"handler_median_ms\": %.3f, \"median_ms\": %.3f, "
+                   "\"p95_ms\": %.3f, \"max_ms\": %.3f, \"wall_median_ms\": %.3f},\n",
+                   s->name, s->total->len, quantile(s->handler, 0.5), quantile(s->total, 0.5),
+                   p95[i], quantile(s->total, 1.0), quantile(s->wall, 0.5));
+        }
+        printf("  \"targets_met\": %s\n}\n", ok ? "true" : "false");
+    } else {
+        printf("tkview-viewer --bench %s\n", b->path);
+        printf("kernel: %s, %u stage lines\n", b->kernel_name, b->kernel_lines);
+        printf("load (worker thread): read %.1f ms, index %.1f ms; data on the main thread "
+               "%.1f ms after the start\n",
+               tkv_document_get_load_seconds(doc) * 1e3, tkv_document_get_index_seconds(doc) * 1e3,
+               ms(b->loaded_at - b->load_start));
+        printf("first view after the data was loaded: %.1f ms (views set up %.1f ms, then the "
+               "first frame)   target <= %.0f ms: %s\n",
+               b->first_view_ms, b->first_setup_ms, FIRST_VIEW_TARGET_MS,
+               verdict(b->first_view_ms <= FIRST_VIEW_TARGET_MS));
+        printf("show the measured kernel: %.1f ms to its first frame\n", b->kernel_view_ms);
+        printf("%-34s %5s %12s %12s %9s %9s %12s\n", "selection (handler + next frame)", "n",
+               "handler med", "median", "p95", "max", "wall median");
+        for (int i = 0; i < N_SERIES; i++) {
+            Series *s = &b->series[i];
+            if (!s->total->len)
+                continue;
+            printf("%-34s %5u %9.2f ms %9.2f ms %6.2f ms %6.2f ms %9.2f ms   target <= %.0f ms: %s\n",
+                   s->name, s->total->len, quantile(s->handler, 0.5), quantile(s->total, 0.5),
+                   p95[i], quantile(s->total, 1.0), quantile(s->wall, 0.5), SELECT_TARGET_MS,
+                   verdict(p95[i] <= SELECT_TARGET_MS));
+        }
+    }
+    if (b->rc == 0 && !ok)
+        b->rc = 1;
+}
+
+static void finish(Bench *b)
+{
+    if (b->win) {
+        GdkFrameClock *clock = gtk_widget_get_frame_clock(GTK_WIDGET(b->win));
+        if (clock && b->layout_id) {
+            g_signal_handler_disconnect(clock, b->layout_id);
+            g_signal_handler_disconnect(clock, b->paint_id);
+        }
+        b->layout_id = b->paint_id = 0;
+        if (b->rc == 0)
+            report(b);
+        gtk_window_destroy(GTK_WINDOW(b->win));
+        b->win = NULL;
+    }
+    g_application_release(G_APPLICATION(b->app));
+}
+
+static void on_activate(GApplication *app, Bench *b)
+{
+    if (b->win)
+        return;
+    g_application_hold(app);
+    b->win = TKV_WINDOW(gtk_application_get_active_window(GTK_APPLICATION(app)));
+    if (!b->win) {
+        b->win = tkv_window_new(GTK_APPLICATION(app));
+        gtk_window_present(GTK_WINDOW(b->win));
+    }
+    g_signal_connect(b->win, "loaded", G_CALLBACK(on_loaded), b);
+    b->load_start = g_get_monotonic_time();
+    tkv_window_load(b->win, b->path, NULL);
+}
+
+int tkv_bench_main(int argc, char **argv)
+{
+    Bench b = {0};
+    char *path = NULL, *kernel = NULL;
+    gboolean json = FALSE, bench = FALSE;
+    GOptionEntry entries[] = {
+        {"bench", 0, 0, G_OPTION_ARG_FILENAME, &path, "Measure the viewer on PATH", "PATH"},
+        {"kernel", 0, 0, G_OPTION_ARG_STRING, &kernel, "The kernel to measure (default: the largest)", "K"},
+        {"json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    (void)bench;
+    GOptionContext *ctx = g_option_context_new("- time the viewer");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *error = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &error) || !path) {
+        fprintf(stderr, "tkview-viewer --bench: %s\n", error ? error->message : "--bench PATH");
+        g_clear_error(&error);
+        g_option_context_free(ctx);
+        return 2;
+    }
+    g_option_context_free(ctx);
+    if (!gtk_init_check()) {
+        fprintf(stderr, "tkview-viewer --bench: cannot open a display (the benchmark draws a real "
+                        "window: run it in a desktop session or under xvfb-run)\n");
+        return 2;
+    }
+    /* Nothing blinks or animates between the measured frames. */
+    g_object_set(gtk_settings_get_default(), "gtk-cursor-blink", FALSE,
+                 "gtk-enable-animations", FALSE, NULL);
+    b.path = path;
+    b.kernel_spec = kernel;
+    b.json = json;
+    b.steps = g_array_new(FALSE, FALSE, sizeof(Step));
+    g_array_set_clear_func(b.steps, step_clear);
+    const char *names[N_SERIES] = {"select source line (TTGIR)",
+                                   "select source line (LLIR + SASS)", "select IR line",
+                                   "switch stage"};
+    for (int i = 0; i < N_SERIES; i++) {
+        b.series[i].name = names[i];
+        b.series[i].handler = g_array_new(FALSE, FALSE, sizeof(double));
+        b.series[i].total = g_array_new(FALSE, FALSE, sizeof(double));
+        b.series[i].wall = g_array_new(FALSE, FALSE, sizeof(double));
+    }
+    b.app = tkv_application_new(G_APPLICATION_NON_UNIQUE);
+    g_signal_connect_after(b.app, "activate", G_CALLBACK(on_activate), &b);
+    char *args[] = {argv[0], NULL};
+    g_application_run(G_APPLICATION(b.app), 1, args);
+    g_object_unref(b.app);
+    for (int i = 0; i < N_SERIES; i++) {
+        g_array_unref(b.series[i].handler);
+        g_array_unref(b.series[i].total);
+        g_array_unref(b.series[i].wall);
+    }
+    g_array_unref(b.steps);
+    g_free(b.kernel_name);
+    g_free(path);
+    g_free(kernel);
+    return b.rc;
+}

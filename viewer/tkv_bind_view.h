@@ -1,0 +1,93 @@
+/* tkv_bind_view.h - the binding view: a source pane and one or two IR panes,
+ * tied together by the library's binding index.
+ *
+ * What is shown follows one *anchor*, the last thing the user selected:
+ *   a source line (FILE:LINE)  -> each IR pane highlights the lines of its
+ *      stage bound to it (tk_bindex_source_to_stage(), "this line only"
+ *      (TK_MATCH_EXACT) or "this line and what it called" (TK_MATCH_CALLED)),
+ *      scrolled to the first, "k of n" in the pane's header;
+ *   an IR line (STAGE:LINE)    -> the source pane highlights the lines of
+ *      every frame of its inline stacks that are in the shown file, and the
+ *      other IR pane the lines of its stage bound to it
+ *      (tk_bindex_stage_to_stage()); the stack panel shows the frames.
+ * Nothing here reads IR text or computes a binding: every line number comes
+ * from tk_bind.h.
+ *
+ * User input never changes the anchor directly: a click or cursor move in a
+ * pane activates win.select-source-location (su) or win.select-ir-line (su),
+ * stage and file selectors activate win.stage, win.second-stage and
+ * win.source-file, so the UI, the keyboard and D-Bus all go through the same
+ * actions; the window's handlers call the functions below.
+ */
+#ifndef TKV_BIND_VIEW_H
+#define TKV_BIND_VIEW_H
+
+#include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
+
+#include "tkv_code_pane.h"
+#include "tkv_document.h"
+
+G_BEGIN_DECLS
+
+#define TKV_TYPE_BIND_VIEW (tkv_bind_view_get_type())
+G_DECLARE_FINAL_TYPE(TkvBindView, tkv_bind_view, TKV, BIND_VIEW, GtkWidget)
+
+typedef enum {
+    TKV_PANE_SOURCE,
+    TKV_PANE_PRIMARY,
+    TKV_PANE_SECONDARY
+} TkvPaneId;
+
+typedef enum {
+    TKV_ANCHOR_NONE,
+    TKV_ANCHOR_SOURCE,
+    TKV_ANCHOR_IR
+} TkvAnchorKind;
+
+/* Shows kernel KERNEL of DOC (DOC NULL: nothing), its own source file, TTGIR
+ * (or its first stage) in the primary pane. */
+void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel);
+
+/* Anchors on source FILE:LINE, showing FILE.  FALSE when FILE is not one of
+ * the kernel's files or LINE is 0. */
+gboolean tkv_bind_view_select_source(TkvBindView *self, tk_file_id file, guint line);
+/* Anchors on LINE of STAGE; when no pane shows STAGE the primary pane
+ * switches to it.  FALSE when the kernel has no such stage or line. */
+gboolean tkv_bind_view_select_ir(TkvBindView *self, tk_stage_kind stage, guint line);
+/* Shows FILE in the source pane without changing the anchor. */
+gboolean tkv_bind_view_show_file(TkvBindView *self, tk_file_id file);
+
+/* The stage of PANE (TKV_PANE_PRIMARY or _SECONDARY); FALSE when the kernel
+ * lacks it. */
+gboolean tkv_bind_view_set_stage(TkvBindView *self, TkvPaneId pane, tk_stage_kind stage);
+tk_stage_kind tkv_bind_view_get_stage(TkvBindView *self, TkvPaneId pane);
+void tkv_bind_view_set_second_visible(TkvBindView *self, gboolean visible);
+gboolean tkv_bind_view_get_second_visible(TkvBindView *self);
+/* "This line only" (TRUE) or "this line and what it called" (FALSE). */
+void tkv_bind_view_set_exact(TkvBindView *self, gboolean exact);
+
+TkvAnchorKind tkv_bind_view_get_anchor(TkvBindView *self, tk_stage_kind *stage,
+                                       tk_file_id *file, guint *line);
+tk_file_id tkv_bind_view_get_file(TkvBindView *self);
+
+TkvCodePane *tkv_bind_view_get_pane(TkvBindView *self, TkvPaneId pane);
+/* The pane that last had the keyboard focus (the primary pane at first). */
+TkvCodePane *tkv_bind_view_get_focused_pane(TkvBindView *self);
+/* Next/previous match in the focused pane, or in the first pane that has
+ * matches.  FALSE when no pane has any. */
+gboolean tkv_bind_view_step_match(TkvBindView *self, int delta);
+
+/* The view's state as the user sees it, read back from the buffers' tags,
+ * into B (inside an object). */
+void tkv_bind_view_write_state(TkvBindView *self, JsonBuilder *b);
+
+/* Signals:
+ *   "anchor-changed"  the anchor moved (the stack panel follows);
+ *   "stage-changed" (guint pane)  a pane's stage changed, or the second pane
+ *                     was shown or hidden;
+ *   "file-changed"    another source file is shown. */
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,299 @@
+/* tkv_code_pane.c - code view + header + search + go to line. */
+#include "tkv_code_pane.h"
+
+#include <stdlib.h>
+
+struct _TkvCodePane {
+    GtkWidget parent_instance;
+
+    GtkWidget *header;
+    GtkDropDown *selector;
+    GtkLabel *title;
+    GtkLabel *match_label;
+    GtkWidget *prev_button;
+    GtkWidget *next_button;
+    GtkSearchBar *search_bar;
+    GtkSearchEntry *search_entry;
+    GtkLabel *search_label;
+    GtkRevealer *goto_revealer;
+    GtkEntry *goto_entry;
+    GtkLabel *goto_label;
+    GtkWidget *scroller;
+    TkvCodeView *view;
+
+    char *empty_text;
+    GtkSourceSearchSettings *search_settings;
+    GtkSourceSearchContext *search; /* for the view's current buffer */
+};
+
+G_DEFINE_FINAL_TYPE(TkvCodePane, tkv_code_pane, GTK_TYPE_WIDGET)
+
+enum { SIG_FOCUSED, N_SIGS };
+static guint sigs[N_SIGS];
+
+static void update_match_label(TkvCodePane *self)
+{
+    const guint32 *lines;
+    gsize n = tkv_code_view_get_matches(self->view, &lines);
+    int cur = tkv_code_view_get_match_index(self->view);
+    char buf[64];
+    if (n)
+        g_snprintf(buf, sizeof buf, "%d of %zu", cur + 1, (size_t)n);
+    gtk_label_set_text(self->match_label, n ? buf : (self->empty_text ? self->empty_text : ""));
+    gtk_widget_set_sensitive(self->prev_button, n > 1);
+    gtk_widget_set_sensitive(self->next_button, n > 1);
+}
+
+static void on_prev_clicked(TkvCodePane *self) { tkv_code_view_step_match(self->view, -1); }
+static void on_next_clicked(TkvCodePane *self) { tkv_code_view_step_match(self->view, 1); }
+
+/* ---- search --------------------------------------------------------------- */
+
+static void update_search_label(TkvCodePane *self)
+{
+    if (!self->search) {
+        gtk_label_set_text(self->search_label, "");
+        return;
+    }
+    int count = gtk_source_search_context_get_occurrences_count(self->search);
+    const char *text = gtk_source_search_settings_get_search_text(self->search_settings);
+    if (!text || !*text) {
+        gtk_label_set_text(self->search_label, "");
+        return;
+    }
+    if (count < 0) {
+        gtk_label_set_text(self->search_label, "…");
+        return;
+    }
+    GtkTextBuffer *b = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self->view));
+    GtkTextIter s, e;
+    int pos = -1;
+    if (gtk_text_buffer_get_selection_bounds(b, &s, &e))
+        pos = gtk_source_search_context_get_occurrence_position(self->search, &s, &e);
+    char buf[64];
+    if (count == 0)
+        g_snprintf(buf, sizeof buf, "no match");
+    else if (pos > 0)
+        g_snprintf(buf, sizeof buf, "%d of %d", pos, count);
+    else
+        g_snprintf(buf, sizeof buf, "%d match%s", count, count == 1 ? "" : "es");
+    gtk_label_set_text(self->search_label, buf);
+}
+
+static void ensure_search(TkvCodePane *self)
+{
+    GtkTextBuffer *b = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self->view));
+    if (self->search &&
+        GTK_TEXT_BUFFER(gtk_source_search_context_get_buffer(self->search)) == b)
+        return;
+    g_clear_object(&self->search);
+    if (!GTK_SOURCE_IS_BUFFER(b))
+        return;
+    self->search = gtk_source_search_context_new(GTK_SOURCE_BUFFER(b), self->search_settings);
+    gtk_source_search_context_set_highlight(self->search, TRUE);
+    g_signal_connect_swapped(self->search, "notify::occurrences-count",
+                             G_CALLBACK(update_search_label), self);
+}
+
+static void on_search_changed(TkvCodePane *self)
+{
+    ensure_search(self);
+    const char *text = gtk_editable_get_text(GTK_EDITABLE(self->search_entry));
+    gtk_source_search_settings_set_search_text(self->search_settings,
+                                               text && *text ? text : NULL);
+    update_search_label(self);
+}
+
+void tkv_code_pane_find_next(TkvCodePane *self, int dir)
+{
+    ensure_search(self);
+    if (!self->search)
+        return;
+    GtkTextBuffer *b = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self->view));
+    GtkTextIter s, e, ms, me;
+    gtk_text_buffer_get_selection_bounds(b, &s, &e);
+    gboolean wrapped, found;
+    if (dir >= 0)
+        found = gtk_source_search_context_forward(self->search, &e, &ms, &me, &wrapped);
+    else
+        found = gtk_source_search_context_backward(self->search, &s, &ms, &me, &wrapped);
+    if (!found)
+        return;
+    /* Selecting the match moves the cursor like a user would: the line it is
+     * on gets selected (its binding shows). */
+    gtk_text_buffer_select_range(b, &ms, &me);
+    tkv_code_view_scroll_to_line(self->view, (guint)gtk_text_iter_get_line(&ms) + 1);
+    update_search_label(self);
+}
+
+static void on_search_activate(TkvCodePane *self) { tkv_code_pane_find_next(self, 1); }
+static void on_search_next(TkvCodePane *self) { tkv_code_pane_find_next(self, 1); }
+static void on_search_previous(TkvCodePane *self) { tkv_code_pane_find_next(self, -1); }
+
+static void on_search_stop(TkvCodePane *self)
+{
+    gtk_search_bar_set_search_mode(self->search_bar, FALSE);
+    gtk_widget_grab_focus(GTK_WIDGET(self->view));
+}
+
+static void on_search_mode(TkvCodePane *self)
+{
+    if (!gtk_search_bar_get_search_mode(self->search_bar))
+        gtk_source_search_settings_set_search_text(self->search_settings, NULL);
+    else
+        on_search_changed(self);
+}
+
+void tkv_code_pane_find(TkvCodePane *self)
+{
+    gtk_search_bar_set_search_mode(self->search_bar, TRUE);
+    gtk_widget_grab_focus(GTK_WIDGET(self->search_entry));
+    on_search_changed(self);
+}
+
+/* ---- go to line ------------------------------------------------------------ */
+
+void tkv_code_pane_goto_line(TkvCodePane *self)
+{
+    char buf[64];
+    g_snprintf(buf, sizeof buf, "1 to %u", tkv_code_view_get_line_count(self->view));
+    gtk_label_set_text(self->goto_label, buf);
+    gtk_revealer_set_reveal_child(self->goto_revealer, TRUE);
+    gtk_editable_set_text(GTK_EDITABLE(self->goto_entry), "");
+    gtk_widget_grab_focus(GTK_WIDGET(self->goto_entry));
+}
+
+static void on_goto_close(TkvCodePane *self)
+{
+    gtk_revealer_set_reveal_child(self->goto_revealer, FALSE);
+    gtk_widget_grab_focus(GTK_WIDGET(self->view));
+}
+
+static void on_goto_activate(TkvCodePane *self)
+{
+    const char *text = gtk_editable_get_text(GTK_EDITABLE(self->goto_entry));
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || v < 1) {
+        gtk_widget_error_bell(GTK_WIDGET(self->goto_entry));
+        return;
+    }
+    on_goto_close(self);
+    tkv_code_view_goto_line(self->view, (guint)v);
+}
+
+static gboolean on_goto_key(GtkEventControllerKey *key, guint keyval, guint keycode,
+                            GdkModifierType state, TkvCodePane *self)
+{
+    if (keyval == GDK_KEY_Escape) {
+        on_goto_close(self);
+        return TRUE;
+    }
+    return FALSE;
+}
+
+/* ---- the rest --------------------------------------------------------------- */
+
+static void on_view_focus(TkvCodePane *self)
+{
+    g_signal_emit(self, sigs[SIG_FOCUSED], 0);
+}
+
+static void on_view_buffer(TkvCodePane *self)
+{
+    if (gtk_search_bar_get_search_mode(self->search_bar))
+        on_search_changed(self);
+    else
+        g_clear_object(&self->search);
+}
+
+static void tkv_code_pane_dispose(GObject *object)
+{
+    TkvCodePane *self = TKV_CODE_PANE(object);
+    g_clear_object(&self->search);
+    g_clear_object(&self->search_settings);
+    gtk_widget_dispose_template(GTK_WIDGET(self), TKV_TYPE_CODE_PANE);
+    G_OBJECT_CLASS(tkv_code_pane_parent_class)->dispose(object);
+}
+
+static void tkv_code_pane_finalize(GObject *object)
+{
+    g_free(TKV_CODE_PANE(object)->empty_text);
+    G_OBJECT_CLASS(tkv_code_pane_parent_class)->finalize(object);
+}
+
+static void tkv_code_pane_class_init(TkvCodePaneClass *klass)
+{
+    GObjectClass *oc = G_OBJECT_CLASS(klass);
+    GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
+    oc->dispose = tkv_code_pane_dispose;
+    oc->finalize = tkv_code_pane_finalize;
+    sigs[SIG_FOCUSED] = g_signal_new("focused", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST,
+                                     0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+    g_type_ensure(TKV_TYPE_CODE_VIEW);
+    gtk_widget_class_set_template_from_resource(wc, "/org/tkview/Viewer/ui/tkv_code_pane.ui");
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, header);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, selector);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, title);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, match_label);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, prev_button);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, next_button);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, search_bar);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, search_entry);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, search_label);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, goto_revealer);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, goto_entry);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, goto_label);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, scroller);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, view);
+    gtk_widget_class_bind_template_callback(wc, on_prev_clicked);
+    gtk_widget_class_bind_template_callback(wc, on_next_clicked);
+    gtk_widget_class_bind_template_callback(wc, on_search_changed);
+    gtk_widget_class_bind_template_callback(wc, on_search_activate);
+    gtk_widget_class_bind_template_callback(wc, on_search_next);
+    gtk_widget_class_bind_template_callback(wc, on_search_previous);
+    gtk_widget_class_bind_template_callback(wc, on_search_stop);
+    gtk_widget_class_bind_template_callback(wc, on_goto_activate);
+    gtk_widget_class_bind_template_callback(wc, on_goto_close);
+    gtk_widget_class_set_css_name(wc, "tkvcodepane");
+}
+
+static void tkv_code_pane_init(TkvCodePane *self)
+{
+    gtk_widget_init_template(GTK_WIDGET(self));
+    self->search_settings = gtk_source_search_settings_new();
+    gtk_source_search_settings_set_wrap_around(self->search_settings, TRUE);
+    gtk_search_bar_connect_entry(self->search_bar, GTK_EDITABLE(self->search_entry));
+    g_signal_connect_swapped(self->search_bar, "notify::search-mode-enabled",
+                             G_CALLBACK(on_search_mode), self);
+    g_signal_connect_swapped(self->view, "matches-changed", G_CALLBACK(update_match_label), self);
+    g_signal_connect_swapped(self->view, "notify::buffer", G_CALLBACK(on_view_buffer), self);
+    GtkEventController *focus = gtk_event_controller_focus_new();
+    g_signal_connect_swapped(focus, "enter", G_CALLBACK(on_view_focus), self);
+    gtk_widget_add_controller(GTK_WIDGET(self->view), focus);
+    GtkEventController *key = gtk_event_controller_key_new();
+    g_signal_connect(key, "key-pressed", G_CALLBACK(on_goto_key), self);
+    gtk_widget_add_controller(GTK_WIDGET(self->goto_entry), key);
+    update_match_label(self);
+}
+
+TkvCodeView *tkv_code_pane_get_view(TkvCodePane *self) { return self->view; }
+GtkDropDown *tkv_code_pane_get_selector(TkvCodePane *self) { return self->selector; }
+
+void tkv_code_pane_set_title(TkvCodePane *self, const char *title, const char *tooltip)
+{
+    gtk_label_set_text(self->title, title ? title : "");
+    gtk_widget_set_tooltip_text(GTK_WIDGET(self->title), tooltip);
+}
+
+void tkv_code_pane_set_empty_text(TkvCodePane *self, const char *text)
+{
+    g_free(self->empty_text);
+    self->empty_text = g_strdup(text);
+    update_match_label(self);
+}
+
+const char *tkv_code_pane_get_match_text(TkvCodePane *self)
+{
+    return gtk_label_get_text(self->match_label);
+}

@@ -1,0 +1,44 @@
+/* tkv_code_pane.h - a code view with its header, search bar and go-to-line
+ * bar.
+ *
+ * The header holds a selector (a GtkDropDown whose model the owner sets: the
+ * stages for an IR pane, the source files for the source pane), a title, the
+ * "k of n" label of the view's matches with previous/next buttons.  Ctrl+F and
+ * Ctrl+L reach a pane through the window's actions (win.find, win.goto-line),
+ * which call tkv_code_pane_find() / tkv_code_pane_goto_line() on the pane
+ * that last had the focus ("focused" signal).
+ */
+#ifndef TKV_CODE_PANE_H
+#define TKV_CODE_PANE_H
+
+#include <gtk/gtk.h>
+
+#include "tkv_code_view.h"
+
+G_BEGIN_DECLS
+
+#define TKV_TYPE_CODE_PANE (tkv_code_pane_get_type())
+G_DECLARE_FINAL_TYPE(TkvCodePane, tkv_code_pane, TKV, CODE_PANE, GtkWidget)
+
+TkvCodeView *tkv_code_pane_get_view(TkvCodePane *self);
+GtkDropDown *tkv_code_pane_get_selector(TkvCodePane *self);
+
+void tkv_code_pane_set_title(TkvCodePane *self, const char *title, const char *tooltip);
+
+/* What the match label says when there are no matches ("" hides it). */
+void tkv_code_pane_set_empty_text(TkvCodePane *self, const char *text);
+/* The label as shown ("2 of 6"), for tests. */
+const char *tkv_code_pane_get_match_text(TkvCodePane *self);
+
+/* Shows the search bar and focuses its entry. */
+void tkv_code_pane_find(TkvCodePane *self);
+/* Next (DIR > 0) or previous occurrence of the search text. */
+void tkv_code_pane_find_next(TkvCodePane *self, int dir);
+/* Shows the go-to-line bar and focuses its entry. */
+void tkv_code_pane_goto_line(TkvCodePane *self);
+
+/* Signals: "focused" when the view gets the keyboard focus. */
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,430 @@
+/* tkv_code_view.c - read-only source view with line highlights. */
+#include "tkv_code_view.h"
+
+#include "tkv_style.h"
+
+struct _TkvCodeView {
+    GtkSourceView parent_instance;
+
+    GtkSourceGutterRenderer *gutter;
+
+    GArray *matches; /* guint32, ascending */
+    int current;     /* index into matches, -1 */
+    guint selected;  /* 0: none */
+    /* The buffer the match and selection tags were put on (it may have been
+     * swapped out since): they are removed from there. */
+    GtkTextBuffer *tagged;
+
+    GtkTextBuffer *watched; /* buffer whose mark-set we listen to */
+    gboolean programmatic;  /* the program is moving the cursor */
+    gboolean clicked;       /* a click is moving the cursor */
+    guint last_line;
+};
+
+G_DEFINE_FINAL_TYPE(TkvCodeView, tkv_code_view, GTK_SOURCE_TYPE_VIEW)
+
+enum { SIG_LINE_SELECTED, SIG_MATCHES_CHANGED, N_SIGS };
+static guint sigs[N_SIGS];
+
+/* Tags from lowest to highest priority: later tags win. */
+static const char *const tag_names[] = {
+    "tkv-diff-filler", "tkv-diff-replace", "tkv-diff-delete", "tkv-diff-insert",
+    "tkv-match", "tkv-match-current", "tkv-selected",
+};
+static const char *const tag_styles[] = {
+    "tkview:diff-filler", "tkview:diff-replace", "tkview:diff-delete", "tkview:diff-insert",
+    "tkview:match", "tkview:match-current", "tkview:selected",
+};
+static const char *const tag_fallbacks[] = {
+    "#f6f8fa", "#eaf1fb", "#ffebe9", "#e6ffec", "#fff1b8", "#ffd666", "#cfe4ff",
+};
+
+static void apply_scheme(GtkSourceBuffer *buffer)
+{
+    TkvStyle *style = tkv_style_get_default();
+    GtkSourceStyleScheme *scheme = tkv_style_get_scheme(style);
+    if (gtk_source_buffer_get_style_scheme(buffer) == scheme)
+        return;
+    gtk_source_buffer_set_style_scheme(buffer, scheme);
+    GtkTextTagTable *table = gtk_text_buffer_get_tag_table(GTK_TEXT_BUFFER(buffer));
+    for (size_t i = 0; i < G_N_ELEMENTS(tag_names); i++) {
+        GtkTextTag *tag = gtk_text_tag_table_lookup(table, tag_names[i]);
+        if (!tag) /* a placeholder buffer, not made by tkv_code_view_new_buffer() */
+            continue;
+        GdkRGBA c = tkv_style_color(style, tag_styles[i], FALSE, tag_fallbacks[i]);
+        g_object_set(tag, "paragraph-background-rgba", &c, NULL);
+    }
+}
+
+GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
+                                          const char *language_id)
+{
+    GtkSourceBuffer *b = gtk_source_buffer_new(NULL);
+    GtkTextBuffer *tb = GTK_TEXT_BUFFER(b);
+    gtk_text_buffer_set_enable_undo(tb, FALSE);
+    gtk_source_buffer_set_highlight_matching_brackets(b, FALSE);
+    for (size_t i = 0; i < G_N_ELEMENTS(tag_names); i++)
+        gtk_text_buffer_create_tag(tb, tag_names[i], NULL);
+    if (language_id) {
+        GtkSourceLanguage *lang = gtk_source_language_manager_get_language(
+            gtk_source_language_manager_get_default(), language_id);
+        if (lang)
+            gtk_source_buffer_set_language(b, lang);
+    }
+    gtk_text_buffer_set_text(tb, text ? text : "", text ? len : 0);
+    GtkTextIter start;
+    gtk_text_buffer_get_start_iter(tb, &start);
+    gtk_text_buffer_place_cursor(tb, &start);
+    apply_scheme(b);
+    return b;
+}
+
+static guint line_of_insert(GtkTextBuffer *buffer)
+{
+    GtkTextIter it;
+    gtk_text_buffer_get_iter_at_mark(buffer, &it, gtk_text_buffer_get_insert(buffer));
+    return (guint)gtk_text_iter_get_line(&it) + 1;
+}
+
+static void on_mark_set(GtkTextBuffer *buffer, const GtkTextIter *location,
+                        GtkTextMark *mark, TkvCodeView *self)
+{
+    if (mark != gtk_text_buffer_get_insert(buffer))
+        return;
+    guint line = (guint)gtk_text_iter_get_line(location) + 1;
+    gboolean clicked = self->clicked;
+    self->clicked = FALSE;
+    if (self->programmatic) {
+        self->last_line = line;
+        return;
+    }
+    if (line == self->last_line && !clicked)
+        return;
+    self->last_line = line;
+    g_signal_emit(self, sigs[SIG_LINE_SELECTED], 0, line);
+}
+
+static void on_buffer_changed(TkvCodeView *self)
+{
+    GtkTextBuffer *buffer = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self));
+    if (self->watched == buffer)
+        return;
+    if (self->watched) {
+        g_signal_handlers_disconnect_by_data(self->watched, self);
+        g_object_unref(self->watched);
+    }
+    self->watched = buffer ? g_object_ref(buffer) : NULL;
+    if (buffer) {
+        g_signal_connect(buffer, "mark-set", G_CALLBACK(on_mark_set), self);
+        self->last_line = line_of_insert(buffer);
+        if (GTK_SOURCE_IS_BUFFER(buffer))
+            apply_scheme(GTK_SOURCE_BUFFER(buffer));
+    }
+}
+
+static void on_style_changed(TkvCodeView *self)
+{
+    GtkTextBuffer *buffer = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self));
+    if (GTK_SOURCE_IS_BUFFER(buffer))
+        apply_scheme(GTK_SOURCE_BUFFER(buffer));
+}
+
+static void on_click_pressed(GtkGestureClick *gesture, int n, double x, double y,
+                             TkvCodeView *self)
+{
+    self->clicked = TRUE;
+}
+
+static void tkv_code_view_dispose(GObject *object)
+{
+    TkvCodeView *self = TKV_CODE_VIEW(object);
+    if (self->watched) {
+        g_signal_handlers_disconnect_by_data(self->watched, self);
+        g_clear_object(&self->watched);
+    }
+    g_clear_object(&self->tagged);
+    g_signal_handlers_disconnect_by_data(tkv_style_get_default(), self);
+    G_OBJECT_CLASS(tkv_code_view_parent_class)->dispose(object);
+}
+
+static void tkv_code_view_finalize(GObject *object)
+{
+    TkvCodeView *self = TKV_CODE_VIEW(object);
+    g_array_unref(self->matches);
+    G_OBJECT_CLASS(tkv_code_view_parent_class)->finalize(object);
+}
+
+static void tkv_code_view_class_init(TkvCodeViewClass *klass)
+{
+    GObjectClass *oc = G_OBJECT_CLASS(klass);
+    oc->dispose = tkv_code_view_dispose;
+    oc->finalize = tkv_code_view_finalize;
+    sigs[SIG_LINE_SELECTED] = g_signal_new("line-selected", G_TYPE_FROM_CLASS(klass),
+                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                           G_TYPE_NONE, 1, G_TYPE_UINT);
+    sigs[SIG_MATCHES_CHANGED] = g_signal_new("matches-changed", G_TYPE_FROM_CLASS(klass),
+                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                             G_TYPE_NONE, 0);
+}
+
+static void tkv_code_view_init(TkvCodeView *self)
+{
+    self->matches = g_array_new(FALSE, FALSE, sizeof(guint32));
+    self->current = -1;
+    GtkTextView *tv = GTK_TEXT_VIEW(self);
+    GtkSourceView *sv = GTK_SOURCE_VIEW(self);
+    gtk_text_view_set_editable(tv, FALSE);
+    gtk_text_view_set_monospace(tv, TRUE);
+    gtk_text_view_set_cursor_visible(tv, TRUE);
+    gtk_text_view_set_left_margin(tv, 4);
+    gtk_source_view_set_show_line_numbers(sv, TRUE);
+    gtk_source_view_set_highlight_current_line(sv, TRUE);
+    gtk_source_view_set_tab_width(sv, 8);
+    gtk_widget_add_css_class(GTK_WIDGET(self), "tkv-code");
+    self->gutter = tkv_bind_gutter_new();
+    gtk_source_gutter_insert(gtk_source_view_get_gutter(sv, GTK_TEXT_WINDOW_LEFT),
+                             self->gutter, 0);
+    GtkGesture *click = gtk_gesture_click_new();
+    gtk_event_controller_set_propagation_phase(GTK_EVENT_CONTROLLER(click), GTK_PHASE_CAPTURE);
+    g_signal_connect(click, "pressed", G_CALLBACK(on_click_pressed), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(click));
+    g_signal_connect(self, "notify::buffer", G_CALLBACK(on_buffer_changed), NULL);
+    g_signal_connect_swapped(tkv_style_get_default(), "changed", G_CALLBACK(on_style_changed),
+                             self);
+    on_buffer_changed(self);
+}
+
+GtkWidget *tkv_code_view_new(void)
+{
+    return g_object_new(TKV_TYPE_CODE_VIEW, NULL);
+}
+
+void tkv_code_view_set_line_state_func(TkvCodeView *self, TkvLineStateFunc func,
+                                       gpointer data, gboolean show_counts)
+{
+    tkv_bind_gutter_set_func(TKV_BIND_GUTTER(self->gutter), func, data);
+    tkv_bind_gutter_set_show_counts(TKV_BIND_GUTTER(self->gutter), show_counts);
+}
+
+void tkv_code_view_refresh_gutter(TkvCodeView *self)
+{
+    gtk_widget_queue_draw(GTK_WIDGET(self->gutter));
+}
+
+/* ---- tags on lines ------------------------------------------------------- */
+
+static GtkTextBuffer *buffer_of(TkvCodeView *self)
+{
+    return gtk_text_view_get_buffer(GTK_TEXT_VIEW(self));
+}
+
+/* Lines [FIRST, FIRST + N) as an iterator range covering their line ends, so
+ * that the paragraph background fills them. */
+static void line_range(GtkTextBuffer *b, guint first, guint n, GtkTextIter *s, GtkTextIter *e)
+{
+    gtk_text_buffer_get_iter_at_line(b, s, (int)first - 1);
+    if (!gtk_text_buffer_get_iter_at_line(b, e, (int)(first - 1 + n)))
+        gtk_text_buffer_get_end_iter(b, e);
+}
+
+static void tag_runs(GtkTextBuffer *b, const char *tag, const guint32 *lines, gsize n,
+                     gboolean add)
+{
+    guint lc = (guint)gtk_text_buffer_get_line_count(b);
+    for (gsize i = 0; i < n;) {
+        gsize j = i + 1;
+        while (j < n && lines[j] == lines[j - 1] + 1)
+            j++;
+        if (lines[i] >= 1 && lines[i] <= lc) {
+            GtkTextIter s, e;
+            line_range(b, lines[i], (guint)(j - i), &s, &e);
+            if (add)
+                gtk_text_buffer_apply_tag_by_name(b, tag, &s, &e);
+            else
+                gtk_text_buffer_remove_tag_by_name(b, tag, &s, &e);
+        }
+        i = j;
+    }
+}
+
+static void untag_previous(TkvCodeView *self)
+{
+    GtkTextBuffer *b = self->tagged;
+    if (!b)
+        return;
+    tag_runs(b, "tkv-match", (const guint32 *)(void *)self->matches->data,
+             self->matches->len, FALSE);
+    if (self->current >= 0) {
+        guint32 cur = g_array_index(self->matches, guint32, self->current);
+        tag_runs(b, "tkv-match-current", &cur, 1, FALSE);
+    }
+    if (self->selected) {
+        guint32 sel = self->selected;
+        tag_runs(b, "tkv-selected", &sel, 1, FALSE);
+    }
+}
+
+static void retag(TkvCodeView *self)
+{
+    GtkTextBuffer *b = buffer_of(self);
+    g_set_object(&self->tagged, b);
+    tag_runs(b, "tkv-match", (const guint32 *)(void *)self->matches->data,
+             self->matches->len, TRUE);
+    if (self->current >= 0) {
+        guint32 cur = g_array_index(self->matches, guint32, self->current);
+        tag_runs(b, "tkv-match-current", &cur, 1, TRUE);
+    }
+    if (self->selected) {
+        guint32 sel = self->selected;
+        tag_runs(b, "tkv-selected", &sel, 1, TRUE);
+    }
+}
+
+void tkv_code_view_set_matches(TkvCodeView *self, const guint32 *lines, gsize n,
+                               gboolean scroll)
+{
+    untag_previous(self);
+    g_array_set_size(self->matches, 0);
+    g_array_append_vals(self->matches, lines, (guint)n);
+    self->current = n ? 0 : -1;
+    retag(self);
+    if (scroll && n)
+        tkv_code_view_scroll_to_line(self, lines[0]);
+    g_signal_emit(self, sigs[SIG_MATCHES_CHANGED], 0);
+}
+
+gsize tkv_code_view_get_matches(TkvCodeView *self, const guint32 **lines)
+{
+    *lines = (const guint32 *)(void *)self->matches->data;
+    return self->matches->len;
+}
+
+int tkv_code_view_get_match_index(TkvCodeView *self) { return self->current; }
+
+gboolean tkv_code_view_step_match(TkvCodeView *self, int delta)
+{
+    int n = (int)self->matches->len;
+    if (!n)
+        return FALSE;
+    untag_previous(self);
+    self->current = ((self->current + delta) % n + n) % n;
+    retag(self);
+    tkv_code_view_scroll_to_line(self, g_array_index(self->matches, guint32, self->current));
+    g_signal_emit(self, sigs[SIG_MATCHES_CHANGED], 0);
+    return TRUE;
+}
+
+void tkv_code_view_set_selected(TkvCodeView *self, guint line, gboolean move_cursor,
+                                gboolean scroll)
+{
+    untag_previous(self);
+    self->selected = line;
+    retag(self);
+    if (line && move_cursor) {
+        GtkTextBuffer *b = buffer_of(self);
+        GtkTextIter it;
+        gtk_text_buffer_get_iter_at_line(b, &it, (int)line - 1);
+        self->programmatic = TRUE;
+        gtk_text_buffer_place_cursor(b, &it);
+        self->programmatic = FALSE;
+    }
+    if (line && scroll)
+        tkv_code_view_scroll_to_line(self, line);
+}
+
+guint tkv_code_view_get_selected(TkvCodeView *self) { return self->selected; }
+
+void tkv_code_view_tag_lines(TkvCodeView *self, const char *tag, guint first, guint n)
+{
+    if (!n || !first)
+        return;
+    GtkTextBuffer *b = buffer_of(self);
+    GtkTextIter s, e;
+    line_range(b, first, n, &s, &e);
+    gtk_text_buffer_apply_tag_by_name(b, tag, &s, &e);
+}
+
+void tkv_code_view_clear_tag(TkvCodeView *self, const char *tag)
+{
+    GtkTextBuffer *b = buffer_of(self);
+    GtkTextIter s, e;
+    gtk_text_buffer_get_bounds(b, &s, &e);
+    gtk_text_buffer_remove_tag_by_name(b, tag, &s, &e);
+}
+
+GArray *tkv_code_view_get_tagged_lines(TkvCodeView *self, const char *name)
+{
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(guint32));
+    GtkTextBuffer *b = buffer_of(self);
+    GtkTextTag *tag = gtk_text_tag_table_lookup(gtk_text_buffer_get_tag_table(b), name);
+    if (!tag)
+        return out;
+    GtkTextIter it;
+    gtk_text_buffer_get_start_iter(b, &it);
+    if (!gtk_text_iter_has_tag(&it, tag) && !gtk_text_iter_forward_to_tag_toggle(&it, tag))
+        return out;
+    for (;;) {
+        /* IT is where a tagged run starts. */
+        guint first = (guint)gtk_text_iter_get_line(&it) + 1;
+        GtkTextIter end = it;
+        gtk_text_iter_forward_to_tag_toggle(&end, tag);
+        guint last = (guint)gtk_text_iter_get_line(&end) + 1;
+        if (gtk_text_iter_starts_line(&end) && last > first)
+            last--;
+        for (guint32 l = first; l <= last; l++)
+            if (!out->len || g_array_index(out, guint32, out->len - 1) != l)
+                g_array_append_val(out, l);
+        it = end;
+        if (gtk_text_iter_is_end(&it) || !gtk_text_iter_forward_to_tag_toggle(&it, tag))
+            break;
+    }
+    return out;
+}
+
+void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line)
+{
+    GtkTextView *tv = GTK_TEXT_VIEW(self);
+    GtkTextBuffer *b = buffer_of(self);
+    GtkTextIter it;
+    gtk_text_buffer_get_iter_at_line(b, &it, (int)line - 1);
+    if (gtk_widget_get_mapped(GTK_WIDGET(self))) {
+        GdkRectangle vis;
+        int y, h;
+        gtk_text_view_get_visible_rect(tv, &vis);
+        gtk_text_view_get_line_yrange(tv, &it, &y, &h);
+        if (vis.height > 0 && y >= vis.y && y + h <= vis.y + vis.height)
+            return;
+    }
+    GtkTextMark *mark = gtk_text_buffer_get_mark(b, "tkv-scroll");
+    if (!mark)
+        mark = gtk_text_buffer_create_mark(b, "tkv-scroll", &it, TRUE);
+    else
+        gtk_text_buffer_move_mark(b, mark, &it);
+    gtk_text_view_scroll_to_mark(tv, mark, 0.0, TRUE, 0.0, 0.25);
+}
+
+void tkv_code_view_goto_line(TkvCodeView *self, guint line)
+{
+    GtkTextBuffer *b = buffer_of(self);
+    guint lc = (guint)gtk_text_buffer_get_line_count(b);
+    if (line < 1)
+        line = 1;
+    if (line > lc)
+        line = lc;
+    GtkTextIter it;
+    gtk_text_buffer_get_iter_at_line(b, &it, (int)line - 1);
+    self->clicked = TRUE; /* a user's request even on the same line */
+    gtk_text_buffer_place_cursor(b, &it);
+    self->clicked = FALSE;
+    tkv_code_view_scroll_to_line(self, line);
+}
+
+guint tkv_code_view_get_cursor_line(TkvCodeView *self)
+{
+    return line_of_insert(buffer_of(self));
+}
+
+guint tkv_code_view_get_line_count(TkvCodeView *self)
+{
+    return (guint)gtk_text_buffer_get_line_count(buffer_of(self));
+}

@@ -1,0 +1,415 @@
+/* tkv_document.c - loading a bundle off the main thread, and what the views
+ * ask of it. */
+#include "tkv_document.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tkv_text.h"
+
+typedef struct {
+    tk_bindex *index;
+    GArray *files; /* tk_file_id, own file first */
+} KernelData;
+
+typedef struct {
+    GString *text;     /* safe text (tkv_text.h) */
+    GArray *starts;    /* gsize offset of each line */
+} SourceText;
+
+struct _TkvDocument {
+    GObject parent_instance;
+
+    char *path;
+    char *canonical;
+    char **source_dirs;
+
+    /* Written by the worker, read after the task completes. */
+    tk_bundle *bundle;
+    tk_diags *diags;
+    KernelData *kernels;
+    size_t n_kernels;
+    const char **resolved; /* per file id, owned by the bundle */
+    size_t n_files;
+    double load_seconds, index_seconds;
+    gboolean loaded;
+
+    /* Progress, written by the worker while it runs. */
+    gint progress_permille; /* atomic; -1: unknown */
+    GMutex phase_lock;
+    char *phase;
+
+    GHashTable *sources; /* file id -> SourceText, main thread */
+};
+
+G_DEFINE_FINAL_TYPE(TkvDocument, tkv_document, G_TYPE_OBJECT)
+
+static void source_text_free(gpointer p)
+{
+    SourceText *st = p;
+    if (st->text)
+        g_string_free(st->text, TRUE);
+    if (st->starts)
+        g_array_unref(st->starts);
+    g_free(st);
+}
+
+static void tkv_document_finalize(GObject *object)
+{
+    TkvDocument *self = TKV_DOCUMENT(object);
+    for (size_t i = 0; i < self->n_kernels; i++) {
+        tk_bindex_free(self->kernels[i].index);
+        if (self->kernels[i].files)
+            g_array_unref(self->kernels[i].files);
+    }
+    g_free(self->kernels);
+    g_free(self->resolved);
+    g_hash_table_unref(self->sources);
+    tk_bundle_free(self->bundle);
+    tk_diags_free(self->diags);
+    g_free(self->path);
+    g_free(self->canonical);
+    g_strfreev(self->source_dirs);
+    g_mutex_clear(&self->phase_lock);
+    g_free(self->phase);
+    G_OBJECT_CLASS(tkv_document_parent_class)->finalize(object);
+}
+
+static void tkv_document_class_init(TkvDocumentClass *klass)
+{
+    G_OBJECT_CLASS(klass)->finalize = tkv_document_finalize;
+}
+
+static void tkv_document_init(TkvDocument *self)
+{
+    g_mutex_init(&self->phase_lock);
+    self->progress_permille = -1;
+    self->sources = g_hash_table_new_full(NULL, NULL, NULL, source_text_free);
+}
+
+TkvDocument *tkv_document_new(const char *path, const char *const *source_dirs)
+{
+    TkvDocument *self = g_object_new(TKV_TYPE_DOCUMENT, NULL);
+    self->path = g_strdup(path);
+    char *real = realpath(path, NULL);
+    self->canonical = g_strdup(real ? real : path);
+    free(real);
+    self->source_dirs = g_strdupv((char **)source_dirs);
+    return self;
+}
+
+/* ---- the worker --------------------------------------------------------- */
+
+static void set_phase(TkvDocument *self, int permille, char *phase /* taken */)
+{
+    g_mutex_lock(&self->phase_lock);
+    g_free(self->phase);
+    self->phase = phase;
+    g_mutex_unlock(&self->phase_lock);
+    g_atomic_int_set(&self->progress_permille, permille);
+}
+
+typedef struct {
+    tk_file_id file;
+    guint own; /* positions where the file is the innermost frame */
+} FileCount;
+
+static gint compare_by_path(gconstpointer a, gconstpointer b, gpointer tab)
+{
+    const FileCount *x = a, *y = b;
+    return strcmp(tk_loctab_file_path(tab, x->file),
+                  tk_loctab_file_path(tab, y->file));
+}
+
+/* The files a kernel's locations name, its own file first: the file with the
+ * most source positions that are the innermost frame of some line of its
+ * first stage (TTIR, or the first stage it has).  Library code (standard.py)
+ * is inlined into few positions; the user's file has one for almost every
+ * line of the kernel.  The others follow by path. */
+static GArray *kernel_files(const tk_bindex *ix, tk_loctab *tab)
+{
+    GHashTable *seen = g_hash_table_new(NULL, NULL); /* file + 1 -> index + 1 */
+    GArray *counts = g_array_new(FALSE, FALSE, sizeof(FileCount));
+    gboolean counted = FALSE;
+    for (int k = 0; k < TK_STAGE_COUNT; k++) {
+        const tk_source_ref *refs;
+        size_t n = tk_bindex_source_refs(ix, (tk_stage_kind)k, &refs);
+        for (size_t i = 0; i < n; i++) {
+            gpointer key = GUINT_TO_POINTER(refs[i].file + 1);
+            guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(seen, key));
+            if (!idx) {
+                FileCount fc = {refs[i].file, 0};
+                g_array_append_val(counts, fc);
+                idx = counts->len;
+                g_hash_table_insert(seen, key, GUINT_TO_POINTER(idx));
+            }
+            if (!counted && refs[i].n_exact)
+                g_array_index(counts, FileCount, idx - 1).own++;
+        }
+        counted |= n > 0;
+    }
+    g_hash_table_unref(seen);
+    guint best = 0;
+    for (guint i = 1; i < counts->len; i++)
+        if (g_array_index(counts, FileCount, i).own >
+            g_array_index(counts, FileCount, best).own)
+            best = i;
+    GArray *files = g_array_sized_new(FALSE, FALSE, sizeof(tk_file_id), counts->len);
+    if (counts->len) {
+        FileCount own = g_array_index(counts, FileCount, best);
+        g_array_remove_index(counts, best);
+        g_array_sort_with_data(counts, compare_by_path, tab);
+        g_array_append_val(files, own.file);
+        for (guint i = 0; i < counts->len; i++)
+            g_array_append_val(files, g_array_index(counts, FileCount, i).file);
+    }
+    g_array_unref(counts);
+    return files;
+}
+
+static void load_thread(GTask *task, gpointer source, gpointer task_data,
+                        GCancellable *cancellable)
+{
+    TkvDocument *self = source;
+    tk_diags *diags = tk_diags_new();
+    set_phase(self, -1, g_strdup("Reading dumps"));
+    tk_load_options opts = {
+        .source_dirs = (const char *const *)self->source_dirs,
+        .n_source_dirs = self->source_dirs ? g_strv_length(self->source_dirs) : 0,
+    };
+    gint64 t0 = g_get_monotonic_time();
+    tk_bundle *b = tk_bundle_load(self->path, &opts, diags);
+    gint64 t1 = g_get_monotonic_time();
+    self->diags = diags;
+    self->load_seconds = (double)(t1 - t0) / 1e6;
+    if (!b) {
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                                "Nothing could be loaded from %s", self->path);
+        return;
+    }
+    size_t n = tk_bundle_kernel_count(b);
+    KernelData *kd = g_new0(KernelData, n ? n : 1);
+    tk_loctab *tab = tk_bundle_loctab(b);
+    for (size_t i = 0; i < n; i++) {
+        if (g_cancellable_is_cancelled(cancellable))
+            break;
+        set_phase(self, (int)(1000 * i / n),
+                  g_strdup_printf("Indexing kernel %zu of %zu", i + 1, n));
+        kd[i].index = tk_bindex_build(tk_bundle_kernel(b, i), tab);
+        kd[i].files = kernel_files(kd[i].index, tab);
+    }
+    /* Resolving writes the bundle's cache: done here, once for all files. */
+    size_t nf = tk_loctab_file_count(tab);
+    const char **resolved = g_new0(const char *, nf ? nf : 1);
+    for (size_t f = 0; f < nf; f++)
+        resolved[f] = tk_bundle_resolve_source(b, (tk_file_id)f, diags);
+    gint64 t2 = g_get_monotonic_time();
+    if (g_cancellable_is_cancelled(cancellable)) {
+        for (size_t i = 0; i < n; i++) {
+            tk_bindex_free(kd[i].index);
+            if (kd[i].files)
+                g_array_unref(kd[i].files);
+        }
+        g_free(kd);
+        g_free(resolved);
+        tk_bundle_free(b);
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                "Loading %s was cancelled", self->path);
+        return;
+    }
+    self->bundle = b;
+    self->kernels = kd;
+    self->n_kernels = n;
+    self->resolved = resolved;
+    self->n_files = nf;
+    self->index_seconds = (double)(t2 - t1) / 1e6;
+    set_phase(self, 1000, g_strdup("Done"));
+    g_task_return_boolean(task, TRUE);
+}
+
+void tkv_document_load_async(TkvDocument *doc, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data)
+{
+    g_return_if_fail(TKV_IS_DOCUMENT(doc));
+    GTask *task = g_task_new(doc, cancellable, callback, user_data);
+    g_task_set_name(task, "tkview load");
+    g_task_run_in_thread(task, load_thread);
+    g_object_unref(task);
+}
+
+gboolean tkv_document_load_finish(TkvDocument *doc, GAsyncResult *result,
+                                  GError **error)
+{
+    g_return_val_if_fail(g_task_is_valid(result, doc), FALSE);
+    gboolean ok = g_task_propagate_boolean(G_TASK(result), error);
+    doc->loaded = ok;
+    return ok;
+}
+
+double tkv_document_get_progress(TkvDocument *doc, char **phase)
+{
+    if (phase) {
+        g_mutex_lock(&doc->phase_lock);
+        *phase = g_strdup(doc->phase ? doc->phase : "");
+        g_mutex_unlock(&doc->phase_lock);
+    }
+    int p = g_atomic_int_get(&doc->progress_permille);
+    return p < 0 ? -1.0 : p / 1000.0;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+const char *tkv_document_get_path(TkvDocument *doc) { return doc->path; }
+const char *tkv_document_get_canonical_path(TkvDocument *doc) { return doc->canonical; }
+gboolean tkv_document_is_loaded(TkvDocument *doc) { return doc->loaded; }
+tk_bundle *tkv_document_get_bundle(TkvDocument *doc) { return doc->loaded ? doc->bundle : NULL; }
+const tk_diags *tkv_document_get_diags(TkvDocument *doc) { return doc->diags; }
+double tkv_document_get_load_seconds(TkvDocument *doc) { return doc->load_seconds; }
+double tkv_document_get_index_seconds(TkvDocument *doc) { return doc->index_seconds; }
+
+size_t tkv_document_get_kernel_count(TkvDocument *doc)
+{
+    return doc->loaded ? doc->n_kernels : 0;
+}
+
+const tk_kernel *tkv_document_get_kernel(TkvDocument *doc, size_t i)
+{
+    return doc->loaded && i < doc->n_kernels ? tk_bundle_kernel(doc->bundle, i) : NULL;
+}
+
+const tk_bindex *tkv_document_get_index(TkvDocument *doc, size_t i)
+{
+    return doc->loaded && i < doc->n_kernels ? doc->kernels[i].index : NULL;
+}
+
+size_t tkv_document_get_files(TkvDocument *doc, size_t i, const tk_file_id **files)
+{
+    if (!doc->loaded || i >= doc->n_kernels || !doc->kernels[i].files) {
+        *files = NULL;
+        return 0;
+    }
+    *files = (const tk_file_id *)(void *)doc->kernels[i].files->data;
+    return doc->kernels[i].files->len;
+}
+
+const char *tkv_document_get_file_path(TkvDocument *doc, tk_file_id file)
+{
+    if (!doc->loaded || file >= doc->n_files)
+        return NULL;
+    return tk_loctab_file_path(tk_bundle_loctab(doc->bundle), file);
+}
+
+const char *tkv_document_get_source_path(TkvDocument *doc, tk_file_id file)
+{
+    return doc->loaded && file < doc->n_files ? doc->resolved[file] : NULL;
+}
+
+static gboolean path_matches(const char *path, const char *want)
+{
+    size_t lp = strlen(path), lw = strlen(want);
+    if (lp == lw)
+        return memcmp(path, want, lp) == 0;
+    return lw < lp && memcmp(path + lp - lw, want, lw) == 0 &&
+           (want[0] == '/' || path[lp - lw - 1] == '/');
+}
+
+tk_file_id tkv_document_find_file(TkvDocument *doc, size_t i, const char *path)
+{
+    const tk_file_id *files;
+    size_t n = tkv_document_get_files(doc, i, &files);
+    tk_file_id found = TKV_NO_FILE;
+    size_t matches = 0;
+    /* An exact path wins over suffixes. */
+    for (size_t j = 0; j < n; j++)
+        if (strcmp(tkv_document_get_file_path(doc, files[j]), path) == 0)
+            return files[j];
+    char *real = realpath(path, NULL);
+    for (size_t j = 0; j < n; j++) {
+        const char *p = tkv_document_get_file_path(doc, files[j]);
+        gboolean hit = path_matches(p, path);
+        if (!hit && real) {
+            const char *local = tkv_document_get_source_path(doc, files[j]);
+            char *local_real = local ? realpath(local, NULL) : NULL;
+            hit = local_real && strcmp(local_real, real) == 0;
+            free(local_real);
+        }
+        if (hit) {
+            found = files[j];
+            matches++;
+        }
+    }
+    free(real);
+    return matches == 1 ? found : TKV_NO_FILE;
+}
+
+static SourceText *source_text(TkvDocument *doc, tk_file_id file)
+{
+    if (!doc->loaded || file >= doc->n_files)
+        return NULL;
+    SourceText *st = g_hash_table_lookup(doc->sources, GUINT_TO_POINTER(file + 1));
+    if (st)
+        return st->text ? st : NULL;
+    st = g_new0(SourceText, 1);
+    g_hash_table_insert(doc->sources, GUINT_TO_POINTER(file + 1), st);
+    const char *local = doc->resolved[file];
+    char *data = NULL;
+    gsize len = 0;
+    if (!local || !g_file_get_contents(local, &data, &len, NULL))
+        return NULL;
+    st->text = tkv_text_from_bytes(data, len);
+    g_free(data);
+    st->starts = g_array_new(FALSE, FALSE, sizeof(gsize));
+    gsize start = 0;
+    g_array_append_val(st->starts, start);
+    for (gsize i = 0; i < st->text->len; i++)
+        if (st->text->str[i] == '\n') {
+            start = i + 1;
+            g_array_append_val(st->starts, start);
+        }
+    if (st->text->len == 0)
+        g_array_set_size(st->starts, 0);
+    return st;
+}
+
+const char *tkv_document_get_source_text(TkvDocument *doc, tk_file_id file,
+                                         size_t *len)
+{
+    SourceText *st = source_text(doc, file);
+    if (len)
+        *len = st ? st->text->len : 0;
+    return st ? st->text->str : NULL;
+}
+
+const char *tkv_document_get_source_line(TkvDocument *doc, tk_file_id file,
+                                         uint32_t line, size_t *len)
+{
+    SourceText *st = source_text(doc, file);
+    if (!st || line == 0 || line > st->starts->len)
+        return NULL;
+    gsize a = g_array_index(st->starts, gsize, line - 1);
+    gsize b = line < st->starts->len ? g_array_index(st->starts, gsize, line) - 1
+                                     : st->text->len;
+    *len = b - a;
+    return st->text->str + a;
+}
+
+char *tkv_document_format_diags(TkvDocument *doc, tk_diag_severity at_least)
+{
+    GString *s = g_string_new(NULL);
+    size_t n = doc->diags ? tk_diags_count(doc->diags) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const tk_diag *d = tk_diags_get(doc->diags, i);
+        if (d->severity < at_least)
+            continue;
+        if (d->line)
+            g_string_append_printf(s, "%s:%" G_GUINT64_FORMAT ": %s: %s\n", d->file,
+                                   d->line, tk_diag_severity_name(d->severity),
+                                   d->message);
+        else
+            g_string_append_printf(s, "%s: %s: %s\n", d->file,
+                                   tk_diag_severity_name(d->severity), d->message);
+    }
+    char *out = g_utf8_make_valid(s->str, (gssize)s->len);
+    g_string_free(s, TRUE);
+    return out;
+}

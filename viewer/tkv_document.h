@@ -1,0 +1,104 @@
+/* tkv_document.h - one loaded bundle as the viewer sees it.
+ *
+ * A document holds the library's bundle, the diagnostics of loading it, and
+ * per kernel its binding index and the source files its locations name.
+ * Everything is computed by libtkdump; the viewer never reads IR text itself.
+ *
+ * Loading runs on a worker thread (a GTask): tk_bundle_load(), then for each
+ * kernel tk_bindex_build() and tk_bundle_resolve_source() for every file it
+ * names.  Those are the only calls that write into the bundle and its
+ * location table, so once the task has finished the main thread only reads
+ * them, and the worker never touches a widget.  Progress is published through
+ * atomics that the window polls.
+ *
+ * Ownership: the document owns the bundle, the diagnostics, the indexes and
+ * every array it returns; they live as long as the document.
+ */
+#ifndef TKV_DOCUMENT_H
+#define TKV_DOCUMENT_H
+
+#include <gio/gio.h>
+
+#include "tkdump/tk_bind.h"
+#include "tkdump/tk_bundle.h"
+#include "tkdump/tk_diag.h"
+
+G_BEGIN_DECLS
+
+#define TKV_TYPE_DOCUMENT (tkv_document_get_type())
+G_DECLARE_FINAL_TYPE(TkvDocument, tkv_document, TKV, DOCUMENT, GObject)
+
+#define TKV_NO_FILE ((tk_file_id)UINT32_MAX)
+
+/* A document for PATH (a folder or a file), not loaded yet.  SOURCE_DIRS
+ * (NULL-terminated, may be NULL) are searched last for source files. */
+TkvDocument *tkv_document_new(const char *path, const char *const *source_dirs);
+
+/* Loads on a worker thread; CALLBACK runs on the calling thread's context. */
+void tkv_document_load_async(TkvDocument *doc, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data);
+/* TRUE when something was loaded.  FALSE with ERROR set when nothing could
+ * be (the diagnostics then say why) or when cancelled. */
+gboolean tkv_document_load_finish(TkvDocument *doc, GAsyncResult *result,
+                                  GError **error);
+
+/* Progress of a running load, safe to call from any thread: a fraction in
+ * [0, 1], or a negative number while it cannot be known (reading files), and
+ * what is being done ("Reading dumps", "Indexing kernel 3 of 16"; caller
+ * frees). */
+double tkv_document_get_progress(TkvDocument *doc, char **phase);
+
+/* The path as given, and its canonical form (for "is this bundle already
+ * open"). */
+const char *tkv_document_get_path(TkvDocument *doc);
+const char *tkv_document_get_canonical_path(TkvDocument *doc);
+
+gboolean tkv_document_is_loaded(TkvDocument *doc);
+
+/* NULL until loaded, and when nothing could be loaded. */
+tk_bundle *tkv_document_get_bundle(TkvDocument *doc);
+const tk_diags *tkv_document_get_diags(TkvDocument *doc);
+
+/* Seconds the worker spent: reading (tk_bundle_load) and indexing. */
+double tkv_document_get_load_seconds(TkvDocument *doc);
+double tkv_document_get_index_seconds(TkvDocument *doc);
+
+size_t tkv_document_get_kernel_count(TkvDocument *doc);
+const tk_kernel *tkv_document_get_kernel(TkvDocument *doc, size_t i);
+const tk_bindex *tkv_document_get_index(TkvDocument *doc, size_t i);
+
+/* The source files kernel I's locations name (in any stage, any frame): the
+ * kernel's own file first (the one most of its locations have as innermost
+ * frame), then the others by path.  *FILES is owned by the document. */
+size_t tkv_document_get_files(TkvDocument *doc, size_t i,
+                              const tk_file_id **files);
+
+/* The file a user means by PATH among kernel I's files: the same path, a
+ * suffix of it at a '/' boundary, or the local file it resolves to.
+ * TKV_NO_FILE when none or more than one match. */
+tk_file_id tkv_document_find_file(TkvDocument *doc, size_t i, const char *path);
+
+/* The location path of FILE as the dumps name it. */
+const char *tkv_document_get_file_path(TkvDocument *doc, tk_file_id file);
+
+/* A local copy of FILE that can be read, or NULL when none was found. */
+const char *tkv_document_get_source_path(TkvDocument *doc, tk_file_id file);
+
+/* The text of FILE's local copy made safe for a text buffer (tkv_text.h),
+ * read on first use and kept; NULL when there is no local copy or it cannot
+ * be read.  Main thread only. */
+const char *tkv_document_get_source_text(TkvDocument *doc, tk_file_id file,
+                                         size_t *len);
+
+/* Line LINE (1-based) of FILE's text, without its line end, or NULL.  *LEN
+ * receives its length.  Main thread only. */
+const char *tkv_document_get_source_line(TkvDocument *doc, tk_file_id file,
+                                         uint32_t line, size_t *len);
+
+/* Every error and warning of the load as "file:line: severity: message"
+ * lines; caller frees. */
+char *tkv_document_format_diags(TkvDocument *doc, tk_diag_severity at_least);
+
+G_END_DECLS
+
+#endif

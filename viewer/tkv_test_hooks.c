@@ -1,0 +1,139 @@
+/* tkv_test_hooks.c - app.test-state and app.test-screenshot. */
+#include "tkv_test_hooks.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "tkv_snapshot.h"
+#include "tkv_window.h"
+
+static gboolean write_atomically(const char *path, const char *data, gsize len, GError **error)
+{
+    char *tmp = g_strdup_printf("%s.tmp", path);
+    gboolean ok = g_file_set_contents(tmp, data, (gssize)len, error) &&
+                  g_rename(tmp, path) == 0;
+    g_free(tmp);
+    return ok;
+}
+
+static gint by_id(gconstpointer a, gconstpointer b)
+{
+    guint x = gtk_application_window_get_id(GTK_APPLICATION_WINDOW(a));
+    guint y = gtk_application_window_get_id(GTK_APPLICATION_WINDOW(b));
+    return x < y ? -1 : x > y;
+}
+
+gboolean tkv_test_hooks_write_state(GtkApplication *app, const char *path, GError **error)
+{
+    JsonBuilder *b = json_builder_new();
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "windows");
+    json_builder_begin_array(b);
+    GList *windows = g_list_copy(gtk_application_get_windows(app));
+    windows = g_list_sort(windows, by_id); /* oldest first */
+    for (GList *l = windows; l; l = l->next) {
+        if (!TKV_IS_WINDOW(l->data))
+            continue;
+        json_builder_begin_object(b);
+        tkv_window_write_state(TKV_WINDOW(l->data), b);
+        json_builder_end_object(b);
+    }
+    g_list_free(windows);
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    JsonGenerator *gen = json_generator_new();
+    JsonNode *root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    gsize len;
+    char *text = json_generator_to_data(gen, &len);
+    gboolean ok = write_atomically(path, text, len, error);
+    g_free(text);
+    json_node_unref(root);
+    g_object_unref(gen);
+    g_object_unref(b);
+    return ok;
+}
+
+static void act_state(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    GError *error = NULL;
+    if (!tkv_test_hooks_write_state(app, g_variant_get_string(p, NULL), &error)) {
+        g_printerr("tkview-viewer: test-state: %s\n", error->message);
+        g_error_free(error);
+    }
+}
+
+typedef struct {
+    GtkWidget *window;
+    GdkFrameClock *clock;
+    gulong handler;
+    char *path;
+    int frames;
+} Shot;
+
+static void shot_free(Shot *s)
+{
+    g_signal_handler_disconnect(s->clock, s->handler);
+    g_object_unref(s->clock);
+    g_object_unref(s->window);
+    g_free(s->path);
+    g_free(s);
+}
+
+/* Right after a frame was painted, layout is valid and every widget has
+ * fresh render nodes: the moment to snapshot.  Two frames are waited for, so
+ * that what the last actions changed (a scroll to a mark, say) has settled. */
+static gboolean shot_take(gpointer data)
+{
+    Shot *s = data;
+    char *tmp = g_strdup_printf("%s.tmp.png", s->path);
+    GError *error = NULL;
+    if (tkv_snapshot_to_png(s->window, tmp, &error)) {
+        if (g_rename(tmp, s->path) != 0)
+            g_printerr("tkview-viewer: test-screenshot: cannot rename %s\n", tmp);
+    } else {
+        g_printerr("tkview-viewer: test-screenshot: %s\n", error->message);
+        g_error_free(error);
+    }
+    g_free(tmp);
+    shot_free(s);
+    return G_SOURCE_REMOVE;
+}
+
+static void shot_after_paint(GdkFrameClock *clock, Shot *s)
+{
+    if (++s->frames == 2)
+        g_idle_add_full(G_PRIORITY_HIGH, shot_take, s, NULL);
+    else if (s->frames < 2)
+        gtk_widget_queue_draw(s->window);
+}
+
+static void act_screenshot(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    guint32 id;
+    const char *path;
+    g_variant_get(p, "(u&s)", &id, &path);
+    GtkWindow *win = id ? gtk_application_get_window_by_id(app, id)
+                        : gtk_application_get_active_window(app);
+    GdkFrameClock *clock = win ? gtk_widget_get_frame_clock(GTK_WIDGET(win)) : NULL;
+    if (!clock) {
+        g_printerr("tkview-viewer: test-screenshot: no window %u on screen\n", id);
+        return;
+    }
+    Shot *s = g_new0(Shot, 1);
+    s->window = g_object_ref(GTK_WIDGET(win));
+    s->clock = g_object_ref(clock);
+    s->path = g_strdup(path);
+    s->handler = g_signal_connect(clock, "after-paint", G_CALLBACK(shot_after_paint), s);
+    gtk_widget_queue_draw(GTK_WIDGET(win));
+}
+
+void tkv_test_hooks_install(GtkApplication *app)
+{
+    static const GActionEntry entries[] = {
+        {"test-state", act_state, "s", NULL, NULL, {0}},
+        {"test-screenshot", act_screenshot, "(us)", NULL, NULL, {0}},
+    };
+    g_action_map_add_action_entries(G_ACTION_MAP(app), entries, G_N_ELEMENTS(entries), app);
+}
