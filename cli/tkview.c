@@ -24,6 +24,9 @@ static const char usage[] =
     "                                          code for\n"
     "  bundle PATH -o OUTDIR                   write a self-contained bundle of\n"
     "                                          PATH (stages, metadata, sources)\n"
+    "  capture [-o BUNDLE] -- PROGRAM [ARGS...]  run a Triton program with the\n"
+    "                                          dump knobs set; write a bundle\n"
+    "  capture --mlir FILE.mlir [-o BUNDLE]    the same with the MLIR/LLVM tools\n"
     "  --html OUTDIR PATH [--notes FILE.md] [--force]\n"
     "                                          write a static HTML report (opens\n"
     "                                          from file://, no network)\n"
@@ -57,6 +60,8 @@ int main(int argc, char **argv)
         return tk_cmd_refs(argc - 1, argv + 1);
     if (!strcmp(cmd, "bundle"))
         return tk_cmd_bundle(argc - 1, argv + 1);
+    if (!strcmp(cmd, "capture"))
+        return tk_cmd_capture(argc - 1, argv + 1);
     if (!strcmp(cmd, "--html") || !strcmp(cmd, "html"))
         return tk_cmd_html(argc - 1, argv + 1);
     tk_cli_error("unknown command \"%s\" (try tkview --help)", cmd);
