@@ -46,7 +46,11 @@ static int put(kctx *k, const char *what, GString *json)
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/%s.js", k->rk->id, what);
     g_snprintf(key, sizeof key, "%s/%s", k->rk->id, what);
-    return tk_report_put(k->r, rel, key, json);
+    /* meta.js is read as the page loads; the texts and bindings are loaded
+     * on demand and are stored compressed (report.c). */
+    if (strcmp(what, "meta") == 0)
+        return tk_report_put(k->r, rel, key, json);
+    return tk_report_put_z(k->r, rel, key, json);
 }
 
 static int write_text(kctx *k, const tk_stage *st, tk_stage_kind kind)
