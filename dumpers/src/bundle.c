@@ -178,14 +178,18 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
         b->root = g_strdup(real);
         char *manifest = g_build_filename(real, "manifest.json", NULL);
         gboolean have_manifest = g_file_test(manifest, G_FILE_TEST_EXISTS);
-        if (have_manifest && tk_manifest_load(b, manifest, diags) == 0)
+        if (have_manifest && tk_manifest_load(b, manifest, diags) == 0) {
             b->kind = TK_INPUT_BUNDLE;
-        else
+        } else {
             /* A manifest we cannot use still leaves the kernel folders,
              * which are found like any HASH folders; its sources/ are not
              * kernels. */
             tk_bundle_scan_folder(b, real, have_manifest ? "sources" : NULL,
                                   diags);
+            /* A bundle lists its pass dumps; any other folder may hold
+             * some under any name (mlir_passes.txt, stderr.txt, run2.log). */
+            tk_passfiles_find(b, real, diags);
+        }
         g_free(manifest);
     } else if (g_file_test(real, G_FILE_TEST_IS_REGULAR)) {
         b->root = g_path_get_dirname(real);
@@ -221,6 +225,7 @@ void tk_bundle_free(tk_bundle *b)
         return;
     /* Kernels own stages whose stacks live in the table: free them first. */
     g_ptr_array_free(b->kernels, TRUE);
+    tk_passfiles_clear(b);
     tk_loctab_free(b->tab);
     tk_sources_clear(b);
     g_hash_table_destroy(b->stored_sources);

@@ -6,7 +6,9 @@
  * of a tkview bundle), bundle_meta.c (Triton's NAME.json, the cubin's register
  * count), bundle_json.c (safe JSON parsing and typed member access),
  * bundle_path.c (paths that must stay inside a folder, safe file names),
- * bundle_sources.c (source resolution), bundle_write.c (tk_bundle_save).
+ * bundle_sources.c (source resolution), bundle_write.c (tk_bundle_save),
+ * bundle_passes.c (pass dump files and each kernel's sequence in them),
+ * bundle_gzip.c (compressed pass dump files).
  */
 #ifndef TKDUMP_BUNDLE_INTERNAL_H
 #define TKDUMP_BUNDLE_INTERNAL_H
@@ -49,6 +51,9 @@ struct tk_kernel {
     char *triton_version;
 };
 
+/* A pass dump file found with the input (bundle_passes.c). */
+typedef struct tk_pass_file tk_pass_file;
+
 struct tk_bundle {
     char *path; /* as the caller gave it */
     char *root; /* absolute: the folder loaded (a single file's folder) */
@@ -75,6 +80,12 @@ struct tk_bundle {
                                    original path (step 2) */
     GHashTable *suffix_index;   /* base name -> GPtrArray of paths relative to
                                    root; built on first use */
+
+    /* Pass dumps (bundle_passes.c). */
+    GPtrArray *pass_found;    /* tk_pass_file *, owned, in the order found;
+                                 NULL when none */
+    GPtrArray *pass_files;    /* those that could be indexed (borrowed);
+                                 NULL until the first use */
 };
 
 /* ---- bundle.c ---- */
@@ -120,6 +131,13 @@ void tk_bundle_scan_file(tk_bundle *bundle, const char *path, tk_diags *diags);
 int tk_manifest_load(tk_bundle *bundle, const char *manifest,
                      tk_diags *diags);
 
+/* One slice of a pass dump file written for a kernel. */
+typedef struct {
+    char *file;       /* relative to the bundle */
+    const char *kind; /* static: "mlir", "llvm", "mixed" */
+    size_t dumps;
+} tk_manifest_pass;
+
 /* What the writer decided for one kernel: paths relative to the bundle,
  * NULL for what is not there. */
 typedef struct {
@@ -127,6 +145,7 @@ typedef struct {
     char *folder;
     char *stage[TK_STAGE_COUNT];
     char *metadata, *cubin, *source_ttir;
+    GArray *passes; /* tk_manifest_pass; NULL when none */
 } tk_manifest_kernel;
 
 /* One source file: its original path and the copy (NULL when it could not
@@ -210,5 +229,63 @@ void tk_sources_clear(tk_bundle *bundle);
 /* Whether FILE was resolved at the very path the location names, outside
  * anything that was loaded (only meaningful after tk_sources_resolve()). */
 gboolean tk_sources_found_in_place(const tk_bundle *bundle, tk_file_id file);
+
+/* ---- bundle_passes.c ---- */
+
+/* Adds the pass dump file PATH (a bundle's manifest lists it for OWNER; NULL
+ * when found by content, for any kernel).  It is indexed on first use. */
+void tk_passfiles_add(tk_bundle *bundle, const char *path,
+                      const tk_kernel *owner);
+
+/* Looks for pass dump files by content in ROOT and in its subfolders (one
+ * level down), skipping files whose name says they are something else
+ * (stage files, metadata, cubins, Python). */
+void tk_passfiles_find(tk_bundle *bundle, const char *root, tk_diags *diags);
+
+/* When the file PATH (given as the input) holds pass dumps: indexes it and
+ * adds one kernel without stages per sequence; returns TRUE.  FALSE when it
+ * is not a pass dump file (nothing done). */
+gboolean tk_passfiles_load_direct(tk_bundle *bundle, const char *path,
+                                  tk_diags *diags);
+
+/* Writes KERNEL's slice of every pass file that has its sequence as
+ * FOLDER/passes/KIND.txt.gz under the bundle being built in TMP, and lists
+ * them in MK->passes.  Returns 0, or -1 when the bundle cannot be written
+ * (an error naming OUTDIR); a pass file that cannot be read is a warning and
+ * its slice is left out. */
+int tk_passfiles_write_kernel(tk_bundle *bundle, const tk_kernel *kernel,
+                              const char *tmp, tk_manifest_kernel *mk,
+                              const char *outdir, tk_diags *diags);
+
+void tk_passfiles_clear(tk_bundle *bundle);
+
+/* ---- bundle_gzip.c ---- */
+
+/* Whether the file at PATH starts with gzip's magic bytes. */
+gboolean tk_gzip_is(const char *path);
+
+/* Up to CAP bytes of the text of PATH (decompressed when it is gzip) into
+ * BUF.  Returns how many, or -1 when it cannot be opened.  A damaged stream
+ * gives what came before the damage. */
+int64_t tk_gzip_read_head(const char *path, char *buf, size_t cap);
+
+/* Decompresses the gzip file PATH into a new temporary file (in
+ * g_get_tmp_dir()) and returns its path; the caller unlinks it and frees the
+ * string.  A damaged or cut stream keeps the text before the damage, with a
+ * warning naming PATH; NULL, with an error naming PATH, when nothing could be
+ * written. */
+char *tk_gzip_inflate_to_temp(const char *path, tk_diags *diags);
+
+/* A gzip file being written, a bounded buffer at a time. */
+typedef struct tk_gzip_writer tk_gzip_writer;
+
+/* Creates PATH, which must not exist.  NULL with *ERR set (caller frees). */
+tk_gzip_writer *tk_gzip_create(const char *path, char **err);
+/* Returns 0, or -1 once a write has failed (reported by tk_gzip_finish). */
+int tk_gzip_write(tk_gzip_writer *w, const char *data, size_t len);
+/* Closes and frees W.  KEEP: the file is wanted; returns -1 with *ERR set
+ * (caller frees) when it could not be written whole, and removes it.  Not
+ * KEEP: removes it, returns 0.  W may be NULL. */
+int tk_gzip_finish(tk_gzip_writer *w, gboolean keep, char **err);
 
 #endif

@@ -156,6 +156,36 @@ static char *kernel_file(tk_bundle *b, JsonObject *files, const char *key,
     return p;
 }
 
+/* The pass dump files listed for kernel NAME (entry INDEX), checked like
+ * every path of the manifest: absolute paths, "..", links leading out and
+ * missing files are warnings naming manifest.json and the path. */
+static GPtrArray *read_passes(tk_bundle *b, JsonObject *o, guint index,
+                              const char *name, const char *manifest,
+                              tk_diags *diags)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    JsonArray *a = tk_json_array(o, "passes");
+    for (guint i = 0; a && i < json_array_get_length(a); i++) {
+        JsonNode *n = json_array_get_element(a, i);
+        JsonObject *e = JSON_NODE_TYPE(n) == JSON_NODE_OBJECT
+                            ? json_node_get_object(n)
+                            : NULL;
+        const char *rel = tk_json_string(e, "file");
+        if (!rel) {
+            tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
+                         "kernels[%u].passes[%u] needs \"file\"; skipped",
+                         index, i);
+            continue;
+        }
+        char *what = g_strdup_printf("the pass dump file of kernel %s", name);
+        char *p = tk_path_inside(b->root, rel, manifest, what, diags);
+        g_free(what);
+        if (p)
+            g_ptr_array_add(out, p);
+    }
+    return out;
+}
+
 static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
                         GHashTable *seen, const char *manifest,
                         tk_diags *diags)
@@ -224,13 +254,20 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
                        : NULL;
     if (!k->origin)
         k->origin = g_strdup(b->root);
-    if (tk_kernel_read_stages(k, b->tab, diags) == 0) {
+    GPtrArray *passes = read_passes(b, o, index, name, manifest, diags);
+    /* A kernel made from a pass dump file alone has no stage: its passes
+     * are what there is. */
+    if (tk_kernel_read_stages(k, b->tab, diags) == 0 && passes->len == 0) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "kernel %s: no stage file could be read; skipped", id);
         tk_kernel_free(k);
+        g_ptr_array_unref(passes);
         return;
     }
     g_ptr_array_add(b->kernels, k);
+    for (guint i = 0; i < passes->len; i++)
+        tk_passfiles_add(b, g_ptr_array_index(passes, i), k);
+    g_ptr_array_unref(passes);
 }
 
 int tk_manifest_load(tk_bundle *b, const char *manifest, tk_diags *diags)
@@ -386,6 +423,21 @@ static void add_kernel(JsonBuilder *jb, const tk_manifest_kernel *mk)
     if (mk->source_ttir)
         add_string(jb, "source_ttir", mk->source_ttir);
     json_builder_end_object(jb);
+    if (mk->passes && mk->passes->len > 0) {
+        json_builder_set_member_name(jb, "passes");
+        json_builder_begin_array(jb);
+        for (guint i = 0; i < mk->passes->len; i++) {
+            const tk_manifest_pass *mp =
+                &g_array_index(mk->passes, tk_manifest_pass, i);
+            json_builder_begin_object(jb);
+            add_string(jb, "kind", mp->kind);
+            add_string(jb, "file", mp->file);
+            add_string(jb, "compression", "gzip");
+            add_known_int(jb, "dumps", (int64_t)mp->dumps);
+            json_builder_end_object(jb);
+        }
+        json_builder_end_array(jb);
+    }
     json_builder_set_member_name(jb, "metadata");
     json_builder_begin_object(jb);
     add_known_int(jb, "num_warps", k->meta.num_warps);

@@ -427,6 +427,13 @@ void tk_bundle_scan_file(tk_bundle *b, const char *path, tk_diags *diags)
         store_ext = r->store_ext;
         rank = r->rank;
     } else {
+        /* A pass dump file (an MLIR_DUMP_PATH file, a captured stderr, a
+         * bundle's compressed slice): its compiles are the kernels. */
+        if (tk_passfiles_load_direct(b, path, diags)) {
+            g_free(stem);
+            g_free(base);
+            return;
+        }
         /* Given by hand: whatever the name, the content may say. */
         kind = sniff_file(path, &store_ext);
         if (!stem)

@@ -1,5 +1,5 @@
 /* bundle_write.c - tk_bundle_save(): a tkview bundle from whatever was
- * loaded.
+ * loaded (each kernel's slice of the pass dumps: bundle_passes.c).
  *
  * The bundle is built in a fresh folder beside OUTDIR and renamed into place
  * at the end, so OUTDIR is either absent or a whole bundle, never half of
@@ -189,6 +189,9 @@ static int write_kernel(writer *w, const tk_kernel *k, tk_manifest_kernel *mk)
         rc = put_file(w, extra[i].from, *extra[i].rel);
     }
     g_free(base);
+    if (rc == 0)
+        rc = tk_passfiles_write_kernel(w->b, k, w->tmp, mk, w->outdir,
+                                       w->diags);
     return rc;
 }
 
@@ -339,6 +342,10 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
         g_free(mks[i].metadata);
         g_free(mks[i].cubin);
         g_free(mks[i].source_ttir);
+        for (guint p = 0; mks[i].passes && p < mks[i].passes->len; p++)
+            g_free(g_array_index(mks[i].passes, tk_manifest_pass, p).file);
+        if (mks[i].passes)
+            g_array_free(mks[i].passes, TRUE);
     }
     g_free(mks);
     for (size_t i = 0; i < ns; i++)

@@ -365,6 +365,12 @@ static void test_loose_files(void)
         tk_stage_path(tk_kernel_stage(a, TK_STAGE_SASS)), ".sass_g"));
     const tk_kernel *r = kernel(b, "renamed");
     g_assert_nonnull(tk_kernel_stage(r, TK_STAGE_PTX));
+    /* mlir_passes.txt is a pass dump file of add_kernel (its TTGIR is the
+     * text of dumps 18-54): the loose PTX, named "renamed", is no name a
+     * dump defines. */
+    g_assert_cmpuint(tk_bundle_pass_file_count(b, d), ==, 1);
+    g_assert_cmpint(tk_bundle_kernel_pass_seq(b, a, 0), ==, 0);
+    g_assert_cmpint(tk_bundle_kernel_pass_seq(b, r, 0), ==, -1);
     /* No metadata: the folder's name stands for the hash. */
     char *base = g_path_get_basename(dir);
     g_assert_cmpstr(tk_kernel_hash(r), ==, base);
@@ -391,10 +397,17 @@ static void test_single_file(void)
     g_assert_null(tk_kernel_stage(k, TK_STAGE_TTIR));
     tk_bundle_free(b);
 
-    /* A pass dump is not a stage file. */
+    /* A pass dump is not a stage file: its compiles are kernels without
+     * stages (test_bundle_passes.c looks closer). */
     char *p = tk_test_dump_path("vector_add/mlir_passes.txt");
-    g_assert_null(tk_bundle_load(p, NULL, d));
-    g_assert_true(diags_mention(d, TK_DIAG_ERROR, "mlir_passes.txt"));
+    b = tk_bundle_load(p, NULL, d);
+    g_assert_nonnull(b);
+    g_assert_cmpuint(tk_bundle_kernel_count(b), ==, 1);
+    k = tk_bundle_kernel(b, 0);
+    g_assert_cmpstr(tk_kernel_name(k), ==, "add_kernel");
+    for (int s = 0; s < TK_STAGE_COUNT; s++)
+        g_assert_null(tk_kernel_stage(k, (tk_stage_kind)s));
+    tk_bundle_free(b);
     g_free(p);
     tk_diags_free(d);
 }
