@@ -1,6 +1,7 @@
 /* cmd_bundle.c - `tkview bundle PATH -o OUTDIR`: write what PATH holds as a
  * self-contained tkview bundle (stages, metadata, cubins, the source files
- * its locations name) that opens the same on another machine. */
+ * its locations name, each kernel's pass dumps) that opens the same on
+ * another machine. */
 #include "cli.h"
 
 int tk_cmd_bundle(int argc, char **argv)
@@ -37,8 +38,15 @@ int tk_cmd_bundle(int argc, char **argv)
         tk_cli_error("%s: bundle not written", out);
         rc = TK_EXIT_INPUT;
     } else if (!common.quiet) {
-        fprintf(stderr, "tkview: wrote %s (%zu kernel%s)\n", out,
-                tk_bundle_kernel_count(b), tk_bundle_kernel_count(b) == 1 ? "" : "s");
+        /* Each kernel's slice of each pass dump file that has its dumps
+         * (indexed by the save: no new diagnostics here). */
+        size_t slices = 0;
+        for (size_t k = 0; k < tk_bundle_kernel_count(b); k++)
+            for (size_t f = 0; f < tk_bundle_pass_file_count(b, NULL); f++)
+                slices += tk_bundle_kernel_pass_seq(b, tk_bundle_kernel(b, k), f) >= 0;
+        fprintf(stderr, "tkview: wrote %s (%zu kernel%s, %zu pass dump slice%s)\n", out,
+                tk_bundle_kernel_count(b), tk_bundle_kernel_count(b) == 1 ? "" : "s",
+                slices, slices == 1 ? "" : "s");
     }
 done:
     tk_bundle_free(b);

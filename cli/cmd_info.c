@@ -1,7 +1,10 @@
-/* cmd_info.c - `tkview info PATH`: kernels, stages, metadata, counts. */
+/* cmd_info.c - `tkview info PATH`: kernels, stages, metadata, counts, and
+ * the pass dump files with how many dumps each kernel has in them. */
 #include "cli.h"
 
 #include <string.h>
+
+#include "tkdump/tk_passes.h"
 
 static const char *const input_kind_names[] = {
     [TK_INPUT_BUNDLE] = "tkview bundle",
@@ -49,6 +52,61 @@ static void meta_text(const tk_kernel_meta *m)
     g_string_free(s, TRUE);
 }
 
+/* "mlir", "llvm" or "mixed": what the dumps of a pass file are (the names
+ * of tk_passes_file_kind_name, for the whole file). */
+static const char *pass_file_kind(const tk_passes *p)
+{
+    gboolean mlir = FALSE, llvm = FALSE;
+    for (size_t i = 0; i < tk_passes_count(p) && !(mlir && llvm); i++) {
+        if (tk_passes_get(p, i)->kind == TK_PASS_MLIR)
+            mlir = TRUE;
+        else
+            llvm = TRUE;
+    }
+    return tk_passes_file_kind_name(mlir && llvm ? TK_PASSES_FILE_MIXED
+                                    : llvm       ? TK_PASSES_FILE_LLVM
+                                    : mlir       ? TK_PASSES_FILE_MLIR
+                                                 : TK_PASSES_FILE_NONE);
+}
+
+static void pass_files_text(tk_bundle *b)
+{
+    size_t n = tk_bundle_pass_file_count(b, NULL);
+    if (n == 0)
+        return;
+    printf("pass dump files:\n  %-4s %-5s %12s %7s %5s  %s\n", "#", "kind", "bytes",
+           "dumps", "seqs", "file");
+    for (size_t i = 0; i < n; i++) {
+        const tk_passes *p = tk_bundle_pass_file(b, i);
+        printf("  [%zu]%*s %-5s %12llu %7zu %5zu  ", i, i < 10 ? 1 : 0, "",
+               pass_file_kind(p), (unsigned long long)tk_passes_file_size(p),
+               tk_passes_count(p), tk_passes_seq_count(p));
+        tk_cli_put_text(stdout, tk_passes_path(p), strlen(tk_passes_path(p)));
+        putchar('\n');
+    }
+}
+
+static void kernel_passes_text(tk_bundle *b, const tk_kernel *k)
+{
+    size_t n = tk_bundle_pass_file_count(b, NULL);
+    gboolean any = FALSE;
+    for (size_t i = 0; i < n; i++) {
+        ptrdiff_t s = tk_bundle_kernel_pass_seq(b, k, i);
+        if (s < 0)
+            continue;
+        const tk_passes *p = tk_bundle_pass_file(b, i);
+        if (!any)
+            printf("  %-6s %8s  %s\n", "passes", "dumps", "file");
+        any = TRUE;
+        printf("  %-6s %8zu  [%zu] ", pass_file_kind(p),
+               tk_passes_seq(p, (size_t)s)->n_dumps, i);
+        tk_cli_put_text(stdout, tk_passes_path(p), strlen(tk_passes_path(p)));
+        putchar('\n');
+    }
+    if (!any && n > 0)
+        printf("  passes: no dumps of this kernel in the pass dump files\n");
+}
+
 static void info_text(tk_bundle *b)
 {
     size_t n = tk_bundle_kernel_count(b);
@@ -64,6 +122,7 @@ static void info_text(tk_bundle *b)
         int c = tk_bundle_complete(b);
         printf("capture: %s\n", c == 1 ? "complete" : c == 0 ? "INCOMPLETE" : "unknown");
     }
+    pass_files_text(b);
     for (size_t i = 0; i < n; i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
         printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
@@ -86,6 +145,7 @@ static void info_text(tk_bundle *b)
         if (tk_bindex_irloc_stage(ix) != TK_STAGE_UNKNOWN)
             printf("  USE_IR_LOC capture: later stages are located at %s lines\n",
                    tk_stage_kind_name(tk_bindex_irloc_stage(ix)));
+        kernel_passes_text(b, k);
         tk_bindex_free(ix);
     }
     size_t nf = tk_loctab_file_count(tab);
@@ -142,6 +202,50 @@ static void json_opt_string(JsonBuilder *j, const char *name, const char *v)
         tk_cli_json_string(j, v, strlen(v));
     else
         json_builder_add_null_value(j);
+}
+
+static void json_int(JsonBuilder *j, const char *name, gint64 v)
+{
+    json_builder_set_member_name(j, name);
+    json_builder_add_int_value(j, v);
+}
+
+static void pass_files_json(JsonBuilder *j, tk_bundle *b)
+{
+    json_builder_set_member_name(j, "pass_files");
+    json_builder_begin_array(j);
+    for (size_t i = 0; i < tk_bundle_pass_file_count(b, NULL); i++) {
+        const tk_passes *p = tk_bundle_pass_file(b, i);
+        json_builder_begin_object(j);
+        json_int(j, "index", (gint64)i);
+        json_opt_string(j, "path", tk_passes_path(p));
+        json_opt_string(j, "kind", pass_file_kind(p));
+        json_int(j, "bytes", (gint64)tk_passes_file_size(p));
+        json_int(j, "dumps", (gint64)tk_passes_count(p));
+        json_int(j, "sequences", (gint64)tk_passes_seq_count(p));
+        json_builder_end_object(j);
+    }
+    json_builder_end_array(j);
+}
+
+static void kernel_passes_json(JsonBuilder *j, tk_bundle *b, const tk_kernel *k)
+{
+    json_builder_set_member_name(j, "passes");
+    json_builder_begin_array(j);
+    for (size_t i = 0; i < tk_bundle_pass_file_count(b, NULL); i++) {
+        ptrdiff_t s = tk_bundle_kernel_pass_seq(b, k, i);
+        if (s < 0)
+            continue;
+        const tk_passes *p = tk_bundle_pass_file(b, i);
+        json_builder_begin_object(j);
+        json_int(j, "file", (gint64)i);
+        json_opt_string(j, "path", tk_passes_path(p));
+        json_opt_string(j, "kind", pass_file_kind(p));
+        json_int(j, "sequence", (gint64)s);
+        json_int(j, "dumps", (gint64)tk_passes_seq(p, (size_t)s)->n_dumps);
+        json_builder_end_object(j);
+    }
+    json_builder_end_array(j);
 }
 
 static void info_json(tk_bundle *b)
@@ -201,6 +305,7 @@ static void info_json(tk_bundle *b)
             json_builder_end_object(j);
         }
         json_builder_end_object(j);
+        kernel_passes_json(j, b, k);
         json_builder_end_object(j);
         tk_bindex_free(ix);
     }
@@ -214,6 +319,7 @@ static void info_json(tk_bundle *b)
         json_builder_end_object(j);
     }
     json_builder_end_array(j);
+    pass_files_json(j, b);
     json_builder_end_object(j);
     tk_cli_json_print(j);
     g_object_unref(j);
@@ -237,6 +343,11 @@ int tk_cmd_info(int argc, char **argv)
         rc = TK_EXIT_INPUT;
         goto out;
     }
+    /* Indexing the pass dumps reports what it found wrong in them. */
+    tk_diags *pd = tk_diags_new();
+    tk_bundle_pass_file_count(b, pd);
+    tk_cli_print_diags(pd, common.quiet);
+    tk_diags_free(pd);
     if (common.json)
         info_json(b);
     else
