@@ -10,6 +10,8 @@
 typedef struct {
     tk_bindex *index;
     GArray *files; /* tk_file_id, own file first */
+    tk_timeline *timeline; /* written under pass_lock by a worker */
+    gboolean timeline_built;
 } KernelData;
 
 typedef struct {
@@ -40,6 +42,9 @@ struct _TkvDocument {
     char *phase;
 
     GHashTable *sources; /* file id -> SourceText, main thread */
+
+    GMutex pass_lock;    /* one timeline build at a time */
+    tk_diags *pass_diags;
 };
 
 G_DEFINE_FINAL_TYPE(TkvDocument, tkv_document, G_TYPE_OBJECT)
@@ -58,6 +63,7 @@ static void tkv_document_finalize(GObject *object)
 {
     TkvDocument *self = TKV_DOCUMENT(object);
     for (size_t i = 0; i < self->n_kernels; i++) {
+        tk_timeline_free(self->kernels[i].timeline);
         tk_bindex_free(self->kernels[i].index);
         if (self->kernels[i].files)
             g_array_unref(self->kernels[i].files);
@@ -71,6 +77,8 @@ static void tkv_document_finalize(GObject *object)
     g_free(self->canonical);
     g_strfreev(self->source_dirs);
     g_mutex_clear(&self->phase_lock);
+    g_mutex_clear(&self->pass_lock);
+    tk_diags_free(self->pass_diags);
     g_free(self->phase);
     G_OBJECT_CLASS(tkv_document_parent_class)->finalize(object);
 }
@@ -83,6 +91,8 @@ static void tkv_document_class_init(TkvDocumentClass *klass)
 static void tkv_document_init(TkvDocument *self)
 {
     g_mutex_init(&self->phase_lock);
+    g_mutex_init(&self->pass_lock);
+    self->pass_diags = tk_diags_new();
     self->progress_permille = -1;
     self->sources = g_hash_table_new_full(NULL, NULL, NULL, source_text_free);
 }
@@ -393,12 +403,67 @@ const char *tkv_document_get_source_line(TkvDocument *doc, tk_file_id file,
     return st->text->str + a;
 }
 
-char *tkv_document_format_diags(TkvDocument *doc, tk_diag_severity at_least)
+/* ---- passes ------------------------------------------------------------------ */
+
+static void timeline_thread(GTask *task, gpointer source, gpointer task_data,
+                            GCancellable *cancellable)
+{
+    TkvDocument *self = source;
+    size_t i = GPOINTER_TO_SIZE(task_data);
+    g_mutex_lock(&self->pass_lock);
+    if (!self->kernels[i].timeline_built && !g_cancellable_is_cancelled(cancellable)) {
+        self->kernels[i].timeline = tk_timeline_of_kernel(
+            self->bundle, tk_bundle_kernel(self->bundle, i), NULL, self->pass_diags);
+        self->kernels[i].timeline_built = TRUE;
+    }
+    gboolean built = self->kernels[i].timeline_built;
+    g_mutex_unlock(&self->pass_lock);
+    if (!built)
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+    else
+        g_task_return_pointer(task, self->kernels[i].timeline, NULL);
+}
+
+void tkv_document_timeline_async(TkvDocument *doc, size_t i, GCancellable *cancellable,
+                                 GAsyncReadyCallback callback, gpointer user_data)
+{
+    GTask *task = g_task_new(doc, cancellable, callback, user_data);
+    g_task_set_name(task, "tkview timeline");
+    if (!doc->loaded || i >= doc->n_kernels) {
+        g_task_return_pointer(task, NULL, NULL);
+    } else {
+        g_task_set_task_data(task, GSIZE_TO_POINTER(i), NULL);
+        g_task_run_in_thread(task, timeline_thread);
+    }
+    g_object_unref(task);
+}
+
+const tk_timeline *tkv_document_timeline_finish(TkvDocument *doc, GAsyncResult *result,
+                                                GError **error)
+{
+    return g_task_propagate_pointer(G_TASK(result), error);
+}
+
+const tk_timeline *tkv_document_get_timeline(TkvDocument *doc, size_t i, gboolean *built)
+{
+    gboolean b = FALSE;
+    const tk_timeline *tl = NULL;
+    if (doc->loaded && i < doc->n_kernels && g_mutex_trylock(&doc->pass_lock)) {
+        b = doc->kernels[i].timeline_built;
+        tl = doc->kernels[i].timeline;
+        g_mutex_unlock(&doc->pass_lock);
+    }
+    if (built)
+        *built = b;
+    return tl;
+}
+
+static char *format_diags(const tk_diags *diags, tk_diag_severity at_least)
 {
     GString *s = g_string_new(NULL);
-    size_t n = doc->diags ? tk_diags_count(doc->diags) : 0;
+    size_t n = diags ? tk_diags_count(diags) : 0;
     for (size_t i = 0; i < n; i++) {
-        const tk_diag *d = tk_diags_get(doc->diags, i);
+        const tk_diag *d = tk_diags_get(diags, i);
         if (d->severity < at_least)
             continue;
         if (d->line)
@@ -412,4 +477,17 @@ char *tkv_document_format_diags(TkvDocument *doc, tk_diag_severity at_least)
     char *out = g_utf8_make_valid(s->str, (gssize)s->len);
     g_string_free(s, TRUE);
     return out;
+}
+
+char *tkv_document_format_diags(TkvDocument *doc, tk_diag_severity at_least)
+{
+    return format_diags(doc->diags, at_least);
+}
+
+char *tkv_document_format_pass_diags(TkvDocument *doc)
+{
+    g_mutex_lock(&doc->pass_lock);
+    char *s = format_diags(doc->pass_diags, TK_DIAG_NOTE);
+    g_mutex_unlock(&doc->pass_lock);
+    return s;
 }

@@ -22,6 +22,7 @@
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_diag.h"
+#include "tkdump/tk_timeline.h"
 
 G_BEGIN_DECLS
 
@@ -94,6 +95,27 @@ const char *tkv_document_get_source_text(TkvDocument *doc, tk_file_id file,
  * receives its length.  Main thread only. */
 const char *tkv_document_get_source_line(TkvDocument *doc, tk_file_id file,
                                          uint32_t line, size_t *len);
+
+/* ---- passes ---------------------------------------------------------------- */
+
+/* The pass timeline of kernel I (tk_timeline.h), built on a worker thread on
+ * the first request: the first build also indexes the bundle's pass dump
+ * files (hundreds of MB for a big capture), which is why the binding view
+ * never waits for it.  Builds of one document run one at a time.  CALLBACK
+ * runs on the calling thread's context. */
+void tkv_document_timeline_async(TkvDocument *doc, size_t i, GCancellable *cancellable,
+                                 GAsyncReadyCallback callback, gpointer user_data);
+/* The timeline (owned by the document), or NULL: with ERROR set when the
+ * build was cancelled, unset when the kernel has no pass dumps. */
+const tk_timeline *tkv_document_timeline_finish(TkvDocument *doc, GAsyncResult *result,
+                                                GError **error);
+/* The timeline of kernel I if it was built; *BUILT (may be NULL) says
+ * whether it was (the timeline is NULL when the kernel has none). */
+const tk_timeline *tkv_document_get_timeline(TkvDocument *doc, size_t i, gboolean *built);
+/* What indexing the pass files and building timelines reported, formatted
+ * like tkv_document_format_diags(); caller frees.  Main thread, after a
+ * timeline callback. */
+char *tkv_document_format_pass_diags(TkvDocument *doc);
 
 /* Every error and warning of the load as "file:line: severity: message"
  * lines; caller frees. */

@@ -95,19 +95,15 @@ static GtkWidget *frame_row(TkvDocument *doc, const tk_frame *f, size_t depth, s
     return button;
 }
 
-void tkv_stack_panel_show(TkvStackPanel *self, TkvDocument *doc, guint kernel,
-                          tk_stage_kind stage, guint line)
+void tkv_stack_panel_show_stacks(TkvStackPanel *self, TkvDocument *doc, const char *heading,
+                                 const tk_stack_id *ids, size_t n, gboolean inferred)
 {
     clear_rows(self);
-    const tk_bindex *ix = tkv_document_get_index(doc, kernel);
+    char *safe = g_utf8_make_valid(heading, -1);
+    gtk_label_set_text(self->heading, safe);
+    g_free(safe);
     tk_loctab *tab = tk_bundle_loctab(tkv_document_get_bundle(doc));
-    char *heading = g_strdup_printf("%s line %u", stage < TK_STAGE_COUNT ? stage_titles[stage] : "?",
-                                    line);
-    gtk_label_set_text(self->heading, heading);
-    g_free(heading);
-    const tk_stack_id *ids;
-    size_t n = ix ? tk_bindex_line_stacks(ix, stage, line, &ids) : 0;
-    self->inferred = n && tk_bindex_stack_inferred(ix, stage, line);
+    self->inferred = n && inferred;
     for (size_t s = 0; s < n; s++) {
         size_t nf;
         const tk_frame *fr = tk_loctab_stack_frames(tab, ids[s], &nf);
@@ -130,6 +126,19 @@ void tkv_stack_panel_show(TkvStackPanel *self, TkvDocument *doc, guint kernel,
                                         "innermost line, and the PTX shows one stack for it." : "";
     gtk_label_set_text(self->note, note);
     gtk_widget_set_visible(GTK_WIDGET(self->note), *note);
+}
+
+void tkv_stack_panel_show(TkvStackPanel *self, TkvDocument *doc, guint kernel,
+                          tk_stage_kind stage, guint line)
+{
+    const tk_bindex *ix = tkv_document_get_index(doc, kernel);
+    char *heading = g_strdup_printf("%s line %u", stage < TK_STAGE_COUNT ? stage_titles[stage] : "?",
+                                    line);
+    const tk_stack_id *ids;
+    size_t n = ix ? tk_bindex_line_stacks(ix, stage, line, &ids) : 0;
+    tkv_stack_panel_show_stacks(self, doc, heading, ids, n,
+                                n && tk_bindex_stack_inferred(ix, stage, line));
+    g_free(heading);
 }
 
 const GArray *tkv_stack_panel_get_frames(TkvStackPanel *self) { return self->frames; }

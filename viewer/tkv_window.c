@@ -6,6 +6,7 @@
 #include "tkv_application.h"
 #include "tkv_kernel_item.h"
 #include "tkv_meta_panel.h"
+#include "tkv_pass_view.h"
 #include "tkv_stack_panel.h"
 
 struct _TkvWindow {
@@ -33,7 +34,7 @@ struct _TkvWindow {
     TkvMetaPanel *meta_panel;
     GtkTextView *problems_view;
     GtkStack *mode_stack;
-    GtkWidget *passes_box;
+    TkvPassView *pass_view;
     TkvBindView *bind_view;
 
     TkvDocument *doc;     /* loading or loaded */
@@ -67,7 +68,9 @@ static void set_state(TkvWindow *self, const char *state)
                               "source-file", "stage", "second-stage", "next-match",
                               "previous-match", "find", "find-next", "find-previous",
                               "goto-line", "focus-kernel-filter", "mode", "reload",
-                              "show-second-view", "exact-only", "sidebar-page"};
+                              "show-second-view", "exact-only", "sidebar-page",
+                              "select-pass", "changed-only", "next-change",
+                              "previous-change", "select-diff-line"};
     for (size_t i = 0; i < G_N_ELEMENTS(need_doc); i++) {
         GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), need_doc[i]);
         if (a)
@@ -139,6 +142,7 @@ static void show_kernel(TkvWindow *self, int index)
 {
     self->kernel = index;
     tkv_bind_view_set_kernel(self->bind_view, self->doc, (guint)index);
+    tkv_pass_view_set_kernel(self->pass_view, self->doc, (guint)index);
     tkv_meta_panel_show(self->meta_panel, self->doc, (guint)index);
     tkv_stack_panel_clear(self->stack_panel, "Select an IR line to see where it came from.");
     const tk_kernel *k = tkv_document_get_kernel(self->doc, (guint)index);
@@ -310,6 +314,7 @@ void tkv_window_load(TkvWindow *self, const char *path, const char *const *sourc
         g_clear_object(&self->cancel);
     }
     tkv_bind_view_set_kernel(self->bind_view, NULL, 0);
+    tkv_pass_view_set_kernel(self->pass_view, NULL, 0);
     tkv_meta_panel_show(self->meta_panel, NULL, 0);
     g_list_store_remove_all(self->kernels);
     g_clear_object(&self->doc);
@@ -411,6 +416,19 @@ static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, do
 
 /* ---- actions ------------------------------------------------------------------ */
 
+static void update_stack_panel(TkvWindow *self);
+
+static gboolean in_pass_mode(TkvWindow *self)
+{
+    return g_strcmp0(gtk_stack_get_visible_child_name(self->mode_stack), "passes") == 0;
+}
+
+static TkvCodePane *focused_pane(TkvWindow *self)
+{
+    return in_pass_mode(self) ? tkv_pass_view_get_focused_pane(self->pass_view)
+                              : tkv_bind_view_get_focused_pane(self->bind_view);
+}
+
 static void act_select_kernel(GSimpleAction *a, GVariant *p, gpointer data)
 {
     TkvWindow *self = data;
@@ -438,7 +456,10 @@ static void act_select_source_location(GSimpleAction *a, GVariant *p, gpointer d
     if (self->kernel < 0)
         return;
     tk_file_id f = tkv_document_find_file(self->doc, (guint)self->kernel, path);
-    if (f == TKV_NO_FILE || !tkv_bind_view_select_source(self->bind_view, f, line))
+    gboolean ok = f != TKV_NO_FILE &&
+                  (in_pass_mode(self) ? tkv_pass_view_select_source(self->pass_view, f, line)
+                                      : tkv_bind_view_select_source(self->bind_view, f, line));
+    if (!ok)
         set_last_error(self, "select-source-location: no location of this kernel in %s:%u",
                        path, line);
 }
@@ -460,7 +481,10 @@ static void act_source_file(GSimpleAction *a, GVariant *p, gpointer data)
     if (self->kernel < 0)
         return;
     tk_file_id f = tkv_document_find_file(self->doc, (guint)self->kernel, path);
-    if (f == TKV_NO_FILE || !tkv_bind_view_show_file(self->bind_view, f))
+    gboolean ok = f != TKV_NO_FILE && (in_pass_mode(self)
+                                           ? tkv_pass_view_show_file(self->pass_view, f)
+                                           : tkv_bind_view_show_file(self->bind_view, f));
+    if (!ok)
         set_last_error(self, "source-file: %s is not a file of this kernel", path);
 }
 
@@ -499,37 +523,43 @@ static void act_exact(GSimpleAction *a, GVariant *v, gpointer data)
 static void act_next_match(GSimpleAction *a, GVariant *p, gpointer data)
 {
     TkvWindow *self = data;
-    tkv_bind_view_step_match(self->bind_view, 1);
+    if (in_pass_mode(self))
+        tkv_pass_view_step_match(self->pass_view, 1);
+    else
+        tkv_bind_view_step_match(self->bind_view, 1);
 }
 
 static void act_previous_match(GSimpleAction *a, GVariant *p, gpointer data)
 {
     TkvWindow *self = data;
-    tkv_bind_view_step_match(self->bind_view, -1);
+    if (in_pass_mode(self))
+        tkv_pass_view_step_match(self->pass_view, -1);
+    else
+        tkv_bind_view_step_match(self->bind_view, -1);
 }
 
 static void act_find(GSimpleAction *a, GVariant *p, gpointer data)
 {
     TkvWindow *self = data;
-    tkv_code_pane_find(tkv_bind_view_get_focused_pane(self->bind_view));
+    tkv_code_pane_find(focused_pane(self));
 }
 
 static void act_find_next(GSimpleAction *a, GVariant *p, gpointer data)
 {
     TkvWindow *self = data;
-    tkv_code_pane_find_next(tkv_bind_view_get_focused_pane(self->bind_view), 1);
+    tkv_code_pane_find_next(focused_pane(self), 1);
 }
 
 static void act_find_previous(GSimpleAction *a, GVariant *p, gpointer data)
 {
     TkvWindow *self = data;
-    tkv_code_pane_find_next(tkv_bind_view_get_focused_pane(self->bind_view), -1);
+    tkv_code_pane_find_next(focused_pane(self), -1);
 }
 
 static void act_goto_line(GSimpleAction *a, GVariant *p, gpointer data)
 {
     TkvWindow *self = data;
-    tkv_code_pane_goto_line(tkv_bind_view_get_focused_pane(self->bind_view));
+    tkv_code_pane_goto_line(focused_pane(self));
 }
 
 static void act_focus_filter(GSimpleAction *a, GVariant *p, gpointer data)
@@ -548,6 +578,48 @@ static void act_mode(GSimpleAction *a, GVariant *v, gpointer data)
     }
     gtk_stack_set_visible_child_name(self->mode_stack, mode);
     g_simple_action_set_state(a, v);
+    if (strcmp(mode, "passes") == 0)
+        tkv_pass_view_activate(self->pass_view);
+    update_stack_panel(self);
+}
+
+static void act_select_pass(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    TkvWindow *self = data;
+    const char *spec = g_variant_get_string(p, NULL);
+    if (!tkv_pass_view_select(self->pass_view, spec))
+        set_last_error(self, "select-pass: \"%s\" names no pass of this kernel's timeline", spec);
+}
+
+static void act_changed_only(GSimpleAction *a, GVariant *v, gpointer data)
+{
+    TkvWindow *self = data;
+    tkv_pass_view_set_changed_only(self->pass_view, g_variant_get_boolean(v));
+    g_simple_action_set_state(a, v);
+}
+
+static void act_next_change(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    TkvWindow *self = data;
+    tkv_pass_view_step_change(self->pass_view, 1);
+}
+
+static void act_previous_change(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    TkvWindow *self = data;
+    tkv_pass_view_step_change(self->pass_view, -1);
+}
+
+static void act_select_diff_line(GSimpleAction *a, GVariant *p, gpointer data)
+{
+    TkvWindow *self = data;
+    const char *side;
+    guint32 row;
+    g_variant_get(p, "(&su)", &side, &row);
+    int s = strcmp(side, "a") == 0 || strcmp(side, "before") == 0 ? 0 :
+            strcmp(side, "b") == 0 || strcmp(side, "after") == 0  ? 1 : -1;
+    if (!tkv_pass_view_select_diff_line(self->pass_view, s, row))
+        set_last_error(self, "select-diff-line: no row %s:%u in the diff shown", side, row);
 }
 
 static void act_sidebar_page(GSimpleAction *a, GVariant *v, gpointer data)
@@ -597,6 +669,11 @@ static const GActionEntry win_actions[] = {
     {"mode", NULL, "s", "'bind'", act_mode, {0}},
     {"sidebar-page", NULL, "s", "'stack'", act_sidebar_page, {0}},
     {"reload", act_reload, NULL, NULL, NULL, {0}},
+    {"select-pass", act_select_pass, "s", NULL, NULL, {0}},
+    {"changed-only", NULL, NULL, "false", act_changed_only, {0}},
+    {"next-change", act_next_change, NULL, NULL, NULL, {0}},
+    {"previous-change", act_previous_change, NULL, NULL, NULL, {0}},
+    {"select-diff-line", act_select_diff_line, "(su)", NULL, NULL, {0}},
     {"close", act_close, NULL, NULL, NULL, {0}},
     {"none", act_none, NULL, NULL, NULL, {0}},
 };
@@ -614,8 +691,48 @@ static void on_stage_changed(TkvBindView *bv, guint pane, TkvWindow *self)
                      g_variant_new_boolean(tkv_bind_view_get_second_visible(bv)));
 }
 
+static void on_anchor_changed(TkvBindView *bv, TkvWindow *self);
+
+static void update_stack_panel(TkvWindow *self)
+{
+    if (!in_pass_mode(self)) {
+        on_anchor_changed(self->bind_view, self);
+        return;
+    }
+    const tk_stack_id *ids;
+    const char *heading;
+    size_t n = tkv_pass_view_get_selected_stacks(self->pass_view, &ids, &heading);
+    if (heading)
+        tkv_stack_panel_show_stacks(self->stack_panel, self->doc, heading, ids, n, FALSE);
+    else
+        tkv_stack_panel_clear(self->stack_panel, "Select a line of the diff to see where it "
+                                                 "came from.");
+}
+
+static void on_pass_anchor(TkvPassView *pv, TkvWindow *self)
+{
+    if (in_pass_mode(self))
+        update_stack_panel(self);
+}
+
+static void on_passes_loaded(TkvPassView *pv, TkvWindow *self)
+{
+    char *pass = tkv_document_format_pass_diags(self->doc);
+    if (*pass) {
+        GtkTextBuffer *b = gtk_text_view_get_buffer(self->problems_view);
+        GtkTextIter end;
+        gtk_text_buffer_get_end_iter(b, &end);
+        gtk_text_buffer_insert(b, &end, "\nPass dumps:\n", -1);
+        gtk_text_buffer_get_end_iter(b, &end);
+        gtk_text_buffer_insert(b, &end, pass, -1);
+    }
+    g_free(pass);
+}
+
 static void on_anchor_changed(TkvBindView *bv, TkvWindow *self)
 {
+    if (in_pass_mode(self))
+        return;
     tk_stage_kind stage;
     guint line;
     TkvAnchorKind kind = tkv_bind_view_get_anchor(bv, &stage, NULL, &line);
@@ -697,6 +814,10 @@ void tkv_window_write_state(TkvWindow *self, JsonBuilder *b)
     json_builder_begin_object(b);
     tkv_bind_view_write_state(self->bind_view, b);
     json_builder_end_object(b);
+    json_builder_set_member_name(b, "passes");
+    json_builder_begin_object(b);
+    tkv_pass_view_write_state(self->pass_view, b);
+    json_builder_end_object(b);
     json_builder_set_member_name(b, "stack");
     json_builder_begin_object(b);
     add_string(b, "heading", tkv_stack_panel_get_heading(self->stack_panel));
@@ -762,6 +883,7 @@ static void tkv_window_class_init(TkvWindowClass *klass)
     g_type_ensure(TKV_TYPE_BIND_VIEW);
     g_type_ensure(TKV_TYPE_STACK_PANEL);
     g_type_ensure(TKV_TYPE_META_PANEL);
+    g_type_ensure(TKV_TYPE_PASS_VIEW);
     gtk_widget_class_set_template_from_resource(wc, "/org/tkview/Viewer/ui/tkv_window.ui");
     gtk_widget_class_bind_template_child(wc, TkvWindow, title_label);
     gtk_widget_class_bind_template_child(wc, TkvWindow, subtitle_label);
@@ -784,7 +906,7 @@ static void tkv_window_class_init(TkvWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvWindow, meta_panel);
     gtk_widget_class_bind_template_child(wc, TkvWindow, problems_view);
     gtk_widget_class_bind_template_child(wc, TkvWindow, mode_stack);
-    gtk_widget_class_bind_template_child(wc, TkvWindow, passes_box);
+    gtk_widget_class_bind_template_child(wc, TkvWindow, pass_view);
     gtk_widget_class_bind_template_child(wc, TkvWindow, bind_view);
     gtk_widget_class_bind_template_callback(wc, on_banner_close);
 }
@@ -818,6 +940,8 @@ static void tkv_window_init(TkvWindow *self)
 
     g_signal_connect(self->bind_view, "stage-changed", G_CALLBACK(on_stage_changed), self);
     g_signal_connect(self->bind_view, "anchor-changed", G_CALLBACK(on_anchor_changed), self);
+    g_signal_connect(self->pass_view, "anchor-changed", G_CALLBACK(on_pass_anchor), self);
+    g_signal_connect(self->pass_view, "loaded", G_CALLBACK(on_passes_loaded), self);
 
     GtkDropTarget *drop = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
     GType types[] = {GDK_TYPE_FILE_LIST, G_TYPE_FILE};

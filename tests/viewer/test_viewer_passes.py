@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""The viewer's pass mode, driven like a user would, under Xvfb.
+
+vector_add's pass dumps (mlir_passes.txt) are read into the kernel's pass
+timeline; passes are selected through win.select-pass (what a click in the
+pass list activates), diff lines through win.select-diff-line, source lines
+through win.select-source-location.  What the two sides highlight is read back
+from the text buffers' tags.  Expected lines were read by hand from
+mlir_passes.txt; the comments quote them.
+
+Usage: test_viewer_passes.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+"""
+import os
+import sys
+import time
+
+from viewer_harness import Session, test, tap, skip_all, missing_tools, artefact_dir
+
+VIEWER = sys.argv[1]
+DUMPS = os.environ['TK_TEST_DUMPS']
+VA = os.path.join(DUMPS, 'vector_add')
+VA_PY = '/tmp/capture/vector_add/src/vector_add.py'
+
+if missing_tools():
+    skip_all('needs %s (debian-packages.txt: xvfb, dbus-daemon, libglib2.0-bin)'
+             % ', '.join(missing_tools()))
+
+S = Session()
+viewer = S.start([VIEWER, VA])
+S.wait_registered(viewer)
+S.wait_window(0)
+
+
+def passes():
+    return S.state()['windows'][0]['passes']
+
+
+def wait_passes():
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        p = passes()
+        if p['state'] not in ('loading', 'idle'):
+            return p
+        time.sleep(0.1)
+    raise RuntimeError('the timeline never came')
+
+
+def index_at(p, header_line):
+    (i,) = [i for i, e in enumerate(p['entries']) if e['header_line'] == header_line]
+    return i
+
+
+def texts(side, rows):
+    return [side['text'][str(r)].strip() for r in rows]
+
+
+@test
+def pass_mode_reads_the_timeline():
+    S.activate('mode', "<'passes'>", window=1)
+    p = wait_passes()
+    assert p['state'] == 'ready', p
+    # mlir_passes.txt starts with `// -----// IR Dump Before Inliner (inline)` at line 1.
+    assert p['entries'][0]['pass'] == 'Inliner' and p['entries'][0]['header_line'] == 1
+    # It opens on the first pass that changed something.
+    first = next(i for i, e in enumerate(p['entries']) if e['effect'] == 'changed')
+    assert p['selected'] == str(first), (p['selected'], first)
+
+
+@test
+def a_canonicalizer_that_removed_an_unreachable_block():
+    # mlir_passes.txt:112 `IR Dump Before Canonicalizer (canonicalize) ('tt.func' operation:
+    # @triton.language.standard._sum_combine__fp32_fp32__)`; in the next dump (line 223) the
+    # function has lost its unreachable block: `^bb1:  // no predecessors`,
+    # `%1 = ub.poison : f32 loc(#loc24)`, `tt.return %1 : f32 loc(#loc24)`.  Nothing added.
+    i = index_at(passes(), 112)
+    S.activate('select-pass', "<'%d'>" % i, window=1)
+    p = passes()
+    assert p['title'].startswith('Pass %d: Canonicalizer' % i), p['title']
+    assert p['added'] == 0 and p['removed'] == 3, (p['added'], p['removed'])
+    a, b = p['a'], p['b']
+    gone = texts(a, a['delete'] + a['replace'])
+    assert len(gone) == 3, gone
+    assert gone[0] == '^bb1:  // no predecessors', gone
+    assert gone[1].startswith('%1 = ub.poison : f32'), gone
+    assert gone[2].startswith('tt.return %1 : f32'), gone
+    assert b['insert'] == [] and b['replace'] == [], b
+    assert a['name'].endswith('mlir_passes.txt:112'), a['name']
+
+
+@test
+def binding_is_live_in_the_diff():
+    # Select the removed `%1 = ub.poison : f32 loc(#loc24)`:
+    # #loc24 = loc(".../triton/language/standard.py":263:4), one frame.
+    p = passes()
+    row = next(r for r in p['a']['delete'] + p['a']['replace']
+               if 'ub.poison' in p['a']['text'][str(r)])
+    S.activate('select-diff-line', "<('a', uint32 %d)>" % row, window=1)
+    w = S.state()['windows'][0]
+    frames = [(os.path.basename(f['file']), f['line'], f['col']) for f in w['stack']['frames']]
+    assert frames == [('standard.py', 263, 4)], frames
+    assert w['passes']['a']['selected'] == [row]
+
+
+@test
+def coalesce_inserts_layout_conversions():
+    # mlir_passes.txt:1178 `IR Dump Before TritonGPUCoalesce`; the next dump (1251) adds
+    # `#blocked1 = #ttg.blocked<{sizePerThread = [4], ...}>` and wraps the two loads and
+    # the store in ttg.convert_layout: `%x_4 = tt.load %x_3, %mask_2` becomes
+    # `%x_4 = ttg.convert_layout %x_3`, `%x_5 = ttg.convert_layout %mask_2`,
+    # `%x_6 = tt.load %x_4, %x_5`, `%x_7 = ttg.convert_layout %x_6` (the same for y and for
+    # tt.store): 3 lines removed, 1 + 3 x 4 = 13 added.
+    i = index_at(passes(), 1178)
+    S.activate('select-pass', "<'%d'>" % i, window=1)
+    p = passes()
+    assert p['title'] == 'Pass %d: TritonGPUCoalesce' % i, p['title']
+    assert (p['added'], p['removed']) == (13, 3), (p['added'], p['removed'])
+    a, b = p['a'], p['b']
+    old = texts(a, sorted(a['delete'] + a['replace']))
+    assert [t.split(' ')[2] for t in old] == ['tt.load', 'tt.load', 'tt.store'] or \
+        [t.split(' ')[0] for t in old][-1] == 'tt.store', old
+    new = texts(b, sorted(b['insert'] + b['replace']))
+    assert new[0].startswith('#blocked1 = #ttg.blocked<{sizePerThread = [4]'), new
+    assert sum('ttg.convert_layout' in t for t in new) == 9, new
+    assert p['chunk_map_changes'] == p['changes'] and p['changes'] >= 3, p['changes']
+
+
+@test
+def next_change_scrolls_both_sides_along_the_hunks():
+    # A diff opens on its first change once it has been drawn.
+    deadline = time.time() + 30
+    while passes()['change_index'] != 0:
+        assert time.time() < deadline, passes()['change_text']
+        time.sleep(0.05)
+    S.activate('next-change', window=1)
+    p = passes()
+    assert p['change_text'] == 'change 2 of %d' % p['changes'], p['change_text']
+    # The row in the middle of B is the one the hunks pair with the middle of A.
+    a_row, b_row = p['a']['center_row'], p['b']['center_row']
+    k = a_row - 1
+    for tag, a0, a1, b0, b1 in p['hunks']:
+        if k < a1:
+            want = b0 + (k - a0) + 1 if tag == 'equal' else \
+                b0 + ((k - a0) * (b1 - b0) // (a1 - a0) if a1 > a0 else 0) + 1
+            break
+    assert abs(b_row - want) <= 1, (a_row, b_row, want)
+    S.activate('previous-change', window=1)
+    assert passes()['change_text'] == 'change 1 of %d' % p['changes']
+
+
+@test
+def a_changed_line_shows_its_source_line():
+    # `%x_4 = ttg.convert_layout %x_3 ... loc(#loc29)`, #loc29 = loc("x"(#loc8)),
+    # #loc8 = loc(".../vector_add.py":12:16): line 12, `x = tl.load(x_ptr + offsets, mask=mask)`.
+    p = passes()
+    row = next(r for r in p['b']['insert'] + p['b']['replace']
+               if p['b']['text'][str(r)].strip().startswith('%x_4 = ttg.convert_layout %x_3'))
+    S.activate('select-diff-line', "<('b', uint32 %d)>" % row, window=1)
+    w = S.state()['windows'][0]
+    assert w['passes']['source']['matches'] == [12], w['passes']['source']
+    assert w['passes']['source']['file'] == VA_PY
+    frames = [(f['file'], f['line'], f['col']) for f in w['stack']['frames']]
+    assert frames == [(VA_PY, 12, 16)], frames
+
+
+@test
+def a_source_line_highlights_its_lines_in_both_sides():
+    # vector_add.py:13 `y = tl.load(y_ptr + offsets, mask=mask)`: #loc9 = :13:24 ("y" splat
+    # and addptr), #loc10 = :13:16 (the load).  Before: %y = tt.splat, %y_5 = tt.addptr,
+    # %y_6 = tt.load.  After: %y, %y_8 = tt.addptr, %y_9 and %y_10 = ttg.convert_layout,
+    # %y_11 = tt.load, %y_12 = ttg.convert_layout.
+    S.activate('select-source-location', "<('vector_add.py', uint32 13)>", window=1)
+    p = passes()
+    a = texts(p['a'], p['a']['matches'])
+    b = texts(p['b'], p['b']['matches'])
+    assert [t.split(' ')[0] for t in a] == ['%y', '%y_5', '%y_6'], a
+    assert [t.split(' ')[0] for t in b] == ['%y', '%y_8', '%y_9', '%y_10', '%y_11', '%y_12'], b
+    assert p['source']['selected'] == [13]
+
+
+@test
+def changed_only_hides_the_passes_that_changed_nothing():
+    before = passes()
+    S.set_state('changed-only', '<true>')
+    p = passes()
+    unchanged = sum(e['effect'] == 'unchanged' for e in p['entries'])
+    assert unchanged > 100 and p['listed'] <= before['listed'] - unchanged, \
+        (p['listed'], before['listed'], unchanged)
+    assert p['selected_rows'] == [p['selected']], p['selected_rows']
+    S.set_state('changed-only', '<false>')
+    assert passes()['listed'] == before['listed']
+
+
+@test
+def a_range_of_passes_diffs_the_first_before_against_the_last_after():
+    i = index_at(passes(), 1106)  # ConvertTritonToTritonGPU, just before Coalesce
+    S.activate('select-pass', "<'%d-%d'>" % (i, i + 1), window=1)
+    p = passes()
+    assert p['title'].startswith('Passes %d to %d: ConvertTritonToTritonGPU' % (i, i + 1)), p['title']
+    assert p['selected_rows'] == [str(i), str(i + 1)], p['selected_rows']
+    assert p['a']['name'].endswith('mlir_passes.txt:1106'), p['a']['name']
+
+
+@test
+def screenshot_of_the_pass_mode():
+    i = index_at(passes(), 1178)
+    S.activate('select-pass', "<'%d'>" % i, window=1)
+    time.sleep(0.3)
+    path = os.path.join(artefact_dir(), 'viewer-passes.png')
+    w, h = S.screenshot(path, window=1)
+    print('# screenshot %s (%dx%d)' % (path, w, h))
+    assert w >= 1000 and h >= 600
+
+
+@test
+def quits_cleanly():
+    rc = S.quit(viewer)
+    log = S.log(viewer)
+    assert rc == 0 and 'CRITICAL' not in log, (rc, log)
+
+
+S.close()
+sys.exit(tap())
