@@ -40,6 +40,10 @@ results = []
 TMP = tempfile.mkdtemp(prefix='tkview-capture-test-')
 
 
+class Skip(Exception):
+    """Raised by a test that cannot run here; its message says why."""
+
+
 def test(needs=None):
     def wrap(fn):
         if needs == 'dumps' and not HAVE_DUMPS:
@@ -54,6 +58,8 @@ def test(needs=None):
         try:
             fn()
             results.append((fn.__name__, None))
+        except Skip as e:
+            results.append((fn.__name__, 'SKIP %s' % e))
         except Exception as e:  # report and go on: TAP wants every line
             results.append((fn.__name__, repr(e)))
         return fn
@@ -404,6 +410,57 @@ def location_paths_never_place_files_outside_the_bundle():
         assert f.read() == 'SECRET = 1\n'
     for s in m['sources']:
         assert s['file'].startswith('sources/') and '..' not in s['file']
+
+
+def nvdisasm_installed():
+    home = os.environ.get('CUDA_HOME')
+    return bool(shutil.which('nvdisasm') or
+                (home and os.path.exists(os.path.join(home, 'bin', 'nvdisasm')))
+                or os.path.exists('/usr/local/cuda/bin/nvdisasm'))
+
+
+@test('dumps')
+def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
+    """No nvdisasm in PATH: tkview asks the program's Python where Triton is
+    and uses backends/nvidia/bin/nvdisasm there.  A fake "python" answers
+    with a folder holding a fake nvdisasm that disassembles add_kernel and
+    fails on softmax_kernel."""
+    if nvdisasm_installed():
+        raise Skip('a real nvdisasm is installed here (PATH, CUDA_HOME or '
+                   '/usr/local/cuda/bin): it would be found first')
+    box = fresh('fakebin')
+    tbin = os.path.join(box, 'triton', 'backends', 'nvidia', 'bin')
+    os.makedirs(tbin)
+    py = os.path.join(box, 'python-fake')
+    with open(py, 'w') as f:
+        f.write('#!/bin/sh\n'
+                'if [ "$1" = "-c" ]; then echo "%s"; exit 0; fi\n'
+                'exec "%s" "$@"\n' % (tbin, sys.executable))
+    nvd = os.path.join(tbin, 'nvdisasm')
+    with open(nvd, 'w') as f:
+        f.write('#!/bin/sh\n'
+                'case "$3" in\n'
+                '  *add_kernel.cubin) echo "// fake SASS of $3";;\n'
+                '  *) echo "fake nvdisasm: cannot read $3" >&2; exit 3;;\n'
+                'esac\n')
+    os.chmod(py, 0o755)
+    os.chmod(nvd, 0o755)
+    out = fresh('fakesass')
+    env = dict(os.environ, TK_TEST_DUMPS=DUMPS)
+    env.pop('TRITON_NVDISASM_PATH', None)
+    p = subprocess.run([TKVIEW, 'capture', '-o', out, '--', py, FAKE, 'ok',
+                        'vector_add', 'softmax'], cwd=TMP, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=300)
+    err = p.stderr.decode()
+    assert p.returncode == 0, err
+    cap = manifest(out)['capture']
+    assert cap['sass_tool'] == nvd, cap
+    # Each kernel has a cubin under kernel_dump/ and one under cache/.
+    assert cap['sass_made'] == 2 and cap['sass_failed'] == 2, cap
+    ks = kernels_by_name(manifest(out))
+    with open(os.path.join(out, ks['add_kernel']['stages']['sass'])) as f:
+        assert f.read().startswith('// fake SASS of '), 'not nvdisasm\'s output'
 
 
 # ---- the MLIR route ------------------------------------------------------

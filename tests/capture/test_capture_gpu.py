@@ -12,6 +12,8 @@ code), never taken from tkview's output.
 """
 import json
 import os
+import pty
+import select
 import shutil
 import signal
 import subprocess
@@ -73,15 +75,19 @@ def source_line(path, needle, nth=1):
     return hits[nth - 1]
 
 
-def capture_example(name):
+def capture_example(name, script=None, script_is_source=True):
     out = os.path.join(KEEP or TMP, name + '.tkview')
     shutil.rmtree(out, ignore_errors=True)
-    script = os.path.join(EXAMPLES, name + '.py')
+    script = script or os.path.join(EXAMPLES, name + '.py')
+    t0 = time.time()
     code, stdout, stderr = run('capture', '-o', out, '--', sys.executable,
                                script)
+    print('# capture of %s: %.1f s' % (name, time.time() - t0))
     print('# ' + '\n# '.join(stderr.strip().splitlines()[-6:]))
     assert code == 0, (code, stderr[-3000:])
     assert '%s ok' % name in stdout, stdout  # the program's own output
+    for dump_text in ('IR Dump', 'Running pass', '!DILocation'):
+        assert dump_text not in stderr, dump_text
     with open(os.path.join(out, 'manifest.json')) as f:
         m = json.load(f)
     assert m['complete'] is True
@@ -95,7 +101,8 @@ def capture_example(name):
         assert k['metadata']['registers'] > 0, k['metadata']
         assert 'spill_bytes' in k['metadata'] and 'shared_bytes' in k['metadata']
         assert sorted(p['kind'] for p in k['passes']) == ['llvm', 'mlir'], k
-    assert any(s['path'] == script for s in m['sources']), m['sources']
+    if script_is_source:
+        assert any(s['path'] == script for s in m['sources']), m['sources']
     return out, script, m
 
 
@@ -177,6 +184,110 @@ def interrupted_real_capture():
     assert m['complete'] is False and m['capture']['interrupted'] is True
     assert [k['name'] for k in m['kernels']] == ['add_sum_kernel']
     assert 'sass' in m['kernels'][0]['stages']
+
+
+def write(name, text):
+    path = os.path.join(TMP, name)
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+@test
+def autotune_configs_are_separate_kernels():
+    prog = write('autotuned_add.py', '''import torch, triton
+import triton.language as tl
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 256}, num_warps=2),
+                          triton.Config({"BLOCK": 1024}, num_warps=4)],
+                 key=["n"])
+@triton.jit
+def autotuned_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+n = 1 << 20
+x = torch.rand(n, device="cuda"); y = torch.rand(n, device="cuda")
+out = torch.empty_like(x)
+autotuned_add[lambda m: (triton.cdiv(n, m["BLOCK"]),)](x, y, out, n)
+torch.testing.assert_close(out, x + y)
+print("autotuned_add ok")
+''')
+    out, _, m = capture_example('autotuned_add', prog)
+    ks = [k for k in m['kernels'] if k['name'] == 'autotuned_add']
+    assert len(ks) == 2, [(k['name'], k['hash']) for k in m['kernels']]
+    assert len({k['hash'] for k in ks}) == 2
+    assert sorted(k['metadata']['num_warps'] for k in ks) == [2, 4]
+
+
+@test
+def torch_compile_program():
+    prog = write('compiled_gelu.py', '''import torch
+
+@torch.compile
+def f(x, y):
+    return torch.nn.functional.gelu(x) * y + 1.0
+
+x = torch.randn(4096, 512, device="cuda"); y = torch.randn(4096, 512, device="cuda")
+torch.testing.assert_close(f(x, y), torch.nn.functional.gelu(x) * y + 1.0)
+print("compiled_gelu ok")
+''')
+    # The kernels' locations point into TorchInductor's generated code, not
+    # into the program.
+    out, _, m = capture_example('compiled_gelu', prog, script_is_source=False)
+    assert m['kernels'], m
+    gen = [s for s in m['sources'] if '/run/inductor/' in s['path']]
+    assert gen, m['sources']  # TorchInductor's generated Python, copied
+    for s in gen:
+        assert os.path.getsize(os.path.join(out, s['file'])) > 0
+
+
+@test
+def ctrl_c_during_a_real_capture():
+    """Ctrl-C on a terminal while the second kernel compiles: the first
+    kernel is kept whole, the bundle is marked incomplete."""
+    prog = write('two_kernels.py', '''import sys, time
+sys.path.insert(0, %r)
+import vector_add_sum, matmul_helper
+vector_add_sum.main()
+print("ready", flush=True)
+matmul_helper.main()
+time.sleep(600)
+''' % EXAMPLES)
+    out = os.path.join(KEEP or TMP, 'ctrl_c.tkview')
+    shutil.rmtree(out, ignore_errors=True)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(TMP)
+        os.execv(TKVIEW, [TKVIEW, 'capture', '-o', out, '--', sys.executable,
+                          prog])
+    got = b''
+    end = time.time() + 300
+    while b'ready' not in got and time.time() < end:
+        r, _, _ = select.select([fd], [], [], 5)
+        if r:
+            got += os.read(fd, 65536)
+    assert b'ready' in got, got[-3000:]
+    os.write(fd, b'\x03')
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    _, status = os.waitpid(pid, 0)
+    text = got.decode('utf-8', 'replace')
+    print('# ' + '\n# '.join(text.strip().splitlines()[-8:]))
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1, (status, text[-3000:])
+    with open(os.path.join(out, 'manifest.json')) as f:
+        m = json.load(f)
+    assert m['complete'] is False and m['capture']['interrupted'] is True
+    ks = {k['name']: k for k in m['kernels']}
+    assert 'add_sum_kernel' in ks and 'sass' in ks['add_sum_kernel']['stages']
 
 
 print('1..%d' % len(results))
