@@ -62,27 +62,46 @@ typedef struct {
     gboolean failed;    /* a step failed or was interrupted: stop */
 } route;
 
-/* The first "gpu.func @NAME" (else llvm.func, else func.func) of the input:
- * the kernel's name.  Caller frees; NULL when none. */
+/* The kernel's name: the first "gpu.func @NAME(...) kernel" of the input
+ * (the "kernel" keyword comes after the signature, before the body's "{"),
+ * else the first gpu.func, llvm.func or func.func.  Caller frees; NULL when
+ * there is none. */
 static char *kernel_name_of(const char *text)
 {
     static const char *const patterns[] = {
         "gpu\\.func\\s+@\"?([A-Za-z_][A-Za-z0-9_$.]*)",
         "llvm\\.func\\s+(?:[a-z_]+\\s+)*@\"?([A-Za-z_][A-Za-z0-9_$.]*)",
         "func\\.func\\s+(?:[a-z_]+\\s+)*@\"?([A-Za-z_][A-Za-z0-9_$.]*)"};
-    for (size_t i = 0; i < G_N_ELEMENTS(patterns); i++) {
+    char *first = NULL;
+    for (size_t i = 0; i < G_N_ELEMENTS(patterns) && !first; i++) {
         GRegex *re = g_regex_new(patterns[i], G_REGEX_MULTILINE, 0, NULL);
         GMatchInfo *m = NULL;
-        char *name = NULL;
-        if (re && g_regex_match(re, text, 0, &m))
-            name = g_match_info_fetch(m, 1);
+        g_regex_match(re, text, 0, &m);
+        while (g_match_info_matches(m)) {
+            char *name = g_match_info_fetch(m, 1);
+            int end = 0;
+            g_match_info_fetch_pos(m, 0, NULL, &end);
+            const char *body = strchr(text + end, '{');
+            char *head = body ? g_strndup(text + end, (gsize)(body - (text + end)))
+                              : NULL;
+            gboolean kernel = i == 0 && head && strstr(head, " kernel");
+            g_free(head);
+            if (kernel) {
+                g_free(first);
+                g_match_info_free(m);
+                g_regex_unref(re);
+                return name;
+            }
+            if (!first)
+                first = name;
+            else
+                g_free(name);
+            g_match_info_next(m, NULL);
+        }
         g_match_info_free(m);
-        if (re)
-            g_regex_unref(re);
-        if (name)
-            return name;
+        g_regex_unref(re);
     }
-    return NULL;
+    return first;
 }
 
 /* "90" from "sm_90" or "sm_90a"; NULL when ARCH is not sm_N. */
