@@ -65,6 +65,8 @@ const char *tk_unknown_why_name(tk_unknown_why why)
         return "no IR printed";
     case TK_UNKNOWN_UNREADABLE:
         return "unreadable";
+    case TK_UNKNOWN_NOT_MEASURED:
+        return "not measured";
     default:
         return "";
     }
@@ -122,6 +124,25 @@ tk_stage_kind tk_tl_bind_kind(const tk_timeline_entry *e)
     }
 }
 
+static void not_measured(GArray *es)
+{
+    for (guint i = 0; i < es->len; i++) {
+        tk_timeline_entry *e = &g_array_index(es, tk_timeline_entry, i);
+        if (e->effect == TK_EFFECT_UNKNOWN && e->why == TK_UNKNOWN_NONE)
+            e->why = TK_UNKNOWN_NOT_MEASURED;
+    }
+}
+
+/* A sub-step's first text against its pass's Before dump: comparable only
+ * when both print attribute aliases alike. */
+static int substep_incomparable(const tk_timeline *tl, const tk_timeline_entry *e,
+                                const tl_walker *w)
+{
+    return e->parent != TK_TL_NONE && e->before.kind == TK_SIDE_DUMP &&
+           tk_tl_dump(tl, e->before.part, e->before.dump)->kind != TK_PASS_MLIR_INTERNAL &&
+           tl_walker_alias_styles_differ(w);
+}
+
 /* Measures the effects the plan left open: one walk, in order. */
 static void measure(tk_timeline *tl, GArray *es, tl_walker *w)
 {
@@ -134,15 +155,16 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w)
                                                     : TK_UNKNOWN_NO_AFTER;
             continue;
         }
-        if (tl_walker_load(w, &e->before, &e->after, entry_dialect(e)) != 0) {
+        int rc = tl_walker_load(w, &e->before, &e->after, entry_dialect(e));
+        if (rc < 0) {
             e->why = TK_UNKNOWN_UNREADABLE;
             continue;
         }
-        /* A sub-step's first text against its pass's Before dump: only
-         * when both print attribute aliases alike. */
-        if (e->parent != TK_TL_NONE && e->before.kind == TK_SIDE_DUMP &&
-            tk_tl_dump(tl, e->before.part, e->before.dump)->kind != TK_PASS_MLIR_INTERNAL &&
-            tl_walker_alias_styles_differ(w)) {
+        if (rc == 1) {
+            e->effect = TK_EFFECT_UNCHANGED; /* the same text */
+            continue;
+        }
+        if (substep_incomparable(tl, e, w)) {
             e->why = TK_UNKNOWN_NO_BEFORE;
             e->before.kind = TK_SIDE_NONE;
             continue;
@@ -179,8 +201,14 @@ tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
     tl->kernel_name = g_strdup(name);
 
     tk_tl_plan(tl);
+    if (opts && (opts->flags & TK_TIMELINE_NO_MEASURE)) {
+        not_measured(tl->entries);
+        not_measured(tl->subs);
+        return tl;
+    }
     tl_walker w;
     tl_walker_init(&w, tl, diags);
+    w.reuse_equal = 1;
     measure(tl, tl->entries, &w);
     measure(tl, tl->subs, &w);
     tl_walker_clear(&w);
@@ -337,6 +365,13 @@ static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *fi
     tl_walker w;
     tl_walker_init(&w, tl, diags);
     if (tl_walker_load(&w, before, after, d) != 0) {
+        tl_walker_clear(&w);
+        return NULL;
+    }
+    if (first == last && substep_incomparable(tl, first, &w)) {
+        tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
+                     "%s %s: printed without attribute aliases, it cannot be "
+                     "compared with the dump before its pass", first->pass, first->arg);
         tl_walker_clear(&w);
         return NULL;
     }

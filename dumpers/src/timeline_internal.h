@@ -74,6 +74,7 @@ typedef struct {
     tl_text side[2];          /* TK_IR_A: before, TK_IR_B: after */
     tl_raw raw[2];            /* slot 0: a base module; slot 1: pieces */
     tl_raw meta;              /* debug metadata lines of a module dump */
+    int reuse_equal;          /* tl_walker_load() may answer 1 (see there) */
 } tl_walker;
 
 void tl_walker_init(tl_walker *w, const tk_timeline *tl, tk_diags *diags);
@@ -83,7 +84,10 @@ void tl_walker_clear(tl_walker *w);
  * DIALECT, reusing what the sides already hold (the previous entry's after
  * text is usually this one's before).  When one side holds only some
  * functions and the other does not, those functions are cut out of the
- * other.  Returns 0, or -1 with a diagnostic when a text cannot be read. */
+ * other.  Returns 0, or -1 with a diagnostic when a text cannot be read.
+ * With W->reuse_equal set, returns 1 when the two texts are the same bytes
+ * (whole dumps with the same digests, or texts compared as read): then
+ * side B holds the text and normalization and side A is empty. */
 int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
                    const tk_timeline_side *after, tk_ir_dialect dialect);
 

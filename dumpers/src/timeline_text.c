@@ -361,9 +361,9 @@ static int text_final(tl_walker *w, int s, const tk_timeline_side *side)
     return 0;
 }
 
-/* Assembles SIDE into text S and normalizes it. */
-static int materialize(tl_walker *w, int s, const tk_timeline_side *side,
-                       tk_ir_dialect dialect)
+/* Assembles SIDE into text S (not normalized yet). */
+static int assemble(tl_walker *w, int s, const tk_timeline_side *side,
+                    tk_ir_dialect dialect)
 {
     tl_text *t = &w->side[s];
     text_reset(t);
@@ -396,17 +396,72 @@ static int materialize(tl_walker *w, int s, const tk_timeline_side *side,
         return -1;
     reserve(&t->buf, &t->cap, t->len);
     t->buf[t->len] = '\0';
-    t->norm = tk_norm_new(dialect, t->buf, t->len);
+    t->key = *side;
+    t->dialect = dialect;
+    return 0;
+}
+
+/* Normalizes the text assembled in S; it is then valid. */
+static int normalize(tl_walker *w, int s)
+{
+    tl_text *t = &w->side[s];
+    t->norm = tk_norm_new(t->dialect, t->buf, t->len);
     if (!t->norm) {
         tk_diags_add(w->diags, TK_DIAG_ERROR, w->tl->kernel_name, 0,
                      "a text of %zu bytes is too large to compare", t->len);
         return -1;
     }
-    t->key = *side;
-    t->dialect = dialect;
     t->valid = 1;
     t->cacheable = 1;
     return 0;
+}
+
+static int materialize(tl_walker *w, int s, const tk_timeline_side *side,
+                       tk_ir_dialect dialect)
+{
+    if (assemble(w, s, side, dialect) != 0)
+        return -1;
+    return normalize(w, s);
+}
+
+/* Makes side B hold side A's text and normalization under the key AFTER
+ * (the two texts are the same), leaving A empty. */
+static void alias_to_after(tl_walker *w, const tk_timeline_side *after)
+{
+    tl_text tmp = w->side[0];
+    w->side[0] = w->side[1];
+    w->side[1] = tmp;
+    w->side[1].key = *after;
+    text_reset(&w->side[0]);
+}
+
+/* The dump a side's text is all of: a whole dump, or the one function of a
+ * dump that shows only that function; NULL otherwise. */
+static const tk_pass_dump *whole_text_of(const tk_timeline *tl,
+                                         const tk_timeline_side *x)
+{
+    if (x->kind == TK_SIDE_DUMP)
+        return tk_tl_dump(tl, x->part, x->dump);
+    if (x->kind != TK_SIDE_FUNCTIONS || x->n_pieces != 1)
+        return NULL;
+    const tk_pass_dump *d = tk_tl_dump(tl, x->pieces[0].part, x->pieces[0].dump);
+    if (!d || d->n_functions != 1 || d->scope_kind == TK_PASS_SCOPE_MODULE ||
+        d->when == TK_PASS_AT_START)
+        return NULL;
+    return d;
+}
+
+/* Whether two sides have the same text by the index's digests (equal
+ * digests and lengths: the same lines, blank lines aside, which
+ * normalization drops anyway), so that nothing needs reading. */
+static int same_dump_text(const tk_timeline *tl, const tk_timeline_side *x,
+                          const tk_timeline_side *y)
+{
+    if (x->kind != y->kind)
+        return 0;
+    const tk_pass_dump *a = whole_text_of(tl, x), *b = whole_text_of(tl, y);
+    return a && b && a->body_len == b->body_len && a->digest.exact == b->digest.exact &&
+           a->digest.noloc == b->digest.noloc;
 }
 
 static int holds(const tl_text *t, const tk_timeline_side *side,
@@ -460,6 +515,8 @@ static int same_names(const tk_timeline_side *x, const tk_timeline_side *y)
     return 1;
 }
 
+static int same_names(const tk_timeline_side *x, const tk_timeline_side *y);
+
 int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
                    const tk_timeline_side *after, tk_ir_dialect dialect)
 {
@@ -472,10 +529,27 @@ int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
             return -1;
         }
     }
-    if (!holds(&w->side[1], after, dialect) &&
-        materialize(w, 1, after, dialect) != 0)
-        return -1;
     int fa = before->kind == TK_SIDE_FUNCTIONS, fb = after->kind == TK_SIDE_FUNCTIONS;
+    if (!holds(&w->side[1], after, dialect)) {
+        /* A pass that changed nothing (most of them): its after text is
+         * its before text; reuse that normalization instead of making a
+         * second one.  Whole dumps are known equal from the index. */
+        int plain = (before->kind == TK_SIDE_DUMP && after->kind == TK_SIDE_DUMP) ||
+                    (fa && fb && same_names(before, after));
+        if (w->reuse_equal && plain && same_dump_text(w->tl, before, after)) {
+            alias_to_after(w, after);
+            return 1;
+        }
+        if (assemble(w, 1, after, dialect) != 0)
+            return -1;
+        if (w->reuse_equal && plain && w->side[1].len == w->side[0].len &&
+            memcmp(w->side[1].buf, w->side[0].buf, w->side[0].len) == 0) {
+            alias_to_after(w, after);
+            return 1;
+        }
+        if (normalize(w, 1) != 0)
+            return -1;
+    }
     if (fa && !fb) {
         restrict_to(w, 1, before, NULL);
     } else if (fb && !fa) {

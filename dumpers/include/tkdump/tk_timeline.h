@@ -130,15 +130,16 @@ typedef enum {
                               final stage of its level */
     TK_UNKNOWN_NO_BEFORE,  /* an After dump with nothing comparable before */
     TK_UNKNOWN_NO_BODY,    /* a banner without IR */
-    TK_UNKNOWN_UNREADABLE  /* a text could not be read (the file changed
+    TK_UNKNOWN_UNREADABLE, /* a text could not be read (the file changed
                               since it was indexed) or the diff was refused;
                               a diagnostic says which */
+    TK_UNKNOWN_NOT_MEASURED /* built with TK_TIMELINE_NO_MEASURE */
 } tk_unknown_why;
 
 /* "changed", "unchanged", "unknown". */
 const char *tk_effect_name(tk_effect effect);
 /* "", "no dump after it", "nothing comparable before it", "no IR printed",
- * "unreadable". */
+ * "unreadable", "not measured". */
 const char *tk_unknown_why_name(tk_unknown_why why);
 
 /* Bits of tk_timeline_entry.flags. */
@@ -187,8 +188,15 @@ typedef struct {
     size_t seq;
 } tk_timeline_part;
 
+/* Bits of tk_timeline_opts.flags. */
+#define TK_TIMELINE_NO_MEASURE (1u << 0) /* plan only: read no dump; effects
+                                            the index alone cannot tell are
+                                            left unknown, TK_UNKNOWN_NOT_MEASURED
+                                            (for a diff of a few passes) */
+
 typedef struct {
     tk_diff_opts diff; /* algorithm and limits; zeros: histogram */
+    unsigned flags;    /* TK_TIMELINE_... */
 } tk_timeline_opts;
 
 typedef struct tk_timeline tk_timeline;
@@ -206,6 +214,15 @@ tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
                                const tk_timeline_opts *opts,
                                tk_diags *diags);
 void tk_timeline_free(tk_timeline *tl);
+
+/* The timeline of KERNEL from the pass dumps that came with BUNDLE: its
+ * sequence in each pass file (tk_bundle_kernel_pass_seq()); indexing the
+ * pass files, on the first call, reports to DIAGS.  Returns NULL when no
+ * pass file has dumps of the kernel.  The timeline borrows the bundle (its
+ * pass indexes and the kernel), which must outlive it. */
+tk_timeline *tk_timeline_of_kernel(tk_bundle *bundle, const tk_kernel *kernel,
+                                   const tk_timeline_opts *opts,
+                                   tk_diags *diags);
 
 /* The kernel's name: KERNEL's, else the sequences' ("" when unnamed). */
 const char *tk_timeline_kernel_name(const tk_timeline *tl);
