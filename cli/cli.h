@@ -66,6 +66,9 @@ int tk_cmd_info(int argc, char **argv);
 int tk_cmd_bind(int argc, char **argv);
 int tk_cmd_refs(int argc, char **argv);
 int tk_cmd_bundle(int argc, char **argv);
+int tk_cmd_passes(int argc, char **argv);
+int tk_cmd_diff(int argc, char **argv);
+int tk_cmd_history(int argc, char **argv);
 int tk_cmd_capture(int argc, char **argv);
 int tk_cmd_html(int argc, char **argv);
 

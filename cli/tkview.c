@@ -24,6 +24,18 @@ static const char usage[] =
     "                                          code for\n"
     "  bundle PATH -o OUTDIR                   write a self-contained bundle of\n"
     "                                          PATH (stages, metadata, sources)\n"
+    "  passes PATH [--kernel K] [--changed-only] [--json]\n"
+    "                                          each compiler pass in order, its IR\n"
+    "                                          level and the lines it changed\n"
+    "  diff PATH --kernel K --pass N [--to M] [--context C] [--color WHEN]\n"
+    "                                          what pass N (to M) changed, as a\n"
+    "                                          unified diff\n"
+    "  diff PATH_A [PATH_B] --kernel K [--kernel-b K2] --stage S\n"
+    "                                          a final stage of two bundles or\n"
+    "                                          two configurations\n"
+    "  history PATH --source FILE:LINE [--kernel K] [--exact] [--json]\n"
+    "                                          the passes that changed a source\n"
+    "                                          line's IR\n"
     "  capture [-o BUNDLE] -- PROGRAM [ARGS...]  run a Triton program with the\n"
     "                                          dump knobs set; write a bundle\n"
     "  capture --mlir FILE.mlir [-o BUNDLE]    the same with the MLIR/LLVM tools\n"
@@ -60,6 +72,12 @@ int main(int argc, char **argv)
         return tk_cmd_refs(argc - 1, argv + 1);
     if (!strcmp(cmd, "bundle"))
         return tk_cmd_bundle(argc - 1, argv + 1);
+    if (!strcmp(cmd, "passes"))
+        return tk_cmd_passes(argc - 1, argv + 1);
+    if (!strcmp(cmd, "diff"))
+        return tk_cmd_diff(argc - 1, argv + 1);
+    if (!strcmp(cmd, "history"))
+        return tk_cmd_history(argc - 1, argv + 1);
     if (!strcmp(cmd, "capture"))
         return tk_cmd_capture(argc - 1, argv + 1);
     if (!strcmp(cmd, "--html") || !strcmp(cmd, "html"))

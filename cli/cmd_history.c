@@ -1,0 +1,277 @@
+/* cmd_history.c - `tkview history PATH --source FILE:LINE`: the passes that
+ * added or removed IR bound to a source line, in pipeline order. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tkdump/tk_timeline.h"
+
+typedef struct {
+    tk_cli_common common;
+    char *source;
+    char *kernel;
+    gboolean exact;
+} history_args;
+
+/* What the user typed for FILE: matched as tkview bind does, by the same
+ * path, a path suffix at a '/', or the file the location resolves to. */
+typedef struct {
+    tk_bundle *bundle;
+    const char *file;
+    char *file_real;
+} file_query;
+
+static int file_matches(const tk_loctab *tab, tk_file_id f, void *user)
+{
+    file_query *q = user;
+    const char *path = tk_loctab_file_path(tab, f);
+    size_t lp = strlen(path), lf = strlen(q->file);
+    if (lp == lf && memcmp(path, q->file, lp) == 0)
+        return 1;
+    if (lf < lp && memcmp(path + lp - lf, q->file, lf) == 0 &&
+        (q->file[0] == '/' || path[lp - lf - 1] == '/'))
+        return 1;
+    if (q->file_real) {
+        const char *local = tk_bundle_resolve_source(q->bundle, f, NULL);
+        char *real = local ? realpath(local, NULL) : NULL;
+        int same = real && strcmp(real, q->file_real) == 0;
+        free(real);
+        return same;
+    }
+    return 0;
+}
+
+/* "FILE:LINE", split at the last colon. */
+static gboolean split_source(const char *spec, char **file, uint32_t *line)
+{
+    const char *colon = strrchr(spec, ':');
+    if (!colon || colon == spec || !g_ascii_isdigit(colon[1]))
+        return FALSE;
+    char *end;
+    unsigned long long v = g_ascii_strtoull(colon + 1, &end, 10);
+    if (*end || v == 0 || v > UINT32_MAX)
+        return FALSE;
+    *file = g_strndup(spec, (gsize)(colon - spec));
+    *line = (uint32_t)v;
+    return TRUE;
+}
+
+static const char *part_path(const tk_timeline *tl, size_t part)
+{
+    const tk_timeline_part *p = tk_timeline_get_part(tl, part);
+    return p ? tk_passes_path(p->passes) : "";
+}
+
+static void json_kernel_history(JsonBuilder *j, const tk_timeline *tl,
+                                const tk_kernel *k, const tk_history *h)
+{
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "name");
+    tk_cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+    json_builder_set_member_name(j, "hash");
+    tk_cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+    json_builder_set_member_name(j, "passes");
+    json_builder_begin_array(j);
+    for (size_t i = 0; i < tk_history_count(h); i++) {
+        const tk_history_step *s = tk_history_get(h, i);
+        const tk_timeline_entry *e = s->substep == TK_TL_NONE
+                                         ? tk_timeline_get(tl, s->pass)
+                                         : tk_timeline_substep(tl, s->pass, s->substep);
+        json_builder_begin_object(j);
+        json_builder_set_member_name(j, "index");
+        json_builder_add_int_value(j, (gint64)s->pass);
+        json_builder_set_member_name(j, "substep");
+        if (s->substep == TK_TL_NONE)
+            json_builder_add_null_value(j);
+        else
+            json_builder_add_int_value(j, (gint64)s->substep);
+        json_builder_set_member_name(j, "level");
+        json_builder_add_string_value(j, tk_timeline_level_name(e->level));
+        json_builder_set_member_name(j, "pass");
+        tk_cli_json_string(j, e->pass, strlen(e->pass));
+        json_builder_set_member_name(j, "arg");
+        tk_cli_json_string(j, e->arg, strlen(e->arg));
+        json_builder_set_member_name(j, "file");
+        tk_cli_json_string(j, part_path(tl, e->part), strlen(part_path(tl, e->part)));
+        json_builder_set_member_name(j, "line");
+        json_builder_add_int_value(j, (gint64)e->header_line);
+        json_builder_set_member_name(j, "removed");
+        json_builder_add_int_value(j, s->removed);
+        json_builder_set_member_name(j, "added");
+        json_builder_add_int_value(j, s->added);
+        json_builder_end_object(j);
+    }
+    json_builder_end_array(j);
+    json_builder_set_member_name(j, "changed_passes_read");
+    json_builder_add_int_value(j, (gint64)tk_history_entries_read(h));
+    json_builder_set_member_name(j, "changed_passes_without_locations");
+    json_builder_add_int_value(j, (gint64)tk_history_entries_unlocated(h));
+    json_builder_end_object(j);
+}
+
+static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
+                               const tk_history *h, const char *what)
+{
+    printf("%s %.12s: ", tk_kernel_name(k), tk_kernel_hash(k));
+    tk_cli_put_text(stdout, what, strlen(what));
+    printf(": %zu pass%s changed its IR\n", tk_history_count(h),
+           tk_history_count(h) == 1 ? "" : "es");
+    if (tk_history_count(h))
+        printf("%7s  %-12s  %8s %6s  %s\n", "#", "level", "-removed", "+added", "pass");
+    for (size_t i = 0; i < tk_history_count(h); i++) {
+        const tk_history_step *s = tk_history_get(h, i);
+        const tk_timeline_entry *e = s->substep == TK_TL_NONE
+                                         ? tk_timeline_get(tl, s->pass)
+                                         : tk_timeline_substep(tl, s->pass, s->substep);
+        char index[32];
+        if (s->substep == TK_TL_NONE)
+            g_snprintf(index, sizeof index, "%zu", s->pass);
+        else
+            g_snprintf(index, sizeof index, "%zu.%zu", s->pass, s->substep);
+        printf("%7s  %-12s  %8u %6u  ", index, tk_timeline_level_name(e->level), s->removed,
+               s->added);
+        GString *name = g_string_new(e->pass);
+        if (e->arg[0] && strcmp(e->arg, e->pass) != 0)
+            g_string_append_printf(name, " (%s)", e->arg);
+        tk_cli_put_text(stdout, name->str, name->len);
+        g_string_free(name, TRUE);
+        const char *path = part_path(tl, e->part);
+        const char *base = strrchr(path, '/');
+        printf("  %s:%llu\n", base ? base + 1 : path, (unsigned long long)e->header_line);
+    }
+    if (tk_history_entries_unlocated(h))
+        printf("  (%zu of %zu changed passes carry no locations (machine code, "
+               "Triton's internal dumps): whether they touched the line is unknown)\n",
+               tk_history_entries_unlocated(h), tk_history_entries_read(h));
+}
+
+int tk_cmd_history(int argc, char **argv)
+{
+    history_args a = {0};
+    GOptionEntry entries[] = {
+        {"source", 's', 0, G_OPTION_ARG_STRING, &a.source,
+         "Source line: FILE:LINE, FILE matched by path suffix", "FILE:LINE"},
+        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
+         "Kernel: name, hash prefix, name:hash or index (default: every kernel)", "K"},
+        {"exact", 0, 0, G_OPTION_ARG_NONE, &a.exact,
+         "Only IR whose innermost frame is the line (default: also what it called)",
+         NULL},
+        G_OPTION_ENTRY_NULL,
+    };
+    GOptionContext *ctx = g_option_context_new(
+        "PATH --source FILE:LINE - the passes that changed a source line's IR");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    tk_cli_add_common(ctx, &a.common);
+    GError *err = NULL;
+    int rc = TK_EXIT_USAGE;
+    char *file = NULL;
+    uint32_t line = 0;
+    if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 || !a.source) {
+        tk_cli_error("%s", err ? err->message
+                               : "usage: tkview history PATH --source FILE:LINE "
+                                 "[--kernel K] [--exact] [--json]");
+        g_clear_error(&err);
+        goto out;
+    }
+    if (!split_source(a.source, &file, &line)) {
+        tk_cli_error("--source wants FILE:LINE (e.g. vector_add.py:16), got \"%s\"",
+                     a.source);
+        goto out;
+    }
+    tk_bundle *b = tk_cli_load(argv[1], &a.common);
+    if (!b) {
+        rc = TK_EXIT_INPUT;
+        goto out;
+    }
+    const tk_kernel *one = NULL;
+    if (a.kernel && !(one = tk_cli_pick_kernel(b, a.kernel))) {
+        tk_bundle_free(b);
+        goto out;
+    }
+    file_query q = {b, file, realpath(file, NULL)};
+    tk_loctab *tab = tk_bundle_loctab(b);
+    /* The files the final stages name already: the name must pick one. */
+    GPtrArray *named = g_ptr_array_new();
+    for (tk_file_id f = 0; f < tk_loctab_file_count(tab); f++)
+        if (file_matches(tab, f, &q))
+            g_ptr_array_add(named, (gpointer)tk_loctab_file_path(tab, f));
+    if (named->len > 1) {
+        tk_cli_error("\"%s\" names %u files; give more of the path:", file, named->len);
+        for (guint i = 0; i < named->len; i++)
+            fprintf(stderr, "  %s\n", (const char *)g_ptr_array_index(named, i));
+        g_ptr_array_free(named, TRUE);
+        free(q.file_real);
+        tk_bundle_free(b);
+        goto out;
+    }
+    char *what = g_strdup_printf("%s:%u (%s)",
+                                 named->len ? (const char *)g_ptr_array_index(named, 0) : file,
+                                 line, a.exact ? "this line only" : "this line and what it called");
+    JsonBuilder *j = NULL;
+    if (a.common.json) {
+        j = json_builder_new();
+        json_builder_begin_object(j);
+        json_builder_set_member_name(j, "query");
+        json_builder_begin_object(j);
+        json_builder_set_member_name(j, "file");
+        const char *shown = named->len ? g_ptr_array_index(named, 0) : file;
+        tk_cli_json_string(j, shown, strlen(shown));
+        json_builder_set_member_name(j, "line");
+        json_builder_add_int_value(j, line);
+        json_builder_set_member_name(j, "match");
+        json_builder_add_string_value(j, a.exact ? "exact" : "called");
+        json_builder_end_object(j);
+        json_builder_set_member_name(j, "kernels");
+        json_builder_begin_array(j);
+    }
+    g_ptr_array_free(named, TRUE);
+    size_t steps = 0, timelines = 0;
+    for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
+        const tk_kernel *k = tk_bundle_kernel(b, i);
+        if (one && k != one)
+            continue;
+        tk_diags *diags = tk_diags_new();
+        tk_timeline *tl = tk_timeline_of_kernel(b, k, NULL, diags);
+        tk_history *h = tl ? tk_timeline_history(tl, tab, file_matches, &q, line,
+                                                 a.exact ? TK_MATCH_EXACT : TK_MATCH_CALLED,
+                                                 NULL, diags)
+                           : NULL;
+        tk_cli_print_diags(diags, a.common.quiet);
+        tk_diags_free(diags);
+        if (tl)
+            timelines++;
+        /* Without --kernel, kernels whose passes never touched the line
+         * stay quiet. */
+        if (h && (one || tk_history_count(h))) {
+            steps += tk_history_count(h);
+            if (j)
+                json_kernel_history(j, tl, k, h);
+            else
+                put_kernel_history(tl, k, h, what);
+        }
+        tk_history_free(h);
+        tk_timeline_free(tl);
+    }
+    if (j) {
+        json_builder_end_array(j);
+        json_builder_end_object(j);
+        tk_cli_json_print(j);
+        g_object_unref(j);
+    } else if (!timelines) {
+        tk_cli_error("no pass dumps were found with %s", argv[1]);
+    } else if (!steps && !one) {
+        printf("no pass changed IR bound to %s\n", what);
+    }
+    rc = steps ? TK_EXIT_OK : TK_EXIT_NOTHING;
+    g_free(what);
+    free(q.file_real);
+    tk_bundle_free(b);
+out:
+    g_free(file);
+    g_free(a.source);
+    g_free(a.kernel);
+    g_strfreev(a.common.source_dirs);
+    g_option_context_free(ctx);
+    return rc;
+}
