@@ -489,6 +489,54 @@ static void test_diffs(void)
     capture_close(&c);
 }
 
+/* The build's counts (which skip reading texts it knows are equal) are
+ * those of a diff of each pass made from scratch; a plan without measuring
+ * and the bundle's own pass files give the same timeline. */
+static void test_build_paths_agree(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    capture c;
+    capture_open(&c, "vector_add");
+    const tk_kernel *k = tk_bundle_kernel(c.bundle, 0);
+    tk_timeline *tl = kernel_timeline(&c, k);
+    size_t compared = 0;
+    for (size_t i = 0; i < tk_timeline_count(tl); i++) {
+        const tk_timeline_entry *e = tk_timeline_get(tl, i);
+        if (e->effect == TK_EFFECT_UNKNOWN)
+            continue;
+        if (e->before.kind == TK_SIDE_NONE) /* banners: no text */
+            continue;
+        tk_ir_diff *d = tk_timeline_diff(tl, i, i, NULL, c.diags);
+        g_assert_nonnull(d);
+        tk_diff_stats st = tk_ir_diff_stats(d);
+        if (st.added != e->added || st.removed != e->removed)
+            g_error("pass %zu (%s): built +%u -%u, diffed +%u -%u", i, e->pass, e->added,
+                    e->removed, st.added, st.removed);
+        tk_ir_diff_free(d);
+        compared++;
+    }
+    g_assert_cmpuint(compared, ==, 264 - 3); /* all but the 3 unknown */
+
+    tk_timeline_opts plan = {{0}, TK_TIMELINE_NO_MEASURE};
+    tk_timeline *p = tk_timeline_of_kernel(c.bundle, k, &plan, c.diags);
+    g_assert_nonnull(p);
+    g_assert_cmpuint(tk_timeline_count(p), ==, tk_timeline_count(tl));
+    for (size_t i = 0; i < tk_timeline_count(p); i++) {
+        const tk_timeline_entry *a = tk_timeline_get(tl, i), *b = tk_timeline_get(p, i);
+        g_assert_cmpuint(a->header_line, ==, b->header_line);
+        g_assert_cmpint(a->before.kind, ==, b->before.kind);
+        if (a->effect != TK_EFFECT_UNKNOWN)
+            g_assert_cmpint(b->why, ==, TK_UNKNOWN_NOT_MEASURED);
+    }
+    tk_ir_diff *d = tk_timeline_diff(p, 14, 14, NULL, c.diags);
+    g_assert_cmpuint(tk_ir_diff_stats(d).added, ==, 13);
+    tk_ir_diff_free(d);
+    tk_timeline_free(p);
+    tk_timeline_free(tl);
+    capture_close(&c);
+}
+
 static void test_stage_diff_configs(void)
 {
     if (!tk_test_have_dumps())
@@ -714,6 +762,7 @@ int main(int argc, char **argv)
     g_test_add_func("/timeline/compiled-block", test_compiled_block);
     g_test_add_func("/timeline/autotuned", test_autotuned);
     g_test_add_func("/timeline/diffs", test_diffs);
+    g_test_add_func("/timeline/build-paths-agree", test_build_paths_agree);
     g_test_add_func("/timeline/stage-diff-configs", test_stage_diff_configs);
     g_test_add_func("/timeline/history", test_history);
     g_test_add_func("/timeline/memory", test_memory);
