@@ -31,10 +31,16 @@ typedef struct {
     GArray *pending;             /* size_t: Before entries awaiting "after" */
 } fam_state;
 
+/* One of Triton's internal dumps: where it is, and its position in its
+ * part's sequence. */
+typedef struct {
+    size_t part, dump, pos;
+} internal_dump;
+
 typedef struct {
     tk_timeline *tl;
     fam_state fam[FAM_N];
-    GArray *internal; /* size_t pairs (part, dump) of Triton's internal dumps */
+    GArray *internal; /* internal_dump, in sequence order */
 } planner;
 
 const tk_pass_dump *tk_tl_dump(const tk_timeline *tl, size_t part, size_t dump)
@@ -311,7 +317,7 @@ static tk_pass_level level_or(tk_pass_level level, tk_pass_level prev)
     return level != TK_PASS_LEVEL_UNKNOWN ? level : prev;
 }
 
-static void plan_dump(planner *p, size_t part, size_t dump,
+static void plan_dump(planner *p, size_t part, size_t dump, size_t pos,
                       tk_pass_level *prev_level)
 {
     const tk_pass_dump *d = tk_tl_dump(p->tl, part, dump);
@@ -320,8 +326,8 @@ static void plan_dump(planner *p, size_t part, size_t dump,
     unit_kind u = unit_of(d);
 
     if (d->kind == TK_PASS_MLIR_INTERNAL) {
-        size_t ref[2] = {part, dump};
-        g_array_append_vals(p->internal, ref, 2);
+        internal_dump x = {part, dump, pos};
+        g_array_append_val(p->internal, x);
         return;
     }
     if (d->status != TK_PASS_PRINTED) {
@@ -456,20 +462,6 @@ static int is_pipeline_pass(const tk_timeline_entry *e)
             strcmp(e->pass, "TritonGPUPipeline") == 0);
 }
 
-/* The pass whose Before dump precedes internal dump D in the same file. */
-static size_t host_by_position(planner *p, size_t part, const tk_pass_dump *d)
-{
-    size_t host = TK_TL_NONE;
-    for (guint i = 0; i < p->tl->entries->len; i++) {
-        tk_timeline_entry *e = entry_at(p, i);
-        if (e->part != part || e->kind != TK_PASS_MLIR || e->when != TK_PASS_BEFORE)
-            continue;
-        if (tk_tl_dump(p->tl, e->part, e->dump)->header_offset < d->header_offset)
-            host = i;
-    }
-    return host;
-}
-
 /* Makes room for a placeholder pass holding sub-steps whose pass has no
  * dump: after the last TTGIR-level MLIR pass, else after the last MLIR
  * pass, else first. */
@@ -505,86 +497,84 @@ static size_t add_placeholder(planner *p)
     return at;
 }
 
-/* Hangs Triton's internal dumps under their pass as sub-steps. */
+/* Hangs Triton's internal dumps under their pass as sub-steps.  Linear in
+ * the number of entries and internal dumps: both are in file order within
+ * a part. */
 static void attach_internal(planner *p)
 {
-    size_t n = p->internal->len / 2;
+    size_t n = p->internal->len;
     if (n == 0)
         return;
+    const internal_dump *in = (const internal_dump *)p->internal->data;
     size_t *hosts = g_new(size_t, n);
     size_t *runs = g_new(size_t, n);
-    /* Runs: a run starts again at its first step's name, or after a dump of
-     * another kind came between two internal dumps. */
+    /* Runs: a run starts again at its first step's name, or when something
+     * else of this kernel came between two internal dumps. */
     size_t run = 0;
     const char *first_arg = "";
+    /* By position: the last MLIR Before dump before it in the same file. */
+    size_t next = 0, host = TK_TL_NONE, host_part = TK_TL_NONE;
+    GArray *es = p->tl->entries;
     for (size_t i = 0; i < n; i++) {
-        size_t part = g_array_index(p->internal, size_t, 2 * i);
-        size_t dump = g_array_index(p->internal, size_t, 2 * i + 1);
-        const tk_pass_dump *d = tk_tl_dump(p->tl, part, dump);
+        const tk_pass_dump *d = tk_tl_dump(p->tl, in[i].part, in[i].dump);
         if (i == 0) {
             first_arg = d->arg;
-        } else {
-            size_t pp = g_array_index(p->internal, size_t, 2 * i - 2);
-            size_t pd = g_array_index(p->internal, size_t, 2 * i - 1);
-            int adjacent = pp == part;
-            if (adjacent) {
-                /* Adjacent in the sequence: nothing of this kernel between. */
-                const tk_pass_seq *sq = tk_passes_seq(p->tl->parts[part].passes,
-                                                      p->tl->parts[part].seq);
-                for (size_t k = 0; k + 1 < sq->n_dumps; k++)
-                    if (sq->dumps[k] == pd) {
-                        adjacent = sq->dumps[k + 1] == dump;
-                        break;
-                    }
-            }
-            if (!adjacent || strcmp(d->arg, first_arg) == 0) {
-                run++;
-                first_arg = d->arg;
-            }
+        } else if (in[i - 1].part != in[i].part || in[i - 1].pos + 1 != in[i].pos ||
+                   strcmp(d->arg, first_arg) == 0) {
+            run++;
+            first_arg = d->arg;
         }
         runs[i] = run;
-        hosts[i] = host_by_position(p, part, d);
+        if (in[i].part != host_part) {
+            next = 0;
+            host = TK_TL_NONE;
+            host_part = in[i].part;
+        }
+        for (; next < es->len; next++) {
+            const tk_timeline_entry *e = entry_at(p, next);
+            if (e->part != in[i].part || e->kind != TK_PASS_MLIR ||
+                e->when != TK_PASS_BEFORE)
+                continue;
+            if (tk_tl_dump(p->tl, e->part, e->dump)->header_offset >= d->header_offset)
+                break;
+            host = next;
+        }
+        hosts[i] = host;
     }
     /* By name: the n-th run to the n-th pipeline pass. */
-    size_t n_pipe = 0;
-    for (guint i = 0; i < p->tl->entries->len; i++)
-        n_pipe += is_pipeline_pass(entry_at(p, i));
+    GArray *pipes = g_array_new(FALSE, FALSE, sizeof(size_t));
+    for (guint i = 0; i < es->len; i++)
+        if (is_pipeline_pass(entry_at(p, i)))
+            g_array_append_val(pipes, i);
     size_t placeholder = TK_TL_NONE;
     for (size_t i = 0; i < n; i++) {
         if (hosts[i] != TK_TL_NONE)
             continue;
-        if (n_pipe) {
-            size_t want = runs[i] < n_pipe ? runs[i] : n_pipe - 1, seen = 0;
-            for (guint k = 0; k < p->tl->entries->len; k++)
-                if (is_pipeline_pass(entry_at(p, k)) && seen++ == want) {
-                    hosts[i] = k;
-                    break;
-                }
-        } else {
-            if (placeholder == TK_TL_NONE) {
-                placeholder = add_placeholder(p);
-                for (size_t k = 0; k < n; k++)
-                    if (hosts[k] != TK_TL_NONE && hosts[k] >= placeholder)
-                        hosts[k]++;
-            }
-            hosts[i] = placeholder;
+        if (pipes->len) {
+            size_t want = runs[i] < pipes->len ? runs[i] : pipes->len - 1;
+            hosts[i] = g_array_index(pipes, size_t, want);
+            continue;
         }
+        if (placeholder == TK_TL_NONE) {
+            placeholder = add_placeholder(p);
+            for (size_t k = 0; k < n; k++)
+                if (hosts[k] != TK_TL_NONE && hosts[k] >= placeholder)
+                    hosts[k]++;
+        }
+        hosts[i] = placeholder;
     }
+    g_array_free(pipes, TRUE);
     for (size_t i = 0; i < n; i++) {
-        size_t part = g_array_index(p->internal, size_t, 2 * i);
-        size_t dump = g_array_index(p->internal, size_t, 2 * i + 1);
-        tk_timeline_entry s = entry_from_dump(p, part, dump);
+        tk_timeline_entry s = entry_from_dump(p, in[i].part, in[i].dump);
         s.parent = hosts[i];
-        const tk_timeline_entry *host = entry_at(p, hosts[i]);
-        s.after = side_dump(part, dump);
-        if (i > 0 && runs[i - 1] == runs[i] && hosts[i - 1] == hosts[i]) {
-            s.before = side_dump(g_array_index(p->internal, size_t, 2 * i - 2),
-                                 g_array_index(p->internal, size_t, 2 * i - 1));
-        } else if (host->before.kind == TK_SIDE_DUMP) {
-            s.before = host->before;
-        } else {
+        const tk_timeline_entry *h = entry_at(p, hosts[i]);
+        s.after = side_dump(in[i].part, in[i].dump);
+        if (i > 0 && runs[i - 1] == runs[i] && hosts[i - 1] == hosts[i])
+            s.before = side_dump(in[i - 1].part, in[i - 1].dump);
+        else if (h->before.kind == TK_SIDE_DUMP)
+            s.before = h->before;
+        else
             s.why = TK_UNKNOWN_NO_BEFORE;
-        }
         g_array_append_val(p->tl->subs, s);
     }
     g_free(hosts);
@@ -592,8 +582,9 @@ static void attach_internal(planner *p)
 }
 
 /* Sorts sub-steps by parent (keeping their order) and indexes them. */
-static int by_parent(gconstpointer a, gconstpointer b)
+static int by_parent(gconstpointer a, gconstpointer b, gpointer user)
 {
+    (void)user;
     const tk_timeline_entry *x = a, *y = b;
     return x->parent < y->parent ? -1 : x->parent > y->parent;
 }
@@ -601,18 +592,10 @@ static int by_parent(gconstpointer a, gconstpointer b)
 static void index_subs(tk_timeline *tl)
 {
     size_t n = tl->entries->len;
-    /* g_array_sort is not stable; the dump index breaks ties in file order
-     * within one part, and internal dumps of one host come from one part. */
+    /* Stable: the sub-steps of one pass stay in file order. */
     GArray *s = tl->subs;
-    for (guint i = 1; i < s->len; i++) {
-        tk_timeline_entry x = g_array_index(s, tk_timeline_entry, i);
-        guint j = i;
-        while (j > 0 && by_parent(&g_array_index(s, tk_timeline_entry, j - 1), &x) > 0) {
-            g_array_index(s, tk_timeline_entry, j) = g_array_index(s, tk_timeline_entry, j - 1);
-            j--;
-        }
-        g_array_index(s, tk_timeline_entry, j) = x;
-    }
+    g_qsort_with_data(s->data, (gint)s->len, sizeof(tk_timeline_entry),
+                      by_parent, NULL);
     tl->sub_first = g_new0(size_t, n + 1);
     for (guint i = 0; i < s->len; i++) {
         size_t par = g_array_index(s, tk_timeline_entry, i).parent;
@@ -669,13 +652,13 @@ void tk_tl_plan(tk_timeline *tl)
         p.fam[f].looped = g_hash_table_new(g_str_hash, g_str_equal);
         p.fam[f].pending = g_array_new(FALSE, FALSE, sizeof(size_t));
     }
-    p.internal = g_array_new(FALSE, FALSE, sizeof(size_t));
+    p.internal = g_array_new(FALSE, FALSE, sizeof(internal_dump));
     for (size_t part = 0; part < tl->n_parts; part++) {
         const tk_pass_seq *sq = tk_passes_seq(tl->parts[part].passes,
                                               tl->parts[part].seq);
         tk_pass_level prev = TK_PASS_LEVEL_UNKNOWN;
         for (size_t i = 0; i < sq->n_dumps; i++)
-            plan_dump(&p, part, sq->dumps[i], &prev);
+            plan_dump(&p, part, sq->dumps[i], i, &prev);
     }
     finish_pending(&p);
     attach_internal(&p);

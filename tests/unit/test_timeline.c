@@ -222,6 +222,90 @@ static void test_vector_add_timeline(void)
     capture_close(&c);
 }
 
+/* ---- where sub-steps go ------------------------------------------------- */
+
+static char *read_capture_file(const char *rel, gsize *len)
+{
+    char *path = tk_test_dump_path(rel);
+    char *data;
+    g_assert_true(g_file_get_contents(path, &data, len, NULL));
+    g_free(path);
+    return data;
+}
+
+/* Lines FIRST..LAST (1-based) of TEXT, appended to OUT. */
+static void append_lines(GString *out, const char *text, int first, int last)
+{
+    const char *p = text;
+    for (int l = 1; l < first; l++)
+        p = strchr(p, '\n') + 1;
+    const char *e = p;
+    for (int l = first; l <= last; l++)
+        e = strchr(e, '\n') + 1;
+    g_string_append_len(out, p, e - p);
+}
+
+static void test_substep_hosts(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    tk_diags *d = tk_diags_new();
+    gsize len;
+    char *mlir = read_capture_file("vector_add/mlir_passes.txt", &len);
+    char *err = read_capture_file("vector_add/stderr.txt", &len);
+
+    /* MLIR dumps and the pipeliner's dumps in one file (MLIR_ENABLE_DUMP
+     * to stderr): the internal dumps (stderr.txt:1-68) written right after
+     * the Before dump of TritonGPUAssignLatencies (mlir_passes.txt:2462-2535)
+     * belong to that pass by position, not to TritonGPUPipeline. */
+    GString *mixed = g_string_new(NULL);
+    append_lines(mixed, mlir, 1, 2535);
+    append_lines(mixed, err, 1, 68);
+    g_string_append(mixed, "\n\n");
+    append_lines(mixed, mlir, 2536, 7828);
+    char *path = g_build_filename(g_get_tmp_dir(), "tk-timeline-mixed.txt", NULL);
+    g_assert_true(g_file_set_contents(path, mixed->str, (gssize)mixed->len, NULL));
+    tk_passes *p = tk_passes_index(path, d);
+    g_assert_cmpuint(tk_passes_seq_count(p), ==, 1);
+    tk_timeline_part part = {p, 0};
+    tk_timeline *tl = tk_timeline_build(&part, 1, NULL, NULL, d);
+    g_assert_cmpuint(tk_timeline_count(tl), ==, 73);
+    size_t with = TK_TL_NONE;
+    for (size_t i = 0; i < tk_timeline_count(tl); i++)
+        if (tk_timeline_get(tl, i)->n_substeps)
+            with = i;
+    g_assert_cmpuint(with, !=, TK_TL_NONE);
+    g_assert_cmpstr(tk_timeline_get(tl, with)->pass, ==, "TritonGPUAssignLatencies");
+    g_assert_cmpuint(tk_timeline_get(tl, with)->n_substeps, ==, 2);
+    tk_timeline_free(tl);
+    tk_passes_free(p);
+    g_unlink(path);
+
+    /* The stderr alone: no MLIR pass to hang them on, so a placeholder
+     * "SoftwarePipeliner" entry holds them, ahead of the LLVM passes. */
+    char *spath = tk_test_dump_path("vector_add/stderr.txt");
+    p = tk_passes_index(spath, d);
+    tk_timeline_part sp = {p, 0};
+    tl = tk_timeline_build(&sp, 1, NULL, NULL, d);
+    g_assert_cmpuint(tk_timeline_count(tl), ==, 191 + 1);
+    const tk_timeline_entry *e = tk_timeline_get(tl, 0);
+    g_assert_true(e->flags & TK_TL_PLACEHOLDER);
+    g_assert_cmpstr(e->pass, ==, "SoftwarePipeliner");
+    g_assert_cmpuint(e->n_substeps, ==, 2);
+    g_assert_cmpint(e->why, ==, TK_UNKNOWN_NO_BEFORE);
+    g_assert_cmpint(tk_timeline_substep(tl, 0, 1)->effect, ==, TK_EFFECT_UNCHANGED);
+    g_assert_cmpstr(tk_timeline_get(tl, 1)->pass, ==, "Annotation2MetadataPass");
+    tk_timeline_free(tl);
+    tk_passes_free(p);
+
+    g_free(spath);
+    g_free(path);
+    g_string_free(mixed, TRUE);
+    g_free(mlir);
+    g_free(err);
+    tk_diags_free(d);
+}
+
 /* ---- the last pass against a final stage ----------------------------------- */
 
 static void test_final_stage(void)
@@ -758,6 +842,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/timeline/vector-add", test_vector_add_timeline);
+    g_test_add_func("/timeline/substep-hosts", test_substep_hosts);
     g_test_add_func("/timeline/final-stage", test_final_stage);
     g_test_add_func("/timeline/compiled-block", test_compiled_block);
     g_test_add_func("/timeline/autotuned", test_autotuned);
