@@ -48,10 +48,10 @@ def main():
     a = torch.randn(M, K, device="cuda", dtype=torch.float16)
     b = torch.randn(K, N, device="cuda", dtype=torch.float16)
     c = torch.empty(M, N, device="cuda", dtype=torch.float16)
-    grid = (triton.cdiv(M, 128), triton.cdiv(N, 64))
+    grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))
     matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
                         b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                        BLOCK_M=128, BLOCK_N=64, BLOCK_K=64, ACTIVATION=True,
+                        BLOCK_M=64, BLOCK_N=64, BLOCK_K=32, ACTIVATION=True,
                         num_warps=4, num_stages=3)
     want = torch.nn.functional.leaky_relu((a.float() @ b.float()), 0.01)
     torch.testing.assert_close(c.float(), want, rtol=2e-2, atol=5e-2)
