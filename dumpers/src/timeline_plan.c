@@ -543,7 +543,7 @@ static void attach_internal(planner *p)
     }
     /* By name: the n-th run to the n-th pipeline pass. */
     GArray *pipes = g_array_new(FALSE, FALSE, sizeof(size_t));
-    for (guint i = 0; i < es->len; i++)
+    for (size_t i = 0; i < es->len; i++)
         if (is_pipeline_pass(entry_at(p, i)))
             g_array_append_val(pipes, i);
     size_t placeholder = TK_TL_NONE;
