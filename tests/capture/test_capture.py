@@ -463,6 +463,54 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
         assert f.read().startswith('// fake SASS of '), 'not nvdisasm\'s output'
 
 
+# ---- the bundles captured on a GPU, opened here ---------------------------
+
+SAMPLES = os.environ.get('TK_TEST_SAMPLES', os.path.join(ROOT, 'sample_dumps'))
+TRITON_EXAMPLES = os.path.join(ROOT, 'compiler', 'examples', 'triton')
+
+
+def line_of(path, needle):
+    with open(path) as f:
+        return [i for i, l in enumerate(f, 1) if needle in l][0]
+
+
+@test()
+def gpu_captured_samples_open_and_bind_without_a_gpu():
+    """sample_dumps/ holds bundles tkview capture made on an H200; here,
+    without a GPU or Triton, they load and bind every stage."""
+    cases = [('vector_add_sum', 'add_sum_kernel',
+              'block_sum = tl.sum(total, axis=0)'),
+             ('fused_softmax', 'softmax_kernel', 'num = tl.exp(x)'),
+             ('matmul_helper', 'matmul_kernel', 'acc = tl.dot(a, b, acc)')]
+    for name, kernel, needle in cases:
+        bundle = os.path.join(SAMPLES, name)
+        m = manifest(bundle)
+        assert m['complete'] is True and m['capture']['route'] == 'triton'
+        assert m['command'][-1].endswith('/%s.py' % name), m['command']
+        line = line_of(os.path.join(TRITON_EXAMPLES, name + '.py'), needle)
+        code, js, err = run('bind', bundle, '--source',
+                            '%s.py:%d' % (name, line), '--json')
+        assert code == 0, err
+        [k] = json.loads(js)['kernels']
+        assert k['name'] == kernel
+        for st in ('ttir', 'ttgir', 'llir', 'ptx', 'sass'):
+            assert k['stages'].get(st), (name, st)
+    # The helper's line reaches LLVM IR inlined at its call.
+    script = os.path.join(TRITON_EXAMPLES, 'matmul_helper.py')
+    helper = line_of(script, 'return tl.where(x >= 0, x, slope * x)')
+    call = line_of(script, 'acc = leaky_relu(acc, 0.01)')
+    code, js, err = run('bind', os.path.join(SAMPLES, 'matmul_helper'),
+                        '--source', 'matmul_helper.py:%d' % helper, '--json')
+    assert code == 0, err
+    stacks = [[(os.path.basename(f['file']), f['line']) for f in ln['stacks'][0]]
+              for ln in json.loads(js)['kernels'][0]['stages']['llir']]
+    assert [('matmul_helper.py', helper), ('matmul_helper.py', call)] in \
+        [st[:2] for st in stacks], stacks[:3]
+    m = manifest(os.path.join(SAMPLES, 'add_sum_mlir'))
+    assert m['compiler']['name'] == 'mlir' and m['complete'] is True
+    assert 'sass' in m['kernels'][0]['stages'] or m['kernels'][0]['sass_missing']
+
+
 # ---- the MLIR route ------------------------------------------------------
 
 def example_line(needle):
