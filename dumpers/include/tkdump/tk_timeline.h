@@ -48,8 +48,11 @@
  * Streaming: building reads each dump from its file when it is needed and
  * holds at most the two texts being compared (plus their normalizations and,
  * while one is being assembled, the dump it is cut from); two buffers are
- * reused from pass to pass.  Memory does not grow with the number of passes
- * beyond the entries themselves (about 200 bytes each).
+ * reused from pass to pass, and the text after a pass, normalized once, is
+ * the text before the next one.  A pass whose dumps have the same digests
+ * (tk_passes.h) as the text before it changed nothing and is not read at
+ * all.  Memory does not grow with the number of passes beyond the entries
+ * themselves (about 250 bytes each).
  *
  * Ownership: a timeline borrows the tk_passes indexes of its parts and the
  * kernel it was built for (for its final stages): they must outlive it.  The
