@@ -71,5 +71,11 @@ int tk_cmd_diff(int argc, char **argv);
 int tk_cmd_history(int argc, char **argv);
 int tk_cmd_capture(int argc, char **argv);
 int tk_cmd_html(int argc, char **argv);
+/* `tkview [PATH]`: replaces the process with the desktop viewer (argv[1..]
+ * are its arguments).  Returns -1 when argv[1] is not for the viewer (no
+ * such path) or, without arguments, when the viewer cannot start (the
+ * reason is printed; the caller prints the usage); otherwise an exit code
+ * after printing why the viewer could not start. */
+int tk_cmd_view(int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
 
 static const char usage[] =
     "Usage: tkview COMMAND [OPTIONS] PATH ...\n"
+    "       tkview [--source-dir DIR] [PATH]   the desktop viewer\n"
     "\n"
     "Shows what each line of a Triton kernel became at every compiler stage\n"
     "(TTIR, TTGIR, LLVM IR, PTX, SASS).  PATH is a tkview bundle, a capture\n"
@@ -52,6 +53,10 @@ static const char usage[] =
 int main(int argc, char **argv)
 {
     if (argc < 2) {
+        /* No command: the desktop viewer; -1 when it cannot start here. */
+        int rc = tk_cmd_view(argc, argv);
+        if (rc >= 0)
+            return rc;
         fputs(usage, stderr);
         return TK_EXIT_USAGE;
     }
@@ -82,6 +87,9 @@ int main(int argc, char **argv)
         return tk_cmd_capture(argc - 1, argv + 1);
     if (!strcmp(cmd, "--html") || !strcmp(cmd, "html"))
         return tk_cmd_html(argc - 1, argv + 1);
+    int view = tk_cmd_view(argc, argv); /* tkview PATH: the desktop viewer */
+    if (view >= 0)
+        return view;
     tk_cli_error("unknown command \"%s\" (try tkview --help)", cmd);
     return TK_EXIT_USAGE;
 }
