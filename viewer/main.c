@@ -15,6 +15,7 @@
 
 #include "tkv_application.h"
 #include "tkv_bench.h"
+#include "tkv_renderer.h"
 #include "tkview-config.h"
 
 static const char usage[] =
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
                 d && *d ? d : "", d && *d ? "\" cannot be reached)" : ")");
         return 2;
     }
+    tkv_renderer_choose();
     TkvApplication *app = tkv_application_new(0);
     int rc = g_application_run(G_APPLICATION(app), argc, argv);
     g_object_unref(app);

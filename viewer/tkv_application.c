@@ -398,7 +398,12 @@ static void tkv_application_init(TkvApplication *self) {}
 
 TkvApplication *tkv_application_new(GApplicationFlags extra_flags)
 {
-    return g_object_new(TKV_TYPE_APPLICATION, "application-id", TKV_APP_ID, "flags",
+    return tkv_application_new_with_id(TKV_APP_ID, extra_flags);
+}
+
+TkvApplication *tkv_application_new_with_id(const char *app_id, GApplicationFlags extra_flags)
+{
+    return g_object_new(TKV_TYPE_APPLICATION, "application-id", app_id, "flags",
                         G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_HANDLES_OPEN |
                             extra_flags,
                         "resource-base-path", "/org/tkview/Viewer", NULL);

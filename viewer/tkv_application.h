@@ -20,8 +20,10 @@ G_BEGIN_DECLS
 #define TKV_TYPE_APPLICATION (tkv_application_get_type())
 G_DECLARE_FINAL_TYPE(TkvApplication, tkv_application, TKV, APPLICATION, GtkApplication)
 
-/* EXTRA_FLAGS: G_APPLICATION_NON_UNIQUE for the benchmark. */
+/* EXTRA_FLAGS are added to the usual ones. */
 TkvApplication *tkv_application_new(GApplicationFlags extra_flags);
+/* The same under another application id (the benchmark's own). */
+TkvApplication *tkv_application_new_with_id(const char *app_id, GApplicationFlags extra_flags);
 
 /* Presents the window showing PATH, or loads PATH into an empty window, or
  * into a new one.  Returns that window. */

@@ -56,6 +56,50 @@ static void apply_scheme(GtkSourceBuffer *buffer)
     }
 }
 
+/* Syntax highlighting in the background.  GtkSourceView highlights a region
+ * when it is first drawn; jumping to IR far away (the lines a selection is
+ * bound to) would pay for it inside the frame that shows the selection.  So
+ * once a buffer exists, idle slices of HIGHLIGHT_SLICE lines highlight it all,
+ * and selections only pay for layout and paint. */
+#define HIGHLIGHT_SLICE 80
+
+typedef struct {
+    GWeakRef buffer;
+    int next; /* first line not yet highlighted */
+} Highlighter;
+
+static gboolean highlight_slice(gpointer data)
+{
+    Highlighter *h = data;
+    GtkSourceBuffer *b = g_weak_ref_get(&h->buffer);
+    if (!b)
+        return G_SOURCE_REMOVE;
+    GtkTextBuffer *tb = GTK_TEXT_BUFFER(b);
+    int lines = gtk_text_buffer_get_line_count(tb);
+    GtkTextIter s, e;
+    gtk_text_buffer_get_iter_at_line(tb, &s, h->next);
+    if (!gtk_text_buffer_get_iter_at_line(tb, &e, h->next + HIGHLIGHT_SLICE))
+        gtk_text_buffer_get_end_iter(tb, &e);
+    gtk_source_buffer_ensure_highlight(b, &s, &e);
+    h->next += HIGHLIGHT_SLICE;
+    g_object_unref(b);
+    return h->next < lines ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static void highlighter_free(gpointer data)
+{
+    Highlighter *h = data;
+    g_weak_ref_clear(&h->buffer);
+    g_free(h);
+}
+
+static void highlight_in_background(GtkSourceBuffer *b)
+{
+    Highlighter *h = g_new0(Highlighter, 1);
+    g_weak_ref_init(&h->buffer, b);
+    g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, highlight_slice, h, highlighter_free);
+}
+
 GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
                                           const char *language_id)
 {
@@ -76,6 +120,8 @@ GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
     gtk_text_buffer_get_start_iter(tb, &start);
     gtk_text_buffer_place_cursor(tb, &start);
     apply_scheme(b);
+    if (language_id && gtk_source_buffer_get_language(b))
+        highlight_in_background(b);
     return b;
 }
 
@@ -387,13 +433,23 @@ void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line)
     GtkTextBuffer *b = buffer_of(self);
     GtkTextIter it;
     gtk_text_buffer_get_iter_at_line(b, &it, (int)line - 1);
-    if (gtk_widget_get_mapped(GTK_WIDGET(self))) {
+    GtkAdjustment *adj = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(self));
+    if (gtk_widget_get_mapped(GTK_WIDGET(self)) && adj &&
+        gtk_adjustment_get_page_size(adj) > 0) {
         GdkRectangle vis;
         int y, h;
         gtk_text_view_get_visible_rect(tv, &vis);
         gtk_text_view_get_line_yrange(tv, &it, &y, &h);
         if (vis.height > 0 && y >= vis.y && y + h <= vis.y + vis.height)
             return;
+        /* Set the adjustment at once: a scroll to a mark waits for the
+         * next layout and lays out the old place first.  Lines of a code
+         * view all have the same height, so the line's position is known
+         * before it is laid out. */
+        double max = gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj);
+        double v = y - gtk_adjustment_get_page_size(adj) / 4;
+        gtk_adjustment_set_value(adj, CLAMP(v, 0, max > 0 ? max : 0));
+        return;
     }
     GtkTextMark *mark = gtk_text_buffer_get_mark(b, "tkv-scroll");
     if (!mark)

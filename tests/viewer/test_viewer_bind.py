@@ -28,7 +28,8 @@ if missing_tools():
              % ', '.join(missing_tools()))
 
 S = Session()
-viewer = S.start([VIEWER, VA])
+# As a user starts it: `tkview PATH` hands over to tkview-viewer (cli/cmd_view.c).
+viewer = S.start([TKVIEW, VA])
 S.wait_registered(viewer)
 W = S.wait_window(0)
 

@@ -31,6 +31,20 @@ def without_a_display_it_explains_itself():
     p = subprocess.run([VIEWER, '--bench', os.path.join(SAMPLES, 'vector_add')], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     assert p.returncode == 2 and b'display' in p.stderr, p.stderr
+    # `tkview` alone: why there is no viewer, then the commands that work.
+    p = subprocess.run([TKVIEW], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=60)
+    err = p.stderr.decode()
+    assert p.returncode == 2 and 'no display' in err and 'Usage: tkview' in err, err
+    # `tkview PATH`: the same, naming the commands for PATH.
+    p = subprocess.run([TKVIEW, os.path.join(SAMPLES, 'vector_add')], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    err = p.stderr.decode()
+    assert p.returncode == 2 and 'no display' in err and 'tkview info PATH' in err, err
+    # A mistyped command is still one, not a path for the viewer.
+    p = subprocess.run([TKVIEW, 'infoo'], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 2 and b'unknown command' in p.stderr, p.stderr
 
 
 if missing_tools():
