@@ -445,12 +445,22 @@ void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line)
         /* Set the adjustment at once: a scroll to a mark waits for the
          * next layout and lays out the old place first.  Lines of a code
          * view all have the same height, so the line's position is known
-         * before it is laid out. */
-        double max = gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj);
-        double v = y - gtk_adjustment_get_page_size(adj) / 4;
-        gtk_adjustment_set_value(adj, CLAMP(v, 0, max > 0 ? max : 0));
-        return;
+         * before it is laid out, once the adjustment spans the buffer (not
+         * yet in a view just shown: then the mark does it). */
+        double upper = gtk_adjustment_get_upper(adj);
+        /* A line GtkTextView has not measured yet (a buffer just swapped in
+         * is measured in idle time, top down) has no height, and the lines
+         * above it may have none either: then only the mark can tell. */
+        if (h > 0 && y + h <= upper) {
+            double max = upper - gtk_adjustment_get_page_size(adj);
+            double v = y - gtk_adjustment_get_page_size(adj) / 4;
+            gtk_adjustment_set_value(adj, CLAMP(v, 0, max > 0 ? max : 0));
+        }
     }
+    /* And a scroll to a mark, which GTK does after its next layout: it
+     * costs nothing when the line is in view by then, and brings it there
+     * when the view was not ready (a buffer just swapped in resets the
+     * scroll position at its first layout). */
     GtkTextMark *mark = gtk_text_buffer_get_mark(b, "tkv-scroll");
     if (!mark)
         mark = gtk_text_buffer_create_mark(b, "tkv-scroll", &it, TRUE);

@@ -734,8 +734,8 @@ gboolean tkv_pass_view_select_diff_line(TkvPassView *self, int side, guint row)
     tkv_code_view_set_matches(o, NULL, 0, FALSE);
     guint32 line = orig_line(self, side, row);
     g_free(self->sel_heading);
-    self->sel_heading = g_strdup_printf("%s pass, line %u", side ? "After the" : "Before the",
-                                        line);
+    self->sel_heading = g_strdup_printf("%s the pass: line %u of %s", side ? "After" : "Before",
+                                        line, tk_ir_diff_name(self->diff, side));
     /* The source lines of its frames in the file shown, or in the file of
      * its outermost frame that is at hand. */
     const tk_stack_id *ids;
