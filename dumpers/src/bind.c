@@ -182,7 +182,8 @@ static void build_irloc_stage(tk_bindex *ix, tk_stage_kind kind)
     }
     tk_linemap_finish(&b, n_lines, &s->eff);
     s->has_eff = TRUE;
-    qsort(pairs->data, pairs->len, sizeof(uint64_t), cmp_u64);
+    if (pairs->len) /* an empty GArray may have no data: qsort wants some */
+        qsort(pairs->data, pairs->len, sizeof(uint64_t), cmp_u64);
     s->n_irloc_pairs = pairs->len;
     s->irloc_pairs = (uint64_t *)g_array_free(pairs, FALSE);
 }
@@ -522,7 +523,8 @@ static int cmp_u32(const void *a, const void *b)
 
 static size_t sorted_unique(GArray *a, uint32_t **out)
 {
-    qsort(a->data, a->len, sizeof(uint32_t), cmp_u32);
+    if (a->len) /* an empty GArray may have no data: qsort wants some */
+        qsort(a->data, a->len, sizeof(uint32_t), cmp_u32);
     guint w = 0;
     for (guint i = 0; i < a->len; i++)
         if (w == 0 || g_array_index(a, uint32_t, w - 1) != g_array_index(a, uint32_t, i))

@@ -254,6 +254,9 @@ static void test_vector_add_stage_to_stage(void)
     g_assert_true(contains(got, tk_test_line_with(sass, "FADD R17, R12, R13 ;", 1)));
     g_assert_false(contains(got, tk_test_line_with(sass, "S2UR UR5, SR_CgaCtaId ;", 1)));
     free(lines);
+    /* A line with no location (the #blocked alias line 1) binds to nothing. */
+    g_assert_cmpuint(tk_bindex_stage_to_stage(f.index, TK_STAGE_TTGIR, 1, TK_STAGE_PTX, &lines), ==, 0);
+    g_assert_null(lines);
     /* And back: a PTX add under 263 reaches the TTGIR addf. */
     n = tk_bindex_stage_to_stage(f.index, TK_STAGE_PTX, g_array_index(locs263, uint32_t, 0) + 1,
                                  TK_STAGE_TTGIR, &lines);
