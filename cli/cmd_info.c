@@ -132,8 +132,11 @@ static void info_text(tk_bundle *b)
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
             const tk_stage *st = tk_kernel_stage(k, s);
             if (!st) {
-                printf("  %-6s %8s %8s %8s  (not found)\n", tk_stage_kind_name(s),
+                const char *why = tk_kernel_stage_missing(k, s);
+                printf("  %-6s %8s %8s %8s  (missing: ", tk_stage_kind_name(s),
                        "-", "-", "-");
+                tk_cli_put_text(stdout, why, strlen(why));
+                puts(")");
                 continue;
             }
             printf("  %-6s %8u %8u %8zu  ", tk_stage_kind_name(s),
@@ -281,6 +284,16 @@ static void info_json(tk_bundle *b)
             json_builder_add_string_value(j, tk_stage_kind_name(tk_bindex_irloc_stage(ix)));
         else
             json_builder_add_null_value(j);
+        json_builder_set_member_name(j, "missing_stages");
+        json_builder_begin_object(j);
+        for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+            const char *why = tk_kernel_stage_missing(k, s);
+            if (why) {
+                json_builder_set_member_name(j, tk_stage_kind_name(s));
+                tk_cli_json_string(j, why, strlen(why));
+            }
+        }
+        json_builder_end_object(j);
         json_builder_set_member_name(j, "stages");
         json_builder_begin_object(j);
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {

@@ -27,6 +27,8 @@ void tk_kernel_free(tk_kernel *k)
     for (int i = 0; i < TK_STAGE_COUNT; i++) {
         g_free(k->files[i].path);
         tk_stage_free(k->stages[i]);
+        g_free(k->missing[i]);
+        g_free(k->missing_default[i]);
     }
     g_free(k->name);
     g_free(k->hash);
@@ -108,6 +110,31 @@ const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *k)
 const char *tk_kernel_origin(const tk_kernel *k)
 {
     return k->origin ? k->origin : "";
+}
+
+const char *tk_kernel_stage_missing(const tk_kernel *ck, tk_stage_kind kind)
+{
+    if (kind >= TK_STAGE_COUNT || ck->stages[kind])
+        return NULL;
+    if (ck->missing[kind])
+        return ck->missing[kind];
+    /* Not recorded: say where it was looked for.  The text is made on first
+     * use and cached, which is why the kernel is written to here. */
+    tk_kernel *k = (tk_kernel *)ck;
+    if (!k->missing_default[kind]) {
+        if (k->files[kind].path)
+            k->missing_default[kind] = g_strdup_printf(
+                "%s could not be read", k->files[kind].path);
+        else if (kind == TK_STAGE_SASS && k->cubin_path)
+            k->missing_default[kind] = g_strdup_printf(
+                "no %s.sass_gi, .sass_g or .sass beside the cubin; make one "
+                "with: nvdisasm -c -gi %s", k->name, k->cubin_path);
+        else
+            k->missing_default[kind] = g_strdup_printf(
+                "no %s file for kernel %s in %s", tk_stage_kind_name(kind),
+                k->name, tk_kernel_origin(k));
+    }
+    return k->missing_default[kind];
 }
 
 /* ---- loading ---------------------------------------------------------- */

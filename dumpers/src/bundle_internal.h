@@ -49,6 +49,11 @@ struct tk_kernel {
     tk_kernel_meta meta; /* its strings point at the two below */
     char *target;
     char *triton_version;
+    /* Why a stage is missing, as the capture recorded it (a manifest's
+     * "sass_missing"); NULL when not recorded. */
+    char *missing[TK_STAGE_COUNT];
+    /* Lazily made default reasons for tk_kernel_stage_missing(). */
+    char *missing_default[TK_STAGE_COUNT];
 };
 
 /* A pass dump file found with the input (bundle_passes.c). */

@@ -230,6 +230,10 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     }
     g_list_free(keys);
 
+    const char *sass_missing = tk_json_string(o, "sass_missing");
+    if (sass_missing && *sass_missing)
+        k->missing[TK_STAGE_SASS] = g_strdup(sass_missing);
+
     JsonObject *files = tk_json_object(o, "files");
     k->meta_path = kernel_file(b, files, "metadata", name, manifest, diags);
     k->cubin_path = kernel_file(b, files, "cubin", name, manifest, diags);
@@ -437,6 +441,11 @@ static void add_kernel(JsonBuilder *jb, const tk_manifest_kernel *mk)
             json_builder_end_object(jb);
         }
         json_builder_end_array(jb);
+    }
+    if (!k->stages[TK_STAGE_SASS] && k->missing[TK_STAGE_SASS]) {
+        /* Keep what the capture knew when a bundle is written again. */
+        json_builder_set_member_name(jb, "sass_missing");
+        json_builder_add_string_value(jb, k->missing[TK_STAGE_SASS]);
     }
     json_builder_set_member_name(jb, "metadata");
     json_builder_begin_object(jb);

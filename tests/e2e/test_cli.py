@@ -232,6 +232,31 @@ def sample_bundle_and_round_trip():
 
 
 @test
+def missing_stages_say_why():
+    # gluon_copy's kernel_dump/ folder holds no .ttir (`ls` shows ttgir, llir,
+    # ptx, sass...); the MLIR-route sample was made without nvdisasm and its
+    # manifest says so in "sass_missing".
+    k = run_json('info', os.path.join(DUMPS, 'gluon_copy', 'kernel_dump'))['kernels'][0]
+    assert k['stages']['ttir'] is None and 'ttir' in k['missing_stages']['ttir']
+    assert 'sass' not in k['missing_stages']
+    samples = os.environ['TK_TEST_SAMPLES']
+    mlir = os.path.join(samples, 'add_sum_mlir')
+    with open(os.path.join(mlir, 'manifest.json')) as f:
+        recorded = json.load(f)['kernels'][0]['sass_missing']
+    k = run_json('info', mlir)['kernels'][0]
+    assert k['missing_stages']['sass'] == recorded, k['missing_stages']
+    code, out, _ = run('info', mlir)
+    assert '(missing: ' + recorded in out
+    # Written again as a bundle, the reason stays.
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        out_dir = os.path.join(d, 'again')
+        assert run('bundle', mlir, '-o', out_dir)[0] == 0
+        k = run_json('info', out_dir)['kernels'][0]
+        assert k['missing_stages']['sass'] == recorded
+
+
+@test
 def fifos_and_special_files_never_block():
     # A FIFO named like a stage, and one named like a dump, beside a real PTX:
     # opening a FIFO for reading would wait forever for a writer.

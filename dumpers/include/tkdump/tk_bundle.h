@@ -136,6 +136,12 @@ typedef struct {
 
 const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
 
+/* Why KERNEL has no stage of KIND, for a viewer to say instead of showing an
+ * empty pane: what the capture recorded (e.g. "no nvdisasm on the capture
+ * machine"), or else where the stage was looked for.  NULL when the stage is
+ * there.  Owned by the bundle. */
+const char *tk_kernel_stage_missing(const tk_kernel *kernel, tk_stage_kind kind);
+
 /* The folder(s) the kernel's files came from, for display. */
 const char *tk_kernel_origin(const tk_kernel *kernel);
 
