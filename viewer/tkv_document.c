@@ -458,6 +458,69 @@ const tk_timeline *tkv_document_get_timeline(TkvDocument *doc, size_t i, gboolea
     return tl;
 }
 
+typedef struct {
+    const tk_timeline *tl;
+    size_t from, sub, to;
+    tk_ir_diff *diff;
+    char *why;
+} DiffJob;
+
+static void diff_job_free(gpointer p)
+{
+    DiffJob *j = p;
+    tk_ir_diff_free(j->diff);
+    g_free(j->why);
+    g_free(j);
+}
+
+static void diff_thread(GTask *task, gpointer source, gpointer task_data,
+                        GCancellable *cancellable)
+{
+    TkvDocument *self = source;
+    DiffJob *j = task_data;
+    if (g_cancellable_is_cancelled(cancellable)) {
+        g_task_return_boolean(task, FALSE);
+        return;
+    }
+    tk_diags *diags = tk_diags_new();
+    g_mutex_lock(&self->pass_lock);
+    j->diff = j->sub != TK_TL_NONE ? tk_timeline_diff_substep(j->tl, j->from, j->sub, NULL, diags)
+                                   : tk_timeline_diff(j->tl, j->from, j->to, NULL, diags);
+    g_mutex_unlock(&self->pass_lock);
+    if (!j->diff && tk_diags_count(diags))
+        j->why = g_strdup(tk_diags_get(diags, 0)->message);
+    tk_diags_free(diags);
+    g_task_return_boolean(task, TRUE);
+}
+
+void tkv_document_diff_async(TkvDocument *doc, const tk_timeline *tl, size_t from, size_t sub,
+                             size_t to, GCancellable *cancellable, GAsyncReadyCallback callback,
+                             gpointer user_data)
+{
+    GTask *task = g_task_new(doc, cancellable, callback, user_data);
+    g_task_set_name(task, "tkview diff");
+    DiffJob *j = g_new0(DiffJob, 1);
+    j->tl = tl;
+    j->from = from;
+    j->sub = sub;
+    j->to = to;
+    g_task_set_task_data(task, j, diff_job_free);
+    g_task_run_in_thread(task, diff_thread);
+    g_object_unref(task);
+}
+
+tk_ir_diff *tkv_document_diff_finish(TkvDocument *doc, GAsyncResult *result, char **why)
+{
+    DiffJob *j = g_task_get_task_data(G_TASK(result));
+    gboolean done = g_task_propagate_boolean(G_TASK(result), NULL);
+    tk_ir_diff *d = done ? j->diff : NULL;
+    if (done)
+        j->diff = NULL;
+    if (why)
+        *why = !done ? g_strdup("cancelled") : j->why ? g_strdup(j->why) : NULL;
+    return d;
+}
+
 static char *format_diags(const tk_diags *diags, tk_diag_severity at_least)
 {
     GString *s = g_string_new(NULL);

@@ -112,6 +112,19 @@ const tk_timeline *tkv_document_timeline_finish(TkvDocument *doc, GAsyncResult *
 /* The timeline of kernel I if it was built; *BUILT (may be NULL) says
  * whether it was (the timeline is NULL when the kernel has none). */
 const tk_timeline *tkv_document_get_timeline(TkvDocument *doc, size_t i, gboolean *built);
+/* The diff of passes FROM..TO of TL (tk_timeline_diff()), or of sub-step SUB
+ * of pass FROM when SUB is not TK_TL_NONE (tk_timeline_diff_substep()),
+ * made on a worker thread (reading and normalizing two dumps of a big kernel
+ * takes a fraction of a second), one at a time with timeline builds.  TL
+ * must be one of this document's timelines. */
+void tkv_document_diff_async(TkvDocument *doc, const tk_timeline *tl, size_t from, size_t sub,
+                             size_t to, GCancellable *cancellable, GAsyncReadyCallback callback,
+                             gpointer user_data);
+/* The diff (caller frees with tk_ir_diff_free()), or NULL with *WHY (caller
+ * frees; may be NULL) saying why there is none: the library's first
+ * diagnostic, or "cancelled". */
+tk_ir_diff *tkv_document_diff_finish(TkvDocument *doc, GAsyncResult *result, char **why);
+
 /* What indexing the pass files and building timelines reported, formatted
  * like tkv_document_format_diags(); caller frees.  Main thread, after a
  * timeline callback. */

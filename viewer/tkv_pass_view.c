@@ -47,6 +47,8 @@ struct _TkvPassView {
     int cur_change;
     gboolean syncing;
     gboolean pending_first_change;
+    gboolean diff_pending;      /* a diff is being made on a worker */
+    guint generation;           /* of the last selection */
     GdkFrameClock *paint_clock; /* waiting for a frame before the first change */
     gulong paint_id;
 
@@ -453,6 +455,62 @@ static void select_rows(TkvPassView *self, size_t a, size_t sub, size_t b)
     gtk_bitset_unref(mask);
 }
 
+typedef struct {
+    TkvPassView *view;
+    guint generation;
+    size_t a, sub, b;
+} DiffRequest;
+
+static char *selection_title(TkvPassView *self, size_t a, size_t sub, size_t b)
+{
+    char *na = entry_title(self->tl, a, sub), *nb = entry_title(self->tl, b, TK_TL_NONE);
+    char *title = sub != TK_TL_NONE ? g_strdup_printf("Pass %zu.%zu: %s", a, sub, na)
+                  : a == b          ? g_strdup_printf("Pass %zu: %s", a, na)
+                                    : g_strdup_printf("Passes %zu to %zu: %s … %s", a, b, na, nb);
+    g_free(na);
+    g_free(nb);
+    return title;
+}
+
+static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
+{
+    DiffRequest *r = data;
+    TkvPassView *self = r->view;
+    char *why = NULL;
+    tk_ir_diff *d = tkv_document_diff_finish(TKV_DOCUMENT(source), res, &why);
+    if (r->generation != self->generation || TKV_DOCUMENT(source) != self->doc) {
+        /* A later selection, or another kernel: this diff is not wanted. */
+        tk_ir_diff_free(d);
+    } else {
+        self->diff_pending = FALSE;
+        char *title = selection_title(self, r->a, r->sub, r->b);
+        if (d) {
+            show_diff(self, d, title);
+            /* A source line stays selected from pass to pass: its lines in
+             * the new diff are highlighted. */
+            if (self->src_line && self->src_file != TKV_NO_FILE)
+                select_source(self, self->src_file, self->src_line, FALSE);
+        } else {
+            clear_diff(self);
+            const tk_timeline_entry *e = tk_timeline_get(self->tl, r->a);
+            GString *text = g_string_new(title);
+            if (r->a == r->b && r->sub == TK_TL_NONE && e->effect == TK_EFFECT_UNKNOWN)
+                g_string_append_printf(text, ": effect unknown (%s)", tk_unknown_why_name(e->why));
+            else
+                g_string_append_printf(text, ": %s", why ? why : "no diff");
+            char *safe = g_utf8_make_valid(text->str, -1);
+            gtk_label_set_text(self->diff_title, safe);
+            g_free(safe);
+            g_string_free(text, TRUE);
+        }
+        g_free(title);
+        g_signal_emit(self, sigs[SIG_ANCHOR_CHANGED], 0);
+    }
+    g_free(why);
+    g_object_unref(self);
+    g_free(r);
+}
+
 gboolean tkv_pass_view_select(TkvPassView *self, const char *spec)
 {
     size_t a, sub, b;
@@ -463,40 +521,25 @@ gboolean tkv_pass_view_select(TkvPassView *self, const char *spec)
     g_free(self->spec);
     self->spec = g_strdup(spec);
     select_rows(self, a, sub, b);
-    tk_diags *diags = tk_diags_new();
-    tk_ir_diff *d = sub != TK_TL_NONE ? tk_timeline_diff_substep(self->tl, a, sub, NULL, diags)
-                                      : tk_timeline_diff(self->tl, a, b, NULL, diags);
-    char *na = entry_title(self->tl, a, sub), *nb = entry_title(self->tl, b, TK_TL_NONE);
-    char *title = sub != TK_TL_NONE ? g_strdup_printf("Pass %zu.%zu: %s", a, sub, na)
-                  : a == b          ? g_strdup_printf("Pass %zu: %s", a, na)
-                                    : g_strdup_printf("Passes %zu to %zu: %s … %s", a, b, na, nb);
-    if (d) {
-        show_diff(self, d, title);
-        /* A source line stays selected from pass to pass: its lines in the
-         * new diff are highlighted. */
-        if (self->src_line && self->src_file != TKV_NO_FILE)
-            select_source(self, self->src_file, self->src_line, FALSE);
-    } else {
-        clear_diff(self);
-        const tk_timeline_entry *e = tk_timeline_get(self->tl, a);
-        GString *why = g_string_new(title);
-        if (a == b && sub == TK_TL_NONE && e->effect == TK_EFFECT_UNKNOWN)
-            g_string_append_printf(why, ": effect unknown (%s)", tk_unknown_why_name(e->why));
-        else if (tk_diags_count(diags))
-            g_string_append_printf(why, ": %s", tk_diags_get(diags, 0)->message);
-        else
-            g_string_append(why, ": no diff");
-        char *safe = g_utf8_make_valid(why->str, -1);
-        gtk_label_set_text(self->diff_title, safe);
-        g_free(safe);
-        g_string_free(why, TRUE);
-    }
+    /* The diff is made on a worker thread; the old one stays until the new
+     * one is there (a selection made meanwhile wins). */
+    char *title = selection_title(self, a, sub, b);
+    char *pending = g_strdup_printf("%s (reading…)", title);
+    char *safe = g_utf8_make_valid(pending, -1);
+    gtk_label_set_text(self->diff_title, safe);
+    g_free(safe);
+    g_free(pending);
     g_free(title);
-    g_free(na);
-    g_free(nb);
-    tk_diags_free(diags);
     g_free(self->sel_heading);
     self->sel_heading = NULL;
+    self->diff_pending = TRUE;
+    DiffRequest *r = g_new0(DiffRequest, 1);
+    r->view = g_object_ref(self);
+    r->generation = ++self->generation;
+    r->a = a;
+    r->sub = sub;
+    r->b = b;
+    tkv_document_diff_async(self->doc, self->tl, a, sub, b, NULL, on_diff, r);
     g_signal_emit(self, sigs[SIG_ANCHOR_CHANGED], 0);
     return TRUE;
 }
@@ -937,6 +980,8 @@ void tkv_pass_view_set_kernel(TkvPassView *self, TkvDocument *doc, guint kernel)
     g_hash_table_remove_all(self->src_bufs);
     g_list_store_remove_all(self->items);
     g_clear_pointer(&self->spec, g_free);
+    self->generation++;
+    self->diff_pending = FALSE;
     g_set_object(&self->doc, doc);
     self->kernel = kernel;
     self->has_kernel = doc && tkv_document_get_kernel(doc, kernel);
@@ -1079,6 +1124,8 @@ void tkv_pass_view_write_state(TkvPassView *self, JsonBuilder *b)
     json_builder_end_array(b);
     json_builder_set_member_name(b, "selected");
     json_builder_add_string_value(b, self->spec ? self->spec : "");
+    json_builder_set_member_name(b, "diff_pending");
+    json_builder_add_boolean_value(b, self->diff_pending);
     json_builder_set_member_name(b, "title");
     json_builder_add_string_value(b, gtk_label_get_text(self->diff_title));
     if (!self->diff)

@@ -51,11 +51,14 @@ shot(S, 'viewer-stack.png')
 # 3. Pass mode: TritonGPUCoalesce (mlir_passes.txt:1178).
 S.activate('mode', "<'passes'>", window=1)
 deadline = time.time() + 60
-while S.state()['windows'][0]['passes']['state'] != 'ready' and time.time() < deadline:
+while (S.state()['windows'][0]['passes']['state'] != 'ready' or
+       S.state()['windows'][0]['passes'].get('diff_pending')) and time.time() < deadline:
     time.sleep(0.1)
 entries = S.state()['windows'][0]['passes']['entries']
 i = next(i for i, e in enumerate(entries) if e['header_line'] == 1178)
 S.activate('select-pass', "<'%d'>" % i, window=1)
+while S.state()['windows'][0]['passes']['diff_pending']:
+    time.sleep(0.05)
 time.sleep(0.5)
 rows = S.state()['windows'][0]['passes']['b']
 row = next(r for r in rows['insert'] + rows['replace']

@@ -36,13 +36,22 @@ def passes():
 
 
 def wait_passes():
+    """Until the timeline is there and the diff of the selection is made
+    (diffs are made on a worker thread)."""
     deadline = time.time() + 120
     while time.time() < deadline:
         p = passes()
-        if p['state'] not in ('loading', 'idle'):
+        if p['state'] not in ('loading', 'idle') and not p.get('diff_pending'):
             return p
-        time.sleep(0.1)
-    raise RuntimeError('the timeline never came')
+        time.sleep(0.05)
+    raise RuntimeError('the timeline or the diff never came')
+
+
+def select_pass(spec):
+    S.activate('select-pass', "<'%s'>" % spec, window=1)
+    p = wait_passes()
+    assert p['selected'] == spec, (p['selected'], spec)
+    return p
 
 
 def index_at(p, header_line):
@@ -73,8 +82,7 @@ def a_canonicalizer_that_removed_an_unreachable_block():
     # function has lost its unreachable block: `^bb1:  // no predecessors`,
     # `%1 = ub.poison : f32 loc(#loc24)`, `tt.return %1 : f32 loc(#loc24)`.  Nothing added.
     i = index_at(passes(), 112)
-    S.activate('select-pass', "<'%d'>" % i, window=1)
-    p = passes()
+    p = select_pass(str(i))
     assert p['title'].startswith('Pass %d: Canonicalizer' % i), p['title']
     assert p['added'] == 0 and p['removed'] == 3, (p['added'], p['removed'])
     a, b = p['a'], p['b']
@@ -110,8 +118,7 @@ def coalesce_inserts_layout_conversions():
     # `%x_6 = tt.load %x_4, %x_5`, `%x_7 = ttg.convert_layout %x_6` (the same for y and for
     # tt.store): 3 lines removed, 1 + 3 x 4 = 13 added.
     i = index_at(passes(), 1178)
-    S.activate('select-pass', "<'%d'>" % i, window=1)
-    p = passes()
+    p = select_pass(str(i))
     assert p['title'] == 'Pass %d: TritonGPUCoalesce' % i, p['title']
     assert (p['added'], p['removed']) == (13, 3), (p['added'], p['removed'])
     a, b = p['a'], p['b']
@@ -193,8 +200,7 @@ def changed_only_hides_the_passes_that_changed_nothing():
 @test
 def a_range_of_passes_diffs_the_first_before_against_the_last_after():
     i = index_at(passes(), 1106)  # ConvertTritonToTritonGPU, just before Coalesce
-    S.activate('select-pass', "<'%d-%d'>" % (i, i + 1), window=1)
-    p = passes()
+    p = select_pass('%d-%d' % (i, i + 1))
     assert p['title'].startswith('Passes %d to %d: ConvertTritonToTritonGPU' % (i, i + 1)), p['title']
     assert p['selected_rows'] == [str(i), str(i + 1)], p['selected_rows']
     assert p['a']['name'].endswith('mlir_passes.txt:1106'), p['a']['name']
@@ -203,7 +209,7 @@ def a_range_of_passes_diffs_the_first_before_against_the_last_after():
 @test
 def screenshot_of_the_pass_mode():
     i = index_at(passes(), 1178)
-    S.activate('select-pass', "<'%d'>" % i, window=1)
+    select_pass(str(i))
     time.sleep(0.3)
     path = os.path.join(artefact_dir(), 'viewer-passes.png')
     w, h = S.screenshot(path, window=1)
