@@ -187,7 +187,8 @@ static tk_span symbol_at(const char *p, const char *end)
 }
 
 /* A function op at S (indentation already skipped): "tt.func public @k(",
- * "llvm.func @k(...) attributes {nvvm.kernel = 1 : ui1}", "func.func".
+ * "llvm.func @k(...) attributes {nvvm.kernel = 1 : ui1}", "func.func",
+ * "gpu.func @k(...) kernel" (MLIR's GPU dialect, the plain MLIR route).
  * Only definitions (the line opens a region) count. */
 static void function_facts(const char *s, const char *end,
                            tk_body_facts *facts, tk_body_state *st)
@@ -196,7 +197,8 @@ static void function_facts(const char *s, const char *end,
     int is_tt = tk_span_starts(line, "tt.func ");
     int is_llvm = tk_span_starts(line, "llvm.func ");
     int is_func = tk_span_starts(line, "func.func ");
-    if (!is_tt && !is_llvm && !is_func)
+    int is_gpu = tk_span_starts(line, "gpu.func ");
+    if (!is_tt && !is_llvm && !is_func && !is_gpu)
         return;
     tk_span trimmed = tk_span_trim(line);
     if (!st->truncated && !tk_span_ends(trimmed, "{"))
@@ -217,6 +219,11 @@ static void function_facts(const char *s, const char *end,
                  !tk_span_find(words, " private ") &&
                  !tk_span_find(words, " linkonce"))
             facts->kernel = 2;
+    } else if (is_gpu) {
+        /* The kernel attribute follows the signature: "gpu.func @k(...)
+         * kernel {" or "kernel attributes {...} {". */
+        if (tk_span_find(line, ") kernel"))
+            facts->kernel = 1;
     } else if (tk_span_find(words, " public ")) {
         facts->kernel = 1;
     } else if (is_func && !tk_span_find(words, " private ") &&
@@ -271,9 +278,13 @@ int tk_passes_mlir_body_line(tk_body_state *st, const char *s, size_t len,
     case '\t': {
         if (st->open == 0 && st->closed)
             return 0; /* op text after the module closed is not ours */
-        /* Functions are at the module's first level: two spaces. */
+        /* Functions are at the module's first level: two spaces; a GPU
+         * kernel sits one level down, inside its gpu.module. */
         if (len > 2 && s[1] == ' ' && s[2] != ' ')
             function_facts(s + 2, end, facts, st);
+        else if (len > 4 && s[1] == ' ' && s[2] == ' ' && s[3] == ' ' &&
+                 tk_span_starts(tk_span_of(s + 4, len - 4), "gpu.func "))
+            function_facts(s + 4, end, facts, st);
         return 1;
     }
     case '#':

@@ -257,6 +257,28 @@ def missing_stages_say_why():
 
 
 @test
+def gpu_dialect_kernels_name_their_compile():
+    # The MLIR-route sample's pass dumps hold `gpu.module @add_sum {` with
+    # `    gpu.func @add_sum(...) kernel {` inside.  Rename the module (and the
+    # headers' scope): the compile must still be named after the gpu.func.
+    import glob
+    import gzip
+    import tempfile
+    samples = os.environ['TK_TEST_SAMPLES']
+    (gz,) = glob.glob(os.path.join(samples, 'add_sum_mlir', '*', 'passes', 'mlir.txt.gz'))
+    text = gzip.open(gz, 'rt').read()
+    assert '    gpu.func @add_sum(' in text
+    text = text.replace('gpu.module @add_sum', 'gpu.module @kernels')
+    text = text.replace("operation: @add_sum) //", "operation: @kernels) //")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'dumps.txt')
+        with open(path, 'w') as f:
+            f.write(text)
+        info = run_json('info', path)
+        assert [k['name'] for k in info['kernels']] == ['add_sum'], info['kernels']
+
+
+@test
 def fifos_and_special_files_never_block():
     # A FIFO named like a stage, and one named like a dump, beside a real PTX:
     # opening a FIFO for reading would wait forever for a writer.
