@@ -213,7 +213,11 @@ await test('pass mode: TritonGPUCoalesce adds #blocked1 and convert_layout ops; 
   assert(names.some((n) => n.startsWith('TritonGPUCoalesce')), 'Coalesce listed');
   const i = await page.evaluate(() => window.TK.passes.state.data.passes.findIndex((p) => p.pass === 'TritonGPUCoalesce'));
   await page.click(`#pass-list .ps[data-i="${i}"]`);
-  await page.waitForFunction((i) => window.TK.passes.state.sel === i && document.querySelector('#pass-rows .drow'), i);
+  // the bar and the rows are drawn together, once the diff is loaded
+  await page.waitForFunction((i) => {
+    const b = document.querySelector('#pass-bar strong');
+    return b && b.textContent.startsWith(i + ': TritonGPUCoalesce') && document.querySelector('#pass-rows .drow');
+  }, i);
   const rows = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1], r.children[1].textContent, r.children[3].textContent]));
   assert(rows.some((r) => r[0] === 'i' && r[2].startsWith('#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32]')), 'added #blocked1');
   assert(rows.some((r) => r[1].includes('%x_4 = tt.load %x_3, %mask_2') && (r[0] === 'd' || r[0] === 'r')), 'removed the old load');
