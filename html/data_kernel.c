@@ -556,8 +556,11 @@ static int write_meta(kctx *k)
         jw_key(&w, tk_stage_kind_name((tk_stage_kind)t));
         jw_obj(&w);
         if (!st) {
+            /* the library's reason (what the capture recorded, or where
+             * it looked), else a general one */
+            const char *why = tk_kernel_stage_missing(kern, (tk_stage_kind)t);
             jw_key(&w, "missing");
-            jw_str(&w, missing_reason((tk_stage_kind)t));
+            jw_str(&w, why && *why ? why : missing_reason((tk_stage_kind)t));
         } else {
             char *base = g_path_get_basename(tk_stage_path(st));
             jw_key(&w, "file");
