@@ -7,9 +7,10 @@ Usage: bench/run.py BUILD_DIR DUMPS_DIR [CAPTURE...]
 
 For each capture (default: persistent_tma_matmul and compiled_block, the
 largest), it prints:
-  - process level: best wall time of `tkview info CAPTURE --json` (load every
+  - process level: best wall time of `tkview refs CAPTURE --json` (load every
     stage of every kernel, parse every location, build every binding index,
-    resolve sources, write JSON) vs best of `wc -l` over the stage files it read,
+    write every bound source line as JSON; `info` would also index the pass
+    dumps, which is issue 3's bench) vs best of `wc -l` over the stage files,
     with the ratio, MB/s of stage text, and peak RSS over input bytes;
   - library level (bench_bind): the load + bind alone, in one process, against a
     memchr line count of the same files in the same process.
@@ -44,7 +45,7 @@ def main():
     bench_bind = os.path.join(build, 'bench', 'bench_bind')
     print('process level (best of %d):' % REPEAT)
     print('%-22s %7s %6s %9s %9s %7s %8s %8s %8s' % (
-        'capture', 'kernels', 'MB', 'tkview s', 'wc -l s', 'ratio', 'MB/s', 'RSS MB', 'base MB'))
+        'capture', 'kernels', 'MB', 'refs s', 'wc -l s', 'ratio', 'MB/s', 'RSS MB', 'base MB'))
     print('(base: peak RSS of the same program failing at once, before reading anything)')
     for cap in captures:
         path = os.path.join(dumps, cap)
@@ -52,7 +53,7 @@ def main():
                                          check=True, stdout=subprocess.PIPE).stdout)
         files = [s['path'] for k in info['kernels'] for s in k['stages'].values() if s]
         size = sum(os.path.getsize(f) for f in files)
-        t_tk, rss = best_of([tkview, 'info', path, '--json', '--quiet'])
+        t_tk, rss = best_of([tkview, 'refs', path, '--json', '--quiet'])
         # What the process holds before reading anything: libraries, heap.
         _, rss0 = best_of([tkview, 'info', '/nonexistent', '--quiet'], check=False)
         t_wc, _ = best_of(['wc', '-l', *files])

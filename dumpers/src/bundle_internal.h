@@ -174,9 +174,6 @@ char *tk_manifest_build(const tk_bundle *b, const tk_manifest_kernel *ks,
 int tk_meta_read_json(tk_kernel *kernel, const char *path, char **hash,
                       tk_diags *diags);
 
-/* Only the "hash" of NAME.json, or NULL (caller frees); no diagnostics. */
-char *tk_meta_json_hash(const char *path);
-
 /* Reads registers and local memory (spills) of function NAME from the cubin
  * at PATH into KERNEL's metadata.  Returns 0, or -1 with a warning. */
 int tk_meta_read_cubin(tk_kernel *kernel, const char *path, tk_diags *diags);

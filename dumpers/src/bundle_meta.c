@@ -66,23 +66,6 @@ int tk_meta_read_json(tk_kernel *k, const char *path, char **hash,
     return 0;
 }
 
-char *tk_meta_json_hash(const char *path)
-{
-    char *err = NULL;
-    JsonNode *root = tk_json_read_file(path, MAX_JSON_BYTES, &err);
-    g_free(err);
-    if (!root)
-        return NULL;
-    char *hash = NULL;
-    if (JSON_NODE_TYPE(root) == JSON_NODE_OBJECT) {
-        const char *h = tk_json_string(json_node_get_object(root), "hash");
-        if (h && *h)
-            hash = g_strdup(h);
-    }
-    json_node_unref(root);
-    return hash;
-}
-
 /* ---- the cubin -------------------------------------------------------- */
 
 /* EIATTR codes and formats, as cuobjdump -elf names them.  Each attribute is
