@@ -394,12 +394,16 @@ int tkv_bench_main(int argc, char **argv)
         fprintf(stderr, "tkview-viewer --bench: %s\n", error ? error->message : "--bench PATH");
         g_clear_error(&error);
         g_option_context_free(ctx);
+        g_free(path);
+        g_free(kernel);
         return 2;
     }
     g_option_context_free(ctx);
     if (!gtk_init_check()) {
         fprintf(stderr, "tkview-viewer --bench: cannot open a display (the benchmark draws a real "
                         "window: run it in a desktop session or under xvfb-run)\n");
+        g_free(path);
+        g_free(kernel);
         return 2;
     }
     const char *renderer = tkv_renderer_choose();

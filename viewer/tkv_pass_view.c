@@ -46,6 +46,7 @@ struct _TkvPassView {
     GArray *changes;        /* guint: indices of non-equal hunks */
     int cur_change;
     gboolean syncing;
+    int lead;                   /* the side last scrolled: the other follows */
     gboolean pending_first_change;
     gboolean diff_pending;      /* a diff is being made on a worker */
     guint generation;           /* of the last selection */
@@ -186,7 +187,17 @@ static void on_scroll(GtkAdjustment *adj, TkvPassView *self, int side)
         g_object_set_data_full(G_OBJECT(adj), "tkv-last", last, g_free);
     }
     *last = v;
+    self->lead = side;
     sync_from(self, side);
+}
+
+/* GtkTextView measures a buffer's lines in idle time after it is shown, and
+ * until then a line's position is a guess: each time a side's extent
+ * changes, the follower is placed again from the lead. */
+static void on_extent(GtkAdjustment *adj, TkvPassView *self)
+{
+    if (!self->syncing)
+        sync_from(self, self->lead);
 }
 
 static void on_scroll_a(GtkAdjustment *adj, TkvPassView *self) { on_scroll(adj, self, 0); }
@@ -206,6 +217,7 @@ static void scroll_side_to(TkvPassView *self, int side, guint row)
     double v = y - gtk_adjustment_get_page_size(adj) / 4;
     double max = gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj);
     gtk_adjustment_set_value(adj, CLAMP(v, 0, max > 0 ? max : 0));
+    self->lead = side;
     sync_from(self, side);
 }
 
@@ -957,6 +969,7 @@ static void connect_adjustments(TkvPassView *self)
         if (adj && !g_object_get_data(G_OBJECT(adj), "tkv-linked")) {
             g_object_set_data(G_OBJECT(adj), "tkv-linked", GINT_TO_POINTER(1));
             g_signal_connect(adj, "value-changed", G_CALLBACK(s ? on_scroll_b : on_scroll_a), self);
+            g_signal_connect(adj, "changed", G_CALLBACK(on_extent), self);
         }
     }
     tkv_chunk_map_set_adjustment(self->chunk_map, side_adj(self, 1));
@@ -1066,6 +1079,12 @@ static void write_side(TkvPassView *self, JsonBuilder *b, int s)
     g_array_unref(shown);
     json_builder_set_member_name(b, "center_row");
     json_builder_add_int_value(b, center_row(self, s, NULL));
+    GtkAdjustment *adj = side_adj(self, s);
+    json_builder_set_member_name(b, "scroll");
+    json_builder_add_double_value(b, adj ? gtk_adjustment_get_value(adj) : 0);
+    json_builder_set_member_name(b, "scroll_max");
+    json_builder_add_double_value(b, adj ? MAX(0, gtk_adjustment_get_upper(adj) -
+                                                   gtk_adjustment_get_page_size(adj)) : 0);
     json_builder_set_member_name(b, "match_text");
     json_builder_add_string_value(b, tkv_code_pane_get_match_text(side_pane(self, s)));
     json_builder_end_object(b);
