@@ -9,6 +9,7 @@ buffers' tags hold them; screenshots come from app.test-screenshot.
 Needs Xvfb, dbus-daemon and gdbus (debian-packages.txt: xvfb, dbus-daemon,
 libglib2.0-bin).  Prints TAP like tests/e2e/test_cli.py.
 """
+import atexit
 import json
 import os
 import shutil
@@ -97,8 +98,14 @@ class Session:
         })
         self.env.pop('WAYLAND_DISPLAY', None)
         self.procs = []
+        self.closed = False
+        # A test that dies half way must not leave its X server and bus behind.
+        atexit.register(self.close)
 
     def close(self):
+        if self.closed:
+            return
+        self.closed = True
         for p in self.procs:
             if p.poll() is None:
                 p.terminate()
