@@ -16,9 +16,15 @@ DUMPS = os.environ['TK_TEST_DUMPS']
 results = []
 
 
+# Without a command, tkview opens the desktop viewer when there is a display;
+# these tests are about the command line, so they never offer it one.
+ENV = {k: v for k, v in os.environ.items()
+       if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
+
+
 def run(*args):
     p = subprocess.run([TKVIEW, *args], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=300)
+                       stderr=subprocess.PIPE, timeout=300, env=ENV)
     return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
 
 

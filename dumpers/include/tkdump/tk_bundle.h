@@ -8,6 +8,13 @@
  *
  * Ownership: the bundle owns its kernels, their stages, the location table and
  * every string it returns.  Freeing the bundle frees all of them.
+ *
+ * Threads: a bundle is not thread-safe.  Some calls that look like reads fill
+ * caches (tk_bundle_resolve_source(), tk_bundle_pass_file_count()) or intern
+ * stacks into its location table (tk_bindex_build(), tk_timeline_history(),
+ * tk_ir_diff_bind(), tk_stage_read() with its table), which may move the
+ * table's arrays; a program that works on one bundle from several threads
+ * serializes those calls against every other use of the bundle.
  */
 #ifndef TKDUMP_TK_BUNDLE_H
 #define TKDUMP_TK_BUNDLE_H
