@@ -143,43 +143,111 @@ static int substep_incomparable(const tk_timeline *tl, const tk_timeline_entry *
            tl_walker_alias_styles_differ(w);
 }
 
-/* Measures the effects the plan left open: one walk, in order. */
-static void measure(tk_timeline *tl, GArray *es, tl_walker *w)
+/* Where tk_timeline_opts.on_step is told about the entries. */
+typedef struct {
+    tk_timeline_step_fn fn;
+    void *user;
+    int stopped;
+    GArray *hunks;        /* tk_hunk, reused from entry to entry */
+    uint64_t prev_after;  /* serial of the last after text read */
+} step_sink;
+
+static int collect_hunk(const tk_hunk *h, void *user)
+{
+    g_array_append_val((GArray *)user, *h);
+    return 0;
+}
+
+static void tell(const tk_timeline *tl, step_sink *k, GArray *es, guint i,
+                 tk_ir_diff *d, int continues)
+{
+    if (!k->fn || k->stopped)
+        return;
+    const tk_timeline_entry *e = &g_array_index(es, tk_timeline_entry, i);
+    tk_timeline_step st = {
+        .pass = e->parent == TK_TL_NONE ? i : e->parent,
+        .substep = e->parent == TK_TL_NONE ? TK_TL_NONE : i - tl->sub_first[e->parent],
+        .entry = e,
+        .diff = d,
+        .continues = continues,
+    };
+    k->stopped = k->fn(tl, &st, k->user) != 0;
+}
+
+/* Measures the effects the plan left open: one walk, in order, telling K
+ * about every entry. */
+static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
 {
     for (guint i = 0; i < es->len; i++) {
+        int want_diff = k->fn && !k->stopped;
         tk_timeline_entry *e = &g_array_index(es, tk_timeline_entry, i);
-        if (e->effect != TK_EFFECT_UNKNOWN || e->why != TK_UNKNOWN_NONE)
+        if (e->effect != TK_EFFECT_UNKNOWN || e->why != TK_UNKNOWN_NONE) {
+            /* decided by the plan: a "no change" banner keeps the text */
+            tell(tl, k, es, i, NULL, e->effect == TK_EFFECT_UNCHANGED);
             continue;
+        }
         if (e->before.kind == TK_SIDE_NONE || e->after.kind == TK_SIDE_NONE) {
             e->why = e->before.kind == TK_SIDE_NONE ? TK_UNKNOWN_NO_BEFORE
                                                     : TK_UNKNOWN_NO_AFTER;
+            tell(tl, k, es, i, NULL, 0);
             continue;
         }
         int rc = tl_walker_load(w, &e->before, &e->after, entry_dialect(e));
         if (rc < 0) {
             e->why = TK_UNKNOWN_UNREADABLE;
+            tell(tl, k, es, i, NULL, 0);
             continue;
         }
+        /* After an equal pair (rc 1) side B holds the before text. */
+        uint64_t before = w->side[rc == 1 ? TK_IR_B : TK_IR_A].serial;
+        int continues = before != 0 && before == k->prev_after;
+        k->prev_after = w->side[TK_IR_B].serial;
         if (rc == 1) {
             e->effect = TK_EFFECT_UNCHANGED; /* the same text */
+            tell(tl, k, es, i, NULL, continues);
             continue;
         }
         if (substep_incomparable(tl, e, w)) {
             e->why = TK_UNKNOWN_NO_BEFORE;
             e->before.kind = TK_SIDE_NONE;
+            tell(tl, k, es, i, NULL, 0);
             continue;
         }
-        tk_diff_stats st = tk_norm_diff_stats(w->side[TK_IR_A].norm,
-                                              w->side[TK_IR_B].norm, &tl->diff);
+        tk_diff_stats st;
+        if (want_diff) {
+            /* The same diff tk_norm_diff_stats() makes, its hunks kept. */
+            g_array_set_size(k->hunks, 0);
+            tk_norm_diff(w->side[TK_IR_A].norm, w->side[TK_IR_B].norm, &tl->diff,
+                         TK_NORM_DIFF_KEPT_LINES, collect_hunk, k->hunks);
+            st = tk_diff_count((const tk_hunk *)k->hunks->data, k->hunks->len);
+        } else {
+            st = tk_norm_diff_stats(w->side[TK_IR_A].norm, w->side[TK_IR_B].norm,
+                                    &tl->diff);
+        }
         e->added = st.added;
         e->removed = st.removed;
         e->effect = st.added || st.removed ? TK_EFFECT_CHANGED : TK_EFFECT_UNCHANGED;
+        if (want_diff) {
+            tk_ir_diff *d = tl_walker_diff(w, e, (const tk_hunk *)k->hunks->data,
+                                           k->hunks->len, st);
+            tell(tl, k, es, i, d, continues);
+            tl_walker_diff_release(d);
+        }
     }
 }
 
 tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
                                const tk_kernel *kernel,
                                const tk_timeline_opts *opts, tk_diags *diags)
+{
+    return tk_timeline_build_steps(parts, n_parts, kernel, opts, NULL, NULL, diags);
+}
+
+tk_timeline *tk_timeline_build_steps(const tk_timeline_part *parts,
+                                     size_t n_parts, const tk_kernel *kernel,
+                                     const tk_timeline_opts *opts,
+                                     tk_timeline_step_fn on_step, void *user,
+                                     tk_diags *diags)
 {
     if (!parts || n_parts == 0)
         return NULL;
@@ -209,8 +277,13 @@ tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
     tl_walker w;
     tl_walker_init(&w, tl, diags);
     w.reuse_equal = 1;
-    measure(tl, tl->entries, &w);
-    measure(tl, tl->subs, &w);
+    step_sink k = {0};
+    k.fn = on_step;
+    k.user = user;
+    k.hunks = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
+    measure(tl, tl->entries, &w, &k);
+    measure(tl, tl->subs, &w, &k);
+    g_array_free(k.hunks, TRUE);
     tl_walker_clear(&w);
     return tl;
 }

@@ -1,6 +1,7 @@
 /* timeline_diff.c - tk_ir_diff: two texts, normalized and diffed once, kept
  * with their hunks so that a front end can show the original lines (and
- * their source locations) of a unified diff. */
+ * their source locations) of a unified diff.  A diff handed out while a
+ * timeline is built borrows all of that from the build's walker instead. */
 #include <string.h>
 
 #include "timeline_internal.h"
@@ -22,6 +23,9 @@ struct tk_ir_diff {
     tk_hunk *hunks;
     size_t n_hunks;
     tk_diff_stats stats;
+    /* Not NULL: texts, normalizations, line starts and hunks are the
+     * walker's (tl_walker_diff); only the names are the diff's own. */
+    tl_walker *walker;
 };
 
 /* Line starts as tk_text splits: at "\n", a last line without one counts. */
@@ -151,9 +155,39 @@ tk_ir_diff *tk_ir_diff_stages(const tk_stage *a, const tk_stage *b,
     return finish(d, opts);
 }
 
-void tk_ir_diff_free(tk_ir_diff *d)
+tk_ir_diff *tl_walker_diff(tl_walker *w, const tk_timeline_entry *entry,
+                           const tk_hunk *hunks, size_t n, tk_diff_stats stats)
+{
+    tk_ir_diff *d = g_new0(tk_ir_diff, 1);
+    d->walker = w;
+    d->dialect = w->side[0].dialect;
+    d->bind_as = tk_tl_bind_kind(entry);
+    for (int s = 0; s < 2; s++) {
+        tl_text *t = &w->side[s];
+        d->name[s] = tk_timeline_side_describe(w->tl, &t->key);
+        d->text[s] = t->buf;
+        d->len[s] = t->len;
+        d->norm[s] = t->norm;
+        d->line_start[s] = (size_t *)tl_walker_lines(w, s, &d->n_lines[s]);
+    }
+    d->hunks = (tk_hunk *)hunks;
+    d->n_hunks = n;
+    d->stats = stats;
+    return d;
+}
+
+void tl_walker_diff_release(tk_ir_diff *d)
 {
     if (!d)
+        return;
+    g_free(d->name[0]);
+    g_free(d->name[1]);
+    g_free(d);
+}
+
+void tk_ir_diff_free(tk_ir_diff *d)
+{
+    if (!d || d->walker)
         return;
     for (int s = 0; s < 2; s++) {
         g_free(d->name[s]);
@@ -222,6 +256,21 @@ int tk_ir_diff_bind(tk_ir_diff *d, tk_loctab *tab, tk_diags *diags)
     if (d->bind_as == TK_STAGE_UNKNOWN || d->bind_as >= TK_STAGE_COUNT)
         return 0;
     tk_diags *sink = diags ? diags : tk_diags_new();
+    if (d->walker) {
+        /* The walker reads each text's locations once (the text after one
+         * pass is the text before the next); its problems go to SINK. */
+        tl_walker *w = d->walker;
+        tk_diags *build = w->diags;
+        w->diags = sink;
+        for (int s = 0; s < 2; s++) {
+            d->ext[s] = tl_walker_bind(w, s, d->bind_as, tab);
+            d->text[s] = w->side[s].buf; /* appending metadata may move it */
+        }
+        w->diags = build;
+        if (sink != diags)
+            tk_diags_free(sink);
+        return 0;
+    }
     for (int s = 0; s < 2; s++) {
         if (d->meta[s]) {
             GString *t = g_string_sized_new(d->len[s] + d->meta_len[s] + 2);

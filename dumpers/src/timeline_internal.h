@@ -58,6 +58,14 @@ typedef struct {
     tk_norm *norm;
     tk_stage *stage;
     int stage_done;
+    /* Line starts (tk_ir_diff's index), made on demand for a diff handed
+     * out while building; N_LINES + 1 offsets. */
+    size_t *line_start;
+    uint32_t n_lines;
+    int lines_done;
+    /* Which text this is: a new number each time the buffer gets another
+     * text (read, cut), kept when the text moves between sides. */
+    uint64_t serial;
 } tl_text;
 
 /* A raw dump body kept for cutting functions out of it. */
@@ -75,6 +83,7 @@ typedef struct {
     tl_raw raw[2];            /* slot 0: a base module; slot 1: pieces */
     tl_raw meta;              /* debug metadata lines of a module dump */
     int reuse_equal;          /* tl_walker_load() may answer 1 (see there) */
+    uint64_t next_serial;     /* tl_text.serial */
 } tl_walker;
 
 void tl_walker_init(tl_walker *w, const tk_timeline *tl, tk_diags *diags);
@@ -115,7 +124,19 @@ char *tl_walker_meta_for(tl_walker *w, int s, size_t *len);
 int tk_tl_find_function(tk_ir_dialect dialect, const char *text, size_t len,
                         const char *name, size_t *start, size_t *end);
 
+/* Line starts of side S's text (made once per text): *N receives the number
+ * of lines; the array has *N + 1 offsets, the last the text's length. */
+const size_t *tl_walker_lines(tl_walker *w, int s, uint32_t *n);
+
 /* ---- tk_ir_diff from assembled texts --------------------------------------- */
+
+/* A diff over the walker's two current texts that borrows them, their
+ * normalizations, line starts and HUNKS (N of them, over kept lines), for
+ * tk_timeline_opts.on_step.  Valid until the walker loads other texts;
+ * release with tl_walker_diff_release() (tk_ir_diff_free() ignores it). */
+tk_ir_diff *tl_walker_diff(tl_walker *w, const tk_timeline_entry *entry,
+                           const tk_hunk *hunks, size_t n, tk_diff_stats stats);
+void tl_walker_diff_release(tk_ir_diff *d);
 
 /* Takes ownership of A and B (g_malloc'd), and of META_A / META_B (may be
  * NULL): debug metadata appended to a side's text when it is bound. */

@@ -18,8 +18,13 @@ static void text_reset(tl_text *t)
     t->norm = NULL;
     t->stage = NULL;
     t->stage_done = 0;
+    g_free(t->line_start);
+    t->line_start = NULL;
+    t->n_lines = 0;
+    t->lines_done = 0;
     t->valid = 0;
     t->cacheable = 0;
+    t->serial = 0;
 }
 
 void tl_walker_init(tl_walker *w, const tk_timeline *tl, tk_diags *diags)
@@ -413,6 +418,7 @@ static int normalize(tl_walker *w, int s)
     }
     t->valid = 1;
     t->cacheable = 1;
+    t->serial = ++w->next_serial;
     return 0;
 }
 
@@ -501,8 +507,12 @@ static void restrict_to(tl_walker *w, int s, const tk_timeline_side *names,
     tk_stage_free(t->stage);
     t->stage = NULL;
     t->stage_done = 0;
+    g_free(t->line_start);
+    t->line_start = NULL;
+    t->lines_done = 0;
     t->norm = tk_norm_new(t->dialect, t->buf, t->len);
     t->cacheable = 0;
+    t->serial = ++w->next_serial;
 }
 
 static int same_names(const tk_timeline_side *x, const tk_timeline_side *y)
@@ -561,6 +571,33 @@ int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
     if (!w->side[0].norm || !w->side[1].norm)
         return -1;
     return 0;
+}
+
+const size_t *tl_walker_lines(tl_walker *w, int s, uint32_t *n)
+{
+    tl_text *t = &w->side[s];
+    if (!t->lines_done) {
+        /* As tk_text splits: at "\n", a last line without one counts. */
+        const char *b = t->buf ? t->buf : "";
+        size_t len = t->len, k = 0;
+        uint32_t lines = 0;
+        for (const char *p = b; (p = memchr(p, '\n', (size_t)(b + len - p))); p++)
+            lines++;
+        if (len && b[len - 1] != '\n')
+            lines++;
+        t->line_start = g_renew(size_t, t->line_start, (size_t)lines + 1);
+        size_t off = 0;
+        while (k < lines) {
+            t->line_start[k++] = off;
+            const char *e = memchr(b + off, '\n', len - off);
+            off = e ? (size_t)(e - b) + 1 : len;
+        }
+        t->line_start[lines] = len;
+        t->n_lines = lines;
+        t->lines_done = 1;
+    }
+    *n = t->n_lines;
+    return t->line_start;
 }
 
 /* Whether TEXT has a line starting with '#' (an attribute alias or a #loc). */

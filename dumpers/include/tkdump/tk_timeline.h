@@ -197,12 +197,44 @@ typedef struct {
                                             left unknown, TK_UNKNOWN_NOT_MEASURED
                                             (for a diff of a few passes) */
 
+typedef struct tk_timeline tk_timeline;
+typedef struct tk_ir_diff tk_ir_diff;
+
+/* What tk_timeline_build_steps() hands to its ON_STEP for each entry once
+ * its effect is known: passes in order, then sub-steps in order. */
+typedef struct {
+    size_t pass;    /* index of the pass (for a sub-step: its pass) */
+    size_t substep; /* TK_TL_NONE for a pass, else the sub-step */
+    const tk_timeline_entry *entry; /* effect and counts set */
+    /* The diff of the entry's two texts, as tk_timeline_diff() would make
+     * it (names, hunks over kept lines, kept lines' text), made from the
+     * build's own normalizations and hunks: nothing is read, normalized or
+     * diffed a second time.  Borrowed: its texts are the build's working
+     * buffers, valid during the call only; tk_ir_diff_free() does nothing
+     * on it.  tk_ir_diff_bind() works (a text's locations are read once
+     * and serve both diffs it is a side of; give every call the same TAB).
+     * NULL when no text was compared (an unknown effect, a -print-changed
+     * banner) and when the two texts are the same bytes. */
+    tk_ir_diff *diff;
+    /* 1 when the text before this entry is, byte for byte, the text after
+     * the last entry handed out before it whose texts were read (the same
+     * buffer: a Before dump after the Before dump of the previous pass,
+     * consecutive function passes on the same function), so that a front
+     * end can compose consecutive diffs into the diff of any two points of
+     * the chain; also 1 for a -print-changed "no change" banner (it leaves
+     * the text as it is).  0 otherwise: the first text, a text cut to other
+     * functions or to a loop, an unknown effect. */
+    int continues;
+} tk_timeline_step;
+
+/* Returning nonzero stops the calls (the build itself goes on). */
+typedef int (*tk_timeline_step_fn)(const tk_timeline *tl,
+                                   const tk_timeline_step *step, void *user);
+
 typedef struct {
     tk_diff_opts diff; /* algorithm and limits; zeros: histogram */
     unsigned flags;    /* TK_TIMELINE_... */
 } tk_timeline_opts;
-
-typedef struct tk_timeline tk_timeline;
 
 /* Builds the timeline of the kernel whose dumps are PARTS (N_PARTS of them,
  * put in pipeline order: by the first level of each sequence, then as
@@ -216,6 +248,16 @@ tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
                                const tk_kernel *kernel,
                                const tk_timeline_opts *opts,
                                tk_diags *diags);
+
+/* tk_timeline_build(), handing each entry with its diff to ON_STEP (may be
+ * NULL) as it is measured (tk_timeline_step), with USER: a front end that
+ * stores every pass's diff needs no second walk.  ON_STEP is not called
+ * with TK_TIMELINE_NO_MEASURE. */
+tk_timeline *tk_timeline_build_steps(const tk_timeline_part *parts,
+                                     size_t n_parts, const tk_kernel *kernel,
+                                     const tk_timeline_opts *opts,
+                                     tk_timeline_step_fn on_step, void *user,
+                                     tk_diags *diags);
 void tk_timeline_free(tk_timeline *tl);
 
 /* The timeline of KERNEL from the pass dumps that came with BUNDLE: its
@@ -249,8 +291,6 @@ char *tk_timeline_side_describe(const tk_timeline *tl,
                                 const tk_timeline_side *side);
 
 /* ---- diffs ready to show -------------------------------------------------- */
-
-typedef struct tk_ir_diff tk_ir_diff;
 
 /* Side indices of a tk_ir_diff. */
 #define TK_IR_A 0
