@@ -1,20 +1,30 @@
 /* data_passes.c - a kernel's pass timeline for pass mode (tk_timeline.h).
  *
  * data/ID/passes.js      the timeline: one entry per pass (level, name,
- *                        effect, +/- counts), level summaries, and for each
- *                        source line the passes whose changed lines carry
- *                        it in their inline stacks
- * data/ID/pd-N.js        the diff of changed pass N, loaded when shown:
- *                        its change groups (3 lines of context), each row
- *                        the two sides' line numbers and original text
- * data/ID/pl-L.js        the diff over a whole level (its first pass's
- *                        input to its last pass's output)
- * Only changed lines and their context are stored, never a copy of a dump
- * per pass: the report grows with what the passes changed.  The diffs,
- * counts and stacks are the library's; nothing here compares text.
+ *                        effect, +/- counts, its chain), the chains, level
+ *                        summaries, and for each source line the passes
+ *                        whose changed lines carry it in their inline stacks
+ * data/ID/pc-C.js        chain C of MLIR passes: its first text and what
+ *                        each pass changed, from which the browser makes
+ *                        the diff of one pass or of any two passes of the
+ *                        chain (pass_chain.h, data_chain.c)
+ * data/ID/pd-L.js        the diffs of the changed passes of the level that
+ *                        starts at pass L outside a chain (LLVM IR,
+ *                        machine code), one file per level, loaded when
+ *                        one of them is shown: {"p": {"N": diff}}, each
+ *                        diff its change groups (3 lines of context), each
+ *                        row the two sides' line numbers and original text
+ * data/ID/pl-L.js        the diff over such a whole level (its first
+ *                        pass's input to its last pass's output)
+ * Only changed lines and their context (or a chain's first text) are
+ * stored, never a copy of a dump per pass: the report grows with what the
+ * passes changed.  The diffs, counts and stacks are the library's, handed
+ * out while the timeline is built (tk_timeline_build_steps()): each pass is
+ * read, normalized and diffed once, and nothing here compares IR.
  */
 #include <string.h>
 
+#include "pass_chain.h"
 #include "report.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
@@ -66,7 +76,8 @@ static void touch(diff_writer *dw, int side, uint32_t k)
 }
 
 /* One row: [kind, aLine, aText, bLine, bText] with kind "e" (context),
- * "d" (only in A), "i" (only in B), "r" (A's line became B's). */
+ * "d" (only in A), "i" (only in B), "r" (A's line became B's); a context
+ * row whose two texts are the same bytes leaves bText out. */
 static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
 {
     if (dw->rows >= MAX_ROWS) {
@@ -77,6 +88,19 @@ static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
     jw_arr(dw->w);
     char k[2] = {kind, 0};
     jw_str(dw->w, k);
+    if (kind == 'e') {
+        size_t la, lb;
+        uint32_t na = 0, nb = 0;
+        const char *a = tk_ir_diff_kept_line(dw->d, TK_IR_A, (uint32_t)ka, &la, &na);
+        const char *b = tk_ir_diff_kept_line(dw->d, TK_IR_B, (uint32_t)kb, &lb, &nb);
+        jw_int(dw->w, na);
+        jw_strn(dw->w, a ? a : "", a ? la : 0);
+        jw_int(dw->w, nb);
+        if (!a || !b || la != lb || memcmp(a, b, la) != 0)
+            jw_strn(dw->w, b ? b : "", b ? lb : 0);
+        jw_arr_end(dw->w);
+        return;
+    }
     if (ka >= 0)
         side_text(dw, TK_IR_A, (uint32_t)ka);
     else {
@@ -136,48 +160,66 @@ static int group_hunk(const tk_hunk *h, void *user)
     return 0;
 }
 
-/* Writes diff D as data/ID/WHAT.js; TOUCHED (may be NULL) collects the
- * source lines of its changed lines. */
-static int write_diff(tk_report *r, tk_report_kernel *rk, const char *what,
-                      tk_ir_diff *d, GHashTable *touched)
+/* TOUCHED collects the source lines of D's changed lines. */
+static void touch_changed(tk_report *r, tk_ir_diff *d, GHashTable *touched)
+{
+    tk_loctab *tab = tk_bundle_loctab(r->bundle);
+    tk_ir_diff_bind(d, tab, NULL);
+    diff_writer dw = {.d = d, .touched = touched, .tab = tab};
+    size_t nh;
+    const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
+    for (size_t i = 0; i < nh; i++) {
+        if (h[i].tag == TK_HUNK_EQUAL)
+            continue;
+        for (uint32_t k = h[i].a0; k < h[i].a1; k++)
+            touch(&dw, TK_IR_A, k);
+        for (uint32_t k = h[i].b0; k < h[i].b1; k++)
+            touch(&dw, TK_IR_B, k);
+    }
+}
+
+/* Diff D as a JSON object on W; TOUCHED (may be NULL) collects the source
+ * lines of its changed lines. */
+static void diff_json(tk_report *r, tk_ir_diff *d, GHashTable *touched, jw *w)
 {
     tk_loctab *tab = tk_bundle_loctab(r->bundle);
     if (touched)
         tk_ir_diff_bind(d, tab, NULL);
-    GString *g = g_string_new(NULL);
-    jw w;
-    jw_init(&w, g);
-    jw_obj(&w);
-    jw_key(&w, "a");
-    jw_str(&w, tk_ir_diff_name(d, TK_IR_A));
-    jw_key(&w, "b");
-    jw_str(&w, tk_ir_diff_name(d, TK_IR_B));
+    jw_obj(w);
+    jw_key(w, "a");
+    jw_str(w, tk_ir_diff_name(d, TK_IR_A));
+    jw_key(w, "b");
+    jw_str(w, tk_ir_diff_name(d, TK_IR_B));
     tk_diff_stats st = tk_ir_diff_stats(d);
-    jw_key(&w, "added");
-    jw_int(&w, st.added);
-    jw_key(&w, "removed");
-    jw_int(&w, st.removed);
-    jw_key(&w, "groups");
-    jw_arr(&w);
-    diff_writer dw = {.d = d, .w = &w, .touched = touched, .tab = tab};
+    jw_key(w, "added");
+    jw_int(w, st.added);
+    jw_key(w, "removed");
+    jw_int(w, st.removed);
+    jw_key(w, "groups");
+    jw_arr(w);
+    diff_writer dw = {.d = d, .w = w, .touched = touched, .tab = tab};
     size_t nh;
     const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
     tk_diff_group(h, nh, CONTEXT, group_hunk, &dw);
     if (dw.in_group)
-        jw_arr_end(&w);
-    jw_arr_end(&w);
-    jw_key(&w, "cut");
-    jw_int(&w, dw.cut);
-    jw_obj_end(&w);
+        jw_arr_end(w);
+    jw_arr_end(w);
+    jw_key(w, "cut");
+    jw_int(w, dw.cut);
+    jw_obj_end(w);
+}
+
+static int put_data(tk_report *r, tk_report_kernel *rk, const char *what,
+                    const GString *g)
+{
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/%s.js", rk->id, what);
     g_snprintf(key, sizeof key, "%s/%s", rk->id, what);
-    int rc = tk_report_put_z(r, rel, key, g);
-    g_string_free(g, TRUE);
-    return rc;
+    return tk_report_put_z(r, rel, key, g);
 }
 
-static void write_entry(jw *w, const tk_timeline *tl, const tk_timeline_entry *e)
+static void write_entry(jw *w, const tk_timeline *tl, const tk_timeline_entry *e,
+                        ptrdiff_t chain)
 {
     jw_obj(w);
     jw_key(w, "level");
@@ -200,6 +242,10 @@ static void write_entry(jw *w, const tk_timeline *tl, const tk_timeline_entry *e
     jw_int(w, e->removed);
     jw_key(w, "sub");
     jw_int(w, (int64_t)e->n_substeps);
+    if (chain >= 0) {
+        jw_key(w, "ch");
+        jw_int(w, chain);
+    }
     char *b = tk_timeline_side_describe(tl, &e->before);
     char *a = tk_timeline_side_describe(tl, &e->after);
     jw_key(w, "before");
@@ -222,6 +268,164 @@ static gboolean u64_equal(gconstpointer a, gconstpointer b)
     return *(const guint64 *)a == *(const guint64 *)b;
 }
 
+/* What the timeline build's steps go to. */
+typedef struct {
+    tk_report *r;
+    tk_report_kernel *rk;
+    tk_pass_chains *chains;
+    GHashTable *touched; /* scratch: one pass's source lines */
+    GHashTable *by_line; /* source line -> passes that touched it */
+    int rc, changed;
+    /* the level the last pass was of, and its first pass */
+    tk_pass_level level;
+    size_t level_from;
+    /* that level's diffs outside a chain, {"p": {"N": diff, ...}} */
+    GString *group;
+    jw gw;
+    gboolean group_open;
+    GArray *groups; /* size_t: first pass of each level with a pd file */
+} pass_sink;
+
+/* Writes the diffs of the level that ended as data/ID/pd-FROM.js. */
+static void flush_group(pass_sink *k)
+{
+    if (!k->group_open)
+        return;
+    k->group_open = FALSE;
+    jw_obj_end(&k->gw);
+    jw_obj_end(&k->gw);
+    char what[32];
+    g_snprintf(what, sizeof what, "pd-%zu", k->level_from);
+    int rc = put_data(k->r, k->rk, what, k->group);
+    if (rc && !k->rc)
+        k->rc = rc;
+    g_array_append_val(k->groups, k->level_from);
+}
+
+static void group_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
+{
+    if (!k->group_open) {
+        k->group_open = TRUE;
+        g_string_truncate(k->group, 0);
+        jw_init(&k->gw, k->group);
+        jw_obj(&k->gw);
+        jw_key(&k->gw, "p");
+        jw_obj(&k->gw);
+    }
+    char key[24];
+    g_snprintf(key, sizeof key, "%zu", pass);
+    jw_key(&k->gw, key);
+    diff_json(k->r, d, k->touched, &k->gw);
+}
+
+static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user)
+{
+    (void)tl;
+    pass_sink *k = user;
+    if (st->substep != TK_TL_NONE)
+        return 0; /* sub-steps are listed, not shown */
+    if (st->pass == 0 || st->entry->level != k->level) {
+        flush_group(k);
+        k->level = st->entry->level;
+        k->level_from = st->pass;
+    }
+    gboolean chained = tk_pass_chains_step(k->chains, st);
+    if (st->entry->effect != TK_EFFECT_CHANGED || !st->diff)
+        return k->rc;
+    k->changed++;
+    g_hash_table_remove_all(k->touched);
+    if (chained)
+        touch_changed(k->r, st->diff, k->touched);
+    else
+        group_diff(k, st->pass, st->diff);
+    GHashTableIter it;
+    gpointer key;
+    g_hash_table_iter_init(&it, k->touched);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        GArray *a = g_hash_table_lookup(k->by_line, key);
+        if (!a) {
+            a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+            g_hash_table_insert(k->by_line, g_memdup2(key, sizeof(guint64)), a);
+        }
+        uint32_t pi = (uint32_t)st->pass;
+        g_array_append_val(a, pi);
+    }
+    return k->rc;
+}
+
+static gboolean has_group(const pass_sink *k, size_t from)
+{
+    for (guint g = 0; g < k->groups->len; g++)
+        if (g_array_index(k->groups, size_t, g) == from)
+            return TRUE;
+    return FALSE;
+}
+
+/* The level summary of passes I..J: where its diffs outside a chain are;
+ * composed in the browser over the chain its passes are in, else (LLVM IR,
+ * machine code) a diff from the first pass's input to the last pass's
+ * output. */
+static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl,
+                       const pass_sink *k, size_t i, size_t j, jw *w)
+{
+    const tk_pass_chains *chains = k->chains;
+    tk_pass_level lv = tk_timeline_get(tl, i)->level;
+    jw_obj(w);
+    jw_key(w, "level");
+    jw_str(w, tk_timeline_level_name(lv));
+    jw_key(w, "from");
+    jw_int(w, (int64_t)i);
+    jw_key(w, "to");
+    jw_int(w, (int64_t)j);
+    if (has_group(k, i)) {
+        char what[32];
+        g_snprintf(what, sizeof what, "pd-%zu", i);
+        jw_key(w, "pd");
+        jw_str(w, what);
+    }
+    int rc = 0;
+    ptrdiff_t ch = -1;
+    size_t x = i, y = i;
+    for (size_t p = i; p <= j; p++) {
+        ptrdiff_t c = tk_pass_chains_of(chains, p);
+        if (c < 0)
+            continue;
+        if (ch < 0) {
+            ch = c;
+            x = p;
+        }
+        if (c == ch)
+            y = p;
+    }
+    if (ch >= 0) {
+        jw_key(w, "chain");
+        jw_int(w, ch);
+        jw_key(w, "cfrom");
+        jw_int(w, (int64_t)x);
+        jw_key(w, "cto");
+        jw_int(w, (int64_t)y);
+    } else if (j > i && tk_timeline_level_dialect(lv) != TK_IR_MLIR) {
+        tk_diags *quiet = tk_diags_new(); /* an unknown end is not news */
+        tk_ir_diff *d = tk_timeline_diff(tl, i, j, NULL, quiet);
+        tk_diags_free(quiet);
+        if (d) {
+            char what[32];
+            g_snprintf(what, sizeof what, "pl-%zu", i);
+            GString *g = g_string_new(NULL);
+            jw dw;
+            jw_init(&dw, g);
+            diff_json(r, d, NULL, &dw);
+            rc = put_data(r, rk, what, g);
+            g_string_free(g, TRUE);
+            tk_ir_diff_free(d);
+            jw_key(w, "diff");
+            jw_str(w, what);
+        }
+    }
+    jw_obj_end(w);
+    return rc;
+}
+
 int tk_report_passes(tk_report *r, tk_report_kernel *rk)
 {
     rk->n_passes = rk->n_changed = -1;
@@ -238,49 +442,49 @@ int tk_report_passes(tk_report *r, tk_report_kernel *rk)
         g_array_free(parts, TRUE);
         return 0;
     }
-    tk_timeline *tl = tk_timeline_build((const tk_timeline_part *)parts->data, parts->len,
-                                        rk->kernel, NULL, r->diags);
+    pass_sink k = {
+        .r = r,
+        .rk = rk,
+        .chains = tk_pass_chains_new(r, rk),
+        .touched = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL),
+        .by_line = g_hash_table_new_full(u64_hash, u64_equal, g_free,
+                                         (GDestroyNotify)g_array_unref),
+        .group = g_string_new(NULL),
+        .groups = g_array_new(FALSE, FALSE, sizeof(size_t)),
+    };
+    tk_timeline *tl = tk_timeline_build_steps((const tk_timeline_part *)parts->data,
+                                              parts->len, rk->kernel, NULL, on_step, &k,
+                                              r->diags);
     g_array_free(parts, TRUE);
-    if (!tl)
-        return 0;
-    size_t n = tk_timeline_count(tl);
-    GHashTable *touched = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL);
-    /* per source line, the passes that touched it */
-    GHashTable *by_line = g_hash_table_new_full(u64_hash, u64_equal, g_free,
-                                                (GDestroyNotify)g_array_unref);
-    int rc = 0, changed = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        const tk_timeline_entry *e = tk_timeline_get(tl, i);
-        if (e->effect != TK_EFFECT_CHANGED)
-            continue;
-        changed++;
-        tk_ir_diff *d = tk_timeline_diff(tl, i, i, NULL, r->diags);
-        if (!d)
-            continue;
-        char what[32];
-        g_snprintf(what, sizeof what, "pd-%zu", i);
-        g_hash_table_remove_all(touched);
-        rc = write_diff(r, rk, what, d, touched);
-        tk_ir_diff_free(d);
-        GHashTableIter it;
-        gpointer key;
-        g_hash_table_iter_init(&it, touched);
-        while (g_hash_table_iter_next(&it, &key, NULL)) {
-            GArray *a = g_hash_table_lookup(by_line, key);
-            if (!a) {
-                a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-                g_hash_table_insert(by_line, g_memdup2(key, sizeof(guint64)), a);
-            }
-            uint32_t pi = (uint32_t)i;
-            g_array_append_val(a, pi);
-        }
+    flush_group(&k);
+    int rc = k.rc;
+    int rc2 = tk_pass_chains_finish(k.chains);
+    if (!rc)
+        rc = rc2;
+    g_string_free(k.group, TRUE);
+    if (!tl) {
+        tk_pass_chains_free(k.chains);
+        g_hash_table_destroy(k.touched);
+        g_hash_table_destroy(k.by_line);
+        g_array_free(k.groups, TRUE);
+        return rc;
     }
-    /* level summaries: the first pass's input to the last pass's output of
-     * each level whose ends have texts */
+    size_t n = tk_timeline_count(tl);
     GString *g = g_string_new(NULL);
     jw w;
     jw_init(&w, g);
     jw_obj(&w);
+    jw_key(&w, "chains");
+    jw_arr(&w);
+    for (size_t c = 0; c < tk_pass_chains_count(k.chains); c++) {
+        size_t from, to;
+        tk_pass_chains_range(k.chains, c, &from, &to);
+        jw_arr(&w);
+        jw_int(&w, (int64_t)from);
+        jw_int(&w, (int64_t)to);
+        jw_arr_end(&w);
+    }
+    jw_arr_end(&w);
     jw_key(&w, "levels");
     jw_arr(&w);
     for (size_t i = 0; i < n && rc == 0;) {
@@ -288,44 +492,26 @@ int tk_report_passes(tk_report *r, tk_report_kernel *rk)
         tk_pass_level lv = tk_timeline_get(tl, i)->level;
         while (j + 1 < n && tk_timeline_get(tl, j + 1)->level == lv)
             j++;
-        jw_obj(&w);
-        jw_key(&w, "level");
-        jw_str(&w, tk_timeline_level_name(lv));
-        jw_key(&w, "from");
-        jw_int(&w, (int64_t)i);
-        jw_key(&w, "to");
-        jw_int(&w, (int64_t)j);
-        tk_diags *quiet = tk_diags_new(); /* an unknown end is not news */
-        tk_ir_diff *d = j > i ? tk_timeline_diff(tl, i, j, NULL, quiet) : NULL;
-        tk_diags_free(quiet);
-        if (d) {
-            char what[32];
-            g_snprintf(what, sizeof what, "pl-%zu", i);
-            rc = write_diff(r, rk, what, d, NULL);
-            tk_ir_diff_free(d);
-            jw_key(&w, "diff");
-            jw_str(&w, what);
-        }
-        jw_obj_end(&w);
+        rc = write_level(r, rk, tl, &k, i, j, &w);
         i = j + 1;
     }
     jw_arr_end(&w);
     jw_key(&w, "passes");
     jw_arr(&w);
     for (size_t i = 0; i < n; i++)
-        write_entry(&w, tl, tk_timeline_get(tl, i));
+        write_entry(&w, tl, tk_timeline_get(tl, i), tk_pass_chains_of(k.chains, i));
     jw_arr_end(&w);
     jw_key(&w, "touch");
     jw_arr(&w);
     GHashTableIter it;
     gpointer key, val;
-    g_hash_table_iter_init(&it, by_line);
+    g_hash_table_iter_init(&it, k.by_line);
     while (g_hash_table_iter_next(&it, &key, &val)) {
-        guint64 k = *(guint64 *)key;
+        guint64 kk = *(guint64 *)key;
         GArray *a = val;
         jw_arr(&w);
-        jw_int(&w, (int64_t)(k >> 32));
-        jw_int(&w, (int64_t)(k & 0xffffffffu));
+        jw_int(&w, (int64_t)(kk >> 32));
+        jw_int(&w, (int64_t)(kk & 0xffffffffu));
         jw_lines(&w, (const uint32_t *)a->data, a->len);
         jw_arr_end(&w);
     }
@@ -338,10 +524,12 @@ int tk_report_passes(tk_report *r, tk_report_kernel *rk)
         rc = tk_report_put_z(r, rel, k2, g);
     }
     g_string_free(g, TRUE);
-    g_hash_table_destroy(touched);
-    g_hash_table_destroy(by_line);
+    g_hash_table_destroy(k.touched);
+    g_hash_table_destroy(k.by_line);
+    tk_pass_chains_free(k.chains);
+    g_array_free(k.groups, TRUE);
     rk->n_passes = (int)n;
-    rk->n_changed = changed;
+    rk->n_changed = k.changed;
     tk_timeline_free(tl);
     return rc;
 }

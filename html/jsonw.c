@@ -52,6 +52,22 @@ void jw_key(jw *w, const char *key)
     w->after_key = TRUE;
 }
 
+/* 1 for the bytes copied as they are: printable ASCII other than '"',
+ * '\\', '<', '>' and '&'. */
+static const unsigned char plain[256] = {
+#define R4(x) x, x, x, x
+#define R16(x) R4(x), R4(x), R4(x), R4(x)
+    R16(0), R16(0),                                  /* 0x00-0x1f */
+    1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,  /* ' ' '!' '"' ... '&' */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1,  /* '0'-'?': '<' '>' */
+    R16(1),                                          /* '@'-'O' */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,  /* 'P'-'_': '\\' */
+    R16(1), R16(1),                                  /* '`'-0x7f */
+    R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0),
+#undef R16
+#undef R4
+};
+
 void jw_escape(GString *out, const char *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
@@ -59,8 +75,7 @@ void jw_escape(GString *out, const char *s, size_t len)
     while (p < end) {
         const unsigned char *run = p;
         /* plain ASCII that needs no escape, copied in one go */
-        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\' &&
-               *p != '<' && *p != '>' && *p != '&')
+        while (p < end && plain[*p])
             p++;
         if (p > run)
             g_string_append_len(out, (const char *)run, p - run);
@@ -118,8 +133,17 @@ void jw_str(jw *w, const char *s)
 
 void jw_int(jw *w, int64_t v)
 {
+    /* Without printf: pass data holds hundreds of thousands of numbers. */
     before_value(w);
-    g_string_append_printf(w->out, "%" G_GINT64_FORMAT, (gint64)v);
+    char buf[24], *e = buf + sizeof buf, *p = e;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    g_string_append_len(w->out, p, e - p);
 }
 
 void jw_bool(jw *w, gboolean v)

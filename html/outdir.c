@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,7 +17,8 @@ struct tk_outdir {
     char *staging; /* the hidden folder beside it */
     int fd;        /* of the staging folder */
     gboolean replace; /* OUTDIR holds something to move aside */
-    guint64 bytes;
+    /* tk_report's writer thread and the main thread both write files */
+    _Atomic guint64 bytes;
 };
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
@@ -204,13 +206,13 @@ int tk_outdir_write(tk_outdir *o, const char *rel, const void *data, size_t len,
                      g_strerror(errno));
         return -1;
     }
-    o->bytes += len;
+    atomic_fetch_add_explicit(&o->bytes, len, memory_order_relaxed);
     return 0;
 }
 
 guint64 tk_outdir_bytes(const tk_outdir *o)
 {
-    return o ? o->bytes : 0;
+    return o ? atomic_load_explicit(&o->bytes, memory_order_relaxed) : 0;
 }
 
 static void outdir_free(tk_outdir *o)

@@ -29,7 +29,9 @@ tk_outdir *tk_outdir_begin(const char *outdir, gboolean force, tk_diags *diags);
  * staging folder.  Returns 0 or -1 with an error in DIAGS. */
 int tk_outdir_mkdir(tk_outdir *o, const char *rel, tk_diags *diags);
 
-/* Writes LEN bytes as the new file REL.  Returns 0 or -1 (error in DIAGS). */
+/* Writes LEN bytes as the new file REL.  Returns 0 or -1 (error in DIAGS).
+ * Two threads may write files at the same time (each with its own DIAGS);
+ * the folders must exist first. */
 int tk_outdir_write(tk_outdir *o, const char *rel, const void *data, size_t len,
                     tk_diags *diags);
 

@@ -3,8 +3,9 @@
  * then rename it into place. */
 #include "report.h"
 
-#include <gio/gio.h>
 #include <string.h>
+
+#include "put_queue.h"
 
 #include "tkview-config.h"
 
@@ -27,46 +28,10 @@ int tk_report_put(tk_report *r, const char *rel, const char *key,
 int tk_report_put_z(tk_report *r, const char *rel, const char *key,
                     const GString *json)
 {
-    /* gzip with GIO's zlib converter, then base64: the browser inflates it
-     * with DecompressionStream('gzip').  Pass diffs repeat themselves from
-     * pass to pass and shrink 10 to 20 times. */
-    GConverter *z = G_CONVERTER(g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6));
-    GByteArray *out = g_byte_array_sized_new((guint)(json->len / 8 + 64));
-    guint8 buf[65536];
-    const char *in = json->str;
-    gsize left = json->len;
-    GConverterResult res;
-    do {
-        gsize read = 0, written = 0;
-        GError *err = NULL;
-        res = g_converter_convert(z, in, left, buf, sizeof buf,
-                                  G_CONVERTER_INPUT_AT_END,
-                                  &read, &written, &err);
-        if (res == G_CONVERTER_ERROR) {
-            tk_diags_add(r->diags, TK_DIAG_ERROR, rel, 0, "cannot compress: %s", err->message);
-            g_error_free(err);
-            g_object_unref(z);
-            g_byte_array_free(out, TRUE);
-            return -1;
-        }
-        in += read;
-        left -= read;
-        g_byte_array_append(out, buf, (guint)written);
-    } while (res != G_CONVERTER_FINISHED);
-    g_object_unref(z);
-    char *b64 = g_base64_encode(out->data, out->len);
-    g_byte_array_free(out, TRUE);
-    GString *s = g_string_sized_new(strlen(b64) + 64);
-    g_string_append(s, "TK.putz(\"");
-    jw_escape(s, key, strlen(key));
-    g_string_append(s, "\",\"");
-    g_string_append(s, b64); /* base64: nothing to escape */
-    g_string_append(s, "\");\n");
-    g_free(b64);
-    int rc = tk_outdir_write(r->out, rel, s->str, s->len, r->diags);
-    g_string_free(s, TRUE);
+    /* Compressed and written on the writer thread (put_queue.h): pass
+     * diffs repeat themselves from pass to pass and shrink 10 to 20 times. */
     r->files++;
-    return rc;
+    return tk_put_queue_push(r->queue, rel, key, g_string_new_len(json->str, (gssize)json->len));
 }
 
 uint32_t tk_report_u16_offset(const char *s, size_t off)
@@ -136,6 +101,7 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
     int rc = -1;
     if (!(r.out = tk_outdir_begin(outdir, opts->force, diags)))
         goto done;
+    r.queue = tk_put_queue_new(r.out);
     if (tk_outdir_mkdir(r.out, "assets", diags) || tk_outdir_mkdir(r.out, "data", diags) ||
         tk_outdir_mkdir(r.out, "data/src", diags) || tk_report_assets(&r))
         goto fail;
@@ -157,6 +123,10 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
     }
     if (tk_report_files(&r) || tk_report_index(&r, notes) || write_marker(&r))
         goto fail;
+    int qrc = tk_put_queue_finish(r.queue, diags);
+    r.queue = NULL;
+    if (qrc)
+        goto fail;
     guint64 bytes = tk_outdir_bytes(r.out);
     if (tk_outdir_commit(r.out, diags) != 0) {
         r.out = NULL;
@@ -171,6 +141,8 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
     }
     goto done;
 fail:
+    tk_put_queue_finish(r.queue, diags); /* before the folder goes */
+    r.queue = NULL;
     tk_outdir_abort(r.out);
     r.out = NULL;
 done:

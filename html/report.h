@@ -6,6 +6,7 @@
 
 #include "jsonw.h"
 #include "outdir.h"
+#include "put_queue.h"
 #include "tk_html.h"
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
@@ -23,6 +24,7 @@ typedef struct {
 typedef struct {
     tk_bundle *bundle;
     tk_outdir *out;
+    tk_put_queue *queue;  /* compresses and writes on a second thread */
     tk_diags *diags;
     const tk_html_options *opts;
     GHashTable *sources;  /* tk_file_id + 1 -> "" (not found) or "sNNN" */
@@ -35,7 +37,9 @@ int tk_report_put(tk_report *r, const char *rel, const char *key,
                   const GString *json);
 
 /* The same, gzip-compressed and base64-encoded: `TK.putz("KEY", "...");`
- * (for pass data, which is large and repetitive). */
+ * (for pass data, which is large and repetitive), on the writer thread: a
+ * write error may come from a file queued earlier, or only from
+ * tk_put_queue_finish(). */
 int tk_report_put_z(tk_report *r, const char *rel, const char *key,
                     const GString *json);
 

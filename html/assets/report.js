@@ -1095,10 +1095,177 @@
 
   /* ---- pass mode ---------------------------------------------------------- */
 
-  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set() };
+  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, chains: new Map(), groups: new Map() };
+  const CONTEXT = 3;
+  const MAX_ROWS = 6000;
 
   function passLabel(p) {
     return p.pass + (p.arg && p.arg !== p.pass ? ' (' + p.arg + ')' : '');
+  }
+
+  /* ---- chains: diffs of any two passes, composed from the stored steps ----
+   * data_chain.c stores a chain of MLIR passes as its first text (kept
+   * lines) and, per pass, its equal runs, the text of the lines it added
+   * and of the equal lines whose text changed, and the line numbers after
+   * it.  A text is {t: [line text], ln: Int32Array of line numbers}. */
+
+  function runsToLines(runs, n) {
+    const ln = new Int32Array(n);
+    for (let r = 0; r < runs.length; r += 2) {
+      const k0 = runs[r], l0 = runs[r + 1], k1 = r + 2 < runs.length ? runs[r + 2] : n;
+      for (let k = k0; k < k1; k++) ln[k] = l0 + (k - k0);
+    }
+    return ln;
+  }
+
+  /* The text after step S from the text A before it. */
+  function applyStep(A, s) {
+    if (!s) return A;
+    const h = s.h, add = s.t;
+    let nb = add.length;
+    for (let i = 2; i < h.length; i += 3) nb += h[i];
+    const t = new Array(nb);
+    let b = 0, ti = 0;
+    for (let i = 0; i < h.length; i += 3) {
+      const a0 = h[i], b0 = h[i + 1], n = h[i + 2];
+      while (b < b0) t[b++] = add[ti++];
+      for (let j = 0; j < n; j++) t[b++] = A.t[a0 + j];
+    }
+    while (b < nb) t[b++] = add[ti++];
+    for (let i = 0; i < s.u.length; i += 2) t[s.u[i]] = s.u[i + 1];
+    return { t, ln: runsToLines(s.n, nb) };
+  }
+
+  async function loadChain(ci) {
+    let ch = P.chains.get(ci);
+    if (!ch) {
+      const d = await load(S.kid + '/pc-' + ci);
+      ch = { from: d.from, to: d.to, steps: d.steps, texts: [{ t: d.base.t, ln: runsToLines(d.base.n, d.base.t.length) }] };
+      P.chains.set(ci, ch);
+    }
+    return ch;
+  }
+
+  /* The text before pass FROM + K of chain CH (K = steps.length: after the
+   * last pass), made from the nearest text already made. */
+  function chainText(ch, k) {
+    let j = k;
+    while (!ch.texts[j]) j--;
+    for (; j < k; j++) ch.texts[j + 1] = applyStep(ch.texts[j], ch.steps[j]);
+    return ch.texts[k];
+  }
+
+  /* Which kept line of the text before pass N each line of it is after
+   * pass M (-1: removed on the way), composing the equal runs of the steps
+   * N..M. */
+  function composeMap(ch, n, m) {
+    let len = chainText(ch, n - ch.from).t.length;
+    const pos = new Int32Array(len);
+    for (let i = 0; i < len; i++) pos[i] = i;
+    for (let p = n; p <= m; p++) {
+      const s = ch.steps[p - ch.from];
+      if (!s) continue;
+      const map = new Int32Array(len).fill(-1);
+      const h = s.h;
+      for (let i = 0; i < h.length; i += 3)
+        for (let j = 0; j < h[i + 2]; j++) map[h[i] + j] = h[i + 1] + j;
+      for (let i = 0; i < pos.length; i++) if (pos[i] >= 0) pos[i] = map[pos[i]];
+      len = s.t.length;
+      for (let i = 2; i < h.length; i += 3) len += h[i];
+    }
+    return pos;
+  }
+
+  /* Hunks [tag, a0, a1, b0, b1] over NA and NB lines from a monotonic map
+   * POS (A line -> B line or -1), as tk_diff reports them: equal hunks
+   * alternate with one delete, insert or replace. */
+  function mapHunks(pos, nb) {
+    const hs = [];
+    let a = 0, b = 0;
+    const change = (a1, b1) => {
+      if (a1 > a || b1 > b) hs.push([a1 > a && b1 > b ? 'r' : a1 > a ? 'd' : 'i', a, a1, b, b1]);
+    };
+    for (let i = 0; i < pos.length; i++) {
+      const j = pos[i];
+      if (j < 0) continue;
+      change(i, j);
+      const last = hs[hs.length - 1];
+      if (last && last[0] === 'e' && last[2] === i && last[4] === j) {
+        last[2]++;
+        last[4]++;
+      } else hs.push(['e', i, i + 1, j, j + 1]);
+      a = i + 1;
+      b = j + 1;
+    }
+    change(pos.length, nb);
+    return hs;
+  }
+
+  /* The rows of a diff of texts A and B with hunks HS, grouped as
+   * tk_diff_group() does (CONTEXT equal lines around each change, changes
+   * closer than 2 CONTEXT + 1 lines in one group), in the format of the
+   * stored diffs: [kind, aLine, aText, bLine, bText]. */
+  function groupRows(A, B, hs) {
+    const groups = [];
+    let cur = null, rows = 0, cut = 0;
+    const push = (kind, i, j) => {
+      if (rows >= MAX_ROWS) {
+        cut++;
+        return;
+      }
+      rows++;
+      cur.push([kind, i >= 0 ? A.ln[i] : 0, i >= 0 ? A.t[i] : null, j >= 0 ? B.ln[j] : 0, j >= 0 ? B.t[j] : null]);
+    };
+    const eq = (h, from, to) => {
+      for (let k = from; k < to; k++) push('e', h[1] + k, h[3] + k);
+    };
+    for (let x = 0; x < hs.length; x++) {
+      const h = hs[x];
+      if (h[0] === 'e') continue;
+      const prev = x > 0 ? hs[x - 1] : null;
+      if (!cur) {
+        cur = [];
+        groups.push(cur);
+        if (prev) eq(prev, Math.max(0, prev[2] - prev[1] - CONTEXT), prev[2] - prev[1]);
+      }
+      const na = h[2] - h[1], nb = h[4] - h[3];
+      for (let k = 0; k < Math.max(na, nb); k++)
+        push(k < na && k < nb ? 'r' : k < na ? 'd' : 'i', k < na ? h[1] + k : -1, k < nb ? h[3] + k : -1);
+      const next = x + 1 < hs.length ? hs[x + 1] : null;
+      if (!next) break;
+      const len = next[2] - next[1];
+      if (len <= 2 * CONTEXT && x + 2 < hs.length) eq(next, 0, len);
+      else {
+        eq(next, 0, Math.min(CONTEXT, len));
+        cur = null;
+      }
+    }
+    return { groups, cut };
+  }
+
+  /* The diff from the text before pass N to the text after pass M of chain
+   * CI (N <= M), in the format of the stored diffs. */
+  async function composeDiff(ci, n, m) {
+    const ch = await loadChain(ci);
+    const A = chainText(ch, n - ch.from), B = chainText(ch, m - ch.from + 1);
+    const pos = composeMap(ch, n, m);
+    let kept = 0;
+    for (let i = 0; i < pos.length; i++) if (pos[i] >= 0) kept++;
+    const { groups, cut } = groupRows(A, B, mapHunks(pos, B.t.length));
+    const ps = P.data.passes;
+    return { a: ps[n].before, b: ps[m].after, added: B.t.length - kept, removed: A.t.length - kept, groups, cut, composed: n !== m };
+  }
+
+  /* The stored diff of a changed pass outside a chain: in its level's file. */
+  async function storedDiff(i) {
+    const lv = P.data.levels.find((l) => l.from <= i && i <= l.to);
+    if (!lv || !lv.pd) return null;
+    let g = P.groups.get(lv.pd);
+    if (!g) {
+      g = await load(S.kid + '/' + lv.pd);
+      P.groups.set(lv.pd, g);
+    }
+    return g.p[i] || null;
   }
 
   async function passesOpen() {
@@ -1122,11 +1289,60 @@
     const diff = el('div', 'pv-diff');
     const bar = el('div', 'bar');
     bar.id = 'pass-bar';
+    const cmp = el('div', 'bar cmp');
+    cmp.id = 'pass-compare';
     const body = el('div', 'code pv-rows');
     body.id = 'pass-rows';
-    diff.append(bar, body);
+    diff.append(bar, cmp, body);
     view.append(chart, list, diff);
     renderPassList();
+    renderCompare();
+  }
+
+  /* Two passes of one chain to compare: the text before the first against
+   * the text after the second (shift-click in the list does the same). */
+  function renderCompare() {
+    const cmp = document.getElementById('pass-compare');
+    cmp.replaceChildren();
+    const ps = P.data.passes;
+    if (!P.data.chains || !P.data.chains.length) {
+      cmp.appendChild(el('span', 'file', 'No passes to compose: LLVM IR and machine code passes print single functions or loops (one pass at a time only).'));
+      return;
+    }
+    const mk = (id) => {
+      const s = document.createElement('select');
+      s.id = id;
+      P.data.chains.forEach(([f, t], ci) => {
+        const g = document.createElement('optgroup');
+        g.label = ps[f].level + (ps[t].level !== ps[f].level ? '\u2013' + ps[t].level : '') + ': passes ' + f + '\u2013' + t;
+        for (let i = f; i <= t; i++) {
+          const o = document.createElement('option');
+          o.value = String(i);
+          o.dataset.ch = String(ci);
+          o.textContent = i + ': ' + passLabel(ps[i]) + (ps[i].effect === 'changed' ? ' +' + ps[i].added + ' \u2212' + ps[i].removed : '');
+          g.appendChild(o);
+        }
+        s.appendChild(g);
+      });
+      return s;
+    };
+    const a = mk('cmp-from'), b = mk('cmp-to');
+    const go = el('button', null, 'compare');
+    go.type = 'button';
+    go.id = 'cmp-go';
+    go.title = 'The IR before the first pass against the IR after the second; shift-click a pass in the list to do the same';
+    go.addEventListener('click', () => comparePasses(+a.value, +b.value));
+    cmp.append(el('span', null, 'before'), a, el('span', null, 'to after'), b, go);
+    syncCompare();
+  }
+
+  function syncCompare() {
+    const r = P.range || (P.sel >= 0 ? [P.sel, P.sel] : null);
+    if (!r) return;
+    for (const [id, v] of [['cmp-from', r[0]], ['cmp-to', r[1]]]) {
+      const s = document.getElementById(id);
+      if (s && s.querySelector('option[value="' + v + '"]')) s.value = String(v);
+    }
   }
 
   /* Lines changed per pass: green up (added), red down (removed); click a
@@ -1150,7 +1366,7 @@
       const t = svgEl('title', {});
       t.textContent = i + ': ' + passLabel(p) + ' +' + p.added + ' \u2212' + p.removed;
       hit.appendChild(t);
-      hit.addEventListener('click', () => selectPass(i));
+      hit.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(i) : selectPass(i)));
       svg.appendChild(hit);
     });
     const selm = svgEl('rect', { x: 0, y: 0, width: Math.max(1, bw), height: H, class: 'bar-sel', opacity: 0.35, id: 'pass-chart-sel' });
@@ -1164,10 +1380,12 @@
     const ps = P.data.passes;
     for (const lv of P.data.levels) {
       const h = el('div', 'lvl', lv.level + ' \u2014 passes ' + lv.from + '\u2013' + lv.to);
-      if (lv.diff) {
+      if (lv.diff || lv.chain !== undefined) {
         const b = el('button', null, 'whole level');
         b.type = 'button';
-        b.title = 'The diff from the first pass\u2019s input to the last pass\u2019s output of this level';
+        b.title = lv.chain !== undefined
+          ? 'The IR before pass ' + lv.cfrom + ' against the IR after pass ' + lv.cto + ', composed from the passes\u2019 diffs'
+          : 'The diff from the first pass\u2019s input to the last pass\u2019s output of this level';
         b.addEventListener('click', (ev) => {
           ev.stopPropagation();
           selectLevel(lv);
@@ -1180,9 +1398,10 @@
       while (i <= lv.to) {
         const p = ps[i];
         const quiet = p.effect === 'unchanged' && !(P.touched && P.touched.has(i));
-        if (quiet && !P.shown.has(lv.from + ':' + i)) {
+        const inRange = P.range && i >= P.range[0] && i <= P.range[1];
+        if (quiet && !inRange && !P.shown.has(lv.from + ':' + i)) {
           let j = i;
-          while (j + 1 <= lv.to && ps[j + 1].effect === 'unchanged' && !(P.touched && P.touched.has(j + 1))) j++;
+          while (j + 1 <= lv.to && ps[j + 1].effect === 'unchanged' && !(P.touched && P.touched.has(j + 1)) && !(P.range && j + 1 >= P.range[0] && j + 1 <= P.range[1])) j++;
           const f = el('div', 'fold', j - i + 1 + ' unchanged pass' + (j > i ? 'es' : '') + ' \u2026');
           f.title = ps.slice(i, j + 1).map((x) => x.pass).join(', ');
           const a = i, b = j;
@@ -1194,7 +1413,7 @@
           i = j + 1;
           continue;
         }
-        const row = el('div', 'ps ' + p.effect + (i === P.sel ? ' on' : '') + (P.touched && P.touched.has(i) ? ' touch' : ''));
+        const row = el('div', 'ps ' + p.effect + (i === P.sel || inRange ? ' on' : '') + (P.touched && P.touched.has(i) ? ' touch' : ''));
         row.dataset.i = i;
         row.appendChild(el('span', 'ix', i));
         row.appendChild(el('span', 'nm', passLabel(p)));
@@ -1202,35 +1421,86 @@
           row.appendChild(el('span', 'cnt plus', '+' + p.added));
           row.appendChild(el('span', 'cnt minus', '\u2212' + p.removed));
         } else if (p.effect === 'unknown') row.appendChild(el('span', 'cnt', '?'));
-        row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '');
+        row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '') +
+          (p.ch !== undefined ? '\nshift-click another pass of this chain: the diff across both' : '');
         const idx = i;
-        row.addEventListener('click', () => selectPass(idx));
+        row.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(idx) : selectPass(idx)));
         list.appendChild(row);
         i++;
       }
     }
   }
 
-  async function selectPass(i) {
-    const p = P.data.passes[i];
-    P.sel = i;
-    P.level = -1;
-    for (const r of document.querySelectorAll('#pass-list .ps')) r.classList.toggle('on', +r.dataset.i === i);
+  function markSelection() {
+    for (const r of document.querySelectorAll('#pass-list .ps')) {
+      const i = +r.dataset.i;
+      r.classList.toggle('on', P.range ? i >= P.range[0] && i <= P.range[1] : i === P.sel);
+    }
     const on = document.querySelector('#pass-list .ps.on');
     if (on) on.scrollIntoView({ block: 'nearest' });
     const m = document.getElementById('pass-chart-sel');
-    if (m) m.setAttribute('x', String((i * +document.getElementById('pass-chart').viewBox.baseVal.width) / P.data.passes.length));
+    if (m && P.sel >= 0) m.setAttribute('x', String((P.sel * +document.getElementById('pass-chart').viewBox.baseVal.width) / P.data.passes.length));
+    syncCompare();
+  }
+
+  async function selectPass(i) {
+    const p = P.data.passes[i];
+    P.sel = i;
+    P.anchor = i;
+    P.level = -1;
+    const hadRange = !!P.range;
+    P.range = null;
+    if (hadRange) renderPassList();
+    markSelection();
     const title = i + ': ' + passLabel(p) + (p.scope ? ' on ' + p.scope : '');
     if (p.effect !== 'changed') {
       showDiff(title, p, null, p.effect === 'unchanged' ? 'This pass changed nothing (once locations and value numbers are set aside).' : 'Effect unknown: ' + (p.why || '') + '.');
       return;
     }
-    const d = await load(S.kid + '/pd-' + i);
-    if (P.sel === i) showDiff(title, p, d, '');
+    const d = p.ch !== undefined ? await composeDiff(p.ch, i, i) : await storedDiff(i);
+    if (P.sel === i && !P.range) showDiff(title, p, d, d ? '' : 'This pass\u2019s diff is not in the report.');
+  }
+
+  /* Shift-click: the diff from the pass clicked before to this one. */
+  function shiftPick(i) {
+    const a = P.anchor >= 0 ? P.anchor : P.sel;
+    if (a < 0) return selectPass(i);
+    return comparePasses(Math.min(a, i), Math.max(a, i), true);
+  }
+
+  /* The IR before pass N against the IR after pass M (same chain). */
+  async function comparePasses(n, m, keepAnchor) {
+    const ps = P.data.passes;
+    if (n > m) [n, m] = [m, n];
+    const bar = document.getElementById('pass-bar');
+    if (ps[n].ch === undefined || ps[n].ch !== ps[m].ch) {
+      const why = ps[n].ch === undefined || ps[m].ch === undefined
+        ? 'Passes ' + n + ' and ' + m + ' cannot be composed: only MLIR passes (TTIR, TTGIR, LLVM dialect) whose dumps follow each other are stored as a chain.'
+        : 'Passes ' + n + ' and ' + m + ' are in different chains (a dump between them is missing or not comparable).';
+      bar.replaceChildren(el('strong', null, 'passes ' + n + '\u2013' + m));
+      const rows = document.getElementById('pass-rows');
+      rows.replaceChildren(el('p', 'why', why));
+      return;
+    }
+    if (!keepAnchor) P.anchor = n;
+    P.range = [n, m];
+    P.sel = n === m ? n : -1;
+    renderPassList();
+    markSelection();
+    const d = await composeDiff(ps[n].ch, n, m);
+    if (!P.range || P.range[0] !== n || P.range[1] !== m) return;
+    d.level = ps[n].level;
+    const title = n === m ? n + ': ' + passLabel(ps[n]) : 'passes ' + n + '\u2013' + m + ': before ' + passLabel(ps[n]) + ' \u2192 after ' + passLabel(ps[m]);
+    showDiff(title, null, d, '');
   }
 
   async function selectLevel(lv) {
+    if (lv.chain !== undefined) {
+      await comparePasses(lv.cfrom, lv.cto);
+      return;
+    }
     P.sel = -1;
+    P.range = null;
     const d = await load(S.kid + '/' + lv.diff);
     d.level = lv.level;
     showDiff('the whole ' + lv.level + ' level: passes ' + lv.from + '\u2013' + lv.to, null, d, '');
@@ -1265,41 +1535,77 @@
       return;
     }
     const level = p ? p.level : d.level || '';
-    const lang = level === 'llvm-ir' || level === 'codegen-ir' ? 'llvm' : level === 'machine' ? '' : 'mlir';
+    P.lang = level === 'llvm-ir' || level === 'codegen-ir' ? 'llvm' : level === 'machine' ? '' : 'mlir';
+    if (d.composed) rows.appendChild(el('p', 'why', 'Composed from the diffs of the passes in between: a line that one pass added and a later one removed is not shown; a line one pass removed and another added back shows as removed and added.'));
+    P.drawn = 0;
+    P.drawnRow = 0;
+    drawGroups(DRAW_ROWS);
+  }
+
+  /* Rows are painted in batches: a pass that rewrote everything has
+   * thousands, and painting them all takes a second. */
+  const DRAW_ROWS = 1500;
+
+  function drawGroups(budget) {
+    const d = P.diff, rows = document.getElementById('pass-rows');
+    const more = document.getElementById('pass-more');
+    if (more) more.remove();
     const frag = document.createDocumentFragment();
-    d.groups.forEach((g, gi) => {
-      const fa = g.find((r) => r[1]), fb = g.find((r) => r[3]);
-      const h = el('div', 'dgroup', 'change ' + (gi + 1) + ' of ' + d.groups.length + (fa ? ' \u2014 before: line ' + fa[1] : '') + (fb ? ', after: line ' + fb[3] : ''));
-      h.dataset.g = gi;
-      frag.appendChild(h);
-      for (const r of g) {
+    let n = 0;
+    while (P.drawn < d.groups.length && n < budget) {
+      const gi = P.drawn, g = d.groups[gi];
+      if (P.drawnRow === 0) {
+        const fa = g.find((r) => r[1]), fb = g.find((r) => r[3]);
+        const h = el('div', 'dgroup', 'change ' + (gi + 1) + ' of ' + d.groups.length + (fa ? ' \u2014 before: line ' + fa[1] : '') + (fb ? ', after: line ' + fb[3] : ''));
+        h.dataset.g = gi;
+        frag.appendChild(h);
+      }
+      for (; P.drawnRow < g.length && n < budget; P.drawnRow++, n++) {
+        const r = g[P.drawnRow];
         const row = el('div', 'drow ' + r[0]);
         const side = (no, text, cls) => {
-          const n = el('span', 'no', no || '');
+          const nn = el('span', 'no', no || '');
           const t = el('span', 'tx ' + cls);
-          if (text !== null) paint(t, text, lang, null);
-          row.append(n, t);
+          if (text !== null) paint(t, text, P.lang, null);
+          row.append(nn, t);
         };
         side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del');
-        side(r[3], r[4], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add');
+        // a context row whose two sides are the same text stores it once
+        side(r[3], r.length > 4 ? r[4] : r[2], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add');
         frag.appendChild(row);
       }
-    });
-    if (d.cut) frag.appendChild(el('p', 'why', d.cut + ' more rows of this diff are not stored in the report (a pass that rewrote everything).'));
+      if (P.drawnRow >= g.length) {
+        P.drawn++;
+        P.drawnRow = 0;
+      }
+    }
+    if (P.drawn < d.groups.length) {
+      let left = -P.drawnRow;
+      for (let gi = P.drawn; gi < d.groups.length; gi++) left += d.groups[gi].length;
+      const b = el('button', null, 'show ' + left + ' more rows');
+      b.type = 'button';
+      b.id = 'pass-more';
+      b.addEventListener('click', () => drawGroups(Infinity));
+      frag.appendChild(b);
+    } else if (d.cut) frag.appendChild(el('p', 'why', d.cut + ' more rows of this diff are not ' + (d.composed !== undefined ? 'shown' : 'stored in the report') + ' (a pass that rewrote everything).'));
     rows.appendChild(frag);
   }
 
   function gotoGroup(d) {
+    if (!P.diff) return;
+    const want = Math.max(0, Math.min(P.diff.groups.length - 1, P.group + d));
+    if (want >= P.drawn && !(want === P.drawn && P.drawnRow > 0)) drawGroups(Infinity);
     const hs = document.querySelectorAll('#pass-rows .dgroup');
     if (!hs.length) return;
-    P.group = Math.max(0, Math.min(hs.length - 1, P.group + d));
+    P.group = Math.max(0, Math.min(hs.length - 1, want));
     const rows = document.getElementById('pass-rows');
     rows.scrollTop = hs[P.group].offsetTop - rows.offsetTop - 4;
   }
 
   function nextChanged(d) {
     const ps = P.data.passes;
-    for (let i = P.sel + d; i >= 0 && i < ps.length; i += d) {
+    const from = P.sel >= 0 ? P.sel : P.range ? (d > 0 ? P.range[1] : P.range[0]) : -1;
+    for (let i = from + d; i >= 0 && i < ps.length; i += d) {
       if (ps[i].effect === 'changed' && (!P.touched || P.touched.has(i))) {
         selectPass(i);
         return;
@@ -1340,7 +1646,8 @@
     if (first !== undefined) await selectPass(first);
   }
 
-  TK.passes = { open: passesOpen, key: passesKey, forSource: passesFor, state: P, select: selectPass };
+  TK.passes = { open: passesOpen, key: passesKey, forSource: passesFor, state: P, select: selectPass, compare: comparePasses,
+    chain: { load: loadChain, text: chainText, apply: applyStep, compose: composeDiff, map: composeMap } };
 
   TK.state = S;
   TK.internal = { load, expand, tokenize, paint, CodeView, el, svgEl, base, setStage, setFile, clickSource, clickIR, STAGE_LABEL, STAGES, info, fmtBytes };

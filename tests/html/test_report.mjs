@@ -240,6 +240,141 @@ await test('pass mode: TritonGPUCoalesce adds #blocked1 and convert_layout ops; 
   await page.close();
 });
 
+/* ---- any two passes, composed from the stored steps ---------------------- */
+
+/* The kept lines of the MLIR dump whose header is line HEADER (1-based) of
+ * FILE, as the report's diffs count them: the body runs to the next
+ * `// -----// IR Dump` header; `#locN = loc(...)` alias lines and blank
+ * lines carry no IR (tk_normalize.h).  Lines are numbered from 1 after the
+ * header.  Read here with a plain filter, not with tkview. */
+function mlirDumpKept(file, header) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  if (!lines[header - 1].startsWith('// -----// IR Dump Before')) throw new Error('no header at ' + header);
+  const t = [], ln = [];
+  for (let i = header; i < lines.length && !lines[i].startsWith('// -----// IR Dump'); i++) {
+    if (/^#loc[0-9]* = loc\(/.test(lines[i]) || lines[i].trim() === '') continue;
+    t.push(lines[i]);
+    ln.push(i - header + 1);
+  }
+  return { t, ln };
+}
+
+await test('chain steps rebuild every dump of TritonGPUCoalesce .. RemoveLayoutConversions exactly', async () => {
+  const page = await open(vaUrl(kernelPage));
+  await ready(page);
+  await page.click('#mode-passes');
+  await page.waitForSelector('body[data-passes="1"] #pass-list .ps');
+  // tkview passes: 14 TritonGPUCoalesce mlir_passes.txt:1178, 15 TritonGPUF32DotTC
+  // :1251, 16 TritonGPUPlanCTAPass :1334, 17 TritonGPURemoveLayoutConversions
+  // :1417, 18 TritonGPUOptimizeThreadLocality :1500 (the text after 17).
+  const names = await page.evaluate(() => window.TK.passes.state.data.passes.slice(14, 18).map((p) => p.pass));
+  eq(names, ['TritonGPUCoalesce', 'TritonGPUF32DotTC', 'TritonGPUPlanCTAPass', 'TritonGPURemoveLayoutConversions'], 'passes 14-17');
+  const mp = path.join(VA, 'mlir_passes.txt');
+  const want = [1178, 1251, 1334, 1417, 1500].map((h) => mlirDumpKept(mp, h));
+  // The text before pass 14 made from the chain's first text, then each
+  // step applied to the text before it: the kept lines (and line numbers)
+  // of each dump, byte for byte.
+  const got = await page.evaluate(async () => {
+    const C = window.TK.passes.chain, ps = window.TK.passes.state.data.passes;
+    const ch = await C.load(ps[14].ch);
+    const out = [];
+    let t = C.text(ch, 14 - ch.from);
+    out.push({ t: t.t, ln: Array.from(t.ln) });
+    for (let p = 14; p <= 17; p++) {
+      t = C.apply(t, ch.steps[p - ch.from]);
+      out.push({ t: t.t, ln: Array.from(t.ln) });
+    }
+    return out;
+  });
+  for (let k = 0; k < 5; k++) {
+    eq(got[k].t.length, want[k].t.length, 'kept lines of dump ' + k);
+    for (let i = 0; i < want[k].t.length; i++) {
+      if (got[k].t[i] !== want[k].t[i]) throw new Error(`dump ${k} kept line ${i}: got ${JSON.stringify(got[k].t[i])}, want ${JSON.stringify(want[k].t[i])}`);
+    }
+    eq(got[k].ln, want[k].ln, 'line numbers of dump ' + k);
+  }
+  // The first and second dump differ (Coalesce changed 1178 -> 1251), and
+  // 1251 -> 1334 -> 1417 are the same kept lines (two unchanged passes).
+  assert(want[0].t.join('\n') !== want[1].t.join('\n'), 'Coalesce changed the text');
+  eq(want[1].t, want[3].t, '1251 and 1417 hold the same kept lines');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('any two passes: before TritonGPUCoalesce (14) to after RemoveLayoutConversions (17)', async () => {
+  const page = await open(vaUrl(kernelPage));
+  await ready(page);
+  await page.click('#mode-passes');
+  await page.waitForSelector('body[data-passes="1"] #pass-compare select');
+  await page.selectOption('#cmp-from', '14');
+  await page.selectOption('#cmp-to', '17');
+  await page.click('#cmp-go');
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#pass-bar strong');
+    return b && b.textContent.startsWith('passes 14\u201317') && document.querySelector('#pass-rows .drow');
+  });
+  const bar = await page.textContent('#pass-bar');
+  assert(bar.includes('mlir_passes.txt:1178') && bar.includes('mlir_passes.txt:1500'), 'sides named: ' + bar);
+  const rows = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1],
+    +r.children[0].textContent || 0, r.children[1].textContent, +r.children[2].textContent || 0, r.children[3].textContent]));
+  const has = (f, msg) => assert(rows.some(f), msg + '\n' + rows.map((r) => r.join(' | ')).join('\n'));
+  // Coalesce added 1253 `#blocked1 = #ttg.blocked<{sizePerThread = [4], ...`;
+  // RemoveLayoutConversions renamed it: 1501 `#blocked = #ttg.blocked<{sizePerThread = [4], ...`
+  // (body line 1 after the header at 1500).  It was not in 1178: added.
+  has((r) => (r[0] === 'i' || r[0] === 'r') && r[3] === 1 && r[4].startsWith('#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32]'),
+    'the layout Coalesce added, as named after pass 17, added at line 1');
+  // 1179 `#blocked = #ttg.blocked<{sizePerThread = [1], ...` (line 1) was
+  // removed by RemoveLayoutConversions (1418), which added 1502
+  // `#blocked1 = #ttg.blocked<{sizePerThread = [1], ...` (line 2).
+  has((r) => (r[0] === 'd' || r[0] === 'r') && r[1] === 1 && r[2].startsWith('#blocked = #ttg.blocked<{sizePerThread = [1]'), 'the old #blocked removed');
+  has((r) => (r[0] === 'i' || r[0] === 'r') && r[3] === 2 && r[4].startsWith('#blocked1 = #ttg.blocked<{sizePerThread = [1]'), '#blocked1 [1] added by pass 17');
+  // 1201 (line 23) `%x_4 = tt.load %x_3, %mask_2` was replaced by Coalesce
+  // (1251: convert_layout, load, convert_layout); RemoveLayoutConversions
+  // put a plain load back, 1524 (line 24), with the [4] layout now named #blocked.
+  has((r) => (r[0] === 'd' || r[0] === 'r') && r[1] === 23 && r[2].includes('%x_4 = tt.load %x_3, %mask_2'), 'the old load removed');
+  has((r) => (r[0] === 'i' || r[0] === 'r') && r[3] === 24 && r[4].includes('%x_4 = tt.load %x_3, %mask_2'), 'the new load added');
+  // The convert_layout ops Coalesce added (1262 `%x_4 = ttg.convert_layout %x_3`)
+  // were all removed by pass 17: no row shows them.
+  assert(!rows.some((r) => r[2].includes('ttg.convert_layout') || r[4].includes('ttg.convert_layout')), 'added then removed: not shown');
+  // 1211 (line 33) `}) : (tensor<1024xf32, #blocked>) -> f32` survives as
+  // 1534 (line 34) `}) : (tensor<1024xf32, #blocked1>) -> f32`: the [1]
+  // layout under its new name, context next to the changed tt.splat below it.
+  has((r) => r[0] === 'e' && r[1] === 33 && r[3] === 34 && r[2].trim().startsWith('}) : (tensor<1024xf32, #blocked>) -> f32') &&
+    r[4].trim().startsWith('}) : (tensor<1024xf32, #blocked1>) -> f32'), 'the reduce result survives, renamed');
+  // One group: the changed lines 1-2, 16-28 and 34-38 (after: 1-2, 17-29,
+  // 35-39) are at most 5 equal lines apart (11-15, 29-33), which a 3-line
+  // context joins.
+  eq(await page.$$eval('#pass-rows .dgroup', (g) => g.map((x) => x.textContent.split(' \u2014')[0])), ['change 1 of 1'], 'groups');
+  await page.screenshot({ path: path.join(ART, 'passes-compose.png') });
+  // the same by shift-click in the list: pass 14, then shift+17
+  const before = JSON.stringify(rows);
+  await page.click('#pass-list .ps[data-i="14"]');
+  await page.waitForFunction(() => document.querySelector('#pass-bar strong').textContent.startsWith('14: TritonGPUCoalesce'));
+  // one pass alone, composed of its own step, is that pass's diff: 1253 added
+  const one = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1], r.children[3].textContent]));
+  assert(one.some((r) => r[0] === 'i' && r[1].startsWith('#blocked1 = #ttg.blocked<{sizePerThread = [4]')), 'pass 14 alone adds #blocked1');
+  // next / previous change: 1178 -> 1251 changes line 3 (#blocked1) and
+  // lines 15.. (the loads), 11 equal lines apart: two groups at least
+  assert((await page.$$('#pass-rows .dgroup')).length >= 2, 'pass 14 has several changes');
+  await page.keyboard.press('n');
+  eq(await page.evaluate(() => window.TK.passes.state.group), 1, 'n: next change');
+  await page.keyboard.press('p');
+  eq(await page.evaluate(() => window.TK.passes.state.group), 0, 'p: previous change');
+  await page.click('#pass-list .ps[data-i="17"]', { modifiers: ['Shift'] });
+  await page.waitForFunction(() => document.querySelector('#pass-bar strong').textContent.startsWith('passes 14\u201317'));
+  const again = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1],
+    +r.children[0].textContent || 0, r.children[1].textContent, +r.children[2].textContent || 0, r.children[3].textContent]));
+  eq(JSON.stringify(again), before, 'shift-click gives the same diff');
+  // a TTGIR pass and an LLVM IR pass are not one chain: said, not drawn
+  const llvm = await page.evaluate(() => window.TK.passes.state.data.passes.findIndex((p) => p.level === 'llvm-ir' && p.effect === 'changed'));
+  assert(llvm > 17, 'an LLVM IR pass: ' + llvm);
+  await page.evaluate((m) => window.TK.passes.compare(14, m), llvm);
+  const why = await page.textContent('#pass-rows');
+  assert(/cannot be composed/.test(why), why);
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 /* ---- hostile text ------------------------------------------------------ */
 
 const PAYLOAD = (n) => `</script><script>window.pwned=${n}</script><img src=x onerror="window.pwned=${n}0">'"&lt;`;
@@ -356,6 +491,21 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   note(`persistent_tma_matmul: click on source line ${busiest[0]} highlights ${busiest[1]} LLVM IR lines in ${worst.toFixed(1)} ms (worst of 5)`);
   assert(worst <= 50, 'click in ' + worst + ' ms');
   await page.screenshot({ path: path.join(ART, 'persistent-llir.png') });
+  // Pass mode: the whole TTGIR level composed from its passes' steps (the
+  // largest chain of MLIR texts: its last pass adds the LLVM dialect module).
+  await page.click('#mode-passes');
+  await page.waitForSelector('body[data-passes="1"] #pass-list .ps');
+  const lv = await page.evaluate(() => window.TK.passes.state.data.levels.find((l) => l.level === 'ttgir'));
+  assert(lv && lv.chain !== undefined, 'the TTGIR level is one chain');
+  const t2 = await page.evaluate(async ([a, b]) => {
+    const t = performance.now();
+    await window.TK.passes.compare(a, b);
+    return performance.now() - t;
+  }, [lv.cfrom, lv.cto]);
+  const shown = await page.$$eval('#pass-rows .drow', (r) => r.length);
+  note(`persistent_tma_matmul: TTGIR passes ${lv.cfrom}-${lv.cto} composed and drawn (${shown} rows) in ${t2.toFixed(0)} ms`);
+  assert(shown > 0, 'rows drawn');
+  assert(t2 <= 3000, 'composed in ' + t2 + ' ms');
   eq(page.problems, [], 'problems');
   await page.close();
 });

@@ -1,0 +1,233 @@
+/* data_chain.c - chains of MLIR pass texts, stored so that the browser can
+ * compose the diff of any two passes of a chain (pass_chain.h).  Everything
+ * comes from the diffs the timeline build hands out (tk_timeline_step):
+ * nothing here reads, normalizes or compares IR, apart from telling whether
+ * two kept lines that the diff paired are the same bytes. */
+#include <string.h>
+
+#include "pass_chain.h"
+
+struct tk_pass_chains {
+    tk_report *r;
+    tk_report_kernel *rk;
+    int rc;
+    /* the chain being collected */
+    gboolean open, has_base;
+    size_t from, to;
+    GString *base, *steps;
+    jw bw, sw;
+    GArray *ranges; /* size_t pairs: FROM, TO of each chain written */
+    GArray *of;     /* ptrdiff_t per pass: its chain, -1 */
+};
+
+tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk)
+{
+    tk_pass_chains *c = g_new0(tk_pass_chains, 1);
+    c->r = r;
+    c->rk = rk;
+    c->base = g_string_new(NULL);
+    c->steps = g_string_new(NULL);
+    c->ranges = g_array_new(FALSE, FALSE, sizeof(size_t));
+    c->of = g_array_new(FALSE, FALSE, sizeof(ptrdiff_t));
+    return c;
+}
+
+void tk_pass_chains_free(tk_pass_chains *c)
+{
+    if (!c)
+        return;
+    g_string_free(c->base, TRUE);
+    g_string_free(c->steps, TRUE);
+    g_array_free(c->ranges, TRUE);
+    g_array_free(c->of, TRUE);
+    g_free(c);
+}
+
+/* [k0, l0, k1, l1, ...]: from kept line k0 on, lines l0, l0 + 1, ... */
+static void write_line_runs(jw *w, const tk_ir_diff *d, int side)
+{
+    jw_arr(w);
+    uint32_t n = tk_ir_diff_kept_count(d, side), prev = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        size_t len;
+        uint32_t line = 0;
+        tk_ir_diff_kept_line(d, side, k, &len, &line);
+        if (k == 0 || line != prev + 1) {
+            jw_int(w, k);
+            jw_int(w, line);
+        }
+        prev = line;
+    }
+    jw_arr_end(w);
+}
+
+static void write_kept(jw *w, const tk_ir_diff *d, int side, uint32_t k)
+{
+    size_t len;
+    const char *s = tk_ir_diff_kept_line(d, side, k, &len, NULL);
+    jw_strn(w, s ? s : "", s ? len : 0);
+}
+
+static void write_base(tk_pass_chains *c, const tk_ir_diff *d)
+{
+    jw *w = &c->bw;
+    jw_init(w, c->base);
+    jw_obj(w);
+    jw_key(w, "t");
+    jw_arr(w);
+    uint32_t n = tk_ir_diff_kept_count(d, TK_IR_A);
+    for (uint32_t k = 0; k < n; k++)
+        write_kept(w, d, TK_IR_A, k);
+    jw_arr_end(w);
+    jw_key(w, "n");
+    write_line_runs(w, d, TK_IR_A);
+    jw_obj_end(w);
+    c->has_base = TRUE;
+}
+
+static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
+{
+    jw *w = &c->sw;
+    size_t nh;
+    const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
+    jw_obj(w);
+    jw_key(w, "h");
+    jw_arr(w);
+    for (size_t i = 0; i < nh; i++)
+        if (h[i].tag == TK_HUNK_EQUAL) {
+            jw_int(w, h[i].a0);
+            jw_int(w, h[i].b0);
+            jw_int(w, h[i].a1 - h[i].a0);
+        }
+    jw_arr_end(w);
+    jw_key(w, "t");
+    jw_arr(w);
+    for (size_t i = 0; i < nh; i++)
+        if (h[i].tag != TK_HUNK_EQUAL)
+            for (uint32_t b = h[i].b0; b < h[i].b1; b++)
+                write_kept(w, d, TK_IR_B, b);
+    jw_arr_end(w);
+    jw_key(w, "u");
+    jw_arr(w);
+    for (size_t i = 0; i < nh; i++) {
+        if (h[i].tag != TK_HUNK_EQUAL)
+            continue;
+        for (uint32_t j = 0; j < h[i].a1 - h[i].a0; j++) {
+            size_t la, lb;
+            const char *a = tk_ir_diff_kept_line(d, TK_IR_A, h[i].a0 + j, &la, NULL);
+            const char *b = tk_ir_diff_kept_line(d, TK_IR_B, h[i].b0 + j, &lb, NULL);
+            if (!a || !b || (la == lb && memcmp(a, b, la) == 0))
+                continue;
+            jw_int(w, h[i].b0 + j);
+            jw_strn(w, b ? b : "", b ? lb : 0);
+        }
+    }
+    jw_arr_end(w);
+    jw_key(w, "n");
+    write_line_runs(w, d, TK_IR_B);
+    jw_obj_end(w);
+}
+
+static void close_chain(tk_pass_chains *c)
+{
+    if (!c->open)
+        return;
+    c->open = FALSE;
+    if (!c->has_base)
+        return; /* only passes that changed no byte: nothing to compose */
+    jw_arr_end(&c->sw);
+    size_t idx = c->ranges->len / 2;
+    GString *g = g_string_sized_new(c->base->len + c->steps->len + 64);
+    jw w;
+    jw_init(&w, g);
+    jw_obj(&w);
+    jw_key(&w, "from");
+    jw_int(&w, (int64_t)c->from);
+    jw_key(&w, "to");
+    jw_int(&w, (int64_t)c->to);
+    jw_key(&w, "base");
+    jw_raw(&w, c->base);
+    jw_key(&w, "steps");
+    jw_raw(&w, c->steps);
+    jw_obj_end(&w);
+    char rel[64], key[64];
+    g_snprintf(rel, sizeof rel, "data/%s/pc-%zu.js", c->rk->id, idx);
+    g_snprintf(key, sizeof key, "%s/pc-%zu", c->rk->id, idx);
+    int rc = tk_report_put_z(c->r, rel, key, g);
+    g_string_free(g, TRUE);
+    if (rc && !c->rc)
+        c->rc = rc;
+    g_array_append_val(c->ranges, c->from);
+    g_array_append_val(c->ranges, c->to);
+    for (size_t p = c->from; p <= c->to; p++) {
+        if (p >= c->of->len) {
+            ptrdiff_t none = -1;
+            while (c->of->len <= p)
+                g_array_append_val(c->of, none);
+        }
+        g_array_index(c->of, ptrdiff_t, p) = (ptrdiff_t)idx;
+    }
+}
+
+static gboolean chainable(const tk_timeline_step *st)
+{
+    const tk_timeline_entry *e = st->entry;
+    if (e->kind != TK_PASS_MLIR || (e->flags & TK_TL_PLACEHOLDER) ||
+        tk_timeline_level_dialect(e->level) != TK_IR_MLIR ||
+        e->effect == TK_EFFECT_UNKNOWN)
+        return FALSE;
+    return !st->diff || tk_ir_diff_dialect(st->diff) == TK_IR_MLIR;
+}
+
+gboolean tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st)
+{
+    if (st->substep != TK_TL_NONE)
+        return FALSE;
+    if (!chainable(st)) {
+        close_chain(c);
+        return FALSE;
+    }
+    if (c->open && !st->continues)
+        close_chain(c);
+    if (!c->open) {
+        c->open = TRUE;
+        c->has_base = FALSE;
+        c->from = st->pass;
+        g_string_truncate(c->base, 0);
+        g_string_truncate(c->steps, 0);
+        jw_init(&c->sw, c->steps);
+        jw_arr(&c->sw);
+    }
+    c->to = st->pass;
+    if (!st->diff) {
+        jw_int(&c->sw, 0); /* the same bytes */
+        return TRUE;
+    }
+    if (!c->has_base)
+        write_base(c, st->diff);
+    write_step(c, st->diff);
+    return TRUE;
+}
+
+int tk_pass_chains_finish(tk_pass_chains *c)
+{
+    close_chain(c);
+    return c->rc;
+}
+
+size_t tk_pass_chains_count(const tk_pass_chains *c)
+{
+    return c->ranges->len / 2;
+}
+
+void tk_pass_chains_range(const tk_pass_chains *c, size_t i, size_t *from,
+                          size_t *to)
+{
+    *from = g_array_index(c->ranges, size_t, 2 * i);
+    *to = g_array_index(c->ranges, size_t, 2 * i + 1);
+}
+
+ptrdiff_t tk_pass_chains_of(const tk_pass_chains *c, size_t p)
+{
+    return p < c->of->len ? g_array_index(c->of, ptrdiff_t, p) : -1;
+}

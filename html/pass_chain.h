@@ -1,0 +1,64 @@
+/* pass_chain.h - the stored texts that let the browser compose pass diffs
+ * (data_chain.c).
+ *
+ * A chain is a run of consecutive MLIR passes (TTIR, TTGIR, LLVM dialect)
+ * where each pass's text before is the text after the pass before it, byte
+ * for byte (tk_timeline_step.continues).  It is stored once, as
+ * data/ID/pc-C.js:
+ *
+ *   {"from": F, "to": T,                first and last pass of the chain
+ *    "base": {"t": [...], "n": [...]},  the kept lines of the text before
+ *                                       pass F, and their line numbers
+ *    "steps": [S_F, ..., S_T]}          per pass, how its text after is
+ *                                       made from its text before:
+ *   S = 0                               the same text (no change at all)
+ *   S = {"h": [a0, b0, len, ...],       equal runs over kept lines (the
+ *                                       diff's equal hunks, in order)
+ *        "t": [...],                    the text of every kept line after
+ *                                       the pass that no equal run covers
+ *        "u": [b, "text", ...],         lines of equal runs whose text
+ *                                       differs (value numbers, locations)
+ *        "n": [k0, l0, k1, l1, ...]}    line numbers of the kept lines
+ *                                       after: from kept line k0 on, line
+ *                                       l0, l0 + 1, ... up to the next run
+ *
+ * Kept lines are tk_ir_diff_kept_line()'s (lines that carry only debug
+ * information, and blank lines, are left out).  Applying the steps F..K to
+ * the base gives the exact kept lines of the text after pass K; the equal
+ * runs of steps N..M, composed, say which lines of the text before N are
+ * still there after M.  Between two equal runs, the lines of both sides
+ * make one hunk (tk_diff alternates equal and other hunks), so each pass's
+ * own diff is its step.  Only what passes add is stored, never a whole text
+ * per pass: a chain costs its first text plus what its passes changed.
+ *
+ * LLVM IR and machine code are not chained: their passes print single
+ * functions or loops, so consecutive texts are not the same unit, and a
+ * chain would need a whole function text each time one starts.
+ */
+#ifndef TK_HTML_PASS_CHAIN_H
+#define TK_HTML_PASS_CHAIN_H
+
+#include "report.h"
+#include "tkdump/tk_timeline.h"
+
+typedef struct tk_pass_chains tk_pass_chains;
+
+tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk);
+void tk_pass_chains_free(tk_pass_chains *c);
+
+/* Takes the step of a pass (not of a sub-step) while the timeline is built.
+ * Returns TRUE when the pass is stored in a chain (its diff needs no file
+ * of its own).  Errors writing a chain are kept for tk_pass_chains_finish. */
+gboolean tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st);
+
+/* Writes the chain still open; returns 0 or the first write error. */
+int tk_pass_chains_finish(tk_pass_chains *c);
+
+/* Number of chains written; chain I's passes are FROM..TO. */
+size_t tk_pass_chains_count(const tk_pass_chains *c);
+void tk_pass_chains_range(const tk_pass_chains *c, size_t i, size_t *from,
+                          size_t *to);
+/* The chain that holds pass P, or -1. */
+ptrdiff_t tk_pass_chains_of(const tk_pass_chains *c, size_t p);
+
+#endif

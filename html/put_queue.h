@@ -1,0 +1,37 @@
+/* put_queue.h - compressing and writing the report's data files on a second
+ * thread (put_queue.c).
+ *
+ * gzip costs about as much as building the pass timeline whose diffs it
+ * compresses; done on a writer thread, it overlaps that build instead of
+ * following it.  Files are written in the order they were queued.  At most
+ * about 64 MiB of JSON wait at any time: a producer faster than the writer
+ * waits for it.
+ *
+ * Ownership: the queue takes the JSON strings given to it; the outdir must
+ * outlive the queue (tk_put_queue_finish() before committing or aborting).
+ */
+#ifndef TK_HTML_PUT_QUEUE_H
+#define TK_HTML_PUT_QUEUE_H
+
+#include <glib.h>
+
+#include "outdir.h"
+#include "tkdump/tk_diag.h"
+
+typedef struct tk_put_queue tk_put_queue;
+
+tk_put_queue *tk_put_queue_new(tk_outdir *out);
+
+/* Queues JSON (taken) to be written as REL: `TK.putz("KEY", "BASE64");`
+ * with the gzip-compressed JSON.  KEY is generator-made ASCII.  Returns 0,
+ * or -1 when a file queued earlier could not be written (the rest is
+ * pointless: the report fails). */
+int tk_put_queue_push(tk_put_queue *q, const char *rel, const char *key,
+                      GString *json);
+
+/* Waits until every queued file is written, moves the writer's
+ * diagnostics into DIAGS and frees Q.  Returns 0, or -1 when a file could
+ * not be written.  NULL is fine (returns 0). */
+int tk_put_queue_finish(tk_put_queue *q, tk_diags *diags);
+
+#endif
