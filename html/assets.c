@@ -27,7 +27,7 @@ int tk_report_assets(tk_report *r)
         const void *data = g_bytes_get_data(b, &len);
         int rc = tk_outdir_write(r->out, rel, data, len, r->diags);
         g_bytes_unref(b);
-        r->files++;
+        g_atomic_int_inc(&r->files);
         if (rc)
             return rc;
     }

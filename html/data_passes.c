@@ -161,9 +161,8 @@ static int group_hunk(const tk_hunk *h, void *user)
 }
 
 /* TOUCHED collects the source lines of D's changed lines. */
-static void touch_changed(tk_report *r, tk_ir_diff *d, GHashTable *touched)
+static void touch_changed(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched)
 {
-    tk_loctab *tab = tk_bundle_loctab(r->bundle);
     tk_ir_diff_bind(d, tab, NULL);
     diff_writer dw = {.d = d, .touched = touched, .tab = tab};
     size_t nh;
@@ -180,9 +179,8 @@ static void touch_changed(tk_report *r, tk_ir_diff *d, GHashTable *touched)
 
 /* Diff D as a JSON object on W; TOUCHED (may be NULL) collects the source
  * lines of its changed lines. */
-static void diff_json(tk_report *r, tk_ir_diff *d, GHashTable *touched, jw *w)
+static void diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
 {
-    tk_loctab *tab = tk_bundle_loctab(r->bundle);
     if (touched)
         tk_ir_diff_bind(d, tab, NULL);
     jw_obj(w);
@@ -272,6 +270,7 @@ static gboolean u64_equal(gconstpointer a, gconstpointer b)
 typedef struct {
     tk_report *r;
     tk_report_kernel *rk;
+    tk_loctab *tab;      /* this kernel's own: where changed lines are bound */
     tk_pass_chains *chains;
     GHashTable *touched; /* scratch: one pass's source lines */
     GHashTable *by_line; /* source line -> passes that touched it */
@@ -315,7 +314,7 @@ static void group_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     char key[24];
     g_snprintf(key, sizeof key, "%zu", pass);
     jw_key(&k->gw, key);
-    diff_json(k->r, d, k->touched, &k->gw);
+    diff_json(k->tab, d, k->touched, &k->gw);
 }
 
 static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user)
@@ -335,7 +334,7 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
     k->changed++;
     g_hash_table_remove_all(k->touched);
     if (chained)
-        touch_changed(k->r, st->diff, k->touched);
+        touch_changed(k->tab, st->diff, k->touched);
     else
         group_diff(k, st->pass, st->diff);
     GHashTableIter it;
@@ -414,7 +413,7 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
             GString *g = g_string_new(NULL);
             jw dw;
             jw_init(&dw, g);
-            diff_json(r, d, NULL, &dw);
+            diff_json(NULL, d, NULL, &dw);
             rc = put_data(r, rk, what, g);
             g_string_free(g, TRUE);
             tk_ir_diff_free(d);
@@ -426,10 +425,26 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
     return rc;
 }
 
-int tk_report_passes(tk_report *r, tk_report_kernel *rk)
+/* The global id of file F of TAB (a kernel's own table) in the bundle's
+ * table, which the report's file list and stacks use. */
+static tk_file_id global_file(tk_report *r, const tk_loctab *tab, tk_file_id f)
+{
+    const char *path = tk_loctab_file_path(tab, f);
+    g_mutex_lock(&r->lock);
+    tk_file_id g = tk_loctab_file(tk_bundle_loctab(r->bundle), path, strlen(path));
+    g_mutex_unlock(&r->lock);
+    return g;
+}
+
+/* Kernel RK's pass data, its changed lines bound in TAB, problems to DIAGS:
+ * nothing shared but the report's queue, the bundle's pass indexes (read
+ * only) and its location table (under R->lock), so two kernels can be done
+ * at the same time. */
+static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_loctab *tab,
+                         tk_diags *diags)
 {
     rk->n_passes = rk->n_changed = -1;
-    size_t nf = tk_bundle_pass_file_count(r->bundle, r->diags);
+    size_t nf = tk_bundle_pass_file_count(r->bundle, diags);
     GArray *parts = g_array_new(FALSE, FALSE, sizeof(tk_timeline_part));
     for (size_t i = 0; i < nf; i++) {
         ptrdiff_t seq = tk_bundle_kernel_pass_seq(r->bundle, rk->kernel, i);
@@ -445,6 +460,7 @@ int tk_report_passes(tk_report *r, tk_report_kernel *rk)
     pass_sink k = {
         .r = r,
         .rk = rk,
+        .tab = tab,
         .chains = tk_pass_chains_new(r, rk),
         .touched = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL),
         .by_line = g_hash_table_new_full(u64_hash, u64_equal, g_free,
@@ -454,7 +470,7 @@ int tk_report_passes(tk_report *r, tk_report_kernel *rk)
     };
     tk_timeline *tl = tk_timeline_build_steps((const tk_timeline_part *)parts->data,
                                               parts->len, rk->kernel, NULL, on_step, &k,
-                                              r->diags);
+                                              diags);
     g_array_free(parts, TRUE);
     flush_group(&k);
     int rc = k.rc;
@@ -510,7 +526,7 @@ int tk_report_passes(tk_report *r, tk_report_kernel *rk)
         guint64 kk = *(guint64 *)key;
         GArray *a = val;
         jw_arr(&w);
-        jw_int(&w, (int64_t)(kk >> 32));
+        jw_int(&w, global_file(r, tab, (tk_file_id)(kk >> 32)));
         jw_int(&w, (int64_t)(kk & 0xffffffffu));
         jw_lines(&w, (const uint32_t *)a->data, a->len);
         jw_arr_end(&w);
@@ -531,5 +547,57 @@ int tk_report_passes(tk_report *r, tk_report_kernel *rk)
     rk->n_passes = (int)n;
     rk->n_changed = k.changed;
     tk_timeline_free(tl);
+    return rc;
+}
+
+/* Kernels taken in turn by two threads. */
+typedef struct {
+    tk_report *r;
+    gint next;
+    tk_diags **diags; /* per kernel */
+    int *rc;          /* per kernel */
+} passes_work;
+
+static gpointer passes_worker(gpointer data)
+{
+    passes_work *pw = data;
+    for (;;) {
+        gint i = g_atomic_int_add(&pw->next, 1);
+        if (i < 0 || (guint)i >= pw->r->kernels->len)
+            return NULL;
+        tk_report_kernel *rk = &g_array_index(pw->r->kernels, tk_report_kernel, i);
+        tk_loctab *tab = tk_loctab_new();
+        pw->rc[i] = kernel_passes(pw->r, rk, tab, pw->diags[i]);
+        tk_loctab_free(tab);
+    }
+}
+
+int tk_report_passes_all(tk_report *r)
+{
+    /* Index the pass files here, once: afterwards the threads only read. */
+    tk_bundle_pass_file_count(r->bundle, r->diags);
+    guint n = r->kernels->len;
+    passes_work pw = {r, 0, g_new0(tk_diags *, n + 1), g_new0(int, n + 1)};
+    for (guint i = 0; i < n; i++)
+        pw.diags[i] = tk_diags_new();
+    GThread *t = NULL;
+    if (n > 1 && g_get_num_processors() > 1)
+        t = g_thread_try_new("tkview-passes", passes_worker, &pw, NULL);
+    passes_worker(&pw);
+    if (t)
+        g_thread_join(t);
+    int rc = 0;
+    for (guint i = 0; i < n; i++) {
+        /* the diagnostics in kernel order, whichever thread made them */
+        for (size_t j = 0; j < tk_diags_count(pw.diags[i]); j++) {
+            const tk_diag *d = tk_diags_get(pw.diags[i], j);
+            tk_diags_add(r->diags, d->severity, d->file, d->line, "%s", d->message);
+        }
+        tk_diags_free(pw.diags[i]);
+        if (!rc)
+            rc = pw.rc[i];
+    }
+    g_free(pw.diags);
+    g_free(pw.rc);
     return rc;
 }

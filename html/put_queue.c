@@ -134,10 +134,13 @@ int tk_put_queue_push(tk_put_queue *q, const char *rel, const char *key,
     j->key = g_strdup(key);
     j->json = json;
     if (!q->thread) {
+        /* no writer thread: write it now (callers may be two threads) */
+        g_mutex_lock(&q->lock);
         int rc = q->failed ? -1 : write_job(q->out, j, q->diags);
-        job_free(j);
         if (rc)
             q->failed = 1;
+        g_mutex_unlock(&q->lock);
+        job_free(j);
         return rc;
     }
     g_mutex_lock(&q->lock);

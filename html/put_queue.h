@@ -9,6 +9,7 @@
  *
  * Ownership: the queue takes the JSON strings given to it; the outdir must
  * outlive the queue (tk_put_queue_finish() before committing or aborting).
+ * Two threads may push at the same time.
  */
 #ifndef TK_HTML_PUT_QUEUE_H
 #define TK_HTML_PUT_QUEUE_H

@@ -21,7 +21,7 @@ int tk_report_put(tk_report *r, const char *rel, const char *key,
     g_string_append(s, ");\n");
     int rc = tk_outdir_write(r->out, rel, s->str, s->len, r->diags);
     g_string_free(s, TRUE);
-    r->files++;
+    g_atomic_int_inc(&r->files);
     return rc;
 }
 
@@ -30,7 +30,7 @@ int tk_report_put_z(tk_report *r, const char *rel, const char *key,
 {
     /* Compressed and written on the writer thread (put_queue.h): pass
      * diffs repeat themselves from pass to pass and shrink 10 to 20 times. */
-    r->files++;
+    g_atomic_int_inc(&r->files);
     return tk_put_queue_push(r->queue, rel, key, g_string_new_len(json->str, (gssize)json->len));
 }
 
@@ -99,6 +99,7 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
         .kernels = g_array_new(FALSE, TRUE, sizeof(tk_report_kernel)),
     };
     int rc = -1;
+    g_mutex_init(&r.lock);
     if (!(r.out = tk_outdir_begin(outdir, opts->force, diags)))
         goto done;
     r.queue = tk_put_queue_new(r.out);
@@ -115,10 +116,16 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
         page_name(rk->page, sizeof rk->page, rk->id, tk_kernel_name(rk->kernel));
         char dir[32];
         g_snprintf(dir, sizeof dir, "data/%s", rk->id);
-        if (tk_outdir_mkdir(r.out, dir, diags) ||
-            (!opts->no_passes && tk_report_passes(&r, rk)) ||
-            tk_report_kernel_data(&r, rk) ||
-            tk_report_kernel_write(&r, rk))
+        if (tk_outdir_mkdir(r.out, dir, diags))
+            goto fail;
+    }
+    /* Pass data first, two kernels at a time: the rest reads the bundle's
+     * location table, which binding pass texts adds to. */
+    if (!opts->no_passes && tk_report_passes_all(&r))
+        goto fail;
+    for (size_t i = 0; i < nk; i++) {
+        tk_report_kernel *rk = &g_array_index(r.kernels, tk_report_kernel, i);
+        if (tk_report_kernel_data(&r, rk) || tk_report_kernel_write(&r, rk))
             goto fail;
     }
     if (tk_report_files(&r) || tk_report_index(&r, notes) || write_marker(&r))
@@ -136,7 +143,7 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
     rc = 0;
     if (stats) {
         stats->bytes = bytes;
-        stats->files = r.files;
+        stats->files = (guint)r.files;
         stats->kernels = nk;
     }
     goto done;
@@ -150,6 +157,7 @@ done:
         stats->seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
     g_hash_table_destroy(r.sources);
     g_array_free(r.kernels, TRUE);
+    g_mutex_clear(&r.lock);
     g_free(notes);
     return rc;
 }

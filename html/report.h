@@ -29,7 +29,8 @@ typedef struct {
     const tk_html_options *opts;
     GHashTable *sources;  /* tk_file_id + 1 -> "" (not found) or "sNNN" */
     GArray *kernels;      /* tk_report_kernel */
-    guint files;
+    gint files;           /* written or queued; atomic (two threads) */
+    GMutex lock;          /* the bundle's location table, while threads run */
 } tk_report;
 
 /* Writes LEN bytes of JSON as the data file REL: `TK.put("KEY", JSON);`. */
@@ -53,9 +54,10 @@ const char *tk_report_source(tk_report *r, tk_file_id file);
 /* data/files.js: every file the report names, with its source key. */
 int tk_report_files(tk_report *r);
 
-/* The pass timeline of a kernel (data_passes.c): writes data/ID/passes.js
- * and fills rk->n_passes; 0 when there is none. */
-int tk_report_passes(tk_report *r, tk_report_kernel *rk);
+/* The pass timeline of every kernel (data_passes.c), two kernels at a time
+ * on two threads: writes data/ID/passes.js and the pass diffs, fills
+ * rk->n_passes (-1: no pass dumps).  The kernels' data folders must exist. */
+int tk_report_passes_all(tk_report *r);
 
 /* index.html (page_index.c); NOTES_HTML is the rendered note or NULL. */
 int tk_report_index(tk_report *r, const char *notes_html);
