@@ -155,6 +155,101 @@ def hostile_names_stay_inside_outdir_and_escaped(d):
             assert '<' not in t and '>' not in t, f
 
 
+def putz(path):
+    """The JSON of a data file written as TK.putz("KEY", "BASE64 GZIP")."""
+    m = re.fullmatch(r'TK\.putz\("[^"]*","([A-Za-z0-9+/=]+)"\);\n', open(path).read())
+    assert m, path
+    return json.loads(zlib.decompress(base64.b64decode(m.group(1)), 16 + 15))
+
+
+def mlir_kept(lines, header):
+    """Kept lines of the MLIR dump whose header is line HEADER (1-based): the
+    body up to the next `// -----// IR Dump` header, without `#locN = loc(`
+    alias lines and blank lines (tk_normalize.h), numbered from 1 after the
+    header."""
+    assert lines[header - 1].startswith('// -----// IR Dump Before'), header
+    t, ln = [], []
+    i = header
+    while i < len(lines) and not lines[i].startswith('// -----// IR Dump'):
+        if not re.match(r'#loc[0-9]* = loc\(', lines[i]) and lines[i].strip():
+            t.append(lines[i])
+            ln.append(i - header + 1)
+        i += 1
+    return t, ln
+
+
+def apply_step(text, step):
+    """html/pass_chain.h: the text after a pass from the text before it."""
+    if not step:
+        return text
+    old, h, add = text[0], step['h'], step['t']
+    nb = len(add) + sum(h[2::3])
+    new, b, ti = [None] * nb, 0, 0
+    for a0, b0, n in zip(h[0::3], h[1::3], h[2::3]):
+        while b < b0:
+            new[b], b, ti = add[ti], b + 1, ti + 1
+        new[b:b + n] = old[a0:a0 + n]
+        b += n
+    while b < nb:
+        new[b], b, ti = add[ti], b + 1, ti + 1
+    for k, u in zip(step['u'][0::2], step['u'][1::2]):
+        new[k] = u
+    runs, ln = step['n'], []
+    for r in range(0, len(runs), 2):
+        end = runs[r + 2] if r + 2 < len(runs) else nb
+        ln += [runs[r + 1] + k - runs[r] for k in range(runs[r], end)]
+    return new, ln
+
+
+@test
+def compiled_block_chains_rebuild_every_mlir_dump(d):
+    # compiled_block: 16 kernels, their MLIR dumps interleaved in one
+    # mlir_passes.txt; their pass data is made two kernels at a time.  For
+    # every kernel, the chain's first text and each step applied to the text
+    # before it give the kept lines of the dump each pass names as its text
+    # after, read here from the file with a plain filter.
+    cap = os.path.join(DUMPS, 'compiled_block')
+    lines = open(os.path.join(cap, 'mlir_passes.txt'), encoding='utf-8').read().split('\n')
+    out = os.path.join(d, 'r')
+    code, _, err = run('--html', out, cap, '--quiet')
+    assert code == 0, err
+    kernels = sorted(f for f in os.listdir(os.path.join(out, 'data')) if re.fullmatch(r'k\d{3}', f))
+    assert len(kernels) == 16, kernels
+    checked = 0
+    for k in kernels:
+        ps = putz(os.path.join(out, 'data', k, 'passes.js'))
+        assert len(ps['chains']) >= 1, (k, ps['chains'])
+        for c, (first, last) in enumerate(ps['chains']):
+            ch = putz(os.path.join(out, 'data', k, 'pc-%d.js' % c))
+            assert (ch['from'], ch['to']) == (first, last)
+            m = re.fullmatch(r'mlir_passes\.txt:(\d+)', ps['passes'][first]['before'])
+            assert m, ps['passes'][first]['before']
+            t, ln = mlir_kept(lines, int(m.group(1)))
+            assert ch['base']['t'] == t, (k, first)
+            text = (t, ln)
+            for i, step in zip(range(first, last + 1), ch['steps']):
+                text = apply_step(text, step)
+                m = re.fullmatch(r'mlir_passes\.txt:(\d+)', ps['passes'][i]['after'])
+                if m:
+                    assert list(text) == list(mlir_kept(lines, int(m.group(1)))), (k, i)
+                    checked += 1
+    # 16 kernels of some 60 MLIR passes each (tkview passes compiled_block)
+    assert checked > 16 * 50, checked
+    # the same report on a second run, whatever thread made which kernel
+    out2 = os.path.join(d, 's')
+    code, _, err = run('--html', out2, cap, '--quiet')
+    assert code == 0, err
+    assert listing(out) == listing(out2)
+    for f in listing(out):
+        a, b = os.path.join(out, f), os.path.join(out2, f)
+        if f.startswith('data/k') and f.endswith('/passes.js'):
+            ja, jb = putz(a), putz(b)
+            ja['touch'].sort()
+            jb['touch'].sort()
+            assert ja == jb, f
+        elif open(a, 'rb').read() != open(b, 'rb').read():
+            assert putz(a) == putz(b), f
+
 for i, (name, err) in enumerate(results, 1):
     print(('ok' if err is None else 'not ok') + ' %d - %s' % (i, name))
     if err:
