@@ -29,7 +29,7 @@ int tk_report_put_z(tk_report *r, const char *rel, const char *key,
                     const GString *json)
 {
     /* Compressed and written on the writer thread (put_queue.h): pass
-     * diffs repeat themselves from pass to pass and shrink 10 to 20 times. */
+     * data repeat themselves from pass to pass and shrink 6 to 10 times. */
     g_atomic_int_inc(&r->files);
     return tk_put_queue_push(r->queue, rel, key, g_string_new_len(json->str, (gssize)json->len));
 }
