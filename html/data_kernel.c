@@ -25,6 +25,19 @@ typedef struct {
     GHashTable *files;       /* file id + 1 -> 1: files the kernel names */
 } kctx;
 
+/* "N," appended to a hash key (a stage has tens of thousands of lines:
+ * printf would be most of the time spent on its keys). */
+static void key_u32(GString *key, uint32_t v)
+{
+    char buf[12], *p = buf + sizeof buf;
+    *--p = ',';
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    g_string_append_len(key, p, buf + sizeof buf - p);
+}
+
 static uint32_t local_stack(kctx *k, tk_stack_id id)
 {
     gpointer v = g_hash_table_lookup(k->stack_local, GUINT_TO_POINTER(id + 1));
@@ -99,7 +112,7 @@ static void build_line_sets(kctx *k, const tk_stage *st, tk_stage_kind kind,
             g_array_append_val(ls->inferred, ln);
         g_string_truncate(key, 0);
         for (size_t i = 0; i < ns; i++)
-            g_string_append_printf(key, "%u,", ids[i]);
+            key_u32(key, ids[i]);
         gpointer v = g_hash_table_lookup(by_key, key->str);
         uint32_t set;
         if (v) {
@@ -171,7 +184,7 @@ static void write_to(kctx *k, jw *w, tk_stage_kind from, tk_stage_kind to,
         if (n) {
             g_string_truncate(key, 0);
             for (size_t i = 0; i < n; i++)
-                g_string_append_printf(key, "%u,", lines[i]);
+                key_u32(key, lines[i]);
             gpointer v = g_hash_table_lookup(lists, key->str);
             if (!v) {
                 char *kk = g_strdup(key->str);

@@ -349,9 +349,18 @@ static const char *base_name(const char *path)
 
 static void put_dump(GString *s, const tk_timeline *tl, size_t part, size_t dump)
 {
+    /* "file:line" without printf: the HTML report names two sides of
+     * every pass of every kernel. */
     const tk_pass_dump *d = tk_tl_dump(tl, part, dump);
-    g_string_append_printf(s, "%s:%llu", base_name(tk_passes_path(tl->parts[part].passes)),
-                           d ? (unsigned long long)d->header_line : 0ULL);
+    g_string_append(s, base_name(tk_passes_path(tl->parts[part].passes)));
+    char buf[24], *p = buf + sizeof buf;
+    uint64_t v = d ? d->header_line : 0;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    *--p = ':';
+    g_string_append_len(s, p, buf + sizeof buf - p);
 }
 
 char *tk_timeline_side_describe(const tk_timeline *tl,
