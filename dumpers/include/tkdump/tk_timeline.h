@@ -214,7 +214,9 @@ typedef struct {
      * on it.  tk_ir_diff_bind() works (a text's locations are read once
      * and serve both diffs it is a side of; give every call the same TAB).
      * NULL when no text was compared (an unknown effect, a -print-changed
-     * banner) and when the two texts are the same bytes. */
+     * banner) and when the two texts are the same: byte for byte, or by
+     * the index's digests and lengths (the same lines, blank lines aside,
+     * which the build then does not read at all). */
     tk_ir_diff *diff;
     /* 1 when the text before this entry is, byte for byte, the text after
      * the last entry handed out before it whose texts were read (the same
