@@ -436,15 +436,10 @@ static tk_file_id global_file(tk_report *r, const tk_loctab *tab, tk_file_id f)
     return g;
 }
 
-/* Kernel RK's pass data, its changed lines bound in TAB, problems to DIAGS:
- * nothing shared but the report's queue, the bundle's pass indexes (read
- * only) and its location table (under R->lock), so two kernels can be done
- * at the same time. */
-static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_loctab *tab,
-                         tk_diags *diags)
+/* The pass dump sequences of kernel RK (an empty array: none). */
+static GArray *kernel_parts(tk_report *r, tk_report_kernel *rk)
 {
-    rk->n_passes = rk->n_changed = -1;
-    size_t nf = tk_bundle_pass_file_count(r->bundle, diags);
+    size_t nf = tk_bundle_pass_file_count(r->bundle, r->diags);
     GArray *parts = g_array_new(FALSE, FALSE, sizeof(tk_timeline_part));
     for (size_t i = 0; i < nf; i++) {
         ptrdiff_t seq = tk_bundle_kernel_pass_seq(r->bundle, rk->kernel, i);
@@ -453,6 +448,17 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_loctab *tab,
         tk_timeline_part p = {tk_bundle_pass_file(r->bundle, i), (size_t)seq};
         g_array_append_val(parts, p);
     }
+    return parts;
+}
+
+/* Kernel RK's pass data from PARTS (taken), its changed lines bound in TAB,
+ * problems to DIAGS.  No bundle call but the location table's (under
+ * R->lock): the pass indexes are only read (pread), the kernel's stages
+ * too, so two kernels can be done at the same time (tk_bundle.h). */
+static int kernel_passes(tk_report *r, tk_report_kernel *rk, GArray *parts,
+                         tk_loctab *tab, tk_diags *diags)
+{
+    rk->n_passes = rk->n_changed = -1;
     if (parts->len == 0) {
         g_array_free(parts, TRUE);
         return 0;
@@ -554,6 +560,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_loctab *tab,
 typedef struct {
     tk_report *r;
     gint next;
+    GArray **parts;   /* per kernel, taken by kernel_passes() */
     tk_diags **diags; /* per kernel */
     int *rc;          /* per kernel */
 } passes_work;
@@ -567,19 +574,22 @@ static gpointer passes_worker(gpointer data)
             return NULL;
         tk_report_kernel *rk = &g_array_index(pw->r->kernels, tk_report_kernel, i);
         tk_loctab *tab = tk_loctab_new();
-        pw->rc[i] = kernel_passes(pw->r, rk, tab, pw->diags[i]);
+        pw->rc[i] = kernel_passes(pw->r, rk, pw->parts[i], tab, pw->diags[i]);
         tk_loctab_free(tab);
     }
 }
 
 int tk_report_passes_all(tk_report *r)
 {
-    /* Index the pass files here, once: afterwards the threads only read. */
-    tk_bundle_pass_file_count(r->bundle, r->diags);
+    /* The bundle is asked here, on one thread (indexing the pass files on
+     * the first call); the threads only read the indexes it made. */
     guint n = r->kernels->len;
-    passes_work pw = {r, 0, g_new0(tk_diags *, n + 1), g_new0(int, n + 1)};
-    for (guint i = 0; i < n; i++)
+    passes_work pw = {r, 0, g_new0(GArray *, n + 1), g_new0(tk_diags *, n + 1),
+                      g_new0(int, n + 1)};
+    for (guint i = 0; i < n; i++) {
+        pw.parts[i] = kernel_parts(r, &g_array_index(r->kernels, tk_report_kernel, i));
         pw.diags[i] = tk_diags_new();
+    }
     GThread *t = NULL;
     if (n > 1 && g_get_num_processors() > 1)
         t = g_thread_try_new("tkview-passes", passes_worker, &pw, NULL);
@@ -597,6 +607,7 @@ int tk_report_passes_all(tk_report *r)
         if (!rc)
             rc = pw.rc[i];
     }
+    g_free(pw.parts);
     g_free(pw.diags);
     g_free(pw.rc);
     return rc;
