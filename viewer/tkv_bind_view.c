@@ -705,6 +705,7 @@ static void write_pane(JsonBuilder *b, TkvCodePane *pane)
     write_lines(b, "selected", tkv_code_view_get_tagged_lines(v, "tkv-selected"));
     write_lines(b, "matches", tkv_code_view_get_tagged_lines(v, "tkv-match"));
     write_lines(b, "current", tkv_code_view_get_tagged_lines(v, "tkv-match-current"));
+    write_lines(b, "folded", tkv_code_view_get_folded_lines(v));
     json_builder_set_member_name(b, "match_text");
     json_builder_add_string_value(b, tkv_code_pane_get_match_text(pane));
     json_builder_set_member_name(b, "line_count");

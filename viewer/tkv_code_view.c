@@ -1,6 +1,7 @@
 /* tkv_code_view.c - read-only source view with line highlights. */
 #include "tkv_code_view.h"
 
+#include "tkv_buffer_lines.h"
 #include "tkv_style.h"
 
 struct _TkvCodeView {
@@ -8,11 +9,14 @@ struct _TkvCodeView {
 
     GtkSourceGutterRenderer *gutter;
 
+    GdkRGBA colors[TKV_HL_COUNT]; /* the highlights', from the style scheme */
+    GdkRGBA fold_color;           /* "… N more" */
+
     GArray *matches; /* guint32, ascending */
     int current;     /* index into matches, -1 */
     guint selected;  /* 0: none */
-    /* The buffer the match and selection tags were put on (it may have been
-     * swapped out since): they are removed from there. */
+    /* The buffer the match and selection highlights were put on (it may have
+     * been swapped out since): they are removed from there. */
     GtkTextBuffer *tagged;
 
     GtkTextBuffer *watched; /* buffer whose mark-set we listen to */
@@ -26,34 +30,26 @@ G_DEFINE_FINAL_TYPE(TkvCodeView, tkv_code_view, GTK_SOURCE_TYPE_VIEW)
 enum { SIG_LINE_SELECTED, SIG_MATCHES_CHANGED, N_SIGS };
 static guint sigs[N_SIGS];
 
-/* Tags from lowest to highest priority: later tags win. */
-static const char *const tag_names[] = {
-    "tkv-diff-filler", "tkv-diff-replace", "tkv-diff-delete", "tkv-diff-insert",
-    "tkv-match", "tkv-match-current", "tkv-selected",
-};
-static const char *const tag_styles[] = {
-    "tkview:diff-filler", "tkview:diff-replace", "tkview:diff-delete", "tkview:diff-insert",
-    "tkview:match", "tkview:match-current", "tkview:selected",
-};
-static const char *const tag_fallbacks[] = {
-    "#f6f8fa", "#eaf1fb", "#ffebe9", "#e6ffec", "#fff1b8", "#ffd666", "#cfe4ff",
-};
+static GtkTextBuffer *buffer_of(TkvCodeView *self)
+{
+    return gtk_text_view_get_buffer(GTK_TEXT_VIEW(self));
+}
+
+static void update_colors(TkvCodeView *self)
+{
+    TkvStyle *style = tkv_style_get_default();
+    for (int i = 0; i < TKV_HL_COUNT; i++)
+        self->colors[i] = tkv_style_color(style, tkv_highlight_style((TkvHighlight)i), FALSE,
+                                          tkv_highlight_fallback((TkvHighlight)i));
+    self->fold_color = tkv_style_color(style, "def:comment", TRUE, "#8c959f");
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
 
 static void apply_scheme(GtkSourceBuffer *buffer)
 {
-    TkvStyle *style = tkv_style_get_default();
-    GtkSourceStyleScheme *scheme = tkv_style_get_scheme(style);
-    if (gtk_source_buffer_get_style_scheme(buffer) == scheme)
-        return;
-    gtk_source_buffer_set_style_scheme(buffer, scheme);
-    GtkTextTagTable *table = gtk_text_buffer_get_tag_table(GTK_TEXT_BUFFER(buffer));
-    for (size_t i = 0; i < G_N_ELEMENTS(tag_names); i++) {
-        GtkTextTag *tag = gtk_text_tag_table_lookup(table, tag_names[i]);
-        if (!tag) /* a placeholder buffer, not made by tkv_code_view_new_buffer() */
-            continue;
-        GdkRGBA c = tkv_style_color(style, tag_styles[i], FALSE, tag_fallbacks[i]);
-        g_object_set(tag, "paragraph-background-rgba", &c, NULL);
-    }
+    GtkSourceStyleScheme *scheme = tkv_style_get_scheme(tkv_style_get_default());
+    if (gtk_source_buffer_get_style_scheme(buffer) != scheme)
+        gtk_source_buffer_set_style_scheme(buffer, scheme);
 }
 
 /* Syntax highlighting in the background.  GtkSourceView highlights a region
@@ -107,8 +103,6 @@ GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
     GtkTextBuffer *tb = GTK_TEXT_BUFFER(b);
     gtk_text_buffer_set_enable_undo(tb, FALSE);
     gtk_source_buffer_set_highlight_matching_brackets(b, FALSE);
-    for (size_t i = 0; i < G_N_ELEMENTS(tag_names); i++)
-        gtk_text_buffer_create_tag(tb, tag_names[i], NULL);
     if (language_id) {
         GtkSourceLanguage *lang = gtk_source_language_manager_get_language(
             gtk_source_language_manager_get_default(), language_id);
@@ -116,6 +110,7 @@ GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
             gtk_source_buffer_set_language(b, lang);
     }
     gtk_text_buffer_set_text(tb, text ? text : "", text ? len : 0);
+    tkv_buffer_lines_fold(tb);
     GtkTextIter start;
     gtk_text_buffer_get_start_iter(tb, &start);
     gtk_text_buffer_place_cursor(tb, &start);
@@ -132,11 +127,24 @@ static guint line_of_insert(GtkTextBuffer *buffer)
     return (guint)gtk_text_iter_get_line(&it) + 1;
 }
 
+/* The lines the selection (or the cursor) is on are shown whole: clicking a
+ * folded line shows it, and what is selected is what gets copied (GTK copies
+ * the visible text). */
+static void show_selected_lines(GtkTextBuffer *buffer)
+{
+    GtkTextIter s, e;
+    gtk_text_buffer_get_selection_bounds(buffer, &s, &e);
+    tkv_buffer_lines_show(buffer, gtk_text_iter_get_line(&s), gtk_text_iter_get_line(&e));
+}
+
 static void on_mark_set(GtkTextBuffer *buffer, const GtkTextIter *location,
                         GtkTextMark *mark, TkvCodeView *self)
 {
+    if (mark == gtk_text_buffer_get_selection_bound(buffer))
+        show_selected_lines(buffer);
     if (mark != gtk_text_buffer_get_insert(buffer))
         return;
+    show_selected_lines(buffer);
     guint line = (guint)gtk_text_iter_get_line(location) + 1;
     gboolean clicked = self->clicked;
     self->clicked = FALSE;
@@ -163,6 +171,7 @@ static void on_buffer_changed(TkvCodeView *self)
     if (buffer) {
         g_signal_connect(buffer, "mark-set", G_CALLBACK(on_mark_set), self);
         self->last_line = line_of_insert(buffer);
+        show_selected_lines(buffer);
         if (GTK_SOURCE_IS_BUFFER(buffer))
             apply_scheme(GTK_SOURCE_BUFFER(buffer));
     }
@@ -170,6 +179,7 @@ static void on_buffer_changed(TkvCodeView *self)
 
 static void on_style_changed(TkvCodeView *self)
 {
+    update_colors(self);
     GtkTextBuffer *buffer = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self));
     if (GTK_SOURCE_IS_BUFFER(buffer))
         apply_scheme(GTK_SOURCE_BUFFER(buffer));
@@ -180,6 +190,62 @@ static void on_click_pressed(GtkGestureClick *gesture, int n, double x, double y
 {
     self->clicked = TRUE;
 }
+
+/* ---- painting ------------------------------------------------------------- */
+
+/* Below the text: the highlighted lines on screen, the full width (above
+ * GtkSourceView's current-line color, as paragraph backgrounds were).
+ * Above it: "… N more" after each folded line on screen.  Coordinates are
+ * the buffer's. */
+static void tkv_code_view_snapshot_layer(GtkTextView *tv, GtkTextViewLayer layer,
+                                         GtkSnapshot *snapshot)
+{
+    GTK_TEXT_VIEW_CLASS(tkv_code_view_parent_class)->snapshot_layer(tv, layer, snapshot);
+    TkvCodeView *self = TKV_CODE_VIEW(tv);
+    GtkTextBuffer *b = gtk_text_view_get_buffer(tv);
+    gboolean below = layer == GTK_TEXT_VIEW_LAYER_BELOW_TEXT;
+    if (below ? !tkv_buffer_lines_any(b) : !tkv_buffer_lines_any_folded(b))
+        return;
+    GdkRectangle vis;
+    gtk_text_view_get_visible_rect(tv, &vis);
+    PangoLayout *marker = NULL;
+    GtkTextIter it;
+    gtk_text_view_get_line_at_y(tv, &it, vis.y, NULL);
+    for (;;) {
+        int y, h;
+        gtk_text_view_get_line_yrange(tv, &it, &y, &h);
+        if (y >= vis.y + vis.height)
+            break;
+        guint line0 = (guint)gtk_text_iter_get_line(&it);
+        int kind;
+        guint hidden;
+        if (below && h > 0 && (kind = tkv_buffer_lines_top(b, line0)) >= 0) {
+            gtk_snapshot_append_color(snapshot, &self->colors[kind],
+                                      &GRAPHENE_RECT_INIT((float)vis.x, (float)y,
+                                                          (float)vis.width, (float)h));
+        } else if (!below && (hidden = tkv_buffer_lines_hidden(b, line0))) {
+            GtkTextIter last = it;
+            GdkRectangle r;
+            gtk_text_iter_set_line_offset(&last, TKV_FOLD_COLUMN - 1);
+            gtk_text_view_get_iter_location(tv, &last, &r);
+            if (!marker)
+                marker = gtk_widget_create_pango_layout(GTK_WIDGET(tv), NULL);
+            char text[64];
+            g_snprintf(text, sizeof text, " \xe2\x80\xa6 %u more", hidden); /* U+2026 */
+            pango_layout_set_text(marker, text, -1);
+            gtk_snapshot_save(snapshot);
+            gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(r.x + r.width), (float)y));
+            gtk_snapshot_append_layout(snapshot, marker, &self->fold_color);
+            gtk_snapshot_restore(snapshot);
+        }
+        if (!gtk_text_iter_forward_line(&it))
+            break;
+    }
+    g_clear_object(&marker);
+}
+
+
+/* ---- GObject -------------------------------------------------------------- */
 
 static void tkv_code_view_dispose(GObject *object)
 {
@@ -205,6 +271,7 @@ static void tkv_code_view_class_init(TkvCodeViewClass *klass)
     GObjectClass *oc = G_OBJECT_CLASS(klass);
     oc->dispose = tkv_code_view_dispose;
     oc->finalize = tkv_code_view_finalize;
+    GTK_TEXT_VIEW_CLASS(klass)->snapshot_layer = tkv_code_view_snapshot_layer;
     sigs[SIG_LINE_SELECTED] = g_signal_new("line-selected", G_TYPE_FROM_CLASS(klass),
                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                            G_TYPE_NONE, 1, G_TYPE_UINT);
@@ -223,6 +290,8 @@ static void tkv_code_view_init(TkvCodeView *self)
     gtk_text_view_set_monospace(tv, TRUE);
     gtk_text_view_set_cursor_visible(tv, TRUE);
     gtk_text_view_set_left_margin(tv, 4);
+    /* Room for "… N more" after the longest folded line. */
+    gtk_text_view_set_right_margin(tv, 120);
     gtk_source_view_set_show_line_numbers(sv, TRUE);
     gtk_source_view_set_highlight_current_line(sv, TRUE);
     gtk_source_view_set_tab_width(sv, 8);
@@ -238,6 +307,7 @@ static void tkv_code_view_init(TkvCodeView *self)
     g_signal_connect_swapped(tkv_style_get_default(), "changed", G_CALLBACK(on_style_changed),
                              self);
     on_buffer_changed(self);
+    update_colors(self);
 }
 
 GtkWidget *tkv_code_view_new(void)
@@ -257,73 +327,34 @@ void tkv_code_view_refresh_gutter(TkvCodeView *self)
     gtk_widget_queue_draw(GTK_WIDGET(self->gutter));
 }
 
-/* ---- tags on lines ------------------------------------------------------- */
-
-static GtkTextBuffer *buffer_of(TkvCodeView *self)
-{
-    return gtk_text_view_get_buffer(GTK_TEXT_VIEW(self));
-}
-
-/* Lines [FIRST, FIRST + N) as an iterator range covering their line ends, so
- * that the paragraph background fills them. */
-static void line_range(GtkTextBuffer *b, guint first, guint n, GtkTextIter *s, GtkTextIter *e)
-{
-    gtk_text_buffer_get_iter_at_line(b, s, (int)first - 1);
-    if (!gtk_text_buffer_get_iter_at_line(b, e, (int)(first - 1 + n)))
-        gtk_text_buffer_get_end_iter(b, e);
-}
-
-static void tag_runs(GtkTextBuffer *b, const char *tag, const guint32 *lines, gsize n,
-                     gboolean add)
-{
-    guint lc = (guint)gtk_text_buffer_get_line_count(b);
-    for (gsize i = 0; i < n;) {
-        gsize j = i + 1;
-        while (j < n && lines[j] == lines[j - 1] + 1)
-            j++;
-        if (lines[i] >= 1 && lines[i] <= lc) {
-            GtkTextIter s, e;
-            line_range(b, lines[i], (guint)(j - i), &s, &e);
-            if (add)
-                gtk_text_buffer_apply_tag_by_name(b, tag, &s, &e);
-            else
-                gtk_text_buffer_remove_tag_by_name(b, tag, &s, &e);
-        }
-        i = j;
-    }
-}
+/* ---- highlights ------------------------------------------------------------ */
 
 static void untag_previous(TkvCodeView *self)
 {
     GtkTextBuffer *b = self->tagged;
     if (!b)
         return;
-    tag_runs(b, "tkv-match", (const guint32 *)(void *)self->matches->data,
-             self->matches->len, FALSE);
-    if (self->current >= 0) {
-        guint32 cur = g_array_index(self->matches, guint32, self->current);
-        tag_runs(b, "tkv-match-current", &cur, 1, FALSE);
-    }
-    if (self->selected) {
-        guint32 sel = self->selected;
-        tag_runs(b, "tkv-selected", &sel, 1, FALSE);
-    }
+    tkv_buffer_lines_mark_list(b, TKV_HL_MATCH, (const guint32 *)(void *)self->matches->data,
+                               self->matches->len, FALSE);
+    if (self->current >= 0)
+        tkv_buffer_lines_mark(b, TKV_HL_MATCH_CURRENT,
+                              g_array_index(self->matches, guint32, self->current), 1, FALSE);
+    if (self->selected)
+        tkv_buffer_lines_mark(b, TKV_HL_SELECTED, self->selected, 1, FALSE);
 }
 
 static void retag(TkvCodeView *self)
 {
     GtkTextBuffer *b = buffer_of(self);
     g_set_object(&self->tagged, b);
-    tag_runs(b, "tkv-match", (const guint32 *)(void *)self->matches->data,
-             self->matches->len, TRUE);
-    if (self->current >= 0) {
-        guint32 cur = g_array_index(self->matches, guint32, self->current);
-        tag_runs(b, "tkv-match-current", &cur, 1, TRUE);
-    }
-    if (self->selected) {
-        guint32 sel = self->selected;
-        tag_runs(b, "tkv-selected", &sel, 1, TRUE);
-    }
+    tkv_buffer_lines_mark_list(b, TKV_HL_MATCH, (const guint32 *)(void *)self->matches->data,
+                               self->matches->len, TRUE);
+    if (self->current >= 0)
+        tkv_buffer_lines_mark(b, TKV_HL_MATCH_CURRENT,
+                              g_array_index(self->matches, guint32, self->current), 1, TRUE);
+    if (self->selected)
+        tkv_buffer_lines_mark(b, TKV_HL_SELECTED, self->selected, 1, TRUE);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
 void tkv_code_view_set_matches(TkvCodeView *self, const guint32 *lines, gsize n,
@@ -382,49 +413,33 @@ guint tkv_code_view_get_selected(TkvCodeView *self) { return self->selected; }
 
 void tkv_code_view_tag_lines(TkvCodeView *self, const char *tag, guint first, guint n)
 {
-    if (!n || !first)
+    int kind = tkv_highlight_from_name(tag);
+    if (kind < 0)
         return;
-    GtkTextBuffer *b = buffer_of(self);
-    GtkTextIter s, e;
-    line_range(b, first, n, &s, &e);
-    gtk_text_buffer_apply_tag_by_name(b, tag, &s, &e);
+    tkv_buffer_lines_mark(buffer_of(self), (TkvHighlight)kind, first, n, TRUE);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
 void tkv_code_view_clear_tag(TkvCodeView *self, const char *tag)
 {
-    GtkTextBuffer *b = buffer_of(self);
-    GtkTextIter s, e;
-    gtk_text_buffer_get_bounds(b, &s, &e);
-    gtk_text_buffer_remove_tag_by_name(b, tag, &s, &e);
+    int kind = tkv_highlight_from_name(tag);
+    if (kind < 0)
+        return;
+    tkv_buffer_lines_clear(buffer_of(self), (TkvHighlight)kind);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
 GArray *tkv_code_view_get_tagged_lines(TkvCodeView *self, const char *name)
 {
-    GArray *out = g_array_new(FALSE, FALSE, sizeof(guint32));
-    GtkTextBuffer *b = buffer_of(self);
-    GtkTextTag *tag = gtk_text_tag_table_lookup(gtk_text_buffer_get_tag_table(b), name);
-    if (!tag)
-        return out;
-    GtkTextIter it;
-    gtk_text_buffer_get_start_iter(b, &it);
-    if (!gtk_text_iter_has_tag(&it, tag) && !gtk_text_iter_forward_to_tag_toggle(&it, tag))
-        return out;
-    for (;;) {
-        /* IT is where a tagged run starts. */
-        guint first = (guint)gtk_text_iter_get_line(&it) + 1;
-        GtkTextIter end = it;
-        gtk_text_iter_forward_to_tag_toggle(&end, tag);
-        guint last = (guint)gtk_text_iter_get_line(&end) + 1;
-        if (gtk_text_iter_starts_line(&end) && last > first)
-            last--;
-        for (guint32 l = first; l <= last; l++)
-            if (!out->len || g_array_index(out, guint32, out->len - 1) != l)
-                g_array_append_val(out, l);
-        it = end;
-        if (gtk_text_iter_is_end(&it) || !gtk_text_iter_forward_to_tag_toggle(&it, tag))
-            break;
-    }
-    return out;
+    int kind = tkv_highlight_from_name(name);
+    if (kind < 0)
+        return g_array_new(FALSE, FALSE, sizeof(guint32));
+    return tkv_buffer_lines_list(buffer_of(self), (TkvHighlight)kind);
+}
+
+GArray *tkv_code_view_get_folded_lines(TkvCodeView *self)
+{
+    return tkv_buffer_lines_folded(buffer_of(self));
 }
 
 void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line)

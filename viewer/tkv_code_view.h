@@ -1,23 +1,27 @@
 /* tkv_code_view.h - a read-only GtkSourceView for source or IR text, with the
  * viewer's highlights.
  *
- * Highlights are GtkTextTags on whole lines (paragraph background), colored
- * from the style scheme's tkview:* styles:
+ * Highlights color whole lines, from the style scheme's tkview:* styles:
  *   "tkv-match"          lines bound to the current selection (k of n);
  *   "tkv-match-current"  the k-th of them, where next/previous stands;
  *   "tkv-selected"       the selected line itself;
  *   "tkv-diff-delete" / "tkv-diff-insert" / "tkv-diff-replace" / "tkv-diff-filler"
  *                        pass diffs.
- * The view remembers which lines it tagged, so changing a highlight costs the
- * lines it touches, not the buffer's size.
+ * They are kept per line of the buffer and painted by the view (not text
+ * tags: tkv_buffer_lines.h says why), so changing a highlight costs the lines
+ * it touches and a redraw, not a layout.
+ *
+ * Lines longer than TKV_FOLD_COLUMN characters (tkv_buffer_lines.h) show
+ * their beginning and "… N more"; the lines the cursor or the selection is on
+ * are shown whole.
  *
  * "line-selected" (guint line, 1-based) is emitted when the user moves the
  * cursor to another line (click, keys, go to line, search), never when the
  * program does.
  *
- * Buffers: tkv_code_view_new_buffer() makes a buffer with the tags and the
- * current scheme; the owner keeps buffers (one per stage) and swaps them in
- * with gtk_text_view_set_buffer().
+ * Buffers: tkv_code_view_new_buffer() makes a buffer with the current scheme
+ * and its long lines folded; the owner keeps buffers (one per stage) and
+ * swaps them in with gtk_text_view_set_buffer().  They are never edited.
  */
 #ifndef TKV_CODE_VIEW_H
 #define TKV_CODE_VIEW_H
@@ -45,7 +49,7 @@ void tkv_code_view_set_line_state_func(TkvCodeView *self, TkvLineStateFunc func,
 /* Redraws the gutter (its callback's answers changed). */
 void tkv_code_view_refresh_gutter(TkvCodeView *self);
 
-/* Tags LINES (1-based, ascending, N of them) as matches, untagging the
+/* Highlights LINES (1-based, ascending, N of them) as matches, instead of the
  * previous ones; the first becomes current.  SCROLL: bring it into view. */
 void tkv_code_view_set_matches(TkvCodeView *self, const guint32 *lines, gsize n,
                                gboolean scroll);
@@ -57,20 +61,24 @@ int tkv_code_view_get_match_index(TkvCodeView *self);
  * there are no matches. */
 gboolean tkv_code_view_step_match(TkvCodeView *self, int delta);
 
-/* Tags LINE as selected (0: none).  MOVE_CURSOR puts the cursor there
+/* Highlights LINE as selected (0: none).  MOVE_CURSOR puts the cursor there
  * without emitting "line-selected"; SCROLL brings it into view. */
 void tkv_code_view_set_selected(TkvCodeView *self, guint line, gboolean move_cursor,
                                 gboolean scroll);
 guint tkv_code_view_get_selected(TkvCodeView *self);
 
-/* Tags lines [FIRST, FIRST + N) with TAG ("tkv-diff-insert", ...), adding to
- * what is tagged; tkv_code_view_clear_tag() removes the tag everywhere. */
+/* Highlights lines [FIRST, FIRST + N) with TAG ("tkv-diff-insert", ...), adding
+ * to what is highlighted; tkv_code_view_clear_tag() removes TAG everywhere. */
 void tkv_code_view_tag_lines(TkvCodeView *self, const char *tag, guint first, guint n);
 void tkv_code_view_clear_tag(TkvCodeView *self, const char *tag);
 
-/* The lines carrying TAG in the buffer, read back from the buffer itself
- * (what the user sees), ascending.  Caller frees with g_array_unref(). */
+/* The lines of the shown buffer carrying TAG (what the view paints),
+ * ascending.  Caller frees with g_array_unref(). */
 GArray *tkv_code_view_get_tagged_lines(TkvCodeView *self, const char *tag);
+
+/* The lines of the shown buffer that are folded now, ascending.  Caller
+ * frees with g_array_unref(). */
+GArray *tkv_code_view_get_folded_lines(TkvCodeView *self);
 
 /* Scrolls so that LINE is visible (placed at a quarter of the height when it
  * was not). */

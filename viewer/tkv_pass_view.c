@@ -1068,7 +1068,8 @@ static void write_side(TkvPassView *self, JsonBuilder *b, int s)
         e0 = s0;
         if (!gtk_text_iter_ends_line(&e0))
             gtk_text_iter_forward_to_line_end(&e0);
-        char *t = gtk_text_buffer_get_text(tb, &s0, &e0, FALSE);
+        /* Hidden characters too: the tail of a folded long line. */
+        char *t = gtk_text_buffer_get_text(tb, &s0, &e0, TRUE);
         char key[16];
         g_snprintf(key, sizeof key, "%u", r);
         json_builder_set_member_name(b, key);

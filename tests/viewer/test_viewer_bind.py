@@ -4,8 +4,9 @@
 The real application opens the shared vector_add capture; source and IR lines
 are selected through the same window actions the UI activates on a click or a
 cursor move (win.select-source-location, win.select-ir-line), over the
-GApplication D-Bus interface; the highlighted lines are read back from the
-text buffers' tags (app.test-state).  Expected lines were read by hand from
+GApplication D-Bus interface; the highlighted and the folded lines are read
+back from what the views keep per line of their buffers and paint
+(app.test-state).  Expected lines were read by hand from
 the dump files; the comments quote them.
 
 Usage: test_viewer_bind.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
@@ -15,7 +16,7 @@ import re
 import sys
 import time
 
-from viewer_harness import Session, test, tap, skip_all, missing_tools, artefact_dir
+from viewer_harness import Session, test, tap, skip_all, missing_tools, artefact_dir, count_color
 
 VIEWER, TKVIEW = sys.argv[1], sys.argv[2]
 DUMPS = os.environ['TK_TEST_DUMPS']
@@ -163,6 +164,28 @@ def a_line_without_code_highlights_nothing():
 
 
 @test
+def a_long_line_is_folded_unless_selected():
+    # add_kernel.ttgir 13 is the file's only line longer than 256 + 32 characters
+    # (awk 'length($0) > 288': 351), `  tt.func public @add_kernel(%x_ptr: !tt.ptr<f32>
+    # {tt.divisibility = 16 : i32} loc("x_ptr"(#loc)), ... attributes {noinline = false} {`:
+    # past column 256 it is hidden behind "... 95 more" until the cursor is on it.
+    S.activate('select-ir-line', "<('ttgir', uint32 32)>", window=1)
+    b = bind()
+    assert b['primary']['stage'] == 'ttgir' and b['primary']['cursor_line'] == 32, b['primary']
+    assert b['primary']['folded'] == [13], b['primary']['folded']
+    # vector_add.py has no such line.
+    assert b['source']['folded'] == [], b['source']['folded']
+    # Selecting it (what a click on it does) shows it whole ...
+    S.activate('select-ir-line', "<('ttgir', uint32 13)>", window=1)
+    b = bind()
+    assert b['primary']['selected'] == [13] and b['primary']['folded'] == [], b['primary']
+    # ... and selecting another line folds it again; highlights are unaffected.
+    S.activate('select-ir-line', "<('ttgir', uint32 32)>", window=1)
+    b = bind()
+    assert b['primary']['folded'] == [13] and b['primary']['selected'] == [32], b['primary']
+
+
+@test
 def bad_requests_are_refused_not_crashed_on():
     S.activate('select-source-location', "<('nowhere.py', uint32 3)>", window=1)
     S.activate('select-ir-line', "<('ttgir', uint32 100000)>", window=1)
@@ -181,6 +204,16 @@ def screenshot_of_the_binding_view():
     w, h = S.screenshot(path, window=1)
     print('# screenshot %s (%dx%d)' % (path, w, h))
     assert w >= 1000 and h >= 600, (w, h)
+    # The highlights are painted (viewer/data/styles/tkview-light.xml): TTGIR 29 in
+    # tkview:match-current #ffd666, 30-34 in tkview:match #fff1b8, vector_add.py:16 in
+    # tkview:selected #cfe4ff; each a line high (at least 12 pixels) and most of a pane
+    # wide (at least 300), less its glyphs.
+    current = count_color(path, (0xff, 0xd6, 0x66))
+    match = count_color(path, (0xff, 0xf1, 0xb8))
+    selected = count_color(path, (0xcf, 0xe4, 0xff))
+    print('# painted pixels: current %d, match %d, selected %d' % (current, match, selected))
+    assert current >= 12 * 300 * 0.7 and selected >= 12 * 300 * 0.7, (current, selected)
+    assert match >= 5 * 12 * 300 * 0.7, match
 
 
 @test

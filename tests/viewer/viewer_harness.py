@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 APP = 'org.tkview.Viewer'
 OBJ = '/org/tkview/Viewer'
@@ -221,6 +222,54 @@ class Session:
         width = int.from_bytes(head[16:20], 'big')
         height = int.from_bytes(head[20:24], 'big')
         return width, height
+
+
+def png_pixels(path):
+    """(width, height, rows) of an 8-bit RGB or RGBA PNG (what the screenshot hook
+    writes); rows: a list of bytes, one per row, 3 or 4 bytes a pixel."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n'
+    pos, idat, head = 8, b'', None
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], 'big')
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            head = body
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    w, h = int.from_bytes(head[0:4], 'big'), int.from_bytes(head[4:8], 'big')
+    depth, ctype, interlace = head[8], head[9], head[12]
+    assert depth == 8 and ctype in (2, 6) and interlace == 0, head
+    bpp = 4 if ctype == 6 else 3
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, rows
+
+
+def count_color(path, rgb):
+    """How many pixels of the PNG at PATH are exactly RGB (r, g, b)."""
+    w, h, rows = png_pixels(path)
+    bpp = len(rows[0]) // w
+    return sum(1 for row in rows for x in range(w)
+               if row[x * bpp] == rgb[0] and row[x * bpp + 1] == rgb[1] and row[x * bpp + 2] == rgb[2])
 
 
 def artefact_dir():
