@@ -9,7 +9,7 @@ struct _TkvCodePane {
     GtkWidget *header;
     GtkDropDown *selector;
     GtkLabel *title;
-    GtkLabel *match_label;
+    GtkInscription *match_label;
     GtkWidget *prev_button;
     GtkWidget *next_button;
     GtkSearchBar *search_bar;
@@ -39,7 +39,8 @@ static void update_match_label(TkvCodePane *self)
     char buf[64];
     if (n)
         g_snprintf(buf, sizeof buf, "%d of %zu", cur + 1, (size_t)n);
-    gtk_label_set_text(self->match_label, n ? buf : (self->empty_text ? self->empty_text : ""));
+    gtk_inscription_set_text(self->match_label,
+                             n ? buf : (self->empty_text ? self->empty_text : ""));
     gtk_widget_set_sensitive(self->prev_button, n > 1);
     gtk_widget_set_sensitive(self->next_button, n > 1);
 }
@@ -295,5 +296,6 @@ void tkv_code_pane_set_empty_text(TkvCodePane *self, const char *text)
 
 const char *tkv_code_pane_get_match_text(TkvCodePane *self)
 {
-    return gtk_label_get_text(self->match_label);
+    const char *t = gtk_inscription_get_text(self->match_label);
+    return t ? t : "";
 }
