@@ -2,6 +2,7 @@
 #include "tkv_code_view.h"
 
 #include "tkv_buffer_lines.h"
+#include "tkv_line_numbers.h"
 #include "tkv_style.h"
 
 struct _TkvCodeView {
@@ -292,7 +293,11 @@ static void tkv_code_view_init(TkvCodeView *self)
     gtk_text_view_set_left_margin(tv, 4);
     /* Room for "… N more" after the longest folded line. */
     gtk_text_view_set_right_margin(tv, 120);
-    gtk_source_view_set_show_line_numbers(sv, TRUE);
+    /* Line numbers of our own (tkv_line_numbers.h says why), where
+     * GtkSourceView puts its own. */
+    gtk_source_view_set_show_line_numbers(sv, FALSE);
+    gtk_source_gutter_insert(gtk_source_view_get_gutter(sv, GTK_TEXT_WINDOW_LEFT),
+                             tkv_line_numbers_new(), GTK_SOURCE_VIEW_GUTTER_POSITION_LINES);
     gtk_source_view_set_highlight_current_line(sv, TRUE);
     gtk_source_view_set_tab_width(sv, 8);
     gtk_widget_add_css_class(GTK_WIDGET(self), "tkv-code");
