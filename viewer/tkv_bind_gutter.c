@@ -13,7 +13,45 @@ struct _TkvBindGutter {
     GdkRGBA bound, unbound, count_fg;
     PangoLayout *layout;
     int digit_width;
+    /* count -> Count: each count laid out once (a source pane shows the same
+     * few counts in every frame). */
+    GHashTable *counts;
 };
+
+typedef struct {
+    GskRenderNode *node; /* the count at (0, 0) */
+    int width, height;
+} Count;
+
+static void count_free(gpointer p)
+{
+    Count *c = p;
+    gsk_render_node_unref(c->node);
+    g_free(c);
+}
+
+static const Count *count_of(TkvBindGutter *self, guint count)
+{
+    Count *c = g_hash_table_lookup(self->counts, GUINT_TO_POINTER(count));
+    if (c)
+        return c;
+    char buf[16];
+    g_snprintf(buf, sizeof buf, count > 999 ? "999+" : "%u", count);
+    pango_layout_set_text(self->layout, buf, -1);
+    c = g_new(Count, 1);
+    pango_layout_get_pixel_size(self->layout, &c->width, &c->height);
+    GtkSnapshot *s = gtk_snapshot_new();
+    gtk_snapshot_append_layout(s, self->layout, &self->count_fg);
+    c->node = gtk_snapshot_free_to_node(s);
+    if (!c->node) {
+        g_free(c);
+        return NULL;
+    }
+    if (g_hash_table_size(self->counts) >= 1024)
+        g_hash_table_remove_all(self->counts);
+    g_hash_table_insert(self->counts, GUINT_TO_POINTER(count), c);
+    return c;
+}
 
 G_DEFINE_FINAL_TYPE(TkvBindGutter, tkv_bind_gutter, GTK_SOURCE_TYPE_GUTTER_RENDERER)
 
@@ -23,6 +61,7 @@ static void load_colors(TkvBindGutter *self)
     self->bound = tkv_style_color(style, "tkview:gutter-bound", TRUE, "#3584e4");
     self->unbound = tkv_style_color(style, "tkview:gutter-unbound", TRUE, "#c0c0c0");
     self->count_fg = tkv_style_color(style, "line-numbers", TRUE, "#8c959f");
+    g_hash_table_remove_all(self->counts);
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
@@ -50,17 +89,13 @@ static void tkv_bind_gutter_snapshot_line(GtkSourceGutterRenderer *renderer,
         gtk_snapshot_append_color(snapshot, &self->unbound,
                                   &GRAPHENE_RECT_INIT(bar_x + 1, (float)y + 1, BAR_WIDTH - 2,
                                                       (float)(h > 2 ? h - 2 : h)));
-    if (self->show_counts && count) {
-        char buf[16];
-        g_snprintf(buf, sizeof buf, count > 999 ? "999+" : "%u", count);
-        pango_layout_set_text(self->layout, buf, -1);
-        int lw, lh;
-        pango_layout_get_pixel_size(self->layout, &lw, &lh);
+    const Count *c;
+    if (self->show_counts && count && (c = count_of(self, count))) {
         gtk_snapshot_save(snapshot);
         gtk_snapshot_translate(snapshot,
-                               &GRAPHENE_POINT_INIT(bar_x - 3 - (float)lw,
-                                                    (float)y + (float)(h - lh) / 2));
-        gtk_snapshot_append_layout(snapshot, self->layout, &self->count_fg);
+                               &GRAPHENE_POINT_INIT(bar_x - 3 - (float)c->width,
+                                                    (float)y + (float)(h - c->height) / 2));
+        gtk_snapshot_append_node(snapshot, c->node);
         gtk_snapshot_restore(snapshot);
     }
 }
@@ -91,6 +126,7 @@ static void update_font(TkvBindGutter *self)
     pango_attr_list_unref(attrs);
     int h;
     pango_layout_get_pixel_size(self->layout, &self->digit_width, &h);
+    g_hash_table_remove_all(self->counts);
     gtk_widget_queue_resize(GTK_WIDGET(self));
 }
 
@@ -108,9 +144,16 @@ static void tkv_bind_gutter_dispose(GObject *object)
     G_OBJECT_CLASS(tkv_bind_gutter_parent_class)->dispose(object);
 }
 
+static void tkv_bind_gutter_finalize(GObject *object)
+{
+    g_hash_table_unref(TKV_BIND_GUTTER(object)->counts);
+    G_OBJECT_CLASS(tkv_bind_gutter_parent_class)->finalize(object);
+}
+
 static void tkv_bind_gutter_class_init(TkvBindGutterClass *klass)
 {
     G_OBJECT_CLASS(klass)->dispose = tkv_bind_gutter_dispose;
+    G_OBJECT_CLASS(klass)->finalize = tkv_bind_gutter_finalize;
     GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
     wc->measure = tkv_bind_gutter_measure;
     wc->css_changed = tkv_bind_gutter_css_changed;
@@ -119,6 +162,7 @@ static void tkv_bind_gutter_class_init(TkvBindGutterClass *klass)
 
 static void tkv_bind_gutter_init(TkvBindGutter *self)
 {
+    self->counts = g_hash_table_new_full(NULL, NULL, NULL, count_free);
     gtk_widget_set_tooltip_text(GTK_WIDGET(self),
                                 "Bar: the line has a source location (IR) or IR bound to "
                                 "it (source). Thin grey bar: it has none.");
