@@ -8,7 +8,8 @@ struct _TkvCodePane {
 
     GtkWidget *header;
     GtkDropDown *selector;
-    GtkLabel *title;
+    GtkInscription *title;
+    char *title_tip; /* the title's tooltip, NULL: none */
     GtkInscription *match_label;
     GtkWidget *prev_button;
     GtkWidget *next_button;
@@ -195,6 +196,15 @@ static gboolean on_goto_key(GtkEventControllerKey *key, guint keyval, guint keyc
 
 /* ---- the rest --------------------------------------------------------------- */
 
+static gboolean on_title_tooltip(TkvCodePane *self, int x, int y, gboolean keyboard,
+                                 GtkTooltip *tooltip)
+{
+    if (!self->title_tip)
+        return FALSE;
+    gtk_tooltip_set_text(tooltip, self->title_tip);
+    return TRUE;
+}
+
 static void on_view_focus(TkvCodePane *self)
 {
     g_signal_emit(self, sigs[SIG_FOCUSED], 0);
@@ -220,6 +230,7 @@ static void tkv_code_pane_dispose(GObject *object)
 static void tkv_code_pane_finalize(GObject *object)
 {
     g_free(TKV_CODE_PANE(object)->empty_text);
+    g_free(TKV_CODE_PANE(object)->title_tip);
     G_OBJECT_CLASS(tkv_code_pane_parent_class)->finalize(object);
 }
 
@@ -256,6 +267,7 @@ static void tkv_code_pane_class_init(TkvCodePaneClass *klass)
     gtk_widget_class_bind_template_callback(wc, on_search_stop);
     gtk_widget_class_bind_template_callback(wc, on_goto_activate);
     gtk_widget_class_bind_template_callback(wc, on_goto_close);
+    gtk_widget_class_bind_template_callback(wc, on_title_tooltip);
     gtk_widget_class_set_css_name(wc, "tkvcodepane");
 }
 
@@ -283,8 +295,9 @@ GtkDropDown *tkv_code_pane_get_selector(TkvCodePane *self) { return self->select
 
 void tkv_code_pane_set_title(TkvCodePane *self, const char *title, const char *tooltip)
 {
-    gtk_label_set_text(self->title, title ? title : "");
-    gtk_widget_set_tooltip_text(GTK_WIDGET(self->title), tooltip);
+    gtk_inscription_set_text(self->title, title ? title : "");
+    g_free(self->title_tip);
+    self->title_tip = g_strdup(tooltip);
 }
 
 void tkv_code_pane_set_empty_text(TkvCodePane *self, const char *text)
