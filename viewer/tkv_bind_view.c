@@ -54,6 +54,7 @@ struct _TkvBindView {
 
     TkvCodePane *focused;
     gboolean updating; /* the program is setting selectors */
+    guint prefetch_id; /* idle source making the shown panes' other stage buffers */
 };
 
 G_DEFINE_FINAL_TYPE(TkvBindView, tkv_bind_view, GTK_TYPE_WIDGET)
@@ -159,6 +160,39 @@ static GtkSourceBuffer *stage_buffer(TkvBindView *self, int which, tk_stage_kind
         g_string_free(text, TRUE);
     }
     return self->stage_buf[which][s];
+}
+
+/* Stage buffers are made when a pane first shows their stage.  Once a
+ * kernel is shown, the shown panes' other stages are made in idle time, one
+ * per call (highlighted in the background like any buffer), so that the first
+ * switch to a stage does not pay for making its buffer (2-4 ms for 1500
+ * lines of PTX or SASS) inside the switch.  A stage text larger than
+ * PREFETCH_MAX_BYTES waits to be shown. */
+#define PREFETCH_MAX_BYTES (4u << 20)
+
+static gboolean prefetch_one(gpointer data)
+{
+    TkvBindView *self = data;
+    for (int w = 0; self->k && w < N_IR_PANES; w++) {
+        if (!pane_shown(self, w))
+            continue;
+        for (guint i = 0; i < self->n_stages; i++) {
+            tk_stage_kind s = self->stages[i];
+            if (!self->stage_buf[w][s] &&
+                tk_stage_size(tk_kernel_stage(self->k, s)) <= PREFETCH_MAX_BYTES) {
+                stage_buffer(self, w, s);
+                return G_SOURCE_CONTINUE;
+            }
+        }
+    }
+    self->prefetch_id = 0;
+    return G_SOURCE_REMOVE;
+}
+
+static void prefetch_stages(TkvBindView *self)
+{
+    if (!self->prefetch_id && self->k)
+        self->prefetch_id = g_idle_add_full(G_PRIORITY_LOW, prefetch_one, self, NULL);
 }
 
 static const char *language_for(const char *path)
@@ -530,6 +564,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
     else
         tkv_code_pane_set_title(self->source_pane, "no source location in this kernel", NULL);
     render(self);
+    prefetch_stages(self);
     g_signal_emit(self, sigs[SIG_STAGE_CHANGED], 0, (guint)TKV_PANE_PRIMARY);
     g_signal_emit(self, sigs[SIG_STAGE_CHANGED], 0, (guint)TKV_PANE_SECONDARY);
     g_signal_emit(self, sigs[SIG_ANCHOR_CHANGED], 0);
@@ -622,6 +657,7 @@ void tkv_bind_view_set_second_visible(TkvBindView *self, gboolean visible)
     if (visible && self->k) {
         show_stage(self, 1, self->pane_stage[1]);
         render_ir_pane(self, 1);
+        prefetch_stages(self);
     }
     /* Three panes share the width: the source a third, the IR the rest,
      * halved; two panes: the source 40%. */
@@ -777,6 +813,7 @@ void tkv_bind_view_write_state(TkvBindView *self, JsonBuilder *b)
 static void tkv_bind_view_dispose(GObject *object)
 {
     TkvBindView *self = TKV_BIND_VIEW(object);
+    g_clear_handle_id(&self->prefetch_id, g_source_remove);
     gtk_widget_dispose_template(GTK_WIDGET(self), TKV_TYPE_BIND_VIEW);
     drop_buffers(self);
     g_clear_object(&self->doc);
