@@ -2,6 +2,7 @@
 #include "tkv_code_view.h"
 
 #include "tkv_buffer_lines.h"
+#include "tkv_cull.h"
 #include "tkv_line_numbers.h"
 #include "tkv_style.h"
 
@@ -246,6 +247,26 @@ static void tkv_code_view_snapshot_layer(GtkTextView *tv, GtkTextViewLayer layer
 }
 
 
+
+/* The view's nodes without the glyphs far outside it (tkv_cull.h says why):
+ * a long line's runs left and right of the pane. */
+static void tkv_code_view_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
+{
+    GtkSnapshot *inner = gtk_snapshot_new();
+    GTK_WIDGET_CLASS(tkv_code_view_parent_class)->snapshot(widget, inner);
+    GskRenderNode *node = gtk_snapshot_free_to_node(inner);
+    if (!node)
+        return;
+    graphene_rect_t r = GRAPHENE_RECT_INIT(0, 0, (float)gtk_widget_get_width(widget),
+                                           (float)gtk_widget_get_height(widget));
+    GskRenderNode *kept = tkv_cull_node(node, &r);
+    if (kept) {
+        gtk_snapshot_append_node(snapshot, kept);
+        gsk_render_node_unref(kept);
+    }
+    gsk_render_node_unref(node);
+}
+
 /* ---- GObject -------------------------------------------------------------- */
 
 static void tkv_code_view_dispose(GObject *object)
@@ -273,6 +294,7 @@ static void tkv_code_view_class_init(TkvCodeViewClass *klass)
     oc->dispose = tkv_code_view_dispose;
     oc->finalize = tkv_code_view_finalize;
     GTK_TEXT_VIEW_CLASS(klass)->snapshot_layer = tkv_code_view_snapshot_layer;
+    GTK_WIDGET_CLASS(klass)->snapshot = tkv_code_view_snapshot;
     sigs[SIG_LINE_SELECTED] = g_signal_new("line-selected", G_TYPE_FROM_CLASS(klass),
                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                            G_TYPE_NONE, 1, G_TYPE_UINT);
