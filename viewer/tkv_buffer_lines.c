@@ -164,25 +164,25 @@ static void set_folded(GtkTextBuffer *b, Lines *s, const LongLine *ll, gboolean 
         gtk_text_buffer_remove_tag(b, s->fold, &from, &to);
 }
 
-void tkv_buffer_lines_fold(GtkTextBuffer *b)
+void tkv_buffer_lines_fold(GtkTextBuffer *b, const char *text, gsize len)
 {
     Lines *s = lines_of(b, TRUE);
     if (s->long_lines)
         return;
     s->long_lines = g_array_new(FALSE, FALSE, sizeof(LongLine));
-    GtkTextIter it;
-    gtk_text_buffer_get_start_iter(b, &it);
-    do {
-        /* Bytes first: most lines are short ASCII. */
-        if (gtk_text_iter_get_bytes_in_line(&it) <= TKV_FOLD_COLUMN + TKV_FOLD_MIN_HIDDEN)
-            continue;
-        GtkTextIter end = it;
-        if (!gtk_text_iter_ends_line(&end))
-            gtk_text_iter_forward_to_line_end(&end);
-        LongLine ll = {(guint)gtk_text_iter_get_line(&it), (guint)gtk_text_iter_get_line_offset(&end)};
-        if (ll.chars > TKV_FOLD_COLUMN + TKV_FOLD_MIN_HIDDEN)
-            g_array_append_val(s->long_lines, ll);
-    } while (gtk_text_iter_forward_line(&it));
+    /* The buffer's text as bytes: a line of few bytes has few characters, and
+     * most lines are short, so only the long ones are counted in characters. */
+    const char *p = text, *end = text + len;
+    for (guint line = 0; p && p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        if (le - p > TKV_FOLD_COLUMN + TKV_FOLD_MIN_HIDDEN) {
+            LongLine ll = {line, (guint)g_utf8_strlen(p, le - p)};
+            if (ll.chars > TKV_FOLD_COLUMN + TKV_FOLD_MIN_HIDDEN)
+                g_array_append_val(s->long_lines, ll);
+        }
+        p = nl ? nl + 1 : NULL;
+    }
     if (!s->long_lines->len)
         return;
     s->fold = gtk_text_buffer_create_tag(b, NULL, "invisible", TRUE, NULL);

@@ -69,8 +69,10 @@ GArray *tkv_buffer_lines_list(GtkTextBuffer *b, TkvHighlight kind);
 #define TKV_FOLD_COLUMN 256
 #define TKV_FOLD_MIN_HIDDEN 32
 
-/* Folds the long lines of B (a buffer just filled; once). */
-void tkv_buffer_lines_fold(GtkTextBuffer *b);
+/* Folds the long lines of B, a buffer just filled with LEN bytes of TEXT
+ * (what was given to gtk_text_buffer_set_text(); the caller keeps it).
+ * Once. */
+void tkv_buffer_lines_fold(GtkTextBuffer *b, const char *text, gsize len);
 /* Shows lines [FIRST0, LAST0] (0-based) whole and folds again the lines shown
  * whole before that are outside them.  Cheap when nothing changes. */
 void tkv_buffer_lines_show(GtkTextBuffer *b, int first0, int last0);

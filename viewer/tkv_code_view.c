@@ -1,6 +1,8 @@
 /* tkv_code_view.c - read-only source view with line highlights. */
 #include "tkv_code_view.h"
 
+#include <string.h>
+
 #include "tkv_buffer_lines.h"
 #include "tkv_cull.h"
 #include "tkv_line_numbers.h"
@@ -112,7 +114,8 @@ GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
             gtk_source_buffer_set_language(b, lang);
     }
     gtk_text_buffer_set_text(tb, text ? text : "", text ? len : 0);
-    tkv_buffer_lines_fold(tb);
+    if (text)
+        tkv_buffer_lines_fold(tb, text, len < 0 ? strlen(text) : (gsize)len);
     GtkTextIter start;
     gtk_text_buffer_get_start_iter(tb, &start);
     gtk_text_buffer_place_cursor(tb, &start);
