@@ -95,6 +95,27 @@ GPtrArray *tk_test_shared_files(const char *const *subs, const char *suffix)
     return out;
 }
 
+int tk_test_read_each_shared(tk_stage_kind kind, const char *suffix)
+{
+    static const char *const subs[] = {"kernel_dump", NULL};
+    GPtrArray *paths = tk_test_shared_files(subs, suffix);
+    for (guint i = 0; i < paths->len; i++) {
+        const char *p = g_ptr_array_index(paths, i);
+        tk_loctab *tab = tk_loctab_new();
+        tk_diags *d = tk_diags_new();
+        tk_stage *s = tk_test_read_stage(kind, p, tab, d);
+        if (tk_test_print_diags(d) != 0)
+            g_error("%s: diagnostics", p);
+        g_assert_cmpuint(tk_stage_located_line_count(s), >, 0);
+        tk_stage_free(s);
+        tk_diags_free(d);
+        tk_loctab_free(tab);
+    }
+    int n = (int)paths->len;
+    g_ptr_array_free(paths, TRUE);
+    return n;
+}
+
 tk_stage *tk_test_read_stage(tk_stage_kind kind, const char *path,
                              tk_loctab *tab, tk_diags *diags)
 {

@@ -37,6 +37,11 @@ char *tk_test_find_dump(const char *rel_dir, const char *suffix);
  * strings go with it). */
 GPtrArray *tk_test_shared_files(const char *const *subs, const char *suffix);
 
+/* Reads every kernel_dump/HASH/NAME file ending with SUFFIX of the shared
+ * captures as a stage of KIND, failing the test on any diagnostic or on a
+ * file with no located line.  Returns how many files were read. */
+int tk_test_read_each_shared(tk_stage_kind kind, const char *suffix);
+
 /* Reads a stage, failing the test if it cannot be read. */
 tk_stage *tk_test_read_stage(tk_stage_kind kind, const char *path,
                              tk_loctab *tab, tk_diags *diags);

@@ -223,23 +223,7 @@ static void test_all_shared_ptx(void)
 {
     if (!tk_test_have_dumps())
         return;
-    static const char *const subs[] = {"kernel_dump", NULL};
-    GPtrArray *paths = tk_test_shared_files(subs, ".ptx");
-    int files = 0;
-    for (guint i = 0; i < paths->len; i++) {
-        const char *p = g_ptr_array_index(paths, i);
-        tk_loctab *tab = tk_loctab_new();
-        tk_diags *d = tk_diags_new();
-        tk_stage *s = tk_test_read_stage(TK_STAGE_PTX, p, tab, d);
-        if (tk_test_print_diags(d) != 0)
-            g_error("%s: diagnostics", p);
-        g_assert_cmpuint(tk_stage_located_line_count(s), >, 0);
-        files++;
-        tk_stage_free(s);
-        tk_diags_free(d);
-        tk_loctab_free(tab);
-    }
-    g_ptr_array_free(paths, TRUE);
+    int files = tk_test_read_each_shared(TK_STAGE_PTX, ".ptx");
     g_assert_cmpint(files, ==, 26); /* one per kernel, as for .llir */
 }
 
