@@ -179,6 +179,29 @@ char *tk_test_line_stacks_string(const tk_stage *stage, const tk_loctab *tab,
     return g_string_free(s, FALSE);
 }
 
+const char *tk_test_frame_path(const tk_stage *stage, const tk_loctab *tab,
+                               uint32_t line, size_t i)
+{
+    const tk_stack_id *ids;
+    g_assert_cmpuint(tk_stage_line_stacks(stage, line, &ids), ==, 1);
+    size_t n;
+    const tk_frame *f = tk_loctab_stack_frames(tab, ids[0], &n);
+    g_assert_cmpuint(i, <, n);
+    return tk_loctab_file_path(tab, f[i].file);
+}
+
+size_t tk_test_count_diags_with(const tk_diags *diags, tk_diag_severity severity,
+                                const char *needle)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tk_diags_count(diags); i++) {
+        const tk_diag *d = tk_diags_get(diags, i);
+        if (d->severity >= severity && strstr(d->message, needle))
+            n++;
+    }
+    return n;
+}
+
 size_t tk_test_print_diags(const tk_diags *diags)
 {
     size_t n = tk_diags_count(diags);

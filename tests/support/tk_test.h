@@ -61,6 +61,24 @@ char *tk_test_stack_string(const tk_loctab *tab, tk_stack_id id);
 char *tk_test_line_stacks_string(const tk_stage *stage, const tk_loctab *tab,
                                  uint32_t line);
 
+/* Asserts that the stacks of LINE of STAGE read EXPECTED (as
+ * tk_test_line_stacks_string() writes them; "" for none). */
+#define TK_ASSERT_LINE_STACKS(stage, tab, line, expected)                    \
+    do {                                                                      \
+        char *got_ = tk_test_line_stacks_string((stage), (tab), (line));     \
+        g_assert_cmpstr(got_, ==, (expected));                                \
+        g_free(got_);                                                         \
+    } while (0)
+
+/* Full path of frame I of the only stack of LINE (fails the test when the
+ * line has not exactly one stack of more than I frames).  Owned by TAB. */
+const char *tk_test_frame_path(const tk_stage *stage, const tk_loctab *tab,
+                               uint32_t line, size_t i);
+
+/* Number of diagnostics of SEVERITY or worse whose message contains NEEDLE. */
+size_t tk_test_count_diags_with(const tk_diags *diags, tk_diag_severity severity,
+                                const char *needle);
+
 /* Prints the diagnostics (as TAP comments) and returns their count. */
 size_t tk_test_print_diags(const tk_diags *diags);
 

@@ -35,18 +35,6 @@ static char *stacks_of(const tk_stage *s, const tk_loctab *tab,
         g_free(got_);                                                         \
     } while (0)
 
-/* Full path of frame I of the only stack of line LINE. */
-static const char *frame_path(const tk_stage *s, const tk_loctab *tab,
-                              uint32_t line, size_t i)
-{
-    const tk_stack_id *ids;
-    g_assert_cmpuint(tk_stage_line_stacks(s, line, &ids), ==, 1);
-    size_t n;
-    const tk_frame *f = tk_loctab_stack_frames(tab, ids[0], &n);
-    g_assert_cmpuint(i, <, n);
-    return tk_loctab_file_path(tab, f[i].file);
-}
-
 /* The NTH line (from 1) that ends with SUFFIX: "!dbg !8" without "!dbg !80". */
 static uint32_t line_ending(const tk_stage *s, const char *suffix, int nth)
 {
@@ -61,13 +49,6 @@ static uint32_t line_ending(const tk_stage *s, const char *suffix, int nth)
     return 0;
 }
 
-#define ASSERT_STACKS_AT(s, tab, line, expected)                              \
-    do {                                                                      \
-        char *got_ = tk_test_line_stacks_string((s), (tab), (line));          \
-        g_assert_cmpstr(got_, ==, (expected));                                \
-        g_free(got_);                                                         \
-    } while (0)
-
 static size_t frames_at(const tk_stage *s, const tk_loctab *tab, uint32_t line)
 {
     const tk_stack_id *ids;
@@ -75,15 +56,6 @@ static size_t frames_at(const tk_stage *s, const tk_loctab *tab, uint32_t line)
         return 0;
     size_t n;
     tk_loctab_stack_frames(tab, ids[0], &n);
-    return n;
-}
-
-static size_t count_warnings_with(const tk_diags *d, const char *needle)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < tk_diags_count(d); i++)
-        if (strstr(tk_diags_get(d, i)->message, needle))
-            n++;
     return n;
 }
 
@@ -109,9 +81,9 @@ static void test_vector_add(void)
     uint32_t l = tk_test_line_with(s, "%72 = fadd float %49, %50, !dbg !17", 1);
     ASSERT_STACKS(s, tab, "%72 = fadd float %49, %50, !dbg !17", 1,
                   "standard.py:263:15 <- standard.py:293:36 <- vector_add.py:16:15");
-    g_assert_cmpstr(frame_path(s, tab, l, 0), ==, STANDARD_PY);
-    g_assert_cmpstr(frame_path(s, tab, l, 1), ==, STANDARD_PY);
-    g_assert_cmpstr(frame_path(s, tab, l, 2), ==,
+    g_assert_cmpstr(tk_test_frame_path(s, tab, l, 0), ==, STANDARD_PY);
+    g_assert_cmpstr(tk_test_frame_path(s, tab, l, 1), ==, STANDARD_PY);
+    g_assert_cmpstr(tk_test_frame_path(s, tab, l, 2), ==,
                     "/tmp/capture/vector_add/src/vector_add.py");
     /* An instruction pointing at !20 itself: the chain from there on. */
     ASSERT_STACKS(s, tab, "%85 = bitcast float %84 to i32, !dbg !20", 1,
@@ -164,11 +136,11 @@ static void test_matmul_inlined_helper(void)
     ASSERT_STACKS(s, tab, "!dbg !53", 1, "matmul.py:8:25 <- matmul.py:40:33");
     ASSERT_STACKS(s, tab, "!dbg !55", 1, "matmul.py:8:38 <- matmul.py:40:33");
     uint32_t l = tk_test_line_with(s, "!dbg !53", 1);
-    g_assert_cmpstr(frame_path(s, tab, l, 1), ==, "/tmp/capture/matmul/src/matmul.py");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, l, 1), ==, "/tmp/capture/matmul/src/matmul.py");
     /* tl.cdiv from standard.py:
      * !8 = !DILocation(line: 43, column: 17, scope: !9, inlinedAt: !11)
      * !11 = !DILocation(line: 17, column: 27, scope: !12) */
-    ASSERT_STACKS_AT(s, tab, line_ending(s, "!dbg !8", 1),
+    TK_ASSERT_LINE_STACKS(s, tab, line_ending(s, "!dbg !8", 1),
                      "standard.py:43:17 <- matmul.py:17:27");
     tk_stage_free(s);
     tk_diags_free(d);
@@ -197,7 +169,7 @@ static void test_compiled_block_kernel(void)
     ASSERT_STACKS(s, tab, "%322 = fadd float %290, %291, !dbg !31", 1,
                   "standard.py:263:15 <- standard.py:293:36 <- "
                   "ctr6bcgmyyrcn2jsrtlyknb4uco4z6lnd7m5ec2usyufqqknoy2y.py:51:26");
-    g_assert_cmpstr(frame_path(s, tab, 323, 2), ==,
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 323, 2), ==,
                     "/tmp/capture/compiled_block/inductor/tr/"
                     "ctr6bcgmyyrcn2jsrtlyknb4uco4z6lnd7m5ec2usyufqqknoy2y.py");
     /* !5 = distinct !DISubprogram(name: "triton_per_fused_...", scope: !1,
@@ -311,21 +283,21 @@ static void test_synthetic_forms(void)
     tk_stage *s = parse(basic_ll, tab, d);
     g_assert_cmpuint(tk_test_print_diags(d), ==, 0);
     ASSERT_STACKS(s, tab, "define void @k()", 1, "k.py:3:0");
-    g_assert_cmpstr(frame_path(s, tab, 2, 0), ==, "/src/k.py");
-    ASSERT_STACKS_AT(s, tab, line_ending(s, "!dbg !7", 1), "k.py:5:0");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 2, 0), ==, "/src/k.py");
+    TK_ASSERT_LINE_STACKS(s, tab, line_ending(s, "!dbg !7", 1), "k.py:5:0");
     /* !dbg first, other attachments after it */
     ASSERT_STACKS(s, tab, "!dbg !8, !tbaa", 1, "k.py:6:2");
-    g_assert_cmpstr(frame_path(s, tab, 4, 0), ==, "/src/k.py");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 4, 0), ==, "/src/k.py");
     /* a debug record's location is its last !N argument (!9, not !31) */
     ASSERT_STACKS(s, tab, "#dbg_value", 1, "a\"b\\c.py:7:3");
-    g_assert_cmpstr(frame_path(s, tab, 5, 0), ==, "a\"b\\c.py");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 5, 0), ==, "a\"b\\c.py");
     ASSERT_STACKS(s, tab, "!dbg !10", 1, "h.py:8:1 <- k.py:9:4");
-    g_assert_cmpstr(frame_path(s, tab, 6, 0), ==, "/abs/h.py");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 6, 0), ==, "/abs/h.py");
     ASSERT_STACKS(s, tab, "%4 = add", 1, "");
     ASSERT_STACKS(s, tab, "!dbg !11", 1, "");
     ASSERT_STACKS(s, tab, "!dbg !DILocation(", 1, "k.py:12:5");
     ASSERT_STACKS(s, tab, "!dbg !17", 1, "rel.py:13:1");
-    g_assert_cmpstr(frame_path(s, tab, 10, 0), ==, "/d/rel.py");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 10, 0), ==, "/d/rel.py");
     ASSERT_STACKS(s, tab, "ret void", 1, "k.py:11:7");
     g_assert_true(tk_stage_has_inline_frames(s));
     tk_stage_free(s);
@@ -383,7 +355,7 @@ static void test_deep_chains(void)
     append_chain(g, 5000);
     s = parse(g->str, tab, d);
     g_assert_cmpuint(frames_at(s, tab, 2), ==, 64);
-    g_assert_cmpuint(count_warnings_with(d, "deeper than"), ==, 1);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "deeper than"), ==, 1);
     tk_stage_free(s);
     g_string_free(g, TRUE);
     tk_diags_free(d);
@@ -426,13 +398,13 @@ static void test_cycles_and_undefined(void)
     char *got = tk_test_line_stacks_string(s, tab, 7);
     g_assert_cmpstr(got, ==, "k.py:4:2"); /* the first definition of !12 */
     g_free(got);
-    g_assert_cmpuint(count_warnings_with(d, "loops back"), ==, 2);   /* !7, !16 */
-    g_assert_cmpuint(count_warnings_with(d, "loops or is too deep"), ==, 1);
-    g_assert_cmpuint(count_warnings_with(d, "no such metadata node"), ==, 1);
-    g_assert_cmpuint(count_warnings_with(d, "!77 is not defined"), ==, 1);
-    g_assert_cmpuint(count_warnings_with(d, "not a debug-info scope"), ==, 1);
-    g_assert_cmpuint(count_warnings_with(d, "does not fit in 32 bits"), ==, 2);
-    g_assert_cmpuint(count_warnings_with(d, "defined twice"), ==, 1);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "loops back"), ==, 2);   /* !7, !16 */
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "loops or is too deep"), ==, 1);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "no such metadata node"), ==, 1);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "!77 is not defined"), ==, 1);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "not a debug-info scope"), ==, 1);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "does not fit in 32 bits"), ==, 2);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "defined twice"), ==, 1);
     g_assert_cmpuint(tk_diags_count(d), ==, 9);
     /* Each names the line it is about. */
     for (size_t i = 0; i < tk_diags_count(d); i++) {

@@ -14,34 +14,6 @@
 #define CHAIN_263 "standard.py:263:15 <- standard.py:293:36 <- vector_add.py:16:15"
 #define CHAIN_293 "standard.py:293:36 <- vector_add.py:16:15"
 
-#define ASSERT_STACKS_AT(s, tab, line, expected)                              \
-    do {                                                                      \
-        char *got_ = tk_test_line_stacks_string((s), (tab), (line));          \
-        g_assert_cmpstr(got_, ==, (expected));                                \
-        g_free(got_);                                                         \
-    } while (0)
-
-/* Full path of frame I of the only stack of LINE. */
-static const char *frame_path(const tk_stage *s, const tk_loctab *tab,
-                              uint32_t line, size_t i)
-{
-    const tk_stack_id *ids;
-    g_assert_cmpuint(tk_stage_line_stacks(s, line, &ids), ==, 1);
-    size_t n;
-    const tk_frame *f = tk_loctab_stack_frames(tab, ids[0], &n);
-    g_assert_cmpuint(i, <, n);
-    return tk_loctab_file_path(tab, f[i].file);
-}
-
-static size_t count_diags_with(const tk_diags *d, const char *needle)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < tk_diags_count(d); i++)
-        if (strstr(tk_diags_get(d, i)->message, needle))
-            n++;
-    return n;
-}
-
 static uint32_t last_located_line(const tk_stage *s)
 {
     const tk_stack_id *ids;
@@ -102,14 +74,14 @@ static void test_vector_add(void)
      * .file 2 ".../triton/language/standard.py" at lines 199-200. */
     g_assert_cmpuint(tk_test_line_with(s, "// standard.py:263:15 @[", 1), ==, 98);
     for (uint32_t l = 98; l <= 105; l++)
-        ASSERT_STACKS_AT(s, tab, l, CHAIN_263);
-    g_assert_cmpstr(frame_path(s, tab, 98, 0), ==, STANDARD_PY);
-    g_assert_cmpstr(frame_path(s, tab, 98, 1), ==, STANDARD_PY);
-    g_assert_cmpstr(frame_path(s, tab, 98, 2), ==, VECTOR_ADD_PY);
-    ASSERT_STACKS_AT(s, tab, 106, "");
-    ASSERT_STACKS_AT(s, tab, 107, CHAIN_293);
-    ASSERT_STACKS_AT(s, tab, 108, CHAIN_293);
-    ASSERT_STACKS_AT(s, tab, 109, "");
+        TK_ASSERT_LINE_STACKS(s, tab, l, CHAIN_263);
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 98, 0), ==, STANDARD_PY);
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 98, 1), ==, STANDARD_PY);
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 98, 2), ==, VECTOR_ADD_PY);
+    TK_ASSERT_LINE_STACKS(s, tab, 106, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 107, CHAIN_293);
+    TK_ASSERT_LINE_STACKS(s, tab, 108, CHAIN_293);
+    TK_ASSERT_LINE_STACKS(s, tab, 109, "");
 
     /* The function's prologue:
      * 22-24: .reg declarations (before any .loc)
@@ -118,29 +90,29 @@ static void test_vector_add(void)
      * 27:	.loc	1 7 0
      * 28: (blank)   29: // %bb.0:
      * 30, 31: ld.param.b64 */
-    ASSERT_STACKS_AT(s, tab, 23, "");
-    ASSERT_STACKS_AT(s, tab, 25, "vector_add.py:7:0");
-    ASSERT_STACKS_AT(s, tab, 26, "");
-    ASSERT_STACKS_AT(s, tab, 28, "");
-    ASSERT_STACKS_AT(s, tab, 29, "");
-    ASSERT_STACKS_AT(s, tab, 30, "vector_add.py:7:0");
-    g_assert_cmpstr(frame_path(s, tab, 30, 0), ==, VECTOR_ADD_PY);
+    TK_ASSERT_LINE_STACKS(s, tab, 23, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 25, "vector_add.py:7:0");
+    TK_ASSERT_LINE_STACKS(s, tab, 26, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 28, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 29, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 30, "vector_add.py:7:0");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 30, 0), ==, VECTOR_ADD_PY);
 
     /* Inline asm: 55: .loc 1 12 16, 56: "// begin inline asm", 57-61 its
      * instructions, 62: "// end inline asm", 63: "// begin inline asm",
      * 64-68, 69: "// end inline asm", 70: .loc 1 13 24. */
-    ASSERT_STACKS_AT(s, tab, 56, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 56, "");
     for (uint32_t l = 57; l <= 61; l++)
-        ASSERT_STACKS_AT(s, tab, l, "vector_add.py:12:16");
-    ASSERT_STACKS_AT(s, tab, 62, "");
-    ASSERT_STACKS_AT(s, tab, 63, "");
-    ASSERT_STACKS_AT(s, tab, 64, "vector_add.py:12:16");
-    ASSERT_STACKS_AT(s, tab, 69, "");
+        TK_ASSERT_LINE_STACKS(s, tab, l, "vector_add.py:12:16");
+    TK_ASSERT_LINE_STACKS(s, tab, 62, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 63, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 64, "vector_add.py:12:16");
+    TK_ASSERT_LINE_STACKS(s, tab, 69, "");
 
     /* 193: .loc 1 18 4, 194: ret;, then labels, "}" (198), the .file lines
      * and the DWARF sections (".b8 1 // Abbreviation Code" ...): nothing
      * after "ret;" binds. */
-    ASSERT_STACKS_AT(s, tab, 194, "vector_add.py:18:4");
+    TK_ASSERT_LINE_STACKS(s, tab, 194, "vector_add.py:18:4");
     g_assert_cmpuint(last_located_line(s), ==, 194);
     g_assert_true(tk_stage_has_inline_frames(s));
 
@@ -167,17 +139,17 @@ static void test_matmul_helper_under_if(void)
      * 612: $L__tmp7:
      * 613:	.loc	1 41 23                         // matmul.py:41:23
      * 614:	cvt.rn.f16x2.f32 	%r201, %r200, %r199; */
-    ASSERT_STACKS_AT(s, tab, 602, "");
-    ASSERT_STACKS_AT(s, tab, 603, "matmul.py:8:25 <- matmul.py:40:33");
-    ASSERT_STACKS_AT(s, tab, 604, "matmul.py:8:25 <- matmul.py:40:33");
-    ASSERT_STACKS_AT(s, tab, 605, "matmul.py:8:25 <- matmul.py:40:33");
-    ASSERT_STACKS_AT(s, tab, 606, "matmul.py:8:38 <- matmul.py:40:33");
-    ASSERT_STACKS_AT(s, tab, 612, "");
-    ASSERT_STACKS_AT(s, tab, 614, "matmul.py:41:23");
-    g_assert_cmpstr(frame_path(s, tab, 604, 1), ==, "/tmp/capture/matmul/src/matmul.py");
+    TK_ASSERT_LINE_STACKS(s, tab, 602, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 603, "matmul.py:8:25 <- matmul.py:40:33");
+    TK_ASSERT_LINE_STACKS(s, tab, 604, "matmul.py:8:25 <- matmul.py:40:33");
+    TK_ASSERT_LINE_STACKS(s, tab, 605, "matmul.py:8:25 <- matmul.py:40:33");
+    TK_ASSERT_LINE_STACKS(s, tab, 606, "matmul.py:8:38 <- matmul.py:40:33");
+    TK_ASSERT_LINE_STACKS(s, tab, 612, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 614, "matmul.py:41:23");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 604, 1), ==, "/tmp/capture/matmul/src/matmul.py");
     /* 46:	.loc	2 43 17                         // standard.py:43:17 @[ matmul.py:17:27 ] */
-    ASSERT_STACKS_AT(s, tab, 46, "standard.py:43:17 <- matmul.py:17:27");
-    g_assert_cmpstr(frame_path(s, tab, 46, 0), ==, STANDARD_PY);
+    TK_ASSERT_LINE_STACKS(s, tab, 46, "standard.py:43:17 <- matmul.py:17:27");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 46, 0), ==, STANDARD_PY);
     tk_stage_free(s);
     tk_diags_free(d);
     tk_loctab_free(tab);
@@ -196,7 +168,7 @@ static void test_persistent_tma(void)
     g_assert_cmpuint(tk_test_print_diags(d), ==, 0);
     /* 279:	.loc	1 8 26                          // persistent_tma_matmul.py:8:26 @[ persistent_tma_matmul.py:30:74 ]
      * 280:	div.s32 	%r239, %r255, %r5; */
-    ASSERT_STACKS_AT(s, tab, 280,
+    TK_ASSERT_LINE_STACKS(s, tab, 280,
                      "persistent_tma_matmul.py:8:26 <- persistent_tma_matmul.py:30:74");
     /* An inline asm block with braces and a label of its own, mid-function:
      * 855: {   856: .reg .pred complete;   857: waitLoop:
@@ -204,14 +176,14 @@ static void test_persistent_tma(void)
      * 859: @!complete bra.uni waitLoop;   860: }   862: // end inline asm
      * 863:	.loc	1 37 28  ...  864: shl.b32 	%r141, %r261, 14;
      * The "}" at 860 closes the asm block, not the function. */
-    ASSERT_STACKS_AT(s, tab, 855, "");
-    ASSERT_STACKS_AT(s, tab, 856, "");
-    ASSERT_STACKS_AT(s, tab, 857, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 855, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 856, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 857, "");
     g_assert_cmpuint(tk_stage_line_stacks(s, 858, &(const tk_stack_id *){0}), ==, 1);
-    ASSERT_STACKS_AT(s, tab, 860, "");
-    ASSERT_STACKS_AT(s, tab, 864, "persistent_tma_matmul.py:37:28");
+    TK_ASSERT_LINE_STACKS(s, tab, 860, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 864, "persistent_tma_matmul.py:37:28");
     /* 1224:	.loc	1 29 4  1225: ret;  ... 1229: } then .file and DWARF. */
-    ASSERT_STACKS_AT(s, tab, 1225, "persistent_tma_matmul.py:29:4");
+    TK_ASSERT_LINE_STACKS(s, tab, 1225, "persistent_tma_matmul.py:29:4");
     g_assert_cmpuint(last_located_line(s), ==, 1225);
     tk_stage_free(s);
     tk_diags_free(d);
@@ -243,10 +215,10 @@ static void test_ambiguous_base_name(void)
     tk_diags *d = tk_diags_new();
     tk_stage *s = parse(ed, strlen(ed), tab, d);
     g_assert_cmpuint(tk_test_print_diags(d), ==, 0);
-    ASSERT_STACKS_AT(s, tab, 99, CHAIN_263);
-    g_assert_cmpstr(frame_path(s, tab, 99, 0), ==, STANDARD_PY);
-    g_assert_cmpstr(frame_path(s, tab, 99, 1), ==, "standard.py");
-    g_assert_cmpstr(frame_path(s, tab, 99, 2), ==, VECTOR_ADD_PY);
+    TK_ASSERT_LINE_STACKS(s, tab, 99, CHAIN_263);
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 99, 0), ==, STANDARD_PY);
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 99, 1), ==, "standard.py");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 99, 2), ==, VECTOR_ADD_PY);
     tk_stage_free(s);
     tk_diags_free(d);
     tk_loctab_free(tab);
@@ -273,12 +245,12 @@ static void test_inlined_at_syntax(void)
     tk_diags *d = tk_diags_new();
     tk_stage *s = parse(e3, strlen(e3), tab, d);
     tk_test_print_diags(d);
-    ASSERT_STACKS_AT(s, tab, 107, CHAIN_293);
-    ASSERT_STACKS_AT(s, tab, 108, CHAIN_293);
-    g_assert_cmpstr(frame_path(s, tab, 108, 1), ==, VECTOR_ADD_PY);
-    ASSERT_STACKS_AT(s, tab, 98, CHAIN_263);
-    ASSERT_STACKS_AT(s, tab, 110, "standard.py:263:15 <- standard.py:294:36");
-    ASSERT_STACKS_AT(s, tab, 111, "standard.py:263:15 <- standard.py:294:36");
+    TK_ASSERT_LINE_STACKS(s, tab, 107, CHAIN_293);
+    TK_ASSERT_LINE_STACKS(s, tab, 108, CHAIN_293);
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 108, 1), ==, VECTOR_ADD_PY);
+    TK_ASSERT_LINE_STACKS(s, tab, 98, CHAIN_263);
+    TK_ASSERT_LINE_STACKS(s, tab, 110, "standard.py:263:15 <- standard.py:294:36");
+    TK_ASSERT_LINE_STACKS(s, tab, 111, "standard.py:263:15 <- standard.py:294:36");
     g_assert_cmpuint(tk_diags_count(d), ==, 1);
     g_assert_cmpuint(tk_diags_get(d, 0)->line, ==, 110);
     g_assert_nonnull(strstr(tk_diags_get(d, 0)->message, "disagree"));
@@ -319,28 +291,28 @@ static void test_bad_locs(void)
     tk_test_print_diags(d);
     /* The undeclared index: reported once, at its first use; its lines do not
      * inherit the previous .loc. */
-    g_assert_cmpuint(count_diags_with(d, "file index 7 is not declared"), ==, 1);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "file index 7 is not declared"), ==, 1);
     for (size_t i = 0; i < tk_diags_count(d); i++)
         if (strstr(tk_diags_get(d, i)->message, "file index 7"))
             g_assert_cmpuint(tk_diags_get(d, i)->line, ==, 174);
-    ASSERT_STACKS_AT(s, tab, 174, "");
-    ASSERT_STACKS_AT(s, tab, 175, "");
-    ASSERT_STACKS_AT(s, tab, 184, "");
-    ASSERT_STACKS_AT(s, tab, 186, "");
-    ASSERT_STACKS_AT(s, tab, 187, "");
-    ASSERT_STACKS_AT(s, tab, 188, "");
-    g_assert_cmpuint(count_diags_with(d, ".loc number does not fit in 32 bits"), ==, 1);
+    TK_ASSERT_LINE_STACKS(s, tab, 174, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 175, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 184, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 186, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 187, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 188, "");
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, ".loc number does not fit in 32 bits"), ==, 1);
     /* A comment that disagrees with its .loc: the .loc's frame only. */
-    ASSERT_STACKS_AT(s, tab, 34, "vector_add.py:8:24");
-    g_assert_cmpuint(count_diags_with(d, "not where the .loc points"), ==, 1);
-    ASSERT_STACKS_AT(s, tab, 36, "vector_add.py:9:24");
-    g_assert_cmpuint(count_diags_with(d, "not a well-formed inline chain"), ==, 1);
-    ASSERT_STACKS_AT(s, tab, 40, "vector_add.py:10:41 <- helper.py:3:2");
-    g_assert_cmpstr(frame_path(s, tab, 40, 1), ==, "helper.py");
-    ASSERT_STACKS_AT(s, tab, 45, "");
-    ASSERT_STACKS_AT(s, tab, 46, "");
-    g_assert_cmpstr(frame_path(s, tab, 30, 0), ==, VECTOR_ADD_PY);
-    g_assert_cmpuint(count_diags_with(d, ".file: file index does not fit"), ==, 1);
+    TK_ASSERT_LINE_STACKS(s, tab, 34, "vector_add.py:8:24");
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "not where the .loc points"), ==, 1);
+    TK_ASSERT_LINE_STACKS(s, tab, 36, "vector_add.py:9:24");
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "not a well-formed inline chain"), ==, 1);
+    TK_ASSERT_LINE_STACKS(s, tab, 40, "vector_add.py:10:41 <- helper.py:3:2");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 40, 1), ==, "helper.py");
+    TK_ASSERT_LINE_STACKS(s, tab, 45, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 46, "");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 30, 0), ==, VECTOR_ADD_PY);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, ".file: file index does not fit"), ==, 1);
     g_assert_cmpuint(tk_diags_count(d), ==, 5);
     g_assert_cmpuint(tk_diags_count_at_least(d, TK_DIAG_ERROR), ==, 0);
     tk_stage_free(s);
@@ -364,10 +336,10 @@ static void test_cut_mid_line(void)
     g_assert_nonnull(at);
     tk_stage *s = parse(src, (size_t)(at - src) + 10, tab, d);
     tk_test_print_diags(d);
-    ASSERT_STACKS_AT(s, tab, 34, "vector_add.py:8:24");
-    ASSERT_STACKS_AT(s, tab, 99, "");
-    g_assert_cmpuint(count_diags_with(d, "closing quote is missing"), ==, 1);
-    g_assert_cmpuint(count_diags_with(d, "file index 2 is not declared"), ==, 1);
+    TK_ASSERT_LINE_STACKS(s, tab, 34, "vector_add.py:8:24");
+    TK_ASSERT_LINE_STACKS(s, tab, 99, "");
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "closing quote is missing"), ==, 1);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "file index 2 is not declared"), ==, 1);
     g_assert_cmpuint(tk_diags_count(d), ==, 2);
     tk_stage_free(s);
 
@@ -380,7 +352,7 @@ static void test_cut_mid_line(void)
     s = parse(src, (size_t)(at - src) + 30, tab, d);
     tk_test_print_diags(d);
     g_assert_cmpuint(tk_stage_located_line_count(s), ==, 0);
-    g_assert_cmpuint(count_diags_with(d, "file index 1 is not declared"), ==, 1);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "file index 1 is not declared"), ==, 1);
     g_assert_cmpuint(tk_diags_count_at_least(d, TK_DIAG_ERROR), ==, 0);
     tk_stage_free(s);
     tk_diags_free(d);
@@ -428,33 +400,33 @@ static void test_synthetic_forms(void)
     g_assert_cmpuint(tk_test_print_diags(d), ==, 0);
     /* A name with a blank, a caller without column. */
     const char *chain = "a.py:3:5 <- b b.py:7:0 <- a.py:9:1";
-    ASSERT_STACKS_AT(s, tab, 5, chain);
-    ASSERT_STACKS_AT(s, tab, 6, chain);
-    g_assert_cmpstr(frame_path(s, tab, 6, 1), ==, "b b.py");
-    g_assert_cmpstr(frame_path(s, tab, 6, 2), ==, "/src/a.py");
+    TK_ASSERT_LINE_STACKS(s, tab, 5, chain);
+    TK_ASSERT_LINE_STACKS(s, tab, 6, chain);
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 6, 1), ==, "b b.py");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 6, 2), ==, "/src/a.py");
     /* Braces of a call sequence do not bind and do not end the body; the
      * lines of the multi-line call do bind. */
-    ASSERT_STACKS_AT(s, tab, 7, "");
-    ASSERT_STACKS_AT(s, tab, 8, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 7, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 8, "");
     for (uint32_t l = 9; l <= 13; l++)
-        ASSERT_STACKS_AT(s, tab, l, chain);
-    ASSERT_STACKS_AT(s, tab, 14, "");
-    ASSERT_STACKS_AT(s, tab, 15, chain);
-    ASSERT_STACKS_AT(s, tab, 16, "");
-    ASSERT_STACKS_AT(s, tab, 17, "");
-    ASSERT_STACKS_AT(s, tab, 18, chain);
-    ASSERT_STACKS_AT(s, tab, 19, "");
-    ASSERT_STACKS_AT(s, tab, 20, "");
-    ASSERT_STACKS_AT(s, tab, 23, "");
-    ASSERT_STACKS_AT(s, tab, 25, "dir \"q\"\\xA.py:4:0");
-    g_assert_cmpstr(frame_path(s, tab, 25, 0), ==, "/src/dir \"q\"\\xA.py");
+        TK_ASSERT_LINE_STACKS(s, tab, l, chain);
+    TK_ASSERT_LINE_STACKS(s, tab, 14, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 15, chain);
+    TK_ASSERT_LINE_STACKS(s, tab, 16, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 17, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 18, chain);
+    TK_ASSERT_LINE_STACKS(s, tab, 19, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 20, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 23, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 25, "dir \"q\"\\xA.py:4:0");
+    g_assert_cmpstr(tk_test_frame_path(s, tab, 25, 0), ==, "/src/dir \"q\"\\xA.py");
     g_assert_true(tk_stage_has_inline_frames(s));
     tk_stage_free(s);
 
     /* No inline frames anywhere: the flag stays down. */
     const char *flat = "{\n.loc 1 2 3\nmov.u32 %r1, 0;\n}\n.file 1 \"/a.py\"\n";
     s = parse(flat, strlen(flat), tab, d);
-    ASSERT_STACKS_AT(s, tab, 3, "a.py:2:3");
+    TK_ASSERT_LINE_STACKS(s, tab, 3, "a.py:2:3");
     g_assert_false(tk_stage_has_inline_frames(s));
     tk_stage_free(s);
     tk_diags_free(d);
@@ -479,7 +451,7 @@ static void test_deep_chain(void)
     const tk_frame *f = tk_loctab_stack_frames(tab, ids[0], &n);
     g_assert_cmpuint(n, ==, 64);
     g_assert_cmpuint(f[63].line, ==, 64);
-    g_assert_cmpuint(count_diags_with(d, "deeper than"), ==, 1);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "deeper than"), ==, 1);
     tk_stage_free(s);
     tk_diags_free(d);
     tk_loctab_free(tab);
@@ -509,9 +481,9 @@ static void test_huge_line_and_garbage(void)
                    (g_get_monotonic_time() - t0) / 1000.0);
     tk_test_print_diags(d);
     /* The malformed chain is reported; the .loc's own frame holds. */
-    ASSERT_STACKS_AT(s, tab, 3, "a.py:1:1");
-    ASSERT_STACKS_AT(s, tab, 5, "a.py:1:1");
-    ASSERT_STACKS_AT(s, tab, 7, "");
+    TK_ASSERT_LINE_STACKS(s, tab, 3, "a.py:1:1");
+    TK_ASSERT_LINE_STACKS(s, tab, 5, "a.py:1:1");
+    TK_ASSERT_LINE_STACKS(s, tab, 7, "");
     g_assert_cmpuint(tk_diags_count(d), ==, 1);
     tk_stage_free(s);
     g_string_free(g, TRUE);
