@@ -150,6 +150,10 @@ typedef struct {
     int stopped;
     GArray *hunks;        /* tk_hunk, reused from entry to entry */
     uint64_t prev_after;  /* serial of the last after text read */
+    /* TK_TIMELINE_WHOLE_UNITS: the text after the last pass that was not a
+     * loop pass, when it was read (loop passes are stepped over). */
+    int has_unit;
+    tk_timeline_side unit_after;
 } step_sink;
 
 static int collect_hunk(const tk_hunk *h, void *user)
@@ -181,27 +185,48 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
     for (guint i = 0; i < es->len; i++) {
         int want_diff = k->fn && !k->stopped;
         tk_timeline_entry *e = &g_array_index(es, tk_timeline_entry, i);
+        int loop = e->scope_kind == TK_PASS_SCOPE_LOOP;
         if (e->effect != TK_EFFECT_UNKNOWN || e->why != TK_UNKNOWN_NONE) {
             /* decided by the plan: a "no change" banner keeps the text */
+            if (e->effect != TK_EFFECT_UNCHANGED && !loop)
+                k->has_unit = 0;
             tell(tl, k, es, i, NULL, e->effect == TK_EFFECT_UNCHANGED);
             continue;
         }
         if (e->before.kind == TK_SIDE_NONE || e->after.kind == TK_SIDE_NONE) {
             e->why = e->before.kind == TK_SIDE_NONE ? TK_UNKNOWN_NO_BEFORE
                                                     : TK_UNKNOWN_NO_AFTER;
+            if (!loop)
+                k->has_unit = 0;
             tell(tl, k, es, i, NULL, 0);
             continue;
         }
         int rc = tl_walker_load(w, &e->before, &e->after, entry_dialect(e));
         if (rc < 0) {
             e->why = TK_UNKNOWN_UNREADABLE;
+            if (!loop)
+                k->has_unit = 0;
             tell(tl, k, es, i, NULL, 0);
             continue;
         }
         /* After an equal pair (rc 1) side B holds the before text. */
-        uint64_t before = w->side[rc == 1 ? TK_IR_B : TK_IR_A].serial;
+        const tl_text *bt = &w->side[rc == 1 ? TK_IR_B : TK_IR_A];
+        uint64_t before = bt->serial;
         int continues = before != 0 && before == k->prev_after;
         k->prev_after = w->side[TK_IR_B].serial;
+        if ((tl->flags & TK_TIMELINE_WHOLE_UNITS) && entry_dialect(e) != TK_IR_MLIR) {
+            if (loop) {
+                continues = 0;
+            } else {
+                /* The pass after loop passes: its text before is put
+                 * together from the same dumps as the last unit. */
+                if (!continues && k->has_unit && bt->cacheable &&
+                    tk_tl_same_side(&k->unit_after, &e->before))
+                    continues = 1;
+                k->has_unit = w->side[TK_IR_B].cacheable;
+                k->unit_after = e->after;
+            }
+        }
         if (rc == 1) {
             e->effect = TK_EFFECT_UNCHANGED; /* the same text */
             tell(tl, k, es, i, NULL, continues);
@@ -261,8 +286,10 @@ tk_timeline *tk_timeline_build_steps(const tk_timeline_part *parts,
     tl->entries = g_array_new(FALSE, FALSE, sizeof(tk_timeline_entry));
     tl->subs = g_array_new(FALSE, FALSE, sizeof(tk_timeline_entry));
     tl->piece_blocks = g_ptr_array_new_with_free_func(g_free);
-    if (opts)
+    if (opts) {
         tl->diff = opts->diff;
+        tl->flags = opts->flags;
+    }
     const char *name = kernel ? tk_kernel_name(kernel) : "";
     for (size_t i = 0; !name[0] && i < n_parts; i++)
         name = tk_passes_seq(parts[i].passes, parts[i].seq)->kernel;

@@ -21,6 +21,7 @@ struct tk_timeline {
     GPtrArray *piece_blocks; /* tk_timeline_piece blocks that never move */
     size_t block_used, block_cap;
     tk_diff_opts diff;
+    unsigned flags;          /* tk_timeline_opts.flags */
 };
 
 /* Allocates N pieces in TL's arena (stable addresses). */
@@ -35,6 +36,9 @@ void tk_tl_plan(tk_timeline *tl);
 /* The dump behind PART/DUMP; NULL when out of range. */
 const tk_pass_dump *tk_tl_dump(const tk_timeline *tl, size_t part,
                                size_t dump);
+
+/* Whether two sides name the same texts put together the same way. */
+int tk_tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y);
 
 /* The dialect SIDE of ENTRY is normalized as. */
 tk_ir_dialect tk_tl_side_dialect(const tk_timeline *tl,

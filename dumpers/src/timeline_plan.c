@@ -25,6 +25,7 @@ typedef enum { UNIT_NONE, UNIT_MODULE, UNIT_FUNCS, UNIT_LOOP } unit_kind;
 typedef struct {
     size_t base_part, base_dump; /* TK_TL_NONE: no module seen */
     GHashTable *funcs;           /* name -> packed ref of its latest text */
+    GPtrArray *order;            /* FUNCS's names, first seen first */
     GHashTable *looped;          /* functions loop passes ran on since */
     size_t loop_part, loop_dump; /* the last dump, if a loop dump */
     const char *loop_scope;
@@ -214,6 +215,25 @@ static tk_timeline_side view_of_dump(planner *p, int fam, size_t part,
     return s;
 }
 
+/* The whole unit of family FAM now, for TK_TIMELINE_WHOLE_UNITS: the
+ * module with every function at its latest text, or (no module dump, as in
+ * machine code) every function seen, first seen first.  None when that
+ * would leave out a function of dump D: one the module does not define. */
+static tk_timeline_side view_whole(planner *p, int fam, const tk_pass_dump *d)
+{
+    fam_state *f = &p->fam[fam];
+    if (f->base_part != TK_TL_NONE) {
+        const tk_pass_dump *base = tk_tl_dump(p->tl, f->base_part, f->base_dump);
+        for (size_t i = 0; i < d->n_functions; i++)
+            if (!defines(base, d->functions[i]))
+                return side_none();
+        return view_module(p, fam);
+    }
+    if (f->order->len == 0)
+        return side_none();
+    return view_funcs(p, fam, (const char *const *)f->order->pdata, f->order->len);
+}
+
 /* Records dump D as the family's newest text of what it shows. */
 static void apply(planner *p, int fam, size_t part, size_t dump, unit_kind u)
 {
@@ -225,9 +245,12 @@ static void apply(planner *p, int fam, size_t part, size_t dump, unit_kind u)
         f->base_dump = dump;
         g_hash_table_remove_all(f->funcs);
         g_hash_table_remove_all(f->looped);
+        g_ptr_array_set_size(f->order, 0);
         break;
     case UNIT_FUNCS:
         for (size_t i = 0; i < d->n_functions; i++) {
+            if (!g_hash_table_contains(f->funcs, d->functions[i]))
+                g_ptr_array_add(f->order, (gpointer)d->functions[i]);
             g_hash_table_insert(f->funcs, (gpointer)d->functions[i],
                                 REF_PACK(part, dump));
             g_hash_table_remove(f->looped, d->functions[i]);
@@ -402,9 +425,23 @@ static void plan_dump(planner *p, size_t part, size_t dump, size_t pos,
             if (g_hash_table_contains(f->looped, d->functions[i]))
                 e.flags |= TK_TL_SPANS_LOOPS;
     }
+    /* Whole units: the functions' texts before are the module's (or all
+     * functions') as it stands, once every function was seen. */
+    int whole = 0;
+    if (u == UNIT_FUNCS && (p->tl->flags & TK_TIMELINE_WHOLE_UNITS) &&
+        e.before.kind != TK_SIDE_NONE) {
+        tk_timeline_side wb = view_whole(p, fam, d);
+        int all_seen = 1;
+        for (size_t i = 0; wb.kind == TK_SIDE_FUNCTIONS && i < d->n_functions; i++)
+            all_seen &= g_hash_table_contains(f->funcs, d->functions[i]);
+        if (wb.kind != TK_SIDE_NONE && all_seen) {
+            e.before = wb;
+            whole = 1;
+        }
+    }
     apply(p, fam, part, dump, u);
     resolve_pending(p, fam, d, u);
-    e.after = view_of_dump(p, fam, part, dump, u);
+    e.after = whole ? view_whole(p, fam, d) : view_of_dump(p, fam, part, dump, u);
     if (e.before.kind == TK_SIDE_NONE) {
         e.why = TK_UNKNOWN_NO_BEFORE;
         e.flags &= ~TK_TL_SPANS_LOOPS;
@@ -650,6 +687,7 @@ void tk_tl_plan(tk_timeline *tl)
         p.fam[f].loop_part = TK_TL_NONE;
         p.fam[f].funcs = g_hash_table_new(g_str_hash, g_str_equal);
         p.fam[f].looped = g_hash_table_new(g_str_hash, g_str_equal);
+        p.fam[f].order = g_ptr_array_new();
         p.fam[f].pending = g_array_new(FALSE, FALSE, sizeof(size_t));
     }
     p.internal = g_array_new(FALSE, FALSE, sizeof(internal_dump));
@@ -668,6 +706,7 @@ void tk_tl_plan(tk_timeline *tl)
     for (int f = 0; f < FAM_N; f++) {
         g_hash_table_destroy(p.fam[f].funcs);
         g_hash_table_destroy(p.fam[f].looped);
+        g_ptr_array_free(p.fam[f].order, TRUE);
         g_array_free(p.fam[f].pending, TRUE);
     }
     g_array_free(p.internal, TRUE);

@@ -84,7 +84,7 @@ static int read_dump(tl_walker *w, size_t part, size_t dump, char **buf,
     }
 }
 
-static int same_side(const tk_timeline_side *x, const tk_timeline_side *y)
+int tk_tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y)
 {
     if (x->kind != y->kind || x->n_pieces != y->n_pieces)
         return 0;
@@ -120,7 +120,7 @@ static const char *raw_text(tl_walker *w, int slot, int avoid, size_t part,
     want.dump = dump;
     for (int s = 0; s < 2; s++) {
         tl_text *t = &w->side[s];
-        if (s != avoid && t->valid && t->cacheable && same_side(&t->key, &want)) {
+        if (s != avoid && t->valid && t->cacheable && tk_tl_same_side(&t->key, &want)) {
             *len = t->len;
             return t->buf;
         }
@@ -376,7 +376,7 @@ static int assemble(tl_walker *w, int s, const tk_timeline_side *side,
     switch (side->kind) {
     case TK_SIDE_DUMP: {
         const tl_text *o = &w->side[!s];
-        if (o->valid && o->cacheable && same_side(&o->key, side)) {
+        if (o->valid && o->cacheable && tk_tl_same_side(&o->key, side)) {
             t->len = 0;
             append(&t->buf, &t->cap, &t->len, o->buf, o->len);
         } else {
@@ -460,21 +460,53 @@ static const tk_pass_dump *whole_text_of(const tk_timeline *tl,
 /* Whether two sides have the same text by the index's digests (equal
  * digests and lengths: the same lines, blank lines aside, which
  * normalization drops anyway), so that nothing needs reading. */
+static int same_digests(const tk_pass_dump *a, const tk_pass_dump *b)
+{
+    return a && b && a->body_len == b->body_len && a->digest.exact == b->digest.exact &&
+           a->digest.noloc == b->digest.noloc;
+}
+
+/* Two texts put together from dumps (a module with functions replaced, or
+ * several functions) are the same when they are put together the same way
+ * from dumps that are the same by their digests, piece by piece. */
+static int same_pieces_text(const tk_timeline *tl, const tk_timeline_side *x,
+                            const tk_timeline_side *y)
+{
+    if (x->n_pieces != y->n_pieces || x->n_pieces == 0)
+        return 0;
+    if (x->kind == TK_SIDE_STATE &&
+        !(x->part == y->part && x->dump == y->dump) &&
+        !same_digests(tk_tl_dump(tl, x->part, x->dump), tk_tl_dump(tl, y->part, y->dump)))
+        return 0;
+    for (size_t i = 0; i < x->n_pieces; i++) {
+        const tk_timeline_piece *a = &x->pieces[i], *b = &y->pieces[i];
+        if (strcmp(a->function, b->function) != 0)
+            return 0;
+        if (!(a->part == b->part && a->dump == b->dump) &&
+            !same_digests(tk_tl_dump(tl, a->part, a->dump), tk_tl_dump(tl, b->part, b->dump)))
+            return 0;
+    }
+    return 1;
+}
+
 static int same_dump_text(const tk_timeline *tl, const tk_timeline_side *x,
                           const tk_timeline_side *y)
 {
     if (x->kind != y->kind)
         return 0;
-    const tk_pass_dump *a = whole_text_of(tl, x), *b = whole_text_of(tl, y);
-    return a && b && a->body_len == b->body_len && a->digest.exact == b->digest.exact &&
-           a->digest.noloc == b->digest.noloc;
+    if (same_digests(whole_text_of(tl, x), whole_text_of(tl, y)))
+        return 1;
+    /* Whole units (TK_TIMELINE_WHOLE_UNITS): most passes leave them as
+     * they are. */
+    return (x->kind == TK_SIDE_STATE || x->kind == TK_SIDE_FUNCTIONS) &&
+           (tl->flags & TK_TIMELINE_WHOLE_UNITS) && same_pieces_text(tl, x, y);
 }
 
 static int holds(const tl_text *t, const tk_timeline_side *side,
                  tk_ir_dialect dialect)
 {
     return t->valid && t->cacheable && t->dialect == dialect &&
-           same_side(&t->key, side);
+           tk_tl_same_side(&t->key, side);
 }
 
 /* Function names of a FUNCTIONS side that the other side should be cut to. */
@@ -545,14 +577,21 @@ int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
          * its before text; reuse that normalization instead of making a
          * second one.  Whole dumps are known equal from the index. */
         int plain = (before->kind == TK_SIDE_DUMP && after->kind == TK_SIDE_DUMP) ||
-                    (fa && fb && same_names(before, after));
+                    (fa && fb && same_names(before, after)) ||
+                    (before->kind == TK_SIDE_STATE && after->kind == TK_SIDE_STATE &&
+                     same_names(before, after));
         if (w->reuse_equal && plain && same_dump_text(w->tl, before, after)) {
             alias_to_after(w, after);
             return 1;
         }
         if (assemble(w, 1, after, dialect) != 0)
             return -1;
-        if (w->reuse_equal && plain && w->side[1].len == w->side[0].len &&
+        /* Whole units: a module dump and the module with a function
+         * replaced are often the same bytes too. */
+        int units = (w->tl->flags & TK_TIMELINE_WHOLE_UNITS) &&
+                    (before->kind == TK_SIDE_DUMP || before->kind == TK_SIDE_STATE) &&
+                    (after->kind == TK_SIDE_DUMP || after->kind == TK_SIDE_STATE);
+        if (w->reuse_equal && (plain || units) && w->side[1].len == w->side[0].len &&
             memcmp(w->side[1].buf, w->side[0].buf, w->side[0].len) == 0) {
             alias_to_after(w, after);
             return 1;

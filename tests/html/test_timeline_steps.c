@@ -292,10 +292,117 @@ static void test_stop(void)
     tk_diags_free(diags);
 }
 
+/* TK_TIMELINE_WHOLE_UNITS on every shared capture: every pass has the same
+ * effect and counts as without it (a function pass changes the same lines
+ * of its module as of its function), and each text before a pass that
+ * "continues" is the last whole unit after, loop passes stepped over. */
+typedef struct {
+    collector c;
+    size_t loops_crossed;
+} whole_check;
+
+static int check_continues(const tk_timeline *tl, const tk_timeline_step *st, void *user)
+{
+    whole_check *w = user;
+    on_step(tl, st, &w->c);
+    return 0;
+}
+
+static void whole_units_kernel(tk_bundle *b, const tk_kernel *k, size_t *llvm_continued,
+                               size_t *llvm_changed, size_t *loops_crossed,
+                               tk_diags *diags)
+{
+    tk_timeline_part parts[8];
+    size_t np = 0, nf = tk_bundle_pass_file_count(b, diags);
+    for (size_t i = 0; i < nf && np < 8; i++) {
+        ptrdiff_t seq = tk_bundle_kernel_pass_seq(b, k, i);
+        if (seq >= 0)
+            parts[np++] = (tk_timeline_part){tk_bundle_pass_file(b, i), (size_t)seq};
+    }
+    if (np == 0)
+        return;
+    tk_timeline_opts whole = {{0}, TK_TIMELINE_WHOLE_UNITS};
+    whole_check w = {{g_array_new(FALSE, FALSE, sizeof(step)), tk_bundle_loctab(b)}, 0};
+    tk_timeline *a = tk_timeline_build(parts, np, k, NULL, diags);
+    tk_timeline *t = tk_timeline_build_steps(parts, np, k, &whole, check_continues, &w, diags);
+    size_t n = tk_timeline_count(a);
+    g_assert_cmpuint(tk_timeline_count(t), ==, n);
+    for (size_t i = 0; i < n; i++) {
+        const tk_timeline_entry *x = tk_timeline_get(a, i), *y = tk_timeline_get(t, i);
+        if (x->effect != y->effect || x->added != y->added || x->removed != y->removed)
+            g_error("%s pass %zu %s: %s +%u -%u without whole units, %s +%u -%u with",
+                    tk_kernel_name(k), i, x->pass, tk_effect_name(x->effect), x->added,
+                    x->removed, tk_effect_name(y->effect), y->added, y->removed);
+    }
+    /* Continuation, read off the texts handed out. */
+    const kept *last = NULL;
+    gboolean crossed = FALSE;
+    for (size_t i = 0; i < n; i++) {
+        step *s = &g_array_index(w.c.steps, step, i);
+        const tk_timeline_entry *e = tk_timeline_get(t, i);
+        gboolean mlir = tk_timeline_level_dialect(e->level) == TK_IR_MLIR;
+        if (e->scope_kind == TK_PASS_SCOPE_LOOP && !mlir) {
+            g_assert_cmpint(s->continues, ==, 0);
+            crossed = TRUE;
+            continue; /* stepped over */
+        }
+        if (!s->has_diff) {
+            if (!s->continues)
+                last = NULL;
+            continue;
+        }
+        if (!mlir && e->effect == TK_EFFECT_CHANGED) {
+            (*llvm_changed)++;
+            *llvm_continued += s->continues != 0;
+        }
+        if (s->continues && last && !same_text(last, &s->side[0]))
+            g_error("%s pass %zu continues but its text before is not the last unit after",
+                    tk_kernel_name(k), i);
+        if (s->continues && last && crossed)
+            (*loops_crossed)++;
+        crossed = FALSE;
+        last = &s->side[1];
+    }
+    for (guint x = 0; x < w.c.steps->len; x++)
+        step_clear(&g_array_index(w.c.steps, step, x));
+    g_array_free(w.c.steps, TRUE);
+    tk_timeline_free(t);
+    tk_timeline_free(a);
+}
+
+static void test_whole_units(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    static const char *const captures[] = {
+        "vector_add", "matmul", "softmax", "autotuned_matmul", "gluon_copy",
+        "matmul_irloc_ttgir", "vector_add_irloc_ttir", "compiled_block",
+        "persistent_tma_matmul"};
+    size_t continued = 0, changed = 0, loops = 0;
+    for (size_t c = 0; c < G_N_ELEMENTS(captures); c++) {
+        tk_diags *diags = tk_diags_new();
+        char *dir = tk_test_dump_path(captures[c]);
+        tk_bundle *b = tk_bundle_load(dir, NULL, diags);
+        g_assert_nonnull(b);
+        for (size_t i = 0; i < tk_bundle_kernel_count(b); i++)
+            whole_units_kernel(b, tk_bundle_kernel(b, i), &continued, &changed, &loops, diags);
+        tk_bundle_free(b);
+        g_free(dir);
+        tk_diags_free(diags);
+    }
+    g_test_message("whole units: %zu of %zu changed LLVM IR / machine passes continue, "
+                   "%zu across loop passes", continued, changed, loops);
+    /* All but the first of each level of each kernel continue. */
+    g_assert_cmpuint(continued, >=, changed * 8 / 10);
+    /* persistent_tma_matmul runs loop passes (LICM, LoopRotate ... on loop) */
+    g_assert_cmpuint(loops, >=, 1);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/timeline-steps/vector-add", test_vector_add_steps);
     g_test_add_func("/timeline-steps/stop", test_stop);
+    g_test_add_func("/timeline-steps/whole-units", test_whole_units);
     return g_test_run();
 }

@@ -196,6 +196,19 @@ typedef struct {
                                             the index alone cannot tell are
                                             left unknown, TK_UNKNOWN_NOT_MEASURED
                                             (for a diff of a few passes) */
+/* Whole units: an LLVM IR, codegen IR or machine code pass that printed
+ * some functions is compared as the whole module before and after it (the
+ * latest module dump with every function at its latest text; machine code,
+ * which has no module dump: every function seen so far, in the order first
+ * seen) instead of only as those functions.  The same lines change, so the
+ * counts are the same; what it buys is that every such pass's text before is
+ * the text after the one before it (tk_timeline_step.continues), which lets a
+ * front end compose any two passes of a level, as it can for MLIR.  A loop
+ * pass keeps its own texts (a loop cannot be put back into its function) and
+ * is stepped over: the pass after it continues from the last whole unit, and
+ * its diff holds the loop passes' changes (TK_TL_SPANS_LOOPS).  A function
+ * the latest module dump does not define keeps the function-only texts. */
+#define TK_TIMELINE_WHOLE_UNITS (1u << 1)
 
 typedef struct tk_timeline tk_timeline;
 typedef struct tk_ir_diff tk_ir_diff;
@@ -224,8 +237,11 @@ typedef struct {
      * consecutive function passes on the same function), so that a front
      * end can compose consecutive diffs into the diff of any two points of
      * the chain; also 1 for a -print-changed "no change" banner (it leaves
-     * the text as it is).  0 otherwise: the first text, a text cut to other
-     * functions or to a loop, an unknown effect. */
+     * the text as it is).  With TK_TIMELINE_WHOLE_UNITS, loop passes are
+     * stepped over: the pass after them continues when its text before is
+     * the text after the last other pass (the same dumps put together the
+     * same way), and a loop pass itself is 0.  0 otherwise: the first text,
+     * a text cut to other functions or to a loop, an unknown effect. */
     int continues;
 } tk_timeline_step;
 
