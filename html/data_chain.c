@@ -1,4 +1,4 @@
-/* data_chain.c - chains of MLIR pass texts, stored so that the browser can
+/* data_chain.c - chains of pass texts, stored so that the browser can
  * compose the diff of any two passes of a chain (pass_chain.h).  Everything
  * comes from the diffs the timeline build hands out (tk_timeline_step):
  * nothing here reads, normalizes or compares IR, apart from telling whether
@@ -14,6 +14,8 @@ struct tk_pass_chains {
     /* the chain being collected */
     gboolean open, has_base;
     size_t from, to;
+    tk_ir_dialect dialect;
+    GArray *over;   /* size_t: loop passes the chain open steps over */
     GString *base, *steps;
     jw bw, sw;
     GArray *ranges; /* size_t pairs: FROM, TO of each chain written */
@@ -29,6 +31,7 @@ tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk)
     c->steps = g_string_new(NULL);
     c->ranges = g_array_new(FALSE, FALSE, sizeof(size_t));
     c->of = g_array_new(FALSE, FALSE, sizeof(ptrdiff_t));
+    c->over = g_array_new(FALSE, FALSE, sizeof(size_t));
     return c;
 }
 
@@ -40,6 +43,7 @@ void tk_pass_chains_free(tk_pass_chains *c)
     g_string_free(c->steps, TRUE);
     g_array_free(c->ranges, TRUE);
     g_array_free(c->of, TRUE);
+    g_array_free(c->over, TRUE);
     g_free(c);
 }
 
@@ -167,32 +171,53 @@ static void close_chain(tk_pass_chains *c)
         }
         g_array_index(c->of, ptrdiff_t, p) = (ptrdiff_t)idx;
     }
+    for (guint i = 0; i < c->over->len; i++)
+        g_array_index(c->of, ptrdiff_t, g_array_index(c->over, size_t, i)) = -1;
+}
+
+/* A loop pass of LLVM IR, which a chain of whole modules steps over
+ * (TK_TIMELINE_WHOLE_UNITS): its changes are in the next pass's step. */
+static gboolean loop_pass(const tk_timeline_entry *e)
+{
+    return e->scope_kind == TK_PASS_SCOPE_LOOP &&
+           tk_timeline_level_dialect(e->level) != TK_IR_MLIR;
 }
 
 static gboolean chainable(const tk_timeline_step *st)
 {
     const tk_timeline_entry *e = st->entry;
-    if (e->kind != TK_PASS_MLIR || (e->flags & TK_TL_PLACEHOLDER) ||
-        tk_timeline_level_dialect(e->level) != TK_IR_MLIR ||
-        e->effect == TK_EFFECT_UNKNOWN)
+    tk_ir_dialect dialect = tk_timeline_level_dialect(e->level);
+    if ((e->flags & TK_TL_PLACEHOLDER) || dialect == TK_IR_PLAIN ||
+        e->kind == TK_PASS_MLIR_INTERNAL || e->effect == TK_EFFECT_UNKNOWN)
         return FALSE;
-    return !st->diff || tk_ir_diff_dialect(st->diff) == TK_IR_MLIR;
+    return !st->diff || tk_ir_diff_dialect(st->diff) == dialect;
 }
 
 gboolean tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st)
 {
     if (st->substep != TK_TL_NONE)
         return FALSE;
+    if (loop_pass(st->entry)) {
+        if (c->open) {
+            jw_null(&c->sw); /* the text stays what it was, for the chain */
+            g_array_append_val(c->over, st->pass);
+            c->to = st->pass;
+        }
+        return FALSE;
+    }
     if (!chainable(st)) {
         close_chain(c);
         return FALSE;
     }
-    if (c->open && !st->continues)
+    tk_ir_dialect dialect = tk_timeline_level_dialect(st->entry->level);
+    if (c->open && (!st->continues || dialect != c->dialect))
         close_chain(c);
     if (!c->open) {
         c->open = TRUE;
         c->has_base = FALSE;
         c->from = st->pass;
+        c->dialect = dialect;
+        g_array_set_size(c->over, 0);
         g_string_truncate(c->base, 0);
         g_string_truncate(c->steps, 0);
         jw_init(&c->sw, c->steps);

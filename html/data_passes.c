@@ -4,18 +4,20 @@
  *                        effect, +/- counts, its chain), the chains, level
  *                        summaries, and for each source line the passes
  *                        whose changed lines carry it in their inline stacks
- * data/ID/pc-C.js        chain C of MLIR passes: its first text and what
- *                        each pass changed, from which the browser makes
- *                        the diff of one pass or of any two passes of the
- *                        chain (pass_chain.h, data_chain.c)
+ * data/ID/pc-C.js        chain C of passes of one IR (MLIR, LLVM IR,
+ *                        machine code): its first text and what each pass
+ *                        changed, from which the browser makes the diff of
+ *                        one pass or of any two passes of the chain
+ *                        (pass_chain.h, data_chain.c)
  * data/ID/pd-L.js        the diffs of the changed passes of the level that
- *                        starts at pass L outside a chain (LLVM IR,
- *                        machine code), one file per level, loaded when
- *                        one of them is shown: {"p": {"N": diff}}, each
- *                        diff its change groups (3 lines of context), each
- *                        row the two sides' line numbers and original text
- * data/ID/pl-L.js        the diff over such a whole level (its first
- *                        pass's input to its last pass's output)
+ *                        starts at pass L outside a chain (loop passes,
+ *                        passes after a dump that could not be compared),
+ *                        one file per level, loaded when one of them is
+ *                        shown: {"p": {"N": diff}}, each diff its change
+ *                        groups (3 lines of context), each row the two
+ *                        sides' line numbers and original text
+ * data/ID/pl-L.js        the diff over a whole level that no chain holds
+ *                        (its first pass's input to its last pass's output)
  * Only changed lines and their context (or a chain's first text) are
  * stored, never a copy of a dump per pass: the report grows with what the
  * passes changed.  The diffs, counts and stacks are the library's, handed
@@ -240,6 +242,10 @@ static void write_entry(jw *w, const tk_timeline *tl, const tk_timeline_entry *e
     jw_int(w, e->removed);
     jw_key(w, "sub");
     jw_int(w, (int64_t)e->n_substeps);
+    if (e->scope_kind == TK_PASS_SCOPE_LOOP) {
+        jw_key(w, "loop");
+        jw_int(w, 1);
+    }
     if (chain >= 0) {
         jw_key(w, "ch");
         jw_int(w, chain);
@@ -474,8 +480,11 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, GArray *parts,
         .group = g_string_new(NULL),
         .groups = g_array_new(FALSE, FALSE, sizeof(size_t)),
     };
+    /* Whole modules for LLVM IR and machine code, so that their passes
+     * chain as MLIR passes do (any two of a level can be composed). */
+    tk_timeline_opts opts = {.flags = TK_TIMELINE_WHOLE_UNITS};
     tk_timeline *tl = tk_timeline_build_steps((const tk_timeline_part *)parts->data,
-                                              parts->len, rk->kernel, NULL, on_step, &k,
+                                              parts->len, rk->kernel, &opts, on_step, &k,
                                               diags);
     g_array_free(parts, TRUE);
     flush_group(&k);

@@ -1,10 +1,14 @@
 /* pass_chain.h - the stored texts that let the browser compose pass diffs
  * (data_chain.c).
  *
- * A chain is a run of consecutive MLIR passes (TTIR, TTGIR, LLVM dialect)
- * where each pass's text before is the text after the pass before it, byte
- * for byte (tk_timeline_step.continues).  It is stored once, as
- * data/ID/pc-C.js:
+ * A chain is a run of consecutive passes of one IR (MLIR: TTIR, TTGIR, the
+ * LLVM dialect; LLVM IR and codegen IR; machine code) where each pass's text
+ * before is the text after the pass before it, byte for byte
+ * (tk_timeline_step.continues).  LLVM prints most passes with only the
+ * function they ran on, so the report builds its timeline with
+ * TK_TIMELINE_WHOLE_UNITS: each LLVM IR or machine code pass is compared as
+ * the whole module (all functions) before and after it, and passes chain as
+ * MLIR passes do.  It is stored once, as data/ID/pc-C.js:
  *
  *   {"from": F, "to": T,                first and last pass of the chain
  *    "base": {"t": [...], "n": [...]},  the kept lines of the text before
@@ -12,6 +16,11 @@
  *    "steps": [S_F, ..., S_T]}          per pass, how its text after is
  *                                       made from its text before:
  *   S = 0                               the same text (no change at all)
+ *   S = null                            a loop pass, stepped over: it prints
+ *                                       only its loop, so the text stays as
+ *                                       it was for the chain and the next
+ *                                       pass's step holds its changes; it
+ *                                       is no end of a composed diff
  *   S = {"h": [a0, b0, len, ...],       equal runs over kept lines (the
  *                                       diff's equal hunks, in order)
  *        "t": [...],                    the text of every kept line after
@@ -31,9 +40,9 @@
  * own diff is its step.  Only what passes add is stored, never a whole text
  * per pass: a chain costs its first text plus what its passes changed.
  *
- * LLVM IR and machine code are not chained: their passes print single
- * functions or loops, so consecutive texts are not the same unit, and a
- * chain would need a whole function text each time one starts.
+ * The line numbers of a module put together from several dumps (a module
+ * dump with a function as a later function dump prints it) count the lines
+ * of that text, as the pass's "before"/"after" description names it.
  */
 #ifndef TK_HTML_PASS_CHAIN_H
 #define TK_HTML_PASS_CHAIN_H

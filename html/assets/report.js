@@ -1306,7 +1306,7 @@
     cmp.replaceChildren();
     const ps = P.data.passes;
     if (!P.data.chains || !P.data.chains.length) {
-      cmp.appendChild(el('span', 'file', 'No passes to compose: LLVM IR and machine code passes print single functions or loops (one pass at a time only).'));
+      cmp.appendChild(el('span', 'file', 'No passes to compose: no two consecutive pass dumps of the same IR could be compared (one pass at a time only).'));
       return;
     }
     const mk = (id) => {
@@ -1316,6 +1316,7 @@
         const g = document.createElement('optgroup');
         g.label = ps[f].level + (ps[t].level !== ps[f].level ? '\u2013' + ps[t].level : '') + ': passes ' + f + '\u2013' + t;
         for (let i = f; i <= t; i++) {
+          if (ps[i].ch !== ci) continue; /* a loop pass the chain steps over */
           const o = document.createElement('option');
           o.value = String(i);
           o.dataset.ch = String(ci);
@@ -1474,9 +1475,14 @@
     if (n > m) [n, m] = [m, n];
     const bar = document.getElementById('pass-bar');
     if (ps[n].ch === undefined || ps[n].ch !== ps[m].ch) {
-      const why = ps[n].ch === undefined || ps[m].ch === undefined
-        ? 'Passes ' + n + ' and ' + m + ' cannot be composed: only MLIR passes (TTIR, TTGIR, LLVM dialect) whose dumps follow each other are stored as a chain.'
-        : 'Passes ' + n + ' and ' + m + ' are in different chains (a dump between them is missing or not comparable).';
+      const alone = [n, m].filter((i) => ps[i].ch === undefined);
+      const why = alone.length
+        ? 'Pass ' + alone.map((i) => i + ' (' + passLabel(ps[i]) + ')').join(' and ') +
+          ' cannot be an end of a composed diff: ' +
+          alone.map((i) => (ps[i].effect === 'unknown' ? 'its effect is unknown (' + (ps[i].why || 'no text') + ')'
+            : ps[i].loop ? 'a loop pass prints only its loop; the next pass of its function shows its changes'
+            : 'nothing before it could be compared')).join('; ') + '.'
+        : 'Passes ' + n + ' and ' + m + ' are in different chains: different IR (MLIR, LLVM IR, machine code), or a dump between them is missing or not comparable.';
       bar.replaceChildren(el('strong', null, 'passes ' + n + '\u2013' + m));
       const rows = document.getElementById('pass-rows');
       rows.replaceChildren(el('p', 'why', why));

@@ -222,6 +222,8 @@ def compiled_block_chains_rebuild_every_mlir_dump(d):
         for c, (first, last) in enumerate(ps['chains']):
             ch = putz(os.path.join(out, 'data', k, 'pc-%d.js' % c))
             assert (ch['from'], ch['to']) == (first, last)
+            if ps['passes'][first]['level'] not in ('ttir', 'ttgir', 'llvm-dialect'):
+                continue  # LLVM IR and machine code: the test below
             m = re.fullmatch(r'mlir_passes\.txt:(\d+)', ps['passes'][first]['before'])
             assert m, ps['passes'][first]['before']
             t, ln = mlir_kept(lines, int(m.group(1)))
@@ -249,6 +251,137 @@ def compiled_block_chains_rebuild_every_mlir_dump(d):
             assert ja == jb, f
         elif open(a, 'rb').read() != open(b, 'rb').read():
             assert putz(a) == putz(b), f
+
+CHATTER = re.compile(r'\s*(Running (pass|analysis)|Invalidating (analysis: |all non-preserved analyses)|Clearing all analysis results for: |Skipping pass)')
+HEADER = re.compile(r'(; )?\*\*\* IR (Dump|Pass|Deleted)|# \*\*\* IR Dump|// -----// IR Dump')
+
+
+def dump_body(lines, header):
+    """The body of the LLVM or machine code dump whose header is line HEADER
+    (1-based): up to the next dump header of any kind, without the pass
+    manager's chatter (`Running pass: ...`) printed in between."""
+    assert HEADER.match(lines[header - 1]), lines[header - 1]
+    end = header
+    while end < len(lines) and not HEADER.match(lines[end]):
+        end += 1
+    return [l for l in lines[header:end] if not CHATTER.match(l)]
+
+
+def function_of(body, name, machine):
+    """(start, end) of function NAME in BODY: LLVM `define ... @NAME(` to
+    its `}`, machine code `# Machine code for function NAME:` to `# End
+    machine code for function NAME.`."""
+    for i, l in enumerate(body):
+        if (machine and l.startswith('# Machine code for function %s:' % name)) or \
+           (not machine and l.startswith('define ') and ('@%s(' % name) in l):
+            j = i
+            while not (body[j].startswith('# End machine code for function') if machine else body[j] == '}'):
+                j += 1
+            return i, j + 1
+    raise AssertionError('no function %s' % name)
+
+
+def side_text(lines, desc, machine):
+    """A side as the timeline describes it (tk_timeline_side_describe()):
+    `stderr.txt:N` a whole dump, `stderr.txt:N with F from stderr.txt:X`
+    that module with F as dump X prints it, `stderr.txt:N (F)` or `F from
+    stderr.txt:X, ...` functions.  None for other sides (final stages)."""
+    m = re.fullmatch(r'stderr\.txt:(\d+)', desc)
+    if m:
+        return dump_body(lines, int(m.group(1)))
+    m = re.fullmatch(r'stderr\.txt:(\d+) \(([^()]*)\)', desc)
+    if m:
+        body = dump_body(lines, int(m.group(1)))
+        out = []
+        for f in m.group(2).split(', '):
+            a, b = function_of(body, f, machine)
+            out += body[a:b]
+        return out
+    base, pieces = None, desc
+    m = re.fullmatch(r'stderr\.txt:(\d+) with (.*)', desc)
+    if m:
+        base, pieces = dump_body(lines, int(m.group(1))), m.group(2)
+    funcs = re.findall(r'([^ ,]+) from stderr\.txt:(\d+)', pieces)
+    if not funcs:
+        return None
+    if base is None:
+        out = []
+        for f, x in funcs:
+            body = dump_body(lines, int(x))
+            a, b = function_of(body, f, machine)
+            out += body[a:b]
+        return out
+    for f, x in funcs:
+        body = dump_body(lines, int(x))
+        a, b = function_of(body, f, machine)
+        c, d = function_of(base, f, machine)
+        base = base[:c] + body[a:b] + base[d:]
+    return base
+
+
+def kept(text, machine):
+    """tk_normalize.h's kept lines: not blank, not an LLVM `!N = !DI...` /
+    `!N = distinct !DI...` node, not a machine code line that is only a
+    `;` comment."""
+    out = []
+    for l in text:
+        if not l.strip():
+            continue
+        if not machine and re.match(r'!\d+ = (distinct )?!DI', l):
+            continue
+        if machine and not l.split(';')[0].strip():
+            continue
+        out.append(l)
+    return out
+
+
+def check_llvm_chains(d, cap, name, min_checked):
+    """Every chain of LLVM IR or machine code passes (whole modules, loop
+    passes stepped over) rebuilds, pass by pass, the text each pass names
+    as its text after, put together here from stderr.txt by hand."""
+    lines = open(os.path.join(cap, 'stderr.txt'), encoding='utf-8', errors='replace').read().split('\n')
+    out = os.path.join(d, name)
+    code, _, err = run('--html', out, cap, '--quiet')
+    assert code == 0, err
+    checked = chains = 0
+    for k in sorted(f for f in os.listdir(os.path.join(out, 'data')) if re.fullmatch(r'k\d{3}', f)):
+        ps = putz(os.path.join(out, 'data', k, 'passes.js'))
+        for c, (first, last) in enumerate(ps['chains']):
+            level = ps['passes'][first]['level']
+            if level not in ('llvm-ir', 'codegen-ir', 'machine'):
+                continue
+            chains += 1
+            machine = level == 'machine'
+            ch = putz(os.path.join(out, 'data', k, 'pc-%d.js' % c))
+            base = side_text(lines, ps['passes'][first]['before'], machine)
+            assert base is not None, ps['passes'][first]['before']
+            assert ch['base']['t'] == kept(base, machine), (k, first)
+            text = (ch['base']['t'], [])
+            for i, step in zip(range(first, last + 1), ch['steps']):
+                p = ps['passes'][i]
+                if p.get('loop'):
+                    assert step is None and 'ch' not in p, (k, i)
+                    continue
+                assert p.get('ch') == c, (k, i)
+                text = apply_step(text, step)
+                want = side_text(lines, p['after'], machine)
+                if want is not None:
+                    assert text[0] == kept(want, machine), (k, i, p['pass'], p['after'])
+                    checked += 1
+    assert chains >= 2 and checked >= min_checked, (chains, checked)
+    print("# %s: %d LLVM IR / machine code chains, %d texts after a pass rebuilt" % (name, chains, checked))
+
+
+@test
+def llvm_and_machine_code_chains_rebuild_every_dump(d):
+    # vector_add: LLVM IR and codegen IR passes 74-226 (one chain: module
+    # passes, function passes and the legacy codegen passes), machine code
+    # 228-263 (tkview passes vector_add)
+    check_llvm_chains(d, os.path.join(DUMPS, 'vector_add'), 'va', 180)
+    # persistent_tma_matmul: loop passes inside the chain (LoopRotatePass,
+    # LICMPass on loop ...), stepped over
+    check_llvm_chains(d, os.path.join(DUMPS, 'persistent_tma_matmul'), 'ptm', 180)
+
 
 for i, (name, err) in enumerate(results, 1):
     print(('ok' if err is None else 'not ok') + ' %d - %s' % (i, name))
