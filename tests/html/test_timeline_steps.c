@@ -398,11 +398,106 @@ static void test_whole_units(void)
     g_assert_cmpuint(loops, >=, 1);
 }
 
+/* The kept line of SIDE whose text starts with PREFIX, from FROM on; -1. */
+static int kept_index(const kept *k, const char *prefix, guint from)
+{
+    for (guint i = from; i < k->text->len; i++)
+        if (g_str_has_prefix(g_ptr_array_index(k->text, i), prefix))
+            return (int)i;
+    return -1;
+}
+
+/* gelu_erf (sample_dumps/layer_norm_gelu): Triton links libdevice's
+ * __nv_erff into the module, and LLVM runs its function passes on the two
+ * functions in turn (llvm.txt.gz: 2359 EarlyCSEPass on gelu_erf, 2643 ..
+ * 3329 on __nv_erff).  As whole units, a pass on __nv_erff changes only
+ * lines of __nv_erff and starts from the text the pass before left, whose
+ * gelu_erf is the one printed at 2501. */
+static void test_two_functions(void)
+{
+    const char *samples = g_getenv("TK_TEST_SAMPLES");
+    g_assert_nonnull(samples);
+    tk_diags *diags = tk_diags_new();
+    char *dir = g_build_filename(samples, "layer_norm_gelu", NULL);
+    tk_bundle *b = tk_bundle_load(dir, NULL, diags);
+    g_assert_nonnull(b);
+    const tk_kernel *k = NULL;
+    for (size_t i = 0; i < tk_bundle_kernel_count(b); i++)
+        if (strcmp(tk_kernel_name(tk_bundle_kernel(b, i)), "gelu_erf") == 0)
+            k = tk_bundle_kernel(b, i);
+    g_assert_nonnull(k);
+    tk_timeline_part parts[2];
+    size_t np = 0;
+    for (size_t i = 0; i < tk_bundle_pass_file_count(b, diags) && np < 2; i++) {
+        ptrdiff_t seq = tk_bundle_kernel_pass_seq(b, k, i);
+        if (seq >= 0)
+            parts[np++] = (tk_timeline_part){tk_bundle_pass_file(b, i), (size_t)seq};
+    }
+    g_assert_cmpuint(np, ==, 2);
+    tk_timeline_opts whole = {{0}, TK_TIMELINE_WHOLE_UNITS};
+    collector c = {g_array_new(FALSE, FALSE, sizeof(step)), tk_bundle_loctab(b)};
+    tk_timeline *tl = tk_timeline_build_steps(parts, np, k, &whole, on_step, &c, diags);
+    g_assert_nonnull(tl);
+    size_t at = TK_TL_NONE;
+    for (size_t i = 0; i < tk_timeline_count(tl); i++) {
+        const tk_timeline_entry *e = tk_timeline_get(tl, i);
+        if (strcmp(e->pass, "EarlyCSEPass") == 0 && strcmp(e->scope_name, "__nv_erff") == 0)
+            at = i;
+    }
+    g_assert_cmpuint(at, !=, TK_TL_NONE);
+    step *s = &g_array_index(c.steps, step, at);
+    g_assert_true(s->has_diff);
+    g_assert_cmpint(s->continues, ==, 1);
+    /* 1316 CoroEarlyPass, the last module dump; 2501 CallSiteSplittingPass
+     * on gelu_erf; 3142 SROAPass and 3243 EarlyCSEPass on __nv_erff */
+    g_assert_cmpstr(s->name[0], ==,
+                    "llvm.txt.gz:1316 with gelu_erf from llvm.txt.gz:2501, "
+                    "__nv_erff from llvm.txt.gz:3142");
+    g_assert_cmpstr(s->name[1], ==,
+                    "llvm.txt.gz:1316 with gelu_erf from llvm.txt.gz:2501, "
+                    "__nv_erff from llvm.txt.gz:3243");
+    for (int side = 0; side < 2; side++) {
+        int def = kept_index(&s->side[side], "define internal float @__nv_erff(", 0);
+        g_assert_cmpint(def, >=, 0);
+        int end = kept_index(&s->side[side], "}", (guint)def);
+        g_assert_cmpint(end, >, def);
+        /* gelu_erf is defined before it, whole, on both sides */
+        int gelu = kept_index(&s->side[side], "define ptx_kernel void @gelu_erf(", 0);
+        g_assert_cmpint(gelu, >=, 0);
+        g_assert_cmpint(gelu, <, def);
+        for (guint h = 0; h < s->hunks->len; h++) {
+            const tk_hunk *x = &g_array_index(s->hunks, tk_hunk, h);
+            if (x->tag == TK_HUNK_EQUAL)
+                continue;
+            uint32_t lo = side ? x->b0 : x->a0, hi = side ? x->b1 : x->a1;
+            if (lo < hi && (lo <= (uint32_t)def || hi > (uint32_t)end))
+                g_error("side %d: a change at kept lines %u..%u, outside __nv_erff (%d..%d)",
+                        side, lo, hi, def, end);
+        }
+    }
+    /* the same counts as the function alone (diff of the bodies at 3142 and
+     * 3243, locations and value numbers aside) */
+    tk_timeline *plain = tk_timeline_build(parts, np, k, NULL, diags);
+    const tk_timeline_entry *x = tk_timeline_get(plain, at), *y = tk_timeline_get(tl, at);
+    g_assert_cmpuint(x->added, ==, y->added);
+    g_assert_cmpuint(x->removed, ==, y->removed);
+    g_assert_cmpuint(y->added + y->removed, >, 0);
+    tk_timeline_free(plain);
+    for (guint i = 0; i < c.steps->len; i++)
+        step_clear(&g_array_index(c.steps, step, i));
+    g_array_free(c.steps, TRUE);
+    tk_timeline_free(tl);
+    tk_bundle_free(b);
+    g_free(dir);
+    tk_diags_free(diags);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/timeline-steps/vector-add", test_vector_add_steps);
     g_test_add_func("/timeline-steps/stop", test_stop);
     g_test_add_func("/timeline-steps/whole-units", test_whole_units);
+    g_test_add_func("/timeline-steps/two-functions", test_two_functions);
     return g_test_run();
 }
