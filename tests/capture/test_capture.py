@@ -506,6 +506,20 @@ def gpu_captured_samples_open_and_bind_without_a_gpu():
               for ln in json.loads(js)['kernels'][0]['stages']['llir']]
     assert [('matmul_helper.py', helper), ('matmul_helper.py', call)] in \
         [st[:2] for st in stacks], stacks[:3]
+    # layer_norm_gelu: two kernels; the helper's reduction reaches LLVM IR
+    # under its call in layer_norm_fwd, and nothing of gelu_erf.
+    script = os.path.join(TRITON_EXAMPLES, 'layer_norm_gelu.py')
+    helper = line_of(script, 'var = tl.sum(xc * xc, axis=0) / N')
+    call = line_of(script, 'mean, xc, var = _mean_var(x, mask, N)')
+    code, js, err = run('bind', os.path.join(SAMPLES, 'layer_norm_gelu'),
+                        '--source', 'layer_norm_gelu.py:%d' % helper, '--json')
+    assert code == 0, err
+    [k] = json.loads(js)['kernels']
+    assert k['name'] == 'layer_norm_fwd', k['name']
+    stacks = [[(os.path.basename(f['file']), f['line']) for f in ln['stacks'][0]]
+              for ln in k['stages']['llir']]
+    assert [('layer_norm_gelu.py', helper), ('layer_norm_gelu.py', call)] in \
+        [st[:2] for st in stacks], stacks[:3]
     m = manifest(os.path.join(SAMPLES, 'add_sum_mlir'))
     assert m['compiler']['name'] == 'mlir' and m['complete'] is True
     assert 'sass' in m['kernels'][0]['stages'] or m['kernels'][0]['sass_missing']
