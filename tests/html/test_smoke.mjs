@@ -1,0 +1,478 @@
+// test_smoke.mjs - every capture's report, clicked through in Debian's
+// Chromium from file://.  Prints TAP: one test per capture.
+//
+// This is a broad smoke test, not a test of hand-read expectations (those are
+// in test_report.mjs).  What it compares is the page against the CLI: the IR
+// lines the page highlights for a source line must be the ones
+// `tkview bind --source FILE:LINE --json` lists, the stack it shows for an
+// IR line the one `tkview bind --ir STAGE:LINE --json` lists.  Both answers
+// come from libtkdump, so a mismatch means the report lost or mangled one on
+// its way to the page, not that the binding itself is wrong.
+//
+// Inputs: every folder under $TK_TEST_DUMPS, every bundle in sample_dumps/,
+// and every folder in $TK_SMOKE_EXTRA (colon-separated; for fresh captures
+// by hand).  At most $TK_SMOKE_MAX kernels per input (default 4; 0: all),
+// picked deterministically: the largest, the first, then evenly spaced.
+// TK_KEEP=1 keeps the reports (the path is printed).
+//
+// Usage: node test_smoke.mjs TKVIEW BUILD_DIR
+//   playwright-core is installed into BUILD_DIR/npm as run_browser.sh does
+//   (the same folder, the same skip rules).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const [, , TKVIEW_ARG, BUILD_ARG] = process.argv;
+const TKVIEW = path.resolve(TKVIEW_ARG);
+const BUILD = path.resolve(BUILD_ARG);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const MAX_KERNELS = process.env.TK_SMOKE_MAX !== undefined ? +process.env.TK_SMOKE_MAX : 4;
+const STAGES = ['ttir', 'ttgir', 'llir', 'ptx', 'sass'];
+
+function skip(why) {
+  console.log('1..0 # SKIP ' + why);
+  process.exit(0);
+}
+
+/* ---- playwright-core, as run_browser.sh installs it -------------------- */
+
+if (!fs.existsSync('/usr/bin/chromium')) skip('no /usr/bin/chromium (apt-get install chromium: debian-packages.txt lists it)');
+if (spawnSync('npm', ['--version'], { encoding: 'utf8' }).status !== 0) skip('no npm');
+const npmdir = path.join(BUILD, 'npm');
+const pwIndex = path.join(npmdir, 'node_modules', 'playwright-core', 'index.mjs');
+if (!fs.existsSync(path.join(npmdir, 'node_modules', 'playwright-core', 'package.json'))) {
+  fs.mkdirSync(npmdir, { recursive: true });
+  fs.copyFileSync(path.join(HERE, 'package.json'), path.join(npmdir, 'package.json'));
+  const p = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: npmdir, encoding: 'utf8' });
+  fs.writeFileSync(path.join(npmdir, 'npm.log'), (p.stdout || '') + (p.stderr || ''));
+  if (p.status !== 0) {
+    const tail = ((p.stdout || '') + (p.stderr || '')).trim().split('\n').slice(-3).join(' ');
+    skip('npm install playwright-core failed (no npm registry?): ' + tail);
+  }
+}
+const { chromium } = await import(pathToFileURL(pwIndex).href);
+
+/* ---- TAP ----------------------------------------------------------------- */
+
+let count = 0, failed = 0;
+function note(s) {
+  console.log('# ' + s);
+}
+function assert(c, msg) {
+  if (!c) throw new Error(msg);
+}
+function same(got, want, msg, names = ['got', 'want']) {
+  const a = JSON.stringify(got), b = JSON.stringify(want);
+  const cut = (x) => (x.length > 600 ? x.slice(0, 600) + '...' : x);
+  if (a !== b) throw new Error(`${msg}: ${names[0]} ${cut(a)}, ${names[1]} ${cut(b)}`);
+}
+const PAGE_CLI = ['page', 'CLI'];
+
+/* ---- the inputs ----------------------------------------------------------- */
+
+function dirsIn(d) {
+  if (!d || !fs.existsSync(d)) return [];
+  return fs.readdirSync(d).map((e) => path.join(d, e)).filter((p) => fs.statSync(p).isDirectory()).sort();
+}
+const inputs = [];
+for (const d of dirsIn(process.env.TK_TEST_DUMPS)) inputs.push(['dumps/' + path.basename(d), d]);
+for (const d of dirsIn(path.join(ROOT, 'sample_dumps'))) inputs.push(['sample_dumps/' + path.basename(d), d]);
+for (const d of (process.env.TK_SMOKE_EXTRA || '').split(':').filter(Boolean)) inputs.push(['extra/' + path.basename(path.resolve(d)), path.resolve(d)]);
+if (!process.env.TK_TEST_DUMPS || !fs.existsSync(process.env.TK_TEST_DUMPS)) note('no shared captures (TK_TEST_DUMPS): sample_dumps/ only');
+
+/* ---- the CLI --------------------------------------------------------------- */
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tkview-smoke-'));
+
+/* Exit 1 is "the query matched nothing" (cli.h): still an answer. */
+function cli(args, nothingOk = false) {
+  const p = spawnSync(TKVIEW, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (p.status !== 0 && !(nothingOk && p.status === 1 && p.stdout)) throw new Error(`tkview ${args.join(' ')}: exit ${p.status}: ${(p.stderr || '').trim()}`);
+  return p.stdout;
+}
+const cliCache = new Map();
+function cliJson(args) {
+  const key = args.join('\0');
+  if (!cliCache.has(key)) cliCache.set(key, JSON.parse(cli([...args, '--json'], true)));
+  return cliCache.get(key);
+}
+/* IR lines the CLI binds to FILE:LINE in STAGE of kernel IDX (match: called or exact). */
+function cliSource(input, idx, file, line, stage, exact) {
+  const j = cliJson(['bind', input, '--source', file + ':' + line, '--kernel', String(idx), ...(exact ? ['--exact'] : [])]);
+  assert(j.kernels.length === 1, `bind --source ${file}:${line} --kernel ${idx}: ${j.kernels.length} kernels`);
+  return (j.kernels[0].stages[stage] || []).map((l) => l.line);
+}
+function cliIR(input, idx, stage, line) {
+  return cliJson(['bind', input, '--ir', stage + ':' + line, '--kernel', String(idx)]);
+}
+
+/* data/kNNN/meta.js is TK.put("kNNN/meta", {...}): run it with a stub TK. */
+function readMeta(out, kid) {
+  let v = null;
+  vm.runInNewContext(fs.readFileSync(path.join(out, 'data', kid, 'meta.js'), 'utf8'), { TK: { put: (k, x) => { v = x; } } });
+  return v;
+}
+
+/* The kernels to open: the largest (all stages' lines), the first, then
+ * evenly spaced, MAX_KERNELS at most (0: all). */
+function sample(metas) {
+  const n = metas.length;
+  if (!MAX_KERNELS || n <= MAX_KERNELS) return metas.map((_, i) => i);
+  const size = (m) => STAGES.reduce((s, st) => s + (m.stages[st].missing ? 0 : m.stages[st].lines), 0);
+  let big = 0;
+  metas.forEach((m, i) => { if (size(m) > size(metas[big])) big = i; });
+  const pick = new Set([big, 0]);
+  for (let k = 1; pick.size < MAX_KERNELS && k < MAX_KERNELS * 2; k++) pick.add(Math.floor((k * n) / MAX_KERNELS) % n);
+  for (let i = 0; pick.size < MAX_KERNELS; i++) pick.add(i);
+  return [...pick].sort((a, b) => a - b);
+}
+
+/* ---- the browser ----------------------------------------------------------- */
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+/* A page that records what should never happen (as test_report.mjs does):
+ * script errors, console errors, requests that leave file://. */
+async function open(url) {
+  const page = await browser.newPage({ viewport: { width: 1500, height: 850 } });
+  page.setDefaultTimeout(10000);
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push('pageerror: ' + e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.problems.push('console: ' + m.text());
+  });
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file://')) page.problems.push('request: ' + r.url());
+  });
+  await page.goto(url);
+  return page;
+}
+
+async function clickLine(page, pane, n) {
+  await page.evaluate(([pane, n]) => {
+    document.querySelector(`#${pane} .code`).scrollTop = Math.max(0, (n - 10) * 18);
+  }, [pane, n]);
+  await page.waitForSelector(`#${pane} .ln[data-n="${n}"]`);
+  await page.click(`#${pane} .ln[data-n="${n}"] .tx`, { position: { x: 2, y: 5 } });
+}
+
+/* The code views draw only the lines in view: scroll PANE over every line of
+ * WANT and return [line, has class CLS] of every row drawn on the way, so
+ * that both "every wanted line is marked" and "no other drawn line is" can
+ * be checked. */
+async function scanMarks(page, pane, want, cls = 'hl') {
+  return page.evaluate(async ([pane, want, cls]) => {
+    const code = document.querySelector(`#${pane} .code`);
+    const seen = new Map();
+    const grab = () => {
+      for (const e of code.querySelectorAll('.ln')) seen.set(+e.dataset.n, e.classList.contains(cls));
+    };
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    grab();
+    for (const n of want) {
+      if (seen.has(n)) continue;
+      code.scrollTop = Math.max(0, (n - 5) * 18);
+      for (let k = 0; k < 20 && !code.querySelector(`.ln[data-n="${n}"]`); k++) await frame();
+      grab();
+    }
+    return [...seen].sort((a, b) => a[0] - b[0]);
+  }, [pane, want, cls]);
+}
+async function checkMarks(page, pane, want, what) {
+  const seen = await scanMarks(page, pane, want);
+  const drawn = new Map(seen);
+  const missing = want.filter((n) => drawn.get(n) !== true);
+  const extra = seen.filter(([n, on]) => on && !want.includes(n)).map(([n]) => n);
+  if (missing.length || extra.length)
+    throw new Error(`${what}: lines not highlighted ${JSON.stringify(missing.slice(0, 20))}, highlighted but not in the CLI's answer ${JSON.stringify(extra.slice(0, 20))} (CLI: ${want.length} lines)`);
+}
+
+/* The stacks #info shows, as the CLI writes them: [[path, line, col], ...]. */
+async function shownStacks(page) {
+  return page.$$eval('#info ol.stack', (ols) => ols.map((ol) => [...ol.querySelectorAll('button.frame')].map((b) => {
+    const m = /:(\d+)(?::(\d+))?$/.exec(b.textContent);
+    return [b.title.replace(/ \(source not found\)$/, ''), m ? +m[1] : -1, m && m[2] ? +m[2] : 0];
+  })));
+}
+const cliStacks = (ln) => ln.stacks.map((s) => s.map((f) => [f.file, f.line, f.col]));
+
+async function stageTab(page, stage) {
+  await page.click(`#ir-pane button.tab[data-stage="${stage}"]`);
+  await page.waitForSelector(`body[data-stage="${stage}"]`);
+  await page.waitForFunction((st) => window.TK.state.stage === st &&
+    (window.TK.state.meta.stages[st].missing || (window.TK.state.text[st] && window.TK.state.bind[st])), stage);
+}
+
+/* The bound source line of STAGE with the most IR lines ("and what it
+ * called"), read from the data the gutter markers are drawn from; in the
+ * main file when it has one with its source, else in any file shown. */
+async function busiestLine(page, stage) {
+  return page.evaluate((stage) => {
+    const S = window.TK.state, X = window.TK.internal;
+    if (!S.bind[stage] || !S.bind[stage].src) return null;
+    const rows = S.bind[stage].src.filter((r) => S.files[r[0]] && S.files[r[0]][1]);
+    const best = (rs) => {
+      let b = null, n = -1;
+      for (const r of rs) {
+        const c = X.expand(r[3]).length;
+        if (c > n || (c === n && (r[0] < b[0] || (r[0] === b[0] && r[1] < b[1])))) { n = c; b = r; }
+      }
+      return b && n > 0 ? { file: b[0], path: S.files[b[0]][0], line: b[1], n } : null;
+    };
+    return best(rows.filter((r) => r[0] === S.meta.main)) || best(rows);
+  }, stage);
+}
+
+async function firstLocated(page, stage) {
+  return page.evaluate((st) => {
+    const b = window.TK.state.bind[st];
+    return b && b.line ? b.line.findIndex((x) => x) + 1 : 0;
+  }, stage);
+}
+
+async function showFile(page, file) {
+  if (await page.evaluate((f) => window.TK.state.file === f, file)) return;
+  await page.selectOption('#srcfile', String(file));
+  await page.waitForFunction((f) => window.TK.state.file === f && window.TK.state.srcText[f] &&
+    document.querySelector('#src-pane .ln'), file);
+}
+
+const groupsShown = (page) => page.evaluate(() => window.TK.passes.state.group);
+async function waitBar(page, prefix) {
+  await page.waitForFunction((p) => {
+    const b = document.querySelector('#pass-bar strong');
+    return b && b.textContent.startsWith(p);
+  }, prefix);
+}
+/* A diff on screen: its +added -removed must be the rows of its sides, and
+ * the rows drawn the first of them (the page paints 1500 rows at a time,
+ * "show N more rows" for the rest), unless the report cut the diff. */
+async function checkDiff(page, what) {
+  const r = await page.evaluate(() => {
+    const d = window.TK.passes.state.diff;
+    if (!d) return null;
+    const kinds = d.groups.flat().map((x) => x[0]);
+    const more = document.getElementById('pass-more');
+    return { added: d.added, removed: d.removed, cut: d.cut || 0, groups: d.groups.length, rows: kinds.length,
+      ins: kinds.filter((k) => k === 'i' || k === 'r').length, del: kinds.filter((k) => k === 'd' || k === 'r').length,
+      drawn: document.querySelectorAll('#pass-rows .drow').length,
+      heads: document.querySelectorAll('#pass-rows .dgroup').length,
+      more: more ? +(/show (\d+) more rows/.exec(more.textContent) || [0, -1])[1] : 0 };
+  });
+  assert(r, what + ': no diff shown');
+  if (!r.cut) same([r.ins, r.del], [r.added, r.removed], what + ': rows added/removed against the +/- counts', ['rows', 'counts']);
+  same([r.drawn + r.more, r.drawn >= Math.min(r.rows, 1500)], [r.rows, true], what + ': rows drawn + "show N more rows"');
+  assert(r.heads >= 1 || !r.rows, what + ': no change heading');
+  return r;
+}
+
+/* ---- one kernel page --------------------------------------------------------- */
+
+async function kernel(input, out, idx, pageFile, errs) {
+  const meta = readMeta(out, 'k' + String(idx + 1).padStart(3, '0'));
+  const who = `k${String(idx + 1).padStart(3, '0')} ${meta.name}`;
+  const page = await open(pathToFileURL(path.join(out, pageFile)).href);
+  const step = async (what, fn) => {
+    const t = Date.now();
+    try {
+      await fn();
+      if (process.env.TK_SMOKE_PROFILE) note(`  ${what}: ${Date.now() - t} ms`);
+    } catch (e) {
+      errs.push(`${who}: ${what}: ${String(e && e.message ? e.message : e).split('\n')[0]}`);
+    }
+  };
+  const t0 = Date.now();
+  await page.waitForSelector('body[data-ready]', { timeout: 20000 });
+  const state = await page.getAttribute('body', 'data-ready');
+  if (state !== '1') {
+    errs.push(`${who}: page not ready (data-ready=${state}): ${await page.textContent('body .why').catch(() => '')}`);
+    errs.push(...page.problems.map((p) => `${who}: ${p}`));
+    await page.close();
+    return;
+  }
+  const inter = await page.evaluate(() => window.TK.timing.interactive);
+  note(`${who}: ready in ${Date.now() - t0} ms (interactive ${inter.toFixed(0)} ms after navigation start)`);
+
+  const present = STAGES.filter((s) => !meta.stages[s].missing);
+  let exactDone = false;
+  for (const st of STAGES) {
+    await step(`stage tab ${st}`, async () => {
+      await stageTab(page, st);
+      if (meta.stages[st].missing) {
+        const why = await page.textContent('#ir-pane .why');
+        assert(why && why.startsWith('No '), 'a missing stage says why: ' + why);
+      }
+    });
+    if (meta.stages[st].missing) continue;
+    const pick = await busiestLine(page, st);
+    let hit = 0;
+    if (pick) await step(`${st}: click source line ${pick.path}:${pick.line}`, async () => {
+      await showFile(page, pick.file);
+      await clickLine(page, 'src-pane', pick.line);
+      const want = cliSource(input, idx, pick.path, pick.line, st, false);
+      same(await page.evaluate(() => window.TK.state.hits), want, 'IR lines of the source line', PAGE_CLI);
+      await checkMarks(page, 'ir-pane', want, 'IR pane');
+      hit = want[0];
+    });
+    if (hit && !exactDone) {
+      exactDone = true;
+      await step(`${st}: "this line only" on ${pick.path}:${pick.line}`, async () => {
+        await page.click('#mode-exact');
+        try {
+          const wx = cliSource(input, idx, pick.path, pick.line, st, true);
+          same(await page.evaluate(() => window.TK.state.hits), wx, '"this line only"', PAGE_CLI);
+          await checkMarks(page, 'ir-pane', wx, 'IR pane, "this line only"');
+        } finally {
+          await page.click('#mode-called');
+        }
+      });
+    }
+    // no source line to click (no source found, or it failed): the first
+    // line with a location
+    if (!hit) hit = await firstLocated(page, st);
+    if (!hit) continue;
+    await step(`${st}: click IR line ${hit}`, async () => {
+      await clickLine(page, 'ir-pane', hit);
+      await page.waitForSelector('#info ol.stack');
+      const j = cliIR(input, idx, st, hit);
+      same(await shownStacks(page), cliStacks(j.query), `stacks of ${st}:${hit}`, PAGE_CLI);
+      const inferred = (await page.$$eval('#info p.note', (ps) => ps.map((p) => p.textContent))).some((t) => t.startsWith('Callers from PTX'));
+      same(inferred, j.query.stacks_inferred, 'callers from PTX', PAGE_CLI);
+    });
+  }
+
+  // The second pane: the first stage there is beside the next one.
+  if (present.length >= 2) {
+    await step('beside', async () => {
+      const [a, b] = present;
+      await stageTab(page, a);
+      const pick = await busiestLine(page, a);
+      await page.selectOption('#stage2', b);
+      await page.waitForSelector('#ir2-pane:not([hidden]) .ln');
+      let line = 0;
+      if (pick) {
+        await showFile(page, pick.file);
+        await clickLine(page, 'src-pane', pick.line);
+        line = cliSource(input, idx, pick.path, pick.line, a, false)[0];
+      }
+      if (!line) line = await firstLocated(page, a);
+      if (line) {
+        await clickLine(page, 'ir-pane', line);
+        const want = (cliIR(input, idx, a, line).stages[b] || []).map((l) => l.line);
+        same(await page.evaluate(() => document.querySelector('#ir-pane .ln.sel') && +document.querySelector('#ir-pane .ln.sel').dataset.n), line, 'the line clicked is selected');
+        await checkMarks(page, 'ir2-pane', want, `${b} lines of ${a}:${line} in the second pane`);
+      }
+      await page.selectOption('#stage2', '');
+      await page.waitForSelector('#ir2-pane[hidden]', { state: 'attached' });
+    });
+  }
+
+  if (meta.passes) {
+    await step('passes', async () => {
+      await page.click('#mode-passes');
+      await page.waitForSelector('body[data-passes="1"]');
+      const ps = await page.evaluate(() => window.TK.passes.state.data.passes.map((p) => p.effect));
+      const changed = ps.map((e, i) => (e === 'changed' ? i : -1)).filter((i) => i >= 0);
+      const clicks = [...new Set([changed[0], changed[Math.floor(changed.length / 2)], changed[changed.length - 1]])].filter((i) => i !== undefined);
+      for (const i of clicks) {
+        await page.click(`#pass-list .ps[data-i="${i}"]`);
+        await waitBar(page, i + ': ');
+        await page.waitForFunction((i) => window.TK.passes.state.sel === i && window.TK.passes.state.diff, i);
+        const d = await checkDiff(page, `pass ${i}`);
+        assert(d.groups > 0, `changed pass ${i} shows no change`);
+      }
+      if (changed.length) {
+        // n / p: next and previous change of the diff shown (the last changed pass)
+        const g = await groupsShown(page);
+        const ng = await page.evaluate(() => window.TK.passes.state.diff.groups.length);
+        await page.keyboard.press('n');
+        same(await groupsShown(page), Math.min(g + 1, ng - 1), 'n: next change');
+        await page.keyboard.press('p');
+        same(await groupsShown(page), g, 'p: previous change');
+        // k / j: the changed pass before the last, then the last again
+        const last = changed[changed.length - 1];
+        const prev = changed.length > 1 ? changed[changed.length - 2] : last;
+        await page.keyboard.press('k');
+        await waitBar(page, prev + ': ');
+        await page.keyboard.press('j');
+        await waitBar(page, last + ': ');
+        same(await page.evaluate(() => window.TK.passes.state.sel), last, 'k then j: back on the last changed pass');
+      }
+      const chains = await page.evaluate(() => window.TK.passes.state.data.chains || []);
+      if (chains.length) {
+        // two passes of the first chain: its first changed pass to the
+        // changed pass after it (a whole chain can be thousands of rows)
+        const [c0, c1] = chains[0];
+        const inChain = changed.filter((i) => i >= c0 && i <= c1);
+        const f = inChain.length ? inChain[0] : c0;
+        const t = inChain.length > 1 ? inChain[1] : Math.min(c1, f + 1);
+        await page.selectOption('#cmp-from', String(f));
+        await page.selectOption('#cmp-to', String(t));
+        await page.click('#cmp-go');
+        await waitBar(page, f === t ? f + ': ' : `passes ${f}\u2013${t}`);
+        await page.waitForFunction(([f, t]) => {
+          const P = window.TK.passes.state;
+          return P.range && P.range[0] === f && P.range[1] === t && P.diff && P.diff.a !== undefined;
+        }, [f, t]);
+        await checkDiff(page, `compare ${f}-${t}`);
+      }
+    });
+  }
+  errs.push(...page.problems.map((p) => `${who}: ${p}`));
+  await page.close();
+}
+
+/* ---- one input ------------------------------------------------------------------ */
+
+async function capture(name, input) {
+  const errs = [];
+  const out = path.join(tmp, name.replace(/[^A-Za-z0-9_.-]/g, '_'));
+  const t0 = process.hrtime.bigint();
+  const p = spawnSync(TKVIEW, ['--html', out, input, '--quiet'], { encoding: 'utf8' });
+  if (p.status !== 0) throw new Error(`tkview --html exit ${p.status}: ${(p.stderr || '').trim()}`);
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  const n = JSON.parse(cli(['info', input, '--json'])).kernels.length;
+  const idxPage = await open(pathToFileURL(path.join(out, 'index.html')).href);
+  const pages = await idxPage.$$eval('#kernels tbody a', (as) => as.map((a) => a.getAttribute('href')));
+  assert(pages.length === n, `index lists ${pages.length} kernels, tkview info ${n}`);
+  errs.push(...idxPage.problems.map((x) => 'index: ' + x));
+  await idxPage.close();
+  const metas = pages.map((_, i) => readMeta(out, 'k' + String(i + 1).padStart(3, '0')));
+  const picked = sample(metas);
+  note(`${name}: report in ${secs.toFixed(2)} s; kernels ${picked.map((i) => `k${String(i + 1).padStart(3, '0')} ${metas[i].name}`).join(', ')}${picked.length < n ? ` (${picked.length} of ${n})` : ''}`);
+  for (const i of picked) {
+    try {
+      await kernel(input, out, i, pages[i], errs);
+    } catch (e) {
+      errs.push(`k${String(i + 1).padStart(3, '0')} ${metas[i].name}: ${String(e && e.message ? e.message : e).split('\n')[0]}`);
+    }
+  }
+  if (errs.length) throw new Error(errs.join('\n'));
+}
+
+const start = Date.now();
+for (const [name, input] of inputs) {
+  count++;
+  try {
+    await capture(name, input);
+    console.log(`ok ${count} - ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`not ok ${count} - ${name}`);
+    for (const l of String(e && e.message ? e.message : e).split('\n')) console.log('#   ' + l);
+  }
+}
+await browser.close();
+console.log('1..' + count);
+note(`${count - failed} passed, ${failed} failed, ${((Date.now() - start) / 1000).toFixed(1)} s`);
+if (process.env.TK_KEEP) note('reports kept in ' + tmp);
+else fs.rmSync(tmp, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);
