@@ -37,17 +37,49 @@ static void hasher_init(tk_hasher *h)
     h->n_tail = 0;
 }
 
+/* Up to 7 bytes at P as a little-endian word, read without a loop. */
+static inline uint64_t load_short(const char *p, size_t n)
+{
+    uint64_t v = 0;
+    size_t at = 0;
+    if (n & 4) {
+        uint32_t w;
+        memcpy(&w, p, 4);
+        v = GUINT32_FROM_LE(w);
+        at = 4;
+    }
+    if (n & 2) {
+        uint16_t w;
+        memcpy(&w, p + at, 2);
+        v |= (uint64_t)GUINT16_FROM_LE(w) << (8 * at);
+        at += 2;
+    }
+    if (n & 1)
+        v |= (uint64_t)(uint8_t)p[at] << (8 * at);
+    return v;
+}
+
+/* The bytes are mixed as one stream of little-endian words whatever the
+ * pieces they come in (TAIL holds the first N_TAIL bytes of a word not
+ * complete yet).  Lines are fed one by one, so a piece mostly starts inside
+ * a word: the bytes that complete it and the bytes left after the last
+ * whole word are read at once, not one at a time. */
 static void hasher_update(tk_hasher *h, const char *p, size_t n)
 {
     h->total += n;
-    while (n > 0 && h->n_tail > 0) {
-        h->tail |= (uint64_t)(uint8_t)*p++ << (8 * h->n_tail);
-        n--;
-        if (++h->n_tail == 8) {
-            mix(h, h->tail);
-            h->tail = 0;
-            h->n_tail = 0;
+    unsigned t = h->n_tail; /* 0..7 */
+    if (t > 0) {
+        size_t need = 8 - t;
+        if (n < need) {
+            h->tail |= load_short(p, n) << (8 * t);
+            h->n_tail = t + (unsigned)n;
+            return;
         }
+        mix(h, h->tail | (load_short(p, need) << (8 * t)));
+        p += need;
+        n -= need;
+        h->tail = 0;
+        h->n_tail = 0;
     }
     while (n >= 8) {
         uint64_t w;
@@ -56,10 +88,9 @@ static void hasher_update(tk_hasher *h, const char *p, size_t n)
         p += 8;
         n -= 8;
     }
-    while (n > 0) {
-        h->tail |= (uint64_t)(uint8_t)*p++ << (8 * h->n_tail);
-        h->n_tail++;
-        n--;
+    if (n > 0) {
+        h->tail = load_short(p, n);
+        h->n_tail = (unsigned)n;
     }
 }
 
@@ -86,15 +117,34 @@ void tk_digester_init(tk_digester *d, tk_digest_lang lang)
     hasher_init(&d->noloc);
 }
 
+/* The first LIT (N bytes) in [P, END), found by the byte LIT[AT], one that
+ * is rare in the lines searched, with memchr: glibc's memmem costs several
+ * instructions a byte on these lines, memchr a fraction of one. */
+static const char *find_lit(const char *p, const char *end, const char *lit,
+                            size_t n, size_t at)
+{
+    if ((size_t)(end - p) < n)
+        return NULL;
+    const char *q = p + at;            /* the first place LIT[AT] may be */
+    const char *last = end - (n - at); /* the last one */
+    while (q <= last) {
+        q = memchr(q, lit[at], (size_t)(last - q) + 1);
+        if (!q)
+            return NULL;
+        if (memcmp(q - at, lit, n) == 0)
+            return q - at;
+        q++;
+    }
+    return NULL;
+}
+
 /* MLIR without its locations: every " loc(...)" (nested parentheses and
  * quoted paths included) is left out. */
 static void update_mlir_noloc(tk_hasher *h, const char *s, size_t len)
 {
     const char *p = s, *end = s + len;
     for (;;) {
-        const char *q = (size_t)(end - p) >= 5 ? memmem(p, (size_t)(end - p),
-                                                         " loc(", 5)
-                                               : NULL;
+        const char *q = find_lit(p, end, " loc(", 5, 4);
         if (!q) {
             hasher_update(h, p, (size_t)(end - p));
             return;
@@ -124,9 +174,7 @@ static void update_llvm_noloc(tk_hasher *h, const char *s, size_t len)
 {
     const char *p = s, *end = s + len;
     for (;;) {
-        const char *q = (size_t)(end - p) >= 8 ? memmem(p, (size_t)(end - p),
-                                                         ", !dbg !", 8)
-                                               : NULL;
+        const char *q = find_lit(p, end, ", !dbg !", 8, 2);
         if (!q) {
             hasher_update(h, p, (size_t)(end - p));
             return;
