@@ -18,6 +18,10 @@
 
 #include "tkdump/tk_normalize.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 typedef struct {
     uint64_t hash;
     const char *name; /* in the dump; valid while the builder runs */
@@ -154,6 +158,38 @@ static inline int nb_is_id(unsigned char c)
 static inline int nb_is_digit(unsigned char c)
 {
     return c >= '0' && c <= '9';
+}
+
+/* The first byte in [P, END) that is one of C0..C4, or END; TABLE marks the
+ * same five bytes.  The runs between special bytes are most of a dump (an
+ * LLVM "{ float, float, ... }" is hundreds of bytes): 16 bytes are looked at
+ * a time where SSE2 is there, one at a time otherwise. */
+static inline const char *nb_scan5(const char *p, const char *end,
+                                   const unsigned char table[256], char c0,
+                                   char c1, char c2, char c3, char c4)
+{
+#if defined(__SSE2__)
+    const __m128i v0 = _mm_set1_epi8(c0), v1 = _mm_set1_epi8(c1),
+                  v2 = _mm_set1_epi8(c2), v3 = _mm_set1_epi8(c3),
+                  v4 = _mm_set1_epi8(c4);
+    while (end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i m = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(x, v0), _mm_cmpeq_epi8(x, v1)),
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, v2),
+                                      _mm_cmpeq_epi8(x, v3)),
+                         _mm_cmpeq_epi8(x, v4)));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits)
+            return p + __builtin_ctz(bits);
+        p += 16;
+    }
+#else
+    (void)c0, (void)c1, (void)c2, (void)c3, (void)c4;
+#endif
+    while (p < end && !table[(unsigned char)*p])
+        p++;
+    return p;
 }
 
 #endif

@@ -112,8 +112,7 @@ void tk_norm_llvm_line(tk_norm_builder *b, const char *s, const char *end,
 
     while (p < end) {
         const char *run = p;
-        while (p < end && !special[(unsigned char)*p])
-            p++;
+        p = nb_scan5(p, end, special, '"', '%', '!', '#', '@');
         if (p > run)
             nb_put(b, run, (size_t)(p - run));
         if (p == end)
