@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #define TK_PASSES_WINDOW ((size_t)4 << 20)
+#define READ_STEP ((size_t)256 << 10)
 
 typedef enum {
     ROLE_HEADER,
@@ -374,22 +375,35 @@ static void line_end(builder *b, uint64_t next)
     }
 }
 
-static ssize_t read_some(int fd, char *buf, size_t n)
+/* Reads up to N bytes at file offset OFF (or, for a file that cannot seek,
+ * at the current position: SEQ), stopping at LIMIT. */
+typedef struct {
+    int fd;
+    int seq;        /* read(), not pread(): the whole file from the start */
+    uint64_t limit; /* offset where the scan stops (UINT64_MAX: at EOF) */
+} source;
+
+static ssize_t read_some(const source *src, char *buf, size_t n, uint64_t off)
 {
+    if (off >= src->limit)
+        return 0;
+    if (n > src->limit - off)
+        n = (size_t)(src->limit - off);
     for (;;) {
-        ssize_t r = read(fd, buf, n);
+        ssize_t r = src->seq ? read(src->fd, buf, n)
+                             : pread(src->fd, buf, n, (off_t)off);
         if (r >= 0 || errno != EINTR)
             return r;
     }
 }
 
-/* Feeds every line of FD to the builder.  Returns 0, or -1 on a read error
- * (reported). */
-static int scan(builder *b, int fd, size_t window)
+/* Feeds every line of SRC from offset START (a line start) to the builder.
+ * Returns 0, or -1 on a read error (reported). */
+static int scan(builder *b, const source *src, uint64_t start, size_t window,
+                char *buf)
 {
-    char *buf = g_malloc(window);
     size_t have = 0, pos = 0;
-    uint64_t base = 0; /* file offset of buf[0] */
+    uint64_t base = start; /* file offset of buf[0] */
     int eof = 0, rc = 0;
     for (;;) {
         while (pos < have) {
@@ -422,7 +436,7 @@ static int scan(builder *b, int fd, size_t window)
             for (;;) {
                 base += have;
                 have = 0;
-                ssize_t r = read_some(fd, buf, window);
+                ssize_t r = read_some(src, buf, window, base);
                 if (r < 0) {
                     rc = -1;
                     break;
@@ -448,7 +462,10 @@ static int scan(builder *b, int fd, size_t window)
                 break;
             continue;
         }
-        ssize_t r = read_some(fd, buf + have, window - have);
+        /* Read in steps, so that only as much of the window is touched
+         * (made resident) as the longest line needs. */
+        size_t step = window - have < READ_STEP ? window - have : READ_STEP;
+        ssize_t r = read_some(src, buf + have, step, base + have);
         if (r < 0) {
             rc = -1;
             break;
@@ -465,7 +482,6 @@ static int scan(builder *b, int fd, size_t window)
         tk_diags_add(b->diags, TK_DIAG_ERROR, b->name, b->line + 1,
                      "cannot read past line %llu: %s",
                      (unsigned long long)b->line, g_strerror(errno));
-    g_free(buf);
     return rc;
 }
 
@@ -483,6 +499,233 @@ static tk_passes *passes_new(const char *path)
     p->scratch = g_string_new(NULL);
     p->seqs = g_array_new(FALSE, FALSE, sizeof(tk_pass_seq));
     return p;
+}
+
+/* ---- two halves at once ----------------------------------------------------
+ *
+ * A big file is indexed as two halves on two threads, cut at a dump header
+ * line: a header starts a new dump whatever came before it (the dump or
+ * other text before it is finished first, in the same order), so the second
+ * half indexes from there exactly as the whole file would, given the number
+ * of lines before the cut.  The halves are then joined, the second's strings
+ * interned again in the first's table, and its diagnostics put after the
+ * first's, so the index and the diagnostics are those of one pass. */
+
+/* Files smaller than this are indexed in one go: a thread is not worth it. */
+#define SPLIT_MIN ((uint64_t)16 << 20)
+/* How far past the middle a header is looked for, and in what pieces. */
+#define SPLIT_SEARCH ((uint64_t)16 << 20)
+#define SPLIT_CHUNK ((size_t)1 << 20)
+
+/* Whether the whole line S (N bytes, no "\n") is a header line_begin()
+ * would start a dump at, whatever the state. */
+static int is_cut_line(const char *s, size_t n)
+{
+    if (memchr(s, '\0', n))
+        return 0;
+    if (n > 0 && s[n - 1] == '\r')
+        n--;
+    tk_pass_header h;
+    return !is_blank(s, n) && tk_passes_parse_header(s, n, &h);
+}
+
+/* The offset of a header line in the second half of the SIZE bytes of FD,
+ * near the middle; 0 for none.  A line scan() would take in pieces (no
+ * shorter than WINDOW) is never a cut. */
+static uint64_t find_cut(int fd, uint64_t size, size_t window)
+{
+    char *buf = g_malloc(SPLIT_CHUNK);
+    uint64_t off = size / 2, cut = 0;
+    int at_start = 0; /* OFF is known to be a line start */
+    while (!cut && off < size && off < size / 2 + SPLIT_SEARCH) {
+        ssize_t r = pread(fd, buf, SPLIT_CHUNK, (off_t)off);
+        if (r <= 0)
+            break;
+        const char *p = buf, *end = buf + r;
+        if (!at_start) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl)
+                break; /* a line of a megabyte: give up */
+            p = nl + 1;
+            at_start = 1;
+        }
+        for (;;) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl)
+                break;
+            size_t n = (size_t)(nl - p);
+            if (n + 1 <= window && is_cut_line(p, n)) {
+                cut = off + (uint64_t)(p - buf);
+                break;
+            }
+            p = nl + 1;
+        }
+        if (p == buf)
+            break; /* no whole line in a chunk */
+        off += (uint64_t)(p - buf);
+    }
+    g_free(buf);
+    return cut;
+}
+
+/* The number of lines before offset CUT, read through BUF (CAP bytes); -1
+ * on a read error. */
+static int64_t count_lines(int fd, uint64_t cut, char *buf, size_t cap)
+{
+    int64_t n = 0;
+    for (uint64_t off = 0; off < cut;) {
+        size_t want = cut - off < cap ? (size_t)(cut - off) : cap;
+        ssize_t r = pread(fd, buf, want, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            n = -1;
+            break;
+        }
+        for (const char *p = buf, *end = buf + r;
+             (p = memchr(p, '\n', (size_t)(end - p))); p++)
+            n++;
+        off += (uint64_t)r;
+    }
+    return n;
+}
+
+typedef struct {
+    builder b;
+    source src;
+    uint64_t cut;
+    size_t window;
+    char *buf;       /* WINDOW bytes, allocated by the caller's thread so
+                        that this one leaves no memory in a malloc arena of
+                        its own */
+    uint64_t before; /* lines before CUT */
+    int rc;
+} second_half;
+
+static gpointer index_second_half(gpointer data)
+{
+    second_half *h = data;
+    int64_t before = count_lines(h->src.fd, h->cut, h->buf,
+                                 h->window < READ_STEP ? h->window : READ_STEP);
+    if (before < 0) {
+        h->rc = -1;
+        return NULL;
+    }
+    h->before = h->b.line = (uint64_t)before;
+    h->rc = scan(&h->b, &h->src, h->cut, h->window, h->buf);
+    finish_dump(&h->b);
+    finish_other(&h->b);
+    return NULL;
+}
+
+static const char *reintern(tk_passes *p, const char *s)
+{
+    return tk_passes_intern(p, s, strlen(s));
+}
+
+/* Appends the dumps and other text of Q (the second half) to P. */
+static void join(tk_passes *p, const tk_passes *q)
+{
+    guint f0 = p->funcs->len;
+    for (guint i = 0; i < q->funcs->len; i++)
+        g_ptr_array_add(p->funcs, (gpointer)reintern(p, g_ptr_array_index(q->funcs, i)));
+    for (guint i = 0; i < q->func_first->len; i++) {
+        guint first = f0 + g_array_index(q->func_first, guint, i);
+        g_array_append_val(p->func_first, first);
+    }
+    for (guint i = 0; i < q->dumps->len; i++) {
+        tk_pass_dump d = g_array_index(q->dumps, tk_pass_dump, i);
+        d.pass = reintern(p, d.pass);
+        d.arg = reintern(p, d.arg);
+        d.scope = reintern(p, d.scope);
+        d.scope_name = reintern(p, d.scope_name);
+        d.kernel = reintern(p, d.kernel);
+        d.module_attrs = reintern(p, d.module_attrs);
+        g_array_append_val(p->dumps, d);
+    }
+    g_array_append_vals(p->others, q->others->data, q->others->len);
+}
+
+static int scan_whole(builder *b, int fd, const struct stat *st, size_t window)
+{
+    source src = {fd, !S_ISREG(st->st_mode), UINT64_MAX};
+    char *buf = g_malloc(window);
+    int rc = scan(b, &src, 0, window, buf);
+    g_free(buf);
+    finish_dump(b);
+    finish_other(b);
+    return rc;
+}
+
+/* Indexes FD into B (whose index is replaced when it is done again): in
+ * two halves when it is big and there are two processors.  Returns scan()'s
+ * result; B->line is then the number of lines. */
+static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
+{
+    uint64_t size = (uint64_t)st->st_size;
+    uint64_t cut = 0;
+    if (S_ISREG(st->st_mode) && size >= SPLIT_MIN && g_get_num_processors() > 1)
+        cut = find_cut(fd, size, window);
+    if (cut == 0)
+        return scan_whole(b, fd, st, window);
+
+    /* Each half's diagnostics wait in a list of their own. */
+    tk_diags *diags = b->diags;
+    b->diags = tk_diags_new();
+    second_half h;
+    memset(&h, 0, sizeof h);
+    h.b.ix = passes_new(b->ix->path);
+    h.b.diags = tk_diags_new();
+    h.b.name = b->name;
+    h.src = (source){fd, 0, UINT64_MAX};
+    h.cut = cut;
+    h.window = window;
+    h.buf = g_malloc(window);
+    GThread *t = g_thread_try_new("tkdump-index", index_second_half, &h, NULL);
+    if (!t)
+        index_second_half(&h);
+    source src = {fd, 0, cut};
+    char *buf = g_malloc(window);
+    int rc = scan(b, &src, 0, window, buf);
+    g_free(buf);
+    finish_dump(b);
+    finish_other(b);
+    if (t)
+        g_thread_join(t);
+    g_free(h.buf);
+    tk_diags *first = b->diags;
+    b->diags = diags;
+    /* A capped list cannot be joined to another as if it were one (what it
+     * dropped is only counted): a file torn all over, like one that could
+     * not be read, is indexed again in one go. */
+    int ok = rc == 0 && h.rc == 0 && b->line == h.before &&
+             tk_diags_count(first) < TK_DIAGS_PER_FILE &&
+             tk_diags_count(h.b.diags) < TK_DIAGS_PER_FILE;
+    if (ok) {
+        join(b->ix, h.b.ix);
+        b->line = h.b.line;
+        for (int k = 0; k < 2; k++) {
+            const tk_diags *from = k == 0 ? first : h.b.diags;
+            for (size_t i = 0; i < tk_diags_count(from); i++) {
+                const tk_diag *d = tk_diags_get(from, i);
+                tk_diags_add(diags, d->severity, d->file, d->line, "%s",
+                             d->message);
+            }
+        }
+    }
+    tk_passes_free(h.b.ix);
+    tk_diags_free(h.b.diags);
+    tk_diags_free(first);
+    if (ok)
+        return 0;
+    const char *name = b->name;
+    tk_passes *p = passes_new(b->ix->path);
+    tk_passes_free(b->ix);
+    memset(b, 0, sizeof *b);
+    b->ix = p;
+    b->diags = diags;
+    b->name = name;
+    return scan_whole(b, fd, st, window);
 }
 
 tk_passes *tk_passes_index_window(const char *path, size_t window,
@@ -513,9 +756,8 @@ tk_passes *tk_passes_index_window(const char *path, size_t window,
     b.ix = p;
     b.diags = diags;
     b.name = path;
-    int rc = scan(&b, fd, window);
-    finish_dump(&b);
-    finish_other(&b);
+    int rc = scan_file(&b, fd, &st, window);
+    p = b.ix;
     if (rc < 0) {
         close(fd);
         tk_passes_free(p);
