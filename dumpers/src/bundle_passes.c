@@ -344,16 +344,76 @@ static void match_all(tk_bundle *b, tk_pass_file *f, tk_diags *diags)
     g_free(claims);
 }
 
+/* A file indexed on a thread of its own, its diagnostics kept aside. */
+typedef struct {
+    tk_pass_file *f;
+    tk_diags *diags;
+    GThread *thread;
+} index_job;
+
+static gpointer index_job_run(gpointer data)
+{
+    index_job *j = data;
+    index_one(j->f, j->diags);
+    return NULL;
+}
+
+/* Indexes the files not tried yet: the first on this thread, the others on
+ * threads of their own (an MLIR_DUMP_PATH file and a stderr are indexed at
+ * once).  JOBS[i] is file i's, with its diagnostics, to be put after the
+ * ones before it in file order; NULL where it was tried already. */
+static index_job *index_files(tk_bundle *b)
+{
+    guint n = b->pass_found ? b->pass_found->len : 0;
+    index_job *jobs = g_new0(index_job, n + 1);
+    int first = 1;
+    for (guint i = 0; i < n; i++) {
+        tk_pass_file *f = g_ptr_array_index(b->pass_found, i);
+        if (f->tried)
+            continue;
+        jobs[i] = (index_job){f, tk_diags_new(), NULL};
+        if (first)
+            first = 0; /* done below, on this thread */
+        else if (g_get_num_processors() > 1)
+            jobs[i].thread = g_thread_try_new("tkdump-index", index_job_run,
+                                              &jobs[i], NULL);
+    }
+    /* On this thread: the first, and any no thread could be made for. */
+    for (guint i = 0; i < n; i++)
+        if (jobs[i].f && !jobs[i].thread)
+            index_job_run(&jobs[i]);
+    for (guint i = 0; i < n; i++)
+        if (jobs[i].thread)
+            g_thread_join(jobs[i].thread);
+    return jobs;
+}
+
 /* Indexes every file found, once, and matches kernels to sequences. */
 static void index_all(tk_bundle *b, tk_diags *diags)
 {
     if (b->pass_files)
         return;
     b->pass_files = g_ptr_array_new();
+    index_job *jobs = index_files(b);
     for (guint i = 0; b->pass_found && i < b->pass_found->len; i++) {
         tk_pass_file *f = g_ptr_array_index(b->pass_found, i);
-        if (!f->tried)
-            index_one(f, diags);
+        if (jobs[i].f) {
+            tk_diags *local = jobs[i].diags;
+            if (tk_diags_count(local) >= TK_DIAGS_PER_FILE) {
+                /* A capped list only counts what it dropped: indexed again
+                 * here, into DIAGS, for the same diagnostics as in one go. */
+                tk_passes_free(f->ix);
+                f->ix = NULL;
+                index_one(f, diags);
+            } else {
+                for (size_t k = 0; k < tk_diags_count(local); k++) {
+                    const tk_diag *d = tk_diags_get(local, k);
+                    tk_diags_add(diags, d->severity, d->file, d->line, "%s",
+                                 d->message);
+                }
+            }
+            tk_diags_free(local);
+        }
         if (!f->ix)
             continue;
         g_ptr_array_add(b->pass_files, f);
@@ -364,6 +424,7 @@ static void index_all(tk_bundle *b, tk_diags *diags)
         else
             match_all(b, f, diags);
     }
+    g_free(jobs);
 }
 
 size_t tk_bundle_pass_file_count(tk_bundle *b, tk_diags *diags)
