@@ -75,7 +75,7 @@ static void grow_slots(tk_norm_builder *b)
 {
     size_t old = b->slot_mask + 1;
     size_t size = b->slots ? old * 2 : 1024;
-    nb_slot *s = g_new(nb_slot, size);
+    nb_vslot *s = g_new(nb_vslot, size);
     for (size_t i = 0; i < size; i++)
         s[i].id = UINT32_MAX;
     for (size_t i = 0; b->slots && i < old; i++) {
@@ -92,16 +92,15 @@ static void grow_slots(tk_norm_builder *b)
 }
 
 /* Value names are a few bytes ("%12", "%offsets_3"): a hash of one or two
- * words is enough, and much cheaper than the line hash. */
-static inline uint64_t name_hash(const char *name, size_t len, uint32_t scope)
+ * words is enough, and much cheaper than the line hash.  W0 and W1 are the
+ * name's first 16 bytes, zero padded. */
+static inline uint64_t name_hash(const char *name, size_t len, uint32_t scope,
+                                 uint64_t w0, uint64_t w1)
 {
-    uint64_t w0 = 0, w1 = 0;
-    if (len <= 16) {
-        memcpy(&w0, name, len < 8 ? len : 8);
-        if (len > 8)
-            memcpy(&w1, name + 8, len - 8);
-    } else
+    if (len > 16) {
         w0 = tk_diff_hash(name, len);
+        w1 = 0;
+    }
     uint64_t h = (w0 ^ ((uint64_t)scope << 32 | len)) * 0x9e3779b97f4a7c15ull;
     h = (h ^ (h >> 29) ^ w1) * 0xbf58476d1ce4e5b9ull;
     return h ^ (h >> 32);
@@ -114,22 +113,40 @@ static void ref(tk_norm_builder *b, uint32_t scope, const char *name,
         len = UINT32_MAX;
     if ((b->slot_used + 1) * 2 > b->slot_mask + 1 || !b->slots)
         grow_slots(b);
-    uint64_t h = name_hash(name, len, scope);
+    uint64_t w0 = 0, w1 = 0;
+    if (len <= 16) {
+        memcpy(&w0, name, len < 8 ? len : 8);
+        if (len > 8)
+            memcpy(&w1, name + 8, len - 8);
+    } else {
+        memcpy(&w0, name, 8);
+    }
+    uint32_t h = (uint32_t)name_hash(name, len, scope, w0, w1);
     size_t k = h & b->slot_mask;
     uint32_t id;
     for (;;) {
-        nb_slot *s = &b->slots[k];
+        nb_vslot *s = &b->slots[k];
         if (s->id == UINT32_MAX) {
-            *s = (nb_slot){h, name, (uint32_t)len, scope, b->n->n_values++, def};
+            s->hash = h;
+            s->len = (uint32_t)len;
+            s->scope = scope | (def ? NB_DEFINED : 0);
+            s->id = id = b->n->n_values++;
+            s->w0 = w0;
+            if (len <= 16)
+                s->u.w1 = w1;
+            else
+                s->u.name = name;
             b->slot_used++;
-            id = s->id;
             break;
         }
-        if (s->hash == h && s->scope == scope && s->len == len &&
-            memcmp(s->name, name, len) == 0) {
-            if (def && s->defined)
+        if (s->hash == h && (s->scope & ~NB_DEFINED) == scope &&
+            s->len == len && s->w0 == w0 &&
+            (len <= 16 ? s->u.w1 == w1
+                       : memcmp(s->u.name, name, len) == 0)) {
+            if (def && (s->scope & NB_DEFINED))
                 s->id = b->n->n_values++; /* a new value, same name */
-            s->defined |= def;
+            if (def)
+                s->scope |= NB_DEFINED;
             id = s->id;
             break;
         }

@@ -31,6 +31,25 @@ typedef struct {
     int defined;      /* a definition of the name was seen */
 } nb_slot;
 
+/* A value name in the name table.  Most names are a few bytes ("12",
+ * "%offsets_3"): their bytes are kept in the slot, so that a lookup compares
+ * words there instead of reading the name's first use far back in the dump
+ * (a cache miss on every reference of a big dump). */
+typedef struct {
+    uint32_t hash;    /* the low bits of the name's hash */
+    uint32_t len;
+    uint32_t scope;   /* NB_DEFINED: a definition of the name was seen */
+    uint32_t id;      /* UINT32_MAX: empty slot */
+    uint64_t w0;      /* the name's first 8 bytes, zero padded */
+    union {
+        uint64_t w1;      /* len <= 16: its next 8 bytes, zero padded */
+        const char *name; /* longer: the name, in the dump */
+    } u;
+} nb_vslot;
+
+/* Set in nb_vslot.scope; scopes are counted "define" lines, far fewer. */
+#define NB_DEFINED 0x80000000u
+
 struct tk_norm {
     tk_ir_dialect dialect;
     uint32_t n_orig;
@@ -60,7 +79,7 @@ typedef struct {
     size_t refs_begin;
     uint32_t scope;           /* current function (0: module level) */
 
-    nb_slot *slots;           /* name table, open addressing */
+    nb_vslot *slots;          /* name table, open addressing */
     size_t slot_mask, slot_used;
 
     nb_slot *aliases;         /* MLIR attribute aliases: name -> index */
