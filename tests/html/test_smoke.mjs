@@ -106,6 +106,13 @@ function cliSource(input, idx, file, line, stage, exact) {
   assert(j.kernels.length === 1, `bind --source ${file}:${line} --kernel ${idx}: ${j.kernels.length} kernels`);
   return (j.kernels[0].stages[stage] || []).map((l) => l.line);
 }
+/* Every source line STAGE refers to: [path, line, exact, called], sorted. */
+const byPathLine = (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]);
+function cliRefs(input, idx, stage) {
+  const j = cliJson(['refs', input, '--kernel', String(idx)]);
+  assert(j.length === 1, `refs --kernel ${idx}: ${j.length} kernels`);
+  return (j[0].stages[stage] || []).map((r) => [r.file, r.line, r.exact, r.called]).sort(byPathLine);
+}
 function cliIR(input, idx, stage, line) {
   return cliJson(['bind', input, '--ir', stage + ':' + line, '--kernel', String(idx)]);
 }
@@ -125,8 +132,8 @@ function sample(metas) {
   const size = (m) => STAGES.reduce((s, st) => s + (m.stages[st].missing ? 0 : m.stages[st].lines), 0);
   let big = 0;
   metas.forEach((m, i) => { if (size(m) > size(metas[big])) big = i; });
-  const pick = new Set([big, 0]);
-  for (let k = 1; pick.size < MAX_KERNELS && k < MAX_KERNELS * 2; k++) pick.add(Math.floor((k * n) / MAX_KERNELS) % n);
+  const pick = new Set([big]);
+  for (let k = 0; pick.size < MAX_KERNELS && k < MAX_KERNELS * 2; k++) pick.add(Math.floor((k * n) / MAX_KERNELS) % n);
   for (let i = 0; pick.size < MAX_KERNELS; i++) pick.add(i);
   return [...pick].sort((a, b) => a - b);
 }
@@ -312,6 +319,19 @@ async function kernel(input, out, idx, pageFile, errs) {
       }
     });
     if (meta.stages[st].missing) continue;
+    // every source line's counts (the gutter numbers), not only the one clicked
+    await step(`${st}: IR line counts of every source line`, async () => {
+      const rows = await page.evaluate((st) => {
+        const S = window.TK.state, X = window.TK.internal;
+        return S.bind[st].src.map((r) => [S.files[r[0]] ? S.files[r[0]][0] : '?', r[1], X.expand(r[2]).length, X.expand(r[3]).length]);
+      }, st);
+      const want = cliRefs(input, idx, st);
+      const key = (r) => r.join(':');
+      const got = new Set(rows.map(key)), exp = new Set(want.map(key));
+      const lost = want.filter((r) => !got.has(key(r))), more = rows.filter((r) => !exp.has(key(r)));
+      if (lost.length || more.length)
+        throw new Error(`${lost.length} of the CLI's ${want.length} [file, line, exact, called] not on the page (${JSON.stringify(lost.slice(0, 3))}), ${more.length} only on the page (${JSON.stringify(more.slice(0, 3))})`);
+    });
     const pick = await busiestLine(page, st);
     let hit = 0;
     if (pick) await step(`${st}: click source line ${pick.path}:${pick.line}`, async () => {
