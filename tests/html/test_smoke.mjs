@@ -5,7 +5,8 @@
 // in test_report.mjs).  What it compares is the page against the CLI: the IR
 // lines the page highlights for a source line must be the ones
 // `tkview bind --source FILE:LINE --json` lists, the stack it shows for an
-// IR line the one `tkview bind --ir STAGE:LINE --json` lists.  Both answers
+// IR line the one `tkview bind --ir STAGE:LINE --json` lists, the IR line
+// counts of every source line the ones `tkview refs --json` lists.  The answers
 // come from libtkdump, so a mismatch means the report lost or mangled one on
 // its way to the page, not that the binding itself is wrong.
 //
