@@ -101,48 +101,71 @@ static inline const unsigned char *plain_run(const unsigned char *p,
     return p;
 }
 
+/* Escapes are written straight into OUT's buffer, grown once per block of
+ * input for the worst case (6 bytes out for a byte in), rather than
+ * appended piece by piece: report data holds hundreds of thousands of
+ * strings full of '<' and '>'. */
+#define ESCAPE_BLOCK ((size_t)4096)
+
 void jw_escape(GString *out, const char *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p = (const unsigned char *)s, *end = p + len;
     while (p < end) {
-        const unsigned char *run = p;
-        /* plain ASCII that needs no escape, copied in one go */
-        p = plain_run(p, end);
-        if (p > run)
-            g_string_append_len(out, (const char *)run, p - run);
-        if (p >= end)
-            break;
-        unsigned c = *p;
-        if (c < 0x80) {
-            char e[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
-            if (c == '"')
-                g_string_append(out, "\\\"");
-            else if (c == '\\')
-                g_string_append(out, "\\\\");
-            else if (c == '\n')
-                g_string_append(out, "\\n");
-            else if (c == '\t')
-                g_string_append(out, "\\t");
-            else
-                g_string_append(out, e);
-            p++;
-            continue;
+        size_t block = (size_t)(end - p) < ESCAPE_BLOCK ? (size_t)(end - p) : ESCAPE_BLOCK;
+        const unsigned char *bend = p + block;
+        gsize at = out->len;
+        g_string_set_size(out, at + 6 * block + 8);
+        char *o = out->str + at;
+        /* A character that starts before BEND is written whole, even when
+         * it ends after it. */
+        while (p < bend) {
+            const unsigned char *run = p;
+            /* plain ASCII that needs no escape, copied in one go */
+            p = plain_run(p, bend);
+            memcpy(o, run, (size_t)(p - run));
+            o += p - run;
+            if (p >= bend)
+                break;
+            unsigned c = *p;
+            if (c < 0x80) {
+                *o++ = '\\';
+                if (c == '"')
+                    *o++ = '"';
+                else if (c == '\\')
+                    *o++ = '\\';
+                else if (c == '\n')
+                    *o++ = 'n';
+                else if (c == '\t')
+                    *o++ = 't';
+                else {
+                    memcpy(o, "u00", 3);
+                    o[3] = hex[c >> 4];
+                    o[4] = hex[c & 15];
+                    o += 5;
+                }
+                p++;
+                continue;
+            }
+            /* multi-byte: validate one character */
+            gunichar u = g_utf8_get_char_validated((const gchar *)p, (gssize)(end - p));
+            if (u == (gunichar)-1 || u == (gunichar)-2) {
+                memcpy(o, "\\ufffd", 6);
+                o += 6;
+                p++;
+                continue;
+            }
+            const unsigned char *next = (const unsigned char *)g_utf8_next_char(p);
+            if (u == 0x2028 || u == 0x2029) {
+                memcpy(o, u == 0x2028 ? "\\u2028" : "\\u2029", 6);
+                o += 6;
+            } else {
+                memcpy(o, p, (size_t)(next - p));
+                o += next - p;
+            }
+            p = next;
         }
-        /* multi-byte: validate one character */
-        const gchar *next = NULL;
-        gunichar u = g_utf8_get_char_validated((const gchar *)p, (gssize)(end - p));
-        if (u == (gunichar)-1 || u == (gunichar)-2) {
-            g_string_append(out, "\\ufffd");
-            p++;
-            continue;
-        }
-        next = g_utf8_next_char(p);
-        if (u == 0x2028 || u == 0x2029)
-            g_string_append(out, u == 0x2028 ? "\\u2028" : "\\u2029");
-        else
-            g_string_append_len(out, (const char *)p, (const unsigned char *)next - p);
-        p = (const unsigned char *)next;
+        g_string_truncate(out, (gsize)(o - out->str));
     }
 }
 
