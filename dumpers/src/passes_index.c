@@ -595,9 +595,8 @@ typedef struct {
     source src;
     uint64_t cut;
     size_t window;
-    char *buf;       /* WINDOW bytes, allocated by the caller's thread so
-                        that this one leaves no memory in a malloc arena of
-                        its own */
+    char *buf;       /* WINDOW bytes, allocated and freed by the caller's
+                        thread, like the first half's */
     uint64_t before; /* lines before CUT */
     int rc;
 } second_half;
