@@ -54,7 +54,9 @@ static char *short_scope(const tk_timeline_entry *e)
     case TK_PASS_SCOPE_CGSCC:
         return g_strdup_printf("(%s)", e->scope_name);
     case TK_PASS_SCOPE_LOOP:
-        return g_strdup_printf("loop in %s", e->scope_name);
+        /* a legacy loop pass does not say which function */
+        return e->scope_name[0] ? g_strdup_printf("loop in %s", e->scope_name)
+                                : g_strdup("a loop");
     default:
         return g_strdup(e->scope);
     }

@@ -171,6 +171,10 @@ static void finish_dump(builder *b)
         } else if (first[0]) {
             d->scope_kind = TK_PASS_SCOPE_FUNCTION;
             d->scope_name = first;
+        } else if (d->kind == TK_PASS_LLVM_LEGACY && b->body.saw_preheader) {
+            /* A legacy loop pass (canon-freeze, loop-reduce): its loop,
+             * without the function's name. */
+            d->scope_kind = TK_PASS_SCOPE_LOOP;
         }
     }
     g_array_append_val(b->ix->dumps, *d);

@@ -49,6 +49,8 @@ typedef struct {
     int in_resource; /* inside an MLIR "{-# ... #-}" block */
     int mir;         /* 0 before "# Machine code", 1 inside, 2 after its end */
     int saw_module, saw_llvm_func, saw_ir;
+    int saw_preheader; /* "; Preheader:": a loop printed on its own (what
+                          legacy loop passes print) */
     int truncated;   /* the line given is only the start of a line longer
                         than the read window: its end is unknown, so a
                         definition is assumed to open a region */

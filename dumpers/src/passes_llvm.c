@@ -279,9 +279,13 @@ int tk_passes_llvm_body_line(tk_body_state *st, const char *s, size_t len,
     if (len == 0)
         return 1;
     switch (s[0]) {
+    case ';':
+        if (tk_span_starts(line, "; Preheader:"))
+            st->saw_preheader = 1;
+        st->saw_ir = 1;
+        return 1;
     case ' ':
     case '\t':
-    case ';':
     case '!':
     case '@':
     case '%':

@@ -410,7 +410,9 @@ static void plan_dump(planner *p, size_t part, size_t dump, size_t pos,
     }
     tk_timeline_entry e = entry_from_dump(p, part, dump);
     if (u == UNIT_LOOP) {
-        if (f->loop_part != TK_TL_NONE && strcmp(f->loop_scope, d->scope) == 0)
+        /* A legacy loop pass names no loop: which one it printed is not
+         * known, so it is compared with nothing. */
+        if (f->loop_part != TK_TL_NONE && d->scope[0] && strcmp(f->loop_scope, d->scope) == 0)
             e.before = side_dump(f->loop_part, f->loop_dump);
     } else if (u == UNIT_MODULE) {
         e.before = view_module(p, fam);

@@ -107,7 +107,9 @@ typedef enum {
     TK_PASS_SCOPE_OPERATION, /* "('tt.func' operation: @add_kernel)" */
     TK_PASS_SCOPE_FUNCTION,  /* "on add_kernel", a machine function */
     TK_PASS_SCOPE_CGSCC,     /* "on (add_kernel)" */
-    TK_PASS_SCOPE_LOOP       /* "on loop %x in function add_kernel" */
+    TK_PASS_SCOPE_LOOP       /* "on loop %x in function add_kernel"; a
+                                legacy dump whose body is a loop ("; Preheader:"),
+                                which names neither loop nor function */
 } tk_pass_scope_kind;
 
 /* How far down the pipeline the IR of a dump is, read from its content.
