@@ -498,6 +498,58 @@ await test('hostile text in IR strings, file names, kernel name and source runs 
 
 /* ---- size and speed -------------------------------------------------------- */
 
+/* Pass dumps are text from the compiler too: a copy of vector_add with
+ * script in one MLIR dump and one LLVM IR dump, shown in pass diffs and in a
+ * composed LLVM IR diff. */
+function hostilePasses() {
+  const dir = path.join(tmp, 'passes ' + PAYLOAD(6).replace(/\//g, '_'));
+  fs.cpSync(VA, dir, { recursive: true });
+  const edit = (file, lineNo, from, to) => {
+    const f = path.join(dir, file);
+    const lines = fs.readFileSync(f, 'utf8').split('\n');
+    assert(lines[lineNo - 1].includes(from), file + ':' + lineNo + ' is ' + lines[lineNo - 1]);
+    lines[lineNo - 1] = lines[lineNo - 1].replace(from, to);
+    fs.writeFileSync(f, lines.join('\n'));
+  };
+  // mlir_passes.txt 1277, in the dump at 1251 (the IR after
+  // TritonGPUCoalesce): `%x_6 = tt.load %x_4, %x_5 : ...`
+  edit('mlir_passes.txt', 1277, '%x_6 = tt.load %x_4, %x_5 :',
+    '%x_6 = tt.load %x_4, %x_5 {note = "' + PAYLOAD(6).replace(/"/g, '\\"') + '"} :');
+  // stderr.txt 2343, in the dump at 2329 (after IPSCCPPass):
+  // `%13 = shl nuw nsw i32 %12, 5, !dbg !9`
+  edit('stderr.txt', 2343, '%13 = shl nuw nsw i32 %12, 5, !dbg !9', '%13 = shl nuw nsw i32 %12, 5, !dbg !9 ; ' + PAYLOAD(7));
+  return dir;
+}
+
+await test('hostile text in pass dumps, in pass diffs and a composed LLVM IR diff, runs nothing', async () => {
+  const { out } = report(hostilePasses(), 'hostile passes');
+  for (const f of fs.readdirSync(path.join(out, 'data', 'k001')))
+    assert(!/<\/script|<img/i.test(fs.readFileSync(path.join(out, 'data', 'k001', f), 'utf8')), 'escaped in ' + f);
+  const kp = fs.readdirSync(out).find((f) => /^k001-.*\.html$/.test(f));
+  const page = await open(pathToFileURL(path.join(out, kp)).href);
+  await ready(page);
+  await page.click('#mode-passes');
+  await page.waitForSelector('body[data-passes="1"] #pass-list .ps');
+  const rowsText = async (i) => {
+    await page.click(`#pass-list .ps[data-i="${i}"]`);
+    await page.waitForFunction((i) => document.querySelector('#pass-bar strong').textContent.startsWith(i + ': '), i);
+    return page.textContent('#pass-rows');
+  };
+  // 14 TritonGPUCoalesce: its IR after is the dump at 1251
+  assert((await rowsText(14)).includes('<script>window.pwned=6</script>'), 'MLIR payload shown as text');
+  // 84 IPSCCPPass: its IR after is the dump at 2329
+  assert((await rowsText(84)).includes('<script>window.pwned=7</script>'), 'LLVM IR payload shown as text');
+  await page.evaluate(() => window.TK.passes.compare(81, 84));
+  await page.waitForFunction(() => document.querySelector('#pass-bar strong').textContent.startsWith('passes 81'));
+  assert((await page.textContent('#pass-rows')).includes('<img src=x onerror="window.pwned=70">'), 'composed diff shows it as text');
+  await page.waitForTimeout(300);
+  eq(await page.evaluate(() => window.pwned), undefined, 'window.pwned');
+  eq(await page.$$eval('img', (i) => i.length), 0, 'no <img> element was created');
+  eq(await page.$$eval('script:not([src])', (s) => s.length), 0, 'no inline script element');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', async () => {
   const cap = path.join(DUMPS, 'persistent_tma_matmul');
   const { out, secs } = report(cap, 'persistent');
