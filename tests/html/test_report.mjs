@@ -403,6 +403,7 @@ await test('any two LLVM IR passes: before EarlyCSEPass (81) to after IPSCCPPass
   // 2345 (body line 16 of 2329) `%15 = shl nuw nsw i32 %14, 2, !dbg !9`:
   // IPSCCP proved the shift cannot wrap; nothing like it before 81.
   has((r) => (r[0] === 'i' || r[0] === 'r') && r[3] === 16 && r[4].includes('%15 = shl nuw nsw i32 %14, 2'), 'the nuw nsw shift added');
+  await page.screenshot({ path: path.join(ART, 'passes-compose-llvm.png') });
   // One pass of the range alone is that pass's own diff: 84 IPSCCPPass
   // (stderr.txt:2106 -> 2329) replaced 2120 `%13 = shl i32 %12, 5` with
   // 2343 `%13 = shl nuw nsw i32 %12, 5` (body line 14 of 2329).
