@@ -122,7 +122,12 @@ const char *tk_kernel_stage_missing(const tk_kernel *ck, tk_stage_kind kind)
      * use and cached, which is why the kernel is written to here. */
     tk_kernel *k = (tk_kernel *)ck;
     if (!k->missing_default[kind]) {
-        if (k->files[kind].path)
+        if (k->from_passes)
+            k->missing_default[kind] = g_strdup_printf(
+                "no final stages were found: the kernel comes from pass dumps "
+                "only (%s), which show its compile pass by pass",
+                tk_kernel_origin(k));
+        else if (k->files[kind].path)
             k->missing_default[kind] = g_strdup_printf(
                 "%s could not be read", k->files[kind].path);
         else if (kind == TK_STAGE_SASS && k->cubin_path)
@@ -216,6 +221,11 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
             /* A bundle lists its pass dumps; any other folder may hold
              * some under any name (mlir_passes.txt, stderr.txt, run2.log). */
             tk_passfiles_find(b, real, diags);
+            /* No stage file, but pass dumps (an MLIR_DUMP_PATH file and a
+             * stderr copied from another machine): their compiles are the
+             * kernels, as for one such file given as PATH. */
+            if (b->kernels->len == 0 && tk_passfiles_load_found(b, diags))
+                b->kind = TK_INPUT_FILES;
         }
         g_free(manifest);
     } else if (g_file_test(real, G_FILE_TEST_IS_REGULAR)) {
@@ -233,12 +243,16 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
     if (b->kernels->len == 0 && b->kind != TK_INPUT_BUNDLE) {
         /* One error is enough: a lone file already said what it is not. */
         if (!diags ||
-            tk_diags_count_at_least(diags, TK_DIAG_ERROR) == errors_before)
+            tk_diags_count_at_least(diags, TK_DIAG_ERROR) == errors_before) {
             tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
                          "no Triton kernel found (looked for a tkview "
                          "manifest.json, kernel_dump/ and cache/ folders, "
-                         "HASH folders and .ttir/.ttgir/.llir/.ptx/.sass "
-                         "files)");
+                         "HASH folders, .ttir/.ttgir/.llir/.ptx/.sass "
+                         "files and pass dump files)");
+            /* Name the files that were looked at: a user who copied an
+             * empty or cut mlir_passes.txt sees which. */
+            tk_passfiles_report_rejected(b, diags);
+        }
         tk_bundle_free(b);
         return NULL;
     }

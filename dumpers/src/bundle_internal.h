@@ -54,6 +54,9 @@ struct tk_kernel {
     char *missing[TK_STAGE_COUNT];
     /* Lazily made default reasons for tk_kernel_stage_missing(). */
     char *missing_default[TK_STAGE_COUNT];
+    /* Made from pass dumps alone (no stage file was ever looked for it):
+     * tk_kernel_stage_missing() says so. */
+    gboolean from_passes;
 };
 
 /* A pass dump file found with the input (bundle_passes.c). */
@@ -91,6 +94,9 @@ struct tk_bundle {
                                  NULL when none */
     GPtrArray *pass_files;    /* those that could be indexed (borrowed);
                                  NULL until the first use */
+    tk_diags *pass_rejected;  /* why the first files looked at are no pass
+                                 dumps (errors); NULL when none */
+    size_t n_rejected;        /* how many were, in all */
 };
 
 /* ---- bundle.c ---- */
@@ -249,6 +255,18 @@ void tk_passfiles_find(tk_bundle *bundle, const char *root, tk_diags *diags);
  * is not a pass dump file (nothing done). */
 gboolean tk_passfiles_load_direct(tk_bundle *bundle, const char *path,
                                   tk_diags *diags);
+
+/* When a folder gave no kernel from stage files but pass dump files were
+ * found in it (tk_passfiles_find): indexes them and adds one kernel without
+ * stages per compile, a compile's MLIR sequence (an MLIR_DUMP_PATH file)
+ * and LLVM sequence (a stderr) joined into one kernel when the dumps tell
+ * that they belong together; returns TRUE.  FALSE when no pass dump file
+ * was found (nothing done). */
+gboolean tk_passfiles_load_found(tk_bundle *bundle, tk_diags *diags);
+
+/* Adds to DIAGS why the first files tk_passfiles_find() looked at are not
+ * pass dumps (empty, no header), for a load that found nothing. */
+void tk_passfiles_report_rejected(const tk_bundle *bundle, tk_diags *diags);
 
 /* Writes KERNEL's slice of every pass file that has its sequence as
  * FOLDER/passes/KIND.txt.gz under the bundle being built in TMP, and lists

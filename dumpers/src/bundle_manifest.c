@@ -259,8 +259,12 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     if (!k->origin)
         k->origin = g_strdup(b->root);
     GPtrArray *passes = read_passes(b, o, index, name, manifest, diags);
-    /* A kernel made from a pass dump file alone has no stage: its passes
-     * are what there is. */
+    int listed = 0;
+    for (int i = 0; i < TK_STAGE_COUNT; i++)
+        listed += k->files[i].path != NULL;
+    /* A kernel made from pass dumps alone has no stage: its passes are what
+     * there is, and a missing stage says so. */
+    k->from_passes = listed == 0 && passes->len > 0;
     if (tk_kernel_read_stages(k, b->tab, diags) == 0 && passes->len == 0) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "kernel %s: no stage file could be read; skipped", id);
