@@ -81,6 +81,7 @@ int tk_report_index(tk_report *r, const char *notes_html)
     for (size_t i = 0; i < G_N_ELEMENTS(heads); i++)
         tk_el(tr, "th", NULL, heads[i]);
     xmlNodePtr tbody = tk_el(table, "tbody", NULL, NULL);
+    guint n_passes_only = 0;
     for (guint i = 0; i < r->kernels->len; i++) {
         tk_report_kernel *rk = &g_array_index(r->kernels, tk_report_kernel, i);
         const tk_kernel_meta *m = tk_kernel_metadata(rk->kernel);
@@ -97,7 +98,19 @@ int tk_report_index(tk_report *r, const char *notes_html)
         cell_int(tr, m->shared_bytes, " B");
         cell_int(tr, m->registers, NULL);
         cell_int(tr, m->spill_bytes, " B");
-        for (int s = 0; s < TK_STAGE_COUNT; s++) {
+        gboolean any_stage = FALSE;
+        for (int s = 0; s < TK_STAGE_COUNT && !any_stage; s++)
+            any_stage = tk_kernel_stage(rk->kernel, (tk_stage_kind)s) != NULL;
+        if (!any_stage) {
+            /* One cell for the five stages: none was found at all. */
+            td = tk_el(tr, "td", "missing", "no final stages (pass dumps only)");
+            tk_attr(td, "colspan", "5");
+            const char *why = tk_kernel_stage_missing(rk->kernel, TK_STAGE_TTGIR);
+            if (why)
+                tk_attr(td, "title", why);
+            n_passes_only++;
+        }
+        for (int s = 0; s < TK_STAGE_COUNT && any_stage; s++) {
             const tk_stage *st = tk_kernel_stage(rk->kernel, (tk_stage_kind)s);
             if (!st) {
                 tk_el(tr, "td", "num missing", "-");
@@ -120,6 +133,21 @@ int tk_report_index(tk_report *r, const char *notes_html)
     }
     if (r->kernels->len == 0)
         tk_el(body, "p", "warn", "No kernel was found in the input.");
+    if (n_passes_only > 0) {
+        char *text =
+            n_passes_only == r->kernels->len
+                ? g_strdup("These kernels come from pass dumps only (no final "
+                           "stage files, no metadata): their pages show what "
+                           "each compiler pass did, under Passes.")
+                : g_strdup_printf(
+                      "%u of the %u kernels come from pass dumps only (no "
+                      "final stage files, no metadata): their pages show "
+                      "what each compiler pass did, under Passes.",
+                      n_passes_only, r->kernels->len);
+        xmlNodePtr p = tk_el(body, "p", "warn", text);
+        tk_attr(p, "id", "passes-only");
+        g_free(text);
+    }
     xmlNodePtr foot = tk_el(body, "footer", NULL, NULL);
     tk_text(foot, "Opens from file:// with no server and no network. ");
     tk_text(foot, "Click a kernel to see what each source line became.");

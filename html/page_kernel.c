@@ -51,6 +51,25 @@ int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk)
     }
     xmlNodePtr metaline = tk_el(top, "div", "meta", NULL);
     tk_attr(metaline, "id", "meta");
+    gboolean any_stage = FALSE;
+    for (int s = 0; s < TK_STAGE_COUNT && !any_stage; s++)
+        any_stage = tk_kernel_stage(rk->kernel, (tk_stage_kind)s) != NULL;
+    if (!any_stage) {
+        /* Pass dumps alone (an MLIR_DUMP_PATH file, a stderr): the stage
+         * tabs are all empty, so the page says why before anyone clicks,
+         * and where to look instead. */
+        xmlNodePtr note = tk_el(top, "p", "warn",
+                                rk->n_passes >= 0
+                                    ? "No final stages were found for this "
+                                      "kernel (pass dumps only): Passes "
+                                      "shows what each compiler pass did."
+                                    : "No final stages were found for this "
+                                      "kernel.");
+        tk_attr(note, "id", "no-stages");
+        const char *why = tk_kernel_stage_missing(rk->kernel, TK_STAGE_TTGIR);
+        if (why)
+            tk_attr(note, "title", why);
+    }
 
     xmlNodePtr kv = tk_el(body, "main", "kernel-view", NULL);
     tk_attr(kv, "id", "kernel-view");
