@@ -225,6 +225,7 @@ int tk_cmd_history(int argc, char **argv)
         json_builder_set_member_name(j, "kernels");
         json_builder_begin_array(j);
     }
+    gboolean named_any = named->len > 0;
     g_ptr_array_free(named, TRUE);
     size_t steps = 0, timelines = 0;
     for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
@@ -241,6 +242,25 @@ int tk_cmd_history(int argc, char **argv)
         tk_diags_free(diags);
         if (tl)
             timelines++;
+        if (h && !named_any) {
+            /* No final stage named the file (a kernel from pass dumps
+             * alone): the dumps' locations, interned by the history, may;
+             * one match is shown by its path, as for stage files. */
+            const char *only = NULL;
+            size_t hits = 0;
+            for (tk_file_id f = 0; f < tk_loctab_file_count(tab); f++)
+                if (file_matches(tab, f, &q)) {
+                    only = tk_loctab_file_path(tab, f);
+                    hits++;
+                }
+            if (hits == 1) {
+                g_free(what);
+                what = g_strdup_printf("%s:%u (%s)", only, line,
+                                       a.exact ? "this line only"
+                                               : "this line and what it called");
+                named_any = TRUE;
+            }
+        }
         /* Without --kernel, kernels whose passes never touched the line
          * stay quiet. */
         if (h && (one || tk_history_count(h))) {
