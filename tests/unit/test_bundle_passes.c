@@ -27,6 +27,7 @@
 #include "bundle_internal.h"
 #include "tk_test.h"
 #include "tkdump/tk_passes.h"
+#include "tkdump/tk_timeline.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -499,6 +500,295 @@ static void test_direct_file(void)
     tk_diags_free(d);
 }
 
+/* ---- a folder of pass dump files alone ------------------------------------ */
+
+/* DIR/NAME as a symbolic link to REL of the shared dumps (the stderr files
+ * are 137 MB: not copied). */
+static void link_dump(const char *rel, const char *dir, const char *name)
+{
+    char *from = tk_test_dump_path(rel);
+    char *to = g_build_filename(dir, name, NULL);
+    g_assert_cmpint(symlink(from, to), ==, 0);
+    g_free(to);
+    g_free(from);
+}
+
+/* The timelines of KA in A and KB in B list the same passes with the same
+ * effects. Returns their length. */
+static size_t assert_same_timeline(tk_bundle *a, const tk_kernel *ka,
+                                   tk_bundle *b, const tk_kernel *kb)
+{
+    tk_diags *d = tk_diags_new();
+    tk_timeline *ta = tk_timeline_of_kernel(a, ka, NULL, d);
+    tk_timeline *tb = tk_timeline_of_kernel(b, kb, NULL, d);
+    g_assert_nonnull(ta);
+    g_assert_nonnull(tb);
+    size_t n = tk_timeline_count(ta);
+    g_assert_cmpuint(n, ==, tk_timeline_count(tb));
+    for (size_t i = 0; i < n; i++) {
+        const tk_timeline_entry *x = tk_timeline_get(ta, i);
+        const tk_timeline_entry *y = tk_timeline_get(tb, i);
+        g_assert_cmpstr(x->pass, ==, y->pass);
+        g_assert_cmpstr(x->scope, ==, y->scope);
+        g_assert_cmpint(x->level, ==, y->level);
+        g_assert_cmpint(x->effect, ==, y->effect);
+        g_assert_cmpuint(x->added, ==, y->added);
+        g_assert_cmpuint(x->removed, ==, y->removed);
+        g_assert_cmpuint(x->n_substeps, ==, y->n_substeps);
+    }
+    tk_timeline_free(ta);
+    tk_timeline_free(tb);
+    tk_diags_free(d);
+    return n;
+}
+
+static gboolean has_stage(const tk_kernel *k)
+{
+    for (int s = 0; s < TK_STAGE_COUNT; s++)
+        if (tk_kernel_stage(k, (tk_stage_kind)s))
+            return TRUE;
+    return FALSE;
+}
+
+static void test_pass_folder(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    /* What a user copies from another machine: the MLIR_DUMP_PATH file and
+     * the stderr, nothing else. */
+    char *dir = make_tmp();
+    copy_dump_n("vector_add/mlir_passes.txt", dir, "mlir_passes.txt", 1);
+    copy_dump_n("vector_add/stderr.txt", dir, "stderr.txt", 1);
+    tk_diags *d = tk_diags_new();
+    tk_bundle *b = load_path(dir, d);
+    tk_test_print_diags(d);
+    g_assert_cmpuint(tk_diags_count_at_least(d, TK_DIAG_WARNING), ==, 0);
+    g_assert_cmpint(tk_bundle_input_kind(b), ==, TK_INPUT_FILES);
+    /* One compile, its two halves one kernel. */
+    g_assert_cmpuint(tk_bundle_kernel_count(b), ==, 1);
+    const tk_kernel *k = tk_bundle_kernel(b, 0);
+    g_assert_cmpstr(tk_kernel_name(k), ==, "add_kernel");
+    g_assert_true(is_hex16(tk_kernel_hash(k)));
+    g_assert_false(has_stage(k));
+    g_assert_nonnull(strstr(tk_kernel_stage_missing(k, TK_STAGE_PTX),
+                            "no final stages were found"));
+    g_assert_nonnull(strstr(tk_kernel_origin(k), "mlir_passes.txt, line 1"));
+    g_assert_nonnull(strstr(tk_kernel_origin(k), "stderr.txt, line 1"));
+    g_assert_cmpuint(tk_bundle_pass_file_count(b, d), ==, 2);
+    size_t m = pass_file(b, "/mlir_passes.txt");
+    size_t l = pass_file(b, "/stderr.txt");
+    /* grep -c 'IR Dump': 73 and 193. */
+    g_assert_cmpuint(seq_of(b, k, m)->n_dumps, ==, 73);
+    g_assert_cmpuint(seq_of(b, k, l)->n_dumps, ==, 193);
+    /* The timeline of the capture's add_kernel: 73 MLIR passes, then the
+     * 193 LLVM dumps less the 2 SoftwarePipeliner ones (sub-steps). */
+    tk_bundle *c = load_dump("vector_add", d);
+    g_assert_cmpuint(assert_same_timeline(b, k, c, tk_bundle_kernel(c, 0)),
+                     ==, 73 + 191);
+
+    /* Saved as a bundle and loaded again: the same. */
+    char *outdir = make_tmp();
+    char *out = g_build_filename(outdir, "b", NULL);
+    g_assert_cmpint(tk_bundle_save(b, out, d), ==, 0);
+    tk_bundle *s = load_path(out, d);
+    g_assert_cmpuint(tk_bundle_kernel_count(s), ==, 1);
+    const tk_kernel *ks = tk_bundle_kernel(s, 0);
+    g_assert_cmpstr(tk_kernel_hash(ks), ==, tk_kernel_hash(k));
+    g_assert_false(has_stage(ks));
+    g_assert_nonnull(strstr(tk_kernel_stage_missing(ks, TK_STAGE_TTIR),
+                            "no final stages were found"));
+    g_assert_cmpuint(tk_bundle_pass_file_count(s, d), ==, 2);
+    g_assert_cmpuint(seq_of(s, ks, pass_file(s, "/mlir.txt.gz"))->n_dumps, ==,
+                     73);
+    g_assert_cmpuint(seq_of(s, ks, pass_file(s, "/llvm.txt.gz"))->n_dumps, ==,
+                     193);
+    g_assert_cmpuint(assert_same_timeline(s, ks, c, tk_bundle_kernel(c, 0)),
+                     ==, 73 + 191);
+    tk_bundle_free(s);
+    tk_bundle_free(c);
+    tk_bundle_free(b);
+
+    /* A folder with a stage file too is what it was: kernels from stage
+     * files, pass files matched to them by digests. */
+    char *ttir = NULL;
+    {
+        char *kd = tk_test_dump_path("vector_add/kernel_dump");
+        GDir *g = g_dir_open(kd, 0, NULL);
+        const char *h = g_dir_read_name(g);
+        ttir = g_build_filename(kd, h, "add_kernel.ttir", NULL);
+        g_dir_close(g);
+        g_free(kd);
+    }
+    char *to = g_build_filename(dir, "add_kernel.ttir", NULL);
+    copy_tree(ttir, to);
+    b = load_path(dir, d);
+    g_assert_cmpuint(tk_bundle_kernel_count(b), ==, 1);
+    k = tk_bundle_kernel(b, 0);
+    g_assert_nonnull(tk_kernel_stage(k, TK_STAGE_TTIR));
+    /* No metadata: named after its folder, as loose stage files are. */
+    char *folder = g_path_get_basename(dir);
+    g_assert_cmpstr(tk_kernel_hash(k), ==, folder);
+    g_free(folder);
+    g_assert_cmpuint(seq_of(b, k, pass_file(b, "/mlir_passes.txt"))->n_dumps,
+                     ==, 73);
+    g_assert_cmpuint(seq_of(b, k, pass_file(b, "/stderr.txt"))->n_dumps, ==,
+                     193);
+    tk_bundle_free(b);
+    g_free(to);
+    g_free(ttir);
+    rm_tree(outdir);
+    rm_tree(dir);
+    g_free(out);
+    g_free(outdir);
+    g_free(dir);
+    tk_diags_free(d);
+}
+
+/* Loads a folder holding only REL's two pass files and checks that its
+ * N_KERNELS kernels join the very MLIR and LLVM sequences that the capture's
+ * kernels were given by comparing their stage files with the dumps. */
+static void check_pairs(const char *rel, size_t n_kernels)
+{
+    tk_diags *d = tk_diags_new();
+    tk_bundle *c = load_dump(rel, d);
+    g_assert_cmpuint(tk_bundle_kernel_count(c), ==, n_kernels);
+    size_t cm = pass_file(c, "/mlir_passes.txt");
+    size_t cl = pass_file(c, "/stderr.txt");
+    ptrdiff_t *truth = g_new(ptrdiff_t, 2 * n_kernels);
+    for (size_t i = 0; i < n_kernels; i++) {
+        const tk_kernel *k = tk_bundle_kernel(c, i);
+        truth[2 * i] = tk_bundle_kernel_pass_seq(c, k, cm);
+        truth[2 * i + 1] = tk_bundle_kernel_pass_seq(c, k, cl);
+        g_assert_cmpint(truth[2 * i], >=, 0);
+        g_assert_cmpint(truth[2 * i + 1], >=, 0);
+    }
+    char *dir = make_tmp();
+    char *m_rel = g_strconcat(rel, "/mlir_passes.txt", NULL);
+    char *l_rel = g_strconcat(rel, "/stderr.txt", NULL);
+    link_dump(m_rel, dir, "mlir_passes.txt");
+    link_dump(l_rel, dir, "stderr.txt");
+    tk_bundle *b = load_path(dir, d);
+    g_assert_false(diag_about(d, TK_DIAG_NOTE, "", "are not joined"));
+    g_assert_cmpuint(tk_bundle_kernel_count(b), ==, n_kernels);
+    size_t m = pass_file(b, "/mlir_passes.txt");
+    size_t l = pass_file(b, "/stderr.txt");
+    gboolean *used = g_new0(gboolean, n_kernels);
+    for (size_t i = 0; i < n_kernels; i++) {
+        const tk_kernel *k = tk_bundle_kernel(b, i);
+        g_assert_false(has_stage(k));
+        ptrdiff_t sm = tk_bundle_kernel_pass_seq(b, k, m);
+        ptrdiff_t sl = tk_bundle_kernel_pass_seq(b, k, l);
+        size_t j = 0;
+        while (j < n_kernels &&
+               !(truth[2 * j] == sm && truth[2 * j + 1] == sl))
+            j++;
+        if (j == n_kernels)
+            g_error("%s: kernel %s joins MLIR compile %td and LLVM compile "
+                    "%td, which no capture kernel does", rel,
+                    tk_kernel_name(k), sm, sl);
+        g_assert_false(used[j]);
+        used[j] = TRUE;
+        g_assert_cmpstr(tk_kernel_name(k), ==,
+                        tk_kernel_name(tk_bundle_kernel(c, j)));
+    }
+    tk_bundle_free(b);
+    tk_bundle_free(c);
+    rm_tree(dir);
+    g_free(used);
+    g_free(truth);
+    g_free(m_rel);
+    g_free(l_rel);
+    g_free(dir);
+    tk_diags_free(d);
+}
+
+static void test_pass_folder_pairs(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    /* Three configurations of mm_kernel (num-warps 8, 4, 4: two alike in
+     * threads per block, apart in their inline asm) and 16 TorchInductor
+     * compiles, 7 names compiled twice (128 and 256 threads). */
+    check_pairs("autotuned_matmul", 3);
+    check_pairs("compiled_block", 16);
+}
+
+static void test_pass_folder_ambiguous(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    /* The same compile twice in both files: the dumps cannot say which
+     * LLVM half goes with which MLIR half, so none is joined: four
+     * kernels, and a note. */
+    char *dir = make_tmp();
+    copy_dump_n("vector_add/mlir_passes.txt", dir, "mlir_passes.txt", 2);
+    copy_dump_n("vector_add/stderr.txt", dir, "stderr.txt", 2);
+    tk_diags *d = tk_diags_new();
+    tk_bundle *b = load_path(dir, d);
+    g_assert_true(diag_about(d, TK_DIAG_NOTE, "mlir_passes.txt",
+                             "are not joined"));
+    g_assert_true(diag_about(d, TK_DIAG_NOTE, "", "2 MLIR compile(s)"));
+    g_assert_cmpuint(tk_bundle_kernel_count(b), ==, 4);
+    size_t m = pass_file(b, "/mlir_passes.txt");
+    size_t l = pass_file(b, "/stderr.txt");
+    for (size_t i = 0; i < 4; i++) {
+        const tk_kernel *k = tk_bundle_kernel(b, i);
+        gboolean in_m = tk_bundle_kernel_pass_seq(b, k, m) >= 0;
+        gboolean in_l = tk_bundle_kernel_pass_seq(b, k, l) >= 0;
+        g_assert_true(in_m != in_l);
+    }
+    tk_bundle_free(b);
+    tk_diags_free(d);
+    rm_tree(dir);
+    g_free(dir);
+
+    /* Two MLIR compiles, one LLVM compile that fits both: three kernels. */
+    dir = make_tmp();
+    copy_dump_n("vector_add/mlir_passes.txt", dir, "mlir_passes.txt", 2);
+    copy_dump_n("vector_add/stderr.txt", dir, "stderr.txt", 1);
+    d = tk_diags_new();
+    b = load_path(dir, d);
+    g_assert_true(diag_about(d, TK_DIAG_NOTE, "", "are not joined"));
+    g_assert_cmpuint(tk_bundle_kernel_count(b), ==, 3);
+    tk_bundle_free(b);
+    tk_diags_free(d);
+    rm_tree(dir);
+    g_free(dir);
+}
+
+/* Loading DIR fails with an error naming FILE_PART and MSG_PART. */
+static void assert_load_fails(const char *dir, const char *file_part,
+                              const char *msg_part)
+{
+    tk_diags *d = tk_diags_new();
+    g_assert_null(tk_bundle_load(dir, NULL, d));
+    if (!diag_about(d, TK_DIAG_ERROR, file_part, msg_part)) {
+        tk_test_print_diags(d);
+        g_error("no error about %s saying %s", file_part, msg_part);
+    }
+    tk_diags_free(d);
+}
+
+static void test_pass_folder_bad(void)
+{
+    char *dir = make_tmp();
+    char *path = g_build_filename(dir, "mlir_passes.txt", NULL);
+    write_file(path, "", 0);
+    assert_load_fails(dir, "/mlir_passes.txt", "it is empty");
+    write_file(path, "Traceback (most recent call last):\n  oops\n", -1);
+    assert_load_fails(dir, "/mlir_passes.txt", "no pass dump header");
+    /* Headers, but no dump defines a kernel. */
+    write_file(path,
+               "// -----// IR Dump Before CSE (cse) ('builtin.module' "
+               "operation) //----- //\nmodule {\n}\n",
+               -1);
+    assert_load_fails(dir, "/mlir_passes.txt",
+                      "no dump in it defines a kernel");
+    rm_tree(dir);
+    g_free(path);
+    g_free(dir);
+}
+
 /* ---- bundles --------------------------------------------------------------- */
 
 /* Sequence S of P and T of Q hold the same dumps: as many, the same passes
@@ -928,6 +1218,12 @@ int main(int argc, char **argv)
     g_test_add_func("/bundle-passes/tie-and-strangers",
                     test_tie_and_strangers);
     g_test_add_func("/bundle-passes/direct-file", test_direct_file);
+    g_test_add_func("/bundle-passes/pass-folder", test_pass_folder);
+    g_test_add_func("/bundle-passes/pass-folder/pairs",
+                    test_pass_folder_pairs);
+    g_test_add_func("/bundle-passes/pass-folder/ambiguous",
+                    test_pass_folder_ambiguous);
+    g_test_add_func("/bundle-passes/pass-folder/bad", test_pass_folder_bad);
     g_test_add_func("/bundle-passes/save/vector-add", test_save_vector_add);
     g_test_add_func("/bundle-passes/save/compiled-block",
                     test_save_compiled_block);
