@@ -190,6 +190,87 @@ def passes_on_a_dump_file_alone():
     assert (k['passes'][14]['added'], k['passes'][14]['removed']) == (13, 3)
 
 
+def pass_folder(d):
+    """D holds vector_add's mlir_passes.txt and stderr.txt, nothing else."""
+    for f in ('mlir_passes.txt', 'stderr.txt'):
+        shutil.copy(os.path.join(VA, f), d)
+
+
+def entries(k):
+    return [(x['index'], x['level'], x['pass'], x['scope'], x['effect'], x['added'],
+             x['removed'], len(x['substeps'])) for x in k['passes']]
+
+
+@test
+def passes_on_a_folder_of_dump_files():
+    with tempfile.TemporaryDirectory() as d:
+        pass_folder(d)
+        r = run_json('passes', d)
+        assert len(r['kernels']) == 1
+        k = r['kernels'][0]
+        # 73 MLIR headers, 193 LLVM ones less 2 SoftwarePipeliner sub-steps:
+        # one kernel, MLIR then LLVM, as the capture folder shows it.
+        assert k['name'] == 'add_kernel' and k['summary']['passes'] == 73 + 191
+        assert [os.path.basename(f) for f in k['files']] == ['mlir_passes.txt', 'stderr.txt']
+        va = run_json('passes', VA)['kernels'][0]
+        assert entries(k) == entries(va)
+        assert k['summary'] == va['summary'], (k['summary'], va['summary'])
+        code, out, err = run('info', d)
+        assert code == 0, err
+        assert 'pass dump files, 1 kernel' in out and 'no final stages were found' in out
+        j = run_json('info', d)
+        assert all(j['kernels'][0]['stages'][s] is None for s in j['kernels'][0]['stages'])
+        # Pass 14 (mlir_passes.txt:1178, TritonGPUCoalesce): +13 -3 as above.
+        code, out, err = run('diff', d, '--kernel', 'add_kernel', '--pass', '14', '--color=never')
+        assert code == 0, err
+        assert out.startswith('--- add_kernel: mlir_passes.txt:1178'), out[:200]
+        code, out, err = run('diff', d, '--kernel', '0', '--pass', '88', '--color=never')
+        assert code == 0 and 'stderr.txt:3166' in out.splitlines()[1], out[:300]
+        h = run_json('history', d, '--source', 'vector_add.py:16')
+        hv = run_json('history', VA, '--source', 'vector_add.py:16')
+        assert [(s['index'], s['removed'], s['added']) for s in h['kernels'][0]['passes']] == \
+            [(s['index'], s['removed'], s['added']) for s in hv['kernels'][0]['passes']]
+        code, out, _ = run('history', d, '--source', 'vector_add.py:16')
+        assert code == 0 and out.splitlines()[0].split(': ', 1)[1].startswith('/'), out[:200]
+        # Written as a bundle: the same timeline from its slices.
+        out_b = os.path.join(d, 'out', 'B')
+        os.makedirs(os.path.dirname(out_b))
+        code, _, err = run('bundle', d, '-o', out_b)
+        assert code == 0, err
+        kb = run_json('passes', out_b)['kernels'][0]
+        assert entries(kb) == entries(va) and kb['hash'] == k['hash']
+
+
+@test
+def html_on_a_folder_of_dump_files():
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, 'po')
+        os.makedirs(src)
+        pass_folder(src)
+        out = os.path.join(d, 'report')
+        code, _, err = run('--html', out, src)
+        assert code == 0, err
+        index = open(os.path.join(out, 'index.html'), encoding='utf-8').read()
+        assert 'no final stages (pass dumps only)' in index and 'id="passes-only"' in index
+        page = [f for f in os.listdir(out) if f.startswith('k001-')][0]
+        html = open(os.path.join(out, page), encoding='utf-8').read()
+        assert 'id="no-stages"' in html and 'No final stages were found' in html
+        assert 'id="mode-passes"' in html and 'disabled' not in html
+
+
+@test
+def bad_pass_folders():
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, 'mlir_passes.txt')
+        open(f, 'w').close()
+        code, _, err = run('passes', d)
+        assert code == 3 and f + ': error: neither a stage file nor a pass dump file: it is empty' in err, err
+        with open(f, 'w') as fp:
+            fp.write('Traceback (most recent call last):\n  oops\n')
+        code, _, err = run('info', d)
+        assert code == 3 and f + ': error:' in err and 'no pass dump header' in err, err
+
+
 # ---- tkview diff ------------------------------------------------------------
 
 @test
