@@ -51,7 +51,17 @@ typedef struct tk_kernel tk_kernel;
 /* Loads PATH (a folder or a single stage file).  Returns NULL, with an error
  * in DIAGS, only when nothing usable was found; otherwise a bundle with every
  * kernel that could be read and a diagnostic for each thing skipped.  OPTS may
- * be NULL.  Free with tk_bundle_free(). */
+ * be NULL.  Free with tk_bundle_free().
+ *
+ * A pass dump file given as PATH, or a folder whose only IR files are pass
+ * dump files (no stage file found), gives kernels without stages, one per
+ * compile in the dumps (TK_INPUT_FILES).  In a folder, a compile's MLIR
+ * sequence (an MLIR_DUMP_PATH file) and its LLVM sequence (a stderr) are one
+ * kernel when the dumps single the pair out (docs/bundle.md, "A folder of
+ * pass dump files"); compiles they cannot pair stay kernels of their own,
+ * with a note.  Such a load indexes the pass files at once, reporting to
+ * DIAGS.  When nothing loads, the error names the files looked at that are
+ * neither stage files nor pass dumps. */
 tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
                           tk_diags *diags);
 void tk_bundle_free(tk_bundle *bundle);
@@ -145,8 +155,9 @@ const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
 
 /* Why KERNEL has no stage of KIND, for a viewer to say instead of showing an
  * empty pane: what the capture recorded (e.g. "no nvdisasm on the capture
- * machine"), or else where the stage was looked for.  NULL when the stage is
- * there.  Owned by the bundle. */
+ * machine"), "no final stages were found: the kernel comes from pass dumps
+ * only (...)" for a kernel made from pass dumps, or else where the stage was
+ * looked for.  NULL when the stage is there.  Owned by the bundle. */
 const char *tk_kernel_stage_missing(const tk_kernel *kernel, tk_stage_kind kind);
 
 /* The folder(s) the kernel's files came from, for display. */
