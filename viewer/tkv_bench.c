@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tkv_application.h"
@@ -29,6 +30,11 @@ typedef struct {
     GArray *handler; /* double ms */
     GArray *total;   /* handler + layout and paint of the next frame */
     GArray *wall;    /* to the end of that frame */
+    /* The frame's parts: to the end of GTK's layout (its update and layout
+     * phases), then the paint (snapshot and render), and the main thread's
+     * CPU time of handler and frame (what other work on the machine does
+     * not inflate, though the X server's share is not in it). */
+    GArray *layout, *paint, *cpu;
 } Series;
 
 enum { S_SOURCE_TTGIR, S_SOURCE_LLIR_SASS, S_IR, S_STAGE, N_SERIES };
@@ -51,12 +57,21 @@ typedef struct {
     guint next;
     Step *pending;
     gint64 t0, t1, t_frame; /* the step; the start of the frame after it */
+    gint64 t_layout;        /* the end of that frame's layout */
+    gint64 cpu0;            /* the thread's CPU time at the step */
     gboolean waiting;      /* for the frame after a step */
     gboolean first_frame;  /* waiting for the first view */
-    gulong frame_id, paint_id;
+    gulong frame_id, paint_id, layout_id;
 } Bench;
 
 static double ms(gint64 us) { return (double)us / 1000.0; }
+
+static gint64 thread_cpu_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
 
 static void step_clear(gpointer p) { g_free(((Step *)p)->arg); }
 
@@ -79,6 +94,14 @@ static void on_before_paint(GdkFrameClock *clock, Bench *b)
 {
     if (b->waiting && !b->t_frame)
         b->t_frame = g_get_monotonic_time();
+}
+
+/* Connected after GTK's own layout handler (the surface's, connected when
+ * it was made): the end of the frame's layout. */
+static void on_layout(GdkFrameClock *clock, Bench *b)
+{
+    if (b->waiting && b->t_frame)
+        b->t_layout = g_get_monotonic_time();
 }
 
 static gboolean run_next_idle(gpointer data)
@@ -106,9 +129,21 @@ static void on_after_paint(GdkFrameClock *clock, Bench *b)
         } else if (s->measured) {
             Series *se = &b->series[s->series];
             double total = handler + frame, wall = ms(now - b->t0);
+            gint64 t_layout = b->t_layout ? b->t_layout : b->t_frame;
+            double layout = b->t_frame ? ms(t_layout - b->t_frame) : 0;
+            double paint = b->t_frame ? ms(now - t_layout) : 0;
+            double cpu = ms(thread_cpu_us() - b->cpu0);
             g_array_append_val(se->handler, handler);
             g_array_append_val(se->total, total);
             g_array_append_val(se->wall, wall);
+            g_array_append_val(se->layout, layout);
+            g_array_append_val(se->paint, paint);
+            g_array_append_val(se->cpu, cpu);
+            /* For a profiler's samples of the measured steps alone (perf
+             * record -k mono): the step's CLOCK_MONOTONIC span. */
+            if (g_getenv("TKV_BENCH_TRACE"))
+                fprintf(stderr, "tkv-bench-step %d %.6f %.6f\n", s->series, b->t0 / 1e6,
+                        now / 1e6);
         }
         b->pending = NULL;
     }
@@ -119,7 +154,7 @@ static void on_after_paint(GdkFrameClock *clock, Bench *b)
 
 static void wait_frame(Bench *b)
 {
-    b->t_frame = 0;
+    b->t_frame = b->t_layout = 0;
     b->waiting = TRUE;
     gtk_widget_queue_draw(GTK_WIDGET(b->win));
 }
@@ -137,6 +172,7 @@ static void run_next(Bench *b)
     }
     Step *s = &g_array_index(b->steps, Step, b->next++);
     b->pending = s;
+    b->cpu0 = thread_cpu_us();
     b->t0 = g_get_monotonic_time();
     switch (s->kind) {
     case STEP_KERNEL: activate(b, "select-kernel", g_variant_new_string(s->arg)); break;
@@ -266,6 +302,7 @@ static void on_loaded(TkvWindow *win, gboolean ok, Bench *b)
     GdkFrameClock *clock = gtk_widget_get_frame_clock(GTK_WIDGET(win));
     b->frame_id = g_signal_connect(clock, "before-paint", G_CALLBACK(on_before_paint), b);
     b->paint_id = g_signal_connect(clock, "after-paint", G_CALLBACK(on_after_paint), b);
+    b->layout_id = g_signal_connect(clock, "layout", G_CALLBACK(on_layout), b);
     b->first_frame = TRUE;
     wait_frame(b);
 }
@@ -313,9 +350,13 @@ static void report(Bench *b)
         for (int i = 0; i < N_SERIES; i++) {
             Series *s = &b->series[i];
             printf("  \"%s\": {\"n\": %u, \"handler_median_ms\": %.3f, \"median_ms\": %.3f, "
-                   "\"p95_ms\": %.3f, \"max_ms\": %.3f, \"wall_median_ms\": %.3f},\n",
+                   "\"p95_ms\": %.3f, \"max_ms\": %.3f, \"wall_median_ms\": %.3f, "
+                   "\"layout_median_ms\": %.3f, \"paint_median_ms\": %.3f, "
+                   "\"paint_p95_ms\": %.3f, \"cpu_median_ms\": %.3f, \"cpu_p95_ms\": %.3f},\n",
                    s->name, s->total->len, quantile(s->handler, 0.5), quantile(s->total, 0.5),
-                   p95[i], quantile(s->total, 1.0), quantile(s->wall, 0.5));
+                   p95[i], quantile(s->total, 1.0), quantile(s->wall, 0.5),
+                   quantile(s->layout, 0.5), quantile(s->paint, 0.5), quantile(s->paint, 0.95),
+                   quantile(s->cpu, 0.5), quantile(s->cpu, 0.95));
         }
         printf("  \"targets_met\": %s\n}\n", ok ? "true" : "false");
     } else {
@@ -342,6 +383,16 @@ static void report(Bench *b)
                    p95[i], quantile(s->total, 1.0), quantile(s->wall, 0.5), SELECT_TARGET_MS,
                    verdict(p95[i] <= SELECT_TARGET_MS));
         }
+        printf("%-34s %5s %12s %12s %9s %9s %9s\n", "the frame's parts (median)", "",
+               "layout", "paint", "paint p95", "cpu", "cpu p95");
+        for (int i = 0; i < N_SERIES; i++) {
+            Series *s = &b->series[i];
+            if (!s->total->len)
+                continue;
+            printf("%-34s %5s %9.2f ms %9.2f ms %6.2f ms %6.2f ms %6.2f ms\n", s->name, "",
+                   quantile(s->layout, 0.5), quantile(s->paint, 0.5), quantile(s->paint, 0.95),
+                   quantile(s->cpu, 0.5), quantile(s->cpu, 0.95));
+        }
     }
     if (b->rc == 0 && !ok)
         b->rc = 1;
@@ -354,8 +405,9 @@ static void finish(Bench *b)
         if (clock && b->frame_id) {
             g_signal_handler_disconnect(clock, b->frame_id);
             g_signal_handler_disconnect(clock, b->paint_id);
+            g_signal_handler_disconnect(clock, b->layout_id);
         }
-        b->frame_id = b->paint_id = 0;
+        b->frame_id = b->paint_id = b->layout_id = 0;
         if (b->rc == 0)
             report(b);
         gtk_window_destroy(GTK_WINDOW(b->win));
@@ -428,6 +480,9 @@ int tkv_bench_main(int argc, char **argv)
         b.series[i].handler = g_array_new(FALSE, FALSE, sizeof(double));
         b.series[i].total = g_array_new(FALSE, FALSE, sizeof(double));
         b.series[i].wall = g_array_new(FALSE, FALSE, sizeof(double));
+        b.series[i].layout = g_array_new(FALSE, FALSE, sizeof(double));
+        b.series[i].paint = g_array_new(FALSE, FALSE, sizeof(double));
+        b.series[i].cpu = g_array_new(FALSE, FALSE, sizeof(double));
     }
     /* Its own application id: a viewer already running must neither take
      * the benchmark's window nor be measured instead. */
@@ -442,6 +497,9 @@ int tkv_bench_main(int argc, char **argv)
         g_array_unref(b.series[i].handler);
         g_array_unref(b.series[i].total);
         g_array_unref(b.series[i].wall);
+        g_array_unref(b.series[i].layout);
+        g_array_unref(b.series[i].paint);
+        g_array_unref(b.series[i].cpu);
     }
     g_array_unref(b.steps);
     g_free(b.kernel_name);
