@@ -1,6 +1,8 @@
 /* tkv_line_numbers.c - line numbers drawn from a cache of render nodes. */
 #include "tkv_line_numbers.h"
 
+#include <string.h>
+
 #include "tkv_style.h"
 
 #define XPAD 3           /* GtkSourceView's */
@@ -12,12 +14,26 @@ typedef struct {
     int width, height;
 } Number;
 
+/* The digits as the font shapes them, in one weight: a number's glyphs are
+ * put together from these instead of laying the number out.  A jump to
+ * lines far away shows some fifty numbers never drawn before, and laying
+ * each out (itemizing, shaping, measuring) was a tenth of the frame's
+ * snapshot.  Digits of a monospace font (and the tabular digits of most
+ * others) shape alone as they do in a number: one glyph each, no kerning. */
+typedef struct {
+    PangoFont *font; /* NULL: lay numbers out instead */
+    PangoGlyphInfo glyph[10];
+    int baseline;    /* Pango units, from the layout's top */
+    int height;      /* pixels */
+} Digits;
+
 struct _TkvLineNumbers {
     GtkSourceGutterRenderer parent_instance;
 
     GdkRGBA fg, current_fg;
     gboolean current_bold;
     PangoLayout *layout;
+    Digits digits_of[2]; /* plain, current */
     GHashTable *plain;   /* number -> Number */
     GHashTable *current; /* the same, in the current line's style */
     int digits;          /* the column is this many digits wide */
@@ -52,6 +68,58 @@ static void set_bold(PangoLayout *layout, gboolean bold)
         pango_attr_list_unref(attrs);
 }
 
+static void digits_clear(Digits *d)
+{
+    g_clear_object(&d->font);
+}
+
+/* "0123456789" laid out in LAYOUT's font: D's glyphs, or D->font NULL when
+ * the digits did not come out as one run of ten glyphs in one font. */
+static void digits_load(Digits *d, PangoLayout *layout)
+{
+    digits_clear(d);
+    pango_layout_set_text(layout, "0123456789", -1);
+    if (pango_layout_get_line_count(layout) != 1)
+        return;
+    PangoLayoutLine *line = pango_layout_get_line_readonly(layout, 0);
+    if (!line->runs || line->runs->next)
+        return;
+    PangoGlyphItem *run = line->runs->data;
+    if (run->glyphs->num_glyphs != 10 || run->item->num_chars != 10)
+        return;
+    for (int i = 0; i < 10; i++) {
+        PangoGlyphInfo *g = &run->glyphs->glyphs[i];
+        /* In logical order, one glyph per digit. */
+        if (run->glyphs->log_clusters[i] != i || (g->glyph & PANGO_GLYPH_UNKNOWN_FLAG))
+            return;
+        d->glyph[i] = *g;
+    }
+    int w;
+    pango_layout_get_pixel_size(layout, &w, &d->height);
+    d->baseline = pango_layout_get_baseline(layout);
+    d->font = g_object_ref(run->item->analysis.font);
+}
+
+static GskRenderNode *number_node(const Digits *d, const char *text, const GdkRGBA *color,
+                                  int *width)
+{
+    int n = (int)strlen(text);
+    PangoGlyphString *gs = pango_glyph_string_new();
+    pango_glyph_string_set_size(gs, n);
+    int x = 0;
+    for (int i = 0; i < n; i++) {
+        gs->glyphs[i] = d->glyph[text[i] - '0'];
+        gs->log_clusters[i] = i;
+        x += gs->glyphs[i].geometry.width;
+    }
+    GskRenderNode *node = gsk_text_node_new(d->font, gs, color,
+                                            &GRAPHENE_POINT_INIT(0, (float)d->baseline / PANGO_SCALE));
+    pango_glyph_string_free(gs);
+    /* As pango_layout_get_pixel_size() rounds a logical width. */
+    *width = PANGO_PIXELS_CEIL(x);
+    return node;
+}
+
 static const Number *number_of(TkvLineNumbers *self, guint line, gboolean current)
 {
     GHashTable *table = current ? self->current : self->plain;
@@ -63,19 +131,34 @@ static const Number *number_of(TkvLineNumbers *self, guint line, gboolean curren
         g_hash_table_remove_all(table);
     char text[16];
     g_snprintf(text, sizeof text, "%u", line);
-    pango_layout_set_text(self->layout, text, -1);
-    set_bold(self->layout, current && self->current_bold);
+    const Digits *d = &self->digits_of[current ? 1 : 0];
+    const GdkRGBA *color = current ? &self->current_fg : &self->fg;
     n = g_new(Number, 1);
-    pango_layout_get_pixel_size(self->layout, &n->width, &n->height);
-    GtkSnapshot *s = gtk_snapshot_new();
-    gtk_snapshot_append_layout(s, self->layout, current ? &self->current_fg : &self->fg);
-    n->node = gtk_snapshot_free_to_node(s);
+    if (d->font) {
+        n->node = number_node(d, text, color, &n->width);
+        n->height = d->height;
+    } else {
+        pango_layout_set_text(self->layout, text, -1);
+        set_bold(self->layout, current && self->current_bold);
+        pango_layout_get_pixel_size(self->layout, &n->width, &n->height);
+        GtkSnapshot *s = gtk_snapshot_new();
+        gtk_snapshot_append_layout(s, self->layout, color);
+        n->node = gtk_snapshot_free_to_node(s);
+    }
     if (!n->node) {
         g_free(n);
         return NULL;
     }
     g_hash_table_insert(table, key, n);
     return n;
+}
+
+static void load_digits(TkvLineNumbers *self)
+{
+    set_bold(self->layout, FALSE);
+    digits_load(&self->digits_of[0], self->layout);
+    set_bold(self->layout, self->current_bold);
+    digits_load(&self->digits_of[1], self->layout);
 }
 
 static void tkv_line_numbers_snapshot_line(GtkSourceGutterRenderer *renderer,
@@ -125,6 +208,7 @@ static void update_font(TkvLineNumbers *self)
     set_bold(self->layout, TRUE);
     int h;
     pango_layout_get_pixel_size(self->layout, &self->digit_width, &h);
+    load_digits(self);
     forget_numbers(self);
     gtk_widget_queue_resize(GTK_WIDGET(self));
 }
@@ -144,6 +228,7 @@ static void load_colors(TkvLineNumbers *self)
     if (st)
         g_object_get(st, "bold", &bold, "bold-set", &bold_set, NULL);
     self->current_bold = bold_set && bold;
+    load_digits(self);
     forget_numbers(self);
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }
@@ -231,6 +316,8 @@ static void tkv_line_numbers_finalize(GObject *object)
 {
     TkvLineNumbers *self = TKV_LINE_NUMBERS(object);
     g_clear_object(&self->layout);
+    digits_clear(&self->digits_of[0]);
+    digits_clear(&self->digits_of[1]);
     g_hash_table_unref(self->plain);
     g_hash_table_unref(self->current);
     G_OBJECT_CLASS(tkv_line_numbers_parent_class)->finalize(object);
