@@ -142,8 +142,9 @@ static void on_after_paint(GdkFrameClock *clock, Bench *b)
             /* For a profiler's samples of the measured steps alone (perf
              * record -k mono): the step's CLOCK_MONOTONIC span. */
             if (g_getenv("TKV_BENCH_TRACE"))
-                fprintf(stderr, "tkv-bench-step %d %.6f %.6f\n", s->series, b->t0 / 1e6,
-                        now / 1e6);
+                fprintf(stderr, "tkv-bench-step %d %.6f %.6f %s:%u total %.2f layout %.2f "
+                        "paint %.2f cpu %.2f\n", s->series, b->t0 / 1e6, now / 1e6,
+                        s->arg ? s->arg : "", s->line, total, layout, paint, cpu);
         }
         b->pending = NULL;
     }

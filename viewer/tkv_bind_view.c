@@ -36,6 +36,10 @@ struct _TkvBindView {
     guint n_stages;
     tk_stage_kind pane_stage[N_IR_PANES];
     GtkSourceBuffer *stage_buf[N_IR_PANES][TK_STAGE_COUNT];
+    /* A view per pane and stage, made when the pane first shows the stage
+     * and kept (tkv_code_pane_add_view() says why): a stage switch shows
+     * another view instead of giving the view another buffer. */
+    TkvCodeView *stage_view[N_IR_PANES][TK_STAGE_COUNT];
     PaneRef pane_ref[N_IR_PANES];
     gboolean second_visible;
 
@@ -170,6 +174,8 @@ static GtkSourceBuffer *stage_buffer(TkvBindView *self, int which, tk_stage_kind
  * PREFETCH_MAX_BYTES waits to be shown. */
 #define PREFETCH_MAX_BYTES (4u << 20)
 
+static TkvCodeView *stage_view(TkvBindView *self, int which, tk_stage_kind s);
+
 static gboolean prefetch_one(gpointer data)
 {
     TkvBindView *self = data;
@@ -178,9 +184,9 @@ static gboolean prefetch_one(gpointer data)
             continue;
         for (guint i = 0; i < self->n_stages; i++) {
             tk_stage_kind s = self->stages[i];
-            if (!self->stage_buf[w][s] &&
+            if ((!self->stage_buf[w][s] || !self->stage_view[w][s]) &&
                 tk_stage_size(tk_kernel_stage(self->k, s)) <= PREFETCH_MAX_BYTES) {
-                stage_buffer(self, w, s);
+                stage_view(self, w, s);
                 return G_SOURCE_CONTINUE;
             }
         }
@@ -285,11 +291,27 @@ static guint stage_position(TkvBindView *self, tk_stage_kind s)
     return GTK_INVALID_LIST_POSITION;
 }
 
+static void on_ir_line(TkvCodeView *view, guint line, PaneRef *ref);
+
+static TkvCodeView *stage_view(TkvBindView *self, int which, tk_stage_kind s)
+{
+    TkvCodeView *v = self->stage_view[which][s];
+    if (!v) {
+        v = tkv_code_pane_add_view(ir_pane(self, which));
+        tkv_code_view_set_line_state_func(v, ir_line_state, &self->pane_ref[which], FALSE);
+        g_signal_connect(v, "line-selected", G_CALLBACK(on_ir_line), &self->pane_ref[which]);
+        self->stage_view[which][s] = v;
+    }
+    GtkTextBuffer *b = GTK_TEXT_BUFFER(stage_buffer(self, which, s));
+    if (gtk_text_view_get_buffer(GTK_TEXT_VIEW(v)) != b)
+        gtk_text_view_set_buffer(GTK_TEXT_VIEW(v), b);
+    return v;
+}
+
 static void show_stage(TkvBindView *self, int which, tk_stage_kind s)
 {
     self->pane_stage[which] = s;
-    gtk_text_view_set_buffer(GTK_TEXT_VIEW(ir_view(self, which)),
-                             GTK_TEXT_BUFFER(stage_buffer(self, which, s)));
+    tkv_code_pane_show_view(ir_pane(self, which), stage_view(self, which, s));
     select_in_dropdown(self, tkv_code_pane_get_selector(ir_pane(self, which)),
                        stage_position(self, s));
     update_ir_title(self, which);
@@ -501,9 +523,14 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
     GtkSourceBuffer *empty = gtk_source_buffer_new(NULL);
     gtk_text_view_set_buffer(GTK_TEXT_VIEW(source_view(self)), GTK_TEXT_BUFFER(empty));
     for (int w = 0; w < N_IR_PANES; w++) {
-        tkv_code_view_set_matches(ir_view(self, w), NULL, 0, FALSE);
-        tkv_code_view_set_selected(ir_view(self, w), 0, FALSE, FALSE);
-        gtk_text_view_set_buffer(GTK_TEXT_VIEW(ir_view(self, w)), GTK_TEXT_BUFFER(empty));
+        for (int s = -1; s < TK_STAGE_COUNT; s++) {
+            TkvCodeView *v = s < 0 ? ir_view(self, w) : self->stage_view[w][s];
+            if (!v)
+                continue;
+            tkv_code_view_set_matches(v, NULL, 0, FALSE);
+            tkv_code_view_set_selected(v, 0, FALSE, FALSE);
+            gtk_text_view_set_buffer(GTK_TEXT_VIEW(v), GTK_TEXT_BUFFER(empty));
+        }
     }
     tkv_code_view_set_matches(source_view(self), NULL, 0, FALSE);
     tkv_code_view_set_selected(source_view(self), 0, FALSE, FALSE);

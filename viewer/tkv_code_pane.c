@@ -19,8 +19,9 @@ struct _TkvCodePane {
     GtkRevealer *goto_revealer;
     GtkEntry *goto_entry;
     GtkLabel *goto_label;
-    GtkWidget *scroller;
-    TkvCodeView *view;
+    GtkStack *views;     /* a scroller per view; one shown */
+    GtkWidget *scroller; /* the template's view's */
+    TkvCodeView *view;   /* shown */
 
     char *empty_text;
     GtkSourceSearchSettings *search_settings;
@@ -218,6 +219,28 @@ static void on_view_buffer(TkvCodePane *self)
         g_clear_object(&self->search);
 }
 
+/* A hidden view's signals say nothing about what the pane shows. */
+static void on_any_view_matches(TkvCodeView *view, TkvCodePane *self)
+{
+    if (view == self->view)
+        update_match_label(self);
+}
+
+static void on_any_view_buffer(TkvCodeView *view, GParamSpec *pspec, TkvCodePane *self)
+{
+    if (view == self->view)
+        on_view_buffer(self);
+}
+
+static void watch_view(TkvCodePane *self, TkvCodeView *view)
+{
+    g_signal_connect(view, "matches-changed", G_CALLBACK(on_any_view_matches), self);
+    g_signal_connect(view, "notify::buffer", G_CALLBACK(on_any_view_buffer), self);
+    GtkEventController *focus = gtk_event_controller_focus_new();
+    g_signal_connect_swapped(focus, "enter", G_CALLBACK(on_view_focus), self);
+    gtk_widget_add_controller(GTK_WIDGET(view), focus);
+}
+
 static void tkv_code_pane_dispose(GObject *object)
 {
     TkvCodePane *self = TKV_CODE_PANE(object);
@@ -256,6 +279,7 @@ static void tkv_code_pane_class_init(TkvCodePaneClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvCodePane, goto_revealer);
     gtk_widget_class_bind_template_child(wc, TkvCodePane, goto_entry);
     gtk_widget_class_bind_template_child(wc, TkvCodePane, goto_label);
+    gtk_widget_class_bind_template_child(wc, TkvCodePane, views);
     gtk_widget_class_bind_template_child(wc, TkvCodePane, scroller);
     gtk_widget_class_bind_template_child(wc, TkvCodePane, view);
     gtk_widget_class_bind_template_callback(wc, on_prev_clicked);
@@ -279,11 +303,7 @@ static void tkv_code_pane_init(TkvCodePane *self)
     gtk_search_bar_connect_entry(self->search_bar, GTK_EDITABLE(self->search_entry));
     g_signal_connect_swapped(self->search_bar, "notify::search-mode-enabled",
                              G_CALLBACK(on_search_mode), self);
-    g_signal_connect_swapped(self->view, "matches-changed", G_CALLBACK(update_match_label), self);
-    g_signal_connect_swapped(self->view, "notify::buffer", G_CALLBACK(on_view_buffer), self);
-    GtkEventController *focus = gtk_event_controller_focus_new();
-    g_signal_connect_swapped(focus, "enter", G_CALLBACK(on_view_focus), self);
-    gtk_widget_add_controller(GTK_WIDGET(self->view), focus);
+    watch_view(self, self->view);
     GtkEventController *key = gtk_event_controller_key_new();
     g_signal_connect(key, "key-pressed", G_CALLBACK(on_goto_key), self);
     gtk_widget_add_controller(GTK_WIDGET(self->goto_entry), key);
@@ -291,6 +311,31 @@ static void tkv_code_pane_init(TkvCodePane *self)
 }
 
 TkvCodeView *tkv_code_pane_get_view(TkvCodePane *self) { return self->view; }
+
+TkvCodeView *tkv_code_pane_add_view(TkvCodePane *self)
+{
+    GtkWidget *scroller = gtk_scrolled_window_new();
+    gtk_widget_set_vexpand(scroller, TRUE);
+    gtk_widget_set_hexpand(scroller, TRUE);
+    TkvCodeView *view = TKV_CODE_VIEW(tkv_code_view_new());
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroller), GTK_WIDGET(view));
+    gtk_stack_add_child(self->views, scroller);
+    watch_view(self, view);
+    return view;
+}
+
+void tkv_code_pane_show_view(TkvCodePane *self, TkvCodeView *view)
+{
+    if (view == self->view)
+        return;
+    gboolean had_focus = gtk_widget_has_focus(GTK_WIDGET(self->view));
+    self->view = view;
+    gtk_stack_set_visible_child(self->views, gtk_widget_get_parent(GTK_WIDGET(view)));
+    if (had_focus)
+        gtk_widget_grab_focus(GTK_WIDGET(view));
+    update_match_label(self);
+    on_view_buffer(self);
+}
 GtkDropDown *tkv_code_pane_get_selector(TkvCodePane *self) { return self->selector; }
 
 void tkv_code_pane_set_title(TkvCodePane *self, const char *title, const char *tooltip)

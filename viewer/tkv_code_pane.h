@@ -20,7 +20,19 @@ G_BEGIN_DECLS
 #define TKV_TYPE_CODE_PANE (tkv_code_pane_get_type())
 G_DECLARE_FINAL_TYPE(TkvCodePane, tkv_code_pane, TKV, CODE_PANE, GtkWidget)
 
+/* The view shown (the pane owns it). */
 TkvCodeView *tkv_code_pane_get_view(TkvCodePane *self);
+
+/* A pane can hold several views, one shown at a time: a view kept per
+ * buffer keeps its lines laid out and measured, where a view given another
+ * buffer lays the buffer out again (twice: measured, then drawn) and makes
+ * the window measure itself again.  tkv_code_pane_add_view() adds a hidden
+ * view (owned by the pane; the caller gives it its buffer);
+ * tkv_code_pane_show_view() shows it in place of the shown one (the focus
+ * moves along), and the header's match label, search and go-to-line then
+ * act on it. */
+TkvCodeView *tkv_code_pane_add_view(TkvCodePane *self);
+void tkv_code_pane_show_view(TkvCodePane *self, TkvCodeView *view);
 GtkDropDown *tkv_code_pane_get_selector(TkvCodePane *self);
 
 void tkv_code_pane_set_title(TkvCodePane *self, const char *title, const char *tooltip);

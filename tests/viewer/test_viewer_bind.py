@@ -95,6 +95,22 @@ def this_line_only_keeps_the_lines_of_line_16_itself():
 
 
 @test
+def a_stage_shown_again_shows_the_same_line_afresh():
+    # Each stage of a pane keeps a view of its own: switching away and back
+    # must show what the anchor binds in that stage now, not the view's old
+    # state.  PTX 98-108 as in second_view_shows_ptx_of_the_same_line.
+    S.activate('next-match', window=1)
+    S.activate('stage', "<'ptx'>", window=1)
+    p = bind()['primary']
+    assert p['stage'] == 'ptx' and 98 in p['matches'] and 97 not in p['matches'], p
+    assert p['current'] == [p['matches'][0]], p
+    S.activate('stage', "<'ttgir'>", window=1)
+    p = bind()['primary']
+    assert p['stage'] == 'ttgir' and p['matches'] == [29, 30, 31, 32, 33, 34], p
+    assert p['current'] == [29] and p['match_text'] == '1 of 6', p
+
+
+@test
 def second_view_shows_ptx_of_the_same_line():
     # add_kernel.ptx: 96 `add.f32 %r47` (.loc 1 14 17), 97 `$L__tmp1:`,
     # 98 `.loc 2 263 15 // standard.py:263:15 @[ standard.py:293:36 @[ vector_add.py:16:15 ] ]`,
