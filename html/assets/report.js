@@ -1086,7 +1086,9 @@
     showHelp();
     await Promise.all([setStage(first), S.file >= 0 ? setFile(S.file) : Promise.resolve()]);
     refreshSource();
-    setMode('kernel');
+    /* a kernel known from its pass dumps only opens on its passes */
+    const none = STAGES.every((st) => S.meta.stages[st].missing);
+    setMode(none && S.meta.passes ? 'passes' : 'kernel');
     timing.interactive = performance.now();
     timing.setup = performance.now() - t0;
     document.body.dataset.ready = '1';

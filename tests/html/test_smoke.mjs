@@ -83,6 +83,13 @@ const inputs = [];
 for (const d of dirsIn(process.env.TK_TEST_DUMPS)) inputs.push(['dumps/' + path.basename(d), d]);
 for (const d of dirsIn(path.join(ROOT, 'sample_dumps'))) inputs.push(['sample_dumps/' + path.basename(d), d]);
 for (const d of (process.env.TK_SMOKE_EXTRA || '').split(':').filter(Boolean)) inputs.push(['extra/' + path.basename(path.resolve(d)), path.resolve(d)]);
+/* A folder of pass dump files alone (no final stages): vector_add's two. */
+if (process.env.TK_TEST_DUMPS && fs.existsSync(path.join(process.env.TK_TEST_DUMPS, 'vector_add', 'stderr.txt'))) {
+  const po = fs.mkdtempSync(path.join(os.tmpdir(), 'tkview-smoke-passes-only-'));
+  for (const f of ['mlir_passes.txt', 'stderr.txt']) fs.copyFileSync(path.join(process.env.TK_TEST_DUMPS, 'vector_add', f), path.join(po, f));
+  inputs.push(['passes-only/vector_add', po]);
+  process.on('exit', () => fs.rmSync(po, { recursive: true, force: true }));
+}
 if (!process.env.TK_TEST_DUMPS || !fs.existsSync(process.env.TK_TEST_DUMPS)) note('no shared captures (TK_TEST_DUMPS): sample_dumps/ only');
 
 /* ---- the CLI --------------------------------------------------------------- */
@@ -310,6 +317,10 @@ async function kernel(input, out, idx, pageFile, errs) {
   note(`${who}: ready in ${Date.now() - t0} ms (interactive ${inter.toFixed(0)} ms after navigation start)`);
 
   const present = STAGES.filter((s) => !meta.stages[s].missing);
+  // a kernel known from its pass dumps only opens on its passes
+  const startMode = await page.evaluate(() => (document.getElementById('pass-view').hidden ? 'kernel' : 'passes'));
+  if (startMode !== (present.length ? 'kernel' : 'passes')) errs.push(`${who}: opened in ${startMode} mode with ${present.length} stages`);
+  if (startMode === 'passes') await page.click('#mode-kernel');
   let exactDone = false;
   for (const st of STAGES) {
     await step(`stage tab ${st}`, async () => {
