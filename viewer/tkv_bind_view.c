@@ -114,8 +114,12 @@ static TkvLineState ir_line_state(guint line, guint *count, gpointer data)
     const tk_stack_id *ids;
     if (tk_bindex_line_stacks(self->ix, s, line, &ids))
         return TKV_LINE_BOUND;
+    /* a missing stage's pane shows why it is missing: no IR lines */
+    const tk_stage *st = tk_kernel_stage(self->k, s);
+    if (!st)
+        return TKV_LINE_BLANK;
     size_t len;
-    const char *text = tk_stage_line(tk_kernel_stage(self->k, s), line, &len);
+    const char *text = tk_stage_line(st, line, &len);
     return !text || text_is_blank(text, len) ? TKV_LINE_BLANK : TKV_LINE_UNBOUND;
 }
 
