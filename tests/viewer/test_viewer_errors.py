@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from viewer_harness import Session, test, tap, skip_all, missing_tools, artefact_dir
 
@@ -112,6 +113,36 @@ def a_missing_path_is_an_error_page_too():
     S.activate('open-path', "<'%s'>" % os.path.join(work, 'no-such-folder'))
     w = S.wait_window(1)
     assert w['state'] == 'error' and 'no-such-folder' in w['error_text'], w
+    assert viewer.poll() is None
+
+
+@test
+def a_folder_of_pass_dumps_alone_opens_without_stages():
+    # vector_add's MLIR_DUMP_PATH file and stderr, nothing else: one kernel
+    # with no final stage (docs/bundle.md), its 264 passes (tkview passes).
+    va = os.path.join(os.environ.get('TK_TEST_DUMPS', ''), 'vector_add')
+    if not os.path.exists(os.path.join(va, 'stderr.txt')):
+        print('# no shared vector_add capture: the pass-dumps-only folder is not tried')
+        return
+    po = os.path.join(work, 'passes-only')
+    os.makedirs(po)
+    for f in ('mlir_passes.txt', 'stderr.txt'):
+        shutil.copy(os.path.join(va, f), po)
+    S.activate('new-window')
+    S.activate('open-path', "<'%s'>" % po)
+    w = S.wait_window(2)
+    assert w['state'] == 'ready' and w['kernel']['name'] == 'add_kernel', w
+    for st in ('ttir', 'ttgir', 'llir', 'ptx', 'sass'):
+        S.activate('stage', "<'%s'>" % st, window=w['id'])
+    S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=w['id'])
+    S.activate('mode', "<'passes'>", window=w['id'])
+    deadline = time.time() + 120
+    while True:
+        p = S.state()['windows'][2]['passes']
+        if p['state'] not in ('loading', 'idle') or time.time() > deadline:
+            break
+        time.sleep(0.05)
+    assert p['state'] == 'ready' and len(p['entries']) == 264, (p['state'], len(p.get('entries', [])))
     assert viewer.poll() is None
 
 
