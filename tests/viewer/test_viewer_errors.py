@@ -132,6 +132,8 @@ def a_folder_of_pass_dumps_alone_opens_without_stages():
     S.activate('open-path', "<'%s'>" % po)
     w = S.wait_window(2)
     assert w['state'] == 'ready' and w['kernel']['name'] == 'add_kernel', w
+    # no IR to bind: it opens on the passes
+    assert w['mode'] == 'passes', w['mode']
     for st in ('ttir', 'ttgir', 'llir', 'ptx', 'sass'):
         S.activate('stage', "<'%s'>" % st, window=w['id'])
     S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=w['id'])
