@@ -296,18 +296,6 @@ static void test_stop(void)
  * effect and counts as without it (a function pass changes the same lines
  * of its module as of its function), and each text before a pass that
  * "continues" is the last whole unit after, loop passes stepped over. */
-typedef struct {
-    collector c;
-    size_t loops_crossed;
-} whole_check;
-
-static int check_continues(const tk_timeline *tl, const tk_timeline_step *st, void *user)
-{
-    whole_check *w = user;
-    on_step(tl, st, &w->c);
-    return 0;
-}
-
 static void whole_units_kernel(tk_bundle *b, const tk_kernel *k, size_t *llvm_continued,
                                size_t *llvm_changed, size_t *loops_crossed,
                                tk_diags *diags)
@@ -322,9 +310,9 @@ static void whole_units_kernel(tk_bundle *b, const tk_kernel *k, size_t *llvm_co
     if (np == 0)
         return;
     tk_timeline_opts whole = {{0}, TK_TIMELINE_WHOLE_UNITS};
-    whole_check w = {{g_array_new(FALSE, FALSE, sizeof(step)), tk_bundle_loctab(b)}, 0};
+    collector c = {g_array_new(FALSE, FALSE, sizeof(step)), tk_bundle_loctab(b)};
     tk_timeline *a = tk_timeline_build(parts, np, k, NULL, diags);
-    tk_timeline *t = tk_timeline_build_steps(parts, np, k, &whole, check_continues, &w, diags);
+    tk_timeline *t = tk_timeline_build_steps(parts, np, k, &whole, on_step, &c, diags);
     size_t n = tk_timeline_count(a);
     g_assert_cmpuint(tk_timeline_count(t), ==, n);
     for (size_t i = 0; i < n; i++) {
@@ -338,7 +326,7 @@ static void whole_units_kernel(tk_bundle *b, const tk_kernel *k, size_t *llvm_co
     const kept *last = NULL;
     gboolean crossed = FALSE;
     for (size_t i = 0; i < n; i++) {
-        step *s = &g_array_index(w.c.steps, step, i);
+        step *s = &g_array_index(c.steps, step, i);
         const tk_timeline_entry *e = tk_timeline_get(t, i);
         gboolean mlir = tk_timeline_level_dialect(e->level) == TK_IR_MLIR;
         if (e->scope_kind == TK_PASS_SCOPE_LOOP && !mlir) {
@@ -363,9 +351,9 @@ static void whole_units_kernel(tk_bundle *b, const tk_kernel *k, size_t *llvm_co
         crossed = FALSE;
         last = &s->side[1];
     }
-    for (guint x = 0; x < w.c.steps->len; x++)
-        step_clear(&g_array_index(w.c.steps, step, x));
-    g_array_free(w.c.steps, TRUE);
+    for (guint x = 0; x < c.steps->len; x++)
+        step_clear(&g_array_index(c.steps, step, x));
+    g_array_free(c.steps, TRUE);
     tk_timeline_free(t);
     tk_timeline_free(a);
 }
