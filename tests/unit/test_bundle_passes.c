@@ -1184,8 +1184,12 @@ static void big_child(const char *out, const char *report)
 
 static void test_big_capture(void)
 {
-    char *dir = g_build_filename(g_get_tmp_dir(), "tk-bundle-passes-big",
-                                 NULL);
+    /* The parent's pid in the name: two test runs at once (two build
+     * folders) must not share it; the child (a subprocess) finds it. */
+    char name[64];
+    g_snprintf(name, sizeof name, "tk-bundle-passes-big-%ld",
+               (long)(g_test_subprocess() ? getppid() : getpid()));
+    char *dir = g_build_filename(g_get_tmp_dir(), name, NULL);
     char *out = g_build_filename(dir, "b", NULL);
     char *report = g_build_filename(dir, "report.txt", NULL);
     if (g_test_subprocess()) {
