@@ -107,21 +107,13 @@ static void kernel_passes_text(tk_bundle *b, const tk_kernel *k)
         printf("  passes: no dumps of this kernel in the pass dump files\n");
 }
 
-static gboolean has_stage(const tk_kernel *k)
-{
-    for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++)
-        if (tk_kernel_stage(k, s))
-            return TRUE;
-    return FALSE;
-}
-
 static void info_text(tk_bundle *b)
 {
     size_t n = tk_bundle_kernel_count(b);
     tk_loctab *tab = tk_bundle_loctab(b);
     gboolean any_stage = FALSE;
     for (size_t i = 0; i < n && !any_stage; i++)
-        any_stage = has_stage(tk_bundle_kernel(b, i));
+        any_stage = tk_kernel_has_stages(tk_bundle_kernel(b, i));
     /* Loose files that are all pass dumps (an MLIR_DUMP_PATH file, a
      * stderr) hold no stage file: say what they are. */
     const char *kind = tk_bundle_input_kind(b) == TK_INPUT_FILES && !any_stage
@@ -144,7 +136,7 @@ static void info_text(tk_bundle *b)
         printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
         meta_text(tk_kernel_metadata(k));
         tk_bindex *ix = tk_bindex_build(k, tab);
-        if (!has_stage(k)) {
+        if (!tk_kernel_has_stages(k)) {
             /* Pass dumps alone: one reason, not five times the same. */
             const char *why = tk_kernel_stage_missing(k, TK_STAGE_TTGIR);
             fputs("  stages: none (", stdout);

@@ -98,9 +98,7 @@ int tk_report_index(tk_report *r, const char *notes_html)
         cell_int(tr, m->shared_bytes, " B");
         cell_int(tr, m->registers, NULL);
         cell_int(tr, m->spill_bytes, " B");
-        gboolean any_stage = FALSE;
-        for (int s = 0; s < TK_STAGE_COUNT && !any_stage; s++)
-            any_stage = tk_kernel_stage(rk->kernel, (tk_stage_kind)s) != NULL;
+        gboolean any_stage = tk_kernel_has_stages(rk->kernel);
         if (!any_stage) {
             /* One cell for the five stages: none was found at all. */
             td = tk_el(tr, "td", "missing", "no final stages (pass dumps only)");

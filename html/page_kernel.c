@@ -51,10 +51,7 @@ int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk)
     }
     xmlNodePtr metaline = tk_el(top, "div", "meta", NULL);
     tk_attr(metaline, "id", "meta");
-    gboolean any_stage = FALSE;
-    for (int s = 0; s < TK_STAGE_COUNT && !any_stage; s++)
-        any_stage = tk_kernel_stage(rk->kernel, (tk_stage_kind)s) != NULL;
-    if (!any_stage) {
+    if (!tk_kernel_has_stages(rk->kernel)) {
         /* Pass dumps alone (an MLIR_DUMP_PATH file, a stderr): the stage
          * tabs are all empty, so the page says why before anyone clicks,
          * and where to look instead. */

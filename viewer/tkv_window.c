@@ -138,16 +138,6 @@ static void select_row(TkvWindow *self, int index)
     self->updating = FALSE;
 }
 
-static gboolean has_any_stage(const tk_kernel *k)
-{
-    static const tk_stage_kind kinds[] = {TK_STAGE_TTIR, TK_STAGE_TTGIR, TK_STAGE_LLIR,
-                                          TK_STAGE_PTX, TK_STAGE_SASS};
-    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++)
-        if (tk_kernel_stage(k, kinds[i]))
-            return TRUE;
-    return FALSE;
-}
-
 static void show_kernel(TkvWindow *self, int index)
 {
     self->kernel = index;
@@ -315,7 +305,7 @@ static void on_loaded(GObject *source, GAsyncResult *res, gpointer data)
         show_kernel(self, 0);
     /* A kernel known from its pass dumps alone has no IR to bind: open on
      * its passes, as the HTML report does. */
-    if (n && !has_any_stage(tkv_document_get_kernel(doc, 0)))
+    if (n && !tk_kernel_has_stages(tkv_document_get_kernel(doc, 0)))
         g_action_group_activate_action(G_ACTION_GROUP(self), "mode",
                                        g_variant_new_string("passes"));
     g_signal_emit(self, sigs[SIG_LOADED], 0, TRUE);

@@ -102,6 +102,14 @@ const tk_stage *tk_kernel_stage(const tk_kernel *k, tk_stage_kind kind)
     return kind < TK_STAGE_COUNT ? k->stages[kind] : NULL;
 }
 
+int tk_kernel_has_stages(const tk_kernel *k)
+{
+    for (int s = 0; s < TK_STAGE_COUNT; s++)
+        if (k->stages[s])
+            return 1;
+    return 0;
+}
+
 const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *k)
 {
     return &k->meta;

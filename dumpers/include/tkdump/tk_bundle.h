@@ -139,6 +139,10 @@ const char *tk_kernel_hash(const tk_kernel *kernel);
 /* The stage of KIND, or NULL when none was found. */
 const tk_stage *tk_kernel_stage(const tk_kernel *kernel, tk_stage_kind kind);
 
+/* Whether the kernel has any final stage: not one made from pass dumps
+ * alone, which has its passes only. */
+int tk_kernel_has_stages(const tk_kernel *kernel);
+
 /* What Triton's metadata (NAME.json) and the SASS say; -1 when unknown. */
 typedef struct {
     int64_t num_warps;
