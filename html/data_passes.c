@@ -442,31 +442,17 @@ static tk_file_id global_file(tk_report *r, const tk_loctab *tab, tk_file_id f)
     return g;
 }
 
-/* The pass dump sequences of kernel RK (an empty array: none). */
-static GArray *kernel_parts(tk_report *r, tk_report_kernel *rk)
-{
-    size_t nf = tk_bundle_pass_file_count(r->bundle, r->diags);
-    GArray *parts = g_array_new(FALSE, FALSE, sizeof(tk_timeline_part));
-    for (size_t i = 0; i < nf; i++) {
-        ptrdiff_t seq = tk_bundle_kernel_pass_seq(r->bundle, rk->kernel, i);
-        if (seq < 0)
-            continue;
-        tk_timeline_part p = {tk_bundle_pass_file(r->bundle, i), (size_t)seq};
-        g_array_append_val(parts, p);
-    }
-    return parts;
-}
-
-/* Kernel RK's pass data from PARTS (taken), its changed lines bound in TAB,
+/* Kernel RK's pass data from its N_PARTS PARTS (taken), its changed lines
+ * bound in TAB,
  * problems to DIAGS.  No bundle call but the location table's (under
  * R->lock): the pass indexes are only read (pread), the kernel's stages
  * too, so two kernels can be done at the same time (tk_bundle.h). */
-static int kernel_passes(tk_report *r, tk_report_kernel *rk, GArray *parts,
-                         tk_loctab *tab, tk_diags *diags)
+static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *parts,
+                         size_t n_parts, tk_loctab *tab, tk_diags *diags)
 {
     rk->n_passes = rk->n_changed = -1;
-    if (parts->len == 0) {
-        g_array_free(parts, TRUE);
+    if (n_parts == 0) {
+        g_free(parts);
         return 0;
     }
     pass_sink k = {
@@ -483,10 +469,9 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, GArray *parts,
     /* Whole modules for LLVM IR and machine code, so that their passes
      * chain as MLIR passes do (any two of a level can be composed). */
     tk_timeline_opts opts = {.flags = TK_TIMELINE_WHOLE_UNITS};
-    tk_timeline *tl = tk_timeline_build_steps((const tk_timeline_part *)parts->data,
-                                              parts->len, rk->kernel, &opts, on_step, &k,
+    tk_timeline *tl = tk_timeline_build_steps(parts, n_parts, rk->kernel, &opts, on_step, &k,
                                               diags);
-    g_array_free(parts, TRUE);
+    g_free(parts);
     flush_group(&k);
     int rc = k.rc;
     int rc2 = tk_pass_chains_finish(k.chains);
@@ -569,7 +554,8 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, GArray *parts,
 typedef struct {
     tk_report *r;
     gint next;
-    GArray **parts;   /* per kernel, taken by kernel_passes() */
+    tk_timeline_part **parts; /* per kernel, taken by kernel_passes() */
+    size_t *n_parts;
     tk_diags **diags; /* per kernel */
     int *rc;          /* per kernel */
 } passes_work;
@@ -583,7 +569,7 @@ static gpointer passes_worker(gpointer data)
             return NULL;
         tk_report_kernel *rk = &g_array_index(pw->r->kernels, tk_report_kernel, i);
         tk_loctab *tab = tk_loctab_new();
-        pw->rc[i] = kernel_passes(pw->r, rk, pw->parts[i], tab, pw->diags[i]);
+        pw->rc[i] = kernel_passes(pw->r, rk, pw->parts[i], pw->n_parts[i], tab, pw->diags[i]);
         tk_loctab_free(tab);
     }
 }
@@ -593,10 +579,12 @@ int tk_report_passes_all(tk_report *r)
     /* The bundle is asked here, on one thread (indexing the pass files on
      * the first call); the threads only read the indexes it made. */
     guint n = r->kernels->len;
-    passes_work pw = {r, 0, g_new0(GArray *, n + 1), g_new0(tk_diags *, n + 1),
-                      g_new0(int, n + 1)};
+    passes_work pw = {r, 0, g_new0(tk_timeline_part *, n + 1), g_new0(size_t, n + 1),
+                      g_new0(tk_diags *, n + 1), g_new0(int, n + 1)};
     for (guint i = 0; i < n; i++) {
-        pw.parts[i] = kernel_parts(r, &g_array_index(r->kernels, tk_report_kernel, i));
+        pw.n_parts[i] = tk_timeline_parts_of_kernel(
+            r->bundle, g_array_index(r->kernels, tk_report_kernel, i).kernel, &pw.parts[i],
+            r->diags);
         pw.diags[i] = tk_diags_new();
     }
     GThread *t = NULL;
@@ -617,6 +605,7 @@ int tk_report_passes_all(tk_report *r)
             rc = pw.rc[i];
     }
     g_free(pw.parts);
+    g_free(pw.n_parts);
     g_free(pw.diags);
     g_free(pw.rc);
     return rc;

@@ -132,14 +132,8 @@ static void test_vector_add_steps(void)
     tk_bundle *b = tk_bundle_load(dir, NULL, diags);
     g_assert_nonnull(b);
     const tk_kernel *k = tk_bundle_kernel(b, 0);
-    size_t nf = tk_bundle_pass_file_count(b, diags);
-    tk_timeline_part parts[4];
-    size_t np = 0;
-    for (size_t i = 0; i < nf && np < 4; i++) {
-        ptrdiff_t seq = tk_bundle_kernel_pass_seq(b, k, i);
-        if (seq >= 0)
-            parts[np++] = (tk_timeline_part){tk_bundle_pass_file(b, i), (size_t)seq};
-    }
+    tk_timeline_part *parts;
+    size_t np = tk_timeline_parts_of_kernel(b, k, &parts, diags);
     g_assert_cmpuint(np, ==, 2); /* mlir_passes.txt and stderr.txt */
     collector c = {g_array_new(FALSE, FALSE, sizeof(step)), tk_bundle_loctab(b)};
     tk_timeline *tl = tk_timeline_build_steps(parts, np, k, NULL, on_step, &c, diags);
@@ -251,6 +245,7 @@ static void test_vector_add_steps(void)
         step_clear(&g_array_index(c.steps, step, x));
     g_array_free(c.steps, TRUE);
     tk_timeline_free(tl);
+    g_free(parts);
     tk_bundle_free(b);
     g_free(dir);
     tk_diags_free(diags);
@@ -300,13 +295,8 @@ static void whole_units_kernel(tk_bundle *b, const tk_kernel *k, size_t *llvm_co
                                size_t *llvm_changed, size_t *loops_crossed,
                                tk_diags *diags)
 {
-    tk_timeline_part parts[8];
-    size_t np = 0, nf = tk_bundle_pass_file_count(b, diags);
-    for (size_t i = 0; i < nf && np < 8; i++) {
-        ptrdiff_t seq = tk_bundle_kernel_pass_seq(b, k, i);
-        if (seq >= 0)
-            parts[np++] = (tk_timeline_part){tk_bundle_pass_file(b, i), (size_t)seq};
-    }
+    tk_timeline_part *parts;
+    size_t np = tk_timeline_parts_of_kernel(b, k, &parts, diags);
     if (np == 0)
         return;
     tk_timeline_opts whole = {{0}, TK_TIMELINE_WHOLE_UNITS};
@@ -356,6 +346,7 @@ static void whole_units_kernel(tk_bundle *b, const tk_kernel *k, size_t *llvm_co
     g_array_free(c.steps, TRUE);
     tk_timeline_free(t);
     tk_timeline_free(a);
+    g_free(parts);
 }
 
 static void test_whole_units(void)
@@ -414,14 +405,9 @@ static void test_two_functions(void)
         if (strcmp(tk_kernel_name(tk_bundle_kernel(b, i)), "gelu_erf") == 0)
             k = tk_bundle_kernel(b, i);
     g_assert_nonnull(k);
-    tk_timeline_part parts[2];
-    size_t np = 0;
-    for (size_t i = 0; i < tk_bundle_pass_file_count(b, diags) && np < 2; i++) {
-        ptrdiff_t seq = tk_bundle_kernel_pass_seq(b, k, i);
-        if (seq >= 0)
-            parts[np++] = (tk_timeline_part){tk_bundle_pass_file(b, i), (size_t)seq};
-    }
-    g_assert_cmpuint(np, ==, 2);
+    tk_timeline_part *parts;
+    size_t np = tk_timeline_parts_of_kernel(b, k, &parts, diags);
+    g_assert_cmpuint(np, ==, 2); /* llvm.txt.gz and mlir.txt.gz */
     tk_timeline_opts whole = {{0}, TK_TIMELINE_WHOLE_UNITS};
     collector c = {g_array_new(FALSE, FALSE, sizeof(step)), tk_bundle_loctab(b)};
     tk_timeline *tl = tk_timeline_build_steps(parts, np, k, &whole, on_step, &c, diags);
@@ -475,6 +461,7 @@ static void test_two_functions(void)
         step_clear(&g_array_index(c.steps, step, i));
     g_array_free(c.steps, TRUE);
     tk_timeline_free(tl);
+    g_free(parts);
     tk_bundle_free(b);
     g_free(dir);
     tk_diags_free(diags);

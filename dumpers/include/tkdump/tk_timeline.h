@@ -287,6 +287,13 @@ tk_timeline *tk_timeline_of_kernel(tk_bundle *bundle, const tk_kernel *kernel,
                                    const tk_timeline_opts *opts,
                                    tk_diags *diags);
 
+/* The parts of KERNEL's timeline in the pass dumps that came with BUNDLE:
+ * its sequence in each pass file that has one, in file order (indexing the
+ * pass files, on the first call, reports to DIAGS).  Returns their number
+ * and sets *PARTS (caller frees with g_free(); NULL when there is none). */
+size_t tk_timeline_parts_of_kernel(tk_bundle *bundle, const tk_kernel *kernel,
+                                   tk_timeline_part **parts, tk_diags *diags);
+
 /* The kernel's name: KERNEL's, else the sequences' ("" when unnamed). */
 const char *tk_timeline_kernel_name(const tk_timeline *tl);
 const tk_kernel *tk_timeline_kernel(const tk_timeline *tl);
