@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs test_report.mjs in Debian's Chromium.  Installs playwright-core (the
+# Runs a browser test (test_report.mjs, or the script named third) in
+# Debian's Chromium.  Installs playwright-core (the
 # driver only: it never downloads a browser) from npm into the build folder
-# the first time.  Usage: run_browser.sh TKVIEW BUILD_DIR
+# the first time.  Usage: run_browser.sh TKVIEW BUILD_DIR [SCRIPT.mjs]
 set -uo pipefail
 tkview=$1
 build=$2
+script=${3:-test_report.mjs}
 here=$(cd "$(dirname "$0")" && pwd)
 skip() { echo "1..0 # SKIP $*"; exit 0; }
 [ -x /usr/bin/chromium ] || skip "no /usr/bin/chromium (apt-get install chromium: debian-packages.txt lists it)"
@@ -20,4 +22,4 @@ if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ]; then
 fi
 export NODE_PATH=$npmdir/node_modules
 mkdir -p "$build/artefacts"
-exec node "$here/test_report.mjs" "$tkview" "$build" "$npmdir/node_modules/playwright-core/index.mjs"
+exec node "$here/$script" "$tkview" "$build" "$npmdir/node_modules/playwright-core/index.mjs"

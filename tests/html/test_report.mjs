@@ -11,12 +11,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { clickLine, launch, open as openPage } from './browser.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
 const TKVIEW = path.resolve(TKVIEW_ARG);
 const DUMPS = process.env.TK_TEST_DUMPS;
 const ART = path.join(BUILD, 'artefacts');
-const { chromium } = await import(PW);
 
 const results = [];
 const notes = [];
@@ -54,28 +54,8 @@ function report(input, name, extra = []) {
   return { out, secs };
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  // launch() gives every run a new, empty profile folder of its own
-});
-
-/* A page that records what should never happen: script errors, requests that
- * leave the report folder, CSP reports. */
-async function open(url, viewport = { width: 1500, height: 850 }) {
-  const page = await browser.newPage({ viewport });
-  page.problems = [];
-  page.on('pageerror', (e) => page.problems.push('pageerror: ' + e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.problems.push('console: ' + m.text());
-  });
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file://')) page.problems.push('request: ' + r.url());
-  });
-  await page.goto(url);
-  return page;
-}
+const browser = await launch(PW);
+const open = (url, viewport) => openPage(browser, url, viewport);
 async function ready(page) {
   await page.waitForSelector('body[data-ready="1"]', { timeout: 15000 });
 }
@@ -83,13 +63,11 @@ async function ready(page) {
 async function marked(page, pane, cls = 'hl') {
   return page.$$eval(`#${pane} .ln.${cls}`, (els) => els.map((e) => +e.dataset.n));
 }
-async function clickLine(page, pane, n) {
-  await page.evaluate(([pane, n]) => {
-    const v = document.querySelector(`#${pane} .code`);
-    v.scrollTop = Math.max(0, (n - 10) * 18);
-  }, [pane, n]);
-  await page.waitForSelector(`#${pane} .ln[data-n="${n}"]`);
-  await page.click(`#${pane} .ln[data-n="${n}"] .tx`, { position: { x: 2, y: 5 } });
+/* The rows of the pass diff shown: [kind, aLine, aText, bLine, bText], kind
+ * e (context), d, i or r; a side a row lacks has line 0 and text ''. */
+async function diffRows(page) {
+  return page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1],
+    +r.children[0].textContent || 0, r.children[1].textContent, +r.children[2].textContent || 0, r.children[3].textContent]));
 }
 async function tab(page, stage) {
   await page.click(`#ir-pane button.tab[data-stage="${stage}"]`);
@@ -218,10 +196,10 @@ await test('pass mode: TritonGPUCoalesce adds #blocked1 and convert_layout ops; 
     const b = document.querySelector('#pass-bar strong');
     return b && b.textContent.startsWith(i + ': TritonGPUCoalesce') && document.querySelector('#pass-rows .drow');
   }, i);
-  const rows = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1], r.children[1].textContent, r.children[3].textContent]));
-  assert(rows.some((r) => r[0] === 'i' && r[2].startsWith('#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32]')), 'added #blocked1');
-  assert(rows.some((r) => r[1].includes('%x_4 = tt.load %x_3, %mask_2') && (r[0] === 'd' || r[0] === 'r')), 'removed the old load');
-  assert(rows.some((r) => r[2].includes('ttg.convert_layout %x_3') && (r[0] === 'i' || r[0] === 'r')), 'added convert_layout');
+  const rows = await diffRows(page);
+  assert(rows.some((r) => r[0] === 'i' && r[4].startsWith('#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32]')), 'added #blocked1');
+  assert(rows.some((r) => r[2].includes('%x_4 = tt.load %x_3, %mask_2') && (r[0] === 'd' || r[0] === 'r')), 'removed the old load');
+  assert(rows.some((r) => r[4].includes('ttg.convert_layout %x_3') && (r[0] === 'i' || r[0] === 'r')), 'added convert_layout');
   // the chart: one clickable bar per pass
   const bars = await page.$$eval('#pass-chart .bar-hit', (b) => b.length);
   eq(bars, await page.evaluate(() => window.TK.passes.state.data.passes.length), 'bars');
@@ -315,8 +293,7 @@ await test('any two passes: before TritonGPUCoalesce (14) to after RemoveLayoutC
   });
   const bar = await page.textContent('#pass-bar');
   assert(bar.includes('mlir_passes.txt:1178') && bar.includes('mlir_passes.txt:1500'), 'sides named: ' + bar);
-  const rows = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1],
-    +r.children[0].textContent || 0, r.children[1].textContent, +r.children[2].textContent || 0, r.children[3].textContent]));
+  const rows = await diffRows(page);
   const has = (f, msg) => assert(rows.some(f), msg + '\n' + rows.map((r) => r.join(' | ')).join('\n'));
   // Coalesce added 1253 `#blocked1 = #ttg.blocked<{sizePerThread = [4], ...`;
   // RemoveLayoutConversions renamed it: 1501 `#blocked = #ttg.blocked<{sizePerThread = [4], ...`
@@ -351,8 +328,8 @@ await test('any two passes: before TritonGPUCoalesce (14) to after RemoveLayoutC
   await page.click('#pass-list .ps[data-i="14"]');
   await page.waitForFunction(() => document.querySelector('#pass-bar strong').textContent.startsWith('14: TritonGPUCoalesce'));
   // one pass alone, composed of its own step, is that pass's diff: 1253 added
-  const one = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1], r.children[3].textContent]));
-  assert(one.some((r) => r[0] === 'i' && r[1].startsWith('#blocked1 = #ttg.blocked<{sizePerThread = [4]')), 'pass 14 alone adds #blocked1');
+  const one = await diffRows(page);
+  assert(one.some((r) => r[0] === 'i' && r[4].startsWith('#blocked1 = #ttg.blocked<{sizePerThread = [4]')), 'pass 14 alone adds #blocked1');
   // next / previous change: 1178 -> 1251 changes line 3 (#blocked1) and
   // lines 15.. (the loads), 11 equal lines apart: two groups at least
   assert((await page.$$('#pass-rows .dgroup')).length >= 2, 'pass 14 has several changes');
@@ -362,8 +339,7 @@ await test('any two passes: before TritonGPUCoalesce (14) to after RemoveLayoutC
   eq(await page.evaluate(() => window.TK.passes.state.group), 0, 'p: previous change');
   await page.click('#pass-list .ps[data-i="17"]', { modifiers: ['Shift'] });
   await page.waitForFunction(() => document.querySelector('#pass-bar strong').textContent.startsWith('passes 14\u201317'));
-  const again = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1],
-    +r.children[0].textContent || 0, r.children[1].textContent, +r.children[2].textContent || 0, r.children[3].textContent]));
+  const again = await diffRows(page);
   eq(JSON.stringify(again), before, 'shift-click gives the same diff');
   // a TTGIR pass and an LLVM IR pass are not one chain: said, not drawn
   const llvm = await page.evaluate(() => window.TK.passes.state.data.passes.findIndex((p) => p.level === 'llvm-ir' && p.effect === 'changed'));
@@ -394,8 +370,7 @@ await test('any two LLVM IR passes: before EarlyCSEPass (81) to after IPSCCPPass
   });
   const bar = await page.textContent('#pass-bar');
   assert(bar.includes('stderr.txt:790 with add_kernel from stderr.txt:1584') && bar.includes('stderr.txt:2329'), 'sides named: ' + bar);
-  const rows = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1],
-    +r.children[0].textContent || 0, r.children[1].textContent, +r.children[2].textContent || 0, r.children[3].textContent]));
+  const rows = await diffRows(page);
   const has = (f, msg) => assert(rows.some(f), msg + '\n' + rows.map((r) => r.join(' | ')).join('\n'));
   // 804 (body line 14 of the dump at 790) `%13 = shl i32 %11, 0, !dbg !9`:
   // a shift by zero, gone by 2329 (EarlyCSE folded it).
@@ -409,8 +384,7 @@ await test('any two LLVM IR passes: before EarlyCSEPass (81) to after IPSCCPPass
   // 2343 `%13 = shl nuw nsw i32 %12, 5` (body line 14 of 2329).
   await page.click('#pass-list .ps[data-i="84"]');
   await page.waitForFunction(() => document.querySelector('#pass-bar strong').textContent.startsWith('84: IPSCCPPass'));
-  const one = await page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1],
-    +r.children[0].textContent || 0, r.children[1].textContent, +r.children[2].textContent || 0, r.children[3].textContent]));
+  const one = await diffRows(page);
   assert(one.some((r) => (r[0] === 'i' || r[0] === 'r') && r[3] === 14 && r[4].includes('%13 = shl nuw nsw i32 %12, 5')), 'pass 84 alone: ' + JSON.stringify(one));
   assert((await page.textContent('#pass-bar')).includes('stderr.txt:2106'), 'pass 84 starts from the module dump at 2106');
   eq(page.problems, [], 'problems');

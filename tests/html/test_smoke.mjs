@@ -16,46 +16,23 @@
 // picked deterministically: the largest, the first, then evenly spaced.
 // TK_KEEP=1 keeps the reports (the path is printed).
 //
-// Usage: node test_smoke.mjs TKVIEW BUILD_DIR
-//   playwright-core is installed into BUILD_DIR/npm as run_browser.sh does
-//   (the same folder, the same skip rules).
+// Usage: run_browser.sh TKVIEW BUILD_DIR test_smoke.mjs
+//   (which installs playwright-core into BUILD_DIR/npm and passes its path)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { clickLine, launch, open as openPage } from './browser.mjs';
 
-const [, , TKVIEW_ARG, BUILD_ARG] = process.argv;
+const [, , TKVIEW_ARG, BUILD_ARG, PW] = process.argv;
 const TKVIEW = path.resolve(TKVIEW_ARG);
 const BUILD = path.resolve(BUILD_ARG);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 const MAX_KERNELS = process.env.TK_SMOKE_MAX !== undefined ? +process.env.TK_SMOKE_MAX : 4;
 const STAGES = ['ttir', 'ttgir', 'llir', 'ptx', 'sass'];
-
-function skip(why) {
-  console.log('1..0 # SKIP ' + why);
-  process.exit(0);
-}
-
-/* ---- playwright-core, as run_browser.sh installs it -------------------- */
-
-if (!fs.existsSync('/usr/bin/chromium')) skip('no /usr/bin/chromium (apt-get install chromium: debian-packages.txt lists it)');
-if (spawnSync('npm', ['--version'], { encoding: 'utf8' }).status !== 0) skip('no npm');
-const npmdir = path.join(BUILD, 'npm');
-const pwIndex = path.join(npmdir, 'node_modules', 'playwright-core', 'index.mjs');
-if (!fs.existsSync(path.join(npmdir, 'node_modules', 'playwright-core', 'package.json'))) {
-  fs.mkdirSync(npmdir, { recursive: true });
-  fs.copyFileSync(path.join(HERE, 'package.json'), path.join(npmdir, 'package.json'));
-  const p = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: npmdir, encoding: 'utf8' });
-  fs.writeFileSync(path.join(npmdir, 'npm.log'), (p.stdout || '') + (p.stderr || ''));
-  if (p.status !== 0) {
-    const tail = ((p.stdout || '') + (p.stderr || '')).trim().split('\n').slice(-3).join(' ');
-    skip('npm install playwright-core failed (no npm registry?): ' + tail);
-  }
-}
-const { chromium } = await import(pathToFileURL(pwIndex).href);
 
 /* ---- TAP ----------------------------------------------------------------- */
 
@@ -148,35 +125,13 @@ function sample(metas) {
 
 /* ---- the browser ----------------------------------------------------------- */
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-
-/* A page that records what should never happen (as test_report.mjs does):
- * script errors, console errors, requests that leave file://. */
+const browser = await launch(PW);
+/* The pages time out sooner than playwright's default: one stuck step must
+ * not eat the whole test's time. */
 async function open(url) {
-  const page = await browser.newPage({ viewport: { width: 1500, height: 850 } });
+  const page = await openPage(browser, url);
   page.setDefaultTimeout(10000);
-  page.problems = [];
-  page.on('pageerror', (e) => page.problems.push('pageerror: ' + e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.problems.push('console: ' + m.text());
-  });
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file://')) page.problems.push('request: ' + r.url());
-  });
-  await page.goto(url);
   return page;
-}
-
-async function clickLine(page, pane, n) {
-  await page.evaluate(([pane, n]) => {
-    document.querySelector(`#${pane} .code`).scrollTop = Math.max(0, (n - 10) * 18);
-  }, [pane, n]);
-  await page.waitForSelector(`#${pane} .ln[data-n="${n}"]`);
-  await page.click(`#${pane} .ln[data-n="${n}"] .tx`, { position: { x: 2, y: 5 } });
 }
 
 /* The code views draw only the lines in view: scroll PANE over every line of

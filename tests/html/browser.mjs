@@ -1,0 +1,43 @@
+// browser.mjs - what the Chromium tests of the report share (test_report.mjs,
+// test_smoke.mjs): Debian's Chromium started headless through
+// playwright-core (run_browser.sh installs it and passes its path), pages
+// that record what must never happen, and clicking a line of a code pane.
+import { pathToFileURL } from 'node:url';
+
+/* Chromium, from the playwright-core index at PW (a path). */
+export async function launch(pw) {
+  const { chromium } = await import(pathToFileURL(pw).href);
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    // launch() gives every run a new, empty profile folder of its own
+  });
+}
+
+/* A page at URL that records in page.problems what should never happen:
+ * script errors, console errors (CSP reports among them), requests that
+ * leave file://. */
+export async function open(browser, url, viewport = { width: 1500, height: 850 }) {
+  const page = await browser.newPage({ viewport });
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push('pageerror: ' + e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.problems.push('console: ' + m.text());
+  });
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file://')) page.problems.push('request: ' + r.url());
+  });
+  await page.goto(url);
+  return page;
+}
+
+/* Clicks line N of PANE ('src-pane', 'ir-pane', 'ir2-pane'), scrolling it
+ * into the rendered window first (the panes draw only what is in view). */
+export async function clickLine(page, pane, n) {
+  await page.evaluate(([pane, n]) => {
+    document.querySelector(`#${pane} .code`).scrollTop = Math.max(0, (n - 10) * 18);
+  }, [pane, n]);
+  await page.waitForSelector(`#${pane} .ln[data-n="${n}"]`);
+  await page.click(`#${pane} .ln[data-n="${n}"] .tx`, { position: { x: 2, y: 5 } });
+}
