@@ -474,6 +474,23 @@ def line_of(path, needle):
         return [i for i, l in enumerate(f, 1) if needle in l][0]
 
 
+def inlined_in_llir(name, kernel, helper_needle, call_needle):
+    """In sample NAME (from compiler/examples/triton/NAME.py), the line
+    holding HELPER_NEEDLE binds only in KERNEL, whose LLVM IR has it with
+    the line holding CALL_NEEDLE as its caller."""
+    script = os.path.join(TRITON_EXAMPLES, name + '.py')
+    helper, call = line_of(script, helper_needle), line_of(script, call_needle)
+    code, js, err = run('bind', os.path.join(SAMPLES, name), '--source',
+                        '%s.py:%d' % (name, helper), '--json')
+    assert code == 0, err
+    [k] = json.loads(js)['kernels']
+    assert k['name'] == kernel, k['name']
+    stacks = [[(os.path.basename(f['file']), f['line']) for f in ln['stacks'][0]]
+              for ln in k['stages']['llir']]
+    assert [(name + '.py', helper), (name + '.py', call)] in \
+        [st[:2] for st in stacks], stacks[:3]
+
+
 @test()
 def gpu_captured_samples_open_and_bind_without_a_gpu():
     """sample_dumps/ holds bundles tkview capture made on an H200; here,
@@ -495,31 +512,14 @@ def gpu_captured_samples_open_and_bind_without_a_gpu():
         assert k['name'] == kernel
         for st in ('ttir', 'ttgir', 'llir', 'ptx', 'sass'):
             assert k['stages'].get(st), (name, st)
-    # The helper's line reaches LLVM IR inlined at its call.
-    script = os.path.join(TRITON_EXAMPLES, 'matmul_helper.py')
-    helper = line_of(script, 'return tl.where(x >= 0, x, slope * x)')
-    call = line_of(script, 'acc = leaky_relu(acc, 0.01)')
-    code, js, err = run('bind', os.path.join(SAMPLES, 'matmul_helper'),
-                        '--source', 'matmul_helper.py:%d' % helper, '--json')
-    assert code == 0, err
-    stacks = [[(os.path.basename(f['file']), f['line']) for f in ln['stacks'][0]]
-              for ln in json.loads(js)['kernels'][0]['stages']['llir']]
-    assert [('matmul_helper.py', helper), ('matmul_helper.py', call)] in \
-        [st[:2] for st in stacks], stacks[:3]
-    # layer_norm_gelu: two kernels; the helper's reduction reaches LLVM IR
-    # under its call in layer_norm_fwd, and nothing of gelu_erf.
-    script = os.path.join(TRITON_EXAMPLES, 'layer_norm_gelu.py')
-    helper = line_of(script, 'var = tl.sum(xc * xc, axis=0) / N')
-    call = line_of(script, 'mean, xc, var = _mean_var(x, mask, N)')
-    code, js, err = run('bind', os.path.join(SAMPLES, 'layer_norm_gelu'),
-                        '--source', 'layer_norm_gelu.py:%d' % helper, '--json')
-    assert code == 0, err
-    [k] = json.loads(js)['kernels']
-    assert k['name'] == 'layer_norm_fwd', k['name']
-    stacks = [[(os.path.basename(f['file']), f['line']) for f in ln['stacks'][0]]
-              for ln in k['stages']['llir']]
-    assert [('layer_norm_gelu.py', helper), ('layer_norm_gelu.py', call)] in \
-        [st[:2] for st in stacks], stacks[:3]
+    # A helper's line reaches LLVM IR inlined at its call, in its kernel
+    # only (layer_norm_gelu has two kernels).
+    inlined_in_llir('matmul_helper', 'matmul_kernel',
+                    'return tl.where(x >= 0, x, slope * x)',
+                    'acc = leaky_relu(acc, 0.01)')
+    inlined_in_llir('layer_norm_gelu', 'layer_norm_fwd',
+                    'var = tl.sum(xc * xc, axis=0) / N',
+                    'mean, xc, var = _mean_var(x, mask, N)')
     m = manifest(os.path.join(SAMPLES, 'add_sum_mlir'))
     assert m['compiler']['name'] == 'mlir' and m['complete'] is True
     assert 'sass' in m['kernels'][0]['stages'] or m['kernels'][0]['sass_missing']
