@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tkv_stack_lines.h"
 #include "tkv_text.h"
 
 #define N_IR_PANES 2
@@ -339,64 +340,6 @@ static void show_file(TkvBindView *self, tk_file_id file)
 
 /* ---- rendering the anchor ---------------------------------------------------- */
 
-static gboolean file_has_text(TkvBindView *self, tk_file_id f)
-{
-    return tkv_document_get_source_text(self->doc, f, NULL) != NULL;
-}
-
-/* The lines of the shown file that frames of the anchor IR line's stacks
- * name; when none, first switches to the file of the outermost frame that is
- * at hand (the user's kernel file, usually). */
-static GArray *frame_lines(TkvBindView *self)
-{
-    GArray *lines = g_array_new(FALSE, FALSE, sizeof(guint32));
-    const tk_stack_id *ids;
-    size_t n = tk_bindex_line_stacks(self->ix, self->anchor_stage, self->anchor_line, &ids);
-    tk_loctab *tab = tk_bundle_loctab(tkv_document_get_bundle(self->doc));
-    for (int pass = 0; pass < 2 && lines->len == 0; pass++) {
-        if (pass == 1) {
-            /* Nothing in the shown file: look for a better one. */
-            tk_file_id best = TKV_NO_FILE;
-            for (size_t s = 0; s < n && best == TKV_NO_FILE; s++) {
-                size_t nf;
-                const tk_frame *fr = tk_loctab_stack_frames(tab, ids[s], &nf);
-                for (size_t i = nf; i-- > 0;)
-                    if (file_has_text(self, fr[i].file)) {
-                        best = fr[i].file;
-                        break;
-                    }
-            }
-            if (best == TKV_NO_FILE || best == self->file)
-                break;
-            show_file(self, best);
-        }
-        for (size_t s = 0; s < n; s++) {
-            size_t nf;
-            const tk_frame *fr = tk_loctab_stack_frames(tab, ids[s], &nf);
-            for (size_t i = 0; i < nf; i++)
-                if (fr[i].file == self->file)
-                    g_array_append_val(lines, fr[i].line);
-        }
-    }
-    return lines;
-}
-
-static gint cmp_u32(gconstpointer a, gconstpointer b)
-{
-    guint32 x = *(const guint32 *)a, y = *(const guint32 *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void sort_unique(GArray *a)
-{
-    g_array_sort(a, cmp_u32);
-    guint j = 0;
-    for (guint i = 0; i < a->len; i++)
-        if (!j || g_array_index(a, guint32, i) != g_array_index(a, guint32, j - 1))
-            g_array_index(a, guint32, j++) = g_array_index(a, guint32, i);
-    g_array_set_size(a, j);
-}
-
 static void render_ir_pane(TkvBindView *self, int which)
 {
     TkvCodeView *v = ir_view(self, which);
@@ -446,8 +389,11 @@ static void render_source_pane(TkvBindView *self)
         tkv_code_pane_set_empty_text(self->source_pane, "");
         break;
     case TKV_ANCHOR_IR: {
-        GArray *lines = frame_lines(self);
-        sort_unique(lines);
+        const tk_stack_id *ids;
+        size_t n = tk_bindex_line_stacks(self->ix, self->anchor_stage, self->anchor_line, &ids);
+        tk_file_id file;
+        GArray *lines = tkv_stack_lines_to_show(self->doc, ids, n, self->file, &file);
+        show_file(self, file);
         tkv_code_view_set_selected(v, 0, FALSE, FALSE);
         tkv_code_view_set_matches(v, (const guint32 *)(void *)lines->data, lines->len, TRUE);
         tkv_code_pane_set_empty_text(self->source_pane, "no line of this file");

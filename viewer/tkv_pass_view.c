@@ -6,6 +6,7 @@
 
 #include "tkv_chunk_map.h"
 #include "tkv_pass_item.h"
+#include "tkv_stack_lines.h"
 #include "tkv_text.h"
 
 struct _TkvPassView {
@@ -769,12 +770,6 @@ gboolean tkv_pass_view_show_file(TkvPassView *self, tk_file_id file)
     return TRUE;
 }
 
-static gint cmp_u32(gconstpointer a, gconstpointer b)
-{
-    guint32 x = *(const guint32 *)a, y = *(const guint32 *)b;
-    return x < y ? -1 : x > y;
-}
-
 gboolean tkv_pass_view_select_diff_line(TkvPassView *self, int side, guint row)
 {
     if (!self->diff || side < 0 || side > 1 || row < 1 || row > self->orig[side]->len)
@@ -795,58 +790,16 @@ gboolean tkv_pass_view_select_diff_line(TkvPassView *self, int side, guint row)
      * its outermost frame that is at hand. */
     const tk_stack_id *ids;
     size_t n = tk_ir_diff_line_stacks(self->diff, side, line, &ids);
-    tk_loctab *tab = tk_bundle_loctab(tkv_document_get_bundle(self->doc));
-    GArray *lines = g_array_new(FALSE, FALSE, sizeof(guint32));
-    for (int pass = 0; pass < 2 && !lines->len; pass++) {
-        if (pass == 1) {
-            tk_file_id best = TKV_NO_FILE;
-            for (size_t s = 0; s < n && best == TKV_NO_FILE; s++) {
-                size_t nf;
-                const tk_frame *fr = tk_loctab_stack_frames(tab, ids[s], &nf);
-                for (size_t i = nf; i-- > 0;)
-                    if (tkv_document_get_source_text(self->doc, fr[i].file, NULL)) {
-                        best = fr[i].file;
-                        break;
-                    }
-            }
-            if (best == TKV_NO_FILE || best == self->src_file)
-                break;
-            show_source_file(self, best);
-        }
-        for (size_t s = 0; s < n; s++) {
-            size_t nf;
-            const tk_frame *fr = tk_loctab_stack_frames(tab, ids[s], &nf);
-            for (size_t i = 0; i < nf; i++)
-                if (fr[i].file == self->src_file)
-                    g_array_append_val(lines, fr[i].line);
-        }
-    }
-    g_array_sort(lines, cmp_u32);
-    guint32 *l = (guint32 *)(void *)lines->data;
-    guint u = 0; /* ascending, without repeats */
-    for (guint i = 0; i < lines->len; i++)
-        if (!u || l[u - 1] != l[i])
-            l[u++] = l[i];
+    tk_file_id file;
+    GArray *lines = tkv_stack_lines_to_show(self->doc, ids, n, self->src_file, &file);
+    show_source_file(self, file);
     TkvCodeView *sv = tkv_code_pane_get_view(self->source_pane);
     tkv_code_view_set_selected(sv, 0, FALSE, FALSE);
-    tkv_code_view_set_matches(sv, l, u, TRUE);
+    tkv_code_view_set_matches(sv, (const guint32 *)(void *)lines->data, lines->len, TRUE);
     tkv_code_pane_set_empty_text(self->source_pane, n ? "no line of this file" : "no location");
     g_array_unref(lines);
     g_signal_emit(self, sigs[SIG_ANCHOR_CHANGED], 0);
     return TRUE;
-}
-
-static gboolean stacks_name(tk_loctab *tab, const tk_stack_id *ids, size_t n, tk_file_id file,
-                            guint line)
-{
-    for (size_t s = 0; s < n; s++) {
-        size_t nf;
-        const tk_frame *fr = tk_loctab_stack_frames(tab, ids[s], &nf);
-        for (size_t i = 0; i < nf; i++)
-            if (fr[i].file == file && fr[i].line == line)
-                return TRUE;
-    }
-    return FALSE;
 }
 
 gboolean tkv_pass_view_select_source(TkvPassView *self, tk_file_id file, guint line)
@@ -868,13 +821,12 @@ static gboolean select_source(TkvPassView *self, tk_file_id file, guint line, gb
     if (self->diff) {
         /* The rows of each side whose inline stacks pass through the line
          * ("this line and what it called"), from the stacks the library read. */
-        tk_loctab *tab = tk_bundle_loctab(tkv_document_get_bundle(self->doc));
         for (int s = 0; s < 2; s++) {
             GArray *rows = g_array_new(FALSE, FALSE, sizeof(guint32));
             for (guint r = 1; r <= self->orig[s]->len; r++) {
                 const tk_stack_id *ids;
                 size_t n = tk_ir_diff_line_stacks(self->diff, s, orig_line(self, s, r), &ids);
-                if (n && stacks_name(tab, ids, n, file, line))
+                if (n && tkv_stack_lines_name(self->doc, ids, n, file, line))
                     g_array_append_val(rows, r);
             }
             TkvCodeView *v = side_view(self, s);
