@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tkv_chunk_map.h"
+#include "tkv_linked_scroll.h"
 #include "tkv_pass_item.h"
 #include "tkv_stack_lines.h"
 #include "tkv_text.h"
@@ -46,8 +47,7 @@ struct _TkvPassView {
     GArray *orig[2];        /* uint32 per row: the side's line number */
     GArray *changes;        /* guint: indices of non-equal hunks */
     int cur_change;
-    gboolean syncing;
-    int lead;                   /* the side last scrolled: the other follows */
+    TkvLinkedScroll *linked;    /* the sides scrolled together */
     gboolean pending_first_change;
     gboolean diff_pending;      /* a diff is being made on a worker */
     guint generation;           /* of the last selection */
@@ -79,11 +79,6 @@ static TkvCodeView *side_view(TkvPassView *self, int side)
     return tkv_code_pane_get_view(side_pane(self, side));
 }
 
-static GtkAdjustment *side_adj(TkvPassView *self, int side)
-{
-    return gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(side_view(self, side)));
-}
-
 static void show_message(TkvPassView *self, const char *text, gboolean busy)
 {
     gtk_label_set_text(self->message, text);
@@ -101,125 +96,6 @@ static const tk_hunk *hunks_of(TkvPassView *self, size_t *n)
         return NULL;
     }
     return tk_ir_diff_hunks(self->diff, n);
-}
-
-/* The row (1-based) of side 1 - FROM paired with ROW of side FROM: one to
- * one in an equal hunk, proportionally across a change. */
-static guint map_row(TkvPassView *self, int from, guint row)
-{
-    size_t n;
-    const tk_hunk *h = hunks_of(self, &n);
-    if (!n)
-        return row;
-    guint32 k = row ? row - 1 : 0;
-    for (size_t i = 0; i < n; i++) {
-        guint32 f0 = from ? h[i].b0 : h[i].a0, f1 = from ? h[i].b1 : h[i].a1;
-        guint32 t0 = from ? h[i].a0 : h[i].b0, t1 = from ? h[i].a1 : h[i].b1;
-        if (k < f1 || i + 1 == n) {
-            if (k < f0)
-                k = f0;
-            if (f1 == f0)
-                return t0 + 1;
-            if (h[i].tag == TK_HUNK_EQUAL)
-                return t0 + (k - f0) + 1;
-            guint64 off = (guint64)(k - f0) * (t1 - t0) / (f1 - f0);
-            guint32 r = t0 + (guint32)off;
-            if (t1 > t0 && r >= t1)
-                r = t1 - 1;
-            return r + 1;
-        }
-    }
-    return row;
-}
-
-/* The row at the vertical middle of a side, and how far below its top the
- * middle is. */
-static guint center_row(TkvPassView *self, int side, int *offset)
-{
-    GtkTextView *tv = GTK_TEXT_VIEW(side_view(self, side));
-    GtkAdjustment *adj = side_adj(self, side);
-    if (!adj)
-        return 1;
-    int y = (int)(gtk_adjustment_get_value(adj) + gtk_adjustment_get_page_size(adj) / 2);
-    GtkTextIter it;
-    int top;
-    gtk_text_view_get_line_at_y(tv, &it, y, &top);
-    if (offset)
-        *offset = y - top;
-    return (guint)gtk_text_iter_get_line(&it) + 1;
-}
-
-static void sync_from(TkvPassView *self, int from)
-{
-    if (self->syncing || !self->diff)
-        return;
-    GtkAdjustment *to_adj = side_adj(self, !from);
-    if (!to_adj)
-        return;
-    self->syncing = TRUE;
-    int offset = 0;
-    guint row = center_row(self, from, &offset);
-    guint other = map_row(self, from, row);
-    GtkTextView *tv = GTK_TEXT_VIEW(side_view(self, !from));
-    GtkTextIter it;
-    gtk_text_buffer_get_iter_at_line(gtk_text_view_get_buffer(tv), &it, (int)other - 1);
-    int y, h;
-    gtk_text_view_get_line_yrange(tv, &it, &y, &h);
-    double v = y + offset - gtk_adjustment_get_page_size(to_adj) / 2;
-    double max = gtk_adjustment_get_upper(to_adj) - gtk_adjustment_get_page_size(to_adj);
-    gtk_adjustment_set_value(to_adj, CLAMP(v, 0, max > 0 ? max : 0));
-    double *last = g_object_get_data(G_OBJECT(to_adj), "tkv-last");
-    if (last)
-        *last = gtk_adjustment_get_value(to_adj);
-    self->syncing = FALSE;
-}
-
-/* Only a real move of a side drags the other along: GtkAdjustment also
- * reports "value-changed" when a relayout re-clamps an unchanged value, and
- * a side too short to scroll would then pull the other back to its middle. */
-static void on_scroll(GtkAdjustment *adj, TkvPassView *self, int side)
-{
-    double *last = g_object_get_data(G_OBJECT(adj), "tkv-last");
-    double v = gtk_adjustment_get_value(adj);
-    if (last && *last == v)
-        return;
-    if (!last) {
-        last = g_new(double, 1);
-        g_object_set_data_full(G_OBJECT(adj), "tkv-last", last, g_free);
-    }
-    *last = v;
-    self->lead = side;
-    sync_from(self, side);
-}
-
-/* GtkTextView measures a buffer's lines in idle time after it is shown, and
- * until then a line's position is a guess: each time a side's extent
- * changes, the follower is placed again from the lead. */
-static void on_extent(GtkAdjustment *adj, TkvPassView *self)
-{
-    if (!self->syncing)
-        sync_from(self, self->lead);
-}
-
-static void on_scroll_a(GtkAdjustment *adj, TkvPassView *self) { on_scroll(adj, self, 0); }
-static void on_scroll_b(GtkAdjustment *adj, TkvPassView *self) { on_scroll(adj, self, 1); }
-
-/* Puts ROW of SIDE a quarter down its view; the other side follows. */
-static void scroll_side_to(TkvPassView *self, int side, guint row)
-{
-    GtkTextView *tv = GTK_TEXT_VIEW(side_view(self, side));
-    GtkAdjustment *adj = side_adj(self, side);
-    if (!adj)
-        return;
-    GtkTextIter it;
-    gtk_text_buffer_get_iter_at_line(gtk_text_view_get_buffer(tv), &it, row ? (int)row - 1 : 0);
-    int y, h;
-    gtk_text_view_get_line_yrange(tv, &it, &y, &h);
-    double v = y - gtk_adjustment_get_page_size(adj) / 4;
-    double max = gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj);
-    gtk_adjustment_set_value(adj, CLAMP(v, 0, max > 0 ? max : 0));
-    self->lead = side;
-    sync_from(self, side);
 }
 
 static void update_change_label(TkvPassView *self)
@@ -252,9 +128,9 @@ gboolean tkv_pass_view_step_change(TkvPassView *self, int delta)
     /* The side that has lines in this change leads (a deletion has none on
      * B); the other follows through the hunks. */
     if (c->a1 > c->a0)
-        scroll_side_to(self, 0, c->a0 + 1);
+        tkv_linked_scroll_to_row(self->linked, 0, c->a0 + 1);
     else
-        scroll_side_to(self, 1, c->b0 + 1);
+        tkv_linked_scroll_to_row(self->linked, 1, c->b0 + 1);
     update_change_label(self);
     return TRUE;
 }
@@ -322,6 +198,7 @@ static void clear_diff(TkvPassView *self)
         tkv_code_pane_set_title(side_pane(self, s), "", NULL);
     }
     g_clear_pointer(&self->diff, tk_ir_diff_free);
+    tkv_linked_scroll_unlink(self->linked);
     g_array_set_size(self->changes, 0);
     self->cur_change = -1;
     self->sel_side = -1;
@@ -349,6 +226,9 @@ static void show_diff(TkvPassView *self, tk_ir_diff *d, const char *title)
 {
     clear_diff(self);
     self->diff = d;
+    size_t n_hunks;
+    const tk_hunk *hunks = tk_ir_diff_hunks(d, &n_hunks);
+    tkv_linked_scroll_link(self->linked, hunks, n_hunks);
     tk_ir_diff_bind(d, tk_bundle_loctab(tkv_document_get_bundle(self->doc)), NULL);
     for (int s = 0; s < 2; s++) {
         uint32_t n = tk_ir_diff_kept_count(d, s);
@@ -839,7 +719,7 @@ static gboolean select_source(TkvPassView *self, tk_file_id file, guint line, gb
         const guint32 *m;
         if (scroll && !tkv_code_view_get_matches(side_view(self, 0), &m) &&
             tkv_code_view_get_matches(side_view(self, 1), &m))
-            scroll_side_to(self, 1, m[0]);
+            tkv_linked_scroll_to_row(self->linked, 1, m[0]);
     }
     g_free(self->sel_heading);
     self->sel_heading = NULL;
@@ -906,25 +786,7 @@ static void on_focused(TkvCodePane *pane, TkvPassView *self) { self->focused = p
 
 static void on_map_scroll(TkvChunkMap *map, double fraction, TkvPassView *self)
 {
-    GtkAdjustment *adj = side_adj(self, 1);
-    if (!adj)
-        return;
-    double v = fraction * gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj) / 2;
-    double max = gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj);
-    gtk_adjustment_set_value(adj, CLAMP(v, 0, max > 0 ? max : 0));
-}
-
-static void connect_adjustments(TkvPassView *self)
-{
-    for (int s = 0; s < 2; s++) {
-        GtkAdjustment *adj = side_adj(self, s);
-        if (adj && !g_object_get_data(G_OBJECT(adj), "tkv-linked")) {
-            g_object_set_data(G_OBJECT(adj), "tkv-linked", GINT_TO_POINTER(1));
-            g_signal_connect(adj, "value-changed", G_CALLBACK(s ? on_scroll_b : on_scroll_a), self);
-            g_signal_connect(adj, "changed", G_CALLBACK(on_extent), self);
-        }
-    }
-    tkv_chunk_map_set_adjustment(self->chunk_map, side_adj(self, 1));
+    tkv_linked_scroll_to_fraction(self->linked, 1, fraction);
 }
 
 /* ---- public -------------------------------------------------------------------------- */
@@ -1031,8 +893,8 @@ static void write_side(TkvPassView *self, JsonBuilder *b, int s)
     json_builder_end_object(b);
     g_array_unref(shown);
     json_builder_set_member_name(b, "center_row");
-    json_builder_add_int_value(b, center_row(self, s, NULL));
-    GtkAdjustment *adj = side_adj(self, s);
+    json_builder_add_int_value(b, tkv_linked_scroll_get_center_row(self->linked, s));
+    GtkAdjustment *adj = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(v));
     json_builder_set_member_name(b, "scroll");
     json_builder_add_double_value(b, adj ? gtk_adjustment_get_value(adj) : 0);
     json_builder_set_member_name(b, "scroll_max");
@@ -1156,7 +1018,10 @@ void tkv_pass_view_write_state(TkvPassView *self, JsonBuilder *b)
 static void tkv_pass_view_map(GtkWidget *widget)
 {
     GTK_WIDGET_CLASS(tkv_pass_view_parent_class)->map(widget);
-    connect_adjustments(TKV_PASS_VIEW(widget));
+    TkvPassView *self = TKV_PASS_VIEW(widget);
+    tkv_linked_scroll_attach(self->linked);
+    tkv_chunk_map_set_adjustment(self->chunk_map, gtk_scrollable_get_vadjustment(
+                                                      GTK_SCROLLABLE(side_view(self, 1))));
 }
 
 static void tkv_pass_view_dispose(GObject *object)
@@ -1167,11 +1032,7 @@ static void tkv_pass_view_dispose(GObject *object)
         g_clear_object(&self->cancel);
     }
     stop_waiting(self);
-    for (int s = 0; s < 2; s++) {
-        GtkAdjustment *adj = self->side_a ? side_adj(self, s) : NULL;
-        if (adj)
-            g_signal_handlers_disconnect_by_data(adj, self);
-    }
+    g_clear_object(&self->linked);
     g_clear_pointer(&self->diff, tk_ir_diff_free);
     gtk_widget_dispose_template(GTK_WIDGET(self), TKV_TYPE_PASS_VIEW);
     g_clear_object(&self->selection);
@@ -1234,6 +1095,8 @@ static void tkv_pass_view_init(TkvPassView *self)
     self->sel_side = -1;
     self->src_file = TKV_NO_FILE;
     self->src_bufs = g_hash_table_new_full(NULL, NULL, NULL, g_object_unref);
+    self->linked = tkv_linked_scroll_new(GTK_TEXT_VIEW(side_view(self, 0)),
+                                         GTK_TEXT_VIEW(side_view(self, 1)));
 
     self->items = g_list_store_new(TKV_TYPE_PASS_ITEM);
     self->changed_filter = gtk_bool_filter_new(
