@@ -649,6 +649,7 @@ void tkv_bind_view_set_second_visible(TkvBindView *self, gboolean visible)
 }
 
 gboolean tkv_bind_view_get_second_visible(TkvBindView *self) { return self->second_visible; }
+gboolean tkv_bind_view_get_exact(TkvBindView *self) { return self->exact; }
 
 void tkv_bind_view_set_exact(TkvBindView *self, gboolean exact)
 {
@@ -698,91 +699,6 @@ gboolean tkv_bind_view_step_match(TkvBindView *self, int delta)
         if (order[i] && tkv_code_view_step_match(tkv_code_pane_get_view(order[i]), delta))
             return TRUE;
     return FALSE;
-}
-
-/* ---- state for tests ------------------------------------------------------------ */
-
-static void write_lines(JsonBuilder *b, const char *name, GArray *lines)
-{
-    json_builder_set_member_name(b, name);
-    json_builder_begin_array(b);
-    for (guint i = 0; i < lines->len; i++)
-        json_builder_add_int_value(b, g_array_index(lines, guint32, i));
-    json_builder_end_array(b);
-    g_array_unref(lines);
-}
-
-static void write_pane(JsonBuilder *b, TkvCodePane *pane)
-{
-    TkvCodeView *v = tkv_code_pane_get_view(pane);
-    write_lines(b, "selected", tkv_code_view_get_tagged_lines(v, "tkv-selected"));
-    write_lines(b, "matches", tkv_code_view_get_tagged_lines(v, "tkv-match"));
-    write_lines(b, "current", tkv_code_view_get_tagged_lines(v, "tkv-match-current"));
-    write_lines(b, "folded", tkv_code_view_get_folded_lines(v));
-    json_builder_set_member_name(b, "match_text");
-    json_builder_add_string_value(b, tkv_code_pane_get_match_text(pane));
-    json_builder_set_member_name(b, "line_count");
-    json_builder_add_int_value(b, tkv_code_view_get_line_count(v));
-    json_builder_set_member_name(b, "cursor_line");
-    json_builder_add_int_value(b, tkv_code_view_get_cursor_line(v));
-}
-
-void tkv_bind_view_write_state(TkvBindView *self, JsonBuilder *b)
-{
-    json_builder_set_member_name(b, "exact");
-    json_builder_add_boolean_value(b, self->exact);
-    json_builder_set_member_name(b, "anchor");
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "kind");
-    json_builder_add_string_value(b, self->anchor == TKV_ANCHOR_SOURCE ? "source" :
-                                     self->anchor == TKV_ANCHOR_IR     ? "ir" : "none");
-    if (self->anchor == TKV_ANCHOR_SOURCE) {
-        char *p = g_utf8_make_valid(tkv_document_get_file_path(self->doc, self->anchor_file), -1);
-        json_builder_set_member_name(b, "file");
-        json_builder_add_string_value(b, p);
-        g_free(p);
-    }
-    if (self->anchor == TKV_ANCHOR_IR) {
-        json_builder_set_member_name(b, "stage");
-        json_builder_add_string_value(b, tk_stage_kind_name(self->anchor_stage));
-    }
-    if (self->anchor != TKV_ANCHOR_NONE) {
-        json_builder_set_member_name(b, "line");
-        json_builder_add_int_value(b, self->anchor_line);
-    }
-    json_builder_end_object(b);
-
-    json_builder_set_member_name(b, "source");
-    json_builder_begin_object(b);
-    if (self->k && self->file != TKV_NO_FILE) {
-        char *p = g_utf8_make_valid(tkv_document_get_file_path(self->doc, self->file), -1);
-        json_builder_set_member_name(b, "file");
-        json_builder_add_string_value(b, p);
-        g_free(p);
-        const char *local = tkv_document_get_source_path(self->doc, self->file);
-        json_builder_set_member_name(b, "resolved");
-        if (local) {
-            char *l = g_utf8_make_valid(local, -1);
-            json_builder_add_string_value(b, l);
-            g_free(l);
-        } else {
-            json_builder_add_null_value(b);
-        }
-    }
-    write_pane(b, self->source_pane);
-    json_builder_end_object(b);
-
-    for (int w = 0; w < N_IR_PANES; w++) {
-        json_builder_set_member_name(b, w == 0 ? "primary" : "secondary");
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "visible");
-        json_builder_add_boolean_value(b, pane_shown(self, w));
-        json_builder_set_member_name(b, "stage");
-        json_builder_add_string_value(b, self->k ? tk_stage_kind_name(self->pane_stage[w]) : "");
-        if (pane_shown(self, w))
-            write_pane(b, ir_pane(self, w));
-        json_builder_end_object(b);
-    }
 }
 
 /* ---- GObject ------------------------------------------------------------------- */

@@ -23,7 +23,6 @@
 #define TKV_BIND_VIEW_H
 
 #include <gtk/gtk.h>
-#include <json-glib/json-glib.h>
 
 #include "tkv_code_pane.h"
 #include "tkv_document.h"
@@ -66,6 +65,7 @@ void tkv_bind_view_set_second_visible(TkvBindView *self, gboolean visible);
 gboolean tkv_bind_view_get_second_visible(TkvBindView *self);
 /* "This line only" (TRUE) or "this line and what it called" (FALSE). */
 void tkv_bind_view_set_exact(TkvBindView *self, gboolean exact);
+gboolean tkv_bind_view_get_exact(TkvBindView *self);
 
 TkvAnchorKind tkv_bind_view_get_anchor(TkvBindView *self, tk_stage_kind *stage,
                                        tk_file_id *file, guint *line);
@@ -77,10 +77,6 @@ TkvCodePane *tkv_bind_view_get_focused_pane(TkvBindView *self);
 /* Next/previous match in the focused pane, or in the first pane that has
  * matches.  FALSE when no pane has any. */
 gboolean tkv_bind_view_step_match(TkvBindView *self, int delta);
-
-/* The view's state as the user sees it, read back from the buffers' tags,
- * into B (inside an object). */
-void tkv_bind_view_write_state(TkvBindView *self, JsonBuilder *b);
 
 /* Signals:
  *   "anchor-changed"  the anchor moved (the stack panel follows);

@@ -840,178 +840,73 @@ void tkv_pass_view_set_kernel(TkvPassView *self, TkvDocument *doc, guint kernel)
         tkv_pass_view_activate(self);
 }
 
-/* ---- state for tests --------------------------------------------------------------------- */
+/* ---- what is shown, for the tests -------------------------------------------------------- */
 
-static void write_rows(JsonBuilder *b, const char *name, GArray *rows)
+const char *tkv_pass_view_get_load_state(TkvPassView *self)
 {
-    json_builder_set_member_name(b, name);
-    json_builder_begin_array(b);
-    for (guint i = 0; i < rows->len; i++)
-        json_builder_add_int_value(b, g_array_index(rows, guint32, i));
-    json_builder_end_array(b);
+    return !self->has_kernel ? "none" :
+           !self->tl_known   ? (self->cancel ? "loading" : "idle") :
+           !self->tl         ? "no-passes" : "ready";
 }
 
-static void write_side(TkvPassView *self, JsonBuilder *b, int s)
+const char *tkv_pass_view_get_message(TkvPassView *self) { return gtk_label_get_text(self->message); }
+const tk_timeline *tkv_pass_view_get_timeline(TkvPassView *self) { return self->tl; }
+
+const char *tkv_pass_view_get_count_text(TkvPassView *self)
 {
-    TkvCodeView *v = side_view(self, s);
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "name");
-    char *name = g_utf8_make_valid(tk_ir_diff_name(self->diff, s), -1);
-    json_builder_add_string_value(b, name);
-    g_free(name);
-    json_builder_set_member_name(b, "rows");
-    json_builder_add_int_value(b, tkv_code_view_get_line_count(v));
-    const char *tags[] = {"tkv-diff-delete", "tkv-diff-insert", "tkv-diff-replace", "tkv-selected",
-                          "tkv-match"};
-    const char *names[] = {"delete", "insert", "replace", "selected", "matches"};
-    GArray *shown = g_array_new(FALSE, FALSE, sizeof(guint32));
-    for (int t = 0; t < 5; t++) {
-        GArray *rows = tkv_code_view_get_tagged_lines(v, tags[t]);
-        write_rows(b, names[t], rows);
-        g_array_append_vals(shown, rows->data, rows->len);
-        g_array_unref(rows);
-    }
-    /* The text of every highlighted row as the buffer holds it. */
-    json_builder_set_member_name(b, "text");
-    json_builder_begin_object(b);
-    GtkTextBuffer *tb = gtk_text_view_get_buffer(GTK_TEXT_VIEW(v));
-    for (guint i = 0; i < shown->len && i < 4000; i++) {
-        guint32 r = g_array_index(shown, guint32, i);
-        GtkTextIter s0, e0;
-        gtk_text_buffer_get_iter_at_line(tb, &s0, (int)r - 1);
-        e0 = s0;
-        if (!gtk_text_iter_ends_line(&e0))
-            gtk_text_iter_forward_to_line_end(&e0);
-        /* Hidden characters too: the tail of a folded long line. */
-        char *t = gtk_text_buffer_get_text(tb, &s0, &e0, TRUE);
-        char key[16];
-        g_snprintf(key, sizeof key, "%u", r);
-        json_builder_set_member_name(b, key);
-        json_builder_add_string_value(b, t);
-        g_free(t);
-    }
-    json_builder_end_object(b);
-    g_array_unref(shown);
-    json_builder_set_member_name(b, "center_row");
-    json_builder_add_int_value(b, tkv_linked_scroll_get_center_row(self->linked, s));
-    GtkAdjustment *adj = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(v));
-    json_builder_set_member_name(b, "scroll");
-    json_builder_add_double_value(b, adj ? gtk_adjustment_get_value(adj) : 0);
-    json_builder_set_member_name(b, "scroll_max");
-    json_builder_add_double_value(b, adj ? MAX(0, gtk_adjustment_get_upper(adj) -
-                                                   gtk_adjustment_get_page_size(adj)) : 0);
-    json_builder_set_member_name(b, "match_text");
-    json_builder_add_string_value(b, tkv_code_pane_get_match_text(side_pane(self, s)));
-    json_builder_end_object(b);
+    return gtk_label_get_text(self->count_label);
 }
 
-void tkv_pass_view_write_state(TkvPassView *self, JsonBuilder *b)
+guint tkv_pass_view_get_listed_count(TkvPassView *self)
 {
-    json_builder_set_member_name(b, "state");
-    json_builder_add_string_value(b, !self->has_kernel ? "none" :
-                                     !self->tl_known   ? (self->cancel ? "loading" : "idle") :
-                                     !self->tl         ? "no-passes" : "ready");
-    json_builder_set_member_name(b, "message");
-    json_builder_add_string_value(b, gtk_label_get_text(self->message));
-    if (!self->tl)
-        return;
-    json_builder_set_member_name(b, "count");
-    json_builder_add_int_value(b, (gint64)tk_timeline_count(self->tl));
-    json_builder_set_member_name(b, "count_text");
-    json_builder_add_string_value(b, gtk_label_get_text(self->count_label));
-    json_builder_set_member_name(b, "listed");
-    json_builder_add_int_value(b, g_list_model_get_n_items(G_LIST_MODEL(self->filtered)));
-    json_builder_set_member_name(b, "changed_only");
-    json_builder_add_boolean_value(b, self->changed_only);
-    json_builder_set_member_name(b, "entries");
-    json_builder_begin_array(b);
-    for (size_t i = 0; i < tk_timeline_count(self->tl); i++) {
-        const tk_timeline_entry *e = tk_timeline_get(self->tl, i);
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "pass");
-        char *p = g_utf8_make_valid(e->pass, -1);
-        json_builder_add_string_value(b, p);
-        g_free(p);
-        json_builder_set_member_name(b, "header_line");
-        json_builder_add_int_value(b, (gint64)e->header_line);
-        json_builder_set_member_name(b, "effect");
-        json_builder_add_string_value(b, tk_effect_name(e->effect));
-        json_builder_set_member_name(b, "added");
-        json_builder_add_int_value(b, e->added);
-        json_builder_set_member_name(b, "removed");
-        json_builder_add_int_value(b, e->removed);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "selected_rows");
-    json_builder_begin_array(b);
+    return g_list_model_get_n_items(G_LIST_MODEL(self->filtered));
+}
+
+gboolean tkv_pass_view_get_changed_only(TkvPassView *self) { return self->changed_only; }
+
+char **tkv_pass_view_get_selected_rows(TkvPassView *self)
+{
+    GPtrArray *specs = g_ptr_array_new();
     GtkBitset *set = gtk_selection_model_get_selection(GTK_SELECTION_MODEL(self->selection));
     GtkBitsetIter iter;
     guint pos;
     for (gboolean ok = gtk_bitset_iter_init_first(&iter, set, &pos); ok;
          ok = gtk_bitset_iter_next(&iter, &pos)) {
         TkvPassItem *it = g_list_model_get_item(G_LIST_MODEL(self->filtered), pos);
-        json_builder_add_string_value(b, tkv_pass_item_get_spec(it));
+        g_ptr_array_add(specs, g_strdup(tkv_pass_item_get_spec(it)));
         g_object_unref(it);
     }
     gtk_bitset_unref(set);
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "selected");
-    json_builder_add_string_value(b, self->spec ? self->spec : "");
-    json_builder_set_member_name(b, "diff_pending");
-    json_builder_add_boolean_value(b, self->diff_pending);
-    json_builder_set_member_name(b, "title");
-    json_builder_add_string_value(b, gtk_label_get_text(self->diff_title));
-    if (!self->diff)
-        return;
-    tk_diff_stats st = tk_ir_diff_stats(self->diff);
-    json_builder_set_member_name(b, "added");
-    json_builder_add_int_value(b, st.added);
-    json_builder_set_member_name(b, "removed");
-    json_builder_add_int_value(b, st.removed);
-    json_builder_set_member_name(b, "changes");
-    json_builder_add_int_value(b, self->changes->len);
-    json_builder_set_member_name(b, "chunk_map_changes");
-    json_builder_add_int_value(b, tkv_chunk_map_get_change_count(self->chunk_map));
-    json_builder_set_member_name(b, "change_index");
-    json_builder_add_int_value(b, self->cur_change);
-    json_builder_set_member_name(b, "change_text");
-    json_builder_add_string_value(b, gtk_label_get_text(self->change_label));
-    json_builder_set_member_name(b, "hunks");
-    json_builder_begin_array(b);
-    size_t nh;
-    const tk_hunk *h = tk_ir_diff_hunks(self->diff, &nh);
-    for (size_t i = 0; i < nh; i++) {
-        json_builder_begin_array(b);
-        json_builder_add_string_value(b, tk_hunk_tag_name(h[i].tag));
-        json_builder_add_int_value(b, h[i].a0);
-        json_builder_add_int_value(b, h[i].a1);
-        json_builder_add_int_value(b, h[i].b0);
-        json_builder_add_int_value(b, h[i].b1);
-        json_builder_end_array(b);
-    }
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "a");
-    write_side(self, b, 0);
-    json_builder_set_member_name(b, "b");
-    write_side(self, b, 1);
-    json_builder_set_member_name(b, "source");
-    json_builder_begin_object(b);
-    TkvCodeView *sv = tkv_code_pane_get_view(self->source_pane);
-    GArray *rows = tkv_code_view_get_tagged_lines(sv, "tkv-match");
-    write_rows(b, "matches", rows);
-    g_array_unref(rows);
-    rows = tkv_code_view_get_tagged_lines(sv, "tkv-selected");
-    write_rows(b, "selected", rows);
-    g_array_unref(rows);
-    json_builder_set_member_name(b, "file");
-    char *f = g_utf8_make_valid(self->src_file != TKV_NO_FILE
-                                    ? tkv_document_get_file_path(self->doc, self->src_file) : "",
-                                -1);
-    json_builder_add_string_value(b, f);
-    g_free(f);
-    json_builder_end_object(b);
+    g_ptr_array_add(specs, NULL);
+    return (char **)g_ptr_array_free(specs, FALSE);
 }
+
+const char *tkv_pass_view_get_selection(TkvPassView *self) { return self->spec; }
+gboolean tkv_pass_view_get_diff_pending(TkvPassView *self) { return self->diff_pending; }
+
+const char *tkv_pass_view_get_diff_title(TkvPassView *self)
+{
+    return gtk_label_get_text(self->diff_title);
+}
+
+const tk_ir_diff *tkv_pass_view_get_diff(TkvPassView *self) { return self->diff; }
+
+int tkv_pass_view_get_change(TkvPassView *self, guint *count)
+{
+    *count = self->changes->len;
+    return self->cur_change;
+}
+
+const char *tkv_pass_view_get_change_text(TkvPassView *self)
+{
+    return gtk_label_get_text(self->change_label);
+}
+
+TkvChunkMap *tkv_pass_view_get_chunk_map(TkvPassView *self) { return self->chunk_map; }
+TkvLinkedScroll *tkv_pass_view_get_linked_scroll(TkvPassView *self) { return self->linked; }
+TkvCodePane *tkv_pass_view_get_side(TkvPassView *self, int side) { return side_pane(self, side); }
+TkvCodePane *tkv_pass_view_get_source_pane(TkvPassView *self) { return self->source_pane; }
+tk_file_id tkv_pass_view_get_source_file(TkvPassView *self) { return self->src_file; }
 
 /* ---- GObject ------------------------------------------------------------------------------ */
 

@@ -24,10 +24,11 @@
 #define TKV_PASS_VIEW_H
 
 #include <gtk/gtk.h>
-#include <json-glib/json-glib.h>
 
+#include "tkv_chunk_map.h"
 #include "tkv_code_pane.h"
 #include "tkv_document.h"
+#include "tkv_linked_scroll.h"
 
 G_BEGIN_DECLS
 
@@ -62,8 +63,39 @@ TkvCodePane *tkv_pass_view_get_focused_pane(TkvPassView *self);
 /* Next/previous line bound to the selection in the focused pane. */
 gboolean tkv_pass_view_step_match(TkvPassView *self, int delta);
 
-/* State for tests (inside an object of B). */
-void tkv_pass_view_write_state(TkvPassView *self, JsonBuilder *b);
+/* What is shown, for the tests (tkv_test_state.h). */
+/* "none" (no kernel), "idle" (the timeline not asked for yet), "loading",
+ * "no-passes" or "ready". */
+const char *tkv_pass_view_get_load_state(TkvPassView *self);
+/* The text shown in place of the view while there is no timeline. */
+const char *tkv_pass_view_get_message(TkvPassView *self);
+/* NULL until it came, and when the kernel has none. */
+const tk_timeline *tkv_pass_view_get_timeline(TkvPassView *self);
+/* The pass list's "264 passes, 52 changed"; the rows it lists now. */
+const char *tkv_pass_view_get_count_text(TkvPassView *self);
+guint tkv_pass_view_get_listed_count(TkvPassView *self);
+gboolean tkv_pass_view_get_changed_only(TkvPassView *self);
+/* The specs ("14", "33.0") of the rows selected in the list, NULL-terminated;
+ * caller frees with g_strfreev(). */
+char **tkv_pass_view_get_selected_rows(TkvPassView *self);
+/* The spec selected last (tkv_pass_view_select()), NULL when none. */
+const char *tkv_pass_view_get_selection(TkvPassView *self);
+/* Whether the diff of the selection is still being made. */
+gboolean tkv_pass_view_get_diff_pending(TkvPassView *self);
+const char *tkv_pass_view_get_diff_title(TkvPassView *self);
+/* The diff shown (owned by the view), NULL when none. */
+const tk_ir_diff *tkv_pass_view_get_diff(TkvPassView *self);
+/* The index of the change next/previous stands at (-1: none yet), and in
+ * *COUNT the number of changes; the header's "change 2 of 5". */
+int tkv_pass_view_get_change(TkvPassView *self, guint *count);
+const char *tkv_pass_view_get_change_text(TkvPassView *self);
+TkvChunkMap *tkv_pass_view_get_chunk_map(TkvPassView *self);
+TkvLinkedScroll *tkv_pass_view_get_linked_scroll(TkvPassView *self);
+/* Side SIDE of the diff (0: before, 1: after); the source pane below them
+ * and the file it shows (TKV_NO_FILE: none). */
+TkvCodePane *tkv_pass_view_get_side(TkvPassView *self, int side);
+TkvCodePane *tkv_pass_view_get_source_pane(TkvPassView *self);
+tk_file_id tkv_pass_view_get_source_file(TkvPassView *self);
 
 /* Signals: "anchor-changed" (the selected diff line changed: the stack panel
  * follows); "loaded" (the timeline arrived, or it is known there is none). */

@@ -5,7 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tkv_snapshot.h"
-#include "tkv_window.h"
+#include "tkv_test_state.h"
 
 static gboolean write_atomically(const char *path, const char *data, gsize len, GError **error)
 {
@@ -35,7 +35,7 @@ gboolean tkv_test_hooks_write_state(GtkApplication *app, const char *path, GErro
         if (!TKV_IS_WINDOW(l->data))
             continue;
         json_builder_begin_object(b);
-        tkv_window_write_state(TKV_WINDOW(l->data), b);
+        tkv_test_state_write_window(TKV_WINDOW(l->data), b);
         json_builder_end_object(b);
     }
     g_list_free(windows);

@@ -5,9 +5,6 @@
 
 #include "tkv_application.h"
 #include "tkv_kernel_item.h"
-#include "tkv_meta_panel.h"
-#include "tkv_pass_view.h"
-#include "tkv_stack_panel.h"
 
 struct _TkvWindow {
     GtkApplicationWindow parent_instance;
@@ -356,6 +353,41 @@ TkvDocument *tkv_window_get_document(TkvWindow *self) { return self->doc; }
 TkvBindView *tkv_window_get_bind_view(TkvWindow *self) { return self->bind_view; }
 int tkv_window_get_kernel(TkvWindow *self) { return self->kernel; }
 gint64 tkv_window_get_loaded_time(TkvWindow *self) { return self->loaded_at; }
+const char *tkv_window_get_state(TkvWindow *self) { return self->state; }
+const char *tkv_window_get_last_error(TkvWindow *self) { return self->last_error; }
+TkvPassView *tkv_window_get_pass_view(TkvWindow *self) { return self->pass_view; }
+TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self) { return self->stack_panel; }
+TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self) { return self->meta_panel; }
+
+const char *tkv_window_get_mode(TkvWindow *self)
+{
+    return gtk_stack_get_visible_child_name(self->mode_stack);
+}
+
+guint tkv_window_get_kernel_count(TkvWindow *self, guint *listed)
+{
+    if (listed)
+        *listed = g_list_model_get_n_items(G_LIST_MODEL(self->filtered));
+    return g_list_model_get_n_items(G_LIST_MODEL(self->kernels));
+}
+
+const char *tkv_window_get_error_title(TkvWindow *self)
+{
+    return gtk_label_get_text(self->error_title);
+}
+
+char *tkv_window_get_error_text(TkvWindow *self)
+{
+    GtkTextBuffer *tb = gtk_text_view_get_buffer(self->error_view);
+    GtkTextIter s, e;
+    gtk_text_buffer_get_bounds(tb, &s, &e);
+    return gtk_text_buffer_get_text(tb, &s, &e, FALSE);
+}
+
+gboolean tkv_window_get_error_visible(TkvWindow *self)
+{
+    return gtk_widget_is_drawable(GTK_WIDGET(self->error_view));
+}
 
 /* ---- recent ---------------------------------------------------------------- */
 
@@ -757,97 +789,6 @@ static void on_anchor_changed(TkvBindView *bv, TkvWindow *self)
 static void on_banner_close(TkvWindow *self)
 {
     gtk_revealer_set_reveal_child(self->banner_revealer, FALSE);
-}
-
-/* ---- state for tests ---------------------------------------------------------- */
-
-static void add_string(JsonBuilder *b, const char *name, const char *value)
-{
-    json_builder_set_member_name(b, name);
-    if (!value) {
-        json_builder_add_null_value(b);
-        return;
-    }
-    char *v = g_utf8_make_valid(value, -1);
-    json_builder_add_string_value(b, v);
-    g_free(v);
-}
-
-void tkv_window_write_state(TkvWindow *self, JsonBuilder *b)
-{
-    json_builder_set_member_name(b, "id");
-    json_builder_add_int_value(b, gtk_application_window_get_id(GTK_APPLICATION_WINDOW(self)));
-    add_string(b, "state", self->state);
-    add_string(b, "path", self->doc ? tkv_document_get_path(self->doc) : NULL);
-    add_string(b, "title", gtk_window_get_title(GTK_WINDOW(self)));
-    add_string(b, "last_error", self->last_error);
-    if (strcmp(self->state, "error") == 0) {
-        add_string(b, "error_title", gtk_label_get_text(self->error_title));
-        GtkTextBuffer *tb = gtk_text_view_get_buffer(self->error_view);
-        GtkTextIter s, e;
-        gtk_text_buffer_get_bounds(tb, &s, &e);
-        char *text = gtk_text_buffer_get_text(tb, &s, &e, FALSE);
-        add_string(b, "error_text", text);
-        g_free(text);
-        json_builder_set_member_name(b, "error_visible");
-        json_builder_add_boolean_value(b, gtk_widget_is_drawable(GTK_WIDGET(self->error_view)));
-    }
-    if (strcmp(self->state, "ready") != 0)
-        return;
-    add_string(b, "mode", gtk_stack_get_visible_child_name(self->mode_stack));
-    json_builder_set_member_name(b, "kernel_count");
-    json_builder_add_int_value(b, g_list_model_get_n_items(G_LIST_MODEL(self->kernels)));
-    json_builder_set_member_name(b, "kernels_listed");
-    json_builder_add_int_value(b, g_list_model_get_n_items(G_LIST_MODEL(self->filtered)));
-    const tk_kernel *k = self->kernel >= 0 ? tkv_document_get_kernel(self->doc, (guint)self->kernel)
-                                           : NULL;
-    json_builder_set_member_name(b, "kernel");
-    if (k) {
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "index");
-        json_builder_add_int_value(b, self->kernel);
-        add_string(b, "name", tk_kernel_name(k));
-        add_string(b, "hash", tk_kernel_hash(k));
-        json_builder_end_object(b);
-    } else {
-        json_builder_add_null_value(b);
-    }
-    const tk_diags *d = tkv_document_get_diags(self->doc);
-    json_builder_set_member_name(b, "problems");
-    json_builder_add_int_value(b, d ? (gint64)tk_diags_count_at_least(d, TK_DIAG_WARNING) : 0);
-    json_builder_set_member_name(b, "bind");
-    json_builder_begin_object(b);
-    tkv_bind_view_write_state(self->bind_view, b);
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "passes");
-    json_builder_begin_object(b);
-    tkv_pass_view_write_state(self->pass_view, b);
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "stack");
-    json_builder_begin_object(b);
-    add_string(b, "heading", tkv_stack_panel_get_heading(self->stack_panel));
-    json_builder_set_member_name(b, "inferred");
-    json_builder_add_boolean_value(b, tkv_stack_panel_get_inferred(self->stack_panel));
-    json_builder_set_member_name(b, "frames");
-    json_builder_begin_array(b);
-    const GArray *frames = tkv_stack_panel_get_frames(self->stack_panel);
-    for (guint i = 0; i < frames->len; i++) {
-        const TkvShownFrame *f = &g_array_index(frames, TkvShownFrame, i);
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "stack");
-        json_builder_add_int_value(b, f->stack);
-        add_string(b, "file", tkv_document_get_file_path(self->doc, f->frame.file));
-        json_builder_set_member_name(b, "line");
-        json_builder_add_int_value(b, f->frame.line);
-        json_builder_set_member_name(b, "col");
-        json_builder_add_int_value(b, f->frame.col);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
-    json_builder_end_object(b);
-    char *meta = tkv_meta_panel_get_text(self->meta_panel);
-    add_string(b, "meta", meta);
-    g_free(meta);
 }
 
 /* ---- GObject --------------------------------------------------------------------- */

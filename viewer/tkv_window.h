@@ -12,10 +12,12 @@
 #define TKV_WINDOW_H
 
 #include <gtk/gtk.h>
-#include <json-glib/json-glib.h>
 
 #include "tkv_bind_view.h"
 #include "tkv_document.h"
+#include "tkv_meta_panel.h"
+#include "tkv_pass_view.h"
+#include "tkv_stack_panel.h"
 
 G_BEGIN_DECLS
 
@@ -44,8 +46,23 @@ int tkv_window_get_kernel(TkvWindow *self);
  * before any view was set up: where "first view" is measured from. */
 gint64 tkv_window_get_loaded_time(TkvWindow *self);
 
-/* The window's state for tests (inside an object of B). */
-void tkv_window_write_state(TkvWindow *self, JsonBuilder *b);
+/* What the window shows, for the tests (tkv_test_state.h). */
+/* "welcome", "loading", "ready" or "error": the page shown. */
+const char *tkv_window_get_state(TkvWindow *self);
+/* The message of the last command that could not be done, or NULL. */
+const char *tkv_window_get_last_error(TkvWindow *self);
+/* The error page's title and text (caller frees), and whether it is drawn. */
+const char *tkv_window_get_error_title(TkvWindow *self);
+char *tkv_window_get_error_text(TkvWindow *self);
+gboolean tkv_window_get_error_visible(TkvWindow *self);
+/* "bind" or "passes". */
+const char *tkv_window_get_mode(TkvWindow *self);
+/* The number of kernels, and in *LISTED (may be NULL) how many the filter
+ * lists. */
+guint tkv_window_get_kernel_count(TkvWindow *self, guint *listed);
+TkvPassView *tkv_window_get_pass_view(TkvWindow *self);
+TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self);
+TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self);
 
 /* Signals:
  *   "loaded" (gboolean ok)  loading finished and the first view is set up
