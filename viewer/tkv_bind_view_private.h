@@ -1,0 +1,127 @@
+/* tkv_bind_view_private.h - what the binding view's files share.
+ *
+ * TkvBindView is one widget written in several files, each with one job:
+ *   tkv_bind_view.c          the widget: its panes, the kernel shown, the
+ *                            anchor and the stages chosen (the calls of
+ *                            tkv_bind_view.h), its properties and signals;
+ *   tkv_bind_view_panes.c    what each pane holds: a buffer and a view per
+ *                            stage, made ahead in idle time, the source
+ *                            files' buffers, the headers and the gutters;
+ *   tkv_bind_view_render.c   the anchor drawn as highlights in every pane;
+ *   tkv_bind_view_actions.c  user input turned into actions.
+ * Nothing outside these files includes this header.
+ */
+#ifndef TKV_BIND_VIEW_PRIVATE_H
+#define TKV_BIND_VIEW_PRIVATE_H
+
+#include "tkv_bind_view.h"
+
+G_BEGIN_DECLS
+
+#define TKV_BIND_VIEW_IR_PANES 2
+
+/* An IR pane, as the data of its callbacks. */
+typedef struct {
+    TkvBindView *view;
+    int which; /* 0 primary, 1 secondary */
+} TkvBindPaneRef;
+
+struct _TkvBindView {
+    GtkWidget parent_instance;
+
+    GtkWidget *outer;
+    GtkWidget *ir_paned;
+    TkvCodePane *source_pane;
+    TkvCodePane *primary_pane;
+    TkvCodePane *secondary_pane;
+
+    TkvDocument *doc;
+    guint kernel;
+    const tk_kernel *k;
+    const tk_bindex *ix;
+
+    /* Stages the kernel has, in pipeline order: the selectors' entries. */
+    tk_stage_kind stages[TK_STAGE_COUNT];
+    guint n_stages;
+    tk_stage_kind pane_stage[TKV_BIND_VIEW_IR_PANES];
+    GtkSourceBuffer *stage_buf[TKV_BIND_VIEW_IR_PANES][TK_STAGE_COUNT];
+    /* A view per pane and stage, made when the pane first shows the stage
+     * and kept (tkv_code_pane_add_view() says why): a stage switch shows
+     * another view instead of giving the view another buffer. */
+    TkvCodeView *stage_view[TKV_BIND_VIEW_IR_PANES][TK_STAGE_COUNT];
+    TkvBindPaneRef pane_ref[TKV_BIND_VIEW_IR_PANES];
+    gboolean second_visible;
+
+    /* Source files of the kernel: the source selector's entries. */
+    const tk_file_id *files;
+    guint n_files;
+    tk_file_id file;              /* shown */
+    GHashTable *file_buf;         /* file + 1 -> GtkSourceBuffer */
+    GArray *file_counts;          /* guint32 per line of the shown file */
+
+    gboolean exact;
+    TkvAnchorKind anchor;
+    tk_file_id anchor_file;
+    tk_stage_kind anchor_stage;
+    guint anchor_line;
+
+    TkvCodePane *focused;
+    gboolean updating; /* the program is setting selectors */
+    guint prefetch_id; /* idle source making the shown panes' other stage buffers */
+};
+
+static inline TkvCodePane *tkv_bind_view_ir_pane(TkvBindView *self, int which)
+{
+    return which == 0 ? self->primary_pane : self->secondary_pane;
+}
+
+static inline TkvCodeView *tkv_bind_view_ir_view(TkvBindView *self, int which)
+{
+    return tkv_code_pane_get_view(tkv_bind_view_ir_pane(self, which));
+}
+
+static inline TkvCodeView *tkv_bind_view_source_view(TkvBindView *self)
+{
+    return tkv_code_pane_get_view(self->source_pane);
+}
+
+static inline gboolean tkv_bind_view_pane_shown(TkvBindView *self, int which)
+{
+    return which == 0 || self->second_visible;
+}
+
+/* tkv_bind_view.c */
+/* Emits "stage-changed" for PANE and notifies its stage property. */
+void tkv_bind_view_emit_stage_changed(TkvBindView *self, TkvPaneId pane);
+void tkv_bind_view_emit_file_changed(TkvBindView *self);
+
+/* tkv_bind_view_panes.c */
+/* Sets up the panes' gutters (at init). */
+void tkv_bind_view_panes_init(TkvBindView *self);
+/* Shows stage S in IR pane WHICH; FILE in the source pane (nothing when it is
+ * shown already). */
+void tkv_bind_view_show_stage(TkvBindView *self, int which, tk_stage_kind s);
+void tkv_bind_view_show_source_file(TkvBindView *self, tk_file_id file);
+/* The source gutter's counts follow the primary stage and "this line only". */
+void tkv_bind_view_update_file_counts(TkvBindView *self);
+/* Makes the shown panes' other stages in idle time. */
+void tkv_bind_view_prefetch_stages(TkvBindView *self);
+/* Frees the kernel's buffers (the views let go of them first). */
+void tkv_bind_view_drop_buffers(TkvBindView *self);
+
+/* tkv_bind_view_render.c */
+/* Draws the anchor in every shown pane, in IR pane WHICH, in the source
+ * pane. */
+void tkv_bind_view_render(TkvBindView *self);
+void tkv_bind_view_render_ir_pane(TkvBindView *self, int which);
+void tkv_bind_view_render_source_pane(TkvBindView *self);
+
+/* tkv_bind_view_actions.c */
+/* Connects the panes and selectors to the actions (at init). */
+void tkv_bind_view_actions_init(TkvBindView *self);
+/* "line-selected" of an IR pane's views (DATA: its TkvBindPaneRef). */
+void tkv_bind_view_on_ir_line(TkvCodeView *view, guint line, TkvBindPaneRef *ref);
+
+G_END_DECLS
+
+#endif
