@@ -1,53 +1,13 @@
-/* tkv_window.c - the window: pages, kernel list, side panels, actions. */
-#include "tkv_window.h"
+/* tkv_window.c - the window: its pages (start, loading, error, main),
+ * loading a bundle, the side panels following the views, recent bundles,
+ * drops; the kernel list and the actions are in the files
+ * tkv_window_private.h lists. */
+#include "tkv_window_private.h"
 
 #include <string.h>
 
 #include "tkv_application.h"
 #include "tkv_kernel_item.h"
-
-struct _TkvWindow {
-    GtkApplicationWindow parent_instance;
-
-    /* template */
-    GtkLabel *title_label;
-    GtkLabel *subtitle_label;
-    GtkMenuButton *recent_button;
-    GtkStack *content;
-    GtkListBox *recent_list;
-    GtkWidget *recent_heading;
-    GtkSpinner *spinner;
-    GtkLabel *loading_label;
-    GtkProgressBar *progress;
-    GtkLabel *error_title;
-    GtkTextView *error_view;
-    GtkRevealer *banner_revealer;
-    GtkLabel *banner_label;
-    GtkSearchEntry *kernel_filter;
-    GtkLabel *kernel_count;
-    GtkListView *kernel_list;
-    GtkStack *info_stack;
-    TkvStackPanel *stack_panel;
-    TkvMetaPanel *meta_panel;
-    GtkTextView *problems_view;
-    GtkStack *mode_stack;
-    TkvPassView *pass_view;
-    TkvBindView *bind_view;
-
-    TkvDocument *doc;     /* loading or loaded */
-    GCancellable *cancel;
-    guint progress_timer;
-    char *state;          /* "welcome", "loading", "ready", "error" */
-    char *last_error;     /* of the last action that failed, for tests */
-
-    GListStore *kernels;
-    GtkFilterListModel *filtered;
-    GtkStringFilter *filter;
-    GtkSingleSelection *selection;
-    int kernel;
-    gboolean updating;
-    gint64 loaded_at; /* monotonic time the loaded data reached the main thread */
-};
 
 G_DEFINE_FINAL_TYPE(TkvWindow, tkv_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -60,34 +20,10 @@ static void set_state(TkvWindow *self, const char *state)
     self->state = g_strdup(state);
     gtk_stack_set_visible_child_name(self->content,
                                      strcmp(state, "ready") == 0 ? "main" : state);
-    gboolean ready = strcmp(state, "ready") == 0;
-    const char *need_doc[] = {"select-kernel", "select-source-location", "select-ir-line",
-                              "source-file", "stage", "second-stage", "next-match",
-                              "previous-match", "find", "find-next", "find-previous",
-                              "goto-line", "focus-kernel-filter", "mode", "reload",
-                              "show-second-view", "exact-only", "sidebar-page",
-                              "select-pass", "changed-only", "next-change",
-                              "previous-change", "select-diff-line"};
-    for (size_t i = 0; i < G_N_ELEMENTS(need_doc); i++) {
-        GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), need_doc[i]);
-        if (a)
-            g_simple_action_set_enabled(G_SIMPLE_ACTION(a),
-                                        ready || strcmp(need_doc[i], "reload") == 0);
-    }
+    tkv_window_actions_update(self, strcmp(state, "ready") == 0);
 }
 
-static void set_last_error(TkvWindow *self, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void set_last_error(TkvWindow *self, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    g_free(self->last_error);
-    self->last_error = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    gtk_widget_error_bell(GTK_WIDGET(self));
-}
-
-static void set_titles(TkvWindow *self, const char *title, const char *subtitle)
+void tkv_window_set_titles(TkvWindow *self, const char *title, const char *subtitle)
 {
     char *t = g_utf8_make_valid(title, -1);
     gtk_label_set_text(self->title_label, t);
@@ -99,104 +35,6 @@ static void set_titles(TkvWindow *self, const char *title, const char *subtitle)
         g_free(s);
     }
     gtk_widget_set_visible(GTK_WIDGET(self->subtitle_label), subtitle != NULL);
-}
-
-static void set_action_state(TkvWindow *self, const char *name, GVariant *state)
-{
-    GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), name);
-    g_simple_action_set_state(G_SIMPLE_ACTION(a), state);
-}
-
-/* ---- kernels ---------------------------------------------------------------- */
-
-static void update_kernel_count(TkvWindow *self)
-{
-    guint all = g_list_model_get_n_items(G_LIST_MODEL(self->kernels));
-    guint shown = g_list_model_get_n_items(G_LIST_MODEL(self->filtered));
-    char *t = shown == all ? g_strdup_printf("%u kernel%s", all, all == 1 ? "" : "s")
-                           : g_strdup_printf("%u of %u kernels", shown, all);
-    gtk_label_set_text(self->kernel_count, t);
-    g_free(t);
-}
-
-/* Selects the row of kernel INDEX in the list, if the filter shows it. */
-static void select_row(TkvWindow *self, int index)
-{
-    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->filtered));
-    guint pos = GTK_INVALID_LIST_POSITION;
-    for (guint i = 0; i < n && pos == GTK_INVALID_LIST_POSITION; i++) {
-        TkvKernelItem *it = g_list_model_get_item(G_LIST_MODEL(self->filtered), i);
-        if ((int)tkv_kernel_item_get_index(it) == index)
-            pos = i;
-        g_object_unref(it);
-    }
-    self->updating = TRUE;
-    gtk_single_selection_set_selected(self->selection, pos);
-    self->updating = FALSE;
-}
-
-static void show_kernel(TkvWindow *self, int index)
-{
-    self->kernel = index;
-    tkv_bind_view_set_kernel(self->bind_view, self->doc, (guint)index);
-    tkv_pass_view_set_kernel(self->pass_view, self->doc, (guint)index);
-    tkv_meta_panel_show(self->meta_panel, self->doc, (guint)index);
-    tkv_stack_panel_clear(self->stack_panel, "Select an IR line to see where it came from.");
-    const tk_kernel *k = tkv_document_get_kernel(self->doc, (guint)index);
-    char *sub = g_strdup_printf("%.12s · %s", tk_kernel_hash(k), tkv_document_get_path(self->doc));
-    set_titles(self, tk_kernel_name(k), sub);
-    g_free(sub);
-    select_row(self, index);
-}
-
-static void on_selected_item(GtkSingleSelection *sel, GParamSpec *pspec, TkvWindow *self)
-{
-    if (self->updating)
-        return;
-    TkvKernelItem *it = gtk_single_selection_get_selected_item(sel);
-    if (!it || (int)tkv_kernel_item_get_index(it) == self->kernel)
-        return;
-    char spec[32];
-    g_snprintf(spec, sizeof spec, "%u", tkv_kernel_item_get_index(it));
-    gtk_widget_activate_action(GTK_WIDGET(self), "win.select-kernel", "s", spec);
-}
-
-static void on_filter_changed(GtkSearchEntry *entry, TkvWindow *self)
-{
-    gtk_string_filter_set_search(self->filter, gtk_editable_get_text(GTK_EDITABLE(entry)));
-    update_kernel_count(self);
-    select_row(self, self->kernel);
-}
-
-static void setup_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer data)
-{
-    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
-    GtkWidget *name = gtk_label_new(NULL);
-    gtk_label_set_xalign(GTK_LABEL(name), 0);
-    gtk_label_set_ellipsize(GTK_LABEL(name), PANGO_ELLIPSIZE_END);
-    gtk_widget_add_css_class(name, "tkv-kernel-name");
-    GtkWidget *sub = gtk_label_new(NULL);
-    gtk_label_set_xalign(GTK_LABEL(sub), 0);
-    gtk_label_set_ellipsize(GTK_LABEL(sub), PANGO_ELLIPSIZE_END);
-    gtk_widget_add_css_class(sub, "dim-label");
-    gtk_widget_add_css_class(sub, "caption");
-    gtk_box_append(GTK_BOX(box), name);
-    gtk_box_append(GTK_BOX(box), sub);
-    gtk_list_item_set_child(li, box);
-}
-
-static void bind_row(GtkSignalListItemFactory *f, GtkListItem *li, gpointer data)
-{
-    TkvKernelItem *it = gtk_list_item_get_item(li);
-    GtkWidget *box = gtk_list_item_get_child(li);
-    GtkWidget *name = gtk_widget_get_first_child(box);
-    GtkWidget *sub = gtk_widget_get_next_sibling(name);
-    gtk_label_set_text(GTK_LABEL(name), tkv_kernel_item_get_name(it));
-    char *s = g_strdup_printf("%.10s · %s", tkv_kernel_item_get_hash(it),
-                              tkv_kernel_item_get_subtitle(it));
-    gtk_label_set_text(GTK_LABEL(sub), s);
-    gtk_widget_set_tooltip_text(box, tkv_kernel_item_get_hash(it));
-    g_free(s);
 }
 
 /* ---- loading ------------------------------------------------------------------ */
@@ -253,7 +91,7 @@ static void show_error(TkvWindow *self, const char *message)
     char *diags = tkv_document_format_diags(self->doc, TK_DIAG_NOTE);
     char *text = g_strdup_printf("%s\n\n%s", message, diags);
     gtk_text_buffer_set_text(gtk_text_view_get_buffer(self->error_view), text, -1);
-    set_titles(self, "tkview", tkv_document_get_path(self->doc));
+    tkv_window_set_titles(self, "tkview", tkv_document_get_path(self->doc));
     set_state(self, "error");
     g_free(title);
     g_free(safe);
@@ -292,14 +130,14 @@ static void on_loaded(GObject *source, GAsyncResult *res, gpointer data)
         g_object_unref(it);
     }
     self->updating = FALSE;
-    update_kernel_count(self);
+    tkv_window_update_kernel_count(self);
     fill_problems(self);
     set_state(self, "ready");
-    set_action_state(self, "mode", g_variant_new_string("bind"));
+    tkv_window_set_action_state(self, "mode", g_variant_new_string("bind"));
     gtk_stack_set_visible_child_name(self->mode_stack, "bind");
     self->kernel = -1;
     if (n)
-        show_kernel(self, 0);
+        tkv_window_show_kernel(self, 0);
     /* A kernel known from its pass dumps alone has no IR to bind: open on
      * its passes, as the HTML report does. */
     if (n && !tk_kernel_has_stages(tkv_document_get_kernel(doc, 0)))
@@ -330,7 +168,7 @@ void tkv_window_load(TkvWindow *self, const char *path, const char *const *sourc
     g_free(safe);
     gtk_progress_bar_set_fraction(self->progress, 0);
     gtk_spinner_start(self->spinner);
-    set_titles(self, "tkview", path);
+    tkv_window_set_titles(self, "tkview", path);
     set_state(self, "loading");
     if (!self->progress_timer)
         self->progress_timer = g_timeout_add(50, on_progress_tick, self);
@@ -451,270 +289,6 @@ static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, do
     return TRUE;
 }
 
-/* ---- actions ------------------------------------------------------------------ */
-
-static void update_stack_panel(TkvWindow *self);
-
-static gboolean in_pass_mode(TkvWindow *self)
-{
-    return g_strcmp0(gtk_stack_get_visible_child_name(self->mode_stack), "passes") == 0;
-}
-
-static TkvCodePane *focused_pane(TkvWindow *self)
-{
-    return in_pass_mode(self) ? tkv_pass_view_get_focused_pane(self->pass_view)
-                              : tkv_bind_view_get_focused_pane(self->bind_view);
-}
-
-static void act_select_kernel(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    tk_bundle *b = tkv_document_get_bundle(self->doc);
-    if (!b)
-        return;
-    size_t matches = 0;
-    const tk_kernel *k = tk_bundle_find_kernel(b, g_variant_get_string(p, NULL), &matches);
-    for (size_t i = 0; k && i < tk_bundle_kernel_count(b); i++)
-        if (tk_bundle_kernel(b, i) == k) {
-            if ((int)i != self->kernel)
-                show_kernel(self, (int)i);
-            return;
-        }
-    set_last_error(self, "select-kernel: \"%s\" names %zu kernels", g_variant_get_string(p, NULL),
-                   matches);
-}
-
-static void act_select_source_location(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    const char *path;
-    guint32 line;
-    g_variant_get(p, "(&su)", &path, &line);
-    if (self->kernel < 0)
-        return;
-    tk_file_id f = tkv_document_find_file(self->doc, (guint)self->kernel, path);
-    gboolean ok = f != TKV_NO_FILE &&
-                  (in_pass_mode(self) ? tkv_pass_view_select_source(self->pass_view, f, line)
-                                      : tkv_bind_view_select_source(self->bind_view, f, line));
-    if (!ok)
-        set_last_error(self, "select-source-location: no location of this kernel in %s:%u",
-                       path, line);
-}
-
-static void act_select_ir_line(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    const char *stage;
-    guint32 line;
-    g_variant_get(p, "(&su)", &stage, &line);
-    if (!tkv_bind_view_select_ir(self->bind_view, tk_stage_kind_parse(stage), line))
-        set_last_error(self, "select-ir-line: no line %s:%u in this kernel", stage, line);
-}
-
-static void act_source_file(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    const char *path = g_variant_get_string(p, NULL);
-    if (self->kernel < 0)
-        return;
-    tk_file_id f = tkv_document_find_file(self->doc, (guint)self->kernel, path);
-    gboolean ok = f != TKV_NO_FILE && (in_pass_mode(self)
-                                           ? tkv_pass_view_show_file(self->pass_view, f)
-                                           : tkv_bind_view_show_file(self->bind_view, f));
-    if (!ok)
-        set_last_error(self, "source-file: %s is not a file of this kernel", path);
-}
-
-static void change_stage(TkvWindow *self, TkvPaneId pane, GSimpleAction *a, GVariant *v)
-{
-    tk_stage_kind k = tk_stage_kind_parse(g_variant_get_string(v, NULL));
-    if (!tkv_bind_view_set_stage(self->bind_view, pane, k))
-        set_last_error(self, "stage: this kernel has no stage \"%s\"",
-                       g_variant_get_string(v, NULL));
-}
-
-static void act_stage(GSimpleAction *a, GVariant *v, gpointer data)
-{
-    change_stage(data, TKV_PANE_PRIMARY, a, v);
-}
-
-static void act_second_stage(GSimpleAction *a, GVariant *v, gpointer data)
-{
-    change_stage(data, TKV_PANE_SECONDARY, a, v);
-}
-
-static void act_show_second(GSimpleAction *a, GVariant *v, gpointer data)
-{
-    TkvWindow *self = data;
-    tkv_bind_view_set_second_visible(self->bind_view, g_variant_get_boolean(v));
-    g_simple_action_set_state(a, v);
-}
-
-static void act_exact(GSimpleAction *a, GVariant *v, gpointer data)
-{
-    TkvWindow *self = data;
-    tkv_bind_view_set_exact(self->bind_view, g_variant_get_boolean(v));
-    g_simple_action_set_state(a, v);
-}
-
-static void act_next_match(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    if (in_pass_mode(self))
-        tkv_pass_view_step_match(self->pass_view, 1);
-    else
-        tkv_bind_view_step_match(self->bind_view, 1);
-}
-
-static void act_previous_match(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    if (in_pass_mode(self))
-        tkv_pass_view_step_match(self->pass_view, -1);
-    else
-        tkv_bind_view_step_match(self->bind_view, -1);
-}
-
-static void act_find(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    tkv_code_pane_find(focused_pane(self));
-}
-
-static void act_find_next(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    tkv_code_pane_find_next(focused_pane(self), 1);
-}
-
-static void act_find_previous(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    tkv_code_pane_find_next(focused_pane(self), -1);
-}
-
-static void act_goto_line(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    tkv_code_pane_goto_line(focused_pane(self));
-}
-
-static void act_focus_filter(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    gtk_widget_grab_focus(GTK_WIDGET(self->kernel_filter));
-}
-
-static void act_mode(GSimpleAction *a, GVariant *v, gpointer data)
-{
-    TkvWindow *self = data;
-    const char *mode = g_variant_get_string(v, NULL);
-    if (strcmp(mode, "bind") != 0 && strcmp(mode, "passes") != 0) {
-        set_last_error(self, "mode: \"%s\" is neither bind nor passes", mode);
-        return;
-    }
-    gtk_stack_set_visible_child_name(self->mode_stack, mode);
-    g_simple_action_set_state(a, v);
-    if (strcmp(mode, "passes") == 0)
-        tkv_pass_view_activate(self->pass_view);
-    update_stack_panel(self);
-}
-
-static void act_select_pass(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    const char *spec = g_variant_get_string(p, NULL);
-    if (!tkv_pass_view_select(self->pass_view, spec))
-        set_last_error(self, "select-pass: \"%s\" names no pass of this kernel's timeline", spec);
-}
-
-static void act_changed_only(GSimpleAction *a, GVariant *v, gpointer data)
-{
-    TkvWindow *self = data;
-    tkv_pass_view_set_changed_only(self->pass_view, g_variant_get_boolean(v));
-    g_simple_action_set_state(a, v);
-}
-
-static void act_next_change(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    tkv_pass_view_step_change(self->pass_view, 1);
-}
-
-static void act_previous_change(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    tkv_pass_view_step_change(self->pass_view, -1);
-}
-
-static void act_select_diff_line(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    const char *side;
-    guint32 row;
-    g_variant_get(p, "(&su)", &side, &row);
-    int s = strcmp(side, "a") == 0 || strcmp(side, "before") == 0 ? 0 :
-            strcmp(side, "b") == 0 || strcmp(side, "after") == 0  ? 1 : -1;
-    if (!tkv_pass_view_select_diff_line(self->pass_view, s, row))
-        set_last_error(self, "select-diff-line: no row %s:%u in the diff shown", side, row);
-}
-
-static void act_sidebar_page(GSimpleAction *a, GVariant *v, gpointer data)
-{
-    TkvWindow *self = data;
-    const char *page = g_variant_get_string(v, NULL);
-    if (!gtk_stack_get_child_by_name(self->info_stack, page))
-        return;
-    gtk_stack_set_visible_child_name(self->info_stack, page);
-    g_simple_action_set_state(a, v);
-}
-
-static void act_reload(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    TkvWindow *self = data;
-    if (!self->doc)
-        return;
-    char *path = g_strdup(tkv_document_get_path(self->doc));
-    TkvApplication *app = TKV_APPLICATION(gtk_window_get_application(GTK_WINDOW(self)));
-    tkv_window_load(self, path, tkv_application_get_source_dirs(app));
-    g_free(path);
-}
-
-static void act_close(GSimpleAction *a, GVariant *p, gpointer data)
-{
-    gtk_window_close(GTK_WINDOW(data));
-}
-
-static void act_none(GSimpleAction *a, GVariant *p, gpointer data) {}
-
-static const GActionEntry win_actions[] = {
-    {"select-kernel", act_select_kernel, "s", NULL, NULL, {0}},
-    {"select-source-location", act_select_source_location, "(su)", NULL, NULL, {0}},
-    {"select-ir-line", act_select_ir_line, "(su)", NULL, NULL, {0}},
-    {"source-file", act_source_file, "s", NULL, NULL, {0}},
-    {"stage", NULL, "s", "'ttgir'", act_stage, {0}},
-    {"second-stage", NULL, "s", "'ptx'", act_second_stage, {0}},
-    {"show-second-view", NULL, NULL, "false", act_show_second, {0}},
-    {"exact-only", NULL, NULL, "false", act_exact, {0}},
-    {"next-match", act_next_match, NULL, NULL, NULL, {0}},
-    {"previous-match", act_previous_match, NULL, NULL, NULL, {0}},
-    {"find", act_find, NULL, NULL, NULL, {0}},
-    {"find-next", act_find_next, NULL, NULL, NULL, {0}},
-    {"find-previous", act_find_previous, NULL, NULL, NULL, {0}},
-    {"goto-line", act_goto_line, NULL, NULL, NULL, {0}},
-    {"focus-kernel-filter", act_focus_filter, NULL, NULL, NULL, {0}},
-    {"mode", NULL, "s", "'bind'", act_mode, {0}},
-    {"sidebar-page", NULL, "s", "'stack'", act_sidebar_page, {0}},
-    {"reload", act_reload, NULL, NULL, NULL, {0}},
-    {"select-pass", act_select_pass, "s", NULL, NULL, {0}},
-    {"changed-only", NULL, NULL, "false", act_changed_only, {0}},
-    {"next-change", act_next_change, NULL, NULL, NULL, {0}},
-    {"previous-change", act_previous_change, NULL, NULL, NULL, {0}},
-    {"select-diff-line", act_select_diff_line, "(su)", NULL, NULL, {0}},
-    {"close", act_close, NULL, NULL, NULL, {0}},
-    {"none", act_none, NULL, NULL, NULL, {0}},
-};
-
 /* ---- following the bind view ------------------------------------------------- */
 
 static void on_stage_changed(TkvBindView *bv, guint pane, TkvWindow *self)
@@ -722,17 +296,22 @@ static void on_stage_changed(TkvBindView *bv, guint pane, TkvWindow *self)
     tk_stage_kind k = tkv_bind_view_get_stage(bv, (TkvPaneId)pane);
     if (k == TK_STAGE_UNKNOWN)
         return;
-    set_action_state(self, pane == TKV_PANE_SECONDARY ? "second-stage" : "stage",
+    tkv_window_set_action_state(self, pane == TKV_PANE_SECONDARY ? "second-stage" : "stage",
                      g_variant_new_string(tk_stage_kind_name(k)));
-    set_action_state(self, "show-second-view",
+    tkv_window_set_action_state(self, "show-second-view",
                      g_variant_new_boolean(tkv_bind_view_get_second_visible(bv)));
 }
 
 static void on_anchor_changed(TkvBindView *bv, TkvWindow *self);
 
-static void update_stack_panel(TkvWindow *self)
+gboolean tkv_window_in_pass_mode(TkvWindow *self)
 {
-    if (!in_pass_mode(self)) {
+    return g_strcmp0(gtk_stack_get_visible_child_name(self->mode_stack), "passes") == 0;
+}
+
+void tkv_window_update_stack_panel(TkvWindow *self)
+{
+    if (!tkv_window_in_pass_mode(self)) {
         on_anchor_changed(self->bind_view, self);
         return;
     }
@@ -748,8 +327,8 @@ static void update_stack_panel(TkvWindow *self)
 
 static void on_pass_anchor(TkvPassView *pv, TkvWindow *self)
 {
-    if (in_pass_mode(self))
-        update_stack_panel(self);
+    if (tkv_window_in_pass_mode(self))
+        tkv_window_update_stack_panel(self);
 }
 
 static void on_passes_loaded(TkvPassView *pv, TkvWindow *self)
@@ -768,7 +347,7 @@ static void on_passes_loaded(TkvPassView *pv, TkvWindow *self)
 
 static void on_anchor_changed(TkvBindView *bv, TkvWindow *self)
 {
-    if (in_pass_mode(self))
+    if (tkv_window_in_pass_mode(self))
         return;
     tk_stage_kind stage;
     guint line;
@@ -862,27 +441,9 @@ static void tkv_window_init(TkvWindow *self)
     gtk_widget_init_template(GTK_WIDGET(self));
     self->state = g_strdup("welcome");
     self->kernel = -1;
-    g_action_map_add_action_entries(G_ACTION_MAP(self), win_actions, G_N_ELEMENTS(win_actions),
-                                    self);
+    tkv_window_actions_init(self);
 
-    self->kernels = g_list_store_new(TKV_TYPE_KERNEL_ITEM);
-    self->filter = gtk_string_filter_new(
-        gtk_property_expression_new(TKV_TYPE_KERNEL_ITEM, NULL, "search-text"));
-    gtk_string_filter_set_match_mode(self->filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
-    gtk_string_filter_set_ignore_case(self->filter, TRUE);
-    self->filtered = gtk_filter_list_model_new(G_LIST_MODEL(g_object_ref(self->kernels)),
-                                               GTK_FILTER(self->filter));
-    self->selection = gtk_single_selection_new(G_LIST_MODEL(self->filtered));
-    gtk_single_selection_set_autoselect(self->selection, FALSE);
-    gtk_single_selection_set_can_unselect(self->selection, TRUE);
-    g_signal_connect(self->selection, "notify::selected-item", G_CALLBACK(on_selected_item), self);
-    GtkListItemFactory *factory = gtk_signal_list_item_factory_new();
-    g_signal_connect(factory, "setup", G_CALLBACK(setup_row), NULL);
-    g_signal_connect(factory, "bind", G_CALLBACK(bind_row), NULL);
-    gtk_list_view_set_factory(self->kernel_list, factory);
-    g_object_unref(factory);
-    gtk_list_view_set_model(self->kernel_list, GTK_SELECTION_MODEL(self->selection));
-    g_signal_connect(self->kernel_filter, "search-changed", G_CALLBACK(on_filter_changed), self);
+    tkv_window_kernels_init(self);
 
     g_signal_connect(self->bind_view, "stage-changed", G_CALLBACK(on_stage_changed), self);
     g_signal_connect(self->bind_view, "anchor-changed", G_CALLBACK(on_anchor_changed), self);
