@@ -18,8 +18,9 @@ struct _TkvApplication {
 
 G_DEFINE_FINAL_TYPE(TkvApplication, tkv_application, GTK_TYPE_APPLICATION)
 
-/* Every command and its keys; the shortcuts window (gtk/help-overlay.ui)
- * lists the same. */
+/* The keys of the application's and the windows' actions; the views' keys
+ * are with their actions (tkv_bind_view_actions.c, tkv_pass_view_actions.c).
+ * The shortcuts window (gtk/help-overlay.ui) lists them all. */
 static const struct {
     const char *action;
     const char *accels[3];
@@ -31,33 +32,14 @@ static const struct {
     {"app.about", {"F1", NULL}},
     {"win.close", {"<Control>w", NULL}},
     {"win.reload", {"F5", NULL}},
-    {"win.find", {"<Control>f", NULL}},
-    {"win.find-next", {"<Control>g", NULL}},
-    {"win.find-previous", {"<Control><Shift>g", NULL}},
-    {"win.goto-line", {"<Control>l", NULL}},
-    {"win.next-match", {"F8", "<Alt>Down", NULL}},
-    {"win.previous-match", {"<Shift>F8", "<Alt>Up", NULL}},
     {"win.exact-only", {"<Control>e", NULL}},
     {"win.show-second-view", {"<Control>backslash", NULL}},
-    {"win.stage::ttir", {"<Alt>1", NULL}},
-    {"win.stage::ttgir", {"<Alt>2", NULL}},
-    {"win.stage::llir", {"<Alt>3", NULL}},
-    {"win.stage::ptx", {"<Alt>4", NULL}},
-    {"win.stage::sass", {"<Alt>5", NULL}},
-    {"win.second-stage::ttir", {"<Control><Alt>1", NULL}},
-    {"win.second-stage::ttgir", {"<Control><Alt>2", NULL}},
-    {"win.second-stage::llir", {"<Control><Alt>3", NULL}},
-    {"win.second-stage::ptx", {"<Control><Alt>4", NULL}},
-    {"win.second-stage::sass", {"<Control><Alt>5", NULL}},
     {"win.mode::bind", {"<Control>1", NULL}},
     {"win.mode::passes", {"<Control>2", NULL}},
     {"win.focus-kernel-filter", {"<Control>k", NULL}},
     {"win.sidebar-page::stack", {"<Control><Shift>s", NULL}},
     {"win.sidebar-page::meta", {"<Control><Shift>i", NULL}},
     {"win.sidebar-page::problems", {"<Control><Shift>p", NULL}},
-    {"win.next-change", {"F7", "<Alt>Page_Down", NULL}},
-    {"win.previous-change", {"<Shift>F7", "<Alt>Page_Up", NULL}},
-    {"win.changed-only", {"<Control>h", NULL}},
     {"app.color-scheme::system", {"<Control><Alt>0", NULL}},
     {"app.color-scheme::light", {"<Control><Alt>8", NULL}},
     {"app.color-scheme::dark", {"<Control><Alt>9", NULL}},

@@ -4,9 +4,9 @@
  * PATH to the running instance over D-Bus, which presents the window that
  * already shows that bundle or opens a new one (one window per bundle).  The
  * application owns the resources (UI, CSS, GtkSourceView languages and
- * schemes), the keyboard shortcuts of every action, the recent bundles, and,
- * when TKVIEW_TEST_HOOKS=1, the test actions app.test-state and
- * app.test-screenshot (tkv_test_hooks.h).
+ * schemes), the keyboard shortcuts of its own and the windows' actions (the
+ * views' are with their actions), the recent bundles, and, when
+ * TKVIEW_TEST_HOOKS=1, the test actions (tkv_test_hooks.h).
  */
 #ifndef TKV_APPLICATION_H
 #define TKV_APPLICATION_H

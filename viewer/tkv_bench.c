@@ -160,9 +160,17 @@ static void wait_frame(Bench *b)
     gtk_widget_queue_draw(GTK_WIDGET(b->win));
 }
 
+/* A window action (win.*), or one of the binding view's (bind-view.*), as
+ * the kernel list, a click in a pane or a stage switcher activates it. */
 static void activate(Bench *b, const char *action, GVariant *param)
 {
-    g_action_group_activate_action(G_ACTION_GROUP(b->win), action, param);
+    g_variant_ref_sink(param);
+    if (g_str_has_prefix(action, "win."))
+        g_action_group_activate_action(G_ACTION_GROUP(b->win), action + 4, param);
+    else
+        gtk_widget_activate_action_variant(GTK_WIDGET(tkv_window_get_bind_view(b->win)), action,
+                                           param);
+    g_variant_unref(param);
 }
 
 static void run_next(Bench *b)
@@ -176,17 +184,19 @@ static void run_next(Bench *b)
     b->cpu0 = thread_cpu_us();
     b->t0 = g_get_monotonic_time();
     switch (s->kind) {
-    case STEP_KERNEL: activate(b, "select-kernel", g_variant_new_string(s->arg)); break;
-    case STEP_STAGE: activate(b, "stage", g_variant_new_string(s->arg)); break;
+    case STEP_KERNEL: activate(b, "win.select-kernel", g_variant_new_string(s->arg)); break;
+    case STEP_STAGE: activate(b, "bind-view.stage", g_variant_new_string(s->arg)); break;
     case STEP_SECOND:
         g_action_group_change_action_state(G_ACTION_GROUP(b->win), "show-second-view",
                                            g_variant_new_boolean(TRUE));
-        activate(b, "second-stage", g_variant_new_string(s->arg));
+        activate(b, "bind-view.second-stage", g_variant_new_string(s->arg));
         break;
     case STEP_SOURCE:
-        activate(b, "select-source-location", g_variant_new("(su)", s->arg, s->line));
+        activate(b, "bind-view.select-source-location", g_variant_new("(su)", s->arg, s->line));
         break;
-    case STEP_IR: activate(b, "select-ir-line", g_variant_new("(su)", s->arg, s->line)); break;
+    case STEP_IR:
+        activate(b, "bind-view.select-ir-line", g_variant_new("(su)", s->arg, s->line));
+        break;
     }
     b->t1 = g_get_monotonic_time();
     wait_frame(b);

@@ -65,6 +65,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
     self->n_stages = 0;
     self->n_files = 0;
     self->files = NULL;
+    tkv_bind_view_actions_update(self);
     GtkStringList *stages = gtk_string_list_new(NULL);
     GtkStringList *files = gtk_string_list_new(NULL);
     if (self->k) {
@@ -316,6 +317,7 @@ static void tkv_bind_view_class_init(TkvBindViewClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvBindView, primary_pane);
     gtk_widget_class_bind_template_child(wc, TkvBindView, secondary_pane);
     gtk_widget_class_set_css_name(wc, "tkvbindview");
+    tkv_bind_view_class_actions_init(wc);
 }
 
 static void tkv_bind_view_init(TkvBindView *self)

@@ -14,10 +14,11 @@
  * from tk_bind.h.
  *
  * User input never changes the anchor directly: a click or cursor move in a
- * pane activates win.select-source-location (su) or win.select-ir-line (su),
- * stage and file selectors activate win.stage, win.second-stage and
- * win.source-file, so the UI, the keyboard and D-Bus all go through the same
- * actions; the window's handlers call the functions below.
+ * pane activates the view's action bind-view.select-source-location (su) or
+ * bind-view.select-ir-line (su), the stage and file selectors
+ * bind-view.stage, bind-view.second-stage and bind-view.source-file, so the
+ * UI, the keys and the tests all go through the same actions
+ * (tkv_bind_view_actions.c), whose handlers call the functions below.
  */
 #ifndef TKV_BIND_VIEW_H
 #define TKV_BIND_VIEW_H

@@ -8,7 +8,8 @@
  *                            stage, made ahead in idle time, the source
  *                            files' buffers, the headers and the gutters;
  *   tkv_bind_view_render.c   the anchor drawn as highlights in every pane;
- *   tkv_bind_view_actions.c  user input turned into actions.
+ *   tkv_bind_view_actions.c  the view's actions (bind-view.*), their keys,
+ *                            and user input turned into them.
  * Nothing outside these files includes this header.
  */
 #ifndef TKV_BIND_VIEW_PRIVATE_H
@@ -117,8 +118,12 @@ void tkv_bind_view_render_ir_pane(TkvBindView *self, int which);
 void tkv_bind_view_render_source_pane(TkvBindView *self);
 
 /* tkv_bind_view_actions.c */
-/* Connects the panes and selectors to the actions (at init). */
+/* Installs the actions (at class_init). */
+void tkv_bind_view_class_actions_init(GtkWidgetClass *wc);
+/* Connects the panes and selectors to the actions, adds the keys (init). */
 void tkv_bind_view_actions_init(TkvBindView *self);
+/* The actions act on a kernel: enabled while a document is shown. */
+void tkv_bind_view_actions_update(TkvBindView *self);
 /* "line-selected" of an IR pane's views (DATA: its TkvBindPaneRef). */
 void tkv_bind_view_on_ir_line(TkvCodeView *view, guint line, TkvBindPaneRef *ref);
 

@@ -4,9 +4,10 @@
  * The header holds a selector (a GtkDropDown whose model the owner sets: the
  * stages for an IR pane, the source files for the source pane), a title, the
  * "k of n" label of the view's matches with previous/next buttons.  Ctrl+F and
- * Ctrl+L reach a pane through the window's actions (win.find, win.goto-line),
- * which call tkv_code_pane_find() / tkv_code_pane_goto_line() on the pane
- * that last had the focus ("focused" signal).
+ * Ctrl+L reach a pane through its view's actions (bind-view.find,
+ * pass-view.goto-line, ...), which call tkv_code_pane_find() /
+ * tkv_code_pane_goto_line() on the pane that last had the focus ("focused"
+ * signal).
  */
 #ifndef TKV_CODE_PANE_H
 #define TKV_CODE_PANE_H

@@ -19,7 +19,7 @@ TkvPassItem *tkv_pass_item_new(const tk_timeline *tl, size_t pass, size_t subste
 
 size_t tkv_pass_item_get_pass(TkvPassItem *item);
 size_t tkv_pass_item_get_substep(TkvPassItem *item);
-/* "13" or "13.0": what win.select-pass takes. */
+/* "13" or "13.0": what pass-view.select-pass takes. */
 const char *tkv_pass_item_get_spec(TkvPassItem *item);
 /* "ConvertTritonToTritonGPU (convert-triton-to-tritongpu)" */
 const char *tkv_pass_item_get_title(TkvPassItem *item);

@@ -12,6 +12,9 @@ G_DEFINE_FINAL_TYPE(TkvPassView, tkv_pass_view, GTK_TYPE_WIDGET)
 enum { SIG_ANCHOR_CHANGED, SIG_LOADED, N_SIGS };
 static guint sigs[N_SIGS];
 
+enum { PROP_0, PROP_CHANGED_ONLY, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
 void tkv_pass_view_emit_anchor_changed(TkvPassView *self)
 {
     g_signal_emit(self, sigs[SIG_ANCHOR_CHANGED], 0);
@@ -102,6 +105,7 @@ void tkv_pass_view_set_kernel(TkvPassView *self, TkvDocument *doc, guint kernel)
     g_set_object(&self->doc, doc);
     self->kernel = kernel;
     self->has_kernel = doc && tkv_document_get_kernel(doc, kernel);
+    tkv_pass_view_actions_update(self);
     self->src_file = TKV_NO_FILE;
     self->src_line = 0;
     gboolean built = FALSE;
@@ -245,12 +249,43 @@ static void tkv_pass_view_finalize(GObject *object)
     G_OBJECT_CLASS(tkv_pass_view_parent_class)->finalize(object);
 }
 
+static void tkv_pass_view_get_property(GObject *object, guint id, GValue *value,
+                                       GParamSpec *pspec)
+{
+    switch (id) {
+    case PROP_CHANGED_ONLY:
+        g_value_set_boolean(value, TKV_PASS_VIEW(object)->changed_only);
+        break;
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+    }
+}
+
+static void tkv_pass_view_set_property(GObject *object, guint id, const GValue *value,
+                                       GParamSpec *pspec)
+{
+    switch (id) {
+    case PROP_CHANGED_ONLY:
+        tkv_pass_view_set_changed_only(TKV_PASS_VIEW(object), g_value_get_boolean(value));
+        break;
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+    }
+}
+
 static void tkv_pass_view_class_init(TkvPassViewClass *klass)
 {
     GObjectClass *oc = G_OBJECT_CLASS(klass);
     GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
     oc->dispose = tkv_pass_view_dispose;
     oc->finalize = tkv_pass_view_finalize;
+    oc->get_property = tkv_pass_view_get_property;
+    oc->set_property = tkv_pass_view_set_property;
+    /* Only the passes that changed something are listed. */
+    props[PROP_CHANGED_ONLY] =
+        g_param_spec_boolean("changed-only", NULL, NULL, FALSE,
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_object_class_install_properties(oc, N_PROPS, props);
     wc->map = tkv_pass_view_map;
     sigs[SIG_ANCHOR_CHANGED] = g_signal_new("anchor-changed", G_TYPE_FROM_CLASS(klass),
                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -275,6 +310,7 @@ static void tkv_pass_view_class_init(TkvPassViewClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvPassView, chunk_map);
     gtk_widget_class_bind_template_child(wc, TkvPassView, source_pane);
     gtk_widget_class_set_css_name(wc, "tkvpassview");
+    tkv_pass_view_class_actions_init(wc);
 }
 
 static void tkv_pass_view_init(TkvPassView *self)

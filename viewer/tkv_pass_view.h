@@ -16,9 +16,10 @@
  * The timeline is built on a worker thread the first time pass mode shows a
  * kernel (tkv_document_timeline_async()).
  *
- * As in the binding view, user input goes through window actions
- * (win.select-pass, win.select-diff-line, win.select-source-location,
- * win.next-change, ...); the window's handlers call the functions below.
+ * As in the binding view, user input goes through the view's actions
+ * (pass-view.select-pass, pass-view.select-diff-line,
+ * pass-view.select-source-location, pass-view.next-change, ...;
+ * tkv_pass_view_actions.c), whose handlers call the functions below.
  */
 #ifndef TKV_PASS_VIEW_H
 #define TKV_PASS_VIEW_H

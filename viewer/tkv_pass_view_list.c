@@ -2,7 +2,8 @@
  * pipeline order (SoftwarePipeliner's sub-steps indented), its IR level, its
  * dump's place and its effect; "changed only" hides the passes that changed
  * nothing.  Selecting rows (a click, Shift+click for a range) activates the
- * view's select-pass action; a selection made otherwise is shown here. */
+ * view's pass-view.select-pass action; a selection made otherwise is shown
+ * here. */
 #include "tkv_pass_view_private.h"
 
 #include "tkv_pass_item.h"
@@ -37,7 +38,7 @@ static void on_selection_changed(GtkSelectionModel *model, guint pos, guint n, T
             spec = g_strdup_printf("%zu-%zu", tkv_pass_item_get_pass(first),
                                    tkv_pass_item_get_pass(last));
         if (g_strcmp0(spec, self->spec) != 0)
-            gtk_widget_activate_action(GTK_WIDGET(self), "win.select-pass", "s", spec);
+            gtk_widget_activate_action(GTK_WIDGET(self), "pass-view.select-pass", "s", spec);
         g_free(spec);
         g_object_unref(first);
         g_object_unref(last);
@@ -142,12 +143,15 @@ void tkv_pass_view_select_rows(TkvPassView *self, size_t a, size_t sub, size_t b
 
 void tkv_pass_view_set_changed_only(TkvPassView *self, gboolean changed_only)
 {
+    gboolean changed = self->changed_only != changed_only;
     self->changed_only = changed_only;
     gtk_filter_list_model_set_filter(self->filtered,
                                      changed_only ? GTK_FILTER(self->changed_filter) : NULL);
     size_t a, sub, b;
     if (self->spec && tkv_pass_view_parse_spec(self->spec, &a, &sub, &b))
         tkv_pass_view_select_rows(self, a, sub, b);
+    if (changed)
+        g_object_notify(G_OBJECT(self), "changed-only");
 }
 
 void tkv_pass_view_list_init(TkvPassView *self)

@@ -10,7 +10,8 @@
  *                            their gutters, next/previous change;
  *   tkv_pass_view_source.c   the binding in the diff: the source pane, a
  *                            diff line's source lines, a source line's rows;
- *   tkv_pass_view_actions.c  user input turned into the view's actions.
+ *   tkv_pass_view_actions.c  the view's actions (pass-view.*), their keys,
+ *                            and user input turned into them.
  * Linked scrolling is tkv_linked_scroll.c, the chunk map tkv_chunk_map.c.
  * Nothing outside these files includes this header.
  */
@@ -124,9 +125,13 @@ gboolean tkv_pass_view_select_source_line(TkvPassView *self, tk_file_id file, gu
                                           gboolean scroll);
 
 /* tkv_pass_view_actions.c */
-/* Connects the panes, the list and the file selector to the actions (at
- * init). */
+/* Installs the actions (at class_init, after the properties they act on). */
+void tkv_pass_view_class_actions_init(GtkWidgetClass *wc);
+/* Connects the sides, the source pane and its file selector to the actions,
+ * adds the keys (at init). */
 void tkv_pass_view_actions_init(TkvPassView *self);
+/* The actions act on a kernel: enabled while a document is shown. */
+void tkv_pass_view_actions_update(TkvPassView *self);
 
 G_END_DECLS
 

@@ -3,8 +3,9 @@
  * One row per frame, innermost first (the code that really ran, often a line
  * of Triton's library), out to the user's kernel line.  Each row shows the
  * frame's file:line:col and the text of that source line when the file is at
- * hand; clicking it activates win.select-source-location for that place, the
- * same action a click in the source view uses.  An IR line with several
+ * hand; clicking it activates win.select-source-location for that place,
+ * which the window hands to the view shown: the same as a click in that
+ * view's source pane.  An IR line with several
  * stacks (a fused location, located block arguments) shows each.
  */
 #ifndef TKV_STACK_PANEL_H

@@ -1,7 +1,8 @@
-/* tkv_test_hooks.c - app.test-state and app.test-screenshot. */
+/* tkv_test_hooks.c - the test actions: state, screenshots, widget actions. */
 #include "tkv_test_hooks.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 #include <json-glib/json-glib.h>
 
 #include "tkv_snapshot.h"
@@ -129,11 +130,89 @@ static void act_screenshot(GSimpleAction *a, GVariant *p, gpointer app)
     gtk_widget_queue_draw(GTK_WIDGET(win));
 }
 
+/* ---- widget actions ---------------------------------------------------------- */
+
+/* The widget under W (W included) whose class installed ACTION, and in
+ * *PROPERTY the property a stateful one acts on (NULL: none). */
+static GtkWidget *action_owner(GtkWidget *w, const char *action, const char **property)
+{
+    GType owner;
+    const char *name, *prop;
+    const GVariantType *type;
+    for (guint i = 0;
+         gtk_widget_class_query_action(GTK_WIDGET_GET_CLASS(w), i, &owner, &name, &type, &prop);
+         i++)
+        if (strcmp(name, action) == 0) {
+            *property = prop;
+            return w;
+        }
+    for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+        GtkWidget *found = action_owner(c, action, property);
+        if (found)
+            return found;
+    }
+    return NULL;
+}
+
+static GtkWidget *find_owner(GtkApplication *app, guint32 id, const char *action,
+                             const char **property)
+{
+    GtkWindow *win = gtk_application_get_window_by_id(app, id);
+    GtkWidget *owner = win ? action_owner(GTK_WIDGET(win), action, property) : NULL;
+    if (!owner)
+        g_printerr("tkview-viewer: test hooks: no action %s in window %u\n", action, id);
+    return owner;
+}
+
+static void act_activate(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    guint32 id;
+    const char *action, *property;
+    GVariant *args;
+    g_variant_get(p, "(u&s@av)", &id, &action, &args);
+    GVariant *param = NULL;
+    if (g_variant_n_children(args)) {
+        GVariant *boxed = g_variant_get_child_value(args, 0);
+        param = g_variant_get_variant(boxed);
+        g_variant_unref(boxed);
+    }
+    GtkWidget *owner = find_owner(app, id, action, &property);
+    if (owner && !gtk_widget_activate_action_variant(owner, action, param))
+        g_printerr("tkview-viewer: test-activate: %s refused\n", action);
+    if (param)
+        g_variant_unref(param);
+    g_variant_unref(args);
+}
+
+/* A stateful widget action's state is its property: a boolean one toggles
+ * when activated, another takes the value as parameter. */
+static void act_set_state(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    guint32 id;
+    const char *action, *property = NULL;
+    GVariant *value;
+    g_variant_get(p, "(u&sv)", &id, &action, &value);
+    GtkWidget *owner = find_owner(app, id, action, &property);
+    if (owner && !property) {
+        g_printerr("tkview-viewer: test-set-state: %s has no state\n", action);
+    } else if (owner && g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN)) {
+        gboolean now;
+        g_object_get(owner, property, &now, NULL);
+        if (!now != !g_variant_get_boolean(value))
+            gtk_widget_activate_action_variant(owner, action, NULL);
+    } else if (owner) {
+        gtk_widget_activate_action_variant(owner, action, value);
+    }
+    g_variant_unref(value);
+}
+
 void tkv_test_hooks_install(GtkApplication *app)
 {
     static const GActionEntry entries[] = {
         {"test-state", act_state, "s", NULL, NULL, {0}},
         {"test-screenshot", act_screenshot, "(us)", NULL, NULL, {0}},
+        {"test-activate", act_activate, "(usav)", NULL, NULL, {0}},
+        {"test-set-state", act_set_state, "(usv)", NULL, NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(app), entries, G_N_ELEMENTS(entries), app);
 }

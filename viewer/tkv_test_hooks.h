@@ -1,19 +1,25 @@
-/* tkv_test_hooks.h - what the tests need to see the viewer as a user does.
+/* tkv_test_hooks.h - what the tests need to see and drive the viewer as a
+ * user does.
  *
- * Installed only when TKVIEW_TEST_HOOKS=1.  Two application actions, reached
- * like every other action over the GApplication D-Bus interface
+ * Installed only when TKVIEW_TEST_HOOKS=1.  Application actions, reached
+ * like every other over the GApplication D-Bus interface
  * (org.gtk.Actions.Activate on /org/tkview/Viewer):
  *   app.test-state (s PATH)        writes every window's state as JSON to PATH
- *                                  (atomically: a temporary file renamed):
- *                                  which page it shows, the error it shows,
- *                                  the kernel, and per pane the lines that
- *                                  carry each highlight, read back from the
- *                                  text buffers' tags;
+ *                                  (atomically: a temporary file renamed;
+ *                                  tkv_test_state.h says what it holds);
  *   app.test-screenshot ((us) ID PATH)  after the next two frames of window ID
  *                                  (0: the active one), writes it to PATH as
- *                                  PNG (also renamed into place).
- * The tests drive the viewer only through the actions the UI uses
- * (win.select-source-location, ...) and read back with these.
+ *                                  PNG (also renamed into place);
+ *   app.test-activate ((usav) ID ACTION [PARAMETER])  activates a widget's
+ *                                  action ("pass-view.select-pass") in window
+ *                                  ID, on the widget that installed it;
+ *   app.test-set-state ((usv) ID ACTION VALUE)  the same for a stateful
+ *                                  widget action ("pass-view.changed-only"):
+ *                                  activates it unless its state is VALUE.
+ * GTK exports the application's and the windows' actions (app.*, win.*) on
+ * D-Bus but not the actions installed on widgets; the last two hooks reach
+ * those.  The tests drive the viewer only through the actions the UI uses
+ * and read back with app.test-state.
  */
 #ifndef TKV_TEST_HOOKS_H
 #define TKV_TEST_HOOKS_H

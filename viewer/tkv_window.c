@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "tkv_action_error.h"
 #include "tkv_application.h"
 #include "tkv_kernel_item.h"
 
@@ -192,7 +193,10 @@ TkvBindView *tkv_window_get_bind_view(TkvWindow *self) { return self->bind_view;
 int tkv_window_get_kernel(TkvWindow *self) { return self->kernel; }
 gint64 tkv_window_get_loaded_time(TkvWindow *self) { return self->loaded_at; }
 const char *tkv_window_get_state(TkvWindow *self) { return self->state; }
-const char *tkv_window_get_last_error(TkvWindow *self) { return self->last_error; }
+const char *tkv_window_get_last_error(TkvWindow *self)
+{
+    return tkv_action_error_get_last(GTK_WINDOW(self));
+}
 TkvPassView *tkv_window_get_pass_view(TkvWindow *self) { return self->pass_view; }
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self) { return self->stack_panel; }
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self) { return self->meta_panel; }
@@ -293,13 +297,10 @@ static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, do
 
 static void on_stage_changed(TkvBindView *bv, guint pane, TkvWindow *self)
 {
-    tk_stage_kind k = tkv_bind_view_get_stage(bv, (TkvPaneId)pane);
-    if (k == TK_STAGE_UNKNOWN)
+    if (tkv_bind_view_get_stage(bv, (TkvPaneId)pane) == TK_STAGE_UNKNOWN)
         return;
-    tkv_window_set_action_state(self, pane == TKV_PANE_SECONDARY ? "second-stage" : "stage",
-                     g_variant_new_string(tk_stage_kind_name(k)));
     tkv_window_set_action_state(self, "show-second-view",
-                     g_variant_new_boolean(tkv_bind_view_get_second_visible(bv)));
+                                g_variant_new_boolean(tkv_bind_view_get_second_visible(bv)));
 }
 
 static void on_anchor_changed(TkvBindView *bv, TkvWindow *self);
@@ -393,7 +394,6 @@ static void tkv_window_finalize(GObject *object)
 {
     TkvWindow *self = TKV_WINDOW(object);
     g_free(self->state);
-    g_free(self->last_error);
     G_OBJECT_CLASS(tkv_window_parent_class)->finalize(object);
 }
 

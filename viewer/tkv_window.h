@@ -3,10 +3,13 @@
  * The window loads its bundle off the main thread (tkv_document.h) behind a
  * progress page, then shows the kernel list, the binding view (or the pass
  * view) and the side panels; when nothing could be loaded it shows why, in
- * the window.  Every command is a window action (win.*) with a keyboard
- * shortcut set by the application; the UI's own widgets activate the same
- * actions, and GtkApplication exports them on D-Bus
- * (/org/tkview/Viewer/window/ID), which is how the tests drive the viewer.
+ * the window.  Every command is an action with a keyboard shortcut, installed
+ * on the widget it is about: the window's (win.*: the kernel, the mode, the
+ * side panel, the header bar's toggles; tkv_window_actions.c), the binding
+ * view's (bind-view.*) and the pass view's (pass-view.*).  The UI's own
+ * widgets activate the same actions; GtkApplication exports the window's on
+ * D-Bus (/org/tkview/Viewer/window/ID), and the tests reach the views' through
+ * the test hooks (tkv_test_hooks.h).
  */
 #ifndef TKV_WINDOW_H
 #define TKV_WINDOW_H

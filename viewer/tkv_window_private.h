@@ -48,7 +48,6 @@ struct _TkvWindow {
     GCancellable *cancel;
     guint progress_timer;
     char *state;          /* "welcome", "loading", "ready", "error" */
-    char *last_error;     /* of the last action that failed, for tests */
 
     GListStore *kernels;
     GtkFilterListModel *filtered;

@@ -39,13 +39,13 @@ v = S.start([VIEWER, os.path.join(DUMPS, 'vector_add')])
 S.wait_registered(v)
 S.wait_window(0)
 S.set_state('show-second-view', '<true>')
-S.activate('second-stage', "<'ptx'>", window=1)
+S.activate('bind-view.second-stage', "<'ptx'>", window=1)
 S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
 time.sleep(0.5)
 shot(S, 'viewer-bind.png')
 # 2. An IR line: its inline stack, its source line, its SASS.
-S.activate('second-stage', "<'sass'>", window=1)
-S.activate('select-ir-line', "<('ttgir', uint32 32)>", window=1)
+S.activate('bind-view.second-stage', "<'sass'>", window=1)
+S.activate('bind-view.select-ir-line', "<('ttgir', uint32 32)>", window=1)
 time.sleep(0.5)
 shot(S, 'viewer-stack.png')
 # 3. Pass mode: TritonGPUCoalesce (mlir_passes.txt:1178).
@@ -56,14 +56,14 @@ while (S.state()['windows'][0]['passes']['state'] != 'ready' or
     time.sleep(0.1)
 entries = S.state()['windows'][0]['passes']['entries']
 i = next(i for i, e in enumerate(entries) if e['header_line'] == 1178)
-S.activate('select-pass', "<'%d'>" % i, window=1)
+S.activate('pass-view.select-pass', "<'%d'>" % i, window=1)
 while S.state()['windows'][0]['passes']['diff_pending']:
     time.sleep(0.05)
 time.sleep(0.5)
 rows = S.state()['windows'][0]['passes']['b']
 row = next(r for r in rows['insert'] + rows['replace']
            if rows['text'][str(r)].strip().startswith('%x_4 = ttg.convert_layout'))
-S.activate('select-diff-line', "<('b', uint32 %d)>" % row, window=1)
+S.activate('pass-view.select-diff-line', "<('b', uint32 %d)>" % row, window=1)
 time.sleep(0.5)
 shot(S, 'viewer-passes.png')
 S.quit(v)
@@ -75,7 +75,7 @@ v = S.start([VIEWER, os.path.join(DUMPS, 'matmul')])
 S.wait_registered(v)
 w = S.wait_window(0)
 S.set_state('show-second-view', '<true>')
-S.activate('second-stage', "<'sass'>", window=1)
+S.activate('bind-view.second-stage', "<'sass'>", window=1)
 src = w['bind']['source']['file']
 # The tl.dot line of the kernel.
 with open(w['bind']['source']['resolved']) as f:

@@ -2,9 +2,10 @@
 """The viewer's binding view, driven like a user would, under Xvfb.
 
 The real application opens the shared vector_add capture; source and IR lines
-are selected through the same window actions the UI activates on a click or a
-cursor move (win.select-source-location, win.select-ir-line), over the
-GApplication D-Bus interface; the highlighted and the folded lines are read
+are selected through the same actions the UI activates on a click or a cursor
+move (win.select-source-location, which goes to the view shown, and the
+binding view's bind-view.select-ir-line), over the GApplication D-Bus
+interface and the test hooks; the highlighted and the folded lines are read
 back from what the views keep per line of their buffers and paint
 (app.test-state).  Expected lines were read by hand from
 the dump files; the comments quote them.
@@ -72,15 +73,15 @@ def source_line_16_highlights_ttgir_29_to_34():
 
 @test
 def next_and_previous_step_through_the_matches():
-    S.activate('next-match', window=1)
-    S.activate('next-match', window=1)
+    S.activate('bind-view.next-match', window=1)
+    S.activate('bind-view.next-match', window=1)
     assert bind()['primary']['current'] == [31]
-    S.activate('previous-match', window=1)
+    S.activate('bind-view.previous-match', window=1)
     p = bind()['primary']
     assert p['current'] == [30] and p['match_text'] == '2 of 6', p
     # Wraps around: back over the first goes to the last.
-    S.activate('previous-match', window=1)
-    S.activate('previous-match', window=1)
+    S.activate('bind-view.previous-match', window=1)
+    S.activate('bind-view.previous-match', window=1)
     assert bind()['primary']['current'] == [34]
 
 
@@ -99,12 +100,12 @@ def a_stage_shown_again_shows_the_same_line_afresh():
     # Each stage of a pane keeps a view of its own: switching away and back
     # must show what the anchor binds in that stage now, not the view's old
     # state.  PTX 98-108 as in second_view_shows_ptx_of_the_same_line.
-    S.activate('next-match', window=1)
-    S.activate('stage', "<'ptx'>", window=1)
+    S.activate('bind-view.next-match', window=1)
+    S.activate('bind-view.stage', "<'ptx'>", window=1)
     p = bind()['primary']
     assert p['stage'] == 'ptx' and 98 in p['matches'] and 97 not in p['matches'], p
     assert p['current'] == [p['matches'][0]], p
-    S.activate('stage', "<'ttgir'>", window=1)
+    S.activate('bind-view.stage', "<'ttgir'>", window=1)
     p = bind()['primary']
     assert p['stage'] == 'ttgir' and p['matches'] == [29, 30, 31, 32, 33, 34], p
     assert p['current'] == [29] and p['match_text'] == '1 of 6', p
@@ -117,7 +118,7 @@ def second_view_shows_ptx_of_the_same_line():
     # 99-105 seven add.f32, 106 `$L__tmp2:`, 107 `.loc 2 293 36 // ... @[ vector_add.py:16:15 ]`,
     # 108 shfl.sync.bfly.
     S.set_state('show-second-view', '<true>')
-    S.activate('second-stage', "<'ptx'>", window=1)
+    S.activate('bind-view.second-stage', "<'ptx'>", window=1)
     S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
     sec = bind()['secondary']
     assert sec['visible'] and sec['stage'] == 'ptx', sec
@@ -131,7 +132,7 @@ def second_view_shows_ptx_of_the_same_line():
 def ir_line_shows_its_stack_source_and_other_stage():
     # TTGIR 32 `%s_12 = arith.addf` loc(#loc37): standard.py:263:15 <- 293:36 <-
     # vector_add.py:16:15.  In the PTX, 98-105 carry that same stack; 107-108 stop at 293:36.
-    S.activate('select-ir-line', "<('ttgir', uint32 32)>", window=1)
+    S.activate('bind-view.select-ir-line', "<('ttgir', uint32 32)>", window=1)
     w = S.state()['windows'][0]
     b = w['bind']
     assert b['anchor'] == {'kind': 'ir', 'stage': 'ttgir', 'line': 32}, b['anchor']
@@ -159,14 +160,14 @@ def sass_line_gets_its_callers_from_the_ptx():
     # add_kernel.sass_gi 64 `//## File ".../standard.py", line 293`, 65 `/*01b0*/ S2UR UR5,
     # SR_CgaCtaId ;`: the SASS names only standard.py:293; the PTX shows it under one stack
     # (107 `.loc 2 293 36 // standard.py:293:36 @[ vector_add.py:16:15 ]`).
-    S.activate('select-ir-line', "<('sass', uint32 65)>", window=1)
+    S.activate('bind-view.select-ir-line', "<('sass', uint32 65)>", window=1)
     w = S.state()['windows'][0]
     frames = [(f['file'], f['line']) for f in w['stack']['frames']]
     assert frames == [(STD_PY, 293), (VA_PY, 16)], frames
     assert w['stack']['inferred'] is True
     # No pane showed SASS: the primary pane switched to it.
     assert w['bind']['primary']['stage'] == 'sass' and w['bind']['primary']['selected'] == [65]
-    S.activate('stage', "<'ttgir'>", window=1)
+    S.activate('bind-view.stage', "<'ttgir'>", window=1)
     assert bind()['primary']['stage'] == 'ttgir'
 
 
@@ -185,18 +186,18 @@ def a_long_line_is_folded_unless_selected():
     # (awk 'length($0) > 288': 351), `  tt.func public @add_kernel(%x_ptr: !tt.ptr<f32>
     # {tt.divisibility = 16 : i32} loc("x_ptr"(#loc)), ... attributes {noinline = false} {`:
     # past column 256 it is hidden behind "... 95 more" until the cursor is on it.
-    S.activate('select-ir-line', "<('ttgir', uint32 32)>", window=1)
+    S.activate('bind-view.select-ir-line', "<('ttgir', uint32 32)>", window=1)
     b = bind()
     assert b['primary']['stage'] == 'ttgir' and b['primary']['cursor_line'] == 32, b['primary']
     assert b['primary']['folded'] == [13], b['primary']['folded']
     # vector_add.py has no such line.
     assert b['source']['folded'] == [], b['source']['folded']
     # Selecting it (what a click on it does) shows it whole ...
-    S.activate('select-ir-line', "<('ttgir', uint32 13)>", window=1)
+    S.activate('bind-view.select-ir-line', "<('ttgir', uint32 13)>", window=1)
     b = bind()
     assert b['primary']['selected'] == [13] and b['primary']['folded'] == [], b['primary']
     # ... and selecting another line folds it again; highlights are unaffected.
-    S.activate('select-ir-line', "<('ttgir', uint32 32)>", window=1)
+    S.activate('bind-view.select-ir-line', "<('ttgir', uint32 32)>", window=1)
     b = bind()
     assert b['primary']['folded'] == [13] and b['primary']['selected'] == [32], b['primary']
 
@@ -204,8 +205,8 @@ def a_long_line_is_folded_unless_selected():
 @test
 def bad_requests_are_refused_not_crashed_on():
     S.activate('select-source-location', "<('nowhere.py', uint32 3)>", window=1)
-    S.activate('select-ir-line', "<('ttgir', uint32 100000)>", window=1)
-    S.activate('stage', "<'bogus'>", window=1)
+    S.activate('bind-view.select-ir-line', "<('ttgir', uint32 100000)>", window=1)
+    S.activate('bind-view.stage', "<'bogus'>", window=1)
     w = S.state()['windows'][0]
     assert w['state'] == 'ready' and 'stage' in w['last_error'], w['last_error']
     assert viewer.poll() is None
@@ -214,7 +215,7 @@ def bad_requests_are_refused_not_crashed_on():
 @test
 def screenshot_of_the_binding_view():
     S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
-    S.activate('select-ir-line', "<('ptx', uint32 99)>", window=1)
+    S.activate('bind-view.select-ir-line', "<('ptx', uint32 99)>", window=1)
     S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
     path = os.path.join(artefact_dir(), 'viewer-bind.png')
     w, h = S.screenshot(path, window=1)

@@ -101,7 +101,7 @@ def the_error_window_is_reused_for_the_next_bundle():
     assert w['problems'] >= 1, w['problems']
     assert 'PTX' not in w['meta'] and 'TTGIR: add_kernel.ttgir' in w['meta'], w['meta']
     S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=w['id'])
-    S.activate('stage', "<'ptx'>", window=w['id'])
+    S.activate('bind-view.stage', "<'ptx'>", window=w['id'])
     w = S.state()['windows'][0]
     assert w['bind']['primary']['stage'] == 'ttgir' and 'ptx' in w['last_error'], w
     assert w['bind']['primary']['matches'] == [29, 30, 31, 32, 33, 34]
@@ -135,7 +135,7 @@ def a_folder_of_pass_dumps_alone_opens_without_stages():
     # no IR to bind: it opens on the passes
     assert w['mode'] == 'passes', w['mode']
     for st in ('ttir', 'ttgir', 'llir', 'ptx', 'sass'):
-        S.activate('stage', "<'%s'>" % st, window=w['id'])
+        S.activate('bind-view.stage', "<'%s'>" % st, window=w['id'])
     S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=w['id'])
     S.activate('mode', "<'passes'>", window=w['id'])
     deadline = time.time() + 120

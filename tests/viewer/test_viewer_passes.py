@@ -2,9 +2,10 @@
 """The viewer's pass mode, driven like a user would, under Xvfb.
 
 vector_add's pass dumps (mlir_passes.txt) are read into the kernel's pass
-timeline; passes are selected through win.select-pass (what a click in the
-pass list activates), diff lines through win.select-diff-line, source lines
-through win.select-source-location.  What the two sides highlight is read back
+timeline; passes are selected through pass-view.select-pass (what a click in
+the pass list activates), diff lines through pass-view.select-diff-line,
+source lines through win.select-source-location (the stack panel's action,
+which goes to the view shown).  What the two sides highlight is read back
 from the text buffers' tags.  Expected lines were read by hand from
 mlir_passes.txt; the comments quote them.
 
@@ -48,7 +49,7 @@ def wait_passes():
 
 
 def select_pass(spec):
-    S.activate('select-pass', "<'%s'>" % spec, window=1)
+    S.activate('pass-view.select-pass', "<'%s'>" % spec, window=1)
     p = wait_passes()
     assert p['selected'] == spec, (p['selected'], spec)
     return p
@@ -102,7 +103,7 @@ def binding_is_live_in_the_diff():
     p = passes()
     row = next(r for r in p['a']['delete'] + p['a']['replace']
                if 'ub.poison' in p['a']['text'][str(r)])
-    S.activate('select-diff-line', "<('a', uint32 %d)>" % row, window=1)
+    S.activate('pass-view.select-diff-line', "<('a', uint32 %d)>" % row, window=1)
     w = S.state()['windows'][0]
     frames = [(os.path.basename(f['file']), f['line'], f['col']) for f in w['stack']['frames']]
     assert frames == [('standard.py', 263, 4)], frames
@@ -138,7 +139,7 @@ def next_change_scrolls_both_sides_along_the_hunks():
     while passes()['change_index'] != 0:
         assert time.time() < deadline, passes()['change_text']
         time.sleep(0.05)
-    S.activate('next-change', window=1)
+    S.activate('pass-view.next-change', window=1)
 
     def paired(p):
         """The row in the middle of B is the one the hunks pair with the
@@ -166,7 +167,7 @@ def next_change_scrolls_both_sides_along_the_hunks():
         p = passes()
     assert p['change_text'] == 'change 2 of %d' % p['changes'], p['change_text']
     assert paired(p)[0], paired(p)[1]
-    S.activate('previous-change', window=1)
+    S.activate('pass-view.previous-change', window=1)
     assert passes()['change_text'] == 'change 1 of %d' % p['changes']
 
 
@@ -177,7 +178,7 @@ def a_changed_line_shows_its_source_line():
     p = passes()
     row = next(r for r in p['b']['insert'] + p['b']['replace']
                if p['b']['text'][str(r)].strip().startswith('%x_4 = ttg.convert_layout %x_3'))
-    S.activate('select-diff-line', "<('b', uint32 %d)>" % row, window=1)
+    S.activate('pass-view.select-diff-line', "<('b', uint32 %d)>" % row, window=1)
     w = S.state()['windows'][0]
     assert w['passes']['source']['matches'] == [12], w['passes']['source']
     assert w['passes']['source']['file'] == VA_PY
@@ -203,13 +204,13 @@ def a_source_line_highlights_its_lines_in_both_sides():
 @test
 def changed_only_hides_the_passes_that_changed_nothing():
     before = passes()
-    S.set_state('changed-only', '<true>')
+    S.set_state('pass-view.changed-only', '<true>')
     p = passes()
     unchanged = sum(e['effect'] == 'unchanged' for e in p['entries'])
     assert unchanged > 100 and p['listed'] <= before['listed'] - unchanged, \
         (p['listed'], before['listed'], unchanged)
     assert p['selected_rows'] == [p['selected']], p['selected_rows']
-    S.set_state('changed-only', '<false>')
+    S.set_state('pass-view.changed-only', '<false>')
     assert passes()['listed'] == before['listed']
 
 

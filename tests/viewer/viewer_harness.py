@@ -1,6 +1,10 @@
 """Runs the real tkview-viewer under a private Xvfb and D-Bus session bus, and
 talks to it the way the desktop does: GApplication actions over D-Bus
 (org.gtk.Actions on /org/tkview/Viewer and /org/tkview/Viewer/window/N).
+The views' own actions (bind-view.*, pass-view.*) are installed on the view
+widgets, which GTK does not export: they are reached through the test hooks
+app.test-activate and app.test-set-state, which activate them on the view as
+its own widgets do.
 
 The viewer's state is read back with its test hook app.test-state (enabled by
 TKVIEW_TEST_HOOKS=1), which reports the highlighted lines as the text
@@ -141,7 +145,13 @@ class Session:
         return p.stdout.decode()
 
     def activate(self, action, param=None, window=None):
-        """org.gtk.Actions.Activate: PARAM is a GVariant text ('<uint32 3>')."""
+        """org.gtk.Actions.Activate: PARAM is a GVariant text ('<uint32 3>').
+        ACTION is an application action ('quit'), window WINDOW's ('mode'),
+        or one installed on a view of window WINDOW ('pass-view.select-pass')."""
+        if '.' in action:
+            args = '[%s]' % param if param else '@av []'
+            return self.activate('test-activate',
+                                 "<(uint32 %d, '%s', %s)>" % (window, action, args))
         path = OBJ if window is None else '%s/window/%d' % (OBJ, window)
         return self.gdbus(path, 'org.gtk.Actions.Activate', action,
                           '[%s]' % (param or ''), '{}')
@@ -164,6 +174,11 @@ class Session:
         return proc.log.read()
 
     def set_state(self, action, value, window=1):
+        """org.gtk.Actions.SetState of a window action ('exact-only'), or the
+        state of one installed on a view ('pass-view.changed-only')."""
+        if '.' in action:
+            return self.activate('test-set-state',
+                                 "<(uint32 %d, '%s', %s)>" % (window, action, value))
         return self.gdbus('%s/window/%d' % (OBJ, window), 'org.gtk.Actions.SetState', action,
                           value, '{}')
 
