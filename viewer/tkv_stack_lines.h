@@ -8,8 +8,9 @@
  * finds the diff lines whose stacks pass through it.  Both views ask here, so
  * that the rule is written once.
  *
- * The answer is not GTK's: it belongs in libtkdump (tk_loc.h) once the
- * library's reorganization allows (the lead's report says which call).
+ * Nothing here is GTK's: both questions belong in libtkdump as calls on a
+ * tk_loctab (tk_loc.h): "the lines of FILE that these stacks name" and "do
+ * these stacks pass through FILE:LINE"; they are here until it has them.
  */
 #ifndef TKV_STACK_LINES_H
 #define TKV_STACK_LINES_H
