@@ -28,7 +28,7 @@ static TkvLineState ir_line_state(guint line, guint *count, gpointer data)
         return TKV_LINE_BLANK;
     tk_stage_kind s = self->pane_stage[ref->which];
     const tk_stack_id *ids;
-    if (tk_bindex_line_stacks(self->ix, s, line, &ids))
+    if (tk_bind_line_stacks(self->ix, s, line, &ids))
         return TKV_LINE_BOUND;
     /* a missing stage's pane shows why it is missing: no IR lines */
     const tk_stage *st = tk_kernel_stage(self->k, s);
@@ -60,7 +60,7 @@ void tkv_bind_view_update_file_counts(TkvBindView *self)
     g_array_set_size(self->file_counts, 0);
     if (self->k && self->file != TKV_NO_FILE) {
         const tk_source_ref *refs;
-        size_t n = tk_bindex_source_refs(self->ix, self->pane_stage[0], &refs);
+        size_t n = tk_bind_source_refs(self->ix, self->pane_stage[0], &refs);
         for (size_t i = 0; i < n; i++) {
             if (refs[i].file != self->file)
                 continue;
@@ -159,7 +159,7 @@ static GString *placeholder_text(TkvBindView *self, tk_file_id file)
     guint max = 0;
     for (int s = 0; s < TK_STAGE_COUNT; s++) {
         const tk_source_ref *refs;
-        size_t n = tk_bindex_source_refs(self->ix, (tk_stage_kind)s, &refs);
+        size_t n = tk_bind_source_refs(self->ix, (tk_stage_kind)s, &refs);
         for (size_t i = 0; i < n; i++)
             if (refs[i].file == file && refs[i].line > max)
                 max = refs[i].line;
@@ -197,7 +197,7 @@ static void update_ir_title(TkvBindView *self, int which)
     const tk_stage *st = tk_kernel_stage(self->k, self->pane_stage[which]);
     char *base = g_path_get_basename(tk_stage_path(st));
     char *t = g_strdup_printf("%s · %u lines · %u bound", base, tk_stage_line_count(st),
-                              tk_bindex_bound_line_count(self->ix, self->pane_stage[which]));
+                              tk_bind_bound_line_count(self->ix, self->pane_stage[which]));
     char *safe = g_utf8_make_valid(t, -1), *tip = g_utf8_make_valid(tk_stage_path(st), -1);
     tkv_code_pane_set_title(tkv_bind_view_ir_pane(self, which), safe, tip);
     g_free(base);

@@ -39,7 +39,7 @@ struct _TkvBindView {
     TkvDocument *doc;
     guint kernel;
     const tk_kernel *k;
-    const tk_bindex *ix;
+    const tk_bind *ix;
 
     /* Stages the kernel has, in pipeline order: the selectors' entries. */
     tk_stage_kind stages[TK_STAGE_COUNT];

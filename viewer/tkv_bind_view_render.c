@@ -18,7 +18,7 @@ void tkv_bind_view_render_ir_pane(TkvBindView *self, int which)
     switch (self->anchor) {
     case TKV_ANCHOR_SOURCE: {
         const uint32_t *lines;
-        size_t n = tk_bindex_source_to_stage(self->ix, self->anchor_file, self->anchor_line,
+        size_t n = tk_bind_source_to_stage(self->ix, self->anchor_file, self->anchor_line,
                                              self->exact ? TK_MATCH_EXACT : TK_MATCH_CALLED, s,
                                              &lines);
         tkv_code_view_set_selected(v, 0, FALSE, FALSE);
@@ -33,7 +33,7 @@ void tkv_bind_view_render_ir_pane(TkvBindView *self, int which)
             tkv_code_pane_set_empty_text(p, "");
         } else {
             uint32_t *lines = NULL;
-            size_t n = tk_bindex_stage_to_stage(self->ix, self->anchor_stage, self->anchor_line,
+            size_t n = tk_bind_stage_to_stage(self->ix, self->anchor_stage, self->anchor_line,
                                                 s, &lines);
             tkv_code_view_set_selected(v, 0, FALSE, FALSE);
             tkv_code_view_set_matches(v, lines, n, TRUE);
@@ -60,7 +60,7 @@ void tkv_bind_view_render_source_pane(TkvBindView *self)
         break;
     case TKV_ANCHOR_IR: {
         const tk_stack_id *ids;
-        size_t n = tk_bindex_line_stacks(self->ix, self->anchor_stage, self->anchor_line, &ids);
+        size_t n = tk_bind_line_stacks(self->ix, self->anchor_stage, self->anchor_line, &ids);
         tk_file_id file;
         GArray *lines = tkv_stack_lines_to_show(self->doc, ids, n, self->file, &file);
         tkv_bind_view_show_source_file(self, file);

@@ -9,7 +9,7 @@
  * that the rule is written once.
  *
  * Nothing here is GTK's: both questions belong in libtkdump as calls on a
- * tk_loctab (tk_loc.h): "the lines of FILE that these stacks name" and "do
+ * tk_loctab (tk_loctab.h): "the lines of FILE that these stacks name" and "do
  * these stacks pass through FILE:LINE"; they are here until it has them.
  */
 #ifndef TKV_STACK_LINES_H
