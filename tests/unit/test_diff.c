@@ -3,7 +3,7 @@
  * grouping and counts. */
 #include <string.h>
 
-#include "diff_internal.h"
+#include "diff/internal.h"
 #include "tk_test.h"
 #include "tkdump/tk_diff.h"
 

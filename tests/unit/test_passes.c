@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "passes_internal.h"
+#include "passes/internal.h"
 #include "tk_test.h"
 #include "tkdump/tk_passes.h"
 

@@ -5,9 +5,9 @@
  * metadata lines it follows. */
 #include <string.h>
 
-#include "linemap.h"
-#include "readers.h"
-#include "text.h"
+#include "read/linemap.h"
+#include "read/readers.h"
+#include "util/text.h"
 #include "tk_test.h"
 
 #define STANDARD_PY \

@@ -2,8 +2,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "linemap.h"
-#include "text.h"
+#include "read/linemap.h"
+#include "util/text.h"
 #include "tk_test.h"
 
 static void test_lines_lf_crlf_and_last_line(void)

@@ -1,0 +1,47 @@
+/* readers.h - the location readers, one per format (internal).
+ *
+ * Each reader scans a whole stage text once and, for every line that carries
+ * a source location, adds that line's inline stack(s) (innermost frame first)
+ * to OUT, interning files and stacks in TAB.  Locations it cannot read become
+ * warnings in DIAGS naming text->name and the line; the reader goes on with
+ * the next line.  A reader never fails as a whole, never reads past
+ * text->data[text->len], and takes time linear in the text's size whatever
+ * the input (alias cycles, deep nesting and huge lines included).
+ *
+ * Line numbers and columns in the input that do not fit in 32 bits are
+ * reported and the location dropped.
+ */
+#ifndef TKDUMP_READERS_H
+#define TKDUMP_READERS_H
+
+#include "read/linemap.h"
+#include "util/text.h"
+#include "tkdump/tk_diag.h"
+#include "tkdump/tk_loc.h"
+
+/* What a reader found out about the text beyond its line stacks. */
+typedef struct {
+    int has_inline_frames; /* the format recorded at least one inlined frame */
+} tk_reader_info;
+
+/* TTIR, TTGIR and any MLIR with loc(...) debug info (reader_mlir.c). */
+void tk_read_mlir_locs(const tk_text *text, tk_loctab *tab,
+                       tk_linemap_builder *out, tk_reader_info *info,
+                       tk_diags *diags);
+
+/* LLVM IR text with !dbg attachments (reader_llvm.c). */
+void tk_read_llvm_locs(const tk_text *text, tk_loctab *tab,
+                       tk_linemap_builder *out, tk_reader_info *info,
+                       tk_diags *diags);
+
+/* PTX with .file/.loc directives (reader_ptx.c). */
+void tk_read_ptx_locs(const tk_text *text, tk_loctab *tab,
+                      tk_linemap_builder *out, tk_reader_info *info,
+                      tk_diags *diags);
+
+/* SASS from nvdisasm -g / -gi (reader_sass.c). */
+void tk_read_sass_locs(const tk_text *text, tk_loctab *tab,
+                       tk_linemap_builder *out, tk_reader_info *info,
+                       tk_diags *diags);
+
+#endif
