@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tk_bundle.h"
+#include "tk_kernel.h"
 #include "tk_loc.h"
 #include "tk_stage.h"
 

@@ -1,10 +1,10 @@
 /* tk_bundle.h - loading what a user has on disk: a tkview bundle, a capture
  * folder, a Triton cache or TRITON_DUMP_DIR folder, or loose stage files.
  *
- * Whatever the input, the result is the same model: a list of kernels, each
- * identified by name and hash, each with the final stages that were found and
- * the metadata Triton wrote.  The same kernel found twice (under kernel_dump/
- * and under cache/ of one capture) is one kernel.
+ * Whatever the input, the result is the same model: a list of kernels
+ * (tk_kernel.h), each identified by name and hash, each with the final stages
+ * that were found and the metadata Triton wrote.  The same kernel found
+ * twice (under kernel_dump/ and under cache/ of one capture) is one kernel.
  *
  * Ownership: the bundle owns its kernels, their stages, the location table and
  * every string it returns.  Freeing the bundle frees all of them.
@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "tk_diag.h"
+#include "tk_kernel.h"
 #include "tk_loc.h"
 #include "tk_stage.h"
 
@@ -46,7 +47,6 @@ typedef struct {
 } tk_load_options;
 
 typedef struct tk_bundle tk_bundle;
-typedef struct tk_kernel tk_kernel;
 
 /* Loads PATH (a folder or a single stage file).  Returns NULL, with an error
  * in DIAGS, only when nothing usable was found; otherwise a bundle with every
@@ -128,44 +128,6 @@ const struct tk_passes *tk_bundle_pass_file(tk_bundle *bundle, size_t i);
  * to the DIAGS given to tk_bundle_pass_file_count()). */
 ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *bundle, const tk_kernel *kernel,
                                     size_t i);
-
-/* ---- kernels ---------------------------------------------------------- */
-
-const char *tk_kernel_name(const tk_kernel *kernel);
-/* Triton's hash of the compiled kernel (from its metadata), or the name of
- * the folder it was found in when there is no metadata; never NULL. */
-const char *tk_kernel_hash(const tk_kernel *kernel);
-
-/* The stage of KIND, or NULL when none was found. */
-const tk_stage *tk_kernel_stage(const tk_kernel *kernel, tk_stage_kind kind);
-
-/* Whether the kernel has any final stage: not one made from pass dumps
- * alone, which has its passes only. */
-int tk_kernel_has_stages(const tk_kernel *kernel);
-
-/* What Triton's metadata (NAME.json) and the SASS say; -1 when unknown. */
-typedef struct {
-    int64_t num_warps;
-    int64_t num_ctas;
-    int64_t num_stages;
-    int64_t shared_bytes;
-    int64_t registers; /* per thread, from the cubin's SASS when present */
-    int64_t spill_bytes;
-    const char *target;         /* "cuda:90", NULL when unknown */
-    const char *triton_version; /* NULL when unknown */
-} tk_kernel_meta;
-
-const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
-
-/* Why KERNEL has no stage of KIND, for a viewer to say instead of showing an
- * empty pane: what the capture recorded (e.g. "no nvdisasm on the capture
- * machine"), "no final stages were found: the kernel comes from pass dumps
- * only (...)" for a kernel made from pass dumps, or else where the stage was
- * looked for.  NULL when the stage is there.  Owned by the bundle. */
-const char *tk_kernel_stage_missing(const tk_kernel *kernel, tk_stage_kind kind);
-
-/* The folder(s) the kernel's files came from, for display. */
-const char *tk_kernel_origin(const tk_kernel *kernel);
 
 #ifdef __cplusplus
 }

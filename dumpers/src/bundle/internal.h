@@ -1,14 +1,14 @@
-/* bundle_internal.h - the bundle and kernel structures, shared by the
- * bundle_*.c files (internal).
+/* internal.h - the bundle structure and the loader's functions, shared by
+ * the files of bundle/ (internal).  The kernel structure is kernel/kernel.h.
  *
  * Loading is split by purpose: bundle.c (dispatch, accessors, lookup),
- * bundle_scan.c (finding kernels in folders), bundle_manifest.c (manifest.json
- * of a tkview bundle), bundle_meta.c (Triton's NAME.json, the cubin's register
- * count), bundle_json.c (safe JSON parsing and typed member access),
- * bundle_path.c (paths that must stay inside a folder, safe file names),
- * bundle_sources.c (source resolution), bundle_write.c (tk_bundle_save),
- * bundle_passes.c (pass dump files and each kernel's sequence in them),
- * bundle_gzip.c (compressed pass dump files).
+ * scan.c (finding kernels in folders), manifest.c (manifest.json of a
+ * tkview bundle), meta.c (Triton's NAME.json, the cubin's register count),
+ * json.c (safe JSON parsing and typed member access), path.c (paths that
+ * must stay inside a folder, safe file names), sources.c (source
+ * resolution), write.c (tk_bundle_save), passfiles.c and passfiles_only.c
+ * (pass dump files and each kernel's sequence in them), gzip.c (compressed
+ * pass dump files).
  */
 #ifndef TKDUMP_BUNDLE_INTERNAL_H
 #define TKDUMP_BUNDLE_INTERNAL_H
@@ -16,50 +16,10 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "kernel/kernel.h"
 #include "tkdump/tk_bundle.h"
 
-/* How good a file is as the source of a stage: a better one replaces a worse
- * one.  SASS comes in three flavours and the one with inline frames wins. */
-enum {
-    TK_RANK_NONE = 0,
-    TK_RANK_SNIFFED = 1, /* kind guessed from the content (.txt, no ext) */
-    TK_RANK_SASS = 2,    /* .sass: no line info */
-    TK_RANK_SASS_G = 3,  /* .sass_g: innermost frames only */
-    TK_RANK_NAMED = 4    /* the extension says the kind (.sass_gi included) */
-};
-
-/* One file that provides a stage. */
-typedef struct {
-    char *path;      /* on disk; owned; NULL when none */
-    int rank;
-    const char *ext; /* static: the extension to store it under in a bundle
-                        ("ttir", "sass_gi", ...) */
-} tk_stage_file;
-
-struct tk_kernel {
-    char *name;
-    char *hash;
-    char *origin;
-    tk_stage_file files[TK_STAGE_COUNT];
-    tk_stage *stages[TK_STAGE_COUNT];
-    char *meta_path;   /* NAME.json; NULL when none */
-    char *cubin_path;  /* NAME.cubin; NULL when none */
-    char *source_path; /* NAME.source: the TTIR before any pass (kept for the
-                          pass views); NULL when none */
-    tk_kernel_meta meta; /* its strings point at the two below */
-    char *target;
-    char *triton_version;
-    /* Why a stage is missing, as the capture recorded it (a manifest's
-     * "sass_missing"); NULL when not recorded. */
-    char *missing[TK_STAGE_COUNT];
-    /* Lazily made default reasons for tk_kernel_stage_missing(). */
-    char *missing_default[TK_STAGE_COUNT];
-    /* Made from pass dumps alone (no stage file was ever looked for it):
-     * tk_kernel_stage_missing() says so. */
-    gboolean from_passes;
-};
-
-/* A pass dump file found with the input (bundle_passes.c). */
+/* A pass dump file found with the input (passfiles.c). */
 typedef struct tk_pass_file tk_pass_file;
 
 struct tk_bundle {
@@ -89,7 +49,7 @@ struct tk_bundle {
     GHashTable *suffix_index;   /* base name -> GPtrArray of paths relative to
                                    root; built on first use */
 
-    /* Pass dumps (bundle_passes.c). */
+    /* Pass dumps (passfiles.c). */
     GPtrArray *pass_found;    /* tk_pass_file *, owned, in the order found;
                                  NULL when none */
     GPtrArray *pass_files;    /* those that could be indexed (borrowed);
@@ -99,27 +59,7 @@ struct tk_bundle {
     size_t n_rejected;        /* how many were, in all */
 };
 
-/* ---- bundle.c ---- */
-
-/* A new kernel with every metadata value unknown.  Free with
- * tk_kernel_free(). */
-tk_kernel *tk_kernel_new(const char *name, const char *hash);
-void tk_kernel_free(tk_kernel *kernel);
-
-/* Offers PATH as the file of stage KIND: taken (copied) when it ranks above
- * the current one.  Returns whether it was taken. */
-gboolean tk_kernel_offer_stage(tk_kernel *kernel, tk_stage_kind kind,
-                               const char *path, int rank, const char *ext);
-
-/* Reads every stage file the kernel names into stages, interning locations
- * in the bundle's table.  Returns the number of stages read. */
-int tk_kernel_read_stages(tk_kernel *kernel, tk_loctab *tab, tk_diags *diags);
-
-/* Sets the kernel's target and Triton version (copied; NULL for unknown). */
-void tk_kernel_set_target(tk_kernel *kernel, const char *target);
-void tk_kernel_set_triton_version(tk_kernel *kernel, const char *version);
-
-/* ---- bundle_scan.c ---- */
+/* ---- scan.c ---- */
 
 /* Scans ROOT (a folder) for what it holds: a capture, HASH folders, one
  * HASH folder, loose files.  Adds kernels to BUNDLE and sets its kind.
@@ -130,7 +70,7 @@ void tk_bundle_scan_folder(tk_bundle *bundle, const char *root,
 /* Loads the single stage file PATH. */
 void tk_bundle_scan_file(tk_bundle *bundle, const char *path, tk_diags *diags);
 
-/* ---- bundle_manifest.c ---- */
+/* ---- manifest.c ---- */
 
 #define TK_BUNDLE_FORMAT "tkview-bundle"
 #define TK_BUNDLE_FORMAT_VERSION 1
@@ -172,7 +112,7 @@ char *tk_manifest_build(const tk_bundle *b, const tk_manifest_kernel *ks,
                         size_t n_kernels, const tk_manifest_source *srcs,
                         size_t n_sources, size_t *len);
 
-/* ---- bundle_meta.c ---- */
+/* ---- meta.c ---- */
 
 /* Reads Triton's NAME.json at PATH into KERNEL's metadata; a missing field
  * stays unknown.  *HASH (if not NULL) receives its "hash" (caller frees;
@@ -192,7 +132,7 @@ int tk_cubin_resources(const unsigned char *data, size_t len,
                        const char *name, int64_t *regs, int64_t *local_bytes,
                        const char **why);
 
-/* ---- bundle_json.c ---- */
+/* ---- json.c ---- */
 
 /* Parses the JSON file at PATH (at most MAX_BYTES, nesting at most 64 deep
  * so that the recursive parser cannot overflow the stack).  Returns the root
@@ -209,7 +149,7 @@ JsonArray *tk_json_array(JsonObject *obj, const char *key);
 /* 1, 0, or -1 when absent, null or not a boolean. */
 int tk_json_bool(JsonObject *obj, const char *key);
 
-/* ---- bundle_path.c ---- */
+/* ---- path.c ---- */
 
 /* The absolute, symlink-free path of REL inside the folder ROOT_REAL (itself
  * absolute and symlink-free), or NULL with a warning naming MANIFEST when REL
@@ -227,7 +167,7 @@ char *tk_path_safe_name(const char *s, size_t max);
 /* PATH relative to ROOT when under it, else PATH.  Caller frees. */
 char *tk_path_relative(const char *root, const char *path);
 
-/* ---- bundle_sources.c ---- */
+/* ---- sources.c ---- */
 
 /* tk_bundle_resolve_source() for internal callers. */
 const char *tk_sources_resolve(tk_bundle *bundle, tk_file_id file,
@@ -238,7 +178,7 @@ void tk_sources_clear(tk_bundle *bundle);
  * anything that was loaded (only meaningful after tk_sources_resolve()). */
 gboolean tk_sources_found_in_place(const tk_bundle *bundle, tk_file_id file);
 
-/* ---- bundle_passes.c ---- */
+/* ---- passfiles.c ---- */
 
 /* Adds the pass dump file PATH (a bundle's manifest lists it for OWNER; NULL
  * when found by content, for any kernel).  It is indexed on first use. */
@@ -279,7 +219,7 @@ int tk_passfiles_write_kernel(tk_bundle *bundle, const tk_kernel *kernel,
 
 void tk_passfiles_clear(tk_bundle *bundle);
 
-/* ---- bundle_gzip.c ---- */
+/* ---- gzip.c ---- */
 
 /* Whether the file at PATH starts with gzip's magic bytes. */
 gboolean tk_gzip_is(const char *path);
