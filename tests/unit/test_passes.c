@@ -609,8 +609,10 @@ static void check_kernels_match(const char *rel, const tk_passes *p,
     gboolean *taken = g_new0(gboolean, tk_passes_seq_count(p));
     for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
+        tk_pass_key key;
+        tk_kernel_pass_key(k, &key);
         size_t n_best = 0;
-        ptrdiff_t s = tk_passes_find_kernel(p, k, &n_best);
+        ptrdiff_t s = tk_passes_find_seq(p, &key, &n_best);
         if (s < 0 || n_best != 1)
             g_error("%s %s: sequence %td, %zu best", tk_kernel_name(k),
                     tk_kernel_hash(k), s, n_best);
@@ -619,7 +621,7 @@ static void check_kernels_match(const char *rel, const tk_passes *p,
         g_assert_cmpstr(tk_passes_seq(p, (size_t)s)->kernel, ==,
                         tk_kernel_name(k));
         /* Its final stage text is one of its dumps: more than a name. */
-        g_assert_cmpint(tk_passes_seq_score(p, (size_t)s, k), >, 1);
+        g_assert_cmpint(tk_passes_seq_score(p, (size_t)s, &key), >, 1);
     }
     g_free(taken);
     tk_bundle_free(b);

@@ -25,6 +25,7 @@
 #include "tk_diag.h"
 #include "tk_kernel.h"
 #include "tk_loc.h"
+#include "tk_passes.h"
 #include "tk_stage.h"
 
 #ifdef __cplusplus
@@ -120,14 +121,22 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
  * pay for reading hundreds of MB.  DIAGS (may be NULL) receives what indexing
  * reports.  The indexes are owned by the bundle. */
 size_t tk_bundle_pass_file_count(tk_bundle *bundle, tk_diags *diags);
-const struct tk_passes *tk_bundle_pass_file(tk_bundle *bundle, size_t i);
+const tk_passes *tk_bundle_pass_file(tk_bundle *bundle, size_t i);
 
 /* KERNEL's sequence of dumps in pass file I (tk_passes_seq()), chosen with
- * tk_passes_find_kernel(), or -1 when that file has none for it (or when the
- * dumps cannot tell it apart from another compile: then a warning was added
- * to the DIAGS given to tk_bundle_pass_file_count()). */
+ * tk_passes_find_seq() for its tk_kernel_pass_key(), or -1 when that file has
+ * none for it (or when the dumps cannot tell it apart from another compile:
+ * then a warning was added to the DIAGS given to
+ * tk_bundle_pass_file_count()). */
 ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *bundle, const tk_kernel *kernel,
                                     size_t i);
+
+/* What the pass index matches KERNEL by (tk_passes_find_seq()): its name
+ * (borrowed: KEY lives no longer than the kernel), its num_warps, and the
+ * digests of its final TTIR, TTGIR and LLIR.  Declared here, not in
+ * tk_kernel.h, because it joins the kernel model and the pass index: the
+ * pass index knows nothing of kernels. */
+void tk_kernel_pass_key(const tk_kernel *kernel, tk_pass_key *key);
 
 #ifdef __cplusplus
 }

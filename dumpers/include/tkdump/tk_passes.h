@@ -21,8 +21,10 @@
  * kernels interleave in one file, and one kernel compiled for several
  * configurations (autotuning) gives one sequence per compile.  The grouping
  * looks at the content (the kernel a dump defines, the IR level it is at),
- * never at the position alone.  tk_passes_find_kernel() picks the sequence of
- * a bundle kernel by comparing the kernel's final stages with the dumps.
+ * never at the position alone.  tk_passes_find_seq() picks the sequence of
+ * a kernel by comparing what is known of it (a tk_pass_key: its name,
+ * num_warps and the digests of its final stages, which tk_kernel_pass_key()
+ * of tk_bundle.h fills in) with the dumps.
  *
  * Ownership: a tk_passes owns its entries and every string they point to;
  * freeing it frees all of them.  It keeps the file open for reads until freed.
@@ -33,7 +35,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tk_bundle.h"
 #include "tk_diag.h"
 #include "tk_stage.h"
 
@@ -262,21 +263,32 @@ void tk_pass_digest_text(tk_stage_kind kind, const char *data, size_t len,
 /* The same for a stage's text. */
 void tk_pass_digest_stage(const tk_stage *stage, tk_pass_digest *out);
 
-/* How well sequence SEQ matches KERNEL: 0 when the names differ or the
- * sequence contradicts the kernel's metadata (its "ttg.num-warps" is not the
- * kernel's num_warps); otherwise 1, plus 8 for each of the kernel's TTIR,
- * TTGIR and LLIR stages whose text equals a dump of the sequence, or 4 when
- * it equals one modulo locations. */
-int tk_passes_seq_score(const tk_passes *passes, size_t seq,
-                        const tk_kernel *kernel);
+/* What a compile is recognized by: a kernel's name, its num_warps and the
+ * digests of its final stages.  The index knows nothing of kernels; the
+ * loader fills a key from one (tk_kernel_pass_key(), tk_bundle.h). */
+#define TK_PASS_KEY_STAGES 3 /* indexed by TK_STAGE_TTIR, _TTGIR, _LLIR */
+typedef struct {
+    const char *name;   /* the kernel's name; borrowed */
+    int64_t num_warps;  /* -1 when unknown */
+    int have[TK_PASS_KEY_STAGES];             /* whether stage[i] is known */
+    tk_pass_digest stage[TK_PASS_KEY_STAGES]; /* tk_pass_digest_stage() */
+} tk_pass_key;
 
-/* The sequence of KERNEL: the best-scoring one, the first in file order among
- * equals.  Returns its index, or -1 when no sequence has the kernel's name.
+/* How well sequence SEQ matches KEY: 0 when the names differ or the
+ * sequence contradicts the key's num_warps (its "ttg.num-warps" is another);
+ * otherwise 1, plus 8 for each of the key's TTIR, TTGIR and LLIR digests that
+ * equals a dump of the sequence, or 4 when it equals one modulo
+ * locations. */
+int tk_passes_seq_score(const tk_passes *passes, size_t seq,
+                        const tk_pass_key *key);
+
+/* The sequence of KEY: the best-scoring one, the first in file order among
+ * equals.  Returns its index, or -1 when no sequence has the key's name.
  * *N_BEST (if not NULL) receives how many sequences share the best score: 2
  * or more means the dumps cannot tell those compiles apart (the same kernel
  * compiled twice with the same configuration). */
-ptrdiff_t tk_passes_find_kernel(const tk_passes *passes,
-                                const tk_kernel *kernel, size_t *n_best);
+ptrdiff_t tk_passes_find_seq(const tk_passes *passes, const tk_pass_key *key,
+                             size_t *n_best);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,9 @@
  * about passes, so `tkview bind` never reads hundreds of MB of dumps.
  *
  * Which sequence is a kernel's:
- *  - in a file found by content, the one tk_passes_find_kernel() picks; a
+ *  - in a file found by content, the one tk_passes_find_seq() picks for the
+ *    kernel's key (tk_kernel_pass_key(): its name, num_warps and stage
+ *    digests, here because the pass index knows nothing of kernels); a
  *    tie is reported and gives none (never a guess), and so do two kernels
  *    whose best match is the same sequence with the same score;
  *  - in a file a bundle's manifest lists for a kernel, the one picked for
@@ -31,8 +33,8 @@
 #include <unistd.h>
 
 /* The decompressed copy of a .gz file is indexed under a temporary name;
- * the index is then made to name the .gz (see index_one), which needs the
- * index's structure. */
+ * the index is then made to name the .gz (see index_one):
+ * tk_passes_set_path(). */
 #include "passes/internal.h"
 
 #define COPY_CHUNK ((uint64_t)1 << 20)
@@ -258,10 +260,8 @@ static void index_one(tk_pass_file *f, tk_diags *diags)
                      "%s", d->message);
     }
     tk_diags_free(local);
-    if (f->ix) {
-        g_free(f->ix->path);
-        f->ix->path = g_strdup(f->path);
-    }
+    if (f->ix)
+        tk_passes_set_path(f->ix, f->path);
     g_free(tmp);
 }
 
@@ -283,12 +283,31 @@ static void warn_tie(const tk_pass_file *f, const tk_kernel *k, ptrdiff_t s,
                  k->name, k->hash, n_best, tk_passfiles_seq_line(f->ix, (size_t)s));
 }
 
+/* The key's stages are the first stage kinds. */
+G_STATIC_ASSERT(TK_STAGE_TTIR == 0 && TK_STAGE_TTGIR == 1 &&
+                TK_STAGE_LLIR == 2 && TK_PASS_KEY_STAGES == 3);
+
+void tk_kernel_pass_key(const tk_kernel *k, tk_pass_key *key)
+{
+    memset(key, 0, sizeof *key);
+    key->name = k->name;
+    key->num_warps = k->meta.num_warps;
+    for (int i = 0; i < TK_PASS_KEY_STAGES; i++) {
+        if (k->stages[i]) {
+            key->have[i] = 1;
+            tk_pass_digest_stage(k->stages[i], &key->stage[i]);
+        }
+    }
+}
+
 /* The sequence of the kernel a manifest listed F for. */
 static void match_owner(tk_pass_file *f, tk_diags *diags)
 {
     const tk_kernel *k = f->owner;
+    tk_pass_key key;
+    tk_kernel_pass_key(k, &key);
     size_t n_best = 0;
-    ptrdiff_t s = tk_passes_find_kernel(f->ix, k, &n_best);
+    ptrdiff_t s = tk_passes_find_seq(f->ix, &key, &n_best);
     if (s < 0)
         tk_diags_add(diags, TK_DIAG_WARNING, f->path, 0,
                      "holds no dump of kernel %s (%.12s), which the bundle's "
@@ -314,8 +333,10 @@ static void match_all(tk_bundle *b, tk_pass_file *f, tk_diags *diags)
     GPtrArray *missing = g_ptr_array_new();
     for (guint i = 0; i < b->kernels->len; i++) {
         const tk_kernel *k = g_ptr_array_index(b->kernels, i);
+        tk_pass_key key;
+        tk_kernel_pass_key(k, &key);
         size_t n_best = 0;
-        ptrdiff_t s = tk_passes_find_kernel(f->ix, k, &n_best);
+        ptrdiff_t s = tk_passes_find_seq(f->ix, &key, &n_best);
         if (s < 0) {
             g_ptr_array_add(missing, (gpointer)k);
             continue;
@@ -325,7 +346,7 @@ static void match_all(tk_bundle *b, tk_pass_file *f, tk_diags *diags)
             continue;
         }
         claim *c = &claims[s];
-        int score = tk_passes_seq_score(f->ix, (size_t)s, k);
+        int score = tk_passes_seq_score(f->ix, (size_t)s, &key);
         if (!c->kernel || score > c->score) {
             c->kernel = k;
             c->score = score;
@@ -460,7 +481,7 @@ size_t tk_bundle_pass_file_count(tk_bundle *b, tk_diags *diags)
     return b->pass_files->len;
 }
 
-const struct tk_passes *tk_bundle_pass_file(tk_bundle *b, size_t i)
+const tk_passes *tk_bundle_pass_file(tk_bundle *b, size_t i)
 {
     index_all(b, NULL);
     if (i >= b->pass_files->len)

@@ -1,5 +1,6 @@
-/* passes_attrib.c - grouping dumps into one sequence per compile of one
- * kernel, and finding the sequence of a bundle kernel.
+/* attrib.c - grouping dumps into one sequence per compile of one kernel,
+ * and finding the sequence that matches a key (a kernel's name, num_warps
+ * and final stage digests, which the bundle side fills in).
  *
  * Rules (docs/passes.md):
  *  - A dump that defines a kernel (tt.func public, llvm.func with
@@ -19,8 +20,6 @@
 #include "passes/internal.h"
 
 #include <string.h>
-
-#include "tkdump/tk_bundle.h"
 
 typedef struct {
     const char *kernel;
@@ -142,33 +141,7 @@ static int64_t num_warps_of(const char *attrs)
     return v;
 }
 
-static const tk_stage_kind scored[] = {TK_STAGE_TTIR, TK_STAGE_TTGIR,
-                                       TK_STAGE_LLIR};
-#define N_SCORED G_N_ELEMENTS(scored)
-
-typedef struct {
-    const char *name;
-    int64_t num_warps;
-    int have[N_SCORED];
-    tk_pass_digest dg[N_SCORED];
-} kernel_key;
-
-static void key_of(const tk_kernel *k, kernel_key *key)
-{
-    memset(key, 0, sizeof *key);
-    key->name = tk_kernel_name(k);
-    const tk_kernel_meta *m = tk_kernel_metadata(k);
-    key->num_warps = m ? m->num_warps : -1;
-    for (size_t i = 0; i < N_SCORED; i++) {
-        const tk_stage *st = tk_kernel_stage(k, scored[i]);
-        if (st) {
-            key->have[i] = 1;
-            tk_pass_digest_stage(st, &key->dg[i]);
-        }
-    }
-}
-
-static int score(const tk_passes *p, size_t seq, const kernel_key *key)
+static int score(const tk_passes *p, size_t seq, const tk_pass_key *key)
 {
     const tk_pass_seq *s = tk_passes_seq(p, seq);
     if (!s || !key->name || strcmp(s->kernel, key->name) != 0)
@@ -177,7 +150,7 @@ static int score(const tk_passes *p, size_t seq, const kernel_key *key)
     if (nw > 0 && key->num_warps > 0 && nw != key->num_warps)
         return 0;
     int total = 1;
-    for (size_t i = 0; i < N_SCORED; i++) {
+    for (size_t i = 0; i < TK_PASS_KEY_STAGES; i++) {
         if (!key->have[i])
             continue;
         int best = 0;
@@ -185,9 +158,9 @@ static int score(const tk_passes *p, size_t seq, const kernel_key *key)
             const tk_pass_dump *d = tk_passes_get(p, s->dumps[j]);
             if (d->body_lines == 0)
                 continue;
-            if (d->digest.exact == key->dg[i].exact)
+            if (d->digest.exact == key->stage[i].exact)
                 best = 8;
-            else if (d->digest.noloc == key->dg[i].noloc)
+            else if (d->digest.noloc == key->stage[i].noloc)
                 best = 4;
         }
         total += best;
@@ -195,23 +168,20 @@ static int score(const tk_passes *p, size_t seq, const kernel_key *key)
     return total;
 }
 
-int tk_passes_seq_score(const tk_passes *p, size_t seq, const tk_kernel *k)
+int tk_passes_seq_score(const tk_passes *p, size_t seq,
+                        const tk_pass_key *key)
 {
-    kernel_key key;
-    key_of(k, &key);
-    return score(p, seq, &key);
+    return score(p, seq, key);
 }
 
-ptrdiff_t tk_passes_find_kernel(const tk_passes *p, const tk_kernel *k,
-                                size_t *n_best)
+ptrdiff_t tk_passes_find_seq(const tk_passes *p, const tk_pass_key *key,
+                             size_t *n_best)
 {
-    kernel_key key;
-    key_of(k, &key);
     int best = 0;
     ptrdiff_t at = -1;
     size_t n = 0;
     for (size_t i = 0; i < p->seqs->len; i++) {
-        int sc = score(p, i, &key);
+        int sc = score(p, i, key);
         if (sc == 0)
             continue;
         if (sc > best) {

@@ -834,6 +834,12 @@ const char *tk_passes_path(const tk_passes *p)
     return p->path;
 }
 
+void tk_passes_set_path(tk_passes *p, const char *path)
+{
+    g_free(p->path);
+    p->path = g_strdup(path);
+}
+
 uint64_t tk_passes_file_size(const tk_passes *p)
 {
     return p->size;

@@ -137,6 +137,11 @@ const char *tk_passes_intern(tk_passes *p, const char *s, size_t n);
 tk_passes *tk_passes_index_window(const char *path, size_t window,
                                   tk_diags *diags);
 
+/* Makes the index name PATH (tk_passes_path(), its diagnostics) instead of
+ * the file it read: the loader indexes the decompressed copy of a .gz pass
+ * file under a temporary name (bundle/passfiles.c). */
+void tk_passes_set_path(tk_passes *p, const char *path);
+
 /* Groups the dumps into sequences and sets each dump's seq
  * (passes_attrib.c). */
 void tk_passes_attribute(tk_passes *p);
