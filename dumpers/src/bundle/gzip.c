@@ -1,4 +1,4 @@
-/* bundle_gzip.c - gzip-compressed pass dump files: reading them as if they
+/* gzip.c - gzip-compressed pass dump files: reading them as if they
  * were plain text, and writing the compressed slices of a bundle.
  *
  * Pass dumps compress 15 to 45 times (a pass changes a few lines of a

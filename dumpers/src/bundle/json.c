@@ -1,4 +1,4 @@
-/* bundle_json.c - reading JSON files without trusting them.
+/* json.c - reading JSON files without trusting them.
  *
  * JSON-GLib's parser recurses once per nesting level and overflows the stack
  * on a file of a million '[' (checked with 1.6), so the nesting depth is

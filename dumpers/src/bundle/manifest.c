@@ -1,4 +1,4 @@
-/* bundle_manifest.c - manifest.json of a tkview bundle: reading and making.
+/* manifest.c - manifest.json of a tkview bundle: reading and making.
  *
  * The format is described in docs/bundle.md.  Readers ignore keys they do not
  * know, so later features (capture details, pass dumps per kernel) add keys

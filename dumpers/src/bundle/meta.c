@@ -1,4 +1,4 @@
-/* bundle_meta.c - a kernel's metadata: Triton's NAME.json and the cubin.
+/* meta.c - a kernel's metadata: Triton's NAME.json and the cubin.
  *
  * NAME.json (in Triton's cache) gives the launch configuration Triton chose:
  * num_warps, num_ctas, num_stages, "shared" (bytes of shared memory),

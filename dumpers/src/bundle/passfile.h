@@ -1,5 +1,5 @@
-/* bundle_passfile.h - one pass dump file of a bundle (internal to
- * bundle_passes.c and bundle_passes_only.c). */
+/* passfile.h - one pass dump file of a bundle (internal to
+ * passfiles.c and passfiles_only.c). */
 #ifndef TKDUMP_BUNDLE_PASSFILE_H
 #define TKDUMP_BUNDLE_PASSFILE_H
 
@@ -20,7 +20,7 @@ struct tk_pass_file {
 unsigned long long tk_passfiles_seq_line(const tk_passes *p, size_t s);
 
 /* Makes a kernel without stages of every compile in B's pass files, which
- * have been indexed and are all "direct" (bundle_passes_only.c). */
+ * have been indexed and are all "direct" (passfiles_only.c). */
 void tk_passfiles_make_kernels(tk_bundle *b, tk_diags *diags);
 
 #endif

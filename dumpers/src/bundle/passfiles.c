@@ -1,4 +1,4 @@
-/* bundle_passes.c - the pass dump files that came with the input, and each
+/* passfiles.c - the pass dump files that came with the input, and each
  * kernel's sequence of dumps in them (tk_bundle.h, "pass dumps").
  *
  * Files are found by content, never by name: users rename a captured stderr
@@ -16,12 +16,12 @@
  *    that kernel only (the file holds only its dumps);
  *  - in a pass dump file given as the input (or a folder of nothing else),
  *    each compile is a kernel of its own (it has no stages to compare):
- *    bundle_passes_only.c.
+ *    passfiles_only.c.
  *
  * A bundle carries, per kernel, its slice of each file: only the dumps of
  * its sequence, headers included, in file order, so the slice is itself a
  * pass dump file that indexes to the same dumps.  Slices are gzip
- * compressed (bundle_gzip.c) and copied a bounded chunk at a time.
+ * compressed (gzip.c) and copied a bounded chunk at a time.
  */
 #include "bundle/internal.h"
 #include "bundle/passfile.h"

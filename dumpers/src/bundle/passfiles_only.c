@@ -1,4 +1,4 @@
-/* bundle_passes_only.c - pass dump files as the whole input (one given
+/* passfiles_only.c - pass dump files as the whole input (one given
  * directly, or a folder holding nothing else): their compiles are the
  * kernels, without final stages (tk_bundle.h).
  *

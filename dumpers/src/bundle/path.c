@@ -1,4 +1,4 @@
-/* bundle_path.c - paths that must stay inside a folder, and file names that
+/* path.c - paths that must stay inside a folder, and file names that
  * are safe to create.
  *
  * A bundle comes from another machine, maybe from someone else: its manifest

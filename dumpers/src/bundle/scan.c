@@ -1,4 +1,4 @@
-/* bundle_scan.c - finding kernels in what users have on disk: a capture
+/* scan.c - finding kernels in what users have on disk: a capture
  * (kernel_dump/ and cache/), a Triton cache or TRITON_DUMP_DIR (HASH/
  * folders), one HASH folder, loose stage files.
  *

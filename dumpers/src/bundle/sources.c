@@ -1,4 +1,4 @@
-/* bundle_sources.c - finding the source file a location names.
+/* sources.c - finding the source file a location names.
  *
  * Locations carry the capture machine's paths (/tmp/capture/NAME/src/k.py,
  * /opt/.../triton/language/standard.py).  They are looked for, in order:

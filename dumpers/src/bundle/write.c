@@ -1,5 +1,5 @@
-/* bundle_write.c - tk_bundle_save(): a tkview bundle from whatever was
- * loaded (each kernel's slice of the pass dumps: bundle_passes.c).
+/* write.c - tk_bundle_save(): a tkview bundle from whatever was
+ * loaded (each kernel's slice of the pass dumps: passfiles.c).
  *
  * The bundle is built in a fresh folder beside OUTDIR and renamed into place
  * at the end, so OUTDIR is either absent or a whole bundle, never half of

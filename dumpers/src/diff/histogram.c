@@ -1,4 +1,4 @@
-/* diff_histogram.c - histogram diff, as in JGit and git's xhistogram.c.
+/* histogram.c - histogram diff, as in JGit and git's xhistogram.c.
  *
  * For a region of A x B: count how often each line occurs in A's part (the
  * histogram), then for each line of B's part look up its occurrences in A,

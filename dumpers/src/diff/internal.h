@@ -1,7 +1,7 @@
-/* diff_internal.h - what the diff algorithms share (internal).
+/* internal.h - what the diff algorithms share (internal).
  *
- * diff_records.c turns both sides' lines into integer classes and trims the
- * common ends; an algorithm (diff_histogram.c, diff_myers.c) then marks the
+ * records.c turns both sides' lines into integer classes and trims the
+ * common ends; an algorithm (histogram.c, myers.c) then marks the
  * lines of the middle region that are not part of its common subsequence, in
  * one "changed" byte per line and side; diff.c walks those marks and reports
  * hunks.  This is xdiff's split: records, one algorithm per file behind one

@@ -1,4 +1,4 @@
-/* diff_myers.c - Myers' O(ND) diff in linear space, with xdiff's cost limit.
+/* myers.c - Myers' O(ND) diff in linear space, with xdiff's cost limit.
  *
  * E. Myers, "An O(ND) Difference Algorithm and Its Variations" (1986), section
  * 4b: search from both ends at once for a "middle snake" of an optimal path,

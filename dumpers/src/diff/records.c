@@ -1,4 +1,4 @@
-/* diff_records.c - lines to records to integer classes (xdiff's xprepare).
+/* records.c - lines to records to integer classes (xdiff's xprepare).
  *
  * Every line of both sides is hashed once; a table keyed by hash and bytes
  * gives each distinct line a small integer, so the algorithms compare

@@ -1,4 +1,4 @@
-/* layout_cover.c - how a layout spreads a tensor over a CTA (tk_layout.h).
+/* cover.c - how a layout spreads a tensor over a CTA (tk_layout.h).
  *
  * Per dimension d of a blocked layout, one CTA tile covers
  *   tile[d] = sizePerThread[d] x threadsPerWarp[d] x warpsPerCTA[d]

@@ -1,4 +1,4 @@
-/* layout_internal.h - what layout.c and layout_cover.c share. */
+/* internal.h - what layout.c and cover.c share. */
 #ifndef TKDUMP_LAYOUT_INTERNAL_H
 #define TKDUMP_LAYOUT_INTERNAL_H
 

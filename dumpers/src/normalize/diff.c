@@ -1,4 +1,4 @@
-/* normalize_diff.c - diffs of normalized dumps: the line diff, the check of
+/* diff.c - diffs of normalized dumps: the line diff, the check of
  * the values matched lines name, and hunks over the dumps' own lines.
  *
  * Normalized lines lose their value numbers, so `%5 = add %3, %4` and

@@ -1,4 +1,4 @@
-/* normalize_internal.h - the builder the dialect normalizers write into
+/* internal.h - the builder the dialect normalizers write into
  * (internal).
  *
  * A dialect's line function reads one line of the dump and writes its

@@ -1,4 +1,4 @@
-/* normalize_llvm.c - one line of LLVM IR, normalized.
+/* llvm.c - one line of LLVM IR, normalized.
  *
  * Removed: indentation, `!dbg !N` attachments (with the ", " before them),
  * and the debug metadata nodes (`!N = !DI...`, `!N = distinct !DI...`).  Renamed: local

@@ -1,4 +1,4 @@
-/* normalize_mir.c - one line of machine code as -print-after-all prints it
+/* mir.c - one line of machine code as -print-after-all prints it
  * ("# Machine code for function ..."), normalized.
  *
  * Removed: slot indexes ("16B\t" before an instruction, once liveness has

@@ -1,4 +1,4 @@
-/* normalize_mlir.c - one line of MLIR as Triton prints it, normalized.
+/* mlir.c - one line of MLIR as Triton prints it, normalized.
  *
  * Removed: indentation, every ` loc(...)` (balanced parentheses, strings
  * inside it may hold parentheses), and the `#locN = ...` alias lines.

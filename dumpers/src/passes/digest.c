@@ -1,4 +1,4 @@
-/* passes_digest.c - content hashes of dump bodies and stage texts.
+/* digest.c - content hashes of dump bodies and stage texts.
  *
  * A body is matched to a kernel's final stage by content: Triton writes the
  * final .ttir/.ttgir/.llir with the same printer that prints the dumps, so

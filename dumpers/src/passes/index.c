@@ -1,4 +1,4 @@
-/* passes_index.c - one streaming pass over a pass dump file, and reads of
+/* index.c - one streaming pass over a pass dump file, and reads of
  * single dumps on demand.
  *
  * The file is read front to back through a window of TK_PASSES_WINDOW bytes;

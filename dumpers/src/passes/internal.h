@@ -1,11 +1,11 @@
-/* passes_internal.h - the pass dump index, shared by the passes_*.c files
+/* internal.h - the pass dump index, shared by the files of passes/
  * (internal).
  *
- * Split by purpose: passes_mlir.c (MLIR headers and module bodies),
- * passes_llvm.c (LLVM headers, IR and MIR bodies, pass manager chatter),
- * passes_digest.c (content hashes of bodies and stages), passes_index.c (the
- * streaming pass over the file, on-demand reads), passes_attrib.c (sequences
- * per compile, matching bundle kernels), passes_sniff.c (finding pass dump
+ * Split by purpose: mlir.c (MLIR headers and module bodies),
+ * llvm.c (LLVM headers, IR and MIR bodies, pass manager chatter),
+ * digest.c (content hashes of bodies and stages), index.c (the
+ * streaming pass over the file, on-demand reads), attrib.c (sequences
+ * per compile, matching a kernel key), sniff.c (finding pass dump
  * files by content).
  */
 #ifndef TKDUMP_PASSES_INTERNAL_H
@@ -143,7 +143,7 @@ tk_passes *tk_passes_index_window(const char *path, size_t window,
 void tk_passes_set_path(tk_passes *p, const char *path);
 
 /* Groups the dumps into sequences and sets each dump's seq
- * (passes_attrib.c). */
+ * (attrib.c). */
 void tk_passes_attribute(tk_passes *p);
 
 static inline tk_span tk_span_of(const char *p, size_t n)

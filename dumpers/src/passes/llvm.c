@@ -1,4 +1,4 @@
-/* passes_llvm.c - LLVM dump headers, IR and MIR bodies, pass manager
+/* llvm.c - LLVM dump headers, IR and MIR bodies, pass manager
  * chatter.
  *
  * Header forms (llvm/lib/Passes/StandardInstrumentations.cpp, the legacy

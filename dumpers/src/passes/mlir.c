@@ -1,4 +1,4 @@
-/* passes_mlir.c - MLIR dump headers and module bodies.
+/* mlir.c - MLIR dump headers and module bodies.
  *
  * Header forms (mlir/lib/Pass/IRPrinting.cpp, older and newer MLIR; Triton's
  * own pass-internal dumps):

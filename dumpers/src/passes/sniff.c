@@ -1,4 +1,4 @@
-/* passes_sniff.c - finding pass dump files by content, not by name.
+/* sniff.c - finding pass dump files by content, not by name.
  *
  * Users rename files ("stderr.log", "run2.txt"); a capture folder holds
  * many.  A file is a pass dump file when a line in its first

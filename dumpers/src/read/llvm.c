@@ -1,4 +1,4 @@
-/* reader_llvm.c - source locations in LLVM IR text (!dbg attachments).
+/* llvm.c - source locations in LLVM IR text (!dbg attachments).
  *
  * The text is read as a sequence of modules: a Triton .llir is one, an LLVM
  * print-after-all stderr holds hundreds, each numbering its metadata from !0

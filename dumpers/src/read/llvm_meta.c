@@ -1,4 +1,4 @@
-/* reader_llvm_meta.c - one LLVM module's metadata nodes, resolved on demand. */
+/* llvm_meta.c - one LLVM module's metadata nodes, resolved on demand. */
 #include "read/llvm_meta.h"
 
 #include <glib.h>

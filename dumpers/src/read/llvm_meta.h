@@ -1,5 +1,5 @@
-/* reader_llvm_meta.h - one LLVM module's metadata nodes, resolved on demand
- * (internal, used by reader_llvm.c).
+/* llvm_meta.h - one LLVM module's metadata nodes, resolved on demand
+ * (internal, used by llvm.c).
  *
  * LLVM IR prints its metadata after the code that refers to it, so the reader
  * first indexes every "!N = ..." line of a module (tk_llvm_meta_add_def), then

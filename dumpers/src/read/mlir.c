@@ -1,10 +1,10 @@
-/* reader_mlir.c - the stacks of each line of TTIR/TTGIR (MLIR with loc()).
+/* mlir.c - the stacks of each line of TTIR/TTGIR (MLIR with loc()).
  *
  * Two passes over the lines.  The first records alias definitions
  * (`#loc12 = loc(...)`), because Triton prints most of them after the module
  * that uses them.  The second finds every real `loc(` token of the other lines
  * (not inside a string, not the tail of a longer word) and hands it to the
- * location parser (reader_mlir_loc.c).
+ * location parser (mlir_loc.c).
  *
  * An op with regions prints its location on the line that closes it
  * (`} loc(#loc)`, `}) : (...) -> f32 loc(#loc35)`), yet a reader of the dump

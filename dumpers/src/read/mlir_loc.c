@@ -1,4 +1,4 @@
-/* reader_mlir_loc.c - MLIR location expressions to inline stacks.
+/* mlir_loc.c - MLIR location expressions to inline stacks.
  *
  * Grammar read (that of MLIR's location parser):
  *   inst := 'unknown' | '#' alias

@@ -1,6 +1,6 @@
-/* reader_mlir_loc.h - MLIR location expressions to inline stacks (internal).
+/* mlir_loc.h - MLIR location expressions to inline stacks (internal).
  *
- * The MLIR reader (reader_mlir.c) walks lines and finds `loc(` tokens; this
+ * The MLIR reader (mlir.c) walks lines and finds `loc(` tokens; this
  * module turns one location expression into stacks, resolving `#alias`
  * references through a table of alias definitions that the reader fills in a
  * first pass (aliases are usually defined after their use).

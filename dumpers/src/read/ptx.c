@@ -1,4 +1,4 @@
-/* reader_ptx.c - source locations in PTX (.file / .loc directives).
+/* ptx.c - source locations in PTX (.file / .loc directives).
  *
  * A ".loc F L C" gives the location of the instructions after it, up to the
  * next .loc or the "}" that closes the function body.  LLVM prints the .file

@@ -1,4 +1,4 @@
-/* reader_ptx_files.c - a PTX text's ".file" table. */
+/* ptx_files.c - a PTX text's ".file" table. */
 #include "read/ptx_files.h"
 
 #include <glib.h>

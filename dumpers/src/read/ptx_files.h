@@ -1,5 +1,5 @@
-/* reader_ptx_files.h - a PTX text's ".file N "path"" table (internal, used by
- * reader_ptx.c and reader_ptx_loc.c).
+/* ptx_files.h - a PTX text's ".file N "path"" table (internal, used by
+ * ptx.c and ptx_loc.c).
  *
  * LLVM writes the .file directives after the code, so the reader collects
  * them in a first pass.  Besides index -> path, the table answers "which file

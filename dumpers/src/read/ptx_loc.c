@@ -1,4 +1,4 @@
-/* reader_ptx_loc.c - one PTX ".loc" directive to an inline stack. */
+/* ptx_loc.c - one PTX ".loc" directive to an inline stack. */
 #include "read/ptx_loc.h"
 
 #include <glib.h>

@@ -1,5 +1,5 @@
-/* reader_ptx_loc.h - one PTX ".loc" directive to an inline stack (internal,
- * used by reader_ptx.c).
+/* ptx_loc.h - one PTX ".loc" directive to an inline stack (internal,
+ * used by ptx.c).
  *
  * A .loc gives the innermost frame by file index.  The callers come from two
  * places: the newer "inlined_at F L C" option (one caller, by file index) and

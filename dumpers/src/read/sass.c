@@ -1,4 +1,4 @@
-// reader_sass.c - source locations in SASS from "nvdisasm -g" / "-gi".
+// sass.c - source locations in SASS from "nvdisasm -g" / "-gi".
 //
 // nvdisasm writes a location as a comment above the instructions it covers:
 //

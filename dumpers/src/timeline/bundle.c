@@ -1,4 +1,4 @@
-/* timeline_bundle.c - a bundle kernel's timeline from the pass files found
+/* bundle.c - a bundle kernel's timeline from the pass files found
  * with the bundle. */
 #include "timeline/internal.h"
 

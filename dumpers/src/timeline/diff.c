@@ -1,4 +1,4 @@
-/* timeline_diff.c - tk_ir_diff: two texts, normalized and diffed once, kept
+/* diff.c - tk_ir_diff: two texts, normalized and diffed once, kept
  * with their hunks so that a front end can show the original lines (and
  * their source locations) of a unified diff.  A diff handed out while a
  * timeline is built borrows all of that from the build's walker instead. */

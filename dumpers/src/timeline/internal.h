@@ -1,4 +1,4 @@
-/* timeline_internal.h - the pass timeline's insides (internal): the
+/* internal.h - the pass timeline's insides (internal): the
  * timeline object, the planner that decides which texts each entry compares
  * (from the index alone, nothing read), and the text walker that assembles
  * those texts from the dump files, two at a time, and normalizes them.

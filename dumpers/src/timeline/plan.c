@@ -1,4 +1,4 @@
-/* timeline_plan.c - which texts each pass of a timeline compares, decided
+/* plan.c - which texts each pass of a timeline compares, decided
  * from the index alone (no dump is read here).
  *
  * The dumps of all parts are walked in pipeline order.  Each dialect family

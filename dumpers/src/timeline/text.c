@@ -1,4 +1,4 @@
-/* timeline_text.c - assembling the texts a timeline compares, two at a
+/* text.c - assembling the texts a timeline compares, two at a
  * time: whole dump bodies, functions cut out of dumps, module dumps with
  * functions replaced by later versions, final stages.
  *
