@@ -11,7 +11,7 @@
  *
  * Threads: a bundle is not thread-safe.  Some calls that look like reads fill
  * caches (tk_bundle_resolve_source(), tk_bundle_pass_file_count()) or intern
- * stacks into its location table (tk_bindex_build(), tk_timeline_history(),
+ * stacks into its location table (tk_bind_new(), tk_timeline_history(),
  * tk_ir_diff_bind(), tk_stage_read() with its table), which may move the
  * table's arrays; a program that works on one bundle from several threads
  * serializes those calls against every other use of the bundle.
@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tk_diag.h"
+#include "tk_diags.h"
 #include "tk_kernel.h"
-#include "tk_loc.h"
+#include "tk_loctab.h"
 #include "tk_passes.h"
 #include "tk_stage.h"
 

@@ -137,7 +137,7 @@ typedef struct {
 } tk_diff_stats;
 
 int tk_diff_stats_add(const tk_hunk *hunk, void *stats);
-tk_diff_stats tk_diff_count(const tk_hunk *hunks, size_t n);
+tk_diff_stats tk_diff_stats_sum(const tk_hunk *hunks, size_t n);
 
 /* Groups HUNKS (as tk_diff() reports them) the way a unified diff does: each
  * change with up to CONTEXT equal lines before and after it, changes closer

@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tk_diag.h"
+#include "tk_diags.h"
 #include "tk_stage.h"
 
 #ifdef __cplusplus
@@ -125,6 +125,10 @@ typedef enum {
     TK_PASS_LEVEL_CODEGEN = 5,  /* LLVM IR, legacy codegen passes */
     TK_PASS_LEVEL_MACHINE = 6   /* machine code */
 } tk_pass_level;
+
+/* "ttir", "ttgir", "llvm-dialect", "llvm-ir", "codegen-ir", "machine", or
+ * "unknown". */
+const char *tk_pass_level_name(tk_pass_level level);
 
 /* Problems of one dump (bits of tk_pass_dump.flags); each comes with a
  * warning in the diagnostics naming the file and line. */

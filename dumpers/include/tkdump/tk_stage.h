@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tk_diag.h"
-#include "tk_loc.h"
+#include "tk_diags.h"
+#include "tk_loctab.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -43,7 +43,7 @@ typedef struct {
     size_t n_irloc_pairs;
 } stage_index;
 
-struct tk_bindex {
+struct tk_bind {
     const tk_kernel *kernel;
     tk_loctab *tab;
     stage_index st[TK_STAGE_COUNT];
@@ -56,8 +56,8 @@ static inline uint64_t pos_key(tk_file_id file, uint32_t line)
     return (uint64_t)file << 32 | line;
 }
 
-size_t tk_bindex_line_stacks(const tk_bindex *ix, tk_stage_kind stage,
-                             uint32_t line, const tk_stack_id **ids)
+size_t tk_bind_line_stacks(const tk_bind *ix, tk_stage_kind stage,
+                           uint32_t line, const tk_stack_id **ids)
 {
     *ids = NULL;
     if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage)
@@ -68,8 +68,8 @@ size_t tk_bindex_line_stacks(const tk_bindex *ix, tk_stage_kind stage,
     return tk_stage_line_stacks(s->stage, line, ids);
 }
 
-int tk_bindex_stack_inferred(const tk_bindex *ix, tk_stage_kind stage,
-                             uint32_t line)
+int tk_bind_stack_inferred(const tk_bind *ix, tk_stage_kind stage,
+                           uint32_t line)
 {
     if (stage >= TK_STAGE_COUNT || !ix->st[stage].inferred || line == 0 ||
         line > tk_stage_line_count(ix->st[stage].stage))
@@ -77,7 +77,7 @@ int tk_bindex_stack_inferred(const tk_bindex *ix, tk_stage_kind stage,
     return ix->st[stage].inferred[line];
 }
 
-tk_stage_kind tk_bindex_irloc_stage(const tk_bindex *ix)
+tk_stage_kind tk_bind_irloc_stage(const tk_bind *ix)
 {
     return ix->irloc_stage;
 }
@@ -95,7 +95,7 @@ static const char *base_name(const char *path)
  * NAME.ttgir; the stage file found may carry the same base name (cache,
  * dump folder) or have been renamed by a bundle, so both the stage's own base
  * name and NAME.<ext> are accepted. */
-static void detect_irloc(tk_bindex *ix)
+static void detect_irloc(tk_bind *ix)
 {
     ix->irloc_stage = TK_STAGE_UNKNOWN;
     for (tk_stage_kind k = TK_STAGE_TTIR; k <= TK_STAGE_TTGIR; k++) {
@@ -139,7 +139,7 @@ static void detect_irloc(tk_bindex *ix)
     }
 }
 
-static gboolean is_irloc_file(const tk_bindex *ix, tk_file_id f)
+static gboolean is_irloc_file(const tk_bind *ix, tk_file_id f)
 {
     return ix->irloc_files &&
            g_hash_table_contains(ix->irloc_files, GUINT_TO_POINTER(f + 1));
@@ -154,7 +154,7 @@ static int cmp_u64(const void *a, const void *b)
 /* A later stage of a USE_IR_LOC capture: each line's stacks become those of
  * the IR line it points at, and the raw pointers are kept for exact
  * IR-to-IR binding. */
-static void build_irloc_stage(tk_bindex *ix, tk_stage_kind kind)
+static void build_irloc_stage(tk_bind *ix, tk_stage_kind kind)
 {
     stage_index *s = &ix->st[kind];
     const tk_stage *target = ix->st[ix->irloc_stage].stage;
@@ -200,7 +200,7 @@ static gboolean same_outer(const tk_loctab *tab, tk_stack_id a, tk_stack_id b)
     return na == nb && memcmp(fa + 1, fb + 1, (na - 1) * sizeof *fa) == 0;
 }
 
-static void build_sass_completion(tk_bindex *ix)
+static void build_sass_completion(tk_bind *ix)
 {
     stage_index *s = &ix->st[TK_STAGE_SASS];
     const tk_stage *ptx = ix->st[TK_STAGE_PTX].stage;
@@ -372,7 +372,7 @@ static gint cmp_source_ref(gconstpointer a, gconstpointer b, gpointer tab)
     return (x->line > y->line) - (x->line < y->line);
 }
 
-static void build_source_index(tk_bindex *ix, tk_stage_kind kind)
+static void build_source_index(tk_bind *ix, tk_stage_kind kind)
 {
     stage_index *s = &ix->st[kind];
     uint32_t n_lines = tk_stage_line_count(s->stage);
@@ -381,7 +381,7 @@ static void build_source_index(tk_bindex *ix, tk_stage_kind kind)
     size_t n_exact = 0, n_called = 0;
     for (uint32_t l = 1; l <= n_lines; l++) {
         const tk_stack_id *ids;
-        size_t n = tk_bindex_line_stacks(ix, kind, l, &ids);
+        size_t n = tk_bind_line_stacks(ix, kind, l, &ids);
         s->n_bound += n > 0;
         n_exact += n;
         for (size_t i = 0; i < n; i++) {
@@ -395,7 +395,7 @@ static void build_source_index(tk_bindex *ix, tk_stage_kind kind)
     size_t ne = 0, nc = 0;
     for (uint32_t l = 1; l <= n_lines; l++) {
         const tk_stack_id *ids;
-        size_t n = tk_bindex_line_stacks(ix, kind, l, &ids);
+        size_t n = tk_bind_line_stacks(ix, kind, l, &ids);
         for (size_t i = 0; i < n; i++) {
             size_t nfr;
             const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
@@ -430,9 +430,9 @@ static void build_source_index(tk_bindex *ix, tk_stage_kind kind)
 
 /* ---- build / free ----------------------------------------------------- */
 
-tk_bindex *tk_bindex_build(const tk_kernel *kernel, tk_loctab *tab)
+tk_bind *tk_bind_new(const tk_kernel *kernel, tk_loctab *tab)
 {
-    tk_bindex *ix = g_new0(tk_bindex, 1);
+    tk_bind *ix = g_new0(tk_bind, 1);
     ix->kernel = kernel;
     ix->tab = tab;
     for (tk_stage_kind k = 0; k < TK_STAGE_COUNT; k++) {
@@ -454,7 +454,7 @@ tk_bindex *tk_bindex_build(const tk_kernel *kernel, tk_loctab *tab)
     return ix;
 }
 
-void tk_bindex_free(tk_bindex *ix)
+void tk_bind_free(tk_bind *ix)
 {
     if (!ix)
         return;
@@ -475,9 +475,9 @@ void tk_bindex_free(tk_bindex *ix)
 
 /* ---- queries ---------------------------------------------------------- */
 
-size_t tk_bindex_source_to_stage(const tk_bindex *ix, tk_file_id file,
-                                 uint32_t line, tk_match match,
-                                 tk_stage_kind stage, const uint32_t **lines)
+size_t tk_bind_source_to_stage(const tk_bind *ix, tk_file_id file,
+                               uint32_t line, tk_match match,
+                               tk_stage_kind stage, const uint32_t **lines)
 {
     *lines = NULL;
     if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage)
@@ -490,8 +490,8 @@ size_t tk_bindex_source_to_stage(const tk_bindex *ix, tk_file_id file,
     return hi - lo;
 }
 
-size_t tk_bindex_source_refs(const tk_bindex *ix, tk_stage_kind stage,
-                             const tk_source_ref **refs)
+size_t tk_bind_source_refs(const tk_bind *ix, tk_stage_kind stage,
+                           const tk_source_ref **refs)
 {
     *refs = NULL;
     if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage)
@@ -500,7 +500,7 @@ size_t tk_bindex_source_refs(const tk_bindex *ix, tk_stage_kind stage,
     return ix->st[stage].n_refs;
 }
 
-uint32_t tk_bindex_bound_line_count(const tk_bindex *ix, tk_stage_kind stage)
+uint32_t tk_bind_bound_line_count(const tk_bind *ix, tk_stage_kind stage)
 {
     return stage < TK_STAGE_COUNT && ix->st[stage].stage ? ix->st[stage].n_bound
                                                          : 0;
@@ -509,7 +509,7 @@ uint32_t tk_bindex_bound_line_count(const tk_bindex *ix, tk_stage_kind stage)
 /* Whether stack A (of a stage with inline frames or not) denotes the same
  * place as stack B.  A lone frame from a stage that records no inline frames
  * says only where the innermost code came from, so only that is compared. */
-static gboolean stacks_match(const tk_bindex *ix, tk_stack_id a,
+static gboolean stacks_match(const tk_bind *ix, tk_stack_id a,
                              gboolean a_inline, tk_stack_id b, gboolean b_inline)
 {
     size_t na, nb;
@@ -554,7 +554,7 @@ static size_t sorted_unique(GArray *a, uint32_t **out)
 }
 
 /* The irloc-stage lines that line LINE of later stage KIND points at. */
-static void irloc_targets(const tk_bindex *ix, tk_stage_kind kind, uint32_t line,
+static void irloc_targets(const tk_bind *ix, tk_stage_kind kind, uint32_t line,
                           GArray *out)
 {
     const tk_stack_id *ids;
@@ -568,7 +568,7 @@ static void irloc_targets(const tk_bindex *ix, tk_stage_kind kind, uint32_t line
 }
 
 /* The lines of later stage KIND that point at irloc-stage line TARGET. */
-static void irloc_sources(const tk_bindex *ix, tk_stage_kind kind,
+static void irloc_sources(const tk_bind *ix, tk_stage_kind kind,
                           uint32_t target, GArray *out)
 {
     const stage_index *s = &ix->st[kind];
@@ -587,9 +587,9 @@ static void irloc_sources(const tk_bindex *ix, tk_stage_kind kind,
     }
 }
 
-size_t tk_bindex_stage_to_stage(const tk_bindex *ix, tk_stage_kind from,
-                                uint32_t line, tk_stage_kind to,
-                                uint32_t **lines)
+size_t tk_bind_stage_to_stage(const tk_bind *ix, tk_stage_kind from,
+                              uint32_t line, tk_stage_kind to,
+                              uint32_t **lines)
 {
     *lines = NULL;
     if (from >= TK_STAGE_COUNT || to >= TK_STAGE_COUNT ||
@@ -618,7 +618,7 @@ size_t tk_bindex_stage_to_stage(const tk_bindex *ix, tk_stage_kind from,
     }
     const stage_index *a = &ix->st[from], *b = &ix->st[to];
     const tk_stack_id *ids;
-    size_t n = tk_bindex_line_stacks(ix, from, line, &ids);
+    size_t n = tk_bind_line_stacks(ix, from, line, &ids);
     for (size_t i = 0; i < n; i++) {
         size_t nfr;
         const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
@@ -626,12 +626,12 @@ size_t tk_bindex_stage_to_stage(const tk_bindex *ix, tk_stage_kind from,
         ref_range(&b->exact, pos_key(fr[0].file, fr[0].line), &lo, &hi);
         for (size_t c = lo; c < hi; c++) {
             const tk_stack_id *cids;
-            size_t cn = tk_bindex_line_stacks(ix, to, b->exact.lines[c], &cids);
+            size_t cn = tk_bind_line_stacks(ix, to, b->exact.lines[c], &cids);
             for (size_t j = 0; j < cn; j++)
                 if (stacks_match(ix, ids[i], a->inline_frames ||
-                                                 tk_bindex_stack_inferred(ix, from, line),
+                                                 tk_bind_stack_inferred(ix, from, line),
                                  cids[j], b->inline_frames ||
-                                              tk_bindex_stack_inferred(ix, to, b->exact.lines[c]))) {
+                                              tk_bind_stack_inferred(ix, to, b->exact.lines[c]))) {
                     g_array_append_val(out, b->exact.lines[c]);
                     break;
                 }

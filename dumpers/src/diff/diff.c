@@ -169,7 +169,7 @@ int tk_diff_stats_add(const tk_hunk *hunk, void *stats)
     return 0;
 }
 
-tk_diff_stats tk_diff_count(const tk_hunk *hunks, size_t n)
+tk_diff_stats tk_diff_stats_sum(const tk_hunk *hunks, size_t n)
 {
     tk_diff_stats s = {0};
     for (size_t i = 0; i < n; i++)

@@ -12,9 +12,9 @@
 
 #include <glib.h>
 
-#include "tkdump/tk_diag.h"
+#include "tkdump/tk_diags.h"
 #include "tkdump/tk_kernel.h"
-#include "tkdump/tk_loc.h"
+#include "tkdump/tk_loctab.h"
 
 /* How good a file is as the source of a stage: a better one replaces a worse
  * one.  SASS comes in three flavours and the one with inline frames wins. */

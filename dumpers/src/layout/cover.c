@@ -1,4 +1,4 @@
-/* cover.c - how a layout spreads a tensor over a CTA (tk_layout.h).
+/* cover.c - how a layout spreads a tensor over a CTA (tk_layouts.h).
  *
  * Per dimension d of a blocked layout, one CTA tile covers
  *   tile[d] = sizePerThread[d] x threadsPerWarp[d] x warpsPerCTA[d]
@@ -7,7 +7,7 @@
  * BlockedEncodingAttr::getElemsPerThread.  A tensor smaller than the tile
  * still gives each thread sizePerThread elements, duplicated across threads.
  */
-#include "tkdump/tk_layout.h"
+#include "tkdump/tk_layouts.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* layout.c - reading Triton layout attributes into numbers (tk_layout.h).
+/* layout.c - reading Triton layout attributes into numbers (tk_layouts.h).
  *
  * The attribute syntax is MLIR's: `#dialect.name<{key = value, ...}>` where a
  * value is a number, true/false, a list `[1, 2]` (nested for linear bases),
@@ -6,7 +6,7 @@
  * tracks bracket depth reads every kind; the keys decide what is kept.  An
  * entry that cannot be read is skipped: a layout keeps what was readable.
  */
-#include "tkdump/tk_layout.h"
+#include "tkdump/tk_layouts.h"
 
 #include <glib.h>
 #include <string.h>

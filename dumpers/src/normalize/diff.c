@@ -19,7 +19,7 @@
 #define UNPAIRED UINT32_MAX
 
 typedef struct {
-    const tk_norm *a, *b;
+    const tk_normalize *a, *b;
     uint32_t *ab, *ba;    /* value pairings, both directions */
     GArray *undo;         /* pairs made by the line being checked */
     GArray *out;          /* refined hunks, over kept lines */
@@ -29,7 +29,7 @@ typedef struct {
  * seen for the first time, and undoes that when the line does not match. */
 static int names_match(refiner *r, uint32_t i, uint32_t j)
 {
-    const tk_norm *a = r->a, *b = r->b;
+    const tk_normalize *a = r->a, *b = r->b;
     uint32_t na = a->ref_start[i + 1] - a->ref_start[i];
     uint32_t nb = b->ref_start[j + 1] - b->ref_start[j];
     if (na != nb)
@@ -99,7 +99,7 @@ static int refine_hunk(const tk_hunk *h, void *user)
 }
 
 /* The refined hunks over kept lines, or NULL when the diff was refused. */
-static GArray *refined_hunks(const tk_norm *a, const tk_norm *b,
+static GArray *refined_hunks(const tk_normalize *a, const tk_normalize *b,
                              const tk_diff_opts *opts)
 {
     refiner r = {
@@ -127,7 +127,7 @@ static GArray *refined_hunks(const tk_norm *a, const tk_norm *b,
  * K-1 and K go to hunk I when it is equal, else to hunk I-1 (then equal:
  * hunks alternate).  Keeping the cuts monotonic hands the ignored lines
  * under an insert's empty side to the equal hunk before it. */
-static uint32_t cut(const tk_norm *n, uint32_t k, int to_this, uint32_t prev)
+static uint32_t cut(const tk_normalize *n, uint32_t k, int to_this, uint32_t prev)
 {
     uint32_t c;
     if (k == 0)
@@ -139,8 +139,8 @@ static uint32_t cut(const tk_norm *n, uint32_t k, int to_this, uint32_t prev)
     return c < prev ? prev : c;
 }
 
-int tk_norm_diff(const tk_norm *a, const tk_norm *b, const tk_diff_opts *opts,
-                 unsigned flags, tk_diff_hunk_fn fn, void *user)
+int tk_normalize_diff(const tk_normalize *a, const tk_normalize *b, const tk_diff_opts *opts,
+                      unsigned flags, tk_diff_hunk_fn fn, void *user)
 {
     if (!a || !b || !fn)
         return -1;
@@ -150,7 +150,7 @@ int tk_norm_diff(const tk_norm *a, const tk_norm *b, const tk_diff_opts *opts,
     const tk_hunk *h = (const tk_hunk *)hunks->data;
     const uint32_t n = hunks->len;
     int rc = 0;
-    if (flags & TK_NORM_DIFF_KEPT_LINES) {
+    if (flags & TK_NORMALIZE_DIFF_KEPT_LINES) {
         for (uint32_t i = 0; i < n && !rc; i++)
             rc = fn(&h[i], user);
     } else if (n == 0) {
@@ -184,10 +184,10 @@ int tk_norm_diff(const tk_norm *a, const tk_norm *b, const tk_diff_opts *opts,
     return rc;
 }
 
-tk_diff_stats tk_norm_diff_stats(const tk_norm *a, const tk_norm *b,
-                                 const tk_diff_opts *opts)
+tk_diff_stats tk_normalize_diff_stats(const tk_normalize *a, const tk_normalize *b,
+                                      const tk_diff_opts *opts)
 {
     tk_diff_stats s = {0};
-    tk_norm_diff(a, b, opts, TK_NORM_DIFF_KEPT_LINES, tk_diff_stats_add, &s);
+    tk_normalize_diff(a, b, opts, TK_NORMALIZE_DIFF_KEPT_LINES, tk_diff_stats_add, &s);
     return s;
 }

@@ -50,7 +50,7 @@ typedef struct {
 /* Set in nb_vslot.scope; scopes are counted "define" lines, far fewer. */
 #define NB_DEFINED 0x80000000u
 
-struct tk_norm {
+struct tk_normalize {
     tk_ir_dialect dialect;
     uint32_t n_orig;
 
@@ -62,7 +62,7 @@ struct tk_norm {
     size_t *line_off;         /* offset of each kept line in TEXT (build) */
     uint64_t *hashes;
     uint32_t *orig;           /* kept -> dump index */
-    uint32_t *kept_of;        /* dump index -> kept, or TK_NORM_IGNORED */
+    uint32_t *kept_of;        /* dump index -> kept, or TK_NORMALIZE_IGNORED */
     uint32_t kept_of_cap;
     tk_diff_input input;
 
@@ -74,7 +74,7 @@ struct tk_norm {
 };
 
 typedef struct {
-    tk_norm *n;
+    tk_normalize *n;
     size_t line_begin;        /* offset in n->text where this line began */
     size_t refs_begin;
     uint32_t scope;           /* current function (0: module level) */

@@ -1,4 +1,4 @@
-/* normalize.c - the tk_norm object: splitting a dump into lines, the
+/* normalize.c - the tk_normalize object: splitting a dump into lines, the
  * builder the dialects write into, and the dialect sniffer. */
 #include <glib.h>
 #include <string.h>
@@ -63,7 +63,7 @@ tk_ir_dialect tk_ir_dialect_sniff(const char *data, size_t len)
 
 void nb_reserve(tk_norm_builder *b, size_t more)
 {
-    tk_norm *n = b->n;
+    tk_normalize *n = b->n;
     size_t cap = n->text_cap ? n->text_cap : 4096;
     while (cap < n->text_len + more)
         cap *= 2;
@@ -152,7 +152,7 @@ static void ref(tk_norm_builder *b, uint32_t scope, const char *name,
         }
         k = (k + 1) & b->slot_mask;
     }
-    tk_norm *n = b->n;
+    tk_normalize *n = b->n;
     if (n->n_refs == n->refs_cap) {
         n->refs_cap = n->refs_cap ? n->refs_cap * 2 : 1024;
         n->refs = g_renew(uint32_t, n->refs, n->refs_cap);
@@ -235,7 +235,7 @@ static void begin_line(tk_norm_builder *b)
 
 void nb_end_line(tk_norm_builder *b, uint32_t orig)
 {
-    tk_norm *n = b->n;
+    tk_normalize *n = b->n;
     while (n->text_len > b->line_begin &&
            (n->text[n->text_len - 1] == ' ' || n->text[n->text_len - 1] == '\t'))
         n->text_len--;
@@ -267,7 +267,7 @@ void nb_ignore_line(tk_norm_builder *b, uint32_t orig)
 {
     b->n->text_len = b->line_begin;
     b->n->n_refs = b->refs_begin;
-    b->n->kept_of[orig] = TK_NORM_IGNORED;
+    b->n->kept_of[orig] = TK_NORMALIZE_IGNORED;
 }
 
 const char *nb_copy_string(tk_norm_builder *b, const char *p, const char *end)
@@ -299,10 +299,10 @@ static void plain_line(tk_norm_builder *b, const char *s, const char *end,
     nb_end_line(b, orig);
 }
 
-static tk_norm *norm_alloc(tk_ir_dialect dialect, uint32_t n_lines,
-                           size_t bytes, tk_norm_builder *b)
+static tk_normalize *norm_alloc(tk_ir_dialect dialect, uint32_t n_lines,
+                                size_t bytes, tk_norm_builder *b)
 {
-    tk_norm *n = g_new0(tk_norm, 1);
+    tk_normalize *n = g_new0(tk_normalize, 1);
     n->dialect = dialect;
     n->n_orig = n_lines;
     n->kept_of_cap = n_lines + 1;
@@ -329,9 +329,9 @@ static void normalize_line(tk_norm_builder *b, const char *s, const char *end,
     }
 }
 
-static tk_norm *norm_finish(tk_norm_builder *b)
+static tk_normalize *norm_finish(tk_norm_builder *b)
 {
-    tk_norm *n = b->n;
+    tk_normalize *n = b->n;
     g_free(b->slots);
     g_free(b->aliases);
     g_free(b->alias_hash);
@@ -346,7 +346,7 @@ static tk_norm *norm_finish(tk_norm_builder *b)
     return n;
 }
 
-tk_norm *tk_norm_new(tk_ir_dialect dialect, const char *data, size_t len)
+tk_normalize *tk_normalize_new(tk_ir_dialect dialect, const char *data, size_t len)
 {
     if (!data)
         len = 0;
@@ -355,7 +355,7 @@ tk_norm *tk_norm_new(tk_ir_dialect dialect, const char *data, size_t len)
     /* Lines are at most one per byte; the index grows as they come, so the
      * dump is read once. */
     tk_norm_builder b;
-    tk_norm *n = norm_alloc(dialect, 0, len, &b);
+    tk_normalize *n = norm_alloc(dialect, 0, len, &b);
     uint32_t i = 0;
     for (const char *p = data, *end = data + len; p < end; i++) {
         const char *e = memchr(p, '\n', (size_t)(end - p));
@@ -372,8 +372,8 @@ tk_norm *tk_norm_new(tk_ir_dialect dialect, const char *data, size_t len)
     return norm_finish(&b);
 }
 
-tk_norm *tk_norm_new_lines(tk_ir_dialect dialect, const tk_diff_line *lines,
-                           uint32_t n_lines)
+tk_normalize *tk_normalize_new_lines(tk_ir_dialect dialect, const tk_diff_line *lines,
+                                     uint32_t n_lines)
 {
     if (n_lines >= TK_DIFF_MAX_LINES || (n_lines && !lines))
         return NULL;
@@ -389,7 +389,7 @@ tk_norm *tk_norm_new_lines(tk_ir_dialect dialect, const tk_diff_line *lines,
     return norm_finish(&b);
 }
 
-void tk_norm_free(tk_norm *n)
+void tk_normalize_free(tk_normalize *n)
 {
     if (!n)
         return;
@@ -404,27 +404,27 @@ void tk_norm_free(tk_norm *n)
     g_free(n);
 }
 
-tk_ir_dialect tk_norm_dialect(const tk_norm *n)
+tk_ir_dialect tk_normalize_dialect(const tk_normalize *n)
 {
     return n->dialect;
 }
 
-uint32_t tk_norm_line_count(const tk_norm *n)
+uint32_t tk_normalize_line_count(const tk_normalize *n)
 {
     return n->n_orig;
 }
 
-const tk_diff_input *tk_norm_input(const tk_norm *n)
+const tk_diff_input *tk_normalize_input(const tk_normalize *n)
 {
     return &n->input;
 }
 
-uint32_t tk_norm_orig_index(const tk_norm *n, uint32_t k)
+uint32_t tk_normalize_orig_index(const tk_normalize *n, uint32_t k)
 {
-    return k < n->n_kept ? n->orig[k] : TK_NORM_IGNORED;
+    return k < n->n_kept ? n->orig[k] : TK_NORMALIZE_IGNORED;
 }
 
-uint32_t tk_norm_kept_index(const tk_norm *n, uint32_t index)
+uint32_t tk_normalize_kept_index(const tk_normalize *n, uint32_t index)
 {
-    return index < n->n_orig ? n->kept_of[index] : TK_NORM_IGNORED;
+    return index < n->n_orig ? n->kept_of[index] : TK_NORMALIZE_IGNORED;
 }

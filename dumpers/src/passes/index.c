@@ -829,6 +829,26 @@ void tk_passes_free(tk_passes *p)
     g_free(p);
 }
 
+const char *tk_pass_level_name(tk_pass_level level)
+{
+    switch (level) {
+    case TK_PASS_LEVEL_TTIR:
+        return "ttir";
+    case TK_PASS_LEVEL_TTGIR:
+        return "ttgir";
+    case TK_PASS_LEVEL_LLVM_MLIR:
+        return "llvm-dialect";
+    case TK_PASS_LEVEL_LLVM_IR:
+        return "llvm-ir";
+    case TK_PASS_LEVEL_CODEGEN:
+        return "codegen-ir";
+    case TK_PASS_LEVEL_MACHINE:
+        return "machine";
+    default:
+        return "unknown";
+    }
+}
+
 const char *tk_passes_path(const tk_passes *p)
 {
     return p->path;

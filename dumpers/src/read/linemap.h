@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tkdump/tk_loc.h"
+#include "tkdump/tk_loctab.h"
 
 typedef struct {
     uint32_t line;

@@ -18,8 +18,8 @@
 #include <stdint.h>
 
 #include "util/text.h"
-#include "tkdump/tk_diag.h"
-#include "tkdump/tk_loc.h"
+#include "tkdump/tk_diags.h"
+#include "tkdump/tk_loctab.h"
 
 /* Inline stacks deeper than this keep their innermost frames and lose the
  * outer ones (with a warning).  Real Triton kernels nest a handful deep; the

@@ -4,7 +4,7 @@
  * Frames live in fixed-size chunks that are never reallocated, so the frame
  * pointers handed out stay valid while the table grows.
  */
-#include "tkdump/tk_loc.h"
+#include "tkdump/tk_loctab.h"
 
 #include <glib.h>
 #include <string.h>

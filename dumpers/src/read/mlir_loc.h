@@ -24,8 +24,8 @@
 #include <stdint.h>
 
 #include "util/text.h"
-#include "tkdump/tk_diag.h"
-#include "tkdump/tk_loc.h"
+#include "tkdump/tk_diags.h"
+#include "tkdump/tk_loctab.h"
 
 #define TK_MLIR_MAX_FRAMES 256  /* frames per stack; outer ones dropped */
 #define TK_MLIR_MAX_STACKS 16   /* stacks per location (fused, callsite) */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tkdump/tk_loc.h"
+#include "tkdump/tk_loctab.h"
 
 #define TK_PTX_NO_FILE ((tk_file_id)UINT32_MAX)
 

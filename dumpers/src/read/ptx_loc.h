@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 #include "read/ptx_files.h"
-#include "tkdump/tk_diag.h"
-#include "tkdump/tk_loc.h"
+#include "tkdump/tk_diags.h"
+#include "tkdump/tk_loctab.h"
 
 /* Inline stacks deeper than this keep their innermost frames (warning). */
 #define TK_PTX_MAX_INLINE_DEPTH 64

@@ -16,8 +16,8 @@
 
 #include "read/linemap.h"
 #include "util/text.h"
-#include "tkdump/tk_diag.h"
-#include "tkdump/tk_loc.h"
+#include "tkdump/tk_diags.h"
+#include "tkdump/tk_loctab.h"
 
 /* What a reader found out about the text beyond its line stacks. */
 typedef struct {

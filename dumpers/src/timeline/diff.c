@@ -16,7 +16,7 @@ struct tk_ir_diff {
     size_t meta_len[2];
     size_t *line_start[2];  /* n_lines + 1 offsets into TEXT */
     uint32_t n_lines[2];
-    tk_norm *norm[2];
+    tk_normalize *norm[2];
     const tk_stage *ext[2]; /* borrowed stages (tk_ir_diff_stages) */
     tk_stage *own[2];       /* parsed by tk_ir_diff_bind */
     int bound;
@@ -58,7 +58,7 @@ static int collect(const tk_hunk *h, void *user)
 static tk_ir_diff *finish(tk_ir_diff *d, const tk_diff_opts *opts)
 {
     for (int s = 0; s < 2; s++) {
-        d->norm[s] = tk_norm_new(d->dialect, d->text[s], d->len[s]);
+        d->norm[s] = tk_normalize_new(d->dialect, d->text[s], d->len[s]);
         if (!d->norm[s]) {
             tk_ir_diff_free(d);
             return NULL;
@@ -66,15 +66,15 @@ static tk_ir_diff *finish(tk_ir_diff *d, const tk_diff_opts *opts)
         index_lines(d, s);
     }
     GArray *h = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
-    if (tk_norm_diff(d->norm[0], d->norm[1], opts, TK_NORM_DIFF_KEPT_LINES,
-                     collect, h) != 0) {
+    if (tk_normalize_diff(d->norm[0], d->norm[1], opts, TK_NORMALIZE_DIFF_KEPT_LINES,
+                          collect, h) != 0) {
         g_array_free(h, TRUE);
         tk_ir_diff_free(d);
         return NULL;
     }
     d->n_hunks = h->len;
     d->hunks = (tk_hunk *)g_array_free(h, FALSE);
-    d->stats = tk_diff_count(d->hunks, d->n_hunks);
+    d->stats = tk_diff_stats_sum(d->hunks, d->n_hunks);
     return d;
 }
 
@@ -194,7 +194,7 @@ void tk_ir_diff_free(tk_ir_diff *d)
         g_free(d->text[s]);
         g_free(d->meta[s]);
         g_free(d->line_start[s]);
-        tk_norm_free(d->norm[s]);
+        tk_normalize_free(d->norm[s]);
         tk_stage_free(d->own[s]);
     }
     g_free(d->hunks);
@@ -224,16 +224,16 @@ const tk_hunk *tk_ir_diff_hunks(const tk_ir_diff *d, size_t *n)
 
 uint32_t tk_ir_diff_kept_count(const tk_ir_diff *d, int side)
 {
-    return tk_norm_input(d->norm[side != 0])->n;
+    return tk_normalize_input(d->norm[side != 0])->n;
 }
 
 const char *tk_ir_diff_kept_line(const tk_ir_diff *d, int side, uint32_t k,
                                  size_t *len, uint32_t *line)
 {
     int s = side != 0;
-    if (k >= tk_norm_input(d->norm[s])->n)
+    if (k >= tk_normalize_input(d->norm[s])->n)
         return NULL;
-    uint32_t orig = tk_norm_orig_index(d->norm[s], k);
+    uint32_t orig = tk_normalize_orig_index(d->norm[s], k);
     if (orig >= d->n_lines[s])
         return NULL;
     const char *t = d->text[s] + d->line_start[s][orig];

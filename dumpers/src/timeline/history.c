@@ -52,7 +52,7 @@ static int stack_hits(matcher *m, tk_stack_id id)
 
 typedef struct {
     matcher *m;
-    const tk_norm *norm[2];
+    const tk_normalize *norm[2];
     const tk_stage *stage[2];
     uint32_t hits[2];
     int located;
@@ -63,7 +63,7 @@ static int kept_hits(counter *c, int s, uint32_t k)
 {
     if (!c->stage[s])
         return 0;
-    uint32_t line = tk_norm_orig_index(c->norm[s], k) + 1;
+    uint32_t line = tk_normalize_orig_index(c->norm[s], k) + 1;
     const tk_stack_id *ids;
     size_t n = tk_stage_line_stacks(c->stage[s], line, &ids);
     if (n)
@@ -102,7 +102,7 @@ static void visit(tk_history *h, tl_walker *w, matcher *m, tk_loctab *tab,
         c.norm[s] = w->side[s].norm;
         c.stage[s] = tl_walker_bind(w, s, kind, tab);
     }
-    tk_norm_diff(c.norm[0], c.norm[1], opts, TK_NORM_DIFF_KEPT_LINES, count_hunk, &c);
+    tk_normalize_diff(c.norm[0], c.norm[1], opts, TK_NORMALIZE_DIFF_KEPT_LINES, count_hunk, &c);
     if (!c.located)
         h->unlocated++;
     if (c.hits[0] || c.hits[1]) {

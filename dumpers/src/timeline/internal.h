@@ -59,7 +59,7 @@ typedef struct {
     char *buf;
     size_t len, cap;
     tk_ir_dialect dialect;
-    tk_norm *norm;
+    tk_normalize *norm;
     tk_stage *stage;
     int stage_done;
     /* Line starts (tk_ir_diff's index), made on demand for a diff handed

@@ -13,7 +13,7 @@
 
 static void text_reset(tl_text *t)
 {
-    tk_norm_free(t->norm);
+    tk_normalize_free(t->norm);
     tk_stage_free(t->stage);
     t->norm = NULL;
     t->stage = NULL;
@@ -410,7 +410,7 @@ static int assemble(tl_walker *w, int s, const tk_timeline_side *side,
 static int normalize(tl_walker *w, int s)
 {
     tl_text *t = &w->side[s];
-    t->norm = tk_norm_new(t->dialect, t->buf, t->len);
+    t->norm = tk_normalize_new(t->dialect, t->buf, t->len);
     if (!t->norm) {
         tk_diags_add(w->diags, TK_DIAG_ERROR, w->tl->kernel_name, 0,
                      "a text of %zu bytes is too large to compare", t->len);
@@ -535,14 +535,14 @@ static void restrict_to(tl_walker *w, int s, const tk_timeline_side *names,
                             &t->buf, &t->cap, &t->len);
     reserve(&t->buf, &t->cap, t->len);
     t->buf[t->len] = '\0';
-    tk_norm_free(t->norm);
+    tk_normalize_free(t->norm);
     tk_stage_free(t->stage);
     t->stage = NULL;
     t->stage_done = 0;
     g_free(t->line_start);
     t->line_start = NULL;
     t->lines_done = 0;
-    t->norm = tk_norm_new(t->dialect, t->buf, t->len);
+    t->norm = tk_normalize_new(t->dialect, t->buf, t->len);
     t->cacheable = 0;
     t->serial = ++w->next_serial;
 }

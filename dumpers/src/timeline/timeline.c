@@ -5,27 +5,7 @@
 
 #include "timeline/internal.h"
 
-const char *tk_timeline_level_name(tk_pass_level level)
-{
-    switch (level) {
-    case TK_PASS_LEVEL_TTIR:
-        return "ttir";
-    case TK_PASS_LEVEL_TTGIR:
-        return "ttgir";
-    case TK_PASS_LEVEL_LLVM_MLIR:
-        return "llvm-dialect";
-    case TK_PASS_LEVEL_LLVM_IR:
-        return "llvm-ir";
-    case TK_PASS_LEVEL_CODEGEN:
-        return "codegen-ir";
-    case TK_PASS_LEVEL_MACHINE:
-        return "machine";
-    default:
-        return "unknown";
-    }
-}
-
-tk_ir_dialect tk_timeline_level_dialect(tk_pass_level level)
+tk_ir_dialect tk_pass_level_dialect(tk_pass_level level)
 {
     switch (level) {
     case TK_PASS_LEVEL_TTIR:
@@ -240,14 +220,14 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
         }
         tk_diff_stats st;
         if (want_diff) {
-            /* The same diff tk_norm_diff_stats() makes, its hunks kept. */
+            /* The same diff tk_normalize_diff_stats() makes, its hunks kept. */
             g_array_set_size(k->hunks, 0);
-            tk_norm_diff(w->side[TK_IR_A].norm, w->side[TK_IR_B].norm, &tl->diff,
-                         TK_NORM_DIFF_KEPT_LINES, collect_hunk, k->hunks);
-            st = tk_diff_count((const tk_hunk *)k->hunks->data, k->hunks->len);
+            tk_normalize_diff(w->side[TK_IR_A].norm, w->side[TK_IR_B].norm, &tl->diff,
+                              TK_NORMALIZE_DIFF_KEPT_LINES, collect_hunk, k->hunks);
+            st = tk_diff_stats_sum((const tk_hunk *)k->hunks->data, k->hunks->len);
         } else {
-            st = tk_norm_diff_stats(w->side[TK_IR_A].norm, w->side[TK_IR_B].norm,
-                                    &tl->diff);
+            st = tk_normalize_diff_stats(w->side[TK_IR_A].norm, w->side[TK_IR_B].norm,
+                                         &tl->diff);
         }
         e->added = st.added;
         e->removed = st.removed;
@@ -467,8 +447,8 @@ static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *fi
     if (entry_dialect(last) != d) {
         tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
                      "%s (%s) and %s (%s) are not the same kind of IR",
-                     first->pass, tk_timeline_level_name(first->level), last->pass,
-                     tk_timeline_level_name(last->level));
+                     first->pass, tk_pass_level_name(first->level), last->pass,
+                     tk_pass_level_name(last->level));
         return NULL;
     }
     tl_walker w;

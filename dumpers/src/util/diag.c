@@ -1,5 +1,5 @@
 /* diag.c - the diagnostics list. */
-#include "tkdump/tk_diag.h"
+#include "tkdump/tk_diags.h"
 
 #include <glib.h>
 #include <stdarg.h>

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "tkdump/tk_diag.h"
+#include "tkdump/tk_diags.h"
 
 /* Files of 4 GiB or more are refused: offsets are 32-bit to keep the line
  * index at 4 bytes a line. */

@@ -1,4 +1,4 @@
-/* tk_loc.h - source locations: files, frames and inline stacks.
+/* tk_loctab.h - source locations: files, frames and inline stacks.
  *
  * A location in any stage (MLIR loc(...), LLVM !DILocation, PTX .loc, SASS
  * //## comments) becomes an inline *stack*: the frames from the innermost (the
@@ -11,8 +11,8 @@
  * Ownership: the tk_loctab owns every path and frame it hands out; pointers
  * stay valid until tk_loctab_free() (interning more never moves them).
  */
-#ifndef TKDUMP_TK_LOC_H
-#define TKDUMP_TK_LOC_H
+#ifndef TKDUMP_TK_LOCTAB_H
+#define TKDUMP_TK_LOCTAB_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* tk_diag.h - diagnostics: what a reader could not read, and where.
+/* tk_diags.h - diagnostics: what a reader could not read, and where.
  *
  * Every reader in this library returns what it could read plus a list of
  * diagnostics.  The library never prints and never exits: the program decides
@@ -6,8 +6,8 @@
  *
  * Ownership: a tk_diags owns copies of every string added to it.
  */
-#ifndef TKDUMP_TK_DIAG_H
-#define TKDUMP_TK_DIAG_H
+#ifndef TKDUMP_TK_DIAGS_H
+#define TKDUMP_TK_DIAGS_H
 
 #include <stddef.h>
 #include <stdint.h>

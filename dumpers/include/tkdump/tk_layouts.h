@@ -1,4 +1,4 @@
-/* tk_layout.h - Triton GPU layouts (TTGIR encodings) as numbers.
+/* tk_layouts.h - Triton GPU layouts (TTGIR encodings) as numbers.
  *
  * A TTGIR tensor type names how its elements are spread over the threads of
  * a CTA: `tensor<1024xf32, #blocked>` with
@@ -29,8 +29,8 @@
  * Ownership: a tk_layouts owns every layout and string it hands out; freeing
  * it frees them.  It does not keep the stage or text it was read from.
  */
-#ifndef TKDUMP_TK_LAYOUT_H
-#define TKDUMP_TK_LAYOUT_H
+#ifndef TKDUMP_TK_LAYOUTS_H
+#define TKDUMP_TK_LAYOUTS_H
 
 #include <stddef.h>
 #include <stdint.h>
