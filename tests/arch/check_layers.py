@@ -31,7 +31,7 @@ OUTSIDE = {"tkview-config.h"}
 
 
 def read_table(readme):
-    """{folder: (set of public headers, set of folders it may include)}"""
+    """{folder: (public headers, folders it may include, internal prefixes)}"""
     rows = {}
     with open(readme, encoding="utf-8") as f:
         text = f.read()
@@ -41,12 +41,13 @@ def read_table(readme):
         raise SystemExit(f"{readme}: no <!-- layers --> table")
     for line in text[start:end].splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 4 or not cells[0].startswith("`"):
+        if len(cells) != 5 or not cells[0].startswith("`"):
             continue
         folder = cells[0].strip("`/")
         headers = set(re.findall(r"tk_\w+\.h", cells[2]))
-        deps = set(re.findall(r"`(\w+)/`", cells[3]))
-        rows[folder] = (headers, deps)
+        prefixes = tuple(re.findall(r"`(\w+_)`", cells[3]))
+        deps = set(re.findall(r"`(\w+)/`", cells[4]))
+        rows[folder] = (headers, deps, prefixes)
     return rows
 
 
@@ -82,7 +83,7 @@ def check(dumpers):
     pub = os.path.join(dumpers, "include", "tkdump")
     rows = read_table(os.path.join(src, "README.md"))
     reach = closure(rows)
-    header_folder = {h: f for f, (hs, _) in rows.items() for h in hs}
+    header_folder = {h: f for f, (hs, _, _) in rows.items() for h in hs}
     problems = []
 
     folders = sorted(d for d in os.listdir(src)
@@ -105,7 +106,7 @@ def check(dumpers):
         with open(readme, encoding="utf-8") as f:
             said = dict(re.findall(r"^(May include|Included by):(.*)$",
                                    f.read(), re.M))
-        users = {f for f, (_, deps) in rows.items() if d in deps}
+        users = {f for f, (_, deps, _) in rows.items() if d in deps}
         for key, want in (("May include", rows[d][1]), ("Included by", users)):
             got = set(re.findall(r"`(\w+)/`", said.get(key, "")))
             if key not in said or got != want:
@@ -154,7 +155,77 @@ def check(dumpers):
             if target not in reach[folder]:
                 problems.append(f"{shown}:{line}: {folder}/ includes {inc} "
                                 f"({target}/), which it may not depend on")
+    problems += check_names(src, pub, rows)
     return problems, len(files)
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"),
+                  text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def declared_names(text):
+    """(line, name) of what a header declares at file scope: functions,
+    typedefs, struct tags, enumerators and macros (not include guards)."""
+    text = strip_comments(text)
+    names = []
+
+    def add(m, group=1):
+        names.append((text.count("\n", 0, m.start(group)) + 1,
+                      m.group(group)))
+
+    for m in re.finditer(r"^(?!#|typedef\b|struct\b|enum\b|union\b|\s)"
+                         r"[^;{}()=]*?\b(\w+)\s*\(", text, re.M):
+        add(m)
+    for m in re.finditer(r"^typedef\b[^;]*?\(\s*\*\s*(\w+)\s*\)", text, re.M):
+        add(m)
+    for m in re.finditer(r"^typedef\s+(?:struct|enum|union)\s+\w+\s+(\w+);",
+                         text, re.M):
+        add(m)
+    for m in re.finditer(r"^\}\s*(\w+)\s*;", text, re.M):
+        add(m)
+    for m in re.finditer(r"^(?:typedef\s+)?(?:struct|union|enum)\s+(\w+)\s*\{",
+                         text, re.M):
+        add(m)
+    for m in re.finditer(r"^(?:typedef\s+)?enum\b[^{;]*\{([^}]*)\}", text, re.M):
+        for e in re.finditer(r"(?:^|,)\s*([A-Za-z_]\w*)", m.group(1)):
+            names.append((text.count("\n", 0, m.start(1) + e.start(1)) + 1,
+                          e.group(1)))
+    for m in re.finditer(r"^#\s*define\s+(\w+)", text, re.M):
+        if not re.fullmatch(r"TKDUMP_\w+_H", m.group(1)):
+            add(m)
+    return names
+
+
+def check_names(src, pub, rows):
+    """tk_ means public: what a folder's internal headers declare carries
+    one of the folder's prefixes (upper case for macros and enumerators),
+    unless it is a public name (a public object's struct)."""
+    public = set()
+    for h in os.listdir(pub):
+        if h.endswith(".h"):
+            with open(os.path.join(pub, h), encoding="utf-8") as f:
+                public |= {n for _, n in declared_names(f.read())}
+    problems = []
+    for d, (_, _, prefixes) in sorted(rows.items()):
+        folder = os.path.join(src, d)
+        if not os.path.isdir(folder):
+            continue
+        allowed = tuple(prefixes) + tuple(p.upper() for p in prefixes)
+        for name in sorted(os.listdir(folder)):
+            if not name.endswith(".h"):
+                continue
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                decls = declared_names(f.read())
+            for line, n in decls:
+                if n in public or n.startswith(allowed):
+                    continue
+                why = ("tk_ is for public names" if n.lower().startswith("tk_")
+                       else "it has none of the folder's prefixes " +
+                       ", ".join(prefixes))
+                problems.append(f"src/{d}/{name}:{line}: declares {n}: {why}")
+    return problems
 
 
 def self_test(dumpers):
@@ -169,10 +240,15 @@ def self_test(dumpers):
         bad = os.path.join(copy, "src", "util", "planted.c")
         with open(bad, "w", encoding="utf-8") as f:
             f.write('#include "tkdump/tk_timeline.h"\n#include "text.h"\n')
+        with open(os.path.join(copy, "src", "util", "planted.h"), "w",
+                  encoding="utf-8") as f:
+            f.write("int tk_planted(void);\n")
         problems, _ = check(copy)
         return (any("util/planted.c:1:" in p and "may not depend" in p
                     for p in problems) and
                 any("util/planted.c:2:" in p and "without its folder" in p
+                    for p in problems) and
+                any("util/planted.h:1: declares tk_planted" in p
                     for p in problems))
     finally:
         shutil.rmtree(tmp)
@@ -189,12 +265,13 @@ def main():
     for p in problems:
         print("# " + p)
     print(("ok" if not problems else "not ok") +
-          f" 1 - {n} files of dumpers/ include only what their layer may")
+          f" 1 - {n} files of dumpers/ include only what their layer may, "
+          "and internal names carry their folder's prefix")
     ok = not problems
     if selftest:
         caught = self_test(dumpers)
         print(("ok" if caught else "not ok") +
-              " 2 - a planted bad include in a copy is caught")
+              " 2 - a planted bad include and name in a copy are caught")
         ok = ok and caught
     return 0 if ok else 1
 

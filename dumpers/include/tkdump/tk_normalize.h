@@ -45,8 +45,8 @@
  * lines as they are (trailing spaces and blank lines aside).
  *
  * Lines: a dump of LEN bytes is split at "\n" (a "\r" before it is dropped; a
- * last line without "\n" counts), as tk_text does.  Indices are 0-based: the
- * line at index I is line I + 1 of the dump.
+ * last line without "\n" counts), as a stage's text is (tk_stage.h).
+ * Indices are 0-based: the line at index I is line I + 1 of the dump.
  *
  * Ownership: a tk_normalize owns its normalized text and tables; it does
  * not keep the dump it was made from (free that whenever you like).  Time

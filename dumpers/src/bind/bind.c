@@ -30,7 +30,7 @@ typedef struct {
 
 typedef struct {
     const tk_stage *stage;    /* NULL when the kernel lacks this stage */
-    tk_linemap eff;           /* effective stacks, when they differ */
+    read_linemap eff;           /* effective stacks, when they differ */
     gboolean has_eff;
     guint8 *inferred;         /* per line (1-based), SASS completion only */
     ref_index exact, called;
@@ -64,7 +64,7 @@ size_t tk_bind_line_stacks(const tk_bind *ix, tk_stage_kind stage,
         return 0;
     const stage_index *s = &ix->st[stage];
     if (s->has_eff)
-        return tk_linemap_get(&s->eff, line, ids);
+        return read_linemap_get(&s->eff, line, ids);
     return tk_stage_line_stacks(s->stage, line, ids);
 }
 
@@ -159,8 +159,8 @@ static void build_irloc_stage(tk_bind *ix, tk_stage_kind kind)
     stage_index *s = &ix->st[kind];
     const tk_stage *target = ix->st[ix->irloc_stage].stage;
     GArray *pairs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    tk_linemap_builder b;
-    tk_linemap_builder_init(&b);
+    read_linemap_builder b;
+    read_linemap_builder_init(&b);
     uint32_t n_lines = tk_stage_line_count(s->stage);
     for (uint32_t l = 1; l <= n_lines; l++) {
         const tk_stack_id *ids;
@@ -169,7 +169,7 @@ static void build_irloc_stage(tk_bind *ix, tk_stage_kind kind)
             size_t nfr;
             const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
             if (!is_irloc_file(ix, fr[0].file)) {
-                tk_linemap_add(&b, l, ids[i]);
+                read_linemap_add(&b, l, ids[i]);
                 continue;
             }
             uint64_t p = (uint64_t)fr[0].line << 32 | l;
@@ -177,10 +177,10 @@ static void build_irloc_stage(tk_bind *ix, tk_stage_kind kind)
             const tk_stack_id *tids;
             size_t tn = tk_stage_line_stacks(target, fr[0].line, &tids);
             for (size_t j = 0; j < tn; j++)
-                tk_linemap_add(&b, l, tids[j]);
+                read_linemap_add(&b, l, tids[j]);
         }
     }
-    tk_linemap_finish(&b, n_lines, &s->eff);
+    read_linemap_finish(&b, n_lines, &s->eff);
     s->has_eff = TRUE;
     if (pairs->len) /* an empty GArray may have no data: qsort wants some */
         qsort(pairs->data, pairs->len, sizeof(uint64_t), cmp_u64);
@@ -229,8 +229,8 @@ static void build_sass_completion(tk_bind *ix)
     }
     uint32_t n_lines = tk_stage_line_count(s->stage);
     s->inferred = g_new0(guint8, (size_t)n_lines + 1);
-    tk_linemap_builder b;
-    tk_linemap_builder_init(&b);
+    read_linemap_builder b;
+    read_linemap_builder_init(&b);
     GArray *frames = g_array_new(FALSE, FALSE, sizeof(tk_frame));
     for (uint32_t l = 1; l <= n_lines; l++) {
         const tk_stack_id *ids;
@@ -246,7 +246,7 @@ static void build_sass_completion(tk_bind *ix)
                                      ? tk_loctab_stack_frames(ix->tab, from, &npf)
                                      : NULL;
             if (nfr != 1 || npf < 2) {
-                tk_linemap_add(&b, l, ids[i]);
+                read_linemap_add(&b, l, ids[i]);
                 continue;
             }
             /* SASS has no column: keep its own innermost frame, take the
@@ -254,14 +254,14 @@ static void build_sass_completion(tk_bind *ix)
             g_array_set_size(frames, 0);
             g_array_append_val(frames, fr[0]);
             g_array_append_vals(frames, pf + 1, npf - 1);
-            tk_linemap_add(&b, l, tk_loctab_stack(ix->tab, (tk_frame *)frames->data,
-                                                  frames->len));
+            read_linemap_add(&b, l, tk_loctab_stack(ix->tab, (tk_frame *)frames->data,
+                                                    frames->len));
             s->inferred[l] = 1;
         }
     }
     g_array_free(frames, TRUE);
     g_hash_table_destroy(by_pos);
-    tk_linemap_finish(&b, n_lines, &s->eff);
+    read_linemap_finish(&b, n_lines, &s->eff);
     s->has_eff = TRUE;
 }
 
@@ -461,7 +461,7 @@ void tk_bind_free(tk_bind *ix)
     for (int k = 0; k < TK_STAGE_COUNT; k++) {
         stage_index *s = &ix->st[k];
         if (s->has_eff)
-            tk_linemap_clear(&s->eff);
+            read_linemap_clear(&s->eff);
         g_free(s->inferred);
         ref_index_clear(&s->exact);
         ref_index_clear(&s->called);

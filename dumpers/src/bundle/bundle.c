@@ -24,7 +24,7 @@ static tk_bundle *bundle_new(const char *path, const tk_load_options *opts)
     tk_bundle *b = g_new0(tk_bundle, 1);
     b->path = g_strdup(path);
     b->tab = tk_loctab_new();
-    b->kernels = g_ptr_array_new_with_free_func((GDestroyNotify)tk_kernel_free);
+    b->kernels = g_ptr_array_new_with_free_func((GDestroyNotify)kernel_free);
     b->complete = -1;
     b->stored_sources = g_hash_table_new_full(g_str_hash, g_str_equal,
                                               g_free, g_free);
@@ -77,27 +77,27 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
         b->root = g_strdup(real);
         char *manifest = g_build_filename(real, "manifest.json", NULL);
         gboolean have_manifest = g_file_test(manifest, G_FILE_TEST_EXISTS);
-        if (have_manifest && tk_manifest_load(b, manifest, diags) == 0) {
+        if (have_manifest && bundle_manifest_load(b, manifest, diags) == 0) {
             b->kind = TK_INPUT_BUNDLE;
         } else {
             /* A manifest we cannot use still leaves the kernel folders,
              * which are found like any HASH folders; its sources/ are not
              * kernels. */
-            tk_bundle_scan_folder(b, real, have_manifest ? "sources" : NULL,
-                                  diags);
+            bundle_scan_folder(b, real, have_manifest ? "sources" : NULL,
+                               diags);
             /* A bundle lists its pass dumps; any other folder may hold
              * some under any name (mlir_passes.txt, stderr.txt, run2.log). */
-            tk_passfiles_find(b, real, diags);
+            bundle_passfiles_find(b, real, diags);
             /* No stage file, but pass dumps (an MLIR_DUMP_PATH file and a
              * stderr copied from another machine): their compiles are the
              * kernels, as for one such file given as PATH. */
-            if (b->kernels->len == 0 && tk_passfiles_load_found(b, diags))
+            if (b->kernels->len == 0 && bundle_passfiles_load_found(b, diags))
                 b->kind = TK_INPUT_FILES;
         }
         g_free(manifest);
     } else if (g_file_test(real, G_FILE_TEST_IS_REGULAR)) {
         b->root = g_path_get_dirname(real);
-        tk_bundle_scan_file(b, real, diags);
+        bundle_scan_file(b, real, diags);
     } else {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
                      "neither a folder nor a regular file");
@@ -118,7 +118,7 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
                          "files and pass dump files)");
             /* Name the files that were looked at: a user who copied an
              * empty or cut mlir_passes.txt sees which. */
-            tk_passfiles_report_rejected(b, diags);
+            bundle_passfiles_report_rejected(b, diags);
         }
         tk_bundle_free(b);
         return NULL;
@@ -133,9 +133,9 @@ void tk_bundle_free(tk_bundle *b)
         return;
     /* Kernels own stages whose stacks live in the table: free them first. */
     g_ptr_array_free(b->kernels, TRUE);
-    tk_passfiles_clear(b);
+    bundle_passfiles_clear(b);
     tk_loctab_free(b->tab);
-    tk_sources_clear(b);
+    bundle_sources_clear(b);
     g_hash_table_destroy(b->stored_sources);
     g_strfreev(b->source_dirs);
     g_strfreev(b->argv);
@@ -199,7 +199,7 @@ const tk_kernel *tk_bundle_kernel(const tk_bundle *b, size_t i)
 const char *tk_bundle_resolve_source(tk_bundle *b, tk_file_id file,
                                      tk_diags *diags)
 {
-    return tk_sources_resolve(b, file, diags);
+    return bundle_sources_resolve(b, file, diags);
 }
 
 /* ---- finding a kernel ------------------------------------------------- */

@@ -37,7 +37,7 @@ static int open_regular(const char *path)
     return fd;
 }
 
-gboolean tk_gzip_is(const char *path)
+gboolean bundle_gzip_is(const char *path)
 {
     int fd = open_regular(path);
     if (fd < 0)
@@ -86,7 +86,7 @@ static int64_t read_some(gzFile gz, char *buf, size_t n)
     return r;
 }
 
-int64_t tk_gzip_read_head(const char *path, char *buf, size_t cap)
+int64_t bundle_gzip_read_head(const char *path, char *buf, size_t cap)
 {
     gzFile gz = open_read(path);
     if (!gz)
@@ -120,7 +120,7 @@ static int write_all(int fd, const char *p, size_t len)
     return 0;
 }
 
-char *tk_gzip_inflate_to_temp(const char *path, tk_diags *diags)
+char *bundle_gzip_inflate_to_temp(const char *path, tk_diags *diags)
 {
     gzFile gz = open_read(path);
     if (!gz) {
@@ -189,13 +189,13 @@ char *tk_gzip_inflate_to_temp(const char *path, tk_diags *diags)
 
 /* ---- writing ------------------------------------------------------------ */
 
-struct tk_gzip_writer {
+struct bundle_gzip_writer {
     gzFile gz;
     char *path;
     int failed;
 };
 
-tk_gzip_writer *tk_gzip_create(const char *path, char **err)
+bundle_gzip_writer *bundle_gzip_create(const char *path, char **err)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -214,13 +214,13 @@ tk_gzip_writer *tk_gzip_create(const char *path, char **err)
         return NULL;
     }
     gzbuffer(gz, 256 * 1024);
-    tk_gzip_writer *w = g_new0(tk_gzip_writer, 1);
+    bundle_gzip_writer *w = g_new0(bundle_gzip_writer, 1);
     w->gz = gz;
     w->path = g_strdup(path);
     return w;
 }
 
-int tk_gzip_write(tk_gzip_writer *w, const char *data, size_t len)
+int bundle_gzip_write(bundle_gzip_writer *w, const char *data, size_t len)
 {
     while (len > 0 && !w->failed) {
         size_t n = len > GZ_CHUNK ? GZ_CHUNK : len;
@@ -233,7 +233,7 @@ int tk_gzip_write(tk_gzip_writer *w, const char *data, size_t len)
     return w->failed ? -1 : 0;
 }
 
-int tk_gzip_finish(tk_gzip_writer *w, gboolean keep, char **err)
+int bundle_gzip_finish(bundle_gzip_writer *w, gboolean keep, char **err)
 {
     if (!w)
         return 0;

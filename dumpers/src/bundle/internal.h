@@ -20,7 +20,7 @@
 #include "tkdump/tk_bundle.h"
 
 /* A pass dump file found with the input (passfiles.c). */
-typedef struct tk_pass_file tk_pass_file;
+typedef struct bundle_pass_file bundle_pass_file;
 
 struct tk_bundle {
     char *path; /* as the caller gave it */
@@ -50,7 +50,7 @@ struct tk_bundle {
                                    root; built on first use */
 
     /* Pass dumps (passfiles.c). */
-    GPtrArray *pass_found;    /* tk_pass_file *, owned, in the order found;
+    GPtrArray *pass_found;    /* bundle_pass_file *, owned, in the order found;
                                  NULL when none */
     GPtrArray *pass_files;    /* those that could be indexed (borrowed);
                                  NULL until the first use */
@@ -64,30 +64,30 @@ struct tk_bundle {
 /* Scans ROOT (a folder) for what it holds: a capture, HASH folders, one
  * HASH folder, loose files.  Adds kernels to BUNDLE and sets its kind.
  * SKIP_DIR (may be NULL) names a subfolder not to look into. */
-void tk_bundle_scan_folder(tk_bundle *bundle, const char *root,
-                           const char *skip_dir, tk_diags *diags);
+void bundle_scan_folder(tk_bundle *bundle, const char *root,
+                        const char *skip_dir, tk_diags *diags);
 
 /* Loads the single stage file PATH. */
-void tk_bundle_scan_file(tk_bundle *bundle, const char *path, tk_diags *diags);
+void bundle_scan_file(tk_bundle *bundle, const char *path, tk_diags *diags);
 
 /* ---- manifest.c ---- */
 
-#define TK_BUNDLE_FORMAT "tkview-bundle"
-#define TK_BUNDLE_FORMAT_VERSION 1
+#define BUNDLE_FORMAT "tkview-bundle"
+#define BUNDLE_FORMAT_VERSION 1
 
 /* Reads the manifest at MANIFEST of the bundle folder BUNDLE->root.
  * Returns 0 when it is a tkview manifest this reader understands (kernels
  * added, bad entries reported and skipped), -1 when it is not (a warning says
  * why; the caller scans the folder instead). */
-int tk_manifest_load(tk_bundle *bundle, const char *manifest,
-                     tk_diags *diags);
+int bundle_manifest_load(tk_bundle *bundle, const char *manifest,
+                         tk_diags *diags);
 
 /* One slice of a pass dump file written for a kernel. */
 typedef struct {
     char *file;       /* relative to the bundle */
     const char *kind; /* static: "mlir", "llvm", "mixed" */
     size_t dumps;
-} tk_manifest_pass;
+} bundle_manifest_pass;
 
 /* What the writer decided for one kernel: paths relative to the bundle,
  * NULL for what is not there. */
@@ -96,8 +96,8 @@ typedef struct {
     char *folder;
     char *stage[TK_STAGE_COUNT];
     char *metadata, *cubin, *source_ttir;
-    GArray *passes; /* tk_manifest_pass; NULL when none */
-} tk_manifest_kernel;
+    GArray *passes; /* bundle_manifest_pass; NULL when none */
+} bundle_manifest_kernel;
 
 /* One source file: its original path and the copy (NULL when it could not
  * be copied, REASON saying why). */
@@ -105,32 +105,32 @@ typedef struct {
     const char *path;
     char *file;
     const char *reason;
-} tk_manifest_source;
+} bundle_manifest_source;
 
 /* The text of a manifest.json for B (caller frees); *LEN its length. */
-char *tk_manifest_build(const tk_bundle *b, const tk_manifest_kernel *ks,
-                        size_t n_kernels, const tk_manifest_source *srcs,
-                        size_t n_sources, size_t *len);
+char *bundle_manifest_build(const tk_bundle *b, const bundle_manifest_kernel *ks,
+                            size_t n_kernels, const bundle_manifest_source *srcs,
+                            size_t n_sources, size_t *len);
 
 /* ---- meta.c ---- */
 
 /* Reads Triton's NAME.json at PATH into KERNEL's metadata; a missing field
  * stays unknown.  *HASH (if not NULL) receives its "hash" (caller frees;
  * NULL when absent).  Returns 0, or -1 with a warning when unreadable. */
-int tk_meta_read_json(tk_kernel *kernel, const char *path, char **hash,
-                      tk_diags *diags);
+int bundle_meta_read_json(tk_kernel *kernel, const char *path, char **hash,
+                          tk_diags *diags);
 
 /* Reads registers and local memory (spills) of function NAME from the cubin
  * at PATH into KERNEL's metadata.  Returns 0, or -1 with a warning. */
-int tk_meta_read_cubin(tk_kernel *kernel, const char *path, tk_diags *diags);
+int bundle_meta_read_cubin(tk_kernel *kernel, const char *path, tk_diags *diags);
 
 /* Reads the cubin image of LEN bytes at DATA: *REGS and *LOCAL_BYTES receive
  * the function NAME's register count and local memory per thread, -1 where
  * the ELF does not say.  Returns 0, or -1 (with *WHY set to a static string)
  * when DATA is not a readable 64-bit ELF. */
-int tk_cubin_resources(const unsigned char *data, size_t len,
-                       const char *name, int64_t *regs, int64_t *local_bytes,
-                       const char **why);
+int bundle_cubin_resources(const unsigned char *data, size_t len,
+                           const char *name, int64_t *regs, int64_t *local_bytes,
+                           const char **why);
 
 /* ---- json.c ---- */
 
@@ -138,16 +138,16 @@ int tk_cubin_resources(const unsigned char *data, size_t len,
  * so that the recursive parser cannot overflow the stack).  Returns the root
  * node (caller frees with json_node_unref), or NULL with *ERROR set (caller
  * frees). */
-JsonNode *tk_json_read_file(const char *path, size_t max_bytes, char **error);
+JsonNode *bundle_json_read_file(const char *path, size_t max_bytes, char **error);
 
 /* Typed members of OBJ; NULL / -1 / default when absent or of another
  * type (no GLib criticals, unlike json_object_get_*_member). */
-const char *tk_json_string(JsonObject *obj, const char *key);
-int64_t tk_json_int(JsonObject *obj, const char *key); /* -1 if not >= 0 */
-JsonObject *tk_json_object(JsonObject *obj, const char *key);
-JsonArray *tk_json_array(JsonObject *obj, const char *key);
+const char *bundle_json_string(JsonObject *obj, const char *key);
+int64_t bundle_json_int(JsonObject *obj, const char *key); /* -1 if not >= 0 */
+JsonObject *bundle_json_object(JsonObject *obj, const char *key);
+JsonArray *bundle_json_array(JsonObject *obj, const char *key);
 /* 1, 0, or -1 when absent, null or not a boolean. */
-int tk_json_bool(JsonObject *obj, const char *key);
+int bundle_json_bool(JsonObject *obj, const char *key);
 
 /* ---- path.c ---- */
 
@@ -156,96 +156,96 @@ int tk_json_bool(JsonObject *obj, const char *key);
  * is absolute, climbs with "..", points outside through a symlink, or does
  * not exist.  WHAT says what the path is for, in the warning.  Caller
  * frees. */
-char *tk_path_inside(const char *root_real, const char *rel,
-                     const char *manifest, const char *what,
-                     tk_diags *diags);
+char *bundle_path_inside(const char *root_real, const char *rel,
+                         const char *manifest, const char *what,
+                         tk_diags *diags);
 
 /* A file name made of S that is safe in any folder: only [A-Za-z0-9._+-],
  * not starting with '.', not empty, at most MAX bytes.  Caller frees. */
-char *tk_path_safe_name(const char *s, size_t max);
+char *bundle_path_safe_name(const char *s, size_t max);
 
 /* PATH relative to ROOT when under it, else PATH.  Caller frees. */
-char *tk_path_relative(const char *root, const char *path);
+char *bundle_path_relative(const char *root, const char *path);
 
 /* ---- sources.c ---- */
 
 /* tk_bundle_resolve_source() for internal callers. */
-const char *tk_sources_resolve(tk_bundle *bundle, tk_file_id file,
-                               tk_diags *diags);
-void tk_sources_clear(tk_bundle *bundle);
+const char *bundle_sources_resolve(tk_bundle *bundle, tk_file_id file,
+                                   tk_diags *diags);
+void bundle_sources_clear(tk_bundle *bundle);
 
 /* Whether FILE was resolved at the very path the location names, outside
- * anything that was loaded (only meaningful after tk_sources_resolve()). */
-gboolean tk_sources_found_in_place(const tk_bundle *bundle, tk_file_id file);
+ * anything that was loaded (only meaningful after bundle_sources_resolve()). */
+gboolean bundle_sources_found_in_place(const tk_bundle *bundle, tk_file_id file);
 
 /* ---- passfiles.c ---- */
 
 /* Adds the pass dump file PATH (a bundle's manifest lists it for OWNER; NULL
  * when found by content, for any kernel).  It is indexed on first use. */
-void tk_passfiles_add(tk_bundle *bundle, const char *path,
-                      const tk_kernel *owner);
+void bundle_passfiles_add(tk_bundle *bundle, const char *path,
+                          const tk_kernel *owner);
 
 /* Looks for pass dump files by content in ROOT and in its subfolders (one
  * level down), skipping files whose name says they are something else
  * (stage files, metadata, cubins, Python). */
-void tk_passfiles_find(tk_bundle *bundle, const char *root, tk_diags *diags);
+void bundle_passfiles_find(tk_bundle *bundle, const char *root, tk_diags *diags);
 
 /* When the file PATH (given as the input) holds pass dumps: indexes it and
  * adds one kernel without stages per sequence; returns TRUE.  FALSE when it
  * is not a pass dump file (nothing done). */
-gboolean tk_passfiles_load_direct(tk_bundle *bundle, const char *path,
-                                  tk_diags *diags);
+gboolean bundle_passfiles_load_direct(tk_bundle *bundle, const char *path,
+                                      tk_diags *diags);
 
 /* When a folder gave no kernel from stage files but pass dump files were
- * found in it (tk_passfiles_find): indexes them and adds one kernel without
+ * found in it (bundle_passfiles_find): indexes them and adds one kernel without
  * stages per compile, a compile's MLIR sequence (an MLIR_DUMP_PATH file)
  * and LLVM sequence (a stderr) joined into one kernel when the dumps tell
  * that they belong together; returns TRUE.  FALSE when no pass dump file
  * was found (nothing done). */
-gboolean tk_passfiles_load_found(tk_bundle *bundle, tk_diags *diags);
+gboolean bundle_passfiles_load_found(tk_bundle *bundle, tk_diags *diags);
 
-/* Adds to DIAGS why the first files tk_passfiles_find() looked at are not
+/* Adds to DIAGS why the first files bundle_passfiles_find() looked at are not
  * pass dumps (empty, no header), for a load that found nothing. */
-void tk_passfiles_report_rejected(const tk_bundle *bundle, tk_diags *diags);
+void bundle_passfiles_report_rejected(const tk_bundle *bundle, tk_diags *diags);
 
 /* Writes KERNEL's slice of every pass file that has its sequence as
  * FOLDER/passes/KIND.txt.gz under the bundle being built in TMP, and lists
  * them in MK->passes.  Returns 0, or -1 when the bundle cannot be written
  * (an error naming OUTDIR); a pass file that cannot be read is a warning and
  * its slice is left out. */
-int tk_passfiles_write_kernel(tk_bundle *bundle, const tk_kernel *kernel,
-                              const char *tmp, tk_manifest_kernel *mk,
-                              const char *outdir, tk_diags *diags);
+int bundle_passfiles_write_kernel(tk_bundle *bundle, const tk_kernel *kernel,
+                                  const char *tmp, bundle_manifest_kernel *mk,
+                                  const char *outdir, tk_diags *diags);
 
-void tk_passfiles_clear(tk_bundle *bundle);
+void bundle_passfiles_clear(tk_bundle *bundle);
 
 /* ---- gzip.c ---- */
 
 /* Whether the file at PATH starts with gzip's magic bytes. */
-gboolean tk_gzip_is(const char *path);
+gboolean bundle_gzip_is(const char *path);
 
 /* Up to CAP bytes of the text of PATH (decompressed when it is gzip) into
  * BUF.  Returns how many, or -1 when it cannot be opened.  A damaged stream
  * gives what came before the damage. */
-int64_t tk_gzip_read_head(const char *path, char *buf, size_t cap);
+int64_t bundle_gzip_read_head(const char *path, char *buf, size_t cap);
 
 /* Decompresses the gzip file PATH into a new temporary file (in
  * g_get_tmp_dir()) and returns its path; the caller unlinks it and frees the
  * string.  A damaged or cut stream keeps the text before the damage, with a
  * warning naming PATH; NULL, with an error naming PATH, when nothing could be
  * written. */
-char *tk_gzip_inflate_to_temp(const char *path, tk_diags *diags);
+char *bundle_gzip_inflate_to_temp(const char *path, tk_diags *diags);
 
 /* A gzip file being written, a bounded buffer at a time. */
-typedef struct tk_gzip_writer tk_gzip_writer;
+typedef struct bundle_gzip_writer bundle_gzip_writer;
 
 /* Creates PATH, which must not exist.  NULL with *ERR set (caller frees). */
-tk_gzip_writer *tk_gzip_create(const char *path, char **err);
-/* Returns 0, or -1 once a write has failed (reported by tk_gzip_finish). */
-int tk_gzip_write(tk_gzip_writer *w, const char *data, size_t len);
+bundle_gzip_writer *bundle_gzip_create(const char *path, char **err);
+/* Returns 0, or -1 once a write has failed (reported by bundle_gzip_finish). */
+int bundle_gzip_write(bundle_gzip_writer *w, const char *data, size_t len);
 /* Closes and frees W.  KEEP: the file is wanted; returns -1 with *ERR set
  * (caller frees) when it could not be written whole, and removes it.  Not
  * KEEP: removes it, returns 0.  W may be NULL. */
-int tk_gzip_finish(tk_gzip_writer *w, gboolean keep, char **err);
+int bundle_gzip_finish(bundle_gzip_writer *w, gboolean keep, char **err);
 
 #endif

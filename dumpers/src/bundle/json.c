@@ -41,7 +41,7 @@ static int json_depth(const char *p, size_t len)
     return deepest;
 }
 
-JsonNode *tk_json_read_file(const char *path, size_t max_bytes, char **error)
+JsonNode *bundle_json_read_file(const char *path, size_t max_bytes, char **error)
 {
     char *data = NULL;
     gsize len = 0;
@@ -88,7 +88,7 @@ static JsonNode *member(JsonObject *obj, const char *key)
     return obj ? json_object_get_member(obj, key) : NULL;
 }
 
-const char *tk_json_string(JsonObject *obj, const char *key)
+const char *bundle_json_string(JsonObject *obj, const char *key)
 {
     JsonNode *n = member(obj, key);
     if (!n || JSON_NODE_TYPE(n) != JSON_NODE_VALUE ||
@@ -97,7 +97,7 @@ const char *tk_json_string(JsonObject *obj, const char *key)
     return json_node_get_string(n);
 }
 
-int64_t tk_json_int(JsonObject *obj, const char *key)
+int64_t bundle_json_int(JsonObject *obj, const char *key)
 {
     JsonNode *n = member(obj, key);
     if (!n || JSON_NODE_TYPE(n) != JSON_NODE_VALUE)
@@ -116,21 +116,21 @@ int64_t tk_json_int(JsonObject *obj, const char *key)
     return -1;
 }
 
-JsonObject *tk_json_object(JsonObject *obj, const char *key)
+JsonObject *bundle_json_object(JsonObject *obj, const char *key)
 {
     JsonNode *n = member(obj, key);
     return n && JSON_NODE_TYPE(n) == JSON_NODE_OBJECT ? json_node_get_object(n)
                                                       : NULL;
 }
 
-JsonArray *tk_json_array(JsonObject *obj, const char *key)
+JsonArray *bundle_json_array(JsonObject *obj, const char *key)
 {
     JsonNode *n = member(obj, key);
     return n && JSON_NODE_TYPE(n) == JSON_NODE_ARRAY ? json_node_get_array(n)
                                                      : NULL;
 }
 
-int tk_json_bool(JsonObject *obj, const char *key)
+int bundle_json_bool(JsonObject *obj, const char *key)
 {
     JsonNode *n = member(obj, key);
     if (!n || JSON_NODE_TYPE(n) != JSON_NODE_VALUE ||

@@ -39,17 +39,17 @@ static char *join_argv(char **argv)
 
 static void read_header(tk_bundle *b, JsonObject *o)
 {
-    b->tool_version = g_strdup(tk_json_string(o, "tool_version"));
-    JsonObject *comp = tk_json_object(o, "compiler");
-    b->compiler_name = g_strdup(tk_json_string(comp, "name"));
-    b->compiler_version = g_strdup(tk_json_string(comp, "version"));
-    b->compiler_target = g_strdup(tk_json_string(comp, "target"));
+    b->tool_version = g_strdup(bundle_json_string(o, "tool_version"));
+    JsonObject *comp = bundle_json_object(o, "compiler");
+    b->compiler_name = g_strdup(bundle_json_string(comp, "name"));
+    b->compiler_version = g_strdup(bundle_json_string(comp, "version"));
+    b->compiler_target = g_strdup(bundle_json_string(comp, "target"));
     if (b->compiler_name && b->compiler_version)
         b->compiler = g_strdup_printf("%s %s", b->compiler_name,
                                       b->compiler_version);
     else if (b->compiler_name)
         b->compiler = g_strdup(b->compiler_name);
-    JsonArray *cmd = tk_json_array(o, "command");
+    JsonArray *cmd = bundle_json_array(o, "command");
     if (cmd) {
         GPtrArray *argv = g_ptr_array_new();
         for (guint i = 0; i < json_array_get_length(cmd); i++) {
@@ -62,15 +62,15 @@ static void read_header(tk_bundle *b, JsonObject *o)
         b->argv = (char **)g_ptr_array_free(argv, FALSE);
         b->command = join_argv(b->argv);
     }
-    b->complete = tk_json_bool(o, "complete");
-    b->created = g_strdup(tk_json_string(o, "created"));
+    b->complete = bundle_json_bool(o, "complete");
+    b->created = g_strdup(bundle_json_string(o, "created"));
 }
 
 /* A source's original path: "path_hex" when present (the exact bytes of a
  * path that is not UTF-8), else "path".  Caller frees; NULL when neither. */
 static char *path_of(JsonObject *s)
 {
-    const char *hex = tk_json_string(s, "path_hex");
+    const char *hex = bundle_json_string(s, "path_hex");
     size_t n = hex ? strlen(hex) : 0;
     if (n > 0 && n % 2 == 0) {
         char *out = g_malloc(n / 2 + 1);
@@ -87,20 +87,20 @@ static char *path_of(JsonObject *s)
             return out;
         g_free(out);
     }
-    return g_strdup(tk_json_string(s, "path"));
+    return g_strdup(bundle_json_string(s, "path"));
 }
 
 static void read_sources(tk_bundle *b, JsonObject *o, const char *manifest,
                          tk_diags *diags)
 {
-    JsonArray *a = tk_json_array(o, "sources");
+    JsonArray *a = bundle_json_array(o, "sources");
     for (guint i = 0; a && i < json_array_get_length(a); i++) {
         JsonNode *n = json_array_get_element(a, i);
         JsonObject *s = JSON_NODE_TYPE(n) == JSON_NODE_OBJECT
                             ? json_node_get_object(n)
                             : NULL;
         char *path = path_of(s);
-        const char *file = tk_json_string(s, "file");
+        const char *file = bundle_json_string(s, "file");
         if (!path || !file) {
             g_free(path);
             tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
@@ -109,7 +109,7 @@ static void read_sources(tk_bundle *b, JsonObject *o, const char *manifest,
             continue;
         }
         char *what = g_strdup_printf("the copy of source %s", path);
-        char *local = tk_path_inside(b->root, file, manifest, what, diags);
+        char *local = bundle_path_inside(b->root, file, manifest, what, diags);
         g_free(what);
         if (local)
             g_hash_table_replace(b->stored_sources, path, local);
@@ -131,14 +131,14 @@ static const char *store_ext(tk_stage_kind kind, const char *file)
 
 static void read_metadata(tk_kernel *k, JsonObject *m)
 {
-    k->meta.num_warps = tk_json_int(m, "num_warps");
-    k->meta.num_ctas = tk_json_int(m, "num_ctas");
-    k->meta.num_stages = tk_json_int(m, "num_stages");
-    k->meta.shared_bytes = tk_json_int(m, "shared_bytes");
-    k->meta.registers = tk_json_int(m, "registers");
-    k->meta.spill_bytes = tk_json_int(m, "spill_bytes");
-    tk_kernel_set_target(k, tk_json_string(m, "target"));
-    tk_kernel_set_triton_version(k, tk_json_string(m, "triton_version"));
+    k->meta.num_warps = bundle_json_int(m, "num_warps");
+    k->meta.num_ctas = bundle_json_int(m, "num_ctas");
+    k->meta.num_stages = bundle_json_int(m, "num_stages");
+    k->meta.shared_bytes = bundle_json_int(m, "shared_bytes");
+    k->meta.registers = bundle_json_int(m, "registers");
+    k->meta.spill_bytes = bundle_json_int(m, "spill_bytes");
+    kernel_set_target(k, bundle_json_string(m, "target"));
+    kernel_set_triton_version(k, bundle_json_string(m, "triton_version"));
 }
 
 /* A path member of a kernel's "files", checked; NULL when absent or
@@ -147,11 +147,11 @@ static char *kernel_file(tk_bundle *b, JsonObject *files, const char *key,
                          const char *kname, const char *manifest,
                          tk_diags *diags)
 {
-    const char *rel = tk_json_string(files, key);
+    const char *rel = bundle_json_string(files, key);
     if (!rel)
         return NULL;
     char *what = g_strdup_printf("the %s file of kernel %s", key, kname);
-    char *p = tk_path_inside(b->root, rel, manifest, what, diags);
+    char *p = bundle_path_inside(b->root, rel, manifest, what, diags);
     g_free(what);
     return p;
 }
@@ -164,13 +164,13 @@ static GPtrArray *read_passes(tk_bundle *b, JsonObject *o, guint index,
                               tk_diags *diags)
 {
     GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-    JsonArray *a = tk_json_array(o, "passes");
+    JsonArray *a = bundle_json_array(o, "passes");
     for (guint i = 0; a && i < json_array_get_length(a); i++) {
         JsonNode *n = json_array_get_element(a, i);
         JsonObject *e = JSON_NODE_TYPE(n) == JSON_NODE_OBJECT
                             ? json_node_get_object(n)
                             : NULL;
-        const char *rel = tk_json_string(e, "file");
+        const char *rel = bundle_json_string(e, "file");
         if (!rel) {
             tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                          "kernels[%u].passes[%u] needs \"file\"; skipped",
@@ -178,7 +178,7 @@ static GPtrArray *read_passes(tk_bundle *b, JsonObject *o, guint index,
             continue;
         }
         char *what = g_strdup_printf("the pass dump file of kernel %s", name);
-        char *p = tk_path_inside(b->root, rel, manifest, what, diags);
+        char *p = bundle_path_inside(b->root, rel, manifest, what, diags);
         g_free(what);
         if (p)
             g_ptr_array_add(out, p);
@@ -192,8 +192,8 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
 {
     JsonObject *o =
         JSON_NODE_TYPE(n) == JSON_NODE_OBJECT ? json_node_get_object(n) : NULL;
-    const char *name = tk_json_string(o, "name");
-    const char *hash = tk_json_string(o, "hash");
+    const char *name = bundle_json_string(o, "name");
+    const char *hash = bundle_json_string(o, "hash");
     if (!name || !*name || !hash || !*hash) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "kernels[%u] has no \"name\" or \"hash\"; skipped",
@@ -211,30 +211,30 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     }
     g_hash_table_add(seen, id);
 
-    tk_kernel *k = tk_kernel_new(name, hash);
-    JsonObject *stages = tk_json_object(o, "stages");
+    tk_kernel *k = kernel_new(name, hash);
+    JsonObject *stages = bundle_json_object(o, "stages");
     GList *keys = stages ? json_object_get_members(stages) : NULL;
     for (GList *l = keys; l; l = l->next) {
         tk_stage_kind kind = tk_stage_kind_parse(l->data);
-        const char *rel = tk_json_string(stages, l->data);
+        const char *rel = bundle_json_string(stages, l->data);
         if (kind == TK_STAGE_UNKNOWN || !rel)
             continue; /* a stage a later tkview knows */
         char *what = g_strdup_printf("the %s of kernel %s",
                                      tk_stage_kind_name(kind), name);
-        char *p = tk_path_inside(b->root, rel, manifest, what, diags);
+        char *p = bundle_path_inside(b->root, rel, manifest, what, diags);
         g_free(what);
         if (p)
-            tk_kernel_offer_stage(k, kind, p, TK_RANK_NAMED,
-                                  store_ext(kind, rel));
+            kernel_offer_stage(k, kind, p, KERNEL_RANK_NAMED,
+                               store_ext(kind, rel));
         g_free(p);
     }
     g_list_free(keys);
 
-    const char *sass_missing = tk_json_string(o, "sass_missing");
+    const char *sass_missing = bundle_json_string(o, "sass_missing");
     if (sass_missing && *sass_missing)
         k->missing[TK_STAGE_SASS] = g_strdup(sass_missing);
 
-    JsonObject *files = tk_json_object(o, "files");
+    JsonObject *files = bundle_json_object(o, "files");
     k->meta_path = kernel_file(b, files, "metadata", name, manifest, diags);
     k->cubin_path = kernel_file(b, files, "cubin", name, manifest, diags);
     k->source_path =
@@ -242,19 +242,19 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
 
     /* The manifest's own metadata is what the writer knew; without it, the
      * files say what they can. */
-    JsonObject *meta = tk_json_object(o, "metadata");
+    JsonObject *meta = bundle_json_object(o, "metadata");
     if (meta) {
         read_metadata(k, meta);
     } else {
         if (k->meta_path)
-            tk_meta_read_json(k, k->meta_path, NULL, diags);
+            bundle_meta_read_json(k, k->meta_path, NULL, diags);
         if (k->cubin_path)
-            tk_meta_read_cubin(k, k->cubin_path, diags);
+            bundle_meta_read_cubin(k, k->cubin_path, diags);
     }
 
     /* Shown only, but never a path outside the bundle. */
-    const char *folder = tk_json_string(o, "folder");
-    k->origin = folder ? tk_path_inside(b->root, folder, manifest, "", NULL)
+    const char *folder = bundle_json_string(o, "folder");
+    k->origin = folder ? bundle_path_inside(b->root, folder, manifest, "", NULL)
                        : NULL;
     if (!k->origin)
         k->origin = g_strdup(b->root);
@@ -265,23 +265,23 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     /* A kernel made from pass dumps alone has no stage: its passes are what
      * there is, and a missing stage says so. */
     k->from_passes = listed == 0 && passes->len > 0;
-    if (tk_kernel_read_stages(k, b->tab, diags) == 0 && passes->len == 0) {
+    if (kernel_read_stages(k, b->tab, diags) == 0 && passes->len == 0) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "kernel %s: no stage file could be read; skipped", id);
-        tk_kernel_free(k);
+        kernel_free(k);
         g_ptr_array_unref(passes);
         return;
     }
     g_ptr_array_add(b->kernels, k);
     for (guint i = 0; i < passes->len; i++)
-        tk_passfiles_add(b, g_ptr_array_index(passes, i), k);
+        bundle_passfiles_add(b, g_ptr_array_index(passes, i), k);
     g_ptr_array_unref(passes);
 }
 
-int tk_manifest_load(tk_bundle *b, const char *manifest, tk_diags *diags)
+int bundle_manifest_load(tk_bundle *b, const char *manifest, tk_diags *diags)
 {
     char *err = NULL;
-    JsonNode *root = tk_json_read_file(manifest, MAX_MANIFEST_BYTES, &err);
+    JsonNode *root = bundle_json_read_file(manifest, MAX_MANIFEST_BYTES, &err);
     const char *why = NULL;
     JsonObject *o = NULL;
     int64_t version = -1;
@@ -289,11 +289,11 @@ int tk_manifest_load(tk_bundle *b, const char *manifest, tk_diags *diags)
         why = err;
     else if (JSON_NODE_TYPE(root) != JSON_NODE_OBJECT)
         why = "not a JSON object";
-    else if (g_strcmp0(tk_json_string(o = json_node_get_object(root),
-                                      "format"),
-                       TK_BUNDLE_FORMAT) != 0)
-        why = "no \"format\": \"" TK_BUNDLE_FORMAT "\"";
-    else if ((version = tk_json_int(o, "format_version")) < 1)
+    else if (g_strcmp0(bundle_json_string(o = json_node_get_object(root),
+                                          "format"),
+                       BUNDLE_FORMAT) != 0)
+        why = "no \"format\": \"" BUNDLE_FORMAT "\"";
+    else if ((version = bundle_json_int(o, "format_version")) < 1)
         why = "no valid \"format_version\"";
     if (why) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
@@ -305,18 +305,18 @@ int tk_manifest_load(tk_bundle *b, const char *manifest, tk_diags *diags)
             json_node_unref(root);
         return -1;
     }
-    if (version > TK_BUNDLE_FORMAT_VERSION) {
+    if (version > BUNDLE_FORMAT_VERSION) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "written in bundle format_version %" G_GINT64_FORMAT
                      ", newer than this tkview reads (%d); looking for "
                      "kernel folders instead",
-                     (gint64)version, TK_BUNDLE_FORMAT_VERSION);
+                     (gint64)version, BUNDLE_FORMAT_VERSION);
         json_node_unref(root);
         return -1;
     }
     read_header(b, o);
     read_sources(b, o, manifest, diags);
-    JsonArray *kernels = tk_json_array(o, "kernels");
+    JsonArray *kernels = bundle_json_array(o, "kernels");
     GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
                                              NULL);
     for (guint i = 0; kernels && i < json_array_get_length(kernels); i++)
@@ -409,7 +409,7 @@ static void add_compiler(JsonBuilder *jb, const tk_bundle *b)
     json_builder_end_object(jb);
 }
 
-static void add_kernel(JsonBuilder *jb, const tk_manifest_kernel *mk)
+static void add_kernel(JsonBuilder *jb, const bundle_manifest_kernel *mk)
 {
     const tk_kernel *k = mk->kernel;
     json_builder_begin_object(jb);
@@ -435,8 +435,8 @@ static void add_kernel(JsonBuilder *jb, const tk_manifest_kernel *mk)
         json_builder_set_member_name(jb, "passes");
         json_builder_begin_array(jb);
         for (guint i = 0; i < mk->passes->len; i++) {
-            const tk_manifest_pass *mp =
-                &g_array_index(mk->passes, tk_manifest_pass, i);
+            const bundle_manifest_pass *mp =
+                &g_array_index(mk->passes, bundle_manifest_pass, i);
             json_builder_begin_object(jb);
             add_string(jb, "kind", mp->kind);
             add_string(jb, "file", mp->file);
@@ -467,15 +467,15 @@ static void add_kernel(JsonBuilder *jb, const tk_manifest_kernel *mk)
     json_builder_end_object(jb);
 }
 
-char *tk_manifest_build(const tk_bundle *b, const tk_manifest_kernel *ks,
-                        size_t n_kernels, const tk_manifest_source *srcs,
-                        size_t n_sources, size_t *len)
+char *bundle_manifest_build(const tk_bundle *b, const bundle_manifest_kernel *ks,
+                            size_t n_kernels, const bundle_manifest_source *srcs,
+                            size_t n_sources, size_t *len)
 {
     JsonBuilder *jb = json_builder_new_immutable();
     json_builder_begin_object(jb);
-    add_string(jb, "format", TK_BUNDLE_FORMAT);
+    add_string(jb, "format", BUNDLE_FORMAT);
     json_builder_set_member_name(jb, "format_version");
-    json_builder_add_int_value(jb, TK_BUNDLE_FORMAT_VERSION);
+    json_builder_add_int_value(jb, BUNDLE_FORMAT_VERSION);
     add_string(jb, "tool", "tkview");
     add_string(jb, "tool_version", TKVIEW_VERSION);
     GDateTime *now = g_date_time_new_now_utc();

@@ -23,25 +23,25 @@
  * ("gfx942").  Caller frees; NULL when the target says neither. */
 static char *target_string(JsonObject *target)
 {
-    const char *backend = tk_json_string(target, "backend");
+    const char *backend = bundle_json_string(target, "backend");
     if (!backend)
         return NULL;
-    const char *arch_s = tk_json_string(target, "arch");
+    const char *arch_s = bundle_json_string(target, "arch");
     if (arch_s)
         return g_strdup_printf("%s:%s", backend, arch_s);
-    int64_t arch = tk_json_int(target, "arch");
+    int64_t arch = bundle_json_int(target, "arch");
     if (arch >= 0)
         return g_strdup_printf("%s:%" G_GINT64_FORMAT, backend, (gint64)arch);
     return g_strdup(backend);
 }
 
-int tk_meta_read_json(tk_kernel *k, const char *path, char **hash,
-                      tk_diags *diags)
+int bundle_meta_read_json(tk_kernel *k, const char *path, char **hash,
+                          tk_diags *diags)
 {
     if (hash)
         *hash = NULL;
     char *err = NULL;
-    JsonNode *root = tk_json_read_file(path, MAX_JSON_BYTES, &err);
+    JsonNode *root = bundle_json_read_file(path, MAX_JSON_BYTES, &err);
     if (!root || JSON_NODE_TYPE(root) != JSON_NODE_OBJECT) {
         tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
                      "cannot read the kernel metadata: %s",
@@ -52,16 +52,16 @@ int tk_meta_read_json(tk_kernel *k, const char *path, char **hash,
         return -1;
     }
     JsonObject *o = json_node_get_object(root);
-    k->meta.num_warps = tk_json_int(o, "num_warps");
-    k->meta.num_ctas = tk_json_int(o, "num_ctas");
-    k->meta.num_stages = tk_json_int(o, "num_stages");
-    k->meta.shared_bytes = tk_json_int(o, "shared");
-    char *target = target_string(tk_json_object(o, "target"));
-    tk_kernel_set_target(k, target);
+    k->meta.num_warps = bundle_json_int(o, "num_warps");
+    k->meta.num_ctas = bundle_json_int(o, "num_ctas");
+    k->meta.num_stages = bundle_json_int(o, "num_stages");
+    k->meta.shared_bytes = bundle_json_int(o, "shared");
+    char *target = target_string(bundle_json_object(o, "target"));
+    kernel_set_target(k, target);
     g_free(target);
-    tk_kernel_set_triton_version(k, tk_json_string(o, "triton_version"));
-    if (hash && tk_json_string(o, "hash") && *tk_json_string(o, "hash"))
-        *hash = g_strdup(tk_json_string(o, "hash"));
+    kernel_set_triton_version(k, bundle_json_string(o, "triton_version"));
+    if (hash && bundle_json_string(o, "hash") && *bundle_json_string(o, "hash"))
+        *hash = g_strdup(bundle_json_string(o, "hash"));
     json_node_unref(root);
     return 0;
 }
@@ -175,9 +175,9 @@ static void scan_nv_info(const unsigned char *b, size_t size, int64_t sym,
     }
 }
 
-int tk_cubin_resources(const unsigned char *data, size_t len,
-                       const char *name, int64_t *regs, int64_t *local_bytes,
-                       const char **why)
+int bundle_cubin_resources(const unsigned char *data, size_t len,
+                           const char *name, int64_t *regs, int64_t *local_bytes,
+                           const char **why)
 {
     *regs = *local_bytes = -1;
     Elf64_Ehdr eh;
@@ -257,7 +257,7 @@ int tk_cubin_resources(const unsigned char *data, size_t len,
     return 0;
 }
 
-int tk_meta_read_cubin(tk_kernel *k, const char *path, tk_diags *diags)
+int bundle_meta_read_cubin(tk_kernel *k, const char *path, tk_diags *diags)
 {
     GError *err = NULL;
     GMappedFile *m = g_mapped_file_new(path, FALSE, &err);
@@ -278,7 +278,7 @@ int tk_meta_read_cubin(tk_kernel *k, const char *path, tk_diags *diags)
     else if (!data)
         why = "empty file";
     else
-        rc = tk_cubin_resources(data, len, k->name, &regs, &local, &why);
+        rc = bundle_cubin_resources(data, len, k->name, &regs, &local, &why);
     g_mapped_file_unref(m);
     if (rc != 0) {
         tk_diags_add(diags, TK_DIAG_WARNING, path, 0,

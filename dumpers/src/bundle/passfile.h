@@ -6,7 +6,7 @@
 #include "bundle/internal.h"
 #include "tkdump/tk_passes.h"
 
-struct tk_pass_file {
+struct bundle_pass_file {
     char *path;             /* as found: shown, named in diagnostics */
     const tk_kernel *owner; /* listed for this kernel by a manifest; NULL:
                                found by content, for any kernel */
@@ -17,10 +17,10 @@ struct tk_pass_file {
 };
 
 /* The 1-based line of sequence S's first dump, for messages. */
-unsigned long long tk_passfiles_seq_line(const tk_passes *p, size_t s);
+unsigned long long bundle_passfiles_seq_line(const tk_passes *p, size_t s);
 
 /* Makes a kernel without stages of every compile in B's pass files, which
  * have been indexed and are all "direct" (passfiles_only.c). */
-void tk_passfiles_make_kernels(tk_bundle *b, tk_diags *diags);
+void bundle_passfiles_make_kernels(tk_bundle *b, tk_diags *diags);
 
 #endif

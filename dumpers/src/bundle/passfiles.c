@@ -34,7 +34,7 @@
 
 /* The decompressed copy of a .gz file is indexed under a temporary name;
  * the index is then made to name the .gz (see index_one):
- * tk_passes_set_path(). */
+ * passes_set_path(). */
 #include "passes/internal.h"
 
 #define COPY_CHUNK ((uint64_t)1 << 20)
@@ -46,19 +46,19 @@
 
 static void pass_file_free(gpointer p)
 {
-    tk_pass_file *f = p;
+    bundle_pass_file *f = p;
     tk_passes_free(f->ix);
     g_hash_table_destroy(f->seq_of);
     g_free(f->path);
     g_free(f);
 }
 
-static tk_pass_file *add_file(tk_bundle *b, const char *path,
-                              const tk_kernel *owner)
+static bundle_pass_file *add_file(tk_bundle *b, const char *path,
+                                  const tk_kernel *owner)
 {
     if (!b->pass_found)
         b->pass_found = g_ptr_array_new_with_free_func(pass_file_free);
-    tk_pass_file *f = g_new0(tk_pass_file, 1);
+    bundle_pass_file *f = g_new0(bundle_pass_file, 1);
     f->path = g_strdup(path);
     f->owner = owner;
     f->seq_of = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -66,12 +66,12 @@ static tk_pass_file *add_file(tk_bundle *b, const char *path,
     return f;
 }
 
-void tk_passfiles_add(tk_bundle *b, const char *path, const tk_kernel *owner)
+void bundle_passfiles_add(tk_bundle *b, const char *path, const tk_kernel *owner)
 {
     add_file(b, path, owner);
 }
 
-void tk_passfiles_clear(tk_bundle *b)
+void bundle_passfiles_clear(tk_bundle *b)
 {
     if (b->pass_files)
         g_ptr_array_free(b->pass_files, TRUE);
@@ -87,10 +87,10 @@ void tk_passfiles_clear(tk_bundle *b)
 /* What the content of PATH says, reading a gzip file's text. */
 static tk_passes_file_kind sniff(const char *path)
 {
-    if (!tk_gzip_is(path))
+    if (!bundle_gzip_is(path))
         return tk_passes_sniff_file(path);
     char *buf = g_malloc(TK_PASSES_SNIFF_BYTES);
-    int64_t n = tk_gzip_read_head(path, buf, TK_PASSES_SNIFF_BYTES);
+    int64_t n = bundle_gzip_read_head(path, buf, TK_PASSES_SNIFF_BYTES);
     tk_passes_file_kind k =
         n > 0 ? tk_passes_sniff(buf, (size_t)n) : TK_PASSES_FILE_NONE;
     g_free(buf);
@@ -128,7 +128,7 @@ typedef struct {
 } finder;
 
 /* Keeps why PATH is no pass dump file, to be said if the load finds
- * nothing else (tk_passfiles_report_rejected). */
+ * nothing else (bundle_passfiles_report_rejected). */
 static void reject(tk_bundle *b, const char *path, const char *why)
 {
     if (!b->pass_rejected)
@@ -139,7 +139,7 @@ static void reject(tk_bundle *b, const char *path, const char *why)
     b->n_rejected++;
 }
 
-void tk_passfiles_report_rejected(const tk_bundle *b, tk_diags *diags)
+void bundle_passfiles_report_rejected(const tk_bundle *b, tk_diags *diags)
 {
     size_t n = b->pass_rejected ? tk_diags_count(b->pass_rejected) : 0;
     for (size_t i = 0; i < n; i++) {
@@ -212,7 +212,7 @@ static void look_in(finder *f, const char *dir, gboolean descend)
     g_ptr_array_unref(subs);
 }
 
-void tk_passfiles_find(tk_bundle *b, const char *root, tk_diags *diags)
+void bundle_passfiles_find(tk_bundle *b, const char *root, tk_diags *diags)
 {
     finder f = {b, 0, FALSE};
     look_in(&f, root, TRUE);
@@ -228,7 +228,7 @@ void tk_passfiles_find(tk_bundle *b, const char *root, tk_diags *diags)
 /* Indexes F.  A gzip file is decompressed into a temporary file first; the
  * index keeps that open, so it is unlinked at once, and its diagnostics and
  * its path name the .gz the user has. */
-static void index_one(tk_pass_file *f, tk_diags *diags)
+static void index_one(bundle_pass_file *f, tk_diags *diags)
 {
     f->tried = TRUE;
     /* A manifest may name a FIFO or a device: opening it could block. */
@@ -243,11 +243,11 @@ static void index_one(tk_pass_file *f, tk_diags *diags)
                      "cannot read pass dumps: not a regular file");
         return;
     }
-    if (!tk_gzip_is(f->path)) {
+    if (!bundle_gzip_is(f->path)) {
         f->ix = tk_passes_index(f->path, diags);
         return;
     }
-    char *tmp = tk_gzip_inflate_to_temp(f->path, diags);
+    char *tmp = bundle_gzip_inflate_to_temp(f->path, diags);
     if (!tmp)
         return;
     tk_diags *local = tk_diags_new();
@@ -261,11 +261,11 @@ static void index_one(tk_pass_file *f, tk_diags *diags)
     }
     tk_diags_free(local);
     if (f->ix)
-        tk_passes_set_path(f->ix, f->path);
+        passes_set_path(f->ix, f->path);
     g_free(tmp);
 }
 
-unsigned long long tk_passfiles_seq_line(const tk_passes *p, size_t s)
+unsigned long long bundle_passfiles_seq_line(const tk_passes *p, size_t s)
 {
     const tk_pass_seq *q = tk_passes_seq(p, s);
     return q && q->n_dumps
@@ -273,14 +273,14 @@ unsigned long long tk_passfiles_seq_line(const tk_passes *p, size_t s)
                : 0;
 }
 
-static void warn_tie(const tk_pass_file *f, const tk_kernel *k, ptrdiff_t s,
+static void warn_tie(const bundle_pass_file *f, const tk_kernel *k, ptrdiff_t s,
                      size_t n_best, tk_diags *diags)
 {
-    tk_diags_add(diags, TK_DIAG_WARNING, f->path, tk_passfiles_seq_line(f->ix, (size_t)s),
+    tk_diags_add(diags, TK_DIAG_WARNING, f->path, bundle_passfiles_seq_line(f->ix, (size_t)s),
                  "kernel %s (%.12s): %zu compiles in this file match it "
                  "equally well (the first at line %llu); none is shown for "
                  "it",
-                 k->name, k->hash, n_best, tk_passfiles_seq_line(f->ix, (size_t)s));
+                 k->name, k->hash, n_best, bundle_passfiles_seq_line(f->ix, (size_t)s));
 }
 
 /* The key's stages are the first stage kinds. */
@@ -301,7 +301,7 @@ void tk_kernel_pass_key(const tk_kernel *k, tk_pass_key *key)
 }
 
 /* The sequence of the kernel a manifest listed F for. */
-static void match_owner(tk_pass_file *f, tk_diags *diags)
+static void match_owner(bundle_pass_file *f, tk_diags *diags)
 {
     const tk_kernel *k = f->owner;
     tk_pass_key key;
@@ -326,7 +326,7 @@ typedef struct {
 } claim;
 
 /* The sequences of every kernel of B in F, a file found by content. */
-static void match_all(tk_bundle *b, tk_pass_file *f, tk_diags *diags)
+static void match_all(tk_bundle *b, bundle_pass_file *f, tk_diags *diags)
 {
     size_t ns = tk_passes_seq_count(f->ix);
     claim *claims = g_new0(claim, ns ? ns : 1);
@@ -352,11 +352,11 @@ static void match_all(tk_bundle *b, tk_pass_file *f, tk_diags *diags)
             c->score = score;
             c->tied = FALSE;
         } else if (score == c->score) {
-            tk_diags_add(diags, TK_DIAG_WARNING, f->path, tk_passfiles_seq_line(f->ix, s),
+            tk_diags_add(diags, TK_DIAG_WARNING, f->path, bundle_passfiles_seq_line(f->ix, s),
                          "the compile at line %llu matches kernels %s "
                          "(%.12s) and %s (%.12s) equally well; it is shown "
                          "for neither",
-                         tk_passfiles_seq_line(f->ix, s), c->kernel->name, c->kernel->hash,
+                         bundle_passfiles_seq_line(f->ix, s), c->kernel->name, c->kernel->hash,
                          k->name, k->hash);
             c->tied = TRUE;
         }
@@ -394,7 +394,7 @@ static void match_all(tk_bundle *b, tk_pass_file *f, tk_diags *diags)
 
 /* A file indexed on a thread of its own, its diagnostics kept aside. */
 typedef struct {
-    tk_pass_file *f;
+    bundle_pass_file *f;
     tk_diags *diags;
     GThread *thread;
 } index_job;
@@ -416,7 +416,7 @@ static index_job *index_files(tk_bundle *b)
     index_job *jobs = g_new0(index_job, n + 1);
     int first = 1;
     for (guint i = 0; i < n; i++) {
-        tk_pass_file *f = g_ptr_array_index(b->pass_found, i);
+        bundle_pass_file *f = g_ptr_array_index(b->pass_found, i);
         if (f->tried)
             continue;
         jobs[i] = (index_job){f, tk_diags_new(), NULL};
@@ -444,7 +444,7 @@ static void index_all(tk_bundle *b, tk_diags *diags)
     b->pass_files = g_ptr_array_new();
     index_job *jobs = index_files(b);
     for (guint i = 0; b->pass_found && i < b->pass_found->len; i++) {
-        tk_pass_file *f = g_ptr_array_index(b->pass_found, i);
+        bundle_pass_file *f = g_ptr_array_index(b->pass_found, i);
         if (jobs[i].f) {
             tk_diags *local = jobs[i].diags;
             if (tk_diags_count(local) >= TK_DIAGS_PER_FILE) {
@@ -486,7 +486,7 @@ const tk_passes *tk_bundle_pass_file(tk_bundle *b, size_t i)
     index_all(b, NULL);
     if (i >= b->pass_files->len)
         return NULL;
-    return ((tk_pass_file *)g_ptr_array_index(b->pass_files, i))->ix;
+    return ((bundle_pass_file *)g_ptr_array_index(b->pass_files, i))->ix;
 }
 
 ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *b, const tk_kernel *k,
@@ -495,31 +495,31 @@ ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *b, const tk_kernel *k,
     index_all(b, NULL);
     if (i >= b->pass_files->len || !k)
         return -1;
-    tk_pass_file *f = g_ptr_array_index(b->pass_files, i);
+    bundle_pass_file *f = g_ptr_array_index(b->pass_files, i);
     gpointer v = g_hash_table_lookup(f->seq_of, k);
     return v ? (ptrdiff_t)GPOINTER_TO_SIZE(v) - 1 : -1;
 }
 
-gboolean tk_passfiles_load_direct(tk_bundle *b, const char *path,
-                                  tk_diags *diags)
+gboolean bundle_passfiles_load_direct(tk_bundle *b, const char *path,
+                                      tk_diags *diags)
 {
     if (sniff(path) == TK_PASSES_FILE_NONE)
         return FALSE;
-    tk_pass_file *f = add_file(b, path, NULL);
+    bundle_pass_file *f = add_file(b, path, NULL);
     f->direct = TRUE;
     index_all(b, diags);
-    tk_passfiles_make_kernels(b, diags);
+    bundle_passfiles_make_kernels(b, diags);
     return TRUE;
 }
 
-gboolean tk_passfiles_load_found(tk_bundle *b, tk_diags *diags)
+gboolean bundle_passfiles_load_found(tk_bundle *b, tk_diags *diags)
 {
     if (!b->pass_found || b->pass_found->len == 0 || b->pass_files)
         return FALSE;
     for (guint i = 0; i < b->pass_found->len; i++)
-        ((tk_pass_file *)g_ptr_array_index(b->pass_found, i))->direct = TRUE;
+        ((bundle_pass_file *)g_ptr_array_index(b->pass_found, i))->direct = TRUE;
     index_all(b, diags);
-    tk_passfiles_make_kernels(b, diags);
+    bundle_passfiles_make_kernels(b, diags);
     return TRUE;
 }
 
@@ -543,7 +543,7 @@ static const char *content_kind(const tk_passes *p)
  * at a time.  Returns 0, or -1 when P cannot be read (reported in DIAGS) or
  * W failed. */
 static int copy_seq(const tk_passes *p, const tk_pass_seq *s,
-                    tk_gzip_writer *w, tk_diags *diags)
+                    bundle_gzip_writer *w, tk_diags *diags)
 {
     for (size_t j = 0; j < s->n_dumps; j++) {
         const tk_pass_dump *d = tk_passes_get(p, s->dumps[j]);
@@ -555,7 +555,7 @@ static int copy_seq(const tk_passes *p, const tk_pass_seq *s,
             char *chunk = tk_passes_read_range(p, off, n, diags);
             if (!chunk)
                 return -1;
-            int rc = tk_gzip_write(w, chunk, (size_t)n);
+            int rc = bundle_gzip_write(w, chunk, (size_t)n);
             last = chunk[n - 1];
             g_free(chunk);
             if (rc != 0)
@@ -564,15 +564,15 @@ static int copy_seq(const tk_passes *p, const tk_pass_seq *s,
         }
         /* The body's last line may lack its line end (the end of the
          * file); then a blank line, as the printers leave between dumps. */
-        if (tk_gzip_write(w, "\n\n", last == '\n' ? 1 : 2) != 0)
+        if (bundle_gzip_write(w, "\n\n", last == '\n' ? 1 : 2) != 0)
             return -1;
     }
     return 0;
 }
 
-int tk_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
-                              const char *tmp, tk_manifest_kernel *mk,
-                              const char *outdir, tk_diags *diags)
+int bundle_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
+                                  const char *tmp, bundle_manifest_kernel *mk,
+                                  const char *outdir, tk_diags *diags)
 {
     size_t n = tk_bundle_pass_file_count(b, diags);
     gboolean have_dir = FALSE;
@@ -583,7 +583,7 @@ int tk_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
         ptrdiff_t s = tk_bundle_kernel_pass_seq(b, k, i);
         if (s < 0)
             continue;
-        const tk_pass_file *f = g_ptr_array_index(b->pass_files, i);
+        const bundle_pass_file *f = g_ptr_array_index(b->pass_files, i);
         const tk_pass_seq *seq = tk_passes_seq(f->ix, (size_t)s);
         if (!have_dir) {
             char *dir = g_build_filename(tmp, mk->folder, "passes", NULL);
@@ -608,7 +608,7 @@ int tk_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
         char *rel = g_strdup_printf("%s/passes/%s", mk->folder, name);
         char *to = g_build_filename(tmp, rel, NULL);
         char *err = NULL;
-        tk_gzip_writer *w = tk_gzip_create(to, &err);
+        bundle_gzip_writer *w = bundle_gzip_create(to, &err);
         if (!w) {
             tk_diags_add(diags, TK_DIAG_ERROR, outdir, 0,
                          "cannot write the bundle: %s", err);
@@ -627,12 +627,12 @@ int tk_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
             }
             tk_diags_free(reads);
             if (copied != 0 && read_failed) {
-                tk_gzip_finish(w, FALSE, NULL);
+                bundle_gzip_finish(w, FALSE, NULL);
                 tk_diags_add(diags, TK_DIAG_WARNING, f->path, 0,
                              "kernel %s (%.12s): its pass dumps from this "
                              "file are left out of the bundle",
                              k->name, k->hash);
-            } else if (tk_gzip_finish(w, TRUE, &err) != 0) {
+            } else if (bundle_gzip_finish(w, TRUE, &err) != 0) {
                 tk_diags_add(diags, TK_DIAG_ERROR, outdir, 0,
                              "cannot write the bundle: %s", err);
                 g_free(err);
@@ -640,8 +640,8 @@ int tk_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
             } else {
                 if (!mk->passes)
                     mk->passes = g_array_new(FALSE, FALSE,
-                                             sizeof(tk_manifest_pass));
-                tk_manifest_pass mp = {g_strdup(rel), kind, seq->n_dumps};
+                                             sizeof(bundle_manifest_pass));
+                bundle_manifest_pass mp = {g_strdup(rel), kind, seq->n_dumps};
                 g_array_append_val(mk->passes, mp);
             }
         }

@@ -19,7 +19,7 @@
 typedef enum { PART_WHOLE, PART_MLIR, PART_LLVM } part_role;
 
 typedef struct {
-    tk_pass_file *f;
+    bundle_pass_file *f;
     size_t seq;
     part_role role;
     gboolean done; /* made into a kernel */
@@ -201,7 +201,7 @@ static void describe_refs(GString *out, GPtrArray *refs)
                                    base_name(r->f->path));
         else
             g_string_append(out, ", ");
-        g_string_append_printf(out, "%llu", tk_passfiles_seq_line(r->f->ix, r->seq));
+        g_string_append_printf(out, "%llu", bundle_passfiles_seq_line(r->f->ix, r->seq));
     }
 }
 
@@ -322,15 +322,15 @@ static void add_seq_kernel(tk_bundle *b, seq_ref *a, seq_ref *p,
     }
     g_free(base);
     g_hash_table_add(hashes, hash);
-    tk_kernel *k = tk_kernel_new(qa->kernel, hash);
+    tk_kernel *k = kernel_new(qa->kernel, hash);
     k->from_passes = TRUE;
     k->origin = g_strdup_printf("%s, line %llu", a->f->path,
-                                tk_passfiles_seq_line(a->f->ix, a->seq));
+                                bundle_passfiles_seq_line(a->f->ix, a->seq));
     g_hash_table_insert(a->f->seq_of, k, GSIZE_TO_POINTER(a->seq + 1));
     a->done = TRUE;
     if (p) {
         char *o = g_strdup_printf("%s; %s, line %llu", k->origin, p->f->path,
-                                  tk_passfiles_seq_line(p->f->ix, p->seq));
+                                  bundle_passfiles_seq_line(p->f->ix, p->seq));
         g_free(k->origin);
         k->origin = o;
         g_hash_table_insert(p->f->seq_of, k, GSIZE_TO_POINTER(p->seq + 1));
@@ -339,7 +339,7 @@ static void add_seq_kernel(tk_bundle *b, seq_ref *a, seq_ref *p,
     g_ptr_array_add(b->kernels, k);
 }
 
-void tk_passfiles_make_kernels(tk_bundle *b, tk_diags *diags)
+void bundle_passfiles_make_kernels(tk_bundle *b, tk_diags *diags)
 {
     GPtrArray *refs = g_ptr_array_new_with_free_func(g_free);
     GHashTable *by_name = g_hash_table_new_full(
@@ -347,7 +347,7 @@ void tk_passfiles_make_kernels(tk_bundle *b, tk_diags *diags)
     GPtrArray *names = g_ptr_array_new(); /* first seen first */
     GPtrArray *barren = g_ptr_array_new(); /* files that name no kernel */
     for (guint i = 0; i < b->pass_files->len; i++) {
-        tk_pass_file *f = g_ptr_array_index(b->pass_files, i);
+        bundle_pass_file *f = g_ptr_array_index(b->pass_files, i);
         size_t unnamed = 0, named = 0;
         for (size_t s = 0; s < tk_passes_seq_count(f->ix); s++) {
             const tk_pass_seq *q = tk_passes_seq(f->ix, s);
@@ -391,7 +391,7 @@ void tk_passfiles_make_kernels(tk_bundle *b, tk_diags *diags)
     for (guint i = 0; i < barren->len; i++)
         tk_diags_add(diags,
                      b->kernels->len ? TK_DIAG_WARNING : TK_DIAG_ERROR,
-                     ((tk_pass_file *)g_ptr_array_index(barren, i))->path, 0,
+                     ((bundle_pass_file *)g_ptr_array_index(barren, i))->path, 0,
                      "a pass dump file, but no dump in it defines a kernel");
     g_ptr_array_free(barren, TRUE);
     g_hash_table_destroy(hashes);

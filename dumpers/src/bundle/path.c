@@ -30,9 +30,9 @@ static gboolean has_dotdot(const char *rel)
     return FALSE;
 }
 
-char *tk_path_inside(const char *root_real, const char *rel,
-                     const char *manifest, const char *what,
-                     tk_diags *diags)
+char *bundle_path_inside(const char *root_real, const char *rel,
+                         const char *manifest, const char *what,
+                         tk_diags *diags)
 {
     if (!rel || !*rel) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
@@ -81,7 +81,7 @@ char *tk_path_inside(const char *root_real, const char *rel,
     return out;
 }
 
-char *tk_path_safe_name(const char *s, size_t max)
+char *bundle_path_safe_name(const char *s, size_t max)
 {
     if (max == 0)
         max = 1;
@@ -97,7 +97,7 @@ char *tk_path_safe_name(const char *s, size_t max)
     return g_string_free(out, FALSE);
 }
 
-char *tk_path_relative(const char *root, const char *path)
+char *bundle_path_relative(const char *root, const char *path)
 {
     size_t n = strlen(root);
     if (n > 0 && strncmp(path, root, n) == 0 &&

@@ -37,19 +37,19 @@ typedef struct {
 } ext_rule;
 
 static const ext_rule ext_rules[] = {
-    {"ttir", FK_STAGE, TK_STAGE_TTIR, TK_RANK_NAMED, "ttir"},
-    {"ttgir", FK_STAGE, TK_STAGE_TTGIR, TK_RANK_NAMED, "ttgir"},
-    {"llir", FK_STAGE, TK_STAGE_LLIR, TK_RANK_NAMED, "llir"},
-    {"ll", FK_STAGE, TK_STAGE_LLIR, TK_RANK_NAMED, "llir"},
-    {"ptx", FK_STAGE, TK_STAGE_PTX, TK_RANK_NAMED, "ptx"},
-    {"sass_gi", FK_STAGE, TK_STAGE_SASS, TK_RANK_NAMED, "sass_gi"},
-    {"sass_g", FK_STAGE, TK_STAGE_SASS, TK_RANK_SASS_G, "sass_g"},
-    {"sass", FK_STAGE, TK_STAGE_SASS, TK_RANK_SASS, "sass"},
+    {"ttir", FK_STAGE, TK_STAGE_TTIR, KERNEL_RANK_NAMED, "ttir"},
+    {"ttgir", FK_STAGE, TK_STAGE_TTGIR, KERNEL_RANK_NAMED, "ttgir"},
+    {"llir", FK_STAGE, TK_STAGE_LLIR, KERNEL_RANK_NAMED, "llir"},
+    {"ll", FK_STAGE, TK_STAGE_LLIR, KERNEL_RANK_NAMED, "llir"},
+    {"ptx", FK_STAGE, TK_STAGE_PTX, KERNEL_RANK_NAMED, "ptx"},
+    {"sass_gi", FK_STAGE, TK_STAGE_SASS, KERNEL_RANK_NAMED, "sass_gi"},
+    {"sass_g", FK_STAGE, TK_STAGE_SASS, KERNEL_RANK_SASS_G, "sass_g"},
+    {"sass", FK_STAGE, TK_STAGE_SASS, KERNEL_RANK_SASS, "sass"},
     {"json", FK_META, TK_STAGE_UNKNOWN, 0, NULL},
     {"cubin", FK_CUBIN, TK_STAGE_UNKNOWN, 0, NULL},
     {"source", FK_SOURCE, TK_STAGE_UNKNOWN, 0, NULL},
-    {"txt", FK_SNIFF, TK_STAGE_UNKNOWN, TK_RANK_SNIFFED, NULL},
-    {"mlir", FK_SNIFF, TK_STAGE_UNKNOWN, TK_RANK_SNIFFED, NULL},
+    {"txt", FK_SNIFF, TK_STAGE_UNKNOWN, KERNEL_RANK_SNIFFED, NULL},
+    {"mlir", FK_SNIFF, TK_STAGE_UNKNOWN, KERNEL_RANK_SNIFFED, NULL},
 };
 
 /* What the file name BASE says.  *STEM receives the kernel name it implies
@@ -57,7 +57,7 @@ static const ext_rule ext_rules[] = {
 static const ext_rule *classify(const char *base, char **stem)
 {
     static const ext_rule sniff = {"", FK_SNIFF, TK_STAGE_UNKNOWN,
-                                   TK_RANK_SNIFFED, NULL};
+                                   KERNEL_RANK_SNIFFED, NULL};
     *stem = NULL;
     /* Hidden files, and Triton's __grp__NAME.json (the list of a cache
      * entry's files), are not kernels. */
@@ -85,7 +85,7 @@ static const ext_rule *classify(const char *base, char **stem)
 static tk_stage_kind sniff_file(const char *path, const char **ext)
 {
     char *buf = g_malloc(SNIFF_BYTES);
-    ssize_t got = tk_read_head(path, buf, SNIFF_BYTES);
+    ssize_t got = text_read_head(path, buf, SNIFF_BYTES);
     if (got <= 0) {
         g_free(buf);
         return TK_STAGE_UNKNOWN;
@@ -122,7 +122,7 @@ typedef struct {
 static void candidate_free(gpointer p)
 {
     candidate *c = p;
-    tk_kernel_free(c->k);
+    kernel_free(c->k);
     g_free(c->dir);
     g_free(c->json_hash);
     g_free(c);
@@ -190,7 +190,7 @@ static gboolean scan_dir(GPtrArray *cands, const char *dir, tk_diags *diags)
         candidate *c = g_hash_table_lookup(by_stem, stem);
         if (!c) {
             c = g_new0(candidate, 1);
-            c->k = tk_kernel_new(stem, NULL);
+            c->k = kernel_new(stem, NULL);
             c->dir = g_strdup(dir);
             g_ptr_array_add(cands, c);
             g_hash_table_insert(by_stem, g_strdup(stem), c);
@@ -198,7 +198,7 @@ static gboolean scan_dir(GPtrArray *cands, const char *dir, tk_diags *diags)
         switch (r->fk) {
         case FK_STAGE:
         case FK_SNIFF:
-            if (!tk_kernel_offer_stage(c->k, kind, path, r->rank, store_ext) &&
+            if (!kernel_offer_stage(c->k, kind, path, r->rank, store_ext) &&
                 c->k->files[kind].rank == r->rank)
                 tk_diags_add(diags, TK_DIAG_NOTE, path, 0,
                              "a second %s file for kernel %s; using %s",
@@ -235,8 +235,8 @@ static gboolean scan_dir(GPtrArray *cands, const char *dir, tk_diags *diags)
         if (!c->has_stage)
             g_ptr_array_remove_index(cands, i - 1);
         else if (c->k->meta_path)
-            c->meta_read = tk_meta_read_json(c->k, c->k->meta_path,
-                                             &c->json_hash, diags) == 0;
+            c->meta_read = bundle_meta_read_json(c->k, c->k->meta_path,
+                                                 &c->json_hash, diags) == 0;
     }
     return triton_dir;
 }
@@ -321,21 +321,21 @@ static void merge_into(candidate *g, const candidate *c, const char *root)
 {
     for (int i = 0; i < TK_STAGE_COUNT; i++)
         if (c->k->files[i].path)
-            tk_kernel_offer_stage(g->k, (tk_stage_kind)i, c->k->files[i].path,
-                                  c->k->files[i].rank, c->k->files[i].ext);
+            kernel_offer_stage(g->k, (tk_stage_kind)i, c->k->files[i].path,
+                               c->k->files[i].rank, c->k->files[i].ext);
     if (!g->k->meta_path && c->meta_read) {
         /* The metadata comes with its file: take what was read of it. */
         tk_kernel_meta m = c->k->meta;
         g->k->meta = m;
-        tk_kernel_set_target(g->k, c->k->target);
-        tk_kernel_set_triton_version(g->k, c->k->triton_version);
+        kernel_set_target(g->k, c->k->target);
+        kernel_set_triton_version(g->k, c->k->triton_version);
         g->meta_read = TRUE;
     }
     take_path(&g->k->meta_path, c->k->meta_path);
     take_path(&g->k->cubin_path, c->k->cubin_path);
     take_path(&g->k->source_path, c->k->source_path);
     take_path(&g->json_hash, c->json_hash);
-    char *rel = tk_path_relative(root, c->dir);
+    char *rel = bundle_path_relative(root, c->dir);
     char *origin = g_strconcat(g->k->origin, ", ", rel, NULL);
     g_free(g->k->origin);
     g->k->origin = origin;
@@ -352,17 +352,17 @@ static void finish_kernel(tk_bundle *b, candidate *g, tk_diags *diags)
     if (g->meta_read)
         hash = g_strdup(g->json_hash);
     else if (k->meta_path)
-        tk_meta_read_json(k, k->meta_path, &hash, diags);
+        bundle_meta_read_json(k, k->meta_path, &hash, diags);
     if (!hash)
         hash = g_path_get_basename(g->dir);
     k->hash = hash;
     if (k->cubin_path)
-        tk_meta_read_cubin(k, k->cubin_path, diags);
-    if (tk_kernel_read_stages(k, b->tab, diags) == 0) {
+        bundle_meta_read_cubin(k, k->cubin_path, diags);
+    if (kernel_read_stages(k, b->tab, diags) == 0) {
         tk_diags_add(diags, TK_DIAG_WARNING, g->dir, 0,
                      "kernel %s: no stage file could be read; skipped",
                      k->name);
-        tk_kernel_free(k);
+        kernel_free(k);
         return;
     }
     g_ptr_array_add(b->kernels, k);
@@ -385,7 +385,7 @@ static void add_kernels(tk_bundle *b, GPtrArray *cands, tk_diags *diags)
              * folder. */
             c->k->origin = strcmp(c->dir, b->root) == 0
                                ? g_strdup(c->dir)
-                               : tk_path_relative(b->root, c->dir);
+                               : bundle_path_relative(b->root, c->dir);
             g_ptr_array_add(groups, c);
         }
     }
@@ -396,8 +396,8 @@ static void add_kernels(tk_bundle *b, GPtrArray *cands, tk_diags *diags)
 
 /* ---- entry points ----------------------------------------------------- */
 
-void tk_bundle_scan_folder(tk_bundle *b, const char *root, const char *skip,
-                           tk_diags *diags)
+void bundle_scan_folder(tk_bundle *b, const char *root, const char *skip,
+                        tk_diags *diags)
 {
     GPtrArray *cands = g_ptr_array_new_with_free_func(candidate_free);
     char *dump = g_build_filename(root, "kernel_dump", NULL);
@@ -427,7 +427,7 @@ void tk_bundle_scan_folder(tk_bundle *b, const char *root, const char *skip,
     g_ptr_array_free(cands, TRUE);
 }
 
-void tk_bundle_scan_file(tk_bundle *b, const char *path, tk_diags *diags)
+void bundle_scan_file(tk_bundle *b, const char *path, tk_diags *diags)
 {
     b->kind = TK_INPUT_FILES;
     char *base = g_path_get_basename(path);
@@ -435,7 +435,7 @@ void tk_bundle_scan_file(tk_bundle *b, const char *path, tk_diags *diags)
     const ext_rule *r = classify(base, &stem);
     tk_stage_kind kind = TK_STAGE_UNKNOWN;
     const char *store_ext = NULL;
-    int rank = TK_RANK_SNIFFED;
+    int rank = KERNEL_RANK_SNIFFED;
     if (r && r->fk == FK_STAGE) {
         kind = r->kind;
         store_ext = r->store_ext;
@@ -443,7 +443,7 @@ void tk_bundle_scan_file(tk_bundle *b, const char *path, tk_diags *diags)
     } else {
         /* A pass dump file (an MLIR_DUMP_PATH file, a captured stderr, a
          * bundle's compressed slice): its compiles are the kernels. */
-        if (tk_passfiles_load_direct(b, path, diags)) {
+        if (bundle_passfiles_load_direct(b, path, diags)) {
             g_free(stem);
             g_free(base);
             return;
@@ -460,10 +460,10 @@ void tk_bundle_scan_file(tk_bundle *b, const char *path, tk_diags *diags)
                      "which stage it is");
     } else {
         candidate *c = g_new0(candidate, 1);
-        c->k = tk_kernel_new(stem, NULL);
+        c->k = kernel_new(stem, NULL);
         c->dir = g_path_get_dirname(path);
         c->k->origin = g_strdup(path);
-        tk_kernel_offer_stage(c->k, kind, path, rank, store_ext);
+        kernel_offer_stage(c->k, kind, path, rank, store_ext);
         finish_kernel(b, c, diags);
         candidate_free(c);
     }

@@ -210,8 +210,8 @@ static char *find_source(tk_bundle *b, const char *orig, gboolean *ambiguous,
     return found;
 }
 
-const char *tk_sources_resolve(tk_bundle *b, tk_file_id file,
-                               tk_diags *diags)
+const char *bundle_sources_resolve(tk_bundle *b, tk_file_id file,
+                                   tk_diags *diags)
 {
     if (file >= tk_loctab_file_count(b->tab))
         return NULL;
@@ -252,13 +252,13 @@ const char *tk_sources_resolve(tk_bundle *b, tk_file_id file,
     return NULL;
 }
 
-gboolean tk_sources_found_in_place(const tk_bundle *b, tk_file_id file)
+gboolean bundle_sources_found_in_place(const tk_bundle *b, tk_file_id file)
 {
     return b->in_place &&
            g_hash_table_contains(b->in_place, GUINT_TO_POINTER((guint)file + 1));
 }
 
-void tk_sources_clear(tk_bundle *b)
+void bundle_sources_clear(tk_bundle *b)
 {
     if (b->in_place)
         g_hash_table_destroy(b->in_place);

@@ -4,7 +4,7 @@
  * The bundle is built in a fresh folder beside OUTDIR and renamed into place
  * at the end, so OUTDIR is either absent or a whole bundle, never half of
  * one.  Every name written is made here from safe characters
- * (tk_path_safe_name): nothing a kernel name, hash or source path says can
+ * (bundle_path_safe_name): nothing a kernel name, hash or source path says can
  * place a file outside OUTDIR.  manifest.json is written last.
  */
 #include "bundle/internal.h"
@@ -138,8 +138,8 @@ static int put_file(writer *w, const char *from, const char *rel)
 /* A folder name for kernel K, unique in the bundle: NAME-HASHPREFIX. */
 static char *kernel_folder(writer *w, const tk_kernel *k)
 {
-    char *name = tk_path_safe_name(k->name, NAME_MAX_BYTES);
-    char *hash = tk_path_safe_name(k->hash, 8);
+    char *name = bundle_path_safe_name(k->name, NAME_MAX_BYTES);
+    char *hash = bundle_path_safe_name(k->hash, 8);
     char *folder = g_strdup_printf("%s-%s", name, hash);
     for (int i = 2; g_hash_table_contains(w->used, folder); i++) {
         g_free(folder);
@@ -151,7 +151,7 @@ static char *kernel_folder(writer *w, const tk_kernel *k)
     return folder;
 }
 
-static int write_kernel(writer *w, const tk_kernel *k, tk_manifest_kernel *mk)
+static int write_kernel(writer *w, const tk_kernel *k, bundle_manifest_kernel *mk)
 {
     mk->kernel = k;
     mk->folder = kernel_folder(w, k);
@@ -164,7 +164,7 @@ static int write_kernel(writer *w, const tk_kernel *k, tk_manifest_kernel *mk)
         return -1;
     }
     g_free(dir);
-    char *base = tk_path_safe_name(k->name, NAME_MAX_BYTES);
+    char *base = bundle_path_safe_name(k->name, NAME_MAX_BYTES);
     int rc = 0;
     for (int i = 0; i < TK_STAGE_COUNT && rc == 0; i++) {
         if (!k->stages[i] || !k->files[i].path)
@@ -190,23 +190,23 @@ static int write_kernel(writer *w, const tk_kernel *k, tk_manifest_kernel *mk)
     }
     g_free(base);
     if (rc == 0)
-        rc = tk_passfiles_write_kernel(w->b, k, w->tmp, mk, w->outdir,
-                                       w->diags);
+        rc = bundle_passfiles_write_kernel(w->b, k, w->tmp, mk, w->outdir,
+                                           w->diags);
     return rc;
 }
 
 /* Copies every source file the locations name that can be found; the others
  * are listed as missing.  Fills SRCS (one per file of the table). */
-static int write_sources(writer *w, tk_manifest_source *srcs, size_t n)
+static int write_sources(writer *w, bundle_manifest_source *srcs, size_t n)
 {
     GHashTable *copied = g_hash_table_new_full(g_str_hash, g_str_equal,
                                                g_free, g_free);
     gboolean have_dir = FALSE;
     int rc = 0;
     for (size_t f = 0; f < n && rc == 0; f++) {
-        tk_manifest_source *s = &srcs[f];
+        bundle_manifest_source *s = &srcs[f];
         s->path = tk_loctab_file_path(w->b->tab, (tk_file_id)f);
-        const char *local = tk_sources_resolve(w->b, (tk_file_id)f, w->diags);
+        const char *local = bundle_sources_resolve(w->b, (tk_file_id)f, w->diags);
         if (!local) {
             s->reason = "not found";
             continue;
@@ -215,7 +215,7 @@ static int write_sources(writer *w, tk_manifest_source *srcs, size_t n)
          * this machine found at such a path is shown, never packed into a
          * bundle that may be passed on (~/.ssh/id_rsa as a "source"). */
         if (w->b->kind == TK_INPUT_BUNDLE &&
-            tk_sources_found_in_place(w->b, (tk_file_id)f)) {
+            bundle_sources_found_in_place(w->b, (tk_file_id)f)) {
             s->reason = "found only outside the bundle it was loaded from";
             continue;
         }
@@ -237,7 +237,7 @@ static int write_sources(writer *w, tk_manifest_source *srcs, size_t n)
                 break;
         }
         char *base = g_path_get_basename(s->path);
-        char *safe = tk_path_safe_name(base, NAME_MAX_BYTES);
+        char *safe = bundle_path_safe_name(base, NAME_MAX_BYTES);
         char *rel = g_strdup_printf("sources/%04zu-%s", f, safe);
         g_free(base);
         g_free(safe);
@@ -303,17 +303,17 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
     g_hash_table_add(w.used, g_strdup("manifest.json"));
 
     size_t nk = b->kernels->len;
-    tk_manifest_kernel *mks = g_new0(tk_manifest_kernel, nk ? nk : 1);
+    bundle_manifest_kernel *mks = g_new0(bundle_manifest_kernel, nk ? nk : 1);
     int rc = 0;
     for (size_t i = 0; i < nk && rc == 0; i++)
         rc = write_kernel(&w, g_ptr_array_index(b->kernels, i), &mks[i]);
     size_t ns = tk_loctab_file_count(b->tab);
-    tk_manifest_source *srcs = g_new0(tk_manifest_source, ns ? ns : 1);
+    bundle_manifest_source *srcs = g_new0(bundle_manifest_source, ns ? ns : 1);
     if (rc == 0)
         rc = write_sources(&w, srcs, ns);
     if (rc == 0) {
         size_t len = 0;
-        char *text = tk_manifest_build(b, mks, nk, srcs, ns, &len);
+        char *text = bundle_manifest_build(b, mks, nk, srcs, ns, &len);
         char *mpath = g_build_filename(tmpl, "manifest.json", NULL);
         GError *err = NULL;
         if (!g_file_set_contents(mpath, text, (gssize)len, &err)) {
@@ -343,7 +343,7 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
         g_free(mks[i].cubin);
         g_free(mks[i].source_ttir);
         for (guint p = 0; mks[i].passes && p < mks[i].passes->len; p++)
-            g_free(g_array_index(mks[i].passes, tk_manifest_pass, p).file);
+            g_free(g_array_index(mks[i].passes, bundle_manifest_pass, p).file);
         if (mks[i].passes)
             g_array_free(mks[i].passes, TRUE);
     }

@@ -26,7 +26,7 @@ const char *tk_diff_algorithm_name(tk_diff_algorithm alg)
  * order (what every algorithm guarantees), so a run of unmarked lines on
  * both sides is an equal hunk and the marked lines between two such runs
  * form one delete, insert or replace. */
-static int emit_hunks(const tk_diff_env *env, tk_diff_hunk_fn fn, void *user)
+static int emit_hunks(const diff_env *env, tk_diff_hunk_fn fn, void *user)
 {
     uint32_t i = 0, j = 0;
     const uint32_t na = env->na, nb = env->nb;
@@ -65,12 +65,12 @@ static int emit_hunks(const tk_diff_env *env, tk_diff_hunk_fn fn, void *user)
     return 0;
 }
 
-int tk_diff_classes(const uint32_t *ca, uint32_t na, const uint32_t *cb,
-                    uint32_t nb, uint32_t n_classes, const tk_diff_opts *opts,
-                    tk_diff_hunk_fn fn, void *user)
+int diff_classes(const uint32_t *ca, uint32_t na, const uint32_t *cb,
+                 uint32_t nb, uint32_t n_classes, const tk_diff_opts *opts,
+                 tk_diff_hunk_fn fn, void *user)
 {
     tk_diff_opts o = opts ? *opts : (tk_diff_opts){0};
-    tk_diff_env env = {
+    diff_env env = {
         .ca = ca, .cb = cb, .na = na, .nb = nb, .n_classes = n_classes,
         .chg_a = g_new0(uint8_t, (size_t)na + 1),
         .chg_b = g_new0(uint8_t, (size_t)nb + 1),
@@ -98,14 +98,14 @@ int tk_diff_classes(const uint32_t *ca, uint32_t na, const uint32_t *cb,
     }
     if (ea > p || eb > p) {
         if (ea == p || eb == p)
-            tk_diff_mark_all(&env, p, ea, p, eb);
+            diff_mark_all(&env, p, ea, p, eb);
         else {
             env.class_cnt = g_new0(uint32_t, (size_t)n_classes + 1);
             env.class_head = g_new(uint32_t, (size_t)n_classes + 1);
             if (o.algorithm == TK_DIFF_MYERS)
-                tk_diff_myers_run(&env, p, ea, p, eb);
+                diff_myers_run(&env, p, ea, p, eb);
             else
-                tk_diff_histogram_run(&env, p, ea, p, eb);
+                diff_histogram_run(&env, p, ea, p, eb);
         }
     }
     int r = emit_hunks(&env, fn, user);
@@ -120,12 +120,12 @@ int tk_diff_classes(const uint32_t *ca, uint32_t na, const uint32_t *cb,
 int tk_diff_with(const tk_diff_input *a, const tk_diff_input *b,
                  const tk_diff_opts *opts, tk_diff_hunk_fn fn, void *user)
 {
-    if (!a || !b || !fn || a->n >= TK_DIFF_MAX_LINES ||
-        b->n >= TK_DIFF_MAX_LINES)
+    if (!a || !b || !fn || a->n >= DIFF_MAX_LINES ||
+        b->n >= DIFF_MAX_LINES)
         return -1;
     uint32_t *ca, *cb;
-    uint32_t n_classes = tk_diff_classify(a, b, &ca, &cb);
-    int r = tk_diff_classes(ca, a->n, cb, b->n, n_classes, opts, fn, user);
+    uint32_t n_classes = diff_classify(a, b, &ca, &cb);
+    int r = diff_classes(ca, a->n, cb, b->n, n_classes, opts, fn, user);
     g_free(ca);
     g_free(cb);
     return r;

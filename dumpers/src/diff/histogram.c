@@ -33,11 +33,11 @@ typedef struct {
     int found, has_common;
 } lcs;
 
-static void find_lcs(tk_diff_env *env, const region *r, lcs *best)
+static void find_lcs(diff_env *env, const region *r, lcs *best)
 {
     const uint32_t *ca = env->ca, *cb = env->cb;
     uint32_t *cnt = env->class_cnt, *head = env->class_head;
-    uint32_t *next = tk_diff_scratch(env, r->a1 - r->a0);
+    uint32_t *next = diff_scratch(env, r->a1 - r->a0);
     const uint32_t a0 = r->a0, a1 = r->a1, b0 = r->b0, b1 = r->b1;
 
     /* Chains of A's occurrences per class, in increasing order. */
@@ -101,11 +101,11 @@ static void find_lcs(tk_diff_env *env, const region *r, lcs *best)
         cnt[ca[i]] = 0;
         head[ca[i]] = NONE;
     }
-    tk_diff_spend(env, steps);
+    diff_spend(env, steps);
 }
 
-void tk_diff_histogram_run(tk_diff_env *env, uint32_t a0, uint32_t a1,
-                           uint32_t b0, uint32_t b1)
+void diff_histogram_run(diff_env *env, uint32_t a0, uint32_t a1,
+                        uint32_t b0, uint32_t b1)
 {
     /* class_head must read NONE everywhere between uses. */
     memset(env->class_head, 0xff, (size_t)env->n_classes * sizeof(uint32_t));
@@ -124,17 +124,17 @@ void tk_diff_histogram_run(tk_diff_env *env, uint32_t a0, uint32_t a1,
             r.a1--;
             r.b1--;
         }
-        if (r.a0 == r.a1 || r.b0 == r.b1 || tk_diff_spend(env, 1)) {
-            tk_diff_mark_all(env, r.a0, r.a1, r.b0, r.b1);
+        if (r.a0 == r.a1 || r.b0 == r.b1 || diff_spend(env, 1)) {
+            diff_mark_all(env, r.a0, r.a1, r.b0, r.b1);
             continue;
         }
         lcs best;
         find_lcs(env, &r, &best);
         if (!best.found) {
             if (best.has_common)
-                tk_diff_myers_run(env, r.a0, r.a1, r.b0, r.b1);
+                diff_myers_run(env, r.a0, r.a1, r.b0, r.b1);
             else
-                tk_diff_mark_all(env, r.a0, r.a1, r.b0, r.b1);
+                diff_mark_all(env, r.a0, r.a1, r.b0, r.b1);
             continue;
         }
         region lo = {r.a0, best.as, r.b0, best.bs};

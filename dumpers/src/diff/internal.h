@@ -17,7 +17,7 @@
 
 /* Largest accepted side: indices and classes are 32-bit, with room for the
  * sentinels the algorithms use. */
-#define TK_DIFF_MAX_LINES (UINT32_MAX - 2u)
+#define DIFF_MAX_LINES (UINT32_MAX - 2u)
 
 typedef struct {
     const uint32_t *ca, *cb; /* class per line, both sides */
@@ -30,50 +30,50 @@ typedef struct {
     uint64_t max_work;       /* past it, regions are marked changed whole */
 
     /* Scratch the algorithms keep across regions (grown, never shrunk, freed
-     * by tk_diff_env_clear): per-class counters that must be all zero between
+     * by diff_env_clear): per-class counters that must be all zero between
      * uses, and per-line arrays. */
     uint32_t *class_cnt;     /* n_classes entries */
     uint32_t *class_head;    /* n_classes entries */
     uint32_t *scratch;
     size_t scratch_cap;      /* entries */
-} tk_diff_env;
+} diff_env;
 
 /* Each algorithm marks, in ENV's change arrays, the lines of the region
  * A[a0, a1) x B[b0, b1) that it leaves unmatched, such that the unmarked
  * lines of A and of B in the region are equal one to one, in order.  Lines
  * outside the region are not touched.  Never fails: out of budget, a region
  * is marked changed whole. */
-void tk_diff_histogram_run(tk_diff_env *env, uint32_t a0, uint32_t a1,
-                           uint32_t b0, uint32_t b1);
-void tk_diff_myers_run(tk_diff_env *env, uint32_t a0, uint32_t a1,
-                       uint32_t b0, uint32_t b1);
+void diff_histogram_run(diff_env *env, uint32_t a0, uint32_t a1,
+                        uint32_t b0, uint32_t b1);
+void diff_myers_run(diff_env *env, uint32_t a0, uint32_t a1,
+                    uint32_t b0, uint32_t b1);
 
 /* Marks the whole region changed (what both algorithms do when a side is
  * empty, and past the work budget). */
-void tk_diff_mark_all(tk_diff_env *env, uint32_t a0, uint32_t a1, uint32_t b0,
-                      uint32_t b1);
+void diff_mark_all(diff_env *env, uint32_t a0, uint32_t a1, uint32_t b0,
+                   uint32_t b1);
 
 /* Whether the budget is spent; charges STEPS first. */
-static inline int tk_diff_spend(tk_diff_env *env, uint64_t steps)
+static inline int diff_spend(diff_env *env, uint64_t steps)
 {
     env->work += steps;
     return env->work > env->max_work;
 }
 
 /* Scratch of N uint32 entries (contents undefined). */
-uint32_t *tk_diff_scratch(tk_diff_env *env, size_t n);
+uint32_t *diff_scratch(diff_env *env, size_t n);
 
 /* Classes for both sides: equal lines (same bytes) get the same class, and
  * classes are numbered from 0 in order of first appearance, A first.  *CA
  * and *CB are new arrays (caller g_free()s); returns the number of classes.
  * The hashes are computed unless the inputs carry them. */
-uint32_t tk_diff_classify(const tk_diff_input *a, const tk_diff_input *b,
-                          uint32_t **ca, uint32_t **cb);
+uint32_t diff_classify(const tk_diff_input *a, const tk_diff_input *b,
+                       uint32_t **ca, uint32_t **cb);
 
 /* Runs ALG over the classes and reports hunks to FN: the engine below
  * tk_diff(), for callers that have classes already. */
-int tk_diff_classes(const uint32_t *ca, uint32_t na, const uint32_t *cb,
-                    uint32_t nb, uint32_t n_classes, const tk_diff_opts *opts,
-                    tk_diff_hunk_fn fn, void *user);
+int diff_classes(const uint32_t *ca, uint32_t na, const uint32_t *cb,
+                 uint32_t nb, uint32_t n_classes, const tk_diff_opts *opts,
+                 tk_diff_hunk_fn fn, void *user);
 
 #endif

@@ -37,7 +37,7 @@ typedef struct {
     const uint32_t *x1, *x2; /* classes of the kept lines */
     long *kvdf, *kvdb;       /* indexed by diagonal d = i1 - i2 */
     long max_cost;
-    tk_diff_env *env;
+    diff_env *env;
 } myers;
 
 /* Finds where to split X1[off1, lim1) x X2[off2, lim2), both non-empty and
@@ -105,7 +105,7 @@ static void find_split(myers *m, long off1, long lim1, long off2, long lim2,
             }
         }
 
-        int spent = tk_diff_spend(m->env, steps);
+        int spent = diff_spend(m->env, steps);
         if (!spent && (need_min || ec < m->max_cost))
             continue;
 
@@ -150,11 +150,11 @@ static void mark(uint8_t *chg, const uint32_t *orig, long from, long to)
         chg[orig[k]] = 1;
 }
 
-void tk_diff_myers_run(tk_diff_env *env, uint32_t a0, uint32_t a1,
-                       uint32_t b0, uint32_t b1)
+void diff_myers_run(diff_env *env, uint32_t a0, uint32_t a1,
+                    uint32_t b0, uint32_t b1)
 {
-    if (a0 == a1 || b0 == b1 || tk_diff_spend(env, 0)) {
-        tk_diff_mark_all(env, a0, a1, b0, b1);
+    if (a0 == a1 || b0 == b1 || diff_spend(env, 0)) {
+        diff_mark_all(env, a0, a1, b0, b1);
         return;
     }
     const size_t la = a1 - a0, lb = b1 - b0;
@@ -186,7 +186,7 @@ void tk_diff_myers_run(tk_diff_env *env, uint32_t a0, uint32_t a1,
     }
     for (uint32_t i = a0; i < a1; i++)
         cnt[env->ca[i]] = 0;
-    tk_diff_spend(env, 2 * (la + lb));
+    diff_spend(env, 2 * (la + lb));
 
     long *kv = g_new(long, 2 * (size_t)(n1 + n2 + 3));
     myers m = {
@@ -211,7 +211,7 @@ void tk_diff_myers_run(tk_diff_env *env, uint32_t a0, uint32_t a1,
             f.lim1--;
             f.lim2--;
         }
-        if (f.off1 == f.lim1 || f.off2 == f.lim2 || tk_diff_spend(env, 1)) {
+        if (f.off1 == f.lim1 || f.off2 == f.lim2 || diff_spend(env, 1)) {
             mark(env->chg_a, i1, f.off1, f.lim1);
             mark(env->chg_b, i2, f.off2, f.lim2);
             continue;

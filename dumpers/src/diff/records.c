@@ -95,8 +95,8 @@ static void classify_side(class_table *t, const tk_diff_input *in,
     }
 }
 
-uint32_t tk_diff_classify(const tk_diff_input *a, const tk_diff_input *b,
-                          uint32_t **ca, uint32_t **cb)
+uint32_t diff_classify(const tk_diff_input *a, const tk_diff_input *b,
+                       uint32_t **ca, uint32_t **cb)
 {
     uint64_t total = (uint64_t)a->n + b->n;
     uint64_t size = 16;
@@ -118,8 +118,8 @@ uint32_t tk_diff_classify(const tk_diff_input *a, const tk_diff_input *b,
     return t.n_classes;
 }
 
-void tk_diff_mark_all(tk_diff_env *env, uint32_t a0, uint32_t a1, uint32_t b0,
-                      uint32_t b1)
+void diff_mark_all(diff_env *env, uint32_t a0, uint32_t a1, uint32_t b0,
+                   uint32_t b1)
 {
     if (a1 > a0)
         memset(env->chg_a + a0, 1, a1 - a0);
@@ -127,7 +127,7 @@ void tk_diff_mark_all(tk_diff_env *env, uint32_t a0, uint32_t a1, uint32_t b0,
         memset(env->chg_b + b0, 1, b1 - b0);
 }
 
-uint32_t *tk_diff_scratch(tk_diff_env *env, size_t n)
+uint32_t *diff_scratch(diff_env *env, size_t n)
 {
     if (n > env->scratch_cap) {
         size_t cap = env->scratch_cap ? env->scratch_cap : 1024;

@@ -4,7 +4,7 @@
 
 #include "kernel/kernel.h"
 
-tk_kernel *tk_kernel_new(const char *name, const char *hash)
+tk_kernel *kernel_new(const char *name, const char *hash)
 {
     tk_kernel *k = g_new0(tk_kernel, 1);
     k->name = g_strdup(name);
@@ -14,7 +14,7 @@ tk_kernel *tk_kernel_new(const char *name, const char *hash)
     return k;
 }
 
-void tk_kernel_free(tk_kernel *k)
+void kernel_free(tk_kernel *k)
 {
     if (!k)
         return;
@@ -35,8 +35,8 @@ void tk_kernel_free(tk_kernel *k)
     g_free(k);
 }
 
-gboolean tk_kernel_offer_stage(tk_kernel *k, tk_stage_kind kind,
-                               const char *path, int rank, const char *ext)
+gboolean kernel_offer_stage(tk_kernel *k, tk_stage_kind kind,
+                            const char *path, int rank, const char *ext)
 {
     if (kind >= TK_STAGE_COUNT || rank <= k->files[kind].rank)
         return FALSE;
@@ -47,7 +47,7 @@ gboolean tk_kernel_offer_stage(tk_kernel *k, tk_stage_kind kind,
     return TRUE;
 }
 
-int tk_kernel_read_stages(tk_kernel *k, tk_loctab *tab, tk_diags *diags)
+int kernel_read_stages(tk_kernel *k, tk_loctab *tab, tk_diags *diags)
 {
     int n = 0;
     for (int i = 0; i < TK_STAGE_COUNT; i++) {
@@ -61,20 +61,20 @@ int tk_kernel_read_stages(tk_kernel *k, tk_loctab *tab, tk_diags *diags)
             /* What could not be read is not offered to a later save. */
             g_free(k->files[i].path);
             k->files[i].path = NULL;
-            k->files[i].rank = TK_RANK_NONE;
+            k->files[i].rank = KERNEL_RANK_NONE;
         }
     }
     return n;
 }
 
-void tk_kernel_set_target(tk_kernel *k, const char *target)
+void kernel_set_target(tk_kernel *k, const char *target)
 {
     g_free(k->target);
     k->target = g_strdup(target);
     k->meta.target = k->target;
 }
 
-void tk_kernel_set_triton_version(tk_kernel *k, const char *version)
+void kernel_set_triton_version(tk_kernel *k, const char *version)
 {
     g_free(k->triton_version);
     k->triton_version = g_strdup(version);

@@ -3,7 +3,7 @@
  *
  * A kernel is its name and hash, the file found for each stage (the best
  * ranked one), the stages read from them, and the metadata Triton wrote.
- * Loaders (bundle/) make kernels with tk_kernel_new(), offer stage files,
+ * Loaders (bundle/) make kernels with kernel_new(), offer stage files,
  * fill the metadata and the paths below, then read the stages; readers of
  * the model use the accessors of tkdump/tk_kernel.h.
  */
@@ -19,11 +19,11 @@
 /* How good a file is as the source of a stage: a better one replaces a worse
  * one.  SASS comes in three flavours and the one with inline frames wins. */
 enum {
-    TK_RANK_NONE = 0,
-    TK_RANK_SNIFFED = 1, /* kind guessed from the content (.txt, no ext) */
-    TK_RANK_SASS = 2,    /* .sass: no line info */
-    TK_RANK_SASS_G = 3,  /* .sass_g: innermost frames only */
-    TK_RANK_NAMED = 4    /* the extension says the kind (.sass_gi included) */
+    KERNEL_RANK_NONE = 0,
+    KERNEL_RANK_SNIFFED = 1, /* kind guessed from the content (.txt, no ext) */
+    KERNEL_RANK_SASS = 2,    /* .sass: no line info */
+    KERNEL_RANK_SASS_G = 3,  /* .sass_g: innermost frames only */
+    KERNEL_RANK_NAMED = 4    /* the extension says the kind (.sass_gi included) */
 };
 
 /* One file that provides a stage. */
@@ -32,13 +32,13 @@ typedef struct {
     int rank;
     const char *ext; /* static: the extension to store it under in a bundle
                         ("ttir", "sass_gi", ...) */
-} tk_stage_file;
+} kernel_stage_file;
 
 struct tk_kernel {
     char *name;
     char *hash;
     char *origin;
-    tk_stage_file files[TK_STAGE_COUNT];
+    kernel_stage_file files[TK_STAGE_COUNT];
     tk_stage *stages[TK_STAGE_COUNT];
     char *meta_path;   /* NAME.json; NULL when none */
     char *cubin_path;  /* NAME.cubin; NULL when none */
@@ -58,21 +58,21 @@ struct tk_kernel {
 };
 
 /* A new kernel with every metadata value unknown.  Free with
- * tk_kernel_free(). */
-tk_kernel *tk_kernel_new(const char *name, const char *hash);
-void tk_kernel_free(tk_kernel *kernel);
+ * kernel_free(). */
+tk_kernel *kernel_new(const char *name, const char *hash);
+void kernel_free(tk_kernel *kernel);
 
 /* Offers PATH as the file of stage KIND: taken (copied) when it ranks above
  * the current one.  Returns whether it was taken. */
-gboolean tk_kernel_offer_stage(tk_kernel *kernel, tk_stage_kind kind,
-                               const char *path, int rank, const char *ext);
+gboolean kernel_offer_stage(tk_kernel *kernel, tk_stage_kind kind,
+                            const char *path, int rank, const char *ext);
 
 /* Reads every stage file the kernel names into stages, interning locations
  * in the bundle's table.  Returns the number of stages read. */
-int tk_kernel_read_stages(tk_kernel *kernel, tk_loctab *tab, tk_diags *diags);
+int kernel_read_stages(tk_kernel *kernel, tk_loctab *tab, tk_diags *diags);
 
 /* Sets the kernel's target and Triton version (copied; NULL for unknown). */
-void tk_kernel_set_target(tk_kernel *kernel, const char *target);
-void tk_kernel_set_triton_version(tk_kernel *kernel, const char *version);
+void kernel_set_target(tk_kernel *kernel, const char *target);
+void kernel_set_triton_version(tk_kernel *kernel, const char *version);
 
 #endif

@@ -7,6 +7,6 @@
 /* S[i] is an opening bracket ('<', '[', '{', '('); returns the index just
  * past its match (strings and "->" skipped), or LEN when the text ends
  * first. */
-size_t tk_layout_skip_balanced(const char *s, size_t i, size_t len);
+size_t layout_skip_balanced(const char *s, size_t i, size_t len);
 
 #endif

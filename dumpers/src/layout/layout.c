@@ -84,7 +84,7 @@ static int is_ident(char c)
     return g_ascii_isalnum(c) || c == '_' || c == '.' || c == '$' || c == '-';
 }
 
-size_t tk_layout_skip_balanced(const char *s, size_t i, size_t len)
+size_t layout_skip_balanced(const char *s, size_t i, size_t len)
 {
     /* S[i] is an opening bracket; returns the index just past its match, or
      * LEN when the line ends first.  Strings are skipped whole.  `->` is an
@@ -159,14 +159,14 @@ static unsigned count_list_elems(const char *s, size_t len)
     size_t i = skip_space(s, 0, len);
     if (i >= len || s[i] != '[')
         return 0;
-    size_t end = tk_layout_skip_balanced(s, i, len);
+    size_t end = layout_skip_balanced(s, i, len);
     unsigned n = 0;
     int any = 0;
     for (size_t j = i + 1; j + 1 < end; j++) {
         char c = s[j];
         if (c == '[' || c == '{' || c == '<' || c == '(') {
             any = 1;
-            j = tk_layout_skip_balanced(s, j, end) - 1;
+            j = layout_skip_balanced(s, j, end) - 1;
         } else if (c == ',') {
             n++;
         } else if (c != ' ') {
@@ -310,17 +310,17 @@ static tk_layout *parse_attr(tk_layouts *t, const char *s, size_t len,
     l->kind = kind_of(s + 1, i - 1);
     size_t end = i;
     if (i < len && s[i] == '<') {
-        end = tk_layout_skip_balanced(s, i, len);
+        end = layout_skip_balanced(s, i, len);
         size_t b = skip_space(s, i + 1, end);
         if (b < end && s[b] == '{') {
-            size_t bend = tk_layout_skip_balanced(s, b, end);
+            size_t bend = layout_skip_balanced(s, b, end);
             size_t p = b + 1, stop = bend > b + 1 ? bend - 1 : b + 1;
             while (p < stop) {
                 /* one entry: up to the next ',' at depth 0 */
                 size_t q = p;
                 while (q < stop && s[q] != ',') {
                     if (strchr("<[{(\"", s[q]))
-                        q = tk_layout_skip_balanced(s, q, stop);
+                        q = layout_skip_balanced(s, q, stop);
                     else
                         q++;
                 }
@@ -358,7 +358,7 @@ static int layout_ref(tk_layouts *t, const char *s, size_t len)
     while (j < len && is_ident(s[j]))
         j++;
     if (j < len && s[j] == '<') {
-        size_t end = tk_layout_skip_balanced(s, j, len);
+        size_t end = layout_skip_balanced(s, j, len);
         char *key = g_strndup(s + i, end - i);
         gpointer v = g_hash_table_lookup(t->inline_by_text, key);
         if (v) {
@@ -472,7 +472,7 @@ static int read_type(tk_layouts *t, const char *s, size_t i, size_t end,
     size_t e = i;
     while (e < end && s[e] != ',') {
         if (s[e] == '<')
-            e = tk_layout_skip_balanced(s, e, end);
+            e = layout_skip_balanced(s, e, end);
         else
             e++;
     }
@@ -491,7 +491,7 @@ static int read_type(tk_layouts *t, const char *s, size_t i, size_t end,
     while (l1 < end && is_ident(s[l1]))
         l1++;
     if (l1 < end && s[l1] == '<')
-        l1 = tk_layout_skip_balanced(s, l1, end);
+        l1 = layout_skip_balanced(s, l1, end);
     u->start = (uint32_t)l0;
     u->end = (uint32_t)l1;
     u->layout = layout_ref(t, s + l0, l1 - l0);
@@ -518,7 +518,7 @@ size_t tk_layouts_line_uses(tk_layouts *t, const char *s, size_t len,
         } else {
             continue;
         }
-        size_t close = tk_layout_skip_balanced(s, open, len);
+        size_t close = layout_skip_balanced(s, open, len);
         if (close > len || close <= open + 1 || s[close - 1] != '>')
             break; /* cut line */
         tk_layout_use u;

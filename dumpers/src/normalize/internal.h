@@ -85,14 +85,14 @@ typedef struct {
     nb_slot *aliases;         /* MLIR attribute aliases: name -> index */
     size_t alias_mask, n_aliases;
     uint64_t *alias_hash;     /* per alias: hash of its definition */
-} tk_norm_builder;
+} nb_builder;
 
 /* Scope 0 is the module: metadata numbers and attribute groups live there. */
 #define NB_MODULE 0u
 
-void nb_reserve(tk_norm_builder *b, size_t more);
+void nb_reserve(nb_builder *b, size_t more);
 
-static inline void nb_put(tk_norm_builder *b, const char *p, size_t n)
+static inline void nb_put(nb_builder *b, const char *p, size_t n)
 {
     if (b->n->text_len + n > b->n->text_cap)
         nb_reserve(b, n);
@@ -100,7 +100,7 @@ static inline void nb_put(tk_norm_builder *b, const char *p, size_t n)
     b->n->text_len += n;
 }
 
-static inline void nb_putc(tk_norm_builder *b, char c)
+static inline void nb_putc(nb_builder *b, char c)
 {
     if (b->n->text_len + 1 > b->n->text_cap)
         nb_reserve(b, 1);
@@ -108,13 +108,13 @@ static inline void nb_putc(tk_norm_builder *b, char c)
 }
 
 /* The last byte written on this line, or 0 at its start. */
-static inline char nb_last(const tk_norm_builder *b)
+static inline char nb_last(const nb_builder *b)
 {
     return b->n->text_len > b->line_begin ? b->n->text[b->n->text_len - 1] : 0;
 }
 
 /* Drops the last byte written on this line (there must be one). */
-static inline void nb_unput(tk_norm_builder *b)
+static inline void nb_unput(nb_builder *b)
 {
     if (b->n->text_len > b->line_begin)
         b->n->text_len--;
@@ -124,47 +124,47 @@ static inline void nb_unput(tk_norm_builder *b)
  * dump, sigil included) of SCOPE (b->scope or NB_MODULE): the value the name
  * was last defined as, or a value a later definition will take (a forward
  * reference: an LLVM phi, a branch to a block further down). */
-void nb_ref(tk_norm_builder *b, uint32_t scope, const char *name, size_t len);
+void nb_ref(nb_builder *b, uint32_t scope, const char *name, size_t len);
 
 /* Records that the line defines NAME.  A name defined again is another
  * value: MLIR reuses names in sibling regions ("%group_size_m" in each
  * branch of an scf.if), each visible until its region closes, so the uses
  * after a definition are of that definition. */
-void nb_def(tk_norm_builder *b, uint32_t scope, const char *name, size_t len);
+void nb_def(nb_builder *b, uint32_t scope, const char *name, size_t len);
 
 /* Records that the alias NAME (LEN bytes, '#' included) stands for a value
  * whose normalized text hashes to HASH; a later definition replaces it. */
-void nb_alias_set(tk_norm_builder *b, const char *name, size_t len,
+void nb_alias_set(nb_builder *b, const char *name, size_t len,
                   uint64_t hash);
 
 /* Whether NAME was defined as an alias; its hash in *HASH. */
-int nb_alias_get(const tk_norm_builder *b, const char *name, size_t len,
+int nb_alias_get(const nb_builder *b, const char *name, size_t len,
                  uint64_t *hash);
 
 /* Starts a new function: its value names are its own. */
-static inline void nb_new_scope(tk_norm_builder *b)
+static inline void nb_new_scope(nb_builder *b)
 {
     b->scope++;
 }
 
 /* Ends the line: trailing spaces are dropped, the line is kept. */
-void nb_end_line(tk_norm_builder *b, uint32_t orig);
+void nb_end_line(nb_builder *b, uint32_t orig);
 
 /* Drops what was written for the line and marks it ignored. */
-void nb_ignore_line(tk_norm_builder *b, uint32_t orig);
+void nb_ignore_line(nb_builder *b, uint32_t orig);
 
 /* Copies a string literal starting at P (a '"') up to and with its closing
  * quote (a backslash escapes the next byte), or to END.  Returns the byte
  * after it. */
-const char *nb_copy_string(tk_norm_builder *b, const char *p, const char *end);
+const char *nb_copy_string(nb_builder *b, const char *p, const char *end);
 
 /* One line of each dialect: [S, END) is the line without its line end. */
-void tk_norm_mlir_line(tk_norm_builder *b, const char *s, const char *end,
-                       uint32_t orig);
-void tk_norm_llvm_line(tk_norm_builder *b, const char *s, const char *end,
-                       uint32_t orig);
-void tk_norm_mir_line(tk_norm_builder *b, const char *s, const char *end,
-                      uint32_t orig);
+void norm_mlir_line(nb_builder *b, const char *s, const char *end,
+                    uint32_t orig);
+void norm_llvm_line(nb_builder *b, const char *s, const char *end,
+                    uint32_t orig);
+void norm_mir_line(nb_builder *b, const char *s, const char *end,
+                   uint32_t orig);
 
 /* Characters of MLIR and LLVM identifiers after the sigil. */
 static inline int nb_is_id(unsigned char c)

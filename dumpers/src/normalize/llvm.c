@@ -33,7 +33,7 @@ static int is_debug_node(const char *s, const char *end)
 /* A local name after the '%' at P (or a label at P with no sigil): writes it
  * without its trailing digits and records it as "%name".  Returns the byte
  * after it. */
-static const char *put_local(tk_norm_builder *b, const char *p,
+static const char *put_local(nb_builder *b, const char *p,
                              const char *end, int sigil)
 {
     const char *id = p + sigil;
@@ -72,8 +72,8 @@ static const char *skip_dbg(const char *p, const char *end)
     return p;
 }
 
-void tk_norm_llvm_line(tk_norm_builder *b, const char *s, const char *end,
-                       uint32_t orig)
+void norm_llvm_line(nb_builder *b, const char *s, const char *end,
+                    uint32_t orig)
 {
     const char *p = s;
     while (p < end && (*p == ' ' || *p == '\t'))

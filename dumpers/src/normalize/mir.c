@@ -18,7 +18,7 @@ static const unsigned char special[256] = {
 /* Writes the name [P, Q) with the numbers that are only numbering erased:
  * digit runs right after '%' or '.', and trailing digits (LLVM's way of
  * making names unique: "%bb.2..lr.ph5"). */
-static void put_erased(tk_norm_builder *b, const char *p, const char *q)
+static void put_erased(nb_builder *b, const char *p, const char *q)
 {
     const char *tail = q;
     while (tail > p && nb_is_digit((unsigned char)tail[-1]))
@@ -43,7 +43,7 @@ static size_t block_id_len(const char *p, const char *q)
     return (size_t)(r - p);
 }
 
-static const char *skip_debug_location(tk_norm_builder *b, const char *p,
+static const char *skip_debug_location(nb_builder *b, const char *p,
                                        const char *end)
 {
     static const char kw[] = "debug-location !";
@@ -61,8 +61,8 @@ static const char *skip_debug_location(tk_norm_builder *b, const char *p,
     return p;
 }
 
-void tk_norm_mir_line(tk_norm_builder *b, const char *s, const char *end,
-                      uint32_t orig)
+void norm_mir_line(nb_builder *b, const char *s, const char *end,
+                   uint32_t orig)
 {
     const char *p = s;
     /* Slot index: digits and 'B' then a tab; or a bare tab in its place. */

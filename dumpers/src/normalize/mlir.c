@@ -29,7 +29,7 @@ static size_t alias_family_len(const char *p, size_t len)
  * the hash of its definition, so a line compares by the layout it uses, not
  * by the counter the printer gave the alias (which changes when a pass adds
  * a layout: Coalesce's new layout can take the name "#blocked" next pass). */
-static void put_alias_ref(tk_norm_builder *b, const char *p, size_t len,
+static void put_alias_ref(nb_builder *b, const char *p, size_t len,
                           uint64_t hash)
 {
     static const char hex[] = "0123456789abcdef";
@@ -70,7 +70,7 @@ static const char *skip_loc(const char *p, const char *end)
 
 /* A value name of LEN bytes after the '%' at P: writes its normalized form
  * and records it, as a definition when DEF. */
-static void put_value(tk_norm_builder *b, const char *p, size_t len, int def)
+static void put_value(nb_builder *b, const char *p, size_t len, int def)
 {
     const char *id = p + 1, *e = p + 1 + len;
     const char *cut = e;
@@ -140,8 +140,8 @@ static int is_loc_alias(const char *s, const char *end)
     return p < end && *p == '=';
 }
 
-void tk_norm_mlir_line(tk_norm_builder *b, const char *s, const char *end,
-                       uint32_t orig)
+void norm_mlir_line(nb_builder *b, const char *s, const char *end,
+                    uint32_t orig)
 {
     const char *p = s;
     while (p < end && (*p == ' ' || *p == '\t'))

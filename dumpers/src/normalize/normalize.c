@@ -61,7 +61,7 @@ tk_ir_dialect tk_ir_dialect_sniff(const char *data, size_t len)
     return TK_IR_PLAIN;
 }
 
-void nb_reserve(tk_norm_builder *b, size_t more)
+void nb_reserve(nb_builder *b, size_t more)
 {
     tk_normalize *n = b->n;
     size_t cap = n->text_cap ? n->text_cap : 4096;
@@ -71,7 +71,7 @@ void nb_reserve(tk_norm_builder *b, size_t more)
     n->text_cap = cap;
 }
 
-static void grow_slots(tk_norm_builder *b)
+static void grow_slots(nb_builder *b)
 {
     size_t old = b->slot_mask + 1;
     size_t size = b->slots ? old * 2 : 1024;
@@ -106,7 +106,7 @@ static inline uint64_t name_hash(const char *name, size_t len, uint32_t scope,
     return h ^ (h >> 32);
 }
 
-static void ref(tk_norm_builder *b, uint32_t scope, const char *name,
+static void ref(nb_builder *b, uint32_t scope, const char *name,
                 size_t len, int def)
 {
     if (len > UINT32_MAX)
@@ -160,17 +160,17 @@ static void ref(tk_norm_builder *b, uint32_t scope, const char *name,
     n->refs[n->n_refs++] = id;
 }
 
-void nb_ref(tk_norm_builder *b, uint32_t scope, const char *name, size_t len)
+void nb_ref(nb_builder *b, uint32_t scope, const char *name, size_t len)
 {
     ref(b, scope, name, len, 0);
 }
 
-void nb_def(tk_norm_builder *b, uint32_t scope, const char *name, size_t len)
+void nb_def(nb_builder *b, uint32_t scope, const char *name, size_t len)
 {
     ref(b, scope, name, len, 1);
 }
 
-static size_t alias_find(const tk_norm_builder *b, const char *name,
+static size_t alias_find(const nb_builder *b, const char *name,
                          size_t len, uint64_t h)
 {
     size_t k = h & b->alias_mask;
@@ -183,7 +183,7 @@ static size_t alias_find(const tk_norm_builder *b, const char *name,
     return k;
 }
 
-void nb_alias_set(tk_norm_builder *b, const char *name, size_t len,
+void nb_alias_set(nb_builder *b, const char *name, size_t len,
                   uint64_t hash)
 {
     if (len > UINT32_MAX)
@@ -215,7 +215,7 @@ void nb_alias_set(tk_norm_builder *b, const char *name, size_t len,
     b->alias_hash[b->aliases[k].id] = hash;
 }
 
-int nb_alias_get(const tk_norm_builder *b, const char *name, size_t len,
+int nb_alias_get(const nb_builder *b, const char *name, size_t len,
                  uint64_t *hash)
 {
     if (!b->aliases)
@@ -227,13 +227,13 @@ int nb_alias_get(const tk_norm_builder *b, const char *name, size_t len,
     return 1;
 }
 
-static void begin_line(tk_norm_builder *b)
+static void begin_line(nb_builder *b)
 {
     b->line_begin = b->n->text_len;
     b->refs_begin = b->n->n_refs;
 }
 
-void nb_end_line(tk_norm_builder *b, uint32_t orig)
+void nb_end_line(nb_builder *b, uint32_t orig)
 {
     tk_normalize *n = b->n;
     while (n->text_len > b->line_begin &&
@@ -263,14 +263,14 @@ void nb_end_line(tk_norm_builder *b, uint32_t orig)
     n->kept_of[orig] = k;
 }
 
-void nb_ignore_line(tk_norm_builder *b, uint32_t orig)
+void nb_ignore_line(nb_builder *b, uint32_t orig)
 {
     b->n->text_len = b->line_begin;
     b->n->n_refs = b->refs_begin;
     b->n->kept_of[orig] = TK_NORMALIZE_IGNORED;
 }
 
-const char *nb_copy_string(tk_norm_builder *b, const char *p, const char *end)
+const char *nb_copy_string(nb_builder *b, const char *p, const char *end)
 {
     const char *q = p + 1;
     while (q < end && *q != '"') {
@@ -285,7 +285,7 @@ const char *nb_copy_string(tk_norm_builder *b, const char *p, const char *end)
 }
 
 /* Plain text: blank lines ignored, trailing spaces dropped, no renaming. */
-static void plain_line(tk_norm_builder *b, const char *s, const char *end,
+static void plain_line(nb_builder *b, const char *s, const char *end,
                        uint32_t orig)
 {
     const char *q = s;
@@ -300,7 +300,7 @@ static void plain_line(tk_norm_builder *b, const char *s, const char *end,
 }
 
 static tk_normalize *norm_alloc(tk_ir_dialect dialect, uint32_t n_lines,
-                                size_t bytes, tk_norm_builder *b)
+                                size_t bytes, nb_builder *b)
 {
     tk_normalize *n = g_new0(tk_normalize, 1);
     n->dialect = dialect;
@@ -311,25 +311,25 @@ static tk_normalize *norm_alloc(tk_ir_dialect dialect, uint32_t n_lines,
      * every line, so the text buffer never moves while lines are added. */
     n->text_cap = bytes + 1;
     n->text = g_malloc(n->text_cap);
-    *b = (tk_norm_builder){.n = n};
+    *b = (nb_builder){.n = n};
     return n;
 }
 
-static void normalize_line(tk_norm_builder *b, const char *s, const char *end,
+static void normalize_line(nb_builder *b, const char *s, const char *end,
                            uint32_t orig)
 {
     if (end > s && end[-1] == '\r')
         end--;
     begin_line(b);
     switch (b->n->dialect) {
-    case TK_IR_MLIR: tk_norm_mlir_line(b, s, end, orig); break;
-    case TK_IR_LLVM: tk_norm_llvm_line(b, s, end, orig); break;
-    case TK_IR_MIR: tk_norm_mir_line(b, s, end, orig); break;
+    case TK_IR_MLIR: norm_mlir_line(b, s, end, orig); break;
+    case TK_IR_LLVM: norm_llvm_line(b, s, end, orig); break;
+    case TK_IR_MIR: norm_mir_line(b, s, end, orig); break;
     case TK_IR_PLAIN: plain_line(b, s, end, orig); break;
     }
 }
 
-static tk_normalize *norm_finish(tk_norm_builder *b)
+static tk_normalize *norm_finish(nb_builder *b)
 {
     tk_normalize *n = b->n;
     g_free(b->slots);
@@ -354,7 +354,7 @@ tk_normalize *tk_normalize_new(tk_ir_dialect dialect, const char *data, size_t l
         return NULL;
     /* Lines are at most one per byte; the index grows as they come, so the
      * dump is read once. */
-    tk_norm_builder b;
+    nb_builder b;
     tk_normalize *n = norm_alloc(dialect, 0, len, &b);
     uint32_t i = 0;
     for (const char *p = data, *end = data + len; p < end; i++) {
@@ -375,14 +375,14 @@ tk_normalize *tk_normalize_new(tk_ir_dialect dialect, const char *data, size_t l
 tk_normalize *tk_normalize_new_lines(tk_ir_dialect dialect, const tk_diff_line *lines,
                                      uint32_t n_lines)
 {
-    if (n_lines >= TK_DIFF_MAX_LINES || (n_lines && !lines))
+    if (n_lines >= DIFF_MAX_LINES || (n_lines && !lines))
         return NULL;
     size_t bytes = 0;
     for (uint32_t i = 0; i < n_lines; i++)
         bytes += lines[i].len;
     if (bytes > UINT32_MAX)
         return NULL;
-    tk_norm_builder b;
+    nb_builder b;
     norm_alloc(dialect, n_lines, bytes, &b);
     for (uint32_t i = 0; i < n_lines; i++)
         normalize_line(&b, lines[i].text, lines[i].text + lines[i].len, i);

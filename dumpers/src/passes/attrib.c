@@ -37,7 +37,7 @@ static size_t new_seq(GArray *b, const char *kernel)
     return b->len - 1;
 }
 
-void tk_passes_attribute(tk_passes *p)
+void passes_attribute(tk_passes *p)
 {
     GArray *b = g_array_new(FALSE, FALSE, sizeof(seq_build));
     /* kernel or function name -> 1 + index of its latest sequence */

@@ -23,13 +23,13 @@ static inline uint64_t rotl64(uint64_t x, int r)
     return (x << r) | (x >> (64 - r));
 }
 
-static inline void mix(tk_hasher *h, uint64_t w)
+static inline void mix(passes_hasher *h, uint64_t w)
 {
     h->h += w * P2;
     h->h = rotl64(h->h, 31) * P1;
 }
 
-static void hasher_init(tk_hasher *h)
+static void hasher_init(passes_hasher *h)
 {
     h->h = P1;
     h->total = 0;
@@ -64,7 +64,7 @@ static inline uint64_t load_short(const char *p, size_t n)
  * complete yet).  Lines are fed one by one, so a piece mostly starts inside
  * a word: the bytes that complete it and the bytes left after the last
  * whole word are read at once, not one at a time. */
-static void hasher_update(tk_hasher *h, const char *p, size_t n)
+static void hasher_update(passes_hasher *h, const char *p, size_t n)
 {
     h->total += n;
     unsigned t = h->n_tail; /* 0..7 */
@@ -94,9 +94,9 @@ static void hasher_update(tk_hasher *h, const char *p, size_t n)
     }
 }
 
-static uint64_t hasher_finish(const tk_hasher *h0)
+static uint64_t hasher_finish(const passes_hasher *h0)
 {
-    tk_hasher h = *h0;
+    passes_hasher h = *h0;
     if (h.n_tail)
         mix(&h, h.tail);
     mix(&h, h.total);
@@ -109,7 +109,7 @@ static uint64_t hasher_finish(const tk_hasher *h0)
     return x;
 }
 
-void tk_digester_init(tk_digester *d, tk_digest_lang lang)
+void passes_digester_init(passes_digester *d, passes_digest_lang lang)
 {
     memset(d, 0, sizeof *d);
     d->lang = lang;
@@ -140,7 +140,7 @@ static const char *find_lit(const char *p, const char *end, const char *lit,
 
 /* MLIR without its locations: every " loc(...)" (nested parentheses and
  * quoted paths included) is left out. */
-static void update_mlir_noloc(tk_hasher *h, const char *s, size_t len)
+static void update_mlir_noloc(passes_hasher *h, const char *s, size_t len)
 {
     const char *p = s, *end = s + len;
     for (;;) {
@@ -170,7 +170,7 @@ static void update_mlir_noloc(tk_hasher *h, const char *s, size_t len)
 }
 
 /* LLVM IR without ", !dbg !N" attachments. */
-static void update_llvm_noloc(tk_hasher *h, const char *s, size_t len)
+static void update_llvm_noloc(passes_hasher *h, const char *s, size_t len)
 {
     const char *p = s, *end = s + len;
     for (;;) {
@@ -186,7 +186,7 @@ static void update_llvm_noloc(tk_hasher *h, const char *s, size_t len)
     }
 }
 
-void tk_digester_begin(tk_digester *d, const char *s, size_t len)
+void passes_digester_begin(passes_digester *d, const char *s, size_t len)
 {
     size_t i = 0;
     while (i < len && (s[i] == ' ' || s[i] == '\t'))
@@ -196,25 +196,25 @@ void tk_digester_begin(tk_digester *d, const char *s, size_t len)
         return;
     hasher_update(&d->exact, s, len);
     switch (d->lang) {
-    case TK_DIGEST_MLIR:
+    case PASSES_DIGEST_MLIR:
         if (len >= 4 && memcmp(s, "#loc", 4) == 0)
             d->skip_noloc = 1;
         else
             update_mlir_noloc(&d->noloc, s, len);
         break;
-    case TK_DIGEST_LLVM:
+    case PASSES_DIGEST_LLVM:
         if (s[0] == '!' || (len - i >= 5 && memcmp(s + i, "#dbg_", 5) == 0))
             d->skip_noloc = 1;
         else
             update_llvm_noloc(&d->noloc, s, len);
         break;
-    case TK_DIGEST_RAW:
+    case PASSES_DIGEST_RAW:
         hasher_update(&d->noloc, s, len);
         break;
     }
 }
 
-void tk_digester_more(tk_digester *d, const char *s, size_t len)
+void passes_digester_more(passes_digester *d, const char *s, size_t len)
 {
     if (!d->skip_exact)
         hasher_update(&d->exact, s, len);
@@ -223,7 +223,7 @@ void tk_digester_more(tk_digester *d, const char *s, size_t len)
 }
 
 /* One byte, as hasher_update() would take it: every line ends with one. */
-static inline void hasher_byte(tk_hasher *h, uint8_t c)
+static inline void hasher_byte(passes_hasher *h, uint8_t c)
 {
     h->total++;
     h->tail |= (uint64_t)c << (8 * h->n_tail);
@@ -234,7 +234,7 @@ static inline void hasher_byte(tk_hasher *h, uint8_t c)
     }
 }
 
-void tk_digester_end(tk_digester *d)
+void passes_digester_end(passes_digester *d)
 {
     if (!d->skip_exact)
         hasher_byte(&d->exact, '\n');
@@ -243,30 +243,30 @@ void tk_digester_end(tk_digester *d)
     d->skip_exact = d->skip_noloc = 0;
 }
 
-void tk_digester_finish(tk_digester *d, tk_pass_digest *out)
+void passes_digester_finish(passes_digester *d, tk_pass_digest *out)
 {
     out->exact = hasher_finish(&d->exact);
     out->noloc = hasher_finish(&d->noloc);
 }
 
-static tk_digest_lang lang_of(tk_stage_kind kind)
+static passes_digest_lang lang_of(tk_stage_kind kind)
 {
     switch (kind) {
     case TK_STAGE_TTIR:
     case TK_STAGE_TTGIR:
-        return TK_DIGEST_MLIR;
+        return PASSES_DIGEST_MLIR;
     case TK_STAGE_LLIR:
-        return TK_DIGEST_LLVM;
+        return PASSES_DIGEST_LLVM;
     default:
-        return TK_DIGEST_RAW;
+        return PASSES_DIGEST_RAW;
     }
 }
 
 void tk_pass_digest_text(tk_stage_kind kind, const char *data, size_t len,
                          tk_pass_digest *out)
 {
-    tk_digester d;
-    tk_digester_init(&d, lang_of(kind));
+    passes_digester d;
+    passes_digester_init(&d, lang_of(kind));
     const char *p = data, *end = data + len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -274,23 +274,23 @@ void tk_pass_digest_text(tk_stage_kind kind, const char *data, size_t len,
         size_t n = (size_t)(e - p);
         if (n > 0 && p[n - 1] == '\r')
             n--;
-        tk_digester_begin(&d, p, n);
-        tk_digester_end(&d);
+        passes_digester_begin(&d, p, n);
+        passes_digester_end(&d);
         p = nl ? nl + 1 : end;
     }
-    tk_digester_finish(&d, out);
+    passes_digester_finish(&d, out);
 }
 
 void tk_pass_digest_stage(const tk_stage *stage, tk_pass_digest *out)
 {
-    tk_digester d;
-    tk_digester_init(&d, lang_of(tk_stage_kind_of(stage)));
+    passes_digester d;
+    passes_digester_init(&d, lang_of(tk_stage_kind_of(stage)));
     uint32_t n = tk_stage_line_count(stage);
     for (uint32_t l = 1; l <= n; l++) {
         size_t len;
         const char *s = tk_stage_line(stage, l, &len);
-        tk_digester_begin(&d, s, len);
-        tk_digester_end(&d);
+        passes_digester_begin(&d, s, len);
+        passes_digester_end(&d);
     }
-    tk_digester_finish(&d, out);
+    passes_digester_finish(&d, out);
 }

@@ -1,7 +1,7 @@
 /* index.c - one streaming pass over a pass dump file, and reads of
  * single dumps on demand.
  *
- * The file is read front to back through a window of TK_PASSES_WINDOW bytes;
+ * The file is read front to back through a window of PASSES_WINDOW bytes;
  * lines are found with memchr and classified by their first bytes, so the
  * cost is linear and memory is the window plus the entries.  A line longer
  * than the window is classified by its first window's worth and hashed in
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TK_PASSES_WINDOW ((size_t)4 << 20)
+#define PASSES_WINDOW ((size_t)4 << 20)
 #define READ_STEP ((size_t)256 << 10)
 
 typedef enum {
@@ -40,8 +40,8 @@ typedef struct {
 
     int in_dump;
     tk_pass_dump cur;
-    tk_body_state body;
-    tk_digester dig;
+    passes_body_state body;
+    passes_digester dig;
     const char *candidate; /* a function that could be the kernel */
     uint64_t content_end;  /* after the last non-blank body line */
     uint64_t content_line;
@@ -55,7 +55,7 @@ typedef struct {
     int in_binary;
 } builder;
 
-const char *tk_passes_intern(tk_passes *p, const char *s, size_t n)
+const char *passes_intern(tk_passes *p, const char *s, size_t n)
 {
     if (n == 0)
         return "";
@@ -69,9 +69,9 @@ const char *tk_passes_intern(tk_passes *p, const char *s, size_t n)
     return copy;
 }
 
-static const char *intern_span(builder *b, tk_span s)
+static const char *intern_span(builder *b, passes_span s)
 {
-    return tk_passes_intern(b->ix, s.p, s.n);
+    return passes_intern(b->ix, s.p, s.n);
 }
 
 static const char *kind_word(tk_pass_kind k)
@@ -127,7 +127,7 @@ static void finish_dump(builder *b)
                                    b->ix->func_first->len - 1);
     if (!d->kernel[0] && b->candidate)
         d->kernel = b->candidate;
-    tk_digester_finish(&b->dig, &d->digest);
+    passes_digester_finish(&b->dig, &d->digest);
     d->flags |= b->body.flags;
 
     if (d->status == TK_PASS_PRINTED) {
@@ -197,7 +197,7 @@ static void finish_other(builder *b)
                      (unsigned long long)b->ir_first);
 }
 
-static void start_dump(builder *b, const tk_pass_header *h)
+static void start_dump(builder *b, const passes_header *h)
 {
     finish_dump(b);
     finish_other(b);
@@ -220,12 +220,12 @@ static void start_dump(builder *b, const tk_pass_header *h)
     g_array_append_val(b->ix->func_first, first);
     memset(&b->body, 0, sizeof b->body);
     b->body.kind = h->kind;
-    tk_digester_init(&b->dig, h->kind == TK_PASS_MLIR ||
+    passes_digester_init(&b->dig, h->kind == TK_PASS_MLIR ||
                                       h->kind == TK_PASS_MLIR_INTERNAL
-                                  ? TK_DIGEST_MLIR
+                                  ? PASSES_DIGEST_MLIR
                               : h->kind == TK_PASS_LLVM_MACHINE
-                                  ? TK_DIGEST_RAW
-                                  : TK_DIGEST_LLVM);
+                                  ? PASSES_DIGEST_RAW
+                                  : PASSES_DIGEST_LLVM);
     b->candidate = NULL;
     b->in_dump = 1;
     if (h->bad)
@@ -235,7 +235,7 @@ static void start_dump(builder *b, const tk_pass_header *h)
                      (unsigned long long)b->line, d->pass);
 }
 
-static void take_facts(builder *b, const tk_body_facts *f)
+static void take_facts(builder *b, const passes_body_facts *f)
 {
     if (f->function.n > 0) {
         const char *name = intern_span(b, f->function);
@@ -249,20 +249,20 @@ static void take_facts(builder *b, const tk_body_facts *f)
         b->cur.module_attrs = intern_span(b, f->module_attrs);
 }
 
-static int body_line(builder *b, const char *s, size_t n, tk_body_facts *f)
+static int body_line(builder *b, const char *s, size_t n, passes_body_facts *f)
 {
     switch (b->cur.kind) {
     case TK_PASS_MLIR:
     case TK_PASS_MLIR_INTERNAL:
-        return tk_passes_mlir_body_line(&b->body, s, n, f);
+        return passes_mlir_body_line(&b->body, s, n, f);
     case TK_PASS_LLVM_IR:
     case TK_PASS_LLVM_LEGACY:
         if ((n >= 16 && memcmp(s, "source_filename ", 16) == 0) ||
             (n >= 12 && memcmp(s, "; ModuleID =", 12) == 0))
             b->body.saw_module = 1;
-        return tk_passes_llvm_body_line(&b->body, s, n, f);
+        return passes_llvm_body_line(&b->body, s, n, f);
     case TK_PASS_LLVM_MACHINE:
-        return tk_passes_mir_body_line(&b->body, s, n, f);
+        return passes_mir_body_line(&b->body, s, n, f);
     }
     return 0;
 }
@@ -310,22 +310,22 @@ static void line_begin(builder *b, uint64_t off, const char *s, size_t len,
         finish_dump(b); /* a banner has no body */
 
     int blank = is_blank(s, len);
-    tk_pass_header h;
-    if (!more && !blank && tk_passes_parse_header(s, len, &h)) {
+    passes_header h;
+    if (!more && !blank && passes_parse_header(s, len, &h)) {
         start_dump(b, &h);
         b->role = h.status == TK_PASS_PRINTED ? ROLE_HEADER : ROLE_BANNER;
         return;
     }
     if (b->in_dump) {
-        tk_body_facts f;
+        passes_body_facts f;
         if (blank) {
             b->role = ROLE_BODY_BLANK;
             return;
         }
         b->body.truncated = more;
-        if (!tk_passes_noise_line(s, len) && body_line(b, s, len, &f)) {
+        if (!passes_noise_line(s, len) && body_line(b, s, len, &f)) {
             take_facts(b, &f);
-            tk_digester_begin(&b->dig, s, len);
+            passes_digester_begin(&b->dig, s, len);
             b->role = ROLE_BODY;
             return;
         }
@@ -336,13 +336,13 @@ static void line_begin(builder *b, uint64_t off, const char *s, size_t len,
         return;
     }
     b->role = ROLE_OTHER;
-    b->line_ir = tk_passes_ir_like(s, len);
+    b->line_ir = passes_ir_like(s, len);
 }
 
 static void line_more(builder *b, const char *s, size_t len)
 {
     if (b->role == ROLE_BODY)
-        tk_digester_more(&b->dig, s, len);
+        passes_digester_more(&b->dig, s, len);
 }
 
 /* The end of the line: NEXT is the offset after its "\n". */
@@ -356,7 +356,7 @@ static void line_end(builder *b, uint64_t next)
         b->content_line = b->line;
         break;
     case ROLE_BODY:
-        tk_digester_end(&b->dig);
+        passes_digester_end(&b->dig);
         b->content_end = next;
         b->content_line = b->line;
         break;
@@ -529,8 +529,8 @@ static int is_cut_line(const char *s, size_t n)
         return 0;
     if (n > 0 && s[n - 1] == '\r')
         n--;
-    tk_pass_header h;
-    return !is_blank(s, n) && tk_passes_parse_header(s, n, &h);
+    passes_header h;
+    return !is_blank(s, n) && passes_parse_header(s, n, &h);
 }
 
 /* The offset of a header line in the second half of the SIZE bytes of FD,
@@ -623,7 +623,7 @@ static gpointer index_second_half(gpointer data)
 
 static const char *reintern(tk_passes *p, const char *s)
 {
-    return tk_passes_intern(p, s, strlen(s));
+    return passes_intern(p, s, strlen(s));
 }
 
 /* Appends the dumps and other text of Q (the second half) to P. */
@@ -731,8 +731,8 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
     return scan_whole(b, fd, st, window);
 }
 
-tk_passes *tk_passes_index_window(const char *path, size_t window,
-                                  tk_diags *diags)
+tk_passes *passes_index_window(const char *path, size_t window,
+                               tk_diags *diags)
 {
     if (window < 64)
         window = 64;
@@ -799,13 +799,13 @@ tk_passes *tk_passes_index_window(const char *path, size_t window,
                      (unsigned long long)r->line,
                      (unsigned long long)(r->line + r->n_lines - 1));
     }
-    tk_passes_attribute(p);
+    passes_attribute(p);
     return p;
 }
 
 tk_passes *tk_passes_index(const char *path, tk_diags *diags)
 {
-    return tk_passes_index_window(path, TK_PASSES_WINDOW, diags);
+    return passes_index_window(path, PASSES_WINDOW, diags);
 }
 
 void tk_passes_free(tk_passes *p)
@@ -854,7 +854,7 @@ const char *tk_passes_path(const tk_passes *p)
     return p->path;
 }
 
-void tk_passes_set_path(tk_passes *p, const char *path)
+void passes_set_path(tk_passes *p, const char *path)
 {
     g_free(p->path);
     p->path = g_strdup(path);

@@ -21,7 +21,7 @@
 typedef struct {
     const char *p;
     size_t n;
-} tk_span;
+} passes_span;
 
 /* A header line taken apart; spans point into the line. */
 typedef struct {
@@ -29,16 +29,16 @@ typedef struct {
     tk_pass_when when;
     tk_pass_status status;
     tk_pass_scope_kind scope_kind;
-    tk_span pass, arg, scope, scope_name;
+    passes_span pass, arg, scope, scope_name;
     int bad; /* recognized by its start, but cut or malformed */
-} tk_pass_header;
+} passes_header;
 
 /* Parses LEN bytes at S (one line, no line end) as a dump header of any
  * form.  Returns 1 and fills H, or 0 when the line is no header. */
-int tk_passes_parse_header(const char *s, size_t len, tk_pass_header *h);
+int passes_parse_header(const char *s, size_t len, passes_header *h);
 /* The forms of each family (called by the one above). */
-int tk_passes_mlir_header(const char *s, size_t len, tk_pass_header *h);
-int tk_passes_llvm_header(const char *s, size_t len, tk_pass_header *h);
+int passes_mlir_header(const char *s, size_t len, passes_header *h);
+int passes_llvm_header(const char *s, size_t len, passes_header *h);
 
 /* What a body is made of so far, to tell where it ends and whether it is
  * whole.  Zeroed, with KIND set, at each header. */
@@ -55,34 +55,34 @@ typedef struct {
                         than the read window: its end is unknown, so a
                         definition is assumed to open a region */
     unsigned flags;  /* TK_PASS_INTERLEAVED, ... */
-} tk_body_state;
+} passes_body_state;
 
 /* What one body line says about attribution. */
 typedef struct {
-    tk_span function;  /* a function defined on this line */
+    passes_span function;  /* a function defined on this line */
     int kernel;        /* 1: marked as the kernel (tt.func public, nvvm.kernel,
                           ptx_kernel); 2: could be (externally visible, no
                           marker); 0: a helper */
-    tk_span module_attrs;
-} tk_body_facts;
+    passes_span module_attrs;
+} passes_body_facts;
 
 /* Whether the line S (non-blank, not a header) belongs to a body of
  * ST->kind; updates ST and fills FACTS.  0 means the body has ended before
  * this line. */
-int tk_passes_mlir_body_line(tk_body_state *st, const char *s, size_t len,
-                             tk_body_facts *facts);
-int tk_passes_llvm_body_line(tk_body_state *st, const char *s, size_t len,
-                             tk_body_facts *facts);
-int tk_passes_mir_body_line(tk_body_state *st, const char *s, size_t len,
-                            tk_body_facts *facts);
+int passes_mlir_body_line(passes_body_state *st, const char *s, size_t len,
+                          passes_body_facts *facts);
+int passes_llvm_body_line(passes_body_state *st, const char *s, size_t len,
+                          passes_body_facts *facts);
+int passes_mir_body_line(passes_body_state *st, const char *s, size_t len,
+                         passes_body_facts *facts);
 
 /* LLVM's pass manager chatter ("Running pass: ", "Invalidating analysis: ",
  * ...), indented or not: never part of a body. */
-int tk_passes_noise_line(const char *s, size_t len);
+int passes_noise_line(const char *s, size_t len);
 
 /* Whether a line outside any dump looks like IR: a sign that a dump was torn
  * apart (two processes writing at once). */
-int tk_passes_ir_like(const char *s, size_t len);
+int passes_ir_like(const char *s, size_t len);
 
 /* ---- digests ------------------------------------------------------------ */
 
@@ -91,24 +91,24 @@ typedef struct {
     uint64_t total;
     uint64_t tail;
     unsigned n_tail;
-} tk_hasher;
+} passes_hasher;
 
-typedef enum { TK_DIGEST_RAW, TK_DIGEST_MLIR, TK_DIGEST_LLVM } tk_digest_lang;
+typedef enum { PASSES_DIGEST_RAW, PASSES_DIGEST_MLIR, PASSES_DIGEST_LLVM } passes_digest_lang;
 
 /* Hashes a body line by line, with lines longer than the read window fed in
  * pieces: begin (the first piece, which decides what the line is), more
  * (the rest, hashed as it is), end. */
 typedef struct {
-    tk_digest_lang lang;
-    tk_hasher exact, noloc;
+    passes_digest_lang lang;
+    passes_hasher exact, noloc;
     int skip_exact, skip_noloc; /* the current line is left out */
-} tk_digester;
+} passes_digester;
 
-void tk_digester_init(tk_digester *d, tk_digest_lang lang);
-void tk_digester_begin(tk_digester *d, const char *s, size_t len);
-void tk_digester_more(tk_digester *d, const char *s, size_t len);
-void tk_digester_end(tk_digester *d);
-void tk_digester_finish(tk_digester *d, tk_pass_digest *out);
+void passes_digester_init(passes_digester *d, passes_digest_lang lang);
+void passes_digester_begin(passes_digester *d, const char *s, size_t len);
+void passes_digester_more(passes_digester *d, const char *s, size_t len);
+void passes_digester_end(passes_digester *d);
+void passes_digester_finish(passes_digester *d, tk_pass_digest *out);
 
 /* ---- the index ------------------------------------------------------------ */
 
@@ -130,30 +130,30 @@ struct tk_passes {
 };
 
 /* A copy of N bytes at S owned by the index; equal strings share one copy. */
-const char *tk_passes_intern(tk_passes *p, const char *s, size_t n);
+const char *passes_intern(tk_passes *p, const char *s, size_t n);
 
 /* Indexes with a read window of WINDOW bytes (tests use small ones to
  * exercise lines longer than the window). */
-tk_passes *tk_passes_index_window(const char *path, size_t window,
-                                  tk_diags *diags);
+tk_passes *passes_index_window(const char *path, size_t window,
+                               tk_diags *diags);
 
 /* Makes the index name PATH (tk_passes_path(), its diagnostics) instead of
  * the file it read: the loader indexes the decompressed copy of a .gz pass
  * file under a temporary name (bundle/passfiles.c). */
-void tk_passes_set_path(tk_passes *p, const char *path);
+void passes_set_path(tk_passes *p, const char *path);
 
 /* Groups the dumps into sequences and sets each dump's seq
  * (attrib.c). */
-void tk_passes_attribute(tk_passes *p);
+void passes_attribute(tk_passes *p);
 
-static inline tk_span tk_span_of(const char *p, size_t n)
+static inline passes_span passes_span_of(const char *p, size_t n)
 {
-    tk_span s = {p, n};
+    passes_span s = {p, n};
     return s;
 }
 
 /* S without the spaces and tabs at its ends. */
-static inline tk_span tk_span_trim(tk_span s)
+static inline passes_span passes_span_trim(passes_span s)
 {
     while (s.n > 0 && (s.p[0] == ' ' || s.p[0] == '\t')) {
         s.p++;
@@ -164,20 +164,20 @@ static inline tk_span tk_span_trim(tk_span s)
     return s;
 }
 
-static inline int tk_span_starts(tk_span s, const char *lit)
+static inline int passes_span_starts(passes_span s, const char *lit)
 {
     size_t n = strlen(lit);
     return s.n >= n && memcmp(s.p, lit, n) == 0;
 }
 
-static inline int tk_span_ends(tk_span s, const char *lit)
+static inline int passes_span_ends(passes_span s, const char *lit)
 {
     size_t n = strlen(lit);
     return s.n >= n && memcmp(s.p + s.n - n, lit, n) == 0;
 }
 
 /* The last occurrence of LIT in S, or NULL. */
-static inline const char *tk_span_rfind(tk_span s, const char *lit)
+static inline const char *passes_span_rfind(passes_span s, const char *lit)
 {
     size_t n = strlen(lit);
     if (n == 0 || s.n < n)
@@ -189,7 +189,7 @@ static inline const char *tk_span_rfind(tk_span s, const char *lit)
 }
 
 /* The first occurrence of LIT in S, or NULL. */
-static inline const char *tk_span_find(tk_span s, const char *lit)
+static inline const char *passes_span_find(passes_span s, const char *lit)
 {
     size_t n = strlen(lit);
     if (!s.p || n == 0 || s.n < n)
@@ -197,7 +197,7 @@ static inline const char *tk_span_find(tk_span s, const char *lit)
     return memmem(s.p, s.n, lit, n);
 }
 
-static inline int tk_span_eq(tk_span a, const char *lit)
+static inline int passes_span_eq(passes_span a, const char *lit)
 {
     size_t n = strlen(lit);
     return a.n == n && memcmp(a.p, lit, n) == 0;

@@ -24,24 +24,24 @@
 #include <string.h>
 
 /* "F" of "P on F": sets the scope fields. */
-static void set_scope(tk_span f, tk_pass_header *h)
+static void set_scope(passes_span f, passes_header *h)
 {
     h->scope = f;
-    if (tk_span_eq(f, "[module]")) {
+    if (passes_span_eq(f, "[module]")) {
         h->scope_kind = TK_PASS_SCOPE_MODULE;
-    } else if (tk_span_starts(f, "(")) {
+    } else if (passes_span_starts(f, "(")) {
         /* "(f)" or "(f, g)": the first function names it. */
         h->scope_kind = TK_PASS_SCOPE_CGSCC;
         size_t i = 1;
         while (i < f.n && f.p[i] != ',' && f.p[i] != ')')
             i++;
-        h->scope_name = tk_span_of(f.p + 1, i - 1);
-    } else if (tk_span_starts(f, "loop ")) {
+        h->scope_name = passes_span_of(f.p + 1, i - 1);
+    } else if (passes_span_starts(f, "loop ")) {
         h->scope_kind = TK_PASS_SCOPE_LOOP;
-        const char *in = tk_span_rfind(f, " in function ");
+        const char *in = passes_span_rfind(f, " in function ");
         if (in)
             h->scope_name =
-                tk_span_of(in + 13, (size_t)(f.p + f.n - in - 13));
+                passes_span_of(in + 13, (size_t)(f.p + f.n - in - 13));
     } else {
         h->scope_kind = TK_PASS_SCOPE_FUNCTION;
         h->scope_name = f;
@@ -50,9 +50,9 @@ static void set_scope(tk_span f, tk_pass_header *h)
 
 /* "Description (arg)": the argument is the group closing at the end, when
  * it is one word.  Returns 1 when split. */
-static int split_legacy(tk_span s, tk_pass_header *h)
+static int split_legacy(passes_span s, passes_header *h)
 {
-    if (!tk_span_ends(s, ")"))
+    if (!passes_span_ends(s, ")"))
         return 0;
     int depth = 0;
     for (size_t i = s.n; i-- > 0;) {
@@ -62,10 +62,10 @@ static int split_legacy(tk_span s, tk_pass_header *h)
         else if (c == '(' && --depth == 0) {
             if (i == 0 || s.p[i - 1] != ' ')
                 return 0;
-            tk_span arg = tk_span_of(s.p + i + 1, s.n - i - 2);
-            tk_span before = tk_span_trim(tk_span_of(s.p, i));
+            passes_span arg = passes_span_of(s.p + i + 1, s.n - i - 2);
+            passes_span before = passes_span_trim(passes_span_of(s.p, i));
             /* "InlinerPass on (f)" is a CGSCC scope, not an argument. */
-            if (tk_span_ends(before, " on") || arg.n == 0 ||
+            if (passes_span_ends(before, " on") || arg.n == 0 ||
                 memchr(arg.p, ' ', arg.n))
                 return 0;
             h->pass = before;
@@ -76,58 +76,58 @@ static int split_legacy(tk_span s, tk_pass_header *h)
     return 0;
 }
 
-int tk_passes_llvm_header(const char *s, size_t len, tk_pass_header *h)
+int passes_llvm_header(const char *s, size_t len, passes_header *h)
 {
-    tk_span line = tk_span_trim(tk_span_of(s, len));
+    passes_span line = passes_span_trim(passes_span_of(s, len));
     int newpm = 0, machine = 0;
-    if (tk_span_starts(line, "; *** IR ")) {
+    if (passes_span_starts(line, "; *** IR ")) {
         newpm = 1;
-        line = tk_span_of(line.p + 2, line.n - 2);
-    } else if (tk_span_starts(line, "# *** IR ")) {
+        line = passes_span_of(line.p + 2, line.n - 2);
+    } else if (passes_span_starts(line, "# *** IR ")) {
         machine = 1;
-        line = tk_span_of(line.p + 2, line.n - 2);
-    } else if (!tk_span_starts(line, "*** IR ")) {
+        line = passes_span_of(line.p + 2, line.n - 2);
+    } else if (!passes_span_starts(line, "*** IR ")) {
         return 0;
     }
-    tk_span body = tk_span_of(line.p + 7, line.n - 7);
-    if (!tk_span_starts(body, "Dump ") && !tk_span_starts(body, "Pass ") &&
-        !tk_span_starts(body, "Deleted "))
+    passes_span body = passes_span_of(line.p + 7, line.n - 7);
+    if (!passes_span_starts(body, "Dump ") && !passes_span_starts(body, "Pass ") &&
+        !passes_span_starts(body, "Deleted "))
         return 0;
     memset(h, 0, sizeof *h);
     h->status = TK_PASS_PRINTED;
     h->kind = machine ? TK_PASS_LLVM_MACHINE : TK_PASS_LLVM_IR;
-    if (machine && tk_span_ends(body, ":"))
+    if (machine && passes_span_ends(body, ":"))
         body.n--;
-    if (tk_span_ends(body, " ***"))
+    if (passes_span_ends(body, " ***"))
         body.n -= 4;
-    else if (tk_span_ends(body, "***"))
+    else if (passes_span_ends(body, "***"))
         body.n -= 3;
     else
         h->bad = 1; /* cut */
-    body = tk_span_trim(body);
+    body = passes_span_trim(body);
 
-    tk_span rest;
-    if (tk_span_starts(body, "Dump At Start")) {
+    passes_span rest;
+    if (passes_span_starts(body, "Dump At Start")) {
         h->when = TK_PASS_AT_START;
         h->scope_kind = TK_PASS_SCOPE_MODULE;
         return 1;
-    } else if (tk_span_starts(body, "Dump Before ")) {
+    } else if (passes_span_starts(body, "Dump Before ")) {
         h->when = TK_PASS_BEFORE;
-        rest = tk_span_of(body.p + 12, body.n - 12);
-    } else if (tk_span_starts(body, "Dump After ")) {
+        rest = passes_span_of(body.p + 12, body.n - 12);
+    } else if (passes_span_starts(body, "Dump After ")) {
         h->when = TK_PASS_AFTER;
-        rest = tk_span_of(body.p + 11, body.n - 11);
-    } else if (tk_span_starts(body, "Deleted After ")) {
+        rest = passes_span_of(body.p + 11, body.n - 11);
+    } else if (passes_span_starts(body, "Deleted After ")) {
         h->when = TK_PASS_AFTER;
         h->status = TK_PASS_DELETED;
-        rest = tk_span_of(body.p + 14, body.n - 14);
-    } else if (tk_span_starts(body, "Pass ")) {
+        rest = passes_span_of(body.p + 14, body.n - 14);
+    } else if (passes_span_starts(body, "Pass ")) {
         h->when = TK_PASS_AFTER;
-        rest = tk_span_of(body.p + 5, body.n - 5);
-        if (tk_span_ends(rest, " ignored")) {
+        rest = passes_span_of(body.p + 5, body.n - 5);
+        if (passes_span_ends(rest, " ignored")) {
             h->status = TK_PASS_IGNORED;
             rest.n -= 8;
-        } else if (tk_span_ends(rest, " invalidated")) {
+        } else if (passes_span_ends(rest, " invalidated")) {
             h->status = TK_PASS_INVALIDATED;
             rest.n -= 12;
         } else {
@@ -137,16 +137,16 @@ int tk_passes_llvm_header(const char *s, size_t len, tk_pass_header *h)
         return 0;
     }
 
-    if (tk_span_ends(rest, " omitted because no change")) {
+    if (passes_span_ends(rest, " omitted because no change")) {
         h->status = TK_PASS_NO_CHANGE;
         rest.n -= 26;
-    } else if (tk_span_ends(rest, " filtered out")) {
+    } else if (passes_span_ends(rest, " filtered out")) {
         h->status = TK_PASS_FILTERED;
         rest.n -= 13;
-    } else if (tk_span_ends(rest, " (invalidated)")) {
+    } else if (passes_span_ends(rest, " (invalidated)")) {
         rest.n -= 14; /* the module is printed after it */
     }
-    rest = tk_span_trim(rest);
+    rest = passes_span_trim(rest);
 
     /* The new pass manager always says "on IRUNIT"; the legacy one prints a
      * description and "(argument)". */
@@ -155,11 +155,11 @@ int tk_passes_llvm_header(const char *s, size_t len, tk_pass_header *h)
             h->kind = TK_PASS_LLVM_LEGACY;
         return 1;
     }
-    const char *on = tk_span_find(rest, " on ");
+    const char *on = passes_span_find(rest, " on ");
     if (on) {
-        tk_span pass = tk_span_trim(tk_span_of(rest.p, (size_t)(on - rest.p)));
-        set_scope(tk_span_trim(tk_span_of(on + 4,
-                                          (size_t)(rest.p + rest.n - on - 4))),
+        passes_span pass = passes_span_trim(passes_span_of(rest.p, (size_t)(on - rest.p)));
+        set_scope(passes_span_trim(passes_span_of(on + 4,
+                                                  (size_t)(rest.p + rest.n - on - 4))),
                   h);
         /* Machine -print-changed banners: "Description (arg) on F". */
         if (!split_legacy(pass, h))
@@ -172,22 +172,22 @@ int tk_passes_llvm_header(const char *s, size_t len, tk_pass_header *h)
     return 1;
 }
 
-int tk_passes_noise_line(const char *s, size_t len)
+int passes_noise_line(const char *s, size_t len)
 {
-    tk_span l = tk_span_trim(tk_span_of(s, len));
+    passes_span l = passes_span_trim(passes_span_of(s, len));
     if (l.n < 8)
         return 0;
     switch (l.p[0]) {
     case 'R':
-        return tk_span_starts(l, "Running pass") ||
-               tk_span_starts(l, "Running analysis");
+        return passes_span_starts(l, "Running pass") ||
+               passes_span_starts(l, "Running analysis");
     case 'I':
-        return tk_span_starts(l, "Invalidating analysis: ") ||
-               tk_span_starts(l, "Invalidating all non-preserved analyses");
+        return passes_span_starts(l, "Invalidating analysis: ") ||
+               passes_span_starts(l, "Invalidating all non-preserved analyses");
     case 'C':
-        return tk_span_starts(l, "Clearing all analysis results for: ");
+        return passes_span_starts(l, "Clearing all analysis results for: ");
     case 'S':
-        return tk_span_starts(l, "Skipping pass");
+        return passes_span_starts(l, "Skipping pass");
     default:
         return 0;
     }
@@ -227,19 +227,19 @@ static int is_label(const char *s, const char *end)
     return p == end || *p == ';';
 }
 
-static int linkage_word(tk_span words)
+static int linkage_word(passes_span words)
 {
     static const char *const local[] = {" internal ", " private ",
                                         " linkonce", " weak",
                                         " available_externally "};
     for (size_t i = 0; i < G_N_ELEMENTS(local); i++)
-        if (tk_span_find(words, local[i]))
+        if (passes_span_find(words, local[i]))
             return 1;
     return 0;
 }
 
 /* "define [linkage] [cc] type @name(" */
-static void define_facts(const char *s, const char *end, tk_body_facts *f)
+static void define_facts(const char *s, const char *end, passes_body_facts *f)
 {
     const char *at = memchr(s, '@', (size_t)(end - s));
     if (!at)
@@ -254,33 +254,33 @@ static void define_facts(const char *s, const char *end, tk_body_facts *f)
         }
         if (q >= end)
             return;
-        f->function = tk_span_of(p + 1, (size_t)(q - p - 1));
+        f->function = passes_span_of(p + 1, (size_t)(q - p - 1));
     } else {
         q = p;
         while (q < end && is_label_char(*q))
             q++;
-        f->function = tk_span_of(p, (size_t)(q - p));
+        f->function = passes_span_of(p, (size_t)(q - p));
     }
     /* " ptx_kernel void ": the words between "define" and the name. */
-    tk_span words = tk_span_of(s + 6, (size_t)(at - s - 6));
-    if (tk_span_find(words, "ptx_kernel ") ||
-        tk_span_find(words, "amdgpu_kernel "))
+    passes_span words = passes_span_of(s + 6, (size_t)(at - s - 6));
+    if (passes_span_find(words, "ptx_kernel ") ||
+        passes_span_find(words, "amdgpu_kernel "))
         f->kernel = 1;
     else if (!linkage_word(words))
         f->kernel = 2;
 }
 
-int tk_passes_llvm_body_line(tk_body_state *st, const char *s, size_t len,
-                             tk_body_facts *facts)
+int passes_llvm_body_line(passes_body_state *st, const char *s, size_t len,
+                          passes_body_facts *facts)
 {
     const char *end = s + len;
-    tk_span line = tk_span_of(s, len);
+    passes_span line = passes_span_of(s, len);
     memset(facts, 0, sizeof *facts);
     if (len == 0)
         return 1;
     switch (s[0]) {
     case ';':
-        if (tk_span_starts(line, "; Preheader:"))
+        if (passes_span_starts(line, "; Preheader:"))
             st->saw_preheader = 1;
         st->saw_ir = 1;
         return 1;
@@ -300,37 +300,37 @@ int tk_passes_llvm_body_line(tk_body_state *st, const char *s, size_t len,
             st->flags |= TK_PASS_INTERLEAVED;
         return 1;
     case 'd':
-        if (tk_span_starts(line, "define ")) {
+        if (passes_span_starts(line, "define ")) {
             /* A second function opened before the first closed. */
             if (st->open > 0)
                 st->flags |= TK_PASS_INTERLEAVED;
-            if (st->truncated || tk_span_ends(tk_span_trim(line), "{"))
+            if (st->truncated || passes_span_ends(passes_span_trim(line), "{"))
                 st->open++;
             st->saw_ir = 1;
             define_facts(s, end, facts);
             return 1;
         }
-        if (tk_span_starts(line, "declare "))
+        if (passes_span_starts(line, "declare "))
             return 1;
         break;
     case 'a':
-        if (tk_span_starts(line, "attributes #"))
+        if (passes_span_starts(line, "attributes #"))
             return 1;
         break;
     case 't':
-        if (tk_span_starts(line, "target "))
+        if (passes_span_starts(line, "target "))
             return 1;
         break;
     case 's':
-        if (tk_span_starts(line, "source_filename "))
+        if (passes_span_starts(line, "source_filename "))
             return 1;
         break;
     case 'm':
-        if (tk_span_starts(line, "module asm "))
+        if (passes_span_starts(line, "module asm "))
             return 1;
         break;
     case 'u':
-        if (tk_span_starts(line, "uselistorder"))
+        if (passes_span_starts(line, "uselistorder"))
             return 1;
         break;
     default:
@@ -341,12 +341,12 @@ int tk_passes_llvm_body_line(tk_body_state *st, const char *s, size_t len,
 
 /* ---- machine code bodies ---------------------------------------------- */
 
-int tk_passes_mir_body_line(tk_body_state *st, const char *s, size_t len,
-                            tk_body_facts *facts)
+int passes_mir_body_line(passes_body_state *st, const char *s, size_t len,
+                         passes_body_facts *facts)
 {
-    tk_span line = tk_span_of(s, len);
+    passes_span line = passes_span_of(s, len);
     memset(facts, 0, sizeof *facts);
-    if (tk_span_starts(line, "# Machine code for function ")) {
+    if (passes_span_starts(line, "# Machine code for function ")) {
         if (st->mir == 1)
             st->flags |= TK_PASS_INTERLEAVED;
         st->mir = 1;
@@ -355,11 +355,11 @@ int tk_passes_mir_body_line(tk_body_state *st, const char *s, size_t len,
         const char *q = p;
         while (q < end && *q != ':')
             q++;
-        facts->function = tk_span_of(p, (size_t)(q - p));
+        facts->function = passes_span_of(p, (size_t)(q - p));
         return 1;
     }
     if (st->mir == 1) {
-        if (tk_span_starts(line, "# End machine code for function ")) {
+        if (passes_span_starts(line, "# End machine code for function ")) {
             st->mir = 2;
             st->open = 0;
         }
@@ -368,12 +368,12 @@ int tk_passes_mir_body_line(tk_body_state *st, const char *s, size_t len,
     return 0; /* before "# Machine code" or after its end */
 }
 
-int tk_passes_ir_like(const char *s, size_t len)
+int passes_ir_like(const char *s, size_t len)
 {
-    tk_span l = tk_span_of(s, len);
-    if (tk_span_starts(l, "#loc") || tk_span_starts(l, "define ") ||
-        tk_span_starts(l, "# Machine code for function ") ||
-        tk_span_starts(l, "module attributes {"))
+    passes_span l = passes_span_of(s, len);
+    if (passes_span_starts(l, "#loc") || passes_span_starts(l, "define ") ||
+        passes_span_starts(l, "# Machine code for function ") ||
+        passes_span_starts(l, "module attributes {"))
         return 1;
     /* An indented SSA definition: "  %12 = ..." (MLIR, LLVM IR, MIR). */
     size_t i = 0;
@@ -381,20 +381,20 @@ int tk_passes_ir_like(const char *s, size_t len)
         i++;
     if (i < 2 || i >= len || s[i] != '%')
         return 0;
-    return tk_span_find(tk_span_of(s + i, len - i), " = ") != NULL;
+    return passes_span_find(passes_span_of(s + i, len - i), " = ") != NULL;
 }
 
-int tk_passes_parse_header(const char *s, size_t len, tk_pass_header *h)
+int passes_parse_header(const char *s, size_t len, passes_header *h)
 {
     if (len < 10)
         return 0;
     switch (s[0]) {
     case '/':
-        return tk_passes_mlir_header(s, len, h);
+        return passes_mlir_header(s, len, h);
     case ';':
     case '*':
     case '#':
-        return tk_passes_llvm_header(s, len, h);
+        return passes_llvm_header(s, len, h);
     default:
         return 0;
     }

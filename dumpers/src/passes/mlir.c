@@ -22,30 +22,30 @@
 
 /* "('op' operation)" or "('op' operation: @sym)" at the end of S: fills the
  * scope fields and returns the text before it, or S when there is none. */
-static tk_span take_scope(tk_span s, tk_pass_header *h)
+static passes_span take_scope(passes_span s, passes_header *h)
 {
-    if (!tk_span_ends(s, ")"))
+    if (!passes_span_ends(s, ")"))
         return s;
-    const char *open = tk_span_rfind(s, " ('");
+    const char *open = passes_span_rfind(s, " ('");
     if (!open)
         return s;
-    tk_span scope = tk_span_of(open + 1, (size_t)(s.p + s.n - open - 1));
+    passes_span scope = passes_span_of(open + 1, (size_t)(s.p + s.n - open - 1));
     /* Inside the parentheses: 'op' operation[: @sym] */
-    tk_span in = tk_span_of(scope.p + 2, scope.n - 3);
+    passes_span in = passes_span_of(scope.p + 2, scope.n - 3);
     const char *q = memchr(in.p, '\'', in.n);
     if (!q)
         return s;
-    tk_span op = tk_span_of(in.p, (size_t)(q - in.p));
-    tk_span rest = tk_span_of(q + 1, (size_t)(in.p + in.n - q - 1));
-    if (!tk_span_starts(rest, " operation"))
+    passes_span op = passes_span_of(in.p, (size_t)(q - in.p));
+    passes_span rest = passes_span_of(q + 1, (size_t)(in.p + in.n - q - 1));
+    if (!passes_span_starts(rest, " operation"))
         return s;
     rest.p += 10;
     rest.n -= 10;
     h->scope = scope;
-    h->scope_kind = tk_span_eq(op, "builtin.module") ? TK_PASS_SCOPE_MODULE
+    h->scope_kind = passes_span_eq(op, "builtin.module") ? TK_PASS_SCOPE_MODULE
                                                     : TK_PASS_SCOPE_OPERATION;
-    if (tk_span_starts(rest, ": @")) {
-        h->scope_name = tk_span_of(rest.p + 3, rest.n - 3);
+    if (passes_span_starts(rest, ": @")) {
+        h->scope_name = passes_span_of(rest.p + 3, rest.n - 3);
         /* A quoted symbol is printed as it is; drop the quotes. */
         if (h->scope_name.n >= 2 && h->scope_name.p[0] == '"' &&
             h->scope_name.p[h->scope_name.n - 1] == '"') {
@@ -53,15 +53,15 @@ static tk_span take_scope(tk_span s, tk_pass_header *h)
             h->scope_name.n -= 2;
         }
     }
-    return tk_span_trim(tk_span_of(s.p, (size_t)(open - s.p)));
+    return passes_span_trim(passes_span_of(s.p, (size_t)(open - s.p)));
 }
 
 /* "Pass (arg)" with ARG possibly holding parentheses of its own: splits at
  * the group that closes at the end. */
-static void split_paren_arg(tk_span head, tk_pass_header *h)
+static void split_paren_arg(passes_span head, passes_header *h)
 {
     h->pass = head;
-    if (!tk_span_ends(head, ")"))
+    if (!passes_span_ends(head, ")"))
         return;
     int depth = 0;
     for (size_t i = head.n; i-- > 0;) {
@@ -71,54 +71,54 @@ static void split_paren_arg(tk_span head, tk_pass_header *h)
         else if (c == '(' && --depth == 0) {
             if (i == 0 || head.p[i - 1] != ' ')
                 return; /* "f(x)" is a name, not "name (arg)" */
-            h->pass = tk_span_trim(tk_span_of(head.p, i));
-            h->arg = tk_span_of(head.p + i + 1, head.n - i - 2);
+            h->pass = passes_span_trim(passes_span_of(head.p, i));
+            h->arg = passes_span_of(head.p + i + 1, head.n - i - 2);
             return;
         }
     }
 }
 
-int tk_passes_mlir_header(const char *s, size_t len, tk_pass_header *h)
+int passes_mlir_header(const char *s, size_t len, passes_header *h)
 {
-    tk_span line = tk_span_of(s, len);
-    if (!tk_span_starts(line, MLIR_PREFIX))
+    passes_span line = passes_span_of(s, len);
+    if (!passes_span_starts(line, MLIR_PREFIX))
         return 0;
     memset(h, 0, sizeof *h);
-    tk_span p = tk_span_of(s + strlen(MLIR_PREFIX), len - strlen(MLIR_PREFIX));
+    passes_span p = passes_span_of(s + strlen(MLIR_PREFIX), len - strlen(MLIR_PREFIX));
     /* Everything up to the closing marker; a header without it was cut. */
-    p = tk_span_trim(p);
-    if (tk_span_ends(p, MLIR_SUFFIX))
-        p = tk_span_trim(tk_span_of(p.p, p.n - strlen(MLIR_SUFFIX)));
+    p = passes_span_trim(p);
+    if (passes_span_ends(p, MLIR_SUFFIX))
+        p = passes_span_trim(passes_span_of(p.p, p.n - strlen(MLIR_SUFFIX)));
 
-    if (tk_span_starts(p, "IR Dump")) {
-        int closed = tk_span_ends(tk_span_trim(line), MLIR_SUFFIX);
+    if (passes_span_starts(p, "IR Dump")) {
+        int closed = passes_span_ends(passes_span_trim(line), MLIR_SUFFIX);
         h->kind = TK_PASS_MLIR;
         h->status = TK_PASS_PRINTED;
         h->bad = !closed;
-        tk_span rest = tk_span_trim(tk_span_of(p.p + 7, p.n - 7));
-        if (tk_span_starts(rest, "Before ")) {
+        passes_span rest = passes_span_trim(passes_span_of(p.p + 7, p.n - 7));
+        if (passes_span_starts(rest, "Before ")) {
             h->when = TK_PASS_BEFORE;
-            rest = tk_span_of(rest.p + 7, rest.n - 7);
-        } else if (tk_span_starts(rest, "After ")) {
+            rest = passes_span_of(rest.p + 7, rest.n - 7);
+        } else if (passes_span_starts(rest, "After ")) {
             h->when = TK_PASS_AFTER;
-            rest = tk_span_of(rest.p + 6, rest.n - 6);
+            rest = passes_span_of(rest.p + 6, rest.n - 6);
         } else {
             h->when = TK_PASS_LABEL;
             h->pass = rest;
             return 1;
         }
-        tk_span head = take_scope(tk_span_trim(rest), h);
-        const char *colon = tk_span_find(head, ": ");
+        passes_span head = take_scope(passes_span_trim(rest), h);
+        const char *colon = passes_span_find(head, ": ");
         if (colon) { /* newer MLIR: "Pass: textual-pipeline" */
-            h->pass = tk_span_trim(tk_span_of(head.p, (size_t)(colon - head.p)));
-            h->arg = tk_span_trim(
-                tk_span_of(colon + 2, (size_t)(head.p + head.n - colon - 2)));
-        } else if (tk_span_ends(head, ":")) { /* nothing after the colon */
-            h->pass = tk_span_trim(tk_span_of(head.p, head.n - 1));
+            h->pass = passes_span_trim(passes_span_of(head.p, (size_t)(colon - head.p)));
+            h->arg = passes_span_trim(
+                passes_span_of(colon + 2, (size_t)(head.p + head.n - colon - 2)));
+        } else if (passes_span_ends(head, ":")) { /* nothing after the colon */
+            h->pass = passes_span_trim(passes_span_of(head.p, head.n - 1));
         } else {
             split_paren_arg(head, h);
         }
-        if (tk_span_ends(h->pass, " Failed")) {
+        if (passes_span_ends(h->pass, " Failed")) {
             h->pass.n -= 7;
             h->when = TK_PASS_AFTER_FAILED;
         }
@@ -128,28 +128,28 @@ int tk_passes_mlir_header(const char *s, size_t len, tk_pass_header *h)
     }
 
     /* A pass's own dump: "Owner internal IR Dump After: Stage". */
-    const char *at = tk_span_find(p, "IR Dump ");
+    const char *at = passes_span_find(p, "IR Dump ");
     if (!at)
         return 0;
     h->kind = TK_PASS_MLIR_INTERNAL;
     h->status = TK_PASS_PRINTED;
-    tk_span owner = tk_span_trim(tk_span_of(p.p, (size_t)(at - p.p)));
-    if (tk_span_ends(owner, " internal"))
+    passes_span owner = passes_span_trim(passes_span_of(p.p, (size_t)(at - p.p)));
+    if (passes_span_ends(owner, " internal"))
         owner.n -= 9;
-    h->pass = tk_span_trim(owner);
-    tk_span rest = tk_span_of(at + 8, (size_t)(p.p + p.n - at - 8));
-    if (tk_span_starts(rest, "Before")) {
+    h->pass = passes_span_trim(owner);
+    passes_span rest = passes_span_of(at + 8, (size_t)(p.p + p.n - at - 8));
+    if (passes_span_starts(rest, "Before")) {
         h->when = TK_PASS_BEFORE;
-        rest = tk_span_of(rest.p + 6, rest.n - 6);
-    } else if (tk_span_starts(rest, "After")) {
+        rest = passes_span_of(rest.p + 6, rest.n - 6);
+    } else if (passes_span_starts(rest, "After")) {
         h->when = TK_PASS_AFTER;
-        rest = tk_span_of(rest.p + 5, rest.n - 5);
+        rest = passes_span_of(rest.p + 5, rest.n - 5);
     } else {
         h->when = TK_PASS_LABEL;
     }
-    if (tk_span_starts(rest, ":"))
-        rest = tk_span_of(rest.p + 1, rest.n - 1);
-    h->arg = tk_span_trim(rest);
+    if (passes_span_starts(rest, ":"))
+        rest = passes_span_of(rest.p + 1, rest.n - 1);
+    h->arg = passes_span_trim(rest);
     return 1;
 }
 
@@ -163,9 +163,9 @@ static int is_ident(char c)
 }
 
 /* "@name" or "@\"quoted name\"" at P: the name without quotes. */
-static tk_span symbol_at(const char *p, const char *end)
+static passes_span symbol_at(const char *p, const char *end)
 {
-    tk_span none = {NULL, 0};
+    passes_span none = {NULL, 0};
     if (p >= end || *p != '@')
         return none;
     p++;
@@ -178,12 +178,12 @@ static tk_span symbol_at(const char *p, const char *end)
         }
         if (q >= end)
             return none;
-        return tk_span_of(p + 1, (size_t)(q - p - 1));
+        return passes_span_of(p + 1, (size_t)(q - p - 1));
     }
     const char *q = p;
     while (q < end && is_ident(*q))
         q++;
-    return tk_span_of(p, (size_t)(q - p));
+    return passes_span_of(p, (size_t)(q - p));
 }
 
 /* A function op at S (indentation already skipped): "tt.func public @k(",
@@ -191,58 +191,58 @@ static tk_span symbol_at(const char *p, const char *end)
  * "gpu.func @k(...) kernel" (MLIR's GPU dialect, the plain MLIR route).
  * Only definitions (the line opens a region) count. */
 static void function_facts(const char *s, const char *end,
-                           tk_body_facts *facts, tk_body_state *st)
+                           passes_body_facts *facts, passes_body_state *st)
 {
-    tk_span line = tk_span_of(s, (size_t)(end - s));
-    int is_tt = tk_span_starts(line, "tt.func ");
-    int is_llvm = tk_span_starts(line, "llvm.func ");
-    int is_func = tk_span_starts(line, "func.func ");
-    int is_gpu = tk_span_starts(line, "gpu.func ");
+    passes_span line = passes_span_of(s, (size_t)(end - s));
+    int is_tt = passes_span_starts(line, "tt.func ");
+    int is_llvm = passes_span_starts(line, "llvm.func ");
+    int is_func = passes_span_starts(line, "func.func ");
+    int is_gpu = passes_span_starts(line, "gpu.func ");
     if (!is_tt && !is_llvm && !is_func && !is_gpu)
         return;
-    tk_span trimmed = tk_span_trim(line);
-    if (!st->truncated && !tk_span_ends(trimmed, "{"))
+    passes_span trimmed = passes_span_trim(line);
+    if (!st->truncated && !passes_span_ends(trimmed, "{"))
         return; /* a declaration */
     const char *at = memchr(s, '@', (size_t)(end - s));
     if (!at)
         return;
-    tk_span name = symbol_at(at, end);
+    passes_span name = symbol_at(at, end);
     if (name.n == 0)
         return;
-    tk_span words = tk_span_of(s, (size_t)(at - s));
+    passes_span words = passes_span_of(s, (size_t)(at - s));
     facts->function = name;
     if (is_llvm) {
         st->saw_llvm_func = 1;
-        if (tk_span_find(line, "nvvm.kernel"))
+        if (passes_span_find(line, "nvvm.kernel"))
             facts->kernel = 1;
-        else if (!tk_span_find(words, " internal ") &&
-                 !tk_span_find(words, " private ") &&
-                 !tk_span_find(words, " linkonce"))
+        else if (!passes_span_find(words, " internal ") &&
+                 !passes_span_find(words, " private ") &&
+                 !passes_span_find(words, " linkonce"))
             facts->kernel = 2;
     } else if (is_gpu) {
         /* The kernel attribute follows the signature: "gpu.func @k(...)
          * kernel {" or "kernel attributes {...} {". */
-        if (tk_span_find(line, ") kernel"))
+        if (passes_span_find(line, ") kernel"))
             facts->kernel = 1;
-    } else if (tk_span_find(words, " public ")) {
+    } else if (passes_span_find(words, " public ")) {
         facts->kernel = 1;
-    } else if (is_func && !tk_span_find(words, " private ") &&
-               !tk_span_find(words, " nested ")) {
+    } else if (is_func && !passes_span_find(words, " private ") &&
+               !passes_span_find(words, " nested ")) {
         facts->kernel = 2; /* func.func is public unless it says otherwise */
     }
 }
 
 /* "module attributes {...} {": the text inside the attribute braces. */
-static tk_span module_attrs(const char *s, const char *end)
+static passes_span module_attrs(const char *s, const char *end)
 {
-    tk_span none = {NULL, 0};
-    tk_span line = tk_span_trim(tk_span_of(s, (size_t)(end - s)));
-    const char *a = tk_span_find(line, "attributes {");
-    if (!a || !tk_span_ends(line, "} {"))
+    passes_span none = {NULL, 0};
+    passes_span line = passes_span_trim(passes_span_of(s, (size_t)(end - s)));
+    const char *a = passes_span_find(line, "attributes {");
+    if (!a || !passes_span_ends(line, "} {"))
         return none;
     const char *from = a + strlen("attributes {");
     const char *to = line.p + line.n - 3;
-    return to >= from ? tk_span_of(from, (size_t)(to - from)) : none;
+    return to >= from ? passes_span_of(from, (size_t)(to - from)) : none;
 }
 
 static int is_op_name_start(const char *s, const char *end)
@@ -260,16 +260,16 @@ static int is_op_name_start(const char *s, const char *end)
     return dot && p < end && (*p == ' ' || *p == '(');
 }
 
-int tk_passes_mlir_body_line(tk_body_state *st, const char *s, size_t len,
-                             tk_body_facts *facts)
+int passes_mlir_body_line(passes_body_state *st, const char *s, size_t len,
+                          passes_body_facts *facts)
 {
     const char *end = s + len;
-    tk_span line = tk_span_of(s, len);
+    passes_span line = passes_span_of(s, len);
     memset(facts, 0, sizeof *facts);
     if (len == 0)
         return 1;
     if (st->in_resource) {
-        if (tk_span_starts(line, "#-}"))
+        if (passes_span_starts(line, "#-}"))
             st->in_resource = 0;
         return 1;
     }
@@ -283,7 +283,7 @@ int tk_passes_mlir_body_line(tk_body_state *st, const char *s, size_t len,
         if (len > 2 && s[1] == ' ' && s[2] != ' ')
             function_facts(s + 2, end, facts, st);
         else if (len > 4 && s[1] == ' ' && s[2] == ' ' && s[3] == ' ' &&
-                 tk_span_starts(tk_span_of(s + 4, len - 4), "gpu.func "))
+                 passes_span_starts(passes_span_of(s + 4, len - 4), "gpu.func "))
             function_facts(s + 4, end, facts, st);
         return 1;
     }
@@ -292,8 +292,8 @@ int tk_passes_mlir_body_line(tk_body_state *st, const char *s, size_t len,
     case '!':
         return 1; /* type aliases */
     case '{':
-        if (tk_span_starts(line, "{-#")) {
-            st->in_resource = !tk_span_find(line, "#-}");
+        if (passes_span_starts(line, "{-#")) {
+            st->in_resource = !passes_span_find(line, "#-}");
             return 1;
         }
         return 0;
@@ -306,13 +306,13 @@ int tk_passes_mlir_body_line(tk_body_state *st, const char *s, size_t len,
         }
         return 1;
     case 'm':
-        if (tk_span_starts(line, "module") &&
+        if (passes_span_starts(line, "module") &&
             (len == 6 || s[6] == ' ' || s[6] == '{')) {
             /* A second top-level module before the first was closed: the
              * text of another dump is mixed in. */
             if (st->open > 0)
                 st->flags |= TK_PASS_INTERLEAVED;
-            if (tk_span_ends(tk_span_trim(line), "{"))
+            if (passes_span_ends(passes_span_trim(line), "{"))
                 st->open++;
             st->saw_module = 1;
             facts->module_attrs = module_attrs(s, end);
@@ -323,9 +323,9 @@ int tk_passes_mlir_body_line(tk_body_state *st, const char *s, size_t len,
         /* Generic form: "builtin.module"() ({ */
         if (st->open > 0)
             st->flags |= TK_PASS_INTERLEAVED;
-        if (tk_span_ends(tk_span_trim(line), "{"))
+        if (passes_span_ends(passes_span_trim(line), "{"))
             st->open++;
-        if (tk_span_starts(line, "\"builtin.module\""))
+        if (passes_span_starts(line, "\"builtin.module\""))
             st->saw_module = 1;
         return 1;
     default:
@@ -336,7 +336,7 @@ int tk_passes_mlir_body_line(tk_body_state *st, const char *s, size_t len,
     if (is_op_name_start(s, end)) {
         if (st->open > 0)
             st->flags |= TK_PASS_INTERLEAVED;
-        if (st->truncated || tk_span_ends(tk_span_trim(line), "{"))
+        if (st->truncated || passes_span_ends(passes_span_trim(line), "{"))
             st->open++;
         function_facts(s, end, facts, st);
         return 1;

@@ -24,10 +24,10 @@ tk_passes_file_kind tk_passes_sniff(const char *data, size_t len)
         size_t n = (size_t)(e - p);
         if (n > 0 && p[n - 1] == '\r')
             n--;
-        tk_pass_header h;
+        passes_header h;
         if (n > 0 && (p[0] == '/' || p[0] == ';' || p[0] == '*' ||
                       p[0] == '#') &&
-            tk_passes_parse_header(p, n, &h) && !h.bad) {
+            passes_parse_header(p, n, &h) && !h.bad) {
             if (h.kind == TK_PASS_MLIR)
                 mlir = 1;
             else
@@ -44,7 +44,7 @@ tk_passes_file_kind tk_passes_sniff(const char *data, size_t len)
 tk_passes_file_kind tk_passes_sniff_file(const char *path)
 {
     char *buf = g_malloc(TK_PASSES_SNIFF_BYTES);
-    ssize_t have = tk_read_head(path, buf, TK_PASSES_SNIFF_BYTES);
+    ssize_t have = text_read_head(path, buf, TK_PASSES_SNIFF_BYTES);
     tk_passes_file_kind k = have > 0 ? tk_passes_sniff(buf, (size_t)have)
                                      : TK_PASSES_FILE_NONE;
     g_free(buf);

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tk_linemap_builder_init(tk_linemap_builder *b)
+void read_linemap_builder_init(read_linemap_builder *b)
 {
     memset(b, 0, sizeof *b);
 }
 
-void tk_linemap_add(tk_linemap_builder *b, uint32_t line, tk_stack_id stack)
+void read_linemap_add(read_linemap_builder *b, uint32_t line, tk_stack_id stack)
 {
     if (stack == TK_NO_STACK || line == 0)
         return;
@@ -21,12 +21,12 @@ void tk_linemap_add(tk_linemap_builder *b, uint32_t line, tk_stack_id stack)
         return;
     if (b->n == b->cap) {
         b->cap = b->cap ? b->cap * 2 : 1024;
-        b->pairs = g_renew(tk_line_stack, b->pairs, b->cap);
+        b->pairs = g_renew(read_line_stack, b->pairs, b->cap);
     }
-    b->pairs[b->n++] = (tk_line_stack){line, stack};
+    b->pairs[b->n++] = (read_line_stack){line, stack};
 }
 
-void tk_linemap_builder_clear(tk_linemap_builder *b)
+void read_linemap_builder_clear(read_linemap_builder *b)
 {
     g_free(b->pairs);
     memset(b, 0, sizeof *b);
@@ -38,8 +38,8 @@ static int cmp_id(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void tk_linemap_finish(tk_linemap_builder *b, uint32_t n_lines,
-                       tk_linemap *m)
+void read_linemap_finish(read_linemap_builder *b, uint32_t n_lines,
+                         read_linemap *m)
 {
     memset(m, 0, sizeof *m);
     m->n_lines = n_lines;
@@ -91,10 +91,10 @@ void tk_linemap_finish(tk_linemap_builder *b, uint32_t n_lines,
     m->row[n_lines + 1] = w;
     m->row[0] = 0;
     m->stacks = sorted;
-    tk_linemap_builder_clear(b);
+    read_linemap_builder_clear(b);
 }
 
-void tk_linemap_clear(tk_linemap *m)
+void read_linemap_clear(read_linemap *m)
 {
     g_free(m->row);
     g_free(m->stacks);

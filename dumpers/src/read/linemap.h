@@ -2,7 +2,7 @@
  *
  * Readers add (line, stack) pairs in any order, as they discover them: an MLIR
  * op's location is on the line that closes its region, and the line that opens
- * it learns its stack only then.  tk_linemap_finish() sorts them by line with
+ * it learns its stack only then.  read_linemap_finish() sorts them by line with
  * a counting sort and drops repeats, giving a compressed row per line.
  */
 #ifndef TKDUMP_LINEMAP_H
@@ -16,12 +16,12 @@
 typedef struct {
     uint32_t line;
     tk_stack_id stack;
-} tk_line_stack;
+} read_line_stack;
 
 typedef struct {
-    tk_line_stack *pairs;
+    read_line_stack *pairs;
     size_t n, cap;
-} tk_linemap_builder;
+} read_linemap_builder;
 
 typedef struct {
     uint32_t n_lines;
@@ -29,20 +29,20 @@ typedef struct {
                             stacks[row[L] .. row[L+1]) */
     tk_stack_id *stacks; /* owned */
     uint32_t n_located;  /* lines with at least one stack */
-} tk_linemap;
+} read_linemap;
 
-void tk_linemap_builder_init(tk_linemap_builder *b);
+void read_linemap_builder_init(read_linemap_builder *b);
 /* LINE is 1-based.  Cheap: an append. */
-void tk_linemap_add(tk_linemap_builder *b, uint32_t line, tk_stack_id stack);
+void read_linemap_add(read_linemap_builder *b, uint32_t line, tk_stack_id stack);
 /* Consumes the builder (it is left empty) and fills MAP for N_LINES lines;
  * pairs past N_LINES are dropped. */
-void tk_linemap_finish(tk_linemap_builder *b, uint32_t n_lines,
-                       tk_linemap *map);
-void tk_linemap_builder_clear(tk_linemap_builder *b);
-void tk_linemap_clear(tk_linemap *map);
+void read_linemap_finish(read_linemap_builder *b, uint32_t n_lines,
+                         read_linemap *map);
+void read_linemap_builder_clear(read_linemap_builder *b);
+void read_linemap_clear(read_linemap *map);
 
-static inline size_t tk_linemap_get(const tk_linemap *m, uint32_t line,
-                                    const tk_stack_id **ids)
+static inline size_t read_linemap_get(const read_linemap *m, uint32_t line,
+                                      const tk_stack_id **ids)
 {
     if (line == 0 || line > m->n_lines) {
         *ids = NULL;

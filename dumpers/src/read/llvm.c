@@ -22,12 +22,12 @@
 #include "util/scan.h"
 
 typedef struct {
-    const tk_text *text;
+    const text_buf *text;
     tk_loctab *tab;
-    tk_linemap_builder *out;
-    tk_reader_info *info;
+    read_linemap_builder *out;
+    read_info *info;
     tk_diags *diags;
-    tk_llvm_meta *meta;
+    read_llvm_meta *meta;
     uint64_t orphan_lines;    /* !dbg lines in modules without metadata */
     uint64_t orphan_sections; /* such modules */
     uint32_t first_orphan;    /* line of the first such !dbg */
@@ -37,14 +37,14 @@ static int is_module_header(const char *p, const char *end)
 {
     switch (*p) {
     case ';':
-        return tk_scan_starts(p, end, "; ModuleID") ||
-               tk_scan_starts(p, end, "; *** IR Dump");
+        return scan_starts(p, end, "; ModuleID") ||
+               scan_starts(p, end, "; *** IR Dump");
     case '*':
-        return tk_scan_starts(p, end, "*** IR Dump");
+        return scan_starts(p, end, "*** IR Dump");
     case '#':
-        return tk_scan_starts(p, end, "# *** IR Dump");
+        return scan_starts(p, end, "# *** IR Dump");
     case '/':
-        return tk_scan_starts(p, end, "// -----//"); /* MLIR dumps */
+        return scan_starts(p, end, "// -----//"); /* MLIR dumps */
     default:
         return 0;
     }
@@ -60,8 +60,8 @@ static int is_digit(char c)
  * them), or the last !N argument of a debug record "#dbg_value(..., !N)". */
 static const char *find_location_ref(const char *p, const char *end)
 {
-    const char *s = tk_scan_skip_spaces(p, end);
-    if (tk_scan_starts(s, end, "#dbg_")) {
+    const char *s = scan_skip_spaces(p, end);
+    if (scan_starts(s, end, "#dbg_")) {
         const char *close = memrchr(s, ')', (size_t)(end - s));
         if (!close)
             return NULL;
@@ -85,7 +85,7 @@ static const char *find_location_ref(const char *p, const char *end)
         const char *q = p + i;
         if (q[3] == 'g' && q[0] == '!' && q[1] == 'd' && q[2] == 'b' &&
             (q[4] == ' ' || q[4] == '\t')) {
-            const char *r = tk_scan_skip_spaces(q + 5, end);
+            const char *r = scan_skip_spaces(q + 5, end);
             return r < end && *r == '!' ? r : NULL;
         }
     }
@@ -98,19 +98,19 @@ static void bind_line(llvm_reader *r, uint32_t line, const char *ref,
     tk_stack_id id = TK_NO_STACK;
     const char *p = ref + 1;
     uint32_t num;
-    tk_scan_status st = tk_scan_u32(&p, end, &num);
-    if (st == TK_SCAN_OK) {
-        id = tk_llvm_meta_stack(r->meta, num, line);
-    } else if (st == TK_SCAN_OVERFLOW) {
+    scan_status st = scan_u32(&p, end, &num);
+    if (st == SCAN_OK) {
+        id = read_llvm_meta_stack(r->meta, num, line);
+    } else if (st == SCAN_OVERFLOW) {
         tk_diags_add(r->diags, TK_DIAG_WARNING, r->text->name, line,
                      "!dbg node number does not fit in 32 bits; line left "
                      "without location");
-    } else if (tk_scan_starts(ref, end, "!DILocation(")) {
-        id = tk_llvm_meta_inline_stack(r->meta, ref, end, line);
+    } else if (scan_starts(ref, end, "!DILocation(")) {
+        id = read_llvm_meta_inline_stack(r->meta, ref, end, line);
     }
     if (id == TK_NO_STACK)
         return;
-    tk_linemap_add(r->out, line, id);
+    read_linemap_add(r->out, line, id);
     size_t n;
     tk_loctab_stack_frames(r->tab, id, &n);
     if (n > 1)
@@ -120,13 +120,13 @@ static void bind_line(llvm_reader *r, uint32_t line, const char *ref,
 /* Second pass over lines [FIRST, LAST] of one module. */
 static void bind_module(llvm_reader *r, uint32_t first, uint32_t last)
 {
-    int have_meta = tk_llvm_meta_count(r->meta) > 0;
+    int have_meta = read_llvm_meta_count(r->meta) > 0;
     int orphan_counted = 0;
     if (have_meta)
-        tk_llvm_meta_index(r->meta);
+        read_llvm_meta_index(r->meta);
     for (uint32_t l = first; l <= last; l++) {
         size_t len;
-        const char *p = tk_text_line(r->text, l, &len);
+        const char *p = text_line(r->text, l, &len);
         if (len == 0 || *p == '!')
             continue; /* blank, or metadata: not code */
         const char *end = p + len;
@@ -144,25 +144,25 @@ static void bind_module(llvm_reader *r, uint32_t first, uint32_t last)
         }
         bind_line(r, l, ref, end);
     }
-    tk_llvm_meta_reset(r->meta);
+    read_llvm_meta_reset(r->meta);
 }
 
-void tk_read_llvm_locs(const tk_text *text, tk_loctab *tab,
-                       tk_linemap_builder *out, tk_reader_info *info,
-                       tk_diags *diags)
+void read_llvm_locs(const text_buf *text, tk_loctab *tab,
+                    read_linemap_builder *out, read_info *info,
+                    tk_diags *diags)
 {
     llvm_reader r = {text, tab, out, info, diags, NULL, 0, 0, 0};
-    r.meta = tk_llvm_meta_new(text, tab, diags);
+    r.meta = read_llvm_meta_new(text, tab, diags);
     uint32_t first = 1;
     for (uint32_t l = 1; l <= text->n_lines; l++) {
         size_t len;
-        const char *p = tk_text_line(text, l, &len);
+        const char *p = text_line(text, l, &len);
         if (len < 2)
             continue;
         const char *end = p + len;
         if (*p == '!') {
             if (is_digit(p[1]))
-                tk_llvm_meta_add_def(r.meta, l, p, end);
+                read_llvm_meta_add_def(r.meta, l, p, end);
         } else if (is_module_header(p, end)) {
             if (l > first)
                 bind_module(&r, first, l - 1);
@@ -178,5 +178,5 @@ void tk_read_llvm_locs(const tk_text *text, tk_loctab *tab,
                      "without location",
                      (unsigned long long)r.orphan_lines,
                      (unsigned long long)r.orphan_sections);
-    tk_llvm_meta_free(r.meta);
+    read_llvm_meta_free(r.meta);
 }

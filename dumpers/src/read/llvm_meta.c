@@ -36,8 +36,8 @@ typedef struct {
     tk_file_id file_id;  /* NONE when it has none */
 } md_node;
 
-struct tk_llvm_meta {
-    const tk_text *text;
+struct read_llvm_meta {
+    const text_buf *text;
     tk_loctab *tab;
     tk_diags *diags;
 
@@ -53,13 +53,13 @@ struct tk_llvm_meta {
 
     uint32_t stamp, scope_stamp;
     GString *scratch;
-    tk_frame frames[TK_LLVM_MAX_INLINE_DEPTH];
+    tk_frame frames[READ_LLVM_MAX_INLINE_DEPTH];
 };
 
-tk_llvm_meta *tk_llvm_meta_new(const tk_text *text, tk_loctab *tab,
-                               tk_diags *diags)
+read_llvm_meta *read_llvm_meta_new(const text_buf *text, tk_loctab *tab,
+                                   tk_diags *diags)
 {
-    tk_llvm_meta *m = g_new0(tk_llvm_meta, 1);
+    read_llvm_meta *m = g_new0(read_llvm_meta, 1);
     m->text = text;
     m->tab = tab;
     m->diags = diags;
@@ -68,7 +68,7 @@ tk_llvm_meta *tk_llvm_meta_new(const tk_text *text, tk_loctab *tab,
     return m;
 }
 
-void tk_llvm_meta_free(tk_llvm_meta *m)
+void read_llvm_meta_free(read_llvm_meta *m)
 {
     if (!m)
         return;
@@ -81,7 +81,7 @@ void tk_llvm_meta_free(tk_llvm_meta *m)
     g_free(m);
 }
 
-void tk_llvm_meta_reset(tk_llvm_meta *m)
+void read_llvm_meta_reset(read_llvm_meta *m)
 {
     /* Clear only the slots this module used: resetting must cost what the
      * module cost, not the largest module seen so far. */
@@ -99,7 +99,7 @@ void tk_llvm_meta_reset(tk_llvm_meta *m)
     m->n = 0;
 }
 
-size_t tk_llvm_meta_count(const tk_llvm_meta *m)
+size_t read_llvm_meta_count(const read_llvm_meta *m)
 {
     return m->n;
 }
@@ -108,18 +108,18 @@ size_t tk_llvm_meta_count(const tk_llvm_meta *m)
     tk_diags_add((m)->diags, TK_DIAG_WARNING, (m)->text->name, (line),        \
                  __VA_ARGS__)
 
-void tk_llvm_meta_add_def(tk_llvm_meta *m, uint32_t line, const char *p,
-                          const char *end)
+void read_llvm_meta_add_def(read_llvm_meta *m, uint32_t line, const char *p,
+                            const char *end)
 {
     const char *q = p + 1;
     uint32_t num;
-    tk_scan_status st = tk_scan_u32(&q, end, &num);
-    if (st == TK_SCAN_NONE)
+    scan_status st = scan_u32(&q, end, &num);
+    if (st == SCAN_NONE)
         return;
-    q = tk_scan_skip_spaces(q, end);
+    q = scan_skip_spaces(q, end);
     if (q >= end || *q != '=')
         return; /* "!12" alone, or a named node: not a definition */
-    if (st == TK_SCAN_OVERFLOW || num == NONE) {
+    if (st == SCAN_OVERFLOW || num == NONE) {
         WARN(m, line, "metadata node number does not fit in 32 bits; "
                       "node ignored");
         return;
@@ -130,7 +130,7 @@ void tk_llvm_meta_add_def(tk_llvm_meta *m, uint32_t line, const char *p,
     }
     md_node *n = &m->nodes[m->n++];
     memset(n, 0, sizeof *n);
-    n->body = tk_scan_skip_spaces(q + 1, end);
+    n->body = scan_skip_spaces(q + 1, end);
     n->end = end;
     n->num = num;
     n->line_no = line;
@@ -139,7 +139,7 @@ void tk_llvm_meta_add_def(tk_llvm_meta *m, uint32_t line, const char *p,
     n->file_id = NONE;
 }
 
-void tk_llvm_meta_index(tk_llvm_meta *m)
+void read_llvm_meta_index(read_llvm_meta *m)
 {
     uint32_t max = 0;
     for (size_t i = 0; i < m->n; i++)
@@ -181,7 +181,7 @@ void tk_llvm_meta_index(tk_llvm_meta *m)
     }
 }
 
-static md_node *md_lookup(tk_llvm_meta *m, uint32_t num)
+static md_node *md_lookup(read_llvm_meta *m, uint32_t num)
 {
     if (num == NONE)
         return NULL;
@@ -226,13 +226,13 @@ static const char *md_next_field(const char *p, const char *end, md_field *f)
     f->key_len = (size_t)(p - f->key);
     if (f->key_len == 0 || p >= end || *p != ':')
         return NULL;
-    p = tk_scan_skip_spaces(p + 1, end);
+    p = scan_skip_spaces(p + 1, end);
     f->val = p;
     int depth = 0;
     while (p < end) {
         char c = *p;
         if (c == '"') {
-            const char *q = tk_scan_find(p + 1, end, '"');
+            const char *q = scan_find(p + 1, end, '"');
             p = q ? q + 1 : end;
             continue;
         }
@@ -270,7 +270,7 @@ static uint32_t md_val_ref(const md_field *f, int *bad)
         return NONE;
     if (p < f->val_end && *p == '!') {
         p++;
-        if (tk_scan_u32(&p, f->val_end, &v) == TK_SCAN_OK && p == f->val_end &&
+        if (scan_u32(&p, f->val_end, &v) == SCAN_OK && p == f->val_end &&
             v != NONE)
             return v;
     }
@@ -282,10 +282,10 @@ static uint32_t md_val_ref(const md_field *f, int *bad)
 static int md_val_u32(const md_field *f, uint32_t *out)
 {
     const char *p = f->val;
-    tk_scan_status st = tk_scan_u32(&p, f->val_end, out);
-    if (st == TK_SCAN_OVERFLOW)
+    scan_status st = scan_u32(&p, f->val_end, out);
+    if (st == SCAN_OVERFLOW)
         return -2;
-    if (st != TK_SCAN_OK || p != f->val_end)
+    if (st != SCAN_OK || p != f->val_end)
         return -1;
     return 0;
 }
@@ -300,7 +300,7 @@ static int md_val_string(const md_field *f, GString *s)
     p++;
     end--;
     while (p < end) {
-        const char *bs = tk_scan_find(p, end, '\\');
+        const char *bs = scan_find(p, end, '\\');
         const char *stop = bs ? bs : end;
         g_string_append_len(s, p, stop - p);
         if (!bs)
@@ -344,7 +344,7 @@ static const struct {
     {"!DISubprogram(", K_SUBPROGRAM},
 };
 
-static void md_bad(tk_llvm_meta *m, md_node *n, const char *why)
+static void md_bad(read_llvm_meta *m, md_node *n, const char *why)
 {
     char nb[MD_NAME_MAX];
     WARN(m, n->line_no, "%s: %s; locations using it are dropped", md_name(n, nb), why);
@@ -353,7 +353,7 @@ static void md_bad(tk_llvm_meta *m, md_node *n, const char *why)
 
 /* The DIFile's "directory/filename" as a file id (just the file name when
  * it is absolute or there is no directory). */
-static void md_parse_file(tk_llvm_meta *m, md_node *n, const char *p)
+static void md_parse_file(read_llvm_meta *m, md_node *n, const char *p)
 {
     md_field f, name = {0}, dir = {0};
     int have_name = 0, have_dir = 0;
@@ -386,24 +386,24 @@ static void md_parse_file(tk_llvm_meta *m, md_node *n, const char *p)
     n->file_done = 1;
 }
 
-static void md_parse(tk_llvm_meta *m, md_node *n)
+static void md_parse(read_llvm_meta *m, md_node *n)
 {
     if (n->kind != K_UNPARSED)
         return;
     const char *p = n->body, *end = n->end;
-    if (tk_scan_starts(p, end, "distinct "))
-        p = tk_scan_skip_spaces(p + 9, end);
+    if (scan_starts(p, end, "distinct "))
+        p = scan_skip_spaces(p + 9, end);
     n->kind = K_OTHER;
     n->scope = n->inlined = n->file = NONE;
-    if (!tk_scan_starts(p, end, "!DI"))
+    if (!scan_starts(p, end, "!DI"))
         return;
     n->kind = K_SCOPE;
     for (size_t i = 0; i < G_N_ELEMENTS(node_kinds); i++)
-        if (tk_scan_starts(p, end, node_kinds[i].prefix)) {
+        if (scan_starts(p, end, node_kinds[i].prefix)) {
             n->kind = node_kinds[i].kind;
             break;
         }
-    p = tk_scan_find(p, end, '(');
+    p = scan_find(p, end, '(');
     if (!p) {
         md_bad(m, n, "no field list");
         return;
@@ -470,7 +470,7 @@ bad:
 /* The file of scope number NUM: its own when it is a DIFile, its file: when
  * it names one, else its parent scope's.  NONE (reported against USER, the
  * node whose location needed it) when the chain ends without a file. */
-static tk_file_id md_scope_file(tk_llvm_meta *m, uint32_t num, md_node *user)
+static tk_file_id md_scope_file(read_llvm_meta *m, uint32_t num, md_node *user)
 {
     char nb[MD_NAME_MAX];
     md_node *start = md_lookup(m, num);
@@ -532,7 +532,7 @@ static tk_file_id md_scope_file(tk_llvm_meta *m, uint32_t num, md_node *user)
 }
 
 /* Frames of location node N and of its inlinedAt chain, innermost first. */
-static tk_stack_id md_location_stack(tk_llvm_meta *m, md_node *n)
+static tk_stack_id md_location_stack(read_llvm_meta *m, md_node *n)
 {
     char nb[MD_NAME_MAX];
     size_t nf = 0;
@@ -551,10 +551,10 @@ static tk_stack_id md_location_stack(tk_llvm_meta *m, md_node *n)
                 return TK_NO_STACK; /* reported at its own line */
             size_t k;
             const tk_frame *fr = tk_loctab_stack_frames(m->tab, cur->stack, &k);
-            if (k > TK_LLVM_MAX_INLINE_DEPTH - nf) {
-                k = TK_LLVM_MAX_INLINE_DEPTH - nf;
+            if (k > READ_LLVM_MAX_INLINE_DEPTH - nf) {
+                k = READ_LLVM_MAX_INLINE_DEPTH - nf;
                 WARN(m, n->line_no, "%s: inline stack deeper than %d frames; "
-                     "outer frames dropped", md_name(n, nb), TK_LLVM_MAX_INLINE_DEPTH);
+                     "outer frames dropped", md_name(n, nb), READ_LLVM_MAX_INLINE_DEPTH);
             }
             memcpy(m->frames + nf, fr, k * sizeof *fr);
             nf += k;
@@ -578,9 +578,9 @@ static tk_stack_id md_location_stack(tk_llvm_meta *m, md_node *n)
         tk_file_id file = md_scope_file(m, cur->scope, n);
         if (file == NONE)
             return TK_NO_STACK;
-        if (nf == TK_LLVM_MAX_INLINE_DEPTH) {
+        if (nf == READ_LLVM_MAX_INLINE_DEPTH) {
             WARN(m, n->line_no, "%s: inline stack deeper than %d frames; "
-                 "outer frames dropped", md_name(n, nb), TK_LLVM_MAX_INLINE_DEPTH);
+                 "outer frames dropped", md_name(n, nb), READ_LLVM_MAX_INLINE_DEPTH);
             break;
         }
         m->frames[nf++] = (tk_frame){file, cur->line, cur->col};
@@ -597,7 +597,7 @@ static tk_stack_id md_location_stack(tk_llvm_meta *m, md_node *n)
     return tk_loctab_stack(m->tab, m->frames, nf);
 }
 
-static tk_stack_id md_node_stack(tk_llvm_meta *m, md_node *n)
+static tk_stack_id md_node_stack(read_llvm_meta *m, md_node *n)
 {
     if (n->stack_done)
         return n->stack;
@@ -618,7 +618,7 @@ static tk_stack_id md_node_stack(tk_llvm_meta *m, md_node *n)
     return n->stack;
 }
 
-tk_stack_id tk_llvm_meta_stack(tk_llvm_meta *m, uint32_t num, uint32_t line)
+tk_stack_id read_llvm_meta_stack(read_llvm_meta *m, uint32_t num, uint32_t line)
 {
     md_node *n = md_lookup(m, num);
     if (!n) {
@@ -633,8 +633,8 @@ tk_stack_id tk_llvm_meta_stack(tk_llvm_meta *m, uint32_t num, uint32_t line)
     return md_node_stack(m, n);
 }
 
-tk_stack_id tk_llvm_meta_inline_stack(tk_llvm_meta *m, const char *p,
-                                      const char *end, uint32_t line)
+tk_stack_id read_llvm_meta_inline_stack(read_llvm_meta *m, const char *p,
+                                        const char *end, uint32_t line)
 {
     md_node tmp;
     memset(&tmp, 0, sizeof tmp);

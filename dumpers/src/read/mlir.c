@@ -93,7 +93,7 @@ static line_kind classify(const char *s, const char *e, const char **name,
 {
     const char *p = skip_ws(s, e);
     if (e - p >= 2 && p[0] == '/' && p[1] == '/')
-        return tk_scan_starts(p, e, "// -----") ? LINE_HEADER : LINE_COMMENT;
+        return scan_starts(p, e, "// -----") ? LINE_HEADER : LINE_COMMENT;
     if (p >= e || *p != '#')
         return LINE_IR;
     const char *n = ++p;
@@ -105,7 +105,7 @@ static line_kind classify(const char *s, const char *e, const char **name,
     if (q >= e || *q != '=')
         return LINE_IR;
     q = skip_ws(q + 1, e);
-    if (!tk_scan_starts(q, e, "loc("))
+    if (!scan_starts(q, e, "loc("))
         return LINE_IR; /* another attribute alias: #blocked = ... */
     *name = n;
     *name_len = (size_t)(p - n);
@@ -132,7 +132,7 @@ static const char *find_loc(const char *s, const char *p, const char *stop)
 }
 
 /* Feeds every location of the line S..E to the parser. */
-static void scan_line(tk_mlir_locs *m, const char *s, const char *e,
+static void scan_line(read_mlir_loc *m, const char *s, const char *e,
                       uint32_t line, uint32_t segment, line_set *set)
 {
     const char *p = s;
@@ -151,13 +151,13 @@ static void scan_line(tk_mlir_locs *m, const char *s, const char *e,
             if (l > s && continues_word((unsigned char)l[-1]))
                 p = l + 4;
             else
-                p = tk_mlir_locs_read(m, l, e, s, line, segment,
-                                      line_set_emit, set);
+                p = read_mlir_loc_read(m, l, e, s, line, segment,
+                                       line_set_emit, set);
             continue;
         }
         if (no_quote)
             break;
-        p = tk_mlir_string_end(quote, e);
+        p = read_mlir_string_end(quote, e);
         if (!p)
             break; /* a string runs to the end of the line: no location */
     }
@@ -177,7 +177,7 @@ static void push_opener(line_stack *o, uint32_t line)
     o->v[o->n++] = line;
 }
 
-static void report_unclosed(const tk_text *text, line_stack *o,
+static void report_unclosed(const text_buf *text, line_stack *o,
                             tk_diags *diags)
 {
     if (o->n == 0)
@@ -190,11 +190,11 @@ static void report_unclosed(const tk_text *text, line_stack *o,
     o->n = 0;
 }
 
-void tk_read_mlir_locs(const tk_text *text, tk_loctab *tab,
-                       tk_linemap_builder *out, tk_reader_info *info,
-                       tk_diags *diags)
+void read_mlir_locs(const text_buf *text, tk_loctab *tab,
+                    read_linemap_builder *out, read_info *info,
+                    tk_diags *diags)
 {
-    tk_mlir_locs *m = tk_mlir_locs_new(text, tab, diags);
+    read_mlir_loc *m = read_mlir_loc_new(text, tab, diags);
     const char *name, *body;
     size_t name_len;
 
@@ -202,13 +202,13 @@ void tk_read_mlir_locs(const tk_text *text, tk_loctab *tab,
     uint32_t segment = 0;
     for (uint32_t l = 1; l <= text->n_lines; l++) {
         size_t len;
-        const char *s = tk_text_line(text, l, &len);
+        const char *s = text_line(text, l, &len);
         switch (classify(s, s + len, &name, &name_len, &body)) {
         case LINE_HEADER:
             segment++;
             break;
         case LINE_ALIAS:
-            tk_mlir_locs_define(m, name, name_len, body, s + len, l, segment);
+            read_mlir_loc_define(m, name, name_len, body, s + len, l, segment);
             break;
         default:
             break;
@@ -225,7 +225,7 @@ void tk_read_mlir_locs(const tk_text *text, tk_loctab *tab,
     segment = 0;
     for (uint32_t l = 1; l <= text->n_lines; l++) {
         size_t len;
-        const char *s = tk_text_line(text, l, &len);
+        const char *s = text_line(text, l, &len);
         const char *e = s + len;
         line_kind kind = classify(s, e, &name, &name_len, &body);
         if (kind == LINE_HEADER) {
@@ -243,7 +243,7 @@ void tk_read_mlir_locs(const tk_text *text, tk_loctab *tab,
                          "rest are dropped",
                          LINE_SET_MAX);
         for (size_t i = 0; i < set->n; i++)
-            tk_linemap_add(out, l, set->ids[i]);
+            read_linemap_add(out, l, set->ids[i]);
 
         const char *first = skip_ws(s, e), *last = e;
         while (last > first && (last[-1] == ' ' || last[-1] == '\t'))
@@ -264,18 +264,18 @@ void tk_read_mlir_locs(const tk_text *text, tk_loctab *tab,
                 push_opener(&openers, opener); /* } else { */
             else if (opener)
                 for (size_t i = 0; i < set->n; i++)
-                    tk_linemap_add(out, opener, set->ids[i]);
+                    read_linemap_add(out, opener, set->ids[i]);
         } else if (opens) {
             push_opener(&openers, l);
         }
         line_set_clear(set);
     }
     report_unclosed(text, &openers, diags);
-    tk_mlir_locs_finish(m);
+    read_mlir_loc_finish(m);
 
-    if (info && tk_mlir_locs_has_inline(m))
+    if (info && read_mlir_loc_has_inline(m))
         info->has_inline_frames = 1;
     g_free(openers.v);
     g_free(set);
-    tk_mlir_locs_free(m);
+    read_mlir_loc_free(m);
 }

@@ -78,8 +78,8 @@ typedef struct {
     uint8_t state;
 } alias;
 
-struct tk_mlir_locs {
-    const tk_text *text;
+struct read_mlir_loc {
+    const text_buf *text;
     tk_loctab *tab;
     tk_diags *diags;
 
@@ -141,10 +141,10 @@ static uint32_t hash_name(const char *s, size_t n, uint32_t segment)
     return h;
 }
 
-static void warn(tk_mlir_locs *m, const char *fmt, ...)
+static void warn(read_mlir_loc *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-static void flush_hidden(tk_mlir_locs *m)
+static void flush_hidden(read_mlir_loc *m)
 {
     if (m->warn_hidden)
         tk_diags_add(m->diags, TK_DIAG_WARNING, m->text->name, m->warn_line,
@@ -153,7 +153,7 @@ static void flush_hidden(tk_mlir_locs *m)
     m->warn_hidden = 0;
 }
 
-static void warn(tk_mlir_locs *m, const char *fmt, ...)
+static void warn(read_mlir_loc *m, const char *fmt, ...)
 {
     if (m->line != m->warn_line) {
         flush_hidden(m);
@@ -173,7 +173,7 @@ static void warn(tk_mlir_locs *m, const char *fmt, ...)
     g_free(msg);
 }
 
-static const char *fail(tk_mlir_locs *m, const char *at, const char *why)
+static const char *fail(read_mlir_loc *m, const char *at, const char *why)
 {
     if (!m->err) {
         m->err = why;
@@ -184,7 +184,7 @@ static const char *fail(tk_mlir_locs *m, const char *at, const char *why)
 
 /* Accounts for N frames of work; past the budget, switches to the small caps
  * (once, with a warning).  The work itself is always done: it is capped. */
-static void charge(tk_mlir_locs *m, size_t n)
+static void charge(read_mlir_loc *m, size_t n)
 {
     if (m->budget >= n) {
         m->budget -= n;
@@ -200,17 +200,17 @@ static void charge(tk_mlir_locs *m, size_t n)
     }
 }
 
-static size_t max_stacks(const tk_mlir_locs *m)
+static size_t max_stacks(const read_mlir_loc *m)
 {
-    return m->degraded ? 1 : TK_MLIR_MAX_STACKS;
+    return m->degraded ? 1 : READ_MLIR_MAX_STACKS;
 }
 
-static size_t max_frames(const tk_mlir_locs *m)
+static size_t max_frames(const read_mlir_loc *m)
 {
-    return m->degraded ? DEGRADED_FRAMES : TK_MLIR_MAX_FRAMES;
+    return m->degraded ? DEGRADED_FRAMES : READ_MLIR_MAX_FRAMES;
 }
 
-const char *tk_mlir_string_end(const char *p, const char *e)
+const char *read_mlir_string_end(const char *p, const char *e)
 {
     const char *q = NULL;
     p++;
@@ -245,7 +245,7 @@ static int hex_value(unsigned char c)
 /* The path between S (after the opening quote) and E (the closing quote)
  * with MLIR's escapes undone; *LEN its length.  Points into the text when
  * there is no escape, else into m->buf. */
-static const char *unescape(tk_mlir_locs *m, const char *s, const char *e,
+static const char *unescape(read_mlir_loc *m, const char *s, const char *e,
                             size_t *len)
 {
     if (!memchr(s, '\\', (size_t)(e - s))) {
@@ -280,7 +280,7 @@ static const char *unescape(tk_mlir_locs *m, const char *s, const char *e,
 
 /* ---- the alias table ---------------------------------------------------- */
 
-static size_t alias_find(const tk_mlir_locs *m, const char *name, size_t len,
+static size_t alias_find(const read_mlir_loc *m, const char *name, size_t len,
                          uint32_t segment, uint32_t h, size_t *slot)
 {
     size_t j = h & m->mask;
@@ -294,7 +294,7 @@ static size_t alias_find(const tk_mlir_locs *m, const char *name, size_t len,
     return SIZE_MAX;
 }
 
-static size_t alias_insert(tk_mlir_locs *m, size_t slot, const alias *a)
+static size_t alias_insert(read_mlir_loc *m, size_t slot, const alias *a)
 {
     if (m->n_aliases == m->cap_aliases) {
         m->cap_aliases = m->cap_aliases ? m->cap_aliases * 2 : 256;
@@ -319,10 +319,10 @@ static size_t alias_insert(tk_mlir_locs *m, size_t slot, const alias *a)
     return idx;
 }
 
-tk_mlir_locs *tk_mlir_locs_new(const tk_text *text, tk_loctab *tab,
-                               tk_diags *diags)
+read_mlir_loc *read_mlir_loc_new(const text_buf *text, tk_loctab *tab,
+                                 tk_diags *diags)
 {
-    tk_mlir_locs *m = g_new0(tk_mlir_locs, 1);
+    read_mlir_loc *m = g_new0(read_mlir_loc, 1);
     m->text = text;
     m->tab = tab;
     m->diags = diags;
@@ -334,7 +334,7 @@ tk_mlir_locs *tk_mlir_locs_new(const tk_text *text, tk_loctab *tab,
     return m;
 }
 
-void tk_mlir_locs_free(tk_mlir_locs *m)
+void read_mlir_loc_free(read_mlir_loc *m)
 {
     if (!m)
         return;
@@ -348,9 +348,9 @@ void tk_mlir_locs_free(tk_mlir_locs *m)
     g_free(m);
 }
 
-void tk_mlir_locs_define(tk_mlir_locs *m, const char *name, size_t name_len,
-                         const char *body, const char *end, uint32_t line,
-                         uint32_t segment)
+void read_mlir_loc_define(read_mlir_loc *m, const char *name, size_t name_len,
+                          const char *body, const char *end, uint32_t line,
+                          uint32_t segment)
 {
     const char *base = m->text->data;
     uint32_t h = hash_name(name, name_len, segment);
@@ -378,12 +378,12 @@ void tk_mlir_locs_define(tk_mlir_locs *m, const char *name, size_t name_len,
 
 /* ---- building results --------------------------------------------------- */
 
-static const tk_frame *sref_frames(const tk_mlir_locs *m, sref r)
+static const tk_frame *sref_frames(const read_mlir_loc *m, sref r)
 {
     return r.memo ? m->mframes.v + m->memo.v[r.at].off : m->frames.v + r.at;
 }
 
-static void push_frame_stack(tk_mlir_locs *m, tk_frame f)
+static void push_frame_stack(read_mlir_loc *m, tk_frame f)
 {
     charge(m, 1);
     VEC_GROW(m->frames, 1);
@@ -393,21 +393,21 @@ static void push_frame_stack(tk_mlir_locs *m, tk_frame f)
 }
 
 /* Keeps at most max_stacks() results from FROM on. */
-static void cap_stacks(tk_mlir_locs *m, size_t from)
+static void cap_stacks(read_mlir_loc *m, size_t from)
 {
     if (m->out.n - from <= max_stacks(m))
         return;
     if (!m->warned_stacks && !m->degraded)
         warn(m, "location has more than %d inline stacks (fused or "
                 "callsite locations); the rest are dropped",
-             TK_MLIR_MAX_STACKS);
+             READ_MLIR_MAX_STACKS);
     m->warned_stacks = 1;
     m->out.n = from + max_stacks(m);
 }
 
 /* callsite: the callee stacks are out[A0, A1), the caller stacks out[A1, A2);
  * replaces them all with every callee stack followed by every caller stack. */
-static void combine(tk_mlir_locs *m, size_t a0, size_t a1, size_t a2)
+static void combine(read_mlir_loc *m, size_t a0, size_t a1, size_t a2)
 {
     if (a1 == a0 || a2 == a1)
         return; /* unknown on one side: the other side is the result */
@@ -418,7 +418,7 @@ static void combine(tk_mlir_locs *m, size_t a0, size_t a1, size_t a2)
                 if (!m->warned_stacks && !m->degraded)
                     warn(m, "callsite location makes more than %d inline "
                             "stacks; the rest are dropped",
-                         TK_MLIR_MAX_STACKS);
+                         READ_MLIR_MAX_STACKS);
                 m->warned_stacks = 1;
                 goto done;
             }
@@ -428,7 +428,7 @@ static void combine(tk_mlir_locs *m, size_t a0, size_t a1, size_t a2)
                 if (!m->warned_frames && !m->degraded)
                     warn(m, "inline stack deeper than %d frames; the "
                             "outermost frames are dropped",
-                         TK_MLIR_MAX_FRAMES);
+                         READ_MLIR_MAX_FRAMES);
                 m->warned_frames = 1;
                 len = cap;
             }
@@ -452,11 +452,11 @@ done:
 
 /* ---- the parser --------------------------------------------------------- */
 
-static const char *parse_inst(tk_mlir_locs *m, const char *p, const char *e);
+static const char *parse_inst(read_mlir_loc *m, const char *p, const char *e);
 
-static void resolve(tk_mlir_locs *m, size_t idx);
+static void resolve(read_mlir_loc *m, size_t idx);
 
-static const char *parse_alias_ref(tk_mlir_locs *m, const char *p,
+static const char *parse_alias_ref(read_mlir_loc *m, const char *p,
                                    const char *e)
 {
     const char *name = p + 1, *q = name;
@@ -505,7 +505,7 @@ static const char *parse_alias_ref(tk_mlir_locs *m, const char *p,
 /* Reads an alias definition once and moves its stacks to the memo area.
  * Problems inside it are reported on its own line and leave it empty; the
  * location that referred to it reads on. */
-static void resolve(tk_mlir_locs *m, size_t idx)
+static void resolve(read_mlir_loc *m, size_t idx)
 {
     alias *a = &m->aliases[idx];
     a->state = A_BUSY;
@@ -563,34 +563,34 @@ static void resolve(tk_mlir_locs *m, size_t idx)
 
 /* A file location "path":L[:C[ to [L2]:C2]]: S is the opening quote, Q just
  * past the closing one, COLON the ':' after it. */
-static const char *parse_file_loc(tk_mlir_locs *m, const char *s,
+static const char *parse_file_loc(read_mlir_loc *m, const char *s,
                                   const char *q, const char *colon,
                                   const char *e)
 {
     uint32_t line = 0, col = 0, ignored;
     int overflow = 0;
     const char *r = skip_ws(colon + 1, e);
-    tk_scan_status st = tk_scan_u32(&r, e, &line);
-    if (st == TK_SCAN_NONE)
+    scan_status st = scan_u32(&r, e, &line);
+    if (st == SCAN_NONE)
         return fail(m, r, "no line number after the file name");
-    overflow |= st == TK_SCAN_OVERFLOW;
+    overflow |= st == SCAN_OVERFLOW;
     const char *t = skip_ws(r, e);
     if (t < e && *t == ':') {
         r = skip_ws(t + 1, e);
-        st = tk_scan_u32(&r, e, &col);
-        if (st == TK_SCAN_NONE)
+        st = scan_u32(&r, e, &col);
+        if (st == SCAN_NONE)
             return fail(m, r, "no column number after the line number");
-        overflow |= st == TK_SCAN_OVERFLOW;
+        overflow |= st == SCAN_OVERFLOW;
         /* A range: only its start is a frame. */
         t = skip_ws(r, e);
         if (at_word(t, e, "to", 2)) {
             t = skip_ws(t + 2, e);
-            if (tk_scan_u32(&t, e, &ignored) != TK_SCAN_NONE)
+            if (scan_u32(&t, e, &ignored) != SCAN_NONE)
                 t = skip_ws(t, e);
             if (t >= e || *t != ':')
                 return fail(m, t, "no ':' in the end of a location range");
             t = skip_ws(t + 1, e);
-            if (tk_scan_u32(&t, e, &ignored) == TK_SCAN_NONE)
+            if (scan_u32(&t, e, &ignored) == SCAN_NONE)
                 return fail(m, t, "no column at the end of a location range");
             r = t;
         }
@@ -613,10 +613,10 @@ static const char *parse_file_loc(tk_mlir_locs *m, const char *s,
     return r;
 }
 
-static const char *parse_string_loc(tk_mlir_locs *m, const char *p,
+static const char *parse_string_loc(read_mlir_loc *m, const char *p,
                                     const char *e)
 {
-    const char *q = tk_mlir_string_end(p, e);
+    const char *q = read_mlir_string_end(p, e);
     if (!q)
         return fail(m, e, "a string is not closed");
     const char *t = skip_ws(q, e);
@@ -635,7 +635,7 @@ static const char *parse_string_loc(tk_mlir_locs *m, const char *p,
     return q; /* a name with no child: no position */
 }
 
-static const char *parse_fused(tk_mlir_locs *m, const char *p, const char *e)
+static const char *parse_fused(read_mlir_loc *m, const char *p, const char *e)
 {
     p = skip_ws(p, e);
     if (p < e && *p == '<') {
@@ -643,7 +643,7 @@ static const char *parse_fused(tk_mlir_locs *m, const char *p, const char *e)
         size_t depth = 0;
         while (p < e) {
             if (*p == '"') {
-                p = tk_mlir_string_end(p, e);
+                p = read_mlir_string_end(p, e);
                 if (!p)
                     return fail(m, e, "a string is not closed");
                 continue;
@@ -680,7 +680,7 @@ static const char *parse_fused(tk_mlir_locs *m, const char *p, const char *e)
     }
 }
 
-static const char *parse_callsite(tk_mlir_locs *m, const char *p,
+static const char *parse_callsite(read_mlir_loc *m, const char *p,
                                   const char *e)
 {
     p = skip_ws(p, e);
@@ -704,12 +704,12 @@ static const char *parse_callsite(tk_mlir_locs *m, const char *p,
     return p + 1;
 }
 
-static const char *parse_inst(tk_mlir_locs *m, const char *p, const char *e)
+static const char *parse_inst(read_mlir_loc *m, const char *p, const char *e)
 {
     p = skip_ws(p, e);
     if (p >= e)
         return fail(m, p, "location cut short");
-    if (m->depth >= TK_MLIR_MAX_NESTING)
+    if (m->depth >= READ_MLIR_MAX_NESTING)
         return fail(m, p, "locations nested more than 256 deep");
     m->depth++;
     const char *r;
@@ -729,7 +729,7 @@ static const char *parse_inst(tk_mlir_locs *m, const char *p, const char *e)
     return r;
 }
 
-static tk_stack_id intern(tk_mlir_locs *m, sref s)
+static tk_stack_id intern(read_mlir_loc *m, sref s)
 {
     if (s.len > 1)
         m->has_inline = 1;
@@ -745,10 +745,10 @@ static tk_stack_id intern(tk_mlir_locs *m, sref s)
     return tk_loctab_stack(m->tab, m->frames.v + s.at, s.len);
 }
 
-const char *tk_mlir_locs_read(tk_mlir_locs *m, const char *p, const char *end,
-                              const char *line_start, uint32_t line,
-                              uint32_t segment, tk_mlir_emit_fn emit,
-                              void *user)
+const char *read_mlir_loc_read(read_mlir_loc *m, const char *p, const char *end,
+                               const char *line_start, uint32_t line,
+                               uint32_t segment, read_mlir_emit_fn emit,
+                               void *user)
 {
     m->line = line;
     m->segment = segment;
@@ -783,12 +783,12 @@ const char *tk_mlir_locs_read(tk_mlir_locs *m, const char *p, const char *end,
     return r;
 }
 
-void tk_mlir_locs_finish(tk_mlir_locs *m)
+void read_mlir_loc_finish(read_mlir_loc *m)
 {
     flush_hidden(m);
 }
 
-int tk_mlir_locs_has_inline(const tk_mlir_locs *m)
+int read_mlir_loc_has_inline(const read_mlir_loc *m)
 {
     return m->has_inline;
 }

@@ -27,16 +27,16 @@ static int is_directive(const char *p, const char *end, const char *dir)
            (p[n] == ' ' || p[n] == '\t');
 }
 
-static void read_files(const tk_text *text, tk_ptx_files *files,
+static void read_files(const text_buf *text, read_ptx_files *files,
                        tk_diags *diags)
 {
     for (uint32_t l = 1; l <= text->n_lines; l++) {
         size_t len;
-        const char *p = tk_text_line(text, l, &len);
+        const char *p = text_line(text, l, &len);
         const char *end = p + len;
-        p = tk_scan_skip_spaces(p, end);
+        p = scan_skip_spaces(p, end);
         if (p < end && *p == '.' && is_directive(p, end, ".file")) {
-            const char *why = tk_ptx_files_add(files, p + 6, end);
+            const char *why = read_ptx_files_add(files, p + 6, end);
             if (why)
                 tk_diags_add(diags, TK_DIAG_WARNING, text->name, l,
                              ".file: %s; directive ignored", why);
@@ -62,7 +62,7 @@ static long brace_delta(const char *p, const char *end)
                 return d;
             break;
         case '"': {
-            const char *q = tk_scan_find(p + 1, end, '"');
+            const char *q = scan_find(p + 1, end, '"');
             if (!q)
                 return d;
             p = q;
@@ -91,27 +91,27 @@ static int is_label(const char *p, const char *end)
     return q > p && q < end && *q == ':';
 }
 
-void tk_read_ptx_locs(const tk_text *text, tk_loctab *tab,
-                      tk_linemap_builder *out, tk_reader_info *info,
-                      tk_diags *diags)
+void read_ptx_locs(const text_buf *text, tk_loctab *tab,
+                   read_linemap_builder *out, read_info *info,
+                   tk_diags *diags)
 {
-    tk_ptx_files *files = tk_ptx_files_new(tab);
+    read_ptx_files *files = read_ptx_files_new(tab);
     read_files(text, files, diags);
-    tk_ptx_loc_reader *locs = tk_ptx_loc_reader_new(text->name, tab, files,
-                                                    diags);
+    read_ptx_loc_reader *locs = read_ptx_loc_reader_new(text->name, tab, files,
+                                                        diags);
     tk_stack_id cur = TK_NO_STACK;
     long depth = 0;
     for (uint32_t l = 1; l <= text->n_lines; l++) {
         size_t len;
-        const char *line = tk_text_line(text, l, &len);
+        const char *line = text_line(text, l, &len);
         const char *end = line + len;
-        const char *p = tk_scan_skip_spaces(line, end);
+        const char *p = scan_skip_spaces(line, end);
         if (p >= end || (*p == '/' && p + 1 < end && p[1] == '/'))
             continue;
         if (*p == '.' && is_directive(p, end, ".loc")) {
-            cur = tk_ptx_loc_read(locs, l, p + 5, end);
+            cur = read_ptx_loc_read(locs, l, p + 5, end);
             if (cur != TK_NO_STACK) {
-                tk_linemap_add(out, l, cur);
+                read_linemap_add(out, l, cur);
                 size_t n;
                 tk_loctab_stack_frames(tab, cur, &n);
                 if (n > 1)
@@ -137,8 +137,8 @@ void tk_read_ptx_locs(const tk_text *text, tk_loctab *tab,
         if (*p == '{' || *p == '}' || is_label(p, end))
             continue;
         if (cur != TK_NO_STACK)
-            tk_linemap_add(out, l, cur);
+            read_linemap_add(out, l, cur);
     }
-    tk_ptx_loc_reader_free(locs);
-    tk_ptx_files_free(files);
+    read_ptx_loc_reader_free(locs);
+    read_ptx_files_free(files);
 }

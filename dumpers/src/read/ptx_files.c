@@ -9,16 +9,16 @@
 /* Value in BY_BASE for a base name that several files share. */
 #define AMBIGUOUS G_MAXUINT
 
-struct tk_ptx_files {
+struct read_ptx_files {
     tk_loctab *tab;
     GHashTable *by_index; /* index + 1 -> file id + 1 */
     GHashTable *by_base;  /* base name (in the table's path) -> id + 1 */
     GString *scratch;
 };
 
-tk_ptx_files *tk_ptx_files_new(tk_loctab *tab)
+read_ptx_files *read_ptx_files_new(tk_loctab *tab)
 {
-    tk_ptx_files *f = g_new0(tk_ptx_files, 1);
+    read_ptx_files *f = g_new0(read_ptx_files, 1);
     f->tab = tab;
     f->by_index = g_hash_table_new(g_direct_hash, g_direct_equal);
     /* Keys point into paths the loctab owns: they outlive this table. */
@@ -27,7 +27,7 @@ tk_ptx_files *tk_ptx_files_new(tk_loctab *tab)
     return f;
 }
 
-void tk_ptx_files_free(tk_ptx_files *f)
+void read_ptx_files_free(read_ptx_files *f)
 {
     if (!f)
         return;
@@ -86,16 +86,16 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-const char *tk_ptx_files_add(tk_ptx_files *f, const char *p, const char *end)
+const char *read_ptx_files_add(read_ptx_files *f, const char *p, const char *end)
 {
     uint32_t index;
-    p = tk_scan_skip_spaces(p, end);
-    tk_scan_status st = tk_scan_u32(&p, end, &index);
-    if (st == TK_SCAN_OVERFLOW || (st == TK_SCAN_OK && index == UINT32_MAX))
+    p = scan_skip_spaces(p, end);
+    scan_status st = scan_u32(&p, end, &index);
+    if (st == SCAN_OVERFLOW || (st == SCAN_OK && index == UINT32_MAX))
         return "file index does not fit in 32 bits";
-    if (st != TK_SCAN_OK)
+    if (st != SCAN_OK)
         return "no file index";
-    p = tk_scan_skip_spaces(p, end);
+    p = scan_skip_spaces(p, end);
     if (p >= end || *p != '"')
         return "no quoted path";
     g_string_truncate(f->scratch, 0);
@@ -125,15 +125,15 @@ const char *tk_ptx_files_add(tk_ptx_files *f, const char *p, const char *end)
     return NULL;
 }
 
-tk_file_id tk_ptx_files_get(const tk_ptx_files *f, uint32_t index)
+tk_file_id read_ptx_files_get(const read_ptx_files *f, uint32_t index)
 {
     if (index == UINT32_MAX)
-        return TK_PTX_NO_FILE;
+        return READ_PTX_NO_FILE;
     gpointer v = g_hash_table_lookup(f->by_index, GUINT_TO_POINTER(index + 1));
-    return v ? (tk_file_id)(GPOINTER_TO_UINT(v) - 1) : TK_PTX_NO_FILE;
+    return v ? (tk_file_id)(GPOINTER_TO_UINT(v) - 1) : READ_PTX_NO_FILE;
 }
 
-int tk_ptx_path_has_name(const char *path, const char *name, size_t len)
+int read_ptx_path_has_name(const char *path, const char *name, size_t len)
 {
     size_t n = strlen(path);
     if (len == 0 || len > n || memcmp(path + n - len, name, len) != 0)
@@ -141,21 +141,21 @@ int tk_ptx_path_has_name(const char *path, const char *name, size_t len)
     return n == len || path[n - len - 1] == '/' || name[0] == '/';
 }
 
-tk_file_id tk_ptx_files_by_name(tk_ptx_files *f, const char *name, size_t len)
+tk_file_id read_ptx_files_by_name(read_ptx_files *f, const char *name, size_t len)
 {
     const char *base = name;
     for (const char *q = name; q < name + len; q++)
         if (*q == '/')
             base = q + 1;
     if (base == name + len || memchr(name, '\0', len))
-        return TK_PTX_NO_FILE;
+        return READ_PTX_NO_FILE;
     g_string_truncate(f->scratch, 0);
     g_string_append_len(f->scratch, base, (gssize)(name + len - base));
     gpointer v = g_hash_table_lookup(f->by_base, f->scratch->str);
     if (!v || GPOINTER_TO_UINT(v) == AMBIGUOUS)
-        return TK_PTX_NO_FILE;
+        return READ_PTX_NO_FILE;
     tk_file_id id = GPOINTER_TO_UINT(v) - 1;
-    return tk_ptx_path_has_name(tk_loctab_file_path(f->tab, id), name, len)
+    return read_ptx_path_has_name(tk_loctab_file_path(f->tab, id), name, len)
                ? id
-               : TK_PTX_NO_FILE;
+               : READ_PTX_NO_FILE;
 }

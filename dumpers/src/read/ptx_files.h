@@ -14,29 +14,29 @@
 
 #include "tkdump/tk_loctab.h"
 
-#define TK_PTX_NO_FILE ((tk_file_id)UINT32_MAX)
+#define READ_PTX_NO_FILE ((tk_file_id)UINT32_MAX)
 
-typedef struct tk_ptx_files tk_ptx_files;
+typedef struct read_ptx_files read_ptx_files;
 
-/* An empty table interning paths into TAB.  Free with tk_ptx_files_free(). */
-tk_ptx_files *tk_ptx_files_new(tk_loctab *tab);
-void tk_ptx_files_free(tk_ptx_files *f);
+/* An empty table interning paths into TAB.  Free with read_ptx_files_free(). */
+read_ptx_files *read_ptx_files_new(tk_loctab *tab);
+void read_ptx_files_free(read_ptx_files *f);
 
 /* Reads the directive at P (just past ".file" and its blank) up to END:
  * 'N "path"', optionally followed by ", timestamp, size".  Returns NULL when
  * it was recorded (or repeats an entry), else why not, for a warning. */
-const char *tk_ptx_files_add(tk_ptx_files *f, const char *p, const char *end);
+const char *read_ptx_files_add(read_ptx_files *f, const char *p, const char *end);
 
-/* The file of index N, or TK_PTX_NO_FILE. */
-tk_file_id tk_ptx_files_get(const tk_ptx_files *f, uint32_t index);
+/* The file of index N, or READ_PTX_NO_FILE. */
+tk_file_id read_ptx_files_get(const read_ptx_files *f, uint32_t index);
 
 /* The file that NAME (LEN bytes, as a .loc comment writes it) denotes: the
  * one entry whose path is NAME or ends with "/NAME", found by base name.
- * TK_PTX_NO_FILE when none does or when several share that base name: a
+ * READ_PTX_NO_FILE when none does or when several share that base name: a
  * guess could bind code to the wrong file. */
-tk_file_id tk_ptx_files_by_name(tk_ptx_files *f, const char *name, size_t len);
+tk_file_id read_ptx_files_by_name(read_ptx_files *f, const char *name, size_t len);
 
 /* Whether PATH is NAME (LEN bytes) or ends with "/NAME". */
-int tk_ptx_path_has_name(const char *path, const char *name, size_t len);
+int read_ptx_path_has_name(const char *path, const char *name, size_t len);
 
 #endif

@@ -13,23 +13,23 @@ typedef struct {
     uint32_t line, col;
 } chain_frame;
 
-struct tk_ptx_loc_reader {
+struct read_ptx_loc_reader {
     const char *name;
     tk_loctab *tab;
-    tk_ptx_files *files;
+    read_ptx_files *files;
     tk_diags *diags;
     GHashTable *undeclared; /* file indices + 1 already reported */
-    chain_frame chain[TK_PTX_MAX_INLINE_DEPTH];
-    tk_frame frames[TK_PTX_MAX_INLINE_DEPTH];
+    chain_frame chain[READ_PTX_MAX_INLINE_DEPTH];
+    tk_frame frames[READ_PTX_MAX_INLINE_DEPTH];
 };
 
 #define WARN(r, line, ...)                                                    \
     tk_diags_add((r)->diags, TK_DIAG_WARNING, (r)->name, (line), __VA_ARGS__)
 
-tk_ptx_loc_reader *tk_ptx_loc_reader_new(const char *name, tk_loctab *tab,
-                                         tk_ptx_files *files, tk_diags *diags)
+read_ptx_loc_reader *read_ptx_loc_reader_new(const char *name, tk_loctab *tab,
+                                             read_ptx_files *files, tk_diags *diags)
 {
-    tk_ptx_loc_reader *r = g_new0(tk_ptx_loc_reader, 1);
+    read_ptx_loc_reader *r = g_new0(read_ptx_loc_reader, 1);
     r->name = name;
     r->tab = tab;
     r->files = files;
@@ -38,7 +38,7 @@ tk_ptx_loc_reader *tk_ptx_loc_reader_new(const char *name, tk_loctab *tab,
     return r;
 }
 
-void tk_ptx_loc_reader_free(tk_ptx_loc_reader *r)
+void read_ptx_loc_reader_free(read_ptx_loc_reader *r)
 {
     if (!r)
         return;
@@ -51,12 +51,12 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* The file of INDEX, or TK_PTX_NO_FILE after reporting (once per index). */
-static tk_file_id file_of_index(tk_ptx_loc_reader *r, uint32_t line,
+/* The file of INDEX, or READ_PTX_NO_FILE after reporting (once per index). */
+static tk_file_id file_of_index(read_ptx_loc_reader *r, uint32_t line,
                                 uint32_t index)
 {
-    tk_file_id id = tk_ptx_files_get(r->files, index);
-    if (id == TK_PTX_NO_FILE) {
+    tk_file_id id = read_ptx_files_get(r->files, index);
+    if (id == READ_PTX_NO_FILE) {
         gpointer key = GUINT_TO_POINTER((guint)index + 1);
         if (!g_hash_table_contains(r->undeclared, key)) {
             g_hash_table_add(r->undeclared, key);
@@ -75,16 +75,16 @@ static int read_triple(const char **p, const char *end, uint32_t v[3])
     const char *q = *p;
     v[2] = 0;
     for (int i = 0; i < 3; i++) {
-        const char *s = tk_scan_skip_spaces(q, end);
+        const char *s = scan_skip_spaces(q, end);
         if (i > 0 && s == q)
             break; /* no blank: no further number */
-        tk_scan_status st = tk_scan_u32(&s, end, &v[i]);
-        if (st == TK_SCAN_NONE) {
+        scan_status st = scan_u32(&s, end, &v[i]);
+        if (st == SCAN_NONE) {
             if (i < 2)
                 return -1;
             break;
         }
-        if (st == TK_SCAN_OVERFLOW)
+        if (st == SCAN_OVERFLOW)
             overflow = 1;
         q = s;
     }
@@ -121,27 +121,27 @@ static int parse_frame(const char *p, const char *e, chain_frame *f)
     f->len = (size_t)(colon - p);
     f->col = 0;
     const char *q = line_at;
-    if (tk_scan_u32(&q, e, &f->line) != TK_SCAN_OK)
+    if (scan_u32(&q, e, &f->line) != SCAN_OK)
         return -2;
     if (col_at) {
         q = col_at;
-        if (tk_scan_u32(&q, e, &f->col) != TK_SCAN_OK)
+        if (scan_u32(&q, e, &f->col) != SCAN_OK)
             return -2;
     }
     return 0;
 }
 
 /* Parses the comment text "F @[ F @[ F ] ]" in [P, END) into R->chain.
- * Returns the number of frames read (at most TK_PTX_MAX_INLINE_DEPTH; *DEEP
+ * Returns the number of frames read (at most READ_PTX_MAX_INLINE_DEPTH; *DEEP
  * says there were more), 0 when it is not such a chain, -2 on overflow. */
-static int parse_chain(tk_ptx_loc_reader *r, const char *p, const char *end,
+static int parse_chain(read_ptx_loc_reader *r, const char *p, const char *end,
                        int *deep)
 {
     size_t n = 0, open = 0;
     *deep = 0;
     const char *q;
     for (;;) {
-        p = tk_scan_skip_spaces(p, end);
+        p = scan_skip_spaces(p, end);
         /* A frame ends at " @[" (a caller follows) or " ]" (the end of a
          * caller); names may hold blanks, so look for those pairs only. */
         for (q = p; q < end; q++) {
@@ -153,7 +153,7 @@ static int parse_chain(tk_ptx_loc_reader *r, const char *p, const char *end,
         int st = parse_frame(p, q, &f);
         if (st != 0)
             return st == -2 ? -2 : 0;
-        if (n < TK_PTX_MAX_INLINE_DEPTH)
+        if (n < READ_PTX_MAX_INLINE_DEPTH)
             r->chain[n] = f;
         else
             *deep = 1;
@@ -166,26 +166,26 @@ static int parse_chain(tk_ptx_loc_reader *r, const char *p, const char *end,
         break;
     }
     for (p = q; open > 0; open--) {
-        p = tk_scan_skip_spaces(p, end);
+        p = scan_skip_spaces(p, end);
         if (p >= end || *p != ']')
             return 0;
         p++;
     }
-    if (tk_scan_skip_spaces(p, end) != end)
+    if (scan_skip_spaces(p, end) != end)
         return 0;
-    return n < TK_PTX_MAX_INLINE_DEPTH ? (int)n : TK_PTX_MAX_INLINE_DEPTH;
+    return n < READ_PTX_MAX_INLINE_DEPTH ? (int)n : READ_PTX_MAX_INLINE_DEPTH;
 }
 
-static int same_place(const tk_ptx_loc_reader *r, tk_file_id file,
+static int same_place(const read_ptx_loc_reader *r, tk_file_id file,
                       const chain_frame *c, uint32_t line, uint32_t col)
 {
     return c->line == line && c->col == col &&
-           tk_ptx_path_has_name(tk_loctab_file_path(r->tab, file), c->name,
-                                c->len);
+           read_ptx_path_has_name(tk_loctab_file_path(r->tab, file), c->name,
+                                  c->len);
 }
 
-tk_stack_id tk_ptx_loc_read(tk_ptx_loc_reader *r, uint32_t line,
-                            const char *p, const char *end)
+tk_stack_id read_ptx_loc_read(read_ptx_loc_reader *r, uint32_t line,
+                              const char *p, const char *end)
 {
     uint32_t loc[3];
     int st = read_triple(&p, end, loc);
@@ -204,7 +204,7 @@ tk_stack_id tk_ptx_loc_read(tk_ptx_loc_reader *r, uint32_t line,
     int have_ia = 0;
     uint32_t ia[3];
     while (p < end) {
-        p = tk_scan_skip_spaces(p, end);
+        p = scan_skip_spaces(p, end);
         if (p >= end)
             break;
         if (*p == '/' && p + 1 < end && p[1] == '/') {
@@ -212,8 +212,8 @@ tk_stack_id tk_ptx_loc_read(tk_ptx_loc_reader *r, uint32_t line,
             break;
         }
         if (*p == ',') {
-            p = tk_scan_skip_spaces(p + 1, end);
-            if (tk_scan_starts(p, end, "inlined_at") &&
+            p = scan_skip_spaces(p + 1, end);
+            if (scan_starts(p, end, "inlined_at") &&
                 (end - p == 10 || p[10] == ' ' || p[10] == '\t')) {
                 p += 10;
                 st = read_triple(&p, end, ia);
@@ -240,12 +240,12 @@ tk_stack_id tk_ptx_loc_read(tk_ptx_loc_reader *r, uint32_t line,
     if (loc[1] == 0)
         return TK_NO_STACK; /* "no source line": nothing to point at */
     tk_file_id file = file_of_index(r, line, loc[0]);
-    if (file == TK_PTX_NO_FILE)
+    if (file == READ_PTX_NO_FILE)
         return TK_NO_STACK;
     r->frames[0] = (tk_frame){file, loc[1], loc[2]};
     size_t n = 1;
 
-    tk_file_id ia_file = TK_PTX_NO_FILE;
+    tk_file_id ia_file = READ_PTX_NO_FILE;
     if (have_ia && ia[1] != 0)
         ia_file = file_of_index(r, line, ia[0]);
 
@@ -256,7 +256,7 @@ tk_stack_id tk_ptx_loc_read(tk_ptx_loc_reader *r, uint32_t line,
             WARN(r, line, ".loc comment: a number does not fit in 32 bits; "
                           "its inline chain is ignored");
             chain_n = 0;
-        } else if (chain_n == 0 && tk_scan_find_str(comment, end, "@[")) {
+        } else if (chain_n == 0 && scan_find_str(comment, end, "@[")) {
             WARN(r, line, ".loc comment is not a well-formed inline chain "
                           "(\"f:line:col @[ f:line:col ]\"); it is ignored");
         } else if (chain_n > 0 &&
@@ -269,7 +269,7 @@ tk_stack_id tk_ptx_loc_read(tk_ptx_loc_reader *r, uint32_t line,
         }
     }
 
-    if (ia_file != TK_PTX_NO_FILE && chain_n >= 2 &&
+    if (ia_file != READ_PTX_NO_FILE && chain_n >= 2 &&
         !same_place(r, ia_file, &r->chain[1], ia[1], ia[2])) {
         WARN(r, line, ".loc inlined_at and the comment's inline chain "
                       "disagree; inlined_at is used");
@@ -280,17 +280,17 @@ tk_stack_id tk_ptx_loc_read(tk_ptx_loc_reader *r, uint32_t line,
          * with its first caller. */
         if (deep)
             WARN(r, line, "inline stack deeper than %d frames; outer frames "
-                 "dropped", TK_PTX_MAX_INLINE_DEPTH);
+                 "dropped", READ_PTX_MAX_INLINE_DEPTH);
         for (int i = 1; i < chain_n; i++) {
             const chain_frame *c = &r->chain[i];
             if (c->line == 0)
                 break; /* a caller without a line ends what can be shown */
-            tk_file_id id = tk_ptx_files_by_name(r->files, c->name, c->len);
-            if (id == TK_PTX_NO_FILE) /* unknown or ambiguous: as written */
+            tk_file_id id = read_ptx_files_by_name(r->files, c->name, c->len);
+            if (id == READ_PTX_NO_FILE) /* unknown or ambiguous: as written */
                 id = tk_loctab_file(r->tab, c->name, c->len);
             r->frames[n++] = (tk_frame){id, c->line, c->col};
         }
-    } else if (ia_file != TK_PTX_NO_FILE) {
+    } else if (ia_file != READ_PTX_NO_FILE) {
         r->frames[n++] = (tk_frame){ia_file, ia[1], ia[2]};
     }
     return tk_loctab_stack(r->tab, r->frames, n);

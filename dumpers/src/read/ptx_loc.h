@@ -18,22 +18,22 @@
 #include "tkdump/tk_loctab.h"
 
 /* Inline stacks deeper than this keep their innermost frames (warning). */
-#define TK_PTX_MAX_INLINE_DEPTH 64
+#define READ_PTX_MAX_INLINE_DEPTH 64
 
-typedef struct tk_ptx_loc_reader tk_ptx_loc_reader;
+typedef struct read_ptx_loc_reader read_ptx_loc_reader;
 
 /* Reads .loc lines of the text named NAME (for diagnostics; must outlive the
  * reader) with the files of FILES, interning into TAB.  DIAGS may be NULL.
- * Free with tk_ptx_loc_reader_free(). */
-tk_ptx_loc_reader *tk_ptx_loc_reader_new(const char *name, tk_loctab *tab,
-                                         tk_ptx_files *files, tk_diags *diags);
-void tk_ptx_loc_reader_free(tk_ptx_loc_reader *r);
+ * Free with read_ptx_loc_reader_free(). */
+read_ptx_loc_reader *read_ptx_loc_reader_new(const char *name, tk_loctab *tab,
+                                             read_ptx_files *files, tk_diags *diags);
+void read_ptx_loc_reader_free(read_ptx_loc_reader *r);
 
 /* The stack of the .loc directive on line LINE; P is just past ".loc", END
  * the end of the line.  TK_NO_STACK when it has none: line 0 (the compiler's
  * "no source line", not reported) or a problem (reported; a file index that
  * no .file declares is reported once, at its first use). */
-tk_stack_id tk_ptx_loc_read(tk_ptx_loc_reader *r, uint32_t line,
-                            const char *p, const char *end);
+tk_stack_id read_ptx_loc_read(read_ptx_loc_reader *r, uint32_t line,
+                              const char *p, const char *end);
 
 #endif

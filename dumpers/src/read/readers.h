@@ -22,26 +22,26 @@
 /* What a reader found out about the text beyond its line stacks. */
 typedef struct {
     int has_inline_frames; /* the format recorded at least one inlined frame */
-} tk_reader_info;
+} read_info;
 
 /* TTIR, TTGIR and any MLIR with loc(...) debug info (mlir.c). */
-void tk_read_mlir_locs(const tk_text *text, tk_loctab *tab,
-                       tk_linemap_builder *out, tk_reader_info *info,
-                       tk_diags *diags);
+void read_mlir_locs(const text_buf *text, tk_loctab *tab,
+                    read_linemap_builder *out, read_info *info,
+                    tk_diags *diags);
 
 /* LLVM IR text with !dbg attachments (llvm.c). */
-void tk_read_llvm_locs(const tk_text *text, tk_loctab *tab,
-                       tk_linemap_builder *out, tk_reader_info *info,
-                       tk_diags *diags);
+void read_llvm_locs(const text_buf *text, tk_loctab *tab,
+                    read_linemap_builder *out, read_info *info,
+                    tk_diags *diags);
 
 /* PTX with .file/.loc directives (ptx.c). */
-void tk_read_ptx_locs(const tk_text *text, tk_loctab *tab,
-                      tk_linemap_builder *out, tk_reader_info *info,
-                      tk_diags *diags);
+void read_ptx_locs(const text_buf *text, tk_loctab *tab,
+                   read_linemap_builder *out, read_info *info,
+                   tk_diags *diags);
 
 /* SASS from nvdisasm -g / -gi (sass.c). */
-void tk_read_sass_locs(const tk_text *text, tk_loctab *tab,
-                       tk_linemap_builder *out, tk_reader_info *info,
-                       tk_diags *diags);
+void read_sass_locs(const text_buf *text, tk_loctab *tab,
+                    read_linemap_builder *out, read_info *info,
+                    tk_diags *diags);
 
 #endif

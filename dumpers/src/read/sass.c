@@ -38,10 +38,10 @@
 #include "util/scan.h"
 
 typedef struct {
-    const tk_text *text;
+    const text_buf *text;
     tk_loctab *tab;
-    tk_linemap_builder *out;
-    tk_reader_info *info;
+    read_linemap_builder *out;
+    read_info *info;
     tk_diags *diags;
     GArray *block;       /* tk_frame: the open block's stack so far */
     GArray *block_lines; /* uint32_t: the comment lines of the open block */
@@ -71,8 +71,8 @@ static void close_block(sass_reader *r)
         r->cur = tk_loctab_stack(r->tab, (const tk_frame *)r->block->data,
                                  r->block->len);
         for (guint i = 0; i < r->block_lines->len; i++)
-            tk_linemap_add(r->out, g_array_index(r->block_lines, uint32_t, i),
-                           r->cur);
+            read_linemap_add(r->out, g_array_index(r->block_lines, uint32_t, i),
+                             r->cur);
     }
     g_array_set_size(r->block, 0);
     g_array_set_size(r->block_lines, 0);
@@ -138,25 +138,25 @@ static int read_frame(sass_reader *r, uint32_t lineno, const char **p,
     }
     if (read_path(r, lineno, &s, end, &f->file, skip) != 0)
         return -1;
-    s = tk_scan_skip_spaces(s, end);
+    s = scan_skip_spaces(s, end);
     if (s < end && *s == ',')
-        s = tk_scan_skip_spaces(s + 1, end);
-    if (!tk_scan_starts(s, end, "line")) {
+        s = scan_skip_spaces(s + 1, end);
+    if (!scan_starts(s, end, "line")) {
         tk_diags_add(r->diags, TK_DIAG_WARNING, r->text->name, lineno,
                      "//## comment: expected \"line N\" after the file name");
         return -1;
     }
-    s = tk_scan_skip_spaces(s + 4, end);
+    s = scan_skip_spaces(s + 4, end);
     const char *digits = s;
-    switch (tk_scan_u32(&s, end, &f->line)) {
-    case TK_SCAN_OK:
+    switch (scan_u32(&s, end, &f->line)) {
+    case SCAN_OK:
         break;
-    case TK_SCAN_OVERFLOW:
+    case SCAN_OVERFLOW:
         tk_diags_add(r->diags, TK_DIAG_WARNING, r->text->name, lineno,
                      "//## comment: line number %.*s does not fit in 32 bits",
                      (int)MIN(s - digits, 40), digits);
         return -1;
-    case TK_SCAN_NONE:
+    case SCAN_NONE:
         tk_diags_add(r->diags, TK_DIAG_WARNING, r->text->name, lineno,
                      "//## comment: expected a line number");
         return -1;
@@ -171,14 +171,14 @@ static loc_status read_comment(sass_reader *r, uint32_t lineno, const char *p,
                                const char *end)
 {
     g_array_set_size(r->chain, 0);
-    p = tk_scan_skip_spaces(p, end);
-    if (!tk_scan_starts(p, end, "File")) {
+    p = scan_skip_spaces(p, end);
+    if (!scan_starts(p, end, "File")) {
         tk_diags_add(r->diags, TK_DIAG_WARNING, r->text->name, lineno,
                      "//## comment without \"File\": not a location nvdisasm "
                      "writes");
         return LOC_BAD;
     }
-    p = tk_scan_skip_spaces(p + 4, end);
+    p = scan_skip_spaces(p + 4, end);
     int skip = 0, none = 0;
     for (;;) {
         tk_frame f = {0, 0, 0};
@@ -186,15 +186,15 @@ static loc_status read_comment(sass_reader *r, uint32_t lineno, const char *p,
             return LOC_BAD;
         g_array_append_val(r->chain, f);
         none |= f.line == 0;
-        p = tk_scan_skip_spaces(p, end);
+        p = scan_skip_spaces(p, end);
         if (p == end)
             break;
-        if (!tk_scan_starts(p, end, "inlined at")) {
+        if (!scan_starts(p, end, "inlined at")) {
             tk_diags_add(r->diags, TK_DIAG_WARNING, r->text->name, lineno,
                          "//## comment: unexpected text after the line number");
             return LOC_BAD;
         }
-        p = tk_scan_skip_spaces(p + 10, end);
+        p = scan_skip_spaces(p + 10, end);
     }
     return skip ? LOC_SKIP : none ? LOC_NONE : LOC_OK;
 }
@@ -232,22 +232,22 @@ static void on_comment(sass_reader *r, uint32_t lineno, const char *p,
 // "/*0140*/": an instruction's address (hex digits, nothing else).
 static int is_instruction(const char *p, const char *end)
 {
-    if (!tk_scan_starts(p, end, "/*"))
+    if (!scan_starts(p, end, "/*"))
         return 0;
     const char *s = p + 2;
     while (s < end && g_ascii_isxdigit(*s))
         s++;
-    return s > p + 2 && tk_scan_starts(s, end, "*/");
+    return s > p + 2 && scan_starts(s, end, "*/");
 }
 
 /* Where one function's code ends and another section begins. */
 static int is_boundary(const char *line, const char *p, const char *end)
 {
-    if (tk_scan_starts(p, end, "//-----") ||
-        tk_scan_starts(p, end, ".section"))
+    if (scan_starts(p, end, "//-----") ||
+        scan_starts(p, end, ".section"))
         return 1;
     /* ".text.add_kernel:" (a label: at the start of the line). */
-    if (p == line && tk_scan_starts(p, end, ".text.")) {
+    if (p == line && scan_starts(p, end, ".text.")) {
         const char *e = end;
         while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
             e--;
@@ -256,9 +256,9 @@ static int is_boundary(const char *line, const char *p, const char *end)
     return 0;
 }
 
-void tk_read_sass_locs(const tk_text *text, tk_loctab *tab,
-                       tk_linemap_builder *out, tk_reader_info *info,
-                       tk_diags *diags)
+void read_sass_locs(const text_buf *text, tk_loctab *tab,
+                    read_linemap_builder *out, read_info *info,
+                    tk_diags *diags)
 {
     sass_reader r = {
         .text = text,
@@ -274,16 +274,16 @@ void tk_read_sass_locs(const tk_text *text, tk_loctab *tab,
     };
     for (uint32_t l = 1; l <= text->n_lines; l++) {
         size_t len;
-        const char *line = tk_text_line(text, l, &len);
+        const char *line = text_line(text, l, &len);
         const char *end = line + len;
-        const char *p = tk_scan_skip_spaces(line, end);
-        if (tk_scan_starts(p, end, "//##")) {
+        const char *p = scan_skip_spaces(line, end);
+        if (scan_starts(p, end, "//##")) {
             on_comment(&r, l, p + 4, end);
             continue;
         }
         close_block(&r);
         if (is_instruction(p, end))
-            tk_linemap_add(out, l, r.cur);
+            read_linemap_add(out, l, r.cur);
         else if (is_boundary(line, p, end))
             r.cur = TK_NO_STACK;
     }

@@ -11,8 +11,8 @@
 
 struct tk_stage {
     tk_stage_kind kind;
-    tk_text text;
-    tk_linemap map;
+    text_buf text;
+    read_linemap map;
     int has_inline_frames;
 };
 
@@ -52,45 +52,45 @@ typedef struct {
 
 static void sniff_line(const char *p, const char *end, sniff_signs *g)
 {
-    const char *t = tk_scan_skip_spaces(p, end);
+    const char *t = scan_skip_spaces(p, end);
     /* Signs are what a format's own printer puts at a line's start, so a
      * config file or a README that mentions "#loc" in a comment is not IR. */
-    if (tk_scan_starts(t, end, "//## File \"") ||
-        tk_scan_starts(p, end, "\t.headerflags") ||
-        (t > p && tk_scan_starts(t, end, "/*0000*/")))
+    if (scan_starts(t, end, "//## File \"") ||
+        scan_starts(p, end, "\t.headerflags") ||
+        (t > p && scan_starts(t, end, "/*0000*/")))
         g->sass = TRUE;
-    if (tk_scan_starts(p, end, ".version "))
+    if (scan_starts(p, end, ".version "))
         g->ptx_version = TRUE;
-    if (tk_scan_starts(p, end, ".target sm_") || tk_scan_starts(p, end, ".target compute_"))
+    if (scan_starts(p, end, ".target sm_") || scan_starts(p, end, ".target compute_"))
         g->ptx_target = TRUE;
-    if (tk_scan_starts(p, end, "; ModuleID = ") ||
-        tk_scan_starts(p, end, "target datalayout = ") ||
-        tk_scan_starts(p, end, "target triple = "))
+    if (scan_starts(p, end, "; ModuleID = ") ||
+        scan_starts(p, end, "target datalayout = ") ||
+        scan_starts(p, end, "target triple = "))
         g->llvm = TRUE;
-    if (tk_scan_starts(p, end, "#loc")) {
+    if (scan_starts(p, end, "#loc")) {
         const char *q = p + 4;
         while (q < end && *q >= '0' && *q <= '9')
             q++;
-        if (tk_scan_starts(q, end, " = loc("))
+        if (scan_starts(q, end, " = loc("))
             g->mlir = TRUE;
     }
-    if (tk_scan_starts(p, end, "module attributes {") || tk_scan_starts(p, end, "module {") ||
-        tk_scan_starts(t, end, "tt.func ") || tk_scan_starts(t, end, "tt.func public "))
+    if (scan_starts(p, end, "module attributes {") || scan_starts(p, end, "module {") ||
+        scan_starts(t, end, "tt.func ") || scan_starts(t, end, "tt.func public "))
         g->mlir = TRUE;
-    if (tk_scan_find_str(p, end, "\"ttg.num-warps\"") || tk_scan_starts(p, end, "#ttg.") ||
-        (tk_scan_starts(p, end, "#") && tk_scan_find_str(p, end, " = #ttg.")))
+    if (scan_find_str(p, end, "\"ttg.num-warps\"") || scan_starts(p, end, "#ttg.") ||
+        (scan_starts(p, end, "#") && scan_find_str(p, end, " = #ttg.")))
         g->ttg = TRUE;
 }
 
 tk_stage_kind tk_stage_kind_sniff(const char *data, size_t len)
 {
-    if (!data || tk_looks_binary(data, len))
+    if (!data || text_looks_binary(data, len))
         return TK_STAGE_UNKNOWN;
     /* Look at the head only: every format declares itself early. */
     const char *end = data + (len < 256 * 1024 ? len : 256 * 1024);
     sniff_signs g = {0};
     for (const char *p = data; p < end;) {
-        const char *nl = tk_scan_find(p, end, '\n');
+        const char *nl = scan_find(p, end, '\n');
         const char *le = nl ? nl : end;
         sniff_line(p, le, &g);
         p = nl ? nl + 1 : end;
@@ -106,33 +106,33 @@ tk_stage_kind tk_stage_kind_sniff(const char *data, size_t len)
     return TK_STAGE_UNKNOWN;
 }
 
-static tk_stage *stage_from_text(tk_stage_kind kind, tk_text *text,
+static tk_stage *stage_from_text(tk_stage_kind kind, text_buf *text,
                                  tk_loctab *tab, tk_diags *diags)
 {
     tk_stage *s = g_new0(tk_stage, 1);
     s->kind = kind;
     s->text = *text;
-    tk_linemap_builder b;
-    tk_linemap_builder_init(&b);
-    tk_reader_info info = {0};
+    read_linemap_builder b;
+    read_linemap_builder_init(&b);
+    read_info info = {0};
     switch (kind) {
     case TK_STAGE_TTIR:
     case TK_STAGE_TTGIR:
-        tk_read_mlir_locs(&s->text, tab, &b, &info, diags);
+        read_mlir_locs(&s->text, tab, &b, &info, diags);
         break;
     case TK_STAGE_LLIR:
-        tk_read_llvm_locs(&s->text, tab, &b, &info, diags);
+        read_llvm_locs(&s->text, tab, &b, &info, diags);
         break;
     case TK_STAGE_PTX:
-        tk_read_ptx_locs(&s->text, tab, &b, &info, diags);
+        read_ptx_locs(&s->text, tab, &b, &info, diags);
         break;
     case TK_STAGE_SASS:
-        tk_read_sass_locs(&s->text, tab, &b, &info, diags);
+        read_sass_locs(&s->text, tab, &b, &info, diags);
         break;
     default:
         break;
     }
-    tk_linemap_finish(&b, s->text.n_lines, &s->map);
+    read_linemap_finish(&b, s->text.n_lines, &s->map);
     s->has_inline_frames = info.has_inline_frames;
     return s;
 }
@@ -140,8 +140,8 @@ static tk_stage *stage_from_text(tk_stage_kind kind, tk_text *text,
 tk_stage *tk_stage_read(tk_stage_kind kind, const char *path, tk_loctab *tab,
                         tk_diags *diags)
 {
-    tk_text text;
-    if (tk_text_read(&text, path, diags) != 0)
+    text_buf text;
+    if (text_read(&text, path, diags) != 0)
         return NULL;
     return stage_from_text(kind, &text, tab, diags);
 }
@@ -150,8 +150,8 @@ tk_stage *tk_stage_parse(tk_stage_kind kind, const char *name,
                          const char *data, size_t len, tk_loctab *tab,
                          tk_diags *diags)
 {
-    tk_text text;
-    if (tk_text_from_memory(&text, name, data, len, diags) != 0)
+    text_buf text;
+    if (text_from_memory(&text, name, data, len, diags) != 0)
         return NULL;
     return stage_from_text(kind, &text, tab, diags);
 }
@@ -160,8 +160,8 @@ void tk_stage_free(tk_stage *s)
 {
     if (!s)
         return;
-    tk_text_clear(&s->text);
-    tk_linemap_clear(&s->map);
+    text_clear(&s->text);
+    read_linemap_clear(&s->map);
     g_free(s);
 }
 
@@ -191,13 +191,13 @@ const char *tk_stage_line(const tk_stage *s, uint32_t line, size_t *len)
         *len = 0;
         return NULL;
     }
-    return tk_text_line(&s->text, line, len);
+    return text_line(&s->text, line, len);
 }
 
 size_t tk_stage_line_stacks(const tk_stage *s, uint32_t line,
                             const tk_stack_id **ids)
 {
-    return tk_linemap_get(&s->map, line, ids);
+    return read_linemap_get(&s->map, line, ids);
 }
 
 uint32_t tk_stage_located_line_count(const tk_stage *s)

@@ -28,7 +28,7 @@ struct tk_ir_diff {
     tl_walker *walker;
 };
 
-/* Line starts as tk_text splits: at "\n", a last line without one counts. */
+/* Line starts as text_buf splits: at "\n", a last line without one counts. */
 static void index_lines(tk_ir_diff *d, int s)
 {
     const char *t = d->text[s];
@@ -78,7 +78,7 @@ static tk_ir_diff *finish(tk_ir_diff *d, const tk_diff_opts *opts)
     return d;
 }
 
-tk_ir_diff *tk_ir_diff_take(tk_ir_dialect dialect, tk_stage_kind bind_as,
+tk_ir_diff *tl_ir_diff_take(tk_ir_dialect dialect, tk_stage_kind bind_as,
                             char *name_a, char *a, size_t a_len, char *meta_a,
                             size_t meta_a_len, char *name_b, char *b,
                             size_t b_len, char *meta_b, size_t meta_b_len,
@@ -105,7 +105,7 @@ tk_ir_diff *tk_ir_diff_texts(tk_ir_dialect dialect, tk_stage_kind bind_as,
                              const char *name_b, const char *b, size_t b_len,
                              const tk_diff_opts *opts)
 {
-    return tk_ir_diff_take(dialect, bind_as, g_strdup(name_a ? name_a : "a"),
+    return tl_ir_diff_take(dialect, bind_as, g_strdup(name_a ? name_a : "a"),
                            g_memdup2(a ? a : "", a_len), a_len, NULL, 0,
                            g_strdup(name_b ? name_b : "b"),
                            g_memdup2(b ? b : "", b_len), b_len, NULL, 0, opts);
@@ -161,7 +161,7 @@ tk_ir_diff *tl_walker_diff(tl_walker *w, const tk_timeline_entry *entry,
     tk_ir_diff *d = g_new0(tk_ir_diff, 1);
     d->walker = w;
     d->dialect = w->side[0].dialect;
-    d->bind_as = tk_tl_bind_kind(entry);
+    d->bind_as = tl_bind_kind(entry);
     for (int s = 0; s < 2; s++) {
         tl_text *t = &w->side[s];
         d->name[s] = tk_timeline_side_describe(w->tl, &t->key);

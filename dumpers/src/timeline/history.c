@@ -92,11 +92,11 @@ static void visit(tk_history *h, tl_walker *w, matcher *m, tk_loctab *tab,
 {
     if (e->effect != TK_EFFECT_CHANGED)
         return;
-    tk_ir_dialect d = tk_tl_side_dialect(w->tl, e, &e->before);
+    tk_ir_dialect d = tl_side_dialect(w->tl, e, &e->before);
     if (tl_walker_load(w, &e->before, &e->after, d) != 0)
         return;
     h->read++;
-    tk_stage_kind kind = tk_tl_bind_kind(e);
+    tk_stage_kind kind = tl_bind_kind(e);
     counter c = {.m = m};
     for (int s = 0; s < 2; s++) {
         c.norm[s] = w->side[s].norm;

@@ -25,29 +25,29 @@ struct tk_timeline {
 };
 
 /* Allocates N pieces in TL's arena (stable addresses). */
-tk_timeline_piece *tk_tl_pieces_alloc(tk_timeline *tl, size_t n);
+tk_timeline_piece *tl_pieces_alloc(tk_timeline *tl, size_t n);
 
 /* Fills TL->entries and TL->subs from the parts' sequences: which texts each
  * entry compares, and the effects the index alone decides (banners, missing
  * sides).  Effects still to be measured are left TK_EFFECT_UNKNOWN with WHY
  * TK_UNKNOWN_NONE. */
-void tk_tl_plan(tk_timeline *tl);
+void tl_plan(tk_timeline *tl);
 
 /* The dump behind PART/DUMP; NULL when out of range. */
-const tk_pass_dump *tk_tl_dump(const tk_timeline *tl, size_t part,
-                               size_t dump);
+const tk_pass_dump *tl_dump(const tk_timeline *tl, size_t part,
+                            size_t dump);
 
 /* Whether two sides name the same texts put together the same way. */
-int tk_tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y);
+int tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y);
 
 /* The dialect SIDE of ENTRY is normalized as. */
-tk_ir_dialect tk_tl_side_dialect(const tk_timeline *tl,
-                                 const tk_timeline_entry *entry,
-                                 const tk_timeline_side *side);
+tk_ir_dialect tl_side_dialect(const tk_timeline *tl,
+                              const tk_timeline_entry *entry,
+                              const tk_timeline_side *side);
 
 /* The stage kind an entry's texts are read as for their locations
  * (TK_STAGE_UNKNOWN for machine code). */
-tk_stage_kind tk_tl_bind_kind(const tk_timeline_entry *entry);
+tk_stage_kind tl_bind_kind(const tk_timeline_entry *entry);
 
 /* ---- the walker ------------------------------------------------------------ */
 
@@ -125,8 +125,8 @@ char *tl_walker_meta_for(tl_walker *w, int s, size_t *len);
 /* Finds function NAME in TEXT (LLVM IR: "define ... @NAME(" to the "}"
  * line; MIR: "# Machine code for function NAME:" to its end line).  Sets
  * [*START, *END) (END after the last line's newline) and returns 0, or -1. */
-int tk_tl_find_function(tk_ir_dialect dialect, const char *text, size_t len,
-                        const char *name, size_t *start, size_t *end);
+int tl_find_function(tk_ir_dialect dialect, const char *text, size_t len,
+                     const char *name, size_t *start, size_t *end);
 
 /* Line starts of side S's text (made once per text): *N receives the number
  * of lines; the array has *N + 1 offsets, the last the text's length. */
@@ -144,7 +144,7 @@ void tl_walker_diff_release(tk_ir_diff *d);
 
 /* Takes ownership of A and B (g_malloc'd), and of META_A / META_B (may be
  * NULL): debug metadata appended to a side's text when it is bound. */
-tk_ir_diff *tk_ir_diff_take(tk_ir_dialect dialect, tk_stage_kind bind_as,
+tk_ir_diff *tl_ir_diff_take(tk_ir_dialect dialect, tk_stage_kind bind_as,
                             char *name_a, char *a, size_t a_len, char *meta_a,
                             size_t meta_a_len, char *name_b, char *b,
                             size_t b_len, char *meta_b, size_t meta_b_len,

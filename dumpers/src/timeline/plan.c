@@ -44,7 +44,7 @@ typedef struct {
     GArray *internal; /* internal_dump, in sequence order */
 } planner;
 
-const tk_pass_dump *tk_tl_dump(const tk_timeline *tl, size_t part, size_t dump)
+const tk_pass_dump *tl_dump(const tk_timeline *tl, size_t part, size_t dump)
 {
     if (part >= tl->n_parts)
         return NULL;
@@ -121,7 +121,7 @@ static int latest_of(const planner *p, const fam_state *f, const char *name,
     }
     if (f->base_part == TK_TL_NONE)
         return 0;
-    if (!defines(tk_tl_dump(p->tl, f->base_part, f->base_dump), name))
+    if (!defines(tl_dump(p->tl, f->base_part, f->base_dump), name))
         return 0;
     *part = f->base_part;
     *dump = f->base_dump;
@@ -142,14 +142,14 @@ static tk_timeline_side view_module(planner *p, int fam)
     fam_state *f = &p->fam[fam];
     if (f->base_part == TK_TL_NONE)
         return side_none();
-    const tk_pass_dump *base = tk_tl_dump(p->tl, f->base_part, f->base_dump);
+    const tk_pass_dump *base = tl_dump(p->tl, f->base_part, f->base_dump);
     size_t n = 0;
     for (size_t i = 0; i < base->n_functions; i++)
         n += g_hash_table_contains(f->funcs, base->functions[i]);
     tk_timeline_side s = side_dump(f->base_part, f->base_dump);
     if (n == 0)
         return s;
-    tk_timeline_piece *pc = tk_tl_pieces_alloc(p->tl, n);
+    tk_timeline_piece *pc = tl_pieces_alloc(p->tl, n);
     size_t k = 0;
     for (size_t i = 0; i < base->n_functions; i++) {
         gpointer v = g_hash_table_lookup(f->funcs, base->functions[i]);
@@ -176,7 +176,7 @@ static tk_timeline_side view_funcs(planner *p, int fam,
         n += latest_of(p, f, names[i], &part, &dump);
     if (n == 0)
         return side_none();
-    tk_timeline_piece *pc = tk_tl_pieces_alloc(p->tl, n);
+    tk_timeline_piece *pc = tl_pieces_alloc(p->tl, n);
     size_t k = 0;
     for (size_t i = 0; i < n_names; i++) {
         if (!latest_of(p, f, names[i], &part, &dump))
@@ -198,10 +198,10 @@ static tk_timeline_side view_funcs(planner *p, int fam,
 static tk_timeline_side view_of_dump(planner *p, int fam, size_t part,
                                      size_t dump, unit_kind u)
 {
-    const tk_pass_dump *d = tk_tl_dump(p->tl, part, dump);
+    const tk_pass_dump *d = tl_dump(p->tl, part, dump);
     if (u != UNIT_FUNCS)
         return side_dump(part, dump);
-    tk_timeline_piece *pc = tk_tl_pieces_alloc(p->tl, d->n_functions);
+    tk_timeline_piece *pc = tl_pieces_alloc(p->tl, d->n_functions);
     for (size_t i = 0; i < d->n_functions; i++) {
         pc[i].function = d->functions[i];
         pc[i].part = part;
@@ -223,7 +223,7 @@ static tk_timeline_side view_whole(planner *p, int fam, const tk_pass_dump *d)
 {
     fam_state *f = &p->fam[fam];
     if (f->base_part != TK_TL_NONE) {
-        const tk_pass_dump *base = tk_tl_dump(p->tl, f->base_part, f->base_dump);
+        const tk_pass_dump *base = tl_dump(p->tl, f->base_part, f->base_dump);
         for (size_t i = 0; i < d->n_functions; i++)
             if (!defines(base, d->functions[i]))
                 return side_none();
@@ -238,7 +238,7 @@ static tk_timeline_side view_whole(planner *p, int fam, const tk_pass_dump *d)
 static void apply(planner *p, int fam, size_t part, size_t dump, unit_kind u)
 {
     fam_state *f = &p->fam[fam];
-    const tk_pass_dump *d = tk_tl_dump(p->tl, part, dump);
+    const tk_pass_dump *d = tl_dump(p->tl, part, dump);
     switch (u) {
     case UNIT_MODULE:
         f->base_part = part;
@@ -279,7 +279,7 @@ static tk_timeline_entry *entry_at(planner *p, size_t i)
 /* The unit a Before entry compares: what its own dump showed. */
 static unit_kind entry_unit(planner *p, const tk_timeline_entry *e)
 {
-    return unit_of(tk_tl_dump(p->tl, e->part, e->dump));
+    return unit_of(tl_dump(p->tl, e->part, e->dump));
 }
 
 /* Gives pending Before entries of family FAM their "after" text, now that
@@ -294,7 +294,7 @@ static void resolve_pending(planner *p, int fam, const tk_pass_dump *d,
     for (guint i = 0; i < f->pending->len;) {
         tk_timeline_entry *e = entry_at(p, g_array_index(f->pending, size_t, i));
         unit_kind eu = entry_unit(p, e);
-        const tk_pass_dump *ed = tk_tl_dump(p->tl, e->part, e->dump);
+        const tk_pass_dump *ed = tl_dump(p->tl, e->part, e->dump);
         int hit = eu == UNIT_MODULE || u == UNIT_MODULE;
         for (size_t k = 0; !hit && k < ed->n_functions; k++)
             hit = defines(d, ed->functions[k]);
@@ -311,7 +311,7 @@ static void resolve_pending(planner *p, int fam, const tk_pass_dump *d,
 
 static tk_timeline_entry entry_from_dump(planner *p, size_t part, size_t dump)
 {
-    const tk_pass_dump *d = tk_tl_dump(p->tl, part, dump);
+    const tk_pass_dump *d = tl_dump(p->tl, part, dump);
     tk_timeline_entry e = {0};
     e.part = part;
     e.dump = dump;
@@ -343,7 +343,7 @@ static tk_pass_level level_or(tk_pass_level level, tk_pass_level prev)
 static void plan_dump(planner *p, size_t part, size_t dump, size_t pos,
                       tk_pass_level *prev_level)
 {
-    const tk_pass_dump *d = tk_tl_dump(p->tl, part, dump);
+    const tk_pass_dump *d = tl_dump(p->tl, part, dump);
     int fam = family_of(d);
     fam_state *f = &p->fam[fam];
     unit_kind u = unit_of(d);
@@ -555,7 +555,7 @@ static void attach_internal(planner *p)
     size_t next = 0, host = TK_TL_NONE, host_part = TK_TL_NONE;
     GArray *es = p->tl->entries;
     for (size_t i = 0; i < n; i++) {
-        const tk_pass_dump *d = tk_tl_dump(p->tl, in[i].part, in[i].dump);
+        const tk_pass_dump *d = tl_dump(p->tl, in[i].part, in[i].dump);
         if (i == 0) {
             first_arg = d->arg;
         } else if (in[i - 1].part != in[i].part || in[i - 1].pos + 1 != in[i].pos ||
@@ -574,7 +574,7 @@ static void attach_internal(planner *p)
             if (e->part != in[i].part || e->kind != TK_PASS_MLIR ||
                 e->when != TK_PASS_BEFORE)
                 continue;
-            if (tk_tl_dump(p->tl, e->part, e->dump)->header_offset >= d->header_offset)
+            if (tl_dump(p->tl, e->part, e->dump)->header_offset >= d->header_offset)
                 break;
             host = next;
         }
@@ -652,10 +652,10 @@ static int side_damaged(const tk_timeline *tl, const tk_timeline_side *s)
 {
     const unsigned bad = TK_PASS_CUT | TK_PASS_INTERLEAVED | TK_PASS_BINARY;
     if (s->kind == TK_SIDE_DUMP || s->kind == TK_SIDE_STATE)
-        if (tk_tl_dump(tl, s->part, s->dump)->flags & bad)
+        if (tl_dump(tl, s->part, s->dump)->flags & bad)
             return 1;
     for (size_t i = 0; i < s->n_pieces; i++)
-        if (tk_tl_dump(tl, s->pieces[i].part, s->pieces[i].dump)->flags & bad)
+        if (tl_dump(tl, s->pieces[i].part, s->pieces[i].dump)->flags & bad)
             return 1;
     return 0;
 }
@@ -678,7 +678,7 @@ static int by_first_level(gconstpointer a, gconstpointer b, gpointer user)
     return lx < ly ? -1 : lx > ly;
 }
 
-void tk_tl_plan(tk_timeline *tl)
+void tl_plan(tk_timeline *tl)
 {
     /* Pipeline order; g_qsort_with_data is stable. */
     g_qsort_with_data(tl->parts, (gint)tl->n_parts, sizeof(tk_timeline_part),

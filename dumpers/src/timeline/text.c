@@ -84,7 +84,7 @@ static int read_dump(tl_walker *w, size_t part, size_t dump, char **buf,
     }
 }
 
-int tk_tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y)
+int tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y)
 {
     if (x->kind != y->kind || x->n_pieces != y->n_pieces)
         return 0;
@@ -120,7 +120,7 @@ static const char *raw_text(tl_walker *w, int slot, int avoid, size_t part,
     want.dump = dump;
     for (int s = 0; s < 2; s++) {
         tl_text *t = &w->side[s];
-        if (s != avoid && t->valid && t->cacheable && tk_tl_same_side(&t->key, &want)) {
+        if (s != avoid && t->valid && t->cacheable && tl_same_side(&t->key, &want)) {
             *len = t->len;
             return t->buf;
         }
@@ -223,8 +223,8 @@ static const char *function_end(tk_ir_dialect dialect, const char *p,
     return end;
 }
 
-int tk_tl_find_function(tk_ir_dialect dialect, const char *text, size_t len,
-                        const char *name, size_t *start, size_t *end_out)
+int tl_find_function(tk_ir_dialect dialect, const char *text, size_t len,
+                     const char *name, size_t *start, size_t *end_out)
 {
     const char *p = text, *end = text + len;
     size_t want = strlen(name);
@@ -249,7 +249,7 @@ static void append_function(tk_ir_dialect dialect, const char *text,
                             size_t *cap, size_t *blen)
 {
     size_t s, e;
-    if (tk_tl_find_function(dialect, text, len, name, &s, &e) != 0)
+    if (tl_find_function(dialect, text, len, name, &s, &e) != 0)
         return;
     append(buf, cap, blen, text + s, e - s);
     if (e > s && text[e - 1] != '\n')
@@ -282,7 +282,7 @@ static int text_functions(tl_walker *w, int s, const tk_timeline_side *side,
         if (read_dump(w, pc->part, pc->dump, &t->buf, &t->cap, &t->len) != 0)
             return -1;
         size_t a, b;
-        if (tk_tl_find_function(dialect, t->buf, t->len, pc->function, &a, &b) != 0) {
+        if (tl_find_function(dialect, t->buf, t->len, pc->function, &a, &b) != 0) {
             t->len = 0;
             return 0;
         }
@@ -376,7 +376,7 @@ static int assemble(tl_walker *w, int s, const tk_timeline_side *side,
     switch (side->kind) {
     case TK_SIDE_DUMP: {
         const tl_text *o = &w->side[!s];
-        if (o->valid && o->cacheable && tk_tl_same_side(&o->key, side)) {
+        if (o->valid && o->cacheable && tl_same_side(&o->key, side)) {
             t->len = 0;
             append(&t->buf, &t->cap, &t->len, o->buf, o->len);
         } else {
@@ -447,10 +447,10 @@ static const tk_pass_dump *whole_text_of(const tk_timeline *tl,
                                          const tk_timeline_side *x)
 {
     if (x->kind == TK_SIDE_DUMP)
-        return tk_tl_dump(tl, x->part, x->dump);
+        return tl_dump(tl, x->part, x->dump);
     if (x->kind != TK_SIDE_FUNCTIONS || x->n_pieces != 1)
         return NULL;
-    const tk_pass_dump *d = tk_tl_dump(tl, x->pieces[0].part, x->pieces[0].dump);
+    const tk_pass_dump *d = tl_dump(tl, x->pieces[0].part, x->pieces[0].dump);
     if (!d || d->n_functions != 1 || d->scope_kind == TK_PASS_SCOPE_MODULE ||
         d->when == TK_PASS_AT_START)
         return NULL;
@@ -476,14 +476,14 @@ static int same_pieces_text(const tk_timeline *tl, const tk_timeline_side *x,
         return 0;
     if (x->kind == TK_SIDE_STATE &&
         !(x->part == y->part && x->dump == y->dump) &&
-        !same_digests(tk_tl_dump(tl, x->part, x->dump), tk_tl_dump(tl, y->part, y->dump)))
+        !same_digests(tl_dump(tl, x->part, x->dump), tl_dump(tl, y->part, y->dump)))
         return 0;
     for (size_t i = 0; i < x->n_pieces; i++) {
         const tk_timeline_piece *a = &x->pieces[i], *b = &y->pieces[i];
         if (strcmp(a->function, b->function) != 0)
             return 0;
         if (!(a->part == b->part && a->dump == b->dump) &&
-            !same_digests(tk_tl_dump(tl, a->part, a->dump), tk_tl_dump(tl, b->part, b->dump)))
+            !same_digests(tl_dump(tl, a->part, a->dump), tl_dump(tl, b->part, b->dump)))
             return 0;
     }
     return 1;
@@ -506,7 +506,7 @@ static int holds(const tl_text *t, const tk_timeline_side *side,
                  tk_ir_dialect dialect)
 {
     return t->valid && t->cacheable && t->dialect == dialect &&
-           tk_tl_same_side(&t->key, side);
+           tl_same_side(&t->key, side);
 }
 
 /* Function names of a FUNCTIONS side that the other side should be cut to. */
@@ -616,7 +616,7 @@ const size_t *tl_walker_lines(tl_walker *w, int s, uint32_t *n)
 {
     tl_text *t = &w->side[s];
     if (!t->lines_done) {
-        /* As tk_text splits: at "\n", a last line without one counts. */
+        /* As text_buf splits: at "\n", a last line without one counts. */
         const char *b = t->buf ? t->buf : "";
         size_t len = t->len, k = 0;
         uint32_t lines = 0;
@@ -727,7 +727,7 @@ static void forward_diags(tl_walker *w, const tk_timeline_side *key,
                           const tk_diags *from)
 {
     const tk_pass_dump *d = key->kind == TK_SIDE_DUMP
-                                ? tk_tl_dump(w->tl, key->part, key->dump)
+                                ? tl_dump(w->tl, key->part, key->dump)
                                 : NULL;
     for (size_t i = 0; i < tk_diags_count(from); i++) {
         const tk_diag *g = tk_diags_get(from, i);

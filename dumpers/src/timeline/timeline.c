@@ -52,7 +52,7 @@ const char *tk_unknown_why_name(tk_unknown_why why)
     }
 }
 
-tk_timeline_piece *tk_tl_pieces_alloc(tk_timeline *tl, size_t n)
+tk_timeline_piece *tl_pieces_alloc(tk_timeline *tl, size_t n)
 {
     if (n == 0)
         return NULL;
@@ -83,16 +83,16 @@ static tk_ir_dialect entry_dialect(const tk_timeline_entry *e)
     }
 }
 
-tk_ir_dialect tk_tl_side_dialect(const tk_timeline *tl,
-                                 const tk_timeline_entry *entry,
-                                 const tk_timeline_side *side)
+tk_ir_dialect tl_side_dialect(const tk_timeline *tl,
+                              const tk_timeline_entry *entry,
+                              const tk_timeline_side *side)
 {
     (void)tl;
     (void)side;
     return entry_dialect(entry);
 }
 
-tk_stage_kind tk_tl_bind_kind(const tk_timeline_entry *e)
+tk_stage_kind tl_bind_kind(const tk_timeline_entry *e)
 {
     switch (entry_dialect(e)) {
     case TK_IR_MLIR:
@@ -119,7 +119,7 @@ static int substep_incomparable(const tk_timeline *tl, const tk_timeline_entry *
                                 const tl_walker *w)
 {
     return e->parent != TK_TL_NONE && e->before.kind == TK_SIDE_DUMP &&
-           tk_tl_dump(tl, e->before.part, e->before.dump)->kind != TK_PASS_MLIR_INTERNAL &&
+           tl_dump(tl, e->before.part, e->before.dump)->kind != TK_PASS_MLIR_INTERNAL &&
            tl_walker_alias_styles_differ(w);
 }
 
@@ -201,7 +201,7 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
                 /* The pass after loop passes: its text before is put
                  * together from the same dumps as the last unit. */
                 if (!continues && k->has_unit && bt->cacheable &&
-                    tk_tl_same_side(&k->unit_after, &e->before))
+                    tl_same_side(&k->unit_after, &e->before))
                     continues = 1;
                 k->has_unit = w->side[TK_IR_B].cacheable;
                 k->unit_after = e->after;
@@ -275,7 +275,7 @@ tk_timeline *tk_timeline_build_steps(const tk_timeline_part *parts,
         name = tk_passes_seq(parts[i].passes, parts[i].seq)->kernel;
     tl->kernel_name = g_strdup(name);
 
-    tk_tl_plan(tl);
+    tl_plan(tl);
     if (opts && (opts->flags & TK_TIMELINE_NO_MEASURE)) {
         not_measured(tl->entries);
         not_measured(tl->subs);
@@ -358,7 +358,7 @@ static void put_dump(GString *s, const tk_timeline *tl, size_t part, size_t dump
 {
     /* "file:line" without printf: the HTML report names two sides of
      * every pass of every kernel. */
-    const tk_pass_dump *d = tk_tl_dump(tl, part, dump);
+    const tk_pass_dump *d = tl_dump(tl, part, dump);
     g_string_append(s, base_name(tk_passes_path(tl->parts[part].passes)));
     char buf[24], *p = buf + sizeof buf;
     uint64_t v = d ? d->header_line : 0;
@@ -472,7 +472,7 @@ static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *fi
     char *a = tl_walker_steal(&w, TK_IR_A, &la);
     char *b = tl_walker_steal(&w, TK_IR_B, &lb);
     tl_walker_clear(&w);
-    return tk_ir_diff_take(d, tk_tl_bind_kind(first), na, a, la, meta_a, ma, nb, b,
+    return tl_ir_diff_take(d, tl_bind_kind(first), na, a, la, meta_a, ma, nb, b,
                            lb, meta_b, mb, opts ? opts : &tl->diff);
 }
 

@@ -12,21 +12,21 @@
 #include <string.h>
 
 typedef enum {
-    TK_SCAN_OK = 0,
-    TK_SCAN_NONE = -1,    /* no digit at *P */
-    TK_SCAN_OVERFLOW = -2 /* digits, but the number does not fit */
-} tk_scan_status;
+    SCAN_OK = 0,
+    SCAN_NONE = -1,    /* no digit at *P */
+    SCAN_OVERFLOW = -2 /* digits, but the number does not fit */
+} scan_status;
 
 /* Reads decimal digits at *P into *OUT and advances *P past all of them (also
  * on overflow, so the caller can go on after the number). */
-static inline tk_scan_status tk_scan_u32(const char **p, const char *end,
-                                         uint32_t *out)
+static inline scan_status scan_u32(const char **p, const char *end,
+                                   uint32_t *out)
 {
     const char *s = *p;
     uint64_t v = 0;
     int overflow = 0;
     if (s >= end || *s < '0' || *s > '9')
-        return TK_SCAN_NONE;
+        return SCAN_NONE;
     while (s < end && *s >= '0' && *s <= '9') {
         v = v * 10 + (uint64_t)(*s - '0');
         if (v > UINT32_MAX) {
@@ -37,18 +37,18 @@ static inline tk_scan_status tk_scan_u32(const char **p, const char *end,
     }
     *p = s;
     *out = (uint32_t)v;
-    return overflow ? TK_SCAN_OVERFLOW : TK_SCAN_OK;
+    return overflow ? SCAN_OVERFLOW : SCAN_OK;
 }
 
 /* Whether the LEN bytes at P..END start with the literal LIT. */
-static inline int tk_scan_starts(const char *p, const char *end,
-                                 const char *lit)
+static inline int scan_starts(const char *p, const char *end,
+                              const char *lit)
 {
     size_t n = strlen(lit);
     return (size_t)(end - p) >= n && memcmp(p, lit, n) == 0;
 }
 
-static inline const char *tk_scan_skip_spaces(const char *p, const char *end)
+static inline const char *scan_skip_spaces(const char *p, const char *end)
 {
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
@@ -56,12 +56,12 @@ static inline const char *tk_scan_skip_spaces(const char *p, const char *end)
 }
 
 /* Finds the byte C in [P, END), or returns NULL. */
-static inline const char *tk_scan_find(const char *p, const char *end, char c)
+static inline const char *scan_find(const char *p, const char *end, char c)
 {
     return p < end ? (const char *)memchr(p, c, (size_t)(end - p)) : NULL;
 }
 
 /* Finds the literal LIT in [P, END), or returns NULL. */
-const char *tk_scan_find_str(const char *p, const char *end, const char *lit);
+const char *scan_find_str(const char *p, const char *end, const char *lit);
 
 #endif

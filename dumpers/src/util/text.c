@@ -12,7 +12,7 @@
 
 #define BINARY_PROBE (64 * 1024)
 
-int tk_looks_binary(const char *data, size_t len)
+int text_looks_binary(const char *data, size_t len)
 {
     return memchr(data, '\0', len < BINARY_PROBE ? len : BINARY_PROBE) != NULL;
 }
@@ -20,7 +20,7 @@ int tk_looks_binary(const char *data, size_t len)
 /* Counts lines with memchr, which is vectorized in glibc: this pass runs at
  * memory speed and sizes the index exactly, so it is filled without
  * reallocation. */
-static void index_lines(tk_text *t)
+static void index_lines(text_buf *t)
 {
     const char *p = t->data, *end = t->data + t->len;
     uint32_t n = 0;
@@ -38,15 +38,15 @@ static void index_lines(tk_text *t)
         t->line_start[i++] = (uint32_t)(p - t->data);
     if (p < end)
         t->line_start[i++] = (uint32_t)(p - t->data);
-    /* One past the last line: tk_text_line() takes the difference. */
+    /* One past the last line: text_line() takes the difference. */
     t->line_start[n] = (uint32_t)t->len;
 }
 
-int tk_text_from_memory(tk_text *t, const char *name, const char *data,
-                        size_t len, tk_diags *diags)
+int text_from_memory(text_buf *t, const char *name, const char *data,
+                     size_t len, tk_diags *diags)
 {
     memset(t, 0, sizeof *t);
-    if (len > TK_TEXT_MAX_BYTES) {
+    if (len > TEXT_MAX_BYTES) {
         tk_diags_add(diags, TK_DIAG_ERROR, name, 0,
                      "file too large (%zu bytes; at most 4 GiB is read)", len);
         return -1;
@@ -61,7 +61,7 @@ int tk_text_from_memory(tk_text *t, const char *name, const char *data,
     return 0;
 }
 
-int tk_text_read(tk_text *t, const char *path, tk_diags *diags)
+int text_read(text_buf *t, const char *path, tk_diags *diags)
 {
     memset(t, 0, sizeof *t);
     /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
@@ -77,7 +77,7 @@ int tk_text_read(tk_text *t, const char *path, tk_diags *diags)
         close(fd);
         return -1;
     }
-    if ((uint64_t)st.st_size > TK_TEXT_MAX_BYTES) {
+    if ((uint64_t)st.st_size > TEXT_MAX_BYTES) {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
                      "file too large (%lld bytes; at most 4 GiB is read)",
                      (long long)st.st_size);
@@ -90,14 +90,14 @@ int tk_text_read(tk_text *t, const char *path, tk_diags *diags)
     char *buf = g_malloc(cap + 1);
     for (;;) {
         if (len == cap) {
-            if (cap >= TK_TEXT_MAX_BYTES) {
+            if (cap >= TEXT_MAX_BYTES) {
                 tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
                              "file too large (at most 4 GiB is read)");
                 g_free(buf);
                 close(fd);
                 return -1;
             }
-            cap = MIN(cap * 2, TK_TEXT_MAX_BYTES);
+            cap = MIN(cap * 2, TEXT_MAX_BYTES);
             buf = g_realloc(buf, cap + 1);
         }
         ssize_t r = read(fd, buf + len, cap - len);
@@ -115,7 +115,7 @@ int tk_text_read(tk_text *t, const char *path, tk_diags *diags)
         len += (size_t)r;
     }
     close(fd);
-    if (tk_looks_binary(buf, len)) {
+    if (text_looks_binary(buf, len)) {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
                      "binary data (a NUL byte), not a text dump");
         g_free(buf);
@@ -129,7 +129,7 @@ int tk_text_read(tk_text *t, const char *path, tk_diags *diags)
     return 0;
 }
 
-ssize_t tk_read_head(const char *path, char *buf, size_t cap)
+ssize_t text_read_head(const char *path, char *buf, size_t cap)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
@@ -152,7 +152,7 @@ ssize_t tk_read_head(const char *path, char *buf, size_t cap)
     return (ssize_t)have;
 }
 
-void tk_text_clear(tk_text *t)
+void text_clear(text_buf *t)
 {
     g_free(t->data);
     g_free(t->line_start);
@@ -160,7 +160,7 @@ void tk_text_clear(tk_text *t)
     memset(t, 0, sizeof *t);
 }
 
-const char *tk_scan_find_str(const char *p, const char *end, const char *lit)
+const char *scan_find_str(const char *p, const char *end, const char *lit)
 {
     size_t n = strlen(lit);
     if (n == 0)
