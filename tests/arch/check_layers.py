@@ -198,16 +198,38 @@ def declared_names(text):
     return names
 
 
+def unexported(text):
+    """(line, name) of the functions a public header declares without
+    TK_API on the line before (tk_export.h)."""
+    lines = strip_comments(text).split("\n")
+    missing = []
+    depth = 0
+    for i, line in enumerate(lines):
+        m = re.match(r"(?!typedef\b|static\b|struct\b|enum\b|union\b|extern\b)"
+                     r"[A-Za-z_][\w\s*]*?\b(\w+)\s*\(", line)
+        if m and depth == 0 and not line.startswith("#"):
+            if i == 0 or lines[i - 1].strip() != "TK_API":
+                missing.append((i + 1, m.group(1)))
+        if not line.startswith('extern "C"'):
+            code = re.sub(r'"[^"]*"', "", line)
+            depth += code.count("{") - code.count("}")
+    return missing
+
+
 def check_names(src, pub, rows):
     """tk_ means public: what a folder's internal headers declare carries
     one of the folder's prefixes (upper case for macros and enumerators),
     unless it is a public name (a public object's struct)."""
     public = set()
-    for h in os.listdir(pub):
+    problems = []
+    for h in sorted(os.listdir(pub)):
         if h.endswith(".h"):
             with open(os.path.join(pub, h), encoding="utf-8") as f:
-                public |= {n for _, n in declared_names(f.read())}
-    problems = []
+                text = f.read()
+            public |= {n for _, n in declared_names(text)}
+            for line, n in unexported(text):
+                problems.append(f"include/tkdump/{h}:{line}: {n} is public "
+                                "but not marked TK_API")
     for d, (_, _, prefixes) in sorted(rows.items()):
         folder = os.path.join(src, d)
         if not os.path.isdir(folder):

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "tk_diags.h"
+#include "tk_export.h"
 #include "tk_kernel.h"
 #include "tk_loctab.h"
 #include "tk_passes.h"
@@ -63,30 +64,42 @@ typedef struct tk_bundle tk_bundle;
  * with a note.  Such a load indexes the pass files at once, reporting to
  * DIAGS.  When nothing loads, the error names the files looked at that are
  * neither stage files nor pass dumps. */
+TK_API
 tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
                           tk_diags *diags);
+TK_API
 void tk_bundle_free(tk_bundle *bundle);
 
+TK_API
 tk_input_kind tk_bundle_input_kind(const tk_bundle *bundle);
+TK_API
 const char *tk_bundle_path(const tk_bundle *bundle);
+TK_API
 tk_loctab *tk_bundle_loctab(const tk_bundle *bundle);
 
 /* From the manifest of a tkview bundle; NULL when unknown or not a bundle. */
+TK_API
 const char *tk_bundle_tool_version(const tk_bundle *bundle);
+TK_API
 const char *tk_bundle_compiler(const tk_bundle *bundle); /* "triton 3.6.0" */
+TK_API
 const char *tk_bundle_command(const tk_bundle *bundle);
 /* 1: the capture finished; 0: it did not (the manifest says incomplete);
  * -1: unknown (not a bundle). */
+TK_API
 int tk_bundle_complete(const tk_bundle *bundle);
 
+TK_API
 size_t tk_bundle_kernel_count(const tk_bundle *bundle);
 /* Kernels are ordered by name, then by hash. */
+TK_API
 const tk_kernel *tk_bundle_kernel(const tk_bundle *bundle, size_t i);
 
 /* Finds a kernel by what a user types: an index ("3"), a full name, a hash or
  * hash prefix, or "name:hashprefix".  Returns NULL when nothing matches or
  * when more than one kernel does; *N_MATCHES (if not NULL) receives how many
  * matched, so the caller can say which. */
+TK_API
 const tk_kernel *tk_bundle_find_kernel(const tk_bundle *bundle,
                                        const char *spec, size_t *n_matches);
 
@@ -95,6 +108,7 @@ const tk_kernel *tk_bundle_find_kernel(const tk_bundle *bundle,
  * like the location's, then the source_dirs.  Returns NULL when not found; the
  * first failure for a file adds one note to DIAGS (if not NULL), later ones
  * add nothing.  The result is cached and owned by the bundle. */
+TK_API
 const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
                                      tk_diags *diags);
 
@@ -106,6 +120,7 @@ const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
  * the bundle is built beside it and renamed into place, so a failure leaves
  * nothing behind.  No name in the input can place a file outside OUTDIR.
  * Returns 0, or -1 with an error in DIAGS; sources not found add notes. */
+TK_API
 int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
                    tk_diags *diags);
 
@@ -120,7 +135,9 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
  * tk_bundle_pass_file_count(), so commands that do not look at passes do not
  * pay for reading hundreds of MB.  DIAGS (may be NULL) receives what indexing
  * reports.  The indexes are owned by the bundle. */
+TK_API
 size_t tk_bundle_pass_file_count(tk_bundle *bundle, tk_diags *diags);
+TK_API
 const tk_passes *tk_bundle_pass_file(tk_bundle *bundle, size_t i);
 
 /* KERNEL's sequence of dumps in pass file I (tk_passes_seq()), chosen with
@@ -128,6 +145,7 @@ const tk_passes *tk_bundle_pass_file(tk_bundle *bundle, size_t i);
  * none for it (or when the dumps cannot tell it apart from another compile:
  * then a warning was added to the DIAGS given to
  * tk_bundle_pass_file_count()). */
+TK_API
 ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *bundle, const tk_kernel *kernel,
                                     size_t i);
 
@@ -136,6 +154,7 @@ ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *bundle, const tk_kernel *kernel,
  * digests of its final TTIR, TTGIR and LLIR.  Declared here, not in
  * tk_kernel.h, because it joins the kernel model and the pass index: the
  * pass index knows nothing of kernels. */
+TK_API
 void tk_kernel_pass_key(const tk_kernel *kernel, tk_pass_key *key);
 
 #ifdef __cplusplus

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tk_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,27 +34,34 @@ typedef struct {
 typedef struct tk_diags tk_diags;
 
 /* A new, empty list.  Free it with tk_diags_free(). */
+TK_API
 tk_diags *tk_diags_new(void);
+TK_API
 void tk_diags_free(tk_diags *diags);
 
 /* Adds one diagnostic.  FILE may be NULL (stored as "").  A flood from one
  * broken file is capped: past TK_DIAGS_PER_FILE diagnostics for the same file
  * only a count is kept, reported as one final "... more" diagnostic. */
 #define TK_DIAGS_PER_FILE 100
+TK_API
 void tk_diags_add(tk_diags *diags, tk_diag_severity severity, const char *file,
                   uint64_t line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
 /* Number of diagnostics, including the "... more" summaries. */
+TK_API
 size_t tk_diags_count(const tk_diags *diags);
 
 /* The I-th diagnostic; valid until the list is freed or added to. */
+TK_API
 const tk_diag *tk_diags_get(const tk_diags *diags, size_t i);
 
 /* Number of diagnostics of SEVERITY or worse. */
+TK_API
 size_t tk_diags_count_at_least(const tk_diags *diags, tk_diag_severity severity);
 
 /* "error", "warning" or "note". */
+TK_API
 const char *tk_diag_severity_name(tk_diag_severity severity);
 
 #ifdef __cplusplus

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tk_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,14 +30,19 @@ typedef struct {
 
 typedef struct tk_history tk_history;
 
+TK_API
 void tk_history_free(tk_history *h);
 
+TK_API
 size_t tk_history_count(const tk_history *h);
+TK_API
 const tk_history_step *tk_history_get(const tk_history *h, size_t i);
 /* Number of changed entries looked at, and how many had no location at all
  * on their changed lines (machine code, Triton's internal dumps): the
  * history cannot say whether those touched the line. */
+TK_API
 size_t tk_history_entries_read(const tk_history *h);
+TK_API
 size_t tk_history_entries_unlocated(const tk_history *h);
 
 #ifdef __cplusplus

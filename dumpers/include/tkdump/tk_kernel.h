@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tk_export.h"
 #include "tk_stage.h"
 
 #ifdef __cplusplus
@@ -19,16 +20,20 @@ extern "C" {
 
 typedef struct tk_kernel tk_kernel;
 
+TK_API
 const char *tk_kernel_name(const tk_kernel *kernel);
 /* Triton's hash of the compiled kernel (from its metadata), or the name of
  * the folder it was found in when there is no metadata; never NULL. */
+TK_API
 const char *tk_kernel_hash(const tk_kernel *kernel);
 
 /* The stage of KIND, or NULL when none was found. */
+TK_API
 const tk_stage *tk_kernel_stage(const tk_kernel *kernel, tk_stage_kind kind);
 
 /* Whether the kernel has any final stage: not one made from pass dumps
  * alone, which has its passes only. */
+TK_API
 int tk_kernel_has_stages(const tk_kernel *kernel);
 
 /* What Triton's metadata (NAME.json) and the SASS say; -1 when unknown. */
@@ -43,6 +48,7 @@ typedef struct {
     const char *triton_version; /* NULL when unknown */
 } tk_kernel_meta;
 
+TK_API
 const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
 
 /* Why KERNEL has no stage of KIND, for a viewer to say instead of showing an
@@ -50,9 +56,11 @@ const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
  * machine"), "no final stages were found: the kernel comes from pass dumps
  * only (...)" for a kernel made from pass dumps, or else where the stage was
  * looked for.  NULL when the stage is there.  Owned by the bundle. */
+TK_API
 const char *tk_kernel_stage_missing(const tk_kernel *kernel, tk_stage_kind kind);
 
 /* The folder(s) the kernel's files came from, for display. */
+TK_API
 const char *tk_kernel_origin(const tk_kernel *kernel);
 
 #ifdef __cplusplus

@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tk_export.h"
 #include "tk_stage.h"
 
 #ifdef __cplusplus
@@ -58,6 +59,7 @@ typedef enum {
 
 /* "other", "blocked", "slice", "dot_op", "mma", "linear", "shared",
  * "memory_space". */
+TK_API
 const char *tk_layout_kind_name(tk_layout_kind kind);
 
 typedef struct {
@@ -131,36 +133,45 @@ typedef struct {
 typedef struct tk_layouts tk_layouts;
 
 /* An empty table.  Free with tk_layouts_free(). */
+TK_API
 tk_layouts *tk_layouts_new(void);
+TK_API
 void tk_layouts_free(tk_layouts *layouts);
 
 /* Reads the layout alias definitions (`#name = #dialect.kind<...>` lines)
  * of STAGE.  Never fails: unreadable definitions are kept as
  * TK_LAYOUT_OTHER.  A stage with none (TTIR, PTX) gives an empty table. */
+TK_API
 tk_layouts *tk_layouts_from_stage(const tk_stage *stage);
 
 /* Adds one definition line, 1-based LINE_NO, LEN bytes at LINE.  Returns
  * the index of the new layout, or -1 when the line defines no attribute
  * alias (an `#loc` line, an op). */
+TK_API
 int tk_layouts_add_definition(tk_layouts *layouts, const char *line,
                               size_t len, uint32_t line_no);
 
+TK_API
 size_t tk_layouts_count(const tk_layouts *layouts);
 /* Layout I, NULL when out of range; owned by the table. */
+TK_API
 const tk_layout *tk_layouts_get(const tk_layouts *layouts, size_t i);
 /* The layout defined as `#ALIAS` (no '#'), or -1. */
+TK_API
 int tk_layouts_find(const tk_layouts *layouts, const char *alias);
 
 /* Finds the tensor<...> and !ttg.memdesc<...> types of one line (LEN bytes
  * at LINE), in order, and writes up to CAP of them to OUT.  Inline layouts
  * are added to the table (hence non-const).  Returns how many there are
  * (which may exceed CAP). */
+TK_API
 size_t tk_layouts_line_uses(tk_layouts *layouts, const char *line, size_t len,
                             tk_layout_use *out, size_t cap);
 
 /* How layout I covers a tensor of SHAPE (RANK dimensions).  Sets
  * out->known = 0 when the kind does not say (shared, other, a dot operand,
  * a slice of such) or the ranks do not fit. */
+TK_API
 void tk_layouts_cover(const tk_layouts *layouts, int i, const uint64_t *shape,
                       unsigned rank, tk_layout_cover *out);
 

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tk_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,24 +39,32 @@ typedef struct {
 
 typedef struct tk_loctab tk_loctab;
 
+TK_API
 tk_loctab *tk_loctab_new(void);
+TK_API
 void tk_loctab_free(tk_loctab *tab);
 
 /* Interns the path given as LEN bytes at PATH (not NUL-terminated; any bytes
  * but NUL, valid UTF-8 or not) and returns its id. */
+TK_API
 tk_file_id tk_loctab_file(tk_loctab *tab, const char *path, size_t len);
 
 /* The path of a file id, NUL-terminated, owned by the table. */
+TK_API
 const char *tk_loctab_file_path(const tk_loctab *tab, tk_file_id file);
+TK_API
 size_t tk_loctab_file_count(const tk_loctab *tab);
 
 /* Interns a stack of N >= 1 frames, innermost first, and returns its id. */
+TK_API
 tk_stack_id tk_loctab_stack(tk_loctab *tab, const tk_frame *frames, size_t n);
 
 /* The frames of stack ID, innermost first; *N receives their number.  The
  * array is owned by the table and never moves. */
+TK_API
 const tk_frame *tk_loctab_stack_frames(const tk_loctab *tab, tk_stack_id id,
                                        size_t *n);
+TK_API
 size_t tk_loctab_stack_count(const tk_loctab *tab);
 
 /* Whether two frames denote the same source position.  A column of 0 on either

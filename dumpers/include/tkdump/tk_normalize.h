@@ -59,6 +59,7 @@
 #include <stdint.h>
 
 #include "tk_diff.h"
+#include "tk_export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,10 +73,12 @@ typedef enum {
 } tk_ir_dialect;
 
 /* "plain", "mlir", "llvm", "mir". */
+TK_API
 const char *tk_ir_dialect_name(tk_ir_dialect dialect);
 
 /* Guesses the dialect of a dump from its first lines (at most the first 64
  * KiB of DATA are looked at).  TK_IR_PLAIN when nothing fits. */
+TK_API
 tk_ir_dialect tk_ir_dialect_sniff(const char *data, size_t len);
 
 typedef struct tk_normalize tk_normalize;
@@ -84,32 +87,40 @@ typedef struct tk_normalize tk_normalize;
  * bytes give some lines (a broken location or string ends at its line's
  * end).  Returns NULL only for a dump of 4 GiB or more.  Free with
  * tk_normalize_free(). */
+TK_API
 tk_normalize *tk_normalize_new(tk_ir_dialect dialect, const char *data,
                                size_t len);
 
 /* The same over N lines given one by one (each without its line end).
  * Returns NULL for N of 2^32 - 2 or more, or LINES NULL with N > 0. */
+TK_API
 tk_normalize *tk_normalize_new_lines(tk_ir_dialect dialect,
                                      const tk_diff_line *lines, uint32_t n);
 
+TK_API
 void tk_normalize_free(tk_normalize *norm);
 
+TK_API
 tk_ir_dialect tk_normalize_dialect(const tk_normalize *norm);
 
 /* Lines of the dump, ignored ones included. */
+TK_API
 uint32_t tk_normalize_line_count(const tk_normalize *norm);
 
 /* The kept (not ignored) lines, normalized, with their hashes: what to give
  * tk_diff() to compare two dumps without the SSA name check.  Owned by NORM. */
+TK_API
 const tk_diff_input *tk_normalize_input(const tk_normalize *norm);
 
 /* Index in the dump of kept line K (K < tk_normalize_input(norm)->n). */
+TK_API
 uint32_t tk_normalize_orig_index(const tk_normalize *norm, uint32_t k);
 
 #define TK_NORMALIZE_IGNORED UINT32_MAX
 
 /* Index among the kept lines of the dump's line at INDEX, or
  * TK_NORMALIZE_IGNORED for an ignored line (and for INDEX out of range). */
+TK_API
 uint32_t tk_normalize_kept_index(const tk_normalize *norm, uint32_t index);
 
 /* Flags of tk_normalize_diff(). */
@@ -140,12 +151,14 @@ enum {
  * and counts of changed lines should be taken over kept lines
  * (tk_normalize_diff_stats()).  A dump pair without any change gives one
  * equal hunk (none if both dumps are empty). */
+TK_API
 int tk_normalize_diff(const tk_normalize *a, const tk_normalize *b,
                       const tk_diff_opts *opts, unsigned flags,
                       tk_diff_hunk_fn fn, void *user);
 
 /* Kept lines added and removed between A and B, as tk_normalize_diff() sees
  * them.  A pass that changed nothing gives added == removed == 0. */
+TK_API
 tk_diff_stats tk_normalize_diff_stats(const tk_normalize *a,
                                       const tk_normalize *b,
                                       const tk_diff_opts *opts);

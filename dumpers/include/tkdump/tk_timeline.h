@@ -71,6 +71,7 @@
 #include "tk_bundle.h"
 #include "tk_diags.h"
 #include "tk_diff.h"
+#include "tk_export.h"
 #include "tk_history.h"
 #include "tk_ir_diff.h"
 #include "tk_loctab.h"
@@ -87,6 +88,7 @@ extern "C" {
 /* The dialect a dump of LEVEL is normalized as (TTIR, TTGIR and the LLVM
  * dialect: MLIR; LLVM IR and codegen IR: LLVM; machine code: MIR).  Here,
  * not in tk_passes.h, because it joins the pass index and normalization. */
+TK_API
 tk_ir_dialect tk_pass_level_dialect(tk_pass_level level);
 
 /* ---- the texts an effect is measured between --------------------------- */
@@ -140,9 +142,11 @@ typedef enum {
 } tk_unknown_why;
 
 /* "changed", "unchanged", "unknown". */
+TK_API
 const char *tk_effect_name(tk_effect effect);
 /* "", "no dump after it", "nothing comparable before it", "no IR printed",
  * "unreadable", "not measured". */
+TK_API
 const char *tk_unknown_why_name(tk_unknown_why why);
 
 /* Bits of tk_timeline_entry.flags. */
@@ -261,6 +265,7 @@ typedef struct {
  * what cannot be read is an unknown entry with a diagnostic in DIAGS naming
  * the file and line.  Returns NULL only for bad arguments (no part, a
  * sequence out of range).  Free with tk_timeline_free(). */
+TK_API
 tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
                                const tk_kernel *kernel,
                                const tk_timeline_opts *opts,
@@ -270,11 +275,13 @@ tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
  * NULL) as it is measured (tk_timeline_step), with USER: a front end that
  * stores every pass's diff needs no second walk.  ON_STEP is not called
  * with TK_TIMELINE_NO_MEASURE. */
+TK_API
 tk_timeline *tk_timeline_build_steps(const tk_timeline_part *parts,
                                      size_t n_parts, const tk_kernel *kernel,
                                      const tk_timeline_opts *opts,
                                      tk_timeline_step_fn on_step, void *user,
                                      tk_diags *diags);
+TK_API
 void tk_timeline_free(tk_timeline *tl);
 
 /* The timeline of KERNEL from the pass dumps that came with BUNDLE: its
@@ -282,6 +289,7 @@ void tk_timeline_free(tk_timeline *tl);
  * pass files, on the first call, reports to DIAGS.  Returns NULL when no
  * pass file has dumps of the kernel.  The timeline borrows the bundle (its
  * pass indexes and the kernel), which must outlive it. */
+TK_API
 tk_timeline *tk_timeline_of_kernel(tk_bundle *bundle, const tk_kernel *kernel,
                                    const tk_timeline_opts *opts,
                                    tk_diags *diags);
@@ -290,27 +298,36 @@ tk_timeline *tk_timeline_of_kernel(tk_bundle *bundle, const tk_kernel *kernel,
  * its sequence in each pass file that has one, in file order (indexing the
  * pass files, on the first call, reports to DIAGS).  Returns their number
  * and sets *PARTS (caller frees with g_free(); NULL when there is none). */
+TK_API
 size_t tk_timeline_parts_of_kernel(tk_bundle *bundle, const tk_kernel *kernel,
                                    tk_timeline_part **parts, tk_diags *diags);
 
 /* The kernel's name: KERNEL's, else the sequences' ("" when unnamed). */
+TK_API
 const char *tk_timeline_kernel_name(const tk_timeline *tl);
+TK_API
 const tk_kernel *tk_timeline_kernel(const tk_timeline *tl);
 
 /* The parts in pipeline order; tk_timeline_entry.part indexes them. */
+TK_API
 size_t tk_timeline_part_count(const tk_timeline *tl);
+TK_API
 const tk_timeline_part *tk_timeline_get_part(const tk_timeline *tl, size_t i);
 
+TK_API
 size_t tk_timeline_count(const tk_timeline *tl);
 /* Pass I in pipeline order; NULL when out of range. */
+TK_API
 const tk_timeline_entry *tk_timeline_get(const tk_timeline *tl, size_t i);
 /* Sub-step J of pass I; NULL when out of range. */
+TK_API
 const tk_timeline_entry *tk_timeline_substep(const tk_timeline *tl, size_t i,
                                              size_t j);
 
 /* A side as a person reads it: "mlir_passes.txt:1178",
  * "stderr.txt:1029 (add_kernel)", "stderr.txt:790 with add_kernel from
  * stderr.txt:1213", "final .ttgir", "none".  Caller frees with g_free(). */
+TK_API
 char *tk_timeline_side_describe(const tk_timeline *tl,
                                 const tk_timeline_side *side);
 
@@ -323,10 +340,12 @@ char *tk_timeline_side_describe(const tk_timeline *tl,
  * functions are cut out of the other.  Returns NULL with an error in DIAGS
  * when a side is missing (an unknown effect), the dialects differ, or a text
  * cannot be read. */
+TK_API
 tk_ir_diff *tk_timeline_diff(const tk_timeline *tl, size_t from, size_t to,
                              const tk_diff_opts *opts, tk_diags *diags);
 
 /* The effect of sub-step J of pass I. */
+TK_API
 tk_ir_diff *tk_timeline_diff_substep(const tk_timeline *tl, size_t i,
                                      size_t j, const tk_diff_opts *opts,
                                      tk_diags *diags);
@@ -344,6 +363,7 @@ typedef int (*tk_file_pred)(const tk_loctab *tab, tk_file_id file,
  * and their locations read (into TAB); unchanged and unknown entries are
  * skipped.  Returns a history (maybe with no step); free with
  * tk_history_free(). */
+TK_API
 tk_history *tk_timeline_history(const tk_timeline *tl, tk_loctab *tab,
                                 tk_file_pred file_ok, void *user,
                                 uint32_t line, tk_match match,
