@@ -45,9 +45,9 @@ static void add_note(xmlNodePtr parent, const char *html)
 
 int tk_report_index(tk_report *r, const char *notes_html)
 {
-    const char *scripts[] = {"assets/report.js", NULL};
+    /* nothing on the index is dynamic: no script */
     xmlNodePtr body;
-    xmlDocPtr doc = tk_page_new("tkview report", scripts, &body);
+    xmlDocPtr doc = tk_page_new("tkview report", NULL, &body);
     tk_attr(body, "class", "index");
     xmlNodePtr header = tk_el(body, "header", "top", NULL);
     tk_el(header, "h1", NULL, "tkview report");
