@@ -13,14 +13,12 @@
  *
  * Depends on: data (load), kernel (id).
  * Interface: load(ci) -> Promise of a chain, text(chain, k), apply(text,
- *   step), map(chain, n, m), compose(ci, n, m) -> Promise of {added,
- *   removed, groups, cut}.
+ *   step), map(chain, n, m), compose(ci, n, m, rules) -> Promise of
+ *   {added, removed, groups, cut}.
  */
 'use strict';
 TK.define('chain', ['data', 'kernel'], function (data, kernel) {
   const chains = new Map(); /* chain index -> {from, to, steps, texts} */
-  const CONTEXT = 3;
-  const MAX_ROWS = 6000;
 
   /* A text is {t: [line text], ln: Int32Array of line numbers}. */
   function runsToLines(runs, n) {
@@ -115,11 +113,18 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
     return hs;
   }
 
-  /* The rows of a diff of texts A and B with hunks HS, grouped as
-   * tk_diff_group() does (CONTEXT equal lines around each change, changes
-   * closer than 2 CONTEXT + 1 lines in one group), in the format of the
-   * stored diffs: [kind, aLine, aText, bLine, bText]. */
-  function groupRows(A, B, hs) {
+  /* The rows of a diff of texts A and B with hunks HS, grouped by the rule
+   * tk_diff_group() documents (tk_diff.h: each change with up to CONTEXT
+   * equal lines before and after it, changes closer than 2 CONTEXT + 1
+   * equal lines in one group), in the format of the stored diffs: [kind,
+   * aLine, aText, bLine, bText], a replace's lines paired as data_passes.c
+   * pairs them, cut after MAX_ROWS rows.  A composed diff is made here, so
+   * the rule runs here; CONTEXT and MAX_ROWS are RULES.context and
+   * RULES.maxRows, the ones data_passes.c grouped the stored diffs with
+   * (passes.js "diffs"), and test_report.mjs checks the groups of every
+   * pass against `tkview diff`. */
+  function groupRows(A, B, hs, rules) {
+    const CONTEXT = rules.context, MAX_ROWS = rules.maxRows;
     const groups = [];
     let cur = null, rows = 0, cut = 0;
     const push = (kind, i, j) => {
@@ -159,14 +164,14 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
 
   /* The diff from the text before pass N to the text after pass M of chain
    * CI (N <= M), in the format of the stored diffs (the caller names its
-   * two sides). */
-  async function composeDiff(ci, n, m) {
+   * two sides), grouped and cut by RULES ({context, maxRows}). */
+  async function composeDiff(ci, n, m, rules) {
     const ch = await loadChain(ci);
     const A = chainText(ch, n - ch.from), B = chainText(ch, m - ch.from + 1);
     const pos = composeMap(ch, n, m);
     let kept = 0;
     for (let i = 0; i < pos.length; i++) if (pos[i] >= 0) kept++;
-    const { groups, cut } = groupRows(A, B, mapHunks(pos, B.t.length));
+    const { groups, cut } = groupRows(A, B, mapHunks(pos, B.t.length), rules);
     return { added: B.t.length - kept, removed: A.t.length - kept, groups, cut };
   }
 

@@ -28,7 +28,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
   /* The diff from the text before pass N to the text after pass M of chain
    * CI, its sides named as the timeline names them. */
   async function composeDiff(ci, n, m) {
-    const d = await chain.compose(ci, n, m);
+    const d = await chain.compose(ci, n, m, P.data.diffs);
     const ps = P.data.passes;
     return { a: ps[n].before, b: ps[m].after, added: d.added, removed: d.removed, groups: d.groups, cut: d.cut, composed: n !== m };
   }

@@ -391,6 +391,45 @@ await test('any two LLVM IR passes: before EarlyCSEPass (81) to after IPSCCPPass
   await page.close();
 });
 
+await test('every pass diff the page composes is grouped as tkview diff groups it (tk_diff_group)', async () => {
+  // The page composes a chained pass's diff from the chain's steps and
+  // groups it by tk_diff_group()'s rule with the context passes.js gives;
+  // `tkview diff --pass N` groups the same pass's diff with tk_diff_group()
+  // itself (its default context, 3).  Compared wherever the two name the
+  // same texts: every MLIR pass, and the LLVM passes that print the whole
+  // module (the CLI shows a function pass on its function alone).
+  const page = await open(vaUrl(kernelPage));
+  await ready(page);
+  await page.click('#mode-passes');
+  await page.waitForSelector('body[data-passes="1"] #pass-list .ps');
+  const { diffs, passes } = await page.evaluate(() => {
+    const d = window.TK.use('passes').inspect().data;
+    return { diffs: d.diffs, passes: d.passes.map((p, i) => ({ i, ch: p.ch, effect: p.effect, before: p.before, after: p.after })) };
+  });
+  eq(diffs.context, 3, 'the context the report groups with: tkview diff\'s default');
+  const num = (a, b) => a - b;
+  let compared = 0;
+  for (const p of passes.filter((x) => x.effect === 'changed' && x.ch !== undefined)) {
+    const cli = JSON.parse(execFileSync(TKVIEW, ['diff', VA, '--kernel', '0', '--pass', String(p.i), '--json'], { encoding: 'utf8' }));
+    if (cli.a.text !== p.before || cli.b.text !== p.after) continue;
+    // per group: the lines of each side it shows (context and changed)
+    const want = cli.hunks.map((h) => [h.lines.filter((l) => l.op !== '+').map((l) => l.a_line).sort(num),
+      h.lines.filter((l) => l.op !== '-').map((l) => l.b_line).sort(num)]);
+    const got = await page.evaluate(async (i) => {
+      const P = window.TK.use('passes');
+      await P.select(i);
+      return P.inspect().diff.groups.map((g) => [g.filter((r) => r[1]).map((r) => r[1]).sort((a, b) => a - b),
+        g.filter((r) => r[3]).map((r) => r[3]).sort((a, b) => a - b)]);
+    }, p.i);
+    eq(got, want, `pass ${p.i} (${p.before} -> ${p.after}): lines of each group`);
+    compared++;
+  }
+  note(`vector_add: ${compared} composed pass diffs grouped as tkview diff groups them`);
+  assert(compared >= 10, 'passes compared: ' + compared);
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 /* ---- hostile text ------------------------------------------------------ */
 
 const PAYLOAD = (n) => `</script><script>window.pwned=${n}</script><img src=x onerror="window.pwned=${n}0">'"&lt;`;
