@@ -382,6 +382,9 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
     jw_obj(w);
     jw_key(w, "level");
     jw_str(w, tk_timeline_level_name(lv));
+    /* which IR its texts are: the page colours them by it */
+    jw_key(w, "dialect");
+    jw_str(w, tk_ir_dialect_name(tk_timeline_level_dialect(lv)));
     jw_key(w, "from");
     jw_int(w, (int64_t)i);
     jw_key(w, "to");

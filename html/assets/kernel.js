@@ -19,8 +19,6 @@
 'use strict';
 TK.define('kernel', ['data', 'dom'], function (data, dom) {
   const expand = data.expand;
-  const STAGES = ['ttir', 'ttgir', 'llir', 'ptx', 'sass'];
-  const STAGE_LABEL = { ttir: 'TTIR', ttgir: 'TTGIR', llir: 'LLVM IR', ptx: 'PTX', sass: 'SASS' };
   const K = {
     kid: '',
     meta: null,
@@ -134,8 +132,10 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     id: () => K.kid,
     meta: () => K.meta,
     files: () => K.files,
-    stages: () => STAGES,
-    label: (stage) => STAGE_LABEL[stage],
+    /* meta.js lists the stages in the library's order, each with the
+     * label the index page gives it too */
+    stages: () => Object.keys(K.meta.stages),
+    label: (stage) => K.meta.stages[stage].label,
     path,
     stackFrames,
     frameText,

@@ -8,7 +8,8 @@
  * a source line.  Which pass, range or level is shown, and the diff on
  * screen, are this module's state.
  *
- * Depends on: dom (el, svgEl, base), data (load, expand), syntax (paint),
+ * Depends on: dom (el, svgEl, base), data (load, expand), syntax (paint,
+ *   dialectLang),
  *   kernel (id, path), chain (compose).
  * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
  *   forSource(file, line), select(i), compare(n, m), inspect() (for the
@@ -318,7 +319,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
       return;
     }
     const level = p ? p.level : d.level || '';
-    P.lang = level === 'llvm-ir' || level === 'codegen-ir' ? 'llvm' : level === 'machine' ? '' : 'mlir';
+    const lv = P.data.levels.find((l) => l.level === level);
+    P.lang = syntax.dialectLang(lv && lv.dialect);
     if (d.composed) rows.appendChild(el('p', 'why', 'Composed from the diffs of the passes in between: a line that one pass added and a later one removed is not shown; a line one pass removed and another added back shows as removed and added.'));
     P.drawn = 0;
     P.drawnRow = 0;

@@ -9,12 +9,15 @@
  *
  * Depends on: dom (el).
  * Interface: tokenize(text, lang), paint(element, text, lang, ranges),
- *   stageLang(stage): the rules a final stage is coloured with.
+ *   stageLang(stage), dialectLang(dialect): the rules a final stage, or
+ *   the texts of an IR dialect (passes.js's levels), are coloured with.
  */
 'use strict';
 TK.define('syntax', ['dom'], function (dom) {
   const el = dom.el;
   const STAGE_LANG = { ttir: 'mlir', ttgir: 'mlir', llir: 'llvm', ptx: 'ptx', sass: 'sass' };
+  /* tk_ir_dialect_name()s: machine code and plain text are not coloured */
+  const DIALECT_LANG = { mlir: 'mlir', llvm: 'llvm' };
 
   const RULES = {
     mlir: [
@@ -165,5 +168,9 @@ TK.define('syntax', ['dom'], function (dom) {
     return STAGE_LANG[stage];
   }
 
-  return { tokenize, paint, stageLang };
+  function dialectLang(dialect) {
+    return DIALECT_LANG[dialect] || '';
+  }
+
+  return { tokenize, paint, stageLang, dialectLang };
 });
