@@ -82,7 +82,12 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom,
     document.getElementById('mode-passes').addEventListener('click', () => setMode('passes'));
     document.addEventListener('keydown', onKey);
     layouts.hover(document.getElementById('kernel-view'));
-    await panes.start({ passesOf: passes.forSource });
+    await panes.start({
+      passesOf: (file, line) => {
+        setMode('passes');
+        return passes.forSource(file, line);
+      },
+    });
     /* a kernel known from its pass dumps only opens on its passes */
     const none = kernel.stages().every((st) => meta.stages[st].missing);
     setMode(none && meta.passes ? 'passes' : 'kernel');

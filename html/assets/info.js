@@ -10,7 +10,8 @@
  *
  * Depends on: dom (el, base), data (expand), kernel (files, stages, bind,
  *   stacks), layouts (box).
- * Interface: help(), source(file, line, at), ir(stage, line, ids, at).
+ * Interface: help(), source(file, line, at), ir(stage, line, ids, at),
+ *   count(k, n).
  */
 'use strict';
 TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, kernel, layouts) {
@@ -117,5 +118,11 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
     }
   }
 
-  return { help, source, ir };
+  /* The "k of n" of the bar source() or ir() drew. */
+  function count(k, n) {
+    const c = document.getElementById('hit-count');
+    if (c) c.textContent = k + ' of ' + n;
+  }
+
+  return { help, source, ir, count };
 });

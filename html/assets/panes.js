@@ -10,7 +10,7 @@
  * on the right the info module's.
  *
  * Depends on: dom (el, base), codeview (CodeView), syntax (stageLang),
- *   kernel (texts, bindings, lookups), info (help, source, ir).
+ *   kernel (texts, bindings, lookups), info (help, source, ir, count).
  * Interface: start({passesOf}) -> Promise (the first stage and file
  *   shown), setStage(stage), gotoHit(d), inspect() (for the tests, read
  *   only: stage, stage2, file, mode, hits, hitIdx, sel, clicks).
@@ -308,8 +308,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info'], function (do
     const view = irView;
     view.current = S.hits[S.hitIdx];
     view.scrollTo(S.hits[S.hitIdx]);
-    const c = document.getElementById('hit-count');
-    if (c) c.textContent = S.hitIdx + 1 + ' of ' + S.hits.length;
+    info.count(S.hitIdx + 1, S.hits.length);
   }
 
   /* A frame of a stack clicked: its line in the source pane. */

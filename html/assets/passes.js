@@ -408,9 +408,9 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
     ev.preventDefault();
   }
 
-  /* From a source line: the passes whose changed lines carry it in a stack. */
+  /* From a source line: the passes whose changed lines carry it in a
+   * stack (the caller shows pass mode). */
   async function passesFor(file, line) {
-    document.getElementById('mode-passes').click();
     await passesOpen();
     const hit = P.data.touch.find((t) => t[0] === file && t[1] === line);
     P.touched = new Set(hit ? expand(hit[2]) : []);
