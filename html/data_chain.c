@@ -180,13 +180,13 @@ static void close_chain(tk_pass_chains *c)
 static gboolean loop_pass(const tk_timeline_entry *e)
 {
     return e->scope_kind == TK_PASS_SCOPE_LOOP &&
-           tk_timeline_level_dialect(e->level) != TK_IR_MLIR;
+           tk_pass_level_dialect(e->level) != TK_IR_MLIR;
 }
 
 static gboolean chainable(const tk_timeline_step *st)
 {
     const tk_timeline_entry *e = st->entry;
-    tk_ir_dialect dialect = tk_timeline_level_dialect(e->level);
+    tk_ir_dialect dialect = tk_pass_level_dialect(e->level);
     if ((e->flags & TK_TL_PLACEHOLDER) || dialect == TK_IR_PLAIN ||
         e->kind == TK_PASS_MLIR_INTERNAL || e->effect == TK_EFFECT_UNKNOWN)
         return FALSE;
@@ -209,7 +209,7 @@ gboolean tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st)
         close_chain(c);
         return FALSE;
     }
-    tk_ir_dialect dialect = tk_timeline_level_dialect(st->entry->level);
+    tk_ir_dialect dialect = tk_pass_level_dialect(st->entry->level);
     if (c->open && (!st->continues || dialect != c->dialect))
         close_chain(c);
     if (!c->open) {

@@ -14,12 +14,12 @@
 #include <string.h>
 
 #include "report.h"
-#include "tkdump/tk_layout.h"
+#include "tkdump/tk_layouts.h"
 
 typedef struct {
     tk_report *r;
     tk_report_kernel *rk;
-    tk_bindex *ix;
+    tk_bind *ix;
     tk_loctab *tab;
     GHashTable *stack_local; /* global id + 1 -> local index + 1 */
     GArray *stacks;          /* tk_stack_id, local order */
@@ -106,10 +106,10 @@ static void build_line_sets(kctx *k, const tk_stage *st, tk_stage_kind kind,
     GString *key = g_string_new(NULL);
     for (uint32_t ln = 1; ln <= n; ln++) {
         const tk_stack_id *ids;
-        size_t ns = tk_bindex_line_stacks(k->ix, kind, ln, &ids);
+        size_t ns = tk_bind_line_stacks(k->ix, kind, ln, &ids);
         if (!ns)
             continue;
-        if (tk_bindex_stack_inferred(k->ix, kind, ln))
+        if (tk_bind_stack_inferred(k->ix, kind, ln))
             g_array_append_val(ls->inferred, ln);
         g_string_truncate(key, 0);
         for (size_t i = 0; i < ns; i++)
@@ -166,7 +166,7 @@ static gboolean is_inferred(const line_sets *ls, uint32_t ln)
 static void write_to(kctx *k, jw *w, tk_stage_kind from, tk_stage_kind to,
                      const line_sets *ls, uint32_t n_lines)
 {
-    tk_stage_kind irk = tk_bindex_irloc_stage(k->ix);
+    tk_stage_kind irk = tk_bind_irloc_stage(k->ix);
     gboolean by_line = irk != TK_STAGE_UNKNOWN && from >= irk && to >= irk;
     GHashTable *lists = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     GPtrArray *order = g_ptr_array_new(); /* list keys in index order */
@@ -181,7 +181,7 @@ static void write_to(kctx *k, jw *w, tk_stage_kind from, tk_stage_kind to,
         if (!by_line && g_array_index(idx, uint32_t, slot))
             continue;
         uint32_t *lines = NULL;
-        size_t n = tk_bindex_stage_to_stage(k->ix, from, ln, to, &lines);
+        size_t n = tk_bind_stage_to_stage(k->ix, from, ln, to, &lines);
         if (n) {
             g_string_truncate(key, 0);
             for (size_t i = 0; i < n; i++)
@@ -433,16 +433,16 @@ static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
     jw_key(&w, "src");
     jw_arr(&w);
     const tk_source_ref *refs;
-    size_t nr = tk_bindex_source_refs(k->ix, kind, &refs);
+    size_t nr = tk_bind_source_refs(k->ix, kind, &refs);
     for (size_t i = 0; i < nr; i++) {
         jw_arr(&w);
         jw_int(&w, refs[i].file);
         jw_int(&w, refs[i].line);
         const uint32_t *lines;
-        size_t nl = tk_bindex_source_to_stage(k->ix, refs[i].file, refs[i].line,
+        size_t nl = tk_bind_source_to_stage(k->ix, refs[i].file, refs[i].line,
                                               TK_MATCH_EXACT, kind, &lines);
         jw_lines(&w, lines, nl);
-        nl = tk_bindex_source_to_stage(k->ix, refs[i].file, refs[i].line,
+        nl = tk_bind_source_to_stage(k->ix, refs[i].file, refs[i].line,
                                        TK_MATCH_CALLED, kind, &lines);
         jw_lines(&w, lines, nl);
         jw_arr_end(&w);
@@ -560,7 +560,7 @@ static int write_meta(kctx *k)
     jw_str(&w, tk_kernel_origin(kern));
     jw_key(&w, "meta");
     write_meta_fields(&w, tk_kernel_metadata(kern));
-    tk_stage_kind irk = tk_bindex_irloc_stage(k->ix);
+    tk_stage_kind irk = tk_bind_irloc_stage(k->ix);
     jw_key(&w, "irloc");
     jw_str(&w, irk == TK_STAGE_UNKNOWN ? NULL : tk_stage_kind_name(irk));
     jw_key(&w, "stages");
@@ -587,7 +587,7 @@ static int write_meta(kctx *k)
             jw_key(&w, "bytes");
             jw_int(&w, (int64_t)tk_stage_size(st));
             jw_key(&w, "bound");
-            jw_int(&w, tk_bindex_bound_line_count(k->ix, (tk_stage_kind)t));
+            jw_int(&w, tk_bind_bound_line_count(k->ix, (tk_stage_kind)t));
             jw_key(&w, "inlineFrames");
             jw_bool(&w, tk_stage_has_inline_frames(st));
         }
@@ -641,20 +641,20 @@ int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk)
         .stacks = g_array_new(FALSE, FALSE, sizeof(tk_stack_id)),
         .files = g_hash_table_new(g_direct_hash, g_direct_equal),
     };
-    k.ix = tk_bindex_build(rk->kernel, k.tab);
+    k.ix = tk_bind_new(rk->kernel, k.tab);
     int rc = 0;
     for (int t = 0; t < TK_STAGE_COUNT && rc == 0; t++) {
         const tk_stage *st = tk_kernel_stage(rk->kernel, (tk_stage_kind)t);
         if (!st)
             continue;
-        rk->bound[t] = tk_bindex_bound_line_count(k.ix, (tk_stage_kind)t);
+        rk->bound[t] = tk_bind_bound_line_count(k.ix, (tk_stage_kind)t);
         rc = write_text(&k, st, (tk_stage_kind)t);
         if (rc == 0)
             rc = write_bind(&k, st, (tk_stage_kind)t);
     }
     if (rc == 0)
         rc = write_meta(&k);
-    tk_bindex_free(k.ix);
+    tk_bind_free(k.ix);
     g_hash_table_destroy(k.stack_local);
     g_array_free(k.stacks, TRUE);
     g_hash_table_destroy(k.files);

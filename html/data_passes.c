@@ -227,7 +227,7 @@ static void write_entry(jw *w, const tk_timeline *tl, const tk_timeline_entry *e
 {
     jw_obj(w);
     jw_key(w, "level");
-    jw_str(w, tk_timeline_level_name(e->level));
+    jw_str(w, tk_pass_level_name(e->level));
     jw_key(w, "pass");
     jw_str(w, e->pass);
     jw_key(w, "arg");
@@ -381,10 +381,10 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
     tk_pass_level lv = tk_timeline_get(tl, i)->level;
     jw_obj(w);
     jw_key(w, "level");
-    jw_str(w, tk_timeline_level_name(lv));
+    jw_str(w, tk_pass_level_name(lv));
     /* which IR its texts are: the page colours them by it */
     jw_key(w, "dialect");
-    jw_str(w, tk_ir_dialect_name(tk_timeline_level_dialect(lv)));
+    jw_str(w, tk_ir_dialect_name(tk_pass_level_dialect(lv)));
     jw_key(w, "from");
     jw_int(w, (int64_t)i);
     jw_key(w, "to");
@@ -416,7 +416,7 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
         jw_int(w, (int64_t)x);
         jw_key(w, "cto");
         jw_int(w, (int64_t)y);
-    } else if (j > i && tk_timeline_level_dialect(lv) != TK_IR_MLIR) {
+    } else if (j > i && tk_pass_level_dialect(lv) != TK_IR_MLIR) {
         tk_diags *quiet = tk_diags_new(); /* an unknown end is not news */
         tk_ir_diff *d = tk_timeline_diff(tl, i, j, NULL, quiet);
         tk_diags_free(quiet);

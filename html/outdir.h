@@ -15,7 +15,7 @@
 
 #include <glib.h>
 
-#include "tkdump/tk_diag.h"
+#include "tkdump/tk_diags.h"
 
 #define TK_REPORT_MARKER "tkview-report.json"
 

@@ -17,7 +17,7 @@
 #include <glib.h>
 
 #include "outdir.h"
-#include "tkdump/tk_diag.h"
+#include "tkdump/tk_diags.h"
 
 typedef struct tk_put_queue tk_put_queue;
 

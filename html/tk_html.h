@@ -15,7 +15,7 @@
 #include <glib.h>
 
 #include "tkdump/tk_bundle.h"
-#include "tkdump/tk_diag.h"
+#include "tkdump/tk_diags.h"
 
 typedef struct {
     const char *notes_path; /* --notes FILE.md, or NULL */

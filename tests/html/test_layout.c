@@ -1,4 +1,4 @@
-/* test_layout.c - Triton layout attributes read into numbers (tk_layout.h).
+/* test_layout.c - Triton layout attributes read into numbers (tk_layouts.h).
  *
  * Every expectation is worked out by hand from the layout text quoted next to
  * it, on the real captures' TTGIR; the arithmetic is spelled out in the
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tk_test.h"
-#include "tkdump/tk_layout.h"
+#include "tkdump/tk_layouts.h"
 
 typedef struct {
     tk_loctab *tab;

@@ -203,7 +203,7 @@ static void test_vector_add_steps(void)
     g_assert_cmpstr(coal->name[0], ==, "mlir_passes.txt:1178");
     g_assert_cmpstr(coal->name[1], ==, "mlir_passes.txt:1251");
     /* 1254 (body line 2) "#blocked1 = ..." added: 13 added, 3 removed */
-    tk_diff_stats st = tk_diff_count((const tk_hunk *)coal->hunks->data, coal->hunks->len);
+    tk_diff_stats st = tk_diff_stats_sum((const tk_hunk *)coal->hunks->data, coal->hunks->len);
     g_assert_cmpuint(st.added, ==, 13);
     g_assert_cmpuint(st.removed, ==, 3);
     /* #loc29 = loc("x"(#loc8)), #loc8 = vector_add.py:12:16 */
@@ -318,7 +318,7 @@ static void whole_units_kernel(tk_bundle *b, const tk_kernel *k, size_t *llvm_co
     for (size_t i = 0; i < n; i++) {
         step *s = &g_array_index(c.steps, step, i);
         const tk_timeline_entry *e = tk_timeline_get(t, i);
-        gboolean mlir = tk_timeline_level_dialect(e->level) == TK_IR_MLIR;
+        gboolean mlir = tk_pass_level_dialect(e->level) == TK_IR_MLIR;
         if (e->scope_kind == TK_PASS_SCOPE_LOOP && !mlir) {
             g_assert_cmpint(s->continues, ==, 0);
             crossed = TRUE;
