@@ -123,8 +123,8 @@ int main(int argc, char **argv)
             n_kernels = tk_bundle_kernel_count(b);
             for (size_t k = 0; k < n_kernels; k++) {
                 const tk_kernel *kern = tk_bundle_kernel(b, k);
-                tk_bindex *ix = tk_bindex_build(kern, tk_bundle_loctab(b));
-                tk_bindex_free(ix);
+                tk_bind *ix = tk_bind_new(kern, tk_bundle_loctab(b));
+                tk_bind_free(ix);
                 if (r == 0)
                     for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++)
                         if (tk_kernel_stage(kern, s))

@@ -145,26 +145,26 @@ static int run_once(const char *path, tk_diff_algorithm alg,
 
     /* Only two dumps are held at a time: memory follows the pair. */
     tk_diff_opts opts = {.algorithm = alg};
-    tk_norm *prev = NULL;
+    tk_normalize *prev = NULL;
     double t_norm = 0, t_diff = 0;
     r->added = r->removed = 0;
     for (guint i = 0; i < dumps->len; i++) {
         span s = g_array_index(dumps, span, i);
         double a = now();
         tk_ir_dialect d = tk_ir_dialect_sniff(data + s.off, s.len);
-        tk_norm *cur = tk_norm_new(d, data + s.off, s.len);
+        tk_normalize *cur = tk_normalize_new(d, data + s.off, s.len);
         double b = now();
         t_norm += b - a;
         if (prev && cur) {
-            tk_diff_stats st = tk_norm_diff_stats(prev, cur, &opts);
+            tk_diff_stats st = tk_normalize_diff_stats(prev, cur, &opts);
             r->added += st.added;
             r->removed += st.removed;
         }
         t_diff += now() - b;
-        tk_norm_free(prev);
+        tk_normalize_free(prev);
         prev = cur;
     }
-    tk_norm_free(prev);
+    tk_normalize_free(prev);
     r->read = t1 - t0;
     r->split = t2 - t1;
     r->norm = t_norm;

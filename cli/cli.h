@@ -13,7 +13,7 @@
 
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
-#include "tkdump/tk_diag.h"
+#include "tkdump/tk_diags.h"
 
 enum {
     TK_EXIT_OK = 0,        /* done, and the query found something */

@@ -69,22 +69,22 @@ static void put_line_text(const tk_stage *st, uint32_t line)
     }
 }
 
-static void put_stacks_text(const tk_bindex *ix, const tk_loctab *tab,
+static void put_stacks_text(const tk_bind *ix, const tk_loctab *tab,
                             tk_stage_kind k, uint32_t line)
 {
     const tk_stack_id *ids;
-    size_t n = tk_bindex_line_stacks(ix, k, line, &ids);
+    size_t n = tk_bind_line_stacks(ix, k, line, &ids);
     for (size_t i = 0; i < n; i++) {
         char *s = tk_cli_stack_string(tab, ids[i]);
         fputs(i ? " | " : "", stdout);
         tk_cli_put_text(stdout, s, strlen(s));
         g_free(s);
     }
-    if (n && tk_bindex_stack_inferred(ix, k, line))
+    if (n && tk_bind_stack_inferred(ix, k, line))
         fputs("  (callers from PTX)", stdout);
 }
 
-static void json_line(JsonBuilder *j, const tk_bindex *ix, const tk_loctab *tab,
+static void json_line(JsonBuilder *j, const tk_bind *ix, const tk_loctab *tab,
                       const tk_stage *st, tk_stage_kind k, uint32_t line)
 {
     size_t len;
@@ -97,12 +97,12 @@ static void json_line(JsonBuilder *j, const tk_bindex *ix, const tk_loctab *tab,
     json_builder_set_member_name(j, "stacks");
     json_builder_begin_array(j);
     const tk_stack_id *ids;
-    size_t n = tk_bindex_line_stacks(ix, k, line, &ids);
+    size_t n = tk_bind_line_stacks(ix, k, line, &ids);
     for (size_t i = 0; i < n; i++)
         tk_cli_json_stack(j, tab, ids[i]);
     json_builder_end_array(j);
     json_builder_set_member_name(j, "stacks_inferred");
-    json_builder_add_boolean_value(j, tk_bindex_stack_inferred(ix, k, line));
+    json_builder_add_boolean_value(j, tk_bind_stack_inferred(ix, k, line));
     json_builder_end_object(j);
 }
 
@@ -177,16 +177,16 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
         const tk_kernel *k = tk_bundle_kernel(b, i);
         if (one && k != one)
             continue;
-        tk_bindex *ix = tk_bindex_build(k, tab);
+        tk_bind *ix = tk_bind_new(k, tab);
         size_t kernel_total = 0;
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
             const uint32_t *lines;
             if (only == TK_STAGE_UNKNOWN || only == s)
-                kernel_total += tk_bindex_source_to_stage(ix, fid, line, match, s, &lines);
+                kernel_total += tk_bind_source_to_stage(ix, fid, line, match, s, &lines);
         }
         /* Without --kernel, kernels that never mention the line stay quiet. */
         if (kernel_total == 0 && !one) {
-            tk_bindex_free(ix);
+            tk_bind_free(ix);
             continue;
         }
         total += kernel_total;
@@ -204,7 +204,7 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
                 continue;
             const tk_stage *st = tk_kernel_stage(k, s);
             const uint32_t *lines;
-            size_t n = tk_bindex_source_to_stage(ix, fid, line, match, s, &lines);
+            size_t n = tk_bind_source_to_stage(ix, fid, line, match, s, &lines);
             if (j) {
                 json_builder_set_member_name(j, tk_stage_kind_name(s));
                 if (!st) {
@@ -234,7 +234,7 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
             json_builder_end_object(j);
             json_builder_end_object(j);
         }
-        tk_bindex_free(ix);
+        tk_bind_free(ix);
     }
     if (j) {
         json_builder_end_array(j);
@@ -281,9 +281,9 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
         return TK_EXIT_USAGE;
     }
     tk_loctab *tab = tk_bundle_loctab(b);
-    tk_bindex *ix = tk_bindex_build(k, tab);
+    tk_bind *ix = tk_bind_new(k, tab);
     const tk_stack_id *ids;
-    size_t n_stacks = tk_bindex_line_stacks(ix, from, line, &ids);
+    size_t n_stacks = tk_bind_line_stacks(ix, from, line, &ids);
     size_t total = n_stacks;
     JsonBuilder *j = NULL;
     if (a->common.json) {
@@ -315,7 +315,7 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
             continue;
         const tk_stage *ts = tk_kernel_stage(k, to);
         uint32_t *lines = NULL;
-        size_t n = tk_bindex_stage_to_stage(ix, from, line, to, &lines);
+        size_t n = tk_bind_stage_to_stage(ix, from, line, to, &lines);
         total += n;
         if (j) {
             json_builder_set_member_name(j, tk_stage_kind_name(to));
@@ -345,7 +345,7 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
         tk_cli_json_print(j);
         g_object_unref(j);
     }
-    tk_bindex_free(ix);
+    tk_bind_free(ix);
     return total ? TK_EXIT_OK : TK_EXIT_NOTHING;
 }
 

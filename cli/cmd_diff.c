@@ -332,7 +332,7 @@ static int find_pass(const tk_timeline *tl, const char *spec, size_t *pass,
         const tk_timeline_entry *e = tk_timeline_get(tl, i);
         if (strcmp(e->pass, spec) == 0 || strcmp(e->arg, spec) == 0)
             fprintf(stderr, "  %zu  %s  line %llu\n", i,
-                    tk_timeline_level_name(e->level), (unsigned long long)e->header_line);
+                    tk_pass_level_name(e->level), (unsigned long long)e->header_line);
     }
     return TK_EXIT_USAGE;
 }
@@ -424,8 +424,8 @@ static int diff_passes(tk_bundle *b, const diff_args *a, gboolean color,
         family(tk_timeline_get(tl, r.from)) != family(tk_timeline_get(tl, r.to))) {
         tk_cli_error("pass %zu (%s) and pass %zu (%s) are not the same kind of IR "
                      "(MLIR, LLVM IR, machine code)", r.from,
-                     tk_timeline_level_name(tk_timeline_get(tl, r.from)->level), r.to,
-                     tk_timeline_level_name(tk_timeline_get(tl, r.to)->level));
+                     tk_pass_level_name(tk_timeline_get(tl, r.from)->level), r.to,
+                     tk_pass_level_name(tk_timeline_get(tl, r.to)->level));
         rc = TK_EXIT_USAGE;
     }
     if (rc != TK_EXIT_OK) {

@@ -87,7 +87,7 @@ static void json_kernel_history(JsonBuilder *j, const tk_timeline *tl,
         else
             json_builder_add_int_value(j, (gint64)s->substep);
         json_builder_set_member_name(j, "level");
-        json_builder_add_string_value(j, tk_timeline_level_name(e->level));
+        json_builder_add_string_value(j, tk_pass_level_name(e->level));
         json_builder_set_member_name(j, "pass");
         tk_cli_json_string(j, e->pass, strlen(e->pass));
         json_builder_set_member_name(j, "arg");
@@ -129,7 +129,7 @@ static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
             g_snprintf(index, sizeof index, "%zu", s->pass);
         else
             g_snprintf(index, sizeof index, "%zu.%zu", s->pass, s->substep);
-        printf("%7s  %-12s  %8u %6u  ", index, tk_timeline_level_name(e->level), s->removed,
+        printf("%7s  %-12s  %8u %6u  ", index, tk_pass_level_name(e->level), s->removed,
                s->added);
         GString *name = g_string_new(e->pass);
         if (e->arg[0] && strcmp(e->arg, e->pass) != 0)

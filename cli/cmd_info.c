@@ -23,10 +23,10 @@ static const char *const input_kind_ids[] = {
 };
 
 /* Distinct source positions a stage refers to, in any frame. */
-static size_t source_positions(const tk_bindex *ix, tk_stage_kind k)
+static size_t source_positions(const tk_bind *ix, tk_stage_kind k)
 {
     const tk_source_ref *refs;
-    return tk_bindex_source_refs(ix, k, &refs);
+    return tk_bind_source_refs(ix, k, &refs);
 }
 
 static void meta_text(const tk_kernel_meta *m)
@@ -135,7 +135,7 @@ static void info_text(tk_bundle *b)
         const tk_kernel *k = tk_bundle_kernel(b, i);
         printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
         meta_text(tk_kernel_metadata(k));
-        tk_bindex *ix = tk_bindex_build(k, tab);
+        tk_bind *ix = tk_bind_new(k, tab);
         if (!tk_kernel_has_stages(k)) {
             /* Pass dumps alone: one reason, not five times the same. */
             const char *why = tk_kernel_stage_missing(k, TK_STAGE_TTGIR);
@@ -143,7 +143,7 @@ static void info_text(tk_bundle *b)
             tk_cli_put_text(stdout, why, strlen(why));
             puts(")");
             kernel_passes_text(b, k);
-            tk_bindex_free(ix);
+            tk_bind_free(ix);
             continue;
         }
         printf("  %-6s %8s %8s %8s  %s\n", "stage", "lines", "bound", "sources", "file");
@@ -158,16 +158,16 @@ static void info_text(tk_bundle *b)
                 continue;
             }
             printf("  %-6s %8u %8u %8zu  ", tk_stage_kind_name(s),
-                   tk_stage_line_count(st), tk_bindex_bound_line_count(ix, s),
+                   tk_stage_line_count(st), tk_bind_bound_line_count(ix, s),
                    source_positions(ix, s));
             tk_cli_put_text(stdout, tk_stage_path(st), strlen(tk_stage_path(st)));
             putchar('\n');
         }
-        if (tk_bindex_irloc_stage(ix) != TK_STAGE_UNKNOWN)
+        if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN)
             printf("  USE_IR_LOC capture: later stages are located at %s lines\n",
-                   tk_stage_kind_name(tk_bindex_irloc_stage(ix)));
+                   tk_stage_kind_name(tk_bind_irloc_stage(ix)));
         kernel_passes_text(b, k);
-        tk_bindex_free(ix);
+        tk_bind_free(ix);
     }
     size_t nf = tk_loctab_file_count(tab);
     if (nf)
@@ -288,7 +288,7 @@ static void info_json(tk_bundle *b)
     json_builder_begin_array(j);
     for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
-        tk_bindex *ix = tk_bindex_build(k, tab);
+        tk_bind *ix = tk_bind_new(k, tab);
         json_builder_begin_object(j);
         json_builder_set_member_name(j, "index");
         json_builder_add_int_value(j, (gint64)i);
@@ -298,8 +298,8 @@ static void info_json(tk_bundle *b)
         json_builder_set_member_name(j, "metadata");
         json_meta(j, tk_kernel_metadata(k));
         json_builder_set_member_name(j, "irloc_stage");
-        if (tk_bindex_irloc_stage(ix) != TK_STAGE_UNKNOWN)
-            json_builder_add_string_value(j, tk_stage_kind_name(tk_bindex_irloc_stage(ix)));
+        if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN)
+            json_builder_add_string_value(j, tk_stage_kind_name(tk_bind_irloc_stage(ix)));
         else
             json_builder_add_null_value(j);
         json_builder_set_member_name(j, "missing_stages");
@@ -328,7 +328,7 @@ static void info_json(tk_bundle *b)
             json_builder_set_member_name(j, "lines");
             json_builder_add_int_value(j, tk_stage_line_count(st));
             json_builder_set_member_name(j, "bound_lines");
-            json_builder_add_int_value(j, tk_bindex_bound_line_count(ix, s));
+            json_builder_add_int_value(j, tk_bind_bound_line_count(ix, s));
             json_builder_set_member_name(j, "source_positions");
             json_builder_add_int_value(j, (gint64)source_positions(ix, s));
             json_builder_set_member_name(j, "inline_frames");
@@ -338,7 +338,7 @@ static void info_json(tk_bundle *b)
         json_builder_end_object(j);
         kernel_passes_json(j, b, k);
         json_builder_end_object(j);
-        tk_bindex_free(ix);
+        tk_bind_free(ix);
     }
     json_builder_end_array(j);
     json_builder_set_member_name(j, "sources");

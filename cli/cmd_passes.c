@@ -84,7 +84,7 @@ static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
         g_snprintf(effect, sizeof effect, "+%u -%u", e->added, e->removed);
     else
         g_snprintf(effect, sizeof effect, "%s", tk_effect_name(e->effect));
-    printf("%7s  %-12s  %-13s  ", index, tk_timeline_level_name(e->level), effect);
+    printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
     GString *what = g_string_new(e->pass);
     if (e->arg[0] && strcmp(e->arg, e->pass) != 0)
         g_string_append_printf(what, " (%s)", e->arg);
@@ -190,7 +190,7 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
                        gboolean changed_only)
 {
     printf("{\"index\": %zu", index);
-    jmember("level", tk_timeline_level_name(e->level), FALSE);
+    jmember("level", tk_pass_level_name(e->level), FALSE);
     jmember("pass", e->pass, FALSE);
     jmember("arg", e->arg, FALSE);
     jmember("scope", e->scope, FALSE);

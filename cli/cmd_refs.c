@@ -53,7 +53,7 @@ int tk_cmd_refs(int argc, char **argv)
         const tk_kernel *k = tk_bundle_kernel(b, i);
         if (one && k != one)
             continue;
-        tk_bindex *ix = tk_bindex_build(k, tab);
+        tk_bind *ix = tk_bind_new(k, tab);
         if (j) {
             json_builder_begin_object(j);
             json_builder_set_member_name(j, "name");
@@ -69,7 +69,7 @@ int tk_cmd_refs(int argc, char **argv)
             if ((only != TK_STAGE_UNKNOWN && only != s) || !tk_kernel_stage(k, s))
                 continue;
             const tk_source_ref *refs;
-            size_t n = tk_bindex_source_refs(ix, s, &refs);
+            size_t n = tk_bind_source_refs(ix, s, &refs);
             if (j) {
                 json_builder_set_member_name(j, tk_stage_kind_name(s));
                 json_builder_begin_array(j);
@@ -102,7 +102,7 @@ int tk_cmd_refs(int argc, char **argv)
             json_builder_end_object(j);
             json_builder_end_object(j);
         }
-        tk_bindex_free(ix);
+        tk_bind_free(ix);
     }
     if (j) {
         json_builder_end_array(j);

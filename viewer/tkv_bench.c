@@ -216,7 +216,7 @@ static void plan(Bench *b, int kernel)
 {
     TkvDocument *doc = tkv_window_get_document(b->win);
     const tk_kernel *k = tkv_document_get_kernel(doc, (size_t)kernel);
-    const tk_bindex *ix = tkv_document_get_index(doc, (size_t)kernel);
+    const tk_bind *ix = tkv_document_get_index(doc, (size_t)kernel);
     b->kernel_name = g_strdup_printf("%s (%.12s)", tk_kernel_name(k), tk_kernel_hash(k));
     char spec[32];
     g_snprintf(spec, sizeof spec, "%d", kernel);
@@ -234,7 +234,7 @@ static void plan(Bench *b, int kernel)
         if (pass == 1 && tk_kernel_stage(k, TK_STAGE_SASS))
             add_step(b, STEP_SECOND, 0, "sass", 0, FALSE);
         const tk_source_ref *refs;
-        size_t n = tk_bindex_source_refs(ix, primary, &refs);
+        size_t n = tk_bind_source_refs(ix, primary, &refs);
         for (size_t i = 0; i < n; i++)
             if (refs[i].file == files[0] && refs[i].n_called)
                 add_step(b, STEP_SOURCE, pass == 0 ? S_SOURCE_TTGIR : S_SOURCE_LLIR_SASS, own,
@@ -246,7 +246,7 @@ static void plan(Bench *b, int kernel)
     GArray *bound = g_array_new(FALSE, FALSE, sizeof(guint));
     for (guint l = 1; st && l <= tk_stage_line_count(st); l++) {
         const tk_stack_id *ids;
-        if (tk_bindex_line_stacks(ix, first, l, &ids))
+        if (tk_bind_line_stacks(ix, first, l, &ids))
             g_array_append_val(bound, l);
     }
     guint every = bound->len > MAX_IR_LINES ? (bound->len + MAX_IR_LINES - 1) / MAX_IR_LINES : 1;

@@ -29,7 +29,7 @@ struct _TkvBindView {
     TkvDocument *doc;
     guint kernel;
     const tk_kernel *k;
-    const tk_bindex *ix;
+    const tk_bind *ix;
 
     /* Stages the kernel has, in pipeline order: the selectors' entries. */
     tk_stage_kind stages[TK_STAGE_COUNT];
@@ -112,7 +112,7 @@ static TkvLineState ir_line_state(guint line, guint *count, gpointer data)
         return TKV_LINE_BLANK;
     tk_stage_kind s = self->pane_stage[ref->which];
     const tk_stack_id *ids;
-    if (tk_bindex_line_stacks(self->ix, s, line, &ids))
+    if (tk_bind_line_stacks(self->ix, s, line, &ids))
         return TKV_LINE_BOUND;
     /* a missing stage's pane shows why it is missing: no IR lines */
     const tk_stage *st = tk_kernel_stage(self->k, s);
@@ -144,7 +144,7 @@ static void update_file_counts(TkvBindView *self)
     g_array_set_size(self->file_counts, 0);
     if (self->k && self->file != TKV_NO_FILE) {
         const tk_source_ref *refs;
-        size_t n = tk_bindex_source_refs(self->ix, self->pane_stage[0], &refs);
+        size_t n = tk_bind_source_refs(self->ix, self->pane_stage[0], &refs);
         for (size_t i = 0; i < n; i++) {
             if (refs[i].file != self->file)
                 continue;
@@ -221,7 +221,7 @@ static GString *placeholder_text(TkvBindView *self, tk_file_id file)
     guint max = 0;
     for (int s = 0; s < TK_STAGE_COUNT; s++) {
         const tk_source_ref *refs;
-        size_t n = tk_bindex_source_refs(self->ix, (tk_stage_kind)s, &refs);
+        size_t n = tk_bind_source_refs(self->ix, (tk_stage_kind)s, &refs);
         for (size_t i = 0; i < n; i++)
             if (refs[i].file == file && refs[i].line > max)
                 max = refs[i].line;
@@ -259,7 +259,7 @@ static void update_ir_title(TkvBindView *self, int which)
     const tk_stage *st = tk_kernel_stage(self->k, self->pane_stage[which]);
     char *base = g_path_get_basename(tk_stage_path(st));
     char *t = g_strdup_printf("%s · %u lines · %u bound", base, tk_stage_line_count(st),
-                              tk_bindex_bound_line_count(self->ix, self->pane_stage[which]));
+                              tk_bind_bound_line_count(self->ix, self->pane_stage[which]));
     char *safe = g_utf8_make_valid(t, -1), *tip = g_utf8_make_valid(tk_stage_path(st), -1);
     tkv_code_pane_set_title(ir_pane(self, which), safe, tip);
     g_free(base);
@@ -351,7 +351,7 @@ static GArray *frame_lines(TkvBindView *self)
 {
     GArray *lines = g_array_new(FALSE, FALSE, sizeof(guint32));
     const tk_stack_id *ids;
-    size_t n = tk_bindex_line_stacks(self->ix, self->anchor_stage, self->anchor_line, &ids);
+    size_t n = tk_bind_line_stacks(self->ix, self->anchor_stage, self->anchor_line, &ids);
     tk_loctab *tab = tk_bundle_loctab(tkv_document_get_bundle(self->doc));
     for (int pass = 0; pass < 2 && lines->len == 0; pass++) {
         if (pass == 1) {
@@ -405,7 +405,7 @@ static void render_ir_pane(TkvBindView *self, int which)
     switch (self->anchor) {
     case TKV_ANCHOR_SOURCE: {
         const uint32_t *lines;
-        size_t n = tk_bindex_source_to_stage(self->ix, self->anchor_file, self->anchor_line,
+        size_t n = tk_bind_source_to_stage(self->ix, self->anchor_file, self->anchor_line,
                                              self->exact ? TK_MATCH_EXACT : TK_MATCH_CALLED, s,
                                              &lines);
         tkv_code_view_set_selected(v, 0, FALSE, FALSE);
@@ -420,7 +420,7 @@ static void render_ir_pane(TkvBindView *self, int which)
             tkv_code_pane_set_empty_text(p, "");
         } else {
             uint32_t *lines = NULL;
-            size_t n = tk_bindex_stage_to_stage(self->ix, self->anchor_stage, self->anchor_line,
+            size_t n = tk_bind_stage_to_stage(self->ix, self->anchor_stage, self->anchor_line,
                                                 s, &lines);
             tkv_code_view_set_selected(v, 0, FALSE, FALSE);
             tkv_code_view_set_matches(v, lines, n, TRUE);

@@ -3,13 +3,13 @@
  *
  * What is shown follows one *anchor*, the last thing the user selected:
  *   a source line (FILE:LINE)  -> each IR pane highlights the lines of its
- *      stage bound to it (tk_bindex_source_to_stage(), "this line only"
+ *      stage bound to it (tk_bind_source_to_stage(), "this line only"
  *      (TK_MATCH_EXACT) or "this line and what it called" (TK_MATCH_CALLED)),
  *      scrolled to the first, "k of n" in the pane's header;
  *   an IR line (STAGE:LINE)    -> the source pane highlights the lines of
  *      every frame of its inline stacks that are in the shown file, and the
  *      other IR pane the lines of its stage bound to it
- *      (tk_bindex_stage_to_stage()); the stack panel shows the frames.
+ *      (tk_bind_stage_to_stage()); the stack panel shows the frames.
  * Nothing here reads IR text or computes a binding: every line number comes
  * from tk_bind.h.
  *

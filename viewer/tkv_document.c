@@ -8,7 +8,7 @@
 #include "tkv_text.h"
 
 typedef struct {
-    tk_bindex *index;
+    tk_bind *index;
     GArray *files; /* tk_file_id, own file first */
     tk_timeline *timeline; /* written under pass_lock by a worker */
     gboolean timeline_built;
@@ -64,7 +64,7 @@ static void tkv_document_finalize(GObject *object)
     TkvDocument *self = TKV_DOCUMENT(object);
     for (size_t i = 0; i < self->n_kernels; i++) {
         tk_timeline_free(self->kernels[i].timeline);
-        tk_bindex_free(self->kernels[i].index);
+        tk_bind_free(self->kernels[i].index);
         if (self->kernels[i].files)
             g_array_unref(self->kernels[i].files);
     }
@@ -136,14 +136,14 @@ static gint compare_by_path(gconstpointer a, gconstpointer b, gpointer tab)
  * first stage (TTIR, or the first stage it has).  Library code (standard.py)
  * is inlined into few positions; the user's file has one for almost every
  * line of the kernel.  The others follow by path. */
-static GArray *kernel_files(const tk_bindex *ix, tk_loctab *tab)
+static GArray *kernel_files(const tk_bind *ix, tk_loctab *tab)
 {
     GHashTable *seen = g_hash_table_new(NULL, NULL); /* file + 1 -> index + 1 */
     GArray *counts = g_array_new(FALSE, FALSE, sizeof(FileCount));
     gboolean counted = FALSE;
     for (int k = 0; k < TK_STAGE_COUNT; k++) {
         const tk_source_ref *refs;
-        size_t n = tk_bindex_source_refs(ix, (tk_stage_kind)k, &refs);
+        size_t n = tk_bind_source_refs(ix, (tk_stage_kind)k, &refs);
         for (size_t i = 0; i < n; i++) {
             gpointer key = GUINT_TO_POINTER(refs[i].file + 1);
             guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(seen, key));
@@ -205,7 +205,7 @@ static void load_thread(GTask *task, gpointer source, gpointer task_data,
             break;
         set_phase(self, (int)(1000 * i / n),
                   g_strdup_printf("Indexing kernel %zu of %zu", i + 1, n));
-        kd[i].index = tk_bindex_build(tk_bundle_kernel(b, i), tab);
+        kd[i].index = tk_bind_new(tk_bundle_kernel(b, i), tab);
         kd[i].files = kernel_files(kd[i].index, tab);
     }
     /* Resolving writes the bundle's cache: done here, once for all files. */
@@ -216,7 +216,7 @@ static void load_thread(GTask *task, gpointer source, gpointer task_data,
     gint64 t2 = g_get_monotonic_time();
     if (g_cancellable_is_cancelled(cancellable)) {
         for (size_t i = 0; i < n; i++) {
-            tk_bindex_free(kd[i].index);
+            tk_bind_free(kd[i].index);
             if (kd[i].files)
                 g_array_unref(kd[i].files);
         }
@@ -287,7 +287,7 @@ const tk_kernel *tkv_document_get_kernel(TkvDocument *doc, size_t i)
     return doc->loaded && i < doc->n_kernels ? tk_bundle_kernel(doc->bundle, i) : NULL;
 }
 
-const tk_bindex *tkv_document_get_index(TkvDocument *doc, size_t i)
+const tk_bind *tkv_document_get_index(TkvDocument *doc, size_t i)
 {
     return doc->loaded && i < doc->n_kernels ? doc->kernels[i].index : NULL;
 }

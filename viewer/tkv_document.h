@@ -5,7 +5,7 @@
  * Everything is computed by libtkdump; the viewer never reads IR text itself.
  *
  * Loading runs on a worker thread (a GTask): tk_bundle_load(), then for each
- * kernel tk_bindex_build() and tk_bundle_resolve_source() for every file it
+ * kernel tk_bind_new() and tk_bundle_resolve_source() for every file it
  * names.  Those are the only calls that write into the bundle and its
  * location table, so once the task has finished the main thread only reads
  * them, and the worker never touches a widget.  Progress is published through
@@ -21,7 +21,7 @@
 
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
-#include "tkdump/tk_diag.h"
+#include "tkdump/tk_diags.h"
 #include "tkdump/tk_timeline.h"
 
 G_BEGIN_DECLS
@@ -66,7 +66,7 @@ double tkv_document_get_index_seconds(TkvDocument *doc);
 
 size_t tkv_document_get_kernel_count(TkvDocument *doc);
 const tk_kernel *tkv_document_get_kernel(TkvDocument *doc, size_t i);
-const tk_bindex *tkv_document_get_index(TkvDocument *doc, size_t i);
+const tk_bind *tkv_document_get_index(TkvDocument *doc, size_t i);
 
 /* The source files kernel I's locations name (in any stage, any frame): the
  * kernel's own file first (the one most of its locations have as innermost

@@ -66,7 +66,7 @@ void tkv_meta_panel_show(TkvMetaPanel *self, TkvDocument *doc, guint kernel)
     const tk_kernel *k = doc ? tkv_document_get_kernel(doc, kernel) : NULL;
     if (!k)
         return;
-    const tk_bindex *ix = tkv_document_get_index(doc, kernel);
+    const tk_bind *ix = tkv_document_get_index(doc, kernel);
     add_heading(self, "Kernel");
     add_row(self, "name", tk_kernel_name(k), NULL);
     add_row(self, "hash", tk_kernel_hash(k), NULL);
@@ -93,14 +93,14 @@ void tkv_meta_panel_show(TkvMetaPanel *self, TkvDocument *doc, guint kernel)
         char *base = g_path_get_basename(tk_stage_path(st));
         char *v = g_strdup_printf("%s: %u lines, %u with a location, %u bound", base,
                                   tk_stage_line_count(st), tk_stage_located_line_count(st),
-                                  tk_bindex_bound_line_count(ix, (tk_stage_kind)s));
+                                  tk_bind_bound_line_count(ix, (tk_stage_kind)s));
         add_row(self, stage_titles[s], v, tk_stage_path(st));
         g_free(v);
         g_free(base);
     }
-    if (tk_bindex_irloc_stage(ix) != TK_STAGE_UNKNOWN) {
+    if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN) {
         char *v = g_strdup_printf("later stages point at %s lines (USE_IR_LOC)",
-                                  stage_titles[tk_bindex_irloc_stage(ix)]);
+                                  stage_titles[tk_bind_irloc_stage(ix)]);
         add_row(self, "locations", v, NULL);
         g_free(v);
     }

@@ -66,7 +66,7 @@ TkvPassItem *tkv_pass_item_new(const tk_timeline *tl, size_t pass, size_t subste
     char *title = g_string_free(t, FALSE);
     self->title = g_utf8_make_valid(title, -1);
     g_free(title);
-    GString *sub = g_string_new(tk_timeline_level_name(e->level));
+    GString *sub = g_string_new(tk_pass_level_name(e->level));
     if (e->part != TK_TL_NONE) {
         const tk_timeline_part *p = tk_timeline_get_part(tl, e->part);
         char *base = g_path_get_basename(tk_passes_path(p->passes));

@@ -131,13 +131,13 @@ void tkv_stack_panel_show_stacks(TkvStackPanel *self, TkvDocument *doc, const ch
 void tkv_stack_panel_show(TkvStackPanel *self, TkvDocument *doc, guint kernel,
                           tk_stage_kind stage, guint line)
 {
-    const tk_bindex *ix = tkv_document_get_index(doc, kernel);
+    const tk_bind *ix = tkv_document_get_index(doc, kernel);
     char *heading = g_strdup_printf("%s line %u", stage < TK_STAGE_COUNT ? stage_titles[stage] : "?",
                                     line);
     const tk_stack_id *ids;
-    size_t n = ix ? tk_bindex_line_stacks(ix, stage, line, &ids) : 0;
+    size_t n = ix ? tk_bind_line_stacks(ix, stage, line, &ids) : 0;
     tkv_stack_panel_show_stacks(self, doc, heading, ids, n,
-                                n && tk_bindex_stack_inferred(ix, stage, line));
+                                n && tk_bind_stack_inferred(ix, stage, line));
     g_free(heading);
 }
 

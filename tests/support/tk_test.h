@@ -11,8 +11,8 @@
 
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
-#include "tkdump/tk_diag.h"
-#include "tkdump/tk_loc.h"
+#include "tkdump/tk_diags.h"
+#include "tkdump/tk_loctab.h"
 #include "tkdump/tk_stage.h"
 
 /* Absolute path of REL under the unpacked shared dumps.  Caller frees. */

@@ -13,7 +13,7 @@ typedef struct {
     tk_diags *diags;
     tk_bundle *bundle;
     const tk_kernel *kernel;
-    tk_bindex *index;
+    tk_bind *index;
     tk_loctab *tab;
 } fixture;
 
@@ -30,13 +30,13 @@ static gboolean fixture_open(fixture *f, const char *capture, const char *kernel
     size_t n;
     f->kernel = tk_bundle_find_kernel(f->bundle, kernel, &n);
     g_assert_nonnull(f->kernel);
-    f->index = tk_bindex_build(f->kernel, f->tab);
+    f->index = tk_bind_new(f->kernel, f->tab);
     return TRUE;
 }
 
 static void fixture_close(fixture *f)
 {
-    tk_bindex_free(f->index);
+    tk_bind_free(f->index);
     tk_bundle_free(f->bundle);
     tk_diags_free(f->diags);
 }
@@ -54,8 +54,8 @@ static GArray *source_lines(fixture *f, const char *file, uint32_t line,
                             tk_match m, tk_stage_kind s)
 {
     const uint32_t *lines;
-    size_t n = tk_bindex_source_to_stage(f->index, file_ending(f->tab, file),
-                                         line, m, s, &lines);
+    size_t n = tk_bind_source_to_stage(f->index, file_ending(f->tab, file),
+                                       line, m, s, &lines);
     GArray *a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     g_array_append_vals(a, lines, (guint)n);
     return a;
@@ -180,7 +180,7 @@ static void test_vector_add_line16_ptx(void)
     g_assert_true(contains(std263, loc + 1));
     g_assert_false(contains(std263, loc + 10));
     const tk_stack_id *ids;
-    g_assert_cmpuint(tk_bindex_line_stacks(f.index, TK_STAGE_PTX, loc + 1, &ids), ==, 1);
+    g_assert_cmpuint(tk_bind_line_stacks(f.index, TK_STAGE_PTX, loc + 1, &ids), ==, 1);
     char *stack = tk_test_stack_string(f.tab, ids[0]);
     g_assert_cmpstr(stack, ==, "standard.py:263:15 <- standard.py:293:36 <- vector_add.py:16:15");
     g_free(stack);
@@ -203,9 +203,9 @@ static void test_vector_add_sass_completed_from_ptx(void)
     const tk_stage *st = tk_kernel_stage(f.kernel, TK_STAGE_SASS);
     g_assert_true(g_str_has_suffix(tk_stage_path(st), ".sass_gi"));
     uint32_t s2ur = tk_test_line_with(st, "S2UR UR5, SR_CgaCtaId ;", 1);
-    g_assert_true(tk_bindex_stack_inferred(f.index, TK_STAGE_SASS, s2ur));
+    g_assert_true(tk_bind_stack_inferred(f.index, TK_STAGE_SASS, s2ur));
     const tk_stack_id *ids;
-    g_assert_cmpuint(tk_bindex_line_stacks(f.index, TK_STAGE_SASS, s2ur, &ids), ==, 1);
+    g_assert_cmpuint(tk_bind_line_stacks(f.index, TK_STAGE_SASS, s2ur, &ids), ==, 1);
     char *stack = tk_test_stack_string(f.tab, ids[0]);
     g_assert_cmpstr(stack, ==, "standard.py:293:0 <- vector_add.py:16:15");
     g_free(stack);
@@ -219,7 +219,7 @@ static void test_vector_add_sass_completed_from_ptx(void)
     g_assert_cmpuint(exact->len, ==, 0);
     /* A line 14 instruction keeps its single frame, not marked inferred. */
     uint32_t fadd14 = tk_test_line_with(st, "FADD R12, R12, R16 ;", 1);
-    g_assert_false(tk_bindex_stack_inferred(f.index, TK_STAGE_SASS, fadd14));
+    g_assert_false(tk_bind_stack_inferred(f.index, TK_STAGE_SASS, fadd14));
     g_array_free(called, TRUE);
     g_array_free(exact, TRUE);
     fixture_close(&f);
@@ -238,7 +238,7 @@ static void test_vector_add_stage_to_stage(void)
     const tk_stage *sass = tk_kernel_stage(f.kernel, TK_STAGE_SASS);
     uint32_t addf = tk_test_line_with(ttgir, "%s_12 = arith.addf", 1);
     uint32_t *lines;
-    size_t n = tk_bindex_stage_to_stage(f.index, TK_STAGE_TTGIR, addf, TK_STAGE_PTX, &lines);
+    size_t n = tk_bind_stage_to_stage(f.index, TK_STAGE_TTGIR, addf, TK_STAGE_PTX, &lines);
     GArray *locs263 = tk_test_lines_with(ptx, ".loc\t2 263 15");
     GArray *locs293 = tk_test_lines_with(ptx, ".loc\t2 293 36");
     GArray *got = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -248,18 +248,18 @@ static void test_vector_add_stage_to_stage(void)
     for (guint i = 0; i < locs293->len; i++)
         g_assert_false(contains(got, g_array_index(locs293, uint32_t, i)));
     free(lines);
-    n = tk_bindex_stage_to_stage(f.index, TK_STAGE_TTGIR, addf, TK_STAGE_SASS, &lines);
+    n = tk_bind_stage_to_stage(f.index, TK_STAGE_TTGIR, addf, TK_STAGE_SASS, &lines);
     g_array_set_size(got, 0);
     g_array_append_vals(got, lines, (guint)n);
     g_assert_true(contains(got, tk_test_line_with(sass, "FADD R17, R12, R13 ;", 1)));
     g_assert_false(contains(got, tk_test_line_with(sass, "S2UR UR5, SR_CgaCtaId ;", 1)));
     free(lines);
     /* A line with no location (the #blocked alias line 1) binds to nothing. */
-    g_assert_cmpuint(tk_bindex_stage_to_stage(f.index, TK_STAGE_TTGIR, 1, TK_STAGE_PTX, &lines), ==, 0);
+    g_assert_cmpuint(tk_bind_stage_to_stage(f.index, TK_STAGE_TTGIR, 1, TK_STAGE_PTX, &lines), ==, 0);
     g_assert_null(lines);
     /* And back: a PTX add under 263 reaches the TTGIR addf. */
-    n = tk_bindex_stage_to_stage(f.index, TK_STAGE_PTX, g_array_index(locs263, uint32_t, 0) + 1,
-                                 TK_STAGE_TTGIR, &lines);
+    n = tk_bind_stage_to_stage(f.index, TK_STAGE_PTX, g_array_index(locs263, uint32_t, 0) + 1,
+                               TK_STAGE_TTGIR, &lines);
     g_array_set_size(got, 0);
     g_array_append_vals(got, lines, (guint)n);
     uint32_t want[] = {addf};
@@ -290,7 +290,7 @@ static void test_matmul_helper(void)
             uint32_t l = g_array_index(helper, uint32_t, i);
             g_assert_true(contains(call, l));
             const tk_stack_id *ids;
-            size_t n = tk_bindex_line_stacks(f.index, s, l, &ids);
+            size_t n = tk_bind_line_stacks(f.index, s, l, &ids);
             gboolean through_40 = FALSE;
             for (size_t k = 0; k < n; k++) {
                 char *st = tk_test_stack_string(f.tab, ids[k]);
@@ -314,17 +314,17 @@ static void test_irloc_ttir(void)
     fixture f;
     if (!fixture_open(&f, "vector_add_irloc_ttir", "add_kernel"))
         return;
-    g_assert_cmpint(tk_bindex_irloc_stage(f.index), ==, TK_STAGE_TTIR);
+    g_assert_cmpint(tk_bind_irloc_stage(f.index), ==, TK_STAGE_TTIR);
     const tk_stage *ttir = tk_kernel_stage(f.kernel, TK_STAGE_TTIR);
     const tk_stage *ttgir = tk_kernel_stage(f.kernel, TK_STAGE_TTGIR);
     g_assert_cmpuint(tk_test_line_with(ttir, "%pid = tt.get_program_id x", 1), ==, 13);
     uint32_t pid = tk_test_line_with(ttgir, "%0 = tt.get_program_id x", 1);
     uint32_t *lines;
-    size_t n = tk_bindex_stage_to_stage(f.index, TK_STAGE_TTIR, 13, TK_STAGE_TTGIR, &lines);
+    size_t n = tk_bind_stage_to_stage(f.index, TK_STAGE_TTIR, 13, TK_STAGE_TTGIR, &lines);
     g_assert_cmpuint(n, ==, 1);
     g_assert_cmpuint(lines[0], ==, pid);
     free(lines);
-    n = tk_bindex_stage_to_stage(f.index, TK_STAGE_TTGIR, pid, TK_STAGE_TTIR, &lines);
+    n = tk_bind_stage_to_stage(f.index, TK_STAGE_TTGIR, pid, TK_STAGE_TTIR, &lines);
     g_assert_cmpuint(n, ==, 1);
     g_assert_cmpuint(lines[0], ==, 13);
     free(lines);

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bundle_internal.h"
+#include "bundle/internal.h"
 #include "tk_test.h"
 
 /* add_kernel's cache/7L3BHG.../add_kernel.json says:
@@ -1079,18 +1079,18 @@ static void test_cubin(void)
     g_assert_true(g_file_get_contents(path, &data, &len, NULL));
     int64_t regs, local;
     const char *why = NULL;
-    g_assert_cmpint(tk_cubin_resources((unsigned char *)data, len,
-                                       "add_kernel", &regs, &local, &why),
+    g_assert_cmpint(bundle_cubin_resources((unsigned char *)data, len,
+                                           "add_kernel", &regs, &local, &why),
                     ==, 0);
     g_assert_cmpint(regs, ==, 26);
     g_assert_cmpint(local, ==, 0);
     /* Another name: the one function's count still stands. */
-    tk_cubin_resources((unsigned char *)data, len, "renamed", &regs, &local,
-                       &why);
+    bundle_cubin_resources((unsigned char *)data, len, "renamed", &regs, &local,
+                           &why);
     g_assert_cmpint(regs, ==, 26);
     for (gsize cut = 0; cut < len; cut += 97)
-        tk_cubin_resources((unsigned char *)data, cut, "add_kernel", &regs,
-                           &local, &why);
+        bundle_cubin_resources((unsigned char *)data, cut, "add_kernel", &regs,
+                               &local, &why);
     GRand *r = g_rand_new_with_seed(7);
     unsigned char *copy = g_malloc(len);
     for (int i = 0; i < 3000; i++) {
@@ -1098,7 +1098,7 @@ static void test_cubin(void)
         for (int j = 0; j < 8; j++)
             copy[g_rand_int_range(r, 0, (gint32)len)] =
                 (unsigned char)g_rand_int(r);
-        tk_cubin_resources(copy, len, "add_kernel", &regs, &local, &why);
+        bundle_cubin_resources(copy, len, "add_kernel", &regs, &local, &why);
     }
     g_free(copy);
     g_rand_free(r);
@@ -1112,7 +1112,7 @@ static void test_safe_names(void)
         "../../etc/passwd", "/abs/path", "..", ".", "", ".hidden",
         "a/b\\c:d*e", "\xff\xfe", "ok_name-1.2+3"};
     for (size_t i = 0; i < G_N_ELEMENTS(inputs); i++) {
-        char *s = tk_path_safe_name(inputs[i], 8);
+        char *s = bundle_path_safe_name(inputs[i], 8);
         g_assert_cmpuint(strlen(s), >, 0);
         g_assert_cmpuint(strlen(s), <=, 8);
         g_assert_null(strchr(s, '/'));
@@ -1121,7 +1121,7 @@ static void test_safe_names(void)
             g_assert_true(g_ascii_isalnum(*p) || strchr("._-+", *p));
         g_free(s);
     }
-    char *s = tk_path_safe_name("ok_name-1.2+3", 80);
+    char *s = bundle_path_safe_name("ok_name-1.2+3", 80);
     g_assert_cmpstr(s, ==, "ok_name-1.2+3");
     g_free(s);
 }

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bundle_internal.h"
+#include "bundle/internal.h"
 #include "tk_test.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
@@ -844,7 +844,7 @@ static void round_trip(const char *rel, size_t n_kernels)
             g_assert_cmpuint(tk_passes_count(q), ==, s->n_dumps);
             g_assert_cmpuint(tk_passes_seq_count(q), ==, 1);
             g_assert_cmpuint(tk_passes_other_count(q), ==, 0);
-            g_assert_true(tk_gzip_is(tk_passes_path(q)));
+            g_assert_true(bundle_gzip_is(tk_passes_path(q)));
             g_assert_nonnull(strstr(tk_passes_path(q), "/passes/"));
             assert_same_seq(tk_bundle_pass_file(b, f), s, q,
                             seq_of(c, kc, next));

@@ -3,7 +3,7 @@
  * grouping and counts. */
 #include <string.h>
 
-#include "diff_internal.h"
+#include "diff/internal.h"
 #include "tk_test.h"
 #include "tkdump/tk_diff.h"
 
@@ -139,7 +139,7 @@ static void test_small_cases(void)
     chars_init(&b, "cbabac");
     size_t n;
     tk_hunk *h = run(&a.in, &b.in, TK_DIFF_MYERS, &n);
-    tk_diff_stats s = tk_diff_count(h, n);
+    tk_diff_stats s = tk_diff_stats_sum(h, n);
     g_assert_cmpuint(s.removed + s.added, ==, 5);
     g_free(h);
 }
@@ -206,11 +206,11 @@ static void test_random_pairs(void)
         uint32_t minimal = (uint32_t)(la + lb) - 2 * lcs;
         size_t n;
         tk_hunk *h = run(&a.in, &b.in, TK_DIFF_MYERS, &n);
-        tk_diff_stats s = tk_diff_count(h, n);
+        tk_diff_stats s = tk_diff_stats_sum(h, n);
         g_assert_cmpuint(s.added + s.removed, ==, minimal);
         g_free(h);
         h = run(&a.in, &b.in, TK_DIFF_HISTOGRAM, &n);
-        s = tk_diff_count(h, n);
+        s = tk_diff_stats_sum(h, n);
         g_assert_cmpuint(s.added + s.removed, >=, minimal);
         g_assert_cmpuint(s.added - s.removed, ==, (uint32_t)(lb - la));
         g_free(h);

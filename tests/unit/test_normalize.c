@@ -17,22 +17,22 @@
  * ignored lines show as "<ignored>". */
 static char *normalized(tk_ir_dialect d, const char *text)
 {
-    tk_norm *n = tk_norm_new(d, text, strlen(text));
+    tk_normalize *n = tk_normalize_new(d, text, strlen(text));
     g_assert_nonnull(n);
     GString *s = g_string_new(NULL);
-    const tk_diff_input *in = tk_norm_input(n);
-    for (uint32_t i = 0; i < tk_norm_line_count(n); i++) {
-        uint32_t k = tk_norm_kept_index(n, i);
+    const tk_diff_input *in = tk_normalize_input(n);
+    for (uint32_t i = 0; i < tk_normalize_line_count(n); i++) {
+        uint32_t k = tk_normalize_kept_index(n, i);
         if (i)
             g_string_append_c(s, '\n');
-        if (k == TK_NORM_IGNORED)
+        if (k == TK_NORMALIZE_IGNORED)
             g_string_append(s, "<ignored>");
         else {
-            g_assert_cmpuint(tk_norm_orig_index(n, k), ==, i);
+            g_assert_cmpuint(tk_normalize_orig_index(n, k), ==, i);
             g_string_append_len(s, in->lines[k].text, (gssize)in->lines[k].len);
         }
     }
-    tk_norm_free(n);
+    tk_normalize_free(n);
     return g_string_free(s, FALSE);
 }
 
@@ -100,9 +100,9 @@ static void test_mlir_alias_refs(void)
                     "#blocked1 = #ttg.blocked<{sizePerThread = [1]}>\n"
                     "  %0 = tt.splat %x : i32 -> tensor<4xi32, #blocked>\n"
                     "  %1 = tt.splat %x : i32 -> tensor<4xi32, #blocked>\n";
-    tk_norm *na = tk_norm_new(TK_IR_MLIR, a, strlen(a));
-    tk_norm *nb = tk_norm_new(TK_IR_MLIR, b, strlen(b));
-    const tk_diff_input *ia = tk_norm_input(na), *ib = tk_norm_input(nb);
+    tk_normalize *na = tk_normalize_new(TK_IR_MLIR, a, strlen(a));
+    tk_normalize *nb = tk_normalize_new(TK_IR_MLIR, b, strlen(b));
+    const tk_diff_input *ia = tk_normalize_input(na), *ib = tk_normalize_input(nb);
     /* Line 3 uses [4] on both sides (#blocked1 in A, #blocked in B): equal.
      * Line 4 uses [1] in A and [4] in B: different, same text or not. */
     g_assert_cmpuint(ia->lines[2].len, ==, ib->lines[2].len);
@@ -111,8 +111,8 @@ static void test_mlir_alias_refs(void)
                    memcmp(ia->lines[3].text, ib->lines[3].text, ia->lines[3].len) == 0);
     /* The definitions keep the family name. */
     g_assert_true(g_str_has_prefix(ia->lines[1].text, "#blocked = #ttg.blocked<{sizePerThread = [4]}>"));
-    tk_norm_free(na);
-    tk_norm_free(nb);
+    tk_normalize_free(na);
+    tk_normalize_free(nb);
 }
 
 /* Lines from vector_add/stderr.txt and softmax/stderr.txt. */
@@ -211,9 +211,9 @@ static void test_bad_input(void)
     expect_norm(TK_IR_MIR, "debug-location !\n12B\n\t\n", "debug-location !\n12B\n<ignored>");
     char bin[] = "a\0b %1\xff\n\x01";
     for (int d = TK_IR_PLAIN; d <= TK_IR_MIR; d++) {
-        tk_norm *n = tk_norm_new(d, bin, sizeof bin - 1);
-        g_assert_cmpuint(tk_norm_line_count(n), ==, 2);
-        tk_norm_free(n);
+        tk_normalize *n = tk_normalize_new(d, bin, sizeof bin - 1);
+        g_assert_cmpuint(tk_normalize_line_count(n), ==, 2);
+        tk_normalize_free(n);
     }
     /* 8 MB on one line of values and locations. */
     GString *s = g_string_new(NULL);
@@ -221,19 +221,19 @@ static void test_bad_input(void)
         g_string_append(s, "%123 = op %4, %x_5 loc(callsite(#loc1 at #loc2)) ");
     for (int d = TK_IR_PLAIN; d <= TK_IR_MIR; d++) {
         gint64 t0 = g_get_monotonic_time();
-        tk_norm *n = tk_norm_new(d, s->str, s->len);
-        g_assert_cmpuint(tk_norm_input(n)->n, ==, 1);
-        tk_diff_stats st = tk_norm_diff_stats(n, n, NULL);
+        tk_normalize *n = tk_normalize_new(d, s->str, s->len);
+        g_assert_cmpuint(tk_normalize_input(n)->n, ==, 1);
+        tk_diff_stats st = tk_normalize_diff_stats(n, n, NULL);
         g_assert_cmpuint(st.added + st.removed, ==, 0);
-        tk_norm_free(n);
+        tk_normalize_free(n);
         g_assert_cmpint(g_get_monotonic_time() - t0, <, 5 * G_USEC_PER_SEC);
     }
     g_string_free(s, TRUE);
-    g_assert_null(tk_norm_new_lines(TK_IR_MLIR, NULL, 3));
-    tk_norm *empty = tk_norm_new(TK_IR_MLIR, NULL, 0);
-    g_assert_cmpuint(tk_norm_line_count(empty), ==, 0);
-    g_assert_cmpuint(tk_norm_kept_index(empty, 0), ==, TK_NORM_IGNORED);
-    tk_norm_free(empty);
+    g_assert_null(tk_normalize_new_lines(TK_IR_MLIR, NULL, 3));
+    tk_normalize *empty = tk_normalize_new(TK_IR_MLIR, NULL, 0);
+    g_assert_cmpuint(tk_normalize_line_count(empty), ==, 0);
+    g_assert_cmpuint(tk_normalize_kept_index(empty, 0), ==, TK_NORMALIZE_IGNORED);
+    tk_normalize_free(empty);
 }
 
 /* ---- diffs of normalized dumps ---------------------------------------- */
@@ -244,30 +244,30 @@ static int collect(const tk_hunk *h, void *user)
     return 0;
 }
 
-static GArray *norm_hunks(const tk_norm *a, const tk_norm *b,
+static GArray *norm_hunks(const tk_normalize *a, const tk_normalize *b,
                           tk_diff_algorithm alg, unsigned flags)
 {
     GArray *out = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
     tk_diff_opts o = {.algorithm = alg};
-    g_assert_cmpint(tk_norm_diff(a, b, &o, flags, collect, out), ==, 0);
+    g_assert_cmpint(tk_normalize_diff(a, b, &o, flags, collect, out), ==, 0);
     return out;
 }
 
-static int kept_equal(const tk_norm *a, uint32_t i, const tk_norm *b, uint32_t j)
+static int kept_equal(const tk_normalize *a, uint32_t i, const tk_normalize *b, uint32_t j)
 {
-    const tk_diff_line *x = &tk_norm_input(a)->lines[i];
-    const tk_diff_line *y = &tk_norm_input(b)->lines[j];
+    const tk_diff_line *x = &tk_normalize_input(a)->lines[i];
+    const tk_diff_line *y = &tk_normalize_input(b)->lines[j];
     return x->len == y->len && memcmp(x->text, y->text, x->len) == 0;
 }
 
 /* The hunk properties of tk_diff.h, over kept lines and over the dumps'
  * lines, for both algorithms; returns the kept-line stats (histogram) after
  * checking that both views count the same changed kept lines. */
-static tk_diff_stats check_norm_diff(const tk_norm *a, const tk_norm *b,
+static tk_diff_stats check_norm_diff(const tk_normalize *a, const tk_normalize *b,
                                      tk_diff_algorithm alg)
 {
-    const tk_diff_input *ia = tk_norm_input(a), *ib = tk_norm_input(b);
-    GArray *kh = norm_hunks(a, b, alg, TK_NORM_DIFF_KEPT_LINES);
+    const tk_diff_input *ia = tk_normalize_input(a), *ib = tk_normalize_input(b);
+    GArray *kh = norm_hunks(a, b, alg, TK_NORMALIZE_DIFF_KEPT_LINES);
     const tk_hunk *h = (const tk_hunk *)kh->data;
     uint32_t ea = 0, eb = 0;
     for (guint k = 0; k < kh->len; k++) {
@@ -293,7 +293,7 @@ static tk_diff_stats check_norm_diff(const tk_norm *a, const tk_norm *b,
     }
     g_assert_cmpuint(ea, ==, ia->n);
     g_assert_cmpuint(eb, ==, ib->n);
-    tk_diff_stats kept = tk_diff_count(h, kh->len);
+    tk_diff_stats kept = tk_diff_stats_sum(h, kh->len);
     g_array_free(kh, TRUE);
 
     /* Over the dumps' lines: the same coverage rules, and the kept lines in
@@ -312,15 +312,15 @@ static tk_diff_stats check_norm_diff(const tk_norm *a, const tk_norm *b,
         uint32_t ka = 0, kb = 0;
         uint32_t fa = UINT32_MAX, fb = UINT32_MAX;
         for (uint32_t i = h[k].a0; i < h[k].a1; i++)
-            if (tk_norm_kept_index(a, i) != TK_NORM_IGNORED) {
+            if (tk_normalize_kept_index(a, i) != TK_NORMALIZE_IGNORED) {
                 if (fa == UINT32_MAX)
-                    fa = tk_norm_kept_index(a, i);
+                    fa = tk_normalize_kept_index(a, i);
                 ka++;
             }
         for (uint32_t j = h[k].b0; j < h[k].b1; j++)
-            if (tk_norm_kept_index(b, j) != TK_NORM_IGNORED) {
+            if (tk_normalize_kept_index(b, j) != TK_NORMALIZE_IGNORED) {
                 if (fb == UINT32_MAX)
-                    fb = tk_norm_kept_index(b, j);
+                    fb = tk_normalize_kept_index(b, j);
                 kb++;
             }
         if (h[k].tag == TK_HUNK_EQUAL) {
@@ -339,8 +339,8 @@ static tk_diff_stats check_norm_diff(const tk_norm *a, const tk_norm *b,
         ea = h[k].a1;
         eb = h[k].b1;
     }
-    g_assert_cmpuint(ea, ==, tk_norm_line_count(a));
-    g_assert_cmpuint(eb, ==, tk_norm_line_count(b));
+    g_assert_cmpuint(ea, ==, tk_normalize_line_count(a));
+    g_assert_cmpuint(eb, ==, tk_normalize_line_count(b));
     g_assert_cmpuint(orig.added, ==, kept.added);
     g_assert_cmpuint(orig.removed, ==, kept.removed);
     g_array_free(oh, TRUE);
@@ -428,9 +428,9 @@ static guint find_dump(const dump_file *f, const char *needle, int nth)
     g_error("no dump with \"%s\"", needle);
 }
 
-static tk_norm *norm_of(const dump *d)
+static tk_normalize *norm_of(const dump *d)
 {
-    tk_norm *n = tk_norm_new(tk_ir_dialect_sniff(d->text, d->len), d->text, d->len);
+    tk_normalize *n = tk_normalize_new(tk_ir_dialect_sniff(d->text, d->len), d->text, d->len);
     g_assert_nonnull(n);
     return n;
 }
@@ -448,7 +448,7 @@ static char *dump_line(const dump *d, uint32_t index)
     return g_strndup(p, (gsize)((e ? e : end) - p));
 }
 
-static tk_diff_stats both_algorithms(const tk_norm *a, const tk_norm *b)
+static tk_diff_stats both_algorithms(const tk_normalize *a, const tk_normalize *b)
 {
     tk_diff_stats h = check_norm_diff(a, b, TK_DIFF_HISTOGRAM);
     tk_diff_stats m = check_norm_diff(a, b, TK_DIFF_MYERS);
@@ -482,14 +482,14 @@ static void test_coalesce_pass(void)
     dump_file *f = load_dumps("vector_add/mlir_passes.txt", "IR Dump Before ");
     guint i = find_dump(f, "Before TritonGPUCoalesce", 1);
     g_assert_nonnull(strstr(nth_dump(f, i + 1)->header, "Before TritonGPUF32DotTC"));
-    tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
-    g_assert_cmpint(tk_norm_dialect(a), ==, TK_IR_MLIR);
+    tk_normalize *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+    g_assert_cmpint(tk_normalize_dialect(a), ==, TK_IR_MLIR);
     /* 72 and 82 lines between the headers, of which 40 (#loc aliases and
      * the two blank lines at the end) are ignored on each side. */
-    g_assert_cmpuint(tk_norm_line_count(a), ==, 72);
-    g_assert_cmpuint(tk_norm_line_count(b), ==, 82);
-    g_assert_cmpuint(tk_norm_input(a)->n, ==, 32);
-    g_assert_cmpuint(tk_norm_input(b)->n, ==, 42);
+    g_assert_cmpuint(tk_normalize_line_count(a), ==, 72);
+    g_assert_cmpuint(tk_normalize_line_count(b), ==, 82);
+    g_assert_cmpuint(tk_normalize_input(a)->n, ==, 32);
+    g_assert_cmpuint(tk_normalize_input(b)->n, ==, 42);
     tk_diff_stats s = both_algorithms(a, b);
     g_assert_cmpuint(s.added, ==, 13);
     g_assert_cmpuint(s.removed, ==, 3);
@@ -523,8 +523,8 @@ static void test_coalesce_pass(void)
     }
     g_assert_cmpint(c, ==, 4);
     g_array_free(hs, TRUE);
-    tk_norm_free(a);
-    tk_norm_free(b);
+    tk_normalize_free(a);
+    tk_normalize_free(b);
     free_dumps(f);
 }
 
@@ -558,9 +558,9 @@ static void test_layout_swap_pass(void)
         return;
     dump_file *f = load_dumps("vector_add/mlir_passes.txt", "IR Dump Before ");
     guint i = find_dump(f, "Before TritonGPURemoveLayoutConversions", 1);
-    tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
-    g_assert_cmpuint(tk_norm_input(a)->n, ==, 42);
-    g_assert_cmpuint(tk_norm_input(b)->n, ==, 33);
+    tk_normalize *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+    g_assert_cmpuint(tk_normalize_input(a)->n, ==, 42);
+    g_assert_cmpuint(tk_normalize_input(b)->n, ==, 33);
     tk_diff_stats s = both_algorithms(a, b);
     g_assert_cmpuint(s.removed, ==, 28);
     g_assert_cmpuint(s.added, ==, 19);
@@ -571,12 +571,12 @@ static void test_layout_swap_pass(void)
     char *la = dump_line(nth_dump(f, i), 16), *lb = dump_line(nth_dump(f, i + 1), 16);
     g_assert_nonnull(strstr(la, "%offsets = tt.make_range"));
     g_assert_cmpstr(la, ==, lb);
-    uint32_t ka = tk_norm_kept_index(a, 16), kb = tk_norm_kept_index(b, 16);
+    uint32_t ka = tk_normalize_kept_index(a, 16), kb = tk_normalize_kept_index(b, 16);
     g_assert_false(kept_equal(a, ka, b, kb));
     g_free(la);
     g_free(lb);
-    tk_norm_free(a);
-    tk_norm_free(b);
+    tk_normalize_free(a);
+    tk_normalize_free(b);
     free_dumps(f);
 }
 
@@ -590,18 +590,18 @@ static void test_unchanged_pass(void)
     dump_file *f = load_dumps("vector_add/mlir_passes.txt", "IR Dump Before ");
     guint i = find_dump(f, "Before Canonicalizer (canonicalize) ('builtin.module'", 1);
     g_assert_nonnull(strstr(nth_dump(f, i - 1)->header, "TritonRewriteTensorPointer"));
-    tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+    tk_normalize *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
     GArray *hs = norm_hunks(a, b, TK_DIFF_HISTOGRAM, 0);
     g_assert_cmpuint(hs->len, ==, 1);
     tk_hunk h = g_array_index(hs, tk_hunk, 0);
     g_assert_cmpint(h.tag, ==, TK_HUNK_EQUAL);
-    g_assert_cmpuint(h.a1, ==, tk_norm_line_count(a));
-    g_assert_cmpuint(h.b1, ==, tk_norm_line_count(b));
+    g_assert_cmpuint(h.a1, ==, tk_normalize_line_count(a));
+    g_assert_cmpuint(h.b1, ==, tk_normalize_line_count(b));
     g_array_free(hs, TRUE);
     tk_diff_stats s = both_algorithms(a, b);
     g_assert_cmpuint(s.added + s.removed + s.changes, ==, 0);
-    tk_norm_free(a);
-    tk_norm_free(b);
+    tk_normalize_free(a);
+    tk_normalize_free(b);
     free_dumps(f);
 }
 
@@ -655,15 +655,15 @@ static void expect_one_inserted(const dump *d, const char *before,
 {
     char *text = insert_op(d->text, d->len, before, line, r);
     tk_ir_dialect dia = tk_ir_dialect_sniff(d->text, d->len);
-    tk_norm *a = tk_norm_new(dia, d->text, d->len);
-    tk_norm *b = tk_norm_new(dia, text, strlen(text));
-    g_assert_cmpuint(tk_norm_line_count(b), ==, tk_norm_line_count(a) + 1);
+    tk_normalize *a = tk_normalize_new(dia, d->text, d->len);
+    tk_normalize *b = tk_normalize_new(dia, text, strlen(text));
+    g_assert_cmpuint(tk_normalize_line_count(b), ==, tk_normalize_line_count(a) + 1);
     tk_diff_stats s = both_algorithms(a, b);
     g_assert_cmpuint(s.added, ==, 1);
     g_assert_cmpuint(s.removed, ==, 0);
     g_assert_cmpuint(s.changes, ==, 1);
-    tk_norm_free(a);
-    tk_norm_free(b);
+    tk_normalize_free(a);
+    tk_normalize_free(b);
     g_free(text);
 }
 
@@ -726,8 +726,8 @@ static void test_rewired_use(void)
                     "    %1 = arith.addi %x, %y : i32\n"
                     "    %2 = arith.muli %1, %z : i32\n"
                     "    tt.return %1 : i32\n  }\n";
-    tk_norm *na = tk_norm_new(TK_IR_MLIR, a, strlen(a));
-    tk_norm *nb = tk_norm_new(TK_IR_MLIR, b, strlen(b));
+    tk_normalize *na = tk_normalize_new(TK_IR_MLIR, a, strlen(a));
+    tk_normalize *nb = tk_normalize_new(TK_IR_MLIR, b, strlen(b));
     /* The lines match as text; the muli names %0 in A where B's paired
      * value is %1 (and %1 is already paired with %1): replaced.  And the
      * return, naming %1 = %1, stays equal. */
@@ -741,8 +741,8 @@ static void test_rewired_use(void)
     tk_diff_stats s = both_algorithms(na, nb);
     g_assert_cmpuint(s.added, ==, 1);
     g_assert_cmpuint(s.removed, ==, 1);
-    tk_norm_free(na);
-    tk_norm_free(nb);
+    tk_normalize_free(na);
+    tk_normalize_free(nb);
 
     /* Values are per function: %0 of @f and %0 of @g are not one value, so
      * pairing one does not constrain the other. */
@@ -750,12 +750,12 @@ static void test_rewired_use(void)
                     "  tt.func @g() {\n    %0 = arith.addi %x, %y : i32\n    tt.return %0 : i32\n  }\n";
     const char *d = "  tt.func @f() {\n    %1 = arith.addi %x, %y : i32\n  }\n"
                     "  tt.func @g() {\n    %0 = arith.addi %x, %y : i32\n    tt.return %0 : i32\n  }\n";
-    na = tk_norm_new(TK_IR_MLIR, c, strlen(c));
-    nb = tk_norm_new(TK_IR_MLIR, d, strlen(d));
+    na = tk_normalize_new(TK_IR_MLIR, c, strlen(c));
+    nb = tk_normalize_new(TK_IR_MLIR, d, strlen(d));
     s = both_algorithms(na, nb);
     g_assert_cmpuint(s.added + s.removed, ==, 0);
-    tk_norm_free(na);
-    tk_norm_free(nb);
+    tk_normalize_free(na);
+    tk_normalize_free(nb);
 }
 
 /* MLIR reuses a name in sibling regions: each definition is its own value,
@@ -778,13 +778,13 @@ static void test_sibling_regions(void)
                     "      %x = arith.subi %a, %b : i32\n"
                     "      scf.yield %x : i32\n"
                     "    }\n  }\n";
-    tk_norm *na = tk_norm_new(TK_IR_MLIR, a, strlen(a));
-    tk_norm *nb = tk_norm_new(TK_IR_MLIR, b, strlen(b));
+    tk_normalize *na = tk_normalize_new(TK_IR_MLIR, a, strlen(a));
+    tk_normalize *nb = tk_normalize_new(TK_IR_MLIR, b, strlen(b));
     /* A's first %x is B's %x_1; A's second %x is B's %x: no change. */
     tk_diff_stats s = both_algorithms(na, nb);
     g_assert_cmpuint(s.added + s.removed, ==, 0);
-    tk_norm_free(na);
-    tk_norm_free(nb);
+    tk_normalize_free(na);
+    tk_normalize_free(nb);
 }
 
 /* The line of dump D at INDEX contains NEEDLE. */
@@ -830,13 +830,13 @@ static void test_region_folded(void)
     guint i = find_dump(f, "Before TritonGPUPipeline", 1) + 1;
     const dump *da = nth_dump(f, i), *db = nth_dump(f, i + 1);
     g_assert_nonnull(strstr(da->header, "Before Canonicalizer"));
-    tk_norm *a = norm_of(da), *b = norm_of(db);
+    tk_normalize *a = norm_of(da), *b = norm_of(db);
     uint32_t if_line = line_with(da, "%12:3 = scf.if %true", 1);
     uint32_t min_a = line_with(da, "%group_size_m_11 = arith.minsi", 1);
     uint32_t min_b = line_with(db, "%group_size_m_7 = arith.minsi", 2);
-    GArray *hs = norm_hunks(a, b, TK_DIFF_HISTOGRAM, TK_NORM_DIFF_KEPT_LINES);
-    uint32_t kif = tk_norm_kept_index(a, if_line);
-    uint32_t ka = tk_norm_kept_index(a, min_a), kb = tk_norm_kept_index(b, min_b);
+    GArray *hs = norm_hunks(a, b, TK_DIFF_HISTOGRAM, TK_NORMALIZE_DIFF_KEPT_LINES);
+    uint32_t kif = tk_normalize_kept_index(a, if_line);
+    uint32_t ka = tk_normalize_kept_index(a, min_a), kb = tk_normalize_kept_index(b, min_b);
     guint k = 0;
     while (g_array_index(hs, tk_hunk, k).a1 <= kif)
         k++;
@@ -849,15 +849,15 @@ static void test_region_folded(void)
     g_assert_cmpuint(h.a1 - h.a0, ==, 10);
     g_assert_true(h.a0 <= ka && ka < h.a1);
     g_assert_cmpuint(kb - h.b0, ==, ka - h.a0);
-    assert_line(da, tk_norm_orig_index(a, h.a1 - 1), "%offs_bn = arith.muli %pid_n_13");
+    assert_line(da, tk_normalize_orig_index(a, h.a1 - 1), "%offs_bn = arith.muli %pid_n_13");
     h = g_array_index(hs, tk_hunk, k + 2);
     g_assert_cmpint(h.tag, ==, TK_HUNK_DELETE);
     g_assert_cmpuint(h.a1 - h.a0, ==, 4);
-    assert_line(da, tk_norm_orig_index(a, h.a0), "scf.yield %offs_am, %offs_bn, %start_pid");
-    assert_line(da, tk_norm_orig_index(a, h.a0 + 3), "} loc(#loc2)");
+    assert_line(da, tk_normalize_orig_index(a, h.a0), "scf.yield %offs_am, %offs_bn, %start_pid");
+    assert_line(da, tk_normalize_orig_index(a, h.a0 + 3), "} loc(#loc2)");
     g_array_free(hs, TRUE);
-    tk_norm_free(a);
-    tk_norm_free(b);
+    tk_normalize_free(a);
+    tk_normalize_free(b);
     free_dumps(f);
 }
 
@@ -872,12 +872,12 @@ static void test_all_pairs_well_formed(void)
     g_assert_cmpuint(f->dumps->len, ==, 73);
     guint changed = 0;
     for (guint i = 0; i + 1 < f->dumps->len; i++) {
-        tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+        tk_normalize *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
         tk_diff_stats h = check_norm_diff(a, b, TK_DIFF_HISTOGRAM);
         check_norm_diff(a, b, TK_DIFF_MYERS);
         changed += h.changes > 0;
-        tk_norm_free(a);
-        tk_norm_free(b);
+        tk_normalize_free(a);
+        tk_normalize_free(b);
     }
     /* By `diff` of the raw text, 15 consecutive pairs differ at all (pairs
      * 1 2 4 5 13 14 17 54 57 58 59 60 62 63 64 counting from 0); none of
@@ -888,21 +888,21 @@ static void test_all_pairs_well_formed(void)
     f = load_dumps("vector_add/stderr.txt", "*** IR Dump After");
     guint first = find_dump(f, "; *** IR Dump After Annotation2MetadataPass", 1);
     for (guint i = first; i < first + 20; i++) {
-        tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
-        g_assert_cmpint(tk_norm_dialect(a), ==, TK_IR_LLVM);
+        tk_normalize *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+        g_assert_cmpint(tk_normalize_dialect(a), ==, TK_IR_LLVM);
         check_norm_diff(a, b, TK_DIFF_HISTOGRAM);
         check_norm_diff(a, b, TK_DIFF_MYERS);
-        tk_norm_free(a);
-        tk_norm_free(b);
+        tk_normalize_free(a);
+        tk_normalize_free(b);
     }
     /* And the machine code dumps at the end. */
     guint mir = find_dump(f, "# *** IR Dump After NVPTX DAG->DAG Pattern Instruction Selection", 1);
     for (guint i = mir; i + 1 < f->dumps->len; i++) {
-        tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
-        g_assert_cmpint(tk_norm_dialect(a), ==, TK_IR_MIR);
+        tk_normalize *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+        g_assert_cmpint(tk_normalize_dialect(a), ==, TK_IR_MIR);
         check_norm_diff(a, b, TK_DIFF_HISTOGRAM);
-        tk_norm_free(a);
-        tk_norm_free(b);
+        tk_normalize_free(a);
+        tk_normalize_free(b);
     }
     free_dumps(f);
 }
@@ -923,7 +923,7 @@ static void test_llvm_pass(void)
     dump_file *f = load_dumps("vector_add/stderr.txt", "*** IR Dump After");
     guint i = find_dump(f, "; *** IR Dump After SROAPass on add_kernel", 1);
     g_assert_nonnull(strstr(nth_dump(f, i + 1)->header, "EarlyCSEPass on add_kernel"));
-    tk_norm *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
+    tk_normalize *a = norm_of(nth_dump(f, i)), *b = norm_of(nth_dump(f, i + 1));
     GArray *hs = norm_hunks(a, b, TK_DIFF_HISTOGRAM, 0);
     tk_hunk h0 = g_array_index(hs, tk_hunk, 0), h1 = g_array_index(hs, tk_hunk, 1);
     g_assert_cmpint(h0.tag, ==, TK_HUNK_EQUAL);
@@ -946,8 +946,8 @@ static void test_llvm_pass(void)
     g_assert_cmpstr(l, ==, "  %16 = or i32 %14, %15, !dbg !9");
     g_free(l);
     g_array_free(hs, TRUE);
-    tk_norm_free(a);
-    tk_norm_free(b);
+    tk_normalize_free(a);
+    tk_normalize_free(b);
     free_dumps(f);
 }
 

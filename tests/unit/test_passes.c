@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "passes_internal.h"
+#include "passes/internal.h"
 #include "tk_test.h"
 #include "tkdump/tk_passes.h"
 
@@ -78,17 +78,17 @@ static char *read_dump_file(const char *rel, gsize *len)
     return data;
 }
 
-static tk_pass_header parse(const char *line)
+static passes_header parse(const char *line)
 {
-    tk_pass_header h;
-    if (!tk_passes_parse_header(line, strlen(line), &h))
+    passes_header h;
+    if (!passes_parse_header(line, strlen(line), &h))
         g_error("not parsed as a header: %s", line);
     return h;
 }
 
 #define assert_span(span, lit)                                              \
     do {                                                                    \
-        tk_span s_ = (span);                                                \
+        passes_span s_ = (span);                                                \
         char *got_ = g_strndup(s_.p ? s_.p : "", s_.n);                     \
         g_assert_cmpstr(got_, ==, (lit));                                   \
         g_free(got_);                                                       \
@@ -99,8 +99,8 @@ static tk_pass_header parse(const char *line)
 static void test_headers_mlir(void)
 {
     /* vector_add/mlir_passes.txt line 1 */
-    tk_pass_header h = parse("// -----// IR Dump Before Inliner (inline) "
-                             "('builtin.module' operation) //----- //");
+    passes_header h = parse("// -----// IR Dump Before Inliner (inline) "
+                            "('builtin.module' operation) //----- //");
     g_assert_cmpint(h.kind, ==, TK_PASS_MLIR);
     g_assert_cmpint(h.when, ==, TK_PASS_BEFORE);
     g_assert_cmpint(h.status, ==, TK_PASS_PRINTED);
@@ -185,19 +185,19 @@ static void test_headers_mlir(void)
     g_assert_true(h.pass.n >= 13 &&
                   memcmp(h.pass.p, "Canonicalizer", 13) == 0);
 
-    tk_pass_header x;
+    passes_header x;
     const char *not_headers[] = {
         "// just a comment about IR", "// -----// nothing to see here",
         "#loc = loc(\"/tmp/x.py\":7:0)", "module attributes {} {"};
     for (size_t i = 0; i < G_N_ELEMENTS(not_headers); i++)
-        g_assert_false(tk_passes_parse_header(not_headers[i],
-                                              strlen(not_headers[i]), &x));
+        g_assert_false(passes_parse_header(not_headers[i],
+                                           strlen(not_headers[i]), &x));
 }
 
 static void test_headers_llvm(void)
 {
     /* vector_add/stderr.txt lines 1029, 70, 4197 */
-    tk_pass_header h =
+    passes_header h =
         parse("; *** IR Dump After EntryExitInstrumenterPass on add_kernel ***");
     g_assert_cmpint(h.kind, ==, TK_PASS_LLVM_IR);
     g_assert_cmpint(h.when, ==, TK_PASS_AFTER);
@@ -310,7 +310,7 @@ static void test_headers_llvm(void)
     assert_span(h.arg, "machine-sink");
     assert_span(h.scope_name, "f");
 
-    tk_pass_header x;
+    passes_header x;
     const char *not_headers[] = {
         "Running pass: Annotation2MetadataPass on [module]",
         "; ModuleID = 'LLVMDialectModule'",
@@ -318,8 +318,8 @@ static void test_headers_llvm(void)
         "# End machine code for function add_kernel.",
         "*** something else ***", "; *** IR is fun ***"};
     for (size_t i = 0; i < G_N_ELEMENTS(not_headers); i++)
-        g_assert_false(tk_passes_parse_header(not_headers[i],
-                                              strlen(not_headers[i]), &x));
+        g_assert_false(passes_parse_header(not_headers[i],
+                                           strlen(not_headers[i]), &x));
 }
 
 /* ---- vector_add --------------------------------------------------------- */
@@ -609,8 +609,10 @@ static void check_kernels_match(const char *rel, const tk_passes *p,
     gboolean *taken = g_new0(gboolean, tk_passes_seq_count(p));
     for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
+        tk_pass_key key;
+        tk_kernel_pass_key(k, &key);
         size_t n_best = 0;
-        ptrdiff_t s = tk_passes_find_kernel(p, k, &n_best);
+        ptrdiff_t s = tk_passes_find_seq(p, &key, &n_best);
         if (s < 0 || n_best != 1)
             g_error("%s %s: sequence %td, %zu best", tk_kernel_name(k),
                     tk_kernel_hash(k), s, n_best);
@@ -619,7 +621,7 @@ static void check_kernels_match(const char *rel, const tk_passes *p,
         g_assert_cmpstr(tk_passes_seq(p, (size_t)s)->kernel, ==,
                         tk_kernel_name(k));
         /* Its final stage text is one of its dumps: more than a name. */
-        g_assert_cmpint(tk_passes_seq_score(p, (size_t)s, k), >, 1);
+        g_assert_cmpint(tk_passes_seq_score(p, (size_t)s, &key), >, 1);
     }
     g_free(taken);
     tk_bundle_free(b);
@@ -1023,7 +1025,7 @@ static void test_window_and_crlf(void)
     char *path = tk_test_dump_path("vector_add/mlir_passes.txt");
     tk_diags *d = tk_diags_new();
     tk_passes *ref = index_file(path, d);
-    tk_passes *small = tk_passes_index_window(path, 512, d);
+    tk_passes *small = passes_index_window(path, 512, d);
     g_assert_nonnull(small);
     g_assert_cmpuint(tk_passes_count(small), ==, tk_passes_count(ref));
     for (size_t i = 0; i < tk_passes_count(ref); i++) {

@@ -5,9 +5,9 @@
  * metadata lines it follows. */
 #include <string.h>
 
-#include "linemap.h"
-#include "readers.h"
-#include "text.h"
+#include "read/linemap.h"
+#include "read/readers.h"
+#include "util/text.h"
 #include "tk_test.h"
 
 #define STANDARD_PY \
@@ -622,20 +622,20 @@ static void test_linear_time(void)
     GString *in[2] = {four, sixteen};
     for (int k = 0; k < 2; k++) {
         gint64 best = G_MAXINT64;
-        tk_text text;
-        g_assert_cmpint(tk_text_from_memory(&text, "lin.ll", in[k]->str, in[k]->len, NULL), ==, 0);
+        text_buf text;
+        g_assert_cmpint(text_from_memory(&text, "lin.ll", in[k]->str, in[k]->len, NULL), ==, 0);
         for (int rep = 0; rep < 3; rep++) {
-            tk_linemap_builder b;
-            tk_linemap_builder_init(&b);
-            tk_reader_info info = {0};
+            read_linemap_builder b;
+            read_linemap_builder_init(&b);
+            read_info info = {0};
             gint64 t0 = g_get_monotonic_time();
-            tk_read_llvm_locs(&text, tab, &b, &info, NULL);
+            read_llvm_locs(&text, tab, &b, &info, NULL);
             gint64 dt = g_get_monotonic_time() - t0;
             g_assert_cmpuint(b.n, ==, 200u * 200u * (k ? 16 : 4));
-            tk_linemap_builder_clear(&b);
+            read_linemap_builder_clear(&b);
             best = dt < best ? dt : best;
         }
-        tk_text_clear(&text);
+        text_clear(&text);
         t[k] = (double)best;
     }
     g_test_message("%.1f ms, then %.1f ms for four times the text", t[0] / 1000, t[1] / 1000);

@@ -2,48 +2,48 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "linemap.h"
-#include "text.h"
+#include "read/linemap.h"
+#include "util/text.h"
 #include "tk_test.h"
 
 static void test_lines_lf_crlf_and_last_line(void)
 {
-    tk_text t;
+    text_buf t;
     const char *src = "a\r\nbb\n\nccc";
-    g_assert_cmpint(tk_text_from_memory(&t, "mem", src, strlen(src), NULL), ==, 0);
+    g_assert_cmpint(text_from_memory(&t, "mem", src, strlen(src), NULL), ==, 0);
     g_assert_cmpuint(t.n_lines, ==, 4);
     size_t len;
-    const char *l = tk_text_line(&t, 1, &len);
+    const char *l = text_line(&t, 1, &len);
     g_assert_cmpuint(len, ==, 1);
     g_assert_cmpint(l[0], ==, 'a');
-    tk_text_line(&t, 2, &len);
+    text_line(&t, 2, &len);
     g_assert_cmpuint(len, ==, 2);
-    tk_text_line(&t, 3, &len);
+    text_line(&t, 3, &len);
     g_assert_cmpuint(len, ==, 0);
-    l = tk_text_line(&t, 4, &len);
+    l = text_line(&t, 4, &len);
     g_assert_cmpuint(len, ==, 3);
     g_assert_true(memcmp(l, "ccc", 3) == 0);
-    tk_text_clear(&t);
+    text_clear(&t);
 
-    g_assert_cmpint(tk_text_from_memory(&t, "mem", "", 0, NULL), ==, 0);
+    g_assert_cmpint(text_from_memory(&t, "mem", "", 0, NULL), ==, 0);
     g_assert_cmpuint(t.n_lines, ==, 0);
-    tk_text_clear(&t);
-    g_assert_cmpint(tk_text_from_memory(&t, "mem", "x\n", 2, NULL), ==, 0);
+    text_clear(&t);
+    g_assert_cmpint(text_from_memory(&t, "mem", "x\n", 2, NULL), ==, 0);
     g_assert_cmpuint(t.n_lines, ==, 1);
-    tk_text_clear(&t);
+    text_clear(&t);
 }
 
 static void test_read_refuses_binary_and_missing(void)
 {
     tk_diags *d = tk_diags_new();
-    tk_text t;
-    g_assert_cmpint(tk_text_read(&t, "/nonexistent/tkview/file.ttgir", d), ==, -1);
+    text_buf t;
+    g_assert_cmpint(text_read(&t, "/nonexistent/tkview/file.ttgir", d), ==, -1);
     g_assert_cmpuint(tk_diags_count_at_least(d, TK_DIAG_ERROR), ==, 1);
     g_assert_cmpstr(tk_diags_get(d, 0)->file, ==, "/nonexistent/tkview/file.ttgir");
 
     char *path = g_build_filename(g_get_tmp_dir(), "tk-test-binary.bin", NULL);
     g_assert_true(g_file_set_contents(path, "abc\0def", 7, NULL));
-    g_assert_cmpint(tk_text_read(&t, path, d), ==, -1);
+    g_assert_cmpint(text_read(&t, path, d), ==, -1);
     g_assert_nonnull(strstr(tk_diags_get(d, 1)->message, "binary"));
     g_unlink(path);
     g_free(path);
@@ -52,25 +52,25 @@ static void test_read_refuses_binary_and_missing(void)
 
 static void test_linemap_groups_by_line(void)
 {
-    tk_linemap_builder b;
-    tk_linemap_builder_init(&b);
-    tk_linemap_add(&b, 3, 7);
-    tk_linemap_add(&b, 1, 5);
-    tk_linemap_add(&b, 3, 2);
-    tk_linemap_add(&b, 3, 7); /* repeat, dropped */
-    tk_linemap_add(&b, 9, 1); /* past the end, dropped */
-    tk_linemap m;
-    tk_linemap_finish(&b, 4, &m);
+    read_linemap_builder b;
+    read_linemap_builder_init(&b);
+    read_linemap_add(&b, 3, 7);
+    read_linemap_add(&b, 1, 5);
+    read_linemap_add(&b, 3, 2);
+    read_linemap_add(&b, 3, 7); /* repeat, dropped */
+    read_linemap_add(&b, 9, 1); /* past the end, dropped */
+    read_linemap m;
+    read_linemap_finish(&b, 4, &m);
     const tk_stack_id *ids;
-    g_assert_cmpuint(tk_linemap_get(&m, 1, &ids), ==, 1);
+    g_assert_cmpuint(read_linemap_get(&m, 1, &ids), ==, 1);
     g_assert_cmpuint(ids[0], ==, 5);
-    g_assert_cmpuint(tk_linemap_get(&m, 2, &ids), ==, 0);
-    g_assert_cmpuint(tk_linemap_get(&m, 3, &ids), ==, 2);
+    g_assert_cmpuint(read_linemap_get(&m, 2, &ids), ==, 0);
+    g_assert_cmpuint(read_linemap_get(&m, 3, &ids), ==, 2);
     g_assert_cmpuint(ids[0], ==, 7); /* order of discovery kept */
     g_assert_cmpuint(ids[1], ==, 2);
-    g_assert_cmpuint(tk_linemap_get(&m, 5, &ids), ==, 0);
+    g_assert_cmpuint(read_linemap_get(&m, 5, &ids), ==, 0);
     g_assert_cmpuint(m.n_located, ==, 2);
-    tk_linemap_clear(&m);
+    read_linemap_clear(&m);
 }
 
 static void test_loctab_interns(void)

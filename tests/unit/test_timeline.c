@@ -54,10 +54,12 @@ static void capture_close(capture *c)
 static tk_timeline *kernel_timeline(capture *c, const tk_kernel *k)
 {
     size_t nb;
-    ptrdiff_t sm = tk_passes_find_kernel(c->mlir, k, &nb);
+    tk_pass_key key;
+    tk_kernel_pass_key(k, &key);
+    ptrdiff_t sm = tk_passes_find_seq(c->mlir, &key, &nb);
     g_assert_cmpint(sm, >=, 0);
     g_assert_cmpuint(nb, ==, 1);
-    ptrdiff_t sl = tk_passes_find_kernel(c->llvm, k, &nb);
+    ptrdiff_t sl = tk_passes_find_seq(c->llvm, &key, &nb);
     g_assert_cmpint(sl, >=, 0);
     g_assert_cmpuint(nb, ==, 1);
     tk_timeline_part parts[2] = {{c->llvm, (size_t)sl}, {c->mlir, (size_t)sm}};

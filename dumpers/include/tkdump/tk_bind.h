@@ -1,5 +1,5 @@
-/* tk_bind.h - the binding index of one kernel: source line <-> IR lines of
- * every stage, and IR line <-> IR lines of another stage.
+/* tk_bind.h - the binding index of one kernel (a tk_bind): source line <->
+ * IR lines of every stage, and IR line <-> IR lines of another stage.
  *
  * Two ways to ask for a source line:
  *   TK_MATCH_EXACT     IR whose innermost frame is that line: the code the
@@ -33,8 +33,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tk_bundle.h"
-#include "tk_loc.h"
+#include "tk_export.h"
+#include "tk_kernel.h"
+#include "tk_loctab.h"
 #include "tk_stage.h"
 
 #ifdef __cplusplus
@@ -46,35 +47,41 @@ typedef enum {
     TK_MATCH_CALLED
 } tk_match;
 
-typedef struct tk_bindex tk_bindex;
+typedef struct tk_bind tk_bind;
 
 /* Builds the index of KERNEL, whose locations live in TAB (the stacks it
  * infers for SASS lines are interned there).  Never fails on content (a kernel
- * with no locations gives an empty index).  Free with tk_bindex_free(). */
-tk_bindex *tk_bindex_build(const tk_kernel *kernel, tk_loctab *tab);
-void tk_bindex_free(tk_bindex *index);
+ * with no locations gives an empty index).  Free with tk_bind_free(). */
+TK_API
+tk_bind *tk_bind_new(const tk_kernel *kernel, tk_loctab *tab);
+TK_API
+void tk_bind_free(tk_bind *index);
 
 /* The stacks of LINE of STAGE as the index sees them: the stage's own, or for
  * SASS lines the stack completed from the PTX (see above).  *IDS is owned by
  * the index or the stage.  Returns their number. */
-size_t tk_bindex_line_stacks(const tk_bindex *index, tk_stage_kind stage,
-                             uint32_t line, const tk_stack_id **ids);
+TK_API
+size_t tk_bind_line_stacks(const tk_bind *index, tk_stage_kind stage,
+                           uint32_t line, const tk_stack_id **ids);
 
 /* Whether a SASS line's stack was completed from the PTX. */
-int tk_bindex_stack_inferred(const tk_bindex *index, tk_stage_kind stage,
-                             uint32_t line);
+TK_API
+int tk_bind_stack_inferred(const tk_bind *index, tk_stage_kind stage,
+                           uint32_t line);
 
 /* The lines of STAGE bound to source FILE:LINE, ascending, without repeats.
  * *LINES is owned by the index; returns their number. */
-size_t tk_bindex_source_to_stage(const tk_bindex *index, tk_file_id file,
-                                 uint32_t line, tk_match match,
-                                 tk_stage_kind stage, const uint32_t **lines);
+TK_API
+size_t tk_bind_source_to_stage(const tk_bind *index, tk_file_id file,
+                               uint32_t line, tk_match match,
+                               tk_stage_kind stage, const uint32_t **lines);
 
 /* The lines of stage TO bound to line LINE of stage FROM, ascending, without
  * repeats.  Caller frees *LINES with free().  Returns their number. */
-size_t tk_bindex_stage_to_stage(const tk_bindex *index, tk_stage_kind from,
-                                uint32_t line, tk_stage_kind to,
-                                uint32_t **lines);
+TK_API
+size_t tk_bind_stage_to_stage(const tk_bind *index, tk_stage_kind from,
+                              uint32_t line, tk_stage_kind to,
+                              uint32_t **lines);
 
 /* Every source position (file, line) that STAGE refers to in any frame, with
  * the number of IR lines bound to it in each mode.  Sorted by file path, then
@@ -86,16 +93,19 @@ typedef struct {
     uint32_t n_called; /* IR lines with a frame here */
 } tk_source_ref;
 
-size_t tk_bindex_source_refs(const tk_bindex *index, tk_stage_kind stage,
-                             const tk_source_ref **refs);
+TK_API
+size_t tk_bind_source_refs(const tk_bind *index, tk_stage_kind stage,
+                           const tk_source_ref **refs);
 
 /* Number of IR lines of STAGE that carry at least one stack. */
-uint32_t tk_bindex_bound_line_count(const tk_bindex *index,
-                                    tk_stage_kind stage);
+TK_API
+uint32_t tk_bind_bound_line_count(const tk_bind *index,
+                                  tk_stage_kind stage);
 
 /* For a USE_IR_LOC capture: the stage whose file the other stages' locations
  * point at (TK_STAGE_TTIR or TK_STAGE_TTGIR), or TK_STAGE_UNKNOWN. */
-tk_stage_kind tk_bindex_irloc_stage(const tk_bindex *index);
+TK_API
+tk_stage_kind tk_bind_irloc_stage(const tk_bind *index);
 
 #ifdef __cplusplus
 }

@@ -1,17 +1,17 @@
 /* tk_bundle.h - loading what a user has on disk: a tkview bundle, a capture
  * folder, a Triton cache or TRITON_DUMP_DIR folder, or loose stage files.
  *
- * Whatever the input, the result is the same model: a list of kernels, each
- * identified by name and hash, each with the final stages that were found and
- * the metadata Triton wrote.  The same kernel found twice (under kernel_dump/
- * and under cache/ of one capture) is one kernel.
+ * Whatever the input, the result is the same model: a list of kernels
+ * (tk_kernel.h), each identified by name and hash, each with the final stages
+ * that were found and the metadata Triton wrote.  The same kernel found
+ * twice (under kernel_dump/ and under cache/ of one capture) is one kernel.
  *
  * Ownership: the bundle owns its kernels, their stages, the location table and
  * every string it returns.  Freeing the bundle frees all of them.
  *
  * Threads: a bundle is not thread-safe.  Some calls that look like reads fill
  * caches (tk_bundle_resolve_source(), tk_bundle_pass_file_count()) or intern
- * stacks into its location table (tk_bindex_build(), tk_timeline_history(),
+ * stacks into its location table (tk_bind_new(), tk_timeline_history(),
  * tk_ir_diff_bind(), tk_stage_read() with its table), which may move the
  * table's arrays; a program that works on one bundle from several threads
  * serializes those calls against every other use of the bundle.
@@ -22,8 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tk_diag.h"
-#include "tk_loc.h"
+#include "tk_diags.h"
+#include "tk_export.h"
+#include "tk_kernel.h"
+#include "tk_loctab.h"
+#include "tk_passes.h"
 #include "tk_stage.h"
 
 #ifdef __cplusplus
@@ -46,7 +49,6 @@ typedef struct {
 } tk_load_options;
 
 typedef struct tk_bundle tk_bundle;
-typedef struct tk_kernel tk_kernel;
 
 /* Loads PATH (a folder or a single stage file).  Returns NULL, with an error
  * in DIAGS, only when nothing usable was found; otherwise a bundle with every
@@ -62,30 +64,42 @@ typedef struct tk_kernel tk_kernel;
  * with a note.  Such a load indexes the pass files at once, reporting to
  * DIAGS.  When nothing loads, the error names the files looked at that are
  * neither stage files nor pass dumps. */
+TK_API
 tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
                           tk_diags *diags);
+TK_API
 void tk_bundle_free(tk_bundle *bundle);
 
+TK_API
 tk_input_kind tk_bundle_input_kind(const tk_bundle *bundle);
+TK_API
 const char *tk_bundle_path(const tk_bundle *bundle);
+TK_API
 tk_loctab *tk_bundle_loctab(const tk_bundle *bundle);
 
 /* From the manifest of a tkview bundle; NULL when unknown or not a bundle. */
+TK_API
 const char *tk_bundle_tool_version(const tk_bundle *bundle);
+TK_API
 const char *tk_bundle_compiler(const tk_bundle *bundle); /* "triton 3.6.0" */
+TK_API
 const char *tk_bundle_command(const tk_bundle *bundle);
 /* 1: the capture finished; 0: it did not (the manifest says incomplete);
  * -1: unknown (not a bundle). */
+TK_API
 int tk_bundle_complete(const tk_bundle *bundle);
 
+TK_API
 size_t tk_bundle_kernel_count(const tk_bundle *bundle);
 /* Kernels are ordered by name, then by hash. */
+TK_API
 const tk_kernel *tk_bundle_kernel(const tk_bundle *bundle, size_t i);
 
 /* Finds a kernel by what a user types: an index ("3"), a full name, a hash or
  * hash prefix, or "name:hashprefix".  Returns NULL when nothing matches or
  * when more than one kernel does; *N_MATCHES (if not NULL) receives how many
  * matched, so the caller can say which. */
+TK_API
 const tk_kernel *tk_bundle_find_kernel(const tk_bundle *bundle,
                                        const char *spec, size_t *n_matches);
 
@@ -94,6 +108,7 @@ const tk_kernel *tk_bundle_find_kernel(const tk_bundle *bundle,
  * like the location's, then the source_dirs.  Returns NULL when not found; the
  * first failure for a file adds one note to DIAGS (if not NULL), later ones
  * add nothing.  The result is cached and owned by the bundle. */
+TK_API
 const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
                                      tk_diags *diags);
 
@@ -105,6 +120,7 @@ const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
  * the bundle is built beside it and renamed into place, so a failure leaves
  * nothing behind.  No name in the input can place a file outside OUTDIR.
  * Returns 0, or -1 with an error in DIAGS; sources not found add notes. */
+TK_API
 int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
                    tk_diags *diags);
 
@@ -119,53 +135,27 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
  * tk_bundle_pass_file_count(), so commands that do not look at passes do not
  * pay for reading hundreds of MB.  DIAGS (may be NULL) receives what indexing
  * reports.  The indexes are owned by the bundle. */
+TK_API
 size_t tk_bundle_pass_file_count(tk_bundle *bundle, tk_diags *diags);
-const struct tk_passes *tk_bundle_pass_file(tk_bundle *bundle, size_t i);
+TK_API
+const tk_passes *tk_bundle_pass_file(tk_bundle *bundle, size_t i);
 
 /* KERNEL's sequence of dumps in pass file I (tk_passes_seq()), chosen with
- * tk_passes_find_kernel(), or -1 when that file has none for it (or when the
- * dumps cannot tell it apart from another compile: then a warning was added
- * to the DIAGS given to tk_bundle_pass_file_count()). */
+ * tk_passes_find_seq() for its tk_kernel_pass_key(), or -1 when that file has
+ * none for it (or when the dumps cannot tell it apart from another compile:
+ * then a warning was added to the DIAGS given to
+ * tk_bundle_pass_file_count()). */
+TK_API
 ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *bundle, const tk_kernel *kernel,
                                     size_t i);
 
-/* ---- kernels ---------------------------------------------------------- */
-
-const char *tk_kernel_name(const tk_kernel *kernel);
-/* Triton's hash of the compiled kernel (from its metadata), or the name of
- * the folder it was found in when there is no metadata; never NULL. */
-const char *tk_kernel_hash(const tk_kernel *kernel);
-
-/* The stage of KIND, or NULL when none was found. */
-const tk_stage *tk_kernel_stage(const tk_kernel *kernel, tk_stage_kind kind);
-
-/* Whether the kernel has any final stage: not one made from pass dumps
- * alone, which has its passes only. */
-int tk_kernel_has_stages(const tk_kernel *kernel);
-
-/* What Triton's metadata (NAME.json) and the SASS say; -1 when unknown. */
-typedef struct {
-    int64_t num_warps;
-    int64_t num_ctas;
-    int64_t num_stages;
-    int64_t shared_bytes;
-    int64_t registers; /* per thread, from the cubin's SASS when present */
-    int64_t spill_bytes;
-    const char *target;         /* "cuda:90", NULL when unknown */
-    const char *triton_version; /* NULL when unknown */
-} tk_kernel_meta;
-
-const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
-
-/* Why KERNEL has no stage of KIND, for a viewer to say instead of showing an
- * empty pane: what the capture recorded (e.g. "no nvdisasm on the capture
- * machine"), "no final stages were found: the kernel comes from pass dumps
- * only (...)" for a kernel made from pass dumps, or else where the stage was
- * looked for.  NULL when the stage is there.  Owned by the bundle. */
-const char *tk_kernel_stage_missing(const tk_kernel *kernel, tk_stage_kind kind);
-
-/* The folder(s) the kernel's files came from, for display. */
-const char *tk_kernel_origin(const tk_kernel *kernel);
+/* What the pass index matches KERNEL by (tk_passes_find_seq()): its name
+ * (borrowed: KEY lives no longer than the kernel), its num_warps, and the
+ * digests of its final TTIR, TTGIR and LLIR.  Declared here, not in
+ * tk_kernel.h, because it joins the kernel model and the pass index: the
+ * pass index knows nothing of kernels. */
+TK_API
+void tk_kernel_pass_key(const tk_kernel *kernel, tk_pass_key *key);
 
 #ifdef __cplusplus
 }

@@ -51,6 +51,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tk_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -72,6 +74,7 @@ typedef struct {
 } tk_hunk;
 
 /* "equal", "delete", "insert", "replace", "group". */
+TK_API
 const char *tk_hunk_tag_name(tk_hunk_tag tag);
 
 /* One line: LEN bytes at TEXT, without its line end.  Not NUL-terminated. */
@@ -95,6 +98,7 @@ typedef enum {
 } tk_diff_algorithm;
 
 /* "histogram" or "myers". */
+TK_API
 const char *tk_diff_algorithm_name(tk_diff_algorithm alg);
 
 /* Called once per hunk, in order.  HUNK is valid during the call only.
@@ -102,11 +106,13 @@ const char *tk_diff_algorithm_name(tk_diff_algorithm alg);
 typedef int (*tk_diff_hunk_fn)(const tk_hunk *hunk, void *user);
 
 /* The hash the engine gives LEN bytes at TEXT (64-bit, not cryptographic). */
+TK_API
 uint64_t tk_diff_hash(const char *text, size_t len);
 
 /* Diffs A against B with ALG and reports the hunks to FN.  Returns 0, or the
  * nonzero value FN returned to stop.  Inputs with 2^32 - 2 lines or more are
  * refused with -1 before any hunk is reported. */
+TK_API
 int tk_diff(const tk_diff_input *a, const tk_diff_input *b,
             tk_diff_algorithm alg, tk_diff_hunk_fn fn, void *user);
 
@@ -118,12 +124,14 @@ typedef struct {
 } tk_diff_opts;
 
 /* tk_diff() with OPTS (NULL: the defaults, histogram). */
+TK_API
 int tk_diff_with(const tk_diff_input *a, const tk_diff_input *b,
                  const tk_diff_opts *opts, tk_diff_hunk_fn fn, void *user);
 
 /* Runs the diff and returns its hunks in an array of *N entries.  Caller frees
  * with g_free().  Returns NULL (and *N = 0) when there is no hunk or the input
  * is refused. */
+TK_API
 tk_hunk *tk_diff_collect(const tk_diff_input *a, const tk_diff_input *b,
                          const tk_diff_opts *opts, size_t *n);
 
@@ -136,8 +144,10 @@ typedef struct {
     uint32_t changes; /* non-equal hunks */
 } tk_diff_stats;
 
+TK_API
 int tk_diff_stats_add(const tk_hunk *hunk, void *stats);
-tk_diff_stats tk_diff_count(const tk_hunk *hunks, size_t n);
+TK_API
+tk_diff_stats tk_diff_stats_sum(const tk_hunk *hunks, size_t n);
 
 /* Groups HUNKS (as tk_diff() reports them) the way a unified diff does: each
  * change with up to CONTEXT equal lines before and after it, changes closer
@@ -146,6 +156,7 @@ tk_diff_stats tk_diff_count(const tk_hunk *hunks, size_t n);
  * "@@ -a0+1,a1-a0 +b0+1,b1-b0 @@" line says), then the group's hunks, its
  * leading and trailing equal hunks cut to the context.  Returns 0 or the
  * nonzero value FN returned to stop.  A diff without changes has no group. */
+TK_API
 int tk_diff_group(const tk_hunk *hunks, size_t n, uint32_t context,
                   tk_diff_hunk_fn fn, void *user);
 

@@ -38,19 +38,19 @@
  * Erasing the numbers, rather than renumbering in order of definition, is
  * what keeps one inserted op from renaming every value defined after it.
  * The names are not forgotten: each normalized line remembers the values it
- * names, per function, and tk_norm_diff() checks that lines it matched name
- * matching values (see there).
+ * names, per function, and tk_normalize_diff() checks that lines it
+ * matched name matching values (see there).
  *
  * Dialects are told apart by tk_ir_dialect_sniff(); TK_IR_PLAIN compares
  * lines as they are (trailing spaces and blank lines aside).
  *
  * Lines: a dump of LEN bytes is split at "\n" (a "\r" before it is dropped; a
- * last line without "\n" counts), as tk_text does.  Indices are 0-based: the
- * line at index I is line I + 1 of the dump.
+ * last line without "\n" counts), as a stage's text is (tk_stage.h).
+ * Indices are 0-based: the line at index I is line I + 1 of the dump.
  *
- * Ownership: a tk_norm owns its normalized text and tables; it does not keep
- * the dump it was made from (free that whenever you like).  Time and memory
- * are linear in the dump's size; nothing is allocated per line.
+ * Ownership: a tk_normalize owns its normalized text and tables; it does
+ * not keep the dump it was made from (free that whenever you like).  Time
+ * and memory are linear in the dump's size; nothing is allocated per line.
  */
 #ifndef TKDUMP_TK_NORMALIZE_H
 #define TKDUMP_TK_NORMALIZE_H
@@ -59,6 +59,7 @@
 #include <stdint.h>
 
 #include "tk_diff.h"
+#include "tk_export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,50 +73,61 @@ typedef enum {
 } tk_ir_dialect;
 
 /* "plain", "mlir", "llvm", "mir". */
+TK_API
 const char *tk_ir_dialect_name(tk_ir_dialect dialect);
 
 /* Guesses the dialect of a dump from its first lines (at most the first 64
  * KiB of DATA are looked at).  TK_IR_PLAIN when nothing fits. */
+TK_API
 tk_ir_dialect tk_ir_dialect_sniff(const char *data, size_t len);
 
-typedef struct tk_norm tk_norm;
+typedef struct tk_normalize tk_normalize;
 
 /* Normalizes the LEN bytes of DATA as DIALECT.  Never fails on content: any
  * bytes give some lines (a broken location or string ends at its line's
  * end).  Returns NULL only for a dump of 4 GiB or more.  Free with
- * tk_norm_free(). */
-tk_norm *tk_norm_new(tk_ir_dialect dialect, const char *data, size_t len);
+ * tk_normalize_free(). */
+TK_API
+tk_normalize *tk_normalize_new(tk_ir_dialect dialect, const char *data,
+                               size_t len);
 
 /* The same over N lines given one by one (each without its line end).
  * Returns NULL for N of 2^32 - 2 or more, or LINES NULL with N > 0. */
-tk_norm *tk_norm_new_lines(tk_ir_dialect dialect, const tk_diff_line *lines,
-                           uint32_t n);
+TK_API
+tk_normalize *tk_normalize_new_lines(tk_ir_dialect dialect,
+                                     const tk_diff_line *lines, uint32_t n);
 
-void tk_norm_free(tk_norm *norm);
+TK_API
+void tk_normalize_free(tk_normalize *norm);
 
-tk_ir_dialect tk_norm_dialect(const tk_norm *norm);
+TK_API
+tk_ir_dialect tk_normalize_dialect(const tk_normalize *norm);
 
 /* Lines of the dump, ignored ones included. */
-uint32_t tk_norm_line_count(const tk_norm *norm);
+TK_API
+uint32_t tk_normalize_line_count(const tk_normalize *norm);
 
 /* The kept (not ignored) lines, normalized, with their hashes: what to give
  * tk_diff() to compare two dumps without the SSA name check.  Owned by NORM. */
-const tk_diff_input *tk_norm_input(const tk_norm *norm);
+TK_API
+const tk_diff_input *tk_normalize_input(const tk_normalize *norm);
 
-/* Index in the dump of kept line K (K < tk_norm_input(norm)->n). */
-uint32_t tk_norm_orig_index(const tk_norm *norm, uint32_t k);
+/* Index in the dump of kept line K (K < tk_normalize_input(norm)->n). */
+TK_API
+uint32_t tk_normalize_orig_index(const tk_normalize *norm, uint32_t k);
 
-#define TK_NORM_IGNORED UINT32_MAX
+#define TK_NORMALIZE_IGNORED UINT32_MAX
 
-/* Index among the kept lines of the dump's line at INDEX, or TK_NORM_IGNORED
- * for an ignored line (and for INDEX out of range). */
-uint32_t tk_norm_kept_index(const tk_norm *norm, uint32_t index);
+/* Index among the kept lines of the dump's line at INDEX, or
+ * TK_NORMALIZE_IGNORED for an ignored line (and for INDEX out of range). */
+TK_API
+uint32_t tk_normalize_kept_index(const tk_normalize *norm, uint32_t index);
 
-/* Flags of tk_norm_diff(). */
+/* Flags of tk_normalize_diff(). */
 enum {
-    /* Report hunks over kept lines (indices into tk_norm_input()) instead of
-     * over the dumps' lines. */
-    TK_NORM_DIFF_KEPT_LINES = 1u << 0,
+    /* Report hunks over kept lines (indices into tk_normalize_input())
+     * instead of over the dumps' lines. */
+    TK_NORMALIZE_DIFF_KEPT_LINES = 1u << 0,
 };
 
 /* Diffs two normalized dumps and reports the hunks to FN (see tk_diff.h for
@@ -130,22 +142,26 @@ enum {
  * something other than %6).  Values defined by changed lines pair at their
  * first use in an equal line, so the users of a replaced op stay equal.
  *
- * Hunks are over the dumps' lines (or, with TK_NORM_DIFF_KEPT_LINES, over the
- * kept lines, where every equal hunk pairs its lines one to one).  Over the
- * dumps' lines, ignored lines ride along with a neighbouring hunk: with the
- * equal hunk next to them where there is one (so an alias line or a blank
- * line never shows as a change), otherwise inside the change they sit in.  An
- * equal hunk may therefore have different lengths on its two sides, and
- * counts of changed lines should be taken over kept lines
- * (tk_norm_diff_stats()).  A dump pair without any change gives one equal
- * hunk (none if both dumps are empty). */
-int tk_norm_diff(const tk_norm *a, const tk_norm *b, const tk_diff_opts *opts,
-                 unsigned flags, tk_diff_hunk_fn fn, void *user);
+ * Hunks are over the dumps' lines (or, with TK_NORMALIZE_DIFF_KEPT_LINES,
+ * over the kept lines, where every equal hunk pairs its lines one to one).
+ * Over the dumps' lines, ignored lines ride along with a neighbouring hunk:
+ * with the equal hunk next to them where there is one (so an alias line or a
+ * blank line never shows as a change), otherwise inside the change they sit
+ * in.  An equal hunk may therefore have different lengths on its two sides,
+ * and counts of changed lines should be taken over kept lines
+ * (tk_normalize_diff_stats()).  A dump pair without any change gives one
+ * equal hunk (none if both dumps are empty). */
+TK_API
+int tk_normalize_diff(const tk_normalize *a, const tk_normalize *b,
+                      const tk_diff_opts *opts, unsigned flags,
+                      tk_diff_hunk_fn fn, void *user);
 
-/* Kept lines added and removed between A and B, as tk_norm_diff() sees them.
- * A pass that changed nothing gives added == removed == 0. */
-tk_diff_stats tk_norm_diff_stats(const tk_norm *a, const tk_norm *b,
-                                 const tk_diff_opts *opts);
+/* Kept lines added and removed between A and B, as tk_normalize_diff() sees
+ * them.  A pass that changed nothing gives added == removed == 0. */
+TK_API
+tk_diff_stats tk_normalize_diff_stats(const tk_normalize *a,
+                                      const tk_normalize *b,
+                                      const tk_diff_opts *opts);
 
 #ifdef __cplusplus
 }

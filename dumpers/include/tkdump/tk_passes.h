@@ -21,8 +21,10 @@
  * kernels interleave in one file, and one kernel compiled for several
  * configurations (autotuning) gives one sequence per compile.  The grouping
  * looks at the content (the kernel a dump defines, the IR level it is at),
- * never at the position alone.  tk_passes_find_kernel() picks the sequence of
- * a bundle kernel by comparing the kernel's final stages with the dumps.
+ * never at the position alone.  tk_passes_find_seq() picks the sequence of
+ * a kernel by comparing what is known of it (a tk_pass_key: its name,
+ * num_warps and the digests of its final stages, which tk_kernel_pass_key()
+ * of tk_bundle.h fills in) with the dumps.
  *
  * Ownership: a tk_passes owns its entries and every string they point to;
  * freeing it frees all of them.  It keeps the file open for reads until freed.
@@ -33,8 +35,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tk_bundle.h"
-#include "tk_diag.h"
+#include "tk_diags.h"
+#include "tk_export.h"
 #include "tk_stage.h"
 
 #ifdef __cplusplus
@@ -57,13 +59,16 @@ typedef enum {
 /* Tells from the first LEN bytes of a file (at most TK_PASSES_SNIFF_BYTES are
  * looked at) whether it holds pass dumps: a line starting with a header this
  * module parses.  Binary data (a NUL byte) is never a pass dump file. */
+TK_API
 tk_passes_file_kind tk_passes_sniff(const char *data, size_t len);
 
 /* The same on the first TK_PASSES_SNIFF_BYTES of the file at PATH;
  * TK_PASSES_FILE_NONE when it cannot be read. */
+TK_API
 tk_passes_file_kind tk_passes_sniff_file(const char *path);
 
 /* "none", "mlir", "llvm", "mixed". */
+TK_API
 const char *tk_passes_file_kind_name(tk_passes_file_kind kind);
 
 /* ---- one dump ---------------------------------------------------------- */
@@ -124,6 +129,11 @@ typedef enum {
     TK_PASS_LEVEL_CODEGEN = 5,  /* LLVM IR, legacy codegen passes */
     TK_PASS_LEVEL_MACHINE = 6   /* machine code */
 } tk_pass_level;
+
+/* "ttir", "ttgir", "llvm-dialect", "llvm-ir", "codegen-ir", "machine", or
+ * "unknown". */
+TK_API
+const char *tk_pass_level_name(tk_pass_level level);
 
 /* Problems of one dump (bits of tk_pass_dump.flags); each comes with a
  * warning in the diagnostics naming the file and line. */
@@ -203,26 +213,36 @@ typedef struct tk_passes tk_passes;
  * the file and line for each damaged dump, each run of binary data and each
  * run of IR text found outside any dump.  A file with no dump at all gives an
  * empty index and a note.  Free with tk_passes_free(). */
+TK_API
 tk_passes *tk_passes_index(const char *path, tk_diags *diags);
+TK_API
 void tk_passes_free(tk_passes *passes);
 
 /* The path as given; owned by the index. */
+TK_API
 const char *tk_passes_path(const tk_passes *passes);
 /* Size of the file when it was indexed, and its number of lines. */
+TK_API
 uint64_t tk_passes_file_size(const tk_passes *passes);
+TK_API
 uint64_t tk_passes_line_count(const tk_passes *passes);
 
+TK_API
 size_t tk_passes_count(const tk_passes *passes);
 /* Dump I, in file order; NULL when out of range.  Owned by the index. */
+TK_API
 const tk_pass_dump *tk_passes_get(const tk_passes *passes, size_t i);
 
+TK_API
 size_t tk_passes_other_count(const tk_passes *passes);
+TK_API
 const tk_pass_range *tk_passes_other(const tk_passes *passes, size_t i);
 
 /* Reads the body of dump I from the file.  Returns a NUL-terminated copy that
  * the caller frees with g_free(), *LEN (if not NULL) its length; NULL with an
  * error in DIAGS when it cannot be read or the file has shrunk since it was
  * indexed.  An empty body gives "". */
+TK_API
 char *tk_passes_read(const tk_passes *passes, size_t i, size_t *len,
                      tk_diags *diags);
 
@@ -230,11 +250,13 @@ char *tk_passes_read(const tk_passes *passes, size_t i, size_t *len,
  * consumer can reuse two buffers for a whole pipeline.  Returns the body's
  * length; when it exceeds CAP nothing is read and the caller retries with a
  * larger buffer.  Returns -1 with an error in DIAGS when it cannot be read. */
+TK_API
 int64_t tk_passes_read_into(const tk_passes *passes, size_t i, char *buf,
                             size_t cap, tk_diags *diags);
 
 /* Reads LEN bytes at OFFSET (an "other" range, a header line).  Caller frees
  * with g_free(); NULL with an error in DIAGS on failure. */
+TK_API
 char *tk_passes_read_range(const tk_passes *passes, uint64_t offset,
                            uint64_t len, tk_diags *diags);
 
@@ -251,32 +273,49 @@ typedef struct {
     tk_pass_level last_level;
 } tk_pass_seq;
 
+TK_API
 size_t tk_passes_seq_count(const tk_passes *passes);
 /* Sequence I, in the order of their first dumps; NULL when out of range. */
+TK_API
 const tk_pass_seq *tk_passes_seq(const tk_passes *passes, size_t i);
 
 /* Digest of a text as the index computes it for a body, reading it as KIND
  * (TTIR and TTGIR as MLIR, LLIR as LLVM IR; others are hashed as they are). */
+TK_API
 void tk_pass_digest_text(tk_stage_kind kind, const char *data, size_t len,
                          tk_pass_digest *out);
 /* The same for a stage's text. */
+TK_API
 void tk_pass_digest_stage(const tk_stage *stage, tk_pass_digest *out);
 
-/* How well sequence SEQ matches KERNEL: 0 when the names differ or the
- * sequence contradicts the kernel's metadata (its "ttg.num-warps" is not the
- * kernel's num_warps); otherwise 1, plus 8 for each of the kernel's TTIR,
- * TTGIR and LLIR stages whose text equals a dump of the sequence, or 4 when
- * it equals one modulo locations. */
-int tk_passes_seq_score(const tk_passes *passes, size_t seq,
-                        const tk_kernel *kernel);
+/* What a compile is recognized by: a kernel's name, its num_warps and the
+ * digests of its final stages.  The index knows nothing of kernels; the
+ * loader fills a key from one (tk_kernel_pass_key(), tk_bundle.h). */
+#define TK_PASS_KEY_STAGES 3 /* indexed by TK_STAGE_TTIR, _TTGIR, _LLIR */
+typedef struct {
+    const char *name;   /* the kernel's name; borrowed */
+    int64_t num_warps;  /* -1 when unknown */
+    int have[TK_PASS_KEY_STAGES];             /* whether stage[i] is known */
+    tk_pass_digest stage[TK_PASS_KEY_STAGES]; /* tk_pass_digest_stage() */
+} tk_pass_key;
 
-/* The sequence of KERNEL: the best-scoring one, the first in file order among
- * equals.  Returns its index, or -1 when no sequence has the kernel's name.
+/* How well sequence SEQ matches KEY: 0 when the names differ or the
+ * sequence contradicts the key's num_warps (its "ttg.num-warps" is another);
+ * otherwise 1, plus 8 for each of the key's TTIR, TTGIR and LLIR digests that
+ * equals a dump of the sequence, or 4 when it equals one modulo
+ * locations. */
+TK_API
+int tk_passes_seq_score(const tk_passes *passes, size_t seq,
+                        const tk_pass_key *key);
+
+/* The sequence of KEY: the best-scoring one, the first in file order among
+ * equals.  Returns its index, or -1 when no sequence has the key's name.
  * *N_BEST (if not NULL) receives how many sequences share the best score: 2
  * or more means the dumps cannot tell those compiles apart (the same kernel
  * compiled twice with the same configuration). */
-ptrdiff_t tk_passes_find_kernel(const tk_passes *passes,
-                                const tk_kernel *kernel, size_t *n_best);
+TK_API
+ptrdiff_t tk_passes_find_seq(const tk_passes *passes, const tk_pass_key *key,
+                             size_t *n_best);
 
 #ifdef __cplusplus
 }

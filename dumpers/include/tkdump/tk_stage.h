@@ -17,8 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tk_diag.h"
-#include "tk_loc.h"
+#include "tk_diags.h"
+#include "tk_export.h"
+#include "tk_loctab.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,16 +36,19 @@ typedef enum {
 } tk_stage_kind;
 
 /* "ttir", "ttgir", "llir", "ptx", "sass" ("unknown" otherwise). */
+TK_API
 const char *tk_stage_kind_name(tk_stage_kind kind);
 
 /* Parses a stage name as a user would type it ("ttgir", "TTGIR", "llvm",
  * "ll", "llir", ...).  Returns TK_STAGE_UNKNOWN when it names no stage. */
+TK_API
 tk_stage_kind tk_stage_kind_parse(const char *name);
 
 /* Guesses the stage from the first LEN bytes of a file's text, for files whose
  * name does not say (a loose "kernel.txt", a renamed dump).  Returns
  * TK_STAGE_UNKNOWN for anything else, binary data included.  TTIR and TTGIR
  * are told apart by TTGIR's "ttg." module attributes and layouts. */
+TK_API
 tk_stage_kind tk_stage_kind_sniff(const char *data, size_t len);
 
 typedef struct tk_stage tk_stage;
@@ -54,42 +58,53 @@ typedef struct tk_stage tk_stage;
  * read or is binary; otherwise a stage holding every line that could be read,
  * with a warning for each location that could not be parsed.  Free with
  * tk_stage_free(). */
+TK_API
 tk_stage *tk_stage_read(tk_stage_kind kind, const char *path, tk_loctab *tab,
                         tk_diags *diags);
 
 /* The same over LEN bytes at DATA (copied), named NAME in diagnostics. */
+TK_API
 tk_stage *tk_stage_parse(tk_stage_kind kind, const char *name,
                          const char *data, size_t len, tk_loctab *tab,
                          tk_diags *diags);
 
+TK_API
 void tk_stage_free(tk_stage *stage);
 
+TK_API
 tk_stage_kind tk_stage_kind_of(const tk_stage *stage);
 
 /* The path (or name) the stage was read from; owned by the stage. */
+TK_API
 const char *tk_stage_path(const tk_stage *stage);
 
 /* Size of the text in bytes, and number of lines (a last line without a final
  * newline counts; an empty file has 0 lines). */
+TK_API
 size_t tk_stage_size(const tk_stage *stage);
+TK_API
 uint32_t tk_stage_line_count(const tk_stage *stage);
 
 /* Line LINE (1-based) without its "\n" or "\r\n"; *LEN receives its length.
  * The text is not NUL-terminated at the line's end.  Returns NULL for a line
  * out of range.  Owned by the stage. */
+TK_API
 const char *tk_stage_line(const tk_stage *stage, uint32_t line, size_t *len);
 
 /* The stacks line LINE carries; *IDS receives a pointer owned by the stage.
  * Returns their number (0 for no location or a line out of range). */
+TK_API
 size_t tk_stage_line_stacks(const tk_stage *stage, uint32_t line,
                             const tk_stack_id **ids);
 
 /* Number of lines that carry at least one stack. */
+TK_API
 uint32_t tk_stage_located_line_count(const tk_stage *stage);
 
 /* Whether the stage's format records inline frames at all.  SASS from
  * "nvdisasm -g" records only the innermost frame; from "-gi" the whole stack.
  * Cross-stage matching compares only innermost frames against such a stage. */
+TK_API
 int tk_stage_has_inline_frames(const tk_stage *stage);
 
 #ifdef __cplusplus

@@ -58,7 +58,8 @@
  * kernel it was built for (for its final stages): they must outlive it.  The
  * strings of its entries (pass, arg, scope, function names) are the indexes'.
  * Everything else it returns is owned by the timeline unless the comment says
- * "caller frees".  A tk_ir_diff owns copies of both texts it compares.
+ * "caller frees".  The diffs it hands out are tk_ir_diff.h's, the history of
+ * a source line tk_history.h's.
  */
 #ifndef TKDUMP_TK_TIMELINE_H
 #define TKDUMP_TK_TIMELINE_H
@@ -68,9 +69,12 @@
 
 #include "tk_bind.h"
 #include "tk_bundle.h"
-#include "tk_diag.h"
+#include "tk_diags.h"
 #include "tk_diff.h"
-#include "tk_loc.h"
+#include "tk_export.h"
+#include "tk_history.h"
+#include "tk_ir_diff.h"
+#include "tk_loctab.h"
 #include "tk_normalize.h"
 #include "tk_passes.h"
 #include "tk_stage.h"
@@ -81,13 +85,11 @@ extern "C" {
 
 #define TK_TL_NONE ((size_t)-1)
 
-/* "ttir", "ttgir", "llvm-dialect", "llvm-ir", "codegen-ir", "machine", or
- * "unknown". */
-const char *tk_timeline_level_name(tk_pass_level level);
-
 /* The dialect a dump of LEVEL is normalized as (TTIR, TTGIR and the LLVM
- * dialect: MLIR; LLVM IR and codegen IR: LLVM; machine code: MIR). */
-tk_ir_dialect tk_timeline_level_dialect(tk_pass_level level);
+ * dialect: MLIR; LLVM IR and codegen IR: LLVM; machine code: MIR).  Here,
+ * not in tk_passes.h, because it joins the pass index and normalization. */
+TK_API
+tk_ir_dialect tk_pass_level_dialect(tk_pass_level level);
 
 /* ---- the texts an effect is measured between --------------------------- */
 
@@ -140,9 +142,11 @@ typedef enum {
 } tk_unknown_why;
 
 /* "changed", "unchanged", "unknown". */
+TK_API
 const char *tk_effect_name(tk_effect effect);
 /* "", "no dump after it", "nothing comparable before it", "no IR printed",
  * "unreadable", "not measured". */
+TK_API
 const char *tk_unknown_why_name(tk_unknown_why why);
 
 /* Bits of tk_timeline_entry.flags. */
@@ -211,7 +215,6 @@ typedef struct {
 #define TK_TIMELINE_WHOLE_UNITS (1u << 1)
 
 typedef struct tk_timeline tk_timeline;
-typedef struct tk_ir_diff tk_ir_diff;
 
 /* What tk_timeline_build_steps() hands to its ON_STEP for each entry once
  * its effect is known: passes in order, then sub-steps in order. */
@@ -262,6 +265,7 @@ typedef struct {
  * what cannot be read is an unknown entry with a diagnostic in DIAGS naming
  * the file and line.  Returns NULL only for bad arguments (no part, a
  * sequence out of range).  Free with tk_timeline_free(). */
+TK_API
 tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
                                const tk_kernel *kernel,
                                const tk_timeline_opts *opts,
@@ -271,11 +275,13 @@ tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
  * NULL) as it is measured (tk_timeline_step), with USER: a front end that
  * stores every pass's diff needs no second walk.  ON_STEP is not called
  * with TK_TIMELINE_NO_MEASURE. */
+TK_API
 tk_timeline *tk_timeline_build_steps(const tk_timeline_part *parts,
                                      size_t n_parts, const tk_kernel *kernel,
                                      const tk_timeline_opts *opts,
                                      tk_timeline_step_fn on_step, void *user,
                                      tk_diags *diags);
+TK_API
 void tk_timeline_free(tk_timeline *tl);
 
 /* The timeline of KERNEL from the pass dumps that came with BUNDLE: its
@@ -283,6 +289,7 @@ void tk_timeline_free(tk_timeline *tl);
  * pass files, on the first call, reports to DIAGS.  Returns NULL when no
  * pass file has dumps of the kernel.  The timeline borrows the bundle (its
  * pass indexes and the kernel), which must outlive it. */
+TK_API
 tk_timeline *tk_timeline_of_kernel(tk_bundle *bundle, const tk_kernel *kernel,
                                    const tk_timeline_opts *opts,
                                    tk_diags *diags);
@@ -291,35 +298,40 @@ tk_timeline *tk_timeline_of_kernel(tk_bundle *bundle, const tk_kernel *kernel,
  * its sequence in each pass file that has one, in file order (indexing the
  * pass files, on the first call, reports to DIAGS).  Returns their number
  * and sets *PARTS (caller frees with g_free(); NULL when there is none). */
+TK_API
 size_t tk_timeline_parts_of_kernel(tk_bundle *bundle, const tk_kernel *kernel,
                                    tk_timeline_part **parts, tk_diags *diags);
 
 /* The kernel's name: KERNEL's, else the sequences' ("" when unnamed). */
+TK_API
 const char *tk_timeline_kernel_name(const tk_timeline *tl);
+TK_API
 const tk_kernel *tk_timeline_kernel(const tk_timeline *tl);
 
 /* The parts in pipeline order; tk_timeline_entry.part indexes them. */
+TK_API
 size_t tk_timeline_part_count(const tk_timeline *tl);
+TK_API
 const tk_timeline_part *tk_timeline_get_part(const tk_timeline *tl, size_t i);
 
+TK_API
 size_t tk_timeline_count(const tk_timeline *tl);
 /* Pass I in pipeline order; NULL when out of range. */
+TK_API
 const tk_timeline_entry *tk_timeline_get(const tk_timeline *tl, size_t i);
 /* Sub-step J of pass I; NULL when out of range. */
+TK_API
 const tk_timeline_entry *tk_timeline_substep(const tk_timeline *tl, size_t i,
                                              size_t j);
 
 /* A side as a person reads it: "mlir_passes.txt:1178",
  * "stderr.txt:1029 (add_kernel)", "stderr.txt:790 with add_kernel from
  * stderr.txt:1213", "final .ttgir", "none".  Caller frees with g_free(). */
+TK_API
 char *tk_timeline_side_describe(const tk_timeline *tl,
                                 const tk_timeline_side *side);
 
-/* ---- diffs ready to show -------------------------------------------------- */
-
-/* Side indices of a tk_ir_diff. */
-#define TK_IR_A 0
-#define TK_IR_B 1
+/* ---- diffs between two points (tk_ir_diff.h) -------------------------- */
 
 /* The IR before pass FROM against the IR after pass TO (FROM <= TO; equal
  * for one pass's effect).  Both must be of the same dialect (TTIR and TTGIR
@@ -328,60 +340,15 @@ char *tk_timeline_side_describe(const tk_timeline *tl,
  * functions are cut out of the other.  Returns NULL with an error in DIAGS
  * when a side is missing (an unknown effect), the dialects differ, or a text
  * cannot be read. */
+TK_API
 tk_ir_diff *tk_timeline_diff(const tk_timeline *tl, size_t from, size_t to,
                              const tk_diff_opts *opts, tk_diags *diags);
 
 /* The effect of sub-step J of pass I. */
+TK_API
 tk_ir_diff *tk_timeline_diff_substep(const tk_timeline *tl, size_t i,
                                      size_t j, const tk_diff_opts *opts,
                                      tk_diags *diags);
-
-/* Two texts (copied), normalized as DIALECT.  BIND_AS is the stage kind
- * their locations are read as by tk_ir_diff_bind() (TK_STAGE_TTIR/TTGIR for
- * MLIR, TK_STAGE_LLIR for LLVM IR; TK_STAGE_UNKNOWN: none).  NAME_A and
- * NAME_B describe the sides.  Returns NULL for texts of 4 GiB or more. */
-tk_ir_diff *tk_ir_diff_texts(tk_ir_dialect dialect, tk_stage_kind bind_as,
-                             const char *name_a, const char *a, size_t a_len,
-                             const char *name_b, const char *b, size_t b_len,
-                             const tk_diff_opts *opts);
-
-/* Two final stages of the same kind (a kernel in two bundles, two autotune
- * configurations): the stages' lines and stacks as they are (no binding
- * step needed).  TTIR/TTGIR are compared as MLIR, LLIR as LLVM IR, PTX and
- * SASS line by line.  The stages must outlive the diff.  Returns NULL when
- * the kinds differ. */
-tk_ir_diff *tk_ir_diff_stages(const tk_stage *a, const tk_stage *b,
-                              const tk_diff_opts *opts);
-
-void tk_ir_diff_free(tk_ir_diff *d);
-
-tk_ir_dialect tk_ir_diff_dialect(const tk_ir_diff *d);
-/* What SIDE (TK_IR_A or TK_IR_B) is; owned by the diff. */
-const char *tk_ir_diff_name(const tk_ir_diff *d, int side);
-tk_diff_stats tk_ir_diff_stats(const tk_ir_diff *d);
-
-/* The hunks, over kept lines (as TK_NORM_DIFF_KEPT_LINES gives them: lines
- * that carry only debug information, and blank lines, are left out; equal
- * hunks pair lines one to one).  Give them to tk_diff_group() for a unified
- * diff.  *N receives their number. */
-const tk_hunk *tk_ir_diff_hunks(const tk_ir_diff *d, size_t *n);
-
-uint32_t tk_ir_diff_kept_count(const tk_ir_diff *d, int side);
-/* Kept line K of SIDE in its original text (locations and all); *LEN its
- * length; *LINE (if not NULL) its 1-based line number in the side's text.
- * NULL when K is out of range. */
-const char *tk_ir_diff_kept_line(const tk_ir_diff *d, int side, uint32_t k,
-                                 size_t *len, uint32_t *line);
-
-/* Reads the locations of both sides (once; later calls do nothing),
- * interning them in TAB, which must outlive the diff.  Machine code has
- * none.  Returns 0; problems go to DIAGS (may be NULL). */
-int tk_ir_diff_bind(tk_ir_diff *d, tk_loctab *tab, tk_diags *diags);
-
-/* The stacks of line LINE (1-based) of SIDE; 0 before tk_ir_diff_bind()
- * or for a line without location.  *IDS owned by the diff. */
-size_t tk_ir_diff_line_stacks(const tk_ir_diff *d, int side, uint32_t line,
-                              const tk_stack_id **ids);
 
 /* ---- pass history of a source line ----------------------------------------- */
 
@@ -390,37 +357,17 @@ size_t tk_ir_diff_line_stacks(const tk_ir_diff *d, int side, uint32_t line,
 typedef int (*tk_file_pred)(const tk_loctab *tab, tk_file_id file,
                             void *user);
 
-typedef struct {
-    size_t pass;      /* index of the pass */
-    size_t substep;   /* TK_TL_NONE, or the sub-step of that pass */
-    /* Lines the pass removed / added whose stacks name the source line (in
-     * any frame with TK_MATCH_CALLED, innermost with TK_MATCH_EXACT).  A
-     * changed line counts once on each side. */
-    uint32_t removed, added;
-} tk_history_step;
-
-typedef struct tk_history tk_history;
-
 /* The passes and sub-steps of TL whose effect added or removed IR bound to
  * source line LINE of the files FILE_OK accepts, in timeline order.  One
  * pass over the timeline: each changed entry's two texts are read, diffed
  * and their locations read (into TAB); unchanged and unknown entries are
  * skipped.  Returns a history (maybe with no step); free with
  * tk_history_free(). */
+TK_API
 tk_history *tk_timeline_history(const tk_timeline *tl, tk_loctab *tab,
                                 tk_file_pred file_ok, void *user,
                                 uint32_t line, tk_match match,
                                 const tk_diff_opts *opts, tk_diags *diags);
-void tk_history_free(tk_history *h);
-
-size_t tk_history_count(const tk_history *h);
-const tk_history_step *tk_history_get(const tk_history *h, size_t i);
-/* Number of changed entries looked at, and how many had no location at all
- * on their changed lines (machine code, Triton's internal dumps): the
- * history cannot say whether those touched the line. */
-size_t tk_history_entries_read(const tk_history *h);
-size_t tk_history_entries_unlocated(const tk_history *h);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,69 @@
+/* tk_kernel.h - one compiled kernel: its name and hash, the final stages
+ * that were found for it, and the metadata Triton wrote.
+ *
+ * Kernels are made by loading (tk_bundle.h): a bundle owns its kernels, their
+ * stages and every string they return, and freeing the bundle frees them.
+ * Autotune configurations and repeated compiles are separate kernels.
+ */
+#ifndef TKDUMP_TK_KERNEL_H
+#define TKDUMP_TK_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tk_export.h"
+#include "tk_stage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tk_kernel tk_kernel;
+
+TK_API
+const char *tk_kernel_name(const tk_kernel *kernel);
+/* Triton's hash of the compiled kernel (from its metadata), or the name of
+ * the folder it was found in when there is no metadata; never NULL. */
+TK_API
+const char *tk_kernel_hash(const tk_kernel *kernel);
+
+/* The stage of KIND, or NULL when none was found. */
+TK_API
+const tk_stage *tk_kernel_stage(const tk_kernel *kernel, tk_stage_kind kind);
+
+/* Whether the kernel has any final stage: not one made from pass dumps
+ * alone, which has its passes only. */
+TK_API
+int tk_kernel_has_stages(const tk_kernel *kernel);
+
+/* What Triton's metadata (NAME.json) and the SASS say; -1 when unknown. */
+typedef struct {
+    int64_t num_warps;
+    int64_t num_ctas;
+    int64_t num_stages;
+    int64_t shared_bytes;
+    int64_t registers; /* per thread, from the cubin's SASS when present */
+    int64_t spill_bytes;
+    const char *target;         /* "cuda:90", NULL when unknown */
+    const char *triton_version; /* NULL when unknown */
+} tk_kernel_meta;
+
+TK_API
+const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
+
+/* Why KERNEL has no stage of KIND, for a viewer to say instead of showing an
+ * empty pane: what the capture recorded (e.g. "no nvdisasm on the capture
+ * machine"), "no final stages were found: the kernel comes from pass dumps
+ * only (...)" for a kernel made from pass dumps, or else where the stage was
+ * looked for.  NULL when the stage is there.  Owned by the bundle. */
+TK_API
+const char *tk_kernel_stage_missing(const tk_kernel *kernel, tk_stage_kind kind);
+
+/* The folder(s) the kernel's files came from, for display. */
+TK_API
+const char *tk_kernel_origin(const tk_kernel *kernel);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

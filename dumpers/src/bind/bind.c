@@ -1,0 +1,641 @@
+/* bind.c - the binding index of one kernel.
+ *
+ * Per stage, the index keeps the stacks it binds with ("effective" stacks:
+ * the stage's own, except for SASS lines completed from the PTX and for later
+ * stages of a USE_IR_LOC capture, which take the stacks of the IR line they
+ * point at) and two sorted arrays of (source position, IR line): one keyed by
+ * the innermost frame, one by every frame.  A source query is then two binary
+ * searches; a stage-to-stage query looks up the innermost frame of each of the
+ * line's stacks and filters the candidates by whole-stack equality.
+ */
+#include "tkdump/tk_bind.h"
+
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read/linemap.h"
+
+typedef struct {
+    uint64_t key; /* file << 32 | line */
+    uint32_t irline;
+} ref;
+
+typedef struct {
+    uint64_t *keys;  /* the distinct source positions, ascending */
+    uint32_t *off;   /* n_keys + 1: keys[i]'s lines are lines[off[i]..off[i+1]) */
+    uint32_t *lines; /* ascending within each position */
+    size_t n_keys;
+} ref_index;
+
+typedef struct {
+    const tk_stage *stage;    /* NULL when the kernel lacks this stage */
+    read_linemap eff;           /* effective stacks, when they differ */
+    gboolean has_eff;
+    guint8 *inferred;         /* per line (1-based), SASS completion only */
+    ref_index exact, called;
+    tk_source_ref *refs;
+    size_t n_refs;
+    uint32_t n_bound;
+    gboolean inline_frames;   /* the stage records inline frames */
+    /* USE_IR_LOC: (irloc stage line << 32 | this stage's line), sorted. */
+    uint64_t *irloc_pairs;
+    size_t n_irloc_pairs;
+} stage_index;
+
+struct tk_bind {
+    const tk_kernel *kernel;
+    tk_loctab *tab;
+    stage_index st[TK_STAGE_COUNT];
+    tk_stage_kind irloc_stage;
+    GHashTable *irloc_files; /* tk_file_id set: paths naming the irloc stage */
+};
+
+static inline uint64_t pos_key(tk_file_id file, uint32_t line)
+{
+    return (uint64_t)file << 32 | line;
+}
+
+size_t tk_bind_line_stacks(const tk_bind *ix, tk_stage_kind stage,
+                           uint32_t line, const tk_stack_id **ids)
+{
+    *ids = NULL;
+    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage)
+        return 0;
+    const stage_index *s = &ix->st[stage];
+    if (s->has_eff)
+        return read_linemap_get(&s->eff, line, ids);
+    return tk_stage_line_stacks(s->stage, line, ids);
+}
+
+int tk_bind_stack_inferred(const tk_bind *ix, tk_stage_kind stage,
+                           uint32_t line)
+{
+    if (stage >= TK_STAGE_COUNT || !ix->st[stage].inferred || line == 0 ||
+        line > tk_stage_line_count(ix->st[stage].stage))
+        return 0;
+    return ix->st[stage].inferred[line];
+}
+
+tk_stage_kind tk_bind_irloc_stage(const tk_bind *ix)
+{
+    return ix->irloc_stage;
+}
+
+/* ---- USE_IR_LOC ------------------------------------------------------- */
+
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* Which stage, if any, the later stages point into.  Triton writes the
+ * locations of a USE_IR_LOC capture as lines of the cached NAME.ttir or
+ * NAME.ttgir; the stage file found may carry the same base name (cache,
+ * dump folder) or have been renamed by a bundle, so both the stage's own base
+ * name and NAME.<ext> are accepted. */
+static void detect_irloc(tk_bind *ix)
+{
+    ix->irloc_stage = TK_STAGE_UNKNOWN;
+    for (tk_stage_kind k = TK_STAGE_TTIR; k <= TK_STAGE_TTGIR; k++) {
+        const tk_stage *ks = ix->st[k].stage;
+        if (!ks)
+            continue;
+        char *own = g_strdup(base_name(tk_stage_path(ks)));
+        char *named = g_strdup_printf("%s.%s", tk_kernel_name(ix->kernel),
+                                      tk_stage_kind_name(k));
+        GHashTable *files = g_hash_table_new(NULL, NULL);
+        size_t nf = tk_loctab_file_count(ix->tab);
+        for (tk_file_id f = 0; f < nf; f++) {
+            const char *b = base_name(tk_loctab_file_path(ix->tab, f));
+            if (strcmp(b, own) == 0 || strcmp(b, named) == 0)
+                g_hash_table_add(files, GUINT_TO_POINTER(f + 1));
+        }
+        g_free(own);
+        g_free(named);
+        gboolean used = FALSE;
+        for (tk_stage_kind later = k + 1;
+             later < TK_STAGE_COUNT && !used && g_hash_table_size(files); later++) {
+            const tk_stage *ls = ix->st[later].stage;
+            if (!ls)
+                continue;
+            for (uint32_t l = 1; l <= tk_stage_line_count(ls) && !used; l++) {
+                const tk_stack_id *ids;
+                size_t n = tk_stage_line_stacks(ls, l, &ids);
+                for (size_t i = 0; i < n && !used; i++) {
+                    size_t nfr;
+                    const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
+                    used = g_hash_table_contains(files, GUINT_TO_POINTER(fr[0].file + 1));
+                }
+            }
+        }
+        if (used) {
+            ix->irloc_stage = k;
+            ix->irloc_files = files;
+            return;
+        }
+        g_hash_table_destroy(files);
+    }
+}
+
+static gboolean is_irloc_file(const tk_bind *ix, tk_file_id f)
+{
+    return ix->irloc_files &&
+           g_hash_table_contains(ix->irloc_files, GUINT_TO_POINTER(f + 1));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A later stage of a USE_IR_LOC capture: each line's stacks become those of
+ * the IR line it points at, and the raw pointers are kept for exact
+ * IR-to-IR binding. */
+static void build_irloc_stage(tk_bind *ix, tk_stage_kind kind)
+{
+    stage_index *s = &ix->st[kind];
+    const tk_stage *target = ix->st[ix->irloc_stage].stage;
+    GArray *pairs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    read_linemap_builder b;
+    read_linemap_builder_init(&b);
+    uint32_t n_lines = tk_stage_line_count(s->stage);
+    for (uint32_t l = 1; l <= n_lines; l++) {
+        const tk_stack_id *ids;
+        size_t n = tk_stage_line_stacks(s->stage, l, &ids);
+        for (size_t i = 0; i < n; i++) {
+            size_t nfr;
+            const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
+            if (!is_irloc_file(ix, fr[0].file)) {
+                read_linemap_add(&b, l, ids[i]);
+                continue;
+            }
+            uint64_t p = (uint64_t)fr[0].line << 32 | l;
+            g_array_append_val(pairs, p);
+            const tk_stack_id *tids;
+            size_t tn = tk_stage_line_stacks(target, fr[0].line, &tids);
+            for (size_t j = 0; j < tn; j++)
+                read_linemap_add(&b, l, tids[j]);
+        }
+    }
+    read_linemap_finish(&b, n_lines, &s->eff);
+    s->has_eff = TRUE;
+    if (pairs->len) /* an empty GArray may have no data: qsort wants some */
+        qsort(pairs->data, pairs->len, sizeof(uint64_t), cmp_u64);
+    s->n_irloc_pairs = pairs->len;
+    s->irloc_pairs = (uint64_t *)g_array_free(pairs, FALSE);
+}
+
+/* ---- SASS completion from the PTX ------------------------------------- */
+
+#define CONFLICT ((tk_stack_id)UINT32_MAX - 1)
+
+static gboolean same_outer(const tk_loctab *tab, tk_stack_id a, tk_stack_id b)
+{
+    size_t na, nb;
+    const tk_frame *fa = tk_loctab_stack_frames(tab, a, &na);
+    const tk_frame *fb = tk_loctab_stack_frames(tab, b, &nb);
+    return na == nb && memcmp(fa + 1, fb + 1, (na - 1) * sizeof *fa) == 0;
+}
+
+static void build_sass_completion(tk_bind *ix)
+{
+    stage_index *s = &ix->st[TK_STAGE_SASS];
+    const tk_stage *ptx = ix->st[TK_STAGE_PTX].stage;
+    /* Innermost (file, line) of the PTX -> the one stack seen with it, or
+     * CONFLICT when the PTX shows it under different callers. */
+    GHashTable *by_pos = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+                                               g_free, NULL);
+    for (uint32_t l = 1; l <= tk_stage_line_count(ptx); l++) {
+        const tk_stack_id *ids;
+        size_t n = tk_stage_line_stacks(ptx, l, &ids);
+        for (size_t i = 0; i < n; i++) {
+            size_t nfr;
+            const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
+            gint64 key = (gint64)pos_key(fr[0].file, fr[0].line);
+            gpointer old;
+            if (!g_hash_table_lookup_extended(by_pos, &key, NULL, &old)) {
+                g_hash_table_insert(by_pos, g_memdup2(&key, sizeof key),
+                                    GUINT_TO_POINTER(ids[i] + 1));
+            } else {
+                tk_stack_id prev = GPOINTER_TO_UINT(old) - 1;
+                if (prev != CONFLICT && !same_outer(ix->tab, prev, ids[i]))
+                    g_hash_table_insert(by_pos, g_memdup2(&key, sizeof key),
+                                        GUINT_TO_POINTER(CONFLICT + 1));
+            }
+        }
+    }
+    uint32_t n_lines = tk_stage_line_count(s->stage);
+    s->inferred = g_new0(guint8, (size_t)n_lines + 1);
+    read_linemap_builder b;
+    read_linemap_builder_init(&b);
+    GArray *frames = g_array_new(FALSE, FALSE, sizeof(tk_frame));
+    for (uint32_t l = 1; l <= n_lines; l++) {
+        const tk_stack_id *ids;
+        size_t n = tk_stage_line_stacks(s->stage, l, &ids);
+        for (size_t i = 0; i < n; i++) {
+            size_t nfr;
+            const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
+            gint64 key = (gint64)pos_key(fr[0].file, fr[0].line);
+            gpointer v = g_hash_table_lookup(by_pos, &key);
+            tk_stack_id from = v ? GPOINTER_TO_UINT(v) - 1 : CONFLICT;
+            size_t npf = 0;
+            const tk_frame *pf = from != CONFLICT
+                                     ? tk_loctab_stack_frames(ix->tab, from, &npf)
+                                     : NULL;
+            if (nfr != 1 || npf < 2) {
+                read_linemap_add(&b, l, ids[i]);
+                continue;
+            }
+            /* SASS has no column: keep its own innermost frame, take the
+             * callers from the PTX. */
+            g_array_set_size(frames, 0);
+            g_array_append_val(frames, fr[0]);
+            g_array_append_vals(frames, pf + 1, npf - 1);
+            read_linemap_add(&b, l, tk_loctab_stack(ix->tab, (tk_frame *)frames->data,
+                                                    frames->len));
+            s->inferred[l] = 1;
+        }
+    }
+    g_array_free(frames, TRUE);
+    g_hash_table_destroy(by_pos);
+    read_linemap_finish(&b, n_lines, &s->eff);
+    s->has_eff = TRUE;
+}
+
+/* ---- source index ----------------------------------------------------- */
+
+/* Groups REFS (made in ascending IR line order) by source position without
+ * sorting them: positions get dense ids through a small open-addressing map,
+ * a counting sort by id keeps each position's lines ascending, and only the
+ * few distinct positions are sorted.  This runs in linear time; a plain sort
+ * of every (position, line) pair was most of the index's cost. */
+static void ref_index_from(const ref *refs, size_t n, ref_index *out)
+{
+    size_t cap = 64;
+    while (cap < n * 2)
+        cap *= 2;
+    uint32_t *slot = g_new0(uint32_t, cap); /* dense id + 1; 0 = empty */
+    uint64_t *ukeys = g_new(uint64_t, n ? n : 1);
+    uint32_t *ids = g_new(uint32_t, n ? n : 1);
+    size_t n_keys = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t key = refs[i].key;
+        size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+        while (slot[h] && ukeys[slot[h] - 1] != key)
+            h = (h + 1) & (cap - 1);
+        if (!slot[h]) {
+            ukeys[n_keys] = key;
+            slot[h] = (uint32_t)++n_keys;
+        }
+        ids[i] = slot[h] - 1;
+    }
+    g_free(slot);
+    /* Rank the distinct positions by key. */
+    uint64_t *sorted = g_memdup2(ukeys, (n_keys ? n_keys : 1) * sizeof *ukeys);
+    qsort(sorted, n_keys, sizeof *sorted, cmp_u64);
+    uint32_t *rank = g_new(uint32_t, n_keys ? n_keys : 1);
+    for (size_t d = 0; d < n_keys; d++) {
+        size_t a = 0, b = n_keys;
+        while (a < b) {
+            size_t m = a + (b - a) / 2;
+            if (sorted[m] < ukeys[d])
+                a = m + 1;
+            else
+                b = m;
+        }
+        rank[d] = (uint32_t)a;
+    }
+    uint32_t *off = g_new0(uint32_t, n_keys + 1);
+    for (size_t i = 0; i < n; i++)
+        off[rank[ids[i]] + 1]++;
+    for (size_t r = 0; r < n_keys; r++)
+        off[r + 1] += off[r];
+    uint32_t *lines = g_new(uint32_t, n ? n : 1);
+    uint32_t *fill = g_memdup2(off, (n_keys + 1) * sizeof *off);
+    for (size_t i = 0; i < n; i++)
+        lines[fill[rank[ids[i]]]++] = refs[i].irline;
+    /* Drop repeats (a line with two stacks through one position); lines
+     * within a position are ascending, so repeats are adjacent. */
+    uint32_t w = 0;
+    for (size_t r = 0; r < n_keys; r++) {
+        uint32_t from = off[r], to = off[r + 1];
+        off[r] = w;
+        for (uint32_t i = from; i < to; i++)
+            if (i == from || lines[i] != lines[i - 1])
+                lines[w++] = lines[i];
+    }
+    off[n_keys] = w;
+    g_free(fill);
+    g_free(rank);
+    g_free(ids);
+    g_free(ukeys);
+    out->keys = sorted;
+    out->off = off;
+    out->lines = lines;
+    out->n_keys = n_keys;
+}
+
+static void ref_index_clear(ref_index *r)
+{
+    g_free(r->keys);
+    g_free(r->off);
+    g_free(r->lines);
+}
+
+/* The lines of KEY in R are R->lines[*LO .. *HI). */
+static void ref_range(const ref_index *r, uint64_t key, size_t *lo, size_t *hi)
+{
+    size_t a = 0, b = r->n_keys;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (r->keys[m] < key)
+            a = m + 1;
+        else
+            b = m;
+    }
+    if (a < r->n_keys && r->keys[a] == key) {
+        *lo = r->off[a];
+        *hi = r->off[a + 1];
+    } else {
+        *lo = *hi = 0;
+    }
+}
+
+static gint cmp_source_ref(gconstpointer a, gconstpointer b, gpointer tab)
+{
+    const tk_source_ref *x = a, *y = b;
+    if (x->file != y->file)
+        return strcmp(tk_loctab_file_path(tab, x->file), tk_loctab_file_path(tab, y->file));
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+static void build_source_index(tk_bind *ix, tk_stage_kind kind)
+{
+    stage_index *s = &ix->st[kind];
+    uint32_t n_lines = tk_stage_line_count(s->stage);
+    /* Count first, then fill plain arrays: an append per frame was a fifth
+     * of the whole index's cost. */
+    size_t n_exact = 0, n_called = 0;
+    for (uint32_t l = 1; l <= n_lines; l++) {
+        const tk_stack_id *ids;
+        size_t n = tk_bind_line_stacks(ix, kind, l, &ids);
+        s->n_bound += n > 0;
+        n_exact += n;
+        for (size_t i = 0; i < n; i++) {
+            size_t nfr;
+            tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
+            n_called += nfr;
+        }
+    }
+    ref *exact = g_new(ref, n_exact ? n_exact : 1);
+    ref *called = g_new(ref, n_called ? n_called : 1);
+    size_t ne = 0, nc = 0;
+    for (uint32_t l = 1; l <= n_lines; l++) {
+        const tk_stack_id *ids;
+        size_t n = tk_bind_line_stacks(ix, kind, l, &ids);
+        for (size_t i = 0; i < n; i++) {
+            size_t nfr;
+            const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
+            exact[ne++] = (ref){pos_key(fr[0].file, fr[0].line), l};
+            for (size_t j = 0; j < nfr; j++)
+                called[nc++] = (ref){pos_key(fr[j].file, fr[j].line), l};
+        }
+    }
+    ref_index_from(exact, ne, &s->exact);
+    ref_index_from(called, nc, &s->called);
+    g_free(exact);
+    g_free(called);
+
+    /* Per source position, how many IR lines in each mode (every exact
+     * position is also a called one). */
+    GArray *refs = g_array_new(FALSE, FALSE, sizeof(tk_source_ref));
+    for (size_t c = 0; c < s->called.n_keys; c++) {
+        uint64_t key = s->called.keys[c];
+        size_t lo, hi;
+        ref_range(&s->exact, key, &lo, &hi);
+        tk_source_ref r = {(tk_file_id)(key >> 32), (uint32_t)key,
+                           (uint32_t)(hi - lo), s->called.off[c + 1] - s->called.off[c]};
+        g_array_append_val(refs, r);
+    }
+    /* File ids depend on the order files were met while loading; order by
+     * path so that the same kernel lists the same way however it was read. */
+    g_qsort_with_data(refs->data, (gint)refs->len, sizeof(tk_source_ref),
+                      cmp_source_ref, ix->tab);
+    s->n_refs = refs->len;
+    s->refs = (tk_source_ref *)g_array_free(refs, FALSE);
+}
+
+/* ---- build / free ----------------------------------------------------- */
+
+tk_bind *tk_bind_new(const tk_kernel *kernel, tk_loctab *tab)
+{
+    tk_bind *ix = g_new0(tk_bind, 1);
+    ix->kernel = kernel;
+    ix->tab = tab;
+    for (tk_stage_kind k = 0; k < TK_STAGE_COUNT; k++) {
+        ix->st[k].stage = tk_kernel_stage(kernel, k);
+        if (ix->st[k].stage)
+            ix->st[k].inline_frames = tk_stage_has_inline_frames(ix->st[k].stage);
+    }
+    detect_irloc(ix);
+    for (tk_stage_kind k = 0; k < TK_STAGE_COUNT; k++) {
+        if (!ix->st[k].stage)
+            continue;
+        if (ix->irloc_stage != TK_STAGE_UNKNOWN && k > ix->irloc_stage)
+            build_irloc_stage(ix, k);
+        else if (k == TK_STAGE_SASS && !ix->st[k].inline_frames &&
+                 ix->st[TK_STAGE_PTX].stage)
+            build_sass_completion(ix);
+        build_source_index(ix, k);
+    }
+    return ix;
+}
+
+void tk_bind_free(tk_bind *ix)
+{
+    if (!ix)
+        return;
+    for (int k = 0; k < TK_STAGE_COUNT; k++) {
+        stage_index *s = &ix->st[k];
+        if (s->has_eff)
+            read_linemap_clear(&s->eff);
+        g_free(s->inferred);
+        ref_index_clear(&s->exact);
+        ref_index_clear(&s->called);
+        g_free(s->refs);
+        g_free(s->irloc_pairs);
+    }
+    if (ix->irloc_files)
+        g_hash_table_destroy(ix->irloc_files);
+    g_free(ix);
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+size_t tk_bind_source_to_stage(const tk_bind *ix, tk_file_id file,
+                               uint32_t line, tk_match match,
+                               tk_stage_kind stage, const uint32_t **lines)
+{
+    *lines = NULL;
+    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage)
+        return 0;
+    const ref_index *r = match == TK_MATCH_EXACT ? &ix->st[stage].exact
+                                                 : &ix->st[stage].called;
+    size_t lo, hi;
+    ref_range(r, pos_key(file, line), &lo, &hi);
+    *lines = hi > lo ? r->lines + lo : NULL;
+    return hi - lo;
+}
+
+size_t tk_bind_source_refs(const tk_bind *ix, tk_stage_kind stage,
+                           const tk_source_ref **refs)
+{
+    *refs = NULL;
+    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage)
+        return 0;
+    *refs = ix->st[stage].refs;
+    return ix->st[stage].n_refs;
+}
+
+uint32_t tk_bind_bound_line_count(const tk_bind *ix, tk_stage_kind stage)
+{
+    return stage < TK_STAGE_COUNT && ix->st[stage].stage ? ix->st[stage].n_bound
+                                                         : 0;
+}
+
+/* Whether stack A (of a stage with inline frames or not) denotes the same
+ * place as stack B.  A lone frame from a stage that records no inline frames
+ * says only where the innermost code came from, so only that is compared. */
+static gboolean stacks_match(const tk_bind *ix, tk_stack_id a,
+                             gboolean a_inline, tk_stack_id b, gboolean b_inline)
+{
+    size_t na, nb;
+    const tk_frame *fa = tk_loctab_stack_frames(ix->tab, a, &na);
+    const tk_frame *fb = tk_loctab_stack_frames(ix->tab, b, &nb);
+    if ((na == 1 && !a_inline) || (nb == 1 && !b_inline))
+        return tk_frame_same_place(fa[0], fb[0]);
+    if (na != nb)
+        return FALSE;
+    for (size_t i = 0; i < na; i++)
+        if (!tk_frame_same_place(fa[i], fb[i]))
+            return FALSE;
+    return TRUE;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static size_t sorted_unique(GArray *a, uint32_t **out)
+{
+    if (a->len) /* an empty GArray may have no data: qsort wants some */
+        qsort(a->data, a->len, sizeof(uint32_t), cmp_u32);
+    guint w = 0;
+    for (guint i = 0; i < a->len; i++)
+        if (w == 0 || g_array_index(a, uint32_t, w - 1) != g_array_index(a, uint32_t, i))
+            g_array_index(a, uint32_t, w++) = g_array_index(a, uint32_t, i);
+    size_t n = w;
+    *out = NULL;
+    if (n) {
+        /* The caller frees with free(): allocate with malloc, not g_malloc. */
+        *out = malloc(n * sizeof(uint32_t));
+        if (!*out)
+            n = 0;
+        else
+            memcpy(*out, a->data, n * sizeof(uint32_t));
+    }
+    g_array_free(a, TRUE);
+    return n;
+}
+
+/* The irloc-stage lines that line LINE of later stage KIND points at. */
+static void irloc_targets(const tk_bind *ix, tk_stage_kind kind, uint32_t line,
+                          GArray *out)
+{
+    const tk_stack_id *ids;
+    size_t n = tk_stage_line_stacks(ix->st[kind].stage, line, &ids);
+    for (size_t i = 0; i < n; i++) {
+        size_t nfr;
+        const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
+        if (is_irloc_file(ix, fr[0].file))
+            g_array_append_val(out, fr[0].line);
+    }
+}
+
+/* The lines of later stage KIND that point at irloc-stage line TARGET. */
+static void irloc_sources(const tk_bind *ix, tk_stage_kind kind,
+                          uint32_t target, GArray *out)
+{
+    const stage_index *s = &ix->st[kind];
+    uint64_t lo_key = (uint64_t)target << 32;
+    size_t a = 0, b = s->n_irloc_pairs;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (s->irloc_pairs[m] < lo_key)
+            a = m + 1;
+        else
+            b = m;
+    }
+    for (; a < s->n_irloc_pairs && s->irloc_pairs[a] >> 32 == target; a++) {
+        uint32_t l = (uint32_t)s->irloc_pairs[a];
+        g_array_append_val(out, l);
+    }
+}
+
+size_t tk_bind_stage_to_stage(const tk_bind *ix, tk_stage_kind from,
+                              uint32_t line, tk_stage_kind to,
+                              uint32_t **lines)
+{
+    *lines = NULL;
+    if (from >= TK_STAGE_COUNT || to >= TK_STAGE_COUNT ||
+        !ix->st[from].stage || !ix->st[to].stage || line == 0 ||
+        line > tk_stage_line_count(ix->st[from].stage))
+        return 0;
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    tk_stage_kind k = ix->irloc_stage;
+    if (k != TK_STAGE_UNKNOWN && (from == k || from > k) && (to == k || to > k) &&
+        from != to) {
+        /* Exact: the capture says which IR line each later line came from. */
+        GArray *targets = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        if (from == k)
+            g_array_append_val(targets, line);
+        else
+            irloc_targets(ix, from, line, targets);
+        for (guint i = 0; i < targets->len; i++) {
+            uint32_t t = g_array_index(targets, uint32_t, i);
+            if (to == k)
+                g_array_append_val(out, t);
+            else
+                irloc_sources(ix, to, t, out);
+        }
+        g_array_free(targets, TRUE);
+        return sorted_unique(out, lines);
+    }
+    const stage_index *a = &ix->st[from], *b = &ix->st[to];
+    const tk_stack_id *ids;
+    size_t n = tk_bind_line_stacks(ix, from, line, &ids);
+    for (size_t i = 0; i < n; i++) {
+        size_t nfr;
+        const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
+        size_t lo, hi;
+        ref_range(&b->exact, pos_key(fr[0].file, fr[0].line), &lo, &hi);
+        for (size_t c = lo; c < hi; c++) {
+            const tk_stack_id *cids;
+            size_t cn = tk_bind_line_stacks(ix, to, b->exact.lines[c], &cids);
+            for (size_t j = 0; j < cn; j++)
+                if (stacks_match(ix, ids[i], a->inline_frames ||
+                                                 tk_bind_stack_inferred(ix, from, line),
+                                 cids[j], b->inline_frames ||
+                                              tk_bind_stack_inferred(ix, to, b->exact.lines[c]))) {
+                    g_array_append_val(out, b->exact.lines[c]);
+                    break;
+                }
+        }
+    }
+    return sorted_unique(out, lines);
+}

@@ -1,0 +1,272 @@
+/* bundle.c - loading: what PATH is, the bundle's accessors, and finding a
+ * kernel by what a user types.  The scanning, the manifest, the metadata,
+ * source resolution and writing live in the files beside this one; the
+ * kernel model in kernel/. */
+#include "tkdump/tk_bundle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bundle/internal.h"
+
+/* ---- loading ---------------------------------------------------------- */
+
+static int kernel_order(gconstpointer a, gconstpointer b)
+{
+    const tk_kernel *ka = *(tk_kernel *const *)a;
+    const tk_kernel *kb = *(tk_kernel *const *)b;
+    int c = strcmp(ka->name, kb->name);
+    return c ? c : strcmp(ka->hash, kb->hash);
+}
+
+static tk_bundle *bundle_new(const char *path, const tk_load_options *opts)
+{
+    tk_bundle *b = g_new0(tk_bundle, 1);
+    b->path = g_strdup(path);
+    b->tab = tk_loctab_new();
+    b->kernels = g_ptr_array_new_with_free_func((GDestroyNotify)kernel_free);
+    b->complete = -1;
+    b->stored_sources = g_hash_table_new_full(g_str_hash, g_str_equal,
+                                              g_free, g_free);
+    GPtrArray *dirs = g_ptr_array_new();
+    for (size_t i = 0; opts && i < opts->n_source_dirs; i++)
+        if (opts->source_dirs[i])
+            g_ptr_array_add(dirs, g_strdup(opts->source_dirs[i]));
+    g_ptr_array_add(dirs, NULL);
+    b->source_dirs = (char **)g_ptr_array_free(dirs, FALSE);
+    return b;
+}
+
+/* The absolute, symlink-free form of PATH, or NULL. */
+static char *real_path(const char *path)
+{
+    char *r = realpath(path, NULL);
+    char *out = g_strdup(r);
+    free(r);
+    return out;
+}
+
+tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
+                          tk_diags *diags)
+{
+    if (!path || !*path) {
+        tk_diags_add(diags, TK_DIAG_ERROR, "", 0, "no path given");
+        return NULL;
+    }
+    char *real = real_path(path);
+    if (!real) {
+        tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
+                     "no such file or folder");
+        return NULL;
+    }
+    tk_bundle *b = bundle_new(path, opts);
+    size_t errors_before =
+        diags ? tk_diags_count_at_least(diags, TK_DIAG_ERROR) : 0;
+    gboolean is_dir = g_file_test(real, G_FILE_TEST_IS_DIR);
+    char *base = g_path_get_basename(real);
+    if (!is_dir && strcmp(base, "manifest.json") == 0) {
+        /* The manifest itself names its bundle. */
+        char *dir = g_path_get_dirname(real);
+        g_free(real);
+        real = dir;
+        is_dir = TRUE;
+    }
+    g_free(base);
+
+    if (is_dir) {
+        b->root = g_strdup(real);
+        char *manifest = g_build_filename(real, "manifest.json", NULL);
+        gboolean have_manifest = g_file_test(manifest, G_FILE_TEST_EXISTS);
+        if (have_manifest && bundle_manifest_load(b, manifest, diags) == 0) {
+            b->kind = TK_INPUT_BUNDLE;
+        } else {
+            /* A manifest we cannot use still leaves the kernel folders,
+             * which are found like any HASH folders; its sources/ are not
+             * kernels. */
+            bundle_scan_folder(b, real, have_manifest ? "sources" : NULL,
+                               diags);
+            /* A bundle lists its pass dumps; any other folder may hold
+             * some under any name (mlir_passes.txt, stderr.txt, run2.log). */
+            bundle_passfiles_find(b, real, diags);
+            /* No stage file, but pass dumps (an MLIR_DUMP_PATH file and a
+             * stderr copied from another machine): their compiles are the
+             * kernels, as for one such file given as PATH. */
+            if (b->kernels->len == 0 && bundle_passfiles_load_found(b, diags))
+                b->kind = TK_INPUT_FILES;
+        }
+        g_free(manifest);
+    } else if (g_file_test(real, G_FILE_TEST_IS_REGULAR)) {
+        b->root = g_path_get_dirname(real);
+        bundle_scan_file(b, real, diags);
+    } else {
+        tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
+                     "neither a folder nor a regular file");
+        g_free(real);
+        tk_bundle_free(b);
+        return NULL;
+    }
+    g_free(real);
+
+    if (b->kernels->len == 0 && b->kind != TK_INPUT_BUNDLE) {
+        /* One error is enough: a lone file already said what it is not. */
+        if (!diags ||
+            tk_diags_count_at_least(diags, TK_DIAG_ERROR) == errors_before) {
+            tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
+                         "no Triton kernel found (looked for a tkview "
+                         "manifest.json, kernel_dump/ and cache/ folders, "
+                         "HASH folders, .ttir/.ttgir/.llir/.ptx/.sass "
+                         "files and pass dump files)");
+            /* Name the files that were looked at: a user who copied an
+             * empty or cut mlir_passes.txt sees which. */
+            bundle_passfiles_report_rejected(b, diags);
+        }
+        tk_bundle_free(b);
+        return NULL;
+    }
+    g_ptr_array_sort(b->kernels, kernel_order);
+    return b;
+}
+
+void tk_bundle_free(tk_bundle *b)
+{
+    if (!b)
+        return;
+    /* Kernels own stages whose stacks live in the table: free them first. */
+    g_ptr_array_free(b->kernels, TRUE);
+    bundle_passfiles_clear(b);
+    tk_loctab_free(b->tab);
+    bundle_sources_clear(b);
+    g_hash_table_destroy(b->stored_sources);
+    g_strfreev(b->source_dirs);
+    g_strfreev(b->argv);
+    g_free(b->path);
+    g_free(b->root);
+    g_free(b->tool_version);
+    g_free(b->compiler);
+    g_free(b->compiler_name);
+    g_free(b->compiler_version);
+    g_free(b->compiler_target);
+    g_free(b->command);
+    g_free(b->created);
+    g_free(b);
+}
+
+tk_input_kind tk_bundle_input_kind(const tk_bundle *b)
+{
+    return b->kind;
+}
+
+const char *tk_bundle_path(const tk_bundle *b)
+{
+    return b->path;
+}
+
+tk_loctab *tk_bundle_loctab(const tk_bundle *b)
+{
+    return b->tab;
+}
+
+const char *tk_bundle_tool_version(const tk_bundle *b)
+{
+    return b->tool_version;
+}
+
+const char *tk_bundle_compiler(const tk_bundle *b)
+{
+    return b->compiler;
+}
+
+const char *tk_bundle_command(const tk_bundle *b)
+{
+    return b->command;
+}
+
+int tk_bundle_complete(const tk_bundle *b)
+{
+    return b->complete;
+}
+
+size_t tk_bundle_kernel_count(const tk_bundle *b)
+{
+    return b->kernels->len;
+}
+
+const tk_kernel *tk_bundle_kernel(const tk_bundle *b, size_t i)
+{
+    return i < b->kernels->len ? g_ptr_array_index(b->kernels, i) : NULL;
+}
+
+const char *tk_bundle_resolve_source(tk_bundle *b, tk_file_id file,
+                                     tk_diags *diags)
+{
+    return bundle_sources_resolve(b, file, diags);
+}
+
+/* ---- finding a kernel ------------------------------------------------- */
+
+static gboolean all_digits(const char *s)
+{
+    if (!*s)
+        return FALSE;
+    for (; *s; s++)
+        if (!g_ascii_isdigit(*s))
+            return FALSE;
+    return TRUE;
+}
+
+/* Whether HASH starts with PREFIX, ignoring case: Triton's hashes are hex
+ * in lower case, folder names base32 in upper case. */
+static gboolean hash_starts(const char *hash, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return n > 0 && strlen(hash) >= n &&
+           g_ascii_strncasecmp(hash, prefix, n) == 0;
+}
+
+const tk_kernel *tk_bundle_find_kernel(const tk_bundle *b, const char *spec,
+                                       size_t *n_matches)
+{
+    size_t n = 0;
+    const tk_kernel *found = NULL;
+    size_t count = b->kernels->len;
+    if (n_matches)
+        *n_matches = 0;
+    if (!spec || !*spec)
+        return NULL;
+
+    /* An index, as tk_bundle_kernel() counts (from 0).  Digits past the
+     * count may still be a hash prefix, tried below. */
+    if (all_digits(spec) && strlen(spec) < 10) {
+        size_t i = (size_t)strtoul(spec, NULL, 10);
+        if (i < count) {
+            if (n_matches)
+                *n_matches = 1;
+            return g_ptr_array_index(b->kernels, i);
+        }
+    }
+
+    const char *colon = strchr(spec, ':');
+    for (int pass = 0; pass < 2 && n == 0; pass++) {
+        for (size_t i = 0; i < count; i++) {
+            const tk_kernel *k = g_ptr_array_index(b->kernels, i);
+            gboolean hit;
+            if (colon) /* name:hashprefix */
+                hit = strlen(k->name) == (size_t)(colon - spec) &&
+                      strncmp(k->name, spec, (size_t)(colon - spec)) == 0 &&
+                      (colon[1] == '\0' || hash_starts(k->hash, colon + 1));
+            else if (pass == 0) /* a full name first ... */
+                hit = strcmp(k->name, spec) == 0;
+            else /* ... then a hash or hash prefix */
+                hit = hash_starts(k->hash, spec);
+            if (hit) {
+                n++;
+                found = k;
+            }
+        }
+        if (colon)
+            break;
+    }
+    if (n_matches)
+        *n_matches = n;
+    return n == 1 ? found : NULL;
+}

@@ -1,0 +1,653 @@
+/* passfiles.c - the pass dump files that came with the input, and each
+ * kernel's sequence of dumps in them (tk_bundle.h, "pass dumps").
+ *
+ * Files are found by content, never by name: users rename a captured stderr
+ * to run2.log.  Finding costs a look at the head of each candidate file when
+ * the bundle is loaded; indexing (tk_passes.h) waits for the first question
+ * about passes, so `tkview bind` never reads hundreds of MB of dumps.
+ *
+ * Which sequence is a kernel's:
+ *  - in a file found by content, the one tk_passes_find_seq() picks for the
+ *    kernel's key (tk_kernel_pass_key(): its name, num_warps and stage
+ *    digests, here because the pass index knows nothing of kernels); a
+ *    tie is reported and gives none (never a guess), and so do two kernels
+ *    whose best match is the same sequence with the same score;
+ *  - in a file a bundle's manifest lists for a kernel, the one picked for
+ *    that kernel only (the file holds only its dumps);
+ *  - in a pass dump file given as the input (or a folder of nothing else),
+ *    each compile is a kernel of its own (it has no stages to compare):
+ *    passfiles_only.c.
+ *
+ * A bundle carries, per kernel, its slice of each file: only the dumps of
+ * its sequence, headers included, in file order, so the slice is itself a
+ * pass dump file that indexes to the same dumps.  Slices are gzip
+ * compressed (gzip.c) and copied a bounded chunk at a time.
+ */
+#include "bundle/internal.h"
+#include "bundle/passfile.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The decompressed copy of a .gz file is indexed under a temporary name;
+ * the index is then made to name the .gz (see index_one):
+ * passes_set_path(). */
+#include "passes/internal.h"
+
+#define COPY_CHUNK ((uint64_t)1 << 20)
+/* At most this many files are looked into per load: a folder of 100 000
+ * logs must not cost 100 000 reads of 256 KiB. */
+#define MAX_SNIFFED 1000
+/* Kernels named in one "no dumps of ..." note. */
+#define MAX_NAMED 5
+
+static void pass_file_free(gpointer p)
+{
+    bundle_pass_file *f = p;
+    tk_passes_free(f->ix);
+    g_hash_table_destroy(f->seq_of);
+    g_free(f->path);
+    g_free(f);
+}
+
+static bundle_pass_file *add_file(tk_bundle *b, const char *path,
+                                  const tk_kernel *owner)
+{
+    if (!b->pass_found)
+        b->pass_found = g_ptr_array_new_with_free_func(pass_file_free);
+    bundle_pass_file *f = g_new0(bundle_pass_file, 1);
+    f->path = g_strdup(path);
+    f->owner = owner;
+    f->seq_of = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_ptr_array_add(b->pass_found, f);
+    return f;
+}
+
+void bundle_passfiles_add(tk_bundle *b, const char *path, const tk_kernel *owner)
+{
+    add_file(b, path, owner);
+}
+
+void bundle_passfiles_clear(tk_bundle *b)
+{
+    if (b->pass_files)
+        g_ptr_array_free(b->pass_files, TRUE);
+    if (b->pass_found)
+        g_ptr_array_free(b->pass_found, TRUE);
+    b->pass_files = b->pass_found = NULL;
+    tk_diags_free(b->pass_rejected);
+    b->pass_rejected = NULL;
+}
+
+/* ---- finding files by content ------------------------------------------- */
+
+/* What the content of PATH says, reading a gzip file's text. */
+static tk_passes_file_kind sniff(const char *path)
+{
+    if (!bundle_gzip_is(path))
+        return tk_passes_sniff_file(path);
+    char *buf = g_malloc(TK_PASSES_SNIFF_BYTES);
+    int64_t n = bundle_gzip_read_head(path, buf, TK_PASSES_SNIFF_BYTES);
+    tk_passes_file_kind k =
+        n > 0 ? tk_passes_sniff(buf, (size_t)n) : TK_PASSES_FILE_NONE;
+    g_free(buf);
+    return k;
+}
+
+/* Extensions of files that are never pass dumps: a Triton cache holds
+ * thousands of these, and none is worth a read. */
+static const char *const not_dumps[] = {
+    "ttir", "ttgir", "llir", "ll", "ptx", "sass", "sass_g", "sass_gi",
+    "json", "cubin", "source", "cuobjdump_sass", "hsaco", "amdgcn", "so",
+    "o", "a", "py", "pyc", "pyi", "c", "h", "cpp", "cu", "lock", "xz",
+    "zst", "tar", "zip", "png"};
+
+static gboolean worth_a_look(const char *base)
+{
+    if (base[0] == '.' || g_str_has_prefix(base, "__grp__"))
+        return FALSE;
+    const char *dot = strrchr(base, '.');
+    for (size_t i = 0; dot && i < G_N_ELEMENTS(not_dumps); i++)
+        if (strcmp(dot + 1, not_dumps[i]) == 0)
+            return FALSE;
+    return TRUE;
+}
+
+static int str_order(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct {
+    tk_bundle *b;
+    size_t sniffed;
+    gboolean capped;
+} finder;
+
+/* Keeps why PATH is no pass dump file, to be said if the load finds
+ * nothing else (bundle_passfiles_report_rejected). */
+static void reject(tk_bundle *b, const char *path, const char *why)
+{
+    if (!b->pass_rejected)
+        b->pass_rejected = tk_diags_new();
+    if (tk_diags_count(b->pass_rejected) < MAX_NAMED)
+        tk_diags_add(b->pass_rejected, TK_DIAG_ERROR, path, 0,
+                     "neither a stage file nor a pass dump file: %s", why);
+    b->n_rejected++;
+}
+
+void bundle_passfiles_report_rejected(const tk_bundle *b, tk_diags *diags)
+{
+    size_t n = b->pass_rejected ? tk_diags_count(b->pass_rejected) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const tk_diag *d = tk_diags_get(b->pass_rejected, i);
+        tk_diags_add(diags, d->severity, d->file, d->line, "%s", d->message);
+    }
+    if (b->n_rejected > n)
+        tk_diags_add(diags, TK_DIAG_NOTE, b->root, 0,
+                     "%zu more files are neither stage files nor pass dump "
+                     "files", b->n_rejected - n);
+}
+
+/* Looks at the files of DIR, then (when DESCEND) at those of each
+ * subfolder.  Names are sorted: the order found is the order listed.
+ * Symbolic links to folders are not followed. */
+static void look_in(finder *f, const char *dir, gboolean descend)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    if (!d)
+        return; /* the kernel scan has said so, for the folder loaded */
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    for (const char *e; (e = g_dir_read_name(d));)
+        g_ptr_array_add(names, g_strdup(e));
+    g_dir_close(d);
+    g_ptr_array_sort(names, str_order);
+    GPtrArray *subs = g_ptr_array_new_with_free_func(g_free);
+    for (size_t i = 0; i < names->len; i++) {
+        const char *base = g_ptr_array_index(names, i);
+        char *path = g_build_filename(dir, base, NULL);
+        struct stat st;
+        if (lstat(path, &st) != 0) {
+            g_free(path);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            if (descend && base[0] != '.')
+                g_ptr_array_add(subs, path);
+            else
+                g_free(path);
+            continue;
+        }
+        if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+            st.st_mode = 0;
+        if (!S_ISREG(st.st_mode) || !worth_a_look(base)) {
+            g_free(path);
+            continue;
+        }
+        if (st.st_size == 0) {
+            reject(f->b, path, "it is empty");
+            g_free(path);
+            continue;
+        }
+        if (f->sniffed >= MAX_SNIFFED) {
+            f->capped = TRUE;
+            g_free(path);
+            continue;
+        }
+        f->sniffed++;
+        if (sniff(path) != TK_PASSES_FILE_NONE)
+            add_file(f->b, path, NULL);
+        else
+            reject(f->b, path,
+                   "no pass dump header (\"// -----// IR Dump\", "
+                   "\"*** IR Dump\") in its first 256 KiB");
+        g_free(path);
+    }
+    g_ptr_array_unref(names);
+    for (size_t i = 0; i < subs->len; i++)
+        look_in(f, g_ptr_array_index(subs, i), FALSE);
+    g_ptr_array_unref(subs);
+}
+
+void bundle_passfiles_find(tk_bundle *b, const char *root, tk_diags *diags)
+{
+    finder f = {b, 0, FALSE};
+    look_in(&f, root, TRUE);
+    if (f.capped)
+        tk_diags_add(diags, TK_DIAG_NOTE, root, 0,
+                     "looked for pass dumps in the first %d files only; "
+                     "give a pass dump file as the input to read it",
+                     MAX_SNIFFED);
+}
+
+/* ---- indexing ------------------------------------------------------------ */
+
+/* Indexes F.  A gzip file is decompressed into a temporary file first; the
+ * index keeps that open, so it is unlinked at once, and its diagnostics and
+ * its path name the .gz the user has. */
+static void index_one(bundle_pass_file *f, tk_diags *diags)
+{
+    f->tried = TRUE;
+    /* A manifest may name a FIFO or a device: opening it could block. */
+    struct stat st;
+    if (stat(f->path, &st) != 0) {
+        tk_diags_add(diags, TK_DIAG_ERROR, f->path, 0,
+                     "cannot read pass dumps: %s", g_strerror(errno));
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        tk_diags_add(diags, TK_DIAG_ERROR, f->path, 0,
+                     "cannot read pass dumps: not a regular file");
+        return;
+    }
+    if (!bundle_gzip_is(f->path)) {
+        f->ix = tk_passes_index(f->path, diags);
+        return;
+    }
+    char *tmp = bundle_gzip_inflate_to_temp(f->path, diags);
+    if (!tmp)
+        return;
+    tk_diags *local = tk_diags_new();
+    f->ix = tk_passes_index(tmp, local);
+    g_unlink(tmp);
+    for (size_t i = 0; i < tk_diags_count(local); i++) {
+        const tk_diag *d = tk_diags_get(local, i);
+        tk_diags_add(diags, d->severity,
+                     strcmp(d->file, tmp) == 0 ? f->path : d->file, d->line,
+                     "%s", d->message);
+    }
+    tk_diags_free(local);
+    if (f->ix)
+        passes_set_path(f->ix, f->path);
+    g_free(tmp);
+}
+
+unsigned long long bundle_passfiles_seq_line(const tk_passes *p, size_t s)
+{
+    const tk_pass_seq *q = tk_passes_seq(p, s);
+    return q && q->n_dumps
+               ? (unsigned long long)tk_passes_get(p, q->dumps[0])->header_line
+               : 0;
+}
+
+static void warn_tie(const bundle_pass_file *f, const tk_kernel *k, ptrdiff_t s,
+                     size_t n_best, tk_diags *diags)
+{
+    tk_diags_add(diags, TK_DIAG_WARNING, f->path, bundle_passfiles_seq_line(f->ix, (size_t)s),
+                 "kernel %s (%.12s): %zu compiles in this file match it "
+                 "equally well (the first at line %llu); none is shown for "
+                 "it",
+                 k->name, k->hash, n_best, bundle_passfiles_seq_line(f->ix, (size_t)s));
+}
+
+/* The key's stages are the first stage kinds. */
+G_STATIC_ASSERT(TK_STAGE_TTIR == 0 && TK_STAGE_TTGIR == 1 &&
+                TK_STAGE_LLIR == 2 && TK_PASS_KEY_STAGES == 3);
+
+void tk_kernel_pass_key(const tk_kernel *k, tk_pass_key *key)
+{
+    memset(key, 0, sizeof *key);
+    key->name = k->name;
+    key->num_warps = k->meta.num_warps;
+    for (int i = 0; i < TK_PASS_KEY_STAGES; i++) {
+        if (k->stages[i]) {
+            key->have[i] = 1;
+            tk_pass_digest_stage(k->stages[i], &key->stage[i]);
+        }
+    }
+}
+
+/* The sequence of the kernel a manifest listed F for. */
+static void match_owner(bundle_pass_file *f, tk_diags *diags)
+{
+    const tk_kernel *k = f->owner;
+    tk_pass_key key;
+    tk_kernel_pass_key(k, &key);
+    size_t n_best = 0;
+    ptrdiff_t s = tk_passes_find_seq(f->ix, &key, &n_best);
+    if (s < 0)
+        tk_diags_add(diags, TK_DIAG_WARNING, f->path, 0,
+                     "holds no dump of kernel %s (%.12s), which the bundle's "
+                     "manifest lists it for",
+                     k->name, k->hash);
+    else if (n_best > 1)
+        warn_tie(f, k, s, n_best, diags);
+    else
+        g_hash_table_insert(f->seq_of, (gpointer)k, GSIZE_TO_POINTER(s + 1));
+}
+
+typedef struct {
+    const tk_kernel *kernel; /* the best claimant so far */
+    int score;
+    gboolean tied;           /* two kernels claim it with that score */
+} claim;
+
+/* The sequences of every kernel of B in F, a file found by content. */
+static void match_all(tk_bundle *b, bundle_pass_file *f, tk_diags *diags)
+{
+    size_t ns = tk_passes_seq_count(f->ix);
+    claim *claims = g_new0(claim, ns ? ns : 1);
+    GPtrArray *missing = g_ptr_array_new();
+    for (guint i = 0; i < b->kernels->len; i++) {
+        const tk_kernel *k = g_ptr_array_index(b->kernels, i);
+        tk_pass_key key;
+        tk_kernel_pass_key(k, &key);
+        size_t n_best = 0;
+        ptrdiff_t s = tk_passes_find_seq(f->ix, &key, &n_best);
+        if (s < 0) {
+            g_ptr_array_add(missing, (gpointer)k);
+            continue;
+        }
+        if (n_best > 1) {
+            warn_tie(f, k, s, n_best, diags);
+            continue;
+        }
+        claim *c = &claims[s];
+        int score = tk_passes_seq_score(f->ix, (size_t)s, &key);
+        if (!c->kernel || score > c->score) {
+            c->kernel = k;
+            c->score = score;
+            c->tied = FALSE;
+        } else if (score == c->score) {
+            tk_diags_add(diags, TK_DIAG_WARNING, f->path, bundle_passfiles_seq_line(f->ix, s),
+                         "the compile at line %llu matches kernels %s "
+                         "(%.12s) and %s (%.12s) equally well; it is shown "
+                         "for neither",
+                         bundle_passfiles_seq_line(f->ix, s), c->kernel->name, c->kernel->hash,
+                         k->name, k->hash);
+            c->tied = TRUE;
+        }
+    }
+    size_t matched = 0;
+    for (size_t s = 0; s < ns; s++) {
+        if (!claims[s].kernel || claims[s].tied)
+            continue;
+        g_hash_table_insert(f->seq_of, (gpointer)claims[s].kernel,
+                            GSIZE_TO_POINTER(s + 1));
+        matched++;
+    }
+    if (matched == 0 && ns > 0) {
+        tk_diags_add(diags, TK_DIAG_NOTE, f->path, 0,
+                     "none of its %zu compile(s) is one of the kernels "
+                     "loaded here",
+                     ns);
+    } else if (missing->len > 0) {
+        GString *names = g_string_new(NULL);
+        for (guint i = 0; i < missing->len && i < MAX_NAMED; i++) {
+            const tk_kernel *k = g_ptr_array_index(missing, i);
+            g_string_append_printf(names, "%s%s (%.12s)", i ? ", " : "",
+                                   k->name, k->hash);
+        }
+        if (missing->len > MAX_NAMED)
+            g_string_append(names, ", ...");
+        tk_diags_add(diags, TK_DIAG_NOTE, f->path, 0,
+                     "no dumps of %u of the %u kernels: %s", missing->len,
+                     b->kernels->len, names->str);
+        g_string_free(names, TRUE);
+    }
+    g_ptr_array_free(missing, TRUE);
+    g_free(claims);
+}
+
+/* A file indexed on a thread of its own, its diagnostics kept aside. */
+typedef struct {
+    bundle_pass_file *f;
+    tk_diags *diags;
+    GThread *thread;
+} index_job;
+
+static gpointer index_job_run(gpointer data)
+{
+    index_job *j = data;
+    index_one(j->f, j->diags);
+    return NULL;
+}
+
+/* Indexes the files not tried yet: the first on this thread, the others on
+ * threads of their own (an MLIR_DUMP_PATH file and a stderr are indexed at
+ * once).  JOBS[i] is file i's, with its diagnostics, to be put after the
+ * ones before it in file order; NULL where it was tried already. */
+static index_job *index_files(tk_bundle *b)
+{
+    guint n = b->pass_found ? b->pass_found->len : 0;
+    index_job *jobs = g_new0(index_job, n + 1);
+    int first = 1;
+    for (guint i = 0; i < n; i++) {
+        bundle_pass_file *f = g_ptr_array_index(b->pass_found, i);
+        if (f->tried)
+            continue;
+        jobs[i] = (index_job){f, tk_diags_new(), NULL};
+        if (first)
+            first = 0; /* done below, on this thread */
+        else if (g_get_num_processors() > 1)
+            jobs[i].thread = g_thread_try_new("tkdump-index", index_job_run,
+                                              &jobs[i], NULL);
+    }
+    /* On this thread: the first, and any no thread could be made for. */
+    for (guint i = 0; i < n; i++)
+        if (jobs[i].f && !jobs[i].thread)
+            index_job_run(&jobs[i]);
+    for (guint i = 0; i < n; i++)
+        if (jobs[i].thread)
+            g_thread_join(jobs[i].thread);
+    return jobs;
+}
+
+/* Indexes every file found, once, and matches kernels to sequences. */
+static void index_all(tk_bundle *b, tk_diags *diags)
+{
+    if (b->pass_files)
+        return;
+    b->pass_files = g_ptr_array_new();
+    index_job *jobs = index_files(b);
+    for (guint i = 0; b->pass_found && i < b->pass_found->len; i++) {
+        bundle_pass_file *f = g_ptr_array_index(b->pass_found, i);
+        if (jobs[i].f) {
+            tk_diags *local = jobs[i].diags;
+            if (tk_diags_count(local) >= TK_DIAGS_PER_FILE) {
+                /* A capped list only counts what it dropped: indexed again
+                 * here, into DIAGS, for the same diagnostics as in one go. */
+                tk_passes_free(f->ix);
+                f->ix = NULL;
+                index_one(f, diags);
+            } else {
+                for (size_t k = 0; k < tk_diags_count(local); k++) {
+                    const tk_diag *d = tk_diags_get(local, k);
+                    tk_diags_add(diags, d->severity, d->file, d->line, "%s",
+                                 d->message);
+                }
+            }
+            tk_diags_free(local);
+        }
+        if (!f->ix)
+            continue;
+        g_ptr_array_add(b->pass_files, f);
+        if (f->direct)
+            continue; /* its kernels were made from its sequences */
+        if (f->owner)
+            match_owner(f, diags);
+        else
+            match_all(b, f, diags);
+    }
+    g_free(jobs);
+}
+
+size_t tk_bundle_pass_file_count(tk_bundle *b, tk_diags *diags)
+{
+    index_all(b, diags);
+    return b->pass_files->len;
+}
+
+const tk_passes *tk_bundle_pass_file(tk_bundle *b, size_t i)
+{
+    index_all(b, NULL);
+    if (i >= b->pass_files->len)
+        return NULL;
+    return ((bundle_pass_file *)g_ptr_array_index(b->pass_files, i))->ix;
+}
+
+ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *b, const tk_kernel *k,
+                                    size_t i)
+{
+    index_all(b, NULL);
+    if (i >= b->pass_files->len || !k)
+        return -1;
+    bundle_pass_file *f = g_ptr_array_index(b->pass_files, i);
+    gpointer v = g_hash_table_lookup(f->seq_of, k);
+    return v ? (ptrdiff_t)GPOINTER_TO_SIZE(v) - 1 : -1;
+}
+
+gboolean bundle_passfiles_load_direct(tk_bundle *b, const char *path,
+                                      tk_diags *diags)
+{
+    if (sniff(path) == TK_PASSES_FILE_NONE)
+        return FALSE;
+    bundle_pass_file *f = add_file(b, path, NULL);
+    f->direct = TRUE;
+    index_all(b, diags);
+    bundle_passfiles_make_kernels(b, diags);
+    return TRUE;
+}
+
+gboolean bundle_passfiles_load_found(tk_bundle *b, tk_diags *diags)
+{
+    if (!b->pass_found || b->pass_found->len == 0 || b->pass_files)
+        return FALSE;
+    for (guint i = 0; i < b->pass_found->len; i++)
+        ((bundle_pass_file *)g_ptr_array_index(b->pass_found, i))->direct = TRUE;
+    index_all(b, diags);
+    bundle_passfiles_make_kernels(b, diags);
+    return TRUE;
+}
+
+/* ---- bundles: each kernel's slice ------------------------------------------ */
+
+/* "mlir", "llvm" or "mixed", from the dumps of P (as tk_passes_sniff would
+ * say from its head, but for the whole file). */
+static const char *content_kind(const tk_passes *p)
+{
+    gboolean mlir = FALSE, llvm = FALSE;
+    for (size_t i = 0; i < tk_passes_count(p) && !(mlir && llvm); i++) {
+        if (tk_passes_get(p, i)->kind == TK_PASS_MLIR)
+            mlir = TRUE;
+        else
+            llvm = TRUE;
+    }
+    return mlir && llvm ? "mixed" : llvm ? "llvm" : "mlir";
+}
+
+/* Copies the dumps of sequence S of P, header through body, into W, a chunk
+ * at a time.  Returns 0, or -1 when P cannot be read (reported in DIAGS) or
+ * W failed. */
+static int copy_seq(const tk_passes *p, const tk_pass_seq *s,
+                    bundle_gzip_writer *w, tk_diags *diags)
+{
+    for (size_t j = 0; j < s->n_dumps; j++) {
+        const tk_pass_dump *d = tk_passes_get(p, s->dumps[j]);
+        uint64_t off = d->header_offset;
+        uint64_t end = d->body_offset + d->body_len;
+        char last = '\n';
+        while (off < end) {
+            uint64_t n = end - off < COPY_CHUNK ? end - off : COPY_CHUNK;
+            char *chunk = tk_passes_read_range(p, off, n, diags);
+            if (!chunk)
+                return -1;
+            int rc = bundle_gzip_write(w, chunk, (size_t)n);
+            last = chunk[n - 1];
+            g_free(chunk);
+            if (rc != 0)
+                return -1;
+            off += n;
+        }
+        /* The body's last line may lack its line end (the end of the
+         * file); then a blank line, as the printers leave between dumps. */
+        if (bundle_gzip_write(w, "\n\n", last == '\n' ? 1 : 2) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int bundle_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
+                                  const char *tmp, bundle_manifest_kernel *mk,
+                                  const char *outdir, tk_diags *diags)
+{
+    size_t n = tk_bundle_pass_file_count(b, diags);
+    gboolean have_dir = FALSE;
+    GHashTable *used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                             NULL);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        ptrdiff_t s = tk_bundle_kernel_pass_seq(b, k, i);
+        if (s < 0)
+            continue;
+        const bundle_pass_file *f = g_ptr_array_index(b->pass_files, i);
+        const tk_pass_seq *seq = tk_passes_seq(f->ix, (size_t)s);
+        if (!have_dir) {
+            char *dir = g_build_filename(tmp, mk->folder, "passes", NULL);
+            if (g_mkdir(dir, 0755) != 0) {
+                tk_diags_add(diags, TK_DIAG_ERROR, outdir, 0,
+                             "cannot write the bundle: cannot create %s: %s",
+                             dir, g_strerror(errno));
+                rc = -1;
+            }
+            g_free(dir);
+            have_dir = TRUE;
+            if (rc != 0)
+                break;
+        }
+        const char *kind = content_kind(f->ix);
+        char *name = g_strdup_printf("%s.txt.gz", kind);
+        for (int c = 2; g_hash_table_contains(used, name); c++) {
+            g_free(name);
+            name = g_strdup_printf("%s-%d.txt.gz", kind, c);
+        }
+        g_hash_table_add(used, name);
+        char *rel = g_strdup_printf("%s/passes/%s", mk->folder, name);
+        char *to = g_build_filename(tmp, rel, NULL);
+        char *err = NULL;
+        bundle_gzip_writer *w = bundle_gzip_create(to, &err);
+        if (!w) {
+            tk_diags_add(diags, TK_DIAG_ERROR, outdir, 0,
+                         "cannot write the bundle: %s", err);
+            g_free(err);
+            rc = -1;
+        } else {
+            /* A read error is about the input: the slice is left out and
+             * the bundle written.  A write error loses the bundle. */
+            tk_diags *reads = tk_diags_new();
+            int copied = copy_seq(f->ix, seq, w, reads);
+            gboolean read_failed = tk_diags_count(reads) > 0;
+            for (size_t x = 0; x < tk_diags_count(reads); x++) {
+                const tk_diag *d = tk_diags_get(reads, x);
+                tk_diags_add(diags, d->severity, d->file, d->line, "%s",
+                             d->message);
+            }
+            tk_diags_free(reads);
+            if (copied != 0 && read_failed) {
+                bundle_gzip_finish(w, FALSE, NULL);
+                tk_diags_add(diags, TK_DIAG_WARNING, f->path, 0,
+                             "kernel %s (%.12s): its pass dumps from this "
+                             "file are left out of the bundle",
+                             k->name, k->hash);
+            } else if (bundle_gzip_finish(w, TRUE, &err) != 0) {
+                tk_diags_add(diags, TK_DIAG_ERROR, outdir, 0,
+                             "cannot write the bundle: %s", err);
+                g_free(err);
+                rc = -1;
+            } else {
+                if (!mk->passes)
+                    mk->passes = g_array_new(FALSE, FALSE,
+                                             sizeof(bundle_manifest_pass));
+                bundle_manifest_pass mp = {g_strdup(rel), kind, seq->n_dumps};
+                g_array_append_val(mk->passes, mp);
+            }
+        }
+        g_free(to);
+        g_free(rel);
+    }
+    g_hash_table_destroy(used);
+    return rc;
+}

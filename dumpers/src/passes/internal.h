@@ -1,0 +1,206 @@
+/* internal.h - the pass dump index, shared by the files of passes/
+ * (internal).
+ *
+ * Split by purpose: mlir.c (MLIR headers and module bodies),
+ * llvm.c (LLVM headers, IR and MIR bodies, pass manager chatter),
+ * digest.c (content hashes of bodies and stages), index.c (the
+ * streaming pass over the file, on-demand reads), attrib.c (sequences
+ * per compile, matching a kernel key), sniff.c (finding pass dump
+ * files by content).
+ */
+#ifndef TKDUMP_PASSES_INTERNAL_H
+#define TKDUMP_PASSES_INTERNAL_H
+
+#include <glib.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tkdump/tk_passes.h"
+
+/* A piece of a line; not NUL-terminated. */
+typedef struct {
+    const char *p;
+    size_t n;
+} passes_span;
+
+/* A header line taken apart; spans point into the line. */
+typedef struct {
+    tk_pass_kind kind;
+    tk_pass_when when;
+    tk_pass_status status;
+    tk_pass_scope_kind scope_kind;
+    passes_span pass, arg, scope, scope_name;
+    int bad; /* recognized by its start, but cut or malformed */
+} passes_header;
+
+/* Parses LEN bytes at S (one line, no line end) as a dump header of any
+ * form.  Returns 1 and fills H, or 0 when the line is no header. */
+int passes_parse_header(const char *s, size_t len, passes_header *h);
+/* The forms of each family (called by the one above). */
+int passes_mlir_header(const char *s, size_t len, passes_header *h);
+int passes_llvm_header(const char *s, size_t len, passes_header *h);
+
+/* What a body is made of so far, to tell where it ends and whether it is
+ * whole.  Zeroed, with KIND set, at each header. */
+typedef struct {
+    tk_pass_kind kind;
+    int open;        /* column-0 openers not closed yet (module, define) */
+    int closed;      /* a top-level op was closed (MLIR) */
+    int in_resource; /* inside an MLIR "{-# ... #-}" block */
+    int mir;         /* 0 before "# Machine code", 1 inside, 2 after its end */
+    int saw_module, saw_llvm_func, saw_ir;
+    int saw_preheader; /* "; Preheader:": a loop printed on its own (what
+                          legacy loop passes print) */
+    int truncated;   /* the line given is only the start of a line longer
+                        than the read window: its end is unknown, so a
+                        definition is assumed to open a region */
+    unsigned flags;  /* TK_PASS_INTERLEAVED, ... */
+} passes_body_state;
+
+/* What one body line says about attribution. */
+typedef struct {
+    passes_span function;  /* a function defined on this line */
+    int kernel;        /* 1: marked as the kernel (tt.func public, nvvm.kernel,
+                          ptx_kernel); 2: could be (externally visible, no
+                          marker); 0: a helper */
+    passes_span module_attrs;
+} passes_body_facts;
+
+/* Whether the line S (non-blank, not a header) belongs to a body of
+ * ST->kind; updates ST and fills FACTS.  0 means the body has ended before
+ * this line. */
+int passes_mlir_body_line(passes_body_state *st, const char *s, size_t len,
+                          passes_body_facts *facts);
+int passes_llvm_body_line(passes_body_state *st, const char *s, size_t len,
+                          passes_body_facts *facts);
+int passes_mir_body_line(passes_body_state *st, const char *s, size_t len,
+                         passes_body_facts *facts);
+
+/* LLVM's pass manager chatter ("Running pass: ", "Invalidating analysis: ",
+ * ...), indented or not: never part of a body. */
+int passes_noise_line(const char *s, size_t len);
+
+/* Whether a line outside any dump looks like IR: a sign that a dump was torn
+ * apart (two processes writing at once). */
+int passes_ir_like(const char *s, size_t len);
+
+/* ---- digests ------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t h;
+    uint64_t total;
+    uint64_t tail;
+    unsigned n_tail;
+} passes_hasher;
+
+typedef enum { PASSES_DIGEST_RAW, PASSES_DIGEST_MLIR, PASSES_DIGEST_LLVM } passes_digest_lang;
+
+/* Hashes a body line by line, with lines longer than the read window fed in
+ * pieces: begin (the first piece, which decides what the line is), more
+ * (the rest, hashed as it is), end. */
+typedef struct {
+    passes_digest_lang lang;
+    passes_hasher exact, noloc;
+    int skip_exact, skip_noloc; /* the current line is left out */
+} passes_digester;
+
+void passes_digester_init(passes_digester *d, passes_digest_lang lang);
+void passes_digester_begin(passes_digester *d, const char *s, size_t len);
+void passes_digester_more(passes_digester *d, const char *s, size_t len);
+void passes_digester_end(passes_digester *d);
+void passes_digester_finish(passes_digester *d, tk_pass_digest *out);
+
+/* ---- the index ------------------------------------------------------------ */
+
+struct tk_passes {
+    char *path;
+    int fd;
+    uint64_t size;
+    int64_t mtime;
+    uint64_t n_lines;
+    GArray *dumps;        /* tk_pass_dump */
+    GArray *func_first;   /* guint per dump: its first entry in funcs */
+    GPtrArray *funcs;     /* interned function names of all dumps */
+    GArray *others;       /* tk_pass_range */
+    GStringChunk *strings;
+    GHashTable *interned; /* string in STRINGS -> itself */
+    GString *scratch;     /* NUL-terminated copy for lookups while indexing */
+    GArray *seqs;         /* tk_pass_seq */
+    size_t *seq_dumps;    /* the dump lists of all sequences */
+};
+
+/* A copy of N bytes at S owned by the index; equal strings share one copy. */
+const char *passes_intern(tk_passes *p, const char *s, size_t n);
+
+/* Indexes with a read window of WINDOW bytes (tests use small ones to
+ * exercise lines longer than the window). */
+tk_passes *passes_index_window(const char *path, size_t window,
+                               tk_diags *diags);
+
+/* Makes the index name PATH (tk_passes_path(), its diagnostics) instead of
+ * the file it read: the loader indexes the decompressed copy of a .gz pass
+ * file under a temporary name (bundle/passfiles.c). */
+void passes_set_path(tk_passes *p, const char *path);
+
+/* Groups the dumps into sequences and sets each dump's seq
+ * (attrib.c). */
+void passes_attribute(tk_passes *p);
+
+static inline passes_span passes_span_of(const char *p, size_t n)
+{
+    passes_span s = {p, n};
+    return s;
+}
+
+/* S without the spaces and tabs at its ends. */
+static inline passes_span passes_span_trim(passes_span s)
+{
+    while (s.n > 0 && (s.p[0] == ' ' || s.p[0] == '\t')) {
+        s.p++;
+        s.n--;
+    }
+    while (s.n > 0 && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
+        s.n--;
+    return s;
+}
+
+static inline int passes_span_starts(passes_span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n >= n && memcmp(s.p, lit, n) == 0;
+}
+
+static inline int passes_span_ends(passes_span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n >= n && memcmp(s.p + s.n - n, lit, n) == 0;
+}
+
+/* The last occurrence of LIT in S, or NULL. */
+static inline const char *passes_span_rfind(passes_span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    if (n == 0 || s.n < n)
+        return NULL;
+    for (size_t i = s.n - n + 1; i-- > 0;)
+        if (s.p[i] == lit[0] && memcmp(s.p + i, lit, n) == 0)
+            return s.p + i;
+    return NULL;
+}
+
+/* The first occurrence of LIT in S, or NULL. */
+static inline const char *passes_span_find(passes_span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    if (!s.p || n == 0 || s.n < n)
+        return NULL;
+    return memmem(s.p, s.n, lit, n);
+}
+
+static inline int passes_span_eq(passes_span a, const char *lit)
+{
+    size_t n = strlen(lit);
+    return a.n == n && memcmp(a.p, lit, n) == 0;
+}
+
+#endif

@@ -1,0 +1,153 @@
+/* internal.h - the pass timeline's insides (internal): the
+ * timeline object, the planner that decides which texts each entry compares
+ * (from the index alone, nothing read), and the text walker that assembles
+ * those texts from the dump files, two at a time, and normalizes them.
+ */
+#ifndef TKDUMP_TIMELINE_INTERNAL_H
+#define TKDUMP_TIMELINE_INTERNAL_H
+
+#include <glib.h>
+
+#include "tkdump/tk_timeline.h"
+
+struct tk_timeline {
+    char *kernel_name;
+    const tk_kernel *kernel;
+    tk_timeline_part *parts; /* pipeline order */
+    size_t n_parts;
+    GArray *entries;         /* tk_timeline_entry: the passes */
+    GArray *subs;            /* tk_timeline_entry: sub-steps, by parent */
+    size_t *sub_first;       /* per pass: its first sub-step in SUBS */
+    GPtrArray *piece_blocks; /* tk_timeline_piece blocks that never move */
+    size_t block_used, block_cap;
+    tk_diff_opts diff;
+    unsigned flags;          /* tk_timeline_opts.flags */
+};
+
+/* Allocates N pieces in TL's arena (stable addresses). */
+tk_timeline_piece *tl_pieces_alloc(tk_timeline *tl, size_t n);
+
+/* Fills TL->entries and TL->subs from the parts' sequences: which texts each
+ * entry compares, and the effects the index alone decides (banners, missing
+ * sides).  Effects still to be measured are left TK_EFFECT_UNKNOWN with WHY
+ * TK_UNKNOWN_NONE. */
+void tl_plan(tk_timeline *tl);
+
+/* The dump behind PART/DUMP; NULL when out of range. */
+const tk_pass_dump *tl_dump(const tk_timeline *tl, size_t part,
+                            size_t dump);
+
+/* Whether two sides name the same texts put together the same way. */
+int tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y);
+
+/* The dialect SIDE of ENTRY is normalized as. */
+tk_ir_dialect tl_side_dialect(const tk_timeline *tl,
+                              const tk_timeline_entry *entry,
+                              const tk_timeline_side *side);
+
+/* The stage kind an entry's texts are read as for their locations
+ * (TK_STAGE_UNKNOWN for machine code). */
+tk_stage_kind tl_bind_kind(const tk_timeline_entry *entry);
+
+/* ---- the walker ------------------------------------------------------------ */
+
+/* One assembled text, its normalization and (for the history) its stage. */
+typedef struct {
+    int valid;                /* KEY describes what BUF holds */
+    int cacheable;            /* BUF is exactly KEY (not cut further) */
+    tk_timeline_side key;
+    char *buf;
+    size_t len, cap;
+    tk_ir_dialect dialect;
+    tk_normalize *norm;
+    tk_stage *stage;
+    int stage_done;
+    /* Line starts (tk_ir_diff's index), made on demand for a diff handed
+     * out while building; N_LINES + 1 offsets. */
+    size_t *line_start;
+    uint32_t n_lines;
+    int lines_done;
+    /* Which text this is: a new number each time the buffer gets another
+     * text (read, cut), kept when the text moves between sides. */
+    uint64_t serial;
+} tl_text;
+
+/* A raw dump body kept for cutting functions out of it. */
+typedef struct {
+    int valid;
+    size_t part, dump;
+    char *buf;
+    size_t len, cap;
+} tl_raw;
+
+typedef struct {
+    const tk_timeline *tl;
+    tk_diags *diags;
+    tl_text side[2];          /* TK_IR_A: before, TK_IR_B: after */
+    tl_raw raw[2];            /* slot 0: a base module; slot 1: pieces */
+    tl_raw meta;              /* debug metadata lines of a module dump */
+    int reuse_equal;          /* tl_walker_load() may answer 1 (see there) */
+    uint64_t next_serial;     /* tl_text.serial */
+} tl_walker;
+
+void tl_walker_init(tl_walker *w, const tk_timeline *tl, tk_diags *diags);
+void tl_walker_clear(tl_walker *w);
+
+/* Makes W->side[A] hold BEFORE and W->side[B] hold AFTER, normalized as
+ * DIALECT, reusing what the sides already hold (the previous entry's after
+ * text is usually this one's before).  When one side holds only some
+ * functions and the other does not, those functions are cut out of the
+ * other.  Returns 0, or -1 with a diagnostic when a text cannot be read.
+ * With W->reuse_equal set, returns 1 when the two texts are the same bytes
+ * (whole dumps with the same digests, or texts compared as read): then
+ * side B holds the text and normalization and side A is empty. */
+int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
+                   const tk_timeline_side *after, tk_ir_dialect dialect);
+
+/* Reads the locations of side S (once per text), as KIND; LLVM function
+ * texts get the debug metadata of their module dump appended first.
+ * Returns the stage, or NULL for machine code and on failure. */
+tk_stage *tl_walker_bind(tl_walker *w, int s, tk_stage_kind kind,
+                         tk_loctab *tab);
+
+/* Whether the sides print MLIR attribute aliases differently (one defines
+ * "#name = ..." lines, the other none): Triton's internal dumps print none,
+ * so they cannot be compared with the pass manager's dumps. */
+int tl_walker_alias_styles_differ(const tl_walker *w);
+
+/* Takes side S's text out of the walker (caller frees with g_free()). */
+char *tl_walker_steal(tl_walker *w, int s, size_t *len);
+
+/* Debug metadata text for side S (LLVM function texts), or NULL; caller
+ * frees. */
+char *tl_walker_meta_for(tl_walker *w, int s, size_t *len);
+
+/* Finds function NAME in TEXT (LLVM IR: "define ... @NAME(" to the "}"
+ * line; MIR: "# Machine code for function NAME:" to its end line).  Sets
+ * [*START, *END) (END after the last line's newline) and returns 0, or -1. */
+int tl_find_function(tk_ir_dialect dialect, const char *text, size_t len,
+                     const char *name, size_t *start, size_t *end);
+
+/* Line starts of side S's text (made once per text): *N receives the number
+ * of lines; the array has *N + 1 offsets, the last the text's length. */
+const size_t *tl_walker_lines(tl_walker *w, int s, uint32_t *n);
+
+/* ---- tk_ir_diff from assembled texts --------------------------------------- */
+
+/* A diff over the walker's two current texts that borrows them, their
+ * normalizations, line starts and HUNKS (N of them, over kept lines), for
+ * tk_timeline_opts.on_step.  Valid until the walker loads other texts;
+ * release with tl_walker_diff_release() (tk_ir_diff_free() ignores it). */
+tk_ir_diff *tl_walker_diff(tl_walker *w, const tk_timeline_entry *entry,
+                           const tk_hunk *hunks, size_t n, tk_diff_stats stats);
+void tl_walker_diff_release(tk_ir_diff *d);
+
+/* Takes ownership of A and B (g_malloc'd), and of META_A / META_B (may be
+ * NULL): debug metadata appended to a side's text when it is bound. */
+tk_ir_diff *tl_ir_diff_take(tk_ir_dialect dialect, tk_stage_kind bind_as,
+                            char *name_a, char *a, size_t a_len, char *meta_a,
+                            size_t meta_a_len, char *name_b, char *b,
+                            size_t b_len, char *meta_b, size_t meta_b_len,
+                            const tk_diff_opts *opts);
+
+#endif

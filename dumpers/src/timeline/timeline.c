@@ -1,0 +1,503 @@
+/* timeline.c - the pass timeline of a kernel: building it (plan, then one
+ * streaming walk measuring each effect), its accessors, and diffs between
+ * any two of its points. */
+#include <string.h>
+
+#include "timeline/internal.h"
+
+tk_ir_dialect tk_pass_level_dialect(tk_pass_level level)
+{
+    switch (level) {
+    case TK_PASS_LEVEL_TTIR:
+    case TK_PASS_LEVEL_TTGIR:
+    case TK_PASS_LEVEL_LLVM_MLIR:
+        return TK_IR_MLIR;
+    case TK_PASS_LEVEL_LLVM_IR:
+    case TK_PASS_LEVEL_CODEGEN:
+        return TK_IR_LLVM;
+    case TK_PASS_LEVEL_MACHINE:
+        return TK_IR_MIR;
+    default:
+        return TK_IR_PLAIN;
+    }
+}
+
+const char *tk_effect_name(tk_effect effect)
+{
+    switch (effect) {
+    case TK_EFFECT_CHANGED:
+        return "changed";
+    case TK_EFFECT_UNCHANGED:
+        return "unchanged";
+    default:
+        return "unknown";
+    }
+}
+
+const char *tk_unknown_why_name(tk_unknown_why why)
+{
+    switch (why) {
+    case TK_UNKNOWN_NO_AFTER:
+        return "no dump after it";
+    case TK_UNKNOWN_NO_BEFORE:
+        return "nothing comparable before it";
+    case TK_UNKNOWN_NO_BODY:
+        return "no IR printed";
+    case TK_UNKNOWN_UNREADABLE:
+        return "unreadable";
+    case TK_UNKNOWN_NOT_MEASURED:
+        return "not measured";
+    default:
+        return "";
+    }
+}
+
+tk_timeline_piece *tl_pieces_alloc(tk_timeline *tl, size_t n)
+{
+    if (n == 0)
+        return NULL;
+    if (tl->piece_blocks->len == 0 || tl->block_used + n > tl->block_cap) {
+        size_t cap = n > 1024 ? n : 1024;
+        g_ptr_array_add(tl->piece_blocks, g_new0(tk_timeline_piece, cap));
+        tl->block_used = 0;
+        tl->block_cap = cap;
+    }
+    tk_timeline_piece *p =
+        (tk_timeline_piece *)g_ptr_array_index(tl->piece_blocks,
+                                               tl->piece_blocks->len - 1) +
+        tl->block_used;
+    tl->block_used += n;
+    return p;
+}
+
+static tk_ir_dialect entry_dialect(const tk_timeline_entry *e)
+{
+    switch (e->kind) {
+    case TK_PASS_MLIR:
+    case TK_PASS_MLIR_INTERNAL:
+        return TK_IR_MLIR;
+    case TK_PASS_LLVM_MACHINE:
+        return TK_IR_MIR;
+    default:
+        return TK_IR_LLVM;
+    }
+}
+
+tk_ir_dialect tl_side_dialect(const tk_timeline *tl,
+                              const tk_timeline_entry *entry,
+                              const tk_timeline_side *side)
+{
+    (void)tl;
+    (void)side;
+    return entry_dialect(entry);
+}
+
+tk_stage_kind tl_bind_kind(const tk_timeline_entry *e)
+{
+    switch (entry_dialect(e)) {
+    case TK_IR_MLIR:
+        return e->level == TK_PASS_LEVEL_TTIR ? TK_STAGE_TTIR : TK_STAGE_TTGIR;
+    case TK_IR_LLVM:
+        return TK_STAGE_LLIR;
+    default:
+        return TK_STAGE_UNKNOWN;
+    }
+}
+
+static void not_measured(GArray *es)
+{
+    for (guint i = 0; i < es->len; i++) {
+        tk_timeline_entry *e = &g_array_index(es, tk_timeline_entry, i);
+        if (e->effect == TK_EFFECT_UNKNOWN && e->why == TK_UNKNOWN_NONE)
+            e->why = TK_UNKNOWN_NOT_MEASURED;
+    }
+}
+
+/* A sub-step's first text against its pass's Before dump: comparable only
+ * when both print attribute aliases alike. */
+static int substep_incomparable(const tk_timeline *tl, const tk_timeline_entry *e,
+                                const tl_walker *w)
+{
+    return e->parent != TK_TL_NONE && e->before.kind == TK_SIDE_DUMP &&
+           tl_dump(tl, e->before.part, e->before.dump)->kind != TK_PASS_MLIR_INTERNAL &&
+           tl_walker_alias_styles_differ(w);
+}
+
+/* Where tk_timeline_opts.on_step is told about the entries. */
+typedef struct {
+    tk_timeline_step_fn fn;
+    void *user;
+    int stopped;
+    GArray *hunks;        /* tk_hunk, reused from entry to entry */
+    uint64_t prev_after;  /* serial of the last after text read */
+    /* TK_TIMELINE_WHOLE_UNITS: the text after the last pass that was not a
+     * loop pass, when it was read (loop passes are stepped over). */
+    int has_unit;
+    tk_timeline_side unit_after;
+} step_sink;
+
+static int collect_hunk(const tk_hunk *h, void *user)
+{
+    g_array_append_val((GArray *)user, *h);
+    return 0;
+}
+
+static void tell(const tk_timeline *tl, step_sink *k, GArray *es, guint i,
+                 tk_ir_diff *d, int continues)
+{
+    if (!k->fn || k->stopped)
+        return;
+    const tk_timeline_entry *e = &g_array_index(es, tk_timeline_entry, i);
+    tk_timeline_step st = {
+        .pass = e->parent == TK_TL_NONE ? i : e->parent,
+        .substep = e->parent == TK_TL_NONE ? TK_TL_NONE : i - tl->sub_first[e->parent],
+        .entry = e,
+        .diff = d,
+        .continues = continues,
+    };
+    k->stopped = k->fn(tl, &st, k->user) != 0;
+}
+
+/* Measures the effects the plan left open: one walk, in order, telling K
+ * about every entry. */
+static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
+{
+    for (guint i = 0; i < es->len; i++) {
+        int want_diff = k->fn && !k->stopped;
+        tk_timeline_entry *e = &g_array_index(es, tk_timeline_entry, i);
+        int loop = e->scope_kind == TK_PASS_SCOPE_LOOP;
+        if (e->effect != TK_EFFECT_UNKNOWN || e->why != TK_UNKNOWN_NONE) {
+            /* decided by the plan: a "no change" banner keeps the text */
+            if (e->effect != TK_EFFECT_UNCHANGED && !loop)
+                k->has_unit = 0;
+            tell(tl, k, es, i, NULL, e->effect == TK_EFFECT_UNCHANGED);
+            continue;
+        }
+        if (e->before.kind == TK_SIDE_NONE || e->after.kind == TK_SIDE_NONE) {
+            e->why = e->before.kind == TK_SIDE_NONE ? TK_UNKNOWN_NO_BEFORE
+                                                    : TK_UNKNOWN_NO_AFTER;
+            if (!loop)
+                k->has_unit = 0;
+            tell(tl, k, es, i, NULL, 0);
+            continue;
+        }
+        int rc = tl_walker_load(w, &e->before, &e->after, entry_dialect(e));
+        if (rc < 0) {
+            e->why = TK_UNKNOWN_UNREADABLE;
+            if (!loop)
+                k->has_unit = 0;
+            tell(tl, k, es, i, NULL, 0);
+            continue;
+        }
+        /* After an equal pair (rc 1) side B holds the before text. */
+        const tl_text *bt = &w->side[rc == 1 ? TK_IR_B : TK_IR_A];
+        uint64_t before = bt->serial;
+        int continues = before != 0 && before == k->prev_after;
+        k->prev_after = w->side[TK_IR_B].serial;
+        if ((tl->flags & TK_TIMELINE_WHOLE_UNITS) && entry_dialect(e) != TK_IR_MLIR) {
+            if (loop) {
+                continues = 0;
+            } else {
+                /* The pass after loop passes: its text before is put
+                 * together from the same dumps as the last unit. */
+                if (!continues && k->has_unit && bt->cacheable &&
+                    tl_same_side(&k->unit_after, &e->before))
+                    continues = 1;
+                k->has_unit = w->side[TK_IR_B].cacheable;
+                k->unit_after = e->after;
+            }
+        }
+        if (rc == 1) {
+            e->effect = TK_EFFECT_UNCHANGED; /* the same text */
+            tell(tl, k, es, i, NULL, continues);
+            continue;
+        }
+        if (substep_incomparable(tl, e, w)) {
+            e->why = TK_UNKNOWN_NO_BEFORE;
+            e->before.kind = TK_SIDE_NONE;
+            tell(tl, k, es, i, NULL, 0);
+            continue;
+        }
+        tk_diff_stats st;
+        if (want_diff) {
+            /* The same diff tk_normalize_diff_stats() makes, its hunks kept. */
+            g_array_set_size(k->hunks, 0);
+            tk_normalize_diff(w->side[TK_IR_A].norm, w->side[TK_IR_B].norm, &tl->diff,
+                              TK_NORMALIZE_DIFF_KEPT_LINES, collect_hunk, k->hunks);
+            st = tk_diff_stats_sum((const tk_hunk *)k->hunks->data, k->hunks->len);
+        } else {
+            st = tk_normalize_diff_stats(w->side[TK_IR_A].norm, w->side[TK_IR_B].norm,
+                                         &tl->diff);
+        }
+        e->added = st.added;
+        e->removed = st.removed;
+        e->effect = st.added || st.removed ? TK_EFFECT_CHANGED : TK_EFFECT_UNCHANGED;
+        if (want_diff) {
+            tk_ir_diff *d = tl_walker_diff(w, e, (const tk_hunk *)k->hunks->data,
+                                           k->hunks->len, st);
+            tell(tl, k, es, i, d, continues);
+            tl_walker_diff_release(d);
+        }
+    }
+}
+
+tk_timeline *tk_timeline_build(const tk_timeline_part *parts, size_t n_parts,
+                               const tk_kernel *kernel,
+                               const tk_timeline_opts *opts, tk_diags *diags)
+{
+    return tk_timeline_build_steps(parts, n_parts, kernel, opts, NULL, NULL, diags);
+}
+
+tk_timeline *tk_timeline_build_steps(const tk_timeline_part *parts,
+                                     size_t n_parts, const tk_kernel *kernel,
+                                     const tk_timeline_opts *opts,
+                                     tk_timeline_step_fn on_step, void *user,
+                                     tk_diags *diags)
+{
+    if (!parts || n_parts == 0)
+        return NULL;
+    for (size_t i = 0; i < n_parts; i++)
+        if (!parts[i].passes || !tk_passes_seq(parts[i].passes, parts[i].seq))
+            return NULL;
+    tk_timeline *tl = g_new0(tk_timeline, 1);
+    tl->kernel = kernel;
+    tl->parts = g_memdup2(parts, n_parts * sizeof *parts);
+    tl->n_parts = n_parts;
+    tl->entries = g_array_new(FALSE, FALSE, sizeof(tk_timeline_entry));
+    tl->subs = g_array_new(FALSE, FALSE, sizeof(tk_timeline_entry));
+    tl->piece_blocks = g_ptr_array_new_with_free_func(g_free);
+    if (opts) {
+        tl->diff = opts->diff;
+        tl->flags = opts->flags;
+    }
+    const char *name = kernel ? tk_kernel_name(kernel) : "";
+    for (size_t i = 0; !name[0] && i < n_parts; i++)
+        name = tk_passes_seq(parts[i].passes, parts[i].seq)->kernel;
+    tl->kernel_name = g_strdup(name);
+
+    tl_plan(tl);
+    if (opts && (opts->flags & TK_TIMELINE_NO_MEASURE)) {
+        not_measured(tl->entries);
+        not_measured(tl->subs);
+        return tl;
+    }
+    tl_walker w;
+    tl_walker_init(&w, tl, diags);
+    w.reuse_equal = 1;
+    step_sink k = {0};
+    k.fn = on_step;
+    k.user = user;
+    k.hunks = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
+    measure(tl, tl->entries, &w, &k);
+    measure(tl, tl->subs, &w, &k);
+    g_array_free(k.hunks, TRUE);
+    tl_walker_clear(&w);
+    return tl;
+}
+
+void tk_timeline_free(tk_timeline *tl)
+{
+    if (!tl)
+        return;
+    g_free(tl->kernel_name);
+    g_free(tl->parts);
+    g_array_free(tl->entries, TRUE);
+    g_array_free(tl->subs, TRUE);
+    g_free(tl->sub_first);
+    g_ptr_array_free(tl->piece_blocks, TRUE);
+    g_free(tl);
+}
+
+const char *tk_timeline_kernel_name(const tk_timeline *tl)
+{
+    return tl->kernel_name;
+}
+
+const tk_kernel *tk_timeline_kernel(const tk_timeline *tl)
+{
+    return tl->kernel;
+}
+
+size_t tk_timeline_part_count(const tk_timeline *tl)
+{
+    return tl->n_parts;
+}
+
+const tk_timeline_part *tk_timeline_get_part(const tk_timeline *tl, size_t i)
+{
+    return i < tl->n_parts ? &tl->parts[i] : NULL;
+}
+
+size_t tk_timeline_count(const tk_timeline *tl)
+{
+    return tl->entries->len;
+}
+
+const tk_timeline_entry *tk_timeline_get(const tk_timeline *tl, size_t i)
+{
+    return i < tl->entries->len ? &g_array_index(tl->entries, tk_timeline_entry, i)
+                                : NULL;
+}
+
+const tk_timeline_entry *tk_timeline_substep(const tk_timeline *tl, size_t i,
+                                             size_t j)
+{
+    const tk_timeline_entry *e = tk_timeline_get(tl, i);
+    if (!e || j >= e->n_substeps)
+        return NULL;
+    return &g_array_index(tl->subs, tk_timeline_entry, tl->sub_first[i] + j);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static void put_dump(GString *s, const tk_timeline *tl, size_t part, size_t dump)
+{
+    /* "file:line" without printf: the HTML report names two sides of
+     * every pass of every kernel. */
+    const tk_pass_dump *d = tl_dump(tl, part, dump);
+    g_string_append(s, base_name(tk_passes_path(tl->parts[part].passes)));
+    char buf[24], *p = buf + sizeof buf;
+    uint64_t v = d ? d->header_line : 0;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    *--p = ':';
+    g_string_append_len(s, p, buf + sizeof buf - p);
+}
+
+char *tk_timeline_side_describe(const tk_timeline *tl,
+                                const tk_timeline_side *side)
+{
+    GString *s = g_string_new(NULL);
+    switch (side->kind) {
+    case TK_SIDE_DUMP:
+        put_dump(s, tl, side->part, side->dump);
+        break;
+    case TK_SIDE_FUNCTIONS: {
+        int one_dump = 1;
+        for (size_t i = 1; i < side->n_pieces; i++)
+            one_dump &= side->pieces[i].part == side->pieces[0].part &&
+                        side->pieces[i].dump == side->pieces[0].dump;
+        if (one_dump && side->n_pieces) {
+            put_dump(s, tl, side->pieces[0].part, side->pieces[0].dump);
+            g_string_append(s, " (");
+            for (size_t i = 0; i < side->n_pieces; i++)
+                g_string_append_printf(s, "%s%s", i ? ", " : "", side->pieces[i].function);
+            g_string_append(s, ")");
+        } else {
+            for (size_t i = 0; i < side->n_pieces; i++) {
+                g_string_append_printf(s, "%s%s from ", i ? ", " : "",
+                                       side->pieces[i].function);
+                put_dump(s, tl, side->pieces[i].part, side->pieces[i].dump);
+            }
+        }
+        break;
+    }
+    case TK_SIDE_STATE:
+        put_dump(s, tl, side->part, side->dump);
+        g_string_append(s, " with ");
+        for (size_t i = 0; i < side->n_pieces; i++) {
+            g_string_append_printf(s, "%s%s from ", i ? ", " : "",
+                                   side->pieces[i].function);
+            put_dump(s, tl, side->pieces[i].part, side->pieces[i].dump);
+        }
+        break;
+    case TK_SIDE_FINAL: {
+        const tk_stage *st = tl->kernel ? tk_kernel_stage(tl->kernel, side->final) : NULL;
+        if (st)
+            g_string_append_printf(s, "final %s", base_name(tk_stage_path(st)));
+        else
+            g_string_append_printf(s, "final .%s", tk_stage_kind_name(side->final));
+        break;
+    }
+    default:
+        g_string_append(s, "none");
+        break;
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* ---- diffs between points of the timeline ---------------------------------- */
+
+static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *first,
+                              const tk_timeline_side *before,
+                              const tk_timeline_entry *last,
+                              const tk_timeline_side *after,
+                              const tk_diff_opts *opts, tk_diags *diags)
+{
+    if (before->kind == TK_SIDE_NONE || after->kind == TK_SIDE_NONE) {
+        if (before->kind == TK_SIDE_NONE)
+            tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
+                         "%s: no IR before it to compare with (%s)", first->pass,
+                         tk_unknown_why_name(first->why ? first->why
+                                                        : TK_UNKNOWN_NO_BEFORE));
+        else
+            tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
+                         "%s: no IR after it to compare with (%s)", last->pass,
+                         tk_unknown_why_name(last->why ? last->why
+                                                       : TK_UNKNOWN_NO_AFTER));
+        return NULL;
+    }
+    tk_ir_dialect d = entry_dialect(first);
+    if (entry_dialect(last) != d) {
+        tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
+                     "%s (%s) and %s (%s) are not the same kind of IR",
+                     first->pass, tk_pass_level_name(first->level), last->pass,
+                     tk_pass_level_name(last->level));
+        return NULL;
+    }
+    tl_walker w;
+    tl_walker_init(&w, tl, diags);
+    if (tl_walker_load(&w, before, after, d) != 0) {
+        tl_walker_clear(&w);
+        return NULL;
+    }
+    if (first == last && substep_incomparable(tl, first, &w)) {
+        tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
+                     "%s %s: printed without attribute aliases, it cannot be "
+                     "compared with the dump before its pass", first->pass, first->arg);
+        tl_walker_clear(&w);
+        return NULL;
+    }
+    char *na = tk_timeline_side_describe(tl, before);
+    char *nb = tk_timeline_side_describe(tl, after);
+    size_t la, lb, ma, mb;
+    char *meta_a = tl_walker_meta_for(&w, TK_IR_A, &ma);
+    char *meta_b = tl_walker_meta_for(&w, TK_IR_B, &mb);
+    char *a = tl_walker_steal(&w, TK_IR_A, &la);
+    char *b = tl_walker_steal(&w, TK_IR_B, &lb);
+    tl_walker_clear(&w);
+    return tl_ir_diff_take(d, tl_bind_kind(first), na, a, la, meta_a, ma, nb, b,
+                           lb, meta_b, mb, opts ? opts : &tl->diff);
+}
+
+tk_ir_diff *tk_timeline_diff(const tk_timeline *tl, size_t from, size_t to,
+                             const tk_diff_opts *opts, tk_diags *diags)
+{
+    const tk_timeline_entry *f = tk_timeline_get(tl, from);
+    const tk_timeline_entry *t = tk_timeline_get(tl, to);
+    if (!f || !t || from > to) {
+        tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
+                     "no passes %zu to %zu (the timeline has %zu)", from, to,
+                     tk_timeline_count(tl));
+        return NULL;
+    }
+    return diff_sides(tl, f, &f->before, t, &t->after, opts, diags);
+}
+
+tk_ir_diff *tk_timeline_diff_substep(const tk_timeline *tl, size_t i, size_t j,
+                                     const tk_diff_opts *opts, tk_diags *diags)
+{
+    const tk_timeline_entry *s = tk_timeline_substep(tl, i, j);
+    if (!s) {
+        tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
+                     "pass %zu has no sub-step %zu", i, j);
+        return NULL;
+    }
+    return diff_sides(tl, s, &s->before, s, &s->after, opts, diags);
+}
