@@ -1,35 +1,45 @@
 /* assets.c - the report's CSS and JS, compiled into the program as a
- * GResource (assets/assets.gresource.xml), written to OUTDIR/assets/. */
+ * GResource (assets/assets.gresource.xml), written to OUTDIR/assets/.
+ *
+ * The JS is one classic script per module (assets/tk.js says why and how
+ * they find each other); a kernel page lists them all, in this order:
+ * tk.js (the registry) first, the modules after it in any order, since a
+ * module is made only when first used. */
 #include <gio/gio.h>
 
 #include "report.h"
 #include "tk_html_resources.h"
 
-static const char *const assets[] = {
-    "report.css", "report.js",
+const char *const tk_report_scripts[] = {
+    "tk.js",     "data.js",  "dom.js",   "syntax.js", "codeview.js", "kernel.js",
+    "layouts.js", "info.js", "panes.js", "chain.js",  "passes.js",   "app.js",
+    NULL,
 };
+
+static int write_asset(tk_report *r, GResource *res, const char *name)
+{
+    char *path = g_strdup_printf("/org/tkview/html/%s", name);
+    GBytes *b = g_resource_lookup_data(res, path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+    g_free(path);
+    if (!b) {
+        tk_diags_add(r->diags, TK_DIAG_ERROR, name, 0, "asset missing from the program");
+        return -1;
+    }
+    char rel[64];
+    g_snprintf(rel, sizeof rel, "assets/%s", name);
+    gsize len;
+    const void *data = g_bytes_get_data(b, &len);
+    int rc = tk_outdir_write(r->out, rel, data, len, r->diags);
+    g_bytes_unref(b);
+    g_atomic_int_inc(&r->files);
+    return rc;
+}
 
 int tk_report_assets(tk_report *r)
 {
     GResource *res = tk_html_get_resource();
-    for (size_t i = 0; i < G_N_ELEMENTS(assets); i++) {
-        char *path = g_strdup_printf("/org/tkview/html/%s", assets[i]);
-        GBytes *b = g_resource_lookup_data(res, path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
-        g_free(path);
-        if (!b) {
-            tk_diags_add(r->diags, TK_DIAG_ERROR, assets[i], 0,
-                         "asset missing from the program");
-            return -1;
-        }
-        char rel[64];
-        g_snprintf(rel, sizeof rel, "assets/%s", assets[i]);
-        gsize len;
-        const void *data = g_bytes_get_data(b, &len);
-        int rc = tk_outdir_write(r->out, rel, data, len, r->diags);
-        g_bytes_unref(b);
-        g_atomic_int_inc(&r->files);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    int rc = write_asset(r, res, "report.css");
+    for (size_t i = 0; rc == 0 && tk_report_scripts[i]; i++)
+        rc = write_asset(r, res, tk_report_scripts[i]);
+    return rc;
 }

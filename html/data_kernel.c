@@ -1,8 +1,9 @@
 /* data_kernel.c - a kernel's data files: per stage its text and what the
  * binding index says about each line; the kernel's stack table; metadata.
  *
- * data/ID/meta.js        name, hash, metadata, stages (or why one is
- *                        missing), the stack table, the files named
+ * data/ID/meta.js        name, hash, metadata, stages in order (each its
+ *                        label, its file or why it is missing), the stack
+ *                        table, the files named
  * data/ID/KIND.text.js   the stage's lines, each stored once
  * data/ID/KIND.bind.js   line -> set of stacks, source line -> IR lines
  *                        (exact and called), line -> lines of each other
@@ -568,6 +569,8 @@ static int write_meta(kctx *k)
         const tk_stage *st = tk_kernel_stage(kern, (tk_stage_kind)t);
         jw_key(&w, tk_stage_kind_name((tk_stage_kind)t));
         jw_obj(&w);
+        jw_key(&w, "label");
+        jw_str(&w, tk_report_stage_label((tk_stage_kind)t));
         if (!st) {
             /* the library's reason (what the capture recorded, or where
              * it looked), else a general one */

@@ -2,8 +2,10 @@
  *
  * data/ID/passes.js      the timeline: one entry per pass (level, name,
  *                        effect, +/- counts, its chain), the chains, level
- *                        summaries, and for each source line the passes
- *                        whose changed lines carry it in their inline stacks
+ *                        summaries, for each source line the passes whose
+ *                        changed lines carry it in their inline stacks, and
+ *                        how the diffs are grouped and cut ("diffs"), which
+ *                        the browser follows for the diffs it composes
  * data/ID/pc-C.js        chain C of passes of one IR (MLIR, LLVM IR,
  *                        machine code): its first text and what each pass
  *                        changed, from which the browser makes the diff of
@@ -31,10 +33,12 @@
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
 
+/* Equal lines shown around each change: tk_diff_group()'s CONTEXT. */
 #define CONTEXT 3
 /* A pass that rewrites a whole module (the translation to LLVM, instruction
  * selection) changes every line; past this many rows a diff is cut, with
- * the count of rows left out. */
+ * the count of rows left out.  Both are written into passes.js: the
+ * browser groups and cuts the diffs it composes with them. */
 #define MAX_ROWS 6000
 
 typedef struct {
@@ -378,6 +382,9 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
     jw_obj(w);
     jw_key(w, "level");
     jw_str(w, tk_pass_level_name(lv));
+    /* which IR its texts are: the page colours them by it */
+    jw_key(w, "dialect");
+    jw_str(w, tk_ir_dialect_name(tk_pass_level_dialect(lv)));
     jw_key(w, "from");
     jw_int(w, (int64_t)i);
     jw_key(w, "to");
@@ -490,6 +497,13 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     jw w;
     jw_init(&w, g);
     jw_obj(&w);
+    jw_key(&w, "diffs");
+    jw_obj(&w);
+    jw_key(&w, "context");
+    jw_int(&w, CONTEXT);
+    jw_key(&w, "maxRows");
+    jw_int(&w, MAX_ROWS);
+    jw_obj_end(&w);
     jw_key(&w, "chains");
     jw_arr(&w);
     for (size_t c = 0; c < tk_pass_chains_count(k.chains); c++) {

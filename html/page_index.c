@@ -45,9 +45,9 @@ static void add_note(xmlNodePtr parent, const char *html)
 
 int tk_report_index(tk_report *r, const char *notes_html)
 {
-    const char *scripts[] = {"assets/report.js", NULL};
+    /* nothing on the index is dynamic: no script */
     xmlNodePtr body;
-    xmlDocPtr doc = tk_page_new("tkview report", scripts, &body);
+    xmlDocPtr doc = tk_page_new("tkview report", NULL, &body);
     tk_attr(body, "class", "index");
     xmlNodePtr header = tk_el(body, "header", "top", NULL);
     tk_el(header, "h1", NULL, "tkview report");
@@ -76,10 +76,12 @@ int tk_report_index(tk_report *r, const char *notes_html)
     tk_attr(table, "id", "kernels");
     xmlNodePtr tr = tk_el(tk_el(table, "thead", NULL, NULL), "tr", NULL, NULL);
     const char *heads[] = {"kernel", "hash", "warps", "stages", "shared", "registers",
-                           "spills", "TTIR", "TTGIR", "LLVM IR", "PTX", "SASS",
-                           "passes"};
+                           "spills"};
     for (size_t i = 0; i < G_N_ELEMENTS(heads); i++)
         tk_el(tr, "th", NULL, heads[i]);
+    for (int s = 0; s < TK_STAGE_COUNT; s++)
+        tk_el(tr, "th", NULL, tk_report_stage_label((tk_stage_kind)s));
+    tk_el(tr, "th", NULL, "passes");
     xmlNodePtr tbody = tk_el(table, "tbody", NULL, NULL);
     guint n_passes_only = 0;
     for (guint i = 0; i < r->kernels->len; i++) {

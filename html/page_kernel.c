@@ -27,13 +27,18 @@ static xmlNodePtr pane(xmlNodePtr parent, const char *id, const char *cls)
 
 int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk)
 {
-    char meta[64];
-    g_snprintf(meta, sizeof meta, "data/%s/meta.js", rk->id);
-    const char *scripts[] = {"assets/report.js", "data/files.js", meta, NULL};
+    /* the report's scripts, then the data the page needs from the start */
+    GPtrArray *scripts = g_ptr_array_new_with_free_func(g_free);
+    for (size_t i = 0; tk_report_scripts[i]; i++)
+        g_ptr_array_add(scripts, g_strconcat("assets/", tk_report_scripts[i], NULL));
+    g_ptr_array_add(scripts, g_strdup("data/files.js"));
+    g_ptr_array_add(scripts, g_strdup_printf("data/%s/meta.js", rk->id));
+    g_ptr_array_add(scripts, NULL);
     char *title = g_strdup_printf("%s - tkview", tk_kernel_name(rk->kernel));
     xmlNodePtr body;
-    xmlDocPtr doc = tk_page_new(title, scripts, &body);
+    xmlDocPtr doc = tk_page_new(title, (const char *const *)scripts->pdata, &body);
     g_free(title);
+    g_ptr_array_free(scripts, TRUE);
     tk_attr(body, "class", "kernel");
     tk_attr(body, "data-kernel", rk->id);
 

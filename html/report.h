@@ -69,6 +69,14 @@ char *tk_report_notes(const char *path, tk_diags *diags);
 /* Copies the assets compiled into the program to assets/ (assets.c). */
 int tk_report_assets(tk_report *r);
 
+/* The report's scripts, the names of their files in assets/, in the order
+ * a kernel page lists them; NULL-terminated (assets.c). */
+extern const char *const tk_report_scripts[];
+
+/* How the report names stage KIND: "TTIR", "TTGIR", "LLVM IR", "PTX",
+ * "SASS" (the index's columns, and in meta.js the kernel page's tabs). */
+const char *tk_report_stage_label(tk_stage_kind kind);
+
 /* UTF-16 offset of byte OFF of S, counting an invalid byte as one unit
  * (as jw_escape writes it as U+FFFD). */
 uint32_t tk_report_u16_offset(const char *s, size_t off);

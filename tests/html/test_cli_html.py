@@ -48,7 +48,7 @@ def writes_a_report_both_spellings(d):
     code, _, err = run('--html', out, VA, '--quiet')
     assert code == 0, err
     files = listing(out)
-    for f in ['index.html', 'tkview-report.json', 'assets/report.js', 'assets/report.css',
+    for f in ['index.html', 'tkview-report.json', 'assets/tk.js', 'assets/app.js', 'assets/report.css',
               'data/files.js', 'data/k001/meta.js', 'data/k001/ttgir.text.js',
               'data/k001/ttgir.bind.js', 'data/k001/passes.js']:
         assert f in files, (f, files)
@@ -64,6 +64,50 @@ def writes_a_report_both_spellings(d):
     arr = json.loads(zlib.decompress(base64.b64decode(m.group(1)), 16 + 15))
     assert len(arr) == 71, len(arr)
     assert sum('ttgir.text' in f for f in files) == 1
+
+
+def depends_on(head):
+    """The module names a script's head comment lists after 'Depends on:'
+    (each may be followed by what it uses, in parentheses)."""
+    m = re.search(r'Depends on: (.*?)(?:\n \* Interface:|\*/)', head, re.S)
+    assert m, 'no "Depends on:" in ' + head
+    text = re.sub(r'\([^()]*\)', '', m.group(1).replace('\n *', ' '))
+    names = [w.strip(' .\n') for w in text.split(',')]
+    return [] if names == ['nothing'] else names
+
+
+@test
+def scripts_are_modules_each_page_lists(d):
+    """assets/*.js: one module per file (tk.js's registry), each starting
+    with a comment that says its job and what it depends on, the
+    dependencies it registers being the ones it says; the kernel page lists
+    the registry first, every module once, then its data; only tk.js puts
+    anything on window."""
+    out = os.path.join(d, 'r')
+    code, _, err = run('--html', out, VA, '--quiet')
+    assert code == 0, err
+    names = sorted(f for f in os.listdir(os.path.join(out, 'assets')) if f.endswith('.js'))
+    assert 'tk.js' in names and 'app.js' in names and len(names) > 5, names
+    for f in names:
+        src = open(os.path.join(out, 'assets', f)).read()
+        assert src.startswith('/* %s - ' % f), (f, src[:60])
+        head = src[:src.index('*/') + 2]
+        assert 'Job: ' in head, (f, 'no "Job:" in its head comment')
+        deps = depends_on(head)
+        defs = re.findall(r"TK\.define\('([a-z]+)', \[([^\]]*)\]", src)
+        if f == 'tk.js':
+            assert defs == [] and deps == [], (f, defs, deps)
+            continue
+        assert len(defs) == 1 and defs[0][0] == f[:-3], (f, defs)
+        registered = re.findall(r"'([a-z]+)'", defs[0][1])
+        assert registered == deps, (f, 'registers', registered, 'says', deps)
+        assert not re.search(r'window\.\w+\s*=', src), (f, 'puts something on window')
+        assert '.inspect()' not in src, (f, 'reads another module\'s state (inspect is for the tests)')
+    page = open(os.path.join(out, next(f for f in os.listdir(out) if f.startswith('k001-')))).read()
+    scripts = re.findall(r'<script src="([^"]+)" defer></script>', page)
+    assert scripts[0] == 'assets/tk.js', scripts
+    assert sorted(scripts[:-2]) == ['assets/' + f for f in names], scripts
+    assert scripts[-2:] == ['data/files.js', 'data/k001/meta.js'], scripts
 
 
 @test
@@ -125,9 +169,8 @@ def notes_are_markdown_without_raw_html(d):
     assert '<h1>Why <em>this</em> kernel</h1>' in html, html
     assert '<code>tl.sum</code>' in html
     assert '<script>alert' not in html and '<img' not in html and 'javascript:' not in html
-    # the only scripts are the report's own files
-    assert re.findall(r'<script[^>]*>', html) == ['<script src="assets/report.js" defer></script>'[:-9]], \
-        re.findall(r'<script[^>]*>', html)
+    # no script at all: the index has nothing dynamic, and the note none
+    assert re.findall(r'<script[^>]*>', html) == [], re.findall(r'<script[^>]*>', html)
 
 
 @test

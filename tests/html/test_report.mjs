@@ -98,7 +98,7 @@ await test('index lists the kernel with its metadata, from file://', async () =>
 await test('vector_add.py:16 highlights TTGIR 29-34, "this line only" 31', async () => {
   const page = await open(vaUrl(kernelPage));
   await ready(page);
-  eq(await page.evaluate(() => window.TK.state.stage), 'ttgir', 'first stage');
+  eq(await page.evaluate(() => window.TK.use('panes').inspect().stage), 'ttgir', 'first stage');
   // 16: `s = tl.sum(output)`.  add_kernel.ttgir:
   //   29 %s = tt.reshape ... loc(#loc35)    30 %s_7 = "tt.reduce"(%s) ... ({
   //   31 ^bb0(%s_10: f32 loc(callsite(#loc1 at #loc33)), ...
@@ -108,7 +108,7 @@ await test('vector_add.py:16 highlights TTGIR 29-34, "this line only" 31', async
   eq(await marked(page, 'ir-pane'), range(29, 34), 'TTGIR highlighted');
   eq(await page.textContent('#hit-count'), '1 of 6', 'k of n');
   await page.click('#hit-next');
-  eq(await page.evaluate(() => window.TK.state.hitIdx), 1, 'next');
+  eq(await page.evaluate(() => window.TK.use('panes').inspect().hitIdx), 1, 'next');
   eq(await page.textContent('#hit-count'), '2 of 6', 'k of n after next');
   await page.screenshot({ path: path.join(ART, 'kernel-ttgir.png') });
   // exact: only 31 has vector_add.py:16 as its innermost frame (#loc33 = "s"(#loc13),
@@ -189,7 +189,7 @@ await test('pass mode: TritonGPUCoalesce adds #blocked1 and convert_layout ops; 
   //   `%x_4 = ttg.convert_layout %x_3 : ... -> tensor<1024x!tt.ptr<f32>, #blocked1>`
   const names = await page.$$eval('#pass-list .ps', (r) => r.map((x) => x.querySelector('.nm').textContent));
   assert(names.some((n) => n.startsWith('TritonGPUCoalesce')), 'Coalesce listed');
-  const i = await page.evaluate(() => window.TK.passes.state.data.passes.findIndex((p) => p.pass === 'TritonGPUCoalesce'));
+  const i = await page.evaluate(() => window.TK.use('passes').inspect().data.passes.findIndex((p) => p.pass === 'TritonGPUCoalesce'));
   await page.click(`#pass-list .ps[data-i="${i}"]`);
   // the bar and the rows are drawn together, once the diff is loaded
   await page.waitForFunction((i) => {
@@ -202,11 +202,11 @@ await test('pass mode: TritonGPUCoalesce adds #blocked1 and convert_layout ops; 
   assert(rows.some((r) => r[4].includes('ttg.convert_layout %x_3') && (r[0] === 'i' || r[0] === 'r')), 'added convert_layout');
   // the chart: one clickable bar per pass
   const bars = await page.$$eval('#pass-chart .bar-hit', (b) => b.length);
-  eq(bars, await page.evaluate(() => window.TK.passes.state.data.passes.length), 'bars');
+  eq(bars, await page.evaluate(() => window.TK.use('passes').inspect().data.passes.length), 'bars');
   await page.screenshot({ path: path.join(ART, 'passes.png') });
   // next changed pass with the key j
   await page.keyboard.press('j');
-  await page.waitForFunction((i) => window.TK.passes.state.sel > i, i);
+  await page.waitForFunction((i) => window.TK.use('passes').inspect().sel > i, i);
   // from source line 12 (`x = tl.load(...)`, the load Coalesce rewrote)
   await page.click('#mode-kernel');
   await clickLine(page, 'src-pane', 12);
@@ -245,7 +245,7 @@ await test('chain steps rebuild every dump of TritonGPUCoalesce .. RemoveLayoutC
   // tkview passes: 14 TritonGPUCoalesce mlir_passes.txt:1178, 15 TritonGPUF32DotTC
   // :1251, 16 TritonGPUPlanCTAPass :1334, 17 TritonGPURemoveLayoutConversions
   // :1417, 18 TritonGPUOptimizeThreadLocality :1500 (the text after 17).
-  const names = await page.evaluate(() => window.TK.passes.state.data.passes.slice(14, 18).map((p) => p.pass));
+  const names = await page.evaluate(() => window.TK.use('passes').inspect().data.passes.slice(14, 18).map((p) => p.pass));
   eq(names, ['TritonGPUCoalesce', 'TritonGPUF32DotTC', 'TritonGPUPlanCTAPass', 'TritonGPURemoveLayoutConversions'], 'passes 14-17');
   const mp = path.join(VA, 'mlir_passes.txt');
   const want = [1178, 1251, 1334, 1417, 1500].map((h) => mlirDumpKept(mp, h));
@@ -253,7 +253,7 @@ await test('chain steps rebuild every dump of TritonGPUCoalesce .. RemoveLayoutC
   // step applied to the text before it: the kept lines (and line numbers)
   // of each dump, byte for byte.
   const got = await page.evaluate(async () => {
-    const C = window.TK.passes.chain, ps = window.TK.passes.state.data.passes;
+    const C = window.TK.use('chain'), ps = window.TK.use('passes').inspect().data.passes;
     const ch = await C.load(ps[14].ch);
     const out = [];
     let t = C.text(ch, 14 - ch.from);
@@ -334,17 +334,17 @@ await test('any two passes: before TritonGPUCoalesce (14) to after RemoveLayoutC
   // lines 15.. (the loads), 11 equal lines apart: two groups at least
   assert((await page.$$('#pass-rows .dgroup')).length >= 2, 'pass 14 has several changes');
   await page.keyboard.press('n');
-  eq(await page.evaluate(() => window.TK.passes.state.group), 1, 'n: next change');
+  eq(await page.evaluate(() => window.TK.use('passes').inspect().group), 1, 'n: next change');
   await page.keyboard.press('p');
-  eq(await page.evaluate(() => window.TK.passes.state.group), 0, 'p: previous change');
+  eq(await page.evaluate(() => window.TK.use('passes').inspect().group), 0, 'p: previous change');
   await page.click('#pass-list .ps[data-i="17"]', { modifiers: ['Shift'] });
   await page.waitForFunction(() => document.querySelector('#pass-bar strong').textContent.startsWith('passes 14\u201317'));
   const again = await diffRows(page);
   eq(JSON.stringify(again), before, 'shift-click gives the same diff');
   // a TTGIR pass and an LLVM IR pass are not one chain: said, not drawn
-  const llvm = await page.evaluate(() => window.TK.passes.state.data.passes.findIndex((p) => p.level === 'llvm-ir' && p.effect === 'changed'));
+  const llvm = await page.evaluate(() => window.TK.use('passes').inspect().data.passes.findIndex((p) => p.level === 'llvm-ir' && p.effect === 'changed'));
   assert(llvm > 17, 'an LLVM IR pass: ' + llvm);
-  await page.evaluate((m) => window.TK.passes.compare(14, m), llvm);
+  await page.evaluate((m) => window.TK.use('passes').compare(14, m), llvm);
   const why = await page.textContent('#pass-rows');
   assert(/different chains: different IR/.test(why), why);
   eq(page.problems, [], 'problems');
@@ -387,6 +387,45 @@ await test('any two LLVM IR passes: before EarlyCSEPass (81) to after IPSCCPPass
   const one = await diffRows(page);
   assert(one.some((r) => (r[0] === 'i' || r[0] === 'r') && r[3] === 14 && r[4].includes('%13 = shl nuw nsw i32 %12, 5')), 'pass 84 alone: ' + JSON.stringify(one));
   assert((await page.textContent('#pass-bar')).includes('stderr.txt:2106'), 'pass 84 starts from the module dump at 2106');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('every pass diff the page composes is grouped as tkview diff groups it (tk_diff_group)', async () => {
+  // The page composes a chained pass's diff from the chain's steps and
+  // groups it by tk_diff_group()'s rule with the context passes.js gives;
+  // `tkview diff --pass N` groups the same pass's diff with tk_diff_group()
+  // itself (its default context, 3).  Compared wherever the two name the
+  // same texts: every MLIR pass, and the LLVM passes that print the whole
+  // module (the CLI shows a function pass on its function alone).
+  const page = await open(vaUrl(kernelPage));
+  await ready(page);
+  await page.click('#mode-passes');
+  await page.waitForSelector('body[data-passes="1"] #pass-list .ps');
+  const { diffs, passes } = await page.evaluate(() => {
+    const d = window.TK.use('passes').inspect().data;
+    return { diffs: d.diffs, passes: d.passes.map((p, i) => ({ i, ch: p.ch, effect: p.effect, before: p.before, after: p.after })) };
+  });
+  eq(diffs.context, 3, 'the context the report groups with: tkview diff\'s default');
+  const num = (a, b) => a - b;
+  let compared = 0;
+  for (const p of passes.filter((x) => x.effect === 'changed' && x.ch !== undefined)) {
+    const cli = JSON.parse(execFileSync(TKVIEW, ['diff', VA, '--kernel', '0', '--pass', String(p.i), '--json'], { encoding: 'utf8' }));
+    if (cli.a.text !== p.before || cli.b.text !== p.after) continue;
+    // per group: the lines of each side it shows (context and changed)
+    const want = cli.hunks.map((h) => [h.lines.filter((l) => l.op !== '+').map((l) => l.a_line).sort(num),
+      h.lines.filter((l) => l.op !== '-').map((l) => l.b_line).sort(num)]);
+    const got = await page.evaluate(async (i) => {
+      const P = window.TK.use('passes');
+      await P.select(i);
+      return P.inspect().diff.groups.map((g) => [g.filter((r) => r[1]).map((r) => r[1]).sort((a, b) => a - b),
+        g.filter((r) => r[3]).map((r) => r[3]).sort((a, b) => a - b)]);
+    }, p.i);
+    eq(got, want, `pass ${p.i} (${p.before} -> ${p.after}): lines of each group`);
+    compared++;
+  }
+  note(`vector_add: ${compared} composed pass diffs grouped as tkview diff groups them`);
+  assert(compared >= 10, 'passes compared: ' + compared);
   eq(page.problems, [], 'problems');
   await page.close();
 });
@@ -514,7 +553,7 @@ await test('hostile text in pass dumps, in pass diffs and a composed LLVM IR dif
   assert((await rowsText(14)).includes('<script>window.pwned=6</script>'), 'MLIR payload shown as text');
   // 84 IPSCCPPass: its IR after is the dump at 2329
   assert((await rowsText(84)).includes('<script>window.pwned=7</script>'), 'LLVM IR payload shown as text');
-  await page.evaluate(() => window.TK.passes.compare(81, 84));
+  await page.evaluate(() => window.TK.use('passes').compare(81, 84));
   await page.waitForFunction(() => document.querySelector('#pass-bar strong').textContent.startsWith('passes 81'));
   assert((await page.textContent('#pass-rows')).includes('<img src=x onerror="window.pwned=70">'), 'composed diff shows it as text');
   await page.waitForTimeout(300);
@@ -534,18 +573,18 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   const t0 = Date.now();
   await ready(page);
   const wall = Date.now() - t0;
-  const nav = await page.evaluate(() => window.TK.timing.interactive);
+  const nav = await page.evaluate(() => window.TK.use('app').inspect().interactive);
   note(`persistent_tma_matmul: page interactive ${nav.toFixed(0)} ms after navigation start (${wall} ms seen by the test)`);
   assert(nav <= 1000, 'interactive in ' + nav + ' ms');
   // The biggest stage: LLVM IR.  Switch to it, then click the kernel's busiest line.
   const t1 = Date.now();
   await tab(page, 'llir');
-  note(`persistent_tma_matmul: switch to LLVM IR (${await page.evaluate(() => window.TK.state.text.llir.length)} lines) ${Date.now() - t1} ms`);
+  note(`persistent_tma_matmul: switch to LLVM IR (${await page.evaluate(() => window.TK.use('kernel').text('llir').length)} lines) ${Date.now() - t1} ms`);
   const busiest = await page.evaluate(() => {
-    const b = window.TK.state.bind.llir, f = window.TK.state.file;
+    const b = window.TK.use('kernel').bind('llir'), f = window.TK.use('panes').inspect().file;
     let best = null, n = -1;
     for (const r of b.src) if (r[0] === f) {
-      const c = window.TK.internal.expand(r[3]).length;
+      const c = window.TK.use('data').expand(r[3]).length;
       if (c > n) { n = c; best = r[1]; }
     }
     return [best, n];
@@ -553,7 +592,7 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   const times = [];
   for (let i = 0; i < 5; i++) {
     await clickLine(page, 'src-pane', busiest[0]);
-    times.push(await page.evaluate(() => window.TK.timing.clicks[window.TK.timing.clicks.length - 1]));
+    times.push(await page.evaluate(() => window.TK.use('panes').inspect().clicks.at(-1)));
   }
   const worst = Math.max(...times);
   note(`persistent_tma_matmul: click on source line ${busiest[0]} highlights ${busiest[1]} LLVM IR lines in ${worst.toFixed(1)} ms (worst of 5)`);
@@ -563,11 +602,11 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   // largest chain of MLIR texts: its last pass adds the LLVM dialect module).
   await page.click('#mode-passes');
   await page.waitForSelector('body[data-passes="1"] #pass-list .ps');
-  const lv = await page.evaluate(() => window.TK.passes.state.data.levels.find((l) => l.level === 'ttgir'));
+  const lv = await page.evaluate(() => window.TK.use('passes').inspect().data.levels.find((l) => l.level === 'ttgir'));
   assert(lv && lv.chain !== undefined, 'the TTGIR level is one chain');
   const t2 = await page.evaluate(async ([a, b]) => {
     const t = performance.now();
-    await window.TK.passes.compare(a, b);
+    await window.TK.use('passes').compare(a, b);
     return performance.now() - t;
   }, [lv.cfrom, lv.cto]);
   const shown = await page.$$eval('#pass-rows .drow', (r) => r.length);
@@ -576,11 +615,11 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   assert(t2 <= 3000, 'composed in ' + t2 + ' ms');
   // The whole LLVM IR level: whole modules of some 3 000 lines, loop
   // passes (LICMPass, LoopRotatePass on loop ...) stepped over.
-  const lvl = await page.evaluate(() => window.TK.passes.state.data.levels.find((l) => l.level === 'llvm-ir'));
+  const lvl = await page.evaluate(() => window.TK.use('passes').inspect().data.levels.find((l) => l.level === 'llvm-ir'));
   assert(lvl && lvl.chain !== undefined, 'the LLVM IR level is a chain');
   const t3 = await page.evaluate(async ([a, b]) => {
     const t = performance.now();
-    await window.TK.passes.compare(a, b);
+    await window.TK.use('passes').compare(a, b);
     return performance.now() - t;
   }, [lvl.cfrom, lvl.cto]);
   const shown3 = await page.$$eval('#pass-rows .drow', (r) => r.length);

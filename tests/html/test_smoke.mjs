@@ -177,8 +177,10 @@ const cliStacks = (ln) => ln.stacks.map((s) => s.map((f) => [f.file, f.line, f.c
 async function stageTab(page, stage) {
   await page.click(`#ir-pane button.tab[data-stage="${stage}"]`);
   await page.waitForSelector(`body[data-stage="${stage}"]`);
-  await page.waitForFunction((st) => window.TK.state.stage === st &&
-    (window.TK.state.meta.stages[st].missing || (window.TK.state.text[st] && window.TK.state.bind[st])), stage);
+  await page.waitForFunction((st) => {
+    const K = window.TK.use('kernel');
+    return window.TK.use('panes').inspect().stage === st && (K.meta().stages[st].missing || (K.text(st) && K.bind(st)));
+  }, stage);
 }
 
 /* The bound source line of STAGE with the most IR lines ("and what it
@@ -186,36 +188,37 @@ async function stageTab(page, stage) {
  * main file when it has one with its source, else in any file shown. */
 async function busiestLine(page, stage) {
   return page.evaluate((stage) => {
-    const S = window.TK.state, X = window.TK.internal;
-    if (!S.bind[stage] || !S.bind[stage].src) return null;
-    const rows = S.bind[stage].src.filter((r) => S.files[r[0]] && S.files[r[0]][1]);
+    const K = window.TK.use('kernel'), expand = window.TK.use('data').expand, files = K.files();
+    const bind = K.bind(stage);
+    if (!bind || !bind.src) return null;
+    const rows = bind.src.filter((r) => files[r[0]] && files[r[0]][1]);
     const best = (rs) => {
       let b = null, n = -1;
       for (const r of rs) {
-        const c = X.expand(r[3]).length;
+        const c = expand(r[3]).length;
         if (c > n || (c === n && (r[0] < b[0] || (r[0] === b[0] && r[1] < b[1])))) { n = c; b = r; }
       }
-      return b && n > 0 ? { file: b[0], path: S.files[b[0]][0], line: b[1], n } : null;
+      return b && n > 0 ? { file: b[0], path: files[b[0]][0], line: b[1], n } : null;
     };
-    return best(rows.filter((r) => r[0] === S.meta.main)) || best(rows);
+    return best(rows.filter((r) => r[0] === K.meta().main)) || best(rows);
   }, stage);
 }
 
 async function firstLocated(page, stage) {
   return page.evaluate((st) => {
-    const b = window.TK.state.bind[st];
+    const b = window.TK.use('kernel').bind(st);
     return b && b.line ? b.line.findIndex((x) => x) + 1 : 0;
   }, stage);
 }
 
 async function showFile(page, file) {
-  if (await page.evaluate((f) => window.TK.state.file === f, file)) return;
+  if (await page.evaluate((f) => window.TK.use('panes').inspect().file === f, file)) return;
   await page.selectOption('#srcfile', String(file));
-  await page.waitForFunction((f) => window.TK.state.file === f && window.TK.state.srcText[f] &&
+  await page.waitForFunction((f) => window.TK.use('panes').inspect().file === f && window.TK.use('kernel').sourceText(f) &&
     document.querySelector('#src-pane .ln'), file);
 }
 
-const groupsShown = (page) => page.evaluate(() => window.TK.passes.state.group);
+const groupsShown = (page) => page.evaluate(() => window.TK.use('passes').inspect().group);
 async function waitBar(page, prefix) {
   await page.waitForFunction((p) => {
     const b = document.querySelector('#pass-bar strong');
@@ -227,7 +230,7 @@ async function waitBar(page, prefix) {
  * "show N more rows" for the rest), unless the report cut the diff. */
 async function checkDiff(page, what) {
   const r = await page.evaluate(() => {
-    const d = window.TK.passes.state.diff;
+    const d = window.TK.use('passes').inspect().diff;
     if (!d) return null;
     const kinds = d.groups.flat().map((x) => x[0]);
     const more = document.getElementById('pass-more');
@@ -268,7 +271,7 @@ async function kernel(input, out, idx, pageFile, errs) {
     await page.close();
     return;
   }
-  const inter = await page.evaluate(() => window.TK.timing.interactive);
+  const inter = await page.evaluate(() => window.TK.use('app').inspect().interactive);
   note(`${who}: ready in ${Date.now() - t0} ms (interactive ${inter.toFixed(0)} ms after navigation start)`);
 
   const present = STAGES.filter((s) => !meta.stages[s].missing);
@@ -289,8 +292,8 @@ async function kernel(input, out, idx, pageFile, errs) {
     // every source line's counts (the gutter numbers), not only the one clicked
     await step(`${st}: IR line counts of every source line`, async () => {
       const rows = await page.evaluate((st) => {
-        const S = window.TK.state, X = window.TK.internal;
-        return S.bind[st].src.map((r) => [S.files[r[0]] ? S.files[r[0]][0] : '?', r[1], X.expand(r[2]).length, X.expand(r[3]).length]);
+        const K = window.TK.use('kernel'), expand = window.TK.use('data').expand, files = K.files();
+        return K.bind(st).src.map((r) => [files[r[0]] ? files[r[0]][0] : '?', r[1], expand(r[2]).length, expand(r[3]).length]);
       }, st);
       const want = cliRefs(input, idx, st);
       const key = (r) => r.join(':');
@@ -305,7 +308,7 @@ async function kernel(input, out, idx, pageFile, errs) {
       await showFile(page, pick.file);
       await clickLine(page, 'src-pane', pick.line);
       const want = cliSource(input, idx, pick.path, pick.line, st, false);
-      same(await page.evaluate(() => window.TK.state.hits), want, 'IR lines of the source line', PAGE_CLI);
+      same(await page.evaluate(() => window.TK.use('panes').inspect().hits), want, 'IR lines of the source line', PAGE_CLI);
       await checkMarks(page, 'ir-pane', want, 'IR pane');
       hit = want[0];
     });
@@ -315,7 +318,7 @@ async function kernel(input, out, idx, pageFile, errs) {
         await page.click('#mode-exact');
         try {
           const wx = cliSource(input, idx, pick.path, pick.line, st, true);
-          same(await page.evaluate(() => window.TK.state.hits), wx, '"this line only"', PAGE_CLI);
+          same(await page.evaluate(() => window.TK.use('panes').inspect().hits), wx, '"this line only"', PAGE_CLI);
           await checkMarks(page, 'ir-pane', wx, 'IR pane, "this line only"');
         } finally {
           await page.click('#mode-called');
@@ -366,20 +369,20 @@ async function kernel(input, out, idx, pageFile, errs) {
     await step('passes', async () => {
       await page.click('#mode-passes');
       await page.waitForSelector('body[data-passes="1"]');
-      const ps = await page.evaluate(() => window.TK.passes.state.data.passes.map((p) => p.effect));
+      const ps = await page.evaluate(() => window.TK.use('passes').inspect().data.passes.map((p) => p.effect));
       const changed = ps.map((e, i) => (e === 'changed' ? i : -1)).filter((i) => i >= 0);
       const clicks = [...new Set([changed[0], changed[Math.floor(changed.length / 2)], changed[changed.length - 1]])].filter((i) => i !== undefined);
       for (const i of clicks) {
         await page.click(`#pass-list .ps[data-i="${i}"]`);
         await waitBar(page, i + ': ');
-        await page.waitForFunction((i) => window.TK.passes.state.sel === i && window.TK.passes.state.diff, i);
+        await page.waitForFunction((i) => window.TK.use('passes').inspect().sel === i && window.TK.use('passes').inspect().diff, i);
         const d = await checkDiff(page, `pass ${i}`);
         assert(d.groups > 0, `changed pass ${i} shows no change`);
       }
       if (changed.length) {
         // n / p: next and previous change of the diff shown (the last changed pass)
         const g = await groupsShown(page);
-        const ng = await page.evaluate(() => window.TK.passes.state.diff.groups.length);
+        const ng = await page.evaluate(() => window.TK.use('passes').inspect().diff.groups.length);
         await page.keyboard.press('n');
         same(await groupsShown(page), Math.min(g + 1, ng - 1), 'n: next change');
         await page.keyboard.press('p');
@@ -391,9 +394,9 @@ async function kernel(input, out, idx, pageFile, errs) {
         await waitBar(page, prev + ': ');
         await page.keyboard.press('j');
         await waitBar(page, last + ': ');
-        same(await page.evaluate(() => window.TK.passes.state.sel), last, 'k then j: back on the last changed pass');
+        same(await page.evaluate(() => window.TK.use('passes').inspect().sel), last, 'k then j: back on the last changed pass');
       }
-      const chains = await page.evaluate(() => window.TK.passes.state.data.chains || []);
+      const chains = await page.evaluate(() => window.TK.use('passes').inspect().data.chains || []);
       if (chains.length) {
         // two passes of the first chain: its first changed pass to the
         // changed pass after it (a whole chain can be thousands of rows)
@@ -406,7 +409,7 @@ async function kernel(input, out, idx, pageFile, errs) {
         await page.click('#cmp-go');
         await waitBar(page, f === t ? f + ': ' : `passes ${f}\u2013${t}`);
         await page.waitForFunction(([f, t]) => {
-          const P = window.TK.passes.state;
+          const P = window.TK.use('passes').inspect();
           return P.range && P.range[0] === f && P.range[1] === t && P.diff && P.diff.a !== undefined;
         }, [f, t]);
         await checkDiff(page, `compare ${f}-${t}`);

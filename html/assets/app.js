@@ -1,0 +1,113 @@
+/* app.js - the kernel page put together: starts the modules and wires
+ * them to each other and to the page.
+ *
+ * Job: on a kernel page (body.kernel), once the page and its data scripts
+ * are in: the kernel's data (kernel.init), the metadata line and the
+ * "locations" switch, the layout tip, the panes (first stage and file),
+ * the Kernel / Passes modes, the keys; then body[data-ready="1"].  The
+ * index page has nothing dynamic and loads no script.  Holds the page's
+ * mode and its start-up timing.
+ *
+ * Depends on: dom (el, fmtBytes), kernel (init, meta, stages), panes
+ *   (start, setStage, gotoHit), layouts (hover), passes (open, key,
+ *   forSource).
+ * Interface: inspect() (for the tests, read only: {interactive, setup}
+ *   in ms).
+ */
+'use strict';
+TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom, kernel, panes, layouts, passes) {
+  const { el, fmtBytes } = dom;
+  const timing = { interactive: -1, setup: -1 };
+
+  function setMode(m) {
+    document.getElementById('kernel-view').hidden = m !== 'kernel';
+    document.getElementById('pass-view').hidden = m !== 'passes';
+    document.getElementById('mode-kernel').classList.toggle('on', m === 'kernel');
+    document.getElementById('mode-passes').classList.toggle('on', m === 'passes');
+    if (m === 'passes') passes.open();
+  }
+
+  function onKey(ev) {
+    if (ev.target.closest && ev.target.closest('input, select, textarea')) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (!document.getElementById('pass-view').hidden) {
+      passes.key(ev);
+      return;
+    }
+    const k = ev.key;
+    if (k === 'n') panes.gotoHit(1);
+    else if (k === 'p' || k === 'N') panes.gotoHit(-1);
+    else if (k >= '1' && k <= '5') panes.setStage(kernel.stages()[+k - 1]);
+    else if (k === 'l') document.getElementById('toggle-loc').click();
+    else return;
+    ev.preventDefault();
+  }
+
+  function metaLine() {
+    const meta = kernel.meta();
+    const m = meta.meta;
+    const parts = [];
+    if (m.num_warps !== undefined) parts.push(m.num_warps + ' warps');
+    if (m.num_stages !== undefined) parts.push(m.num_stages + ' pipeline stages');
+    if (m.shared_bytes !== undefined) parts.push(fmtBytes(m.shared_bytes) + ' shared');
+    if (m.registers !== undefined) parts.push(m.registers + ' registers');
+    if (m.spill_bytes !== undefined) parts.push(m.spill_bytes + ' B spilled');
+    if (m.target) parts.push(m.target);
+    if (m.triton) parts.push('Triton ' + m.triton);
+    if (meta.irloc) parts.push('USE_IR_LOC=' + meta.irloc);
+    const box = document.getElementById('meta');
+    box.replaceChildren(el('span', null, parts.join(' \u00b7 ')));
+    const lb = el('button', 'toggle', 'locations');
+    lb.type = 'button';
+    lb.id = 'toggle-loc';
+    lb.title = 'Show the location suffixes (loc(...), !dbg, .loc) in the IR text';
+    lb.addEventListener('click', () => {
+      document.body.classList.toggle('hideloc');
+      lb.classList.toggle('on', !document.body.classList.contains('hideloc'));
+    });
+    box.appendChild(lb);
+  }
+
+  async function initKernel() {
+    const t0 = performance.now();
+    const kid = document.body.dataset.kernel;
+    if (!kernel.init(kid)) {
+      document.body.appendChild(el('p', 'why', 'The data of this kernel could not be loaded (data/' + kid + '/meta.js).'));
+      return;
+    }
+    const meta = kernel.meta();
+    document.body.classList.add('hideloc');
+    metaLine();
+    document.getElementById('mode-kernel').addEventListener('click', () => setMode('kernel'));
+    document.getElementById('mode-passes').addEventListener('click', () => setMode('passes'));
+    document.addEventListener('keydown', onKey);
+    layouts.hover(document.getElementById('kernel-view'));
+    await panes.start({
+      passesOf: (file, line) => {
+        setMode('passes');
+        return passes.forSource(file, line);
+      },
+    });
+    /* a kernel known from its pass dumps only opens on its passes */
+    const none = kernel.stages().every((st) => meta.stages[st].missing);
+    setMode(none && meta.passes ? 'passes' : 'kernel');
+    timing.interactive = performance.now();
+    timing.setup = performance.now() - t0;
+    document.body.dataset.ready = '1';
+  }
+
+  function start() {
+    if (!document.body.classList.contains('kernel')) return;
+    initKernel().catch((e) => {
+      document.body.appendChild(el('p', 'why', 'Error: ' + e.message));
+      document.body.dataset.ready = 'error';
+    });
+  }
+
+  return { start, inspect: () => timing };
+});
+
+/* The entry point: every script of the page has run by DOMContentLoaded
+ * (they are all deferred), so every module is defined and every data
+ * script the page lists has put its value. */
+document.addEventListener('DOMContentLoaded', () => TK.use('app').start());

@@ -1,0 +1,179 @@
+/* chain.js - the diff of any two passes of a chain, composed from the
+ * chain's stored steps (pass_chain.h says what data_chain.c stores).
+ *
+ * Job: a chain is a run of passes of one IR whose texts follow each other
+ * byte for byte; data/ID/pc-C.js holds its first text (kept lines) and,
+ * per pass, its equal runs, the text of the lines it added and of the
+ * equal lines whose text changed, and the line numbers after it.  From
+ * them: the text before or after any pass of the chain, which lines of one
+ * text are still there in a later one, the hunks between the two, and the
+ * diff's rows grouped around its changes, in the format of the diffs the
+ * report stores (data_passes.c).  Nothing here compares text: only the
+ * library's equal runs are composed.  The chains loaded are kept here.
+ *
+ * Depends on: data (load), kernel (id).
+ * Interface: load(ci) -> Promise of a chain, text(chain, k), apply(text,
+ *   step), map(chain, n, m), compose(ci, n, m, rules) -> Promise of
+ *   {added, removed, groups, cut}.
+ */
+'use strict';
+TK.define('chain', ['data', 'kernel'], function (data, kernel) {
+  const chains = new Map(); /* chain index -> {from, to, steps, texts} */
+
+  /* A text is {t: [line text], ln: Int32Array of line numbers}. */
+  function runsToLines(runs, n) {
+    const ln = new Int32Array(n);
+    for (let r = 0; r < runs.length; r += 2) {
+      const k0 = runs[r], l0 = runs[r + 1], k1 = r + 2 < runs.length ? runs[r + 2] : n;
+      for (let k = k0; k < k1; k++) ln[k] = l0 + (k - k0);
+    }
+    return ln;
+  }
+
+  /* The text after step S from the text A before it. */
+  function applyStep(A, s) {
+    if (!s) return A;
+    const h = s.h, add = s.t;
+    let nb = add.length;
+    for (let i = 2; i < h.length; i += 3) nb += h[i];
+    const t = new Array(nb);
+    let b = 0, ti = 0;
+    for (let i = 0; i < h.length; i += 3) {
+      const a0 = h[i], b0 = h[i + 1], n = h[i + 2];
+      while (b < b0) t[b++] = add[ti++];
+      for (let j = 0; j < n; j++) t[b++] = A.t[a0 + j];
+    }
+    while (b < nb) t[b++] = add[ti++];
+    for (let i = 0; i < s.u.length; i += 2) t[s.u[i]] = s.u[i + 1];
+    return { t, ln: runsToLines(s.n, nb) };
+  }
+
+  async function loadChain(ci) {
+    let ch = chains.get(ci);
+    if (!ch) {
+      const d = await data.load(kernel.id() + '/pc-' + ci);
+      ch = { from: d.from, to: d.to, steps: d.steps, texts: [{ t: d.base.t, ln: runsToLines(d.base.n, d.base.t.length) }] };
+      chains.set(ci, ch);
+    }
+    return ch;
+  }
+
+  /* The text before pass FROM + K of chain CH (K = steps.length: after the
+   * last pass), made from the nearest text already made. */
+  function chainText(ch, k) {
+    let j = k;
+    while (!ch.texts[j]) j--;
+    for (; j < k; j++) ch.texts[j + 1] = applyStep(ch.texts[j], ch.steps[j]);
+    return ch.texts[k];
+  }
+
+  /* Which kept line of the text before pass N each line of it is after
+   * pass M (-1: removed on the way), composing the equal runs of the steps
+   * N..M. */
+  function composeMap(ch, n, m) {
+    let len = chainText(ch, n - ch.from).t.length;
+    const pos = new Int32Array(len);
+    for (let i = 0; i < len; i++) pos[i] = i;
+    for (let p = n; p <= m; p++) {
+      const s = ch.steps[p - ch.from];
+      if (!s) continue;
+      const map = new Int32Array(len).fill(-1);
+      const h = s.h;
+      for (let i = 0; i < h.length; i += 3)
+        for (let j = 0; j < h[i + 2]; j++) map[h[i] + j] = h[i + 1] + j;
+      for (let i = 0; i < pos.length; i++) if (pos[i] >= 0) pos[i] = map[pos[i]];
+      len = s.t.length;
+      for (let i = 2; i < h.length; i += 3) len += h[i];
+    }
+    return pos;
+  }
+
+  /* Hunks [tag, a0, a1, b0, b1] over NA and NB lines from a monotonic map
+   * POS (A line -> B line or -1), as tk_diff reports them: equal hunks
+   * alternate with one delete, insert or replace. */
+  function mapHunks(pos, nb) {
+    const hs = [];
+    let a = 0, b = 0;
+    const change = (a1, b1) => {
+      if (a1 > a || b1 > b) hs.push([a1 > a && b1 > b ? 'r' : a1 > a ? 'd' : 'i', a, a1, b, b1]);
+    };
+    for (let i = 0; i < pos.length; i++) {
+      const j = pos[i];
+      if (j < 0) continue;
+      change(i, j);
+      const last = hs[hs.length - 1];
+      if (last && last[0] === 'e' && last[2] === i && last[4] === j) {
+        last[2]++;
+        last[4]++;
+      } else hs.push(['e', i, i + 1, j, j + 1]);
+      a = i + 1;
+      b = j + 1;
+    }
+    change(pos.length, nb);
+    return hs;
+  }
+
+  /* The rows of a diff of texts A and B with hunks HS, grouped by the rule
+   * tk_diff_group() documents (tk_diff.h: each change with up to CONTEXT
+   * equal lines before and after it, changes closer than 2 CONTEXT + 1
+   * equal lines in one group), in the format of the stored diffs: [kind,
+   * aLine, aText, bLine, bText], a replace's lines paired as data_passes.c
+   * pairs them, cut after MAX_ROWS rows.  A composed diff is made here, so
+   * the rule runs here; CONTEXT and MAX_ROWS are RULES.context and
+   * RULES.maxRows, the ones data_passes.c grouped the stored diffs with
+   * (passes.js "diffs"), and test_report.mjs checks the groups of every
+   * pass against `tkview diff`. */
+  function groupRows(A, B, hs, rules) {
+    const CONTEXT = rules.context, MAX_ROWS = rules.maxRows;
+    const groups = [];
+    let cur = null, rows = 0, cut = 0;
+    const push = (kind, i, j) => {
+      if (rows >= MAX_ROWS) {
+        cut++;
+        return;
+      }
+      rows++;
+      cur.push([kind, i >= 0 ? A.ln[i] : 0, i >= 0 ? A.t[i] : null, j >= 0 ? B.ln[j] : 0, j >= 0 ? B.t[j] : null]);
+    };
+    const eq = (h, from, to) => {
+      for (let k = from; k < to; k++) push('e', h[1] + k, h[3] + k);
+    };
+    for (let x = 0; x < hs.length; x++) {
+      const h = hs[x];
+      if (h[0] === 'e') continue;
+      const prev = x > 0 ? hs[x - 1] : null;
+      if (!cur) {
+        cur = [];
+        groups.push(cur);
+        if (prev) eq(prev, Math.max(0, prev[2] - prev[1] - CONTEXT), prev[2] - prev[1]);
+      }
+      const na = h[2] - h[1], nb = h[4] - h[3];
+      for (let k = 0; k < Math.max(na, nb); k++)
+        push(k < na && k < nb ? 'r' : k < na ? 'd' : 'i', k < na ? h[1] + k : -1, k < nb ? h[3] + k : -1);
+      const next = x + 1 < hs.length ? hs[x + 1] : null;
+      if (!next) break;
+      const len = next[2] - next[1];
+      if (len <= 2 * CONTEXT && x + 2 < hs.length) eq(next, 0, len);
+      else {
+        eq(next, 0, Math.min(CONTEXT, len));
+        cur = null;
+      }
+    }
+    return { groups, cut };
+  }
+
+  /* The diff from the text before pass N to the text after pass M of chain
+   * CI (N <= M), in the format of the stored diffs (the caller names its
+   * two sides), grouped and cut by RULES ({context, maxRows}). */
+  async function composeDiff(ci, n, m, rules) {
+    const ch = await loadChain(ci);
+    const A = chainText(ch, n - ch.from), B = chainText(ch, m - ch.from + 1);
+    const pos = composeMap(ch, n, m);
+    let kept = 0;
+    for (let i = 0; i < pos.length; i++) if (pos[i] >= 0) kept++;
+    const { groups, cut } = groupRows(A, B, mapHunks(pos, B.t.length), rules);
+    return { added: B.t.length - kept, removed: A.t.length - kept, groups, cut };
+  }
+
+  return { load: loadChain, text: chainText, apply: applyStep, map: composeMap, compose: composeDiff };
+});

@@ -1,0 +1,133 @@
+/* codeview.js - a virtual code view: a pane that draws only the lines in
+ * view (and some around them), so a 50 000 line stage opens as fast as a
+ * small one.
+ *
+ * Job: one CodeView per pane (.code inside the pane's element); it draws
+ * the lines of a document it is given ({n, text(i), lang, cls(i),
+ * gutter(i), title(i), ranges(i), onClick}), marks lines (a class per
+ * line, the current line), scrolls to a line, reports clicks on a line.
+ * Its state (what is drawn, the marks) is the object's own.
+ *
+ * Depends on: dom (el), syntax (paint).
+ * Interface: CodeView (class).
+ */
+'use strict';
+TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
+  const el = dom.el;
+  const paint = syntax.paint;
+
+  class CodeView {
+    constructor(root) {
+      this.root = root;
+      this.code = root.querySelector('.code');
+      this.top = el('div', 'pad');
+      this.body = el('div', 'lines');
+      this.bottom = el('div', 'pad');
+      this.code.append(this.top, this.body, this.bottom);
+      this.n = 0;
+      this.lh = 18;
+      this.marks = new Map(); /* line -> class */
+      this.current = 0;
+      this.doc = null;
+      this.pending = false;
+      this.first = 1;
+      this.last = 0;
+      this.rows = new Map();
+      this.code.addEventListener('scroll', () => this.schedule());
+      this.code.addEventListener('click', (ev) => {
+        const ln = ev.target.closest('.ln');
+        if (ln && this.doc && this.doc.onClick && !window.getSelection().toString())
+          this.doc.onClick(+ln.dataset.n, ev);
+      });
+    }
+    /* DOC: {n, text(i), lang, cls(i), gutter(i), title(i), ranges(i), onClick} */
+    set(doc) {
+      this.doc = doc;
+      this.n = doc ? doc.n : 0;
+      this.marks = new Map();
+      this.current = 0;
+      this.code.scrollTop = 0;
+      this.render(true);
+    }
+    schedule() {
+      if (this.pending) return;
+      this.pending = true;
+      requestAnimationFrame(() => {
+        this.pending = false;
+        this.render(false);
+      });
+    }
+    setMarks(marks, current) {
+      this.marks = marks;
+      this.current = current || 0;
+      for (const [i, row] of this.rows) this.decorate(row, i);
+    }
+    /* DOC in place of the document shown, the same lines with other
+     * classes or gutter numbers: the scroll position and the marks stay. */
+    refresh(doc) {
+      const top = this.code.scrollTop;
+      this.doc = doc;
+      this.n = doc.n;
+      this.code.scrollTop = top;
+      this.render(true);
+    }
+    /* the classes a mark or the current line gives a drawn row */
+    decorate(row, i) {
+      const want = this.marks.get(i) || '';
+      if (row.dataset.mark !== want) {
+        if (row.dataset.mark) row.classList.remove(row.dataset.mark);
+        if (want) row.classList.add(want);
+        row.dataset.mark = want;
+      }
+      row.classList.toggle('cur', i === this.current);
+    }
+    paintRow(i) {
+      const d = this.doc;
+      const row = el('div', 'ln ' + (d.cls ? d.cls(i) : ''));
+      row.dataset.n = i;
+      row.dataset.mark = '';
+      const no = el('span', 'no', i);
+      const g = el('span', 'gut', d.gutter ? d.gutter(i) : '');
+      const tx = el('span', 'tx');
+      paint(tx, d.text(i), d.lang, d.ranges ? d.ranges(i) : null);
+      if (d.title) {
+        const t = d.title(i);
+        if (t) no.title = t;
+      }
+      row.append(no, g, tx);
+      return row;
+    }
+    /* Draws lines first..last, reusing rows already drawn (FORCE: redraw
+     * them all, after the document or its classes changed). */
+    render(force) {
+      const h = this.code.clientHeight || 600;
+      const first = Math.max(1, Math.floor(this.code.scrollTop / this.lh) - 10);
+      const last = Math.min(this.n, first + Math.ceil(h / this.lh) + 20);
+      if (force) this.rows = new Map();
+      else if (first === this.first && last === this.last) return;
+      this.first = first;
+      this.last = last;
+      this.top.style.height = (first - 1) * this.lh + 'px';
+      this.bottom.style.height = Math.max(0, this.n - last) * this.lh + 'px';
+      const rows = new Map();
+      const frag = document.createDocumentFragment();
+      for (let i = first; i <= last && this.doc; i++) {
+        const row = this.rows.get(i) || this.paintRow(i);
+        this.decorate(row, i);
+        rows.set(i, row);
+        frag.appendChild(row);
+      }
+      this.rows = rows;
+      this.body.replaceChildren(frag);
+    }
+    scrollTo(line) {
+      const h = this.code.clientHeight || 600;
+      const y = (line - 1) * this.lh;
+      if (y < this.code.scrollTop || y > this.code.scrollTop + h - this.lh * 2)
+        this.code.scrollTop = Math.max(0, y - h / 3);
+      this.render(false);
+    }
+  }
+
+  return { CodeView };
+});

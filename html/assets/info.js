@@ -1,0 +1,128 @@
+/* info.js - the panel on the right of the kernel view: what the selected
+ * line is.
+ *
+ * Job: help before anything is selected; for a source line, its IR line
+ * counts in every stage and the "k of n" bar over the IR lines
+ * highlighted; for an IR line, its inline stacks (each frame a button) and
+ * the layouts used on it.  What the panes show and do (the stage shown,
+ * the highlighted lines, stepping through them, showing a frame) is handed
+ * in by the caller: this module keeps no state.
+ *
+ * Depends on: dom (el, base), data (expand), kernel (files, stages, bind,
+ *   stacks), layouts (box).
+ * Interface: help(), source(file, line, at), ir(stage, line, ids, at),
+ *   count(k, n).
+ */
+'use strict';
+TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, kernel, layouts) {
+  const { el, base } = dom;
+  const expand = data.expand;
+
+  function panel() {
+    return document.getElementById('info');
+  }
+
+  function help() {
+    const box = panel();
+    box.replaceChildren(
+      el('h2', null, 'How to read this'),
+      el('p', null, 'Click a source line: the IR it became is highlighted (\u201cand what it called\u201d includes inlined helpers). Click an IR line: its inline stack is shown and its source lines are marked.'),
+      el('p', null, 'Lines with a coloured mark carry a location; grey lines carry none. Hover a layout such as #blocked in TTGIR for what it means.'),
+      el('p', 'keys', 'Keys: n / p next and previous highlighted line; 1-5 stage; l show locations.'),
+    );
+  }
+
+  /* "k of n" over the N lines highlighted; GO(+1 or -1) steps. */
+  function hitNav(box, what, n, go) {
+    const nav = el('div', 'hitnav');
+    const prev = el('button', null, '\u2191 previous');
+    prev.type = 'button';
+    prev.id = 'hit-prev';
+    prev.addEventListener('click', () => go(-1));
+    const next = el('button', null, 'next \u2193');
+    next.type = 'button';
+    next.id = 'hit-next';
+    next.addEventListener('click', () => go(1));
+    const count = el('span', 'count', n ? '1 of ' + n : 'none');
+    count.id = 'hit-count';
+    nav.append(prev, count, next, el('span', 'what', what));
+    box.appendChild(nav);
+  }
+
+  /* Source line LINE of FILE.  AT: {stage, mode, hits (how many IR lines
+   * are highlighted), go(d), passesOf(file, line)}. */
+  function source(file, line, at) {
+    const box = panel();
+    box.replaceChildren();
+    const p = kernel.path(file);
+    const h = el('h2', null, base(p) + ':' + line);
+    h.title = p;
+    box.appendChild(h);
+    hitNav(box, kernel.label(at.stage) + (at.mode === 'exact' ? ', this line only' : ', with what it called'), at.hits, at.go);
+    const meta = kernel.meta();
+    const t = el('table', 'counts');
+    for (const st of kernel.stages()) {
+      if (meta.stages[st].missing) continue;
+      const tr = el('tr');
+      tr.appendChild(el('th', null, kernel.label(st)));
+      const b = kernel.bind(st);
+      const r = kernel.srcRow(st, file, line);
+      tr.appendChild(el('td', null, b ? (r ? expand(r[2]).length + ' exact, ' + expand(r[3]).length + ' with callees' : '0') : '(not loaded)'));
+      t.appendChild(tr);
+    }
+    box.appendChild(t);
+    if (meta.passes) {
+      const b = el('button', 'passes-of', 'passes that touched this line');
+      b.type = 'button';
+      b.addEventListener('click', () => at.passesOf(file, line));
+      box.appendChild(b);
+    }
+  }
+
+  /* Line LINE of STAGE, which carries the stacks IDS.  AT: {bound (the
+   * stage whose lines are highlighted, when the line is in the second
+   * pane, else null), hits, go(d), frame(f): show a frame's line}. */
+  function ir(stage, line, ids, at) {
+    const box = panel();
+    box.replaceChildren();
+    box.appendChild(el('h2', null, kernel.label(stage) + ' line ' + line));
+    if (at.bound) hitNav(box, 'bound ' + kernel.label(at.bound) + ' lines', at.hits, at.go);
+    if (!ids.length) {
+      box.appendChild(el('p', 'none', 'This line carries no location.'));
+      return;
+    }
+    const files = kernel.files();
+    const b = kernel.bind(stage);
+    const inferred = b.inf.has(line);
+    ids.forEach((id, k) => {
+      const h = el('h3', null, ids.length > 1 ? 'inline stack ' + (k + 1) + ' of ' + ids.length : 'inline stack');
+      box.appendChild(h);
+      const ol = el('ol', 'stack');
+      ol.id = k === 0 ? 'stack' : 'stack' + k;
+      kernel.stackFrames(id).forEach((f, j) => {
+        const li = el('li', j === 0 ? 'inner' : '');
+        const fb = el('button', 'frame', kernel.frameText(f));
+        fb.type = 'button';
+        fb.title = kernel.path(f.file) + (files[f.file] && !files[f.file][1] ? ' (source not found)' : '');
+        fb.addEventListener('click', () => at.frame(f));
+        li.appendChild(fb);
+        ol.appendChild(li);
+      });
+      box.appendChild(ol);
+    });
+    if (inferred) box.appendChild(el('p', 'note', 'Callers from PTX: the SASS line carries only its innermost frame; the PTX shows one stack for it.'));
+    const us = b.layByLine.get(line);
+    if (us) {
+      box.appendChild(el('h3', null, 'layouts on this line'));
+      for (const k of us) box.appendChild(layouts.box(stage, k));
+    }
+  }
+
+  /* The "k of n" of the bar source() or ir() drew. */
+  function count(k, n) {
+    const c = document.getElementById('hit-count');
+    if (c) c.textContent = k + ' of ' + n;
+  }
+
+  return { help, source, ir, count };
+});

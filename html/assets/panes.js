@@ -1,0 +1,341 @@
+/* panes.js - the kernel view: the source pane, the IR pane and the second
+ * IR pane beside it, and what clicking a line in them highlights.
+ *
+ * Job: which stage, second stage and source file are shown and how a
+ * source line is asked ("and what it called" / "this line only"); the
+ * stage tabs and the file bar; a click on a source line highlights its IR
+ * lines, a click on an IR line its source lines and the lines of the other
+ * stage; "k of n" stepping through the highlighted lines.  All of that
+ * state is this module's; the lookups are the kernel module's, the panel
+ * on the right the info module's.
+ *
+ * Depends on: dom (el, base), codeview (CodeView), syntax (stageLang),
+ *   kernel (texts, bindings, lookups), info (help, source, ir, count).
+ * Interface: start({passesOf}) -> Promise (the first stage and file
+ *   shown), setStage(stage), gotoHit(d), inspect() (for the tests, read
+ *   only: stage, stage2, file, mode, hits, hitIdx, sel, clicks).
+ */
+'use strict';
+TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info'], function (dom, codeview, syntax, kernel, info) {
+  const { el, base } = dom;
+  const S = {
+    stage: 'ttgir',
+    stage2: '',
+    file: -1,
+    mode: 'called',
+    hits: [],
+    hitIdx: 0,
+    sel: null, /* {pane: 'src'|'ir'|'ir2', line} */
+    clicks: [], /* ms each click took to highlight (for the tests) */
+  };
+  let srcView, irView, ir2View;
+  let passesOf = null; /* (file, line): the passes that touched a source line */
+
+  function irDoc(stage, view, which) {
+    const text = kernel.text(stage);
+    const b = kernel.bind(stage);
+    return {
+      n: text.length,
+      lang: syntax.stageLang(stage),
+      text: (i) => text[i - 1],
+      cls: (i) => (b.line[i - 1] ? 'b' : 'u') + (b.inf.has(i) ? ' inf' : ''),
+      gutter: () => '',
+      title: (i) => {
+        const ids = kernel.lineStacks(stage, i);
+        if (!ids.length) return 'no location';
+        return ids.map((id) => kernel.stackFrames(id).map(kernel.frameText).join(' \u2190 ')).join('\n');
+      },
+      ranges: (i) => layoutRanges(stage, i),
+      onClick: (line) => clickIR(which, line),
+    };
+  }
+
+  /* The layout references of a line, as elements the layouts module's tip
+   * finds (span.lay with the use and the stage). */
+  function layoutRanges(stage, line) {
+    const b = kernel.bind(stage);
+    const idx = b.layByLine.get(line);
+    if (!idx) return null;
+    return idx.map((k) => {
+      const u = b.lay.uses[k];
+      return [u[1], u[2], () => {
+        const sp = el('span', 'lay');
+        sp.dataset.u = k;
+        sp.dataset.stage = stage;
+        return sp;
+      }];
+    });
+  }
+
+  function srcDoc(file, lines) {
+    const stage = S.stage;
+    return {
+      n: lines.length,
+      lang: 'py',
+      text: (i) => lines[i - 1],
+      cls: (i) => {
+        const r = kernel.srcRow(stage, file, i);
+        return r ? (r[2].length ? 'b' : 'b called') : 'u';
+      },
+      gutter: (i) => {
+        const r = kernel.srcRow(stage, file, i);
+        return r ? String(kernel.srcLines(stage, file, i, S.mode).length || '') : '';
+      },
+      title: null,
+      onClick: (line) => clickSource(file, line),
+    };
+  }
+
+  function renderStageTabs() {
+    const meta = kernel.meta();
+    const bar = irView.root.querySelector('.bar');
+    bar.replaceChildren();
+    const tabs = el('span', 'tabs');
+    for (const st of kernel.stages()) {
+      const about = meta.stages[st];
+      const b = el('button', 'tab' + (st === S.stage ? ' on' : '') + (about.missing ? ' missing' : ''), kernel.label(st));
+      b.type = 'button';
+      b.dataset.stage = st;
+      b.title = about.missing ? about.missing : about.file + ' \u2014 ' + about.lines + ' lines, ' + about.bound + ' with a location';
+      b.addEventListener('click', () => setStage(st));
+      tabs.appendChild(b);
+    }
+    bar.appendChild(tabs);
+    const cmp = el('label', 'cmp', 'beside: ');
+    const sel = el('select');
+    sel.id = 'stage2';
+    sel.appendChild(new Option('none', ''));
+    for (const st of kernel.stages()) if (!meta.stages[st].missing && st !== S.stage) sel.appendChild(new Option(kernel.label(st), st));
+    sel.value = S.stage2 !== S.stage ? S.stage2 : '';
+    sel.addEventListener('change', () => setStage2(sel.value));
+    cmp.appendChild(sel);
+    bar.appendChild(cmp);
+    const about = meta.stages[S.stage];
+    bar.appendChild(el('span', 'file', about.missing ? '' : about.file));
+  }
+
+  async function setStage(st) {
+    S.stage = st;
+    if (S.stage2 === st) S.stage2 = '';
+    renderStageTabs();
+    const about = kernel.meta().stages[st];
+    const code = irView.code;
+    const old = irView.root.querySelector('.why');
+    if (old) old.remove();
+    if (about.missing) {
+      irView.set(null);
+      const w = el('p', 'why', 'No ' + kernel.label(st) + ': ' + about.missing + '.');
+      irView.root.insertBefore(w, code);
+      document.body.dataset.stage = st;
+      return;
+    }
+    await kernel.loadStage(st);
+    irView.set(irDoc(st, irView, 'ir'));
+    await setStage2(S.stage2);
+    refreshSource();
+    reapply();
+    document.body.dataset.stage = st;
+  }
+
+  async function setStage2(st) {
+    S.stage2 = st || '';
+    const pane = document.getElementById('ir2-pane');
+    if (!S.stage2) {
+      pane.hidden = true;
+      document.body.classList.remove('two');
+      return;
+    }
+    await kernel.loadStage(S.stage2);
+    pane.hidden = false;
+    document.body.classList.add('two');
+    const bar = pane.querySelector('.bar');
+    bar.replaceChildren(el('span', 'title', kernel.label(S.stage2) + ' \u2014 bound to the selected ' + kernel.label(S.stage) + ' line'));
+    ir2View.set(irDoc(S.stage2, ir2View, 'ir2'));
+    reapply();
+  }
+
+  function renderFileBar() {
+    const meta = kernel.meta(), files = kernel.files();
+    const bar = srcView.root.querySelector('.bar');
+    bar.replaceChildren();
+    const sel = el('select');
+    sel.id = 'srcfile';
+    const ids = meta.files.slice().sort((a, b) => (a === meta.main ? -1 : b === meta.main ? 1 : files[a][0] < files[b][0] ? -1 : 1));
+    for (const f of ids) {
+      const o = new Option(base(files[f][0]) + (files[f][1] ? '' : ' (not found)'), String(f));
+      o.title = files[f][0];
+      sel.appendChild(o);
+    }
+    sel.value = String(S.file);
+    sel.addEventListener('change', () => setFile(+sel.value));
+    bar.appendChild(sel);
+    const modes = el('span', 'modes');
+    for (const [m, label, tip] of [
+      ['called', 'and what it called', 'IR of this line and of the helpers it called (inlined @triton.jit functions, Triton\'s library)'],
+      ['exact', 'this line only', 'IR whose innermost frame is this line'],
+    ]) {
+      const b = el('button', 'mode' + (S.mode === m ? ' on' : ''), label);
+      b.type = 'button';
+      b.id = 'mode-' + m;
+      b.title = tip;
+      b.addEventListener('click', () => {
+        S.mode = m;
+        renderFileBar();
+        refreshSource();
+        reapply();
+      });
+      modes.appendChild(b);
+    }
+    bar.appendChild(modes);
+    const f = files[S.file];
+    if (f) bar.appendChild(el('span', 'file', f[0]));
+  }
+
+  async function setFile(file, line) {
+    S.file = file;
+    renderFileBar();
+    const lines = await kernel.loadSource(file);
+    const old = srcView.root.querySelector('.why');
+    if (old) old.remove();
+    if (!lines) {
+      srcView.set(null);
+      const p = kernel.files()[file] ? kernel.path(file) : '(none)';
+      srcView.root.insertBefore(el('p', 'why', 'Source not found: ' + p + '. Its locations still show as path:line.'), srcView.code);
+      return;
+    }
+    srcView.set(srcDoc(file, lines));
+    if (line) srcView.scrollTo(line);
+  }
+
+  /* The source pane's classes and counts again, for the stage or the way
+   * of asking now chosen. */
+  function refreshSource() {
+    const lines = S.file >= 0 && kernel.sourceText(S.file);
+    if (lines) srcView.refresh(srcDoc(S.file, lines));
+  }
+
+  /* ---- selection ------------------------------------------------------------ */
+
+  function marksOf(lines, cls) {
+    const m = new Map();
+    for (const l of lines) m.set(l, cls);
+    return m;
+  }
+
+  function clickSource(file, line) {
+    const t0 = performance.now();
+    S.sel = { pane: 'src', file, line };
+    applySource(file, line, true);
+    S.clicks.push(performance.now() - t0);
+  }
+
+  function applySource(file, line, scroll) {
+    srcView.setMarks(new Map([[line, 'sel']]), line);
+    S.hits = kernel.srcLines(S.stage, file, line, S.mode);
+    S.hitIdx = 0;
+    irView.setMarks(marksOf(S.hits, 'hl'), S.hits[0] || 0);
+    if (scroll && S.hits.length) irView.scrollTo(S.hits[0]);
+    if (S.stage2 && kernel.stageReady(S.stage2)) {
+      const h2 = kernel.srcLines(S.stage2, file, line, S.mode);
+      ir2View.setMarks(marksOf(h2, 'hl'), h2[0] || 0);
+      if (scroll && h2.length) ir2View.scrollTo(h2[0]);
+    }
+    info.source(file, line, { stage: S.stage, mode: S.mode, hits: S.hits.length, go: gotoHit, passesOf });
+  }
+
+  function clickIR(which, line) {
+    const t0 = performance.now();
+    S.sel = { pane: which, line };
+    applyIR(which, line, true);
+    S.clicks.push(performance.now() - t0);
+  }
+
+  function applyIR(which, line, scroll) {
+    const stage = which === 'ir' ? S.stage : S.stage2;
+    const other = which === 'ir' ? S.stage2 : S.stage;
+    const view = which === 'ir' ? irView : ir2View;
+    const otherView = which === 'ir' ? ir2View : irView;
+    view.setMarks(new Map([[line, 'sel']]), line);
+    if (which === 'ir') {
+      S.hits = [];
+      S.hitIdx = 0;
+    }
+    if (other && kernel.stageReady(other)) {
+      const ls = kernel.toStage(stage, line, other);
+      otherView.setMarks(marksOf(ls, 'hl'), ls[0] || 0);
+      if (scroll && ls.length) otherView.scrollTo(ls[0]);
+      if (which === 'ir2') {
+        S.hits = ls;
+        S.hitIdx = 0;
+      }
+    }
+    /* the source lines of its frames: innermost strongest */
+    const ids = kernel.lineStacks(stage, line);
+    const m = new Map();
+    let inner = 0, outer = 0;
+    ids.forEach((id) => {
+      kernel.stackFrames(id).forEach((f, k) => {
+        if (f.file !== S.file) return;
+        if (k === 0) {
+          m.set(f.line, 'hl-inner');
+          if (!inner) inner = f.line;
+        } else {
+          if (!m.has(f.line)) m.set(f.line, 'hl');
+          if (!outer) outer = f.line;
+        }
+      });
+    });
+    const first = inner || outer;
+    srcView.setMarks(m, 0);
+    if (scroll && first) srcView.scrollTo(first);
+    const bound = S.sel && S.sel.pane === 'ir2' ? S.stage : null;
+    info.ir(stage, line, ids, { bound, hits: S.hits.length, go: gotoHit, frame: gotoFrame });
+  }
+
+  function reapply() {
+    const s = S.sel;
+    if (!s) {
+      info.help();
+      return;
+    }
+    if (s.pane === 'src') applySource(s.file, s.line, true);
+    else if (s.pane === 'ir' || (s.pane === 'ir2' && S.stage2)) applyIR(s.pane, s.line, true);
+  }
+
+  function gotoHit(d) {
+    if (!S.hits.length) return;
+    S.hitIdx = (S.hitIdx + d + S.hits.length) % S.hits.length;
+    const view = irView;
+    view.current = S.hits[S.hitIdx];
+    view.scrollTo(S.hits[S.hitIdx]);
+    info.count(S.hitIdx + 1, S.hits.length);
+  }
+
+  /* A frame of a stack clicked: its line in the source pane. */
+  async function gotoFrame(f) {
+    if (f.file !== S.file) await setFile(f.file);
+    if (!kernel.sourceText(f.file)) return;
+    const m = new Map(srcView.marks);
+    srcView.setMarks(m, f.line);
+    srcView.scrollTo(f.line);
+  }
+
+  /* Makes the panes and shows the first stage (TTGIR where there is one)
+   * and the kernel's main file.  OPTS.passesOf(file, line): what the info
+   * panel's "passes that touched this line" does. */
+  async function start(opts) {
+    passesOf = opts.passesOf;
+    const meta = kernel.meta();
+    srcView = new codeview.CodeView(document.getElementById('src-pane'));
+    irView = new codeview.CodeView(document.getElementById('ir-pane'));
+    ir2View = new codeview.CodeView(document.getElementById('ir2-pane'));
+    const first = ['ttgir', 'ttir', 'llir', 'ptx', 'sass'].find((s) => !meta.stages[s].missing) || 'ttgir';
+    S.stage = first;
+    S.file = meta.main >= 0 ? meta.main : meta.files.length ? meta.files[0] : -1;
+    info.help();
+    await Promise.all([setStage(first), S.file >= 0 ? setFile(S.file) : Promise.resolve()]);
+    refreshSource();
+  }
+
+  return { start, setStage, gotoHit, inspect: () => S };
+});

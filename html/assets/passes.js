@@ -1,0 +1,435 @@
+/* passes.js - pass mode: what each compiler pass changed.
+ *
+ * Job: the pass timeline (data/ID/passes.js) grouped by IR level with the
+ * unchanged passes folded, a chart of the lines each pass changed, the
+ * side-by-side diff of one pass, of a whole level, or of any two passes of
+ * one chain (before the first to after the second), painted in batches;
+ * keys to step through changes and changed passes; the passes that touched
+ * a source line.  Which pass, range or level is shown, and the diff on
+ * screen, are this module's state.
+ *
+ * Depends on: dom (el, svgEl, base), data (load, expand), syntax (paint,
+ *   dialectLang),
+ *   kernel (id, path), chain (compose).
+ * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
+ *   forSource(file, line), select(i), compare(n, m), inspect() (for the
+ *   tests, read only: data, sel, range, diff, group, ...).
+ */
+'use strict';
+TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom, data, syntax, kernel, chain) {
+  const { el, svgEl, base } = dom;
+  const expand = data.expand;
+  const paint = syntax.paint;
+  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map() };
+
+  function passLabel(p) {
+    return p.pass + (p.arg && p.arg !== p.pass ? ' (' + p.arg + ')' : '');
+  }
+
+  /* The diff from the text before pass N to the text after pass M of chain
+   * CI, its sides named as the timeline names them. */
+  async function composeDiff(ci, n, m) {
+    const d = await chain.compose(ci, n, m, P.data.diffs);
+    const ps = P.data.passes;
+    return { a: ps[n].before, b: ps[m].after, added: d.added, removed: d.removed, groups: d.groups, cut: d.cut, composed: n !== m };
+  }
+
+  /* The stored diff of a changed pass outside a chain: in its level's file. */
+  async function storedDiff(i) {
+    const lv = P.data.levels.find((l) => l.from <= i && i <= l.to);
+    if (!lv || !lv.pd) return null;
+    let g = P.groups.get(lv.pd);
+    if (!g) {
+      g = await data.load(kernel.id() + '/' + lv.pd);
+      P.groups.set(lv.pd, g);
+    }
+    return g.p[i] || null;
+  }
+
+  async function passesOpen() {
+    const view = document.getElementById('pass-view');
+    if (!P.data) {
+      view.replaceChildren(el('p', 'why', 'Loading the pass timeline\u2026'));
+      P.data = await data.load(kernel.id() + '/passes');
+      buildPassView(view);
+      const first = P.data.passes.findIndex((p) => p.effect === 'changed');
+      if (first >= 0) await selectPass(first);
+    }
+    document.body.dataset.passes = '1';
+  }
+
+  function buildPassView(view) {
+    view.replaceChildren();
+    const chart = el('div', 'pv-chart');
+    chart.appendChild(passChart());
+    const list = el('div', 'pv-list');
+    list.id = 'pass-list';
+    const diff = el('div', 'pv-diff');
+    const bar = el('div', 'bar');
+    bar.id = 'pass-bar';
+    const cmp = el('div', 'bar cmp');
+    cmp.id = 'pass-compare';
+    const body = el('div', 'code pv-rows');
+    body.id = 'pass-rows';
+    diff.append(bar, cmp, body);
+    view.append(chart, list, diff);
+    renderPassList();
+    renderCompare();
+  }
+
+  /* Two passes of one chain to compare: the text before the first against
+   * the text after the second (shift-click in the list does the same). */
+  function renderCompare() {
+    const cmp = document.getElementById('pass-compare');
+    cmp.replaceChildren();
+    const ps = P.data.passes;
+    if (!P.data.chains || !P.data.chains.length) {
+      cmp.appendChild(el('span', 'file', 'No passes to compose: no two consecutive pass dumps of the same IR could be compared (one pass at a time only).'));
+      return;
+    }
+    const mk = (id) => {
+      const s = document.createElement('select');
+      s.id = id;
+      P.data.chains.forEach(([f, t], ci) => {
+        const g = document.createElement('optgroup');
+        g.label = ps[f].level + (ps[t].level !== ps[f].level ? '\u2013' + ps[t].level : '') + ': passes ' + f + '\u2013' + t;
+        for (let i = f; i <= t; i++) {
+          if (ps[i].ch !== ci) continue; /* a loop pass the chain steps over */
+          const o = document.createElement('option');
+          o.value = String(i);
+          o.dataset.ch = String(ci);
+          o.textContent = i + ': ' + passLabel(ps[i]) + (ps[i].effect === 'changed' ? ' +' + ps[i].added + ' \u2212' + ps[i].removed : '');
+          g.appendChild(o);
+        }
+        s.appendChild(g);
+      });
+      return s;
+    };
+    const a = mk('cmp-from'), b = mk('cmp-to');
+    const go = el('button', null, 'compare');
+    go.type = 'button';
+    go.id = 'cmp-go';
+    go.title = 'The IR before the first pass against the IR after the second; shift-click a pass in the list to do the same';
+    go.addEventListener('click', () => comparePasses(+a.value, +b.value));
+    cmp.append(el('span', null, 'before'), a, el('span', null, 'to after'), b, go);
+    syncCompare();
+  }
+
+  function syncCompare() {
+    const r = P.range || (P.sel >= 0 ? [P.sel, P.sel] : null);
+    if (!r) return;
+    for (const [id, v] of [['cmp-from', r[0]], ['cmp-to', r[1]]]) {
+      const s = document.getElementById(id);
+      if (s && s.querySelector('option[value="' + v + '"]')) s.value = String(v);
+    }
+  }
+
+  /* Lines changed per pass: green up (added), red down (removed); click a
+   * bar to open that pass. */
+  function passChart() {
+    const ps = P.data.passes;
+    const n = ps.length;
+    const W = Math.max(300, n * 4), H = 70, mid = 40;
+    const svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, preserveAspectRatio: 'none', id: 'pass-chart' });
+    const max = Math.max(1, ...ps.map((p) => Math.max(p.added, p.removed)));
+    const sc = (v) => (v ? Math.max(1.5, (Math.log(1 + v) / Math.log(1 + max)) * (mid - 4)) : 0);
+    const bw = W / n;
+    P.data.levels.forEach((lv, k) => {
+      if (k % 2) svg.appendChild(svgEl('rect', { x: lv.from * bw, y: 0, width: (lv.to - lv.from + 1) * bw, height: H, class: 'lvlband', fill: 'rgba(128,128,128,0.08)' }));
+    });
+    ps.forEach((p, i) => {
+      if (p.added) svg.appendChild(svgEl('rect', { x: i * bw, y: mid - sc(p.added), width: Math.max(1, bw - 0.5), height: sc(p.added), class: 'bar-add' }));
+      if (p.removed) svg.appendChild(svgEl('rect', { x: i * bw, y: mid, width: Math.max(1, bw - 0.5), height: sc(p.removed) * 0.7, class: 'bar-del' }));
+      const hit = svgEl('rect', { x: i * bw, y: 0, width: bw, height: H, class: 'bar-hit' });
+      hit.dataset.i = i;
+      const t = svgEl('title', {});
+      t.textContent = i + ': ' + passLabel(p) + ' +' + p.added + ' \u2212' + p.removed;
+      hit.appendChild(t);
+      hit.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(i) : selectPass(i)));
+      svg.appendChild(hit);
+    });
+    const selm = svgEl('rect', { x: 0, y: 0, width: Math.max(1, bw), height: H, class: 'bar-sel', opacity: 0.35, id: 'pass-chart-sel' });
+    svg.appendChild(selm);
+    return svg;
+  }
+
+  function renderPassList() {
+    const list = document.getElementById('pass-list');
+    list.replaceChildren();
+    const ps = P.data.passes;
+    for (const lv of P.data.levels) {
+      const h = el('div', 'lvl', lv.level + ' \u2014 passes ' + lv.from + '\u2013' + lv.to);
+      if (lv.diff || lv.chain !== undefined) {
+        const b = el('button', null, 'whole level');
+        b.type = 'button';
+        b.title = lv.chain !== undefined
+          ? 'The IR before pass ' + lv.cfrom + ' against the IR after pass ' + lv.cto + ', composed from the passes\u2019 diffs'
+          : 'The diff from the first pass\u2019s input to the last pass\u2019s output of this level';
+        b.addEventListener('click', (ev) => {
+          ev.stopPropagation();
+          selectLevel(lv);
+        });
+        h.appendChild(document.createTextNode(' '));
+        h.appendChild(b);
+      }
+      list.appendChild(h);
+      let i = lv.from;
+      while (i <= lv.to) {
+        const p = ps[i];
+        const quiet = p.effect === 'unchanged' && !(P.touched && P.touched.has(i));
+        const inRange = P.range && i >= P.range[0] && i <= P.range[1];
+        if (quiet && !inRange && !P.shown.has(lv.from + ':' + i)) {
+          let j = i;
+          while (j + 1 <= lv.to && ps[j + 1].effect === 'unchanged' && !(P.touched && P.touched.has(j + 1)) && !(P.range && j + 1 >= P.range[0] && j + 1 <= P.range[1])) j++;
+          const f = el('div', 'fold', j - i + 1 + ' unchanged pass' + (j > i ? 'es' : '') + ' \u2026');
+          f.title = ps.slice(i, j + 1).map((x) => x.pass).join(', ');
+          const a = i, b = j;
+          f.addEventListener('click', () => {
+            for (let k = a; k <= b; k++) P.shown.add(lv.from + ':' + k);
+            renderPassList();
+          });
+          list.appendChild(f);
+          i = j + 1;
+          continue;
+        }
+        const row = el('div', 'ps ' + p.effect + (i === P.sel || inRange ? ' on' : '') + (P.touched && P.touched.has(i) ? ' touch' : ''));
+        row.dataset.i = i;
+        row.appendChild(el('span', 'ix', i));
+        row.appendChild(el('span', 'nm', passLabel(p)));
+        if (p.effect === 'changed') {
+          row.appendChild(el('span', 'cnt plus', '+' + p.added));
+          row.appendChild(el('span', 'cnt minus', '\u2212' + p.removed));
+        } else if (p.effect === 'unknown') row.appendChild(el('span', 'cnt', '?'));
+        row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '') +
+          (p.ch !== undefined ? '\nshift-click another pass of this chain: the diff across both' : '');
+        const idx = i;
+        row.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(idx) : selectPass(idx)));
+        list.appendChild(row);
+        i++;
+      }
+    }
+  }
+
+  function markSelection() {
+    for (const r of document.querySelectorAll('#pass-list .ps')) {
+      const i = +r.dataset.i;
+      r.classList.toggle('on', P.range ? i >= P.range[0] && i <= P.range[1] : i === P.sel);
+    }
+    const on = document.querySelector('#pass-list .ps.on');
+    if (on) on.scrollIntoView({ block: 'nearest' });
+    const m = document.getElementById('pass-chart-sel');
+    if (m && P.sel >= 0) m.setAttribute('x', String((P.sel * +document.getElementById('pass-chart').viewBox.baseVal.width) / P.data.passes.length));
+    syncCompare();
+  }
+
+  async function selectPass(i) {
+    const p = P.data.passes[i];
+    P.sel = i;
+    P.anchor = i;
+    P.level = -1;
+    const hadRange = !!P.range;
+    P.range = null;
+    if (hadRange) renderPassList();
+    markSelection();
+    const title = i + ': ' + passLabel(p) + (p.scope ? ' on ' + p.scope : '');
+    if (p.effect !== 'changed') {
+      showDiff(title, p, null, p.effect === 'unchanged' ? 'This pass changed nothing (once locations and value numbers are set aside).' : 'Effect unknown: ' + (p.why || '') + '.');
+      return;
+    }
+    const d = p.ch !== undefined ? await composeDiff(p.ch, i, i) : await storedDiff(i);
+    if (P.sel === i && !P.range) showDiff(title, p, d, d ? '' : 'This pass\u2019s diff is not in the report.');
+  }
+
+  /* Shift-click: the diff from the pass clicked before to this one. */
+  function shiftPick(i) {
+    const a = P.anchor >= 0 ? P.anchor : P.sel;
+    if (a < 0) return selectPass(i);
+    return comparePasses(Math.min(a, i), Math.max(a, i), true);
+  }
+
+  /* The IR before pass N against the IR after pass M (same chain). */
+  async function comparePasses(n, m, keepAnchor) {
+    const ps = P.data.passes;
+    if (n > m) [n, m] = [m, n];
+    const bar = document.getElementById('pass-bar');
+    if (ps[n].ch === undefined || ps[n].ch !== ps[m].ch) {
+      const alone = [n, m].filter((i) => ps[i].ch === undefined);
+      const why = alone.length
+        ? 'Pass ' + alone.map((i) => i + ' (' + passLabel(ps[i]) + ')').join(' and ') +
+          ' cannot be an end of a composed diff: ' +
+          alone.map((i) => (ps[i].effect === 'unknown' ? 'its effect is unknown (' + (ps[i].why || 'no text') + ')'
+            : ps[i].loop ? 'a loop pass prints only its loop; the next pass of its function shows its changes'
+            : 'nothing before it could be compared')).join('; ') + '.'
+        : 'Passes ' + n + ' and ' + m + ' are in different chains: different IR (MLIR, LLVM IR, machine code), or a dump between them is missing or not comparable.';
+      bar.replaceChildren(el('strong', null, 'passes ' + n + '\u2013' + m));
+      const rows = document.getElementById('pass-rows');
+      rows.replaceChildren(el('p', 'why', why));
+      return;
+    }
+    if (!keepAnchor) P.anchor = n;
+    P.range = [n, m];
+    P.sel = n === m ? n : -1;
+    renderPassList();
+    markSelection();
+    const d = await composeDiff(ps[n].ch, n, m);
+    if (!P.range || P.range[0] !== n || P.range[1] !== m) return;
+    d.level = ps[n].level;
+    const title = n === m ? n + ': ' + passLabel(ps[n]) : 'passes ' + n + '\u2013' + m + ': before ' + passLabel(ps[n]) + ' \u2192 after ' + passLabel(ps[m]);
+    showDiff(title, null, d, '');
+  }
+
+  async function selectLevel(lv) {
+    if (lv.chain !== undefined) {
+      await comparePasses(lv.cfrom, lv.cto);
+      return;
+    }
+    P.sel = -1;
+    P.range = null;
+    const d = await data.load(kernel.id() + '/' + lv.diff);
+    d.level = lv.level;
+    showDiff('the whole ' + lv.level + ' level: passes ' + lv.from + '\u2013' + lv.to, null, d, '');
+  }
+
+  function showDiff(title, p, d, msg) {
+    const bar = document.getElementById('pass-bar');
+    bar.replaceChildren(el('strong', null, title));
+    if (d) {
+      bar.appendChild(el('span', 'cnt plus', '+' + d.added));
+      bar.appendChild(el('span', 'cnt minus', '\u2212' + d.removed));
+      bar.appendChild(el('span', 'file', d.a + ' \u2192 ' + d.b));
+    } else if (p) bar.appendChild(el('span', 'file', p.before + ' \u2192 ' + p.after));
+    const nav = [
+      ['\u2191 change', 'p', () => gotoGroup(-1)], ['change \u2193', 'n', () => gotoGroup(1)],
+      ['\u2190 changed pass', 'k', () => nextChanged(-1)], ['changed pass \u2192', 'j', () => nextChanged(1)],
+    ];
+    for (const [label, key, fn] of nav) {
+      const b = el('button', null, label);
+      b.type = 'button';
+      b.title = 'key ' + key;
+      b.addEventListener('click', fn);
+      bar.appendChild(b);
+    }
+    const rows = document.getElementById('pass-rows');
+    rows.replaceChildren();
+    rows.scrollTop = 0;
+    P.diff = d;
+    P.group = 0;
+    if (!d) {
+      rows.appendChild(el('p', 'why', msg));
+      return;
+    }
+    const level = p ? p.level : d.level || '';
+    const lv = P.data.levels.find((l) => l.level === level);
+    P.lang = syntax.dialectLang(lv && lv.dialect);
+    if (d.composed) rows.appendChild(el('p', 'why', 'Composed from the diffs of the passes in between: a line that one pass added and a later one removed is not shown; a line one pass removed and another added back shows as removed and added.'));
+    P.drawn = 0;
+    P.drawnRow = 0;
+    drawGroups(DRAW_ROWS);
+  }
+
+  /* Rows are painted in batches: a pass that rewrote everything has
+   * thousands, and painting them all takes a second. */
+  const DRAW_ROWS = 1500;
+
+  function drawGroups(budget) {
+    const d = P.diff, rows = document.getElementById('pass-rows');
+    const more = document.getElementById('pass-more');
+    if (more) more.remove();
+    const frag = document.createDocumentFragment();
+    let n = 0;
+    while (P.drawn < d.groups.length && n < budget) {
+      const gi = P.drawn, g = d.groups[gi];
+      if (P.drawnRow === 0) {
+        const fa = g.find((r) => r[1]), fb = g.find((r) => r[3]);
+        const h = el('div', 'dgroup', 'change ' + (gi + 1) + ' of ' + d.groups.length + (fa ? ' \u2014 before: line ' + fa[1] : '') + (fb ? ', after: line ' + fb[3] : ''));
+        h.dataset.g = gi;
+        frag.appendChild(h);
+      }
+      for (; P.drawnRow < g.length && n < budget; P.drawnRow++, n++) {
+        const r = g[P.drawnRow];
+        const row = el('div', 'drow ' + r[0]);
+        const side = (no, text, cls) => {
+          const nn = el('span', 'no', no || '');
+          const t = el('span', 'tx ' + cls);
+          if (text !== null) paint(t, text, P.lang, null);
+          row.append(nn, t);
+        };
+        side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del');
+        // a context row whose two sides are the same text stores it once
+        side(r[3], r.length > 4 ? r[4] : r[2], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add');
+        frag.appendChild(row);
+      }
+      if (P.drawnRow >= g.length) {
+        P.drawn++;
+        P.drawnRow = 0;
+      }
+    }
+    if (P.drawn < d.groups.length) {
+      let left = -P.drawnRow;
+      for (let gi = P.drawn; gi < d.groups.length; gi++) left += d.groups[gi].length;
+      const b = el('button', null, 'show ' + left + ' more rows');
+      b.type = 'button';
+      b.id = 'pass-more';
+      b.addEventListener('click', () => drawGroups(Infinity));
+      frag.appendChild(b);
+    } else if (d.cut) frag.appendChild(el('p', 'why', d.cut + ' more rows of this diff are not ' + (d.composed !== undefined ? 'shown' : 'stored in the report') + ' (a pass that rewrote everything).'));
+    rows.appendChild(frag);
+  }
+
+  function gotoGroup(d) {
+    if (!P.diff) return;
+    const want = Math.max(0, Math.min(P.diff.groups.length - 1, P.group + d));
+    if (want >= P.drawn && !(want === P.drawn && P.drawnRow > 0)) drawGroups(Infinity);
+    const hs = document.querySelectorAll('#pass-rows .dgroup');
+    if (!hs.length) return;
+    P.group = Math.max(0, Math.min(hs.length - 1, want));
+    const rows = document.getElementById('pass-rows');
+    rows.scrollTop = hs[P.group].offsetTop - rows.offsetTop - 4;
+  }
+
+  function nextChanged(d) {
+    const ps = P.data.passes;
+    const from = P.sel >= 0 ? P.sel : P.range ? (d > 0 ? P.range[1] : P.range[0]) : -1;
+    for (let i = from + d; i >= 0 && i < ps.length; i += d) {
+      if (ps[i].effect === 'changed' && (!P.touched || P.touched.has(i))) {
+        selectPass(i);
+        return;
+      }
+    }
+  }
+
+  function passesKey(ev) {
+    const k = ev.key;
+    if (k === 'n') gotoGroup(1);
+    else if (k === 'p') gotoGroup(-1);
+    else if (k === 'j') nextChanged(1);
+    else if (k === 'k') nextChanged(-1);
+    else return;
+    ev.preventDefault();
+  }
+
+  /* From a source line: the passes whose changed lines carry it in a
+   * stack (the caller shows pass mode). */
+  async function passesFor(file, line) {
+    await passesOpen();
+    const hit = P.data.touch.find((t) => t[0] === file && t[1] === line);
+    P.touched = new Set(hit ? expand(hit[2]) : []);
+    renderPassList();
+    const bar = document.getElementById('pass-bar');
+    const p = base(kernel.path(file));
+    const note = el('div', 'touchnote', P.touched.size + ' pass' + (P.touched.size === 1 ? '' : 'es') + ' changed IR of ' + p + ':' + line + ' (marked); j / k step through them.');
+    const clear = el('button', null, 'show all');
+    clear.type = 'button';
+    clear.addEventListener('click', () => {
+      P.touched = null;
+      renderPassList();
+      note.remove();
+    });
+    note.appendChild(clear);
+    bar.parentNode.insertBefore(note, bar);
+    const first = [...P.touched].sort((a, b) => a - b)[0];
+    if (first !== undefined) await selectPass(first);
+  }
+
+  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, compare: comparePasses, inspect: () => P };
+});
