@@ -855,6 +855,45 @@ static void test_sniff(void)
     g_assert_cmpint(tk_passes_sniff("", 0), ==, TK_PASSES_FILE_NONE);
 }
 
+/* The kind of a whole indexed file, which `tkview info` shows and the
+ * bundle writer names slices after: the sniffer reads only the head. */
+static void test_content_kind(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    tk_diags *d = tk_diags_new();
+    /* 73 "// -----// IR Dump Before" headers, nothing else */
+    tk_passes *p = index_dump("vector_add/mlir_passes.txt", d);
+    g_assert_cmpint(tk_passes_content_kind(p), ==, TK_PASSES_FILE_MLIR);
+    tk_passes_free(p);
+    /* stderr.txt:1 "// -----// SoftwarePipeliner internal IR Dump After:
+     * LowerLoops", then "; *** IR Dump After ..." LLVM dumps */
+    p = index_dump("vector_add/stderr.txt", d);
+    g_assert_cmpint(tk_passes_get(p, 0)->kind, ==, TK_PASS_MLIR_INTERNAL);
+    g_assert_cmpint(tk_passes_content_kind(p), ==, TK_PASSES_FILE_LLVM);
+    tk_passes_free(p);
+    g_assert_cmpint(tk_passes_content_kind(NULL), ==, TK_PASSES_FILE_NONE);
+
+    /* MLIR dumps past the sniffer's window (mlir_passes.txt is 553 064
+     * bytes), then an LLVM dump: the head says MLIR, the file is mixed. */
+    gsize len;
+    char *mlir = read_dump_file("vector_add/mlir_passes.txt", &len);
+    g_assert_cmpuint(len, >, TK_PASSES_SNIFF_BYTES);
+    char *text = g_strconcat(mlir,
+                             "; *** IR Dump After InstCombinePass on f ***\n"
+                             "define void @f() {\n  ret void\n}\n", NULL);
+    char *path = write_temp("tk-passes-mixed.txt", text, -1);
+    g_assert_cmpint(tk_passes_sniff_file(path), ==, TK_PASSES_FILE_MLIR);
+    p = index_file(path, d);
+    g_assert_cmpint(tk_passes_content_kind(p), ==, TK_PASSES_FILE_MIXED);
+    tk_passes_free(p);
+    g_unlink(path);
+    g_free(path);
+    g_free(text);
+    g_free(mlir);
+    tk_diags_free(d);
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static void test_cut_mid_module(void)
@@ -1084,6 +1123,7 @@ static void test_empty_missing_and_banners(void)
     tk_passes *p = index_file(path, e);
     g_assert_cmpuint(tk_passes_count(p), ==, 0);
     g_assert_cmpuint(tk_passes_seq_count(p), ==, 0);
+    g_assert_cmpint(tk_passes_content_kind(p), ==, TK_PASSES_FILE_NONE);
     g_assert_cmpuint(tk_diags_count_at_least(e, TK_DIAG_WARNING), ==, 0);
     tk_passes_free(p);
     g_unlink(path);
@@ -1219,6 +1259,7 @@ int main(int argc, char **argv)
     g_test_add_func("/passes/autotuned", test_autotuned);
     g_test_add_func("/passes/gluon", test_gluon);
     g_test_add_func("/passes/sniff", test_sniff);
+    g_test_add_func("/passes/content-kind", test_content_kind);
     g_test_add_func("/passes/bad/cut", test_cut_mid_module);
     g_test_add_func("/passes/bad/no-body-and-garbage",
                     test_header_without_body_and_garbage);
