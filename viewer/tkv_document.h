@@ -69,8 +69,8 @@ const tk_kernel *tkv_document_get_kernel(TkvDocument *doc, size_t i);
 const tk_bind *tkv_document_get_index(TkvDocument *doc, size_t i);
 
 /* The source files kernel I's locations name (in any stage, any frame): the
- * kernel's own file first (the one most of its locations have as innermost
- * frame), then the others by path.  *FILES is owned by the document. */
+ * kernel's own file first (tk_kernel_main_source(), the one the HTML report
+ * opens too), then the others by path.  *FILES is owned by the document. */
 size_t tkv_document_get_files(TkvDocument *doc, size_t i,
                               const tk_file_id **files);
 
