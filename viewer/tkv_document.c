@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tkdump/tk_file_query.h"
 #include "tkv_text.h"
 
 typedef struct {
@@ -285,42 +286,20 @@ const char *tkv_document_get_source_path(TkvDocument *doc, tk_file_id file)
     return doc->loaded && file < doc->n_files ? doc->resolved[file] : NULL;
 }
 
-static gboolean path_matches(const char *path, const char *want)
-{
-    size_t lp = strlen(path), lw = strlen(want);
-    if (lp == lw)
-        return memcmp(path, want, lp) == 0;
-    return lw < lp && memcmp(path + lp - lw, want, lw) == 0 &&
-           (want[0] == '/' || path[lp - lw - 1] == '/');
-}
-
 tk_file_id tkv_document_find_file(TkvDocument *doc, size_t i, const char *path)
 {
     const tk_file_id *files;
     size_t n = tkv_document_get_files(doc, i, &files);
-    tk_file_id found = TKV_NO_FILE;
-    size_t matches = 0;
-    /* An exact path wins over suffixes. */
-    for (size_t j = 0; j < n; j++)
-        if (strcmp(tkv_document_get_file_path(doc, files[j]), path) == 0)
-            return files[j];
-    char *real = realpath(path, NULL);
-    for (size_t j = 0; j < n; j++) {
-        const char *p = tkv_document_get_file_path(doc, files[j]);
-        gboolean hit = path_matches(p, path);
-        if (!hit && real) {
-            const char *local = tkv_document_get_source_path(doc, files[j]);
-            char *local_real = local ? realpath(local, NULL) : NULL;
-            hit = local_real && strcmp(local_real, real) == 0;
-            free(local_real);
-        }
-        if (hit) {
-            found = files[j];
-            matches++;
-        }
-    }
-    free(real);
-    return matches == 1 ? found : TKV_NO_FILE;
+    if (n == 0)
+        return TKV_NO_FILE;
+    /* The library's rule (tk_file_query.h), as tkview bind. */
+    tk_file_query *q = tk_file_query_new(doc->bundle, path);
+    tk_file_id *found = NULL;
+    size_t matches = tk_file_query_find(q, files, n, &found);
+    tk_file_id f = matches == 1 ? found[0] : TKV_NO_FILE;
+    g_free(found);
+    tk_file_query_free(q);
+    return f;
 }
 
 static SourceText *source_text(TkvDocument *doc, tk_file_id file)
