@@ -1,7 +1,10 @@
 /* tk_test.c - helpers shared by the unit tests. */
 #include "tk_test.h"
 
+#include <errno.h>
 #include <string.h>
+
+#include "tkdump/tk_staged_dir.h"
 
 char *tk_test_dump_path(const char *rel)
 {
@@ -15,6 +18,12 @@ char *tk_test_src_path(const char *rel)
     const char *root = g_getenv("TK_TEST_SRCDIR");
     g_assert_nonnull(root);
     return g_build_filename(root, rel, NULL);
+}
+
+void tk_test_remove_tree(const char *path)
+{
+    if (tk_staged_dir_remove_tree(path) != 0)
+        g_error("cannot remove %s: %s", path, g_strerror(errno));
 }
 
 gboolean tk_test_have_dumps(void)

@@ -18,6 +18,10 @@
 /* Absolute path of REL under the unpacked shared dumps.  Caller frees. */
 char *tk_test_dump_path(const char *rel);
 
+/* Removes the folder PATH a test made and everything in it
+ * (tk_staged_dir_remove_tree()), failing the test when something is left. */
+void tk_test_remove_tree(const char *path);
+
 /* Absolute path of REL under tests/ in the source tree.  Caller frees. */
 char *tk_test_src_path(const char *rel);
 

@@ -39,26 +39,6 @@ static tk_bundle *load(const char *rel, const tk_load_options *opts,
     return b;
 }
 
-static void rm_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        GDir *d = g_dir_open(path, 0, NULL);
-        for (const char *e; d && (e = g_dir_read_name(d));) {
-            char *p = g_build_filename(path, e, NULL);
-            rm_tree(p);
-            g_free(p);
-        }
-        if (d)
-            g_dir_close(d);
-        g_rmdir(path);
-    } else {
-        g_unlink(path);
-    }
-}
-
 static char *make_tmp(void)
 {
     char *dir = g_dir_make_tmp("tkbundle-XXXXXX", NULL);
@@ -377,7 +357,7 @@ static void test_loose_files(void)
     g_free(base);
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 }
 
@@ -546,7 +526,7 @@ static void test_main_source_library_heavy(void)
     g_assert_cmpuint(tk_kernel_main_source(NULL, tab), ==, TK_NO_FILE);
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 }
 
@@ -649,7 +629,7 @@ static void test_sources(void)
     g_assert_true(g_str_has_suffix(got, "/triton/language/standard.py"));
     g_assert_true(g_str_has_prefix(got, dir));
     tk_bundle_free(b);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 
     /* compiled_block: the kernels' locations name
@@ -704,7 +684,7 @@ static void test_sources_ambiguous(void)
     g_assert_true(g_str_has_suffix(got, "/c/d/y.py"));
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 }
 
@@ -855,7 +835,7 @@ static void test_save_roundtrip(void)
 
     tk_bundle_free(b2);
     tk_bundle_free(b1);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(out);
     g_free(out2);
     g_free(tmp);
@@ -883,7 +863,7 @@ static void test_save_compiled_block(void)
     g_assert_nonnull(strstr(got, "/sources/"));
     tk_bundle_free(b2);
     tk_bundle_free(b1);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(out);
     g_free(tmp);
     tk_diags_free(d);
@@ -950,7 +930,7 @@ static void test_save_hostile_names(void)
     tk_bundle_free(b2);
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(in);
     g_free(out);
     g_free(srcdir);
@@ -1021,7 +1001,7 @@ static void test_save_in_place_sources(void)
     g_free(loose);
     g_free(secret);
     tk_diags_free(d);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(tmp);
 }
 
@@ -1096,7 +1076,7 @@ static void test_manifest_escapes(void)
     g_free(link);
     g_free(target);
     g_free(bundle);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(tmp);
 }
 
@@ -1200,7 +1180,7 @@ static void test_bad_input(void)
     g_free(garbage);
     g_free(loose);
     g_free(binonly);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(tmp);
     tk_diags_free(d);
 }

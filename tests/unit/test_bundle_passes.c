@@ -49,26 +49,6 @@ static tk_bundle *load_dump(const char *rel, tk_diags *d)
     return b;
 }
 
-static void rm_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        GDir *d = g_dir_open(path, 0, NULL);
-        for (const char *e; d && (e = g_dir_read_name(d));) {
-            char *p = g_build_filename(path, e, NULL);
-            rm_tree(p);
-            g_free(p);
-        }
-        if (d)
-            g_dir_close(d);
-        g_rmdir(path);
-    } else {
-        g_unlink(path);
-    }
-}
-
 static char *make_tmp(void)
 {
     char *dir = g_dir_make_tmp("tkpasses-XXXXXX", NULL);
@@ -360,8 +340,8 @@ static void test_renamed_and_moved(void)
                     ==, -1);
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(loose);
-    rm_tree(dir);
+    tk_test_remove_tree(loose);
+    tk_test_remove_tree(dir);
     g_free(big2);
     g_free(ttgir);
     g_free(kd);
@@ -403,7 +383,7 @@ static void test_tie_and_strangers(void)
                              "is one of the kernels loaded here"));
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(from);
     g_free(to);
     g_free(dir);
@@ -494,7 +474,7 @@ static void test_direct_file(void)
     g_assert_true(diag_about(e, TK_DIAG_ERROR, "noname.txt",
                              "no dump in it defines a kernel"));
     tk_diags_free(e);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(noname);
     g_free(twice);
     g_free(dir);
@@ -629,8 +609,8 @@ static void test_pass_folder(void)
     tk_bundle_free(b);
     g_free(to);
     g_free(ttir);
-    rm_tree(outdir);
-    rm_tree(dir);
+    tk_test_remove_tree(outdir);
+    tk_test_remove_tree(dir);
     g_free(out);
     g_free(outdir);
     g_free(dir);
@@ -686,7 +666,7 @@ static void check_pairs(const char *rel, size_t n_kernels)
     }
     tk_bundle_free(b);
     tk_bundle_free(c);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(used);
     g_free(truth);
     g_free(m_rel);
@@ -732,7 +712,7 @@ static void test_pass_folder_ambiguous(void)
     }
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 
     /* Two MLIR compiles, one LLVM compile that fits both: three kernels. */
@@ -745,7 +725,7 @@ static void test_pass_folder_ambiguous(void)
     g_assert_cmpuint(tk_bundle_kernel_count(b), ==, 3);
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 }
 
@@ -777,7 +757,7 @@ static void test_pass_folder_bad(void)
                -1);
     assert_load_fails(dir, "/mlir_passes.txt",
                       "no dump in it defines a kernel");
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(path);
     g_free(dir);
 }
@@ -895,7 +875,7 @@ static void round_trip(const char *rel, size_t n_kernels)
     tk_bundle_free(e);
     tk_bundle_free(c);
     tk_bundle_free(b);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(again);
     g_free(out);
     g_free(dir);
@@ -948,7 +928,7 @@ static void test_save_direct(void)
     tk_bundle_free(e);
     tk_bundle_free(c);
     tk_bundle_free(b);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(out);
     g_free(dir);
     tk_diags_free(d);
@@ -1029,7 +1009,7 @@ static void test_bad_manifest_entries(void)
     tk_bundle_free(b);
     tk_diags_free(d);
     char *parent = g_path_get_dirname(out);
-    rm_tree(parent);
+    tk_test_remove_tree(parent);
     g_free(parent);
     g_free(link);
     g_free(outside);
@@ -1117,12 +1097,12 @@ static void test_bad_pass_files(void)
         g_assert_cmpuint(dumps, <, 193);
         tk_bundle_free(v);
         tk_diags_free(e);
-        rm_tree(dir2);
+        tk_test_remove_tree(dir2);
         g_free(out2);
         g_free(dir2);
     }
     char *parent = g_path_get_dirname(out);
-    rm_tree(parent);
+    tk_test_remove_tree(parent);
     g_free(parent);
     g_free(gz2);
     g_free(fifo);
@@ -1188,14 +1168,14 @@ static void test_big_capture(void)
     if (g_test_subprocess()) {
         big_child(out, report);
     } else if (tk_test_have_dumps()) {
-        rm_tree(dir);
+        tk_test_remove_tree(dir);
         g_assert_cmpint(g_mkdir(dir, 0755), ==, 0);
         g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
         char *msg = NULL;
         if (g_file_get_contents(report, &msg, NULL, NULL))
             g_test_message("%s", msg);
         g_free(msg);
-        rm_tree(dir);
+        tk_test_remove_tree(dir);
         g_test_trap_assert_passed();
     }
     g_free(report);
