@@ -39,13 +39,6 @@ static tk_bundle *load(const char *rel, const tk_load_options *opts,
     return b;
 }
 
-static char *make_tmp(void)
-{
-    char *dir = g_dir_make_tmp("tkbundle-XXXXXX", NULL);
-    g_assert_nonnull(dir);
-    return dir;
-}
-
 static void write_file(const char *dir, const char *rel, const char *text,
                        gssize len)
 {
@@ -311,7 +304,7 @@ static void test_loose_files(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("bundle-XXXXXX");
     const char *kd = "vector_add/kernel_dump/" VA_DUMP_DIR "/";
     char *rel;
     /* add_kernel: a TTGIR, and SASS as .sass and .sass_g (no .sass_gi):
@@ -469,7 +462,7 @@ static void test_main_source_captures(void)
  * 5 lines located at k.py:3 and k.py:5); every stack ends in k.py. */
 static void test_main_source_library_heavy(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("bundle-XXXXXX");
     write_file(dir, "k.ttir",
                "#loc = loc(\"/src/k.py\":3:0)\n"
                "#loc1 = loc(\"/lib/triton/language/standard.py\":290:10)\n"
@@ -619,7 +612,7 @@ static void test_sources(void)
     tk_bundle_free(b);
 
     /* ... unless a --source-dir has it, under the tail of its path. */
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("bundle-XXXXXX");
     write_file(dir, "triton/language/standard.py", "# standard\n", -1);
     const char *dirs[] = {dir};
     tk_load_options opts = {dirs, 1};
@@ -660,7 +653,7 @@ static void test_sources_ambiguous(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("bundle-XXXXXX");
     copy_dump("vector_add/kernel_dump/" VA_DUMP_DIR "/add_kernel.ttir", dir,
               "add_kernel.ttir");
     write_file(dir, "a/x.py", "# a\n", -1);
@@ -774,7 +767,7 @@ static void test_save_roundtrip(void)
         return;
     tk_diags *d = tk_diags_new();
     tk_bundle *b1 = load("vector_add", NULL, d);
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     char *out = g_build_filename(tmp, "va.tkb", NULL);
     g_assert_cmpint(tk_bundle_save(b1, out, d), ==, 0);
     g_assert_cmpuint(tk_diags_count_at_least(d, TK_DIAG_WARNING), ==, 0);
@@ -848,7 +841,7 @@ static void test_save_compiled_block(void)
         return;
     tk_diags *d = tk_diags_new();
     tk_bundle *b1 = load("compiled_block", NULL, d);
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     char *out = g_build_filename(tmp, "cb", NULL);
     g_assert_cmpint(tk_bundle_save(b1, out, d), ==, 0);
     tk_bundle *b2 = tk_bundle_load(out, NULL, d);
@@ -874,7 +867,7 @@ static void test_save_hostile_names(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     char *in = g_build_filename(tmp, "in", NULL);
     copy_dump("vector_add/kernel_dump/" VA_DUMP_DIR "/add_kernel.ttir", in,
               "k/add_kernel.ttir");
@@ -943,7 +936,7 @@ static void test_save_in_place_sources(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     write_file(tmp, "secret.py", "secret\n", -1);
     char *secret = g_build_filename(tmp, "secret.py", NULL);
     char *loose = g_build_filename(tmp, "loose", NULL);
@@ -1011,7 +1004,7 @@ static void test_manifest_escapes(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     char *bundle = g_build_filename(tmp, "b", NULL);
     const char *ttir = "vector_add/kernel_dump/" VA_DUMP_DIR "/add_kernel.ttir";
     copy_dump(ttir, bundle, "good/add_kernel.ttir");
@@ -1085,7 +1078,7 @@ static void test_bad_input(void)
     if (!tk_test_have_dumps())
         return;
     tk_diags *d = tk_diags_new();
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     const char *ttir = "vector_add/kernel_dump/" VA_DUMP_DIR "/add_kernel.ttir";
 
     /* Nothing there. */

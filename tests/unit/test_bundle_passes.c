@@ -49,13 +49,6 @@ static tk_bundle *load_dump(const char *rel, tk_diags *d)
     return b;
 }
 
-static char *make_tmp(void)
-{
-    char *dir = g_dir_make_tmp("tkpasses-XXXXXX", NULL);
-    g_assert_nonnull(dir);
-    return dir;
-}
-
 static void write_file(const char *path, const char *text, gssize len)
 {
     char *parent = g_path_get_dirname(path);
@@ -279,7 +272,7 @@ static void test_renamed_and_moved(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     for (int i = 0; i < 2; i++) {
         const char *sub = i ? "cache" : "kernel_dump";
         char *rel = g_strconcat("vector_add/", sub, NULL);
@@ -327,7 +320,7 @@ static void test_renamed_and_moved(void)
      * not a pass dump file. */
     tk_diags_free(d);
     d = tk_diags_new();
-    char *loose = make_tmp();
+    char *loose = tk_test_make_tmp("passes-XXXXXX");
     char *kd = tk_test_find_dump("vector_add/kernel_dump", ".ttgir");
     char *ttgir = g_build_filename(loose, "add_kernel.ttgir", NULL);
     copy_tree(kd, ttgir);
@@ -357,7 +350,7 @@ static void test_tie_and_strangers(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *from = tk_test_dump_path("vector_add/cache");
     char *to = g_build_filename(dir, "cache", NULL);
     copy_tree(from, to);
@@ -446,7 +439,7 @@ static void test_direct_file(void)
     tk_bundle_free(b);
 
     /* The same compile twice: two kernels, the later one's name with -2. */
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     copy_dump_n("vector_add/mlir_passes.txt", dir, "twice.txt", 2);
     char *twice = g_build_filename(dir, "twice.txt", NULL);
     b = load_path(twice, d);
@@ -529,7 +522,7 @@ static void test_pass_folder(void)
         return;
     /* What a user copies from another machine: the MLIR_DUMP_PATH file and
      * the stderr, nothing else. */
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     copy_dump_n("vector_add/mlir_passes.txt", dir, "mlir_passes.txt", 1);
     copy_dump_n("vector_add/stderr.txt", dir, "stderr.txt", 1);
     tk_diags *d = tk_diags_new();
@@ -560,7 +553,7 @@ static void test_pass_folder(void)
                      ==, 73 + 191);
 
     /* Saved as a bundle and loaded again: the same. */
-    char *outdir = make_tmp();
+    char *outdir = tk_test_make_tmp("passes-XXXXXX");
     char *out = g_build_filename(outdir, "b", NULL);
     g_assert_cmpint(tk_bundle_save(b, out, d), ==, 0);
     tk_bundle *s = load_path(out, d);
@@ -635,7 +628,7 @@ static void check_pairs(const char *rel, size_t n_kernels)
         g_assert_cmpint(truth[2 * i], >=, 0);
         g_assert_cmpint(truth[2 * i + 1], >=, 0);
     }
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *m_rel = g_strconcat(rel, "/mlir_passes.txt", NULL);
     char *l_rel = g_strconcat(rel, "/stderr.txt", NULL);
     link_dump(m_rel, dir, "mlir_passes.txt");
@@ -693,7 +686,7 @@ static void test_pass_folder_ambiguous(void)
     /* The same compile twice in both files: the dumps cannot say which
      * LLVM half goes with which MLIR half, so none is joined: four
      * kernels, and a note. */
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     copy_dump_n("vector_add/mlir_passes.txt", dir, "mlir_passes.txt", 2);
     copy_dump_n("vector_add/stderr.txt", dir, "stderr.txt", 2);
     tk_diags *d = tk_diags_new();
@@ -716,7 +709,7 @@ static void test_pass_folder_ambiguous(void)
     g_free(dir);
 
     /* Two MLIR compiles, one LLVM compile that fits both: three kernels. */
-    dir = make_tmp();
+    dir = tk_test_make_tmp("passes-XXXXXX");
     copy_dump_n("vector_add/mlir_passes.txt", dir, "mlir_passes.txt", 2);
     copy_dump_n("vector_add/stderr.txt", dir, "stderr.txt", 1);
     d = tk_diags_new();
@@ -744,7 +737,7 @@ static void assert_load_fails(const char *dir, const char *file_part,
 
 static void test_pass_folder_bad(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *path = g_build_filename(dir, "mlir_passes.txt", NULL);
     write_file(path, "", 0);
     assert_load_fails(dir, "/mlir_passes.txt", "it is empty");
@@ -791,7 +784,7 @@ static void round_trip(const char *rel, size_t n_kernels)
     tk_diags *d = tk_diags_new();
     tk_bundle *b = load_dump(rel, d);
     g_assert_cmpuint(tk_bundle_kernel_count(b), ==, n_kernels);
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *out = g_build_filename(dir, "bundle", NULL);
     gint64 t0 = g_get_monotonic_time();
     g_assert_cmpint(tk_bundle_save(b, out, d), ==, 0);
@@ -902,7 +895,7 @@ static void test_save_direct(void)
         return;
     tk_diags *d = tk_diags_new();
     tk_bundle *b = load_dump("autotuned_matmul/mlir_passes.txt", d);
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *out = g_build_filename(dir, "b", NULL);
     g_assert_cmpint(tk_bundle_save(b, out, d), ==, 0);
     tk_bundle *c = load_path(out, d);
@@ -942,7 +935,7 @@ static char *saved_vector_add(char **kdir)
 {
     tk_diags *d = tk_diags_new();
     tk_bundle *b = load_dump("vector_add", d);
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *out = g_build_filename(dir, "b", NULL);
     g_assert_cmpint(tk_bundle_save(b, out, d), ==, 0);
     tk_bundle_free(b);
@@ -1077,7 +1070,7 @@ static void test_bad_pass_files(void)
     {
         tk_diags *e = tk_diags_new();
         tk_bundle *v = load_dump("vector_add", e);
-        char *dir2 = make_tmp();
+        char *dir2 = tk_test_make_tmp("passes-XXXXXX");
         char *out2 = g_build_filename(dir2, "b", NULL);
         g_assert_cmpint(tk_bundle_save(v, out2, e), ==, 0);
         tk_bundle_free(v);
@@ -1157,18 +1150,14 @@ static void big_child(const char *out, const char *report)
 
 static void test_big_capture(void)
 {
-    /* The parent's pid in the name: two test runs at once (two build
-     * folders) must not share it; the child (a subprocess) finds it. */
-    char name[64];
-    g_snprintf(name, sizeof name, "tk-bundle-passes-big-%ld",
-               (long)(g_test_subprocess() ? getppid() : getpid()));
-    char *dir = g_build_filename(g_get_tmp_dir(), name, NULL);
+    /* The same path in the child (a subprocess shares the parent's
+     * temporary folder), which the parent makes first. */
+    char *dir = tk_test_tmp_path("bundle-passes-big");
     char *out = g_build_filename(dir, "b", NULL);
     char *report = g_build_filename(dir, "report.txt", NULL);
     if (g_test_subprocess()) {
         big_child(out, report);
     } else if (tk_test_have_dumps()) {
-        tk_test_remove_tree(dir);
         g_assert_cmpint(g_mkdir(dir, 0755), ==, 0);
         g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
         char *msg = NULL;

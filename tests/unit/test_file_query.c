@@ -112,8 +112,7 @@ static void test_resolved_file(void)
                  TK_FILE_RESOLVED);
     g_assert_cmpint(g_chdir(cwd), ==, 0);
 
-    char *dir = g_dir_make_tmp("tk-file-query-XXXXXX", NULL);
-    g_assert_nonnull(dir);
+    char *dir = tk_test_make_tmp("file-query-XXXXXX");
     char *link = g_build_filename(dir, "mine.py", NULL);
     g_assert_cmpint(symlink(copy, link), ==, 0);
     assert_finds(b, link, VA_PY, TK_FILE_RESOLVED);
@@ -121,9 +120,7 @@ static void test_resolved_file(void)
     char *other = g_build_filename(dir, "vector_add.py", NULL);
     g_assert_true(g_file_set_contents(other, "x = 1\n", -1, NULL));
     assert_finds(b, other, NULL, TK_FILE_NO_MATCH);
-    g_unlink(other);
-    g_unlink(link);
-    g_rmdir(dir);
+    tk_test_remove_tree(dir);
     g_free(other);
     g_free(link);
     g_free(dir);
@@ -138,8 +135,7 @@ static void test_resolved_file(void)
  * the last find decided on. */
 static void test_precedence(void)
 {
-    char *dir = g_dir_make_tmp("tk-file-query-XXXXXX", NULL);
-    g_assert_nonnull(dir);
+    char *dir = tk_test_make_tmp("file-query-XXXXXX");
     char *ttir = g_build_filename(dir, "k.ttir", NULL);
     g_assert_true(g_file_set_contents(
         ttir,
@@ -183,8 +179,7 @@ static void test_precedence(void)
 
     tk_bundle_free(b);
     tk_diags_free(d);
-    g_unlink(ttir);
-    g_rmdir(dir);
+    tk_test_remove_tree(dir);
     g_free(ttir);
     g_free(dir);
 }

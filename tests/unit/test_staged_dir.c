@@ -21,13 +21,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static char *make_tmp(void)
-{
-    char *dir = g_dir_make_tmp("tk-staged-XXXXXX", NULL);
-    g_assert_nonnull(dir);
-    return dir;
-}
-
 static void put(const char *dir, const char *rel, const char *text)
 {
     char *p = g_build_filename(dir, rel, NULL);
@@ -95,7 +88,7 @@ static void remove_tmp(char *dir)
 
 static void test_commit_new(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("staged-XXXXXX");
     char *target = g_build_filename(dir, "out", NULL);
     tk_staged_dir *s = tk_staged_dir_new(target, 0);
     g_assert_nonnull(s);
@@ -121,7 +114,7 @@ static void test_commit_new(void)
 
 static void test_commit_over(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("staged-XXXXXX");
     char *target = g_build_filename(dir, "out", NULL);
 
     /* Without REPLACE: a folder with something in it stays. */
@@ -166,7 +159,7 @@ static void test_commit_over(void)
 
 static void test_abandon_and_bad_targets(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("staged-XXXXXX");
     char *target = g_build_filename(dir, "out/", NULL);
     tk_staged_dir *s = tk_staged_dir_new(target, 0);
     g_assert_nonnull(s);
@@ -193,7 +186,7 @@ static void test_abandon_and_bad_targets(void)
 /* A folder staged by other means (the capture's, in its work folder). */
 static void test_place(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("staged-XXXXXX");
     char *from = g_build_filename(dir, "work/bundle", NULL);
     char *to = g_build_filename(dir, "out", NULL);
     put(from, "new.txt", "new\n");
@@ -217,7 +210,7 @@ static void test_place(void)
 
 static void test_remove_tree_links(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("staged-XXXXXX");
     char *outside = g_build_filename(dir, "outside", NULL);
     char *tree = g_build_filename(dir, "tree", NULL);
     put(outside, "keep.txt", "keep\n");
@@ -260,7 +253,7 @@ static void test_remove_tree_links(void)
 
 static void test_remove_tree_depth(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("staged-XXXXXX");
     GString *p = g_string_new(dir);
     g_string_append(p, "/tree");
     for (int i = 0; i < STAGED_DIR_MAX_DEPTH + 5; i++)
@@ -333,7 +326,7 @@ static int mount_child(const char *dir)
 
 static void test_remove_tree_mounts(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("staged-XXXXXX");
     put(dir, "outside/keep.txt", "keep\n");
     put(dir, "tree/a/mnt/.keep", "");
     put(dir, "tree/a/x.txt", "x\n");
@@ -423,7 +416,7 @@ static void test_signal_removes_staging(void)
 {
     const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++) {
-        char *dir = make_tmp();
+        char *dir = tk_test_make_tmp("staged-XXXXXX");
         channel c;
         channel_open(&c);
         pid_t pid = fork();
@@ -451,7 +444,7 @@ static void test_signal_removes_staging(void)
  * it, a signal the program ignores stays ignored. */
 static void test_signal_only_when_asked(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("staged-XXXXXX");
     channel c;
     channel_open(&c);
     pid_t pid = fork();
@@ -468,7 +461,7 @@ static void test_signal_only_when_asked(void)
     channel_close(&c);
     remove_tmp(dir);
 
-    dir = make_tmp();
+    dir = tk_test_make_tmp("staged-XXXXXX");
     channel_open(&c);
     pid = fork();
     if (pid == 0) {
@@ -539,7 +532,7 @@ static int commit_child(const char *dir, gboolean from_other_thread)
 
 static void run_commit_signal(int step, gboolean from_other_thread)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("staged-XXXXXX");
     put(dir, "out/old.txt", "old\n");
     raise_at = step;
     pid_t pid = fork();
