@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tkdump/tk_file_query.h"
+
 #define TEXT_COLUMNS 160 /* a terminal line; JSON always has the whole text */
 
 typedef struct {
@@ -28,29 +30,6 @@ static gboolean split_line_spec(const char *spec, char **head, uint32_t *line)
     *head = g_strndup(spec, (gsize)(colon - spec));
     *line = (uint32_t)v;
     return TRUE;
-}
-
-/* Whether the location path PATH is what the user meant by FILE: the same
- * path, a suffix of it at a '/' boundary, or (for a path the user has on
- * disk) the file the location resolves to. */
-static gboolean file_matches(tk_bundle *b, tk_file_id f, const char *file,
-                             const char *file_real)
-{
-    const char *path = tk_loctab_file_path(tk_bundle_loctab(b), f);
-    size_t lp = strlen(path), lf = strlen(file);
-    if (lp == lf && memcmp(path, file, lp) == 0)
-        return TRUE;
-    if (lf < lp && memcmp(path + lp - lf, file, lf) == 0 &&
-        (file[0] == '/' || path[lp - lf - 1] == '/'))
-        return TRUE;
-    if (file_real) {
-        const char *local = tk_bundle_resolve_source(b, f, NULL);
-        char *local_real = local ? realpath(local, NULL) : NULL;
-        gboolean same = local_real && strcmp(local_real, file_real) == 0;
-        free(local_real);
-        return same;
-    }
-    return FALSE;
 }
 
 static void put_line_text(const tk_stage *st, uint32_t line)
@@ -126,28 +105,26 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
         return TK_EXIT_USAGE;
     }
     tk_loctab *tab = tk_bundle_loctab(b);
-    char *file_real = realpath(file, NULL);
-    GArray *files = g_array_new(FALSE, FALSE, sizeof(tk_file_id));
-    for (tk_file_id f = 0; f < tk_loctab_file_count(tab); f++)
-        if (file_matches(b, f, file, file_real))
-            g_array_append_val(files, f);
-    free(file_real);
+    /* FILE as the library matches it (tk_file_query.h). */
+    tk_file_query *q = tk_file_query_new(b, file);
+    tk_file_id *files = NULL;
+    size_t n_files = tk_file_query_find(q, NULL, 0, &files);
+    tk_file_query_free(q);
     int rc = TK_EXIT_OK;
-    if (files->len == 0) {
+    if (n_files == 0) {
         tk_cli_error("no location in %s names a file \"%s\" (tkview info lists "
                      "the files referenced)", tk_bundle_path(b), file);
         rc = TK_EXIT_NOTHING;
         goto out;
     }
-    if (files->len > 1) {
-        tk_cli_error("\"%s\" names %u files; give more of the path:", file, files->len);
-        for (guint i = 0; i < files->len; i++)
-            fprintf(stderr, "  %s\n",
-                    tk_loctab_file_path(tab, g_array_index(files, tk_file_id, i)));
+    if (n_files > 1) {
+        tk_cli_error("\"%s\" names %zu files; give more of the path:", file, n_files);
+        for (size_t i = 0; i < n_files; i++)
+            fprintf(stderr, "  %s\n", tk_loctab_file_path(tab, files[i]));
         rc = TK_EXIT_USAGE;
         goto out;
     }
-    tk_file_id fid = g_array_index(files, tk_file_id, 0);
+    tk_file_id fid = files[0];
     const char *fpath = tk_loctab_file_path(tab, fid);
     tk_match match = a->exact ? TK_MATCH_EXACT : TK_MATCH_CALLED;
 
@@ -246,7 +223,7 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
     }
     rc = total ? TK_EXIT_OK : TK_EXIT_NOTHING;
 out:
-    g_array_free(files, TRUE);
+    g_free(files);
     g_free(file);
     return rc;
 }

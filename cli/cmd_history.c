@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tkdump/tk_file_query.h"
 #include "tkdump/tk_timeline.h"
 
 typedef struct {
@@ -13,34 +14,6 @@ typedef struct {
     char *kernel;
     gboolean exact;
 } history_args;
-
-/* What the user typed for FILE: matched as tkview bind does, by the same
- * path, a path suffix at a '/', or the file the location resolves to. */
-typedef struct {
-    tk_bundle *bundle;
-    const char *file;
-    char *file_real;
-} file_query;
-
-static int file_matches(const tk_loctab *tab, tk_file_id f, void *user)
-{
-    file_query *q = user;
-    const char *path = tk_loctab_file_path(tab, f);
-    size_t lp = strlen(path), lf = strlen(q->file);
-    if (lp == lf && memcmp(path, q->file, lp) == 0)
-        return 1;
-    if (lf < lp && memcmp(path + lp - lf, q->file, lf) == 0 &&
-        (q->file[0] == '/' || path[lp - lf - 1] == '/'))
-        return 1;
-    if (q->file_real) {
-        const char *local = tk_bundle_resolve_source(q->bundle, f, NULL);
-        char *real = local ? realpath(local, NULL) : NULL;
-        int same = real && strcmp(real, q->file_real) == 0;
-        free(real);
-        return same;
-    }
-    return 0;
-}
 
 /* "FILE:LINE", split at the last colon. */
 static gboolean split_source(const char *spec, char **file, uint32_t *line)
@@ -189,25 +162,25 @@ int tk_cmd_history(int argc, char **argv)
         tk_bundle_free(b);
         goto out;
     }
-    file_query q = {b, file, realpath(file, NULL)};
+    /* FILE as the library matches it (tk_file_query.h), the
+     * same as tkview bind. */
+    tk_file_query *q = tk_file_query_new(b, file);
     tk_loctab *tab = tk_bundle_loctab(b);
     /* The files the final stages name already: the name must pick one. */
-    GPtrArray *named = g_ptr_array_new();
-    for (tk_file_id f = 0; f < tk_loctab_file_count(tab); f++)
-        if (file_matches(tab, f, &q))
-            g_ptr_array_add(named, (gpointer)tk_loctab_file_path(tab, f));
-    if (named->len > 1) {
-        tk_cli_error("\"%s\" names %u files; give more of the path:", file, named->len);
-        for (guint i = 0; i < named->len; i++)
-            fprintf(stderr, "  %s\n", (const char *)g_ptr_array_index(named, i));
-        g_ptr_array_free(named, TRUE);
-        free(q.file_real);
+    tk_file_id *named = NULL;
+    size_t n_named = tk_file_query_find(q, NULL, 0, &named);
+    if (n_named > 1) {
+        tk_cli_error("\"%s\" names %zu files; give more of the path:", file, n_named);
+        for (size_t i = 0; i < n_named; i++)
+            fprintf(stderr, "  %s\n", tk_loctab_file_path(tab, named[i]));
+        g_free(named);
+        tk_file_query_free(q);
         tk_bundle_free(b);
         goto out;
     }
-    char *what = g_strdup_printf("%s:%u (%s)",
-                                 named->len ? (const char *)g_ptr_array_index(named, 0) : file,
-                                 line, a.exact ? "this line only" : "this line and what it called");
+    const char *shown = n_named ? tk_loctab_file_path(tab, named[0]) : file;
+    char *what = g_strdup_printf("%s:%u (%s)", shown, line,
+                                 a.exact ? "this line only" : "this line and what it called");
     JsonBuilder *j = NULL;
     if (a.common.json) {
         j = json_builder_new();
@@ -215,7 +188,6 @@ int tk_cmd_history(int argc, char **argv)
         json_builder_set_member_name(j, "query");
         json_builder_begin_object(j);
         json_builder_set_member_name(j, "file");
-        const char *shown = named->len ? g_ptr_array_index(named, 0) : file;
         tk_cli_json_string(j, shown, strlen(shown));
         json_builder_set_member_name(j, "line");
         json_builder_add_int_value(j, line);
@@ -225,8 +197,8 @@ int tk_cmd_history(int argc, char **argv)
         json_builder_set_member_name(j, "kernels");
         json_builder_begin_array(j);
     }
-    gboolean named_any = named->len > 0;
-    g_ptr_array_free(named, TRUE);
+    gboolean named_any = n_named > 0;
+    g_free(named);
     size_t steps = 0, timelines = 0;
     for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
@@ -234,7 +206,7 @@ int tk_cmd_history(int argc, char **argv)
             continue;
         tk_diags *diags = tk_diags_new();
         tk_timeline *tl = tk_timeline_of_kernel(b, k, NULL, diags);
-        tk_history *h = tl ? tk_timeline_history(tl, tab, file_matches, &q, line,
+        tk_history *h = tl ? tk_timeline_history(tl, tab, tk_file_query_accepts, q, line,
                                                  a.exact ? TK_MATCH_EXACT : TK_MATCH_CALLED,
                                                  NULL, diags)
                            : NULL;
@@ -246,20 +218,15 @@ int tk_cmd_history(int argc, char **argv)
             /* No final stage named the file (a kernel from pass dumps
              * alone): the dumps' locations, interned by the history, may;
              * one match is shown by its path, as for stage files. */
-            const char *only = NULL;
-            size_t hits = 0;
-            for (tk_file_id f = 0; f < tk_loctab_file_count(tab); f++)
-                if (file_matches(tab, f, &q)) {
-                    only = tk_loctab_file_path(tab, f);
-                    hits++;
-                }
-            if (hits == 1) {
+            tk_file_id *hit = NULL;
+            if (tk_file_query_find(q, NULL, 0, &hit) == 1) {
                 g_free(what);
-                what = g_strdup_printf("%s:%u (%s)", only, line,
+                what = g_strdup_printf("%s:%u (%s)", tk_loctab_file_path(tab, hit[0]), line,
                                        a.exact ? "this line only"
                                                : "this line and what it called");
                 named_any = TRUE;
             }
+            g_free(hit);
         }
         /* Without --kernel, kernels whose passes never touched the line
          * stay quiet. */
@@ -285,7 +252,7 @@ int tk_cmd_history(int argc, char **argv)
     }
     rc = steps ? TK_EXIT_OK : TK_EXIT_NOTHING;
     g_free(what);
-    free(q.file_real);
+    tk_file_query_free(q);
     tk_bundle_free(b);
 out:
     g_free(file);

@@ -52,21 +52,10 @@ static void meta_text(const tk_kernel_meta *m)
     g_string_free(s, TRUE);
 }
 
-/* "mlir", "llvm" or "mixed": what the dumps of a pass file are (the names
- * of tk_passes_file_kind_name, for the whole file). */
+/* "mlir", "llvm" or "mixed": what the dumps of a pass file are. */
 static const char *pass_file_kind(const tk_passes *p)
 {
-    gboolean mlir = FALSE, llvm = FALSE;
-    for (size_t i = 0; i < tk_passes_count(p) && !(mlir && llvm); i++) {
-        if (tk_passes_get(p, i)->kind == TK_PASS_MLIR)
-            mlir = TRUE;
-        else
-            llvm = TRUE;
-    }
-    return tk_passes_file_kind_name(mlir && llvm ? TK_PASSES_FILE_MIXED
-                                    : llvm       ? TK_PASSES_FILE_LLVM
-                                    : mlir       ? TK_PASSES_FILE_MLIR
-                                                 : TK_PASSES_FILE_NONE);
+    return tk_passes_file_kind_name(tk_passes_content_kind(p));
 }
 
 static void pass_files_text(tk_bundle *b)

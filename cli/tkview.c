@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tkdump/tk_staged_dir.h"
 #include "tkview-config.h"
 
 static const char usage[] =
@@ -60,6 +61,10 @@ int main(int argc, char **argv)
         fputs(usage, stderr);
         return TK_EXIT_USAGE;
     }
+    /* Ctrl-C, kill or a closed terminal while `bundle` or `--html` writes
+     * removes the half-written folder beside the output (`capture` puts
+     * its own handlers over these while the program runs). */
+    tk_staged_dir_clean_on_signal();
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         fputs(usage, stdout);

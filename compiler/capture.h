@@ -208,10 +208,6 @@ void tk_capture_clear(tk_capture *c);
  * whose manifest.json says it is a tkview bundle. */
 gboolean tk_capture_replaceable(const char *path);
 
-/* Removes PATH and what is in it; symbolic links are removed, never
- * followed.  Only for folders tkview made. */
-void tk_capture_remove_tree(const char *path);
-
 /* Adds "capture"-object members to C->info. */
 void tk_capture_info_set_string(tk_capture *c, const char *key,
                                 const char *value);

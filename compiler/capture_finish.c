@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_staged_dir.h"
 
 /* The program's messages kept in the bundle: at most this many bytes, the
  * last ones (a traceback is at the end). */
@@ -209,33 +210,24 @@ done:
     return rc;
 }
 
-/* Renames the finished bundle BUILT to OUTDIR, replacing a bundle there
- * only with --force.  When OUTDIR was taken meanwhile, the bundle goes to
- * OUTDIR-2, -3...: a finished capture is never thrown away.  Returns the
- * final path (caller frees), or NULL after printing why. */
+/* Renames the finished bundle BUILT to OUTDIR (tk_staged_dir_place()),
+ * replacing a bundle there only with --force.  When OUTDIR was taken
+ * meanwhile, the bundle goes to OUTDIR-2, -3...: a finished capture is
+ * never thrown away.  Returns the final path (caller frees), or NULL after
+ * printing why. */
 static char *place(const tk_capture *c, const char *built)
 {
-    if (rename(built, c->outdir) == 0)
+    unsigned flags = c->force && tk_capture_replaceable(c->outdir)
+                         ? TK_STAGED_DIR_REPLACE
+                         : 0;
+    if (tk_staged_dir_place(built, c->outdir, flags) == 0)
         return g_strdup(c->outdir);
     int e = errno;
-    if ((e == ENOTEMPTY || e == EEXIST || e == ENOTDIR || e == EISDIR) &&
-        c->force && tk_capture_replaceable(c->outdir)) {
-        char *old = g_build_filename(c->work, "replaced", NULL);
-        if (rename(c->outdir, old) == 0) {
-            if (rename(built, c->outdir) == 0) {
-                tk_capture_remove_tree(old);
-                g_free(old);
-                return g_strdup(c->outdir);
-            }
-            rename(old, c->outdir); /* put it back */
-        }
-        g_free(old);
-    }
     if (e == ENOTEMPTY || e == EEXIST || e == ENOTDIR || e == EISDIR) {
         for (int i = 2; i < 1000; i++) {
             char *alt = g_strdup_printf("%s-%d", c->outdir, i);
             struct stat st;
-            if (lstat(alt, &st) != 0 && rename(built, alt) == 0) {
+            if (lstat(alt, &st) != 0 && tk_staged_dir_place(built, alt, 0) == 0) {
                 fprintf(stderr, "tkview: %s appeared while capturing; the "
                                 "bundle is at %s instead\n",
                         c->outdir, alt);
@@ -303,7 +295,7 @@ done:
     if (keep)
         fprintf(stderr, "tkview: the capture folder is kept at %s\n", c->work);
     else
-        tk_capture_remove_tree(c->work);
+        tk_staged_dir_remove_tree(c->work);
     tk_diags_free(diags);
     tk_bundle_free(b);
     g_free(built);

@@ -41,6 +41,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tkdump/tk_staged_dir.h"
+
 /* Lower to the LLVM dialect, give every function a DISubprogram, then
  * inline: inlining after the subprograms exist is what keeps a helper's
  * lines as inline frames (DILocation inlinedAt) in the LLVM IR; inlined
@@ -494,7 +496,7 @@ out:
     /* tk_capture_finish() removes the work folder or says where it kept it;
      * before it, the folder holds nothing worth keeping. */
     if (!finished && !c->keep_work)
-        tk_capture_remove_tree(c->work);
+        tk_staged_dir_remove_tree(c->work);
     if (r.steps)
         json_array_unref(r.steps);
     g_free(archno);

@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tkdump/tk_staged_dir.h"
+
 /* Where nvdisasm is looked for, in order; the last is asked of Python. */
 static const char nvdisasm_places[] =
     "nvdisasm was not found (looked at TRITON_NVDISASM_PATH, in PATH, "
@@ -106,7 +108,7 @@ static unsigned keep_only_kernel(const char *const *dirs, const char *name)
             struct stat st;
             if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
                 !folder_has_kernel(sub, name)) {
-                tk_capture_remove_tree(sub);
+                tk_staged_dir_remove_tree(sub);
                 dropped++;
             }
             g_free(sub);
@@ -144,7 +146,7 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
         g_mkdir(inductor, 0755) != 0) {
         fprintf(stderr, "tkview: cannot make folders in %s: %s\n", c->run,
                 g_strerror(errno));
-        tk_capture_remove_tree(c->work);
+        tk_staged_dir_remove_tree(c->work);
         goto out;
     }
     const char *knobs[][2] = {
@@ -173,7 +175,7 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
         tk_capture_info_set_string(c, "kernel", o->kernel);
 
     if ((err_fd = open_new(errpath)) < 0 || (msg_fd = open_new(c->messages)) < 0) {
-        tk_capture_remove_tree(c->work);
+        tk_staged_dir_remove_tree(c->work);
         goto out;
     }
     filter = tk_stderr_filter_new();
@@ -196,7 +198,7 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
     msg_fd = -1;
     if (!res.started) {
         fprintf(stderr, "tkview: %s\n", res.error);
-        tk_capture_remove_tree(c->work);
+        tk_staged_dir_remove_tree(c->work);
         goto out;
     }
     c->complete = run_rc == 0 && tk_child_ok(&res);

@@ -17,25 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void tk_capture_remove_tree(const char *path)
-{
-    struct stat st;
-    if (!path || lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        GDir *d = g_dir_open(path, 0, NULL);
-        for (const char *e; d && (e = g_dir_read_name(d));) {
-            char *p = g_build_filename(path, e, NULL);
-            tk_capture_remove_tree(p);
-            g_free(p);
-        }
-        if (d)
-            g_dir_close(d);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
+#include "tkdump/tk_staged_dir.h"
 
 gboolean tk_capture_replaceable(const char *path)
 {
@@ -128,7 +110,7 @@ int tk_capture_begin(tk_capture *c)
     if (g_mkdir(c->run, 0755) != 0) {
         fprintf(stderr, "tkview: cannot make %s: %s\n", c->run,
                 g_strerror(errno));
-        tk_capture_remove_tree(c->work);
+        tk_staged_dir_remove_tree(c->work);
         return -1;
     }
     if (!c->info)

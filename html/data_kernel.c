@@ -474,31 +474,6 @@ static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
     return rc;
 }
 
-/* The file most lines' outermost frames are in: the user's kernel file,
- * which the source pane opens first. */
-static int main_file(kctx *k)
-{
-    GHashTable *count = g_hash_table_new(g_direct_hash, g_direct_equal);
-    int best = -1;
-    guint best_n = 0;
-    for (guint i = 0; i < k->stacks->len; i++) {
-        size_t n;
-        const tk_frame *fr = tk_loctab_stack_frames(
-            k->tab, g_array_index(k->stacks, tk_stack_id, i), &n);
-        if (!n)
-            continue;
-        gpointer key = GUINT_TO_POINTER(fr[n - 1].file + 1);
-        guint c = GPOINTER_TO_UINT(g_hash_table_lookup(count, key)) + 1;
-        g_hash_table_insert(count, key, GUINT_TO_POINTER(c));
-        if (c > best_n) {
-            best_n = c;
-            best = (int)fr[n - 1].file;
-        }
-    }
-    g_hash_table_destroy(count);
-    return best;
-}
-
 static const char *missing_reason(tk_stage_kind kind)
 {
     switch (kind) {
@@ -609,8 +584,10 @@ static int write_meta(kctx *k)
         jw_arr_end(&w);
     }
     jw_arr_end(&w);
+    /* The file the source pane opens first: the kernel's own. */
+    tk_file_id own = tk_kernel_main_source(k->rk->kernel, k->tab);
     jw_key(&w, "main");
-    jw_int(&w, main_file(k));
+    jw_int(&w, own == TK_NO_FILE ? -1 : (int64_t)own);
     jw_key(&w, "files");
     GList *files = g_hash_table_get_keys(k->files);
     GArray *fa = g_array_new(FALSE, FALSE, sizeof(uint32_t));

@@ -5,36 +5,22 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tkdump/tk_staged_dir.h"
+
 struct tk_outdir {
-    char *outdir;  /* as given, trailing slashes removed */
-    char *staging; /* the hidden folder beside it */
-    int fd;        /* of the staging folder */
-    gboolean replace; /* OUTDIR holds something to move aside */
+    char *outdir;          /* as given, trailing slashes removed */
+    tk_staged_dir *staged; /* the hidden folder beside it */
+    const char *staging;   /* its path */
+    int fd;                /* of the staging folder */
     /* tk_report's writer thread and the main thread both write files */
     _Atomic guint64 bytes;
 };
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-                    struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-/* Removes PATH and everything under it without following links. */
-static void remove_tree(const char *path)
-{
-    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 static gboolean is_earlier_report(const char *dir)
 {
@@ -107,27 +93,20 @@ tk_outdir *tk_outdir_begin(const char *outdir, gboolean force, tk_diags *diags)
         tk_diags_add(diags, TK_DIAG_ERROR, out, 0, "%s", g_strerror(errno));
         goto fail;
     }
-    char *parent = g_path_get_dirname(out);
-    char *tmpl = g_strdup_printf("%s/.%s.tkview-tmp-XXXXXX", parent, base);
-    g_free(parent);
-    if (!g_mkdtemp_full(tmpl, 0755)) {
+    /* Written beside OUTDIR and renamed into place (tk_staged_dir.h); an
+     * earlier report or a forced folder is replaced whole. */
+    tk_staged_dir *staged =
+        tk_staged_dir_new(out, replace ? TK_STAGED_DIR_REPLACE : 0);
+    if (!staged) {
         tk_diags_add(diags, TK_DIAG_ERROR, out, 0,
                      "cannot create a folder beside it: %s", g_strerror(errno));
-        g_free(tmpl);
-        goto fail;
-    }
-    int fd = open(tmpl, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) {
-        tk_diags_add(diags, TK_DIAG_ERROR, tmpl, 0, "%s", g_strerror(errno));
-        remove_tree(tmpl);
-        g_free(tmpl);
         goto fail;
     }
     tk_outdir *o = g_new0(tk_outdir, 1);
     o->outdir = out;
-    o->staging = tmpl;
-    o->fd = fd;
-    o->replace = replace;
+    o->staged = staged;
+    o->staging = tk_staged_dir_path(staged);
+    o->fd = tk_staged_dir_fd(staged);
     g_free(base);
     return o;
 fail:
@@ -215,52 +194,24 @@ guint64 tk_outdir_bytes(const tk_outdir *o)
     return o ? atomic_load_explicit(&o->bytes, memory_order_relaxed) : 0;
 }
 
-static void outdir_free(tk_outdir *o)
-{
-    if (o->fd >= 0)
-        close(o->fd);
-    g_free(o->outdir);
-    g_free(o->staging);
-    g_free(o);
-}
-
 void tk_outdir_abort(tk_outdir *o)
 {
     if (!o)
         return;
-    remove_tree(o->staging);
-    outdir_free(o);
+    tk_staged_dir_free(o->staged); /* removes the staging folder */
+    g_free(o->outdir);
+    g_free(o);
 }
 
 int tk_outdir_commit(tk_outdir *o, tk_diags *diags)
 {
-    char *aside = NULL;
-    if (o->replace) {
-        /* The old report goes to a hidden name first: if the second rename
-         * fails it comes back, and OUTDIR is never half old, half new. */
-        aside = g_strdup_printf("%s.tkview-old-XXXXXX", o->staging);
-        if (!g_mkdtemp_full(aside, 0700) || rmdir(aside) != 0 ||
-            rename(o->outdir, aside) != 0) {
-            tk_diags_add(diags, TK_DIAG_ERROR, o->outdir, 0,
-                         "cannot move the earlier report aside: %s", g_strerror(errno));
-            g_free(aside);
-            tk_outdir_abort(o);
-            return -1;
-        }
-    }
-    if (rename(o->staging, o->outdir) != 0) {
-        int e = errno;
-        if (aside)
-            (void)rename(aside, o->outdir);
+    int rc = tk_staged_dir_commit(o->staged);
+    if (rc == TK_STAGED_DIR_ERR_ASIDE)
+        tk_diags_add(diags, TK_DIAG_ERROR, o->outdir, 0,
+                     "cannot move the earlier report aside: %s", g_strerror(errno));
+    else if (rc != 0)
         tk_diags_add(diags, TK_DIAG_ERROR, o->outdir, 0, "cannot create it: %s",
-                     g_strerror(e));
-        g_free(aside);
-        tk_outdir_abort(o);
-        return -1;
-    }
-    if (aside)
-        remove_tree(aside);
-    g_free(aside);
-    outdir_free(o);
-    return 0;
+                     g_strerror(errno));
+    tk_outdir_abort(o); /* frees; removes the staging folder if it failed */
+    return rc == 0 ? 0 : -1;
 }

@@ -2,8 +2,9 @@
  * was there.
  *
  * The report is written into a new hidden folder beside OUTDIR
- * (".NAME.tkview-tmp-XXXXXX") and renamed into place at the end, so a failed
- * or interrupted run never leaves a half report at OUTDIR.  OUTDIR may be
+ * (".NAME.tkview-tmp-XXXXXX", tk_staged_dir.h) and renamed into place at the
+ * end, so a failed run (or one interrupted, in a program that asked for
+ * tk_staged_dir_clean_on_signal()) never leaves a half report at OUTDIR.  OUTDIR may be
  * missing, an empty folder, or an earlier tkview report (it holds the marker
  * file TK_REPORT_MARKER); anything else is refused unless FORCE.  Every file
  * is created with a name the generator made (never one from a dump) relative

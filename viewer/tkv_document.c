@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tkdump/tk_file_query.h"
 #include "tkv_text.h"
 
 typedef struct {
@@ -119,61 +120,32 @@ static void set_phase(TkvDocument *self, int permille, char *phase /* taken */)
     g_atomic_int_set(&self->progress_permille, permille);
 }
 
-typedef struct {
-    tk_file_id file;
-    guint own; /* positions where the file is the innermost frame */
-} FileCount;
-
 static gint compare_by_path(gconstpointer a, gconstpointer b, gpointer tab)
 {
-    const FileCount *x = a, *y = b;
-    return strcmp(tk_loctab_file_path(tab, x->file),
-                  tk_loctab_file_path(tab, y->file));
+    return strcmp(tk_loctab_file_path(tab, *(const tk_file_id *)a),
+                  tk_loctab_file_path(tab, *(const tk_file_id *)b));
 }
 
-/* The files a kernel's locations name, its own file first: the file with the
- * most source positions that are the innermost frame of some line of its
- * first stage (TTIR, or the first stage it has).  Library code (standard.py)
- * is inlined into few positions; the user's file has one for almost every
- * line of the kernel.  The others follow by path. */
-static GArray *kernel_files(const tk_bind *ix, tk_loctab *tab)
+/* The files a kernel's locations name, its own file first (the library's
+ * tk_kernel_main_source()), the others by path. */
+static GArray *kernel_files(const tk_kernel *kernel, const tk_bind *ix,
+                            tk_loctab *tab)
 {
-    GHashTable *seen = g_hash_table_new(NULL, NULL); /* file + 1 -> index + 1 */
-    GArray *counts = g_array_new(FALSE, FALSE, sizeof(FileCount));
-    gboolean counted = FALSE;
+    GHashTable *seen = g_hash_table_new(NULL, NULL);
+    GArray *files = g_array_new(FALSE, FALSE, sizeof(tk_file_id));
+    tk_file_id own = tk_kernel_main_source(kernel, tab);
     for (int k = 0; k < TK_STAGE_COUNT; k++) {
         const tk_source_ref *refs;
         size_t n = tk_bind_source_refs(ix, (tk_stage_kind)k, &refs);
-        for (size_t i = 0; i < n; i++) {
-            gpointer key = GUINT_TO_POINTER(refs[i].file + 1);
-            guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(seen, key));
-            if (!idx) {
-                FileCount fc = {refs[i].file, 0};
-                g_array_append_val(counts, fc);
-                idx = counts->len;
-                g_hash_table_insert(seen, key, GUINT_TO_POINTER(idx));
-            }
-            if (!counted && refs[i].n_exact)
-                g_array_index(counts, FileCount, idx - 1).own++;
-        }
-        counted |= n > 0;
+        for (size_t i = 0; i < n; i++)
+            if (refs[i].file != own &&
+                g_hash_table_add(seen, GUINT_TO_POINTER(refs[i].file + 1)))
+                g_array_append_val(files, refs[i].file);
     }
     g_hash_table_unref(seen);
-    guint best = 0;
-    for (guint i = 1; i < counts->len; i++)
-        if (g_array_index(counts, FileCount, i).own >
-            g_array_index(counts, FileCount, best).own)
-            best = i;
-    GArray *files = g_array_sized_new(FALSE, FALSE, sizeof(tk_file_id), counts->len);
-    if (counts->len) {
-        FileCount own = g_array_index(counts, FileCount, best);
-        g_array_remove_index(counts, best);
-        g_array_sort_with_data(counts, compare_by_path, tab);
-        g_array_append_val(files, own.file);
-        for (guint i = 0; i < counts->len; i++)
-            g_array_append_val(files, g_array_index(counts, FileCount, i).file);
-    }
-    g_array_unref(counts);
+    g_array_sort_with_data(files, compare_by_path, tab);
+    if (own != TK_NO_FILE)
+        g_array_prepend_val(files, own);
     return files;
 }
 
@@ -206,7 +178,7 @@ static void load_thread(GTask *task, gpointer source, gpointer task_data,
         set_phase(self, (int)(1000 * i / n),
                   g_strdup_printf("Indexing kernel %zu of %zu", i + 1, n));
         kd[i].index = tk_bind_new(tk_bundle_kernel(b, i), tab);
-        kd[i].files = kernel_files(kd[i].index, tab);
+        kd[i].files = kernel_files(tk_bundle_kernel(b, i), kd[i].index, tab);
     }
     /* Resolving writes the bundle's cache: done here, once for all files. */
     size_t nf = tk_loctab_file_count(tab);
@@ -314,42 +286,20 @@ const char *tkv_document_get_source_path(TkvDocument *doc, tk_file_id file)
     return doc->loaded && file < doc->n_files ? doc->resolved[file] : NULL;
 }
 
-static gboolean path_matches(const char *path, const char *want)
-{
-    size_t lp = strlen(path), lw = strlen(want);
-    if (lp == lw)
-        return memcmp(path, want, lp) == 0;
-    return lw < lp && memcmp(path + lp - lw, want, lw) == 0 &&
-           (want[0] == '/' || path[lp - lw - 1] == '/');
-}
-
 tk_file_id tkv_document_find_file(TkvDocument *doc, size_t i, const char *path)
 {
     const tk_file_id *files;
     size_t n = tkv_document_get_files(doc, i, &files);
-    tk_file_id found = TKV_NO_FILE;
-    size_t matches = 0;
-    /* An exact path wins over suffixes. */
-    for (size_t j = 0; j < n; j++)
-        if (strcmp(tkv_document_get_file_path(doc, files[j]), path) == 0)
-            return files[j];
-    char *real = realpath(path, NULL);
-    for (size_t j = 0; j < n; j++) {
-        const char *p = tkv_document_get_file_path(doc, files[j]);
-        gboolean hit = path_matches(p, path);
-        if (!hit && real) {
-            const char *local = tkv_document_get_source_path(doc, files[j]);
-            char *local_real = local ? realpath(local, NULL) : NULL;
-            hit = local_real && strcmp(local_real, real) == 0;
-            free(local_real);
-        }
-        if (hit) {
-            found = files[j];
-            matches++;
-        }
-    }
-    free(real);
-    return matches == 1 ? found : TKV_NO_FILE;
+    if (n == 0)
+        return TKV_NO_FILE;
+    /* The library's rule (tk_file_query.h), as tkview bind. */
+    tk_file_query *q = tk_file_query_new(doc->bundle, path);
+    tk_file_id *found = NULL;
+    size_t matches = tk_file_query_find(q, files, n, &found);
+    tk_file_id f = matches == 1 ? found[0] : TKV_NO_FILE;
+    g_free(found);
+    tk_file_query_free(q);
+    return f;
 }
 
 static SourceText *source_text(TkvDocument *doc, tk_file_id file)

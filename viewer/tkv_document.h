@@ -69,14 +69,15 @@ const tk_kernel *tkv_document_get_kernel(TkvDocument *doc, size_t i);
 const tk_bind *tkv_document_get_index(TkvDocument *doc, size_t i);
 
 /* The source files kernel I's locations name (in any stage, any frame): the
- * kernel's own file first (the one most of its locations have as innermost
- * frame), then the others by path.  *FILES is owned by the document. */
+ * kernel's own file first (tk_kernel_main_source(), the one the HTML report
+ * opens too), then the others by path.  *FILES is owned by the document. */
 size_t tkv_document_get_files(TkvDocument *doc, size_t i,
                               const tk_file_id **files);
 
-/* The file a user means by PATH among kernel I's files: the same path, a
- * suffix of it at a '/' boundary, or the local file it resolves to.
- * TKV_NO_FILE when none or more than one match. */
+/* The file a user means by PATH among kernel I's files, by the library's
+ * rule (tk_file_query_find(): the same path, else a suffix of it at a '/'
+ * boundary, else the local file it resolves to).  TKV_NO_FILE when none or
+ * more than one match. */
 tk_file_id tkv_document_find_file(TkvDocument *doc, size_t i, const char *path);
 
 /* The location path of FILE as the dumps name it. */

@@ -1,7 +1,11 @@
 /* tk_test.c - helpers shared by the unit tests. */
 #include "tk_test.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "tkdump/tk_staged_dir.h"
 
 char *tk_test_dump_path(const char *rel)
 {
@@ -15,6 +19,59 @@ char *tk_test_src_path(const char *rel)
     const char *root = g_getenv("TK_TEST_SRCDIR");
     g_assert_nonnull(root);
     return g_build_filename(root, rel, NULL);
+}
+
+static char *tmp_dir;
+
+static void remove_tmp_dir(void)
+{
+    if (tmp_dir)
+        tk_staged_dir_remove_tree(tmp_dir);
+}
+
+const char *tk_test_tmp_dir(void)
+{
+    /* A test's subprocess (g_test_trap_subprocess()) shares its parent's
+     * folder, which the parent made before starting it and removes. */
+    const char *parents = g_getenv("TK_TEST_TMP_DIR");
+    if (!tmp_dir && parents && g_test_subprocess())
+        tmp_dir = g_strdup(parents);
+    if (!tmp_dir) {
+        /* TMPDIR may have been removed since configure made it. */
+        g_mkdir_with_parents(g_get_tmp_dir(), 0755);
+        char *prg = g_path_get_basename(g_get_prgname() ? g_get_prgname()
+                                                         : "test");
+        char *tmpl = g_strdup_printf("tk-%s-XXXXXX", prg);
+        g_free(prg);
+        GError *err = NULL;
+        tmp_dir = g_dir_make_tmp(tmpl, &err);
+        if (!tmp_dir)
+            g_error("cannot make a folder in %s: %s", g_get_tmp_dir(),
+                    err->message);
+        g_free(tmpl);
+        g_setenv("TK_TEST_TMP_DIR", tmp_dir, TRUE);
+        atexit(remove_tmp_dir);
+    }
+    return tmp_dir;
+}
+
+char *tk_test_tmp_path(const char *name)
+{
+    return g_build_filename(tk_test_tmp_dir(), name, NULL);
+}
+
+char *tk_test_make_tmp(const char *tmpl)
+{
+    char *dir = g_build_filename(tk_test_tmp_dir(), tmpl, NULL);
+    if (!g_mkdtemp(dir))
+        g_error("cannot make %s: %s", dir, g_strerror(errno));
+    return dir;
+}
+
+void tk_test_remove_tree(const char *path)
+{
+    if (tk_staged_dir_remove_tree(path) != 0)
+        g_error("cannot remove %s: %s", path, g_strerror(errno));
 }
 
 gboolean tk_test_have_dumps(void)

@@ -18,6 +18,27 @@
 /* Absolute path of REL under the unpacked shared dumps.  Caller frees. */
 char *tk_test_dump_path(const char *rel);
 
+/* The folder this test program writes in: a fresh one under $TMPDIR, which
+ * `meson test` points at the build's tests/tmp (tests/meson.build), made on
+ * first use and removed with what is in it when the program exits normally
+ * (a failed test leaves it for a look).  Names inside it are the program's
+ * own: two runs at once never share a file.  A subprocess of the test
+ * (g_test_trap_subprocess()) gets its parent's folder when the parent made
+ * it first.  Owned by the helper. */
+const char *tk_test_tmp_dir(void);
+
+/* The path NAME inside tk_test_tmp_dir().  Caller frees. */
+char *tk_test_tmp_path(const char *name);
+
+/* A new empty folder inside tk_test_tmp_dir(), named from TEMPLATE (which
+ * ends in "XXXXXX", as for g_mkdtemp()).  Caller frees the path, and may
+ * remove the folder with tk_test_remove_tree(). */
+char *tk_test_make_tmp(const char *tmpl);
+
+/* Removes the folder PATH a test made and everything in it
+ * (tk_staged_dir_remove_tree()), failing the test when something is left. */
+void tk_test_remove_tree(const char *path);
+
 /* Absolute path of REL under tests/ in the source tree.  Caller frees. */
 char *tk_test_src_path(const char *rel);
 

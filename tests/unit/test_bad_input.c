@@ -238,7 +238,7 @@ static void test_high_bytes_read(void)
         data[i] = (char)g_rand_int_range(rnd, 1, 256);
     }
     g_rand_free(rnd);
-    char *path = g_build_filename(g_get_tmp_dir(), "tk-bad-input-high.txt", NULL);
+    char *path = tk_test_tmp_path("bad-input-high.txt");
     g_assert_true(g_file_set_contents(path, data, (gssize)len, NULL));
     for (size_t k = 0; k < G_N_ELEMENTS(all_kinds); k++) {
         run r = {0};

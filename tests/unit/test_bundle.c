@@ -39,33 +39,6 @@ static tk_bundle *load(const char *rel, const tk_load_options *opts,
     return b;
 }
 
-static void rm_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        GDir *d = g_dir_open(path, 0, NULL);
-        for (const char *e; d && (e = g_dir_read_name(d));) {
-            char *p = g_build_filename(path, e, NULL);
-            rm_tree(p);
-            g_free(p);
-        }
-        if (d)
-            g_dir_close(d);
-        g_rmdir(path);
-    } else {
-        g_unlink(path);
-    }
-}
-
-static char *make_tmp(void)
-{
-    char *dir = g_dir_make_tmp("tkbundle-XXXXXX", NULL);
-    g_assert_nonnull(dir);
-    return dir;
-}
-
 static void write_file(const char *dir, const char *rel, const char *text,
                        gssize len)
 {
@@ -331,7 +304,7 @@ static void test_loose_files(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("bundle-XXXXXX");
     const char *kd = "vector_add/kernel_dump/" VA_DUMP_DIR "/";
     char *rel;
     /* add_kernel: a TTGIR, and SASS as .sass and .sass_g (no .sass_gi):
@@ -377,7 +350,7 @@ static void test_loose_files(void)
     g_free(base);
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 }
 
@@ -410,6 +383,144 @@ static void test_single_file(void)
     tk_bundle_free(b);
     g_free(p);
     tk_diags_free(d);
+}
+
+/* ---- the kernel's own source file ------------------------------------- */
+
+/* The path in the first loc("PATH":...) of the kernel's first stage: Triton
+ * writes the kernel function's own location first ("#loc =
+ * loc(\"/tmp/capture/vector_add/src/vector_add.py\":7:0)", add_kernel.ttir
+ * line 1; the TorchInductor kernels of compiled_block have their generated
+ * file at :18:0).  Caller frees. */
+static char *first_loc_path(const tk_kernel *k)
+{
+    const tk_stage *st = tk_kernel_stage(k, TK_STAGE_TTIR);
+    if (!st)
+        st = tk_kernel_stage(k, TK_STAGE_TTGIR); /* Gluon: no TTIR */
+    g_assert_nonnull(st);
+    for (uint32_t l = 1; l <= tk_stage_line_count(st); l++) {
+        size_t len;
+        const char *s = tk_stage_line(st, l, &len);
+        char *line = g_strndup(s, len);
+        const char *q = strstr(line, "loc(\"");
+        const char *end = q ? strstr(q + 5, "\":") : NULL;
+        char *path = end ? g_strndup(q + 5, (gsize)(end - q - 5)) : NULL;
+        g_free(line);
+        if (path)
+            return path;
+    }
+    g_error("no loc(\"...\") in %s", tk_stage_path(st));
+}
+
+static void check_main_sources(const char *path)
+{
+    tk_diags *d = tk_diags_new();
+    tk_bundle *b = tk_bundle_load(path, NULL, d);
+    g_assert_nonnull(b);
+    g_assert_cmpuint(tk_bundle_kernel_count(b), >, 0);
+    for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
+        const tk_kernel *k = tk_bundle_kernel(b, i);
+        tk_file_id f = tk_kernel_main_source(k, tk_bundle_loctab(b));
+        g_assert_cmpuint(f, !=, TK_NO_FILE);
+        char *want = first_loc_path(k);
+        g_test_message("%s %s: %s", path, tk_kernel_name(k), want);
+        g_assert_cmpstr(tk_loctab_file_path(tk_bundle_loctab(b), f), ==, want);
+        g_free(want);
+    }
+    tk_bundle_free(b);
+    tk_diags_free(d);
+}
+
+/* Every kernel of the shared captures and the sample bundles, TorchInductor
+ * kernels, a Gluon kernel (TTGIR only) and USE_IR_LOC captures (later
+ * stages located in the TTIR or TTGIR file) included. */
+static void test_main_source_captures(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    const char *shared[] = {"vector_add", "vector_add_irloc_ttir", "softmax",
+                            "matmul", "matmul_irloc_ttgir",
+                            "persistent_tma_matmul", "compiled_block",
+                            "autotuned_matmul", "gluon_copy"};
+    for (size_t i = 0; i < G_N_ELEMENTS(shared); i++) {
+        char *p = tk_test_dump_path(shared[i]);
+        check_main_sources(p);
+        g_free(p);
+    }
+    const char *samples[] = {"vector_add_sum", "fused_softmax", "matmul_helper",
+                             "layer_norm_gelu", "add_sum_mlir"};
+    for (size_t i = 0; i < G_N_ELEMENTS(samples); i++) {
+        char *p = g_build_filename(g_getenv("TK_TEST_SAMPLES"), samples[i], NULL);
+        check_main_sources(p);
+        g_free(p);
+    }
+}
+
+/* A kernel that is mostly library code: eight of its ops come from
+ * standard.py, inlined at its line 5.  Counted by innermost frames,
+ * standard.py would win (3 positions against k.py's 2, 8 lines against the
+ * 5 lines located at k.py:3 and k.py:5); every stack ends in k.py. */
+static void test_main_source_library_heavy(void)
+{
+    char *dir = tk_test_make_tmp("bundle-XXXXXX");
+    write_file(dir, "k.ttir",
+               "#loc = loc(\"/src/k.py\":3:0)\n"
+               "#loc1 = loc(\"/lib/triton/language/standard.py\":290:10)\n"
+               "#loc2 = loc(\"/lib/triton/language/standard.py\":291:12)\n"
+               "#loc3 = loc(\"/lib/triton/language/standard.py\":292:14)\n"
+               "#loc4 = loc(\"/src/k.py\":5:10)\n"
+               "#loc5 = loc(callsite(#loc1 at #loc4))\n"
+               "#loc6 = loc(callsite(#loc2 at #loc4))\n"
+               "#loc7 = loc(callsite(#loc3 at #loc4))\n"
+               "module {\n"
+               "  tt.func public @k() attributes {noinline = false} {\n"
+               "    %c0 = arith.constant 0 : i32 loc(#loc5)\n"
+               "    %c1 = arith.constant 1 : i32 loc(#loc6)\n"
+               "    %0 = arith.addi %c0, %c1 : i32 loc(#loc7)\n"
+               "    %1 = arith.addi %0, %c1 : i32 loc(#loc7)\n"
+               "    %2 = arith.addi %1, %c1 : i32 loc(#loc7)\n"
+               "    %3 = arith.addi %2, %c1 : i32 loc(#loc7)\n"
+               "    %4 = arith.addi %3, %c1 : i32 loc(#loc7)\n"
+               "    %5 = arith.addi %4, %c1 : i32 loc(#loc7)\n"
+               "    tt.return loc(#loc4)\n"
+               "  } loc(#loc)\n"
+               "} loc(#loc)\n",
+               -1);
+    tk_diags *d = tk_diags_new();
+    tk_bundle *b = tk_bundle_load(dir, NULL, d);
+    g_assert_nonnull(b);
+    g_assert_cmpuint(tk_bundle_kernel_count(b), ==, 1);
+    tk_loctab *tab = tk_bundle_loctab(b);
+    const tk_kernel *k = tk_bundle_kernel(b, 0);
+    /* The premise: more innermost positions in standard.py than in k.py. */
+    tk_bind *ix = tk_bind_new(k, tab);
+    const tk_source_ref *refs;
+    size_t n = tk_bind_source_refs(ix, TK_STAGE_TTIR, &refs);
+    size_t lib = 0, own = 0;
+    for (size_t i = 0; i < n; i++)
+        if (refs[i].n_exact &&
+            strstr(tk_loctab_file_path(tab, refs[i].file), "standard.py"))
+            lib++;
+        else if (refs[i].n_exact)
+            own++;
+    g_assert_cmpuint(lib, ==, 3);
+    g_assert_cmpuint(own, ==, 2);
+    uint32_t lib_lines = 0, own_lines = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strstr(tk_loctab_file_path(tab, refs[i].file), "standard.py"))
+            lib_lines += refs[i].n_exact;
+        else
+            own_lines += refs[i].n_exact;
+    g_assert_cmpuint(lib_lines, ==, 8);
+    g_assert_cmpuint(own_lines, ==, 5);
+    tk_bind_free(ix);
+    tk_file_id f = tk_kernel_main_source(k, tab);
+    g_assert_cmpstr(tk_loctab_file_path(tab, f), ==, "/src/k.py");
+    g_assert_cmpuint(tk_kernel_main_source(NULL, tab), ==, TK_NO_FILE);
+    tk_bundle_free(b);
+    tk_diags_free(d);
+    tk_test_remove_tree(dir);
+    g_free(dir);
 }
 
 /* ---- finding kernels -------------------------------------------------- */
@@ -501,7 +612,7 @@ static void test_sources(void)
     tk_bundle_free(b);
 
     /* ... unless a --source-dir has it, under the tail of its path. */
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("bundle-XXXXXX");
     write_file(dir, "triton/language/standard.py", "# standard\n", -1);
     const char *dirs[] = {dir};
     tk_load_options opts = {dirs, 1};
@@ -511,7 +622,7 @@ static void test_sources(void)
     g_assert_true(g_str_has_suffix(got, "/triton/language/standard.py"));
     g_assert_true(g_str_has_prefix(got, dir));
     tk_bundle_free(b);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 
     /* compiled_block: the kernels' locations name
@@ -542,7 +653,7 @@ static void test_sources_ambiguous(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("bundle-XXXXXX");
     copy_dump("vector_add/kernel_dump/" VA_DUMP_DIR "/add_kernel.ttir", dir,
               "add_kernel.ttir");
     write_file(dir, "a/x.py", "# a\n", -1);
@@ -566,7 +677,7 @@ static void test_sources_ambiguous(void)
     g_assert_true(g_str_has_suffix(got, "/c/d/y.py"));
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 }
 
@@ -656,7 +767,7 @@ static void test_save_roundtrip(void)
         return;
     tk_diags *d = tk_diags_new();
     tk_bundle *b1 = load("vector_add", NULL, d);
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     char *out = g_build_filename(tmp, "va.tkb", NULL);
     g_assert_cmpint(tk_bundle_save(b1, out, d), ==, 0);
     g_assert_cmpuint(tk_diags_count_at_least(d, TK_DIAG_WARNING), ==, 0);
@@ -717,7 +828,7 @@ static void test_save_roundtrip(void)
 
     tk_bundle_free(b2);
     tk_bundle_free(b1);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(out);
     g_free(out2);
     g_free(tmp);
@@ -730,7 +841,7 @@ static void test_save_compiled_block(void)
         return;
     tk_diags *d = tk_diags_new();
     tk_bundle *b1 = load("compiled_block", NULL, d);
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     char *out = g_build_filename(tmp, "cb", NULL);
     g_assert_cmpint(tk_bundle_save(b1, out, d), ==, 0);
     tk_bundle *b2 = tk_bundle_load(out, NULL, d);
@@ -745,7 +856,7 @@ static void test_save_compiled_block(void)
     g_assert_nonnull(strstr(got, "/sources/"));
     tk_bundle_free(b2);
     tk_bundle_free(b1);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(out);
     g_free(tmp);
     tk_diags_free(d);
@@ -756,7 +867,7 @@ static void test_save_hostile_names(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     char *in = g_build_filename(tmp, "in", NULL);
     copy_dump("vector_add/kernel_dump/" VA_DUMP_DIR "/add_kernel.ttir", in,
               "k/add_kernel.ttir");
@@ -812,7 +923,7 @@ static void test_save_hostile_names(void)
     tk_bundle_free(b2);
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(in);
     g_free(out);
     g_free(srcdir);
@@ -825,7 +936,7 @@ static void test_save_in_place_sources(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     write_file(tmp, "secret.py", "secret\n", -1);
     char *secret = g_build_filename(tmp, "secret.py", NULL);
     char *loose = g_build_filename(tmp, "loose", NULL);
@@ -883,7 +994,7 @@ static void test_save_in_place_sources(void)
     g_free(loose);
     g_free(secret);
     tk_diags_free(d);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(tmp);
 }
 
@@ -893,7 +1004,7 @@ static void test_manifest_escapes(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     char *bundle = g_build_filename(tmp, "b", NULL);
     const char *ttir = "vector_add/kernel_dump/" VA_DUMP_DIR "/add_kernel.ttir";
     copy_dump(ttir, bundle, "good/add_kernel.ttir");
@@ -958,7 +1069,7 @@ static void test_manifest_escapes(void)
     g_free(link);
     g_free(target);
     g_free(bundle);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(tmp);
 }
 
@@ -967,7 +1078,7 @@ static void test_bad_input(void)
     if (!tk_test_have_dumps())
         return;
     tk_diags *d = tk_diags_new();
-    char *tmp = make_tmp();
+    char *tmp = tk_test_make_tmp("bundle-XXXXXX");
     const char *ttir = "vector_add/kernel_dump/" VA_DUMP_DIR "/add_kernel.ttir";
 
     /* Nothing there. */
@@ -1062,7 +1173,7 @@ static void test_bad_input(void)
     g_free(garbage);
     g_free(loose);
     g_free(binonly);
-    rm_tree(tmp);
+    tk_test_remove_tree(tmp);
     g_free(tmp);
     tk_diags_free(d);
 }
@@ -1139,6 +1250,9 @@ int main(int argc, char **argv)
     g_test_add_func("/bundle/loose_files", test_loose_files);
     g_test_add_func("/bundle/single_file", test_single_file);
     g_test_add_func("/bundle/find_kernel", test_find_kernel);
+    g_test_add_func("/bundle/main_source/captures", test_main_source_captures);
+    g_test_add_func("/bundle/main_source/library_heavy",
+                    test_main_source_library_heavy);
     g_test_add_func("/bundle/sources", test_sources);
     g_test_add_func("/bundle/sources_ambiguous", test_sources_ambiguous);
     g_test_add_func("/bundle/save_roundtrip", test_save_roundtrip);

@@ -49,33 +49,6 @@ static tk_bundle *load_dump(const char *rel, tk_diags *d)
     return b;
 }
 
-static void rm_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        GDir *d = g_dir_open(path, 0, NULL);
-        for (const char *e; d && (e = g_dir_read_name(d));) {
-            char *p = g_build_filename(path, e, NULL);
-            rm_tree(p);
-            g_free(p);
-        }
-        if (d)
-            g_dir_close(d);
-        g_rmdir(path);
-    } else {
-        g_unlink(path);
-    }
-}
-
-static char *make_tmp(void)
-{
-    char *dir = g_dir_make_tmp("tkpasses-XXXXXX", NULL);
-    g_assert_nonnull(dir);
-    return dir;
-}
-
 static void write_file(const char *path, const char *text, gssize len)
 {
     char *parent = g_path_get_dirname(path);
@@ -299,7 +272,7 @@ static void test_renamed_and_moved(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     for (int i = 0; i < 2; i++) {
         const char *sub = i ? "cache" : "kernel_dump";
         char *rel = g_strconcat("vector_add/", sub, NULL);
@@ -347,7 +320,7 @@ static void test_renamed_and_moved(void)
      * not a pass dump file. */
     tk_diags_free(d);
     d = tk_diags_new();
-    char *loose = make_tmp();
+    char *loose = tk_test_make_tmp("passes-XXXXXX");
     char *kd = tk_test_find_dump("vector_add/kernel_dump", ".ttgir");
     char *ttgir = g_build_filename(loose, "add_kernel.ttgir", NULL);
     copy_tree(kd, ttgir);
@@ -360,8 +333,8 @@ static void test_renamed_and_moved(void)
                     ==, -1);
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(loose);
-    rm_tree(dir);
+    tk_test_remove_tree(loose);
+    tk_test_remove_tree(dir);
     g_free(big2);
     g_free(ttgir);
     g_free(kd);
@@ -377,7 +350,7 @@ static void test_tie_and_strangers(void)
 {
     if (!tk_test_have_dumps())
         return;
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *from = tk_test_dump_path("vector_add/cache");
     char *to = g_build_filename(dir, "cache", NULL);
     copy_tree(from, to);
@@ -403,7 +376,7 @@ static void test_tie_and_strangers(void)
                              "is one of the kernels loaded here"));
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(from);
     g_free(to);
     g_free(dir);
@@ -466,7 +439,7 @@ static void test_direct_file(void)
     tk_bundle_free(b);
 
     /* The same compile twice: two kernels, the later one's name with -2. */
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     copy_dump_n("vector_add/mlir_passes.txt", dir, "twice.txt", 2);
     char *twice = g_build_filename(dir, "twice.txt", NULL);
     b = load_path(twice, d);
@@ -494,7 +467,7 @@ static void test_direct_file(void)
     g_assert_true(diag_about(e, TK_DIAG_ERROR, "noname.txt",
                              "no dump in it defines a kernel"));
     tk_diags_free(e);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(noname);
     g_free(twice);
     g_free(dir);
@@ -549,7 +522,7 @@ static void test_pass_folder(void)
         return;
     /* What a user copies from another machine: the MLIR_DUMP_PATH file and
      * the stderr, nothing else. */
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     copy_dump_n("vector_add/mlir_passes.txt", dir, "mlir_passes.txt", 1);
     copy_dump_n("vector_add/stderr.txt", dir, "stderr.txt", 1);
     tk_diags *d = tk_diags_new();
@@ -580,7 +553,7 @@ static void test_pass_folder(void)
                      ==, 73 + 191);
 
     /* Saved as a bundle and loaded again: the same. */
-    char *outdir = make_tmp();
+    char *outdir = tk_test_make_tmp("passes-XXXXXX");
     char *out = g_build_filename(outdir, "b", NULL);
     g_assert_cmpint(tk_bundle_save(b, out, d), ==, 0);
     tk_bundle *s = load_path(out, d);
@@ -629,8 +602,8 @@ static void test_pass_folder(void)
     tk_bundle_free(b);
     g_free(to);
     g_free(ttir);
-    rm_tree(outdir);
-    rm_tree(dir);
+    tk_test_remove_tree(outdir);
+    tk_test_remove_tree(dir);
     g_free(out);
     g_free(outdir);
     g_free(dir);
@@ -655,7 +628,7 @@ static void check_pairs(const char *rel, size_t n_kernels)
         g_assert_cmpint(truth[2 * i], >=, 0);
         g_assert_cmpint(truth[2 * i + 1], >=, 0);
     }
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *m_rel = g_strconcat(rel, "/mlir_passes.txt", NULL);
     char *l_rel = g_strconcat(rel, "/stderr.txt", NULL);
     link_dump(m_rel, dir, "mlir_passes.txt");
@@ -686,7 +659,7 @@ static void check_pairs(const char *rel, size_t n_kernels)
     }
     tk_bundle_free(b);
     tk_bundle_free(c);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(used);
     g_free(truth);
     g_free(m_rel);
@@ -713,7 +686,7 @@ static void test_pass_folder_ambiguous(void)
     /* The same compile twice in both files: the dumps cannot say which
      * LLVM half goes with which MLIR half, so none is joined: four
      * kernels, and a note. */
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     copy_dump_n("vector_add/mlir_passes.txt", dir, "mlir_passes.txt", 2);
     copy_dump_n("vector_add/stderr.txt", dir, "stderr.txt", 2);
     tk_diags *d = tk_diags_new();
@@ -732,11 +705,11 @@ static void test_pass_folder_ambiguous(void)
     }
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 
     /* Two MLIR compiles, one LLVM compile that fits both: three kernels. */
-    dir = make_tmp();
+    dir = tk_test_make_tmp("passes-XXXXXX");
     copy_dump_n("vector_add/mlir_passes.txt", dir, "mlir_passes.txt", 2);
     copy_dump_n("vector_add/stderr.txt", dir, "stderr.txt", 1);
     d = tk_diags_new();
@@ -745,7 +718,7 @@ static void test_pass_folder_ambiguous(void)
     g_assert_cmpuint(tk_bundle_kernel_count(b), ==, 3);
     tk_bundle_free(b);
     tk_diags_free(d);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(dir);
 }
 
@@ -764,7 +737,7 @@ static void assert_load_fails(const char *dir, const char *file_part,
 
 static void test_pass_folder_bad(void)
 {
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *path = g_build_filename(dir, "mlir_passes.txt", NULL);
     write_file(path, "", 0);
     assert_load_fails(dir, "/mlir_passes.txt", "it is empty");
@@ -777,7 +750,7 @@ static void test_pass_folder_bad(void)
                -1);
     assert_load_fails(dir, "/mlir_passes.txt",
                       "no dump in it defines a kernel");
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(path);
     g_free(dir);
 }
@@ -811,7 +784,7 @@ static void round_trip(const char *rel, size_t n_kernels)
     tk_diags *d = tk_diags_new();
     tk_bundle *b = load_dump(rel, d);
     g_assert_cmpuint(tk_bundle_kernel_count(b), ==, n_kernels);
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *out = g_build_filename(dir, "bundle", NULL);
     gint64 t0 = g_get_monotonic_time();
     g_assert_cmpint(tk_bundle_save(b, out, d), ==, 0);
@@ -895,7 +868,7 @@ static void round_trip(const char *rel, size_t n_kernels)
     tk_bundle_free(e);
     tk_bundle_free(c);
     tk_bundle_free(b);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(again);
     g_free(out);
     g_free(dir);
@@ -922,7 +895,7 @@ static void test_save_direct(void)
         return;
     tk_diags *d = tk_diags_new();
     tk_bundle *b = load_dump("autotuned_matmul/mlir_passes.txt", d);
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *out = g_build_filename(dir, "b", NULL);
     g_assert_cmpint(tk_bundle_save(b, out, d), ==, 0);
     tk_bundle *c = load_path(out, d);
@@ -948,7 +921,7 @@ static void test_save_direct(void)
     tk_bundle_free(e);
     tk_bundle_free(c);
     tk_bundle_free(b);
-    rm_tree(dir);
+    tk_test_remove_tree(dir);
     g_free(out);
     g_free(dir);
     tk_diags_free(d);
@@ -962,7 +935,7 @@ static char *saved_vector_add(char **kdir)
 {
     tk_diags *d = tk_diags_new();
     tk_bundle *b = load_dump("vector_add", d);
-    char *dir = make_tmp();
+    char *dir = tk_test_make_tmp("passes-XXXXXX");
     char *out = g_build_filename(dir, "b", NULL);
     g_assert_cmpint(tk_bundle_save(b, out, d), ==, 0);
     tk_bundle_free(b);
@@ -1029,7 +1002,7 @@ static void test_bad_manifest_entries(void)
     tk_bundle_free(b);
     tk_diags_free(d);
     char *parent = g_path_get_dirname(out);
-    rm_tree(parent);
+    tk_test_remove_tree(parent);
     g_free(parent);
     g_free(link);
     g_free(outside);
@@ -1097,7 +1070,7 @@ static void test_bad_pass_files(void)
     {
         tk_diags *e = tk_diags_new();
         tk_bundle *v = load_dump("vector_add", e);
-        char *dir2 = make_tmp();
+        char *dir2 = tk_test_make_tmp("passes-XXXXXX");
         char *out2 = g_build_filename(dir2, "b", NULL);
         g_assert_cmpint(tk_bundle_save(v, out2, e), ==, 0);
         tk_bundle_free(v);
@@ -1117,12 +1090,12 @@ static void test_bad_pass_files(void)
         g_assert_cmpuint(dumps, <, 193);
         tk_bundle_free(v);
         tk_diags_free(e);
-        rm_tree(dir2);
+        tk_test_remove_tree(dir2);
         g_free(out2);
         g_free(dir2);
     }
     char *parent = g_path_get_dirname(out);
-    rm_tree(parent);
+    tk_test_remove_tree(parent);
     g_free(parent);
     g_free(gz2);
     g_free(fifo);
@@ -1177,25 +1150,21 @@ static void big_child(const char *out, const char *report)
 
 static void test_big_capture(void)
 {
-    /* The parent's pid in the name: two test runs at once (two build
-     * folders) must not share it; the child (a subprocess) finds it. */
-    char name[64];
-    g_snprintf(name, sizeof name, "tk-bundle-passes-big-%ld",
-               (long)(g_test_subprocess() ? getppid() : getpid()));
-    char *dir = g_build_filename(g_get_tmp_dir(), name, NULL);
+    /* The same path in the child (a subprocess shares the parent's
+     * temporary folder), which the parent makes first. */
+    char *dir = tk_test_tmp_path("bundle-passes-big");
     char *out = g_build_filename(dir, "b", NULL);
     char *report = g_build_filename(dir, "report.txt", NULL);
     if (g_test_subprocess()) {
         big_child(out, report);
     } else if (tk_test_have_dumps()) {
-        rm_tree(dir);
         g_assert_cmpint(g_mkdir(dir, 0755), ==, 0);
         g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
         char *msg = NULL;
         if (g_file_get_contents(report, &msg, NULL, NULL))
             g_test_message("%s", msg);
         g_free(msg);
-        rm_tree(dir);
+        tk_test_remove_tree(dir);
         g_test_trap_assert_passed();
     }
     g_free(report);

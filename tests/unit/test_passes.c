@@ -64,7 +64,7 @@ static size_t count_warnings_with(const tk_diags *d, const char *needle)
 
 static char *write_temp(const char *name, const char *data, gssize len)
 {
-    char *path = g_build_filename(g_get_tmp_dir(), name, NULL);
+    char *path = tk_test_tmp_path(name);
     g_assert_true(g_file_set_contents(path, data, len, NULL));
     return path;
 }
@@ -855,6 +855,45 @@ static void test_sniff(void)
     g_assert_cmpint(tk_passes_sniff("", 0), ==, TK_PASSES_FILE_NONE);
 }
 
+/* The kind of a whole indexed file, which `tkview info` shows and the
+ * bundle writer names slices after: the sniffer reads only the head. */
+static void test_content_kind(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    tk_diags *d = tk_diags_new();
+    /* 73 "// -----// IR Dump Before" headers, nothing else */
+    tk_passes *p = index_dump("vector_add/mlir_passes.txt", d);
+    g_assert_cmpint(tk_passes_content_kind(p), ==, TK_PASSES_FILE_MLIR);
+    tk_passes_free(p);
+    /* stderr.txt:1 "// -----// SoftwarePipeliner internal IR Dump After:
+     * LowerLoops", then "; *** IR Dump After ..." LLVM dumps */
+    p = index_dump("vector_add/stderr.txt", d);
+    g_assert_cmpint(tk_passes_get(p, 0)->kind, ==, TK_PASS_MLIR_INTERNAL);
+    g_assert_cmpint(tk_passes_content_kind(p), ==, TK_PASSES_FILE_LLVM);
+    tk_passes_free(p);
+    g_assert_cmpint(tk_passes_content_kind(NULL), ==, TK_PASSES_FILE_NONE);
+
+    /* MLIR dumps past the sniffer's window (mlir_passes.txt is 553 064
+     * bytes), then an LLVM dump: the head says MLIR, the file is mixed. */
+    gsize len;
+    char *mlir = read_dump_file("vector_add/mlir_passes.txt", &len);
+    g_assert_cmpuint(len, >, TK_PASSES_SNIFF_BYTES);
+    char *text = g_strconcat(mlir,
+                             "; *** IR Dump After InstCombinePass on f ***\n"
+                             "define void @f() {\n  ret void\n}\n", NULL);
+    char *path = write_temp("passes-mixed.txt", text, -1);
+    g_assert_cmpint(tk_passes_sniff_file(path), ==, TK_PASSES_FILE_MLIR);
+    p = index_file(path, d);
+    g_assert_cmpint(tk_passes_content_kind(p), ==, TK_PASSES_FILE_MIXED);
+    tk_passes_free(p);
+    g_unlink(path);
+    g_free(path);
+    g_free(text);
+    g_free(mlir);
+    tk_diags_free(d);
+}
+
 /* ---- bad input ------------------------------------------------------------ */
 
 static void test_cut_mid_module(void)
@@ -868,7 +907,7 @@ static void test_cut_mid_module(void)
     const char *p = data;
     for (int l = 0; l < 1199; l++)
         p = strchr(p, '\n') + 1;
-    char *path = write_temp("tk-passes-cut.txt", data, p - data);
+    char *path = write_temp("passes-cut.txt", data, p - data);
     tk_diags *d = tk_diags_new();
     tk_passes *ix = index_file(path, d);
     g_assert_cmpuint(tk_passes_count(ix), ==, 15);
@@ -907,7 +946,7 @@ static void test_header_without_body_and_garbage(void)
     g_string_append(s, "hello from the program\nTraceback (most recent call "
                        "last):\n  File \"x.py\", line 3, in <module>\n\n");
     g_string_append_len(s, l112, (gssize)(len - (size_t)(l112 - data)));
-    char *path = write_temp("tk-passes-nobody.txt", s->str, (gssize)s->len);
+    char *path = write_temp("passes-nobody.txt", s->str, (gssize)s->len);
     tk_diags *d = tk_diags_new();
     tk_passes *ix = index_file(path, d);
     g_assert_cmpuint(tk_passes_count(ix), ==, 73);
@@ -955,7 +994,7 @@ static void test_interleaved_processes(void)
         g_string_append_printf(s, "%s\n", al[j]);
     for (size_t j = both; bl[j]; j++)
         g_string_append_printf(s, "%s\n", bl[j]);
-    char *path = write_temp("tk-passes-interleaved.txt", s->str,
+    char *path = write_temp("passes-interleaved.txt", s->str,
                             (gssize)s->len);
     tk_diags *d = tk_diags_new();
     tk_passes *ix = index_file(path, d);
@@ -998,7 +1037,7 @@ static void test_binary_data(void)
         g_string_append_c(s, (char)(i % 7 == 0 ? 0 : 0x80 + i % 100));
     g_string_append_c(s, '\n');
     g_string_append(s, strchr(p, '\n') + 1);
-    char *path = write_temp("tk-passes-binary.txt", s->str, (gssize)s->len);
+    char *path = write_temp("passes-binary.txt", s->str, (gssize)s->len);
     tk_diags *d = tk_diags_new();
     tk_passes *ix = index_file(path, d);
     g_assert_cmpuint(tk_passes_count(ix), ==, 73);
@@ -1050,7 +1089,7 @@ static void test_window_and_crlf(void)
             g_string_append_c(s, '\r');
         g_string_append_c(s, data[i]);
     }
-    char *crlf = write_temp("tk-passes-crlf.txt", s->str, (gssize)s->len);
+    char *crlf = write_temp("passes-crlf.txt", s->str, (gssize)s->len);
     tk_passes *c = index_file(crlf, d);
     g_assert_cmpuint(tk_passes_count(c), ==, 73);
     for (size_t i = 0; i < 73; i++) {
@@ -1077,13 +1116,14 @@ static void test_empty_missing_and_banners(void)
     tk_diags *d = tk_diags_new();
     g_assert_null(tk_passes_index("/nonexistent/tkview/stderr.txt", d));
     g_assert_cmpuint(tk_diags_count_at_least(d, TK_DIAG_ERROR), ==, 1);
-    g_assert_null(tk_passes_index(g_get_tmp_dir(), d)); /* a folder */
+    g_assert_null(tk_passes_index(tk_test_tmp_dir(), d)); /* a folder */
 
-    char *path = write_temp("tk-passes-empty.txt", "", 0);
+    char *path = write_temp("passes-empty.txt", "", 0);
     tk_diags *e = tk_diags_new();
     tk_passes *p = index_file(path, e);
     g_assert_cmpuint(tk_passes_count(p), ==, 0);
     g_assert_cmpuint(tk_passes_seq_count(p), ==, 0);
+    g_assert_cmpint(tk_passes_content_kind(p), ==, TK_PASSES_FILE_NONE);
     g_assert_cmpuint(tk_diags_count_at_least(e, TK_DIAG_WARNING), ==, 0);
     tk_passes_free(p);
     g_unlink(path);
@@ -1107,7 +1147,7 @@ static void test_empty_missing_and_banners(void)
         "*** IR Dump After InstSimplifyPass on g filtered out ***\n"
         "*** IR Dump After NoOpFunctionPass on f omitted because no change ***\n"
         "; *** IR Dump After InstCombinePass on f";
-    path = write_temp("tk-passes-banners.txt", text, -1);
+    path = write_temp("passes-banners.txt", text, -1);
     tk_diags *b = tk_diags_new();
     p = index_file(path, b);
     g_assert_cmpuint(tk_passes_count(p), ==, 7);
@@ -1174,9 +1214,8 @@ static void big_file_child(const char *path, const char *report)
 
 static void test_big_file(void)
 {
-    char *path = g_build_filename(g_get_tmp_dir(), "tk-passes-big.txt", NULL);
-    char *report =
-        g_build_filename(g_get_tmp_dir(), "tk-passes-big.report", NULL);
+    char *path = tk_test_tmp_path("passes-big.txt");
+    char *report = tk_test_tmp_path("passes-big.report");
     if (g_test_subprocess()) {
         big_file_child(path, report);
         g_free(path);
@@ -1219,6 +1258,7 @@ int main(int argc, char **argv)
     g_test_add_func("/passes/autotuned", test_autotuned);
     g_test_add_func("/passes/gluon", test_gluon);
     g_test_add_func("/passes/sniff", test_sniff);
+    g_test_add_func("/passes/content-kind", test_content_kind);
     g_test_add_func("/passes/bad/cut", test_cut_mid_module);
     g_test_add_func("/passes/bad/no-body-and-garbage",
                     test_header_without_body_and_garbage);

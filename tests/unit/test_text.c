@@ -41,7 +41,7 @@ static void test_read_refuses_binary_and_missing(void)
     g_assert_cmpuint(tk_diags_count_at_least(d, TK_DIAG_ERROR), ==, 1);
     g_assert_cmpstr(tk_diags_get(d, 0)->file, ==, "/nonexistent/tkview/file.ttgir");
 
-    char *path = g_build_filename(g_get_tmp_dir(), "tk-test-binary.bin", NULL);
+    char *path = tk_test_tmp_path("test-binary.bin");
     g_assert_true(g_file_set_contents(path, "abc\0def", 7, NULL));
     g_assert_cmpint(text_read(&t, path, d), ==, -1);
     g_assert_nonnull(strstr(tk_diags_get(d, 1)->message, "binary"));

@@ -265,7 +265,7 @@ static void test_substep_hosts(void)
     append_lines(mixed, err, 1, 68);
     g_string_append(mixed, "\n\n");
     append_lines(mixed, mlir, 2536, 7828);
-    char *path = g_build_filename(g_get_tmp_dir(), "tk-timeline-mixed.txt", NULL);
+    char *path = tk_test_tmp_path("timeline-mixed.txt");
     g_assert_true(g_file_set_contents(path, mixed->str, (gssize)mixed->len, NULL));
     tk_passes *p = tk_passes_index(path, d);
     g_assert_cmpuint(tk_passes_seq_count(p), ==, 1);
@@ -325,7 +325,7 @@ static void test_final_stage(void)
     const char *cut = data;
     for (int l = 0; l < 1105; l++)
         cut = strchr(cut, '\n') + 1;
-    char *tmp = g_build_filename(g_get_tmp_dir(), "tk-timeline-ttir.txt", NULL);
+    char *tmp = tk_test_tmp_path("timeline-ttir.txt");
     g_assert_true(g_file_set_contents(tmp, data, cut - data, NULL));
     tk_passes *p = tk_passes_index(tmp, c.diags);
     g_assert_nonnull(p);
@@ -750,7 +750,7 @@ static char *write_many(const char *name, int copies, size_t *dump_bytes)
     for (int l = 4830; l < 5625; l++)
         b = strchr(b, '\n') + 1;
     *dump_bytes = (size_t)(b - a);
-    char *out = g_build_filename(g_get_tmp_dir(), name, NULL);
+    char *out = tk_test_tmp_path(name);
     FILE *f = fopen(out, "wb");
     g_assert_nonnull(f);
     for (int i = 0; i < copies; i++)
@@ -780,7 +780,7 @@ static void test_memory(void)
 {
     if (g_test_subprocess()) {
         size_t bytes, n;
-        char *path = write_many("tk-timeline-many.txt", 600, &bytes);
+        char *path = write_many("timeline-many.txt", 600, &bytes);
         long kb = build_growth_kb(path, &n);
         g_unlink(path);
         g_free(path);
@@ -810,7 +810,7 @@ static void test_bad_input(void)
         "module {\n  tt.func public @k() {\n    %0 = arith.constant 1 : i32\n    tt.return\n  }\n}\n\n\n"
         "// -----// IR Dump Before C (c) ('builtin.module' operation) //----- //\n"
         "module {\n  tt.func public @k() {\n    %0 = arith.con";
-    char *path = g_build_filename(g_get_tmp_dir(), "tk-timeline-bad.txt", NULL);
+    char *path = tk_test_tmp_path("timeline-bad.txt");
     g_assert_true(g_file_set_contents(path, text, -1, NULL));
     tk_diags *d = tk_diags_new();
     tk_passes *p = tk_passes_index(path, d);

@@ -63,6 +63,17 @@ const char *tk_kernel_stage_missing(const tk_kernel *kernel, tk_stage_kind kind)
 TK_API
 const char *tk_kernel_origin(const tk_kernel *kernel);
 
+/* The file of the kernel's own code, which a front end opens first: the
+ * file most lines of the kernel's first located stage (TTIR, or TTGIR for a
+ * Gluon kernel) have the outermost frame of a stack in.  Outermost, because
+ * every stack ends at the @triton.jit kernel itself, however deep the
+ * helpers and Triton's library inlined into it go (counting innermost
+ * frames would pick triton/language/standard.py for a kernel made mostly of
+ * tl.sum and tl.max).  Ties go to the first path in byte order.
+ * TK_NO_FILE when no stage has a location.  TAB is the bundle's table. */
+TK_API
+tk_file_id tk_kernel_main_source(const tk_kernel *kernel, const tk_loctab *tab);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,7 @@ typedef uint32_t tk_file_id;  /* index into the table's files */
 typedef uint32_t tk_stack_id; /* index into the table's stacks */
 
 #define TK_NO_STACK ((tk_stack_id)UINT32_MAX)
+#define TK_NO_FILE ((tk_file_id)UINT32_MAX)
 
 /* One frame of a stack.  LINE is 1-based.  COL is 1-based, or 0 where the
  * format has no column (SASS) or the producer left it out (LLVM without

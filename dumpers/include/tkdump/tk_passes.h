@@ -229,6 +229,13 @@ uint64_t tk_passes_line_count(const tk_passes *passes);
 
 TK_API
 size_t tk_passes_count(const tk_passes *passes);
+
+/* What the file holds, from every dump indexed in it (tk_passes_sniff()
+ * looks at the head only): TK_PASSES_FILE_MLIR, _LLVM (Triton's internal
+ * MLIR dumps count as LLVM: they come in the same stderr), _MIXED, or
+ * TK_PASSES_FILE_NONE for a file with no dump. */
+TK_API
+tk_passes_file_kind tk_passes_content_kind(const tk_passes *passes);
 /* Dump I, in file order; NULL when out of range.  Owned by the index. */
 TK_API
 const tk_pass_dump *tk_passes_get(const tk_passes *passes, size_t i);

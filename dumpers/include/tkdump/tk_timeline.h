@@ -352,8 +352,9 @@ tk_ir_diff *tk_timeline_diff_substep(const tk_timeline *tl, size_t i,
 
 /* ---- pass history of a source line ----------------------------------------- */
 
-/* Whether a location's file is the one asked for (a path suffix, a resolved
- * path: the caller decides).  Asked once per file id. */
+/* Whether a location's file is the one asked for (the caller decides;
+ * tk_file_query_accepts() of tk_file_query.h is the rule for a FILE a user
+ * typed).  Asked once per file id. */
 typedef int (*tk_file_pred)(const tk_loctab *tab, tk_file_id file,
                             void *user);
 

@@ -525,20 +525,6 @@ gboolean bundle_passfiles_load_found(tk_bundle *b, tk_diags *diags)
 
 /* ---- bundles: each kernel's slice ------------------------------------------ */
 
-/* "mlir", "llvm" or "mixed", from the dumps of P (as tk_passes_sniff would
- * say from its head, but for the whole file). */
-static const char *content_kind(const tk_passes *p)
-{
-    gboolean mlir = FALSE, llvm = FALSE;
-    for (size_t i = 0; i < tk_passes_count(p) && !(mlir && llvm); i++) {
-        if (tk_passes_get(p, i)->kind == TK_PASS_MLIR)
-            mlir = TRUE;
-        else
-            llvm = TRUE;
-    }
-    return mlir && llvm ? "mixed" : llvm ? "llvm" : "mlir";
-}
-
 /* Copies the dumps of sequence S of P, header through body, into W, a chunk
  * at a time.  Returns 0, or -1 when P cannot be read (reported in DIAGS) or
  * W failed. */
@@ -598,7 +584,8 @@ int bundle_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
             if (rc != 0)
                 break;
         }
-        const char *kind = content_kind(f->ix);
+        const char *kind =
+            tk_passes_file_kind_name(tk_passes_content_kind(f->ix));
         char *name = g_strdup_printf("%s.txt.gz", kind);
         for (int c = 2; g_hash_table_contains(used, name); c++) {
             g_free(name);

@@ -2,12 +2,14 @@
  * loaded (each kernel's slice of the pass dumps: passfiles.c).
  *
  * The bundle is built in a fresh folder beside OUTDIR and renamed into place
- * at the end, so OUTDIR is either absent or a whole bundle, never half of
- * one.  Every name written is made here from safe characters
- * (bundle_path_safe_name): nothing a kernel name, hash or source path says can
- * place a file outside OUTDIR.  manifest.json is written last.
+ * at the end (tk_staged_dir.h), so OUTDIR is either absent or a whole
+ * bundle, never half of one.  Every name written is made here from safe
+ * characters (bundle_path_safe_name): nothing a kernel name, hash or source
+ * path says can place a file outside OUTDIR.  manifest.json is written
+ * last.
  */
 #include "bundle/internal.h"
+#include "tkdump/tk_staged_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,28 +78,6 @@ static int copy_file(const char *from, const char *to, char **err)
     return rc;
 }
 
-/* Removes the folder PATH that this file made, with what is in it.
- * Symbolic links are removed, never followed. */
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        GDir *d = g_dir_open(path, 0, NULL);
-        for (const char *e; d && (e = g_dir_read_name(d));) {
-            char *p = g_build_filename(path, e, NULL);
-            remove_tree(p);
-            g_free(p);
-        }
-        if (d)
-            g_dir_close(d);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 /* Whether PATH is a folder with something in it. */
 static gboolean dir_not_empty(const char *path)
 {
@@ -113,7 +93,7 @@ static gboolean dir_not_empty(const char *path)
 
 typedef struct {
     tk_bundle *b;
-    char *tmp;   /* the folder being built */
+    const char *tmp; /* the folder being built */
     tk_diags *diags;
     const char *outdir;
     GHashTable *used; /* names taken in the bundle folder */
@@ -282,20 +262,18 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
         g_free(out);
         return -1;
     }
-    char *parent = g_path_get_dirname(out);
-    char *name = g_path_get_basename(out);
-    char *tmpl = g_strdup_printf("%s/.%s.tmp-XXXXXX", parent, name);
-    g_free(parent);
-    g_free(name);
-    if (!g_mkdtemp_full(tmpl, 0755)) {
+    /* Built beside OUTDIR, renamed into place at the end (util/'s
+     * tk_staged_dir), so OUTDIR is never half a bundle. */
+    tk_staged_dir *staged = tk_staged_dir_new(out, 0);
+    if (!staged) {
         tk_diags_add(diags, TK_DIAG_ERROR, outdir, 0,
                      "cannot write the bundle: cannot create a folder beside "
                      "it: %s",
                      g_strerror(errno));
-        g_free(tmpl);
         g_free(out);
         return -1;
     }
+    const char *tmpl = tk_staged_dir_path(staged);
     writer w = {.b = b, .tmp = tmpl, .diags = diags, .outdir = outdir,
                 .used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
                                               NULL)};
@@ -325,15 +303,14 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
         g_free(mpath);
         g_free(text);
     }
-    /* rename() replaces an empty folder, and fails on one that was filled
-     * meanwhile: nobody's files are lost. */
-    if (rc == 0 && rename(tmpl, out) != 0) {
+    /* The commit replaces an empty folder, and fails on one that was
+     * filled meanwhile: nobody's files are lost. */
+    if (rc == 0 && tk_staged_dir_commit(staged) != 0) {
         tk_diags_add(diags, TK_DIAG_ERROR, outdir, 0,
                      "cannot put the bundle in place: %s", g_strerror(errno));
         rc = -1;
     }
-    if (rc != 0)
-        remove_tree(tmpl);
+    tk_staged_dir_free(staged); /* removes it unless committed */
 
     for (size_t i = 0; i < nk; i++) {
         g_free(mks[i].folder);
@@ -352,7 +329,6 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
         g_free(srcs[i].file);
     g_free(srcs);
     g_hash_table_destroy(w.used);
-    g_free(tmpl);
     g_free(out);
     return rc;
 }
