@@ -7,9 +7,12 @@
  * (tk_timeline_diff(), tk_timeline.h).  Lines are compared as tk_normalize.h
  * compares them: debug locations and value numbers do not make a change.
  *
- * Ownership: a tk_ir_diff owns copies of both texts it compares (a diff of
- * two stages borrows the stages, which must outlive it); everything it
- * returns is owned by the diff.  Free with tk_ir_diff_free().
+ * Ownership: a tk_ir_diff made from two texts owns copies of them; a diff
+ * of two stages borrows the stages, and a diff made by a timeline reads
+ * its lines back from the timeline's pass dump files (their indexes, and
+ * the kernel, must outlive it).  Everything it returns is owned by the
+ * diff.  Free with tk_ir_diff_free().  A diff is used by one thread at a
+ * time: reading lines back fills its buffers.
  */
 #ifndef TKDUMP_TK_IR_DIFF_H
 #define TKDUMP_TK_IR_DIFF_H
@@ -73,12 +76,94 @@ const tk_hunk *tk_ir_diff_hunks(const tk_ir_diff *d, size_t *n);
 
 TK_API
 uint32_t tk_ir_diff_kept_count(const tk_ir_diff *d, int side);
+/* ---- reading lines back ------------------------------------------------
+ *
+ * A diff holds a few words per line (where the line lies, the hash of its
+ * normalized text), never the texts: a line's text is read back from where
+ * it lies (a pass dump file, by offset) when it is asked for, so a diff of
+ * two 2 GB dumps costs what its lines cost, and showing a part of it costs
+ * what that part holds.  Read the lines you show, in order where you can
+ * (reads ahead are kept: a run of neighbouring lines costs one read). */
+
 /* Kept line K of SIDE in its original text (locations and all); *LEN its
  * length; *LINE (if not NULL) its 1-based line number in the side's text.
- * NULL when K is out of range. */
+ * The text is the diff's, valid until the next tk_ir_diff_kept_line() or
+ * tk_ir_diff_kept_head() call for the same SIDE of D (each side has its
+ * own: a line of A and a line of B can be held at once), or until D is
+ * freed; copy what you keep.  NULL when K is out of range, or when the
+ * text cannot be read back (its file changed since it was indexed). */
 TK_API
 const char *tk_ir_diff_kept_line(const tk_ir_diff *d, int side, uint32_t k,
                                  size_t *len, uint32_t *line);
+
+/* The length in bytes of kept line K of SIDE, known without reading it; 0
+ * when K is out of range. */
+TK_API
+size_t tk_ir_diff_kept_len(const tk_ir_diff *d, int side, uint32_t k);
+
+/* The first bytes of kept line K of SIDE, at most MAX of them (cut before a
+ * UTF-8 sequence that would not fit whole), as tk_ir_diff_kept_line() gives
+ * the whole line and with the same lifetime: only those bytes are read.
+ * *LEN receives how many; the line's whole length is
+ * tk_ir_diff_kept_len().  For a line of 32 KB of struct type that a person
+ * sees the start of. */
+TK_API
+const char *tk_ir_diff_kept_head(const tk_ir_diff *d, int side, uint32_t k,
+                                 size_t max, size_t *len, uint32_t *line);
+
+/* ---- showing a giant diff within a budget ----------------------------- *
+ *
+ * A pass that rewrites a 2 GB module changes every line of it: no page,
+ * window or terminal can take that.  tk_ir_diff_group_budget() hands out
+ * the groups of a unified diff (as tk_diff_group() makes them) up to a
+ * budget of lines and bytes, and says what it left out, so that a front
+ * end shows the start of the change and tells how to see the rest
+ * (`tkview diff --pass N`, which prints all of it, reading as it goes). */
+
+typedef struct {
+    uint32_t context;      /* equal lines around each change, as
+                              tk_diff_group() */
+    uint64_t first_line;   /* lines of the unified diff to skip before the
+                              first one handed out (0: from the start), for
+                              a front end that pages through a giant diff */
+    uint64_t max_lines;    /* lines handed out at most: each context,
+                              removed and added line counts one (a group's
+                              "@@" line does not); 0: no limit */
+    uint64_t max_bytes;    /* bytes of those lines' text at most (a context
+                              line counts its A side's bytes); 0: no
+                              limit */
+    size_t max_line_bytes; /* a longer line counts as this many bytes: the
+                              front end shows its head (tk_ir_diff_kept_head)
+                              with what is left out; 0: lines count whole */
+} tk_ir_diff_budget;
+
+/* What a budget handed out and left out, counted in unified diff lines.
+ * The whole diff has lines_skipped + lines_shown + lines_left lines. */
+typedef struct {
+    uint64_t lines_skipped; /* before budget.first_line */
+    uint64_t lines_shown;   /* handed out */
+    uint64_t lines_left;    /* after the budget ran out */
+    uint64_t bytes_shown;   /* as budget.max_bytes counts them */
+    uint32_t groups;        /* groups of the whole diff */
+    uint32_t groups_shown;  /* handed out, whole or in part */
+    uint32_t removed_left;  /* removed lines left out (skipped or after) */
+    uint32_t added_left;    /* added lines left out (skipped or after) */
+    int cut;                /* 1 when any line was skipped or left out */
+} tk_ir_diff_cut;
+
+/* Hands the groups of D's unified diff to FN as tk_diff_group() does (a
+ * TK_HUNK_GROUP hunk giving the extent of what is handed out of the group,
+ * then its hunks, over kept lines), starting BUDGET->first_line lines in
+ * and stopping when the next line would pass BUDGET->max_lines or
+ * BUDGET->max_bytes (at least one line is handed out, whatever its size).
+ * A group is cut between lines: a cut hunk keeps the lines handed out
+ * (a replace cut among its removed lines becomes a delete).  Nothing is
+ * read: the counts come from the lines' lengths.  Fills *CUT (may be
+ * NULL).  Returns 0, or what FN returned to stop.  BUDGET NULL: no limit,
+ * context 3. */
+TK_API
+int tk_ir_diff_group_budget(const tk_ir_diff *d, const tk_ir_diff_budget *budget,
+                            tk_diff_hunk_fn fn, void *user, tk_ir_diff_cut *cut);
 
 /* Reads the locations of both sides (once; later calls do nothing),
  * interning them in TAB, which must outlive the diff.  Machine code has

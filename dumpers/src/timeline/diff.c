@@ -248,6 +248,32 @@ const char *tk_ir_diff_kept_line(const tk_ir_diff *d, int side, uint32_t k,
     return t;
 }
 
+size_t tk_ir_diff_kept_len(const tk_ir_diff *d, int side, uint32_t k)
+{
+    size_t len = 0;
+    if (!tk_ir_diff_kept_line(d, side, k, &len, NULL))
+        return 0;
+    return len;
+}
+
+const char *tk_ir_diff_kept_head(const tk_ir_diff *d, int side, uint32_t k,
+                                 size_t max, size_t *len, uint32_t *line)
+{
+    const char *t = tk_ir_diff_kept_line(d, side, k, len, line);
+    if (t && *len > max) {
+        size_t n = max;
+        /* Not in the middle of a UTF-8 sequence: back off its
+         * continuation bytes and its lead byte. */
+        size_t back = 0;
+        while (n > 0 && back < 3 && ((unsigned char)t[n] & 0xc0) == 0x80) {
+            n--;
+            back++;
+        }
+        *len = n;
+    }
+    return t;
+}
+
 int tk_ir_diff_bind(tk_ir_diff *d, tk_loctab *tab, tk_diags *diags)
 {
     if (d->bound)

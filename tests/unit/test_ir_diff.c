@@ -1,0 +1,235 @@
+/* test_ir_diff.c - a tk_ir_diff read back line by line and shown within a
+ * budget (tk_ir_diff_group_budget()): what is handed out, how a group and
+ * a hunk are cut, and what the counts of what was left out say.
+ *
+ * The texts are small and written here, so that every expected hunk can be
+ * worked out by hand (the comments do it):
+ *   A: "line 0" .. "line 9"
+ *   B: "line 0" "line 1" "changed line 2" "changed line 3" "line 4" ..
+ *      "line 7" "line 9"
+ * Lines are compared as they are (TK_IR_PLAIN), so the hunks are
+ *   equal A[0,2) B[0,2); replace A[2,4) B[2,4); equal A[4,8) B[4,8);
+ *   delete A[8,9) at B 8; equal A[9,10) B[8,9)
+ * and with one line of context the unified diff has two groups, apart by
+ * four equal lines (more than 2 * 1 + 1):
+ *   group 1:  " line 1" "-line 2" "-line 3" "+changed line 2"
+ *             "+changed line 3" " line 4"            (6 lines)
+ *   group 2:  " line 7" "-line 8" " line 9"          (3 lines)
+ */
+#include <string.h>
+
+#include "tk_test.h"
+#include "tkdump/tk_ir_diff.h"
+
+static const char text_a[] = "line 0\nline 1\nline 2\nline 3\nline 4\n"
+                             "line 5\nline 6\nline 7\nline 8\nline 9\n";
+static const char text_b[] = "line 0\nline 1\nchanged line 2\nchanged line 3\n"
+                             "line 4\nline 5\nline 6\nline 7\nline 9\n";
+
+static tk_ir_diff *make_diff(void)
+{
+    tk_ir_diff *d = tk_ir_diff_texts(TK_IR_PLAIN, TK_STAGE_UNKNOWN, "a", text_a,
+                                     strlen(text_a), "b", text_b, strlen(text_b), NULL);
+    g_assert_nonnull(d);
+    return d;
+}
+
+static int collect(const tk_hunk *h, void *user)
+{
+    g_array_append_val((GArray *)user, *h);
+    return 0;
+}
+
+static GArray *run(const tk_ir_diff *d, const tk_ir_diff_budget *b, tk_ir_diff_cut *cut)
+{
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
+    g_assert_cmpint(tk_ir_diff_group_budget(d, b, collect, out, cut), ==, 0);
+    return out;
+}
+
+static void assert_hunk(GArray *hs, guint i, tk_hunk_tag tag, uint32_t a0, uint32_t a1,
+                        uint32_t b0, uint32_t b1)
+{
+    g_assert_cmpuint(i, <, hs->len);
+    const tk_hunk *h = &g_array_index(hs, tk_hunk, i);
+    g_assert_cmpstr(tk_hunk_tag_name(h->tag), ==, tk_hunk_tag_name(tag));
+    g_assert_cmpuint(h->a0, ==, a0);
+    g_assert_cmpuint(h->a1, ==, a1);
+    g_assert_cmpuint(h->b0, ==, b0);
+    g_assert_cmpuint(h->b1, ==, b1);
+}
+
+static void test_read_back(void)
+{
+    tk_ir_diff *d = make_diff();
+    size_t len;
+    uint32_t line;
+    /* Both sides' buffers are held at once. */
+    const char *a = tk_ir_diff_kept_line(d, TK_IR_A, 2, &len, &line);
+    const char *b = tk_ir_diff_kept_line(d, TK_IR_B, 2, &len, NULL);
+    g_assert_nonnull(a);
+    g_assert_cmpuint(line, ==, 3);
+    g_assert_cmpmem(a, 6, "line 2", 6);
+    g_assert_cmpmem(b, len, "changed line 2", 14);
+    g_assert_cmpuint(tk_ir_diff_kept_len(d, TK_IR_B, 3), ==, 14);
+    g_assert_cmpuint(tk_ir_diff_kept_len(d, TK_IR_B, 9), ==, 0); /* out of range */
+    g_assert_null(tk_ir_diff_kept_line(d, TK_IR_A, 10, &len, NULL));
+    const char *h = tk_ir_diff_kept_head(d, TK_IR_B, 2, 7, &len, &line);
+    g_assert_cmpmem(h, len, "changed", 7);
+    g_assert_cmpuint(line, ==, 3);
+    tk_ir_diff_free(d);
+}
+
+static void test_head_keeps_utf8_whole(void)
+{
+    /* "h\xc3\xa9llo" is "héllo": the é is two bytes at 1 and 2. */
+    const char *t = "h\xc3\xa9llo\n";
+    tk_ir_diff *d = tk_ir_diff_texts(TK_IR_PLAIN, TK_STAGE_UNKNOWN, "a", t, strlen(t), "b",
+                                     "", 0, NULL);
+    size_t len;
+    tk_ir_diff_kept_head(d, TK_IR_A, 0, 2, &len, NULL);
+    g_assert_cmpuint(len, ==, 1); /* not half of the é */
+    tk_ir_diff_kept_head(d, TK_IR_A, 0, 3, &len, NULL);
+    g_assert_cmpuint(len, ==, 3);
+    tk_ir_diff_kept_head(d, TK_IR_A, 0, 100, &len, NULL);
+    g_assert_cmpuint(len, ==, 6);
+    tk_ir_diff_free(d);
+}
+
+static void test_no_limit_is_the_grouped_diff(void)
+{
+    tk_ir_diff *d = make_diff();
+    tk_ir_diff_budget b = {.context = 1};
+    tk_ir_diff_cut cut;
+    GArray *hs = run(d, &b, &cut);
+    g_assert_cmpuint(hs->len, ==, 8);
+    assert_hunk(hs, 0, TK_HUNK_GROUP, 1, 5, 1, 5);
+    assert_hunk(hs, 1, TK_HUNK_EQUAL, 1, 2, 1, 2);
+    assert_hunk(hs, 2, TK_HUNK_REPLACE, 2, 4, 2, 4);
+    assert_hunk(hs, 3, TK_HUNK_EQUAL, 4, 5, 4, 5);
+    assert_hunk(hs, 4, TK_HUNK_GROUP, 7, 10, 7, 9);
+    assert_hunk(hs, 5, TK_HUNK_EQUAL, 7, 8, 7, 8);
+    assert_hunk(hs, 6, TK_HUNK_DELETE, 8, 9, 8, 8);
+    assert_hunk(hs, 7, TK_HUNK_EQUAL, 9, 10, 8, 9);
+    g_assert_cmpuint(cut.groups, ==, 2);
+    g_assert_cmpuint(cut.groups_shown, ==, 2);
+    g_assert_cmpuint(cut.lines_shown, ==, 9);
+    g_assert_cmpuint(cut.lines_left + cut.lines_skipped, ==, 0);
+    g_assert_cmpint(cut.cut, ==, 0);
+    g_array_free(hs, TRUE);
+    tk_ir_diff_free(d);
+}
+
+static void test_cut_by_lines(void)
+{
+    tk_ir_diff *d = make_diff();
+    /* Four lines: " line 1" "-line 2" "-line 3" "+changed line 2"; the
+     * replace keeps both removed lines and one added line. */
+    tk_ir_diff_budget b = {.context = 1, .max_lines = 4};
+    tk_ir_diff_cut cut;
+    GArray *hs = run(d, &b, &cut);
+    g_assert_cmpuint(hs->len, ==, 3);
+    assert_hunk(hs, 0, TK_HUNK_GROUP, 1, 4, 1, 3);
+    assert_hunk(hs, 1, TK_HUNK_EQUAL, 1, 2, 1, 2);
+    assert_hunk(hs, 2, TK_HUNK_REPLACE, 2, 4, 2, 3);
+    g_assert_cmpuint(cut.lines_shown, ==, 4);
+    /* left: "+changed line 3" " line 4" and the 3 lines of group 2 */
+    g_assert_cmpuint(cut.lines_left, ==, 5);
+    g_assert_cmpuint(cut.added_left, ==, 1);
+    g_assert_cmpuint(cut.removed_left, ==, 1);
+    g_assert_cmpuint(cut.groups, ==, 2);
+    g_assert_cmpuint(cut.groups_shown, ==, 1);
+    g_assert_cmpint(cut.cut, ==, 1);
+    g_array_free(hs, TRUE);
+    tk_ir_diff_free(d);
+}
+
+static void test_skip_then_page(void)
+{
+    tk_ir_diff *d = make_diff();
+    /* Skip " line 1" "-line 2" "-line 3"; hand out the two added lines, an
+     * insert at A 4; " line 4" and group 2 are left. */
+    tk_ir_diff_budget b = {.context = 1, .first_line = 3, .max_lines = 2};
+    tk_ir_diff_cut cut;
+    GArray *hs = run(d, &b, &cut);
+    g_assert_cmpuint(hs->len, ==, 2);
+    assert_hunk(hs, 0, TK_HUNK_GROUP, 4, 4, 2, 4);
+    assert_hunk(hs, 1, TK_HUNK_INSERT, 4, 4, 2, 4);
+    g_assert_cmpuint(cut.lines_skipped, ==, 3);
+    g_assert_cmpuint(cut.lines_shown, ==, 2);
+    g_assert_cmpuint(cut.lines_left, ==, 4);
+    g_assert_cmpuint(cut.removed_left, ==, 3); /* two skipped, "-line 8" */
+    g_assert_cmpuint(cut.added_left, ==, 0);
+    g_array_free(hs, TRUE);
+
+    /* The next page: from line 5 on, everything that is left. */
+    b.first_line = 5;
+    b.max_lines = 0;
+    hs = run(d, &b, &cut);
+    g_assert_cmpuint(hs->len, ==, 6);
+    assert_hunk(hs, 0, TK_HUNK_GROUP, 4, 5, 4, 5);
+    assert_hunk(hs, 1, TK_HUNK_EQUAL, 4, 5, 4, 5);
+    assert_hunk(hs, 2, TK_HUNK_GROUP, 7, 10, 7, 9);
+    g_assert_cmpuint(cut.lines_shown, ==, 4);
+    g_assert_cmpuint(cut.lines_left, ==, 0);
+    g_array_free(hs, TRUE);
+    tk_ir_diff_free(d);
+}
+
+static void test_cut_by_bytes(void)
+{
+    tk_ir_diff *d = make_diff();
+    /* " line 1" 6 + "-line 2" 6 + "-line 3" 6 = 18; "+changed line 2"
+     * (14) would make 32 > 20: the replace is cut among its removed lines
+     * and becomes a delete. */
+    tk_ir_diff_budget b = {.context = 1, .max_bytes = 20};
+    tk_ir_diff_cut cut;
+    GArray *hs = run(d, &b, &cut);
+    g_assert_cmpuint(hs->len, ==, 3);
+    assert_hunk(hs, 0, TK_HUNK_GROUP, 1, 4, 1, 2);
+    assert_hunk(hs, 2, TK_HUNK_DELETE, 2, 4, 2, 2);
+    g_assert_cmpuint(cut.bytes_shown, ==, 18);
+    g_array_free(hs, TRUE);
+
+    /* Lines counted at 4 bytes each at most: five lines make 20. */
+    b.max_line_bytes = 4;
+    hs = run(d, &b, &cut);
+    g_assert_cmpuint(cut.lines_shown, ==, 5);
+    g_assert_cmpuint(cut.bytes_shown, ==, 20);
+    g_array_free(hs, TRUE);
+
+    /* A budget smaller than one line still shows one. */
+    b.max_line_bytes = 0;
+    b.max_bytes = 1;
+    hs = run(d, &b, &cut);
+    g_assert_cmpuint(cut.lines_shown, ==, 1);
+    assert_hunk(hs, 1, TK_HUNK_EQUAL, 1, 2, 1, 2);
+    g_array_free(hs, TRUE);
+    tk_ir_diff_free(d);
+}
+
+static void test_equal_texts_have_no_group(void)
+{
+    tk_ir_diff *d = tk_ir_diff_texts(TK_IR_PLAIN, TK_STAGE_UNKNOWN, "a", text_a,
+                                     strlen(text_a), "b", text_a, strlen(text_a), NULL);
+    tk_ir_diff_cut cut;
+    GArray *hs = run(d, NULL, &cut);
+    g_assert_cmpuint(hs->len, ==, 0);
+    g_assert_cmpuint(cut.groups, ==, 0);
+    g_assert_cmpint(cut.cut, ==, 0);
+    g_array_free(hs, TRUE);
+    tk_ir_diff_free(d);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/ir_diff/read-back", test_read_back);
+    g_test_add_func("/ir_diff/head-utf8", test_head_keeps_utf8_whole);
+    g_test_add_func("/ir_diff/budget-none", test_no_limit_is_the_grouped_diff);
+    g_test_add_func("/ir_diff/budget-lines", test_cut_by_lines);
+    g_test_add_func("/ir_diff/budget-skip", test_skip_then_page);
+    g_test_add_func("/ir_diff/budget-bytes", test_cut_by_bytes);
+    g_test_add_func("/ir_diff/budget-equal", test_equal_texts_have_no_group);
+    return g_test_run();
+}
