@@ -951,6 +951,86 @@ static void test_llvm_pass(void)
     free_dumps(f);
 }
 
+/* A dump given line by line to a builder that keeps hashes only: each line
+ * is copied into one scratch buffer that the next line overwrites (so a
+ * table that kept a pointer into a line would read garbage), and must give
+ * what tk_normalize_new() gives on the whole text: the same lines kept,
+ * with the same hashes, and the same hunks against the next dump. */
+static tk_normalize *norm_by_lines(const dump *d)
+{
+    tk_normalize_builder *nb = tk_normalize_builder_new(tk_ir_dialect_sniff(d->text, d->len),
+                                                        TK_NORMALIZE_HASHES_ONLY);
+    char *scratch = NULL;
+    size_t cap = 0;
+    const char *p = d->text, *end = d->text + d->len;
+    while (p < end) {
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        size_t n = (size_t)(e - p);
+        if (n + 1 > cap) {
+            cap = n + 1;
+            scratch = g_realloc(scratch, cap);
+        }
+        memcpy(scratch, p, n);
+        tk_normalize_builder_add(nb, scratch, n);
+        memset(scratch, 'X', n);
+        p = e + 1;
+    }
+    g_free(scratch);
+    tk_normalize *norm = tk_normalize_builder_finish(nb);
+    g_assert_nonnull(norm);
+    return norm;
+}
+
+static void assert_same_norm(const tk_normalize *x, const tk_normalize *y)
+{
+    const tk_diff_input *a = tk_normalize_input(x), *b = tk_normalize_input(y);
+    g_assert_null(b->lines);
+    g_assert_cmpuint(tk_normalize_line_count(x), ==, tk_normalize_line_count(y));
+    g_assert_cmpuint(a->n, ==, b->n);
+    for (uint32_t k = 0; k < a->n; k++) {
+        g_assert_cmpuint(a->hashes[k], ==, b->hashes[k]);
+        g_assert_cmpuint(tk_normalize_orig_index(x, k), ==, tk_normalize_orig_index(y, k));
+    }
+}
+
+static void assert_same_hunks(const tk_normalize *a, const tk_normalize *b,
+                              const tk_normalize *a2, const tk_normalize *b2)
+{
+    GArray *x = norm_hunks(a, b, TK_DIFF_HISTOGRAM, TK_NORMALIZE_DIFF_KEPT_LINES);
+    GArray *y = norm_hunks(a2, b2, TK_DIFF_HISTOGRAM, TK_NORMALIZE_DIFF_KEPT_LINES);
+    g_assert_cmpuint(x->len, ==, y->len);
+    g_assert_cmpmem(x->data, x->len * sizeof(tk_hunk), y->data, y->len * sizeof(tk_hunk));
+    g_array_free(x, TRUE);
+    g_array_free(y, TRUE);
+}
+
+static void test_builder_hashes_only(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    const char *files[][2] = {{"vector_add/mlir_passes.txt", "IR Dump Before "},
+                              {"vector_add/stderr.txt", "*** IR Dump After"}};
+    for (guint f_i = 0; f_i < G_N_ELEMENTS(files); f_i++) {
+        dump_file *f = load_dumps(files[f_i][0], files[f_i][1]);
+        tk_normalize *prev = NULL, *prev2 = NULL;
+        for (guint i = 0; i < f->dumps->len; i++) {
+            tk_normalize *a = norm_of(nth_dump(f, i)), *a2 = norm_by_lines(nth_dump(f, i));
+            assert_same_norm(a, a2);
+            if (prev && tk_normalize_dialect(prev) == tk_normalize_dialect(a))
+                assert_same_hunks(prev, a, prev2, a2);
+            tk_normalize_free(prev);
+            tk_normalize_free(prev2);
+            prev = a;
+            prev2 = a2;
+        }
+        tk_normalize_free(prev);
+        tk_normalize_free(prev2);
+        free_dumps(f);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -969,5 +1049,6 @@ int main(int argc, char **argv)
     g_test_add_func("/normalize/insert-one-op", test_insert_one_op);
     g_test_add_func("/normalize/llvm-pass", test_llvm_pass);
     g_test_add_func("/normalize/all-pairs", test_all_pairs_well_formed);
+    g_test_add_func("/normalize/builder-hashes-only", test_builder_hashes_only);
     return g_test_run();
 }

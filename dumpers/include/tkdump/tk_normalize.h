@@ -51,6 +51,8 @@
  * Ownership: a tk_normalize owns its normalized text and tables; it does
  * not keep the dump it was made from (free that whenever you like).  Time
  * and memory are linear in the dump's size; nothing is allocated per line.
+ * A normalization made with TK_NORMALIZE_HASHES_ONLY (below) keeps no text:
+ * its memory grows with the number of lines, not their bytes.
  */
 #ifndef TKDUMP_TK_NORMALIZE_H
 #define TKDUMP_TK_NORMALIZE_H
@@ -97,6 +99,40 @@ TK_API
 tk_normalize *tk_normalize_new_lines(tk_ir_dialect dialect,
                                      const tk_diff_line *lines, uint32_t n);
 
+/* ---- lines given one at a time ------------------------------------------
+ *
+ * For a dump read a piece at a time (a 2 GB pass dump is never in memory
+ * whole): each line is given once, normalized and forgotten, and the
+ * builder's tables keep copies of the few names they need. */
+
+typedef struct tk_normalize_builder tk_normalize_builder;
+
+/* Flags of tk_normalize_builder_new(). */
+enum {
+    /* Keep each kept line's hash only, not its normalized text:
+     * tk_normalize_input() then has LINES NULL, and tk_diff() compares the
+     * lines by their hashes (tk_diff.h).  Memory is then a few words per
+     * line, whatever the lines' lengths. */
+    TK_NORMALIZE_HASHES_ONLY = 1u << 0,
+};
+
+/* A builder normalizing as DIALECT; free with tk_normalize_builder_finish()
+ * (or tk_normalize_builder_free() to drop it). */
+TK_API
+tk_normalize_builder *tk_normalize_builder_new(tk_ir_dialect dialect,
+                                               unsigned flags);
+/* Adds the next line of the dump: LEN bytes at LINE without its line end (a
+ * "\r" at its end is dropped).  The bytes are not kept. */
+TK_API
+void tk_normalize_builder_add(tk_normalize_builder *b, const char *line,
+                              size_t len);
+/* The normalization of the lines added; frees B.  NULL when 2^32 - 2 lines
+ * or more were added. */
+TK_API
+tk_normalize *tk_normalize_builder_finish(tk_normalize_builder *b);
+TK_API
+void tk_normalize_builder_free(tk_normalize_builder *b);
+
 TK_API
 void tk_normalize_free(tk_normalize *norm);
 
@@ -108,7 +144,8 @@ TK_API
 uint32_t tk_normalize_line_count(const tk_normalize *norm);
 
 /* The kept (not ignored) lines, normalized, with their hashes: what to give
- * tk_diff() to compare two dumps without the SSA name check.  Owned by NORM. */
+ * tk_diff() to compare two dumps without the SSA name check.  Owned by NORM.
+ * Made with TK_NORMALIZE_HASHES_ONLY, LINES is NULL (hashes only). */
 TK_API
 const tk_diff_input *tk_normalize_input(const tk_normalize *norm);
 

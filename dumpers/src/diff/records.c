@@ -2,7 +2,8 @@
  *
  * Every line of both sides is hashed once; a table keyed by hash and bytes
  * gives each distinct line a small integer, so the algorithms compare
- * integers, never bytes.  The table has a slot per line of both sides (the
+ * integers, never bytes.  Lines given by their hashes only are keyed by
+ * the hash alone.  The table has a slot per line of both sides (the
  * worst case of all lines distinct) and no allocation per line.
  */
 #include <glib.h>
@@ -78,8 +79,9 @@ static uint32_t intern(class_table *t, const tk_diff_line *line, uint64_t h)
             return c;
         }
         const tk_diff_line *o = t->class_line[s - 1];
-        if (t->class_hash[s - 1] == h && o->len == line->len &&
-            (line->len == 0 || memcmp(o->text, line->text, line->len) == 0))
+        if (t->class_hash[s - 1] == h &&
+            (!line || (o->len == line->len &&
+                       (line->len == 0 || memcmp(o->text, line->text, line->len) == 0))))
             return s - 1;
         i = (i + 1) & t->mask;
     }
@@ -88,6 +90,13 @@ static uint32_t intern(class_table *t, const tk_diff_line *line, uint64_t h)
 static void classify_side(class_table *t, const tk_diff_input *in,
                           uint32_t *out)
 {
+    if (!in->lines) {
+        /* Lines known by their hashes only (a dump too big to keep): equal
+         * hashes are equal lines. */
+        for (uint32_t i = 0; i < in->n; i++)
+            out[i] = intern(t, NULL, in->hashes[i]);
+        return;
+    }
     for (uint32_t i = 0; i < in->n; i++) {
         const tk_diff_line *l = &in->lines[i];
         uint64_t h = in->hashes ? in->hashes[i] : tk_diff_hash(l->text, l->len);

@@ -12,6 +12,7 @@
 #ifndef TKDUMP_NORMALIZE_INTERNAL_H
 #define TKDUMP_NORMALIZE_INTERNAL_H
 
+#include <glib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -24,7 +25,7 @@
 
 typedef struct {
     uint64_t hash;
-    const char *name; /* in the dump; valid while the builder runs */
+    const char *name; /* the builder's copy */
     uint32_t len;
     uint32_t scope;
     uint32_t id;      /* UINT32_MAX: empty slot */
@@ -43,7 +44,7 @@ typedef struct {
     uint64_t w0;      /* the name's first 8 bytes, zero padded */
     union {
         uint64_t w1;      /* len <= 16: its next 8 bytes, zero padded */
-        const char *name; /* longer: the name, in the dump */
+        const char *name; /* longer: the builder's copy of the name */
     } u;
 } nb_vslot;
 
@@ -53,6 +54,8 @@ typedef struct {
 struct tk_normalize {
     tk_ir_dialect dialect;
     uint32_t n_orig;
+    int hashes_only;          /* TK_NORMALIZE_HASHES_ONLY: no LINES, TEXT
+                                 holds the line being normalized only */
 
     char *text;               /* normalized lines, back to back */
     size_t text_len, text_cap;
@@ -85,6 +88,9 @@ typedef struct {
     nb_slot *aliases;         /* MLIR attribute aliases: name -> index */
     size_t alias_mask, n_aliases;
     uint64_t *alias_hash;     /* per alias: hash of its definition */
+    /* Copies of the names the tables keep (alias names, value names longer
+     * than a slot holds): a line given to the builder is gone after it. */
+    GStringChunk *names;
 } nb_builder;
 
 /* Scope 0 is the module: metadata numbers and attribute groups live there. */

@@ -135,7 +135,7 @@ static void ref(nb_builder *b, uint32_t scope, const char *name,
             if (len <= 16)
                 s->u.w1 = w1;
             else
-                s->u.name = name;
+                s->u.name = g_string_chunk_insert_len(b->names, name, (gssize)len);
             b->slot_used++;
             break;
         }
@@ -210,8 +210,8 @@ void nb_alias_set(nb_builder *b, const char *name, size_t len,
     uint64_t h = tk_diff_hash(name, len);
     size_t k = alias_find(b, name, len, h);
     if (b->aliases[k].id == UINT32_MAX)
-        b->aliases[k] = (nb_slot){h, name, (uint32_t)len, 0,
-                                  (uint32_t)b->n_aliases++, 1};
+        b->aliases[k] = (nb_slot){h, g_string_chunk_insert_len(b->names, name, (gssize)len),
+                                  (uint32_t)len, 0, (uint32_t)b->n_aliases++, 1};
     b->alias_hash[b->aliases[k].id] = hash;
 }
 
@@ -247,20 +247,26 @@ void nb_end_line(nb_builder *b, uint32_t orig)
     }
     if (n->n_kept == n->kept_cap) {
         n->kept_cap = n->kept_cap ? n->kept_cap * 2 : 1024;
-        n->lines = g_renew(tk_diff_line, n->lines, n->kept_cap);
-        n->line_off = g_renew(size_t, n->line_off, n->kept_cap);
+        if (!n->hashes_only) {
+            n->lines = g_renew(tk_diff_line, n->lines, n->kept_cap);
+            n->line_off = g_renew(size_t, n->line_off, n->kept_cap);
+        }
         n->hashes = g_renew(uint64_t, n->hashes, n->kept_cap);
         n->orig = g_renew(uint32_t, n->orig, n->kept_cap);
         n->ref_start = g_renew(uint32_t, n->ref_start, (size_t)n->kept_cap + 1);
     }
     uint32_t k = n->n_kept++;
     size_t len = n->text_len - b->line_begin;
-    n->line_off[k] = b->line_begin;
-    n->lines[k].len = len;
     n->hashes[k] = tk_diff_hash(n->text + b->line_begin, len);
     n->orig[k] = orig;
     n->ref_start[k] = (uint32_t)b->refs_begin;
     n->kept_of[orig] = k;
+    if (n->hashes_only) {
+        n->text_len = b->line_begin; /* the hash is all that is kept */
+    } else {
+        n->line_off[k] = b->line_begin;
+        n->lines[k].len = len;
+    }
 }
 
 void nb_ignore_line(nb_builder *b, uint32_t orig)
@@ -311,7 +317,7 @@ static tk_normalize *norm_alloc(tk_ir_dialect dialect, uint32_t n_lines,
      * every line, so the text buffer never moves while lines are added. */
     n->text_cap = bytes + 1;
     n->text = g_malloc(n->text_cap);
-    *b = (nb_builder){.n = n};
+    *b = (nb_builder){.n = n, .names = g_string_chunk_new(4096)};
     return n;
 }
 
@@ -335,9 +341,18 @@ static tk_normalize *norm_finish(nb_builder *b)
     g_free(b->slots);
     g_free(b->aliases);
     g_free(b->alias_hash);
+    g_string_chunk_free(b->names);
     if (!n->ref_start)
         n->ref_start = g_new(uint32_t, 1);
     n->ref_start[n->n_kept] = (uint32_t)n->n_refs;
+    if (n->hashes_only) {
+        /* Nothing points into the text: let it go. */
+        g_free(n->text);
+        n->text = NULL;
+        n->text_cap = n->text_len = 0;
+        n->input = (tk_diff_input){NULL, n->hashes, n->n_kept};
+        return n;
+    }
     for (uint32_t k = 0; k < n->n_kept; k++)
         n->lines[k].text = n->text + n->line_off[k];
     g_free(n->line_off);
@@ -387,6 +402,55 @@ tk_normalize *tk_normalize_new_lines(tk_ir_dialect dialect, const tk_diff_line *
     for (uint32_t i = 0; i < n_lines; i++)
         normalize_line(&b, lines[i].text, lines[i].text + lines[i].len, i);
     return norm_finish(&b);
+}
+
+/* ---- lines one at a time ---------------------------------------------------- */
+
+struct tk_normalize_builder {
+    nb_builder b;
+    int too_many; /* more lines than a diff takes: finish gives NULL */
+};
+
+tk_normalize_builder *tk_normalize_builder_new(tk_ir_dialect dialect, unsigned flags)
+{
+    tk_normalize_builder *nb = g_new0(tk_normalize_builder, 1);
+    tk_normalize *n = norm_alloc(dialect, 0, 4095, &nb->b);
+    n->hashes_only = (flags & TK_NORMALIZE_HASHES_ONLY) != 0;
+    return nb;
+}
+
+void tk_normalize_builder_add(tk_normalize_builder *nb, const char *line, size_t len)
+{
+    tk_normalize *n = nb->b.n;
+    if (nb->too_many || n->n_orig >= DIFF_MAX_LINES - 1) {
+        nb->too_many = 1;
+        return;
+    }
+    if (n->n_orig == n->kept_of_cap) {
+        n->kept_of_cap = n->kept_of_cap * 2;
+        n->kept_of = g_renew(uint32_t, n->kept_of, n->kept_of_cap);
+    }
+    normalize_line(&nb->b, line ? line : "", line ? line + len : "", n->n_orig);
+    n->n_orig++;
+}
+
+tk_normalize *tk_normalize_builder_finish(tk_normalize_builder *nb)
+{
+    if (!nb)
+        return NULL;
+    tk_normalize *n = norm_finish(&nb->b);
+    int too_many = nb->too_many;
+    g_free(nb);
+    if (too_many) {
+        tk_normalize_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+void tk_normalize_builder_free(tk_normalize_builder *nb)
+{
+    tk_normalize_free(tk_normalize_builder_finish(nb));
 }
 
 void tk_normalize_free(tk_normalize *n)
