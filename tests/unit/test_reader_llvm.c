@@ -628,8 +628,10 @@ static void test_linear_time(void)
             read_linemap_builder b;
             read_linemap_builder_init(&b);
             read_info info = {0};
+            read_lines lines;
+            read_lines_of_text(&lines, &text);
             gint64 t0 = g_get_monotonic_time();
-            read_llvm_locs(&text, tab, &b, &info, NULL);
+            read_llvm_locs(&lines, tab, &b, &info, NULL);
             gint64 dt = g_get_monotonic_time() - t0;
             g_assert_cmpuint(b.n, ==, 200u * 200u * (k ? 16 : 4));
             read_linemap_builder_clear(&b);

@@ -17,12 +17,14 @@
  */
 #include <string.h>
 
+#include <glib.h>
+
 #include "read/llvm_meta.h"
 #include "read/readers.h"
 #include "util/scan.h"
 
 typedef struct {
-    const text_buf *text;
+    const read_lines *src;
     tk_loctab *tab;
     read_linemap_builder *out;
     read_info *info;
@@ -31,6 +33,9 @@ typedef struct {
     uint64_t orphan_lines;    /* !dbg lines in modules without metadata */
     uint64_t orphan_sections; /* such modules */
     uint32_t first_orphan;    /* line of the first such !dbg */
+    int have_meta;            /* the module being bound has metadata */
+    int orphan_counted;       /* ... and was counted as a section */
+    GArray *starts;           /* uint32: first line of each module */
 } llvm_reader;
 
 static int is_module_header(const char *p, const char *end)
@@ -102,7 +107,7 @@ static void bind_line(llvm_reader *r, uint32_t line, const char *ref,
     if (st == SCAN_OK) {
         id = read_llvm_meta_stack(r->meta, num, line);
     } else if (st == SCAN_OVERFLOW) {
-        tk_diags_add(r->diags, TK_DIAG_WARNING, r->text->name, line,
+        tk_diags_add(r->diags, TK_DIAG_WARNING, r->src->name, line,
                      "!dbg node number does not fit in 32 bits; line left "
                      "without location");
     } else if (scan_starts(ref, end, "!DILocation(")) {
@@ -117,66 +122,82 @@ static void bind_line(llvm_reader *r, uint32_t line, const char *ref,
         r->info->has_inline_frames = 1;
 }
 
-/* Second pass over lines [FIRST, LAST] of one module. */
+/* The first pass over a module: its metadata definitions (copied). */
+static int meta_line(void *user, uint32_t l, const char *p, size_t len)
+{
+    llvm_reader *r = user;
+    if (len >= 2 && *p == '!' && is_digit(p[1]))
+        read_llvm_meta_add_def(r->meta, l, p, p + len);
+    return 0;
+}
+
+/* The second pass: the location each line refers to. */
+static int locate_line(void *user, uint32_t l, const char *p, size_t len)
+{
+    llvm_reader *r = user;
+    if (len == 0 || *p == '!')
+        return 0; /* blank, or metadata: not code */
+    const char *end = p + len;
+    const char *ref = find_location_ref(p, end);
+    if (!ref)
+        return 0;
+    if (!r->have_meta) {
+        if (!r->orphan_lines)
+            r->first_orphan = l;
+        r->orphan_lines++;
+        if (!r->orphan_counted)
+            r->orphan_sections++;
+        r->orphan_counted = 1;
+        return 0;
+    }
+    bind_line(r, l, ref, end);
+    return 0;
+}
+
+/* Both passes over lines [FIRST, LAST] of one module. */
 static void bind_module(llvm_reader *r, uint32_t first, uint32_t last)
 {
-    int have_meta = read_llvm_meta_count(r->meta) > 0;
-    int orphan_counted = 0;
-    if (have_meta)
+    r->src->each(r->src, first, last, meta_line, r);
+    r->have_meta = read_llvm_meta_count(r->meta) > 0;
+    r->orphan_counted = 0;
+    if (r->have_meta)
         read_llvm_meta_index(r->meta);
-    for (uint32_t l = first; l <= last; l++) {
-        size_t len;
-        const char *p = text_line(r->text, l, &len);
-        if (len == 0 || *p == '!')
-            continue; /* blank, or metadata: not code */
-        const char *end = p + len;
-        const char *ref = find_location_ref(p, end);
-        if (!ref)
-            continue;
-        if (!have_meta) {
-            if (!r->orphan_lines)
-                r->first_orphan = l;
-            r->orphan_lines++;
-            if (!orphan_counted)
-                r->orphan_sections++;
-            orphan_counted = 1;
-            continue;
-        }
-        bind_line(r, l, ref, end);
-    }
+    r->src->each(r->src, first, last, locate_line, r);
     read_llvm_meta_reset(r->meta);
 }
 
-void read_llvm_locs(const text_buf *text, tk_loctab *tab,
+static int find_module(void *user, uint32_t l, const char *p, size_t len)
+{
+    llvm_reader *r = user;
+    if (len >= 2 && *p != '!' && is_module_header(p, p + len) && l > 1)
+        g_array_append_val(r->starts, l);
+    return 0;
+}
+
+void read_llvm_locs(const read_lines *src, tk_loctab *tab,
                     read_linemap_builder *out, read_info *info,
                     tk_diags *diags)
 {
-    llvm_reader r = {text, tab, out, info, diags, NULL, 0, 0, 0};
-    r.meta = read_llvm_meta_new(text, tab, diags);
-    uint32_t first = 1;
-    for (uint32_t l = 1; l <= text->n_lines; l++) {
-        size_t len;
-        const char *p = text_line(text, l, &len);
-        if (len < 2)
-            continue;
-        const char *end = p + len;
-        if (*p == '!') {
-            if (is_digit(p[1]))
-                read_llvm_meta_add_def(r.meta, l, p, end);
-        } else if (is_module_header(p, end)) {
-            if (l > first)
-                bind_module(&r, first, l - 1);
-            first = l;
-        }
+    llvm_reader r = {.src = src, .tab = tab, .out = out, .info = info, .diags = diags};
+    r.meta = read_llvm_meta_new(src->name, tab, diags);
+    r.starts = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    uint32_t one = 1;
+    g_array_append_val(r.starts, one);
+    if (src->n_lines)
+        src->each(src, 1, src->n_lines, find_module, &r);
+    for (guint i = 0; i < r.starts->len && src->n_lines; i++) {
+        uint32_t first = g_array_index(r.starts, uint32_t, i);
+        uint32_t last = i + 1 < r.starts->len ? g_array_index(r.starts, uint32_t, i + 1) - 1
+                                              : src->n_lines;
+        bind_module(&r, first, last);
     }
-    if (first <= text->n_lines)
-        bind_module(&r, first, text->n_lines);
     if (r.orphan_lines)
-        tk_diags_add(diags, TK_DIAG_NOTE, text->name, r.first_orphan,
+        tk_diags_add(diags, TK_DIAG_NOTE, src->name, r.first_orphan,
                      "%llu lines in %llu function-only pass dumps refer to "
                      "metadata that these dumps do not print; they are left "
                      "without location",
                      (unsigned long long)r.orphan_lines,
                      (unsigned long long)r.orphan_sections);
+    g_array_free(r.starts, TRUE);
     read_llvm_meta_free(r.meta);
 }

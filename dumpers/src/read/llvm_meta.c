@@ -23,7 +23,7 @@ typedef enum {
 } md_kind;
 
 typedef struct {
-    const char *body, *end; /* the text after "!N = " */
+    const char *body, *end; /* the text after "!N = ", copied */
     uint32_t num, line_no;
     uint8_t kind;
     uint8_t stack_done;  /* STACK is the memoized answer */
@@ -37,7 +37,8 @@ typedef struct {
 } md_node;
 
 struct read_llvm_meta {
-    const text_buf *text;
+    char *name;           /* the text's, for diagnostics */
+    GStringChunk *copies; /* the nodes' text, this module's */
     tk_loctab *tab;
     tk_diags *diags;
 
@@ -56,11 +57,12 @@ struct read_llvm_meta {
     tk_frame frames[READ_LLVM_MAX_INLINE_DEPTH];
 };
 
-read_llvm_meta *read_llvm_meta_new(const text_buf *text, tk_loctab *tab,
+read_llvm_meta *read_llvm_meta_new(const char *name, tk_loctab *tab,
                                    tk_diags *diags)
 {
     read_llvm_meta *m = g_new0(read_llvm_meta, 1);
-    m->text = text;
+    m->name = g_strdup(name);
+    m->copies = g_string_chunk_new(64 * 1024);
     m->tab = tab;
     m->diags = diags;
     m->missing = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -72,6 +74,8 @@ void read_llvm_meta_free(read_llvm_meta *m)
 {
     if (!m)
         return;
+    g_free(m->name);
+    g_string_chunk_free(m->copies);
     g_free(m->nodes);
     g_free(m->dense);
     if (m->sparse)
@@ -97,6 +101,7 @@ void read_llvm_meta_reset(read_llvm_meta *m)
     if (g_hash_table_size(m->missing))
         g_hash_table_remove_all(m->missing);
     m->n = 0;
+    g_string_chunk_clear(m->copies);
 }
 
 size_t read_llvm_meta_count(const read_llvm_meta *m)
@@ -105,7 +110,7 @@ size_t read_llvm_meta_count(const read_llvm_meta *m)
 }
 
 #define WARN(m, line, ...)                                                    \
-    tk_diags_add((m)->diags, TK_DIAG_WARNING, (m)->text->name, (line),        \
+    tk_diags_add((m)->diags, TK_DIAG_WARNING, (m)->name, (line),        \
                  __VA_ARGS__)
 
 void read_llvm_meta_add_def(read_llvm_meta *m, uint32_t line, const char *p,
@@ -130,8 +135,9 @@ void read_llvm_meta_add_def(read_llvm_meta *m, uint32_t line, const char *p,
     }
     md_node *n = &m->nodes[m->n++];
     memset(n, 0, sizeof *n);
-    n->body = scan_skip_spaces(q + 1, end);
-    n->end = end;
+    const char *body = scan_skip_spaces(q + 1, end);
+    n->body = g_string_chunk_insert_len(m->copies, body, (gssize)(end - body));
+    n->end = n->body + (end - body);
     n->num = num;
     n->line_no = line;
     n->kind = K_UNPARSED;

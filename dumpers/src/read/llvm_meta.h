@@ -9,7 +9,8 @@
  * once, at its own line, and inlinedAt and scope chains are walked with a
  * bound and a cycle check, so no input costs more than linear time.
  *
- * The node text is not copied: TEXT must outlive the tables.
+ * A node's text is copied (the line it was on may be gone: a text read a
+ * line at a time); the copies go with read_llvm_meta_reset().
  */
 #ifndef TKDUMP_READER_LLVM_META_H
 #define TKDUMP_READER_LLVM_META_H
@@ -28,9 +29,9 @@
 
 typedef struct read_llvm_meta read_llvm_meta;
 
-/* New empty tables reading nodes of TEXT, interning into TAB, reporting into
- * DIAGS (may be NULL).  Free with read_llvm_meta_free(). */
-read_llvm_meta *read_llvm_meta_new(const text_buf *text, tk_loctab *tab,
+/* New empty tables reading nodes of the text named NAME, interning into
+ * TAB, reporting into DIAGS (may be NULL).  Free with read_llvm_meta_free(). */
+read_llvm_meta *read_llvm_meta_new(const char *name, tk_loctab *tab,
                                    tk_diags *diags);
 void read_llvm_meta_free(read_llvm_meta *m);
 

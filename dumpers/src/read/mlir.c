@@ -177,105 +177,129 @@ static void push_opener(line_stack *o, uint32_t line)
     o->v[o->n++] = line;
 }
 
-static void report_unclosed(const text_buf *text, line_stack *o,
-                            tk_diags *diags)
+static void report_unclosed(const char *name, line_stack *o, tk_diags *diags)
 {
     if (o->n == 0)
         return;
     uint32_t l = o->v[o->n - 1];
     if (l)
-        tk_diags_add(diags, TK_DIAG_WARNING, text->name, l,
+        tk_diags_add(diags, TK_DIAG_WARNING, name, l,
                      "this region is never closed (cut short?); the op "
                      "opened here gets no location");
     o->n = 0;
 }
 
-void read_mlir_locs(const text_buf *text, tk_loctab *tab,
+/* What the two passes over the lines share. */
+typedef struct {
+    const read_lines *src;
+    read_mlir_loc *m;
+    read_linemap_builder *out;
+    tk_diags *diags;
+    uint32_t segment;
+    line_set *set;
+    line_stack openers;
+    int warned_unopened;
+} mlir_reader;
+
+/* Pass 1: alias definitions, wherever they are. */
+static int define_line(void *user, uint32_t l, const char *s, size_t len)
+{
+    mlir_reader *r = user;
+    const char *name, *body;
+    size_t name_len;
+    switch (classify(s, s + len, &name, &name_len, &body)) {
+    case LINE_HEADER:
+        r->segment++;
+        break;
+    case LINE_ALIAS:
+        read_mlir_loc_define(r->m, s, name, name_len, body, s + len, l, r->segment);
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* Pass 2: the locations of every other line. */
+static int locate_line(void *user, uint32_t l, const char *s, size_t len)
+{
+    mlir_reader *r = user;
+    line_set *set = r->set;
+    const char *name, *body;
+    size_t name_len;
+    const char *e = s + len;
+    line_kind kind = classify(s, e, &name, &name_len, &body);
+    if (kind == LINE_HEADER) {
+        report_unclosed(r->src->name, &r->openers, r->diags);
+        r->segment++;
+        r->warned_unopened = 0;
+    }
+    if (kind != LINE_IR)
+        return 0;
+
+    scan_line(r->m, s, e, l, r->segment, set);
+    if (set->full)
+        tk_diags_add(r->diags, TK_DIAG_WARNING, r->src->name, l,
+                     "more than %d distinct locations on one line; the "
+                     "rest are dropped",
+                     LINE_SET_MAX);
+    for (size_t i = 0; i < set->n; i++)
+        read_linemap_add(r->out, l, set->ids[i]);
+
+    const char *first = skip_ws(s, e), *last = e;
+    while (last > first && (last[-1] == ' ' || last[-1] == '\t'))
+        last--;
+    int closes = first < e && *first == '}';
+    int opens = last > first && last[-1] == '{';
+    line_stack *openers = &r->openers;
+    if (closes) {
+        uint32_t opener = 0; /* 0: not opened in this file */
+        if (openers->n)
+            opener = openers->v[--openers->n];
+        else if (!r->warned_unopened) {
+            r->warned_unopened = 1;
+            tk_diags_add(r->diags, TK_DIAG_WARNING, r->src->name, l,
+                         "'}' closes a region not opened before it "
+                         "(dump cut short at the top?)");
+        }
+        if (opens)
+            push_opener(openers, opener); /* } else { */
+        else if (opener)
+            for (size_t i = 0; i < set->n; i++)
+                read_linemap_add(r->out, opener, set->ids[i]);
+    } else if (opens) {
+        push_opener(openers, l);
+    }
+    line_set_clear(set);
+    return 0;
+}
+
+void read_mlir_locs(const read_lines *src, tk_loctab *tab,
                     read_linemap_builder *out, read_info *info,
                     tk_diags *diags)
 {
-    read_mlir_loc *m = read_mlir_loc_new(text, tab, diags);
-    const char *name, *body;
-    size_t name_len;
+    mlir_reader r = {
+        .src = src,
+        .m = read_mlir_loc_new(src->name, src->n_bytes, tab, diags),
+        .out = out,
+        .diags = diags,
+    };
+    if (src->n_lines)
+        src->each(src, 1, src->n_lines, define_line, &r);
 
-    /* Pass 1: alias definitions, wherever they are. */
-    uint32_t segment = 0;
-    for (uint32_t l = 1; l <= text->n_lines; l++) {
-        size_t len;
-        const char *s = text_line(text, l, &len);
-        switch (classify(s, s + len, &name, &name_len, &body)) {
-        case LINE_HEADER:
-            segment++;
-            break;
-        case LINE_ALIAS:
-            read_mlir_loc_define(m, name, name_len, body, s + len, l, segment);
-            break;
-        default:
-            break;
-        }
-    }
+    r.set = g_new(line_set, 1);
+    memset(r.set->slot, 0xff, sizeof r.set->slot); /* all TK_NO_STACK */
+    r.set->n = 0;
+    r.set->full = 0;
+    r.segment = 0;
+    if (src->n_lines)
+        src->each(src, 1, src->n_lines, locate_line, &r);
+    report_unclosed(src->name, &r.openers, diags);
+    read_mlir_loc_finish(r.m);
 
-    /* Pass 2: the locations of every other line. */
-    line_set *set = g_new(line_set, 1);
-    memset(set->slot, 0xff, sizeof set->slot); /* all TK_NO_STACK */
-    set->n = 0;
-    set->full = 0;
-    line_stack openers = {0};
-    int warned_unopened = 0;
-    segment = 0;
-    for (uint32_t l = 1; l <= text->n_lines; l++) {
-        size_t len;
-        const char *s = text_line(text, l, &len);
-        const char *e = s + len;
-        line_kind kind = classify(s, e, &name, &name_len, &body);
-        if (kind == LINE_HEADER) {
-            report_unclosed(text, &openers, diags);
-            segment++;
-            warned_unopened = 0;
-        }
-        if (kind != LINE_IR)
-            continue;
-
-        scan_line(m, s, e, l, segment, set);
-        if (set->full)
-            tk_diags_add(diags, TK_DIAG_WARNING, text->name, l,
-                         "more than %d distinct locations on one line; the "
-                         "rest are dropped",
-                         LINE_SET_MAX);
-        for (size_t i = 0; i < set->n; i++)
-            read_linemap_add(out, l, set->ids[i]);
-
-        const char *first = skip_ws(s, e), *last = e;
-        while (last > first && (last[-1] == ' ' || last[-1] == '\t'))
-            last--;
-        int closes = first < e && *first == '}';
-        int opens = last > first && last[-1] == '{';
-        if (closes) {
-            uint32_t opener = 0; /* 0: not opened in this file */
-            if (openers.n)
-                opener = openers.v[--openers.n];
-            else if (!warned_unopened) {
-                warned_unopened = 1;
-                tk_diags_add(diags, TK_DIAG_WARNING, text->name, l,
-                             "'}' closes a region not opened before it "
-                             "(dump cut short at the top?)");
-            }
-            if (opens)
-                push_opener(&openers, opener); /* } else { */
-            else if (opener)
-                for (size_t i = 0; i < set->n; i++)
-                    read_linemap_add(out, opener, set->ids[i]);
-        } else if (opens) {
-            push_opener(&openers, l);
-        }
-        line_set_clear(set);
-    }
-    report_unclosed(text, &openers, diags);
-    read_mlir_loc_finish(m);
-
-    if (info && read_mlir_loc_has_inline(m))
+    if (info && read_mlir_loc_has_inline(r.m))
         info->has_inline_frames = 1;
-    g_free(openers.v);
-    g_free(set);
-    read_mlir_loc_free(m);
+    g_free(r.openers.v);
+    g_free(r.set);
+    read_mlir_loc_free(r.m);
 }

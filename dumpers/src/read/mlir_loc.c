@@ -70,8 +70,10 @@ typedef struct {
 enum { A_UNRESOLVED, A_BUSY, A_DONE, A_UNDEFINED };
 
 typedef struct {
-    uint32_t name, name_len; /* offsets into the text */
-    uint32_t body, body_end; /* the `loc(...)` of the definition */
+    const char *name;        /* copies in the parser's own strings */
+    uint32_t name_len;
+    const char *body, *body_end; /* the `loc(...)` of the definition */
+    uint32_t body_col;       /* column of its `loc(` on its line, from 0 */
     uint32_t line, segment;
     uint32_t hash;
     uint32_t memo_at, memo_n; /* its stacks, once resolved */
@@ -79,7 +81,9 @@ typedef struct {
 } alias;
 
 struct read_mlir_loc {
-    const text_buf *text;
+    char *name;          /* the text's, for diagnostics */
+    GStringChunk *copies; /* alias names and bodies: the lines they were on
+                             may be gone (a text read a line at a time) */
     tk_loctab *tab;
     tk_diags *diags;
 
@@ -147,7 +151,7 @@ static void warn(read_mlir_loc *m, const char *fmt, ...)
 static void flush_hidden(read_mlir_loc *m)
 {
     if (m->warn_hidden)
-        tk_diags_add(m->diags, TK_DIAG_WARNING, m->text->name, m->warn_line,
+        tk_diags_add(m->diags, TK_DIAG_WARNING, m->name, m->warn_line,
                      "%u more problems with locations on this line not shown",
                      m->warn_hidden);
     m->warn_hidden = 0;
@@ -169,7 +173,7 @@ static void warn(read_mlir_loc *m, const char *fmt, ...)
     va_start(ap, fmt);
     char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    tk_diags_add(m->diags, TK_DIAG_WARNING, m->text->name, m->line, "%s", msg);
+    tk_diags_add(m->diags, TK_DIAG_WARNING, m->name, m->line, "%s", msg);
     g_free(msg);
 }
 
@@ -287,7 +291,7 @@ static size_t alias_find(const read_mlir_loc *m, const char *name, size_t len,
     for (uint32_t v; (v = m->slots[j]) != 0; j = (j + 1) & m->mask) {
         const alias *a = &m->aliases[v - 1];
         if (a->hash == h && a->segment == segment && a->name_len == len &&
-            memcmp(m->text->data + a->name, name, len) == 0)
+            memcmp(a->name, name, len) == 0)
             return v - 1;
     }
     *slot = j;
@@ -319,17 +323,18 @@ static size_t alias_insert(read_mlir_loc *m, size_t slot, const alias *a)
     return idx;
 }
 
-read_mlir_loc *read_mlir_loc_new(const text_buf *text, tk_loctab *tab,
+read_mlir_loc *read_mlir_loc_new(const char *name, uint64_t bytes, tk_loctab *tab,
                                  tk_diags *diags)
 {
     read_mlir_loc *m = g_new0(read_mlir_loc, 1);
-    m->text = text;
+    m->name = g_strdup(name);
+    m->copies = g_string_chunk_new(4096);
     m->tab = tab;
     m->diags = diags;
     m->mask = 255;
     m->slots = g_new0(uint32_t, m->mask + 1);
     /* Bounded so that frame offsets stay within 32 bits. */
-    m->budget = MIN((uint64_t)text->len * WORK_PER_BYTE + WORK_BASE,
+    m->budget = MIN(bytes * WORK_PER_BYTE + WORK_BASE,
                     (uint64_t)1 << 30);
     return m;
 }
@@ -338,6 +343,8 @@ void read_mlir_loc_free(read_mlir_loc *m)
 {
     if (!m)
         return;
+    g_free(m->name);
+    g_string_chunk_free(m->copies);
     g_free(m->aliases);
     g_free(m->slots);
     g_free(m->frames.v);
@@ -348,11 +355,11 @@ void read_mlir_loc_free(read_mlir_loc *m)
     g_free(m);
 }
 
-void read_mlir_loc_define(read_mlir_loc *m, const char *name, size_t name_len,
+void read_mlir_loc_define(read_mlir_loc *m, const char *line_start,
+                          const char *name, size_t name_len,
                           const char *body, const char *end, uint32_t line,
                           uint32_t segment)
 {
-    const char *base = m->text->data;
     uint32_t h = hash_name(name, name_len, segment);
     size_t slot;
     size_t found = alias_find(m, name, name_len, segment, h, &slot);
@@ -363,11 +370,13 @@ void read_mlir_loc_define(read_mlir_loc *m, const char *name, size_t name_len,
              (int)name_len, name, m->aliases[found].line);
         return;
     }
+    const char *copy = g_string_chunk_insert_len(m->copies, name, (gssize)(end - name));
     alias a = {
-        .name = (uint32_t)(name - base),
+        .name = copy,
         .name_len = (uint32_t)name_len,
-        .body = (uint32_t)(body - base),
-        .body_end = (uint32_t)(end - base),
+        .body = copy + (body - name),
+        .body_end = copy + (end - name),
+        .body_col = (uint32_t)(body - line_start),
         .line = line,
         .segment = segment,
         .hash = h,
@@ -471,7 +480,7 @@ static const char *parse_alias_ref(read_mlir_loc *m, const char *p,
     if (idx == SIZE_MAX) {
         /* Remembered as undefined, so that it is reported once. */
         warn(m, "location alias #%.*s is not defined", (int)len, name);
-        alias a = {.name = (uint32_t)(name - m->text->data),
+        alias a = {.name = g_string_chunk_insert_len(m->copies, name, (gssize)len),
                    .name_len = (uint32_t)len,
                    .line = m->line,
                    .segment = m->segment,
@@ -514,8 +523,8 @@ static void resolve(read_mlir_loc *m, size_t idx)
     m->line = a->line;
     m->warned_frames = m->warned_stacks = 0;
     size_t out0 = m->out.n, frames0 = m->frames.n;
-    const char *body = m->text->data + a->body;
-    const char *end = m->text->data + a->body_end;
+    const char *body = a->body;
+    const char *end = a->body_end;
 
     const char *r = parse_inst(m, body + 4, end); /* after "loc(" */
     if (r) {
@@ -526,8 +535,8 @@ static void resolve(read_mlir_loc *m, size_t idx)
     if (!r) {
         const alias *b = &m->aliases[idx];
         warn(m, "cannot read location alias #%.*s: %s at column %zu",
-             (int)b->name_len, m->text->data + b->name, m->err,
-             (size_t)(m->err_at - (m->text->data + m->text->line_start[b->line - 1])) + 1);
+             (int)b->name_len, b->name, m->err,
+             (size_t)(m->err_at - b->body) + b->body_col + 1);
         m->err = m->err_at = NULL;
         m->out.n = out0;
     }

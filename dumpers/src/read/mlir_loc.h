@@ -36,16 +36,19 @@ typedef struct read_mlir_loc read_mlir_loc;
 /* Receives each stack of a location read by read_mlir_loc_read(). */
 typedef void (*read_mlir_emit_fn)(void *user, tk_stack_id stack);
 
-/* Parser state for TEXT, which must outlive it.  Free with
- * read_mlir_loc_free(). */
-read_mlir_loc *read_mlir_loc_new(const text_buf *text, tk_loctab *tab,
+/* Parser state for a text named NAME (in diagnostics) of BYTES bytes (what
+ * bounds the work).  The text need not outlive it: the parser copies what
+ * it keeps.  Free with read_mlir_loc_free(). */
+read_mlir_loc *read_mlir_loc_new(const char *name, uint64_t bytes, tk_loctab *tab,
                                  tk_diags *diags);
 void read_mlir_loc_free(read_mlir_loc *m);
 
-/* Records the definition of alias NAME (NAME_LEN bytes after the '#', inside
- * the text) on LINE of SEGMENT; BODY points at its `loc(` and END at the end
- * of its line.  A second definition in one segment is reported and ignored. */
-void read_mlir_loc_define(read_mlir_loc *m, const char *name, size_t name_len,
+/* Records the definition of alias NAME (NAME_LEN bytes after the '#', on
+ * the line starting at LINE_START) on LINE of SEGMENT; BODY points at its
+ * `loc(` and END at the end of its line.  The definition is copied.  A
+ * second definition in one segment is reported and ignored. */
+void read_mlir_loc_define(read_mlir_loc *m, const char *line_start,
+                          const char *name, size_t name_len,
                           const char *body, const char *end, uint32_t line,
                           uint32_t segment);
 

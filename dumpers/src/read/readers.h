@@ -15,6 +15,7 @@
 #define TKDUMP_READERS_H
 
 #include "read/linemap.h"
+#include "read/lines.h"
 #include "util/text.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_loctab.h"
@@ -24,13 +25,14 @@ typedef struct {
     int has_inline_frames; /* the format recorded at least one inlined frame */
 } read_info;
 
-/* TTIR, TTGIR and any MLIR with loc(...) debug info (mlir.c). */
-void read_mlir_locs(const text_buf *text, tk_loctab *tab,
+/* TTIR, TTGIR and any MLIR with loc(...) debug info (mlir.c).  Reads SRC
+ * a line at a time (read/lines.h): the text need not be in memory. */
+void read_mlir_locs(const read_lines *src, tk_loctab *tab,
                     read_linemap_builder *out, read_info *info,
                     tk_diags *diags);
 
-/* LLVM IR text with !dbg attachments (llvm.c). */
-void read_llvm_locs(const text_buf *text, tk_loctab *tab,
+/* LLVM IR text with !dbg attachments (llvm.c), read a line at a time. */
+void read_llvm_locs(const read_lines *src, tk_loctab *tab,
                     read_linemap_builder *out, read_info *info,
                     tk_diags *diags);
 

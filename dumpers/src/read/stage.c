@@ -115,13 +115,15 @@ static tk_stage *stage_from_text(tk_stage_kind kind, text_buf *text,
     read_linemap_builder b;
     read_linemap_builder_init(&b);
     read_info info = {0};
+    read_lines lines;
+    read_lines_of_text(&lines, &s->text);
     switch (kind) {
     case TK_STAGE_TTIR:
     case TK_STAGE_TTGIR:
-        read_mlir_locs(&s->text, tab, &b, &info, diags);
+        read_mlir_locs(&lines, tab, &b, &info, diags);
         break;
     case TK_STAGE_LLIR:
-        read_llvm_locs(&s->text, tab, &b, &info, diags);
+        read_llvm_locs(&lines, tab, &b, &info, diags);
         break;
     case TK_STAGE_PTX:
         read_ptx_locs(&s->text, tab, &b, &info, diags);
