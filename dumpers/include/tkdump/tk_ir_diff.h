@@ -101,6 +101,12 @@ const char *tk_ir_diff_kept_line(const tk_ir_diff *d, int side, uint32_t k,
 TK_API
 size_t tk_ir_diff_kept_len(const tk_ir_diff *d, int side, uint32_t k);
 
+/* Whether kept line KA of A and kept line KB of B are the same bytes (a
+ * context line whose text did not change at all, not even its value
+ * numbers), told from their records: nothing is read.  0 out of range. */
+TK_API
+int tk_ir_diff_kept_equal(const tk_ir_diff *d, uint32_t ka, uint32_t kb);
+
 /* The first bytes of kept line K of SIDE, at most MAX of them (cut before a
  * UTF-8 sequence that would not fit whole), as tk_ir_diff_kept_line() gives
  * the whole line and with the same lifetime: only those bytes are read.

@@ -261,6 +261,14 @@ TK_API
 int64_t tk_passes_read_into(const tk_passes *passes, size_t i, char *buf,
                             size_t cap, tk_diags *diags);
 
+/* Reads up to LEN bytes at OFFSET into the caller's BUF (fewer at the end
+ * of the file as indexed): for reading a dump back a piece at a time.
+ * Returns how many, or -1 with an error in DIAGS when the file cannot be
+ * read (or has shrunk since it was indexed). */
+TK_API
+int64_t tk_passes_read_at(const tk_passes *passes, uint64_t offset, char *buf,
+                          size_t len, tk_diags *diags);
+
 /* Reads LEN bytes at OFFSET (an "other" range, a header line).  Caller frees
  * with g_free(); NULL with an error in DIAGS on failure. */
 TK_API

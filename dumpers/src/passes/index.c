@@ -923,6 +923,17 @@ static int read_at(const tk_passes *p, uint64_t off, uint64_t len, char *buf,
     return 0;
 }
 
+int64_t tk_passes_read_at(const tk_passes *p, uint64_t offset, char *buf, size_t len,
+                          tk_diags *diags)
+{
+    if (offset >= p->size || len == 0)
+        return 0;
+    uint64_t n = p->size - offset < len ? p->size - offset : len;
+    if (read_at(p, offset, n, buf, diags) != 0)
+        return -1;
+    return (int64_t)n;
+}
+
 char *tk_passes_read_range(const tk_passes *p, uint64_t offset, uint64_t len,
                            tk_diags *diags)
 {

@@ -19,6 +19,7 @@
 #include "util/text.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_loctab.h"
+#include "tkdump/tk_stage.h"
 
 /* What a reader found out about the text beyond its line stacks. */
 typedef struct {
@@ -45,5 +46,12 @@ void read_ptx_locs(const text_buf *text, tk_loctab *tab,
 void read_sass_locs(const text_buf *text, tk_loctab *tab,
                     read_linemap_builder *out, read_info *info,
                     tk_diags *diags);
+
+/* The stacks of every line of SRC read as KIND (TTIR and TTGIR as MLIR, LLIR
+ * as LLVM IR; other kinds have no line reader: MAP is left empty) into MAP
+ * (free with read_linemap_clear()), for a text that is not a stage: a pass
+ * dump read back from its file (stage.c). */
+void read_locs_of_lines(tk_stage_kind kind, const read_lines *src, tk_loctab *tab,
+                        read_linemap *map, tk_diags *diags);
 
 #endif

@@ -139,6 +139,26 @@ static tk_stage *stage_from_text(tk_stage_kind kind, text_buf *text,
     return s;
 }
 
+void read_locs_of_lines(tk_stage_kind kind, const read_lines *src, tk_loctab *tab,
+                        read_linemap *map, tk_diags *diags)
+{
+    read_linemap_builder b;
+    read_linemap_builder_init(&b);
+    read_info info = {0};
+    switch (kind) {
+    case TK_STAGE_TTIR:
+    case TK_STAGE_TTGIR:
+        read_mlir_locs(src, tab, &b, &info, diags);
+        break;
+    case TK_STAGE_LLIR:
+        read_llvm_locs(src, tab, &b, &info, diags);
+        break;
+    default:
+        break;
+    }
+    read_linemap_finish(&b, src->n_lines, map);
+}
+
 tk_stage *tk_stage_read(tk_stage_kind kind, const char *path, tk_loctab *tab,
                         tk_diags *diags)
 {

@@ -1,52 +1,40 @@
-/* diff.c - tk_ir_diff: two texts, normalized and diffed once, kept
- * with their hunks so that a front end can show the original lines (and
- * their source locations) of a unified diff.  A diff handed out while a
- * timeline is built borrows all of that from the build's walker instead. */
+/* diff.c - tk_ir_diff: two texts, normalized and diffed once, kept as
+ * line records with their hunks, so that a front end can show the
+ * original lines (read back on demand) and their source locations.  A
+ * diff handed out while a timeline is built borrows its texts from the
+ * build's walker instead. */
 #include <string.h>
 
 #include "timeline/internal.h"
+
+/* One side: its lines (records), their normalization and stacks. */
+typedef struct {
+    GArray *lines;         /* tl_line; the walker's in a borrowed diff */
+    GArray *meta;          /* LLVM debug metadata it is bound with; NULL */
+    tk_normalize *norm;    /* the walker's in a borrowed diff */
+    tl_srcs srcs;          /* where its lines are read from */
+    tl_reader reader;      /* tk_ir_diff_kept_line()'s buffer */
+    char *mem;             /* its text (tk_ir_diff_texts), owned */
+    const tk_stage *ext;   /* a stage with its stacks (tk_ir_diff_stages) */
+    read_linemap own_map;  /* stacks read by tk_ir_diff_bind() */
+    int have_own_map;
+    const read_linemap *map;
+} ir_side;
 
 struct tk_ir_diff {
     tk_ir_dialect dialect;
     tk_stage_kind bind_as;
     char *name[2];
-    char *text[2];
-    size_t len[2];
-    char *meta[2];          /* appended when bound (LLVM function texts) */
-    size_t meta_len[2];
-    size_t *line_start[2];  /* n_lines + 1 offsets into TEXT */
-    uint32_t n_lines[2];
-    tk_normalize *norm[2];
-    const tk_stage *ext[2]; /* borrowed stages (tk_ir_diff_stages) */
-    tk_stage *own[2];       /* parsed by tk_ir_diff_bind */
+    ir_side side[2];
+    tk_timeline_part *parts; /* a copy of the timeline's: where lines are */
     int bound;
     tk_hunk *hunks;
     size_t n_hunks;
     tk_diff_stats stats;
-    /* Not NULL: texts, normalizations, line starts and hunks are the
-     * walker's (tl_walker_diff); only the names are the diff's own. */
+    /* Not NULL: lines, normalizations, stacks and hunks are the walker's
+     * (tl_walker_diff); the names and read buffers are the diff's own. */
     tl_walker *walker;
 };
-
-/* Line starts as text_buf splits: at "\n", a last line without one counts. */
-static void index_lines(tk_ir_diff *d, int s)
-{
-    const char *t = d->text[s];
-    size_t len = d->len[s], n = 0;
-    for (const char *p = t; (p = memchr(p, '\n', (size_t)(t + len - p))); p++)
-        n++;
-    if (len && t[len - 1] != '\n')
-        n++;
-    d->line_start[s] = g_new(size_t, n + 1);
-    size_t k = 0, off = 0;
-    while (k < n) {
-        d->line_start[s][k++] = off;
-        const char *e = memchr(t + off, '\n', len - off);
-        off = e ? (size_t)(e - t) + 1 : len;
-    }
-    d->line_start[s][n] = len;
-    d->n_lines[s] = (uint32_t)n;
-}
 
 static int collect(const tk_hunk *h, void *user)
 {
@@ -54,19 +42,16 @@ static int collect(const tk_hunk *h, void *user)
     return 0;
 }
 
-/* Normalizes, diffs and indexes; frees D and returns NULL on failure. */
+/* Diffs the two normalized sides; frees D and returns NULL on failure. */
 static tk_ir_diff *finish(tk_ir_diff *d, const tk_diff_opts *opts)
 {
-    for (int s = 0; s < 2; s++) {
-        d->norm[s] = tk_normalize_new(d->dialect, d->text[s], d->len[s]);
-        if (!d->norm[s]) {
+    for (int s = 0; s < 2; s++)
+        if (!d->side[s].norm) {
             tk_ir_diff_free(d);
             return NULL;
         }
-        index_lines(d, s);
-    }
     GArray *h = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
-    if (tk_normalize_diff(d->norm[0], d->norm[1], opts, TK_NORMALIZE_DIFF_KEPT_LINES,
+    if (tk_normalize_diff(d->side[0].norm, d->side[1].norm, opts, TK_NORMALIZE_DIFF_KEPT_LINES,
                           collect, h) != 0) {
         g_array_free(h, TRUE);
         tk_ir_diff_free(d);
@@ -78,26 +63,9 @@ static tk_ir_diff *finish(tk_ir_diff *d, const tk_diff_opts *opts)
     return d;
 }
 
-tk_ir_diff *tl_ir_diff_take(tk_ir_dialect dialect, tk_stage_kind bind_as,
-                            char *name_a, char *a, size_t a_len, char *meta_a,
-                            size_t meta_a_len, char *name_b, char *b,
-                            size_t b_len, char *meta_b, size_t meta_b_len,
-                            const tk_diff_opts *opts)
+static GArray *new_lines(void)
 {
-    tk_ir_diff *d = g_new0(tk_ir_diff, 1);
-    d->dialect = dialect;
-    d->bind_as = bind_as;
-    d->name[0] = name_a;
-    d->name[1] = name_b;
-    d->text[0] = a;
-    d->text[1] = b;
-    d->len[0] = a_len;
-    d->len[1] = b_len;
-    d->meta[0] = meta_a;
-    d->meta[1] = meta_b;
-    d->meta_len[0] = meta_a_len;
-    d->meta_len[1] = meta_b_len;
-    return finish(d, opts);
+    return g_array_new(FALSE, FALSE, sizeof(tl_line));
 }
 
 tk_ir_diff *tk_ir_diff_texts(tk_ir_dialect dialect, tk_stage_kind bind_as,
@@ -105,23 +73,25 @@ tk_ir_diff *tk_ir_diff_texts(tk_ir_dialect dialect, tk_stage_kind bind_as,
                              const char *name_b, const char *b, size_t b_len,
                              const tk_diff_opts *opts)
 {
-    return tl_ir_diff_take(dialect, bind_as, g_strdup(name_a ? name_a : "a"),
-                           g_memdup2(a ? a : "", a_len), a_len, NULL, 0,
-                           g_strdup(name_b ? name_b : "b"),
-                           g_memdup2(b ? b : "", b_len), b_len, NULL, 0, opts);
-}
-
-static char *stage_text(const tk_stage *st, size_t *len)
-{
-    GString *s = g_string_sized_new(tk_stage_size(st) + 1);
-    for (uint32_t l = 1; l <= tk_stage_line_count(st); l++) {
-        size_t n;
-        const char *line = tk_stage_line(st, l, &n);
-        g_string_append_len(s, line, (gssize)n);
-        g_string_append_c(s, '\n');
+    if (a_len > TEXT_MAX_BYTES || b_len > TEXT_MAX_BYTES)
+        return NULL;
+    tk_ir_diff *d = g_new0(tk_ir_diff, 1);
+    d->dialect = dialect;
+    d->bind_as = bind_as;
+    d->name[0] = g_strdup(name_a ? name_a : "a");
+    d->name[1] = g_strdup(name_b ? name_b : "b");
+    const char *text[2] = {a, b};
+    size_t len[2] = {a_len, b_len};
+    for (int s = 0; s < 2; s++) {
+        ir_side *x = &d->side[s];
+        x->mem = g_memdup2(text[s] ? text[s] : "", len[s] + 1);
+        x->lines = new_lines();
+        tl_lines_of_memory(x->lines, x->mem, len[s], 0);
+        x->srcs.mem = x->mem;
+        x->srcs.mem_len = len[s];
+        x->norm = tl_normalize_lines(x->lines, &x->srcs, &x->reader, dialect, d->name[s], NULL);
     }
-    *len = s->len;
-    return g_string_free(s, FALSE);
+    return finish(d, opts);
 }
 
 tk_ir_diff *tk_ir_diff_stages(const tk_stage *a, const tk_stage *b,
@@ -145,13 +115,37 @@ tk_ir_diff *tk_ir_diff_stages(const tk_stage *a, const tk_stage *b,
     tk_ir_diff *d = g_new0(tk_ir_diff, 1);
     d->dialect = dialect;
     d->bind_as = tk_stage_kind_of(a);
-    d->name[0] = g_strdup(tk_stage_path(a));
-    d->name[1] = g_strdup(tk_stage_path(b));
-    d->text[0] = stage_text(a, &d->len[0]);
-    d->text[1] = stage_text(b, &d->len[1]);
-    d->ext[0] = a;
-    d->ext[1] = b;
+    const tk_stage *st[2] = {a, b};
+    for (int s = 0; s < 2; s++) {
+        ir_side *x = &d->side[s];
+        d->name[s] = g_strdup(tk_stage_path(st[s]));
+        x->lines = new_lines();
+        tl_lines_of_stage(x->lines, st[s]);
+        x->srcs.stage = st[s];
+        x->ext = st[s];
+        x->norm = tl_normalize_lines(x->lines, &x->srcs, &x->reader, dialect, d->name[s], NULL);
+    }
     d->bound = 1;
+    return finish(d, opts);
+}
+
+tk_ir_diff *tl_walker_take_diff(tl_walker *w, tk_stage_kind bind_as, char *name_a,
+                                char *name_b, const tk_diff_opts *opts)
+{
+    const tk_timeline *tl = w->tl;
+    tk_ir_diff *d = g_new0(tk_ir_diff, 1);
+    d->dialect = w->side[0].dialect;
+    d->bind_as = bind_as;
+    d->name[0] = name_a;
+    d->name[1] = name_b;
+    d->parts = g_memdup2(tl->parts, tl->n_parts * sizeof *tl->parts);
+    for (int s = 0; s < 2; s++) {
+        ir_side *x = &d->side[s];
+        x->meta = tl_walker_meta_for(w, s);
+        x->srcs = tl_walker_srcs(w, s);
+        x->srcs.parts = d->parts;
+        tl_walker_steal(w, s, &x->lines, &x->norm);
+    }
     return finish(d, opts);
 }
 
@@ -164,11 +158,11 @@ tk_ir_diff *tl_walker_diff(tl_walker *w, const tk_timeline_entry *entry,
     d->bind_as = tl_bind_kind(entry);
     for (int s = 0; s < 2; s++) {
         tl_text *t = &w->side[s];
+        ir_side *x = &d->side[s];
         d->name[s] = tk_timeline_side_describe(w->tl, &t->key);
-        d->text[s] = t->buf;
-        d->len[s] = t->len;
-        d->norm[s] = t->norm;
-        d->line_start[s] = (size_t *)tl_walker_lines(w, s, &d->n_lines[s]);
+        x->lines = t->lines;
+        x->norm = t->norm;
+        x->srcs = tl_walker_srcs(w, s);
     }
     d->hunks = (tk_hunk *)hunks;
     d->n_hunks = n;
@@ -176,12 +170,29 @@ tk_ir_diff *tl_walker_diff(tl_walker *w, const tk_timeline_entry *entry,
     return d;
 }
 
+static void side_free(ir_side *x, int borrowed)
+{
+    tl_reader_clear(&x->reader);
+    if (x->have_own_map)
+        read_linemap_clear(&x->own_map);
+    if (borrowed)
+        return;
+    if (x->lines)
+        g_array_unref(x->lines);
+    if (x->meta)
+        g_array_unref(x->meta);
+    tk_normalize_free(x->norm);
+    g_free(x->mem);
+}
+
 void tl_walker_diff_release(tk_ir_diff *d)
 {
     if (!d)
         return;
-    g_free(d->name[0]);
-    g_free(d->name[1]);
+    for (int s = 0; s < 2; s++) {
+        g_free(d->name[s]);
+        side_free(&d->side[s], 1);
+    }
     g_free(d);
 }
 
@@ -191,12 +202,9 @@ void tk_ir_diff_free(tk_ir_diff *d)
         return;
     for (int s = 0; s < 2; s++) {
         g_free(d->name[s]);
-        g_free(d->text[s]);
-        g_free(d->meta[s]);
-        g_free(d->line_start[s]);
-        tk_normalize_free(d->norm[s]);
-        tk_stage_free(d->own[s]);
+        side_free(&d->side[s], 0);
     }
+    g_free(d->parts);
     g_free(d->hunks);
     g_free(d);
 }
@@ -224,53 +232,70 @@ const tk_hunk *tk_ir_diff_hunks(const tk_ir_diff *d, size_t *n)
 
 uint32_t tk_ir_diff_kept_count(const tk_ir_diff *d, int side)
 {
-    return tk_normalize_input(d->norm[side != 0])->n;
+    return tk_normalize_input(d->side[side != 0].norm)->n;
+}
+
+/* The record of kept line K of side S, and its line number; NULL out of
+ * range. */
+static const tl_line *kept_rec(const tk_ir_diff *d, int s, uint32_t k, uint32_t *line)
+{
+    const ir_side *x = &d->side[s];
+    if (k >= tk_normalize_input(x->norm)->n)
+        return NULL;
+    uint32_t orig = tk_normalize_orig_index(x->norm, k);
+    if (orig >= x->lines->len)
+        return NULL;
+    if (line)
+        *line = orig + 1;
+    return &g_array_index(x->lines, tl_line, orig);
 }
 
 const char *tk_ir_diff_kept_line(const tk_ir_diff *d, int side, uint32_t k,
                                  size_t *len, uint32_t *line)
 {
-    int s = side != 0;
-    if (k >= tk_normalize_input(d->norm[s])->n)
-        return NULL;
-    uint32_t orig = tk_normalize_orig_index(d->norm[s], k);
-    if (orig >= d->n_lines[s])
-        return NULL;
-    const char *t = d->text[s] + d->line_start[s][orig];
-    size_t n = d->line_start[s][orig + 1] - d->line_start[s][orig];
-    if (n && t[n - 1] == '\n')
-        n--;
-    if (n && t[n - 1] == '\r')
-        n--;
-    *len = n;
-    if (line)
-        *line = orig + 1;
-    return t;
+    return tk_ir_diff_kept_head(d, side, k, 0, len, line);
 }
 
 size_t tk_ir_diff_kept_len(const tk_ir_diff *d, int side, uint32_t k)
 {
-    size_t len = 0;
-    if (!tk_ir_diff_kept_line(d, side, k, &len, NULL))
-        return 0;
-    return len;
+    const tl_line *l = kept_rec(d, side != 0, k, NULL);
+    return l ? l->len : 0;
+}
+
+int tk_ir_diff_kept_equal(const tk_ir_diff *d, uint32_t ka, uint32_t kb)
+{
+    const tl_line *a = kept_rec(d, 0, ka, NULL), *b = kept_rec(d, 1, kb, NULL);
+    return a && b && a->len == b->len && a->hash == b->hash;
 }
 
 const char *tk_ir_diff_kept_head(const tk_ir_diff *d, int side, uint32_t k,
                                  size_t max, size_t *len, uint32_t *line)
 {
-    const char *t = tk_ir_diff_kept_line(d, side, k, len, line);
-    if (t && *len > max) {
-        size_t n = max;
+    int s = side != 0;
+    uint32_t l = 0;
+    const tl_line *rec = kept_rec(d, s, k, &l);
+    if (!rec)
+        return NULL;
+    /* Reading back fills the side's buffer: the diff is const to its
+     * user, not to itself. */
+    ir_side *x = (ir_side *)&d->side[s];
+    size_t n;
+    const char *t = tl_reader_line(&x->reader, &x->srcs, rec, max, &n, NULL);
+    if (!t)
+        return NULL;
+    if (max && n == max && n < rec->len) {
         /* Not in the middle of a UTF-8 sequence: back off its
-         * continuation bytes and its lead byte. */
+         * continuation bytes (the byte after the cut is one) to its lead
+         * byte, which goes too. */
         size_t back = 0;
         while (n > 0 && back < 3 && ((unsigned char)t[n] & 0xc0) == 0x80) {
             n--;
             back++;
         }
-        *len = n;
     }
+    *len = n;
+    if (line)
+        *line = l;
     return t;
 }
 
@@ -288,27 +313,17 @@ int tk_ir_diff_bind(tk_ir_diff *d, tk_loctab *tab, tk_diags *diags)
         tl_walker *w = d->walker;
         tk_diags *build = w->diags;
         w->diags = sink;
-        for (int s = 0; s < 2; s++) {
-            d->ext[s] = tl_walker_bind(w, s, d->bind_as, tab);
-            d->text[s] = w->side[s].buf; /* appending metadata may move it */
-        }
+        for (int s = 0; s < 2; s++)
+            d->side[s].map = tl_walker_bind(w, s, d->bind_as, tab);
         w->diags = build;
-        if (sink != diags)
-            tk_diags_free(sink);
-        return 0;
-    }
-    for (int s = 0; s < 2; s++) {
-        if (d->meta[s]) {
-            GString *t = g_string_sized_new(d->len[s] + d->meta_len[s] + 2);
-            g_string_append_len(t, d->text[s], (gssize)d->len[s]);
-            if (d->len[s] && d->text[s][d->len[s] - 1] != '\n')
-                g_string_append_c(t, '\n');
-            g_string_append_len(t, d->meta[s], (gssize)d->meta_len[s]);
-            d->own[s] = tk_stage_parse(d->bind_as, d->name[s], t->str, t->len, tab, sink);
-            g_string_free(t, TRUE);
-        } else {
-            d->own[s] = tk_stage_parse(d->bind_as, d->name[s], d->text[s], d->len[s],
-                                       tab, sink);
+    } else {
+        for (int s = 0; s < 2; s++) {
+            ir_side *x = &d->side[s];
+            tl_feed f;
+            tl_feed_init(&f, x->lines, x->meta, &x->srcs, &x->reader, d->name[s], sink);
+            tl_read_locations(d->bind_as, &f, tab, &x->own_map, sink);
+            x->have_own_map = 1;
+            x->map = &x->own_map;
         }
     }
     if (sink != diags)
@@ -319,11 +334,13 @@ int tk_ir_diff_bind(tk_ir_diff *d, tk_loctab *tab, tk_diags *diags)
 size_t tk_ir_diff_line_stacks(const tk_ir_diff *d, int side, uint32_t line,
                               const tk_stack_id **ids)
 {
-    int s = side != 0;
-    const tk_stage *st = d->ext[s] ? d->ext[s] : d->own[s];
-    if (!st || line == 0 || line > d->n_lines[s]) {
-        *ids = NULL;
+    const ir_side *x = &d->side[side != 0];
+    *ids = NULL;
+    if (line == 0 || line > x->lines->len)
         return 0;
-    }
-    return tk_stage_line_stacks(st, line, ids);
+    if (x->ext)
+        return tk_stage_line_stacks(x->ext, line, ids);
+    if (!x->map)
+        return 0;
+    return read_linemap_get(x->map, line, ids);
 }

@@ -2,8 +2,8 @@
  * removed IR whose inline stack names that line.
  *
  * One walk over the timeline, in order.  Only entries that changed
- * something are read; each text is read, normalized and its locations parsed
- * once (the text after a pass is the text before the next one).  The lines a
+ * something are read; each text is streamed from its file, normalized and
+ * its locations parsed once (the text after a pass is the text before the next one).  The lines a
  * pass removed are looked up in the text before it, the lines it added in the
  * text after it: a dump's lines carry their own locations, so an op that
  * moved keeps its source line on both sides.
@@ -53,7 +53,7 @@ static int stack_hits(matcher *m, tk_stack_id id)
 typedef struct {
     matcher *m;
     const tk_normalize *norm[2];
-    const tk_stage *stage[2];
+    const read_linemap *map[2];
     uint32_t hits[2];
     int located;
 } counter;
@@ -61,11 +61,11 @@ typedef struct {
 /* Whether kept line K of side S is bound to the line. */
 static int kept_hits(counter *c, int s, uint32_t k)
 {
-    if (!c->stage[s])
+    if (!c->map[s])
         return 0;
     uint32_t line = tk_normalize_orig_index(c->norm[s], k) + 1;
     const tk_stack_id *ids;
-    size_t n = tk_stage_line_stacks(c->stage[s], line, &ids);
+    size_t n = read_linemap_get(c->map[s], line, &ids);
     if (n)
         c->located = 1;
     for (size_t i = 0; i < n; i++)
@@ -100,7 +100,7 @@ static void visit(tk_history *h, tl_walker *w, matcher *m, tk_loctab *tab,
     counter c = {.m = m};
     for (int s = 0; s < 2; s++) {
         c.norm[s] = w->side[s].norm;
-        c.stage[s] = tl_walker_bind(w, s, kind, tab);
+        c.map[s] = tl_walker_bind(w, s, kind, tab);
     }
     tk_normalize_diff(c.norm[0], c.norm[1], opts, TK_NORMALIZE_DIFF_KEPT_LINES, count_hunk, &c);
     if (!c.located)

@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "tkdump/tk_timeline.h"
+#include "timeline/lines.h"
 
 struct tk_timeline {
     char *kernel_name;
@@ -51,41 +52,40 @@ tk_stage_kind tl_bind_kind(const tk_timeline_entry *entry);
 
 /* ---- the walker ------------------------------------------------------------ */
 
-/* One assembled text, its normalization and (for the history) its stage. */
+/* One assembled text: its line records (timeline/lines.h), their
+ * normalization and (for the history and the front ends) their stacks. */
 typedef struct {
-    int valid;                /* KEY describes what BUF holds */
-    int cacheable;            /* BUF is exactly KEY (not cut further) */
+    int valid;                /* KEY describes what LINES hold */
+    int cacheable;            /* LINES are exactly KEY (not cut further) */
     tk_timeline_side key;
-    char *buf;
-    size_t len, cap;
+    GArray *lines;            /* tl_line */
+    const tk_stage *stage;    /* what its TL_SRC_STAGE lines are lines of */
     tk_ir_dialect dialect;
     tk_normalize *norm;
-    tk_stage *stage;
-    int stage_done;
-    /* Line starts (tk_ir_diff's index), made on demand for a diff handed
-     * out while building; N_LINES + 1 offsets. */
-    size_t *line_start;
-    uint32_t n_lines;
-    int lines_done;
-    /* Which text this is: a new number each time the buffer gets another
+    read_linemap map;         /* the stacks of its lines, once read */
+    int map_done;
+    /* Which text this is: a new number each time the lines are another
      * text (read, cut), kept when the text moves between sides. */
     uint64_t serial;
 } tl_text;
 
-/* A raw dump body kept for cutting functions out of it. */
+/* The line records of a dump body, kept for cutting functions out. */
 typedef struct {
     int valid;
     size_t part, dump;
-    char *buf;
-    size_t len, cap;
+    GArray *lines;            /* tl_line */
 } tl_raw;
 
 typedef struct {
     const tk_timeline *tl;
     tk_diags *diags;
+    tl_srcs srcs;             /* the timeline's parts; STAGE set per text */
     tl_text side[2];          /* TK_IR_A: before, TK_IR_B: after */
     tl_raw raw[2];            /* slot 0: a base module; slot 1: pieces */
     tl_raw meta;              /* debug metadata lines of a module dump */
+    tl_reader reader;         /* reads lines back */
+    char *stream_buf;         /* streams dump bodies */
+    size_t stream_cap;
     int reuse_equal;          /* tl_walker_load() may answer 1 (see there) */
     uint64_t next_serial;     /* tl_text.serial */
 } tl_walker;
@@ -99,55 +99,51 @@ void tl_walker_clear(tl_walker *w);
  * functions and the other does not, those functions are cut out of the
  * other.  Returns 0, or -1 with a diagnostic when a text cannot be read.
  * With W->reuse_equal set, returns 1 when the two texts are the same bytes
- * (whole dumps with the same digests, or texts compared as read): then
- * side B holds the text and normalization and side A is empty. */
+ * (whole dumps with the same digests, or texts whose lines are the same
+ * bytes): then side B holds the text and normalization and side A is
+ * empty. */
 int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
                    const tk_timeline_side *after, tk_ir_dialect dialect);
 
+/* The sources side S's lines are read from (valid while W holds the
+ * text). */
+tl_srcs tl_walker_srcs(const tl_walker *w, int s);
+
 /* Reads the locations of side S (once per text), as KIND; LLVM function
- * texts get the debug metadata of their module dump appended first.
- * Returns the stage, or NULL for machine code and on failure. */
-tk_stage *tl_walker_bind(tl_walker *w, int s, tk_stage_kind kind,
-                         tk_loctab *tab);
+ * texts get the debug metadata of their module dump after them.  Returns
+ * the stacks of its lines, or NULL for machine code and on failure. */
+const read_linemap *tl_walker_bind(tl_walker *w, int s, tk_stage_kind kind,
+                                   tk_loctab *tab);
 
 /* Whether the sides print MLIR attribute aliases differently (one defines
  * "#name = ..." lines, the other none): Triton's internal dumps print none,
  * so they cannot be compared with the pass manager's dumps. */
 int tl_walker_alias_styles_differ(const tl_walker *w);
 
-/* Takes side S's text out of the walker (caller frees with g_free()). */
-char *tl_walker_steal(tl_walker *w, int s, size_t *len);
+/* The debug metadata lines (tl_line) that side S's text is bound with (LLVM
+ * function texts), or NULL; caller frees with g_array_unref(). */
+GArray *tl_walker_meta_for(tl_walker *w, int s);
 
-/* Debug metadata text for side S (LLVM function texts), or NULL; caller
- * frees. */
-char *tl_walker_meta_for(tl_walker *w, int s, size_t *len);
-
-/* Finds function NAME in TEXT (LLVM IR: "define ... @NAME(" to the "}"
- * line; MIR: "# Machine code for function NAME:" to its end line).  Sets
- * [*START, *END) (END after the last line's newline) and returns 0, or -1. */
-int tl_find_function(tk_ir_dialect dialect, const char *text, size_t len,
-                     const char *name, size_t *start, size_t *end);
-
-/* Line starts of side S's text (made once per text): *N receives the number
- * of lines; the array has *N + 1 offsets, the last the text's length. */
-const size_t *tl_walker_lines(tl_walker *w, int s, uint32_t *n);
+/* Takes side S's text out of the walker: its lines and normalization
+ * (caller frees with g_array_unref() and tk_normalize_free()). */
+void tl_walker_steal(tl_walker *w, int s, GArray **lines, tk_normalize **norm);
 
 /* ---- tk_ir_diff from assembled texts --------------------------------------- */
 
 /* A diff over the walker's two current texts that borrows them, their
- * normalizations, line starts and HUNKS (N of them, over kept lines), for
+ * normalizations and HUNKS (N of them, over kept lines), for
  * tk_timeline_opts.on_step.  Valid until the walker loads other texts;
  * release with tl_walker_diff_release() (tk_ir_diff_free() ignores it). */
 tk_ir_diff *tl_walker_diff(tl_walker *w, const tk_timeline_entry *entry,
                            const tk_hunk *hunks, size_t n, tk_diff_stats stats);
 void tl_walker_diff_release(tk_ir_diff *d);
 
-/* Takes ownership of A and B (g_malloc'd), and of META_A / META_B (may be
- * NULL): debug metadata appended to a side's text when it is bound. */
-tk_ir_diff *tl_ir_diff_take(tk_ir_dialect dialect, tk_stage_kind bind_as,
-                            char *name_a, char *a, size_t a_len, char *meta_a,
-                            size_t meta_a_len, char *name_b, char *b,
-                            size_t b_len, char *meta_b, size_t meta_b_len,
-                            const tk_diff_opts *opts);
+/* A diff that takes the texts of W's two sides (tl_walker_steal()), with
+ * their debug metadata, reading their lines from the timeline's parts
+ * (copied: the timeline need not outlive it).  Takes NAME_A and NAME_B
+ * (g_malloc'd).  NULL when the diff is refused. */
+tk_ir_diff *tl_walker_take_diff(tl_walker *w, tk_stage_kind bind_as,
+                                char *name_a, char *name_b,
+                                const tk_diff_opts *opts);
 
 #endif

@@ -1,11 +1,18 @@
-/* text.c - assembling the texts a timeline compares, two at a
- * time: whole dump bodies, functions cut out of dumps, module dumps with
- * functions replaced by later versions, final stages.
+/* text.c - assembling the texts a timeline compares, two at a time, as
+ * line records (lines.h): whole dump bodies, functions cut out of dumps,
+ * module dumps with functions replaced by later versions, final stages.
  *
- * Two text buffers (before and after) are reused from pass to pass and
- * swapped rather than copied: the text after pass k is the text before pass
- * k + 1, so it is read and normalized once.  Two raw buffers hold a dump that
- * functions are cut from, only while a text is assembled from several dumps.
+ * A text is never in memory: a dump body is streamed from its file once,
+ * a bounded buffer at a time, giving each line's record and its
+ * normalized hash; a text put together from several dumps is put
+ * together from their records, then its lines are read back once to
+ * normalize it.  A 2 GB dump costs a few words per line.
+ *
+ * Two texts (before and after) are kept from pass to pass and swapped
+ * rather than read again: the text after pass k is the text before pass
+ * k + 1, so it is read and normalized once.  Two raw slots hold the
+ * records of dumps that functions are cut from, only while a text is
+ * assembled from several dumps.
  */
 #include <string.h>
 
@@ -14,17 +21,22 @@
 static void text_reset(tl_text *t)
 {
     tk_normalize_free(t->norm);
-    tk_stage_free(t->stage);
     t->norm = NULL;
-    t->stage = NULL;
-    t->stage_done = 0;
-    g_free(t->line_start);
-    t->line_start = NULL;
-    t->n_lines = 0;
-    t->lines_done = 0;
+    if (t->map_done)
+        read_linemap_clear(&t->map);
+    memset(&t->map, 0, sizeof t->map);
+    t->map_done = 0;
     t->valid = 0;
     t->cacheable = 0;
     t->serial = 0;
+    t->stage = NULL;
+    if (t->lines)
+        g_array_set_size(t->lines, 0);
+}
+
+static GArray *new_lines(void)
+{
+    return g_array_new(FALSE, FALSE, sizeof(tl_line));
 }
 
 void tl_walker_init(tl_walker *w, const tk_timeline *tl, tk_diags *diags)
@@ -32,56 +44,66 @@ void tl_walker_init(tl_walker *w, const tk_timeline *tl, tk_diags *diags)
     memset(w, 0, sizeof *w);
     w->tl = tl;
     w->diags = diags;
+    w->srcs.parts = tl->parts;
+    w->srcs.n_parts = tl->n_parts;
+    for (int s = 0; s < 2; s++) {
+        w->side[s].lines = new_lines();
+        w->raw[s].lines = new_lines();
+    }
+    w->meta.lines = new_lines();
 }
 
 void tl_walker_clear(tl_walker *w)
 {
     for (int s = 0; s < 2; s++) {
         text_reset(&w->side[s]);
-        g_free(w->side[s].buf);
-        g_free(w->raw[s].buf);
+        g_array_unref(w->side[s].lines);
+        g_array_unref(w->raw[s].lines);
     }
-    g_free(w->meta.buf);
+    g_array_unref(w->meta.lines);
+    tl_reader_clear(&w->reader);
+    g_free(w->stream_buf);
     memset(w, 0, sizeof *w);
 }
 
-/* Grows *BUF to at least NEED bytes (plus one for a NUL). */
-static void reserve(char **buf, size_t *cap, size_t need)
+tl_srcs tl_walker_srcs(const tl_walker *w, int s)
 {
-    if (need + 1 <= *cap)
-        return;
-    size_t c = *cap ? *cap : 4096;
-    while (c < need + 1)
-        c = c * 2 > c ? c * 2 : need + 1;
-    *buf = g_realloc(*buf, c);
-    *cap = c;
+    tl_srcs x = w->srcs;
+    x.stage = w->side[s].stage;
+    return x;
 }
 
-static void append(char **buf, size_t *cap, size_t *len, const char *s,
-                   size_t n)
+/* ---- dump bodies --------------------------------------------------------- */
+
+typedef struct {
+    GArray *out;
+    tk_normalize_builder *nb;
+} collect_ctx;
+
+static int collect_line(void *user, const tl_line *rec, const char *text)
 {
-    reserve(buf, cap, *len + n);
-    memcpy(*buf + *len, s, n);
-    *len += n;
+    collect_ctx *c = user;
+    g_array_append_val(c->out, *rec);
+    if (c->nb)
+        tk_normalize_builder_add(c->nb, text,
+                                 (rec->flags & TL_LF_CUT) ? TL_LINE_MAX : rec->len);
+    return 0;
 }
 
-/* Reads the body of dump DUMP of PART into *BUF. */
-static int read_dump(tl_walker *w, size_t part, size_t dump, char **buf,
-                     size_t *cap, size_t *len)
+/* The records of the body of dump DUMP of PART into OUT (replacing what it
+ * held), each line also given to NB when not NULL. */
+static int read_dump_lines(tl_walker *w, size_t part, size_t dump, GArray *out,
+                           tk_normalize_builder *nb)
 {
-    const tk_passes *p = w->tl->parts[part].passes;
-    for (;;) {
-        int64_t n = tk_passes_read_into(p, dump, *buf, *cap ? *cap - 1 : 0,
-                                        w->diags);
-        if (n < 0)
-            return -1;
-        if ((uint64_t)n < *cap) {
-            *len = (size_t)n;
-            (*buf)[*len] = '\0';
-            return 0;
-        }
-        reserve(buf, cap, (size_t)n);
-    }
+    const tk_pass_dump *d = tl_dump(w->tl, part, dump);
+    g_array_set_size(out, 0);
+    if (!d || part >= TL_SRC_STAGE)
+        return -1;
+    collect_ctx c = {out, nb};
+    return tl_stream_range(&w->srcs, (uint16_t)part, d->body_offset, d->body_len,
+                           &w->stream_buf, &w->stream_cap, collect_line, &c, w->diags) == 0
+               ? 0
+               : -1;
 }
 
 int tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y)
@@ -109,10 +131,11 @@ int tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y)
     return 1;
 }
 
-/* The body of a dump, from whichever buffer already holds it, else read
- * into raw slot SLOT.  Never returns the text of side AVOID. */
-static const char *raw_text(tl_walker *w, int slot, int avoid, size_t part,
-                            size_t dump, size_t *len)
+/* The records of a dump's body, from whichever text or slot already holds
+ * them, else read into raw slot SLOT (the other slot when SLOT holds
+ * KEEP).  Never the lines of side AVOID. */
+static const GArray *raw_lines(tl_walker *w, int slot, int avoid, const GArray *keep,
+                               size_t part, size_t dump)
 {
     tk_timeline_side want = {0};
     want.kind = TK_SIDE_DUMP;
@@ -120,38 +143,25 @@ static const char *raw_text(tl_walker *w, int slot, int avoid, size_t part,
     want.dump = dump;
     for (int s = 0; s < 2; s++) {
         tl_text *t = &w->side[s];
-        if (s != avoid && t->valid && t->cacheable && tl_same_side(&t->key, &want)) {
-            *len = t->len;
-            return t->buf;
-        }
+        if (s != avoid && t->valid && t->cacheable && tl_same_side(&t->key, &want))
+            return t->lines;
     }
     for (int r = 0; r < 2; r++)
-        if (w->raw[r].valid && w->raw[r].part == part && w->raw[r].dump == dump) {
-            *len = w->raw[r].len;
-            return w->raw[r].buf;
-        }
+        if (w->raw[r].valid && w->raw[r].part == part && w->raw[r].dump == dump)
+            return w->raw[r].lines;
+    if (w->raw[slot].lines == keep)
+        slot = !slot;
     tl_raw *r = &w->raw[slot];
     r->valid = 0;
-    if (read_dump(w, part, dump, &r->buf, &r->cap, &r->len) != 0)
+    if (read_dump_lines(w, part, dump, r->lines, NULL) != 0)
         return NULL;
     r->valid = 1;
     r->part = part;
     r->dump = dump;
-    *len = r->len;
-    return r->buf;
+    return r->lines;
 }
 
-static const char *line_end(const char *p, const char *end)
-{
-    const char *e = memchr(p, '\n', (size_t)(end - p));
-    return e ? e : end;
-}
-
-static int starts(const char *p, const char *e, const char *lit)
-{
-    size_t n = strlen(lit);
-    return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0;
-}
+/* ---- functions ------------------------------------------------------------- */
 
 static int label_char(unsigned char c)
 {
@@ -160,22 +170,24 @@ static int label_char(unsigned char c)
            c == '-';
 }
 
-/* The function a line opens, or 0: LLVM "define ... @name(", MIR "# Machine
- * code for function name:". */
-static int opens_function(tk_ir_dialect dialect, const char *p, const char *e,
-                          const char **name, size_t *name_len)
+/* The name of the function the line [P, E) opens: LLVM "define ...
+ * @name(", MIR "# Machine code for function name:".  0 when it opens
+ * none. */
+static int function_name(tk_ir_dialect dialect, const char *p, const char *e,
+                         const char **name, size_t *name_len)
 {
     if (dialect == TK_IR_MIR) {
-        if (!starts(p, e, "# Machine code for function "))
+        static const char lit[] = "# Machine code for function ";
+        if ((size_t)(e - p) < sizeof lit - 1 || memcmp(p, lit, sizeof lit - 1) != 0)
             return 0;
-        const char *q = p + 28, *r = q;
+        const char *q = p + sizeof lit - 1, *r = q;
         while (r < e && *r != ':')
             r++;
         *name = q;
         *name_len = (size_t)(r - q);
         return 1;
     }
-    if (!starts(p, e, "define "))
+    if ((size_t)(e - p) < 7 || memcmp(p, "define ", 7) != 0)
         return 0;
     const char *at = memchr(p, '@', (size_t)(e - p));
     if (!at)
@@ -198,107 +210,101 @@ static int opens_function(tk_ir_dialect dialect, const char *p, const char *e,
     return 1;
 }
 
-static int closes_function(tk_ir_dialect dialect, const char *p, const char *e)
+static int opens(tk_ir_dialect d, const tl_line *l)
 {
-    if (e > p && e[-1] == '\r')
-        e--;
-    if (dialect == TK_IR_MIR)
-        return starts(p, e, "# End machine code for function ");
-    return e - p == 1 && *p == '}';
+    return (l->flags & (d == TK_IR_MIR ? TL_LF_MIR_OPEN : TL_LF_DEFINE)) != 0;
 }
 
-/* From the line opening a function at P, the end of its last line. */
-static const char *function_end(tk_ir_dialect dialect, const char *p,
-                                const char *end)
+static int closes(tk_ir_dialect d, const tl_line *l)
 {
-    const char *e = line_end(p, end);
-    p = e < end ? e + 1 : end;
-    while (p < end) {
-        e = line_end(p, end);
-        const char *next = e < end ? e + 1 : end;
-        if (closes_function(dialect, p, e))
-            return next;
-        p = next;
-    }
-    return end;
+    return (l->flags & (d == TK_IR_MIR ? TL_LF_MIR_CLOSE : TL_LF_BRACE)) != 0;
 }
 
-int tl_find_function(tk_ir_dialect dialect, const char *text, size_t len,
-                     const char *name, size_t *start, size_t *end_out)
+/* How far into a function's first line its name is looked for. */
+#define NAME_BYTES ((size_t)64 << 10)
+
+/* The name of the function line L opens, read back (valid until the next
+ * read); 0 when it opens none or cannot be read. */
+static int opened_name(tl_walker *w, const tl_srcs *s, tk_ir_dialect d, const tl_line *l,
+                       const char **name, size_t *name_len)
 {
-    const char *p = text, *end = text + len;
+    if (!opens(d, l))
+        return 0;
+    size_t n;
+    const char *t = tl_reader_line(&w->reader, s, l, NAME_BYTES, &n, w->diags);
+    return t && function_name(d, t, t + n, name, name_len);
+}
+
+/* After the line that opens a function at I, the line after its last. */
+static guint function_end(tk_ir_dialect d, const GArray *lines, guint i)
+{
+    for (guint j = i + 1; j < lines->len; j++)
+        if (closes(d, &g_array_index(lines, tl_line, j)))
+            return j + 1;
+    return lines->len;
+}
+
+/* Finds function NAME in LINES: [*START, *END).  0, or -1 when absent. */
+static int find_function(tl_walker *w, const tl_srcs *s, tk_ir_dialect d,
+                         const GArray *lines, const char *name, guint *start, guint *end)
+{
     size_t want = strlen(name);
-    while (p < end) {
-        const char *e = line_end(p, end);
+    for (guint i = 0; i < lines->len; i++) {
         const char *nm;
         size_t nl;
-        if (opens_function(dialect, p, e, &nm, &nl) && nl == want &&
-            memcmp(nm, name, nl) == 0) {
-            *start = (size_t)(p - text);
-            *end_out = (size_t)(function_end(dialect, p, end) - text);
+        if (opened_name(w, s, d, &g_array_index(lines, tl_line, i), &nm, &nl) &&
+            nl == want && memcmp(nm, name, nl) == 0) {
+            *start = i;
+            *end = function_end(d, lines, i);
             return 0;
         }
-        p = e < end ? e + 1 : end;
     }
     return -1;
 }
 
-/* Appends function NAME of TEXT to *BUF; a missing one adds nothing. */
-static void append_function(tk_ir_dialect dialect, const char *text,
-                            size_t len, const char *name, char **buf,
-                            size_t *cap, size_t *blen)
+/* Appends function NAME of SRC to OUT; a missing one adds nothing. */
+static void append_function(tl_walker *w, const tl_srcs *s, tk_ir_dialect d,
+                            const GArray *src, const char *name, GArray *out)
 {
-    size_t s, e;
-    if (tl_find_function(dialect, text, len, name, &s, &e) != 0)
-        return;
-    append(buf, cap, blen, text + s, e - s);
-    if (e > s && text[e - 1] != '\n')
-        append(buf, cap, blen, "\n", 1);
+    guint a, b;
+    if (find_function(w, s, d, src, name, &a, &b) == 0 && b > a)
+        g_array_append_vals(out, &g_array_index(src, tl_line, a), b - a);
 }
 
 static int text_functions(tl_walker *w, int s, const tk_timeline_side *side,
                           tk_ir_dialect dialect)
 {
     tl_text *t = &w->side[s];
-    t->len = 0;
+    g_array_set_size(t->lines, 0);
     if (side->n_pieces == 1) {
         /* The common case, a function dump: read it where it goes and cut
          * the function in place. */
         const tk_timeline_piece *pc = &side->pieces[0];
-        size_t len;
-        const char *src = NULL;
-        for (int o = 0; o < 2 && !src; o++) {
-            const tl_text *x = &w->side[o];
-            if (o != s && x->valid && x->cacheable && x->key.kind == TK_SIDE_DUMP &&
-                x->key.part == pc->part && x->key.dump == pc->dump) {
-                src = x->buf;
-                len = x->len;
-            }
-        }
-        if (src) {
-            append_function(dialect, src, len, pc->function, &t->buf, &t->cap, &t->len);
+        const tl_text *o = &w->side[!s];
+        if (o->valid && o->cacheable && o->key.kind == TK_SIDE_DUMP &&
+            o->key.part == pc->part && o->key.dump == pc->dump) {
+            append_function(w, &w->srcs, dialect, o->lines, pc->function, t->lines);
             return 0;
         }
-        if (read_dump(w, pc->part, pc->dump, &t->buf, &t->cap, &t->len) != 0)
+        if (read_dump_lines(w, pc->part, pc->dump, t->lines, NULL) != 0)
             return -1;
-        size_t a, b;
-        if (tl_find_function(dialect, t->buf, t->len, pc->function, &a, &b) != 0) {
-            t->len = 0;
+        guint a, b;
+        if (find_function(w, &w->srcs, dialect, t->lines, pc->function, &a, &b) != 0) {
+            g_array_set_size(t->lines, 0);
             return 0;
         }
-        memmove(t->buf, t->buf + a, b - a);
-        t->len = b - a;
-        if (t->len && t->buf[t->len - 1] != '\n')
-            append(&t->buf, &t->cap, &t->len, "\n", 1);
+        if (a > 0)
+            memmove(t->lines->data, &g_array_index(t->lines, tl_line, a),
+                    (b - a) * sizeof(tl_line));
+        g_array_set_size(t->lines, b - a);
         return 0;
     }
     for (size_t i = 0; i < side->n_pieces; i++) {
         const tk_timeline_piece *pc = &side->pieces[i];
-        size_t len;
-        const char *src = raw_text(w, 0, s, pc->part, pc->dump, &len);
+        const GArray *src = raw_lines(w, 0, s, NULL, pc->part, pc->dump);
         if (!src)
             return -1;
-        append_function(dialect, src, len, pc->function, &t->buf, &t->cap, &t->len);
+        append_function(w, &w->srcs, dialect, src, pc->function, t->lines);
     }
     return 0;
 }
@@ -317,31 +323,27 @@ static int text_state(tl_walker *w, int s, const tk_timeline_side *side,
                       tk_ir_dialect dialect)
 {
     tl_text *t = &w->side[s];
-    size_t blen;
-    const char *base = raw_text(w, 0, s, side->part, side->dump, &blen);
+    const GArray *base = raw_lines(w, 0, s, NULL, side->part, side->dump);
     if (!base)
         return -1;
-    t->len = 0;
-    const char *p = base, *end = base + blen;
-    while (p < end) {
-        const char *e = line_end(p, end);
-        const char *next = e < end ? e + 1 : end;
+    g_array_set_size(t->lines, 0);
+    for (guint i = 0; i < base->len;) {
+        const tl_line *l = &g_array_index(base, tl_line, i);
         const char *nm;
         size_t nl;
         const tk_timeline_piece *pc;
-        if (opens_function(dialect, p, e, &nm, &nl) &&
+        if (opened_name(w, &w->srcs, dialect, l, &nm, &nl) &&
             (pc = piece_named(side, nm, nl)) != NULL) {
-            size_t len;
-            /* Slot 1: slot 0 may hold the base, which is still being read. */
-            const char *src = raw_text(w, 1, s, pc->part, pc->dump, &len);
+            /* Another slot than the base's, which is still being read. */
+            const GArray *src = raw_lines(w, 1, s, base, pc->part, pc->dump);
             if (!src)
                 return -1;
-            append_function(dialect, src, len, pc->function, &t->buf, &t->cap, &t->len);
-            next = function_end(dialect, p, end);
+            append_function(w, &w->srcs, dialect, src, pc->function, t->lines);
+            i = function_end(dialect, base, i);
         } else {
-            append(&t->buf, &t->cap, &t->len, p, (size_t)(next - p));
+            g_array_append_val(t->lines, *l);
+            i++;
         }
-        p = next;
     }
     return 0;
 }
@@ -351,24 +353,21 @@ static int text_final(tl_walker *w, int s, const tk_timeline_side *side)
     tl_text *t = &w->side[s];
     const tk_kernel *k = w->tl->kernel;
     const tk_stage *st = k ? tk_kernel_stage(k, side->final) : NULL;
-    t->len = 0;
+    g_array_set_size(t->lines, 0);
     if (!st) {
         tk_diags_add(w->diags, TK_DIAG_ERROR, w->tl->kernel_name, 0,
                      "the kernel has no %s stage", tk_stage_kind_name(side->final));
         return -1;
     }
-    for (uint32_t l = 1; l <= tk_stage_line_count(st); l++) {
-        size_t len;
-        const char *line = tk_stage_line(st, l, &len);
-        append(&t->buf, &t->cap, &t->len, line, len);
-        append(&t->buf, &t->cap, &t->len, "\n", 1);
-    }
+    t->stage = st;
+    tl_lines_of_stage(t->lines, st);
     return 0;
 }
 
-/* Assembles SIDE into text S (not normalized yet). */
+/* Assembles SIDE into text S: its records, and for a whole dump its
+ * normalization too when NB is not NULL (the dump is streamed once). */
 static int assemble(tl_walker *w, int s, const tk_timeline_side *side,
-                    tk_ir_dialect dialect)
+                    tk_ir_dialect dialect, tk_normalize_builder *nb)
 {
     tl_text *t = &w->side[s];
     text_reset(t);
@@ -376,11 +375,11 @@ static int assemble(tl_walker *w, int s, const tk_timeline_side *side,
     switch (side->kind) {
     case TK_SIDE_DUMP: {
         const tl_text *o = &w->side[!s];
-        if (o->valid && o->cacheable && tl_same_side(&o->key, side)) {
-            t->len = 0;
-            append(&t->buf, &t->cap, &t->len, o->buf, o->len);
+        if (o->valid && o->cacheable && tl_same_side(&o->key, side) && !nb) {
+            g_array_set_size(t->lines, 0);
+            g_array_append_vals(t->lines, o->lines->data, o->lines->len);
         } else {
-            rc = read_dump(w, side->part, side->dump, &t->buf, &t->cap, &t->len);
+            rc = read_dump_lines(w, side->part, side->dump, t->lines, nb);
         }
         break;
     }
@@ -399,35 +398,55 @@ static int assemble(tl_walker *w, int s, const tk_timeline_side *side,
     }
     if (rc != 0)
         return -1;
-    reserve(&t->buf, &t->cap, t->len);
-    t->buf[t->len] = '\0';
     t->key = *side;
     t->dialect = dialect;
     return 0;
 }
 
-/* Normalizes the text assembled in S; it is then valid. */
-static int normalize(tl_walker *w, int s)
+static void made(tl_walker *w, tl_text *t)
 {
-    tl_text *t = &w->side[s];
-    t->norm = tk_normalize_new(t->dialect, t->buf, t->len);
-    if (!t->norm) {
-        tk_diags_add(w->diags, TK_DIAG_ERROR, w->tl->kernel_name, 0,
-                     "a text of %zu bytes is too large to compare", t->len);
-        return -1;
-    }
     t->valid = 1;
     t->cacheable = 1;
     t->serial = ++w->next_serial;
+}
+
+/* Normalizes the text assembled in S by reading its lines back; it is then
+ * valid. */
+static int normalize(tl_walker *w, int s)
+{
+    tl_text *t = &w->side[s];
+    tl_srcs src = tl_walker_srcs(w, s);
+    t->norm = tl_normalize_lines(t->lines, &src, &w->reader, t->dialect, w->tl->kernel_name,
+                                 w->diags);
+    if (!t->norm)
+        return -1;
+    made(w, t);
     return 0;
 }
 
+/* Assembles and normalizes SIDE into S: a whole dump in one streaming read. */
 static int materialize(tl_walker *w, int s, const tk_timeline_side *side,
                        tk_ir_dialect dialect)
 {
-    if (assemble(w, s, side, dialect) != 0)
+    if (side->kind != TK_SIDE_DUMP) {
+        if (assemble(w, s, side, dialect, NULL) != 0)
+            return -1;
+        return normalize(w, s);
+    }
+    tk_normalize_builder *nb = tk_normalize_builder_new(dialect, TK_NORMALIZE_HASHES_ONLY);
+    if (assemble(w, s, side, dialect, nb) != 0) {
+        tk_normalize_builder_free(nb);
         return -1;
-    return normalize(w, s);
+    }
+    tl_text *t = &w->side[s];
+    t->norm = tk_normalize_builder_finish(nb);
+    if (!t->norm) {
+        tk_diags_add(w->diags, TK_DIAG_ERROR, w->tl->kernel_name, 0,
+                     "a text of %u lines is too large to compare", t->lines->len);
+        return -1;
+    }
+    made(w, t);
+    return 0;
 }
 
 /* Makes side B hold side A's text and normalization under the key AFTER
@@ -520,31 +539,27 @@ static int has_name(const tk_timeline_side *side, const char *name)
 
 /* Keeps only the functions NAMES of side S's text (in NAMES' order, those
  * of them present), and normalizes it again. */
-static void restrict_to(tl_walker *w, int s, const tk_timeline_side *names,
-                        const tk_timeline_side *also)
+static int restrict_to(tl_walker *w, int s, const tk_timeline_side *names,
+                       const tk_timeline_side *also)
 {
     tl_text *t = &w->side[s];
-    tl_raw *r = &w->raw[1];
-    r->valid = 0;
-    r->len = 0;
-    append(&r->buf, &r->cap, &r->len, t->buf, t->len);
-    t->len = 0;
+    tl_srcs src = tl_walker_srcs(w, s);
+    GArray *kept = new_lines();
     for (size_t i = 0; i < names->n_pieces; i++)
         if (!also || has_name(also, names->pieces[i].function))
-            append_function(t->dialect, r->buf, r->len, names->pieces[i].function,
-                            &t->buf, &t->cap, &t->len);
-    reserve(&t->buf, &t->cap, t->len);
-    t->buf[t->len] = '\0';
+            append_function(w, &src, t->dialect, t->lines, names->pieces[i].function, kept);
+    g_array_unref(t->lines);
+    t->lines = kept;
     tk_normalize_free(t->norm);
-    tk_stage_free(t->stage);
-    t->stage = NULL;
-    t->stage_done = 0;
-    g_free(t->line_start);
-    t->line_start = NULL;
-    t->lines_done = 0;
-    t->norm = tk_normalize_new(t->dialect, t->buf, t->len);
+    if (t->map_done)
+        read_linemap_clear(&t->map);
+    memset(&t->map, 0, sizeof t->map);
+    t->map_done = 0;
+    t->norm = tl_normalize_lines(t->lines, &src, &w->reader, t->dialect,
+                                 w->tl->kernel_name, w->diags);
     t->cacheable = 0;
     t->serial = ++w->next_serial;
+    return t->norm ? 0 : -1;
 }
 
 static int same_names(const tk_timeline_side *x, const tk_timeline_side *y)
@@ -556,8 +571,6 @@ static int same_names(const tk_timeline_side *x, const tk_timeline_side *y)
             return 0;
     return 1;
 }
-
-static int same_names(const tk_timeline_side *x, const tk_timeline_side *y);
 
 int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
                    const tk_timeline_side *after, tk_ir_dialect dialect)
@@ -584,126 +597,98 @@ int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
             alias_to_after(w, after);
             return 1;
         }
-        if (assemble(w, 1, after, dialect) != 0)
-            return -1;
         /* Whole units: a module dump and the module with a function
-         * replaced are often the same bytes too. */
+         * replaced are often the same bytes too.  Two whole dumps whose
+         * digests differ are not: the after dump is streamed and
+         * normalized at once. */
         int units = (w->tl->flags & TK_TIMELINE_WHOLE_UNITS) &&
                     (before->kind == TK_SIDE_DUMP || before->kind == TK_SIDE_STATE) &&
                     (after->kind == TK_SIDE_DUMP || after->kind == TK_SIDE_STATE);
-        if (w->reuse_equal && (plain || units) && w->side[1].len == w->side[0].len &&
-            memcmp(w->side[1].buf, w->side[0].buf, w->side[0].len) == 0) {
-            alias_to_after(w, after);
-            return 1;
+        int compare = w->reuse_equal && (plain || units) &&
+                      !(before->kind == TK_SIDE_DUMP && after->kind == TK_SIDE_DUMP);
+        if (!compare) {
+            if (materialize(w, 1, after, dialect) != 0)
+                return -1;
+        } else {
+            if (assemble(w, 1, after, dialect, NULL) != 0)
+                return -1;
+            if (tl_lines_same(w->side[0].lines, w->side[1].lines)) {
+                alias_to_after(w, after);
+                return 1;
+            }
+            if (normalize(w, 1) != 0)
+                return -1;
         }
-        if (normalize(w, 1) != 0)
-            return -1;
     }
+    int rc = 0;
     if (fa && !fb) {
-        restrict_to(w, 1, before, NULL);
+        rc = restrict_to(w, 1, before, NULL);
     } else if (fb && !fa) {
-        restrict_to(w, 0, after, NULL);
+        rc = restrict_to(w, 0, after, NULL);
     } else if (fa && fb && !same_names(before, after)) {
-        restrict_to(w, 0, before, after);
-        restrict_to(w, 1, after, before);
+        rc = restrict_to(w, 0, before, after);
+        if (rc == 0)
+            rc = restrict_to(w, 1, after, before);
     }
-    if (!w->side[0].norm || !w->side[1].norm)
+    if (rc != 0 || !w->side[0].norm || !w->side[1].norm)
         return -1;
     return 0;
 }
 
-const size_t *tl_walker_lines(tl_walker *w, int s, uint32_t *n)
+/* Whether a text has a line starting with '#' (an attribute alias or a
+ * #loc). */
+static int has_alias_lines(const GArray *lines)
 {
-    tl_text *t = &w->side[s];
-    if (!t->lines_done) {
-        /* As text_buf splits: at "\n", a last line without one counts. */
-        const char *b = t->buf ? t->buf : "";
-        size_t len = t->len, k = 0;
-        uint32_t lines = 0;
-        for (const char *p = b; (p = memchr(p, '\n', (size_t)(b + len - p))); p++)
-            lines++;
-        if (len && b[len - 1] != '\n')
-            lines++;
-        t->line_start = g_renew(size_t, t->line_start, (size_t)lines + 1);
-        size_t off = 0;
-        while (k < lines) {
-            t->line_start[k++] = off;
-            const char *e = memchr(b + off, '\n', len - off);
-            off = e ? (size_t)(e - b) + 1 : len;
-        }
-        t->line_start[lines] = len;
-        t->n_lines = lines;
-        t->lines_done = 1;
-    }
-    *n = t->n_lines;
-    return t->line_start;
-}
-
-/* Whether TEXT has a line starting with '#' (an attribute alias or a #loc). */
-static int has_alias_lines(const char *text, size_t len)
-{
-    if (len && text[0] == '#')
-        return 1;
-    return len > 1 && memmem(text, len, "\n#", 2) != NULL;
+    for (guint i = 0; i < lines->len; i++)
+        if (g_array_index(lines, tl_line, i).flags & TL_LF_HASH)
+            return 1;
+    return 0;
 }
 
 int tl_walker_alias_styles_differ(const tl_walker *w)
 {
-    return has_alias_lines(w->side[0].buf, w->side[0].len) !=
-           has_alias_lines(w->side[1].buf, w->side[1].len);
+    return has_alias_lines(w->side[0].lines) != has_alias_lines(w->side[1].lines);
 }
 
-char *tl_walker_steal(tl_walker *w, int s, size_t *len)
+void tl_walker_steal(tl_walker *w, int s, GArray **lines, tk_normalize **norm)
 {
     tl_text *t = &w->side[s];
-    char *buf = t->buf;
-    *len = t->len;
-    if (!buf)
-        buf = g_strdup("");
+    *lines = t->lines;
+    *norm = t->norm;
+    t->norm = NULL;
+    t->lines = new_lines();
     text_reset(t);
-    t->buf = NULL;
-    t->cap = t->len = 0;
-    return buf;
 }
 
 /* The debug metadata lines ("!..." at column 0) of module dump PART/DUMP,
  * kept in W->meta. */
-static const char *meta_lines(tl_walker *w, size_t part, size_t dump,
-                              size_t *len)
+static const GArray *meta_lines(tl_walker *w, size_t part, size_t dump)
 {
     tl_raw *m = &w->meta;
     if (!(m->valid && m->part == part && m->dump == dump)) {
         m->valid = 0;
-        if (read_dump(w, part, dump, &m->buf, &m->cap, &m->len) != 0)
+        if (read_dump_lines(w, part, dump, m->lines, NULL) != 0)
             return NULL;
-        /* Keep the metadata lines, compacted in place. */
-        char *p = m->buf, *end = m->buf + m->len, *out = m->buf;
-        while (p < end) {
-            char *e = memchr(p, '\n', (size_t)(end - p));
-            char *next = e ? e + 1 : end;
-            if (*p == '!') {
-                memmove(out, p, (size_t)(next - p));
-                out += next - p;
-                if (!e)
-                    *out++ = '\n';
-            }
-            p = next;
+        guint out = 0;
+        for (guint i = 0; i < m->lines->len; i++) {
+            tl_line l = g_array_index(m->lines, tl_line, i);
+            if (l.flags & TL_LF_META)
+                g_array_index(m->lines, tl_line, out++) = l;
         }
-        m->len = (size_t)(out - m->buf);
+        g_array_set_size(m->lines, out);
         m->valid = 1;
         m->part = part;
         m->dump = dump;
     }
-    *len = m->len;
-    return m->buf;
+    return m->lines;
 }
 
-char *tl_walker_meta_for(tl_walker *w, int s, size_t *len)
+/* The metadata side S is bound with, borrowed from W->meta; NULL for none. */
+static const GArray *meta_of(tl_walker *w, int s)
 {
     const tl_text *t = &w->side[s];
     const tk_timeline_side *k = &t->key;
     size_t part = TK_TL_NONE, dump = TK_TL_NONE;
-    *len = 0;
     if (t->dialect != TK_IR_LLVM)
         return NULL;
     if (k->kind == TK_SIDE_FUNCTIONS) {
@@ -717,8 +702,17 @@ char *tl_walker_meta_for(tl_walker *w, int s, size_t *len)
     }
     if (part == TK_TL_NONE)
         return NULL;
-    const char *m = meta_lines(w, part, dump, len);
-    return m ? g_memdup2(m, *len) : NULL;
+    return meta_lines(w, part, dump);
+}
+
+GArray *tl_walker_meta_for(tl_walker *w, int s)
+{
+    const GArray *m = meta_of(w, s);
+    if (!m)
+        return NULL;
+    GArray *copy = new_lines();
+    g_array_append_vals(copy, m->data, m->len);
+    return copy;
 }
 
 /* Passes a stage reader's diagnostics on, at the lines of the dump file
@@ -740,30 +734,24 @@ static void forward_diags(tl_walker *w, const tk_timeline_side *key,
     }
 }
 
-tk_stage *tl_walker_bind(tl_walker *w, int s, tk_stage_kind kind,
-                         tk_loctab *tab)
+const read_linemap *tl_walker_bind(tl_walker *w, int s, tk_stage_kind kind,
+                                   tk_loctab *tab)
 {
     tl_text *t = &w->side[s];
-    if (t->stage_done)
-        return t->stage;
-    t->stage_done = 1;
+    if (t->map_done)
+        return &t->map;
     if (kind == TK_STAGE_UNKNOWN || !t->valid)
         return NULL;
     char *name = tk_timeline_side_describe(w->tl, &t->key);
     tk_diags *local = tk_diags_new();
-    size_t mlen;
-    char *meta = tl_walker_meta_for(w, s, &mlen);
-    if (meta) {
-        size_t len = t->len;
-        append(&t->buf, &t->cap, &len, "\n", 1);
-        append(&t->buf, &t->cap, &len, meta, mlen);
-        t->stage = tk_stage_parse(kind, name, t->buf, len, tab, local);
-        g_free(meta);
-    } else {
-        t->stage = tk_stage_parse(kind, name, t->buf, t->len, tab, local);
-    }
+    const GArray *meta = meta_of(w, s);
+    tl_srcs src = tl_walker_srcs(w, s);
+    tl_feed f;
+    tl_feed_init(&f, t->lines, meta, &src, &w->reader, name, local);
+    tl_read_locations(kind, &f, tab, &t->map, local);
+    t->map_done = 1;
     forward_diags(w, &t->key, local);
     tk_diags_free(local);
     g_free(name);
-    return t->stage;
+    return &t->map;
 }

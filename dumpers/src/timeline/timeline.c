@@ -464,16 +464,13 @@ static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *fi
         tl_walker_clear(&w);
         return NULL;
     }
+    /* The walker's texts become the diff's: nothing is read twice. */
     char *na = tk_timeline_side_describe(tl, before);
     char *nb = tk_timeline_side_describe(tl, after);
-    size_t la, lb, ma, mb;
-    char *meta_a = tl_walker_meta_for(&w, TK_IR_A, &ma);
-    char *meta_b = tl_walker_meta_for(&w, TK_IR_B, &mb);
-    char *a = tl_walker_steal(&w, TK_IR_A, &la);
-    char *b = tl_walker_steal(&w, TK_IR_B, &lb);
+    tk_ir_diff *diff = tl_walker_take_diff(&w, tl_bind_kind(first), na, nb,
+                                           opts ? opts : &tl->diff);
     tl_walker_clear(&w);
-    return tl_ir_diff_take(d, tl_bind_kind(first), na, a, la, meta_a, ma, nb, b,
-                           lb, meta_b, mb, opts ? opts : &tl->diff);
+    return diff;
 }
 
 tk_ir_diff *tk_timeline_diff(const tk_timeline *tl, size_t from, size_t to,

@@ -1,0 +1,361 @@
+/* lines.c - line records of texts, and their bytes read back: a block
+ * cache for single lines, a bounded buffer for streaming ranges, the
+ * normalization and the location readers fed from records (lines.h). */
+#include <string.h>
+
+#include "read/readers.h"
+#include "timeline/lines.h"
+
+/* A block read for one line also holds its neighbours. */
+#define BLOCK ((size_t)256 << 10)
+/* What a stream reads at a time (a longer line grows the buffer). */
+#define STREAM ((size_t)1 << 20)
+
+static int starts(const char *s, size_t n, const char *lit)
+{
+    size_t k = strlen(lit);
+    return n >= k && memcmp(s, lit, k) == 0;
+}
+
+unsigned tl_line_flags(const char *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    switch (s[0]) {
+    case 'd':
+        return starts(s, n, "define ") ? TL_LF_DEFINE : 0;
+    case '}':
+        return n == 1 ? TL_LF_BRACE : 0;
+    case '!':
+        return TL_LF_META;
+    case '#':
+        if (starts(s, n, "# Machine code for function "))
+            return TL_LF_HASH | TL_LF_MIR_OPEN;
+        if (starts(s, n, "# End machine code for function "))
+            return TL_LF_HASH | TL_LF_MIR_CLOSE;
+        return TL_LF_HASH;
+    default:
+        return 0;
+    }
+}
+
+void tl_reader_clear(tl_reader *r)
+{
+    g_free(r->buf);
+    memset(r, 0, sizeof *r);
+}
+
+static const tk_passes *part_of(const tl_srcs *s, uint16_t src)
+{
+    return src < s->n_parts ? s->parts[src].passes : NULL;
+}
+
+const char *tl_reader_line(tl_reader *r, const tl_srcs *s, const tl_line *l,
+                           size_t max, size_t *len, tk_diags *diags)
+{
+    size_t want = l->len;
+    if (l->flags & TL_LF_CUT && want > TL_LINE_MAX)
+        want = TL_LINE_MAX;
+    if (max && want > max)
+        want = max;
+    *len = want;
+    if (l->src == TL_SRC_MEM) {
+        if (!s->mem || l->off + want > s->mem_len)
+            return NULL;
+        return s->mem + l->off;
+    }
+    if (l->src == TL_SRC_STAGE) {
+        size_t n;
+        const char *t = s->stage ? tk_stage_line(s->stage, (uint32_t)l->off, &n) : NULL;
+        if (!t)
+            return NULL;
+        if (want > n)
+            *len = n;
+        return t;
+    }
+    const tk_passes *p = part_of(s, l->src);
+    if (!p)
+        return NULL;
+    if (r->valid && r->src == l->src && l->off >= r->off &&
+        l->off + want <= r->off + r->len)
+        return r->buf + (l->off - r->off);
+    /* Read a block from the line on: the lines after it are usually asked
+     * for next. */
+    size_t get = want > BLOCK ? want : BLOCK;
+    if (get > r->cap) {
+        g_free(r->buf);
+        r->buf = g_malloc(get);
+        r->cap = get;
+    }
+    r->valid = 0;
+    int64_t n = tk_passes_read_at(p, l->off, r->buf, get, diags);
+    if (n < 0 || (size_t)n < want) {
+        if (n >= 0)
+            tk_diags_add(diags, TK_DIAG_ERROR, tk_passes_path(p), 0,
+                         "the file has changed since it was indexed (it ends "
+                         "before byte %llu)",
+                         (unsigned long long)(l->off + want));
+        return NULL;
+    }
+    r->valid = 1;
+    r->src = l->src;
+    r->off = l->off;
+    r->len = (size_t)n;
+    return r->buf;
+}
+
+/* ---- streaming a range ------------------------------------------------------- */
+
+static uint64_t cut_hash(const char *s, size_t n, uint64_t full)
+{
+    return tk_diff_hash(s, n) ^ (full * 0x9e3779b97f4a7c15ull);
+}
+
+/* Gives the line at S (N bytes before its "\n", at OFF) to FN. */
+static int emit(const char *s, size_t n, uint64_t off, uint16_t src, tl_line_fn fn,
+                void *user)
+{
+    if (n > 0 && s[n - 1] == '\r')
+        n--;
+    tl_line rec = {off, tk_diff_hash(s, n), (uint32_t)n, src,
+                   (uint16_t)tl_line_flags(s, n)};
+    return fn(user, &rec, s);
+}
+
+int tl_stream_range(const tl_srcs *s, uint16_t part, uint64_t off, uint64_t len,
+                    char **bufp, size_t *capp, tl_line_fn fn, void *user,
+                    tk_diags *diags)
+{
+    const tk_passes *p = part_of(s, part);
+    if (!p)
+        return -1;
+    if (*capp < STREAM) {
+        g_free(*bufp);
+        *bufp = g_malloc(STREAM);
+        *capp = STREAM;
+    }
+    uint64_t end = off + len;
+    uint64_t at = off;    /* file offset of buf[0] */
+    size_t have = 0;      /* bytes in buf */
+    uint64_t next = off;  /* file offset to read next */
+    /* A line longer than TL_LINE_MAX: its start is given, the rest skipped. */
+    int skipping = 0;
+    while (next < end || have > 0) {
+        if (next < end && have < *capp) {
+            size_t room = *capp - have;
+            uint64_t want = end - next < room ? end - next : room;
+            int64_t n = tk_passes_read_at(p, next, *bufp + have, (size_t)want, diags);
+            if (n < 0)
+                return -1;
+            if ((uint64_t)n < want) {
+                tk_diags_add(diags, TK_DIAG_ERROR, tk_passes_path(p), 0,
+                             "the file has changed since it was indexed (it "
+                             "ends before byte %llu)",
+                             (unsigned long long)end);
+                return -1;
+            }
+            have += (size_t)n;
+            next += (uint64_t)n;
+        }
+        char *b = *bufp, *q = b, *e = b + have;
+        for (;;) {
+            char *nl = memchr(q, '\n', (size_t)(e - q));
+            if (!nl)
+                break;
+            if (skipping) {
+                skipping = 0;
+            } else {
+                int rc = emit(q, (size_t)(nl - q), at + (uint64_t)(q - b), part, fn, user);
+                if (rc)
+                    return rc;
+            }
+            q = nl + 1;
+        }
+        size_t used = (size_t)(q - b);
+        if (next >= end) {
+            /* The last line, without "\n". */
+            if (q < e && !skipping) {
+                int rc = emit(q, (size_t)(e - q), at + used, part, fn, user);
+                if (rc)
+                    return rc;
+            }
+            return 0;
+        }
+        if (used > 0) {
+            memmove(b, q, have - used);
+            have -= used;
+            at += used;
+            continue;
+        }
+        /* No line end in a full buffer: a long line. */
+        if (skipping) {
+            at += have;
+            have = 0;
+            continue;
+        }
+        if (*capp < TL_LINE_MAX) {
+            size_t cap = *capp * 2 < TL_LINE_MAX ? *capp * 2 : TL_LINE_MAX;
+            *bufp = g_realloc(*bufp, cap);
+            *capp = cap;
+            continue;
+        }
+        /* Longer than TL_LINE_MAX: give its start, marked cut, with its
+         * whole length, found by reading on. */
+        uint64_t line_at = at;
+        uint64_t full = have;
+        uint64_t scan = next;
+        char probe[64 << 10];
+        for (;;) {
+            if (scan >= end)
+                break;
+            uint64_t want = end - scan < sizeof probe ? end - scan : sizeof probe;
+            int64_t n = tk_passes_read_at(p, scan, probe, (size_t)want, diags);
+            if (n <= 0)
+                return -1;
+            char *nl = memchr(probe, '\n', (size_t)n);
+            if (nl) {
+                full += (uint64_t)(nl - probe);
+                break;
+            }
+            full += (uint64_t)n;
+            scan += (uint64_t)n;
+        }
+        tl_line rec = {line_at, cut_hash(b, have, full),
+                       full > UINT32_MAX ? UINT32_MAX : (uint32_t)full, part,
+                       (uint16_t)(tl_line_flags(b, have) | TL_LF_CUT)};
+        int rc = fn(user, &rec, b);
+        if (rc)
+            return rc;
+        tk_diags_add(diags, TK_DIAG_WARNING, tk_passes_path(p), 0,
+                     "a line of %llu bytes at byte %llu: only its first %zu MB "
+                     "are compared and shown",
+                     (unsigned long long)full, (unsigned long long)line_at,
+                     TL_LINE_MAX >> 20);
+        skipping = 1;
+        at += have;
+        have = 0;
+    }
+    return 0;
+}
+
+void tl_lines_of_memory(GArray *out, const char *text, size_t len, uint64_t base)
+{
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        size_t n = (size_t)(e - p);
+        if (n > 0 && p[n - 1] == '\r')
+            n--;
+        tl_line rec = {base + (uint64_t)(p - text), tk_diff_hash(p, n),
+                       n > UINT32_MAX ? UINT32_MAX : (uint32_t)n, TL_SRC_MEM,
+                       (uint16_t)tl_line_flags(p, n)};
+        g_array_append_val(out, rec);
+        p = nl ? nl + 1 : end;
+    }
+}
+
+void tl_lines_of_stage(GArray *out, const tk_stage *stage)
+{
+    uint32_t n = tk_stage_line_count(stage);
+    for (uint32_t l = 1; l <= n; l++) {
+        size_t len;
+        const char *t = tk_stage_line(stage, l, &len);
+        tl_line rec = {l, tk_diff_hash(t, len), (uint32_t)len, TL_SRC_STAGE,
+                       (uint16_t)tl_line_flags(t, len)};
+        g_array_append_val(out, rec);
+    }
+}
+
+tk_normalize *tl_normalize_lines(const GArray *lines, const tl_srcs *s, tl_reader *r,
+                                 tk_ir_dialect dialect, const char *name,
+                                 tk_diags *diags)
+{
+    tk_normalize_builder *nb = tk_normalize_builder_new(dialect, TK_NORMALIZE_HASHES_ONLY);
+    for (guint i = 0; i < lines->len; i++) {
+        const tl_line *l = &g_array_index(lines, tl_line, i);
+        size_t len;
+        const char *t = tl_reader_line(r, s, l, 0, &len, diags);
+        if (!t) {
+            tk_normalize_builder_free(nb);
+            return NULL;
+        }
+        tk_normalize_builder_add(nb, t, len);
+    }
+    tk_normalize *n = tk_normalize_builder_finish(nb);
+    if (!n)
+        tk_diags_add(diags, TK_DIAG_ERROR, name, 0,
+                     "a text of %u lines is too large to compare", lines->len);
+    return n;
+}
+
+int tl_lines_same(const GArray *a, const GArray *b)
+{
+    if (a->len != b->len)
+        return 0;
+    for (guint i = 0; i < a->len; i++) {
+        const tl_line *x = &g_array_index(a, tl_line, i), *y = &g_array_index(b, tl_line, i);
+        if (x->len != y->len || x->hash != y->hash)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- the location readers fed from records ---------------------------------- */
+
+static int feed_each(const read_lines *self, uint32_t first, uint32_t last,
+                     read_line_fn fn, void *user)
+{
+    const tl_feed *f = self->impl;
+    uint32_t n_text = f->lines->len;
+    for (uint32_t l = first; l <= last && l <= self->n_lines; l++) {
+        const tl_line *rec = NULL;
+        if (l <= n_text)
+            rec = &g_array_index(f->lines, tl_line, l - 1);
+        else if (l > n_text + 1)
+            rec = &g_array_index(f->meta, tl_line, l - n_text - 2);
+        size_t len = 0;
+        const char *t = "";
+        if (rec) {
+            t = tl_reader_line(f->r, f->s, rec, 0, &len, f->diags);
+            if (!t) {
+                t = "";
+                len = 0;
+            }
+        }
+        int rc = fn(user, l, t, len);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+void tl_feed_init(tl_feed *f, const GArray *lines, const GArray *meta, const tl_srcs *s,
+                  tl_reader *r, const char *name, tk_diags *diags)
+{
+    f->lines = lines;
+    f->meta = meta && meta->len ? meta : NULL;
+    f->s = s;
+    f->r = r;
+    f->diags = diags;
+    uint64_t bytes = 0;
+    for (guint i = 0; i < lines->len; i++)
+        bytes += g_array_index(lines, tl_line, i).len + 1;
+    uint32_t n = lines->len;
+    if (f->meta) {
+        n += 1 + f->meta->len;
+        for (guint i = 0; i < f->meta->len; i++)
+            bytes += g_array_index(f->meta, tl_line, i).len + 1;
+    }
+    f->rl.name = name;
+    f->rl.n_lines = n;
+    f->rl.n_bytes = bytes;
+    f->rl.each = feed_each;
+    f->rl.impl = f;
+}
+
+void tl_read_locations(tk_stage_kind kind, tl_feed *f, tk_loctab *tab, read_linemap *map,
+                       tk_diags *diags)
+{
+    read_locs_of_lines(kind, &f->rl, tab, map, diags);
+}
