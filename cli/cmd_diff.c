@@ -27,9 +27,44 @@ typedef struct {
     const char *title;   /* after "@@ ... @@" */
     gboolean color, stacks;
     const tk_loctab *tab[2]; /* the tables the two sides' stacks are in */
-    JsonBuilder *j;      /* JSON instead of text */
+    /* JSON instead of text, printed a line at a time (a diff that
+     * rewrote a 2 GB module is never held whole): J builds one line
+     * object at a time, printed where json-glib would have put it. */
+    JsonBuilder *j;
     gboolean in_group;
+    guint groups_out;    /* groups printed */
+    guint lines_out;     /* lines of the group printed */
+    GString *group_tail; /* what closes the group's "lines" and itself */
 } printer;
+
+/* Generates J's root (pretty, as tk_cli_json_print() does) and resets J. */
+static char *take_json(JsonBuilder *j, gsize *len)
+{
+    JsonGenerator *g = json_generator_new();
+    JsonNode *root = json_builder_get_root(j);
+    json_generator_set_root(g, root);
+    json_generator_set_pretty(g, TRUE);
+    char *text = json_generator_to_data(g, len);
+    json_node_unref(root);
+    g_object_unref(g);
+    json_builder_reset(j);
+    return text;
+}
+
+/* TEXT with each line indented by INDENT spaces, appended to OUT. */
+static void indent_into(GString *out, const char *text, size_t len, int indent)
+{
+    for (const char *l = text, *end = text + len; l < end;) {
+        const char *nl = memchr(l, '\n', (size_t)(end - l));
+        const char *e = nl ? nl : end;
+        for (int i = 0; i < indent; i++)
+            g_string_append_c(out, ' ');
+        g_string_append_len(out, l, e - l);
+        if (nl)
+            g_string_append_c(out, '\n');
+        l = nl ? nl + 1 : end;
+    }
+}
 
 #define C_RESET "\033[m"
 #define C_BOLD "\033[1m"
@@ -115,6 +150,14 @@ static void put_line(printer *p, char op, uint32_t ka, uint32_t kb)
         if (op != ' ')
             json_stacks(p, side, op == '+' ? lb : la);
         json_builder_end_object(p->j);
+        gsize n;
+        char *t = take_json(p->j, &n);
+        GString *out = g_string_sized_new(n + 64);
+        g_string_append(out, p->lines_out++ ? ",\n" : "\n");
+        indent_into(out, t, n, 8);
+        fwrite(out->str, 1, out->len, stdout);
+        g_string_free(out, TRUE);
+        g_free(t);
         return;
     }
     const char *c = op == '-' ? C_RED : op == '+' ? C_GREEN : NULL;
@@ -132,8 +175,9 @@ static void put_line(printer *p, char op, uint32_t ka, uint32_t kb)
 static void end_group(printer *p)
 {
     if (p->j && p->in_group) {
-        json_builder_end_array(p->j);
-        json_builder_end_object(p->j);
+        if (p->lines_out)
+            fputs("\n      ", stdout);
+        fputs(p->group_tail->str, stdout);
     }
     p->in_group = FALSE;
 }
@@ -158,6 +202,21 @@ static int put_hunk(const tk_hunk *h, void *user)
             json_builder_add_int_value(p->j, nb);
             json_builder_set_member_name(p->j, "lines");
             json_builder_begin_array(p->j);
+            json_builder_end_array(p->j);
+            json_builder_end_object(p->j);
+            /* The group as an element of the root's "hunks", its lines
+             * printed one by one between the head and the tail. */
+            gsize n;
+            char *t = take_json(p->j, &n);
+            GString *g = g_string_new(p->groups_out++ ? ",\n" : "\n");
+            indent_into(g, t, n, 4);
+            g_free(t);
+            const char *cut = g_strrstr(g->str, "\"lines\" : []");
+            size_t head = cut ? (size_t)(cut - g->str) + strlen("\"lines\" : [") : g->len;
+            fwrite(g->str, 1, head, stdout);
+            g_string_assign(p->group_tail, g->str + head);
+            g_string_free(g, TRUE);
+            p->lines_out = 0;
             p->in_group = TRUE;
         } else {
             if (p->color)
@@ -233,11 +292,10 @@ static int print_diff(const diff_args *a, const tk_ir_diff *d,
     size_t n;
     const tk_hunk *hunks = tk_ir_diff_hunks(d, &n);
     tk_diff_stats st = tk_ir_diff_stats(d);
-    printer p = {d, title, color, a->stacks, {tab_a, tab_b}, NULL, FALSE};
+    printer p = {d, title, color, a->stacks, {tab_a, tab_b}, NULL, FALSE, 0, 0, NULL};
     uint32_t context = (uint32_t)a->context;
     if (a->common.json) {
         JsonBuilder *j = json_builder_new();
-        p.j = j;
         json_builder_begin_object(j);
         json_kernel(j, "kernel", ka);
         if (kb)
@@ -256,13 +314,35 @@ static int print_diff(const diff_args *a, const tk_ir_diff *d,
         json_builder_add_int_value(j, st.added);
         json_builder_set_member_name(j, "removed");
         json_builder_add_int_value(j, st.removed);
+        /* The root is printed around its "hunks", which are printed a
+         * group at a time. */
         json_builder_set_member_name(j, "hunks");
         json_builder_begin_array(j);
-        tk_diff_group(hunks, n, context, put_hunk, &p);
-        end_group(&p);
         json_builder_end_array(j);
         json_builder_end_object(j);
-        tk_cli_json_print(j);
+        JsonGenerator *g = json_generator_new();
+        JsonNode *root = json_builder_get_root(j);
+        json_generator_set_root(g, root);
+        json_generator_set_pretty(g, TRUE);
+        gsize len;
+        char *text = json_generator_to_data(g, &len);
+        const char *empty = g_strrstr(text, "\"hunks\" : []");
+        size_t head = empty ? (size_t)(empty - text) + strlen("\"hunks\" : [") : len;
+        fwrite(text, 1, head, stdout);
+        p.j = json_builder_new();
+        p.group_tail = g_string_new(NULL);
+        tk_diff_group(hunks, n, context, put_hunk, &p);
+        end_group(&p);
+        g_string_free(p.group_tail, TRUE);
+        if (p.groups_out)
+            fputs("\n  ", stdout);
+        if (empty)
+            fputs(empty + strlen("\"hunks\" : ["), stdout);
+        fputc('\n', stdout);
+        g_free(text);
+        json_node_unref(root);
+        g_object_unref(g);
+        g_object_unref(p.j);
         g_object_unref(j);
     } else if (st.added || st.removed) {
         put_file_line(&p, "--- ", label_a);
