@@ -50,8 +50,8 @@ static const tk_passes *part_of(const tl_srcs *s, uint16_t src)
     return src < s->n_parts ? s->parts[src].passes : NULL;
 }
 
-const char *tl_reader_line(tl_reader *r, const tl_srcs *s, const tl_line *l,
-                           size_t max, size_t *len, tk_diags *diags)
+static const char *read_line(tl_reader *r, const tl_srcs *s, const tl_line *l, size_t max,
+                             size_t *len, tk_diags *diags, int ahead)
 {
     size_t want = l->len;
     if (l->flags & TL_LF_CUT && want > TL_LINE_MAX)
@@ -80,8 +80,8 @@ const char *tl_reader_line(tl_reader *r, const tl_srcs *s, const tl_line *l,
         l->off + want <= r->off + r->len)
         return r->buf + (l->off - r->off);
     /* Read a block from the line on: the lines after it are usually asked
-     * for next. */
-    size_t get = want > BLOCK ? want : BLOCK;
+     * for next (unless only this line is wanted: a function's name). */
+    size_t get = want > BLOCK || !ahead ? want : BLOCK;
     if (get > r->cap) {
         g_free(r->buf);
         r->buf = g_malloc(get);
@@ -102,6 +102,18 @@ const char *tl_reader_line(tl_reader *r, const tl_srcs *s, const tl_line *l,
     r->off = l->off;
     r->len = (size_t)n;
     return r->buf;
+}
+
+const char *tl_reader_line(tl_reader *r, const tl_srcs *s, const tl_line *l,
+                           size_t max, size_t *len, tk_diags *diags)
+{
+    return read_line(r, s, l, max, len, diags, 1);
+}
+
+const char *tl_reader_peek(tl_reader *r, const tl_srcs *s, const tl_line *l,
+                           size_t max, size_t *len, tk_diags *diags)
+{
+    return read_line(r, s, l, max, len, diags, 0);
 }
 
 /* ---- streaming a range ------------------------------------------------------- */

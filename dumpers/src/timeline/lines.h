@@ -80,6 +80,11 @@ void tl_reader_clear(tl_reader *r);
 const char *tl_reader_line(tl_reader *r, const tl_srcs *s, const tl_line *l,
                            size_t max, size_t *len, tk_diags *diags);
 
+/* The same, reading only what is asked for (no block around it): for a
+ * line looked at alone, like the name on a function's first line. */
+const char *tl_reader_peek(tl_reader *r, const tl_srcs *s, const tl_line *l,
+                           size_t max, size_t *len, tk_diags *diags);
+
 /* Each line of bytes [OFF, OFF + LEN) of part PART of S, in order: its
  * record and its bytes (REC->len of them, or TL_LINE_MAX when cut), valid
  * during the call.  Split at "\n"; a last line without one counts.  Read a

@@ -220,7 +220,9 @@ static int closes(tk_ir_dialect d, const tl_line *l)
     return (l->flags & (d == TK_IR_MIR ? TL_LF_MIR_CLOSE : TL_LF_BRACE)) != 0;
 }
 
-/* How far into a function's first line its name is looked for. */
+/* How far into a function's first line its name is looked for: first
+ * NAME_FIRST bytes, then (no '(' or ':' after the name yet) NAME_BYTES. */
+#define NAME_FIRST ((size_t)512)
 #define NAME_BYTES ((size_t)64 << 10)
 
 /* The name of the function line L opens, read back (valid until the next
@@ -230,8 +232,11 @@ static int opened_name(tl_walker *w, const tl_srcs *s, tk_ir_dialect d, const tl
 {
     if (!opens(d, l))
         return 0;
+    /* The name is near the start: a short read first. */
     size_t n;
-    const char *t = tl_reader_line(&w->reader, s, l, NAME_BYTES, &n, w->diags);
+    const char *t = tl_reader_peek(&w->reader, s, l, NAME_FIRST, &n, w->diags);
+    if (t && n < l->len && !memchr(t, '(', n) && !memchr(t, ':', n))
+        t = tl_reader_peek(&w->reader, s, l, NAME_BYTES, &n, w->diags);
     return t && function_name(d, t, t + n, name, name_len);
 }
 
