@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <zlib.h>
 
 #include "passes/internal.h"
 #include "tk_test.h"
@@ -1247,6 +1248,80 @@ static void test_big_file(void)
     g_test_trap_assert_passed();
 }
 
+/* A gzip file of two members (as a bundle may hold) read as its text:
+ * autotuned_matmul's MLIR dumps (21 MB, so the text spans several restart
+ * points) indexed from the .gz must give the same dumps as the plain file,
+ * and any byte range read at any offset, in any order, must be the plain
+ * file's bytes. */
+static void test_gzip_random_access(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    gsize len;
+    char *data = read_dump_file("autotuned_matmul/mlir_passes.txt", &len);
+    char *plain = tk_test_tmp_path("passes-gz.txt");
+    char *gz = tk_test_tmp_path("passes-gz.txt.gz");
+    g_assert_true(g_file_set_contents(plain, data, (gssize)len, NULL));
+    /* Two members, cut at a line start in the middle. */
+    const char *mid = memchr(data + len / 2, '\n', len - len / 2);
+    g_assert_nonnull(mid);
+    size_t cut = (size_t)(mid + 1 - data);
+    for (int m = 0; m < 2; m++) {
+        gzFile f = gzopen(gz, m ? "ab1" : "wb1");
+        g_assert_nonnull(f);
+        size_t from = m ? cut : 0, to = m ? len : cut;
+        for (size_t at = from; at < to;) {
+            unsigned n = (unsigned)MIN((size_t)1 << 20, to - at);
+            g_assert_cmpint(gzwrite(f, data + at, n), ==, (int)n);
+            at += n;
+        }
+        g_assert_cmpint(gzclose(f), ==, Z_OK);
+    }
+    tk_diags *d = tk_diags_new();
+    tk_passes *a = tk_passes_index(plain, d), *b = tk_passes_index(gz, d);
+    g_assert_nonnull(a);
+    g_assert_nonnull(b);
+    g_assert_cmpuint(tk_diags_count_at_least(d, TK_DIAG_WARNING), ==, 0);
+    g_assert_cmpuint(tk_passes_file_size(b), ==, len);
+    g_assert_cmpuint(tk_passes_line_count(b), ==, tk_passes_line_count(a));
+    g_assert_cmpuint(tk_passes_count(b), ==, tk_passes_count(a));
+    g_assert_cmpuint(tk_passes_seq_count(b), ==, tk_passes_seq_count(a));
+    for (size_t i = 0; i < tk_passes_count(a); i++) {
+        const tk_pass_dump *x = tk_passes_get(a, i), *y = tk_passes_get(b, i);
+        g_assert_cmpuint(x->body_offset, ==, y->body_offset);
+        g_assert_cmpuint(x->digest.exact, ==, y->digest.exact);
+    }
+    /* Every dump, last to first (each read restarts), then random ranges. */
+    for (size_t i = tk_passes_count(b); i-- > 0;) {
+        size_t n;
+        char *t = tk_passes_read(b, i, &n, d);
+        g_assert_nonnull(t);
+        const tk_pass_dump *x = tk_passes_get(a, i);
+        g_assert_cmpuint(n, ==, x->body_len);
+        g_assert_true(memcmp(t, data + x->body_offset, n) == 0);
+        g_free(t);
+    }
+    GRand *r = g_rand_new_with_seed(11);
+    char *buf = g_malloc(1 << 20);
+    for (int k = 0; k < 200; k++) {
+        uint64_t off = (uint64_t)g_rand_double_range(r, 0, (double)len);
+        size_t want = (size_t)g_rand_int_range(r, 1, 1 << 20);
+        int64_t got = tk_passes_read_at(b, off, buf, want, d);
+        g_assert_cmpint(got, ==, (int64_t)MIN((uint64_t)want, len - off));
+        g_assert_true(memcmp(buf, data + off, (size_t)got) == 0);
+    }
+    g_free(buf);
+    g_rand_free(r);
+    tk_passes_free(a);
+    tk_passes_free(b);
+    tk_diags_free(d);
+    g_unlink(plain);
+    g_unlink(gz);
+    g_free(plain);
+    g_free(gz);
+    g_free(data);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1268,5 +1343,6 @@ int main(int argc, char **argv)
     g_test_add_func("/passes/bad/empty-missing-banners",
                     test_empty_missing_and_banners);
     g_test_add_func("/passes/big-file", test_big_file);
+    g_test_add_func("/passes/gzip-random-access", test_gzip_random_access);
     return g_test_run();
 }

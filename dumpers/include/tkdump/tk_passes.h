@@ -15,7 +15,11 @@
  *
  * Indexing reads the file once, front to back, a bounded window at a time:
  * a 2 GB file costs the window plus the index entries, never the file.  The
- * dumps' text stays on disk; tk_passes_read() fetches one body on demand.
+ * dumps' text stays on disk; tk_passes_read() fetches one body on demand,
+ * tk_passes_read_at() any piece.  A gzip file is read as its text, in
+ * place: indexing records restart points (about 32 KB per 4 MB of text) so
+ * that a piece at any offset costs at most 4 MB of inflating; offsets and
+ * sizes are those of the text (docs/bundle.md).
  *
  * Dumps are grouped into sequences, one per compile of one kernel: several
  * kernels interleave in one file, and one kernel compiled for several

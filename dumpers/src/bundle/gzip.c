@@ -3,12 +3,10 @@
  *
  * Pass dumps compress 15 to 45 times (a pass changes a few lines of a
  * whole module), which is what makes a bundle small enough to mail.  The
- * pass dump index reads a plain file at byte offsets on demand, and a gzip
- * stream cannot be entered in the middle, so a compressed file is
- * decompressed once, on first use, into an unlinked temporary file that the
- * index keeps open (docs/bundle.md: disk = the text's size, memory = one
- * buffer).  Everything streams through a fixed buffer: a file of any size
- * costs the same memory.
+ * pass dump index reads a gzip file in place, through restart points
+ * (passes/gz.c); here are the head of a file's text, for telling what a
+ * file holds, and the writer of a bundle's slices.  Everything streams
+ * through a fixed buffer: a file of any size costs the same memory.
  */
 #include "bundle/internal.h"
 
@@ -66,16 +64,6 @@ static gzFile open_read(const char *path)
     return gz;
 }
 
-/* zlib's message without the "<fd:N>: " it puts first. */
-static const char *gz_message(gzFile gz, int *code)
-{
-    const char *why = gzerror(gz, code);
-    if (!why)
-        return "";
-    const char *colon = why[0] == '<' ? strstr(why, ">: ") : NULL;
-    return colon ? colon + 3 : why;
-}
-
 /* Reads up to N bytes; returns the count, 0 at the end, -1 on an error (a
  * damaged stream).  gzread takes an unsigned int. */
 static int64_t read_some(gzFile gz, char *buf, size_t n)
@@ -100,91 +88,6 @@ int64_t bundle_gzip_read_head(const char *path, char *buf, size_t cap)
     }
     gzclose(gz);
     return (int64_t)have;
-}
-
-/* Writes LEN bytes at P to FD.  Returns 0 or -1 (errno set). */
-static int write_all(int fd, const char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            if (w == 0)
-                errno = ENOSPC;
-            return -1;
-        }
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-char *bundle_gzip_inflate_to_temp(const char *path, tk_diags *diags)
-{
-    gzFile gz = open_read(path);
-    if (!gz) {
-        tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot open: %s",
-                     g_strerror(errno));
-        return NULL;
-    }
-    GError *gerr = NULL;
-    char *tmp = NULL;
-    int fd = g_file_open_tmp("tkview-passes-XXXXXX.txt", &tmp, &gerr);
-    if (fd < 0) {
-        tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
-                     "cannot decompress: no temporary file: %s",
-                     gerr->message);
-        g_error_free(gerr);
-        gzclose(gz);
-        return NULL;
-    }
-    char *buf = g_malloc(GZ_CHUNK);
-    uint64_t total = 0;
-    int failed = 0;
-    for (;;) {
-        int64_t r = read_some(gz, buf, GZ_CHUNK);
-        if (r < 0) {
-            int code = Z_OK;
-            tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
-                         "the compressed data is damaged after %llu bytes "
-                         "of text (%s); the text before that is read",
-                         (unsigned long long)total, gz_message(gz, &code));
-            break;
-        }
-        if (r == 0)
-            break;
-        if (write_all(fd, buf, (size_t)r) != 0) {
-            tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
-                         "cannot decompress into %s: %s", tmp,
-                         g_strerror(errno));
-            failed = 1;
-            break;
-        }
-        total += (uint64_t)r;
-    }
-    /* A stream cut short ends without an error from gzread: zlib reports it
-     * afterwards. */
-    int code = Z_OK;
-    const char *why = gz_message(gz, &code);
-    if (!failed && code == Z_BUF_ERROR)
-        tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
-                     "the compressed file is cut short (%s); the %llu bytes "
-                     "of text before the cut are read",
-                     why, (unsigned long long)total);
-    g_free(buf);
-    gzclose(gz);
-    if (close(fd) != 0 && !failed) {
-        tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
-                     "cannot decompress into %s: %s", tmp, g_strerror(errno));
-        failed = 1;
-    }
-    if (failed) {
-        unlink(tmp);
-        g_free(tmp);
-        return NULL;
-    }
-    return tmp;
 }
 
 /* ---- writing ------------------------------------------------------------ */

@@ -229,13 +229,6 @@ gboolean bundle_gzip_is(const char *path);
  * gives what came before the damage. */
 int64_t bundle_gzip_read_head(const char *path, char *buf, size_t cap);
 
-/* Decompresses the gzip file PATH into a new temporary file (in
- * g_get_tmp_dir()) and returns its path; the caller unlinks it and frees the
- * string.  A damaged or cut stream keeps the text before the damage, with a
- * warning naming PATH; NULL, with an error naming PATH, when nothing could be
- * written. */
-char *bundle_gzip_inflate_to_temp(const char *path, tk_diags *diags);
-
 /* A gzip file being written, a bounded buffer at a time. */
 typedef struct bundle_gzip_writer bundle_gzip_writer;
 

@@ -32,11 +32,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The decompressed copy of a .gz file is indexed under a temporary name;
- * the index is then made to name the .gz (see index_one):
- * passes_set_path(). */
-#include "passes/internal.h"
-
 #define COPY_CHUNK ((uint64_t)1 << 20)
 /* At most this many files are looked into per load: a folder of 100 000
  * logs must not cost 100 000 reads of 256 KiB. */
@@ -225,9 +220,9 @@ void bundle_passfiles_find(tk_bundle *b, const char *root, tk_diags *diags)
 
 /* ---- indexing ------------------------------------------------------------ */
 
-/* Indexes F.  A gzip file is decompressed into a temporary file first; the
- * index keeps that open, so it is unlinked at once, and its diagnostics and
- * its path name the .gz the user has. */
+/* Indexes F.  A gzip file is indexed as its text (tk_passes.h): read in
+ * place, at any offset, through restart points, never decompressed to disk
+ * or into memory. */
 static void index_one(bundle_pass_file *f, tk_diags *diags)
 {
     f->tried = TRUE;
@@ -243,26 +238,7 @@ static void index_one(bundle_pass_file *f, tk_diags *diags)
                      "cannot read pass dumps: not a regular file");
         return;
     }
-    if (!bundle_gzip_is(f->path)) {
-        f->ix = tk_passes_index(f->path, diags);
-        return;
-    }
-    char *tmp = bundle_gzip_inflate_to_temp(f->path, diags);
-    if (!tmp)
-        return;
-    tk_diags *local = tk_diags_new();
-    f->ix = tk_passes_index(tmp, local);
-    g_unlink(tmp);
-    for (size_t i = 0; i < tk_diags_count(local); i++) {
-        const tk_diag *d = tk_diags_get(local, i);
-        tk_diags_add(diags, d->severity,
-                     strcmp(d->file, tmp) == 0 ? f->path : d->file, d->line,
-                     "%s", d->message);
-    }
-    tk_diags_free(local);
-    if (f->ix)
-        passes_set_path(f->ix, f->path);
-    g_free(tmp);
+    f->ix = tk_passes_index(f->path, diags);
 }
 
 unsigned long long bundle_passfiles_seq_line(const tk_passes *p, size_t s)

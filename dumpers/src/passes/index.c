@@ -385,6 +385,7 @@ typedef struct {
     int fd;
     int seq;        /* read(), not pread(): the whole file from the start */
     uint64_t limit; /* offset where the scan stops (UINT64_MAX: at EOF) */
+    passes_gz *gz;  /* a gzip file: its text, in order */
 } source;
 
 static ssize_t read_some(const source *src, char *buf, size_t n, uint64_t off)
@@ -393,6 +394,9 @@ static ssize_t read_some(const source *src, char *buf, size_t n, uint64_t off)
         return 0;
     if (n > src->limit - off)
         n = (size_t)(src->limit - off);
+    if (src->gz)
+        return src->seq ? passes_gz_next(src->gz, buf, n)
+                        : (ssize_t)passes_gz_pread(src->gz, off, buf, n);
     for (;;) {
         ssize_t r = src->seq ? read(src->fd, buf, n)
                              : pread(src->fd, buf, n, (off_t)off);
@@ -651,7 +655,11 @@ static void join(tk_passes *p, const tk_passes *q)
 
 static int scan_whole(builder *b, int fd, const struct stat *st, size_t window)
 {
-    source src = {fd, !S_ISREG(st->st_mode), UINT64_MAX};
+    /* A gzip file is read in order the first time (restart points are
+     * recorded as it goes), by offset after that. */
+    passes_gz *gz = b->ix->gz;
+    source src = {fd, !S_ISREG(st->st_mode) || (gz && passes_gz_in_order(gz)), UINT64_MAX,
+                  gz};
     char *buf = g_malloc(window);
     int rc = scan(b, &src, 0, window, buf);
     g_free(buf);
@@ -667,7 +675,8 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
 {
     uint64_t size = (uint64_t)st->st_size;
     uint64_t cut = 0;
-    if (S_ISREG(st->st_mode) && size >= SPLIT_MIN && g_get_num_processors() > 1)
+    if (S_ISREG(st->st_mode) && !b->ix->gz && size >= SPLIT_MIN &&
+        g_get_num_processors() > 1)
         cut = find_cut(fd, size, window);
     if (cut == 0)
         return scan_whole(b, fd, st, window);
@@ -680,14 +689,14 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
     h.b.ix = passes_new(b->ix->path);
     h.b.diags = tk_diags_new();
     h.b.name = b->name;
-    h.src = (source){fd, 0, UINT64_MAX};
+    h.src = (source){fd, 0, UINT64_MAX, NULL};
     h.cut = cut;
     h.window = window;
     h.buf = g_malloc(window);
     GThread *t = g_thread_try_new("tkdump-index", index_second_half, &h, NULL);
     if (!t)
         index_second_half(&h);
-    source src = {fd, 0, cut};
+    source src = {fd, 0, cut, NULL};
     char *buf = g_malloc(window);
     int rc = scan(b, &src, 0, window, buf);
     g_free(buf);
@@ -754,20 +763,67 @@ tk_passes *passes_index_window(const char *path, size_t window,
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
     tk_passes *p = passes_new(path);
+    /* A gzip file (a bundle's slices) is read as its text. */
+    unsigned char magic[2];
+    if (S_ISREG(st.st_mode) && pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
+        magic[1] == 0x8b) {
+        p->gz = passes_gz_new(fd);
+        if (!p->gz) {
+            tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot decompress");
+            close(fd);
+            tk_passes_free(p);
+            return NULL;
+        }
+    }
     builder b;
     memset(&b, 0, sizeof b);
     b.ix = p;
-    b.diags = diags;
+    /* Damage in a gzip file is found at its end (a wrong check sum): its
+     * warning goes before what the text read says. */
+    tk_diags *scan_diags = p->gz ? tk_diags_new() : diags;
+    b.diags = scan_diags;
     b.name = path;
     int rc = scan_file(&b, fd, &st, window);
     p = b.ix;
+    if (p->gz) {
+        passes_gz_done(p->gz);
+        const char *damage = passes_gz_damage(p->gz);
+        if (damage && rc == 0)
+            tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
+                         "%s after %llu bytes of text; the text before that is "
+                         "read",
+                         damage, (unsigned long long)passes_gz_size(p->gz));
+        if (tk_diags_count(scan_diags) < TK_DIAGS_PER_FILE) {
+            for (size_t i = 0; i < tk_diags_count(scan_diags); i++) {
+                const tk_diag *d = tk_diags_get(scan_diags, i);
+                tk_diags_add(diags, d->severity, d->file, d->line, "%s", d->message);
+            }
+        } else if (rc == 0) {
+            /* A capped list cannot be joined to another (what it dropped
+             * is only counted): the text is indexed again, by offset. */
+            tk_passes *q = passes_new(path);
+            q->gz = p->gz;
+            p->gz = NULL;
+            tk_passes_free(p);
+            memset(&b, 0, sizeof b);
+            b.ix = q;
+            b.diags = diags;
+            b.name = path;
+            rc = scan_file(&b, fd, &st, window);
+            p = b.ix;
+        }
+        tk_diags_free(scan_diags);
+    }
     if (rc < 0) {
         close(fd);
         tk_passes_free(p);
         return NULL;
     }
     p->fd = fd;
+    p->file_size = (uint64_t)st.st_size;
     p->size = (uint64_t)st.st_size;
+    if (p->gz)
+        p->size = passes_gz_size(p->gz);
     p->mtime = (int64_t)st.st_mtime;
     p->n_lines = b.line;
     g_string_free(p->scratch, TRUE);
@@ -812,6 +868,7 @@ void tk_passes_free(tk_passes *p)
 {
     if (!p)
         return;
+    passes_gz_free(p->gz);
     if (p->fd >= 0)
         close(p->fd);
     g_free(p->path);
@@ -898,6 +955,27 @@ static int read_at(const tk_passes *p, uint64_t off, uint64_t len, char *buf,
                    tk_diags *diags)
 {
     struct stat st;
+    if (p->gz) {
+        if (fstat(p->fd, &st) != 0 || (uint64_t)st.st_size != p->file_size ||
+            off + len > p->size) {
+            tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0,
+                         "the file has changed since it was indexed");
+            return -1;
+        }
+        for (uint64_t done = 0; done < len;) {
+            size_t want = len - done > ((size_t)1 << 30) ? (size_t)1 << 30 : (size_t)(len - done);
+            int64_t r = passes_gz_pread(p->gz, off + done, buf + done, want);
+            if (r <= 0) {
+                tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0,
+                             "cannot read the text at byte %llu: %s",
+                             (unsigned long long)(off + done),
+                             r < 0 ? "the compressed data cannot be read" : "end of text");
+                return -1;
+            }
+            done += (uint64_t)r;
+        }
+        return 0;
+    }
     if (fstat(p->fd, &st) != 0 || (uint64_t)st.st_size < off + len) {
         tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0,
                      "the file has changed since it was indexed (it is "

@@ -13,6 +13,7 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <string.h>
 
 #include "tkdump/tk_passes.h"
@@ -112,9 +113,35 @@ void passes_digester_finish(passes_digester *d, tk_pass_digest *out);
 
 /* ---- the index ------------------------------------------------------------ */
 
+/* ---- gzip files read as their text (gz.c) -------------------------------- */
+
+typedef struct passes_gz passes_gz;
+
+/* Reads the gzip file open as FD as its text: first once in order
+ * (passes_gz_next(), recording restart points), then at any offset
+ * (passes_gz_pread(), after passes_gz_done()).  NULL when zlib cannot
+ * start. */
+passes_gz *passes_gz_new(int fd);
+void passes_gz_free(passes_gz *g);
+/* The next up to N bytes of text: their count, 0 at the end (or where the
+ * data is damaged: passes_gz_damage() says so), -1 on a read error. */
+ssize_t passes_gz_next(passes_gz *g, char *buf, size_t n);
+/* Ends the pass in order: the text's size is known. */
+void passes_gz_done(passes_gz *g);
+/* Whether the pass in order is still going (reads are passes_gz_next()). */
+int passes_gz_in_order(const passes_gz *g);
+uint64_t passes_gz_size(const passes_gz *g);
+/* Why the pass in order stopped early (damaged or cut short), or NULL. */
+const char *passes_gz_damage(const passes_gz *g);
+/* Up to N bytes of text at OFF (fewer at its end); -1 on a read error.
+ * Safe from two threads (one read at a time). */
+int64_t passes_gz_pread(passes_gz *g, uint64_t off, char *buf, size_t n);
+
 struct tk_passes {
     char *path;
     int fd;
+    passes_gz *gz;        /* a gzip file: its text is read through this */
+    uint64_t file_size;   /* the file's own size (compressed, for a gzip) */
     uint64_t size;
     int64_t mtime;
     uint64_t n_lines;
