@@ -181,12 +181,24 @@ char **tkv_pass_view_get_selected_rows(TkvPassView *self)
 const char *tkv_pass_view_get_selection(TkvPassView *self) { return self->spec; }
 gboolean tkv_pass_view_get_diff_pending(TkvPassView *self) { return self->diff_pending; }
 
+const char *tkv_pass_view_get_stats_text(TkvPassView *self)
+{
+    return gtk_label_get_text(self->stats_label);
+}
+
 const char *tkv_pass_view_get_diff_title(TkvPassView *self)
 {
     return gtk_label_get_text(self->diff_title);
 }
 
 const tk_ir_diff *tkv_pass_view_get_diff(TkvPassView *self) { return self->diff; }
+const tk_ir_diff_cut *tkv_pass_view_get_cut(TkvPassView *self) { return &self->cut; }
+
+const tk_hunk *tkv_pass_view_get_view_hunks(TkvPassView *self, size_t *n)
+{
+    *n = self->view_hunks->len;
+    return (const tk_hunk *)self->view_hunks->data;
+}
 
 int tkv_pass_view_get_change(TkvPassView *self, guint *count)
 {
@@ -242,6 +254,7 @@ static void tkv_pass_view_finalize(GObject *object)
     TkvPassView *self = TKV_PASS_VIEW(object);
     for (int s = 0; s < 2; s++)
         g_array_unref(self->orig[s]);
+    g_array_unref(self->view_hunks);
     g_array_unref(self->changes);
     g_hash_table_unref(self->src_bufs);
     g_free(self->spec);
@@ -316,6 +329,7 @@ static void tkv_pass_view_class_init(TkvPassViewClass *klass)
 static void tkv_pass_view_init(TkvPassView *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
+    self->view_hunks = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
     self->orig[0] = g_array_new(FALSE, FALSE, sizeof(guint32));
     self->orig[1] = g_array_new(FALSE, FALSE, sizeof(guint32));
     self->changes = g_array_new(FALSE, FALSE, sizeof(guint));

@@ -84,8 +84,15 @@ const char *tkv_pass_view_get_selection(TkvPassView *self);
 /* Whether the diff of the selection is still being made. */
 gboolean tkv_pass_view_get_diff_pending(TkvPassView *self);
 const char *tkv_pass_view_get_diff_title(TkvPassView *self);
+/* The counts beside the title: "+13 −3", and how much of a diff too big
+ * to show whole is shown. */
+const char *tkv_pass_view_get_stats_text(TkvPassView *self);
 /* The diff shown (owned by the view), NULL when none. */
 const tk_ir_diff *tkv_pass_view_get_diff(TkvPassView *self);
+/* What of it is left out (cut 0: shown whole), and the hunks over the rows
+ * the sides show (the diff's own when shown whole); owned by the view. */
+const tk_ir_diff_cut *tkv_pass_view_get_cut(TkvPassView *self);
+const tk_hunk *tkv_pass_view_get_view_hunks(TkvPassView *self, size_t *n);
 /* The index of the change next/previous stands at (-1: none yet), and in
  * *COUNT the number of changes; the header's "change 2 of 5". */
 int tkv_pass_view_get_change(TkvPassView *self, guint *count);

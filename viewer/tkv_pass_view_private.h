@@ -59,7 +59,12 @@ struct _TkvPassView {
     tk_ir_diff *diff;
     char *spec;             /* selected */
     GArray *orig[2];        /* uint32 per row: the side's line number */
-    GArray *changes;        /* guint: indices of non-equal hunks */
+    GArray *view_hunks;     /* tk_hunk over rows (0-based) of the sides:
+                               the diff's hunks, or for a diff too big to
+                               show whole, those of the part shown */
+    tk_ir_diff_cut cut;     /* what a diff too big to show whole left out
+                               (cut.cut 0: shown whole) */
+    GArray *changes;        /* guint: indices of non-equal view hunks */
     int cur_change;
     TkvLinkedScroll *linked;    /* the sides scrolled together */
     gboolean pending_first_change;

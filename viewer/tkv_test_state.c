@@ -203,6 +203,33 @@ static void write_diff(TkvPassView *pv, TkvDocument *doc, JsonBuilder *b)
         json_builder_end_array(b);
     }
     json_builder_end_array(b);
+    /* The hunks over the rows shown, and what a diff too big to show whole
+     * left out. */
+    json_builder_set_member_name(b, "view_hunks");
+    json_builder_begin_array(b);
+    h = tkv_pass_view_get_view_hunks(pv, &nh);
+    for (size_t i = 0; i < nh; i++) {
+        json_builder_begin_array(b);
+        json_builder_add_string_value(b, tk_hunk_tag_name(h[i].tag));
+        json_builder_add_int_value(b, h[i].a0);
+        json_builder_add_int_value(b, h[i].a1);
+        json_builder_add_int_value(b, h[i].b0);
+        json_builder_add_int_value(b, h[i].b1);
+        json_builder_end_array(b);
+    }
+    json_builder_end_array(b);
+    const tk_ir_diff_cut *cut = tkv_pass_view_get_cut(pv);
+    json_builder_set_member_name(b, "cut");
+    json_builder_begin_object(b);
+    add_bool(b, "cut", cut->cut);
+    add_int(b, "lines_shown", (gint64)cut->lines_shown);
+    add_int(b, "lines_left", (gint64)cut->lines_left);
+    add_int(b, "added_left", cut->added_left);
+    add_int(b, "removed_left", cut->removed_left);
+    add_int(b, "groups", cut->groups);
+    add_int(b, "groups_shown", cut->groups_shown);
+    json_builder_end_object(b);
+    add_string(b, "stats_text", tkv_pass_view_get_stats_text(pv));
     json_builder_set_member_name(b, "a");
     write_diff_side(pv, b, 0);
     json_builder_set_member_name(b, "b");

@@ -52,6 +52,11 @@ def bench_runs_on_the_largest_kernel():
     assert r['switch stage']['n'] == 5, r
     for k in ('select source line (TTGIR)', 'select IR line'):
         assert 0 < r[k]['median_ms'] <= r[k]['p95_ms'] <= r[k]['max_ms'], r[k]
+    # Pass mode: opened once, then the biggest changes selected (its
+    # pass dumps have more than 12 changed passes: `tkview passes`).
+    assert r['open pass mode (timeline, first diff)']['n'] == 1, r
+    assert r['select a pass (its diff, biggest first)']['n'] == 12, r
+    assert r['max_rss_kb'] > 0, r
     if os.environ.get('TKV_BENCH_ENFORCE') == '1':
         assert r['targets_met'] and P.returncode == 0, r
 

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""A pass diff too big to show whole, in the viewer's pass mode, under Xvfb.
+
+A pass that rewrites a 2 GB module (the LLVM dialect of a big tile) cannot
+be put in a text view; the view shows its changes up to a budget, says what
+it left out, and how to see it all.  The budget is made small here
+(TKV_PASS_DIFF_BUDGET=200 lines) so that vector_add's ConvertTritonGPUToLLVM
+is too big: mlir_passes.txt:4756 `IR Dump Before ConvertTritonGPUToLLVM`
+(TTGIR, lines 4757-4829) against the next dump, 4830 `IR Dump Before
+Canonicalizer` (the LLVM dialect, lines 4831-5624).  `tkview passes` counts
++752 -30 for it, and `tkview diff --pass` makes it one group: the TTGIR
+file's two layout lines go (`#blocked = #ttg.blocked<{sizePerThread = [4]`,
+`#blocked1 = ...`), its `module attributes {...}` line stays, the 28 lines
+of the function are replaced by the 752 lines of the LLVM function, and
+the two closing lines stay.  In unified diff order that is 2 removed, 1
+context, 28 removed, 752 added, 2 context: 785 lines.  The first 200 are
+shown: 2 + 1 + 28 = 31 rows on the left, the context line and 169 added
+lines on the right; 583 added lines and 2 context lines are left out.
+
+Usage: test_viewer_big_diff.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+"""
+import os
+import sys
+import time
+
+os.environ['TKV_PASS_DIFF_BUDGET'] = '200'
+
+from viewer_harness import Session, test, tap, skip_all, missing_tools  # noqa: E402
+
+VIEWER = sys.argv[1]
+DUMPS = os.environ['TK_TEST_DUMPS']
+VA = os.path.join(DUMPS, 'vector_add')
+
+if missing_tools():
+    skip_all('needs %s (debian-packages.txt: xvfb, dbus-daemon, libglib2.0-bin)'
+             % ', '.join(missing_tools()))
+
+S = Session()
+viewer = S.start([VIEWER, VA])
+S.wait_registered(viewer)
+S.wait_window(0)
+
+
+def passes():
+    return S.state()['windows'][0]['passes']
+
+
+def wait_passes():
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        p = passes()
+        if p['state'] not in ('loading', 'idle') and not p.get('diff_pending'):
+            return p
+        time.sleep(0.05)
+    raise RuntimeError('the timeline or the diff never came')
+
+
+def select_header(line):
+    p = passes()
+    (i,) = [i for i, e in enumerate(p['entries']) if e['header_line'] == line]
+    S.activate('pass-view.select-pass', "<'%d'>" % i, window=1)
+    p = wait_passes()
+    assert p['selected'] == str(i), (p['selected'], i)
+    return p
+
+
+@test
+def pass_mode_opens():
+    S.activate('mode', "<'passes'>", window=1)
+    p = wait_passes()
+    assert p['state'] == 'ready', p
+
+
+@test
+def a_diff_over_the_budget_is_cut_and_says_so():
+    p = select_header(4756)
+    assert (p['added'], p['removed']) == (752, 30), (p['added'], p['removed'])
+    cut = p['cut']
+    assert cut['cut'] and cut['lines_shown'] == 200, cut
+    assert cut['lines_left'] == 585 and cut['added_left'] == 583, cut
+    assert cut['removed_left'] == 0, cut
+    a, b = p['a'], p['b']
+    # 31 rows of the diff and the note saying where it was cut.
+    assert a['rows'] == 32 and b['rows'] == 171, (a['rows'], b['rows'])
+    # mlir_passes.txt:4757 `#blocked = #ttg.blocked<{sizePerThread = [4], ...`
+    assert a['text']['1'].startswith('#blocked = #ttg.blocked<{sizePerThread = [4]'), a['text']
+    assert a['delete'][:2] == [1, 2], a['delete']
+    # The last row of both sides: what was left out and how to see it.
+    hunks = p['view_hunks']
+    assert hunks[-1][0] == 'equal' and hunks[-1][2] == 32 and hunks[-1][4] == 171, hunks
+    assert '%d of 785 lines shown' % 200 in p['stats_text'], p['stats_text']
+
+
+@test
+def the_cut_note_is_the_last_row():
+    p = passes()
+    # The 169 added rows are the replace's; the note row (171) is none.
+    b = p['b']
+    assert 171 not in b['insert'] + b['replace'], b['insert'][-3:]
+    assert len(b['insert'] + b['replace']) == 169, len(b['insert'] + b['replace'])
+
+
+@test
+def a_diff_within_the_budget_is_whole():
+    # mlir_passes.txt:1178 `IR Dump Before TritonGPUCoalesce`: +13 -3, a few dozen lines.
+    p = select_header(1178)
+    assert not p['cut']['cut'], p['cut']
+    assert (p['added'], p['removed']) == (13, 3)
+    assert p['view_hunks'] == p['hunks'], (p['view_hunks'], p['hunks'])
+
+
+@test
+def quits_cleanly():
+    rc = S.quit(viewer)
+    log = S.log(viewer)
+    assert rc == 0 and 'CRITICAL' not in log, (rc, log)
+
+
+S.close()
+sys.exit(tap())
