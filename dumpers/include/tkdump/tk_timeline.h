@@ -45,14 +45,15 @@
  *     the same way (Triton 3.6 prints internal dumps without aliases or
  *     locations: then it is unknown, TK_UNKNOWN_NO_BEFORE).
  *
- * Streaming: building reads each dump from its file when it is needed and
- * holds at most the two texts being compared (plus their normalizations and,
- * while one is being assembled, the dump it is cut from); two buffers are
- * reused from pass to pass, and the text after a pass, normalized once, is
- * the text before the next one.  A pass whose dumps have the same digests
- * (tk_passes.h) as the text before it changed nothing and is not read at
- * all.  Memory does not grow with the number of passes beyond the entries
- * themselves (about 250 bytes each).
+ * Streaming: building reads each dump from its file when it is needed, a
+ * bounded buffer at a time, and holds the two texts being compared as line
+ * records (where each line lies, its length, hashes of its bytes and of its
+ * normalized text: a few dozen bytes a line, whatever its length), never
+ * their bytes; the text after a pass, normalized once, is the text before
+ * the next one.  A 2 GB dump of 32 KB lines costs a few MB.  A pass whose
+ * dumps have the same digests (tk_passes.h) as the text before it changed
+ * nothing and is not read at all.  Memory does not grow with the number of
+ * passes beyond the entries themselves (about 250 bytes each).
  *
  * Ownership: a timeline borrows the tk_passes indexes of its parts and the
  * kernel it was built for (for its final stages): they must outlive it.  The
@@ -224,10 +225,11 @@ typedef struct {
     const tk_timeline_entry *entry; /* effect and counts set */
     /* The diff of the entry's two texts, as tk_timeline_diff() would make
      * it (names, hunks over kept lines, kept lines' text), made from the
-     * build's own normalizations and hunks: nothing is read, normalized or
-     * diffed a second time.  Borrowed: its texts are the build's working
-     * buffers, valid during the call only; tk_ir_diff_free() does nothing
-     * on it.  tk_ir_diff_bind() works (a text's locations are read once
+     * build's own normalizations and hunks: nothing is normalized or
+     * diffed a second time (the lines you ask for are read back from the
+     * dump files).  Borrowed: its line records are the build's working
+     * ones, valid during the call only; tk_ir_diff_free() does nothing on
+     * it.  tk_ir_diff_bind() works (a text's locations are read once
      * and serve both diffs it is a side of; give every call the same TAB).
      * NULL when no text was compared (an unknown effect, a -print-changed
      * banner) and when the two texts are the same: byte for byte, or by
@@ -334,7 +336,9 @@ char *tk_timeline_side_describe(const tk_timeline *tl,
 /* ---- diffs between two points (tk_ir_diff.h) -------------------------- */
 
 /* The IR before pass FROM against the IR after pass TO (FROM <= TO; equal
- * for one pass's effect).  Both must be of the same dialect (TTIR and TTGIR
+ * for one pass's effect).  The diff reads its lines back from the pass
+ * dump files of TL's parts: their indexes (and the kernel, for a final
+ * stage) must outlive it; TL itself need not.  Both must be of the same dialect (TTIR and TTGIR
  * are both MLIR; LLVM IR and codegen IR both LLVM IR).  When either side
  * holds only some functions (LLVM function passes, machine code), the same
  * functions are cut out of the other.  Returns NULL with an error in DIAGS
