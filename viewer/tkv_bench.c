@@ -14,8 +14,9 @@
 
 #define FIRST_VIEW_TARGET_MS 300.0
 #define MAX_IR_LINES 400
-/* Pass mode: the passes selected (the biggest changes first). */
-#define MAX_PASSES 12
+/* Pass mode: how many passes are selected by default (the biggest changes
+ * first); --passes N. */
+#define DEFAULT_PASSES 12
 
 typedef enum {
     STEP_KERNEL, STEP_STAGE, STEP_SECOND, STEP_SOURCE, STEP_IR,
@@ -55,6 +56,7 @@ typedef struct {
     char *path;
     char *kernel_spec;
     gboolean json;
+    int passes; /* passes selected in pass mode; 0: pass mode left out */
     int rc;
 
     gint64 load_start, loaded_at, setup_done;
@@ -305,7 +307,8 @@ static void plan(Bench *b, int kernel)
         if (tk_kernel_stage(k, (tk_stage_kind)s))
             add_step(b, STEP_STAGE, S_STAGE, tk_stage_kind_name((tk_stage_kind)s), 0, TRUE);
     /* Pass mode last: its passes are planned once its timeline is read. */
-    add_step(b, STEP_PASS_MODE, S_PASS_MODE, "passes", 0, TRUE);
+    if (b->passes > 0)
+        add_step(b, STEP_PASS_MODE, S_PASS_MODE, "passes", 0, TRUE);
 }
 
 typedef struct {
@@ -335,7 +338,7 @@ static void plan_passes(Bench *b)
         }
     }
     g_array_sort(sizes, by_size);
-    for (guint i = 0; i < sizes->len && i < MAX_PASSES; i++) {
+    for (guint i = 0; i < sizes->len && i < (guint)b->passes; i++) {
         char spec[32];
         g_snprintf(spec, sizeof spec, "%zu", g_array_index(sizes, PassSize, i).pass);
         add_step(b, STEP_PASS, S_PASS, spec, 0, TRUE);
@@ -529,10 +532,13 @@ int tkv_bench_main(int argc, char **argv)
     Bench b = {0};
     char *path = NULL, *kernel = NULL;
     gboolean json = FALSE, bench = FALSE;
+    int passes = DEFAULT_PASSES;
     GOptionEntry entries[] = {
         {"bench", 0, 0, G_OPTION_ARG_FILENAME, &path, "Measure the viewer on PATH", "PATH"},
         {"kernel", 0, 0, G_OPTION_ARG_STRING, &kernel, "The kernel to measure (default: the largest)", "K"},
         {"json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL},
+        {"passes", 0, 0, G_OPTION_ARG_INT, &passes,
+         "Passes selected in pass mode, biggest change first (default 12; 0: no pass mode)", "N"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     (void)bench;
@@ -548,6 +554,12 @@ int tkv_bench_main(int argc, char **argv)
         return 2;
     }
     g_option_context_free(ctx);
+    if (passes < 0) {
+        fprintf(stderr, "tkview-viewer --bench: --passes %d: a count of passes, 0 or more\n", passes);
+        g_free(path);
+        g_free(kernel);
+        return 2;
+    }
     if (!gtk_init_check()) {
         fprintf(stderr, "tkview-viewer --bench: cannot open a display (the benchmark draws a real "
                         "window: run it in a desktop session or under xvfb-run)\n");
@@ -563,6 +575,7 @@ int tkv_bench_main(int argc, char **argv)
     b.path = path;
     b.kernel_spec = kernel;
     b.json = json;
+    b.passes = passes;
     b.steps = g_array_new(FALSE, FALSE, sizeof(Step));
     g_array_set_clear_func(b.steps, step_clear);
     const char *names[N_SERIES] = {"select source line (TTGIR)",
