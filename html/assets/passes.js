@@ -3,24 +3,23 @@
  * Job: the pass timeline (data/ID/passes.js) grouped by IR level with the
  * unchanged passes folded, a chart of the lines each pass changed, the
  * side-by-side diff of one pass, of a whole level, or of any two passes of
- * one chain (before the first to after the second), painted in batches;
+ * one chain (before the first to after the second), in a virtual diff pane
+ * (diffview: only the rows in view are elements);
  * keys to step through changes and changed passes; the passes that touched
  * a source line.  Which pass, range or level is shown, and the diff on
  * screen, are this module's state.
  *
- * Depends on: dom (el, svgEl, base), data (load, expand), syntax (paint,
- *   dialectLang),
- *   kernel (id, path), chain (compose).
+ * Depends on: dom (el, svgEl, base), data (load, expand), syntax
+ *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView).
  * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
  *   forSource(file, line), select(i), compare(n, m), inspect() (for the
  *   tests, read only: data, sel, range, diff, group, ...).
  */
 'use strict';
-TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom, data, syntax, kernel, chain) {
+TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], function (dom, data, syntax, kernel, chain, diffview) {
   const { el, svgEl, base } = dom;
   const expand = data.expand;
-  const paint = syntax.paint;
-  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map() };
+  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null };
 
   function passLabel(p) {
     return p.pass + (p.arg && p.arg !== p.pass ? ' (' + p.arg + ')' : '');
@@ -73,6 +72,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
     body.id = 'pass-rows';
     diff.append(bar, cmp, body);
     view.append(chart, list, diff);
+    P.view = new diffview.DiffView(body);
     renderPassList();
     renderCompare();
   }
@@ -262,8 +262,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
             : 'nothing before it could be compared')).join('; ') + '.'
         : 'Passes ' + n + ' and ' + m + ' are in different chains: different IR (MLIR, LLVM IR, machine code), or a dump between them is missing or not comparable.';
       bar.replaceChildren(el('strong', null, 'passes ' + n + '\u2013' + m));
-      const rows = document.getElementById('pass-rows');
-      rows.replaceChildren(el('p', 'why', why));
+      P.diff = null;
+      P.view.clear([el('p', 'why', why)]);
       return;
     }
     if (!keepAnchor) P.anchor = n;
@@ -309,82 +309,28 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
       b.addEventListener('click', fn);
       bar.appendChild(b);
     }
-    const rows = document.getElementById('pass-rows');
-    rows.replaceChildren();
-    rows.scrollTop = 0;
     P.diff = d;
     P.group = 0;
     if (!d) {
-      rows.appendChild(el('p', 'why', msg));
+      P.view.clear([el('p', 'why', msg)]);
       return;
     }
     const level = p ? p.level : d.level || '';
     const lv = P.data.levels.find((l) => l.level === level);
     P.lang = syntax.dialectLang(lv && lv.dialect);
-    if (d.composed) rows.appendChild(el('p', 'why', 'Composed from the diffs of the passes in between: a line that one pass added and a later one removed is not shown; a line one pass removed and another added back shows as removed and added.'));
-    P.drawn = 0;
-    P.drawnRow = 0;
-    drawGroups(DRAW_ROWS);
-  }
-
-  /* Rows are painted in batches: a pass that rewrote everything has
-   * thousands, and painting them all takes a second. */
-  const DRAW_ROWS = 1500;
-
-  function drawGroups(budget) {
-    const d = P.diff, rows = document.getElementById('pass-rows');
-    const more = document.getElementById('pass-more');
-    if (more) more.remove();
-    const frag = document.createDocumentFragment();
-    let n = 0;
-    while (P.drawn < d.groups.length && n < budget) {
-      const gi = P.drawn, g = d.groups[gi];
-      if (P.drawnRow === 0) {
-        const fa = g.find((r) => r[1]), fb = g.find((r) => r[3]);
-        const h = el('div', 'dgroup', 'change ' + (gi + 1) + ' of ' + d.groups.length + (fa ? ' \u2014 before: line ' + fa[1] : '') + (fb ? ', after: line ' + fb[3] : ''));
-        h.dataset.g = gi;
-        frag.appendChild(h);
-      }
-      for (; P.drawnRow < g.length && n < budget; P.drawnRow++, n++) {
-        const r = g[P.drawnRow];
-        const row = el('div', 'drow ' + r[0]);
-        const side = (no, text, cls) => {
-          const nn = el('span', 'no', no || '');
-          const t = el('span', 'tx ' + cls);
-          if (text !== null) paint(t, text, P.lang, null);
-          row.append(nn, t);
-        };
-        side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del');
-        // a context row whose two sides are the same text stores it once
-        side(r[3], r.length > 4 ? r[4] : r[2], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add');
-        frag.appendChild(row);
-      }
-      if (P.drawnRow >= g.length) {
-        P.drawn++;
-        P.drawnRow = 0;
-      }
-    }
-    if (P.drawn < d.groups.length) {
-      let left = -P.drawnRow;
-      for (let gi = P.drawn; gi < d.groups.length; gi++) left += d.groups[gi].length;
-      const b = el('button', null, 'show ' + left + ' more rows');
-      b.type = 'button';
-      b.id = 'pass-more';
-      b.addEventListener('click', () => drawGroups(Infinity));
-      frag.appendChild(b);
-    } else if (d.cut) frag.appendChild(el('p', 'why', d.cut + ' more rows of this diff are not ' + (d.composed !== undefined ? 'shown' : 'stored in the report') + ' (a pass that rewrote everything).'));
-    rows.appendChild(frag);
+    const head = [];
+    if (d.composed) head.push(el('p', 'why', 'Composed from the diffs of the passes in between: a line that one pass added and a later one removed is not shown; a line one pass removed and another added back shows as removed and added.'));
+    const tail = [];
+    if (d.cut) tail.push(el('p', 'why', d.cut + ' more rows of this diff are not ' + (d.composed !== undefined ? 'shown' : 'stored in the report') + ' (a pass that rewrote everything).'));
+    P.view.show(d, P.lang, head, tail);
   }
 
   function gotoGroup(d) {
     if (!P.diff) return;
-    const want = Math.max(0, Math.min(P.diff.groups.length - 1, P.group + d));
-    if (want >= P.drawn && !(want === P.drawn && P.drawnRow > 0)) drawGroups(Infinity);
-    const hs = document.querySelectorAll('#pass-rows .dgroup');
-    if (!hs.length) return;
-    P.group = Math.max(0, Math.min(hs.length - 1, want));
-    const rows = document.getElementById('pass-rows');
-    rows.scrollTop = hs[P.group].offsetTop - rows.offsetTop - 4;
+    const n = P.view.groupCount();
+    if (!n) return;
+    P.group = Math.max(0, Math.min(n - 1, P.group + d));
+    P.view.scrollToGroup(P.group);
   }
 
   function nextChanged(d) {
