@@ -45,6 +45,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.diff = null;
       this.lang = '';
       this.start = new Int32Array(1); /* item index of group g's heading; [n] = item count */
+      this.height = 800; /* of the view, in pixels, when last read */
       this.first = 0;
       this.last = -1;
       this.pending = false;
@@ -54,6 +55,10 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     /* Shows D (a diff, or null for nothing) coloured as LANG, with the
      * elements HEAD above the rows and TAIL below them. */
     show(d, lang, head, tail) {
+      /* Read and scroll before the content changes: once it has, each of
+       * these would make Chromium lay the page out again, at once. */
+      this.height = this.root.clientHeight || 800;
+      if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = d;
       this.lang = lang || '';
       const n = d ? d.groups.length : 0;
@@ -66,20 +71,19 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.tail.replaceChildren(...(tail || []));
       this.body.replaceChildren();
       this.root.replaceChildren(this.head, this.top, this.body, this.bottom, this.tail);
-      this.root.scrollTop = 0;
       this.first = 0;
       this.last = -1;
-      this.render(true);
+      this.render(true, 0);
     }
 
     /* Nothing but NODES (a message in place of a diff). */
     clear(nodes) {
+      if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = null;
       this.start = new Int32Array(1);
       this.first = 0;
       this.last = -1;
       this.root.replaceChildren(...(nodes || []));
-      this.root.scrollTop = 0;
     }
 
     groupCount() {
@@ -144,16 +148,21 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       return e;
     }
 
-    /* Draws the items in view (FORCE: even when they are the ones drawn). */
-    render(force) {
+    /* Draws the items in view (FORCE: even when they are the ones drawn);
+     * AT: the scroll offset into the items when the caller knows it (no
+     * layout is read). */
+    render(force, at) {
       const n = this.items();
       if (!this.diff || !n) {
         this.top.style.height = this.bottom.style.height = '0px';
         this.body.replaceChildren();
         return;
       }
-      const h = this.root.clientHeight || 800;
-      const y = this.root.scrollTop - this.head.offsetHeight;
+      let h = this.height, y = at;
+      if (y === undefined) {
+        h = this.height = this.root.clientHeight || 800;
+        y = this.root.scrollTop - this.head.offsetHeight;
+      }
       const first = Math.max(0, Math.min(n - 1, Math.floor(y / ROW_H) - OVERSCAN));
       const last = Math.min(n - 1, Math.max(first, Math.floor(y / ROW_H)) + Math.ceil(h / ROW_H) + 2 * OVERSCAN);
       if (!force && first === this.first && last === this.last) return;
