@@ -33,8 +33,11 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     return { a: ps[n].before, b: ps[m].after, added: d.added, removed: d.removed, groups: d.groups, cut: d.cut, composed: n !== m };
   }
 
-  /* The stored diff of a changed pass outside a chain: in its level's file. */
+  /* The stored diff of a changed pass outside a chain: in its level's
+   * file, or in a file of its own when it is over the budget for one pass
+   * (pb-N.js). */
   async function storedDiff(i) {
+    if (P.data.passes[i].pb) return data.load(kernel.id() + '/pb-' + i);
     const lv = P.data.levels.find((l) => l.from <= i && i <= l.to);
     if (!lv || !lv.pd) return null;
     let g = P.groups.get(lv.pd);
@@ -201,7 +204,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
           row.appendChild(el('span', 'cnt minus', '\u2212' + p.removed));
         } else if (p.effect === 'unknown') row.appendChild(el('span', 'cnt', '?'));
         row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '') +
-          (p.ch !== undefined ? '\nshift-click another pass of this chain: the diff across both' : '');
+          (p.ch !== undefined ? '\nshift-click another pass of this chain: the diff across both' : '') +
+          (p.cut ? '\n' + p.cut + ' rows of its diff are not in the report (over its budget for one pass)' : '');
         const idx = i;
         row.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(idx) : selectPass(idx)));
         list.appendChild(row);
@@ -237,7 +241,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
       return;
     }
     const d = p.ch !== undefined ? await composeDiff(p.ch, i, i) : await storedDiff(i);
-    if (P.sel === i && !P.range) showDiff(title, p, d, d ? '' : 'This pass\u2019s diff is not in the report.');
+    if (P.sel === i && !P.range) showDiff(title, p, d, d ? '' : 'This pass\u2019s diff is not in the report.', [i, i]);
   }
 
   /* Shift-click: the diff from the pass clicked before to this one. */
@@ -259,7 +263,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
           ' cannot be an end of a composed diff: ' +
           alone.map((i) => (ps[i].effect === 'unknown' ? 'its effect is unknown (' + (ps[i].why || 'no text') + ')'
             : ps[i].loop ? 'a loop pass prints only its loop; the next pass of its function shows its changes'
-            : 'nothing before it could be compared')).join('; ') + '.'
+            : ps[i].big ? tooBig()
+            : 'nothing before it could be compared')).join('; ') + '.' + (alone.some((i) => ps[i].big) ? ' All of it: ' + seeCommand(n, m) : '')
         : 'Passes ' + n + ' and ' + m + ' are in different chains: different IR (MLIR, LLVM IR, machine code), or a dump between them is missing or not comparable.';
       bar.replaceChildren(el('strong', null, 'passes ' + n + '\u2013' + m));
       P.diff = null;
@@ -275,7 +280,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     if (!P.range || P.range[0] !== n || P.range[1] !== m) return;
     d.level = ps[n].level;
     const title = n === m ? n + ': ' + passLabel(ps[n]) : 'passes ' + n + '\u2013' + m + ': before ' + passLabel(ps[n]) + ' \u2192 after ' + passLabel(ps[m]);
-    showDiff(title, null, d, '');
+    showDiff(title, null, d, '', [n, m]);
   }
 
   async function selectLevel(lv) {
@@ -287,10 +292,50 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     P.range = null;
     const d = await data.load(kernel.id() + '/' + lv.diff);
     d.level = lv.level;
-    showDiff('the whole ' + lv.level + ' level: passes ' + lv.from + '\u2013' + lv.to, null, d, '');
+    showDiff('the whole ' + lv.level + ' level: passes ' + lv.from + '\u2013' + lv.to, null, d, '', [lv.from, lv.to]);
   }
 
-  function showDiff(title, p, d, msg) {
+  /* The command that shows all of the diff of passes N..M (the report's
+   * numbers are `tkview passes`'s). */
+  function seeCommand(n, m) {
+    const see = P.data.diffs.see;
+    return see ? see + ' --pass ' + n + (m !== n ? ' --to ' + m : '') : '';
+  }
+
+  /* Why a pass kept out of chains by the budget cannot be an end of a
+   * composed diff. */
+  function tooBig() {
+    const B = P.data.diffs;
+    return 'its IR is bigger than the report keeps of one pass (' + B.maxRows.toLocaleString('en-US') + ' lines or ' +
+      (B.maxBytes / 1048576) + ' MiB of text), so the page cannot compose it';
+  }
+
+  /* What the report left out of diff D of passes SPAN ([n, m]) and how to
+   * see it: a stored diff is cut at the budget (pass_budget.h), a
+   * composed one at as many rows. */
+  function budgetNote(d, span) {
+    if (!d.cut) return null;
+    const B = P.data.diffs, fmt = (v) => v.toLocaleString('en-US');
+    const p = el('p', 'why cutnote');
+    p.appendChild(el('strong', null, fmt(d.cut) + ' more rows of this diff are not ' + (d.composed !== undefined ? 'shown' : 'in the report') + '. '));
+    p.appendChild(document.createTextNode(d.composed !== undefined
+      ? 'The page composes at most ' + fmt(B.maxRows) + ' rows of a diff. '
+      : 'The report keeps at most ' + fmt(B.maxRows) + ' rows or ' + fmt(B.maxBytes / 1048576) + ' MiB of text of each pass\u2019s diff. '));
+    const cmd = seeCommand(span[0], span[1]);
+    if (cmd) {
+      p.appendChild(document.createTextNode('All of it: '));
+      p.appendChild(el('code', null, cmd));
+      if (B.view) {
+        p.appendChild(document.createTextNode(', or in the desktop viewer: '));
+        p.appendChild(el('code', null, B.view));
+        p.appendChild(document.createTextNode(', Passes'));
+      }
+      p.appendChild(document.createTextNode('.'));
+    }
+    return p;
+  }
+
+  function showDiff(title, p, d, msg, span) {
     const bar = document.getElementById('pass-bar');
     bar.replaceChildren(el('strong', null, title));
     if (d) {
@@ -319,9 +364,11 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     const lv = P.data.levels.find((l) => l.level === level);
     P.lang = syntax.dialectLang(lv && lv.dialect);
     const head = [];
+    const cut = budgetNote(d, span || [P.sel, P.sel]);
+    if (cut) head.push(cut);
     if (d.composed) head.push(el('p', 'why', 'Composed from the diffs of the passes in between: a line that one pass added and a later one removed is not shown; a line one pass removed and another added back shows as removed and added.'));
     const tail = [];
-    if (d.cut) tail.push(el('p', 'why', d.cut + ' more rows of this diff are not ' + (d.composed !== undefined ? 'shown' : 'stored in the report') + ' (a pass that rewrote everything).'));
+    if (cut) tail.push(cut.cloneNode(true));
     P.view.show(d, P.lang, head, tail);
   }
 
