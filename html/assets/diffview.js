@@ -6,7 +6,8 @@
  * the report stores and composes ({groups: [[kind, aLine, aText, bLine,
  * bText?], ...], ...}, data_passes.c), as one list of fixed-height items: a
  * heading per change group ("change k of n — before: line ..."), then its
- * rows side by side; notes above and below the list (what was composed,
+ * rows side by side, each side drawn as far as a column can show it; notes
+ * above and below the list (what was composed,
  * what was left out) are the caller's elements.  Only the items in view are
  * elements: painting a pass that rewrote a module used to lay out
  * thousands of rows (seconds in Chromium), now it lays out a screenful.
@@ -27,12 +28,25 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
   const ROW_H = 18;
   /* Items drawn beyond each edge of the view, so that a small scroll shows
    * rows already made. */
-  const OVERSCAN = 30;
-  /* Characters of a side drawn: more than the widest column shows (its
-   * text is cut at the column's edge), fewer than the longest IR lines have
-   * (LLVM struct types run to thousands of characters, each token an
-   * element to lay out).  A longer line shows its whole text on hover. */
-  const ROW_CHARS = 320;
+  const OVERSCAN = 12;
+  /* Width of a character of the code font, in pixels (measured once). */
+  let charW = 0;
+
+  /* Characters of a side drawn: as many as half the window's width holds
+   * (a side is less than half: its text is cut at the column's edge), not
+   * the thousands the longest IR lines have (LLVM struct types: each
+   * token an element to lay out).  A longer line shows its whole text on
+   * hover; a wider window draws more. */
+  function rowChars(root) {
+    if (!charW) {
+      const probe = el('span', null, 'x'.repeat(100));
+      probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre';
+      root.appendChild(probe);
+      charW = probe.getBoundingClientRect().width / 100 || 7.5;
+      probe.remove();
+    }
+    return Math.max(80, Math.ceil(window.innerWidth / 2 / charW) + 8);
+  }
 
   class DiffView {
     constructor(scroller) {
@@ -49,7 +63,12 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.first = 0;
       this.last = -1;
       this.pending = false;
+      this.chars = 0; /* characters of a side drawn (rowChars) */
       this.root.addEventListener('scroll', () => this.schedule());
+      window.addEventListener('resize', () => {
+        if (this.diff && rowChars(this.root) > this.chars) this.render(true);
+        else this.schedule();
+      });
     }
 
     /* Shows D (a diff, or null for nothing) coloured as LANG, with the
@@ -58,6 +77,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       /* Read and scroll before the content changes: once it has, each of
        * these would make Chromium lay the page out again, at once. */
       this.height = this.root.clientHeight || 800;
+      this.chars = rowChars(this.root);
       if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = d;
       this.lang = lang || '';
@@ -131,8 +151,8 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
         const nn = el('span', 'no', no || '');
         const t = el('span', 'tx ' + cls);
         if (text !== null) {
-          paint(t, text, this.lang, null, ROW_CHARS);
-          if (text.length > ROW_CHARS) t.title = text;
+          paint(t, text, this.lang, null, this.chars);
+          if (text.length > this.chars) t.title = text;
         }
         row.append(nn, t);
       };
@@ -166,8 +186,9 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       const first = Math.max(0, Math.min(n - 1, Math.floor(y / ROW_H) - OVERSCAN));
       const last = Math.min(n - 1, Math.max(first, Math.floor(y / ROW_H)) + Math.ceil(h / ROW_H) + 2 * OVERSCAN);
       if (!force && first === this.first && last === this.last) return;
+      if (force) this.chars = rowChars(this.root);
       const kept = new Map();
-      for (const e of this.body.children) {
+      for (const e of force ? [] : this.body.children) {
         const k = +e.dataset.k;
         if (k >= first && k <= last) kept.set(k, e);
       }

@@ -315,7 +315,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
    * composed one at as many rows. */
   function budgetNote(d, span) {
     if (!d.cut) return null;
-    const B = P.data.diffs, fmt = (v) => v.toLocaleString('en-US');
+    const B = P.data.diffs, fmt = (v) => String(v).replace(/\B(?=(\d{3})+$)/g, ',');
     const p = el('p', 'why cutnote');
     p.appendChild(el('strong', null, fmt(d.cut) + ' more rows of this diff are not ' + (d.composed !== undefined ? 'shown' : 'in the report') + '. '));
     p.appendChild(document.createTextNode(d.composed !== undefined
