@@ -17,8 +17,14 @@ struct tk_pass_chains {
     size_t from, to;
     tk_ir_dialect dialect;
     GArray *over;   /* size_t: loop passes the chain open steps over */
-    GString *base, *steps;
-    jw bw, sw;
+    /* The chain's data file, written in place: {"from": F, "base": ...,
+     * "steps": [..., then "to": T} once it closes; handed to the writer
+     * thread as it is (a chain is megabytes: no copy).  Steps before the
+     * first text (passes that changed no byte, loop passes) wait in LEAD:
+     * 0 or 1 (null) each. */
+    GString *doc;
+    jw dw;
+    GByteArray *lead;
     GArray *ranges; /* size_t pairs: FROM, TO of each chain written */
     GArray *of;     /* ptrdiff_t per pass: its chain, -1 */
     /* the text the last pass left is over the budget (pass_budget.h):
@@ -31,8 +37,8 @@ tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk)
     tk_pass_chains *c = g_new0(tk_pass_chains, 1);
     c->r = r;
     c->rk = rk;
-    c->base = g_string_new(NULL);
-    c->steps = g_string_new(NULL);
+    c->doc = g_string_new(NULL);
+    c->lead = g_byte_array_new();
     c->ranges = g_array_new(FALSE, FALSE, sizeof(size_t));
     c->of = g_array_new(FALSE, FALSE, sizeof(ptrdiff_t));
     c->over = g_array_new(FALSE, FALSE, sizeof(size_t));
@@ -43,8 +49,8 @@ void tk_pass_chains_free(tk_pass_chains *c)
 {
     if (!c)
         return;
-    g_string_free(c->base, TRUE);
-    g_string_free(c->steps, TRUE);
+    g_string_free(c->doc, TRUE);
+    g_byte_array_free(c->lead, TRUE);
     g_array_free(c->ranges, TRUE);
     g_array_free(c->of, TRUE);
     g_array_free(c->over, TRUE);
@@ -98,31 +104,57 @@ static gboolean side_fits(const tk_ir_diff *d, int side)
     return TRUE;
 }
 
-/* The chain's first text, side A of D, when it fits the budget; FALSE
- * (nothing kept) when it does not. */
+/* The chain's first text, side A of D, when it fits the budget: the
+ * start of its data file, up to its steps (those that came before it
+ * included); FALSE (nothing kept) when it does not fit. */
 static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
 {
     uint32_t n = tk_ir_diff_kept_count(d, TK_IR_A);
     if (n > TK_PASS_BUDGET_ROWS)
         return FALSE;
     tk_pass_budget b = {0};
-    jw *w = &c->bw;
-    g_string_truncate(c->base, 0);
-    jw_init(w, c->base);
+    jw *w = &c->dw;
+    g_string_truncate(c->doc, 0);
+    jw_init(w, c->doc);
+    jw_obj(w);
+    jw_key(w, "from");
+    jw_int(w, (int64_t)c->from);
+    jw_key(w, "base");
     jw_obj(w);
     jw_key(w, "t");
     jw_arr(w);
     for (uint32_t k = 0; k < n; k++)
         if (!write_kept_budget(w, &b, d, TK_IR_A, k)) {
-            g_string_truncate(c->base, 0);
+            g_string_truncate(c->doc, 0);
             return FALSE;
         }
     jw_arr_end(w);
     jw_key(w, "n");
     write_line_runs(w, d, TK_IR_A);
     jw_obj_end(w);
+    jw_key(w, "steps");
+    jw_arr(w);
+    for (guint i = 0; i < c->lead->len; i++) {
+        if (c->lead->data[i])
+            jw_null(w);
+        else
+            jw_int(w, 0);
+    }
     c->has_base = TRUE;
     return TRUE;
+}
+
+/* A step that stores no text: 0 (the same bytes) or, for a loop pass the
+ * chain steps over, null. */
+static void write_empty_step(tk_pass_chains *c, gboolean loop)
+{
+    if (!c->has_base) {
+        guint8 v = loop ? 1 : 0;
+        g_byte_array_append(c->lead, &v, 1);
+    } else if (loop)
+        jw_null(&c->dw);
+    else
+        jw_int(&c->dw, 0);
 }
 
 /* Pass D's step, appended to the chain's steps when what it stores (the
@@ -130,9 +162,9 @@ static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
  * FALSE, and the steps as they were, when it does not. */
 static gboolean write_step(tk_pass_chains *c, const tk_ir_diff *d)
 {
-    jw *w = &c->sw;
+    jw *w = &c->dw;
     const jw saved = *w;
-    const gsize saved_len = c->steps->len;
+    const gsize saved_len = c->doc->len;
     tk_pass_budget b = {0};
     size_t nh;
     const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
@@ -177,7 +209,7 @@ static gboolean write_step(tk_pass_chains *c, const tk_ir_diff *d)
     jw_obj_end(w);
     return TRUE;
 over:
-    g_string_truncate(c->steps, saved_len);
+    g_string_truncate(c->doc, saved_len);
     *w = saved;
     return FALSE;
 }
@@ -189,26 +221,16 @@ static void close_chain(tk_pass_chains *c)
     c->open = FALSE;
     if (!c->has_base)
         return; /* only passes that changed no byte: nothing to compose */
-    jw_arr_end(&c->sw);
+    jw_arr_end(&c->dw);
+    jw_key(&c->dw, "to");
+    jw_int(&c->dw, (int64_t)c->to);
+    jw_obj_end(&c->dw);
     size_t idx = c->ranges->len / 2;
-    GString *g = g_string_sized_new(c->base->len + c->steps->len + 64);
-    jw w;
-    jw_init(&w, g);
-    jw_obj(&w);
-    jw_key(&w, "from");
-    jw_int(&w, (int64_t)c->from);
-    jw_key(&w, "to");
-    jw_int(&w, (int64_t)c->to);
-    jw_key(&w, "base");
-    jw_raw(&w, c->base);
-    jw_key(&w, "steps");
-    jw_raw(&w, c->steps);
-    jw_obj_end(&w);
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/pc-%zu.js", c->rk->id, idx);
     g_snprintf(key, sizeof key, "%s/pc-%zu", c->rk->id, idx);
-    int rc = tk_report_put_z(c->r, rel, key, g);
-    g_string_free(g, TRUE);
+    int rc = tk_report_put_z(c->r, rel, key, c->doc); /* taken */
+    c->doc = g_string_new(NULL);
     if (rc && !c->rc)
         c->rc = rc;
     g_array_append_val(c->ranges, c->from);
@@ -250,10 +272,8 @@ static void open_chain(tk_pass_chains *c, const tk_timeline_step *st)
     c->from = st->pass;
     c->dialect = tk_pass_level_dialect(st->entry->level);
     g_array_set_size(c->over, 0);
-    g_string_truncate(c->base, 0);
-    g_string_truncate(c->steps, 0);
-    jw_init(&c->sw, c->steps);
-    jw_arr(&c->sw);
+    g_byte_array_set_size(c->lead, 0);
+    g_string_truncate(c->doc, 0);
 }
 
 tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st)
@@ -262,7 +282,7 @@ tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_s
         return TK_CHAIN_NOT;
     if (loop_pass(st->entry)) {
         if (c->open) {
-            jw_null(&c->sw); /* the text stays what it was, for the chain */
+            write_empty_step(c, TRUE); /* the text stays what it was */
             g_array_append_val(c->over, st->pass);
             c->to = st->pass;
         }
@@ -286,7 +306,7 @@ tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_s
         if (!c->open)
             open_chain(c, st);
         c->to = st->pass;
-        jw_int(&c->sw, 0);
+        write_empty_step(c, FALSE);
         return TK_CHAIN_IN;
     }
     if (!c->open)

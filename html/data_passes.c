@@ -217,8 +217,8 @@ typedef struct {
     gboolean own; /* its diff is a file of its own, pb-N.js */
 } pass_note;
 
-static int put_data(tk_report *r, tk_report_kernel *rk, const char *what,
-                    const GString *g)
+/* Writes G (taken) as data/ID/WHAT.js. */
+static int put_data(tk_report *r, tk_report_kernel *rk, const char *what, GString *g)
 {
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/%s.js", rk->id, what);
@@ -329,7 +329,8 @@ static void flush_group(pass_sink *k)
     jw_obj_end(&k->gw);
     char what[32];
     g_snprintf(what, sizeof what, "pd-%zu", k->level_from);
-    int rc = put_data(k->r, k->rk, what, k->group);
+    int rc = put_data(k->r, k->rk, what, k->group); /* taken */
+    k->group = g_string_new(NULL);
     if (rc && !k->rc)
         k->rc = rc;
     g_array_append_val(k->groups, k->level_from);
@@ -367,7 +368,6 @@ static void own_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     int rc = put_data(k->r, k->rk, what, g);
     if (rc && !k->rc)
         k->rc = rc;
-    g_string_free(g, TRUE);
     pass_note *note = note_of(k, pass);
     note->cut = cut;
     note->own = TRUE;
@@ -478,7 +478,6 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
             jw_init(&dw, g);
             diff_json(NULL, d, NULL, &dw);
             rc = put_data(r, rk, what, g);
-            g_string_free(g, TRUE);
             tk_ir_diff_free(d);
             jw_key(w, "diff");
             jw_str(w, what);
@@ -639,9 +638,9 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         char rel[64], k2[64];
         g_snprintf(rel, sizeof rel, "data/%s/passes.js", rk->id);
         g_snprintf(k2, sizeof k2, "%s/passes", rk->id);
-        rc = tk_report_put_z(r, rel, k2, g);
-    }
-    g_string_free(g, TRUE);
+        rc = tk_report_put_z(r, rel, k2, g); /* taken */
+    } else
+        g_string_free(g, TRUE);
     g_hash_table_destroy(k.touched);
     g_hash_table_destroy(k.by_line);
     tk_pass_chains_free(k.chains);

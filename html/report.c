@@ -25,13 +25,12 @@ int tk_report_put(tk_report *r, const char *rel, const char *key,
     return rc;
 }
 
-int tk_report_put_z(tk_report *r, const char *rel, const char *key,
-                    const GString *json)
+int tk_report_put_z(tk_report *r, const char *rel, const char *key, GString *json)
 {
     /* Compressed and written on the writer thread (put_queue.h): pass
      * data repeat themselves from pass to pass and shrink 6 to 10 times. */
     g_atomic_int_inc(&r->files);
-    return tk_put_queue_push(r->queue, rel, key, g_string_new_len(json->str, (gssize)json->len));
+    return tk_put_queue_push(r->queue, rel, key, json);
 }
 
 const char *tk_report_stage_label(tk_stage_kind kind)

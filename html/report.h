@@ -38,11 +38,10 @@ int tk_report_put(tk_report *r, const char *rel, const char *key,
                   const GString *json);
 
 /* The same, gzip-compressed and base64-encoded: `TK.putz("KEY", "...");`
- * (for pass data, which is large and repetitive), on the writer thread: a
- * write error may come from a file queued earlier, or only from
- * tk_put_queue_finish(). */
-int tk_report_put_z(tk_report *r, const char *rel, const char *key,
-                    const GString *json);
+ * (for pass data, which is large and repetitive), on the writer thread,
+ * which takes JSON (no copy: a pass chain is megabytes): a write error may
+ * come from a file queued earlier, or only from tk_put_queue_finish(). */
+int tk_report_put_z(tk_report *r, const char *rel, const char *key, GString *json);
 
 /* Kernel I's page and data (page_kernel.c, data_kernel.c). */
 int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk);
