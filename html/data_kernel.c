@@ -603,7 +603,7 @@ static int write_meta(kctx *k)
     write_u32s(&w, (const uint32_t *)fa->data, fa->len);
     g_array_free(fa, TRUE);
     jw_key(&w, "passes");
-    jw_bool(&w, k->rk->n_passes >= 0);
+    jw_bool(&w, k->rk->has_passes);
     jw_obj_end(&w);
     int rc = put(k, "meta", g);
     return rc;
