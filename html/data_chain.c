@@ -5,6 +5,7 @@
  * two kept lines that the diff paired are the same bytes. */
 #include <string.h>
 
+#include "pass_budget.h"
 #include "pass_chain.h"
 
 struct tk_pass_chains {
@@ -16,10 +17,19 @@ struct tk_pass_chains {
     size_t from, to;
     tk_ir_dialect dialect;
     GArray *over;   /* size_t: loop passes the chain open steps over */
-    GString *base, *steps;
-    jw bw, sw;
+    /* The chain's data file, written in place: {"from": F, "base": ...,
+     * "steps": [..., then "to": T} once it closes; handed to the writer
+     * thread as it is (a chain is megabytes: no copy).  Steps before the
+     * first text (passes that changed no byte, loop passes) wait in LEAD:
+     * 0 or 1 (null) each. */
+    GString *doc;
+    jw dw;
+    GByteArray *lead;
     GArray *ranges; /* size_t pairs: FROM, TO of each chain written */
     GArray *of;     /* ptrdiff_t per pass: its chain, -1 */
+    /* the text the last pass left is over the budget (pass_budget.h):
+     * passes that go on from it cannot be chained */
+    gboolean big_text;
 };
 
 tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk)
@@ -27,8 +37,8 @@ tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk)
     tk_pass_chains *c = g_new0(tk_pass_chains, 1);
     c->r = r;
     c->rk = rk;
-    c->base = g_string_new(NULL);
-    c->steps = g_string_new(NULL);
+    c->doc = g_string_new(NULL);
+    c->lead = g_byte_array_new();
     c->ranges = g_array_new(FALSE, FALSE, sizeof(size_t));
     c->of = g_array_new(FALSE, FALSE, sizeof(ptrdiff_t));
     c->over = g_array_new(FALSE, FALSE, sizeof(size_t));
@@ -39,8 +49,8 @@ void tk_pass_chains_free(tk_pass_chains *c)
 {
     if (!c)
         return;
-    g_string_free(c->base, TRUE);
-    g_string_free(c->steps, TRUE);
+    g_string_free(c->doc, TRUE);
+    g_byte_array_free(c->lead, TRUE);
     g_array_free(c->ranges, TRUE);
     g_array_free(c->of, TRUE);
     g_array_free(c->over, TRUE);
@@ -65,33 +75,97 @@ static void write_line_runs(jw *w, const tk_ir_diff *d, int side)
     jw_arr_end(w);
 }
 
-static void write_kept(jw *w, const tk_ir_diff *d, int side, uint32_t k)
+/* Kept line K of SIDE within budget B: written and TRUE, else FALSE. */
+static gboolean write_kept_budget(jw *w, tk_pass_budget *b, const tk_ir_diff *d,
+                                  int side, uint32_t k)
 {
     size_t len;
     const char *s = tk_ir_diff_kept_line(d, side, k, &len, NULL);
+    if (!tk_pass_budget_take(b, s ? len : 0))
+        return FALSE;
     jw_strn(w, s ? s : "", s ? len : 0);
+    return TRUE;
 }
 
-static void write_base(tk_pass_chains *c, const tk_ir_diff *d)
+/* Whether SIDE of D fits the budget as a chain's first text. */
+static gboolean side_fits(const tk_ir_diff *d, int side)
 {
-    jw *w = &c->bw;
-    jw_init(w, c->base);
+    uint32_t n = tk_ir_diff_kept_count(d, side);
+    if (n > TK_PASS_BUDGET_ROWS)
+        return FALSE;
+    tk_pass_budget b = {0};
+    for (uint32_t k = 0; k < n; k++) {
+        size_t len;
+        if (!tk_ir_diff_kept_line(d, side, k, &len, NULL))
+            len = 0;
+        if (!tk_pass_budget_take(&b, len))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* The chain's first text, side A of D, when it fits the budget: the
+ * start of its data file, up to its steps (those that came before it
+ * included); FALSE (nothing kept) when it does not fit. */
+static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
+{
+    uint32_t n = tk_ir_diff_kept_count(d, TK_IR_A);
+    if (n > TK_PASS_BUDGET_ROWS)
+        return FALSE;
+    tk_pass_budget b = {0};
+    jw *w = &c->dw;
+    g_string_truncate(c->doc, 0);
+    jw_init(w, c->doc);
+    jw_obj(w);
+    jw_key(w, "from");
+    jw_int(w, (int64_t)c->from);
+    jw_key(w, "base");
     jw_obj(w);
     jw_key(w, "t");
     jw_arr(w);
-    uint32_t n = tk_ir_diff_kept_count(d, TK_IR_A);
     for (uint32_t k = 0; k < n; k++)
-        write_kept(w, d, TK_IR_A, k);
+        if (!write_kept_budget(w, &b, d, TK_IR_A, k)) {
+            g_string_truncate(c->doc, 0);
+            return FALSE;
+        }
     jw_arr_end(w);
     jw_key(w, "n");
     write_line_runs(w, d, TK_IR_A);
     jw_obj_end(w);
+    jw_key(w, "steps");
+    jw_arr(w);
+    for (guint i = 0; i < c->lead->len; i++) {
+        if (c->lead->data[i])
+            jw_null(w);
+        else
+            jw_int(w, 0);
+    }
     c->has_base = TRUE;
+    return TRUE;
 }
 
-static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
+/* A step that stores no text: 0 (the same bytes) or, for a loop pass the
+ * chain steps over, null. */
+static void write_empty_step(tk_pass_chains *c, gboolean loop)
 {
-    jw *w = &c->sw;
+    if (!c->has_base) {
+        guint8 v = loop ? 1 : 0;
+        g_byte_array_append(c->lead, &v, 1);
+    } else if (loop)
+        jw_null(&c->dw);
+    else
+        jw_int(&c->dw, 0);
+}
+
+/* Pass D's step, appended to the chain's steps when what it stores (the
+ * text of the lines it added or whose text changed) fits the budget;
+ * FALSE, and the steps as they were, when it does not. */
+static gboolean write_step(tk_pass_chains *c, const tk_ir_diff *d)
+{
+    jw *w = &c->dw;
+    const jw saved = *w;
+    const gsize saved_len = c->doc->len;
+    tk_pass_budget b = {0};
     size_t nh;
     const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
     jw_obj(w);
@@ -108,8 +182,9 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
     jw_arr(w);
     for (size_t i = 0; i < nh; i++)
         if (h[i].tag != TK_HUNK_EQUAL)
-            for (uint32_t b = h[i].b0; b < h[i].b1; b++)
-                write_kept(w, d, TK_IR_B, b);
+            for (uint32_t k = h[i].b0; k < h[i].b1; k++)
+                if (!write_kept_budget(w, &b, d, TK_IR_B, k))
+                    goto over;
     jw_arr_end(w);
     jw_key(w, "u");
     jw_arr(w);
@@ -119,17 +194,24 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
         for (uint32_t j = 0; j < h[i].a1 - h[i].a0; j++) {
             size_t la, lb;
             const char *a = tk_ir_diff_kept_line(d, TK_IR_A, h[i].a0 + j, &la, NULL);
-            const char *b = tk_ir_diff_kept_line(d, TK_IR_B, h[i].b0 + j, &lb, NULL);
-            if (!a || !b || (la == lb && memcmp(a, b, la) == 0))
+            const char *bt = tk_ir_diff_kept_line(d, TK_IR_B, h[i].b0 + j, &lb, NULL);
+            if (!a || !bt || (la == lb && memcmp(a, bt, la) == 0))
                 continue;
+            if (!tk_pass_budget_take(&b, lb))
+                goto over;
             jw_int(w, h[i].b0 + j);
-            jw_strn(w, b ? b : "", b ? lb : 0);
+            jw_strn(w, bt, lb);
         }
     }
     jw_arr_end(w);
     jw_key(w, "n");
     write_line_runs(w, d, TK_IR_B);
     jw_obj_end(w);
+    return TRUE;
+over:
+    g_string_truncate(c->doc, saved_len);
+    *w = saved;
+    return FALSE;
 }
 
 static void close_chain(tk_pass_chains *c)
@@ -139,26 +221,16 @@ static void close_chain(tk_pass_chains *c)
     c->open = FALSE;
     if (!c->has_base)
         return; /* only passes that changed no byte: nothing to compose */
-    jw_arr_end(&c->sw);
+    jw_arr_end(&c->dw);
+    jw_key(&c->dw, "to");
+    jw_int(&c->dw, (int64_t)c->to);
+    jw_obj_end(&c->dw);
     size_t idx = c->ranges->len / 2;
-    GString *g = g_string_sized_new(c->base->len + c->steps->len + 64);
-    jw w;
-    jw_init(&w, g);
-    jw_obj(&w);
-    jw_key(&w, "from");
-    jw_int(&w, (int64_t)c->from);
-    jw_key(&w, "to");
-    jw_int(&w, (int64_t)c->to);
-    jw_key(&w, "base");
-    jw_raw(&w, c->base);
-    jw_key(&w, "steps");
-    jw_raw(&w, c->steps);
-    jw_obj_end(&w);
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/pc-%zu.js", c->rk->id, idx);
     g_snprintf(key, sizeof key, "%s/pc-%zu", c->rk->id, idx);
-    int rc = tk_report_put_z(c->r, rel, key, g);
-    g_string_free(g, TRUE);
+    int rc = tk_report_put_z(c->r, rel, key, c->doc); /* taken */
+    c->doc = g_string_new(NULL);
     if (rc && !c->rc)
         c->rc = rc;
     g_array_append_val(c->ranges, c->from);
@@ -193,45 +265,66 @@ static gboolean chainable(const tk_timeline_step *st)
     return !st->diff || tk_ir_diff_dialect(st->diff) == dialect;
 }
 
-gboolean tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st)
+static void open_chain(tk_pass_chains *c, const tk_timeline_step *st)
+{
+    c->open = TRUE;
+    c->has_base = FALSE;
+    c->from = st->pass;
+    c->dialect = tk_pass_level_dialect(st->entry->level);
+    g_array_set_size(c->over, 0);
+    g_byte_array_set_size(c->lead, 0);
+    g_string_truncate(c->doc, 0);
+}
+
+tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st)
 {
     if (st->substep != TK_TL_NONE)
-        return FALSE;
+        return TK_CHAIN_NOT;
     if (loop_pass(st->entry)) {
         if (c->open) {
-            jw_null(&c->sw); /* the text stays what it was, for the chain */
+            write_empty_step(c, TRUE); /* the text stays what it was */
             g_array_append_val(c->over, st->pass);
             c->to = st->pass;
         }
-        return FALSE;
+        return TK_CHAIN_NOT;
     }
     if (!chainable(st)) {
         close_chain(c);
-        return FALSE;
+        c->big_text = FALSE;
+        return TK_CHAIN_NOT;
     }
     tk_ir_dialect dialect = tk_pass_level_dialect(st->entry->level);
+    if (!st->continues)
+        c->big_text = FALSE;
     if (c->open && (!st->continues || dialect != c->dialect))
         close_chain(c);
-    if (!c->open) {
-        c->open = TRUE;
-        c->has_base = FALSE;
-        c->from = st->pass;
-        c->dialect = dialect;
-        g_array_set_size(c->over, 0);
-        g_string_truncate(c->base, 0);
-        g_string_truncate(c->steps, 0);
-        jw_init(&c->sw, c->steps);
-        jw_arr(&c->sw);
-    }
-    c->to = st->pass;
     if (!st->diff) {
-        jw_int(&c->sw, 0); /* the same bytes */
-        return TRUE;
+        /* the same bytes: a step of the chain, or of none when it goes on
+         * from a text over the budget */
+        if (c->big_text)
+            return TK_CHAIN_OVER_BUDGET;
+        if (!c->open)
+            open_chain(c, st);
+        c->to = st->pass;
+        write_empty_step(c, FALSE);
+        return TK_CHAIN_IN;
     }
-    if (!c->has_base)
-        write_base(c, st->diff);
-    write_step(c, st->diff);
-    return TRUE;
+    if (!c->open)
+        open_chain(c, st);
+    gboolean new_base = !c->has_base;
+    if ((new_base && !write_base(c, st->diff)) || !write_step(c, st->diff)) {
+        /* Over the budget: the chain ends before this pass, which is
+         * stored on its own; the passes after it go on from its text
+         * after, which may be too big to start another chain. */
+        if (new_base)
+            c->has_base = FALSE; /* nothing of this pass is kept */
+        close_chain(c);
+        c->big_text = !side_fits(st->diff, TK_IR_B);
+        return TK_CHAIN_OVER_BUDGET;
+    }
+    c->big_text = FALSE;
+    c->to = st->pass;
+    return TK_CHAIN_IN;
 }
 
 int tk_pass_chains_finish(tk_pass_chains *c)

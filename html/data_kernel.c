@@ -55,6 +55,7 @@ static uint32_t local_stack(kctx *k, tk_stack_id id)
     return idx;
 }
 
+/* Writes JSON (taken) as data/ID/WHAT.js. */
 static int put(kctx *k, const char *what, GString *json)
 {
     char rel[64], key[64];
@@ -62,8 +63,11 @@ static int put(kctx *k, const char *what, GString *json)
     g_snprintf(key, sizeof key, "%s/%s", k->rk->id, what);
     /* meta.js is read as the page loads; the texts and bindings are loaded
      * on demand and are stored compressed (report.c). */
-    if (strcmp(what, "meta") == 0)
-        return tk_report_put(k->r, rel, key, json);
+    if (strcmp(what, "meta") == 0) {
+        int rc = tk_report_put(k->r, rel, key, json);
+        g_string_free(json, TRUE);
+        return rc;
+    }
     return tk_report_put_z(k->r, rel, key, json);
 }
 
@@ -83,7 +87,6 @@ static int write_text(kctx *k, const tk_stage *st, tk_stage_kind kind)
     char what[32];
     g_snprintf(what, sizeof what, "%s.text", tk_stage_kind_name(kind));
     int rc = put(k, what, g);
-    g_string_free(g, TRUE);
     return rc;
 }
 
@@ -469,7 +472,6 @@ static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
     char what[32];
     g_snprintf(what, sizeof what, "%s.bind", tk_stage_kind_name(kind));
     int rc = put(k, what, g);
-    g_string_free(g, TRUE);
     line_sets_clear(&ls);
     return rc;
 }
@@ -601,10 +603,9 @@ static int write_meta(kctx *k)
     write_u32s(&w, (const uint32_t *)fa->data, fa->len);
     g_array_free(fa, TRUE);
     jw_key(&w, "passes");
-    jw_bool(&w, k->rk->n_passes >= 0);
+    jw_bool(&w, k->rk->has_passes);
     jw_obj_end(&w);
     int rc = put(k, "meta", g);
-    g_string_free(g, TRUE);
     return rc;
 }
 

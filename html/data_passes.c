@@ -18,48 +18,41 @@
  *                        shown: {"p": {"N": diff}}, each diff its change
  *                        groups (3 lines of context), each row the two
  *                        sides' line numbers and original text
+ * data/ID/pb-N.js        the diff of pass N, which is over the budget for
+ *                        one pass (pass_budget.h): cut, in a file of its own
  * data/ID/pl-L.js        the diff over a whole level that no chain holds
  *                        (its first pass's input to its last pass's output)
  * Only changed lines and their context (or a chain's first text) are
- * stored, never a copy of a dump per pass: the report grows with what the
- * passes changed.  The diffs, counts and stacks are the library's, handed
+ * stored, never a copy of a dump per pass, and of each pass at most its
+ * budget (pass_budget.h): the report grows with what the passes changed,
+ * up to what a page can show.  The diffs, counts and stacks are the library's, handed
  * out while the timeline is built (tk_timeline_build_steps()): each pass is
  * read, normalized and diffed once, and nothing here compares IR.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "pass_budget.h"
 #include "pass_chain.h"
 #include "report.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
 
-/* Equal lines shown around each change: tk_diff_group()'s CONTEXT. */
+/* Equal lines shown around each change: tk_diff_group()'s CONTEXT.  It
+ * is written into passes.js with the budget (pass_budget.h): the browser
+ * groups and cuts the diffs it composes with them. */
 #define CONTEXT 3
-/* A pass that rewrites a whole module (the translation to LLVM, instruction
- * selection) changes every line; past this many rows a diff is cut, with
- * the count of rows left out.  Both are written into passes.js: the
- * browser groups and cuts the diffs it composes with them. */
-#define MAX_ROWS 6000
 
 typedef struct {
     const tk_ir_diff *d;
     jw *w;
-    uint32_t rows;
-    uint32_t cut;
+    tk_pass_budget budget; /* a pass that rewrote a module is cut */
+    uint32_t cut;          /* rows left out */
     gboolean in_group;
     /* source lines the changed lines carry: "file:line" -> 1 */
     GHashTable *touched;
     tk_loctab *tab;
 } diff_writer;
-
-static void side_text(diff_writer *dw, int side, uint32_t k)
-{
-    size_t len;
-    uint32_t line = 0;
-    const char *s = tk_ir_diff_kept_line(dw->d, side, k, &len, &line);
-    jw_int(dw->w, line);
-    jw_strn(dw->w, s ? s : "", s ? len : 0);
-}
 
 static void touch(diff_writer *dw, int side, uint32_t k)
 {
@@ -83,39 +76,41 @@ static void touch(diff_writer *dw, int side, uint32_t k)
 
 /* One row: [kind, aLine, aText, bLine, bText] with kind "e" (context),
  * "d" (only in A), "i" (only in B), "r" (A's line became B's); a context
- * row whose two texts are the same bytes leaves bText out. */
+ * row whose two texts are the same bytes leaves bText out.  KA, KB: kept
+ * lines, -1 for a side the row lacks.  Rows past the budget are counted. */
 static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
 {
-    if (dw->rows >= MAX_ROWS) {
+    size_t la = 0, lb = 0;
+    uint32_t na = 0, nb = 0;
+    const char *a = ka >= 0 ? tk_ir_diff_kept_line(dw->d, TK_IR_A, (uint32_t)ka, &la, &na) : NULL;
+    const char *b = kb >= 0 ? tk_ir_diff_kept_line(dw->d, TK_IR_B, (uint32_t)kb, &lb, &nb) : NULL;
+    if (!a)
+        la = 0;
+    if (!b)
+        lb = 0;
+    gboolean same = kind == 'e' && a && b && la == lb && memcmp(a, b, la) == 0;
+    if (!tk_pass_budget_take(&dw->budget, la + (same ? 0 : lb))) {
         dw->cut++;
         return;
     }
-    dw->rows++;
     jw_arr(dw->w);
     char k[2] = {kind, 0};
     jw_str(dw->w, k);
-    if (kind == 'e') {
-        size_t la, lb;
-        uint32_t na = 0, nb = 0;
-        const char *a = tk_ir_diff_kept_line(dw->d, TK_IR_A, (uint32_t)ka, &la, &na);
-        const char *b = tk_ir_diff_kept_line(dw->d, TK_IR_B, (uint32_t)kb, &lb, &nb);
+    if (ka >= 0) {
         jw_int(dw->w, na);
-        jw_strn(dw->w, a ? a : "", a ? la : 0);
-        jw_int(dw->w, nb);
-        if (!a || !b || la != lb || memcmp(a, b, la) != 0)
-            jw_strn(dw->w, b ? b : "", b ? lb : 0);
-        jw_arr_end(dw->w);
-        return;
-    }
-    if (ka >= 0)
-        side_text(dw, TK_IR_A, (uint32_t)ka);
-    else {
+        jw_strn(dw->w, a ? a : "", la);
+    } else {
         jw_int(dw->w, 0);
         jw_null(dw->w);
     }
-    if (kb >= 0)
-        side_text(dw, TK_IR_B, (uint32_t)kb);
-    else {
+    if (kind == 'e') {
+        jw_int(dw->w, nb);
+        if (!same)
+            jw_strn(dw->w, b ? b : "", lb);
+    } else if (kb >= 0) {
+        jw_int(dw->w, nb);
+        jw_strn(dw->w, b ? b : "", lb);
+    } else {
         jw_int(dw->w, 0);
         jw_null(dw->w);
     }
@@ -183,9 +178,10 @@ static void touch_changed(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched)
     }
 }
 
-/* Diff D as a JSON object on W; TOUCHED (may be NULL) collects the source
- * lines of its changed lines. */
-static void diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
+/* Diff D as a JSON object on W, cut at the budget; TOUCHED (may be NULL)
+ * collects the source lines of its changed lines (all of them, cut or
+ * not).  Returns the number of rows left out. */
+static uint32_t diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
 {
     if (touched)
         tk_ir_diff_bind(d, tab, NULL);
@@ -211,10 +207,18 @@ static void diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
     jw_key(w, "cut");
     jw_int(w, dw.cut);
     jw_obj_end(w);
+    return dw.cut;
 }
 
-static int put_data(tk_report *r, tk_report_kernel *rk, const char *what,
-                    const GString *g)
+/* What passes.js says of a pass's stored diff beyond its entry. */
+typedef struct {
+    uint32_t cut; /* rows of its diff (in a pd file) left out */
+    gboolean big; /* kept out of chains by the budget (pass_budget.h) */
+    gboolean own; /* its diff is a file of its own, pb-N.js */
+} pass_note;
+
+/* Writes G (taken) as data/ID/WHAT.js. */
+static int put_data(tk_report *r, tk_report_kernel *rk, const char *what, GString *g)
 {
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/%s.js", rk->id, what);
@@ -223,7 +227,7 @@ static int put_data(tk_report *r, tk_report_kernel *rk, const char *what,
 }
 
 static void write_entry(jw *w, const tk_timeline *tl, const tk_timeline_entry *e,
-                        ptrdiff_t chain)
+                        ptrdiff_t chain, const pass_note *note)
 {
     jw_obj(w);
     jw_key(w, "level");
@@ -253,6 +257,18 @@ static void write_entry(jw *w, const tk_timeline *tl, const tk_timeline_entry *e
     if (chain >= 0) {
         jw_key(w, "ch");
         jw_int(w, chain);
+    }
+    if (note && note->cut) {
+        jw_key(w, "cut");
+        jw_int(w, note->cut);
+    }
+    if (note && note->big) {
+        jw_key(w, "big");
+        jw_int(w, 1);
+    }
+    if (note && note->own) {
+        jw_key(w, "pb");
+        jw_int(w, 1);
     }
     char *b = tk_timeline_side_describe(tl, &e->before);
     char *a = tk_timeline_side_describe(tl, &e->after);
@@ -293,7 +309,15 @@ typedef struct {
     jw gw;
     gboolean group_open;
     GArray *groups; /* size_t: first pass of each level with a pd file */
+    GArray *notes;  /* pass_note per pass, as far as any was noted */
 } pass_sink;
+
+static pass_note *note_of(pass_sink *k, size_t pass)
+{
+    if (pass >= k->notes->len)
+        g_array_set_size(k->notes, (guint)pass + 1);
+    return &g_array_index(k->notes, pass_note, pass);
+}
 
 /* Writes the diffs of the level that ended as data/ID/pd-FROM.js. */
 static void flush_group(pass_sink *k)
@@ -305,12 +329,14 @@ static void flush_group(pass_sink *k)
     jw_obj_end(&k->gw);
     char what[32];
     g_snprintf(what, sizeof what, "pd-%zu", k->level_from);
-    int rc = put_data(k->r, k->rk, what, k->group);
+    int rc = put_data(k->r, k->rk, what, k->group); /* taken */
+    k->group = g_string_new(NULL);
     if (rc && !k->rc)
         k->rc = rc;
     g_array_append_val(k->groups, k->level_from);
 }
 
+/* Pass PASS's diff D into its level's pd file, cut at the budget. */
 static void group_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
 {
     if (!k->group_open) {
@@ -324,7 +350,27 @@ static void group_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     char key[24];
     g_snprintf(key, sizeof key, "%zu", pass);
     jw_key(&k->gw, key);
-    diff_json(k->tab, d, k->touched, &k->gw);
+    uint32_t cut = diff_json(k->tab, d, k->touched, &k->gw);
+    if (cut)
+        note_of(k, pass)->cut = cut;
+}
+
+/* The diff of a pass over the budget, cut, as data/ID/pb-PASS.js: up to
+ * the budget's megabytes each, such diffs are loaded one at a time. */
+static void own_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
+{
+    GString *g = g_string_new(NULL);
+    jw w;
+    jw_init(&w, g);
+    uint32_t cut = diff_json(k->tab, d, k->touched, &w);
+    char what[32];
+    g_snprintf(what, sizeof what, "pb-%zu", pass);
+    int rc = put_data(k->r, k->rk, what, g);
+    if (rc && !k->rc)
+        k->rc = rc;
+    pass_note *note = note_of(k, pass);
+    note->cut = cut;
+    note->own = TRUE;
 }
 
 static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user)
@@ -338,13 +384,17 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
         k->level = st->entry->level;
         k->level_from = st->pass;
     }
-    gboolean chained = tk_pass_chains_step(k->chains, st);
+    tk_pass_chain_verdict v = tk_pass_chains_step(k->chains, st);
+    if (v == TK_CHAIN_OVER_BUDGET)
+        note_of(k, st->pass)->big = TRUE;
     if (st->entry->effect != TK_EFFECT_CHANGED || !st->diff)
         return k->rc;
     k->changed++;
     g_hash_table_remove_all(k->touched);
-    if (chained)
+    if (v == TK_CHAIN_IN)
         touch_changed(k->tab, st->diff, k->touched);
+    else if (v == TK_CHAIN_OVER_BUDGET)
+        own_diff(k, st->pass, st->diff);
     else
         group_diff(k, st->pass, st->diff);
     GHashTableIter it;
@@ -428,7 +478,6 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
             jw_init(&dw, g);
             diff_json(NULL, d, NULL, &dw);
             rc = put_data(r, rk, what, g);
-            g_string_free(g, TRUE);
             tk_ir_diff_free(d);
             jw_key(w, "diff");
             jw_str(w, what);
@@ -447,6 +496,31 @@ static tk_file_id global_file(tk_report *r, const tk_loctab *tab, tk_file_id f)
     tk_file_id g = tk_loctab_file(tk_bundle_loctab(r->bundle), path, strlen(path));
     g_mutex_unlock(&r->lock);
     return g;
+}
+
+/* The commands that show all of a pass's diff: `tkview diff PATH --kernel
+ * K` (less its `--pass N`) into *SEE, the desktop viewer `tkview PATH` into
+ * *VIEW; PATH as the report was made from (quoted for a shell when it must
+ * be), K the kernel's name and hash prefix when they need no quoting, else
+ * its index.  Caller frees both. */
+static void see_commands(tk_report *r, const tk_report_kernel *rk, char **see, char **view)
+{
+    const tk_kernel *kern = rk->kernel;
+    const char *name = tk_kernel_name(kern), *hash = tk_kernel_hash(kern);
+    gboolean plain = name[0] != 0;
+    for (const char *p = name; *p; p++)
+        plain &= g_ascii_isalnum(*p) || *p == '_' || *p == '.' || *p == '-';
+    char *kspec = plain && hash && hash[0] ? g_strdup_printf("%s:%.12s", name, hash)
+                                           : g_strdup_printf("%u", (unsigned)(atoi(rk->id + 1) - 1));
+    const char *path = tk_bundle_path(r->bundle);
+    gboolean quote = FALSE;
+    for (const char *p = path; *p; p++)
+        quote |= !(g_ascii_isalnum(*p) || strchr("/._-+,:@%", *p));
+    char *q = quote ? g_shell_quote(path) : g_strdup(path);
+    *see = g_strdup_printf("tkview diff %s --kernel %s", q, kspec);
+    *view = g_strdup_printf("tkview %s", q);
+    g_free(q);
+    g_free(kspec);
 }
 
 /* Kernel RK's pass data from its N_PARTS PARTS (taken), its changed lines
@@ -472,6 +546,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
                                          (GDestroyNotify)g_array_unref),
         .group = g_string_new(NULL),
         .groups = g_array_new(FALSE, FALSE, sizeof(size_t)),
+        .notes = g_array_new(FALSE, TRUE, sizeof(pass_note)),
     };
     /* Whole modules for LLVM IR and machine code, so that their passes
      * chain as MLIR passes do (any two of a level can be composed). */
@@ -490,6 +565,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         g_hash_table_destroy(k.touched);
         g_hash_table_destroy(k.by_line);
         g_array_free(k.groups, TRUE);
+        g_array_free(k.notes, TRUE);
         return rc;
     }
     size_t n = tk_timeline_count(tl);
@@ -502,7 +578,17 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     jw_key(&w, "context");
     jw_int(&w, CONTEXT);
     jw_key(&w, "maxRows");
-    jw_int(&w, MAX_ROWS);
+    jw_int(&w, TK_PASS_BUDGET_ROWS);
+    jw_key(&w, "maxBytes");
+    jw_int(&w, (int64_t)TK_PASS_BUDGET_BYTES);
+    char *see, *view;
+    see_commands(r, rk, &see, &view);
+    jw_key(&w, "see");
+    jw_str(&w, see);
+    jw_key(&w, "view");
+    jw_str(&w, view);
+    g_free(see);
+    g_free(view);
     jw_obj_end(&w);
     jw_key(&w, "chains");
     jw_arr(&w);
@@ -529,7 +615,8 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     jw_key(&w, "passes");
     jw_arr(&w);
     for (size_t i = 0; i < n; i++)
-        write_entry(&w, tl, tk_timeline_get(tl, i), tk_pass_chains_of(k.chains, i));
+        write_entry(&w, tl, tk_timeline_get(tl, i), tk_pass_chains_of(k.chains, i),
+                    i < k.notes->len ? &g_array_index(k.notes, pass_note, i) : NULL);
     jw_arr_end(&w);
     jw_key(&w, "touch");
     jw_arr(&w);
@@ -551,36 +638,41 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         char rel[64], k2[64];
         g_snprintf(rel, sizeof rel, "data/%s/passes.js", rk->id);
         g_snprintf(k2, sizeof k2, "%s/passes", rk->id);
-        rc = tk_report_put_z(r, rel, k2, g);
-    }
-    g_string_free(g, TRUE);
+        rc = tk_report_put_z(r, rel, k2, g); /* taken */
+    } else
+        g_string_free(g, TRUE);
     g_hash_table_destroy(k.touched);
     g_hash_table_destroy(k.by_line);
     tk_pass_chains_free(k.chains);
     g_array_free(k.groups, TRUE);
+    g_array_free(k.notes, TRUE);
     rk->n_passes = (int)n;
     rk->n_changed = k.changed;
     tk_timeline_free(tl);
     return rc;
 }
 
-/* Kernels taken in turn by two threads. */
-typedef struct {
+/* The kernels' pass work, planned (parts found, pass files indexed) and
+ * then done by two threads, which take kernels in turn, the biggest
+ * first. */
+struct tk_report_passes {
     tk_report *r;
     gint next;
+    guint *order;             /* kernel indexes, most pass dump bytes first */
     tk_timeline_part **parts; /* per kernel, taken by kernel_passes() */
     size_t *n_parts;
-    tk_diags **diags; /* per kernel */
-    int *rc;          /* per kernel */
-} passes_work;
+    tk_diags **diags;         /* per kernel */
+    int *rc;                  /* per kernel */
+};
 
 static gpointer passes_worker(gpointer data)
 {
-    passes_work *pw = data;
+    tk_report_passes *pw = data;
     for (;;) {
-        gint i = g_atomic_int_add(&pw->next, 1);
-        if (i < 0 || (guint)i >= pw->r->kernels->len)
+        gint x = g_atomic_int_add(&pw->next, 1);
+        if (x < 0 || (guint)x >= pw->r->kernels->len)
             return NULL;
+        guint i = pw->order[x];
         tk_report_kernel *rk = &g_array_index(pw->r->kernels, tk_report_kernel, i);
         tk_loctab *tab = tk_loctab_new();
         pw->rc[i] = kernel_passes(pw->r, rk, pw->parts[i], pw->n_parts[i], tab, pw->diags[i]);
@@ -588,39 +680,98 @@ static gpointer passes_worker(gpointer data)
     }
 }
 
-int tk_report_passes_all(tk_report *r)
+/* Bytes of pass dumps of a kernel's parts: how long its timeline takes,
+ * roughly, to start the longest first (two threads finish together). */
+static guint64 parts_bytes(const tk_timeline_part *parts, size_t n)
+{
+    guint64 b = 0;
+    for (size_t i = 0; i < n; i++) {
+        const tk_pass_seq *q = tk_passes_seq(parts[i].passes, parts[i].seq);
+        for (size_t j = 0; q && j < q->n_dumps; j++) {
+            const tk_pass_dump *d = tk_passes_get(parts[i].passes, q->dumps[j]);
+            if (d)
+                b += d->body_len;
+        }
+    }
+    return b;
+}
+
+static guint64 *sort_bytes; /* for by_bytes, set while sorting (one thread) */
+
+static gint by_bytes(gconstpointer a, gconstpointer b)
+{
+    guint64 x = sort_bytes[*(const guint *)a], y = sort_bytes[*(const guint *)b];
+    return x < y ? 1 : x > y ? -1 : (*(const guint *)a > *(const guint *)b) - (*(const guint *)a < *(const guint *)b);
+}
+
+tk_report_passes *tk_report_passes_plan(tk_report *r)
 {
     /* The bundle is asked here, on one thread (indexing the pass files on
      * the first call); the threads only read the indexes it made. */
     guint n = r->kernels->len;
-    passes_work pw = {r, 0, g_new0(tk_timeline_part *, n + 1), g_new0(size_t, n + 1),
-                      g_new0(tk_diags *, n + 1), g_new0(int, n + 1)};
+    tk_report_passes *pw = g_new0(tk_report_passes, 1);
+    pw->r = r;
+    pw->order = g_new0(guint, n + 1);
+    pw->parts = g_new0(tk_timeline_part *, n + 1);
+    pw->n_parts = g_new0(size_t, n + 1);
+    pw->diags = g_new0(tk_diags *, n + 1);
+    pw->rc = g_new0(int, n + 1);
+    guint64 *bytes = g_new0(guint64, n + 1);
     for (guint i = 0; i < n; i++) {
-        pw.n_parts[i] = tk_timeline_parts_of_kernel(
-            r->bundle, g_array_index(r->kernels, tk_report_kernel, i).kernel, &pw.parts[i],
-            r->diags);
-        pw.diags[i] = tk_diags_new();
+        tk_report_kernel *rk = &g_array_index(r->kernels, tk_report_kernel, i);
+        pw->n_parts[i] = tk_timeline_parts_of_kernel(r->bundle, rk->kernel, &pw->parts[i],
+                                                     r->diags);
+        rk->has_passes = pw->n_parts[i] > 0;
+        pw->diags[i] = tk_diags_new();
+        pw->order[i] = i;
+        bytes[i] = parts_bytes(pw->parts[i], pw->n_parts[i]);
     }
+    sort_bytes = bytes;
+    qsort(pw->order, n, sizeof *pw->order, (int (*)(const void *, const void *))by_bytes);
+    sort_bytes = NULL;
+    g_free(bytes);
+    return pw;
+}
+
+int tk_report_passes_run(tk_report *r, tk_report_passes *pw)
+{
+    guint n = r->kernels->len;
     GThread *t = NULL;
     if (n > 1 && g_get_num_processors() > 1)
-        t = g_thread_try_new("tkview-passes", passes_worker, &pw, NULL);
-    passes_worker(&pw);
+        t = g_thread_try_new("tkview-passes", passes_worker, pw, NULL);
+    passes_worker(pw);
     if (t)
         g_thread_join(t);
     int rc = 0;
+    /* the diagnostics in kernel order, whichever thread made them (under
+     * the lock: the stage data thread may report too, report.c) */
+    g_mutex_lock(&r->lock);
     for (guint i = 0; i < n; i++) {
-        /* the diagnostics in kernel order, whichever thread made them */
-        for (size_t j = 0; j < tk_diags_count(pw.diags[i]); j++) {
-            const tk_diag *d = tk_diags_get(pw.diags[i], j);
+        for (size_t j = 0; j < tk_diags_count(pw->diags[i]); j++) {
+            const tk_diag *d = tk_diags_get(pw->diags[i], j);
             tk_diags_add(r->diags, d->severity, d->file, d->line, "%s", d->message);
         }
-        tk_diags_free(pw.diags[i]);
         if (!rc)
-            rc = pw.rc[i];
+            rc = pw->rc[i];
     }
-    g_free(pw.parts);
-    g_free(pw.n_parts);
-    g_free(pw.diags);
-    g_free(pw.rc);
+    g_mutex_unlock(&r->lock);
+    tk_report_passes_free(pw);
     return rc;
+}
+
+void tk_report_passes_free(tk_report_passes *pw)
+{
+    if (!pw)
+        return;
+    for (guint i = 0; i < pw->r->kernels->len; i++) {
+        tk_diags_free(pw->diags[i]);
+        if (pw->next <= 0) /* never run: its parts were not taken */
+            g_free(pw->parts[i]);
+    }
+    g_free(pw->order);
+    g_free(pw->parts);
+    g_free(pw->n_parts);
+    g_free(pw->diags);
+    g_free(pw->rc);
+    g_free(pw);
 }

@@ -50,7 +50,7 @@ int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk)
     xmlNodePtr modes = tk_el(top, "nav", "modes", NULL);
     button(modes, "mode-kernel", "Kernel", "Source and IR, click to bind");
     xmlNodePtr pb = button(modes, "mode-passes", "Passes", "What each compiler pass changed");
-    if (rk->n_passes < 0) {
+    if (!rk->has_passes) {
         tk_attr(pb, "disabled", "disabled");
         tk_attr(pb, "title", "No pass dumps were found for this kernel");
     }
@@ -61,7 +61,7 @@ int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk)
          * tabs are all empty, so the page says why before anyone clicks,
          * and where to look instead. */
         xmlNodePtr note = tk_el(top, "p", "warn",
-                                rk->n_passes >= 0
+                                rk->has_passes
                                     ? "No final stages were found for this "
                                       "kernel (pass dumps only): Passes "
                                       "shows what each compiler pass did."

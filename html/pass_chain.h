@@ -38,7 +38,9 @@
  * still there after M.  Between two equal runs, the lines of both sides
  * make one hunk (tk_diff alternates equal and other hunks), so each pass's
  * own diff is its step.  Only what passes add is stored, never a whole text
- * per pass: a chain costs its first text plus what its passes changed.
+ * per pass: a chain costs its first text plus what its passes changed, and
+ * each of those is held to the budget of pass_budget.h (a pass over it
+ * ends the chain and is stored on its own).
  *
  * The line numbers of a module put together from several dumps (a module
  * dump with a function as a later function dump prints it) count the lines
@@ -55,10 +57,21 @@ typedef struct tk_pass_chains tk_pass_chains;
 tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk);
 void tk_pass_chains_free(tk_pass_chains *c);
 
-/* Takes the step of a pass (not of a sub-step) while the timeline is built.
- * Returns TRUE when the pass is stored in a chain (its diff needs no file
- * of its own).  Errors writing a chain are kept for tk_pass_chains_finish. */
-gboolean tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st);
+typedef enum {
+    TK_CHAIN_IN,         /* stored in a chain: its diff needs no file of
+                            its own */
+    TK_CHAIN_NOT,        /* not of a chain: a loop pass, an unknown effect,
+                            a sub-step, a text no diff compared */
+    TK_CHAIN_OVER_BUDGET /* it would be, but its text before or what it
+                            changed is over the budget (pass_budget.h):
+                            stored on its own, cut; no end of a composed
+                            diff */
+} tk_pass_chain_verdict;
+
+/* Takes the step of a pass (not of a sub-step) while the timeline is built
+ * and says where its diff is stored.  Errors writing a chain are kept for
+ * tk_pass_chains_finish. */
+tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st);
 
 /* Writes the chain still open; returns 0 or the first write error. */
 int tk_pass_chains_finish(tk_pass_chains *c);

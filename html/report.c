@@ -25,13 +25,12 @@ int tk_report_put(tk_report *r, const char *rel, const char *key,
     return rc;
 }
 
-int tk_report_put_z(tk_report *r, const char *rel, const char *key,
-                    const GString *json)
+int tk_report_put_z(tk_report *r, const char *rel, const char *key, GString *json)
 {
     /* Compressed and written on the writer thread (put_queue.h): pass
      * data repeat themselves from pass to pass and shrink 6 to 10 times. */
     g_atomic_int_inc(&r->files);
-    return tk_put_queue_push(r->queue, rel, key, g_string_new_len(json->str, (gssize)json->len));
+    return tk_put_queue_push(r->queue, rel, key, json);
 }
 
 const char *tk_report_stage_label(tk_stage_kind kind)
@@ -86,6 +85,32 @@ static int write_marker(tk_report *r)
     return rc;
 }
 
+/* Every kernel's stage data and page (data_kernel.c, page_kernel.c), in
+ * order.  They read the bundle and add to its location table and source
+ * cache, and report to r->diags: each kernel's share holds r->lock, which
+ * the pass threads take for the same table and diagnostics (data_passes.c);
+ * what else those read (pass indexes, the kernels' stages and names) none
+ * of this changes. */
+typedef struct {
+    tk_report *r;
+    int rc;
+} stage_work;
+
+static gpointer stage_data(gpointer data)
+{
+    stage_work *sw = data;
+    tk_report *r = sw->r;
+    for (guint i = 0; i < r->kernels->len && sw->rc == 0; i++) {
+        tk_report_kernel *rk = &g_array_index(r->kernels, tk_report_kernel, i);
+        g_mutex_lock(&r->lock);
+        sw->rc = tk_report_kernel_data(r, rk);
+        if (sw->rc == 0)
+            sw->rc = tk_report_kernel_write(r, rk);
+        g_mutex_unlock(&r->lock);
+    }
+    return NULL;
+}
+
 int tk_html_write(tk_bundle *bundle, const char *outdir,
                   const tk_html_options *opts, tk_html_stats *stats,
                   tk_diags *diags)
@@ -125,15 +150,22 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
         if (tk_outdir_mkdir(r.out, dir, diags))
             goto fail;
     }
-    /* Pass data first, two kernels at a time: the rest reads the bundle's
-     * location table, which binding pass texts adds to. */
-    if (!opts->no_passes && tk_report_passes_all(&r))
+    /* The pass timelines (two kernels at a time) and the kernels' stage
+     * data and pages (on a thread of their own) at the same time: a
+     * capture of one big kernel is a timeline on one thread, with a core
+     * to spare. */
+    tk_report_passes *plan = opts->no_passes ? NULL : tk_report_passes_plan(&r);
+    stage_work sw = {.r = &r};
+    GThread *st = g_get_num_processors() > 1
+                      ? g_thread_try_new("tkview-stages", stage_data, &sw, NULL)
+                      : NULL;
+    int prc = plan ? tk_report_passes_run(&r, plan) : 0;
+    if (st)
+        g_thread_join(st);
+    else
+        stage_data(&sw);
+    if (prc || sw.rc)
         goto fail;
-    for (size_t i = 0; i < nk; i++) {
-        tk_report_kernel *rk = &g_array_index(r.kernels, tk_report_kernel, i);
-        if (tk_report_kernel_data(&r, rk) || tk_report_kernel_write(&r, rk))
-            goto fail;
-    }
     if (tk_report_files(&r) || tk_report_index(&r, notes) || write_marker(&r))
         goto fail;
     int qrc = tk_put_queue_finish(r.queue, diags);

@@ -17,6 +17,7 @@ typedef struct {
     char page[96];      /* "k001-add_kernel.html" */
     const tk_kernel *kernel;
     uint32_t bound[5];  /* lines with a location, per stage */
+    gboolean has_passes; /* pass dumps were found for it (and are shown) */
     int n_passes;       /* passes in its timeline, -1 none */
     int n_changed;      /* of those, passes that changed the IR */
 } tk_report_kernel;
@@ -29,8 +30,11 @@ typedef struct {
     const tk_html_options *opts;
     GHashTable *sources;  /* tk_file_id + 1 -> "" (not found) or "sNNN" */
     GArray *kernels;      /* tk_report_kernel */
-    gint files;           /* written or queued; atomic (two threads) */
-    GMutex lock;          /* the bundle's location table, while threads run */
+    gint files;           /* written or queued; atomic (threads) */
+    /* While threads run: the bundle (its location table and caches) and
+     * DIAGS.  The stage data thread holds it for each kernel's data and
+     * page; the pass threads for a lookup in the location table. */
+    GMutex lock;
 } tk_report;
 
 /* Writes LEN bytes of JSON as the data file REL: `TK.put("KEY", JSON);`. */
@@ -38,11 +42,10 @@ int tk_report_put(tk_report *r, const char *rel, const char *key,
                   const GString *json);
 
 /* The same, gzip-compressed and base64-encoded: `TK.putz("KEY", "...");`
- * (for pass data, which is large and repetitive), on the writer thread: a
- * write error may come from a file queued earlier, or only from
- * tk_put_queue_finish(). */
-int tk_report_put_z(tk_report *r, const char *rel, const char *key,
-                    const GString *json);
+ * (for pass data, which is large and repetitive), on the writer thread,
+ * which takes JSON (no copy: a pass chain is megabytes): a write error may
+ * come from a file queued earlier, or only from tk_put_queue_finish(). */
+int tk_report_put_z(tk_report *r, const char *rel, const char *key, GString *json);
 
 /* Kernel I's page and data (page_kernel.c, data_kernel.c). */
 int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk);
@@ -54,10 +57,19 @@ const char *tk_report_source(tk_report *r, tk_file_id file);
 /* data/files.js: every file the report names, with its source key. */
 int tk_report_files(tk_report *r);
 
-/* The pass timeline of every kernel (data_passes.c), two kernels at a time
- * on two threads: writes data/ID/passes.js and the pass diffs, fills
- * rk->n_passes (-1: no pass dumps).  The kernels' data folders must exist. */
-int tk_report_passes_all(tk_report *r);
+/* The pass timeline of every kernel (data_passes.c), in two steps.  PLAN
+ * (one thread): finds each kernel's parts in the pass files, indexing them
+ * (tk_timeline_parts_of_kernel()), and sets rk->has_passes.  RUN: builds
+ * the timelines two kernels at a time on two threads, the biggest first,
+ * writes data/ID/passes.js and the pass diffs, fills rk->n_passes (-1: no
+ * pass dumps) and rk->n_changed, and frees the plan.  Of the bundle, RUN
+ * uses the location table only under r->lock; the pass indexes it reads
+ * (pread) and the kernels' stages are not changed by anything else.  The
+ * kernels' data folders must exist.  FREE: a plan never run. */
+typedef struct tk_report_passes tk_report_passes;
+tk_report_passes *tk_report_passes_plan(tk_report *r);
+int tk_report_passes_run(tk_report *r, tk_report_passes *plan);
+void tk_report_passes_free(tk_report_passes *plan);
 
 /* index.html (page_index.c); NOTES_HTML is the rendered note or NULL. */
 int tk_report_index(tk_report *r, const char *notes_html);

@@ -3,24 +3,23 @@
  * Job: the pass timeline (data/ID/passes.js) grouped by IR level with the
  * unchanged passes folded, a chart of the lines each pass changed, the
  * side-by-side diff of one pass, of a whole level, or of any two passes of
- * one chain (before the first to after the second), painted in batches;
+ * one chain (before the first to after the second), in a virtual diff pane
+ * (diffview: only the rows in view are elements);
  * keys to step through changes and changed passes; the passes that touched
  * a source line.  Which pass, range or level is shown, and the diff on
  * screen, are this module's state.
  *
- * Depends on: dom (el, svgEl, base), data (load, expand), syntax (paint,
- *   dialectLang),
- *   kernel (id, path), chain (compose).
+ * Depends on: dom (el, svgEl, base), data (load, expand), syntax
+ *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView).
  * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
  *   forSource(file, line), select(i), compare(n, m), inspect() (for the
  *   tests, read only: data, sel, range, diff, group, ...).
  */
 'use strict';
-TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom, data, syntax, kernel, chain) {
+TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], function (dom, data, syntax, kernel, chain, diffview) {
   const { el, svgEl, base } = dom;
   const expand = data.expand;
-  const paint = syntax.paint;
-  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map() };
+  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null };
 
   function passLabel(p) {
     return p.pass + (p.arg && p.arg !== p.pass ? ' (' + p.arg + ')' : '');
@@ -34,8 +33,11 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
     return { a: ps[n].before, b: ps[m].after, added: d.added, removed: d.removed, groups: d.groups, cut: d.cut, composed: n !== m };
   }
 
-  /* The stored diff of a changed pass outside a chain: in its level's file. */
+  /* The stored diff of a changed pass outside a chain: in its level's
+   * file, or in a file of its own when it is over the budget for one pass
+   * (pb-N.js). */
   async function storedDiff(i) {
+    if (P.data.passes[i].pb) return data.load(kernel.id() + '/pb-' + i);
     const lv = P.data.levels.find((l) => l.from <= i && i <= l.to);
     if (!lv || !lv.pd) return null;
     let g = P.groups.get(lv.pd);
@@ -73,6 +75,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
     body.id = 'pass-rows';
     diff.append(bar, cmp, body);
     view.append(chart, list, diff);
+    P.view = new diffview.DiffView(body);
     renderPassList();
     renderCompare();
   }
@@ -201,7 +204,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
           row.appendChild(el('span', 'cnt minus', '\u2212' + p.removed));
         } else if (p.effect === 'unknown') row.appendChild(el('span', 'cnt', '?'));
         row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '') +
-          (p.ch !== undefined ? '\nshift-click another pass of this chain: the diff across both' : '');
+          (p.ch !== undefined ? '\nshift-click another pass of this chain: the diff across both' : '') +
+          (p.cut ? '\n' + p.cut + ' rows of its diff are not in the report (over its budget for one pass)' : '');
         const idx = i;
         row.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(idx) : selectPass(idx)));
         list.appendChild(row);
@@ -237,7 +241,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
       return;
     }
     const d = p.ch !== undefined ? await composeDiff(p.ch, i, i) : await storedDiff(i);
-    if (P.sel === i && !P.range) showDiff(title, p, d, d ? '' : 'This pass\u2019s diff is not in the report.');
+    if (P.sel === i && !P.range) showDiff(title, p, d, d ? '' : 'This pass\u2019s diff is not in the report.', [i, i]);
   }
 
   /* Shift-click: the diff from the pass clicked before to this one. */
@@ -259,11 +263,12 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
           ' cannot be an end of a composed diff: ' +
           alone.map((i) => (ps[i].effect === 'unknown' ? 'its effect is unknown (' + (ps[i].why || 'no text') + ')'
             : ps[i].loop ? 'a loop pass prints only its loop; the next pass of its function shows its changes'
-            : 'nothing before it could be compared')).join('; ') + '.'
+            : ps[i].big ? tooBig()
+            : 'nothing before it could be compared')).join('; ') + '.' + (alone.some((i) => ps[i].big) ? ' All of it: ' + seeCommand(n, m) : '')
         : 'Passes ' + n + ' and ' + m + ' are in different chains: different IR (MLIR, LLVM IR, machine code), or a dump between them is missing or not comparable.';
       bar.replaceChildren(el('strong', null, 'passes ' + n + '\u2013' + m));
-      const rows = document.getElementById('pass-rows');
-      rows.replaceChildren(el('p', 'why', why));
+      P.diff = null;
+      P.view.clear([el('p', 'why', why)]);
       return;
     }
     if (!keepAnchor) P.anchor = n;
@@ -275,7 +280,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
     if (!P.range || P.range[0] !== n || P.range[1] !== m) return;
     d.level = ps[n].level;
     const title = n === m ? n + ': ' + passLabel(ps[n]) : 'passes ' + n + '\u2013' + m + ': before ' + passLabel(ps[n]) + ' \u2192 after ' + passLabel(ps[m]);
-    showDiff(title, null, d, '');
+    showDiff(title, null, d, '', [n, m]);
   }
 
   async function selectLevel(lv) {
@@ -287,10 +292,55 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
     P.range = null;
     const d = await data.load(kernel.id() + '/' + lv.diff);
     d.level = lv.level;
-    showDiff('the whole ' + lv.level + ' level: passes ' + lv.from + '\u2013' + lv.to, null, d, '');
+    showDiff('the whole ' + lv.level + ' level: passes ' + lv.from + '\u2013' + lv.to, null, d, '', [lv.from, lv.to]);
   }
 
-  function showDiff(title, p, d, msg) {
+  /* The command that shows all of the diff of passes N..M (the report's
+   * numbers are `tkview passes`'s). */
+  function seeCommand(n, m) {
+    const see = P.data.diffs.see;
+    return see ? see + ' --pass ' + n + (m !== n ? ' --to ' + m : '') : '';
+  }
+
+  /* 20000 -> "20,000" (not toLocaleString: Intl's first use costs 15 ms). */
+  function fmtCount(v) {
+    return String(v).replace(/\B(?=(\d{3})+$)/g, ',');
+  }
+
+  /* Why a pass kept out of chains by the budget cannot be an end of a
+   * composed diff. */
+  function tooBig() {
+    const B = P.data.diffs;
+    return 'its IR is bigger than the report keeps of one pass (' + fmtCount(B.maxRows) + ' lines or ' +
+      fmtCount(B.maxBytes / 1048576) + ' MiB of text), so the page cannot compose it';
+  }
+
+  /* What the report left out of diff D of passes SPAN ([n, m]) and how to
+   * see it: a stored diff is cut at the budget (pass_budget.h), a
+   * composed one at as many rows. */
+  function budgetNote(d, span) {
+    if (!d.cut) return null;
+    const B = P.data.diffs, fmt = fmtCount;
+    const p = el('p', 'why cutnote');
+    p.appendChild(el('strong', null, fmt(d.cut) + ' more rows of this diff are not ' + (d.composed !== undefined ? 'shown' : 'in the report') + '. '));
+    p.appendChild(document.createTextNode(d.composed !== undefined
+      ? 'The page composes at most ' + fmt(B.maxRows) + ' rows of a diff. '
+      : 'The report keeps at most ' + fmt(B.maxRows) + ' rows or ' + fmt(B.maxBytes / 1048576) + ' MiB of text of each pass\u2019s diff. '));
+    const cmd = seeCommand(span[0], span[1]);
+    if (cmd) {
+      p.appendChild(document.createTextNode('All of it: '));
+      p.appendChild(el('code', null, cmd));
+      if (B.view) {
+        p.appendChild(document.createTextNode(', or in the desktop viewer: '));
+        p.appendChild(el('code', null, B.view));
+        p.appendChild(document.createTextNode(', Passes'));
+      }
+      p.appendChild(document.createTextNode('.'));
+    }
+    return p;
+  }
+
+  function showDiff(title, p, d, msg, span) {
     const bar = document.getElementById('pass-bar');
     bar.replaceChildren(el('strong', null, title));
     if (d) {
@@ -309,82 +359,30 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain'], function (dom,
       b.addEventListener('click', fn);
       bar.appendChild(b);
     }
-    const rows = document.getElementById('pass-rows');
-    rows.replaceChildren();
-    rows.scrollTop = 0;
     P.diff = d;
     P.group = 0;
     if (!d) {
-      rows.appendChild(el('p', 'why', msg));
+      P.view.clear([el('p', 'why', msg)]);
       return;
     }
     const level = p ? p.level : d.level || '';
     const lv = P.data.levels.find((l) => l.level === level);
     P.lang = syntax.dialectLang(lv && lv.dialect);
-    if (d.composed) rows.appendChild(el('p', 'why', 'Composed from the diffs of the passes in between: a line that one pass added and a later one removed is not shown; a line one pass removed and another added back shows as removed and added.'));
-    P.drawn = 0;
-    P.drawnRow = 0;
-    drawGroups(DRAW_ROWS);
-  }
-
-  /* Rows are painted in batches: a pass that rewrote everything has
-   * thousands, and painting them all takes a second. */
-  const DRAW_ROWS = 1500;
-
-  function drawGroups(budget) {
-    const d = P.diff, rows = document.getElementById('pass-rows');
-    const more = document.getElementById('pass-more');
-    if (more) more.remove();
-    const frag = document.createDocumentFragment();
-    let n = 0;
-    while (P.drawn < d.groups.length && n < budget) {
-      const gi = P.drawn, g = d.groups[gi];
-      if (P.drawnRow === 0) {
-        const fa = g.find((r) => r[1]), fb = g.find((r) => r[3]);
-        const h = el('div', 'dgroup', 'change ' + (gi + 1) + ' of ' + d.groups.length + (fa ? ' \u2014 before: line ' + fa[1] : '') + (fb ? ', after: line ' + fb[3] : ''));
-        h.dataset.g = gi;
-        frag.appendChild(h);
-      }
-      for (; P.drawnRow < g.length && n < budget; P.drawnRow++, n++) {
-        const r = g[P.drawnRow];
-        const row = el('div', 'drow ' + r[0]);
-        const side = (no, text, cls) => {
-          const nn = el('span', 'no', no || '');
-          const t = el('span', 'tx ' + cls);
-          if (text !== null) paint(t, text, P.lang, null);
-          row.append(nn, t);
-        };
-        side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del');
-        // a context row whose two sides are the same text stores it once
-        side(r[3], r.length > 4 ? r[4] : r[2], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add');
-        frag.appendChild(row);
-      }
-      if (P.drawnRow >= g.length) {
-        P.drawn++;
-        P.drawnRow = 0;
-      }
-    }
-    if (P.drawn < d.groups.length) {
-      let left = -P.drawnRow;
-      for (let gi = P.drawn; gi < d.groups.length; gi++) left += d.groups[gi].length;
-      const b = el('button', null, 'show ' + left + ' more rows');
-      b.type = 'button';
-      b.id = 'pass-more';
-      b.addEventListener('click', () => drawGroups(Infinity));
-      frag.appendChild(b);
-    } else if (d.cut) frag.appendChild(el('p', 'why', d.cut + ' more rows of this diff are not ' + (d.composed !== undefined ? 'shown' : 'stored in the report') + ' (a pass that rewrote everything).'));
-    rows.appendChild(frag);
+    const head = [];
+    const cut = budgetNote(d, span || [P.sel, P.sel]);
+    if (cut) head.push(cut);
+    if (d.composed) head.push(el('p', 'why', 'Composed from the diffs of the passes in between: a line that one pass added and a later one removed is not shown; a line one pass removed and another added back shows as removed and added.'));
+    const tail = [];
+    if (cut) tail.push(cut.cloneNode(true));
+    P.view.show(d, P.lang, head, tail);
   }
 
   function gotoGroup(d) {
     if (!P.diff) return;
-    const want = Math.max(0, Math.min(P.diff.groups.length - 1, P.group + d));
-    if (want >= P.drawn && !(want === P.drawn && P.drawnRow > 0)) drawGroups(Infinity);
-    const hs = document.querySelectorAll('#pass-rows .dgroup');
-    if (!hs.length) return;
-    P.group = Math.max(0, Math.min(hs.length - 1, want));
-    const rows = document.getElementById('pass-rows');
-    rows.scrollTop = hs[P.group].offsetTop - rows.offsetTop - 4;
+    const n = P.view.groupCount();
+    if (!n) return;
+    P.group = Math.max(0, Math.min(n - 1, P.group + d));
+    P.view.scrollToGroup(P.group);
   }
 
   function nextChanged(d) {

@@ -8,7 +8,7 @@
  * makes.
  *
  * Depends on: dom (el).
- * Interface: tokenize(text, lang), paint(element, text, lang, ranges),
+ * Interface: tokenize(text, lang), paint(element, text, lang, ranges, max),
  *   stageLang(stage), dialectLang(dialect): the rules a final stage, or
  *   the texts of an IR dialect (passes.js's levels), are coloured with.
  */
@@ -102,12 +102,14 @@ TK.define('syntax', ['dom'], function (dom) {
   const MAX_SHOWN = 4000; /* characters of one line drawn; the rest on demand */
 
   /* Fills TX with TEXT coloured as LANG, RANGES ([start, end, node maker])
-   * wrapping parts of it (layout references). */
-  function paint(tx, text, lang, ranges) {
+   * wrapping parts of it (layout references); at most MAX characters
+   * (default MAX_SHOWN), the rest counted. */
+  function paint(tx, text, lang, ranges, max) {
     let cut = '';
-    if (text.length > MAX_SHOWN) {
-      cut = text.length - MAX_SHOWN;
-      text = text.slice(0, MAX_SHOWN);
+    const most = max || MAX_SHOWN;
+    if (text.length > most) {
+      cut = text.length - most;
+      text = text.slice(0, most);
     }
     const toks = tokenize(text, lang);
     let r = 0;

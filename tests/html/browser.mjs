@@ -41,3 +41,33 @@ export async function clickLine(page, pane, n) {
   await page.waitForSelector(`#${pane} .ln[data-n="${n}"]`);
   await page.click(`#${pane} .ln[data-n="${n}"] .tx`, { position: { x: 2, y: 5 } });
 }
+
+/* Every row of the pass diff shown, [kind, aLine, aText, bLine, bText] with
+ * kind e (context), d, i or r (a side a row lacks has line 0 and text ''; a
+ * side cut for drawing is read whole from its title), read off the page: the diff pane
+ * draws only the rows in view (diffview.js), so it is scrolled from top to
+ * bottom, a screenful at a time, and back to the top. */
+export async function diffRows(page) {
+  return page.evaluate(async () => {
+    const box = document.getElementById('pass-rows');
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const rows = new Map();
+    const grab = () => {
+      for (const e of box.querySelectorAll('.drow'))
+        rows.set(+e.dataset.k, [e.className.split(' ')[1], +e.children[0].textContent || 0,
+          e.children[1].title || e.children[1].textContent, +e.children[2].textContent || 0,
+          e.children[3].title || e.children[3].textContent]);
+    };
+    box.scrollTop = 0;
+    await frame();
+    grab();
+    for (let y = box.clientHeight; y < box.scrollHeight; y += box.clientHeight) {
+      box.scrollTop = y;
+      await frame();
+      grab();
+    }
+    box.scrollTop = 0;
+    await frame();
+    return [...rows.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+  });
+}

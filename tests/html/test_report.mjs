@@ -10,8 +10,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
-import { clickLine, launch, open as openPage } from './browser.mjs';
+import { clickLine, diffRows, launch, open as openPage } from './browser.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
 const TKVIEW = path.resolve(TKVIEW_ARG);
@@ -62,12 +63,6 @@ async function ready(page) {
 /* Line numbers of the rendered lines of PANE carrying class CLS. */
 async function marked(page, pane, cls = 'hl') {
   return page.$$eval(`#${pane} .ln.${cls}`, (els) => els.map((e) => +e.dataset.n));
-}
-/* The rows of the pass diff shown: [kind, aLine, aText, bLine, bText], kind
- * e (context), d, i or r; a side a row lacks has line 0 and text ''. */
-async function diffRows(page) {
-  return page.$$eval('#pass-rows .drow', (rs) => rs.map((r) => [r.className.split(' ')[1],
-    +r.children[0].textContent || 0, r.children[1].textContent, +r.children[2].textContent || 0, r.children[3].textContent]));
 }
 async function tab(page, stage) {
   await page.click(`#ir-pane button.tab[data-stage="${stage}"]`);
@@ -547,7 +542,7 @@ await test('hostile text in pass dumps, in pass diffs and a composed LLVM IR dif
   const rowsText = async (i) => {
     await page.click(`#pass-list .ps[data-i="${i}"]`);
     await page.waitForFunction((i) => document.querySelector('#pass-bar strong').textContent.startsWith(i + ': '), i);
-    return page.textContent('#pass-rows');
+    return (await diffRows(page)).map((r) => r[2] + '\n' + r[4]).join('\n');
   };
   // 14 TritonGPUCoalesce: its IR after is the dump at 1251
   assert((await rowsText(14)).includes('<script>window.pwned=6</script>'), 'MLIR payload shown as text');
@@ -555,7 +550,7 @@ await test('hostile text in pass dumps, in pass diffs and a composed LLVM IR dif
   assert((await rowsText(84)).includes('<script>window.pwned=7</script>'), 'LLVM IR payload shown as text');
   await page.evaluate(() => window.TK.use('passes').compare(81, 84));
   await page.waitForFunction(() => document.querySelector('#pass-bar strong').textContent.startsWith('passes 81'));
-  assert((await page.textContent('#pass-rows')).includes('<img src=x onerror="window.pwned=70">'), 'composed diff shows it as text');
+  assert((await diffRows(page)).some((r) => r[4].includes('<img src=x onerror="window.pwned=70">')), 'composed diff shows it as text');
   await page.waitForTimeout(300);
   eq(await page.evaluate(() => window.pwned), undefined, 'window.pwned');
   eq(await page.$$eval('img', (i) => i.length), 0, 'no <img> element was created');
@@ -628,6 +623,194 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   assert(t3 <= 3000, 'composed in ' + t3 + ' ms');
   eq(page.problems, [], 'problems');
   await page.close();
+});
+
+/* ---- a giant pass ------------------------------------------------------ */
+
+/* vector_add with giant passes, written into the test's folder: 25 000
+ * new lines in the dump at mlir_passes.txt:1251 (`IR Dump Before
+ * TritonGPUF32DotTC`: the IR after pass 14, TritonGPUCoalesce, which pass
+ * 15 removes again), before its line 1300 `    tt.return loc(#loc18)`; and
+ * 300 lines of 32 KB in the dump at 1574 (`IR Dump Before
+ * TritonGPUAccelerateMatmul`: after pass 18, TritonGPUOptimizeThreadLocality;
+ * pass 19 removes them), before its line 1614 `    tt.return loc(#loc18)`.
+ * About 11 MB: over the report's budget for one pass in rows (20 000) and
+ * in bytes (8 MiB) respectively. */
+function giantPasses() {
+  const dir = path.join(tmp, 'giant capture');
+  fs.cpSync(VA, dir, { recursive: true });
+  const f = path.join(dir, 'mlir_passes.txt');
+  const lines = fs.readFileSync(f, 'utf8').split('\n');
+  for (const n of [1300, 1614]) assert(lines[n - 1] === '    tt.return loc(#loc18)', 'mlir_passes.txt:' + n + ' is ' + lines[n - 1]);
+  const wide = Array.from({ length: 300 }, (_, k) => {
+    const head = `    %wide_${k} = arith.constant {note = "`, tail = '"} 0 : i32 loc(#loc1)';
+    return head + 'w'.repeat(32768 - head.length - tail.length) + tail;
+  });
+  const many = Array.from({ length: 25000 }, (_, k) => `    %big_${k} = arith.constant ${k} : i32 loc(#loc1)`);
+  lines.splice(1613, 0, ...wide);
+  lines.splice(1299, 0, ...many);
+  fs.writeFileSync(f, lines.join('\n'));
+  return dir;
+}
+
+/* The rows of `tkview diff` JSON as the report counts them: a context
+ * line is a row, and a run of removed lines with the added lines after it
+ * makes max(removed, added) rows (a line and its replacement side by side). */
+function cliRows(diff) {
+  let rows = 0;
+  for (const h of diff.hunks) {
+    let del = 0, ins = 0;
+    const flush = () => { rows += Math.max(del, ins); del = ins = 0; };
+    for (const l of h.lines) {
+      if (l.op === '-') { if (ins) flush(); del++; } else if (l.op === '+') ins++; else { flush(); rows++; }
+    }
+    flush();
+  }
+  return rows;
+}
+
+/* A data file's value (TK.putz: gzip and base64), read without the page. */
+function readPutz(file) {
+  const m = /^TK\.putz\("[^"]*","([^"]*)"\);/.exec(fs.readFileSync(file, 'utf8'));
+  assert(m, file + ' is a TK.putz file');
+  return zlib.gunzipSync(Buffer.from(m[1], 'base64')).toString('utf8');
+}
+
+await test('a giant pass: the report keeps its budget, opens it fast, says what it left out and how to see it', async () => {
+  const input = giantPasses();
+  const { out, secs } = report(input, 'giant');
+  const plain = report(VA, 'giant-plain').out;
+  const dataSize = (o) => fs.readdirSync(path.join(o, 'data', 'k001')).reduce((n, f) => n + fs.statSync(path.join(o, 'data', 'k001', f)).size, 0);
+  note(`giant passes: report written in ${secs.toFixed(2)} s, pass data ${dataSize(out)} bytes (${dataSize(plain)} without the giant passes)`);
+  // What is stored of each giant pass: at most 20 000 rows and 8 MiB of
+  // line text (pb-N.js, a file of its own), whatever the dump holds.
+  for (const n of [14, 15, 18, 19]) {
+    const json = readPutz(path.join(out, 'data', 'k001', `pb-${n}.js`));
+    const d = JSON.parse(json);
+    const rows = d.groups.reduce((k, g) => k + g.length, 0);
+    const bytes = d.groups.flat().reduce((k, r) => k + (r[2] || '').length + (r[4] || '').length, 0);
+    assert(rows <= 20000 && bytes <= 8 << 20, `pass ${n}: ${rows} rows, ${bytes} bytes stored`);
+    assert(d.cut > 0, `pass ${n}: rows left out`);
+    assert(json.length <= (8 << 20) + 64 * 20000, `pass ${n}: ${json.length} bytes of JSON`);
+  }
+  const pageFile = fs.readdirSync(out).find((f) => /^k001-.*\.html$/.test(f));
+  const page = await open(pathToFileURL(path.join(out, pageFile)).href);
+  await ready(page);
+  await page.click('#mode-passes');
+  await page.waitForSelector('body[data-passes="1"] #pass-list .ps');
+  const ps = await page.evaluate(() => window.TK.use('passes').inspect().data.passes.slice(13, 21));
+  eq(ps.map((p) => p.pass), ['ConvertTritonToTritonGPU', 'TritonGPUCoalesce', 'TritonGPUF32DotTC', 'TritonGPUPlanCTAPass',
+    'TritonGPURemoveLayoutConversions', 'TritonGPUOptimizeThreadLocality', 'TritonGPUAccelerateMatmul', 'TritonGPURemoveLayoutConversions'], 'passes 13-20');
+  // the counts are of all the lines, stored or not
+  eq([ps[2].removed, ps[5].added, ps[6].removed], [25000, 300, 300], 'the lines the giant passes added and removed');
+  const see = await page.evaluate(() => window.TK.use('passes').inspect().data.diffs.see);
+  for (const [n, why] of [[14, 'rows'], [15, 'rows'], [18, 'bytes'], [19, 'bytes']]) {
+    const ms = await page.evaluate(async (n) => {
+      const t = performance.now();
+      await window.TK.use('passes').select(n);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      return performance.now() - t;
+    }, n);
+    const shown = await page.evaluate(() => {
+      const P = window.TK.use('passes').inspect();
+      return { cut: P.diff.cut, rows: P.diff.groups.reduce((k, g) => k + g.length, 0), win: P.view.window(),
+        drawn: document.querySelectorAll('#pass-rows .drow').length, note: document.querySelector('#pass-rows .cutnote').textContent };
+    });
+    // all of it, from the command the page gives (run as it is written,
+    // with this build's tkview)
+    const cmd = see + ' --pass ' + n;
+    assert(shown.note.includes(cmd), `pass ${n}: the note names ${cmd}: ${shown.note}`);
+    const full = JSON.parse(execFileSync('sh', ['-c', cmd.replace(/^tkview /, `'${TKVIEW}' `) + ' --json'], { encoding: 'utf8', maxBuffer: 1 << 30 }));
+    const all = cliRows(full);
+    eq(shown.rows + shown.cut, all, `pass ${n}: rows stored + rows left out = the rows of tkview diff`);
+    assert(shown.note.includes(shown.cut.toLocaleString('en-US') + ' more rows of this diff are not in the report'), shown.note);
+    if (why === 'rows') eq(shown.rows, 20000, `pass ${n}: cut at 20 000 rows`);
+    else assert(shown.rows < 300 && shown.rows > 200, `pass ${n}: cut at 8 MiB of 32 KB lines: ${shown.rows} rows`);
+    assert(shown.win.items === shown.rows + full.hunks.length || shown.win.items > shown.rows, 'items: rows and headings');
+    assert(shown.drawn < 200, `pass ${n}: ${shown.drawn} rows drawn, those in view`);
+    note(`giant passes: pass ${n} (${shown.rows} rows stored, ${shown.cut} left out) opens in ${ms.toFixed(0)} ms`);
+    assert(ms <= 1000, `pass ${n} opens in ${ms.toFixed(0)} ms`);
+  }
+  await page.screenshot({ path: path.join(ART, 'passes-giant.png') });
+  // A giant pass is no end of a composed diff: said, with the command
+  await page.evaluate(() => window.TK.use('passes').compare(13, 15));
+  const why = await page.textContent('#pass-rows');
+  assert(why.includes('bigger than the report keeps of one pass') && why.includes(see + ' --pass 13 --to 15'), why);
+  // The passes after the giant ones chain again: 16-17 and 20 on
+  eq([ps[3].ch !== undefined, ps[4].ch !== undefined, ps[7].ch !== undefined, ps[1].ch, ps[2].ch, ps[5].ch, ps[6].ch],
+    [true, true, true, undefined, undefined, undefined, undefined], 'chained again after the giant passes');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+/* ---- opening a pass diff: every pass of the biggest kernels ------------- */
+
+/* How long each pass of kernel page PAGEFILE of report OUT takes to open,
+ * in ms: from selecting it (what a click does) to the frame after its diff
+ * is drawn, data files loaded on first use included.  Passes in order, as
+ * a person steps through them with j/k. */
+async function openEveryPass(out, pageFile) {
+  const page = await open(pathToFileURL(path.join(out, pageFile)).href);
+  await ready(page);
+  await page.click('#mode-passes');
+  await page.waitForSelector('body[data-passes="1"] #pass-list .ps');
+  const times = await page.evaluate(async () => {
+    const P = window.TK.use('passes');
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const out = [];
+    for (let i = 0; i < P.inspect().data.passes.length; i++) {
+      const t = performance.now();
+      await P.select(i);
+      await frame();
+      out.push([performance.now() - t, i, P.inspect().data.passes[i].pass]);
+    }
+    return out;
+  });
+  const problems = page.problems;
+  await page.close();
+  return { times, problems };
+}
+
+function percentiles(times) {
+  const ms = times.map((t) => t[0]).sort((a, b) => a - b);
+  const at = (q) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
+  const worst = times.reduce((a, b) => (b[0] > a[0] ? b : a));
+  return { n: ms.length, p50: at(0.5), p95: at(0.95), max: worst[0], worst };
+}
+
+await test('pass diffs open in <= 200 ms: every pass of the biggest kernels', async () => {
+  // The largest kernel of each of the biggest captures: persistent_tma_matmul
+  // (one kernel, 297 passes, modules of 3 000 to 11 000 lines), the largest
+  // of autotuned_matmul's three, and the sample FlashAttention kernel.
+  const kernels = [];
+  const biggest = (out) => {
+    const size = (d) => fs.readdirSync(d).reduce((n, f) => n + fs.statSync(path.join(d, f)).size, 0);
+    const ids = fs.readdirSync(path.join(out, 'data')).filter((d) => /^k\d+$/.test(d));
+    const id = ids.reduce((a, b) => (size(path.join(out, 'data', b)) > size(path.join(out, 'data', a)) ? b : a));
+    return fs.readdirSync(out).find((f) => f.startsWith(id + '-') && f.endsWith('.html'));
+  };
+  kernels.push(['persistent_tma_matmul', report(path.join(DUMPS, 'persistent_tma_matmul'), 'open-persistent').out]);
+  kernels.push(['autotuned_matmul', report(path.join(DUMPS, 'autotuned_matmul'), 'open-autotuned').out]);
+  const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+  kernels.push(['sample attention_fwd', report(path.join(ROOT, 'sample_dumps', 'attention_fwd'), 'open-attention').out]);
+  const all = [];
+  for (const [name, out] of kernels) {
+    const pageFile = biggest(out);
+    const { times, problems } = await openEveryPass(out, pageFile);
+    eq(problems, [], name + ': problems');
+    const q = percentiles(times);
+    note(`pass diff open, ${name} ${pageFile.replace(/\.html$/, '')}: ${q.n} passes, p50 ${q.p50.toFixed(0)} ms, p95 ${q.p95.toFixed(0)} ms, max ${q.max.toFixed(0)} ms (pass ${q.worst[1]} ${q.worst[2]})`);
+    all.push(...times);
+  }
+  const q = percentiles(all);
+  note(`pass diff open, all: ${q.n} passes, p50 ${q.p50.toFixed(0)} ms, p95 ${q.p95.toFixed(0)} ms, max ${q.max.toFixed(0)} ms`);
+  // 200 ms is the target for every pass (a first open loads the chain's
+  // data file).  Checked: the 95th percentile; the worst pass only against
+  // the seconds big passes took before the diff pane drew only what is in
+  // view, since one slow frame on a machine other work shares (a garbage
+  // collection, a busy core) is not the page's doing.
+  assert(q.p95 <= 200, 'p95 ' + q.p95.toFixed(0) + ' ms');
+  assert(q.max <= 1500, 'max ' + q.max.toFixed(0) + ' ms');
 });
 
 await browser.close();

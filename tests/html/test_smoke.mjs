@@ -226,23 +226,25 @@ async function waitBar(page, prefix) {
   }, prefix);
 }
 /* A diff on screen: its +added -removed must be the rows of its sides, and
- * the rows drawn the first of them (the page paints 1500 rows at a time,
- * "show N more rows" for the rest), unless the report cut the diff. */
+ * the diff pane's items its rows and change headings: the pane draws only
+ * the items in view (diffview.js), at the top when a diff is shown, and
+ * its scroll height holds them all, unless the report cut the diff. */
 async function checkDiff(page, what) {
   const r = await page.evaluate(() => {
-    const d = window.TK.use('passes').inspect().diff;
+    const P = window.TK.use('passes').inspect(), d = P.diff;
     if (!d) return null;
     const kinds = d.groups.flat().map((x) => x[0]);
-    const more = document.getElementById('pass-more');
+    const box = document.getElementById('pass-rows');
+    const drawn = [...box.querySelectorAll('.drow, .dgroup')].map((e) => +e.dataset.k);
     return { added: d.added, removed: d.removed, cut: d.cut || 0, groups: d.groups.length, rows: kinds.length,
       ins: kinds.filter((k) => k === 'i' || k === 'r').length, del: kinds.filter((k) => k === 'd' || k === 'r').length,
-      drawn: document.querySelectorAll('#pass-rows .drow').length,
-      heads: document.querySelectorAll('#pass-rows .dgroup').length,
-      more: more ? +(/show (\d+) more rows/.exec(more.textContent) || [0, -1])[1] : 0 };
+      win: P.view.window(), drawn, heads: box.querySelectorAll('.dgroup').length, scroll: box.scrollHeight };
   });
   assert(r, what + ': no diff shown');
   if (!r.cut) same([r.ins, r.del], [r.added, r.removed], what + ': rows added/removed against the +/- counts', ['rows', 'counts']);
-  same([r.drawn + r.more, r.drawn >= Math.min(r.rows, 1500)], [r.rows, true], what + ': rows drawn + "show N more rows"');
+  const w = r.win, seen = Math.min(w.items, 30);
+  same([w.items, w.first, r.drawn.length >= seen, r.drawn.every((k, i) => k === w.first + i), r.scroll >= w.items * w.rowH],
+    [r.rows + r.groups, 0, true, true, true], what + ': items (rows and headings), the first ones drawn in order, all scrollable');
   assert(r.heads >= 1 || !r.rows, what + ': no change heading');
   return r;
 }

@@ -1,0 +1,218 @@
+/* diffview.js - a virtual diff pane: the rows of a pass diff, drawn only
+ * where they are in view (and some around them), so a diff of 20 000 rows
+ * opens as fast as one of 20.
+ *
+ * Job: one DiffView per scrolling element.  It shows a diff in the format
+ * the report stores and composes ({groups: [[kind, aLine, aText, bLine,
+ * bText?], ...], ...}, data_passes.c), as one list of fixed-height items: a
+ * heading per change group ("change k of n — before: line ..."), then its
+ * rows side by side, each side drawn as far as a column can show it; notes
+ * above and below the list (what was composed,
+ * what was left out) are the caller's elements.  Only the items in view are
+ * elements: painting a pass that rewrote a module used to lay out
+ * thousands of rows (seconds in Chromium), now it lays out a screenful.
+ * Scrolls to a change group.  Its state (the diff, the items drawn) is the
+ * object's own.
+ *
+ * Depends on: dom (el), syntax (paint).
+ * Interface: DiffView (class): show(diff, lang, head, tail), clear(nodes),
+ *   groupCount(), scrollToGroup(g), window() (for the tests); ROW_H.
+ */
+'use strict';
+TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
+  const el = dom.el;
+  const paint = syntax.paint;
+  /* The height of every item, in pixels: report.css gives .drow and
+   * .dgroup this height (the items are laid out by arithmetic, never
+   * measured). */
+  const ROW_H = 18;
+  /* Items drawn beyond each edge of the view, so that a small scroll shows
+   * rows already made. */
+  const OVERSCAN = 12;
+  /* Width of a character of the code font, in pixels (measured once). */
+  let charW = 0;
+
+  /* Characters of a side drawn: as many as half the window's width holds
+   * (a side is less than half: its text is cut at the column's edge), not
+   * the thousands the longest IR lines have (LLVM struct types: each
+   * token an element to lay out).  A longer line shows its whole text on
+   * hover; a wider window draws more. */
+  function rowChars(root) {
+    if (!charW) {
+      const probe = el('span', null, 'x'.repeat(100));
+      probe.style.cssText = 'position:absolute;visibility:hidden;white-space:pre';
+      root.appendChild(probe);
+      charW = probe.getBoundingClientRect().width / 100 || 7.5;
+      probe.remove();
+    }
+    return Math.max(80, Math.ceil(window.innerWidth / 2 / charW) + 8);
+  }
+
+  class DiffView {
+    constructor(scroller) {
+      this.root = scroller;
+      this.head = el('div', 'dhead');
+      this.top = el('div', 'pad');
+      this.body = el('div', 'ditems');
+      this.bottom = el('div', 'pad');
+      this.tail = el('div', 'dtail');
+      this.diff = null;
+      this.lang = '';
+      this.start = new Int32Array(1); /* item index of group g's heading; [n] = item count */
+      this.height = 800; /* of the view, in pixels, when last read */
+      this.first = 0;
+      this.last = -1;
+      this.pending = false;
+      this.chars = 0; /* characters of a side drawn (rowChars) */
+      this.root.addEventListener('scroll', () => this.schedule());
+      window.addEventListener('resize', () => {
+        if (this.diff && rowChars(this.root) > this.chars) this.render(true);
+        else this.schedule();
+      });
+    }
+
+    /* Shows D (a diff, or null for nothing) coloured as LANG, with the
+     * elements HEAD above the rows and TAIL below them. */
+    show(d, lang, head, tail) {
+      /* Read and scroll before the content changes: once it has, each of
+       * these would make Chromium lay the page out again, at once. */
+      this.height = this.root.clientHeight || 800;
+      this.chars = rowChars(this.root);
+      if (this.root.scrollTop) this.root.scrollTop = 0;
+      this.diff = d;
+      this.lang = lang || '';
+      const n = d ? d.groups.length : 0;
+      this.start = new Int32Array(n + 1);
+      for (let g = 0, k = 0; g <= n; g++) {
+        this.start[g] = k;
+        if (g < n) k += 1 + d.groups[g].length;
+      }
+      this.head.replaceChildren(...(head || []));
+      this.tail.replaceChildren(...(tail || []));
+      this.body.replaceChildren();
+      this.root.replaceChildren(this.head, this.top, this.body, this.bottom, this.tail);
+      this.first = 0;
+      this.last = -1;
+      this.render(true, 0);
+    }
+
+    /* Nothing but NODES (a message in place of a diff). */
+    clear(nodes) {
+      if (this.root.scrollTop) this.root.scrollTop = 0;
+      this.diff = null;
+      this.start = new Int32Array(1);
+      this.first = 0;
+      this.last = -1;
+      this.root.replaceChildren(...(nodes || []));
+    }
+
+    groupCount() {
+      return this.diff ? this.diff.groups.length : 0;
+    }
+
+    items() {
+      return this.start[this.start.length - 1];
+    }
+
+    /* The group whose items hold item K (binary search of the headings). */
+    groupOf(k) {
+      let lo = 0, hi = this.start.length - 2;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.start[mid] <= k) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    }
+
+    schedule() {
+      if (this.pending) return;
+      this.pending = true;
+      requestAnimationFrame(() => {
+        this.pending = false;
+        this.render(false);
+      });
+    }
+
+    heading(g) {
+      const d = this.diff, rows = d.groups[g];
+      const fa = rows.find((r) => r[1]), fb = rows.find((r) => r[3]);
+      const h = el('div', 'dgroup', 'change ' + (g + 1) + ' of ' + d.groups.length +
+        (fa ? ' \u2014 before: line ' + fa[1] : '') + (fb ? ', after: line ' + fb[3] : ''));
+      h.dataset.g = g;
+      return h;
+    }
+
+    /* One row: [kind, aLine, aText, bLine, bText]; a context row whose two
+     * sides are the same text stores it once (no bText). */
+    row(r) {
+      const row = el('div', 'drow ' + r[0]);
+      const side = (no, text, cls) => {
+        const nn = el('span', 'no', no || '');
+        const t = el('span', 'tx ' + cls);
+        if (text !== null) {
+          paint(t, text, this.lang, null, this.chars);
+          if (text.length > this.chars) t.title = text;
+        }
+        row.append(nn, t);
+      };
+      side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del');
+      side(r[3], r.length > 4 ? r[4] : r[2], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add');
+      return row;
+    }
+
+    item(k) {
+      const g = this.groupOf(k), i = k - this.start[g];
+      const e = i === 0 ? this.heading(g) : this.row(this.diff.groups[g][i - 1]);
+      e.dataset.k = k;
+      return e;
+    }
+
+    /* Draws the items in view (FORCE: even when they are the ones drawn);
+     * AT: the scroll offset into the items when the caller knows it (no
+     * layout is read). */
+    render(force, at) {
+      const n = this.items();
+      if (!this.diff || !n) {
+        this.top.style.height = this.bottom.style.height = '0px';
+        this.body.replaceChildren();
+        return;
+      }
+      let h = this.height, y = at;
+      if (y === undefined) {
+        h = this.height = this.root.clientHeight || 800;
+        y = this.root.scrollTop - this.head.offsetHeight;
+      }
+      const first = Math.max(0, Math.min(n - 1, Math.floor(y / ROW_H) - OVERSCAN));
+      const last = Math.min(n - 1, Math.max(first, Math.floor(y / ROW_H)) + Math.ceil(h / ROW_H) + 2 * OVERSCAN);
+      if (!force && first === this.first && last === this.last) return;
+      if (force) this.chars = rowChars(this.root);
+      const kept = new Map();
+      for (const e of force ? [] : this.body.children) {
+        const k = +e.dataset.k;
+        if (k >= first && k <= last) kept.set(k, e);
+      }
+      const frag = document.createDocumentFragment();
+      for (let k = first; k <= last; k++) frag.appendChild(kept.get(k) || this.item(k));
+      this.top.style.height = first * ROW_H + 'px';
+      this.bottom.style.height = (n - 1 - last) * ROW_H + 'px';
+      this.body.replaceChildren(frag);
+      this.first = first;
+      this.last = last;
+    }
+
+    /* Scrolls group G's heading to the top of the view and draws it. */
+    scrollToGroup(g) {
+      if (!this.diff || g < 0 || g >= this.groupCount()) return;
+      this.root.scrollTop = this.head.offsetHeight + this.start[g] * ROW_H;
+      this.render(false);
+    }
+
+    /* For the tests: the items there are and the ones drawn. */
+    window() {
+      return { items: this.items(), first: this.first, last: this.last, rowH: ROW_H };
+    }
+  }
+
+  return { DiffView, ROW_H };
+});
