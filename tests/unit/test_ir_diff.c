@@ -80,6 +80,25 @@ static void test_read_back(void)
     tk_ir_diff_free(d);
 }
 
+static void test_line_number_unread(void)
+{
+    /* A blank line is no kept line: "y" is kept line 1 of A but its line 3. */
+    const char *t = "x\n\ny\n";
+    tk_ir_diff *d = tk_ir_diff_texts(TK_IR_PLAIN, TK_STAGE_UNKNOWN, "a", t, strlen(t), "b",
+                                     "", 0, NULL);
+    g_assert_nonnull(d);
+    g_assert_cmpuint(tk_ir_diff_kept_count(d, TK_IR_A), ==, 2);
+    g_assert_cmpuint(tk_ir_diff_kept_number(d, TK_IR_A, 0), ==, 1);
+    g_assert_cmpuint(tk_ir_diff_kept_number(d, TK_IR_A, 1), ==, 3);
+    size_t len;
+    uint32_t line;
+    tk_ir_diff_kept_line(d, TK_IR_A, 1, &len, &line);
+    g_assert_cmpuint(line, ==, 3);
+    g_assert_cmpuint(tk_ir_diff_kept_number(d, TK_IR_A, 2), ==, 0); /* out of range */
+    g_assert_cmpuint(tk_ir_diff_kept_number(d, TK_IR_B, 0), ==, 0);
+    tk_ir_diff_free(d);
+}
+
 static void test_head_keeps_utf8_whole(void)
 {
     /* "h\xc3\xa9llo" is "héllo": the é is two bytes at 1 and 2. */
@@ -226,6 +245,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/ir_diff/read-back", test_read_back);
     g_test_add_func("/ir_diff/head-utf8", test_head_keeps_utf8_whole);
+    g_test_add_func("/ir_diff/line-number", test_line_number_unread);
     g_test_add_func("/ir_diff/budget-none", test_no_limit_is_the_grouped_diff);
     g_test_add_func("/ir_diff/budget-lines", test_cut_by_lines);
     g_test_add_func("/ir_diff/budget-skip", test_skip_then_page);

@@ -101,6 +101,12 @@ const char *tk_ir_diff_kept_line(const tk_ir_diff *d, int side, uint32_t k,
 TK_API
 size_t tk_ir_diff_kept_len(const tk_ir_diff *d, int side, uint32_t k);
 
+/* The 1-based line number of kept line K of SIDE in the side's text,
+ * known without reading it (for a caller that looks up the line's stacks
+ * with tk_ir_diff_line_stacks() but shows no text); 0 out of range. */
+TK_API
+uint32_t tk_ir_diff_kept_number(const tk_ir_diff *d, int side, uint32_t k);
+
 /* Whether kept line KA of A and kept line KB of B are the same bytes (a
  * context line whose text did not change at all, not even its value
  * numbers), told from their records: nothing is read.  0 out of range. */

@@ -262,6 +262,12 @@ size_t tk_ir_diff_kept_len(const tk_ir_diff *d, int side, uint32_t k)
     return l ? l->len : 0;
 }
 
+uint32_t tk_ir_diff_kept_number(const tk_ir_diff *d, int side, uint32_t k)
+{
+    uint32_t line = 0;
+    return kept_rec(d, side != 0, k, &line) ? line : 0;
+}
+
 int tk_ir_diff_kept_equal(const tk_ir_diff *d, uint32_t ka, uint32_t kb)
 {
     const tl_line *a = kept_rec(d, 0, ka, NULL), *b = kept_rec(d, 1, kb, NULL);
