@@ -1,10 +1,10 @@
 /* data_chain.c - chains of pass texts, stored so that the browser can
  * compose the diff of any two passes of a chain (pass_chain.h).  Everything
  * comes from the diffs the timeline build hands out (tk_timeline_step):
- * nothing here reads, normalizes or compares IR, apart from telling whether
- * two kept lines that the diff paired are the same bytes. */
-#include <string.h>
-
+ * nothing here normalizes or compares IR (whether two kept lines that the
+ * diff paired are the same bytes is tk_ir_diff_kept_equal()'s answer), and
+ * a line's text is read back only to be stored: what fits the budget is
+ * told from the lines' lengths first. */
 #include "pass_budget.h"
 #include "pass_chain.h"
 
@@ -63,9 +63,7 @@ static void write_line_runs(jw *w, const tk_ir_diff *d, int side)
     jw_arr(w);
     uint32_t n = tk_ir_diff_kept_count(d, side), prev = 0;
     for (uint32_t k = 0; k < n; k++) {
-        size_t len;
-        uint32_t line = 0;
-        tk_ir_diff_kept_line(d, side, k, &len, &line);
+        uint32_t line = tk_ir_diff_kept_number(d, side, k); /* nothing read */
         if (k == 0 || line != prev + 1) {
             jw_int(w, k);
             jw_int(w, line);
@@ -75,31 +73,54 @@ static void write_line_runs(jw *w, const tk_ir_diff *d, int side)
     jw_arr_end(w);
 }
 
-/* Kept line K of SIDE within budget B: written and TRUE, else FALSE. */
-static gboolean write_kept_budget(jw *w, tk_pass_budget *b, const tk_ir_diff *d,
-                                  int side, uint32_t k)
+/* Kept line K of SIDE (read back now). */
+static void write_kept(jw *w, const tk_ir_diff *d, int side, uint32_t k)
 {
     size_t len;
     const char *s = tk_ir_diff_kept_line(d, side, k, &len, NULL);
-    if (!tk_pass_budget_take(b, s ? len : 0))
-        return FALSE;
     jw_strn(w, s ? s : "", s ? len : 0);
-    return TRUE;
 }
 
-/* Whether SIDE of D fits the budget as a chain's first text. */
+/* Whether SIDE of D fits the budget as a chain's first text, told from
+ * its lines' lengths (nothing is read). */
 static gboolean side_fits(const tk_ir_diff *d, int side)
 {
     uint32_t n = tk_ir_diff_kept_count(d, side);
-    if (n > TK_PASS_BUDGET_ROWS)
+    if (n > TK_PASS_BUDGET_LINES)
         return FALSE;
     tk_pass_budget b = {0};
-    for (uint32_t k = 0; k < n; k++) {
-        size_t len;
-        if (!tk_ir_diff_kept_line(d, side, k, &len, NULL))
-            len = 0;
-        if (!tk_pass_budget_take(&b, len))
+    for (uint32_t k = 0; k < n; k++)
+        if (!tk_pass_budget_take(&b, tk_ir_diff_kept_len(d, side, k)))
             return FALSE;
+    return TRUE;
+}
+
+/* Whether kept line K of B, in an equal run with kept line KA of A, has
+ * other bytes (value numbers, locations): its text is stored then. */
+static gboolean text_changed(const tk_ir_diff *d, uint32_t ka, uint32_t k)
+{
+    return !tk_ir_diff_kept_equal(d, ka, k);
+}
+
+/* Whether what pass D's step stores (the text of the lines it added, and
+ * of those whose text changed) fits the budget, told from the lines'
+ * records (nothing is read). */
+static gboolean step_fits(const tk_ir_diff *d)
+{
+    tk_pass_budget b = {0};
+    size_t nh;
+    const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
+    for (size_t i = 0; i < nh; i++) {
+        if (h[i].tag != TK_HUNK_EQUAL) {
+            for (uint32_t k = h[i].b0; k < h[i].b1; k++)
+                if (!tk_pass_budget_take(&b, tk_ir_diff_kept_len(d, TK_IR_B, k)))
+                    return FALSE;
+            continue;
+        }
+        for (uint32_t j = 0; j < h[i].a1 - h[i].a0; j++)
+            if (text_changed(d, h[i].a0 + j, h[i].b0 + j) &&
+                !tk_pass_budget_take(&b, tk_ir_diff_kept_len(d, TK_IR_B, h[i].b0 + j)))
+                return FALSE;
     }
     return TRUE;
 }
@@ -109,10 +130,9 @@ static gboolean side_fits(const tk_ir_diff *d, int side)
  * included); FALSE (nothing kept) when it does not fit. */
 static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
 {
-    uint32_t n = tk_ir_diff_kept_count(d, TK_IR_A);
-    if (n > TK_PASS_BUDGET_ROWS)
+    if (!side_fits(d, TK_IR_A))
         return FALSE;
-    tk_pass_budget b = {0};
+    uint32_t n = tk_ir_diff_kept_count(d, TK_IR_A);
     jw *w = &c->dw;
     g_string_truncate(c->doc, 0);
     jw_init(w, c->doc);
@@ -124,10 +144,7 @@ static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
     jw_key(w, "t");
     jw_arr(w);
     for (uint32_t k = 0; k < n; k++)
-        if (!write_kept_budget(w, &b, d, TK_IR_A, k)) {
-            g_string_truncate(c->doc, 0);
-            return FALSE;
-        }
+        write_kept(w, d, TK_IR_A, k);
     jw_arr_end(w);
     jw_key(w, "n");
     write_line_runs(w, d, TK_IR_A);
@@ -157,15 +174,11 @@ static void write_empty_step(tk_pass_chains *c, gboolean loop)
         jw_int(&c->dw, 0);
 }
 
-/* Pass D's step, appended to the chain's steps when what it stores (the
- * text of the lines it added or whose text changed) fits the budget;
- * FALSE, and the steps as they were, when it does not. */
-static gboolean write_step(tk_pass_chains *c, const tk_ir_diff *d)
+/* Pass D's step, appended to the chain's steps (step_fits(D) said that
+ * it fits the budget). */
+static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
 {
     jw *w = &c->dw;
-    const jw saved = *w;
-    const gsize saved_len = c->doc->len;
-    tk_pass_budget b = {0};
     size_t nh;
     const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
     jw_obj(w);
@@ -183,8 +196,7 @@ static gboolean write_step(tk_pass_chains *c, const tk_ir_diff *d)
     for (size_t i = 0; i < nh; i++)
         if (h[i].tag != TK_HUNK_EQUAL)
             for (uint32_t k = h[i].b0; k < h[i].b1; k++)
-                if (!write_kept_budget(w, &b, d, TK_IR_B, k))
-                    goto over;
+                write_kept(w, d, TK_IR_B, k);
     jw_arr_end(w);
     jw_key(w, "u");
     jw_arr(w);
@@ -192,26 +204,16 @@ static gboolean write_step(tk_pass_chains *c, const tk_ir_diff *d)
         if (h[i].tag != TK_HUNK_EQUAL)
             continue;
         for (uint32_t j = 0; j < h[i].a1 - h[i].a0; j++) {
-            size_t la, lb;
-            const char *a = tk_ir_diff_kept_line(d, TK_IR_A, h[i].a0 + j, &la, NULL);
-            const char *bt = tk_ir_diff_kept_line(d, TK_IR_B, h[i].b0 + j, &lb, NULL);
-            if (!a || !bt || (la == lb && memcmp(a, bt, la) == 0))
+            if (!text_changed(d, h[i].a0 + j, h[i].b0 + j))
                 continue;
-            if (!tk_pass_budget_take(&b, lb))
-                goto over;
             jw_int(w, h[i].b0 + j);
-            jw_strn(w, bt, lb);
+            write_kept(w, d, TK_IR_B, h[i].b0 + j);
         }
     }
     jw_arr_end(w);
     jw_key(w, "n");
     write_line_runs(w, d, TK_IR_B);
     jw_obj_end(w);
-    return TRUE;
-over:
-    g_string_truncate(c->doc, saved_len);
-    *w = saved;
-    return FALSE;
 }
 
 static void close_chain(tk_pass_chains *c)
@@ -296,7 +298,10 @@ tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_s
     tk_ir_dialect dialect = tk_pass_level_dialect(st->entry->level);
     if (!st->continues)
         c->big_text = FALSE;
-    if (c->open && (!st->continues || dialect != c->dialect))
+    /* A chain ends where its text does not go on, and once its data is
+     * as big as a browser should load at once (pass_budget.h): the next
+     * chain starts from this pass's text. */
+    if (c->open && (!st->continues || dialect != c->dialect || c->doc->len >= TK_PASS_CHAIN_BYTES))
         close_chain(c);
     if (!st->diff) {
         /* the same bytes: a step of the chain, or of none when it goes on
@@ -311,17 +316,16 @@ tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_s
     }
     if (!c->open)
         open_chain(c, st);
-    gboolean new_base = !c->has_base;
-    if ((new_base && !write_base(c, st->diff)) || !write_step(c, st->diff)) {
-        /* Over the budget: the chain ends before this pass, which is
-         * stored on its own; the passes after it go on from its text
-         * after, which may be too big to start another chain. */
-        if (new_base)
-            c->has_base = FALSE; /* nothing of this pass is kept */
+    if (!step_fits(st->diff) || (!c->has_base && !write_base(c, st->diff))) {
+        /* Over the budget (told before anything is read): the chain ends
+         * before this pass, which is stored on its own; the passes after
+         * it go on from its text after, which may be too big to start
+         * another chain. */
         close_chain(c);
         c->big_text = !side_fits(st->diff, TK_IR_B);
         return TK_CHAIN_OVER_BUDGET;
     }
+    write_step(c, st->diff);
     c->big_text = FALSE;
     c->to = st->pass;
     return TK_CHAIN_IN;

@@ -43,33 +43,28 @@
  * groups and cuts the diffs it composes with them. */
 #define CONTEXT 3
 
+/* Writes the rows of the groups tk_ir_diff_group_budget() hands out. */
 typedef struct {
     const tk_ir_diff *d;
     jw *w;
-    tk_pass_budget budget; /* a pass that rewrote a module is cut */
-    uint32_t cut;          /* rows left out */
     gboolean in_group;
-    /* source lines the changed lines carry: "file:line" -> 1 */
-    GHashTable *touched;
-    tk_loctab *tab;
 } diff_writer;
 
-static void touch(diff_writer *dw, int side, uint32_t k)
+/* TOUCHED ("file:line" -> 1) gets the source lines in the stacks of kept
+ * line K of SIDE of D (its number is known without reading it). */
+static void touch(const tk_ir_diff *d, tk_loctab *tab, GHashTable *touched, int side, uint32_t k)
 {
-    if (!dw->touched)
-        return;
-    size_t len;
-    uint32_t line = 0;
-    if (!tk_ir_diff_kept_line(dw->d, side, k, &len, &line) || !line)
+    uint32_t line = tk_ir_diff_kept_number(d, side, k);
+    if (!line)
         return;
     const tk_stack_id *ids;
-    size_t n = tk_ir_diff_line_stacks(dw->d, side, line, &ids);
+    size_t n = tk_ir_diff_line_stacks(d, side, line, &ids);
     for (size_t i = 0; i < n; i++) {
         size_t nf;
-        const tk_frame *fr = tk_loctab_stack_frames(dw->tab, ids[i], &nf);
+        const tk_frame *fr = tk_loctab_stack_frames(tab, ids[i], &nf);
         for (size_t j = 0; j < nf; j++) {
             guint64 key = ((guint64)fr[j].file << 32) | fr[j].line;
-            g_hash_table_add(dw->touched, g_memdup2(&key, sizeof key));
+            g_hash_table_add(touched, g_memdup2(&key, sizeof key));
         }
     }
 }
@@ -77,7 +72,7 @@ static void touch(diff_writer *dw, int side, uint32_t k)
 /* One row: [kind, aLine, aText, bLine, bText] with kind "e" (context),
  * "d" (only in A), "i" (only in B), "r" (A's line became B's); a context
  * row whose two texts are the same bytes leaves bText out.  KA, KB: kept
- * lines, -1 for a side the row lacks.  Rows past the budget are counted. */
+ * lines, -1 for a side the row lacks. */
 static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
 {
     size_t la = 0, lb = 0;
@@ -89,10 +84,6 @@ static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
     if (!b)
         lb = 0;
     gboolean same = kind == 'e' && a && b && la == lb && memcmp(a, b, la) == 0;
-    if (!tk_pass_budget_take(&dw->budget, la + (same ? 0 : lb))) {
-        dw->cut++;
-        return;
-    }
     jw_arr(dw->w);
     char k[2] = {kind, 0};
     jw_str(dw->w, k);
@@ -134,26 +125,17 @@ static int group_hunk(const tk_hunk *h, void *user)
             row(dw, 'e', h->a0 + i, h->b0 + i);
         break;
     case TK_HUNK_DELETE:
-        for (uint32_t i = 0; i < na; i++) {
+        for (uint32_t i = 0; i < na; i++)
             row(dw, 'd', h->a0 + i, -1);
-            touch(dw, TK_IR_A, h->a0 + i);
-        }
         break;
     case TK_HUNK_INSERT:
-        for (uint32_t i = 0; i < nb; i++) {
+        for (uint32_t i = 0; i < nb; i++)
             row(dw, 'i', -1, h->b0 + i);
-            touch(dw, TK_IR_B, h->b0 + i);
-        }
         break;
     case TK_HUNK_REPLACE:
-        for (uint32_t i = 0; i < MAX(na, nb); i++) {
+        for (uint32_t i = 0; i < MAX(na, nb); i++)
             row(dw, i < na && i < nb ? 'r' : i < na ? 'd' : 'i',
                 i < na ? (int64_t)(h->a0 + i) : -1, i < nb ? (int64_t)(h->b0 + i) : -1);
-            if (i < na)
-                touch(dw, TK_IR_A, h->a0 + i);
-            if (i < nb)
-                touch(dw, TK_IR_B, h->b0 + i);
-        }
         break;
     default:
         break;
@@ -161,30 +143,49 @@ static int group_hunk(const tk_hunk *h, void *user)
     return 0;
 }
 
-/* TOUCHED collects the source lines of D's changed lines. */
+/* TOUCHED collects the source lines of all D's changed lines (stored or
+ * not: no text is read). */
 static void touch_changed(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched)
 {
     tk_ir_diff_bind(d, tab, NULL);
-    diff_writer dw = {.d = d, .touched = touched, .tab = tab};
     size_t nh;
     const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
     for (size_t i = 0; i < nh; i++) {
         if (h[i].tag == TK_HUNK_EQUAL)
             continue;
         for (uint32_t k = h[i].a0; k < h[i].a1; k++)
-            touch(&dw, TK_IR_A, k);
+            touch(d, tab, touched, TK_IR_A, k);
         for (uint32_t k = h[i].b0; k < h[i].b1; k++)
-            touch(&dw, TK_IR_B, k);
+            touch(d, tab, touched, TK_IR_B, k);
     }
 }
 
-/* Diff D as a JSON object on W, cut at the budget; TOUCHED (may be NULL)
- * collects the source lines of its changed lines (all of them, cut or
- * not).  Returns the number of rows left out. */
-static uint32_t diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
+static int count_nothing(const tk_hunk *h, void *user)
+{
+    (void)h;
+    (void)user;
+    return 0;
+}
+
+/* Whether D's diff is over the budget for one pass: told from its lines'
+ * lengths, nothing read. */
+static gboolean diff_over_budget(const tk_ir_diff *d)
+{
+    tk_ir_diff_budget b = tk_pass_diff_budget(CONTEXT);
+    tk_ir_diff_cut cut;
+    tk_ir_diff_group_budget(d, &b, count_nothing, NULL, &cut);
+    return cut.cut != 0;
+}
+
+/* Diff D as a JSON object on W, as much of it as the budget for one pass
+ * takes (pass_budget.h: the library cuts it, and reads back only the
+ * lines stored); TOUCHED (may be NULL) collects the source lines of its
+ * changed lines (all of them, cut or not).  Returns the number of lines
+ * of its unified diff left out. */
+static uint64_t diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
 {
     if (touched)
-        tk_ir_diff_bind(d, tab, NULL);
+        touch_changed(tab, d, touched);
     jw_obj(w);
     jw_key(w, "a");
     jw_str(w, tk_ir_diff_name(d, TK_IR_A));
@@ -197,22 +198,23 @@ static uint32_t diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw
     jw_int(w, st.removed);
     jw_key(w, "groups");
     jw_arr(w);
-    diff_writer dw = {.d = d, .w = w, .touched = touched, .tab = tab};
-    size_t nh;
-    const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
-    tk_diff_group(h, nh, CONTEXT, group_hunk, &dw);
+    diff_writer dw = {.d = d, .w = w};
+    tk_ir_diff_budget budget = tk_pass_diff_budget(CONTEXT);
+    tk_ir_diff_cut cut;
+    tk_ir_diff_group_budget(d, &budget, group_hunk, &dw, &cut);
     if (dw.in_group)
         jw_arr_end(w);
     jw_arr_end(w);
+    uint64_t left = cut.lines_skipped + cut.lines_left;
     jw_key(w, "cut");
-    jw_int(w, dw.cut);
+    jw_int(w, (int64_t)left);
     jw_obj_end(w);
-    return dw.cut;
+    return left;
 }
 
 /* What passes.js says of a pass's stored diff beyond its entry. */
 typedef struct {
-    uint32_t cut; /* rows of its diff (in a pd file) left out */
+    uint64_t cut; /* lines of its stored diff left out */
     gboolean big; /* kept out of chains by the budget (pass_budget.h) */
     gboolean own; /* its diff is a file of its own, pb-N.js */
 } pass_note;
@@ -336,7 +338,7 @@ static void flush_group(pass_sink *k)
     g_array_append_val(k->groups, k->level_from);
 }
 
-/* Pass PASS's diff D into its level's pd file, cut at the budget. */
+/* Pass PASS's diff D, within the budget, into its level's pd file. */
 static void group_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
 {
     if (!k->group_open) {
@@ -350,19 +352,18 @@ static void group_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     char key[24];
     g_snprintf(key, sizeof key, "%zu", pass);
     jw_key(&k->gw, key);
-    uint32_t cut = diff_json(k->tab, d, k->touched, &k->gw);
-    if (cut)
-        note_of(k, pass)->cut = cut;
+    diff_json(k->tab, d, k->touched, &k->gw);
 }
 
-/* The diff of a pass over the budget, cut, as data/ID/pb-PASS.js: up to
- * the budget's megabytes each, such diffs are loaded one at a time. */
+/* The diff of a pass over the budget (its diff, or its text for a chain),
+ * cut, as data/ID/pb-PASS.js: up to the budget's megabytes each, such
+ * diffs are loaded one at a time. */
 static void own_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
 {
     GString *g = g_string_new(NULL);
     jw w;
     jw_init(&w, g);
-    uint32_t cut = diff_json(k->tab, d, k->touched, &w);
+    uint64_t cut = diff_json(k->tab, d, k->touched, &w);
     char what[32];
     g_snprintf(what, sizeof what, "pb-%zu", pass);
     int rc = put_data(k->r, k->rk, what, g);
@@ -393,7 +394,7 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
     g_hash_table_remove_all(k->touched);
     if (v == TK_CHAIN_IN)
         touch_changed(k->tab, st->diff, k->touched);
-    else if (v == TK_CHAIN_OVER_BUDGET)
+    else if (v == TK_CHAIN_OVER_BUDGET || diff_over_budget(st->diff))
         own_diff(k, st->pass, st->diff);
     else
         group_diff(k, st->pass, st->diff);
@@ -577,8 +578,8 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     jw_obj(&w);
     jw_key(&w, "context");
     jw_int(&w, CONTEXT);
-    jw_key(&w, "maxRows");
-    jw_int(&w, TK_PASS_BUDGET_ROWS);
+    jw_key(&w, "maxLines");
+    jw_int(&w, TK_PASS_BUDGET_LINES);
     jw_key(&w, "maxBytes");
     jw_int(&w, (int64_t)TK_PASS_BUDGET_BYTES);
     char *see, *view;

@@ -118,21 +118,24 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
    * equal lines before and after it, changes closer than 2 CONTEXT + 1
    * equal lines in one group), in the format of the stored diffs: [kind,
    * aLine, aText, bLine, bText], a replace's lines paired as data_passes.c
-   * pairs them, cut after MAX_ROWS rows.  A composed diff is made here, so
-   * the rule runs here; CONTEXT and MAX_ROWS are RULES.context and
-   * RULES.maxRows, the ones data_passes.c grouped the stored diffs with
-   * (passes.js "diffs"), and test_report.mjs checks the groups of every
-   * pass against `tkview diff`. */
+   * pairs them, cut after MAX_LINES lines of the unified diff (a replace
+   * row is two: the line removed and the line added), the rows after that
+   * counted in lines.  A composed diff is made here, so the rule runs
+   * here; CONTEXT and MAX_LINES are RULES.context and RULES.maxLines, the
+   * ones data_passes.c grouped and cut the stored diffs with (passes.js
+   * "diffs"), and test_report.mjs checks the groups of every pass against
+   * `tkview diff`. */
   function groupRows(A, B, hs, rules) {
-    const CONTEXT = rules.context, MAX_ROWS = rules.maxRows;
+    const CONTEXT = rules.context, MAX_LINES = rules.maxLines;
     const groups = [];
-    let cur = null, rows = 0, cut = 0;
+    let cur = null, lines = 0, cut = 0;
     const push = (kind, i, j) => {
-      if (rows >= MAX_ROWS) {
-        cut++;
+      const n = kind === 'r' ? 2 : 1;
+      if (cut || lines + n > MAX_LINES) {
+        cut += n;
         return;
       }
-      rows++;
+      lines += n;
       cur.push([kind, i >= 0 ? A.ln[i] : 0, i >= 0 ? A.t[i] : null, j >= 0 ? B.ln[j] : 0, j >= 0 ? B.t[j] : null]);
     };
     const eq = (h, from, to) => {
@@ -164,7 +167,7 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
 
   /* The diff from the text before pass N to the text after pass M of chain
    * CI (N <= M), in the format of the stored diffs (the caller names its
-   * two sides), grouped and cut by RULES ({context, maxRows}). */
+   * two sides), grouped and cut by RULES ({context, maxLines}). */
   async function composeDiff(ci, n, m, rules) {
     const ch = await loadChain(ci);
     const A = chainText(ch, n - ch.from), B = chainText(ch, m - ch.from + 1);

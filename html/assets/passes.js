@@ -205,7 +205,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
         } else if (p.effect === 'unknown') row.appendChild(el('span', 'cnt', '?'));
         row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '') +
           (p.ch !== undefined ? '\nshift-click another pass of this chain: the diff across both' : '') +
-          (p.cut ? '\n' + p.cut + ' rows of its diff are not in the report (over its budget for one pass)' : '');
+          (p.cut ? '\n' + p.cut + ' lines of its diff are not in the report (over its budget for one pass)' : '');
         const idx = i;
         row.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(idx) : selectPass(idx)));
         list.appendChild(row);
@@ -311,7 +311,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
    * composed diff. */
   function tooBig() {
     const B = P.data.diffs;
-    return 'its IR is bigger than the report keeps of one pass (' + fmtCount(B.maxRows) + ' lines or ' +
+    return 'its IR is bigger than the report keeps of one pass (' + fmtCount(B.maxLines) + ' lines or ' +
       fmtCount(B.maxBytes / 1048576) + ' MiB of text), so the page cannot compose it';
   }
 
@@ -322,10 +322,10 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     if (!d.cut) return null;
     const B = P.data.diffs, fmt = fmtCount;
     const p = el('p', 'why cutnote');
-    p.appendChild(el('strong', null, fmt(d.cut) + ' more rows of this diff are not ' + (d.composed !== undefined ? 'shown' : 'in the report') + '. '));
+    p.appendChild(el('strong', null, fmt(d.cut) + ' more lines of this diff are not ' + (d.composed !== undefined ? 'shown' : 'in the report') + '. '));
     p.appendChild(document.createTextNode(d.composed !== undefined
-      ? 'The page composes at most ' + fmt(B.maxRows) + ' rows of a diff. '
-      : 'The report keeps at most ' + fmt(B.maxRows) + ' rows or ' + fmt(B.maxBytes / 1048576) + ' MiB of text of each pass\u2019s diff. '));
+      ? 'The page composes at most ' + fmt(B.maxLines) + ' lines of a diff. '
+      : 'The report keeps at most ' + fmt(B.maxLines) + ' lines or ' + fmt(B.maxBytes / 1048576) + ' MiB of text of each pass\u2019s diff. '));
     const cmd = seeCommand(span[0], span[1]);
     if (cmd) {
       p.appendChild(document.createTextNode('All of it: '));

@@ -634,7 +634,7 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
  * 300 lines of 32 KB in the dump at 1574 (`IR Dump Before
  * TritonGPUAccelerateMatmul`: after pass 18, TritonGPUOptimizeThreadLocality;
  * pass 19 removes them), before its line 1614 `    tt.return loc(#loc18)`.
- * About 11 MB: over the report's budget for one pass in rows (20 000) and
+ * About 11 MB: over the report's budget for one pass in lines (20 000) and
  * in bytes (8 MiB) respectively. */
 function giantPasses() {
   const dir = path.join(tmp, 'giant capture');
@@ -653,20 +653,15 @@ function giantPasses() {
   return dir;
 }
 
-/* The rows of `tkview diff` JSON as the report counts them: a context
- * line is a row, and a run of removed lines with the added lines after it
- * makes max(removed, added) rows (a line and its replacement side by side). */
-function cliRows(diff) {
-  let rows = 0;
-  for (const h of diff.hunks) {
-    let del = 0, ins = 0;
-    const flush = () => { rows += Math.max(del, ins); del = ins = 0; };
-    for (const l of h.lines) {
-      if (l.op === '-') { if (ins) flush(); del++; } else if (l.op === '+') ins++; else { flush(); rows++; }
-    }
-    flush();
-  }
-  return rows;
+/* The lines of `tkview diff` JSON: context, removed and added lines. */
+function cliLines(diff) {
+  return diff.hunks.reduce((k, h) => k + h.lines.length, 0);
+}
+
+/* The lines of the unified diff that stored rows GROUPS hold: a row with
+ * a line and its replacement side by side ("r") is two. */
+function rowLines(groups) {
+  return groups.reduce((k, g) => k + g.reduce((n, r) => n + (r[0] === 'r' ? 2 : 1), 0), 0);
 }
 
 /* A data file's value (TK.putz: gzip and base64), read without the page. */
@@ -682,15 +677,15 @@ await test('a giant pass: the report keeps its budget, opens it fast, says what 
   const plain = report(VA, 'giant-plain').out;
   const dataSize = (o) => fs.readdirSync(path.join(o, 'data', 'k001')).reduce((n, f) => n + fs.statSync(path.join(o, 'data', 'k001', f)).size, 0);
   note(`giant passes: report written in ${secs.toFixed(2)} s, pass data ${dataSize(out)} bytes (${dataSize(plain)} without the giant passes)`);
-  // What is stored of each giant pass: at most 20 000 rows and 8 MiB of
+  // What is stored of each giant pass: at most 20 000 lines and 8 MiB of
   // line text (pb-N.js, a file of its own), whatever the dump holds.
   for (const n of [14, 15, 18, 19]) {
     const json = readPutz(path.join(out, 'data', 'k001', `pb-${n}.js`));
     const d = JSON.parse(json);
-    const rows = d.groups.reduce((k, g) => k + g.length, 0);
+    const lines = rowLines(d.groups);
     const bytes = d.groups.flat().reduce((k, r) => k + (r[2] || '').length + (r[4] || '').length, 0);
-    assert(rows <= 20000 && bytes <= 8 << 20, `pass ${n}: ${rows} rows, ${bytes} bytes stored`);
-    assert(d.cut > 0, `pass ${n}: rows left out`);
+    assert(lines <= 20000 && bytes <= 8 << 20, `pass ${n}: ${lines} lines, ${bytes} bytes stored`);
+    assert(d.cut > 0, `pass ${n}: lines left out`);
     assert(json.length <= (8 << 20) + 64 * 20000, `pass ${n}: ${json.length} bytes of JSON`);
   }
   const pageFile = fs.readdirSync(out).find((f) => /^k001-.*\.html$/.test(f));
@@ -704,7 +699,7 @@ await test('a giant pass: the report keeps its budget, opens it fast, says what 
   // the counts are of all the lines, stored or not
   eq([ps[2].removed, ps[5].added, ps[6].removed], [25000, 300, 300], 'the lines the giant passes added and removed');
   const see = await page.evaluate(() => window.TK.use('passes').inspect().data.diffs.see);
-  for (const [n, why] of [[14, 'rows'], [15, 'rows'], [18, 'bytes'], [19, 'bytes']]) {
+  for (const [n, why] of [[14, 'lines'], [15, 'lines'], [18, 'bytes'], [19, 'bytes']]) {
     const ms = await page.evaluate(async (n) => {
       const t = performance.now();
       await window.TK.use('passes').select(n);
@@ -713,7 +708,7 @@ await test('a giant pass: the report keeps its budget, opens it fast, says what 
     }, n);
     const shown = await page.evaluate(() => {
       const P = window.TK.use('passes').inspect();
-      return { cut: P.diff.cut, rows: P.diff.groups.reduce((k, g) => k + g.length, 0), win: P.view.window(),
+      return { cut: P.diff.cut, groups: P.diff.groups, rows: P.diff.groups.reduce((k, g) => k + g.length, 0), win: P.view.window(),
         drawn: document.querySelectorAll('#pass-rows .drow').length, note: document.querySelector('#pass-rows .cutnote').textContent };
     });
     // all of it, from the command the page gives (run as it is written,
@@ -721,14 +716,14 @@ await test('a giant pass: the report keeps its budget, opens it fast, says what 
     const cmd = see + ' --pass ' + n;
     assert(shown.note.includes(cmd), `pass ${n}: the note names ${cmd}: ${shown.note}`);
     const full = JSON.parse(execFileSync('sh', ['-c', cmd.replace(/^tkview /, `'${TKVIEW}' `) + ' --json'], { encoding: 'utf8', maxBuffer: 1 << 30 }));
-    const all = cliRows(full);
-    eq(shown.rows + shown.cut, all, `pass ${n}: rows stored + rows left out = the rows of tkview diff`);
-    assert(shown.note.includes(shown.cut.toLocaleString('en-US') + ' more rows of this diff are not in the report'), shown.note);
-    if (why === 'rows') eq(shown.rows, 20000, `pass ${n}: cut at 20 000 rows`);
-    else assert(shown.rows < 300 && shown.rows > 200, `pass ${n}: cut at 8 MiB of 32 KB lines: ${shown.rows} rows`);
+    const all = cliLines(full), stored = rowLines(shown.groups);
+    eq(stored + shown.cut, all, `pass ${n}: lines stored + lines left out = the lines of tkview diff`);
+    assert(shown.note.includes(shown.cut.toLocaleString('en-US') + ' more lines of this diff are not in the report'), shown.note);
+    if (why === 'lines') eq(stored, 20000, `pass ${n}: cut at 20 000 lines`);
+    else assert(stored < 300 && stored > 200, `pass ${n}: cut at 8 MiB of 32 KB lines: ${stored} lines`);
     assert(shown.win.items === shown.rows + full.hunks.length || shown.win.items > shown.rows, 'items: rows and headings');
     assert(shown.drawn < 200, `pass ${n}: ${shown.drawn} rows drawn, those in view`);
-    note(`giant passes: pass ${n} (${shown.rows} rows stored, ${shown.cut} left out) opens in ${ms.toFixed(0)} ms`);
+    note(`giant passes: pass ${n} (${stored} lines stored, ${shown.cut} left out) opens in ${ms.toFixed(0)} ms`);
     assert(ms <= 1000, `pass ${n} opens in ${ms.toFixed(0)} ms`);
   }
   await page.screenshot({ path: path.join(ART, 'passes-giant.png') });
