@@ -56,6 +56,15 @@ void tk_cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id);
 /* Prints the builder's root, pretty, followed by a newline. */
 void tk_cli_json_print(JsonBuilder *b);
 
+/* "ttir, ttgir, llir, ptx, sass, amdgcn": the stage names the library knows,
+ * for messages and help.  Static. */
+const char *tk_cli_stage_names(void);
+
+/* Whether kernel K's answer lists stage S: the stage ONLY asked for with
+ * --stage, else every stage of K's backend (tk_kernel_stage_expected()). */
+gboolean tk_cli_stage_listed(const tk_kernel *k, tk_stage_kind s,
+                             tk_stage_kind only);
+
 /* Finds the kernel named by SPEC (or the only kernel when SPEC is NULL);
  * prints why not and returns NULL otherwise. */
 const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec);

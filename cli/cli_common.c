@@ -159,3 +159,25 @@ const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec)
     }
     return k;
 }
+
+const char *tk_cli_stage_names(void)
+{
+    static char names[128];
+    if (!names[0]) {
+        GString *s = g_string_new(NULL);
+        for (int k = 0; k < TK_STAGE_COUNT; k++)
+            g_string_append_printf(s, "%s%s", k ? ", " : "",
+                                   tk_stage_kind_name((tk_stage_kind)k));
+        g_strlcpy(names, s->str, sizeof names);
+        g_string_free(s, TRUE);
+    }
+    return names;
+}
+
+gboolean tk_cli_stage_listed(const tk_kernel *k, tk_stage_kind s,
+                             tk_stage_kind only)
+{
+    if (only != TK_STAGE_UNKNOWN)
+        return only == s;
+    return tk_kernel_stage_expected(k, s);
+}

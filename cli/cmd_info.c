@@ -48,8 +48,26 @@ static void meta_text(const tk_kernel_meta *m)
     if (m->triton_version)
         g_string_append_printf(s, "%striton %s", s->len ? ", " : "",
                                m->triton_version);
+    /* AMD: a second line, so that NVIDIA's reads as it always did. */
+    GString *amd = g_string_new(NULL);
+#define FIELD(name, v, unit)                                                   \
+    if ((v) >= 0)                                                             \
+        g_string_append_printf(amd, "%s%s %lld%s", amd->len ? ", " : "",      \
+                               name, (long long)(v), unit);
+    FIELD("wavefront", m->warp_size, "")
+    FIELD("waves_per_eu", m->waves_per_eu, "")
+    FIELD("sgprs", m->sgprs, "")
+    FIELD("agprs", m->agprs, "")
+    FIELD("vgpr_spills", m->vgpr_spills, "")
+    FIELD("sgpr_spills", m->sgpr_spills, "")
+    FIELD("static LDS", m->lds_static_bytes, " B")
+    FIELD("occupancy", m->occupancy, " waves/SIMD")
+#undef FIELD
     printf("  metadata: %s\n", s->len ? s->str : "(none found)");
     g_string_free(s, TRUE);
+    if (m->target && g_str_has_prefix(m->target, "hip") && amd->len)
+        printf("  amd: %s\n", amd->str);
+    g_string_free(amd, TRUE);
 }
 
 /* "mlir", "llvm" or "mixed": what the dumps of a pass file are. */
@@ -137,6 +155,8 @@ static void info_text(tk_bundle *b)
         }
         printf("  %-6s %8s %8s %8s  %s\n", "stage", "lines", "bound", "sources", "file");
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+            if (!tk_kernel_stage_expected(k, s))
+                continue;
             const tk_stage *st = tk_kernel_stage(k, s);
             if (!st) {
                 const char *why = tk_kernel_stage_missing(k, s);
@@ -191,6 +211,14 @@ static void json_meta(JsonBuilder *j, const tk_kernel_meta *m)
     FIELD("shared_bytes", m->shared_bytes)
     FIELD("registers", m->registers)
     FIELD("spill_bytes", m->spill_bytes)
+    FIELD("warp_size", m->warp_size)
+    FIELD("waves_per_eu", m->waves_per_eu)
+    FIELD("sgprs", m->sgprs)
+    FIELD("agprs", m->agprs)
+    FIELD("vgpr_spills", m->vgpr_spills)
+    FIELD("sgpr_spills", m->sgpr_spills)
+    FIELD("lds_static_bytes", m->lds_static_bytes)
+    FIELD("occupancy", m->occupancy)
 #undef FIELD
     json_builder_set_member_name(j, "target");
     if (m->target)
@@ -294,7 +322,9 @@ static void info_json(tk_bundle *b)
         json_builder_set_member_name(j, "missing_stages");
         json_builder_begin_object(j);
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
-            const char *why = tk_kernel_stage_missing(k, s);
+            const char *why = tk_kernel_stage_expected(k, s)
+                                  ? tk_kernel_stage_missing(k, s)
+                                  : NULL;
             if (why) {
                 json_builder_set_member_name(j, tk_stage_kind_name(s));
                 tk_cli_json_string(j, why, strlen(why));
@@ -304,6 +334,8 @@ static void info_json(tk_bundle *b)
         json_builder_set_member_name(j, "stages");
         json_builder_begin_object(j);
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+            if (!tk_kernel_stage_expected(k, s))
+                continue;
             const tk_stage *st = tk_kernel_stage(k, s);
             json_builder_set_member_name(j, tk_stage_kind_name(s));
             if (!st) {

@@ -34,12 +34,6 @@ int tk_report_put_z(tk_report *r, const char *rel, const char *key,
     return tk_put_queue_push(r->queue, rel, key, g_string_new_len(json->str, (gssize)json->len));
 }
 
-const char *tk_report_stage_label(tk_stage_kind kind)
-{
-    static const char *const labels[TK_STAGE_COUNT] = {"TTIR", "TTGIR", "LLVM IR", "PTX", "SASS"};
-    return kind < TK_STAGE_COUNT ? labels[kind] : "?";
-}
-
 uint32_t tk_report_u16_offset(const char *s, size_t off)
 {
     uint32_t n = 0;

@@ -16,7 +16,7 @@ typedef struct {
     char id[16];        /* "k001": names its page and data folder */
     char page[96];      /* "k001-add_kernel.html" */
     const tk_kernel *kernel;
-    uint32_t bound[5];  /* lines with a location, per stage */
+    uint32_t bound[TK_STAGE_COUNT]; /* lines with a location, per stage */
     int n_passes;       /* passes in its timeline, -1 none */
     int n_changed;      /* of those, passes that changed the IR */
 } tk_report_kernel;
@@ -72,10 +72,6 @@ int tk_report_assets(tk_report *r);
 /* The report's scripts, the names of their files in assets/, in the order
  * a kernel page lists them; NULL-terminated (assets.c). */
 extern const char *const tk_report_scripts[];
-
-/* How the report names stage KIND: "TTIR", "TTGIR", "LLVM IR", "PTX",
- * "SASS" (the index's columns, and in meta.js the kernel page's tabs). */
-const char *tk_report_stage_label(tk_stage_kind kind);
 
 /* UTF-16 offset of byte OFF of S, counting an invalid byte as one unit
  * (as jw_escape writes it as U+FFFD). */

@@ -4,8 +4,6 @@
  * tkv_bind_view_private.h lists. */
 #include "tkv_bind_view_private.h"
 
-static const char *const stage_titles[] = {"TTIR", "TTGIR", "LLVM IR", "PTX", "SASS"};
-
 G_DEFINE_FINAL_TYPE(TkvBindView, tkv_bind_view, GTK_TYPE_WIDGET)
 
 enum { SIG_ANCHOR_CHANGED, SIG_STAGE_CHANGED, SIG_FILE_CHANGED, N_SIGS };
@@ -72,7 +70,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
         for (int s = 0; s < TK_STAGE_COUNT; s++)
             if (tk_kernel_stage(self->k, (tk_stage_kind)s)) {
                 self->stages[self->n_stages++] = (tk_stage_kind)s;
-                gtk_string_list_append(stages, stage_titles[s]);
+                gtk_string_list_append(stages, tk_stage_kind_label((tk_stage_kind)s));
             }
         self->n_files = (guint)tkv_document_get_files(doc, kernel, &self->files);
         for (guint i = 0; i < self->n_files; i++) {
@@ -103,6 +101,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
     tk_stage_kind first = has_stage(self, TK_STAGE_TTGIR) ? TK_STAGE_TTGIR : self->stages[0];
     tk_stage_kind second = has_stage(self, TK_STAGE_PTX)    ? TK_STAGE_PTX :
                            has_stage(self, TK_STAGE_SASS)   ? TK_STAGE_SASS :
+                           has_stage(self, TK_STAGE_AMDGCN) ? TK_STAGE_AMDGCN :
                            self->stages[self->n_stages - 1];
     self->pane_stage[0] = first;
     self->pane_stage[1] = second;

@@ -7,8 +7,9 @@
 
 #include "tkv_text.h"
 
-static const char *const stage_languages[] = {"tkview-mlir", "tkview-mlir", "tkview-llvm",
-                                              "tkview-ptx", "tkview-sass"};
+static const char *const stage_languages[TK_STAGE_COUNT] = {
+    "tkview-mlir", "tkview-mlir", "tkview-llvm", "tkview-ptx", "tkview-sass",
+    "tkview-amdgcn"};
 
 static gboolean text_is_blank(const char *s, size_t len)
 {

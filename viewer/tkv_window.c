@@ -320,7 +320,8 @@ void tkv_window_update_stack_panel(TkvWindow *self)
     const char *heading;
     size_t n = tkv_pass_view_get_selected_stacks(self->pass_view, &ids, &heading);
     if (heading)
-        tkv_stack_panel_show_stacks(self->stack_panel, self->doc, heading, ids, n, FALSE);
+        tkv_stack_panel_show_stacks(self->stack_panel, self->doc, heading, ids, n,
+                                    TK_STAGE_UNKNOWN);
     else
         tkv_stack_panel_clear(self->stack_panel, "Select a line of the diff to see where it "
                                                  "came from.");

@@ -37,7 +37,7 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom,
     const k = ev.key;
     if (k === 'n') panes.gotoHit(1);
     else if (k === 'p' || k === 'N') panes.gotoHit(-1);
-    else if (k >= '1' && k <= '5') panes.setStage(kernel.stages()[+k - 1]);
+    else if (k >= '1' && k <= '9' && kernel.stages()[+k - 1]) panes.setStage(kernel.stages()[+k - 1]);
     else if (k === 'l') document.getElementById('toggle-loc').click();
     else return;
     ev.preventDefault();
@@ -54,6 +54,15 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom,
     if (m.spill_bytes !== undefined) parts.push(m.spill_bytes + ' B spilled');
     if (m.target) parts.push(m.target);
     if (m.triton) parts.push('Triton ' + m.triton);
+    /* AMD: wavefront, registers and occupancy from the .amdgcn */
+    if (m.target && m.target.startsWith('hip')) {
+      if (m.warp_size !== undefined) parts.push('wavefront ' + m.warp_size);
+      if (m.waves_per_eu !== undefined) parts.push('waves_per_eu ' + m.waves_per_eu);
+      if (m.sgprs !== undefined) parts.push(m.sgprs + ' SGPRs');
+      if (m.agprs !== undefined) parts.push(m.agprs + ' AGPRs');
+      if (m.lds_static_bytes !== undefined) parts.push(fmtBytes(m.lds_static_bytes) + ' static LDS');
+      if (m.occupancy !== undefined) parts.push('occupancy ' + m.occupancy + ' waves/SIMD');
+    }
     if (meta.irloc) parts.push('USE_IR_LOC=' + meta.irloc);
     const box = document.getElementById('meta');
     box.replaceChildren(el('span', null, parts.join(' \u00b7 ')));

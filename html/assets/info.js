@@ -110,7 +110,11 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       });
       box.appendChild(ol);
     });
-    if (inferred) box.appendChild(el('p', 'note', 'Callers from PTX: the SASS line carries only its innermost frame; the PTX shows one stack for it.'));
+    if (inferred) {
+      const from = kernel.meta().stages[stage].callersFrom || 'PTX';
+      box.appendChild(el('p', 'note', 'Callers from ' + from + ': the ' + kernel.label(stage) +
+        ' line carries only its innermost frame; the ' + from + ' shows one stack for it.'));
+    }
     const us = b.layByLine.get(line);
     if (us) {
       box.appendChild(el('h3', null, 'layouts on this line'));

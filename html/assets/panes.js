@@ -329,7 +329,8 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info'], function (do
     srcView = new codeview.CodeView(document.getElementById('src-pane'));
     irView = new codeview.CodeView(document.getElementById('ir-pane'));
     ir2View = new codeview.CodeView(document.getElementById('ir2-pane'));
-    const first = ['ttgir', 'ttir', 'llir', 'ptx', 'sass'].find((s) => !meta.stages[s].missing) || 'ttgir';
+    /* TTGIR first, else the first stage there is, in the library's order */
+    const first = ['ttgir', ...kernel.stages()].find((s) => meta.stages[s] && !meta.stages[s].missing) || 'ttgir';
     S.stage = first;
     S.file = meta.main >= 0 ? meta.main : meta.files.length ? meta.files[0] : -1;
     info.help();

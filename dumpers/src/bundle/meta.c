@@ -1,8 +1,9 @@
 /* meta.c - a kernel's metadata: Triton's NAME.json and the cubin.
  *
  * NAME.json (in Triton's cache) gives the launch configuration Triton chose:
- * num_warps, num_ctas, num_stages, "shared" (bytes of shared memory),
- * target {backend, arch} and triton_version.  Registers and local memory are
+ * num_warps, num_ctas, num_stages, "shared" (bytes of shared memory, LDS on
+ * AMD), warp_size, target {backend, arch}, triton_version and, for AMD,
+ * waves_per_eu.  Registers and local memory are
  * not in it (Triton asks the driver at load time), so they are read from the
  * cubin's ELF: NVIDIA's ".nv.info" sections hold a list of attributes
  * (EIATTR_*), among them the register count and the frame size of each
@@ -56,6 +57,8 @@ int bundle_meta_read_json(tk_kernel *k, const char *path, char **hash,
     k->meta.num_ctas = bundle_json_int(o, "num_ctas");
     k->meta.num_stages = bundle_json_int(o, "num_stages");
     k->meta.shared_bytes = bundle_json_int(o, "shared");
+    k->meta.warp_size = bundle_json_int(o, "warp_size");
+    k->meta.waves_per_eu = bundle_json_int(o, "waves_per_eu");
     char *target = target_string(bundle_json_object(o, "target"));
     kernel_set_target(k, target);
     g_free(target);

@@ -23,6 +23,8 @@ enum {
     KERNEL_RANK_SNIFFED = 1, /* kind guessed from the content (.txt, no ext) */
     KERNEL_RANK_SASS = 2,    /* .sass: no line info */
     KERNEL_RANK_SASS_G = 3,  /* .sass_g: innermost frames only */
+    KERNEL_RANK_AMDGCN_DIS = 3, /* .amdgcn_dis (llvm-objdump of the code
+                                   object): innermost frames, no columns */
     KERNEL_RANK_NAMED = 4    /* the extension says the kind (.sass_gi included) */
 };
 
@@ -42,6 +44,7 @@ struct tk_kernel {
     tk_stage *stages[TK_STAGE_COUNT];
     char *meta_path;   /* NAME.json; NULL when none */
     char *cubin_path;  /* NAME.cubin; NULL when none */
+    char *hsaco_path;  /* NAME.hsaco, AMD's code object; NULL when none */
     char *source_path; /* NAME.source: the TTIR before any pass (kept for the
                           pass views); NULL when none */
     tk_kernel_meta meta; /* its strings point at the two below */
@@ -70,6 +73,9 @@ gboolean kernel_offer_stage(tk_kernel *kernel, tk_stage_kind kind,
 /* Reads every stage file the kernel names into stages, interning locations
  * in the bundle's table.  Returns the number of stages read. */
 int kernel_read_stages(tk_kernel *kernel, tk_loctab *tab, tk_diags *diags);
+
+/* Sets every number of META to unknown (-1) and its strings to NULL. */
+void kernel_meta_init(tk_kernel_meta *meta);
 
 /* Sets the kernel's target and Triton version (copied; NULL for unknown). */
 void kernel_set_target(tk_kernel *kernel, const char *target);
