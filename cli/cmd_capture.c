@@ -15,8 +15,11 @@ static const char summary[] =
     "with line info (when nvdisasm is found) and the sources its locations\n"
     "name.  The program's output passes through; its stderr is shown without\n"
     "the dump text.  An interrupted or failing program still gives a bundle,\n"
-    "marked incomplete.  With --mlir, compiles FILE.mlir with Debian's MLIR\n"
-    "and LLVM tools instead (no GPU, no Triton needed).\n"
+    "marked incomplete.  The same on an AMD GPU (ROCm's Triton): AMDGCN and\n"
+    "the code object come in place of PTX, SASS and the cubin.  --target\n"
+    "hip:gfx942 is for a program that compiles for a GPU it does not have\n"
+    "(triton.compile(..., target=...)).  With --mlir, compiles FILE.mlir\n"
+    "with Debian's MLIR and LLVM tools instead (no GPU, no Triton needed).\n"
     "\n"
     "Exit status: 0 complete bundle written, 1 bundle written but incomplete\n"
     "(the program failed or was interrupted), 2 bad arguments, 3 no bundle\n"
@@ -61,7 +64,7 @@ int tk_cmd_capture(int argc, char **argv)
         command[i + 1] = g_strdup(argv[i]);
 
     char *out = NULL, *kernel = NULL, *irloc = NULL, *mlir = NULL;
-    char *pipeline = NULL, *arch = NULL;
+    char *pipeline = NULL, *arch = NULL, *target = NULL;
     char **source_dirs = NULL;
     gboolean force = FALSE, keep_work = FALSE, no_progress = FALSE;
     gboolean quiet = FALSE;
@@ -83,6 +86,10 @@ int tk_cmd_capture(int argc, char **argv)
          "docs/capture.md)", "PIPELINE"},
         {"arch", 0, 0, G_OPTION_ARG_STRING, &arch,
          "With --mlir: the GPU to compile for (default sm_90)", "SM"},
+        {"target", 0, 0, G_OPTION_ARG_STRING, &target,
+         "The GPU the program compiles for (hip:gfx942, cuda:90): told to "
+         "the program as TKVIEW_TARGET, checked against what it compiled",
+         "BACKEND:ARCH"},
         {"keep-work", 0, 0, G_OPTION_ARG_NONE, &keep_work,
          "Keep the work folder (the raw dumps and the whole stderr)", NULL},
         {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress,
@@ -133,6 +140,15 @@ int tk_cmd_capture(int argc, char **argv)
         tk_cli_error("--kernel and --irloc are for Triton programs, not --mlir");
         goto done;
     }
+    if (target && mlir) {
+        tk_cli_error("--target is for Triton programs; --mlir takes --arch");
+        goto done;
+    }
+    if (target && !tk_capture_target_valid(target)) {
+        tk_cli_error("--target %s: expected BACKEND:ARCH, hip:ARCH or "
+                     "cuda:ARCH (hip:gfx942, cuda:90)", target);
+        goto done;
+    }
     if (!mlir && (pipeline || arch)) {
         tk_cli_error("--pipeline and --arch go with --mlir");
         goto done;
@@ -143,6 +159,7 @@ int tk_cmd_capture(int argc, char **argv)
     g_free(rel);
     c.force = force;
     c.keep_work = keep_work;
+    c.target = g_strdup(target);
     c.quiet = quiet;
     GPtrArray *dirs = g_ptr_array_new();
     for (size_t i = 0; source_dirs && source_dirs[i]; i++)
@@ -178,6 +195,7 @@ done:
     g_free(mlir);
     g_free(pipeline);
     g_free(arch);
+    g_free(target);
     g_strfreev(source_dirs);
     g_option_context_free(ctx);
     return rc;

@@ -85,13 +85,15 @@ uint64_t tk_stderr_filter_shown_lines(const tk_stderr_filter *f);
 /* ---- progress on a terminal (capture_progress.c) ---------------------- */
 
 /* One status line on stderr, redrawn at most four times a second: kernels
- * compiled (kernel folders holding a cubin), bytes of dumps written. */
+ * compiled (entries of Triton's cache holding a __grp__NAME.json, written
+ * last), bytes of dumps written. */
 typedef struct tk_capture_progress tk_capture_progress;
 
 /* TTY may be NULL: then nothing is drawn but counting still works.
- * DUMP_DIR is TRITON_DUMP_DIR, DUMP_FILES the files whose size counts as
- * dump bytes besides the stderr (NULL-terminated; may be NULL). */
-tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *dump_dir,
+ * CACHE_DIR is TRITON_CACHE_DIR (NULL: no kernel count), DUMP_FILES the
+ * files whose size counts as dump bytes besides the stderr
+ * (NULL-terminated; may be NULL). */
+tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *cache_dir,
                                              const char *const *dump_files);
 void tk_capture_progress_free(tk_capture_progress *p); /* clears the line */
 void tk_capture_progress_add_bytes(tk_capture_progress *p, uint64_t n);
@@ -189,6 +191,13 @@ typedef struct {
      * all of them (no nvdisasm), NULL when SASS could be made. */
     GHashTable *sass_missing;
     char *sass_missing_all;
+    /* The same for an AMD kernel's AMDGCN, when Triton left no .amdgcn and
+     * its .hsaco could not be disassembled. */
+    GHashTable *amdgcn_missing;
+    char *amdgcn_missing_all;
+    /* --target BACKEND:ARCH ("hip:gfx942"): what the kernels must have been
+     * compiled for; NULL: any. */
+    char *target;
 } tk_capture;
 
 /* Checks that OUTDIR can be written (absent, an empty folder, or with
@@ -225,6 +234,10 @@ typedef struct {
     gboolean progress;    /* draw progress (stderr is a terminal) */
 } tk_capture_triton_opts;
 
+/* Whether TARGET reads as --target takes it: "hip:ARCH" or "cuda:ARCH",
+ * ARCH of [A-Za-z0-9_] ("hip:gfx942", "cuda:90"). */
+gboolean tk_capture_target_valid(const char *target);
+
 /* Captures a Triton program into C (begun).  Returns a TK_CAPTURE_EXIT_*
  * code; prints what happened. */
 int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o);
@@ -247,5 +260,17 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o);
  * WHY_MISSING (where it was looked for) for every kernel. */
 void tk_capture_make_sass(tk_capture *c, const char *nvdisasm,
                           const char *const *dirs, const char *why_missing);
+
+/* Whether a kernel folder under one of DIRS (NULL-terminated; each holds
+ * one folder per kernel) holds a file whose name ends with SUFFIX. */
+gboolean tk_capture_any_kernel_file(const char *const *dirs, const char *suffix);
+
+/* Makes NAME.amdgcn_dis beside every NAME.hsaco under the folders DIRS
+ * (NULL-terminated; each holds one folder per kernel) that has no
+ * NAME.amdgcn, with llvm-objdump -d --line-numbers (--mcpu from a NAME.json
+ * beside it, else the code object's own ELF flags), and records in C why a
+ * kernel has none.  Does nothing, not even look for the tool, when every
+ * code object has its .amdgcn (capture_amdgcn.c). */
+void tk_capture_make_amdgcn(tk_capture *c, const char *const *dirs);
 
 #endif
