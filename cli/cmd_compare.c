@@ -320,8 +320,19 @@ static void print_first(const tk_compare *cmp)
 static void print_config(const tk_compare *cmp)
 {
     const tk_config *c[2] = {tk_compare_config(cmp, 0), tk_compare_config(cmp, 1)};
+    if (!tk_config_count(c[0]) && !tk_config_count(c[1]))
+        return;
     GPtrArray *diff = config_differences(c[0], c[1]);
-    printf("\nconfiguration     A                    B\n");
+    /* Columns as wide as their longest value (A's at most 48 wide). */
+    size_t wn = 10, wa = 1;
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < tk_config_count(c[s]); i++) {
+            const tk_config_item *it = tk_config_get(c[s], i);
+            wn = MAX(wn, strlen(it->name));
+            if (s == 0)
+                wa = MAX(wa, MIN(strlen(it->value), 48));
+        }
+    printf("\nconfiguration%*s A%*s B\n", (int)(wn - 10), "", (int)wa, "");
     /* A's items in order, then B's that A lacks. */
     for (int s = 0; s < 2; s++)
         for (size_t i = 0; i < tk_config_count(c[s]); i++) {
@@ -335,19 +346,16 @@ static void print_config(const tk_compare *cmp)
                 differs |= strcmp(diff->pdata[d], it->name) == 0;
             printf("%s ", differs ? "*" : " ");
             put(it->name);
-            printf("%*s", (int)(16 - MIN(strlen(it->name), 16)), "");
-            char *va = a ? g_strdup(a->value) : g_strdup("-");
-            char *vb = b ? g_strdup(b->value) : g_strdup("-");
+            printf("%*s  ", (int)(wn - strlen(it->name)), "");
+            const char *va = a ? a->value : "-", *vb = b ? b->value : "-";
             put(va);
-            printf("%*s ", (int)(20 - MIN(strlen(va), 20)), "");
+            printf("%*s  ", (int)(wa - MIN(strlen(va), wa)), "");
             put(vb);
             if (it->origin == TK_CONFIG_TILE)
                 printf("   (tl.arange)");
             else if (it->origin == TK_CONFIG_CONSTANT)
                 printf("   (constant)");
             putchar('\n');
-            g_free(va);
-            g_free(vb);
         }
     g_ptr_array_free(diff, TRUE);
 }
@@ -411,12 +419,13 @@ static void print_rows(const tk_compare *cmp, gboolean all)
             continue;
         }
         /* A run of rows that are not notable, folded into one line. */
-        size_t j = i, same = 0, differ = 0, unknown = 0;
+        size_t j = i, same = 0, differ = 0, unknown = 0, effect_unknown = 0;
         while (j < n && !notable(tk_compare_row_get(cmp, j), j, first)) {
-            tk_compare_verdict v = tk_compare_row_get(cmp, j)->output;
-            same += v == TK_COMPARE_SAME;
-            differ += v == TK_COMPARE_DIFFERENT;
-            unknown += v == TK_COMPARE_UNKNOWN;
+            const tk_compare_row *x = tk_compare_row_get(cmp, j);
+            same += x->output == TK_COMPARE_SAME;
+            differ += x->output == TK_COMPARE_DIFFERENT;
+            unknown += x->output == TK_COMPARE_UNKNOWN;
+            effect_unknown += x->effect == TK_COMPARE_UNKNOWN;
             j++;
         }
         if (j - i == 1) {
@@ -429,8 +438,14 @@ static void print_rows(const tk_compare *cmp, gboolean all)
                 printf(" %zu different", differ);
             if (unknown)
                 printf(" %zu unknown", unknown);
-            printf("%s\n", first != TK_COMPARE_NONE && i > first
-                               ? "; each did the same to both" : "");
+            if (first != TK_COMPARE_NONE && i > first) {
+                if (effect_unknown)
+                    printf("; %zu did the same to both, %zu unknown", j - i - effect_unknown,
+                           effect_unknown);
+                else
+                    printf("; each did the same to both");
+            }
+            putchar('\n');
         }
         i = j;
     }
@@ -438,6 +453,13 @@ static void print_rows(const tk_compare *cmp, gboolean all)
 
 static void print_stages(const tk_compare *cmp)
 {
+    int any = 0;
+    for (int k = 0; k < TK_STAGE_COUNT; k++) {
+        const tk_compare_stage *st = tk_compare_final_stage(cmp, (tk_stage_kind)k);
+        any |= st->have[0] || st->have[1];
+    }
+    if (!any)
+        return;
     printf("\nfinal stages:");
     for (int k = 0; k < TK_STAGE_COUNT; k++) {
         const tk_compare_stage *st = tk_compare_final_stage(cmp, (tk_stage_kind)k);
