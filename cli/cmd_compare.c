@@ -317,7 +317,7 @@ static void print_first(const tk_compare *cmp)
                "there\n", unknown, unknown == 1 ? "" : "es");
 }
 
-static void print_config(const tk_compare *cmp)
+static void print_config(tk_compare *cmp)
 {
     const tk_config *c[2] = {tk_compare_config(cmp, 0), tk_compare_config(cmp, 1)};
     if (!tk_config_count(c[0]) && !tk_config_count(c[1]))

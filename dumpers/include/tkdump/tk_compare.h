@@ -45,6 +45,14 @@
  * Ownership: a comparison borrows both bundles and kernels (they must
  * outlive it); it owns its timelines, rows and configurations.  Strings in
  * rows are the timelines' (their pass indexes').
+ *
+ * Threads: tk_compare_build() touches the bundles only through their pass
+ * files (indexed on first use, as tk_timeline_of_kernel() does) and their
+ * final stages' text; it never writes a location table, so a front end may
+ * run it on a worker while its other views read the bundles' tables.
+ * tk_compare_config() and tk_compare_lines() read locations and intern them
+ * into the bundles' tables on their first call: call them where those
+ * tables may be written (the thread that owns them).
  */
 #ifndef TKDUMP_TK_COMPARE_H
 #define TKDUMP_TK_COMPARE_H
@@ -144,9 +152,9 @@ tk_bundle *tk_compare_bundle(const tk_compare *cmp, int side);
 /* SIDE's timeline; NULL when its kernel has no pass dumps. */
 TK_API
 const tk_timeline *tk_compare_timeline(const tk_compare *cmp, int side);
-/* SIDE's configuration (tk_config.h). */
+/* SIDE's configuration (tk_config.h), read on the first call. */
 TK_API
-const tk_config *tk_compare_config(const tk_compare *cmp, int side);
+const tk_config *tk_compare_config(tk_compare *cmp, int side);
 
 TK_API
 size_t tk_compare_row_count(const tk_compare *cmp);

@@ -102,7 +102,6 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
 static void build_side(tk_compare *cmp, int s, unsigned flags, tk_diags *diags)
 {
     cmp_side *side = &cmp->side[s];
-    side->config = tk_config_read(side->bundle, side->kernel, diags);
     if (flags & TK_COMPARE_NO_PASSES)
         return;
     tk_timeline_part *parts;
@@ -205,9 +204,12 @@ const tk_timeline *tk_compare_timeline(const tk_compare *cmp, int side)
     return cmp->side[side != 0].tl;
 }
 
-const tk_config *tk_compare_config(const tk_compare *cmp, int side)
+const tk_config *tk_compare_config(tk_compare *cmp, int side)
 {
-    return cmp->side[side != 0].config;
+    cmp_side *s = &cmp->side[side != 0];
+    if (!s->config)
+        s->config = tk_config_read(s->bundle, s->kernel, NULL);
+    return s->config;
 }
 
 size_t tk_compare_row_count(const tk_compare *cmp)
