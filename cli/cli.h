@@ -68,6 +68,11 @@ gboolean tk_cli_stage_listed(const tk_kernel *k, tk_stage_kind s,
 /* Finds the kernel named by SPEC (or the only kernel when SPEC is NULL);
  * prints why not and returns NULL otherwise. */
 const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec);
+/* The kernel SPEC names in BUNDLE (given with OPTION, "--kernel-b"); when
+ * none or several do, prints why (listing the candidates) and returns
+ * NULL. */
+const tk_kernel *tk_cli_find_kernel(const tk_bundle *bundle, const char *spec,
+                                    const char *option);
 
 /* Subcommands: each takes argv after the subcommand name (argv[0] is the
  * subcommand) and returns an exit code. */
@@ -78,6 +83,7 @@ int tk_cmd_bundle(int argc, char **argv);
 int tk_cmd_passes(int argc, char **argv);
 int tk_cmd_diff(int argc, char **argv);
 int tk_cmd_history(int argc, char **argv);
+int tk_cmd_compare(int argc, char **argv);
 int tk_cmd_capture(int argc, char **argv);
 int tk_cmd_html(int argc, char **argv);
 /* `tkview [PATH]`: replaces the process with the desktop viewer (argv[1..]

@@ -38,6 +38,10 @@ static const char usage[] =
     "  history PATH --source FILE:LINE [--kernel K] [--exact] [--json]\n"
     "                                          the passes that changed a source\n"
     "                                          line's IR\n"
+    "  compare PATH --kernel K --kernel-b K2 [--json]\n"
+    "  compare PATH_A PATH_B --kernel K [--kernel-b K2] [--json]\n"
+    "                                          where two compilations of a kernel\n"
+    "                                          part ways, pass by pass\n"
     "  capture [-o BUNDLE] -- PROGRAM [ARGS...]  run a Triton program with the\n"
     "                                          dump knobs set; write a bundle\n"
     "  capture --mlir FILE.mlir [-o BUNDLE]    the same with the MLIR/LLVM tools\n"
@@ -88,6 +92,8 @@ int main(int argc, char **argv)
         return tk_cmd_diff(argc - 1, argv + 1);
     if (!strcmp(cmd, "history"))
         return tk_cmd_history(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return tk_cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "capture"))
         return tk_cmd_capture(argc - 1, argv + 1);
     if (!strcmp(cmd, "--html") || !strcmp(cmd, "html"))

@@ -16,6 +16,10 @@ const char *const tk_report_scripts[] = {
     NULL,
 };
 
+const char *const tk_report_compare_scripts[] = {
+    "tk.js", "data.js", "dom.js", "syntax.js", "compare.js", NULL,
+};
+
 static int write_asset(tk_report *r, GResource *res, const char *name)
 {
     char *path = g_strdup_printf("/org/tkview/html/%s", name);
@@ -41,5 +45,8 @@ int tk_report_assets(tk_report *r)
     int rc = write_asset(r, res, "report.css");
     for (size_t i = 0; rc == 0 && tk_report_scripts[i]; i++)
         rc = write_asset(r, res, tk_report_scripts[i]);
+    /* compare.js: the comparison pages' own module; the others are shared */
+    if (rc == 0)
+        rc = write_asset(r, res, "compare.js");
     return rc;
 }

@@ -183,9 +183,7 @@ static void touch_changed(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched)
     }
 }
 
-/* Diff D as a JSON object on W; TOUCHED (may be NULL) collects the source
- * lines of its changed lines. */
-static void diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
+void tk_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
 {
     if (touched)
         tk_ir_diff_bind(d, tab, NULL);
@@ -324,7 +322,7 @@ static void group_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     char key[24];
     g_snprintf(key, sizeof key, "%zu", pass);
     jw_key(&k->gw, key);
-    diff_json(k->tab, d, k->touched, &k->gw);
+    tk_report_diff_json(k->tab, d, k->touched, &k->gw);
 }
 
 static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user)
@@ -426,7 +424,7 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
             GString *g = g_string_new(NULL);
             jw dw;
             jw_init(&dw, g);
-            diff_json(NULL, d, NULL, &dw);
+            tk_report_diff_json(NULL, d, NULL, &dw);
             rc = put_data(r, rk, what, g);
             g_string_free(g, TRUE);
             tk_ir_diff_free(d);

@@ -171,6 +171,7 @@ int tk_report_index(tk_report *r, const char *notes_html)
         tk_attr(p, "id", "passes-only");
         g_free(text);
     }
+    tk_report_index_compares(r, body);
     xmlNodePtr foot = tk_el(body, "footer", NULL, NULL);
     tk_text(foot, "Opens from file:// with no server and no network. ");
     tk_text(foot, "Click a kernel to see what each source line became.");

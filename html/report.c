@@ -97,6 +97,7 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
         .opts = opts,
         .sources = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
         .kernels = g_array_new(FALSE, TRUE, sizeof(tk_report_kernel)),
+        .compares = g_array_new(FALSE, TRUE, sizeof(tk_report_compare)),
     };
     int rc = -1;
     g_mutex_init(&r.lock);
@@ -128,7 +129,8 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
         if (tk_report_kernel_data(&r, rk) || tk_report_kernel_write(&r, rk))
             goto fail;
     }
-    if (tk_report_files(&r) || tk_report_index(&r, notes) || write_marker(&r))
+    if (tk_report_compares(&r) || tk_report_files(&r) || tk_report_index(&r, notes) ||
+        write_marker(&r))
         goto fail;
     int qrc = tk_put_queue_finish(r.queue, diags);
     r.queue = NULL;
@@ -157,6 +159,7 @@ done:
         stats->seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
     g_hash_table_destroy(r.sources);
     g_array_free(r.kernels, TRUE);
+    g_array_free(r.compares, TRUE);
     g_mutex_clear(&r.lock);
     g_free(notes);
     return rc;

@@ -4,12 +4,15 @@
 
 #include <glib.h>
 
+#include <libxml/tree.h>
+
 #include "jsonw.h"
 #include "outdir.h"
 #include "put_queue.h"
 #include "tk_html.h"
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_ir_diff.h"
 
 /* What the index page shows of one kernel, filled by the kernel writer. */
 typedef struct {
@@ -21,6 +24,17 @@ typedef struct {
     int n_changed;      /* of those, passes that changed the IR */
 } tk_report_kernel;
 
+/* A comparison page: two kernels and where their page is. */
+typedef struct {
+    char id[16];          /* "c001": names its page and data folder */
+    char page[160];       /* "c001-matmul_kernel-01cca3c5-0cfc4f76.html" */
+    tk_bundle *bundle[2];
+    const tk_kernel *kernel[2];
+    int index[2];         /* the kernels' rows in r->kernels; -1: other bundle */
+    int first_row;        /* the first divergence's row, -1 none */
+    char first_pass[64];  /* its pass, for the index */
+} tk_report_compare;
+
 typedef struct {
     tk_bundle *bundle;
     tk_outdir *out;
@@ -29,6 +43,7 @@ typedef struct {
     const tk_html_options *opts;
     GHashTable *sources;  /* tk_file_id + 1 -> "" (not found) or "sNNN" */
     GArray *kernels;      /* tk_report_kernel */
+    GArray *compares;     /* tk_report_compare */
     gint files;           /* written or queued; atomic (two threads) */
     GMutex lock;          /* the bundle's location table, while threads run */
 } tk_report;
@@ -59,6 +74,23 @@ int tk_report_files(tk_report *r);
  * rk->n_passes (-1: no pass dumps).  The kernels' data folders must exist. */
 int tk_report_passes_all(tk_report *r);
 
+/* The comparisons: which pairs (autotune groups, --compare), each pair's
+ * data and page (data_compare.c, page_compare.c).  Returns 0, or -1 with an
+ * error in DIAGS (a --compare that names no kernel). */
+int tk_report_compares(tk_report *r);
+int tk_report_compare_write(tk_report *r, const tk_report_compare *rc);
+
+/* The index's section on autotune groups and comparisons: one row per
+ * configuration with its metadata and links to compare it with the
+ * others (page_compare.c). */
+void tk_report_index_compares(tk_report *r, xmlNodePtr body);
+
+/* Diff D as a JSON object on W: its names, counts and change groups (3
+ * lines of context), each row [kind, aLine, aText, bLine, bText], cut past
+ * 6000 rows with the count in "cut".  TOUCHED (may be NULL) collects the
+ * source lines of its changed lines, read into TAB (data_passes.c). */
+void tk_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w);
+
 /* index.html (page_index.c); NOTES_HTML is the rendered note or NULL. */
 int tk_report_index(tk_report *r, const char *notes_html);
 
@@ -72,6 +104,8 @@ int tk_report_assets(tk_report *r);
 /* The report's scripts, the names of their files in assets/, in the order
  * a kernel page lists them; NULL-terminated (assets.c). */
 extern const char *const tk_report_scripts[];
+/* The same for a comparison page. */
+extern const char *const tk_report_compare_scripts[];
 
 /* UTF-16 offset of byte OFF of S, counting an invalid byte as one unit
  * (as jw_escape writes it as U+FFFD). */

@@ -36,6 +36,7 @@ static const struct {
     {"win.show-second-view", {"<Control>backslash", NULL}},
     {"win.mode::bind", {"<Control>1", NULL}},
     {"win.mode::passes", {"<Control>2", NULL}},
+    {"win.mode::compare", {"<Control>3", NULL}},
     {"win.focus-kernel-filter", {"<Control>k", NULL}},
     {"win.sidebar-page::stack", {"<Control><Shift>s", NULL}},
     {"win.sidebar-page::meta", {"<Control><Shift>i", NULL}},

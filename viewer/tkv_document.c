@@ -471,6 +471,130 @@ tk_ir_diff *tkv_document_diff_finish(TkvDocument *doc, GAsyncResult *result, cha
     return d;
 }
 
+/* ---- comparing two kernels ------------------------------------------------------ */
+
+typedef struct {
+    size_t a, b;          /* kernels */
+    TkvCompareHold *hold; /* the diff's comparison */
+    size_t row;
+    tk_timeline_point which;
+    tk_ir_diff *diff;
+    char *why;
+} CompareJob;
+
+static void compare_job_free(gpointer p)
+{
+    CompareJob *j = p;
+    if (j->hold)
+        tkv_compare_hold_release(j->hold);
+    tk_ir_diff_free(j->diff);
+    g_free(j->why);
+    g_free(j);
+}
+
+static void compare_thread(GTask *task, gpointer source, gpointer task_data,
+                           GCancellable *cancellable)
+{
+    TkvDocument *self = source;
+    CompareJob *j = task_data;
+    if (g_cancellable_is_cancelled(cancellable)) {
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+        return;
+    }
+    g_mutex_lock(&self->pass_lock);
+    tk_diags *d = tk_diags_new();
+    tk_compare *cmp = tk_compare_build(self->bundle, tk_bundle_kernel(self->bundle, j->a),
+                                       self->bundle, tk_bundle_kernel(self->bundle, j->b),
+                                       NULL, d);
+    tk_diags_free(d);
+    g_mutex_unlock(&self->pass_lock);
+    TkvCompareHold *hold = g_rc_box_new0(TkvCompareHold);
+    hold->cmp = cmp;
+    g_task_return_pointer(task, hold, (GDestroyNotify)tkv_compare_hold_release);
+}
+
+static void hold_clear(gpointer p)
+{
+    tk_compare_free(((TkvCompareHold *)p)->cmp);
+}
+
+void tkv_compare_hold_release(TkvCompareHold *hold)
+{
+    g_rc_box_release_full(hold, hold_clear);
+}
+
+void tkv_document_compare_async(TkvDocument *doc, size_t a, size_t b,
+                                GCancellable *cancellable, GAsyncReadyCallback callback,
+                                gpointer user_data)
+{
+    GTask *task = g_task_new(doc, cancellable, callback, user_data);
+    g_task_set_name(task, "tkview compare");
+    if (!doc->loaded || a >= doc->n_kernels || b >= doc->n_kernels) {
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                                "no such kernels");
+    } else {
+        CompareJob *j = g_new0(CompareJob, 1);
+        j->a = a;
+        j->b = b;
+        g_task_set_task_data(task, j, compare_job_free);
+        g_task_run_in_thread(task, compare_thread);
+    }
+    g_object_unref(task);
+}
+
+TkvCompareHold *tkv_document_compare_finish(TkvDocument *doc, GAsyncResult *result,
+                                            GError **error)
+{
+    return g_task_propagate_pointer(G_TASK(result), error);
+}
+
+static void compare_diff_thread(GTask *task, gpointer source, gpointer task_data,
+                                GCancellable *cancellable)
+{
+    TkvDocument *self = source;
+    CompareJob *j = task_data;
+    if (g_cancellable_is_cancelled(cancellable)) {
+        g_task_return_boolean(task, FALSE);
+        return;
+    }
+    tk_diags *diags = tk_diags_new();
+    g_mutex_lock(&self->pass_lock);
+    j->diff = tk_compare_diff_row(j->hold->cmp, j->row, j->which, NULL, diags);
+    g_mutex_unlock(&self->pass_lock);
+    if (!j->diff && tk_diags_count(diags))
+        j->why = g_strdup(tk_diags_get(diags, 0)->message);
+    tk_diags_free(diags);
+    g_task_return_boolean(task, TRUE);
+}
+
+void tkv_document_compare_diff_async(TkvDocument *doc, TkvCompareHold *hold, size_t row,
+                                     tk_timeline_point which, GCancellable *cancellable,
+                                     GAsyncReadyCallback callback, gpointer user_data)
+{
+    GTask *task = g_task_new(doc, cancellable, callback, user_data);
+    g_task_set_name(task, "tkview compare diff");
+    CompareJob *j = g_new0(CompareJob, 1);
+    j->hold = g_rc_box_acquire(hold);
+    j->row = row;
+    j->which = which;
+    g_task_set_task_data(task, j, compare_job_free);
+    g_task_run_in_thread(task, compare_diff_thread);
+    g_object_unref(task);
+}
+
+tk_ir_diff *tkv_document_compare_diff_finish(TkvDocument *doc, GAsyncResult *result,
+                                             char **why)
+{
+    CompareJob *j = g_task_get_task_data(G_TASK(result));
+    gboolean done = g_task_propagate_boolean(G_TASK(result), NULL);
+    tk_ir_diff *d = done ? j->diff : NULL;
+    if (done)
+        j->diff = NULL;
+    if (why)
+        *why = !done ? g_strdup("cancelled") : j->why ? g_strdup(j->why) : NULL;
+    return d;
+}
+
 static char *format_diags(const tk_diags *diags, tk_diag_severity at_least)
 {
     GString *s = g_string_new(NULL);

@@ -38,6 +38,7 @@ void tkv_window_show_kernel(TkvWindow *self, int index)
     self->kernel = index;
     tkv_bind_view_set_kernel(self->bind_view, self->doc, (guint)index);
     tkv_pass_view_set_kernel(self->pass_view, self->doc, (guint)index);
+    tkv_compare_view_set_kernel(self->compare_view, self->doc, (guint)index);
     tkv_meta_panel_show(self->meta_panel, self->doc, (guint)index);
     tkv_stack_panel_clear(self->stack_panel, "Select an IR line to see where it came from.");
     const tk_kernel *k = tkv_document_get_kernel(self->doc, (guint)index);

@@ -43,6 +43,7 @@ struct _TkvWindow {
     GtkStack *mode_stack;
     TkvPassView *pass_view;
     TkvBindView *bind_view;
+    TkvCompareView *compare_view;
 
     TkvDocument *doc;     /* loading or loaded */
     GCancellable *cancel;

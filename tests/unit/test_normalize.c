@@ -758,6 +758,45 @@ static void test_insert_one_op(void)
 
 /* A use rewired from one of two identical values to the other is a change,
  * though the normalized lines are the same text. */
+/* tk_normalize_digest(): equal exactly when tk_normalize_diff() sees no
+ * change.  The same program with other locations and other value numbers
+ * (two captures) has one digest; the rewired use of test_rewired_use
+ * below, whose lines are the same text once numbers go, has another. */
+static void test_digest(void)
+{
+    const char *a = "  tt.func @f() {\n"
+                    "    %0 = arith.addi %x, %y : i32 loc(#loc3)\n"
+                    "    %1 = arith.addi %x, %y : i32 loc(#loc3)\n"
+                    "    %2 = arith.muli %0, %z : i32 loc(#loc4)\n"
+                    "    tt.return %1 : i32\n  }\n"
+                    "#loc3 = loc(\"/tmp/capture/a/k.py\":3:5)\n";
+    const char *renumbered = "  tt.func @f() {\n"
+                             "    %7 = arith.addi %x, %y : i32 loc(#loc9)\n"
+                             "\n"
+                             "    %8 = arith.addi %x, %y : i32 loc(#loc9)\n"
+                             "    %9 = arith.muli %7, %z : i32 loc(#loc2)\n"
+                             "    tt.return %8 : i32\n  }\n"
+                             "#loc9 = loc(\"/home/other/k.py\":3:5)\n";
+    const char *rewired = "  tt.func @f() {\n"
+                          "    %0 = arith.addi %x, %y : i32\n"
+                          "    %1 = arith.addi %x, %y : i32\n"
+                          "    %2 = arith.muli %1, %z : i32\n"
+                          "    tt.return %1 : i32\n  }\n";
+    tk_normalize *na = tk_normalize_new(TK_IR_MLIR, a, strlen(a));
+    tk_normalize *nr = tk_normalize_new(TK_IR_MLIR, renumbered, strlen(renumbered));
+    tk_normalize *nw = tk_normalize_new(TK_IR_MLIR, rewired, strlen(rewired));
+    tk_diff_stats s = tk_normalize_diff_stats(na, nr, NULL);
+    g_assert_cmpuint(s.added + s.removed, ==, 0);
+    g_assert_cmpuint(tk_normalize_digest(na), ==, tk_normalize_digest(nr));
+    s = tk_normalize_diff_stats(na, nw, NULL);
+    g_assert_cmpuint(s.added + s.removed, ==, 2);
+    g_assert_cmpuint(tk_normalize_digest(na), !=, tk_normalize_digest(nw));
+    g_assert_cmpuint(tk_normalize_digest(na), !=, 0);
+    tk_normalize_free(na);
+    tk_normalize_free(nr);
+    tk_normalize_free(nw);
+}
+
 static void test_rewired_use(void)
 {
     const char *a = "  tt.func @f() {\n"
@@ -1006,6 +1045,7 @@ int main(int argc, char **argv)
     g_test_add_func("/normalize/sniff-plain", test_sniff_and_plain);
     g_test_add_func("/normalize/bad-input", test_bad_input);
     g_test_add_func("/normalize/rewired-use", test_rewired_use);
+    g_test_add_func("/normalize/digest", test_digest);
     g_test_add_func("/normalize/sibling-regions", test_sibling_regions);
     g_test_add_func("/normalize/region-folded", test_region_folded);
     g_test_add_func("/normalize/coalesce", test_coalesce_pass);

@@ -102,6 +102,13 @@ const tk_kernel *tk_bundle_kernel(const tk_bundle *bundle, size_t i);
 TK_API
 const tk_kernel *tk_bundle_find_kernel(const tk_bundle *bundle,
                                        const char *spec, size_t *n_matches);
+/* Every kernel SPEC names, by the same rules: their indices (for
+ * tk_bundle_kernel()) in *INDICES, ascending (caller frees with g_free();
+ * NULL when none).  Returns their number; a front end lists them when a
+ * name is ambiguous. */
+TK_API
+size_t tk_bundle_find_kernels(const tk_bundle *bundle, const char *spec,
+                              size_t **indices);
 
 /* Resolves a location's file to a readable local path: the bundle's sources/,
  * then the original path, then files under the loaded folder whose path ends

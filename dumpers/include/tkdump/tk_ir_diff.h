@@ -80,6 +80,13 @@ TK_API
 const char *tk_ir_diff_kept_line(const tk_ir_diff *d, int side, uint32_t k,
                                  size_t *len, uint32_t *line);
 
+/* The normalization of SIDE (tk_normalize.h): its kept lines' normalized
+ * text and hashes, which the hunks index, and tk_normalize_digest().  Owned
+ * by the diff (for a diff handed out while a timeline is built, valid
+ * during that call only, like the diff). */
+TK_API
+const tk_normalize *tk_ir_diff_normalized(const tk_ir_diff *d, int side);
+
 /* Reads the locations of both sides (once; later calls do nothing),
  * interning them in TAB, which must outlive the diff.  Machine code has
  * none.  Returns 0; problems go to DIAGS (may be NULL). */

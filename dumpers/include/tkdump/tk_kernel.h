@@ -79,6 +79,24 @@ typedef struct {
 TK_API
 const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
 
+/* The constants Triton's metadata records for the kernel, when it does:
+ * the members of NAME.json's "constants" object (older Triton wrote the
+ * constexpr values there, by name or by argument index; Triton 3.6 does
+ * not), in file order.  Constant I's name, with its value as JSON text in
+ * *VALUE ("128", "true", "\"fp32\""); NULL when I is out of range.  Owned
+ * by the bundle. */
+TK_API
+size_t tk_kernel_constant_count(const tk_kernel *kernel);
+TK_API
+const char *tk_kernel_constant(const tk_kernel *kernel, size_t i,
+                               const char **value);
+
+/* The file of the TTIR as Triton's front end made it, before any pass
+ * (Triton's NAME.source, kept with a bundle), or NULL when there is none.
+ * Owned by the bundle. */
+TK_API
+const char *tk_kernel_source_ttir(const tk_kernel *kernel);
+
 /* Why KERNEL has no stage of KIND, for a viewer to say instead of showing an
  * empty pane: what the capture recorded (e.g. "no nvdisasm on the capture
  * machine"), "no final stages were found: the kernel comes from pass dumps

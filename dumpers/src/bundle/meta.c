@@ -36,6 +36,24 @@ static char *target_string(JsonObject *target)
     return g_strdup(backend);
 }
 
+/* NAME.json's "constants" (older Triton): each member's value as JSON
+ * text, scalars only (an array or object value is not a constexpr). */
+static void read_constants(tk_kernel *k, JsonObject *constants)
+{
+    if (!constants)
+        return;
+    GList *members = json_object_get_members(constants);
+    for (GList *m = members; m; m = m->next) {
+        JsonNode *v = json_object_get_member(constants, m->data);
+        if (!v || JSON_NODE_TYPE(v) != JSON_NODE_VALUE)
+            continue;
+        char *text = json_to_string(v, FALSE);
+        kernel_add_constant(k, m->data, text);
+        g_free(text);
+    }
+    g_list_free(members);
+}
+
 int bundle_meta_read_json(tk_kernel *k, const char *path, char **hash,
                           tk_diags *diags)
 {
@@ -63,6 +81,7 @@ int bundle_meta_read_json(tk_kernel *k, const char *path, char **hash,
     kernel_set_target(k, target);
     g_free(target);
     kernel_set_triton_version(k, bundle_json_string(o, "triton_version"));
+    read_constants(k, bundle_json_object(o, "constants"));
     if (hash && bundle_json_string(o, "hash") && *bundle_json_string(o, "hash"))
         *hash = g_strdup(bundle_json_string(o, "hash"));
     json_node_unref(root);

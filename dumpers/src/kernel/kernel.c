@@ -46,6 +46,8 @@ void kernel_free(tk_kernel *k)
     g_free(k->source_path);
     g_free(k->target);
     g_free(k->triton_version);
+    if (k->constants)
+        g_ptr_array_free(k->constants, TRUE);
     g_free(k);
 }
 
@@ -192,4 +194,31 @@ const char *tk_kernel_stage_missing(const tk_kernel *ck, tk_stage_kind kind)
                 k->name, tk_kernel_origin(k));
     }
     return k->missing_default[kind];
+}
+
+void kernel_add_constant(tk_kernel *k, const char *name, const char *value)
+{
+    if (!k->constants)
+        k->constants = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(k->constants, g_strdup(name));
+    g_ptr_array_add(k->constants, g_strdup(value));
+}
+
+size_t tk_kernel_constant_count(const tk_kernel *k)
+{
+    return k->constants ? k->constants->len / 2 : 0;
+}
+
+const char *tk_kernel_constant(const tk_kernel *k, size_t i, const char **value)
+{
+    if (i >= tk_kernel_constant_count(k))
+        return NULL;
+    if (value)
+        *value = g_ptr_array_index(k->constants, 2 * i + 1);
+    return g_ptr_array_index(k->constants, 2 * i);
+}
+
+const char *tk_kernel_source_ttir(const tk_kernel *k)
+{
+    return k->source_path;
 }

@@ -50,6 +50,8 @@ struct tk_kernel {
     tk_kernel_meta meta; /* its strings point at the two below */
     char *target;
     char *triton_version;
+    /* NAME.json's "constants": names and values (JSON text), in pairs. */
+    GPtrArray *constants;
     /* Why a stage is missing, as the capture recorded it (a manifest's
      * "sass_missing"); NULL when not recorded. */
     char *missing[TK_STAGE_COUNT];
@@ -80,5 +82,9 @@ void kernel_meta_init(tk_kernel_meta *meta);
 /* Sets the kernel's target and Triton version (copied; NULL for unknown). */
 void kernel_set_target(tk_kernel *kernel, const char *target);
 void kernel_set_triton_version(tk_kernel *kernel, const char *version);
+
+/* Adds a constant of the metadata (both copied). */
+void kernel_add_constant(tk_kernel *kernel, const char *name,
+                         const char *value);
 
 #endif

@@ -222,6 +222,11 @@ const tk_hunk *tk_ir_diff_hunks(const tk_ir_diff *d, size_t *n)
     return d->hunks;
 }
 
+const tk_normalize *tk_ir_diff_normalized(const tk_ir_diff *d, int side)
+{
+    return d->norm[side != 0];
+}
+
 uint32_t tk_ir_diff_kept_count(const tk_ir_diff *d, int side)
 {
     return tk_normalize_input(d->norm[side != 0])->n;

@@ -70,6 +70,8 @@ typedef struct {
     /* Which text this is: a new number each time the buffer gets another
      * text (read, cut), kept when the text moves between sides. */
     uint64_t serial;
+    /* tk_normalize_digest() of NORM, made on demand; 0 until then. */
+    uint64_t digest;
 } tl_text;
 
 /* A raw dump body kept for cutting functions out of it. */
@@ -103,6 +105,16 @@ void tl_walker_clear(tl_walker *w);
  * side B holds the text and normalization and side A is empty. */
 int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
                    const tk_timeline_side *after, tk_ir_dialect dialect);
+
+/* Makes W->side[B] hold SIDE alone, normalized as DIALECT (reusing what
+ * a side already holds), so that a following tl_walker_load() whose text
+ * before is SIDE finds it there.  Returns 0, or -1 with a diagnostic. */
+int tl_walker_load_one(tl_walker *w, const tk_timeline_side *side,
+                       tk_ir_dialect dialect);
+
+/* tk_normalize_digest() of side S's text (made once per text); 0 when the
+ * side holds no normalized text. */
+uint64_t tl_walker_digest(tl_walker *w, int s);
 
 /* Reads the locations of side S (once per text), as KIND; LLVM function
  * texts get the debug metadata of their module dump appended first.

@@ -25,6 +25,7 @@ static void text_reset(tl_text *t)
     t->valid = 0;
     t->cacheable = 0;
     t->serial = 0;
+    t->digest = 0;
 }
 
 void tl_walker_init(tl_walker *w, const tk_timeline *tl, tk_diags *diags)
@@ -419,6 +420,7 @@ static int normalize(tl_walker *w, int s)
     t->valid = 1;
     t->cacheable = 1;
     t->serial = ++w->next_serial;
+    t->digest = 0;
     return 0;
 }
 
@@ -545,6 +547,7 @@ static void restrict_to(tl_walker *w, int s, const tk_timeline_side *names,
     t->norm = tk_normalize_new(t->dialect, t->buf, t->len);
     t->cacheable = 0;
     t->serial = ++w->next_serial;
+    t->digest = 0;
 }
 
 static int same_names(const tk_timeline_side *x, const tk_timeline_side *y)
@@ -610,6 +613,30 @@ int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
     if (!w->side[0].norm || !w->side[1].norm)
         return -1;
     return 0;
+}
+
+int tl_walker_load_one(tl_walker *w, const tk_timeline_side *side,
+                       tk_ir_dialect dialect)
+{
+    if (holds(&w->side[1], side, dialect))
+        return 0;
+    if (holds(&w->side[0], side, dialect)) {
+        tl_text tmp = w->side[0];
+        w->side[0] = w->side[1];
+        w->side[1] = tmp;
+        return 0;
+    }
+    return materialize(w, 1, side, dialect);
+}
+
+uint64_t tl_walker_digest(tl_walker *w, int s)
+{
+    tl_text *t = &w->side[s];
+    if (!t->norm)
+        return 0;
+    if (!t->digest)
+        t->digest = tk_normalize_digest(t->norm);
+    return t->digest;
 }
 
 const size_t *tl_walker_lines(tl_walker *w, int s, uint32_t *n)
