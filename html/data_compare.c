@@ -332,7 +332,7 @@ static void write_stages(jw *w, const tk_compare *cmp)
             continue;
         jw_obj(w);
         jw_key(w, "stage");
-        jw_str(w, tk_report_stage_label((tk_stage_kind)k));
+        jw_str(w, tk_stage_kind_label((tk_stage_kind)k));
         jw_key(w, "a");
         jw_bool(w, st->have[0]);
         jw_key(w, "b");
