@@ -16,10 +16,14 @@ static const char summary[] =
     "name.  The program's output passes through; its stderr is shown without\n"
     "the dump text.  An interrupted or failing program still gives a bundle,\n"
     "marked incomplete.  With --mlir, compiles FILE.mlir with Debian's MLIR\n"
-    "and LLVM tools instead (no GPU, no Triton needed).\n"
+    "and LLVM tools instead (no GPU, no Triton needed).  With --profile,\n"
+    "the program runs under Nsight Compute (ncu) and the bundle keeps each\n"
+    "kernel's warp stall samples and executed instructions per SASS\n"
+    "instruction (its first launch), for tkview hot and the report.\n"
     "\n"
     "Exit status: 0 complete bundle written, 1 bundle written but incomplete\n"
-    "(the program failed or was interrupted), 2 bad arguments, 3 no bundle\n"
+    "(the program failed or was interrupted, or --profile made no profile),\n"
+    "2 bad arguments, 3 no bundle\n"
     "written.  See docs/capture.md.";
 
 /* NAME.tkview in the current folder, NAME from the script (x.py), the module
@@ -61,8 +65,9 @@ int tk_cmd_capture(int argc, char **argv)
         command[i + 1] = g_strdup(argv[i]);
 
     char *out = NULL, *kernel = NULL, *irloc = NULL, *mlir = NULL;
-    char *pipeline = NULL, *arch = NULL;
-    char **source_dirs = NULL;
+    char *pipeline = NULL, *arch = NULL, *ncu_given = NULL, *ncu = NULL;
+    char **source_dirs = NULL, **ncu_args = NULL;
+    gboolean profile = FALSE;
     gboolean force = FALSE, keep_work = FALSE, no_progress = FALSE;
     gboolean quiet = FALSE;
     GOptionEntry entries[] = {
@@ -83,6 +88,16 @@ int tk_cmd_capture(int argc, char **argv)
          "docs/capture.md)", "PIPELINE"},
         {"arch", 0, 0, G_OPTION_ARG_STRING, &arch,
          "With --mlir: the GPU to compile for (default sm_90)", "SM"},
+        {"profile", 0, 0, G_OPTION_ARG_NONE, &profile,
+         "Run the program under Nsight Compute (ncu) and keep each kernel's "
+         "samples per SASS instruction (docs/cost.md)", NULL},
+        {"ncu", 0, 0, G_OPTION_ARG_FILENAME, &ncu_given,
+         "With --profile: the ncu to run (default: from PATH, CUDA_HOME/bin "
+         "or /usr/local/cuda/bin)", "PATH"},
+        {"ncu-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ncu_args,
+         "With --profile: one more option for ncu, before the program "
+         "(repeatable: --ncu-arg=--warp-sampling-interval --ncu-arg=0)",
+         "ARG"},
         {"keep-work", 0, 0, G_OPTION_ARG_NONE, &keep_work,
          "Keep the work folder (the raw dumps and the whole stderr)", NULL},
         {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress,
@@ -94,7 +109,8 @@ int tk_cmd_capture(int argc, char **argv)
         G_OPTION_ENTRY_NULL,
     };
     GOptionContext *ctx = g_option_context_new(
-        "[-o BUNDLE] -- PROGRAM [ARGS...]  |  --mlir FILE.mlir [-o BUNDLE]");
+        "[-o BUNDLE] [--profile] -- PROGRAM [ARGS...]  |  --mlir FILE.mlir "
+        "[-o BUNDLE]");
     g_option_context_set_summary(ctx, summary);
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *err = NULL;
@@ -137,6 +153,24 @@ int tk_cmd_capture(int argc, char **argv)
         tk_cli_error("--pipeline and --arch go with --mlir");
         goto done;
     }
+    if (mlir && profile) {
+        tk_cli_error("--profile runs a program on a GPU: not with --mlir");
+        goto done;
+    }
+    if (!profile && (ncu_given || ncu_args)) {
+        tk_cli_error("--ncu and --ncu-arg go with --profile");
+        goto done;
+    }
+    if (profile && !(ncu = tk_capture_find_ncu(ncu_given))) {
+        if (ncu_given)
+            tk_cli_error("--ncu %s: not an executable", ncu_given);
+        else
+            tk_cli_error("--profile: ncu (Nsight Compute) was not found in "
+                         "PATH, CUDA_HOME/bin or /usr/local/cuda/bin; give "
+                         "--ncu PATH");
+        rc = TK_CAPTURE_EXIT_NONE;
+        goto done;
+    }
 
     char *rel = out ? g_strdup(out) : default_outdir(prog, mlir);
     c.outdir = g_canonicalize_filename(rel, NULL);
@@ -164,7 +198,8 @@ int tk_cmd_capture(int argc, char **argv)
         rc = tk_capture_mlir(&c, &mo);
     } else {
         c.command = g_strdupv(prog);
-        tk_capture_triton_opts to = {prog, kernel, irloc, progress};
+        tk_capture_triton_opts to = {prog, kernel, irloc, progress, ncu,
+                                     ncu_args};
         rc = tk_capture_triton(&c, &to);
     }
 done:
@@ -178,6 +213,9 @@ done:
     g_free(mlir);
     g_free(pipeline);
     g_free(arch);
+    g_free(ncu_given);
+    g_free(ncu);
+    g_strfreev(ncu_args);
     g_strfreev(source_dirs);
     g_option_context_free(ctx);
     return rc;

@@ -137,6 +137,9 @@ void tk_capture_clear(tk_capture *c)
     if (c->sass_missing)
         g_hash_table_destroy(c->sass_missing);
     g_free(c->sass_missing_all);
+    g_free(c->ncu);
+    g_free(c->profile_report);
+    g_free(c->profile_csv);
     memset(c, 0, sizeof *c);
 }
 
