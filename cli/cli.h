@@ -71,6 +71,8 @@ tk_cost *tk_cli_cost(const tk_kernel *k, const tk_bind *ix,
                      tk_profile **profile);
 /* A metric value: an integer as one, else 3 significant digits. */
 void tk_cli_put_number(FILE *out, double v);
+/* The same in JSON: an integer value when it is one. */
+void tk_cli_json_number(JsonBuilder *j, double v);
 
 /* Subcommands: each takes argv after the subcommand name (argv[0] is the
  * subcommand) and returns an exit code. */

@@ -23,3 +23,12 @@ void tk_cli_put_number(FILE *out, double v)
     else
         fprintf(out, "%.3g", v);
 }
+
+void tk_cli_json_number(JsonBuilder *j, double v)
+{
+    if (v == (double)(gint64)v && v > -9007199254740992.0 &&
+        v < 9007199254740992.0)
+        json_builder_add_int_value(j, (gint64)v);
+    else
+        json_builder_add_double_value(j, v);
+}

@@ -109,7 +109,7 @@ static void json_values(JsonBuilder *j, const char *member, const tk_cost *c,
     json_builder_begin_object(j);
     for (size_t m = from; m < to; m++) {
         json_builder_set_member_name(j, tk_cost_metric_name(c, m));
-        json_builder_add_double_value(j, v[m]);
+        tk_cli_json_number(j, v[m]);
     }
     json_builder_end_object(j);
 }
@@ -222,11 +222,11 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
             json_builder_set_member_name(j, "line");
             json_builder_add_int_value(j, l->line);
             json_builder_set_member_name(j, "exact");
-            json_builder_add_double_value(j, l->exact[m]);
+            tk_cli_json_number(j, l->exact[m]);
             json_builder_set_member_name(j, "inclusive");
-            json_builder_add_double_value(j, l->inclusive[m]);
+            tk_cli_json_number(j, l->inclusive[m]);
             json_builder_set_member_name(j, "shared");
-            json_builder_add_double_value(j, l->shared[m]);
+            tk_cli_json_number(j, l->shared[m]);
             json_builder_set_member_name(j, "shared_sites");
             json_builder_add_int_value(j, l->shared_sites);
             json_builder_set_member_name(j, "stages");

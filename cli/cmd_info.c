@@ -111,7 +111,7 @@ static void cost_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
             if (tk_cost_metric_kind(c, m) != TK_METRIC_MEASURED)
                 continue;
             json_builder_set_member_name(j, tk_cost_metric_name(c, m));
-            json_builder_add_double_value(j, t[m]);
+            tk_cli_json_number(j, t[m]);
         }
         json_builder_end_object(j);
         json_builder_end_object(j);

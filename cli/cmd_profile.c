@@ -122,7 +122,7 @@ static int import(int argc, char **argv)
             json_builder_add_int_value(j, (gint64)tk_profile_row_count(p));
             json_builder_set_member_name(j, "samples");
             if (has_samples)
-                json_builder_add_double_value(j, samples);
+                tk_cli_json_number(j, samples);
             else
                 json_builder_add_null_value(j);
             json_builder_set_member_name(j, "file");

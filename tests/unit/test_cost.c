@@ -23,6 +23,46 @@ static void test_table_sorted(void)
     g_assert_true(cost_sass_table_sorted());
 }
 
+/* docs/cost.md's table of classes is the code's: every opcode it names in
+ * the class it says, and as many. */
+static void test_table_documented(void)
+{
+    char *path = g_build_filename(g_getenv("TK_TEST_SRCDIR"), "..", "docs",
+                                  "cost.md", NULL);
+    char *text;
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    char **lines = g_strsplit(text, "\n", -1);
+    size_t n = 0;
+    for (char **l = lines; *l; l++) {
+        for (int c = 0; c < TK_SASS_CLASS_COUNT; c++) {
+            char *head = g_strdup_printf("| `%s` | ", tk_sass_class_name((tk_sass_class)c));
+            gboolean row = g_str_has_prefix(*l, head);
+            g_free(head);
+            if (!row)
+                continue;
+            char *ops = strrchr(*l, '|');
+            *ops = '\0';
+            ops = strrchr(*l, '|') + 1;
+            char **each = g_strsplit(ops, ",", -1);
+            for (char **o = each; *o; o++) {
+                char *op = g_strstrip(*o);
+                g_assert_true(op[0] == '`');
+                op++;
+                op[strlen(op) - 1] = '\0';
+                g_test_message("%s %s", op, tk_sass_class_name((tk_sass_class)c));
+                g_assert_true(cost_sass_class_known(op, strlen(op)));
+                g_assert_cmpint(tk_sass_class_of(op, strlen(op)), ==, c);
+                n++;
+            }
+            g_strfreev(each);
+        }
+    }
+    g_assert_cmpuint(n, ==, cost_sass_table_count());
+    g_strfreev(lines);
+    g_free(text);
+    g_free(path);
+}
+
 static void test_insn_parse(void)
 {
     tk_sass_insn in;
@@ -579,6 +619,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/cost/table_sorted", test_table_sorted);
+    g_test_add_func("/cost/table_documented", test_table_documented);
     g_test_add_func("/cost/insn_parse", test_insn_parse);
     g_test_add_func("/cost/every_opcode_known", test_every_opcode_known);
     g_test_add_func("/cost/static_only", test_static_only);

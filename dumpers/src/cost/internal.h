@@ -27,8 +27,10 @@ int cost_sass_opcode(const char *p, const char *end, const char **op,
 /* Whether the table names OPCODE's mnemonic (for the tests: which opcodes
  * of a capture fall to "other" only because the table lacks them). */
 int cost_sass_class_known(const char *op, size_t len);
-/* Whether the table is in strcmp order (for the tests). */
+/* Whether the table is in strcmp order, and its number of opcodes (for the
+ * tests). */
 int cost_sass_table_sorted(void);
+size_t cost_sass_table_count(void);
 
 /* ---- kernel_sass.c ---- */
 

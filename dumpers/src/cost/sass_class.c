@@ -306,6 +306,11 @@ int cost_sass_class_known(const char *op, size_t len)
     return 0;
 }
 
+size_t cost_sass_table_count(void)
+{
+    return G_N_ELEMENTS(table);
+}
+
 int cost_sass_table_sorted(void)
 {
     for (size_t i = 1; i < G_N_ELEMENTS(table); i++)
