@@ -18,6 +18,7 @@
 
 #include "tkv_bind_view.h"
 #include "tkv_document.h"
+#include "tkv_hot_panel.h"
 #include "tkv_meta_panel.h"
 #include "tkv_pass_view.h"
 #include "tkv_stack_panel.h"
@@ -66,6 +67,7 @@ guint tkv_window_get_kernel_count(TkvWindow *self, guint *listed);
 TkvPassView *tkv_window_get_pass_view(TkvWindow *self);
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self);
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self);
+TkvHotPanel *tkv_window_get_hot_panel(TkvWindow *self);
 
 /* Signals:
  *   "loaded" (gboolean ok)  loading finished and the first view is set up
