@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "cost/internal.h"
@@ -407,6 +408,8 @@ static void test_attention_two_call_sites(void)
 
 /* ---- refusals ------------------------------------------------------------- */
 
+static void copy_tree(const char *from, const char *to);
+
 static char *write_tmp(const char *name, const char *text)
 {
     char *p = tk_test_tmp_path(name);
@@ -451,6 +454,114 @@ static void test_refused(void)
     tk_ncu_export_free(x);
     tk_bundle_free(b);
     tk_diags_free(d);
+}
+
+/* Damaged exports: every one read without a crash, what can be read kept,
+ * each problem named with its line. */
+static void test_damaged_export(void)
+{
+    tk_diags *d = tk_diags_new();
+    struct {
+        const char *text;
+        gboolean readable; /* a section comes out */
+        const char *diag;  /* a diagnostic containing this */
+    } cases[] = {
+        /* a quote left open: the line is skipped */
+        {"\"Kernel Name\",\"k\",\n\"Address\",\"Source\",\"# Samples\",\"stall_wait\"\n"
+         "\"0x10\",\"LDC R1\",\"1\",\"2\n\"0x20\",\"EXIT\",\"3\",\"4\"\n",
+         TRUE, "not closed"},
+        /* not a number, no address, no instruction */
+        {"\"Kernel Name\",\"k\",\n\"Address\",\"Source\",\"stall_wait\"\n"
+         "\"0x10\",\"LDC R1\",\"abc\"\n\"zz\",\"EXIT\",\"1\"\n\"0x20\",\"  \",\"1\"\n"
+         "\"0x30\",\"EXIT\",\"nan\"\n",
+         TRUE, "not a number"},
+        /* an address before the first one */
+        {"\"Kernel Name\",\"k\",\n\"Address\",\"Source\",\"stall_wait\"\n"
+         "\"0x100\",\"LDC R1\",\"1\"\n\"0x10\",\"EXIT\",\"1\"\n",
+         TRUE, "before the function's first instruction"},
+        /* a header without the sampling columns */
+        {"\"Kernel Name\",\"k\",\n\"Address\",\"Source\",\"Address Space\"\n",
+         FALSE, "no sampling"},
+        /* a header that is not the SASS view's */
+        {"\"Kernel Name\",\"k\",\n\"Line No\",\"Source\"\n", FALSE, "print-source"},
+        /* empty, and binary */
+        {"", FALSE, "no kernel section"},
+        {"\x01\x02\x03\xff\xfe", FALSE, "not an Nsight Compute"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char name[32];
+        g_snprintf(name, sizeof name, "damaged-%zu.csv", i);
+        char *p = write_tmp(name, cases[i].text);
+        size_t before = tk_test_count_diags_with(d, TK_DIAG_NOTE, cases[i].diag);
+        tk_ncu_export *x = tk_ncu_export_read(p, d);
+        g_test_message("case %zu", i);
+        g_assert_true((x != NULL) == cases[i].readable);
+        g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, cases[i].diag), >, before);
+        if (x)
+            g_assert_cmpuint(tk_ncu_export_count(x), ==, 1);
+        tk_ncu_export_free(x);
+        g_free(p);
+    }
+    /* a line longer than any export's is refused without reading on */
+    GString *big = g_string_new("\"Kernel Name\",\"");
+    for (int i = 0; i < (2 << 20); i++)
+        g_string_append_c(big, 'k');
+    char *p = write_tmp("long.csv", big->str);
+    g_string_free(big, TRUE);
+    g_assert_null(tk_ncu_export_read(p, d));
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_ERROR, "a line longer than"), ==, 1);
+    g_free(p);
+    /* a FIFO is not waited on */
+    char *fifo = tk_test_tmp_path("fifo.csv");
+    g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+    g_assert_null(tk_ncu_export_read(fifo, d));
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_ERROR, "not a regular file"), ==, 1);
+    g_free(fifo);
+    tk_diags_free(d);
+}
+
+/* Profile files edited into every wrong shape: refused with why. */
+static void test_damaged_profile_file(void)
+{
+    char *dir = tk_test_make_tmp("prof-XXXXXX");
+    char *copy = g_build_filename(dir, "b", NULL);
+    char *bp = sample("matmul_profile");
+    copy_tree(bp, copy);
+    g_free(bp);
+    char *pf = g_build_filename(copy, "matmul_pipelined-bc33df85",
+                                "matmul_pipelined.profile.json", NULL);
+    const char *bad[][2] = {
+        {"[1, 2]", "not a JSON object"},
+        {"{\"format\": \"other\"}", "not a tkview profile"},
+        {"{\"format\": \"tkview-profile\", \"format_version\": 2}", "format_version 2"},
+        {"{\"format\": \"tkview-profile\", \"format_version\": 1}", "no \"metrics\""},
+        {"{\"format\": \"tkview-profile\", \"format_version\": 1, \"metrics\": [{}], "
+         "\"instructions\": []}", "metric 1 has no name"},
+        {"{\"format\": \"tkview-profile\", \"format_version\": 1, \"metrics\": "
+         "[{\"name\": \"samples\"}], \"instructions\": [[-1, \"LDC\", 1]]}",
+         "instruction 1 is not"},
+        {"{\"format\": \"tkview-profile\", \"format_version\": 1, \"metrics\": "
+         "[{\"name\": \"samples\"}], \"instructions\": [[0, \"LDC\", \"x\"]]}",
+         "instruction 1 is not"},
+        {"{\"format\": \"tkview-profile\", \"format_version\": 1, \"metrics\": "
+         "[{\"name\": \"samples\"}], \"instructions\": [[0, \"LDC\", 1]]}",
+         "has 1344"},
+    };
+    tk_diags *d = tk_diags_new();
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_assert_true(g_file_set_contents(pf, bad[i][0], -1, NULL));
+        tk_bundle *b = tk_bundle_load(copy, NULL, d);
+        g_test_message("%s", bad[i][0]);
+        size_t before = tk_test_count_diags_with(d, TK_DIAG_ERROR, bad[i][1]);
+        g_assert_null(tk_profile_load(tk_bundle_kernel(b, 0), d));
+        g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_ERROR, bad[i][1]), ==, before + 1);
+        tk_bundle_free(b);
+    }
+    tk_diags_free(d);
+    g_free(pf);
+    tk_test_remove_tree(dir);
+    g_free(copy);
+    g_free(dir);
 }
 
 /* One opcode changed in a copy of the export: refused, with where. */
@@ -627,6 +738,8 @@ int main(int argc, char **argv)
     g_test_add_func("/cost/attention_two_call_sites", test_attention_two_call_sites);
     g_test_add_func("/cost/refused", test_refused);
     g_test_add_func("/cost/refused_opcode", test_refused_opcode);
+    g_test_add_func("/cost/damaged_export", test_damaged_export);
+    g_test_add_func("/cost/damaged_profile_file", test_damaged_profile_file);
     g_test_add_func("/cost/saved_and_loaded", test_saved_and_loaded);
     return g_test_run();
 }
