@@ -232,6 +232,38 @@ def matmul_exact_is_ncus_own_fold():
 
 
 @test
+def matmul_tl_cdiv_summed_by_hand():
+    """standard.py:43 (tl.cdiv's `return (x + (div - 1)) // div`): the
+    .sass_gi puts 10 instructions under `//## File ".../standard.py", line
+    43`; their rows in source_sass.csv, read one by one (CSV line: offset,
+    instruction, samples):
+        4: 0x0010 LDC.64 R2, c[0x0][0x228]          7
+        5: 0x0020 S2R R7, SR_CTAID.X                1
+       28: 0x0190 VIADD R0, R3, 0x7f              120
+       33: 0x01e0 SHF.R.S32.HI R5, RZ, 0x1f, R0     4
+       37: 0x0220 LEA.HI R5, R5, R0, RZ, 0x7        2
+       41: 0x0260 SHF.R.S32.HI R5, RZ, 0x7, R5      4
+      113: 0x06e0 VIADD R0, R2, 0x7f                1
+      116: 0x0710 SHF.R.S32.HI R5, RZ, 0x1f, R0     0
+      119: 0x0740 LEA.HI R5, R5, R0, RZ, 0x7        1
+      308: 0x1310 VIADD R152, R6, 0x3f              8
+    7 + 1 + 120 + 4 + 2 + 4 + 1 + 0 + 1 + 8 = 148, ncu's own fold of the
+    line (source_cuda_sass.csv line 4).  tl.cdiv is called at lines 22
+    and 23 (in _tile_of, itself at 44) and at 51: the 148 are shared by
+    those call sites, which the SASS does not tell apart."""
+    _, lines = hot_lines(MATMUL)
+    cdiv = lines[('standard.py', 43)]
+    assert cdiv['exact'] == cdiv['inclusive'] == 7 + 1 + 120 + 4 + 2 + 4 + 1 + 0 + 1 + 8
+    for caller in (22, 23, 44, 51):
+        l = lines[('matmul_profile.py', caller)]
+        assert l['shared'] == 148 and l['shared_sites'] == 3, (caller, l)
+    export = export_rows(MATMUL_CSV)
+    assert [export[o]['Warp Stall Sampling (All Samples)']
+            for o in (0x10, 0x20, 0x190, 0x1e0, 0x220, 0x260, 0x6e0, 0x710, 0x740,
+                      0x1310)] == [7, 1, 120, 4, 2, 4, 1, 0, 1, 8]
+
+
+@test
 def matmul_conserved():
     k, lines = hot_lines(MATMUL)
     for metric, total in k['total'].items():
