@@ -12,13 +12,15 @@ static const char summary[] =
     "\n"
     "(plain or gzip-compressed).  Each kernel section of FILE goes to the\n"
     "kernel of BUNDLE with its name whose SASS it is: the same instructions\n"
-    "at the same offsets with the same opcodes.  A section that matches no\n"
-    "kernel is refused with the first difference (a profile of another\n"
-    "compile would put numbers on the wrong lines).  The profile is written\n"
+    "at the same offsets with the same opcodes.  A section of a kernel the\n"
+    "bundle does not hold (PyTorch's own) is skipped; one that matches no\n"
+    "kernel of its name is refused with the first difference (a profile of\n"
+    "another compile would put numbers on the wrong lines).  The profile is written\n"
     "into the kernel's folder and named in manifest.json (docs/bundle.md).\n"
     "\n"
-    "Exit status: 0 every section imported, 1 some section matched no\n"
-    "kernel, 2 bad arguments, 3 BUNDLE or FILE could not be read.";
+    "Exit status: 0 every section of a bundle's kernel imported, 1 one of\n"
+    "them did not match or none was there, 2 bad arguments, 3 BUNDLE or\n"
+    "FILE could not be read.";
 
 static int import(int argc, char **argv)
 {
@@ -78,11 +80,21 @@ static int import(int argc, char **argv)
         j = json_builder_new();
         json_builder_begin_array(j);
     }
-    size_t imported = 0, failed = 0;
+    size_t imported = 0, failed = 0, others = 0;
     for (size_t i = 0; i < tk_ncu_export_count(x); i++) {
         const char *name = tk_ncu_export_kernel(x, i);
         if (only && strcmp(name, tk_kernel_name(only)) != 0)
             continue;
+        if (tk_ncu_export_candidates(x, i, b) == 0) {
+            /* PyTorch's own kernels, profiled with the program's */
+            if (!common.quiet) {
+                fprintf(stderr, "tkview: %s: section %zu, kernel ", argv[2], i);
+                tk_cli_put_text(stderr, name, strlen(name));
+                fputs(": not a kernel of the bundle, skipped\n", stderr);
+            }
+            others++;
+            continue;
+        }
         tk_diags *md = tk_diags_new();
         const tk_kernel *k = NULL;
         tk_profile *p = tk_ncu_export_match(x, i, b, only, &k, md);
@@ -150,8 +162,11 @@ static int import(int argc, char **argv)
         tk_cli_json_print(j);
     }
     if (imported == 0 && failed == 0) {
-        tk_cli_error("%s: no section of kernel %s", argv[2],
-                     only ? tk_kernel_name(only) : "?");
+        if (only)
+            tk_cli_error("%s: no section of kernel %s", argv[2], tk_kernel_name(only));
+        else
+            tk_cli_error("%s: none of its %zu kernel section%s is of a kernel of "
+                         "the bundle", argv[2], others, others == 1 ? "" : "s");
         rc = TK_EXIT_NOTHING;
     } else if (failed) {
         rc = TK_EXIT_NOTHING;

@@ -20,7 +20,8 @@
  *       --print-source sass > WORK/run/profile_source.csv
  *
  * and after the bundle is written, each kernel section of the export is
- * matched to the kernel whose SASS it is and saved as its profile
+ * matched to the kernel whose SASS it is and saved as its profile (the
+ * sections of kernels the bundle does not hold, PyTorch's, are left out)
  * (tk_ncu_export_match(), tk_profile_save()), exactly as `tkview profile
  * import` does with an export made elsewhere.  The manifest's
  * capture.profile says what happened (docs/capture.md).
@@ -136,8 +137,13 @@ void tk_capture_profile_import(tk_capture *c, const char *built)
     tk_bundle *b = tk_bundle_load(built, NULL, d);
     tk_ncu_export *x = b ? tk_ncu_export_read(c->profile_csv, d) : NULL;
     JsonArray *done = json_array_new();
-    size_t sections = x ? tk_ncu_export_count(x) : 0, imported = 0;
+    size_t sections = x ? tk_ncu_export_count(x) : 0, imported = 0, others = 0;
     for (size_t i = 0; i < sections; i++) {
+        /* PyTorch's own kernels were profiled too: not the bundle's */
+        if (tk_ncu_export_candidates(x, i, b) == 0) {
+            others++;
+            continue;
+        }
         const tk_kernel *k = NULL;
         tk_profile *p = tk_ncu_export_match(x, i, b, NULL, &k, d);
         char *rel = NULL;
@@ -155,6 +161,7 @@ void tk_capture_profile_import(tk_capture *c, const char *built)
         tk_profile_free(p);
     }
     json_object_set_int_member(info, "sections", (gint64)sections);
+    json_object_set_int_member(info, "other_kernels", (gint64)others);
     json_object_set_array_member(info, "kernels", done);
     /* What went wrong, in the manifest and on stderr. */
     for (size_t i = 0; i < tk_diags_count(d); i++) {
@@ -170,11 +177,14 @@ void tk_capture_profile_import(tk_capture *c, const char *built)
             if (tk_diags_get(d, i)->severity == TK_DIAG_ERROR)
                 first = tk_diags_get(d, i);
         no_profile(c, first ? first->message
-                            : "the export holds no kernel section");
+                     : sections ? "no profiled kernel is one of the bundle's (only "
+                                  "other programs' kernels were profiled)"
+                                : "the export holds no kernel section");
     } else if (!c->quiet) {
-        fprintf(stderr, "tkview: profile: %zu of %zu profiled kernel%s "
-                        "matched (tkview hot shows its lines)\n",
-                imported, sections, sections == 1 ? "" : "s");
+        fprintf(stderr, "tkview: profile: %zu kernel%s of the bundle profiled "
+                        "(tkview hot shows the lines)%s\n",
+                imported, imported == 1 ? "" : "s",
+                others ? "; other kernels profiled with them are left out" : "");
     }
     tk_ncu_export_free(x);
     tk_bundle_free(b);

@@ -36,9 +36,11 @@ if '--import' in args:
         sys.exit('==ERROR== fake ncu: cannot export')
     with open(report) as f:
         csv = f.read().strip()
-    opener = gzip.open if csv.endswith('.gz') else open
-    with opener(csv, 'rt') as f:
-        sys.stdout.write(f.read())
+    with open(csv, 'rb') as f:
+        data = f.read()
+    if data[:2] == b'\x1f\x8b':
+        data = gzip.decompress(data)
+    sys.stdout.write(data.decode())
     sys.exit(0)
 
 # ncu's options up to the program: those below take a value

@@ -331,9 +331,17 @@ def import_makes_the_committed_profile():
         assert code == 0, err
         k, _ = hot_lines(b)
         assert k['total']['samples'] == 40471
-        # an export of another kernel: refused
+        # an export of another kernel only: nothing to import
         code, _, err = run('profile', 'import', b, ATTN_CSV)
-        assert code == 1 and 'no kernel of that name' in err, err
+        assert code == 1 and 'kernel attn_fwd: not a kernel of the bundle, skipped' in err, err
+        assert 'none of its 1 kernel section is of a kernel of the bundle' in err, err
+        # with a section of another kernel (as PyTorch's are) before it
+        both = os.path.join(tmp, 'both.csv')
+        with open(both, 'w') as f:
+            f.write(read_text(ATTN_CSV) + read_text(MATMUL_CSV))
+        code, out, err = run('profile', 'import', b, both, '--force')
+        assert code == 0 and out.startswith('matmul_pipelined (bc33df85): 1344'), (out, err)
+        assert 'skipped' in err, err
         # the cuda,sass view: refused with how to export the right one
         code, _, err = run('profile', 'import', b,
                            os.path.join(MATMUL, 'ncu', 'source_cuda_sass.csv.gz'))

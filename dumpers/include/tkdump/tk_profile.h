@@ -116,6 +116,13 @@ const char *tk_ncu_export_kernel(const tk_ncu_export *export_, size_t i);
 TK_API
 size_t tk_ncu_export_rows(const tk_ncu_export *export_, size_t i);
 
+/* How many kernels of BUNDLE have section I's kernel name: 0 for a
+ * section of a kernel the bundle does not hold (a program profiled under
+ * ncu launches PyTorch's own kernels too), which an import skips. */
+TK_API
+size_t tk_ncu_export_candidates(const tk_ncu_export *export_, size_t i,
+                                const tk_bundle *bundle);
+
 /* The kernel of BUNDLE that section I was taken of: among the kernels
  * with the section's name (only ONLY, when it is not NULL), the first
  * whose SASS the section's instructions are.  Returns a new profile

@@ -447,6 +447,18 @@ tk_ncu_export *tk_ncu_export_read(const char *path, tk_diags *diags)
 
 /* ---- matching ------------------------------------------------------------- */
 
+size_t tk_ncu_export_candidates(const tk_ncu_export *x, size_t i,
+                                const tk_bundle *b)
+{
+    if (i >= x->sections->len)
+        return 0;
+    const section *s = x->sections->pdata[i];
+    size_t n = 0;
+    for (size_t k = 0; k < tk_bundle_kernel_count(b); k++)
+        n += strcmp(tk_kernel_name(tk_bundle_kernel(b, k)), s->kernel) == 0;
+    return n;
+}
+
 tk_profile *tk_ncu_export_match(const tk_ncu_export *x, size_t i,
                                 const tk_bundle *b, const tk_kernel *only,
                                 const tk_kernel **kernel, tk_diags *diags)
