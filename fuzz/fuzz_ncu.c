@@ -8,7 +8,9 @@
  * tk_profile.h that hold for any input: NULL comes with an error, an
  * export has at least one section, every section a name, and everything
  * is freed (a leak is a finding). */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
