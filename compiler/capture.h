@@ -198,6 +198,14 @@ typedef struct {
     /* --target BACKEND:ARCH ("hip:gfx942"): what the kernels must have been
      * compiled for; NULL: any. */
     char *target;
+
+    /* --profile (capture_profile.c): ncu, its report in WORK/run, the
+     * report's source page exported as CSV; set when no profile could be
+     * made (the bundle is still written, the exit status is 1). */
+    char *ncu;
+    char *profile_report;
+    char *profile_csv;
+    gboolean profile_failed;
 } tk_capture;
 
 /* Checks that OUTDIR can be written (absent, an empty folder, or with
@@ -232,6 +240,9 @@ typedef struct {
     const char *kernel;   /* --kernel: dump only this kernel; NULL: all */
     const char *irloc;    /* --irloc ttir|ttgir; NULL: none */
     gboolean progress;    /* draw progress (stderr is a terminal) */
+    const char *ncu;      /* --profile: the ncu to run the program under
+                             (found); NULL: no profile */
+    char **ncu_args;      /* --ncu-arg: more options for ncu; may be NULL */
 } tk_capture_triton_opts;
 
 /* Whether TARGET reads as --target takes it: "hip:ARCH" or "cuda:ARCH",
@@ -248,6 +259,30 @@ typedef struct {
     const char *arch;     /* sm_90 when NULL */
     gboolean progress;
 } tk_capture_mlir_opts;
+
+/* ---- --profile (capture_profile.c) ------------------------------------ */
+
+/* The ncu to run: GIVEN (--ncu) when it is executable, else the first
+ * found in PATH, CUDA_HOME/bin and /usr/local/cuda/bin.  Caller frees;
+ * NULL when none. */
+char *tk_capture_find_ncu(const char *given);
+
+/* The command that runs PROGRAM under NCU with the source counters, the
+ * report going to C->run (C->profile_report), for KERNEL only when not
+ * NULL, with EXTRA options (may be NULL) before the program.  Records it
+ * in the manifest's capture.profile.  Caller frees with g_strfreev(). */
+char **tk_capture_profile_argv(tk_capture *c, const char *ncu,
+                               const char *kernel, char **extra,
+                               char **program);
+
+/* After the program: exports the report's source page with ncu's own
+ * command line into C->profile_csv, or says why there is no profile. */
+void tk_capture_profile_export(tk_capture *c);
+
+/* Puts each kernel section of C->profile_csv into the bundle being built
+ * at BUILT as the profile of the kernel whose SASS it is; records the
+ * result in the manifest's capture.profile. */
+void tk_capture_profile_import(tk_capture *c, const char *built);
 
 /* The pipeline used when none is given. */
 extern const char tk_capture_mlir_default_pipeline[];

@@ -352,6 +352,10 @@ int tk_capture_finish(tk_capture *c)
         goto done;
     }
     print_diags(diags, c->quiet);
+    /* The profile goes in before the manifest is completed, which then
+     * says how it went (capture.profile). */
+    if (c->profile_report)
+        tk_capture_profile_import(c, built);
     const char *messages_rel = copy_messages(c, built);
     size_t no_sass = 0;
     if (complete_manifest(c, built, messages_rel, &no_sass) != 0) {
@@ -362,12 +366,16 @@ int tk_capture_finish(tk_capture *c)
         keep = TRUE;
         goto done;
     }
-    rc = c->complete ? TK_CAPTURE_EXIT_COMPLETE : TK_CAPTURE_EXIT_INCOMPLETE;
+    rc = c->complete && !c->profile_failed ? TK_CAPTURE_EXIT_COMPLETE
+                                           : TK_CAPTURE_EXIT_INCOMPLETE;
     if (!c->quiet) {
         size_t n = tk_bundle_kernel_count(b);
-        fprintf(stderr, "tkview: wrote %s: %zu kernel%s, %s\n", final, n,
+        fprintf(stderr, "tkview: wrote %s: %zu kernel%s, %s%s\n", final, n,
                 n == 1 ? "" : "s",
-                c->complete ? "complete" : "INCOMPLETE (see its manifest)");
+                c->complete ? "complete" : "INCOMPLETE (see its manifest)",
+                c->profile_failed ? ", without a profile (see capture.profile "
+                                    "in its manifest)"
+                                  : "");
         if (no_sass)
             fprintf(stderr, "tkview: %zu kernel%s without SASS or AMDGCN (why: "
                             "sass_missing or amdgcn_missing in its manifest)%s%s\n",

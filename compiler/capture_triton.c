@@ -209,12 +209,16 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
     const char *dump_files[] = {mlir, NULL};
     progress = tk_capture_progress_new(o->progress && !c->quiet ? stderr : NULL,
                                        cache, dump_files);
+    char **run_argv = o->ncu ? tk_capture_profile_argv(c, o->ncu, o->kernel,
+                                                      o->ncu_args, o->argv)
+                             : g_strdupv(o->argv);
     tk_child_spec spec = {
-        .argv = o->argv, .envp = env, .stdin_fd = -1, .stdout_fd = -1,
+        .argv = run_argv, .envp = env, .stdin_fd = -1, .stdout_fd = -1,
         .stderr_fd = err_fd, .filter = filter, .show = stderr,
         .messages_fd = msg_fd, .progress = progress, .grace_s = 30};
     tk_capture_signals_install();
     int run_rc = tk_child_run(&spec, &res);
+    g_strfreev(run_argv);
     unsigned kernels = tk_capture_progress_kernels(progress);
     uint64_t dump_bytes = tk_capture_progress_bytes(progress);
     tk_capture_progress_free(progress);
@@ -258,6 +262,8 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
     }
     g_free(how);
 
+    if (o->ncu)
+        tk_capture_profile_export(c);
     const char *kdirs[] = {kdump, cache, NULL};
     if (tk_capture_any_kernel_file(kdirs, ".cubin")) {
         /* NVIDIA kernels; an AMD capture has code objects (.hsaco) only. */

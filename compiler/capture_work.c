@@ -144,6 +144,9 @@ void tk_capture_clear(tk_capture *c)
         g_hash_table_destroy(c->amdgcn_missing);
     g_free(c->amdgcn_missing_all);
     g_free(c->target);
+    g_free(c->ncu);
+    g_free(c->profile_report);
+    g_free(c->profile_csv);
     memset(c, 0, sizeof *c);
 }
 

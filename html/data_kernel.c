@@ -620,6 +620,8 @@ static int write_meta(kctx *k)
     g_array_free(fa, TRUE);
     jw_key(&w, "passes");
     jw_bool(&w, k->rk->n_passes >= 0);
+    jw_key(&w, "cost");
+    jw_bool(&w, k->rk->cost);
     jw_obj_end(&w);
     int rc = put(k, "meta", g);
     g_string_free(g, TRUE);
@@ -647,6 +649,8 @@ int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk)
         if (rc == 0)
             rc = write_bind(&k, st, (tk_stage_kind)t);
     }
+    if (rc == 0)
+        rc = tk_report_cost_data(r, rk, k.ix);
     if (rc == 0)
         rc = write_meta(&k);
     tk_bind_free(k.ix);

@@ -22,6 +22,7 @@ typedef struct {
     uint32_t bound[TK_STAGE_COUNT]; /* lines with a location, per stage */
     int n_passes;       /* passes in its timeline, -1 none */
     int n_changed;      /* of those, passes that changed the IR */
+    gboolean cost;      /* data/ID/cost.js was written (it has SASS) */
 } tk_report_kernel;
 
 /* A comparison page: two kernels and where their page is. */
@@ -62,6 +63,10 @@ int tk_report_put_z(tk_report *r, const char *rel, const char *key,
 /* Kernel I's page and data (page_kernel.c, data_kernel.c). */
 int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk);
 int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk);
+
+/* data/ID/cost.js: the kernel's cost tables (data_cost.c), when it has
+ * SASS; sets rk->cost.  IX is the kernel's binding index. */
+int tk_report_cost_data(tk_report *r, tk_report_kernel *rk, const tk_bind *ix);
 
 /* The source file FILE as data/src/sNNN.js (once per report); returns its
  * key or NULL when it cannot be found or read (data_sources.c). */

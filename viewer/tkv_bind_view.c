@@ -63,6 +63,9 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
     self->n_stages = 0;
     self->n_files = 0;
     self->files = NULL;
+    const tk_cost *cost = self->k ? tkv_document_get_cost(doc, kernel) : NULL;
+    self->metric = cost ? (guint)tk_cost_default_metric(cost) : 0;
+    tkv_bind_view_update_heat(self);
     tkv_bind_view_actions_update(self);
     GtkStringList *stages = gtk_string_list_new(NULL);
     GtkStringList *files = gtk_string_list_new(NULL);
@@ -229,6 +232,7 @@ void tkv_bind_view_set_exact(TkvBindView *self, gboolean exact)
         return;
     self->exact = exact;
     tkv_bind_view_update_file_counts(self);
+    tkv_bind_view_update_heat(self);
     tkv_bind_view_render(self);
 }
 

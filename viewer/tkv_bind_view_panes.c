@@ -104,6 +104,7 @@ static TkvCodeView *stage_view(TkvBindView *self, int which, tk_stage_kind s)
         g_signal_connect(v, "line-selected", G_CALLBACK(tkv_bind_view_on_ir_line),
                          &self->pane_ref[which]);
         self->stage_view[which][s] = v;
+        tkv_bind_view_update_heat(self);
     }
     GtkTextBuffer *b = GTK_TEXT_BUFFER(stage_buffer(self, which, s));
     if (gtk_text_view_get_buffer(GTK_TEXT_VIEW(v)) != b)

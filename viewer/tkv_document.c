@@ -13,6 +13,11 @@ typedef struct {
     GArray *files; /* tk_file_id, own file first */
     tk_timeline *timeline; /* written under pass_lock by a worker */
     gboolean timeline_built;
+    /* Made on the main thread on first use (tkv_document_get_cost). */
+    tk_profile *profile;
+    tk_cost *cost;
+    char *cost_problem;
+    gboolean cost_built;
 } KernelData;
 
 typedef struct {
@@ -65,6 +70,9 @@ static void tkv_document_finalize(GObject *object)
     TkvDocument *self = TKV_DOCUMENT(object);
     for (size_t i = 0; i < self->n_kernels; i++) {
         tk_timeline_free(self->kernels[i].timeline);
+        tk_cost_free(self->kernels[i].cost);
+        tk_profile_free(self->kernels[i].profile);
+        g_free(self->kernels[i].cost_problem);
         tk_bind_free(self->kernels[i].index);
         if (self->kernels[i].files)
             g_array_unref(self->kernels[i].files);
@@ -262,6 +270,31 @@ const tk_kernel *tkv_document_get_kernel(TkvDocument *doc, size_t i)
 const tk_bind *tkv_document_get_index(TkvDocument *doc, size_t i)
 {
     return doc->loaded && i < doc->n_kernels ? doc->kernels[i].index : NULL;
+}
+
+const tk_cost *tkv_document_get_cost(TkvDocument *doc, size_t i)
+{
+    if (!doc->loaded || i >= doc->n_kernels)
+        return NULL;
+    KernelData *kd = &doc->kernels[i];
+    const tk_kernel *k = tk_bundle_kernel(doc->bundle, i);
+    if (!kd->cost_built && tk_kernel_stage(k, TK_STAGE_SASS)) {
+        /* Reading the profile (a few hundred KB of JSON at most) and making
+         * the tables take milliseconds; done once, when first shown. */
+        tk_diags *d = tk_diags_new();
+        kd->profile = tk_profile_load(k, d);
+        if (tk_diags_count(d))
+            kd->cost_problem = g_strdup(tk_diags_get(d, 0)->message);
+        tk_diags_free(d);
+        kd->cost = tk_cost_new(kd->index, k, tk_bundle_loctab(doc->bundle), kd->profile);
+    }
+    kd->cost_built = TRUE;
+    return kd->cost;
+}
+
+const char *tkv_document_get_cost_problem(TkvDocument *doc, size_t i)
+{
+    return doc->loaded && i < doc->n_kernels ? doc->kernels[i].cost_problem : NULL;
 }
 
 size_t tkv_document_get_files(TkvDocument *doc, size_t i, const tk_file_id **files)

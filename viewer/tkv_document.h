@@ -22,6 +22,7 @@
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_compare.h"
+#include "tkdump/tk_cost.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_timeline.h"
 
@@ -68,6 +69,13 @@ double tkv_document_get_index_seconds(TkvDocument *doc);
 size_t tkv_document_get_kernel_count(TkvDocument *doc);
 const tk_kernel *tkv_document_get_kernel(TkvDocument *doc, size_t i);
 const tk_bind *tkv_document_get_index(TkvDocument *doc, size_t i);
+
+/* What kernel I's lines cost (tk_cost.h), with the bundle's profile when
+ * it has one; made on the first call (main thread only).  NULL when the
+ * kernel has no SASS.  A profile that could not be used is left out and
+ * tkv_document_get_cost_problem() says why (NULL: none). */
+const tk_cost *tkv_document_get_cost(TkvDocument *doc, size_t i);
+const char *tkv_document_get_cost_problem(TkvDocument *doc, size_t i);
 
 /* The source files kernel I's locations name (in any stage, any frame): the
  * kernel's own file first (tk_kernel_main_source(), the one the HTML report

@@ -66,9 +66,30 @@ static void write_code_pane(JsonBuilder *b, TkvCodePane *pane)
     add_int(b, "cursor_line", tkv_code_view_get_cursor_line(v));
 }
 
+/* What the cost column of PANE shows, line -> text, for the lines that
+ * show something. */
+static void write_heat(TkvBindView *bv, TkvPaneId pane, JsonBuilder *b)
+{
+    TkvCodeView *v = tkv_code_pane_get_view(tkv_bind_view_get_pane(bv, pane));
+    json_builder_set_member_name(b, "heat");
+    json_builder_begin_object(b);
+    guint n = tkv_code_view_get_line_count(v);
+    for (guint l = 1; l <= n; l++) {
+        char *t = tkv_bind_view_heat_text(bv, pane, l);
+        if (!t)
+            continue;
+        char key[16];
+        g_snprintf(key, sizeof key, "%u", l);
+        add_string(b, key, t);
+        g_free(t);
+    }
+    json_builder_end_object(b);
+}
+
 static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
 {
     add_bool(b, "exact", tkv_bind_view_get_exact(bv));
+    add_int(b, "metric", tkv_bind_view_get_metric(bv));
     tk_stage_kind stage;
     tk_file_id file;
     guint line;
@@ -93,6 +114,7 @@ static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
         add_string(b, "resolved", tkv_document_get_source_path(doc, shown));
     }
     write_code_pane(b, tkv_bind_view_get_pane(bv, TKV_PANE_SOURCE));
+    write_heat(bv, TKV_PANE_SOURCE, b);
     json_builder_end_object(b);
 
     for (int w = 0; w < 2; w++) {
@@ -103,8 +125,10 @@ static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
         json_builder_begin_object(b);
         add_bool(b, "visible", shown_pane);
         add_string(b, "stage", s != TK_STAGE_UNKNOWN ? tk_stage_kind_name(s) : "");
-        if (shown_pane)
+        if (shown_pane) {
             write_code_pane(b, tkv_bind_view_get_pane(bv, pane));
+            write_heat(bv, pane, b);
+        }
         json_builder_end_object(b);
     }
 }
@@ -302,6 +326,27 @@ static void write_stack_panel(TkvStackPanel *sp, TkvDocument *doc, JsonBuilder *
     json_builder_end_array(b);
 }
 
+static void write_hot_panel(TkvHotPanel *hp, JsonBuilder *b)
+{
+    add_string(b, "heading", tkv_hot_panel_get_heading(hp));
+    add_int(b, "metric", tkv_hot_panel_get_metric(hp));
+    add_string(b, "scope", tkv_hot_panel_get_scope(hp));
+    json_builder_set_member_name(b, "rows");
+    json_builder_begin_array(b);
+    GArray *rows = tkv_hot_panel_get_rows(hp, 40);
+    for (guint i = 0; i < rows->len; i++) {
+        const TkvHotShownRow *r = &g_array_index(rows, TkvHotShownRow, i);
+        json_builder_begin_array(b);
+        json_builder_add_string_value(b, r->where);
+        json_builder_add_double_value(b, r->exact);
+        json_builder_add_double_value(b, r->inclusive);
+        json_builder_add_double_value(b, r->shared);
+        json_builder_end_array(b);
+    }
+    g_array_unref(rows);
+    json_builder_end_array(b);
+}
+
 /* ---- the window ------------------------------------------------------------------------ */
 
 static void write_error_page(TkvWindow *win, JsonBuilder *b)
@@ -359,6 +404,10 @@ void tkv_test_state_write_window(TkvWindow *win, JsonBuilder *b)
     json_builder_set_member_name(b, "stack");
     json_builder_begin_object(b);
     write_stack_panel(tkv_window_get_stack_panel(win), doc, b);
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "hot");
+    json_builder_begin_object(b);
+    write_hot_panel(tkv_window_get_hot_panel(win), b);
     json_builder_end_object(b);
     char *meta = tkv_meta_panel_get_text(tkv_window_get_meta_panel(win));
     add_string(b, "meta", meta);

@@ -19,6 +19,7 @@
 #include "tkv_bind_view.h"
 #include "tkv_compare_view.h"
 #include "tkv_document.h"
+#include "tkv_hot_panel.h"
 #include "tkv_meta_panel.h"
 #include "tkv_pass_view.h"
 #include "tkv_stack_panel.h"
@@ -68,6 +69,7 @@ TkvPassView *tkv_window_get_pass_view(TkvWindow *self);
 TkvCompareView *tkv_window_get_compare_view(TkvWindow *self);
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self);
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self);
+TkvHotPanel *tkv_window_get_hot_panel(TkvWindow *self);
 
 /* Signals:
  *   "loaded" (gboolean ok)  loading finished and the first view is set up

@@ -39,6 +39,7 @@ struct _TkvWindow {
     GtkStack *info_stack;
     TkvStackPanel *stack_panel;
     TkvMetaPanel *meta_panel;
+    TkvHotPanel *hot_panel;
     GtkTextView *problems_view;
     GtkStack *mode_stack;
     TkvPassView *pass_view;

@@ -9,13 +9,14 @@
  * mode and its start-up timing.
  *
  * Depends on: dom (el, fmtBytes), kernel (init, meta, stages), panes
- *   (start, setStage, gotoHit), layouts (hover), passes (open, key,
- *   forSource).
+ *   (start, setStage, gotoHit, refresh, showSource, showIR), layouts
+ *   (hover), passes (open, key, forSource), cost (load, controls,
+ *   renderHot, onChange, hotShown).
  * Interface: inspect() (for the tests, read only: {interactive, setup}
  *   in ms).
  */
 'use strict';
-TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom, kernel, panes, layouts, passes) {
+TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost'], function (dom, kernel, panes, layouts, passes, cost) {
   const { el, fmtBytes } = dom;
   const timing = { interactive: -1, setup: -1 };
 
@@ -39,6 +40,7 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom,
     else if (k === 'p' || k === 'N') panes.gotoHit(-1);
     else if (k >= '1' && k <= '9' && kernel.stages()[+k - 1]) panes.setStage(kernel.stages()[+k - 1]);
     else if (k === 'l') document.getElementById('toggle-loc').click();
+    else if (k === 'h' && document.getElementById('toggle-hot')) document.getElementById('toggle-hot').click();
     else return;
     ev.preventDefault();
   }
@@ -77,6 +79,22 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom,
     box.appendChild(lb);
   }
 
+  /* The cost controls in the meta line and the hot lines panel above the
+   * info panel; a row clicked there selects its line in the panes. */
+  function costControls() {
+    const hot = document.getElementById('hot');
+    const go = (r) => (r.stage ? panes.showIR(r.stage, r.line) : panes.showSource(r.file, r.line));
+    const draw = () => cost.renderHot(hot, go);
+    cost.controls(document.getElementById('meta'), (shown) => {
+      hot.hidden = !shown;
+      if (shown) draw();
+    });
+    cost.onChange(() => {
+      panes.refresh();
+      if (cost.hotShown()) draw();
+    });
+  }
+
   async function initKernel() {
     const t0 = performance.now();
     const kid = document.body.dataset.kernel;
@@ -91,6 +109,8 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom,
     document.getElementById('mode-passes').addEventListener('click', () => setMode('passes'));
     document.addEventListener('keydown', onKey);
     layouts.hover(document.getElementById('kernel-view'));
+    /* the heat column needs the cost data before the panes draw */
+    if (await cost.load().catch(() => false)) costControls();
     await panes.start({
       passesOf: (file, line) => {
         setMode('passes');

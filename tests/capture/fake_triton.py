@@ -24,6 +24,10 @@ Usage: fake_triton.py MODE [ARGS...]   (TK_TEST_DUMPS names the captures)
   onefolder CAP      CAP's kernel_dump folders written into one folder, as
                      Triton 3.6 names them after the source (configurations
                      of one kernel share it); the cache as it is
+  sample DIR         the stage files of one kernel folder of a tkview bundle
+                     (DIR, e.g. sample_dumps/matmul_profile/matmul_pipelined-
+                     bc33df85) as Triton's kernel dump of that kernel; no
+                     pass dumps
 """
 import gzip
 import json
@@ -175,5 +179,14 @@ elif MODE == 'env':
     with open(ARGS[0], 'w') as f:
         json.dump({n: os.environ.get(n) for n in names}, f)
     dump(ARGS[1])
+elif MODE == 'sample':
+    src = ARGS[0]
+    folder = os.path.join(knob('TRITON_DUMP_DIR'), 'SAMPLEHASH')
+    os.makedirs(folder)
+    for f in sorted(os.listdir(src)):
+        if os.path.isfile(os.path.join(src, f)) and '.profile.' not in f:
+            shutil.copyfile(os.path.join(src, f), os.path.join(folder, f))
+    open(knob('MLIR_DUMP_PATH'), 'ab').close()
+    print('fake: done', flush=True)
 else:
     sys.exit('fake_triton: unknown mode ' + MODE)

@@ -131,6 +131,21 @@ TK_API
 int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
                    tk_diags *diags);
 
+/* Writes LEN bytes at DATA into the folder of KERNEL in the tkview bundle
+ * BUNDLE as the file NAME (made a safe file name) and records it in the
+ * manifest's "files" of that kernel under KEY (docs/bundle.md); with KEY
+ * "profile", tk_kernel_profile_path() names it from then on.  The file and
+ * the manifest are each written beside their target and renamed into
+ * place.  A KEY the kernel already has, or an existing file NAME, is
+ * replaced only when REPLACE is not 0.  Returns 0, or -1 with an error in
+ * DIAGS (BUNDLE is not a tkview bundle, the kernel has no entry in its
+ * manifest, a write failed). */
+TK_API
+int tk_bundle_add_kernel_file(tk_bundle *bundle, const tk_kernel *kernel,
+                              const char *key, const char *name,
+                              const void *data, size_t len, int replace,
+                              tk_diags *diags);
+
 /* ---- pass dumps --------------------------------------------------------- */
 
 /* Pass dumps that came with the input (tk_passes.h): in a capture folder or

@@ -109,6 +109,12 @@ const char *tk_kernel_stage_missing(const tk_kernel *kernel, tk_stage_kind kind)
 TK_API
 const char *tk_kernel_origin(const tk_kernel *kernel);
 
+/* The measured cost file a tkview bundle holds for the kernel (its
+ * manifest's files.profile, docs/bundle.md; read with tk_profile_load()),
+ * or NULL when it has none.  Owned by the bundle. */
+TK_API
+const char *tk_kernel_profile_path(const tk_kernel *kernel);
+
 /* The file of the kernel's own code, which a front end opens first: the
  * file most lines of the kernel's first located stage (TTIR, or TTGIR for a
  * Gluon kernel) have the outermost frame of a stack in.  Outermost, because

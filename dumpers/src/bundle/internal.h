@@ -96,7 +96,7 @@ typedef struct {
     const tk_kernel *kernel;
     char *folder;
     char *stage[TK_STAGE_COUNT];
-    char *metadata, *cubin, *hsaco, *source_ttir;
+    char *metadata, *cubin, *hsaco, *source_ttir, *profile;
     GArray *passes; /* bundle_manifest_pass; NULL when none */
 } bundle_manifest_kernel;
 

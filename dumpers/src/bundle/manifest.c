@@ -270,6 +270,7 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     k->hsaco_path = kernel_file(b, files, "hsaco", name, manifest, diags);
     k->source_path =
         kernel_file(b, files, "source_ttir", name, manifest, diags);
+    k->profile_path = kernel_file(b, files, "profile", name, manifest, diags);
 
     /* The manifest's own metadata is what the writer knew; without it, the
      * files say what they can. */
@@ -465,6 +466,8 @@ static void add_kernel(JsonBuilder *jb, const bundle_manifest_kernel *mk)
         add_string(jb, "hsaco", mk->hsaco);
     if (mk->source_ttir)
         add_string(jb, "source_ttir", mk->source_ttir);
+    if (mk->profile)
+        add_string(jb, "profile", mk->profile);
     json_builder_end_object(jb);
     if (mk->passes && mk->passes->len > 0) {
         json_builder_set_member_name(jb, "passes");

@@ -44,6 +44,7 @@ void kernel_free(tk_kernel *k)
     g_free(k->cubin_path);
     g_free(k->hsaco_path);
     g_free(k->source_path);
+    g_free(k->profile_path);
     g_free(k->target);
     g_free(k->triton_version);
     if (k->constants)
@@ -154,6 +155,11 @@ const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *k)
 const char *tk_kernel_origin(const tk_kernel *k)
 {
     return k->origin ? k->origin : "";
+}
+
+const char *tk_kernel_profile_path(const tk_kernel *k)
+{
+    return k->profile_path;
 }
 
 const char *tk_kernel_stage_missing(const tk_kernel *ck, tk_stage_kind kind)

@@ -47,6 +47,8 @@ struct tk_kernel {
     char *hsaco_path;  /* NAME.hsaco, AMD's code object; NULL when none */
     char *source_path; /* NAME.source: the TTIR before any pass (kept for the
                           pass views); NULL when none */
+    char *profile_path; /* a bundle's measured cost file (files.profile,
+                           docs/bundle.md); NULL when none */
     tk_kernel_meta meta; /* its strings point at the two below */
     char *target;
     char *triton_version;
