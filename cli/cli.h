@@ -13,7 +13,9 @@
 
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_cost.h"
 #include "tkdump/tk_diags.h"
+#include "tkdump/tk_profile.h"
 
 enum {
     TK_EXIT_OK = 0,        /* done, and the query found something */
@@ -56,9 +58,35 @@ void tk_cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id);
 /* Prints the builder's root, pretty, followed by a newline. */
 void tk_cli_json_print(JsonBuilder *b);
 
+/* "ttir, ttgir, llir, ptx, sass, amdgcn": the stage names the library knows,
+ * for messages and help.  Static. */
+const char *tk_cli_stage_names(void);
+
+/* Whether kernel K's answer lists stage S: the stage ONLY asked for with
+ * --stage, else every stage of K's backend (tk_kernel_stage_expected()). */
+gboolean tk_cli_stage_listed(const tk_kernel *k, tk_stage_kind s,
+                             tk_stage_kind only);
+
 /* Finds the kernel named by SPEC (or the only kernel when SPEC is NULL);
  * prints why not and returns NULL otherwise. */
 const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec);
+/* The kernel SPEC names in BUNDLE (given with OPTION, "--kernel-b"); when
+ * none or several do, prints why (listing the candidates) and returns
+ * NULL. */
+const tk_kernel *tk_cli_find_kernel(const tk_bundle *bundle, const char *spec,
+                                    const char *option);
+
+/* The cost tables of kernel K bound by IX (cli_cost.c), with its bundle's
+ * profile when it has one: *PROFILE receives it (NULL when none; free it
+ * after the cost).  A profile that cannot be used is reported on stderr
+ * and the static counts still come.  Caller frees with tk_cost_free(). */
+tk_cost *tk_cli_cost(const tk_kernel *k, const tk_bind *ix,
+                     const tk_loctab *tab, gboolean quiet,
+                     tk_profile **profile);
+/* A metric value: an integer as one, else 3 significant digits. */
+void tk_cli_put_number(FILE *out, double v);
+/* The same in JSON: an integer value when it is one. */
+void tk_cli_json_number(JsonBuilder *j, double v);
 
 /* Subcommands: each takes argv after the subcommand name (argv[0] is the
  * subcommand) and returns an exit code. */
@@ -69,8 +97,11 @@ int tk_cmd_bundle(int argc, char **argv);
 int tk_cmd_passes(int argc, char **argv);
 int tk_cmd_diff(int argc, char **argv);
 int tk_cmd_history(int argc, char **argv);
+int tk_cmd_compare(int argc, char **argv);
 int tk_cmd_capture(int argc, char **argv);
 int tk_cmd_html(int argc, char **argv);
+int tk_cmd_hot(int argc, char **argv);
+int tk_cmd_profile(int argc, char **argv);
 /* `tkview [PATH]`: replaces the process with the desktop viewer (argv[1..]
  * are its arguments).  Returns -1 when argv[1] is not for the viewer (no
  * such path) or, without arguments, when the viewer cannot start (the

@@ -148,14 +148,51 @@ const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec)
         }
         return NULL;
     }
+    return tk_cli_find_kernel(bundle, spec, "--kernel");
+}
+
+const tk_kernel *tk_cli_find_kernel(const tk_bundle *bundle, const char *spec,
+                                    const char *option)
+{
     size_t matches = 0;
     const tk_kernel *k = tk_bundle_find_kernel(bundle, spec, &matches);
     if (!k) {
-        if (matches > 1)
-            tk_cli_error("--kernel %s matches %zu kernels; add a hash prefix "
-                         "(name:hash) or use an index", spec, matches);
-        else
-            tk_cli_error("--kernel %s matches no kernel (see tkview info)", spec);
+        if (matches > 1) {
+            size_t *idx;
+            size_t n = tk_bundle_find_kernels(bundle, spec, &idx);
+            tk_cli_error("%s %s matches %zu kernels; add a hash prefix "
+                         "(name:hash) or use an index:", option, spec, matches);
+            for (size_t i = 0; i < n; i++) {
+                const tk_kernel *c = tk_bundle_kernel(bundle, idx[i]);
+                fprintf(stderr, "  %zu  %s  %.12s\n", idx[i], tk_kernel_name(c),
+                        tk_kernel_hash(c));
+            }
+            g_free(idx);
+        } else {
+            tk_cli_error("%s %s matches no kernel (see tkview info)", option, spec);
+        }
     }
     return k;
+}
+
+const char *tk_cli_stage_names(void)
+{
+    static char names[128];
+    if (!names[0]) {
+        GString *s = g_string_new(NULL);
+        for (int k = 0; k < TK_STAGE_COUNT; k++)
+            g_string_append_printf(s, "%s%s", k ? ", " : "",
+                                   tk_stage_kind_name((tk_stage_kind)k));
+        g_strlcpy(names, s->str, sizeof names);
+        g_string_free(s, TRUE);
+    }
+    return names;
+}
+
+gboolean tk_cli_stage_listed(const tk_kernel *k, tk_stage_kind s,
+                             tk_stage_kind only)
+{
+    if (only != TK_STAGE_UNKNOWN)
+        return only == s;
+    return tk_kernel_stage_expected(k, s);
 }

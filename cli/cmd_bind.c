@@ -60,7 +60,8 @@ static void put_stacks_text(const tk_bind *ix, const tk_loctab *tab,
         g_free(s);
     }
     if (n && tk_bind_stack_inferred(ix, k, line))
-        fputs("  (callers from PTX)", stdout);
+        printf("  (callers from %s)",
+               tk_stage_kind_label(tk_bind_inferred_from(ix, k)));
 }
 
 static void json_line(JsonBuilder *j, const tk_bind *ix, const tk_loctab *tab,
@@ -177,7 +178,7 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
                    fpath, line, a->exact ? "this line only" : "this line and what it called");
         }
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
-            if (only != TK_STAGE_UNKNOWN && only != s)
+            if (!tk_cli_stage_listed(k, s, only))
                 continue;
             const tk_stage *st = tk_kernel_stage(k, s);
             const uint32_t *lines;
@@ -241,7 +242,7 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
     tk_stage_kind from = tk_stage_kind_parse(stage_name);
     g_free(stage_name);
     if (from == TK_STAGE_UNKNOWN) {
-        tk_cli_error("--ir: unknown stage in \"%s\" (ttir, ttgir, llir, ptx, sass)", a->ir);
+        tk_cli_error("--ir: unknown stage in \"%s\" (%s)", a->ir, tk_cli_stage_names());
         return TK_EXIT_USAGE;
     }
     const tk_kernel *k = tk_cli_pick_kernel(b, a->kernel);
@@ -288,7 +289,7 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
         putchar('\n');
     }
     for (tk_stage_kind to = 0; to < TK_STAGE_COUNT; to++) {
-        if (to == from || (only != TK_STAGE_UNKNOWN && only != to))
+        if (to == from || !tk_cli_stage_listed(k, to, only))
             continue;
         const tk_stage *ts = tk_kernel_stage(k, to);
         uint32_t *lines = NULL;
@@ -333,7 +334,7 @@ int tk_cmd_bind(int argc, char **argv)
         {"source", 's', 0, G_OPTION_ARG_STRING, &a.source,
          "Source line to bind: FILE:LINE, FILE matched by path suffix", "FILE:LINE"},
         {"ir", 'i', 0, G_OPTION_ARG_STRING, &a.ir,
-         "IR line to bind: STAGE:LINE (ttir, ttgir, llir, ptx, sass)", "STAGE:LINE"},
+         "IR line to bind: STAGE:LINE (STAGE as for --stage)", "STAGE:LINE"},
         {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
          "Kernel: name, hash prefix, name:hash or index", "K"},
         {"stage", 0, 0, G_OPTION_ARG_STRING, &a.stage,
@@ -360,7 +361,7 @@ int tk_cmd_bind(int argc, char **argv)
         goto out;
     }
     if (a.stage && (only = tk_stage_kind_parse(a.stage)) == TK_STAGE_UNKNOWN) {
-        tk_cli_error("--stage %s: not a stage (ttir, ttgir, llir, ptx, sass)", a.stage);
+        tk_cli_error("--stage %s: not a stage (%s)", a.stage, tk_cli_stage_names());
         rc = TK_EXIT_USAGE;
         goto out;
     }

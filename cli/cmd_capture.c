@@ -15,11 +15,19 @@ static const char summary[] =
     "with line info (when nvdisasm is found) and the sources its locations\n"
     "name.  The program's output passes through; its stderr is shown without\n"
     "the dump text.  An interrupted or failing program still gives a bundle,\n"
-    "marked incomplete.  With --mlir, compiles FILE.mlir with Debian's MLIR\n"
-    "and LLVM tools instead (no GPU, no Triton needed).\n"
+    "marked incomplete.  The same on an AMD GPU (ROCm's Triton): AMDGCN and\n"
+    "the code object come in place of PTX, SASS and the cubin.  --target\n"
+    "hip:gfx942 is for a program that compiles for a GPU it does not have\n"
+    "(triton.compile(..., target=...)).  With --mlir, compiles FILE.mlir\n"
+    "with Debian's MLIR and LLVM tools instead (no GPU, no Triton needed).\n"
+    "With --profile, the program runs under Nsight Compute (ncu) and the\n"
+    "bundle keeps each kernel's warp stall samples and executed\n"
+    "instructions per SASS instruction (its first launch), for tkview hot\n"
+    "and the report.\n"
     "\n"
     "Exit status: 0 complete bundle written, 1 bundle written but incomplete\n"
-    "(the program failed or was interrupted), 2 bad arguments, 3 no bundle\n"
+    "(the program failed or was interrupted, or --profile made no profile),\n"
+    "2 bad arguments, 3 no bundle\n"
     "written.  See docs/capture.md.";
 
 /* NAME.tkview in the current folder, NAME from the script (x.py), the module
@@ -61,8 +69,9 @@ int tk_cmd_capture(int argc, char **argv)
         command[i + 1] = g_strdup(argv[i]);
 
     char *out = NULL, *kernel = NULL, *irloc = NULL, *mlir = NULL;
-    char *pipeline = NULL, *arch = NULL;
-    char **source_dirs = NULL;
+    char *pipeline = NULL, *arch = NULL, *target = NULL, *ncu_given = NULL, *ncu = NULL;
+    char **source_dirs = NULL, **ncu_args = NULL;
+    gboolean profile = FALSE;
     gboolean force = FALSE, keep_work = FALSE, no_progress = FALSE;
     gboolean quiet = FALSE;
     GOptionEntry entries[] = {
@@ -83,6 +92,20 @@ int tk_cmd_capture(int argc, char **argv)
          "docs/capture.md)", "PIPELINE"},
         {"arch", 0, 0, G_OPTION_ARG_STRING, &arch,
          "With --mlir: the GPU to compile for (default sm_90)", "SM"},
+        {"target", 0, 0, G_OPTION_ARG_STRING, &target,
+         "The GPU the program compiles for (hip:gfx942, cuda:90): told to "
+         "the program as TKVIEW_TARGET, checked against what it compiled",
+         "BACKEND:ARCH"},
+        {"profile", 0, 0, G_OPTION_ARG_NONE, &profile,
+         "Run the program under Nsight Compute (ncu) and keep each kernel's "
+         "samples per SASS instruction (docs/cost.md)", NULL},
+        {"ncu", 0, 0, G_OPTION_ARG_FILENAME, &ncu_given,
+         "With --profile: the ncu to run (default: from PATH, CUDA_HOME/bin "
+         "or /usr/local/cuda/bin)", "PATH"},
+        {"ncu-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ncu_args,
+         "With --profile: one more option for ncu, before the program "
+         "(repeatable: --ncu-arg=--warp-sampling-interval --ncu-arg=0)",
+         "ARG"},
         {"keep-work", 0, 0, G_OPTION_ARG_NONE, &keep_work,
          "Keep the work folder (the raw dumps and the whole stderr)", NULL},
         {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress,
@@ -94,7 +117,8 @@ int tk_cmd_capture(int argc, char **argv)
         G_OPTION_ENTRY_NULL,
     };
     GOptionContext *ctx = g_option_context_new(
-        "[-o BUNDLE] -- PROGRAM [ARGS...]  |  --mlir FILE.mlir [-o BUNDLE]");
+        "[-o BUNDLE] [--profile] -- PROGRAM [ARGS...]  |  --mlir FILE.mlir "
+        "[-o BUNDLE]");
     g_option_context_set_summary(ctx, summary);
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *err = NULL;
@@ -133,8 +157,35 @@ int tk_cmd_capture(int argc, char **argv)
         tk_cli_error("--kernel and --irloc are for Triton programs, not --mlir");
         goto done;
     }
+    if (target && mlir) {
+        tk_cli_error("--target is for Triton programs; --mlir takes --arch");
+        goto done;
+    }
+    if (target && !tk_capture_target_valid(target)) {
+        tk_cli_error("--target %s: expected BACKEND:ARCH, hip:ARCH or "
+                     "cuda:ARCH (hip:gfx942, cuda:90)", target);
+        goto done;
+    }
     if (!mlir && (pipeline || arch)) {
         tk_cli_error("--pipeline and --arch go with --mlir");
+        goto done;
+    }
+    if (mlir && profile) {
+        tk_cli_error("--profile runs a program on a GPU: not with --mlir");
+        goto done;
+    }
+    if (!profile && (ncu_given || ncu_args)) {
+        tk_cli_error("--ncu and --ncu-arg go with --profile");
+        goto done;
+    }
+    if (profile && !(ncu = tk_capture_find_ncu(ncu_given))) {
+        if (ncu_given)
+            tk_cli_error("--ncu %s: not an executable", ncu_given);
+        else
+            tk_cli_error("--profile: ncu (Nsight Compute) was not found in "
+                         "PATH, CUDA_HOME/bin or /usr/local/cuda/bin; give "
+                         "--ncu PATH");
+        rc = TK_CAPTURE_EXIT_NONE;
         goto done;
     }
 
@@ -143,6 +194,7 @@ int tk_cmd_capture(int argc, char **argv)
     g_free(rel);
     c.force = force;
     c.keep_work = keep_work;
+    c.target = g_strdup(target);
     c.quiet = quiet;
     GPtrArray *dirs = g_ptr_array_new();
     for (size_t i = 0; source_dirs && source_dirs[i]; i++)
@@ -164,7 +216,8 @@ int tk_cmd_capture(int argc, char **argv)
         rc = tk_capture_mlir(&c, &mo);
     } else {
         c.command = g_strdupv(prog);
-        tk_capture_triton_opts to = {prog, kernel, irloc, progress};
+        tk_capture_triton_opts to = {prog, kernel, irloc, progress, ncu,
+                                     ncu_args};
         rc = tk_capture_triton(&c, &to);
     }
 done:
@@ -178,6 +231,10 @@ done:
     g_free(mlir);
     g_free(pipeline);
     g_free(arch);
+    g_free(target);
+    g_free(ncu_given);
+    g_free(ncu);
+    g_strfreev(ncu_args);
     g_strfreev(source_dirs);
     g_option_context_free(ctx);
     return rc;

@@ -570,7 +570,7 @@ static int diff_stages(tk_bundle *ba, tk_bundle *bb, const diff_args *a,
 {
     tk_stage_kind kind = tk_stage_kind_parse(a->stage);
     if (kind == TK_STAGE_UNKNOWN) {
-        tk_cli_error("--stage %s: not a stage (ttir, ttgir, llir, ptx, sass)", a->stage);
+        tk_cli_error("--stage %s: not a stage (%s)", a->stage, tk_cli_stage_names());
         return TK_EXIT_USAGE;
     }
     const tk_kernel *ka = tk_cli_pick_kernel(ba, a->kernel);
@@ -638,6 +638,8 @@ int tk_cmd_diff(int argc, char **argv)
 {
     diff_args a = {0};
     a.context = 3;
+    char *stage_help = g_strdup_printf("Compare final stage S (%s) of two kernels",
+                                       tk_cli_stage_names());
     GOptionEntry entries[] = {
         {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
          "Kernel: name, hash prefix, name:hash or index", "K"},
@@ -647,7 +649,7 @@ int tk_cmd_diff(int argc, char **argv)
         {"to", 0, 0, G_OPTION_ARG_STRING, &a.to,
          "Show the IR before --pass against the IR after this pass", "M"},
         {"stage", 0, 0, G_OPTION_ARG_STRING, &a.stage,
-         "Compare final stage S (ttir, ttgir, llir, ptx, sass) of two kernels", "S"},
+         stage_help, "S"},
         {"kernel-b", 0, 0, G_OPTION_ARG_STRING, &a.kernel_b,
          "The other kernel (default: the kernel of the same name in PATH_B)", "K2"},
         {"context", 'U', 0, G_OPTION_ARG_INT, &a.context,
@@ -717,6 +719,7 @@ int tk_cmd_diff(int argc, char **argv)
     }
     tk_bundle_free(ba);
 out:
+    g_free(stage_help);
     g_free(a.kernel);
     g_free(a.kernel_b);
     g_free(a.pass);

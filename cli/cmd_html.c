@@ -7,6 +7,7 @@ int tk_cmd_html(int argc, char **argv)
 {
     tk_cli_common common = {0};
     char *notes = NULL;
+    char **compare = NULL;
     gboolean force = FALSE, no_passes = FALSE, stats = FALSE;
     GOptionEntry entries[] = {
         {"notes", 0, 0, G_OPTION_ARG_FILENAME, &notes,
@@ -15,29 +16,37 @@ int tk_cmd_html(int argc, char **argv)
          "Replace OUTDIR even if it is a non-empty folder that is not a report", NULL},
         {"no-passes", 0, 0, G_OPTION_ARG_NONE, &no_passes,
          "Leave the pass timeline out", NULL},
+        {"compare", 0, 0, G_OPTION_ARG_STRING_ARRAY, &compare,
+         "Also write a page comparing kernel K with K2 (of PATH_B when given; "
+         "repeatable)", "K:K2"},
         {"stats", 0, 0, G_OPTION_ARG_NONE, &stats,
          "Print seconds, files and bytes written", NULL},
         G_OPTION_ENTRY_NULL,
     };
     GOptionContext *ctx = g_option_context_new(
-        "OUTDIR PATH - write a static HTML report of PATH into the folder OUTDIR");
+        "OUTDIR PATH [PATH_B] - write a static HTML report of PATH into the folder "
+        "OUTDIR (PATH_B: the other side of --compare)");
     g_option_context_add_main_entries(ctx, entries, NULL);
     tk_cli_add_common(ctx, &common);
     GError *err = NULL;
     int rc = TK_EXIT_OK;
-    tk_bundle *b = NULL;
-    if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 3) {
+    tk_bundle *b = NULL, *other = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc < 3 || argc > 4 ||
+        (argc == 4 && !compare)) {
         tk_cli_error("%s", err ? err->message
-                               : "usage: tkview --html OUTDIR PATH [--notes FILE.md] [--force]");
+                               : "usage: tkview --html OUTDIR PATH [PATH_B --compare K:K2] "
+                                 "[--compare K:K2] [--notes FILE.md] [--force]");
         g_clear_error(&err);
         rc = TK_EXIT_USAGE;
         goto done;
     }
-    if (!(b = tk_cli_load(argv[2], &common))) {
+    if (!(b = tk_cli_load(argv[2], &common)) ||
+        (argc == 4 && !(other = tk_cli_load(argv[3], &common)))) {
         rc = TK_EXIT_INPUT;
         goto done;
     }
-    tk_html_options opts = {.notes_path = notes, .force = force, .no_passes = no_passes};
+    tk_html_options opts = {.notes_path = notes, .force = force, .no_passes = no_passes,
+                            .compare = (const char *const *)compare, .other = other};
     tk_html_stats st = {0};
     tk_diags *diags = tk_diags_new();
     int written = tk_html_write(b, argv[1], &opts, &st, diags);
@@ -55,8 +64,10 @@ int tk_cmd_html(int argc, char **argv)
                    (unsigned long long)st.bytes);
     }
 done:
+    tk_bundle_free(other);
     tk_bundle_free(b);
     g_free(notes);
+    g_strfreev(compare);
     g_strfreev(common.source_dirs);
     g_option_context_free(ctx);
     return rc;

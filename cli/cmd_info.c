@@ -48,8 +48,97 @@ static void meta_text(const tk_kernel_meta *m)
     if (m->triton_version)
         g_string_append_printf(s, "%striton %s", s->len ? ", " : "",
                                m->triton_version);
+    /* AMD: a second line, so that NVIDIA's reads as it always did. */
+    GString *amd = g_string_new(NULL);
+#define FIELD(name, v, unit)                                                   \
+    if ((v) >= 0)                                                             \
+        g_string_append_printf(amd, "%s%s %lld%s", amd->len ? ", " : "",      \
+                               name, (long long)(v), unit);
+    FIELD("wavefront", m->warp_size, "")
+    FIELD("waves_per_eu", m->waves_per_eu, "")
+    FIELD("sgprs", m->sgprs, "")
+    FIELD("agprs", m->agprs, "")
+    FIELD("vgpr_spills", m->vgpr_spills, "")
+    FIELD("sgpr_spills", m->sgpr_spills, "")
+    FIELD("static LDS", m->lds_static_bytes, " B")
+    FIELD("occupancy", m->occupancy, " waves/SIMD")
+#undef FIELD
     printf("  metadata: %s\n", s->len ? s->str : "(none found)");
     g_string_free(s, TRUE);
+    if (m->target && g_str_has_prefix(m->target, "hip") && amd->len)
+        printf("  amd: %s\n", amd->str);
+    g_string_free(amd, TRUE);
+}
+
+/* The kernel's SASS by class and its profile's totals (tk_cost.h). */
+static void cost_text(const tk_kernel *k, const tk_bind *ix, const tk_loctab *tab,
+                      gboolean quiet)
+{
+    if (!tk_kernel_stage(k, TK_STAGE_SASS))
+        return;
+    tk_profile *p = NULL;
+    tk_cost *c = tk_cli_cost(k, ix, tab, quiet, &p);
+    const double *t = tk_cost_total(c);
+    printf("  cost: %.0f SASS instructions:", t[0]);
+    for (int i = 0; i < TK_SASS_CLASS_COUNT; i++)
+        printf("%s %s %.0f", i ? "," : "", tk_sass_class_name((tk_sass_class)i),
+               t[1 + i]);
+    putchar('\n');
+    if (p) {
+        size_t m = tk_cost_default_metric(c);
+        printf("  profile: %s, %zu instructions, ", tk_profile_tool(p),
+               tk_profile_row_count(p));
+        tk_cli_put_number(stdout, t[m]);
+        printf(" %s (tkview hot: by source line)\n", tk_cost_metric_name(c, m));
+    }
+    tk_cost_free(c);
+    tk_profile_free(p);
+}
+
+static void cost_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+                      const tk_loctab *tab, gboolean quiet)
+{
+    json_builder_set_member_name(j, "cost");
+    if (!tk_kernel_stage(k, TK_STAGE_SASS)) {
+        json_builder_add_null_value(j);
+        return;
+    }
+    tk_profile *p = NULL;
+    tk_cost *c = tk_cli_cost(k, ix, tab, quiet, &p);
+    const double *t = tk_cost_total(c);
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "instructions");
+    json_builder_add_int_value(j, (gint64)t[0]);
+    json_builder_set_member_name(j, "classes");
+    json_builder_begin_object(j);
+    for (int i = 0; i < TK_SASS_CLASS_COUNT; i++) {
+        json_builder_set_member_name(j, tk_sass_class_name((tk_sass_class)i));
+        json_builder_add_int_value(j, (gint64)t[1 + i]);
+    }
+    json_builder_end_object(j);
+    json_builder_set_member_name(j, "profile");
+    if (p) {
+        json_builder_begin_object(j);
+        json_builder_set_member_name(j, "tool");
+        json_builder_add_string_value(j, tk_profile_tool(p));
+        json_builder_set_member_name(j, "instructions");
+        json_builder_add_int_value(j, (gint64)tk_profile_row_count(p));
+        json_builder_set_member_name(j, "totals");
+        json_builder_begin_object(j);
+        for (size_t m = 0; m < tk_cost_metric_count(c); m++) {
+            if (tk_cost_metric_kind(c, m) != TK_METRIC_MEASURED)
+                continue;
+            json_builder_set_member_name(j, tk_cost_metric_name(c, m));
+            tk_cli_json_number(j, t[m]);
+        }
+        json_builder_end_object(j);
+        json_builder_end_object(j);
+    } else {
+        json_builder_add_null_value(j);
+    }
+    json_builder_end_object(j);
+    tk_cost_free(c);
+    tk_profile_free(p);
 }
 
 /* "mlir", "llvm" or "mixed": what the dumps of a pass file are. */
@@ -96,7 +185,7 @@ static void kernel_passes_text(tk_bundle *b, const tk_kernel *k)
         printf("  passes: no dumps of this kernel in the pass dump files\n");
 }
 
-static void info_text(tk_bundle *b)
+static void info_text(tk_bundle *b, gboolean quiet)
 {
     size_t n = tk_bundle_kernel_count(b);
     tk_loctab *tab = tk_bundle_loctab(b);
@@ -137,6 +226,8 @@ static void info_text(tk_bundle *b)
         }
         printf("  %-6s %8s %8s %8s  %s\n", "stage", "lines", "bound", "sources", "file");
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+            if (!tk_kernel_stage_expected(k, s))
+                continue;
             const tk_stage *st = tk_kernel_stage(k, s);
             if (!st) {
                 const char *why = tk_kernel_stage_missing(k, s);
@@ -155,6 +246,7 @@ static void info_text(tk_bundle *b)
         if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN)
             printf("  USE_IR_LOC capture: later stages are located at %s lines\n",
                    tk_stage_kind_name(tk_bind_irloc_stage(ix)));
+        cost_text(k, ix, tab, quiet);
         kernel_passes_text(b, k);
         tk_bind_free(ix);
     }
@@ -191,6 +283,14 @@ static void json_meta(JsonBuilder *j, const tk_kernel_meta *m)
     FIELD("shared_bytes", m->shared_bytes)
     FIELD("registers", m->registers)
     FIELD("spill_bytes", m->spill_bytes)
+    FIELD("warp_size", m->warp_size)
+    FIELD("waves_per_eu", m->waves_per_eu)
+    FIELD("sgprs", m->sgprs)
+    FIELD("agprs", m->agprs)
+    FIELD("vgpr_spills", m->vgpr_spills)
+    FIELD("sgpr_spills", m->sgpr_spills)
+    FIELD("lds_static_bytes", m->lds_static_bytes)
+    FIELD("occupancy", m->occupancy)
 #undef FIELD
     json_builder_set_member_name(j, "target");
     if (m->target)
@@ -258,7 +358,7 @@ static void kernel_passes_json(JsonBuilder *j, tk_bundle *b, const tk_kernel *k)
     json_builder_end_array(j);
 }
 
-static void info_json(tk_bundle *b)
+static void info_json(tk_bundle *b, gboolean quiet)
 {
     tk_loctab *tab = tk_bundle_loctab(b);
     JsonBuilder *j = json_builder_new();
@@ -294,7 +394,9 @@ static void info_json(tk_bundle *b)
         json_builder_set_member_name(j, "missing_stages");
         json_builder_begin_object(j);
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
-            const char *why = tk_kernel_stage_missing(k, s);
+            const char *why = tk_kernel_stage_expected(k, s)
+                                  ? tk_kernel_stage_missing(k, s)
+                                  : NULL;
             if (why) {
                 json_builder_set_member_name(j, tk_stage_kind_name(s));
                 tk_cli_json_string(j, why, strlen(why));
@@ -304,6 +406,8 @@ static void info_json(tk_bundle *b)
         json_builder_set_member_name(j, "stages");
         json_builder_begin_object(j);
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+            if (!tk_kernel_stage_expected(k, s))
+                continue;
             const tk_stage *st = tk_kernel_stage(k, s);
             json_builder_set_member_name(j, tk_stage_kind_name(s));
             if (!st) {
@@ -325,6 +429,7 @@ static void info_json(tk_bundle *b)
             json_builder_end_object(j);
         }
         json_builder_end_object(j);
+        cost_json(j, k, ix, tab, quiet);
         kernel_passes_json(j, b, k);
         json_builder_end_object(j);
         tk_bind_free(ix);
@@ -369,9 +474,9 @@ int tk_cmd_info(int argc, char **argv)
     tk_cli_print_diags(pd, common.quiet);
     tk_diags_free(pd);
     if (common.json)
-        info_json(b);
+        info_json(b, common.quiet);
     else
-        info_text(b);
+        info_text(b, common.quiet);
     tk_bundle_free(b);
 out:
     g_strfreev(common.source_dirs);

@@ -31,7 +31,7 @@ int tk_cmd_refs(int argc, char **argv)
         goto out;
     }
     if (stage && (only = tk_stage_kind_parse(stage)) == TK_STAGE_UNKNOWN) {
-        tk_cli_error("--stage %s: not a stage (ttir, ttgir, llir, ptx, sass)", stage);
+        tk_cli_error("--stage %s: not a stage (%s)", stage, tk_cli_stage_names());
         rc = TK_EXIT_USAGE;
         goto out;
     }

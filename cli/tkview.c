@@ -38,8 +38,21 @@ static const char usage[] =
     "  history PATH --source FILE:LINE [--kernel K] [--exact] [--json]\n"
     "                                          the passes that changed a source\n"
     "                                          line's IR\n"
+    "  compare PATH --kernel K --kernel-b K2 [--json]\n"
+    "  compare PATH_A PATH_B --kernel K [--kernel-b K2] [--json]\n"
+    "                                          where two compilations of a kernel\n"
+    "                                          part ways, pass by pass\n"
+    "  hot PATH [--kernel K] [--metric M] [--top N] [--inclusive] [--json]\n"
+    "                                          the source lines that cost most:\n"
+    "                                          SASS instructions, or measured\n"
+    "                                          samples with a profile\n"
+    "  profile import BUNDLE FILE [--kernel K] [--force]\n"
+    "                                          put an Nsight Compute export (the\n"
+    "                                          source page as CSV) in a bundle\n"
     "  capture [-o BUNDLE] -- PROGRAM [ARGS...]  run a Triton program with the\n"
     "                                          dump knobs set; write a bundle\n"
+    "  capture --profile [-o BUNDLE] -- PROGRAM  the same under Nsight Compute,\n"
+    "                                          with its samples per instruction\n"
     "  capture --mlir FILE.mlir [-o BUNDLE]    the same with the MLIR/LLVM tools\n"
     "  --html OUTDIR PATH [--notes FILE.md] [--force]\n"
     "                                          write a static HTML report (opens\n"
@@ -88,6 +101,12 @@ int main(int argc, char **argv)
         return tk_cmd_diff(argc - 1, argv + 1);
     if (!strcmp(cmd, "history"))
         return tk_cmd_history(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return tk_cmd_compare(argc - 1, argv + 1);
+    if (!strcmp(cmd, "hot"))
+        return tk_cmd_hot(argc - 1, argv + 1);
+    if (!strcmp(cmd, "profile"))
+        return tk_cmd_profile(argc - 1, argv + 1);
     if (!strcmp(cmd, "capture"))
         return tk_cmd_capture(argc - 1, argv + 1);
     if (!strcmp(cmd, "--html") || !strcmp(cmd, "html"))

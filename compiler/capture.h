@@ -85,13 +85,15 @@ uint64_t tk_stderr_filter_shown_lines(const tk_stderr_filter *f);
 /* ---- progress on a terminal (capture_progress.c) ---------------------- */
 
 /* One status line on stderr, redrawn at most four times a second: kernels
- * compiled (kernel folders holding a cubin), bytes of dumps written. */
+ * compiled (entries of Triton's cache holding a __grp__NAME.json, written
+ * last), bytes of dumps written. */
 typedef struct tk_capture_progress tk_capture_progress;
 
 /* TTY may be NULL: then nothing is drawn but counting still works.
- * DUMP_DIR is TRITON_DUMP_DIR, DUMP_FILES the files whose size counts as
- * dump bytes besides the stderr (NULL-terminated; may be NULL). */
-tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *dump_dir,
+ * CACHE_DIR is TRITON_CACHE_DIR (NULL: no kernel count), DUMP_FILES the
+ * files whose size counts as dump bytes besides the stderr
+ * (NULL-terminated; may be NULL). */
+tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *cache_dir,
                                              const char *const *dump_files);
 void tk_capture_progress_free(tk_capture_progress *p); /* clears the line */
 void tk_capture_progress_add_bytes(tk_capture_progress *p, uint64_t n);
@@ -189,6 +191,21 @@ typedef struct {
      * all of them (no nvdisasm), NULL when SASS could be made. */
     GHashTable *sass_missing;
     char *sass_missing_all;
+    /* The same for an AMD kernel's AMDGCN, when Triton left no .amdgcn and
+     * its .hsaco could not be disassembled. */
+    GHashTable *amdgcn_missing;
+    char *amdgcn_missing_all;
+    /* --target BACKEND:ARCH ("hip:gfx942"): what the kernels must have been
+     * compiled for; NULL: any. */
+    char *target;
+
+    /* --profile (capture_profile.c): ncu, its report in WORK/run, the
+     * report's source page exported as CSV; set when no profile could be
+     * made (the bundle is still written, the exit status is 1). */
+    char *ncu;
+    char *profile_report;
+    char *profile_csv;
+    gboolean profile_failed;
 } tk_capture;
 
 /* Checks that OUTDIR can be written (absent, an empty folder, or with
@@ -223,7 +240,14 @@ typedef struct {
     const char *kernel;   /* --kernel: dump only this kernel; NULL: all */
     const char *irloc;    /* --irloc ttir|ttgir; NULL: none */
     gboolean progress;    /* draw progress (stderr is a terminal) */
+    const char *ncu;      /* --profile: the ncu to run the program under
+                             (found); NULL: no profile */
+    char **ncu_args;      /* --ncu-arg: more options for ncu; may be NULL */
 } tk_capture_triton_opts;
+
+/* Whether TARGET reads as --target takes it: "hip:ARCH" or "cuda:ARCH",
+ * ARCH of [A-Za-z0-9_] ("hip:gfx942", "cuda:90"). */
+gboolean tk_capture_target_valid(const char *target);
 
 /* Captures a Triton program into C (begun).  Returns a TK_CAPTURE_EXIT_*
  * code; prints what happened. */
@@ -236,6 +260,30 @@ typedef struct {
     gboolean progress;
 } tk_capture_mlir_opts;
 
+/* ---- --profile (capture_profile.c) ------------------------------------ */
+
+/* The ncu to run: GIVEN (--ncu) when it is executable, else the first
+ * found in PATH, CUDA_HOME/bin and /usr/local/cuda/bin.  Caller frees;
+ * NULL when none. */
+char *tk_capture_find_ncu(const char *given);
+
+/* The command that runs PROGRAM under NCU with the source counters, the
+ * report going to C->run (C->profile_report), for KERNEL only when not
+ * NULL, with EXTRA options (may be NULL) before the program.  Records it
+ * in the manifest's capture.profile.  Caller frees with g_strfreev(). */
+char **tk_capture_profile_argv(tk_capture *c, const char *ncu,
+                               const char *kernel, char **extra,
+                               char **program);
+
+/* After the program: exports the report's source page with ncu's own
+ * command line into C->profile_csv, or says why there is no profile. */
+void tk_capture_profile_export(tk_capture *c);
+
+/* Puts each kernel section of C->profile_csv into the bundle being built
+ * at BUILT as the profile of the kernel whose SASS it is; records the
+ * result in the manifest's capture.profile. */
+void tk_capture_profile_import(tk_capture *c, const char *built);
+
 /* The pipeline used when none is given. */
 extern const char tk_capture_mlir_default_pipeline[];
 
@@ -247,5 +295,17 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o);
  * WHY_MISSING (where it was looked for) for every kernel. */
 void tk_capture_make_sass(tk_capture *c, const char *nvdisasm,
                           const char *const *dirs, const char *why_missing);
+
+/* Whether a kernel folder under one of DIRS (NULL-terminated; each holds
+ * one folder per kernel) holds a file whose name ends with SUFFIX. */
+gboolean tk_capture_any_kernel_file(const char *const *dirs, const char *suffix);
+
+/* Makes NAME.amdgcn_dis beside every NAME.hsaco under the folders DIRS
+ * (NULL-terminated; each holds one folder per kernel) that has no
+ * NAME.amdgcn, with llvm-objdump -d --line-numbers (--mcpu from a NAME.json
+ * beside it, else the code object's own ELF flags), and records in C why a
+ * kernel has none.  Does nothing, not even look for the tool, when every
+ * code object has its .amdgcn (capture_amdgcn.c). */
+void tk_capture_make_amdgcn(tk_capture *c, const char *const *dirs);
 
 #endif

@@ -113,10 +113,40 @@ static JsonNode *string_array(char **strv)
     return n;
 }
 
-/* Adds "sass_missing" to each kernel entry without a SASS stage: no cubin
- * (the compile stopped before ptxas), nvdisasm failing on it, or no
- * nvdisasm.  Returns how many kernels have no SASS. */
-static size_t note_missing_sass(const tk_capture *c, JsonObject *root)
+/* Whether the manifest's kernel entry K is an AMD kernel: an AMDGCN stage,
+ * a code object, or a "hip" target. */
+static gboolean entry_is_amd(JsonObject *k)
+{
+    JsonNode *sn = json_object_get_member(k, "stages");
+    JsonNode *fn = json_object_get_member(k, "files");
+    JsonNode *mn = json_object_get_member(k, "metadata");
+    if (sn && JSON_NODE_HOLDS_OBJECT(sn) &&
+        json_object_has_member(json_node_get_object(sn), "amdgcn"))
+        return TRUE;
+    if (fn && JSON_NODE_HOLDS_OBJECT(fn) &&
+        json_object_has_member(json_node_get_object(fn), "hsaco"))
+        return TRUE;
+    if (mn && JSON_NODE_HOLDS_OBJECT(mn)) {
+        const char *t = json_object_get_string_member_with_default(
+            json_node_get_object(mn), "target", "");
+        return g_str_has_prefix(t, "hip");
+    }
+    return FALSE;
+}
+
+static gboolean entry_has(JsonObject *k, const char *member, const char *key)
+{
+    JsonNode *n = json_object_get_member(k, member);
+    return n && JSON_NODE_HOLDS_OBJECT(n) &&
+           json_object_has_member(json_node_get_object(n), key);
+}
+
+/* Adds "sass_missing" to each NVIDIA kernel entry without a SASS stage (no
+ * cubin: the compile stopped before ptxas; nvdisasm failing on it; no
+ * nvdisasm), and "amdgcn_missing" to each AMD one without an AMDGCN stage
+ * (no code object; no llvm-objdump, or it failed).  Returns how many
+ * kernels lack their last stage. */
+static size_t note_missing_last_stage(const tk_capture *c, JsonObject *root)
 {
     JsonNode *kn = json_object_get_member(root, "kernels");
     if (!kn || !JSON_NODE_HOLDS_ARRAY(kn))
@@ -128,25 +158,33 @@ static size_t note_missing_sass(const tk_capture *c, JsonObject *root)
         if (!JSON_NODE_HOLDS_OBJECT(en))
             continue;
         JsonObject *k = json_node_get_object(en);
-        JsonNode *sn = json_object_get_member(k, "stages");
-        if (sn && JSON_NODE_HOLDS_OBJECT(sn) &&
-            json_object_has_member(json_node_get_object(sn), "sass"))
-            continue;
-        n++;
-        JsonNode *fn = json_object_get_member(k, "files");
-        gboolean cubin = fn && JSON_NODE_HOLDS_OBJECT(fn) &&
-                         json_object_has_member(json_node_get_object(fn),
-                                                "cubin");
         const char *name = json_object_get_string_member_with_default(
             k, "name", "");
-        const char *why = g_hash_table_lookup(c->sass_missing, name);
-        if (!cubin)
-            why = "no cubin: the compile did not get as far as ptxas";
-        else if (!why)
-            why = c->sass_missing_all;
-        if (!why)
-            why = "nvdisasm printed nothing for this kernel";
-        json_object_set_string_member(k, "sass_missing", why);
+        gboolean amd = entry_is_amd(k);
+        if (entry_has(k, "stages", amd ? "amdgcn" : "sass"))
+            continue;
+        n++;
+        const char *why;
+        if (amd) {
+            why = g_hash_table_lookup(c->amdgcn_missing, name);
+            if (!entry_has(k, "files", "hsaco"))
+                why = "no .amdgcn and no code object (.hsaco): the compile "
+                      "did not get as far as the AMDGPU backend";
+            else if (!why)
+                why = c->amdgcn_missing_all;
+            if (!why)
+                why = "llvm-objdump printed nothing for this kernel";
+        } else {
+            why = g_hash_table_lookup(c->sass_missing, name);
+            if (!entry_has(k, "files", "cubin"))
+                why = "no cubin: the compile did not get as far as ptxas";
+            else if (!why)
+                why = c->sass_missing_all;
+            if (!why)
+                why = "nvdisasm printed nothing for this kernel";
+        }
+        json_object_set_string_member(k, amd ? "amdgcn_missing" : "sass_missing",
+                                      why);
     }
     return n;
 }
@@ -189,7 +227,7 @@ static int complete_manifest(const tk_capture *c, const char *bundle,
     if (messages_rel)
         json_object_set_string_member(c->info, "stderr", messages_rel);
     json_object_set_object_member(root, "capture", json_object_ref(c->info));
-    *no_sass = note_missing_sass(c, root);
+    *no_sass = note_missing_last_stage(c, root);
 
     JsonGenerator *g = json_generator_new();
     json_generator_set_root(g, rootn);
@@ -208,6 +246,51 @@ done:
     g_object_unref(p);
     g_free(path);
     return rc;
+}
+
+/* --target: every kernel must have been compiled for C->target (NAME.json's
+ * target, "hip:gfx942").  Kernels compiled for something else are named
+ * (warnings, and "target_mismatch" in the manifest's "capture"); a capture
+ * with no kernel for the target is incomplete: the program did not compile
+ * for it. */
+static void check_target(tk_capture *c, const tk_bundle *b)
+{
+    if (!c->target)
+        return;
+    JsonArray *mismatch = json_array_new();
+    size_t matched = 0, n = tk_bundle_kernel_count(b);
+    char *other = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const tk_kernel *k = tk_bundle_kernel(b, i);
+        const char *t = tk_kernel_metadata(k)->target;
+        if (t && strcmp(t, c->target) == 0) {
+            matched++;
+            continue;
+        }
+        char *what = g_strdup_printf("%s %.8s: %s", tk_kernel_name(k),
+                                     tk_kernel_hash(k), t ? t : "unknown target");
+        char *valid = g_utf8_make_valid(what, -1);
+        json_array_add_string_element(mismatch, valid);
+        if (!c->quiet)
+            fprintf(stderr, "tkview: warning: kernel %s was compiled for %s, "
+                            "not %s\n", valid, t ? t : "an unknown target",
+                    c->target);
+        if (!other && t)
+            other = g_strdup(t);
+        g_free(valid);
+        g_free(what);
+    }
+    json_object_set_array_member(c->info, "target_mismatch", mismatch);
+    if (matched == 0) {
+        c->complete = FALSE;
+        fprintf(stderr, "tkview: --target %s: no kernel was compiled for it%s%s%s; "
+                        "a program compiles for a GPU it does not have with "
+                        "triton.compile(..., target=GPUTarget(...)), which may "
+                        "read TKVIEW_TARGET (docs/capture.md)\n",
+                c->target, other ? " (the program compiled for " : "",
+                other ? other : "", other ? ")" : "");
+    }
+    g_free(other);
 }
 
 /* Renames the finished bundle BUILT to OUTDIR (tk_staged_dir_place()),
@@ -260,6 +343,7 @@ int tk_capture_finish(tk_capture *c)
     print_diags(diags, c->quiet);
     tk_diags_free(diags);
     diags = tk_diags_new();
+    check_target(c, b);
     if (!c->quiet)
         fprintf(stderr, "tkview: writing the bundle...\n");
     if (tk_bundle_save(b, built, diags) != 0) {
@@ -268,6 +352,10 @@ int tk_capture_finish(tk_capture *c)
         goto done;
     }
     print_diags(diags, c->quiet);
+    /* The profile goes in before the manifest is completed, which then
+     * says how it went (capture.profile). */
+    if (c->profile_report)
+        tk_capture_profile_import(c, built);
     const char *messages_rel = copy_messages(c, built);
     size_t no_sass = 0;
     if (complete_manifest(c, built, messages_rel, &no_sass) != 0) {
@@ -278,18 +366,23 @@ int tk_capture_finish(tk_capture *c)
         keep = TRUE;
         goto done;
     }
-    rc = c->complete ? TK_CAPTURE_EXIT_COMPLETE : TK_CAPTURE_EXIT_INCOMPLETE;
+    rc = c->complete && !c->profile_failed ? TK_CAPTURE_EXIT_COMPLETE
+                                           : TK_CAPTURE_EXIT_INCOMPLETE;
     if (!c->quiet) {
         size_t n = tk_bundle_kernel_count(b);
-        fprintf(stderr, "tkview: wrote %s: %zu kernel%s, %s\n", final, n,
+        fprintf(stderr, "tkview: wrote %s: %zu kernel%s, %s%s\n", final, n,
                 n == 1 ? "" : "s",
-                c->complete ? "complete" : "INCOMPLETE (see its manifest)");
+                c->complete ? "complete" : "INCOMPLETE (see its manifest)",
+                c->profile_failed ? ", without a profile (see capture.profile "
+                                    "in its manifest)"
+                                  : "");
         if (no_sass)
-            fprintf(stderr, "tkview: %zu kernel%s without SASS (why: "
-                            "sass_missing in its manifest)%s%s\n",
+            fprintf(stderr, "tkview: %zu kernel%s without SASS or AMDGCN (why: "
+                            "sass_missing or amdgcn_missing in its manifest)%s%s\n",
                     no_sass, no_sass == 1 ? "" : "s",
-                    c->sass_missing_all ? ": " : "",
-                    c->sass_missing_all ? c->sass_missing_all : "");
+                    c->sass_missing_all || c->amdgcn_missing_all ? ": " : "",
+                    c->sass_missing_all ? c->sass_missing_all
+                    : c->amdgcn_missing_all ? c->amdgcn_missing_all : "");
     }
 done:
     if (keep)

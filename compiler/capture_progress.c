@@ -1,12 +1,19 @@
-/* capture_progress.c - the status line a capture draws on a terminal.
+/* capture_progress.c - the status line a capture draws on a terminal, and
+ * the count of kernels compiled.
  *
  * "tkview: 3 kernels compiled, 212.4 MB of dumps" redrawn in place (\r and
  * erase-line) at most four times a second, while it changes; a second after
  * it stopped changing (the program is running its kernels, printing) it is
- * erased, so that the program's output does not land on it.  A kernel counts as compiled
- * when its TRITON_DUMP_DIR folder holds a cubin: Triton writes the cubin
- * last.  Folders already counted are remembered, so a tick costs one
- * listing of the dump folder plus one listing of each new kernel folder.
+ * erased, so that the program's output does not land on it.  A kernel counts
+ * as compiled when its entry in Triton's cache (TRITON_CACHE_DIR/KEY/) holds
+ * its group file, __grp__NAME.json, which Triton writes last, once the
+ * entry's stages, binary (cubin or hsaco) and NAME.json are in: one a
+ * compile, whatever the backend, however TRITON_DUMP_DIR names its folders
+ * (Triton 3.6 names them after the source, so configurations of one kernel
+ * share one).  A compile that hit the same key again (TRITON_ALWAYS_COMPILE
+ * recompiling the same kernel) rewrites the same entry and counts once.
+ * Entries already counted are remembered, so a tick costs one listing of
+ * the cache folder plus one listing of each new entry.
  * The program's own stdout goes to the terminal unchanged and may land on
  * the status line; the line is erased before every stderr message tkview
  * shows and when the capture ends.
@@ -19,9 +26,9 @@
 
 struct tk_capture_progress {
     FILE *tty;
-    char *dump_dir;
+    char *cache_dir;
     char **dump_files;
-    GHashTable *compiled; /* kernel folder names that hold a cubin */
+    GHashTable *compiled; /* cache entry name -> its group files (count) */
     uint64_t stderr_bytes;
     char *step;
     char *shown_text; /* what the line says now, or last said */
@@ -36,12 +43,12 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *dump_dir,
+tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *cache_dir,
                                              const char *const *dump_files)
 {
     tk_capture_progress *p = g_new0(tk_capture_progress, 1);
     p->tty = tty;
-    p->dump_dir = g_strdup(dump_dir);
+    p->cache_dir = g_strdup(cache_dir);
     p->dump_files = g_strdupv((char **)dump_files);
     p->compiled = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     return p;
@@ -52,7 +59,7 @@ void tk_capture_progress_free(tk_capture_progress *p)
     if (!p)
         return;
     tk_capture_progress_clear(p);
-    g_free(p->dump_dir);
+    g_free(p->cache_dir);
     g_strfreev(p->dump_files);
     g_hash_table_destroy(p->compiled);
     g_free(p->step);
@@ -75,28 +82,30 @@ void tk_capture_progress_set_step(tk_capture_progress *p, const char *step)
     p->last_draw = 0; /* show the new step at once */
 }
 
-static gboolean has_cubin(const char *dir)
+/* How many kernels the cache entry DIR holds: its __grp__NAME.json files. */
+static guint groups_in(const char *dir)
 {
     GDir *d = g_dir_open(dir, 0, NULL);
-    gboolean found = FALSE;
-    for (const char *e; d && !found && (e = g_dir_read_name(d));)
-        found = g_str_has_suffix(e, ".cubin");
+    guint n = 0;
+    for (const char *e; d && (e = g_dir_read_name(d));)
+        n += g_str_has_prefix(e, "__grp__") && g_str_has_suffix(e, ".json");
     if (d)
         g_dir_close(d);
-    return found;
+    return n;
 }
 
 static void recount(tk_capture_progress *p)
 {
-    if (!p->dump_dir)
+    if (!p->cache_dir)
         return;
-    GDir *d = g_dir_open(p->dump_dir, 0, NULL);
+    GDir *d = g_dir_open(p->cache_dir, 0, NULL);
     for (const char *e; d && (e = g_dir_read_name(d));) {
         if (g_hash_table_contains(p->compiled, e))
             continue;
-        char *sub = g_build_filename(p->dump_dir, e, NULL);
-        if (has_cubin(sub))
-            g_hash_table_add(p->compiled, g_strdup(e));
+        char *sub = g_build_filename(p->cache_dir, e, NULL);
+        guint n = groups_in(sub);
+        if (n)
+            g_hash_table_insert(p->compiled, g_strdup(e), GUINT_TO_POINTER(n));
         g_free(sub);
     }
     if (d)
@@ -108,7 +117,13 @@ unsigned tk_capture_progress_kernels(tk_capture_progress *p)
     if (!p)
         return 0;
     recount(p);
-    return g_hash_table_size(p->compiled);
+    unsigned n = 0;
+    GHashTableIter it;
+    gpointer v;
+    g_hash_table_iter_init(&it, p->compiled);
+    while (g_hash_table_iter_next(&it, NULL, &v))
+        n += GPOINTER_TO_UINT(v);
+    return n;
 }
 
 uint64_t tk_capture_progress_bytes(tk_capture_progress *p)
@@ -137,7 +152,7 @@ void tk_capture_progress_tick(tk_capture_progress *p)
     GString *line = g_string_new("tkview: ");
     if (p->step)
         g_string_append_printf(line, "%s: ", p->step);
-    if (p->dump_dir)
+    if (p->cache_dir)
         g_string_append_printf(line, "%u kernel%s compiled, ", k,
                                k == 1 ? "" : "s");
     g_string_append_printf(line, "%s of dumps", bytes);

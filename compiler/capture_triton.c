@@ -13,9 +13,18 @@
  *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code,
  *   TORCHINDUCTOR_COMPILE_THREADS=1        compiled in this process
  *   USE_IR_LOC=ttir|ttgir        with --irloc
+ *   TKVIEW_TARGET=hip:gfx942     with --target: for the program to read
  *
  * which is the set the project's reference captures were made with
  * (../shared/dumps/README.md).  Values the user had for these are replaced.
+ * The knobs are the same for every backend: on an AMD machine (ROCm's
+ * Triton) the program's kernels are compiled for the AMD GPU and the same
+ * files come out, with NAME.amdgcn and NAME.hsaco in place of the PTX and
+ * the cubin.  Triton cannot be told from outside to compile for another
+ * GPU than the one it runs on, so --target only tells the program (through
+ * TKVIEW_TARGET) and checks what it compiled: a program that compiles for a
+ * GPU it does not have calls triton.compile(..., target=GPUTarget(...))
+ * itself (compiler/examples/amd/compile_gfx942.py, docs/capture.md).
  */
 #include "capture.h"
 
@@ -128,6 +137,21 @@ static int open_new(const char *path)
     return fd;
 }
 
+gboolean tk_capture_target_valid(const char *target)
+{
+    const char *arch = NULL;
+    if (g_str_has_prefix(target, "hip:"))
+        arch = target + 4;
+    else if (g_str_has_prefix(target, "cuda:"))
+        arch = target + 5;
+    if (!arch || !*arch)
+        return FALSE;
+    for (const char *p = arch; *p; p++)
+        if (!g_ascii_isalnum(*p) && *p != '_')
+            return FALSE;
+    return TRUE;
+}
+
 int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
 {
     char *kdump = g_build_filename(c->run, "kernel_dump", NULL);
@@ -160,6 +184,7 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
         {"TORCHINDUCTOR_CACHE_DIR", inductor},
         {"TORCHINDUCTOR_COMPILE_THREADS", "1"},
         {"USE_IR_LOC", o->irloc},
+        {"TKVIEW_TARGET", c->target},
     };
     env = g_get_environ();
     JsonObject *envo = json_object_new();
@@ -173,6 +198,8 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
     tk_capture_info_set_string(c, "route", "triton");
     if (o->kernel)
         tk_capture_info_set_string(c, "kernel", o->kernel);
+    if (c->target)
+        tk_capture_info_set_string(c, "target", c->target);
 
     if ((err_fd = open_new(errpath)) < 0 || (msg_fd = open_new(c->messages)) < 0) {
         tk_staged_dir_remove_tree(c->work);
@@ -181,13 +208,17 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
     filter = tk_stderr_filter_new();
     const char *dump_files[] = {mlir, NULL};
     progress = tk_capture_progress_new(o->progress && !c->quiet ? stderr : NULL,
-                                       kdump, dump_files);
+                                       cache, dump_files);
+    char **run_argv = o->ncu ? tk_capture_profile_argv(c, o->ncu, o->kernel,
+                                                      o->ncu_args, o->argv)
+                             : g_strdupv(o->argv);
     tk_child_spec spec = {
-        .argv = o->argv, .envp = env, .stdin_fd = -1, .stdout_fd = -1,
+        .argv = run_argv, .envp = env, .stdin_fd = -1, .stdout_fd = -1,
         .stderr_fd = err_fd, .filter = filter, .show = stderr,
         .messages_fd = msg_fd, .progress = progress, .grace_s = 30};
     tk_capture_signals_install();
     int run_rc = tk_child_run(&spec, &res);
+    g_strfreev(run_argv);
     unsigned kernels = tk_capture_progress_kernels(progress);
     uint64_t dump_bytes = tk_capture_progress_bytes(progress);
     tk_capture_progress_free(progress);
@@ -231,10 +262,16 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
     }
     g_free(how);
 
+    if (o->ncu)
+        tk_capture_profile_export(c);
     const char *kdirs[] = {kdump, cache, NULL};
-    char *nvdisasm = find_nvdisasm(c, o->argv);
-    tk_capture_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
-    g_free(nvdisasm);
+    if (tk_capture_any_kernel_file(kdirs, ".cubin")) {
+        /* NVIDIA kernels; an AMD capture has code objects (.hsaco) only. */
+        char *nvdisasm = find_nvdisasm(c, o->argv);
+        tk_capture_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
+        g_free(nvdisasm);
+    }
+    tk_capture_make_amdgcn(c, kdirs);
     if (o->kernel)
         keep_only_kernel(kdirs, o->kernel);
     rc = tk_capture_finish(c);

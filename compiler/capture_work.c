@@ -118,6 +118,9 @@ int tk_capture_begin(tk_capture *c)
     if (!c->sass_missing)
         c->sass_missing = g_hash_table_new_full(g_str_hash, g_str_equal,
                                                 g_free, g_free);
+    if (!c->amdgcn_missing)
+        c->amdgcn_missing = g_hash_table_new_full(g_str_hash, g_str_equal,
+                                                  g_free, g_free);
     return 0;
 }
 
@@ -137,6 +140,13 @@ void tk_capture_clear(tk_capture *c)
     if (c->sass_missing)
         g_hash_table_destroy(c->sass_missing);
     g_free(c->sass_missing_all);
+    if (c->amdgcn_missing)
+        g_hash_table_destroy(c->amdgcn_missing);
+    g_free(c->amdgcn_missing_all);
+    g_free(c->target);
+    g_free(c->ncu);
+    g_free(c->profile_report);
+    g_free(c->profile_csv);
     memset(c, 0, sizeof *c);
 }
 
@@ -152,4 +162,24 @@ void tk_capture_info_set_string(tk_capture *c, const char *key,
 void tk_capture_info_set_int(tk_capture *c, const char *key, int64_t value)
 {
     json_object_set_int_member(c->info, key, value);
+}
+
+gboolean tk_capture_any_kernel_file(const char *const *dirs, const char *suffix)
+{
+    gboolean found = FALSE;
+    for (size_t i = 0; dirs && dirs[i] && !found; i++) {
+        GDir *d = g_dir_open(dirs[i], 0, NULL);
+        for (const char *e; d && !found && (e = g_dir_read_name(d));) {
+            char *sub = g_build_filename(dirs[i], e, NULL);
+            GDir *k = g_dir_open(sub, 0, NULL);
+            for (const char *f; k && !found && (f = g_dir_read_name(k));)
+                found = f[0] != '.' && g_str_has_suffix(f, suffix);
+            if (k)
+                g_dir_close(k);
+            g_free(sub);
+        }
+        if (d)
+            g_dir_close(d);
+    }
+    return found;
 }

@@ -7,14 +7,14 @@
 #
 # Environment: FUZZ_BUILD_DIR (default build-fuzz in the source tree),
 # FUZZ_OUT_DIR (default BUILD/fuzz-out), FUZZ_CC (default clang), FUZZ_JOBS
-# (ninja -j), FUZZ_KINDS (default "mlir llvm ptx sass").
+# (ninja -j), FUZZ_KINDS (default "mlir llvm ptx sass amdgcn ncu").
 set -eu
 
 secs=${1:-30}
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$src/build-fuzz}
 out=${FUZZ_OUT_DIR:-$build/fuzz-out}
-kinds=${FUZZ_KINDS:-mlir llvm ptx sass}
+kinds=${FUZZ_KINDS:-mlir llvm ptx sass amdgcn ncu}
 
 if [ ! -f "$build/build.ninja" ]; then
   CC=${FUZZ_CC:-clang} meson setup "$build" "$src" -Dfuzz=true \

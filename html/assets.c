@@ -11,9 +11,13 @@
 #include "tk_html_resources.h"
 
 const char *const tk_report_scripts[] = {
-    "tk.js",      "data.js", "dom.js",   "syntax.js", "codeview.js", "kernel.js",
-    "layouts.js", "info.js", "panes.js", "chain.js",  "diffview.js", "passes.js",
-    "app.js",     NULL,
+    "tk.js",      "data.js", "dom.js",  "syntax.js", "codeview.js", "kernel.js",
+    "layouts.js", "info.js", "cost.js", "panes.js",  "chain.js",    "diffview.js",
+    "passes.js",  "app.js",  NULL,
+};
+
+const char *const tk_report_compare_scripts[] = {
+    "tk.js", "data.js", "dom.js", "syntax.js", "compare.js", NULL,
 };
 
 static int write_asset(tk_report *r, GResource *res, const char *name)
@@ -41,5 +45,8 @@ int tk_report_assets(tk_report *r)
     int rc = write_asset(r, res, "report.css");
     for (size_t i = 0; rc == 0 && tk_report_scripts[i]; i++)
         rc = write_asset(r, res, tk_report_scripts[i]);
+    /* compare.js: the comparison pages' own module; the others are shared */
+    if (rc == 0)
+        rc = write_asset(r, res, "compare.js");
     return rc;
 }

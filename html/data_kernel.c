@@ -485,6 +485,9 @@ static const char *missing_reason(tk_stage_kind kind)
     case TK_STAGE_SASS:
         return "no SASS was found: the capture has no .sass/.sass_gi file for "
                "this kernel (nvdisasm output of its cubin)";
+    case TK_STAGE_AMDGCN:
+        return "no AMDGCN was found: the capture has no .amdgcn file for this "
+               "kernel (nor an .amdgcn_dis disassembly of its .hsaco)";
     default:
         return "no file of this stage was found for this kernel";
     }
@@ -496,6 +499,11 @@ static void write_meta_fields(jw *w, const tk_kernel_meta *m)
         {"num_warps", m->num_warps}, {"num_ctas", m->num_ctas},
         {"num_stages", m->num_stages}, {"shared_bytes", m->shared_bytes},
         {"registers", m->registers}, {"spill_bytes", m->spill_bytes},
+        {"warp_size", m->warp_size}, {"waves_per_eu", m->waves_per_eu},
+        {"sgprs", m->sgprs}, {"agprs", m->agprs},
+        {"vgpr_spills", m->vgpr_spills}, {"sgpr_spills", m->sgpr_spills},
+        {"lds_static_bytes", m->lds_static_bytes},
+        {"occupancy", m->occupancy},
     };
     jw_obj(w);
     for (size_t i = 0; i < G_N_ELEMENTS(f); i++)
@@ -543,11 +551,15 @@ static int write_meta(kctx *k)
     jw_key(&w, "stages");
     jw_obj(&w);
     for (int t = 0; t < TK_STAGE_COUNT; t++) {
+        /* The stages of the kernel's backend, in the library's order: the
+         * page's tabs. */
+        if (!tk_kernel_stage_expected(kern, (tk_stage_kind)t))
+            continue;
         const tk_stage *st = tk_kernel_stage(kern, (tk_stage_kind)t);
         jw_key(&w, tk_stage_kind_name((tk_stage_kind)t));
         jw_obj(&w);
         jw_key(&w, "label");
-        jw_str(&w, tk_report_stage_label((tk_stage_kind)t));
+        jw_str(&w, tk_stage_kind_label((tk_stage_kind)t));
         if (!st) {
             /* the library's reason (what the capture recorded, or where
              * it looked), else a general one */
@@ -567,6 +579,12 @@ static int write_meta(kctx *k)
             jw_int(&w, tk_bind_bound_line_count(k->ix, (tk_stage_kind)t));
             jw_key(&w, "inlineFrames");
             jw_bool(&w, tk_stage_has_inline_frames(st));
+            tk_stage_kind from = tk_bind_inferred_from(k->ix, (tk_stage_kind)t);
+            if (from != TK_STAGE_UNKNOWN) {
+                /* whose stacks its inferred lines took (info.js says so) */
+                jw_key(&w, "callersFrom");
+                jw_str(&w, tk_stage_kind_label(from));
+            }
         }
         jw_obj_end(&w);
     }
@@ -604,6 +622,8 @@ static int write_meta(kctx *k)
     g_array_free(fa, TRUE);
     jw_key(&w, "passes");
     jw_bool(&w, k->rk->has_passes);
+    jw_key(&w, "cost");
+    jw_bool(&w, k->rk->cost);
     jw_obj_end(&w);
     int rc = put(k, "meta", g);
     return rc;
@@ -630,6 +650,8 @@ int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk)
         if (rc == 0)
             rc = write_bind(&k, st, (tk_stage_kind)t);
     }
+    if (rc == 0)
+        rc = tk_report_cost_data(r, rk, k.ix);
     if (rc == 0)
         rc = write_meta(&k);
     tk_bind_free(k.ix);

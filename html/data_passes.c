@@ -212,6 +212,11 @@ static uint64_t diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw
     return left;
 }
 
+void tk_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
+{
+    diff_json(tab, d, touched, w);
+}
+
 /* What passes.js says of a pass's stored diff beyond its entry. */
 typedef struct {
     uint64_t cut; /* lines of its stored diff left out */

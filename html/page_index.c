@@ -79,8 +79,21 @@ int tk_report_index(tk_report *r, const char *notes_html)
                            "spills"};
     for (size_t i = 0; i < G_N_ELEMENTS(heads); i++)
         tk_el(tr, "th", NULL, heads[i]);
+    /* A column per stage that some kernel's backend has (PTX and SASS for
+     * NVIDIA, AMDGCN for AMD), in the library's order, named as it names
+     * them. */
+    gboolean column[TK_STAGE_COUNT] = {FALSE};
+    int n_columns = 0;
+    for (guint i = 0; i < r->kernels->len; i++)
+        for (int s = 0; s < TK_STAGE_COUNT; s++)
+            column[s] |= tk_kernel_stage_expected(
+                g_array_index(r->kernels, tk_report_kernel, i).kernel,
+                (tk_stage_kind)s);
     for (int s = 0; s < TK_STAGE_COUNT; s++)
-        tk_el(tr, "th", NULL, tk_report_stage_label((tk_stage_kind)s));
+        if (column[s]) {
+            tk_el(tr, "th", NULL, tk_stage_kind_label((tk_stage_kind)s));
+            n_columns++;
+        }
     tk_el(tr, "th", NULL, "passes");
     xmlNodePtr tbody = tk_el(table, "tbody", NULL, NULL);
     guint n_passes_only = 0;
@@ -104,14 +117,24 @@ int tk_report_index(tk_report *r, const char *notes_html)
         if (!any_stage) {
             /* One cell for the five stages: none was found at all. */
             td = tk_el(tr, "td", "missing", "no final stages (pass dumps only)");
-            tk_attr(td, "colspan", "5");
+            char span[16];
+            g_snprintf(span, sizeof span, "%d", n_columns);
+            tk_attr(td, "colspan", span);
             const char *why = tk_kernel_stage_missing(rk->kernel, TK_STAGE_TTGIR);
             if (why)
                 tk_attr(td, "title", why);
             n_passes_only++;
         }
         for (int s = 0; s < TK_STAGE_COUNT && any_stage; s++) {
+            if (!column[s])
+                continue;
             const tk_stage *st = tk_kernel_stage(rk->kernel, (tk_stage_kind)s);
+            if (!tk_kernel_stage_expected(rk->kernel, (tk_stage_kind)s)) {
+                /* Another backend's stage (SASS for an AMD kernel). */
+                td = tk_el(tr, "td", "num na", "");
+                tk_attr(td, "title", "not a stage of this kernel's target");
+                continue;
+            }
             if (!st) {
                 tk_el(tr, "td", "num missing", "-");
                 continue;
@@ -148,6 +171,7 @@ int tk_report_index(tk_report *r, const char *notes_html)
         tk_attr(p, "id", "passes-only");
         g_free(text);
     }
+    tk_report_index_compares(r, body);
     xmlNodePtr foot = tk_el(body, "footer", NULL, NULL);
     tk_text(foot, "Opens from file:// with no server and no network. ");
     tk_text(foot, "Click a kernel to see what each source line became.");

@@ -81,6 +81,12 @@ int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk)
     tk_attr(ir2, "hidden", "hidden");
     xmlNodePtr side = tk_el(kv, "aside", "info", NULL);
     tk_attr(side, "id", "info");
+    /* the hot lines (assets/cost.js) above what the selected line is */
+    xmlNodePtr hot = tk_el(side, "section", "hot", NULL);
+    tk_attr(hot, "id", "hot");
+    tk_attr(hot, "hidden", "hidden");
+    xmlNodePtr main = tk_el(side, "div", NULL, NULL);
+    tk_attr(main, "id", "info-main");
 
     xmlNodePtr pv = tk_el(body, "main", "pass-view", NULL);
     tk_attr(pv, "id", "pass-view");

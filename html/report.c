@@ -33,12 +33,6 @@ int tk_report_put_z(tk_report *r, const char *rel, const char *key, GString *jso
     return tk_put_queue_push(r->queue, rel, key, json);
 }
 
-const char *tk_report_stage_label(tk_stage_kind kind)
-{
-    static const char *const labels[TK_STAGE_COUNT] = {"TTIR", "TTGIR", "LLVM IR", "PTX", "SASS"};
-    return kind < TK_STAGE_COUNT ? labels[kind] : "?";
-}
-
 uint32_t tk_report_u16_offset(const char *s, size_t off)
 {
     uint32_t n = 0;
@@ -128,6 +122,7 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
         .opts = opts,
         .sources = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
         .kernels = g_array_new(FALSE, TRUE, sizeof(tk_report_kernel)),
+        .compares = g_array_new(FALSE, TRUE, sizeof(tk_report_compare)),
     };
     int rc = -1;
     g_mutex_init(&r.lock);
@@ -166,7 +161,8 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
         stage_data(&sw);
     if (prc || sw.rc)
         goto fail;
-    if (tk_report_files(&r) || tk_report_index(&r, notes) || write_marker(&r))
+    if (tk_report_compares(&r) || tk_report_files(&r) || tk_report_index(&r, notes) ||
+        write_marker(&r))
         goto fail;
     int qrc = tk_put_queue_finish(r.queue, diags);
     r.queue = NULL;
@@ -195,6 +191,7 @@ done:
         stats->seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
     g_hash_table_destroy(r.sources);
     g_array_free(r.kernels, TRUE);
+    g_array_free(r.compares, TRUE);
     g_mutex_clear(&r.lock);
     g_free(notes);
     return rc;

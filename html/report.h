@@ -4,23 +4,38 @@
 
 #include <glib.h>
 
+#include <libxml/tree.h>
+
 #include "jsonw.h"
 #include "outdir.h"
 #include "put_queue.h"
 #include "tk_html.h"
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_ir_diff.h"
 
 /* What the index page shows of one kernel, filled by the kernel writer. */
 typedef struct {
     char id[16];        /* "k001": names its page and data folder */
     char page[96];      /* "k001-add_kernel.html" */
     const tk_kernel *kernel;
-    uint32_t bound[5];  /* lines with a location, per stage */
+    uint32_t bound[TK_STAGE_COUNT]; /* lines with a location, per stage */
     gboolean has_passes; /* pass dumps were found for it (and are shown) */
     int n_passes;       /* passes in its timeline, -1 none */
     int n_changed;      /* of those, passes that changed the IR */
+    gboolean cost;      /* data/ID/cost.js was written (it has SASS) */
 } tk_report_kernel;
+
+/* A comparison page: two kernels and where their page is. */
+typedef struct {
+    char id[16];          /* "c001": names its page and data folder */
+    char page[160];       /* "c001-matmul_kernel-01cca3c5-0cfc4f76.html" */
+    tk_bundle *bundle[2];
+    const tk_kernel *kernel[2];
+    int index[2];         /* the kernels' rows in r->kernels; -1: other bundle */
+    int first_row;        /* the first divergence's row, -1 none */
+    char first_pass[64];  /* its pass, for the index */
+} tk_report_compare;
 
 typedef struct {
     tk_bundle *bundle;
@@ -30,6 +45,7 @@ typedef struct {
     const tk_html_options *opts;
     GHashTable *sources;  /* tk_file_id + 1 -> "" (not found) or "sNNN" */
     GArray *kernels;      /* tk_report_kernel */
+    GArray *compares;     /* tk_report_compare */
     gint files;           /* written or queued; atomic (threads) */
     /* While threads run: the bundle (its location table and caches) and
      * DIAGS.  The stage data thread holds it for each kernel's data and
@@ -51,6 +67,10 @@ int tk_report_put_z(tk_report *r, const char *rel, const char *key, GString *jso
 int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk);
 int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk);
 
+/* data/ID/cost.js: the kernel's cost tables (data_cost.c), when it has
+ * SASS; sets rk->cost.  IX is the kernel's binding index. */
+int tk_report_cost_data(tk_report *r, tk_report_kernel *rk, const tk_bind *ix);
+
 /* The source file FILE as data/src/sNNN.js (once per report); returns its
  * key or NULL when it cannot be found or read (data_sources.c). */
 const char *tk_report_source(tk_report *r, tk_file_id file);
@@ -71,6 +91,24 @@ tk_report_passes *tk_report_passes_plan(tk_report *r);
 int tk_report_passes_run(tk_report *r, tk_report_passes *plan);
 void tk_report_passes_free(tk_report_passes *plan);
 
+/* The comparisons: which pairs (autotune groups, --compare), each pair's
+ * data and page (data_compare.c, page_compare.c).  Returns 0, or -1 with an
+ * error in DIAGS (a --compare that names no kernel). */
+int tk_report_compares(tk_report *r);
+int tk_report_compare_write(tk_report *r, const tk_report_compare *rc);
+
+/* The index's section on autotune groups and comparisons: one row per
+ * configuration with its metadata and links to compare it with the
+ * others (page_compare.c). */
+void tk_report_index_compares(tk_report *r, xmlNodePtr body);
+
+/* Diff D as a JSON object on W: its names, counts and change groups (3
+ * lines of context), each row [kind, aLine, aText, bLine, bText], cut at
+ * the budget for one pass (pass_budget.h) with the count of lines left out
+ * in "cut".  TOUCHED (may be NULL) collects the source lines of its
+ * changed lines, read into TAB (data_passes.c). */
+void tk_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w);
+
 /* index.html (page_index.c); NOTES_HTML is the rendered note or NULL. */
 int tk_report_index(tk_report *r, const char *notes_html);
 
@@ -84,10 +122,8 @@ int tk_report_assets(tk_report *r);
 /* The report's scripts, the names of their files in assets/, in the order
  * a kernel page lists them; NULL-terminated (assets.c). */
 extern const char *const tk_report_scripts[];
-
-/* How the report names stage KIND: "TTIR", "TTGIR", "LLVM IR", "PTX",
- * "SASS" (the index's columns, and in meta.js the kernel page's tabs). */
-const char *tk_report_stage_label(tk_stage_kind kind);
+/* The same for a comparison page. */
+extern const char *const tk_report_compare_scripts[];
 
 /* UTF-16 offset of byte OFF of S, counting an invalid byte as one unit
  * (as jw_escape writes it as U+FFFD). */

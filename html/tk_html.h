@@ -4,8 +4,9 @@
  * index.html (the kernels and their metadata, an optional Markdown note),
  * one page per kernel (source and IR panes with click-to-bind, a second IR
  * pane binding stage to stage, inline stacks, layout explanations, pass
- * mode), the report's own CSS and JS (compiled into the program), and the
- * data as small .js files loaded on demand.  docs/html.md describes it.
+ * mode), a page per comparison of two compilations (autotune groups,
+ * --compare), the report's own CSS and JS (compiled into the program), and
+ * the data as small .js files loaded on demand.  docs/html.md describes it.
  *
  * Ownership: the caller keeps BUNDLE; nothing returned needs freeing.
  */
@@ -21,6 +22,12 @@ typedef struct {
     const char *notes_path; /* --notes FILE.md, or NULL */
     gboolean force;         /* replace a non-empty folder that is not a report */
     gboolean no_passes;     /* leave pass mode out (faster on huge dumps) */
+    /* Comparison pages (--compare K:K2): "K:K2" specs, K a kernel of the
+     * report's bundle, K2 one of OTHER (or of the bundle when OTHER is
+     * NULL); NULL-terminated, or NULL.  Autotune groups (kernels of one
+     * name) get theirs without asking (data_compare.c). */
+    const char *const *compare;
+    tk_bundle *other;
 } tk_html_options;
 
 typedef struct {

@@ -4,8 +4,6 @@
  * tkv_bind_view_private.h lists. */
 #include "tkv_bind_view_private.h"
 
-static const char *const stage_titles[] = {"TTIR", "TTGIR", "LLVM IR", "PTX", "SASS"};
-
 G_DEFINE_FINAL_TYPE(TkvBindView, tkv_bind_view, GTK_TYPE_WIDGET)
 
 enum { SIG_ANCHOR_CHANGED, SIG_STAGE_CHANGED, SIG_FILE_CHANGED, N_SIGS };
@@ -65,6 +63,9 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
     self->n_stages = 0;
     self->n_files = 0;
     self->files = NULL;
+    const tk_cost *cost = self->k ? tkv_document_get_cost(doc, kernel) : NULL;
+    self->metric = cost ? (guint)tk_cost_default_metric(cost) : 0;
+    tkv_bind_view_update_heat(self);
     tkv_bind_view_actions_update(self);
     GtkStringList *stages = gtk_string_list_new(NULL);
     GtkStringList *files = gtk_string_list_new(NULL);
@@ -72,7 +73,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
         for (int s = 0; s < TK_STAGE_COUNT; s++)
             if (tk_kernel_stage(self->k, (tk_stage_kind)s)) {
                 self->stages[self->n_stages++] = (tk_stage_kind)s;
-                gtk_string_list_append(stages, stage_titles[s]);
+                gtk_string_list_append(stages, tk_stage_kind_label((tk_stage_kind)s));
             }
         self->n_files = (guint)tkv_document_get_files(doc, kernel, &self->files);
         for (guint i = 0; i < self->n_files; i++) {
@@ -103,6 +104,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
     tk_stage_kind first = has_stage(self, TK_STAGE_TTGIR) ? TK_STAGE_TTGIR : self->stages[0];
     tk_stage_kind second = has_stage(self, TK_STAGE_PTX)    ? TK_STAGE_PTX :
                            has_stage(self, TK_STAGE_SASS)   ? TK_STAGE_SASS :
+                           has_stage(self, TK_STAGE_AMDGCN) ? TK_STAGE_AMDGCN :
                            self->stages[self->n_stages - 1];
     self->pane_stage[0] = first;
     self->pane_stage[1] = second;
@@ -230,6 +232,7 @@ void tkv_bind_view_set_exact(TkvBindView *self, gboolean exact)
         return;
     self->exact = exact;
     tkv_bind_view_update_file_counts(self);
+    tkv_bind_view_update_heat(self);
     tkv_bind_view_render(self);
 }
 

@@ -79,6 +79,14 @@ TkvCodePane *tkv_bind_view_get_focused_pane(TkvBindView *self);
  * matches.  FALSE when no pane has any. */
 gboolean tkv_bind_view_step_match(TkvBindView *self, int delta);
 
+/* The metric the cost columns show (tk_cost.h's index): the kernel's
+ * default (samples with a profile, else SASS instructions) until set. */
+void tkv_bind_view_set_metric(TkvBindView *self, guint metric);
+guint tkv_bind_view_get_metric(TkvBindView *self);
+/* What the cost column of PANE shows for LINE ("10.9k"; caller frees), or
+ * NULL when it shows nothing there. */
+char *tkv_bind_view_heat_text(TkvBindView *self, TkvPaneId pane, guint line);
+
 /* Signals:
  *   "anchor-changed"  the anchor moved (the stack panel follows);
  *   "stage-changed" (guint pane)  a pane's stage changed, or the second pane

@@ -28,11 +28,13 @@ static const TkvViewShortcut shortcuts[] = {
     {"bind-view.stage", "'llir'", "<Alt>3"},
     {"bind-view.stage", "'ptx'", "<Alt>4"},
     {"bind-view.stage", "'sass'", "<Alt>5"},
+    {"bind-view.stage", "'amdgcn'", "<Alt>6"},
     {"bind-view.second-stage", "'ttir'", "<Control><Alt>1"},
     {"bind-view.second-stage", "'ttgir'", "<Control><Alt>2"},
     {"bind-view.second-stage", "'llir'", "<Control><Alt>3"},
     {"bind-view.second-stage", "'ptx'", "<Control><Alt>4"},
     {"bind-view.second-stage", "'sass'", "<Control><Alt>5"},
+    {"bind-view.second-stage", "'amdgcn'", "<Control><Alt>6"},
 };
 
 static const char *const action_names[] = {

@@ -7,8 +7,9 @@
 
 #include "tkv_text.h"
 
-static const char *const stage_languages[] = {"tkview-mlir", "tkview-mlir", "tkview-llvm",
-                                              "tkview-ptx", "tkview-sass"};
+static const char *const stage_languages[TK_STAGE_COUNT] = {
+    "tkview-mlir", "tkview-mlir", "tkview-llvm", "tkview-ptx", "tkview-sass",
+    "tkview-amdgcn"};
 
 static gboolean text_is_blank(const char *s, size_t len)
 {
@@ -103,6 +104,7 @@ static TkvCodeView *stage_view(TkvBindView *self, int which, tk_stage_kind s)
         g_signal_connect(v, "line-selected", G_CALLBACK(tkv_bind_view_on_ir_line),
                          &self->pane_ref[which]);
         self->stage_view[which][s] = v;
+        tkv_bind_view_update_heat(self);
     }
     GtkTextBuffer *b = GTK_TEXT_BUFFER(stage_buffer(self, which, s));
     if (gtk_text_view_get_buffer(GTK_TEXT_VIEW(v)) != b)

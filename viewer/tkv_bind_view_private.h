@@ -8,6 +8,7 @@
  *                            stage, made ahead in idle time, the source
  *                            files' buffers, the headers and the gutters;
  *   tkv_bind_view_render.c   the anchor drawn as highlights in every pane;
+ *   tkv_bind_view_heat.c     the cost columns (what each line cost);
  *   tkv_bind_view_actions.c  the view's actions (bind-view.*), their keys,
  *                            and user input turned into them.
  * Nothing outside these files includes this header.
@@ -66,6 +67,13 @@ struct _TkvBindView {
     tk_stage_kind anchor_stage;
     guint anchor_line;
 
+    /* The cost columns (tkv_bind_view_heat.c): the metric shown, and the
+     * largest value per stage and per way of asking a source line (slots
+     * TK_STAGE_COUNT and + 1), valid where HEAT_MAX_OK has the bit. */
+    guint metric;
+    double heat_max[TK_STAGE_COUNT + 2];
+    guint heat_max_ok;
+
     TkvCodePane *focused;
     gboolean updating; /* the program is setting selectors */
     guint prefetch_id; /* idle source making the shown panes' other stage buffers */
@@ -116,6 +124,11 @@ void tkv_bind_view_drop_buffers(TkvBindView *self);
 void tkv_bind_view_render(TkvBindView *self);
 void tkv_bind_view_render_ir_pane(TkvBindView *self, int which);
 void tkv_bind_view_render_source_pane(TkvBindView *self);
+
+/* tkv_bind_view_heat.c */
+/* Installs or removes the cost columns of every view for the kernel shown
+ * (none without SASS) and redraws them. */
+void tkv_bind_view_update_heat(TkvBindView *self);
 
 /* tkv_bind_view_actions.c */
 /* Installs the actions (at class_init). */

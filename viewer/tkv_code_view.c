@@ -12,6 +12,7 @@ struct _TkvCodeView {
     GtkSourceView parent_instance;
 
     GtkSourceGutterRenderer *gutter;
+    GtkSourceGutterRenderer *heat;
 
     GdkRGBA colors[TKV_HL_COUNT]; /* the highlights', from the style scheme */
     GdkRGBA fold_color;           /* "… N more" */
@@ -329,6 +330,10 @@ static void tkv_code_view_init(TkvCodeView *self)
     self->gutter = tkv_bind_gutter_new();
     gtk_source_gutter_insert(gtk_source_view_get_gutter(sv, GTK_TEXT_WINDOW_LEFT),
                              self->gutter, 0);
+    /* the cost column, right of the bar (no room taken until asked for) */
+    self->heat = tkv_heat_gutter_new();
+    gtk_source_gutter_insert(gtk_source_view_get_gutter(sv, GTK_TEXT_WINDOW_LEFT),
+                             self->heat, 1);
     GtkGesture *click = gtk_gesture_click_new();
     gtk_event_controller_set_propagation_phase(GTK_EVENT_CONTROLLER(click), GTK_PHASE_CAPTURE);
     g_signal_connect(click, "pressed", G_CALLBACK(on_click_pressed), self);
@@ -355,6 +360,13 @@ void tkv_code_view_set_line_state_func(TkvCodeView *self, TkvLineStateFunc func,
 void tkv_code_view_refresh_gutter(TkvCodeView *self)
 {
     gtk_widget_queue_draw(GTK_WIDGET(self->gutter));
+    gtk_widget_queue_draw(GTK_WIDGET(self->heat));
+}
+
+void tkv_code_view_set_heat_func(TkvCodeView *self, TkvHeatFunc func, TkvHeatTipFunc tip,
+                                 gpointer data)
+{
+    tkv_heat_gutter_set_func(TKV_HEAT_GUTTER(self->heat), func, tip, data);
 }
 
 /* ---- highlights ------------------------------------------------------------ */

@@ -29,6 +29,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "tkv_bind_gutter.h"
+#include "tkv_heat_gutter.h"
 
 G_BEGIN_DECLS
 
@@ -46,8 +47,11 @@ GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
 /* The gutter's per-line callback (tkv_bind_gutter.h) and its count column. */
 void tkv_code_view_set_line_state_func(TkvCodeView *self, TkvLineStateFunc func,
                                        gpointer data, gboolean show_counts);
-/* Redraws the gutter (its callback's answers changed). */
+/* Redraws the gutter (its callbacks' answers changed). */
 void tkv_code_view_refresh_gutter(TkvCodeView *self);
+/* The cost column's callbacks (tkv_heat_gutter.h); FUNC NULL hides it. */
+void tkv_code_view_set_heat_func(TkvCodeView *self, TkvHeatFunc func, TkvHeatTipFunc tip,
+                                 gpointer data);
 
 /* Highlights LINES (1-based, ascending, N of them) as matches, instead of the
  * previous ones; the first becomes current.  SCROLL: bring it into view. */

@@ -13,6 +13,11 @@ typedef struct {
     GArray *files; /* tk_file_id, own file first */
     tk_timeline *timeline; /* written under pass_lock by a worker */
     gboolean timeline_built;
+    /* Made on the main thread on first use (tkv_document_get_cost). */
+    tk_profile *profile;
+    tk_cost *cost;
+    char *cost_problem;
+    gboolean cost_built;
 } KernelData;
 
 typedef struct {
@@ -65,6 +70,9 @@ static void tkv_document_finalize(GObject *object)
     TkvDocument *self = TKV_DOCUMENT(object);
     for (size_t i = 0; i < self->n_kernels; i++) {
         tk_timeline_free(self->kernels[i].timeline);
+        tk_cost_free(self->kernels[i].cost);
+        tk_profile_free(self->kernels[i].profile);
+        g_free(self->kernels[i].cost_problem);
         tk_bind_free(self->kernels[i].index);
         if (self->kernels[i].files)
             g_array_unref(self->kernels[i].files);
@@ -262,6 +270,31 @@ const tk_kernel *tkv_document_get_kernel(TkvDocument *doc, size_t i)
 const tk_bind *tkv_document_get_index(TkvDocument *doc, size_t i)
 {
     return doc->loaded && i < doc->n_kernels ? doc->kernels[i].index : NULL;
+}
+
+const tk_cost *tkv_document_get_cost(TkvDocument *doc, size_t i)
+{
+    if (!doc->loaded || i >= doc->n_kernels)
+        return NULL;
+    KernelData *kd = &doc->kernels[i];
+    const tk_kernel *k = tk_bundle_kernel(doc->bundle, i);
+    if (!kd->cost_built && tk_kernel_stage(k, TK_STAGE_SASS)) {
+        /* Reading the profile (a few hundred KB of JSON at most) and making
+         * the tables take milliseconds; done once, when first shown. */
+        tk_diags *d = tk_diags_new();
+        kd->profile = tk_profile_load(k, d);
+        if (tk_diags_count(d))
+            kd->cost_problem = g_strdup(tk_diags_get(d, 0)->message);
+        tk_diags_free(d);
+        kd->cost = tk_cost_new(kd->index, k, tk_bundle_loctab(doc->bundle), kd->profile);
+    }
+    kd->cost_built = TRUE;
+    return kd->cost;
+}
+
+const char *tkv_document_get_cost_problem(TkvDocument *doc, size_t i)
+{
+    return doc->loaded && i < doc->n_kernels ? doc->kernels[i].cost_problem : NULL;
 }
 
 size_t tkv_document_get_files(TkvDocument *doc, size_t i, const tk_file_id **files)
@@ -462,6 +495,130 @@ void tkv_document_diff_async(TkvDocument *doc, const tk_timeline *tl, size_t fro
 tk_ir_diff *tkv_document_diff_finish(TkvDocument *doc, GAsyncResult *result, char **why)
 {
     DiffJob *j = g_task_get_task_data(G_TASK(result));
+    gboolean done = g_task_propagate_boolean(G_TASK(result), NULL);
+    tk_ir_diff *d = done ? j->diff : NULL;
+    if (done)
+        j->diff = NULL;
+    if (why)
+        *why = !done ? g_strdup("cancelled") : j->why ? g_strdup(j->why) : NULL;
+    return d;
+}
+
+/* ---- comparing two kernels ------------------------------------------------------ */
+
+typedef struct {
+    size_t a, b;          /* kernels */
+    TkvCompareHold *hold; /* the diff's comparison */
+    size_t row;
+    tk_timeline_point which;
+    tk_ir_diff *diff;
+    char *why;
+} CompareJob;
+
+static void compare_job_free(gpointer p)
+{
+    CompareJob *j = p;
+    if (j->hold)
+        tkv_compare_hold_release(j->hold);
+    tk_ir_diff_free(j->diff);
+    g_free(j->why);
+    g_free(j);
+}
+
+static void compare_thread(GTask *task, gpointer source, gpointer task_data,
+                           GCancellable *cancellable)
+{
+    TkvDocument *self = source;
+    CompareJob *j = task_data;
+    if (g_cancellable_is_cancelled(cancellable)) {
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+        return;
+    }
+    g_mutex_lock(&self->pass_lock);
+    tk_diags *d = tk_diags_new();
+    tk_compare *cmp = tk_compare_build(self->bundle, tk_bundle_kernel(self->bundle, j->a),
+                                       self->bundle, tk_bundle_kernel(self->bundle, j->b),
+                                       NULL, d);
+    tk_diags_free(d);
+    g_mutex_unlock(&self->pass_lock);
+    TkvCompareHold *hold = g_rc_box_new0(TkvCompareHold);
+    hold->cmp = cmp;
+    g_task_return_pointer(task, hold, (GDestroyNotify)tkv_compare_hold_release);
+}
+
+static void hold_clear(gpointer p)
+{
+    tk_compare_free(((TkvCompareHold *)p)->cmp);
+}
+
+void tkv_compare_hold_release(TkvCompareHold *hold)
+{
+    g_rc_box_release_full(hold, hold_clear);
+}
+
+void tkv_document_compare_async(TkvDocument *doc, size_t a, size_t b,
+                                GCancellable *cancellable, GAsyncReadyCallback callback,
+                                gpointer user_data)
+{
+    GTask *task = g_task_new(doc, cancellable, callback, user_data);
+    g_task_set_name(task, "tkview compare");
+    if (!doc->loaded || a >= doc->n_kernels || b >= doc->n_kernels) {
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                                "no such kernels");
+    } else {
+        CompareJob *j = g_new0(CompareJob, 1);
+        j->a = a;
+        j->b = b;
+        g_task_set_task_data(task, j, compare_job_free);
+        g_task_run_in_thread(task, compare_thread);
+    }
+    g_object_unref(task);
+}
+
+TkvCompareHold *tkv_document_compare_finish(TkvDocument *doc, GAsyncResult *result,
+                                            GError **error)
+{
+    return g_task_propagate_pointer(G_TASK(result), error);
+}
+
+static void compare_diff_thread(GTask *task, gpointer source, gpointer task_data,
+                                GCancellable *cancellable)
+{
+    TkvDocument *self = source;
+    CompareJob *j = task_data;
+    if (g_cancellable_is_cancelled(cancellable)) {
+        g_task_return_boolean(task, FALSE);
+        return;
+    }
+    tk_diags *diags = tk_diags_new();
+    g_mutex_lock(&self->pass_lock);
+    j->diff = tk_compare_diff_row(j->hold->cmp, j->row, j->which, NULL, diags);
+    g_mutex_unlock(&self->pass_lock);
+    if (!j->diff && tk_diags_count(diags))
+        j->why = g_strdup(tk_diags_get(diags, 0)->message);
+    tk_diags_free(diags);
+    g_task_return_boolean(task, TRUE);
+}
+
+void tkv_document_compare_diff_async(TkvDocument *doc, TkvCompareHold *hold, size_t row,
+                                     tk_timeline_point which, GCancellable *cancellable,
+                                     GAsyncReadyCallback callback, gpointer user_data)
+{
+    GTask *task = g_task_new(doc, cancellable, callback, user_data);
+    g_task_set_name(task, "tkview compare diff");
+    CompareJob *j = g_new0(CompareJob, 1);
+    j->hold = g_rc_box_acquire(hold);
+    j->row = row;
+    j->which = which;
+    g_task_set_task_data(task, j, compare_job_free);
+    g_task_run_in_thread(task, compare_diff_thread);
+    g_object_unref(task);
+}
+
+tk_ir_diff *tkv_document_compare_diff_finish(TkvDocument *doc, GAsyncResult *result,
+                                             char **why)
+{
+    CompareJob *j = g_task_get_task_data(G_TASK(result));
     gboolean done = g_task_propagate_boolean(G_TASK(result), NULL);
     tk_ir_diff *d = done ? j->diff : NULL;
     if (done)

@@ -21,6 +21,8 @@
 
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_compare.h"
+#include "tkdump/tk_cost.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_timeline.h"
 
@@ -67,6 +69,13 @@ double tkv_document_get_index_seconds(TkvDocument *doc);
 size_t tkv_document_get_kernel_count(TkvDocument *doc);
 const tk_kernel *tkv_document_get_kernel(TkvDocument *doc, size_t i);
 const tk_bind *tkv_document_get_index(TkvDocument *doc, size_t i);
+
+/* What kernel I's lines cost (tk_cost.h), with the bundle's profile when
+ * it has one; made on the first call (main thread only).  NULL when the
+ * kernel has no SASS.  A profile that could not be used is left out and
+ * tkv_document_get_cost_problem() says why (NULL: none). */
+const tk_cost *tkv_document_get_cost(TkvDocument *doc, size_t i);
+const char *tkv_document_get_cost_problem(TkvDocument *doc, size_t i);
 
 /* The source files kernel I's locations name (in any stage, any frame): the
  * kernel's own file first (tk_kernel_main_source(), the one the HTML report
@@ -125,6 +134,40 @@ void tkv_document_diff_async(TkvDocument *doc, const tk_timeline *tl, size_t fro
  * frees; may be NULL) saying why there is none: the library's first
  * diagnostic, or "cancelled". */
 tk_ir_diff *tkv_document_diff_finish(TkvDocument *doc, GAsyncResult *result, char **why);
+
+/* ---- comparing two kernels ---------------------------------------------------- */
+
+/* Kernels A and B compared pass by pass (tk_compare_build()) on a worker
+ * thread, one at a time with the timeline builds and diffs (it reads every
+ * pass dump of both).  The comparison touches no location table there:
+ * its configurations and per-line counts (tk_compare_config(),
+ * tk_compare_lines()) are read on the main thread.  CALLBACK runs on the
+ * calling thread's context. */
+void tkv_document_compare_async(TkvDocument *doc, size_t a, size_t b,
+                                GCancellable *cancellable, GAsyncReadyCallback callback,
+                                gpointer user_data);
+/* A comparison shared by the view and the diff jobs that read it: a
+ * reference-counted box (g_rc_box_acquire() / tkv_compare_hold_release()),
+ * the comparison freed with the last reference.  It borrows the document's
+ * bundle. */
+typedef struct {
+    tk_compare *cmp;
+} TkvCompareHold;
+void tkv_compare_hold_release(TkvCompareHold *hold);
+
+/* The comparison (a new reference), or NULL with ERROR set when
+ * cancelled. */
+TkvCompareHold *tkv_document_compare_finish(TkvDocument *doc, GAsyncResult *result,
+                                            GError **error);
+/* The two sides' IR at row ROW of HOLD's comparison
+ * (tk_compare_diff_row()), made on a worker thread like
+ * tkv_document_diff_async(); the job keeps a reference to HOLD. */
+void tkv_document_compare_diff_async(TkvDocument *doc, TkvCompareHold *hold, size_t row,
+                                     tk_timeline_point which, GCancellable *cancellable,
+                                     GAsyncReadyCallback callback, gpointer user_data);
+/* The diff (caller frees), or NULL with *WHY (caller frees) saying why. */
+tk_ir_diff *tkv_document_compare_diff_finish(TkvDocument *doc, GAsyncResult *result,
+                                             char **why);
 
 /* What indexing the pass files and building timelines reported, formatted
  * like tkv_document_format_diags(); caller frees.  Main thread, after a

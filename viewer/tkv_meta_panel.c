@@ -11,8 +11,6 @@ struct _TkvMetaPanel {
 
 G_DEFINE_FINAL_TYPE(TkvMetaPanel, tkv_meta_panel, GTK_TYPE_WIDGET)
 
-static const char *const stage_titles[] = {"TTIR", "TTGIR", "LLVM IR", "PTX", "SASS"};
-
 static void add_row(TkvMetaPanel *self, const char *key, const char *value, const char *tip)
 {
     char *safe = g_utf8_make_valid(value ? value : "", -1);
@@ -82,6 +80,17 @@ void tkv_meta_panel_show(TkvMetaPanel *self, TkvDocument *doc, guint kernel)
             add_row(self, "target", m->target, NULL);
         if (m->triton_version)
             add_row(self, "Triton", m->triton_version, NULL);
+        if (m->target && g_str_has_prefix(m->target, "hip")) {
+            /* AMD: from NAME.json and the .amdgcn's kernel descriptor */
+            add_int(self, "wavefront", m->warp_size, " lanes");
+            add_int(self, "waves_per_eu", m->waves_per_eu, "");
+            add_int(self, "SGPRs", m->sgprs, "");
+            add_int(self, "AGPRs", m->agprs, " (of the registers)");
+            add_int(self, "VGPR spills", m->vgpr_spills, "");
+            add_int(self, "SGPR spills", m->sgpr_spills, "");
+            add_int(self, "static LDS", m->lds_static_bytes, " bytes");
+            add_int(self, "occupancy", m->occupancy, " waves per SIMD");
+        }
     }
     add_row(self, "from", tk_kernel_origin(k), NULL);
 
@@ -94,13 +103,13 @@ void tkv_meta_panel_show(TkvMetaPanel *self, TkvDocument *doc, guint kernel)
         char *v = g_strdup_printf("%s: %u lines, %u with a location, %u bound", base,
                                   tk_stage_line_count(st), tk_stage_located_line_count(st),
                                   tk_bind_bound_line_count(ix, (tk_stage_kind)s));
-        add_row(self, stage_titles[s], v, tk_stage_path(st));
+        add_row(self, tk_stage_kind_label((tk_stage_kind)s), v, tk_stage_path(st));
         g_free(v);
         g_free(base);
     }
     if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN) {
         char *v = g_strdup_printf("later stages point at %s lines (USE_IR_LOC)",
-                                  stage_titles[tk_bind_irloc_stage(ix)]);
+                                  tk_stage_kind_label(tk_bind_irloc_stage(ix)));
         add_row(self, "locations", v, NULL);
         g_free(v);
     }

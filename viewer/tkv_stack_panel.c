@@ -15,8 +15,6 @@ struct _TkvStackPanel {
 
 G_DEFINE_FINAL_TYPE(TkvStackPanel, tkv_stack_panel, GTK_TYPE_WIDGET)
 
-static const char *const stage_titles[] = {"TTIR", "TTGIR", "LLVM IR", "PTX", "SASS"};
-
 static void clear_rows(TkvStackPanel *self)
 {
     GtkWidget *child;
@@ -96,8 +94,10 @@ static GtkWidget *frame_row(TkvDocument *doc, const tk_frame *f, size_t depth, s
 }
 
 void tkv_stack_panel_show_stacks(TkvStackPanel *self, TkvDocument *doc, const char *heading,
-                                 const tk_stack_id *ids, size_t n, gboolean inferred)
+                                 const tk_stack_id *ids, size_t n,
+                                 tk_stage_kind inferred_from)
 {
+    gboolean inferred = inferred_from != TK_STAGE_UNKNOWN;
     clear_rows(self);
     char *safe = g_utf8_make_valid(heading, -1);
     gtk_label_set_text(self->heading, safe);
@@ -121,23 +121,29 @@ void tkv_stack_panel_show_stacks(TkvStackPanel *self, TkvDocument *doc, const ch
             g_array_append_val(self->frames, sf);
         }
     }
-    const char *note = !n ? "This line carries no source location." :
-                       self->inferred ? "Callers taken from the PTX: the SASS names only the "
-                                        "innermost line, and the PTX shows one stack for it." : "";
+    const char *from = tk_stage_kind_label(inferred_from);
+    char *note = !n ? g_strdup("This line carries no source location.")
+                 : self->inferred
+                     ? g_strdup_printf("Callers taken from the %s: this stage names only "
+                                       "the innermost line, and the %s shows one stack "
+                                       "for it.", from, from)
+                     : g_strdup("");
     gtk_label_set_text(self->note, note);
     gtk_widget_set_visible(GTK_WIDGET(self->note), *note);
+    g_free(note);
 }
 
 void tkv_stack_panel_show(TkvStackPanel *self, TkvDocument *doc, guint kernel,
                           tk_stage_kind stage, guint line)
 {
     const tk_bind *ix = tkv_document_get_index(doc, kernel);
-    char *heading = g_strdup_printf("%s line %u", stage < TK_STAGE_COUNT ? stage_titles[stage] : "?",
-                                    line);
+    char *heading = g_strdup_printf("%s line %u", tk_stage_kind_label(stage), line);
     const tk_stack_id *ids;
     size_t n = ix ? tk_bind_line_stacks(ix, stage, line, &ids) : 0;
     tkv_stack_panel_show_stacks(self, doc, heading, ids, n,
-                                n && tk_bind_stack_inferred(ix, stage, line));
+                                n && tk_bind_stack_inferred(ix, stage, line)
+                                    ? tk_bind_inferred_from(ix, stage)
+                                    : TK_STAGE_UNKNOWN);
     g_free(heading);
 }
 

@@ -27,9 +27,12 @@ void tkv_stack_panel_show(TkvStackPanel *self, TkvDocument *doc, guint kernel,
                           tk_stage_kind stage, guint line);
 /* Shows the stacks IDS (N of them) under HEADING ("TTGIR line 32", "after
  * pass 14, line 27"): for lines that are not a kernel's stage lines (a pass
- * dump's), whose stacks tk_ir_diff_line_stacks() gives. */
+ * dump's), whose stacks tk_ir_diff_line_stacks() gives.  INFERRED_FROM: the
+ * stage the callers were taken from (tk_bind_inferred_from()), or
+ * TK_STAGE_UNKNOWN when the stacks are the line's own. */
 void tkv_stack_panel_show_stacks(TkvStackPanel *self, TkvDocument *doc, const char *heading,
-                                 const tk_stack_id *ids, size_t n, gboolean inferred);
+                                 const tk_stack_id *ids, size_t n,
+                                 tk_stage_kind inferred_from);
 
 /* Shows no stack, and HINT in its place. */
 void tkv_stack_panel_clear(TkvStackPanel *self, const char *hint);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tkv_chunk_map.h"
+#include "tkv_compare_view.h"
 #include "tkv_linked_scroll.h"
 #include "tkv_meta_panel.h"
 #include "tkv_pass_view.h"
@@ -65,9 +66,30 @@ static void write_code_pane(JsonBuilder *b, TkvCodePane *pane)
     add_int(b, "cursor_line", tkv_code_view_get_cursor_line(v));
 }
 
+/* What the cost column of PANE shows, line -> text, for the lines that
+ * show something. */
+static void write_heat(TkvBindView *bv, TkvPaneId pane, JsonBuilder *b)
+{
+    TkvCodeView *v = tkv_code_pane_get_view(tkv_bind_view_get_pane(bv, pane));
+    json_builder_set_member_name(b, "heat");
+    json_builder_begin_object(b);
+    guint n = tkv_code_view_get_line_count(v);
+    for (guint l = 1; l <= n; l++) {
+        char *t = tkv_bind_view_heat_text(bv, pane, l);
+        if (!t)
+            continue;
+        char key[16];
+        g_snprintf(key, sizeof key, "%u", l);
+        add_string(b, key, t);
+        g_free(t);
+    }
+    json_builder_end_object(b);
+}
+
 static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
 {
     add_bool(b, "exact", tkv_bind_view_get_exact(bv));
+    add_int(b, "metric", tkv_bind_view_get_metric(bv));
     tk_stage_kind stage;
     tk_file_id file;
     guint line;
@@ -92,6 +114,7 @@ static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
         add_string(b, "resolved", tkv_document_get_source_path(doc, shown));
     }
     write_code_pane(b, tkv_bind_view_get_pane(bv, TKV_PANE_SOURCE));
+    write_heat(bv, TKV_PANE_SOURCE, b);
     json_builder_end_object(b);
 
     for (int w = 0; w < 2; w++) {
@@ -102,8 +125,10 @@ static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
         json_builder_begin_object(b);
         add_bool(b, "visible", shown_pane);
         add_string(b, "stage", s != TK_STAGE_UNKNOWN ? tk_stage_kind_name(s) : "");
-        if (shown_pane)
+        if (shown_pane) {
             write_code_pane(b, tkv_bind_view_get_pane(bv, pane));
+            write_heat(bv, pane, b);
+        }
         json_builder_end_object(b);
     }
 }
@@ -271,6 +296,42 @@ static void write_pass_view(TkvPassView *pv, TkvDocument *doc, JsonBuilder *b)
         write_diff(pv, doc, b);
 }
 
+/* ---- the compare view ---------------------------------------------------------------- */
+
+static void add_strv(JsonBuilder *b, const char *name, char **v)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_begin_array(b);
+    for (char **p = v; p && *p; p++)
+        json_builder_add_string_value(b, *p);
+    json_builder_end_array(b);
+    g_strfreev(v);
+}
+
+static void write_compare_view(TkvCompareView *cv, JsonBuilder *b)
+{
+    add_string(b, "state", tkv_compare_view_get_load_state(cv));
+    add_string(b, "message", tkv_compare_view_get_message(cv));
+    add_int(b, "other", tkv_compare_view_get_other(cv));
+    tk_compare *cmp = tkv_compare_view_get_compare(cv);
+    if (!cmp)
+        return;
+    add_int(b, "rows", (gint64)tk_compare_row_count(cmp));
+    size_t first = tk_compare_first_divergence(cmp, NULL);
+    add_int(b, "first", first == TK_COMPARE_NONE ? -1 : (gint64)first);
+    add_string(b, "first_text", tkv_compare_view_get_first_text(cv));
+    add_int(b, "row", tkv_compare_view_get_row(cv));
+    add_string(b, "which", tkv_compare_view_get_which(cv));
+    add_bool(b, "diff_pending", tkv_compare_view_get_diff_pending(cv));
+    add_string(b, "title", tkv_compare_view_get_diff_title(cv));
+    add_bool(b, "has_diff", tkv_compare_view_get_diff(cv) != NULL);
+    add_strv(b, "a_del", tkv_compare_view_get_marked(cv, 0, "del"));
+    add_strv(b, "b_add", tkv_compare_view_get_marked(cv, 1, "add"));
+    char *facts = tkv_compare_view_get_facts_text(cv);
+    add_string(b, "facts", facts);
+    g_free(facts);
+}
+
 /* ---- the side panels ---------------------------------------------------------------- */
 
 static void write_stack_panel(TkvStackPanel *sp, TkvDocument *doc, JsonBuilder *b)
@@ -289,6 +350,27 @@ static void write_stack_panel(TkvStackPanel *sp, TkvDocument *doc, JsonBuilder *
         add_int(b, "col", f->frame.col);
         json_builder_end_object(b);
     }
+    json_builder_end_array(b);
+}
+
+static void write_hot_panel(TkvHotPanel *hp, JsonBuilder *b)
+{
+    add_string(b, "heading", tkv_hot_panel_get_heading(hp));
+    add_int(b, "metric", tkv_hot_panel_get_metric(hp));
+    add_string(b, "scope", tkv_hot_panel_get_scope(hp));
+    json_builder_set_member_name(b, "rows");
+    json_builder_begin_array(b);
+    GArray *rows = tkv_hot_panel_get_rows(hp, 40);
+    for (guint i = 0; i < rows->len; i++) {
+        const TkvHotShownRow *r = &g_array_index(rows, TkvHotShownRow, i);
+        json_builder_begin_array(b);
+        json_builder_add_string_value(b, r->where);
+        json_builder_add_double_value(b, r->exact);
+        json_builder_add_double_value(b, r->inclusive);
+        json_builder_add_double_value(b, r->shared);
+        json_builder_end_array(b);
+    }
+    g_array_unref(rows);
     json_builder_end_array(b);
 }
 
@@ -342,9 +424,17 @@ void tkv_test_state_write_window(TkvWindow *win, JsonBuilder *b)
     json_builder_begin_object(b);
     write_pass_view(tkv_window_get_pass_view(win), doc, b);
     json_builder_end_object(b);
+    json_builder_set_member_name(b, "compare");
+    json_builder_begin_object(b);
+    write_compare_view(tkv_window_get_compare_view(win), b);
+    json_builder_end_object(b);
     json_builder_set_member_name(b, "stack");
     json_builder_begin_object(b);
     write_stack_panel(tkv_window_get_stack_panel(win), doc, b);
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "hot");
+    json_builder_begin_object(b);
+    write_hot_panel(tkv_window_get_hot_panel(win), b);
     json_builder_end_object(b);
     char *meta = tkv_meta_panel_get_text(tkv_window_get_meta_panel(win));
     add_string(b, "meta", meta);

@@ -156,7 +156,9 @@ void tkv_window_load(TkvWindow *self, const char *path, const char *const *sourc
     }
     tkv_bind_view_set_kernel(self->bind_view, NULL, 0);
     tkv_pass_view_set_kernel(self->pass_view, NULL, 0);
+    tkv_compare_view_set_kernel(self->compare_view, NULL, 0);
     tkv_meta_panel_show(self->meta_panel, NULL, 0);
+    tkv_hot_panel_show(self->hot_panel, NULL, 0, 0);
     g_list_store_remove_all(self->kernels);
     g_clear_object(&self->doc);
     self->kernel = -1;
@@ -198,8 +200,10 @@ const char *tkv_window_get_last_error(TkvWindow *self)
     return tkv_action_error_get_last(GTK_WINDOW(self));
 }
 TkvPassView *tkv_window_get_pass_view(TkvWindow *self) { return self->pass_view; }
+TkvCompareView *tkv_window_get_compare_view(TkvWindow *self) { return self->compare_view; }
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self) { return self->stack_panel; }
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self) { return self->meta_panel; }
+TkvHotPanel *tkv_window_get_hot_panel(TkvWindow *self) { return self->hot_panel; }
 
 const char *tkv_window_get_mode(TkvWindow *self)
 {
@@ -320,7 +324,8 @@ void tkv_window_update_stack_panel(TkvWindow *self)
     const char *heading;
     size_t n = tkv_pass_view_get_selected_stacks(self->pass_view, &ids, &heading);
     if (heading)
-        tkv_stack_panel_show_stacks(self->stack_panel, self->doc, heading, ids, n, FALSE);
+        tkv_stack_panel_show_stacks(self->stack_panel, self->doc, heading, ids, n,
+                                    TK_STAGE_UNKNOWN);
     else
         tkv_stack_panel_clear(self->stack_panel, "Select a line of the diff to see where it "
                                                  "came from.");
@@ -397,6 +402,23 @@ static void tkv_window_finalize(GObject *object)
     G_OBJECT_CLASS(tkv_window_parent_class)->finalize(object);
 }
 
+/* The hot lines panel's metric is the cost columns' too. */
+static void on_hot_metric(TkvHotPanel *hot, guint metric, TkvWindow *self)
+{
+    tkv_bind_view_set_metric(self->bind_view, metric);
+}
+
+/* A hot line activated: the binding view anchors on it. */
+static void on_hot_row(TkvHotPanel *hot, int stage, guint file, guint line, TkvWindow *self)
+{
+    if (tkv_window_in_pass_mode(self))
+        gtk_widget_activate_action(GTK_WIDGET(self), "win.mode", "s", "bind");
+    if (stage < 0)
+        tkv_bind_view_select_source(self->bind_view, (tk_file_id)file, line);
+    else
+        tkv_bind_view_select_ir(self->bind_view, (tk_stage_kind)stage, line);
+}
+
 static void tkv_window_class_init(TkvWindowClass *klass)
 {
     GObjectClass *oc = G_OBJECT_CLASS(klass);
@@ -408,7 +430,9 @@ static void tkv_window_class_init(TkvWindowClass *klass)
     g_type_ensure(TKV_TYPE_BIND_VIEW);
     g_type_ensure(TKV_TYPE_STACK_PANEL);
     g_type_ensure(TKV_TYPE_META_PANEL);
+    g_type_ensure(TKV_TYPE_HOT_PANEL);
     g_type_ensure(TKV_TYPE_PASS_VIEW);
+    g_type_ensure(TKV_TYPE_COMPARE_VIEW);
     gtk_widget_class_set_template_from_resource(wc, "/org/tkview/Viewer/ui/tkv_window.ui");
     gtk_widget_class_bind_template_child(wc, TkvWindow, title_label);
     gtk_widget_class_bind_template_child(wc, TkvWindow, subtitle_label);
@@ -429,10 +453,12 @@ static void tkv_window_class_init(TkvWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvWindow, info_stack);
     gtk_widget_class_bind_template_child(wc, TkvWindow, stack_panel);
     gtk_widget_class_bind_template_child(wc, TkvWindow, meta_panel);
+    gtk_widget_class_bind_template_child(wc, TkvWindow, hot_panel);
     gtk_widget_class_bind_template_child(wc, TkvWindow, problems_view);
     gtk_widget_class_bind_template_child(wc, TkvWindow, mode_stack);
     gtk_widget_class_bind_template_child(wc, TkvWindow, pass_view);
     gtk_widget_class_bind_template_child(wc, TkvWindow, bind_view);
+    gtk_widget_class_bind_template_child(wc, TkvWindow, compare_view);
     gtk_widget_class_bind_template_callback(wc, on_banner_close);
 }
 
@@ -449,6 +475,8 @@ static void tkv_window_init(TkvWindow *self)
     g_signal_connect(self->bind_view, "anchor-changed", G_CALLBACK(on_anchor_changed), self);
     g_signal_connect(self->pass_view, "anchor-changed", G_CALLBACK(on_pass_anchor), self);
     g_signal_connect(self->pass_view, "loaded", G_CALLBACK(on_passes_loaded), self);
+    g_signal_connect(self->hot_panel, "metric-changed", G_CALLBACK(on_hot_metric), self);
+    g_signal_connect(self->hot_panel, "row-activated", G_CALLBACK(on_hot_row), self);
 
     GtkDropTarget *drop = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
     GType types[] = {GDK_TYPE_FILE_LIST, G_TYPE_FILE};

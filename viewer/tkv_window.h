@@ -17,7 +17,9 @@
 #include <gtk/gtk.h>
 
 #include "tkv_bind_view.h"
+#include "tkv_compare_view.h"
 #include "tkv_document.h"
+#include "tkv_hot_panel.h"
 #include "tkv_meta_panel.h"
 #include "tkv_pass_view.h"
 #include "tkv_stack_panel.h"
@@ -64,8 +66,10 @@ const char *tkv_window_get_mode(TkvWindow *self);
  * lists. */
 guint tkv_window_get_kernel_count(TkvWindow *self, guint *listed);
 TkvPassView *tkv_window_get_pass_view(TkvWindow *self);
+TkvCompareView *tkv_window_get_compare_view(TkvWindow *self);
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self);
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self);
+TkvHotPanel *tkv_window_get_hot_panel(TkvWindow *self);
 
 /* Signals:
  *   "loaded" (gboolean ok)  loading finished and the first view is set up

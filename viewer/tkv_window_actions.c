@@ -81,14 +81,18 @@ static void act_mode(GSimpleAction *a, GVariant *v, gpointer data)
 {
     TkvWindow *self = data;
     const char *mode = g_variant_get_string(v, NULL);
-    if (strcmp(mode, "bind") != 0 && strcmp(mode, "passes") != 0) {
-        tkv_action_error(GTK_WIDGET(self), "mode: \"%s\" is neither bind nor passes", mode);
+    if (strcmp(mode, "bind") != 0 && strcmp(mode, "passes") != 0 &&
+        strcmp(mode, "compare") != 0) {
+        tkv_action_error(GTK_WIDGET(self), "mode: \"%s\" is not bind, passes or compare",
+                         mode);
         return;
     }
     gtk_stack_set_visible_child_name(self->mode_stack, mode);
     g_simple_action_set_state(a, v);
     if (strcmp(mode, "passes") == 0)
         tkv_pass_view_activate(self->pass_view);
+    if (strcmp(mode, "compare") == 0)
+        tkv_compare_view_activate(self->compare_view);
     tkv_window_update_stack_panel(self);
 }
 

@@ -38,7 +38,10 @@ void tkv_window_show_kernel(TkvWindow *self, int index)
     self->kernel = index;
     tkv_bind_view_set_kernel(self->bind_view, self->doc, (guint)index);
     tkv_pass_view_set_kernel(self->pass_view, self->doc, (guint)index);
+    tkv_compare_view_set_kernel(self->compare_view, self->doc, (guint)index);
     tkv_meta_panel_show(self->meta_panel, self->doc, (guint)index);
+    tkv_hot_panel_show(self->hot_panel, self->doc, (guint)index,
+                       tkv_bind_view_get_metric(self->bind_view));
     tkv_stack_panel_clear(self->stack_panel, "Select an IR line to see where it came from.");
     const tk_kernel *k = tkv_document_get_kernel(self->doc, (guint)index);
     char *sub = g_strdup_printf("%.12s · %s", tk_kernel_hash(k), tkv_document_get_path(self->doc));

@@ -39,10 +39,12 @@ struct _TkvWindow {
     GtkStack *info_stack;
     TkvStackPanel *stack_panel;
     TkvMetaPanel *meta_panel;
+    TkvHotPanel *hot_panel;
     GtkTextView *problems_view;
     GtkStack *mode_stack;
     TkvPassView *pass_view;
     TkvBindView *bind_view;
+    TkvCompareView *compare_view;
 
     TkvDocument *doc;     /* loading or loaded */
     GCancellable *cancel;

@@ -9,13 +9,14 @@
  * mode and its start-up timing.
  *
  * Depends on: dom (el, fmtBytes), kernel (init, meta, stages), panes
- *   (start, setStage, gotoHit), layouts (hover), passes (open, key,
- *   forSource).
+ *   (start, setStage, gotoHit, refresh, showSource, showIR), layouts
+ *   (hover), passes (open, key, forSource), cost (load, controls,
+ *   renderHot, onChange, hotShown).
  * Interface: inspect() (for the tests, read only: {interactive, setup}
  *   in ms).
  */
 'use strict';
-TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom, kernel, panes, layouts, passes) {
+TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost'], function (dom, kernel, panes, layouts, passes, cost) {
   const { el, fmtBytes } = dom;
   const timing = { interactive: -1, setup: -1 };
 
@@ -37,8 +38,9 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom,
     const k = ev.key;
     if (k === 'n') panes.gotoHit(1);
     else if (k === 'p' || k === 'N') panes.gotoHit(-1);
-    else if (k >= '1' && k <= '5') panes.setStage(kernel.stages()[+k - 1]);
+    else if (k >= '1' && k <= '9' && kernel.stages()[+k - 1]) panes.setStage(kernel.stages()[+k - 1]);
     else if (k === 'l') document.getElementById('toggle-loc').click();
+    else if (k === 'h' && document.getElementById('toggle-hot')) document.getElementById('toggle-hot').click();
     else return;
     ev.preventDefault();
   }
@@ -54,6 +56,15 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom,
     if (m.spill_bytes !== undefined) parts.push(m.spill_bytes + ' B spilled');
     if (m.target) parts.push(m.target);
     if (m.triton) parts.push('Triton ' + m.triton);
+    /* AMD: wavefront, registers and occupancy from the .amdgcn */
+    if (m.target && m.target.startsWith('hip')) {
+      if (m.warp_size !== undefined) parts.push('wavefront ' + m.warp_size);
+      if (m.waves_per_eu !== undefined) parts.push('waves_per_eu ' + m.waves_per_eu);
+      if (m.sgprs !== undefined) parts.push(m.sgprs + ' SGPRs');
+      if (m.agprs !== undefined) parts.push(m.agprs + ' AGPRs');
+      if (m.lds_static_bytes !== undefined) parts.push(fmtBytes(m.lds_static_bytes) + ' static LDS');
+      if (m.occupancy !== undefined) parts.push('occupancy ' + m.occupancy + ' waves/SIMD');
+    }
     if (meta.irloc) parts.push('USE_IR_LOC=' + meta.irloc);
     const box = document.getElementById('meta');
     box.replaceChildren(el('span', null, parts.join(' \u00b7 ')));
@@ -66,6 +77,22 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom,
       lb.classList.toggle('on', !document.body.classList.contains('hideloc'));
     });
     box.appendChild(lb);
+  }
+
+  /* The cost controls in the meta line and the hot lines panel above the
+   * info panel; a row clicked there selects its line in the panes. */
+  function costControls() {
+    const hot = document.getElementById('hot');
+    const go = (r) => (r.stage ? panes.showIR(r.stage, r.line) : panes.showSource(r.file, r.line));
+    const draw = () => cost.renderHot(hot, go);
+    cost.controls(document.getElementById('meta'), (shown) => {
+      hot.hidden = !shown;
+      if (shown) draw();
+    });
+    cost.onChange(() => {
+      panes.refresh();
+      if (cost.hotShown()) draw();
+    });
   }
 
   async function initKernel() {
@@ -82,6 +109,8 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes'], function (dom,
     document.getElementById('mode-passes').addEventListener('click', () => setMode('passes'));
     document.addEventListener('keydown', onKey);
     layouts.hover(document.getElementById('kernel-view'));
+    /* the heat column needs the cost data before the panes draw */
+    if (await cost.load().catch(() => false)) costControls();
     await panes.start({
       passesOf: (file, line) => {
         setMode('passes');

@@ -4,7 +4,7 @@
  *
  * Job: one CodeView per pane (.code inside the pane's element); it draws
  * the lines of a document it is given ({n, text(i), lang, cls(i),
- * gutter(i), title(i), ranges(i), onClick}), marks lines (a class per
+ * gutter(i), heat(i), title(i), ranges(i), onClick}), marks lines (a class per
  * line, the current line), scrolls to a line, reports clicks on a line.
  * Its state (what is drawn, the marks) is the object's own.
  *
@@ -40,7 +40,9 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
           this.doc.onClick(+ln.dataset.n, ev);
       });
     }
-    /* DOC: {n, text(i), lang, cls(i), gutter(i), title(i), ranges(i), onClick} */
+    /* DOC: {n, text(i), lang, cls(i), gutter(i), heat(i), title(i), ranges(i),
+     * onClick}; heat(i): null or {text, frac (0..1), title}: the cost
+     * column, shaded by FRAC. */
     set(doc) {
       this.doc = doc;
       this.n = doc ? doc.n : 0;
@@ -94,7 +96,18 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
         const t = d.title(i);
         if (t) no.title = t;
       }
-      row.append(no, g, tx);
+      row.append(no, g);
+      if (d.heat) {
+        const h = d.heat(i);
+        const c = el('span', 'heat', h ? h.text : '');
+        if (h) {
+          c.title = h.title;
+          c.style.setProperty('--heat', h.frac.toFixed(3));
+          c.classList.add('on');
+        }
+        row.appendChild(c);
+      }
+      row.appendChild(tx);
       return row;
     }
     /* Draws lines first..last, reusing rows already drawn (FORCE: redraw

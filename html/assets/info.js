@@ -19,7 +19,8 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
   const expand = data.expand;
 
   function panel() {
-    return document.getElementById('info');
+    /* the panel's own part: the hot lines (cost.js) sit above it */
+    return document.getElementById('info-main') || document.getElementById('info');
   }
 
   function help() {
@@ -28,7 +29,8 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       el('h2', null, 'How to read this'),
       el('p', null, 'Click a source line: the IR it became is highlighted (\u201cand what it called\u201d includes inlined helpers). Click an IR line: its inline stack is shown and its source lines are marked.'),
       el('p', null, 'Lines with a coloured mark carry a location; grey lines carry none. Hover a layout such as #blocked in TTGIR for what it means.'),
-      el('p', 'keys', 'Keys: n / p next and previous highlighted line; 1-5 stage; l show locations.'),
+      el('p', null, 'The shaded column is what each line cost: SASS instructions, or what was measured when the kernel was profiled (the \u201ccost\u201d menu; hover a number for its breakdown). \u201chot lines\u201d lists the costliest.'),
+      el('p', 'keys', 'Keys: n / p next and previous highlighted line; 1-5 stage; l show locations; h hot lines.'),
     );
   }
 
@@ -110,7 +112,11 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       });
       box.appendChild(ol);
     });
-    if (inferred) box.appendChild(el('p', 'note', 'Callers from PTX: the SASS line carries only its innermost frame; the PTX shows one stack for it.'));
+    if (inferred) {
+      const from = kernel.meta().stages[stage].callersFrom || 'PTX';
+      box.appendChild(el('p', 'note', 'Callers from ' + from + ': the ' + kernel.label(stage) +
+        ' line carries only its innermost frame; the ' + from + ' shows one stack for it.'));
+    }
     const us = b.layByLine.get(line);
     if (us) {
       box.appendChild(el('h3', null, 'layouts on this line'));

@@ -10,13 +10,17 @@
  * on the right the info module's.
  *
  * Depends on: dom (el, base), codeview (CodeView), syntax (stageLang),
- *   kernel (texts, bindings, lookups), info (help, source, ir, count).
+ *   kernel (texts, bindings, lookups), info (help, source, ir, count),
+ *   cost (srcHeat, irHeat: the heat column, when the kernel has cost data).
  * Interface: start({passesOf}) -> Promise (the first stage and file
- *   shown), setStage(stage), gotoHit(d), inspect() (for the tests, read
- *   only: stage, stage2, file, mode, hits, hitIdx, sel, clicks).
+ *   shown), setStage(stage), gotoHit(d), refresh() (the heat column
+ *   again, after the metric changed), showSource(file, line),
+ *   showIR(stage, line) (select and scroll to a line, as a click does),
+ *   inspect() (for the tests, read only: stage, stage2, file, mode, hits,
+ *   hitIdx, sel, clicks).
  */
 'use strict';
-TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info'], function (dom, codeview, syntax, kernel, info) {
+TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], function (dom, codeview, syntax, kernel, info, cost) {
   const { el, base } = dom;
   const S = {
     stage: 'ttgir',
@@ -40,6 +44,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info'], function (do
       text: (i) => text[i - 1],
       cls: (i) => (b.line[i - 1] ? 'b' : 'u') + (b.inf.has(i) ? ' inf' : ''),
       gutter: () => '',
+      heat: cost.ready() ? (i) => cost.irHeat(stage, i) : null,
       title: (i) => {
         const ids = kernel.lineStacks(stage, i);
         if (!ids.length) return 'no location';
@@ -81,6 +86,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info'], function (do
         const r = kernel.srcRow(stage, file, i);
         return r ? String(kernel.srcLines(stage, file, i, S.mode).length || '') : '';
       },
+      heat: cost.ready() ? (i) => cost.srcHeat(file, i, S.mode) : null,
       title: null,
       onClick: (line) => clickSource(file, line),
     };
@@ -320,6 +326,31 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info'], function (do
     srcView.scrollTo(f.line);
   }
 
+  /* The panes drawn again in place (the heat column after the metric
+   * changed): scroll positions and marks stay. */
+  function refresh() {
+    refreshSource();
+    if (kernel.stageReady(S.stage)) irView.refresh(irDoc(S.stage, irView, 'ir'));
+    if (S.stage2 && kernel.stageReady(S.stage2)) ir2View.refresh(irDoc(S.stage2, ir2View, 'ir2'));
+    irView.setMarks(irView.marks, irView.current);
+    ir2View.setMarks(ir2View.marks, ir2View.current);
+  }
+
+  /* A source line selected as if clicked, its file shown first. */
+  async function showSource(file, line) {
+    if (file !== S.file) await setFile(file);
+    if (!kernel.sourceText(file)) return;
+    clickSource(file, line);
+    srcView.scrollTo(line);
+  }
+
+  /* An IR line of STAGE selected as if clicked, the stage shown first. */
+  async function showIR(stage, line) {
+    if (stage !== S.stage) await setStage(stage);
+    clickIR('ir', line);
+    irView.scrollTo(line);
+  }
+
   /* Makes the panes and shows the first stage (TTGIR where there is one)
    * and the kernel's main file.  OPTS.passesOf(file, line): what the info
    * panel's "passes that touched this line" does. */
@@ -329,7 +360,8 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info'], function (do
     srcView = new codeview.CodeView(document.getElementById('src-pane'));
     irView = new codeview.CodeView(document.getElementById('ir-pane'));
     ir2View = new codeview.CodeView(document.getElementById('ir2-pane'));
-    const first = ['ttgir', 'ttir', 'llir', 'ptx', 'sass'].find((s) => !meta.stages[s].missing) || 'ttgir';
+    /* TTGIR first, else the first stage there is, in the library's order */
+    const first = ['ttgir', ...kernel.stages()].find((s) => meta.stages[s] && !meta.stages[s].missing) || 'ttgir';
     S.stage = first;
     S.file = meta.main >= 0 ? meta.main : meta.files.length ? meta.files[0] : -1;
     info.help();
@@ -337,5 +369,5 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info'], function (do
     refreshSource();
   }
 
-  return { start, setStage, gotoHit, inspect: () => S };
+  return { start, setStage, gotoHit, refresh, showSource, showIR, inspect: () => S };
 });

@@ -15,7 +15,7 @@
 'use strict';
 TK.define('syntax', ['dom'], function (dom) {
   const el = dom.el;
-  const STAGE_LANG = { ttir: 'mlir', ttgir: 'mlir', llir: 'llvm', ptx: 'ptx', sass: 'sass' };
+  const STAGE_LANG = { ttir: 'mlir', ttgir: 'mlir', llir: 'llvm', ptx: 'ptx', sass: 'sass', amdgcn: 'amdgcn' };
   /* tk_ir_dialect_name()s: machine code and plain text are not coloured */
   const DIALECT_LANG = { mlir: 'mlir', llvm: 'llvm' };
 
@@ -61,6 +61,19 @@ TK.define('syntax', ['dom'], function (dom) {
       [/\b(?:U?R\d+|U?RZ|U?P\d|U?PT|SR_\w+|c\[0x[0-9a-f]+\]|desc\[\w+\])/y, 'v'],
       [/\b[A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*\b/y, 'op'],
       [/-?\b0x[0-9a-f]+\b|-?\b\d+(?:\.\d+)?\b/y, 'n'],
+    ],
+    /* AMDGPU assembly (NAME.amdgcn) and llvm-objdump's disassembly */
+    amdgcn: [
+      [/^\s*\.loc\b.*/y, 'loc'],
+      [/^; \/.*:\d+$/y, 'loc'],
+      [/;.*|\/\/.*/y, 'c'],
+      [/"(?:[^"\\]|\\.)*"/y, 's'],
+      [/^\s*[a-z][a-z0-9_]*(?=\s|$)/y, 'op'],
+      [/\b(?:[vsa]\d+|[vsa]\[\d+:\d+\]|vcc(?:_lo|_hi)?|exec(?:_lo|_hi)?|scc|m0|off)\b/y, 'v'],
+      [/^\s*\.[a-z_][\w]*/y, 'kw'],
+      [/^[\w.$]+:/y, 'sym'],
+      [/\.L[\w$]+/y, 'sym'],
+      [/-?\b0x[0-9a-fA-F]+\b|-?\b\d+(?:\.\d+)?\b/y, 'n'],
     ],
     py: [
       [/#.*/y, 'c'],

@@ -17,7 +17,19 @@ Usage: fake_triton.py MODE [ARGS...]   (TK_TEST_DUMPS names the captures)
                      and the absolute path SECRET
   env FILE           writes the dump knobs it got to FILE, then as "ok" with
                      no capture
+  amd                sample_dumps/amd_gfx942 (TK_TEST_SAMPLES) written the
+                     way Triton's AMD backend writes it (.amdgcn, .hsaco,
+                     NAME.json and __grp__ in the cache, the pass dumps)
+  amd-noasm          the same without the .amdgcn files (code objects only)
+  onefolder CAP      CAP's kernel_dump folders written into one folder, as
+                     Triton 3.6 names them after the source (configurations
+                     of one kernel share it); the cache as it is
+  sample DIR         the stage files of one kernel folder of a tkview bundle
+                     (DIR, e.g. sample_dumps/matmul_profile/matmul_pipelined-
+                     bc33df85) as Triton's kernel dump of that kernel; no
+                     pass dumps
 """
+import gzip
 import json
 import os
 import shutil
@@ -67,6 +79,39 @@ def dump(cap, fraction=1.0, keep=lambda name: True):
     write_stderr(err[:int(len(err) * fraction / 1.5)] if fraction < 1 else err)
 
 
+def dump_amd(with_asm=True):
+    """The sample AMD bundle as Triton leaves it: per kernel a kernel_dump
+    folder and a cache entry (whose __grp__NAME.json Triton writes last),
+    the MLIR dumps in MLIR_DUMP_PATH and the LLVM ones on stderr."""
+    root = os.path.join(os.environ['TK_TEST_SAMPLES'], 'amd_gfx942')
+    with open(os.path.join(root, 'manifest.json')) as f:
+        m = json.load(f)
+    mlir, llvm = b'', b''
+    for i, k in enumerate(m['kernels']):
+        name, folder = k['name'], os.path.join(root, k['folder'])
+        exts = ['ttir', 'ttgir', 'llir', 'hsaco'] + (['amdgcn'] if with_asm else [])
+        for where, extra in (('TRITON_DUMP_DIR', []),
+                             ('TRITON_CACHE_DIR', ['json', 'source'])):
+            d = os.path.join(knob(where), 'AMD%sKERNEL%d' % (where[7:11], i))
+            os.makedirs(d)
+            for ext in exts + extra:
+                shutil.copyfile(os.path.join(folder, name + '.' + ext),
+                                os.path.join(d, name + '.' + ext))
+            if extra:
+                with open(os.path.join(d, '__grp__%s.json' % name), 'w') as f:
+                    json.dump({'child_paths': {name + '.' + e: os.path.join(d, name + '.' + e)
+                                               for e in exts + extra}}, f)
+        for p in k.get('passes', []):
+            with gzip.open(os.path.join(root, p['file'])) as f:
+                if p['kind'] == 'mlir':
+                    mlir += f.read()
+                else:
+                    llvm += f.read()
+    with open(knob('MLIR_DUMP_PATH'), 'ab') as f:
+        f.write(mlir)
+    write_stderr(llvm)
+
+
 if MODE == 'ok':
     # A warning before the dumps and a message after them: both are the
     # program's own and must reach the terminal.
@@ -113,13 +158,35 @@ elif MODE == 'paths':
     with open(os.path.join(folder, 'paths_kernel.ttir'), 'w') as f:
         f.write(ttir)
     print('fake: done', flush=True)
+elif MODE in ('amd', 'amd-noasm'):
+    dump_amd(with_asm=MODE == 'amd')
+    print('fake: done', flush=True)
+elif MODE == 'onefolder':
+    root = os.path.join(DUMPS, ARGS[0])
+    one = os.path.join(knob('TRITON_DUMP_DIR'), 'ONEFOLDER')
+    os.makedirs(one)
+    src = os.path.join(root, 'kernel_dump')
+    for entry in sorted(os.listdir(src)):
+        for f in sorted(os.listdir(os.path.join(src, entry))):
+            shutil.copyfile(os.path.join(src, entry, f), os.path.join(one, f))
+    copy_tree(os.path.join(root, 'cache'), knob('TRITON_CACHE_DIR'))
+    print('fake: done', flush=True)
 elif MODE == 'env':
     names = ['TRITON_ALWAYS_COMPILE', 'MLIR_ENABLE_DUMP', 'MLIR_DUMP_PATH',
              'LLVM_IR_ENABLE_DUMP', 'TRITON_KERNEL_DUMP', 'TRITON_DUMP_DIR',
              'TRITON_CACHE_DIR', 'TORCHINDUCTOR_CACHE_DIR',
-             'TORCHINDUCTOR_COMPILE_THREADS', 'USE_IR_LOC']
+             'TORCHINDUCTOR_COMPILE_THREADS', 'USE_IR_LOC', 'TKVIEW_TARGET']
     with open(ARGS[0], 'w') as f:
         json.dump({n: os.environ.get(n) for n in names}, f)
     dump(ARGS[1])
+elif MODE == 'sample':
+    src = ARGS[0]
+    folder = os.path.join(knob('TRITON_DUMP_DIR'), 'SAMPLEHASH')
+    os.makedirs(folder)
+    for f in sorted(os.listdir(src)):
+        if os.path.isfile(os.path.join(src, f)) and '.profile.' not in f:
+            shutil.copyfile(os.path.join(src, f), os.path.join(folder, f))
+    open(knob('MLIR_DUMP_PATH'), 'ab').close()
+    print('fake: done', flush=True)
 else:
     sys.exit('fake_triton: unknown mode ' + MODE)

@@ -605,6 +605,139 @@ def mlir_route_failing_pipeline_gives_incomplete_bundle():
     assert results_[1].startswith('exited with status 1'), results_
 
 
+# ---- AMD ------------------------------------------------------------------
+
+SAMPLES = os.environ.get('TK_TEST_SAMPLES', os.path.join(ROOT, 'sample_dumps'))
+AMD = os.path.join(SAMPLES, 'amd_gfx942')
+
+
+def amd_line_numbers(kernel_folder, name, needle):
+    """Lines of the sample's NAME.amdgcn holding NEEDLE (grep -n)."""
+    with open(os.path.join(AMD, kernel_folder, name + '.amdgcn')) as f:
+        return [i for i, l in enumerate(f, 1) if needle in l]
+
+
+@test()
+def amd_capture_keeps_amdgcn_and_hsaco():
+    """The same knobs on an AMD compile (the fake writes the compile-only
+    gfx942 capture's files where Triton would): .amdgcn and .hsaco kept,
+    no SASS asked for, two kernels counted from the cache."""
+    out = fresh('amd')
+    code, stdout, stderr = capture_fake(out, 'amd', extra=('--no-progress',))
+    assert code == 0, stderr
+    assert stdout == 'fake: done\n', stdout
+    # No warning at all: the LLVM dump headers of the AMD backend (the CGSCC
+    # printer's joined header, "Printing <null> Function") read cleanly.
+    assert 'warning' not in stderr, stderr
+    m = manifest(out)
+    assert m['compiler']['target'] == 'hip:gfx942', m['compiler']
+    ks = kernels_by_name(m)
+    assert set(ks) == {'add_sum_kernel', 'matmul_kernel'}, list(ks)
+    for k in ks.values():
+        assert set(k['stages']) == {'ttir', 'ttgir', 'llir', 'amdgcn'}, k['stages']
+        assert k['stages']['amdgcn'].endswith('.amdgcn')
+        assert 'hsaco' in k['files'] and 'sass_missing' not in k, k
+        assert 'amdgcn_missing' not in k, k
+        # add_sum_kernel.json: "warp_size": 64, "waves_per_eu": 0
+        assert k['metadata']['warp_size'] == 64 and k['metadata']['waves_per_eu'] == 0
+    # matmul_kernel.amdgcn: ".vgpr_count:     76", ".sgpr_count:     28",
+    # ".agpr_count:     16", "; Occupancy: 6"
+    mm = ks['matmul_kernel']['metadata']
+    assert (mm['registers'], mm['sgprs'], mm['agprs'], mm['occupancy']) == (76, 28, 16, 6), mm
+    cap = m['capture']
+    assert cap['kernels_compiled'] == 2, cap
+    assert 'sass_tool' not in cap and 'amdgcn_tool' not in cap, cap
+    # compile_gfx942.py line 58 is "acc = tl.dot(a, b, acc)"; its 8
+    # v_mfma_f32_32x32x8_f16 are in the sample's matmul_kernel.amdgcn.
+    mfma = amd_line_numbers('matmul_kernel-afb56eb9', 'matmul_kernel',
+                            'v_mfma_f32_32x32x8_f16')
+    assert len(mfma) == 8, mfma
+    code, js, err = run('bind', out, '--source', 'compile_gfx942.py:58',
+                        '--kernel', 'matmul_kernel', '--stage', 'amdgcn', '--json')
+    assert code == 0, err
+    lines = json.loads(js)['kernels'][0]['stages']['amdgcn']
+    got = [l['line'] for l in lines if 'v_mfma_f32_32x32x8_f16' in l['text']]
+    assert got == mfma, (got, mfma)
+    no_work_folders()
+
+
+@test()
+def amd_target_is_told_and_checked():
+    out = fresh('amd-target')
+    envfile = os.path.join(TMP, 'amd-knobs.json')
+    code, _, err = capture_fake(out, 'amd', extra=('--target', 'hip:gfx942'))
+    assert code == 0, err
+    cap = manifest(out)['capture']
+    assert cap['target'] == 'hip:gfx942' and cap['target_mismatch'] == [], cap
+    assert cap['env']['TKVIEW_TARGET'] == 'hip:gfx942', cap['env']
+    # Another GPU than the one compiled for: a bundle, marked incomplete.
+    out = fresh('amd-target-other')
+    code, _, err = capture_fake(out, 'amd', extra=('--target', 'hip:gfx90a'))
+    assert code == 1, (code, err)
+    assert 'no kernel was compiled for it (the program compiled for hip:gfx942)' in err, err
+    m = manifest(out)
+    assert m['complete'] is False
+    assert len(m['capture']['target_mismatch']) == 2, m['capture']
+    # The program sees the target it is asked for.
+    out = fresh('amd-target-env')
+    code, _, err = run('capture', '-o', out, '--target', 'cuda:90', '--',
+                       sys.executable, FAKE, 'env', envfile, 'none')
+    with open(envfile) as f:
+        assert json.load(f)['TKVIEW_TARGET'] == 'cuda:90'
+    for bad in ('gfx942', 'hip:', 'rocm:gfx942', 'hip:gfx942;rm'):
+        assert run('capture', '--target', bad, '--', 'true')[0] == 2, bad
+    assert run('capture', '--mlir', EXAMPLE, '--target', 'hip:gfx942')[0] == 2
+    no_work_folders()
+
+
+def objdump_installed():
+    return shutil.which('llvm-objdump-19') or os.path.exists(
+        '/usr/lib/llvm-19/bin/llvm-objdump')
+
+
+@test()
+def amd_code_objects_alone_are_disassembled():
+    """No .amdgcn: llvm-objdump's disassembly of the .hsaco (line numbers,
+    innermost frames) stands in, and binds as an independent count says."""
+    if not objdump_installed():
+        raise Skip('llvm-objdump-19 not installed (apt-get install llvm-19)')
+    out = fresh('amd-noasm')
+    code, _, err = capture_fake(out, 'amd-noasm')
+    assert code == 0, err
+    m = manifest(out)
+    cap = m['capture']
+    # two kernels, each in kernel_dump/ and in the cache
+    assert cap['amdgcn_made'] == 4 and cap['amdgcn_failed'] == 0, cap
+    for k in m['kernels']:
+        assert k['stages']['amdgcn'].endswith('.amdgcn_dis'), k['stages']
+    cov = subprocess.run([sys.executable, os.path.join(ROOT, 'tests', 'e2e', 'coverage.py'),
+                          TKVIEW, out], stdout=subprocess.PIPE, text=True)
+    assert cov.returncode == 0, cov.stdout
+    assert 'amdgcn' in cov.stdout
+    # Its callers come from the LLVM IR: leaky_relu (line 38) inlined at 62.
+    code, js, err = run('bind', out, '--source', 'compile_gfx942.py:62',
+                        '--kernel', 'matmul_kernel', '--stage', 'amdgcn', '--json')
+    assert code == 0, err
+    lines = json.loads(js)['kernels'][0]['stages']['amdgcn']
+    inferred = [l for l in lines if l['stacks_inferred']]
+    assert inferred, lines[:3]
+    frames = [(os.path.basename(f['file']), f['line']) for f in inferred[0]['stacks'][0]]
+    assert frames == [('compile_gfx942.py', 38), ('compile_gfx942.py', 62)], frames
+    no_work_folders()
+
+
+@test('dumps')
+def kernels_compiled_counts_cache_entries():
+    """Triton 3.6 names TRITON_DUMP_DIR folders after the source: three
+    configurations of autotuned_matmul in one folder (`ls cache/*/__grp__*`
+    lists 3) are three kernels compiled."""
+    out = fresh('onefolder')
+    code, _, err = capture_fake(out, 'onefolder', 'autotuned_matmul')
+    assert code == 0, err
+    assert manifest(out)['capture']['kernels_compiled'] == 3
+    no_work_folders()
+
+
 print('1..%d' % len(results))
 for i, (name, err) in enumerate(results, 1):
     if err is None:

@@ -6,8 +6,9 @@ few regular expressions, must equal the set tkview binds (`tkview refs`).
 Line 0 is DWARF's "no source line" (`.loc 1 0 22` before compiler-made
 code): it refers to no line and is not counted.
 
-For MLIR, LLVM IR and PTX every frame of every location counts (inline
-callers included).  For SASS the frames the text itself names count, which
+For MLIR, LLVM IR, PTX and AMDGCN every frame of every location counts
+(inline callers included).  For SASS (and llvm-objdump's disassembly of an
+AMD code object) the frames the text itself names count, which
 tkview reports as innermost frames (it may add callers inferred from the PTX;
 those are checked by the unit tests).  Later stages of a USE_IR_LOC capture
 point at TTIR/TTGIR lines, which tkview rebinds to Python lines, so they are
@@ -81,6 +82,38 @@ def ptx_refs(text):
     return refs
 
 
+def amdgcn_refs(text):
+    """AMDGCN assembly: `.file N "dir" "name"` (two strings; the name alone
+    when absolute), `.loc F L C [prologue_end] [is_stmt 0]` with the inline
+    chain in the `;` comment, as for PTX.  llvm-objdump's disassembly
+    (.amdgcn_dis): `; /path/file.py:LINE` comment lines."""
+    if 'file format elf64-amdgpu' in text[:4096]:
+        return {(m.group(1), int(m.group(2)))
+                for m in re.finditer(r'^; (.+):(\d+)$', text, re.M)}
+    files = {}
+    for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?',
+                         text, re.M):
+        d, name = m.group(2), m.group(3)
+        if name is None:
+            files[m.group(1)] = d
+        else:
+            files[m.group(1)] = name if name.startswith('/') or not d else d + '/' + name
+    by_base = {}
+    for p in files.values():
+        by_base.setdefault(os.path.basename(p), set()).add(p)
+    refs = set()
+    for m in re.finditer(r'^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+([^;]*)(;.*)?$', text, re.M):
+        if int(m.group(2)) == 0:
+            continue  # "no source line": the comment's chain is not used
+        refs.add((files[m.group(1)], int(m.group(2))))
+        chain = m.group(4) or ''
+        if '@[' in chain:
+            for base, line in re.findall(r'@\[\s*([^\s:]+):(\d+):\d+', chain):
+                cands = by_base.get(base, set())
+                refs.add((next(iter(cands)) if len(cands) == 1 else base, int(line)))
+    return refs
+
+
 def sass_refs(text):
     refs = set()
     for m in re.finditer(r'//## File "([^"]*)", line (\d+)', text):
@@ -89,7 +122,7 @@ def sass_refs(text):
 
 
 READERS = {'ttir': mlir_refs, 'ttgir': mlir_refs, 'llir': llvm_refs,
-           'ptx': ptx_refs, 'sass': sass_refs}
+           'ptx': ptx_refs, 'sass': sass_refs, 'amdgcn': amdgcn_refs}
 
 
 def run_json(tkview, *args):
@@ -116,8 +149,12 @@ def main():
                 continue
             with open(sinfo['path'], encoding='utf-8', errors='surrogateescape') as f:
                 want = {r for r in READERS[stage](f.read()) if r[1] != 0}
+            # SASS and a disassembled AMDGCN name innermost frames only:
+            # tkview may add callers from another stage, not counted here.
+            innermost = stage == 'sass' or (
+                stage == 'amdgcn' and not sinfo['inline_frames'])
             got = {(r['file'], r['line']) for r in kref['stages'].get(stage, [])
-                   if stage != 'sass' or r['exact'] > 0}
+                   if not innermost or r['exact'] > 0}
             checks.append((label, want == got,
                            'missing %s extra %s' % (sorted(want - got)[:5],
                                                     sorted(got - want)[:5])

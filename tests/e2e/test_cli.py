@@ -298,6 +298,111 @@ def fifos_and_special_files_never_block():
         code, out, err = run('info', d)
         assert code == 0 and 'add_kernel' in out, (code, out, err)
 
+# ---- AMD: sample_dumps/amd_gfx942 (Triton 3.6, hip:gfx942, compile only) -------
+
+AMD = os.path.join(os.environ.get('TK_TEST_SAMPLES', ''), 'amd_gfx942')
+AMD_PY = '/work/main/compiler/examples/amd/compile_gfx942.py'
+
+
+def amd_text(kernel, ext):
+    folder = {'matmul_kernel': 'matmul_kernel-afb56eb9',
+              'add_sum_kernel': 'add_sum_kernel-90dc219a'}[kernel]
+    with open(os.path.join(AMD, folder, kernel + '.' + ext)) as f:
+        return f.read().split('\n')
+
+
+@test
+def amd_info_lists_the_amd_stages_and_resources():
+    info = run_json('info', AMD)
+    assert info['compiler'] == 'triton 3.6.0', info['compiler']
+    ks = {k['name']: k for k in info['kernels']}
+    assert set(ks) == {'add_sum_kernel', 'matmul_kernel'}
+    for k in ks.values():
+        # The stages of the AMD backend, no PTX or SASS to miss.
+        assert list(k['stages']) == ['ttir', 'ttgir', 'llir', 'amdgcn'], list(k['stages'])
+        assert k['missing_stages'] == {}, k['missing_stages']
+        assert k['stages']['amdgcn']['inline_frames'] is True
+    # matmul_kernel.json: "shared": 8192, "warp_size": 64, "waves_per_eu": 0;
+    # matmul_kernel.amdgcn 1354 ".vgpr_count:     76", 1349 ".sgpr_count:
+    # 28", 1303 "  - .agpr_count:     16", 1348 ".private_segment_fixed_size:
+    # 0", 1343 ".group_segment_fixed_size: 0", 1135 "; Occupancy: 6".
+    m = ks['matmul_kernel']['metadata']
+    assert m['target'] == 'hip:gfx942' and m['shared_bytes'] == 8192, m
+    assert (m['warp_size'], m['waves_per_eu'], m['registers'], m['sgprs'], m['agprs'],
+            m['spill_bytes'], m['lds_static_bytes'], m['occupancy']) == \
+        (64, 0, 76, 28, 16, 0, 0, 6), m
+    # add_sum_kernel.amdgcn 556 ".vgpr_count:     14", 551 ".sgpr_count:
+    # 21", 356 "; Occupancy: 8"; add_sum_kernel.json "shared": 16.
+    m = ks['add_sum_kernel']['metadata']
+    assert (m['registers'], m['sgprs'], m['occupancy'], m['shared_bytes']) == (14, 21, 8, 16), m
+    code, out, _ = run('info', AMD)
+    assert code == 0 and '  amdgcn ' in out and '  ptx ' not in out, out
+    assert 'amd: wavefront 64, waves_per_eu 0, sgprs 28, agprs 16' in out, out
+
+
+@test
+def amd_tl_dot_binds_to_its_mfma():
+    # compile_gfx942.py 58 `acc = tl.dot(a, b, acc)`.  matmul_kernel.amdgcn
+    # has 8 `v_mfma_f32_32x32x8_f16` (341 355 360 365 589 604 611 612), each
+    # after `.loc 1 58 27 ; compile_gfx942.py:58:27` (339 353 586 602 607).
+    # matmul_kernel.ttir 66 `%acc_53 = tt.dot ...` loc(#loc88); .ttgir 98 and
+    # 118 `tt.dot` loc(#loc85) = "acc"(#loc33); .llir 339 `... @llvm.amdgcn.mfma.
+    # f32.32x32x8f16(...), !dbg !37` with 980 `!37 = !DILocation(line: 58,
+    # column: 27, ...)`.
+    text = amd_text('matmul_kernel', 'amdgcn')
+    mfma = [i for i, l in enumerate(text, 1) if 'v_mfma_f32_32x32x8_f16' in l]
+    assert mfma == [341, 355, 360, 365, 589, 604, 611, 612], mfma
+    r = run_json('bind', AMD, '--kernel', 'matmul_kernel', '--source', 'compile_gfx942.py:58')
+    st = r['kernels'][0]['stages']
+    assert list(st) == ['ttir', 'ttgir', 'llir', 'amdgcn'], list(st)
+    got = {x['line']: x for x in st['amdgcn']}
+    for n in mfma:
+        assert n in got, n
+        [stack] = got[n]['stacks']
+        assert [(f['file'], f['line'], f['col']) for f in stack] == [(AMD_PY, 58, 27)], stack
+    assert 339 in got and 1046 not in got
+    assert 66 in lines(st['ttir']) and {98, 118} <= set(lines(st['ttgir']))
+    assert 339 in lines(st['llir'])
+    # And back: the mfma at 341 comes from those TTIR and TTGIR dots.
+    r = run_json('bind', AMD, '--kernel', 'matmul_kernel', '--ir', 'amdgcn:341')
+    assert list(r['stages']) == ['ttir', 'ttgir', 'llir'], list(r['stages'])
+    assert lines(r['stages']['ttir']) == [66], r['stages']['ttir']
+    assert {98, 118} <= set(lines(r['stages']['ttgir']))
+
+
+@test
+def amd_inlined_helper_keeps_its_caller():
+    # compile_gfx942.py 38 `return tl.where(x >= 0, x, slope * x)` in
+    # leaky_relu, called at 62 `acc = leaky_relu(acc, 0.01)`.
+    # matmul_kernel.amdgcn 1045 `.loc 1 38 39 ; compile_gfx942.py:38:39 @[
+    # compile_gfx942.py:62:30 ]`, 1046 `v_mul_f32_e32 v2, 0x3c23d70a, v4`;
+    # .ttgir 126 `%acc_59 = arith.mulf %acc_57, %acc ... loc(#loc94)`,
+    # 231 `#loc94 = loc(callsite(#loc3 at #loc56))`.
+    r = run_json('bind', AMD, '--kernel', 'matmul_kernel', '--ir', 'amdgcn:1046')
+    [stack] = r['query']['stacks']
+    assert [(f['line'], f['col']) for f in stack] == [(38, 39), (62, 30)], stack
+    assert 126 in lines(r['stages']['ttgir']), r['stages']['ttgir']
+    # From the call's line, "what it called" reaches the helper's AMDGCN;
+    # --exact keeps the call's own code only.
+    r = run_json('bind', AMD, '--kernel', 'matmul_kernel', '--source', 'compile_gfx942.py:62',
+                 '--stage', 'amdgcn')
+    assert 1046 in lines(r['kernels'][0]['stages']['amdgcn'])
+    r = run_json('bind', AMD, '--kernel', 'matmul_kernel', '--source', 'compile_gfx942.py:62',
+                 '--stage', 'amdgcn', '--exact', rc=1)
+
+
+@test
+def amd_passes_list_the_amd_pipeline():
+    code, _, err = run('passes', AMD, '--kernel', 'add_sum_kernel')
+    assert code == 0 and 'warning' not in err, err
+    r = run_json('passes', AMD, '--kernel', 'add_sum_kernel')
+    names = [p['pass'] for p in r['kernels'][0]['passes']]
+    for p in ('TritonAMDGPUAccelerateMatmul', 'TritonAMDGPUPipeline',
+              'ConvertTritonAMDGPUToLLVM', 'DummyCGSCCPass',
+              'AMDGPU DAG->DAG Pattern Instruction Selection'):
+        assert p in names, p
+
+
 
 def main():
     print('1..%d' % len(results))

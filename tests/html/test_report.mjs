@@ -152,6 +152,40 @@ await test('second pane: TTGIR 32 beside PTX binds to 98-99, not 107-108', async
   await page.close();
 });
 
+await test('AMD: tabs end at AMDGCN; tl.dot marks its 8 v_mfma; a leaky_relu line keeps its caller', async () => {
+  const samples = process.env.TK_TEST_SAMPLES || path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'sample_dumps');
+  const amd = report(path.join(samples, 'amd_gfx942'), 'amd_gfx942');
+  const url = (f) => pathToFileURL(path.join(amd.out, f)).href;
+  let page = await open(url('index.html'));
+  const heads = await page.$$eval('#kernels thead th', (t) => t.map((x) => x.textContent));
+  eq(heads.filter((h) => ['TTIR', 'TTGIR', 'LLVM IR', 'PTX', 'SASS', 'AMDGCN'].includes(h)),
+     ['TTIR', 'TTGIR', 'LLVM IR', 'AMDGCN'], 'stage columns of an AMD bundle');
+  await page.close();
+  const kpage = fs.readdirSync(amd.out).find((f) => /^k\d+-matmul_kernel\.html$/.test(f));
+  page = await open(url(kpage));
+  await ready(page);
+  eq(await page.$$eval('#ir-pane button.tab', (b) => b.map((x) => x.dataset.stage)),
+     ['ttir', 'ttgir', 'llir', 'amdgcn'], 'stage tabs');
+  // compile_gfx942.py 58 `acc = tl.dot(a, b, acc)`; matmul_kernel.amdgcn: the 8
+  // v_mfma_f32_32x32x8_f16 at 341 355 360 365 589 604 611 612, after
+  // `.loc 1 58 27 ; compile_gfx942.py:58:27` (339 353 586 602 607).
+  await tab(page, 'amdgcn');
+  await clickLine(page, 'src-pane', 58);
+  const hits = await page.evaluate(() => window.TK.use('panes').inspect().hits);
+  for (const n of [339, 341, 353, 355, 360, 365, 586, 589, 602, 604, 607, 611, 612]) assert(hits.includes(n), 'AMDGCN ' + n + ' bound to line 58: ' + hits);
+  assert(!hits.includes(1046), 'AMDGCN 1046 (leaky_relu) is not line 58');
+  assert((await marked(page, 'ir-pane')).includes(341), 'AMDGCN 341 highlighted');
+  // 1045 `.loc 1 38 39 ; compile_gfx942.py:38:39 @[ compile_gfx942.py:62:30 ]`,
+  // 1046 `v_mul_f32_e32 v2, 0x3c23d70a, v4`
+  await clickLine(page, 'src-pane', 62);
+  await clickLine(page, 'ir-pane', 1046);
+  eq(await page.$$eval('#stack button.frame', (b) => b.map((x) => x.textContent)),
+     ['compile_gfx942.py:38:39', 'compile_gfx942.py:62:30'], 'inline stack of AMDGCN 1046');
+  await page.screenshot({ path: path.join(ART, 'kernel-amdgcn.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await test('hovering #blocked explains 4 x 32 x 4 = 512 of 1024: 2 repetitions', async () => {
   const page = await open(vaUrl(kernelPage));
   await ready(page);

@@ -32,7 +32,9 @@ const BUILD = path.resolve(BUILD_ARG);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 const MAX_KERNELS = process.env.TK_SMOKE_MAX !== undefined ? +process.env.TK_SMOKE_MAX : 4;
-const STAGES = ['ttir', 'ttgir', 'llir', 'ptx', 'sass'];
+/* A kernel's stages as its page lists them: the library's list for its
+ * backend (ttir ttgir llir, then ptx sass for NVIDIA or amdgcn for AMD). */
+const stagesOf = (meta) => Object.keys(meta.stages);
 
 /* ---- TAP ----------------------------------------------------------------- */
 
@@ -114,7 +116,7 @@ function readMeta(out, kid) {
 function sample(metas) {
   const n = metas.length;
   if (!MAX_KERNELS || n <= MAX_KERNELS) return metas.map((_, i) => i);
-  const size = (m) => STAGES.reduce((s, st) => s + (m.stages[st].missing ? 0 : m.stages[st].lines), 0);
+  const size = (m) => stagesOf(m).reduce((s, st) => s + (m.stages[st].missing ? 0 : m.stages[st].lines), 0);
   let big = 0;
   metas.forEach((m, i) => { if (size(m) > size(metas[big])) big = i; });
   const pick = new Set([big]);
@@ -276,13 +278,13 @@ async function kernel(input, out, idx, pageFile, errs) {
   const inter = await page.evaluate(() => window.TK.use('app').inspect().interactive);
   note(`${who}: ready in ${Date.now() - t0} ms (interactive ${inter.toFixed(0)} ms after navigation start)`);
 
-  const present = STAGES.filter((s) => !meta.stages[s].missing);
+  const present = stagesOf(meta).filter((s) => !meta.stages[s].missing);
   // a kernel known from its pass dumps only opens on its passes
   const startMode = await page.evaluate(() => (document.getElementById('pass-view').hidden ? 'kernel' : 'passes'));
   if (startMode !== (present.length ? 'kernel' : 'passes')) errs.push(`${who}: opened in ${startMode} mode with ${present.length} stages`);
   if (startMode === 'passes') await page.click('#mode-kernel');
   let exactDone = false;
-  for (const st of STAGES) {
+  for (const st of stagesOf(meta)) {
     await step(`stage tab ${st}`, async () => {
       await stageTab(page, st);
       if (meta.stages[st].missing) {

@@ -123,8 +123,12 @@ static void test_vector_add(void)
      * and readelf -s: symbol 10 is the FUNC add_kernel. */
     g_assert_cmpint(m->registers, ==, 26);
     g_assert_cmpint(m->spill_bytes, ==, 0);
+    /* A cuda:90 kernel: the NVIDIA stages, all there, and no AMDGCN. */
     for (int s = 0; s < TK_STAGE_COUNT; s++)
-        g_assert_nonnull(tk_kernel_stage(k, (tk_stage_kind)s));
+        g_assert_true(!tk_kernel_stage(k, (tk_stage_kind)s) ==
+                      (s == TK_STAGE_AMDGCN));
+    g_assert_false(tk_kernel_stage_expected(k, TK_STAGE_AMDGCN));
+    g_assert_true(tk_kernel_stage_expected(k, TK_STAGE_SASS));
     /* wc -l: add_kernel.ttir 69, add_kernel.ptx 370, add_kernel.sass_gi 169
      * (add_kernel.sass, without line info, has 99). */
     g_assert_cmpuint(tk_stage_line_count(tk_kernel_stage(k, TK_STAGE_TTIR)),
@@ -185,7 +189,9 @@ static void test_compiled_block(void)
     for (size_t i = 0; i < 16; i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
         for (int s = 0; s < TK_STAGE_COUNT; s++)
-            g_assert_nonnull(tk_kernel_stage(k, (tk_stage_kind)s));
+            if (tk_kernel_stage_expected(k, (tk_stage_kind)s))
+                g_assert_nonnull(tk_kernel_stage(k, (tk_stage_kind)s));
+        g_assert_null(tk_kernel_stage(k, TK_STAGE_AMDGCN));
         g_assert_cmpstr(tk_kernel_metadata(k)->target, ==, "cuda:90");
     }
     tk_bundle_free(b);

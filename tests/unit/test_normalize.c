@@ -185,6 +185,50 @@ static void test_mir_lines(void)
                 "bb...lr.ph:");
 }
 
+/* AMDGPU machine code, from sample_dumps/amd_gfx942's add_sum_kernel
+ * passes/llvm.txt.gz (lines 42821 and 54310-54311, the latter after
+ * "Register Coalescer"): subregister indices are names, not numbering;
+ * a virtual register's subregister is the register's. */
+static void test_mir_amdgpu_lines(void)
+{
+    expect_norm(TK_IR_MIR,
+                "  %74:vreg_64_align2 = REG_SEQUENCE %1:vgpr_32, %subreg.sub0, killed %73:vgpr_32, %subreg.sub1, debug-location !12; compile_gfx942.py:29:24\n"
+                "  undef %74.sub0:vreg_64_align2 = COPY %1:vgpr_32, debug-location !12; compile_gfx942.py:29:24\n"
+                "176B\t  %74.sub1:vreg_64_align2 = COPY killed %72:vgpr_32, debug-location !12; compile_gfx942.py:29:24\n"
+                "  renamable $vgpr2 = nofpexcept V_SUB_F32_e32 killed $vgpr4, killed $vgpr7, implicit $mode, implicit $exec, debug-location !26; compile_gfx942.py:33:40",
+                "%:vreg_64_align2 = REG_SEQUENCE %:vgpr_32, %subreg.sub0, killed %:vgpr_32, %subreg.sub1\n"
+                "undef %.sub0:vreg_64_align2 = COPY %:vgpr_32\n"
+                "%.sub1:vreg_64_align2 = COPY killed %:vgpr_32\n"
+                "renamable $vgpr2 = nofpexcept V_SUB_F32_e32 killed $vgpr4, killed $vgpr7, implicit $mode, implicit $exec");
+
+    /* Renumbered registers are equal; swapped subregisters are not, and
+     * "%74.sub0" is register 74: the second line uses what the first
+     * defined. */
+    const char *a = "# Machine code for function k: IsSSA\n"
+                    "  %74:vreg_64 = REG_SEQUENCE %1:vgpr_32, %subreg.sub0, %73:vgpr_32, %subreg.sub1\n"
+                    "  %80:vgpr_32 = COPY %74.sub1:vreg_64\n";
+    const char *b = "# Machine code for function k: IsSSA\n"
+                    "  %90:vreg_64 = REG_SEQUENCE %1:vgpr_32, %subreg.sub0, %73:vgpr_32, %subreg.sub1\n"
+                    "  %91:vgpr_32 = COPY %90.sub1:vreg_64\n";
+    const char *c = "# Machine code for function k: IsSSA\n"
+                    "  %74:vreg_64 = REG_SEQUENCE %1:vgpr_32, %subreg.sub1, %73:vgpr_32, %subreg.sub0\n"
+                    "  %80:vgpr_32 = COPY %74.sub0:vreg_64\n";
+    const char *d = "# Machine code for function k: IsSSA\n"
+                    "  %74:vreg_64 = REG_SEQUENCE %1:vgpr_32, %subreg.sub0, %73:vgpr_32, %subreg.sub1\n"
+                    "  %80:vgpr_32 = COPY %75.sub1:vreg_64\n";
+    tk_normalize *na = tk_normalize_new(TK_IR_MIR, a, strlen(a));
+    const char *others[] = {b, c, d};
+    const uint32_t changed[] = {0, 2, 1};
+    for (size_t i = 0; i < G_N_ELEMENTS(others); i++) {
+        tk_normalize *nb = tk_normalize_new(TK_IR_MIR, others[i], strlen(others[i]));
+        tk_diff_stats st = tk_normalize_diff_stats(na, nb, NULL);
+        g_assert_cmpuint(st.added, ==, changed[i]);
+        g_assert_cmpuint(st.removed, ==, changed[i]);
+        tk_normalize_free(nb);
+    }
+    tk_normalize_free(na);
+}
+
 static void test_sniff_and_plain(void)
 {
     const char *mlir = "#loc = loc(\"a.py\":1:0)\nmodule {\n";
@@ -714,6 +758,45 @@ static void test_insert_one_op(void)
 
 /* A use rewired from one of two identical values to the other is a change,
  * though the normalized lines are the same text. */
+/* tk_normalize_digest(): equal exactly when tk_normalize_diff() sees no
+ * change.  The same program with other locations and other value numbers
+ * (two captures) has one digest; the rewired use of test_rewired_use
+ * below, whose lines are the same text once numbers go, has another. */
+static void test_digest(void)
+{
+    const char *a = "  tt.func @f() {\n"
+                    "    %0 = arith.addi %x, %y : i32 loc(#loc3)\n"
+                    "    %1 = arith.addi %x, %y : i32 loc(#loc3)\n"
+                    "    %2 = arith.muli %0, %z : i32 loc(#loc4)\n"
+                    "    tt.return %1 : i32\n  }\n"
+                    "#loc3 = loc(\"/tmp/capture/a/k.py\":3:5)\n";
+    const char *renumbered = "  tt.func @f() {\n"
+                             "    %7 = arith.addi %x, %y : i32 loc(#loc9)\n"
+                             "\n"
+                             "    %8 = arith.addi %x, %y : i32 loc(#loc9)\n"
+                             "    %9 = arith.muli %7, %z : i32 loc(#loc2)\n"
+                             "    tt.return %8 : i32\n  }\n"
+                             "#loc9 = loc(\"/home/other/k.py\":3:5)\n";
+    const char *rewired = "  tt.func @f() {\n"
+                          "    %0 = arith.addi %x, %y : i32\n"
+                          "    %1 = arith.addi %x, %y : i32\n"
+                          "    %2 = arith.muli %1, %z : i32\n"
+                          "    tt.return %1 : i32\n  }\n";
+    tk_normalize *na = tk_normalize_new(TK_IR_MLIR, a, strlen(a));
+    tk_normalize *nr = tk_normalize_new(TK_IR_MLIR, renumbered, strlen(renumbered));
+    tk_normalize *nw = tk_normalize_new(TK_IR_MLIR, rewired, strlen(rewired));
+    tk_diff_stats s = tk_normalize_diff_stats(na, nr, NULL);
+    g_assert_cmpuint(s.added + s.removed, ==, 0);
+    g_assert_cmpuint(tk_normalize_digest(na), ==, tk_normalize_digest(nr));
+    s = tk_normalize_diff_stats(na, nw, NULL);
+    g_assert_cmpuint(s.added + s.removed, ==, 2);
+    g_assert_cmpuint(tk_normalize_digest(na), !=, tk_normalize_digest(nw));
+    g_assert_cmpuint(tk_normalize_digest(na), !=, 0);
+    tk_normalize_free(na);
+    tk_normalize_free(nr);
+    tk_normalize_free(nw);
+}
+
 static void test_rewired_use(void)
 {
     const char *a = "  tt.func @f() {\n"
@@ -1038,9 +1121,11 @@ int main(int argc, char **argv)
     g_test_add_func("/normalize/mlir-alias-refs", test_mlir_alias_refs);
     g_test_add_func("/normalize/llvm-lines", test_llvm_lines);
     g_test_add_func("/normalize/mir-lines", test_mir_lines);
+    g_test_add_func("/normalize/mir-amdgpu-lines", test_mir_amdgpu_lines);
     g_test_add_func("/normalize/sniff-plain", test_sniff_and_plain);
     g_test_add_func("/normalize/bad-input", test_bad_input);
     g_test_add_func("/normalize/rewired-use", test_rewired_use);
+    g_test_add_func("/normalize/digest", test_digest);
     g_test_add_func("/normalize/sibling-regions", test_sibling_regions);
     g_test_add_func("/normalize/region-folded", test_region_folded);
     g_test_add_func("/normalize/coalesce", test_coalesce_pass);

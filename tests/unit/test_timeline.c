@@ -843,6 +843,94 @@ static void test_bad_input(void)
     g_free(path);
 }
 
+/* ---- AMD: sample_dumps/amd_gfx942 ---------------------------------------- */
+
+/* The entry of TL whose dump's header is at LINE of the pass file whose path
+ * ends with FILE, or fails the test. */
+static const tk_timeline_entry *entry_at(const tk_timeline *tl, const char *file,
+                                         uint64_t line)
+{
+    for (size_t i = 0; i < tk_timeline_count(tl); i++) {
+        const tk_timeline_entry *e = tk_timeline_get(tl, i);
+        if (e->part != TK_TL_NONE && e->header_line == line &&
+            g_str_has_suffix(tk_passes_path(tk_timeline_get_part(tl, e->part)->passes),
+                             file))
+            return e;
+    }
+    g_error("no pass at %s:%llu", file, (unsigned long long)line);
+    return NULL;
+}
+
+static void test_amd(void)
+{
+    const char *samples = g_getenv("TK_TEST_SAMPLES");
+    char *path = samples ? g_build_filename(samples, "amd_gfx942", NULL) : NULL;
+    if (!path || !g_file_test(path, G_FILE_TEST_IS_DIR)) {
+        g_test_skip("sample_dumps/amd_gfx942 not found (TK_TEST_SAMPLES)");
+        g_free(path);
+        return;
+    }
+    tk_diags *d = tk_diags_new();
+    tk_bundle *b = tk_bundle_load(path, NULL, d);
+    g_assert_nonnull(b);
+    const tk_kernel *k = tk_bundle_find_kernel(b, "add_sum_kernel", NULL);
+    g_assert_nonnull(k);
+    tk_timeline *tl = tk_timeline_of_kernel(b, k, NULL, d);
+    g_assert_nonnull(tl);
+    /* LLVM's AMD dumps read without a warning: the legacy CGSCC printer's
+     * header joined to the body's first comment, and its "Printing <null>
+     * Function" banners. */
+    g_assert_cmpuint(tk_test_print_diags(d), ==, 0);
+    /* The manifest lists 61 MLIR dumps; llvm.txt.gz holds 126 "; *** IR
+     * Dump" (new pass manager), 79 "*** IR Dump" (legacy) and 99 "# *** IR
+     * Dump" (machine code) headers: 61 + 304 passes. */
+    g_assert_cmpuint(tk_timeline_count(tl), ==, 61 + 304);
+
+    /* mlir.txt.gz:1613 "IR Dump Before TritonAMDGPUAccelerateMatmul", a
+     * TTGIR pass of the AMD backend; 3814 "... ConvertTritonAMDGPUToLLVM",
+     * whose next dump (3885) holds llvm.func. */
+    const tk_timeline_entry *e = entry_at(tl, "mlir.txt.gz", 1613);
+    g_assert_cmpstr(e->pass, ==, "TritonAMDGPUAccelerateMatmul");
+    g_assert_cmpint(e->level, ==, TK_PASS_LEVEL_TTGIR);
+    e = entry_at(tl, "mlir.txt.gz", 3814);
+    g_assert_cmpstr(e->pass, ==, "ConvertTritonAMDGPUToLLVM");
+    g_assert_cmpint(e->level, ==, TK_PASS_LEVEL_TTGIR);
+    g_assert_cmpint(e->effect, ==, TK_EFFECT_CHANGED);
+    g_assert_cmpint(entry_at(tl, "mlir.txt.gz", 3885)->level, ==,
+                    TK_PASS_LEVEL_LLVM_MLIR);
+
+    /* llvm.txt.gz:37597 "*** IR Dump After DummyCGSCCPass (DummyCGSCCPass)
+     * ***; Function Attrs: alwaysinline mustprogress ...", then "define
+     * amdgpu_kernel void @add_sum_kernel(" on 37598. */
+    e = entry_at(tl, "llvm.txt.gz", 37597);
+    g_assert_cmpint(e->kind, ==, TK_PASS_LLVM_LEGACY);
+    g_assert_cmpstr(e->pass, ==, "DummyCGSCCPass");
+    g_assert_cmpstr(e->arg, ==, "DummyCGSCCPass");
+    g_assert_cmpstr(e->scope_name, ==, "add_sum_kernel");
+    g_assert_cmpint(e->level, ==, TK_PASS_LEVEL_CODEGEN);
+    g_assert_false(e->flags & TK_TL_DAMAGED);
+    /* 74472 and 74475: the header, then "Printing <null> Function". */
+    for (int i = 0; i < 2; i++) {
+        e = entry_at(tl, "llvm.txt.gz", i ? 74475 : 74472);
+        g_assert_cmpint(e->status, ==, TK_PASS_NO_FUNCTION);
+        g_assert_cmpint(e->effect, ==, TK_EFFECT_UNCHANGED);
+    }
+    /* 42795: "# *** IR Dump After AMDGPU DAG->DAG Pattern Instruction
+     * Selection (amdgpu-isel) ***:", the first of the 99 machine passes. */
+    e = entry_at(tl, "llvm.txt.gz", 42795);
+    g_assert_cmpstr(e->pass, ==, "AMDGPU DAG->DAG Pattern Instruction Selection");
+    g_assert_cmpstr(e->arg, ==, "amdgpu-isel");
+    g_assert_cmpint(e->level, ==, TK_PASS_LEVEL_MACHINE);
+    size_t machine = 0;
+    for (size_t i = 0; i < tk_timeline_count(tl); i++)
+        machine += tk_timeline_get(tl, i)->kind == TK_PASS_LLVM_MACHINE;
+    g_assert_cmpuint(machine, ==, 99);
+    tk_timeline_free(tl);
+    tk_bundle_free(b);
+    tk_diags_free(d);
+    g_free(path);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -857,5 +945,6 @@ int main(int argc, char **argv)
     g_test_add_func("/timeline/history", test_history);
     g_test_add_func("/timeline/memory", test_memory);
     g_test_add_func("/timeline/bad-input", test_bad_input);
+    g_test_add_func("/timeline/amd", test_amd);
     return g_test_run();
 }

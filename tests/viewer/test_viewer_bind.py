@@ -268,6 +268,38 @@ def kernel_selection_by_name_in_a_bundle_of_16():
 
 
 @test
+def an_amd_bundle_shows_amdgcn_beside_the_ir():
+    # sample_dumps/amd_gfx942 (Triton 3.6, hip:gfx942).  compile_gfx942.py 58
+    # `acc = tl.dot(a, b, acc)`: matmul_kernel.amdgcn 339 `.loc 1 58 27 ;
+    # compile_gfx942.py:58:27`, 341 the first of its 8 v_mfma_f32_32x32x8_f16;
+    # 1045 `.loc 1 38 39 ; compile_gfx942.py:38:39 @[ compile_gfx942.py:62:30 ]`,
+    # 1046 `v_mul_f32_e32 v2, 0x3c23d70a, v4` (leaky_relu inlined at 62).
+    amd = os.path.join(os.environ['TK_TEST_SAMPLES'], 'amd_gfx942')
+    p = S.run([VIEWER, amd], timeout=60)
+    assert p.returncode == 0, p.stderr
+    w3 = S.wait_window(2)
+    assert w3['state'] == 'ready' and w3['kernel_count'] == 2, w3.get('kernel_count')
+    win = w3['id']
+    S.activate('select-kernel', "<'matmul_kernel'>", window=win)
+    w = S.state()['windows'][2]
+    assert 'target: hip:gfx942' in w['meta'] and 'wavefront: 64 lanes' in w['meta'], w['meta']
+    assert 'occupancy: 6 waves per SIMD' in w['meta'], w['meta']
+    S.set_state('show-second-view', '<true>', window=win)
+    S.activate('bind-view.second-stage', "<'amdgcn'>", window=win)
+    S.activate('select-source-location', "<('compile_gfx942.py', uint32 58)>", window=win)
+    sec = S.state()['windows'][2]['bind']['secondary']
+    assert sec['stage'] == 'amdgcn', sec
+    for n in (339, 341, 355, 360, 365, 589, 604, 611, 612):
+        assert n in sec['matches'], (n, sec['matches'])
+    assert 1046 not in sec['matches']
+    S.activate('bind-view.select-ir-line', "<('amdgcn', uint32 1046)>", window=win)
+    w = S.state()['windows'][2]
+    frames = [(os.path.basename(f['file']), f['line'], f['col']) for f in w['stack']['frames']]
+    assert frames == [('compile_gfx942.py', 38, 39), ('compile_gfx942.py', 62, 30)], frames
+    assert w['stack']['heading'] == 'AMDGCN line 1046', w['stack']
+
+
+@test
 def quits_cleanly():
     rc = S.quit(viewer)
     log = S.log(viewer)

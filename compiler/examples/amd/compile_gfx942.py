@@ -18,7 +18,7 @@ import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 
-TARGET = GPUTarget("hip", "gfx942", 64)
+TARGET = None  # hip:gfx942, or TKVIEW_TARGET's (target_from_env below)
 
 
 @triton.jit
@@ -66,6 +66,23 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     tl.store(c_ptrs, c, mask=c_mask)
 
 
+def target_from_env():
+    """The GPUTarget of TKVIEW_TARGET ("hip:gfx942"), which
+    `tkview capture --target BACKEND:ARCH` sets and then checks against what
+    was compiled; hip:gfx942 without it:
+
+        tkview capture --target hip:gfx942 -o amd_gfx942 -- python3 compile_gfx942.py
+
+    Wavefronts are 64 lanes on CDNA (gfx9xx), 32 on RDNA (gfx1xxx).  (Kept
+    below the kernels so that their line numbers stay those of the sample
+    bundle sample_dumps/amd_gfx942.)"""
+    import os
+    backend, _, arch = os.environ.get("TKVIEW_TARGET", "hip:gfx942").partition(":")
+    if backend == "cuda":
+        return GPUTarget("cuda", int(arch), 32)
+    return GPUTarget(backend, arch, 32 if arch.startswith("gfx1") else 64)
+
+
 # Pointers 16-byte aligned and the leading strides multiples of 16, as a
 # launch with torch tensors would tell Triton (vectorized loads).
 ALIGNED = [["tt.divisibility", 16]]
@@ -94,15 +111,18 @@ KERNELS = [
 
 
 def main():
+    global TARGET
+    TARGET = target_from_env()
     for fn, signature, constexprs, attrs, options in KERNELS:
         src = ASTSource(fn=fn, signature=signature, constexprs=constexprs,
                         attrs=attrs)
         k = triton.compile(src, target=TARGET, options=options)
         stages = " ".join(sorted(k.asm.keys()))
         print(f"{fn.__name__}: {stages}")
-        assert "amdgcn" in k.asm and "hsaco" in k.asm, stages
-        assert "gfx942" in k.asm["amdgcn"]
-    print("compile_gfx942 ok")
+        if TARGET.backend == "hip":
+            assert "amdgcn" in k.asm and "hsaco" in k.asm, stages
+            assert TARGET.arch in k.asm["amdgcn"]
+    print("compile_gfx942 ok (%s:%s)" % (TARGET.backend, TARGET.arch))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,9 @@
  * inline stack, a SASS line with that innermost frame is given that stack, so
  * clicking a user line finds the SASS of the helpers it called.  Where the PTX
  * shows several stacks for that frame, the SASS line keeps its one frame: a
- * wrong binding is worse than none.
+ * wrong binding is worse than none.  AMDGCN disassembled from a code object
+ * (llvm-objdump, innermost frames only) is completed the same way from the
+ * LLVM IR, AMD's last stage with inline frames.
  *
  * Ownership: the index borrows the kernel and its bundle's location table,
  * which must outlive it.  Arrays it returns are owned by the index unless the
@@ -58,16 +60,25 @@ TK_API
 void tk_bind_free(tk_bind *index);
 
 /* The stacks of LINE of STAGE as the index sees them: the stage's own, or for
- * SASS lines the stack completed from the PTX (see above).  *IDS is owned by
+ * SASS lines the stack completed from the PTX (see above; AMDGCN disassembly
+ * from the LLVM IR).  *IDS is owned by
  * the index or the stage.  Returns their number. */
 TK_API
 size_t tk_bind_line_stacks(const tk_bind *index, tk_stage_kind stage,
                            uint32_t line, const tk_stack_id **ids);
 
-/* Whether a SASS line's stack was completed from the PTX. */
+/* Whether a SASS line's stack was completed from the PTX (an AMDGCN
+ * disassembly line's from the LLVM IR). */
 TK_API
 int tk_bind_stack_inferred(const tk_bind *index, tk_stage_kind stage,
                            uint32_t line);
+
+/* The stage STAGE's lines took their callers from: TK_STAGE_PTX for SASS
+ * without inline frames, TK_STAGE_LLIR for an AMDGCN disassembly;
+ * TK_STAGE_UNKNOWN when STAGE's lines carry their own stacks.  For a front
+ * end to say where an inferred stack came from. */
+TK_API
+tk_stage_kind tk_bind_inferred_from(const tk_bind *index, tk_stage_kind stage);
 
 /* The lines of STAGE bound to source FILE:LINE, ascending, without repeats.
  * *LINES is owned by the index; returns their number. */

@@ -102,6 +102,13 @@ const tk_kernel *tk_bundle_kernel(const tk_bundle *bundle, size_t i);
 TK_API
 const tk_kernel *tk_bundle_find_kernel(const tk_bundle *bundle,
                                        const char *spec, size_t *n_matches);
+/* Every kernel SPEC names, by the same rules: their indices (for
+ * tk_bundle_kernel()) in *INDICES, ascending (caller frees with g_free();
+ * NULL when none).  Returns their number; a front end lists them when a
+ * name is ambiguous. */
+TK_API
+size_t tk_bundle_find_kernels(const tk_bundle *bundle, const char *spec,
+                              size_t **indices);
 
 /* Resolves a location's file to a readable local path: the bundle's sources/,
  * then the original path, then files under the loaded folder whose path ends
@@ -123,6 +130,21 @@ const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
 TK_API
 int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
                    tk_diags *diags);
+
+/* Writes LEN bytes at DATA into the folder of KERNEL in the tkview bundle
+ * BUNDLE as the file NAME (made a safe file name) and records it in the
+ * manifest's "files" of that kernel under KEY (docs/bundle.md); with KEY
+ * "profile", tk_kernel_profile_path() names it from then on.  The file and
+ * the manifest are each written beside their target and renamed into
+ * place.  A KEY the kernel already has, or an existing file NAME, is
+ * replaced only when REPLACE is not 0.  Returns 0, or -1 with an error in
+ * DIAGS (BUNDLE is not a tkview bundle, the kernel has no entry in its
+ * manifest, a write failed). */
+TK_API
+int tk_bundle_add_kernel_file(tk_bundle *bundle, const tk_kernel *kernel,
+                              const char *key, const char *name,
+                              const void *data, size_t len, int replace,
+                              tk_diags *diags);
 
 /* ---- pass dumps --------------------------------------------------------- */
 

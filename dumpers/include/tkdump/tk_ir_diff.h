@@ -177,6 +177,14 @@ TK_API
 int tk_ir_diff_group_budget(const tk_ir_diff *d, const tk_ir_diff_budget *budget,
                             tk_diff_hunk_fn fn, void *user, tk_ir_diff_cut *cut);
 
+/* The normalization of SIDE (tk_normalize.h): its kept lines' hashes,
+ * which the hunks index, and tk_normalize_digest() (a diff made by a
+ * timeline keeps hashes only: tk_normalize_input()'s LINES is NULL).  Owned
+ * by the diff (for a diff handed out while a timeline is built, valid
+ * during that call only, like the diff). */
+TK_API
+const tk_normalize *tk_ir_diff_normalized(const tk_ir_diff *d, int side);
+
 /* Reads the locations of both sides (once; later calls do nothing),
  * interning them in TAB, which must outlive the diff.  Machine code has
  * none.  Returns 0; problems go to DIAGS (may be NULL). */

@@ -36,20 +36,66 @@ const tk_stage *tk_kernel_stage(const tk_kernel *kernel, tk_stage_kind kind);
 TK_API
 int tk_kernel_has_stages(const tk_kernel *kernel);
 
-/* What Triton's metadata (NAME.json) and the SASS say; -1 when unknown. */
+/* Whether KIND is a stage of KERNEL's backend, the stages a front end lists
+ * for it (in tk_stage_kind order), present or missing: TTIR, TTGIR, LLVM IR,
+ * then PTX and SASS for NVIDIA, AMDGCN for AMD.  The backend is the
+ * target's ("hip:gfx942" is AMD, "cuda:90" NVIDIA), else that of the stages
+ * found (an AMDGCN stage or a code object is AMD), else NVIDIA. */
+TK_API
+int tk_kernel_stage_expected(const tk_kernel *kernel, tk_stage_kind kind);
+
+/* What Triton's metadata (NAME.json), the cubin (NVIDIA) and the AMDGCN
+ * assembly's kernel descriptor (AMD) say; -1 when unknown. */
 typedef struct {
     int64_t num_warps;
     int64_t num_ctas;
     int64_t num_stages;
-    int64_t shared_bytes;
-    int64_t registers; /* per thread, from the cubin's SASS when present */
-    int64_t spill_bytes;
-    const char *target;         /* "cuda:90", NULL when unknown */
+    int64_t shared_bytes; /* NAME.json "shared": shared memory (LDS on AMD)
+                             Triton asks for at launch */
+    int64_t registers; /* per thread: from the cubin (NVIDIA); the vector
+                          registers of a lane, accumulation registers
+                          included (the .amdgcn's ".vgpr_count", AMD) */
+    int64_t spill_bytes; /* local memory per thread (NVIDIA), scratch per
+                            lane (".private_segment_fixed_size", AMD) */
+    const char *target;         /* "cuda:90", "hip:gfx942"; NULL when unknown */
     const char *triton_version; /* NULL when unknown */
+    int64_t warp_size;    /* NAME.json "warp_size": 32, or the wavefront
+                             size on AMD (64 on CDNA) */
+    /* AMD only (-1 elsewhere).  From NAME.json: */
+    int64_t waves_per_eu; /* "waves_per_eu" (0: left to the compiler) */
+    /* From the .amdgcn text (its .amdgpu_metadata, else the .amdhsa_*
+     * directives): */
+    int64_t sgprs;        /* scalar registers (".sgpr_count") */
+    int64_t agprs;        /* accumulation registers, part of registers */
+    int64_t vgpr_spills;  /* ".vgpr_spill_count" */
+    int64_t sgpr_spills;  /* ".sgpr_spill_count" */
+    int64_t lds_static_bytes; /* LDS the code object itself reserves
+                                 (".group_segment_fixed_size"); Triton's
+                                 is in shared_bytes */
+    int64_t occupancy;    /* waves per SIMD the compiler expects
+                             ("; Occupancy: N") */
 } tk_kernel_meta;
 
 TK_API
 const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
+
+/* The constants Triton's metadata records for the kernel, when it does:
+ * the members of NAME.json's "constants" object (older Triton wrote the
+ * constexpr values there, by name or by argument index; Triton 3.6 does
+ * not), in file order.  Constant I's name, with its value as JSON text in
+ * *VALUE ("128", "true", "\"fp32\""); NULL when I is out of range.  Owned
+ * by the bundle. */
+TK_API
+size_t tk_kernel_constant_count(const tk_kernel *kernel);
+TK_API
+const char *tk_kernel_constant(const tk_kernel *kernel, size_t i,
+                               const char **value);
+
+/* The file of the TTIR as Triton's front end made it, before any pass
+ * (Triton's NAME.source, kept with a bundle), or NULL when there is none.
+ * Owned by the bundle. */
+TK_API
+const char *tk_kernel_source_ttir(const tk_kernel *kernel);
 
 /* Why KERNEL has no stage of KIND, for a viewer to say instead of showing an
  * empty pane: what the capture recorded (e.g. "no nvdisasm on the capture
@@ -62,6 +108,12 @@ const char *tk_kernel_stage_missing(const tk_kernel *kernel, tk_stage_kind kind)
 /* The folder(s) the kernel's files came from, for display. */
 TK_API
 const char *tk_kernel_origin(const tk_kernel *kernel);
+
+/* The measured cost file a tkview bundle holds for the kernel (its
+ * manifest's files.profile, docs/bundle.md; read with tk_profile_load()),
+ * or NULL when it has none.  Owned by the bundle. */
+TK_API
+const char *tk_kernel_profile_path(const tk_kernel *kernel);
 
 /* The file of the kernel's own code, which a front end opens first: the
  * file most lines of the kernel's first located stage (TTIR, or TTGIR for a

@@ -160,6 +160,18 @@ uint32_t tk_normalize_orig_index(const tk_normalize *norm, uint32_t k);
 TK_API
 uint32_t tk_normalize_kept_index(const tk_normalize *norm, uint32_t index);
 
+/* A digest of the dump as tk_normalize_diff() compares it: the kept lines'
+ * normalized text in order, and which of the values they name are the same
+ * value (each value numbered in the order it is first named).  Two dumps
+ * of one dialect with equal digests compare equal: one equal hunk, no line
+ * added or removed (up to a 64-bit hash collision); dumps that compare
+ * equal have equal digests.  So a front end can tell whether two texts of
+ * two compilations are the same once normalized while holding neither
+ * (tk_compare.h).  Never 0.  Linear in the dump's lines; allocates one
+ * word per value, freed before it returns. */
+TK_API
+uint64_t tk_normalize_digest(const tk_normalize *norm);
+
 /* Flags of tk_normalize_diff(). */
 enum {
     /* Report hunks over kept lines (indices into tk_normalize_input())

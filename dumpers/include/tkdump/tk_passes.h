@@ -106,7 +106,12 @@ typedef enum {
     TK_PASS_FILTERED,    /* "... filtered out ***" */
     TK_PASS_IGNORED,     /* "*** IR Pass P on F ignored ***" */
     TK_PASS_INVALIDATED, /* "*** IR Pass P invalidated ***" */
-    TK_PASS_DELETED      /* "*** IR Deleted After P on F ***" */
+    TK_PASS_DELETED,     /* "*** IR Deleted After P on F ***" */
+    TK_PASS_NO_FUNCTION  /* a legacy call graph pass on the call graph's
+                            external node: "Printing <null> Function"
+                            (the line after the header, before
+                            body_offset) instead of a body: nothing to
+                            change */
 } tk_pass_status;
 
 typedef enum {

@@ -3,7 +3,7 @@
  *
  * A stage is read whole into memory, split into lines, and its locations are
  * parsed once (by the reader for its kind: MLIR for TTIR/TTGIR, LLVM IR, PTX,
- * SASS).  Lines are numbered from 1 as in an editor.  A line may carry no
+ * SASS, AMDGCN).  Lines are numbered from 1 as in an editor.  A line may carry no
  * stack (an alias definition, a blank line, an instruction with no debug
  * location), one stack, or several (an op with located block arguments, a
  * fused location).
@@ -25,29 +25,46 @@
 extern "C" {
 #endif
 
+/* The stages, in pipeline order within each backend: TTIR, TTGIR and LLVM
+ * IR are common; NVIDIA's (CUDA) backend goes on to PTX and SASS, AMD's
+ * (HIP) to AMDGCN, the assembly of its ".amdgcn" file (or the disassembly of
+ * its ".hsaco" with line numbers when the text is missing).  A kernel has the
+ * stages of one backend (tk_kernel_stage_expected() in tk_kernel.h says
+ * which); front ends list them in this order.  New kinds are added before
+ * TK_STAGE_COUNT, so a kind's value never changes. */
 typedef enum {
     TK_STAGE_TTIR,
     TK_STAGE_TTGIR,
     TK_STAGE_LLIR,
     TK_STAGE_PTX,
     TK_STAGE_SASS,
+    TK_STAGE_AMDGCN,
     TK_STAGE_COUNT,
     TK_STAGE_UNKNOWN = TK_STAGE_COUNT
 } tk_stage_kind;
 
-/* "ttir", "ttgir", "llir", "ptx", "sass" ("unknown" otherwise). */
+/* "ttir", "ttgir", "llir", "ptx", "sass", "amdgcn" ("unknown" otherwise): the
+ * name in files, JSON and --stage. */
 TK_API
 const char *tk_stage_kind_name(tk_stage_kind kind);
 
+/* "TTIR", "TTGIR", "LLVM IR", "PTX", "SASS", "AMDGCN" ("?" otherwise): the
+ * name a person reads, in tabs and headings. */
+TK_API
+const char *tk_stage_kind_label(tk_stage_kind kind);
+
 /* Parses a stage name as a user would type it ("ttgir", "TTGIR", "llvm",
- * "ll", "llir", ...).  Returns TK_STAGE_UNKNOWN when it names no stage. */
+ * "ll", "llir", "amdgcn", "gcn", ...).  Returns TK_STAGE_UNKNOWN when it
+ * names no stage. */
 TK_API
 tk_stage_kind tk_stage_kind_parse(const char *name);
 
 /* Guesses the stage from the first LEN bytes of a file's text, for files whose
  * name does not say (a loose "kernel.txt", a renamed dump).  Returns
  * TK_STAGE_UNKNOWN for anything else, binary data included.  TTIR and TTGIR
- * are told apart by TTGIR's "ttg." module attributes and layouts. */
+ * are told apart by TTGIR's "ttg." module attributes and layouts; AMDGCN is
+ * the assembly (".amdgcn_target") or llvm-objdump's disassembly of a code
+ * object ("file format elf64-amdgpu"). */
 TK_API
 tk_stage_kind tk_stage_kind_sniff(const char *data, size_t len);
 
@@ -103,6 +120,8 @@ uint32_t tk_stage_located_line_count(const tk_stage *stage);
 
 /* Whether the stage's format records inline frames at all.  SASS from
  * "nvdisasm -g" records only the innermost frame; from "-gi" the whole stack.
+ * AMDGCN assembly records the whole stack (in its .loc comments); a
+ * disassembly by "llvm-objdump --line-numbers" only the innermost frame.
  * Cross-stage matching compares only innermost frames against such a stage. */
 TK_API
 int tk_stage_has_inline_frames(const tk_stage *stage);

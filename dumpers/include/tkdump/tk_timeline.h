@@ -248,6 +248,18 @@ typedef struct {
      * same way), and a loop pass itself is 0.  0 otherwise: the first text,
      * a text cut to other functions or to a loop, an unknown effect. */
     int continues;
+    /* tk_normalize_digest() of the two texts as compared (after any cut
+     * to the same functions): BEFORE_DIGEST of the text before the entry,
+     * AFTER_DIGEST of the text after it, its output.  Equal digests of two
+     * timelines' texts mean texts that compare equal (tk_compare.h holds
+     * only these, never two compilations' texts).  When the two texts are
+     * the same (DIFF NULL, unchanged) both are that text's digest.  An
+     * After dump with nothing comparable before it (TK_UNKNOWN_NO_BEFORE:
+     * the first LLVM IR or machine code dump) still has its text read, for
+     * AFTER_DIGEST.  0 for a text that was not read: an unknown side, a
+     * -print-changed banner (with CONTINUES set, its text is the last one
+     * read), a text that could not be read. */
+    uint64_t before_digest, after_digest;
 } tk_timeline_step;
 
 /* Returning nonzero stops the calls (the build itself goes on). */
@@ -347,6 +359,29 @@ char *tk_timeline_side_describe(const tk_timeline *tl,
 TK_API
 tk_ir_diff *tk_timeline_diff(const tk_timeline *tl, size_t from, size_t to,
                              const tk_diff_opts *opts, tk_diags *diags);
+
+/* Which text of a pass tk_timeline_diff_across() takes. */
+typedef enum {
+    TK_TL_INPUT,  /* the text before the pass (tk_timeline_entry.before) */
+    TK_TL_OUTPUT  /* the text after it (tk_timeline_entry.after) */
+} tk_timeline_point;
+
+/* Two timelines (a kernel compiled twice: two configurations, two Triton
+ * versions): text WHICH_A of pass I of A against text WHICH_B of pass J of
+ * B, each as its own timeline assembles it.  Reads one text of each, one at
+ * a time.  The names of the sides are prefixed with PREFIX_A and PREFIX_B
+ * (may be NULL).  Returns NULL with an error in DIAGS when a pass is out of
+ * range, a text is unknown (no dump after a pass, nothing before an After
+ * dump) or cannot be read, or the dialects differ.  Caller frees with
+ * tk_ir_diff_free(). */
+TK_API
+tk_ir_diff *tk_timeline_diff_across(const tk_timeline *a, size_t i,
+                                    tk_timeline_point which_a,
+                                    const char *prefix_a,
+                                    const tk_timeline *b, size_t j,
+                                    tk_timeline_point which_b,
+                                    const char *prefix_b,
+                                    const tk_diff_opts *opts, tk_diags *diags);
 
 /* The effect of sub-step J of pass I. */
 TK_API

@@ -1,7 +1,8 @@
 /* bind.c - the binding index of one kernel.
  *
  * Per stage, the index keeps the stacks it binds with ("effective" stacks:
- * the stage's own, except for SASS lines completed from the PTX and for later
+ * the stage's own, except for SASS lines completed from the PTX (AMDGCN
+ * disassembly from the LLVM IR) and for later
  * stages of a USE_IR_LOC capture, which take the stacks of the IR line they
  * point at) and two sorted arrays of (source position, IR line): one keyed by
  * the innermost frame, one by every frame.  A source query is then two binary
@@ -32,7 +33,8 @@ typedef struct {
     const tk_stage *stage;    /* NULL when the kernel lacks this stage */
     read_linemap eff;           /* effective stacks, when they differ */
     gboolean has_eff;
-    guint8 *inferred;         /* per line (1-based), SASS completion only */
+    guint8 *inferred;         /* per line (1-based), completion only */
+    tk_stage_kind inferred_from; /* the stage completion took callers from */
     ref_index exact, called;
     tk_source_ref *refs;
     size_t n_refs;
@@ -75,6 +77,13 @@ int tk_bind_stack_inferred(const tk_bind *ix, tk_stage_kind stage,
         line > tk_stage_line_count(ix->st[stage].stage))
         return 0;
     return ix->st[stage].inferred[line];
+}
+
+tk_stage_kind tk_bind_inferred_from(const tk_bind *ix, tk_stage_kind stage)
+{
+    return stage < TK_STAGE_COUNT && ix->st[stage].inferred
+               ? ix->st[stage].inferred_from
+               : TK_STAGE_UNKNOWN;
 }
 
 tk_stage_kind tk_bind_irloc_stage(const tk_bind *ix)
@@ -188,7 +197,23 @@ static void build_irloc_stage(tk_bind *ix, tk_stage_kind kind)
     s->irloc_pairs = (uint64_t *)g_array_free(pairs, FALSE);
 }
 
-/* ---- SASS completion from the PTX ------------------------------------- */
+/* ---- completion of innermost-only stages ------------------------------ */
+
+/* The stage whose stacks complete KIND's when KIND records innermost frames
+ * only: the nearest earlier stage of the same backend with inline frames
+ * (SASS <- PTX; a disassembled AMDGCN <- LLVM IR); TK_STAGE_UNKNOWN for
+ * the others. */
+static tk_stage_kind completion_source(tk_stage_kind kind)
+{
+    switch (kind) {
+    case TK_STAGE_SASS:
+        return TK_STAGE_PTX;
+    case TK_STAGE_AMDGCN:
+        return TK_STAGE_LLIR;
+    default:
+        return TK_STAGE_UNKNOWN;
+    }
+}
 
 #define CONFLICT ((tk_stack_id)UINT32_MAX - 1)
 
@@ -200,12 +225,16 @@ static gboolean same_outer(const tk_loctab *tab, tk_stack_id a, tk_stack_id b)
     return na == nb && memcmp(fa + 1, fb + 1, (na - 1) * sizeof *fa) == 0;
 }
 
-static void build_sass_completion(tk_bind *ix)
+/* Gives KIND's lines (innermost frames only) the callers the stage FROM
+ * shows for their innermost (file, line), where it shows one stack. */
+static void build_completion(tk_bind *ix, tk_stage_kind kind,
+                             tk_stage_kind from_kind)
 {
-    stage_index *s = &ix->st[TK_STAGE_SASS];
-    const tk_stage *ptx = ix->st[TK_STAGE_PTX].stage;
-    /* Innermost (file, line) of the PTX -> the one stack seen with it, or
-     * CONFLICT when the PTX shows it under different callers. */
+    stage_index *s = &ix->st[kind];
+    const tk_stage *ptx = ix->st[from_kind].stage;
+    s->inferred_from = from_kind;
+    /* Innermost (file, line) of FROM -> the one stack seen with it, or
+     * CONFLICT when FROM shows it under different callers. */
     GHashTable *by_pos = g_hash_table_new_full(g_int64_hash, g_int64_equal,
                                                g_free, NULL);
     for (uint32_t l = 1; l <= tk_stage_line_count(ptx); l++) {
@@ -250,7 +279,7 @@ static void build_sass_completion(tk_bind *ix)
                 continue;
             }
             /* SASS has no column: keep its own innermost frame, take the
-             * callers from the PTX. */
+             * callers from the PTX (the LLVM IR for AMDGCN). */
             g_array_set_size(frames, 0);
             g_array_append_val(frames, fr[0]);
             g_array_append_vals(frames, pf + 1, npf - 1);
@@ -444,11 +473,12 @@ tk_bind *tk_bind_new(const tk_kernel *kernel, tk_loctab *tab)
     for (tk_stage_kind k = 0; k < TK_STAGE_COUNT; k++) {
         if (!ix->st[k].stage)
             continue;
+        tk_stage_kind from = completion_source(k);
         if (ix->irloc_stage != TK_STAGE_UNKNOWN && k > ix->irloc_stage)
             build_irloc_stage(ix, k);
-        else if (k == TK_STAGE_SASS && !ix->st[k].inline_frames &&
-                 ix->st[TK_STAGE_PTX].stage)
-            build_sass_completion(ix);
+        else if (from != TK_STAGE_UNKNOWN && !ix->st[k].inline_frames &&
+                 ix->st[from].stage)
+            build_completion(ix, k, from);
         build_source_index(ix, k);
     }
     return ix;

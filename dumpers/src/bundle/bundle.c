@@ -223,25 +223,23 @@ static gboolean hash_starts(const char *hash, const char *prefix)
            g_ascii_strncasecmp(hash, prefix, n) == 0;
 }
 
-const tk_kernel *tk_bundle_find_kernel(const tk_bundle *b, const char *spec,
-                                       size_t *n_matches)
+/* The kernels SPEC names, by index into B->kernels (into HITS when not
+ * NULL); returns their number. */
+static size_t find_kernels(const tk_bundle *b, const char *spec, GArray *hits)
 {
     size_t n = 0;
-    const tk_kernel *found = NULL;
     size_t count = b->kernels->len;
-    if (n_matches)
-        *n_matches = 0;
     if (!spec || !*spec)
-        return NULL;
+        return 0;
 
     /* An index, as tk_bundle_kernel() counts (from 0).  Digits past the
      * count may still be a hash prefix, tried below. */
     if (all_digits(spec) && strlen(spec) < 10) {
         size_t i = (size_t)strtoul(spec, NULL, 10);
         if (i < count) {
-            if (n_matches)
-                *n_matches = 1;
-            return g_ptr_array_index(b->kernels, i);
+            if (hits)
+                g_array_append_val(hits, i);
+            return 1;
         }
     }
 
@@ -260,13 +258,35 @@ const tk_kernel *tk_bundle_find_kernel(const tk_bundle *b, const char *spec,
                 hit = hash_starts(k->hash, spec);
             if (hit) {
                 n++;
-                found = k;
+                if (hits)
+                    g_array_append_val(hits, i);
             }
         }
         if (colon)
             break;
     }
+    return n;
+}
+
+const tk_kernel *tk_bundle_find_kernel(const tk_bundle *b, const char *spec,
+                                       size_t *n_matches)
+{
+    GArray *hits = g_array_new(FALSE, FALSE, sizeof(size_t));
+    size_t n = find_kernels(b, spec, hits);
+    const tk_kernel *found =
+        n == 1 ? g_ptr_array_index(b->kernels, g_array_index(hits, size_t, 0)) : NULL;
+    g_array_free(hits, TRUE);
     if (n_matches)
         *n_matches = n;
-    return n == 1 ? found : NULL;
+    return found;
+}
+
+size_t tk_bundle_find_kernels(const tk_bundle *b, const char *spec, size_t **indices)
+{
+    GArray *hits = g_array_new(FALSE, FALSE, sizeof(size_t));
+    size_t n = find_kernels(b, spec, hits);
+    *indices = n ? (size_t *)g_array_free(hits, FALSE) : NULL;
+    if (!n)
+        g_array_free(hits, TRUE);
+    return n;
 }

@@ -4,6 +4,7 @@
  * Loading is split by purpose: bundle.c (dispatch, accessors, lookup),
  * scan.c (finding kernels in folders), manifest.c (manifest.json of a
  * tkview bundle), meta.c (Triton's NAME.json, the cubin's register count),
+ * meta_amdgcn.c (an AMD kernel's registers from its assembly),
  * json.c (safe JSON parsing and typed member access), path.c (paths that
  * must stay inside a folder, safe file names), sources.c (source
  * resolution), write.c (tk_bundle_save), passfiles.c and passfiles_only.c
@@ -95,7 +96,7 @@ typedef struct {
     const tk_kernel *kernel;
     char *folder;
     char *stage[TK_STAGE_COUNT];
-    char *metadata, *cubin, *source_ttir;
+    char *metadata, *cubin, *hsaco, *source_ttir, *profile;
     GArray *passes; /* bundle_manifest_pass; NULL when none */
 } bundle_manifest_kernel;
 
@@ -119,6 +120,11 @@ char *bundle_manifest_build(const tk_bundle *b, const bundle_manifest_kernel *ks
  * NULL when absent).  Returns 0, or -1 with a warning when unreadable. */
 int bundle_meta_read_json(tk_kernel *kernel, const char *path, char **hash,
                           tk_diags *diags);
+
+/* Reads an AMD kernel's registers, scratch, LDS and occupancy from its
+ * AMDGCN stage (the assembly's kernel descriptor and .amdgpu_metadata) into
+ * KERNEL's metadata (meta_amdgcn.c).  Nothing when it has no such stage. */
+void bundle_meta_read_amdgcn(tk_kernel *kernel);
 
 /* Reads registers and local memory (spills) of function NAME from the cubin
  * at PATH into KERNEL's metadata.  Returns 0, or -1 with a warning. */

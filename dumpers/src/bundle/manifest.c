@@ -8,6 +8,7 @@
  */
 #include "bundle/internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "tkview-config.h"
@@ -129,14 +130,37 @@ static const char *store_ext(tk_stage_kind kind, const char *file)
     return tk_stage_kind_name(kind);
 }
 
+/* The numbers of a kernel's "metadata" object: key and member of
+ * tk_kernel_meta, in the order they are written. */
+static const struct {
+    const char *key;
+    size_t offset;
+} meta_ints[] = {
+    {"num_warps", offsetof(tk_kernel_meta, num_warps)},
+    {"num_ctas", offsetof(tk_kernel_meta, num_ctas)},
+    {"num_stages", offsetof(tk_kernel_meta, num_stages)},
+    {"shared_bytes", offsetof(tk_kernel_meta, shared_bytes)},
+    {"registers", offsetof(tk_kernel_meta, registers)},
+    {"spill_bytes", offsetof(tk_kernel_meta, spill_bytes)},
+    {"warp_size", offsetof(tk_kernel_meta, warp_size)},
+    {"waves_per_eu", offsetof(tk_kernel_meta, waves_per_eu)},
+    {"sgprs", offsetof(tk_kernel_meta, sgprs)},
+    {"agprs", offsetof(tk_kernel_meta, agprs)},
+    {"vgpr_spills", offsetof(tk_kernel_meta, vgpr_spills)},
+    {"sgpr_spills", offsetof(tk_kernel_meta, sgpr_spills)},
+    {"lds_static_bytes", offsetof(tk_kernel_meta, lds_static_bytes)},
+    {"occupancy", offsetof(tk_kernel_meta, occupancy)},
+};
+
+static int64_t *meta_int(tk_kernel_meta *m, size_t i)
+{
+    return (int64_t *)(void *)((char *)m + meta_ints[i].offset);
+}
+
 static void read_metadata(tk_kernel *k, JsonObject *m)
 {
-    k->meta.num_warps = bundle_json_int(m, "num_warps");
-    k->meta.num_ctas = bundle_json_int(m, "num_ctas");
-    k->meta.num_stages = bundle_json_int(m, "num_stages");
-    k->meta.shared_bytes = bundle_json_int(m, "shared_bytes");
-    k->meta.registers = bundle_json_int(m, "registers");
-    k->meta.spill_bytes = bundle_json_int(m, "spill_bytes");
+    for (size_t i = 0; i < G_N_ELEMENTS(meta_ints); i++)
+        *meta_int(&k->meta, i) = bundle_json_int(m, meta_ints[i].key);
     kernel_set_target(k, bundle_json_string(m, "target"));
     kernel_set_triton_version(k, bundle_json_string(m, "triton_version"));
 }
@@ -230,15 +254,23 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     }
     g_list_free(keys);
 
-    const char *sass_missing = bundle_json_string(o, "sass_missing");
-    if (sass_missing && *sass_missing)
-        k->missing[TK_STAGE_SASS] = g_strdup(sass_missing);
+    /* "sass_missing", "amdgcn_missing": why the capture has no such stage. */
+    for (int i = 0; i < TK_STAGE_COUNT; i++) {
+        char *key = g_strconcat(tk_stage_kind_name((tk_stage_kind)i),
+                                "_missing", NULL);
+        const char *why = bundle_json_string(o, key);
+        if (why && *why)
+            k->missing[i] = g_strdup(why);
+        g_free(key);
+    }
 
     JsonObject *files = bundle_json_object(o, "files");
     k->meta_path = kernel_file(b, files, "metadata", name, manifest, diags);
     k->cubin_path = kernel_file(b, files, "cubin", name, manifest, diags);
+    k->hsaco_path = kernel_file(b, files, "hsaco", name, manifest, diags);
     k->source_path =
         kernel_file(b, files, "source_ttir", name, manifest, diags);
+    k->profile_path = kernel_file(b, files, "profile", name, manifest, diags);
 
     /* The manifest's own metadata is what the writer knew; without it, the
      * files say what they can. */
@@ -272,6 +304,8 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
         g_ptr_array_unref(passes);
         return;
     }
+    if (!meta)
+        bundle_meta_read_amdgcn(k);
     g_ptr_array_add(b->kernels, k);
     for (guint i = 0; i < passes->len; i++)
         bundle_passfiles_add(b, g_ptr_array_index(passes, i), k);
@@ -428,8 +462,12 @@ static void add_kernel(JsonBuilder *jb, const bundle_manifest_kernel *mk)
         add_string(jb, "metadata", mk->metadata);
     if (mk->cubin)
         add_string(jb, "cubin", mk->cubin);
+    if (mk->hsaco)
+        add_string(jb, "hsaco", mk->hsaco);
     if (mk->source_ttir)
         add_string(jb, "source_ttir", mk->source_ttir);
+    if (mk->profile)
+        add_string(jb, "profile", mk->profile);
     json_builder_end_object(jb);
     if (mk->passes && mk->passes->len > 0) {
         json_builder_set_member_name(jb, "passes");
@@ -446,19 +484,20 @@ static void add_kernel(JsonBuilder *jb, const bundle_manifest_kernel *mk)
         }
         json_builder_end_array(jb);
     }
-    if (!k->stages[TK_STAGE_SASS] && k->missing[TK_STAGE_SASS]) {
+    for (int i = 0; i < TK_STAGE_COUNT; i++) {
+        if (k->stages[i] || !k->missing[i])
+            continue;
         /* Keep what the capture knew when a bundle is written again. */
-        json_builder_set_member_name(jb, "sass_missing");
-        json_builder_add_string_value(jb, k->missing[TK_STAGE_SASS]);
+        char *key = g_strconcat(tk_stage_kind_name((tk_stage_kind)i),
+                                "_missing", NULL);
+        add_string(jb, key, k->missing[i]);
+        g_free(key);
     }
     json_builder_set_member_name(jb, "metadata");
     json_builder_begin_object(jb);
-    add_known_int(jb, "num_warps", k->meta.num_warps);
-    add_known_int(jb, "num_ctas", k->meta.num_ctas);
-    add_known_int(jb, "num_stages", k->meta.num_stages);
-    add_known_int(jb, "shared_bytes", k->meta.shared_bytes);
-    add_known_int(jb, "registers", k->meta.registers);
-    add_known_int(jb, "spill_bytes", k->meta.spill_bytes);
+    tk_kernel_meta meta = k->meta;
+    for (size_t i = 0; i < G_N_ELEMENTS(meta_ints); i++)
+        add_known_int(jb, meta_ints[i].key, *meta_int(&meta, i));
     if (k->meta.target)
         add_string(jb, "target", k->meta.target);
     if (k->meta.triton_version)

@@ -1,8 +1,9 @@
 /* meta.c - a kernel's metadata: Triton's NAME.json and the cubin.
  *
  * NAME.json (in Triton's cache) gives the launch configuration Triton chose:
- * num_warps, num_ctas, num_stages, "shared" (bytes of shared memory),
- * target {backend, arch} and triton_version.  Registers and local memory are
+ * num_warps, num_ctas, num_stages, "shared" (bytes of shared memory, LDS on
+ * AMD), warp_size, target {backend, arch}, triton_version and, for AMD,
+ * waves_per_eu.  Registers and local memory are
  * not in it (Triton asks the driver at load time), so they are read from the
  * cubin's ELF: NVIDIA's ".nv.info" sections hold a list of attributes
  * (EIATTR_*), among them the register count and the frame size of each
@@ -35,6 +36,24 @@ static char *target_string(JsonObject *target)
     return g_strdup(backend);
 }
 
+/* NAME.json's "constants" (older Triton): each member's value as JSON
+ * text, scalars only (an array or object value is not a constexpr). */
+static void read_constants(tk_kernel *k, JsonObject *constants)
+{
+    if (!constants)
+        return;
+    GList *members = json_object_get_members(constants);
+    for (GList *m = members; m; m = m->next) {
+        JsonNode *v = json_object_get_member(constants, m->data);
+        if (!v || JSON_NODE_TYPE(v) != JSON_NODE_VALUE)
+            continue;
+        char *text = json_to_string(v, FALSE);
+        kernel_add_constant(k, m->data, text);
+        g_free(text);
+    }
+    g_list_free(members);
+}
+
 int bundle_meta_read_json(tk_kernel *k, const char *path, char **hash,
                           tk_diags *diags)
 {
@@ -56,10 +75,13 @@ int bundle_meta_read_json(tk_kernel *k, const char *path, char **hash,
     k->meta.num_ctas = bundle_json_int(o, "num_ctas");
     k->meta.num_stages = bundle_json_int(o, "num_stages");
     k->meta.shared_bytes = bundle_json_int(o, "shared");
+    k->meta.warp_size = bundle_json_int(o, "warp_size");
+    k->meta.waves_per_eu = bundle_json_int(o, "waves_per_eu");
     char *target = target_string(bundle_json_object(o, "target"));
     kernel_set_target(k, target);
     g_free(target);
     kernel_set_triton_version(k, bundle_json_string(o, "triton_version"));
+    read_constants(k, bundle_json_object(o, "constants"));
     if (hash && bundle_json_string(o, "hash") && *bundle_json_string(o, "hash"))
         *hash = g_strdup(bundle_json_string(o, "hash"));
     json_node_unref(root);

@@ -96,7 +96,8 @@ static tk_passes_file_kind sniff(const char *path)
  * thousands of these, and none is worth a read. */
 static const char *const not_dumps[] = {
     "ttir", "ttgir", "llir", "ll", "ptx", "sass", "sass_g", "sass_gi",
-    "json", "cubin", "source", "cuobjdump_sass", "hsaco", "amdgcn", "so",
+    "json", "cubin", "source", "cuobjdump_sass", "hsaco", "amdgcn",
+    "amdgcn_dis", "so",
     "o", "a", "py", "pyc", "pyi", "c", "h", "cpp", "cu", "lock", "xz",
     "zst", "tar", "zip", "png"};
 

@@ -24,6 +24,7 @@ typedef enum {
     FK_STAGE,
     FK_META,   /* NAME.json */
     FK_CUBIN,  /* NAME.cubin */
+    FK_HSACO,  /* NAME.hsaco: AMD's code object */
     FK_SOURCE, /* NAME.source: the TTIR before any pass */
     FK_SNIFF   /* the name does not say: look at the content */
 } file_kind;
@@ -45,8 +46,12 @@ static const ext_rule ext_rules[] = {
     {"sass_gi", FK_STAGE, TK_STAGE_SASS, KERNEL_RANK_NAMED, "sass_gi"},
     {"sass_g", FK_STAGE, TK_STAGE_SASS, KERNEL_RANK_SASS_G, "sass_g"},
     {"sass", FK_STAGE, TK_STAGE_SASS, KERNEL_RANK_SASS, "sass"},
+    {"amdgcn", FK_STAGE, TK_STAGE_AMDGCN, KERNEL_RANK_NAMED, "amdgcn"},
+    {"amdgcn_dis", FK_STAGE, TK_STAGE_AMDGCN, KERNEL_RANK_AMDGCN_DIS,
+     "amdgcn_dis"},
     {"json", FK_META, TK_STAGE_UNKNOWN, 0, NULL},
     {"cubin", FK_CUBIN, TK_STAGE_UNKNOWN, 0, NULL},
+    {"hsaco", FK_HSACO, TK_STAGE_UNKNOWN, 0, NULL},
     {"source", FK_SOURCE, TK_STAGE_UNKNOWN, 0, NULL},
     {"txt", FK_SNIFF, TK_STAGE_UNKNOWN, KERNEL_RANK_SNIFFED, NULL},
     {"mlir", FK_SNIFF, TK_STAGE_UNKNOWN, KERNEL_RANK_SNIFFED, NULL},
@@ -103,6 +108,9 @@ static tk_stage_kind sniff_file(const char *path, const char **ext)
         *ext = memmem(buf, n, "inlined at", 10) ? "sass_gi"
                : memmem(buf, n, "//## File", 9) ? "sass_g"
                                                  : "sass";
+    else if (kind == TK_STAGE_AMDGCN)
+        *ext = memmem(buf, n, "file format elf64-amdgpu", 24) ? "amdgcn_dis"
+                                                              : "amdgcn";
     g_free(buf);
     return kind;
 }
@@ -216,6 +224,11 @@ static gboolean scan_dir(GPtrArray *cands, const char *dir, tk_diags *diags)
             g_free(c->k->cubin_path);
             c->k->cubin_path = g_strdup(path);
             break;
+        case FK_HSACO:
+            triton_dir = TRUE;
+            g_free(c->k->hsaco_path);
+            c->k->hsaco_path = g_strdup(path);
+            break;
         case FK_SOURCE:
             g_free(c->k->source_path);
             c->k->source_path = g_strdup(path);
@@ -285,8 +298,16 @@ static gboolean same_content(const char *a, const char *b)
     return same;
 }
 
-/* Whether candidate C is the kernel of group G (see the top of the file).
- * SASS is left out: it is derived from the cubin, compared instead. */
+/* Whether stage file F is what the compiler wrote, not derived from a
+ * binary by a disassembler (SASS from the cubin, AMDGCN from the code
+ * object): derived files are compared through their binary instead. */
+static gboolean compiler_written(tk_stage_kind kind, const kernel_stage_file *f)
+{
+    return kind != TK_STAGE_SASS &&
+           !(kind == TK_STAGE_AMDGCN && f->rank != KERNEL_RANK_NAMED);
+}
+
+/* Whether candidate C is the kernel of group G (see the top of the file). */
 static gboolean same_kernel(const candidate *g, const candidate *c)
 {
     if (strcmp(g->k->name, c->k->name) != 0)
@@ -294,16 +315,21 @@ static gboolean same_kernel(const candidate *g, const candidate *c)
     if (g->json_hash && c->json_hash && strcmp(g->json_hash, c->json_hash))
         return FALSE;
     int common = 0;
-    for (int i = 0; i < TK_STAGE_SASS; i++) {
-        const char *a = g->k->files[i].path, *b = c->k->files[i].path;
-        if (!a || !b)
+    for (int i = 0; i < TK_STAGE_COUNT; i++) {
+        const kernel_stage_file *a = &g->k->files[i], *b = &c->k->files[i];
+        if (!a->path || !b->path || !compiler_written(i, a) ||
+            !compiler_written(i, b))
             continue;
-        if (!same_content(a, b))
+        if (!same_content(a->path, b->path))
             return FALSE;
         common++;
     }
-    if (g->k->cubin_path && c->k->cubin_path) {
-        if (!same_content(g->k->cubin_path, c->k->cubin_path))
+    const char *bins[][2] = {{g->k->cubin_path, c->k->cubin_path},
+                             {g->k->hsaco_path, c->k->hsaco_path}};
+    for (size_t i = 0; i < G_N_ELEMENTS(bins); i++) {
+        if (!bins[i][0] || !bins[i][1])
+            continue;
+        if (!same_content(bins[i][0], bins[i][1]))
             return FALSE;
         common++;
     }
@@ -333,6 +359,7 @@ static void merge_into(candidate *g, const candidate *c, const char *root)
     }
     take_path(&g->k->meta_path, c->k->meta_path);
     take_path(&g->k->cubin_path, c->k->cubin_path);
+    take_path(&g->k->hsaco_path, c->k->hsaco_path);
     take_path(&g->k->source_path, c->k->source_path);
     take_path(&g->json_hash, c->json_hash);
     char *rel = bundle_path_relative(root, c->dir);
@@ -365,6 +392,7 @@ static void finish_kernel(tk_bundle *b, candidate *g, tk_diags *diags)
         kernel_free(k);
         return;
     }
+    bundle_meta_read_amdgcn(k);
     g_ptr_array_add(b->kernels, k);
 }
 
@@ -456,8 +484,8 @@ void bundle_scan_file(tk_bundle *b, const char *path, tk_diags *diags)
     if (kind == TK_STAGE_UNKNOWN || !stem || !*stem) {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
                      "not a stage file: neither its name (.ttir .ttgir .llir "
-                     ".ll .ptx .sass_gi .sass_g .sass) nor its content says "
-                     "which stage it is");
+                     ".ll .ptx .sass_gi .sass_g .sass .amdgcn .amdgcn_dis) "
+                     "nor its content says which stage it is");
     } else {
         candidate *c = g_new0(candidate, 1);
         c->k = kernel_new(stem, NULL);

@@ -160,7 +160,9 @@ static int write_kernel(writer *w, const tk_kernel *k, bundle_manifest_kernel *m
         char **rel;
     } extra[] = {{k->meta_path, "json", &mk->metadata},
                  {k->cubin_path, "cubin", &mk->cubin},
-                 {k->source_path, "source", &mk->source_ttir}};
+                 {k->hsaco_path, "hsaco", &mk->hsaco},
+                 {k->source_path, "source", &mk->source_ttir},
+                 {k->profile_path, "profile.json", &mk->profile}};
     for (size_t i = 0; i < G_N_ELEMENTS(extra) && rc == 0; i++) {
         if (!extra[i].from)
             continue;
@@ -318,6 +320,8 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
             g_free(mks[i].stage[s]);
         g_free(mks[i].metadata);
         g_free(mks[i].cubin);
+        g_free(mks[i].hsaco);
+        g_free(mks[i].profile);
         g_free(mks[i].source_ttir);
         for (guint p = 0; mks[i].passes && p < mks[i].passes->len; p++)
             g_free(g_array_index(mks[i].passes, bundle_manifest_pass, p).file);

@@ -2,6 +2,8 @@
  * and the accessors of tkdump/tk_kernel.h. */
 #include "tkdump/tk_kernel.h"
 
+#include <string.h>
+
 #include "kernel/kernel.h"
 
 tk_kernel *kernel_new(const char *name, const char *hash)
@@ -9,9 +11,20 @@ tk_kernel *kernel_new(const char *name, const char *hash)
     tk_kernel *k = g_new0(tk_kernel, 1);
     k->name = g_strdup(name);
     k->hash = g_strdup(hash);
-    k->meta.num_warps = k->meta.num_ctas = k->meta.num_stages = -1;
-    k->meta.shared_bytes = k->meta.registers = k->meta.spill_bytes = -1;
+    kernel_meta_init(&k->meta);
     return k;
+}
+
+void kernel_meta_init(tk_kernel_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    int64_t *unknown[] = {&m->num_warps,   &m->num_ctas,     &m->num_stages,
+                          &m->shared_bytes, &m->registers,   &m->spill_bytes,
+                          &m->warp_size,   &m->waves_per_eu, &m->sgprs,
+                          &m->agprs,       &m->vgpr_spills,  &m->sgpr_spills,
+                          &m->lds_static_bytes, &m->occupancy};
+    for (size_t i = 0; i < G_N_ELEMENTS(unknown); i++)
+        *unknown[i] = -1;
 }
 
 void kernel_free(tk_kernel *k)
@@ -29,9 +42,13 @@ void kernel_free(tk_kernel *k)
     g_free(k->origin);
     g_free(k->meta_path);
     g_free(k->cubin_path);
+    g_free(k->hsaco_path);
     g_free(k->source_path);
+    g_free(k->profile_path);
     g_free(k->target);
     g_free(k->triton_version);
+    if (k->constants)
+        g_ptr_array_free(k->constants, TRUE);
     g_free(k);
 }
 
@@ -96,6 +113,32 @@ const tk_stage *tk_kernel_stage(const tk_kernel *k, tk_stage_kind kind)
     return kind < TK_STAGE_COUNT ? k->stages[kind] : NULL;
 }
 
+/* Whether K was compiled by Triton's AMD backend. */
+static int is_amd(const tk_kernel *k)
+{
+    if (k->meta.target)
+        return g_str_has_prefix(k->meta.target, "hip");
+    return k->stages[TK_STAGE_AMDGCN] || k->files[TK_STAGE_AMDGCN].path ||
+           k->hsaco_path;
+}
+
+int tk_kernel_stage_expected(const tk_kernel *k, tk_stage_kind kind)
+{
+    switch (kind) {
+    case TK_STAGE_TTIR:
+    case TK_STAGE_TTGIR:
+    case TK_STAGE_LLIR:
+        return 1;
+    case TK_STAGE_PTX:
+    case TK_STAGE_SASS:
+        return !is_amd(k);
+    case TK_STAGE_AMDGCN:
+        return is_amd(k);
+    default:
+        return 0;
+    }
+}
+
 int tk_kernel_has_stages(const tk_kernel *k)
 {
     for (int s = 0; s < TK_STAGE_COUNT; s++)
@@ -112,6 +155,11 @@ const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *k)
 const char *tk_kernel_origin(const tk_kernel *k)
 {
     return k->origin ? k->origin : "";
+}
+
+const char *tk_kernel_profile_path(const tk_kernel *k)
+{
+    return k->profile_path;
 }
 
 const char *tk_kernel_stage_missing(const tk_kernel *ck, tk_stage_kind kind)
@@ -136,10 +184,47 @@ const char *tk_kernel_stage_missing(const tk_kernel *ck, tk_stage_kind kind)
             k->missing_default[kind] = g_strdup_printf(
                 "no %s.sass_gi, .sass_g or .sass beside the cubin; make one "
                 "with: nvdisasm -c -gi %s", k->name, k->cubin_path);
+        else if (kind == TK_STAGE_AMDGCN && k->hsaco_path) {
+            const char *arch = k->meta.target ? strchr(k->meta.target, ':')
+                                              : NULL;
+            k->missing_default[kind] = g_strdup_printf(
+                "no %s.amdgcn beside the code object; make a disassembly "
+                "with line numbers with: llvm-objdump-19 -d --line-numbers "
+                "--mcpu=%s %s > %s.amdgcn_dis",
+                k->name, arch && arch[1] ? arch + 1 : "gfx942", k->hsaco_path,
+                k->name);
+        }
         else
             k->missing_default[kind] = g_strdup_printf(
                 "no %s file for kernel %s in %s", tk_stage_kind_name(kind),
                 k->name, tk_kernel_origin(k));
     }
     return k->missing_default[kind];
+}
+
+void kernel_add_constant(tk_kernel *k, const char *name, const char *value)
+{
+    if (!k->constants)
+        k->constants = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(k->constants, g_strdup(name));
+    g_ptr_array_add(k->constants, g_strdup(value));
+}
+
+size_t tk_kernel_constant_count(const tk_kernel *k)
+{
+    return k->constants ? k->constants->len / 2 : 0;
+}
+
+const char *tk_kernel_constant(const tk_kernel *k, size_t i, const char **value)
+{
+    if (i >= tk_kernel_constant_count(k))
+        return NULL;
+    if (value)
+        *value = g_ptr_array_index(k->constants, 2 * i + 1);
+    return g_ptr_array_index(k->constants, 2 * i);
+}
+
+const char *tk_kernel_source_ttir(const tk_kernel *k)
+{
+    return k->source_path;
 }

@@ -23,6 +23,8 @@ enum {
     KERNEL_RANK_SNIFFED = 1, /* kind guessed from the content (.txt, no ext) */
     KERNEL_RANK_SASS = 2,    /* .sass: no line info */
     KERNEL_RANK_SASS_G = 3,  /* .sass_g: innermost frames only */
+    KERNEL_RANK_AMDGCN_DIS = 3, /* .amdgcn_dis (llvm-objdump of the code
+                                   object): innermost frames, no columns */
     KERNEL_RANK_NAMED = 4    /* the extension says the kind (.sass_gi included) */
 };
 
@@ -42,11 +44,16 @@ struct tk_kernel {
     tk_stage *stages[TK_STAGE_COUNT];
     char *meta_path;   /* NAME.json; NULL when none */
     char *cubin_path;  /* NAME.cubin; NULL when none */
+    char *hsaco_path;  /* NAME.hsaco, AMD's code object; NULL when none */
     char *source_path; /* NAME.source: the TTIR before any pass (kept for the
                           pass views); NULL when none */
+    char *profile_path; /* a bundle's measured cost file (files.profile,
+                           docs/bundle.md); NULL when none */
     tk_kernel_meta meta; /* its strings point at the two below */
     char *target;
     char *triton_version;
+    /* NAME.json's "constants": names and values (JSON text), in pairs. */
+    GPtrArray *constants;
     /* Why a stage is missing, as the capture recorded it (a manifest's
      * "sass_missing"); NULL when not recorded. */
     char *missing[TK_STAGE_COUNT];
@@ -71,8 +78,15 @@ gboolean kernel_offer_stage(tk_kernel *kernel, tk_stage_kind kind,
  * in the bundle's table.  Returns the number of stages read. */
 int kernel_read_stages(tk_kernel *kernel, tk_loctab *tab, tk_diags *diags);
 
+/* Sets every number of META to unknown (-1) and its strings to NULL. */
+void kernel_meta_init(tk_kernel_meta *meta);
+
 /* Sets the kernel's target and Triton version (copied; NULL for unknown). */
 void kernel_set_target(tk_kernel *kernel, const char *target);
 void kernel_set_triton_version(tk_kernel *kernel, const char *version);
+
+/* Adds a constant of the metadata (both copied). */
+void kernel_add_constant(tk_kernel *kernel, const char *name,
+                         const char *value);
 
 #endif

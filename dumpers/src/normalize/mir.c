@@ -5,9 +5,11 @@
  * numbered them, and the tab that lines without one get), indentation,
  * `debug-location !N` and the "; file:line" comment that repeats it (any
  * comment: the successor percentages are the probabilities again).  Renamed: virtual registers
- * (`%12:b32` -> `%:b32`), blocks (`%bb.3`, `bb.3.name:`), IR references
- * (`%ir-block.6`, `%ir.5`), metadata (`!5`) lose their numbers.  Physical
- * registers (`$r1`) and symbols stay.
+ * (`%12:b32` -> `%:b32`, AMDGPU's `%74.sub0:vreg_64` -> `%.sub0:vreg_64`),
+ * blocks (`%bb.3`, `bb.3.name:`), IR references (`%ir-block.6`, `%ir.5`),
+ * metadata (`!5`) lose their numbers.  Physical registers (`$r1`,
+ * `$vgpr0_vgpr1`, `$sgpr14`), subregister indices (`%subreg.sub1`) and
+ * symbols stay.
  */
 #include "normalize/internal.h"
 
@@ -112,8 +114,27 @@ void norm_mir_line(nb_builder *b, const char *s, const char *end,
             q = p + 1;
             while (q < end && nb_is_id((unsigned char)*q))
                 q++;
-            if (q > p + 1) {
-                size_t len = (size_t)(q - p - 1);
+            size_t len = (size_t)(q - p - 1);
+            if (len > 7 && memcmp(p + 1, "subreg.", 7) == 0) {
+                /* AMDGPU's subregister indices ("%subreg.sub0" in a
+                 * REG_SEQUENCE) are names, not numbering. */
+                nb_put(b, p, (size_t)(q - p));
+                p = q;
+                break;
+            }
+            if (len > 0 && nb_is_digit((unsigned char)p[1])) {
+                /* A virtual register, maybe with a subregister:
+                 * "%74.sub0:vreg_64" is register 74's "sub0". */
+                const char *r = p + 1;
+                while (r < q && nb_is_digit((unsigned char)*r))
+                    r++;
+                nb_ref(b, b->scope, p + 1, (size_t)(r - p - 1));
+                nb_putc(b, '%');
+                nb_put(b, r, (size_t)(q - r));
+                p = q;
+                break;
+            }
+            if (len > 0) {
                 if (len > 3 && memcmp(p + 1, "bb.", 3) == 0)
                     len = block_id_len(p + 1, q);
                 nb_ref(b, b->scope, p + 1, len);

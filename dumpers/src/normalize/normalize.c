@@ -492,3 +492,36 @@ uint32_t tk_normalize_kept_index(const tk_normalize *n, uint32_t index)
 {
     return index < n->n_orig ? n->kept_of[index] : TK_NORMALIZE_IGNORED;
 }
+
+/* One 64-bit mixing step (splitmix64's finalizer over the running value). */
+static inline uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 29);
+}
+
+uint64_t tk_normalize_digest(const tk_normalize *n)
+{
+    /* Values are numbered by first use, so that the digest sees what
+     * tk_normalize_diff()'s pairing sees: the same value in the same
+     * places, whatever its number in the dump. */
+    uint32_t *canon = g_new(uint32_t, (size_t)n->n_values + 1);
+    memset(canon, 0xff, ((size_t)n->n_values + 1) * sizeof *canon);
+    uint32_t next = 0;
+    uint64_t h = mix(0x6e6f726d616c697aull, n->n_kept);
+    for (uint32_t k = 0; k < n->n_kept; k++) {
+        uint32_t r0 = n->ref_start[k], r1 = n->ref_start[k + 1];
+        h = mix(h, n->hashes[k]);
+        h = mix(h, r1 - r0);
+        for (uint32_t r = r0; r < r1; r++) {
+            uint32_t id = n->refs[r];
+            if (canon[id] == UINT32_MAX)
+                canon[id] = next++;
+            h = mix(h, canon[id]);
+        }
+    }
+    g_free(canon);
+    return h ? h : 1;
+}

@@ -23,6 +23,8 @@
 typedef enum {
     ROLE_HEADER,
     ROLE_BANNER,     /* a header with no body by design */
+    ROLE_HEADER_TAIL,/* a line that completes the header ("Printing <null>
+                        Function"): kept with it, no body */
     ROLE_BODY,
     ROLE_BODY_BLANK,
     ROLE_OTHER,
@@ -322,6 +324,14 @@ static void line_begin(builder *b, uint64_t off, const char *s, size_t len,
             b->role = ROLE_BODY_BLANK;
             return;
         }
+        if (b->cur.kind == TK_PASS_LLVM_LEGACY &&
+            b->content_line == b->cur.header_line &&
+            passes_llvm_no_function_line(s, len)) {
+            /* Part of the header: the pass had no function, so no body. */
+            b->cur.status = TK_PASS_NO_FUNCTION;
+            b->role = ROLE_HEADER_TAIL;
+            return;
+        }
         b->body.truncated = more;
         if (!passes_noise_line(s, len) && body_line(b, s, len, &f)) {
             take_facts(b, &f);
@@ -354,6 +364,10 @@ static void line_end(builder *b, uint64_t next)
         b->cur.body_offset = next;
         b->content_end = next;
         b->content_line = b->line;
+        break;
+    case ROLE_HEADER_TAIL: /* the dump's text goes on; its body is empty */
+        b->cur.body_offset = next;
+        b->content_end = next;
         break;
     case ROLE_BODY:
         passes_digester_end(&b->dig);

@@ -77,6 +77,10 @@ int passes_llvm_body_line(passes_body_state *st, const char *s, size_t len,
 int passes_mir_body_line(passes_body_state *st, const char *s, size_t len,
                          passes_body_facts *facts);
 
+/* Whether the line is what the legacy CGSCC printer writes after its
+ * header for the call graph's external node: "Printing <null> Function". */
+int passes_llvm_no_function_line(const char *s, size_t len);
+
 /* LLVM's pass manager chatter ("Running pass: ", "Invalidating analysis: ",
  * ...), indented or not: never part of a body. */
 int passes_noise_line(const char *s, size_t len);

@@ -10,6 +10,12 @@
  *   ; *** IR Dump After P on F (invalidated) ***                module follows
  *   ; *** IR Dump Before P on F ***
  *   *** IR Dump After Global Value Numbering (gvn) ***          legacy
+ *   *** IR Dump After DummyCGSCCPass (DummyCGSCCPass) ***; Function Attrs: ...
+ *       the legacy CGSCC printer: no newline before a body that starts
+ *       with a comment (AMDGPU); the comment belongs to the body
+ *   *** IR Dump After DummyCGSCCPass (DummyCGSCCPass) ***
+ *   Printing <null> Function                      the same, on the call
+ *       graph's external node, which has no function to print
  *   # *** IR Dump After NVPTX DAG->DAG Pattern Instruction Selection (nvptx-isel) ***:
  *   -print-changed: *** IR Dump At Start ***, *** IR Dump After P on F ***,
  *   *** IR Dump After P on F omitted because no change ***,
@@ -98,10 +104,14 @@ int passes_llvm_header(const char *s, size_t len, passes_header *h)
     h->kind = machine ? TK_PASS_LLVM_MACHINE : TK_PASS_LLVM_IR;
     if (machine && passes_span_ends(body, ":"))
         body.n--;
+    const char *joined = NULL;
     if (passes_span_ends(body, " ***"))
         body.n -= 4;
     else if (passes_span_ends(body, "***"))
         body.n -= 3;
+    else if (!newpm && !machine && (joined = passes_span_find(body, " ***;")))
+        body.n = (size_t)(joined - body.p); /* the body's first comment
+                                               follows on the same line */
     else
         h->bad = 1; /* cut */
     body = passes_span_trim(body);
@@ -170,6 +180,12 @@ int passes_llvm_header(const char *s, size_t len, passes_header *h)
     if (!newpm && !machine)
         h->kind = TK_PASS_LLVM_LEGACY;
     return 1;
+}
+
+int passes_llvm_no_function_line(const char *s, size_t len)
+{
+    return passes_span_eq(passes_span_trim(passes_span_of(s, len)),
+                          "Printing <null> Function");
 }
 
 int passes_noise_line(const char *s, size_t len)

@@ -1,4 +1,4 @@
-/* ptx_files.c - a PTX text's ".file" table. */
+/* ptx_files.c - the ".file" table of a PTX or AMDGCN text. */
 #include "read/ptx_files.h"
 
 #include <glib.h>
@@ -99,12 +99,30 @@ const char *read_ptx_files_add(read_ptx_files *f, const char *p, const char *end
     if (p >= end || *p != '"')
         return "no quoted path";
     g_string_truncate(f->scratch, 0);
-    if (!unquote(p, end, f->scratch))
+    p = unquote(p, end, f->scratch);
+    if (!p)
         return "the path's closing quote is missing";
+    /* AMDGCN (and DWARF 5 assemblers) write the folder and the file name
+     * as two strings: ".file 2 "/site-packages/triton/language"
+     * "standard.py"".  The name alone is the path when it is absolute or
+     * the folder is empty. */
+    p = scan_skip_spaces(p, end);
+    if (p < end && *p == '"') {
+        size_t dir_len = f->scratch->len;
+        if (dir_len > 0)
+            g_string_append_c(f->scratch, '/');
+        size_t name_at = f->scratch->len;
+        if (!unquote(p, end, f->scratch))
+            return "the file name's closing quote is missing";
+        if (f->scratch->len == name_at)
+            return "empty file name";
+        if (f->scratch->str[name_at] == '/' || dir_len == 0)
+            g_string_erase(f->scratch, 0, (gssize)name_at);
+    }
     if (f->scratch->len == 0)
         return "empty path";
-    /* Anything after the path (", timestamp, size") says nothing about
-     * where the file is. */
+    /* Anything after the path (", timestamp, size", "md5 0x...") says
+     * nothing about where the file is. */
     tk_file_id id = tk_loctab_file(f->tab, f->scratch->str, f->scratch->len);
     gpointer key = GUINT_TO_POINTER(index + 1);
     gpointer old = g_hash_table_lookup(f->by_index, key);

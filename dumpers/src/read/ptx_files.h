@@ -1,7 +1,8 @@
-/* ptx_files.h - a PTX text's ".file N "path"" table (internal, used by
- * ptx.c and ptx_loc.c).
+/* ptx_files.h - the ".file N "path"" table of an assembly text that LLVM
+ * printed: PTX, and AMDGCN's ".file N "dir" "name"" (internal, used by
+ * ptx.c, amdgcn.c and ptx_loc.c).
  *
- * LLVM writes the .file directives after the code, so the reader collects
+ * LLVM writes PTX's .file directives after the code, so the reader collects
  * them in a first pass.  Besides index -> path, the table answers "which file
  * is 'standard.py'?" for the inline chains in .loc comments, which name files
  * by the DIFile's file name only, not by index.
@@ -23,8 +24,10 @@ read_ptx_files *read_ptx_files_new(tk_loctab *tab);
 void read_ptx_files_free(read_ptx_files *f);
 
 /* Reads the directive at P (just past ".file" and its blank) up to END:
- * 'N "path"', optionally followed by ", timestamp, size".  Returns NULL when
- * it was recorded (or repeats an entry), else why not, for a warning. */
+ * 'N "path"' (PTX, optionally followed by ", timestamp, size") or
+ * 'N "dir" "name"' (AMDGCN; the path is dir/name unless name is absolute).
+ * Returns NULL when it was recorded (or repeats an entry), else why not, for
+ * a warning. */
 const char *read_ptx_files_add(read_ptx_files *f, const char *p, const char *end);
 
 /* The file of index N, or READ_PTX_NO_FILE. */

@@ -18,6 +18,8 @@ struct read_ptx_loc_reader {
     tk_loctab *tab;
     read_ptx_files *files;
     tk_diags *diags;
+    const char *comment;    /* what starts the trailing comment: "//", ";" */
+    size_t comment_len;
     GHashTable *undeclared; /* file indices + 1 already reported */
     chain_frame chain[READ_PTX_MAX_INLINE_DEPTH];
     tk_frame frames[READ_PTX_MAX_INLINE_DEPTH];
@@ -34,8 +36,24 @@ read_ptx_loc_reader *read_ptx_loc_reader_new(const char *name, tk_loctab *tab,
     r->tab = tab;
     r->files = files;
     r->diags = diags;
+    r->comment = "//";
+    r->comment_len = 2;
     r->undeclared = g_hash_table_new(g_direct_hash, g_direct_equal);
     return r;
+}
+
+void read_ptx_loc_reader_set_comment(read_ptx_loc_reader *r,
+                                     const char *comment)
+{
+    r->comment = comment;
+    r->comment_len = strlen(comment);
+}
+
+static int at_comment(const read_ptx_loc_reader *r, const char *p,
+                      const char *end)
+{
+    return (size_t)(end - p) >= r->comment_len &&
+           memcmp(p, r->comment, r->comment_len) == 0;
 }
 
 void read_ptx_loc_reader_free(read_ptx_loc_reader *r)
@@ -207,8 +225,8 @@ tk_stack_id read_ptx_loc_read(read_ptx_loc_reader *r, uint32_t line,
         p = scan_skip_spaces(p, end);
         if (p >= end)
             break;
-        if (*p == '/' && p + 1 < end && p[1] == '/') {
-            comment = p + 2;
+        if (at_comment(r, p, end)) {
+            comment = p + r->comment_len;
             break;
         }
         if (*p == ',') {
@@ -231,9 +249,9 @@ tk_stack_id read_ptx_loc_read(read_ptx_loc_reader *r, uint32_t line,
                 continue;
             }
         }
-        /* Something else ("function_name $L__info_string0"): skip it. */
-        while (p < end && *p != ',' &&
-               !(*p == '/' && p + 1 < end && p[1] == '/'))
+        /* Something else ("function_name $L__info_string0", AMDGCN's
+         * "prologue_end", "is_stmt 0"): skip it. */
+        while (p < end && *p != ',' && !at_comment(r, p, end))
             p++;
     }
 

@@ -54,4 +54,11 @@ void read_sass_locs(const text_buf *text, tk_loctab *tab,
 void read_locs_of_lines(tk_stage_kind kind, const read_lines *src, tk_loctab *tab,
                         read_linemap *map, tk_diags *diags);
 
+/* AMDGCN: the assembly Triton writes as NAME.amdgcn, with .file/.loc
+ * directives (amdgcn.c), or llvm-objdump's disassembly of the code object
+ * with "; path:line" comments (amdgcn_dis.c); the text says which. */
+void read_amdgcn_locs(const text_buf *text, tk_loctab *tab,
+                      read_linemap_builder *out, read_info *info,
+                      tk_diags *diags);
+
 #endif

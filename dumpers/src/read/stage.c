@@ -16,12 +16,19 @@ struct tk_stage {
     int has_inline_frames;
 };
 
-static const char *const kind_names[] = {"ttir", "ttgir", "llir", "ptx",
-                                         "sass"};
+static const char *const kind_names[TK_STAGE_COUNT] = {
+    "ttir", "ttgir", "llir", "ptx", "sass", "amdgcn"};
+static const char *const kind_labels[TK_STAGE_COUNT] = {
+    "TTIR", "TTGIR", "LLVM IR", "PTX", "SASS", "AMDGCN"};
 
 const char *tk_stage_kind_name(tk_stage_kind kind)
 {
     return kind < TK_STAGE_COUNT ? kind_names[kind] : "unknown";
+}
+
+const char *tk_stage_kind_label(tk_stage_kind kind)
+{
+    return kind < TK_STAGE_COUNT ? kind_labels[kind] : "?";
 }
 
 tk_stage_kind tk_stage_kind_parse(const char *name)
@@ -35,7 +42,8 @@ tk_stage_kind tk_stage_kind_parse(const char *name)
         {"ll", TK_STAGE_LLIR},     {"llvmir", TK_STAGE_LLIR},
         {"llvm-ir", TK_STAGE_LLIR}, {"ptx", TK_STAGE_PTX},
         {"sass", TK_STAGE_SASS},   {"sass_gi", TK_STAGE_SASS},
-        {"sass_g", TK_STAGE_SASS},
+        {"sass_g", TK_STAGE_SASS}, {"amdgcn", TK_STAGE_AMDGCN},
+        {"gcn", TK_STAGE_AMDGCN},  {"amdgcn_dis", TK_STAGE_AMDGCN},
     };
     if (!name)
         return TK_STAGE_UNKNOWN;
@@ -47,7 +55,7 @@ tk_stage_kind tk_stage_kind_parse(const char *name)
 
 /* What one line of a file's head says about its format. */
 typedef struct {
-    gboolean sass, ptx_version, ptx_target, llvm, mlir, ttg;
+    gboolean sass, ptx_version, ptx_target, llvm, mlir, ttg, amdgcn;
 } sniff_signs;
 
 static void sniff_line(const char *p, const char *end, sniff_signs *g)
@@ -59,6 +67,11 @@ static void sniff_line(const char *p, const char *end, sniff_signs *g)
         scan_starts(p, end, "\t.headerflags") ||
         (t > p && scan_starts(t, end, "/*0000*/")))
         g->sass = TRUE;
+    /* The AMDGPU assembly printer's first directive, and llvm-objdump's
+     * banner for an AMD code object. */
+    if (scan_starts(t, end, ".amdgcn_target \"") ||
+        scan_find_str(p, end, "file format elf64-amdgpu"))
+        g->amdgcn = TRUE;
     if (scan_starts(p, end, ".version "))
         g->ptx_version = TRUE;
     if (scan_starts(p, end, ".target sm_") || scan_starts(p, end, ".target compute_"))
@@ -97,6 +110,8 @@ tk_stage_kind tk_stage_kind_sniff(const char *data, size_t len)
     }
     if (g.sass)
         return TK_STAGE_SASS;
+    if (g.amdgcn)
+        return TK_STAGE_AMDGCN;
     if (g.ptx_version && g.ptx_target)
         return TK_STAGE_PTX;
     if (g.llvm)
@@ -130,6 +145,9 @@ static tk_stage *stage_from_text(tk_stage_kind kind, text_buf *text,
         break;
     case TK_STAGE_SASS:
         read_sass_locs(&s->text, tab, &b, &info, diags);
+        break;
+    case TK_STAGE_AMDGCN:
+        read_amdgcn_locs(&s->text, tab, &b, &info, diags);
         break;
     default:
         break;

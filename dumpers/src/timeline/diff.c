@@ -26,7 +26,9 @@ struct tk_ir_diff {
     tk_stage_kind bind_as;
     char *name[2];
     ir_side side[2];
-    tk_timeline_part *parts; /* a copy of the timeline's: where lines are */
+    /* copies of the timelines' parts, per side (a diff across two
+     * timelines reads each side from its own): where lines are */
+    tk_timeline_part *parts[2];
     int bound;
     tk_hunk *hunks;
     size_t n_hunks;
@@ -129,24 +131,33 @@ tk_ir_diff *tk_ir_diff_stages(const tk_stage *a, const tk_stage *b,
     return finish(d, opts);
 }
 
-tk_ir_diff *tl_walker_take_diff(tl_walker *w, tk_stage_kind bind_as, char *name_a,
-                                char *name_b, const tk_diff_opts *opts)
+tk_ir_diff *tl_walkers_take_diff(tl_walker *wa, int sa, tl_walker *wb, int sb,
+                                 tk_stage_kind bind_as, char *name_a, char *name_b,
+                                 const tk_diff_opts *opts)
 {
-    const tk_timeline *tl = w->tl;
     tk_ir_diff *d = g_new0(tk_ir_diff, 1);
-    d->dialect = w->side[0].dialect;
+    d->dialect = wa->side[sa].dialect;
     d->bind_as = bind_as;
     d->name[0] = name_a;
     d->name[1] = name_b;
-    d->parts = g_memdup2(tl->parts, tl->n_parts * sizeof *tl->parts);
+    tl_walker *w[2] = {wa, wb};
+    int from[2] = {sa, sb};
     for (int s = 0; s < 2; s++) {
+        const tk_timeline *tl = w[s]->tl;
         ir_side *x = &d->side[s];
-        x->meta = tl_walker_meta_for(w, s);
-        x->srcs = tl_walker_srcs(w, s);
-        x->srcs.parts = d->parts;
-        tl_walker_steal(w, s, &x->lines, &x->norm);
+        d->parts[s] = g_memdup2(tl->parts, tl->n_parts * sizeof *tl->parts);
+        x->meta = tl_walker_meta_for(w[s], from[s]);
+        x->srcs = tl_walker_srcs(w[s], from[s]);
+        x->srcs.parts = d->parts[s];
+        tl_walker_steal(w[s], from[s], &x->lines, &x->norm);
     }
     return finish(d, opts);
+}
+
+tk_ir_diff *tl_walker_take_diff(tl_walker *w, tk_stage_kind bind_as, char *name_a,
+                                char *name_b, const tk_diff_opts *opts)
+{
+    return tl_walkers_take_diff(w, 0, w, 1, bind_as, name_a, name_b, opts);
 }
 
 tk_ir_diff *tl_walker_diff(tl_walker *w, const tk_timeline_entry *entry,
@@ -204,7 +215,8 @@ void tk_ir_diff_free(tk_ir_diff *d)
         g_free(d->name[s]);
         side_free(&d->side[s], 0);
     }
-    g_free(d->parts);
+    g_free(d->parts[0]);
+    g_free(d->parts[1]);
     g_free(d->hunks);
     g_free(d);
 }
@@ -228,6 +240,11 @@ const tk_hunk *tk_ir_diff_hunks(const tk_ir_diff *d, size_t *n)
 {
     *n = d->n_hunks;
     return d->hunks;
+}
+
+const tk_normalize *tk_ir_diff_normalized(const tk_ir_diff *d, int side)
+{
+    return d->side[side != 0].norm;
 }
 
 uint32_t tk_ir_diff_kept_count(const tk_ir_diff *d, int side)

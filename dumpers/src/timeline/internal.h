@@ -67,6 +67,8 @@ typedef struct {
     /* Which text this is: a new number each time the lines are another
      * text (read, cut), kept when the text moves between sides. */
     uint64_t serial;
+    /* tk_normalize_digest() of NORM, made on demand; 0 until then. */
+    uint64_t digest;
 } tl_text;
 
 /* The line records of a dump body, kept for cutting functions out. */
@@ -109,6 +111,16 @@ int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
  * text). */
 tl_srcs tl_walker_srcs(const tl_walker *w, int s);
 
+/* Makes W->side[B] hold SIDE alone, normalized as DIALECT (reusing what
+ * a side already holds), so that a following tl_walker_load() whose text
+ * before is SIDE finds it there.  Returns 0, or -1 with a diagnostic. */
+int tl_walker_load_one(tl_walker *w, const tk_timeline_side *side,
+                       tk_ir_dialect dialect);
+
+/* tk_normalize_digest() of side S's text (made once per text); 0 when the
+ * side holds no normalized text. */
+uint64_t tl_walker_digest(tl_walker *w, int s);
+
 /* Reads the locations of side S (once per text), as KIND; LLVM function
  * texts get the debug metadata of their module dump after them.  Returns
  * the stacks of its lines, or NULL for machine code and on failure. */
@@ -145,5 +157,12 @@ void tl_walker_diff_release(tk_ir_diff *d);
 tk_ir_diff *tl_walker_take_diff(tl_walker *w, tk_stage_kind bind_as,
                                 char *name_a, char *name_b,
                                 const tk_diff_opts *opts);
+
+/* The same from side SA of WA and side SB of WB (two timelines, for
+ * tk_timeline_diff_across()), each side reading from its own timeline's
+ * parts (copied). */
+tk_ir_diff *tl_walkers_take_diff(tl_walker *wa, int sa, tl_walker *wb, int sb,
+                                 tk_stage_kind bind_as, char *name_a, char *name_b,
+                                 const tk_diff_opts *opts);
 
 #endif

@@ -357,7 +357,8 @@ static void plan_dump(planner *p, size_t part, size_t dump, size_t pos,
         /* -print-changed banners: a pass, with no text. */
         tk_timeline_entry e = entry_from_dump(p, part, dump);
         e.level = level_or(d->level, *prev_level);
-        if (d->status == TK_PASS_NO_CHANGE) {
+        if (d->status == TK_PASS_NO_CHANGE ||
+            d->status == TK_PASS_NO_FUNCTION) {
             e.effect = TK_EFFECT_UNCHANGED;
         } else {
             e.why = TK_UNKNOWN_NO_BODY;

@@ -29,6 +29,7 @@ static void text_reset(tl_text *t)
     t->valid = 0;
     t->cacheable = 0;
     t->serial = 0;
+    t->digest = 0;
     t->stage = NULL;
     if (t->lines)
         g_array_set_size(t->lines, 0);
@@ -413,6 +414,7 @@ static void made(tl_walker *w, tl_text *t)
     t->valid = 1;
     t->cacheable = 1;
     t->serial = ++w->next_serial;
+    t->digest = 0;
 }
 
 /* Normalizes the text assembled in S by reading its lines back; it is then
@@ -564,6 +566,7 @@ static int restrict_to(tl_walker *w, int s, const tk_timeline_side *names,
                                  w->tl->kernel_name, w->diags);
     t->cacheable = 0;
     t->serial = ++w->next_serial;
+    t->digest = 0;
     return t->norm ? 0 : -1;
 }
 
@@ -638,6 +641,30 @@ int tl_walker_load(tl_walker *w, const tk_timeline_side *before,
     if (rc != 0 || !w->side[0].norm || !w->side[1].norm)
         return -1;
     return 0;
+}
+
+int tl_walker_load_one(tl_walker *w, const tk_timeline_side *side,
+                       tk_ir_dialect dialect)
+{
+    if (holds(&w->side[1], side, dialect))
+        return 0;
+    if (holds(&w->side[0], side, dialect)) {
+        tl_text tmp = w->side[0];
+        w->side[0] = w->side[1];
+        w->side[1] = tmp;
+        return 0;
+    }
+    return materialize(w, 1, side, dialect);
+}
+
+uint64_t tl_walker_digest(tl_walker *w, int s)
+{
+    tl_text *t = &w->side[s];
+    if (!t->norm)
+        return 0;
+    if (!t->digest)
+        t->digest = tk_normalize_digest(t->norm);
+    return t->digest;
 }
 
 /* Whether a text has a line starting with '#' (an attribute alias or a

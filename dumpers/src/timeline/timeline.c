@@ -142,8 +142,23 @@ static int collect_hunk(const tk_hunk *h, void *user)
     return 0;
 }
 
+/* Digests of the texts an entry compared (tk_timeline_step): RC is what
+ * tl_walker_load() returned (1: one text, held by side B). */
+typedef struct {
+    uint64_t before, after;
+} digests;
+
+static digests loaded_digests(tl_walker *w, int rc)
+{
+    if (rc == 1) {
+        uint64_t d = tl_walker_digest(w, TK_IR_B);
+        return (digests){d, d};
+    }
+    return (digests){tl_walker_digest(w, TK_IR_A), tl_walker_digest(w, TK_IR_B)};
+}
+
 static void tell(const tk_timeline *tl, step_sink *k, GArray *es, guint i,
-                 tk_ir_diff *d, int continues)
+                 tk_ir_diff *d, int continues, digests dg)
 {
     if (!k->fn || k->stopped)
         return;
@@ -154,8 +169,23 @@ static void tell(const tk_timeline *tl, step_sink *k, GArray *es, guint i,
         .entry = e,
         .diff = d,
         .continues = continues,
+        .before_digest = dg.before,
+        .after_digest = dg.after,
     };
     k->stopped = k->fn(tl, &st, k->user) != 0;
+}
+
+/* An After dump with nothing comparable before it: its text is still read
+ * for the step's AFTER_DIGEST (and stays in the walker for the pass after
+ * it, whose text before it usually is). */
+static digests after_alone(step_sink *k, tl_walker *w, const tk_timeline_entry *e)
+{
+    digests none = {0, 0};
+    if (!k->fn || k->stopped || e->before.kind != TK_SIDE_NONE ||
+        e->after.kind == TK_SIDE_NONE ||
+        tl_walker_load_one(w, &e->after, entry_dialect(e)) != 0)
+        return none;
+    return (digests){0, tl_walker_digest(w, TK_IR_B)};
 }
 
 /* Measures the effects the plan left open: one walk, in order, telling K
@@ -170,7 +200,8 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
             /* decided by the plan: a "no change" banner keeps the text */
             if (e->effect != TK_EFFECT_UNCHANGED && !loop)
                 k->has_unit = 0;
-            tell(tl, k, es, i, NULL, e->effect == TK_EFFECT_UNCHANGED);
+            tell(tl, k, es, i, NULL, e->effect == TK_EFFECT_UNCHANGED,
+                 e->effect == TK_EFFECT_UNKNOWN ? after_alone(k, w, e) : (digests){0, 0});
             continue;
         }
         if (e->before.kind == TK_SIDE_NONE || e->after.kind == TK_SIDE_NONE) {
@@ -178,7 +209,7 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
                                                     : TK_UNKNOWN_NO_AFTER;
             if (!loop)
                 k->has_unit = 0;
-            tell(tl, k, es, i, NULL, 0);
+            tell(tl, k, es, i, NULL, 0, after_alone(k, w, e));
             continue;
         }
         int rc = tl_walker_load(w, &e->before, &e->after, entry_dialect(e));
@@ -186,7 +217,7 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
             e->why = TK_UNKNOWN_UNREADABLE;
             if (!loop)
                 k->has_unit = 0;
-            tell(tl, k, es, i, NULL, 0);
+            tell(tl, k, es, i, NULL, 0, (digests){0, 0});
             continue;
         }
         /* After an equal pair (rc 1) side B holds the before text. */
@@ -209,13 +240,14 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
         }
         if (rc == 1) {
             e->effect = TK_EFFECT_UNCHANGED; /* the same text */
-            tell(tl, k, es, i, NULL, continues);
+            tell(tl, k, es, i, NULL, continues, want_diff ? loaded_digests(w, 1) : (digests){0, 0});
             continue;
         }
         if (substep_incomparable(tl, e, w)) {
             e->why = TK_UNKNOWN_NO_BEFORE;
             e->before.kind = TK_SIDE_NONE;
-            tell(tl, k, es, i, NULL, 0);
+            tell(tl, k, es, i, NULL, 0,
+                 want_diff ? (digests){0, tl_walker_digest(w, TK_IR_B)} : (digests){0, 0});
             continue;
         }
         tk_diff_stats st;
@@ -235,7 +267,7 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
         if (want_diff) {
             tk_ir_diff *d = tl_walker_diff(w, e, (const tk_hunk *)k->hunks->data,
                                            k->hunks->len, st);
-            tell(tl, k, es, i, d, continues);
+            tell(tl, k, es, i, d, continues, loaded_digests(w, 0));
             tl_walker_diff_release(d);
         }
     }
@@ -497,4 +529,69 @@ tk_ir_diff *tk_timeline_diff_substep(const tk_timeline *tl, size_t i, size_t j,
         return NULL;
     }
     return diff_sides(tl, s, &s->before, s, &s->after, opts, diags);
+}
+
+/* Loads text WHICH of pass I of TL alone into side TK_IR_B of walker W
+ * (initialized here; the caller clears it) and names it in *NAME
+ * (prefixed; caller frees).  Returns 0, or -1 with a diagnostic. */
+static int text_of(tl_walker *w, const tk_timeline *tl, size_t i, tk_timeline_point which,
+                   const char *prefix, char **name, tk_diags *diags)
+{
+    const tk_timeline_entry *e = tk_timeline_get(tl, i);
+    *name = NULL;
+    tl_walker_init(w, tl, diags);
+    if (!e) {
+        tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
+                     "no pass %zu (the timeline has %zu)", i, tk_timeline_count(tl));
+        return -1;
+    }
+    const tk_timeline_side *side = which == TK_TL_INPUT ? &e->before : &e->after;
+    if (side->kind == TK_SIDE_NONE) {
+        tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
+                     "%s (pass %zu): no IR %s it to compare", e->pass, i,
+                     which == TK_TL_INPUT ? "before" : "after");
+        return -1;
+    }
+    if (tl_walker_load_one(w, side, entry_dialect(e)) != 0)
+        return -1;
+    char *what = tk_timeline_side_describe(tl, side);
+    *name = g_strdup_printf("%s%s", prefix ? prefix : "", what);
+    g_free(what);
+    return 0;
+}
+
+tk_ir_diff *tk_timeline_diff_across(const tk_timeline *a, size_t i,
+                                    tk_timeline_point which_a,
+                                    const char *prefix_a,
+                                    const tk_timeline *b, size_t j,
+                                    tk_timeline_point which_b,
+                                    const char *prefix_b,
+                                    const tk_diff_opts *opts, tk_diags *diags)
+{
+    const tk_timeline_entry *ea = tk_timeline_get(a, i), *eb = tk_timeline_get(b, j);
+    if (ea && eb && entry_dialect(ea) != entry_dialect(eb)) {
+        tk_diags_add(diags, TK_DIAG_ERROR, a->kernel_name, 0,
+                     "%s (%s) and %s (%s) are not the same kind of IR", ea->pass,
+                     tk_pass_level_name(ea->level), eb->pass,
+                     tk_pass_level_name(eb->level));
+        return NULL;
+    }
+    /* Each text is held as line records by a walker of its own, read back
+     * from its own timeline's pass dump files. */
+    char *na = NULL, *nb = NULL;
+    tl_walker wa, wb;
+    tk_ir_diff *d = NULL;
+    int ra = text_of(&wa, a, i, which_a, prefix_a, &na, diags);
+    int rb = ra == 0 ? text_of(&wb, b, j, which_b, prefix_b, &nb, diags) : -1;
+    if (ra == 0 && rb == 0) {
+        d = tl_walkers_take_diff(&wa, TK_IR_B, &wb, TK_IR_B, tl_bind_kind(ea), na, nb,
+                                 opts ? opts : &a->diff);
+        na = nb = NULL; /* taken */
+    }
+    g_free(na);
+    g_free(nb);
+    tl_walker_clear(&wa);
+    if (ra == 0)
+        tl_walker_clear(&wb);
+    return d;
 }

@@ -1,0 +1,34 @@
+/* cli_cost.c - a kernel's cost tables for the commands that show them
+ * (info, hot): the static counts, and the bundle's profile when it has
+ * one. */
+#include "cli.h"
+
+tk_cost *tk_cli_cost(const tk_kernel *k, const tk_bind *ix,
+                     const tk_loctab *tab, gboolean quiet,
+                     tk_profile **profile)
+{
+    tk_diags *d = tk_diags_new();
+    *profile = tk_profile_load(k, d);
+    /* A profile that does not match is reported; the static counts are
+     * still right. */
+    tk_cli_print_diags(d, quiet);
+    tk_diags_free(d);
+    return tk_cost_new(ix, k, tab, *profile);
+}
+
+void tk_cli_put_number(FILE *out, double v)
+{
+    if (v == (double)(long long)v)
+        fprintf(out, "%lld", (long long)v);
+    else
+        fprintf(out, "%.3g", v);
+}
+
+void tk_cli_json_number(JsonBuilder *j, double v)
+{
+    if (v == (double)(gint64)v && v > -9007199254740992.0 &&
+        v < 9007199254740992.0)
+        json_builder_add_int_value(j, (gint64)v);
+    else
+        json_builder_add_double_value(j, v);
+}

@@ -1,0 +1,208 @@
+/* tk_cost.h - what each line costs: the SASS instructions every source line
+ * and every IR line became, counted by class, and (with a profile,
+ * tk_profile.h) the measured metrics of those instructions.
+ *
+ * SASS classes.  Every SASS instruction falls in one class by its opcode
+ * (the mnemonic before the first '.', "HGMMA" of "HGMMA.64x128x16.F32"):
+ * the table is in dumpers/src/cost/sass_class.c and docs/cost.md, one row
+ * per opcode; an opcode no row names is "other".
+ *
+ * Metrics.  A tk_cost has a list of metrics, each a number per SASS
+ * instruction, summed over lines: first the static ones, always there,
+ * "instructions" (1 per instruction) and one per class ("global",
+ * "shared", "tensor", ...: 1 when the instruction is of that class); then
+ * the profile's (tk_profile_metric_name(): "samples", "inst_executed",
+ * "stall_long_sb", ...).  Every value array this header hands out has
+ * tk_cost_metric_count() numbers in that order.
+ *
+ * Attribution.  A SASS instruction's values go to the source lines of its
+ * inline stack as the binding index gives it (tk_bind_line_stacks(): its
+ * own stack, or callers completed from the PTX):
+ *   exact      to the innermost frame only (the line the code is of);
+ *   inclusive  to every distinct line of the stack (the line and the
+ *              calls that brought the code in);
+ *   shared     for an instruction of a helper inlined at several call
+ *              sites whose SASS says not which (no inline frames, and the
+ *              PTX shows the helper's line under several callers): to each
+ *              line that is a frame of some but not all of those callers'
+ *              stacks.  Such a value is not in "inclusive": the binding
+ *              cannot split it, and says so instead of guessing.
+ * Instructions with no stack count as "no location".  Totals are
+ * conserved: the instructions' values add up to tk_cost_total(), and the
+ * exact values of all source lines plus tk_cost_no_location() add up to
+ * the same.  An instruction line with several stacks (not seen from
+ * nvdisasm) gives its exact value to the first one's innermost frame.
+ *
+ * An IR line of any stage is worth the sum over the SASS instructions
+ * bound to it (tk_bind_stage_to_stage()); a SASS line, its own value.
+ * Since an instruction may be bound to several IR lines, IR lines' values
+ * do not add up to the total.
+ *
+ * Memory: per source line three arrays, per IR line an index into the
+ * arrays of the distinct sets of SASS lines, so a 100 000 line stage costs
+ * 4 bytes a line plus its few thousand distinct sets.
+ *
+ * Ownership: a tk_cost borrows the index, the kernel, the location table
+ * and the profile, which must outlive it; every pointer it returns is its
+ * own and lives as long as it.
+ */
+#ifndef TKDUMP_TK_COST_H
+#define TKDUMP_TK_COST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tk_bind.h"
+#include "tk_export.h"
+#include "tk_kernel.h"
+#include "tk_loctab.h"
+#include "tk_profile.h"
+#include "tk_stage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- SASS instructions and their classes ------------------------------ */
+
+typedef enum {
+    TK_SASS_GLOBAL,  /* global and local memory: LDG, STG, LD, ST, ATOMG,
+                        RED, LDL, STL (spills), surface and texture */
+    TK_SASS_SHARED,  /* shared memory: LDS, STS, LDSM, STSM, ATOMS */
+    TK_SASS_TENSOR,  /* tensor cores: HMMA, HGMMA, IMMA, IGMMA, QGMMA, ... */
+    TK_SASS_TMA,     /* TMA and bulk or async copies: UTMALDG, UTMASTG,
+                        UBLKCP, LDGSTS, ... */
+    TK_SASS_BARRIER, /* barriers and waits: BAR, SYNCS, WARPSYNC, DEPBAR,
+                        WARPGROUP, MEMBAR, FENCE, ... */
+    TK_SASS_CONVERT, /* conversions: F2F, F2I, I2F, I2I, F2FP, FRND, ... */
+    TK_SASS_ALU,     /* integer and float arithmetic, logic, compares,
+                        moves, the uniform datapath's too */
+    TK_SASS_CONTROL, /* control flow: BRA, EXIT, CALL, RET, BSSY, BREAK, ... */
+    TK_SASS_OTHER,   /* the rest: constant loads, special registers,
+                        shuffles, votes, NOP, and opcodes the table lacks */
+    TK_SASS_CLASS_COUNT
+} tk_sass_class;
+
+/* "global", "shared", "tensor", "tma", "barrier", "convert", "alu",
+ * "control", "other": the class's metric name. */
+TK_API
+const char *tk_sass_class_name(tk_sass_class cls);
+/* "global memory", "shared memory", "tensor core", "TMA / bulk copy",
+ * "barrier / wait", "conversion", "ALU", "control", "other". */
+TK_API
+const char *tk_sass_class_label(tk_sass_class cls);
+
+/* The class of OPCODE (LEN bytes, with or without its modifiers:
+ * "HGMMA.64x128x16.F32" or "HGMMA"). */
+TK_API
+tk_sass_class tk_sass_class_of(const char *opcode, size_t len);
+
+/* One SASS instruction line of nvdisasm, an offset in a comment and the
+ * instruction ("@!P0 LDG.E R2, [R4.64] ;" at offset 0x0bd0): its byte
+ * offset in the function, and pointers into the line for the
+ * opcode with its modifiers ("LDG.E", no predicate) and for the whole
+ * instruction without the offset and the final " ;". */
+typedef struct {
+    uint32_t offset;
+    const char *opcode;
+    size_t opcode_len;
+    const char *text;
+    size_t text_len;
+} tk_sass_insn;
+
+/* Reads LEN bytes of LINE as an instruction line.  Returns 1 and fills
+ * *INSN, or 0 for any other line (comments, labels, directives). */
+TK_API
+int tk_sass_insn_parse(const char *line, size_t len, tk_sass_insn *insn);
+
+/* ---- the cost tables of one kernel ------------------------------------ */
+
+typedef struct tk_cost tk_cost;
+
+/* Builds the tables of KERNEL, bound by INDEX, whose locations are in TAB;
+ * PROFILE (may be NULL: static counts only) is the kernel's, already
+ * matched to its SASS (tk_profile_load()).  A kernel without SASS gives
+ * tables of zeros.  Free with tk_cost_free(). */
+TK_API
+tk_cost *tk_cost_new(const tk_bind *index, const tk_kernel *kernel,
+                     const tk_loctab *tab, const tk_profile *profile);
+TK_API
+void tk_cost_free(tk_cost *cost);
+
+/* The metrics, static first (see above). */
+typedef enum {
+    TK_METRIC_STATIC,  /* counted from the SASS text */
+    TK_METRIC_MEASURED /* from the profile */
+} tk_metric_kind;
+
+TK_API
+size_t tk_cost_metric_count(const tk_cost *cost);
+/* "instructions", "tensor", "samples", "stall_long_sb"... */
+TK_API
+const char *tk_cost_metric_name(const tk_cost *cost, size_t metric);
+/* What a person reads: "SASS instructions", "tensor core instructions",
+ * "Warp Stall Sampling (All Samples)"... */
+TK_API
+const char *tk_cost_metric_label(const tk_cost *cost, size_t metric);
+TK_API
+tk_metric_kind tk_cost_metric_kind(const tk_cost *cost, size_t metric);
+/* The index of the metric NAME, or -1. */
+TK_API
+int tk_cost_metric_find(const tk_cost *cost, const char *name);
+/* The metric a front end shows first: "samples" when the profile has it,
+ * else "instructions". */
+TK_API
+size_t tk_cost_default_metric(const tk_cost *cost);
+/* The measured metrics that are stall reasons ("stall_*"): the breakdown
+ * a front end shows on hover.  *FIRST receives the first one's index;
+ * returns how many there are (consecutive). */
+TK_API
+size_t tk_cost_stall_metrics(const tk_cost *cost, size_t *first);
+
+/* Sums over every SASS instruction, and over those without a location. */
+TK_API
+const double *tk_cost_total(const tk_cost *cost);
+TK_API
+const double *tk_cost_no_location(const tk_cost *cost);
+
+/* One source line's values. */
+typedef struct {
+    tk_file_id file;
+    uint32_t line;
+    const double *exact;
+    const double *inclusive;
+    const double *shared;
+    /* The number of call sites its shared values are split between at
+     * most (0 when it has none). */
+    uint32_t shared_sites;
+} tk_cost_line;
+
+/* Every source line some SASS instruction's stack names, sorted by file
+ * path, then line.  *LINES is owned by the cost. */
+TK_API
+size_t tk_cost_source_lines(const tk_cost *cost, const tk_cost_line **lines);
+/* FILE:LINE's values, or NULL when no instruction names it. */
+TK_API
+const tk_cost_line *tk_cost_source_line(const tk_cost *cost, tk_file_id file,
+                                        uint32_t line);
+
+/* The values of line LINE of STAGE, or NULL when no SASS instruction is
+ * bound to it (for SASS: when it is no instruction line). */
+TK_API
+const double *tk_cost_ir_line(const tk_cost *cost, tk_stage_kind stage,
+                              uint32_t line);
+
+/* The class of SASS line LINE, or -1 when it is no instruction line. */
+TK_API
+int tk_cost_sass_class(const tk_cost *cost, uint32_t line);
+
+/* The number of instructions of helpers inlined at several call sites
+ * that the binding could not give to one of them (their values count in
+ * "shared", see above). */
+TK_API
+uint32_t tk_cost_unsplit_instructions(const tk_cost *cost);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,464 @@
+/* cost.c - tk_cost: every SASS instruction's values (static counts and,
+ * with a profile, measured ones) put on source lines and IR lines.
+ *
+ * One pass over the kernel's instructions gives each its value vector and
+ * adds it to the source lines of its stack (exact, inclusive, shared:
+ * tk_cost.h).  IR lines of the other stages are worth the sum over the
+ * instructions bound to them; outside a USE_IR_LOC capture that depends
+ * only on a line's stacks (tk_bind_stage_to_stage() looks at nothing
+ * else), so it is asked once per distinct stack set and each line keeps
+ * the index of its set's vector.
+ */
+#include "cost/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    tk_file_id file;
+    uint32_t line;
+    size_t at; /* its exact, inclusive and shared vectors in the pool */
+    uint32_t sites;
+} src_entry;
+
+typedef struct {
+    uint32_t *group; /* per line (index 0 = line 1): group + 1, 0 none */
+    uint32_t n_lines;
+} stage_cost;
+
+struct tk_cost {
+    const tk_loctab *tab;
+    size_t nm;
+    GPtrArray *names;  /* const char *, borrowed (static or the profile's) */
+    GPtrArray *labels; /* char *, owned */
+    GArray *kinds;     /* tk_metric_kind */
+    size_t def, stall_first, n_stall;
+    double *total, *noloc;
+    cost_insns insns;
+    double *ivals;     /* per instruction, nm each */
+    GArray *entries;   /* src_entry while building */
+    GArray *pool;      /* double: 3 * nm per source line */
+    GHashTable *src_index; /* position key -> index into lines + 1 */
+    tk_cost_line *lines;
+    size_t n_lines;
+    stage_cost st[TK_STAGE_COUNT];
+    GArray *groups;    /* double: nm per group */
+    uint32_t unsplit;
+};
+
+static uint64_t pos_key(tk_file_id f, uint32_t l)
+{
+    return (uint64_t)f << 32 | l;
+}
+
+/* ---- metrics ------------------------------------------------------------- */
+
+static void add_metric(tk_cost *c, const char *name, char *label,
+                       tk_metric_kind kind)
+{
+    g_ptr_array_add(c->names, (gpointer)name);
+    g_ptr_array_add(c->labels, label);
+    g_array_append_val(c->kinds, kind);
+}
+
+static void make_metrics(tk_cost *c, const tk_profile *p)
+{
+    c->names = g_ptr_array_new();
+    c->labels = g_ptr_array_new_with_free_func(g_free);
+    c->kinds = g_array_new(FALSE, FALSE, sizeof(tk_metric_kind));
+    add_metric(c, "instructions", g_strdup("SASS instructions"),
+               TK_METRIC_STATIC);
+    for (int k = 0; k < TK_SASS_CLASS_COUNT; k++)
+        add_metric(c, tk_sass_class_name((tk_sass_class)k),
+                   g_strdup_printf("%s instructions",
+                                   tk_sass_class_label((tk_sass_class)k)),
+                   TK_METRIC_STATIC);
+    size_t first_measured = c->names->len;
+    c->def = 0;
+    c->stall_first = c->n_stall = 0;
+    for (size_t m = 0; p && m < tk_profile_metric_count(p); m++) {
+        const char *name = tk_profile_metric_name(p, m);
+        add_metric(c, name, g_strdup(tk_profile_metric_label(p, m)),
+                   TK_METRIC_MEASURED);
+        if (strcmp(name, "samples") == 0)
+            c->def = first_measured + m;
+        if (g_str_has_prefix(name, "stall_")) {
+            if (!c->n_stall)
+                c->stall_first = first_measured + m;
+            if (c->stall_first + c->n_stall == first_measured + m)
+                c->n_stall++;
+        }
+    }
+    c->nm = c->names->len;
+}
+
+size_t tk_cost_metric_count(const tk_cost *c)
+{
+    return c->nm;
+}
+
+const char *tk_cost_metric_name(const tk_cost *c, size_t m)
+{
+    return m < c->nm ? c->names->pdata[m] : NULL;
+}
+
+const char *tk_cost_metric_label(const tk_cost *c, size_t m)
+{
+    return m < c->nm ? c->labels->pdata[m] : NULL;
+}
+
+tk_metric_kind tk_cost_metric_kind(const tk_cost *c, size_t m)
+{
+    return m < c->nm ? g_array_index(c->kinds, tk_metric_kind, m)
+                     : TK_METRIC_STATIC;
+}
+
+int tk_cost_metric_find(const tk_cost *c, const char *name)
+{
+    for (size_t m = 0; m < c->nm; m++)
+        if (strcmp(c->names->pdata[m], name) == 0)
+            return (int)m;
+    return -1;
+}
+
+size_t tk_cost_default_metric(const tk_cost *c)
+{
+    return c->def;
+}
+
+size_t tk_cost_stall_metrics(const tk_cost *c, size_t *first)
+{
+    *first = c->stall_first;
+    return c->n_stall;
+}
+
+/* ---- source lines ----------------------------------------------------- */
+
+static double *entry_vec(tk_cost *c, size_t idx, int which)
+{
+    src_entry *e = &g_array_index(c->entries, src_entry, idx);
+    return &g_array_index(c->pool, double, e->at + (size_t)which * c->nm);
+}
+
+static size_t entry_of(tk_cost *c, tk_file_id f, uint32_t l)
+{
+    uint64_t key = pos_key(f, l);
+    gpointer v = g_hash_table_lookup(c->src_index, &key);
+    if (v)
+        return GPOINTER_TO_SIZE(v) - 1;
+    src_entry e = {f, l, c->pool->len, 0};
+    g_array_set_size(c->pool, c->pool->len + 3 * c->nm); /* zeroed */
+    g_array_append_val(c->entries, e);
+    g_hash_table_insert(c->src_index, g_memdup2(&key, sizeof key),
+                        GSIZE_TO_POINTER(c->entries->len));
+    return c->entries->len - 1;
+}
+
+static void add_vec(double *to, const double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        to[i] += v[i];
+}
+
+/* Appends the distinct positions of stack ID to KEYS. */
+static void add_positions(const tk_loctab *tab, tk_stack_id id, GArray *keys)
+{
+    size_t n;
+    const tk_frame *fr = tk_loctab_stack_frames(tab, id, &n);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = pos_key(fr[i].file, fr[i].line);
+        gboolean seen = FALSE;
+        for (guint j = 0; j < keys->len && !seen; j++)
+            seen = g_array_index(keys, uint64_t, j) == k;
+        if (!seen)
+            g_array_append_val(keys, k);
+    }
+}
+
+static gboolean stack_has(const tk_loctab *tab, tk_stack_id id, uint64_t key)
+{
+    size_t n;
+    const tk_frame *fr = tk_loctab_stack_frames(tab, id, &n);
+    for (size_t i = 0; i < n; i++)
+        if (pos_key(fr[i].file, fr[i].line) == key)
+            return TRUE;
+    return FALSE;
+}
+
+/* Puts instruction I (SASS line LINE, values V) on its source lines. */
+static void attribute(tk_cost *c, const tk_bind *ix, const cost_callsites *cs,
+                      uint32_t line, const double *v, GArray *keys,
+                      GArray *some)
+{
+    const tk_stack_id *ids;
+    size_t n = tk_bind_line_stacks(ix, TK_STAGE_SASS, line, &ids);
+    if (n == 0) {
+        add_vec(c->noloc, v, c->nm);
+        return;
+    }
+    size_t nfr;
+    const tk_frame *fr = tk_loctab_stack_frames(c->tab, ids[0], &nfr);
+    add_vec(entry_vec(c, entry_of(c, fr[0].file, fr[0].line), 0), v, c->nm);
+
+    g_array_set_size(keys, 0);
+    for (size_t i = 0; i < n; i++)
+        add_positions(c->tab, ids[i], keys);
+    const tk_stack_id *cand;
+    size_t nc = cost_callsites_of(cs, line, &cand);
+    g_array_set_size(some, 0);
+    if (nc) {
+        /* A position of every candidate is certain; of some, shared. */
+        for (size_t k = 0; k < nc; k++)
+            add_positions(c->tab, cand[k], some);
+        guint w = 0;
+        for (guint j = 0; j < some->len; j++) {
+            uint64_t key = g_array_index(some, uint64_t, j);
+            gboolean all = TRUE;
+            for (size_t k = 0; k < nc && all; k++)
+                all = stack_has(c->tab, cand[k], key);
+            gboolean known = FALSE;
+            for (guint q = 0; q < keys->len && !known; q++)
+                known = g_array_index(keys, uint64_t, q) == key;
+            if (all && !known)
+                g_array_append_val(keys, key);
+            else if (!all)
+                g_array_index(some, uint64_t, w++) = key;
+        }
+        g_array_set_size(some, w);
+        c->unsplit++;
+    }
+    for (guint j = 0; j < keys->len; j++) {
+        uint64_t key = g_array_index(keys, uint64_t, j);
+        size_t e = entry_of(c, (tk_file_id)(key >> 32), (uint32_t)key);
+        add_vec(entry_vec(c, e, 1), v, c->nm);
+    }
+    for (guint j = 0; j < some->len; j++) {
+        uint64_t key = g_array_index(some, uint64_t, j);
+        size_t e = entry_of(c, (tk_file_id)(key >> 32), (uint32_t)key);
+        add_vec(entry_vec(c, e, 2), v, c->nm);
+        src_entry *se = &g_array_index(c->entries, src_entry, e);
+        if (se->sites < nc)
+            se->sites = (uint32_t)nc;
+    }
+}
+
+static gint cmp_line(gconstpointer a, gconstpointer b, gpointer tab)
+{
+    const tk_cost_line *x = a, *y = b;
+    if (x->file != y->file)
+        return strcmp(tk_loctab_file_path(tab, x->file),
+                      tk_loctab_file_path(tab, y->file));
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+static void finish_lines(tk_cost *c)
+{
+    c->n_lines = c->entries->len;
+    c->lines = g_new0(tk_cost_line, c->n_lines ? c->n_lines : 1);
+    for (size_t i = 0; i < c->n_lines; i++) {
+        src_entry *e = &g_array_index(c->entries, src_entry, i);
+        tk_cost_line *l = &c->lines[i];
+        l->file = e->file;
+        l->line = e->line;
+        l->exact = &g_array_index(c->pool, double, e->at);
+        l->inclusive = l->exact + c->nm;
+        l->shared = l->exact + 2 * c->nm;
+        l->shared_sites = e->sites;
+    }
+    g_qsort_with_data(c->lines, (gint)c->n_lines, sizeof(tk_cost_line),
+                      cmp_line, (gpointer)c->tab);
+    g_hash_table_remove_all(c->src_index);
+    for (size_t i = 0; i < c->n_lines; i++) {
+        uint64_t key = pos_key(c->lines[i].file, c->lines[i].line);
+        g_hash_table_insert(c->src_index, g_memdup2(&key, sizeof key),
+                            GSIZE_TO_POINTER(i + 1));
+    }
+}
+
+/* ---- IR lines ------------------------------------------------------------- */
+
+/* The instruction index of SASS line LINE, or -1. */
+static ptrdiff_t insn_at(const tk_cost *c, uint32_t line)
+{
+    size_t lo = 0, hi = c->insns.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->insns.line[mid] < line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->insns.n && c->insns.line[lo] == line ? (ptrdiff_t)lo : -1;
+}
+
+/* A new group: the sum of the instructions among LINES (SASS lines).
+ * Returns its index + 1, or 0 when no line is an instruction. */
+static uint32_t make_group(tk_cost *c, const uint32_t *lines, size_t n)
+{
+    double *sum = NULL;
+    for (size_t i = 0; i < n; i++) {
+        ptrdiff_t k = insn_at(c, lines[i]);
+        if (k < 0)
+            continue;
+        if (!sum) {
+            g_array_set_size(c->groups, c->groups->len + c->nm);
+            sum = &g_array_index(c->groups, double, c->groups->len - c->nm);
+        }
+        add_vec(sum, c->ivals + (size_t)k * c->nm, c->nm);
+    }
+    return sum ? (uint32_t)(c->groups->len / c->nm) : 0;
+}
+
+static void build_stage(tk_cost *c, const tk_bind *ix, const tk_stage *st,
+                        tk_stage_kind kind)
+{
+    stage_cost *s = &c->st[kind];
+    s->n_lines = tk_stage_line_count(st);
+    s->group = g_new0(uint32_t, (size_t)s->n_lines + 1);
+    gboolean by_line = tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN;
+    GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                              NULL);
+    GString *key = g_string_new(NULL);
+    for (uint32_t l = 1; l <= s->n_lines; l++) {
+        const tk_stack_id *ids;
+        size_t n = tk_bind_line_stacks(ix, kind, l, &ids);
+        if (!n && !by_line)
+            continue;
+        g_string_truncate(key, 0);
+        for (size_t i = 0; i < n && !by_line; i++)
+            g_string_append_printf(key, "%u,", ids[i]);
+        gpointer hit;
+        if (!by_line &&
+            g_hash_table_lookup_extended(cache, key->str, NULL, &hit)) {
+            s->group[l - 1] = GPOINTER_TO_UINT(hit);
+            continue;
+        }
+        uint32_t *lines = NULL;
+        size_t nl = tk_bind_stage_to_stage(ix, kind, l, TK_STAGE_SASS, &lines);
+        uint32_t g = make_group(c, lines, nl);
+        free(lines);
+        s->group[l - 1] = g;
+        if (!by_line)
+            g_hash_table_insert(cache, g_strdup(key->str), GUINT_TO_POINTER(g));
+    }
+    g_string_free(key, TRUE);
+    g_hash_table_destroy(cache);
+}
+
+/* ---- build ----------------------------------------------------------------- */
+
+tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
+                     const tk_loctab *tab, const tk_profile *p)
+{
+    tk_cost *c = g_new0(tk_cost, 1);
+    c->tab = tab;
+    make_metrics(c, p);
+    c->total = g_new0(double, c->nm);
+    c->noloc = g_new0(double, c->nm);
+    c->entries = g_array_new(FALSE, FALSE, sizeof(src_entry));
+    c->pool = g_array_new(FALSE, TRUE, sizeof(double));
+    c->groups = g_array_new(FALSE, TRUE, sizeof(double));
+    c->src_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                         NULL);
+    const tk_stage *sass = tk_kernel_stage(k, TK_STAGE_SASS);
+    cost_insns_read(sass, tk_kernel_name(k), &c->insns);
+    size_t n_static = 1 + TK_SASS_CLASS_COUNT;
+    c->ivals = g_new0(double, c->insns.n * c->nm + 1);
+    cost_callsites *cs = cost_callsites_new(ix, k, tab);
+    GArray *keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    GArray *some = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (size_t i = 0; i < c->insns.n; i++) {
+        double *v = c->ivals + i * c->nm;
+        v[0] = 1;
+        v[1 + c->insns.cls[i]] = 1;
+        const double *pv = p ? tk_profile_line_values(p, c->insns.line[i])
+                             : NULL;
+        if (pv)
+            memcpy(v + n_static, pv, (c->nm - n_static) * sizeof *v);
+        add_vec(c->total, v, c->nm);
+        attribute(c, ix, cs, c->insns.line[i], v, keys, some);
+    }
+    g_array_free(keys, TRUE);
+    g_array_free(some, TRUE);
+    cost_callsites_free(cs);
+    finish_lines(c);
+    for (int t = 0; t < TK_STAGE_COUNT; t++) {
+        const tk_stage *st = tk_kernel_stage(k, (tk_stage_kind)t);
+        if (st && t != TK_STAGE_SASS && sass)
+            build_stage(c, ix, st, (tk_stage_kind)t);
+    }
+    return c;
+}
+
+void tk_cost_free(tk_cost *c)
+{
+    if (!c)
+        return;
+    g_ptr_array_free(c->names, TRUE);
+    g_ptr_array_free(c->labels, TRUE);
+    g_array_free(c->kinds, TRUE);
+    g_free(c->total);
+    g_free(c->noloc);
+    cost_insns_clear(&c->insns);
+    g_free(c->ivals);
+    g_array_free(c->entries, TRUE);
+    g_array_free(c->pool, TRUE);
+    g_hash_table_destroy(c->src_index);
+    g_free(c->lines);
+    for (int t = 0; t < TK_STAGE_COUNT; t++)
+        g_free(c->st[t].group);
+    g_array_free(c->groups, TRUE);
+    g_free(c);
+}
+
+/* ---- queries ------------------------------------------------------------- */
+
+const double *tk_cost_total(const tk_cost *c)
+{
+    return c->total;
+}
+
+const double *tk_cost_no_location(const tk_cost *c)
+{
+    return c->noloc;
+}
+
+size_t tk_cost_source_lines(const tk_cost *c, const tk_cost_line **lines)
+{
+    *lines = c->lines;
+    return c->n_lines;
+}
+
+const tk_cost_line *tk_cost_source_line(const tk_cost *c, tk_file_id f,
+                                        uint32_t l)
+{
+    uint64_t key = pos_key(f, l);
+    gpointer v = g_hash_table_lookup(c->src_index, &key);
+    return v ? &c->lines[GPOINTER_TO_SIZE(v) - 1] : NULL;
+}
+
+const double *tk_cost_ir_line(const tk_cost *c, tk_stage_kind stage,
+                              uint32_t line)
+{
+    if (stage == TK_STAGE_SASS) {
+        ptrdiff_t k = insn_at(c, line);
+        return k < 0 ? NULL : c->ivals + (size_t)k * c->nm;
+    }
+    if (stage >= TK_STAGE_COUNT || !c->st[stage].group || line == 0 ||
+        line > c->st[stage].n_lines)
+        return NULL;
+    uint32_t g = c->st[stage].group[line - 1];
+    return g ? &g_array_index(c->groups, double, (size_t)(g - 1) * c->nm)
+             : NULL;
+}
+
+int tk_cost_sass_class(const tk_cost *c, uint32_t line)
+{
+    ptrdiff_t k = insn_at(c, line);
+    return k < 0 ? -1 : c->insns.cls[k];
+}
+
+uint32_t tk_cost_unsplit_instructions(const tk_cost *c)
+{
+    return c->unsplit;
+}

@@ -1,0 +1,92 @@
+/* internal.h - what the files of cost/ share (internal).
+ *
+ * sass_class.c   SASS lines read, the opcode -> class table
+ * kernel_sass.c  a kernel's SASS instructions: line, offset, opcode
+ * profile.c      tk_profile: the table, its file in a bundle, matching
+ * ncu_csv.c      Nsight Compute's source page export read
+ * callsites.c    the call sites of a SASS line the binding cannot tell
+ * cost.c         tk_cost: the tables per source line and IR line
+ */
+#ifndef TKDUMP_COST_INTERNAL_H
+#define TKDUMP_COST_INTERNAL_H
+
+#include <glib.h>
+
+#include "tkdump/tk_bind.h"
+#include "tkdump/tk_cost.h"
+#include "tkdump/tk_profile.h"
+
+/* ---- sass_class.c ---- */
+
+/* The opcode (with its modifiers) of the instruction text at P..END, after
+ * an optional dual-issue "{" and predicate ("@!P0").  Returns 1 and sets
+ * *OP, *OP_LEN, or 0 when there is none. */
+int cost_sass_opcode(const char *p, const char *end, const char **op,
+                     size_t *op_len);
+
+/* Whether the table names OPCODE's mnemonic (for the tests: which opcodes
+ * of a capture fall to "other" only because the table lacks them). */
+int cost_sass_class_known(const char *op, size_t len);
+/* Whether the table is in strcmp order, and its number of opcodes (for the
+ * tests). */
+int cost_sass_table_sorted(void);
+size_t cost_sass_table_count(void);
+
+/* ---- kernel_sass.c ---- */
+
+/* The instructions of a kernel's SASS, in the order of its lines: those of
+ * its own function (the ".text.NAME" section when the file names it, else
+ * every instruction line). */
+typedef struct {
+    uint32_t *line;    /* SASS line of each instruction */
+    uint32_t *offset;  /* its byte offset */
+    uint32_t *op;      /* offset of its opcode in the line */
+    uint16_t *op_len;
+    uint8_t *cls;      /* tk_sass_class */
+    size_t n;
+} cost_insns;
+
+/* Reads the instructions of STAGE (a SASS stage) for the kernel NAME. */
+void cost_insns_read(const tk_stage *stage, const char *name, cost_insns *out);
+void cost_insns_clear(cost_insns *in);
+
+/* ---- profile.c ---- */
+
+/* An empty profile (no metric, no row) of KERNEL as TOOL named it. */
+tk_profile *cost_profile_new(const char *tool, const char *from,
+                             const char *kernel);
+/* Metrics are added before any row. */
+void cost_profile_add_metric(tk_profile *p, const char *name,
+                             const char *label);
+/* A row: the instruction at OFFSET with opcode OP (OP_LEN bytes) and one
+ * value per metric. */
+void cost_profile_add_row(tk_profile *p, uint32_t offset, const char *op,
+                          size_t op_len, const double *values);
+tk_profile *cost_profile_copy(const tk_profile *p);
+/* Why P's rows are not the SASS instructions of KERNEL (caller frees), or
+ * NULL when they are. */
+char *cost_profile_mismatch(const tk_profile *p, const tk_kernel *kernel);
+/* Matches P to KERNEL (its rows to the kernel's SASS lines).  Returns 0,
+ * or -1 with *WHY set (caller frees). */
+int cost_profile_match(tk_profile *p, const tk_kernel *kernel, char **why);
+/* The text of P's file in a bundle (caller frees); *LEN its length. */
+char *cost_profile_serialize(const tk_profile *p, size_t *len);
+
+/* ---- callsites.c ---- */
+
+/* Per SASS line that the binding leaves with one frame although the PTX
+ * shows that frame under several callers: those callers' stacks (whole,
+ * innermost frame first).  Issue 12 moves this question into the binding
+ * index; until then it is asked here, in this one place. */
+typedef struct cost_callsites cost_callsites;
+
+cost_callsites *cost_callsites_new(const tk_bind *index,
+                                   const tk_kernel *kernel,
+                                   const tk_loctab *tab);
+void cost_callsites_free(cost_callsites *cs);
+/* The candidate stacks of SASS line LINE; 0 when the binding's own stack
+ * is the whole answer. */
+size_t cost_callsites_of(const cost_callsites *cs, uint32_t line,
+                         const tk_stack_id **stacks);
+
+#endif

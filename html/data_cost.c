@@ -1,0 +1,156 @@
+/* data_cost.c - a kernel's cost tables (tk_cost.h) as the report's data:
+ * data/ID/cost.js, loaded by assets/cost.js for the heat gutter and the
+ * hot lines panel.
+ *
+ *   {"metrics": [[name, label, "static"|"measured"], ...],
+ *    "def": default metric, "stall": [first, count],
+ *    "total": V, "noloc": V, "unsplit": n, "tool": "ncu" | null,
+ *    "src": [[file, line, exact V, inclusive V, shared V, sites], ...],
+ *    "stages": {"ttgir": {"line": [group + 1 or 0, per line],
+ *                          "groups": [V, ...]}, ...}}
+ *
+ * V is one number per metric, in the metrics' order, its trailing zeros
+ * left out (most lines have no tensor, TMA or stall values).  An IR line
+ * points at the vector of its distinct set of SASS lines: the browser only
+ * looks numbers up.  Written compressed, like the bindings.
+ */
+#include <string.h>
+
+#include "report.h"
+#include "tkdump/tk_cost.h"
+#include "tkdump/tk_profile.h"
+
+static void write_number(jw *w, double v)
+{
+    if (v == (double)(int64_t)v)
+        jw_int(w, (int64_t)v);
+    else {
+        char buf[32];
+        g_ascii_formatd(buf, sizeof buf, "%.6g", v);
+        GString *g = g_string_new(buf);
+        jw_raw(w, g);
+        g_string_free(g, TRUE);
+    }
+}
+
+static void write_vec(jw *w, const double *v, size_t n)
+{
+    while (n && v[n - 1] == 0)
+        n--;
+    jw_arr(w);
+    for (size_t i = 0; i < n; i++)
+        write_number(w, v[i]);
+    jw_arr_end(w);
+}
+
+/* Line -> vector index of STAGE: the vectors are deduplicated by their
+ * pointer (tk_cost_ir_line() hands out one per distinct SASS line set). */
+static void write_stage(jw *w, const tk_cost *c, tk_stage_kind kind,
+                        uint32_t n_lines, size_t nm)
+{
+    GHashTable *idx = g_hash_table_new(g_direct_hash, g_direct_equal);
+    GPtrArray *order = g_ptr_array_new();
+    jw_obj(w);
+    jw_key(w, "line");
+    jw_arr(w);
+    for (uint32_t l = 1; l <= n_lines; l++) {
+        const double *v = tk_cost_ir_line(c, kind, l);
+        if (!v) {
+            jw_int(w, 0);
+            continue;
+        }
+        gpointer g = g_hash_table_lookup(idx, v);
+        if (!g) {
+            g_ptr_array_add(order, (gpointer)v);
+            g = GUINT_TO_POINTER(order->len);
+            g_hash_table_insert(idx, (gpointer)v, g);
+        }
+        jw_int(w, GPOINTER_TO_UINT(g));
+    }
+    jw_arr_end(w);
+    jw_key(w, "groups");
+    jw_arr(w);
+    for (guint i = 0; i < order->len; i++)
+        write_vec(w, order->pdata[i], nm);
+    jw_arr_end(w);
+    jw_obj_end(w);
+    g_ptr_array_free(order, TRUE);
+    g_hash_table_destroy(idx);
+}
+
+int tk_report_cost_data(tk_report *r, tk_report_kernel *rk, const tk_bind *ix)
+{
+    const tk_kernel *k = rk->kernel;
+    if (!tk_kernel_stage(k, TK_STAGE_SASS))
+        return 0;
+    tk_loctab *tab = tk_bundle_loctab(r->bundle);
+    tk_profile *p = tk_profile_load(k, r->diags);
+    tk_cost *c = tk_cost_new(ix, k, tab, p);
+    size_t nm = tk_cost_metric_count(c);
+    GString *g = g_string_new(NULL);
+    jw w;
+    jw_init(&w, g);
+    jw_obj(&w);
+    jw_key(&w, "metrics");
+    jw_arr(&w);
+    for (size_t m = 0; m < nm; m++) {
+        jw_arr(&w);
+        jw_str(&w, tk_cost_metric_name(c, m));
+        jw_str(&w, tk_cost_metric_label(c, m));
+        jw_str(&w, tk_cost_metric_kind(c, m) == TK_METRIC_MEASURED ? "measured"
+                                                                   : "static");
+        jw_arr_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_key(&w, "def");
+    jw_int(&w, (int64_t)tk_cost_default_metric(c));
+    size_t first, ns = tk_cost_stall_metrics(c, &first);
+    jw_key(&w, "stall");
+    jw_arr(&w);
+    jw_int(&w, (int64_t)first);
+    jw_int(&w, (int64_t)ns);
+    jw_arr_end(&w);
+    jw_key(&w, "total");
+    write_vec(&w, tk_cost_total(c), nm);
+    jw_key(&w, "noloc");
+    write_vec(&w, tk_cost_no_location(c), nm);
+    jw_key(&w, "unsplit");
+    jw_int(&w, tk_cost_unsplit_instructions(c));
+    jw_key(&w, "tool");
+    jw_str(&w, p ? tk_profile_tool(p) : NULL);
+    jw_key(&w, "src");
+    jw_arr(&w);
+    const tk_cost_line *lines;
+    size_t n = tk_cost_source_lines(c, &lines);
+    for (size_t i = 0; i < n; i++) {
+        jw_arr(&w);
+        jw_int(&w, lines[i].file);
+        jw_int(&w, lines[i].line);
+        write_vec(&w, lines[i].exact, nm);
+        write_vec(&w, lines[i].inclusive, nm);
+        write_vec(&w, lines[i].shared, nm);
+        jw_int(&w, lines[i].shared_sites);
+        jw_arr_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_key(&w, "stages");
+    jw_obj(&w);
+    for (int t = 0; t < TK_STAGE_COUNT; t++) {
+        const tk_stage *st = tk_kernel_stage(k, (tk_stage_kind)t);
+        if (!st)
+            continue;
+        jw_key(&w, tk_stage_kind_name((tk_stage_kind)t));
+        write_stage(&w, c, (tk_stage_kind)t, tk_stage_line_count(st), nm);
+    }
+    jw_obj_end(&w);
+    jw_obj_end(&w);
+    char rel[64], key[64];
+    g_snprintf(rel, sizeof rel, "data/%s/cost.js", rk->id);
+    g_snprintf(key, sizeof key, "%s/cost", rk->id);
+    int rc = tk_report_put_z(r, rel, key, g); /* taken */
+    tk_cost_free(c);
+    tk_profile_free(p);
+    if (rc == 0)
+        rk->cost = TRUE;
+    return rc;
+}

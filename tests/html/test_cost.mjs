@@ -1,0 +1,164 @@
+// test_cost.mjs - the report's heat gutter and hot lines panel in Chromium,
+// on the profiled sample bundle (sample_dumps/matmul_profile): the numbers
+// the page shows are the ones `tkview hot --json` prints (both come from
+// libtkdump's tk_cost.h; tests/e2e/test_cost_cli.py checks those against
+// the Nsight Compute export by an independent reading).  Prints TAP.
+//
+// Usage: node test_cost.mjs TKVIEW BUILD_DIR PLAYWRIGHT_CORE_INDEX
+//   TK_TEST_SAMPLES names sample_dumps.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { clickLine, launch, open as openPage } from './browser.mjs';
+
+const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
+const TKVIEW = path.resolve(TKVIEW_ARG);
+const SAMPLES = process.env.TK_TEST_SAMPLES;
+const ART = path.join(BUILD, 'artefacts');
+const results = [];
+async function test(name, fn) {
+  try {
+    await fn();
+    results.push([name, null]);
+    console.log('ok ' + results.length + ' - ' + name);
+  } catch (e) {
+    results.push([name, e]);
+    console.log('not ok ' + results.length + ' - ' + name);
+    for (const l of String(e && e.stack ? e.stack : e).split('\n')) console.log('#   ' + l);
+  }
+}
+function assert(c, msg) {
+  if (!c) throw new Error('assertion failed: ' + msg);
+}
+function eq(a, b, msg) {
+  const ja = JSON.stringify(a), jb = JSON.stringify(b);
+  if (ja !== jb) throw new Error((msg || 'not equal') + ': got ' + ja + ', want ' + jb);
+}
+function tkview(...args) {
+  const p = spawnSync(TKVIEW, args, { encoding: 'utf8' });
+  if (p.status !== 0) throw new Error('tkview ' + args.join(' ') + ': ' + p.stderr);
+  return p.stdout;
+}
+
+const MP = path.join(SAMPLES, 'matmul_profile');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tkview-cost-'));
+const out = path.join(tmp, 'report');
+tkview('--html', out, MP, '--quiet');
+const pageFile = fs.readdirSync(out).find((f) => /^k001-.*\.html$/.test(f));
+const hot = JSON.parse(tkview('hot', MP, '--json', '--top', '0', '--inclusive')).kernels[0];
+const byLine = new Map(hot.lines.filter((l) => l.file.endsWith('/matmul_profile.py')).map((l) => [l.line, l]));
+
+const browser = await launch(PW);
+const page = await openPage(browser, pathToFileURL(path.join(out, pageFile)).href);
+await page.waitForSelector('body[data-ready="1"]', { timeout: 15000 });
+
+/* The heat cell of line N of PANE as drawn: [text, title]. */
+async function heatOf(pane, n) {
+  await page.evaluate(([pane, n]) => {
+    document.querySelector(`#${pane} .code`).scrollTop = Math.max(0, (n - 10) * 18);
+  }, [pane, n]);
+  await page.waitForSelector(`#${pane} .ln[data-n="${n}"] .heat`);
+  return page.$eval(`#${pane} .ln[data-n="${n}"] .heat`, (e) => [e.textContent, e.title]);
+}
+
+await test('source heat: every line as tkview hot says', async () => {
+  // default metric with a profile: samples; the source pane asks "and what
+  // it called": the inclusive value, titled with exact and inclusive
+  const [text, title] = await heatOf('src-pane', 54);
+  eq(text, '10.9k', 'line 54 (acc = tl.dot(a, b, acc))');
+  assert(title.startsWith('samples: exact 10874 (26.9% of 40471)'), title);
+  assert(title.includes('inclusive 10874') && title.includes('stalls: mio 4186'), title);
+  assert(title.includes('SASS: tensor 6, barrier 2, alu 25'), title);
+  for (const [line, l] of byLine) {
+    const [t, ti] = await heatOf('src-pane', line);
+    assert(ti.includes('exact ' + l.exact + ' ') || ti.includes('exact ' + l.exact + '\n') || ti.includes('exact ' + l.exact + ' ('), 'line ' + line + ': ' + ti);
+    assert(ti.includes('inclusive ' + l.inclusive + ' '), 'line ' + line + ': ' + ti);
+    if (l.shared) assert(ti.includes('shared ' + l.shared + ' by ' + l.shared_sites + ' call sites'), 'line ' + line + ': ' + ti);
+    assert(t !== '' || (!l.inclusive && l.shared), 'line ' + line + ' has a value');
+  }
+  // leaky_relu's line 34 is inlined at line 57: its samples are 57's
+  // inclusive ones only
+  eq((await heatOf('src-pane', 57))[0], '829');
+  await page.click('#mode-exact');
+  eq((await heatOf('src-pane', 57))[0], '', 'line 57 has no code of its own');
+  eq((await heatOf('src-pane', 34))[0], '829');
+  await page.click('#mode-called');
+});
+
+await test('IR heat: a TTGIR line is worth the SASS bound to it', async () => {
+  const ttgir = fs.readFileSync(path.join(MP, 'matmul_pipelined-bc33df85', 'matmul_pipelined.ttgir'), 'utf8').split('\n');
+  const dot = ttgir.findIndex((l) => l.includes('ttng.warp_group_dot ')) + 1;
+  assert(dot > 0, 'a warp_group_dot line');
+  const [, title] = await heatOf('ir-pane', dot);
+  const m = /^samples: (\d+)/.exec(title);
+  assert(m, title);
+  const bound = JSON.parse(tkview('bind', MP, '--ir', 'ttgir:' + dot, '--json')).stages.sass.map((l) => l.line);
+  const sum = await page.evaluate((ls) => {
+    const cost = TK.use('cost');
+    return ls.reduce((s, l) => {
+      const h = cost.irHeat('sass', l);
+      return s + (h ? +/^samples: (\d+)/.exec(h.title)[1] : 0);
+    }, 0);
+  }, bound);
+  eq(+m[1], sum, 'TTGIR line ' + dot + ' against its ' + bound.length + ' SASS lines');
+  assert(title.includes('tensor'), title);
+});
+
+await test('metric menu: tensor core instructions', async () => {
+  const idx = await page.$eval('#cost-metric', (s) => [...s.options].find((o) => o.textContent === 'tensor').value);
+  await page.selectOption('#cost-metric', idx);
+  eq((await heatOf('src-pane', 54))[0], '6', 'line 54 became 6 HGMMA');
+  eq((await heatOf('src-pane', 52))[0], '', 'the load of a has none');
+  await page.selectOption('#cost-metric', String(hot.metric === 'samples' ? await page.$eval('#cost-metric', (s) => [...s.options].find((o) => o.textContent === 'samples').value) : 0));
+  eq((await heatOf('src-pane', 54))[0], '10.9k');
+});
+
+await test('hot lines panel: sorted, and a row selects its line', async () => {
+  await page.click('#toggle-hot');
+  await page.waitForSelector('#hot-table tr[data-line]');
+  const rows = async () => page.$$eval('#hot-table tr[data-line]', (rs) => rs.map((r) => [...r.children].map((c) => c.textContent)));
+  let r = await rows();
+  eq(r[0].slice(0, 4), ['matmul_profile.py:54', '10874', '10874', ''], 'first row');
+  eq(r[1].slice(0, 2), ['matmul_profile.py:52', '8505']);
+  eq(r.length, hot.source_lines, 'every line with a value');
+  await page.click('#hot-table th[data-key="shared"]');
+  r = await rows();
+  eq(r[0][3], '148', 'tl.cdiv is shared by its three call sites');
+  await page.click('#hot-table th[data-key="shared"]');
+  r = await rows();
+  eq(r[0][3], '', 'ascending: no shared first');
+  await page.click('#hot-table th[data-key="exact"]');
+  await page.click('#hot-table tr[data-line="52"]');
+  const sel = await page.evaluate(() => TK.use('panes').inspect().sel);
+  eq([sel.pane, sel.line], ['src', 52], 'the row selected source line 52');
+  await page.selectOption('#hot-scope', 'sass');
+  await page.waitForSelector('#hot-table tr[data-line]');
+  r = await rows();
+  // matmul_pipelined.sass_gi:1078, /*2bf0*/ @!PT LDS RZ, [RZ] ; with 6252
+  // samples (ncu/README.md: the hottest instruction)
+  eq(r[0].slice(0, 2), ['1078', '6252']);
+  await page.click('#hot-table tr[data-line="1078"]');
+  const s2 = await page.evaluate(() => TK.use('panes').inspect());
+  eq([s2.stage, s2.sel.pane, s2.sel.line], ['sass', 'ir', 1078]);
+  fs.mkdirSync(ART, { recursive: true });
+  await page.screenshot({ path: path.join(ART, 'cost-hot.png') });
+  eq(page.problems, [], 'no script error, no request out of file://');
+});
+
+await test('a kernel without SASS has no cost controls', async () => {
+  const o2 = path.join(tmp, 'mlir');
+  tkview('--html', o2, path.join(SAMPLES, 'add_sum_mlir'), '--quiet');
+  const f = fs.readdirSync(o2).find((x) => /^k001-.*\.html$/.test(x));
+  const p2 = await openPage(browser, pathToFileURL(path.join(o2, f)).href);
+  await p2.waitForSelector('body[data-ready="1"]', { timeout: 15000 });
+  eq(await p2.$$eval('#cost-metric', (e) => e.length), 0);
+  eq(await p2.$$eval('.ln .heat', (e) => e.length), 0);
+  eq(p2.problems, []);
+});
+
+await browser.close();
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log('1..' + results.length);
+process.exit(results.every(([, e]) => !e) ? 0 : 1);
