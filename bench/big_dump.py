@@ -14,6 +14,7 @@ same pass dump files, timed in the same turns:
   diff-in   tkview diff CAPTURE --pass N   (ConvertTritonGPUToLLVM: makes the
                                             big dump from a small TTGIR one)
   diff-out  tkview diff CAPTURE --pass N+1 (Canonicalizer: folds it away)
+  diff-json tkview diff CAPTURE --pass N --json
   history   tkview history CAPTURE --source vector_add.py:16
   html      tkview --html OUT CAPTURE
   viewer    tkview-viewer --bench CAPTURE  (pass mode included; under
@@ -89,6 +90,7 @@ def main():
             'passes': [tkview, 'passes', capture],
             'diff-in': [tkview, 'diff', capture, '--pass', str(n), '--color=never'],
             'diff-out': [tkview, 'diff', capture, '--pass', str(n + 1), '--color=never'],
+            'diff-json': [tkview, 'diff', capture, '--pass', str(n), '--json'],
             'history': [tkview, 'history', capture, '--source', 'vector_add.py:16'],
             'html': [tkview, '--html', report, capture, '--force'],
         }
