@@ -60,12 +60,33 @@ typedef struct {
 
 #define GZ_CURSORS 4
 
+/* Text read back is kept in blocks: the timeline reads a text more than
+ * once (normalized as it streams by, its locations, then the lines a front
+ * end shows), and each read that a cursor cannot go on to restarts
+ * inflating up to GZ_SPAN before it.  All gzip files of the process share
+ * one budget of GZ_CACHE_BYTES of blocks (a bundle has a file or two per
+ * kernel): a capture's usual text (a few MB) is inflated about once, and a
+ * 2 GB one costs no more memory than that. */
+#define GZ_BLOCK ((size_t)256 << 10)
+#define GZ_BLOCKS 64                          /* per file, at most */
+#define GZ_CACHE_BYTES ((gssize)32 << 20)     /* all files together */
+static gssize gz_cache_bytes;                 /* atomic: what they hold */
+
+typedef struct {
+    unsigned char *data; /* GZ_BLOCK bytes, NULL when not allocated */
+    uint64_t idx;        /* text offset / GZ_BLOCK */
+    size_t len;          /* GZ_BLOCK, less for the last block */
+    uint64_t used;       /* when it was last read from */
+    int valid;
+} gz_block;
+
 struct passes_gz {
     int fd;
     GMutex lock;
     gz_cursor cur[GZ_CURSORS];
     gz_cursor *c;        /* the one being read */
     uint64_t clock;
+    gz_block blocks[GZ_BLOCKS];
 
     /* The indexing pass. */
     int recording;
@@ -130,6 +151,11 @@ void passes_gz_free(passes_gz *g)
         end_stream(g);
         g_free(g->c->in);
     }
+    for (int i = 0; i < GZ_BLOCKS; i++)
+        if (g->blocks[i].data) {
+            g_free(g->blocks[i].data);
+            g_atomic_pointer_add(&gz_cache_bytes, -(gssize)GZ_BLOCK);
+        }
     for (guint i = 0; i < g->points->len; i++)
         g_free(g_array_index(g->points, gz_point, i).window);
     g_array_free(g->points, TRUE);
@@ -354,13 +380,10 @@ static int seek(passes_gz *g, uint64_t off)
     return 0;
 }
 
-int64_t passes_gz_pread(passes_gz *g, uint64_t off, char *buf, size_t n)
+/* N bytes of text at OFF (within the text) inflated into BUF; G->lock
+ * held.  Returns N, or -1. */
+static int64_t read_direct(passes_gz *g, uint64_t off, char *buf, size_t n)
 {
-    if (off >= g->size || n == 0)
-        return 0;
-    if (n > g->size - off)
-        n = (size_t)(g->size - off);
-    g_mutex_lock(&g->lock);
     int64_t rc = 0;
     /* Go on from the cursor nearest before OFF when it is near enough;
      * else restart the one least recently used. */
@@ -388,6 +411,79 @@ int64_t passes_gz_pread(passes_gz *g, uint64_t off, char *buf, size_t n)
     }
     if (rc < 0)
         end_stream(g);
-    g_mutex_unlock(&g->lock);
     return rc;
+}
+
+/* The block of text IDX, from the cache or inflated into it; NULL when
+ * the text cannot be read or no block can be had (then read directly). */
+static gz_block *block_of(passes_gz *g, uint64_t idx, int *failed)
+{
+    gz_block *free_slot = NULL, *old = NULL;
+    for (int i = 0; i < GZ_BLOCKS; i++) {
+        gz_block *b = &g->blocks[i];
+        if (b->valid && b->idx == idx)
+            return b;
+        if (!b->data) {
+            if (!free_slot)
+                free_slot = b;
+        } else if (!old || b->used < old->used)
+            old = b;
+    }
+    gz_block *b = NULL;
+    /* A new block while the process's budget allows, else this file's
+     * least recently used one. */
+    if (free_slot && g_atomic_pointer_add(&gz_cache_bytes, (gssize)GZ_BLOCK) + (gssize)GZ_BLOCK <=
+                         GZ_CACHE_BYTES) {
+        free_slot->data = g_malloc(GZ_BLOCK);
+        b = free_slot;
+    } else {
+        if (free_slot)
+            g_atomic_pointer_add(&gz_cache_bytes, -(gssize)GZ_BLOCK);
+        b = old;
+    }
+    if (!b)
+        return NULL;
+    uint64_t start = idx * GZ_BLOCK;
+    size_t len = (size_t)MIN((uint64_t)GZ_BLOCK, g->size - start);
+    b->valid = 0;
+    if (read_direct(g, start, (char *)b->data, len) != (int64_t)len) {
+        *failed = 1;
+        return NULL;
+    }
+    b->valid = 1;
+    b->idx = idx;
+    b->len = len;
+    return b;
+}
+
+int64_t passes_gz_pread(passes_gz *g, uint64_t off, char *buf, size_t n)
+{
+    if (off >= g->size || n == 0)
+        return 0;
+    if (n > g->size - off)
+        n = (size_t)(g->size - off);
+    g_mutex_lock(&g->lock);
+    size_t done = 0;
+    int failed = 0;
+    while (done < n && !failed) {
+        uint64_t at = off + done;
+        gz_block *b = block_of(g, at / GZ_BLOCK, &failed);
+        if (failed)
+            break;
+        if (!b) {
+            /* no block to be had: the rest straight from the stream */
+            if (read_direct(g, at, buf + done, n - done) != (int64_t)(n - done))
+                failed = 1;
+            else
+                done = n;
+            break;
+        }
+        b->used = ++g->clock;
+        size_t in = (size_t)(at - b->idx * GZ_BLOCK);
+        size_t take = MIN(b->len - in, n - done);
+        memcpy(buf + done, b->data + in, take);
+        done += take;
+    }
+    g_mutex_unlock(&g->lock);
+    return failed ? -1 : (int64_t)done;
 }
