@@ -15,8 +15,12 @@ struct _TkvCodeView {
 
     GdkRGBA colors[TKV_HL_COUNT]; /* the highlights', from the style scheme */
     GdkRGBA fold_color;           /* "… N more" */
+    GdkRGBA dim_color;            /* the background, half opaque: over lines
+                                     that are not code */
 
     GArray *matches; /* guint32, ascending */
+    GArray *context; /* guint32: highlighted, not stepped to */
+    GArray *approx;  /* guint32: matches made on the innermost frame only */
     int current;     /* index into matches, -1 */
     guint selected;  /* 0: none */
     /* The buffer the match and selection highlights were put on (it may have
@@ -46,6 +50,8 @@ static void update_colors(TkvCodeView *self)
         self->colors[i] = tkv_style_color(style, tkv_highlight_style((TkvHighlight)i), FALSE,
                                           tkv_highlight_fallback((TkvHighlight)i));
     self->fold_color = tkv_style_color(style, "def:comment", TRUE, "#8c959f");
+    self->dim_color = tkv_style_color(style, "text", FALSE, "#ffffff");
+    self->dim_color.alpha = 0.5f;
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
@@ -209,7 +215,8 @@ static void tkv_code_view_snapshot_layer(GtkTextView *tv, GtkTextViewLayer layer
     TkvCodeView *self = TKV_CODE_VIEW(tv);
     GtkTextBuffer *b = gtk_text_view_get_buffer(tv);
     gboolean below = layer == GTK_TEXT_VIEW_LAYER_BELOW_TEXT;
-    if (below ? !tkv_buffer_lines_any(b) : !tkv_buffer_lines_any_folded(b))
+    gboolean dim = !below && tkv_buffer_lines_any_dim(b);
+    if (below ? !tkv_buffer_lines_any(b) : !tkv_buffer_lines_any_folded(b) && !dim)
         return;
     GdkRectangle vis;
     gtk_text_view_get_visible_rect(tv, &vis);
@@ -224,6 +231,11 @@ static void tkv_code_view_snapshot_layer(GtkTextView *tv, GtkTextViewLayer layer
         guint line0 = (guint)gtk_text_iter_get_line(&it);
         int kind;
         guint hidden;
+        if (dim && h > 0 && tkv_buffer_lines_is_dim(b, line0))
+            /* not code (a .loc, a //## comment): the text shows through */
+            gtk_snapshot_append_color(snapshot, &self->dim_color,
+                                      &GRAPHENE_RECT_INIT((float)vis.x, (float)y,
+                                                          (float)vis.width, (float)h));
         if (below && h > 0 && (kind = tkv_buffer_lines_top(b, line0)) >= 0) {
             gtk_snapshot_append_color(snapshot, &self->colors[kind],
                                       &GRAPHENE_RECT_INIT((float)vis.x, (float)y,
@@ -288,6 +300,8 @@ static void tkv_code_view_finalize(GObject *object)
 {
     TkvCodeView *self = TKV_CODE_VIEW(object);
     g_array_unref(self->matches);
+    g_array_unref(self->context);
+    g_array_unref(self->approx);
     G_OBJECT_CLASS(tkv_code_view_parent_class)->finalize(object);
 }
 
@@ -309,6 +323,8 @@ static void tkv_code_view_class_init(TkvCodeViewClass *klass)
 static void tkv_code_view_init(TkvCodeView *self)
 {
     self->matches = g_array_new(FALSE, FALSE, sizeof(guint32));
+    self->context = g_array_new(FALSE, FALSE, sizeof(guint32));
+    self->approx = g_array_new(FALSE, FALSE, sizeof(guint32));
     self->current = -1;
     GtkTextView *tv = GTK_TEXT_VIEW(self);
     GtkSourceView *sv = GTK_SOURCE_VIEW(self);
@@ -359,11 +375,18 @@ void tkv_code_view_refresh_gutter(TkvCodeView *self)
 
 /* ---- highlights ------------------------------------------------------------ */
 
+static void mark_array(GtkTextBuffer *b, TkvHighlight kind, GArray *lines, gboolean on)
+{
+    tkv_buffer_lines_mark_list(b, kind, (const guint32 *)(void *)lines->data, lines->len, on);
+}
+
 static void untag_previous(TkvCodeView *self)
 {
     GtkTextBuffer *b = self->tagged;
     if (!b)
         return;
+    mark_array(b, TKV_HL_CONTEXT, self->context, FALSE);
+    mark_array(b, TKV_HL_APPROX, self->approx, FALSE);
     tkv_buffer_lines_mark_list(b, TKV_HL_MATCH, (const guint32 *)(void *)self->matches->data,
                                self->matches->len, FALSE);
     if (self->current >= 0)
@@ -377,6 +400,8 @@ static void retag(TkvCodeView *self)
 {
     GtkTextBuffer *b = buffer_of(self);
     g_set_object(&self->tagged, b);
+    mark_array(b, TKV_HL_CONTEXT, self->context, TRUE);
+    mark_array(b, TKV_HL_APPROX, self->approx, TRUE);
     tkv_buffer_lines_mark_list(b, TKV_HL_MATCH, (const guint32 *)(void *)self->matches->data,
                                self->matches->len, TRUE);
     if (self->current >= 0)
@@ -393,11 +418,29 @@ void tkv_code_view_set_matches(TkvCodeView *self, const guint32 *lines, gsize n,
     untag_previous(self);
     g_array_set_size(self->matches, 0);
     g_array_append_vals(self->matches, lines, (guint)n);
+    g_array_set_size(self->context, 0);
+    g_array_set_size(self->approx, 0);
     self->current = n ? 0 : -1;
     retag(self);
     if (scroll && n)
         tkv_code_view_scroll_to_line(self, lines[0]);
     g_signal_emit(self, sigs[SIG_MATCHES_CHANGED], 0);
+}
+
+void tkv_code_view_set_context(TkvCodeView *self, const guint32 *lines, gsize n)
+{
+    untag_previous(self);
+    g_array_set_size(self->context, 0);
+    g_array_append_vals(self->context, lines, (guint)n);
+    retag(self);
+}
+
+void tkv_code_view_set_approx(TkvCodeView *self, const guint32 *lines, gsize n)
+{
+    untag_previous(self);
+    g_array_set_size(self->approx, 0);
+    g_array_append_vals(self->approx, lines, (guint)n);
+    retag(self);
 }
 
 gsize tkv_code_view_get_matches(TkvCodeView *self, const guint32 **lines)
@@ -512,6 +555,27 @@ void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line)
     else
         gtk_text_buffer_move_mark(b, mark, &it);
     gtk_text_view_scroll_to_mark(tv, mark, 0.0, TRUE, 0.0, 0.25);
+}
+
+void tkv_code_view_scroll_to_top(TkvCodeView *self, guint line)
+{
+    GtkTextBuffer *b = buffer_of(self);
+    GtkTextIter it;
+    gtk_text_buffer_get_iter_at_line(b, &it, (int)line - 1);
+    /* The cursor there too (no "line-selected": the program moves it), or
+     * the first layout of a buffer just shown brings its first line back
+     * into view. */
+    self->programmatic = TRUE;
+    gtk_text_buffer_place_cursor(b, &it);
+    self->programmatic = FALSE;
+    /* A mark: the view may not be laid out yet (a stage shown the first
+     * time); GTK scrolls after its next layout. */
+    GtkTextMark *mark = gtk_text_buffer_get_mark(b, "tkv-scroll");
+    if (!mark)
+        mark = gtk_text_buffer_create_mark(b, "tkv-scroll", &it, TRUE);
+    else
+        gtk_text_buffer_move_mark(b, mark, &it);
+    gtk_text_view_scroll_to_mark(GTK_TEXT_VIEW(self), mark, 0.0, TRUE, 0.0, 0.0);
 }
 
 void tkv_code_view_goto_line(TkvCodeView *self, guint line)
