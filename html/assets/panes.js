@@ -131,7 +131,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info'], function (do
       const b = el('button', 'tab' + (st === S.stage ? ' on' : '') + (about.missing ? ' missing' : ''), kernel.label(st));
       b.type = 'button';
       b.dataset.stage = st;
-      b.title = about.missing ? about.missing : about.file + ' \u2014 ' + about.lines + ' lines, ' + about.bound + ' with a location';
+      b.title = about.missing ? about.missing : about.file + ' \u2014 ' + about.lines + ' lines, ' + about.bound + ' instructions with a location';
       b.addEventListener('click', () => setStage(st));
       tabs.appendChild(b);
     }
