@@ -31,6 +31,13 @@ struct _TkvCodeView {
     gboolean programmatic;  /* the program is moving the cursor */
     gboolean clicked;       /* a click is moving the cursor */
     guint last_line;
+
+    /* scroll_to_top(): the line wanted at the top until the view has laid
+     * out the lines above it, and the tick callback that keeps it there */
+    guint top_line;
+    guint top_tick;
+    guint top_frames;
+    guint top_stable; /* frames it has stayed there */
 };
 
 G_DEFINE_FINAL_TYPE(TkvCodeView, tkv_code_view, GTK_SOURCE_TYPE_VIEW)
@@ -284,9 +291,18 @@ static void tkv_code_view_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
 
 /* ---- GObject -------------------------------------------------------------- */
 
+static void stop_top_tick(TkvCodeView *self)
+{
+    if (self->top_tick)
+        gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->top_tick);
+    self->top_tick = 0;
+    self->top_line = 0;
+}
+
 static void tkv_code_view_dispose(GObject *object)
 {
     TkvCodeView *self = TKV_CODE_VIEW(object);
+    stop_top_tick(self);
     if (self->watched) {
         g_signal_handlers_disconnect_by_data(self->watched, self);
         g_clear_object(&self->watched);
@@ -517,6 +533,7 @@ GArray *tkv_code_view_get_folded_lines(TkvCodeView *self)
 
 void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line)
 {
+    stop_top_tick(self); /* a line asked for: no longer the opening scroll */
     GtkTextView *tv = GTK_TEXT_VIEW(self);
     GtkTextBuffer *b = buffer_of(self);
     GtkTextIter it;
@@ -557,6 +574,52 @@ void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line)
     gtk_text_view_scroll_to_mark(tv, mark, 0.0, TRUE, 0.0, 0.25);
 }
 
+/* Puts line SELF->top_line at the top with a mark: GTK scrolls after its
+ * next layout. */
+static void scroll_top_mark(TkvCodeView *self)
+{
+    GtkTextBuffer *b = buffer_of(self);
+    GtkTextIter it;
+    gtk_text_buffer_get_iter_at_line(b, &it, (int)self->top_line - 1);
+    GtkTextMark *mark = gtk_text_buffer_get_mark(b, "tkv-scroll");
+    if (!mark)
+        mark = gtk_text_buffer_create_mark(b, "tkv-scroll", &it, TRUE);
+    else
+        gtk_text_buffer_move_mark(b, mark, &it);
+    gtk_text_view_scroll_to_mark(GTK_TEXT_VIEW(self), mark, 0.0, TRUE, 0.0, 0.0);
+}
+
+/* Lines above the one wanted are laid out in idle time, and hidden ones
+ * (folded location lines) count at their estimated height until then: a
+ * first scroll lands too high.  So for a few frames the scroll is made
+ * again until the line stays at the top. */
+#define TOP_TICK_FRAMES 90
+
+static gboolean top_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+    TkvCodeView *self = TKV_CODE_VIEW(widget);
+    GdkRectangle vis;
+    gtk_text_view_get_visible_rect(GTK_TEXT_VIEW(self), &vis);
+    GtkTextIter it;
+    int y, h;
+    gtk_text_buffer_get_iter_at_line(buffer_of(self), &it, (int)self->top_line - 1);
+    gtk_text_view_get_line_yrange(GTK_TEXT_VIEW(self), &it, &y, &h);
+    /* done once the line has stayed at the top for a few frames (the user
+     * may scroll from then on), or after TOP_TICK_FRAMES anyway */
+    if (vis.height > 0 && y == vis.y)
+        self->top_stable++;
+    else
+        self->top_stable = 0;
+    if (++self->top_frames >= TOP_TICK_FRAMES || self->top_stable >= 3) {
+        self->top_tick = 0;
+        self->top_line = 0;
+        return G_SOURCE_REMOVE;
+    }
+    if (vis.height > 0 && y != vis.y)
+        scroll_top_mark(self);
+    return G_SOURCE_CONTINUE;
+}
+
 void tkv_code_view_scroll_to_top(TkvCodeView *self, guint line)
 {
     GtkTextBuffer *b = buffer_of(self);
@@ -568,14 +631,11 @@ void tkv_code_view_scroll_to_top(TkvCodeView *self, guint line)
     self->programmatic = TRUE;
     gtk_text_buffer_place_cursor(b, &it);
     self->programmatic = FALSE;
-    /* A mark: the view may not be laid out yet (a stage shown the first
-     * time); GTK scrolls after its next layout. */
-    GtkTextMark *mark = gtk_text_buffer_get_mark(b, "tkv-scroll");
-    if (!mark)
-        mark = gtk_text_buffer_create_mark(b, "tkv-scroll", &it, TRUE);
-    else
-        gtk_text_buffer_move_mark(b, mark, &it);
-    gtk_text_view_scroll_to_mark(GTK_TEXT_VIEW(self), mark, 0.0, TRUE, 0.0, 0.0);
+    stop_top_tick(self);
+    self->top_line = line;
+    self->top_frames = self->top_stable = 0;
+    scroll_top_mark(self);
+    self->top_tick = gtk_widget_add_tick_callback(GTK_WIDGET(self), top_tick, NULL, NULL);
 }
 
 void tkv_code_view_goto_line(TkvCodeView *self, guint line)
