@@ -140,6 +140,16 @@ size_t tk_bind_shared_lines(const tk_bind *index, tk_file_id file,
 TK_API
 void tk_bind_shared_clear(tk_bind_shared *shared);
 
+/* The call sites line LINE of STAGE may have come from when the index
+ * could not choose: a SASS line without inline frames (an AMDGCN
+ * disassembly line) whose source line the PTX (the LLVM IR) shows under
+ * several callers.  *STACKS (owned by the index) are those stacks, one per
+ * call site; returns their number, 0 for a line bound without doubt.  The
+ * lines tk_bind_shared_lines() lists are these lines. */
+TK_API
+size_t tk_bind_line_call_sites(const tk_bind *index, tk_stage_kind stage,
+                               uint32_t line, const tk_stack_id **stacks);
+
 /* Whether line TO_LINE of stage TO, an answer of tk_bind_stage_to_stage()
  * for line LINE of stage FROM, matched on the innermost frame only: one of
  * the two lines records no inline frames (SASS without them, callers not

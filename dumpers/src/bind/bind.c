@@ -265,9 +265,11 @@ static void record_conflicts(tk_bind *ix, stage_index *s, const tk_stage *ptx,
             if (!hit)
                 continue;
             GArray *a = per->pdata[hit - s->conflict_keys];
+            /* One stack per call site: stacks that differ only in the
+             * innermost column are the same call. */
             gboolean seen = FALSE;
             for (guint j = 0; j < a->len && !seen; j++)
-                seen = g_array_index(a, tk_stack_id, j) == ids[i];
+                seen = same_outer(ix->tab, g_array_index(a, tk_stack_id, j), ids[i]);
             if (!seen)
                 g_array_append_val(a, ids[i]);
         }
@@ -767,6 +769,30 @@ static long caller_depth(const tk_frame *f, size_t n, tk_file_id file,
         if (f[i].file == file && f[i].line >= first && f[i].line <= last)
             return (long)(n - 1 - i);
     return -1;
+}
+
+size_t tk_bind_line_call_sites(const tk_bind *ix, tk_stage_kind stage,
+                               uint32_t line, const tk_stack_id **stacks)
+{
+    *stacks = NULL;
+    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage || !ix->st[stage].n_conflicts)
+        return 0;
+    const stage_index *s = &ix->st[stage];
+    const tk_stack_id *ids;
+    size_t n = tk_bind_line_stacks(ix, stage, line, &ids);
+    if (n != 1 || tk_bind_stack_inferred(ix, stage, line))
+        return 0;
+    size_t nfr;
+    const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[0], &nfr);
+    if (nfr != 1)
+        return 0;
+    uint64_t key = pos_key(fr[0].file, fr[0].line);
+    const uint64_t *hit = bsearch(&key, s->conflict_keys, s->n_conflicts, sizeof key, cmp_u64);
+    if (!hit)
+        return 0;
+    size_t c = (size_t)(hit - s->conflict_keys);
+    *stacks = s->conflict_stacks + s->conflict_off[c];
+    return s->conflict_off[c + 1] - s->conflict_off[c];
 }
 
 static gint cmp_frame_place(gconstpointer a, gconstpointer b, gpointer tab)
