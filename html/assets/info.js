@@ -30,7 +30,7 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       el('p', null, 'Click a source line: the IR it became is highlighted (\u201cand what it called\u201d includes inlined helpers). Click an IR line: its inline stack is shown and its source lines are marked.'),
       el('p', null, 'Lines with a coloured mark carry a location; grey lines carry none. Hover a layout such as #blocked in TTGIR for what it means.'),
       el('p', null, 'The shaded column is what each line cost: SASS instructions, or what was measured when the kernel was profiled (the \u201ccost\u201d menu; hover a number for its breakdown). \u201chot lines\u201d lists the costliest.'),
-      el('p', 'keys', 'Keys: n / p next and previous highlighted line; 1-5 stage; l show locations; h hot lines.'),
+      el('p', 'keys', 'Keys: n / p next and previous highlighted line; 1-5 stage; l show locations; h hot lines; Ctrl+F or / find in every line of the stage.'),
     );
   }
 

@@ -11,7 +11,8 @@
  * Depends on: data (load, get, expand), dom (base).
  * Interface: init(kid) -> false when meta.js is missing; id(), meta(),
  *   files(), stages() (in order), label(stage), path(file), stackFrames(id), frameText(frame), text(stage),
- *   bind(stage), stageReady(stage), loadStage(stage), sourceText(file),
+ *   bind(stage), stageReady(stage), loadStage(stage), loadText(stage)
+ *   (the text alone: the find bar counts in every stage), sourceText(file),
  *   loadSource(file), lineStacks(stage, line), toStage(from, line, to),
  *   srcRow(stage, file, line), srcLines(stage, file, line, mode),
  *   inspect() (for the tests, read only).
@@ -82,6 +83,10 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     K.bind[stage] = prepareBind(stage, b);
   }
 
+  async function loadText(stage) {
+    if (!K.text[stage]) K.text[stage] = await data.load(K.kid + '/' + stage + '.text');
+  }
+
   async function loadSource(file) {
     const f = K.files[file];
     if (!f || !f[1]) return null;
@@ -143,6 +148,7 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     bind: (stage) => K.bind[stage],
     stageReady,
     loadStage,
+    loadText,
     sourceText: (file) => K.srcText[file],
     loadSource,
     lineStacks,
