@@ -3,12 +3,13 @@
  *
  * Job: help before anything is selected; for a source line, its IR line
  * counts in every stage and the "k of n" bar over the IR lines
- * highlighted; for an IR line, its inline stacks (each frame a button) and
+ * highlighted (the counts of a stage not opened yet come when its
+ * bindings have loaded); for an IR line, its inline stacks (each frame a button) and
  * the layouts used on it.  What the panes show and do (the stage shown,
  * the highlighted lines, stepping through them, showing a frame) is handed
  * in by the caller: this module keeps no state.
  *
- * Depends on: dom (el, base), data (expand), kernel (files, stages, bind,
+ * Depends on: dom (el, base), data (expand), kernel (files, stages, bind, loadStage,
  *   stacks), layouts (box).
  * Interface: help(), source(file, line, at), ir(stage, line, ids, at),
  *   count(k, n).
@@ -67,10 +68,22 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       if (meta.stages[st].missing) continue;
       const tr = el('tr');
       tr.appendChild(el('th', null, kernel.label(st)));
-      const b = kernel.bind(st);
-      const r = kernel.srcRow(st, file, line);
-      tr.appendChild(el('td', null, b ? (r ? expand(r[2]).length + ' exact, ' + expand(r[3]).length + ' with callees' : '0') : '(not loaded)'));
+      const count = () => {
+        const r = kernel.srcRow(st, file, line);
+        return r ? expand(r[2]).length + ' exact, ' + expand(r[3]).length + ' with callees' : '0';
+      };
+      const td = el('td', null, kernel.bind(st) ? count() : '\u2026');
+      tr.appendChild(td);
       t.appendChild(tr);
+      /* a stage not opened yet: its bindings loaded for the counts (the
+       * cell filled in when they come, if the panel still shows it) */
+      if (!kernel.bind(st)) {
+        kernel.loadStage(st).then(() => {
+          if (td.isConnected) td.textContent = count();
+        }, () => {
+          if (td.isConnected) td.textContent = 'could not be loaded';
+        });
+      }
     }
     box.appendChild(t);
     if (meta.passes) {
