@@ -118,12 +118,12 @@ static void json_kernel_history(JsonBuilder *j, const tk_timeline *tl,
 static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
                                const tk_history *h, const char *what)
 {
-    printf("%s %.12s: ", tk_kernel_name(k), tk_kernel_hash(k));
+    tk_cli_printf("%s %.12s: ", tk_kernel_name(k), tk_kernel_hash(k));
     tk_cli_put_text(stdout, what, strlen(what));
-    printf(": %zu pass%s changed its IR\n", tk_history_count(h),
+    tk_cli_printf(": %zu pass%s changed its IR\n", tk_history_count(h),
            tk_history_count(h) == 1 ? "" : "es");
     if (tk_history_count(h))
-        printf("%7s  %-12s  %-13s  %s\n", "#", "level", "effect", "pass");
+        tk_cli_printf("%7s  %-12s  %-13s  %s\n", "#", "level", "effect", "pass");
     for (size_t i = 0; i < tk_history_count(h); i++) {
         const tk_history_step *s = tk_history_get(h, i);
         const tk_timeline_entry *e = s->substep == TK_TL_NONE
@@ -138,7 +138,7 @@ static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
          * the lines bound to the source line) */
         char effect[48];
         g_snprintf(effect, sizeof effect, "+%u -%u", s->added, s->removed);
-        printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
+        tk_cli_printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
         GString *name = g_string_new(e->pass);
         if (e->arg[0] && strcmp(e->arg, e->pass) != 0)
             g_string_append_printf(name, " (%s)", e->arg);
@@ -146,7 +146,7 @@ static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
         g_string_free(name, TRUE);
         const char *path = part_path(tl, e->part);
         const char *base = strrchr(path, '/');
-        printf("  %s:%llu\n", base ? base + 1 : path, (unsigned long long)e->header_line);
+        tk_cli_printf("  %s:%llu\n", base ? base + 1 : path, (unsigned long long)e->header_line);
     }
 }
 
@@ -205,7 +205,7 @@ int tk_cmd_history(int argc, char **argv)
     if (n_named > 1) {
         tk_cli_error("\"%s\" names %zu files; give more of the path:", file, n_named);
         for (size_t i = 0; i < n_named; i++)
-            fprintf(stderr, "  %s\n", tk_loctab_file_path(tab, named[i]));
+            tk_cli_fprintf(stderr, "  %s\n", tk_loctab_file_path(tab, named[i]));
         g_free(named);
         tk_file_query_free(q);
         tk_bundle_free(b);
@@ -288,10 +288,10 @@ int tk_cmd_history(int argc, char **argv)
     } else if (!timelines) {
         tk_cli_error("no pass dumps were found with %s", argv[1]);
     } else if (!steps && !one) {
-        printf("no pass changed IR bound to %s\n", what);
+        tk_cli_printf("no pass changed IR bound to %s\n", what);
     }
     if (!j && unlocated)
-        printf("(%zu of %zu changed passes carry no locations (machine code, Triton's "
+        tk_cli_printf("(%zu of %zu changed passes carry no locations (machine code, Triton's "
                "internal dumps): whether they touched the line is unknown)\n",
                unlocated, read);
     if (held.n && !a.common.quiet) {

@@ -133,7 +133,14 @@ TK.define('find', ['dom', 'kernel', 'panes'], function (dom, kernel, panes) {
     const has = F.open && F.hits.length;
     const lines = linesOf(scopeNow());
     const q = { text: F.text, regex: F.regex, matchCase: F.matchCase };
-    panes.found(F.pane, has ? F.set : null, has ? F.hits[F.idx] : 0, (i) => spansIn(lines[i - 1], q.text, q));
+    const spans = (i) => spansIn(lines[i - 1], q.text, q);
+    if (!panes.found(F.pane, has ? F.set : null, has ? F.hits[F.idx] : 0, spans)) {
+      /* the hit is a location line folded away (#loc, .loc): the
+       * locations shown, as the "locations" button (key l) does */
+      const b = document.getElementById('toggle-loc');
+      if (b) b.click();
+      panes.found(F.pane, F.set, F.hits[F.idx], spans);
+    }
     if (!countEl) return;
     countEl.textContent = F.error ? 'bad expression' : !F.text ? '' : F.hits.length ? F.idx + 1 + ' of ' + F.hits.length : 'no match';
     countEl.title = F.error || (F.text ? 'lines found in ' + scopeLabel(scopeNow()) : '');

@@ -157,6 +157,17 @@ await test('Ctrl+F and / open the bar; regex, case and a bad expression', async 
   await page.close();
 });
 
+await test('a hit on a location line folded away shows the locations', async () => {
+  const page = await openAt(pageUrl(VA, '#stage=ttgir&find=%23loc35%20%3D'));
+  // add_kernel.ttgir:70 "#loc35 = loc(callsite(#loc12 at #loc33))": folded
+  // away while the locations are hidden (the page opens so)
+  eq((await F(page)).hits, [70], 'found');
+  assert(!(await page.evaluate(() => document.body.classList.contains('hideloc'))), 'locations shown');
+  eq(await curRow(page), [70], 'the row is drawn and current');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await test('find over a 6000-line stage takes at most 50 ms', async () => {
   const page = await openAt(pageUrl(PTM, '#stage=llir&find=wgmma.mma_async'));
   // The shared captures' largest LLVM IR has 2000 lines: three copies of it
@@ -187,26 +198,28 @@ await test('find over a 6000-line stage takes at most 50 ms', async () => {
 
 // vector_add.py:16 `s = tl.sum(output)`; add_kernel.ttgir 29-34 carry it
 // (test_report.mjs reads the lines: 29 tt.reshape ... loc(#loc35) ... 34 }) :
-// (tensor<1024xf32, #blocked1>) -> f32 loc(#loc35)).
+// (tensor<1024xf32, #blocked1>) -> f32 loc(#loc35)); 31 (^bb0) and 34 (`})`)
+// are no instructions: "k of n" counts 29, 30, 32, 33.
 await test('#source=FILE:LINE opened cold selects the line and shows "1 of N"', async () => {
   const page = await openAt(pageUrl(VA, '#source=vector_add.py:16'));
   eq(await page.$$eval('#src-pane .ln.sel', (e) => e.map((x) => +x.dataset.n)), [16], 'source line selected');
   eq(await page.$$eval('#ir-pane .ln.hl', (e) => e.map((x) => +x.dataset.n)), range(29, 34), 'its TTGIR');
-  eq(await page.textContent('#hit-count'), '1 of 6', 'k of n');
+  eq(await page.textContent('#hit-count'), '1 of 4', 'k of n');
   // n moves the current mark even with every hit on screen, and the hit
   // comes to the middle
   await page.keyboard.press('n');
   eq(await page.$$eval('#ir-pane .ln.cur', (e) => e.map((x) => +x.dataset.n)), [30], 'n moved the mark');
-  eq(await page.textContent('#hit-count'), '2 of 6', 'k of n after n');
-  // the whole path works too, and "this line only"
+  eq(await page.textContent('#hit-count'), '2 of 4', 'k of n after n');
+  // the whole path works too, with a stage and "this line only"
   const abs = await page.evaluate(() => window.TK.use('kernel').path(window.TK.use('panes').inspect().file));
   await page.goto(pageUrl(VA, '#stage=ttir&source=' + abs + ':16&exact=1'));
   await page.waitForSelector('body[data-ready="1"]');
   await page.waitForFunction(() => window.TK.use('panes').inspect().stage === 'ttir');
   // add_kernel.ttir:29 "^bb0(%s_10: f32 loc(callsite(#loc1 at #loc33)), ..."
   // is the one line whose innermost frame is vector_add.py:16 (#loc1 =
-  // loc(unknown) at line 2; #loc33 = loc("s"(#loc13)), #loc13 = vector_add.py:16:15).
-  eq(await page.textContent('#hit-count'), '1 of 1', 'this line only, in TTIR');
+  // loc(unknown) at line 2; #loc33 = loc("s"(#loc13)), #loc13 =
+  // vector_add.py:16:15); a block header, no instruction: marked, not counted.
+  eq(await page.evaluate(() => window.TK.use('panes').inspect().mode), 'exact', 'this line only');
   eq(await page.$$eval('#ir-pane .ln.hl', (e) => e.map((x) => +x.dataset.n)), [29], 'TTIR 29');
   eq(page.problems, [], 'problems');
   await page.close();
@@ -249,8 +262,9 @@ await test('the fragment follows clicks: replaceState for lines, pushState for s
   await page.waitForSelector('body[data-stage="ttir"]');
   assert(page.url().endsWith('#stage=ttir&source=vector_add.py:17'), page.url());
   eq(await page.evaluate(() => history.length), len0 + 1, 'another stage is a new history entry');
-  await clickLine(page, 'ir-pane', 5);
-  assert(page.url().endsWith('#stage=ttir&line=5'), page.url());
+  // add_kernel.ttir:20 "%x = tt.splat %x_ptr : !tt.ptr<f32> -> ..."
+  await clickLine(page, 'ir-pane', 20);
+  assert(page.url().endsWith('#stage=ttir&line=20'), page.url());
   await page.goBack();
   await page.waitForSelector('body[data-stage="ttgir"]');
   eq(await page.$$eval('#src-pane .ln.sel', (e) => e.map((x) => +x.dataset.n)), [17], 'Back: the line before');

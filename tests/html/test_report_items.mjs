@@ -96,14 +96,16 @@ await test('the compiled_block index fits a 1600 px window', async () => {
 await test('the info panel counts stages not opened yet', async () => {
   const page = await openAt(kernelUrl(VA));
   await clickLine(page, 'src-pane', 16);
-  // tkview refs: vector_add.py:16 has exact 1 / called 6 in TTIR and TTGIR
-  // (add_kernel.ttir:29 and ttgir:31 "^bb0(%s_10: f32 loc(callsite(#loc1 at #loc33))");
+  // vector_add.py:16 in TTIR: add_kernel.ttir 27 tt.reshape, 28 tt.reduce,
+  // 30 arith.addf, 31 tt.reduce.return (loc(#loc35), #loc37: standard.py
+  // inlined at vector_add.py:16); 29 (^bb0, its only exact line) and 32
+  // (`})`) are no instructions: 0 exact, 4 with callees (as tkview refs).
   // LLVM IR, PTX and SASS carry only inlined frames of it (exact 0).
   await page.waitForFunction(() => ![...document.querySelectorAll('table.counts td')].some((td) => td.textContent === '\u2026'));
   const rows = await page.$$eval('table.counts tr', (trs) => trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent]));
   assert(rows.length >= 5, JSON.stringify(rows));
   assert(!rows.some((r) => /not loaded/.test(r[1])), JSON.stringify(rows));
-  eq(rows.find((r) => r[0] === 'TTIR'), ['TTIR', '1 exact, 6 with callees'], 'TTIR, never opened');
+  eq(rows.find((r) => r[0] === 'TTIR'), ['TTIR', '0 exact, 4 with callees'], 'TTIR, never opened');
   assert(/^0 exact, \d+ with callees$/.test(rows.find((r) => r[0] === 'LLVM IR')[1]), JSON.stringify(rows));
   eq(page.problems, [], 'problems');
   await page.close();
