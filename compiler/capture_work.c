@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "tkdump/tk_staged_dir.h"
+#include "tkdump/tk_input_file.h"
 
 gboolean tk_capture_replaceable(const char *path)
 {
@@ -34,9 +35,14 @@ gboolean tk_capture_replaceable(const char *path)
     char *manifest = g_build_filename(path, "manifest.json", NULL);
     JsonParser *p = json_parser_new();
     gboolean ours = FALSE;
-    if (lstat(manifest, &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_size < (64 << 20) &&
-        json_parser_load_from_file(p, manifest, NULL)) {
+    size_t len = 0;
+    /* Not a link (the bundle's own file), then read as any manifest is
+     * (tk_input_file.h): a regular file of at most 64 MiB. */
+    char *text = lstat(manifest, &st) == 0 && S_ISREG(st.st_mode)
+                     ? tk_input_file_read(manifest, TK_INPUT_FILE_MANIFEST,
+                                          &len, NULL)
+                     : NULL;
+    if (text && json_parser_load_from_data(p, text, (gssize)len, NULL)) {
         JsonNode *root = json_parser_get_root(p);
         if (root && JSON_NODE_HOLDS_OBJECT(root)) {
             JsonObject *o = json_node_get_object(root);
@@ -47,6 +53,7 @@ gboolean tk_capture_replaceable(const char *path)
         }
     }
     g_object_unref(p);
+    g_free(text);
     g_free(manifest);
     return ours;
 }

@@ -19,6 +19,7 @@
 
 #include "kernel/kernel.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_input_file.h"
 
 /* A pass dump file found with the input (passfiles.c). */
 typedef struct bundle_pass_file bundle_pass_file;
@@ -140,11 +141,12 @@ int bundle_cubin_resources(const unsigned char *data, size_t len,
 
 /* ---- json.c ---- */
 
-/* Parses the JSON file at PATH (at most MAX_BYTES, nesting at most 64 deep
- * so that the recursive parser cannot overflow the stack).  Returns the root
- * node (caller frees with json_node_unref), or NULL with *ERROR set (caller
- * frees). */
-JsonNode *bundle_json_read_file(const char *path, size_t max_bytes, char **error);
+/* Parses the JSON file at PATH, read as a file of KIND (tk_input_file.h: a
+ * regular file of at most KIND's limit), nesting at most 64 deep so that the
+ * recursive parser cannot overflow the stack.  Returns the root node (caller
+ * frees with json_node_unref), or NULL with *ERROR set (caller frees). */
+JsonNode *bundle_json_read_file(const char *path, tk_input_file_kind kind,
+                                char **error);
 
 /* Typed members of OBJ; NULL / -1 / default when absent or of another
  * type (no GLib criticals, unlike json_object_get_*_member). */

@@ -13,9 +13,11 @@
 #include "bundle/internal.h"
 #include "util/text.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SNIFF_BYTES (256 * 1024)
 
@@ -275,26 +277,48 @@ static void scan_hash_dirs(GPtrArray *cands, const char *dir,
 
 /* ---- merging ---------------------------------------------------------- */
 
-/* Whether the files A and B hold the same bytes. */
-static gboolean same_content(const char *a, const char *b)
+/* Reads up to N bytes from FD into BUF; how many, or -1. */
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+    size_t have = 0;
+    while (have < n) {
+        ssize_t r = read(fd, buf + have, n - have);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        have += (size_t)r;
+    }
+    return (ssize_t)have;
+}
+
+/* Whether the files A and B (of KIND) hold the same bytes, compared a
+ * bounded chunk at a time through tk_input_file_open(). */
+static gboolean same_content(const char *a, const char *b,
+                             tk_input_file_kind kind)
 {
     if (strcmp(a, b) == 0)
         return TRUE;
-    struct stat sa, sb;
-    if (stat(a, &sa) != 0 || stat(b, &sb) != 0 || sa.st_size != sb.st_size)
-        return FALSE;
-    if (sa.st_size == 0)
-        return TRUE;
-    GMappedFile *ma = g_mapped_file_new(a, FALSE, NULL);
-    GMappedFile *mb = ma ? g_mapped_file_new(b, FALSE, NULL) : NULL;
-    gboolean same =
-        mb && g_mapped_file_get_length(ma) == g_mapped_file_get_length(mb) &&
-        memcmp(g_mapped_file_get_contents(ma), g_mapped_file_get_contents(mb),
-               g_mapped_file_get_length(ma)) == 0;
-    if (ma)
-        g_mapped_file_unref(ma);
-    if (mb)
-        g_mapped_file_unref(mb);
+    uint64_t na = 0, nb = 0;
+    int fa = tk_input_file_open(a, kind, &na, NULL);
+    int fb = fa >= 0 ? tk_input_file_open(b, kind, &nb, NULL) : -1;
+    gboolean same = fa >= 0 && fb >= 0 && na == nb;
+    enum { CHUNK = 64 * 1024 };
+    char *ba = same ? g_malloc(2 * CHUNK) : NULL;
+    char *bb = ba ? ba + CHUNK : NULL;
+    while (same) {
+        ssize_t ra = read_full(fa, ba, CHUNK), rb = read_full(fb, bb, CHUNK);
+        same = ra >= 0 && ra == rb && memcmp(ba, bb, (size_t)ra) == 0;
+        if (ra <= 0)
+            break;
+    }
+    g_free(ba);
+    if (fa >= 0)
+        close(fa);
+    if (fb >= 0)
+        close(fb);
     return same;
 }
 
@@ -320,16 +344,17 @@ static gboolean same_kernel(const candidate *g, const candidate *c)
         if (!a->path || !b->path || !compiler_written(i, a) ||
             !compiler_written(i, b))
             continue;
-        if (!same_content(a->path, b->path))
+        if (!same_content(a->path, b->path, TK_INPUT_FILE_STAGE))
             return FALSE;
         common++;
     }
+    /* The binaries: a cubin, or AMD's hsaco, read within a cubin's limit. */
     const char *bins[][2] = {{g->k->cubin_path, c->k->cubin_path},
                              {g->k->hsaco_path, c->k->hsaco_path}};
     for (size_t i = 0; i < G_N_ELEMENTS(bins); i++) {
         if (!bins[i][0] || !bins[i][1])
             continue;
-        if (!same_content(bins[i][0], bins[i][1]))
+        if (!same_content(bins[i][0], bins[i][1], TK_INPUT_FILE_CUBIN))
             return FALSE;
         common++;
     }
