@@ -112,9 +112,14 @@ size_t tk_bundle_find_kernels(const tk_bundle *bundle, const char *spec,
 
 /* Resolves a location's file to a readable local path: the bundle's sources/,
  * then the original path, then files under the loaded folder whose path ends
- * like the location's, then the source_dirs.  Returns NULL when not found; the
- * first failure for a file adds one note to DIAGS (if not NULL), later ones
- * add nothing.  The result is cached and owned by the bundle. */
+ * like the location's, then the source_dirs.  When the input is a tkview
+ * bundle (someone else's folder), only files whose real path is inside the
+ * bundle folder, or under a source_dirs folder, are returned: a location
+ * naming any other file of this machine (/etc/passwd, a link out of the
+ * bundle) gives NULL and a note (docs/bundle.md, "What a bundle may read").
+ * Returns NULL when not found; the first failure for a file adds one note to
+ * DIAGS (if not NULL), later ones add nothing.  The result is cached and
+ * owned by the bundle. */
 TK_API
 const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
                                      tk_diags *diags);

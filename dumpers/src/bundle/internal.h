@@ -27,6 +27,12 @@ typedef struct bundle_pass_file bundle_pass_file;
 struct tk_bundle {
     char *path; /* as the caller gave it */
     char *root; /* absolute: the folder loaded (a single file's folder) */
+    /* The trust rule (docs/bundle.md, "What a bundle may read"): when the
+     * input is a bundle, someone else's folder, the real path of that
+     * folder; only files whose real path is under it (and files of the
+     * --source-dir folders) are read.  NULL for the user's own folders (a
+     * capture, a Triton cache, loose files), read as they are. */
+    char *confine;
     tk_input_kind kind;
     tk_loctab *tab;
     GPtrArray *kernels; /* tk_kernel *, owned */
@@ -46,8 +52,8 @@ struct tk_bundle {
     GHashTable *stored_sources; /* original path -> local copy (absolute) */
     char **source_dirs;         /* NULL-terminated copy of the options */
     GHashTable *resolved;       /* file id + 1 -> path, or "" for not found */
-    GHashTable *in_place;       /* file id + 1 of those found at their
-                                   original path (step 2) */
+    GHashTable *outside;        /* file id + 1 of those refused for leading
+                                   out of the bundle (the trust rule) */
     GHashTable *suffix_index;   /* base name -> GPtrArray of paths relative to
                                    root; built on first use */
 
@@ -168,6 +174,11 @@ char *bundle_path_inside(const char *root_real, const char *rel,
                          const char *manifest, const char *what,
                          tk_diags *diags);
 
+/* Whether PATH, its symbolic links resolved, is a file or folder strictly
+ * under ROOT_REAL (absolute and symlink-free).  FALSE when PATH does not
+ * exist. */
+gboolean bundle_path_within(const char *root_real, const char *path);
+
 /* A file name made of S that is safe in any folder: only [A-Za-z0-9._+-],
  * not starting with '.', not empty, at most MAX bytes.  Caller frees. */
 char *bundle_path_safe_name(const char *s, size_t max);
@@ -182,9 +193,9 @@ const char *bundle_sources_resolve(tk_bundle *bundle, tk_file_id file,
                                    tk_diags *diags);
 void bundle_sources_clear(tk_bundle *bundle);
 
-/* Whether FILE was resolved at the very path the location names, outside
- * anything that was loaded (only meaningful after bundle_sources_resolve()). */
-gboolean bundle_sources_found_in_place(const tk_bundle *bundle, tk_file_id file);
+/* Whether FILE was refused by the trust rule: its file exists but outside
+ * the bundle (only meaningful after bundle_sources_resolve()). */
+gboolean bundle_sources_outside(const tk_bundle *bundle, tk_file_id file);
 
 /* ---- passfiles.c ---- */
 

@@ -163,10 +163,21 @@ static GPtrArray *list_dir(const char *dir, tk_diags *diags)
     return names;
 }
 
+/* Whether PATH may be read: anything of the user's own folders (CONFINE
+ * NULL); in a bundle, what really is inside it (a link in it to a stage
+ * file or a folder elsewhere is not followed: docs/bundle.md, "What a
+ * bundle may read"). */
+static gboolean may_read(const char *confine, const char *path)
+{
+    return !confine || bundle_path_within(confine, path);
+}
+
 /* Scans the files of DIR (not its subfolders) into candidates appended to
- * CANDS.  Returns whether DIR looks like a Triton HASH folder (metadata, a
- * cubin or a __grp__ file beside the stages). */
-static gboolean scan_dir(GPtrArray *cands, const char *dir, tk_diags *diags)
+ * CANDS, reading only what may_read() allows.  Returns whether DIR looks
+ * like a Triton HASH folder (metadata, a cubin or a __grp__ file beside the
+ * stages). */
+static gboolean scan_dir(GPtrArray *cands, const char *dir,
+                         const char *confine, tk_diags *diags)
 {
     GPtrArray *names = list_dir(dir, diags);
     if (!names)
@@ -180,7 +191,14 @@ static gboolean scan_dir(GPtrArray *cands, const char *dir, tk_diags *diags)
         char *path = g_build_filename(dir, base, NULL);
         char *stem = NULL;
         const ext_rule *r = NULL;
-        if (g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+        gboolean regular = g_file_test(path, G_FILE_TEST_IS_REGULAR);
+        if (regular && !may_read(confine, path)) {
+            tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
+                         "not read: a symbolic link out of the bundle "
+                         "(a bundle reads only its own files)");
+            regular = FALSE;
+        }
+        if (regular) {
             if (g_str_has_prefix(base, "__grp__"))
                 triton_dir = TRUE;
             r = classify(base, &stem);
@@ -258,7 +276,8 @@ static gboolean scan_dir(GPtrArray *cands, const char *dir, tk_diags *diags)
 
 /* Scans every subfolder of DIR as a HASH folder. */
 static void scan_hash_dirs(GPtrArray *cands, const char *dir,
-                           const char *skip, tk_diags *diags)
+                           const char *skip, const char *confine,
+                           tk_diags *diags)
 {
     GPtrArray *names = list_dir(dir, diags);
     if (!names)
@@ -268,8 +287,8 @@ static void scan_hash_dirs(GPtrArray *cands, const char *dir,
         if (base[0] == '.' || (skip && strcmp(base, skip) == 0))
             continue;
         char *sub = g_build_filename(dir, base, NULL);
-        if (g_file_test(sub, G_FILE_TEST_IS_DIR))
-            scan_dir(cands, sub, diags);
+        if (g_file_test(sub, G_FILE_TEST_IS_DIR) && may_read(confine, sub))
+            scan_dir(cands, sub, confine, diags);
         g_free(sub);
     }
     g_ptr_array_unref(names);
@@ -455,23 +474,26 @@ void bundle_scan_folder(tk_bundle *b, const char *root, const char *skip,
     GPtrArray *cands = g_ptr_array_new_with_free_func(candidate_free);
     char *dump = g_build_filename(root, "kernel_dump", NULL);
     char *cache = g_build_filename(root, "cache", NULL);
-    gboolean have_dump = g_file_test(dump, G_FILE_TEST_IS_DIR);
-    gboolean have_cache = g_file_test(cache, G_FILE_TEST_IS_DIR);
+    const char *confine = b->confine;
+    gboolean have_dump = g_file_test(dump, G_FILE_TEST_IS_DIR) &&
+                         may_read(confine, dump);
+    gboolean have_cache = g_file_test(cache, G_FILE_TEST_IS_DIR) &&
+                          may_read(confine, cache);
     if (have_dump || have_cache) {
         /* kernel_dump/ first: its folder has every SASS flavour, and a
          * merged kernel lists it first as its origin. */
         b->kind = TK_INPUT_CAPTURE;
         if (have_dump)
-            scan_hash_dirs(cands, dump, NULL, diags);
+            scan_hash_dirs(cands, dump, NULL, confine, diags);
         if (have_cache)
-            scan_hash_dirs(cands, cache, NULL, diags);
+            scan_hash_dirs(cands, cache, NULL, confine, diags);
     } else {
-        gboolean triton_dir = scan_dir(cands, root, diags);
+        gboolean triton_dir = scan_dir(cands, root, confine, diags);
         if (cands->len > 0) {
             b->kind = triton_dir ? TK_INPUT_KERNEL_DIR : TK_INPUT_FILES;
         } else {
             b->kind = TK_INPUT_KERNEL_DIRS;
-            scan_hash_dirs(cands, root, skip, diags);
+            scan_hash_dirs(cands, root, skip, confine, diags);
         }
     }
     g_free(dump);

@@ -222,16 +222,15 @@ static int write_sources(writer *w, bundle_manifest_source *srcs, size_t n)
         bundle_manifest_source *s = &srcs[f];
         s->path = tk_loctab_file_path(w->b->tab, (tk_file_id)f);
         const char *local = bundle_sources_resolve(w->b, (tk_file_id)f, w->diags);
+        /* A bundle from elsewhere names paths of its choosing, but the
+         * trust rule (sources.c) never resolves one to a file outside it:
+         * nothing of this machine is packed into a bundle passed on
+         * (~/.ssh/id_rsa as a "source"). */
         if (!local) {
-            s->reason = "not found";
-            continue;
-        }
-        /* A bundle from elsewhere names paths of its choosing: a file of
-         * this machine found at such a path is shown, never packed into a
-         * bundle that may be passed on (~/.ssh/id_rsa as a "source"). */
-        if (w->b->kind == TK_INPUT_BUNDLE &&
-            bundle_sources_found_in_place(w->b, (tk_file_id)f)) {
-            s->reason = "found only outside the bundle it was loaded from";
+            s->reason = bundle_sources_outside(w->b, (tk_file_id)f)
+                            ? "found only outside the bundle it was loaded "
+                              "from, which is not read"
+                            : "not found";
             continue;
         }
         const char *done = g_hash_table_lookup(copied, local);
