@@ -124,13 +124,27 @@ TK_API
 const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
                                      tk_diags *diags);
 
+/* Checks that writing the folder OUTDIR cannot touch what BUNDLE reads:
+ * refuses (-1, with an error naming OUTDIR and the input in DIAGS) an
+ * OUTDIR that is the loaded path, lies inside it or contains it (the same
+ * for the bundle folder when a file or kernel folder of a bundle was
+ * loaded), or that is or contains a --source-dir folder.  Returns 0 when
+ * OUTDIR is apart from all of them.  tk_staged_dir_overlap() compares the
+ * paths (links and bind mounts resolved).  tk_bundle_save() checks this
+ * first; a program writing any other output of a bundle (the report) calls
+ * it before it stages anything. */
+TK_API
+int tk_bundle_check_output(const tk_bundle *bundle, const char *outdir,
+                           tk_diags *diags);
+
 /* Writes BUNDLE as a tkview bundle into the folder OUTDIR (see
  * docs/bundle.md): each kernel's stage files, metadata and cubin in a
  * NAME-HASHPREFIX/ folder, a copy of every source file its locations name
  * that tk_bundle_resolve_source() finds in sources/ (the others listed as
  * missing), and manifest.json.  OUTDIR must not exist or be an empty folder;
  * the bundle is built beside it and renamed into place, so a failure leaves
- * nothing behind.  No name in the input can place a file outside OUTDIR.
+ * nothing behind.  An OUTDIR that tk_bundle_check_output() refuses is an
+ * error.  No name in the input can place a file outside OUTDIR.
  * Returns 0, or -1 with an error in DIAGS; sources not found add notes. */
 TK_API
 int tk_bundle_save(const tk_bundle *bundle, const char *outdir,

@@ -286,6 +286,9 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
     /* Source resolution fills a cache: saving changes nothing a reader of
      * the bundle can see. */
     tk_bundle *b = (tk_bundle *)bundle;
+    /* Never into, or around, what is read (bundle X -o X/sub). */
+    if (tk_bundle_check_output(b, outdir, diags) != 0)
+        return -1;
     char *out = g_canonicalize_filename(outdir, NULL);
     struct stat st;
     if (stat(out, &st) == 0 && (!S_ISDIR(st.st_mode) || dir_not_empty(out))) {
