@@ -83,8 +83,11 @@ class Session:
         if not num.strip():
             raise RuntimeError('Xvfb did not start')
         self.display = ':' + num.decode().strip()
+        # The bus's socket in our folder: the session configuration's own
+        # address puts it in /tmp.
         bus = subprocess.run(['dbus-daemon', '--session', '--fork', '--print-address=1',
-                              '--print-pid=1'], stdout=subprocess.PIPE, check=True)
+                              '--print-pid=1', '--address=unix:tmpdir=' + self.tmp],
+                             stdout=subprocess.PIPE, check=True)
         addr, pid = bus.stdout.decode().split()
         self.bus_pid = int(pid)
         self.env = dict(os.environ)
