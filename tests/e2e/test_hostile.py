@@ -131,6 +131,8 @@ def locations_naming_local_files_are_never_read(d):
     srcs = {s['path']: s['resolved'] for s in info['sources']}
     assert srcs['/etc/passwd'] is None and srcs[secret] is None, srcs
     assert '/sources/' in srcs[SRC], srcs
+    text = run('info', b)[1]
+    assert '/etc/passwd  (outside the bundle, not read: shown as path:line)' in text, text
     # The report: made, without either file's text; each location named.
     out = os.path.join(d, 'report')
     code, _, err = run('--html', out, b)

@@ -91,6 +91,13 @@ static void test_locations_stay_inside(void)
     g_assert_null(resolve(b, "/capture/machine/loot.py", d));
     g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE,
                                               "outside the bundle"), ==, 6);
+    /* Said per file: refused, or simply not found. */
+    tk_loctab *tab = tk_bundle_loctab(b);
+    g_assert_cmpint(tk_bundle_source_refused(
+                        b, tk_loctab_file(tab, "/etc/passwd", 11)), ==, 1);
+    g_assert_cmpint(tk_bundle_source_refused(
+                        b, tk_loctab_file(tab, "/capture/machine/loot.py", 24)),
+                    ==, 0);
     g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE,
                                               "path:line only"), ==, 7);
 

@@ -124,6 +124,13 @@ TK_API
 const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
                                      tk_diags *diags);
 
+/* 1 when tk_bundle_resolve_source() gave NULL for FILE because of the trust
+ * rule (a file exists where the location points, but outside the bundle),
+ * 0 otherwise (also before FILE was resolved): for saying why a source is
+ * not shown. */
+TK_API
+int tk_bundle_source_refused(const tk_bundle *bundle, tk_file_id file);
+
 /* Checks that writing the folder OUTDIR cannot touch what BUNDLE reads:
  * refuses (-1, with an error naming OUTDIR and the input in DIAGS) an
  * OUTDIR that is the loaded path, lies inside it or contains it (the same

@@ -241,6 +241,11 @@ const char *tk_bundle_resolve_source(tk_bundle *b, tk_file_id file,
     return bundle_sources_resolve(b, file, diags);
 }
 
+int tk_bundle_source_refused(const tk_bundle *b, tk_file_id file)
+{
+    return bundle_sources_outside(b, file) ? 1 : 0;
+}
+
 /* ---- finding a kernel ------------------------------------------------- */
 
 static gboolean all_digits(const char *s)
