@@ -768,6 +768,11 @@ tk_passes *passes_index_window(const char *path, size_t window,
         close(fd);
         return NULL;
     }
+    /* No window larger than the file: a bundle's pass dump slices are
+     * often a few KB, and a 4 MiB buffer each is memory for nothing.  Every
+     * line still fits in it. */
+    if ((uint64_t)st.st_size + 1 < window)
+        window = MAX((size_t)st.st_size + 1, 64);
 #ifdef POSIX_FADV_SEQUENTIAL
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
