@@ -7,9 +7,9 @@
  * meta_amdgcn.c (an AMD kernel's registers from its assembly),
  * json.c (safe JSON parsing and typed member access), path.c (paths that
  * must stay inside a folder, safe file names), sources.c (source
- * resolution), write.c (tk_bundle_save), passfiles.c and passfiles_only.c
- * (pass dump files and each kernel's sequence in them), gzip.c (compressed
- * pass dump files).
+ * resolution), write.c (tk_bundle_save), output.c (tk_bundle_check_output),
+ * passfiles.c and passfiles_only.c (pass dump files and each kernel's
+ * sequence in them), gzip.c (compressed pass dump files).
  */
 #ifndef TKDUMP_BUNDLE_INTERNAL_H
 #define TKDUMP_BUNDLE_INTERNAL_H
