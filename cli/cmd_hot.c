@@ -3,12 +3,10 @@
  * profile, warp stall samples with one; each with its IR line counts per
  * stage and, with samples, its main stall reasons. */
 #include "cli.h"
+#include "tkdump/tk_input_file.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#define MAX_SOURCE_BYTES ((goffset)32 << 20)
 
 static const char summary[] =
     "Lists the source lines of each kernel by what their code costs: the\n"
@@ -47,11 +45,11 @@ static GPtrArray *source_lines(tk_bundle *b, GHashTable *cache, tk_file_id f)
         return a;
     a = g_ptr_array_new_with_free_func(g_free);
     const char *path = tk_bundle_resolve_source(b, f, NULL);
-    struct stat st;
-    char *text = NULL;
-    if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_size <= MAX_SOURCE_BYTES &&
-        g_file_get_contents(path, &text, NULL, NULL)) {
+    /* A regular file of at most 16 MiB, opened without blocking
+     * (tk_input_file.h), as the report and the viewer read sources. */
+    char *text = path ? tk_input_file_read(path, TK_INPUT_FILE_SOURCE, NULL, NULL)
+                      : NULL;
+    if (text) {
         char **lines = g_strsplit(text, "\n", -1);
         for (char **l = lines; *l; l++)
             g_ptr_array_add(a, g_strdup(g_strstrip(*l)));
