@@ -112,8 +112,8 @@ def locations_out(d):
     secret file beside the bundle (vector_add.py:8, #loc2)."""
     b = hostile(d)
     secret = os.path.join(d, 'secret.py')
-    with open(secret, 'w') as f:
-        f.write('TOKEN = "tkview-secret-7f3a"\n')
+    with open(secret, 'w') as f:  # the token on every line a location may name
+        f.write(''.join('TOKEN%d = "tkview-secret-7f3a"\n' % i for i in range(40)))
     ttgir = os.path.join(b, KDIR, 'add_kernel.ttgir')
     # add_kernel.ttgir:5 `#loc13 = loc("/tmp/capture/vector_add/src/vector_add.py":16:15)`
     replace_in(ttgir, '#loc13 = loc("%s":16:15)' % SRC, '#loc13 = loc("/etc/passwd":16:15)')
@@ -156,6 +156,57 @@ def locations_naming_local_files_are_never_read(d):
     assert 'outside the bundle' in missing[secret], missing
     after = snapshot(d, skip=('report', 'again'))
     assert after == before
+
+
+def passwd_lines():
+    """/etc/passwd's lines long enough not to show up by chance."""
+    with open('/etc/passwd', 'rb') as f:
+        return [l for l in f.read().splitlines() if len(l) > 12]
+
+
+def leaks(text):
+    """What of the secret or /etc/passwd shows in TEXT (bytes)."""
+    found = [b'tkview-secret-7f3a'] if b'tkview-secret-7f3a' in text else []
+    return found + [l for l in passwd_lines() if l in text]
+
+
+@test
+def hot_and_compare_read_nothing_outside(d):
+    b, secret = locations_out(d)
+    # hot shows the text of the lines SASS names: point some at the files.
+    sass = os.path.join(b, KDIR, 'add_kernel.sass_gi')
+    # add_kernel.sass_gi:21 `//## File "/tmp/capture/vector_add/src/vector_add.py", line 12`
+    replace_in(sass, '"%s", line 12' % SRC, '"/etc/passwd", line 1', 7)
+    # add_kernel.sass_gi, 3 lines `... vector_add.py", line 18`
+    replace_in(sass, '"%s", line 18' % SRC, '"%s", line 18' % secret, 3)
+    before = snapshot(d)
+    sample = os.path.join(d, 'sample')  # the other side, untouched
+    shutil.copytree(SAMPLE, sample, symlinks=True)
+    for args in (['hot', b, '--top', '0'], ['hot', b, '--json'],
+                 ['hot', b, '--inclusive', '--top', '0']):
+        code, out, err = run(*args)
+        assert code == 0, (args, err)
+        assert not leaks((out + err).encode()), (args, leaks((out + err).encode()))
+        assert 'passwd:1 ' in out or '"/etc/passwd"' in out, out
+        assert 'secret.py:18' in out or 'secret.py"' in out, out
+        if '--json' not in args:
+            # the line's code column shows vector_add.py's own text
+            # (sources/0000-vector_add.py:14 `output = x + y`), never the others'
+            assert 'output = x + y' in out, out
+            assert 'not read: it is outside the bundle' in err and '/etc/passwd' in err, err
+    # One side hostile, then the other: 1 = no pass parts the two ways.
+    for a, other in ((b, sample), (sample, b)):
+        for extra in ([], ['--json'], ['--all']):
+            code, out, err = run('compare', a, other, '--kernel', 'add_kernel', *extra)
+            assert code in (0, 1), (a, extra, code, err)
+            assert not leaks((out + err).encode()), (a, extra)
+    out = os.path.join(d, 'report')
+    code, _, err = run('--html', out, b, sample, '--compare', 'add_kernel:add_kernel')
+    assert code == 0, err
+    assert 'not read: it is outside the bundle' in err and '/etc/passwd' in err, err
+    assert glob.glob(os.path.join(out, 'c0*.html')), os.listdir(out)
+    assert not leaks(all_text(out))
+    assert snapshot(d, skip=('report', 'sample')) == before
 
 
 @test
@@ -237,6 +288,56 @@ def fifo_stage_file_is_an_error_for_that_stage(d):
 
 def max_child_rss_mib():
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+@test
+def profile_import_and_hot_on_special_files(d):
+    b = os.path.join(d, 'mp')
+    shutil.copytree(os.path.join(os.path.dirname(SAMPLE), 'matmul_profile'), b, symlinks=True)
+    kdir = os.path.join(b, 'matmul_pipelined-bc33df85')
+    csv = os.path.join(b, 'ncu', 'source_sass.csv.gz')
+    profile = os.path.join(kdir, 'matmul_pipelined.profile.json')
+    fifo = os.path.join(d, 'export.csv')
+    os.mkfifo(fifo)
+    before = snapshot(b)
+    # The export a FIFO or a device: refused by name, the bundle untouched.
+    code, _, err = run('profile', 'import', b, fifo, '--force')
+    assert code == 3 and 'export.csv' in err and 'a FIFO (named pipe)' in err, (code, err)
+    code, _, err = run('profile', 'import', b, '/dev/zero', '--force')
+    assert code == 3 and 'a character device, not a regular file' in err, (code, err)
+    assert snapshot(b) == before
+    # The kernel's profile.json a FIFO, then a link to /dev/zero: hot says
+    # so and ranks by instructions instead.
+    os.unlink(profile)
+    os.mkfifo(profile)
+    code, out, err = run('hot', b, '--top', '1')
+    assert code == 0 and '(SASS instructions)' in out, (code, out, err)
+    assert 'matmul_pipelined.profile.json' in err and 'a FIFO (named pipe)' in err, err
+    os.unlink(profile)
+    os.symlink('/dev/zero', profile)
+    code, out, err = run('hot', b, '--top', '1')
+    assert code == 0 and '(SASS instructions)' in out, (code, out, err)
+    assert 'leads outside the bundle folder (to /dev/zero)' in err, err
+    # profile.json a link to a file outside: never read, and an import
+    # replaces the link, never the file it points to.
+    outside = os.path.join(d, 'outside.json')
+    with open(outside, 'w') as f:
+        f.write('{"tkview-secret-7f3a": 1}\n')
+    os.unlink(profile)
+    os.symlink(outside, profile)
+    code, out, err = run('hot', b, '--top', '1')
+    assert code == 0 and 'leads outside the bundle folder' in err, err
+    code, out, err = run('profile', 'import', b, csv, '--force')
+    assert code == 0, err
+    assert open(outside).read() == '{"tkview-secret-7f3a": 1}\n'
+    assert not os.path.islink(profile) and os.path.isfile(profile)
+    code, out, err = run('hot', b, '--top', '1')
+    assert code == 0 and '40471 samples (' in out, (code, out, err)
+    # manifest.json a FIFO: import refuses the bundle without blocking.
+    make_fifo(os.path.join(b, 'manifest.json'))
+    code, _, err = run('profile', 'import', b, csv, '--force')
+    assert code == 3 and 'a FIFO (named pipe)' in err, (code, err)
+    assert max_child_rss_mib() < 1024, max_child_rss_mib()
 
 
 @test
