@@ -91,8 +91,10 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
     gint64 t0 = g_get_monotonic_time();
     /* Never write where we read, --force or not: OUTDIR may not be the
      * input, lie in it or hold it (`--html IN IN --force` once replaced the
-     * bundle by its report), nor hold the note. */
-    if (tk_bundle_check_output(bundle, outdir, diags) != 0)
+     * bundle by its report), nor the other side of --compare (`--html B A B
+     * --compare K:K --force` replaced B), nor hold the note. */
+    if (tk_bundle_check_output(bundle, outdir, diags) != 0 ||
+        (opts->other && tk_bundle_check_output(opts->other, outdir, diags) != 0))
         return -1;
     if (opts->notes_path) {
         int rel = tk_staged_dir_overlap(outdir, opts->notes_path);

@@ -392,8 +392,16 @@ def html_never_replaces_its_input(d):
     code, _, err = run('--html', os.path.join(d, 'link'), './' + os.path.relpath(b) + '/', '--force')
     assert code == 2 and 'is the input' in err, (code, err)
     os.unlink(os.path.join(d, 'link'))
+    # Nor the other side of --compare (it once replaced that bundle).
+    other = hostile(d, 'other')
+    before = snapshot(d)
+    for out, why in ((other, 'is the input'), (os.path.join(other, 'r'), 'inside the input'),
+                     (d, 'contains the input')):
+        code, _, err = run('--html', out, b, other, '--compare', 'add_kernel:add_kernel',
+                           '--force')
+        assert code == 2 and why in err and 'report not written' in err, (out, code, err)
     assert snapshot(d) == before
-    assert run('info', b)[0] == 0
+    assert run('info', b)[0] == 0 and run('info', other)[0] == 0
 
 
 @test
