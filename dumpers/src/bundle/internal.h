@@ -52,10 +52,13 @@ struct tk_bundle {
     GHashTable *stored_sources; /* original path -> local copy (absolute) */
     char **source_dirs;         /* NULL-terminated copy of the options */
     GHashTable *resolved;       /* file id + 1 -> path, or "" for not found */
-    GHashTable *outside;        /* file id + 1 of those refused for leading
-                                   out of the bundle (the trust rule) */
+    GHashTable *misses;         /* file id + 1 -> why it was not found
+                                   (sources.c: SOURCE_MISS_*), and whether a
+                                   caller has been told */
     GHashTable *suffix_index;   /* base name -> GPtrArray of paths relative to
                                    root; built on first use */
+    GHashTable *statements;     /* file id + 1 -> tk_pysource * (or a
+                                   placeholder: none); statement.c */
 
     /* Pass dumps (passfiles.c). */
     GPtrArray *pass_found;    /* bundle_pass_file *, owned, in the order found;
@@ -66,6 +69,10 @@ struct tk_bundle {
                                  dumps (errors); NULL when none */
     size_t n_rejected;        /* how many were, in all */
 };
+
+/* ---- statement.c ---- */
+
+void bundle_statements_clear(tk_bundle *b);
 
 /* ---- scan.c ---- */
 

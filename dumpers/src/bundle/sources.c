@@ -240,32 +240,27 @@ static char *find_source(tk_bundle *b, const char *orig, gboolean *ambiguous,
     return found;
 }
 
-const char *bundle_sources_resolve(tk_bundle *b, tk_file_id file,
-                                   tk_diags *diags)
+/* Why a file was not found, kept per file id with SOURCE_MISS_TOLD once a
+ * caller with a tk_diags got the note: whoever resolves a file first (the
+ * statement cache asks without diagnostics) must not swallow it. */
+enum {
+    SOURCE_MISS_NOT_FOUND = 1,
+    SOURCE_MISS_AMBIGUOUS = 2,
+    SOURCE_MISS_OUTSIDE = 3,
+    SOURCE_MISS_WHY = 3,
+    SOURCE_MISS_TOLD = 4,
+};
+
+/* Gives DIAGS the note of why FILE (KEY) was not found, once per bundle. */
+static void note_miss(tk_bundle *b, tk_file_id file, gpointer key, tk_diags *diags)
 {
-    if (file >= tk_loctab_file_count(b->tab))
-        return NULL;
-    if (!b->resolved)
-        b->resolved = g_hash_table_new_full(NULL, NULL, NULL, g_free);
-    gpointer key = GUINT_TO_POINTER((guint)file + 1);
-    const char *hit = g_hash_table_lookup(b->resolved, key);
-    if (hit)
-        return *hit ? hit : NULL;
+    guint miss = GPOINTER_TO_UINT(g_hash_table_lookup(b->misses, key));
+    if (!diags || (miss & SOURCE_MISS_TOLD))
+        return;
+    g_hash_table_insert(b->misses, key, GUINT_TO_POINTER(miss | SOURCE_MISS_TOLD));
     const char *orig = tk_loctab_file_path(b->tab, file);
-    gboolean ambiguous = FALSE, outside = FALSE;
-    char *found = find_source(b, orig, &ambiguous, &outside);
-    if (found) {
-        g_hash_table_insert(b->resolved, key, found);
-        return found;
-    }
-    g_hash_table_insert(b->resolved, key, g_strdup(""));
     size_t n_dirs = b->source_dirs ? g_strv_length(b->source_dirs) : 0;
-    if (outside) {
-        if (!b->outside)
-            b->outside = g_hash_table_new(NULL, NULL);
-        g_hash_table_add(b->outside, key);
-    }
-    if (outside)
+    if ((miss & SOURCE_MISS_WHY) == SOURCE_MISS_OUTSIDE)
         tk_diags_add(diags, TK_DIAG_NOTE, orig, 0,
                      "source file not read: it is outside the bundle %s, "
                      "and a bundle reads only its own files and those of "
@@ -273,7 +268,7 @@ const char *bundle_sources_resolve(tk_bundle *b, tk_file_id file,
                      "name any file of this machine); its locations show "
                      "as path:line only",
                      b->confine);
-    else if (ambiguous)
+    else if ((miss & SOURCE_MISS_WHY) == SOURCE_MISS_AMBIGUOUS)
         tk_diags_add(diags, TK_DIAG_NOTE, orig, 0,
                      "source file not found: several files under %s end "
                      "like this path, none better than the others; its "
@@ -287,20 +282,53 @@ const char *bundle_sources_resolve(tk_bundle *b, tk_file_id file,
                      b->confine ? "" : "at the path itself, ",
                      b->root ? b->root : "the loaded folder", n_dirs,
                      n_dirs == 1 ? "" : "s");
+}
+
+const char *bundle_sources_resolve(tk_bundle *b, tk_file_id file,
+                                   tk_diags *diags)
+{
+    if (file >= tk_loctab_file_count(b->tab))
+        return NULL;
+    if (!b->resolved)
+        b->resolved = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+    gpointer key = GUINT_TO_POINTER((guint)file + 1);
+    const char *hit = g_hash_table_lookup(b->resolved, key);
+    if (hit) {
+        if (!*hit)
+            note_miss(b, file, key, diags);
+        return *hit ? hit : NULL;
+    }
+    const char *orig = tk_loctab_file_path(b->tab, file);
+    gboolean ambiguous = FALSE, outside = FALSE;
+    char *found = find_source(b, orig, &ambiguous, &outside);
+    if (found) {
+        g_hash_table_insert(b->resolved, key, found);
+        return found;
+    }
+    g_hash_table_insert(b->resolved, key, g_strdup(""));
+    if (!b->misses)
+        b->misses = g_hash_table_new(NULL, NULL);
+    g_hash_table_insert(b->misses, key,
+                        GUINT_TO_POINTER(outside     ? SOURCE_MISS_OUTSIDE
+                                         : ambiguous ? SOURCE_MISS_AMBIGUOUS
+                                                     : SOURCE_MISS_NOT_FOUND));
+    note_miss(b, file, key, diags);
     return NULL;
 }
 
 gboolean bundle_sources_outside(const tk_bundle *b, tk_file_id file)
 {
-    return b->outside &&
-           g_hash_table_contains(b->outside, GUINT_TO_POINTER((guint)file + 1));
+    guint miss = b->misses ? GPOINTER_TO_UINT(g_hash_table_lookup(
+                                 b->misses, GUINT_TO_POINTER((guint)file + 1)))
+                           : 0;
+    return (miss & SOURCE_MISS_WHY) == SOURCE_MISS_OUTSIDE;
 }
 
 void bundle_sources_clear(tk_bundle *b)
 {
-    if (b->outside)
-        g_hash_table_destroy(b->outside);
-    b->outside = NULL;
+    if (b->misses)
+        g_hash_table_destroy(b->misses);
+    b->misses = NULL;
     if (b->resolved)
         g_hash_table_destroy(b->resolved);
     if (b->suffix_index)
