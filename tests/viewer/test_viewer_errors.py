@@ -180,9 +180,12 @@ def a_hostile_bundle_never_shows_a_file_outside_it():
     S.activate('select-source-location', "<('secret.py', uint32 16)>", window=w['id'])
     b = S.state()['windows'][n]['bind']
     # Bound by the location's path:line (add_kernel.ttgir lines 29-34, as
-    # for vector_add.py:16), the file itself never read.
+    # for vector_add.py:16: the instructions, with the block header of line
+    # 31 `^bb0(...)` and the `})` of line 34 as context), the file itself
+    # never read.
     assert b['anchor'] == {'kind': 'source', 'file': secret, 'line': 16}, b['anchor']
-    assert b['primary']['matches'] == [29, 30, 31, 32, 33, 34], b['primary']
+    assert b['primary']['matches'] == [29, 30, 32, 33], b['primary']
+    assert b['primary']['context'] == [31, 34], b['primary']
     assert b['source']['file'] == secret and b['source']['resolved'] is None, b['source']
     assert b['source']['line_count'] != 40, b['source']
     assert viewer.poll() is None
