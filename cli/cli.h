@@ -9,6 +9,7 @@
 
 #include <glib.h>
 #include <json-glib/json-glib.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "tkdump/tk_bind.h"
@@ -22,6 +23,7 @@ enum {
     TK_EXIT_NOTHING = 1,   /* done, but the query matched nothing */
     TK_EXIT_USAGE = 2,     /* bad arguments */
     TK_EXIT_INPUT = 3,     /* the input could not be loaded at all */
+    TK_EXIT_NO_LINE = 4,   /* the source line named is past the end of its file */
 };
 
 /* Options every subcommand that loads takes. */
@@ -44,8 +46,22 @@ void tk_cli_print_diags(const tk_diags *diags, gboolean quiet);
 /* "tkview: MESSAGE" on stderr. */
 void tk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Writes LEN bytes of dump text to OUT for a terminal: control characters
- * (escape sequences in a hostile dump) are shown as \xNN, never sent raw. */
+/* Text from dumps (kernel names, paths, IR lines, messages that quote
+ * them) reaches a terminal only through this one escaping rule: control
+ * characters (escape sequences in a hostile dump) are shown as \xNN, never
+ * sent raw; tabs stay.  Returns the escaped copy of LEN bytes at S; caller
+ * frees. */
+char *tk_cli_escape(const char *s, size_t len);
+
+/* printf for every command's text output (cli_print.c): each "%s" and
+ * "%c" argument is escaped by tk_cli_escape(), the format's own text is
+ * written as it is.  Use these, never printf, for anything that may hold
+ * text from a dump. */
+void tk_cli_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tk_cli_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tk_cli_vfprintf(FILE *f, const char *fmt, va_list ap);
+
+/* Writes LEN bytes of dump text to OUT, escaped by tk_cli_escape(). */
 void tk_cli_put_text(FILE *out, const char *s, size_t len);
 
 /* A stack as "base.py:16:15 <- caller.py:3:1"; caller frees. */

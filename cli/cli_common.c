@@ -24,7 +24,8 @@ void tk_cli_error(const char *fmt, ...)
     va_start(ap, fmt);
     char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    fprintf(stderr, "tkview: %s\n", msg);
+    /* Messages quote names and paths from dumps: escaped as a whole. */
+    tk_cli_fprintf(stderr, "tkview: %s\n", msg);
     g_free(msg);
 }
 
@@ -40,7 +41,7 @@ void tk_cli_print_diags(const tk_diags *diags, gboolean quiet)
             g_string_append_printf(where, ":%llu", (unsigned long long)d->line);
         fputs("tkview: ", stderr);
         tk_cli_put_text(stderr, where->str, where->len);
-        fprintf(stderr, ": %s: ", tk_diag_severity_name(d->severity));
+        tk_cli_fprintf(stderr, ": %s: ", tk_diag_severity_name(d->severity));
         tk_cli_put_text(stderr, d->message, strlen(d->message));
         fputc('\n', stderr);
         g_string_free(where, TRUE);
@@ -62,18 +63,27 @@ tk_bundle *tk_cli_load(const char *path, const tk_cli_common *c)
     return b;
 }
 
-void tk_cli_put_text(FILE *out, const char *s, size_t len)
+char *tk_cli_escape(const char *s, size_t len)
 {
+    GString *g = g_string_sized_new(len + 8);
     const char *run = s;
     for (size_t i = 0; i < len; i++) {
         unsigned char ch = (unsigned char)s[i];
         if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
-            fwrite(run, 1, (size_t)(s + i - run), out);
-            fprintf(out, "\\x%02x", ch);
+            g_string_append_len(g, run, s + i - run);
+            g_string_append_printf(g, "\\x%02x", ch);
             run = s + i + 1;
         }
     }
-    fwrite(run, 1, (size_t)(s + len - run), out);
+    g_string_append_len(g, run, s + len - run);
+    return g_string_free(g, FALSE);
+}
+
+void tk_cli_put_text(FILE *out, const char *s, size_t len)
+{
+    char *x = tk_cli_escape(s, len);
+    fputs(x, out);
+    g_free(x);
 }
 
 char *tk_cli_stack_string(const tk_loctab *tab, tk_stack_id id)
@@ -140,11 +150,15 @@ const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec)
         if (n == 1)
             return tk_bundle_kernel(bundle, 0);
         tk_cli_error("%zu kernels here; choose one with --kernel "
-                     "(a name, a hash prefix, name:hash or an index):", n);
+                     "(a name or a unique prefix of one, a hash prefix, "
+                     "name:hash or an index):", n);
         for (size_t i = 0; i < n; i++) {
             const tk_kernel *k = tk_bundle_kernel(bundle, i);
-            fprintf(stderr, "  %zu  %s  %.12s\n", i, tk_kernel_name(k),
-                    tk_kernel_hash(k));
+            char *name = tk_cli_escape(tk_kernel_name(k), strlen(tk_kernel_name(k)));
+            char *hash = tk_cli_escape(tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+            tk_cli_fprintf(stderr, "  %zu  %s  %.12s\n", i, name, hash);
+            g_free(name);
+            g_free(hash);
         }
         return NULL;
     }
@@ -156,23 +170,29 @@ const tk_kernel *tk_cli_find_kernel(const tk_bundle *bundle, const char *spec,
 {
     size_t matches = 0;
     const tk_kernel *k = tk_bundle_find_kernel(bundle, spec, &matches);
-    if (!k) {
-        if (matches > 1) {
-            size_t *idx;
-            size_t n = tk_bundle_find_kernels(bundle, spec, &idx);
-            tk_cli_error("%s %s matches %zu kernels; add a hash prefix "
-                         "(name:hash) or use an index:", option, spec, matches);
-            for (size_t i = 0; i < n; i++) {
-                const tk_kernel *c = tk_bundle_kernel(bundle, idx[i]);
-                fprintf(stderr, "  %zu  %s  %.12s\n", idx[i], tk_kernel_name(c),
-                        tk_kernel_hash(c));
-            }
-            g_free(idx);
-        } else {
-            tk_cli_error("%s %s matches no kernel (see tkview info)", option, spec);
+    if (k)
+        return k;
+    char *esc = tk_cli_escape(spec, strlen(spec));
+    if (matches > 1) {
+        /* The library's candidates, as `info` numbers them. */
+        size_t *idx = NULL;
+        size_t n_idx = tk_bundle_find_kernels(bundle, spec, &idx);
+        tk_cli_error("%s %s matches %zu kernels; choose one (a longer "
+                     "name, name:hash or an index):", option, esc, n_idx);
+        for (size_t i = 0; i < n_idx; i++) {
+            const tk_kernel *c = tk_bundle_kernel(bundle, idx[i]);
+            char *name = tk_cli_escape(tk_kernel_name(c), strlen(tk_kernel_name(c)));
+            char *hash = tk_cli_escape(tk_kernel_hash(c), strlen(tk_kernel_hash(c)));
+            tk_cli_fprintf(stderr, "  %zu  %s  %.12s\n", idx[i], name, hash);
+            g_free(name);
+            g_free(hash);
         }
+        g_free(idx);
+    } else {
+        tk_cli_error("%s %s matches no kernel (see tkview info)", option, esc);
     }
-    return k;
+    g_free(esc);
+    return NULL;
 }
 
 const char *tk_cli_stage_names(void)

@@ -44,7 +44,7 @@ int tk_cmd_bundle(int argc, char **argv)
         for (size_t k = 0; k < tk_bundle_kernel_count(b); k++)
             for (size_t f = 0; f < tk_bundle_pass_file_count(b, NULL); f++)
                 slices += tk_bundle_kernel_pass_seq(b, tk_bundle_kernel(b, k), f) >= 0;
-        fprintf(stderr, "tkview: wrote %s (%zu kernel%s, %zu pass dump slice%s)\n", out,
+        tk_cli_fprintf(stderr, "tkview: wrote %s (%zu kernel%s, %zu pass dump slice%s)\n", out,
                 tk_bundle_kernel_count(b), tk_bundle_kernel_count(b) == 1 ? "" : "s",
                 slices, slices == 1 ? "" : "s");
     }

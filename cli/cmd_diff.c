@@ -162,7 +162,7 @@ static int put_hunk(const tk_hunk *h, void *user)
         } else {
             if (p->color)
                 fputs(C_CYAN, stdout);
-            printf("@@ -%u,%u +%u,%u @@", sa, na, sb, nb);
+            tk_cli_printf("@@ -%u,%u +%u,%u @@", sa, na, sb, nb);
             if (p->color)
                 fputs(C_RESET, stdout);
             if (p->title[0]) {
@@ -269,11 +269,11 @@ static int print_diff(const diff_args *a, const tk_ir_diff *d,
         put_file_line(&p, "+++ ", label_b);
         tk_diff_group(hunks, n, context, put_hunk, &p);
     } else if (!a->common.quiet) {
-        fprintf(stderr, "tkview: no change: ");
+        tk_cli_fprintf(stderr, "tkview: no change: ");
         tk_cli_put_text(stderr, label_a, strlen(label_a));
-        fprintf(stderr, " and ");
+        tk_cli_fprintf(stderr, " and ");
         tk_cli_put_text(stderr, label_b, strlen(label_b));
-        fprintf(stderr, " compare equal\n");
+        tk_cli_fprintf(stderr, " compare equal\n");
     }
     return st.added || st.removed ? TK_EXIT_OK : TK_EXIT_NOTHING;
 }
@@ -331,7 +331,7 @@ static int find_pass(const tk_timeline *tl, const char *spec, size_t *pass,
     for (size_t i = 0; i < n; i++) {
         const tk_timeline_entry *e = tk_timeline_get(tl, i);
         if (strcmp(e->pass, spec) == 0 || strcmp(e->arg, spec) == 0)
-            fprintf(stderr, "  %zu  %s  line %llu\n", i,
+            tk_cli_fprintf(stderr, "  %zu  %s  line %llu\n", i,
                     tk_pass_level_name(e->level), (unsigned long long)e->header_line);
     }
     return TK_EXIT_USAGE;
@@ -502,7 +502,10 @@ static int diff_stages(tk_bundle *ba, tk_bundle *bb, const diff_args *a,
     } else {
         /* The kernel of the same name in the other bundle. */
         size_t matches = 0;
-        kb = tk_bundle_find_kernel(bb, tk_kernel_name(ka), &matches);
+        /* "name:" names that name exactly, never a prefix of another. */
+        char *exact = g_strdup_printf("%s:", tk_kernel_name(ka));
+        kb = tk_bundle_find_kernel(bb, exact, &matches);
+        g_free(exact);
         if (!kb && matches > 1)
             tk_cli_error("%s has %zu kernels named %s; choose one with --kernel-b",
                          tk_bundle_path(bb), matches, tk_kernel_name(ka));

@@ -86,12 +86,12 @@ static void json_kernel_history(JsonBuilder *j, const tk_timeline *tl,
 static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
                                const tk_history *h, const char *what)
 {
-    printf("%s %.12s: ", tk_kernel_name(k), tk_kernel_hash(k));
+    tk_cli_printf("%s %.12s: ", tk_kernel_name(k), tk_kernel_hash(k));
     tk_cli_put_text(stdout, what, strlen(what));
-    printf(": %zu pass%s changed its IR\n", tk_history_count(h),
+    tk_cli_printf(": %zu pass%s changed its IR\n", tk_history_count(h),
            tk_history_count(h) == 1 ? "" : "es");
     if (tk_history_count(h))
-        printf("%7s  %-12s  %8s %6s  %s\n", "#", "level", "-removed", "+added", "pass");
+        tk_cli_printf("%7s  %-12s  %8s %6s  %s\n", "#", "level", "-removed", "+added", "pass");
     for (size_t i = 0; i < tk_history_count(h); i++) {
         const tk_history_step *s = tk_history_get(h, i);
         const tk_timeline_entry *e = s->substep == TK_TL_NONE
@@ -102,7 +102,7 @@ static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
             g_snprintf(index, sizeof index, "%zu", s->pass);
         else
             g_snprintf(index, sizeof index, "%zu.%zu", s->pass, s->substep);
-        printf("%7s  %-12s  %8u %6u  ", index, tk_pass_level_name(e->level), s->removed,
+        tk_cli_printf("%7s  %-12s  %8u %6u  ", index, tk_pass_level_name(e->level), s->removed,
                s->added);
         GString *name = g_string_new(e->pass);
         if (e->arg[0] && strcmp(e->arg, e->pass) != 0)
@@ -111,10 +111,10 @@ static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
         g_string_free(name, TRUE);
         const char *path = part_path(tl, e->part);
         const char *base = strrchr(path, '/');
-        printf("  %s:%llu\n", base ? base + 1 : path, (unsigned long long)e->header_line);
+        tk_cli_printf("  %s:%llu\n", base ? base + 1 : path, (unsigned long long)e->header_line);
     }
     if (tk_history_entries_unlocated(h))
-        printf("  (%zu of %zu changed passes carry no locations (machine code, "
+        tk_cli_printf("  (%zu of %zu changed passes carry no locations (machine code, "
                "Triton's internal dumps): whether they touched the line is unknown)\n",
                tk_history_entries_unlocated(h), tk_history_entries_read(h));
 }
@@ -172,7 +172,7 @@ int tk_cmd_history(int argc, char **argv)
     if (n_named > 1) {
         tk_cli_error("\"%s\" names %zu files; give more of the path:", file, n_named);
         for (size_t i = 0; i < n_named; i++)
-            fprintf(stderr, "  %s\n", tk_loctab_file_path(tab, named[i]));
+            tk_cli_fprintf(stderr, "  %s\n", tk_loctab_file_path(tab, named[i]));
         g_free(named);
         tk_file_query_free(q);
         tk_bundle_free(b);
@@ -248,7 +248,7 @@ int tk_cmd_history(int argc, char **argv)
     } else if (!timelines) {
         tk_cli_error("no pass dumps were found with %s", argv[1]);
     } else if (!steps && !one) {
-        printf("no pass changed IR bound to %s\n", what);
+        tk_cli_printf("no pass changed IR bound to %s\n", what);
     }
     rc = steps ? TK_EXIT_OK : TK_EXIT_NOTHING;
     g_free(what);

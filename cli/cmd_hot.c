@@ -62,15 +62,17 @@ static GPtrArray *source_lines(tk_bundle *b, GHashTable *cache, tk_file_id f)
     return a;
 }
 
-/* The IR lines per stage of a source line: exact or with what it called. */
-static uint32_t stage_count(const tk_bind *ix, tk_stage_kind s,
-                            const tk_cost_line *l, gboolean called)
+/* The IR instructions per stage of a source line: exact or with what it
+ * called (a .loc or //## line is never counted). */
+static uint32_t stage_count(const tk_bind *ix, const tk_kernel *k,
+                            tk_stage_kind s, const tk_cost_line *l,
+                            gboolean called)
 {
     const uint32_t *lines;
-    return (uint32_t)tk_bind_source_to_stage(ix, l->file, l->line,
-                                             called ? TK_MATCH_CALLED
-                                                    : TK_MATCH_EXACT,
-                                             s, &lines);
+    size_t n = tk_bind_source_to_stage(ix, l->file, l->line,
+                                       called ? TK_MATCH_CALLED : TK_MATCH_EXACT,
+                                       s, &lines);
+    return (uint32_t)tk_stage_count_instructions(tk_kernel_stage(k, s), lines, n);
 }
 
 /* The stall reasons of V (exact values of a line), largest first, as
@@ -202,10 +204,14 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
             printf("  %u SASS instructions of helpers inlined at several call "
                    "sites could not be given to one (counted as shared)\n",
                    tk_cost_unsplit_instructions(c));
-        if (shown)
-            printf("  %10s %6s %10s %10s  %-28s %5s %5s %5s %5s %5s  %s\n",
-                   "exact", "%", "inclusive", "shared", "line", "ttir",
-                   "ttgir", "llir", "ptx", "sass", "code");
+        if (shown) {
+            printf("  %10s %6s %10s %10s  %-28s", "exact", "%", "inclusive",
+                   "shared", "line");
+            for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++)
+                if (tk_kernel_stage_expected(k, s))
+                    printf(" %5s", tk_stage_kind_name(s));
+            printf("  %s\n", "code");
+        }
     }
     for (size_t i = 0; i < shown; i++) {
         const tk_cost_line *l = r[i].line;
@@ -237,9 +243,9 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
                 json_builder_set_member_name(j, tk_stage_kind_name(s));
                 json_builder_begin_object(j);
                 json_builder_set_member_name(j, "exact");
-                json_builder_add_int_value(j, stage_count(ix, s, l, FALSE));
+                json_builder_add_int_value(j, stage_count(ix, k, s, l, FALSE));
                 json_builder_set_member_name(j, "called");
-                json_builder_add_int_value(j, stage_count(ix, s, l, TRUE));
+                json_builder_add_int_value(j, stage_count(ix, k, s, l, TRUE));
                 json_builder_end_object(j);
             }
             json_builder_end_object(j);
@@ -264,8 +270,10 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
             tk_cli_put_text(stdout, where, strlen(where));
             printf("%*s", w < 28 ? 28 - w : 0, "");
             for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+                if (!tk_kernel_stage_expected(k, s))
+                    continue;
                 if (tk_kernel_stage(k, s))
-                    printf(" %5u", stage_count(ix, s, l, inclusive));
+                    printf(" %5u", stage_count(ix, k, s, l, inclusive));
                 else
                     printf(" %5s", "-");
             }

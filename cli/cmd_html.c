@@ -57,10 +57,10 @@ int tk_cmd_html(int argc, char **argv)
         rc = TK_EXIT_USAGE;
     } else {
         if (!common.quiet)
-            fprintf(stderr, "tkview: wrote %s/index.html (%zu kernel%s)\n", argv[1],
+            tk_cli_fprintf(stderr, "tkview: wrote %s/index.html (%zu kernel%s)\n", argv[1],
                     st.kernels, st.kernels == 1 ? "" : "s");
         if (stats)
-            printf("seconds %.3f\nfiles %u\nbytes %llu\n", st.seconds, st.files,
+            tk_cli_printf("seconds %.3f\nfiles %u\nbytes %llu\n", st.seconds, st.files,
                    (unsigned long long)st.bytes);
     }
 done:

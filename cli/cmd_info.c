@@ -63,7 +63,7 @@ static void meta_text(const tk_kernel_meta *m)
     FIELD("static LDS", m->lds_static_bytes, " B")
     FIELD("occupancy", m->occupancy, " waves/SIMD")
 #undef FIELD
-    printf("  metadata: %s\n", s->len ? s->str : "(none found)");
+    tk_cli_printf("  metadata: %s\n", s->len ? s->str : "(none found)");
     g_string_free(s, TRUE);
     if (m->target && g_str_has_prefix(m->target, "hip") && amd->len)
         printf("  amd: %s\n", amd->str);
@@ -152,11 +152,11 @@ static void pass_files_text(tk_bundle *b)
     size_t n = tk_bundle_pass_file_count(b, NULL);
     if (n == 0)
         return;
-    printf("pass dump files:\n  %-4s %-5s %12s %7s %5s  %s\n", "#", "kind", "bytes",
+    tk_cli_printf("pass dump files:\n  %-4s %-5s %12s %7s %5s  %s\n", "#", "kind", "bytes",
            "dumps", "seqs", "file");
     for (size_t i = 0; i < n; i++) {
         const tk_passes *p = tk_bundle_pass_file(b, i);
-        printf("  [%zu]%*s %-5s %12llu %7zu %5zu  ", i, i < 10 ? 1 : 0, "",
+        tk_cli_printf("  [%zu]%*s %-5s %12llu %7zu %5zu  ", i, i < 10 ? 1 : 0, "",
                pass_file_kind(p), (unsigned long long)tk_passes_file_size(p),
                tk_passes_count(p), tk_passes_seq_count(p));
         tk_cli_put_text(stdout, tk_passes_path(p), strlen(tk_passes_path(p)));
@@ -174,15 +174,15 @@ static void kernel_passes_text(tk_bundle *b, const tk_kernel *k)
             continue;
         const tk_passes *p = tk_bundle_pass_file(b, i);
         if (!any)
-            printf("  %-6s %8s  %s\n", "passes", "dumps", "file");
+            tk_cli_printf("  %-6s %8s  %s\n", "passes", "dumps", "file");
         any = TRUE;
-        printf("  %-6s %8zu  [%zu] ", pass_file_kind(p),
+        tk_cli_printf("  %-6s %8zu  [%zu] ", pass_file_kind(p),
                tk_passes_seq(p, (size_t)s)->n_dumps, i);
         tk_cli_put_text(stdout, tk_passes_path(p), strlen(tk_passes_path(p)));
         putchar('\n');
     }
     if (!any && n > 0)
-        printf("  passes: no dumps of this kernel in the pass dump files\n");
+        tk_cli_printf("  passes: no dumps of this kernel in the pass dump files\n");
 }
 
 static void info_text(tk_bundle *b, gboolean quiet)
@@ -197,21 +197,21 @@ static void info_text(tk_bundle *b, gboolean quiet)
     const char *kind = tk_bundle_input_kind(b) == TK_INPUT_FILES && !any_stage
                            ? "pass dump files"
                            : input_kind_names[tk_bundle_input_kind(b)];
-    printf("%s: %s, %zu kernel%s\n", tk_bundle_path(b), kind, n,
+    tk_cli_printf("%s: %s, %zu kernel%s\n", tk_bundle_path(b), kind, n,
            n == 1 ? "" : "s");
     if (tk_bundle_input_kind(b) == TK_INPUT_BUNDLE) {
         const char *v;
         if ((v = tk_bundle_compiler(b)))
-            printf("compiler: %s\n", v);
+            tk_cli_printf("compiler: %s\n", v);
         if ((v = tk_bundle_command(b)))
-            printf("command: %s\n", v);
+            tk_cli_printf("command: %s\n", v);
         int c = tk_bundle_complete(b);
-        printf("capture: %s\n", c == 1 ? "complete" : c == 0 ? "INCOMPLETE" : "unknown");
+        tk_cli_printf("capture: %s\n", c == 1 ? "complete" : c == 0 ? "INCOMPLETE" : "unknown");
     }
     pass_files_text(b);
     for (size_t i = 0; i < n; i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
-        printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
+        tk_cli_printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
         meta_text(tk_kernel_metadata(k));
         tk_bind *ix = tk_bind_new(k, tab);
         if (!tk_kernel_has_stages(k)) {
@@ -224,27 +224,31 @@ static void info_text(tk_bundle *b, gboolean quiet)
             tk_bind_free(ix);
             continue;
         }
-        printf("  %-6s %8s %8s %8s  %s\n", "stage", "lines", "bound", "sources", "file");
+        /* instr: instruction lines; bound: those with a location (counts are
+         * about code: .loc and //## lines are not counted). */
+        tk_cli_printf("  %-6s %8s %8s %8s %8s  %s\n", "stage", "lines", "instr", "bound",
+                      "sources", "file");
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
             if (!tk_kernel_stage_expected(k, s))
                 continue;
             const tk_stage *st = tk_kernel_stage(k, s);
             if (!st) {
                 const char *why = tk_kernel_stage_missing(k, s);
-                printf("  %-6s %8s %8s %8s  (missing: ", tk_stage_kind_name(s),
-                       "-", "-", "-");
+                tk_cli_printf("  %-6s %8s %8s %8s %8s  (missing: ", tk_stage_kind_name(s),
+                       "-", "-", "-", "-");
                 tk_cli_put_text(stdout, why, strlen(why));
                 puts(")");
                 continue;
             }
-            printf("  %-6s %8u %8u %8zu  ", tk_stage_kind_name(s),
-                   tk_stage_line_count(st), tk_bind_bound_line_count(ix, s),
+            tk_cli_printf("  %-6s %8u %8u %8u %8zu  ", tk_stage_kind_name(s),
+                   tk_stage_line_count(st), tk_stage_instruction_count(st),
+                   tk_bind_bound_line_count(ix, s),
                    source_positions(ix, s));
             tk_cli_put_text(stdout, tk_stage_path(st), strlen(tk_stage_path(st)));
             putchar('\n');
         }
         if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN)
-            printf("  USE_IR_LOC capture: later stages are located at %s lines\n",
+            tk_cli_printf("  USE_IR_LOC capture: later stages are located at %s lines\n",
                    tk_stage_kind_name(tk_bind_irloc_stage(ix)));
         cost_text(k, ix, tab, quiet);
         kernel_passes_text(b, k);
@@ -252,7 +256,7 @@ static void info_text(tk_bundle *b, gboolean quiet)
     }
     size_t nf = tk_loctab_file_count(tab);
     if (nf)
-        printf("\nsource files referenced:\n");
+        tk_cli_printf("\nsource files referenced:\n");
     for (tk_file_id f = 0; f < nf; f++) {
         const char *p = tk_loctab_file_path(tab, f);
         const char *local = tk_bundle_resolve_source(b, f, NULL);
@@ -420,6 +424,8 @@ static void info_json(tk_bundle *b, gboolean quiet)
             json_builder_add_int_value(j, (gint64)tk_stage_size(st));
             json_builder_set_member_name(j, "lines");
             json_builder_add_int_value(j, tk_stage_line_count(st));
+            json_builder_set_member_name(j, "instructions");
+            json_builder_add_int_value(j, tk_stage_instruction_count(st));
             json_builder_set_member_name(j, "bound_lines");
             json_builder_add_int_value(j, tk_bind_bound_line_count(ix, s));
             json_builder_set_member_name(j, "source_positions");

@@ -84,7 +84,7 @@ static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
         g_snprintf(effect, sizeof effect, "+%u -%u", e->added, e->removed);
     else
         g_snprintf(effect, sizeof effect, "%s", tk_effect_name(e->effect));
-    printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
+    tk_cli_printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
     GString *what = g_string_new(e->pass);
     if (e->arg[0] && strcmp(e->arg, e->pass) != 0)
         g_string_append_printf(what, " (%s)", e->arg);
@@ -98,10 +98,10 @@ static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
         const char *path = base_name(part_path(tl, e->part));
         fputs("  ", stdout);
         tk_cli_put_text(stdout, path, strlen(path));
-        printf(":%llu", (unsigned long long)e->header_line);
+        tk_cli_printf(":%llu", (unsigned long long)e->header_line);
     }
     if (e->effect == TK_EFFECT_UNKNOWN && e->why)
-        printf("  [%s]", tk_unknown_why_name(e->why));
+        tk_cli_printf("  [%s]", tk_unknown_why_name(e->why));
     if (e->flags & TK_TL_TO_FINAL)
         fputs("  [against the final stage]", stdout);
     if (e->flags & TK_TL_SPANS_LOOPS)
@@ -116,7 +116,7 @@ static void put_text(const tk_timeline *tl, const tk_kernel *k, gboolean changed
     size_t n = tk_timeline_count(tl), counts[3] = {0};
     for (size_t i = 0; i < n; i++)
         counts[tk_timeline_get(tl, i)->effect]++;
-    printf("%s %.12s: %zu passes (%zu changed, %zu unchanged, %zu unknown) from",
+    tk_cli_printf("%s %.12s: %zu passes (%zu changed, %zu unchanged, %zu unknown) from",
            tk_kernel_name(k), tk_kernel_hash(k), n, counts[TK_EFFECT_CHANGED],
            counts[TK_EFFECT_UNCHANGED], counts[TK_EFFECT_UNKNOWN]);
     for (size_t p = 0; p < tk_timeline_part_count(tl); p++) {
@@ -124,7 +124,7 @@ static void put_text(const tk_timeline *tl, const tk_kernel *k, gboolean changed
         fputs(p ? ", " : " ", stdout);
         tk_cli_put_text(stdout, path, strlen(path));
     }
-    printf("\n%7s  %-12s  %-13s  %s\n", "#", "level", "effect", "pass");
+    tk_cli_printf("\n%7s  %-12s  %-13s  %s\n", "#", "level", "effect", "pass");
     for (size_t i = 0; i < n; i++) {
         const tk_timeline_entry *e = tk_timeline_get(tl, i);
         char index[32];
@@ -154,9 +154,9 @@ static void jstr(const char *s)
     putchar('"');
     for (const unsigned char *p = (const unsigned char *)valid; *p; p++) {
         if (*p == '"' || *p == '\\')
-            printf("\\%c", *p);
+            tk_cli_printf("\\%c", *p);
         else if (*p < 0x20)
-            printf("\\u%04x", *p);
+            tk_cli_printf("\\u%04x", *p);
         else
             putchar(*p);
     }
@@ -166,7 +166,7 @@ static void jstr(const char *s)
 
 static void jkey(const char *name, gboolean first)
 {
-    printf("%s\"%s\": ", first ? "" : ", ", name);
+    tk_cli_printf("%s\"%s\": ", first ? "" : ", ", name);
 }
 
 static void jmember(const char *name, const char *value, gboolean first)
@@ -189,7 +189,7 @@ static void json_side(const tk_timeline *tl, const char *name, const tk_timeline
 static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t index,
                        gboolean changed_only)
 {
-    printf("{\"index\": %zu", index);
+    tk_cli_printf("{\"index\": %zu", index);
     jmember("level", tk_pass_level_name(e->level), FALSE);
     jmember("pass", e->pass, FALSE);
     jmember("arg", e->arg, FALSE);
@@ -203,14 +203,14 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
         fputs("null", stdout);
     else
         jstr(part_path(tl, e->part));
-    printf(", \"line\": %llu", e->part == TK_TL_NONE ? 0ULL : (unsigned long long)e->header_line);
+    tk_cli_printf(", \"line\": %llu", e->part == TK_TL_NONE ? 0ULL : (unsigned long long)e->header_line);
     jmember("effect", tk_effect_name(e->effect), FALSE);
     jkey("reason", FALSE);
     if (e->effect == TK_EFFECT_UNKNOWN)
         jstr(tk_unknown_why_name(e->why));
     else
         fputs("null", stdout);
-    printf(", \"added\": %u, \"removed\": %u, \"flags\": [", e->added, e->removed);
+    tk_cli_printf(", \"added\": %u, \"removed\": %u, \"flags\": [", e->added, e->removed);
     static const struct {
         unsigned bit;
         const char *name;
@@ -220,7 +220,7 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
     gboolean first = TRUE;
     for (size_t f = 0; f < G_N_ELEMENTS(flags); f++)
         if (e->flags & flags[f].bit) {
-            printf("%s\"%s\"", first ? "" : ", ", flags[f].name);
+            tk_cli_printf("%s\"%s\"", first ? "" : ", ", flags[f].name);
             first = FALSE;
         }
     putchar(']');
@@ -259,7 +259,7 @@ static void json_timeline(const tk_timeline *tl, const tk_kernel *k, gboolean ch
     size_t n = tk_timeline_count(tl), counts[3] = {0};
     for (size_t i = 0; i < n; i++)
         counts[tk_timeline_get(tl, i)->effect]++;
-    printf(", \"summary\": {\"passes\": %zu, \"changed\": %zu, \"unchanged\": %zu, "
+    tk_cli_printf(", \"summary\": {\"passes\": %zu, \"changed\": %zu, \"unchanged\": %zu, "
            "\"unknown\": %zu}, \"passes\": [",
            n, counts[TK_EFFECT_CHANGED], counts[TK_EFFECT_UNCHANGED],
            counts[TK_EFFECT_UNKNOWN]);

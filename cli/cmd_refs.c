@@ -63,7 +63,7 @@ int tk_cmd_refs(int argc, char **argv)
             json_builder_set_member_name(j, "stages");
             json_builder_begin_object(j);
         } else {
-            printf("%s %.12s\n", tk_kernel_name(k), tk_kernel_hash(k));
+            tk_cli_printf("%s %.12s\n", tk_kernel_name(k), tk_kernel_hash(k));
         }
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
             if ((only != TK_STAGE_UNKNOWN && only != s) || !tk_kernel_stage(k, s))
@@ -74,7 +74,7 @@ int tk_cmd_refs(int argc, char **argv)
                 json_builder_set_member_name(j, tk_stage_kind_name(s));
                 json_builder_begin_array(j);
             } else {
-                printf("  %s: %zu source lines\n", tk_stage_kind_name(s), n);
+                tk_cli_printf("  %s: %zu source lines\n", tk_stage_kind_name(s), n);
             }
             for (size_t r = 0; r < n; r++) {
                 const char *path = tk_loctab_file_path(tab, refs[r].file);
@@ -90,9 +90,9 @@ int tk_cmd_refs(int argc, char **argv)
                     json_builder_add_int_value(j, refs[r].n_called);
                     json_builder_end_object(j);
                 } else {
-                    printf("    %6u %6u  ", refs[r].n_exact, refs[r].n_called);
+                    tk_cli_printf("    %6u %6u  ", refs[r].n_exact, refs[r].n_called);
                     tk_cli_put_text(stdout, path, strlen(path));
-                    printf(":%u\n", refs[r].line);
+                    tk_cli_printf(":%u\n", refs[r].line);
                 }
             }
             if (j)

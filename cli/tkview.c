@@ -17,6 +17,7 @@ static const char usage[] =
     "Commands:\n"
     "  info PATH [--json]                      kernels, stages, metadata, counts\n"
     "  bind PATH --source FILE:LINE [--kernel K] [--stage S] [--exact] [--json]\n"
+    "           [--shared]\n"
     "                                          the IR lines a source line became\n"
     "  bind PATH --ir STAGE:LINE [--kernel K] [--json]\n"
     "                                          an IR line's inline stack and its\n"
@@ -62,7 +63,8 @@ static const char usage[] =
     "and --help.\n"
     "\n"
     "Exit status: 0 found, 1 the query matched nothing, 2 bad arguments,\n"
-    "3 the input could not be loaded.\n";
+    "3 the input could not be loaded, 4 the source line is past the end of\n"
+    "its file.\n";
 
 int main(int argc, char **argv)
 {

@@ -42,19 +42,24 @@ static inline int tk_fuzz_one(tk_stage_kind kind, const char *name,
                                  diags);
     tk_fuzz_check(s != NULL); /* in memory, any bytes make a stage */
     tk_fuzz_check(tk_stage_size(s) == size);
-    uint32_t n_lines = tk_stage_line_count(s), located = 0;
+    uint32_t n_lines = tk_stage_line_count(s), located = 0, instructions = 0;
     size_t n_files = tk_loctab_file_count(tab);
     for (uint32_t l = 1; l <= n_lines; l++) {
         size_t len;
         const char *text = tk_stage_line(s, l, &len);
         tk_fuzz_check(text != NULL && len <= size);
+        /* every line has a kind; the count of instructions agrees */
+        tk_line_kind kind = tk_stage_line_kind(s, l);
+        tk_fuzz_check(kind < TK_LINE_KIND_COUNT);
+        instructions += kind == TK_LINE_INSTRUCTION;
         const tk_stack_id *ids;
         size_t k = tk_stage_line_stacks(s, l, &ids);
         located += k > 0;
         for (size_t i = 0; i < k; i++) {
             size_t nf;
             const tk_frame *f = tk_loctab_stack_frames(tab, ids[i], &nf);
-            tk_fuzz_check(nf >= 1);
+            /* the one frame rule of every reader (read/frames.h) */
+            tk_fuzz_check(nf >= 1 && nf <= 64);
             for (size_t j = 0; j < nf; j++) {
                 tk_fuzz_check(f[j].file < n_files);
                 tk_fuzz_touch(tk_loctab_file_path(tab, f[j].file));
@@ -62,6 +67,7 @@ static inline int tk_fuzz_one(tk_stage_kind kind, const char *name,
         }
     }
     tk_fuzz_check(located == tk_stage_located_line_count(s));
+    tk_fuzz_check(instructions == tk_stage_instruction_count(s));
     /* Readers only warn, about this input, on a line it has. */
     for (size_t i = 0; i < tk_diags_count(diags); i++) {
         const tk_diag *d = tk_diags_get(diags, i);

@@ -6,8 +6,11 @@
  *                        table, the files named
  * data/ID/KIND.text.js   the stage's lines, each stored once
  * data/ID/KIND.bind.js   line -> set of stacks, source line -> IR lines
- *                        (exact and called), line -> lines of each other
- *                        stage, layouts (TTGIR)
+ *                        (exact and called, and how many instructions),
+ *                        line -> lines of each other stage (those matched
+ *                        on the innermost frame only apart), layouts
+ *                        (TTGIR); line kinds, statements and shared
+ *                        helper code (data_statements.c)
  * Every answer comes from tk_bindex_*: the browser only looks things up.
  */
 #include <stdlib.h>
@@ -24,6 +27,8 @@ typedef struct {
     GHashTable *stack_local; /* global id + 1 -> local index + 1 */
     GArray *stacks;          /* tk_stack_id, local order */
     GHashTable *files;       /* file id + 1 -> 1: files the kernel names */
+    GArray *stmts;           /* tk_report_stmt: statements of several lines */
+    GArray *extents;         /* tk_report_stmt: every query a click can make */
 } kctx;
 
 /* "N," appended to a hash key (a stage has tens of thousands of lines:
@@ -170,6 +175,10 @@ static void write_to(kctx *k, jw *w, tk_stage_kind from, tk_stage_kind to,
     gboolean by_line = irk != TK_STAGE_UNKNOWN && from >= irk && to >= irk;
     GHashTable *lists = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     GPtrArray *order = g_ptr_array_new(); /* list keys in index order */
+    /* Per list, its lines matched on the innermost frame only
+     * (tk_bind_match_approximate(): the same for every line of one set and
+     * inferred flag, so part of the list's key). */
+    GPtrArray *approx = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     GArray *idx = g_array_new(FALSE, TRUE, sizeof(uint32_t));
     g_array_set_size(idx, by_line ? n_lines : 2 * (ls->sets->len + 1));
     GString *key = g_string_new(NULL);
@@ -186,13 +195,22 @@ static void write_to(kctx *k, jw *w, tk_stage_kind from, tk_stage_kind to,
             g_string_truncate(key, 0);
             for (size_t i = 0; i < n; i++)
                 key_u32(key, lines[i]);
+            GArray *ap = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+            for (size_t i = 0; i < n; i++)
+                if (tk_bind_match_approximate(k->ix, from, ln, to, lines[i]))
+                    g_array_append_val(ap, lines[i]);
+            g_string_append_c(key, '|');
+            for (guint i = 0; i < ap->len; i++)
+                key_u32(key, g_array_index(ap, uint32_t, i));
             gpointer v = g_hash_table_lookup(lists, key->str);
             if (!v) {
                 char *kk = g_strdup(key->str);
                 g_ptr_array_add(order, kk);
+                g_ptr_array_add(approx, g_array_ref(ap));
                 v = GUINT_TO_POINTER(order->len);
                 g_hash_table_insert(lists, kk, v);
             }
+            g_array_unref(ap);
             g_array_index(idx, uint32_t, slot) = GPOINTER_TO_UINT(v);
         } else if (!by_line) {
             g_array_index(idx, uint32_t, slot) = 0;
@@ -212,20 +230,28 @@ static void write_to(kctx *k, jw *w, tk_stage_kind from, tk_stage_kind to,
     GArray *tmp = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     for (guint i = 0; i < order->len; i++) {
         g_array_set_size(tmp, 0);
-        for (char *p = order->pdata[i]; *p;) {
+        for (char *p = order->pdata[i]; *p && *p != '|';) {
             char *end;
             uint32_t v = (uint32_t)strtoul(p, &end, 10);
             g_array_append_val(tmp, v);
-            p = *end ? end + 1 : end;
+            p = *end == ',' ? end + 1 : end;
         }
         jw_lines(w, (const uint32_t *)tmp->data, tmp->len);
     }
     g_array_free(tmp, TRUE);
     jw_arr_end(w);
+    jw_key(w, "approx");
+    jw_arr(w);
+    for (guint i = 0; i < approx->len; i++) {
+        GArray *ap = approx->pdata[i];
+        jw_lines(w, (const uint32_t *)ap->data, ap->len);
+    }
+    jw_arr_end(w);
     jw_obj_end(w);
     g_string_free(key, TRUE);
     g_array_free(idx, TRUE);
     g_ptr_array_free(order, TRUE);
+    g_ptr_array_free(approx, TRUE);
     g_hash_table_destroy(lists);
 }
 
@@ -428,6 +454,12 @@ static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
     jw_arr_end(&w);
     jw_key(&w, "inferred");
     jw_lines(&w, (const uint32_t *)ls.inferred->data, ls.inferred->len);
+    jw_key(&w, "kinds");
+    tk_report_write_line_kinds(&w, st);
+    jw_key(&w, "stmt");
+    tk_report_write_statement_lines(&w, k->ix, st, kind, k->stmts);
+    jw_key(&w, "shared");
+    tk_report_write_shared(&w, k->ix, kind, k->extents);
 
     /* source line -> lines of this stage, both ways of asking */
     jw_key(&w, "src");
@@ -445,6 +477,9 @@ static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
         nl = tk_bind_source_to_stage(k->ix, refs[i].file, refs[i].line,
                                        TK_MATCH_CALLED, kind, &lines);
         jw_lines(&w, lines, nl);
+        /* the counts: instructions only (a located .loc is not counted) */
+        jw_int(&w, refs[i].n_exact);
+        jw_int(&w, refs[i].n_called);
         jw_arr_end(&w);
         g_hash_table_add(k->files, GUINT_TO_POINTER(refs[i].file + 1));
     }
@@ -622,6 +657,8 @@ static int write_meta(kctx *k)
     jw_bool(&w, k->rk->n_passes >= 0);
     jw_key(&w, "cost");
     jw_bool(&w, k->rk->cost);
+    jw_key(&w, "stmts");
+    tk_report_write_statements(&w, k->stmts);
     jw_obj_end(&w);
     int rc = put(k, "meta", g);
     g_string_free(g, TRUE);
@@ -639,6 +676,8 @@ int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk)
         .files = g_hash_table_new(g_direct_hash, g_direct_equal),
     };
     k.ix = tk_bind_new(rk->kernel, k.tab);
+    k.stmts = tk_report_statements(r, k.ix);
+    k.extents = tk_report_query_extents(r, k.ix);
     int rc = 0;
     for (int t = 0; t < TK_STAGE_COUNT && rc == 0; t++) {
         const tk_stage *st = tk_kernel_stage(rk->kernel, (tk_stage_kind)t);
@@ -654,6 +693,8 @@ int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk)
     if (rc == 0)
         rc = write_meta(&k);
     tk_bind_free(k.ix);
+    g_array_free(k.stmts, TRUE);
+    g_array_free(k.extents, TRUE);
     g_hash_table_destroy(k.stack_local);
     g_array_free(k.stacks, TRUE);
     g_hash_table_destroy(k.files);

@@ -142,7 +142,7 @@ int tk_report_index(tk_report *r, const char *notes_html)
             char buf[64];
             g_snprintf(buf, sizeof buf, "%u", tk_stage_line_count(st));
             td = tk_el(tr, "td", "num", buf);
-            g_snprintf(buf, sizeof buf, "%u lines, %u with a location",
+            g_snprintf(buf, sizeof buf, "%u lines, %u instructions with a location",
                        tk_stage_line_count(st), rk->bound[s]);
             tk_attr(td, "title", buf);
         }

@@ -68,6 +68,31 @@ int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk);
  * SASS; sets rk->cost.  IX is the kernel's binding index. */
 int tk_report_cost_data(tk_report *r, tk_report_kernel *rk, const tk_bind *ix);
 
+/* ---- statements, line kinds, partial answers (data_statements.c) ---- */
+
+typedef struct {
+    tk_file_id file;
+    uint32_t first, last;
+} tk_report_stmt;
+
+/* The statements of more than one line in the files IX's stages name
+ * (tk_bundle_statement()).  Caller frees with g_array_free(). */
+GArray *tk_report_statements(tk_report *r, const tk_bind *ix);
+/* Every source line IX's stages refer to, as the statement it belongs to
+ * (the line alone when it is one, or not known), each once: the queries a
+ * click can make.  Caller frees. */
+GArray *tk_report_query_extents(tk_report *r, const tk_bind *ix);
+/* [[file, first, last], ...] */
+void tk_report_write_statements(jw *w, const GArray *stmts);
+/* One letter per line of ST: its kind, upper case for location lines. */
+void tk_report_write_line_kinds(jw *w, const tk_stage *st);
+/* Per statement of STMTS, the lines of stage KIND it binds to. */
+void tk_report_write_statement_lines(jw *w, const tk_bind *ix, const tk_stage *st,
+                                     tk_stage_kind kind, const GArray *stmts);
+/* Per query of EXTENTS, the lines of stage KIND shared by call sites. */
+void tk_report_write_shared(jw *w, const tk_bind *ix, tk_stage_kind kind,
+                            const GArray *extents);
+
 /* The source file FILE as data/src/sNNN.js (once per report); returns its
  * key or NULL when it cannot be found or read (data_sources.c). */
 const char *tk_report_source(tk_report *r, tk_file_id file);

@@ -34,6 +34,7 @@ static const struct {
     {"win.reload", {"F5", NULL}},
     {"win.exact-only", {"<Control>e", NULL}},
     {"win.show-second-view", {"<Control>backslash", NULL}},
+    {"win.show-locations", {"<Control><Shift>l", NULL}},
     {"win.mode::bind", {"<Control>1", NULL}},
     {"win.mode::passes", {"<Control>2", NULL}},
     {"win.mode::compare", {"<Control>3", NULL}},

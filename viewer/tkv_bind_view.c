@@ -59,6 +59,9 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
     self->kernel = kernel;
     self->ix = self->k ? tkv_document_get_index(doc, kernel) : NULL;
     self->anchor = TKV_ANCHOR_NONE;
+    tk_bind_shared_clear(&self->shared);
+    self->showing_shared = FALSE;
+    self->n_approx = 0;
     self->file = TKV_NO_FILE;
     self->n_stages = 0;
     self->n_files = 0;
@@ -137,6 +140,7 @@ gboolean tkv_bind_view_select_source(TkvBindView *self, tk_file_id file, guint l
     self->anchor = TKV_ANCHOR_SOURCE;
     self->anchor_file = file;
     self->anchor_line = line;
+    self->showing_shared = FALSE;
     tkv_bind_view_render(self);
     g_signal_emit(self, sigs[SIG_ANCHOR_CHANGED], 0);
     return TRUE;
@@ -158,6 +162,7 @@ gboolean tkv_bind_view_select_ir(TkvBindView *self, tk_stage_kind stage, guint l
     self->anchor = TKV_ANCHOR_IR;
     self->anchor_stage = stage;
     self->anchor_line = line;
+    self->showing_shared = FALSE;
     tkv_bind_view_render(self);
     g_signal_emit(self, sigs[SIG_ANCHOR_CHANGED], 0);
     return TRUE;
@@ -225,6 +230,16 @@ void tkv_bind_view_set_second_visible(TkvBindView *self, gboolean visible)
 
 gboolean tkv_bind_view_get_second_visible(TkvBindView *self) { return self->second_visible; }
 gboolean tkv_bind_view_get_exact(TkvBindView *self) { return self->exact; }
+
+void tkv_bind_view_set_show_locations(TkvBindView *self, gboolean show)
+{
+    if (!self->show_locations == !show)
+        return;
+    self->show_locations = show;
+    tkv_bind_view_apply_show_locations(self);
+}
+
+gboolean tkv_bind_view_get_show_locations(TkvBindView *self) { return self->show_locations; }
 
 void tkv_bind_view_set_exact(TkvBindView *self, gboolean exact)
 {
@@ -294,6 +309,7 @@ static void tkv_bind_view_finalize(GObject *object)
     TkvBindView *self = TKV_BIND_VIEW(object);
     g_hash_table_unref(self->file_buf);
     g_array_unref(self->file_counts);
+    tk_bind_shared_clear(&self->shared);
     G_OBJECT_CLASS(tkv_bind_view_parent_class)->finalize(object);
 }
 
@@ -315,6 +331,9 @@ static void tkv_bind_view_class_init(TkvBindViewClass *klass)
     g_type_ensure(TKV_TYPE_CODE_PANE);
     gtk_widget_class_set_template_from_resource(wc, "/org/tkview/Viewer/ui/tkv_bind_view.ui");
     gtk_widget_class_bind_template_child(wc, TkvBindView, outer);
+    gtk_widget_class_bind_template_child(wc, TkvBindView, notes);
+    gtk_widget_class_bind_template_child(wc, TkvBindView, notes_label);
+    gtk_widget_class_bind_template_child(wc, TkvBindView, notes_button);
     gtk_widget_class_bind_template_child(wc, TkvBindView, ir_paned);
     gtk_widget_class_bind_template_child(wc, TkvBindView, source_pane);
     gtk_widget_class_bind_template_child(wc, TkvBindView, primary_pane);
@@ -335,5 +354,6 @@ static void tkv_bind_view_init(TkvBindView *self)
                          self);
     g_signal_connect(self->source_pane, "focused", G_CALLBACK(on_pane_focused), self);
     tkv_bind_view_actions_init(self);
+    tkv_bind_view_notes_init(self);
     gtk_paned_set_position(GTK_PANED(self->outer), 480);
 }

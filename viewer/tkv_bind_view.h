@@ -3,9 +3,10 @@
  *
  * What is shown follows one *anchor*, the last thing the user selected:
  *   a source line (FILE:LINE)  -> each IR pane highlights the lines of its
- *      stage bound to it (tk_bind_source_to_stage(), "this line only"
- *      (TK_MATCH_EXACT) or "this line and what it called" (TK_MATCH_CALLED)),
- *      scrolled to the first, "k of n" in the pane's header;
+ *      stage bound to the line's statement (tk_bundle_statement(),
+ *      tk_bind_lines_to_stage(), "this line only" (TK_MATCH_EXACT) or "this
+ *      line and what it called" (TK_MATCH_CALLED)), scrolled to the first
+ *      instruction, "k of n" (instructions only) in the pane's header;
  *   an IR line (STAGE:LINE)    -> the source pane highlights the lines of
  *      every frame of its inline stacks that are in the shown file, and the
  *      other IR pane the lines of its stage bound to it
@@ -64,6 +65,16 @@ gboolean tkv_bind_view_set_stage(TkvBindView *self, TkvPaneId pane, tk_stage_kin
 tk_stage_kind tkv_bind_view_get_stage(TkvBindView *self, TkvPaneId pane);
 void tkv_bind_view_set_second_visible(TkvBindView *self, gboolean visible);
 gboolean tkv_bind_view_get_second_visible(TkvBindView *self);
+/* Whether the lines that only state a location (MLIR #loc definitions, PTX
+ * .loc, SASS //##) are shown; hidden (folded away) by default. */
+void tkv_bind_view_set_show_locations(TkvBindView *self, gboolean show);
+gboolean tkv_bind_view_get_show_locations(TkvBindView *self);
+/* What the notes bar says ("" when hidden), for tests. */
+const char *tkv_bind_view_get_notes_text(TkvBindView *self);
+/* Shows the helper code the answer leaves out (the notes' "Show them"):
+ * the primary pane steps through those lines.  FALSE when there are none. */
+gboolean tkv_bind_view_show_shared(TkvBindView *self);
+
 /* "This line only" (TRUE) or "this line and what it called" (FALSE). */
 void tkv_bind_view_set_exact(TkvBindView *self, gboolean exact);
 gboolean tkv_bind_view_get_exact(TkvBindView *self);

@@ -41,7 +41,7 @@ static const char *const action_names[] = {
     "bind-view.select-source-location", "bind-view.select-ir-line", "bind-view.source-file",
     "bind-view.stage", "bind-view.second-stage", "bind-view.next-match",
     "bind-view.previous-match", "bind-view.find", "bind-view.find-next",
-    "bind-view.find-previous", "bind-view.goto-line",
+    "bind-view.find-previous", "bind-view.goto-line", "bind-view.show-shared",
 };
 
 /* ---- the actions ------------------------------------------------------------ */
@@ -97,6 +97,13 @@ static void act_step_match(GtkWidget *widget, const char *name, GVariant *p)
                              strcmp(name, "bind-view.next-match") == 0 ? 1 : -1);
 }
 
+/* The notes' "Show them": the helper code the answer leaves out. */
+static void act_show_shared(GtkWidget *widget, const char *name, GVariant *p)
+{
+    if (!tkv_bind_view_show_shared(TKV_BIND_VIEW(widget)))
+        tkv_action_error(widget, "show-shared: the answer shown leaves no shared code out");
+}
+
 static void act_find(GtkWidget *widget, const char *name, GVariant *p)
 {
     TkvCodePane *pane = tkv_bind_view_get_focused_pane(TKV_BIND_VIEW(widget));
@@ -125,6 +132,7 @@ void tkv_bind_view_class_actions_init(GtkWidgetClass *wc)
     gtk_widget_class_install_action(wc, "bind-view.find-next", NULL, act_find);
     gtk_widget_class_install_action(wc, "bind-view.find-previous", NULL, act_find);
     gtk_widget_class_install_action(wc, "bind-view.goto-line", NULL, act_goto_line);
+    gtk_widget_class_install_action(wc, "bind-view.show-shared", NULL, act_show_shared);
 }
 
 void tkv_bind_view_actions_update(TkvBindView *self)

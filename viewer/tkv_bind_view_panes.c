@@ -5,6 +5,7 @@
  * the panes' headers, and the gutters' bound and unbound lines. */
 #include "tkv_bind_view_private.h"
 
+#include "tkv_buffer_lines.h"
 #include "tkv_text.h"
 
 static const char *const stage_languages[TK_STAGE_COUNT] = {
@@ -76,6 +77,39 @@ void tkv_bind_view_update_file_counts(TkvBindView *self)
 
 /* ---- buffers and views ------------------------------------------------------ */
 
+void tkv_bind_view_split_code(const tk_stage *stage, const guint32 *lines, gsize n,
+                              GArray **code, GArray **other)
+{
+    *code = g_array_new(FALSE, FALSE, sizeof(guint32));
+    *other = g_array_new(FALSE, FALSE, sizeof(guint32));
+    for (gsize i = 0; i < n; i++)
+        g_array_append_val(tk_stage_line_kind(stage, lines[i]) == TK_LINE_INSTRUCTION ? *code
+                                                                                     : *other,
+                           lines[i]);
+}
+
+/* What the library says of each line of stage S, kept on its buffer B:
+ * lines that are not code (drawn dimmed) and lines that only state a
+ * location (hidden unless locations are shown). */
+static void mark_line_kinds(TkvBindView *self, GtkTextBuffer *b, tk_stage_kind s)
+{
+    const tk_stage *st = tk_kernel_stage(self->k, s);
+    GArray *dim = g_array_new(FALSE, FALSE, sizeof(guint32));
+    GArray *loc = g_array_new(FALSE, FALSE, sizeof(guint32));
+    for (guint32 l = 1; l <= tk_stage_line_count(st); l++) {
+        tk_line_kind k = tk_stage_line_kind(st, l);
+        if (k != TK_LINE_INSTRUCTION && k != TK_LINE_OTHER)
+            g_array_append_val(dim, l);
+        if (tk_stage_line_is_location(st, l))
+            g_array_append_val(loc, l);
+    }
+    tkv_buffer_lines_set_dim(b, (const guint32 *)(void *)dim->data, dim->len);
+    tkv_buffer_lines_set_location_lines(b, (const guint32 *)(void *)loc->data, loc->len);
+    tkv_buffer_lines_hide_location_lines(b, !self->show_locations);
+    g_array_unref(dim);
+    g_array_unref(loc);
+}
+
 static GtkSourceBuffer *stage_buffer(TkvBindView *self, int which, tk_stage_kind s)
 {
     if (!self->stage_buf[which][s]) {
@@ -83,8 +117,29 @@ static GtkSourceBuffer *stage_buffer(TkvBindView *self, int which, tk_stage_kind
         self->stage_buf[which][s] =
             tkv_code_view_new_buffer(text->str, (gssize)text->len, stage_languages[s]);
         g_string_free(text, TRUE);
+        mark_line_kinds(self, GTK_TEXT_BUFFER(self->stage_buf[which][s]), s);
     }
     return self->stage_buf[which][s];
+}
+
+/* The first instruction line of stage S (1 when it has none): a stage
+ * opens there, not on forty rows of #loc definitions. */
+static guint first_instruction(TkvBindView *self, tk_stage_kind s)
+{
+    const tk_stage *st = tk_kernel_stage(self->k, s);
+    for (guint32 l = 1; l <= tk_stage_line_count(st); l++)
+        if (tk_stage_line_kind(st, l) == TK_LINE_INSTRUCTION)
+            return l;
+    return 1;
+}
+
+void tkv_bind_view_apply_show_locations(TkvBindView *self)
+{
+    for (int w = 0; w < TKV_BIND_VIEW_IR_PANES; w++)
+        for (int s = 0; s < TK_STAGE_COUNT; s++)
+            if (self->stage_buf[w][s])
+                tkv_buffer_lines_hide_location_lines(GTK_TEXT_BUFFER(self->stage_buf[w][s]),
+                                                     !self->show_locations);
 }
 
 /* Stage buffers are made when a pane first shows their stage.  Once a
@@ -107,8 +162,10 @@ static TkvCodeView *stage_view(TkvBindView *self, int which, tk_stage_kind s)
         tkv_bind_view_update_heat(self);
     }
     GtkTextBuffer *b = GTK_TEXT_BUFFER(stage_buffer(self, which, s));
-    if (gtk_text_view_get_buffer(GTK_TEXT_VIEW(v)) != b)
+    if (gtk_text_view_get_buffer(GTK_TEXT_VIEW(v)) != b) {
         gtk_text_view_set_buffer(GTK_TEXT_VIEW(v), b);
+        tkv_code_view_scroll_to_top(v, first_instruction(self, s));
+    }
     return v;
 }
 

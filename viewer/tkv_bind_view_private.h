@@ -9,6 +9,10 @@
  *                            files' buffers, the headers and the gutters;
  *   tkv_bind_view_render.c   the anchor drawn as highlights in every pane;
  *   tkv_bind_view_heat.c     the cost columns (what each line cost);
+ *   tkv_bind_view_notes.c    the bar above the panes that says what the
+ *                            answer is: a statement's lines, helper code
+ *                            shared by call sites ("Show them"),
+ *                            approximate matches;
  *   tkv_bind_view_actions.c  the view's actions (bind-view.*), their keys,
  *                            and user input turned into them.
  * Nothing outside these files includes this header.
@@ -33,6 +37,9 @@ struct _TkvBindView {
 
     GtkWidget *outer;
     GtkWidget *ir_paned;
+    GtkWidget *notes;
+    GtkLabel *notes_label;
+    GtkWidget *notes_button;
     TkvCodePane *source_pane;
     TkvCodePane *primary_pane;
     TkvCodePane *secondary_pane;
@@ -62,10 +69,17 @@ struct _TkvBindView {
     GArray *file_counts;          /* guint32 per line of the shown file */
 
     gboolean exact;
+    gboolean show_locations;  /* lines that only state a location shown */
     TkvAnchorKind anchor;
     tk_file_id anchor_file;
     tk_stage_kind anchor_stage;
     guint anchor_line;
+    /* A source anchor's statement (its lines), and the primary pane's lines
+     * of helper code shared by call sites that the answer leaves out. */
+    guint stmt_first, stmt_last;
+    tk_bind_shared shared;
+    gboolean showing_shared;  /* the primary pane steps through them */
+    guint n_approx;           /* an IR anchor's approximate matches */
 
     /* The cost columns (tkv_bind_view_heat.c): the metric shown, and the
      * largest value per stage and per way of asking a source line (slots
@@ -115,6 +129,8 @@ void tkv_bind_view_show_source_file(TkvBindView *self, tk_file_id file);
 void tkv_bind_view_update_file_counts(TkvBindView *self);
 /* Makes the shown panes' other stages in idle time. */
 void tkv_bind_view_prefetch_stages(TkvBindView *self);
+/* Hides or shows the location lines of every stage buffer made. */
+void tkv_bind_view_apply_show_locations(TkvBindView *self);
 /* Frees the kernel's buffers (the views let go of them first). */
 void tkv_bind_view_drop_buffers(TkvBindView *self);
 
@@ -129,6 +145,18 @@ void tkv_bind_view_render_source_pane(TkvBindView *self);
 /* Installs or removes the cost columns of every view for the kernel shown
  * (none without SASS) and redraws them. */
 void tkv_bind_view_update_heat(TkvBindView *self);
+
+/* tkv_bind_view_notes.c */
+/* Says what the answer shown is (the anchor just rendered). */
+void tkv_bind_view_update_notes(TkvBindView *self);
+/* Connects the notes' button (init). */
+void tkv_bind_view_notes_init(TkvBindView *self);
+
+/* tkv_bind_view_panes.c: lines of STAGE that are instructions, and of the
+ * N lines at LINES, those that are (CODE) and those that are not (OTHER);
+ * caller frees both with g_array_unref(). */
+void tkv_bind_view_split_code(const tk_stage *stage, const guint32 *lines, gsize n,
+                              GArray **code, GArray **other);
 
 /* tkv_bind_view_actions.c */
 /* Installs the actions (at class_init). */

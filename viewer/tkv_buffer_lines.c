@@ -5,15 +5,21 @@
 
 static const char *const hl_names[TKV_HL_COUNT] = {
     "tkv-diff-filler", "tkv-diff-replace", "tkv-diff-delete", "tkv-diff-insert",
-    "tkv-match", "tkv-match-current", "tkv-selected",
+    "tkv-context", "tkv-match", "tkv-approx", "tkv-match-current", "tkv-selected",
 };
 static const char *const hl_styles[TKV_HL_COUNT] = {
     "tkview:diff-filler", "tkview:diff-replace", "tkview:diff-delete", "tkview:diff-insert",
-    "tkview:match", "tkview:match-current", "tkview:selected",
+    "tkview:context", "tkview:match", "tkview:approx", "tkview:match-current",
+    "tkview:selected",
 };
 static const char *const hl_fallbacks[TKV_HL_COUNT] = {
-    "#f6f8fa", "#eaf1fb", "#ffebe9", "#e6ffec", "#fff1b8", "#ffd666", "#cfe4ff",
+    "#f6f8fa", "#eaf1fb", "#ffebe9", "#e6ffec", "#fdf8e3", "#fff1b8", "#f3dcc2", "#ffd666",
+    "#cfe4ff",
 };
+
+/* A line's bits: 1 << kind per highlight, and DIM_BIT when it is not code. */
+#define DIM_BIT 0x8000u
+G_STATIC_ASSERT(TKV_HL_COUNT < 15);
 
 int tkv_highlight_from_name(const char *name)
 {
@@ -32,9 +38,12 @@ typedef struct {
 } LongLine;
 
 typedef struct {
-    guint8 *bits;              /* per line, 0-based: 1 << kind */
+    guint16 *bits;             /* per line, 0-based: 1 << kind, DIM_BIT */
     guint len;                 /* lines BITS covers */
     guint count[TKV_HL_COUNT]; /* lines carrying each kind */
+    guint n_dim;               /* lines with DIM_BIT */
+    GtkTextTag *locations;     /* invisible while location lines are hidden */
+    GArray *location_lines;    /* guint32, ascending */
 
     GArray *long_lines;  /* LongLine, ascending; NULL before folding */
     GtkTextTag *fold;    /* invisible; owned by the buffer's tag table */
@@ -46,6 +55,8 @@ static void lines_free(gpointer p)
 {
     Lines *s = p;
     g_free(s->bits);
+    if (s->location_lines)
+        g_array_unref(s->location_lines);
     if (s->long_lines)
         g_array_unref(s->long_lines);
     g_free(s);
@@ -67,6 +78,16 @@ static Lines *lines_of(GtkTextBuffer *b, gboolean create)
 
 /* ---- highlights ------------------------------------------------------------ */
 
+/* Makes S->bits cover LC lines. */
+static void grow(Lines *s, guint lc)
+{
+    if (s->len >= lc)
+        return;
+    s->bits = g_renew(guint16, s->bits, lc);
+    memset(s->bits + s->len, 0, (lc - s->len) * sizeof *s->bits);
+    s->len = lc;
+}
+
 void tkv_buffer_lines_mark(GtkTextBuffer *b, TkvHighlight kind, guint first, guint n,
                            gboolean on)
 {
@@ -77,19 +98,16 @@ void tkv_buffer_lines_mark(GtkTextBuffer *b, TkvHighlight kind, guint first, gui
     Lines *s = lines_of(b, on);
     if (!s)
         return;
-    if (on && s->len < lc) {
-        s->bits = g_realloc(s->bits, lc);
-        memset(s->bits + s->len, 0, lc - s->len);
-        s->len = lc;
-    }
-    guint8 bit = (guint8)(1u << kind);
+    if (on)
+        grow(s, lc);
+    guint16 bit = (guint16)(1u << kind);
     for (guint l = first; l <= last && l <= s->len; l++) {
-        guint8 *p = &s->bits[l - 1];
+        guint16 *p = &s->bits[l - 1];
         if (on && !(*p & bit)) {
             *p |= bit;
             s->count[kind]++;
         } else if (!on && (*p & bit)) {
-            *p &= (guint8)~bit;
+            *p &= (guint16)~bit;
             s->count[kind]--;
         }
     }
@@ -113,7 +131,7 @@ void tkv_buffer_lines_clear(GtkTextBuffer *b, TkvHighlight kind)
     if (!s)
         return;
     for (guint l = 0; l < s->len; l++)
-        s->bits[l] &= (guint8) ~(1u << kind);
+        s->bits[l] &= (guint16) ~(1u << kind);
     s->count[kind] = 0;
 }
 
@@ -129,12 +147,82 @@ gboolean tkv_buffer_lines_any(GtkTextBuffer *b)
 int tkv_buffer_lines_top(GtkTextBuffer *b, guint line0)
 {
     Lines *s = lines_of(b, FALSE);
-    if (!s || line0 >= s->len || !s->bits[line0])
+    if (!s || line0 >= s->len || !(s->bits[line0] & ~DIM_BIT))
         return -1;
     int k = TKV_HL_COUNT - 1;
     while (!(s->bits[line0] & (1u << k)))
         k--;
     return k;
+}
+
+/* ---- lines that are not code, lines that only state a location -------------- */
+
+void tkv_buffer_lines_set_dim(GtkTextBuffer *b, const guint32 *lines, gsize n)
+{
+    Lines *s = lines_of(b, TRUE);
+    grow(s, (guint)gtk_text_buffer_get_line_count(b));
+    for (gsize i = 0; i < n; i++)
+        if (lines[i] && lines[i] <= s->len && !(s->bits[lines[i] - 1] & DIM_BIT)) {
+            s->bits[lines[i] - 1] |= DIM_BIT;
+            s->n_dim++;
+        }
+}
+
+gboolean tkv_buffer_lines_any_dim(GtkTextBuffer *b)
+{
+    Lines *s = lines_of(b, FALSE);
+    return s && s->n_dim;
+}
+
+gboolean tkv_buffer_lines_is_dim(GtkTextBuffer *b, guint line0)
+{
+    Lines *s = lines_of(b, FALSE);
+    return s && line0 < s->len && (s->bits[line0] & DIM_BIT);
+}
+
+void tkv_buffer_lines_set_location_lines(GtkTextBuffer *b, const guint32 *lines, gsize n)
+{
+    Lines *s = lines_of(b, TRUE);
+    if (s->locations || !n)
+        return;
+    s->location_lines = g_array_new(FALSE, FALSE, sizeof(guint32));
+    g_array_append_vals(s->location_lines, lines, (guint)n);
+    s->locations = gtk_text_buffer_create_tag(b, NULL, "invisible", FALSE, NULL);
+    /* A whole line with its line end, runs of lines at once. */
+    for (gsize i = 0; i < n;) {
+        gsize j = i + 1;
+        while (j < n && lines[j] == lines[j - 1] + 1)
+            j++;
+        GtkTextIter from, to;
+        gtk_text_buffer_get_iter_at_line(b, &from, (int)lines[i] - 1);
+        if (!gtk_text_buffer_get_iter_at_line(b, &to, (int)lines[j - 1]))
+            gtk_text_buffer_get_end_iter(b, &to);
+        gtk_text_buffer_apply_tag(b, s->locations, &from, &to);
+        i = j;
+    }
+}
+
+void tkv_buffer_lines_hide_location_lines(GtkTextBuffer *b, gboolean hide)
+{
+    Lines *s = lines_of(b, FALSE);
+    if (!s || !s->locations)
+        return;
+    gboolean now;
+    g_object_get(s->locations, "invisible", &now, NULL);
+    if (!now != !hide)
+        g_object_set(s->locations, "invisible", hide, NULL);
+}
+
+GArray *tkv_buffer_lines_hidden_location_lines(GtkTextBuffer *b)
+{
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(guint32));
+    Lines *s = lines_of(b, FALSE);
+    gboolean hidden = FALSE;
+    if (s && s->locations)
+        g_object_get(s->locations, "invisible", &hidden, NULL);
+    if (hidden)
+        g_array_append_vals(out, s->location_lines->data, s->location_lines->len);
+    return out;
 }
 
 GArray *tkv_buffer_lines_list(GtkTextBuffer *b, TkvHighlight kind)

@@ -36,14 +36,18 @@ typedef enum {
     TKV_HL_DIFF_REPLACE,
     TKV_HL_DIFF_DELETE,
     TKV_HL_DIFF_INSERT,
+    TKV_HL_CONTEXT, /* bound too, but not stepped to: a located directive,
+                       the other lines of the statement clicked */
     TKV_HL_MATCH,
+    TKV_HL_APPROX,  /* a match made on the innermost frame only */
     TKV_HL_MATCH_CURRENT,
     TKV_HL_SELECTED,
     TKV_HL_COUNT
 } TkvHighlight;
 
-/* "tkv-diff-filler", ..., "tkv-match", "tkv-match-current", "tkv-selected":
- * the names the view's API and the test state use.  -1 for another name. */
+/* "tkv-diff-filler", ..., "tkv-context", "tkv-match", "tkv-approx",
+ * "tkv-match-current", "tkv-selected": the names the view's API and the
+ * test state use.  -1 for another name. */
 int tkv_highlight_from_name(const char *name);
 /* The style scheme's style for KIND ("tkview:match") and a fallback color. */
 const char *tkv_highlight_style(TkvHighlight kind);
@@ -65,6 +69,22 @@ gboolean tkv_buffer_lines_any(GtkTextBuffer *b);
 int tkv_buffer_lines_top(GtkTextBuffer *b, guint line0);
 /* The lines carrying KIND, ascending.  Caller frees with g_array_unref(). */
 GArray *tkv_buffer_lines_list(GtkTextBuffer *b, TkvHighlight kind);
+
+/* Lines that are not code (a .loc, a //## comment, a label:
+ * tk_stage_line_kind()), set once for a buffer: the view draws them
+ * dimmed. */
+void tkv_buffer_lines_set_dim(GtkTextBuffer *b, const guint32 *lines, gsize n);
+gboolean tkv_buffer_lines_any_dim(GtkTextBuffer *b);
+gboolean tkv_buffer_lines_is_dim(GtkTextBuffer *b, guint line0);
+
+/* Lines that only state a location (MLIR #loc definitions, PTX .loc, SASS
+ * //##: tk_stage_line_is_location()), set once for a buffer; then hidden
+ * whole (HIDE) or shown, with one invisible tag. */
+void tkv_buffer_lines_set_location_lines(GtkTextBuffer *b, const guint32 *lines, gsize n);
+void tkv_buffer_lines_hide_location_lines(GtkTextBuffer *b, gboolean hide);
+/* The location lines hidden now, ascending.  Caller frees with
+ * g_array_unref(). */
+GArray *tkv_buffer_lines_hidden_location_lines(GtkTextBuffer *b);
 
 #define TKV_FOLD_COLUMN 256
 #define TKV_FOLD_MIN_HIDDEN 32

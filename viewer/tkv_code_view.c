@@ -16,8 +16,12 @@ struct _TkvCodeView {
 
     GdkRGBA colors[TKV_HL_COUNT]; /* the highlights', from the style scheme */
     GdkRGBA fold_color;           /* "… N more" */
+    GdkRGBA dim_color;            /* the background, half opaque: over lines
+                                     that are not code */
 
     GArray *matches; /* guint32, ascending */
+    GArray *context; /* guint32: highlighted, not stepped to */
+    GArray *approx;  /* guint32: matches made on the innermost frame only */
     int current;     /* index into matches, -1 */
     guint selected;  /* 0: none */
     /* The buffer the match and selection highlights were put on (it may have
@@ -28,6 +32,13 @@ struct _TkvCodeView {
     gboolean programmatic;  /* the program is moving the cursor */
     gboolean clicked;       /* a click is moving the cursor */
     guint last_line;
+
+    /* scroll_to_top(): the line wanted at the top until the view has laid
+     * out the lines above it, and the tick callback that keeps it there */
+    guint top_line;
+    guint top_tick;
+    guint top_frames;
+    guint top_stable; /* frames it has stayed there */
 };
 
 G_DEFINE_FINAL_TYPE(TkvCodeView, tkv_code_view, GTK_SOURCE_TYPE_VIEW)
@@ -47,6 +58,8 @@ static void update_colors(TkvCodeView *self)
         self->colors[i] = tkv_style_color(style, tkv_highlight_style((TkvHighlight)i), FALSE,
                                           tkv_highlight_fallback((TkvHighlight)i));
     self->fold_color = tkv_style_color(style, "def:comment", TRUE, "#8c959f");
+    self->dim_color = tkv_style_color(style, "text", FALSE, "#ffffff");
+    self->dim_color.alpha = 0.5f;
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
@@ -210,7 +223,8 @@ static void tkv_code_view_snapshot_layer(GtkTextView *tv, GtkTextViewLayer layer
     TkvCodeView *self = TKV_CODE_VIEW(tv);
     GtkTextBuffer *b = gtk_text_view_get_buffer(tv);
     gboolean below = layer == GTK_TEXT_VIEW_LAYER_BELOW_TEXT;
-    if (below ? !tkv_buffer_lines_any(b) : !tkv_buffer_lines_any_folded(b))
+    gboolean dim = !below && tkv_buffer_lines_any_dim(b);
+    if (below ? !tkv_buffer_lines_any(b) : !tkv_buffer_lines_any_folded(b) && !dim)
         return;
     GdkRectangle vis;
     gtk_text_view_get_visible_rect(tv, &vis);
@@ -225,6 +239,11 @@ static void tkv_code_view_snapshot_layer(GtkTextView *tv, GtkTextViewLayer layer
         guint line0 = (guint)gtk_text_iter_get_line(&it);
         int kind;
         guint hidden;
+        if (dim && h > 0 && tkv_buffer_lines_is_dim(b, line0))
+            /* not code (a .loc, a //## comment): the text shows through */
+            gtk_snapshot_append_color(snapshot, &self->dim_color,
+                                      &GRAPHENE_RECT_INIT((float)vis.x, (float)y,
+                                                          (float)vis.width, (float)h));
         if (below && h > 0 && (kind = tkv_buffer_lines_top(b, line0)) >= 0) {
             gtk_snapshot_append_color(snapshot, &self->colors[kind],
                                       &GRAPHENE_RECT_INIT((float)vis.x, (float)y,
@@ -273,9 +292,18 @@ static void tkv_code_view_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
 
 /* ---- GObject -------------------------------------------------------------- */
 
+static void stop_top_tick(TkvCodeView *self)
+{
+    if (self->top_tick)
+        gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->top_tick);
+    self->top_tick = 0;
+    self->top_line = 0;
+}
+
 static void tkv_code_view_dispose(GObject *object)
 {
     TkvCodeView *self = TKV_CODE_VIEW(object);
+    stop_top_tick(self);
     if (self->watched) {
         g_signal_handlers_disconnect_by_data(self->watched, self);
         g_clear_object(&self->watched);
@@ -289,6 +317,8 @@ static void tkv_code_view_finalize(GObject *object)
 {
     TkvCodeView *self = TKV_CODE_VIEW(object);
     g_array_unref(self->matches);
+    g_array_unref(self->context);
+    g_array_unref(self->approx);
     G_OBJECT_CLASS(tkv_code_view_parent_class)->finalize(object);
 }
 
@@ -310,6 +340,8 @@ static void tkv_code_view_class_init(TkvCodeViewClass *klass)
 static void tkv_code_view_init(TkvCodeView *self)
 {
     self->matches = g_array_new(FALSE, FALSE, sizeof(guint32));
+    self->context = g_array_new(FALSE, FALSE, sizeof(guint32));
+    self->approx = g_array_new(FALSE, FALSE, sizeof(guint32));
     self->current = -1;
     GtkTextView *tv = GTK_TEXT_VIEW(self);
     GtkSourceView *sv = GTK_SOURCE_VIEW(self);
@@ -371,11 +403,18 @@ void tkv_code_view_set_heat_func(TkvCodeView *self, TkvHeatFunc func, TkvHeatTip
 
 /* ---- highlights ------------------------------------------------------------ */
 
+static void mark_array(GtkTextBuffer *b, TkvHighlight kind, GArray *lines, gboolean on)
+{
+    tkv_buffer_lines_mark_list(b, kind, (const guint32 *)(void *)lines->data, lines->len, on);
+}
+
 static void untag_previous(TkvCodeView *self)
 {
     GtkTextBuffer *b = self->tagged;
     if (!b)
         return;
+    mark_array(b, TKV_HL_CONTEXT, self->context, FALSE);
+    mark_array(b, TKV_HL_APPROX, self->approx, FALSE);
     tkv_buffer_lines_mark_list(b, TKV_HL_MATCH, (const guint32 *)(void *)self->matches->data,
                                self->matches->len, FALSE);
     if (self->current >= 0)
@@ -389,6 +428,8 @@ static void retag(TkvCodeView *self)
 {
     GtkTextBuffer *b = buffer_of(self);
     g_set_object(&self->tagged, b);
+    mark_array(b, TKV_HL_CONTEXT, self->context, TRUE);
+    mark_array(b, TKV_HL_APPROX, self->approx, TRUE);
     tkv_buffer_lines_mark_list(b, TKV_HL_MATCH, (const guint32 *)(void *)self->matches->data,
                                self->matches->len, TRUE);
     if (self->current >= 0)
@@ -405,11 +446,29 @@ void tkv_code_view_set_matches(TkvCodeView *self, const guint32 *lines, gsize n,
     untag_previous(self);
     g_array_set_size(self->matches, 0);
     g_array_append_vals(self->matches, lines, (guint)n);
+    g_array_set_size(self->context, 0);
+    g_array_set_size(self->approx, 0);
     self->current = n ? 0 : -1;
     retag(self);
     if (scroll && n)
         tkv_code_view_scroll_to_line(self, lines[0]);
     g_signal_emit(self, sigs[SIG_MATCHES_CHANGED], 0);
+}
+
+void tkv_code_view_set_context(TkvCodeView *self, const guint32 *lines, gsize n)
+{
+    untag_previous(self);
+    g_array_set_size(self->context, 0);
+    g_array_append_vals(self->context, lines, (guint)n);
+    retag(self);
+}
+
+void tkv_code_view_set_approx(TkvCodeView *self, const guint32 *lines, gsize n)
+{
+    untag_previous(self);
+    g_array_set_size(self->approx, 0);
+    g_array_append_vals(self->approx, lines, (guint)n);
+    retag(self);
 }
 
 gsize tkv_code_view_get_matches(TkvCodeView *self, const guint32 **lines)
@@ -486,6 +545,7 @@ GArray *tkv_code_view_get_folded_lines(TkvCodeView *self)
 
 void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line)
 {
+    stop_top_tick(self); /* a line asked for: no longer the opening scroll */
     GtkTextView *tv = GTK_TEXT_VIEW(self);
     GtkTextBuffer *b = buffer_of(self);
     GtkTextIter it;
@@ -524,6 +584,70 @@ void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line)
     else
         gtk_text_buffer_move_mark(b, mark, &it);
     gtk_text_view_scroll_to_mark(tv, mark, 0.0, TRUE, 0.0, 0.25);
+}
+
+/* Puts line SELF->top_line at the top with a mark: GTK scrolls after its
+ * next layout. */
+static void scroll_top_mark(TkvCodeView *self)
+{
+    GtkTextBuffer *b = buffer_of(self);
+    GtkTextIter it;
+    gtk_text_buffer_get_iter_at_line(b, &it, (int)self->top_line - 1);
+    GtkTextMark *mark = gtk_text_buffer_get_mark(b, "tkv-scroll");
+    if (!mark)
+        mark = gtk_text_buffer_create_mark(b, "tkv-scroll", &it, TRUE);
+    else
+        gtk_text_buffer_move_mark(b, mark, &it);
+    gtk_text_view_scroll_to_mark(GTK_TEXT_VIEW(self), mark, 0.0, TRUE, 0.0, 0.0);
+}
+
+/* Lines above the one wanted are laid out in idle time, and hidden ones
+ * (folded location lines) count at their estimated height until then: a
+ * first scroll lands too high.  So for a few frames the scroll is made
+ * again until the line stays at the top. */
+#define TOP_TICK_FRAMES 90
+
+static gboolean top_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+    TkvCodeView *self = TKV_CODE_VIEW(widget);
+    GdkRectangle vis;
+    gtk_text_view_get_visible_rect(GTK_TEXT_VIEW(self), &vis);
+    GtkTextIter it;
+    int y, h;
+    gtk_text_buffer_get_iter_at_line(buffer_of(self), &it, (int)self->top_line - 1);
+    gtk_text_view_get_line_yrange(GTK_TEXT_VIEW(self), &it, &y, &h);
+    /* done once the line has stayed at the top for a few frames (the user
+     * may scroll from then on), or after TOP_TICK_FRAMES anyway */
+    if (vis.height > 0 && y == vis.y)
+        self->top_stable++;
+    else
+        self->top_stable = 0;
+    if (++self->top_frames >= TOP_TICK_FRAMES || self->top_stable >= 3) {
+        self->top_tick = 0;
+        self->top_line = 0;
+        return G_SOURCE_REMOVE;
+    }
+    if (vis.height > 0 && y != vis.y)
+        scroll_top_mark(self);
+    return G_SOURCE_CONTINUE;
+}
+
+void tkv_code_view_scroll_to_top(TkvCodeView *self, guint line)
+{
+    GtkTextBuffer *b = buffer_of(self);
+    GtkTextIter it;
+    gtk_text_buffer_get_iter_at_line(b, &it, (int)line - 1);
+    /* The cursor there too (no "line-selected": the program moves it), or
+     * the first layout of a buffer just shown brings its first line back
+     * into view. */
+    self->programmatic = TRUE;
+    gtk_text_buffer_place_cursor(b, &it);
+    self->programmatic = FALSE;
+    stop_top_tick(self);
+    self->top_line = line;
+    self->top_frames = self->top_stable = 0;
+    scroll_top_mark(self);
+    self->top_tick = gtk_widget_add_tick_callback(GTK_WIDGET(self), top_tick, NULL, NULL);
 }
 
 void tkv_code_view_goto_line(TkvCodeView *self, guint line)

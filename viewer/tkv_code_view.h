@@ -2,7 +2,10 @@
  * viewer's highlights.
  *
  * Highlights color whole lines, from the style scheme's tkview:* styles:
+ *   "tkv-context"        lines bound too but not stepped to (a located
+ *                        directive, the rest of the statement clicked);
  *   "tkv-match"          lines bound to the current selection (k of n);
+ *   "tkv-approx"         matches made on the innermost frame only;
  *   "tkv-match-current"  the k-th of them, where next/previous stands;
  *   "tkv-selected"       the selected line itself;
  *   "tkv-diff-delete" / "tkv-diff-insert" / "tkv-diff-replace" / "tkv-diff-filler"
@@ -57,6 +60,12 @@ void tkv_code_view_set_heat_func(TkvCodeView *self, TkvHeatFunc func, TkvHeatTip
  * previous ones; the first becomes current.  SCROLL: bring it into view. */
 void tkv_code_view_set_matches(TkvCodeView *self, const guint32 *lines, gsize n,
                                gboolean scroll);
+/* Highlights LINES (ascending) as context: bound too, never stepped to or
+ * counted; and marks LINES among the matches as approximate.  Each replaces
+ * its previous lines; tkv_code_view_set_matches() clears both. */
+void tkv_code_view_set_context(TkvCodeView *self, const guint32 *lines, gsize n);
+void tkv_code_view_set_approx(TkvCodeView *self, const guint32 *lines, gsize n);
+
 /* The matches; *LINES owned by the view.  Returns their number. */
 gsize tkv_code_view_get_matches(TkvCodeView *self, const guint32 **lines);
 /* Index of the current match, -1 when none. */
@@ -87,6 +96,9 @@ GArray *tkv_code_view_get_folded_lines(TkvCodeView *self);
 /* Scrolls so that LINE is visible (placed at a quarter of the height when it
  * was not). */
 void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line);
+/* Scrolls so that LINE is the first line in view (a stage opens on its
+ * first instruction). */
+void tkv_code_view_scroll_to_top(TkvCodeView *self, guint line);
 
 /* Moves the cursor to LINE as the user would: "line-selected" is emitted. */
 void tkv_code_view_goto_line(TkvCodeView *self, guint line);

@@ -191,8 +191,13 @@ static void load_thread(GTask *task, gpointer source, gpointer task_data,
     /* Resolving writes the bundle's cache: done here, once for all files. */
     size_t nf = tk_loctab_file_count(tab);
     const char **resolved = g_new0(const char *, nf ? nf : 1);
-    for (size_t f = 0; f < nf; f++)
+    for (size_t f = 0; f < nf; f++) {
         resolved[f] = tk_bundle_resolve_source(b, (tk_file_id)f, diags);
+        /* and its statements read (tk_bundle_statement() keeps them): the
+         * main thread then only reads that cache */
+        tk_statement st;
+        tk_bundle_statement(b, (tk_file_id)f, 1, &st);
+    }
     gint64 t2 = g_get_monotonic_time();
     if (g_cancellable_is_cancelled(cancellable)) {
         for (size_t i = 0; i < n; i++) {
@@ -660,4 +665,15 @@ char *tkv_document_format_pass_diags(TkvDocument *doc)
     char *s = format_diags(doc->pass_diags, TK_DIAG_NOTE);
     g_mutex_unlock(&doc->pass_lock);
     return s;
+}
+
+tk_statement_status tkv_document_get_statement(TkvDocument *doc, tk_file_id file, guint line,
+                                               tk_statement *out)
+{
+    tk_bundle *b = tkv_document_get_bundle(doc);
+    if (!b) {
+        *out = (tk_statement){TK_STATEMENT_UNKNOWN, line, line, 0};
+        return out->status;
+    }
+    return tk_bundle_statement(b, file, line, out);
 }

@@ -106,6 +106,11 @@ const char *tkv_document_get_source_text(TkvDocument *doc, tk_file_id file,
 const char *tkv_document_get_source_line(TkvDocument *doc, tk_file_id file,
                                          uint32_t line, size_t *len);
 
+/* The statement line LINE of FILE belongs to (tk_bundle_statement(); the
+ * files were read while loading, so this only looks it up).  Main thread. */
+tk_statement_status tkv_document_get_statement(TkvDocument *doc, tk_file_id file, guint line,
+                                               tk_statement *out);
+
 /* ---- passes ---------------------------------------------------------------- */
 
 /* The pass timeline of kernel I (tk_timeline.h), built on a worker thread on

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "tkv_buffer_lines.h"
 #include "tkv_chunk_map.h"
 #include "tkv_compare_view.h"
 #include "tkv_linked_scroll.h"
@@ -59,6 +60,28 @@ static void write_code_pane(JsonBuilder *b, TkvCodePane *pane)
     TkvCodeView *v = tkv_code_pane_get_view(pane);
     add_lines(b, "selected", tkv_code_view_get_tagged_lines(v, "tkv-selected"));
     add_lines(b, "matches", tkv_code_view_get_tagged_lines(v, "tkv-match"));
+    add_lines(b, "context", tkv_code_view_get_tagged_lines(v, "tkv-context"));
+    add_lines(b, "approx", tkv_code_view_get_tagged_lines(v, "tkv-approx"));
+    /* what the buffer knows of its lines: dimmed (not code), and the
+     * location lines folded away now */
+    GtkTextBuffer *tb = gtk_text_view_get_buffer(GTK_TEXT_VIEW(v));
+    GArray *dim = g_array_new(FALSE, FALSE, sizeof(guint32));
+    for (guint32 l = 1; tb && l <= (guint32)gtk_text_buffer_get_line_count(tb); l++)
+        if (tkv_buffer_lines_is_dim(tb, l - 1))
+            g_array_append_val(dim, l);
+    add_lines(b, "dimmed", dim);
+    add_lines(b, "hidden_locations",
+              tb ? tkv_buffer_lines_hidden_location_lines(tb) : g_array_new(FALSE, FALSE, 4));
+    GdkRectangle vis;
+    gtk_text_view_get_visible_rect(GTK_TEXT_VIEW(v), &vis);
+    /* the first line wholly in view (a line cut at the top is not) */
+    GtkTextIter top;
+    int top_y, top_h;
+    gtk_text_view_get_line_at_y(GTK_TEXT_VIEW(v), &top, vis.y, NULL);
+    gtk_text_view_get_line_yrange(GTK_TEXT_VIEW(v), &top, &top_y, &top_h);
+    while (top_y < vis.y && gtk_text_iter_forward_line(&top))
+        gtk_text_view_get_line_yrange(GTK_TEXT_VIEW(v), &top, &top_y, &top_h);
+    add_int(b, "top_line", gtk_text_iter_get_line(&top) + 1);
     add_lines(b, "current", tkv_code_view_get_tagged_lines(v, "tkv-match-current"));
     add_lines(b, "folded", tkv_code_view_get_folded_lines(v));
     add_string(b, "match_text", tkv_code_pane_get_match_text(pane));
@@ -90,6 +113,8 @@ static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
 {
     add_bool(b, "exact", tkv_bind_view_get_exact(bv));
     add_int(b, "metric", tkv_bind_view_get_metric(bv));
+    add_bool(b, "show_locations", tkv_bind_view_get_show_locations(bv));
+    add_string(b, "notes", tkv_bind_view_get_notes_text(bv));
     tk_stage_kind stage;
     tk_file_id file;
     guint line;

@@ -7,7 +7,7 @@
  * (tkv_bind_view_actions.c, tkv_pass_view_actions.c).  What stays here: the
  * kernel shown (the kernel list is the window's), the mode and the side
  * panel shown, reload and close; the two toggles of the header bar and the
- * main menu (exact-only, show-second-view), which are the window's widgets
+ * main menu (exact-only, show-second-view, show-locations), which are the window's widgets
  * and cannot reach a view's actions (GTK looks an action up from a widget
  * towards the window, never down); and select-source-location, which the
  * stack panel's frames activate and which goes to the view of the mode
@@ -71,6 +71,13 @@ static void act_exact(GSimpleAction *a, GVariant *v, gpointer data)
     g_simple_action_set_state(a, v);
 }
 
+static void act_show_locations(GSimpleAction *a, GVariant *v, gpointer data)
+{
+    TkvWindow *self = data;
+    tkv_bind_view_set_show_locations(self->bind_view, g_variant_get_boolean(v));
+    g_simple_action_set_state(a, v);
+}
+
 static void act_focus_filter(GSimpleAction *a, GVariant *p, gpointer data)
 {
     TkvWindow *self = data;
@@ -129,6 +136,7 @@ static const GActionEntry win_actions[] = {
     {"select-source-location", act_select_source_location, "(su)", NULL, NULL, {0}},
     {"show-second-view", NULL, NULL, "false", act_show_second, {0}},
     {"exact-only", NULL, NULL, "false", act_exact, {0}},
+    {"show-locations", NULL, NULL, "false", act_show_locations, {0}},
     {"focus-kernel-filter", act_focus_filter, NULL, NULL, NULL, {0}},
     {"mode", NULL, "s", "'bind'", act_mode, {0}},
     {"sidebar-page", NULL, "s", "'stack'", act_sidebar_page, {0}},
@@ -140,7 +148,7 @@ static const GActionEntry win_actions[] = {
 void tkv_window_actions_update(TkvWindow *self, gboolean ready)
 {
     static const char *const need_doc[] = {"select-kernel", "select-source-location",
-                                           "show-second-view", "exact-only",
+                                           "show-second-view", "exact-only", "show-locations",
                                            "focus-kernel-filter", "mode", "sidebar-page"};
     for (size_t i = 0; i < G_N_ELEMENTS(need_doc); i++) {
         GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), need_doc[i]);

@@ -71,10 +71,12 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost'], functi
     const lb = el('button', 'toggle', 'locations');
     lb.type = 'button';
     lb.id = 'toggle-loc';
-    lb.title = 'Show the location suffixes (loc(...), !dbg, .loc) in the IR text';
+    lb.title = 'Show the locations in the IR text: loc(...) and !dbg suffixes, and the #loc, .loc and //## lines folded away';
     lb.addEventListener('click', () => {
       document.body.classList.toggle('hideloc');
-      lb.classList.toggle('on', !document.body.classList.contains('hideloc'));
+      const hidden = document.body.classList.contains('hideloc');
+      lb.classList.toggle('on', !hidden);
+      panes.setFold(hidden);
     });
     box.appendChild(lb);
   }

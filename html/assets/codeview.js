@@ -4,9 +4,11 @@
  *
  * Job: one CodeView per pane (.code inside the pane's element); it draws
  * the lines of a document it is given ({n, text(i), lang, cls(i),
- * gutter(i), heat(i), title(i), ranges(i), onClick}), marks lines (a class per
+ * gutter(i), heat(i), title(i), ranges(i), onClick, rows}), marks lines (a class per
  * line, the current line), scrolls to a line, reports clicks on a line.
- * Its state (what is drawn, the marks) is the object's own.
+ * ROWS, when given, are the lines shown, ascending: the others are folded
+ * away (rowOf() / lineAt() map between the two).  Its state (what is
+ * drawn, the marks) is the object's own.
  *
  * Depends on: dom (el), syntax (paint).
  * Interface: CodeView (class).
@@ -33,6 +35,9 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.first = 1;
       this.last = 0;
       this.rows = new Map();
+      /* for the tests, which scroll a line into view: its row, folds
+       * counted */
+      this.code.tkRowOf = (line) => this.rowOf(line);
       this.code.addEventListener('scroll', () => this.schedule());
       this.code.addEventListener('click', (ev) => {
         const ln = ev.target.closest('.ln');
@@ -41,11 +46,11 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       });
     }
     /* DOC: {n, text(i), lang, cls(i), gutter(i), heat(i), title(i), ranges(i),
-     * onClick}; heat(i): null or {text, frac (0..1), title}: the cost
+     * onClick, rows}; heat(i): null or {text, frac (0..1), title}: the cost
      * column, shaded by FRAC. */
     set(doc) {
       this.doc = doc;
-      this.n = doc ? doc.n : 0;
+      this.setRows(doc);
       this.marks = new Map();
       this.current = 0;
       this.code.scrollTop = 0;
@@ -64,13 +69,35 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.current = current || 0;
       for (const [i, row] of this.rows) this.decorate(row, i);
     }
+    /* The rows shown: every line, or DOC.rows (the others folded). */
+    setRows(doc) {
+      this.map = doc && doc.rows ? doc.rows : null;
+      this.n = !doc ? 0 : this.map ? this.map.length : doc.n;
+    }
+    /* The line drawn in row R, and the row of LINE (a folded line: the
+     * next row shown). */
+    lineAt(r) {
+      return this.map ? this.map[r - 1] : r;
+    }
+    rowOf(line) {
+      if (!this.map) return line;
+      let a = 0, b = this.map.length;
+      while (a < b) {
+        const m = (a + b) >> 1;
+        if (this.map[m] < line) a = m + 1;
+        else b = m;
+      }
+      return Math.min(a + 1, Math.max(1, this.map.length));
+    }
     /* DOC in place of the document shown, the same lines with other
-     * classes or gutter numbers: the scroll position and the marks stay. */
+     * classes, gutter numbers or folds: the line at the top and the marks
+     * stay. */
     refresh(doc) {
-      const top = this.code.scrollTop;
+      const topLine = this.lineAt(Math.max(1, Math.floor(this.code.scrollTop / this.lh) + 1));
+      const folds = !!this.map !== !!(doc && doc.rows) || (doc && doc.rows && doc.rows !== this.map);
       this.doc = doc;
-      this.n = doc.n;
-      this.code.scrollTop = top;
+      this.setRows(doc);
+      if (folds && topLine) this.code.scrollTop = (this.rowOf(topLine) - 1) * this.lh;
       this.render(true);
     }
     /* the classes a mark or the current line gives a drawn row */
@@ -124,7 +151,8 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.bottom.style.height = Math.max(0, this.n - last) * this.lh + 'px';
       const rows = new Map();
       const frag = document.createDocumentFragment();
-      for (let i = first; i <= last && this.doc; i++) {
+      for (let r = first; r <= last && this.doc; r++) {
+        const i = this.lineAt(r);
         const row = this.rows.get(i) || this.paintRow(i);
         this.decorate(row, i);
         rows.set(i, row);
@@ -135,9 +163,14 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
     }
     scrollTo(line) {
       const h = this.code.clientHeight || 600;
-      const y = (line - 1) * this.lh;
+      const y = (this.rowOf(line) - 1) * this.lh;
       if (y < this.code.scrollTop || y > this.code.scrollTop + h - this.lh * 2)
         this.code.scrollTop = Math.max(0, y - h / 3);
+      this.render(false);
+    }
+    /* LINE at the top of the pane (a stage opens on its first instruction). */
+    scrollToTop(line) {
+      this.code.scrollTop = (this.rowOf(line) - 1) * this.lh;
       this.render(false);
     }
   }

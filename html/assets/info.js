@@ -28,9 +28,9 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
     box.replaceChildren(
       el('h2', null, 'How to read this'),
       el('p', null, 'Click a source line: the IR it became is highlighted (\u201cand what it called\u201d includes inlined helpers). Click an IR line: its inline stack is shown and its source lines are marked.'),
-      el('p', null, 'Lines with a coloured mark carry a location; grey lines carry none. Hover a layout such as #blocked in TTGIR for what it means.'),
+      el('p', null, 'Lines with a coloured mark carry a location; grey lines carry none; dimmed lines (.loc, //##, labels) are not instructions and are never counted. A click on any line of a statement wrapped over several lines binds the whole statement. Hover a layout such as #blocked in TTGIR for what it means.'),
       el('p', null, 'The shaded column is what each line cost: SASS instructions, or what was measured when the kernel was profiled (the \u201ccost\u201d menu; hover a number for its breakdown). \u201chot lines\u201d lists the costliest.'),
-      el('p', 'keys', 'Keys: n / p next and previous highlighted line; 1-5 stage; l show locations; h hot lines.'),
+      el('p', 'keys', 'Keys: n / p next and previous highlighted instruction; 1-5 stage; h hot lines; l show locations (and the #loc, .loc and //## lines folded away).'),
     );
   }
 
@@ -51,8 +51,35 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
     box.appendChild(nav);
   }
 
-  /* Source line LINE of FILE.  AT: {stage, mode, hits (how many IR lines
-   * are highlighted), go(d), passesOf(file, line)}. */
+  /* "statement lines 71-73": the lines a click on LINE asked for. */
+  function statementNote(box, first, last) {
+    if (first === last) return;
+    const p = el('p', 'stmt', 'statement lines ' + first + '-' + last + ': a click on any of them binds to the IR of the whole statement');
+    p.id = 'stmt-lines';
+    box.appendChild(p);
+  }
+
+  /* "630 lines of this helper's code are shared by its 2 call sites
+   * (a.py:73, a.py:77)" and a button that shows them. */
+  function sharedNote(box, stage, shared, show) {
+    if (!shared || !shared.lines.length) return;
+    const sites = shared.sites.map((s) => base(kernel.path(s.file)) + ':' + s.line).join(', ');
+    const p = el('p', 'note partial',
+      shared.lines.length + ' ' + kernel.label(stage) + ' line' + (shared.lines.length === 1 ? '' : 's') +
+      ' of this helper\u2019s code ' + (shared.lines.length === 1 ? 'is' : 'are') + ' shared by its ' +
+      shared.sites.length + ' call sites (' + sites + ') and cannot be given to one: not counted above. ');
+    p.id = 'shared-note';
+    const b = el('button', null, 'show them');
+    b.type = 'button';
+    b.id = 'shared-show';
+    b.addEventListener('click', show);
+    p.appendChild(b);
+    box.appendChild(p);
+  }
+
+  /* Source line LINE of FILE.  AT: {stage, mode, hits (how many
+   * instructions are highlighted), go(d), passesOf(file, line), first and
+   * last (its statement's lines), shared (kernel.shared()), showShared}. */
   function source(file, line, at) {
     const box = panel();
     box.replaceChildren();
@@ -60,7 +87,9 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
     const h = el('h2', null, base(p) + ':' + line);
     h.title = p;
     box.appendChild(h);
+    statementNote(box, at.first || line, at.last || line);
     hitNav(box, kernel.label(at.stage) + (at.mode === 'exact' ? ', this line only' : ', with what it called'), at.hits, at.go);
+    sharedNote(box, at.stage, at.shared, at.showShared);
     const meta = kernel.meta();
     const t = el('table', 'counts');
     for (const st of kernel.stages()) {
@@ -68,8 +97,10 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       const tr = el('tr');
       tr.appendChild(el('th', null, kernel.label(st)));
       const b = kernel.bind(st);
-      const r = kernel.srcRow(st, file, line);
-      tr.appendChild(el('td', null, b ? (r ? expand(r[2]).length + ' exact, ' + expand(r[3]).length + ' with callees' : '0') : '(not loaded)'));
+      const ex = b && kernel.query(st, file, line, 'exact');
+      const ca = b && kernel.query(st, file, line, 'called');
+      /* instructions only: a .loc or //## line is not counted */
+      tr.appendChild(el('td', null, b ? (ca.lines.length ? ex.code + ' exact, ' + ca.code + ' with callees' : '0') : '(not loaded)'));
       t.appendChild(tr);
     }
     box.appendChild(t);
@@ -88,7 +119,14 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
     const box = panel();
     box.replaceChildren();
     box.appendChild(el('h2', null, kernel.label(stage) + ' line ' + line));
+    if (at.code === false)
+      box.appendChild(el('p', 'note nc-note', 'Not an instruction (a directive, comment or label): it carries a location but is never counted.'));
     if (at.bound) hitNav(box, 'bound ' + kernel.label(at.bound) + ' lines', at.hits, at.go);
+    if (at.approx) {
+      const a = el('p', 'note approx', at.approx + ' of the ' + kernel.label(at.other) + ' instructions marked are approximate: matched on the innermost frame only (' + kernel.label(at.other) + ' has no inline frames there), so they may come from another call site of the same code.');
+      a.id = 'approx-note';
+      box.appendChild(a);
+    }
     if (!ids.length) {
       box.appendChild(el('p', 'none', 'This line carries no location.'));
       return;
@@ -124,10 +162,11 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
     }
   }
 
-  /* The "k of n" of the bar source() or ir() drew. */
-  function count(k, n) {
+  /* The "k of n" of the bar source() or ir() drew (WHAT: of what, when it
+   * is not the answer itself, e.g. 'shared'). */
+  function count(k, n, what) {
     const c = document.getElementById('hit-count');
-    if (c) c.textContent = k + ' of ' + n;
+    if (c) c.textContent = (n ? k + ' of ' + n : 'none') + (what ? ' ' + what : '');
   }
 
   return { help, source, ir, count };

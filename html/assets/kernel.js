@@ -13,8 +13,11 @@
  *   files(), stages() (in order), label(stage), path(file), stackFrames(id), frameText(frame), text(stage),
  *   bind(stage), stageReady(stage), loadStage(stage), sourceText(file),
  *   loadSource(file), lineStacks(stage, line), toStage(from, line, to),
- *   srcRow(stage, file, line), srcLines(stage, file, line, mode),
- *   inspect() (for the tests, read only).
+ *   toApprox(from, line, to), srcRow(stage, file, line),
+ *   srcLines(stage, file, line, mode), srcCount(stage, file, line, mode),
+ *   isCode(stage, line), isLocation(stage, line), firstCode(stage),
+ *   statement(file, line), query(stage, file, line, mode),
+ *   shared(stage, file, first, last), inspect() (for the tests, read only).
  */
 'use strict';
 TK.define('kernel', ['data', 'dom'], function (data, dom) {
@@ -68,6 +71,10 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
       });
     }
     b.toCache = {};
+    b.stmtMap = new Map();
+    for (const r of b.stmt || []) b.stmtMap.set(r[0] + ':' + r[1] + ':' + r[2], r);
+    b.sharedMap = new Map();
+    for (const r of b.shared || []) b.sharedMap.set(r[0] + ':' + r[1] + ':' + r[2], r);
     return b;
   }
 
@@ -114,8 +121,25 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     return b.toCache[key];
   }
 
-  /* [file, line, exact lines, lines with what it called] of a source line
-   * in STAGE, or undefined (the stage not loaded, the line bound to none). */
+  /* Lines of stage TO bound to LINE of FROM that were matched on the
+   * innermost frame only (tk_bind_match_approximate()), as a Set. */
+  function toApprox(from, line, to) {
+    const b = K.bind[from];
+    const t = b && b.to[to];
+    if (!t || !t.approx) return new Set();
+    let li;
+    if (t.by === 'line') li = t.idx[line - 1];
+    else {
+      const set = b.line[line - 1];
+      if (!set) return new Set();
+      li = t.idx[2 * set + (b.inf.has(line) ? 1 : 0)];
+    }
+    return new Set(li ? expand(t.approx[li - 1]) : []);
+  }
+
+  /* [file, line, exact lines, lines with what it called, instructions
+   * among the exact ones, among the called ones] of a source line in
+   * STAGE, or undefined (the stage not loaded, the line bound to none). */
   function srcRow(stage, file, line) {
     const b = K.bind[stage];
     return b && b.srcMap.get(file + ':' + line);
@@ -125,6 +149,73 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     const r = srcRow(stage, file, line);
     if (!r) return [];
     return expand(mode === 'exact' ? r[2] : r[3]);
+  }
+
+  /* How many instructions a source line became (the gutter's number). */
+  function srcCount(stage, file, line, mode) {
+    const r = srcRow(stage, file, line);
+    return r ? (mode === 'exact' ? r[4] : r[5]) : 0;
+  }
+
+  /* What the library says line LINE of STAGE is: 'i' an instruction, 'd'
+   * directive, 'c' comment, 'l' label, 'm' metadata, 'o' other; upper case
+   * for a line that only states a location (.loc, #loc, //##). */
+  function kindOf(stage, line) {
+    const b = K.bind[stage];
+    return b && b.kinds ? b.kinds[line - 1] || 'o' : 'i';
+  }
+  function isCode(stage, line) {
+    return kindOf(stage, line) === 'i';
+  }
+  function isLocation(stage, line) {
+    const c = kindOf(stage, line);
+    return c !== c.toLowerCase();
+  }
+  /* The stage's first instruction line (1 when it has none). */
+  function firstCode(stage) {
+    const b = K.bind[stage];
+    const i = b && b.kinds ? b.kinds.indexOf('i') : -1;
+    return i >= 0 ? i + 1 : 1;
+  }
+
+  /* [first, last] of the statement of several lines that LINE of FILE is
+   * in (meta.js "stmts", from tk_bundle_statement()), or null. */
+  function statement(file, line) {
+    if (!K.stmtByFile) {
+      K.stmtByFile = new Map();
+      for (const [f, a, b] of K.meta.stmts || []) {
+        if (!K.stmtByFile.has(f)) K.stmtByFile.set(f, []);
+        K.stmtByFile.get(f).push([a, b]);
+      }
+    }
+    for (const ab of K.stmtByFile.get(file) || []) if (line >= ab[0] && line <= ab[1]) return ab;
+    return null;
+  }
+
+  /* What a click on source line LINE asks: its statement's lines of STAGE
+   * (a call wrapped over lines 71-73 binds from any of them).
+   * {lines, code (instructions among them), first, last}. */
+  function query(stage, file, line, mode) {
+    const st = statement(file, line);
+    if (st) {
+      const b = K.bind[stage];
+      const r = b && b.stmtMap.get(file + ':' + st[0] + ':' + st[1]);
+      const lines = r ? expand(mode === 'exact' ? r[3] : r[4]) : [];
+      return { lines, code: r ? (mode === 'exact' ? r[5] : r[6]) : 0, first: st[0], last: st[1] };
+    }
+    return { lines: srcLines(stage, file, line, mode), code: srcCount(stage, file, line, mode), first: line, last: line };
+  }
+
+  /* The lines of STAGE of helper code shared by several call sites that
+   * the query FIRST..LAST leaves out (tk_bind_shared_lines()), with the
+   * call sites: {lines, sites: [{file, line}]}, or null. */
+  function shared(stage, file, first, last) {
+    const b = K.bind[stage];
+    const r = b && b.sharedMap.get(file + ':' + first + ':' + last);
+    if (!r) return null;
+    const sites = [];
+    for (let i = 0; i + 1 < r[4].length; i += 2) sites.push({ file: r[4][i], line: r[4][i + 1] });
+    return { lines: expand(r[3]), sites };
   }
 
   return {
@@ -147,8 +238,16 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     loadSource,
     lineStacks,
     toStage,
+    toApprox,
     srcRow,
     srcLines,
+    srcCount,
+    isCode,
+    isLocation,
+    firstCode,
+    statement,
+    query,
+    shared,
     inspect: () => K,
   };
 });

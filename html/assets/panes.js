@@ -9,15 +9,22 @@
  * state is this module's; the lookups are the kernel module's, the panel
  * on the right the info module's.
  *
+ * Lines that are not code (kernel.isCode(): a .loc, a //## comment, a
+ * label) are drawn dimmed and never counted or stepped to; lines that only
+ * state a location are folded away while locations are hidden (setFold);
+ * a stage opens on its first instruction.  A click on a source line asks
+ * for its statement (kernel.query()), and the answer says when it is
+ * partial (shared helper code) or approximate.
+ *
  * Depends on: dom (el, base), codeview (CodeView), syntax (stageLang),
  *   kernel (texts, bindings, lookups), info (help, source, ir, count),
  *   cost (srcHeat, irHeat: the heat column, when the kernel has cost data).
  * Interface: start({passesOf}) -> Promise (the first stage and file
- *   shown), setStage(stage), gotoHit(d), refresh() (the heat column
- *   again, after the metric changed), showSource(file, line),
+ *   shown), setStage(stage), gotoHit(d), setFold(on), refresh() (the heat
+ *   column again, after the metric changed), showSource(file, line),
  *   showIR(stage, line) (select and scroll to a line, as a click does),
  *   inspect() (for the tests, read only: stage, stage2, file, mode, hits,
- *   hitIdx, sel, clicks).
+ *   hitIdx, sel, clicks, fold, stmt, shared, approx).
  */
 'use strict';
 TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], function (dom, codeview, syntax, kernel, info, cost) {
@@ -31,7 +38,12 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     hitIdx: 0,
     sel: null, /* {pane: 'src'|'ir'|'ir2', line} */
     clicks: [], /* ms each click took to highlight (for the tests) */
+    fold: true, /* location lines folded away (locations hidden) */
+    stmt: null, /* [first, last] of the source query shown */
+    shared: null, /* {lines, sites} the source query leaves out */
+    approx: [], /* lines of the other pane matched on the innermost frame */
   };
+  const rowsCache = new Map(); /* stage -> the lines shown while folded */
   let srcView, irView, ir2View;
   let passesOf = null; /* (file, line): the passes that touched a source line */
 
@@ -42,7 +54,8 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
       n: text.length,
       lang: syntax.stageLang(stage),
       text: (i) => text[i - 1],
-      cls: (i) => (b.line[i - 1] ? 'b' : 'u') + (b.inf.has(i) ? ' inf' : ''),
+      cls: (i) => (b.line[i - 1] ? 'b' : 'u') + (b.inf.has(i) ? ' inf' : '') + (kernel.isCode(stage, i) ? '' : ' nc'),
+      rows: S.fold ? foldedRows(stage, text.length) : null,
       gutter: () => '',
       heat: cost.ready() ? (i) => cost.irHeat(stage, i) : null,
       title: (i) => {
@@ -53,6 +66,30 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
       ranges: (i) => layoutRanges(stage, i),
       onClick: (line) => clickIR(which, line),
     };
+  }
+
+  /* The lines of STAGE shown while locations are hidden: all but those
+   * that only state a location (#loc definitions, .loc, //##). */
+  function foldedRows(stage, n) {
+    let rows = rowsCache.get(stage);
+    if (!rows) {
+      rows = [];
+      for (let i = 1; i <= n; i++) if (!kernel.isLocation(stage, i)) rows.push(i);
+      rowsCache.set(stage, rows);
+    }
+    return rows;
+  }
+
+  /* Locations hidden (ON): their lines folded away in both IR panes. */
+  function setFold(on) {
+    S.fold = !!on;
+    if (kernel.stageReady(S.stage)) irView.refresh(irDoc(S.stage, irView, 'ir'));
+    if (S.stage2 && kernel.stageReady(S.stage2)) ir2View.refresh(irDoc(S.stage2, ir2View, 'ir2'));
+  }
+
+  /* Instructions only: what "k of n" counts and n / p step through. */
+  function codeOnly(stage, lines) {
+    return lines.filter((l) => kernel.isCode(stage, l));
   }
 
   /* The layout references of a line, as elements the layouts module's tip
@@ -82,10 +119,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
         const r = kernel.srcRow(stage, file, i);
         return r ? (r[2].length ? 'b' : 'b called') : 'u';
       },
-      gutter: (i) => {
-        const r = kernel.srcRow(stage, file, i);
-        return r ? String(kernel.srcLines(stage, file, i, S.mode).length || '') : '';
-      },
+      gutter: (i) => String(kernel.srcCount(stage, file, i, S.mode) || ''),
       heat: cost.ready() ? (i) => cost.srcHeat(file, i, S.mode) : null,
       title: null,
       onClick: (line) => clickSource(file, line),
@@ -102,7 +136,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
       const b = el('button', 'tab' + (st === S.stage ? ' on' : '') + (about.missing ? ' missing' : ''), kernel.label(st));
       b.type = 'button';
       b.dataset.stage = st;
-      b.title = about.missing ? about.missing : about.file + ' \u2014 ' + about.lines + ' lines, ' + about.bound + ' with a location';
+      b.title = about.missing ? about.missing : about.file + ' \u2014 ' + about.lines + ' lines, ' + about.bound + ' instructions with a location';
       b.addEventListener('click', () => setStage(st));
       tabs.appendChild(b);
     }
@@ -137,6 +171,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     }
     await kernel.loadStage(st);
     irView.set(irDoc(st, irView, 'ir'));
+    irView.scrollToTop(kernel.firstCode(st)); /* not on 40 rows of #loc */
     await setStage2(S.stage2);
     refreshSource();
     reapply();
@@ -157,6 +192,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     const bar = pane.querySelector('.bar');
     bar.replaceChildren(el('span', 'title', kernel.label(S.stage2) + ' \u2014 bound to the selected ' + kernel.label(S.stage) + ' line'));
     ir2View.set(irDoc(S.stage2, ir2View, 'ir2'));
+    ir2View.scrollToTop(kernel.firstCode(S.stage2));
     reapply();
   }
 
@@ -235,18 +271,45 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     S.clicks.push(performance.now() - t0);
   }
 
+  /* The lines of the statement FIRST..LAST, LINE the one clicked. */
+  function statementMarks(first, last, line) {
+    const m = new Map();
+    for (let l = first; l <= last; l++) m.set(l, l === line ? 'sel' : 'sel-stmt');
+    return m;
+  }
+
   function applySource(file, line, scroll) {
-    srcView.setMarks(new Map([[line, 'sel']]), line);
-    S.hits = kernel.srcLines(S.stage, file, line, S.mode);
+    const q = kernel.query(S.stage, file, line, S.mode);
+    S.stmt = q.first !== q.last ? [q.first, q.last] : null;
+    srcView.setMarks(statementMarks(q.first, q.last, line), line);
+    S.hits = codeOnly(S.stage, q.lines);
     S.hitIdx = 0;
-    irView.setMarks(marksOf(S.hits, 'hl'), S.hits[0] || 0);
+    S.shared = S.mode === 'called' ? kernel.shared(S.stage, file, q.first, q.last) : null;
+    irView.setMarks(marksOf(q.lines, 'hl'), S.hits[0] || 0);
     if (scroll && S.hits.length) irView.scrollTo(S.hits[0]);
     if (S.stage2 && kernel.stageReady(S.stage2)) {
-      const h2 = kernel.srcLines(S.stage2, file, line, S.mode);
-      ir2View.setMarks(marksOf(h2, 'hl'), h2[0] || 0);
-      if (scroll && h2.length) ir2View.scrollTo(h2[0]);
+      const h2 = kernel.query(S.stage2, file, line, S.mode).lines;
+      const c2 = codeOnly(S.stage2, h2);
+      ir2View.setMarks(marksOf(h2, 'hl'), c2[0] || 0);
+      if (scroll && c2.length) ir2View.scrollTo(c2[0]);
     }
-    info.source(file, line, { stage: S.stage, mode: S.mode, hits: S.hits.length, go: gotoHit, passesOf });
+    info.source(file, line, {
+      stage: S.stage, mode: S.mode, hits: S.hits.length, go: gotoHit, passesOf,
+      first: q.first, last: q.last, shared: S.shared, showShared,
+    });
+  }
+
+  /* The lines the answer leaves out (shared by call sites): marked in the
+   * IR pane and stepped through instead of the answer. */
+  function showShared() {
+    if (!S.shared) return;
+    const m = new Map(irView.marks);
+    for (const l of S.shared.lines) m.set(l, 'shared');
+    S.hits = S.shared.lines.slice();
+    S.hitIdx = 0;
+    irView.setMarks(m, S.hits[0] || 0);
+    if (S.hits.length) irView.scrollTo(S.hits[0]);
+    info.count(S.hits.length ? 1 : 0, S.hits.length, 'shared');
   }
 
   function clickIR(which, line) {
@@ -266,12 +329,18 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
       S.hits = [];
       S.hitIdx = 0;
     }
+    S.approx = [];
     if (other && kernel.stageReady(other)) {
       const ls = kernel.toStage(stage, line, other);
-      otherView.setMarks(marksOf(ls, 'hl'), ls[0] || 0);
-      if (scroll && ls.length) otherView.scrollTo(ls[0]);
+      const approx = kernel.toApprox(stage, line, other);
+      const m = new Map();
+      for (const l of ls) m.set(l, approx.has(l) ? 'hl-approx' : 'hl');
+      const code = codeOnly(other, ls);
+      S.approx = code.filter((l) => approx.has(l));
+      otherView.setMarks(m, code[0] || 0);
+      if (scroll && code.length) otherView.scrollTo(code[0]);
       if (which === 'ir2') {
-        S.hits = ls;
+        S.hits = code;
         S.hitIdx = 0;
       }
     }
@@ -295,7 +364,10 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     srcView.setMarks(m, 0);
     if (scroll && first) srcView.scrollTo(first);
     const bound = S.sel && S.sel.pane === 'ir2' ? S.stage : null;
-    info.ir(stage, line, ids, { bound, hits: S.hits.length, go: gotoHit, frame: gotoFrame });
+    info.ir(stage, line, ids, {
+      bound, hits: S.hits.length, go: gotoHit, frame: gotoFrame,
+      code: kernel.isCode(stage, line), approx: other ? S.approx.length : 0, other,
+    });
   }
 
   function reapply() {
@@ -369,5 +441,5 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     refreshSource();
   }
 
-  return { start, setStage, gotoHit, refresh, showSource, showIR, inspect: () => S };
+  return { start, setStage, gotoHit, setFold, refresh, showSource, showIR, inspect: () => S };
 });

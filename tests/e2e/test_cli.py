@@ -134,9 +134,20 @@ def bind_vector_add_line16():
     r = run_json('bind', VA, '--source', 'src/vector_add.py:16', '--exact', '--stage', 'ttgir')
     assert list(r['kernels'][0]['stages']) == ['ttgir']
     assert lines(r['kernels'][0]['stages']['ttgir']) == [31]
-    # Text output names the stage and the line count.
+    # Text output names the stage and counts instructions only: 29, 30, 32,
+    # 33 are ops; 31 (the block header ^bb0) and 34 (the "})" that closes
+    # the reduce) carry locations but are not code.
     code, out, _ = run('bind', VA, '--source', 'vector_add.py:16', '--stage', 'ttgir')
-    assert code == 0 and 'ttgir: 6 lines' in out, out
+    assert code == 0 and 'ttgir: 4 instructions (+ 2 located lines that are not code)' in out, out
+    r = run_json('bind', VA, '--source', 'vector_add.py:16', '--stage', 'ttgir')
+    by = {x['line']: x for x in r['kernels'][0]['stages']['ttgir']}
+    assert [n for n in sorted(by) if by[n].get('directive')] == [31, 34], by
+    assert (by[31]['kind'], by[34]['kind'], by[32]['kind']) == ('label', 'other', 'instruction')
+    # add_kernel.ptx line 98 `.loc 2 263 15 ...` is returned, marked.
+    r = run_json('bind', VA, '--source', 'vector_add.py:16', '--stage', 'ptx')
+    by = {x['line']: x for x in r['kernels'][0]['stages']['ptx']}
+    assert by[98]['directive'] is True and by[98]['kind'] == 'directive'
+    assert 'directive' not in by[99] and by[99]['kind'] == 'instruction'
 
 
 @test
@@ -402,6 +413,154 @@ def amd_passes_list_the_amd_pipeline():
               'AMDGPU DAG->DAG Pattern Instruction Selection'):
         assert p in names, p
 
+
+
+ATTN = os.path.join(os.environ['TK_TEST_SAMPLES'], 'attention_fwd')
+
+
+@test
+def statement_binds_from_any_of_its_lines():
+    # sample_dumps/attention_fwd/sources/0000-attention_fwd.py:
+    #   71     acc, l_i, m_i = _attn_inner(acc, l_i, m_i, q, k_ptrs, v_ptrs, stride_n,
+    #   72                                 start_m, qk_scale, offs_m, offs_n,
+    #   73                                 BLOCK_M, BLOCK_N, STAGE=1)
+    # Triton recorded the call at 73: attn_fwd.ttgir:121
+    #   %qk_100 = ttng.warp_group_dot ... is attention_fwd.py:31:23 <- :73:41,
+    # and no location names line 71 or 72 (grep ':7[12]:' finds none).
+    want = run_json('bind', ATTN, '--source', 'attention_fwd.py:73')
+    for line in (71, 72):
+        r = run_json('bind', ATTN, '--source', 'attention_fwd.py:%d' % line)
+        assert r['query']['line'] == line
+        assert r['query']['statement'] == {'first': 71, 'last': 73}, r['query']
+        assert r['query']['line_status'] == 'code'
+        assert r['query']['file_lines'] == 103
+        (k,) = r['kernels']
+        assert k['recorded_lines'] == [73], k['recorded_lines']
+        assert k['stages'] == want['kernels'][0]['stages']
+        assert 121 in lines(k['stages']['ttgir'])
+    code, out, _ = run('bind', ATTN, '--source', 'attention_fwd.py:71', '--stage', 'ttgir')
+    assert code == 0, code
+    assert ('statement lines 71-73: Triton recorded it at line 73, so '
+            'attention_fwd.py:71 binds to its IR') in out, out
+    # The second call, 75-77, recorded at 77; the first line of each call
+    # binds like its last, and the two calls differ.
+    r75 = run_json('bind', ATTN, '--source', 'attention_fwd.py:75')
+    r77 = run_json('bind', ATTN, '--source', 'attention_fwd.py:77')
+    assert r75['kernels'][0]['stages'] == r77['kernels'][0]['stages']
+    assert r75['kernels'][0]['stages'] != want['kernels'][0]['stages']
+    # --exact keeps the statement too.
+    e71 = run_json('bind', ATTN, '--source', 'attention_fwd.py:71', '--exact')
+    e73 = run_json('bind', ATTN, '--source', 'attention_fwd.py:73', '--exact')
+    assert e71['kernels'][0]['stages'] == e73['kernels'][0]['stages']
+
+
+@test
+def past_the_end_and_blank_lines_say_so():
+    # The file has 103 lines (the last: `    main()`); line 70 is the comment
+    # "# Off-band: every key block strictly left of the diagonal."
+    code, out, err = run('bind', ATTN, '--source', 'attention_fwd.py:104')
+    assert code == 4, code
+    assert 'has 103 lines: line 104 is past its end' in err, err
+    code, out, err = run('bind', ATTN, '--source', 'attention_fwd.py:70')
+    assert code == 1, code
+    assert 'attention_fwd.py:70 is a blank or comment line: no code' in out, out
+    r = run_json('bind', ATTN, '--source', 'attention_fwd.py:70', rc=1)
+    assert r['query']['line_status'] == 'no_code' and r['query']['statement'] is None
+    # A line with code and no IR (line 83, `def main():`, host code).
+    code, out, _ = run('bind', ATTN, '--source', 'attention_fwd.py:83')
+    assert code == 1 and 'no IR line is bound to' in out, out
+
+
+@test
+def shared_helper_code_is_reported():
+    # attn_fwd.sass_gi has no inline frames; attn_fwd.ptx shows line 31
+    # (tl.dot in _attn_inner) under both `@[ attention_fwd.py:73:41 ]` (.loc
+    # at 169, 285) and `@[ attention_fwd.py:77:41 ]` (595), so the SASS under
+    # `//## ... line 31` (sass_gi:123-124, USHF.L.U32 UR11, UR10, 0x1, URZ)
+    # belongs to neither call alone.
+    r = run_json('bind', ATTN, '--source', 'attention_fwd.py:71')
+    (k,) = r['kernels']
+    sh = k['shared']['sass']
+    assert [os.path.basename(s['file']) + ':%d' % s['line'] for s in sh['call_sites']] == \
+        ['attention_fwd.py:73', 'attention_fwd.py:77'], sh['call_sites']
+    shared = lines(sh['lines'])
+    assert 124 in shared and 124 not in lines(k['stages']['sass'])
+    assert all(x['kind'] == 'instruction' for x in sh['lines'])
+    code, out, _ = run('bind', ATTN, '--source', 'attention_fwd.py:73', '--stage', 'sass')
+    assert ('(and %d lines of this helper\'s code are shared by its 2 call sites, '
+            'attention_fwd.py:73, attention_fwd.py:77' % len(shared)) in out, out
+    assert '--shared lists them' in out
+    code, out, _ = run('bind', ATTN, '--source', 'attention_fwd.py:73', '--stage', 'sass',
+                       '--shared')
+    assert 'listed below' in out
+    assert any('USHF.L.U32 UR11, UR10, 0x1, URZ' in l and l.lstrip().startswith('124 ')
+               for l in out.split('\n')), out
+    # A stage with inline frames has nothing shared; --exact asks for none.
+    assert 'ptx' not in k['shared']
+    r = run_json('bind', ATTN, '--source', 'attention_fwd.py:73', '--exact')
+    assert r['kernels'][0]['shared'] == {}
+
+
+@test
+def approximate_matches_are_marked():
+    # attn_fwd.ttgir:121 %qk_100 = ttng.warp_group_dot ... (31:23 <- 73:41)
+    # and :200 %qk_102 = ttng.warp_group_dot ... (31:23 <- 77:41) reach the
+    # same SASS lines (sass_gi:124 among them), matched on line 31 alone.
+    a = run_json('bind', ATTN, '--ir', 'ttgir:121')
+    b = run_json('bind', ATTN, '--ir', 'ttgir:200')
+    sa, sb = a['stages']['sass'], b['stages']['sass']
+    assert lines(sa) == lines(sb) and 124 in lines(sa)
+    assert all(x.get('approximate') is True for x in sa + sb)
+    # The PTX tells the two calls apart (.loc at 169 and 285 vs 595).
+    pa = lines(a['stages']['ptx'])
+    assert 169 in pa and 595 not in pa
+    assert not any('approximate' in x for x in a['stages']['ptx'])
+    code, out, _ = run('bind', ATTN, '--ir', 'ttgir:121', '--stage', 'sass')
+    assert 'approximate: matched on the innermost frame only' in out, out
+    assert '(approximate)' in out
+
+
+@test
+def kernel_prefix_and_candidates():
+    # sample_dumps/attention_fwd has one kernel, attn_fwd.
+    r = run_json('bind', ATTN, '--kernel', 'attn', '--ir', 'ttgir:121')
+    assert r['kernel']['name'] == 'attn_fwd'
+    # compiled_block: "triton_per_" starts [0] ..._view_6 and [1] ..._transpose_0.
+    cb = os.path.join(DUMPS, 'compiled_block')
+    code, _, err = run('refs', cb, '--kernel', 'triton_per_')
+    assert code == 2, code
+    assert '--kernel triton_per_ matches 2 kernels' in err, err
+    assert '  0  triton_per_fused_add_native_layer_norm_transpose_view_6' in err, err
+    assert '  1  triton_per_fused_clone_native_layer_norm_transpose_0' in err, err
+    r = run_json('refs', cb, '--kernel', 'triton_per_fused_clone')
+    assert [k['name'] for k in r] == ['triton_per_fused_clone_native_layer_norm_transpose_0']
+
+
+@test
+def control_characters_in_names_are_escaped():
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        b = os.path.join(d, 'b')
+        shutil.copytree(os.path.join(os.environ['TK_TEST_SAMPLES'], 'vector_add'), b)
+        m = os.path.join(b, 'manifest.json')
+        with open(m) as f:
+            manifest = json.load(f)
+        manifest['kernels'][0]['name'] = 'add\x1b]0;pwned\x07_kernel'
+        with open(m, 'w') as f:
+            json.dump(manifest, f)
+        for args in (('info', b), ('refs', b), ('bind', b, '--source', 'vector_add.py:16'),
+                     ('bind', b, '--ir', 'ttgir:32'), ('passes', b)):
+            code, out, err = run(*args)
+            assert '\x1b' not in out and '\x07' not in out and '\x1b' not in err, args
+        code, out, _ = run('info', b)
+        assert 'add\\x1b]0;pwned\\x07_kernel' in out, out
+        # JSON escapes it the JSON way (json-glib writes \u001b).
+        code, out, _ = run('info', b, '--json')
+        assert '\x1b' not in out and '\\u001b' in out
+        assert json.loads(out)['kernels'][0]['name'] == 'add\x1b]0;pwned\x07_kernel'
+        code, _, err = run('bind', b, '--kernel', 'nothing\x1b[2J', '--ir', 'ttgir:1')
+        assert code == 2 and '\x1b' not in err and 'nothing\\x1b[2J' in err, err
 
 
 def main():

@@ -36,7 +36,10 @@ export async function open(browser, url, viewport = { width: 1500, height: 850 }
  * into the rendered window first (the panes draw only what is in view). */
 export async function clickLine(page, pane, n) {
   await page.evaluate(([pane, n]) => {
-    document.querySelector(`#${pane} .code`).scrollTop = Math.max(0, (n - 10) * 18);
+    const code = document.querySelector(`#${pane} .code`);
+    /* the row of line N: lines that only state a location may be folded */
+    const row = code.tkRowOf ? code.tkRowOf(n) : n;
+    code.scrollTop = Math.max(0, (row - 10) * 18);
   }, [pane, n]);
   await page.waitForSelector(`#${pane} .ln[data-n="${n}"]`);
   await page.click(`#${pane} .ln[data-n="${n}"] .tx`, { position: { x: 2, y: 5 } });

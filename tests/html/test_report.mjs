@@ -106,10 +106,17 @@ await test('vector_add.py:16 highlights TTGIR 29-34, "this line only" 31', async
   //   34 }) : (tensor<1024xf32, #blocked1>) -> f32 loc(#loc35)
   await clickLine(page, 'src-pane', 16);
   eq(await marked(page, 'ir-pane'), range(29, 34), 'TTGIR highlighted');
-  eq(await page.textContent('#hit-count'), '1 of 6', 'k of n');
+  // 31 (the block header ^bb0) and 34 (the `})` that closes the reduce)
+  // carry locations but are no instructions: marked, dimmed, not counted,
+  // and next/previous step over them.
+  eq(await page.$$eval('#ir-pane .ln.hl.nc', (e) => e.map((x) => +x.dataset.n)), [31, 34], 'dimmed');
+  eq(await page.textContent('#hit-count'), '1 of 4', 'k of n');
   await page.click('#hit-next');
   eq(await page.evaluate(() => window.TK.use('panes').inspect().hitIdx), 1, 'next');
-  eq(await page.textContent('#hit-count'), '2 of 6', 'k of n after next');
+  eq(await page.textContent('#hit-count'), '2 of 4', 'k of n after next');
+  await page.click('#hit-next');
+  eq(await page.evaluate(() => { const S = window.TK.use('panes').inspect(); return S.hits[S.hitIdx]; }), 32,
+    'next steps over 31');
   await page.screenshot({ path: path.join(ART, 'kernel-ttgir.png') });
   // exact: only 31 has vector_add.py:16 as its innermost frame (#loc33 = "s"(#loc13),
   // #loc13 = vector_add.py:16:15); 32 is standard.py:263:15 inside it.
@@ -129,9 +136,19 @@ await test('PTX: line 16 reaches the tl.sum library code; a PTX line shows its i
   // add_kernel.ptx: 96 `add.f32 %r47` (under .loc 1 14 17), 97 `$L__tmp1:`,
   // 98 `.loc 2 263 15 // standard.py:263:15 @[ standard.py:293:36 @[ vector_add.py:16:15 ] ]`,
   // 99-105 seven add.f32, 106 `$L__tmp2:`, 107 `.loc 2 293 36`, 108 shfl.
-  const hl = await marked(page, 'ir-pane');
-  for (const n of [...range(98, 105), 107, 108]) assert(hl.includes(n), 'PTX ' + n + ' highlighted: ' + hl);
+  // The .loc lines (98, 107) only state locations: folded away while the
+  // locations are hidden, shown (marked and dimmed) with `l`.
+  let hl = await marked(page, 'ir-pane');
+  for (const n of [...range(99, 105), 108]) assert(hl.includes(n), 'PTX ' + n + ' highlighted: ' + hl);
   for (const n of [96, 97, 106]) assert(!hl.includes(n), 'PTX ' + n + ' not highlighted');
+  eq(await page.$$('#ir-pane .ln[data-n="98"]'), [], '98 folded');
+  await page.keyboard.press('l');
+  await clickLine(page, 'src-pane', 16);
+  hl = await marked(page, 'ir-pane');
+  for (const n of [98, 107]) assert(hl.includes(n), 'PTX ' + n + ' highlighted with locations shown: ' + hl);
+  assert(await page.$('#ir-pane .ln.nc[data-n="98"]'), '98 dimmed');
+  assert(!(await page.$('#ir-pane .ln.nc[data-n="99"]')), '99 not dimmed');
+  await page.keyboard.press('l');
   await clickLine(page, 'ir-pane', 99);
   const frames = await page.$$eval('#stack button.frame', (b) => b.map((x) => x.textContent));
   eq(frames, ['standard.py:263:15', 'standard.py:293:36', 'vector_add.py:16:15'], 'inline stack of PTX 99');
@@ -149,8 +166,9 @@ await test('second pane: TTGIR 32 beside PTX binds to 98-99, not 107-108', async
   await page.waitForSelector('#ir2-pane:not([hidden]) .ln');
   // TTGIR 32 `%s_12 = arith.addf` (standard.py:263:15 <- 293:36 <- vector_add.py:16:15)
   await clickLine(page, 'ir-pane', 32);
+  // 98 is the `.loc` of 99, folded away while locations are hidden
   const hl = await marked(page, 'ir2-pane');
-  assert(hl.includes(98) && hl.includes(99), 'PTX 98, 99: ' + hl);
+  assert(hl.includes(99), 'PTX 99: ' + hl);
   assert(!hl.includes(107) && !hl.includes(108), 'not PTX 107, 108: ' + hl);
   await page.screenshot({ path: path.join(ART, 'kernel-two-panes.png') });
   eq(page.problems, [], 'problems');
@@ -177,7 +195,9 @@ await test('AMD: tabs end at AMDGCN; tl.dot marks its 8 v_mfma; a leaky_relu lin
   await tab(page, 'amdgcn');
   await clickLine(page, 'src-pane', 58);
   const hits = await page.evaluate(() => window.TK.use('panes').inspect().hits);
-  for (const n of [339, 341, 353, 355, 360, 365, 586, 589, 602, 604, 607, 611, 612]) assert(hits.includes(n), 'AMDGCN ' + n + ' bound to line 58: ' + hits);
+  for (const n of [341, 355, 360, 365, 589, 604, 611, 612]) assert(hits.includes(n), 'AMDGCN ' + n + ' bound to line 58: ' + hits);
+  // the .loc lines carry the location but are not instructions: never hits
+  for (const n of [339, 353, 586, 602, 607]) assert(!hits.includes(n), '.loc ' + n + ' is not a hit');
   assert(!hits.includes(1046), 'AMDGCN 1046 (leaky_relu) is not line 58');
   assert((await marked(page, 'ir-pane')).includes(341), 'AMDGCN 341 highlighted');
   // 1045 `.loc 1 38 39 ; compile_gfx942.py:38:39 @[ compile_gfx942.py:62:30 ]`,
@@ -187,6 +207,122 @@ await test('AMD: tabs end at AMDGCN; tl.dot marks its 8 v_mfma; a leaky_relu lin
   eq(await page.$$eval('#stack button.frame', (b) => b.map((x) => x.textContent)),
      ['compile_gfx942.py:38:39', 'compile_gfx942.py:62:30'], 'inline stack of AMDGCN 1046');
   await page.screenshot({ path: path.join(ART, 'kernel-amdgcn.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+/* ---- attention_fwd: directives, statements, partial answers ------------- */
+
+const ATTN = path.join(process.env.TK_TEST_SAMPLES, 'attention_fwd');
+const attn = report(ATTN, 'attention_fwd');
+const attnUrl = pathToFileURL(path.join(attn.out, fs.readdirSync(attn.out).find((f) => /^k001-.*\.html$/.test(f)))).href;
+const cliJson = (...args) => JSON.parse(execFileSync(TKVIEW, [...args, '--json', '--quiet'], { encoding: 'utf8' }));
+const code = (ls) => ls.filter((l) => l.kind === 'instruction').map((l) => l.line);
+/* The lines drawn in PANE, in order. */
+async function drawn(page, pane) {
+  return page.$$eval(`#${pane} .ln`, (e) => e.map((x) => +x.dataset.n));
+}
+
+await test('a stage opens on its first instruction, #loc and //## lines folded behind "locations"', async () => {
+  const page = await open(attnUrl);
+  await ready(page);
+  // attn_fwd.ttgir: 1-2 `#blocked... = #ttg.blocked<...>`, 3-9 `#loc... =
+  // loc(...)` definitions, 10-12 more attribute aliases, up to 32 `#loc212
+  // = loc(callsite(...))`, 33 `module attributes {...} {`, 34 `tt.func
+  // public @attn_fwd(...) {`, 35 `%cst = arith.constant dense<...>` the
+  // first op.
+  const first = await page.evaluate(() => window.TK.use('kernel').firstCode('ttgir'));
+  eq(first, 35, 'first instruction');
+  let rows = await drawn(page, 'ir-pane');
+  const top = await page.evaluate(() => {
+    const c = document.querySelector('#ir-pane .code');
+    return [...document.querySelectorAll('#ir-pane .ln')].find((r) => r.getBoundingClientRect().top >= c.getBoundingClientRect().top - 1).dataset.n;
+  });
+  eq(+top, 35, 'the first row in view');
+  for (const n of [3, 4, 9, 28, 32]) assert(!rows.includes(n), '#loc line ' + n + ' folded: ' + rows.slice(0, 12));
+  assert(rows.includes(1) && rows.includes(10) && rows.includes(33), 'other lines kept: ' + rows.slice(0, 12));
+  // SASS: `//## File ...` lines are folded; attn_fwd.sass_gi:123
+  // `//## File ".../attention_fwd.py", line 31`, 124 `USHF.L.U32 ...`.
+  await tab(page, 'sass');
+  await clickLine(page, 'ir-pane', 124);
+  rows = await drawn(page, 'ir-pane');
+  assert(rows.includes(124) && !rows.includes(123), '123 folded: ' + rows.slice(0, 5));
+  await page.keyboard.press('l');
+  await clickLine(page, 'ir-pane', 123);
+  assert(await page.$('#ir-pane .ln.nc[data-n="123"]'), 'the //## line is shown, dimmed');
+  assert(await page.$('#info p.nc-note'), 'it says it is not an instruction');
+  await page.keyboard.press('l');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('attention_fwd.py:71 selects statement 71-73 and binds to the call recorded at 73', async () => {
+  const page = await open(attnUrl);
+  await ready(page);
+  // 0000-attention_fwd.py 71-73: the first _attn_inner(...) call, wrapped;
+  // Triton records it at 73 (attn_fwd.ttgir:121 warp_group_dot is
+  // attention_fwd.py:31:23 <- attention_fwd.py:73:41).
+  await clickLine(page, 'src-pane', 71);
+  eq(await marked(page, 'src-pane', 'sel'), [71], 'the line clicked');
+  eq(await marked(page, 'src-pane', 'sel-stmt'), [72, 73], 'the rest of its statement');
+  assert((await page.textContent('#stmt-lines')).startsWith('statement lines 71-73'), 'says the statement');
+  const want = cliJson('bind', ATTN, '--source', 'attention_fwd.py:73', '--stage', 'ttgir').kernels[0].stages.ttgir;
+  const S = await page.evaluate(() => window.TK.use('panes').inspect());
+  eq(S.hits, code(want), 'the instructions of line 73, as tkview bind says');
+  assert(S.hits.includes(121), '121');
+  eq(await page.textContent('#hit-count'), '1 of ' + code(want).length, 'k of n counts instructions');
+  eq(S.stmt, [71, 73], 'stmt');
+  // and from 72 the same
+  await clickLine(page, 'src-pane', 72);
+  eq(await page.evaluate(() => window.TK.use('panes').inspect().hits), code(want), 'from 72');
+  await page.screenshot({ path: path.join(ART, 'kernel-statement.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('SASS of the helper inlined twice: shared lines are named and shown, navigation skips //##', async () => {
+  const page = await open(attnUrl);
+  await ready(page);
+  await tab(page, 'sass');
+  await clickLine(page, 'src-pane', 73);
+  // attn_fwd.ptx shows line 31 under both call sites (.loc at 169, 285:
+  // `@[ attention_fwd.py:73:41 ]`; 595: `@[ attention_fwd.py:77:41 ]`), so
+  // the SASS under `//## ... line 31` (sass_gi:124) is shared.
+  const cli = cliJson('bind', ATTN, '--source', 'attention_fwd.py:73', '--stage', 'sass').kernels[0];
+  const sharedWant = cli.shared.sass.lines.map((l) => l.line);
+  const note = await page.textContent('#shared-note');
+  assert(note.startsWith(sharedWant.length + ' SASS lines of this helper\u2019s code are shared by its 2 call sites (attention_fwd.py:73, attention_fwd.py:77)'), note);
+  // every hit is an instruction: n never stops on a //## line
+  const S = await page.evaluate(() => window.TK.use('panes').inspect());
+  eq(S.hits, code(cli.stages.sass), 'hits are the instructions');
+  const kinds = await page.evaluate((h) => h.map((l) => window.TK.use('kernel').isCode('sass', l)), S.hits);
+  assert(kinds.every((k) => k), 'all code');
+  await page.click('#shared-show');
+  const sh = await page.evaluate(() => window.TK.use('panes').inspect());
+  eq(sh.hits, sharedWant, 'stepping through the shared lines');
+  assert(sh.hits.includes(124), '124 shared');
+  eq(await page.textContent('#hit-count'), '1 of ' + sharedWant.length + ' shared', 'k of n');
+  await page.evaluate(() => { const c = document.querySelector('#ir-pane .code'); c.scrollTop = (c.tkRowOf(124) - 10) * 18; });
+  await page.waitForSelector('#ir-pane .ln.shared[data-n="124"]');
+  await page.screenshot({ path: path.join(ART, 'kernel-shared.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('TTGIR beside SASS: matches on the innermost frame only are marked approximate', async () => {
+  const page = await open(attnUrl);
+  await ready(page);
+  await page.selectOption('#stage2', 'sass');
+  await page.waitForSelector('#ir2-pane:not([hidden]) .ln');
+  // attn_fwd.ttgir:121 %qk_100 = ttng.warp_group_dot ... (31:23 <- 73:41)
+  await clickLine(page, 'ir-pane', 121);
+  const want = cliJson('bind', ATTN, '--ir', 'ttgir:121', '--stage', 'sass').stages.sass;
+  const approx = code(want.filter((l) => l.approximate));
+  eq(approx.length, code(want).length, 'all approximate, as tkview says');
+  eq(await page.evaluate(() => window.TK.use('panes').inspect().approx), approx, 'approximate lines');
+  assert((await page.textContent('#approx-note')).startsWith(approx.length + ' of the SASS instructions marked are approximate'), 'note');
+  await page.evaluate(() => { const c = document.querySelector('#ir2-pane .code'); c.scrollTop = (c.tkRowOf(124) - 10) * 18; });
+  await page.waitForSelector('#ir2-pane .ln.hl-approx[data-n="124"]');
   eq(page.problems, [], 'problems');
   await page.close();
 });

@@ -88,10 +88,12 @@ function cliJson(args) {
   return cliCache.get(key);
 }
 /* IR lines the CLI binds to FILE:LINE in STAGE of kernel IDX (match: called or exact). */
-function cliSource(input, idx, file, line, stage, exact) {
+/* The lines `tkview bind --source` gives for STAGE; CODE: only those it
+ * marks as instructions (no "directive": true), which "k of n" counts. */
+function cliSource(input, idx, file, line, stage, exact, code = false) {
   const j = cliJson(['bind', input, '--source', file + ':' + line, '--kernel', String(idx), ...(exact ? ['--exact'] : [])]);
   assert(j.kernels.length === 1, `bind --source ${file}:${line} --kernel ${idx}: ${j.kernels.length} kernels`);
-  return (j.kernels[0].stages[stage] || []).map((l) => l.line);
+  return (j.kernels[0].stages[stage] || []).filter((l) => !code || !l.directive).map((l) => l.line);
 }
 /* Every source line STAGE refers to: [path, line, exact, called], sorted. */
 const byPathLine = (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]);
@@ -143,15 +145,25 @@ async function open(url) {
 async function scanMarks(page, pane, want, cls = 'hl') {
   return page.evaluate(async ([pane, want, cls]) => {
     const code = document.querySelector(`#${pane} .code`);
+    const S = window.TK.use('panes').inspect(), K = window.TK.use('kernel');
+    const stage = pane === 'ir2-pane' ? S.stage2 : S.stage;
+    /* lines that only state a location are folded away while locations
+     * are hidden: never drawn, so not looked for */
+    const folded = (n) => pane !== 'src-pane' && S.fold && K.isLocation(stage, n);
     const seen = new Map();
     const grab = () => {
-      for (const e of code.querySelectorAll('.ln')) seen.set(+e.dataset.n, e.classList.contains(cls));
+      /* a line matched on the innermost frame only is marked hl-approx */
+      for (const e of code.querySelectorAll('.ln'))
+        seen.set(+e.dataset.n, e.classList.contains(cls) || e.classList.contains(cls + '-approx'));
     };
     const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
     grab();
     for (const n of want) {
-      if (seen.has(n)) continue;
-      code.scrollTop = Math.max(0, (n - 5) * 18);
+      if (seen.has(n) || folded(n)) {
+        if (folded(n)) seen.set(n, true);
+        continue;
+      }
+      code.scrollTop = Math.max(0, ((code.tkRowOf ? code.tkRowOf(n) : n) - 5) * 18);
       for (let k = 0; k < 20 && !code.querySelector(`.ln[data-n="${n}"]`); k++) await frame();
       grab();
     }
@@ -208,8 +220,9 @@ async function busiestLine(page, stage) {
 
 async function firstLocated(page, stage) {
   return page.evaluate((st) => {
-    const b = window.TK.use('kernel').bind(st);
-    return b && b.line ? b.line.findIndex((x) => x) + 1 : 0;
+    /* the first located instruction (a .loc may be folded away) */
+    const K = window.TK.use('kernel'), b = K.bind(st);
+    return b && b.line ? b.line.findIndex((x, i) => x && K.isCode(st, i + 1)) + 1 : 0;
   }, stage);
 }
 
@@ -295,7 +308,8 @@ async function kernel(input, out, idx, pageFile, errs) {
     await step(`${st}: IR line counts of every source line`, async () => {
       const rows = await page.evaluate((st) => {
         const K = window.TK.use('kernel'), expand = window.TK.use('data').expand, files = K.files();
-        return K.bind(st).src.map((r) => [files[r[0]] ? files[r[0]][0] : '?', r[1], expand(r[2]).length, expand(r[3]).length]);
+        /* the counts the page shows: instructions only (r[4], r[5]) */
+        return K.bind(st).src.map((r) => [files[r[0]] ? files[r[0]][0] : '?', r[1], r[4], r[5]]);
       }, st);
       const want = cliRefs(input, idx, st);
       const key = (r) => r.join(':');
@@ -310,9 +324,10 @@ async function kernel(input, out, idx, pageFile, errs) {
       await showFile(page, pick.file);
       await clickLine(page, 'src-pane', pick.line);
       const want = cliSource(input, idx, pick.path, pick.line, st, false);
-      same(await page.evaluate(() => window.TK.use('panes').inspect().hits), want, 'IR lines of the source line', PAGE_CLI);
+      const wantCode = cliSource(input, idx, pick.path, pick.line, st, false, true);
+      same(await page.evaluate(() => window.TK.use('panes').inspect().hits), wantCode, 'IR instructions of the source line', PAGE_CLI);
       await checkMarks(page, 'ir-pane', want, 'IR pane');
-      hit = want[0];
+      hit = wantCode[0] || 0;
     });
     if (hit && !exactDone) {
       exactDone = true;
@@ -320,7 +335,8 @@ async function kernel(input, out, idx, pageFile, errs) {
         await page.click('#mode-exact');
         try {
           const wx = cliSource(input, idx, pick.path, pick.line, st, true);
-          same(await page.evaluate(() => window.TK.use('panes').inspect().hits), wx, '"this line only"', PAGE_CLI);
+          const wxCode = cliSource(input, idx, pick.path, pick.line, st, true, true);
+          same(await page.evaluate(() => window.TK.use('panes').inspect().hits), wxCode, '"this line only"', PAGE_CLI);
           await checkMarks(page, 'ir-pane', wx, 'IR pane, "this line only"');
         } finally {
           await page.click('#mode-called');
@@ -353,7 +369,7 @@ async function kernel(input, out, idx, pageFile, errs) {
       if (pick) {
         await showFile(page, pick.file);
         await clickLine(page, 'src-pane', pick.line);
-        line = cliSource(input, idx, pick.path, pick.line, a, false)[0];
+        line = cliSource(input, idx, pick.path, pick.line, a, false, true)[0];
       }
       if (!line) line = await firstLocated(page, a);
       if (line) {

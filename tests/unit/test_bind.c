@@ -336,6 +336,199 @@ static void test_irloc_ttir(void)
     fixture_close(&f);
 }
 
+
+/* ---- attention_fwd: statements, shared helper code, approximate -------- */
+
+static void sample_open(fixture *f, const char *name)
+{
+    char *path = g_build_filename(g_getenv("TK_TEST_SAMPLES"), name, NULL);
+    f->diags = tk_diags_new();
+    f->bundle = tk_bundle_load(path, NULL, f->diags);
+    g_free(path);
+    g_assert_nonnull(f->bundle);
+    f->tab = tk_bundle_loctab(f->bundle);
+    f->kernel = tk_bundle_kernel(f->bundle, 0);
+    f->index = tk_bind_new(f->kernel, f->tab);
+}
+
+static gboolean has_line(const uint32_t *lines, size_t n, uint32_t l)
+{
+    for (size_t i = 0; i < n; i++)
+        if (lines[i] == l)
+            return TRUE;
+    return FALSE;
+}
+
+/* sources/0000-attention_fwd.py 71-73 is one statement, the first call of
+ * _attn_inner; Triton recorded it at 73 only: grep ':7[12]:' attn_fwd.ttgir
+ * finds nothing, and attn_fwd.ttgir:121
+ *   %qk_100 = ttng.warp_group_dot %q_23, %k_99, %cst_0 ...
+ * is attention_fwd.py:31:23 <- attention_fwd.py:73:41.  So line 71 binds,
+ * as its statement, to exactly what line 73 binds to. */
+static void test_attention_statement(void)
+{
+    fixture f;
+    sample_open(&f, "attention_fwd");
+    tk_file_id py = file_ending(f.tab, "/attention_fwd.py");
+    tk_statement st;
+    g_assert_cmpint(tk_bundle_statement(f.bundle, py, 71, &st), ==, TK_STATEMENT_CODE);
+    g_assert_cmpuint(st.first, ==, 71);
+    g_assert_cmpuint(st.last, ==, 73);
+    g_assert_cmpuint(st.n_lines, ==, 103);
+    const uint32_t *l71, *l73;
+    g_assert_cmpuint(tk_bind_source_to_stage(f.index, py, 71, TK_MATCH_CALLED, TK_STAGE_TTGIR,
+                                             &l71), ==, 0);
+    size_t n73 = tk_bind_source_to_stage(f.index, py, 73, TK_MATCH_CALLED, TK_STAGE_TTGIR, &l73);
+    g_assert_true(has_line(l73, n73, 121));
+    for (tk_stage_kind k = 0; k < TK_STAGE_COUNT; k++) {
+        if (!tk_kernel_stage_expected(f.kernel, k))
+            continue; /* AMDGCN: an NVIDIA kernel has none */
+        uint32_t *stmt;
+        size_t ns = tk_bind_lines_to_stage(f.index, py, st.first, st.last, TK_MATCH_CALLED, k,
+                                           &stmt);
+        const uint32_t *only;
+        size_t no = tk_bind_source_to_stage(f.index, py, 73, TK_MATCH_CALLED, k, &only);
+        g_assert_cmpuint(ns, ==, no);
+        g_assert_true(ns == 0 || memcmp(stmt, only, ns * sizeof *stmt) == 0);
+        g_assert_cmpuint(ns, >, 0);
+        free(stmt);
+    }
+    /* 75-77 the second call; 70 and 74 are comments; 104 is past the end
+     * (the file has 103 lines). */
+    g_assert_cmpint(tk_bundle_statement(f.bundle, py, 76, &st), ==, TK_STATEMENT_CODE);
+    g_assert_cmpuint(st.first, ==, 75);
+    g_assert_cmpuint(st.last, ==, 77);
+    g_assert_cmpint(tk_bundle_statement(f.bundle, py, 70, &st), ==, TK_STATEMENT_NO_CODE);
+    g_assert_cmpint(tk_bundle_statement(f.bundle, py, 104, &st), ==, TK_STATEMENT_PAST_END);
+    g_assert_cmpuint(st.n_lines, ==, 103);
+    /* standard.py is in the bundle too (sources/0001-standard.py). */
+    tk_file_id std = file_ending(f.tab, "/standard.py");
+    g_assert_cmpint(tk_bundle_statement(f.bundle, std, 293, &st), ==, TK_STATEMENT_CODE);
+    fixture_close(&f);
+}
+
+/* The SASS has no inline frames (attn_fwd.sass_gi: no "inlined at"), so a
+ * SASS line takes its callers from the PTX only where the PTX shows one
+ * stack for its source line.
+ *   attn_fwd.ptx: ".loc 1 31 23 // attention_fwd.py:31:23 @[ attention_fwd.py:73:41 ]"
+ *   (lines 169, 285) and "... @[ attention_fwd.py:77:41 ]" (595, ...): line
+ *   31 (tl.dot in _attn_inner) under both call sites;
+ *   attn_fwd.sass_gi:123-124: //## File ".../attention_fwd.py", line 31
+ *                              USHF.L.U32 UR11, UR10, 0x1, URZ ;
+ * so SASS line 124 is bound to neither call, and is shared by both.
+ *   attn_fwd.ptx: line 34 (STAGE == 2 only) only "@[ attention_fwd.py:77:41 ]";
+ *   attn_fwd.sass_gi:1083-1084: //## ... line 34 / FSEL R73, RZ, -1000000, P3 ;
+ * so SASS line 1084 is bound to the second call (callers from the PTX). */
+static void test_attention_shared(void)
+{
+    fixture f;
+    sample_open(&f, "attention_fwd");
+    tk_file_id py = file_ending(f.tab, "/attention_fwd.py");
+    g_assert_false(tk_stage_has_inline_frames(tk_kernel_stage(f.kernel, TK_STAGE_SASS)));
+    const uint32_t *l;
+    size_t n = tk_bind_source_to_stage(f.index, py, 73, TK_MATCH_CALLED, TK_STAGE_SASS, &l);
+    g_assert_false(has_line(l, n, 124));
+    g_assert_false(has_line(l, n, 1084));
+    n = tk_bind_source_to_stage(f.index, py, 77, TK_MATCH_CALLED, TK_STAGE_SASS, &l);
+    g_assert_false(has_line(l, n, 124));
+    g_assert_true(has_line(l, n, 1084));
+    g_assert_true(tk_bind_stack_inferred(f.index, TK_STAGE_SASS, 1084));
+    g_assert_false(tk_bind_stack_inferred(f.index, TK_STAGE_SASS, 124));
+    n = tk_bind_source_to_stage(f.index, py, 31, TK_MATCH_EXACT, TK_STAGE_SASS, &l);
+    g_assert_true(has_line(l, n, 124));
+
+    for (uint32_t call = 73; call <= 77; call += 4) {
+        tk_bind_shared sh;
+        size_t ns = tk_bind_shared_lines(f.index, py, call, call, TK_STAGE_SASS, &sh);
+        g_assert_cmpuint(ns, ==, sh.n_lines);
+        g_assert_true(has_line(sh.lines, sh.n_lines, 124));
+        g_assert_false(has_line(sh.lines, sh.n_lines, 1084));
+        g_assert_false(has_line(sh.lines, sh.n_lines, 123)); /* a comment: not code */
+        g_assert_cmpuint(sh.n_sites, ==, 2);
+        g_assert_cmpuint(sh.sites[0].file, ==, py);
+        g_assert_cmpuint(sh.sites[0].line, ==, 73);
+        g_assert_cmpuint(sh.sites[1].line, ==, 77);
+        /* No shared line is bound to the call itself. */
+        n = tk_bind_source_to_stage(f.index, py, call, TK_MATCH_CALLED, TK_STAGE_SASS, &l);
+        for (size_t i = 0; i < sh.n_lines; i++)
+            g_assert_false(has_line(l, n, sh.lines[i]));
+        tk_bind_shared_clear(&sh);
+    }
+    /* The same for the statement's first line (the query 71-73). */
+    tk_bind_shared sh;
+    g_assert_cmpuint(tk_bind_shared_lines(f.index, py, 71, 73, TK_STAGE_SASS, &sh), >, 0);
+    tk_bind_shared_clear(&sh);
+    /* A line the helper does not run through, and stages with frames. */
+    g_assert_cmpuint(tk_bind_shared_lines(f.index, py, 62, 62, TK_STAGE_SASS, &sh), ==, 0);
+    g_assert_null(sh.lines);
+    g_assert_cmpuint(tk_bind_shared_lines(f.index, py, 73, 73, TK_STAGE_PTX, &sh), ==, 0);
+    /* The helper's own line: its SASS is bound to it exactly, not shared. */
+    g_assert_cmpuint(tk_bind_shared_lines(f.index, py, 31, 31, TK_STAGE_SASS, &sh), ==, 0);
+    fixture_close(&f);
+}
+
+/* attn_fwd.ttgir:121 %qk_100 = ttng.warp_group_dot ... (31:23 <- 73:41) and
+ * attn_fwd.ttgir:200 %qk_102 = ttng.warp_group_dot ... (31:23 <- 77:41), the
+ * same tl.dot at the two call sites, reach the same SASS lines (those under
+ * "//## ... line 31", SASS line 124 among them), matched on the innermost
+ * frame only: approximate.  The PTX keeps the call sites apart: exact. */
+static void test_attention_approximate(void)
+{
+    fixture f;
+    sample_open(&f, "attention_fwd");
+    uint32_t *a, *b;
+    size_t na = tk_bind_stage_to_stage(f.index, TK_STAGE_TTGIR, 121, TK_STAGE_SASS, &a);
+    size_t nb = tk_bind_stage_to_stage(f.index, TK_STAGE_TTGIR, 200, TK_STAGE_SASS, &b);
+    g_assert_cmpuint(na, ==, nb);
+    g_assert_true(memcmp(a, b, na * sizeof *a) == 0);
+    g_assert_true(has_line(a, na, 124));
+    for (size_t i = 0; i < na; i++) {
+        g_assert_true(tk_bind_match_approximate(f.index, TK_STAGE_TTGIR, 121, TK_STAGE_SASS, a[i]));
+        g_assert_true(tk_bind_match_approximate(f.index, TK_STAGE_TTGIR, 200, TK_STAGE_SASS, b[i]));
+    }
+    free(a);
+    free(b);
+    na = tk_bind_stage_to_stage(f.index, TK_STAGE_TTGIR, 121, TK_STAGE_PTX, &a);
+    nb = tk_bind_stage_to_stage(f.index, TK_STAGE_TTGIR, 200, TK_STAGE_PTX, &b);
+    g_assert_true(has_line(a, na, 169) && has_line(a, na, 285) && !has_line(a, na, 595));
+    g_assert_true(has_line(b, nb, 595) && !has_line(b, nb, 169));
+    for (size_t i = 0; i < na; i++)
+        g_assert_false(tk_bind_match_approximate(f.index, TK_STAGE_TTGIR, 121, TK_STAGE_PTX, a[i]));
+    free(a);
+    free(b);
+    /* From SASS back to TTGIR: the single frame against full stacks. */
+    g_assert_true(tk_bind_match_approximate(f.index, TK_STAGE_SASS, 124, TK_STAGE_TTGIR, 121));
+    /* SASS line 1084 (line 34, callers from the PTX) matches exactly. */
+    uint32_t *c;
+    size_t nc = tk_bind_stage_to_stage(f.index, TK_STAGE_SASS, 1084, TK_STAGE_TTGIR, &c);
+    g_assert_cmpuint(nc, >, 0);
+    for (size_t i = 0; i < nc; i++)
+        g_assert_false(tk_bind_match_approximate(f.index, TK_STAGE_SASS, 1084, TK_STAGE_TTGIR, c[i]));
+    free(c);
+    fixture_close(&f);
+}
+
+/* Counts are about instructions: attn_fwd.sass_gi has 1112 instruction
+ * lines (counted with grep: an address comment, then an opcode), each under
+ * a //## location, and 507 //## lines (grep -c '//##'), which carry
+ * locations but are not counted. */
+static void test_attention_counts(void)
+{
+    fixture f;
+    sample_open(&f, "attention_fwd");
+    const tk_stage *sass = tk_kernel_stage(f.kernel, TK_STAGE_SASS);
+    g_assert_cmpuint(tk_stage_instruction_count(sass), ==, 1112);
+    g_assert_cmpuint(tk_bind_bound_line_count(f.index, TK_STAGE_SASS), ==, 1112);
+    g_assert_cmpuint(tk_stage_located_line_count(sass), ==, 1112 + 507);
+    const tk_source_ref *refs;
+    size_t n = tk_bind_source_refs(f.index, TK_STAGE_SASS, &refs);
+    uint32_t sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += refs[i].n_exact;
+    g_assert_cmpuint(sum, ==, 1112); /* one innermost frame per instruction */
+    fixture_close(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -346,5 +539,9 @@ int main(int argc, char **argv)
     g_test_add_func("/bind/vector_add/stage-to-stage", test_vector_add_stage_to_stage);
     g_test_add_func("/bind/matmul/helper", test_matmul_helper);
     g_test_add_func("/bind/irloc/ttir", test_irloc_ttir);
+    g_test_add_func("/bind/attention/statement", test_attention_statement);
+    g_test_add_func("/bind/attention/shared", test_attention_shared);
+    g_test_add_func("/bind/attention/approximate", test_attention_approximate);
+    g_test_add_func("/bind/attention/counts", test_attention_counts);
     return g_test_run();
 }

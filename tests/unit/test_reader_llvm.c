@@ -348,14 +348,53 @@ static void test_deep_chains(void)
     tk_stage_free(s);
     g_string_free(g, TRUE);
 
-    /* Deeper than the bound: the innermost 64 frames stay, one warning. */
+    /* Deeper than the bound: the one frame rule (read/frames.h) keeps the
+     * 32 innermost frames (lines 1-32) and the 32 outermost (the kernel's
+     * own line, 5000, last), one warning naming the node's line. */
     g = module_head();
     g_string_append(g, "  %1 = add i32 0, 0, !dbg !100\n");
     g_string_append(g, tail_ll);
     append_chain(g, 5000);
     s = parse(g->str, tab, d);
     g_assert_cmpuint(frames_at(s, tab, 2), ==, 64);
-    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "deeper than"), ==, 1);
+    tk_stage_line_stacks(s, 2, &ids);
+    f = tk_loctab_stack_frames(tab, ids[0], &n);
+    g_assert_cmpuint(f[0].line, ==, 1);
+    g_assert_cmpuint(f[31].line, ==, 32);
+    g_assert_cmpuint(f[32].line, ==, 4969);
+    g_assert_cmpuint(f[63].line, ==, 5000);
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE, "4936 middle frames"), ==, 1);
+    tk_stage_free(s);
+    g_string_free(g, TRUE);
+    tk_diags_free(d);
+
+    /* A million-long chain used at every 1000th node: each node is walked
+     * once (a walk per instruction would take 5e8 steps), and each
+     * instruction keeps its own innermost frames and the chain's outermost
+     * ones. */
+    enum { LONG = 1000000 };
+    d = tk_diags_new();
+    g = module_head();
+    for (int i = 0; i < LONG; i += 1000)
+        g_string_append_printf(g, "  %%%d = add i32 0, 0, !dbg !%d\n", i + 1, 100 + i);
+    g_string_append(g, tail_ll);
+    append_chain(g, LONG);
+    gint64 t0 = g_get_monotonic_time();
+    s = parse(g->str, tab, d);
+    gint64 t1 = g_get_monotonic_time();
+    /* Instruction at line 2 + k uses node !(100 + 1000k): frames from line
+     * 1000k + 1 to the outer end at line LONG. */
+    for (uint32_t k = 0; k < LONG / 1000; k++) {
+        tk_stage_line_stacks(s, 2 + k, &ids);
+        f = tk_loctab_stack_frames(tab, ids[0], &n);
+        g_assert_cmpuint(n, ==, 64);
+        g_assert_cmpuint(f[0].line, ==, 1000 * k + 1);
+        g_assert_cmpuint(f[31].line, ==, 1000 * k + 32);
+        g_assert_cmpuint(f[32].line, ==, LONG - 31);
+        g_assert_cmpuint(f[63].line, ==, LONG);
+    }
+    /* Generous: the walk is linear (a quadratic one takes hours). */
+    g_assert_cmpint(t1 - t0, <, 60 * G_USEC_PER_SEC);
     tk_stage_free(s);
     g_string_free(g, TRUE);
     tk_diags_free(d);
@@ -646,6 +685,68 @@ static void test_linear_time(void)
     g_string_free(sixteen, TRUE);
 }
 
+
+/* Line kinds of vector_add's add_kernel.llir, read from the dump:
+ *   1 ; ModuleID = 'LLVMDialectModule'        comment
+ *   2 source_filename = "LLVMDialectModule"   directive
+ *   5 @global_smem = external addrspace(3) ...   directive
+ *   8 define ptx_kernel void @add_kernel(...)    directive
+ *   9   %7 = tail call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x(), !dbg !7   instruction
+ * 150   ret void, !dbg !26                      instruction
+ * 151 }                                         other
+ * 154 declare noundef range(...) i32 @llvm...   directive
+ * 165 attributes #0 = { nounwind ... }          metadata
+ * 174 !0 = distinct !DICompileUnit(...)         metadata
+ * The define line carries the function's location, but is no code. */
+static void test_line_kinds(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    char *path = tk_test_find_dump("vector_add/kernel_dump", ".llir");
+    tk_loctab *tab = tk_loctab_new();
+    tk_diags *d = tk_diags_new();
+    tk_stage *s = tk_test_read_stage(TK_STAGE_LLIR, path, tab, d);
+    static const struct {
+        uint32_t line;
+        tk_line_kind kind;
+    } want[] = {{1, TK_LINE_COMMENT},       {2, TK_LINE_DIRECTIVE},   {4, TK_LINE_OTHER},
+                {5, TK_LINE_DIRECTIVE},     {8, TK_LINE_DIRECTIVE},   {9, TK_LINE_INSTRUCTION},
+                {150, TK_LINE_INSTRUCTION}, {151, TK_LINE_OTHER},     {154, TK_LINE_DIRECTIVE},
+                {165, TK_LINE_METADATA},    {174, TK_LINE_METADATA}};
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++)
+        g_assert_cmpstr(tk_line_kind_name(tk_stage_line_kind(s, want[i].line)), ==,
+                        tk_line_kind_name(want[i].kind));
+    g_assert_cmpuint(frames_at(s, tab, 8), ==, 1); /* located, not counted */
+    /* Lines 9-150 are the body of the one function, all instructions. */
+    g_assert_cmpuint(tk_stage_instruction_count(s), ==, 142);
+    tk_stage_free(s);
+    tk_diags_free(d);
+    tk_loctab_free(tab);
+    g_free(path);
+
+    /* Labels and debug records on hand-written IR. */
+    const char *src = "define void @f() !dbg !4 {\n"
+                      "entry:\n"
+                      "  br label %5, !dbg !7\n"
+                      "5:                                                ; preds = %0\n"
+                      "    #dbg_value(i32 0, !9, !DIExpression(), !7)\n"
+                      "  call void @llvm.dbg.value(metadata i32 0, metadata !9), !dbg !7\n"
+                      "  ret void, !dbg !7\n"
+                      "}\n";
+    tab = tk_loctab_new();
+    d = tk_diags_new();
+    s = tk_stage_parse(TK_STAGE_LLIR, "k.ll", src, strlen(src), tab, d);
+    static const tk_line_kind want2[] = {TK_LINE_DIRECTIVE, TK_LINE_LABEL, TK_LINE_INSTRUCTION,
+                                         TK_LINE_LABEL, TK_LINE_DIRECTIVE, TK_LINE_DIRECTIVE,
+                                         TK_LINE_INSTRUCTION, TK_LINE_OTHER};
+    for (uint32_t l = 1; l <= G_N_ELEMENTS(want2); l++)
+        g_assert_cmpstr(tk_line_kind_name(tk_stage_line_kind(s, l)), ==,
+                        tk_line_kind_name(want2[l - 1]));
+    tk_stage_free(s);
+    tk_diags_free(d);
+    tk_loctab_free(tab);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -662,5 +763,6 @@ int main(int argc, char **argv)
     g_test_add_func("/reader_llvm/truncated-real-module", test_truncated_real_module);
     g_test_add_func("/reader_llvm/huge-line-garbage", test_huge_line_and_garbage);
     g_test_add_func("/reader_llvm/linear-time", test_linear_time);
+    g_test_add_func("/reader_llvm/line-kinds", test_line_kinds);
     return g_test_run();
 }

@@ -671,6 +671,82 @@ static void test_hostile(void)
     g_string_free(s, TRUE);
 }
 
+
+/* Line kinds of add_kernel.ttgir (vector_add), read from the dump:
+ *   1 #blocked = #ttg.blocked<...>        metadata
+ *   3 #loc = loc("/tmp/.../vector_add.py":7:0)   directive, a location
+ *  12 module attributes {...} {            directive
+ *  13 tt.func public @add_kernel(...) {    directive (a function header)
+ *  14 %c1024_i32 = arith.constant ...      instruction
+ *  30 %s_7 = "tt.reduce"(%s) <{...}> ({    instruction (opens a region)
+ *  31 ^bb0(%s_10: f32 loc(...), ...):      label
+ *  34 }) : (...) -> f32 loc(#loc35)        other (closes the reduce)
+ *  40 tt.return loc(#loc18)                instruction
+ *  41 } loc(#loc)                          other
+ *  43 #loc2 = loc(".../vector_add.py":8:24) directive, a location */
+static void test_line_kinds(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    char *path = vector_add_ttgir();
+    fixture f;
+    fixture_read(&f, TK_STAGE_TTGIR, path);
+    static const struct {
+        uint32_t line;
+        tk_line_kind kind;
+        int location;
+    } want[] = {
+        {1, TK_LINE_METADATA, 0},     {3, TK_LINE_DIRECTIVE, 1},
+        {12, TK_LINE_DIRECTIVE, 0},   {13, TK_LINE_DIRECTIVE, 0},
+        {14, TK_LINE_INSTRUCTION, 0}, {30, TK_LINE_INSTRUCTION, 0},
+        {31, TK_LINE_LABEL, 0},       {34, TK_LINE_OTHER, 0},
+        {40, TK_LINE_INSTRUCTION, 0}, {41, TK_LINE_OTHER, 0},
+        {43, TK_LINE_DIRECTIVE, 1},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+        g_assert_cmpstr(tk_line_kind_name(tk_stage_line_kind(f.stage, want[i].line)), ==,
+                        tk_line_kind_name(want[i].kind));
+        g_assert_cmpint(tk_stage_line_is_location(f.stage, want[i].line), ==, want[i].location);
+    }
+    /* Lines 14-40 are the body: 27 lines, of which 31 and 34 are no ops. */
+    uint32_t ops = 0;
+    for (uint32_t l = 14; l <= 40; l++)
+        ops += tk_stage_line_kind(f.stage, l) == TK_LINE_INSTRUCTION;
+    g_assert_cmpuint(ops, ==, 25);
+    g_assert_cmpuint(tk_stage_instruction_count(f.stage), ==, 25);
+    fixture_clear(&f);
+    g_free(path);
+}
+
+/* A callsite chain 100 deep (each alias the callee of the next; deeper
+ * chains meet the parser's nesting bound of 256 first): the one frame rule
+ * (read/frames.h) keeps the 32 innermost frames (lines 1-32) and the 32
+ * outermost (69-100), with a warning naming the line. */
+static void test_deep_callsite_chain(void)
+{
+    GString *g = g_string_new("#l1 = loc(\"/a.py\":1:1)\n");
+    for (int i = 2; i <= 100; i++)
+        g_string_append_printf(g, "#f%d = loc(\"/a.py\":%d:1)\n#l%d = loc(callsite(#l%d at #f%d))\n",
+                               i, i, i, i - 1, i);
+    g_string_append(g, "module {\n  %0 = arith.constant 0 : i32 loc(#l100)\n} loc(#l1)\n");
+    fixture f;
+    fixture_parse(&f, "deep.ttir", g->str, g->len);
+    uint32_t line = tk_test_line_with(f.stage, "arith.constant", 1);
+    const tk_stack_id *ids;
+    g_assert_cmpuint(tk_stage_line_stacks(f.stage, line, &ids), ==, 1);
+    size_t n;
+    const tk_frame *fr = tk_loctab_stack_frames(f.tab, ids[0], &n);
+    g_assert_cmpuint(n, ==, 64);
+    g_assert_cmpuint(fr[0].line, ==, 1);
+    g_assert_cmpuint(fr[31].line, ==, 32);
+    g_assert_cmpuint(fr[32].line, ==, 69);
+    g_assert_cmpuint(fr[63].line, ==, 100);
+    g_assert_cmpuint(tk_test_count_diags_with(f.diags, TK_DIAG_WARNING, "middle frames are dropped"),
+                     >=, 1);
+    fixture_clear(&f);
+    g_string_free(g, TRUE);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -695,5 +771,7 @@ int main(int argc, char **argv)
     g_test_add_func("/reader_mlir/only_real_loc_tokens",
                     test_only_real_loc_tokens);
     g_test_add_func("/reader_mlir/hostile", test_hostile);
+    g_test_add_func("/reader_mlir/line_kinds", test_line_kinds);
+    g_test_add_func("/reader_mlir/deep_callsite_chain", test_deep_callsite_chain);
     return g_test_run();
 }

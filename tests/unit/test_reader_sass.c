@@ -547,6 +547,69 @@ static void test_line_zero(void)
     fixture_clear(&f);
 }
 
+
+/* Line kinds of vector_add's add_kernel.sass_gi, read from the dump:
+ *   1 nvdisasm warning : ...                 other
+ *   3 	.headerflags	@"EF_CUDA_..."           directive
+ *   7 //--------------------- .text.add_kernel   comment
+ *  15 add_kernel:    16 .text.add_kernel:      labels
+ *  17 	//## File ".../vector_add.py", line 7   comment, a location
+ *  18         LDC R1, c[0x0][0x28] ;  (after its address)  instruction */
+static void test_line_kinds(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    fixture f;
+    read_dump(&f, "vector_add/kernel_dump", ".sass_gi");
+    static const struct {
+        uint32_t line;
+        tk_line_kind kind;
+    } want[] = {{1, TK_LINE_OTHER},    {3, TK_LINE_DIRECTIVE}, {7, TK_LINE_COMMENT},
+                {15, TK_LINE_LABEL},   {16, TK_LINE_LABEL},    {17, TK_LINE_COMMENT},
+                {18, TK_LINE_INSTRUCTION}};
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++)
+        g_assert_cmpstr(tk_line_kind_name(tk_stage_line_kind(f.stage, want[i].line)), ==,
+                        tk_line_kind_name(want[i].kind));
+    g_assert_true(tk_stage_line_is_location(f.stage, 17));
+    g_assert_false(tk_stage_line_is_location(f.stage, 18));
+    /* The //## line carries the stack it states; counts skip it. */
+    const tk_stack_id *ids;
+    g_assert_cmpuint(tk_stage_line_stacks(f.stage, 17, &ids), ==, 1);
+    fixture_clear(&f);
+}
+
+/* A stack of 100 001 frames written by nvdisasm -gi, one comment per frame:
+ * the one frame rule (read/frames.h) keeps the 32 innermost (lines 1-32)
+ * and the 32 outermost (99 970-100 001), with a warning naming the block's
+ * first line. */
+static void test_deep_block(void)
+{
+    enum { DEPTH = 100001 };
+    GString *g = g_string_new(".text.k:\n");
+    for (int i = 1; i < DEPTH; i++)
+        g_string_append_printf(g, "\t//## File \"/a.py\", line %d inlined at \"/a.py\", line %d\n",
+                               i, i + 1);
+    g_string_append_printf(g, "\t//## File \"/a.py\", line %d\n", DEPTH);
+    g_string_append(g, "        /*0000*/                   EXIT ;\n");
+    fixture f;
+    parse_text(&f, "deep.sass", g->str);
+    uint32_t line = DEPTH + 2;
+    g_assert_cmpint(tk_stage_line_kind(f.stage, line), ==, TK_LINE_INSTRUCTION);
+    const tk_stack_id *ids;
+    g_assert_cmpuint(tk_stage_line_stacks(f.stage, line, &ids), ==, 1);
+    size_t n;
+    const tk_frame *fr = tk_loctab_stack_frames(f.tab, ids[0], &n);
+    g_assert_cmpuint(n, ==, 64);
+    g_assert_cmpuint(fr[0].line, ==, 1);
+    g_assert_cmpuint(fr[31].line, ==, 32);
+    g_assert_cmpuint(fr[32].line, ==, DEPTH - 31);
+    g_assert_cmpuint(fr[63].line, ==, DEPTH);
+    g_assert_cmpuint(tk_test_count_diags_with(f.diags, TK_DIAG_WARNING,
+                                              "inline stack of 100001 frames"), ==, 1);
+    fixture_clear(&f);
+    g_string_free(g, TRUE);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -565,5 +628,7 @@ int main(int argc, char **argv)
     g_test_add_func("/reader_sass/function-boundary", test_function_boundary);
     g_test_add_func("/reader_sass/bad-comments", test_bad_comments);
     g_test_add_func("/reader_sass/line-zero", test_line_zero);
+    g_test_add_func("/reader_sass/line_kinds", test_line_kinds);
+    g_test_add_func("/reader_sass/deep_block", test_deep_block);
     return g_test_run();
 }

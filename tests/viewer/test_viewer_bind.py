@@ -63,36 +63,45 @@ def source_line_16_highlights_ttgir_29_to_34():
     #   32 %s_12 = arith.addf ... loc(#loc37)          #loc37 = callsite(#loc14 at #loc35)
     #   33 tt.reduce.return %s_12 : f32 loc(#loc35)
     #   34 }) : (tensor<1024xf32, #blocked1>) -> f32 loc(#loc35)
+    # 31 (a block header) and 34 (the end of the reduce's region) carry the
+    # location but are no instructions: highlighted as context, dimmed, not
+    # counted or stepped to.
     S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
     b = bind()
     assert b['anchor'] == {'kind': 'source', 'file': VA_PY, 'line': 16}, b['anchor']
-    assert b['primary']['matches'] == [29, 30, 31, 32, 33, 34], b['primary']
-    assert b['primary']['current'] == [29] and b['primary']['match_text'] == '1 of 6', b['primary']
+    assert b['primary']['matches'] == [29, 30, 32, 33], b['primary']
+    assert b['primary']['context'] == [31, 34], b['primary']
+    assert 31 in b['primary']['dimmed'] and 32 not in b['primary']['dimmed']
+    assert b['primary']['current'] == [29] and b['primary']['match_text'] == '1 of 4', b['primary']
     assert b['source']['selected'] == [16], b['source']
 
 
 @test
 def next_and_previous_step_through_the_matches():
+    # 31 is no instruction: the second step goes from 30 to 32.
     S.activate('bind-view.next-match', window=1)
     S.activate('bind-view.next-match', window=1)
-    assert bind()['primary']['current'] == [31]
+    assert bind()['primary']['current'] == [32]
     S.activate('bind-view.previous-match', window=1)
     p = bind()['primary']
-    assert p['current'] == [30] and p['match_text'] == '2 of 6', p
-    # Wraps around: back over the first goes to the last.
+    assert p['current'] == [30] and p['match_text'] == '2 of 4', p
+    # Wraps around: back over the first goes to the last instruction.
     S.activate('bind-view.previous-match', window=1)
     S.activate('bind-view.previous-match', window=1)
-    assert bind()['primary']['current'] == [34]
+    assert bind()['primary']['current'] == [33]
 
 
 @test
 def this_line_only_keeps_the_lines_of_line_16_itself():
     # Only 31 has vector_add.py:16 as innermost frame: callsite(#loc1 at #loc33),
     # #loc1 = loc(unknown).  The others' innermost frames are standard.py:293/263.
+    # 31 is a block header: bound, no instruction, so nothing to count.
     S.set_state('exact-only', '<true>')
-    assert bind()['primary']['matches'] == [31]
+    p = bind()['primary']
+    assert p['matches'] == [] and p['context'] == [31], p
+    assert p['match_text'] == 'no instruction bound', p
     S.set_state('exact-only', '<false>')
-    assert bind()['primary']['matches'] == [29, 30, 31, 32, 33, 34]
+    assert bind()['primary']['matches'] == [29, 30, 32, 33]
 
 
 @test
@@ -103,12 +112,13 @@ def a_stage_shown_again_shows_the_same_line_afresh():
     S.activate('bind-view.next-match', window=1)
     S.activate('bind-view.stage', "<'ptx'>", window=1)
     p = bind()['primary']
-    assert p['stage'] == 'ptx' and 98 in p['matches'] and 97 not in p['matches'], p
+    assert p['stage'] == 'ptx' and 99 in p['matches'] and 98 in p['context'], p
+    assert 97 not in p['matches'] + p['context'], p
     assert p['current'] == [p['matches'][0]], p
     S.activate('bind-view.stage', "<'ttgir'>", window=1)
     p = bind()['primary']
-    assert p['stage'] == 'ttgir' and p['matches'] == [29, 30, 31, 32, 33, 34], p
-    assert p['current'] == [29] and p['match_text'] == '1 of 6', p
+    assert p['stage'] == 'ttgir' and p['matches'] == [29, 30, 32, 33], p
+    assert p['current'] == [29] and p['match_text'] == '1 of 4', p
 
 
 @test
@@ -122,8 +132,10 @@ def second_view_shows_ptx_of_the_same_line():
     S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
     sec = bind()['secondary']
     assert sec['visible'] and sec['stage'] == 'ptx', sec
-    m = sec['matches']
-    assert all(n in m for n in [98, 99, 105, 107, 108]), m
+    m, c = sec['matches'], sec['context']
+    # the .loc lines (98, 107, ...) are context, and folded away; the rest code
+    assert all(n in m for n in [99, 105, 108]), m
+    assert 98 in c and 107 in c and set(c) <= set(sec['hidden_locations']), c
     assert 96 not in m and 97 not in m and 106 not in m, m
     assert sec['current'] == [m[0]]
 
@@ -142,7 +154,11 @@ def ir_line_shows_its_stack_source_and_other_stage():
     assert frames == [(STD_PY, 263, 15), (STD_PY, 293, 36), (VA_PY, 16, 15)], frames
     assert w['stack']['heading'] == 'TTGIR line 32', w['stack']
     m = b['secondary']['matches']
-    assert 98 in m and 99 in m and 105 in m and 107 not in m and 108 not in m, m
+    assert 99 in m and 105 in m and 107 not in m and 108 not in m, m
+    c = b['secondary']['context']
+    assert 98 in c and 107 not in c and set(c) <= set(b['secondary']['hidden_locations']), c
+    # the PTX has the whole stack: no match is approximate
+    assert b['secondary']['approx'] == [] and b['notes'] == '', b
 
 
 @test
@@ -152,7 +168,7 @@ def a_stack_frame_click_selects_that_source_line():
     S.activate('select-source-location', "<('%s', uint32 16)>" % VA_PY, window=1)
     b = bind()
     assert b['anchor']['kind'] == 'source' and b['anchor']['line'] == 16
-    assert b['primary']['matches'] == [29, 30, 31, 32, 33, 34]
+    assert b['primary']['matches'] == [29, 30, 32, 33]
 
 
 @test
@@ -222,15 +238,21 @@ def screenshot_of_the_binding_view():
     print('# screenshot %s (%dx%d)' % (path, w, h))
     assert w >= 1000 and h >= 600, (w, h)
     # The highlights are painted (viewer/data/styles/tkview-light.xml): TTGIR 29 in
-    # tkview:match-current #ffd666, 30-34 in tkview:match #fff1b8, vector_add.py:16 in
-    # tkview:selected #cfe4ff; each a line high (at least 12 pixels) and most of a pane
-    # wide (at least 300), less its glyphs.
+    # tkview:match-current #ffd666, 30, 32, 33 in tkview:match #fff1b8, 31 and 34 (no
+    # instructions) in tkview:context #fdf8e3, vector_add.py:16 in tkview:selected
+    # #cfe4ff; each a line high (at least 12 pixels) and most of a pane wide (at least
+    # 300), less its glyphs.
     current = count_color(path, (0xff, 0xd6, 0x66))
     match = count_color(path, (0xff, 0xf1, 0xb8))
+    context = count_color(path, (0xfd, 0xf8, 0xe3))
     selected = count_color(path, (0xcf, 0xe4, 0xff))
-    print('# painted pixels: current %d, match %d, selected %d' % (current, match, selected))
+    print('# painted pixels: current %d, match %d, context %d, selected %d'
+          % (current, match, context, selected))
     assert current >= 12 * 300 * 0.7 and selected >= 12 * 300 * 0.7, (current, selected)
-    assert match >= 5 * 12 * 300 * 0.7, match
+    assert match >= 3 * 12 * 300 * 0.7, match
+    # The TTGIR pane's code is about 220 pixels wide beside the count and cost
+    # columns; the dimmed text of 31 (a block label) covers more of it.
+    assert context >= 2 * 12 * 200 * 0.5, context
 
 
 @test
@@ -267,6 +289,110 @@ def kernel_selection_by_name_in_a_bundle_of_16():
         w['bind']['source']
 
 
+ATTN = os.path.join(os.environ['TK_TEST_SAMPLES'], 'attention_fwd')
+
+
+def cli_json(*args):
+    import json
+    import subprocess
+    return json.loads(subprocess.run([TKVIEW, *args, '--json', '--quiet'], check=True,
+                                     stdout=subprocess.PIPE).stdout)
+
+
+def code(lines):
+    return [x['line'] for x in lines if x['kind'] == 'instruction']
+
+
+def attn():
+    ws = S.state()['windows']
+    return next(w for w in ws if (w.get('path') or '').rstrip('/').endswith('/attention_fwd'))
+
+
+@test
+def attention_opens_each_stage_on_its_first_instruction_locations_folded():
+    p = S.run([VIEWER, ATTN], timeout=60)
+    assert p.returncode == 0, p.stderr
+    w = S.wait_window(2)
+    assert w['kernel']['name'] == 'attn_fwd', w.get('kernel')
+    # attn_fwd.ttgir: 3-9 and up to 32 `#locN = loc(...)`, 33 `module attributes`,
+    # 34 `tt.func public @attn_fwd(...)`, 35 `%cst = arith.constant ...` the first op.
+    # (The view scrolls there once laid out, a moment after the window is ready.)
+    for _ in range(50):
+        b = attn()['bind']
+        if b['primary']['top_line'] == 35:
+            break
+        time.sleep(0.1)
+    pr = b['primary']
+    assert pr['stage'] == 'ttgir' and pr['top_line'] == 35, pr['top_line']
+    for n in (3, 4, 9, 28, 32):
+        assert n in pr['hidden_locations'], n
+    assert 33 in pr['dimmed'] and 34 in pr['dimmed'] and 35 not in pr['dimmed']
+    assert b['show_locations'] is False
+    wid = attn()['id']
+    S.set_state('show-locations', '<true>', window=wid)
+    b = attn()['bind']
+    assert b['show_locations'] is True and b['primary']['hidden_locations'] == [], b['primary']
+    S.set_state('show-locations', '<false>', window=wid)
+    assert 3 in attn()['bind']['primary']['hidden_locations']
+
+
+@test
+def attention_a_wrapped_call_binds_from_its_first_line():
+    # sources/0000-attention_fwd.py 71-73, the first _attn_inner(...) call,
+    # recorded by Triton at 73 (attn_fwd.ttgir:121 warp_group_dot is
+    # attention_fwd.py:31:23 <- attention_fwd.py:73:41).
+    wid = attn()['id']
+    S.activate('select-source-location', "<('attention_fwd.py', uint32 71)>", window=wid)
+    b = attn()['bind']
+    want = cli_json('bind', ATTN, '--source', 'attention_fwd.py:73', '--stage', 'ttgir')
+    assert b['primary']['matches'] == code(want['kernels'][0]['stages']['ttgir']), b['primary']
+    assert 121 in b['primary']['matches']
+    assert b['source']['selected'] == [71] and b['source']['context'] == [72, 73], b['source']
+    assert b['notes'].startswith('Statement lines 71-73'), b['notes']
+
+
+@test
+def attention_shared_helper_code_is_named_and_shown():
+    # attn_fwd.ptx shows line 31 under both call sites (.loc at 169, 285:
+    # `@[ attention_fwd.py:73:41 ]`, 595: `@[ attention_fwd.py:77:41 ]`): the
+    # SASS under `//## ... line 31` (sass_gi:124) is given to neither call.
+    wid = attn()['id']
+    S.activate('bind-view.stage', "<'sass'>", window=wid)
+    S.activate('select-source-location', "<('attention_fwd.py', uint32 73)>", window=wid)
+    b = attn()['bind']
+    k = cli_json('bind', ATTN, '--source', 'attention_fwd.py:73', '--stage', 'sass')['kernels'][0]
+    shared = [x['line'] for x in k['shared']['sass']['lines']]
+    assert ('%d SASS lines of this helper\u2019s code are shared by its 2 call sites '
+            '(attention_fwd.py:73, attention_fwd.py:77)' % len(shared)) in b['notes'], b['notes']
+    pr = b['primary']
+    assert pr['matches'] == code(k['stages']['sass']), pr
+    # next/previous never stop on a //## line: none of the matches is dimmed
+    assert not set(pr['matches']) & set(pr['dimmed'])
+    assert 124 not in pr['matches']
+    S.activate('bind-view.show-shared', window=wid)
+    b = attn()['bind']
+    assert b['primary']['matches'] == shared and 124 in shared, b['primary']['match_text']
+    assert 'steps through them now' in b['notes'], b['notes']
+
+
+@test
+def attention_approximate_matches_are_marked():
+    # attn_fwd.ttgir:121 %qk_100 = ttng.warp_group_dot (31:23 <- 73:41): its SASS
+    # lines are matched on line 31 alone (the SASS has no inline frames there).
+    wid = attn()['id']
+    S.set_state('show-second-view', '<true>', window=wid)
+    S.activate('bind-view.stage', "<'ttgir'>", window=wid)
+    S.activate('bind-view.second-stage', "<'sass'>", window=wid)
+    S.activate('bind-view.select-ir-line', "<('ttgir', uint32 121)>", window=wid)
+    b = attn()['bind']
+    want = cli_json('bind', ATTN, '--ir', 'ttgir:121', '--stage', 'sass')['stages']['sass']
+    approx = [x['line'] for x in want if x.get('approximate') and x['kind'] == 'instruction']
+    assert approx and b['secondary']['approx'] == approx, b['secondary']['approx']
+    assert b['notes'].startswith('%d of the SASS instructions highlighted are approximate'
+                                 % len(approx)), b['notes']
+    S.set_state('show-second-view', '<false>', window=wid)
+
+
 @test
 def an_amd_bundle_shows_amdgcn_beside_the_ir():
     # sample_dumps/amd_gfx942 (Triton 3.6, hip:gfx942).  compile_gfx942.py 58
@@ -277,23 +403,25 @@ def an_amd_bundle_shows_amdgcn_beside_the_ir():
     amd = os.path.join(os.environ['TK_TEST_SAMPLES'], 'amd_gfx942')
     p = S.run([VIEWER, amd], timeout=60)
     assert p.returncode == 0, p.stderr
-    w3 = S.wait_window(2)
+    w3 = S.wait_window(3)  # 2 is attention_fwd's
     assert w3['state'] == 'ready' and w3['kernel_count'] == 2, w3.get('kernel_count')
     win = w3['id']
     S.activate('select-kernel', "<'matmul_kernel'>", window=win)
-    w = S.state()['windows'][2]
+    w = S.state()['windows'][3]
     assert 'target: hip:gfx942' in w['meta'] and 'wavefront: 64 lanes' in w['meta'], w['meta']
     assert 'occupancy: 6 waves per SIMD' in w['meta'], w['meta']
     S.set_state('show-second-view', '<true>', window=win)
     S.activate('bind-view.second-stage', "<'amdgcn'>", window=win)
     S.activate('select-source-location', "<('compile_gfx942.py', uint32 58)>", window=win)
-    sec = S.state()['windows'][2]['bind']['secondary']
+    sec = S.state()['windows'][3]['bind']['secondary']
     assert sec['stage'] == 'amdgcn', sec
-    for n in (339, 341, 355, 360, 365, 589, 604, 611, 612):
+    for n in (341, 355, 360, 365, 589, 604, 611, 612):
         assert n in sec['matches'], (n, sec['matches'])
+    # 339, the .loc that carries the location, is not an instruction: no match
+    assert 339 not in sec['matches'], sec['matches']
     assert 1046 not in sec['matches']
     S.activate('bind-view.select-ir-line', "<('amdgcn', uint32 1046)>", window=win)
-    w = S.state()['windows'][2]
+    w = S.state()['windows'][3]
     frames = [(os.path.basename(f['file']), f['line'], f['col']) for f in w['stack']['frames']]
     assert frames == [('compile_gfx942.py', 38, 39), ('compile_gfx942.py', 62, 30)], frames
     assert w['stack']['heading'] == 'AMDGCN line 1046', w['stack']

@@ -21,9 +21,21 @@
  * inline stack, a SASS line with that innermost frame is given that stack, so
  * clicking a user line finds the SASS of the helpers it called.  Where the PTX
  * shows several stacks for that frame, the SASS line keeps its one frame: a
- * wrong binding is worse than none.  AMDGCN disassembled from a code object
- * (llvm-objdump, innermost frames only) is completed the same way from the
- * LLVM IR, AMD's last stage with inline frames.
+ * wrong binding is worse than none.  Such lines are the code of a helper
+ * inlined at several call sites that the SASS cannot assign to one of them:
+ * tk_bind_shared_lines() lists them for a query, with the call sites, so
+ * that a front end can say the answer is partial.  An IR line matched to
+ * such a line compared innermost frames only: tk_bind_match_approximate()
+ * says so.
+ *
+ * Counts are about instructions (tk_stage_line_kind()): a directive or
+ * comment that carries a location (PTX ".loc", SASS "//## File") is
+ * returned by the queries below, never counted in tk_bind_bound_line_count()
+ * or tk_source_ref.
+ *
+ * AMDGCN disassembled from a code object (llvm-objdump, innermost frames
+ * only) is completed the same way from the LLVM IR, AMD's last stage with
+ * inline frames.
  *
  * Ownership: the index borrows the kernel and its bundle's location table,
  * which must outlive it.  Arrays it returns are owned by the index unless the
@@ -94,21 +106,74 @@ size_t tk_bind_stage_to_stage(const tk_bind *index, tk_stage_kind from,
                               uint32_t line, tk_stage_kind to,
                               uint32_t **lines);
 
-/* Every source position (file, line) that STAGE refers to in any frame, with
- * the number of IR lines bound to it in each mode.  Sorted by file path, then
- * line.  Owned by the index. */
+/* The lines of STAGE bound to any of source lines FIRST..LAST of FILE (the
+ * lines of one statement: tk_bundle_statement()), ascending, without
+ * repeats.  Caller frees *LINES with free().  Returns their number. */
+TK_API
+size_t tk_bind_lines_to_stage(const tk_bind *index, tk_file_id file,
+                              uint32_t first, uint32_t last, tk_match match,
+                              tk_stage_kind stage, uint32_t **lines);
+
+/* Code a query may have reached but the index cannot give it: SASS lines
+ * (without inline frames) of a helper inlined at several call sites, whose
+ * source line the PTX shows under several stacks, so that each could come
+ * from any of the call sites. */
+typedef struct {
+    uint32_t *lines;   /* instruction lines of the stage, ascending */
+    size_t n_lines;
+    tk_frame *sites;   /* the call sites they are shared by (column 0),
+                          sorted by path and line */
+    size_t n_sites;
+} tk_bind_shared;
+
+/* For a query of source lines FIRST..LAST of FILE with TK_MATCH_CALLED: the
+ * lines of STAGE that came from code those lines called (the query is a
+ * frame of one of the PTX's stacks for their source line) but that are not
+ * bound to it, being shared with other call sites.  Fills *OUT (free its
+ * arrays with tk_bind_shared_clear()) and returns the number of lines: 0
+ * (arrays NULL) for a stage with inline frames or completed without
+ * doubt. */
+TK_API
+size_t tk_bind_shared_lines(const tk_bind *index, tk_file_id file,
+                            uint32_t first, uint32_t last, tk_stage_kind stage,
+                            tk_bind_shared *out);
+TK_API
+void tk_bind_shared_clear(tk_bind_shared *shared);
+
+/* The call sites line LINE of STAGE may have come from when the index
+ * could not choose: a SASS line without inline frames (an AMDGCN
+ * disassembly line) whose source line the PTX (the LLVM IR) shows under
+ * several callers.  *STACKS (owned by the index) are those stacks, one per
+ * call site; returns their number, 0 for a line bound without doubt.  The
+ * lines tk_bind_shared_lines() lists are these lines. */
+TK_API
+size_t tk_bind_line_call_sites(const tk_bind *index, tk_stage_kind stage,
+                               uint32_t line, const tk_stack_id **stacks);
+
+/* Whether line TO_LINE of stage TO, an answer of tk_bind_stage_to_stage()
+ * for line LINE of stage FROM, matched on the innermost frame only: one of
+ * the two lines records no inline frames (SASS without them, callers not
+ * known from the PTX) while the other has callers, so it came from the same
+ * source line, maybe through another call site. */
+TK_API
+int tk_bind_match_approximate(const tk_bind *index, tk_stage_kind from,
+                              uint32_t line, tk_stage_kind to, uint32_t to_line);
+
+/* Every source position (file, line) that STAGE's instructions refer to in
+ * any frame, with the number of instruction lines bound to it in each mode.
+ * Sorted by file path, then line.  Owned by the index. */
 typedef struct {
     tk_file_id file;
     uint32_t line;
-    uint32_t n_exact;  /* IR lines whose innermost frame is here */
-    uint32_t n_called; /* IR lines with a frame here */
+    uint32_t n_exact;  /* instruction lines whose innermost frame is here */
+    uint32_t n_called; /* instruction lines with a frame here */
 } tk_source_ref;
 
 TK_API
 size_t tk_bind_source_refs(const tk_bind *index, tk_stage_kind stage,
                            const tk_source_ref **refs);
 
-/* Number of IR lines of STAGE that carry at least one stack. */
+/* Number of instruction lines of STAGE that carry at least one stack. */
 TK_API
 uint32_t tk_bind_bound_line_count(const tk_bind *index,
                                   tk_stage_kind stage);

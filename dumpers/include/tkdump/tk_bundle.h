@@ -26,6 +26,7 @@
 #include "tk_export.h"
 #include "tk_kernel.h"
 #include "tk_loctab.h"
+#include "tk_pysource.h"
 #include "tk_passes.h"
 #include "tk_stage.h"
 
@@ -95,17 +96,20 @@ size_t tk_bundle_kernel_count(const tk_bundle *bundle);
 TK_API
 const tk_kernel *tk_bundle_kernel(const tk_bundle *bundle, size_t i);
 
-/* Finds a kernel by what a user types: an index ("3"), a full name, a hash or
- * hash prefix, or "name:hashprefix".  Returns NULL when nothing matches or
- * when more than one kernel does; *N_MATCHES (if not NULL) receives how many
- * matched, so the caller can say which. */
+/* Finds a kernel by what a user types, by the first of these rules that
+ * matches any kernel: an index ("3"); "name:hashprefix"; a full name; a
+ * prefix of a name or of a hash ("attn" for attn_fwd, "e75ec6").  Returns
+ * NULL when nothing matches or when more than one kernel does; *N_MATCHES
+ * (if not NULL) receives how many matched, so the caller can say which
+ * (tk_bundle_find_kernels()).  Every command and front end finds kernels
+ * this way. */
 TK_API
 const tk_kernel *tk_bundle_find_kernel(const tk_bundle *bundle,
                                        const char *spec, size_t *n_matches);
-/* Every kernel SPEC names, by the same rules: their indices (for
+/* Every kernel SPEC names, by the same rule: their indices (for
  * tk_bundle_kernel()) in *INDICES, ascending (caller frees with g_free();
- * NULL when none).  Returns their number; a front end lists them when a
- * name is ambiguous. */
+ * NULL when none).  Returns their number; a front end lists them as the
+ * candidates when SPEC is ambiguous. */
 TK_API
 size_t tk_bundle_find_kernels(const tk_bundle *bundle, const char *spec,
                               size_t **indices);
@@ -118,6 +122,31 @@ size_t tk_bundle_find_kernels(const tk_bundle *bundle, const char *spec,
 TK_API
 const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
                                      tk_diags *diags);
+
+/* The statement a source line belongs to (tk_pysource.h), for binding a
+ * click on any line of a wrapped call to the IR Triton recorded at one of
+ * them (tk_bind_lines_to_stage()). */
+typedef enum {
+    TK_STATEMENT_CODE,     /* a line of the statement FIRST..LAST */
+    TK_STATEMENT_NO_CODE,  /* a blank or comment line: FIRST = LAST = LINE */
+    TK_STATEMENT_PAST_END, /* past the file's N_LINES lines */
+    TK_STATEMENT_UNKNOWN   /* the file is not at hand or not Python: the
+                              line alone, FIRST = LAST = LINE */
+} tk_statement_status;
+
+typedef struct {
+    tk_statement_status status;
+    uint32_t first, last;
+    uint32_t n_lines; /* lines of the file; 0 when not read */
+} tk_statement;
+
+/* Fills *OUT for line LINE of FILE: the file is resolved
+ * (tk_bundle_resolve_source()) and, when its path ends in ".py", read and
+ * tokenized once and kept.  Returns OUT->status.  Fills the bundle's caches
+ * (see "Threads" above). */
+TK_API
+tk_statement_status tk_bundle_statement(tk_bundle *bundle, tk_file_id file,
+                                        uint32_t line, tk_statement *out);
 
 /* Writes BUNDLE as a tkview bundle into the folder OUTDIR (see
  * docs/bundle.md): each kernel's stage files, metadata and cubin in a

@@ -118,6 +118,61 @@ size_t tk_stage_line_stacks(const tk_stage *stage, uint32_t line,
 TK_API
 uint32_t tk_stage_located_line_count(const tk_stage *stage);
 
+/* What a line is, as the stage's reader classified it.  Only instructions
+ * are code: counts ("k of n", bound lines, a source line's number of IR
+ * lines) and navigation are about them.  A directive or comment may still
+ * carry a location (PTX ".loc", SASS "//## File"): the binding index returns
+ * it where asked, and front ends mark it as not code.
+ *
+ *   INSTRUCTION  an MLIR op (region openers included), an LLVM IR
+ *                instruction, a PTX instruction (predicated, inline asm
+ *                included), a SASS instruction (address comment, opcode)
+ *   DIRECTIVE    MLIR "#loc" definitions, "module" and function headers
+ *                (tt.func, llvm.func); LLVM "define"/"declare", globals,
+ *                "target ..."; "#dbg_" debug records; PTX ".loc", ".file",
+ *                ".reg", ".entry", DWARF ".b8" data; SASS ".section", ...
+ *   COMMENT      "//" (MLIR, PTX, SASS, including "//## File" locations),
+ *                ";" (LLVM IR)
+ *   LABEL        PTX and SASS "NAME:" (a name, then one colon: a "::" inside
+ *                an opcode such as "fence.proxy.async.shared::cta" is not
+ *                one), LLVM block labels, MLIR block headers "^bb0(...):"
+ *   METADATA     LLVM "!N = ..." and "attributes #N", MLIR attribute aliases
+ *                ("#blocked = #ttg.blocked<...>")
+ *   OTHER        blank lines, lone braces and parentheses, the "}" line
+ *                that closes an MLIR region, a PTX statement's continuation
+ */
+typedef enum {
+    TK_LINE_INSTRUCTION,
+    TK_LINE_DIRECTIVE,
+    TK_LINE_COMMENT,
+    TK_LINE_LABEL,
+    TK_LINE_METADATA,
+    TK_LINE_OTHER,
+    TK_LINE_KIND_COUNT
+} tk_line_kind;
+
+/* "instruction", "directive", "comment", "label", "metadata", "other". */
+TK_API
+const char *tk_line_kind_name(tk_line_kind kind);
+
+/* The kind of line LINE; TK_LINE_OTHER for a line out of range. */
+TK_API
+tk_line_kind tk_stage_line_kind(const tk_stage *stage, uint32_t line);
+
+/* Whether line LINE is there only to state a source location: MLIR "#loc"
+ * definitions, PTX ".loc" and ".file", SASS "//## File" comments.  Front
+ * ends fold these lines away by default. */
+TK_API
+int tk_stage_line_is_location(const tk_stage *stage, uint32_t line);
+
+/* Number of instruction lines of the stage, and among the N lines at LINES
+ * (any order, repeats counted). */
+TK_API
+uint32_t tk_stage_instruction_count(const tk_stage *stage);
+TK_API
+size_t tk_stage_count_instructions(const tk_stage *stage,
+                                   const uint32_t *lines, size_t n);
+
 /* Whether the stage's format records inline frames at all.  SASS from
  * "nvdisasm -g" records only the innermost frame; from "-gi" the whole stack.
  * AMDGCN assembly records the whole stack (in its .loc comments); a

@@ -40,6 +40,13 @@ typedef struct {
     size_t n_refs;
     uint32_t n_bound;
     gboolean inline_frames;   /* the stage records inline frames */
+    /* SASS completed from the PTX: the innermost positions the PTX shows
+     * under several stacks (ascending), and those stacks, per position
+     * conflict_stacks[conflict_off[i] .. conflict_off[i + 1]). */
+    uint64_t *conflict_keys;
+    uint32_t *conflict_off;
+    tk_stack_id *conflict_stacks;
+    size_t n_conflicts;
     /* USE_IR_LOC: (irloc stage line << 32 | this stage's line), sorted. */
     uint64_t *irloc_pairs;
     size_t n_irloc_pairs;
@@ -225,6 +232,60 @@ static gboolean same_outer(const tk_loctab *tab, tk_stack_id a, tk_stack_id b)
     return na == nb && memcmp(fa + 1, fb + 1, (na - 1) * sizeof *fa) == 0;
 }
 
+/* Keeps, for the positions BY_POS marks CONFLICT, the distinct stacks FROM
+ * (PTX; LLVM IR for AMDGCN) shows with them: tk_bind_shared_lines() says from them which call sites a
+ * helper's SASS lines are shared by. */
+static void record_conflicts(tk_bind *ix, stage_index *s, const tk_stage *ptx,
+                             GHashTable *by_pos)
+{
+    GArray *keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, by_pos);
+    while (g_hash_table_iter_next(&it, &k, &v))
+        if (GPOINTER_TO_UINT(v) - 1 == CONFLICT)
+            g_array_append_val(keys, *(gint64 *)k);
+    if (keys->len)
+        qsort(keys->data, keys->len, sizeof(uint64_t), cmp_u64);
+    s->n_conflicts = keys->len;
+    s->conflict_keys = (uint64_t *)g_array_free(keys, FALSE);
+    /* Per conflict, its distinct stacks (a handful: one per call site). */
+    GPtrArray *per = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+    for (size_t i = 0; i < s->n_conflicts; i++)
+        g_ptr_array_add(per, g_array_new(FALSE, FALSE, sizeof(tk_stack_id)));
+    for (uint32_t l = 1; s->n_conflicts && l <= tk_stage_line_count(ptx); l++) {
+        const tk_stack_id *ids;
+        size_t n = tk_stage_line_stacks(ptx, l, &ids);
+        for (size_t i = 0; i < n; i++) {
+            size_t nfr;
+            const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
+            uint64_t key = pos_key(fr[0].file, fr[0].line);
+            const uint64_t *hit = bsearch(&key, s->conflict_keys, s->n_conflicts,
+                                          sizeof key, cmp_u64);
+            if (!hit)
+                continue;
+            GArray *a = per->pdata[hit - s->conflict_keys];
+            /* One stack per call site: stacks that differ only in the
+             * innermost column are the same call. */
+            gboolean seen = FALSE;
+            for (guint j = 0; j < a->len && !seen; j++)
+                seen = same_outer(ix->tab, g_array_index(a, tk_stack_id, j), ids[i]);
+            if (!seen)
+                g_array_append_val(a, ids[i]);
+        }
+    }
+    s->conflict_off = g_new(uint32_t, s->n_conflicts + 1);
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(tk_stack_id));
+    for (size_t i = 0; i < s->n_conflicts; i++) {
+        s->conflict_off[i] = all->len;
+        GArray *a = per->pdata[i];
+        g_array_append_vals(all, a->data, a->len);
+    }
+    s->conflict_off[s->n_conflicts] = all->len;
+    s->conflict_stacks = (tk_stack_id *)g_array_free(all, FALSE);
+    g_ptr_array_free(per, TRUE);
+}
+
 /* Gives KIND's lines (innermost frames only) the callers the stage FROM
  * shows for their innermost (file, line), where it shows one stack. */
 static void build_completion(tk_bind *ix, tk_stage_kind kind,
@@ -289,6 +350,7 @@ static void build_completion(tk_bind *ix, tk_stage_kind kind,
         }
     }
     g_array_free(frames, TRUE);
+    record_conflicts(ix, s, ptx, by_pos);
     g_hash_table_destroy(by_pos);
     read_linemap_finish(&b, n_lines, &s->eff);
     s->has_eff = TRUE;
@@ -411,7 +473,9 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
     for (uint32_t l = 1; l <= n_lines; l++) {
         const tk_stack_id *ids;
         size_t n = tk_bind_line_stacks(ix, kind, l, &ids);
-        s->n_bound += n > 0;
+        /* Counts are about code: a located directive or comment (.loc,
+         * //##) is returned where asked, never counted. */
+        s->n_bound += n > 0 && tk_stage_line_kind(s->stage, l) == TK_LINE_INSTRUCTION;
         n_exact += n;
         for (size_t i = 0; i < n; i++) {
             size_t nfr;
@@ -438,16 +502,22 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
     g_free(exact);
     g_free(called);
 
-    /* Per source position, how many IR lines in each mode (every exact
-     * position is also a called one). */
+    /* Per source position, how many instruction lines in each mode (every
+     * exact position is also a called one).  A position only directives
+     * refer to (a .loc no instruction follows) is not listed. */
     GArray *refs = g_array_new(FALSE, FALSE, sizeof(tk_source_ref));
     for (size_t c = 0; c < s->called.n_keys; c++) {
         uint64_t key = s->called.keys[c];
         size_t lo, hi;
         ref_range(&s->exact, key, &lo, &hi);
         tk_source_ref r = {(tk_file_id)(key >> 32), (uint32_t)key,
-                           (uint32_t)(hi - lo), s->called.off[c + 1] - s->called.off[c]};
-        g_array_append_val(refs, r);
+                           (uint32_t)tk_stage_count_instructions(s->stage, s->exact.lines + lo,
+                                                                 hi - lo),
+                           (uint32_t)tk_stage_count_instructions(
+                               s->stage, s->called.lines + s->called.off[c],
+                               s->called.off[c + 1] - s->called.off[c])};
+        if (r.n_called)
+            g_array_append_val(refs, r);
     }
     /* File ids depend on the order files were met while loading; order by
      * path so that the same kernel lists the same way however it was read. */
@@ -497,6 +567,9 @@ void tk_bind_free(tk_bind *ix)
         ref_index_clear(&s->called);
         g_free(s->refs);
         g_free(s->irloc_pairs);
+        g_free(s->conflict_keys);
+        g_free(s->conflict_off);
+        g_free(s->conflict_stacks);
     }
     if (ix->irloc_files)
         g_hash_table_destroy(ix->irloc_files);
@@ -668,4 +741,192 @@ size_t tk_bind_stage_to_stage(const tk_bind *ix, tk_stage_kind from,
         }
     }
     return sorted_unique(out, lines);
+}
+
+/* ---- statements, shared helper code, approximate matches --------------- */
+
+size_t tk_bind_lines_to_stage(const tk_bind *ix, tk_file_id file, uint32_t first,
+                              uint32_t last, tk_match match, tk_stage_kind stage,
+                              uint32_t **lines)
+{
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (uint32_t l = first; l <= last && l >= first; l++) {
+        const uint32_t *ls;
+        size_t n = tk_bind_source_to_stage(ix, file, l, match, stage, &ls);
+        g_array_append_vals(out, ls, (guint)n);
+        if (l == UINT32_MAX)
+            break;
+    }
+    return sorted_unique(out, lines);
+}
+
+/* The index, counted from the outer end, of the frame of F (N frames) at
+ * FILE with a line in [FIRST, LAST], not the innermost one; -1 when none. */
+static long caller_depth(const tk_frame *f, size_t n, tk_file_id file,
+                         uint32_t first, uint32_t last)
+{
+    for (size_t i = 1; i < n; i++)
+        if (f[i].file == file && f[i].line >= first && f[i].line <= last)
+            return (long)(n - 1 - i);
+    return -1;
+}
+
+size_t tk_bind_line_call_sites(const tk_bind *ix, tk_stage_kind stage,
+                               uint32_t line, const tk_stack_id **stacks)
+{
+    *stacks = NULL;
+    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage || !ix->st[stage].n_conflicts)
+        return 0;
+    const stage_index *s = &ix->st[stage];
+    const tk_stack_id *ids;
+    size_t n = tk_bind_line_stacks(ix, stage, line, &ids);
+    if (n != 1 || tk_bind_stack_inferred(ix, stage, line))
+        return 0;
+    size_t nfr;
+    const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[0], &nfr);
+    if (nfr != 1)
+        return 0;
+    uint64_t key = pos_key(fr[0].file, fr[0].line);
+    const uint64_t *hit = bsearch(&key, s->conflict_keys, s->n_conflicts, sizeof key, cmp_u64);
+    if (!hit)
+        return 0;
+    size_t c = (size_t)(hit - s->conflict_keys);
+    *stacks = s->conflict_stacks + s->conflict_off[c];
+    return s->conflict_off[c + 1] - s->conflict_off[c];
+}
+
+static gint cmp_frame_place(gconstpointer a, gconstpointer b, gpointer tab)
+{
+    const tk_frame *x = a, *y = b;
+    if (x->file != y->file)
+        return strcmp(tk_loctab_file_path(tab, x->file), tk_loctab_file_path(tab, y->file));
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+size_t tk_bind_shared_lines(const tk_bind *ix, tk_file_id file, uint32_t first,
+                            uint32_t last, tk_stage_kind stage, tk_bind_shared *out)
+{
+    memset(out, 0, sizeof *out);
+    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage || !ix->st[stage].n_conflicts)
+        return 0;
+    const stage_index *s = &ix->st[stage];
+    GArray *lines = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    GArray *sites = g_array_new(FALSE, FALSE, sizeof(tk_frame));
+    for (size_t c = 0; c < s->n_conflicts; c++) {
+        tk_file_id pf = (tk_file_id)(s->conflict_keys[c] >> 32);
+        uint32_t pl = (uint32_t)s->conflict_keys[c];
+        if (pf == file && pl >= first && pl <= last)
+            continue; /* the query's own code: bound to it exactly */
+        const tk_stack_id *st = s->conflict_stacks + s->conflict_off[c];
+        size_t ns = s->conflict_off[c + 1] - s->conflict_off[c];
+        gboolean relevant = FALSE;
+        for (size_t i = 0; i < ns && !relevant; i++) {
+            size_t nfr;
+            const tk_frame *fr = tk_loctab_stack_frames(ix->tab, st[i], &nfr);
+            relevant = caller_depth(fr, nfr, file, first, last) >= 0;
+        }
+        if (!relevant)
+            continue;
+        /* The call sites: the frames, counted from the outer end, at the
+         * first depth where the stacks part. */
+        size_t d = 0;
+        for (;; d++) {
+            gboolean parted = FALSE, ended = FALSE;
+            tk_frame head = {0, 0, 0};
+            for (size_t i = 0; i < ns; i++) {
+                size_t nfr;
+                const tk_frame *fr = tk_loctab_stack_frames(ix->tab, st[i], &nfr);
+                if (d >= nfr) {
+                    ended = TRUE;
+                    break;
+                }
+                tk_frame f = fr[nfr - 1 - d];
+                if (i == 0)
+                    head = f;
+                else if (f.file != head.file || f.line != head.line)
+                    parted = TRUE;
+            }
+            if (parted || ended)
+                break;
+        }
+        for (size_t i = 0; i < ns; i++) {
+            size_t nfr;
+            const tk_frame *fr = tk_loctab_stack_frames(ix->tab, st[i], &nfr);
+            if (d >= nfr)
+                continue;
+            tk_frame f = fr[nfr - 1 - d];
+            f.col = 0;
+            gboolean seen = FALSE;
+            for (guint j = 0; j < sites->len && !seen; j++) {
+                tk_frame g = g_array_index(sites, tk_frame, j);
+                seen = g.file == f.file && g.line == f.line;
+            }
+            if (!seen)
+                g_array_append_val(sites, f);
+        }
+        size_t lo, hi;
+        ref_range(&s->exact, s->conflict_keys[c], &lo, &hi);
+        for (size_t i = lo; i < hi; i++) {
+            uint32_t l = s->exact.lines[i];
+            if (!tk_bind_stack_inferred(ix, stage, l) &&
+                tk_stage_line_kind(s->stage, l) == TK_LINE_INSTRUCTION)
+                g_array_append_val(lines, l);
+        }
+    }
+    if (sites->len)
+        g_qsort_with_data(sites->data, (gint)sites->len, sizeof(tk_frame),
+                          cmp_frame_place, ix->tab);
+    out->n_sites = sites->len;
+    out->sites = out->n_sites ? malloc(out->n_sites * sizeof(tk_frame)) : NULL;
+    if (out->sites)
+        memcpy(out->sites, sites->data, out->n_sites * sizeof(tk_frame));
+    else
+        out->n_sites = 0;
+    g_array_free(sites, TRUE);
+    out->n_lines = sorted_unique(lines, &out->lines);
+    if (!out->n_lines) {
+        free(out->sites);
+        out->sites = NULL;
+        out->n_sites = 0;
+    }
+    return out->n_lines;
+}
+
+void tk_bind_shared_clear(tk_bind_shared *s)
+{
+    if (!s)
+        return;
+    free(s->lines);
+    free(s->sites);
+    memset(s, 0, sizeof *s);
+}
+
+int tk_bind_match_approximate(const tk_bind *ix, tk_stage_kind from, uint32_t line,
+                              tk_stage_kind to, uint32_t to_line)
+{
+    if (from >= TK_STAGE_COUNT || to >= TK_STAGE_COUNT || !ix->st[from].stage ||
+        !ix->st[to].stage)
+        return 0;
+    tk_stage_kind k = ix->irloc_stage;
+    if (k != TK_STAGE_UNKNOWN && from >= k && to >= k)
+        return 0; /* the capture says which line came from which */
+    gboolean a_inline = ix->st[from].inline_frames || tk_bind_stack_inferred(ix, from, line);
+    gboolean b_inline = ix->st[to].inline_frames || tk_bind_stack_inferred(ix, to, to_line);
+    const tk_stack_id *a, *b;
+    size_t na = tk_bind_line_stacks(ix, from, line, &a);
+    size_t nb = tk_bind_line_stacks(ix, to, to_line, &b);
+    int approx = 0;
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++) {
+            if (!stacks_match(ix, a[i], a_inline, b[j], b_inline))
+                continue;
+            size_t fa, fb;
+            tk_loctab_stack_frames(ix->tab, a[i], &fa);
+            tk_loctab_stack_frames(ix->tab, b[j], &fb);
+            if ((fa == 1 && !a_inline && fb > 1) || (fb == 1 && !b_inline && fa > 1))
+                approx = 1; /* matched on the innermost frame only */
+            else
+                return 0; /* a whole-stack match */
+        }
+    return approx;
 }

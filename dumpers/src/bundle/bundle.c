@@ -135,6 +135,7 @@ void tk_bundle_free(tk_bundle *b)
     g_ptr_array_free(b->kernels, TRUE);
     bundle_passfiles_clear(b);
     tk_loctab_free(b->tab);
+    bundle_statements_clear(b);
     bundle_sources_clear(b);
     g_hash_table_destroy(b->stored_sources);
     g_strfreev(b->source_dirs);
@@ -223,28 +224,25 @@ static gboolean hash_starts(const char *hash, const char *prefix)
            g_ascii_strncasecmp(hash, prefix, n) == 0;
 }
 
-/* The kernels SPEC names, by index into B->kernels (into HITS when not
- * NULL); returns their number. */
-static size_t find_kernels(const tk_bundle *b, const char *spec, GArray *hits)
+/* The kernels SPEC names under the first rule that names any: an index, a
+ * full name (with ":hashprefix"), then a unique prefix of a name or of a
+ * hash.  Adds their indices to OUT. */
+static void match_kernels(const tk_bundle *b, const char *spec, GArray *out)
 {
-    size_t n = 0;
     size_t count = b->kernels->len;
     if (!spec || !*spec)
-        return 0;
-
+        return;
     /* An index, as tk_bundle_kernel() counts (from 0).  Digits past the
      * count may still be a hash prefix, tried below. */
     if (all_digits(spec) && strlen(spec) < 10) {
         size_t i = (size_t)strtoul(spec, NULL, 10);
         if (i < count) {
-            if (hits)
-                g_array_append_val(hits, i);
-            return 1;
+            g_array_append_val(out, i);
+            return;
         }
     }
-
     const char *colon = strchr(spec, ':');
-    for (int pass = 0; pass < 2 && n == 0; pass++) {
+    for (int pass = 0; pass < 2 && out->len == 0; pass++) {
         for (size_t i = 0; i < count; i++) {
             const tk_kernel *k = g_ptr_array_index(b->kernels, i);
             gboolean hit;
@@ -254,39 +252,37 @@ static size_t find_kernels(const tk_bundle *b, const char *spec, GArray *hits)
                       (colon[1] == '\0' || hash_starts(k->hash, colon + 1));
             else if (pass == 0) /* a full name first ... */
                 hit = strcmp(k->name, spec) == 0;
-            else /* ... then a hash or hash prefix */
-                hit = hash_starts(k->hash, spec);
-            if (hit) {
-                n++;
-                if (hits)
-                    g_array_append_val(hits, i);
-            }
+            else /* ... then a prefix of a name or of a hash */
+                hit = g_str_has_prefix(k->name, spec) || hash_starts(k->hash, spec);
+            if (hit)
+                g_array_append_val(out, i);
         }
         if (colon)
             break;
     }
-    return n;
 }
 
 const tk_kernel *tk_bundle_find_kernel(const tk_bundle *b, const char *spec,
                                        size_t *n_matches)
 {
-    GArray *hits = g_array_new(FALSE, FALSE, sizeof(size_t));
-    size_t n = find_kernels(b, spec, hits);
-    const tk_kernel *found =
-        n == 1 ? g_ptr_array_index(b->kernels, g_array_index(hits, size_t, 0)) : NULL;
-    g_array_free(hits, TRUE);
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(size_t));
+    match_kernels(b, spec, out);
+    const tk_kernel *k = out->len == 1
+                             ? g_ptr_array_index(b->kernels, g_array_index(out, size_t, 0))
+                             : NULL;
     if (n_matches)
-        *n_matches = n;
-    return found;
+        *n_matches = out->len;
+    g_array_free(out, TRUE);
+    return k;
 }
 
 size_t tk_bundle_find_kernels(const tk_bundle *b, const char *spec, size_t **indices)
 {
-    GArray *hits = g_array_new(FALSE, FALSE, sizeof(size_t));
-    size_t n = find_kernels(b, spec, hits);
-    *indices = n ? (size_t *)g_array_free(hits, FALSE) : NULL;
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(size_t));
+    match_kernels(b, spec, out);
+    size_t n = out->len;
+    *indices = n ? (size_t *)g_array_free(out, FALSE) : NULL;
     if (!n)
-        g_array_free(hits, TRUE);
+        g_array_free(out, TRUE);
     return n;
 }

@@ -49,6 +49,8 @@ struct tk_bundle {
                                    original path (step 2) */
     GHashTable *suffix_index;   /* base name -> GPtrArray of paths relative to
                                    root; built on first use */
+    GHashTable *statements;     /* file id + 1 -> tk_pysource * (or a
+                                   placeholder: none); statement.c */
 
     /* Pass dumps (passfiles.c). */
     GPtrArray *pass_found;    /* bundle_pass_file *, owned, in the order found;
@@ -59,6 +61,10 @@ struct tk_bundle {
                                  dumps (errors); NULL when none */
     size_t n_rejected;        /* how many were, in all */
 };
+
+/* ---- statement.c ---- */
+
+void bundle_statements_clear(tk_bundle *b);
 
 /* ---- scan.c ---- */
 

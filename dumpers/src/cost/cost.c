@@ -186,7 +186,7 @@ static gboolean stack_has(const tk_loctab *tab, tk_stack_id id, uint64_t key)
 }
 
 /* Puts instruction I (SASS line LINE, values V) on its source lines. */
-static void attribute(tk_cost *c, const tk_bind *ix, const cost_callsites *cs,
+static void attribute(tk_cost *c, const tk_bind *ix,
                       uint32_t line, const double *v, GArray *keys,
                       GArray *some)
 {
@@ -204,7 +204,7 @@ static void attribute(tk_cost *c, const tk_bind *ix, const cost_callsites *cs,
     for (size_t i = 0; i < n; i++)
         add_positions(c->tab, ids[i], keys);
     const tk_stack_id *cand;
-    size_t nc = cost_callsites_of(cs, line, &cand);
+    size_t nc = tk_bind_line_call_sites(ix, TK_STAGE_SASS, line, &cand);
     g_array_set_size(some, 0);
     if (nc) {
         /* A position of every candidate is certain; of some, shared. */
@@ -320,6 +320,9 @@ static void build_stage(tk_cost *c, const tk_bind *ix, const tk_stage *st,
                                               NULL);
     GString *key = g_string_new(NULL);
     for (uint32_t l = 1; l <= s->n_lines; l++) {
+        /* Only instructions cost: a .loc or a //## line gets no heat. */
+        if (tk_stage_line_kind(st, l) != TK_LINE_INSTRUCTION)
+            continue;
         const tk_stack_id *ids;
         size_t n = tk_bind_line_stacks(ix, kind, l, &ids);
         if (!n && !by_line)
@@ -364,7 +367,6 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
     cost_insns_read(sass, tk_kernel_name(k), &c->insns);
     size_t n_static = 1 + TK_SASS_CLASS_COUNT;
     c->ivals = g_new0(double, c->insns.n * c->nm + 1);
-    cost_callsites *cs = cost_callsites_new(ix, k, tab);
     GArray *keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     GArray *some = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     for (size_t i = 0; i < c->insns.n; i++) {
@@ -376,11 +378,10 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
         if (pv)
             memcpy(v + n_static, pv, (c->nm - n_static) * sizeof *v);
         add_vec(c->total, v, c->nm);
-        attribute(c, ix, cs, c->insns.line[i], v, keys, some);
+        attribute(c, ix, c->insns.line[i], v, keys, some);
     }
     g_array_free(keys, TRUE);
     g_array_free(some, TRUE);
-    cost_callsites_free(cs);
     finish_lines(c);
     for (int t = 0; t < TK_STAGE_COUNT; t++) {
         const tk_stage *st = tk_kernel_stage(k, (tk_stage_kind)t);

@@ -4,7 +4,6 @@
  * kernel_sass.c  a kernel's SASS instructions: line, offset, opcode
  * profile.c      tk_profile: the table, its file in a bundle, matching
  * ncu_csv.c      Nsight Compute's source page export read
- * callsites.c    the call sites of a SASS line the binding cannot tell
  * cost.c         tk_cost: the tables per source line and IR line
  */
 #ifndef TKDUMP_COST_INTERNAL_H
@@ -71,22 +70,5 @@ char *cost_profile_mismatch(const tk_profile *p, const tk_kernel *kernel);
 int cost_profile_match(tk_profile *p, const tk_kernel *kernel, char **why);
 /* The text of P's file in a bundle (caller frees); *LEN its length. */
 char *cost_profile_serialize(const tk_profile *p, size_t *len);
-
-/* ---- callsites.c ---- */
-
-/* Per SASS line that the binding leaves with one frame although the PTX
- * shows that frame under several callers: those callers' stacks (whole,
- * innermost frame first).  Issue 12 moves this question into the binding
- * index; until then it is asked here, in this one place. */
-typedef struct cost_callsites cost_callsites;
-
-cost_callsites *cost_callsites_new(const tk_bind *index,
-                                   const tk_kernel *kernel,
-                                   const tk_loctab *tab);
-void cost_callsites_free(cost_callsites *cs);
-/* The candidate stacks of SASS line LINE; 0 when the binding's own stack
- * is the whole answer. */
-size_t cost_callsites_of(const cost_callsites *cs, uint32_t line,
-                         const tk_stack_id **stacks);
 
 #endif

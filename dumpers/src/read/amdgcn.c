@@ -105,6 +105,30 @@ static amdgcn_line classify(const char *p, const char *end, int *in_metadata)
     return AMDGCN_INSTRUCTION;
 }
 
+/* The public line kind of a classified line (tk_stage.h): only
+ * instructions are counted. */
+static tk_line_kind line_kind(amdgcn_line kind)
+{
+    switch (kind) {
+    case AMDGCN_INSTRUCTION:
+        return TK_LINE_INSTRUCTION;
+    case AMDGCN_COMMENT:
+        return TK_LINE_COMMENT;
+    case AMDGCN_LABEL:
+        return TK_LINE_LABEL;
+    case AMDGCN_METADATA:
+        return TK_LINE_METADATA;
+    case AMDGCN_FUNC_END:
+    case AMDGCN_DIRECTIVE:
+    case AMDGCN_FILE:
+    case AMDGCN_LOC:
+        return TK_LINE_DIRECTIVE;
+    case AMDGCN_BLANK:
+        break;
+    }
+    return TK_LINE_OTHER;
+}
+
 static void read_files(const text_buf *text, read_ptx_files *files,
                        tk_diags *diags)
 {
@@ -141,7 +165,9 @@ void read_amdgcn_asm_locs(const text_buf *text, tk_loctab *tab,
         const char *line = text_line(text, l, &len);
         const char *end = line + len;
         const char *p = scan_skip_spaces(line, end);
-        switch (classify(p, end, &in_metadata)) {
+        amdgcn_line kind = classify(p, end, &in_metadata);
+        read_set_kind(info, l, line_kind(kind), kind == AMDGCN_LOC || kind == AMDGCN_FILE);
+        switch (kind) {
         case AMDGCN_LOC:
             cur = read_ptx_loc_read(locs, l, p + 5, end);
             if (cur != TK_NO_STACK) {

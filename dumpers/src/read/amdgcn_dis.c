@@ -73,6 +73,25 @@ static dis_line classify(const char *line, const char *end,
     return DIS_INSTRUCTION;
 }
 
+/* The public line kind of a classified line (tk_stage.h): only
+ * instructions are counted; a location comment states a location. */
+static tk_line_kind line_kind(dis_line kind)
+{
+    switch (kind) {
+    case DIS_INSTRUCTION:
+        return TK_LINE_INSTRUCTION;
+    case DIS_LOCATION:
+    case DIS_FUNCTION:
+    case DIS_COMMENT:
+        return TK_LINE_COMMENT;
+    case DIS_HEADER:
+        return TK_LINE_LABEL;
+    case DIS_BLANK:
+        break;
+    }
+    return TK_LINE_OTHER;
+}
+
 int read_amdgcn_is_disassembly(const text_buf *text)
 {
     for (uint32_t l = 1; l <= text->n_lines && l <= 8; l++) {
@@ -89,14 +108,16 @@ void read_amdgcn_dis_locs(const text_buf *text, tk_loctab *tab,
                           read_linemap_builder *out, read_info *info,
                           tk_diags *diags)
 {
-    (void)info; /* innermost frames only: no inline frames to report */
+    /* Innermost frames only: no inline frames to report, only kinds. */
     tk_stack_id cur = TK_NO_STACK;
     for (uint32_t l = 1; l <= text->n_lines; l++) {
         size_t len;
         const char *line = text_line(text, l, &len);
         const char *end = line + len;
         const char *path_end = NULL, *num = NULL;
-        switch (classify(line, end, &path_end, &num)) {
+        dis_line kind = classify(line, end, &path_end, &num);
+        read_set_kind(info, l, line_kind(kind), kind == DIS_LOCATION);
+        switch (kind) {
         case DIS_LOCATION: {
             const char *path = scan_skip_spaces(scan_find(line, end, ';') + 1,
                                                 path_end);

@@ -14,6 +14,11 @@
  * module as it was at that moment, which no printed module need match, so
  * their lines are left without location: a wrong binding is worse than none.
  * One note per text says how many lines that concerned.
+ *
+ * Line kinds (tk_stage.h): indented lines of a function are instructions,
+ * except "#dbg_" records and llvm.dbg calls (directives); "define",
+ * "declare", globals and "target" lines are directives, "!N = ..." and
+ * "attributes" metadata, block labels labels.
  */
 #include <string.h>
 
@@ -92,6 +97,65 @@ static const char *find_location_ref(const char *p, const char *end)
     return NULL;
 }
 
+static int is_label_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
+           c == '_' || c == '$' || c == '.' || c == '-';
+}
+
+/* The kind of line [P, END) (tk_stage.h). */
+static tk_line_kind line_kind(const char *p, const char *end)
+{
+    const char *s = scan_skip_spaces(p, end);
+    if (s >= end)
+        return TK_LINE_OTHER;
+    switch (*s) {
+    case '!':
+        return TK_LINE_METADATA;
+    case ';':
+        return TK_LINE_COMMENT;
+    case '*':
+        return scan_starts(s, end, "*** IR Dump") ? TK_LINE_COMMENT
+                                                  : TK_LINE_INSTRUCTION;
+    case '#':
+        /* "#dbg_value(...)": a debug record, not code; "# ..." a comment
+         * of a machine code dump. */
+        return scan_starts(s, end, "#dbg_") ? TK_LINE_DIRECTIVE : TK_LINE_COMMENT;
+    case '}':
+    case '{':
+        return TK_LINE_OTHER;
+    default:
+        break;
+    }
+    if (s == p) {
+        /* At the start of the line: what is not inside a function. */
+        if (scan_starts(s, end, "attributes #"))
+            return TK_LINE_METADATA;
+        if (scan_starts(s, end, "define ") || scan_starts(s, end, "declare ") ||
+            scan_starts(s, end, "target ") || scan_starts(s, end, "source_filename") ||
+            scan_starts(s, end, "module asm") || *s == '@' || *s == '%' || *s == '$')
+            return TK_LINE_DIRECTIVE;
+    }
+    /* A block label ("5:", ".lr.ph:  ; preds = %4", "bb.0.entry:"). */
+    const char *q = s;
+    if (*q == '"') {
+        const char *c = scan_find(q + 1, end, '"');
+        q = c ? c + 1 : end;
+    } else {
+        while (q < end && is_label_char(*q))
+            q++;
+    }
+    if (q > s && q < end && *q == ':' &&
+        (q + 1 == end || q[1] == ' ' || q[1] == '\t' || q[1] == ';'))
+        return TK_LINE_LABEL;
+    if (s == p)
+        return TK_LINE_OTHER; /* some other top-level line */
+    if (scan_starts(s, end, "call void @llvm.dbg.") ||
+        scan_starts(s, end, "tail call void @llvm.dbg."))
+        return TK_LINE_DIRECTIVE; /* a debug intrinsic, not code */
+    return TK_LINE_INSTRUCTION;
+}
+
 static void bind_line(llvm_reader *r, uint32_t line, const char *ref,
                       const char *end)
 {
@@ -157,9 +221,10 @@ void read_llvm_locs(const text_buf *text, tk_loctab *tab,
     for (uint32_t l = 1; l <= text->n_lines; l++) {
         size_t len;
         const char *p = text_line(text, l, &len);
+        const char *end = p + len;
+        read_set_kind(info, l, line_kind(p, end), 0);
         if (len < 2)
             continue;
-        const char *end = p + len;
         if (*p == '!') {
             if (is_digit(p[1]))
                 read_llvm_meta_add_def(r.meta, l, p, end);

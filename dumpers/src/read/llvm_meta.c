@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "read/frames.h"
 #include "util/scan.h"
 
 #define NONE UINT32_MAX
@@ -34,7 +35,16 @@ typedef struct {
     uint32_t scope, inlined, file; /* node numbers, NONE when absent */
     tk_stack_id stack;
     tk_file_id file_id;  /* NONE when it has none */
+    /* As a frame of inlinedAt chains (md_chain()): its own frame's file, the
+     * number of frames from it to the chain's outer end (itself included),
+     * and the stack of the outermost of those, at most READ_FRAMES_OUTER. */
+    uint8_t chain_state;
+    tk_file_id frame_file;
+    uint64_t depth;
+    tk_stack_id outer;
 } md_node;
+
+enum { CHAIN_UNKNOWN, CHAIN_OK, CHAIN_END, CHAIN_BAD };
 
 struct read_llvm_meta {
     const text_buf *text;
@@ -53,7 +63,8 @@ struct read_llvm_meta {
 
     uint32_t stamp, scope_stamp;
     GString *scratch;
-    tk_frame frames[READ_LLVM_MAX_INLINE_DEPTH];
+    GPtrArray *path; /* md_chain()'s walk */
+    read_frames acc;
 };
 
 read_llvm_meta *read_llvm_meta_new(const text_buf *text, tk_loctab *tab,
@@ -65,6 +76,7 @@ read_llvm_meta *read_llvm_meta_new(const text_buf *text, tk_loctab *tab,
     m->diags = diags;
     m->missing = g_hash_table_new(g_direct_hash, g_direct_equal);
     m->scratch = g_string_new(NULL);
+    m->path = g_ptr_array_new();
     return m;
 }
 
@@ -78,6 +90,7 @@ void read_llvm_meta_free(read_llvm_meta *m)
         g_hash_table_destroy(m->sparse);
     g_hash_table_destroy(m->missing);
     g_string_free(m->scratch, TRUE);
+    g_ptr_array_free(m->path, TRUE);
     g_free(m);
 }
 
@@ -531,70 +544,126 @@ static tk_file_id md_scope_file(read_llvm_meta *m, uint32_t num, md_node *user)
     return id;
 }
 
-/* Frames of location node N and of its inlinedAt chain, innermost first. */
-static tk_stack_id md_location_stack(read_llvm_meta *m, md_node *n)
+/* Walks the inlinedAt chain from location node N once, giving every node on
+ * it its chain facts (md_node: frame_file, depth, outer), so that no node is
+ * walked twice whatever the number of instructions using the chain: a
+ * million-long chain costs a million steps, not a million per instruction.
+ * Problems are reported against N's line; the nodes after them are marked
+ * CHAIN_BAD and the locations using them dropped. */
+static void md_chain(read_llvm_meta *m, md_node *n)
 {
     char nb[MD_NAME_MAX];
-    size_t nf = 0;
     uint32_t stamp = ++m->stamp;
+    GPtrArray *path = m->path;
+    g_ptr_array_set_size(path, 0);
     md_node *cur = n;
+    uint8_t end_state = CHAIN_END; /* what the walk ended on */
+    md_node *base = NULL;          /* a node walked before, or NULL */
     for (;;) {
+        if (cur->chain_state != CHAIN_UNKNOWN) {
+            base = cur;
+            end_state = cur->chain_state == CHAIN_BAD ? CHAIN_BAD : CHAIN_OK;
+            break;
+        }
         if (cur->visit == stamp) {
             WARN(m, n->line_no, "%s: inlinedAt chain loops back to !%u; "
                  "location dropped", md_name(n, nb), cur->num);
-            return TK_NO_STACK;
-        }
-        cur->visit = stamp;
-        if (cur != n && cur->stack_done) {
-            /* Reuse a chain already walked for another instruction. */
-            if (cur->stack == TK_NO_STACK)
-                return TK_NO_STACK; /* reported at its own line */
-            size_t k;
-            const tk_frame *fr = tk_loctab_stack_frames(m->tab, cur->stack, &k);
-            if (k > READ_LLVM_MAX_INLINE_DEPTH - nf) {
-                k = READ_LLVM_MAX_INLINE_DEPTH - nf;
-                WARN(m, n->line_no, "%s: inline stack deeper than %d frames; "
-                     "outer frames dropped", md_name(n, nb), READ_LLVM_MAX_INLINE_DEPTH);
-            }
-            memcpy(m->frames + nf, fr, k * sizeof *fr);
-            nf += k;
+            end_state = CHAIN_BAD;
             break;
         }
+        cur->visit = stamp;
         md_parse(m, cur);
-        if (cur->kind == K_BAD)
-            return TK_NO_STACK;
+        if (cur->kind == K_BAD) {
+            end_state = CHAIN_BAD;
+            break;
+        }
         if (cur->kind != K_LOCATION) {
             WARN(m, n->line_no, "%s: inlinedAt !%u is not a DILocation; "
                  "location dropped", md_name(n, nb), cur->num);
-            return TK_NO_STACK;
+            end_state = CHAIN_BAD;
+            break;
         }
         if (cur->line == 0) {
-            /* Line 0 is LLVM's "no source line": nothing to show for the
-             * instruction itself; as a caller it ends the stack. */
-            if (cur == n)
-                return TK_NO_STACK;
+            /* Line 0 is LLVM's "no source line": as a caller it ends the
+             * stack (the instruction's own line 0 is seen by the caller). */
+            cur->chain_state = CHAIN_END;
+            base = cur;
             break;
         }
-        tk_file_id file = md_scope_file(m, cur->scope, n);
-        if (file == NONE)
-            return TK_NO_STACK;
-        if (nf == READ_LLVM_MAX_INLINE_DEPTH) {
-            WARN(m, n->line_no, "%s: inline stack deeper than %d frames; "
-                 "outer frames dropped", md_name(n, nb), READ_LLVM_MAX_INLINE_DEPTH);
+        cur->frame_file = md_scope_file(m, cur->scope, n);
+        if (cur->frame_file == NONE) {
+            end_state = CHAIN_BAD;
             break;
         }
-        m->frames[nf++] = (tk_frame){file, cur->line, cur->col};
+        g_ptr_array_add(path, cur);
         if (cur->inlined == NONE)
             break;
         md_node *next = md_lookup(m, cur->inlined);
         if (!next) {
             WARN(m, n->line_no, "%s: inlinedAt !%u is not defined in this "
                  "module; location dropped", md_name(n, nb), cur->inlined);
-            return TK_NO_STACK;
+            end_state = CHAIN_BAD;
+            break;
         }
         cur = next;
     }
-    return tk_loctab_stack(m->tab, m->frames, nf);
+    /* From the outer end inward: each node's facts from its caller's. */
+    uint64_t depth = base && base->chain_state == CHAIN_OK ? base->depth : 0;
+    tk_stack_id outer = base && base->chain_state == CHAIN_OK ? base->outer
+                                                              : TK_NO_STACK;
+    for (guint i = path->len; i-- > 0;) {
+        md_node *y = path->pdata[i];
+        if (end_state == CHAIN_BAD) {
+            y->chain_state = CHAIN_BAD;
+            continue;
+        }
+        y->chain_state = CHAIN_OK;
+        y->depth = ++depth;
+        if (depth <= READ_FRAMES_OUTER) {
+            tk_frame fr[READ_FRAMES_OUTER];
+            size_t k = 0;
+            if (outer != TK_NO_STACK) {
+                const tk_frame *of = tk_loctab_stack_frames(m->tab, outer, &k);
+                memcpy(fr + 1, of, k * sizeof *of);
+            }
+            fr[0] = (tk_frame){y->frame_file, y->line, y->col};
+            outer = tk_loctab_stack(m->tab, fr, k + 1);
+        }
+        y->outer = outer;
+    }
+}
+
+/* Frames of location node N and of its inlinedAt chain, innermost first,
+ * cut by read/frames.h's rule when the chain is deeper than it keeps. */
+static tk_stack_id md_location_stack(read_llvm_meta *m, md_node *n)
+{
+    md_parse(m, n);
+    if (n->kind == K_BAD)
+        return TK_NO_STACK;
+    if (n->line == 0)
+        return TK_NO_STACK; /* "no source line": nothing to show */
+    md_chain(m, n);
+    if (n->chain_state != CHAIN_OK)
+        return TK_NO_STACK;
+    read_frames *acc = &m->acc;
+    read_frames_reset(acc);
+    /* Inner frames by walking (at most READ_FRAMES_INNER steps when the
+     * chain is too deep), then the stored outer ones. */
+    uint64_t walk = n->depth <= READ_MAX_FRAMES ? n->depth : READ_FRAMES_INNER;
+    md_node *cur = n;
+    for (uint64_t i = 0; i < walk; i++) {
+        read_frames_push(acc, (tk_frame){cur->frame_file, cur->line, cur->col});
+        if (i + 1 < walk)
+            cur = md_lookup(m, cur->inlined);
+    }
+    if (n->depth > READ_MAX_FRAMES) {
+        size_t k;
+        const tk_frame *of = tk_loctab_stack_frames(m->tab, n->outer, &k);
+        read_frames_skip(acc, n->depth - walk - k);
+        read_frames_push_n(acc, of, k);
+        read_frames_warn(acc, m->diags, m->text->name, n->line_no);
+    }
+    return read_frames_intern(acc, m->tab);
 }
 
 static tk_stack_id md_node_stack(read_llvm_meta *m, md_node *n)

@@ -6,8 +6,9 @@
  * asks for the stack of each "!dbg !N" (read_llvm_meta_stack).  A node's text is
  * parsed the first time it is needed and the result kept: each node is parsed
  * once per module however often it is referenced, a malformed node is reported
- * once, at its own line, and inlinedAt and scope chains are walked with a
- * bound and a cycle check, so no input costs more than linear time.
+ * once, at its own line, inlinedAt chains are walked once per node (deep
+ * ones cut by read/frames.h's rule) and scope chains with a bound, both with
+ * a cycle check, so no input costs more than linear time.
  *
  * The node text is not copied: TEXT must outlive the tables.
  */
@@ -20,11 +21,6 @@
 #include "util/text.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_loctab.h"
-
-/* Inline stacks deeper than this keep their innermost frames and lose the
- * outer ones (with a warning).  Real Triton kernels nest a handful deep; the
- * bound keeps a hostile chain from costing depth x nodes frames. */
-#define READ_LLVM_MAX_INLINE_DEPTH 64
 
 typedef struct read_llvm_meta read_llvm_meta;
 

@@ -11,6 +11,11 @@
  * looks at the line that opens it.  So open lines (ending in `{`) are kept on
  * a stack, and a line starting with `}` gives its stacks to the line it
  * closes as well.  `} else {` closes and reopens the same op.
+ *
+ * Line kinds (tk_stage.h): ops are instructions, `module` and function
+ * headers directives, `#loc` definitions directives that state locations,
+ * other `#name = ...` aliases metadata, `^bb` headers labels, and the `}`
+ * that closes a region "other" (its op is counted where it opens).
  */
 #include <glib.h>
 #include <string.h>
@@ -163,6 +168,43 @@ static void scan_line(read_mlir_loc *m, const char *s, const char *e,
     }
 }
 
+/* Whether the word [P, Q) names a function or module op: "tt.func",
+ * "llvm.func", "func.func", "gpu.module", "llvm.mlir.global". */
+static int is_header_op(const char *p, const char *q)
+{
+    size_t n = (size_t)(q - p);
+    return (n >= 5 && memcmp(q - 5, ".func", 5) == 0) ||
+           (n >= 7 && memcmp(q - 7, ".module", 7) == 0) ||
+           (n == 6 && memcmp(p, "module", 6) == 0) ||
+           (n == 16 && memcmp(p, "llvm.mlir.global", 16) == 0);
+}
+
+/* The tk_line_kind of line S..E, which classify() called LINE_IR. */
+static tk_line_kind ir_line_kind(const char *s, const char *e)
+{
+    const char *p = skip_ws(s, e);
+    if (p >= e)
+        return TK_LINE_OTHER;
+    switch (*p) {
+    case '}':
+        return TK_LINE_OTHER; /* the end of a region (its op opened it) */
+    case '^':
+        return TK_LINE_LABEL; /* a block header */
+    case '#':
+        return TK_LINE_METADATA; /* an attribute alias: #blocked = ... */
+    case '{':
+        return scan_starts(p, e, "{-#") ? TK_LINE_METADATA : TK_LINE_OTHER;
+    default:
+        break;
+    }
+    if (scan_starts(p, e, "#-}"))
+        return TK_LINE_METADATA;
+    const char *q = p;
+    while (q < e && (is_alias_char((unsigned char)*q)))
+        q++;
+    return is_header_op(p, q) ? TK_LINE_DIRECTIVE : TK_LINE_INSTRUCTION;
+}
+
 typedef struct {
     uint32_t *v;
     size_t n, cap;
@@ -228,6 +270,11 @@ void read_mlir_locs(const text_buf *text, tk_loctab *tab,
         const char *s = text_line(text, l, &len);
         const char *e = s + len;
         line_kind kind = classify(s, e, &name, &name_len, &body);
+        read_set_kind(info, l,
+                      kind == LINE_ALIAS ? TK_LINE_DIRECTIVE
+                      : kind == LINE_IR  ? ir_line_kind(s, e)
+                                         : TK_LINE_COMMENT,
+                      kind == LINE_ALIAS);
         if (kind == LINE_HEADER) {
             report_unclosed(text, &openers, diags);
             segment++;

@@ -19,16 +19,17 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "read/frames.h"
 #include "util/scan.h"
 
-/* Past this much work (frames written or hashed), caps drop to one stack of
- * a few frames per location: hostile inputs whose locations multiply
+/* Past this much work (frames written or hashed), each location keeps one
+ * stack: hostile inputs whose locations multiply
  * (callsites of fused locations of callsites...) stay linear in time and
- * memory.  Real dumps use under 0.01 frame per byte (the 11 MB pass dump of
+ * memory (stacks are cut at read/frames.h's one depth either way).  Real
+ * dumps use under 0.01 frame per byte (the 11 MB pass dump of
  * compiled_block: 73k frames), so this never bites them. */
 #define WORK_PER_BYTE 1
 #define WORK_BASE (4u << 20)
-#define DEGRADED_FRAMES 16
 
 /* A broken line can hold millions of unreadable locations: past this many
  * warnings on one line, the rest are only counted. */
@@ -104,6 +105,7 @@ struct read_mlir_loc {
     uint32_t warn_line, warn_count, warn_hidden;
     const char *err, *err_at;
     int warned_frames, warned_stacks;
+    read_frames acc; /* combine()'s stack being cut */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -195,19 +197,13 @@ static void charge(read_mlir_loc *m, size_t n)
         m->degraded = 1;
         warn(m, "locations multiply too much to expand in full (nested "
                 "callsite and fused locations); from here on each location "
-                "keeps one stack of at most %d frames",
-             DEGRADED_FRAMES);
+                "keeps one stack");
     }
 }
 
 static size_t max_stacks(const read_mlir_loc *m)
 {
     return m->degraded ? 1 : READ_MLIR_MAX_STACKS;
-}
-
-static size_t max_frames(const read_mlir_loc *m)
-{
-    return m->degraded ? DEGRADED_FRAMES : READ_MLIR_MAX_FRAMES;
 }
 
 const char *read_mlir_string_end(const char *p, const char *e)
@@ -423,23 +419,23 @@ static void combine(read_mlir_loc *m, size_t a0, size_t a1, size_t a2)
                 goto done;
             }
             sref c = m->out.v[i], r = m->out.v[j];
-            size_t len = (size_t)c.len + r.len, cap = max_frames(m);
-            if (len > cap) {
-                if (!m->warned_frames && !m->degraded)
-                    warn(m, "inline stack deeper than %d frames; the "
-                            "outermost frames are dropped",
-                         READ_MLIR_MAX_FRAMES);
+            /* The one rule for deep stacks (read/frames.h): keep the
+             * callee's innermost and the caller's outermost frames. */
+            read_frames_reset(&m->acc);
+            read_frames_push_n(&m->acc, sref_frames(m, c), c.len);
+            read_frames_push_n(&m->acc, sref_frames(m, r), r.len);
+            if (read_frames_dropped(&m->acc) && !m->warned_frames && !m->degraded) {
+                read_frames_warn(&m->acc, m->diags, m->text->name, m->line);
                 m->warned_frames = 1;
-                len = cap;
             }
+            size_t len = read_frames_pushed(&m->acc) < READ_MAX_FRAMES
+                             ? (size_t)read_frames_pushed(&m->acc)
+                             : READ_MAX_FRAMES;
             charge(m, len);
             VEC_GROW(m->frames, len);
             VEC_GROW(m->out, 1);
             /* Pointers only after growing: the arrays may have moved. */
-            tk_frame *dst = m->frames.v + m->frames.n;
-            size_t nc = c.len < len ? c.len : len;
-            memcpy(dst, sref_frames(m, c), nc * sizeof *dst);
-            memcpy(dst + nc, sref_frames(m, r), (len - nc) * sizeof *dst);
+            read_frames_take(&m->acc, m->frames.v + m->frames.n);
             m->out.v[m->out.n++] =
                 (sref){(uint32_t)m->frames.n, (uint32_t)len, 0};
             m->frames.n += len;

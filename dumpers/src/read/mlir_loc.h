@@ -27,7 +27,6 @@
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_loctab.h"
 
-#define READ_MLIR_MAX_FRAMES 256  /* frames per stack; outer ones dropped */
 #define READ_MLIR_MAX_STACKS 16   /* stacks per location (fused, callsite) */
 #define READ_MLIR_MAX_NESTING 256 /* nested locations and alias hops */
 

@@ -8,6 +8,12 @@
  * included.  What does not: blank and comment lines, labels, braces, and
  * directives (.reg, .param, and the .b8 lines of the DWARF sections that
  * follow the functions, which no .loc governs since the body has closed).
+ * A label is an identifier and one colon at the start of a statement; the
+ * "::" of Hopper opcodes ("fence.proxy.async.shared::cta;",
+ * "ld.global.L1::evict_last.L2::cache_hint.v4.b32 ...") never makes one.
+ * Every line gets its kind (tk_stage.h): a statement is one instruction
+ * line however many lines it spans (LLVM prints each on one; the lines
+ * continuing one are "other", and bind like it).
  * Brace depth is counted over whole lines, outside comments and strings, so
  * "{ %r1, %r2 }" operands and the "{ ... }" blocks of inline asm or call
  * sequences do not end the function early.
@@ -75,20 +81,101 @@ static long brace_delta(const char *p, const char *end)
     return d;
 }
 
-static int is_label_char(char c)
+static int is_ident_char(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.' ||
-           c == '%';
+           (c >= '0' && c <= '9') || c == '_' || c == '$';
 }
 
-/* "$L__tmp0:" or "$L__BB0_2:   // %bb.1": a name, then a colon. */
-static int is_label(const char *p, const char *end)
+/* The end of the line's code: before a "//" comment (outside strings) and
+ * trailing blanks. */
+static const char *code_end(const char *p, const char *end)
+{
+    const char *e = end;
+    for (const char *q = p; q < end; q++) {
+        if (*q == '"') {
+            const char *c = scan_find(q + 1, end, '"');
+            if (!c)
+                break;
+            q = c;
+        } else if (*q == '/' && q + 1 < end && q[1] == '/') {
+            e = q;
+            break;
+        }
+    }
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        e--;
+    return e;
+}
+
+/* A label at the start of a statement: a PTX identifier ("$L__BB0_2",
+ * "waitLoop", "%r" is not one: '%' starts only special names), then one
+ * colon.  "fence.proxy.async.shared::cta;" is an instruction: an
+ * identifier holds no '.', and "::" is not a colon.  Sets *AFTER to what
+ * follows the colon. */
+static int is_label(const char *p, const char *end, const char **after)
 {
     const char *q = p;
-    while (q < end && is_label_char(*q))
+    if (q < end && (*q == '_' || *q == '$' || *q == '%'))
         q++;
-    return q > p && q < end && *q == ':';
+    else if (!(q < end && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z'))))
+        return 0;
+    while (q < end && is_ident_char(*q))
+        q++;
+    if (q == p || q >= end || *q != ':' || (q + 1 < end && q[1] == ':'))
+        return 0;
+    *after = q + 1;
+    return 1;
+}
+
+/* Whether [P, E) holds only braces and parentheses (and blanks). */
+static int is_punctuation(const char *p, const char *e)
+{
+    if (p >= e)
+        return 0;
+    for (; p < e; p++)
+        if (*p != '{' && *p != '}' && *p != '(' && *p != ')' && *p != ' ' &&
+            *p != '\t')
+            return 0;
+    return 1;
+}
+
+/* The kind of the line whose text starts at P (blanks skipped).  *OPEN says
+ * whether the statement of the last instruction line is still open (no ';'
+ * yet): a line that continues it is not an instruction of its own, but
+ * binds like one (*CONTINUES). */
+static tk_line_kind line_kind(const char *p, const char *end, int *open,
+                              int *location, int *continues)
+{
+    *location = 0;
+    *continues = 0;
+    if (p >= end)
+        return TK_LINE_OTHER;
+    if (*p == '/' && p + 1 < end && p[1] == '/')
+        return TK_LINE_COMMENT;
+    const char *e = code_end(p, end);
+    if (*p == '.') {
+        *open = 0;
+        *location = is_directive(p, end, ".loc") || is_directive(p, end, ".file");
+        return TK_LINE_DIRECTIVE;
+    }
+    char last = e > p ? e[-1] : ';';
+    if (*open) {
+        *continues = 1;
+        *open = !(last == ';' || last == '{' || last == '}');
+        return TK_LINE_OTHER;
+    }
+    if (is_punctuation(p, e))
+        return TK_LINE_OTHER;
+    const char *after;
+    if (is_label(p, e, &after)) {
+        after = scan_skip_spaces(after, e);
+        if (after >= e)
+            return TK_LINE_LABEL;
+        /* "L: mov.u32 ...": the instruction makes the line */
+    }
+    *open = !(last == ';' || last == '{' || last == '}');
+    return TK_LINE_INSTRUCTION;
 }
 
 void read_ptx_locs(const text_buf *text, tk_loctab *tab,
@@ -101,12 +188,16 @@ void read_ptx_locs(const text_buf *text, tk_loctab *tab,
                                                         diags);
     tk_stack_id cur = TK_NO_STACK;
     long depth = 0;
+    int open = 0;
     for (uint32_t l = 1; l <= text->n_lines; l++) {
         size_t len;
         const char *line = text_line(text, l, &len);
         const char *end = line + len;
         const char *p = scan_skip_spaces(line, end);
-        if (p >= end || (*p == '/' && p + 1 < end && p[1] == '/'))
+        int location, continues;
+        tk_line_kind kind = line_kind(p, end, &open, &location, &continues);
+        read_set_kind(info, l, kind, location);
+        if (kind == TK_LINE_COMMENT || p >= end)
             continue;
         if (*p == '.' && is_directive(p, end, ".loc")) {
             cur = read_ptx_loc_read(locs, l, p + 5, end);
@@ -134,9 +225,8 @@ void read_ptx_locs(const text_buf *text, tk_loctab *tab,
                 cur = TK_NO_STACK; /* .entry/.func header, .section, ... */
             continue;
         }
-        if (*p == '{' || *p == '}' || is_label(p, end))
-            continue;
-        if (cur != TK_NO_STACK)
+        /* An instruction, or the rest of one spread over lines. */
+        if ((kind == TK_LINE_INSTRUCTION || continues) && cur != TK_NO_STACK)
             read_linemap_add(out, l, cur);
     }
     read_ptx_loc_reader_free(locs);

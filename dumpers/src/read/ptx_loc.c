@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "read/frames.h"
 #include "util/scan.h"
 
 /* One frame of a comment chain, its file still a name. */
@@ -21,8 +22,8 @@ struct read_ptx_loc_reader {
     const char *comment;    /* what starts the trailing comment: "//", ";" */
     size_t comment_len;
     GHashTable *undeclared; /* file indices + 1 already reported */
-    chain_frame chain[READ_PTX_MAX_INLINE_DEPTH];
-    tk_frame frames[READ_PTX_MAX_INLINE_DEPTH];
+    chain_frame chain[2]; /* the comment's first two frames */
+    read_frames acc;
 };
 
 #define WARN(r, line, ...)                                                    \
@@ -149,14 +150,18 @@ static int parse_frame(const char *p, const char *e, chain_frame *f)
     return 0;
 }
 
-/* Parses the comment text "F @[ F @[ F ] ]" in [P, END) into R->chain.
- * Returns the number of frames read (at most READ_PTX_MAX_INLINE_DEPTH; *DEEP
- * says there were more), 0 when it is not such a chain, -2 on overflow. */
-static int parse_chain(read_ptx_loc_reader *r, const char *p, const char *end,
-                       int *deep)
+/* Walks the comment text "F @[ F @[ F ] ]" in [P, END), frame by frame,
+ * innermost first: frames 0 and 1 go to R->chain, and with PUSH every
+ * frame from the second on is resolved and pushed to R->acc (up to a caller
+ * without a line, which ends what can be shown).  Returns the number of
+ * frames, 0 when it is not such a chain, -2 on overflow.  The walk is
+ * linear and keeps nothing else, so the chain's depth costs no memory: the
+ * stack is cut by read_frames' rule. */
+static long walk_chain(read_ptx_loc_reader *r, const char *p, const char *end,
+                       int push)
 {
     size_t n = 0, open = 0;
-    *deep = 0;
+    int ended = 0;
     const char *q;
     for (;;) {
         p = scan_skip_spaces(p, end);
@@ -171,10 +176,18 @@ static int parse_chain(read_ptx_loc_reader *r, const char *p, const char *end,
         int st = parse_frame(p, q, &f);
         if (st != 0)
             return st == -2 ? -2 : 0;
-        if (n < READ_PTX_MAX_INLINE_DEPTH)
+        if (n < 2)
             r->chain[n] = f;
-        else
-            *deep = 1;
+        if (push && n >= 1 && !ended) {
+            if (f.line == 0) {
+                ended = 1; /* a caller without a line ends what can be shown */
+            } else {
+                tk_file_id id = read_ptx_files_by_name(r->files, f.name, f.len);
+                if (id == READ_PTX_NO_FILE) /* unknown or ambiguous: as written */
+                    id = tk_loctab_file(r->tab, f.name, f.len);
+                read_frames_push(&r->acc, (tk_frame){id, f.line, f.col});
+            }
+        }
         n++;
         if (q < end && *q == '@') {
             open++;
@@ -191,7 +204,7 @@ static int parse_chain(read_ptx_loc_reader *r, const char *p, const char *end,
     }
     if (scan_skip_spaces(p, end) != end)
         return 0;
-    return n < READ_PTX_MAX_INLINE_DEPTH ? (int)n : READ_PTX_MAX_INLINE_DEPTH;
+    return (long)n;
 }
 
 static int same_place(const read_ptx_loc_reader *r, tk_file_id file,
@@ -260,16 +273,16 @@ tk_stack_id read_ptx_loc_read(read_ptx_loc_reader *r, uint32_t line,
     tk_file_id file = file_of_index(r, line, loc[0]);
     if (file == READ_PTX_NO_FILE)
         return TK_NO_STACK;
-    r->frames[0] = (tk_frame){file, loc[1], loc[2]};
-    size_t n = 1;
+    read_frames_reset(&r->acc);
+    read_frames_push(&r->acc, (tk_frame){file, loc[1], loc[2]});
 
     tk_file_id ia_file = READ_PTX_NO_FILE;
     if (have_ia && ia[1] != 0)
         ia_file = file_of_index(r, line, ia[0]);
 
-    int chain_n = 0, deep = 0;
+    long chain_n = 0;
     if (comment) {
-        chain_n = parse_chain(r, comment, end, &deep);
+        chain_n = walk_chain(r, comment, end, 0);
         if (chain_n == -2) {
             WARN(r, line, ".loc comment: a number does not fit in 32 bits; "
                           "its inline chain is ignored");
@@ -296,20 +309,10 @@ tk_stack_id read_ptx_loc_read(read_ptx_loc_reader *r, uint32_t line,
     if (chain_n >= 2) {
         /* The comment has the whole chain; inlined_at, when given, agreed
          * with its first caller. */
-        if (deep)
-            WARN(r, line, "inline stack deeper than %d frames; outer frames "
-                 "dropped", READ_PTX_MAX_INLINE_DEPTH);
-        for (int i = 1; i < chain_n; i++) {
-            const chain_frame *c = &r->chain[i];
-            if (c->line == 0)
-                break; /* a caller without a line ends what can be shown */
-            tk_file_id id = read_ptx_files_by_name(r->files, c->name, c->len);
-            if (id == READ_PTX_NO_FILE) /* unknown or ambiguous: as written */
-                id = tk_loctab_file(r->tab, c->name, c->len);
-            r->frames[n++] = (tk_frame){id, c->line, c->col};
-        }
+        walk_chain(r, comment, end, 1);
+        read_frames_warn(&r->acc, r->diags, r->name, line);
     } else if (ia_file != READ_PTX_NO_FILE) {
-        r->frames[n++] = (tk_frame){ia_file, ia[1], ia[2]};
+        read_frames_push(&r->acc, (tk_frame){ia_file, ia[1], ia[2]});
     }
-    return tk_loctab_stack(r->tab, r->frames, n);
+    return read_frames_intern(&r->acc, r->tab);
 }

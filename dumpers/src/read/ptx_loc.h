@@ -5,7 +5,8 @@
  * places: the newer "inlined_at F L C" option (one caller, by file index) and
  * the comment LLVM's printer appends, "// a.py:3:7 @[ b.py:9:2 @[ k.py:16:15 ] ]"
  * in PTX, "; a.py:3:7 @[ ... ]" in AMDGCN, which has the whole chain but
- * names files by the DIFile's file name only.
+ * names files by the DIFile's file name only.  Deep chains are cut by
+ * read/frames.h's rule.
  * The comment's names are matched to the .file table; a name that several
  * files share is kept as written rather than guessed.
  */
@@ -17,9 +18,6 @@
 #include "read/ptx_files.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_loctab.h"
-
-/* Inline stacks deeper than this keep their innermost frames (warning). */
-#define READ_PTX_MAX_INLINE_DEPTH 64
 
 typedef struct read_ptx_loc_reader read_ptx_loc_reader;
 

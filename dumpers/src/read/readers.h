@@ -18,11 +18,27 @@
 #include "util/text.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_loctab.h"
+#include "tkdump/tk_stage.h"
 
 /* What a reader found out about the text beyond its line stacks. */
 typedef struct {
     int has_inline_frames; /* the format recorded at least one inlined frame */
+    /* Per line (index 1 .. n_lines), its tk_line_kind, or-ed with
+     * READ_KIND_LOCATION for a line that only states a location.  Allocated
+     * by the caller, all TK_LINE_OTHER; the reader sets what it classifies. */
+    uint8_t *kinds;
 } read_info;
+
+#define READ_KIND_LOCATION 0x80
+#define READ_KIND_MASK 0x7f
+
+/* Records the kind of line LINE (KINDS may be NULL: nobody asked). */
+static inline void read_set_kind(read_info *info, uint32_t line,
+                                 tk_line_kind kind, int location)
+{
+    if (info && info->kinds)
+        info->kinds[line] = (uint8_t)(kind | (location ? READ_KIND_LOCATION : 0));
+}
 
 /* TTIR, TTGIR and any MLIR with loc(...) debug info (mlir.c). */
 void read_mlir_locs(const text_buf *text, tk_loctab *tab,

@@ -28,12 +28,16 @@
 // skipped.  SASS has no columns: every frame has column 0.
 //
 // Every line of a block, and every instruction line under it, gets the
-// block's stack.  Labels, directives and blank lines get none.  A function or
+// block's stack.  Labels, directives and blank lines get none.  Line kinds
+// (tk_stage.h): "/*ADDR*/ OPCODE" lines are instructions, "//##" comments
+// comments that state locations, "NAME:" labels, ".section" and the like
+// directives.  A function or
 // section boundary ends the location: the "//-----" banner, a ".section"
 // directive, a ".text.NAME:" label.
 #include <glib.h>
 #include <string.h>
 
+#include "read/frames.h"
 #include "read/readers.h"
 #include "util/scan.h"
 
@@ -43,7 +47,7 @@ typedef struct {
     read_linemap_builder *out;
     read_info *info;
     tk_diags *diags;
-    GArray *block;       /* tk_frame: the open block's stack so far */
+    read_frames block;   /* the open block's stack so far (cut when deep) */
     GArray *block_lines; /* uint32_t: the comment lines of the open block */
     GArray *chain;       /* tk_frame: the frames of the comment being read */
     GString *unescaped;  /* scratch for file names with backslashes */
@@ -67,14 +71,15 @@ static int frame_eq(tk_frame a, tk_frame b)
  * makes it the current location. */
 static void close_block(sass_reader *r)
 {
-    if (r->block->len > 0) {
-        r->cur = tk_loctab_stack(r->tab, (const tk_frame *)r->block->data,
-                                 r->block->len);
+    if (read_frames_pushed(&r->block) > 0) {
+        read_frames_warn(&r->block, r->diags, r->text->name,
+                         g_array_index(r->block_lines, uint32_t, 0));
+        r->cur = read_frames_intern(&r->block, r->tab);
         for (guint i = 0; i < r->block_lines->len; i++)
             read_linemap_add(r->out, g_array_index(r->block_lines, uint32_t, i),
                              r->cur);
     }
-    g_array_set_size(r->block, 0);
+    read_frames_reset(&r->block);
     g_array_set_size(r->block_lines, 0);
     r->pending = 0;
 }
@@ -216,12 +221,12 @@ static void on_comment(sass_reader *r, uint32_t lineno, const char *p,
     }
     const tk_frame *c = (const tk_frame *)r->chain->data;
     guint n = r->chain->len;
-    if (r->block->len > 0 && r->pending &&
-        frame_eq(g_array_index(r->block, tk_frame, r->block->len - 1), c[0])) {
-        g_array_append_vals(r->block, c + 1, n - 1);
+    if (read_frames_pushed(&r->block) > 0 && r->pending &&
+        frame_eq(read_frames_last(&r->block), c[0])) {
+        read_frames_push_n(&r->block, c + 1, n - 1);
     } else {
         close_block(r);
-        g_array_append_vals(r->block, c, n);
+        read_frames_push_n(&r->block, c, n);
     }
     r->pending = n > 1;
     if (n > 1)
@@ -256,6 +261,25 @@ static int is_boundary(const char *line, const char *p, const char *end)
     return 0;
 }
 
+/* The kind of a line other than a "//##" comment (tk_stage.h). */
+static tk_line_kind line_kind(const char *p, const char *end)
+{
+    if (p >= end)
+        return TK_LINE_OTHER;
+    if (is_instruction(p, end))
+        return TK_LINE_INSTRUCTION;
+    if (scan_starts(p, end, "//") || scan_starts(p, end, "/*"))
+        return TK_LINE_COMMENT; /* banners, an encoding's comment */
+    const char *e = end;
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    if (e[-1] == ':')
+        return TK_LINE_LABEL; /* "attn_fwd:", ".text.attn_fwd:", ".L_x_3:" */
+    if (*p == '.')
+        return TK_LINE_DIRECTIVE;
+    return TK_LINE_OTHER;
+}
+
 void read_sass_locs(const text_buf *text, tk_loctab *tab,
                     read_linemap_builder *out, read_info *info,
                     tk_diags *diags)
@@ -266,7 +290,6 @@ void read_sass_locs(const text_buf *text, tk_loctab *tab,
         .out = out,
         .info = info,
         .diags = diags,
-        .block = g_array_new(FALSE, FALSE, sizeof(tk_frame)),
         .block_lines = g_array_new(FALSE, FALSE, sizeof(uint32_t)),
         .chain = g_array_new(FALSE, FALSE, sizeof(tk_frame)),
         .unescaped = g_string_new(NULL),
@@ -278,17 +301,18 @@ void read_sass_locs(const text_buf *text, tk_loctab *tab,
         const char *end = line + len;
         const char *p = scan_skip_spaces(line, end);
         if (scan_starts(p, end, "//##")) {
+            read_set_kind(info, l, TK_LINE_COMMENT, 1);
             on_comment(&r, l, p + 4, end);
             continue;
         }
         close_block(&r);
+        read_set_kind(info, l, line_kind(p, end), 0);
         if (is_instruction(p, end))
             read_linemap_add(out, l, r.cur);
         else if (is_boundary(line, p, end))
             r.cur = TK_NO_STACK;
     }
     close_block(&r);
-    g_array_free(r.block, TRUE);
     g_array_free(r.block_lines, TRUE);
     g_array_free(r.chain, TRUE);
     g_string_free(r.unescaped, TRUE);

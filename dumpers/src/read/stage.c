@@ -14,6 +14,8 @@ struct tk_stage {
     text_buf text;
     read_linemap map;
     int has_inline_frames;
+    uint8_t *kinds;          /* per line (1-based): readers.h's kind byte */
+    uint32_t n_instructions;
 };
 
 static const char *const kind_names[TK_STAGE_COUNT] = {
@@ -130,6 +132,9 @@ static tk_stage *stage_from_text(tk_stage_kind kind, text_buf *text,
     read_linemap_builder b;
     read_linemap_builder_init(&b);
     read_info info = {0};
+    /* TK_LINE_OTHER is not 0: fill explicitly. */
+    info.kinds = g_malloc((size_t)s->text.n_lines + 1);
+    memset(info.kinds, TK_LINE_OTHER, (size_t)s->text.n_lines + 1);
     switch (kind) {
     case TK_STAGE_TTIR:
     case TK_STAGE_TTGIR:
@@ -152,6 +157,9 @@ static tk_stage *stage_from_text(tk_stage_kind kind, text_buf *text,
     }
     read_linemap_finish(&b, s->text.n_lines, &s->map);
     s->has_inline_frames = info.has_inline_frames;
+    s->kinds = info.kinds;
+    for (uint32_t l = 1; l <= s->text.n_lines; l++)
+        s->n_instructions += (s->kinds[l] & READ_KIND_MASK) == TK_LINE_INSTRUCTION;
     return s;
 }
 
@@ -180,6 +188,7 @@ void tk_stage_free(tk_stage *s)
         return;
     text_clear(&s->text);
     read_linemap_clear(&s->map);
+    g_free(s->kinds);
     g_free(s);
 }
 
@@ -226,4 +235,40 @@ uint32_t tk_stage_located_line_count(const tk_stage *s)
 int tk_stage_has_inline_frames(const tk_stage *s)
 {
     return s->has_inline_frames;
+}
+
+static const char *const line_kind_names[] = {"instruction", "directive", "comment",
+                                              "label", "metadata", "other"};
+
+const char *tk_line_kind_name(tk_line_kind kind)
+{
+    return kind < TK_LINE_KIND_COUNT ? line_kind_names[kind] : "other";
+}
+
+tk_line_kind tk_stage_line_kind(const tk_stage *s, uint32_t line)
+{
+    if (line == 0 || line > s->text.n_lines)
+        return TK_LINE_OTHER;
+    return (tk_line_kind)(s->kinds[line] & READ_KIND_MASK);
+}
+
+int tk_stage_line_is_location(const tk_stage *s, uint32_t line)
+{
+    if (line == 0 || line > s->text.n_lines)
+        return 0;
+    return (s->kinds[line] & READ_KIND_LOCATION) != 0;
+}
+
+uint32_t tk_stage_instruction_count(const tk_stage *s)
+{
+    return s->n_instructions;
+}
+
+size_t tk_stage_count_instructions(const tk_stage *s, const uint32_t *lines,
+                                   size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += tk_stage_line_kind(s, lines[i]) == TK_LINE_INSTRUCTION;
+    return c;
 }
