@@ -1,4 +1,5 @@
-/* sass_per_line.c - how many SASS lines each source line of a kernel became.
+/* sass_per_line.c - how many SASS instructions each source line of a kernel
+ * became.
  *
  * Built against the installed library (package libtkdump-dev):
  *     cc -std=c17 -o sass_per_line sass_per_line.c $(pkg-config --cflags --libs tkdump)
@@ -39,14 +40,16 @@ int main(int argc, char **argv)
     }
 
     /* Every source line the SASS refers to, sorted by file then line:
-     * "exact" counts the SASS lines whose innermost frame is the line,
+     * "exact" counts the instructions whose innermost frame is the line,
      * "called" those with the line anywhere in their inline stack (the
-     * code of the helpers it called, such as tl.sum). */
+     * code of the helpers it called, such as tl.sum).  Directives and
+     * comments that carry a location are not counted. */
     tk_loctab *tab = tk_bundle_loctab(b);
     tk_bind *bind = tk_bind_new(k, tab);
     const tk_source_ref *refs;
     size_t n = tk_bind_source_refs(bind, TK_STAGE_SASS, &refs);
-    printf("%s: SASS lines per source line (exact, called)\n", tk_kernel_name(k));
+    printf("%s: SASS instructions per source line (exact, called)\n",
+           tk_kernel_name(k));
     for (size_t i = 0; i < n; i++) {
         const char *path = tk_loctab_file_path(tab, refs[i].file);
         const char *base = strrchr(path, '/');
