@@ -12,8 +12,8 @@
 
 const char *const tk_report_scripts[] = {
     "tk.js",     "data.js",  "dom.js",   "syntax.js", "codeview.js", "kernel.js",
-    "layouts.js", "info.js", "cost.js", "panes.js", "chain.js",  "passes.js",
-    "app.js",
+    "layouts.js", "info.js", "cost.js", "panes.js", "find.js",  "chain.js",
+    "passes.js",  "links.js", "app.js",
     NULL,
 };
 

@@ -446,6 +446,37 @@ def history_exact_and_nothing():
     assert run('history', AT, '--source', 'autotuned_matmul.py:1', '--kernel', 'nope')[0] == 2
 
 
+@test
+def history_text_columns_and_notes_once():
+    code, out, _ = run('history', VA, '--source', 'vector_add.py:16')
+    assert code == 0
+    rows = out.splitlines()
+    # The columns of `tkview passes`: the effect as "+added -removed".
+    assert rows[1].split() == ['#', 'level', 'effect', 'pass'], rows[1]
+    # ConvertTritonGPUToLLVM (mlir_passes.txt:4756) removes the six TTGIR
+    # lines of the reduce (4785-4790) and adds more than six.
+    row = next(r for r in rows if 'ConvertTritonGPUToLLVM' in r).split()
+    assert row[0] == '62' and row[3] == '-6' and row[2].startswith('+'), row
+    assert int(row[2][1:]) > 6, row
+    # The "no locations" note: once, after the table.
+    notes = [r for r in rows if 'carry no locations' in r]
+    assert len(notes) == 1 and rows[-1] == notes[0], rows[-3:]
+    # Three kernels, each with LLVM loop-only dumps that use metadata they do
+    # not print (stderr.txt:67171 "; *** IR Dump After LICMPass on loop
+    # %<unnamed loop> in function mm_kernel ***", then "!dbg !7" at 67174):
+    # their notes come as one line unless --verbose.
+    code, out, err = run('history', AT, '--source', 'autotuned_matmul.py:15')
+    assert code == 0, err
+    assert len([r for r in out.splitlines() if 'carry no locations' in r]) == 1
+    notes = [r for r in err.splitlines() if 'note:' in r]
+    assert len(notes) == 1 and '--verbose' in notes[0], err
+    n = int(notes[0].split('note: ')[1].split()[0])
+    code, _, err = run('history', AT, '--source', 'autotuned_matmul.py:15', '--verbose')
+    assert code == 0 and len([r for r in err.splitlines() if 'note:' in r]) == n > 1, err
+    code, _, err = run('history', AT, '--source', 'autotuned_matmul.py:15', '--quiet')
+    assert code == 0 and err == '', err
+
+
 def main():
     print('1..%d' % len(results))
     bad = 0

@@ -272,6 +272,11 @@ static void test_remove_tree_depth(void)
     remove_tmp(dir);
 }
 
+/* In a child: a child stuck for any reason (a lock held by another thread
+ * at fork time, a handler that never returns) dies of SIGALRM, which the
+ * parent reports, instead of hanging the test until the suite's timeout. */
+#define CHILD_WATCHDOG_S 60
+
 /* In a child with its own mount namespace (as root, or as root of a new
  * user namespace): a tmpfs and a bind mount of a folder of the same file
  * system inside the tree are left alone, with what is in them. */
@@ -340,8 +345,10 @@ static void test_remove_tree_mounts(void)
     g_free(f);
     pid_t pid = fork();
     g_assert_cmpint(pid, >=, 0);
-    if (pid == 0)
+    if (pid == 0) {
+        alarm(CHILD_WATCHDOG_S);
         _exit(mount_child(dir));
+    }
     int status;
     g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
     g_assert_true(WIFEXITED(status));
@@ -378,19 +385,27 @@ static void child_wait(channel *c)
     (void)!read(c->go[0], &b, 1);
 }
 
-/* Waits for the child's byte (FALSE when it died first). */
+/* Waits for the child's byte (FALSE when it died first: the parent's copy
+ * of the write end is closed first, so a dead child means end of file, not
+ * a read that never returns). */
 static gboolean parent_wait_ready(channel *c)
 {
     char b;
+    if (c->ready[1] >= 0) {
+        close(c->ready[1]);
+        c->ready[1] = -1;
+    }
     return read(c->ready[0], &b, 1) == 1;
 }
 
 static void channel_close(channel *c)
 {
-    close(c->ready[0]);
-    close(c->ready[1]);
-    close(c->go[0]);
-    close(c->go[1]);
+    for (int i = 0; i < 2; i++) {
+        if (c->ready[i] >= 0)
+            close(c->ready[i]);
+        if (c->go[i] >= 0)
+            close(c->go[i]);
+    }
 }
 
 /* The child: stages a folder beside DIR/out with a few files in it, says
@@ -421,8 +436,10 @@ static void test_signal_removes_staging(void)
         channel_open(&c);
         pid_t pid = fork();
         g_assert_cmpint(pid, >=, 0);
-        if (pid == 0)
+        if (pid == 0) {
+            alarm(CHILD_WATCHDOG_S);
             _exit(staging_child(dir, &c, TRUE));
+        }
         g_assert_true(parent_wait_ready(&c));
         char *staged = listing(dir);
         g_assert_true(g_str_has_prefix(staged, ".out.tkview-tmp-"));
@@ -448,8 +465,10 @@ static void test_signal_only_when_asked(void)
     channel c;
     channel_open(&c);
     pid_t pid = fork();
-    if (pid == 0)
+    if (pid == 0) {
+        alarm(CHILD_WATCHDOG_S);
         _exit(staging_child(dir, &c, FALSE));
+    }
     g_assert_true(parent_wait_ready(&c));
     kill(pid, SIGTERM);
     int status;
@@ -465,6 +484,7 @@ static void test_signal_only_when_asked(void)
     channel_open(&c);
     pid = fork();
     if (pid == 0) {
+        alarm(CHILD_WATCHDOG_S);
         signal(SIGTERM, SIG_IGN);
         _exit(staging_child(dir, &c, TRUE));
     }
@@ -537,8 +557,10 @@ static void run_commit_signal(int step, gboolean from_other_thread)
     raise_at = step;
     pid_t pid = fork();
     g_assert_cmpint(pid, >=, 0);
-    if (pid == 0)
+    if (pid == 0) {
+        alarm(CHILD_WATCHDOG_S);
         _exit(commit_child(dir, from_other_thread));
+    }
     int status;
     g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
     if (!WIFSIGNALED(status))
