@@ -64,10 +64,11 @@ check "unpacked tkview links the unpacked libtkdump.so.0" \
 # sample_dumps/vector_add_sum/manifest.json:19: "name" : "add_sum_kernel",
 check "unpacked tkview info sample_dumps/vector_add_sum" \
     sh -c "'$root/usr/bin/tkview' info '$src/sample_dumps/vector_add_sum' | grep -w add_sum_kernel"
-check "man page, completion and AppStream data are in the package" \
+check "man page, completion, AppStream data and GSettings schema are in the package" \
     test -s "$root/usr/share/man/man1/tkview.1.gz" -a \
          -s "$root/usr/share/bash-completion/completions/tkview" -a \
-         -s "$root/usr/share/metainfo/org.tkview.Viewer.metainfo.xml"
+         -s "$root/usr/share/metainfo/org.tkview.Viewer.metainfo.xml" -a \
+         -s "$root/usr/share/glib-2.0/schemas/org.tkview.Viewer.gschema.xml"
 
 # The embedding contract: the example, built with nothing but the unpacked
 # -dev package's headers and tkdump.pc, run on a sample bundle.
