@@ -92,7 +92,8 @@ int passes_ir_like(const char *s, size_t len);
 /* ---- digests ------------------------------------------------------------ */
 
 typedef struct {
-    uint64_t h;
+    uint64_t h[2];  /* two lanes: even and odd words of the stream */
+    uint64_t words; /* words mixed so far: the next one's lane */
     uint64_t total;
     uint64_t tail;
     unsigned n_tail;
