@@ -205,17 +205,22 @@ int tk_cmd_capture(int argc, char **argv)
     g_ptr_array_add(dirs, NULL);
     c.source_dirs = (char **)g_ptr_array_free(dirs, FALSE);
     gboolean progress = !no_progress && isatty(STDERR_FILENO);
+    /* Set before tk_capture_begin(), which checks that -o holds none of
+     * the files the command names. */
+    if (mlir) {
+        c.command = command;
+        command = NULL;
+    } else {
+        c.command = g_strdupv(prog);
+    }
     if (tk_capture_begin(&c) != 0) {
         rc = TK_CAPTURE_EXIT_NONE;
         goto done;
     }
     if (mlir) {
-        c.command = command;
-        command = NULL;
         tk_capture_mlir_opts mo = {mlir, pipeline, arch, progress};
         rc = tk_capture_mlir(&c, &mo);
     } else {
-        c.command = g_strdupv(prog);
         tk_capture_triton_opts to = {prog, kernel, irloc, progress, ncu,
                                      ncu_args};
         rc = tk_capture_triton(&c, &to);

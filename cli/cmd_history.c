@@ -13,7 +13,39 @@ typedef struct {
     char *source;
     char *kernel;
     gboolean exact;
+    gboolean verbose;
 } history_args;
+
+/* Notes from reading the pass dumps (LLVM's function-only dumps whose
+ * metadata is not printed, ...) repeat for every kernel and every run:
+ * they are held and summed up in one line unless --verbose.  Warnings and
+ * errors are always printed as they come. */
+typedef struct {
+    size_t n;
+    char *first; /* "FILE:LINE: MESSAGE" of the first note held */
+} held_notes;
+
+static void print_diags_holding_notes(const tk_diags *diags, const history_args *a,
+                                      held_notes *held)
+{
+    if (a->verbose) {
+        tk_cli_print_diags(diags, a->common.quiet);
+        return;
+    }
+    tk_diags *rest = tk_diags_new();
+    for (size_t i = 0; i < tk_diags_count(diags); i++) {
+        const tk_diag *d = tk_diags_get(diags, i);
+        if (d->severity != TK_DIAG_NOTE) {
+            tk_diags_add(rest, d->severity, d->file, d->line, "%s", d->message);
+            continue;
+        }
+        if (!held->n++)
+            held->first = g_strdup_printf("%s:%llu: %s", d->file,
+                                          (unsigned long long)d->line, d->message);
+    }
+    tk_cli_print_diags(rest, a->common.quiet);
+    tk_diags_free(rest);
+}
 
 /* "FILE:LINE", split at the last colon. */
 static gboolean split_source(const char *spec, char **file, uint32_t *line)
@@ -91,7 +123,7 @@ static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
     tk_cli_printf(": %zu pass%s changed its IR\n", tk_history_count(h),
            tk_history_count(h) == 1 ? "" : "es");
     if (tk_history_count(h))
-        tk_cli_printf("%7s  %-12s  %8s %6s  %s\n", "#", "level", "-removed", "+added", "pass");
+        tk_cli_printf("%7s  %-12s  %-13s  %s\n", "#", "level", "effect", "pass");
     for (size_t i = 0; i < tk_history_count(h); i++) {
         const tk_history_step *s = tk_history_get(h, i);
         const tk_timeline_entry *e = s->substep == TK_TL_NONE
@@ -102,8 +134,11 @@ static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
             g_snprintf(index, sizeof index, "%zu", s->pass);
         else
             g_snprintf(index, sizeof index, "%zu.%zu", s->pass, s->substep);
-        tk_cli_printf("%7s  %-12s  %8u %6u  ", index, tk_pass_level_name(e->level), s->removed,
-               s->added);
+        /* "+added -removed" as `tkview passes` writes a pass's effect (here:
+         * the lines bound to the source line) */
+        char effect[48];
+        g_snprintf(effect, sizeof effect, "+%u -%u", s->added, s->removed);
+        tk_cli_printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
         GString *name = g_string_new(e->pass);
         if (e->arg[0] && strcmp(e->arg, e->pass) != 0)
             g_string_append_printf(name, " (%s)", e->arg);
@@ -113,10 +148,6 @@ static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
         const char *base = strrchr(path, '/');
         tk_cli_printf("  %s:%llu\n", base ? base + 1 : path, (unsigned long long)e->header_line);
     }
-    if (tk_history_entries_unlocated(h))
-        tk_cli_printf("  (%zu of %zu changed passes carry no locations (machine code, "
-               "Triton's internal dumps): whether they touched the line is unknown)\n",
-               tk_history_entries_unlocated(h), tk_history_entries_read(h));
 }
 
 int tk_cmd_history(int argc, char **argv)
@@ -130,6 +161,8 @@ int tk_cmd_history(int argc, char **argv)
         {"exact", 0, 0, G_OPTION_ARG_NONE, &a.exact,
          "Only IR whose innermost frame is the line (default: also what it called)",
          NULL},
+        {"verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose,
+         "Print every note from reading the pass dumps (default: how many)", NULL},
         G_OPTION_ENTRY_NULL,
     };
     GOptionContext *ctx = g_option_context_new(
@@ -200,6 +233,11 @@ int tk_cmd_history(int argc, char **argv)
     gboolean named_any = n_named > 0;
     g_free(named);
     size_t steps = 0, timelines = 0;
+    /* Changed passes read and those without locations, over the kernels
+     * shown: one note at the end, not one per kernel (a torch.compile
+     * capture shows a dozen kernels). */
+    size_t read = 0, unlocated = 0;
+    held_notes held = {0};
     for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
         if (one && k != one)
@@ -210,7 +248,7 @@ int tk_cmd_history(int argc, char **argv)
                                                  a.exact ? TK_MATCH_EXACT : TK_MATCH_CALLED,
                                                  NULL, diags)
                            : NULL;
-        tk_cli_print_diags(diags, a.common.quiet);
+        print_diags_holding_notes(diags, &a, &held);
         tk_diags_free(diags);
         if (tl)
             timelines++;
@@ -232,6 +270,8 @@ int tk_cmd_history(int argc, char **argv)
          * stay quiet. */
         if (h && (one || tk_history_count(h))) {
             steps += tk_history_count(h);
+            read += tk_history_entries_read(h);
+            unlocated += tk_history_entries_unlocated(h);
             if (j)
                 json_kernel_history(j, tl, k, h);
             else
@@ -250,6 +290,26 @@ int tk_cmd_history(int argc, char **argv)
     } else if (!steps && !one) {
         tk_cli_printf("no pass changed IR bound to %s\n", what);
     }
+    if (!j && unlocated)
+        tk_cli_printf("(%zu of %zu changed passes carry no locations (machine code, Triton's "
+               "internal dumps): whether they touched the line is unknown)\n",
+               unlocated, read);
+    if (held.n && !a.common.quiet) {
+        /* one line on stderr, whatever the number of kernels */
+        GString *msg = g_string_new(NULL);
+        if (held.n == 1)
+            g_string_append(msg, held.first);
+        else
+            g_string_append_printf(msg, "%zu notes from reading the pass dumps (the first: "
+                                        "%s); --verbose prints them",
+                                   held.n, held.first);
+        /* the file names and messages come from the dumps: escaped */
+        fputs("tkview: note: ", stderr);
+        tk_cli_put_text(stderr, msg->str, msg->len);
+        fputc('\n', stderr);
+        g_string_free(msg, TRUE);
+    }
+    g_free(held.first);
     rc = steps ? TK_EXIT_OK : TK_EXIT_NOTHING;
     g_free(what);
     tk_file_query_free(q);

@@ -3,12 +3,10 @@
  * profile, warp stall samples with one; each with its IR line counts per
  * stage and, with samples, its main stall reasons. */
 #include "cli.h"
+#include "tkdump/tk_input_file.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#define MAX_SOURCE_BYTES ((goffset)32 << 20)
 
 static const char summary[] =
     "Lists the source lines of each kernel by what their code costs: the\n"
@@ -39,19 +37,21 @@ static int cmp_ranked(const void *a, const void *b)
 }
 
 /* The source text of FILE, split into lines, cached in CACHE (file + 1 ->
- * GPtrArray of lines, or an empty one when it cannot be read). */
-static GPtrArray *source_lines(tk_bundle *b, GHashTable *cache, tk_file_id f)
+ * GPtrArray of lines, or an empty one when it cannot be read; why goes to
+ * NOTES, as the report says it: a file outside a bundle is never read). */
+static GPtrArray *source_lines(tk_bundle *b, GHashTable *cache, tk_file_id f,
+                               tk_diags *notes)
 {
     GPtrArray *a = g_hash_table_lookup(cache, GUINT_TO_POINTER(f + 1));
     if (a)
         return a;
     a = g_ptr_array_new_with_free_func(g_free);
-    const char *path = tk_bundle_resolve_source(b, f, NULL);
-    struct stat st;
-    char *text = NULL;
-    if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_size <= MAX_SOURCE_BYTES &&
-        g_file_get_contents(path, &text, NULL, NULL)) {
+    const char *path = tk_bundle_resolve_source(b, f, notes);
+    /* A regular file of at most 16 MiB, opened without blocking
+     * (tk_input_file.h), as the report and the viewer read sources. */
+    char *text = path ? tk_input_file_read(path, TK_INPUT_FILE_SOURCE, NULL, NULL)
+                      : NULL;
+    if (text) {
         char **lines = g_strsplit(text, "\n", -1);
         for (char **l = lines; *l; l++)
             g_ptr_array_add(a, g_strdup(g_strstrip(*l)));
@@ -118,7 +118,8 @@ static void json_values(JsonBuilder *j, const char *member, const tk_cost *c,
 
 static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
                        int top, gboolean inclusive, JsonBuilder *j,
-                       gboolean quiet, GHashTable *src, int *rc)
+                       gboolean quiet, GHashTable *src, tk_diags *notes,
+                       int *rc)
 {
     tk_loctab *tab = tk_bundle_loctab(b);
     tk_bind *ix = tk_bind_new(k, tab);
@@ -216,7 +217,7 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
     for (size_t i = 0; i < shown; i++) {
         const tk_cost_line *l = r[i].line;
         const char *path = tk_loctab_file_path(tab, l->file);
-        GPtrArray *text = source_lines(b, src, l->file);
+        GPtrArray *text = source_lines(b, src, l->file, notes);
         const char *code = l->line - 1 < text->len ? text->pdata[l->line - 1] : "";
         char *stalls = tk_cost_metric_kind(c, m) == TK_METRIC_MEASURED
                            ? stall_text(c, inclusive ? l->inclusive : l->exact, 3)
@@ -327,6 +328,7 @@ int tk_cmd_hot(int argc, char **argv)
     tk_bundle *b = NULL;
     JsonBuilder *j = NULL;
     GHashTable *src = NULL;
+    tk_diags *notes = tk_diags_new();
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 || top < 0) {
         tk_cli_error("%s", err ? err->message
                                : "usage: tkview hot PATH [--kernel K] "
@@ -360,8 +362,10 @@ int tk_cmd_hot(int argc, char **argv)
         if (!j && with_sass)
             putchar('\n');
         with_sass++;
-        hot_kernel(b, k, metric, top, inclusive, j, common.quiet, src, &rc);
+        hot_kernel(b, k, metric, top, inclusive, j, common.quiet, src, notes,
+                   &rc);
     }
+    tk_cli_print_diags(notes, common.quiet);
     if (j) {
         json_builder_end_array(j);
         json_builder_end_object(j);
@@ -379,6 +383,7 @@ out:
         g_object_unref(j);
     if (src)
         g_hash_table_destroy(src);
+    tk_diags_free(notes);
     tk_bundle_free(b);
     g_free(kernel);
     g_free(metric);

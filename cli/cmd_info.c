@@ -265,6 +265,8 @@ static void info_text(tk_bundle *b, gboolean quiet)
         if (local && strcmp(local, p) != 0) {
             fputs("  ->  ", stdout);
             tk_cli_put_text(stdout, local, strlen(local));
+        } else if (!local && tk_bundle_source_refused(b, f)) {
+            fputs("  (outside the bundle, not read: shown as path:line)", stdout);
         } else if (!local) {
             fputs("  (not found: shown as path:line)", stdout);
         }

@@ -75,6 +75,10 @@ int tk_cmd_refs(int argc, char **argv)
                 json_builder_begin_array(j);
             } else {
                 tk_cli_printf("  %s: %zu source lines\n", tk_stage_kind_name(s), n);
+                /* what the two numbers are: IR lines whose innermost
+                 * frame is the line, and whose stack passes through it */
+                if (n)
+                    tk_cli_printf("    %6s %6s  %s\n", "exact", "called", "source line");
             }
             for (size_t r = 0; r < n; r++) {
                 const char *path = tk_loctab_file_path(tab, refs[r].file);

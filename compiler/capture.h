@@ -209,8 +209,9 @@ typedef struct {
 } tk_capture;
 
 /* Checks that OUTDIR can be written (absent, an empty folder, or with
- * FORCE a tkview bundle), makes the work folder beside it and WORK/run.
- * Returns 0, or -1 after printing why. */
+ * FORCE a tkview bundle; never one that is or holds a source folder, the
+ * folder the program runs in or a file COMMAND names), makes the work
+ * folder beside it and WORK/run.  Returns 0, or -1 after printing why. */
 int tk_capture_begin(tk_capture *c);
 
 /* Loads C->run, saves it as the bundle, completes the manifest and puts the

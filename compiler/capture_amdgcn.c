@@ -14,13 +14,13 @@
  * llvm-objdump reads the processor from the code object's ELF flags.
  */
 #include "capture.h"
+#include "tkdump/tk_input_file.h"
 
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define OBJDUMP_TIMEOUT_S 120.0
-#define MAX_JSON_BYTES (16 << 20)
 
 static const char objdump_places[] =
     "llvm-objdump was not found (looked for llvm-objdump-19 and llvm-objdump "
@@ -40,9 +40,13 @@ static char *arch_of(const char *base)
     char *json = g_strconcat(base, ".json", NULL);
     char *arch = NULL;
     struct stat st;
-    if (lstat(json, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < MAX_JSON_BYTES) {
+    size_t len = 0;
+    char *text = lstat(json, &st) == 0 && S_ISREG(st.st_mode)
+                     ? tk_input_file_read(json, TK_INPUT_FILE_METADATA, &len, NULL)
+                     : NULL;
+    if (text) {
         JsonParser *p = json_parser_new();
-        if (json_parser_load_from_file(p, json, NULL)) {
+        if (json_parser_load_from_data(p, text, (gssize)len, NULL)) {
             JsonNode *root = json_parser_get_root(p);
             JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root)
                                 ? json_node_get_object(root)
@@ -59,6 +63,7 @@ static char *arch_of(const char *base)
         }
         g_object_unref(p);
     }
+    g_free(text);
     g_free(json);
     return arch;
 }

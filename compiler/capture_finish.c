@@ -20,6 +20,7 @@
 
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_staged_dir.h"
+#include "tkdump/tk_input_file.h"
 
 /* The program's messages kept in the bundle: at most this many bytes, the
  * last ones (a traceback is at the end). */
@@ -56,7 +57,7 @@ static const char *copy_messages(const tk_capture *c, const char *bundle)
     int in = -1, out = -1;
     if (g_mkdir(dir, 0755) != 0 && errno != EEXIST)
         goto done;
-    in = open(c->messages, O_RDONLY | O_CLOEXEC);
+    in = tk_input_file_open(c->messages, TK_INPUT_FILE_PASS_DUMP, NULL, NULL);
     out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (in < 0 || out < 0)
         goto done;
@@ -196,7 +197,19 @@ static int complete_manifest(const tk_capture *c, const char *bundle,
     JsonParser *p = json_parser_new();
     GError *err = NULL;
     int rc = -1;
-    if (!json_parser_load_from_file(p, path, &err)) {
+    size_t in_len = 0;
+    char *why = NULL;
+    char *in_text = tk_input_file_read(path, TK_INPUT_FILE_MANIFEST, &in_len,
+                                       &why);
+    if (!in_text) {
+        fprintf(stderr, "tkview: cannot complete %s: %s\n", path, why);
+        g_free(why);
+        goto done;
+    }
+    gboolean parsed =
+        json_parser_load_from_data(p, in_text, (gssize)in_len, &err);
+    g_free(in_text);
+    if (!parsed) {
         fprintf(stderr, "tkview: cannot complete %s: %s\n", path,
                 err->message);
         g_error_free(err);

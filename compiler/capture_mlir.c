@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "tkdump/tk_staged_dir.h"
+#include "tkdump/tk_input_file.h"
 
 /* Lower to the LLVM dialect, give every function a DISubprogram, then
  * inline: inlining after the subprograms exist is what keeps a helper's
@@ -126,7 +127,7 @@ static char *tool_version(const tk_capture *c, const char *tool)
     char *argv[] = {(char *)tool, "--version", NULL};
     char *text = NULL, *version = NULL;
     if (tk_tool_run(argv, out, 60, NULL) == 0 &&
-        g_file_get_contents(out, &text, NULL, NULL)) {
+        (text = tk_input_file_read(out, TK_INPUT_FILE_STAGE, NULL, NULL))) {
         GRegex *re = g_regex_new("version\\s+([0-9]+\\.[0-9]+(\\.[0-9]+)?)",
                                  0, 0, NULL);
         GMatchInfo *m = NULL;
@@ -233,9 +234,10 @@ static gboolean run_step(route *r, const char *label, char **argv,
  * written, 0 when the text has none, -1 on a read or write error. */
 static int cut_gpu_module(const char *from, const char *to)
 {
-    char *text = NULL;
-    gsize len = 0;
-    if (!g_file_get_contents(from, &text, &len, NULL))
+    /* A dump file: a regular file, opened without blocking, within a stage
+     * file's limit (tk_input_file.h). */
+    char *text = tk_input_file_read(from, TK_INPUT_FILE_STAGE, NULL, NULL);
+    if (!text)
         return -1;
     char **lines = g_strsplit(text, "\n", -1);
     g_free(text);
@@ -289,8 +291,7 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
     char *archno = arch_number(arch);
     char *input = g_canonicalize_filename(o->input, NULL);
     char *text = NULL;
-    gsize text_len = 0;
-    GError *err = NULL;
+    size_t text_len = 0;
     const char *cuda_home = g_getenv("CUDA_HOME");
     char *cuda_bin = cuda_home ? g_build_filename(cuda_home, "bin", NULL)
                                : g_strdup("");
@@ -313,10 +314,11 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
         rc = TK_CAPTURE_EXIT_USAGE;
         goto out;
     }
-    if (!g_file_get_contents(input, &text, &text_len, &err)) {
-        fprintf(stderr, "tkview: cannot read %s: %s\n", o->input,
-                err->message);
-        g_error_free(err);
+    char *why = NULL;
+    if (!(text = tk_input_file_read(input, TK_INPUT_FILE_STAGE, &text_len,
+                                    &why))) {
+        fprintf(stderr, "tkview: cannot read %s: %s\n", o->input, why);
+        g_free(why);
         goto out;
     }
     if (!mlir_opt || !translate || !llc) {
@@ -444,9 +446,10 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
                             NULL};
         run_step(&r, "opt", opt_argv, llvm_dump, NULL);
     } else if (!r.failed) {
-        char *cp = NULL;
-        gsize cplen = 0;
-        if (!g_file_get_contents(translated, &cp, &cplen, NULL) ||
+        size_t cplen = 0;
+        char *cp = tk_input_file_read(translated, TK_INPUT_FILE_STAGE, &cplen,
+                                      NULL);
+        if (!cp ||
             !g_file_set_contents(llir, cp, (gssize)cplen, NULL))
             r.failed = TRUE;
         g_free(cp);

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "tkdump/tk_staged_dir.h"
+#include "tkdump/tk_input_file.h"
 
 /* Where nvdisasm is looked for, in order; the last is asked of Python. */
 static const char nvdisasm_places[] =
@@ -55,7 +56,7 @@ static char *triton_bin_dir(const tk_capture *c, char **argv)
                      NULL};
     char *dir = NULL, *text = NULL;
     if (tk_tool_run(pargv, out, 120, NULL) == 0 &&
-        g_file_get_contents(out, &text, NULL, NULL)) {
+        (text = tk_input_file_read(out, TK_INPUT_FILE_STAGE, NULL, NULL))) {
         g_strstrip(text);
         if (*text && !strchr(text, '\n') && g_path_is_absolute(text))
             dir = g_strdup(text);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "tkdump/tk_staged_dir.h"
+#include "tkdump/tk_input_file.h"
 
 gboolean tk_capture_replaceable(const char *path)
 {
@@ -34,9 +35,14 @@ gboolean tk_capture_replaceable(const char *path)
     char *manifest = g_build_filename(path, "manifest.json", NULL);
     JsonParser *p = json_parser_new();
     gboolean ours = FALSE;
-    if (lstat(manifest, &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_size < (64 << 20) &&
-        json_parser_load_from_file(p, manifest, NULL)) {
+    size_t len = 0;
+    /* Not a link (the bundle's own file), then read as any manifest is
+     * (tk_input_file.h): a regular file of at most 64 MiB. */
+    char *text = lstat(manifest, &st) == 0 && S_ISREG(st.st_mode)
+                     ? tk_input_file_read(manifest, TK_INPUT_FILE_MANIFEST,
+                                          &len, NULL)
+                     : NULL;
+    if (text && json_parser_load_from_data(p, text, (gssize)len, NULL)) {
         JsonNode *root = json_parser_get_root(p);
         if (root && JSON_NODE_HOLDS_OBJECT(root)) {
             JsonObject *o = json_node_get_object(root);
@@ -47,6 +53,7 @@ gboolean tk_capture_replaceable(const char *path)
         }
     }
     g_object_unref(p);
+    g_free(text);
     g_free(manifest);
     return ours;
 }
@@ -76,9 +83,35 @@ static char *outdir_problem(const char *outdir, gboolean force)
     return NULL;
 }
 
+/* Why OUTDIR would touch what the capture reads (never write where you
+ * read): it is, or holds, the folder the program runs in, a --source-dir
+ * folder, the folder of the --mlir file, or a file or folder the command
+ * names (the program, its script).  --force replaces OUTDIR whole, so any
+ * of them inside it would be deleted.  NULL when it would not. */
+static char *overlap_problem(const tk_capture *c)
+{
+    const char *const *lists[] = {(const char *const *)c->source_dirs,
+                                  (const char *const *)c->command};
+    for (size_t l = 0; l < G_N_ELEMENTS(lists); l++)
+        for (const char *const *p = lists[l]; p && *p; p++) {
+            struct stat st;
+            if (!**p || stat(*p, &st) != 0)
+                continue; /* an option, not a path */
+            int rel = tk_staged_dir_overlap(c->outdir, *p);
+            if (rel == TK_STAGED_DIR_SAME || rel == TK_STAGED_DIR_CONTAINS)
+                return g_strdup_printf(
+                    "%s %s %s, which the capture reads; choose another -o",
+                    c->outdir, rel == TK_STAGED_DIR_SAME ? "is" : "contains",
+                    *p);
+        }
+    return NULL;
+}
+
 int tk_capture_begin(tk_capture *c)
 {
-    char *why = outdir_problem(c->outdir, c->force);
+    char *why = overlap_problem(c);
+    if (!why)
+        why = outdir_problem(c->outdir, c->force);
     if (why) {
         fprintf(stderr, "tkview: %s\n", why);
         g_free(why);

@@ -49,9 +49,9 @@ static inline int tk_fuzz_one(tk_stage_kind kind, const char *name,
         const char *text = tk_stage_line(s, l, &len);
         tk_fuzz_check(text != NULL && len <= size);
         /* every line has a kind; the count of instructions agrees */
-        tk_line_kind kind = tk_stage_line_kind(s, l);
-        tk_fuzz_check(kind < TK_LINE_KIND_COUNT);
-        instructions += kind == TK_LINE_INSTRUCTION;
+        tk_line_kind line_kind = tk_stage_line_kind(s, l);
+        tk_fuzz_check(line_kind < TK_LINE_KIND_COUNT);
+        instructions += line_kind == TK_LINE_INSTRUCTION;
         const tk_stack_id *ids;
         size_t k = tk_stage_line_stacks(s, l, &ids);
         located += k > 0;

@@ -7,14 +7,14 @@
 #
 # Environment: FUZZ_BUILD_DIR (default build-fuzz in the source tree),
 # FUZZ_OUT_DIR (default BUILD/fuzz-out), FUZZ_CC (default clang), FUZZ_JOBS
-# (ninja -j), FUZZ_KINDS (default "mlir llvm ptx sass amdgcn ncu").
+# (ninja -j), FUZZ_KINDS (default "mlir llvm ptx sass amdgcn ncu bundle").
 set -eu
 
 secs=${1:-30}
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$src/build-fuzz}
 out=${FUZZ_OUT_DIR:-$build/fuzz-out}
-kinds=${FUZZ_KINDS:-mlir llvm ptx sass amdgcn ncu}
+kinds=${FUZZ_KINDS:-mlir llvm ptx sass amdgcn ncu bundle}
 
 if [ ! -f "$build/build.ninja" ]; then
   CC=${FUZZ_CC:-clang} meson setup "$build" "$src" -Dfuzz=true \
@@ -25,6 +25,10 @@ for kind in $kinds; do targets="$targets fuzz/fuzz_$kind"; done
 # shellcheck disable=SC2086
 ninja -C "$build" ${FUZZ_JOBS:+-j "$FUZZ_JOBS"} $targets
 
+# fuzz_bundle writes each input as a bundle folder under TMPDIR: keep it in
+# the build folder, never at a fixed name in /tmp.
+export TMPDIR="$out/tmp"
+mkdir -p "$TMPDIR"
 # UBSan reports must stop the run, or libFuzzer never sees them.
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}

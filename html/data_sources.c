@@ -2,12 +2,9 @@
  * (data/src/sNNN.js) however many kernels name it, and the table of every
  * file the report names (data/files.js). */
 #include <string.h>
-#include <sys/stat.h>
 
 #include "report.h"
-
-#define SOURCE_MAX_BYTES (16u << 20) /* a generated file bigger than this is
-                                        named, not shown */
+#include "tkdump/tk_input_file.h"
 
 const char *tk_report_source(tk_report *r, tk_file_id file)
 {
@@ -16,12 +13,12 @@ const char *tk_report_source(tk_report *r, tk_file_id file)
     if (have)
         return *have ? have : NULL;
     const char *path = tk_bundle_resolve_source(r->bundle, file, r->diags);
-    char *text = NULL;
-    gsize len = 0;
-    struct stat st;
-    if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-        (guint64)st.st_size <= SOURCE_MAX_BYTES &&
-        g_file_get_contents(path, &text, &len, NULL) && !memchr(text, '\0', len)) {
+    size_t len = 0;
+    /* A regular file of at most 16 MiB, opened without blocking
+     * (tk_input_file.h); a bigger (generated) file is named, not shown. */
+    char *text = path ? tk_input_file_read(path, TK_INPUT_FILE_SOURCE, &len, NULL)
+                      : NULL;
+    if (text && !memchr(text, '\0', len)) {
         char id[24], rel[48];
         g_snprintf(id, sizeof id, "s%u", file);
         g_snprintf(rel, sizeof rel, "data/src/%s.js", id);

@@ -7,23 +7,24 @@
 #include <string.h>
 
 #include "report.h"
-
-#define NOTES_MAX_BYTES (4u << 20)
+#include "tkdump/tk_input_file.h"
 
 char *tk_report_notes(const char *path, tk_diags *diags)
 {
-    char *text = NULL;
-    gsize len = 0;
-    GError *err = NULL;
-    if (!g_file_get_contents(path, &text, &len, &err)) {
+    /* A regular file of at most 4 MiB, opened without blocking
+     * (tk_input_file.h): --notes on a FIFO or /dev/zero is refused. */
+    size_t len = 0;
+    char *why = NULL;
+    char *text = tk_input_file_read(path, TK_INPUT_FILE_NOTES, &len, &why);
+    if (!text) {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot read the note: %s",
-                     err->message);
-        g_error_free(err);
+                     why);
+        g_free(why);
         return NULL;
     }
-    if (len > NOTES_MAX_BYTES || memchr(text, '\0', len)) {
+    if (memchr(text, '\0', len)) {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
-                     "the note is not a Markdown text file (binary, or over 4 MiB)");
+                     "the note is not a Markdown text file (binary data)");
         g_free(text);
         return NULL;
     }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tkdump/tk_input_file.h"
 #include "tkdump/tk_staged_dir.h"
 
 struct tk_outdir {
@@ -28,9 +29,9 @@ static gboolean is_earlier_report(const char *dir)
     struct stat st;
     gboolean ok = FALSE;
     if (lstat(marker, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < 65536) {
-        char *text = NULL;
-        if (g_file_get_contents(marker, &text, NULL, NULL))
-            ok = g_str_has_prefix(text, "{\"generator\":\"tkview\"");
+        /* Read as every file is (tk_input_file.h): never blocking. */
+        char *text = tk_input_file_read(marker, TK_INPUT_FILE_METADATA, NULL, NULL);
+        ok = text && g_str_has_prefix(text, "{\"generator\":\"tkview\"");
         g_free(text);
     }
     g_free(marker);

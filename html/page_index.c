@@ -43,6 +43,37 @@ static void add_note(xmlNodePtr parent, const char *html)
     xmlFreeDoc(nd);
 }
 
+/* The compiler as the kernels' metadata name it when the input is not a
+ * bundle (a capture folder, a Triton cache): "Triton 3.6.0 for cuda:90",
+ * each distinct version and target once.  NULL when none says. */
+static char *compiler_of_kernels(const tk_bundle *b)
+{
+    GPtrArray *seen = g_ptr_array_new_with_free_func(g_free);
+    for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
+        const tk_kernel_meta *m = tk_kernel_metadata(tk_bundle_kernel(b, i));
+        if (!m || (!m->triton_version && !m->target))
+            continue;
+        char *one = g_strdup_printf("%s%s%s%s", m->triton_version ? "Triton " : "",
+                                    m->triton_version ? m->triton_version : "",
+                                    m->triton_version && m->target ? " for " : "",
+                                    m->target ? m->target : "");
+        gboolean dup = FALSE;
+        for (size_t k = 0; k < seen->len && !dup; k++)
+            dup = strcmp(seen->pdata[k], one) == 0;
+        if (dup)
+            g_free(one);
+        else
+            g_ptr_array_add(seen, one);
+    }
+    char *out = NULL;
+    if (seen->len) {
+        g_ptr_array_add(seen, NULL);
+        out = g_strjoinv(", ", (char **)seen->pdata);
+    }
+    g_ptr_array_free(seen, TRUE);
+    return out;
+}
+
 int tk_report_index(tk_report *r, const char *notes_html)
 {
     /* nothing on the index is dynamic: no script */
@@ -52,10 +83,19 @@ int tk_report_index(tk_report *r, const char *notes_html)
     xmlNodePtr header = tk_el(body, "header", "top", NULL);
     tk_el(header, "h1", NULL, "tkview report");
     xmlNodePtr dl = tk_el(body, "dl", "about", NULL);
+    /* docs/html.md promises the compiler and the command: a bundle's
+     * manifest names them; otherwise the kernels' metadata name the
+     * compiler, and the page says the command was not recorded. */
+    char *compiler = tk_bundle_compiler(r->bundle) ? NULL : compiler_of_kernels(r->bundle);
     struct { const char *k, *v; } about[] = {
         {"input", tk_bundle_path(r->bundle)},
-        {"compiler", tk_bundle_compiler(r->bundle)},
-        {"command", tk_bundle_command(r->bundle)},
+        {"compiler", tk_bundle_compiler(r->bundle) ? tk_bundle_compiler(r->bundle)
+                     : compiler                    ? compiler
+                                                   : "unknown (no kernel metadata names it)"},
+        {"command", tk_bundle_command(r->bundle)
+                        ? tk_bundle_command(r->bundle)
+                        : "not recorded (only a bundle made by tkview capture keeps the "
+                          "command it ran)"},
         {"made by", "tkview " TKVIEW_VERSION},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(about); i++) {
@@ -64,6 +104,7 @@ int tk_report_index(tk_report *r, const char *notes_html)
         tk_el(dl, "dt", NULL, about[i].k);
         tk_el(dl, "dd", NULL, about[i].v);
     }
+    g_free(compiler);
     if (tk_bundle_complete(r->bundle) == 0)
         tk_el(body, "p", "warn", "The capture did not finish: some kernels or "
                                  "stages may be missing.");

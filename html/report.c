@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "put_queue.h"
+#include "tkdump/tk_staged_dir.h"
 
 #include "tkview-config.h"
 
@@ -113,6 +114,23 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
     if (!opts)
         opts = &no_opts;
     gint64 t0 = g_get_monotonic_time();
+    /* Never write where we read, --force or not: OUTDIR may not be the
+     * input, lie in it or hold it (`--html IN IN --force` once replaced the
+     * bundle by its report), nor the other side of --compare (`--html B A B
+     * --compare K:K --force` replaced B), nor hold the note. */
+    if (tk_bundle_check_output(bundle, outdir, diags) != 0 ||
+        (opts->other && tk_bundle_check_output(opts->other, outdir, diags) != 0))
+        return -1;
+    if (opts->notes_path) {
+        int rel = tk_staged_dir_overlap(outdir, opts->notes_path);
+        if (rel == TK_STAGED_DIR_SAME || rel == TK_STAGED_DIR_CONTAINS) {
+            tk_diags_add(diags, TK_DIAG_ERROR, outdir, 0,
+                         "refusing to write here: it contains the note %s, "
+                         "which replacing it would delete",
+                         opts->notes_path);
+            return -1;
+        }
+    }
     char *notes = NULL;
     if (opts->notes_path && !(notes = tk_report_notes(opts->notes_path, diags)))
         return -1;

@@ -6,6 +6,7 @@
 
 #include <gtksourceview/gtksource.h>
 
+#include "tkv_settings.h"
 #include "tkv_style.h"
 #include "tkv_test_hooks.h"
 #include "tkv_window.h"
@@ -14,6 +15,7 @@
 struct _TkvApplication {
     GtkApplication parent_instance;
     char **source_dirs;
+    GSettings *settings; /* NULL when the schema is not installed */
 };
 
 G_DEFINE_FINAL_TYPE(TkvApplication, tkv_application, GTK_TYPE_APPLICATION)
@@ -39,6 +41,7 @@ static const struct {
     {"win.mode::passes", {"<Control>2", NULL}},
     {"win.mode::compare", {"<Control>3", NULL}},
     {"win.focus-kernel-filter", {"<Control>k", NULL}},
+    {"win.show-sidebar", {"F9", NULL}},
     {"win.sidebar-page::stack", {"<Control><Shift>s", NULL}},
     {"win.sidebar-page::meta", {"<Control><Shift>i", NULL}},
     {"win.sidebar-page::problems", {"<Control><Shift>p", NULL}},
@@ -302,6 +305,11 @@ const char *const *tkv_application_get_source_dirs(TkvApplication *app)
     return (const char *const *)app->source_dirs;
 }
 
+GSettings *tkv_application_get_settings(TkvApplication *app)
+{
+    return app->settings;
+}
+
 /* ---- startup ------------------------------------------------------------------------- */
 
 /* GtkSourceView 5.6 lists style schemes found under a resource:// search
@@ -361,11 +369,13 @@ static void tkv_application_startup(GApplication *app)
                                               shortcuts[i].accels);
     if (g_strcmp0(g_getenv("TKVIEW_TEST_HOOKS"), "1") == 0)
         tkv_test_hooks_install(GTK_APPLICATION(app));
+    TKV_APPLICATION(app)->settings = tkv_settings_new();
 }
 
 static void tkv_application_finalize(GObject *object)
 {
     g_strfreev(TKV_APPLICATION(object)->source_dirs);
+    g_clear_object(&TKV_APPLICATION(object)->settings);
     G_OBJECT_CLASS(tkv_application_parent_class)->finalize(object);
 }
 

@@ -37,6 +37,9 @@ void tkv_application_add_recent(TkvApplication *app, const char *path);
 /* --source-dir folders of the command line; NULL-terminated, may be NULL. */
 const char *const *tkv_application_get_source_dirs(TkvApplication *app);
 
+/* The remembered layout (tkv_settings.h), or NULL; the application owns it. */
+GSettings *tkv_application_get_settings(TkvApplication *app);
+
 G_END_DECLS
 
 #endif

@@ -4,6 +4,8 @@
  * tkv_bind_view_private.h lists. */
 #include "tkv_bind_view_private.h"
 
+#include "tkv_application.h"
+
 G_DEFINE_FINAL_TYPE(TkvBindView, tkv_bind_view, GTK_TYPE_WIDGET)
 
 enum { SIG_ANCHOR_CHANGED, SIG_STAGE_CHANGED, SIG_FILE_CHANGED, N_SIGS };
@@ -216,11 +218,11 @@ void tkv_bind_view_set_second_visible(TkvBindView *self, gboolean visible)
         tkv_bind_view_render_ir_pane(self, 1);
         tkv_bind_view_prefetch_stages(self);
     }
-    /* Three panes share the width: the source a third, the IR the rest,
-     * halved; two panes: the source 40%. */
+    /* Three panes share the width: the source 30%, the IR the rest,
+     * halved; two panes: the source its remembered share. */
     int w = gtk_widget_get_width(GTK_WIDGET(self));
     if (w > 0) {
-        int source = visible ? w * 3 / 10 : w * 2 / 5;
+        int source = visible ? w * 3 / 10 : (int)(w * tkv_bind_view_source_fraction(self));
         gtk_paned_set_position(GTK_PANED(self->outer), source);
         if (visible)
             gtk_paned_set_position(GTK_PANED(self->ir_paned), (w - source) / 2);
@@ -342,6 +344,52 @@ static void tkv_bind_view_class_init(TkvBindViewClass *klass)
     tkv_bind_view_class_actions_init(wc);
 }
 
+static GSettings *view_settings(TkvBindView *self)
+{
+    GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(self));
+    GtkApplication *app = GTK_IS_WINDOW(root) ? gtk_window_get_application(GTK_WINDOW(root)) : NULL;
+    return app && TKV_IS_APPLICATION(app) ? tkv_application_get_settings(TKV_APPLICATION(app))
+                                          : NULL;
+}
+
+double tkv_bind_view_source_fraction(TkvBindView *self)
+{
+    GSettings *s = view_settings(self);
+    /* the IR is what one reads here: it gets about two thirds */
+    return s ? g_settings_get_double(s, "source-fraction") : 0.36;
+}
+
+/* The view has its width (the first time: the window shown): the source
+ * pane gets its share, the IR panes the rest (before, the source had a
+ * fixed 480 px, and an Inductor kernel's long source lines took ~750 px
+ * of it, leaving the IR ~330). */
+static void on_outer_max(GtkPaned *outer, GParamSpec *pspec, TkvBindView *self)
+{
+    int max = 0;
+    g_object_get(outer, "max-position", &max, NULL);
+    if (self->balanced || max <= 0)
+        return;
+    self->balanced = TRUE;
+    gtk_paned_set_position(outer, (int)(gtk_widget_get_width(GTK_WIDGET(self)) *
+                                        tkv_bind_view_source_fraction(self)));
+}
+
+/* The view goes away (its window closed, the application quit): the
+ * source pane's share as the user left it is remembered (with one IR pane;
+ * three are placed by set_second_visible).  Not on every move of the
+ * handle: GtkPaned also moves it itself, to keep a pane above its minimum
+ * width while it lays the panes out. */
+static void on_unmap(TkvBindView *self)
+{
+    GSettings *s = view_settings(self);
+    int w = gtk_widget_get_width(GTK_WIDGET(self));
+    if (!s || !self->balanced || self->second_visible || w <= 0)
+        return;
+    double f = CLAMP((double)gtk_paned_get_position(GTK_PANED(self->outer)) / w, 0.1, 0.9);
+    if (ABS(f - g_settings_get_double(s, "source-fraction")) > 0.005)
+        g_settings_set_double(s, "source-fraction", f);
+}
+
 static void tkv_bind_view_init(TkvBindView *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
@@ -355,5 +403,6 @@ static void tkv_bind_view_init(TkvBindView *self)
     g_signal_connect(self->source_pane, "focused", G_CALLBACK(on_pane_focused), self);
     tkv_bind_view_actions_init(self);
     tkv_bind_view_notes_init(self);
-    gtk_paned_set_position(GTK_PANED(self->outer), 480);
+    g_signal_connect(self->outer, "notify::max-position", G_CALLBACK(on_outer_max), self);
+    g_signal_connect(self, "unmap", G_CALLBACK(on_unmap), NULL);
 }

@@ -60,6 +60,7 @@ struct _TkvBindView {
     TkvCodeView *stage_view[TKV_BIND_VIEW_IR_PANES][TK_STAGE_COUNT];
     TkvBindPaneRef pane_ref[TKV_BIND_VIEW_IR_PANES];
     gboolean second_visible;
+    gboolean balanced; /* the panes were given their shares once the view had its width */
 
     /* Source files of the kernel: the source selector's entries. */
     const tk_file_id *files;
@@ -167,6 +168,10 @@ void tkv_bind_view_actions_init(TkvBindView *self);
 void tkv_bind_view_actions_update(TkvBindView *self);
 /* "line-selected" of an IR pane's views (DATA: its TkvBindPaneRef). */
 void tkv_bind_view_on_ir_line(TkvCodeView *view, guint line, TkvBindPaneRef *ref);
+
+/* The source pane's share of the view's width with one IR pane: the
+ * remembered one (GSettings source-fraction), else 0.36. */
+double tkv_bind_view_source_fraction(TkvBindView *self);
 
 G_END_DECLS
 

@@ -295,6 +295,38 @@ static void tkv_code_pane_class_init(TkvCodePaneClass *klass)
     gtk_widget_class_set_css_name(wc, "tkvcodepane");
 }
 
+/* The selector's items (GtkStringObject): its button shows the one chosen
+ * ellipsized in the middle, its list shows them whole.  A plain label made
+ * the pane as wide as the longest name: an Inductor kernel's generated
+ * file name kept the source pane at ~690 px, leaving the IR ~320. */
+static void setup_item(GtkSignalListItemFactory *f, GtkListItem *item, gpointer shorten)
+{
+    GtkWidget *l = gtk_label_new(NULL);
+    gtk_label_set_xalign(GTK_LABEL(l), 0);
+    if (shorten) {
+        gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_MIDDLE);
+        gtk_label_set_width_chars(GTK_LABEL(l), 8);
+        gtk_label_set_max_width_chars(GTK_LABEL(l), 28);
+    }
+    gtk_list_item_set_child(item, l);
+}
+
+static void bind_item(GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+{
+    GObject *o = gtk_list_item_get_item(item);
+    gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(item)),
+                       GTK_IS_STRING_OBJECT(o) ? gtk_string_object_get_string(GTK_STRING_OBJECT(o))
+                                               : "");
+}
+
+static GtkListItemFactory *item_factory(gboolean shorten)
+{
+    GtkListItemFactory *f = gtk_signal_list_item_factory_new();
+    g_signal_connect(f, "setup", G_CALLBACK(setup_item), GINT_TO_POINTER(shorten));
+    g_signal_connect(f, "bind", G_CALLBACK(bind_item), NULL);
+    return f;
+}
+
 static void tkv_code_pane_init(TkvCodePane *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
@@ -304,6 +336,11 @@ static void tkv_code_pane_init(TkvCodePane *self)
     g_signal_connect_swapped(self->search_bar, "notify::search-mode-enabled",
                              G_CALLBACK(on_search_mode), self);
     watch_view(self, self->view);
+    GtkListItemFactory *shortf = item_factory(TRUE), *wholef = item_factory(FALSE);
+    gtk_drop_down_set_factory(self->selector, shortf);
+    gtk_drop_down_set_list_factory(self->selector, wholef);
+    g_object_unref(shortf);
+    g_object_unref(wholef);
     GtkEventController *key = gtk_event_controller_key_new();
     g_signal_connect(key, "key-pressed", G_CALLBACK(on_goto_key), self);
     gtk_widget_add_controller(GTK_WIDGET(self->goto_entry), key);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tkdump/tk_file_query.h"
+#include "tkdump/tk_input_file.h"
 #include "tkv_text.h"
 
 typedef struct {
@@ -350,9 +351,12 @@ static SourceText *source_text(TkvDocument *doc, tk_file_id file)
     st = g_new0(SourceText, 1);
     g_hash_table_insert(doc->sources, GUINT_TO_POINTER(file + 1), st);
     const char *local = doc->resolved[file];
-    char *data = NULL;
-    gsize len = 0;
-    if (!local || !g_file_get_contents(local, &data, &len, NULL))
+    size_t len = 0;
+    /* A regular file of at most 16 MiB, opened without blocking
+     * (tk_input_file.h), as the report reads it. */
+    char *data = local ? tk_input_file_read(local, TK_INPUT_FILE_SOURCE, &len, NULL)
+                       : NULL;
+    if (!data)
         return NULL;
     st->text = tkv_text_from_bytes(data, len);
     g_free(data);

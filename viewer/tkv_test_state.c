@@ -87,6 +87,21 @@ static void write_code_pane(JsonBuilder *b, TkvCodePane *pane)
     add_string(b, "match_text", tkv_code_pane_get_match_text(pane));
     add_int(b, "line_count", tkv_code_view_get_line_count(v));
     add_int(b, "cursor_line", tkv_code_view_get_cursor_line(v));
+    /* the text of the first selected line, as the buffer holds it */
+    GArray *sel = tkv_code_view_get_tagged_lines(v, "tkv-selected");
+    char *text = NULL;
+    if (tb && sel && sel->len) {
+        GtkTextIter a, e;
+        gtk_text_buffer_get_iter_at_line(tb, &a, (int)g_array_index(sel, guint32, 0) - 1);
+        e = a;
+        if (!gtk_text_iter_ends_line(&e))
+            gtk_text_iter_forward_to_line_end(&e);
+        text = gtk_text_buffer_get_text(tb, &a, &e, TRUE);
+    }
+    add_string(b, "selected_text", text);
+    g_free(text);
+    if (sel)
+        g_array_unref(sel);
 }
 
 /* What the cost column of PANE shows, line -> text, for the lines that
@@ -424,6 +439,18 @@ void tkv_test_state_write_window(TkvWindow *win, JsonBuilder *b)
     if (strcmp(state, "ready") != 0)
         return;
     add_string(b, "mode", tkv_window_get_mode(win));
+    /* the layout: the side panel, and the widths the panes got */
+    TkvBindView *bv = tkv_window_get_bind_view(win);
+    json_builder_set_member_name(b, "layout");
+    json_builder_begin_object(b);
+    add_int(b, "window_width", gtk_widget_get_width(GTK_WIDGET(win)));
+    add_bool(b, "sidebar_visible", tkv_window_get_sidebar_visible(win));
+    add_int(b, "bind_view_width", gtk_widget_get_width(GTK_WIDGET(bv)));
+    add_int(b, "source_width",
+            gtk_widget_get_width(GTK_WIDGET(tkv_bind_view_get_pane(bv, TKV_PANE_SOURCE))));
+    add_int(b, "primary_width",
+            gtk_widget_get_width(GTK_WIDGET(tkv_bind_view_get_pane(bv, TKV_PANE_PRIMARY))));
+    json_builder_end_object(b);
     guint listed;
     add_int(b, "kernel_count", tkv_window_get_kernel_count(win, &listed));
     add_int(b, "kernels_listed", listed);

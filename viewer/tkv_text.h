@@ -18,7 +18,8 @@
 /* Appends one line (LEN bytes, no line end) to OUT, made safe as above. */
 void tkv_text_append_line(GString *out, const char *s, size_t len);
 
-/* The whole text of STAGE, one buffer line per stage line, no final "\n".
+/* The whole text of STAGE, one buffer line per stage line, no final "\n"
+ * (SASS: the blanks around an instruction's address cut, tkv_text.c).
  * Caller frees with g_string_free(). */
 GString *tkv_text_from_stage(const tk_stage *stage);
 

@@ -205,6 +205,11 @@ TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self) { return self->stack_
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self) { return self->meta_panel; }
 TkvHotPanel *tkv_window_get_hot_panel(TkvWindow *self) { return self->hot_panel; }
 
+gboolean tkv_window_get_sidebar_visible(TkvWindow *self)
+{
+    return gtk_widget_get_visible(gtk_paned_get_start_child(self->main_paned));
+}
+
 const char *tkv_window_get_mode(TkvWindow *self)
 {
     return gtk_stack_get_visible_child_name(self->mode_stack);
@@ -450,6 +455,7 @@ static void tkv_window_class_init(TkvWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvWindow, kernel_filter);
     gtk_widget_class_bind_template_child(wc, TkvWindow, kernel_count);
     gtk_widget_class_bind_template_child(wc, TkvWindow, kernel_list);
+    gtk_widget_class_bind_template_child(wc, TkvWindow, main_paned);
     gtk_widget_class_bind_template_child(wc, TkvWindow, info_stack);
     gtk_widget_class_bind_template_child(wc, TkvWindow, stack_panel);
     gtk_widget_class_bind_template_child(wc, TkvWindow, meta_panel);
@@ -492,5 +498,7 @@ static void tkv_window_init(TkvWindow *self)
 
 TkvWindow *tkv_window_new(GtkApplication *app)
 {
-    return g_object_new(TKV_TYPE_WINDOW, "application", app, NULL);
+    TkvWindow *self = g_object_new(TKV_TYPE_WINDOW, "application", app, NULL);
+    tkv_window_layout_init(self);
+    return self;
 }

@@ -62,6 +62,8 @@ char *tkv_window_get_error_text(TkvWindow *self);
 gboolean tkv_window_get_error_visible(TkvWindow *self);
 /* "bind" or "passes". */
 const char *tkv_window_get_mode(TkvWindow *self);
+/* Whether the side panel (kernel list, stack, ...) is shown (F9). */
+gboolean tkv_window_get_sidebar_visible(TkvWindow *self);
 /* The number of kernels, and in *LISTED (may be NULL) how many the filter
  * lists. */
 guint tkv_window_get_kernel_count(TkvWindow *self, guint *listed);

@@ -45,6 +45,7 @@ struct _TkvWindow {
     TkvPassView *pass_view;
     TkvBindView *bind_view;
     TkvCompareView *compare_view;
+    GtkPaned *main_paned; /* the side panel (kernel list, stack, ...) | the mode shown */
 
     TkvDocument *doc;     /* loading or loaded */
     GCancellable *cancel;
@@ -76,6 +77,9 @@ void tkv_window_show_kernel(TkvWindow *self, int index);
 /* tkv_window_actions.c */
 /* Adds the window's actions (at init). */
 void tkv_window_actions_init(TkvWindow *self);
+/* The side panel shown or hidden and its width, as remembered
+ * (tkv_settings.h), and remembered again as the user changes them. */
+void tkv_window_layout_init(TkvWindow *self);
 /* Most actions need a loaded bundle: enabled when READY. */
 void tkv_window_actions_update(TkvWindow *self, gboolean ready);
 void tkv_window_set_action_state(TkvWindow *self, const char *name, GVariant *state);

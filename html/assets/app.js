@@ -11,21 +11,26 @@
  * Depends on: dom (el, fmtBytes), kernel (init, meta, stages), panes
  *   (start, setStage, gotoHit, refresh, showSource, showIR), layouts
  *   (hover), passes (open, key, forSource), cost (load, controls,
- *   renderHot, onChange, hotShown).
+ *   renderHot, onChange, hotShown), find (start: the find bar's keys),
+ *   links (start: the URL fragment shown, then kept up to date; changed).
  * Interface: inspect() (for the tests, read only: {interactive, setup}
  *   in ms).
  */
 'use strict';
-TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost'], function (dom, kernel, panes, layouts, passes, cost) {
+TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'find', 'links'], function (dom, kernel, panes, layouts, passes, cost, find, links) {
   const { el, fmtBytes } = dom;
   const timing = { interactive: -1, setup: -1 };
+  let mode = 'kernel';
 
   function setMode(m) {
+    const changed = m !== mode;
+    mode = m;
     document.getElementById('kernel-view').hidden = m !== 'kernel';
     document.getElementById('pass-view').hidden = m !== 'passes';
     document.getElementById('mode-kernel').classList.toggle('on', m === 'kernel');
     document.getElementById('mode-passes').classList.toggle('on', m === 'passes');
     if (m === 'passes') passes.open();
+    if (changed) links.changed();
   }
 
   function onKey(ev) {
@@ -122,6 +127,10 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost'], functi
     /* a kernel known from its pass dumps only opens on its passes */
     const none = kernel.stages().every((st) => meta.stages[st].missing);
     setMode(none && meta.passes ? 'passes' : 'kernel');
+    find.start();
+    /* a link to a line, a pass or a find: shown before the page says it
+     * is ready */
+    await links.start({ mode: () => mode, setMode });
     timing.interactive = performance.now();
     timing.setup = performance.now() - t0;
     document.body.dataset.ready = '1';

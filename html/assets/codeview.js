@@ -5,7 +5,9 @@
  * Job: one CodeView per pane (.code inside the pane's element); it draws
  * the lines of a document it is given ({n, text(i), lang, cls(i),
  * gutter(i), heat(i), title(i), ranges(i), onClick, rows}), marks lines (a class per
- * line, the current line), scrolls to a line, reports clicks on a line.
+ * line, the current line), marks the find module's hits apart from those
+ * (a set of lines and the current hit: a find does not undo a selection),
+ * scrolls to a line or centres it, reports clicks on a line.
  * ROWS, when given, are the lines shown, ascending: the others are folded
  * away (rowOf() / lineAt() map between the two).  Its state (what is
  * drawn, the marks) is the object's own.
@@ -17,6 +19,41 @@
 TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
   const el = dom.el;
   const paint = syntax.paint;
+
+  /* The two highlights the find bar paints: every text found, the one it
+   * is on (CSS: ::highlight(tk-found), ::highlight(tk-found-cur)). */
+  let highlights = null;
+  function foundHighlights() {
+    if (!highlights) {
+      highlights = { all: new Highlight(), cur: new Highlight() };
+      CSS.highlights.set('tk-found', highlights.all);
+      CSS.highlights.set('tk-found-cur', highlights.cur);
+    }
+    return highlights;
+  }
+
+  /* A DOM Range over characters [S, E) of a line's text as painted in TX
+   * (syntax.paint: text nodes in token spans; the "…" marks after hidden
+   * location suffixes and the "more characters" note are not the text). */
+  function textRange(tx, s, e) {
+    const w = document.createTreeWalker(tx, NodeFilter.SHOW_TEXT);
+    let pos = 0, r = null, node;
+    while ((node = w.nextNode())) {
+      const p = node.parentNode;
+      if (p.classList && (p.classList.contains('locmark') || p.classList.contains('cut'))) continue;
+      const len = node.length;
+      if (!r && s < pos + len) {
+        r = document.createRange();
+        r.setStart(node, s - pos);
+      }
+      if (r && e <= pos + len) {
+        r.setEnd(node, e - pos);
+        return r;
+      }
+      pos += len;
+    }
+    return null;
+  }
 
   class CodeView {
     constructor(root) {
@@ -30,6 +67,8 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.lh = 18;
       this.marks = new Map(); /* line -> class */
       this.current = 0;
+      this.found = null; /* Set of the lines the find bar found, or null */
+      this.foundCur = 0; /* the hit the find bar is on */
       this.doc = null;
       this.pending = false;
       this.first = 1;
@@ -53,6 +92,8 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.setRows(doc);
       this.marks = new Map();
       this.current = 0;
+      this.found = null;
+      this.foundCur = 0;
       this.code.scrollTop = 0;
       this.render(true);
     }
@@ -109,6 +150,69 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
         row.dataset.mark = want;
       }
       row.classList.toggle('cur', i === this.current);
+      row.classList.toggle('found', !!this.found && this.found.has(i));
+      row.classList.toggle('found-cur', !!this.found && i === this.foundCur);
+    }
+    /* The find bar's hits (a Set, or null to clear them) and the one it is
+     * on, which is scrolled to the middle of the pane (and sideways to
+     * the text found).  SPANS(i): the [start, end) character ranges found
+     * in line i, painted with the CSS Custom Highlight API (no change to
+     * the rows' own elements). */
+    setFound(found, cur, spans) {
+      this.found = found;
+      this.foundCur = cur || 0;
+      this.foundSpans = found ? spans || null : null;
+      for (const [i, row] of this.rows) this.decorate(row, i);
+      if (cur) this.centre(cur);
+      else this.paintFound();
+      if (cur) this.showFoundText();
+      /* false: the current hit is on a line folded away */
+      return !cur || !this.map || this.lineAt(this.rowOf(cur)) === cur;
+    }
+    /* The highlight ranges of the rows drawn (called after each render). */
+    paintFound() {
+      if (!window.Highlight || !window.CSS || !CSS.highlights) return;
+      const hl = foundHighlights();
+      for (const r of this.hlRanges || []) {
+        hl.all.delete(r);
+        hl.cur.delete(r);
+      }
+      this.hlRanges = [];
+      if (!this.found || !this.foundSpans) return;
+      for (const [i, row] of this.rows) {
+        if (!this.found.has(i)) continue;
+        const tx = row.querySelector('.tx');
+        for (const [a, b] of this.foundSpans(i)) {
+          const r = textRange(tx, a, b);
+          if (!r) continue;
+          (i === this.foundCur ? hl.cur : hl.all).add(r);
+          this.hlRanges.push(r);
+        }
+      }
+    }
+    /* The current hit's first text found brought into view sideways. */
+    showFoundText() {
+      const row = this.rows.get(this.foundCur);
+      if (!row || !this.foundSpans) return;
+      const sp = this.foundSpans(this.foundCur)[0];
+      const r = sp && textRange(row.querySelector('.tx'), sp[0], sp[1]);
+      if (!r) return;
+      /* in the pane's content (scrollable) coordinates */
+      const box = r.getBoundingClientRect(), pane = this.code.getBoundingClientRect();
+      if (!box.width && !box.height) return; /* in a hidden location suffix */
+      const x = box.left - pane.left + this.code.scrollLeft;
+      const sticky = row.querySelector('.no').offsetWidth; /* the line numbers stay on the left */
+      const w = this.code.clientWidth;
+      const sl = this.code.scrollLeft;
+      if (x >= sl + sticky && x + box.width <= sl + w - 16) return;
+      this.code.scrollLeft = x + box.width <= w - 16 ? 0 : Math.max(0, x - w / 3);
+    }
+    /* LINE in the middle of the pane, wherever it was (scrollTo moves only
+     * when the line is out of view). */
+    centre(line) {
+      const h = this.code.clientHeight || 600;
+      this.code.scrollTop = Math.max(0, (this.rowOf(line) - 1) * this.lh - (h - this.lh) / 2);
+      this.render(false);
     }
     paintRow(i) {
       const d = this.doc;
@@ -160,6 +264,7 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       }
       this.rows = rows;
       this.body.replaceChildren(frag);
+      if (this.found || (this.hlRanges && this.hlRanges.length)) this.paintFound();
     }
     scrollTo(line) {
       const h = this.code.clientHeight || 600;

@@ -3,12 +3,13 @@
  *
  * Job: help before anything is selected; for a source line, its IR line
  * counts in every stage and the "k of n" bar over the IR lines
- * highlighted; for an IR line, its inline stacks (each frame a button) and
+ * highlighted (the counts of a stage not opened yet come when its
+ * bindings have loaded); for an IR line, its inline stacks (each frame a button) and
  * the layouts used on it.  What the panes show and do (the stage shown,
  * the highlighted lines, stepping through them, showing a frame) is handed
  * in by the caller: this module keeps no state.
  *
- * Depends on: dom (el, base), data (expand), kernel (files, stages, bind,
+ * Depends on: dom (el, base), data (expand), kernel (files, stages, bind, loadStage,
  *   stacks), layouts (box).
  * Interface: help(), source(file, line, at), ir(stage, line, ids, at),
  *   count(k, n).
@@ -30,7 +31,7 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       el('p', null, 'Click a source line: the IR it became is highlighted (\u201cand what it called\u201d includes inlined helpers). Click an IR line: its inline stack is shown and its source lines are marked.'),
       el('p', null, 'Lines with a coloured mark carry a location; grey lines carry none; dimmed lines (.loc, //##, labels) are not instructions and are never counted. A click on any line of a statement wrapped over several lines binds the whole statement. Hover a layout such as #blocked in TTGIR for what it means.'),
       el('p', null, 'The shaded column is what each line cost: SASS instructions, or what was measured when the kernel was profiled (the \u201ccost\u201d menu; hover a number for its breakdown). \u201chot lines\u201d lists the costliest.'),
-      el('p', 'keys', 'Keys: n / p next and previous highlighted instruction; 1-5 stage; h hot lines; l show locations (and the #loc, .loc and //## lines folded away).'),
+      el('p', 'keys', 'Keys: n / p next and previous highlighted instruction; 1-5 stage; h hot lines; l show locations (and the #loc, .loc and //## lines folded away); Ctrl+F or / find in every line of the stage.'),
     );
   }
 
@@ -96,12 +97,24 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       if (meta.stages[st].missing) continue;
       const tr = el('tr');
       tr.appendChild(el('th', null, kernel.label(st)));
-      const b = kernel.bind(st);
-      const ex = b && kernel.query(st, file, line, 'exact');
-      const ca = b && kernel.query(st, file, line, 'called');
       /* instructions only: a .loc or //## line is not counted */
-      tr.appendChild(el('td', null, b ? (ca.lines.length ? ex.code + ' exact, ' + ca.code + ' with callees' : '0') : '(not loaded)'));
+      const count = () => {
+        const ex = kernel.query(st, file, line, 'exact');
+        const ca = kernel.query(st, file, line, 'called');
+        return ca.lines.length ? ex.code + ' exact, ' + ca.code + ' with callees' : '0';
+      };
+      const td = el('td', null, kernel.bind(st) ? count() : '\u2026');
+      tr.appendChild(td);
       t.appendChild(tr);
+      /* a stage not opened yet: its bindings loaded for the counts (the
+       * cell filled in when they come, if the panel still shows it) */
+      if (!kernel.bind(st)) {
+        kernel.loadStage(st).then(() => {
+          if (td.isConnected) td.textContent = count();
+        }, () => {
+          if (td.isConnected) td.textContent = 'could not be loaded';
+        });
+      }
     }
     box.appendChild(t);
     if (meta.passes) {

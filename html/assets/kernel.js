@@ -11,7 +11,8 @@
  * Depends on: data (load, get, expand), dom (base).
  * Interface: init(kid) -> false when meta.js is missing; id(), meta(),
  *   files(), stages() (in order), label(stage), path(file), stackFrames(id), frameText(frame), text(stage),
- *   bind(stage), stageReady(stage), loadStage(stage), sourceText(file),
+ *   bind(stage), stageReady(stage), loadStage(stage), loadText(stage)
+ *   (the text alone: the find bar counts in every stage), sourceText(file),
  *   loadSource(file), lineStacks(stage, line), toStage(from, line, to),
  *   toApprox(from, line, to), srcRow(stage, file, line),
  *   srcLines(stage, file, line, mode), srcCount(stage, file, line, mode),
@@ -87,6 +88,10 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     const [t, b] = await Promise.all([data.load(K.kid + '/' + stage + '.text'), data.load(K.kid + '/' + stage + '.bind')]);
     K.text[stage] = t;
     K.bind[stage] = prepareBind(stage, b);
+  }
+
+  async function loadText(stage) {
+    if (!K.text[stage]) K.text[stage] = await data.load(K.kid + '/' + stage + '.text');
   }
 
   async function loadSource(file) {
@@ -234,6 +239,7 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     bind: (stage) => K.bind[stage],
     stageReady,
     loadStage,
+    loadText,
     sourceText: (file) => K.srcText[file],
     loadSource,
     lineStacks,

@@ -84,8 +84,13 @@ TK.define('layouts', ['dom', 'kernel'], function (dom, kernel) {
       if (d.elementBits >= 0) parts.push(d.elementBits + '-bit elements');
       if (d.transposed >= 0) parts.push(d.transposed ? 'transposed' : 'not transposed');
       if (d.vec >= 0) parts.push('vec ' + d.vec + ', perPhase ' + d.perPhase + ', maxPhase ' + d.maxPhase);
-      if (d.order) parts.push('order [' + d.order.join(', ') + ']');
-      out.push('Shared memory layout (' + d.name + '): ' + parts.join(', ') + '.');
+      if (d.vec >= 0 && d.maxPhase === 1) parts.push('no swizzling');
+      /* nvmma_shared names no order (it had printed "order []") */
+      if (d.order && d.order.length) parts.push('order [' + d.order.join(', ') + '] (fastest dimension first)');
+      const bare = String(d.name).replace(/^ttg\./, '');
+      const what = bare === 'nvmma_shared' ? ': the layout the tensor cores (wgmma) and TMA read and write directly'
+        : bare === 'swizzled_shared' ? ': rows of shared memory with their vectors permuted (swizzled) to avoid bank conflicts' : '';
+      out.push('Shared memory layout (' + d.name + ')' + what + (parts.length ? '; ' + parts.join(', ') : '') + '.');
     } else if (kind === 'memory_space') {
       out.push('A memory space (' + d.name + ').');
     } else {
@@ -114,15 +119,19 @@ TK.define('layouts', ['dom', 'kernel'], function (dom, kernel) {
   }
 
   /* The tensor as a rectangle, the tile's repetitions as a grid, the first
-   * tile's warps shaded, thread 0's elements dark. */
+   * tile's warps shaded, thread 0's elements dark; the axes labelled with
+   * the tensor's and the tile's sizes, and a legend below. */
   function picture(d, c, lay) {
-    const W = 240, H = c.shape.length > 1 ? 120 : 28;
+    const W = 300, H = c.shape.length > 1 ? 150 : 28;
+    const ML = c.shape.length > 1 ? 44 : 4, MT = 16, MB = 4; /* room for the labels */
     const rows = c.shape.length > 1 ? c.shape[c.shape.length - 2] : 1;
     const cols = c.shape[c.shape.length - 1];
     const trow = c.tile.length > 1 ? c.tile[c.tile.length - 2] : 1;
     const tcol = c.tile[c.tile.length - 1];
     const sx = W / Math.max(cols, tcol), sy = H / Math.max(rows, trow);
-    const svg = svgEl('svg', { width: W + 2, height: H + 2, viewBox: '-1 -1 ' + (W + 2) + ' ' + (H + 2), class: 'laypic' });
+    const wrap = el('figure', 'layfig');
+    const svg = svgEl('svg', { width: W + ML + 2, height: H + MT + MB, viewBox: -ML + ' ' + -MT + ' ' + (W + ML + 2) + ' ' + (H + MT + MB), class: 'laypic' });
+    wrap.appendChild(svg);
     svg.appendChild(svgEl('rect', { x: 0, y: 0, width: cols * sx, height: rows * sy, class: 'tensor' }));
     /* warps of the first tile */
     let src = d;
@@ -153,10 +162,35 @@ TK.define('layouts', ['dom', 'kernel'], function (dom, kernel) {
         for (let q = 0; q < rc && q < 64; q++)
           svg.appendChild(svgEl('rect', { x: q * tcol * sx, y: r * trow * sy, width: Math.max(1.5, pc * sx), height: Math.max(1.5, pr * sy), class: 't0' }));
     }
+    /* the axes: the tensor's columns on top, its rows on the left */
+    const label = (x, y, text, anchor) => {
+      const t = svgEl('text', { x, y, class: 'axis', 'text-anchor': anchor });
+      t.textContent = text;
+      svg.appendChild(t);
+    };
+    label(0, -4, cols + (c.shape.length > 1 ? ' columns' : ' elements'), 'start');
+    if (tcol !== cols && tcol * sx > 40) label(tcol * sx, -4, 'tile ' + tcol, 'end');
+    if (c.shape.length > 1) {
+      label(-4, 10, rows + ' rows', 'end');
+      if (trow !== rows && trow * sy > 20) label(-4, trow * sy, 'tile ' + trow, 'end');
+    }
     const t = svgEl('title', {});
     t.textContent = 'tensor ' + dims(c.shape) + ', tile ' + dims(c.tile) + ', shaded: warps of the first tile, dark: thread 0';
     svg.appendChild(t);
-    return svg;
+    /* the legend, in words */
+    const leg = el('figcaption', 'laylegend');
+    const key = (cls, text) => {
+      const k = el('span', 'key');
+      k.appendChild(el('i', cls));
+      k.appendChild(document.createTextNode(text));
+      leg.appendChild(k);
+    };
+    key('k-tensor', 'tensor ' + dims(c.shape));
+    key('k-tile', 'CTA tile ' + dims(c.tile) + (rr * rc > 1 ? ' \u00d7 ' + rr * rc + ' repetitions' : ''));
+    if (wr * wc > 1) key('k-warp', wr * wc + ' warps of the first tile');
+    if (spt) key('k-t0', 'thread 0\u2019s elements');
+    wrap.appendChild(leg);
+    return wrap;
   }
 
   function showTip(span, x, y) {

@@ -23,8 +23,14 @@
  *   shown), setStage(stage), gotoHit(d), setFold(on), refresh() (the heat
  *   column again, after the metric changed), showSource(file, line),
  *   showIR(stage, line) (select and scroll to a line, as a click does),
- *   inspect() (for the tests, read only: stage, stage2, file, mode, hits,
- *   hitIdx, sel, clicks, fold, stmt, shared, approx).
+ *   found(pane, lines, cur, spans) (the find bar's hits: pane 'src' or
+ *   'ir', a Set of lines or null, the current hit centred, spans(i) the
+ *   character ranges found in line i; false when the hit is folded away), listen(fn) (fn({what:
+ *   'stage'|'file'|'select'|'mode'}) after each change, for the find bar
+ *   and the page's URL), shown() ({stage, stage2, file, mode, sel}: what
+ *   is shown and selected, a copy), inspect() (for the tests, read only:
+ *   stage, stage2, file, mode, hits, hitIdx, sel, clicks, fold, stmt,
+ *   shared, approx).
  */
 'use strict';
 TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], function (dom, codeview, syntax, kernel, info, cost) {
@@ -46,6 +52,10 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
   const rowsCache = new Map(); /* stage -> the lines shown while folded */
   let srcView, irView, ir2View;
   let passesOf = null; /* (file, line): the passes that touched a source line */
+  const listeners = [];
+  function tell(what) {
+    for (const f of listeners) f({ what });
+  }
 
   function irDoc(stage, view, which) {
     const text = kernel.text(stage);
@@ -167,6 +177,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
       const w = el('p', 'why', 'No ' + kernel.label(st) + ': ' + about.missing + '.');
       irView.root.insertBefore(w, code);
       document.body.dataset.stage = st;
+      tell('stage');
       return;
     }
     await kernel.loadStage(st);
@@ -176,6 +187,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     refreshSource();
     reapply();
     document.body.dataset.stage = st;
+    tell('stage');
   }
 
   async function setStage2(st) {
@@ -225,6 +237,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
         renderFileBar();
         refreshSource();
         reapply();
+        tell('mode');
       });
       modes.appendChild(b);
     }
@@ -247,6 +260,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     }
     srcView.set(srcDoc(file, lines));
     if (line) srcView.scrollTo(line);
+    tell('file');
   }
 
   /* The source pane's classes and counts again, for the stage or the way
@@ -269,6 +283,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     S.sel = { pane: 'src', file, line };
     applySource(file, line, true);
     S.clicks.push(performance.now() - t0);
+    tell('select');
   }
 
   /* The lines of the statement FIRST..LAST, LINE the one clicked. */
@@ -317,6 +332,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     S.sel = { pane: which, line };
     applyIR(which, line, true);
     S.clicks.push(performance.now() - t0);
+    tell('select');
   }
 
   function applyIR(which, line, scroll) {
@@ -383,9 +399,11 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
   function gotoHit(d) {
     if (!S.hits.length) return;
     S.hitIdx = (S.hitIdx + d + S.hits.length) % S.hits.length;
-    const view = irView;
-    view.current = S.hits[S.hitIdx];
-    view.scrollTo(S.hits[S.hitIdx]);
+    /* the current mark moves even when the hit is already in view, and
+     * the hit comes to the middle of the pane */
+    const hit = S.hits[S.hitIdx];
+    irView.setMarks(irView.marks, hit);
+    irView.centre(hit);
     info.count(S.hitIdx + 1, S.hits.length);
   }
 
@@ -441,5 +459,15 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     refreshSource();
   }
 
-  return { start, setStage, gotoHit, setFold, refresh, showSource, showIR, inspect: () => S };
+  /* The find bar's hits in the source pane or the IR pane. */
+  function found(pane, lines, cur, spans) {
+    return (pane === 'src' ? srcView : irView).setFound(lines, cur, spans);
+  }
+
+  return {
+    start, setStage, gotoHit, setFold, refresh, showSource, showIR, found,
+    listen: (fn) => listeners.push(fn),
+    shown: () => ({ stage: S.stage, stage2: S.stage2, file: S.file, mode: S.mode, sel: S.sel && { ...S.sel } }),
+    inspect: () => S,
+  };
 });

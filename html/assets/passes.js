@@ -12,7 +12,9 @@
  * Depends on: dom (el, svgEl, base), data (load, expand), syntax
  *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView).
  * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
- *   forSource(file, line), select(i), compare(n, m), inspect() (for the
+ *   forSource(file, line), select(i), compare(n, m), shown() ({sel, range,
+ *   count}: the pass or range shown, the number of passes; for the page's
+ *   URL), inspect() (for the
  *   tests, read only: data, sel, range, diff, group, ...).
  */
 'use strict';
@@ -429,5 +431,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     if (first !== undefined) await selectPass(first);
   }
 
-  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, compare: comparePasses, inspect: () => P };
+  const shown = () => ({ sel: P.sel, range: P.range && P.range.slice(), count: P.data ? P.data.passes.length : 0 });
+
+  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, compare: comparePasses, shown, inspect: () => P };
 });

@@ -351,6 +351,19 @@ def existing_output_needs_force_and_must_be_a_bundle():
                                 extra=('--force',))
     assert code == 3 and 'not a tkview bundle' in err, (code, err)
     assert os.listdir(notabundle) == ['important.txt']
+    # Nor one that holds what the capture reads: the folder the program
+    # runs in, or the script itself.
+    before = manifest(out)
+    code, stdout, err = run('capture', '-o', out, '--force', '--', sys.executable, FAKE,
+                            'ok', 'softmax', cwd=out)
+    assert code == 3 and 'which the capture reads' in err, (code, err)
+    assert stdout == '' and manifest(out) == before
+    script = os.path.join(out, 'fake_copy.py')
+    shutil.copy(FAKE, script)
+    code, _, err = run('capture', '-o', out, '--force', '--', sys.executable, script,
+                       'ok', 'softmax')
+    assert code == 3 and 'contains ' + script in err, (code, err)
+    assert manifest(out) == before
     no_work_folders()
 
 

@@ -222,6 +222,22 @@ def hostile_text_is_not_sent_raw_to_the_terminal():
 
 
 @test
+def refs_text_has_a_header():
+    code, out, _ = run('refs', VA, '--stage', 'ttir')
+    assert code == 0
+    rows = out.splitlines()
+    # "  ttir: 13 source lines", then the column names, then the rows.
+    i = next(i for i, r in enumerate(rows) if r.strip().startswith('ttir:'))
+    assert rows[i + 1].split() == ['exact', 'called', 'source', 'line'], rows[i + 1]
+    # vector_add.py:16 is the reduce; most of its TTIR lines are inlined from
+    # standard.py: add_kernel.ttir:27-32 end in loc(#loc35), and line 68
+    # "#loc35 = loc(callsite(#loc12 at #loc33))" is standard.py:293 called
+    # from vector_add.py:16: counted under "called", not "exact".
+    row = next(r for r in rows if r.endswith('/vector_add.py:16')).split()
+    assert int(row[0]) < int(row[1]), row
+
+
+@test
 def sample_bundle_and_round_trip():
     import tempfile
     samples = os.environ['TK_TEST_SAMPLES']

@@ -232,13 +232,14 @@ def passes_on_a_folder_of_dump_files():
             [(s['index'], s['removed'], s['added']) for s in hv['kernels'][0]['passes']]
         code, out, _ = run('history', d, '--source', 'vector_add.py:16')
         assert code == 0 and out.splitlines()[0].split(': ', 1)[1].startswith('/'), out[:200]
-        # Written as a bundle: the same timeline from its slices.
-        out_b = os.path.join(d, 'out', 'B')
-        os.makedirs(os.path.dirname(out_b))
-        code, _, err = run('bundle', d, '-o', out_b)
-        assert code == 0, err
-        kb = run_json('passes', out_b)['kernels'][0]
-        assert entries(kb) == entries(va) and kb['hash'] == k['hash']
+        # Written as a bundle (outside the folder read: never into the
+        # input): the same timeline from its slices.
+        with tempfile.TemporaryDirectory() as o:
+            out_b = os.path.join(o, 'B')
+            code, _, err = run('bundle', d, '-o', out_b)
+            assert code == 0, err
+            kb = run_json('passes', out_b)['kernels'][0]
+            assert entries(kb) == entries(va) and kb['hash'] == k['hash']
 
 
 @test
@@ -444,6 +445,37 @@ def history_exact_and_nothing():
     assert run('history', VA)[0] == 2
     assert run('history', '/nonexistent/x', '--source', 'a.py:1')[0] == 3
     assert run('history', AT, '--source', 'autotuned_matmul.py:1', '--kernel', 'nope')[0] == 2
+
+
+@test
+def history_text_columns_and_notes_once():
+    code, out, _ = run('history', VA, '--source', 'vector_add.py:16')
+    assert code == 0
+    rows = out.splitlines()
+    # The columns of `tkview passes`: the effect as "+added -removed".
+    assert rows[1].split() == ['#', 'level', 'effect', 'pass'], rows[1]
+    # ConvertTritonGPUToLLVM (mlir_passes.txt:4756) removes the six TTGIR
+    # lines of the reduce (4785-4790) and adds more than six.
+    row = next(r for r in rows if 'ConvertTritonGPUToLLVM' in r).split()
+    assert row[0] == '62' and row[3] == '-6' and row[2].startswith('+'), row
+    assert int(row[2][1:]) > 6, row
+    # The "no locations" note: once, after the table.
+    notes = [r for r in rows if 'carry no locations' in r]
+    assert len(notes) == 1 and rows[-1] == notes[0], rows[-3:]
+    # Three kernels, each with LLVM loop-only dumps that use metadata they do
+    # not print (stderr.txt:67171 "; *** IR Dump After LICMPass on loop
+    # %<unnamed loop> in function mm_kernel ***", then "!dbg !7" at 67174):
+    # their notes come as one line unless --verbose.
+    code, out, err = run('history', AT, '--source', 'autotuned_matmul.py:15')
+    assert code == 0, err
+    assert len([r for r in out.splitlines() if 'carry no locations' in r]) == 1
+    notes = [r for r in err.splitlines() if 'note:' in r]
+    assert len(notes) == 1 and '--verbose' in notes[0], err
+    n = int(notes[0].split('note: ')[1].split()[0])
+    code, _, err = run('history', AT, '--source', 'autotuned_matmul.py:15', '--verbose')
+    assert code == 0 and len([r for r in err.splitlines() if 'note:' in r]) == n > 1, err
+    code, _, err = run('history', AT, '--source', 'autotuned_matmul.py:15', '--quiet')
+    assert code == 0 and err == '', err
 
 
 def main():

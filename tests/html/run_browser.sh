@@ -13,6 +13,8 @@ skip() { echo "1..0 # SKIP $*"; exit 0; }
 command -v node >/dev/null || skip "no node"
 command -v npm >/dev/null || skip "no npm"
 npmdir=$build/npm
+# npm's cache and logs in the build folder too, never in ~/.npm.
+export npm_config_cache=$npmdir/cache
 if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ]; then
   mkdir -p "$npmdir"
   cp "$here/package.json" "$npmdir/package.json"
@@ -22,4 +24,11 @@ if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ]; then
 fi
 export NODE_PATH=$npmdir/node_modules
 mkdir -p "$build/artefacts"
-exec node "$here/$script" "$tkview" "$build" "$npmdir/node_modules/playwright-core/index.mjs"
+# Chromium keeps its crash reporter's settings in $XDG_CONFIG_HOME and GTK's
+# dconf cache in $XDG_CACHE_HOME, whatever profile it is given: both in a
+# folder of this run (under TMPDIR, which the tests point into the build),
+# never in the user's home.
+home=$(mktemp -d "${TMPDIR:-/tmp}/tkview-browser-XXXXXX")
+trap 'rm -rf "$home"' EXIT
+export XDG_CONFIG_HOME=$home/config XDG_CACHE_HOME=$home/cache XDG_DATA_HOME=$home/data
+node "$here/$script" "$tkview" "$build" "$npmdir/node_modules/playwright-core/index.mjs"

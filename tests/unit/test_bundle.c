@@ -972,7 +972,8 @@ static void test_save_hostile_names(void)
 }
 
 /* A file found at the path a location names is copied when saving what was
- * found on disk, but not when re-saving someone else's bundle. */
+ * found on disk, but never read from someone else's bundle (the trust rule,
+ * docs/bundle.md "What a bundle may read"). */
 static void test_save_in_place_sources(void)
 {
     if (!tk_test_have_dumps())
@@ -1001,8 +1002,8 @@ static void test_save_in_place_sources(void)
     g_assert_nonnull(strstr(got, "/sources/")); /* the copy, not the file */
     tk_bundle_free(b);
 
-    /* A bundle whose manifest lists no copy of it: found in place when
-     * viewing, left out when saving. */
+    /* A bundle whose manifest lists no copy of it: not read, and left out
+     * when saving, with the reason in missing_sources. */
     char *hand = g_build_filename(tmp, "hand", NULL);
     copy_dump("vector_add/kernel_dump/" VA_DUMP_DIR "/add_kernel.ttir", hand,
               "k/add_kernel.ttir");
@@ -1014,7 +1015,9 @@ static void test_save_in_place_sources(void)
     b = tk_bundle_load(hand, NULL, d);
     g_assert_nonnull(b);
     f = tk_loctab_file(tk_bundle_loctab(b), secret, strlen(secret));
-    g_assert_cmpstr(tk_bundle_resolve_source(b, f, d), ==, secret);
+    g_assert_null(tk_bundle_resolve_source(b, f, d));
+    g_assert_cmpuint(tk_test_count_diags_with(d, TK_DIAG_NOTE,
+                                              "outside the bundle"), ==, 1);
     char *out2 = g_build_filename(tmp, "out2", NULL);
     g_assert_cmpint(tk_bundle_save(b, out2, d), ==, 0);
     tk_bundle_free(b);

@@ -2,6 +2,10 @@
  * make the statement a line belongs to.  Expectations are read off the
  * source text; the real file is sample_dumps/attention_fwd's kernel. */
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "tk_test.h"
 #include "tkdump/tk_pysource.h"
@@ -155,6 +159,36 @@ static void test_attention_fwd(void)
     g_free(path);
 }
 
+/* A source is read as sources are (tk_input_file.h): a FIFO refused
+ * without waiting for a writer, and a file over the 16 MiB a source may
+ * have refused from its size (a sparse file: nothing is written). */
+static void test_refused_files(void)
+{
+    char *dir = g_dir_make_tmp("pysource-XXXXXX", NULL);
+    g_assert_nonnull(dir);
+    char *fifo = g_build_filename(dir, "fifo.py", NULL);
+    char *big = g_build_filename(dir, "big.py", NULL);
+    g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+    FILE *f = fopen(big, "w");
+    g_assert_nonnull(f);
+    g_assert_cmpint(ftruncate(fileno(f), (off_t)17 << 20), ==, 0);
+    fclose(f);
+    tk_diags *d = tk_diags_new();
+    g_assert_null(tk_pysource_read(fifo, d));
+    g_assert_cmpuint(tk_diags_count(d), ==, 1);
+    g_assert_nonnull(strstr(tk_diags_get(d, 0)->message, "a FIFO (named pipe)"));
+    g_assert_null(tk_pysource_read(big, d));
+    g_assert_cmpuint(tk_diags_count(d), ==, 2);
+    g_assert_nonnull(strstr(tk_diags_get(d, 1)->message, "17825792 bytes, over the 16 MiB"));
+    tk_diags_free(d);
+    g_unlink(fifo);
+    g_unlink(big);
+    g_rmdir(dir);
+    g_free(fifo);
+    g_free(big);
+    g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -162,5 +196,6 @@ int main(int argc, char **argv)
     g_test_add_func("/pysource/strings", test_strings);
     g_test_add_func("/pysource/ends", test_ends);
     g_test_add_func("/pysource/attention_fwd", test_attention_fwd);
+    g_test_add_func("/pysource/refused-files", test_refused_files);
     return g_test_run();
 }

@@ -361,6 +361,86 @@ static void test_remove_tree_mounts(void)
     remove_tmp(dir);
 }
 
+/* ---- outputs against inputs ------------------------------------------ */
+
+static int overlap_in(const char *dir, const char *target, const char *input)
+{
+    char *t = g_build_filename(dir, target, NULL);
+    char *i = g_build_filename(dir, input, NULL);
+    int rel = tk_staged_dir_overlap(t, i);
+    g_free(t);
+    g_free(i);
+    return rel;
+}
+
+/* In a child with its own mount namespace: a bind mount of the input is
+ * the input, by device and inode (its real path differs). */
+static int overlap_bind_child(const char *dir)
+{
+    if (unshare(CLONE_NEWNS) != 0 ||
+        mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+        return 77;
+    char *in = g_build_filename(dir, "in", NULL);
+    char *bound = g_build_filename(dir, "bound", NULL);
+    if (mount(in, bound, NULL, MS_BIND, NULL) != 0)
+        return 77;
+    int rc = overlap_in(dir, "bound", "in") != TK_STAGED_DIR_SAME       ? 1
+             : overlap_in(dir, "bound/sub", "in") != TK_STAGED_DIR_INSIDE ? 2
+             : overlap_in(dir, "in/new", "bound") != TK_STAGED_DIR_INSIDE ? 3
+                                                                          : 0;
+    umount(bound);
+    return rc;
+}
+
+static void test_overlap(void)
+{
+    char *dir = tk_test_make_tmp("staged-XXXXXX");
+    put(dir, "in/k.ttgir", "k\n");
+    put(dir, "in2/k.ttgir", "k\n");
+    put(dir, "bound/.keep", "");
+    char *in = g_build_filename(dir, "in", NULL);
+    char *link = g_build_filename(dir, "link", NULL);
+    g_assert_cmpint(symlink(in, link), ==, 0);
+
+    /* The same folder, however it is spelled. */
+    g_assert_cmpint(overlap_in(dir, "in", "in"), ==, TK_STAGED_DIR_SAME);
+    g_assert_cmpint(overlap_in(dir, "in/", "./in"), ==, TK_STAGED_DIR_SAME);
+    g_assert_cmpint(overlap_in(dir, "link", "in"), ==, TK_STAGED_DIR_SAME);
+    g_assert_cmpint(overlap_in(dir, "in", "link/"), ==, TK_STAGED_DIR_SAME);
+    /* Inside it, existing or not, through a link and "..". */
+    g_assert_cmpint(overlap_in(dir, "in/sub", "in"), ==, TK_STAGED_DIR_INSIDE);
+    g_assert_cmpint(overlap_in(dir, "in/a/b/../c", "in"), ==,
+                    TK_STAGED_DIR_INSIDE);
+    g_assert_cmpint(overlap_in(dir, "link/../in/x", "in"), ==,
+                    TK_STAGED_DIR_INSIDE);
+    /* Holding it: its parent, or a folder above a file read. */
+    g_assert_cmpint(overlap_in(dir, ".", "in"), ==, TK_STAGED_DIR_CONTAINS);
+    g_assert_cmpint(overlap_in(dir, "in", "in/k.ttgir"), ==,
+                    TK_STAGED_DIR_CONTAINS);
+    g_assert_cmpint(overlap_in(dir, "link", "in/k.ttgir"), ==,
+                    TK_STAGED_DIR_CONTAINS);
+    /* Apart: a sibling whose name starts the same, a missing input. */
+    g_assert_cmpint(overlap_in(dir, "in2", "in"), ==, TK_STAGED_DIR_APART);
+    g_assert_cmpint(overlap_in(dir, "in", "in2"), ==, TK_STAGED_DIR_APART);
+    g_assert_cmpint(overlap_in(dir, "out", "in"), ==, TK_STAGED_DIR_APART);
+    g_assert_cmpint(overlap_in(dir, "in", "missing"), ==, TK_STAGED_DIR_APART);
+
+    pid_t pid = fork();
+    g_assert_cmpint(pid, >=, 0);
+    if (pid == 0)
+        _exit(overlap_bind_child(dir));
+    int status;
+    g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+    g_assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77)
+        g_test_message("no mount namespace here: bind mounts not tried");
+    else
+        g_assert_cmpint(WEXITSTATUS(status), ==, 0);
+    g_free(link);
+    g_free(in);
+    remove_tmp(dir);
+}
+
 /* ---- stop signals, sent to a child ------------------------------------ */
 
 typedef struct {
@@ -595,6 +675,7 @@ int main(int argc, char **argv)
     g_test_add_func("/staged-dir/remove-tree/links", test_remove_tree_links);
     g_test_add_func("/staged-dir/remove-tree/depth", test_remove_tree_depth);
     g_test_add_func("/staged-dir/remove-tree/mounts", test_remove_tree_mounts);
+    g_test_add_func("/staged-dir/overlap", test_overlap);
     g_test_add_func("/staged-dir/signal/removes-staging",
                     test_signal_removes_staging);
     g_test_add_func("/staged-dir/signal/only-when-asked",

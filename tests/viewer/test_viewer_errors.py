@@ -70,6 +70,24 @@ assert len(ptx) == 1, ptx
 with open(ptx[0], 'wb') as f:
     f.write(b'\x7fELF\x00\x00binary')
 
+# A copy of the sample vector_add bundle whose TTGIR locations name a file
+# beside it, outside the bundle (docs/bundle.md, "What a bundle may read"):
+# add_kernel.ttgir's `loc("/tmp/capture/vector_add/src/vector_add.py":L:C)`
+# lines all renamed.  The file has 40 lines, vector_add.py 33: a pane showing
+# 40 lines would have read it.
+hostile = os.path.join(work, 'hostile')
+shutil.copytree(os.path.join(SAMPLES, 'vector_add'), hostile)
+secret = os.path.join(work, 'secret.py')
+with open(secret, 'w') as f:
+    f.write(''.join('SECRET_%d = %d\n' % (i, i) for i in range(40)))
+(ttgir,) = [os.path.join(r, n) for r, _, ns in os.walk(hostile) for n in ns
+            if n.endswith('.ttgir')]
+with open(ttgir) as f:
+    text = f.read()
+assert text.count('"/tmp/capture/vector_add/src/vector_add.py"') == 16
+with open(ttgir, 'w') as f:
+    f.write(text.replace('"/tmp/capture/vector_add/src/vector_add.py"', '"%s"' % secret))
+
 S = Session()
 viewer = S.start([VIEWER, corrupt])
 S.wait_registered(viewer)
@@ -148,6 +166,28 @@ def a_folder_of_pass_dumps_alone_opens_without_stages():
             break
         time.sleep(0.05)
     assert p['state'] == 'ready' and len(p['entries']) == 264, (p['state'], len(p.get('entries', [])))
+    assert viewer.poll() is None
+
+
+@test
+def a_hostile_bundle_never_shows_a_file_outside_it():
+    n = len(S.state()['windows'])
+    S.activate('new-window')
+    S.activate('open-path', "<'%s'>" % hostile)
+    w = S.wait_window(n)
+    assert w['state'] == 'ready' and w['kernel']['name'] == 'add_kernel', w
+    S.activate('bind-view.stage', "<'ttgir'>", window=w['id'])
+    S.activate('select-source-location', "<('secret.py', uint32 16)>", window=w['id'])
+    b = S.state()['windows'][n]['bind']
+    # Bound by the location's path:line (add_kernel.ttgir lines 29-34, as
+    # for vector_add.py:16: the instructions, with the block header of line
+    # 31 `^bb0(...)` and the `})` of line 34 as context), the file itself
+    # never read.
+    assert b['anchor'] == {'kind': 'source', 'file': secret, 'line': 16}, b['anchor']
+    assert b['primary']['matches'] == [29, 30, 32, 33], b['primary']
+    assert b['primary']['context'] == [31, 34], b['primary']
+    assert b['source']['file'] == secret and b['source']['resolved'] is None, b['source']
+    assert b['source']['line_count'] != 40, b['source']
     assert viewer.poll() is None
 
 

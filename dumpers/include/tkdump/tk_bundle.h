@@ -116,12 +116,37 @@ size_t tk_bundle_find_kernels(const tk_bundle *bundle, const char *spec,
 
 /* Resolves a location's file to a readable local path: the bundle's sources/,
  * then the original path, then files under the loaded folder whose path ends
- * like the location's, then the source_dirs.  Returns NULL when not found; the
- * first failure for a file adds one note to DIAGS (if not NULL), later ones
- * add nothing.  The result is cached and owned by the bundle. */
+ * like the location's, then the source_dirs.  When the input is a tkview
+ * bundle (someone else's folder), only files whose real path is inside the
+ * bundle folder, or under a source_dirs folder, are returned: a location
+ * naming any other file of this machine (/etc/passwd, a link out of the
+ * bundle) gives NULL and a note (docs/bundle.md, "What a bundle may read").
+ * Returns NULL when not found; the first failure for a file adds one note to
+ * DIAGS (if not NULL), later ones add nothing.  The result is cached and
+ * owned by the bundle. */
 TK_API
 const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
                                      tk_diags *diags);
+
+/* 1 when tk_bundle_resolve_source() gave NULL for FILE because of the trust
+ * rule (a file exists where the location points, but outside the bundle),
+ * 0 otherwise (also before FILE was resolved): for saying why a source is
+ * not shown. */
+TK_API
+int tk_bundle_source_refused(const tk_bundle *bundle, tk_file_id file);
+
+/* Checks that writing the folder OUTDIR cannot touch what BUNDLE reads:
+ * refuses (-1, with an error naming OUTDIR and the input in DIAGS) an
+ * OUTDIR that is the loaded path, lies inside it or contains it (the same
+ * for the bundle folder when a file or kernel folder of a bundle was
+ * loaded), or that is or contains a --source-dir folder.  Returns 0 when
+ * OUTDIR is apart from all of them.  tk_staged_dir_overlap() compares the
+ * paths (links and bind mounts resolved).  tk_bundle_save() checks this
+ * first; a program writing any other output of a bundle (the report) calls
+ * it before it stages anything. */
+TK_API
+int tk_bundle_check_output(const tk_bundle *bundle, const char *outdir,
+                           tk_diags *diags);
 
 /* The statement a source line belongs to (tk_pysource.h), for binding a
  * click on any line of a wrapped call to the IR Triton recorded at one of
@@ -154,7 +179,8 @@ tk_statement_status tk_bundle_statement(tk_bundle *bundle, tk_file_id file,
  * that tk_bundle_resolve_source() finds in sources/ (the others listed as
  * missing), and manifest.json.  OUTDIR must not exist or be an empty folder;
  * the bundle is built beside it and renamed into place, so a failure leaves
- * nothing behind.  No name in the input can place a file outside OUTDIR.
+ * nothing behind.  An OUTDIR that tk_bundle_check_output() refuses is an
+ * error.  No name in the input can place a file outside OUTDIR.
  * Returns 0, or -1 with an error in DIAGS; sources not found add notes. */
 TK_API
 int tk_bundle_save(const tk_bundle *bundle, const char *outdir,

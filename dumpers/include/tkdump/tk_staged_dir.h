@@ -16,7 +16,9 @@
  * The two halves are there alone too, named after the staged folder they
  * serve: tk_staged_dir_place() renames a folder staged by other means (the
  * capture's, built inside its work folder) into place, and
- * tk_staged_dir_remove_tree() removes any folder tree.
+ * tk_staged_dir_remove_tree() removes any folder tree.  And what a program
+ * checks before it stages anything: tk_staged_dir_overlap() says whether
+ * the output would lie in its input, or its input in it.
  *
  * Errors are returned as -1 (or a TK_STAGED_DIR_ERR_ step) with errno set,
  * so that each program words its own message; nothing here prints.
@@ -119,6 +121,26 @@ int tk_staged_dir_place(const char *from, const char *to, unsigned flags);
  * unlinkat and close. */
 TK_API
 int tk_staged_dir_remove_tree(const char *path);
+
+/* How an output folder TARGET lies against an input (tk_staged_dir_overlap). */
+enum {
+    TK_STAGED_DIR_APART = 0,    /* neither is in the other */
+    TK_STAGED_DIR_SAME = 1,     /* TARGET is INPUT */
+    TK_STAGED_DIR_INSIDE = 2,   /* TARGET is inside the folder INPUT */
+    TK_STAGED_DIR_CONTAINS = 3  /* INPUT is inside TARGET */
+};
+
+/* Whether writing the folder TARGET (which need not exist) would touch
+ * INPUT, a file or folder that is read: TK_STAGED_DIR_SAME, _INSIDE or
+ * _CONTAINS, else TK_STAGED_DIR_APART (also when INPUT does not exist).
+ * Both are compared as real paths (links resolved, TARGET's missing tail
+ * resolved from its nearest existing folder), and existing folders also by
+ * device and inode, so that a link or a bind mount of INPUT is INPUT.  A
+ * program refuses an output that is, is inside or contains its input, so
+ * that writing the output never deletes or changes what it reads
+ * (`tkview --html IN IN --force`, `tkview bundle X -o X/sub`). */
+TK_API
+int tk_staged_dir_overlap(const char *target, const char *input);
 
 #ifdef __cplusplus
 }

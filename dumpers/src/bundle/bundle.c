@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bundle/internal.h"
 
@@ -46,6 +47,38 @@ static char *real_path(const char *path)
     return out;
 }
 
+/* Whether the folder DIR holds something named manifest.json (of any type:
+ * a FIFO or a dangling link there still says "a bundle"). */
+static gboolean has_manifest(const char *dir)
+{
+    char *m = g_build_filename(dir, "manifest.json", NULL);
+    struct stat st;
+    gboolean yes = lstat(m, &st) == 0;
+    g_free(m);
+    return yes;
+}
+
+/* The bundle folder that REAL (a real path) belongs to: REAL itself when it
+ * is a folder holding a manifest.json, else the nearest of the two folders
+ * above it that holds one (a kernel folder, its passes/ folder, a stage file
+ * in them).  NULL when none: the user's own files.  Caller frees. */
+static char *bundle_folder_of(const char *real, gboolean is_dir)
+{
+    char *dir = is_dir ? g_strdup(real) : g_path_get_dirname(real);
+    for (int up = 0; up < 3; up++) {
+        if (has_manifest(dir))
+            return dir;
+        char *parent = g_path_get_dirname(dir);
+        gboolean top = strcmp(parent, dir) == 0;
+        g_free(dir);
+        dir = parent;
+        if (top)
+            break;
+    }
+    g_free(dir);
+    return NULL;
+}
+
 tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
                           tk_diags *diags)
 {
@@ -72,11 +105,16 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
         is_dir = TRUE;
     }
     g_free(base);
+    /* A bundle came from someone else: what it names is read only inside
+     * it (docs/bundle.md, "What a bundle may read"), whether its manifest
+     * can be used or not, and whether it is loaded whole or one of its files
+     * is. */
+    b->confine = bundle_folder_of(real, is_dir);
 
     if (is_dir) {
         b->root = g_strdup(real);
         char *manifest = g_build_filename(real, "manifest.json", NULL);
-        gboolean have_manifest = g_file_test(manifest, G_FILE_TEST_EXISTS);
+        gboolean have_manifest = has_manifest(real);
         if (have_manifest && bundle_manifest_load(b, manifest, diags) == 0) {
             b->kind = TK_INPUT_BUNDLE;
         } else {
@@ -142,6 +180,7 @@ void tk_bundle_free(tk_bundle *b)
     g_strfreev(b->argv);
     g_free(b->path);
     g_free(b->root);
+    g_free(b->confine);
     g_free(b->tool_version);
     g_free(b->compiler);
     g_free(b->compiler_name);
@@ -201,6 +240,11 @@ const char *tk_bundle_resolve_source(tk_bundle *b, tk_file_id file,
                                      tk_diags *diags)
 {
     return bundle_sources_resolve(b, file, diags);
+}
+
+int tk_bundle_source_refused(const tk_bundle *b, tk_file_id file)
+{
+    return bundle_sources_outside(b, file) ? 1 : 0;
 }
 
 /* ---- finding a kernel ------------------------------------------------- */

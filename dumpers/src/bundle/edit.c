@@ -17,8 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_MANIFEST_BYTES (64u << 20)
-
 /* Writes LEN bytes of DATA to PATH through a temporary file beside it.
  * Returns 0, or -1 with *ERR set (caller frees). */
 static int write_replace(const char *path, const void *data, size_t len,
@@ -99,7 +97,7 @@ int tk_bundle_add_kernel_file(tk_bundle *b, const tk_kernel *ck,
     }
     char *manifest = g_build_filename(b->root, "manifest.json", NULL);
     char *error = NULL;
-    JsonNode *rootn = bundle_json_read_file(manifest, MAX_MANIFEST_BYTES,
+    JsonNode *rootn = bundle_json_read_file(manifest, TK_INPUT_FILE_MANIFEST,
                                             &error);
     char *safe = NULL, *folder_real = NULL, *target = NULL, *rel = NULL;
     char *text = NULL;

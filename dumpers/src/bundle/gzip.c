@@ -9,6 +9,7 @@
  * through a fixed buffer: a file of any size costs the same memory.
  */
 #include "bundle/internal.h"
+#include "tkdump/tk_input_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,15 +24,9 @@
  * wait for a writer; a bundle may name one); -1 otherwise. */
 static int open_regular(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = tk_input_file_open(path, TK_INPUT_FILE_PASS_DUMP, NULL, NULL);
     if (fd < 0)
-        return -1;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
         errno = EINVAL;
-        return -1;
-    }
     return fd;
 }
 

@@ -7,9 +7,9 @@
  * meta_amdgcn.c (an AMD kernel's registers from its assembly),
  * json.c (safe JSON parsing and typed member access), path.c (paths that
  * must stay inside a folder, safe file names), sources.c (source
- * resolution), write.c (tk_bundle_save), passfiles.c and passfiles_only.c
- * (pass dump files and each kernel's sequence in them), gzip.c (compressed
- * pass dump files).
+ * resolution), write.c (tk_bundle_save), output.c (tk_bundle_check_output),
+ * passfiles.c and passfiles_only.c (pass dump files and each kernel's
+ * sequence in them), gzip.c (compressed pass dump files).
  */
 #ifndef TKDUMP_BUNDLE_INTERNAL_H
 #define TKDUMP_BUNDLE_INTERNAL_H
@@ -19,6 +19,7 @@
 
 #include "kernel/kernel.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_input_file.h"
 
 /* A pass dump file found with the input (passfiles.c). */
 typedef struct bundle_pass_file bundle_pass_file;
@@ -26,6 +27,12 @@ typedef struct bundle_pass_file bundle_pass_file;
 struct tk_bundle {
     char *path; /* as the caller gave it */
     char *root; /* absolute: the folder loaded (a single file's folder) */
+    /* The trust rule (docs/bundle.md, "What a bundle may read"): when the
+     * input is a bundle, someone else's folder, the real path of that
+     * folder; only files whose real path is under it (and files of the
+     * --source-dir folders) are read.  NULL for the user's own folders (a
+     * capture, a Triton cache, loose files), read as they are. */
+    char *confine;
     tk_input_kind kind;
     tk_loctab *tab;
     GPtrArray *kernels; /* tk_kernel *, owned */
@@ -45,8 +52,9 @@ struct tk_bundle {
     GHashTable *stored_sources; /* original path -> local copy (absolute) */
     char **source_dirs;         /* NULL-terminated copy of the options */
     GHashTable *resolved;       /* file id + 1 -> path, or "" for not found */
-    GHashTable *in_place;       /* file id + 1 of those found at their
-                                   original path (step 2) */
+    GHashTable *misses;         /* file id + 1 -> why it was not found
+                                   (sources.c: SOURCE_MISS_*), and whether a
+                                   caller has been told */
     GHashTable *suffix_index;   /* base name -> GPtrArray of paths relative to
                                    root; built on first use */
     GHashTable *statements;     /* file id + 1 -> tk_pysource * (or a
@@ -146,11 +154,12 @@ int bundle_cubin_resources(const unsigned char *data, size_t len,
 
 /* ---- json.c ---- */
 
-/* Parses the JSON file at PATH (at most MAX_BYTES, nesting at most 64 deep
- * so that the recursive parser cannot overflow the stack).  Returns the root
- * node (caller frees with json_node_unref), or NULL with *ERROR set (caller
- * frees). */
-JsonNode *bundle_json_read_file(const char *path, size_t max_bytes, char **error);
+/* Parses the JSON file at PATH, read as a file of KIND (tk_input_file.h: a
+ * regular file of at most KIND's limit), nesting at most 64 deep so that the
+ * recursive parser cannot overflow the stack.  Returns the root node (caller
+ * frees with json_node_unref), or NULL with *ERROR set (caller frees). */
+JsonNode *bundle_json_read_file(const char *path, tk_input_file_kind kind,
+                                char **error);
 
 /* Typed members of OBJ; NULL / -1 / default when absent or of another
  * type (no GLib criticals, unlike json_object_get_*_member). */
@@ -172,6 +181,11 @@ char *bundle_path_inside(const char *root_real, const char *rel,
                          const char *manifest, const char *what,
                          tk_diags *diags);
 
+/* Whether PATH, its symbolic links resolved, is a file or folder strictly
+ * under ROOT_REAL (absolute and symlink-free).  FALSE when PATH does not
+ * exist. */
+gboolean bundle_path_within(const char *root_real, const char *path);
+
 /* A file name made of S that is safe in any folder: only [A-Za-z0-9._+-],
  * not starting with '.', not empty, at most MAX bytes.  Caller frees. */
 char *bundle_path_safe_name(const char *s, size_t max);
@@ -186,9 +200,9 @@ const char *bundle_sources_resolve(tk_bundle *bundle, tk_file_id file,
                                    tk_diags *diags);
 void bundle_sources_clear(tk_bundle *bundle);
 
-/* Whether FILE was resolved at the very path the location names, outside
- * anything that was loaded (only meaningful after bundle_sources_resolve()). */
-gboolean bundle_sources_found_in_place(const tk_bundle *bundle, tk_file_id file);
+/* Whether FILE was refused by the trust rule: its file exists but outside
+ * the bundle (only meaningful after bundle_sources_resolve()). */
+gboolean bundle_sources_outside(const tk_bundle *bundle, tk_file_id file);
 
 /* ---- passfiles.c ---- */
 

@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "tkdump/tk_input_file.h"
+
 #define MAX_DEPTH 64
 
 /* The deepest nesting of [ and { outside strings, or MAX_DEPTH + 1 once it is
@@ -41,22 +43,16 @@ static int json_depth(const char *p, size_t len)
     return deepest;
 }
 
-JsonNode *bundle_json_read_file(const char *path, size_t max_bytes, char **error)
+JsonNode *bundle_json_read_file(const char *path, tk_input_file_kind kind,
+                                char **error)
 {
-    char *data = NULL;
-    gsize len = 0;
+    size_t len = 0;
     GError *err = NULL;
     *error = NULL;
-    if (!g_file_get_contents(path, &data, &len, &err)) {
-        *error = g_strdup(err->message);
-        g_error_free(err);
+    /* A regular file of at most the kind's limit, read without blocking. */
+    char *data = tk_input_file_read(path, kind, &len, error);
+    if (!data)
         return NULL;
-    }
-    if (len > max_bytes) {
-        *error = g_strdup_printf("too large (%zu bytes)", (size_t)len);
-        g_free(data);
-        return NULL;
-    }
     if (memchr(data, '\0', len)) {
         *error = g_strdup("binary data, not JSON");
         g_free(data);

@@ -13,8 +13,6 @@
 
 #include "tkview-config.h"
 
-#define MAX_MANIFEST_BYTES (64u << 20)
-
 /* ---- reading ---------------------------------------------------------- */
 
 /* "a b 'c d'": the argument vector as a shell would take it back. */
@@ -315,7 +313,7 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
 int bundle_manifest_load(tk_bundle *b, const char *manifest, tk_diags *diags)
 {
     char *err = NULL;
-    JsonNode *root = bundle_json_read_file(manifest, MAX_MANIFEST_BYTES, &err);
+    JsonNode *root = bundle_json_read_file(manifest, TK_INPUT_FILE_MANIFEST, &err);
     const char *why = NULL;
     JsonObject *o = NULL;
     int64_t version = -1;

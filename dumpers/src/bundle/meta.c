@@ -15,8 +15,6 @@
 #include <elf.h>
 #include <string.h>
 
-#define MAX_JSON_BYTES (16u << 20)
-#define MAX_CUBIN_BYTES ((size_t)512 << 20)
 
 /* ---- NAME.json -------------------------------------------------------- */
 
@@ -60,7 +58,7 @@ int bundle_meta_read_json(tk_kernel *k, const char *path, char **hash,
     if (hash)
         *hash = NULL;
     char *err = NULL;
-    JsonNode *root = bundle_json_read_file(path, MAX_JSON_BYTES, &err);
+    JsonNode *root = bundle_json_read_file(path, TK_INPUT_FILE_METADATA, &err);
     if (!root || JSON_NODE_TYPE(root) != JSON_NODE_OBJECT) {
         tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
                      "cannot read the kernel metadata: %s",
@@ -281,27 +279,26 @@ int bundle_cubin_resources(const unsigned char *data, size_t len,
 
 int bundle_meta_read_cubin(tk_kernel *k, const char *path, tk_diags *diags)
 {
-    GError *err = NULL;
-    GMappedFile *m = g_mapped_file_new(path, FALSE, &err);
-    if (!m) {
+    /* Read, not mapped: mapping opens without O_NONBLOCK (a FIFO named
+     * NAME.cubin would hang it) and a file cut while mapped faults. */
+    size_t len = 0;
+    char *err = NULL;
+    unsigned char *data =
+        (unsigned char *)tk_input_file_read(path, TK_INPUT_FILE_CUBIN, &len, &err);
+    if (!data) {
         tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
-                     "cannot read the cubin: %s", err->message);
-        g_error_free(err);
+                     "cannot read the cubin: %s", err);
+        g_free(err);
         return -1;
     }
-    size_t len = g_mapped_file_get_length(m);
-    const unsigned char *data =
-        (const unsigned char *)g_mapped_file_get_contents(m);
     const char *why = NULL;
     int64_t regs = -1, local = -1;
     int rc = -1;
-    if (len > MAX_CUBIN_BYTES)
-        why = "too large";
-    else if (!data)
+    if (len == 0)
         why = "empty file";
     else
         rc = bundle_cubin_resources(data, len, k->name, &regs, &local, &why);
-    g_mapped_file_unref(m);
+    g_free(data);
     if (rc != 0) {
         tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
                      "cannot read registers from the cubin: %s", why);

@@ -177,7 +177,11 @@ static void look_in(finder *f, const char *dir, gboolean descend)
                 g_free(path);
             continue;
         }
-        if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+        /* A link in a bundle to a file elsewhere is not read
+         * (docs/bundle.md, "What a bundle may read"). */
+        if (S_ISLNK(st.st_mode) &&
+            (stat(path, &st) != 0 ||
+             (f->b->confine && !bundle_path_within(f->b->confine, path))))
             st.st_mode = 0;
         if (!S_ISREG(st.st_mode) || !worth_a_look(base)) {
             g_free(path);

@@ -30,6 +30,25 @@ static gboolean has_dotdot(const char *rel)
     return FALSE;
 }
 
+/* Whether the real path REAL is strictly under the folder ROOT_REAL (both
+ * absolute and symlink-free).  The root itself is not a file inside it; "/"
+ * as root keeps every path. */
+static gboolean real_is_under(const char *real, const char *root_real)
+{
+    size_t n = strlen(root_real);
+    return n == 1 ? real[1] != '\0'
+                  : strncmp(real, root_real, n) == 0 && real[n] == '/' &&
+                        real[n + 1] != '\0';
+}
+
+gboolean bundle_path_within(const char *root_real, const char *path)
+{
+    char *real = realpath(path, NULL);
+    gboolean ok = real && real_is_under(real, root_real);
+    free(real);
+    return ok;
+}
+
 char *bundle_path_inside(const char *root_real, const char *rel,
                          const char *manifest, const char *what,
                          tk_diags *diags)
@@ -63,12 +82,7 @@ char *bundle_path_inside(const char *root_real, const char *rel,
         return NULL;
     }
     g_free(joined);
-    size_t n = strlen(root_real);
-    /* The root itself is not a file inside it; "/" as root keeps every path. */
-    gboolean inside = n == 1 ? real[1] != '\0'
-                             : strncmp(real, root_real, n) == 0 &&
-                                   real[n] == '/' && real[n + 1] != '\0';
-    if (!inside) {
+    if (!real_is_under(real, root_real)) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "refusing path \"%s\" for %s: it leads outside the "
                      "bundle folder (to %s) through a symbolic link",

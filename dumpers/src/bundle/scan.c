@@ -13,9 +13,11 @@
 #include "bundle/internal.h"
 #include "util/text.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SNIFF_BYTES (256 * 1024)
 
@@ -161,10 +163,21 @@ static GPtrArray *list_dir(const char *dir, tk_diags *diags)
     return names;
 }
 
+/* Whether PATH may be read: anything of the user's own folders (CONFINE
+ * NULL); in a bundle, what really is inside it (a link in it to a stage
+ * file or a folder elsewhere is not followed: docs/bundle.md, "What a
+ * bundle may read"). */
+static gboolean may_read(const char *confine, const char *path)
+{
+    return !confine || bundle_path_within(confine, path);
+}
+
 /* Scans the files of DIR (not its subfolders) into candidates appended to
- * CANDS.  Returns whether DIR looks like a Triton HASH folder (metadata, a
- * cubin or a __grp__ file beside the stages). */
-static gboolean scan_dir(GPtrArray *cands, const char *dir, tk_diags *diags)
+ * CANDS, reading only what may_read() allows.  Returns whether DIR looks
+ * like a Triton HASH folder (metadata, a cubin or a __grp__ file beside the
+ * stages). */
+static gboolean scan_dir(GPtrArray *cands, const char *dir,
+                         const char *confine, tk_diags *diags)
 {
     GPtrArray *names = list_dir(dir, diags);
     if (!names)
@@ -178,7 +191,14 @@ static gboolean scan_dir(GPtrArray *cands, const char *dir, tk_diags *diags)
         char *path = g_build_filename(dir, base, NULL);
         char *stem = NULL;
         const ext_rule *r = NULL;
-        if (g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+        gboolean regular = g_file_test(path, G_FILE_TEST_IS_REGULAR);
+        if (regular && !may_read(confine, path)) {
+            tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
+                         "not read: a symbolic link out of the bundle "
+                         "(a bundle reads only its own files)");
+            regular = FALSE;
+        }
+        if (regular) {
             if (g_str_has_prefix(base, "__grp__"))
                 triton_dir = TRUE;
             r = classify(base, &stem);
@@ -256,7 +276,8 @@ static gboolean scan_dir(GPtrArray *cands, const char *dir, tk_diags *diags)
 
 /* Scans every subfolder of DIR as a HASH folder. */
 static void scan_hash_dirs(GPtrArray *cands, const char *dir,
-                           const char *skip, tk_diags *diags)
+                           const char *skip, const char *confine,
+                           tk_diags *diags)
 {
     GPtrArray *names = list_dir(dir, diags);
     if (!names)
@@ -266,8 +287,8 @@ static void scan_hash_dirs(GPtrArray *cands, const char *dir,
         if (base[0] == '.' || (skip && strcmp(base, skip) == 0))
             continue;
         char *sub = g_build_filename(dir, base, NULL);
-        if (g_file_test(sub, G_FILE_TEST_IS_DIR))
-            scan_dir(cands, sub, diags);
+        if (g_file_test(sub, G_FILE_TEST_IS_DIR) && may_read(confine, sub))
+            scan_dir(cands, sub, confine, diags);
         g_free(sub);
     }
     g_ptr_array_unref(names);
@@ -275,26 +296,48 @@ static void scan_hash_dirs(GPtrArray *cands, const char *dir,
 
 /* ---- merging ---------------------------------------------------------- */
 
-/* Whether the files A and B hold the same bytes. */
-static gboolean same_content(const char *a, const char *b)
+/* Reads up to N bytes from FD into BUF; how many, or -1. */
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+    size_t have = 0;
+    while (have < n) {
+        ssize_t r = read(fd, buf + have, n - have);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        have += (size_t)r;
+    }
+    return (ssize_t)have;
+}
+
+/* Whether the files A and B (of KIND) hold the same bytes, compared a
+ * bounded chunk at a time through tk_input_file_open(). */
+static gboolean same_content(const char *a, const char *b,
+                             tk_input_file_kind kind)
 {
     if (strcmp(a, b) == 0)
         return TRUE;
-    struct stat sa, sb;
-    if (stat(a, &sa) != 0 || stat(b, &sb) != 0 || sa.st_size != sb.st_size)
-        return FALSE;
-    if (sa.st_size == 0)
-        return TRUE;
-    GMappedFile *ma = g_mapped_file_new(a, FALSE, NULL);
-    GMappedFile *mb = ma ? g_mapped_file_new(b, FALSE, NULL) : NULL;
-    gboolean same =
-        mb && g_mapped_file_get_length(ma) == g_mapped_file_get_length(mb) &&
-        memcmp(g_mapped_file_get_contents(ma), g_mapped_file_get_contents(mb),
-               g_mapped_file_get_length(ma)) == 0;
-    if (ma)
-        g_mapped_file_unref(ma);
-    if (mb)
-        g_mapped_file_unref(mb);
+    uint64_t na = 0, nb = 0;
+    int fa = tk_input_file_open(a, kind, &na, NULL);
+    int fb = fa >= 0 ? tk_input_file_open(b, kind, &nb, NULL) : -1;
+    gboolean same = fa >= 0 && fb >= 0 && na == nb;
+    enum { CHUNK = 64 * 1024 };
+    char *ba = same ? g_malloc(2 * CHUNK) : NULL;
+    char *bb = ba ? ba + CHUNK : NULL;
+    while (same) {
+        ssize_t ra = read_full(fa, ba, CHUNK), rb = read_full(fb, bb, CHUNK);
+        same = ra >= 0 && ra == rb && memcmp(ba, bb, (size_t)ra) == 0;
+        if (ra <= 0)
+            break;
+    }
+    g_free(ba);
+    if (fa >= 0)
+        close(fa);
+    if (fb >= 0)
+        close(fb);
     return same;
 }
 
@@ -320,16 +363,17 @@ static gboolean same_kernel(const candidate *g, const candidate *c)
         if (!a->path || !b->path || !compiler_written(i, a) ||
             !compiler_written(i, b))
             continue;
-        if (!same_content(a->path, b->path))
+        if (!same_content(a->path, b->path, TK_INPUT_FILE_STAGE))
             return FALSE;
         common++;
     }
+    /* The binaries: a cubin, or AMD's hsaco, read within a cubin's limit. */
     const char *bins[][2] = {{g->k->cubin_path, c->k->cubin_path},
                              {g->k->hsaco_path, c->k->hsaco_path}};
     for (size_t i = 0; i < G_N_ELEMENTS(bins); i++) {
         if (!bins[i][0] || !bins[i][1])
             continue;
-        if (!same_content(bins[i][0], bins[i][1]))
+        if (!same_content(bins[i][0], bins[i][1], TK_INPUT_FILE_CUBIN))
             return FALSE;
         common++;
     }
@@ -430,23 +474,26 @@ void bundle_scan_folder(tk_bundle *b, const char *root, const char *skip,
     GPtrArray *cands = g_ptr_array_new_with_free_func(candidate_free);
     char *dump = g_build_filename(root, "kernel_dump", NULL);
     char *cache = g_build_filename(root, "cache", NULL);
-    gboolean have_dump = g_file_test(dump, G_FILE_TEST_IS_DIR);
-    gboolean have_cache = g_file_test(cache, G_FILE_TEST_IS_DIR);
+    const char *confine = b->confine;
+    gboolean have_dump = g_file_test(dump, G_FILE_TEST_IS_DIR) &&
+                         may_read(confine, dump);
+    gboolean have_cache = g_file_test(cache, G_FILE_TEST_IS_DIR) &&
+                          may_read(confine, cache);
     if (have_dump || have_cache) {
         /* kernel_dump/ first: its folder has every SASS flavour, and a
          * merged kernel lists it first as its origin. */
         b->kind = TK_INPUT_CAPTURE;
         if (have_dump)
-            scan_hash_dirs(cands, dump, NULL, diags);
+            scan_hash_dirs(cands, dump, NULL, confine, diags);
         if (have_cache)
-            scan_hash_dirs(cands, cache, NULL, diags);
+            scan_hash_dirs(cands, cache, NULL, confine, diags);
     } else {
-        gboolean triton_dir = scan_dir(cands, root, diags);
+        gboolean triton_dir = scan_dir(cands, root, confine, diags);
         if (cands->len > 0) {
             b->kind = triton_dir ? TK_INPUT_KERNEL_DIR : TK_INPUT_FILES;
         } else {
             b->kind = TK_INPUT_KERNEL_DIRS;
-            scan_hash_dirs(cands, root, skip, diags);
+            scan_hash_dirs(cands, root, skip, confine, diags);
         }
     }
     g_free(dump);

@@ -11,6 +11,15 @@
  *   4. in each --source-dir folder, under the longest tail of the location's
  *      path that exists there.
  * Each answer is cached, a miss too, so a file not found is reported once.
+ *
+ * The trust rule (docs/bundle.md, "What a bundle may read"): a bundle is
+ * someone else's folder, and its locations may name any path of this
+ * machine (/etc/passwd, ../../.ssh/id_rsa, a link in the bundle to either).
+ * So when the input is a bundle (b->confine), a file found by steps 1-3 is
+ * used only when its real path is inside the bundle folder; step 2 is
+ * skipped outright; step 4 reads folders the user named, under a tail of
+ * the path without "..".  A location whose file is refused shows as
+ * path:line, with a note.
  */
 #include "bundle/internal.h"
 
@@ -62,11 +71,7 @@ typedef struct {
 /* Whether the symbolic link PATH leads into W->inside. */
 static gboolean link_stays_inside(const walk_state *w, const char *path)
 {
-    char *r = realpath(path, NULL);
-    size_t n = strlen(w->inside);
-    gboolean ok = r && strncmp(r, w->inside, n) == 0 && r[n] == '/';
-    free(r);
-    return ok;
+    return bundle_path_within(w->inside, path);
 }
 
 static void walk(walk_state *w, const char *root, const char *rel, int depth)
@@ -120,7 +125,7 @@ static GHashTable *suffix_index(tk_bundle *b)
                                            (GDestroyNotify)g_ptr_array_unref),
             /* A bundle may come from anyone: a link in it to
              * ~/.ssh/id_rsa named like a source must not be read. */
-            .inside = b->kind == TK_INPUT_BUNDLE ? b->root : NULL,
+            .inside = b->confine,
         };
         if (b->root)
             walk(&w, b->root, NULL, 0);
@@ -184,30 +189,99 @@ static char *find_in_dirs(tk_bundle *b, char **comps, size_t n)
     return NULL;
 }
 
+/* Whether the file PATH may be read under the trust rule (the top of this
+ * file): always for the user's own folders; for a bundle, when its real
+ * path is inside the bundle folder.  *OUTSIDE is set when PATH is a file
+ * refused for leading out. */
+static gboolean may_read(const tk_bundle *b, const char *path,
+                         gboolean *outside)
+{
+    if (!is_regular(path))
+        return FALSE;
+    if (!b->confine || bundle_path_within(b->confine, path))
+        return TRUE;
+    *outside = TRUE;
+    return FALSE;
+}
+
 static char *find_source(tk_bundle *b, const char *orig, gboolean *ambiguous,
-                         gboolean *in_place)
+                         gboolean *outside)
 {
     const char *stored = g_hash_table_lookup(b->stored_sources, orig);
-    if (stored && is_regular(stored))
+    if (stored && may_read(b, stored, outside))
         return g_strdup(stored);
     if (g_path_is_absolute(orig)) {
-        if (is_regular(orig)) {
-            *in_place = TRUE;
+        /* The capture machine's own path: on the user's own folders, the
+         * file is often still there.  Never for a bundle: the path is the
+         * bundle's to choose. */
+        if (!b->confine && is_regular(orig))
             return g_strdup(orig);
-        }
+        if (b->confine && is_regular(orig) &&
+            !bundle_path_within(b->confine, orig))
+            *outside = TRUE;
     } else if (b->root && *orig) {
         char *p = g_build_filename(b->root, orig, NULL);
-        if (is_regular(p))
+        if (may_read(b, p, outside))
             return p;
         g_free(p);
     }
     char **comps = components(orig);
     size_t n = g_strv_length(comps);
     char *found = find_under_root(b, comps, n, ambiguous);
+    if (found && !may_read(b, found, outside)) {
+        g_free(found);
+        found = NULL;
+    }
+    /* A --source-dir folder is the user's: what is under it is read, at a
+     * tail of the location's path that has no ".." (components()). */
     if (!found)
         found = find_in_dirs(b, comps, n);
     g_strfreev(comps);
     return found;
+}
+
+/* Why a file was not found, kept per file id with SOURCE_MISS_TOLD once a
+ * caller with a tk_diags got the note: whoever resolves a file first (the
+ * statement cache asks without diagnostics) must not swallow it. */
+enum {
+    SOURCE_MISS_NOT_FOUND = 1,
+    SOURCE_MISS_AMBIGUOUS = 2,
+    SOURCE_MISS_OUTSIDE = 3,
+    SOURCE_MISS_WHY = 3,
+    SOURCE_MISS_TOLD = 4,
+};
+
+/* Gives DIAGS the note of why FILE (KEY) was not found, once per bundle. */
+static void note_miss(tk_bundle *b, tk_file_id file, gpointer key, tk_diags *diags)
+{
+    guint miss = GPOINTER_TO_UINT(g_hash_table_lookup(b->misses, key));
+    if (!diags || (miss & SOURCE_MISS_TOLD))
+        return;
+    g_hash_table_insert(b->misses, key, GUINT_TO_POINTER(miss | SOURCE_MISS_TOLD));
+    const char *orig = tk_loctab_file_path(b->tab, file);
+    size_t n_dirs = b->source_dirs ? g_strv_length(b->source_dirs) : 0;
+    if ((miss & SOURCE_MISS_WHY) == SOURCE_MISS_OUTSIDE)
+        tk_diags_add(diags, TK_DIAG_NOTE, orig, 0,
+                     "source file not read: it is outside the bundle %s, "
+                     "and a bundle reads only its own files and those of "
+                     "--source-dir folders (a bundle from elsewhere may "
+                     "name any file of this machine); its locations show "
+                     "as path:line only",
+                     b->confine);
+    else if ((miss & SOURCE_MISS_WHY) == SOURCE_MISS_AMBIGUOUS)
+        tk_diags_add(diags, TK_DIAG_NOTE, orig, 0,
+                     "source file not found: several files under %s end "
+                     "like this path, none better than the others; its "
+                     "locations show as path:line only",
+                     b->root ? b->root : "the loaded folder");
+    else
+        tk_diags_add(diags, TK_DIAG_NOTE, orig, 0,
+                     "source file not found (looked in the bundle's "
+                     "sources, %sunder %s and in %zu --source-dir "
+                     "folder%s); its locations show as path:line only",
+                     b->confine ? "" : "at the path itself, ",
+                     b->root ? b->root : "the loaded folder", n_dirs,
+                     n_dirs == 1 ? "" : "s");
 }
 
 const char *bundle_sources_resolve(tk_bundle *b, tk_file_id file,
@@ -219,50 +293,42 @@ const char *bundle_sources_resolve(tk_bundle *b, tk_file_id file,
         b->resolved = g_hash_table_new_full(NULL, NULL, NULL, g_free);
     gpointer key = GUINT_TO_POINTER((guint)file + 1);
     const char *hit = g_hash_table_lookup(b->resolved, key);
-    if (hit)
+    if (hit) {
+        if (!*hit)
+            note_miss(b, file, key, diags);
         return *hit ? hit : NULL;
+    }
     const char *orig = tk_loctab_file_path(b->tab, file);
-    gboolean ambiguous = FALSE, in_place = FALSE;
-    char *found = find_source(b, orig, &ambiguous, &in_place);
+    gboolean ambiguous = FALSE, outside = FALSE;
+    char *found = find_source(b, orig, &ambiguous, &outside);
     if (found) {
         g_hash_table_insert(b->resolved, key, found);
-        if (in_place) {
-            if (!b->in_place)
-                b->in_place = g_hash_table_new(NULL, NULL);
-            g_hash_table_add(b->in_place, key);
-        }
         return found;
     }
     g_hash_table_insert(b->resolved, key, g_strdup(""));
-    size_t n_dirs = b->source_dirs ? g_strv_length(b->source_dirs) : 0;
-    if (ambiguous)
-        tk_diags_add(diags, TK_DIAG_NOTE, orig, 0,
-                     "source file not found: several files under %s end "
-                     "like this path, none better than the others; its "
-                     "locations show as path:line only",
-                     b->root ? b->root : "the loaded folder");
-    else
-        tk_diags_add(diags, TK_DIAG_NOTE, orig, 0,
-                     "source file not found (looked in the bundle's "
-                     "sources, at the path itself, under %s and in %zu "
-                     "--source-dir folder%s); its locations show as "
-                     "path:line only",
-                     b->root ? b->root : "the loaded folder", n_dirs,
-                     n_dirs == 1 ? "" : "s");
+    if (!b->misses)
+        b->misses = g_hash_table_new(NULL, NULL);
+    g_hash_table_insert(b->misses, key,
+                        GUINT_TO_POINTER(outside     ? SOURCE_MISS_OUTSIDE
+                                         : ambiguous ? SOURCE_MISS_AMBIGUOUS
+                                                     : SOURCE_MISS_NOT_FOUND));
+    note_miss(b, file, key, diags);
     return NULL;
 }
 
-gboolean bundle_sources_found_in_place(const tk_bundle *b, tk_file_id file)
+gboolean bundle_sources_outside(const tk_bundle *b, tk_file_id file)
 {
-    return b->in_place &&
-           g_hash_table_contains(b->in_place, GUINT_TO_POINTER((guint)file + 1));
+    guint miss = b->misses ? GPOINTER_TO_UINT(g_hash_table_lookup(
+                                 b->misses, GUINT_TO_POINTER((guint)file + 1)))
+                           : 0;
+    return (miss & SOURCE_MISS_WHY) == SOURCE_MISS_OUTSIDE;
 }
 
 void bundle_sources_clear(tk_bundle *b)
 {
-    if (b->in_place)
-        g_hash_table_destroy(b->in_place);
-    b->in_place = NULL;
+    if (b->misses)
+        g_hash_table_destroy(b->misses);
+    b->misses = NULL;
     if (b->resolved)
         g_hash_table_destroy(b->resolved);
     if (b->suffix_index)

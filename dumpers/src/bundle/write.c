@@ -23,14 +23,23 @@
 
 /* ---- files ------------------------------------------------------------ */
 
-/* Copies the file FROM to the new file TO (which must not exist).  Returns
- * 0, or -1 with *ERR set (caller frees). */
-static int copy_file(const char *from, const char *to, char **err)
+/* What copy_file() returns when FROM is refused before anything is
+ * written: the input is at fault, not the bundle being written. */
+#define COPY_REFUSED (-2)
+
+/* Copies the file FROM, read as a file of KIND (tk_input_file.h: a regular
+ * file, opened without blocking, within KIND's limit), to the new file TO
+ * (which must not exist).  Returns 0, COPY_REFUSED when FROM cannot be read
+ * as such a file (a FIFO, a device, too large), or -1 when the copy failed;
+ * *ERR set on failure (caller frees). */
+static int copy_file(const char *from, const char *to, tk_input_file_kind kind,
+                     char **err)
 {
-    int in = open(from, O_RDONLY | O_CLOEXEC);
+    char *why = NULL;
+    int in = tk_input_file_open(from, kind, NULL, &why);
     if (in < 0) {
-        *err = g_strdup_printf("cannot read %s: %s", from, g_strerror(errno));
-        return -1;
+        *err = why;
+        return COPY_REFUSED;
     }
     int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (out < 0) {
@@ -40,10 +49,18 @@ static int copy_file(const char *from, const char *to, char **err)
     }
     char *buf = g_malloc(1 << 20);
     int rc = 0;
+    uint64_t copied = 0;
     for (;;) {
         ssize_t n = read(in, buf, 1 << 20);
         if (n == 0)
             break;
+        if (n > 0 && (copied += (uint64_t)n) > tk_input_file_limit(kind)) {
+            *err = g_strdup_printf("cannot read %s: it grew past the limit "
+                                   "of a %s while it was copied",
+                                   from, tk_input_file_kind_name(kind));
+            rc = -1;
+            break;
+        }
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -99,14 +116,25 @@ typedef struct {
     GHashTable *used; /* names taken in the bundle folder */
 } writer;
 
-/* Copies FROM into the bundle as REL (relative to the bundle).  Returns 0, or
- * -1 with an error. */
-static int put_file(writer *w, const char *from, const char *rel)
+/* Copies FROM into the bundle as *REL (relative to the bundle).  Returns 0,
+ * or -1 with an error.  A FROM that cannot be read as a file of KIND (a FIFO
+ * or a device in someone's bundle) is left out with a warning: *REL is
+ * freed and set to NULL, and the manifest does not list it. */
+static int put_file(writer *w, const char *from, char **rel,
+                    tk_input_file_kind kind)
 {
-    char *to = g_build_filename(w->tmp, rel, NULL);
+    char *to = g_build_filename(w->tmp, *rel, NULL);
     char *err = NULL;
-    int rc = copy_file(from, to, &err);
-    if (rc != 0) {
+    int rc = copy_file(from, to, kind, &err);
+    if (rc == COPY_REFUSED) {
+        tk_diags_add(w->diags, TK_DIAG_WARNING, from, 0,
+                     "left out of the bundle: cannot read this %s: %s",
+                     tk_input_file_kind_name(kind), err);
+        g_free(err);
+        g_free(*rel);
+        *rel = NULL;
+        rc = 0;
+    } else if (rc != 0) {
         tk_diags_add(w->diags, TK_DIAG_ERROR, w->outdir, 0,
                      "cannot write the bundle: %s", err);
         g_free(err);
@@ -152,23 +180,28 @@ static int write_kernel(writer *w, const tk_kernel *k, bundle_manifest_kernel *m
         const char *ext = k->files[i].ext ? k->files[i].ext
                                           : tk_stage_kind_name((tk_stage_kind)i);
         mk->stage[i] = g_strdup_printf("%s/%s.%s", mk->folder, base, ext);
-        rc = put_file(w, k->files[i].path, mk->stage[i]);
+        rc = put_file(w, k->files[i].path, &mk->stage[i], TK_INPUT_FILE_STAGE);
     }
     struct {
         const char *from;
         const char *ext;
         char **rel;
-    } extra[] = {{k->meta_path, "json", &mk->metadata},
-                 {k->cubin_path, "cubin", &mk->cubin},
-                 {k->hsaco_path, "hsaco", &mk->hsaco},
-                 {k->source_path, "source", &mk->source_ttir},
-                 {k->profile_path, "profile.json", &mk->profile}};
+        tk_input_file_kind kind;
+    } extra[] = {{k->meta_path, "json", &mk->metadata, TK_INPUT_FILE_METADATA},
+                 {k->cubin_path, "cubin", &mk->cubin, TK_INPUT_FILE_CUBIN},
+                 /* AMD's code object: a binary like the cubin */
+                 {k->hsaco_path, "hsaco", &mk->hsaco, TK_INPUT_FILE_CUBIN},
+                 /* NAME.source: the TTIR before any pass */
+                 {k->source_path, "source", &mk->source_ttir,
+                  TK_INPUT_FILE_STAGE},
+                 {k->profile_path, "profile.json", &mk->profile,
+                  TK_INPUT_FILE_PROFILE}};
     for (size_t i = 0; i < G_N_ELEMENTS(extra) && rc == 0; i++) {
         if (!extra[i].from)
             continue;
         *extra[i].rel = g_strdup_printf("%s/%s.%s", mk->folder, base,
                                         extra[i].ext);
-        rc = put_file(w, extra[i].from, *extra[i].rel);
+        rc = put_file(w, extra[i].from, extra[i].rel, extra[i].kind);
     }
     g_free(base);
     if (rc == 0)
@@ -189,16 +222,15 @@ static int write_sources(writer *w, bundle_manifest_source *srcs, size_t n)
         bundle_manifest_source *s = &srcs[f];
         s->path = tk_loctab_file_path(w->b->tab, (tk_file_id)f);
         const char *local = bundle_sources_resolve(w->b, (tk_file_id)f, w->diags);
+        /* A bundle from elsewhere names paths of its choosing, but the
+         * trust rule (sources.c) never resolves one to a file outside it:
+         * nothing of this machine is packed into a bundle passed on
+         * (~/.ssh/id_rsa as a "source"). */
         if (!local) {
-            s->reason = "not found";
-            continue;
-        }
-        /* A bundle from elsewhere names paths of its choosing: a file of
-         * this machine found at such a path is shown, never packed into a
-         * bundle that may be passed on (~/.ssh/id_rsa as a "source"). */
-        if (w->b->kind == TK_INPUT_BUNDLE &&
-            bundle_sources_found_in_place(w->b, (tk_file_id)f)) {
-            s->reason = "found only outside the bundle it was loaded from";
+            s->reason = bundle_sources_outside(w->b, (tk_file_id)f)
+                            ? "found only outside the bundle it was loaded "
+                              "from, which is not read"
+                            : "not found";
             continue;
         }
         const char *done = g_hash_table_lookup(copied, local);
@@ -225,7 +257,7 @@ static int write_sources(writer *w, bundle_manifest_source *srcs, size_t n)
         g_free(safe);
         char *to = g_build_filename(w->tmp, rel, NULL);
         char *err = NULL;
-        if (copy_file(local, to, &err) == 0) {
+        if (copy_file(local, to, TK_INPUT_FILE_SOURCE, &err) == 0) {
             s->file = rel;
             g_hash_table_insert(copied, g_strdup(local), g_strdup(rel));
         } else {
@@ -254,6 +286,9 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
     /* Source resolution fills a cache: saving changes nothing a reader of
      * the bundle can see. */
     tk_bundle *b = (tk_bundle *)bundle;
+    /* Never into, or around, what is read (bundle X -o X/sub). */
+    if (tk_bundle_check_output(b, outdir, diags) != 0)
+        return -1;
     char *out = g_canonicalize_filename(outdir, NULL);
     struct stat st;
     if (stat(out, &st) == 0 && (!S_ISDIR(st.st_mode) || dir_not_empty(out))) {

@@ -1,14 +1,10 @@
 /* config.c - what a kernel was compiled with (tk_config.h): its
  * metadata, the constants NAME.json records, tile sizes read off its
  * tl.arange calls, and its TTIR signature. */
-#include <glib/gstdio.h>
 #include <string.h>
 
 #include "compare/internal.h"
-
-/* A source file is read whole only up to this size: kernels are small, and
- * a bundle is untrusted. */
-#define MAX_SOURCE_BYTES ((goffset)8 << 20)
+#include "tkdump/tk_input_file.h"
 
 struct tk_config {
     GArray *items;          /* tk_config_item */
@@ -103,11 +99,11 @@ static char **source_lines(sources *src, tk_file_id file)
         return v;
     char **lines = NULL;
     const char *path = tk_bundle_resolve_source(src->bundle, file, src->diags);
-    GStatBuf st;
-    char *text = NULL;
-    gsize len;
-    if (path && g_stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_size <= MAX_SOURCE_BYTES && g_file_get_contents(path, &text, &len, NULL))
+    /* A regular file of at most 16 MiB, opened without blocking
+     * (tk_input_file.h), as the report and the viewer read sources. */
+    char *text = path ? tk_input_file_read(path, TK_INPUT_FILE_SOURCE, NULL, NULL)
+                      : NULL;
+    if (text)
         lines = g_strsplit(text, "\n", -1);
     g_free(text);
     g_hash_table_insert(src->files, key, lines);

@@ -34,13 +34,12 @@
  * MAX_LINE bytes.
  */
 #include "cost/internal.h"
+#include "tkdump/tk_input_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -333,27 +332,15 @@ static void record(reader *r, GPtrArray *f, uint64_t ln)
         row(r, f, ln);
 }
 
-/* Opens PATH when it is a regular file, without blocking on a FIFO. */
-static int open_regular(const char *path)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        errno = EINVAL;
-        return -1;
-    }
-    return fd;
-}
-
 tk_ncu_export *tk_ncu_export_read(const char *path, tk_diags *diags)
 {
-    int fd = open_regular(path);
+    /* A regular file within an export's limit, opened without blocking
+     * (tk_input_file.h); read a line at a time below. */
+    char *why = NULL;
+    int fd = tk_input_file_open(path, TK_INPUT_FILE_NCU_EXPORT, NULL, &why);
     if (fd < 0) {
-        tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot read: %s",
-                     errno == EINVAL ? "not a regular file" : g_strerror(errno));
+        tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot read: %s", why);
+        g_free(why);
         return NULL;
     }
     gzFile gz = gzdopen(fd, "rb");

@@ -26,7 +26,6 @@
 
 #define PROFILE_FORMAT "tkview-profile"
 #define PROFILE_VERSION 1
-#define MAX_PROFILE_BYTES (256u << 20)
 
 struct tk_profile {
     char *tool;
@@ -289,7 +288,7 @@ static const char *element_string(JsonArray *a, guint i)
 static tk_profile *read_file(const char *path, char **why)
 {
     char *err = NULL;
-    JsonNode *root = bundle_json_read_file(path, MAX_PROFILE_BYTES, &err);
+    JsonNode *root = bundle_json_read_file(path, TK_INPUT_FILE_PROFILE, &err);
     if (!root || !JSON_NODE_HOLDS_OBJECT(root)) {
         *why = g_strdup(err ? err : "not a JSON object");
         g_free(err);

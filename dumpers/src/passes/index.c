@@ -10,6 +10,7 @@
  * "other" range).
  */
 #include "passes/internal.h"
+#include "tkdump/tk_input_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -759,20 +760,28 @@ tk_passes *passes_index_window(const char *path, size_t window,
 {
     if (window < 64)
         window = 64;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* A regular file only, opened without blocking: a FIFO named like a
+     * dump must not hang the index (tk_input_file.h). */
+    char *why = NULL;
+    int fd = tk_input_file_open(path, TK_INPUT_FILE_PASS_DUMP, NULL, &why);
     if (fd < 0) {
-        tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot open: %s",
-                     g_strerror(errno));
+        tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
+                     "cannot read this pass dump file: %s", why);
+        g_free(why);
         return NULL;
     }
     struct stat st;
-    int bad = fstat(fd, &st) != 0;
-    if (bad || S_ISDIR(st.st_mode)) {
+    if (fstat(fd, &st) != 0) {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot read: %s",
-                     bad ? g_strerror(errno) : "a folder");
+                     g_strerror(errno));
         close(fd);
         return NULL;
     }
+    /* No window larger than the file: a bundle's pass dump slices are
+     * often a few KB, and a 4 MiB buffer each is memory for nothing.  Every
+     * line still fits in it. */
+    if ((uint64_t)st.st_size + 1 < window)
+        window = MAX((size_t)st.st_size + 1, 64);
 #ifdef POSIX_FADV_SEQUENTIAL
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

@@ -12,6 +12,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "tkdump/tk_input_file.h"
 #include "util/text.h"
 
 struct tk_pysource {
@@ -206,11 +207,23 @@ tk_pysource *tk_pysource_parse(const char *data, size_t len)
 
 tk_pysource *tk_pysource_read(const char *path, tk_diags *diags)
 {
-    text_buf t;
-    if (text_read(&t, path, diags) != 0)
+    /* A source, not a stage file: a regular file of at most the 16 MiB a
+     * source may have (tk_input_file.h), as the report and the viewer read
+     * it; a bundle's sources/ may hold anything. */
+    size_t len = 0;
+    char *why = NULL;
+    char *data = tk_input_file_read(path, TK_INPUT_FILE_SOURCE, &len, &why);
+    if (!data) {
+        tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot read this source: %s", why);
+        g_free(why);
         return NULL;
-    tk_pysource *src = tk_pysource_parse(t.data, t.len);
-    text_clear(&t);
+    }
+    tk_pysource *src = NULL;
+    if (text_looks_binary(data, len))
+        tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "binary data (a NUL byte), not a source");
+    else
+        src = tk_pysource_parse(data, len);
+    g_free(data);
     return src;
 }
 

@@ -63,17 +63,23 @@ static void test_step(int step)
         staged_dir_test_step(step);
 }
 
+/* Six random letters and digits, as mkdtemp() puts in place of XXXXXX. */
+static void random_tail(char rnd[7])
+{
+    static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    for (int i = 0; i < 6; i++)
+        rnd[i] = chars[g_random_int_range(0, (gint32)sizeof chars - 1)];
+    rnd[6] = '\0';
+}
+
 /* Creates an empty folder ".TO.tkview-old-XXXXXX" in TO_DIR to rename the
  * old TO over (rename(2) replaces an empty folder), so the name cannot be
  * taken between choosing and using it.  Its name goes to ASIDE. */
 static int make_aside(int to_dir, const char *to, char aside[NAME_MAX + 1])
 {
-    static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     for (int tries = 0; tries < 100; tries++) {
         char rnd[7];
-        for (int i = 0; i < 6; i++)
-            rnd[i] = chars[g_random_int_range(0, (gint32)sizeof chars - 1)];
-        rnd[6] = '\0';
+        random_tail(rnd);
         int n = g_snprintf(aside, NAME_MAX + 1, ".%s.tkview-old-%s", to, rnd);
         if (n < 0 || n > NAME_MAX) {
             errno = ENAMETOOLONG;
@@ -148,6 +154,45 @@ end:
     return rc;
 }
 
+/* Creates S's staging folder ".NAME.tkview-tmp-XXXXXX" in S->parent_fd
+ * (mode 0755) and records it for the signal handler.  The name is recorded
+ * before the folder is made: a stop signal between the two would otherwise
+ * leave a folder the handler knows nothing of, and the handler removes a
+ * recorded name that does not exist yet without harm.  Returns 0, or -1
+ * with errno set. */
+static int make_staging(tk_staged_dir *s)
+{
+    struct stat pst;
+    if (fstat(s->parent_fd, &pst) != 0)
+        return -1;
+    for (int tries = 0; tries < 100; tries++) {
+        char rnd[7], name[NAME_MAX + 1];
+        random_tail(rnd);
+        int n = g_snprintf(name, sizeof name, ".%s.tkview-tmp-%s",
+                           s->target_name, rnd);
+        if (n < 0 || n > NAME_MAX) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        /* A folder is made on its parent's file system. */
+        s->record = staged_dir_record(s->parent_fd, pst.st_dev, name,
+                                      s->target_name);
+        if (mkdirat(s->parent_fd, name, 0755) == 0) {
+            s->staging_name = g_strdup(name);
+            return 0;
+        }
+        int e = errno;
+        staged_dir_forget(s->record);
+        s->record = -1;
+        if (e != EEXIST) {
+            errno = e;
+            return -1;
+        }
+    }
+    errno = EEXIST;
+    return -1;
+}
+
 tk_staged_dir *tk_staged_dir_new(const char *target, unsigned flags)
 {
     char *trimmed, *dir, *name;
@@ -162,14 +207,10 @@ tk_staged_dir *tk_staged_dir_new(const char *target, unsigned flags)
     s->parent_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     int e = errno;
     if (s->parent_fd >= 0) {
-        char *tmpl = g_strdup_printf("%s/.%s.tkview-tmp-XXXXXX", dir, name);
-        if (g_mkdtemp_full(tmpl, 0755)) {
-            s->path = tmpl;
-            s->staging_name = g_path_get_basename(tmpl);
-        } else {
+        if (make_staging(s) == 0)
+            s->path = g_build_filename(dir, s->staging_name, NULL);
+        else
             e = errno;
-            g_free(tmpl);
-        }
     }
     g_free(dir);
     if (s->path) {
@@ -178,12 +219,12 @@ tk_staged_dir *tk_staged_dir_new(const char *target, unsigned flags)
         struct stat st;
         if (s->fd >= 0 && fstat(s->fd, &st) == 0) {
             s->dev = st.st_dev;
-            s->record = staged_dir_record(s->parent_fd, s->dev,
-                                          s->staging_name, s->target_name);
             return s;
         }
         e = errno;
         unlinkat(s->parent_fd, s->staging_name, AT_REMOVEDIR);
+        staged_dir_forget(s->record);
+        s->record = -1;
         s->committed = TRUE; /* nothing left for free to remove */
     }
     tk_staged_dir_free(s);

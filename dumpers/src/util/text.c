@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tkdump/tk_input_file.h"
 #include "util/scan.h"
 
 #define BINARY_PROBE (64 * 1024)
@@ -64,64 +65,29 @@ int text_from_memory(text_buf *t, const char *name, const char *data,
 int text_read(text_buf *t, const char *path, tk_diags *diags)
 {
     memset(t, 0, sizeof *t);
-    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot open: %s",
-                     g_strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "not a regular file");
-        close(fd);
-        return -1;
-    }
-    if ((uint64_t)st.st_size > TEXT_MAX_BYTES) {
+    /* Opened without blocking, a regular file only, sized before it is
+     * read: a stage file may come from a stranger's bundle. */
+    size_t len = 0;
+    char *why = NULL;
+    char *buf = tk_input_file_read(path, TK_INPUT_FILE_STAGE, &len, &why);
+    if (!buf) {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
-                     "file too large (%lld bytes; at most 4 GiB is read)",
-                     (long long)st.st_size);
-        close(fd);
+                     "cannot read this stage file: %s", why);
+        g_free(why);
         return -1;
     }
-    /* Read to EOF rather than trusting st_size: the file may be growing (a
-     * capture still running) or be a pipe-like special file. */
-    size_t cap = (size_t)st.st_size + 1, len = 0;
-    char *buf = g_malloc(cap + 1);
-    for (;;) {
-        if (len == cap) {
-            if (cap >= TEXT_MAX_BYTES) {
-                tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
-                             "file too large (at most 4 GiB is read)");
-                g_free(buf);
-                close(fd);
-                return -1;
-            }
-            cap = MIN(cap * 2, TEXT_MAX_BYTES);
-            buf = g_realloc(buf, cap + 1);
-        }
-        ssize_t r = read(fd, buf + len, cap - len);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "read error: %s",
-                         g_strerror(errno));
-            g_free(buf);
-            close(fd);
-            return -1;
-        }
-        if (r == 0)
-            break;
-        len += (size_t)r;
+    if (len > TEXT_MAX_BYTES) {
+        tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
+                     "file too large (%zu bytes; at most 4 GiB is read)", len);
+        g_free(buf);
+        return -1;
     }
-    close(fd);
     if (text_looks_binary(buf, len)) {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
                      "binary data (a NUL byte), not a text dump");
         g_free(buf);
         return -1;
     }
-    buf[len] = '\0';
     t->data = buf;
     t->len = len;
     t->name = g_strdup(path);
@@ -131,14 +97,10 @@ int text_read(text_buf *t, const char *path, tk_diags *diags)
 
 ssize_t text_read_head(const char *path, char *buf, size_t cap)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    /* Any kind without a limit: only the head is read. */
+    int fd = tk_input_file_open(path, TK_INPUT_FILE_PASS_DUMP, NULL, NULL);
     if (fd < 0)
         return -1;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return -1;
-    }
     size_t have = 0;
     while (have < cap) {
         ssize_t r = read(fd, buf + have, cap - have);

@@ -27,7 +27,9 @@ typedef struct {
     char *name;           /* for diagnostics; owned */
 } text_buf;
 
-/* Reads PATH.  Returns 0 on success; on failure adds an error naming PATH to
+/* Reads the stage file PATH (tk_input_file_read(), TK_INPUT_FILE_STAGE: a
+ * regular file of at most 1 GiB).  Returns 0 on success; on failure adds an
+ * error naming PATH to
  * DIAGS and returns -1 (TEXT is then empty and needs no text_clear()).
  * A file with NUL bytes in its first 64 KiB is refused as binary. */
 int text_read(text_buf *text, const char *path, tk_diags *diags);

@@ -1,0 +1,88 @@
+/* tk_input_file.h - opening a file that may come from a stranger.
+ *
+ * A bundle is mailed around, so everything tkview reads may have been made
+ * by someone else: a manifest.json that is a FIFO (opening it would wait
+ * forever for a writer), a NAME.json that is a symbolic link to /dev/zero
+ * (reading it would fill the memory), a 2 GB sparse stage file.  Every
+ * file the library, the report, the viewer and the capture read goes
+ * through one of the two calls below, which
+ *   - open with O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, so that
+ *     opening never blocks and never takes a terminal;
+ *   - check with fstat() that what was opened is a regular file: a FIFO, a
+ *     character or block device, a socket or a folder is refused and named
+ *     ("a FIFO (named pipe), not a regular file");
+ *   - check the size against the limit of the file's kind before anything
+ *     is allocated, and read at most that limit whatever the size said (a
+ *     file still growing, a /proc file that calls itself empty).
+ *
+ * The limits are far above what real captures hold (the largest files of
+ * the shared dumps and sample bundles: a 0.6 MB LLVM IR stage, a 40 KB
+ * manifest, a 30 KB cubin); docs/bundle.md lists them.  Pass dump files
+ * are streamed (tk_passes.h), never held whole, so their kind has no size
+ * limit: only the regular-file check.
+ *
+ * Ownership: the caller owns what is returned (a descriptor to close(), a
+ * buffer and a reason to g_free()).
+ */
+#ifndef TKDUMP_TK_INPUT_FILE_H
+#define TKDUMP_TK_INPUT_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tk_export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a file is read as; each kind has its size limit. */
+typedef enum {
+    TK_INPUT_FILE_MANIFEST,  /* a bundle's manifest.json: 64 MiB */
+    TK_INPUT_FILE_METADATA,  /* Triton's NAME.json: 16 MiB */
+    TK_INPUT_FILE_CUBIN,     /* a kernel's cubin: 256 MiB */
+    TK_INPUT_FILE_STAGE,     /* a final stage file (.ttir ... .sass): 1 GiB */
+    TK_INPUT_FILE_SOURCE,    /* a source file a location names: 16 MiB */
+    TK_INPUT_FILE_NOTES,     /* the report's --notes Markdown: 4 MiB */
+    TK_INPUT_FILE_PROFILE,   /* a kernel's measured cost (profile.json): 256 MiB */
+    TK_INPUT_FILE_NCU_EXPORT, /* an Nsight Compute CSV export, read a line at
+                                 a time: 1 GiB */
+    TK_INPUT_FILE_PASS_DUMP, /* a pass dump file, streamed: no limit */
+    TK_INPUT_FILE_KIND_COUNT
+} tk_input_file_kind;
+
+/* The most bytes a file of KIND may have (UINT64_MAX: no limit). */
+TK_API
+uint64_t tk_input_file_limit(tk_input_file_kind kind);
+
+/* "manifest", "metadata file", "cubin", "stage file", "source file",
+ * "note", "profile", "Nsight Compute export", "pass dump file": for
+ * messages. */
+TK_API
+const char *tk_input_file_kind_name(tk_input_file_kind kind);
+
+/* Opens PATH for reading as a file of KIND.  Returns a descriptor (caller
+ * closes; opened O_NONBLOCK, which changes nothing for a regular file), with
+ * *SIZE (if not NULL) set to the file's size.  Returns -1 when PATH cannot be
+ * opened, is not a regular file, or is larger than KIND's limit, with *WHY
+ * (if not NULL) set to a reason in words, without the path: "a FIFO (named
+ * pipe), not a regular file", "2147483648 bytes, over the 1 GiB a stage file
+ * may have" (caller frees). */
+TK_API
+int tk_input_file_open(const char *path, tk_input_file_kind kind,
+                       uint64_t *size, char **why);
+
+/* Reads the whole file PATH as a file of KIND: at most its limit, a larger
+ * file refused before anything is allocated, a file growing past the limit
+ * while read refused too.  Returns the bytes followed by a NUL (caller frees
+ * with g_free()) with *LEN set to their number, or NULL with *WHY set as for
+ * tk_input_file_open() (caller frees).  A PASS_DUMP file is not read whole:
+ * NULL, "pass dump files are streamed". */
+TK_API
+char *tk_input_file_read(const char *path, tk_input_file_kind kind,
+                         size_t *len, char **why);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,254 @@
+/* links.js - the kernel page's URL fragment: a link to a source line, an
+ * IR line, a pass or a find, opened cold or kept up to date as one clicks.
+ *
+ * Job: reads the fragment when the page starts and when it changes (back,
+ * forward, a link followed), and shows what it names:
+ *   #source=FILE:LINE      a source line selected ("k of n" over its IR)
+ *   #stage=S&line=N        line N of stage S selected
+ *   #stage=S&find=TEXT     the find bar over stage S (&regex=1, &case=1)
+ *   #pass=N[&to=M]         pass mode on pass N, or on the diff from before
+ *                          pass N to after pass M
+ * (stage=S may come with source= too: the stage shown beside it; FILE is
+ * a path or its end, as `tkview bind --source` takes it).  As the page
+ * changes it writes the fragment back: history.pushState for a navigation
+ * (another stage, file or mode, another pass), history.replaceState for a
+ * small move (another line selected, the find text typed, a step), so
+ * Back goes to the previous place, not through every click.  The "copy
+ * link" button copies the page's address with its fragment.  Which
+ * fragment was written last is this module's state.
+ *
+ * Depends on: dom (el, base), kernel (files, meta, stages, text), panes
+ *   (shown, setStage, showSource, showIR, listen), passes (open, select,
+ *   compare, shown), find (open, close, onChange, query).
+ * Interface: start({mode, setMode}) -> Promise (the fragment the page was
+ *   opened with shown), parse(hash) -> {key: value}, fileOf(spec) -> file
+ *   index or -1, inspect() (for the tests, read only: written, pushes,
+ *   replaces, errors).
+ */
+'use strict';
+TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, kernel, panes, passes, find) {
+  const el = dom.el;
+  const L = { written: '', pushes: 0, replaces: 0, errors: [], applying: false, last: null };
+  let app = null; /* {mode(), setMode(m)} */
+
+  function parse(hash) {
+    const out = {};
+    const h = (hash || '').replace(/^#/, '');
+    if (!h) return out;
+    for (const part of h.split('&')) {
+      const eq = part.indexOf('=');
+      const k = eq < 0 ? part : part.slice(0, eq);
+      let v = eq < 0 ? '' : part.slice(eq + 1);
+      try {
+        v = decodeURIComponent(v.replace(/\+/g, ' '));
+      } catch (e) {
+        /* a malformed escape: the text as it is */
+      }
+      out[decodeURIComponent(k)] = v;
+    }
+    return out;
+  }
+
+  /* The file of files.js that SPEC names: the path itself, else the only
+   * path ending in "/SPEC"; the kernel's own files first, its main file
+   * before the others.  -1 when none or several equally good. */
+  function fileOf(spec) {
+    const files = kernel.files(), meta = kernel.meta();
+    const mine = meta.files.slice().sort((a, b) => (a === meta.main ? -1 : b === meta.main ? 1 : a - b));
+    const all = [...mine, ...files.map((_, i) => i).filter((i) => !mine.includes(i))];
+    const exact = all.find((i) => files[i][0] === spec);
+    if (exact !== undefined) return exact;
+    const tail = all.filter((i) => files[i][0].endsWith('/' + spec));
+    if (!tail.length) return -1;
+    if (tail.length === 1) return tail[0];
+    const own = tail.filter((i) => mine.includes(i));
+    return own.length >= 1 ? own[0] : -1;
+  }
+
+  /* FILE as short as it can be and still name it: its base name when no
+   * other file has that base name, else its whole path. */
+  function fileSpec(file) {
+    const files = kernel.files();
+    const p = files[file][0];
+    const b = dom.base(p);
+    return files.filter((f) => dom.base(f[0]) === b).length === 1 ? b : p;
+  }
+
+  function enc(v) {
+    return encodeURIComponent(v).replace(/%2F/g, '/').replace(/%3A/g, ':');
+  }
+
+  /* The fragment that names what the page shows now, and whether moving
+   * there from LAST is a navigation (push) or a small move (replace). */
+  function current() {
+    if (app.mode() === 'passes') {
+      const P = passes.shown();
+      const parts = ['pass=' + (P.range ? P.range[0] : P.sel)];
+      if (P.range && P.range[1] !== P.range[0]) parts.push('to=' + P.range[1]);
+      if (!P.range && P.sel < 0) return { hash: 'passes', nav: 'passes' };
+      return { hash: parts.join('&'), nav: 'passes:' + parts.join('&') };
+    }
+    const S = panes.shown();
+    const parts = ['stage=' + S.stage];
+    const q = find.query();
+    if (q && q.pane === 'ir') {
+      parts.push('find=' + enc(q.text));
+      if (q.regex) parts.push('regex=1');
+      if (q.matchCase) parts.push('case=1');
+    } else if (S.sel && S.sel.pane === 'src') {
+      parts.push('source=' + enc(fileSpec(S.sel.file)) + ':' + S.sel.line);
+      if (S.mode === 'exact') parts.push('exact=1');
+    } else if (S.sel && S.sel.pane === 'ir') {
+      parts.push('line=' + S.sel.line);
+    }
+    return { hash: parts.join('&'), nav: 'kernel:' + S.stage + ':' + S.file };
+  }
+
+  /* Writes the fragment for what is shown (after a click, a key, a step). */
+  function write() {
+    if (L.applying || !app) return;
+    const c = current();
+    if (c.hash === L.written) return;
+    const url = location.pathname + location.search + '#' + c.hash;
+    if (L.last !== null && c.nav !== L.last) {
+      history.pushState(null, '', url);
+      L.pushes++;
+    } else {
+      history.replaceState(null, '', url);
+      L.replaces++;
+    }
+    L.written = c.hash;
+    L.last = c.nav;
+  }
+
+  /* Shows what fragment HASH names. */
+  async function apply(hash) {
+    const f = parse(hash);
+    if (!Object.keys(f).length) return;
+    L.applying = true;
+    try {
+      if (f.pass !== undefined) {
+        const count = (await passesReady()) || 0;
+        const n = +f.pass, m = f.to !== undefined ? +f.to : n;
+        const ok = (i) => Number.isInteger(i) && i >= 0 && i < count;
+        if (!ok(n) || !ok(m)) L.errors.push('#pass: no pass ' + (ok(n) ? m : f.pass) + ' (0-' + (count - 1) + ')');
+        else if (m !== n) await passes.compare(n, m);
+        else await passes.select(n);
+        return;
+      }
+      if (app.mode() !== 'kernel') app.setMode('kernel');
+      const meta = kernel.meta();
+      if (f.stage !== undefined) {
+        if (!meta.stages[f.stage]) L.errors.push('#stage: no stage ' + f.stage + ' (' + kernel.stages().join(', ') + ')');
+        else if (f.stage !== panes.shown().stage) await panes.setStage(f.stage);
+      }
+      if (f.find !== undefined) {
+        await find.open(f.find, { pane: 'ir', regex: f.regex === '1', matchCase: f.case === '1' });
+      } else {
+        find.close();
+      }
+      if (f.source !== undefined) {
+        const colon = f.source.lastIndexOf(':');
+        const spec = colon > 0 ? f.source.slice(0, colon) : f.source;
+        const line = colon > 0 ? +f.source.slice(colon + 1) : 0;
+        const file = fileOf(spec);
+        if (file < 0 || !(line > 0)) {
+          L.errors.push('#source: ' + (file < 0 ? 'no file ' + spec : 'no line in ' + f.source));
+        } else {
+          if (f.exact === '1' && panes.shown().mode !== 'exact') {
+            const b = document.getElementById('mode-exact');
+            if (b) b.click();
+          }
+          await panes.showSource(file, line);
+        }
+      } else if (f.line !== undefined && !meta.stages[panes.shown().stage].missing) {
+        const n = +f.line, max = kernel.text(panes.shown().stage).length;
+        if (!(n >= 1 && n <= max)) L.errors.push('#line: ' + f.line + ' is not a line of ' + panes.shown().stage + ' (1-' + max + ')');
+        else await panes.showIR(panes.shown().stage, n);
+      }
+    } finally {
+      L.applying = false;
+      /* what was shown is what the fragment says: no new history entry */
+      const c = current();
+      L.written = c.hash;
+      L.last = c.nav;
+      note();
+    }
+  }
+
+  async function passesReady() {
+    if (!kernel.meta().passes) {
+      L.errors.push('#pass: this kernel has no pass dumps');
+      return null;
+    }
+    app.setMode('passes');
+    await passes.open();
+    return passes.shown().count;
+  }
+
+  /* A fragment that named nothing says so in the page, once. */
+  function note() {
+    const old = document.getElementById('link-note');
+    if (old) old.remove();
+    if (!L.errors.length) return;
+    const p = el('p', 'warn', 'This link names nothing here: ' + L.errors[L.errors.length - 1] + '.');
+    p.id = 'link-note';
+    document.querySelector('header.top').appendChild(p);
+  }
+
+  function copyButton() {
+    const b = el('button', null, 'copy link');
+    b.type = 'button';
+    b.id = 'copy-link';
+    b.title = 'Copy a link to what this page shows (the stage, the line selected, the pass, the find)';
+    b.addEventListener('click', async () => {
+      write();
+      const url = location.href;
+      b.dataset.url = url;
+      try {
+        await navigator.clipboard.writeText(url);
+        b.textContent = 'link copied';
+      } catch (e) {
+        /* no clipboard (a browser that refuses it on file://): the link
+         * to copy by hand */
+        window.prompt('Copy this link:', url);
+      }
+      setTimeout(() => (b.textContent = 'copy link'), 1500);
+    });
+    document.querySelector('header.top nav.modes').appendChild(b);
+  }
+
+  /* Passes shown as their diff arrives: the pass bar is redrawn then. */
+  function watchPasses() {
+    let queued = false;
+    new MutationObserver(() => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        if (app.mode() === 'passes') write();
+      });
+    }).observe(document.getElementById('pass-view'), { childList: true, subtree: true });
+  }
+
+  async function start(appIface) {
+    app = appIface;
+    copyButton();
+    panes.listen(() => write());
+    find.onChange(() => write());
+    watchPasses();
+    /* Back, Forward, a link to the page followed, a fragment typed: all
+     * fire popstate (hashchange too, for the same change) */
+    window.addEventListener('popstate', () => apply(location.hash));
+    await apply(location.hash);
+  }
+
+  return {
+    start,
+    parse,
+    fileOf,
+    /* app.js tells when the mode changed */
+    changed: () => write(),
+    inspect: () => L,
+  };
+});
