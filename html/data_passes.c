@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_words.h"
 #include "pass_budget.h"
 #include "pass_chain.h"
 #include "report.h"
@@ -71,7 +72,9 @@ static void touch(const tk_ir_diff *d, tk_loctab *tab, GHashTable *touched, int 
 
 /* One row: [kind, aLine, aText, bLine, bText] with kind "e" (context),
  * "d" (only in A), "i" (only in B), "r" (A's line became B's); a context
- * row whose two texts are the same bytes leaves bText out.  KA, KB: kept
+ * row whose two texts are the same bytes leaves bText out.  An "r" row
+ * also has [aWords, bWords]: the changed words of each side
+ * (data_words.h).  KA, KB: kept
  * lines, -1 for a side the row lacks. */
 static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
 {
@@ -104,6 +107,9 @@ static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
     } else {
         jw_int(dw->w, 0);
         jw_null(dw->w);
+    }
+    if (kind == 'r' && a && b) {
+        tk_report_write_words(dw->w, a, la, b, lb);
     }
     jw_arr_end(dw->w);
 }

@@ -4,7 +4,8 @@
  *
  * Job: one DiffView per scrolling element.  It shows a diff in the format
  * the report stores and composes ({groups: [[kind, aLine, aText, bLine,
- * bText?], ...], ...}, data_passes.c), as one list of fixed-height items: a
+ * bText?, [aWords, bWords]?], ...], ...}, data_passes.c; the words
+ * of a replaced row drawn stronger), as one list of fixed-height items: a
  * heading per change group ("change k of n — before: line ..."), then its
  * rows side by side, each side drawn as far as a column can show it; notes
  * above and below the list (what was composed,
@@ -46,6 +47,15 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       probe.remove();
     }
     return Math.max(80, Math.ceil(window.innerWidth / 2 / charW) + 8);
+  }
+
+  /* A replaced row's changed words ([start, end, ...] in characters, as
+   * the library's tk_ir_diff_words() found them and data_passes.c wrote
+   * them) as syntax.paint's ranges: each one a .wd span. */
+  function wordRanges(w) {
+    const out = [];
+    for (let i = 0; i + 1 < w.length; i += 2) out.push([w[i], w[i + 1], () => el('span', 'wd')]);
+    return out;
   }
 
   class DiffView {
@@ -146,18 +156,20 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     /* One row: [kind, aLine, aText, bLine, bText]; a context row whose two
      * sides are the same text stores it once (no bText). */
     row(r) {
-      const row = el('div', 'drow ' + r[0]);
-      const side = (no, text, cls) => {
+      const words = r[0] === 'r' && r[5] && (r[5][0].length || r[5][1].length) ? r[5] : null;
+      const row = el('div', 'drow ' + r[0] + (words ? ' words' : ''));
+      const side = (no, text, cls, w) => {
         const nn = el('span', 'no', no || '');
         const t = el('span', 'tx ' + cls);
         if (text !== null) {
-          paint(t, text, this.lang, null, this.chars);
+          paint(t, text, this.lang, w ? wordRanges(w) : null, this.chars);
           if (text.length > this.chars) t.title = text;
         }
         row.append(nn, t);
       };
-      side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del');
-      side(r[3], r.length > 4 ? r[4] : r[2], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add');
+      side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del', words && r[5][0]);
+      side(r[3], r.length > 4 ? r[4] : r[2], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add',
+        words && r[5][1]);
       return row;
     }
 

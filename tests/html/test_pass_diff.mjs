@@ -1,0 +1,116 @@
+// test_pass_diff.mjs - reading a pass diff in the report (issue 14, item 3
+// onwards) in Debian's Chromium: the changed words of a replaced line are
+// the library's (tk_ir_diff_words()), drawn stronger than the line.
+// Prints TAP.
+//
+// Expected values were read off the dump text by hand (grep -n); the
+// comments quote them.  Usage: node test_pass_diff.mjs TKVIEW BUILD_DIR
+//   PLAYWRIGHT_INDEX; TK_TEST_DUMPS names the unpacked shared captures.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launch, open as openPage } from './browser.mjs';
+
+const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
+const TKVIEW = path.resolve(TKVIEW_ARG);
+const DUMPS = process.env.TK_TEST_DUMPS;
+const ART = path.join(BUILD, 'artefacts');
+fs.mkdirSync(ART, { recursive: true });
+
+const results = [];
+async function test(name, fn) {
+  try {
+    await fn();
+    results.push([name, null]);
+    console.log('ok ' + results.length + ' - ' + name);
+  } catch (e) {
+    results.push([name, e]);
+    console.log('not ok ' + results.length + ' - ' + name);
+    for (const l of String(e && e.stack ? e.stack : e).split('\n')) console.log('#   ' + l);
+  }
+}
+function assert(c, msg) {
+  if (!c) throw new Error('assertion failed: ' + msg);
+}
+function eq(a, b, msg) {
+  const ja = JSON.stringify(a), jb = JSON.stringify(b);
+  if (ja !== jb) throw new Error((msg || 'not equal') + ': got ' + ja + ', want ' + jb);
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tkview-passdiff-'));
+function report(input, name) {
+  const out = path.join(tmp, name);
+  const p = spawnSync(TKVIEW, ['--html', out, input, '--quiet'], { encoding: 'utf8' });
+  if (p.status !== 0) throw new Error('tkview --html failed: ' + p.stderr);
+  return out;
+}
+const kernelUrl = (out, hash = '') =>
+  pathToFileURL(path.join(out, fs.readdirSync(out).find((x) => /^k001-.*\.html$/.test(x)))).href + hash;
+
+const browser = await launch(PW);
+async function openAt(url, viewport) {
+  const page = await openPage(browser, url, viewport);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
+  return page;
+}
+
+/* The drawn rows whose after side includes TEXT: per side, the text of its
+ * .wd spans (the changed words) and the row's classes. */
+async function wordsOf(page, text) {
+  return page.evaluate((text) => {
+    const out = [];
+    for (const r of document.querySelectorAll('#pass-rows .drow')) {
+      const b = r.children[3];
+      if (!(b.title || b.textContent).includes(text)) continue;
+      out.push({
+        cls: r.className,
+        a: [...r.children[1].querySelectorAll('.wd')].map((s) => s.textContent),
+        b: [...b.querySelectorAll('.wd')].map((s) => s.textContent),
+      });
+    }
+    return out;
+  }, text);
+}
+
+const VA = report(path.join(DUMPS, 'vector_add'), 'va');
+
+await test('pass 14 (TritonGPUCoalesce): a replaced line shows its changed words', async () => {
+  // `tkview passes`: "14  ttgir  +13 -3  TritonGPUCoalesce ... mlir_passes.txt:1178".
+  // mlir_passes.txt:1201 (before the pass)
+  //   %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)
+  // became, as the first line of its replace (mlir_passes.txt:1276, after)
+  //   %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)
+  // By tokens: "tt.load" became "ttg.convert_layout", ", %mask_2" went,
+  // "-> tensor<1024x!tt.ptr<f32>, #blocked1>" came; %x_4, %x_3, the first
+  // type and the location stayed.  (A window wide enough for the whole line.)
+  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 2200, height: 900 });
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#pass-bar strong');
+    return b && b.textContent.startsWith('14: TritonGPUCoalesce') && document.querySelector('#pass-rows .drow');
+  });
+  const rows = await wordsOf(page, '%x_4 = ttg.convert_layout %x_3');
+  eq(rows.length, 1, 'one row');
+  assert(/\br\b/.test(rows[0].cls) && /\bwords\b/.test(rows[0].cls), 'a replaced row with words: ' + rows[0].cls);
+  eq(rows[0].a, ['tt.load', ', %mask_2'], 'words before');
+  eq(rows[0].b, ['ttg.convert_layout', '-> tensor<1024x!tt.ptr<f32>, #blocked1>'], 'words after');
+  // an added line (#blocked1 = ..., mlir_passes.txt:1253) has no words: it is all new
+  const added = await wordsOf(page, '#blocked1 = #ttg.blocked');
+  eq(added.length, 1, 'the added #blocked1 row');
+  eq(added[0].b, [], 'no words on an added line');
+  // the word is drawn stronger than its line
+  const bg = await page.evaluate(() => {
+    const w = document.querySelector('#pass-rows .drow.r.words .tx.add .wd');
+    return [getComputedStyle(w).backgroundColor, getComputedStyle(w.closest('.tx')).backgroundColor];
+  });
+  assert(bg[0] !== bg[1], 'word and line backgrounds differ: ' + bg);
+  await page.screenshot({ path: path.join(ART, 'pass-words.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await browser.close();
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log('1..' + results.length);
+process.exit(results.some((r) => r[1]) ? 1 : 0);
