@@ -5,9 +5,13 @@
  * Job: one DiffView per scrolling element.  It shows a diff in the format
  * the report stores and composes ({groups: [[kind, aLine, aText, bLine,
  * bText?, [aWords, bWords]?], ...], ...}, data_passes.c; the words
- * of a replaced row drawn stronger), as one list of fixed-height items: a
- * heading per change group ("change k of n — before: line ..."), then its
- * rows side by side, each side drawn as far as a column can show it; notes
+ * of a replaced row drawn stronger), as one list of items: a heading per
+ * change group ("change k of n — before: line ..."), then its rows side by
+ * side.  Wrapped (the default), a row is as many lines high as its longer
+ * side needs at the width of a column, so every character can be read;
+ * not wrapped, each side is drawn as far as its column shows it (the whole
+ * line on hover).  Heights are known by arithmetic (a side of L characters
+ * in a column of C is ceil(L / C) lines), never measured; notes
  * above and below the list (what was composed,
  * what was left out) are the caller's elements.  Only the items in view are
  * elements: painting a pass that rewrote a module used to lay out
@@ -17,7 +21,8 @@
  *
  * Depends on: dom (el), syntax (paint).
  * Interface: DiffView (class): show(diff, lang, head, tail), clear(nodes),
- *   groupCount(), scrollToGroup(g), window() (for the tests); ROW_H.
+ *   groupCount(), scrollToGroup(g), setWrap(on), wrap, window() (for the
+ *   tests); ROW_H.
  */
 'use strict';
 TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
@@ -32,6 +37,12 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
   const OVERSCAN = 12;
   /* Width of a character of the code font, in pixels (measured once). */
   let charW = 0;
+  /* Characters of a wrapped side drawn at most (the rest: "... N more
+   * characters", the whole line on hover), as the code panes draw. */
+  const WRAP_MAX = 4000;
+  /* Characters a side of row R takes, wrapped: its text up to WRAP_MAX and
+   * the note of what is left out. */
+  const sideLen = (t) => (t === null || t === undefined ? 0 : t.length > WRAP_MAX ? WRAP_MAX + 30 : t.length);
 
   /* Characters of a side drawn: as many as half the window's width holds
    * (a side is less than half: its text is cut at the column's edge), not
@@ -62,7 +73,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     constructor(scroller) {
       this.root = scroller;
       this.head = el('div', 'dhead');
-      this.top = el('div', 'pad');
+      this.padTop = el('div', 'pad');
       this.body = el('div', 'ditems');
       this.bottom = el('div', 'pad');
       this.tail = el('div', 'dtail');
@@ -74,9 +85,17 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.last = -1;
       this.pending = false;
       this.chars = 0; /* characters of a side drawn (rowChars) */
+      this.wrap = true; /* rows wrapped to the width of a column */
+      this.cols = 80; /* characters a column holds, when last measured */
+      this.top = new Float64Array(1); /* lines above item k; [n] = all lines */
       this.root.addEventListener('scroll', () => this.schedule());
       window.addEventListener('resize', () => {
-        if (this.diff && rowChars(this.root) > this.chars) this.render(true);
+        const cols = this.diff && this.wrap ? this.columnChars() : this.cols;
+        if (cols !== this.cols) {
+          this.cols = cols;
+          this.layout();
+          this.render(true);
+        } else if (this.diff && rowChars(this.root) > this.chars) this.render(true);
         else this.schedule();
       });
     }
@@ -88,6 +107,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
        * these would make Chromium lay the page out again, at once. */
       this.height = this.root.clientHeight || 800;
       this.chars = rowChars(this.root);
+      if (this.wrap) this.cols = this.columnChars();
       if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = d;
       this.lang = lang || '';
@@ -97,13 +117,70 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
         this.start[g] = k;
         if (g < n) k += 1 + d.groups[g].length;
       }
+      this.layout();
       this.head.replaceChildren(...(head || []));
       this.tail.replaceChildren(...(tail || []));
       this.body.replaceChildren();
-      this.root.replaceChildren(this.head, this.top, this.body, this.bottom, this.tail);
+      this.root.replaceChildren(this.head, this.padTop, this.body, this.bottom, this.tail);
       this.first = 0;
       this.last = -1;
       this.render(true, 0);
+    }
+
+    /* Characters one side's column holds: half the pane less the line
+     * numbers, measured on a row made for it (once per show or resize:
+     * wrapped heights depend on it). */
+    columnChars() {
+      const probe = el('div', 'drow');
+      probe.style.visibility = 'hidden';
+      const t = el('span', 'tx', 'x'.repeat(50));
+      probe.append(el('span', 'no'), t, el('span', 'no'), el('span', 'tx'));
+      this.root.appendChild(probe);
+      const w = t.getBoundingClientRect().width, cw = t.scrollWidth / 50 || charW || 7.5;
+      probe.remove();
+      /* A pane not shown has no width: keep what was measured. */
+      return w ? Math.max(20, Math.floor(w / cw)) : this.cols;
+    }
+
+    /* Where each item starts, in lines (this.top): a heading is one line,
+     * a row one, or wrapped, as many as its longer side needs. */
+    layout() {
+      const n = this.items(), d = this.diff;
+      this.top = new Float64Array(n + 1);
+      let y = 0, k = 0;
+      for (let g = 0; d && g < d.groups.length; g++) {
+        this.top[k++] = y;
+        y += 1;
+        for (const r of d.groups[g]) {
+          this.top[k++] = y;
+          y += this.wrap ? Math.max(1, Math.ceil(Math.max(sideLen(r[2]), sideLen(r.length > 4 ? r[4] : r[2])) / this.cols)) : 1;
+        }
+      }
+      this.top[n] = y;
+    }
+
+    /* The item at line Y (binary search of this.top). */
+    itemAt(y) {
+      let lo = 0, hi = Math.max(0, this.items() - 1);
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.top[mid] <= y) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    }
+
+    /* Wrapped rows (ON) or cut at the column's edge; the diff shown is
+     * laid out again, the item at the top of the view kept there. */
+    setWrap(on) {
+      if (this.wrap === !!on) return;
+      const keep = this.diff ? this.itemAt(Math.max(0, this.root.scrollTop - this.head.offsetHeight) / ROW_H) : 0;
+      this.wrap = !!on;
+      if (!this.diff) return;
+      if (this.wrap) this.cols = this.columnChars();
+      this.layout();
+      this.render(true, this.top[keep] * ROW_H);
+      this.root.scrollTop = this.head.offsetHeight + this.top[keep] * ROW_H;
     }
 
     /* Nothing but NODES (a message in place of a diff). */
@@ -111,6 +188,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = null;
       this.start = new Int32Array(1);
+      this.top = new Float64Array(1);
       this.first = 0;
       this.last = -1;
       this.root.replaceChildren(...(nodes || []));
@@ -157,13 +235,14 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
      * sides are the same text stores it once (no bText). */
     row(r) {
       const words = r[0] === 'r' && r[5] && (r[5][0].length || r[5][1].length) ? r[5] : null;
-      const row = el('div', 'drow ' + r[0] + (words ? ' words' : ''));
+      const row = el('div', 'drow ' + r[0] + (words ? ' words' : '') + (this.wrap ? ' wrap' : ''));
+      const most = this.wrap ? WRAP_MAX : this.chars;
       const side = (no, text, cls, w) => {
         const nn = el('span', 'no', no || '');
         const t = el('span', 'tx ' + cls);
         if (text !== null) {
-          paint(t, text, this.lang, w ? wordRanges(w) : null, this.chars);
-          if (text.length > this.chars) t.title = text;
+          paint(t, text, this.lang, w ? wordRanges(w) : null, most);
+          if (text.length > most) t.title = text;
         }
         row.append(nn, t);
       };
@@ -177,6 +256,8 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       const g = this.groupOf(k), i = k - this.start[g];
       const e = i === 0 ? this.heading(g) : this.row(this.diff.groups[g][i - 1]);
       e.dataset.k = k;
+      const h = this.top[k + 1] - this.top[k];
+      if (h > 1) e.style.height = h * ROW_H + 'px';
       return e;
     }
 
@@ -186,7 +267,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     render(force, at) {
       const n = this.items();
       if (!this.diff || !n) {
-        this.top.style.height = this.bottom.style.height = '0px';
+        this.padTop.style.height = this.bottom.style.height = '0px';
         this.body.replaceChildren();
         return;
       }
@@ -195,8 +276,8 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
         h = this.height = this.root.clientHeight || 800;
         y = this.root.scrollTop - this.head.offsetHeight;
       }
-      const first = Math.max(0, Math.min(n - 1, Math.floor(y / ROW_H) - OVERSCAN));
-      const last = Math.min(n - 1, Math.max(first, Math.floor(y / ROW_H)) + Math.ceil(h / ROW_H) + 2 * OVERSCAN);
+      const first = Math.max(0, this.itemAt(Math.max(0, y) / ROW_H) - OVERSCAN);
+      const last = Math.min(n - 1, this.itemAt((Math.max(0, y) + h) / ROW_H) + 2 * OVERSCAN);
       if (!force && first === this.first && last === this.last) return;
       if (force) this.chars = rowChars(this.root);
       const kept = new Map();
@@ -206,8 +287,8 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       }
       const frag = document.createDocumentFragment();
       for (let k = first; k <= last; k++) frag.appendChild(kept.get(k) || this.item(k));
-      this.top.style.height = first * ROW_H + 'px';
-      this.bottom.style.height = (n - 1 - last) * ROW_H + 'px';
+      this.padTop.style.height = this.top[first] * ROW_H + 'px';
+      this.bottom.style.height = (this.top[n] - this.top[last + 1]) * ROW_H + 'px';
       this.body.replaceChildren(frag);
       this.first = first;
       this.last = last;
@@ -216,13 +297,14 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     /* Scrolls group G's heading to the top of the view and draws it. */
     scrollToGroup(g) {
       if (!this.diff || g < 0 || g >= this.groupCount()) return;
-      this.root.scrollTop = this.head.offsetHeight + this.start[g] * ROW_H;
+      this.root.scrollTop = this.head.offsetHeight + this.top[this.start[g]] * ROW_H;
       this.render(false);
     }
 
     /* For the tests: the items there are and the ones drawn. */
     window() {
-      return { items: this.items(), first: this.first, last: this.last, rowH: ROW_H };
+      return { items: this.items(), first: this.first, last: this.last, rowH: ROW_H, wrap: this.wrap,
+        cols: this.cols, lines: this.top[this.items()] };
     }
   }
 

@@ -361,6 +361,17 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
       b.addEventListener('click', fn);
       bar.appendChild(b);
     }
+    /* Long lines wrapped (every character on screen) or cut at the
+     * column's edge (one line a row; the whole line on hover). */
+    const wrap = el('input');
+    wrap.type = 'checkbox';
+    wrap.id = 'pass-wrap';
+    wrap.checked = P.view.wrap;
+    wrap.addEventListener('change', () => P.view.setWrap(wrap.checked));
+    const wl = el('label', 'wrapbox');
+    wl.title = 'key w';
+    wl.append(wrap, ' wrap');
+    bar.appendChild(wl);
     P.diff = d;
     P.group = 0;
     if (!d) {
@@ -404,6 +415,11 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     else if (k === 'p') gotoGroup(-1);
     else if (k === 'j') nextChanged(1);
     else if (k === 'k') nextChanged(-1);
+    else if (k === 'w') {
+      P.view.setWrap(!P.view.wrap);
+      const box = document.getElementById('pass-wrap');
+      if (box) box.checked = P.view.wrap;
+    }
     else return;
     ev.preventDefault();
   }

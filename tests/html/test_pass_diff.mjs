@@ -110,6 +110,45 @@ await test('pass 14 (TritonGPUCoalesce): a replaced line shows its changed words
   await page.close();
 });
 
+await test('wrap (the default) shows every character of a long line; w cuts rows at the column again', async () => {
+  // mlir_passes.txt:1276, 122 characters, after TritonGPUCoalesce:
+  //   %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)
+  // In a 1000 px window a side's column holds under 60 characters: the
+  // row is several lines high and the text is all there.
+  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 1000, height: 800 });
+  await page.waitForFunction(() => document.querySelector('#pass-rows .drow'));
+  const LINE = '    %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)';
+  const look = () => page.evaluate((line) => {
+    const v = window.TK.use('passes').inspect().view.window();
+    const rows = [...document.querySelectorAll('#pass-rows .drow')];
+    const r = rows.find((e) => (e.children[3].title || e.children[3].textContent).includes('ttg.convert_layout %x_3'));
+    // every drawn side fits its row: the heights the pane computed hold the text
+    const clipped = rows.filter((e) => [1, 3].some((i) => e.children[i].scrollHeight > e.clientHeight + 1)).length;
+    // the rows follow each other without a gap or an overlap
+    let gaps = 0;
+    for (let i = 1; i < rows.length; i++) if (Math.abs(rows[i].getBoundingClientRect().top - rows[i - 1].getBoundingClientRect().bottom) > 1 && !rows[i].previousElementSibling.classList.contains('dgroup')) gaps++;
+    return { wrap: v.wrap, cols: v.cols, h: r.clientHeight, text: r.children[3].textContent.replace('\u2026', ''), title: r.children[3].title,
+      box: document.getElementById('pass-wrap').checked, clipped, gaps, lines: v.lines, items: v.items };
+  }, LINE);
+  let w = await look();
+  eq([w.wrap, w.box], [true, true], 'wrapped by default, and the box says so');
+  assert(w.cols >= 30 && w.cols < LINE.length, 'a column of ' + w.cols + ' characters');
+  eq(w.h, 18 * Math.ceil(LINE.length / w.cols), 'the row as high as its lines');
+  eq(w.text, LINE, 'the whole line drawn');
+  eq([w.clipped, w.gaps], [0, 0], 'no side clipped, no gap between rows');
+  assert(w.lines > w.items, 'some rows take more than one line');
+  await page.screenshot({ path: path.join(ART, 'pass-wrap.png') });
+  await page.keyboard.press('w');
+  w = await look();
+  eq([w.wrap, w.box, w.h, w.lines, w.clipped], [false, false, 18, w.items, 0], 'w: one line a row');
+  eq(w.title, LINE, 'cut, the whole line on hover');
+  await page.keyboard.press('w');
+  w = await look();
+  eq([w.wrap, w.h], [true, 18 * Math.ceil(LINE.length / w.cols)], 'w again: wrapped');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await browser.close();
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log('1..' + results.length);
