@@ -387,11 +387,13 @@ static void own_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
 
 static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user)
 {
-    (void)tl;
     pass_sink *k = user;
     if (st->substep != TK_TL_NONE)
         return 0; /* sub-steps are listed, not shown */
-    if (st->pass == 0 || st->entry->level != k->level) {
+    /* A level's stored diffs are grouped as its passes are listed: a run
+     * of passes of the level, a converting pass on its own
+     * (tk_timeline_starts_level()). */
+    if (tk_timeline_starts_level(tl, st->pass) || st->entry->level != k->level) {
         flush_group(k);
         k->level = st->entry->level;
         k->level_from = st->pass;
@@ -447,6 +449,12 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
     /* which IR its texts are: the page colours them by it */
     jw_key(w, "dialect");
     jw_str(w, tk_ir_dialect_name(tk_pass_level_dialect(lv)));
+    /* a converting pass, a step of its own: the level it leaves */
+    tk_pass_level into = tk_timeline_level_after(tl, j);
+    if (into != lv) {
+        jw_key(w, "into");
+        jw_str(w, tk_pass_level_name(into));
+    }
     jw_key(w, "from");
     jw_int(w, (int64_t)i);
     jw_key(w, "to");
@@ -617,8 +625,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     jw_arr(&w);
     for (size_t i = 0; i < n && rc == 0;) {
         size_t j = i;
-        tk_pass_level lv = tk_timeline_get(tl, i)->level;
-        while (j + 1 < n && tk_timeline_get(tl, j + 1)->level == lv)
+        while (j + 1 < n && !tk_timeline_starts_level(tl, j + 1))
             j++;
         rc = write_level(r, rk, tl, &k, i, j, &w);
         i = j + 1;

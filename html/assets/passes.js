@@ -163,8 +163,12 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     list.replaceChildren();
     const ps = P.data.passes;
     for (const lv of P.data.levels) {
-      const h = el('div', 'lvl', lv.level + ' \u2014 passes ' + lv.from + '\u2013' + lv.to);
-      if (lv.diff || lv.chain !== undefined) {
+      /* A converting pass (lv.into: the level it leaves) is a step of its
+       * own between two levels (tk_timeline_starts_level()). */
+      const h = el('div', 'lvl' + (lv.into ? ' into' : ''), lv.into
+        ? lv.level + ' \u2192 ' + lv.into + ' \u2014 pass ' + lv.from
+        : lv.level + ' \u2014 passes ' + lv.from + '\u2013' + lv.to);
+      if ((lv.diff || lv.chain !== undefined) && lv.to > lv.from) {
         const b = el('button', null, 'whole level');
         b.type = 'button';
         b.title = lv.chain !== undefined

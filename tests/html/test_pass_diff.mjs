@@ -149,6 +149,32 @@ await test('wrap (the default) shows every character of a long line; w cuts rows
   await page.close();
 });
 
+await test('a converting pass is a step of its own: "whole level" starts and ends at its level', async () => {
+  // mlir_passes.txt:4756 `IR Dump Before ConvertTritonGPUToLLVM` (pass 62) reads TTGIR
+  // (`#blocked = #ttg.blocked<...>` at 4757); the dump after it (4830, Canonicalizer)
+  // is the LLVM dialect.  :1106 ConvertTritonToTritonGPU (13) reads TTIR, leaves TTGIR
+  // (Coalesce's dump at 1178 has `#blocked`).  `tkview passes --json` says the same
+  // (level_after, starts_level: test_passes_cli.py).
+  const page = await openAt(kernelUrl(VA, '#pass=14'));
+  await page.waitForSelector('#pass-list .lvl');
+  const heads = await page.$$eval('#pass-list .lvl', (hs) => hs.map((h) => [h.firstChild.textContent.trim(), !!h.querySelector('button')]));
+  const at = (t) => heads.find((h) => h[0].startsWith(t));
+  eq(at('ttir \u2192'), ['ttir \u2192 ttgir \u2014 pass 13', false], 'ConvertTritonToTritonGPU on its own, no whole level');
+  eq(at('ttgir \u2014'), ['ttgir \u2014 passes 14\u201361', true], 'TTGIR ends before the conversion');
+  eq(at('ttgir \u2192'), ['ttgir \u2192 llvm-dialect \u2014 pass 62', false], 'ConvertTritonGPUToLLVM on its own');
+  eq(at('llvm-dialect'), ['llvm-dialect \u2014 passes 63\u201372', true], 'the LLVM dialect from 63');
+  // "whole level" of TTGIR: TTGIR on both sides (no llvm.func after it)
+  await page.evaluate(() => document.querySelectorAll('#pass-list .lvl')[2].querySelector('button').click());
+  await page.waitForFunction(() => /passes 14\u201361/.test(document.querySelector('#pass-bar strong').textContent));
+  const bar = await page.$eval('#pass-bar strong', (b) => b.textContent);
+  assert(bar.includes('14') && bar.includes('61'), bar);
+  const d = await page.evaluate(() => window.TK.use('passes').inspect().diff);
+  const after = d.groups.flat().map((r) => (r.length > 4 ? r[4] : r[2]) || '');
+  assert(!after.some((t) => t.includes('llvm.func')), 'no LLVM dialect after the TTGIR level');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await browser.close();
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log('1..' + results.length);
