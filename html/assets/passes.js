@@ -2,7 +2,8 @@
  *
  * Job: the pass timeline (data/ID/passes.js) grouped by IR level with the
  * unchanged passes folded, a chart of the lines each pass changed, the
- * side-by-side diff of one pass, of a whole level, or of any two passes of
+ * side-by-side diff of one pass, of a sub-step (N.J, as `tkview passes`
+ * numbers SoftwarePipeliner's), of a whole level, or of any two passes of
  * one chain (before the first to after the second), in a virtual diff pane
  * (diffview: only the rows in view are elements);
  * keys to step through changes and changed passes; the passes that touched
@@ -12,7 +13,8 @@
  * Depends on: dom (el, svgEl, base), data (load, expand), syntax
  *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView).
  * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
- *   forSource(file, line), select(i), compare(n, m), shown() ({sel, range,
+ *   forSource(file, line), select(i), selectSub(i, j), compare(n, m),
+ *   shown() ({sel, range,
  *   count}: the pass or range shown, the number of passes; for the page's
  *   URL), inspect() (for the
  *   tests, read only: data, sel, range, diff, group, ...).
@@ -185,7 +187,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
       let i = lv.from;
       while (i <= lv.to) {
         const p = ps[i];
-        const quiet = p.effect === 'unchanged' && !(P.touched && P.touched.has(i));
+        const quiet = p.effect === 'unchanged' && !p.subs && !(P.touched && P.touched.has(i));
         const inRange = P.range && i >= P.range[0] && i <= P.range[1];
         if (quiet && !inRange && !P.shown.has(lv.from + ':' + i)) {
           let j = i;
@@ -215,6 +217,21 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
         const idx = i;
         row.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(idx) : selectPass(idx)));
         list.appendChild(row);
+        /* Its sub-steps (SoftwarePipeliner's LowerLoops, ExpandLoops),
+         * numbered N.J as `tkview passes` numbers them. */
+        (p.subs || []).forEach((s, j) => {
+          const sr = el('div', 'ps sub ' + s.effect + (P.sub === i + '.' + j ? ' on' : ''));
+          sr.dataset.sub = i + '.' + j;
+          sr.appendChild(el('span', 'ix', i + '.' + j));
+          sr.appendChild(el('span', 'nm', s.pass + (s.arg ? ' (' + s.arg + ')' : '')));
+          if (s.effect === 'changed') {
+            sr.appendChild(el('span', 'cnt plus', '+' + s.added));
+            sr.appendChild(el('span', 'cnt minus', '\u2212' + s.removed));
+          } else if (s.effect === 'unknown') sr.appendChild(el('span', 'cnt', '?'));
+          sr.title = s.pass + ' (' + s.arg + ')\n' + s.before + ' \u2192 ' + s.after;
+          sr.addEventListener('click', () => selectSub(idx, j));
+          list.appendChild(sr);
+        });
         i++;
       }
     }
@@ -222,6 +239,10 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
 
   function markSelection() {
     for (const r of document.querySelectorAll('#pass-list .ps')) {
+      if (r.dataset.sub) {
+        r.classList.toggle('on', P.sel < 0 && !P.range && r.dataset.sub === P.sub);
+        continue;
+      }
       const i = +r.dataset.i;
       r.classList.toggle('on', P.range ? i >= P.range[0] && i <= P.range[1] : i === P.sel);
     }
@@ -234,6 +255,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
 
   async function selectPass(i) {
     const p = P.data.passes[i];
+    P.sub = null;
     P.sel = i;
     P.anchor = i;
     P.level = -1;
@@ -250,6 +272,25 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     if (P.sel === i && !P.range) showDiff(title, p, d, d ? '' : 'This pass\u2019s diff is not in the report.', [i, i]);
   }
 
+  /* Sub-step J of pass I: its stored diff (ps-I-J.js), as `tkview diff
+   * --pass I.J` shows it. */
+  async function selectSub(i, j) {
+    const s = P.data.passes[i].subs[j];
+    P.sel = -1;
+    P.range = null;
+    P.sub = i + '.' + j;
+    markSelection();
+    const title = i + '.' + j + ': ' + s.pass + ' (' + s.arg + ')';
+    if (s.effect !== 'changed' || !s.ps) {
+      showDiff(title, s, null, s.effect === 'unchanged' ? 'This sub-step changed nothing (once locations and value numbers are set aside).'
+        : s.effect === 'unknown' ? 'Effect unknown.' : 'This sub-step\u2019s diff is not in the report.');
+      return;
+    }
+    const d = await data.load(kernel.id() + '/ps-' + i + '-' + j);
+    d.level = P.data.passes[i].level;
+    if (P.sub === i + '.' + j) showDiff(title, s, d, '', [i, i]);
+  }
+
   /* Shift-click: the diff from the pass clicked before to this one. */
   function shiftPick(i) {
     const a = P.anchor >= 0 ? P.anchor : P.sel;
@@ -259,6 +300,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
 
   /* The IR before pass N against the IR after pass M (same chain). */
   async function comparePasses(n, m, keepAnchor) {
+    P.sub = null;
     const ps = P.data.passes;
     if (n > m) [n, m] = [m, n];
     const bar = document.getElementById('pass-bar');
@@ -290,6 +332,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
   }
 
   async function selectLevel(lv) {
+    P.sub = null;
     if (lv.chain !== undefined) {
       await comparePasses(lv.cfrom, lv.cto);
       return;
@@ -453,5 +496,5 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
 
   const shown = () => ({ sel: P.sel, range: P.range && P.range.slice(), count: P.data ? P.data.passes.length : 0 });
 
-  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, compare: comparePasses, shown, inspect: () => P };
+  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, selectSub, compare: comparePasses, shown, inspect: () => P };
 });

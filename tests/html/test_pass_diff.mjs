@@ -175,6 +175,32 @@ await test('a converting pass is a step of its own: "whole level" starts and end
   await page.close();
 });
 
+await test('SoftwarePipeliner sub-steps are listed as N.J and diffable, as in the CLI', async () => {
+  // softmax's `tkview passes`: "36.1  ttgir  +31 -16  SoftwarePipeliner (ExpandLoops)
+  // stderr.txt:63" under pass 36 (TritonGPUPipeline); 36.0 (LowerLoops, stderr.txt:1)
+  // has nothing comparable before it.  The diff is `tkview diff --pass 36.1`'s.
+  const SM = report(path.join(DUMPS, 'softmax'), 'sm');
+  const page = await openAt(kernelUrl(SM, '#pass=36'));
+  await page.waitForSelector('#pass-list .ps.sub');
+  const subs = await page.$$eval('#pass-list .ps.sub', (r) => r.map((x) => x.textContent));
+  eq(subs, ['36.0SoftwarePipeliner (LowerLoops)?', '36.1SoftwarePipeliner (ExpandLoops)+31\u221216'], 'sub-steps listed');
+  await page.click('#pass-list .ps.sub[data-sub="36.1"]');
+  await page.waitForFunction(() => /^36\.1: SoftwarePipeliner/.test(document.querySelector('#pass-bar strong').textContent) && document.querySelector('#pass-rows .drow'));
+  const d = await page.evaluate(() => { const x = window.TK.use('passes').inspect().diff; return [x.added, x.removed]; });
+  const cli = JSON.parse(spawnSync(TKVIEW, ['diff', path.join(DUMPS, 'softmax'), '--pass', '36.1', '--json'], { encoding: 'utf8' }).stdout);
+  eq(d, [31, 16], '+31 -16');
+  const rowsCli = cli.hunks.flatMap((h) => h.lines || []).filter((l) => l.op === '+' || l.op === '-').length;
+  eq([cli.added, cli.removed, rowsCli], [31, 16, 47], 'tkview diff --pass 36.1 says the same');
+  const rowsPage = await page.evaluate(() => window.TK.use('passes').inspect().diff.groups.flat()
+    .reduce((n, r) => n + (r[0] === 'r' ? 2 : r[0] === 'e' ? 0 : 1), 0));
+  eq(rowsPage, 47, 'the page shows the 47 changed lines');
+  const on = await page.$$eval('#pass-list .ps.on', (r) => r.map((x) => x.dataset.sub || x.dataset.i));
+  eq(on, ['36.1'], 'the sub-step marked');
+  await page.screenshot({ path: path.join(ART, 'pass-substep.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await browser.close();
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log('1..' + results.length);
