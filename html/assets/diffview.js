@@ -21,7 +21,9 @@
  *
  * Depends on: dom (el), syntax (paint).
  * Interface: DiffView (class): show(diff, lang, head, tail), clear(nodes),
- *   groupCount(), scrollToGroup(g), setWrap(on), wrap, window() (for the
+ *   groupCount(), scrollToGroup(g) (marked current, centred), groupInView(),
+ *   scrolledAway(),
+ *   setWrap(on), wrap, window() (for the
  *   tests); ROW_H.
  */
 'use strict';
@@ -86,6 +88,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.pending = false;
       this.chars = 0; /* characters of a side drawn (rowChars) */
       this.wrap = true; /* rows wrapped to the width of a column */
+      this.cur = -1; /* the change group marked current (n / p), -1: none */
       this.cols = 80; /* characters a column holds, when last measured */
       this.top = new Float64Array(1); /* lines above item k; [n] = all lines */
       this.root.addEventListener('scroll', () => this.schedule());
@@ -110,6 +113,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       if (this.wrap) this.cols = this.columnChars();
       if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = d;
+      this.cur = -1;
       this.lang = lang || '';
       const n = d ? d.groups.length : 0;
       this.start = new Int32Array(n + 1);
@@ -228,6 +232,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       const h = el('div', 'dgroup', 'change ' + (g + 1) + ' of ' + d.groups.length +
         (fa ? ' \u2014 before: line ' + fa[1] : '') + (fb ? ', after: line ' + fb[3] : ''));
       h.dataset.g = g;
+      if (g === this.cur) h.classList.add('cur');
       return h;
     }
 
@@ -255,6 +260,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     item(k) {
       const g = this.groupOf(k), i = k - this.start[g];
       const e = i === 0 ? this.heading(g) : this.row(this.diff.groups[g][i - 1]);
+      if (i > 0 && g === this.cur && this.diff.groups[g][i - 1][0] !== 'e') e.classList.add('cur');
       e.dataset.k = k;
       const h = this.top[k + 1] - this.top[k];
       if (h > 1) e.style.height = h * ROW_H + 'px';
@@ -294,16 +300,43 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.last = last;
     }
 
-    /* Scrolls group G's heading to the top of the view and draws it. */
+    /* Marks group G current (its heading and changed rows: .cur) and
+     * scrolls its changed rows to the middle of the view (its heading to
+     * the top when they are taller than the view). */
     scrollToGroup(g) {
       if (!this.diff || g < 0 || g >= this.groupCount()) return;
-      this.root.scrollTop = this.head.offsetHeight + this.top[this.start[g]] * ROW_H;
-      this.render(false);
+      this.cur = g;
+      const rows = this.diff.groups[g];
+      let a = rows.findIndex((r) => r[0] !== 'e'), b = rows.length - 1;
+      while (b > a && rows[b][0] === 'e') b--;
+      if (a < 0) a = b = 0;
+      const k0 = this.start[g] + 1 + a, k1 = this.start[g] + 1 + b;
+      const h = this.root.clientHeight || this.height;
+      const span = (this.top[k1 + 1] - this.top[k0]) * ROW_H;
+      const y = span + 2 * ROW_H >= h ? this.top[this.start[g]] * ROW_H
+        : (this.top[k0] * ROW_H + span / 2) - h / 2;
+      this.root.scrollTop = Math.max(0, this.head.offsetHeight + y);
+      this.markedAt = this.root.scrollTop;
+      this.render(true);
+    }
+
+    /* Whether the reader scrolled since the current group was marked. */
+    scrolledAway() {
+      return this.cur >= 0 && Math.abs(this.root.scrollTop - this.markedAt) > ROW_H;
+    }
+
+    /* The group at the middle of the view (where n / p start from when
+     * the reader scrolled away from the current one). */
+    groupInView() {
+      if (!this.diff || !this.groupCount()) return -1;
+      const h = this.root.clientHeight || this.height;
+      const y = this.root.scrollTop - this.head.offsetHeight + h / 2;
+      return this.groupOf(this.itemAt(Math.max(0, y) / ROW_H));
     }
 
     /* For the tests: the items there are and the ones drawn. */
     window() {
-      return { items: this.items(), first: this.first, last: this.last, rowH: ROW_H, wrap: this.wrap,
+      return { items: this.items(), first: this.first, last: this.last, rowH: ROW_H, wrap: this.wrap, cur: this.cur,
         cols: this.cols, lines: this.top[this.items()] };
     }
   }

@@ -437,11 +437,20 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     P.view.show(d, P.lang, head, tail);
   }
 
+  /* n / p: the next or previous change group always becomes the current
+   * one (marked, centred): from the one marked, or, when the reader
+   * scrolled away from it, from the one in the middle of the view; past
+   * the last it comes round to the first. */
   function gotoGroup(d) {
     if (!P.diff) return;
     const n = P.view.groupCount();
     if (!n) return;
-    P.group = Math.max(0, Math.min(n - 1, P.group + d));
+    const cur = P.view.cur;
+    const seen = P.view.groupInView();
+    let from = cur;
+    if (cur < 0) from = d > 0 ? -1 : n;
+    else if (P.view.scrolledAway() && seen >= 0) from = seen;
+    P.group = (((from + d) % n) + n) % n;
     P.view.scrollToGroup(P.group);
   }
 

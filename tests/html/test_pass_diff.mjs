@@ -201,6 +201,48 @@ await test('SoftwarePipeliner sub-steps are listed as N.J and diffable, as in th
   await page.close();
 });
 
+await test('n / p always move the current change, centred, and come round', async () => {
+  // pass 14 (TritonGPUCoalesce) has three change groups (`tkview diff --pass 14`:
+  // @@ -1,4 +1,5 @@, @@ -20,10 +21,16 @@, @@ -35,7 +42,10 @@).  The middle group
+  // can be centred; a group taller than the view shows from its heading.
+  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 1400, height: 950 });
+  await page.waitForFunction(() => document.querySelector('#pass-rows .drow'));
+  const state = () => page.evaluate(() => {
+    const box = document.getElementById('pass-rows');
+    const v = window.TK.use('passes').inspect().view;
+    const cur = [...box.querySelectorAll('.drow.cur')];
+    const head = box.querySelector('.dgroup.cur');
+    const r = box.getBoundingClientRect();
+    const mid = cur.length ? (cur[0].getBoundingClientRect().top + cur.at(-1).getBoundingClientRect().bottom) / 2 : null;
+    const tall = cur.length && cur.at(-1).getBoundingClientRect().bottom - cur[0].getBoundingClientRect().top > box.clientHeight - 36;
+    return { tall, headAt: head ? Math.round(head.getBoundingClientRect().top - r.top) : null, cur: v.cur, head: head ? head.textContent.slice(0, 12) : null, rows: cur.length,
+      off: mid === null ? null : Math.round(mid - (r.top + r.bottom) / 2),
+      top: box.scrollTop, max: box.scrollHeight - box.clientHeight };
+  });
+  const seq = [];
+  for (const k of ['n', 'n', 'n', 'n', 'p']) {
+    await page.keyboard.press(k);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const s = await state();
+    seq.push(s.cur);
+    assert(s.head === 'change ' + (s.cur + 1) + ' of ', 'the heading marked: ' + s.head);
+    assert(s.rows > 0, 'changed rows marked');
+    // centred, unless the pane is scrolled to an end or the group is taller than the view
+    assert(Math.abs(s.off) <= 18 || s.top === 0 || s.top >= s.max - 1 || (s.tall && Math.abs(s.headAt) <= 1),
+      'centred: ' + JSON.stringify(s));
+    if (s.cur === 1) assert(Math.abs(s.off) <= 18, 'the middle group centred: ' + JSON.stringify(s));
+  }
+  eq(seq, [0, 1, 2, 0, 2], 'n n n n p: 1, 2, 3, round to 1, back to 3');
+  // scrolled away to the top: n goes on from the change in view
+  await page.evaluate(() => { document.getElementById('pass-rows').scrollTop = 0; });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.keyboard.press('n');
+  const s = await state();
+  assert(s.cur === 1 || s.cur === 2, 'from the change in view, onwards: ' + s.cur);
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await browser.close();
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log('1..' + results.length);
