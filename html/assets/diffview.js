@@ -22,7 +22,8 @@
  * Depends on: dom (el), syntax (paint).
  * Interface: DiffView (class): show(diff, lang, head, tail), clear(nodes),
  *   groupCount(), scrollToGroup(g) (marked current, centred), groupInView(),
- *   scrolledAway(),
+ *   scrolledAway(), find(test) -> item indices of the rows found (marked),
+ *   reveal(k) (a row found to the middle),
  *   setWrap(on), wrap, window() (for the
  *   tests); ROW_H.
  */
@@ -89,6 +90,8 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.chars = 0; /* characters of a side drawn (rowChars) */
       this.wrap = true; /* rows wrapped to the width of a column */
       this.cur = -1; /* the change group marked current (n / p), -1: none */
+      this.found = null; /* the find bar's rows (item indices), or null */
+      this.foundCur = -1; /* the one it shows */
       this.cols = 80; /* characters a column holds, when last measured */
       this.top = new Float64Array(1); /* lines above item k; [n] = all lines */
       this.root.addEventListener('scroll', () => this.schedule());
@@ -114,6 +117,8 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = d;
       this.cur = -1;
+      this.found = null;
+      this.foundCur = -1;
       this.lang = lang || '';
       const n = d ? d.groups.length : 0;
       this.start = new Int32Array(n + 1);
@@ -261,6 +266,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       const g = this.groupOf(k), i = k - this.start[g];
       const e = i === 0 ? this.heading(g) : this.row(this.diff.groups[g][i - 1]);
       if (i > 0 && g === this.cur && this.diff.groups[g][i - 1][0] !== 'e') e.classList.add('cur');
+      if (this.found && this.found.has(k)) e.classList.add(k === this.foundCur ? 'found-cur' : 'found');
       e.dataset.k = k;
       const h = this.top[k + 1] - this.top[k];
       if (h > 1) e.style.height = h * ROW_H + 'px';
@@ -317,6 +323,36 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
         : (this.top[k0] * ROW_H + span / 2) - h / 2;
       this.root.scrollTop = Math.max(0, this.head.offsetHeight + y);
       this.markedAt = this.root.scrollTop;
+      this.render(true);
+    }
+
+    /* The find bar's search: the rows where TEST (a function of a line's
+     * text) is true of either side, marked, as item indices in order (null
+     * TEST: none marked). */
+    find(test) {
+      const hits = [];
+      const d = this.diff;
+      for (let g = 0; test && d && g < d.groups.length; g++) {
+        const rows = d.groups[g];
+        for (let i = 0; i < rows.length; i++) {
+          const r = rows[i], b = r.length > 4 ? r[4] : r[2];
+          if ((r[2] !== null && test(r[2])) || (b !== null && b !== undefined && test(b))) hits.push(this.start[g] + 1 + i);
+        }
+      }
+      this.found = test ? new Set(hits) : null;
+      this.foundCur = -1;
+      if (d) this.render(true);
+      return hits;
+    }
+
+    /* Item K (a row found) to the middle of the view, marked the one
+     * shown. */
+    reveal(k) {
+      if (!this.diff || k < 0 || k >= this.items()) return;
+      this.foundCur = k;
+      const h = this.root.clientHeight || this.height;
+      const y = (this.top[k] + (this.top[k + 1] - this.top[k]) / 2) * ROW_H - h / 2;
+      this.root.scrollTop = Math.max(0, this.head.offsetHeight + y);
       this.render(true);
     }
 

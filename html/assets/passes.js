@@ -11,7 +11,8 @@
  * screen, are this module's state.
  *
  * Depends on: dom (el, svgEl, base), data (load, expand), syntax
- *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView).
+ *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView),
+ *   find (attachDiff, diffShown: the find bar over the open diff).
  * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
  *   forSource(file, line), select(i), selectSub(i, j), compare(n, m),
  *   shown() ({sel, range,
@@ -20,7 +21,7 @@
  *   tests, read only: data, sel, range, diff, group, ...).
  */
 'use strict';
-TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], function (dom, data, syntax, kernel, chain, diffview) {
+TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find'], function (dom, data, syntax, kernel, chain, diffview, find) {
   const { el, svgEl, base } = dom;
   const expand = data.expand;
   const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null };
@@ -80,6 +81,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     diff.append(bar, cmp, body);
     view.append(chart, list, diff);
     P.view = new diffview.DiffView(body);
+    /* The find bar searches the open diff while pass mode shows one. */
+    find.attachDiff({ active: () => !document.getElementById('pass-view').hidden && !!P.diff, view: () => P.view });
     renderPassList();
     renderCompare();
   }
@@ -435,6 +438,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     const tail = [];
     if (cut) tail.push(cut.cloneNode(true));
     P.view.show(d, P.lang, head, tail);
+    find.diffShown();
   }
 
   /* n / p: the next or previous change group always becomes the current

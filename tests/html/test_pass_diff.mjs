@@ -243,6 +243,45 @@ await test('n / p always move the current change, centred, and come round', asyn
   await page.close();
 });
 
+await test('Ctrl+F in pass mode finds in every row of the open diff, drawn or not', async () => {
+  // pass 14's diff (`tkview diff --pass 14`): ttg.convert_layout is on 9 added lines
+  // (mlir_passes.txt:1276-1279, 1281-1284, 1288-1290 after the pass: x, y, the store),
+  // of which the first is the replaced row of `%x_4 = tt.load`.  A short window: not
+  // all rows are drawn.
+  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 1400, height: 420 });
+  await page.waitForFunction(() => document.querySelector('#pass-rows .drow'));
+  await page.click('#pass-rows');
+  await page.keyboard.press('Control+f');
+  await page.waitForSelector('#findbar:not([hidden])');
+  await page.keyboard.type('convert_layout');
+  await page.waitForFunction(() => /of 9$/.test(document.getElementById('find-count').textContent));
+  const look = () => page.evaluate(() => {
+    const box = document.getElementById('pass-rows'), r = box.getBoundingClientRect();
+    const cur = box.querySelector('.drow.found-cur');
+    const c = cur ? cur.getBoundingClientRect() : null;
+    return { count: document.getElementById('find-count').textContent, text: cur ? cur.children[3].textContent : null,
+      off: c ? Math.round((c.top + c.bottom) / 2 - (r.top + r.bottom) / 2) : null, top: box.scrollTop, max: box.scrollHeight - box.clientHeight,
+      drawn: box.querySelectorAll('.drow').length, found: window.TK.use('find').inspect().hits.length };
+  });
+  let w = await look();
+  eq(w.count, '1 of 9', 'k of n');
+  assert(w.text.includes('%x_4 = ttg.convert_layout %x_3'), 'the first: ' + w.text);
+  const seen = [w.text];
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press('Enter');
+    w = await look();
+    seen.push(w.text);
+    assert(Math.abs(w.off) <= 20 || w.top === 0 || w.top >= w.max - 1, 'centred: ' + JSON.stringify(w));
+  }
+  eq(w.count, '9 of 9', 'stepped to the last');
+  assert(seen.at(-1).includes('%4 = ttg.convert_layout %mask_2'), 'the last: ' + seen.at(-1));
+  eq(new Set(seen).size, 9, 'nine rows');
+  await page.keyboard.press('Escape');
+  eq(await page.$$eval('#pass-rows .drow.found, #pass-rows .drow.found-cur', (r) => r.length), 0, 'marks cleared');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await browser.close();
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log('1..' + results.length);
