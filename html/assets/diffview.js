@@ -43,9 +43,18 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
   /* Characters of a wrapped side drawn at most (the rest: "... N more
    * characters", the whole line on hover), as the code panes draw. */
   const WRAP_MAX = 4000;
-  /* Characters a side of row R takes, wrapped: its text up to WRAP_MAX and
-   * the note of what is left out. */
-  const sideLen = (t) => (t === null || t === undefined ? 0 : t.length > WRAP_MAX ? WRAP_MAX + 30 : t.length);
+  /* Characters a side takes on screen, wrapped: its text up to WRAP_MAX
+   * and the note of what is left out; with the locations hidden
+   * (body.hideloc), each location drawn as one "…" (syntax.paint). */
+  function sideLen(t, lang) {
+    if (t === null || t === undefined) return 0;
+    let n = t.length;
+    if (document.body.classList.contains('hideloc') && (t.includes('loc(') || t.includes('!dbg'))) {
+      for (const [s, e, cls] of syntax.tokenize(n > WRAP_MAX ? t.slice(0, WRAP_MAX) : t, lang))
+        if (cls === 'loc') n -= e - s - 1;
+    }
+    return n > WRAP_MAX ? WRAP_MAX + 30 : n;
+  }
 
   /* Characters of a side drawn: as many as half the window's width holds
    * (a side is less than half: its text is cut at the column's edge), not
@@ -89,12 +98,23 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.pending = false;
       this.chars = 0; /* characters of a side drawn (rowChars) */
       this.wrap = true; /* rows wrapped to the width of a column */
+      this.hideloc = document.body.classList.contains('hideloc');
       this.cur = -1; /* the change group marked current (n / p), -1: none */
       this.found = null; /* the find bar's rows (item indices), or null */
       this.foundCur = -1; /* the one it shows */
       this.cols = 80; /* characters a column holds, when last measured */
       this.top = new Float64Array(1); /* lines above item k; [n] = all lines */
       this.root.addEventListener('scroll', () => this.schedule());
+      /* Locations shown or hidden: wrapped rows change height. */
+      new MutationObserver(() => {
+        const hide = document.body.classList.contains('hideloc');
+        if (hide === this.hideloc) return;
+        this.hideloc = hide;
+        if (this.diff && this.wrap) {
+          this.layout();
+          this.render(true);
+        }
+      }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
       window.addEventListener('resize', () => {
         const cols = this.diff && this.wrap ? this.columnChars() : this.cols;
         if (cols !== this.cols) {
@@ -116,7 +136,10 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       if (this.wrap) this.cols = this.columnChars();
       if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = d;
-      this.cur = -1;
+      /* A diff opens on its first change: the current one (n goes on to
+       * the second). */
+      this.cur = d && d.groups.length ? 0 : -1;
+      this.markedAt = 0;
       this.found = null;
       this.foundCur = -1;
       this.lang = lang || '';
@@ -162,7 +185,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
         y += 1;
         for (const r of d.groups[g]) {
           this.top[k++] = y;
-          y += this.wrap ? Math.max(1, Math.ceil(Math.max(sideLen(r[2]), sideLen(r.length > 4 ? r[4] : r[2])) / this.cols)) : 1;
+          y += this.wrap ? Math.max(1, Math.ceil(Math.max(sideLen(r[2], this.lang), sideLen(r.length > 4 ? r[4] : r[2], this.lang)) / this.cols)) : 1;
         }
       }
       this.top[n] = y;

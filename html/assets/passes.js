@@ -223,7 +223,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
         /* Its sub-steps (SoftwarePipeliner's LowerLoops, ExpandLoops),
          * numbered N.J as `tkview passes` numbers them. */
         (p.subs || []).forEach((s, j) => {
-          const sr = el('div', 'ps sub ' + s.effect + (P.sub === i + '.' + j ? ' on' : ''));
+          const sr = el('div', 'pss ' + s.effect + (P.sub === i + '.' + j ? ' on' : ''));
           sr.dataset.sub = i + '.' + j;
           sr.appendChild(el('span', 'ix', i + '.' + j));
           sr.appendChild(el('span', 'nm', s.pass + (s.arg ? ' (' + s.arg + ')' : '')));
@@ -241,15 +241,13 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
   }
 
   function markSelection() {
+    for (const r of document.querySelectorAll('#pass-list .pss'))
+      r.classList.toggle('on', P.sel < 0 && !P.range && r.dataset.sub === P.sub);
     for (const r of document.querySelectorAll('#pass-list .ps')) {
-      if (r.dataset.sub) {
-        r.classList.toggle('on', P.sel < 0 && !P.range && r.dataset.sub === P.sub);
-        continue;
-      }
       const i = +r.dataset.i;
       r.classList.toggle('on', P.range ? i >= P.range[0] && i <= P.range[1] : i === P.sel);
     }
-    const on = document.querySelector('#pass-list .ps.on');
+    const on = document.querySelector('#pass-list .ps.on, #pass-list .pss.on');
     if (on) on.scrollIntoView({ block: 'nearest' });
     const m = document.getElementById('pass-chart-sel');
     if (m && P.sel >= 0) m.setAttribute('x', String((P.sel * +document.getElementById('pass-chart').viewBox.baseVal.width) / P.data.passes.length));

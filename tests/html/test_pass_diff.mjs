@@ -133,8 +133,12 @@ await test('wrap (the default) shows every character of a long line; w cuts rows
   let w = await look();
   eq([w.wrap, w.box], [true, true], 'wrapped by default, and the box says so');
   assert(w.cols >= 30 && w.cols < LINE.length, 'a column of ' + w.cols + ' characters');
-  eq(w.h, 18 * Math.ceil(LINE.length / w.cols), 'the row as high as its lines');
   eq(w.text, LINE, 'the whole line drawn');
+  // locations hidden (the page's default): "loc(#loc29)" is drawn as one
+  // "…", and the row is as high as what is drawn
+  const hidden = await page.evaluate(() => document.body.classList.contains('hideloc'));
+  const shown = LINE.length - (hidden ? ' loc(#loc29)'.length - 1 : 0);
+  eq(w.h, 18 * Math.ceil(shown / w.cols), 'the row as high as its lines, locations ' + (hidden ? 'hidden' : 'shown'));
   eq([w.clipped, w.gaps], [0, 0], 'no side clipped, no gap between rows');
   assert(w.lines > w.items, 'some rows take more than one line');
   await page.screenshot({ path: path.join(ART, 'pass-wrap.png') });
@@ -144,7 +148,14 @@ await test('wrap (the default) shows every character of a long line; w cuts rows
   eq(w.title, LINE, 'cut, the whole line on hover');
   await page.keyboard.press('w');
   w = await look();
-  eq([w.wrap, w.h], [true, 18 * Math.ceil(LINE.length / w.cols)], 'w again: wrapped');
+  eq([w.wrap, w.h], [true, 18 * Math.ceil(shown / w.cols)], 'w again: wrapped');
+  // the "locations" button: the row follows
+  await page.click('#toggle-loc');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  w = await look();
+  const now = await page.evaluate(() => document.body.classList.contains('hideloc'));
+  eq(w.h, 18 * Math.ceil((LINE.length - (now ? ' loc(#loc29)'.length - 1 : 0)) / w.cols), 'locations toggled: height follows');
+  eq([w.clipped, w.gaps], [0, 0], 'no side clipped, no gap between rows, locations toggled');
   eq(page.problems, [], 'problems');
   await page.close();
 });
@@ -181,10 +192,10 @@ await test('SoftwarePipeliner sub-steps are listed as N.J and diffable, as in th
   // has nothing comparable before it.  The diff is `tkview diff --pass 36.1`'s.
   const SM = report(path.join(DUMPS, 'softmax'), 'sm');
   const page = await openAt(kernelUrl(SM, '#pass=36'));
-  await page.waitForSelector('#pass-list .ps.sub');
-  const subs = await page.$$eval('#pass-list .ps.sub', (r) => r.map((x) => x.textContent));
+  await page.waitForSelector('#pass-list .pss');
+  const subs = await page.$$eval('#pass-list .pss', (r) => r.map((x) => x.textContent));
   eq(subs, ['36.0SoftwarePipeliner (LowerLoops)?', '36.1SoftwarePipeliner (ExpandLoops)+31\u221216'], 'sub-steps listed');
-  await page.click('#pass-list .ps.sub[data-sub="36.1"]');
+  await page.click('#pass-list .pss[data-sub="36.1"]');
   await page.waitForFunction(() => /^36\.1: SoftwarePipeliner/.test(document.querySelector('#pass-bar strong').textContent) && document.querySelector('#pass-rows .drow'));
   const d = await page.evaluate(() => { const x = window.TK.use('passes').inspect().diff; return [x.added, x.removed]; });
   const cli = JSON.parse(spawnSync(TKVIEW, ['diff', path.join(DUMPS, 'softmax'), '--pass', '36.1', '--json'], { encoding: 'utf8' }).stdout);
@@ -194,7 +205,7 @@ await test('SoftwarePipeliner sub-steps are listed as N.J and diffable, as in th
   const rowsPage = await page.evaluate(() => window.TK.use('passes').inspect().diff.groups.flat()
     .reduce((n, r) => n + (r[0] === 'r' ? 2 : r[0] === 'e' ? 0 : 1), 0));
   eq(rowsPage, 47, 'the page shows the 47 changed lines');
-  const on = await page.$$eval('#pass-list .ps.on', (r) => r.map((x) => x.dataset.sub || x.dataset.i));
+  const on = await page.$$eval('#pass-list .ps.on, #pass-list .pss.on', (r) => r.map((x) => x.dataset.sub || x.dataset.i));
   eq(on, ['36.1'], 'the sub-step marked');
   await page.screenshot({ path: path.join(ART, 'pass-substep.png') });
   eq(page.problems, [], 'problems');
@@ -232,7 +243,7 @@ await test('n / p always move the current change, centred, and come round', asyn
       'centred: ' + JSON.stringify(s));
     if (s.cur === 1) assert(Math.abs(s.off) <= 18, 'the middle group centred: ' + JSON.stringify(s));
   }
-  eq(seq, [0, 1, 2, 0, 2], 'n n n n p: 1, 2, 3, round to 1, back to 3');
+  eq(seq, [1, 2, 0, 1, 0], 'opened on change 1; n n n n p: 2, 3, round to 1, 2, back to 1');
   // scrolled away to the top: n goes on from the change in view
   await page.evaluate(() => { document.getElementById('pass-rows').scrollTop = 0; });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
