@@ -11,9 +11,9 @@
 #include "tk_html_resources.h"
 
 const char *const tk_report_scripts[] = {
-    "tk.js",      "data.js",  "dom.js",   "syntax.js", "codeview.js", "kernel.js",
-    "layouts.js", "info.js",  "cost.js",  "panes.js",  "find.js",     "chain.js",
-    "diffview.js", "passes.js", "links.js", "app.js",  NULL,
+    "tk.js",      "data.js",     "dom.js",    "syntax.js", "codeview.js", "kernel.js",
+    "layouts.js", "info.js",     "cost.js",   "panes.js",  "find.js",     "chain.js",
+    "diffview.js", "passes.js",  "links.js",  "app.js",    NULL,
 };
 
 const char *const tk_report_compare_scripts[] = {
