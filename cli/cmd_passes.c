@@ -191,6 +191,13 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
 {
     tk_cli_printf("{\"index\": %zu", index);
     jmember("level", tk_pass_level_name(e->level), FALSE);
+    /* The level it leaves, and whether it starts a level's run of passes
+     * (tk_timeline_starts_level(): a converting pass is a step of its
+     * own); a sub-step has the values of its pass. */
+    size_t self = e->parent == TK_TL_NONE ? index : e->parent;
+    jmember("level_after", tk_pass_level_name(tk_timeline_level_after(tl, self)), FALSE);
+    tk_cli_printf(", \"starts_level\": %s",
+                  e->parent == TK_TL_NONE && tk_timeline_starts_level(tl, self) ? "true" : "false");
     jmember("pass", e->pass, FALSE);
     jmember("arg", e->arg, FALSE);
     jmember("scope", e->scope, FALSE);

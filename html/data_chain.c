@@ -5,6 +5,7 @@
  * diff paired are the same bytes is tk_ir_diff_kept_equal()'s answer), and
  * a line's text is read back only to be stored: what fits the budget is
  * told from the lines' lengths first. */
+#include "data_words.h"
 #include "pass_budget.h"
 #include "pass_chain.h"
 
@@ -208,6 +209,24 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
                 continue;
             jw_int(w, h[i].b0 + j);
             write_kept(w, d, TK_IR_B, h[i].b0 + j);
+        }
+    }
+    jw_arr_end(w);
+    /* The changed words of each replaced line: a replace hunk pairs its
+     * lines in order, as the page's rows pair them (chain.js). */
+    jw_key(w, "w");
+    jw_arr(w);
+    for (size_t i = 0; i < nh; i++) {
+        if (h[i].tag != TK_HUNK_REPLACE)
+            continue;
+        for (uint32_t j = 0; j < h[i].a1 - h[i].a0 && j < h[i].b1 - h[i].b0; j++) {
+            size_t la, lb;
+            const char *a = tk_ir_diff_kept_line(d, TK_IR_A, h[i].a0 + j, &la, NULL);
+            const char *b = tk_ir_diff_kept_line(d, TK_IR_B, h[i].b0 + j, &lb, NULL);
+            if (!a || !b)
+                continue;
+            jw_int(w, h[i].b0 + j);
+            tk_report_write_words(w, a, la, b, lb);
         }
     }
     jw_arr_end(w);

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_words.h"
 #include "pass_budget.h"
 #include "pass_chain.h"
 #include "report.h"
@@ -71,7 +72,9 @@ static void touch(const tk_ir_diff *d, tk_loctab *tab, GHashTable *touched, int 
 
 /* One row: [kind, aLine, aText, bLine, bText] with kind "e" (context),
  * "d" (only in A), "i" (only in B), "r" (A's line became B's); a context
- * row whose two texts are the same bytes leaves bText out.  KA, KB: kept
+ * row whose two texts are the same bytes leaves bText out.  An "r" row
+ * also has [aWords, bWords]: the changed words of each side
+ * (data_words.h).  KA, KB: kept
  * lines, -1 for a side the row lacks. */
 static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
 {
@@ -104,6 +107,9 @@ static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
     } else {
         jw_int(dw->w, 0);
         jw_null(dw->w);
+    }
+    if (kind == 'r' && a && b) {
+        tk_report_write_words(dw->w, a, la, b, lb);
     }
     jw_arr_end(dw->w);
 }
@@ -222,6 +228,7 @@ typedef struct {
     uint64_t cut; /* lines of its stored diff left out */
     gboolean big; /* kept out of chains by the budget (pass_budget.h) */
     gboolean own; /* its diff is a file of its own, pb-N.js */
+    guint32 subs; /* bit J: sub-step J's diff stored, ps-N-J.js */
 } pass_note;
 
 /* Writes G (taken) as data/ID/WHAT.js. */
@@ -233,9 +240,10 @@ static int put_data(tk_report *r, tk_report_kernel *rk, const char *what, GStrin
     return tk_report_put_z(r, rel, key, g);
 }
 
-static void write_entry(jw *w, const tk_timeline *tl, const tk_timeline_entry *e,
-                        ptrdiff_t chain, const pass_note *note)
+static void write_entry(jw *w, const tk_timeline *tl, size_t i, ptrdiff_t chain,
+                        const pass_note *note)
 {
+    const tk_timeline_entry *e = tk_timeline_get(tl, i);
     jw_obj(w);
     jw_key(w, "level");
     jw_str(w, tk_pass_level_name(e->level));
@@ -276,6 +284,42 @@ static void write_entry(jw *w, const tk_timeline *tl, const tk_timeline_entry *e
     if (note && note->own) {
         jw_key(w, "pb");
         jw_int(w, 1);
+    }
+    if (e->n_substeps) {
+        /* its sub-steps, numbered J as `tkview passes` numbers them N.J;
+         * "ps": 1 when the diff is stored (ps-N-J.js) */
+        jw_key(w, "subs");
+        jw_arr(w);
+        for (size_t j = 0; j < e->n_substeps; j++) {
+            const tk_timeline_entry *s = tk_timeline_substep(tl, i, j);
+            if (!s)
+                continue;
+            jw_obj(w);
+            jw_key(w, "pass");
+            jw_str(w, s->pass);
+            jw_key(w, "arg");
+            jw_str(w, s->arg);
+            jw_key(w, "effect");
+            jw_str(w, tk_effect_name(s->effect));
+            jw_key(w, "added");
+            jw_int(w, s->added);
+            jw_key(w, "removed");
+            jw_int(w, s->removed);
+            char *sb = tk_timeline_side_describe(tl, &s->before);
+            char *sa = tk_timeline_side_describe(tl, &s->after);
+            jw_key(w, "before");
+            jw_str(w, sb);
+            jw_key(w, "after");
+            jw_str(w, sa);
+            g_free(sb);
+            g_free(sa);
+            if (note && j < 32 && (note->subs & (1u << j))) {
+                jw_key(w, "ps");
+                jw_int(w, 1);
+            }
+            jw_obj_end(w);
+        }
+        jw_arr_end(w);
     }
     char *b = tk_timeline_side_describe(tl, &e->before);
     char *a = tk_timeline_side_describe(tl, &e->after);
@@ -381,11 +425,29 @@ static void own_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
 
 static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user)
 {
-    (void)tl;
     pass_sink *k = user;
-    if (st->substep != TK_TL_NONE)
-        return 0; /* sub-steps are listed, not shown */
-    if (st->pass == 0 || st->entry->level != k->level) {
+    if (st->substep != TK_TL_NONE) {
+        /* A sub-step (SoftwarePipeliner's LowerLoops, ExpandLoops): its
+         * diff in a file of its own, as `tkview diff --pass N.J` shows it;
+         * no chain (its texts are Triton's own dumps, not the pass's). */
+        if (st->entry->effect == TK_EFFECT_CHANGED && st->diff && st->substep < 32) {
+            GString *g = g_string_new(NULL);
+            jw w;
+            jw_init(&w, g);
+            diff_json(k->tab, st->diff, NULL, &w);
+            char what[48];
+            g_snprintf(what, sizeof what, "ps-%zu-%zu", st->pass, st->substep);
+            int rc = put_data(k->r, k->rk, what, g);
+            if (rc && !k->rc)
+                k->rc = rc;
+            note_of(k, st->pass)->subs |= 1u << st->substep;
+        }
+        return k->rc;
+    }
+    /* A level's stored diffs are grouped as its passes are listed: a run
+     * of passes of the level, a converting pass on its own
+     * (tk_timeline_starts_level()). */
+    if (tk_timeline_starts_level(tl, st->pass) || st->entry->level != k->level) {
         flush_group(k);
         k->level = st->entry->level;
         k->level_from = st->pass;
@@ -441,6 +503,12 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
     /* which IR its texts are: the page colours them by it */
     jw_key(w, "dialect");
     jw_str(w, tk_ir_dialect_name(tk_pass_level_dialect(lv)));
+    /* a converting pass, a step of its own: the level it leaves */
+    tk_pass_level into = tk_timeline_level_after(tl, j);
+    if (into != lv) {
+        jw_key(w, "into");
+        jw_str(w, tk_pass_level_name(into));
+    }
     jw_key(w, "from");
     jw_int(w, (int64_t)i);
     jw_key(w, "to");
@@ -611,8 +679,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     jw_arr(&w);
     for (size_t i = 0; i < n && rc == 0;) {
         size_t j = i;
-        tk_pass_level lv = tk_timeline_get(tl, i)->level;
-        while (j + 1 < n && tk_timeline_get(tl, j + 1)->level == lv)
+        while (j + 1 < n && !tk_timeline_starts_level(tl, j + 1))
             j++;
         rc = write_level(r, rk, tl, &k, i, j, &w);
         i = j + 1;
@@ -621,7 +688,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     jw_key(&w, "passes");
     jw_arr(&w);
     for (size_t i = 0; i < n; i++)
-        write_entry(&w, tl, tk_timeline_get(tl, i), tk_pass_chains_of(k.chains, i),
+        write_entry(&w, tl, i, tk_pass_chains_of(k.chains, i),
                     i < k.notes->len ? &g_array_index(k.notes, pass_note, i) : NULL);
     jw_arr_end(&w);
     jw_key(&w, "touch");

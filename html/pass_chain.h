@@ -27,6 +27,10 @@
  *                                       the pass that no equal run covers
  *        "u": [b, "text", ...],         lines of equal runs whose text
  *                                       differs (value numbers, locations)
+ *        "w": [b, [aW, bW], ...],       the changed words of each line b
+ *                                       a replace made (paired in order
+ *                                       with its line before), as
+ *                                       data_words.h writes them
  *        "n": [k0, l0, k1, l1, ...]}    line numbers of the kept lines
  *                                       after: from kept line k0 on, line
  *                                       l0, l0 + 1, ... up to the next run

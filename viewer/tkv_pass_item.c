@@ -67,6 +67,10 @@ TkvPassItem *tkv_pass_item_new(const tk_timeline *tl, size_t pass, size_t subste
     self->title = g_utf8_make_valid(title, -1);
     g_free(title);
     GString *sub = g_string_new(tk_pass_level_name(e->level));
+    /* A converting pass: the level it leaves (tk_timeline_level_after()). */
+    tk_pass_level after = substep == TK_TL_NONE ? tk_timeline_level_after(tl, pass) : e->level;
+    if (after != e->level)
+        g_string_append_printf(sub, " \u2192 %s", tk_pass_level_name(after));
     if (e->part != TK_TL_NONE) {
         const tk_timeline_part *p = tk_timeline_get_part(tl, e->part);
         char *base = g_path_get_basename(tk_passes_path(p->passes));

@@ -31,6 +31,10 @@
 #include "tkv_document.h"
 #include "tkv_linked_scroll.h"
 
+/* The text tag of a replaced row's changed words, in both sides' buffers
+ * (tkv_pass_view_diff.c): a stronger shade of the row's blue. */
+#define TKV_DIFF_WORD_TAG "tkv-diff-word"
+
 G_BEGIN_DECLS
 
 #define TKV_TYPE_PASS_VIEW (tkv_pass_view_get_type())

@@ -212,6 +212,28 @@ static void write_diff_side(TkvPassView *pv, JsonBuilder *b, int s)
     }
     json_builder_end_object(b);
     g_array_unref(shown);
+    /* The changed words: the text of each range tagged as one, "ROW:TEXT"
+     * (rows 1-based), in order. */
+    json_builder_set_member_name(b, "words");
+    json_builder_begin_array(b);
+    GtkTextTag *wt = gtk_text_tag_table_lookup(gtk_text_buffer_get_tag_table(tb), TKV_DIFF_WORD_TAG);
+    GtkTextIter it;
+    gtk_text_buffer_get_start_iter(tb, &it);
+    for (int guard = 0; wt && guard < 4000; guard++) {
+        if (!gtk_text_iter_starts_tag(&it, wt) && !gtk_text_iter_forward_to_tag_toggle(&it, wt))
+            break;
+        if (!gtk_text_iter_starts_tag(&it, wt))
+            continue;
+        GtkTextIter e = it;
+        gtk_text_iter_forward_to_tag_toggle(&e, wt);
+        char *t = gtk_text_buffer_get_text(tb, &it, &e, TRUE);
+        char *item = g_strdup_printf("%d:%s", gtk_text_iter_get_line(&it) + 1, t);
+        json_builder_add_string_value(b, item);
+        g_free(item);
+        g_free(t);
+        it = e;
+    }
+    json_builder_end_array(b);
     add_int(b, "center_row",
             tkv_linked_scroll_get_center_row(tkv_pass_view_get_linked_scroll(pv), s));
     GtkAdjustment *adj = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(v));

@@ -117,7 +117,8 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
    * tk_diff_group() documents (tk_diff.h: each change with up to CONTEXT
    * equal lines before and after it, changes closer than 2 CONTEXT + 1
    * equal lines in one group), in the format of the stored diffs: [kind,
-   * aLine, aText, bLine, bText], a replace's lines paired as data_passes.c
+   * aLine, aText, bLine, bText, words?] (WORDS: B line -> the changed
+   * words of the replaced row ending there, or null), a replace's lines paired as data_passes.c
    * pairs them, cut after MAX_LINES lines of the unified diff (a replace
    * row is two: the line removed and the line added), the rows after that
    * counted in lines.  A composed diff is made here, so the rule runs
@@ -125,7 +126,7 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
    * ones data_passes.c grouped and cut the stored diffs with (passes.js
    * "diffs"), and test_report.mjs checks the groups of every pass against
    * `tkview diff`. */
-  function groupRows(A, B, hs, rules) {
+  function groupRows(A, B, hs, rules, words) {
     const CONTEXT = rules.context, MAX_LINES = rules.maxLines;
     const groups = [];
     let cur = null, lines = 0, cut = 0;
@@ -136,7 +137,9 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
         return;
       }
       lines += n;
-      cur.push([kind, i >= 0 ? A.ln[i] : 0, i >= 0 ? A.t[i] : null, j >= 0 ? B.ln[j] : 0, j >= 0 ? B.t[j] : null]);
+      const row = [kind, i >= 0 ? A.ln[i] : 0, i >= 0 ? A.t[i] : null, j >= 0 ? B.ln[j] : 0, j >= 0 ? B.t[j] : null];
+      if (kind === 'r' && words && words.has(j)) row.push(words.get(j));
+      cur.push(row);
     };
     const eq = (h, from, to) => {
       for (let k = from; k < to; k++) push('e', h[1] + k, h[3] + k);
@@ -174,7 +177,16 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
     const pos = composeMap(ch, n, m);
     let kept = 0;
     for (let i = 0; i < pos.length; i++) if (pos[i] >= 0) kept++;
-    const { groups, cut } = groupRows(A, B, mapHunks(pos, B.t.length), rules);
+    /* One pass's diff is its step: its replaced lines have their changed
+     * words from the library (the step's "w").  A diff of several passes
+     * pairs lines no step paired, and shows them without words. */
+    const s = n === m ? ch.steps[n - ch.from] : null;
+    let words = null;
+    if (s && s.w) {
+      words = new Map();
+      for (let i = 0; i + 1 < s.w.length; i += 2) words.set(s.w[i], s.w[i + 1]);
+    }
+    const { groups, cut } = groupRows(A, B, mapHunks(pos, B.t.length), rules, words);
     return { added: B.t.length - kept, removed: A.t.length - kept, groups, cut };
   }
 

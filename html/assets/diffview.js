@@ -4,9 +4,14 @@
  *
  * Job: one DiffView per scrolling element.  It shows a diff in the format
  * the report stores and composes ({groups: [[kind, aLine, aText, bLine,
- * bText?], ...], ...}, data_passes.c), as one list of fixed-height items: a
- * heading per change group ("change k of n — before: line ..."), then its
- * rows side by side, each side drawn as far as a column can show it; notes
+ * bText?, [aWords, bWords]?], ...], ...}, data_passes.c; the words
+ * of a replaced row drawn stronger), as one list of items: a heading per
+ * change group ("change k of n — before: line ..."), then its rows side by
+ * side.  Wrapped (the default), a row is as many lines high as its longer
+ * side needs at the width of a column, so every character can be read;
+ * not wrapped, each side is drawn as far as its column shows it (the whole
+ * line on hover).  Heights are known by arithmetic (a side of L characters
+ * in a column of C is ceil(L / C) lines), never measured; notes
  * above and below the list (what was composed,
  * what was left out) are the caller's elements.  Only the items in view are
  * elements: painting a pass that rewrote a module used to lay out
@@ -16,7 +21,11 @@
  *
  * Depends on: dom (el), syntax (paint).
  * Interface: DiffView (class): show(diff, lang, head, tail), clear(nodes),
- *   groupCount(), scrollToGroup(g), window() (for the tests); ROW_H.
+ *   groupCount(), scrollToGroup(g) (marked current, centred), groupInView(),
+ *   scrolledAway(), find(test) -> item indices of the rows found (marked),
+ *   reveal(k) (a row found to the middle),
+ *   setWrap(on), wrap, window() (for the
+ *   tests); ROW_H.
  */
 'use strict';
 TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
@@ -31,6 +40,21 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
   const OVERSCAN = 12;
   /* Width of a character of the code font, in pixels (measured once). */
   let charW = 0;
+  /* Characters of a wrapped side drawn at most (the rest: "... N more
+   * characters", the whole line on hover), as the code panes draw. */
+  const WRAP_MAX = 4000;
+  /* Characters a side takes on screen, wrapped: its text up to WRAP_MAX
+   * and the note of what is left out; with the locations hidden
+   * (body.hideloc), each location drawn as one "…" (syntax.paint). */
+  function sideLen(t, lang) {
+    if (t === null || t === undefined) return 0;
+    let n = t.length;
+    if (document.body.classList.contains('hideloc') && (t.includes('loc(') || t.includes('!dbg'))) {
+      for (const [s, e, cls] of syntax.tokenize(n > WRAP_MAX ? t.slice(0, WRAP_MAX) : t, lang))
+        if (cls === 'loc') n -= e - s - 1;
+    }
+    return n > WRAP_MAX ? WRAP_MAX + 30 : n;
+  }
 
   /* Characters of a side drawn: as many as half the window's width holds
    * (a side is less than half: its text is cut at the column's edge), not
@@ -48,11 +72,20 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     return Math.max(80, Math.ceil(window.innerWidth / 2 / charW) + 8);
   }
 
+  /* A replaced row's changed words ([start, end, ...] in characters, as
+   * the library's tk_ir_diff_words() found them and data_passes.c wrote
+   * them) as syntax.paint's ranges: each one a .wd span. */
+  function wordRanges(w) {
+    const out = [];
+    for (let i = 0; i + 1 < w.length; i += 2) out.push([w[i], w[i + 1], () => el('span', 'wd')]);
+    return out;
+  }
+
   class DiffView {
     constructor(scroller) {
       this.root = scroller;
       this.head = el('div', 'dhead');
-      this.top = el('div', 'pad');
+      this.padTop = el('div', 'pad');
       this.body = el('div', 'ditems');
       this.bottom = el('div', 'pad');
       this.tail = el('div', 'dtail');
@@ -64,9 +97,31 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.last = -1;
       this.pending = false;
       this.chars = 0; /* characters of a side drawn (rowChars) */
+      this.wrap = true; /* rows wrapped to the width of a column */
+      this.hideloc = document.body.classList.contains('hideloc');
+      this.cur = -1; /* the change group marked current (n / p), -1: none */
+      this.found = null; /* the find bar's rows (item indices), or null */
+      this.foundCur = -1; /* the one it shows */
+      this.cols = 80; /* characters a column holds, when last measured */
+      this.top = new Float64Array(1); /* lines above item k; [n] = all lines */
       this.root.addEventListener('scroll', () => this.schedule());
+      /* Locations shown or hidden: wrapped rows change height. */
+      new MutationObserver(() => {
+        const hide = document.body.classList.contains('hideloc');
+        if (hide === this.hideloc) return;
+        this.hideloc = hide;
+        if (this.diff && this.wrap) {
+          this.layout();
+          this.render(true);
+        }
+      }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
       window.addEventListener('resize', () => {
-        if (this.diff && rowChars(this.root) > this.chars) this.render(true);
+        const cols = this.diff && this.wrap ? this.columnChars() : this.cols;
+        if (cols !== this.cols) {
+          this.cols = cols;
+          this.layout();
+          this.render(true);
+        } else if (this.diff && rowChars(this.root) > this.chars) this.render(true);
         else this.schedule();
       });
     }
@@ -78,8 +133,15 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
        * these would make Chromium lay the page out again, at once. */
       this.height = this.root.clientHeight || 800;
       this.chars = rowChars(this.root);
+      if (this.wrap) this.cols = this.columnChars();
       if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = d;
+      /* A diff opens on its first change: the current one (n goes on to
+       * the second). */
+      this.cur = d && d.groups.length ? 0 : -1;
+      this.markedAt = 0;
+      this.found = null;
+      this.foundCur = -1;
       this.lang = lang || '';
       const n = d ? d.groups.length : 0;
       this.start = new Int32Array(n + 1);
@@ -87,13 +149,70 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
         this.start[g] = k;
         if (g < n) k += 1 + d.groups[g].length;
       }
+      this.layout();
       this.head.replaceChildren(...(head || []));
       this.tail.replaceChildren(...(tail || []));
       this.body.replaceChildren();
-      this.root.replaceChildren(this.head, this.top, this.body, this.bottom, this.tail);
+      this.root.replaceChildren(this.head, this.padTop, this.body, this.bottom, this.tail);
       this.first = 0;
       this.last = -1;
       this.render(true, 0);
+    }
+
+    /* Characters one side's column holds: half the pane less the line
+     * numbers, measured on a row made for it (once per show or resize:
+     * wrapped heights depend on it). */
+    columnChars() {
+      const probe = el('div', 'drow');
+      probe.style.visibility = 'hidden';
+      const t = el('span', 'tx', 'x'.repeat(50));
+      probe.append(el('span', 'no'), t, el('span', 'no'), el('span', 'tx'));
+      this.root.appendChild(probe);
+      const w = t.getBoundingClientRect().width, cw = t.scrollWidth / 50 || charW || 7.5;
+      probe.remove();
+      /* A pane not shown has no width: keep what was measured. */
+      return w ? Math.max(20, Math.floor(w / cw)) : this.cols;
+    }
+
+    /* Where each item starts, in lines (this.top): a heading is one line,
+     * a row one, or wrapped, as many as its longer side needs. */
+    layout() {
+      const n = this.items(), d = this.diff;
+      this.top = new Float64Array(n + 1);
+      let y = 0, k = 0;
+      for (let g = 0; d && g < d.groups.length; g++) {
+        this.top[k++] = y;
+        y += 1;
+        for (const r of d.groups[g]) {
+          this.top[k++] = y;
+          y += this.wrap ? Math.max(1, Math.ceil(Math.max(sideLen(r[2], this.lang), sideLen(r.length > 4 ? r[4] : r[2], this.lang)) / this.cols)) : 1;
+        }
+      }
+      this.top[n] = y;
+    }
+
+    /* The item at line Y (binary search of this.top). */
+    itemAt(y) {
+      let lo = 0, hi = Math.max(0, this.items() - 1);
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.top[mid] <= y) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    }
+
+    /* Wrapped rows (ON) or cut at the column's edge; the diff shown is
+     * laid out again, the item at the top of the view kept there. */
+    setWrap(on) {
+      if (this.wrap === !!on) return;
+      const keep = this.diff ? this.itemAt(Math.max(0, this.root.scrollTop - this.head.offsetHeight) / ROW_H) : 0;
+      this.wrap = !!on;
+      if (!this.diff) return;
+      if (this.wrap) this.cols = this.columnChars();
+      this.layout();
+      this.render(true, this.top[keep] * ROW_H);
+      this.root.scrollTop = this.head.offsetHeight + this.top[keep] * ROW_H;
     }
 
     /* Nothing but NODES (a message in place of a diff). */
@@ -101,6 +220,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = null;
       this.start = new Int32Array(1);
+      this.top = new Float64Array(1);
       this.first = 0;
       this.last = -1;
       this.root.replaceChildren(...(nodes || []));
@@ -140,31 +260,39 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       const h = el('div', 'dgroup', 'change ' + (g + 1) + ' of ' + d.groups.length +
         (fa ? ' \u2014 before: line ' + fa[1] : '') + (fb ? ', after: line ' + fb[3] : ''));
       h.dataset.g = g;
+      if (g === this.cur) h.classList.add('cur');
       return h;
     }
 
     /* One row: [kind, aLine, aText, bLine, bText]; a context row whose two
      * sides are the same text stores it once (no bText). */
     row(r) {
-      const row = el('div', 'drow ' + r[0]);
-      const side = (no, text, cls) => {
+      const words = r[0] === 'r' && r[5] && (r[5][0].length || r[5][1].length) ? r[5] : null;
+      const row = el('div', 'drow ' + r[0] + (words ? ' words' : '') + (this.wrap ? ' wrap' : ''));
+      const most = this.wrap ? WRAP_MAX : this.chars;
+      const side = (no, text, cls, w) => {
         const nn = el('span', 'no', no || '');
         const t = el('span', 'tx ' + cls);
         if (text !== null) {
-          paint(t, text, this.lang, null, this.chars);
-          if (text.length > this.chars) t.title = text;
+          paint(t, text, this.lang, w ? wordRanges(w) : null, most);
+          if (text.length > most) t.title = text;
         }
         row.append(nn, t);
       };
-      side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del');
-      side(r[3], r.length > 4 ? r[4] : r[2], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add');
+      side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del', words && r[5][0]);
+      side(r[3], r.length > 4 ? r[4] : r[2], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add',
+        words && r[5][1]);
       return row;
     }
 
     item(k) {
       const g = this.groupOf(k), i = k - this.start[g];
       const e = i === 0 ? this.heading(g) : this.row(this.diff.groups[g][i - 1]);
+      if (i > 0 && g === this.cur && this.diff.groups[g][i - 1][0] !== 'e') e.classList.add('cur');
+      if (this.found && this.found.has(k)) e.classList.add(k === this.foundCur ? 'found-cur' : 'found');
       e.dataset.k = k;
+      const h = this.top[k + 1] - this.top[k];
+      if (h > 1) e.style.height = h * ROW_H + 'px';
       return e;
     }
 
@@ -174,7 +302,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     render(force, at) {
       const n = this.items();
       if (!this.diff || !n) {
-        this.top.style.height = this.bottom.style.height = '0px';
+        this.padTop.style.height = this.bottom.style.height = '0px';
         this.body.replaceChildren();
         return;
       }
@@ -183,8 +311,8 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
         h = this.height = this.root.clientHeight || 800;
         y = this.root.scrollTop - this.head.offsetHeight;
       }
-      const first = Math.max(0, Math.min(n - 1, Math.floor(y / ROW_H) - OVERSCAN));
-      const last = Math.min(n - 1, Math.max(first, Math.floor(y / ROW_H)) + Math.ceil(h / ROW_H) + 2 * OVERSCAN);
+      const first = Math.max(0, this.itemAt(Math.max(0, y) / ROW_H) - OVERSCAN);
+      const last = Math.min(n - 1, this.itemAt((Math.max(0, y) + h) / ROW_H) + 2 * OVERSCAN);
       if (!force && first === this.first && last === this.last) return;
       if (force) this.chars = rowChars(this.root);
       const kept = new Map();
@@ -194,23 +322,81 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       }
       const frag = document.createDocumentFragment();
       for (let k = first; k <= last; k++) frag.appendChild(kept.get(k) || this.item(k));
-      this.top.style.height = first * ROW_H + 'px';
-      this.bottom.style.height = (n - 1 - last) * ROW_H + 'px';
+      this.padTop.style.height = this.top[first] * ROW_H + 'px';
+      this.bottom.style.height = (this.top[n] - this.top[last + 1]) * ROW_H + 'px';
       this.body.replaceChildren(frag);
       this.first = first;
       this.last = last;
     }
 
-    /* Scrolls group G's heading to the top of the view and draws it. */
+    /* Marks group G current (its heading and changed rows: .cur) and
+     * scrolls its changed rows to the middle of the view (its heading to
+     * the top when they are taller than the view). */
     scrollToGroup(g) {
       if (!this.diff || g < 0 || g >= this.groupCount()) return;
-      this.root.scrollTop = this.head.offsetHeight + this.start[g] * ROW_H;
-      this.render(false);
+      this.cur = g;
+      const rows = this.diff.groups[g];
+      let a = rows.findIndex((r) => r[0] !== 'e'), b = rows.length - 1;
+      while (b > a && rows[b][0] === 'e') b--;
+      if (a < 0) a = b = 0;
+      const k0 = this.start[g] + 1 + a, k1 = this.start[g] + 1 + b;
+      const h = this.root.clientHeight || this.height;
+      const span = (this.top[k1 + 1] - this.top[k0]) * ROW_H;
+      const y = span + 2 * ROW_H >= h ? this.top[this.start[g]] * ROW_H
+        : (this.top[k0] * ROW_H + span / 2) - h / 2;
+      this.root.scrollTop = Math.max(0, this.head.offsetHeight + y);
+      this.markedAt = this.root.scrollTop;
+      this.render(true);
+    }
+
+    /* The find bar's search: the rows where TEST (a function of a line's
+     * text) is true of either side, marked, as item indices in order (null
+     * TEST: none marked). */
+    find(test) {
+      const hits = [];
+      const d = this.diff;
+      for (let g = 0; test && d && g < d.groups.length; g++) {
+        const rows = d.groups[g];
+        for (let i = 0; i < rows.length; i++) {
+          const r = rows[i], b = r.length > 4 ? r[4] : r[2];
+          if ((r[2] !== null && test(r[2])) || (b !== null && b !== undefined && test(b))) hits.push(this.start[g] + 1 + i);
+        }
+      }
+      this.found = test ? new Set(hits) : null;
+      this.foundCur = -1;
+      if (d) this.render(true);
+      return hits;
+    }
+
+    /* Item K (a row found) to the middle of the view, marked the one
+     * shown. */
+    reveal(k) {
+      if (!this.diff || k < 0 || k >= this.items()) return;
+      this.foundCur = k;
+      const h = this.root.clientHeight || this.height;
+      const y = (this.top[k] + (this.top[k + 1] - this.top[k]) / 2) * ROW_H - h / 2;
+      this.root.scrollTop = Math.max(0, this.head.offsetHeight + y);
+      this.render(true);
+    }
+
+    /* Whether the reader scrolled since the current group was marked. */
+    scrolledAway() {
+      return this.cur >= 0 && Math.abs(this.root.scrollTop - this.markedAt) > ROW_H;
+    }
+
+    /* The group at the middle of the view (where n / p start from when
+     * the reader scrolled away from the current one). */
+    groupInView() {
+      if (!this.diff || !this.groupCount()) return -1;
+      const h = this.root.clientHeight || this.height;
+      const y = this.root.scrollTop - this.head.offsetHeight + h / 2;
+      return this.groupOf(this.itemAt(Math.max(0, y) / ROW_H));
     }
 
     /* For the tests: the items there are and the ones drawn. */
     window() {
-      return { items: this.items(), first: this.first, last: this.last, rowH: ROW_H };
+      return { items: this.items(), first: this.first, last: this.last, rowH: ROW_H, wrap: this.wrap, cur: this.cur,
+        cols: this.cols, lines: this.top[this.items()] };
     }
   }
 

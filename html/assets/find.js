@@ -8,9 +8,11 @@
  * "k of n" (lines found), steps with Enter / Shift+Enter and brings the
  * hit to the middle of the pane.  It also counts the lines found in every
  * other stage and in the source file: a count clicked searches there.
- * Opened with Ctrl+F or "/" in kernel mode (pass mode leaves Ctrl+F to the
- * browser: its diff rows are all drawn).  The query, the hits and which
- * pane they are in are this module's state.
+ * Opened with Ctrl+F or "/" in kernel mode; in pass mode it searches the
+ * open diff's rows (both sides, every row of the diff, drawn or not: the
+ * diff pane draws only the rows in view), through the diff target pass
+ * mode attaches (attachDiff).  The query, the hits and which pane they
+ * are in are this module's state.
  *
  * Depends on: dom (el, base), kernel (stages, label, meta, text, loadText,
  *   sourceText, path), panes (shown, setStage, found, listen).
@@ -18,7 +20,9 @@
  *   matchCase, pane: 'src'|'ir'}; the first hit shown), close(), step(d),
  *   search(lines, text, opts) -> {hits, error} (every line of LINES that
  *   matches, 1-based), onChange(fn) (after each search or step, for the
- *   page's URL), query() ({text, regex, matchCase, pane} while open, else
+ *   page's URL), attachDiff({active(), view()}) (pass mode's diff pane:
+ *   searched while active), diffShown() (a new diff: searched again),
+ *   query() ({text, regex, matchCase, pane} while open, else
  *   null), inspect() (for the tests, read only: the state, with ms: how
  *   long each search of the pane's lines took).
  */
@@ -41,6 +45,8 @@ TK.define('find', ['dom', 'kernel', 'panes'], function (dom, kernel, panes) {
   let bar = null, input = null, countEl = null, whereEl = null;
   let countTimer = 0;
   const listeners = [];
+  let diffTarget = null; /* {active(), view()}: pass mode's diff pane */
+  const inDiff = () => !!(diffTarget && diffTarget.active());
 
   /* A test of one line for TEXT: a plain substring (case folded unless
    * matchCase) or a regular expression (no 'g' flag: test() keeps no
@@ -112,8 +118,32 @@ TK.define('find', ['dom', 'kernel', 'panes'], function (dom, kernel, panes) {
     for (const f of listeners) f();
   }
 
+  /* In pass mode: the open diff's rows (both sides), the first hit shown. */
+  function runDiff() {
+    const t0 = performance.now();
+    let test = null;
+    F.error = '';
+    if (F.text) {
+      try {
+        test = matcher(F.text, F);
+      } catch (e) {
+        F.error = e.message;
+      }
+    }
+    F.hits = diffTarget.view().find(F.open ? test : null);
+    F.ms.push(performance.now() - t0);
+    F.set = new Set(F.hits);
+    F.idx = 0;
+    F.pane = 'diff';
+    show();
+    if (whereEl) whereEl.replaceChildren(el('span', 'scope on', 'rows of the diff shown: ' + F.hits.length));
+    tell();
+  }
+
   /* Searches the pane's lines again; the hit shown is the first. */
   function run() {
+    if (inDiff()) return runDiff();
+    if (F.pane === 'diff') F.pane = 'ir';
     const t0 = performance.now();
     const r = search(linesOf(scopeNow()), F.text, F);
     F.ms.push(performance.now() - t0);
@@ -128,6 +158,16 @@ TK.define('find', ['dom', 'kernel', 'panes'], function (dom, kernel, panes) {
   }
 
   function show() {
+    if (F.pane === 'diff') {
+      const has = F.open && F.hits.length;
+      if (has) diffTarget.view().reveal(F.hits[F.idx]);
+      if (countEl) {
+        countEl.textContent = F.error ? 'bad expression' : !F.text ? '' : has ? F.idx + 1 + ' of ' + F.hits.length : 'no match';
+        countEl.title = F.error || (F.text ? 'rows of the diff found' : '');
+        input.classList.toggle('bad', !!F.error || (!!F.text && !F.hits.length));
+      }
+      return;
+    }
     const other = F.pane === 'src' ? 'ir' : 'src';
     panes.found(other, null, 0);
     const has = F.open && F.hits.length;
@@ -279,7 +319,7 @@ TK.define('find', ['dom', 'kernel', 'panes'], function (dom, kernel, panes) {
     input.focus();
     input.select();
     const st = panes.shown().stage;
-    if (F.pane === 'ir' && !kernel.text(st)) await kernel.loadText(st).catch(() => null);
+    if (!inDiff() && F.pane === 'ir' && !kernel.text(st)) await kernel.loadText(st).catch(() => null);
     run();
   }
 
@@ -290,12 +330,15 @@ TK.define('find', ['dom', 'kernel', 'panes'], function (dom, kernel, panes) {
     clearTimeout(countTimer);
     panes.found('src', null, 0);
     panes.found('ir', null, 0);
+    if (diffTarget) diffTarget.view().find(null);
     tell();
   }
 
-  /* Ctrl+F (Cmd+F) and "/" open the bar in kernel mode. */
+  /* Ctrl+F (Cmd+F) and "/" open the bar in kernel mode, and in pass mode
+   * over its diff. */
   function onKey(ev) {
-    if (!document.getElementById('kernel-view') || document.getElementById('kernel-view').hidden) return;
+    const kv = document.getElementById('kernel-view');
+    if ((!kv || kv.hidden) && !inDiff()) return;
     const ctrlF = (ev.ctrlKey || ev.metaKey) && !ev.altKey && (ev.key === 'f' || ev.key === 'F');
     const slash = ev.key === '/' && !ev.ctrlKey && !ev.metaKey && !ev.altKey &&
       !(ev.target.closest && ev.target.closest('input, select, textarea'));
@@ -321,6 +364,12 @@ TK.define('find', ['dom', 'kernel', 'panes'], function (dom, kernel, panes) {
     step,
     search,
     onChange: (fn) => listeners.push(fn),
+    attachDiff: (t) => {
+      diffTarget = t;
+    },
+    diffShown: () => {
+      if (F.open && inDiff()) runDiff();
+    },
     query: () => (F.open && F.text ? { text: F.text, regex: F.regex, matchCase: F.matchCase, pane: F.pane } : null),
     inspect: () => F,
   };

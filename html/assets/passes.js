@@ -2,7 +2,8 @@
  *
  * Job: the pass timeline (data/ID/passes.js) grouped by IR level with the
  * unchanged passes folded, a chart of the lines each pass changed, the
- * side-by-side diff of one pass, of a whole level, or of any two passes of
+ * side-by-side diff of one pass, of a sub-step (N.J, as `tkview passes`
+ * numbers SoftwarePipeliner's), of a whole level, or of any two passes of
  * one chain (before the first to after the second), in a virtual diff pane
  * (diffview: only the rows in view are elements);
  * keys to step through changes and changed passes; the passes that touched
@@ -10,15 +11,17 @@
  * screen, are this module's state.
  *
  * Depends on: dom (el, svgEl, base), data (load, expand), syntax
- *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView).
+ *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView),
+ *   find (attachDiff, diffShown: the find bar over the open diff).
  * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
- *   forSource(file, line), select(i), compare(n, m), shown() ({sel, range,
+ *   forSource(file, line), select(i), selectSub(i, j), compare(n, m),
+ *   shown() ({sel, range,
  *   count}: the pass or range shown, the number of passes; for the page's
  *   URL), inspect() (for the
  *   tests, read only: data, sel, range, diff, group, ...).
  */
 'use strict';
-TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], function (dom, data, syntax, kernel, chain, diffview) {
+TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find'], function (dom, data, syntax, kernel, chain, diffview, find) {
   const { el, svgEl, base } = dom;
   const expand = data.expand;
   const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null };
@@ -78,6 +81,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     diff.append(bar, cmp, body);
     view.append(chart, list, diff);
     P.view = new diffview.DiffView(body);
+    /* The find bar searches the open diff while pass mode shows one. */
+    find.attachDiff({ active: () => !document.getElementById('pass-view').hidden && !!P.diff, view: () => P.view });
     renderPassList();
     renderCompare();
   }
@@ -163,8 +168,12 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     list.replaceChildren();
     const ps = P.data.passes;
     for (const lv of P.data.levels) {
-      const h = el('div', 'lvl', lv.level + ' \u2014 passes ' + lv.from + '\u2013' + lv.to);
-      if (lv.diff || lv.chain !== undefined) {
+      /* A converting pass (lv.into: the level it leaves) is a step of its
+       * own between two levels (tk_timeline_starts_level()). */
+      const h = el('div', 'lvl' + (lv.into ? ' into' : ''), lv.into
+        ? lv.level + ' \u2192 ' + lv.into + ' \u2014 pass ' + lv.from
+        : lv.level + ' \u2014 passes ' + lv.from + '\u2013' + lv.to);
+      if ((lv.diff || lv.chain !== undefined) && lv.to > lv.from) {
         const b = el('button', null, 'whole level');
         b.type = 'button';
         b.title = lv.chain !== undefined
@@ -181,7 +190,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
       let i = lv.from;
       while (i <= lv.to) {
         const p = ps[i];
-        const quiet = p.effect === 'unchanged' && !(P.touched && P.touched.has(i));
+        const quiet = p.effect === 'unchanged' && !p.subs && !(P.touched && P.touched.has(i));
         const inRange = P.range && i >= P.range[0] && i <= P.range[1];
         if (quiet && !inRange && !P.shown.has(lv.from + ':' + i)) {
           let j = i;
@@ -211,17 +220,34 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
         const idx = i;
         row.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(idx) : selectPass(idx)));
         list.appendChild(row);
+        /* Its sub-steps (SoftwarePipeliner's LowerLoops, ExpandLoops),
+         * numbered N.J as `tkview passes` numbers them. */
+        (p.subs || []).forEach((s, j) => {
+          const sr = el('div', 'pss ' + s.effect + (P.sub === i + '.' + j ? ' on' : ''));
+          sr.dataset.sub = i + '.' + j;
+          sr.appendChild(el('span', 'ix', i + '.' + j));
+          sr.appendChild(el('span', 'nm', s.pass + (s.arg ? ' (' + s.arg + ')' : '')));
+          if (s.effect === 'changed') {
+            sr.appendChild(el('span', 'cnt plus', '+' + s.added));
+            sr.appendChild(el('span', 'cnt minus', '\u2212' + s.removed));
+          } else if (s.effect === 'unknown') sr.appendChild(el('span', 'cnt', '?'));
+          sr.title = s.pass + ' (' + s.arg + ')\n' + s.before + ' \u2192 ' + s.after;
+          sr.addEventListener('click', () => selectSub(idx, j));
+          list.appendChild(sr);
+        });
         i++;
       }
     }
   }
 
   function markSelection() {
+    for (const r of document.querySelectorAll('#pass-list .pss'))
+      r.classList.toggle('on', P.sel < 0 && !P.range && r.dataset.sub === P.sub);
     for (const r of document.querySelectorAll('#pass-list .ps')) {
       const i = +r.dataset.i;
       r.classList.toggle('on', P.range ? i >= P.range[0] && i <= P.range[1] : i === P.sel);
     }
-    const on = document.querySelector('#pass-list .ps.on');
+    const on = document.querySelector('#pass-list .ps.on, #pass-list .pss.on');
     if (on) on.scrollIntoView({ block: 'nearest' });
     const m = document.getElementById('pass-chart-sel');
     if (m && P.sel >= 0) m.setAttribute('x', String((P.sel * +document.getElementById('pass-chart').viewBox.baseVal.width) / P.data.passes.length));
@@ -230,6 +256,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
 
   async function selectPass(i) {
     const p = P.data.passes[i];
+    P.sub = null;
     P.sel = i;
     P.anchor = i;
     P.level = -1;
@@ -246,6 +273,25 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     if (P.sel === i && !P.range) showDiff(title, p, d, d ? '' : 'This pass\u2019s diff is not in the report.', [i, i]);
   }
 
+  /* Sub-step J of pass I: its stored diff (ps-I-J.js), as `tkview diff
+   * --pass I.J` shows it. */
+  async function selectSub(i, j) {
+    const s = P.data.passes[i].subs[j];
+    P.sel = -1;
+    P.range = null;
+    P.sub = i + '.' + j;
+    markSelection();
+    const title = i + '.' + j + ': ' + s.pass + ' (' + s.arg + ')';
+    if (s.effect !== 'changed' || !s.ps) {
+      showDiff(title, s, null, s.effect === 'unchanged' ? 'This sub-step changed nothing (once locations and value numbers are set aside).'
+        : s.effect === 'unknown' ? 'Effect unknown.' : 'This sub-step\u2019s diff is not in the report.');
+      return;
+    }
+    const d = await data.load(kernel.id() + '/ps-' + i + '-' + j);
+    d.level = P.data.passes[i].level;
+    if (P.sub === i + '.' + j) showDiff(title, s, d, '', [i, i]);
+  }
+
   /* Shift-click: the diff from the pass clicked before to this one. */
   function shiftPick(i) {
     const a = P.anchor >= 0 ? P.anchor : P.sel;
@@ -255,6 +301,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
 
   /* The IR before pass N against the IR after pass M (same chain). */
   async function comparePasses(n, m, keepAnchor) {
+    P.sub = null;
     const ps = P.data.passes;
     if (n > m) [n, m] = [m, n];
     const bar = document.getElementById('pass-bar');
@@ -286,6 +333,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
   }
 
   async function selectLevel(lv) {
+    P.sub = null;
     if (lv.chain !== undefined) {
       await comparePasses(lv.cfrom, lv.cto);
       return;
@@ -361,6 +409,17 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
       b.addEventListener('click', fn);
       bar.appendChild(b);
     }
+    /* Long lines wrapped (every character on screen) or cut at the
+     * column's edge (one line a row; the whole line on hover). */
+    const wrap = el('input');
+    wrap.type = 'checkbox';
+    wrap.id = 'pass-wrap';
+    wrap.checked = P.view.wrap;
+    wrap.addEventListener('change', () => P.view.setWrap(wrap.checked));
+    const wl = el('label', 'wrapbox');
+    wl.title = 'key w';
+    wl.append(wrap, ' wrap');
+    bar.appendChild(wl);
     P.diff = d;
     P.group = 0;
     if (!d) {
@@ -377,13 +436,23 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     const tail = [];
     if (cut) tail.push(cut.cloneNode(true));
     P.view.show(d, P.lang, head, tail);
+    find.diffShown();
   }
 
+  /* n / p: the next or previous change group always becomes the current
+   * one (marked, centred): from the one marked, or, when the reader
+   * scrolled away from it, from the one in the middle of the view; past
+   * the last it comes round to the first. */
   function gotoGroup(d) {
     if (!P.diff) return;
     const n = P.view.groupCount();
     if (!n) return;
-    P.group = Math.max(0, Math.min(n - 1, P.group + d));
+    const cur = P.view.cur;
+    const seen = P.view.groupInView();
+    let from = cur;
+    if (cur < 0) from = d > 0 ? -1 : n;
+    else if (P.view.scrolledAway() && seen >= 0) from = seen;
+    P.group = (((from + d) % n) + n) % n;
     P.view.scrollToGroup(P.group);
   }
 
@@ -404,6 +473,11 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
     else if (k === 'p') gotoGroup(-1);
     else if (k === 'j') nextChanged(1);
     else if (k === 'k') nextChanged(-1);
+    else if (k === 'w') {
+      P.view.setWrap(!P.view.wrap);
+      const box = document.getElementById('pass-wrap');
+      if (box) box.checked = P.view.wrap;
+    }
     else return;
     ev.preventDefault();
   }
@@ -433,5 +507,5 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview'], fu
 
   const shown = () => ({ sel: P.sel, range: P.range && P.range.slice(), count: P.data ? P.data.passes.length : 0 });
 
-  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, compare: comparePasses, shown, inspect: () => P };
+  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, selectSub, compare: comparePasses, shown, inspect: () => P };
 });

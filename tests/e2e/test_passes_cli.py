@@ -85,7 +85,7 @@ def passes_vector_add_json():
     assert [os.path.basename(f) for f in k['files']] == ['mlir_passes.txt', 'stderr.txt']
     p = k['passes']
     assert [x['index'] for x in p] == list(range(264))
-    keys = {'index', 'level', 'pass', 'arg', 'scope', 'scope_kind', 'scope_name', 'kind',
+    keys = {'index', 'level', 'level_after', 'starts_level', 'pass', 'arg', 'scope', 'scope_kind', 'scope_name', 'kind',
             'when', 'file', 'line', 'effect', 'reason', 'added', 'removed', 'flags',
             'before', 'after', 'substeps'}
     assert set(p[0]) == keys, set(p[0]) ^ keys
@@ -122,6 +122,21 @@ def passes_vector_add_json():
     assert f['scope_kind'] == 'function' and f['scope_name'] == 'add_kernel'
     assert f['before'] == {'kind': 'functions', 'text': 'stderr.txt:790 (add_kernel)'}, f
     assert sum(1 for x in p if x['level'] == 'machine') == 37
+    # Levels (tk_timeline_starts_level()): ConvertTritonToTritonGPU
+    # (mlir_passes.txt:1106) reads TTIR and its dump after (1178, Coalesce)
+    # is TTGIR; ConvertTritonGPUToLLVM (4756) reads TTGIR (`#blocked = #ttg.blocked`
+    # at 4757) and the dump after it (4830) is the LLVM dialect.  Each is a
+    # step of its own: a level's run ends before it and starts after it.
+    conv = [(x['index'], x['pass'], x['level'], x['level_after']) for x in p
+            if x['level'] != x['level_after']]
+    assert conv == [(13, 'ConvertTritonToTritonGPU', 'ttir', 'ttgir'),
+                    (62, 'ConvertTritonGPUToLLVM', 'ttgir', 'llvm-dialect')], conv
+    assert p[13]['line'] == 1106 and p[62]['line'] == 4756
+    starts = [x['index'] for x in p if x['starts_level']]
+    # ttir 0-12, 13, ttgir 14-61, 62, llvm-dialect 63-72, llvm-ir from 73,
+    # codegen-ir from 183, machine from 227 (as the levels change in `level`)
+    firsts = [x['index'] for i, x in enumerate(p) if i and x['level'] != p[i - 1]['level']]
+    assert starts == sorted({0, 13, 14, 62, 63} | set(firsts)), (starts, firsts)
 
 
 @test

@@ -764,7 +764,8 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   assert(worst <= 50, 'click in ' + worst + ' ms');
   await page.screenshot({ path: path.join(ART, 'persistent-llir.png') });
   // Pass mode: the whole TTGIR level composed from its passes' steps (the
-  // largest chain of MLIR texts: its last pass adds the LLVM dialect module).
+  // largest chain of MLIR texts; ConvertTritonGPUToLLVM, a step of its own,
+  // is not in it).
   await page.click('#mode-passes');
   await page.waitForSelector('body[data-passes="1"] #pass-list .ps');
   const lv = await page.evaluate(() => window.TK.use('passes').inspect().data.levels.find((l) => l.level === 'ttgir'));

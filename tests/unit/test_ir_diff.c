@@ -240,10 +240,146 @@ static void test_equal_texts_have_no_group(void)
     tk_ir_diff_free(d);
 }
 
+/* ---- tk_ir_diff_words() ------------------------------------------------ */
+
+static void assert_spans(const tk_ir_span *sp, size_t n, const uint32_t (*want)[2], size_t nw)
+{
+    g_assert_cmpuint(n, ==, nw);
+    for (size_t i = 0; i < nw; i++) {
+        g_assert_cmpuint(sp[i].off, ==, want[i][0]);
+        g_assert_cmpuint(sp[i].len, ==, want[i][1]);
+    }
+}
+
+/* TritonGPUCoalesce of the shared vector_add dump: the load of x before
+ * the pass (tests/dumps/vector_add/mlir_passes.txt:1201, in the dump
+ * "Before TritonGPUCoalesce") and after it (:1277, in "Before
+ * TritonGPUF32DotTC"), where the pointer and mask come through
+ * convert_layout and the load moves to #blocked1.  Four words changed a
+ * side: the result's name, both operands and the layout; "tt.load", the
+ * type and the location are the same.  Offsets counted in the lines
+ * (four blanks of indent, then "%x_4 = tt.load " is 15 bytes, ...). */
+static void test_words_coalesce(void)
+{
+    static const char a[] =
+        "    %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)";
+    static const char b[] =
+        "    %x_6 = tt.load %x_4, %x_5 : tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)";
+    tk_ir_span *sa, *sb;
+    size_t na, nb;
+    g_assert_cmpint(tk_ir_diff_words(a, strlen(a), b, strlen(b), &sa, &na, &sb, &nb), ==, 0);
+    /* "%x_4" at 4, "%x_3" at 19, "%mask_2" at 25, "#blocked" at 61 */
+    static const uint32_t wa[][2] = {{4, 4}, {19, 4}, {25, 7}, {61, 8}};
+    /* "%x_6" at 4, "%x_4" at 19, "%x_5" at 25, "#blocked1" at 58 */
+    static const uint32_t wb[][2] = {{4, 4}, {19, 4}, {25, 4}, {58, 9}};
+    assert_spans(sa, na, wa, G_N_ELEMENTS(wa));
+    assert_spans(sb, nb, wb, G_N_ELEMENTS(wb));
+    g_assert_cmpint(memcmp(a + 61, "#blocked", 8), ==, 0);
+    g_assert_cmpint(memcmp(b + 58, "#blocked1", 9), ==, 0);
+    g_free(sa);
+    g_free(sb);
+}
+
+/* The same load before the pass (mlir_passes.txt:1201) beside the line
+ * the diff pairs it with after it, the first of the replace
+ * (mlir_passes.txt:1276).  The added type "-> tensor<...,
+ * #blocked1>" is one range that closes its bracket: the diff found "> ->
+ * tensor<..., #blocked1" (the ">" after it is the same token), slid down
+ * by one. */
+static void test_words_slide(void)
+{
+    static const char a[] =
+        "    %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)";
+    static const char b[] =
+        "    %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> "
+        "tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)";
+    tk_ir_span *sa, *sb;
+    size_t na, nb;
+    g_assert_cmpint(tk_ir_diff_words(a, strlen(a), b, strlen(b), &sa, &na, &sb, &nb), ==, 0);
+    /* "tt.load" at 11, ", %mask_2" at 23 */
+    static const uint32_t wa[][2] = {{11, 7}, {23, 9}};
+    /* "ttg.convert_layout" at 11, "-> tensor<1024x!tt.ptr<f32>, #blocked1>" at 73 */
+    static const uint32_t wb[][2] = {{11, 18}, {73, 39}};
+    assert_spans(sa, na, wa, G_N_ELEMENTS(wa));
+    assert_spans(sb, nb, wb, G_N_ELEMENTS(wb));
+    g_assert_cmpint(memcmp(b + 73, "-> tensor", 9), ==, 0);
+    g_assert_cmpint(b[73 + 39 - 1], ==, '>');
+    g_free(sa);
+    g_free(sb);
+}
+
+/* Changed words apart only by blanks are one range; blanks at the ends
+ * of a change are not in it; equal lines have none; an empty side has
+ * none and the other side is all changed. */
+static void test_words_merge_and_edges(void)
+{
+    tk_ir_span *sa, *sb;
+    size_t na, nb;
+    const char *a = "x = add i32 %a, %b", *b = "x = mul i64 %a, %b";
+    g_assert_cmpint(tk_ir_diff_words(a, strlen(a), b, strlen(b), &sa, &na, &sb, &nb), ==, 0);
+    static const uint32_t w[][2] = {{4, 7}}; /* "add i32" / "mul i64" */
+    assert_spans(sa, na, w, 1);
+    assert_spans(sb, nb, w, 1);
+    g_free(sa);
+    g_free(sb);
+
+    g_assert_cmpint(tk_ir_diff_words(a, strlen(a), a, strlen(a), &sa, &na, &sb, &nb), ==, 0);
+    g_assert_null(sa);
+    g_assert_null(sb);
+    g_assert_cmpuint(na + nb, ==, 0);
+
+    const char *c = "  ttg.local_dealloc %0  ";
+    g_assert_cmpint(tk_ir_diff_words("", 0, c, strlen(c), &sa, &na, &sb, &nb), ==, 0);
+    g_assert_cmpuint(na, ==, 0);
+    static const uint32_t wc[][2] = {{2, 20}}; /* without the blanks around */
+    assert_spans(sb, nb, wc, 1);
+    g_free(sb);
+}
+
+/* A string is one token: a change inside it marks the whole string. */
+static void test_words_string(void)
+{
+    tk_ir_span *sa, *sb;
+    size_t na, nb;
+    const char *a = "call @f(\"a b\\\" c\") x", *b = "call @f(\"a d\\\" c\") x";
+    g_assert_cmpint(tk_ir_diff_words(a, strlen(a), b, strlen(b), &sa, &na, &sb, &nb), ==, 0);
+    static const uint32_t w[][2] = {{8, 9}};
+    assert_spans(sa, na, w, 1);
+    assert_spans(sb, nb, w, 1);
+    g_free(sa);
+    g_free(sb);
+}
+
+/* Past TK_IR_WORDS_MAX_TOKENS tokens a side is one range, its whole text. */
+static void test_words_too_many(void)
+{
+    GString *a = g_string_new(NULL), *b = g_string_new(NULL);
+    for (unsigned i = 0; i < TK_IR_WORDS_MAX_TOKENS; i++) {
+        g_string_append(a, "x,");
+        g_string_append(b, "x,");
+    }
+    g_string_append(b, "y");
+    tk_ir_span *sa, *sb;
+    size_t na, nb;
+    g_assert_cmpint(tk_ir_diff_words(a->str, a->len, b->str, b->len, &sa, &na, &sb, &nb), ==, 0);
+    const uint32_t wa[][2] = {{0, (uint32_t)a->len}}, wb[][2] = {{0, (uint32_t)b->len}};
+    assert_spans(sa, na, wa, 1);
+    assert_spans(sb, nb, wb, 1);
+    g_free(sa);
+    g_free(sb);
+    g_string_free(a, TRUE);
+    g_string_free(b, TRUE);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/ir_diff/read-back", test_read_back);
+    g_test_add_func("/ir_diff/words-coalesce", test_words_coalesce);
+    g_test_add_func("/ir_diff/words-slide", test_words_slide);
+    g_test_add_func("/ir_diff/words-merge", test_words_merge_and_edges);
+    g_test_add_func("/ir_diff/words-string", test_words_string);
+    g_test_add_func("/ir_diff/words-too-many", test_words_too_many);
     g_test_add_func("/ir_diff/head-utf8", test_head_keeps_utf8_whole);
     g_test_add_func("/ir_diff/line-number", test_line_number_unread);
     g_test_add_func("/ir_diff/budget-none", test_no_limit_is_the_grouped_diff);

@@ -133,6 +133,27 @@ def coalesce_inserts_layout_conversions():
 
 
 @test
+def a_replaced_row_marks_its_changed_words():
+    # The same pass: mlir_passes.txt:1201 (before)
+    #   `%x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)`
+    # is the first line of a replace whose first line after (mlir_passes.txt:1276) is
+    #   `%x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)`
+    # By tokens, "tt.load" became "ttg.convert_layout", ", %mask_2" went and
+    # "-> tensor<1024x!tt.ptr<f32>, #blocked1>" came: the words the library's
+    # tk_ir_diff_words() gives, and the report's test_pass_diff marks.
+    p = select_pass(str(index_at(passes(), 1178)))
+    a, b = p['a'], p['b']
+    (row_b,) = [r for r in b['replace'] if 'ttg.convert_layout %x_3 :' in b['text'][str(r)]]
+    (row_a,) = [r for r in a['replace'] if '%x_4 = tt.load %x_3, %mask_2' in a['text'][str(r)]]
+    wa = [w.split(':', 1)[1] for w in a['words'] if int(w.split(':', 1)[0]) == row_a]
+    wb = [w.split(':', 1)[1] for w in b['words'] if int(w.split(':', 1)[0]) == row_b]
+    assert wa == ['tt.load', ', %mask_2'], (row_a, a['words'])
+    assert wb == ['ttg.convert_layout', '-> tensor<1024x!tt.ptr<f32>, #blocked1>'], (row_b, b['words'])
+    # an added row (#blocked1 = ...) has no words: it is all new
+    assert not any(w.startswith('#blocked1 = ') for w in b['words']), b['words']
+
+
+@test
 def next_change_scrolls_both_sides_along_the_hunks():
     # A diff opens on its first change once it has been drawn.
     deadline = time.time() + 30

@@ -197,6 +197,47 @@ TK_API
 size_t tk_ir_diff_line_stacks(const tk_ir_diff *d, int side, uint32_t line,
                               const tk_stack_id **ids);
 
+/* ---- the changed words of a changed line --------------------------------
+ *
+ * Where a diff pairs line A with line B (a replaced line), the parts of
+ * each that changed, as Meld shows them.  Both lines are cut into IR
+ * tokens, the same for every dialect:
+ *   - a value or symbol name: one of % @ # ^ ! followed by letters, digits
+ *     and _ . $ - (%x_4, %arg0, #blocked1, @matmul_kernel, ^bb1, !dbg);
+ *   - a word: letters, digits and _ . $ (tt.load, 1024xf32, i32, 0.5e);
+ *   - a string in double quotes, \-escapes included;
+ *   - a run of blanks;
+ *   - any other character (one UTF-8 sequence): < > , : ( ) = ...
+ * The tokens are diffed as lines are (tk_diff(), histogram); a run of
+ * tokens only one side has is moved down while it says the same, as git
+ * compacts a hunk ("#blocked> -> tensor<..., #blocked1> loc": the added
+ * run is "-> tensor<..., #blocked1>", not "> -> tensor<..., #blocked1"),
+ * and each side gets the byte ranges of its tokens outside the equal
+ * hunks.  Ranges
+ * separated only by blanks are merged into one ("%x_4, %x_5" rather than
+ * two stretches); a range never starts or ends with a blank.  This is the
+ * one rule of word highlighting: the report writes its ranges into its
+ * data and the viewer asks for them, neither computes its own.
+ *
+ * Lines of more than TK_IR_WORDS_MAX_TOKENS tokens (a side) are not cut
+ * into words: each non-empty side is then one range, its whole text.
+ */
+typedef struct {
+    uint32_t off; /* byte offset into the line */
+    uint32_t len; /* bytes */
+} tk_ir_span;
+
+#define TK_IR_WORDS_MAX_TOKENS 20000u
+
+/* The changed ranges of A (A_LEN bytes, no line end) into *A_SPANS (*A_N
+ * of them, in order) and of B into *B_SPANS (*B_N).  The arrays are the
+ * caller's to g_free() (NULL when there is no range).  Equal lines give no
+ * range.  Lines of 4 GiB or more give -1 and no range; otherwise 0. */
+TK_API
+int tk_ir_diff_words(const char *a, size_t a_len, const char *b, size_t b_len,
+                     tk_ir_span **a_spans, size_t *a_n,
+                     tk_ir_span **b_spans, size_t *b_n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -338,6 +338,31 @@ TK_API
 const tk_timeline_entry *tk_timeline_substep(const tk_timeline *tl, size_t i,
                                              size_t j);
 
+/* ---- levels ------------------------------------------------------------
+ *
+ * The level of a pass is the IR it reads (tk_timeline_entry.level).  The
+ * pass that converts one IR into the next (ConvertTritonToTritonGPU: TTIR
+ * to TTGIR; ConvertTritonGPUToLLVM: TTGIR to the LLVM dialect) reads one
+ * level and leaves another.  A level's "whole level" diff runs from the
+ * input of its first pass to the output of its last, both that level: so
+ * a level is a run of passes that read and leave it, and a converting pass
+ * is a step of its own between two levels.  This is the one rule: the
+ * report's level list, the viewer's and the CLI's group passes with it. */
+
+/* The level of the text pass I leaves: its dump after's level (the next
+ * pass's), or its own when the text after is its level's final stage or
+ * not known.  TK_PASS_LEVEL_UNKNOWN when I is out of range. */
+TK_API
+tk_pass_level tk_timeline_level_after(const tk_timeline *tl, size_t i);
+
+/* Whether pass I starts a level's run of passes: the first pass, a pass
+ * at another level than the one before it, a converting pass (it leaves
+ * another level than it reads) and the pass after one.  A run ends before
+ * the next pass that starts one.  0 when I is out of range.  Needs only
+ * the passes' plan (usable from a tk_timeline_build_steps() callback). */
+TK_API
+int tk_timeline_starts_level(const tk_timeline *tl, size_t i);
+
 /* A side as a person reads it: "mlir_passes.txt:1178",
  * "stderr.txt:1029 (add_kernel)", "stderr.txt:790 with add_kernel from
  * stderr.txt:1213", "final .ttgir", "none".  Caller frees with g_free(). */

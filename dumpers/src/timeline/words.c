@@ -1,0 +1,189 @@
+/* words.c - the changed words of a changed line (tk_ir_diff_words()).
+ *
+ * Each line is cut into IR tokens (tk_ir_diff.h says which), the tokens
+ * are handed to the line diff engine as if each were a line (tk_diff()
+ * hashes and matches them as it does lines), a run only one side has is
+ * slid down while it says the same (slide()), and the tokens outside the
+ * equal hunks become byte ranges, merged across blanks.
+ */
+#include <glib.h>
+#include <string.h>
+
+#include "tkdump/tk_diff.h"
+#include "tkdump/tk_ir_diff.h"
+
+static gboolean is_word(unsigned char c)
+{
+    return g_ascii_isalnum(c) || c == '_' || c == '.' || c == '$';
+}
+
+static gboolean is_blank(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* The length of the token at P (END: the line's end; P < END). */
+static size_t token_len(const char *p, const char *end)
+{
+    const unsigned char *s = (const unsigned char *)p, *e = (const unsigned char *)end;
+    const unsigned char *q = s + 1;
+    if (is_blank(*s)) {
+        while (q < e && is_blank(*q))
+            q++;
+    } else if (strchr("%@#^!", *s) && q < e && (is_word(*q) || *q == '-')) {
+        while (q < e && (is_word(*q) || *q == '-'))
+            q++;
+    } else if (is_word(*s)) {
+        while (q < e && is_word(*q))
+            q++;
+    } else if (*s == '"') {
+        while (q < e && *q != '"')
+            q += (*q == '\\' && q + 1 < e) ? 2 : 1;
+        if (q < e)
+            q++;
+    } else if (*s >= 0xC0) {
+        while (q < e && (*q & 0xC0) == 0x80)
+            q++;
+    }
+    return (size_t)(q - s);
+}
+
+/* TEXT's tokens, as diff lines pointing into TEXT; NULL (and *N = 0)
+ * past TK_IR_WORDS_MAX_TOKENS. */
+static tk_diff_line *tokens(const char *text, size_t len, uint32_t *n)
+{
+    GArray *t = g_array_new(FALSE, FALSE, sizeof(tk_diff_line));
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        if (t->len >= TK_IR_WORDS_MAX_TOKENS) {
+            g_array_free(t, TRUE);
+            *n = 0;
+            return NULL;
+        }
+        tk_diff_line tok = {p, token_len(p, end)};
+        g_array_append_val(t, tok);
+        p += tok.len;
+    }
+    *n = t->len;
+    return (tk_diff_line *)g_array_free(t, FALSE);
+}
+
+/* The ranges of one side being built: tokens [t0, t1) changed. */
+typedef struct {
+    const char *text;
+    const tk_diff_line *tok;
+    GArray *spans; /* tk_ir_span */
+} side;
+
+static void add_range(side *s, uint32_t t0, uint32_t t1)
+{
+    /* Blanks at the ends are not part of what changed. */
+    while (t0 < t1 && is_blank((unsigned char)s->tok[t0].text[0]))
+        t0++;
+    while (t1 > t0 && is_blank((unsigned char)s->tok[t1 - 1].text[0]))
+        t1--;
+    if (t0 == t1)
+        return;
+    uint32_t off = (uint32_t)(s->tok[t0].text - s->text);
+    uint32_t end = (uint32_t)(s->tok[t1 - 1].text + s->tok[t1 - 1].len - s->text);
+    if (s->spans->len) {
+        tk_ir_span *last = &g_array_index(s->spans, tk_ir_span, s->spans->len - 1);
+        gboolean blanks = TRUE;
+        for (uint32_t i = last->off + last->len; i < off && blanks; i++)
+            blanks = is_blank((unsigned char)s->text[i]);
+        if (blanks) {
+            last->len = end - last->off;
+            return;
+        }
+    }
+    tk_ir_span sp = {off, end - off};
+    g_array_append_val(s->spans, sp);
+}
+
+static gboolean same_token(const tk_diff_line *t, uint32_t i, uint32_t j)
+{
+    return t[i].len == t[j].len && memcmp(t[i].text, t[j].text, t[i].len) == 0;
+}
+
+/* How far the tokens [T0, T1) of one side, only there, slide down over
+ * the N equal tokens after them and still say the same: while the first
+ * of them is the token after them, the run may as well start one later.
+ * A run slid as far as it goes ends where a bracket closes: of
+ * "#blocked> -> tensor<..., #blocked1> loc" the diff may give "> ->
+ * tensor<..., #blocked1" as added; slid, it is "-> tensor<...,
+ * #blocked1>" (git's diff compacts its hunks the same way). */
+static uint32_t slide(const tk_diff_line *t, uint32_t t0, uint32_t t1, uint32_t n)
+{
+    uint32_t k = 0;
+    while (k < n && same_token(t, t0 + k, t1 + k))
+        k++;
+    return k;
+}
+
+/* The changed ranges of both sides from the diff's hunks H (N of them). */
+static void add_hunks(side *a, side *b, const tk_hunk *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (h[i].tag == TK_HUNK_EQUAL)
+            continue;
+        uint32_t next = i + 1 < n ? h[i + 1].a1 - h[i + 1].a0 : 0; /* equal after */
+        uint32_t ka = 0, kb = 0;
+        if (h[i].tag == TK_HUNK_DELETE)
+            ka = slide(a->tok, h[i].a0, h[i].a1, next);
+        else if (h[i].tag == TK_HUNK_INSERT)
+            kb = slide(b->tok, h[i].b0, h[i].b1, next);
+        add_range(a, h[i].a0 + ka, h[i].a1 + ka);
+        add_range(b, h[i].b0 + kb, h[i].b1 + kb);
+    }
+}
+
+static tk_ir_span *take(GArray *spans, size_t *n)
+{
+    *n = spans->len;
+    if (!spans->len) {
+        g_array_free(spans, TRUE);
+        return NULL;
+    }
+    return (tk_ir_span *)g_array_free(spans, FALSE);
+}
+
+int tk_ir_diff_words(const char *a, size_t a_len, const char *b, size_t b_len,
+                     tk_ir_span **a_spans, size_t *a_n,
+                     tk_ir_span **b_spans, size_t *b_n)
+{
+    *a_spans = *b_spans = NULL;
+    *a_n = *b_n = 0;
+    if (a_len >= UINT32_MAX || b_len >= UINT32_MAX)
+        return -1;
+    if (a_len == b_len && memcmp(a, b, a_len) == 0)
+        return 0;
+    uint32_t na, nb;
+    tk_diff_line *ta = tokens(a, a_len, &na);
+    tk_diff_line *tb = ta || !a_len ? tokens(b, b_len, &nb) : NULL;
+    struct {
+        side a, b;
+    } w = {{a, ta, g_array_new(FALSE, FALSE, sizeof(tk_ir_span))},
+           {b, tb, g_array_new(FALSE, FALSE, sizeof(tk_ir_span))}};
+    if ((a_len && !ta) || (b_len && !tb)) {
+        /* Too many tokens: each side is one range. */
+        tk_ir_span sa = {0, (uint32_t)a_len}, sb = {0, (uint32_t)b_len};
+        if (a_len)
+            g_array_append_val(w.a.spans, sa);
+        if (b_len)
+            g_array_append_val(w.b.spans, sb);
+    } else if (!na || !nb) {
+        add_range(&w.a, 0, na);
+        add_range(&w.b, 0, nb);
+    } else {
+        tk_diff_input ia = {ta, NULL, na}, ib = {tb, NULL, nb};
+        size_t nh;
+        tk_hunk *h = tk_diff_collect(&ia, &ib, NULL, &nh);
+        add_hunks(&w.a, &w.b, h, nh);
+        g_free(h);
+    }
+    g_free(ta);
+    g_free(tb);
+    *a_spans = take(w.a.spans, a_n);
+    *b_spans = take(w.b.spans, b_n);
+    return 0;
+}

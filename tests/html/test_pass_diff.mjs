@@ -1,0 +1,299 @@
+// test_pass_diff.mjs - reading a pass diff in the report (issue 14, item 3
+// onwards) in Debian's Chromium: the changed words of a replaced line are
+// the library's (tk_ir_diff_words()), drawn stronger than the line.
+// Prints TAP.
+//
+// Expected values were read off the dump text by hand (grep -n); the
+// comments quote them.  Usage: node test_pass_diff.mjs TKVIEW BUILD_DIR
+//   PLAYWRIGHT_INDEX; TK_TEST_DUMPS names the unpacked shared captures.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launch, open as openPage } from './browser.mjs';
+
+const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
+const TKVIEW = path.resolve(TKVIEW_ARG);
+const DUMPS = process.env.TK_TEST_DUMPS;
+const ART = path.join(BUILD, 'artefacts');
+fs.mkdirSync(ART, { recursive: true });
+
+const results = [];
+async function test(name, fn) {
+  try {
+    await fn();
+    results.push([name, null]);
+    console.log('ok ' + results.length + ' - ' + name);
+  } catch (e) {
+    results.push([name, e]);
+    console.log('not ok ' + results.length + ' - ' + name);
+    for (const l of String(e && e.stack ? e.stack : e).split('\n')) console.log('#   ' + l);
+  }
+}
+function assert(c, msg) {
+  if (!c) throw new Error('assertion failed: ' + msg);
+}
+function eq(a, b, msg) {
+  const ja = JSON.stringify(a), jb = JSON.stringify(b);
+  if (ja !== jb) throw new Error((msg || 'not equal') + ': got ' + ja + ', want ' + jb);
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tkview-passdiff-'));
+function report(input, name) {
+  const out = path.join(tmp, name);
+  const p = spawnSync(TKVIEW, ['--html', out, input, '--quiet'], { encoding: 'utf8' });
+  if (p.status !== 0) throw new Error('tkview --html failed: ' + p.stderr);
+  return out;
+}
+const kernelUrl = (out, hash = '') =>
+  pathToFileURL(path.join(out, fs.readdirSync(out).find((x) => /^k001-.*\.html$/.test(x)))).href + hash;
+
+const browser = await launch(PW);
+async function openAt(url, viewport) {
+  const page = await openPage(browser, url, viewport);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
+  return page;
+}
+
+/* The drawn rows whose after side includes TEXT: per side, the text of its
+ * .wd spans (the changed words) and the row's classes. */
+async function wordsOf(page, text) {
+  return page.evaluate((text) => {
+    const out = [];
+    for (const r of document.querySelectorAll('#pass-rows .drow')) {
+      const b = r.children[3];
+      if (!(b.title || b.textContent).includes(text)) continue;
+      out.push({
+        cls: r.className,
+        a: [...r.children[1].querySelectorAll('.wd')].map((s) => s.textContent),
+        b: [...b.querySelectorAll('.wd')].map((s) => s.textContent),
+      });
+    }
+    return out;
+  }, text);
+}
+
+const VA = report(path.join(DUMPS, 'vector_add'), 'va');
+
+await test('pass 14 (TritonGPUCoalesce): a replaced line shows its changed words', async () => {
+  // `tkview passes`: "14  ttgir  +13 -3  TritonGPUCoalesce ... mlir_passes.txt:1178".
+  // mlir_passes.txt:1201 (before the pass)
+  //   %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)
+  // became, as the first line of its replace (mlir_passes.txt:1276, after)
+  //   %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)
+  // By tokens: "tt.load" became "ttg.convert_layout", ", %mask_2" went,
+  // "-> tensor<1024x!tt.ptr<f32>, #blocked1>" came; %x_4, %x_3, the first
+  // type and the location stayed.  (A window wide enough for the whole line.)
+  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 2200, height: 900 });
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#pass-bar strong');
+    return b && b.textContent.startsWith('14: TritonGPUCoalesce') && document.querySelector('#pass-rows .drow');
+  });
+  const rows = await wordsOf(page, '%x_4 = ttg.convert_layout %x_3');
+  eq(rows.length, 1, 'one row');
+  assert(/\br\b/.test(rows[0].cls) && /\bwords\b/.test(rows[0].cls), 'a replaced row with words: ' + rows[0].cls);
+  eq(rows[0].a, ['tt.load', ', %mask_2'], 'words before');
+  eq(rows[0].b, ['ttg.convert_layout', '-> tensor<1024x!tt.ptr<f32>, #blocked1>'], 'words after');
+  // an added line (#blocked1 = ..., mlir_passes.txt:1253) has no words: it is all new
+  const added = await wordsOf(page, '#blocked1 = #ttg.blocked');
+  eq(added.length, 1, 'the added #blocked1 row');
+  eq(added[0].b, [], 'no words on an added line');
+  // the word is drawn stronger than its line
+  const bg = await page.evaluate(() => {
+    const w = document.querySelector('#pass-rows .drow.r.words .tx.add .wd');
+    return [getComputedStyle(w).backgroundColor, getComputedStyle(w.closest('.tx')).backgroundColor];
+  });
+  assert(bg[0] !== bg[1], 'word and line backgrounds differ: ' + bg);
+  await page.screenshot({ path: path.join(ART, 'pass-words.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('wrap (the default) shows every character of a long line; w cuts rows at the column again', async () => {
+  // mlir_passes.txt:1276, 122 characters, after TritonGPUCoalesce:
+  //   %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)
+  // In a 1000 px window a side's column holds under 60 characters: the
+  // row is several lines high and the text is all there.
+  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 1000, height: 800 });
+  await page.waitForFunction(() => document.querySelector('#pass-rows .drow'));
+  const LINE = '    %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)';
+  const look = () => page.evaluate((line) => {
+    const v = window.TK.use('passes').inspect().view.window();
+    const rows = [...document.querySelectorAll('#pass-rows .drow')];
+    const r = rows.find((e) => (e.children[3].title || e.children[3].textContent).includes('ttg.convert_layout %x_3'));
+    // every drawn side fits its row: the heights the pane computed hold the text
+    const clipped = rows.filter((e) => [1, 3].some((i) => e.children[i].scrollHeight > e.clientHeight + 1)).length;
+    // the rows follow each other without a gap or an overlap
+    let gaps = 0;
+    for (let i = 1; i < rows.length; i++) if (Math.abs(rows[i].getBoundingClientRect().top - rows[i - 1].getBoundingClientRect().bottom) > 1 && !rows[i].previousElementSibling.classList.contains('dgroup')) gaps++;
+    return { wrap: v.wrap, cols: v.cols, h: r.clientHeight, text: r.children[3].textContent.replace('\u2026', ''), title: r.children[3].title,
+      box: document.getElementById('pass-wrap').checked, clipped, gaps, lines: v.lines, items: v.items };
+  }, LINE);
+  let w = await look();
+  eq([w.wrap, w.box], [true, true], 'wrapped by default, and the box says so');
+  assert(w.cols >= 30 && w.cols < LINE.length, 'a column of ' + w.cols + ' characters');
+  eq(w.text, LINE, 'the whole line drawn');
+  // locations hidden (the page's default): "loc(#loc29)" is drawn as one
+  // "…", and the row is as high as what is drawn
+  const hidden = await page.evaluate(() => document.body.classList.contains('hideloc'));
+  const shown = LINE.length - (hidden ? ' loc(#loc29)'.length - 1 : 0);
+  eq(w.h, 18 * Math.ceil(shown / w.cols), 'the row as high as its lines, locations ' + (hidden ? 'hidden' : 'shown'));
+  eq([w.clipped, w.gaps], [0, 0], 'no side clipped, no gap between rows');
+  assert(w.lines > w.items, 'some rows take more than one line');
+  await page.screenshot({ path: path.join(ART, 'pass-wrap.png') });
+  await page.keyboard.press('w');
+  w = await look();
+  eq([w.wrap, w.box, w.h, w.lines, w.clipped], [false, false, 18, w.items, 0], 'w: one line a row');
+  eq(w.title, LINE, 'cut, the whole line on hover');
+  await page.keyboard.press('w');
+  w = await look();
+  eq([w.wrap, w.h], [true, 18 * Math.ceil(shown / w.cols)], 'w again: wrapped');
+  // the "locations" button: the row follows
+  await page.click('#toggle-loc');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  w = await look();
+  const now = await page.evaluate(() => document.body.classList.contains('hideloc'));
+  eq(w.h, 18 * Math.ceil((LINE.length - (now ? ' loc(#loc29)'.length - 1 : 0)) / w.cols), 'locations toggled: height follows');
+  eq([w.clipped, w.gaps], [0, 0], 'no side clipped, no gap between rows, locations toggled');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('a converting pass is a step of its own: "whole level" starts and ends at its level', async () => {
+  // mlir_passes.txt:4756 `IR Dump Before ConvertTritonGPUToLLVM` (pass 62) reads TTGIR
+  // (`#blocked = #ttg.blocked<...>` at 4757); the dump after it (4830, Canonicalizer)
+  // is the LLVM dialect.  :1106 ConvertTritonToTritonGPU (13) reads TTIR, leaves TTGIR
+  // (Coalesce's dump at 1178 has `#blocked`).  `tkview passes --json` says the same
+  // (level_after, starts_level: test_passes_cli.py).
+  const page = await openAt(kernelUrl(VA, '#pass=14'));
+  await page.waitForSelector('#pass-list .lvl');
+  const heads = await page.$$eval('#pass-list .lvl', (hs) => hs.map((h) => [h.firstChild.textContent.trim(), !!h.querySelector('button')]));
+  const at = (t) => heads.find((h) => h[0].startsWith(t));
+  eq(at('ttir \u2192'), ['ttir \u2192 ttgir \u2014 pass 13', false], 'ConvertTritonToTritonGPU on its own, no whole level');
+  eq(at('ttgir \u2014'), ['ttgir \u2014 passes 14\u201361', true], 'TTGIR ends before the conversion');
+  eq(at('ttgir \u2192'), ['ttgir \u2192 llvm-dialect \u2014 pass 62', false], 'ConvertTritonGPUToLLVM on its own');
+  eq(at('llvm-dialect'), ['llvm-dialect \u2014 passes 63\u201372', true], 'the LLVM dialect from 63');
+  // "whole level" of TTGIR: TTGIR on both sides (no llvm.func after it)
+  await page.evaluate(() => document.querySelectorAll('#pass-list .lvl')[2].querySelector('button').click());
+  await page.waitForFunction(() => /passes 14\u201361/.test(document.querySelector('#pass-bar strong').textContent));
+  const bar = await page.$eval('#pass-bar strong', (b) => b.textContent);
+  assert(bar.includes('14') && bar.includes('61'), bar);
+  const d = await page.evaluate(() => window.TK.use('passes').inspect().diff);
+  const after = d.groups.flat().map((r) => (r.length > 4 ? r[4] : r[2]) || '');
+  assert(!after.some((t) => t.includes('llvm.func')), 'no LLVM dialect after the TTGIR level');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('SoftwarePipeliner sub-steps are listed as N.J and diffable, as in the CLI', async () => {
+  // softmax's `tkview passes`: "36.1  ttgir  +31 -16  SoftwarePipeliner (ExpandLoops)
+  // stderr.txt:63" under pass 36 (TritonGPUPipeline); 36.0 (LowerLoops, stderr.txt:1)
+  // has nothing comparable before it.  The diff is `tkview diff --pass 36.1`'s.
+  const SM = report(path.join(DUMPS, 'softmax'), 'sm');
+  const page = await openAt(kernelUrl(SM, '#pass=36'));
+  await page.waitForSelector('#pass-list .pss');
+  const subs = await page.$$eval('#pass-list .pss', (r) => r.map((x) => x.textContent));
+  eq(subs, ['36.0SoftwarePipeliner (LowerLoops)?', '36.1SoftwarePipeliner (ExpandLoops)+31\u221216'], 'sub-steps listed');
+  await page.click('#pass-list .pss[data-sub="36.1"]');
+  await page.waitForFunction(() => /^36\.1: SoftwarePipeliner/.test(document.querySelector('#pass-bar strong').textContent) && document.querySelector('#pass-rows .drow'));
+  const d = await page.evaluate(() => { const x = window.TK.use('passes').inspect().diff; return [x.added, x.removed]; });
+  const cli = JSON.parse(spawnSync(TKVIEW, ['diff', path.join(DUMPS, 'softmax'), '--pass', '36.1', '--json'], { encoding: 'utf8' }).stdout);
+  eq(d, [31, 16], '+31 -16');
+  const rowsCli = cli.hunks.flatMap((h) => h.lines || []).filter((l) => l.op === '+' || l.op === '-').length;
+  eq([cli.added, cli.removed, rowsCli], [31, 16, 47], 'tkview diff --pass 36.1 says the same');
+  const rowsPage = await page.evaluate(() => window.TK.use('passes').inspect().diff.groups.flat()
+    .reduce((n, r) => n + (r[0] === 'r' ? 2 : r[0] === 'e' ? 0 : 1), 0));
+  eq(rowsPage, 47, 'the page shows the 47 changed lines');
+  const on = await page.$$eval('#pass-list .ps.on, #pass-list .pss.on', (r) => r.map((x) => x.dataset.sub || x.dataset.i));
+  eq(on, ['36.1'], 'the sub-step marked');
+  await page.screenshot({ path: path.join(ART, 'pass-substep.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('n / p always move the current change, centred, and come round', async () => {
+  // pass 14 (TritonGPUCoalesce) has three change groups (`tkview diff --pass 14`:
+  // @@ -1,4 +1,5 @@, @@ -20,10 +21,16 @@, @@ -35,7 +42,10 @@).  The middle group
+  // can be centred; a group taller than the view shows from its heading.
+  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 1400, height: 950 });
+  await page.waitForFunction(() => document.querySelector('#pass-rows .drow'));
+  const state = () => page.evaluate(() => {
+    const box = document.getElementById('pass-rows');
+    const v = window.TK.use('passes').inspect().view;
+    const cur = [...box.querySelectorAll('.drow.cur')];
+    const head = box.querySelector('.dgroup.cur');
+    const r = box.getBoundingClientRect();
+    const mid = cur.length ? (cur[0].getBoundingClientRect().top + cur.at(-1).getBoundingClientRect().bottom) / 2 : null;
+    const tall = cur.length && cur.at(-1).getBoundingClientRect().bottom - cur[0].getBoundingClientRect().top > box.clientHeight - 36;
+    return { tall, headAt: head ? Math.round(head.getBoundingClientRect().top - r.top) : null, cur: v.cur, head: head ? head.textContent.slice(0, 12) : null, rows: cur.length,
+      off: mid === null ? null : Math.round(mid - (r.top + r.bottom) / 2),
+      top: box.scrollTop, max: box.scrollHeight - box.clientHeight };
+  });
+  const seq = [];
+  for (const k of ['n', 'n', 'n', 'n', 'p']) {
+    await page.keyboard.press(k);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const s = await state();
+    seq.push(s.cur);
+    assert(s.head === 'change ' + (s.cur + 1) + ' of ', 'the heading marked: ' + s.head);
+    assert(s.rows > 0, 'changed rows marked');
+    // centred, unless the pane is scrolled to an end or the group is taller than the view
+    assert(Math.abs(s.off) <= 18 || s.top === 0 || s.top >= s.max - 1 || (s.tall && Math.abs(s.headAt) <= 1),
+      'centred: ' + JSON.stringify(s));
+    if (s.cur === 1) assert(Math.abs(s.off) <= 18, 'the middle group centred: ' + JSON.stringify(s));
+  }
+  eq(seq, [1, 2, 0, 1, 0], 'opened on change 1; n n n n p: 2, 3, round to 1, 2, back to 1');
+  // scrolled away to the top: n goes on from the change in view
+  await page.evaluate(() => { document.getElementById('pass-rows').scrollTop = 0; });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.keyboard.press('n');
+  const s = await state();
+  assert(s.cur === 1 || s.cur === 2, 'from the change in view, onwards: ' + s.cur);
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('Ctrl+F in pass mode finds in every row of the open diff, drawn or not', async () => {
+  // pass 14's diff (`tkview diff --pass 14`): ttg.convert_layout is on 9 added lines
+  // (mlir_passes.txt:1276-1279, 1281-1284, 1288-1290 after the pass: x, y, the store),
+  // of which the first is the replaced row of `%x_4 = tt.load`.  A short window: not
+  // all rows are drawn.
+  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 1400, height: 420 });
+  await page.waitForFunction(() => document.querySelector('#pass-rows .drow'));
+  await page.click('#pass-rows');
+  await page.keyboard.press('Control+f');
+  await page.waitForSelector('#findbar:not([hidden])');
+  await page.keyboard.type('convert_layout');
+  await page.waitForFunction(() => /of 9$/.test(document.getElementById('find-count').textContent));
+  const look = () => page.evaluate(() => {
+    const box = document.getElementById('pass-rows'), r = box.getBoundingClientRect();
+    const cur = box.querySelector('.drow.found-cur');
+    const c = cur ? cur.getBoundingClientRect() : null;
+    return { count: document.getElementById('find-count').textContent, text: cur ? cur.children[3].textContent : null,
+      off: c ? Math.round((c.top + c.bottom) / 2 - (r.top + r.bottom) / 2) : null, top: box.scrollTop, max: box.scrollHeight - box.clientHeight,
+      drawn: box.querySelectorAll('.drow').length, found: window.TK.use('find').inspect().hits.length };
+  });
+  let w = await look();
+  eq(w.count, '1 of 9', 'k of n');
+  assert(w.text.includes('%x_4 = ttg.convert_layout %x_3'), 'the first: ' + w.text);
+  const seen = [w.text];
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press('Enter');
+    w = await look();
+    seen.push(w.text);
+    assert(Math.abs(w.off) <= 20 || w.top === 0 || w.top >= w.max - 1, 'centred: ' + JSON.stringify(w));
+  }
+  eq(w.count, '9 of 9', 'stepped to the last');
+  assert(seen.at(-1).includes('%4 = ttg.convert_layout %mask_2'), 'the last: ' + seen.at(-1));
+  eq(new Set(seen).size, 9, 'nine rows');
+  await page.keyboard.press('Escape');
+  eq(await page.$$eval('#pass-rows .drow.found, #pass-rows .drow.found-cur', (r) => r.length), 0, 'marks cleared');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await browser.close();
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log('1..' + results.length);
+process.exit(results.some((r) => r[1]) ? 1 : 0);
