@@ -1,5 +1,5 @@
 // browser.mjs - what the Chromium tests of the report share (test_report.mjs,
-// test_smoke.mjs): Debian's Chromium started headless through
+// test_smoke.mjs and the others): Debian's Chromium started headless through
 // playwright-core (run_browser.sh installs it and passes its path), pages
 // that record what must never happen, and clicking a line of a code pane.
 import { pathToFileURL } from 'node:url';

@@ -5,12 +5,11 @@
 // Expected lines were read off the dump text by hand (grep -n); the comments
 // quote them.  Usage: node test_find.mjs TKVIEW BUILD_DIR PLAYWRIGHT_INDEX
 //   TK_TEST_DUMPS names the unpacked shared captures.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { clickLine, launch, open as openPage } from './browser.mjs';
+import { assert, eq, finish, report as tapReport, tempDir, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
 const TKVIEW = path.resolve(TKVIEW_ARG);
@@ -18,34 +17,10 @@ const DUMPS = process.env.TK_TEST_DUMPS;
 const ART = path.join(BUILD, 'artefacts');
 fs.mkdirSync(ART, { recursive: true });
 
-const results = [];
-async function test(name, fn) {
-  try {
-    await fn();
-    results.push([name, null]);
-    console.log('ok ' + results.length + ' - ' + name);
-  } catch (e) {
-    results.push([name, e]);
-    console.log('not ok ' + results.length + ' - ' + name);
-    for (const l of String(e && e.stack ? e.stack : e).split('\n')) console.log('#   ' + l);
-  }
-}
-function assert(c, msg) {
-  if (!c) throw new Error('assertion failed: ' + msg);
-}
-function eq(a, b, msg) {
-  const ja = JSON.stringify(a), jb = JSON.stringify(b);
-  if (ja !== jb) throw new Error((msg || 'not equal') + ': got ' + ja + ', want ' + jb);
-}
 const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tkview-find-'));
-function report(input, name) {
-  const out = path.join(tmp, name);
-  const p = spawnSync(TKVIEW, ['--html', out, input, '--quiet'], { encoding: 'utf8' });
-  if (p.status !== 0) throw new Error('tkview --html failed: ' + p.stderr);
-  return out;
-}
+tempDir('tkview-find-');
+const report = (input, name) => tapReport(TKVIEW, input, name);
 function pageUrl(out, hash) {
   const f = fs.readdirSync(out).find((x) => /^k001-.*\.html$/.test(x));
   return pathToFileURL(path.join(out, f)).href + (hash || '');
@@ -279,6 +254,4 @@ await test('the fragment follows clicks: replaceState for lines, pushState for s
 });
 
 await browser.close();
-fs.rmSync(tmp, { recursive: true, force: true });
-console.log('1..' + results.length);
-process.exit(results.some((r) => r[1]) ? 1 : 0);
+finish();

@@ -8,10 +8,10 @@
 //   PLAYWRIGHT_INDEX; TK_TEST_DUMPS names the unpacked shared captures.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launch, open as openPage } from './browser.mjs';
+import { assert, eq, finish, report as tapReport, tempDir, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
 const TKVIEW = path.resolve(TKVIEW_ARG);
@@ -19,33 +19,8 @@ const DUMPS = process.env.TK_TEST_DUMPS;
 const ART = path.join(BUILD, 'artefacts');
 fs.mkdirSync(ART, { recursive: true });
 
-const results = [];
-async function test(name, fn) {
-  try {
-    await fn();
-    results.push([name, null]);
-    console.log('ok ' + results.length + ' - ' + name);
-  } catch (e) {
-    results.push([name, e]);
-    console.log('not ok ' + results.length + ' - ' + name);
-    for (const l of String(e && e.stack ? e.stack : e).split('\n')) console.log('#   ' + l);
-  }
-}
-function assert(c, msg) {
-  if (!c) throw new Error('assertion failed: ' + msg);
-}
-function eq(a, b, msg) {
-  const ja = JSON.stringify(a), jb = JSON.stringify(b);
-  if (ja !== jb) throw new Error((msg || 'not equal') + ': got ' + ja + ', want ' + jb);
-}
-
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tkview-passdiff-'));
-function report(input, name) {
-  const out = path.join(tmp, name);
-  const p = spawnSync(TKVIEW, ['--html', out, input, '--quiet'], { encoding: 'utf8' });
-  if (p.status !== 0) throw new Error('tkview --html failed: ' + p.stderr);
-  return out;
-}
+tempDir('tkview-passdiff-');
+const report = (input, name) => tapReport(TKVIEW, input, name);
 const kernelUrl = (out, hash = '') =>
   pathToFileURL(path.join(out, fs.readdirSync(out).find((x) => /^k001-.*\.html$/.test(x)))).href + hash;
 
@@ -294,6 +269,4 @@ await test('Ctrl+F in pass mode finds in every row of the open diff, drawn or no
 });
 
 await browser.close();
-fs.rmSync(tmp, { recursive: true, force: true });
-console.log('1..' + results.length);
-process.exit(results.some((r) => r[1]) ? 1 : 0);
+finish();
