@@ -18,6 +18,8 @@ export async function test(name, fn) {
     results.push([name, e]);
     console.log('not ok ' + results.length + ' - ' + name);
     for (const l of String(e && e.stack ? e.stack : e).split('\n')) console.log('#   ' + l);
+    // meson's error log shows a TAP test's stderr, not its stdout
+    console.error('not ok ' + results.length + ' - ' + name + '\n' + (e && e.stack ? e.stack : e));
   }
 }
 

@@ -24,6 +24,7 @@ if missing_tools():
              % ', '.join(missing_tools()))
 if not os.environ.get('GSETTINGS_SCHEMA_DIR'):
     skip_all('no GSETTINGS_SCHEMA_DIR (run through meson test)')
+SCHEMA = os.path.join(os.environ['GSETTINGS_SCHEMA_DIR'], 'gschemas.compiled')
 
 S = Session()
 viewer = S.start([VIEWER, CB])
@@ -74,7 +75,9 @@ def f9_hides_and_shows_the_side_panel():
 
 @test
 def a_new_window_opens_as_the_last_was_left():
-    # the side panel was left hidden above: remembered (GSettings)
+    # the side panel was left hidden above: remembered (GSettings, from
+    # the schema the build compiled: without it nothing is remembered)
+    assert os.path.exists(SCHEMA), 'no compiled schema: ' + SCHEMA
     second = S.start([TKVIEW, VA])
     second.wait(60)
     S.wait_window(1)

@@ -50,6 +50,9 @@ def tap():
             print('not ok %d - %s' % (i, name))
             for line in err.splitlines():
                 print('# ' + line)
+            # meson shows a TAP test's stderr, not its stdout, in the log
+            # (--print-errorlogs): the reason has to be there too
+            print('not ok %d - %s\n%s' % (i, name, err), file=sys.stderr)
     return 1 if bad else 0
 
 
