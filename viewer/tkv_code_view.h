@@ -70,8 +70,11 @@ void tkv_code_view_set_approx(TkvCodeView *self, const guint32 *lines, gsize n);
 gsize tkv_code_view_get_matches(TkvCodeView *self, const guint32 **lines);
 /* Index of the current match, -1 when none. */
 int tkv_code_view_get_match_index(TkvCodeView *self);
-/* Moves the current match by DELTA (wrapping) and scrolls to it.  FALSE when
- * there are no matches. */
+/* Moves the current match by DELTA (wrapping): its mark moves, on screen or
+ * not, and when it is not in view, or the hits that follow it (DELTA > 0)
+ * or come before it (DELTA < 0) within half the view's height are not, that
+ * group of hits is brought to the middle of the view.  (A new set of
+ * matches lands the same way.)  FALSE when there are no matches. */
 gboolean tkv_code_view_step_match(TkvCodeView *self, int delta);
 
 /* Highlights LINE as selected (0: none).  MOVE_CURSOR puts the cursor there
@@ -99,6 +102,17 @@ void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line);
 /* Scrolls so that LINE is the first line in view (a stage opens on its
  * first instruction). */
 void tkv_code_view_scroll_to_top(TkvCodeView *self, guint line);
+
+/* Puts LINE in the middle of the view, whether it was in view or not, and
+ * the bytes INDEX..END_INDEX of it into view sideways (a hit found). */
+void tkv_code_view_center_line(TkvCodeView *self, guint line, guint index, guint end_index);
+
+/* Marks lines [FIRST, FIRST + N) as the current block with a frame (a pass
+ * diff's current change; N 0: a bar before line FIRST, where a side without
+ * lines in the change has its place).  FIRST 0: none.  The getter returns
+ * FIRST and puts N in *N. */
+void tkv_code_view_set_current_block(TkvCodeView *self, guint first, guint n);
+guint tkv_code_view_get_current_block(TkvCodeView *self, guint *n);
 
 /* Moves the cursor to LINE as the user would: "line-selected" is emitted. */
 void tkv_code_view_goto_line(TkvCodeView *self, guint line);

@@ -20,15 +20,17 @@
 #include "tkv_view_shortcuts.h"
 
 static const TkvViewShortcut shortcuts[] = {
-    {"pass-view.next-change", NULL, "F7|<Alt>Page_Down"},
-    {"pass-view.previous-change", NULL, "<Shift>F7|<Alt>Page_Up"},
-    {"pass-view.changed-only", NULL, "<Control>h"},
-    {"pass-view.next-match", NULL, "F8|<Alt>Down"},
-    {"pass-view.previous-match", NULL, "<Shift>F8|<Alt>Up"},
-    {"pass-view.find", NULL, "<Control>f"},
-    {"pass-view.find-next", NULL, "<Control>g"},
-    {"pass-view.find-previous", NULL, "<Control><Shift>g"},
-    {"pass-view.goto-line", NULL, "<Control>l"},
+    {"pass-view.next-change", NULL, "F7|<Alt>Page_Down", FALSE},
+    {"pass-view.previous-change", NULL, "<Shift>F7|<Alt>Page_Up", FALSE},
+    {"pass-view.next-change", NULL, "n", TRUE},
+    {"pass-view.previous-change", NULL, "p", TRUE},
+    {"pass-view.changed-only", NULL, "<Control>h", FALSE},
+    {"pass-view.next-match", NULL, "F8|<Alt>Down", FALSE},
+    {"pass-view.previous-match", NULL, "<Shift>F8|<Alt>Up", FALSE},
+    {"pass-view.find", NULL, "<Control>f", FALSE},
+    {"pass-view.find-next", NULL, "<Control>g", FALSE},
+    {"pass-view.find-previous", NULL, "<Control><Shift>g", FALSE},
+    {"pass-view.goto-line", NULL, "<Control>l", FALSE},
 };
 
 static const char *const action_names[] = {

@@ -82,6 +82,10 @@ static void write_code_pane(JsonBuilder *b, TkvCodePane *pane)
     while (top_y < vis.y && gtk_text_iter_forward_line(&top))
         gtk_text_view_get_line_yrange(GTK_TEXT_VIEW(v), &top, &top_y, &top_h);
     add_int(b, "top_line", gtk_text_iter_get_line(&top) + 1);
+    /* the line at the vertical middle of the view (a hit centred) */
+    GtkTextIter mid;
+    gtk_text_view_get_line_at_y(GTK_TEXT_VIEW(v), &mid, vis.y + vis.height / 2, NULL);
+    add_int(b, "center_line", gtk_text_iter_get_line(&mid) + 1);
     add_lines(b, "current", tkv_code_view_get_tagged_lines(v, "tkv-match-current"));
     add_lines(b, "folded", tkv_code_view_get_folded_lines(v));
     add_string(b, "match_text", tkv_code_pane_get_match_text(pane));
@@ -243,6 +247,16 @@ static void write_diff_side(TkvPassView *pv, JsonBuilder *b, int s)
     json_builder_add_double_value(b, adj ? MAX(0, gtk_adjustment_get_upper(adj) -
                                                    gtk_adjustment_get_page_size(adj)) : 0);
     add_string(b, "match_text", tkv_code_pane_get_match_text(pane));
+    /* the current change's rows marked on this side: [first, n] (n 0: a
+     * bar before row first), [] when none */
+    guint bn, bf = tkv_code_view_get_current_block(v, &bn);
+    json_builder_set_member_name(b, "current_block");
+    json_builder_begin_array(b);
+    if (bf) {
+        json_builder_add_int_value(b, bf);
+        json_builder_add_int_value(b, bn);
+    }
+    json_builder_end_array(b);
     json_builder_end_object(b);
 }
 
