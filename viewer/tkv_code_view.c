@@ -19,6 +19,13 @@ struct _TkvCodeView {
     GdkRGBA fold_color;           /* "… N more" */
     GdkRGBA dim_color;            /* the background, half opaque: over lines
                                      that are not code */
+    GdkRGBA find_color[2];        /* the find bar's hits, the current one */
+
+    /* The find bar's hits in FIND_BUF (painted while it is the buffer
+     * shown), ascending; FIND_CURRENT indexes them, -1: none. */
+    GArray *find_hits;
+    GtkTextBuffer *find_buf;
+    int find_current;
 
     GArray *matches; /* guint32, ascending */
     GArray *context; /* guint32: highlighted, not stepped to */
@@ -76,6 +83,8 @@ static void update_colors(TkvCodeView *self)
                                           tkv_highlight_fallback((TkvHighlight)i));
     self->fold_color = tkv_style_color(style, "def:comment", TRUE, "#8c959f");
     self->dim_color = tkv_style_color(style, "text", FALSE, "#ffffff");
+    self->find_color[0] = tkv_style_color(style, "tkview:find", FALSE, "#ffd08a");
+    self->find_color[1] = tkv_style_color(style, "tkview:find-current", FALSE, "#ff9f1a");
     self->dim_color.alpha = 0.5f;
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }
@@ -262,6 +271,55 @@ static void snapshot_block(TkvCodeView *self, GtkSnapshot *snapshot)
     gtk_snapshot_append_color(snapshot, &c, &GRAPHENE_RECT_INIT(x, top, 4, bottom - top));
 }
 
+/* The find bar's hits on screen, under the text and over the lines'
+ * highlights: the first at or after the top line is found by bisection, so
+ * a pane with thousands of hits paints only those in view. */
+static void snapshot_find_hits(TkvCodeView *self, GtkSnapshot *snapshot)
+{
+    GtkTextView *tv = GTK_TEXT_VIEW(self);
+    GtkTextBuffer *b = buffer_of(self);
+    GdkRectangle vis;
+    gtk_text_view_get_visible_rect(tv, &vis);
+    GtkTextIter top, bottom;
+    gtk_text_view_get_line_at_y(tv, &top, vis.y, NULL);
+    gtk_text_view_get_line_at_y(tv, &bottom, vis.y + vis.height, NULL);
+    guint32 first = (guint32)gtk_text_iter_get_line(&top) + 1;
+    guint32 last = (guint32)gtk_text_iter_get_line(&bottom) + 1;
+    const TkvFindHit *h = (const TkvFindHit *)(void *)self->find_hits->data;
+    guint n = self->find_hits->len, lo = 0, hi = n;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (h[mid].line < first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (guint i = lo; i < n && h[i].line <= last; i++) {
+        GtkTextIter s0, e0;
+        gtk_text_buffer_get_iter_at_line(b, &s0, (int)h[i].line - 1);
+        int bytes = gtk_text_iter_get_bytes_in_line(&s0);
+        if ((int)h[i].start >= bytes)
+            continue;
+        gtk_text_buffer_get_iter_at_line_index(b, &s0, (int)h[i].line - 1, (int)h[i].start);
+        gtk_text_buffer_get_iter_at_line_index(b, &e0, (int)h[i].line - 1,
+                                               MIN((int)h[i].end, bytes));
+        /* a hit in the hidden tail of a folded line shows once the line is
+         * shown whole (the find bar does that for the current one) */
+        if (tkv_buffer_lines_hidden(b, h[i].line - 1) &&
+            gtk_text_iter_get_line_offset(&s0) >= TKV_FOLD_COLUMN)
+            continue;
+        GdkRectangle rs, re;
+        gtk_text_view_get_iter_location(tv, &s0, &rs);
+        gtk_text_view_get_iter_location(tv, &e0, &re);
+        if (re.y != rs.y)
+            re.x = vis.x + vis.width; /* wrapped: to the edge */
+        int x0 = rs.x, x1 = MAX(re.x, rs.x + 2);
+        gtk_snapshot_append_color(snapshot, &self->find_color[(int)i == self->find_current],
+                                  &GRAPHENE_RECT_INIT((float)x0, (float)rs.y, (float)(x1 - x0),
+                                                      (float)rs.height));
+    }
+}
+
 /* Below the text: the highlighted lines on screen, the full width (above
  * GtkSourceView's current-line color, as paragraph backgrounds were).
  * Above it: "… N more" after each folded line on screen.  Coordinates are
@@ -274,6 +332,8 @@ static void tkv_code_view_snapshot_layer(GtkTextView *tv, GtkTextViewLayer layer
     GtkTextBuffer *b = gtk_text_view_get_buffer(tv);
     if (layer == GTK_TEXT_VIEW_LAYER_ABOVE_TEXT && self->block_first)
         snapshot_block(self, snapshot);
+    if (layer == GTK_TEXT_VIEW_LAYER_BELOW_TEXT && self->find_hits->len && self->find_buf == b)
+        snapshot_find_hits(self, snapshot);
     gboolean below = layer == GTK_TEXT_VIEW_LAYER_BELOW_TEXT;
     gboolean dim = !below && tkv_buffer_lines_any_dim(b);
     if (below ? !tkv_buffer_lines_any(b) : !tkv_buffer_lines_any_folded(b) && !dim)
@@ -364,6 +424,7 @@ static void tkv_code_view_dispose(GObject *object)
         g_clear_object(&self->watched);
     }
     g_clear_object(&self->tagged);
+    g_clear_object(&self->find_buf);
     g_signal_handlers_disconnect_by_data(tkv_style_get_default(), self);
     G_OBJECT_CLASS(tkv_code_view_parent_class)->dispose(object);
 }
@@ -372,6 +433,7 @@ static void tkv_code_view_finalize(GObject *object)
 {
     TkvCodeView *self = TKV_CODE_VIEW(object);
     g_array_unref(self->matches);
+    g_array_unref(self->find_hits);
     g_array_unref(self->context);
     g_array_unref(self->approx);
     G_OBJECT_CLASS(tkv_code_view_parent_class)->finalize(object);
@@ -396,6 +458,8 @@ static void tkv_code_view_init(TkvCodeView *self)
 {
     self->matches = g_array_new(FALSE, FALSE, sizeof(guint32));
     self->center_index = -1;
+    self->find_hits = g_array_new(FALSE, FALSE, sizeof(TkvFindHit));
+    self->find_current = -1;
     self->context = g_array_new(FALSE, FALSE, sizeof(guint32));
     self->approx = g_array_new(FALSE, FALSE, sizeof(guint32));
     self->current = -1;
@@ -636,6 +700,29 @@ void tkv_code_view_center_line(TkvCodeView *self, guint line, guint index, guint
     double max = gtk_adjustment_get_upper(hadj) - page;
     double v = rs.x < page * 2 / 3 ? 0 : rs.x - page / 3;
     gtk_adjustment_set_value(hadj, CLAMP(v, 0, max > 0 ? max : 0));
+}
+
+void tkv_code_view_set_find_hits(TkvCodeView *self, const TkvFindHit *hits, gsize n,
+                                 int current)
+{
+    g_array_set_size(self->find_hits, 0);
+    if (n)
+        g_array_append_vals(self->find_hits, hits, (guint)n);
+    GtkTextBuffer *b = n ? buffer_of(self) : NULL;
+    if (b)
+        g_object_ref(b);
+    g_clear_object(&self->find_buf);
+    self->find_buf = b;
+    self->find_current = current;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void tkv_code_view_set_find_current(TkvCodeView *self, int current)
+{
+    if (self->find_current == current)
+        return;
+    self->find_current = current;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
 void tkv_code_view_set_current_block(TkvCodeView *self, guint first, guint n)

@@ -32,6 +32,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "tkv_bind_gutter.h"
+#include "tkv_find.h"
 #include "tkv_heat_gutter.h"
 
 G_BEGIN_DECLS
@@ -106,6 +107,13 @@ void tkv_code_view_scroll_to_top(TkvCodeView *self, guint line);
 /* Puts LINE in the middle of the view, whether it was in view or not, and
  * the bytes INDEX..END_INDEX of it into view sideways (a hit found). */
 void tkv_code_view_center_line(TkvCodeView *self, guint line, guint index, guint end_index);
+
+/* The find bar's N HITS (copied, ascending) in the buffer shown now, painted
+ * under the text while it is shown; CURRENT (an index, -1: none) in a color
+ * of its own.  N 0: none. */
+void tkv_code_view_set_find_hits(TkvCodeView *self, const TkvFindHit *hits, gsize n,
+                                 int current);
+void tkv_code_view_set_find_current(TkvCodeView *self, int current);
 
 /* Marks lines [FIRST, FIRST + N) as the current block with a frame (a pass
  * diff's current change; N 0: a bar before line FIRST, where a side without

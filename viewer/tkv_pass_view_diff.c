@@ -160,6 +160,7 @@ void tkv_pass_view_clear_diff(TkvPassView *self)
     tkv_chunk_map_set_hunks(self->chunk_map, NULL, 0, 0, 0);
     gtk_label_set_text(self->stats_label, "");
     update_change_label(self);
+    tkv_find_bar_refresh(self->find);
 }
 
 /* Lines longer than this (either side) are not cut into words: their
@@ -427,6 +428,7 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title
     gtk_label_set_text(self->diff_title, safe);
     g_free(safe);
     update_change_label(self);
+    tkv_find_bar_refresh(self->find);
     /* Follow the hunks: go to the first change once the sides are laid
      * out (before that their line positions are not known). */
     self->pending_first_change = self->changes->len > 0;

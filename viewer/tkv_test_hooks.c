@@ -219,18 +219,23 @@ static gboolean trigger_has(GtkShortcutTrigger *trigger, GtkShortcutTrigger *wan
     return gtk_shortcut_trigger_equal(trigger, want);
 }
 
-/* What GTK does with a key press, short of the X event: the shortcuts of
- * the mapped widgets under W whose trigger is WANT, activated until one
- * takes it (a plain key's shortcut refuses while an entry has the focus). */
-static gboolean press_key(GtkWidget *w, GtkShortcutTrigger *want)
+/* What GTK does with a key press, short of the X event: the shortcuts whose
+ * trigger is WANT, of global scope on the mapped widgets under W, or of
+ * local scope on the widgets the focus is in (FOCUS and its ancestors, as
+ * the event would pass through them), activated until one takes it (a
+ * plain key's shortcut refuses while an entry has the focus). */
+static gboolean press_key(GtkWidget *w, GtkWidget *focus, GtkShortcutTrigger *want)
 {
     if (!gtk_widget_get_mapped(w))
         return FALSE;
+    gboolean on_focus_chain = focus && (w == focus || gtk_widget_is_ancestor(focus, w));
     GListModel *controllers = gtk_widget_observe_controllers(w);
     gboolean done = FALSE;
     for (guint i = 0; !done && i < g_list_model_get_n_items(controllers); i++) {
         GObject *c = g_list_model_get_item(controllers, i);
-        if (GTK_IS_SHORTCUT_CONTROLLER(c)) {
+        if (GTK_IS_SHORTCUT_CONTROLLER(c) &&
+            (gtk_shortcut_controller_get_scope(GTK_SHORTCUT_CONTROLLER(c)) ==
+                 GTK_SHORTCUT_SCOPE_GLOBAL || on_focus_chain)) {
             GListModel *m = G_LIST_MODEL(c);
             for (guint j = 0; !done && j < g_list_model_get_n_items(m); j++) {
                 GtkShortcut *sc = g_list_model_get_item(m, j);
@@ -245,7 +250,7 @@ static gboolean press_key(GtkWidget *w, GtkShortcutTrigger *want)
     }
     g_object_unref(controllers);
     for (GtkWidget *c = gtk_widget_get_first_child(w); !done && c; c = gtk_widget_get_next_sibling(c))
-        done = press_key(c, want);
+        done = press_key(c, focus, want);
     return done;
 }
 
@@ -256,7 +261,8 @@ static void act_key(GSimpleAction *a, GVariant *p, gpointer app)
     g_variant_get(p, "(u&s)", &id, &keys);
     GtkWindow *win = gtk_application_get_window_by_id(app, id);
     GtkShortcutTrigger *want = gtk_shortcut_trigger_parse_string(keys);
-    if (!win || !want || !press_key(GTK_WIDGET(win), want))
+    if (!win || !want ||
+        !press_key(GTK_WIDGET(win), gtk_root_get_focus(GTK_ROOT(win)), want))
         g_printerr("tkview-viewer: test-key: nothing in window %u took \"%s\"\n", id, keys);
     if (want)
         g_object_unref(want);
