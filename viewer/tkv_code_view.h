@@ -48,6 +48,11 @@ GtkWidget *tkv_code_view_new(void);
 GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
                                           const char *language_id);
 
+/* The text of B (LEN bytes in *LEN), hidden characters included, owned by
+ * B: kept from tkv_code_view_new_buffer() (read back once for another
+ * buffer). */
+const char *tkv_code_view_buffer_text(GtkTextBuffer *b, gsize *len);
+
 /* The gutter's per-line callback (tkv_bind_gutter.h) and its count column. */
 void tkv_code_view_set_line_state_func(TkvCodeView *self, TkvLineStateFunc func,
                                        gpointer data, gboolean show_counts);

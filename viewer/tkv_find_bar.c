@@ -35,35 +35,6 @@ struct _TkvFindBar {
 
 G_DEFINE_FINAL_TYPE(TkvFindBar, tkv_find_bar, GTK_TYPE_WIDGET)
 
-/* ---- a buffer's text, kept with it (buffers are never edited) ---------------------- */
-
-typedef struct {
-    char *text;
-    gsize len;
-} BufferText;
-
-static void buffer_text_free(gpointer p)
-{
-    BufferText *t = p;
-    g_free(t->text);
-    g_free(t);
-}
-
-static const BufferText *buffer_text(GtkTextBuffer *b)
-{
-    BufferText *t = g_object_get_data(G_OBJECT(b), "tkv-find-text");
-    if (t)
-        return t;
-    GtkTextIter s, e;
-    gtk_text_buffer_get_bounds(b, &s, &e);
-    t = g_new0(BufferText, 1);
-    /* hidden text too: the tails of folded long lines */
-    t->text = gtk_text_buffer_get_text(b, &s, &e, TRUE);
-    t->len = strlen(t->text);
-    g_object_set_data_full(G_OBJECT(b), "tkv-find-text", t, buffer_text_free);
-    return t;
-}
-
 /* Drops the hits on lines B hides now (location lines). */
 static void drop_hidden(GtkTextBuffer *b, GArray *hits)
 {
@@ -211,8 +182,9 @@ static void search(TkvFindBar *self, gboolean keep, gboolean scroll)
         GtkTextBuffer *b = gtk_text_view_get_buffer(GTK_TEXT_VIEW(x->view));
         GArray *h = g_array_new(FALSE, FALSE, sizeof(TkvFindHit));
         if (self->query && self->total < MAX_HITS) {
-            const BufferText *text = buffer_text(b);
-            gsize n = tkv_find_in_text(self->query, text->text, text->len, h, MAX_HITS - self->total);
+            gsize len;
+            const char *text = tkv_code_view_buffer_text(b, &len);
+            gsize n = tkv_find_in_text(self->query, text, len, h, MAX_HITS - self->total);
             if (n == MAX_HITS - self->total)
                 self->capped = TRUE;
             drop_hidden(b, h);
