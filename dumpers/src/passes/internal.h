@@ -106,7 +106,8 @@ typedef enum { PASSES_DIGEST_RAW, PASSES_DIGEST_MLIR, PASSES_DIGEST_LLVM } passe
  * (the rest, hashed as it is), end. */
 typedef struct {
     passes_digest_lang lang;
-    passes_hasher exact, noloc;
+    passes_hasher noloc; /* the text without its locations */
+    passes_hasher left;  /* what noloc left out, and where (digest.c) */
     int skip_exact, skip_noloc; /* the current line is left out */
 } passes_digester;
 
@@ -168,6 +169,11 @@ const char *passes_intern(tk_passes *p, const char *s, size_t n);
  * exercise lines longer than the window). */
 tk_passes *passes_index_window(const char *path, size_t window,
                                tk_diags *diags);
+
+/* The same, in one scan whatever the file's size (a big file is otherwise
+ * indexed in two halves on two threads): the reference tests check the
+ * split against. */
+tk_passes *passes_index_one_scan(const char *path, tk_diags *diags);
 
 /* Makes the index name PATH (tk_passes_path(), its diagnostics) instead of
  * the file it read: the loader indexes the decompressed copy of a .gz pass
