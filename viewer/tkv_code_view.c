@@ -629,12 +629,15 @@ static gboolean center_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer da
     if (self->center_index >= 0 && self->center_index < (int)self->matches->len)
         group_of(self, self->center_index, self->center_dir, &self->center_first,
                  &self->center_last);
-    if (adj && center_value(self, self->center_first, self->center_last, &v, &tall) &&
-        fabs(gtk_adjustment_get_value(adj) - v) >= 1) {
-        gtk_adjustment_set_value(adj, v);
-        self->center_stable = 0;
-    } else {
-        self->center_stable++;
+    /* stable only once the view can tell where the lines are (a slow
+     * first layout, under a sanitizer, takes longer than a few frames) */
+    if (adj && center_value(self, self->center_first, self->center_last, &v, &tall)) {
+        if (fabs(gtk_adjustment_get_value(adj) - v) >= 1) {
+            gtk_adjustment_set_value(adj, v);
+            self->center_stable = 0;
+        } else {
+            self->center_stable++;
+        }
     }
     if (++self->center_frames >= TOP_TICK_FRAMES || self->center_stable >= 3) {
         self->center_tick = 0;

@@ -37,10 +37,14 @@ if missing_tools():
 S = Session()
 env = dict(S.env)
 env.pop('GSK_RENDERER')  # the viewer's own choice, as a user gets it
-# Pass mode with its two biggest diffs only: under the sanitizers each
-# diff (and the background highlighting of its text) takes seconds.
+# Pass mode with its two biggest diffs only, the biggest alone in a
+# sanitized build: there each diff, and the background highlighting of its
+# text that the next step waits for, takes one to two minutes
+# (fast_unwind_on_malloc=0 makes every allocation slow).
+FAST = os.environ.get('TKV_BENCH_ASSERT_CPU') == '1'
+PASSES = 2 if FAST else 1
 P = subprocess.run([VIEWER, '--bench', os.path.join(DUMPS, 'persistent_tma_matmul'), '--json',
-                    '--passes', '2'],
+                    '--passes', str(PASSES)],
                    env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
 S.close()
 OUT = P.stdout.decode()
@@ -64,13 +68,13 @@ def bench_runs_on_the_largest_kernel():
     assert r['switch stage']['n'] == 5, r
     for k in ('select source line (TTGIR)', 'select IR line'):
         assert 0 < r[k]['median_ms'] <= r[k]['p95_ms'] <= r[k]['max_ms'], r[k]
-    # Pass mode: opened once, then the two biggest changes selected.
+    # Pass mode: opened once, then the biggest changes selected.
     assert r['open pass mode (timeline, first diff)']['n'] == 1, r
-    assert r['select a pass (its diff, biggest first)']['n'] == 2, r
+    assert r['select a pass (its diff, biggest first)']['n'] == PASSES, r
     # The find bar: 8 queries over source + LLVM IR + SASS (62 + 2000 + 1661
-    # lines), 3 over each of the two diffs (6256 + 3250 rows and the source).
+    # lines), 3 over each diff (the biggest: 6256 + 3250 rows and the source).
     assert r['find (source, LLIR, SASS)']['n'] == 8, r
-    assert r['find in a pass diff']['n'] == 6, r
+    assert r['find in a pass diff']['n'] == 3 * PASSES, r
     assert r['find_lines_max'] >= 3700, r['find_lines_max']
     assert r['find_diff_lines_max'] >= 9500, r['find_diff_lines_max']
     assert r['max_rss_kb'] > 0, r
@@ -87,7 +91,7 @@ def p95_within_budget_in_main_thread_time():
     for k, ms in budget.items():
         print('# %-34s p95 %7.2f ms (wall), %6.2f ms (main thread CPU); budget %d ms'
               % (k, r[k]['p95_ms'], r[k]['cpu_p95_ms'], ms))
-    if os.environ.get('TKV_BENCH_ASSERT_CPU') != '1':
+    if not FAST:
         print('# (not asserted: a sanitized or unoptimized build)')
         return
     over = {k: r[k]['cpu_p95_ms'] for k, ms in budget.items() if r[k]['cpu_p95_ms'] > ms}
