@@ -8,6 +8,8 @@
  *   #stage=S&find=TEXT     the find bar over stage S (&regex=1, &case=1)
  *   #pass=N[&to=M]         pass mode on pass N, or on the diff from before
  *                          pass N to after pass M
+ *   #pass=N.J              sub-step J of pass N (SoftwarePipeliner's, as
+ *                          `tkview passes` numbers them)
  * (stage=S may come with source= too: the stage shown beside it; FILE is
  * a path or its end, as `tkview bind --source` takes it).  As the page
  * changes it writes the fragment back: history.pushState for a navigation
@@ -19,7 +21,7 @@
  *
  * Depends on: dom (el, base), kernel (files, meta, stages, text), panes
  *   (shown, setStage, showSource, showIR, listen), passes (open, select,
- *   compare, shown), find (open, close, onChange, query).
+ *   selectSub, subs, compare, shown), find (open, close, onChange, query).
  * Interface: start({mode, setMode}) -> Promise (the fragment the page was
  *   opened with shown), parse(hash) -> {key: value}, fileOf(spec) -> file
  *   index or -1, inspect() (for the tests, read only: written, pushes,
@@ -83,6 +85,7 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
   function current() {
     if (app.mode() === 'passes') {
       const P = passes.shown();
+      if (P.sub && !P.range && P.sel < 0) return { hash: 'pass=' + P.sub, nav: 'passes:pass=' + P.sub };
       const parts = ['pass=' + (P.range ? P.range[0] : P.sel)];
       if (P.range && P.range[1] !== P.range[0]) parts.push('to=' + P.range[1]);
       if (!P.range && P.sel < 0) return { hash: 'passes', nav: 'passes' };
@@ -129,6 +132,14 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
     try {
       if (f.pass !== undefined) {
         const count = (await passesReady()) || 0;
+        const sub = /^(\d+)\.(\d+)$/.exec(f.pass);
+        if (sub && f.to === undefined) {
+          const i = +sub[1], j = +sub[2];
+          const subs = i < count ? passes.subs(i) : 0;
+          if (j < subs) await passes.selectSub(i, j);
+          else L.errors.push('#pass: no sub-step ' + f.pass + (i < count ? ' (pass ' + i + ' has ' + (subs ? 'sub-steps ' + i + '.0-' + i + '.' + (subs - 1) : 'none') + ')' : ' (passes 0-' + (count - 1) + ')'));
+          return;
+        }
         const n = +f.pass, m = f.to !== undefined ? +f.to : n;
         const ok = (i) => Number.isInteger(i) && i >= 0 && i < count;
         if (!ok(n) || !ok(m)) L.errors.push('#pass: no pass ' + (ok(n) ? m : f.pass) + ' (0-' + (count - 1) + ')');

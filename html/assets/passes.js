@@ -14,17 +14,18 @@
  *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView),
  *   find (attachDiff, diffShown: the find bar over the open diff).
  * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
- *   forSource(file, line), select(i), selectSub(i, j), compare(n, m),
- *   shown() ({sel, range,
- *   count}: the pass or range shown, the number of passes; for the page's
- *   URL), inspect() (for the
+ *   forSource(file, line), select(i), selectSub(i, j), subs(i) (how many
+ *   sub-steps pass i lists), compare(n, m),
+ *   shown() ({sel, range, sub,
+ *   count}: the pass, range or sub-step ("N.J") shown, the number of
+ *   passes; for the page's URL), inspect() (for the
  *   tests, read only: data, sel, range, diff, group, ...).
  */
 'use strict';
 TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find'], function (dom, data, syntax, kernel, chain, diffview, find) {
   const { el, svgEl, base } = dom;
   const expand = data.expand;
-  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null };
+  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null, sub: null };
 
   function passLabel(p) {
     return p.pass + (p.arg && p.arg !== p.pass ? ' (' + p.arg + ')' : '');
@@ -505,7 +506,10 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     if (first !== undefined) await selectPass(first);
   }
 
-  const shown = () => ({ sel: P.sel, range: P.range && P.range.slice(), count: P.data ? P.data.passes.length : 0 });
+  const shown = () => ({ sel: P.sel, range: P.range && P.range.slice(), sub: P.sub || null, count: P.data ? P.data.passes.length : 0 });
 
-  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, selectSub, compare: comparePasses, shown, inspect: () => P };
+  /* How many sub-steps pass I has listed (0: none). */
+  const subs = (i) => (P.data && P.data.passes[i] && P.data.passes[i].subs ? P.data.passes[i].subs.length : 0);
+
+  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, selectSub, subs, compare: comparePasses, shown, inspect: () => P };
 });

@@ -187,6 +187,39 @@ await test('SoftwarePipeliner sub-steps are listed as N.J and diffable, as in th
   await page.close();
 });
 
+await test('#pass=N.J opens a sub-step cold, and the fragment follows clicks on sub-steps', async () => {
+  // The same sub-step as above: softmax's "36.1  ttgir  +31 -16  SoftwarePipeliner
+  // (ExpandLoops)" (`tkview passes`, `tkview diff --pass 36.1`).
+  const SM = report(path.join(DUMPS, 'softmax'), 'sm-link');
+  const page = await openAt(kernelUrl(SM, '#pass=36.1'));
+  await page.waitForFunction(() => /^36\.1: SoftwarePipeliner \(ExpandLoops\)/.test(document.querySelector('#pass-bar strong').textContent) &&
+    document.querySelector('#pass-rows .drow'));
+  const d = await page.evaluate(() => { const x = window.TK.use('passes').inspect().diff; return [x.added, x.removed]; });
+  eq(d, [31, 16], 'cold: the diff of 36.1');
+  eq(await page.$$eval('#pass-list .ps.on, #pass-list .pss.on', (r) => r.map((x) => x.dataset.sub || x.dataset.i)), ['36.1'], 'cold: 36.1 marked');
+  eq(await page.evaluate(() => location.hash), '#pass=36.1', 'the fragment kept');
+  await page.screenshot({ path: path.join(ART, 'pass-substep-link.png') });
+  // a click on 36.0 (LowerLoops, effect unknown) and on pass 36 itself
+  await page.click('#pass-list .pss[data-sub="36.0"]');
+  await page.waitForFunction(() => location.hash === '#pass=36.0');
+  await page.click('#pass-list .ps[data-i="36"]');
+  await page.waitForFunction(() => location.hash === '#pass=36');
+  // Back returns to the sub-step
+  await page.goBack();
+  await page.waitForFunction(() => /^36\.0: /.test(document.querySelector('#pass-bar strong').textContent));
+  eq(page.problems, [], 'problems');
+  await page.close();
+  // a sub-step that is not there says so
+  const bad = await openAt(kernelUrl(SM, '#pass=36.7'));
+  const note = await bad.textContent('#link-note');
+  assert(note.includes('no sub-step 36.7') && note.includes('36.0-36.1'), note);
+  const none = await openAt(kernelUrl(SM, '#pass=35.0'));
+  assert((await none.textContent('#link-note')).includes('no sub-step 35.0'), 'pass 35 has none');
+  eq(bad.problems.concat(none.problems), [], 'problems');
+  await bad.close();
+  await none.close();
+});
+
 await test('n / p always move the current change, centred, and come round', async () => {
   // pass 14 (TritonGPUCoalesce) has three change groups (`tkview diff --pass 14`:
   // @@ -1,4 +1,5 @@, @@ -20,10 +21,16 @@, @@ -35,7 +42,10 @@).  The middle group
