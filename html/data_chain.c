@@ -5,6 +5,7 @@
  * diff paired are the same bytes is tk_ir_diff_kept_equal()'s answer), and
  * a line's text is read back only to be stored: what fits the budget is
  * told from the lines' lengths first. */
+#include "data_locs.h"
 #include "data_words.h"
 #include "pass_budget.h"
 #include "pass_chain.h"
@@ -31,11 +32,15 @@ struct tk_pass_chains {
     /* the text the last pass left is over the budget (pass_budget.h):
      * passes that go on from it cannot be chained */
     gboolean big_text;
+    /* what the chain's lines name in the source (data_locs.h), written
+     * as its "st" when it closes */
+    tk_report_locs *locs;
 };
 
-tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk)
+tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk, const tk_loctab *tab)
 {
     tk_pass_chains *c = g_new0(tk_pass_chains, 1);
+    c->locs = tk_report_locs_new(r, tab);
     c->r = r;
     c->rk = rk;
     c->doc = g_string_new(NULL);
@@ -55,6 +60,7 @@ void tk_pass_chains_free(tk_pass_chains *c)
     g_array_free(c->ranges, TRUE);
     g_array_free(c->of, TRUE);
     g_array_free(c->over, TRUE);
+    tk_report_locs_free(c->locs);
     g_free(c);
 }
 
@@ -149,6 +155,11 @@ static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
     jw_arr_end(w);
     jw_key(w, "n");
     write_line_runs(w, d, TK_IR_A);
+    jw_key(w, "s");
+    jw_arr(w);
+    for (uint32_t k = 0; k < n; k++)
+        jw_int(w, tk_report_locs_kept(c->locs, d, TK_IR_A, k));
+    jw_arr_end(w);
     jw_obj_end(w);
     jw_key(w, "steps");
     jw_arr(w);
@@ -232,6 +243,29 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
     jw_arr_end(w);
     jw_key(w, "n");
     write_line_runs(w, d, TK_IR_B);
+    /* What the lines name in the source: each line of "t", and each line
+     * of an equal run whose stacks are not its line before's (its
+     * `loc(#locN)` now means another place, or its text changed) */
+    jw_key(w, "s");
+    jw_arr(w);
+    for (size_t i = 0; i < nh; i++)
+        if (h[i].tag != TK_HUNK_EQUAL)
+            for (uint32_t k = h[i].b0; k < h[i].b1; k++)
+                jw_int(w, tk_report_locs_kept(c->locs, d, TK_IR_B, k));
+    jw_arr_end(w);
+    jw_key(w, "su");
+    jw_arr(w);
+    for (size_t i = 0; i < nh; i++) {
+        if (h[i].tag != TK_HUNK_EQUAL)
+            continue;
+        for (uint32_t j = 0; j < h[i].a1 - h[i].a0; j++) {
+            if (tk_report_locs_same(d, h[i].a0 + j, h[i].b0 + j))
+                continue;
+            jw_int(w, h[i].b0 + j);
+            jw_int(w, tk_report_locs_kept(c->locs, d, TK_IR_B, h[i].b0 + j));
+        }
+    }
+    jw_arr_end(w);
     jw_obj_end(w);
 }
 
@@ -245,6 +279,8 @@ static void close_chain(tk_pass_chains *c)
     jw_arr_end(&c->dw);
     jw_key(&c->dw, "to");
     jw_int(&c->dw, (int64_t)c->to);
+    jw_key(&c->dw, "st");
+    tk_report_locs_write(c->locs, &c->dw);
     jw_obj_end(&c->dw);
     size_t idx = c->ranges->len / 2;
     char rel[64], key[64];
@@ -295,6 +331,7 @@ static void open_chain(tk_pass_chains *c, const tk_timeline_step *st)
     g_array_set_size(c->over, 0);
     g_byte_array_set_size(c->lead, 0);
     g_string_truncate(c->doc, 0);
+    tk_report_locs_clear(c->locs);
 }
 
 tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st)

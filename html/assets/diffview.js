@@ -4,8 +4,9 @@
  *
  * Job: one DiffView per scrolling element.  It shows a diff in the format
  * the report stores and composes ({groups: [[kind, aLine, aText, bLine,
- * bText?, [aWords, bWords]?], ...], ...}, data_passes.c; the words
- * of a replaced row drawn stronger), as one list of items: a heading per
+ * bText?, [aWords, bWords]?], ...], rs, st}, data_passes.c; the words
+ * of a replaced row drawn stronger; rs and st: what each side names in the
+ * source, data_locs.h), as one list of items: a heading per
  * change group ("change k of n — before: line ..."), then its rows side by
  * side.  Wrapped (the default), a row is as many lines high as its longer
  * side needs at the width of a column, so every character can be read;
@@ -23,7 +24,9 @@
  * Interface: DiffView (class): show(diff, lang, head, tail), clear(nodes),
  *   groupCount(), scrollToGroup(g) (marked current, centred), groupInView(),
  *   scrolledAway(), find(test) -> item indices of the rows found (marked),
- *   reveal(k) (a row found to the middle),
+ *   reveal(k) (a row found to the middle), markSource(match) (the rows
+ *   whose sides come from a source line marked, in this and the next
+ *   diffs shown), sourceRows(),
  *   setWrap(on), wrap, window() (for the
  *   tests); ROW_H.
  */
@@ -103,6 +106,11 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.found = null; /* the find bar's rows (item indices), or null */
       this.foundCur = -1; /* the one it shows */
       this.cols = 80; /* characters a column holds, when last measured */
+      /* The source line whose rows are marked: MATCH(entry) says whether
+       * an entry of the diff's table of stacks ("st", data_locs.h) names
+       * it; HIT: per entry 1 when it does (null: no marks). */
+      this.srcMatch = null;
+      this.srcHit = null;
       this.top = new Float64Array(1); /* lines above item k; [n] = all lines */
       this.root.addEventListener('scroll', () => this.schedule());
       /* Locations shown or hidden: wrapped rows change height. */
@@ -143,6 +151,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.found = null;
       this.foundCur = -1;
       this.lang = lang || '';
+      this.srcHit = this.sourceHits();
       const n = d ? d.groups.length : 0;
       this.start = new Int32Array(n + 1);
       for (let g = 0, k = 0; g <= n; g++) {
@@ -157,6 +166,40 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.first = 0;
       this.last = -1;
       this.render(true, 0);
+    }
+
+    /* Per entry of the diff's table of stacks, whether it names the
+     * source line marked (null: none marked, or the diff has no table). */
+    sourceHits() {
+      const d = this.diff, m = this.srcMatch;
+      if (!m || !d || !d.st || !d.rs) return null;
+      const hit = new Uint8Array(d.st.length);
+      for (let e = 1; e < d.st.length; e++) hit[e] = m(d.st[e]) ? 1 : 0;
+      return hit;
+    }
+
+    /* Marks the rows whose sides come from a source line: MATCH(stacks)
+     * says whether an entry of the diff's table names it (each stack its
+     * frames, [file, line, ...] innermost first); null: no marks.  Kept
+     * for the diffs shown next. */
+    markSource(match) {
+      this.srcMatch = match || null;
+      this.srcHit = this.sourceHits();
+      if (this.diff) this.render(true);
+    }
+
+    /* The rows marked by markSource: their item indices, and per row which
+     * sides (1: before, 2: after, 3: both). */
+    sourceRows() {
+      const out = [], d = this.diff, hit = this.srcHit;
+      for (let g = 0; hit && g < d.groups.length; g++) {
+        const rs = d.rs[g];
+        for (let i = 0; i < d.groups[g].length; i++) {
+          const m = (hit[rs[2 * i]] ? 1 : 0) | (hit[rs[2 * i + 1]] ? 2 : 0);
+          if (m) out.push([this.start[g] + 1 + i, m]);
+        }
+      }
+      return out;
     }
 
     /* Characters one side's column holds: half the pane less the line
@@ -288,6 +331,13 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     item(k) {
       const g = this.groupOf(k), i = k - this.start[g];
       const e = i === 0 ? this.heading(g) : this.row(this.diff.groups[g][i - 1]);
+      if (i > 0 && this.srcHit) {
+        /* a side that comes from the source line marked: its line number */
+        const rs = this.diff.rs[g], a = this.srcHit[rs[2 * i - 2]], b = this.srcHit[rs[2 * i - 1]];
+        if (a || b) e.classList.add('src');
+        if (a) e.children[0].classList.add('src');
+        if (b) e.children[2].classList.add('src');
+      }
       if (i > 0 && g === this.cur && this.diff.groups[g][i - 1][0] !== 'e') e.classList.add('cur');
       if (this.found && this.found.has(k)) e.classList.add(k === this.foundCur ? 'found-cur' : 'found');
       e.dataset.k = k;
