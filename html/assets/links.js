@@ -259,11 +259,27 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
     }).observe(document.getElementById('pass-view'), { childList: true, subtree: true });
   }
 
+  /* The fragment written once the page is idle after a change, not in
+   * the click: history.replaceState costs Chromium a style pass and ~10 ms
+   * on the largest kernels, which a click would wait for before its frame
+   * (test_report_items' click budget). */
+  let queued = false;
+  function later() {
+    if (queued) return;
+    queued = true;
+    const go = () => {
+      queued = false;
+      write();
+    };
+    if (window.requestIdleCallback) requestIdleCallback(go, { timeout: 300 });
+    else setTimeout(go, 50);
+  }
+
   async function start(appIface) {
     app = appIface;
     copyButton();
-    panes.listen(() => write());
-    find.onChange(() => write());
+    panes.listen(() => later());
+    find.onChange(() => later());
     watchPasses();
     /* Back, Forward, a link to the page followed, a fragment typed: all
      * fire popstate (hashchange too, for the same change) */
