@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_layouts.h"
 #include "data_locs.h"
 #include "data_words.h"
 #include "pass_budget.h"
@@ -54,6 +55,11 @@ typedef struct {
      * written; RS: per group the entries of its rows, [a, b, a, b, ...] */
     tk_report_locs *locs;
     GString *rs;
+    /* The layouts of each row's sides (MLIR), NULL: not written; RY: per
+     * group their references, [a, b, a, b, ...] */
+    tk_report_lays *lays;
+    GString *ry;
+    jw ryw;
 } diff_writer;
 
 /* TOUCHED ("file:line" -> 1) gets the source lines in the stacks of kept
@@ -123,6 +129,10 @@ static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
         char last = dw->rs->str[dw->rs->len - 1];
         g_string_append_printf(dw->rs, "%s%u,%u", last == '[' ? "" : ",", ea, eb);
     }
+    if (dw->lays) {
+        tk_report_lays_line(dw->lays, &dw->ryw, TK_IR_A, a, la);
+        tk_report_lays_line(dw->lays, &dw->ryw, TK_IR_B, b, lb);
+    }
 }
 
 static int group_hunk(const tk_hunk *h, void *user)
@@ -134,6 +144,11 @@ static int group_hunk(const tk_hunk *h, void *user)
         jw_arr(dw->w);
         if (dw->locs)
             g_string_append(dw->rs, dw->in_group ? "],[" : "[");
+        if (dw->lays) {
+            if (dw->in_group)
+                jw_arr_end(&dw->ryw);
+            jw_arr(&dw->ryw);
+        }
         dw->in_group = TRUE;
         return 0;
     }
@@ -201,8 +216,17 @@ static gboolean diff_over_budget(const tk_ir_diff *d)
  * lines stored); TOUCHED (may be NULL) collects the source lines of its
  * changed lines (all of them, cut or not).  Returns the number of lines
  * of its unified diff left out. */
-static uint64_t diff_json(tk_loctab *tab, tk_report_locs *locs, tk_ir_diff *d, GHashTable *touched, jw *w)
+static uint64_t diff_json(tk_loctab *tab, tk_report_locs *locs, tk_report_lays *lays, tk_ir_diff *d,
+                          GHashTable *touched, jw *w)
 {
+    if (lays && tk_ir_diff_dialect(d) != TK_IR_MLIR)
+        lays = NULL;
+    if (lays) {
+        /* both sides' layout definitions, read before any row */
+        tk_report_lays_clear(lays);
+        tk_report_lays_text(lays, d, TK_IR_A);
+        tk_report_lays_text(lays, d, TK_IR_B);
+    }
     if (touched)
         touch_changed(tab, d, touched);
     if (locs) {
@@ -221,7 +245,12 @@ static uint64_t diff_json(tk_loctab *tab, tk_report_locs *locs, tk_ir_diff *d, G
     jw_int(w, st.removed);
     jw_key(w, "groups");
     jw_arr(w);
-    diff_writer dw = {.d = d, .w = w, .locs = locs, .rs = locs ? g_string_new("[") : NULL};
+    diff_writer dw = {.d = d, .w = w, .locs = locs, .rs = locs ? g_string_new("[") : NULL, .lays = lays,
+                      .ry = lays ? g_string_new(NULL) : NULL};
+    if (lays) {
+        jw_init(&dw.ryw, dw.ry);
+        jw_arr(&dw.ryw);
+    }
     tk_ir_diff_budget budget = tk_pass_diff_budget(CONTEXT);
     tk_ir_diff_cut cut;
     tk_ir_diff_group_budget(d, &budget, group_hunk, &dw, &cut);
@@ -238,6 +267,20 @@ static uint64_t diff_json(tk_loctab *tab, tk_report_locs *locs, tk_ir_diff *d, G
         jw_key(w, "st");
         tk_report_locs_write(locs, w);
     }
+    if (lays) {
+        if (dw.in_group)
+            jw_arr_end(&dw.ryw);
+        jw_arr_end(&dw.ryw);
+        if (tk_report_lays_any(lays)) {
+            /* per group, the layout references of its rows' two sides,
+             * and the layouts they name (data_layouts.h) */
+            jw_key(w, "ry");
+            jw_raw(w, dw.ry);
+            jw_key(w, "ly");
+            tk_report_lays_write(lays, w);
+        }
+        g_string_free(dw.ry, TRUE);
+    }
     uint64_t left = cut.lines_skipped + cut.lines_left;
     jw_key(w, "cut");
     jw_int(w, (int64_t)left);
@@ -247,7 +290,7 @@ static uint64_t diff_json(tk_loctab *tab, tk_report_locs *locs, tk_ir_diff *d, G
 
 void tk_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
 {
-    diff_json(tab, NULL, d, touched, w);
+    diff_json(tab, NULL, NULL, d, touched, w);
 }
 
 /* What passes.js says of a pass's stored diff beyond its entry. */
@@ -376,6 +419,7 @@ typedef struct {
     tk_report_kernel *rk;
     tk_loctab *tab;      /* this kernel's own: where changed lines are bound */
     tk_report_locs *locs; /* what stored diffs' lines name (data_locs.h) */
+    tk_report_lays *lays; /* the layouts of their lines (data_layouts.h) */
     tk_pass_chains *chains;
     GHashTable *touched; /* scratch: one pass's source lines */
     GHashTable *by_line; /* source line -> passes that touched it */
@@ -429,7 +473,7 @@ static void group_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     char key[24];
     g_snprintf(key, sizeof key, "%zu", pass);
     jw_key(&k->gw, key);
-    diff_json(k->tab, k->locs, d, k->touched, &k->gw);
+    diff_json(k->tab, k->locs, k->lays, d, k->touched, &k->gw);
 }
 
 /* The diff of a pass over the budget (its diff, or its text for a chain),
@@ -440,7 +484,7 @@ static void own_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     GString *g = g_string_new(NULL);
     jw w;
     jw_init(&w, g);
-    uint64_t cut = diff_json(k->tab, k->locs, d, k->touched, &w);
+    uint64_t cut = diff_json(k->tab, k->locs, k->lays, d, k->touched, &w);
     char what[32];
     g_snprintf(what, sizeof what, "pb-%zu", pass);
     int rc = put_data(k->r, k->rk, what, g);
@@ -462,7 +506,7 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
             GString *g = g_string_new(NULL);
             jw w;
             jw_init(&w, g);
-            diff_json(k->tab, k->locs, st->diff, NULL, &w);
+            diff_json(k->tab, k->locs, k->lays, st->diff, NULL, &w);
             char what[48];
             g_snprintf(what, sizeof what, "ps-%zu-%zu", st->pass, st->substep);
             int rc = put_data(k->r, k->rk, what, g);
@@ -583,7 +627,7 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
             GString *g = g_string_new(NULL);
             jw dw;
             jw_init(&dw, g);
-            diff_json(k->tab, k->locs, d, NULL, &dw);
+            diff_json(k->tab, k->locs, k->lays, d, NULL, &dw);
             rc = put_data(r, rk, what, g);
             tk_ir_diff_free(d);
             jw_key(w, "diff");
@@ -637,6 +681,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         .rk = rk,
         .tab = tab,
         .locs = tk_report_locs_new(r, tab),
+        .lays = tk_report_lays_new(),
         .chains = tk_pass_chains_new(r, rk, tab),
         .touched = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL),
         .by_line = g_hash_table_new_full(u64_hash, u64_equal, g_free,
@@ -659,6 +704,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     g_string_free(k.group, TRUE);
     if (!tl) {
         tk_report_locs_free(k.locs);
+        tk_report_lays_free(k.lays);
         tk_pass_chains_free(k.chains);
         g_hash_table_destroy(k.touched);
         g_hash_table_destroy(k.by_line);
@@ -741,6 +787,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     g_hash_table_destroy(k.touched);
     g_hash_table_destroy(k.by_line);
     tk_report_locs_free(k.locs);
+    tk_report_lays_free(k.lays);
     tk_pass_chains_free(k.chains);
     g_array_free(k.groups, TRUE);
     g_array_free(k.notes, TRUE);

@@ -43,6 +43,11 @@
  *                                       before: entry e
  *    "st": [...]                        the table of what lines name in the
  *                                       source (data_locs.h)
+ *    "ly": {defs, covers}               MLIR: the TTGIR layouts its lines
+ *                                       refer to (data_layouts.h), with
+ *                                       per line its references: base and
+ *                                       step "y" (beside "t"), step "yu"
+ *                                       ([b, refs, ...] for "u")
  *
  * Kept lines are tk_ir_diff_kept_line()'s (lines that carry only debug
  * information, and blank lines, are left out).  Applying the steps F..K to

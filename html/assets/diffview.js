@@ -26,7 +26,8 @@
  *   scrolledAway(), find(test) -> item indices of the rows found (marked),
  *   reveal(k) (a row found to the middle), markSource(match) (the rows
  *   whose sides come from a source line marked, in this and the next
- *   diffs shown), sourceRows(),
+ *   diffs shown), sourceRows(), layoutAt(target, x, y) (the TTGIR layout
+ *   reference under the mouse: {lay, use}, for the layouts tip),
  *   setWrap(on), wrap, window() (for the
  *   tests); ROW_H.
  */
@@ -82,6 +83,33 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     const out = [];
     for (let i = 0; i + 1 < w.length; i += 2) out.push([w[i], w[i + 1], () => el('span', 'wd')]);
     return out;
+  }
+
+  /* The offset in TX's line (as syntax.paint drew it: the "…" of a hidden
+   * location and the note of characters left out are not its text) of
+   * the character at X, Y; -1 when none. */
+  function charAt(tx, x, y) {
+    let node = null, at = 0;
+    if (document.caretPositionFromPoint) {
+      const p = document.caretPositionFromPoint(x, y);
+      if (p) (node = p.offsetNode), (at = p.offset);
+    } else if (document.caretRangeFromPoint) {
+      const r = document.caretRangeFromPoint(x, y);
+      if (r) (node = r.startContainer), (at = r.startOffset);
+    }
+    if (!node || node.nodeType !== 3 || !tx.contains(node)) return -1;
+    const w = document.createTreeWalker(tx, NodeFilter.SHOW_TEXT);
+    let pos = 0, n;
+    while ((n = w.nextNode())) {
+      const p = n.parentNode;
+      if (p.classList && (p.classList.contains('locmark') || p.classList.contains('cut'))) {
+        if (n === node) return -1;
+        continue;
+      }
+      if (n === node) return pos + at;
+      pos += n.length;
+    }
+    return -1;
   }
 
   class DiffView {
@@ -186,6 +214,28 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.srcMatch = match || null;
       this.srcHit = this.sourceHits();
       if (this.diff) this.render(true);
+    }
+
+    /* The layout reference under the point X, Y (a mouse event's), on
+     * TARGET: {lay, use} (use as a stage's: [0, start, end, def, cover])
+     * from the diff's ry / ly (data_layouts.h), or null.  Nothing is
+     * painted for them: the character under the mouse is looked up. */
+    layoutAt(target, x, y) {
+      const d = this.diff;
+      if (!d || !d.ry || !d.ly || !target || !target.closest) return null;
+      const tx = target.closest('.drow .tx');
+      if (!tx) return null;
+      const row = tx.parentNode, k = +row.dataset.k;
+      const side = tx === row.children[1] ? 0 : tx === row.children[3] ? 1 : -1;
+      const g = this.groupOf(k), i = k - this.start[g] - 1;
+      if (side < 0 || i < 0 || !d.ry[g]) return null;
+      const refs = d.ry[g][2 * i + side];
+      if (!refs) return null;
+      const off = charAt(tx, x, y);
+      if (off < 0) return null;
+      for (let j = 0; j + 3 < refs.length; j += 4)
+        if (off >= refs[j] && off < refs[j + 1]) return { lay: d.ly, use: [0, refs[j], refs[j + 1], refs[j + 2], refs[j + 3]] };
+      return null;
     }
 
     /* The rows marked by markSource: their item indices, and per row which

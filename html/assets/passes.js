@@ -12,7 +12,8 @@
  *
  * Depends on: dom (el, svgEl, base), data (load, expand), syntax
  *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView),
- *   find (attachDiff, diffShown: the find bar over the open diff).
+ *   find (attachDiff, diffShown: the find bar over the open diff),
+ *   layouts (tipFor, hide: a TTGIR layout explained on hover in a diff).
  * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
  *   forSource(file, line, first = true) (the passes that touched a source
  *   line marked, and the rows of the diffs from it; FIRST: the first of
@@ -25,7 +26,7 @@
  *   tests, read only: data, sel, range, diff, group, ...).
  */
 'use strict';
-TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find'], function (dom, data, syntax, kernel, chain, diffview, find) {
+TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find', 'layouts'], function (dom, data, syntax, kernel, chain, diffview, find, layouts) {
   const { el, svgEl, base } = dom;
   const expand = data.expand;
   const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null, sub: null, src: null };
@@ -39,7 +40,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
   async function composeDiff(ci, n, m) {
     const d = await chain.compose(ci, n, m, P.data.diffs);
     const ps = P.data.passes;
-    return { a: ps[n].before, b: ps[m].after, added: d.added, removed: d.removed, groups: d.groups, cut: d.cut, composed: n !== m, rs: d.rs, st: d.st };
+    return { a: ps[n].before, b: ps[m].after, added: d.added, removed: d.removed, groups: d.groups, cut: d.cut, composed: n !== m, rs: d.rs, st: d.st, ry: d.ry, ly: d.ly };
   }
 
   /* The stored diff of a changed pass outside a chain: in its level's
@@ -85,6 +86,24 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     diff.append(bar, cmp, body);
     view.append(chart, list, diff);
     P.view = new diffview.DiffView(body);
+    /* A TTGIR layout reference (#blocked1, an inline #ttg.slice<...>) in a
+     * row: the tip of the code panes, with the layouts of the pass's text
+     * (data_layouts.h). */
+    let tipOn = null;
+    body.addEventListener('mousemove', (ev) => {
+      const hit = P.view.layoutAt(ev.target, ev.clientX, ev.clientY);
+      const key = hit && hit.use.join(',') + ':' + ev.target.closest('.drow').dataset.k;
+      if (key === tipOn) return;
+      tipOn = key;
+      body.style.cursor = hit ? 'help' : '';
+      if (hit) layouts.tipFor(hit.lay, hit.use, ev.clientX, ev.clientY);
+      else layouts.hide();
+    });
+    body.addEventListener('mouseleave', () => {
+      if (tipOn) layouts.hide();
+      tipOn = null;
+      body.style.cursor = '';
+    });
     /* The find bar searches the open diff while pass mode shows one. */
     find.attachDiff({ active: () => !document.getElementById('pass-view').hidden && !!P.diff, view: () => P.view });
     renderPassList();

@@ -353,6 +353,80 @@ await test('a diff whose IR carries no locations says so (an LLVM loop pass)', a
   await page.close();
 });
 
+/* Moves the mouse over the Nth TEXT (N from 0) on SIDE (1 before, 3
+ * after) of the first drawn row whose that side includes LINE_TEXT, and
+ * returns the layout tip's text ('' when none shows). */
+async function hoverIn(page, lineText, side, text, nth = 0) {
+  const box = await page.evaluate(([lineText, side, text, nth]) => {
+    for (const r of document.querySelectorAll('#pass-rows .drow')) {
+      const tx = r.children[side];
+      if (!tx.textContent.includes(lineText)) continue;
+      r.scrollIntoView({ block: 'center' });
+      const w = document.createTreeWalker(tx, NodeFilter.SHOW_TEXT);
+      let n, seen = 0;
+      while ((n = w.nextNode())) {
+        let at = -1;
+        while ((at = n.data.indexOf(text, at + 1)) >= 0) {
+          // the whole reference, not a longer name (#blocked in #blocked1)
+          if (/\w/.test(n.data[at + text.length] || '')) continue;
+          if (seen++ < nth) continue;
+          const rg = document.createRange();
+          rg.setStart(n, at + 1);
+          rg.setEnd(n, at + 2);
+          const b = rg.getBoundingClientRect();
+          return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
+        }
+      }
+    }
+    return null;
+  }, [lineText, side, text, nth]);
+  if (!box) return null;
+  await page.mouse.move(box.x, box.y);
+  await page.waitForTimeout(50);
+  return page.evaluate(() => (document.getElementById('tip').hidden ? '' : document.getElementById('tip').textContent));
+}
+
+await test('layout hover inside a diff: each side explained by its own pass text', async () => {
+  // Pass 14 (TritonGPUCoalesce), mlir_passes.txt:1179 (before) and 1252-1253 (after):
+  //   before  #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+  //   after   #blocked = (the same), #blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+  // The final TTGIR (add_kernel.ttgir:1) has "#blocked = ... sizePerThread = [4]": a
+  // diff's #blocked is its own text's.  Row of `tkview diff --pass 14`:
+  //   - %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)
+  //   + %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)
+  const page = await openAt(kernelUrl(VA, '#pass=14'));
+  await page.waitForFunction(() => /^14: TritonGPUCoalesce/.test(document.querySelector('#pass-bar strong').textContent) &&
+    document.querySelector('#pass-rows .drow'));
+  const after1 = await hoverIn(page, '%x_4 = ttg.convert_layout %x_3', 3, '#blocked1');
+  // 4 x 32 x 4 = 512 elements a tile: a 1024 tensor takes 2, 8 elements a thread
+  assert(after1 && after1.includes('#blocked1') && after1.includes('sizePerThread = [4]'), 'after #blocked1: ' + after1);
+  assert(after1.includes('4 × 32 × 4 = 512') && after1.includes('2 repetitions') && after1.includes('8 elements'), after1);
+  await page.screenshot({ path: path.join(ART, 'pass-layout-hover.png') });
+  const before = await hoverIn(page, '%x_4 = tt.load %x_3', 1, '#blocked');
+  // 1 x 32 x 4 = 128: 8 repetitions, 8 elements a thread
+  assert(before && before.includes('sizePerThread = [1]') && before.includes('1 × 32 × 4 = 128') && before.includes('8 repetitions'), 'before #blocked: ' + before);
+  // the definition line added by the pass, and a word that is no layout
+  const def = await hoverIn(page, '#blocked1 = #ttg.blocked', 3, '#blocked1');
+  assert(def && def.includes('sizePerThread = [4]'), 'definition: ' + def);
+  eq(await hoverIn(page, '%x_4 = ttg.convert_layout %x_3', 3, 'convert_layout'), '', 'no tip on an op name');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('layout hover in a stored diff (a sub-step: inline layouts)', async () => {
+  // softmax 36.1 (SoftwarePipeliner ExpandLoops, stderr.txt:63): Triton's own dump
+  // prints layouts inline, e.g. "+    %14 = tt.splat %6 : i1 -> tensor<1024xi1,
+  // #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>"
+  // (1 x 32 x 8 = 256: a 1024 tensor takes 4, 4 elements a thread).
+  const SM = report(path.join(DUMPS, 'softmax'), 'sm-lay');
+  const page = await openAt(kernelUrl(SM, '#pass=36.1'));
+  await page.waitForFunction(() => /^36\.1: /.test(document.querySelector('#pass-bar strong').textContent) && document.querySelector('#pass-rows .drow'));
+  const tip = await hoverIn(page, '= tt.splat %6 : i1 -> tensor<1024xi1,', 3, '#ttg.blocked');
+  assert(tip && tip.includes('1 × 32 × 8 = 256') && tip.includes('4 repetitions'), 'inline: ' + tip);
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await test('n / p always move the current change, centred, and come round', async () => {
   // pass 14 (TritonGPUCoalesce) has three change groups (`tkview diff --pass 14`:
   // @@ -1,4 +1,5 @@, @@ -20,10 +21,16 @@, @@ -35,7 +42,10 @@).  The middle group
