@@ -1248,6 +1248,100 @@ static void test_big_file(void)
     g_test_trap_assert_passed();
 }
 
+/* ---- a big file indexed in two halves ---------------------------------- */
+
+/* The reference: PATH indexed in one scan, one thread. */
+static tk_passes *index_one_scan(const char *path, tk_diags *d)
+{
+    tk_passes *p = passes_index_one_scan(path, d);
+    g_assert_nonnull(p);
+    return p;
+}
+
+static void assert_same_index(const tk_passes *a, const tk_passes *b)
+{
+    g_assert_cmpuint(tk_passes_line_count(a), ==, tk_passes_line_count(b));
+    g_assert_cmpuint(tk_passes_count(a), ==, tk_passes_count(b));
+    for (size_t i = 0; i < tk_passes_count(a); i++) {
+        const tk_pass_dump *x = tk_passes_get(a, i), *y = tk_passes_get(b, i);
+        g_assert_cmpuint(x->header_line, ==, y->header_line);
+        g_assert_cmpuint(x->header_offset, ==, y->header_offset);
+        g_assert_cmpuint(x->body_offset, ==, y->body_offset);
+        g_assert_cmpuint(x->body_len, ==, y->body_len);
+        g_assert_cmpuint(x->body_lines, ==, y->body_lines);
+        g_assert_cmpuint(x->digest.exact, ==, y->digest.exact);
+        g_assert_cmpuint(x->digest.noloc, ==, y->digest.noloc);
+        g_assert_cmpstr(x->pass, ==, y->pass);
+    }
+    g_assert_cmpuint(tk_passes_other_count(a), ==, tk_passes_other_count(b));
+    for (size_t i = 0; i < tk_passes_other_count(a); i++) {
+        const tk_pass_range *x = tk_passes_other(a, i), *y = tk_passes_other(b, i);
+        g_assert_cmpuint(x->line, ==, y->line);
+        g_assert_cmpuint(x->n_lines, ==, y->n_lines);
+        g_assert_cmpuint(x->offset, ==, y->offset);
+    }
+}
+
+/* persistent_tma_matmul's stderr.txt (142 MB, 386764 lines) is indexed in
+ * two halves on two CPUs, the second numbering its lines from the cut and
+ * moved down once the first is done: the same index as one scan, line
+ * numbers included.  The last two dump headers are lines 384787 ("# *** IR
+ * Dump After Stack Frame Layout Analysis") and 385776 ("# *** IR Dump
+ * After NVPTX Assembly Printer"), grep -n. */
+static void test_split_halves(void)
+{
+    if (!tk_test_have_dumps() || g_get_num_processors() < 2)
+        return;
+    char *path = tk_test_dump_path("persistent_tma_matmul/stderr.txt");
+    tk_diags *d = tk_diags_new();
+    tk_passes *two = index_file(path, d), *one = index_one_scan(path, d);
+    g_assert_cmpuint(tk_diags_count(d), ==, 0);
+    assert_same_index(two, one);
+    size_t n = tk_passes_count(two);
+    g_assert_cmpuint(tk_passes_line_count(two), ==, 386764);
+    g_assert_cmpuint(tk_passes_get(two, n - 2)->header_line, ==, 384787);
+    g_assert_cmpuint(tk_passes_get(two, n - 1)->header_line, ==, 385776);
+    tk_passes_free(two);
+    tk_passes_free(one);
+    tk_diags_free(d);
+    g_free(path);
+}
+
+/* The second half has something to say (binary data in the last dump's
+ * body): its message names the line counted from the top of the file. */
+static void test_split_halves_message(void)
+{
+    if (!tk_test_have_dumps() || g_get_num_processors() < 2)
+        return;
+    gsize len;
+    char *data = read_dump_file("persistent_tma_matmul/stderr.txt", &len);
+    /* Line 385778, two lines under the last header (385776): its bytes
+     * replaced by binary ones. */
+    const char *p = data;
+    for (int l = 1; l < 385778; l++)
+        p = (const char *)memchr(p, '\n', len - (size_t)(p - data)) + 1;
+    GString *s = g_string_new_len(data, p - data);
+    for (int i = 0; i < 64; i++)
+        g_string_append_c(s, (char)(i % 5 == 0 ? 0 : 0x81 + i));
+    g_string_append_c(s, '\n');
+    const char *rest = (const char *)memchr(p, '\n', len - (size_t)(p - data)) + 1;
+    g_string_append_len(s, rest, (gssize)(len - (size_t)(rest - data)));
+    char *path = write_temp("passes-split-binary.txt", s->str, (gssize)s->len);
+    g_string_free(s, TRUE);
+    g_free(data);
+    tk_diags *d = tk_diags_new(), *d1 = tk_diags_new();
+    tk_passes *two = index_file(path, d), *one = index_one_scan(path, d1);
+    g_assert_cmpuint(count_warnings_with(d, "binary data at line 385778"), ==, 1);
+    g_assert_cmpuint(tk_diags_count(d), ==, tk_diags_count(d1));
+    assert_same_index(two, one);
+    tk_passes_free(two);
+    tk_passes_free(one);
+    tk_diags_free(d);
+    tk_diags_free(d1);
+    g_unlink(path);
+    g_free(path);
+}
+
 /* A gzip file of two members (as a bundle may hold) read as its text:
  * autotuned_matmul's MLIR dumps (21 MB, so the text spans several restart
  * points) indexed from the .gz must give the same dumps as the plain file,
@@ -1343,6 +1437,8 @@ int main(int argc, char **argv)
     g_test_add_func("/passes/bad/empty-missing-banners",
                     test_empty_missing_and_banners);
     g_test_add_func("/passes/big-file", test_big_file);
+    g_test_add_func("/passes/split-halves", test_split_halves);
+    g_test_add_func("/passes/split-halves/message", test_split_halves_message);
     g_test_add_func("/passes/gzip-random-access", test_gzip_random_access);
     return g_test_run();
 }

@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "timeline/lines.h"
 #include "tk_test.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
@@ -931,6 +932,126 @@ static void test_amd(void)
     g_free(path);
 }
 
+/* ---- dump bodies kept in memory (timeline/lines.c) ----------------------- */
+
+typedef struct {
+    GArray *recs;   /* tl_line */
+    GString *text;  /* each line's bytes, "\n" after each */
+} streamed;
+
+static int keep_line(void *user, const tl_line *rec, const char *text)
+{
+    streamed *s = user;
+    g_array_append_val(s->recs, *rec);
+    g_string_append_len(s->text, text, rec->len);
+    g_string_append_c(s->text, '\n');
+    return 0;
+}
+
+static void stream_dump(const tl_srcs *srcs, const tk_pass_dump *d, char **buf, size_t *cap,
+                        streamed *out)
+{
+    out->recs = g_array_new(FALSE, FALSE, sizeof(tl_line));
+    out->text = g_string_new(NULL);
+    g_assert_cmpint(tl_stream_range(srcs, 0, d->body_offset, d->body_len, buf, cap, keep_line,
+                                    out, NULL),
+                    ==, 0);
+}
+
+static void assert_same_stream(const streamed *a, const streamed *b)
+{
+    g_assert_cmpuint(a->recs->len, ==, b->recs->len);
+    g_assert_true(memcmp(a->recs->data, b->recs->data, a->recs->len * sizeof(tl_line)) == 0);
+    g_assert_cmpstr(a->text->str, ==, b->text->str);
+}
+
+static void streamed_free(streamed *s)
+{
+    g_array_free(s->recs, TRUE);
+    g_string_free(s->text, TRUE);
+}
+
+/* A body read whole and kept gives the records and bytes the bounded
+ * stream gives, the second time from memory; a line read back from it is
+ * its bytes, and stays valid after the body is dropped to make room.  The
+ * file: vector_add's stderr.txt with CRLF line ends and no "\n" at its
+ * end (a Windows editor's copy), so the kept path strips "\r" and counts
+ * a last line without its end as the stream does. */
+static void test_kept_bodies(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    char *src = tk_test_dump_path("vector_add/stderr.txt"), *data;
+    gsize len;
+    g_assert_true(g_file_get_contents(src, &data, &len, NULL));
+    GString *crlf = g_string_sized_new(len + len / 16);
+    for (gsize i = 0; i < len; i++) {
+        if (data[i] == '\n')
+            g_string_append_c(crlf, '\r');
+        g_string_append_c(crlf, data[i]);
+    }
+    while (crlf->len && (crlf->str[crlf->len - 1] == '\n' || crlf->str[crlf->len - 1] == '\r'))
+        g_string_truncate(crlf, crlf->len - 1);
+    char *path = tk_test_tmp_path("kept-bodies.txt");
+    g_assert_true(g_file_set_contents(path, crlf->str, (gssize)crlf->len, NULL));
+    tk_diags *d = tk_diags_new();
+    tk_passes *p = tk_passes_index(path, d);
+    g_assert_nonnull(p);
+    g_assert_cmpuint(tk_passes_count(p), >, 2);
+    tk_timeline_part part = {p, 0};
+    tl_srcs plain = {.parts = &part, .n_parts = 1};
+    tl_srcs kept = plain;
+    kept.res = tl_resident_new();
+    char *buf = NULL;
+    size_t cap = 0;
+    const tk_pass_dump *last = tk_passes_get(p, tk_passes_count(p) - 1);
+    g_assert_cmpuint(last->body_offset + last->body_len, ==, crlf->len); /* no "\n" */
+    for (size_t i = 0; i < tk_passes_count(p); i++) {
+        const tk_pass_dump *x = tk_passes_get(p, i);
+        if (x->body_len == 0)
+            continue;
+        streamed a, b, c;
+        stream_dump(&plain, x, &buf, &cap, &a);
+        stream_dump(&kept, x, &buf, &cap, &b); /* read whole, kept */
+        stream_dump(&kept, x, &buf, &cap, &c); /* from memory */
+        assert_same_stream(&a, &b);
+        assert_same_stream(&a, &c);
+        /* each line read back is its bytes, without the "\r" */
+        tl_reader r = {0};
+        const char *t = a.text->str;
+        for (guint k = 0; k < a.recs->len; k++) {
+            const tl_line *rec = &g_array_index(a.recs, tl_line, k);
+            size_t n;
+            const char *got = tl_reader_line(&r, &kept, rec, 0, &n, NULL);
+            g_assert_nonnull(got);
+            g_assert_cmpuint(n, ==, rec->len);
+            g_assert_true(memcmp(got, t, n) == 0);
+            t += n + 1;
+        }
+        /* the reader holds the body it read from: dropping every body
+         * (the cache made anew) leaves the last line readable */
+        size_t n;
+        const tl_line *lastrec = &g_array_index(a.recs, tl_line, a.recs->len - 1);
+        const char *got = tl_reader_line(&r, &kept, lastrec, 0, &n, NULL);
+        tl_resident_free(kept.res);
+        kept.res = tl_resident_new();
+        g_assert_true(memcmp(got, t - lastrec->len - 1, n) == 0);
+        tl_reader_clear(&r);
+        streamed_free(&a);
+        streamed_free(&b);
+        streamed_free(&c);
+    }
+    g_free(buf);
+    tl_resident_free(kept.res);
+    tk_passes_free(p);
+    tk_diags_free(d);
+    g_unlink(path);
+    g_free(path);
+    g_string_free(crlf, TRUE);
+    g_free(data);
+    g_free(src);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -946,5 +1067,6 @@ int main(int argc, char **argv)
     g_test_add_func("/timeline/memory", test_memory);
     g_test_add_func("/timeline/bad-input", test_bad_input);
     g_test_add_func("/timeline/amd", test_amd);
+    g_test_add_func("/timeline/kept-bodies", test_kept_bodies);
     return g_test_run();
 }

@@ -56,6 +56,7 @@ typedef struct {
     int line_ir; /* the current other line looks like IR */
 
     int in_binary;
+    int one_scan; /* never in two halves (passes_index_one_scan()) */
 } builder;
 
 const char *passes_intern(tk_passes *p, const char *s, size_t n)
@@ -591,28 +592,6 @@ static uint64_t find_cut(int fd, uint64_t size, size_t window)
     return cut;
 }
 
-/* The number of lines before offset CUT, read through BUF (CAP bytes); -1
- * on a read error. */
-static int64_t count_lines(int fd, uint64_t cut, char *buf, size_t cap)
-{
-    int64_t n = 0;
-    for (uint64_t off = 0; off < cut;) {
-        size_t want = cut - off < cap ? (size_t)(cut - off) : cap;
-        ssize_t r = pread(fd, buf, want, (off_t)off);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            n = -1;
-            break;
-        }
-        for (const char *p = buf, *end = buf + r;
-             (p = memchr(p, '\n', (size_t)(end - p))); p++)
-            n++;
-        off += (uint64_t)r;
-    }
-    return n;
-}
-
 typedef struct {
     builder b;
     source src;
@@ -620,24 +599,29 @@ typedef struct {
     size_t window;
     char *buf;       /* WINDOW bytes, allocated and freed by the caller's
                         thread, like the first half's */
-    uint64_t before; /* lines before CUT */
     int rc;
 } second_half;
 
+/* Indexes from the cut on, numbering lines from 1 there: the lines before
+ * it are known once the first half is done (shift_lines()).  Counting them
+ * first meant reading the first half twice. */
 static gpointer index_second_half(gpointer data)
 {
     second_half *h = data;
-    int64_t before = count_lines(h->src.fd, h->cut, h->buf,
-                                 h->window < READ_STEP ? h->window : READ_STEP);
-    if (before < 0) {
-        h->rc = -1;
-        return NULL;
-    }
-    h->before = h->b.line = (uint64_t)before;
     h->rc = scan(&h->b, &h->src, h->cut, h->window, h->buf);
     finish_dump(&h->b);
     finish_other(&h->b);
     return NULL;
+}
+
+/* Moves the line numbers of Q (indexed from a cut) down by BEFORE, the
+ * lines before the cut. */
+static void shift_lines(tk_passes *q, uint64_t before)
+{
+    for (guint i = 0; i < q->dumps->len; i++)
+        g_array_index(q->dumps, tk_pass_dump, i).header_line += before;
+    for (guint i = 0; i < q->others->len; i++)
+        g_array_index(q->others, tk_pass_range, i).line += before;
 }
 
 static const char *reintern(tk_passes *p, const char *s)
@@ -690,7 +674,7 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
 {
     uint64_t size = (uint64_t)st->st_size;
     uint64_t cut = 0;
-    if (S_ISREG(st->st_mode) && !b->ix->gz && size >= SPLIT_MIN &&
+    if (S_ISREG(st->st_mode) && !b->ix->gz && size >= SPLIT_MIN && !b->one_scan &&
         g_get_num_processors() > 1)
         cut = find_cut(fd, size, window);
     if (cut == 0)
@@ -724,13 +708,15 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
     b->diags = diags;
     /* A capped list cannot be joined to another as if it were one (what it
      * dropped is only counted): a file torn all over, like one that could
-     * not be read, is indexed again in one go. */
-    int ok = rc == 0 && h.rc == 0 && b->line == h.before &&
-             tk_diags_count(first) < TK_DIAGS_PER_FILE &&
-             tk_diags_count(h.b.diags) < TK_DIAGS_PER_FILE;
+     * not be read, is indexed again in one go.  So is one whose second
+     * half has anything to say: its messages number lines from the cut
+     * (rare: a damaged dump). */
+    int ok = rc == 0 && h.rc == 0 && tk_diags_count(first) < TK_DIAGS_PER_FILE &&
+             tk_diags_count(h.b.diags) == 0;
     if (ok) {
+        shift_lines(h.b.ix, b->line);
         join(b->ix, h.b.ix);
-        b->line = h.b.line;
+        b->line += h.b.line;
         for (int k = 0; k < 2; k++) {
             const tk_diags *from = k == 0 ? first : h.b.diags;
             for (size_t i = 0; i < tk_diags_count(from); i++) {
@@ -752,11 +738,12 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
     b->ix = p;
     b->diags = diags;
     b->name = name;
+    b->one_scan = 1;
     return scan_whole(b, fd, st, window);
 }
 
-tk_passes *passes_index_window(const char *path, size_t window,
-                               tk_diags *diags)
+static tk_passes *index_file(const char *path, size_t window, int one_scan,
+                             tk_diags *diags)
 {
     if (window < 64)
         window = 64;
@@ -801,6 +788,7 @@ tk_passes *passes_index_window(const char *path, size_t window,
     builder b;
     memset(&b, 0, sizeof b);
     b.ix = p;
+    b.one_scan = one_scan;
     /* Damage in a gzip file is found at its end (a wrong check sum): its
      * warning goes before what the text read says. */
     tk_diags *scan_diags = p->gz ? tk_diags_new() : diags;
@@ -832,6 +820,7 @@ tk_passes *passes_index_window(const char *path, size_t window,
             b.ix = q;
             b.diags = diags;
             b.name = path;
+            b.one_scan = one_scan;
             rc = scan_file(&b, fd, &st, window);
             p = b.ix;
         }
@@ -880,6 +869,16 @@ tk_passes *passes_index_window(const char *path, size_t window,
     }
     passes_attribute(p);
     return p;
+}
+
+tk_passes *passes_index_window(const char *path, size_t window, tk_diags *diags)
+{
+    return index_file(path, window, 0, diags);
+}
+
+tk_passes *passes_index_one_scan(const char *path, tk_diags *diags)
+{
+    return index_file(path, PASSES_WINDOW, 1, diags);
 }
 
 tk_passes *tk_passes_index(const char *path, tk_diags *diags)

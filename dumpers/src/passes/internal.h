@@ -169,6 +169,11 @@ const char *passes_intern(tk_passes *p, const char *s, size_t n);
 tk_passes *passes_index_window(const char *path, size_t window,
                                tk_diags *diags);
 
+/* The same, in one scan whatever the file's size (a big file is otherwise
+ * indexed in two halves on two threads): the reference tests check the
+ * split against. */
+tk_passes *passes_index_one_scan(const char *path, tk_diags *diags);
+
 /* Makes the index name PATH (tk_passes_path(), its diagnostics) instead of
  * the file it read: the loader indexes the decompressed copy of a .gz pass
  * file under a temporary name (bundle/passfiles.c). */

@@ -149,6 +149,7 @@ tk_ir_diff *tl_walkers_take_diff(tl_walker *wa, int sa, tl_walker *wb, int sb,
         x->meta = tl_walker_meta_for(w[s], from[s]);
         x->srcs = tl_walker_srcs(w[s], from[s]);
         x->srcs.parts = d->parts[s];
+        x->srcs.res = NULL; /* the walker's, gone before this diff is */
         tl_walker_steal(w[s], from[s], &x->lines, &x->norm);
     }
     return finish(d, opts);

@@ -42,7 +42,91 @@ unsigned tl_line_flags(const char *s, size_t n)
 void tl_reader_clear(tl_reader *r)
 {
     g_free(r->buf);
+    if (r->held)
+        g_bytes_unref(r->held);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- bodies kept in memory ------------------------------------------------- */
+
+#define RESIDENT_SLOTS 8
+
+struct tl_resident {
+    struct {
+        GBytes *bytes; /* NULL: a free slot */
+        uint16_t src;
+        uint64_t off;  /* the file offset of its first byte */
+        uint64_t used; /* CLOCK when last asked for */
+    } e[RESIDENT_SLOTS];
+    uint64_t clock;
+    uint64_t total; /* bytes held */
+};
+
+tl_resident *tl_resident_new(void)
+{
+    return g_new0(tl_resident, 1);
+}
+
+static void resident_drop(tl_resident *c, int i)
+{
+    c->total -= g_bytes_get_size(c->e[i].bytes);
+    g_bytes_unref(c->e[i].bytes);
+    c->e[i].bytes = NULL;
+}
+
+void tl_resident_free(tl_resident *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < RESIDENT_SLOTS; i++)
+        if (c->e[i].bytes)
+            resident_drop(c, i);
+    g_free(c);
+}
+
+/* The kept body holding bytes [OFF, OFF + LEN) of SRC, borrowed, with the
+ * file offset of its first byte in *BASE; NULL for none. */
+static GBytes *resident_find(tl_resident *c, uint16_t src, uint64_t off, uint64_t len,
+                             uint64_t *base)
+{
+    for (int i = 0; i < RESIDENT_SLOTS; i++) {
+        if (!c->e[i].bytes || c->e[i].src != src || off < c->e[i].off ||
+            off + len > c->e[i].off + g_bytes_get_size(c->e[i].bytes))
+            continue;
+        c->e[i].used = ++c->clock;
+        *base = c->e[i].off;
+        return c->e[i].bytes;
+    }
+    return NULL;
+}
+
+/* Keeps B (taken) as the bytes at OFF of SRC, dropping the least recently
+ * used bodies until it fits. */
+static void resident_add(tl_resident *c, uint16_t src, uint64_t off, GBytes *b)
+{
+    uint64_t size = g_bytes_get_size(b);
+    for (;;) {
+        int lru = -1, free_slot = -1;
+        for (int i = 0; i < RESIDENT_SLOTS; i++) {
+            if (!c->e[i].bytes)
+                free_slot = i;
+            else if (lru < 0 || c->e[i].used < c->e[lru].used)
+                lru = i;
+        }
+        if (free_slot >= 0 && c->total + size <= TL_RESIDENT_MAX) {
+            c->e[free_slot].bytes = b;
+            c->e[free_slot].src = src;
+            c->e[free_slot].off = off;
+            c->e[free_slot].used = ++c->clock;
+            c->total += size;
+            return;
+        }
+        if (lru < 0) { /* cannot happen: SIZE <= TL_RESIDENT_MAX */
+            g_bytes_unref(b);
+            return;
+        }
+        resident_drop(c, lru);
+    }
 }
 
 static const tk_passes *part_of(const tl_srcs *s, uint16_t src)
@@ -76,6 +160,16 @@ static const char *read_line(tl_reader *r, const tl_srcs *s, const tl_line *l, s
     const tk_passes *p = part_of(s, l->src);
     if (!p)
         return NULL;
+    uint64_t base;
+    GBytes *kept = s->res ? resident_find(s->res, l->src, l->off, want, &base) : NULL;
+    if (kept) {
+        if (r->held != kept) {
+            if (r->held)
+                g_bytes_unref(r->held);
+            r->held = g_bytes_ref(kept);
+        }
+        return (const char *)g_bytes_get_data(kept, NULL) + (l->off - base);
+    }
     if (r->valid && r->src == l->src && l->off >= r->off &&
         l->off + want <= r->off + r->len)
         return r->buf + (l->off - r->off);
@@ -134,6 +228,45 @@ static int emit(const char *s, size_t n, uint64_t off, uint16_t src, tl_line_fn 
     return fn(user, &rec, s);
 }
 
+/* tl_stream_range() of a body kept in S->res, read whole the first time.
+ * Its lines are all shorter than TL_LINE_MAX: none is cut. */
+static int stream_kept(const tl_srcs *s, const tk_passes *p, uint16_t part, uint64_t off,
+                       uint64_t len, tl_line_fn fn, void *user, tk_diags *diags)
+{
+    uint64_t base;
+    GBytes *b = resident_find(s->res, part, off, len, &base);
+    if (b) {
+        g_bytes_ref(b);
+    } else {
+        char *mem = g_malloc(len);
+        int64_t n = tk_passes_read_at(p, off, mem, (size_t)len, diags);
+        if (n < 0 || (uint64_t)n < len) {
+            if (n >= 0)
+                tk_diags_add(diags, TK_DIAG_ERROR, tk_passes_path(p), 0,
+                             "the file has changed since it was indexed (it "
+                             "ends before byte %llu)",
+                             (unsigned long long)(off + len));
+            g_free(mem);
+            return -1;
+        }
+        b = g_bytes_new_take(mem, len);
+        base = off;
+        resident_add(s->res, part, off, g_bytes_ref(b));
+    }
+    /* FN may make other bodies resident, dropping this one: B is held. */
+    const char *q = (const char *)g_bytes_get_data(b, NULL) + (off - base), *e = q + len;
+    int rc = 0;
+    while (q < e && rc == 0) {
+        const char *nl = memchr(q, '\n', (size_t)(e - q));
+        const char *end = nl ? nl : e;
+        rc = emit(q, (size_t)(end - q), off, part, fn, user);
+        off += (uint64_t)(end - q) + 1;
+        q = nl ? nl + 1 : e;
+    }
+    g_bytes_unref(b);
+    return rc;
+}
+
 int tl_stream_range(const tl_srcs *s, uint16_t part, uint64_t off, uint64_t len,
                     char **bufp, size_t *capp, tl_line_fn fn, void *user,
                     tk_diags *diags)
@@ -141,6 +274,8 @@ int tl_stream_range(const tl_srcs *s, uint16_t part, uint64_t off, uint64_t len,
     const tk_passes *p = part_of(s, part);
     if (!p)
         return -1;
+    if (s->res && len > 0 && len <= TL_RESIDENT_BODY_MAX)
+        return stream_kept(s, p, part, off, len, fn, user, diags);
     if (*capp < STREAM) {
         g_free(*bufp);
         *bufp = g_malloc(STREAM);

@@ -49,8 +49,26 @@ typedef struct {
     uint16_t flags; /* TL_LF_... */
 } tl_line;
 
+/* Dump bodies kept in memory once read (tl_stream_range()).  The lines of
+ * a pass's two sides are read back several times after the first read
+ * (normalized, bound to source lines, shown, split into words), and a
+ * body of a few MB costs less held than read again (on a 150 MB capture
+ * the report read 4.6x its bytes).  Bounded: a body of up to
+ * TL_RESIDENT_BODY_MAX, TL_RESIDENT_MAX in all, the least recently used
+ * dropped first; a bigger body (a 2 GB pass dump) is streamed as before.
+ * A reader that hands out a line of a kept body holds a reference to it
+ * (tl_reader.held), so dropping one never frees bytes still in use.
+ * One per walker: not shared between threads. */
+typedef struct tl_resident tl_resident;
+#define TL_RESIDENT_BODY_MAX ((uint64_t)16 << 20)
+#define TL_RESIDENT_MAX ((uint64_t)64 << 20)
+
+tl_resident *tl_resident_new(void);
+void tl_resident_free(tl_resident *c);
+
 /* Where the lines of a text are. */
 typedef struct {
+    tl_resident *res;              /* bodies kept in memory; may be NULL */
     const tk_timeline_part *parts; /* src < n_parts: parts[src].passes */
     size_t n_parts;
     const tk_stage *stage;         /* TL_SRC_STAGE */
@@ -66,6 +84,7 @@ unsigned tl_line_flags(const char *s, size_t n);
 typedef struct {
     char *buf;
     size_t cap;
+    GBytes *held; /* the kept body the last line came from, or NULL */
     int valid;
     uint16_t src;
     uint64_t off; /* BUF holds bytes [OFF, OFF + LEN) of SRC */
@@ -88,7 +107,9 @@ const char *tl_reader_peek(tl_reader *r, const tl_srcs *s, const tl_line *l,
 /* Each line of bytes [OFF, OFF + LEN) of part PART of S, in order: its
  * record and its bytes (REC->len of them, or TL_LINE_MAX when cut), valid
  * during the call.  Split at "\n"; a last line without one counts.  Read a
- * bounded buffer at a time (BUF, *CAP: kept by the caller between calls).
+ * bounded buffer at a time (BUF, *CAP: kept by the caller between calls),
+ * or, when S keeps bodies and the range is small enough, read whole once
+ * and kept (tl_resident).
  * Returns 0, FN's nonzero value, or -1 with an error in DIAGS. */
 typedef int (*tl_line_fn)(void *user, const tl_line *rec, const char *text);
 int tl_stream_range(const tl_srcs *s, uint16_t part, uint64_t off,

@@ -47,6 +47,7 @@ void tl_walker_init(tl_walker *w, const tk_timeline *tl, tk_diags *diags)
     w->diags = diags;
     w->srcs.parts = tl->parts;
     w->srcs.n_parts = tl->n_parts;
+    w->srcs.res = tl_resident_new();
     for (int s = 0; s < 2; s++) {
         w->side[s].lines = new_lines();
         w->raw[s].lines = new_lines();
@@ -64,6 +65,7 @@ void tl_walker_clear(tl_walker *w)
     g_array_unref(w->meta.lines);
     tl_reader_clear(&w->reader);
     g_free(w->stream_buf);
+    tl_resident_free(w->srcs.res);
     memset(w, 0, sizeof *w);
 }
 
