@@ -126,7 +126,9 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
     }
     /* The character from which a row is drawn plain (syntax.paint): past
      * what the pane's width shows, with room to spare; none once the pane
-     * was scrolled sideways. */
+     * was scrolled sideways.  A row is drawn to three times that (the
+     * rest: "… N more characters"; a 4000-character line is text to lay
+     * out), all of it once scrolled sideways or a find hit lies past it. */
     plainFrom() {
       if (this.sideways) return undefined;
       if (!this.w) this.w = this.code.clientWidth;
@@ -207,6 +209,11 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
      * in line i, painted with the CSS Custom Highlight API (no change to
      * the rows' own elements). */
     setFound(found, cur, spans) {
+      const plain = this.plainFrom();
+      if (found && cur && spans && plain !== undefined && spans(cur).some((sp) => sp[1] > 3 * plain)) {
+        this.sideways = true; /* the text found is past what a row draws */
+        this.render(true);
+      }
       this.found = found;
       this.foundCur = cur || 0;
       this.foundSpans = found ? spans || null : null;
@@ -270,7 +277,8 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       const no = el('span', 'no', i);
       const g = el('span', 'gut', d.gutter ? d.gutter(i) : '');
       const tx = el('span', 'tx');
-      paint(tx, d.text(i), d.lang, d.ranges ? d.ranges(i) : null, undefined, this.plainFrom());
+      const plain = this.plainFrom();
+      paint(tx, d.text(i), d.lang, d.ranges ? d.ranges(i) : null, plain === undefined ? undefined : 3 * plain, plain);
       if (d.title) {
         const t = d.title(i);
         if (t) no.title = t;
