@@ -7,8 +7,9 @@
  * one chain (before the first to after the second), in a virtual diff pane
  * (diffview: only the rows in view are elements);
  * keys to step through changes and changed passes; the passes that touched
- * a source line, and in each diff the rows that come from it.  Which pass, range or level is shown, and the diff on
- * screen, are this module's state.
+ * a source line, and in each diff the rows that come from it.  Which
+ * pass, range or level is shown, and the diff on screen, are this
+ * module's state.
  *
  * Depends on: dom (el, svgEl, base), data (load, expand), syntax
  *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView),
