@@ -21,6 +21,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import finish, test  # noqa: E402
+
 TKVIEW = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -32,22 +35,12 @@ FAKE_TRITON = os.path.join(HERE, 'fake_triton.py')
 TMP = tempfile.mkdtemp(prefix='tkview-profile-test-')
 BIN = os.path.join(TMP, 'bin')
 NCU = os.path.join(BIN, 'ncu')
-results = []
 
 os.makedirs(BIN)
 with open(NCU, 'w') as f:
     f.write('#!/bin/sh\nexec "%s" "%s" "$@"\n'
             % (sys.executable, os.path.join(HERE, 'fake_ncu.py')))
 os.chmod(NCU, 0o755)
-
-
-def test(fn):
-    try:
-        fn()
-        results.append((fn.__name__, None))
-    except Exception as e:  # report and go on: TAP wants every line
-        results.append((fn.__name__, repr(e)))
-    return fn
 
 
 def capture(name, *opts, csv=MATMUL_CSV, mode='ok', path=None):
@@ -196,10 +189,6 @@ def bad_options():
     assert p.returncode == 2 and b'not with --mlir' in p.stderr, p.stderr
 
 
-print('1..%d' % len(results))
-for i, (name, err) in enumerate(results, 1):
-    print(('ok' if err is None else 'not ok') + ' %d - %s' % (i, name))
-    for line in (err or '').splitlines():
-        print('# ' + line)
+rc = finish()
 shutil.rmtree(TMP, ignore_errors=True)
-sys.exit(0 if all(e is None for _, e in results) else 1)
+sys.exit(rc)

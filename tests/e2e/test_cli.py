@@ -11,9 +11,11 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import finish, test  # noqa: E402
+
 TKVIEW = sys.argv[1]
 DUMPS = os.environ['TK_TEST_DUMPS']
-results = []
 
 
 # Without a command, tkview opens the desktop viewer when there is a display;
@@ -32,15 +34,6 @@ def run_json(*args, rc=0):
     code, out, err = run(*args, '--json')
     assert code == rc, (code, err)
     return json.loads(out)
-
-
-def test(fn):
-    try:
-        fn()
-        results.append((fn.__name__, None))
-    except Exception as e:  # report and go on: TAP wants every test's line
-        results.append((fn.__name__, repr(e)))
-    return fn
 
 
 def lines(stage):
@@ -579,19 +572,4 @@ def control_characters_in_names_are_escaped():
         assert code == 2 and '\x1b' not in err and 'nothing\\x1b[2J' in err, err
 
 
-def main():
-    print('1..%d' % len(results))
-    bad = 0
-    for i, (name, err) in enumerate(results, 1):
-        if err is None:
-            print('ok %d - %s' % (i, name))
-        else:
-            bad += 1
-            print('not ok %d - %s' % (i, name))
-            for line in err.splitlines():
-                print('# ' + line)
-    return 1 if bad else 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())
+sys.exit(finish())

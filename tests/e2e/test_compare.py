@@ -22,16 +22,14 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import Skip, finish, run as run_case  # noqa: E402
+
 TKVIEW = sys.argv[1]
 SAMPLES = os.environ['TK_TEST_SAMPLES']
 DUMPS = os.environ.get('TK_TEST_DUMPS', '')
 MC = os.path.join(SAMPLES, 'matmul_configs')
 AT = os.path.join(DUMPS, 'autotuned_matmul')
-results = []
-
-
-class Skip(Exception):
-    pass
 
 
 def run(*args):
@@ -281,22 +279,10 @@ def test_autotuned():
 
 
 def main():
-    tests = [test_num_stages, test_num_warps, test_two_paths_and_itself,
-             test_cli_errors_and_text, test_autotuned]
-    print('1..%d' % len(tests))
-    ok = True
-    for n, t in enumerate(tests, 1):
-        try:
-            t()
-            print('ok %d - %s' % (n, t.__name__))
-        except Skip as e:
-            print('ok %d - %s # SKIP %s' % (n, t.__name__, e))
-        except Exception as e:  # noqa: BLE001 - reported as TAP
-            ok = False
-            print('not ok %d - %s' % (n, t.__name__))
-            for line in repr(e).split('\n'):
-                print('# ' + line)
-    return 0 if ok else 1
+    for t in [test_num_stages, test_num_warps, test_two_paths_and_itself,
+              test_cli_errors_and_text, test_autotuned]:
+        run_case(t.__name__, t)
+    return finish()
 
 
 if __name__ == '__main__':

@@ -26,6 +26,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import finish, test  # noqa: E402
+
 TKVIEW = sys.argv[1]
 SAMPLES = os.environ['TK_TEST_SAMPLES']
 MATMUL = os.path.join(SAMPLES, 'matmul_profile')
@@ -34,7 +37,6 @@ MATMUL_CSV = os.path.join(MATMUL, 'ncu', 'source_sass.csv.gz')
 ATTN_CSV = os.path.join(ATTN, 'ncu', 'source_sass.csv.gz')
 ENV = {k: v for k, v in os.environ.items()
        if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
-results = []
 
 
 def run(*args):
@@ -48,15 +50,6 @@ def run_json(*args):
     code, out, err = run(*args, '--json')
     assert code == 0, (code, err)
     return json.loads(out)
-
-
-def test(fn):
-    try:
-        fn()
-        results.append((fn.__name__, None))
-    except Exception as e:  # report and go on: TAP wants every test's line
-        results.append((fn.__name__, repr(e)))
-    return fn
 
 
 # ---- the independent reading --------------------------------------------
@@ -392,9 +385,4 @@ def hot_text_and_errors():
     assert d['kernels'][0]['profile'] is None
 
 
-for i, (name, err) in enumerate(results, 1):
-    print(('ok' if err is None else 'not ok') + ' %d - %s' % (i, name))
-    if err:
-        print('# ' + err)
-print('1..%d' % len(results))
-sys.exit(0 if all(e is None for _, e in results) else 1)
+sys.exit(finish())

@@ -23,6 +23,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import finish, run as run_case  # noqa: E402
+
 TKVIEW = os.path.abspath(sys.argv[1])
 SAMPLE = os.path.join(os.environ['TK_TEST_SAMPLES'], 'vector_add')
 DUMPS = os.environ.get('TK_TEST_DUMPS', '')
@@ -30,17 +33,14 @@ KDIR = 'add_kernel-faf6139b'
 SRC = '/tmp/capture/vector_add/src/vector_add.py'
 HANG_S = 60
 ENV = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
-results = []
 
 
 def test(fn):
-    try:
+    """A case, given a temporary folder of its own (removed after it)."""
+    def in_tempdir():
         with tempfile.TemporaryDirectory() as d:
             fn(d)
-        results.append((fn.__name__, None))
-    except Exception as e:  # report and go on: TAP wants every test's line
-        import traceback
-        results.append((fn.__name__, traceback.format_exc()))
+    run_case(fn.__name__, in_tempdir)
     return fn
 
 
@@ -454,19 +454,4 @@ def interrupted_bundle_and_report_leave_nothing(d):
             assert os.listdir(d) == [], (cmd, sig, os.listdir(d))
 
 
-def main():
-    print('1..%d' % len(results))
-    bad = 0
-    for i, (name, err) in enumerate(results, 1):
-        if err is None:
-            print('ok %d - %s' % (i, name))
-        else:
-            bad += 1
-            print('not ok %d - %s' % (i, name))
-            for line in err.splitlines():
-                print('# ' + line)
-    return 1 if bad else 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())
+sys.exit(finish())

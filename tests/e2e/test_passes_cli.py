@@ -16,11 +16,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import Skip, finish, test  # noqa: E402
+
 TKVIEW = sys.argv[1]
 DUMPS = os.environ['TK_TEST_DUMPS']
 VA = os.path.join(DUMPS, 'vector_add')
 AT = os.path.join(DUMPS, 'autotuned_matmul')
-results = []
 
 
 def run(*args, env=None):
@@ -33,10 +35,6 @@ def run_json(*args, rc=0):
     code, out, err = run(*args, '--json')
     assert code == rc, (code, err)
     return json.loads(out)
-
-
-class Skip(Exception):
-    pass
 
 
 def run_tty(*args, env):
@@ -58,17 +56,6 @@ def run_tty(*args, env):
         chunks.append(data)
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status), b''.join(chunks).decode('utf-8', 'replace')
-
-
-def test(fn):
-    try:
-        fn()
-        results.append((fn.__name__, None))
-    except Skip as e:
-        results.append((fn.__name__ + ' # SKIP ' + str(e), None))
-    except Exception as e:  # report and go on: TAP wants every test's line
-        results.append((fn.__name__, repr(e)))
-    return fn
 
 
 # ---- tkview passes ---------------------------------------------------------
@@ -493,19 +480,4 @@ def history_text_columns_and_notes_once():
     assert code == 0 and err == '', err
 
 
-def main():
-    print('1..%d' % len(results))
-    bad = 0
-    for i, (name, err) in enumerate(results, 1):
-        if err is None:
-            print('ok %d - %s' % (i, name))
-        else:
-            bad += 1
-            print('not ok %d - %s' % (i, name))
-            for line in err.splitlines():
-                print('# ' + line)
-    return 1 if bad else 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())
+sys.exit(finish())

@@ -1,6 +1,7 @@
 // tap.mjs - what the Chromium tests that print TAP share: test() runs a case
-// and prints its line, assert() and eq() fail it, finish() prints the plan
-// and exits non-zero when a case failed; report() writes `tkview --html` of
+// and prints its line, assert() and eq() fail it, counts() says how many
+// passed and failed, finish() prints the plan and exits non-zero when a case
+// failed; report() writes `tkview --html` of
 // an input into the test's own temporary folder.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -45,6 +46,12 @@ export function report(tkview, input, name) {
   const p = spawnSync(tkview, ['--html', out, input, '--quiet'], { encoding: 'utf8' });
   if (p.status !== 0) throw new Error('tkview --html failed: ' + p.stderr);
   return out;
+}
+
+/* How many cases passed and failed so far. */
+export function counts() {
+  const failed = results.filter((r) => r[1]).length;
+  return { passed: results.length - failed, failed };
 }
 
 export function finish() {

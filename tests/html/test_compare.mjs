@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launch, open as openPage } from './browser.mjs';
+import { assert, finish, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
 const TKVIEW = path.resolve(TKVIEW_ARG);
@@ -28,21 +29,6 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MC = path.resolve(HERE, '..', '..', 'sample_dumps', 'matmul_configs');
 const ART = path.join(BUILD, 'artefacts');
 
-let count = 0, failed = 0;
-async function test(name, fn) {
-  count++;
-  try {
-    await fn();
-    console.log('ok ' + count + ' - ' + name);
-  } catch (e) {
-    failed++;
-    console.log('not ok ' + count + ' - ' + name);
-    for (const l of String(e && e.stack ? e.stack : e).split('\n')) console.log('#   ' + l);
-  }
-}
-function assert(c, msg) {
-  if (!c) throw new Error('assertion failed: ' + msg);
-}
 
 const tmp = fs.mkdtempSync(path.join(process.env.TMPDIR || os.tmpdir(), 'tkview-compare-'));
 function report(name, args) {
@@ -147,6 +133,5 @@ await test('--compare across two inputs: listed on the index, its page works', a
 });
 
 await browser.close();
-console.log('1..' + count);
 if (!process.env.TK_KEEP) fs.rmSync(tmp, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+finish();

@@ -12,30 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { clickLine, launch, open as openPage } from './browser.mjs';
+import { assert, eq, finish, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
 const TKVIEW = path.resolve(TKVIEW_ARG);
 const SAMPLES = process.env.TK_TEST_SAMPLES;
 const ART = path.join(BUILD, 'artefacts');
-const results = [];
-async function test(name, fn) {
-  try {
-    await fn();
-    results.push([name, null]);
-    console.log('ok ' + results.length + ' - ' + name);
-  } catch (e) {
-    results.push([name, e]);
-    console.log('not ok ' + results.length + ' - ' + name);
-    for (const l of String(e && e.stack ? e.stack : e).split('\n')) console.log('#   ' + l);
-  }
-}
-function assert(c, msg) {
-  if (!c) throw new Error('assertion failed: ' + msg);
-}
-function eq(a, b, msg) {
-  const ja = JSON.stringify(a), jb = JSON.stringify(b);
-  if (ja !== jb) throw new Error((msg || 'not equal') + ': got ' + ja + ', want ' + jb);
-}
 function tkview(...args) {
   const p = spawnSync(TKVIEW, args, { encoding: 'utf8' });
   if (p.status !== 0) throw new Error('tkview ' + args.join(' ') + ': ' + p.stderr);
@@ -160,5 +142,4 @@ await test('a kernel without SASS has no cost controls', async () => {
 
 await browser.close();
 fs.rmSync(tmp, { recursive: true, force: true });
-console.log('1..' + results.length);
-process.exit(results.every(([, e]) => !e) ? 0 : 1);
+finish();

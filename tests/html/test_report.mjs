@@ -13,35 +13,17 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { clickLine, diffRows, launch, open as openPage } from './browser.mjs';
+import { assert, counts, eq, finish, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
 const TKVIEW = path.resolve(TKVIEW_ARG);
 const DUMPS = process.env.TK_TEST_DUMPS;
 const ART = path.join(BUILD, 'artefacts');
 
-const results = [];
 const notes = [];
 function note(s) {
   notes.push(s);
   console.log('# ' + s);
-}
-async function test(name, fn) {
-  try {
-    await fn();
-    results.push([name, null]);
-    console.log('ok ' + results.length + ' - ' + name);
-  } catch (e) {
-    results.push([name, e]);
-    console.log('not ok ' + results.length + ' - ' + name);
-    for (const l of String(e && e.stack ? e.stack : e).split('\n')) console.log('#   ' + l);
-  }
-}
-function assert(c, msg) {
-  if (!c) throw new Error('assertion failed: ' + msg);
-}
-function eq(a, b, msg) {
-  const ja = JSON.stringify(a), jb = JSON.stringify(b);
-  if (ja !== jb) throw new Error((msg || 'not equal') + ': got ' + ja + ', want ' + jb);
 }
 const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 
@@ -980,8 +962,7 @@ await test('pass diffs open in <= 200 ms: every pass of the biggest kernels', as
 });
 
 await browser.close();
-console.log('1..' + results.length);
-const failed = results.filter((r) => r[1]).length;
-console.log(`# ${results.length - failed} passed, ${failed} failed`);
+const { passed, failed } = counts();
+console.log(`# ${passed} passed, ${failed} failed`);
 if (!process.env.TK_KEEP) fs.rmSync(tmp, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+finish();

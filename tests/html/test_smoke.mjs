@@ -25,6 +25,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { clickLine, launch, open as openPage } from './browser.mjs';
+import { counts, finish, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD_ARG, PW] = process.argv;
 const TKVIEW = path.resolve(TKVIEW_ARG);
@@ -38,7 +39,6 @@ const stagesOf = (meta) => Object.keys(meta.stages);
 
 /* ---- TAP ----------------------------------------------------------------- */
 
-let count = 0, failed = 0;
 function note(s) {
   console.log('# ' + s);
 }
@@ -469,20 +469,10 @@ async function capture(name, input) {
 }
 
 const start = Date.now();
-for (const [name, input] of inputs) {
-  count++;
-  try {
-    await capture(name, input);
-    console.log(`ok ${count} - ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`not ok ${count} - ${name}`);
-    for (const l of String(e && e.message ? e.message : e).split('\n')) console.log('#   ' + l);
-  }
-}
+for (const [name, input] of inputs) await test(name, () => capture(name, input));
 await browser.close();
-console.log('1..' + count);
-note(`${count - failed} passed, ${failed} failed, ${((Date.now() - start) / 1000).toFixed(1)} s`);
+const { passed, failed } = counts();
+note(`${passed} passed, ${failed} failed, ${((Date.now() - start) / 1000).toFixed(1)} s`);
 if (process.env.TK_KEEP) note('reports kept in ' + tmp);
 else fs.rmSync(tmp, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+finish();

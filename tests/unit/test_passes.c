@@ -1248,6 +1248,87 @@ static void test_big_file(void)
     g_test_trap_assert_passed();
 }
 
+/* ---- digests: locations ----------------------------------------------- */
+
+static tk_pass_digest digest_of(tk_stage_kind kind, const char *text)
+{
+    tk_pass_digest dg;
+    tk_pass_digest_text(kind, text, strlen(text), &dg);
+    return dg;
+}
+
+/* Texts that differ only in their locations have one noloc digest and
+ * different exact ones, whichever location changed, and wherever a moved
+ * one went.  Lines from vector_add: mlir_passes.txt:2 and 15-16, and
+ * stderr.txt:78-79. */
+static void test_digest_locations(void)
+{
+    static const char *const mlir[] = {
+        /* the text as dumped */
+        "#loc = loc(\"/tmp/capture/vector_add/src/vector_add.py\":7:0)\n"
+        "    %pid = tt.get_program_id x : i32 loc(#loc29)\n"
+        "    %block_start = arith.constant 1024 : i32 loc(#loc30)\n",
+        /* another location on a line */
+        "#loc = loc(\"/tmp/capture/vector_add/src/vector_add.py\":7:0)\n"
+        "    %pid = tt.get_program_id x : i32 loc(#loc29)\n"
+        "    %block_start = arith.constant 1024 : i32 loc(#loc31)\n",
+        /* the alias line changed */
+        "#loc = loc(\"/tmp/capture/vector_add/src/vector_add.py\":8:0)\n"
+        "    %pid = tt.get_program_id x : i32 loc(#loc29)\n"
+        "    %block_start = arith.constant 1024 : i32 loc(#loc30)\n",
+        /* the same locations on the other lines */
+        "#loc = loc(\"/tmp/capture/vector_add/src/vector_add.py\":7:0)\n"
+        "    %pid = tt.get_program_id x : i32 loc(#loc30)\n"
+        "    %block_start = arith.constant 1024 : i32 loc(#loc29)\n",
+        /* the alias line after the code */
+        "    %pid = tt.get_program_id x : i32 loc(#loc29)\n"
+        "    %block_start = arith.constant 1024 : i32 loc(#loc30)\n"
+        "#loc = loc(\"/tmp/capture/vector_add/src/vector_add.py\":7:0)\n",
+        /* one location earlier on its line (its bytes and the line's
+         * other bytes all the same) */
+        "#loc = loc(\"/tmp/capture/vector_add/src/vector_add.py\":7:0)\n"
+        "    %pid = tt.get_program_id loc(#loc29) x : i32\n"
+        "    %block_start = arith.constant 1024 : i32 loc(#loc30)\n",
+    };
+    tk_pass_digest m0 = digest_of(TK_STAGE_TTGIR, mlir[0]);
+    for (size_t i = 1; i < G_N_ELEMENTS(mlir); i++) {
+        tk_pass_digest m = digest_of(TK_STAGE_TTGIR, mlir[i]);
+        g_assert_true(m.exact != m0.exact);
+        if (i < 5)
+            g_assert_true(m.noloc == m0.noloc);
+        for (size_t j = 1; j < i; j++)
+            g_assert_true(m.exact != digest_of(TK_STAGE_TTGIR, mlir[j]).exact);
+    }
+    /* the same text: the same digests; a blank line changes neither */
+    tk_pass_digest again = digest_of(TK_STAGE_TTGIR, mlir[0]);
+    g_assert_true(again.exact == m0.exact && again.noloc == m0.noloc);
+    char *blank = g_strconcat(mlir[0], "   \n", NULL);
+    tk_pass_digest b = digest_of(TK_STAGE_TTGIR, blank);
+    g_assert_true(b.exact == m0.exact && b.noloc == m0.noloc);
+    g_free(blank);
+
+    static const char *const llvm[] = {
+        "  %7 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x(), !dbg !7\n"
+        "  %8 = mul i32 %7, 1024, !dbg !8\n"
+        "!7 = !DILocation(line: 8, column: 24, scope: !4)\n",
+        "  %7 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x(), !dbg !8\n"
+        "  %8 = mul i32 %7, 1024, !dbg !7\n"
+        "!7 = !DILocation(line: 8, column: 24, scope: !4)\n",
+        "  %7 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x(), !dbg !7\n"
+        "  %8 = mul i32 %7, 1024, !dbg !8\n"
+        "!7 = !DILocation(line: 9, column: 24, scope: !4)\n",
+        "  %7 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x(), !dbg !7\n"
+        "  %8 = mul i32 %7, 1024\n"
+        "!7 = !DILocation(line: 8, column: 24, scope: !4)\n",
+    };
+    tk_pass_digest l0 = digest_of(TK_STAGE_LLIR, llvm[0]);
+    for (size_t i = 1; i < G_N_ELEMENTS(llvm); i++) {
+        tk_pass_digest l = digest_of(TK_STAGE_LLIR, llvm[i]);
+        g_assert_true(l.exact != l0.exact);
+        g_assert_true(l.noloc == l0.noloc);
+    }
+}
+
 /* ---- a big file indexed in two halves ---------------------------------- */
 
 /* The reference: PATH indexed in one scan, one thread. */
@@ -1438,6 +1519,7 @@ int main(int argc, char **argv)
                     test_empty_missing_and_banners);
     g_test_add_func("/passes/big-file", test_big_file);
     g_test_add_func("/passes/split-halves", test_split_halves);
+    g_test_add_func("/passes/digest/locations", test_digest_locations);
     g_test_add_func("/passes/split-halves/message", test_split_halves_message);
     g_test_add_func("/passes/gzip-random-access", test_gzip_random_access);
     return g_test_run();

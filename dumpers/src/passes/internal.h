@@ -106,7 +106,8 @@ typedef enum { PASSES_DIGEST_RAW, PASSES_DIGEST_MLIR, PASSES_DIGEST_LLVM } passe
  * (the rest, hashed as it is), end. */
 typedef struct {
     passes_digest_lang lang;
-    passes_hasher exact, noloc;
+    passes_hasher noloc; /* the text without its locations */
+    passes_hasher left;  /* what noloc left out, and where (digest.c) */
     int skip_exact, skip_noloc; /* the current line is left out */
 } passes_digester;
 
