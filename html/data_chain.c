@@ -5,6 +5,8 @@
  * diff paired are the same bytes is tk_ir_diff_kept_equal()'s answer), and
  * a line's text is read back only to be stored: what fits the budget is
  * told from the lines' lengths first. */
+#include "data_layouts.h"
+#include "data_locs.h"
 #include "data_words.h"
 #include "pass_budget.h"
 #include "pass_chain.h"
@@ -31,11 +33,18 @@ struct tk_pass_chains {
     /* the text the last pass left is over the budget (pass_budget.h):
      * passes that go on from it cannot be chained */
     gboolean big_text;
+    /* what the chain's lines name in the source (data_locs.h), written
+     * as its "st" when it closes */
+    tk_report_locs *locs;
+    /* the layouts of its lines (MLIR: TTGIR's #blocked, ...), its "ly" */
+    tk_report_lays *lays;
 };
 
-tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk)
+tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk, const tk_loctab *tab)
 {
     tk_pass_chains *c = g_new0(tk_pass_chains, 1);
+    c->locs = tk_report_locs_new(r, tab);
+    c->lays = tk_report_lays_new();
     c->r = r;
     c->rk = rk;
     c->doc = g_string_new(NULL);
@@ -55,6 +64,8 @@ void tk_pass_chains_free(tk_pass_chains *c)
     g_array_free(c->ranges, TRUE);
     g_array_free(c->of, TRUE);
     g_array_free(c->over, TRUE);
+    tk_report_locs_free(c->locs);
+    tk_report_lays_free(c->lays);
     g_free(c);
 }
 
@@ -74,12 +85,16 @@ static void write_line_runs(jw *w, const tk_ir_diff *d, int side)
     jw_arr_end(w);
 }
 
-/* Kept line K of SIDE (read back now). */
-static void write_kept(jw *w, const tk_ir_diff *d, int side, uint32_t k)
+/* Kept line K of SIDE (read back now), and into YW its layout references
+ * (LAYS NULL: none written). */
+static void write_kept_lays(jw *w, tk_report_lays *lays, jw *yw, const tk_ir_diff *d, int side,
+                            uint32_t k)
 {
     size_t len;
     const char *s = tk_ir_diff_kept_line(d, side, k, &len, NULL);
     jw_strn(w, s ? s : "", s ? len : 0);
+    if (lays)
+        tk_report_lays_line(lays, yw, side, s, s ? len : 0);
 }
 
 /* Whether SIDE of D fits the budget as a chain's first text, told from
@@ -142,13 +157,32 @@ static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
     jw_int(w, (int64_t)c->from);
     jw_key(w, "base");
     jw_obj(w);
+    /* the layout references of each line, beside (MLIR only) */
+    gboolean lays = c->dialect == TK_IR_MLIR;
+    if (lays)
+        tk_report_lays_text(c->lays, d, TK_IR_A);
+    GString *ys = g_string_new(NULL);
+    jw yw;
+    jw_init(&yw, ys);
+    jw_arr(&yw);
     jw_key(w, "t");
     jw_arr(w);
     for (uint32_t k = 0; k < n; k++)
-        write_kept(w, d, TK_IR_A, k);
+        write_kept_lays(w, lays ? c->lays : NULL, &yw, d, TK_IR_A, k);
     jw_arr_end(w);
+    jw_arr_end(&yw);
+    if (lays) {
+        jw_key(w, "y");
+        jw_raw(w, ys);
+    }
+    g_string_free(ys, TRUE);
     jw_key(w, "n");
     write_line_runs(w, d, TK_IR_A);
+    jw_key(w, "s");
+    jw_arr(w);
+    for (uint32_t k = 0; k < n; k++)
+        jw_int(w, tk_report_locs_kept(c->locs, d, TK_IR_A, k));
+    jw_arr_end(w);
     jw_obj_end(w);
     jw_key(w, "steps");
     jw_arr(w);
@@ -182,6 +216,15 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
     jw *w = &c->dw;
     size_t nh;
     const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
+    gboolean lays = c->dialect == TK_IR_MLIR;
+    if (lays)
+        tk_report_lays_text(c->lays, d, TK_IR_B);
+    GString *ys = g_string_new(NULL), *yus = g_string_new(NULL);
+    jw yw, yuw;
+    jw_init(&yw, ys);
+    jw_init(&yuw, yus);
+    jw_arr(&yw);
+    jw_arr(&yuw);
     jw_obj(w);
     jw_key(w, "h");
     jw_arr(w);
@@ -197,7 +240,7 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
     for (size_t i = 0; i < nh; i++)
         if (h[i].tag != TK_HUNK_EQUAL)
             for (uint32_t k = h[i].b0; k < h[i].b1; k++)
-                write_kept(w, d, TK_IR_B, k);
+                write_kept_lays(w, lays ? c->lays : NULL, &yw, d, TK_IR_B, k);
     jw_arr_end(w);
     jw_key(w, "u");
     jw_arr(w);
@@ -208,10 +251,24 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
             if (!text_changed(d, h[i].a0 + j, h[i].b0 + j))
                 continue;
             jw_int(w, h[i].b0 + j);
-            write_kept(w, d, TK_IR_B, h[i].b0 + j);
+            if (lays)
+                jw_int(&yuw, h[i].b0 + j);
+            write_kept_lays(w, lays ? c->lays : NULL, &yuw, d, TK_IR_B, h[i].b0 + j);
         }
     }
     jw_arr_end(w);
+    jw_arr_end(&yw);
+    jw_arr_end(&yuw);
+    if (lays) {
+        /* the layout references of each line of "t", and of each line of
+         * "u" ([b, refs, ...]) */
+        jw_key(w, "y");
+        jw_raw(w, ys);
+        jw_key(w, "yu");
+        jw_raw(w, yus);
+    }
+    g_string_free(ys, TRUE);
+    g_string_free(yus, TRUE);
     /* The changed words of each replaced line: a replace hunk pairs its
      * lines in order, as the page's rows pair them (chain.js). */
     jw_key(w, "w");
@@ -232,6 +289,29 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
     jw_arr_end(w);
     jw_key(w, "n");
     write_line_runs(w, d, TK_IR_B);
+    /* What the lines name in the source: each line of "t", and each line
+     * of an equal run whose stacks are not its line before's (its
+     * `loc(#locN)` now means another place, or its text changed) */
+    jw_key(w, "s");
+    jw_arr(w);
+    for (size_t i = 0; i < nh; i++)
+        if (h[i].tag != TK_HUNK_EQUAL)
+            for (uint32_t k = h[i].b0; k < h[i].b1; k++)
+                jw_int(w, tk_report_locs_kept(c->locs, d, TK_IR_B, k));
+    jw_arr_end(w);
+    jw_key(w, "su");
+    jw_arr(w);
+    for (size_t i = 0; i < nh; i++) {
+        if (h[i].tag != TK_HUNK_EQUAL)
+            continue;
+        for (uint32_t j = 0; j < h[i].a1 - h[i].a0; j++) {
+            if (tk_report_locs_same(d, h[i].a0 + j, h[i].b0 + j))
+                continue;
+            jw_int(w, h[i].b0 + j);
+            jw_int(w, tk_report_locs_kept(c->locs, d, TK_IR_B, h[i].b0 + j));
+        }
+    }
+    jw_arr_end(w);
     jw_obj_end(w);
 }
 
@@ -245,6 +325,12 @@ static void close_chain(tk_pass_chains *c)
     jw_arr_end(&c->dw);
     jw_key(&c->dw, "to");
     jw_int(&c->dw, (int64_t)c->to);
+    jw_key(&c->dw, "st");
+    tk_report_locs_write(c->locs, &c->dw);
+    if (tk_report_lays_any(c->lays)) {
+        jw_key(&c->dw, "ly");
+        tk_report_lays_write(c->lays, &c->dw);
+    }
     jw_obj_end(&c->dw);
     size_t idx = c->ranges->len / 2;
     char rel[64], key[64];
@@ -295,6 +381,8 @@ static void open_chain(tk_pass_chains *c, const tk_timeline_step *st)
     g_array_set_size(c->over, 0);
     g_byte_array_set_size(c->lead, 0);
     g_string_truncate(c->doc, 0);
+    tk_report_locs_clear(c->locs);
+    tk_report_lays_clear(c->lays);
 }
 
 tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "data_layouts.h"
 #include "tkdump/tk_layouts.h"
 
 typedef struct {
@@ -258,78 +259,6 @@ static void write_to(kctx *k, jw *w, tk_stage_kind from, tk_stage_kind to,
     g_hash_table_destroy(lists);
 }
 
-static void write_u64s(jw *w, const uint64_t *v, unsigned n)
-{
-    jw_arr(w);
-    for (unsigned i = 0; i < n; i++)
-        jw_int(w, (int64_t)v[i]);
-    jw_arr_end(w);
-}
-
-static void write_u32s(jw *w, const uint32_t *v, unsigned n)
-{
-    jw_arr(w);
-    for (unsigned i = 0; i < n; i++)
-        jw_int(w, v[i]);
-    jw_arr_end(w);
-}
-
-static void write_layout(jw *w, const tk_layout *l)
-{
-    jw_obj(w);
-    jw_key(w, "kind");
-    jw_str(w, tk_layout_kind_name(l->kind));
-    jw_key(w, "alias");
-    jw_str(w, l->alias);
-    jw_key(w, "name");
-    jw_str(w, l->name);
-    jw_key(w, "text");
-    jw_str(w, l->text);
-    jw_key(w, "line");
-    jw_int(w, l->line);
-    if (l->rank) {
-        jw_key(w, "rank");
-        jw_int(w, l->rank);
-    }
-    if (l->kind == TK_LAYOUT_BLOCKED) {
-        jw_key(w, "spt");
-        write_u32s(w, l->size_per_thread, l->rank);
-        jw_key(w, "tpw");
-        write_u32s(w, l->threads_per_warp, l->rank);
-    }
-    if (l->kind == TK_LAYOUT_BLOCKED || l->kind == TK_LAYOUT_MMA) {
-        jw_key(w, "wpc");
-        write_u32s(w, l->warps_per_cta, l->rank);
-    }
-    if (l->kind == TK_LAYOUT_BLOCKED || l->kind == TK_LAYOUT_SHARED) {
-        jw_key(w, "order");
-        write_u32s(w, l->order, l->rank);
-    }
-    struct { const char *k; int v; } ints[] = {
-        {"parent", l->parent}, {"dim", l->dim}, {"opIdx", l->op_idx},
-        {"kWidth", l->k_width}, {"versionMajor", l->version_major},
-        {"versionMinor", l->version_minor}, {"vec", l->vec},
-        {"perPhase", l->per_phase}, {"maxPhase", l->max_phase},
-        {"swizzle", l->swizzle_bytes}, {"transposed", l->transposed},
-        {"elementBits", l->element_bits},
-    };
-    for (size_t i = 0; i < G_N_ELEMENTS(ints); i++)
-        if (ints[i].v >= 0) {
-            jw_key(w, ints[i].k);
-            jw_int(w, ints[i].v);
-        }
-    if (l->n_instr) {
-        jw_key(w, "instr");
-        write_u32s(w, l->instr_shape, l->n_instr);
-    }
-    if (l->kind == TK_LAYOUT_LINEAR) {
-        jw_key(w, "bases");
-        uint32_t b[4] = {l->n_register, l->n_lane, l->n_warp, l->n_block};
-        write_u32s(w, b, 4);
-    }
-    jw_obj_end(w);
-}
-
 /* Layouts of a TTGIR stage: definitions, and per use on a line the layout
  * and how it covers that tensor (computed by tk_layouts_cover()). */
 static void write_layouts(jw *w, const tk_stage *st)
@@ -375,38 +304,7 @@ static void write_layouts(jw *w, const tk_stage *st)
                 g_string_append_printf(key, "%" G_GUINT64_FORMAT "x", u[i].shape[d]);
             gpointer v = g_hash_table_lookup(cover_idx, key->str);
             if (!v) {
-                tk_layout_cover c;
-                tk_layouts_cover(lay, u[i].layout, u[i].shape, u[i].rank, &c);
-                jw_obj(&cw);
-                jw_key(&cw, "layout");
-                jw_int(&cw, u[i].layout);
-                jw_key(&cw, "shape");
-                write_u64s(&cw, u[i].shape, u[i].rank);
-                jw_key(&cw, "elem");
-                jw_str(&cw, u[i].elem);
-                jw_key(&cw, "bits");
-                jw_int(&cw, u[i].elem_bits);
-                jw_key(&cw, "memdesc");
-                jw_bool(&cw, u[i].memdesc);
-                if (c.known) {
-                    jw_key(&cw, "tile");
-                    write_u64s(&cw, c.tile, c.rank);
-                    jw_key(&cw, "reps");
-                    write_u64s(&cw, c.reps, c.rank);
-                    jw_key(&cw, "perThread");
-                    write_u64s(&cw, c.per_thread, c.rank);
-                    jw_key(&cw, "tileElems");
-                    jw_int(&cw, (int64_t)c.tile_elems);
-                    jw_key(&cw, "tensorElems");
-                    jw_int(&cw, (int64_t)c.tensor_elems);
-                    jw_key(&cw, "elemsPerThread");
-                    jw_int(&cw, (int64_t)c.elems_per_thread);
-                    jw_key(&cw, "threads");
-                    jw_int(&cw, (int64_t)c.threads);
-                    jw_key(&cw, "dup");
-                    jw_int(&cw, (int64_t)c.duplication);
-                }
-                jw_obj_end(&cw);
+                tk_report_write_cover(&cw, lay, &u[i], u[i].layout);
                 v = GUINT_TO_POINTER(++n_covers);
                 g_hash_table_insert(cover_idx, g_strdup(key->str), v);
             }
@@ -426,7 +324,7 @@ static void write_layouts(jw *w, const tk_stage *st)
     jw_key(w, "defs");
     jw_arr(w);
     for (size_t i = 0; i < tk_layouts_count(lay); i++)
-        write_layout(w, tk_layouts_get(lay, i));
+        tk_report_write_layout(w, tk_layouts_get(lay, i));
     jw_arr_end(w);
     g_string_free(key, TRUE);
     g_string_free(covers, TRUE);
@@ -447,7 +345,7 @@ static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
     jw_arr(&w);
     for (guint i = 0; i < ls.sets->len; i++) {
         GArray *a = ls.sets->pdata[i];
-        write_u32s(&w, (const uint32_t *)a->data, a->len);
+        jw_u32s(&w, (const uint32_t *)a->data, a->len);
     }
     jw_arr_end(&w);
     jw_key(&w, "line");
@@ -653,7 +551,7 @@ static int write_meta(kctx *k)
     }
     g_list_free(files);
     g_array_sort(fa, cmp_u32);
-    write_u32s(&w, (const uint32_t *)fa->data, fa->len);
+    jw_u32s(&w, (const uint32_t *)fa->data, fa->len);
     g_array_free(fa, TRUE);
     jw_key(&w, "passes");
     jw_bool(&w, k->rk->has_passes);

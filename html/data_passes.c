@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_layouts.h"
+#include "data_locs.h"
 #include "data_words.h"
 #include "pass_budget.h"
 #include "pass_chain.h"
@@ -49,6 +51,15 @@ typedef struct {
     const tk_ir_diff *d;
     jw *w;
     gboolean in_group;
+    /* What each row's sides name in the source (data_locs.h), NULL: not
+     * written; RS: per group the entries of its rows, [a, b, a, b, ...] */
+    tk_report_locs *locs;
+    GString *rs;
+    /* The layouts of each row's sides (MLIR), NULL: not written; RY: per
+     * group their references, [a, b, a, b, ...] */
+    tk_report_lays *lays;
+    GString *ry;
+    jw ryw;
 } diff_writer;
 
 /* TOUCHED ("file:line" -> 1) gets the source lines in the stacks of kept
@@ -112,6 +123,16 @@ static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
         tk_report_write_words(dw->w, a, la, b, lb);
     }
     jw_arr_end(dw->w);
+    if (dw->locs) {
+        uint32_t ea = ka >= 0 ? tk_report_locs_kept(dw->locs, dw->d, TK_IR_A, (uint32_t)ka) : 0;
+        uint32_t eb = kb >= 0 ? tk_report_locs_kept(dw->locs, dw->d, TK_IR_B, (uint32_t)kb) : 0;
+        char last = dw->rs->str[dw->rs->len - 1];
+        g_string_append_printf(dw->rs, "%s%u,%u", last == '[' ? "" : ",", ea, eb);
+    }
+    if (dw->lays) {
+        tk_report_lays_line(dw->lays, &dw->ryw, TK_IR_A, a, la);
+        tk_report_lays_line(dw->lays, &dw->ryw, TK_IR_B, b, lb);
+    }
 }
 
 static int group_hunk(const tk_hunk *h, void *user)
@@ -121,6 +142,13 @@ static int group_hunk(const tk_hunk *h, void *user)
         if (dw->in_group)
             jw_arr_end(dw->w);
         jw_arr(dw->w);
+        if (dw->locs)
+            g_string_append(dw->rs, dw->in_group ? "],[" : "[");
+        if (dw->lays) {
+            if (dw->in_group)
+                jw_arr_end(&dw->ryw);
+            jw_arr(&dw->ryw);
+        }
         dw->in_group = TRUE;
         return 0;
     }
@@ -188,10 +216,23 @@ static gboolean diff_over_budget(const tk_ir_diff *d)
  * lines stored); TOUCHED (may be NULL) collects the source lines of its
  * changed lines (all of them, cut or not).  Returns the number of lines
  * of its unified diff left out. */
-static uint64_t diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
+static uint64_t diff_json(tk_loctab *tab, tk_report_locs *locs, tk_report_lays *lays, tk_ir_diff *d,
+                          GHashTable *touched, jw *w)
 {
+    if (lays && tk_ir_diff_dialect(d) != TK_IR_MLIR)
+        lays = NULL;
+    if (lays) {
+        /* both sides' layout definitions, read before any row */
+        tk_report_lays_clear(lays);
+        tk_report_lays_text(lays, d, TK_IR_A);
+        tk_report_lays_text(lays, d, TK_IR_B);
+    }
     if (touched)
         touch_changed(tab, d, touched);
+    if (locs) {
+        tk_ir_diff_bind(d, tab, NULL);
+        tk_report_locs_clear(locs);
+    }
     jw_obj(w);
     jw_key(w, "a");
     jw_str(w, tk_ir_diff_name(d, TK_IR_A));
@@ -204,13 +245,42 @@ static uint64_t diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw
     jw_int(w, st.removed);
     jw_key(w, "groups");
     jw_arr(w);
-    diff_writer dw = {.d = d, .w = w};
+    diff_writer dw = {.d = d, .w = w, .locs = locs, .rs = locs ? g_string_new("[") : NULL, .lays = lays,
+                      .ry = lays ? g_string_new(NULL) : NULL};
+    if (lays) {
+        jw_init(&dw.ryw, dw.ry);
+        jw_arr(&dw.ryw);
+    }
     tk_ir_diff_budget budget = tk_pass_diff_budget(CONTEXT);
     tk_ir_diff_cut cut;
     tk_ir_diff_group_budget(d, &budget, group_hunk, &dw, &cut);
     if (dw.in_group)
         jw_arr_end(w);
     jw_arr_end(w);
+    if (locs) {
+        /* per group, the source entries of its rows' two sides, and the
+         * table of what they name (data_locs.h) */
+        g_string_append(dw.rs, dw.in_group ? "]]" : "]");
+        jw_key(w, "rs");
+        jw_raw(w, dw.rs);
+        g_string_free(dw.rs, TRUE);
+        jw_key(w, "st");
+        tk_report_locs_write(locs, w);
+    }
+    if (lays) {
+        if (dw.in_group)
+            jw_arr_end(&dw.ryw);
+        jw_arr_end(&dw.ryw);
+        if (tk_report_lays_any(lays)) {
+            /* per group, the layout references of its rows' two sides,
+             * and the layouts they name (data_layouts.h) */
+            jw_key(w, "ry");
+            jw_raw(w, dw.ry);
+            jw_key(w, "ly");
+            tk_report_lays_write(lays, w);
+        }
+        g_string_free(dw.ry, TRUE);
+    }
     uint64_t left = cut.lines_skipped + cut.lines_left;
     jw_key(w, "cut");
     jw_int(w, (int64_t)left);
@@ -220,7 +290,7 @@ static uint64_t diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw
 
 void tk_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
 {
-    diff_json(tab, d, touched, w);
+    diff_json(tab, NULL, NULL, d, touched, w);
 }
 
 /* What passes.js says of a pass's stored diff beyond its entry. */
@@ -348,6 +418,8 @@ typedef struct {
     tk_report *r;
     tk_report_kernel *rk;
     tk_loctab *tab;      /* this kernel's own: where changed lines are bound */
+    tk_report_locs *locs; /* what stored diffs' lines name (data_locs.h) */
+    tk_report_lays *lays; /* the layouts of their lines (data_layouts.h) */
     tk_pass_chains *chains;
     GHashTable *touched; /* scratch: one pass's source lines */
     GHashTable *by_line; /* source line -> passes that touched it */
@@ -401,7 +473,7 @@ static void group_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     char key[24];
     g_snprintf(key, sizeof key, "%zu", pass);
     jw_key(&k->gw, key);
-    diff_json(k->tab, d, k->touched, &k->gw);
+    diff_json(k->tab, k->locs, k->lays, d, k->touched, &k->gw);
 }
 
 /* The diff of a pass over the budget (its diff, or its text for a chain),
@@ -412,7 +484,7 @@ static void own_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     GString *g = g_string_new(NULL);
     jw w;
     jw_init(&w, g);
-    uint64_t cut = diff_json(k->tab, d, k->touched, &w);
+    uint64_t cut = diff_json(k->tab, k->locs, k->lays, d, k->touched, &w);
     char what[32];
     g_snprintf(what, sizeof what, "pb-%zu", pass);
     int rc = put_data(k->r, k->rk, what, g);
@@ -434,7 +506,7 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
             GString *g = g_string_new(NULL);
             jw w;
             jw_init(&w, g);
-            diff_json(k->tab, st->diff, NULL, &w);
+            diff_json(k->tab, k->locs, k->lays, st->diff, NULL, &w);
             char what[48];
             g_snprintf(what, sizeof what, "ps-%zu-%zu", st->pass, st->substep);
             int rc = put_data(k->r, k->rk, what, g);
@@ -452,6 +524,11 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
         k->level = st->entry->level;
         k->level_from = st->pass;
     }
+    /* Where each line of the texts comes from in the source, for the
+     * chain's lines and the stored diffs (data_locs.h): read once per
+     * text by the timeline's walker. */
+    if (st->diff)
+        tk_ir_diff_bind(st->diff, k->tab, NULL);
     tk_pass_chain_verdict v = tk_pass_chains_step(k->chains, st);
     if (v == TK_CHAIN_OVER_BUDGET)
         note_of(k, st->pass)->big = TRUE;
@@ -550,7 +627,7 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
             GString *g = g_string_new(NULL);
             jw dw;
             jw_init(&dw, g);
-            diff_json(NULL, d, NULL, &dw);
+            diff_json(k->tab, k->locs, k->lays, d, NULL, &dw);
             rc = put_data(r, rk, what, g);
             tk_ir_diff_free(d);
             jw_key(w, "diff");
@@ -559,17 +636,6 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
     }
     jw_obj_end(w);
     return rc;
-}
-
-/* The global id of file F of TAB (a kernel's own table) in the bundle's
- * table, which the report's file list and stacks use. */
-static tk_file_id global_file(tk_report *r, const tk_loctab *tab, tk_file_id f)
-{
-    const char *path = tk_loctab_file_path(tab, f);
-    g_mutex_lock(&r->lock);
-    tk_file_id g = tk_loctab_file(tk_bundle_loctab(r->bundle), path, strlen(path));
-    g_mutex_unlock(&r->lock);
-    return g;
 }
 
 /* The commands that show all of a pass's diff: `tkview diff PATH --kernel
@@ -614,7 +680,9 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         .r = r,
         .rk = rk,
         .tab = tab,
-        .chains = tk_pass_chains_new(r, rk),
+        .locs = tk_report_locs_new(r, tab),
+        .lays = tk_report_lays_new(),
+        .chains = tk_pass_chains_new(r, rk, tab),
         .touched = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL),
         .by_line = g_hash_table_new_full(u64_hash, u64_equal, g_free,
                                          (GDestroyNotify)g_array_unref),
@@ -635,6 +703,8 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         rc = rc2;
     g_string_free(k.group, TRUE);
     if (!tl) {
+        tk_report_locs_free(k.locs);
+        tk_report_lays_free(k.lays);
         tk_pass_chains_free(k.chains);
         g_hash_table_destroy(k.touched);
         g_hash_table_destroy(k.by_line);
@@ -700,7 +770,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         guint64 kk = *(guint64 *)key;
         GArray *a = val;
         jw_arr(&w);
-        jw_int(&w, global_file(r, tab, (tk_file_id)(kk >> 32)));
+        jw_int(&w, tk_report_global_file(r, tab, (tk_file_id)(kk >> 32)));
         jw_int(&w, (int64_t)(kk & 0xffffffffu));
         jw_lines(&w, (const uint32_t *)a->data, a->len);
         jw_arr_end(&w);
@@ -716,6 +786,8 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         g_string_free(g, TRUE);
     g_hash_table_destroy(k.touched);
     g_hash_table_destroy(k.by_line);
+    tk_report_locs_free(k.locs);
+    tk_report_lays_free(k.lays);
     tk_pass_chains_free(k.chains);
     g_array_free(k.groups, TRUE);
     g_array_free(k.notes, TRUE);

@@ -219,6 +219,22 @@ void jw_raw(jw *w, const GString *json)
     g_string_append_len(w->out, json->str, json->len);
 }
 
+void jw_u32s(jw *w, const uint32_t *v, unsigned n)
+{
+    jw_arr(w);
+    for (unsigned i = 0; i < n; i++)
+        jw_int(w, v[i]);
+    jw_arr_end(w);
+}
+
+void jw_u64s(jw *w, const uint64_t *v, unsigned n)
+{
+    jw_arr(w);
+    for (unsigned i = 0; i < n; i++)
+        jw_int(w, (int64_t)v[i]);
+    jw_arr_end(w);
+}
+
 void jw_lines(jw *w, const uint32_t *lines, size_t n)
 {
     jw_arr(w);

@@ -42,6 +42,10 @@ void jw_null(jw *w);
 /* A complete JSON value made by another writer (its text is appended). */
 void jw_raw(jw *w, const GString *json);
 
+/* Arrays of N unsigned numbers. */
+void jw_u32s(jw *w, const uint32_t *v, unsigned n);
+void jw_u64s(jw *w, const uint64_t *v, unsigned n);
+
 /* A list of ascending 1-based line numbers, runs of 3 or more written as
  * `a, -b` (a through b): the report's compact form of line sets. */
 void jw_lines(jw *w, const uint32_t *lines, size_t n);

@@ -11,8 +11,10 @@
  * MLIR passes do.  It is stored once, as data/ID/pc-C.js:
  *
  *   {"from": F, "to": T,                first and last pass of the chain
- *    "base": {"t": [...], "n": [...]},  the kept lines of the text before
- *                                       pass F, and their line numbers
+ *    "base": {"t": [...], "n": [...],   the kept lines of the text before
+ *             "s": [...]},              pass F, their line numbers, and
+ *                                       what each names in the source (an
+ *                                       entry of "st")
  *    "steps": [S_F, ..., S_T]}          per pass, how its text after is
  *                                       made from its text before:
  *   S = 0                               the same text (no change at all)
@@ -31,9 +33,21 @@
  *                                       a replace made (paired in order
  *                                       with its line before), as
  *                                       data_words.h writes them
- *        "n": [k0, l0, k1, l1, ...]}    line numbers of the kept lines
+ *        "n": [k0, l0, k1, l1, ...],    line numbers of the kept lines
  *                                       after: from kept line k0 on, line
  *                                       l0, l0 + 1, ... up to the next run
+ *        "s": [...],                    what each line of "t" names in the
+ *                                       source (an entry of "st")
+ *        "su": [b, e, ...]}             lines b of equal runs that name
+ *                                       other stacks than their line
+ *                                       before: entry e
+ *    "st": [...]                        the table of what lines name in the
+ *                                       source (data_locs.h)
+ *    "ly": {defs, covers}               MLIR: the TTGIR layouts its lines
+ *                                       refer to (data_layouts.h), with
+ *                                       per line its references: base and
+ *                                       step "y" (beside "t"), step "yu"
+ *                                       ([b, refs, ...] for "u")
  *
  * Kept lines are tk_ir_diff_kept_line()'s (lines that carry only debug
  * information, and blank lines, are left out).  Applying the steps F..K to
@@ -58,7 +72,9 @@
 
 typedef struct tk_pass_chains tk_pass_chains;
 
-tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk);
+/* Chains of RK's passes; their lines' stacks are read from TAB, where the
+ * steps' diffs are bound (tk_ir_diff_bind()). */
+tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk, const tk_loctab *tab);
 void tk_pass_chains_free(tk_pass_chains *c);
 
 typedef enum {

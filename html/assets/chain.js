@@ -14,13 +14,18 @@
  * Depends on: data (load), kernel (id).
  * Interface: load(ci) -> Promise of a chain, text(chain, k), apply(text,
  *   step), map(chain, n, m), compose(ci, n, m, rules) -> Promise of
- *   {added, removed, groups, cut}.
+ *   {added, removed, groups, cut, rs, st, ry, ly} (rs: per group, what
+ *   its rows' sides name in the source, [a, b, a, b, ...] entries of st;
+ *   ry: per group, its rows' sides' layout references, of the layouts ly;
+ *   data_layouts.h).
  */
 'use strict';
 TK.define('chain', ['data', 'kernel'], function (data, kernel) {
   const chains = new Map(); /* chain index -> {from, to, steps, texts} */
 
-  /* A text is {t: [line text], ln: Int32Array of line numbers}. */
+  /* A text is {t: [line text], ln: Int32Array of line numbers, s:
+   * Int32Array of what each line names in the source (an entry of the
+   * chain's "st", data_locs.h; 0: nothing)}. */
   function runsToLines(runs, n) {
     const ln = new Int32Array(n);
     for (let r = 0; r < runs.length; r += 2) {
@@ -36,23 +41,37 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
     const h = s.h, add = s.t;
     let nb = add.length;
     for (let i = 2; i < h.length; i += 3) nb += h[i];
-    const t = new Array(nb);
+    const t = new Array(nb), src = new Int32Array(nb), sa = s.s || [];
+    const y = A.y ? new Array(nb) : null, ya = s.y || [];
     let b = 0, ti = 0;
     for (let i = 0; i < h.length; i += 3) {
       const a0 = h[i], b0 = h[i + 1], n = h[i + 2];
-      while (b < b0) t[b++] = add[ti++];
-      for (let j = 0; j < n; j++) t[b++] = A.t[a0 + j];
+      for (; b < b0; ti++) {
+        if (y) y[b] = ya[ti] || 0;
+        src[b] = sa[ti] || 0, t[b++] = add[ti];
+      }
+      for (let j = 0; j < n; j++) {
+        if (y) y[b] = A.y[a0 + j];
+        src[b] = A.s[a0 + j], t[b++] = A.t[a0 + j];
+      }
     }
-    while (b < nb) t[b++] = add[ti++];
+    for (; b < nb; ti++) {
+      if (y) y[b] = ya[ti] || 0;
+      src[b] = sa[ti] || 0, t[b++] = add[ti];
+    }
     for (let i = 0; i < s.u.length; i += 2) t[s.u[i]] = s.u[i + 1];
-    return { t, ln: runsToLines(s.n, nb) };
+    if (s.su) for (let i = 0; i < s.su.length; i += 2) src[s.su[i]] = s.su[i + 1];
+    if (y && s.yu) for (let i = 0; i < s.yu.length; i += 2) y[s.yu[i]] = s.yu[i + 1];
+    return { t, ln: runsToLines(s.n, nb), s: src, y };
   }
 
   async function loadChain(ci) {
     let ch = chains.get(ci);
     if (!ch) {
       const d = await data.load(kernel.id() + '/pc-' + ci);
-      ch = { from: d.from, to: d.to, steps: d.steps, texts: [{ t: d.base.t, ln: runsToLines(d.base.n, d.base.t.length) }] };
+      ch = { from: d.from, to: d.to, steps: d.steps, st: d.st || [[]], ly: d.ly || null,
+        texts: [{ t: d.base.t, ln: runsToLines(d.base.n, d.base.t.length), s: Int32Array.from(d.base.s || new Array(d.base.t.length).fill(0)),
+          y: d.ly && d.base.y ? d.base.y : null }] };
       chains.set(ci, ch);
     }
     return ch;
@@ -128,8 +147,8 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
    * `tkview diff`. */
   function groupRows(A, B, hs, rules, words) {
     const CONTEXT = rules.context, MAX_LINES = rules.maxLines;
-    const groups = [];
-    let cur = null, lines = 0, cut = 0;
+    const groups = [], rs = [], ry = [];
+    let cur = null, curS = null, curY = null, lines = 0, cut = 0;
     const push = (kind, i, j) => {
       const n = kind === 'r' ? 2 : 1;
       if (cut || lines + n > MAX_LINES) {
@@ -140,6 +159,8 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
       const row = [kind, i >= 0 ? A.ln[i] : 0, i >= 0 ? A.t[i] : null, j >= 0 ? B.ln[j] : 0, j >= 0 ? B.t[j] : null];
       if (kind === 'r' && words && words.has(j)) row.push(words.get(j));
       cur.push(row);
+      curS.push(i >= 0 ? A.s[i] : 0, j >= 0 ? B.s[j] : 0);
+      if (curY) curY.push(i >= 0 ? A.y[i] : 0, j >= 0 ? B.y[j] : 0);
     };
     const eq = (h, from, to) => {
       for (let k = from; k < to; k++) push('e', h[1] + k, h[3] + k);
@@ -150,7 +171,10 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
       const prev = x > 0 ? hs[x - 1] : null;
       if (!cur) {
         cur = [];
+        curS = [];
         groups.push(cur);
+        rs.push(curS);
+        if (A.y && B.y) ry.push((curY = []));
         if (prev) eq(prev, Math.max(0, prev[2] - prev[1] - CONTEXT), prev[2] - prev[1]);
       }
       const na = h[2] - h[1], nb = h[4] - h[3];
@@ -165,7 +189,7 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
         cur = null;
       }
     }
-    return { groups, cut };
+    return { groups, rs, ry: A.y && B.y ? ry : null, cut };
   }
 
   /* The diff from the text before pass N to the text after pass M of chain
@@ -186,8 +210,8 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
       words = new Map();
       for (let i = 0; i + 1 < s.w.length; i += 2) words.set(s.w[i], s.w[i + 1]);
     }
-    const { groups, cut } = groupRows(A, B, mapHunks(pos, B.t.length), rules, words);
-    return { added: B.t.length - kept, removed: A.t.length - kept, groups, cut };
+    const { groups, rs, ry, cut } = groupRows(A, B, mapHunks(pos, B.t.length), rules, words);
+    return { added: B.t.length - kept, removed: A.t.length - kept, groups, cut, rs, st: ch.st, ry, ly: ry ? ch.ly : null };
   }
 
   return { load: loadChain, text: chainText, apply: applyStep, map: composeMap, compose: composeDiff };

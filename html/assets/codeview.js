@@ -77,7 +77,34 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       /* for the tests, which scroll a line into view: its row, folds
        * counted */
       this.code.tkRowOf = (line) => this.rowOf(line);
-      this.code.addEventListener('scroll', () => this.schedule());
+      /* The pane's height and scroll offset, kept rather than read: a read
+       * after a change to the rows (a click's marks) makes Chromium lay
+       * the page out there and then, and once more for the frame.  The
+       * scroll offset is read in the scroll event (the layout is clean
+       * there) and set by this view; the height by a ResizeObserver. */
+      this.h = 0;
+      this.st = 0;
+      this.w = 0;
+      /* Scrolled sideways once: every row coloured to its end from then on
+       * (before, only as far as the pane's width shows: plainFrom()). */
+      this.sideways = false;
+      this.code.addEventListener('scroll', () => {
+        this.st = this.code.scrollTop;
+        if (!this.sideways && this.code.scrollLeft > 0) {
+          this.sideways = true;
+          this.render(true);
+          return;
+        }
+        this.schedule();
+      });
+      new ResizeObserver(() => {
+        this.h = this.code.clientHeight;
+        const w = this.code.clientWidth;
+        if (w > this.w && this.w) {
+          this.w = w;
+          this.render(true); /* wider: colour what it now shows */
+        } else this.w = w;
+      }).observe(this.code);
       this.code.addEventListener('click', (ev) => {
         const ln = ev.target.closest('.ln');
         if (ln && this.doc && this.doc.onClick && !window.getSelection().toString())
@@ -94,8 +121,31 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.current = 0;
       this.found = null;
       this.foundCur = 0;
-      this.code.scrollTop = 0;
+      this.setScroll(0, true);
       this.render(true);
+    }
+    /* The character from which a row is drawn plain (syntax.paint): past
+     * what the pane's width shows, with room to spare; none once the pane
+     * was scrolled sideways.  A row is drawn to three times that (the
+     * rest: "… N more characters"; a 4000-character line is text to lay
+     * out), all of it once scrolled sideways or a find hit lies past it. */
+    plainFrom() {
+      if (this.sideways) return undefined;
+      if (!this.w) this.w = this.code.clientWidth;
+      return Math.max(200, Math.ceil((this.w || 1200) / 5) + 40);
+    }
+    /* The pane's height in pixels (read once, then kept up to date by the
+     * ResizeObserver). */
+    height() {
+      if (!this.h) this.h = this.code.clientHeight;
+      return this.h || 600;
+    }
+    /* Scrolls to Y pixels (within the rows), kept as this.st: set while
+     * nothing is changed yet, it costs no layout. */
+    setScroll(y, always) {
+      y = Math.max(0, Math.min(y, this.n * this.lh - this.height()));
+      if (always || y !== this.st) this.code.scrollTop = y;
+      this.st = y;
     }
     schedule() {
       if (this.pending) return;
@@ -134,11 +184,11 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
      * classes, gutter numbers or folds: the line at the top and the marks
      * stay. */
     refresh(doc) {
-      const topLine = this.lineAt(Math.max(1, Math.floor(this.code.scrollTop / this.lh) + 1));
+      const topLine = this.lineAt(Math.max(1, Math.floor(this.st / this.lh) + 1));
       const folds = !!this.map !== !!(doc && doc.rows) || (doc && doc.rows && doc.rows !== this.map);
       this.doc = doc;
       this.setRows(doc);
-      if (folds && topLine) this.code.scrollTop = (this.rowOf(topLine) - 1) * this.lh;
+      if (folds && topLine) this.setScroll((this.rowOf(topLine) - 1) * this.lh);
       this.render(true);
     }
     /* the classes a mark or the current line gives a drawn row */
@@ -159,6 +209,11 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
      * in line i, painted with the CSS Custom Highlight API (no change to
      * the rows' own elements). */
     setFound(found, cur, spans) {
+      const plain = this.plainFrom();
+      if (found && cur && spans && plain !== undefined && spans(cur).some((sp) => sp[1] > 3 * plain)) {
+        this.sideways = true; /* the text found is past what a row draws */
+        this.render(true);
+      }
       this.found = found;
       this.foundCur = cur || 0;
       this.foundSpans = found ? spans || null : null;
@@ -210,8 +265,8 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
     /* LINE in the middle of the pane, wherever it was (scrollTo moves only
      * when the line is out of view). */
     centre(line) {
-      const h = this.code.clientHeight || 600;
-      this.code.scrollTop = Math.max(0, (this.rowOf(line) - 1) * this.lh - (h - this.lh) / 2);
+      const h = this.height();
+      this.setScroll(Math.max(0, (this.rowOf(line) - 1) * this.lh - (h - this.lh) / 2));
       this.render(false);
     }
     paintRow(i) {
@@ -222,7 +277,8 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       const no = el('span', 'no', i);
       const g = el('span', 'gut', d.gutter ? d.gutter(i) : '');
       const tx = el('span', 'tx');
-      paint(tx, d.text(i), d.lang, d.ranges ? d.ranges(i) : null);
+      const plain = this.plainFrom();
+      paint(tx, d.text(i), d.lang, d.ranges ? d.ranges(i) : null, plain === undefined ? undefined : 3 * plain, plain);
       if (d.title) {
         const t = d.title(i);
         if (t) no.title = t;
@@ -244,8 +300,8 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
     /* Draws lines first..last, reusing rows already drawn (FORCE: redraw
      * them all, after the document or its classes changed). */
     render(force) {
-      const h = this.code.clientHeight || 600;
-      const first = Math.max(1, Math.floor(this.code.scrollTop / this.lh) - 10);
+      const h = this.height();
+      const first = Math.max(1, Math.floor(this.st / this.lh) - 10);
       const last = Math.min(this.n, first + Math.ceil(h / this.lh) + 20);
       if (force) this.rows = new Map();
       else if (first === this.first && last === this.last) return;
@@ -266,16 +322,18 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.body.replaceChildren(frag);
       if (this.found || (this.hlRanges && this.hlRanges.length)) this.paintFound();
     }
-    scrollTo(line) {
-      const h = this.code.clientHeight || 600;
+    /* LINE into view when it is not (LATER: drawn by the caller's
+     * render(), so that the caller scrolls every pane before it changes
+     * any: a scroll set after a change costs a layout of its own). */
+    scrollTo(line, later) {
+      const h = this.height();
       const y = (this.rowOf(line) - 1) * this.lh;
-      if (y < this.code.scrollTop || y > this.code.scrollTop + h - this.lh * 2)
-        this.code.scrollTop = Math.max(0, y - h / 3);
-      this.render(false);
+      if (y < this.st || y > this.st + h - this.lh * 2) this.setScroll(Math.max(0, y - h / 3));
+      if (!later) this.render(false);
     }
     /* LINE at the top of the pane (a stage opens on its first instruction). */
     scrollToTop(line) {
-      this.code.scrollTop = (this.rowOf(line) - 1) * this.lh;
+      this.setScroll((this.rowOf(line) - 1) * this.lh);
       this.render(false);
     }
   }

@@ -4,8 +4,9 @@
  *
  * Job: one DiffView per scrolling element.  It shows a diff in the format
  * the report stores and composes ({groups: [[kind, aLine, aText, bLine,
- * bText?, [aWords, bWords]?], ...], ...}, data_passes.c; the words
- * of a replaced row drawn stronger), as one list of items: a heading per
+ * bText?, [aWords, bWords]?], ...], rs, st}, data_passes.c; the words
+ * of a replaced row drawn stronger; rs and st: what each side names in the
+ * source, data_locs.h), as one list of items: a heading per
  * change group ("change k of n — before: line ..."), then its rows side by
  * side.  Wrapped (the default), a row is as many lines high as its longer
  * side needs at the width of a column, so every character can be read;
@@ -23,7 +24,10 @@
  * Interface: DiffView (class): show(diff, lang, head, tail), clear(nodes),
  *   groupCount(), scrollToGroup(g) (marked current, centred), groupInView(),
  *   scrolledAway(), find(test) -> item indices of the rows found (marked),
- *   reveal(k) (a row found to the middle),
+ *   reveal(k) (a row found to the middle), markSource(match) (the rows
+ *   whose sides come from a source line marked, in this and the next
+ *   diffs shown), sourceRows(), layoutAt(target, x, y) (the TTGIR layout
+ *   reference under the mouse: {lay, use}, for the layouts tip),
  *   setWrap(on), wrap, window() (for the
  *   tests); ROW_H.
  */
@@ -81,6 +85,33 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     return out;
   }
 
+  /* The offset in TX's line (as syntax.paint drew it: the "…" of a hidden
+   * location and the note of characters left out are not its text) of
+   * the character at X, Y; -1 when none. */
+  function charAt(tx, x, y) {
+    let node = null, at = 0;
+    if (document.caretPositionFromPoint) {
+      const p = document.caretPositionFromPoint(x, y);
+      if (p) (node = p.offsetNode), (at = p.offset);
+    } else if (document.caretRangeFromPoint) {
+      const r = document.caretRangeFromPoint(x, y);
+      if (r) (node = r.startContainer), (at = r.startOffset);
+    }
+    if (!node || node.nodeType !== 3 || !tx.contains(node)) return -1;
+    const w = document.createTreeWalker(tx, NodeFilter.SHOW_TEXT);
+    let pos = 0, n;
+    while ((n = w.nextNode())) {
+      const p = n.parentNode;
+      if (p.classList && (p.classList.contains('locmark') || p.classList.contains('cut'))) {
+        if (n === node) return -1;
+        continue;
+      }
+      if (n === node) return pos + at;
+      pos += n.length;
+    }
+    return -1;
+  }
+
   class DiffView {
     constructor(scroller) {
       this.root = scroller;
@@ -103,6 +134,11 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.found = null; /* the find bar's rows (item indices), or null */
       this.foundCur = -1; /* the one it shows */
       this.cols = 80; /* characters a column holds, when last measured */
+      /* The source line whose rows are marked: MATCH(entry) says whether
+       * an entry of the diff's table of stacks ("st", data_locs.h) names
+       * it; HIT: per entry 1 when it does (null: no marks). */
+      this.srcMatch = null;
+      this.srcHit = null;
       this.top = new Float64Array(1); /* lines above item k; [n] = all lines */
       this.root.addEventListener('scroll', () => this.schedule());
       /* Locations shown or hidden: wrapped rows change height. */
@@ -143,6 +179,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.found = null;
       this.foundCur = -1;
       this.lang = lang || '';
+      this.srcHit = this.sourceHits();
       const n = d ? d.groups.length : 0;
       this.start = new Int32Array(n + 1);
       for (let g = 0, k = 0; g <= n; g++) {
@@ -157,6 +194,62 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.first = 0;
       this.last = -1;
       this.render(true, 0);
+    }
+
+    /* Per entry of the diff's table of stacks, whether it names the
+     * source line marked (null: none marked, or the diff has no table). */
+    sourceHits() {
+      const d = this.diff, m = this.srcMatch;
+      if (!m || !d || !d.st || !d.rs) return null;
+      const hit = new Uint8Array(d.st.length);
+      for (let e = 1; e < d.st.length; e++) hit[e] = m(d.st[e]) ? 1 : 0;
+      return hit;
+    }
+
+    /* Marks the rows whose sides come from a source line: MATCH(stacks)
+     * says whether an entry of the diff's table names it (each stack its
+     * frames, [file, line, ...] innermost first); null: no marks.  Kept
+     * for the diffs shown next. */
+    markSource(match) {
+      this.srcMatch = match || null;
+      this.srcHit = this.sourceHits();
+      if (this.diff) this.render(true);
+    }
+
+    /* The layout reference under the point X, Y (a mouse event's), on
+     * TARGET: {lay, use} (use as a stage's: [0, start, end, def, cover])
+     * from the diff's ry / ly (data_layouts.h), or null.  Nothing is
+     * painted for them: the character under the mouse is looked up. */
+    layoutAt(target, x, y) {
+      const d = this.diff;
+      if (!d || !d.ry || !d.ly || !target || !target.closest) return null;
+      const tx = target.closest('.drow .tx');
+      if (!tx) return null;
+      const row = tx.parentNode, k = +row.dataset.k;
+      const side = tx === row.children[1] ? 0 : tx === row.children[3] ? 1 : -1;
+      const g = this.groupOf(k), i = k - this.start[g] - 1;
+      if (side < 0 || i < 0 || !d.ry[g]) return null;
+      const refs = d.ry[g][2 * i + side];
+      if (!refs) return null;
+      const off = charAt(tx, x, y);
+      if (off < 0) return null;
+      for (let j = 0; j + 3 < refs.length; j += 4)
+        if (off >= refs[j] && off < refs[j + 1]) return { lay: d.ly, use: [0, refs[j], refs[j + 1], refs[j + 2], refs[j + 3]] };
+      return null;
+    }
+
+    /* The rows marked by markSource: their item indices, and per row which
+     * sides (1: before, 2: after, 3: both). */
+    sourceRows() {
+      const out = [], d = this.diff, hit = this.srcHit;
+      for (let g = 0; hit && g < d.groups.length; g++) {
+        const rs = d.rs[g];
+        for (let i = 0; i < d.groups[g].length; i++) {
+          const m = (hit[rs[2 * i]] ? 1 : 0) | (hit[rs[2 * i + 1]] ? 2 : 0);
+          if (m) out.push([this.start[g] + 1 + i, m]);
+        }
+      }
+      return out;
     }
 
     /* Characters one side's column holds: half the pane less the line
@@ -288,6 +381,13 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     item(k) {
       const g = this.groupOf(k), i = k - this.start[g];
       const e = i === 0 ? this.heading(g) : this.row(this.diff.groups[g][i - 1]);
+      if (i > 0 && this.srcHit) {
+        /* a side that comes from the source line marked: its line number */
+        const rs = this.diff.rs[g], a = this.srcHit[rs[2 * i - 2]], b = this.srcHit[rs[2 * i - 1]];
+        if (a || b) e.classList.add('src');
+        if (a) e.children[0].classList.add('src');
+        if (b) e.children[2].classList.add('src');
+      }
       if (i > 0 && g === this.cur && this.diff.groups[g][i - 1][0] !== 'e') e.classList.add('cur');
       if (this.found && this.found.has(k)) e.classList.add(k === this.foundCur ? 'found-cur' : 'found');
       e.dataset.k = k;

@@ -10,7 +10,8 @@
  *
  * Depends on: dom (el, svgEl, fmtBytes), kernel (bind).
  * Interface: box(stage, use) -> element, hover(root): the tip over the
- *   layout references (span.lay) under ROOT.
+ *   layout references (span.lay) under ROOT; tipFor(lay, use, x, y), hide():
+ *   the tip for a reference of a pass diff's layouts.
  */
 'use strict';
 TK.define('layouts', ['dom', 'kernel'], function (dom, kernel) {
@@ -21,10 +22,16 @@ TK.define('layouts', ['dom', 'kernel'], function (dom, kernel) {
     return d ? (d.alias ? '#' + d.alias : d.text) : '?';
   }
 
-  /* What a layout means, as sentences and a small picture. */
+  /* What a layout means, as sentences and a small picture: use USEIDX of
+   * STAGE's layouts. */
   function layoutBox(stage, useIdx) {
     const lay = kernel.bind(stage).lay;
-    const u = lay.uses[useIdx];
+    return boxOf(lay, lay.uses[useIdx]);
+  }
+
+  /* The same for use U ([line, start, end, def, cover]) of the layouts LAY
+   * ({defs, covers}: a stage's, or a pass diff's, data_layouts.h). */
+  function boxOf(lay, u) {
     const d = lay.defs[u[3]];
     const c = u[4] >= 0 ? lay.covers[u[4]] : null;
     const box = el('div', 'laybox');
@@ -194,11 +201,20 @@ TK.define('layouts', ['dom', 'kernel'], function (dom, kernel) {
   }
 
   function showTip(span, x, y) {
-    const tip = document.getElementById('tip');
     const stage = span.dataset.stage;
     const b = kernel.bind(stage);
     if (!b || !b.lay) return;
-    tip.replaceChildren(layoutBox(stage, +span.dataset.u));
+    showBox(layoutBox(stage, +span.dataset.u), x, y);
+  }
+
+  /* The tip for use U of the layouts LAY (a pass diff's) at X, Y. */
+  function tipFor(lay, u, x, y) {
+    showBox(boxOf(lay, u), x, y);
+  }
+
+  function showBox(box, x, y) {
+    const tip = document.getElementById('tip');
+    tip.replaceChildren(box);
     tip.hidden = false;
     const r = tip.getBoundingClientRect();
     const left = Math.min(x + 12, window.innerWidth - r.width - 8);
@@ -223,5 +239,5 @@ TK.define('layouts', ['dom', 'kernel'], function (dom, kernel) {
     });
   }
 
-  return { box: layoutBox, hover };
+  return { box: layoutBox, hover, tipFor, hide: hideTip };
 });

@@ -8,6 +8,11 @@
  *   #stage=S&find=TEXT     the find bar over stage S (&regex=1, &case=1)
  *   #pass=N[&to=M]         pass mode on pass N, or on the diff from before
  *                          pass N to after pass M
+ *   #pass=N.J              sub-step J of pass N (SoftwarePipeliner's, as
+ *                          `tkview passes` numbers them)
+ *   #pass=...&source=FILE:LINE  the same, the passes that touched the
+ *                          source line marked and the rows of the diff
+ *                          that come from it
  * (stage=S may come with source= too: the stage shown beside it; FILE is
  * a path or its end, as `tkview bind --source` takes it).  As the page
  * changes it writes the fragment back: history.pushState for a navigation
@@ -19,7 +24,7 @@
  *
  * Depends on: dom (el, base), kernel (files, meta, stages, text), panes
  *   (shown, setStage, showSource, showIR, listen), passes (open, select,
- *   compare, shown), find (open, close, onChange, query).
+ *   selectSub, subs, compare, shown, forSource), find (open, close, onChange, query).
  * Interface: start({mode, setMode}) -> Promise (the fragment the page was
  *   opened with shown), parse(hash) -> {key: value}, fileOf(spec) -> file
  *   index or -1, inspect() (for the tests, read only: written, pushes,
@@ -83,10 +88,13 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
   function current() {
     if (app.mode() === 'passes') {
       const P = passes.shown();
+      /* the source line whose rows are marked: a small move */
+      const src = P.src ? '&source=' + enc(fileSpec(P.src.file)) + ':' + P.src.line : '';
+      if (P.sub && !P.range && P.sel < 0) return { hash: 'pass=' + P.sub + src, nav: 'passes:pass=' + P.sub };
       const parts = ['pass=' + (P.range ? P.range[0] : P.sel)];
       if (P.range && P.range[1] !== P.range[0]) parts.push('to=' + P.range[1]);
       if (!P.range && P.sel < 0) return { hash: 'passes', nav: 'passes' };
-      return { hash: parts.join('&'), nav: 'passes:' + parts.join('&') };
+      return { hash: parts.join('&') + src, nav: 'passes:' + parts.join('&') };
     }
     const S = panes.shown();
     const parts = ['stage=' + S.stage];
@@ -129,6 +137,18 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
     try {
       if (f.pass !== undefined) {
         const count = (await passesReady()) || 0;
+        if (f.source !== undefined && count) {
+          const src = sourceOf(f.source);
+          if (src) await passes.forSource(src.file, src.line, false);
+        }
+        const sub = /^(\d+)\.(\d+)$/.exec(f.pass);
+        if (sub && f.to === undefined) {
+          const i = +sub[1], j = +sub[2];
+          const subs = i < count ? passes.subs(i) : 0;
+          if (j < subs) await passes.selectSub(i, j);
+          else L.errors.push('#pass: no sub-step ' + f.pass + (i < count ? ' (pass ' + i + ' has ' + (subs ? 'sub-steps ' + i + '.0-' + i + '.' + (subs - 1) : 'none') + ')' : ' (passes 0-' + (count - 1) + ')'));
+          return;
+        }
         const n = +f.pass, m = f.to !== undefined ? +f.to : n;
         const ok = (i) => Number.isInteger(i) && i >= 0 && i < count;
         if (!ok(n) || !ok(m)) L.errors.push('#pass: no pass ' + (ok(n) ? m : f.pass) + ' (0-' + (count - 1) + ')');
@@ -148,18 +168,13 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
         find.close();
       }
       if (f.source !== undefined) {
-        const colon = f.source.lastIndexOf(':');
-        const spec = colon > 0 ? f.source.slice(0, colon) : f.source;
-        const line = colon > 0 ? +f.source.slice(colon + 1) : 0;
-        const file = fileOf(spec);
-        if (file < 0 || !(line > 0)) {
-          L.errors.push('#source: ' + (file < 0 ? 'no file ' + spec : 'no line in ' + f.source));
-        } else {
+        const src = sourceOf(f.source);
+        if (src) {
           if (f.exact === '1' && panes.shown().mode !== 'exact') {
             const b = document.getElementById('mode-exact');
             if (b) b.click();
           }
-          await panes.showSource(file, line);
+          await panes.showSource(src.file, src.line);
         }
       } else if (f.line !== undefined && !meta.stages[panes.shown().stage].missing) {
         const n = +f.line, max = kernel.text(panes.shown().stage).length;
@@ -174,6 +189,19 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
       L.last = c.nav;
       note();
     }
+  }
+
+  /* {file, line} of a source= value FILE:LINE, or null (said in L.errors). */
+  function sourceOf(v) {
+    const colon = v.lastIndexOf(':');
+    const spec = colon > 0 ? v.slice(0, colon) : v;
+    const line = colon > 0 ? +v.slice(colon + 1) : 0;
+    const file = fileOf(spec);
+    if (file < 0 || !(line > 0)) {
+      L.errors.push('#source: ' + (file < 0 ? 'no file ' + spec : 'no line in ' + v));
+      return null;
+    }
+    return { file, line };
   }
 
   async function passesReady() {
@@ -231,11 +259,27 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
     }).observe(document.getElementById('pass-view'), { childList: true, subtree: true });
   }
 
+  /* The fragment written once the page is idle after a change, not in
+   * the click: history.replaceState costs Chromium a style pass and ~10 ms
+   * on the largest kernels, which a click would wait for before its frame
+   * (test_report_items' click budget). */
+  let queued = false;
+  function later() {
+    if (queued) return;
+    queued = true;
+    const go = () => {
+      queued = false;
+      write();
+    };
+    if (window.requestIdleCallback) requestIdleCallback(go, { timeout: 300 });
+    else setTimeout(go, 50);
+  }
+
   async function start(appIface) {
     app = appIface;
     copyButton();
-    panes.listen(() => write());
-    find.onChange(() => write());
+    panes.listen(() => later());
+    find.onChange(() => later());
     watchPasses();
     /* Back, Forward, a link to the page followed, a fragment typed: all
      * fire popstate (hashchange too, for the same change) */

@@ -296,17 +296,24 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
   function applySource(file, line, scroll) {
     const q = kernel.query(S.stage, file, line, S.mode);
     S.stmt = q.first !== q.last ? [q.first, q.last] : null;
-    srcView.setMarks(statementMarks(q.first, q.last, line), line);
     S.hits = codeOnly(S.stage, q.lines);
     S.hitIdx = 0;
     S.shared = S.mode === 'called' ? kernel.shared(S.stage, file, q.first, q.last) : null;
+    const two = S.stage2 && kernel.stageReady(S.stage2);
+    const h2 = two ? kernel.query(S.stage2, file, line, S.mode).lines : null;
+    const c2 = two ? codeOnly(S.stage2, h2) : null;
+    /* Both panes scrolled before anything on the page changes, then
+     * marked and drawn: a scroll set after a change would lay the page
+     * out at once, and the frame again (click to frame, LLVM IR beside
+     * SASS: test_report_items). */
+    if (scroll && S.hits.length) irView.scrollTo(S.hits[0], true);
+    if (scroll && two && c2.length) ir2View.scrollTo(c2[0], true);
+    srcView.setMarks(statementMarks(q.first, q.last, line), line);
     irView.setMarks(marksOf(q.lines, 'hl'), S.hits[0] || 0);
-    if (scroll && S.hits.length) irView.scrollTo(S.hits[0]);
-    if (S.stage2 && kernel.stageReady(S.stage2)) {
-      const h2 = kernel.query(S.stage2, file, line, S.mode).lines;
-      const c2 = codeOnly(S.stage2, h2);
+    irView.render(false);
+    if (two) {
       ir2View.setMarks(marksOf(h2, 'hl'), c2[0] || 0);
-      if (scroll && c2.length) ir2View.scrollTo(c2[0]);
+      ir2View.render(false);
     }
     info.source(file, line, {
       stage: S.stage, mode: S.mode, hits: S.hits.length, go: gotoHit, passesOf,
@@ -340,21 +347,20 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     const other = which === 'ir' ? S.stage2 : S.stage;
     const view = which === 'ir' ? irView : ir2View;
     const otherView = which === 'ir' ? ir2View : irView;
-    view.setMarks(new Map([[line, 'sel']]), line);
     if (which === 'ir') {
       S.hits = [];
       S.hitIdx = 0;
     }
     S.approx = [];
+    let otherMarks = null, otherFirst = 0;
     if (other && kernel.stageReady(other)) {
       const ls = kernel.toStage(stage, line, other);
       const approx = kernel.toApprox(stage, line, other);
-      const m = new Map();
-      for (const l of ls) m.set(l, approx.has(l) ? 'hl-approx' : 'hl');
+      otherMarks = new Map();
+      for (const l of ls) otherMarks.set(l, approx.has(l) ? 'hl-approx' : 'hl');
       const code = codeOnly(other, ls);
       S.approx = code.filter((l) => approx.has(l));
-      otherView.setMarks(m, code[0] || 0);
-      if (scroll && code.length) otherView.scrollTo(code[0]);
+      otherFirst = code[0] || 0;
       if (which === 'ir2') {
         S.hits = code;
         S.hitIdx = 0;
@@ -377,8 +383,16 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
       });
     });
     const first = inner || outer;
+    /* every pane scrolled before any is changed (applySource says why) */
+    if (scroll && otherFirst) otherView.scrollTo(otherFirst, true);
+    if (scroll && first) srcView.scrollTo(first, true);
+    view.setMarks(new Map([[line, 'sel']]), line);
+    if (otherMarks) {
+      otherView.setMarks(otherMarks, otherFirst);
+      otherView.render(false);
+    }
     srcView.setMarks(m, 0);
-    if (scroll && first) srcView.scrollTo(first);
+    srcView.render(false);
     const bound = S.sel && S.sel.pane === 'ir2' ? S.stage : null;
     info.ir(stage, line, ids, {
       bound, hits: S.hits.length, go: gotoHit, frame: gotoFrame,

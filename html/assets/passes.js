@@ -7,24 +7,30 @@
  * one chain (before the first to after the second), in a virtual diff pane
  * (diffview: only the rows in view are elements);
  * keys to step through changes and changed passes; the passes that touched
- * a source line.  Which pass, range or level is shown, and the diff on
- * screen, are this module's state.
+ * a source line, and in each diff the rows that come from it.  Which
+ * pass, range or level is shown, and the diff on screen, are this
+ * module's state.
  *
  * Depends on: dom (el, svgEl, base), data (load, expand), syntax
  *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView),
- *   find (attachDiff, diffShown: the find bar over the open diff).
+ *   find (attachDiff, diffShown: the find bar over the open diff),
+ *   layouts (tipFor, hide: a TTGIR layout explained on hover in a diff).
  * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
- *   forSource(file, line), select(i), selectSub(i, j), compare(n, m),
- *   shown() ({sel, range,
- *   count}: the pass or range shown, the number of passes; for the page's
- *   URL), inspect() (for the
+ *   forSource(file, line, first = true) (the passes that touched a source
+ *   line marked, and the rows of the diffs from it; FIRST: the first of
+ *   them opened), select(i), selectSub(i, j), subs(i) (how many
+ *   sub-steps pass i lists), compare(n, m),
+ *   shown() ({sel, range, sub, src,
+ *   count}: the pass, range or sub-step ("N.J") shown, the source line
+ *   whose rows are marked ({file, line}), the number of passes; for the
+ *   page's URL), inspect() (for the
  *   tests, read only: data, sel, range, diff, group, ...).
  */
 'use strict';
-TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find'], function (dom, data, syntax, kernel, chain, diffview, find) {
+TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find', 'layouts'], function (dom, data, syntax, kernel, chain, diffview, find, layouts) {
   const { el, svgEl, base } = dom;
   const expand = data.expand;
-  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null };
+  const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null, sub: null, src: null };
 
   function passLabel(p) {
     return p.pass + (p.arg && p.arg !== p.pass ? ' (' + p.arg + ')' : '');
@@ -35,7 +41,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
   async function composeDiff(ci, n, m) {
     const d = await chain.compose(ci, n, m, P.data.diffs);
     const ps = P.data.passes;
-    return { a: ps[n].before, b: ps[m].after, added: d.added, removed: d.removed, groups: d.groups, cut: d.cut, composed: n !== m };
+    return { a: ps[n].before, b: ps[m].after, added: d.added, removed: d.removed, groups: d.groups, cut: d.cut, composed: n !== m, rs: d.rs, st: d.st, ry: d.ry, ly: d.ly };
   }
 
   /* The stored diff of a changed pass outside a chain: in its level's
@@ -81,6 +87,24 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     diff.append(bar, cmp, body);
     view.append(chart, list, diff);
     P.view = new diffview.DiffView(body);
+    /* A TTGIR layout reference (#blocked1, an inline #ttg.slice<...>) in a
+     * row: the tip of the code panes, with the layouts of the pass's text
+     * (data_layouts.h). */
+    let tipOn = null;
+    body.addEventListener('mousemove', (ev) => {
+      const hit = P.view.layoutAt(ev.target, ev.clientX, ev.clientY);
+      const key = hit && hit.use.join(',') + ':' + ev.target.closest('.drow').dataset.k;
+      if (key === tipOn) return;
+      tipOn = key;
+      body.style.cursor = hit ? 'help' : '';
+      if (hit) layouts.tipFor(hit.lay, hit.use, ev.clientX, ev.clientY);
+      else layouts.hide();
+    });
+    body.addEventListener('mouseleave', () => {
+      if (tipOn) layouts.hide();
+      tipOn = null;
+      body.style.cursor = '';
+    });
     /* The find bar searches the open diff while pass mode shows one. */
     find.attachDiff({ active: () => !document.getElementById('pass-view').hidden && !!P.diff, view: () => P.view });
     renderPassList();
@@ -424,6 +448,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     P.group = 0;
     if (!d) {
       P.view.clear([el('p', 'why', msg)]);
+      srcCount();
       return;
     }
     const level = p ? p.level : d.level || '';
@@ -436,6 +461,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     const tail = [];
     if (cut) tail.push(cut.cloneNode(true));
     P.view.show(d, P.lang, head, tail);
+    srcCount();
     find.diffShown();
   }
 
@@ -484,28 +510,59 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
 
   /* From a source line: the passes whose changed lines carry it in a
    * stack (the caller shows pass mode). */
-  async function passesFor(file, line) {
+  /* FIRST: open the first of them (a link names its own pass). */
+  async function passesFor(file, line, first = true) {
     await passesOpen();
     const hit = P.data.touch.find((t) => t[0] === file && t[1] === line);
     P.touched = new Set(hit ? expand(hit[2]) : []);
+    P.src = { file, line };
     renderPassList();
     const bar = document.getElementById('pass-bar');
     const p = base(kernel.path(file));
-    const note = el('div', 'touchnote', P.touched.size + ' pass' + (P.touched.size === 1 ? '' : 'es') + ' changed IR of ' + p + ':' + line + ' (marked); j / k step through them.');
+    const old = document.querySelector('#pass-view .touchnote');
+    if (old) old.remove();
+    const note = el('div', 'touchnote', P.touched.size + ' pass' + (P.touched.size === 1 ? '' : 'es') + ' changed IR of ' + p + ':' + line + ' (marked); j / k step through them. ');
+    note.appendChild(el('span', 'srcrows'));
     const clear = el('button', null, 'show all');
     clear.type = 'button';
     clear.addEventListener('click', () => {
       P.touched = null;
+      P.src = null;
+      P.view.markSource(null);
       renderPassList();
       note.remove();
     });
     note.appendChild(clear);
     bar.parentNode.insertBefore(note, bar);
-    const first = [...P.touched].sort((a, b) => a - b)[0];
-    if (first !== undefined) await selectPass(first);
+    /* The rows of every diff shown whose IR comes from the line (in any
+     * frame of its stacks, as "passes that touched this line" counts):
+     * their line numbers marked, both sides. */
+    P.view.markSource((stacks) => stacks.some((fr) => {
+      for (let i = 0; i + 1 < fr.length; i += 2) if (fr[i] === file && fr[i + 1] === line) return true;
+      return false;
+    }));
+    srcCount();
+    const to = [...P.touched].sort((a, b) => a - b)[0];
+    if (first && to !== undefined) await selectPass(to);
   }
 
-  const shown = () => ({ sel: P.sel, range: P.range && P.range.slice(), count: P.data ? P.data.passes.length : 0 });
+  /* "N rows of this diff come from it", in the note of the source line. */
+  function srcCount() {
+    const sp = document.querySelector('#pass-view .touchnote .srcrows');
+    if (!sp) return;
+    if (!P.diff) {
+      sp.textContent = '';
+      return;
+    }
+    const rows = P.view.sourceRows().length;
+    sp.textContent = !P.diff.st || P.diff.st.length < 2 ? 'This diff\u2019s IR carries no source locations. '
+      : rows + ' row' + (rows === 1 ? '' : 's') + ' of this diff come' + (rows === 1 ? 's' : '') + ' from it (line numbers marked). ';
+  }
 
-  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, selectSub, compare: comparePasses, shown, inspect: () => P };
+  const shown = () => ({ sel: P.sel, range: P.range && P.range.slice(), sub: P.sub || null, src: P.src || null, count: P.data ? P.data.passes.length : 0 });
+
+  /* How many sub-steps pass I has listed (0: none). */
+  const subs = (i) => (P.data && P.data.passes[i] && P.data.passes[i].subs ? P.data.passes[i].subs.length : 0);
+
+  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, selectSub, subs, compare: comparePasses, shown, inspect: () => P };
 });

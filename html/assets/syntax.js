@@ -8,7 +8,7 @@
  * makes.
  *
  * Depends on: dom (el).
- * Interface: tokenize(text, lang), paint(element, text, lang, ranges, max),
+ * Interface: tokenize(text, lang), paint(element, text, lang, ranges, max, plain),
  *   stageLang(stage), dialectLang(dialect): the rules a final stage, or
  *   the texts of an IR dialect (passes.js's levels), are coloured with.
  */
@@ -116,15 +116,20 @@ TK.define('syntax', ['dom'], function (dom) {
 
   /* Fills TX with TEXT coloured as LANG, RANGES ([start, end, node maker])
    * wrapping parts of it (layout references); at most MAX characters
-   * (default MAX_SHOWN), the rest counted. */
-  function paint(tx, text, lang, ranges, max) {
+   * (default MAX_SHOWN), the rest counted.  PLAIN (optional): from this
+   * character on, tokens are plain text (location suffixes and RANGES
+   * still marked): a code pane draws coloured only what its width shows
+   * (an LLVM IR line of 4000 characters is hundreds of elements to lay
+   * out), and all of it once scrolled sideways. */
+  function paint(tx, text, lang, ranges, max, plain) {
     let cut = '';
     const most = max || MAX_SHOWN;
     if (text.length > most) {
       cut = text.length - most;
       text = text.slice(0, most);
     }
-    const toks = tokenize(text, lang);
+    let toks = tokenize(text, lang);
+    if (plain !== undefined && text.length > plain) toks = toks.filter((t) => t[0] < plain || t[2] === 'loc');
     let r = 0;
     let host = tx;
     let pos = 0;

@@ -228,18 +228,20 @@ await test('#stage=S&line=N, #pass=N, #pass=N&to=M opened cold; bad links say so
 await test('the fragment follows clicks: replaceState for lines, pushState for stages', async () => {
   const page = await openAt(pageUrl(VA));
   const len0 = await page.evaluate(() => history.length);
+  // the fragment is written once the page is idle after the click (links.js)
+  const hashIs = (h) => page.waitForFunction((h) => location.hash === h, h, { timeout: 5000 });
   await clickLine(page, 'src-pane', 16);
-  assert(page.url().endsWith('#stage=ttgir&source=vector_add.py:16'), page.url());
+  await hashIs('#stage=ttgir&source=vector_add.py:16');
   await clickLine(page, 'src-pane', 17);
-  assert(page.url().endsWith('#stage=ttgir&source=vector_add.py:17'), page.url());
+  await hashIs('#stage=ttgir&source=vector_add.py:17');
   eq(await page.evaluate(() => history.length), len0, 'a line selected adds no history entry');
   await page.click('#ir-pane button.tab[data-stage="ttir"]');
   await page.waitForSelector('body[data-stage="ttir"]');
-  assert(page.url().endsWith('#stage=ttir&source=vector_add.py:17'), page.url());
+  await hashIs('#stage=ttir&source=vector_add.py:17');
   eq(await page.evaluate(() => history.length), len0 + 1, 'another stage is a new history entry');
   // add_kernel.ttir:20 "%x = tt.splat %x_ptr : !tt.ptr<f32> -> ..."
   await clickLine(page, 'ir-pane', 20);
-  assert(page.url().endsWith('#stage=ttir&line=20'), page.url());
+  await hashIs('#stage=ttir&line=20');
   await page.goBack();
   await page.waitForSelector('body[data-stage="ttgir"]');
   eq(await page.$$eval('#src-pane .ln.sel', (e) => e.map((x) => +x.dataset.n)), [17], 'Back: the line before');

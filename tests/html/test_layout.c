@@ -360,6 +360,40 @@ static void test_written_forms(void)
     tk_layouts_free(t);
 }
 
+/* A line is LEN bytes, not a C string: its uses read no byte past it.
+ * The element type was copied with g_strlcpy, which measures its source
+ * to the NUL: the rest of a stage's text for every use (what made the
+ * report's pass layouts slow), and past the end of a line held alone
+ * (AddressSanitizer: heap-buffer-overflow).  The line is add_kernel.ttgir:28
+ * of vector_add: "%output = arith.addf %x_4, %y_6 : tensor<1024xf32,
+ * #blocked> loc(#loc32)". */
+static void test_line_not_terminated(void)
+{
+    tk_layouts *lay = tk_layouts_new();
+    const char *def = "#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], "
+                      "warpsPerCTA = [4], order = [0]}>";
+    g_assert_cmpint(tk_layouts_add_definition(lay, def, strlen(def), 1), ==, 0);
+    const char *text = "    %output = arith.addf %x_4, %y_6 : tensor<1024xf32, #blocked> loc(#loc32)";
+    size_t len = strlen(text);
+    char *line = g_malloc(len); /* exactly the line: no NUL after it */
+    memcpy(line, text, len);
+    tk_layout_use u[4];
+    g_assert_cmpuint(tk_layouts_line_uses(lay, line, len, u, 4), ==, 1);
+    g_assert_cmpstr(u[0].elem, ==, "f32");
+    g_assert_cmpint(u[0].layout, ==, 0);
+    g_assert_cmpuint(u[0].shape[0], ==, 1024);
+    /* an element type longer than the field is cut, terminated */
+    const char *wide = "    %a = tt.splat %b : i32 -> tensor<4x!tt.tensordesc_of_a_long_name, #blocked>";
+    size_t wl = strlen(wide);
+    char *w = g_malloc(wl);
+    memcpy(w, wide, wl);
+    g_assert_cmpuint(tk_layouts_line_uses(lay, w, wl, u, 4), ==, 1);
+    g_assert_cmpstr(u[0].elem, ==, "!tt.tensordesc_"); /* 15 bytes and a NUL */
+    g_free(w);
+    g_free(line);
+    tk_layouts_free(lay);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -367,5 +401,6 @@ int main(int argc, char **argv)
     g_test_add_func("/layout/matmul", test_matmul);
     g_test_add_func("/layout/shared", test_softmax_and_persistent_shared);
     g_test_add_func("/layout/written-forms", test_written_forms);
+    g_test_add_func("/layout/line-not-terminated", test_line_not_terminated);
     return g_test_run();
 }

@@ -187,6 +187,246 @@ await test('SoftwarePipeliner sub-steps are listed as N.J and diffable, as in th
   await page.close();
 });
 
+await test('#pass=N.J opens a sub-step cold, and the fragment follows clicks on sub-steps', async () => {
+  // The same sub-step as above: softmax's "36.1  ttgir  +31 -16  SoftwarePipeliner
+  // (ExpandLoops)" (`tkview passes`, `tkview diff --pass 36.1`).
+  const SM = report(path.join(DUMPS, 'softmax'), 'sm-link');
+  const page = await openAt(kernelUrl(SM, '#pass=36.1'));
+  await page.waitForFunction(() => /^36\.1: SoftwarePipeliner \(ExpandLoops\)/.test(document.querySelector('#pass-bar strong').textContent) &&
+    document.querySelector('#pass-rows .drow'));
+  const d = await page.evaluate(() => { const x = window.TK.use('passes').inspect().diff; return [x.added, x.removed]; });
+  eq(d, [31, 16], 'cold: the diff of 36.1');
+  eq(await page.$$eval('#pass-list .ps.on, #pass-list .pss.on', (r) => r.map((x) => x.dataset.sub || x.dataset.i)), ['36.1'], 'cold: 36.1 marked');
+  eq(await page.evaluate(() => location.hash), '#pass=36.1', 'the fragment kept');
+  await page.screenshot({ path: path.join(ART, 'pass-substep-link.png') });
+  // a click on 36.0 (LowerLoops, effect unknown) and on pass 36 itself
+  await page.click('#pass-list .pss[data-sub="36.0"]');
+  await page.waitForFunction(() => location.hash === '#pass=36.0');
+  await page.click('#pass-list .ps[data-i="36"]');
+  await page.waitForFunction(() => location.hash === '#pass=36');
+  // Back returns to the sub-step
+  await page.goBack();
+  await page.waitForFunction(() => /^36\.0: /.test(document.querySelector('#pass-bar strong').textContent));
+  eq(page.problems, [], 'problems');
+  await page.close();
+  // a sub-step that is not there says so
+  const bad = await openAt(kernelUrl(SM, '#pass=36.7'));
+  const note = await bad.textContent('#link-note');
+  assert(note.includes('no sub-step 36.7') && note.includes('36.0-36.1'), note);
+  const none = await openAt(kernelUrl(SM, '#pass=35.0'));
+  assert((await none.textContent('#link-note')).includes('no sub-step 35.0'), 'pass 35 has none');
+  eq(bad.problems.concat(none.problems), [], 'problems');
+  await bad.close();
+  await none.close();
+});
+
+/* The rows of the pass diff shown whose sides come from the source line
+ * marked, as the page marks them: [item, sides] from the diff view (1:
+ * before, 2: after, 3: both), checked against the line numbers drawn
+ * marked (.no.src) in every row drawn while scrolling top to bottom. */
+async function sourceMarks(page) {
+  return page.evaluate(async () => {
+    const box = document.getElementById('pass-rows');
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const drawn = new Map();
+    const grab = () => {
+      for (const e of box.querySelectorAll('.drow'))
+        drawn.set(+e.dataset.k, (e.children[0].classList.contains('src') ? 1 : 0) | (e.children[2].classList.contains('src') ? 2 : 0));
+    };
+    for (let y = 0; ; y += box.clientHeight) {
+      box.scrollTop = y;
+      await frame();
+      grab();
+      if (y >= box.scrollHeight - box.clientHeight) break;
+    }
+    box.scrollTop = 0;
+    await frame();
+    const v = window.TK.use('passes').inspect().view;
+    return { rows: v.sourceRows(), drawn: [...drawn.entries()].filter((e) => e[1]).sort((a, b) => a[0] - b[0]) };
+  });
+}
+
+/* Which sides of each row of ROWS (diffRows) name one of the MLIR location
+ * aliases LOCS in their text: [item, sides] as sourceMarks gives them. */
+function byText(page, locs) {
+  return page.evaluate((locs) => {
+    const v = window.TK.use('passes').inspect().view, d = v.diff, out = [];
+    const has = (t) => t !== null && t !== undefined && locs.some((l) => t.includes('loc(' + l + ')'));
+    d.groups.forEach((g, gi) => g.forEach((r, i) => {
+      const m = (has(r[2]) ? 1 : 0) | (has(r.length > 4 && r[0] !== 'e' ? r[4] : r.length > 4 && r[4] !== undefined ? r[4] : r[2]) ? 2 : 0);
+      if (m) out.push([v.start[gi] + 1 + i, m]);
+    }));
+    return out;
+  }, locs);
+}
+
+await test('the rows of a pass diff that come from the selected source line are marked, both sides', async () => {
+  // vector_add.py:12 "x = tl.load(x_ptr + offsets, mask=mask)".  Pass 14
+  // (TritonGPUCoalesce) before it, mlir_passes.txt:1225-1226, 1241-1242:
+  //   #loc7 = loc(".../vector_add.py":12:24)   #loc28 = loc("x"(#loc7))
+  //   #loc8 = loc(".../vector_add.py":12:16)   #loc29 = loc("x"(#loc8))
+  // and after it the same (1308-1309, 1324-1325).  Its diff (`tkview diff
+  // --pass 14`, group 2) has 1199/1273 "%x = tt.splat ... loc(#loc28)" and
+  // 1200/1274 "%x_3 = tt.addptr ... loc(#loc28)" as context, 1201 "%x_4 =
+  // tt.load ... loc(#loc29)" replaced by 1275 "%x_4 = ttg.convert_layout
+  // ... loc(#loc29)", then 1276-1278 (%x_5, %x_6, %x_7, loc(#loc29))
+  // added: 6 rows, 3 before sides, 6 after sides; no other row names line 12.
+  const page = await openAt(kernelUrl(VA, '#pass=14&source=vector_add.py:12'));
+  await page.waitForFunction(() => /^14: TritonGPUCoalesce/.test(document.querySelector('#pass-bar strong').textContent) &&
+    document.querySelector('#pass-rows .drow'));
+  const m = await sourceMarks(page);
+  const want = await byText(page, ['#loc28', '#loc29']);
+  eq(m.rows, want, 'the rows whose sides say loc(#loc28) or loc(#loc29)');
+  eq([m.rows.length, m.rows.filter((r) => r[1] & 1).length, m.rows.filter((r) => r[1] & 2).length], [6, 3, 6], '6 rows: 3 before, 6 after');
+  eq(m.drawn, m.rows, 'the line numbers drawn marked');
+  const texts = await page.evaluate(() => [...document.querySelectorAll('#pass-rows .drow.src')].map((r) => r.children[3].textContent));
+  assert(texts.some((t) => t.includes('%x_5 = ttg.convert_layout %mask_2')), JSON.stringify(texts));
+  const note = await page.textContent('#pass-view .touchnote');
+  assert(note.includes('vector_add.py:12') && note.includes('6 rows of this diff come from it'), note);
+  eq(await page.evaluate(() => location.hash), '#pass=14&source=vector_add.py:12', 'the fragment kept');
+  await page.evaluate(() => {
+    const v = window.TK.use('passes').inspect().view;
+    v.scrollToGroup(1);
+  });
+  await page.screenshot({ path: path.join(ART, 'pass-source-rows.png') });
+
+  // vector_add.py:16 "s = tl.sum(output)" only as a caller: #loc13 =
+  // loc(".../vector_add.py":16:15), #loc33 = loc("s"(#loc13)), #loc35 =
+  // loc(callsite(#loc12 at #loc33)) (standard.py:293 inlined there), #loc36
+  // = loc(callsite(#loc1 at #loc33)), #loc37 = loc(callsite(#loc14 at
+  // #loc35)) (mlir_passes.txt:1182, 1187-1188, 1247-1248 before; 1256,
+  // 1261-1262, 1330-1331 after): "and what it called", so lines of any of
+  // those are marked, and the op that opens a region, 1207/1287 `%s_7 =
+  // "tt.reduce"(%s) <{axis = 0 : i32}> ({`, whose location is on the line
+  // that closes it, 1211/1291 `}) : (...) -> f32 loc(#loc35)`.
+  await page.evaluate(() => window.TK.use('passes').forSource(0, 16, false));
+  await page.evaluate(() => window.TK.use('passes').select(14));
+  await page.waitForFunction(() => document.querySelector('#pass-view .touchnote').textContent.includes(':16'));
+  const m16 = await sourceMarks(page);
+  const want16 = await byText(page, ['#loc33', '#loc35', '#loc36', '#loc37']);
+  const reduce = await page.evaluate(() => {
+    const v = window.TK.use('passes').inspect().view, d = v.diff;
+    for (let g = 0; g < d.groups.length; g++)
+      for (let i = 0; i < d.groups[g].length; i++)
+        if (/= "tt\.reduce"\(%s\) <\{axis = 0 : i32\}> \(\{$/.test(d.groups[g][i][2])) return v.start[g] + 1 + i;
+    return -1;
+  });
+  assert(reduce >= 0, 'the tt.reduce row is in the diff');
+  want16.push([reduce, 3]);
+  want16.sort((a, b) => a[0] - b[0]);
+  eq(m16.rows, want16, 'line 16: the rows whose sides name it in a caller frame');
+  assert(m16.rows.length >= 1, 'some rows: ' + JSON.stringify(m16.rows));
+  // "show all" takes the marks away
+  await page.click('#pass-view .touchnote button');
+  eq((await sourceMarks(page)).drawn, [], 'no marks after "show all"');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('from the kernel view: "passes that touched this line" marks the rows inside each diff', async () => {
+  const page = await openAt(kernelUrl(VA, '#source=vector_add.py:12'));
+  await page.click('#info button.passes-of');
+  await page.waitForFunction(() => document.querySelector('#pass-view .touchnote') && document.querySelector('#pass-rows .drow'));
+  const sel = await page.evaluate(() => window.TK.use('passes').inspect().sel);
+  const m = await sourceMarks(page);
+  assert(m.rows.length > 0, 'pass ' + sel + ': rows marked');
+  eq(m.drawn, m.rows, 'drawn as marked');
+  // the next touched pass (j) marks its own rows
+  await page.keyboard.press('j');
+  await page.waitForFunction((s) => window.TK.use('passes').inspect().sel !== s && document.querySelector('#pass-rows .drow'), sel);
+  const m2 = await sourceMarks(page);
+  assert(m2.rows.length > 0, 'the next touched pass: rows marked');
+  assert(/&source=vector_add\.py:12$/.test(await page.evaluate(() => location.hash)), 'fragment names the source line');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('a diff whose IR carries no locations says so (an LLVM loop pass)', async () => {
+  // matmul pass 117 LoopRotatePass prints only its loop (stderr.txt:75026):
+  // its `!dbg !N` name metadata the loop's dump does not hold.
+  const MM = report(path.join(DUMPS, 'matmul'), 'mm');
+  const page = await openAt(kernelUrl(MM, '#pass=117&source=matmul.py:1'));
+  await page.waitForFunction(() => /^117: /.test(document.querySelector('#pass-bar strong').textContent) && document.querySelector('#pass-rows .drow'));
+  const note = await page.textContent('#pass-view .touchnote');
+  assert(note.includes('carries no source locations'), note);
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+/* Moves the mouse over the Nth TEXT (N from 0) on SIDE (1 before, 3
+ * after) of the first drawn row whose that side includes LINE_TEXT, and
+ * returns the layout tip's text ('' when none shows). */
+async function hoverIn(page, lineText, side, text, nth = 0) {
+  const box = await page.evaluate(([lineText, side, text, nth]) => {
+    for (const r of document.querySelectorAll('#pass-rows .drow')) {
+      const tx = r.children[side];
+      if (!tx.textContent.includes(lineText)) continue;
+      r.scrollIntoView({ block: 'center' });
+      const w = document.createTreeWalker(tx, NodeFilter.SHOW_TEXT);
+      let n, seen = 0;
+      while ((n = w.nextNode())) {
+        let at = -1;
+        while ((at = n.data.indexOf(text, at + 1)) >= 0) {
+          // the whole reference, not a longer name (#blocked in #blocked1)
+          if (/\w/.test(n.data[at + text.length] || '')) continue;
+          if (seen++ < nth) continue;
+          const rg = document.createRange();
+          rg.setStart(n, at + 1);
+          rg.setEnd(n, at + 2);
+          const b = rg.getBoundingClientRect();
+          return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
+        }
+      }
+    }
+    return null;
+  }, [lineText, side, text, nth]);
+  if (!box) return null;
+  await page.mouse.move(box.x, box.y);
+  await page.waitForTimeout(50);
+  return page.evaluate(() => (document.getElementById('tip').hidden ? '' : document.getElementById('tip').textContent));
+}
+
+await test('layout hover inside a diff: each side explained by its own pass text', async () => {
+  // Pass 14 (TritonGPUCoalesce), mlir_passes.txt:1179 (before) and 1252-1253 (after):
+  //   before  #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+  //   after   #blocked = (the same), #blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+  // The final TTGIR (add_kernel.ttgir:1) has "#blocked = ... sizePerThread = [4]": a
+  // diff's #blocked is its own text's.  Row of `tkview diff --pass 14`:
+  //   - %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)
+  //   + %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)
+  const page = await openAt(kernelUrl(VA, '#pass=14'));
+  await page.waitForFunction(() => /^14: TritonGPUCoalesce/.test(document.querySelector('#pass-bar strong').textContent) &&
+    document.querySelector('#pass-rows .drow'));
+  const after1 = await hoverIn(page, '%x_4 = ttg.convert_layout %x_3', 3, '#blocked1');
+  // 4 x 32 x 4 = 512 elements a tile: a 1024 tensor takes 2, 8 elements a thread
+  assert(after1 && after1.includes('#blocked1') && after1.includes('sizePerThread = [4]'), 'after #blocked1: ' + after1);
+  assert(after1.includes('4 × 32 × 4 = 512') && after1.includes('2 repetitions') && after1.includes('8 elements'), after1);
+  await page.screenshot({ path: path.join(ART, 'pass-layout-hover.png') });
+  const before = await hoverIn(page, '%x_4 = tt.load %x_3', 1, '#blocked');
+  // 1 x 32 x 4 = 128: 8 repetitions, 8 elements a thread
+  assert(before && before.includes('sizePerThread = [1]') && before.includes('1 × 32 × 4 = 128') && before.includes('8 repetitions'), 'before #blocked: ' + before);
+  // the definition line added by the pass, and a word that is no layout
+  const def = await hoverIn(page, '#blocked1 = #ttg.blocked', 3, '#blocked1');
+  assert(def && def.includes('sizePerThread = [4]'), 'definition: ' + def);
+  eq(await hoverIn(page, '%x_4 = ttg.convert_layout %x_3', 3, 'convert_layout'), '', 'no tip on an op name');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('layout hover in a stored diff (a sub-step: inline layouts)', async () => {
+  // softmax 36.1 (SoftwarePipeliner ExpandLoops, stderr.txt:63): Triton's own dump
+  // prints layouts inline, e.g. "+    %14 = tt.splat %6 : i1 -> tensor<1024xi1,
+  // #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>"
+  // (1 x 32 x 8 = 256: a 1024 tensor takes 4, 4 elements a thread).
+  const SM = report(path.join(DUMPS, 'softmax'), 'sm-lay');
+  const page = await openAt(kernelUrl(SM, '#pass=36.1'));
+  await page.waitForFunction(() => /^36\.1: /.test(document.querySelector('#pass-bar strong').textContent) && document.querySelector('#pass-rows .drow'));
+  const tip = await hoverIn(page, '= tt.splat %6 : i1 -> tensor<1024xi1,', 3, '#ttg.blocked');
+  assert(tip && tip.includes('1 × 32 × 8 = 256') && tip.includes('4 repetitions'), 'inline: ' + tip);
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await test('n / p always move the current change, centred, and come round', async () => {
   // pass 14 (TritonGPUCoalesce) has three change groups (`tkview diff --pass 14`:
   // @@ -1,4 +1,5 @@, @@ -20,10 +21,16 @@, @@ -35,7 +42,10 @@).  The middle group

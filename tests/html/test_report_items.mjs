@@ -120,42 +120,61 @@ await test('the layout picture is labelled: sizes on its axes and a legend', asy
   await page.close();
 });
 
-// Issue 14's budget is p95 <= 50 ms; on the shared 2-core test machine the
-// p95 swings with the other work (67-106 ms measured while a sanitizer
-// build ran), so the median is what this asserts and the p95 is printed.
-await test('click to next frame with LLVM IR beside SASS: median <= 50 ms, p95 printed (largest shared kernel)', async () => {
+// Issue 14's budget: click -> next frame p95 <= 50 ms with LLVM IR beside
+// SASS on the largest shared kernel.  Every source line of the kernel's
+// file is clicked in turn, five rounds (each click starts from the same
+// state in each round: the line before it selected).  The test machine is
+// shared (2 cores, other builds and fuzzers): another process taking the
+// core delays a repetition of a click, not most of them, so the p95
+// asserted is over the clicks of each click's median of its five
+// repetitions, and every click's least of five (what it costs with the
+// core to itself) must be within 50 ms too: before the click stopped
+// laying the page out twice and drawing whole 4000-character LLVM IR
+// lines, lines 35 and 39 took 60-95 ms at the least.  The p95 of every
+// sample is printed beside them.
+await test('click to next frame with LLVM IR beside SASS: p95 <= 50 ms, no click over it (largest shared kernel)', async () => {
   const page = await openAt(kernelUrl(PTM, '#stage=llir'));
   await page.selectOption('#stage2', 'sass');
   await page.waitForFunction(() => document.body.classList.contains('two'));
-  // every source line of the kernel's file with LLVM IR, clicked as a user
-  // does; each click timed in the page from the event to the frame after it
-  // (a requestAnimationFrame, then a task: after style, layout and paint)
   const lines = await page.evaluate(() => {
     const k = window.TK.use('kernel'), f = window.TK.use('panes').inspect().file;
     return k.bind('llir').src.filter((r) => r[0] === f).map((r) => r[1]);
   });
   assert(lines.length >= 20, 'lines ' + lines.length);
+  // each click timed in the page from the event to the frame after it (a
+  // requestAnimationFrame, then a task: after style, layout and paint),
+  // kept per line clicked
   await page.evaluate(() => {
-    window.tkFrames = [];
-    document.querySelector('#src-pane .code').addEventListener('click', () => {
-      const t0 = performance.now();
+    window.tkFrames = {};
+    document.querySelector('#src-pane .code').addEventListener('click', (ev) => {
+      const t0 = performance.now(), n = ev.target.closest('.ln').dataset.n;
       requestAnimationFrame(() => {
         const ch = new MessageChannel();
-        ch.port1.onmessage = () => window.tkFrames.push(performance.now() - t0);
+        ch.port1.onmessage = () => (window.tkFrames[n] = window.tkFrames[n] || []).push(performance.now() - t0);
         ch.port2.postMessage(0);
       });
     }, true);
   });
-  for (const round of [0, 1]) for (const n of lines) await clickLine(page, 'src-pane', n);
-  await page.waitForFunction((n) => window.tkFrames.length >= n, 2 * lines.length);
-  const t = (await page.evaluate(() => window.tkFrames)).sort((a, b) => a - b);
-  const h = (await page.evaluate(() => window.TK.use('panes').inspect().clicks)).slice().sort((a, b) => a - b);
-  console.log('# of which the click handler: median ' + h[h.length >> 1].toFixed(1) + ' ms, p95 ' +
-    h[Math.floor(0.95 * (h.length - 1))].toFixed(1) + ' ms, worst ' + h.at(-1).toFixed(1) + ' ms');
-  const p95 = t[Math.floor(0.95 * (t.length - 1))];
-  console.log('# click -> next frame, LLVM IR beside SASS, ' + t.length + ' clicks: median ' +
-    t[t.length >> 1].toFixed(1) + ' ms, p95 ' + p95.toFixed(1) + ' ms, worst ' + t.at(-1).toFixed(1) + ' ms (machine shared)');
-  assert(t[t.length >> 1] <= 50, 'median ' + t[t.length >> 1] + ' ms');
+  const ROUNDS = 5;
+  for (let round = 0; round < ROUNDS; round++) for (const n of lines) await clickLine(page, 'src-pane', n);
+  await page.waitForFunction((n) => Object.values(window.tkFrames).reduce((a, v) => a + v.length, 0) >= n, ROUNDS * lines.length);
+  const by = await page.evaluate(() => window.tkFrames);
+  const q = (a, p) => a[Math.floor(p * (a.length - 1))];
+  const sorted = (a) => a.slice().sort((x, y) => x - y);
+  const all = sorted(Object.values(by).flat());
+  const med = sorted(Object.values(by).map((v) => sorted(v)[v.length >> 1]));
+  const h = sorted(await page.evaluate(() => window.TK.use('panes').inspect().clicks));
+  console.log('# of which the click handler: median ' + q(h, 0.5).toFixed(1) + ' ms, p95 ' + q(h, 0.95).toFixed(1) +
+    ' ms, worst ' + h.at(-1).toFixed(1) + ' ms');
+  console.log('# click -> next frame, LLVM IR beside SASS, ' + all.length + ' clicks (' + lines.length + ' lines x ' + ROUNDS +
+    '): every sample: median ' + q(all, 0.5).toFixed(1) + ' ms, p95 ' + q(all, 0.95).toFixed(1) + ' ms, worst ' +
+    all.at(-1).toFixed(1) + ' ms; each click\'s median of ' + ROUNDS + ': median ' + q(med, 0.5).toFixed(1) + ' ms, p95 ' +
+    q(med, 0.95).toFixed(1) + ' ms, worst ' + med.at(-1).toFixed(1) + ' ms; each click\'s least: worst ' +
+    Math.max(...Object.values(by).map((v) => Math.min(...v))).toFixed(1) + ' ms (machine shared)');
+  assert(q(all, 0.5) <= 50, 'median ' + q(all, 0.5) + ' ms');
+  assert(q(med, 0.95) <= 50, 'p95 ' + q(med, 0.95) + ' ms');
+  const slow = Object.entries(by).filter(([, v]) => Math.min(...v) > 50).map(([n, v]) => n + ': ' + Math.min(...v).toFixed(1) + ' ms');
+  eq(slow, [], 'clicks over 50 ms (the least of ' + ROUNDS + ')');
   eq(page.problems, [], 'problems');
   await page.close();
 });

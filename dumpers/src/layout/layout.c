@@ -480,8 +480,13 @@ static int read_type(tk_layouts *t, const char *s, size_t i, size_t end,
     u->elem_bits = elem_bits_of(s + i, elen);
     if (elen >= 7 && memcmp(s + i, "!tt.ptr", 7) == 0)
         g_strlcpy(u->elem, "ptr", sizeof u->elem);
-    else
-        g_strlcpy(u->elem, s + i, MIN(elen + 1, sizeof u->elem));
+    else {
+        /* not g_strlcpy: it measures all of S from there (a line is not
+         * NUL-terminated: the rest of a stage's text, per use) */
+        size_t n = MIN(elen, sizeof u->elem - 1);
+        memcpy(u->elem, s + i, n);
+        u->elem[n] = 0;
+    }
     if (e >= end)
         return 1; /* no layout (TTIR) */
     size_t l0 = skip_space(s, e + 1, end);
