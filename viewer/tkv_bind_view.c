@@ -228,6 +228,7 @@ void tkv_bind_view_set_second_visible(TkvBindView *self, gboolean visible)
             gtk_paned_set_position(GTK_PANED(self->ir_paned), (w - source) / 2);
     }
     tkv_bind_view_emit_stage_changed(self, TKV_PANE_SECONDARY);
+    tkv_find_bar_refresh(self->find);
 }
 
 gboolean tkv_bind_view_get_second_visible(TkvBindView *self) { return self->second_visible; }
@@ -239,6 +240,7 @@ void tkv_bind_view_set_show_locations(TkvBindView *self, gboolean show)
         return;
     self->show_locations = show;
     tkv_bind_view_apply_show_locations(self);
+    tkv_find_bar_refresh(self->find); /* hidden lines are not searched */
 }
 
 gboolean tkv_bind_view_get_show_locations(TkvBindView *self) { return self->show_locations; }
@@ -283,6 +285,8 @@ TkvCodePane *tkv_bind_view_get_focused_pane(TkvBindView *self)
     return self->focused ? self->focused : self->primary_pane;
 }
 
+TkvFindBar *tkv_bind_view_get_find_bar(TkvBindView *self) { return self->find; }
+
 gboolean tkv_bind_view_step_match(TkvBindView *self, int delta)
 {
     TkvCodePane *order[4] = {tkv_bind_view_get_focused_pane(self), self->primary_pane,
@@ -300,6 +304,10 @@ static void tkv_bind_view_dispose(GObject *object)
 {
     TkvBindView *self = TKV_BIND_VIEW(object);
     g_clear_handle_id(&self->prefetch_id, g_source_remove);
+    if (self->find) {
+        gtk_widget_unparent(GTK_WIDGET(self->find));
+        self->find = NULL;
+    }
     gtk_widget_dispose_template(GTK_WIDGET(self), TKV_TYPE_BIND_VIEW);
     tkv_bind_view_drop_buffers(self);
     g_clear_object(&self->doc);
@@ -390,9 +398,27 @@ static void on_unmap(TkvBindView *self)
         g_settings_set_double(s, "source-fraction", f);
 }
 
+/* The find bar's panes: the source, the primary IR pane, the second one when
+ * shown (tkv_find_bar.h). */
+static void find_targets(gpointer data, GArray *targets, int *focused)
+{
+    TkvBindView *self = data;
+    TkvFindTarget t[3] = {{tkv_bind_view_source_view(self), "source"},
+                          {tkv_bind_view_ir_view(self, 0), "primary"},
+                          {tkv_bind_view_ir_view(self, 1), "secondary"}};
+    guint n = self->second_visible ? 3 : 2;
+    g_array_append_vals(targets, t, n);
+    TkvCodePane *f = tkv_bind_view_get_focused_pane(self);
+    *focused = f == self->source_pane ? 0 : f == self->primary_pane ? 1 : 2;
+    if (*focused >= (int)n)
+        *focused = 1;
+}
+
 static void tkv_bind_view_init(TkvBindView *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
+    self->find = TKV_FIND_BAR(tkv_find_bar_new(find_targets, self));
+    gtk_widget_insert_after(GTK_WIDGET(self->find), GTK_WIDGET(self), NULL);
     self->file_buf = g_hash_table_new_full(NULL, NULL, NULL, g_object_unref);
     self->file_counts = g_array_new(FALSE, TRUE, sizeof(guint32));
     self->file = TKV_NO_FILE;

@@ -27,6 +27,7 @@
 #include <gtk/gtk.h>
 
 #include "tkv_code_pane.h"
+#include "tkv_find_bar.h"
 #include "tkv_document.h"
 
 G_BEGIN_DECLS
@@ -86,6 +87,8 @@ tk_file_id tkv_bind_view_get_file(TkvBindView *self);
 TkvCodePane *tkv_bind_view_get_pane(TkvBindView *self, TkvPaneId pane);
 /* The pane that last had the keyboard focus (the primary pane at first). */
 TkvCodePane *tkv_bind_view_get_focused_pane(TkvBindView *self);
+/* The view's find bar, over its panes (tkv_find_bar.h). */
+TkvFindBar *tkv_bind_view_get_find_bar(TkvBindView *self);
 /* Next/previous match in the focused pane, or in the first pane that has
  * matches.  FALSE when no pane has any. */
 gboolean tkv_bind_view_step_match(TkvBindView *self, int delta);

@@ -5,7 +5,8 @@
  * select-ir-line (su); the panes' selectors activate stage, second-stage (s)
  * and source-file (s): the UI, the keys and the tests (through the test
  * hooks) all go through the same actions, whose handlers call the view's
- * functions (tkv_bind_view.h).  Next/previous match, find and go to line act
+ * functions (tkv_bind_view.h).  Find is the view's find bar, over all its panes
+ * (tkv_find_bar.h); next/previous match and go to line act
  * on the pane that last had the focus.  A request that names nothing rings
  * the bell and is kept as the window's last error (tkv_action_error.h).
  */
@@ -17,31 +18,34 @@
 #include "tkv_view_shortcuts.h"
 
 static const TkvViewShortcut shortcuts[] = {
-    {"bind-view.next-match", NULL, "F8|<Alt>Down"},
-    {"bind-view.previous-match", NULL, "<Shift>F8|<Alt>Up"},
-    {"bind-view.find", NULL, "<Control>f"},
-    {"bind-view.find-next", NULL, "<Control>g"},
-    {"bind-view.find-previous", NULL, "<Control><Shift>g"},
-    {"bind-view.goto-line", NULL, "<Control>l"},
-    {"bind-view.stage", "'ttir'", "<Alt>1"},
-    {"bind-view.stage", "'ttgir'", "<Alt>2"},
-    {"bind-view.stage", "'llir'", "<Alt>3"},
-    {"bind-view.stage", "'ptx'", "<Alt>4"},
-    {"bind-view.stage", "'sass'", "<Alt>5"},
-    {"bind-view.stage", "'amdgcn'", "<Alt>6"},
-    {"bind-view.second-stage", "'ttir'", "<Control><Alt>1"},
-    {"bind-view.second-stage", "'ttgir'", "<Control><Alt>2"},
-    {"bind-view.second-stage", "'llir'", "<Control><Alt>3"},
-    {"bind-view.second-stage", "'ptx'", "<Control><Alt>4"},
-    {"bind-view.second-stage", "'sass'", "<Control><Alt>5"},
-    {"bind-view.second-stage", "'amdgcn'", "<Control><Alt>6"},
+    {"bind-view.next-match", NULL, "F8|<Alt>Down", FALSE},
+    {"bind-view.previous-match", NULL, "<Shift>F8|<Alt>Up", FALSE},
+    {"bind-view.next-match", NULL, "n", TRUE},
+    {"bind-view.previous-match", NULL, "p", TRUE},
+    {"bind-view.find", NULL, "<Control>f", FALSE},
+    {"bind-view.find-next", NULL, "<Control>g", FALSE},
+    {"bind-view.find-previous", NULL, "<Control><Shift>g", FALSE},
+    {"bind-view.goto-line", NULL, "<Control>l", FALSE},
+    {"bind-view.stage", "'ttir'", "<Alt>1", FALSE},
+    {"bind-view.stage", "'ttgir'", "<Alt>2", FALSE},
+    {"bind-view.stage", "'llir'", "<Alt>3", FALSE},
+    {"bind-view.stage", "'ptx'", "<Alt>4", FALSE},
+    {"bind-view.stage", "'sass'", "<Alt>5", FALSE},
+    {"bind-view.stage", "'amdgcn'", "<Alt>6", FALSE},
+    {"bind-view.second-stage", "'ttir'", "<Control><Alt>1", FALSE},
+    {"bind-view.second-stage", "'ttgir'", "<Control><Alt>2", FALSE},
+    {"bind-view.second-stage", "'llir'", "<Control><Alt>3", FALSE},
+    {"bind-view.second-stage", "'ptx'", "<Control><Alt>4", FALSE},
+    {"bind-view.second-stage", "'sass'", "<Control><Alt>5", FALSE},
+    {"bind-view.second-stage", "'amdgcn'", "<Control><Alt>6", FALSE},
 };
 
 static const char *const action_names[] = {
     "bind-view.select-source-location", "bind-view.select-ir-line", "bind-view.source-file",
     "bind-view.stage", "bind-view.second-stage", "bind-view.next-match",
     "bind-view.previous-match", "bind-view.find", "bind-view.find-next",
-    "bind-view.find-previous", "bind-view.goto-line", "bind-view.show-shared",
+    "bind-view.find-previous", "bind-view.find-text", "bind-view.goto-line",
+    "bind-view.show-shared",
 };
 
 /* ---- the actions ------------------------------------------------------------ */
@@ -104,13 +108,23 @@ static void act_show_shared(GtkWidget *widget, const char *name, GVariant *p)
         tkv_action_error(widget, "show-shared: the answer shown leaves no shared code out");
 }
 
+/* The view's find bar, over all its panes (tkv_find_bar.h). */
 static void act_find(GtkWidget *widget, const char *name, GVariant *p)
 {
-    TkvCodePane *pane = tkv_bind_view_get_focused_pane(TKV_BIND_VIEW(widget));
+    TkvFindBar *find = TKV_BIND_VIEW(widget)->find;
     if (strcmp(name, "bind-view.find") == 0)
-        tkv_code_pane_find(pane);
-    else
-        tkv_code_pane_find_next(pane, strcmp(name, "bind-view.find-next") == 0 ? 1 : -1);
+        tkv_find_bar_open(find);
+    else if (!tkv_find_bar_step(find, strcmp(name, "bind-view.find-next") == 0 ? 1 : -1))
+        tkv_find_bar_open(find);
+}
+
+/* What typing in the find bar does: (text, regular expression, match case). */
+static void act_find_text(GtkWidget *widget, const char *name, GVariant *p)
+{
+    const char *text;
+    gboolean regex, match_case;
+    g_variant_get(p, "(&sbb)", &text, &regex, &match_case);
+    tkv_find_bar_set_query(TKV_BIND_VIEW(widget)->find, text, regex, match_case);
 }
 
 static void act_goto_line(GtkWidget *widget, const char *name, GVariant *p)
@@ -131,6 +145,7 @@ void tkv_bind_view_class_actions_init(GtkWidgetClass *wc)
     gtk_widget_class_install_action(wc, "bind-view.find", NULL, act_find);
     gtk_widget_class_install_action(wc, "bind-view.find-next", NULL, act_find);
     gtk_widget_class_install_action(wc, "bind-view.find-previous", NULL, act_find);
+    gtk_widget_class_install_action(wc, "bind-view.find-text", "(sbb)", act_find_text);
     gtk_widget_class_install_action(wc, "bind-view.goto-line", NULL, act_goto_line);
     gtk_widget_class_install_action(wc, "bind-view.show-shared", NULL, act_show_shared);
 }

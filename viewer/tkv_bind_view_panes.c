@@ -302,6 +302,7 @@ void tkv_bind_view_show_stage(TkvBindView *self, int which, tk_stage_kind s)
                        stage_position(self, s));
     update_ir_title(self, which);
     tkv_code_view_refresh_gutter(tkv_bind_view_ir_view(self, which));
+    tkv_find_bar_refresh(self->find);
 }
 
 void tkv_bind_view_show_source_file(TkvBindView *self, tk_file_id file)
@@ -317,6 +318,7 @@ void tkv_bind_view_show_source_file(TkvBindView *self, tk_file_id file)
     update_source_title(self);
     tkv_bind_view_update_file_counts(self);
     tkv_bind_view_emit_file_changed(self);
+    tkv_find_bar_refresh(self->find);
 }
 
 void tkv_bind_view_panes_init(TkvBindView *self)

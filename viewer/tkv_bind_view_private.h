@@ -21,6 +21,7 @@
 #define TKV_BIND_VIEW_PRIVATE_H
 
 #include "tkv_bind_view.h"
+#include "tkv_find_bar.h"
 
 G_BEGIN_DECLS
 
@@ -90,6 +91,7 @@ struct _TkvBindView {
     guint heat_max_ok;
 
     TkvCodePane *focused;
+    TkvFindBar *find;  /* over the panes shown (tkv_find_bar.h) */
     gboolean updating; /* the program is setting selectors */
     guint prefetch_id; /* idle source making the shown panes' other stage buffers */
 };

@@ -1,4 +1,4 @@
-/* tkv_code_pane.c - code view + header + search + go to line. */
+/* tkv_code_pane.c - code view + header + go to line. */
 #include "tkv_code_pane.h"
 
 #include <stdlib.h>
@@ -13,9 +13,6 @@ struct _TkvCodePane {
     GtkInscription *match_label;
     GtkWidget *prev_button;
     GtkWidget *next_button;
-    GtkSearchBar *search_bar;
-    GtkSearchEntry *search_entry;
-    GtkLabel *search_label;
     GtkRevealer *goto_revealer;
     GtkEntry *goto_entry;
     GtkLabel *goto_label;
@@ -24,8 +21,6 @@ struct _TkvCodePane {
     TkvCodeView *view;   /* shown */
 
     char *empty_text;
-    GtkSourceSearchSettings *search_settings;
-    GtkSourceSearchContext *search; /* for the view's current buffer */
 };
 
 G_DEFINE_FINAL_TYPE(TkvCodePane, tkv_code_pane, GTK_TYPE_WIDGET)
@@ -49,110 +44,6 @@ static void update_match_label(TkvCodePane *self)
 
 static void on_prev_clicked(TkvCodePane *self) { tkv_code_view_step_match(self->view, -1); }
 static void on_next_clicked(TkvCodePane *self) { tkv_code_view_step_match(self->view, 1); }
-
-/* ---- search --------------------------------------------------------------- */
-
-static void update_search_label(TkvCodePane *self)
-{
-    if (!self->search) {
-        gtk_label_set_text(self->search_label, "");
-        return;
-    }
-    int count = gtk_source_search_context_get_occurrences_count(self->search);
-    const char *text = gtk_source_search_settings_get_search_text(self->search_settings);
-    if (!text || !*text) {
-        gtk_label_set_text(self->search_label, "");
-        return;
-    }
-    if (count < 0) {
-        gtk_label_set_text(self->search_label, "…");
-        return;
-    }
-    GtkTextBuffer *b = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self->view));
-    GtkTextIter s, e;
-    int pos = -1;
-    if (gtk_text_buffer_get_selection_bounds(b, &s, &e))
-        pos = gtk_source_search_context_get_occurrence_position(self->search, &s, &e);
-    char buf[64];
-    if (count == 0)
-        g_snprintf(buf, sizeof buf, "no match");
-    else if (pos > 0)
-        g_snprintf(buf, sizeof buf, "%d of %d", pos, count);
-    else
-        g_snprintf(buf, sizeof buf, "%d match%s", count, count == 1 ? "" : "es");
-    gtk_label_set_text(self->search_label, buf);
-}
-
-static void ensure_search(TkvCodePane *self)
-{
-    GtkTextBuffer *b = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self->view));
-    if (self->search &&
-        GTK_TEXT_BUFFER(gtk_source_search_context_get_buffer(self->search)) == b)
-        return;
-    g_clear_object(&self->search);
-    if (!GTK_SOURCE_IS_BUFFER(b))
-        return;
-    self->search = gtk_source_search_context_new(GTK_SOURCE_BUFFER(b), self->search_settings);
-    gtk_source_search_context_set_highlight(self->search, TRUE);
-    g_signal_connect_swapped(self->search, "notify::occurrences-count",
-                             G_CALLBACK(update_search_label), self);
-}
-
-static void on_search_changed(TkvCodePane *self)
-{
-    ensure_search(self);
-    const char *text = gtk_editable_get_text(GTK_EDITABLE(self->search_entry));
-    gtk_source_search_settings_set_search_text(self->search_settings,
-                                               text && *text ? text : NULL);
-    update_search_label(self);
-}
-
-void tkv_code_pane_find_next(TkvCodePane *self, int dir)
-{
-    ensure_search(self);
-    if (!self->search)
-        return;
-    GtkTextBuffer *b = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self->view));
-    GtkTextIter s, e, ms, me;
-    gtk_text_buffer_get_selection_bounds(b, &s, &e);
-    gboolean wrapped, found;
-    if (dir >= 0)
-        found = gtk_source_search_context_forward(self->search, &e, &ms, &me, &wrapped);
-    else
-        found = gtk_source_search_context_backward(self->search, &s, &ms, &me, &wrapped);
-    if (!found)
-        return;
-    /* Selecting the match moves the cursor like a user would: the line it is
-     * on gets selected (its binding shows). */
-    gtk_text_buffer_select_range(b, &ms, &me);
-    tkv_code_view_scroll_to_line(self->view, (guint)gtk_text_iter_get_line(&ms) + 1);
-    update_search_label(self);
-}
-
-static void on_search_activate(TkvCodePane *self) { tkv_code_pane_find_next(self, 1); }
-static void on_search_next(TkvCodePane *self) { tkv_code_pane_find_next(self, 1); }
-static void on_search_previous(TkvCodePane *self) { tkv_code_pane_find_next(self, -1); }
-
-static void on_search_stop(TkvCodePane *self)
-{
-    gtk_search_bar_set_search_mode(self->search_bar, FALSE);
-    gtk_widget_grab_focus(GTK_WIDGET(self->view));
-}
-
-static void on_search_mode(TkvCodePane *self)
-{
-    if (!gtk_search_bar_get_search_mode(self->search_bar))
-        gtk_source_search_settings_set_search_text(self->search_settings, NULL);
-    else
-        on_search_changed(self);
-}
-
-void tkv_code_pane_find(TkvCodePane *self)
-{
-    gtk_search_bar_set_search_mode(self->search_bar, TRUE);
-    gtk_widget_grab_focus(GTK_WIDGET(self->search_entry));
-    on_search_changed(self);
-}
 
 /* ---- go to line ------------------------------------------------------------ */
 
@@ -211,14 +102,6 @@ static void on_view_focus(TkvCodePane *self)
     g_signal_emit(self, sigs[SIG_FOCUSED], 0);
 }
 
-static void on_view_buffer(TkvCodePane *self)
-{
-    if (gtk_search_bar_get_search_mode(self->search_bar))
-        on_search_changed(self);
-    else
-        g_clear_object(&self->search);
-}
-
 /* A hidden view's signals say nothing about what the pane shows. */
 static void on_any_view_matches(TkvCodeView *view, TkvCodePane *self)
 {
@@ -226,16 +109,9 @@ static void on_any_view_matches(TkvCodeView *view, TkvCodePane *self)
         update_match_label(self);
 }
 
-static void on_any_view_buffer(TkvCodeView *view, GParamSpec *pspec, TkvCodePane *self)
-{
-    if (view == self->view)
-        on_view_buffer(self);
-}
-
 static void watch_view(TkvCodePane *self, TkvCodeView *view)
 {
     g_signal_connect(view, "matches-changed", G_CALLBACK(on_any_view_matches), self);
-    g_signal_connect(view, "notify::buffer", G_CALLBACK(on_any_view_buffer), self);
     GtkEventController *focus = gtk_event_controller_focus_new();
     g_signal_connect_swapped(focus, "enter", G_CALLBACK(on_view_focus), self);
     gtk_widget_add_controller(GTK_WIDGET(view), focus);
@@ -244,8 +120,6 @@ static void watch_view(TkvCodePane *self, TkvCodeView *view)
 static void tkv_code_pane_dispose(GObject *object)
 {
     TkvCodePane *self = TKV_CODE_PANE(object);
-    g_clear_object(&self->search);
-    g_clear_object(&self->search_settings);
     gtk_widget_dispose_template(GTK_WIDGET(self), TKV_TYPE_CODE_PANE);
     G_OBJECT_CLASS(tkv_code_pane_parent_class)->dispose(object);
 }
@@ -273,9 +147,6 @@ static void tkv_code_pane_class_init(TkvCodePaneClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvCodePane, match_label);
     gtk_widget_class_bind_template_child(wc, TkvCodePane, prev_button);
     gtk_widget_class_bind_template_child(wc, TkvCodePane, next_button);
-    gtk_widget_class_bind_template_child(wc, TkvCodePane, search_bar);
-    gtk_widget_class_bind_template_child(wc, TkvCodePane, search_entry);
-    gtk_widget_class_bind_template_child(wc, TkvCodePane, search_label);
     gtk_widget_class_bind_template_child(wc, TkvCodePane, goto_revealer);
     gtk_widget_class_bind_template_child(wc, TkvCodePane, goto_entry);
     gtk_widget_class_bind_template_child(wc, TkvCodePane, goto_label);
@@ -284,11 +155,6 @@ static void tkv_code_pane_class_init(TkvCodePaneClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvCodePane, view);
     gtk_widget_class_bind_template_callback(wc, on_prev_clicked);
     gtk_widget_class_bind_template_callback(wc, on_next_clicked);
-    gtk_widget_class_bind_template_callback(wc, on_search_changed);
-    gtk_widget_class_bind_template_callback(wc, on_search_activate);
-    gtk_widget_class_bind_template_callback(wc, on_search_next);
-    gtk_widget_class_bind_template_callback(wc, on_search_previous);
-    gtk_widget_class_bind_template_callback(wc, on_search_stop);
     gtk_widget_class_bind_template_callback(wc, on_goto_activate);
     gtk_widget_class_bind_template_callback(wc, on_goto_close);
     gtk_widget_class_bind_template_callback(wc, on_title_tooltip);
@@ -330,11 +196,6 @@ static GtkListItemFactory *item_factory(gboolean shorten)
 static void tkv_code_pane_init(TkvCodePane *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
-    self->search_settings = gtk_source_search_settings_new();
-    gtk_source_search_settings_set_wrap_around(self->search_settings, TRUE);
-    gtk_search_bar_connect_entry(self->search_bar, GTK_EDITABLE(self->search_entry));
-    g_signal_connect_swapped(self->search_bar, "notify::search-mode-enabled",
-                             G_CALLBACK(on_search_mode), self);
     watch_view(self, self->view);
     GtkListItemFactory *shortf = item_factory(TRUE), *wholef = item_factory(FALSE);
     gtk_drop_down_set_factory(self->selector, shortf);
@@ -371,7 +232,6 @@ void tkv_code_pane_show_view(TkvCodePane *self, TkvCodeView *view)
     if (had_focus)
         gtk_widget_grab_focus(GTK_WIDGET(view));
     update_match_label(self);
-    on_view_buffer(self);
 }
 GtkDropDown *tkv_code_pane_get_selector(TkvCodePane *self) { return self->selector; }
 

@@ -1,13 +1,12 @@
-/* tkv_code_pane.h - a code view with its header, search bar and go-to-line
- * bar.
+/* tkv_code_pane.h - a code view with its header and go-to-line bar.
  *
  * The header holds a selector (a GtkDropDown whose model the owner sets: the
  * stages for an IR pane, the source files for the source pane), a title, the
- * "k of n" label of the view's matches with previous/next buttons.  Ctrl+F and
- * Ctrl+L reach a pane through its view's actions (bind-view.find,
- * pass-view.goto-line, ...), which call tkv_code_pane_find() /
- * tkv_code_pane_goto_line() on the pane that last had the focus ("focused"
- * signal).
+ * "k of n" label of the view's matches with previous/next buttons.  Ctrl+L
+ * reaches a pane through its view's actions (bind-view.goto-line, ...), which
+ * call tkv_code_pane_goto_line() on the pane that last had the focus
+ * ("focused" signal).  Find is the view's, over all its panes
+ * (tkv_find_bar.h).
  */
 #ifndef TKV_CODE_PANE_H
 #define TKV_CODE_PANE_H
@@ -30,7 +29,7 @@ TkvCodeView *tkv_code_pane_get_view(TkvCodePane *self);
  * the window measure itself again.  tkv_code_pane_add_view() adds a hidden
  * view (owned by the pane; the caller gives it its buffer);
  * tkv_code_pane_show_view() shows it in place of the shown one (the focus
- * moves along), and the header's match label, search and go-to-line then
+ * moves along), and the header's match label and go-to-line then
  * act on it. */
 TkvCodeView *tkv_code_pane_add_view(TkvCodePane *self);
 void tkv_code_pane_show_view(TkvCodePane *self, TkvCodeView *view);
@@ -43,10 +42,6 @@ void tkv_code_pane_set_empty_text(TkvCodePane *self, const char *text);
 /* The label as shown ("2 of 6"), for tests. */
 const char *tkv_code_pane_get_match_text(TkvCodePane *self);
 
-/* Shows the search bar and focuses its entry. */
-void tkv_code_pane_find(TkvCodePane *self);
-/* Next (DIR > 0) or previous occurrence of the search text. */
-void tkv_code_pane_find_next(TkvCodePane *self, int dir);
 /* Shows the go-to-line bar and focuses its entry. */
 void tkv_code_pane_goto_line(TkvCodePane *self);
 

@@ -32,6 +32,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "tkv_bind_gutter.h"
+#include "tkv_find.h"
 #include "tkv_heat_gutter.h"
 
 G_BEGIN_DECLS
@@ -46,6 +47,11 @@ GtkWidget *tkv_code_view_new(void);
  * returned reference. */
 GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
                                           const char *language_id);
+
+/* The text of B (LEN bytes in *LEN), hidden characters included, owned by
+ * B: kept from tkv_code_view_new_buffer() (read back once for another
+ * buffer). */
+const char *tkv_code_view_buffer_text(GtkTextBuffer *b, gsize *len);
 
 /* The gutter's per-line callback (tkv_bind_gutter.h) and its count column. */
 void tkv_code_view_set_line_state_func(TkvCodeView *self, TkvLineStateFunc func,
@@ -70,8 +76,11 @@ void tkv_code_view_set_approx(TkvCodeView *self, const guint32 *lines, gsize n);
 gsize tkv_code_view_get_matches(TkvCodeView *self, const guint32 **lines);
 /* Index of the current match, -1 when none. */
 int tkv_code_view_get_match_index(TkvCodeView *self);
-/* Moves the current match by DELTA (wrapping) and scrolls to it.  FALSE when
- * there are no matches. */
+/* Moves the current match by DELTA (wrapping): its mark moves, on screen or
+ * not, and when it is not in view, or the hits that follow it (DELTA > 0)
+ * or come before it (DELTA < 0) within half the view's height are not, that
+ * group of hits is brought to the middle of the view.  (A new set of
+ * matches lands the same way.)  FALSE when there are no matches. */
 gboolean tkv_code_view_step_match(TkvCodeView *self, int delta);
 
 /* Highlights LINE as selected (0: none).  MOVE_CURSOR puts the cursor there
@@ -99,6 +108,24 @@ void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line);
 /* Scrolls so that LINE is the first line in view (a stage opens on its
  * first instruction). */
 void tkv_code_view_scroll_to_top(TkvCodeView *self, guint line);
+
+/* Puts LINE in the middle of the view, whether it was in view or not, and
+ * the bytes INDEX..END_INDEX of it into view sideways (a hit found). */
+void tkv_code_view_center_line(TkvCodeView *self, guint line, guint index, guint end_index);
+
+/* The find bar's N HITS (copied, ascending) in the buffer shown now, painted
+ * under the text while it is shown; CURRENT (an index, -1: none) in a color
+ * of its own.  N 0: none. */
+void tkv_code_view_set_find_hits(TkvCodeView *self, const TkvFindHit *hits, gsize n,
+                                 int current);
+void tkv_code_view_set_find_current(TkvCodeView *self, int current);
+
+/* Marks lines [FIRST, FIRST + N) as the current block with a frame (a pass
+ * diff's current change; N 0: a bar before line FIRST, where a side without
+ * lines in the change has its place).  FIRST 0: none.  The getter returns
+ * FIRST and puts N in *N. */
+void tkv_code_view_set_current_block(TkvCodeView *self, guint first, guint n);
+guint tkv_code_view_get_current_block(TkvCodeView *self, guint *n);
 
 /* Moves the cursor to LINE as the user would: "line-selected" is emitted. */
 void tkv_code_view_goto_line(TkvCodeView *self, guint line);

@@ -621,12 +621,12 @@ static void act_which(GtkWidget *w, const char *name, GVariant *p)
 }
 
 static const TkvViewShortcut shortcuts[] = {
-    {"compare-view.first", NULL, "<Control>j"},
-    {"compare-view.next-row", NULL, "<Alt>Down"},
-    {"compare-view.previous-row", NULL, "<Alt>Up"},
-    {"compare-view.next-effect", NULL, "F8"},
-    {"compare-view.which", "'before'", "<Alt>b"},
-    {"compare-view.which", "'after'", "<Alt>a"},
+    {"compare-view.first", NULL, "<Control>j", FALSE},
+    {"compare-view.next-row", NULL, "<Alt>Down", FALSE},
+    {"compare-view.previous-row", NULL, "<Alt>Up", FALSE},
+    {"compare-view.next-effect", NULL, "F8", FALSE},
+    {"compare-view.which", "'before'", "<Alt>b", FALSE},
+    {"compare-view.which", "'after'", "<Alt>a", FALSE},
 };
 
 static void on_row_selected(GtkListBox *box, GtkListBoxRow *row, TkvCompareView *self)

@@ -15,6 +15,13 @@ struct _TkvLinkedScroll {
     GArray *hunks; /* tk_hunk */
     int lead;      /* the side last scrolled: the other follows */
     gboolean syncing;
+    /* A move of a side seen by its adjustment's signals is followed in the
+     * frame clock's after-paint when it came during a frame (request_sync
+     * says why). */
+    GdkFrameClock *clock;
+    gulong before_id, after_id;
+    gboolean in_frame;
+    gboolean pending;
 };
 
 G_DEFINE_FINAL_TYPE(TkvLinkedScroll, tkv_linked_scroll, G_TYPE_OBJECT)
@@ -103,9 +110,46 @@ static void sync_from(TkvLinkedScroll *self, int from)
     self->syncing = FALSE;
 }
 
+/* The adjustments' signals come during the window's layout too: a text
+ * view's size allocation sets its extent ("changed"), re-clamps its value
+ * and makes a pending scroll to a mark ("value-changed").  Moving the other
+ * side then, inside the allocation of the box that holds both, made GTK
+ * forget that the other side's scrollbar needed a new allocation (the box
+ * clears its children's flag when it is done), and the frame snapshotted
+ * that scrollbar's trough without one: "Trying to snapshot GtkGizmo without
+ * a current allocation".  Moving it after the window's layout, in the same
+ * layout phase, does not help: GTK 4.8 paints without laying out again.
+ * So a move seen while a frame is being made (from its "before-paint" to
+ * its "after-paint") is followed after it, and the follower moves in the
+ * next frame; a move seen outside a frame (a scroll by the user, a program's
+ * request) is followed at once. */
+static void on_before_paint(GdkFrameClock *clock, TkvLinkedScroll *self)
+{
+    self->in_frame = TRUE;
+}
+
+static void on_after_paint(GdkFrameClock *clock, TkvLinkedScroll *self)
+{
+    self->in_frame = FALSE;
+    if (!self->pending)
+        return;
+    self->pending = FALSE;
+    sync_from(self, self->lead);
+}
+
+static void request_sync(TkvLinkedScroll *self)
+{
+    if (!self->clock || !self->in_frame) {
+        sync_from(self, self->lead);
+        return;
+    }
+    self->pending = TRUE;
+}
+
 /* Only a real move of a side drags the other along: GtkAdjustment also
  * reports "value-changed" when a relayout re-clamps an unchanged value, and
- * a side too short to scroll would then pull the other back to its middle. */
+ * a side too short to scroll would then pull the other back to its middle.
+ * The follower's own move (sync_from) leads nothing. */
 static void on_scroll(TkvLinkedScroll *self, int side)
 {
     double v = gtk_adjustment_get_value(self->adj[side]);
@@ -113,8 +157,10 @@ static void on_scroll(TkvLinkedScroll *self, int side)
         return;
     self->has_last[side] = TRUE;
     self->last[side] = v;
+    if (self->syncing)
+        return;
     self->lead = side;
-    sync_from(self, side);
+    request_sync(self);
 }
 
 static void on_scroll_a(GtkAdjustment *adj, TkvLinkedScroll *self) { on_scroll(self, 0); }
@@ -126,8 +172,40 @@ static void on_scroll_b(GtkAdjustment *adj, TkvLinkedScroll *self) { on_scroll(s
 static void on_extent(GtkAdjustment *adj, TkvLinkedScroll *self)
 {
     if (!self->syncing)
-        sync_from(self, self->lead);
+        request_sync(self);
 }
+
+static void drop_clock(TkvLinkedScroll *self)
+{
+    if (self->clock) {
+        /* a clock disposed with its window has dropped them already */
+        if (g_signal_handler_is_connected(self->clock, self->before_id))
+            g_signal_handler_disconnect(self->clock, self->before_id);
+        if (g_signal_handler_is_connected(self->clock, self->after_id))
+            g_signal_handler_disconnect(self->clock, self->after_id);
+        g_clear_object(&self->clock);
+        self->before_id = self->after_id = 0;
+    }
+    self->pending = self->in_frame = FALSE;
+}
+
+/* The frame clock is the sides' window's: followed from when side A is
+ * realized (the pass view's stack may show its spinner page at first, and
+ * the sides are realized only when the diff is). */
+static void on_realize(GtkWidget *view, TkvLinkedScroll *self)
+{
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(view);
+    if (clock == self->clock)
+        return;
+    drop_clock(self);
+    if (!clock)
+        return;
+    self->clock = g_object_ref(clock);
+    self->before_id = g_signal_connect(clock, "before-paint", G_CALLBACK(on_before_paint), self);
+    self->after_id = g_signal_connect(clock, "after-paint", G_CALLBACK(on_after_paint), self);
+}
+
+static void on_unrealize(GtkWidget *view, TkvLinkedScroll *self) { drop_clock(self); }
 
 void tkv_linked_scroll_attach(TkvLinkedScroll *self)
 {
@@ -173,6 +251,25 @@ void tkv_linked_scroll_to_row(TkvLinkedScroll *self, int side, guint row)
     sync_from(self, side);
 }
 
+void tkv_linked_scroll_center_rows(TkvLinkedScroll *self, int side, guint first, guint last)
+{
+    GtkTextView *tv = self->view[side];
+    GtkAdjustment *adj = adjustment(self, side);
+    if (!adj)
+        return;
+    GtkTextBuffer *b = gtk_text_view_get_buffer(tv);
+    GtkTextIter a, z;
+    gtk_text_buffer_get_iter_at_line(b, &a, first ? (int)first - 1 : 0);
+    gtk_text_buffer_get_iter_at_line(b, &z, last ? (int)last - 1 : 0);
+    int ya, ha, yz, hz;
+    gtk_text_view_get_line_yrange(tv, &a, &ya, &ha);
+    gtk_text_view_get_line_yrange(tv, &z, &yz, &hz);
+    double page = gtk_adjustment_get_page_size(adj), span = yz + hz - ya;
+    set_clamped(adj, span <= page ? ya + span / 2 - page / 2 : ya - page / 4);
+    self->lead = side;
+    sync_from(self, side);
+}
+
 void tkv_linked_scroll_to_fraction(TkvLinkedScroll *self, int side, double fraction)
 {
     GtkAdjustment *adj = adjustment(self, side);
@@ -184,6 +281,9 @@ void tkv_linked_scroll_to_fraction(TkvLinkedScroll *self, int side, double fract
 static void tkv_linked_scroll_dispose(GObject *object)
 {
     TkvLinkedScroll *self = TKV_LINKED_SCROLL(object);
+    drop_clock(self);
+    if (self->view[0])
+        g_signal_handlers_disconnect_by_data(self->view[0], self);
     for (int s = 0; s < 2; s++) {
         if (self->adj[s])
             g_signal_handlers_disconnect_by_data(self->adj[s], self);
@@ -215,5 +315,9 @@ TkvLinkedScroll *tkv_linked_scroll_new(GtkTextView *a, GtkTextView *b)
     TkvLinkedScroll *self = g_object_new(TKV_TYPE_LINKED_SCROLL, NULL);
     self->view[0] = g_object_ref(a);
     self->view[1] = g_object_ref(b);
+    g_signal_connect(a, "realize", G_CALLBACK(on_realize), self);
+    g_signal_connect(a, "unrealize", G_CALLBACK(on_unrealize), self);
+    if (gtk_widget_get_realized(GTK_WIDGET(a)))
+        on_realize(GTK_WIDGET(a), self);
     return self;
 }

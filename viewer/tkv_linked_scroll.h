@@ -5,7 +5,10 @@
  * the other: one to one in an equal hunk, proportionally across a change.
  * The side the user last scrolled leads; the other follows it again whenever
  * a side's extent changes (GtkTextView measures lines in idle time, so a
- * line's position is a guess until then).  Beside it, the chunk map
+ * line's position is a guess until then).  A move seen while GTK makes a
+ * frame (a side's size allocation re-clamps or scrolls it) is followed once
+ * the frame is painted, never inside the layout (tkv_linked_scroll.c says
+ * why).  Beside it, the chunk map
  * (tkv_chunk_map.h) draws the same hunks and asks for places to scroll to.
  *
  * Sides are 0 (A, before) and 1 (B, after); rows are 1-based lines of the
@@ -38,6 +41,9 @@ void tkv_linked_scroll_unlink(TkvLinkedScroll *self);
 
 /* Puts ROW of SIDE a quarter down its view; the other side follows. */
 void tkv_linked_scroll_to_row(TkvLinkedScroll *self, int side, guint row);
+/* Puts the middle of rows FIRST..LAST of SIDE in the middle of its view (FIRST
+ * a quarter down when they are taller than it); the other side follows. */
+void tkv_linked_scroll_center_rows(TkvLinkedScroll *self, int side, guint first, guint last);
 /* Puts FRACTION (0..1) of SIDE's height in the middle of its view (a click in
  * the chunk map); the other side follows. */
 void tkv_linked_scroll_to_fraction(TkvLinkedScroll *self, int side, double fraction);

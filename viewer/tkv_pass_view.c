@@ -213,6 +213,7 @@ const char *tkv_pass_view_get_change_text(TkvPassView *self)
 
 TkvChunkMap *tkv_pass_view_get_chunk_map(TkvPassView *self) { return self->chunk_map; }
 TkvLinkedScroll *tkv_pass_view_get_linked_scroll(TkvPassView *self) { return self->linked; }
+TkvFindBar *tkv_pass_view_get_find_bar(TkvPassView *self) { return self->find; }
 TkvCodePane *tkv_pass_view_get_side(TkvPassView *self, int side)
 {
     return tkv_pass_view_side_pane(self, side);
@@ -240,6 +241,10 @@ static void tkv_pass_view_dispose(GObject *object)
         g_clear_object(&self->cancel);
     }
     tkv_pass_view_stop_waiting(self);
+    if (self->find) {
+        gtk_widget_unparent(GTK_WIDGET(self->find));
+        self->find = NULL;
+    }
     g_clear_object(&self->linked);
     g_clear_pointer(&self->diff, tk_ir_diff_free);
     gtk_widget_dispose_template(GTK_WIDGET(self), TKV_TYPE_PASS_VIEW);
@@ -314,6 +319,7 @@ static void tkv_pass_view_class_init(TkvPassViewClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvPassView, outer);
     gtk_widget_class_bind_template_child(wc, TkvPassView, count_label);
     gtk_widget_class_bind_template_child(wc, TkvPassView, pass_list);
+    gtk_widget_class_bind_template_child(wc, TkvPassView, diff_box);
     gtk_widget_class_bind_template_child(wc, TkvPassView, diff_title);
     gtk_widget_class_bind_template_child(wc, TkvPassView, stats_label);
     gtk_widget_class_bind_template_child(wc, TkvPassView, change_label);
@@ -326,9 +332,24 @@ static void tkv_pass_view_class_init(TkvPassViewClass *klass)
     tkv_pass_view_class_actions_init(wc);
 }
 
+/* The find bar's panes: both sides of the diff, then the source below. */
+static void find_targets(gpointer data, GArray *targets, int *focused)
+{
+    TkvPassView *self = data;
+    TkvFindTarget t[3] = {{tkv_pass_view_side_view(self, 0), "a"},
+                          {tkv_pass_view_side_view(self, 1), "b"},
+                          {tkv_code_pane_get_view(self->source_pane), "source"}};
+    g_array_append_vals(targets, t, 3);
+    TkvCodePane *f = tkv_pass_view_get_focused_pane(self);
+    *focused = f == self->side_a ? 0 : f == self->side_b ? 1 : f == self->source_pane ? 2 : 0;
+}
+
 static void tkv_pass_view_init(TkvPassView *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
+    self->find = TKV_FIND_BAR(tkv_find_bar_new(find_targets, self));
+    gtk_widget_insert_after(GTK_WIDGET(self->find), self->diff_box,
+                            gtk_widget_get_first_child(self->diff_box));
     self->view_hunks = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
     self->orig[0] = g_array_new(FALSE, FALSE, sizeof(guint32));
     self->orig[1] = g_array_new(FALSE, FALSE, sizeof(guint32));

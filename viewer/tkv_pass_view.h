@@ -28,6 +28,7 @@
 
 #include "tkv_chunk_map.h"
 #include "tkv_code_pane.h"
+#include "tkv_find_bar.h"
 #include "tkv_document.h"
 #include "tkv_linked_scroll.h"
 
@@ -65,6 +66,8 @@ size_t tkv_pass_view_get_selected_stacks(TkvPassView *self, const tk_stack_id **
                                          const char **heading);
 
 TkvCodePane *tkv_pass_view_get_focused_pane(TkvPassView *self);
+/* The view's find bar, over both sides and the source (tkv_find_bar.h). */
+TkvFindBar *tkv_pass_view_get_find_bar(TkvPassView *self);
 /* Next/previous line bound to the selection in the focused pane. */
 gboolean tkv_pass_view_step_match(TkvPassView *self, int delta);
 

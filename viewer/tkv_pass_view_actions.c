@@ -8,7 +8,8 @@
  * keys and the tests (through the test hooks) all go through the same
  * actions, whose handlers call the view's functions (tkv_pass_view.h).
  * changed-only is the view's "changed-only" property (the list's check
- * button shows it).  Next/previous match, find and go to line act on the
+ * button shows it).  Find is the view's find bar, over both sides and the
+ * source (tkv_find_bar.h); next/previous match and go to line act on the
  * pane that last had the focus.  A request that names nothing rings the bell
  * and is kept as the window's last error (tkv_action_error.h).
  */
@@ -20,22 +21,25 @@
 #include "tkv_view_shortcuts.h"
 
 static const TkvViewShortcut shortcuts[] = {
-    {"pass-view.next-change", NULL, "F7|<Alt>Page_Down"},
-    {"pass-view.previous-change", NULL, "<Shift>F7|<Alt>Page_Up"},
-    {"pass-view.changed-only", NULL, "<Control>h"},
-    {"pass-view.next-match", NULL, "F8|<Alt>Down"},
-    {"pass-view.previous-match", NULL, "<Shift>F8|<Alt>Up"},
-    {"pass-view.find", NULL, "<Control>f"},
-    {"pass-view.find-next", NULL, "<Control>g"},
-    {"pass-view.find-previous", NULL, "<Control><Shift>g"},
-    {"pass-view.goto-line", NULL, "<Control>l"},
+    {"pass-view.next-change", NULL, "F7|<Alt>Page_Down", FALSE},
+    {"pass-view.previous-change", NULL, "<Shift>F7|<Alt>Page_Up", FALSE},
+    {"pass-view.next-change", NULL, "n", TRUE},
+    {"pass-view.previous-change", NULL, "p", TRUE},
+    {"pass-view.changed-only", NULL, "<Control>h", FALSE},
+    {"pass-view.next-match", NULL, "F8|<Alt>Down", FALSE},
+    {"pass-view.previous-match", NULL, "<Shift>F8|<Alt>Up", FALSE},
+    {"pass-view.find", NULL, "<Control>f", FALSE},
+    {"pass-view.find-next", NULL, "<Control>g", FALSE},
+    {"pass-view.find-previous", NULL, "<Control><Shift>g", FALSE},
+    {"pass-view.goto-line", NULL, "<Control>l", FALSE},
 };
 
 static const char *const action_names[] = {
     "pass-view.select-pass", "pass-view.select-diff-line", "pass-view.select-source-location",
     "pass-view.source-file", "pass-view.changed-only", "pass-view.next-change",
     "pass-view.previous-change", "pass-view.next-match", "pass-view.previous-match",
-    "pass-view.find", "pass-view.find-next", "pass-view.find-previous", "pass-view.goto-line",
+    "pass-view.find", "pass-view.find-next", "pass-view.find-previous", "pass-view.find-text",
+    "pass-view.goto-line",
 };
 
 /* ---- the actions ------------------------------------------------------------ */
@@ -99,13 +103,23 @@ static void act_step_match(GtkWidget *widget, const char *name, GVariant *p)
                              strcmp(name, "pass-view.next-match") == 0 ? 1 : -1);
 }
 
+/* The view's find bar, over both sides and the source (tkv_find_bar.h). */
 static void act_find(GtkWidget *widget, const char *name, GVariant *p)
 {
-    TkvCodePane *pane = tkv_pass_view_get_focused_pane(TKV_PASS_VIEW(widget));
+    TkvFindBar *find = TKV_PASS_VIEW(widget)->find;
     if (strcmp(name, "pass-view.find") == 0)
-        tkv_code_pane_find(pane);
-    else
-        tkv_code_pane_find_next(pane, strcmp(name, "pass-view.find-next") == 0 ? 1 : -1);
+        tkv_find_bar_open(find);
+    else if (!tkv_find_bar_step(find, strcmp(name, "pass-view.find-next") == 0 ? 1 : -1))
+        tkv_find_bar_open(find);
+}
+
+/* What typing in the find bar does: (text, regular expression, match case). */
+static void act_find_text(GtkWidget *widget, const char *name, GVariant *p)
+{
+    const char *text;
+    gboolean regex, match_case;
+    g_variant_get(p, "(&sbb)", &text, &regex, &match_case);
+    tkv_find_bar_set_query(TKV_PASS_VIEW(widget)->find, text, regex, match_case);
 }
 
 static void act_goto_line(GtkWidget *widget, const char *name, GVariant *p)
@@ -129,6 +143,7 @@ void tkv_pass_view_class_actions_init(GtkWidgetClass *wc)
     gtk_widget_class_install_action(wc, "pass-view.find", NULL, act_find);
     gtk_widget_class_install_action(wc, "pass-view.find-next", NULL, act_find);
     gtk_widget_class_install_action(wc, "pass-view.find-previous", NULL, act_find);
+    gtk_widget_class_install_action(wc, "pass-view.find-text", "(sbb)", act_find_text);
     gtk_widget_class_install_action(wc, "pass-view.goto-line", NULL, act_goto_line);
 }
 

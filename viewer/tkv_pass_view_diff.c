@@ -77,12 +77,16 @@ gboolean tkv_pass_view_step_change(TkvPassView *self, int delta)
     size_t nh;
     const tk_hunk *h = hunks_of(self, &nh);
     const tk_hunk *c = &h[g_array_index(self->changes, guint, self->cur_change)];
-    /* The side that has lines in this change leads (a deletion has none on
-     * B); the other follows through the hunks. */
+    /* Marked on both sides, whether it was on screen or not (a side with no
+     * lines in it, as B in a deletion, marks where they would be). */
+    tkv_code_view_set_current_block(tkv_pass_view_side_view(self, 0), c->a0 + 1, c->a1 - c->a0);
+    tkv_code_view_set_current_block(tkv_pass_view_side_view(self, 1), c->b0 + 1, c->b1 - c->b0);
+    /* And centred: the side that has lines in this change leads (a deletion
+     * has none on B); the other follows through the hunks. */
     if (c->a1 > c->a0)
-        tkv_linked_scroll_to_row(self->linked, 0, c->a0 + 1);
+        tkv_linked_scroll_center_rows(self->linked, 0, c->a0 + 1, c->a1);
     else
-        tkv_linked_scroll_to_row(self->linked, 1, c->b0 + 1);
+        tkv_linked_scroll_center_rows(self->linked, 1, c->b0 + 1, c->b1);
     update_change_label(self);
     return TRUE;
 }
@@ -139,6 +143,7 @@ void tkv_pass_view_clear_diff(TkvPassView *self)
         TkvCodeView *v = tkv_pass_view_side_view(self, s);
         tkv_code_view_set_matches(v, NULL, 0, FALSE);
         tkv_code_view_set_selected(v, 0, FALSE, FALSE);
+        tkv_code_view_set_current_block(v, 0, 0);
         GtkSourceBuffer *b = tkv_code_view_new_buffer("", 0, NULL);
         gtk_text_view_set_buffer(GTK_TEXT_VIEW(v), GTK_TEXT_BUFFER(b));
         g_object_unref(b);
@@ -155,6 +160,7 @@ void tkv_pass_view_clear_diff(TkvPassView *self)
     tkv_chunk_map_set_hunks(self->chunk_map, NULL, 0, 0, 0);
     gtk_label_set_text(self->stats_label, "");
     update_change_label(self);
+    tkv_find_bar_refresh(self->find);
 }
 
 /* Lines longer than this (either side) are not cut into words: their
@@ -422,6 +428,7 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title
     gtk_label_set_text(self->diff_title, safe);
     g_free(safe);
     update_change_label(self);
+    tkv_find_bar_refresh(self->find);
     /* Follow the hunks: go to the first change once the sides are laid
      * out (before that their line positions are not known). */
     self->pending_first_change = self->changes->len > 0;

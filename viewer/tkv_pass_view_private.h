@@ -18,6 +18,7 @@
 #ifndef TKV_PASS_VIEW_PRIVATE_H
 #define TKV_PASS_VIEW_PRIVATE_H
 
+#include "tkv_find_bar.h"
 #include "tkv_pass_view.h"
 
 G_BEGIN_DECLS
@@ -32,6 +33,7 @@ struct _TkvPassView {
     GtkWidget *outer;
     GtkLabel *count_label;
     GtkListView *pass_list;
+    GtkWidget *diff_box; /* the diff's title, the find bar, the sides */
     GtkLabel *diff_title;
     GtkLabel *stats_label;
     GtkLabel *change_label;
@@ -81,6 +83,7 @@ struct _TkvPassView {
     tk_file_id src_file;
     GHashTable *src_bufs;   /* file + 1 -> GtkSourceBuffer */
     TkvCodePane *focused;
+    TkvFindBar *find;       /* over both sides and the source (tkv_find_bar.h) */
     gboolean updating;      /* the program is setting the list or a selector */
 };
 

@@ -45,6 +45,7 @@ void tkv_pass_view_show_source_file(TkvPassView *self, tk_file_id file)
             gtk_drop_down_set_selected(tkv_code_pane_get_selector(self->source_pane), (guint)i);
             self->updating = FALSE;
         }
+    tkv_find_bar_refresh(self->find);
 }
 
 gboolean tkv_pass_view_show_file(TkvPassView *self, tk_file_id file)

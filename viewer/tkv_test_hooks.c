@@ -206,6 +206,68 @@ static void act_set_state(GSimpleAction *a, GVariant *p, gpointer app)
     g_variant_unref(value);
 }
 
+/* ---- keys ---------------------------------------------------------------------- */
+
+/* Whether TRIGGER is WANT or an alternative holding it ("F8|<Alt>Down"). */
+static gboolean trigger_has(GtkShortcutTrigger *trigger, GtkShortcutTrigger *want)
+{
+    if (GTK_IS_ALTERNATIVE_TRIGGER(trigger))
+        return trigger_has(gtk_alternative_trigger_get_first(GTK_ALTERNATIVE_TRIGGER(trigger)),
+                           want) ||
+               trigger_has(gtk_alternative_trigger_get_second(GTK_ALTERNATIVE_TRIGGER(trigger)),
+                           want);
+    return gtk_shortcut_trigger_equal(trigger, want);
+}
+
+/* What GTK does with a key press, short of the X event: the shortcuts whose
+ * trigger is WANT, of global scope on the mapped widgets under W, or of
+ * local scope on the widgets the focus is in (FOCUS and its ancestors, as
+ * the event would pass through them), activated until one takes it (a
+ * plain key's shortcut refuses while an entry has the focus). */
+static gboolean press_key(GtkWidget *w, GtkWidget *focus, GtkShortcutTrigger *want)
+{
+    if (!gtk_widget_get_mapped(w))
+        return FALSE;
+    gboolean on_focus_chain = focus && (w == focus || gtk_widget_is_ancestor(focus, w));
+    GListModel *controllers = gtk_widget_observe_controllers(w);
+    gboolean done = FALSE;
+    for (guint i = 0; !done && i < g_list_model_get_n_items(controllers); i++) {
+        GObject *c = g_list_model_get_item(controllers, i);
+        if (GTK_IS_SHORTCUT_CONTROLLER(c) &&
+            (gtk_shortcut_controller_get_scope(GTK_SHORTCUT_CONTROLLER(c)) ==
+                 GTK_SHORTCUT_SCOPE_GLOBAL || on_focus_chain)) {
+            GListModel *m = G_LIST_MODEL(c);
+            for (guint j = 0; !done && j < g_list_model_get_n_items(m); j++) {
+                GtkShortcut *sc = g_list_model_get_item(m, j);
+                if (trigger_has(gtk_shortcut_get_trigger(sc), want))
+                    done = gtk_shortcut_action_activate(gtk_shortcut_get_action(sc),
+                                                        GTK_SHORTCUT_ACTION_EXCLUSIVE, w,
+                                                        gtk_shortcut_get_arguments(sc));
+                g_object_unref(sc);
+            }
+        }
+        g_object_unref(c);
+    }
+    g_object_unref(controllers);
+    for (GtkWidget *c = gtk_widget_get_first_child(w); !done && c; c = gtk_widget_get_next_sibling(c))
+        done = press_key(c, focus, want);
+    return done;
+}
+
+static void act_key(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    guint32 id;
+    const char *keys;
+    g_variant_get(p, "(u&s)", &id, &keys);
+    GtkWindow *win = gtk_application_get_window_by_id(app, id);
+    GtkShortcutTrigger *want = gtk_shortcut_trigger_parse_string(keys);
+    if (!win || !want ||
+        !press_key(GTK_WIDGET(win), gtk_root_get_focus(GTK_ROOT(win)), want))
+        g_printerr("tkview-viewer: test-key: nothing in window %u took \"%s\"\n", id, keys);
+    if (want)
+        g_object_unref(want);
+}
+
 void tkv_test_hooks_install(GtkApplication *app)
 {
     static const GActionEntry entries[] = {
@@ -213,6 +275,7 @@ void tkv_test_hooks_install(GtkApplication *app)
         {"test-screenshot", act_screenshot, "(us)", NULL, NULL, {0}},
         {"test-activate", act_activate, "(usav)", NULL, NULL, {0}},
         {"test-set-state", act_set_state, "(usv)", NULL, NULL, {0}},
+        {"test-key", act_key, "(us)", NULL, NULL, {0}},
     };
     g_action_map_add_action_entries(G_ACTION_MAP(app), entries, G_N_ELEMENTS(entries), app);
 }

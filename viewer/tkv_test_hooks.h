@@ -15,7 +15,11 @@
  *                                  ID, on the widget that installed it;
  *   app.test-set-state ((usv) ID ACTION VALUE)  the same for a stateful
  *                                  widget action ("pass-view.changed-only"):
- *                                  activates it unless its state is VALUE.
+ *                                  activates it unless its state is VALUE;
+ *   app.test-key ((us) ID KEYS)    a key press in window ID as GTK handles it,
+ *                                  short of the X event: the shortcut whose
+ *                                  trigger is KEYS ("n", "<Control>f") on a
+ *                                  shown widget, activated as GTK would.
  * GTK exports the application's and the windows' actions (app.*, win.*) on
  * D-Bus but not the actions installed on widgets; the last two hooks reach
  * those.  The tests drive the viewer only through the actions the UI uses

@@ -53,6 +53,46 @@ static const char *file_path(TkvDocument *doc, tk_file_id file)
     return file != TKV_NO_FILE ? tkv_document_get_file_path(doc, file) : NULL;
 }
 
+/* ---- the find bar ------------------------------------------------------------------ */
+
+/* What a view's find bar shows: its text, "k of n", the hits per pane,
+ * the current one, how long the last search took. */
+static void write_find(TkvFindBar *f, JsonBuilder *b)
+{
+    json_builder_set_member_name(b, "find");
+    json_builder_begin_object(b);
+    add_bool(b, "open", tkv_find_bar_is_open(f));
+    add_string(b, "text", tkv_find_bar_get_text(f));
+    add_string(b, "label", tkv_find_bar_get_label(f));
+    add_int(b, "total", tkv_find_bar_get_total(f));
+    json_builder_set_member_name(b, "last_ms");
+    json_builder_add_double_value(b, tkv_find_bar_get_last_ms(f));
+    json_builder_set_member_name(b, "panes");
+    json_builder_begin_object(b);
+    for (guint i = 0; i < tkv_find_bar_get_n_panes(f); i++) {
+        guint n;
+        const char *name = tkv_find_bar_get_pane(f, i, &n);
+        add_int(b, name, n);
+    }
+    json_builder_end_object(b);
+    const char *pane;
+    TkvFindHit h;
+    int k = tkv_find_bar_get_current(f, &pane, &h);
+    add_int(b, "index", k);
+    json_builder_set_member_name(b, "current");
+    if (k < 0) {
+        json_builder_add_null_value(b);
+    } else {
+        json_builder_begin_object(b);
+        add_string(b, "pane", pane);
+        add_int(b, "line", h.line);
+        add_int(b, "start", h.start);
+        add_int(b, "end", h.end);
+        json_builder_end_object(b);
+    }
+    json_builder_end_object(b);
+}
+
 /* ---- the binding view ----------------------------------------------------------- */
 
 static void write_code_pane(JsonBuilder *b, TkvCodePane *pane)
@@ -82,6 +122,13 @@ static void write_code_pane(JsonBuilder *b, TkvCodePane *pane)
     while (top_y < vis.y && gtk_text_iter_forward_line(&top))
         gtk_text_view_get_line_yrange(GTK_TEXT_VIEW(v), &top, &top_y, &top_h);
     add_int(b, "top_line", gtk_text_iter_get_line(&top) + 1);
+    GtkAdjustment *hadj = gtk_scrollable_get_hadjustment(GTK_SCROLLABLE(v));
+    json_builder_set_member_name(b, "hscroll");
+    json_builder_add_double_value(b, hadj ? gtk_adjustment_get_value(hadj) : 0);
+    /* the line at the vertical middle of the view (a hit centred) */
+    GtkTextIter mid;
+    gtk_text_view_get_line_at_y(GTK_TEXT_VIEW(v), &mid, vis.y + vis.height / 2, NULL);
+    add_int(b, "center_line", gtk_text_iter_get_line(&mid) + 1);
     add_lines(b, "current", tkv_code_view_get_tagged_lines(v, "tkv-match-current"));
     add_lines(b, "folded", tkv_code_view_get_folded_lines(v));
     add_string(b, "match_text", tkv_code_pane_get_match_text(pane));
@@ -130,6 +177,7 @@ static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
     add_int(b, "metric", tkv_bind_view_get_metric(bv));
     add_bool(b, "show_locations", tkv_bind_view_get_show_locations(bv));
     add_string(b, "notes", tkv_bind_view_get_notes_text(bv));
+    write_find(tkv_bind_view_get_find_bar(bv), b);
     tk_stage_kind stage;
     tk_file_id file;
     guint line;
@@ -243,6 +291,16 @@ static void write_diff_side(TkvPassView *pv, JsonBuilder *b, int s)
     json_builder_add_double_value(b, adj ? MAX(0, gtk_adjustment_get_upper(adj) -
                                                    gtk_adjustment_get_page_size(adj)) : 0);
     add_string(b, "match_text", tkv_code_pane_get_match_text(pane));
+    /* the current change's rows marked on this side: [first, n] (n 0: a
+     * bar before row first), [] when none */
+    guint bn, bf = tkv_code_view_get_current_block(v, &bn);
+    json_builder_set_member_name(b, "current_block");
+    json_builder_begin_array(b);
+    if (bf) {
+        json_builder_add_int_value(b, bf);
+        json_builder_add_int_value(b, bn);
+    }
+    json_builder_end_array(b);
     json_builder_end_object(b);
 }
 
@@ -335,6 +393,7 @@ static void write_pass_view(TkvPassView *pv, TkvDocument *doc, JsonBuilder *b)
 {
     add_string(b, "state", tkv_pass_view_get_load_state(pv));
     add_string(b, "message", tkv_pass_view_get_message(pv));
+    write_find(tkv_pass_view_get_find_bar(pv), b);
     const tk_timeline *tl = tkv_pass_view_get_timeline(pv);
     if (!tl)
         return;

@@ -18,6 +18,9 @@ typedef struct {
     const char *action; /* "pass-view.next-change" */
     const char *target; /* the parameter as GVariant text ("'ttir'"), or NULL */
     const char *keys;   /* gtk_shortcut_trigger_parse_string(): "F7|<Alt>Page_Down" */
+    /* A plain key ("n"): it acts only while no text entry has the focus, so
+     * that it can still be typed there (a find bar, the kernel filter). */
+    gboolean plain;
 } TkvViewShortcut;
 
 /* Adds the N SHORTCUTS to VIEW. */

@@ -196,6 +196,12 @@ class Session:
         return self.gdbus('%s/window/%d' % (OBJ, window), 'org.gtk.Actions.SetState', action,
                           value, '{}')
 
+    def key(self, keys, window=1):
+        """A key press in window WINDOW as GTK handles it (app.test-key):
+        KEYS as gtk_shortcut_trigger_parse_string() reads it ("n",
+        "<Control>f")."""
+        return self.activate('test-key', "<(uint32 %d, '%s')>" % (window, keys))
+
     def state(self):
         path = os.path.join(self.tmp, 'state-%f.json' % time.time())
         self.activate('test-state', "<'%s'>" % path)
