@@ -21,7 +21,6 @@ Usage: test_viewer_big_diff.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
 """
 import os
 import sys
-import time
 
 os.environ['TKV_PASS_DIFF_BUDGET'] = '200'
 
@@ -41,25 +40,11 @@ S.wait_registered(viewer)
 S.wait_window(0)
 
 
-def passes():
-    return S.state()['windows'][0]['passes']
-
-
-def wait_passes():
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        p = passes()
-        if p['state'] not in ('loading', 'idle') and not p.get('diff_pending'):
-            return p
-        time.sleep(0.05)
-    raise RuntimeError('the timeline or the diff never came')
-
-
 def select_header(line):
-    p = passes()
+    p = S.passes()
     (i,) = [i for i, e in enumerate(p['entries']) if e['header_line'] == line]
     S.activate('pass-view.select-pass', "<'%d'>" % i, window=1)
-    p = wait_passes()
+    p = S.wait_passes()
     assert p['selected'] == str(i), (p['selected'], i)
     return p
 
@@ -67,7 +52,7 @@ def select_header(line):
 @test
 def pass_mode_opens():
     S.activate('mode', "<'passes'>", window=1)
-    p = wait_passes()
+    p = S.wait_passes()
     assert p['state'] == 'ready', p
 
 
@@ -93,7 +78,7 @@ def a_diff_over_the_budget_is_cut_and_says_so():
 
 @test
 def the_cut_note_is_the_last_row():
-    p = passes()
+    p = S.passes()
     # The 169 added rows are the replace's; the note row (171) is none.
     b = p['b']
     assert 171 not in b['insert'] + b['replace'], b['insert'][-3:]

@@ -188,20 +188,6 @@ S.wait_window(0)
 PASSES = open(os.path.join(VA, 'mlir_passes.txt')).read().split('\n')
 
 
-def passes():
-    return S.state()['windows'][0]['passes']
-
-
-def wait_passes():
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        p = passes()
-        if p['state'] not in ('loading', 'idle') and not p.get('diff_pending'):
-            return p
-        time.sleep(0.05)
-    raise RuntimeError('the timeline or the diff never came')
-
-
 def section(first):
     """The module dumped after header line FIRST (1-based) of mlir_passes.txt,
     up to the next header, without its location lines (the diff leaves
@@ -218,18 +204,18 @@ def section(first):
 @test
 def pass_mode_finds_in_both_sides():
     S.activate('mode', "<'passes'>", window=1)
-    p = wait_passes()
+    p = S.wait_passes()
     # mlir_passes.txt:1178 `IR Dump Before TritonGPUCoalesce`, its output at 1251
     (i,) = [i for i, e in enumerate(p['entries']) if e['header_line'] == 1178]
     S.activate('pass-view.select-pass', "<'%d'>" % i, window=1)
-    p = wait_passes()
+    p = S.wait_passes()
     # the source pane below the diff shows vector_add.py once a line of it
     # is asked for (12: `x = tl.load(x_ptr + offsets, mask=mask)`)
     S.activate('select-source-location', "<('vector_add.py', uint32 12)>", window=1)
     # tt.load in the IR, tl.load in the source
     pattern = r't[tl]\.load'
     find_text(pattern, regex=True, view='pass-view')
-    f = passes()['find']
+    f = S.passes()['find']
     before, after = section(1178), section(1251)
     assert f['panes']['a'] == len(hits(before, pattern, re.I)) == 2, f['panes']
     assert f['panes']['b'] == len(hits(after, pattern, re.I)) == 2, f['panes']
@@ -239,11 +225,11 @@ def pass_mode_finds_in_both_sides():
     # from the focused side's cursor (A, at its top): A's hits, B's, the source's
     order = []
     for _ in range(f['total']):
-        c = passes()['find']['current']
+        c = S.passes()['find']['current']
         order.append(c['pane'])
         S.activate('pass-view.find-next', window=1)
     assert order == ['a', 'a', 'b', 'b', 'source', 'source'], order
-    assert passes()['find']['current']['pane'] == 'a'  # round again
+    assert S.passes()['find']['current']['pane'] == 'a'  # round again
     path = os.path.join(artefact_dir(), 'viewer-find-passes.png')
     S.screenshot(path, window=1)
     print('# screenshot %s' % path)

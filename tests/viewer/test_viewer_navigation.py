@@ -124,20 +124,6 @@ S.wait_registered(V2)
 S.wait_window(0)
 
 
-def passes():
-    return S.state()['windows'][0]['passes']
-
-
-def wait_passes():
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        p = passes()
-        if p['state'] not in ('loading', 'idle') and not p.get('diff_pending'):
-            return p
-        time.sleep(0.05)
-    raise RuntimeError('the timeline or the diff never came')
-
-
 def view_hunk(p, k):
     """The k-th change's hunk over the rows shown: (tag, a0, a1, b0, b1)."""
     return [h for h in p['view_hunks'] if h[0] != 'equal'][k]
@@ -158,22 +144,22 @@ def centred_on_lead(p, h):
 @test
 def pass_mode_n_and_p_step_through_changes_marked_and_centred():
     S.activate('mode', "<'passes'>", window=1)
-    p = wait_passes()
+    p = S.wait_passes()
     # mlir_passes.txt:4756 `// -----// IR Dump Before ConvertTritonGPUToLLVM`: TTGIR becomes
     # the LLVM dialect, a diff of many changes over hundreds of rows.
     (i,) = [i for i, e in enumerate(p['entries']) if e['header_line'] == 4756]
     S.activate('pass-view.select-pass', "<'%d'>" % i, window=1)
-    p = wait_passes()
+    p = S.wait_passes()
     assert p['changes'] >= 2, p['changes']
     deadline = time.time() + 30
-    while passes()['change_index'] != 0:
+    while S.passes()['change_index'] != 0:
         assert time.time() < deadline
         time.sleep(0.05)
     for k, key in ((1, 'n'), (0, 'n'), (1, 'p')):  # round from the last to the first
         S.key(key)
         deadline = time.time() + 20
         while True:
-            p = passes()
+            p = S.passes()
             if p['change_index'] == k and centred_on_lead(p, view_hunk(p, k)):
                 break
             assert time.time() < deadline, (k, p['change_index'], view_hunk(p, k),

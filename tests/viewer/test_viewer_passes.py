@@ -32,25 +32,9 @@ S.wait_registered(viewer)
 S.wait_window(0)
 
 
-def passes():
-    return S.state()['windows'][0]['passes']
-
-
-def wait_passes():
-    """Until the timeline is there and the diff of the selection is made
-    (diffs are made on a worker thread)."""
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        p = passes()
-        if p['state'] not in ('loading', 'idle') and not p.get('diff_pending'):
-            return p
-        time.sleep(0.05)
-    raise RuntimeError('the timeline or the diff never came')
-
-
 def select_pass(spec):
     S.activate('pass-view.select-pass', "<'%s'>" % spec, window=1)
-    p = wait_passes()
+    p = S.wait_passes()
     assert p['selected'] == spec, (p['selected'], spec)
     return p
 
@@ -67,7 +51,7 @@ def texts(side, rows):
 @test
 def pass_mode_reads_the_timeline():
     S.activate('mode', "<'passes'>", window=1)
-    p = wait_passes()
+    p = S.wait_passes()
     assert p['state'] == 'ready', p
     # mlir_passes.txt starts with `// -----// IR Dump Before Inliner (inline)` at line 1.
     assert p['entries'][0]['pass'] == 'Inliner' and p['entries'][0]['header_line'] == 1
@@ -82,7 +66,7 @@ def a_canonicalizer_that_removed_an_unreachable_block():
     # @triton.language.standard._sum_combine__fp32_fp32__)`; in the next dump (line 223) the
     # function has lost its unreachable block: `^bb1:  // no predecessors`,
     # `%1 = ub.poison : f32 loc(#loc24)`, `tt.return %1 : f32 loc(#loc24)`.  Nothing added.
-    i = index_at(passes(), 112)
+    i = index_at(S.passes(), 112)
     p = select_pass(str(i))
     assert p['title'].startswith('Pass %d: Canonicalizer' % i), p['title']
     assert p['added'] == 0 and p['removed'] == 3, (p['added'], p['removed'])
@@ -100,7 +84,7 @@ def a_canonicalizer_that_removed_an_unreachable_block():
 def binding_is_live_in_the_diff():
     # Select the removed `%1 = ub.poison : f32 loc(#loc24)`:
     # #loc24 = loc(".../triton/language/standard.py":263:4), one frame.
-    p = passes()
+    p = S.passes()
     row = next(r for r in p['a']['delete'] + p['a']['replace']
                if 'ub.poison' in p['a']['text'][str(r)])
     S.activate('pass-view.select-diff-line', "<('a', uint32 %d)>" % row, window=1)
@@ -118,7 +102,7 @@ def coalesce_inserts_layout_conversions():
     # `%x_4 = ttg.convert_layout %x_3`, `%x_5 = ttg.convert_layout %mask_2`,
     # `%x_6 = tt.load %x_4, %x_5`, `%x_7 = ttg.convert_layout %x_6` (the same for y and for
     # tt.store): 3 lines removed, 1 + 3 x 4 = 13 added.
-    i = index_at(passes(), 1178)
+    i = index_at(S.passes(), 1178)
     p = select_pass(str(i))
     assert p['title'] == 'Pass %d: TritonGPUCoalesce' % i, p['title']
     assert (p['added'], p['removed']) == (13, 3), (p['added'], p['removed'])
@@ -141,7 +125,7 @@ def a_replaced_row_marks_its_changed_words():
     # By tokens, "tt.load" became "ttg.convert_layout", ", %mask_2" went and
     # "-> tensor<1024x!tt.ptr<f32>, #blocked1>" came: the words the library's
     # tk_ir_diff_words() gives, and the report's test_pass_diff marks.
-    p = select_pass(str(index_at(passes(), 1178)))
+    p = select_pass(str(index_at(S.passes(), 1178)))
     a, b = p['a'], p['b']
     (row_b,) = [r for r in b['replace'] if 'ttg.convert_layout %x_3 :' in b['text'][str(r)]]
     (row_a,) = [r for r in a['replace'] if '%x_4 = tt.load %x_3, %mask_2' in a['text'][str(r)]]
@@ -157,8 +141,8 @@ def a_replaced_row_marks_its_changed_words():
 def next_change_scrolls_both_sides_along_the_hunks():
     # A diff opens on its first change once it has been drawn.
     deadline = time.time() + 30
-    while passes()['change_index'] != 0:
-        assert time.time() < deadline, passes()['change_text']
+    while S.passes()['change_index'] != 0:
+        assert time.time() < deadline, S.passes()['change_text']
         time.sleep(0.05)
     S.activate('pass-view.next-change', window=1)
 
@@ -182,21 +166,21 @@ def next_change_scrolls_both_sides_along_the_hunks():
     # GtkTextView measures lines in idle time: give a slow (sanitizer) build
     # the time to settle; the panes are placed again as it does.
     deadline = time.time() + 20
-    p = passes()
+    p = S.passes()
     while not paired(p)[0] and time.time() < deadline:
         time.sleep(0.1)
-        p = passes()
+        p = S.passes()
     assert p['change_text'] == 'change 2 of %d' % p['changes'], p['change_text']
     assert paired(p)[0], paired(p)[1]
     S.activate('pass-view.previous-change', window=1)
-    assert passes()['change_text'] == 'change 1 of %d' % p['changes']
+    assert S.passes()['change_text'] == 'change 1 of %d' % p['changes']
 
 
 @test
 def a_changed_line_shows_its_source_line():
     # `%x_4 = ttg.convert_layout %x_3 ... loc(#loc29)`, #loc29 = loc("x"(#loc8)),
     # #loc8 = loc(".../vector_add.py":12:16): line 12, `x = tl.load(x_ptr + offsets, mask=mask)`.
-    p = passes()
+    p = S.passes()
     row = next(r for r in p['b']['insert'] + p['b']['replace']
                if p['b']['text'][str(r)].strip().startswith('%x_4 = ttg.convert_layout %x_3'))
     S.activate('pass-view.select-diff-line', "<('b', uint32 %d)>" % row, window=1)
@@ -214,7 +198,7 @@ def a_source_line_highlights_its_lines_in_both_sides():
     # %y_6 = tt.load.  After: %y, %y_8 = tt.addptr, %y_9 and %y_10 = ttg.convert_layout,
     # %y_11 = tt.load, %y_12 = ttg.convert_layout.
     S.activate('select-source-location', "<('vector_add.py', uint32 13)>", window=1)
-    p = passes()
+    p = S.passes()
     a = texts(p['a'], p['a']['matches'])
     b = texts(p['b'], p['b']['matches'])
     assert [t.split(' ')[0] for t in a] == ['%y', '%y_5', '%y_6'], a
@@ -224,20 +208,20 @@ def a_source_line_highlights_its_lines_in_both_sides():
 
 @test
 def changed_only_hides_the_passes_that_changed_nothing():
-    before = passes()
+    before = S.passes()
     S.set_state('pass-view.changed-only', '<true>')
-    p = passes()
+    p = S.passes()
     unchanged = sum(e['effect'] == 'unchanged' for e in p['entries'])
     assert unchanged > 100 and p['listed'] <= before['listed'] - unchanged, \
         (p['listed'], before['listed'], unchanged)
     assert p['selected_rows'] == [p['selected']], p['selected_rows']
     S.set_state('pass-view.changed-only', '<false>')
-    assert passes()['listed'] == before['listed']
+    assert S.passes()['listed'] == before['listed']
 
 
 @test
 def a_range_of_passes_diffs_the_first_before_against_the_last_after():
-    i = index_at(passes(), 1106)  # ConvertTritonToTritonGPU, just before Coalesce
+    i = index_at(S.passes(), 1106)  # ConvertTritonToTritonGPU, just before Coalesce
     p = select_pass('%d-%d' % (i, i + 1))
     assert p['title'].startswith('Passes %d to %d: ConvertTritonToTritonGPU' % (i, i + 1)), p['title']
     assert p['selected_rows'] == [str(i), str(i + 1)], p['selected_rows']
@@ -246,7 +230,7 @@ def a_range_of_passes_diffs_the_first_before_against_the_last_after():
 
 @test
 def screenshot_of_the_pass_mode():
-    i = index_at(passes(), 1178)
+    i = index_at(S.passes(), 1178)
     select_pass(str(i))
     time.sleep(0.3)
     path = os.path.join(artefact_dir(), 'viewer-passes.png')

@@ -16,7 +16,6 @@ Usage: test_viewer_warnings.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
 """
 import os
 import sys
-import time
 
 from viewer_harness import Session, test, tap, skip_all, missing_tools
 
@@ -33,23 +32,13 @@ S = Session()
 logs = []
 
 
-def wait_passes():
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        p = S.state()['windows'][0]['passes']
-        if p['state'] not in ('loading', 'idle') and not p.get('diff_pending'):
-            return p
-        time.sleep(0.05)
-    raise RuntimeError('the timeline or the diff never came')
-
-
 def one_start():
     v = S.start([VIEWER, VA])
     S.wait_registered(v)
     S.wait_window(0)
     for _ in range(3):
         S.activate('mode', "<'passes'>", window=1)
-        wait_passes()
+        S.wait_passes()
         # the first change is gone to after the diff's first frame: poll
         # through it, as a test waiting for it does
         for _ in range(5):

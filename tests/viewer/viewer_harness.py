@@ -215,6 +215,21 @@ class Session:
         os.unlink(path)
         return s
 
+    def passes(self, index=0):
+        """The pass mode state of window INDEX (0-based, oldest first)."""
+        return self.state()['windows'][index]['passes']
+
+    def wait_passes(self, index=0, timeout=120):
+        """Until window INDEX has its timeline and the diff of the selected
+        pass is made (diffs are made on a worker thread); its pass state."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            p = self.passes(index)
+            if p['state'] not in ('loading', 'idle') and not p.get('diff_pending'):
+                return p
+            time.sleep(0.05)
+        raise RuntimeError('the timeline or the diff never came')
+
     def wait_registered(self, proc, timeout=60):
         """Until the application answers on the bus."""
         deadline = time.time() + timeout
