@@ -2,6 +2,8 @@
 // test_smoke.mjs and the others): Debian's Chromium started headless through
 // playwright-core (run_browser.sh installs it and passes its path), pages
 // that record what must never happen, and clicking a line of a code pane.
+import fs from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /* Chromium, from the playwright-core index at PW (a path). */
@@ -29,6 +31,21 @@ export async function open(browser, url, viewport = { width: 1500, height: 850 }
     if (!r.url().startsWith('file://')) page.problems.push('request: ' + r.url());
   });
   await page.goto(url);
+  return page;
+}
+
+/* The file:// address of the first kernel's page of the report in OUT,
+ * with HASH (a fragment, '#...') after it. */
+export function kernelUrl(out, hash = '') {
+  const page = fs.readdirSync(out).find((x) => /^k001-.*\.html$/.test(x));
+  return pathToFileURL(path.join(out, page)).href + hash;
+}
+
+/* open(), then, for a kernel page, until its data is in (body[data-ready]);
+ * an index page has none to wait for. */
+export async function openReady(browser, url, viewport) {
+  const page = await open(browser, url, viewport);
+  if (!url.includes('index.html')) await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
   return page;
 }
 

@@ -7,8 +7,7 @@
 //   TK_TEST_DUMPS names the unpacked shared captures.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { clickLine, launch, open as openPage } from './browser.mjs';
+import { clickLine, kernelUrl, launch, openReady } from './browser.mjs';
 import { assert, eq, finish, report as tapReport, tempDir, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
@@ -21,17 +20,8 @@ const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 
 tempDir('tkview-find-');
 const report = (input, name) => tapReport(TKVIEW, input, name);
-function pageUrl(out, hash) {
-  const f = fs.readdirSync(out).find((x) => /^k001-.*\.html$/.test(x));
-  return pathToFileURL(path.join(out, f)).href + (hash || '');
-}
 
 const browser = await launch(PW);
-async function openAt(url) {
-  const page = await openPage(browser, url);
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
-  return page;
-}
 const F = (page) => page.evaluate(() => {
   const f = window.TK.use('find').inspect();
   return { hits: f.hits, idx: f.idx, pane: f.pane, error: f.error, counts: f.counts, ms: f.ms };
@@ -55,7 +45,7 @@ const VA = report(path.join(DUMPS, 'vector_add'), 'va');
 const WGMMA = [511, 578, 645, 712, 778, 844, 910, 976];
 
 await test('#stage=llir&find=wgmma.mma_async opened cold finds every such line', async () => {
-  const page = await openAt(pageUrl(PTM, '#stage=llir&find=wgmma.mma_async'));
+  const page = await openReady(browser, kernelUrl(PTM, '#stage=llir&find=wgmma.mma_async'));
   eq(await page.evaluate(() => window.TK.use('panes').inspect().stage), 'llir', 'stage shown');
   const f = await F(page);
   eq(f.hits, WGMMA, 'lines found (the data, not the 70 rows drawn)');
@@ -81,7 +71,7 @@ await test('#stage=llir&find=wgmma.mma_async opened cold finds every such line',
 });
 
 await test('Enter / Shift+Enter step and centre; a count clicked searches its stage', async () => {
-  const page = await openAt(pageUrl(PTM, '#stage=llir&find=wgmma.mma_async'));
+  const page = await openReady(browser, kernelUrl(PTM, '#stage=llir&find=wgmma.mma_async'));
   await page.focus('#find-text');
   await page.keyboard.press('Enter');
   eq(await page.textContent('#find-count'), '2 of 8', 'Enter');
@@ -107,7 +97,7 @@ await test('Enter / Shift+Enter step and centre; a count clicked searches its st
 });
 
 await test('Ctrl+F and / open the bar; regex, case and a bad expression', async () => {
-  const page = await openAt(pageUrl(PTM, '#stage=llir'));
+  const page = await openReady(browser, kernelUrl(PTM, '#stage=llir'));
   await page.click('#ir-pane .ln[data-n="3"] .tx', { position: { x: 2, y: 5 } });
   await page.keyboard.press('Control+f');
   assert(await page.$eval('#findbar', (b) => !b.hidden), 'Ctrl+F opens the bar');
@@ -133,7 +123,7 @@ await test('Ctrl+F and / open the bar; regex, case and a bad expression', async 
 });
 
 await test('a hit on a location line folded away shows the locations', async () => {
-  const page = await openAt(pageUrl(VA, '#stage=ttgir&find=%23loc35%20%3D'));
+  const page = await openReady(browser, kernelUrl(VA, '#stage=ttgir&find=%23loc35%20%3D'));
   // add_kernel.ttgir:70 "#loc35 = loc(callsite(#loc12 at #loc33))": folded
   // away while the locations are hidden (the page opens so)
   eq((await F(page)).hits, [70], 'found');
@@ -144,7 +134,7 @@ await test('a hit on a location line folded away shows the locations', async () 
 });
 
 await test('find over a 6000-line stage takes at most 50 ms', async () => {
-  const page = await openAt(pageUrl(PTM, '#stage=llir&find=wgmma.mma_async'));
+  const page = await openReady(browser, kernelUrl(PTM, '#stage=llir&find=wgmma.mma_async'));
   // The shared captures' largest LLVM IR has 2000 lines: three copies of it
   // make the 6000 lines of the budget (issue 14: a 6004-line LLVM IR).
   const t = await page.evaluate(() => {
@@ -176,7 +166,7 @@ await test('find over a 6000-line stage takes at most 50 ms', async () => {
 // (tensor<1024xf32, #blocked1>) -> f32 loc(#loc35)); 31 (^bb0) and 34 (`})`)
 // are no instructions: "k of n" counts 29, 30, 32, 33.
 await test('#source=FILE:LINE opened cold selects the line and shows "1 of N"', async () => {
-  const page = await openAt(pageUrl(VA, '#source=vector_add.py:16'));
+  const page = await openReady(browser, kernelUrl(VA, '#source=vector_add.py:16'));
   eq(await page.$$eval('#src-pane .ln.sel', (e) => e.map((x) => +x.dataset.n)), [16], 'source line selected');
   eq(await page.$$eval('#ir-pane .ln.hl', (e) => e.map((x) => +x.dataset.n)), range(29, 34), 'its TTGIR');
   eq(await page.textContent('#hit-count'), '1 of 4', 'k of n');
@@ -187,7 +177,7 @@ await test('#source=FILE:LINE opened cold selects the line and shows "1 of N"', 
   eq(await page.textContent('#hit-count'), '2 of 4', 'k of n after n');
   // the whole path works too, with a stage and "this line only"
   const abs = await page.evaluate(() => window.TK.use('kernel').path(window.TK.use('panes').inspect().file));
-  await page.goto(pageUrl(VA, '#stage=ttir&source=' + abs + ':16&exact=1'));
+  await page.goto(kernelUrl(VA, '#stage=ttir&source=' + abs + ':16&exact=1'));
   await page.waitForSelector('body[data-ready="1"]');
   await page.waitForFunction(() => window.TK.use('panes').inspect().stage === 'ttir');
   // add_kernel.ttir:29 "^bb0(%s_10: f32 loc(callsite(#loc1 at #loc33)), ..."
@@ -202,31 +192,31 @@ await test('#source=FILE:LINE opened cold selects the line and shows "1 of N"', 
 
 await test('#stage=S&line=N, #pass=N, #pass=N&to=M opened cold; bad links say so', async () => {
   // add_kernel.ttgir:30 `%s_7 = "tt.reduce"(%s) <{axis = 0 : i32}> ({`
-  let page = await openAt(pageUrl(VA, '#stage=ttgir&line=30'));
+  let page = await openReady(browser, kernelUrl(VA, '#stage=ttgir&line=30'));
   eq(await page.$$eval('#ir-pane .ln.sel', (e) => e.map((x) => +x.dataset.n)), [30], 'IR line selected');
   eq(await page.textContent('#info-main h2'), 'TTGIR line 30', 'its panel');
   await page.close();
   // tkview passes: 62 ConvertTritonGPUToLLVM (mlir_passes.txt:4756);
   // 14 TritonGPUCoalesce ... 17 TritonGPURemoveLayoutConversions, one MLIR chain
-  page = await openAt(pageUrl(VA, '#pass=62'));
+  page = await openReady(browser, kernelUrl(VA, '#pass=62'));
   await page.waitForFunction(() => (document.querySelector('#pass-bar strong') || {}).textContent?.startsWith('62: ConvertTritonGPUToLLVM'));
   assert(!(await page.$eval('#pass-view', (v) => v.hidden)), 'pass mode');
   await page.close();
-  page = await openAt(pageUrl(VA, '#pass=14&to=17'));
+  page = await openReady(browser, kernelUrl(VA, '#pass=14&to=17'));
   await page.waitForFunction(() => (document.querySelector('#pass-bar strong') || {}).textContent?.startsWith('passes 14\u201317'));
   eq(await page.evaluate(() => window.TK.use('passes').inspect().range), [14, 17], 'range');
   await page.close();
-  page = await openAt(pageUrl(VA, '#stage=nope&line=3'));
+  page = await openReady(browser, kernelUrl(VA, '#stage=nope&line=3'));
   assert((await page.textContent('#link-note')).includes('no stage nope'), 'bad stage');
   await page.close();
-  page = await openAt(pageUrl(VA, '#source=nothere.py:3'));
+  page = await openReady(browser, kernelUrl(VA, '#source=nothere.py:3'));
   assert((await page.textContent('#link-note')).includes('no file nothere.py'), 'bad file');
   eq(page.problems, [], 'problems');
   await page.close();
 });
 
 await test('the fragment follows clicks: replaceState for lines, pushState for stages', async () => {
-  const page = await openAt(pageUrl(VA));
+  const page = await openReady(browser, kernelUrl(VA));
   const len0 = await page.evaluate(() => history.length);
   // the fragment is written once the page is idle after the click (links.js)
   const hashIs = (h) => page.waitForFunction((h) => location.hash === h, h, { timeout: 5000 });

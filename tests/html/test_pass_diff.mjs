@@ -9,8 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { launch, open as openPage } from './browser.mjs';
+import { kernelUrl, launch, openReady } from './browser.mjs';
 import { assert, eq, finish, report as tapReport, tempDir, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
@@ -21,15 +20,8 @@ fs.mkdirSync(ART, { recursive: true });
 
 tempDir('tkview-passdiff-');
 const report = (input, name) => tapReport(TKVIEW, input, name);
-const kernelUrl = (out, hash = '') =>
-  pathToFileURL(path.join(out, fs.readdirSync(out).find((x) => /^k001-.*\.html$/.test(x)))).href + hash;
 
 const browser = await launch(PW);
-async function openAt(url, viewport) {
-  const page = await openPage(browser, url, viewport);
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
-  return page;
-}
 
 /* The drawn rows whose after side includes TEXT: per side, the text of its
  * .wd spans (the changed words) and the row's classes. */
@@ -60,7 +52,7 @@ await test('pass 14 (TritonGPUCoalesce): a replaced line shows its changed words
   // By tokens: "tt.load" became "ttg.convert_layout", ", %mask_2" went,
   // "-> tensor<1024x!tt.ptr<f32>, #blocked1>" came; %x_4, %x_3, the first
   // type and the location stayed.  (A window wide enough for the whole line.)
-  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 2200, height: 900 });
+  const page = await openReady(browser, kernelUrl(VA, '#pass=14'), { width: 2200, height: 900 });
   await page.waitForFunction(() => {
     const b = document.querySelector('#pass-bar strong');
     return b && b.textContent.startsWith('14: TritonGPUCoalesce') && document.querySelector('#pass-rows .drow');
@@ -90,7 +82,7 @@ await test('wrap (the default) shows every character of a long line; w cuts rows
   //   %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)
   // In a 1000 px window a side's column holds under 60 characters: the
   // row is several lines high and the text is all there.
-  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 1000, height: 800 });
+  const page = await openReady(browser, kernelUrl(VA, '#pass=14'), { width: 1000, height: 800 });
   await page.waitForFunction(() => document.querySelector('#pass-rows .drow'));
   const LINE = '    %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)';
   const look = () => page.evaluate((line) => {
@@ -141,7 +133,7 @@ await test('a converting pass is a step of its own: "whole level" starts and end
   // is the LLVM dialect.  :1106 ConvertTritonToTritonGPU (13) reads TTIR, leaves TTGIR
   // (Coalesce's dump at 1178 has `#blocked`).  `tkview passes --json` says the same
   // (level_after, starts_level: test_passes_cli.py).
-  const page = await openAt(kernelUrl(VA, '#pass=14'));
+  const page = await openReady(browser, kernelUrl(VA, '#pass=14'));
   await page.waitForSelector('#pass-list .lvl');
   const heads = await page.$$eval('#pass-list .lvl', (hs) => hs.map((h) => [h.firstChild.textContent.trim(), !!h.querySelector('button')]));
   const at = (t) => heads.find((h) => h[0].startsWith(t));
@@ -166,7 +158,7 @@ await test('SoftwarePipeliner sub-steps are listed as N.J and diffable, as in th
   // stderr.txt:63" under pass 36 (TritonGPUPipeline); 36.0 (LowerLoops, stderr.txt:1)
   // has nothing comparable before it.  The diff is `tkview diff --pass 36.1`'s.
   const SM = report(path.join(DUMPS, 'softmax'), 'sm');
-  const page = await openAt(kernelUrl(SM, '#pass=36'));
+  const page = await openReady(browser, kernelUrl(SM, '#pass=36'));
   await page.waitForSelector('#pass-list .pss');
   const subs = await page.$$eval('#pass-list .pss', (r) => r.map((x) => x.textContent));
   eq(subs, ['36.0SoftwarePipeliner (LowerLoops)?', '36.1SoftwarePipeliner (ExpandLoops)+31\u221216'], 'sub-steps listed');
@@ -191,7 +183,7 @@ await test('#pass=N.J opens a sub-step cold, and the fragment follows clicks on 
   // The same sub-step as above: softmax's "36.1  ttgir  +31 -16  SoftwarePipeliner
   // (ExpandLoops)" (`tkview passes`, `tkview diff --pass 36.1`).
   const SM = report(path.join(DUMPS, 'softmax'), 'sm-link');
-  const page = await openAt(kernelUrl(SM, '#pass=36.1'));
+  const page = await openReady(browser, kernelUrl(SM, '#pass=36.1'));
   await page.waitForFunction(() => /^36\.1: SoftwarePipeliner \(ExpandLoops\)/.test(document.querySelector('#pass-bar strong').textContent) &&
     document.querySelector('#pass-rows .drow'));
   const d = await page.evaluate(() => { const x = window.TK.use('passes').inspect().diff; return [x.added, x.removed]; });
@@ -210,10 +202,10 @@ await test('#pass=N.J opens a sub-step cold, and the fragment follows clicks on 
   eq(page.problems, [], 'problems');
   await page.close();
   // a sub-step that is not there says so
-  const bad = await openAt(kernelUrl(SM, '#pass=36.7'));
+  const bad = await openReady(browser, kernelUrl(SM, '#pass=36.7'));
   const note = await bad.textContent('#link-note');
   assert(note.includes('no sub-step 36.7') && note.includes('36.0-36.1'), note);
-  const none = await openAt(kernelUrl(SM, '#pass=35.0'));
+  const none = await openReady(browser, kernelUrl(SM, '#pass=35.0'));
   assert((await none.textContent('#link-note')).includes('no sub-step 35.0'), 'pass 35 has none');
   eq(bad.problems.concat(none.problems), [], 'problems');
   await bad.close();
@@ -271,7 +263,7 @@ await test('the rows of a pass diff that come from the selected source line are 
   // tt.load ... loc(#loc29)" replaced by 1275 "%x_4 = ttg.convert_layout
   // ... loc(#loc29)", then 1276-1278 (%x_5, %x_6, %x_7, loc(#loc29))
   // added: 6 rows, 3 before sides, 6 after sides; no other row names line 12.
-  const page = await openAt(kernelUrl(VA, '#pass=14&source=vector_add.py:12'));
+  const page = await openReady(browser, kernelUrl(VA, '#pass=14&source=vector_add.py:12'));
   await page.waitForFunction(() => /^14: TritonGPUCoalesce/.test(document.querySelector('#pass-bar strong').textContent) &&
     document.querySelector('#pass-rows .drow'));
   const m = await sourceMarks(page);
@@ -324,7 +316,7 @@ await test('the rows of a pass diff that come from the selected source line are 
 });
 
 await test('from the kernel view: "passes that touched this line" marks the rows inside each diff', async () => {
-  const page = await openAt(kernelUrl(VA, '#source=vector_add.py:12'));
+  const page = await openReady(browser, kernelUrl(VA, '#source=vector_add.py:12'));
   await page.click('#info button.passes-of');
   await page.waitForFunction(() => document.querySelector('#pass-view .touchnote') && document.querySelector('#pass-rows .drow'));
   const sel = await page.evaluate(() => window.TK.use('passes').inspect().sel);
@@ -345,7 +337,7 @@ await test('a diff whose IR carries no locations says so (an LLVM loop pass)', a
   // matmul pass 117 LoopRotatePass prints only its loop (stderr.txt:75026):
   // its `!dbg !N` name metadata the loop's dump does not hold.
   const MM = report(path.join(DUMPS, 'matmul'), 'mm');
-  const page = await openAt(kernelUrl(MM, '#pass=117&source=matmul.py:1'));
+  const page = await openReady(browser, kernelUrl(MM, '#pass=117&source=matmul.py:1'));
   await page.waitForFunction(() => /^117: /.test(document.querySelector('#pass-bar strong').textContent) && document.querySelector('#pass-rows .drow'));
   const note = await page.textContent('#pass-view .touchnote');
   assert(note.includes('carries no source locations'), note);
@@ -394,7 +386,7 @@ await test('layout hover inside a diff: each side explained by its own pass text
   // diff's #blocked is its own text's.  Row of `tkview diff --pass 14`:
   //   - %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)
   //   + %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)
-  const page = await openAt(kernelUrl(VA, '#pass=14'));
+  const page = await openReady(browser, kernelUrl(VA, '#pass=14'));
   await page.waitForFunction(() => /^14: TritonGPUCoalesce/.test(document.querySelector('#pass-bar strong').textContent) &&
     document.querySelector('#pass-rows .drow'));
   const after1 = await hoverIn(page, '%x_4 = ttg.convert_layout %x_3', 3, '#blocked1');
@@ -419,7 +411,7 @@ await test('layout hover in a stored diff (a sub-step: inline layouts)', async (
   // #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>"
   // (1 x 32 x 8 = 256: a 1024 tensor takes 4, 4 elements a thread).
   const SM = report(path.join(DUMPS, 'softmax'), 'sm-lay');
-  const page = await openAt(kernelUrl(SM, '#pass=36.1'));
+  const page = await openReady(browser, kernelUrl(SM, '#pass=36.1'));
   await page.waitForFunction(() => /^36\.1: /.test(document.querySelector('#pass-bar strong').textContent) && document.querySelector('#pass-rows .drow'));
   const tip = await hoverIn(page, '= tt.splat %6 : i1 -> tensor<1024xi1,', 3, '#ttg.blocked');
   assert(tip && tip.includes('1 × 32 × 8 = 256') && tip.includes('4 repetitions'), 'inline: ' + tip);
@@ -431,7 +423,7 @@ await test('n / p always move the current change, centred, and come round', asyn
   // pass 14 (TritonGPUCoalesce) has three change groups (`tkview diff --pass 14`:
   // @@ -1,4 +1,5 @@, @@ -20,10 +21,16 @@, @@ -35,7 +42,10 @@).  The middle group
   // can be centred; a group taller than the view shows from its heading.
-  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 1400, height: 950 });
+  const page = await openReady(browser, kernelUrl(VA, '#pass=14'), { width: 1400, height: 950 });
   await page.waitForFunction(() => document.querySelector('#pass-rows .drow'));
   const state = () => page.evaluate(() => {
     const box = document.getElementById('pass-rows');
@@ -474,7 +466,7 @@ await test('Ctrl+F in pass mode finds in every row of the open diff, drawn or no
   // (mlir_passes.txt:1276-1279, 1281-1284, 1288-1290 after the pass: x, y, the store),
   // of which the first is the replaced row of `%x_4 = tt.load`.  A short window: not
   // all rows are drawn.
-  const page = await openAt(kernelUrl(VA, '#pass=14'), { width: 1400, height: 420 });
+  const page = await openReady(browser, kernelUrl(VA, '#pass=14'), { width: 1400, height: 420 });
   await page.waitForFunction(() => document.querySelector('#pass-rows .drow'));
   await page.click('#pass-rows');
   await page.keyboard.press('Control+f');

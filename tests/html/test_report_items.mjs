@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { clickLine, launch, open as openPage } from './browser.mjs';
+import { clickLine, kernelUrl, launch, openReady } from './browser.mjs';
 import { assert, eq, finish, report as tapReport, tempDir, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
@@ -21,15 +21,8 @@ fs.mkdirSync(ART, { recursive: true });
 
 tempDir('tkview-items-');
 const report = (input, name) => tapReport(TKVIEW, input, name);
-const kernelUrl = (out, hash = '') =>
-  pathToFileURL(path.join(out, fs.readdirSync(out).find((x) => /^k001-.*\.html$/.test(x)))).href + hash;
 
 const browser = await launch(PW);
-async function openAt(url, viewport) {
-  const page = await openPage(browser, url, viewport);
-  if (!url.includes('index.html')) await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
-  return page;
-}
 const about = (page) => page.$$eval('dl.about dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
 
 const VA = report(path.join(DUMPS, 'vector_add'), 'va');
@@ -37,7 +30,7 @@ const CB = report(path.join(DUMPS, 'compiled_block'), 'cb');
 const PTM = report(path.join(DUMPS, 'persistent_tma_matmul'), 'ptm');
 
 await test('index names the compiler and the command (a capture folder, not a bundle)', async () => {
-  const page = await openAt(pathToFileURL(path.join(VA, 'index.html')).href);
+  const page = await openReady(browser, pathToFileURL(path.join(VA, 'index.html')).href);
   const a = await about(page);
   // cache/7L3B.../add_kernel.json: "triton_version": ... "3.6.0", "target": {"backend": "cuda", "arch": 90, ...}
   eq(a.compiler, 'Triton 3.6.0 for cuda:90', 'compiler from the kernels\' metadata');
@@ -49,7 +42,7 @@ await test('index names the compiler and the command (a capture folder, not a bu
   if (samples) {
     const man = JSON.parse(fs.readFileSync(path.join(samples, 'attention_fwd', 'manifest.json'), 'utf8'));
     const out = report(path.join(samples, 'attention_fwd'), 'attn');
-    const p2 = await openAt(pathToFileURL(path.join(out, 'index.html')).href);
+    const p2 = await openReady(browser, pathToFileURL(path.join(out, 'index.html')).href);
     const b = await about(p2);
     eq(b.compiler.toLowerCase().startsWith(man.compiler.name.toLowerCase()), true, 'manifest compiler: ' + b.compiler);
     if (man.command) assert(b.command.includes(man.command[man.command.length - 1]), b.command);
@@ -58,7 +51,7 @@ await test('index names the compiler and the command (a capture folder, not a bu
 });
 
 await test('the compiled_block index fits a 1600 px window', async () => {
-  const page = await openAt(pathToFileURL(path.join(CB, 'index.html')).href, { width: 1600, height: 1000 });
+  const page = await openReady(browser, pathToFileURL(path.join(CB, 'index.html')).href, { width: 1600, height: 1000 });
   const [sw, cw] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
   assert(sw <= cw, 'page ' + sw + ' px wide in a ' + cw + ' px window');
   // the longest kernel name (triton_poi_fused__unsafe_view_add_clone_select_squeeze_transpose_unsqueeze_view_2) wraps
@@ -68,7 +61,7 @@ await test('the compiled_block index fits a 1600 px window', async () => {
 });
 
 await test('the info panel counts stages not opened yet', async () => {
-  const page = await openAt(kernelUrl(VA));
+  const page = await openReady(browser, kernelUrl(VA));
   await clickLine(page, 'src-pane', 16);
   // vector_add.py:16 in TTIR: add_kernel.ttir 27 tt.reshape, 28 tt.reduce,
   // 30 arith.addf, 31 tt.reduce.return (loc(#loc35), #loc37: standard.py
@@ -86,7 +79,7 @@ await test('the info panel counts stages not opened yet', async () => {
 });
 
 await test('#shared says what nvmma_shared is, no "order []"', async () => {
-  const page = await openAt(kernelUrl(PTM, '#stage=ttgir'));
+  const page = await openReady(browser, kernelUrl(PTM, '#stage=ttgir'));
   // matmul_tma_persistent.ttgir:4 "#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128,
   // transposed = false, elementBitWidth = 16}>"; 35 "... !tt.tensordesc<tensor<128x64xf16, #shared>>"
   await page.evaluate(() => (document.querySelector('#ir-pane .code').scrollTop = 20 * 18));
@@ -102,7 +95,7 @@ await test('#shared says what nvmma_shared is, no "order []"', async () => {
 });
 
 await test('the layout picture is labelled: sizes on its axes and a legend', async () => {
-  const page = await openAt(kernelUrl(VA));
+  const page = await openReady(browser, kernelUrl(VA));
   // add_kernel.ttgir:28 "%output = arith.addf %x_4, %y_6 : tensor<1024xf32, #blocked> loc(#loc32)"
   // #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
   await page.waitForSelector('#ir-pane .ln[data-n="28"] .lay');
@@ -133,7 +126,7 @@ await test('the layout picture is labelled: sizes on its axes and a legend', asy
 // lines, lines 35 and 39 took 60-95 ms at the least.  The p95 of every
 // sample is printed beside them.
 await test('click to next frame with LLVM IR beside SASS: p95 <= 50 ms, no click over it (largest shared kernel)', async () => {
-  const page = await openAt(kernelUrl(PTM, '#stage=llir'));
+  const page = await openReady(browser, kernelUrl(PTM, '#stage=llir'));
   await page.selectOption('#stage2', 'sass');
   await page.waitForFunction(() => document.body.classList.contains('two'));
   const lines = await page.evaluate(() => {
