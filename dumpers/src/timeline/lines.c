@@ -134,6 +134,22 @@ static const tk_passes *part_of(const tl_srcs *s, uint16_t src)
     return src < s->n_parts ? s->parts[src].passes : NULL;
 }
 
+/* Reads up to GET bytes at OFF of P into BUF: how many, or -1 when the
+ * file could not be read or ends before NEED of them (it changed since it
+ * was indexed), with an error in DIAGS. */
+static int64_t read_at_least(const tk_passes *p, uint64_t off, char *buf, size_t get,
+                             size_t need, tk_diags *diags)
+{
+    int64_t n = tk_passes_read_at(p, off, buf, get, diags);
+    if (n >= 0 && (uint64_t)n < need) {
+        tk_diags_add(diags, TK_DIAG_ERROR, tk_passes_path(p), 0,
+                     "the file has changed since it was indexed (it ends before byte %llu)",
+                     (unsigned long long)(off + need));
+        return -1;
+    }
+    return n;
+}
+
 static const char *read_line(tl_reader *r, const tl_srcs *s, const tl_line *l, size_t max,
                              size_t *len, tk_diags *diags, int ahead)
 {
@@ -182,15 +198,9 @@ static const char *read_line(tl_reader *r, const tl_srcs *s, const tl_line *l, s
         r->cap = get;
     }
     r->valid = 0;
-    int64_t n = tk_passes_read_at(p, l->off, r->buf, get, diags);
-    if (n < 0 || (size_t)n < want) {
-        if (n >= 0)
-            tk_diags_add(diags, TK_DIAG_ERROR, tk_passes_path(p), 0,
-                         "the file has changed since it was indexed (it ends "
-                         "before byte %llu)",
-                         (unsigned long long)(l->off + want));
+    int64_t n = read_at_least(p, l->off, r->buf, get, want, diags);
+    if (n < 0)
         return NULL;
-    }
     r->valid = 1;
     r->src = l->src;
     r->off = l->off;
@@ -239,13 +249,7 @@ static int stream_kept(const tl_srcs *s, const tk_passes *p, uint16_t part, uint
         g_bytes_ref(b);
     } else {
         char *mem = g_malloc(len);
-        int64_t n = tk_passes_read_at(p, off, mem, (size_t)len, diags);
-        if (n < 0 || (uint64_t)n < len) {
-            if (n >= 0)
-                tk_diags_add(diags, TK_DIAG_ERROR, tk_passes_path(p), 0,
-                             "the file has changed since it was indexed (it "
-                             "ends before byte %llu)",
-                             (unsigned long long)(off + len));
+        if (read_at_least(p, off, mem, (size_t)len, (size_t)len, diags) < 0) {
             g_free(mem);
             return -1;
         }
@@ -291,16 +295,9 @@ int tl_stream_range(const tl_srcs *s, uint16_t part, uint64_t off, uint64_t len,
         if (next < end && have < *capp) {
             size_t room = *capp - have;
             uint64_t want = end - next < room ? end - next : room;
-            int64_t n = tk_passes_read_at(p, next, *bufp + have, (size_t)want, diags);
+            int64_t n = read_at_least(p, next, *bufp + have, (size_t)want, (size_t)want, diags);
             if (n < 0)
                 return -1;
-            if ((uint64_t)n < want) {
-                tk_diags_add(diags, TK_DIAG_ERROR, tk_passes_path(p), 0,
-                             "the file has changed since it was indexed (it "
-                             "ends before byte %llu)",
-                             (unsigned long long)end);
-                return -1;
-            }
             have += (size_t)n;
             next += (uint64_t)n;
         }
