@@ -8,7 +8,6 @@
 
 #include "tkv_settings.h"
 #include "tkv_style.h"
-#include "tkv_test_hooks.h"
 #include "tkv_window.h"
 #include "tkview-config.h"
 
@@ -367,8 +366,6 @@ static void tkv_application_startup(GApplication *app)
     for (size_t i = 0; i < G_N_ELEMENTS(shortcuts); i++)
         gtk_application_set_accels_for_action(GTK_APPLICATION(app), shortcuts[i].action,
                                               shortcuts[i].accels);
-    if (g_strcmp0(g_getenv("TKVIEW_TEST_HOOKS"), "1") == 0)
-        tkv_test_hooks_install(GTK_APPLICATION(app));
     TKV_APPLICATION(app)->settings = tkv_settings_new();
 }
 

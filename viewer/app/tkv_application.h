@@ -5,8 +5,8 @@
  * already shows that bundle or opens a new one (one window per bundle).  The
  * application owns the resources (UI, CSS, GtkSourceView languages and
  * schemes), the keyboard shortcuts of its own and the windows' actions (the
- * views' are with their actions), the recent bundles, and, when
- * TKVIEW_TEST_HOOKS=1, the test actions (tkv_test_hooks.h).
+ * views' are with their actions) and the recent bundles.  The test build
+ * adds its test actions from outside, on the "startup" signal (tkv_main.h).
  */
 #ifndef TKV_APPLICATION_H
 #define TKV_APPLICATION_H

@@ -1,7 +1,8 @@
 /* tkv_test_hooks.h - what the tests need to see and drive the viewer as a
  * user does.
  *
- * Installed only when TKVIEW_TEST_HOOKS=1.  Application actions, reached
+ * Only in the test build, tkview-viewer-test (tkv_test_main.c), and there
+ * only when TKVIEW_TEST_HOOKS=1.  Application actions, reached
  * like every other over the GApplication D-Bus interface
  * (org.gtk.Actions.Activate on /org/tkview/Viewer):
  *   app.test-state (s PATH)        writes every window's state as JSON to PATH
