@@ -1,5 +1,5 @@
 /* main.c - tkview-viewer, the installed desktop viewer (tkv_main.h). */
-#include "tkv_main.h"
+#include "app/tkv_main.h"
 
 int main(int argc, char **argv)
 {

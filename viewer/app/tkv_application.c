@@ -1,15 +1,15 @@
 /* tkv_application.c - the GtkApplication: windows, resources, shortcuts. */
-#include "tkv_application.h"
+#include "app/tkv_application.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <gtksourceview/gtksource.h>
 
-#include "tkv_settings.h"
-#include "tkv_style.h"
-#include "tkv_window.h"
+#include "app/tkv_settings.h"
+#include "app/tkv_window.h"
 #include "tkview-config.h"
+#include "widgets/tkv_style.h"
 
 struct _TkvApplication {
     GtkApplication parent_instance;

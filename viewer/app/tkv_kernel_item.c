@@ -1,5 +1,5 @@
 /* tkv_kernel_item.c - a kernel list row's data. */
-#include "tkv_kernel_item.h"
+#include "app/tkv_kernel_item.h"
 
 struct _TkvKernelItem {
     GObject parent_instance;

@@ -7,13 +7,13 @@
  * `tkview PATH` (and `tkview` alone) run this program.  Without a display it
  * says so and exits 2 instead of aborting inside GTK.
  */
-#include "tkv_main.h"
+#include "app/tkv_main.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "tkv_application.h"
-#include "tkv_renderer.h"
+#include "app/tkv_application.h"
+#include "app/tkv_renderer.h"
 #include "tkview-config.h"
 
 static const char usage_first[] = "Usage: tkview-viewer [--source-dir DIR]... [PATH...]\n";

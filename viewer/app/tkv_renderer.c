@@ -1,5 +1,5 @@
 /* tkv_renderer.c - cairo where OpenGL would be software. */
-#include "tkv_renderer.h"
+#include "app/tkv_renderer.h"
 
 #include <gtk/gtk.h>
 

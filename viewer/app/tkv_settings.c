@@ -5,7 +5,7 @@
  * without it the layout is simply not remembered.  meson compiles the
  * schema into the build folder (viewer/data), where the tests point
  * GSETTINGS_SCHEMA_DIR, with GSETTINGS_BACKEND=memory. */
-#include "tkv_settings.h"
+#include "app/tkv_settings.h"
 
 #define TKV_SCHEMA "org.tkview.Viewer"
 

@@ -2,13 +2,13 @@
  * loading a bundle, the side panels following the views, recent bundles,
  * drops; the kernel list and the actions are in the files
  * tkv_window_private.h lists. */
-#include "tkv_window_private.h"
+#include "app/tkv_window_private.h"
 
 #include <string.h>
 
-#include "tkv_action_error.h"
-#include "tkv_application.h"
-#include "tkv_kernel_item.h"
+#include "app/tkv_application.h"
+#include "app/tkv_kernel_item.h"
+#include "widgets/tkv_action_error.h"
 
 G_DEFINE_FINAL_TYPE(TkvWindow, tkv_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -499,6 +499,11 @@ static void tkv_window_init(TkvWindow *self)
 TkvWindow *tkv_window_new(GtkApplication *app)
 {
     TkvWindow *self = g_object_new(TKV_TYPE_WINDOW, "application", app, NULL);
+    /* The views are handed what they remember; they do not reach up to the
+     * application for it. */
+    tkv_bind_view_set_settings(self->bind_view, TKV_IS_APPLICATION(app)
+                                                    ? tkv_application_get_settings(TKV_APPLICATION(app))
+                                                    : NULL);
     tkv_window_layout_init(self);
     return self;
 }

@@ -16,13 +16,13 @@
 
 #include <gtk/gtk.h>
 
-#include "tkv_bind_view.h"
-#include "tkv_compare_view.h"
-#include "tkv_document.h"
-#include "tkv_hot_panel.h"
-#include "tkv_meta_panel.h"
-#include "tkv_pass_view.h"
-#include "tkv_stack_panel.h"
+#include "bind/tkv_bind_view.h"
+#include "compare/tkv_compare_view.h"
+#include "document/tkv_document.h"
+#include "panels/tkv_hot_panel.h"
+#include "panels/tkv_meta_panel.h"
+#include "panels/tkv_stack_panel.h"
+#include "passes/tkv_pass_view.h"
 
 G_BEGIN_DECLS
 

@@ -14,12 +14,12 @@
  * stack panel's frames activate and which goes to the view of the mode
  * shown.
  */
-#include "tkv_window_private.h"
+#include "app/tkv_window_private.h"
 
 #include <string.h>
 
-#include "tkv_action_error.h"
-#include "tkv_application.h"
+#include "app/tkv_application.h"
+#include "widgets/tkv_action_error.h"
 
 void tkv_window_set_action_state(TkvWindow *self, const char *name, GVariant *state)
 {

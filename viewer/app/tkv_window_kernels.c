@@ -3,9 +3,9 @@
  * kernels) in a GtkListView over a filtered model (the filter matches names
  * and hashes), and the kernel shown in the views and panels.  Selecting a row
  * activates win.select-kernel. */
-#include "tkv_window_private.h"
+#include "app/tkv_window_private.h"
 
-#include "tkv_kernel_item.h"
+#include "app/tkv_kernel_item.h"
 
 void tkv_window_update_kernel_count(TkvWindow *self)
 {

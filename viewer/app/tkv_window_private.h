@@ -12,7 +12,7 @@
 #ifndef TKV_WINDOW_PRIVATE_H
 #define TKV_WINDOW_PRIVATE_H
 
-#include "tkv_window.h"
+#include "app/tkv_window.h"
 
 G_BEGIN_DECLS
 

@@ -2,9 +2,7 @@
  * kernel shown, the anchor (the source or IR line selected last) and the
  * stage each IR pane shows.  The other jobs are in the files
  * tkv_bind_view_private.h lists. */
-#include "tkv_bind_view_private.h"
-
-#include "tkv_application.h"
+#include "bind/tkv_bind_view_private.h"
 
 G_DEFINE_FINAL_TYPE(TkvBindView, tkv_bind_view, GTK_TYPE_WIDGET)
 
@@ -311,6 +309,7 @@ static void tkv_bind_view_dispose(GObject *object)
     gtk_widget_dispose_template(GTK_WIDGET(self), TKV_TYPE_BIND_VIEW);
     tkv_bind_view_drop_buffers(self);
     g_clear_object(&self->doc);
+    g_clear_object(&self->settings);
     G_OBJECT_CLASS(tkv_bind_view_parent_class)->dispose(object);
 }
 
@@ -352,13 +351,12 @@ static void tkv_bind_view_class_init(TkvBindViewClass *klass)
     tkv_bind_view_class_actions_init(wc);
 }
 
-static GSettings *view_settings(TkvBindView *self)
+void tkv_bind_view_set_settings(TkvBindView *self, GSettings *settings)
 {
-    GtkRoot *root = gtk_widget_get_root(GTK_WIDGET(self));
-    GtkApplication *app = GTK_IS_WINDOW(root) ? gtk_window_get_application(GTK_WINDOW(root)) : NULL;
-    return app && TKV_IS_APPLICATION(app) ? tkv_application_get_settings(TKV_APPLICATION(app))
-                                          : NULL;
+    g_set_object(&self->settings, settings);
 }
+
+static GSettings *view_settings(TkvBindView *self) { return self->settings; }
 
 double tkv_bind_view_source_fraction(TkvBindView *self)
 {

@@ -26,9 +26,9 @@
 
 #include <gtk/gtk.h>
 
-#include "tkv_code_pane.h"
-#include "tkv_find_bar.h"
-#include "tkv_document.h"
+#include "document/tkv_document.h"
+#include "widgets/tkv_code_pane.h"
+#include "widgets/tkv_find_bar.h"
 
 G_BEGIN_DECLS
 
@@ -92,6 +92,11 @@ TkvFindBar *tkv_bind_view_get_find_bar(TkvBindView *self);
 /* Next/previous match in the focused pane, or in the first pane that has
  * matches.  FALSE when no pane has any. */
 gboolean tkv_bind_view_step_match(TkvBindView *self, int delta);
+
+/* The remembered layout (the source pane's share, "source-fraction"), given
+ * by the view's owner; NULL (the default): the view starts from its own
+ * default and remembers nothing.  The view keeps a reference. */
+void tkv_bind_view_set_settings(TkvBindView *self, GSettings *settings);
 
 /* The metric the cost columns show (tk_cost.h's index): the kernel's
  * default (samples with a profile, else SASS instructions) until set. */

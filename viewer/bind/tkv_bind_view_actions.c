@@ -10,12 +10,12 @@
  * on the pane that last had the focus.  A request that names nothing rings
  * the bell and is kept as the window's last error (tkv_action_error.h).
  */
-#include "tkv_bind_view_private.h"
+#include "bind/tkv_bind_view_private.h"
 
 #include <string.h>
 
-#include "tkv_action_error.h"
-#include "tkv_view_shortcuts.h"
+#include "widgets/tkv_action_error.h"
+#include "widgets/tkv_view_shortcuts.h"
 
 static const TkvViewShortcut shortcuts[] = {
     {"bind-view.next-match", NULL, "F8|<Alt>Down", FALSE},

@@ -8,9 +8,9 @@
  * largest value per stage and per way of asking a source line is found
  * once per metric and kept.
  */
-#include "tkv_bind_view_private.h"
+#include "bind/tkv_bind_view_private.h"
 
-#include "tkv_cost_text.h"
+#include "document/tkv_cost_text.h"
 
 static const tk_cost *cost_of(TkvBindView *self)
 {

@@ -10,7 +10,7 @@
  *      only: "66 of the SASS lines are approximate ..."
  *      (tk_bind_match_approximate()).
  * Every fact comes from the library; this only words it. */
-#include "tkv_bind_view_private.h"
+#include "bind/tkv_bind_view_private.h"
 
 static const char *const stage_titles[] = {"TTIR", "TTGIR", "LLVM IR", "PTX", "SASS"};
 

@@ -3,10 +3,10 @@
  * shown panes' other stages in idle time), per source file a buffer (empty
  * lines for a file not at hand, so that its lines can still be selected),
  * the panes' headers, and the gutters' bound and unbound lines. */
-#include "tkv_bind_view_private.h"
+#include "bind/tkv_bind_view_private.h"
 
-#include "tkv_buffer_lines.h"
-#include "tkv_text.h"
+#include "document/tkv_text.h"
+#include "widgets/tkv_buffer_lines.h"
 
 static const char *const stage_languages[TK_STAGE_COUNT] = {
     "tkview-mlir", "tkview-mlir", "tkview-llvm", "tkview-ptx", "tkview-sass",

@@ -20,8 +20,8 @@
 #ifndef TKV_BIND_VIEW_PRIVATE_H
 #define TKV_BIND_VIEW_PRIVATE_H
 
-#include "tkv_bind_view.h"
-#include "tkv_find_bar.h"
+#include "bind/tkv_bind_view.h"
+#include "widgets/tkv_find_bar.h"
 
 G_BEGIN_DECLS
 
@@ -35,6 +35,7 @@ typedef struct {
 
 struct _TkvBindView {
     GtkWidget parent_instance;
+    GSettings *settings; /* the remembered layout, or NULL (set_settings) */
 
     GtkWidget *outer;
     GtkWidget *ir_paned;

@@ -7,11 +7,11 @@
  * for its statement; instructions are matches (k of n), the other lines
  * bound (a .loc, a //## comment) context; matches made on the innermost
  * frame only are marked approximate. */
-#include "tkv_bind_view_private.h"
+#include "bind/tkv_bind_view_private.h"
 
 #include <stdlib.h>
 
-#include "tkv_stack_lines.h"
+#include "document/tkv_stack_lines.h"
 
 /* Highlights LINES (N) in view V: instructions as matches (k of n, stepped
  * through), the other lines bound (a located .loc, //##) as context;

@@ -1,13 +1,13 @@
 /* tkv_compare_view.c - compare mode (tkv_compare_view.h): the widget, its
  * actions and keys, the comparison and each row's diff fetched from the
  * document's worker, and what it shows. */
-#include "tkv_compare_view.h"
+#include "compare/tkv_compare_view.h"
 
 #include <string.h>
 
-#include "tkv_action_error.h"
-#include "tkv_text.h"
-#include "tkv_view_shortcuts.h"
+#include "document/tkv_text.h"
+#include "widgets/tkv_action_error.h"
+#include "widgets/tkv_view_shortcuts.h"
 
 /* Rows of a side-by-side diff drawn at most: a pass that rewrote a whole
  * LLVM module on both sides differs everywhere. */

@@ -1,5 +1,5 @@
 /* tkv_cost_text.c - what each line costs, in words. */
-#include "tkv_cost_text.h"
+#include "document/tkv_cost_text.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 /* tkv_document.c - loading a bundle off the main thread, and what the views
  * ask of it. */
-#include "tkv_document.h"
+#include "document/tkv_document.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "document/tkv_text.h"
 #include "tkdump/tk_file_query.h"
 #include "tkdump/tk_input_file.h"
-#include "tkv_text.h"
 
 typedef struct {
     tk_bind *index;

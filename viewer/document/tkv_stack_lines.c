@@ -1,5 +1,5 @@
 /* tkv_stack_lines.c - the source lines an IR line's inline stacks name. */
-#include "tkv_stack_lines.h"
+#include "document/tkv_stack_lines.h"
 
 static void add_lines_in(tk_loctab *tab, const tk_stack_id *ids, size_t n, tk_file_id file,
                          GArray *lines)

@@ -17,7 +17,7 @@
 
 #include <glib.h>
 
-#include "tkv_document.h"
+#include "document/tkv_document.h"
 
 G_BEGIN_DECLS
 

@@ -1,5 +1,5 @@
 /* tkv_text.c - text made safe for a GtkTextBuffer without moving lines. */
-#include "tkv_text.h"
+#include "document/tkv_text.h"
 
 #include <string.h>
 

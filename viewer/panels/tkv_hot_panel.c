@@ -1,11 +1,11 @@
 /* tkv_hot_panel.c - the hot lines panel: a metric menu, a scope menu and
  * the lines with a value in a sortable table. */
-#include "tkv_hot_panel.h"
+#include "panels/tkv_hot_panel.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "tkv_cost_text.h"
+#include "document/tkv_cost_text.h"
 
 /* Rows listed at most: a stage of 100 000 lines keeps its costliest. */
 #define MAX_ROWS 2000

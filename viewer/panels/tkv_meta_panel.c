@@ -1,5 +1,5 @@
 /* tkv_meta_panel.c - kernel metadata and stage files. */
-#include "tkv_meta_panel.h"
+#include "panels/tkv_meta_panel.h"
 
 struct _TkvMetaPanel {
     GtkWidget parent_instance;

@@ -1,5 +1,5 @@
 /* tkv_stack_panel.c - frames of the selected IR line, each clickable. */
-#include "tkv_stack_panel.h"
+#include "panels/tkv_stack_panel.h"
 
 #include <string.h>
 

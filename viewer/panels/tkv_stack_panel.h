@@ -13,7 +13,7 @@
 
 #include <gtk/gtk.h>
 
-#include "tkv_document.h"
+#include "document/tkv_document.h"
 
 G_BEGIN_DECLS
 

@@ -1,5 +1,5 @@
 /* tkv_pass_item.c - a pass list row's data. */
-#include "tkv_pass_item.h"
+#include "passes/tkv_pass_item.h"
 
 #include <string.h>
 

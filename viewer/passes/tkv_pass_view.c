@@ -3,9 +3,9 @@
  * kernel shown, its timeline read on a worker thread when the view is first
  * shown, and what the view shows, for the tests.  The other jobs are in the
  * files tkv_pass_view_private.h lists. */
-#include "tkv_pass_view_private.h"
+#include "passes/tkv_pass_view_private.h"
 
-#include "tkv_pass_item.h"
+#include "passes/tkv_pass_item.h"
 
 G_DEFINE_FINAL_TYPE(TkvPassView, tkv_pass_view, GTK_TYPE_WIDGET)
 

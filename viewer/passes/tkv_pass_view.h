@@ -26,11 +26,11 @@
 
 #include <gtk/gtk.h>
 
-#include "tkv_chunk_map.h"
-#include "tkv_code_pane.h"
-#include "tkv_find_bar.h"
-#include "tkv_document.h"
-#include "tkv_linked_scroll.h"
+#include "document/tkv_document.h"
+#include "widgets/tkv_chunk_map.h"
+#include "widgets/tkv_code_pane.h"
+#include "widgets/tkv_find_bar.h"
+#include "widgets/tkv_linked_scroll.h"
 
 /* The text tag of a replaced row's changed words, in both sides' buffers
  * (tkv_pass_view_diff.c): a stronger shade of the row's blue. */

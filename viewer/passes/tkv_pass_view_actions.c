@@ -13,12 +13,12 @@
  * pane that last had the focus.  A request that names nothing rings the bell
  * and is kept as the window's last error (tkv_action_error.h).
  */
-#include "tkv_pass_view_private.h"
+#include "passes/tkv_pass_view_private.h"
 
 #include <string.h>
 
-#include "tkv_action_error.h"
-#include "tkv_view_shortcuts.h"
+#include "widgets/tkv_action_error.h"
+#include "widgets/tkv_view_shortcuts.h"
 
 static const TkvViewShortcut shortcuts[] = {
     {"pass-view.next-change", NULL, "F7|<Alt>Page_Down", FALSE},

@@ -14,11 +14,11 @@
  * says at its end and in the title what was left out and how to see it
  * all (tkview diff --pass N).  The rows are then not the sides' kept
  * lines: VIEW_HUNKS are the hunks over the rows shown. */
-#include "tkv_pass_view_private.h"
+#include "passes/tkv_pass_view_private.h"
 
 #include <stdlib.h>
 
-#include "tkv_text.h"
+#include "document/tkv_text.h"
 
 /* A diff is shown whole when both its sides together have at most this
  * many lines and bytes; otherwise as much as the budget below holds (a

@@ -4,9 +4,9 @@
  * nothing.  Selecting rows (a click, Shift+click for a range) activates the
  * view's pass-view.select-pass action; a selection made otherwise is shown
  * here. */
-#include "tkv_pass_view_private.h"
+#include "passes/tkv_pass_view_private.h"
 
-#include "tkv_pass_item.h"
+#include "passes/tkv_pass_item.h"
 
 static void update_count(TkvPassView *self)
 {

@@ -18,8 +18,8 @@
 #ifndef TKV_PASS_VIEW_PRIVATE_H
 #define TKV_PASS_VIEW_PRIVATE_H
 
-#include "tkv_find_bar.h"
-#include "tkv_pass_view.h"
+#include "passes/tkv_pass_view.h"
+#include "widgets/tkv_find_bar.h"
 
 G_BEGIN_DECLS
 

@@ -2,7 +2,7 @@
  * sub-step J of pass I ("I.J") or the IR before pass I against the IR after
  * pass K ("I-K").  The diff is made on a worker thread; the diff shown stays
  * until the new one is there, and a selection made meanwhile wins. */
-#include "tkv_pass_view_private.h"
+#include "passes/tkv_pass_view_private.h"
 
 #include <stdlib.h>
 

@@ -3,9 +3,9 @@
  * its source lines in the source pane below the sides (and its stacks in the
  * window's stack panel); a selected source line highlights the rows of both
  * sides whose stacks pass through it, and stays selected from pass to pass. */
-#include "tkv_pass_view_private.h"
+#include "passes/tkv_pass_view_private.h"
 
-#include "tkv_stack_lines.h"
+#include "document/tkv_stack_lines.h"
 
 static GtkSourceBuffer *source_buffer(TkvPassView *self, tk_file_id file)
 {

@@ -1,5 +1,5 @@
 /* tkv_bench.c - first-view and selection timings on a real window. */
-#include "tkv_bench.h"
+#include "testing/tkv_bench.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,9 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tkv_application.h"
-#include "tkv_renderer.h"
-#include "tkv_window.h"
+#include "app/tkv_application.h"
+#include "app/tkv_renderer.h"
+#include "app/tkv_window.h"
 
 #define FIRST_VIEW_TARGET_MS 300.0
 #define MAX_IR_LINES 400

@@ -1,5 +1,5 @@
 /* tkv_snapshot.c - render a widget to PNG. */
-#include "tkv_snapshot.h"
+#include "testing/tkv_snapshot.h"
 
 gboolean tkv_snapshot_to_png(GtkWidget *widget, const char *path, GError **error)
 {

@@ -1,12 +1,12 @@
 /* tkv_test_hooks.c - the test actions: state, screenshots, widget actions. */
-#include "tkv_test_hooks.h"
+#include "testing/tkv_test_hooks.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
 #include <json-glib/json-glib.h>
 
-#include "tkv_snapshot.h"
-#include "tkv_test_state.h"
+#include "testing/tkv_snapshot.h"
+#include "testing/tkv_test_state.h"
 
 static gboolean write_atomically(const char *path, const char *data, gsize len, GError **error)
 {

@@ -11,9 +11,9 @@
  * It is the real program (tkv_main.h) with an extension: nothing of the
  * application is replaced.
  */
-#include "tkv_bench.h"
-#include "tkv_main.h"
-#include "tkv_test_hooks.h"
+#include "app/tkv_main.h"
+#include "testing/tkv_bench.h"
+#include "testing/tkv_test_hooks.h"
 
 /* After the application's own start-up, as the hooks were installed
  * before they moved out of the product. */

@@ -1,15 +1,15 @@
 /* tkv_test_state.c - a window's state as JSON, for the tests. */
-#include "tkv_test_state.h"
+#include "testing/tkv_test_state.h"
 
 #include <string.h>
 
-#include "tkv_buffer_lines.h"
-#include "tkv_chunk_map.h"
-#include "tkv_compare_view.h"
-#include "tkv_linked_scroll.h"
-#include "tkv_meta_panel.h"
-#include "tkv_pass_view.h"
-#include "tkv_stack_panel.h"
+#include "compare/tkv_compare_view.h"
+#include "panels/tkv_meta_panel.h"
+#include "panels/tkv_stack_panel.h"
+#include "passes/tkv_pass_view.h"
+#include "widgets/tkv_buffer_lines.h"
+#include "widgets/tkv_chunk_map.h"
+#include "widgets/tkv_linked_scroll.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 

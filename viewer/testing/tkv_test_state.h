@@ -13,7 +13,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "tkv_window.h"
+#include "app/tkv_window.h"
 
 G_BEGIN_DECLS
 

@@ -1,5 +1,5 @@
 /* tkv_action_error.c - a command that could not be done. */
-#include "tkv_action_error.h"
+#include "widgets/tkv_action_error.h"
 
 #define LAST_ERROR_KEY "tkv-last-action-error"
 

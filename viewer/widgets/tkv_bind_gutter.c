@@ -1,7 +1,7 @@
 /* tkv_bind_gutter.c - bound/unbound marks in the gutter. */
-#include "tkv_bind_gutter.h"
+#include "widgets/tkv_bind_gutter.h"
 
-#include "tkv_style.h"
+#include "widgets/tkv_style.h"
 
 #define BAR_WIDTH 4
 

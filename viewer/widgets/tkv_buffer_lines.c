@@ -1,5 +1,5 @@
 /* tkv_buffer_lines.c - per-line highlights and long-line folds of a buffer. */
-#include "tkv_buffer_lines.h"
+#include "widgets/tkv_buffer_lines.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* tkv_chunk_map.c - the diff overview strip. */
-#include "tkv_chunk_map.h"
+#include "widgets/tkv_chunk_map.h"
 
-#include "tkv_style.h"
+#include "widgets/tkv_style.h"
 
 struct _TkvChunkMap {
     GtkWidget parent_instance;

@@ -1,5 +1,5 @@
 /* tkv_code_pane.c - code view + header + go to line. */
-#include "tkv_code_pane.h"
+#include "widgets/tkv_code_pane.h"
 
 #include <stdlib.h>
 

@@ -1,13 +1,13 @@
 /* tkv_code_view.c - read-only source view with line highlights. */
-#include "tkv_code_view.h"
+#include "widgets/tkv_code_view.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "tkv_buffer_lines.h"
-#include "tkv_cull.h"
-#include "tkv_line_numbers.h"
-#include "tkv_style.h"
+#include "widgets/tkv_buffer_lines.h"
+#include "widgets/tkv_cull.h"
+#include "widgets/tkv_line_numbers.h"
+#include "widgets/tkv_style.h"
 
 struct _TkvCodeView {
     GtkSourceView parent_instance;

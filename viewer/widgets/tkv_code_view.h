@@ -31,9 +31,9 @@
 
 #include <gtksourceview/gtksource.h>
 
-#include "tkv_bind_gutter.h"
-#include "tkv_find.h"
-#include "tkv_heat_gutter.h"
+#include "widgets/tkv_bind_gutter.h"
+#include "widgets/tkv_find.h"
+#include "widgets/tkv_heat_gutter.h"
 
 G_BEGIN_DECLS
 

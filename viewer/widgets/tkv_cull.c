@@ -1,5 +1,5 @@
 /* tkv_cull.c - render nodes culled to a rectangle. */
-#include "tkv_cull.h"
+#include "widgets/tkv_cull.h"
 
 /* The glyphs of a text node that come within TKV_CULL_MARGIN of R
  * horizontally (a line's run goes left to right). */

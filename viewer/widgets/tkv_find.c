@@ -1,5 +1,5 @@
 /* tkv_find.c - a query run over a whole text. */
-#include "tkv_find.h"
+#include "widgets/tkv_find.h"
 
 #include <string.h>
 

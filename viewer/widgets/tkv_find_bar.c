@@ -1,9 +1,9 @@
 /* tkv_find_bar.c - one find bar over a view's panes. */
-#include "tkv_find_bar.h"
+#include "widgets/tkv_find_bar.h"
 
 #include <string.h>
 
-#include "tkv_buffer_lines.h"
+#include "widgets/tkv_buffer_lines.h"
 
 /* Hits counted at most, over all panes ("k of 100000+"): a one-letter
  * search in a 200 MB diff's rows stays bounded. */

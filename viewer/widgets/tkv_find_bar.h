@@ -21,7 +21,7 @@
 
 #include <gtk/gtk.h>
 
-#include "tkv_code_view.h"
+#include "widgets/tkv_code_view.h"
 
 G_BEGIN_DECLS
 

@@ -1,9 +1,9 @@
 /* tkv_heat_gutter.c - the cost column: a shaded cell and a short number per
  * line. */
-#include "tkv_heat_gutter.h"
+#include "widgets/tkv_heat_gutter.h"
 
-#include "tkv_cost_text.h"
-#include "tkv_style.h"
+#include "document/tkv_cost_text.h"
+#include "widgets/tkv_style.h"
 
 #define CHARS 5 /* "10.9k" */
 

@@ -1,9 +1,9 @@
 /* tkv_line_numbers.c - line numbers drawn from a cache of render nodes. */
-#include "tkv_line_numbers.h"
+#include "widgets/tkv_line_numbers.h"
 
 #include <string.h>
 
-#include "tkv_style.h"
+#include "widgets/tkv_style.h"
 
 #define XPAD 3           /* GtkSourceView's */
 #define MIN_DIGITS 4

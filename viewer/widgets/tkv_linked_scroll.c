@@ -1,5 +1,5 @@
 /* tkv_linked_scroll.c - the two sides of a diff scrolled together. */
-#include "tkv_linked_scroll.h"
+#include "widgets/tkv_linked_scroll.h"
 
 struct _TkvLinkedScroll {
     GObject parent_instance;

@@ -1,5 +1,5 @@
 /* tkv_style.c - following the system's light/dark preference. */
-#include "tkv_style.h"
+#include "widgets/tkv_style.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* tkv_view_shortcuts.c - the keyboard shortcuts of a view's actions. */
-#include "tkv_view_shortcuts.h"
+#include "widgets/tkv_view_shortcuts.h"
 
 /* A plain key's action: refused (the key goes on to the entry) while the
  * focus is in something one types into. */
