@@ -176,9 +176,16 @@ static void kernel_passes_text(tk_bundle *b, const tk_kernel *k)
         if (!any)
             tk_cli_printf("  %-6s %8s  %s\n", "passes", "dumps", "file");
         any = TRUE;
-        tk_cli_printf("  %-6s %8zu  [%zu] ", pass_file_kind(p),
-               tk_passes_seq(p, (size_t)s)->n_dumps, i);
+        const tk_pass_seq *q = tk_passes_seq(p, (size_t)s);
+        tk_cli_printf("  %-6s %8zu  [%zu] ", pass_file_kind(p), q->n_dumps, i);
         tk_cli_put_text(stdout, tk_passes_path(p), strlen(tk_passes_path(p)));
+        if (q->shared_by && q->n_dumps < q->full_dumps)
+            tk_cli_printf("  (shared by %zu compiles; they part after dump "
+                          "%zu of %zu)", q->shared_by, q->n_dumps,
+                          q->full_dumps);
+        else if (q->shared_by)
+            tk_cli_printf("  (shared by %zu compiles: identical dumps)",
+                          q->shared_by);
         putchar('\n');
     }
     if (!any && n > 0)
@@ -358,7 +365,12 @@ static void kernel_passes_json(JsonBuilder *j, tk_bundle *b, const tk_kernel *k)
         json_opt_string(j, "path", tk_passes_path(p));
         json_opt_string(j, "kind", pass_file_kind(p));
         json_int(j, "sequence", (gint64)s);
-        json_int(j, "dumps", (gint64)tk_passes_seq(p, (size_t)s)->n_dumps);
+        const tk_pass_seq *q = tk_passes_seq(p, (size_t)s);
+        json_int(j, "dumps", (gint64)q->n_dumps);
+        /* 0: this compile's own dumps; N: dumps N compiles have identical */
+        json_int(j, "shared_by", (gint64)q->shared_by);
+        if (q->shared_by)
+            json_int(j, "compile_dumps", (gint64)q->full_dumps);
         json_builder_end_object(j);
     }
     json_builder_end_array(j);

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""End-to-end tests on the raw GPU captures made without tkview
+(sample_dumps/raw/*.tar.xz, see its README): several compiles of one kernel,
+each with its pass dumps, and what sets a configuration apart.
+
+Each case unpacks only the members it needs into its own temporary folder.
+Expected values were read off the capture by hand (grep -c, the cache's
+NAME.json files); the comments quote them.  Prints TAP.
+
+Usage: test_raw_configs.py TKVIEW   (TK_TEST_SAMPLES names sample_dumps/)
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import Skip, finish, test  # noqa: E402
+
+TKVIEW = sys.argv[1]
+RAW = os.path.join(os.environ['TK_TEST_SAMPLES'], 'raw')
+TMP = tempfile.mkdtemp(prefix='raw-configs-')
+_unpacked = {}
+
+
+def unpack(name, *members):
+    """NAME/ with MEMBERS (paths under it) unpacked once; its path."""
+    key = (name, members)
+    if key in _unpacked:
+        return _unpacked[key]
+    tar = os.path.join(RAW, name + '.tar.xz')
+    if not os.path.exists(tar) or not shutil.which('tar'):
+        raise Skip('no %s or no tar' % tar)
+    dest = os.path.join(TMP, '%s-%d' % (name, len(_unpacked)))
+    os.makedirs(dest)
+    subprocess.run(['tar', 'xJf', tar, '-C', dest,
+                    *['%s/%s' % (name, m) for m in members]], check=True)
+    _unpacked[key] = os.path.join(dest, name)
+    return _unpacked[key]
+
+
+def run(*args):
+    p = subprocess.run([TKVIEW, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=300)
+    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+
+
+def run_json(*args):
+    code, out, err = run(*args, '--json')
+    assert code == 0, (code, err)
+    return json.loads(out), err
+
+
+def fp8():
+    return unpack('fp8_matmul_three', 'mlir_passes.txt', 'cache', 'kernel_dump', 'src')
+
+
+# Cache NAME.json: 5S4WUO5 num_stages 4 (ecb96a3b), 57IBP47 num_stages 3
+# (efd017f3), 755Q5DC num_stages 3 with enable_fp_fusion false (ff7b0e8c).
+# mlir_passes.txt has 216 "IR Dump Before" headers: 72 per compile; the two
+# stages-3 compiles' dumps are identical, line for line.
+@test
+def fp8_every_compile_has_its_dumps():
+    r, err = run_json('info', fp8())
+    ks = {k['hash'][:8]: k for k in r['kernels']}
+    assert set(ks) == {'ecb96a3b', 'efd017f3', 'ff7b0e8c'}, list(ks)
+    for h, k in ks.items():
+        assert len(k['passes']) == 1 and k['passes'][0]['dumps'] == 72, (h, k['passes'])
+    assert ks['ecb96a3b']['passes'][0]['shared_by'] == 0
+    for h in ('efd017f3', 'ff7b0e8c'):
+        p = ks[h]['passes'][0]
+        assert p['shared_by'] == 2 and p['compile_dumps'] == 72, p
+    assert 'none is shown' not in err, err
+    assert 'have identical dumps; they are shown' in err, err
+    code, out, _ = run('info', fp8())
+    assert out.count('(shared by 2 compiles: identical dumps)') == 2, out
+
+
+# ws_matmul: the specialized compile's NAME.json says num_warps 12, its
+# TTGIR module "ttg.num-warps" = 4 with partition0/1 num_warps(4); 146
+# headers in mlir_passes.txt, 73 per compile.
+@test
+def ws_compile_has_its_dumps():
+    d = unpack('ws_matmul', 'mlir_passes.txt', 'cache', 'kernel_dump', 'src')
+    r, err = run_json('info', d)
+    assert len(r['kernels']) == 2
+    warps = sorted(k['metadata']['num_warps'] for k in r['kernels'])
+    assert warps == [4, 12], warps
+    for k in r['kernels']:
+        assert [p['dumps'] for p in k['passes']] == [73], (k['metadata'], k['passes'])
+        assert k['passes'][0]['shared_by'] == 0
+    seqs = sorted(k['passes'][0]['sequence'] for k in r['kernels'])
+    assert seqs == [0, 1], seqs
+    assert 'no dumps' not in err, err
+
+
+try:
+    finish_code = finish()
+finally:
+    shutil.rmtree(TMP, ignore_errors=True)
+sys.exit(finish_code)
