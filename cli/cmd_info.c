@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "tkdump/tk_config.h"
 #include "tkdump/tk_passes.h"
 
 static const char *const input_kind_names[] = {
@@ -216,10 +217,19 @@ static void info_text(tk_bundle *b, gboolean quiet)
         tk_cli_printf("capture: %s\n", c == 1 ? "complete" : c == 0 ? "INCOMPLETE" : "unknown");
     }
     pass_files_text(b);
+    tk_config **apart = tk_config_apart_all(b, NULL);
     for (size_t i = 0; i < n; i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
         tk_cli_printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
         meta_text(tk_kernel_metadata(k));
+        if (tk_config_count(apart[i])) {
+            /* what sets it apart from the other compiles of its name */
+            char *label = tk_config_label(apart[i]);
+            tk_cli_printf("  apart: ");
+            tk_cli_put_text(stdout, label, strlen(label));
+            putchar('\n');
+            g_free(label);
+        }
         tk_bind *ix = tk_bind_new(k, tab);
         if (!tk_kernel_has_stages(k)) {
             /* Pass dumps alone: one reason, not five times the same. */
@@ -261,6 +271,9 @@ static void info_text(tk_bundle *b, gboolean quiet)
         kernel_passes_text(b, k);
         tk_bind_free(ix);
     }
+    for (size_t i = 0; i < n; i++)
+        tk_config_free(apart[i]);
+    g_free(apart);
     size_t nf = tk_loctab_file_count(tab);
     if (nf)
         tk_cli_printf("\nsource files referenced:\n");
@@ -393,6 +406,7 @@ static void info_json(tk_bundle *b, gboolean quiet)
         json_builder_add_null_value(j);
     json_builder_set_member_name(j, "kernels");
     json_builder_begin_array(j);
+    tk_config **apart = tk_config_apart_all(b, NULL);
     for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
         tk_bind *ix = tk_bind_new(k, tab);
@@ -404,6 +418,29 @@ static void info_json(tk_bundle *b, gboolean quiet)
         json_opt_string(j, "origin", tk_kernel_origin(k));
         json_builder_set_member_name(j, "metadata");
         json_meta(j, tk_kernel_metadata(k));
+        /* every compile option NAME.json records, as it has it */
+        json_builder_set_member_name(j, "options");
+        json_builder_begin_object(j);
+        for (size_t o = 0; o < tk_kernel_option_count(k); o++) {
+            const char *value;
+            const char *name = tk_kernel_option(k, o, &value);
+            json_builder_set_member_name(j, name);
+            JsonNode *node = json_from_string(value, NULL);
+            if (node)
+                json_builder_add_value(j, node);
+            else
+                tk_cli_json_string(j, value, strlen(value));
+        }
+        json_builder_end_object(j);
+        /* what sets it apart from the other compiles of its name */
+        json_builder_set_member_name(j, "apart");
+        json_builder_begin_object(j);
+        for (size_t a = 0; a < tk_config_count(apart[i]); a++) {
+            const tk_config_item *it = tk_config_get(apart[i], a);
+            json_builder_set_member_name(j, it->name);
+            tk_cli_json_string(j, it->value, strlen(it->value));
+        }
+        json_builder_end_object(j);
         json_builder_set_member_name(j, "irloc_stage");
         if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN)
             json_builder_add_string_value(j, tk_stage_kind_name(tk_bind_irloc_stage(ix)));
@@ -453,7 +490,9 @@ static void info_json(tk_bundle *b, gboolean quiet)
         kernel_passes_json(j, b, k);
         json_builder_end_object(j);
         tk_bind_free(ix);
+        tk_config_free(apart[i]);
     }
+    g_free(apart);
     json_builder_end_array(j);
     json_builder_set_member_name(j, "sources");
     json_builder_begin_array(j);

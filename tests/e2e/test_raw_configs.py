@@ -47,9 +47,9 @@ def run(*args):
     return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
 
 
-def run_json(*args):
+def run_json(*args, rc=0):
     code, out, err = run(*args, '--json')
-    assert code == 0, (code, err)
+    assert code == rc, (code, err)
     return json.loads(out), err
 
 
@@ -94,6 +94,34 @@ def ws_compile_has_its_dumps():
     seqs = sorted(k['passes'][0]['sequence'] for k in r['kernels'])
     assert seqs == [0, 1], seqs
     assert 'no dumps' not in err, err
+
+
+# NAME.json: the stages-3 pair differ in "enable_fp_fusion": true / false and
+# in nothing else but the hash; num_stages 4 sets the third apart.
+@test
+def fp8_compare_names_the_option():
+    # Exit 1: no pass's output differs (the dumps are shared); the PTX does.
+    r, _ = run_json('compare', fp8(), '--kernel', 'efd017f3', '--kernel-b', 'ff7b0e8c', rc=1)
+    m = r['metadata']
+    assert m['differs'] == ['enable_fp_fusion'], m['differs']
+    assert m['a']['options']['enable_fp_fusion'] is True
+    assert m['b']['options']['enable_fp_fusion'] is False
+    code, out, _ = run('compare', fp8(), '--kernel', 'efd017f3', '--kernel-b', 'ff7b0e8c')
+    star = [l.split()[1] for l in out.splitlines() if l.startswith('* ')]
+    assert star == ['enable_fp_fusion'], star
+
+
+@test
+def fp8_info_says_what_sets_each_apart():
+    r, _ = run_json('info', fp8())
+    apart = {k['hash'][:8]: k['apart'] for k in r['kernels']}
+    assert apart['ff7b0e8c'] == {'num_stages': '3', 'enable_fp_fusion': 'false'}, apart
+    assert apart['efd017f3'] == {'num_stages': '3', 'enable_fp_fusion': 'true'}, apart
+    assert apart['ecb96a3b'] == {'num_stages': '4', 'enable_fp_fusion': 'true'}, apart
+    k = [k for k in r['kernels'] if k['hash'].startswith('ff7b0e8c')][0]
+    assert k['options']['maxnreg'] is None and k['options']['arch'] == 'sm90'
+    code, out, _ = run('info', fp8())
+    assert '  apart: num_stages=3, enable_fp_fusion=false\n' in out, out
 
 
 try:

@@ -132,6 +132,10 @@ char *bundle_manifest_build(const tk_bundle *b, const bundle_manifest_kernel *ks
 /* Reads Triton's NAME.json at PATH into KERNEL's metadata; a missing field
  * stays unknown.  *HASH (if not NULL) receives its "hash" (caller frees;
  * NULL when absent).  Returns 0, or -1 with a warning when unreadable. */
+/* Reads only the compile options of NAME.json at PATH into K (a bundle
+ * whose manifest holds the metadata still keeps the file). */
+void bundle_meta_read_options(tk_kernel *kernel, const char *path,
+                              tk_diags *diags);
 int bundle_meta_read_json(tk_kernel *kernel, const char *path, char **hash,
                           tk_diags *diags);
 
