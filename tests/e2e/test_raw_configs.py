@@ -124,6 +124,27 @@ def fp8_info_says_what_sets_each_apart():
     assert '  apart: num_stages=3, enable_fp_fusion=false\n' in out, out
 
 
+# The fusion-off PTX has no fma.rn.f32 where the stages-3 one has 128
+# (grep -c), and 256 mul.rn.f32/add.rn.f32 instead.  Registers renamed by
+# first use, the diff's first changed instruction is that change (the
+# `.reg .b32 %r<587>` -> `%r<715>` declaration aside), not renumbering.
+@test
+def fp8_ptx_diff_shows_the_fusion_first():
+    args = ('diff', fp8(), '--kernel', 'efd017f3', '--kernel-b', 'ff7b0e8c', '--stage', 'ptx')
+    code, out, err = run(*args)
+    assert code == 0, (code, err)
+    changed = [l for l in out.splitlines()
+               if l[:1] in '+-' and not l.startswith(('+++', '---')) and '.reg ' not in l]
+    assert changed[0].startswith('+\tmul.rn.f32'), changed[:3]
+    assert sum(1 for l in changed if l.startswith('-') and 'fma.rn.f32' in l) == 128
+    assert sum(1 for l in changed if l.startswith('+') and ('mul.rn.f32' in l or 'add.rn.f32' in l)) == 256
+    # Every removed line is an fma: nothing else changed once renamed.
+    assert all('fma.rn.f32' in l for l in changed if l.startswith('-')), \
+        [l for l in changed if l.startswith('-') and 'fma' not in l][:3]
+    code, raw, _ = run(*args, '--raw-registers')
+    assert code == 0 and len(raw.splitlines()) > 2 * len(out.splitlines())
+
+
 try:
     finish_code = finish()
 finally:
