@@ -142,9 +142,11 @@ int tk_report_index(tk_report *r, const char *notes_html)
         tk_report_kernel *rk = &g_array_index(r->kernels, tk_report_kernel, i);
         const tk_kernel_meta *m = tk_kernel_metadata(rk->kernel);
         tr = tk_el(tbody, "tr", NULL, NULL);
-        xmlNodePtr a = tk_el(tk_el(tr, "td", "name", NULL), "a", NULL,
-                             tk_kernel_name(rk->kernel));
+        xmlNodePtr name_td = tk_el(tr, "td", "name", NULL);
+        xmlNodePtr a = tk_el(name_td, "a", NULL, tk_kernel_name(rk->kernel));
         tk_attr(a, "href", rk->page);
+        if (rk->apart && rk->apart[0])
+            tk_el(name_td, "span", "apart", rk->apart);
         char hash[17];
         g_strlcpy(hash, tk_kernel_hash(rk->kernel), sizeof hash);
         xmlNodePtr td = tk_el(tr, "td", "hash", hash);

@@ -24,6 +24,9 @@ typedef struct {
     int n_passes;       /* passes in its timeline, -1 none */
     int n_changed;      /* of those, passes that changed the IR */
     gboolean cost;      /* data/ID/cost.js was written (it has SASS) */
+    char *apart;        /* what sets it apart from the other kernels of its
+                           name (tk_config_label(tk_config_apart...)): "" when
+                           it is the only one; freed with the report */
 } tk_report_kernel;
 
 /* A comparison page: two kernels and where their page is. */

@@ -145,6 +145,54 @@ def fp8_ptx_diff_shows_the_fusion_first():
     assert code == 0 and len(raw.splitlines()) > 2 * len(out.splitlines())
 
 
+# The report's kernel pages are titled with what sets each compile apart.
+@test
+def fp8_report_titles_tell_compiles_apart():
+    out = os.path.join(TMP, 'report')
+    code, _, err = run('--html', out, fp8(), '--no-passes')
+    assert code == 0, err
+    titles = set()
+    for f in os.listdir(out):
+        if f.startswith('k') and f.endswith('.html'):
+            text = open(os.path.join(out, f), encoding='utf-8').read()
+            titles.add(text.split('<title>')[1].split('</title>')[0])
+    assert titles == {'fp8_matmul_kernel (num_stages=%s, enable_fp_fusion=%s) - tkview' % x
+                      for x in (('4', 'true'), ('3', 'true'), ('3', 'false'))}, titles
+
+
+# autotune_matmul: five configurations; autotune_timings.json (the
+# autotuner's configs_timings, [median, p20, p80] ms) and stdout's
+# "best config selected: BLOCK_M: 128, BLOCK_N: 256, BLOCK_K: 64,
+# num_warps: 8, num_ctas: 1, num_stages: 3" (TRITON_PRINT_AUTOTUNING).
+@test
+def autotune_configs_table():
+    d = unpack('autotune_matmul', 'mlir_passes.txt', 'cache', 'kernel_dump', 'src',
+               'autotune_timings.json')
+    truth = json.load(open(os.path.join(d, 'autotune_timings.json')))['configs']
+    r, _ = run_json('configs', d)
+    assert [g['kernel'] for g in r['groups']] == ['autotuned_matmul_kernel']
+    rows = r['groups'][0]['configs']
+    assert len(rows) == 5
+    seen = set()
+    for row in rows:
+        apart = dict(x.split('=') for x in row['apart'].split(', '))
+        key = (apart['BLOCK_M'], apart['BLOCK_N'], apart['BLOCK_K'],
+               row['num_warps'], row['num_stages'])
+        want = [t['ms'][0] for t in truth
+                if (str(t['kwargs']['BLOCK_M']), str(t['kwargs']['BLOCK_N']),
+                    str(t['kwargs']['BLOCK_K']), t['num_warps'], t['num_stages']) == key]
+        assert len(want) == 1 and row['ms'] == want[0], (key, row['ms'], want)
+        seen.add(key)
+    assert len(seen) == 5
+    win = [row for row in rows if row['winner']]
+    assert len(win) == 1 and win[0]['num_warps'] == 8 and win[0]['num_stages'] == 3
+    assert 'BLOCK_N=256' in win[0]['apart'] and win[0]['first_divergence'] == '(winner)'
+    for row in rows:
+        if not row['winner']:
+            # other tile sizes: the TTIR differs from the first pass on
+            assert row['first_divergence'].startswith('Inliner (ttir)'), row
+
+
 try:
     finish_code = finish()
 finally:
