@@ -103,5 +103,9 @@ def _chain_user_sitecustomize():
 
 
 if _DIR and os.path.isdir(_DIR):
-    sys.meta_path.insert(0, _Finder())
+    if 'triton.runtime.autotuner' in sys.modules:
+        # imported already (a .pth file ran before this): patch it now
+        _patch(sys.modules['triton.runtime.autotuner'])
+    else:
+        sys.meta_path.insert(0, _Finder())
 _chain_user_sitecustomize()

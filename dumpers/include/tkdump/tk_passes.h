@@ -360,7 +360,7 @@ int tk_passes_seq_score(const tk_passes *passes, size_t seq,
                         const tk_pass_key *key);
 
 /* The sequence of KEY: the best-scoring one, the first in file order among
- * equals.  Returns its index, or -1 when no sequence has the key's name.
+ * equals (sequences tk_passes_share() made are not candidates).  Returns its index, or -1 when no sequence has the key's name.
  * *N_BEST (if not NULL) receives how many sequences share the best score: 2
  * or more means the dumps cannot tell those compiles apart (the same kernel
  * compiled twice with the same configuration). */

@@ -239,6 +239,8 @@ ptrdiff_t tk_passes_find_seq(const tk_passes *p, const tk_pass_key *key,
     ptrdiff_t at = -1;
     size_t n = 0;
     for (size_t i = 0; i < p->seqs->len; i++) {
+        if (tk_passes_seq(p, i)->shared_by)
+            continue; /* made of compiles' dumps: never a compile itself */
         int sc = score(p, i, key);
         if (sc == 0)
             continue;
