@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""tkview diagnostics on the raw GPU captures of sample_dumps/raw (made on an
+H200, Triton 3.6; sample_dumps/raw/README.md): each compiler message once,
+under its kernel, on the line the text names.
+
+Expected values were read by hand from the captures:
+  diag_remarks/stderr.txt lines 1-8: the remark "MMA version 3 acceleration
+    not applied due to unsupported shapes or data types." at
+    diag_remarks.py:28:18 (`c = tl.dot(a, b)` in small_dot_kernel), printed
+    twice, each time with "note: Target compute capability (90) supports MMA
+    v3."; small_dot_kernel.ttgir line 46 is the `tt.dot` whose loc is #loc13
+    = 28:18.
+  diag_remarks/stdout.txt: spill_rows_kernel "1920 bytes stack frame, 2280
+    bytes spill stores, 3120 bytes spill loads", "Used 64 registers";
+    serialized_dot_kernel "(C7511) Potential Performance Loss:
+    wgmma.mma_async instructions are serialized ..." and "512 bytes stack
+    frame, 1192 bytes spill stores, 936 bytes spill loads"; small_dot_kernel
+    "Used 42 registers", no spill.
+  diag_ptxas_fatal/stdout.txt (and the PTXASError at the end of stderr.txt):
+    "(C7602) Insufficient registers (128) to compile instruction at line 630
+    in function regcap_matmul_kernel"; in kernel_dump/*/regcap_matmul_kernel.ptx
+    line 630 is `wgmma.mma_async...m64n256k16`, and the last .loc above it
+    (line 620) is `.loc 1 28 27` (diag_ptxas_fatal.py:28:27, `acc =
+    tl.dot(a, b, acc)`).  No cubin.
+  diag_type_error/stderr.txt: "CompilationError: at 5:8:" under `def
+    bad_dot_kernel(` which is line 13 of diag_type_error.py: line 13 + 5 - 1
+    = 17 (`z = tl.dot(x, y)`), column 8 from 0 = 9 from 1; "input and other
+    must have equal ranks >= 2".  No IR at all.
+  diag_ws_store/stderr.txt line 481: "diag_ws_store.py:41:41: error:
+    'tt.descriptor_store' op tensor descriptor block and tensor types must
+    match" (`c_desc.store(...)`), line 532 "Pipeline failed while executing
+    [`NVGPUWarpSpecialization` ...", a traceback through make_ttgir.
+
+Only the files needed are unpacked, into this test's own temporary folder
+(stderr.txt of the two big captures: its first 200 KB, or its last 64 KB).
+
+Usage: test_diagnostics.py TKVIEW   (TK_TEST_SAMPLES names sample_dumps)
+Prints TAP.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import finish, test  # noqa: E402
+
+TKVIEW = sys.argv[1]
+RAW = os.path.join(os.environ['TK_TEST_SAMPLES'], 'raw')
+TMP = tempfile.mkdtemp(prefix='diagnostics-')
+
+
+def unpack(name, big=None):
+    """Unpacks NAME's capture without mlir_passes.txt; BIG: 'head' or 'tail'
+    keeps that part of stderr.txt only."""
+    archive = os.path.join(RAW, name + '.tar.xz')
+    cmd = ['tar', '-xJf', archive, '-C', TMP]
+    if big:
+        cmd += ['--exclude', name + '/mlir_passes.txt',
+                '--exclude', name + '/stderr.txt']
+    subprocess.run(cmd, check=True)
+    if big:
+        cut = ['head', '-c', '200000'] if big == 'head' else ['tail', '-c', '65536']
+        with open(os.path.join(TMP, name, 'stderr.txt'), 'wb') as out:
+            tar = subprocess.Popen(['tar', '-xJOf', archive, name + '/stderr.txt'],
+                                   stdout=subprocess.PIPE)
+            subprocess.run(cut, stdin=tar.stdout, stdout=out, check=True)
+            tar.stdout.close()
+            tar.wait()
+    return os.path.join(TMP, name)
+
+
+def diagnostics(folder, *extra):
+    p = subprocess.run([TKVIEW, 'diagnostics', folder, '--json', *extra],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    assert p.returncode == 0, (p.returncode, p.stderr.decode())
+    return json.loads(p.stdout)
+
+
+def kernel(data, name):
+    found = [k for k in data['kernels'] if k['name'] == name]
+    assert len(found) == 1, (name, [k['name'] for k in data['kernels']])
+    return found[0]
+
+
+REMARKS = unpack('diag_remarks', 'head')
+FATAL = unpack('diag_ptxas_fatal', 'tail')
+TYPE_ERROR = unpack('diag_type_error')
+WS_STORE = unpack('diag_ws_store')
+
+
+@test
+def remark_on_its_line_once_with_its_note():
+    k = kernel(diagnostics(REMARKS), 'small_dot_kernel')
+    assert not k['failed']
+    mma = [d for d in k['diagnostics'] if 'MMA version 3' in d['message']]
+    assert len(mma) == 1, k['diagnostics']
+    d = mma[0]
+    assert (d['origin'], d['severity'], d['code']) == ('mlir', 'remark', None), d
+    assert d['file'].endswith('/diag_remarks.py') and (d['line'], d['column']) == (28, 18), d
+    assert d['notes'] == ['Target compute capability (90) supports MMA v3.'], d
+    assert (d['stage'], d['ir_line']) == ('ttgir', 46), d
+    assert d['pass'] == 'TritonGPUAccelerateMatmul', d
+    assert d['stack'] == [{'file': d['file'], 'line': 28, 'column': 18}], d
+
+
+@test
+def ptxas_spills_and_c7511_under_their_kernels():
+    data = diagnostics(REMARKS)
+    spill = kernel(data, 'spill_rows_kernel')['diagnostics']
+    assert [d['message'] for d in spill] == [
+        '1920 bytes stack frame, 2280 bytes spill stores, 3120 bytes spill loads'], spill
+    assert spill[0]['origin'] == 'ptxas' and spill[0]['severity'] == 'warning'
+    ser = kernel(data, 'serialized_dot_kernel')['diagnostics']
+    codes = sorted((d['code'] or '', d['message']) for d in ser)
+    assert len(codes) == 2, ser
+    assert codes[0][1] == '512 bytes stack frame, 1192 bytes spill stores, 936 bytes spill loads'
+    assert codes[1][0] == 'C7511' and 'wgmma.mma_async instructions are serialized' in codes[1][1]
+    assert kernel(data, 'small_dot_kernel')['diagnostics'][0]['origin'] == 'mlir'
+    assert len(kernel(data, 'small_dot_kernel')['diagnostics']) == 1
+
+
+@test
+def ptxas_summary_beside_the_metadata_in_text():
+    p = subprocess.run([TKVIEW, 'diagnostics', REMARKS, '--kernel', 'spill_rows_kernel'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    out = p.stdout.decode()
+    assert p.returncode == 0, p.stderr
+    assert ('ptxas: 64 registers, 1 barriers, 1920 bytes stack frame, 2280 bytes '
+            'spill stores, 3120 bytes spill loads') in out, out
+    assert 'small_dot_kernel' not in out
+
+
+@test
+def c7602_on_the_line_of_the_ptx_loc_listed_once():
+    data = diagnostics(FATAL)
+    k = kernel(data, 'regcap_matmul_kernel')
+    assert k['failed'] and k['hash'], k
+    assert len(k['diagnostics']) == 1, k['diagnostics']  # stdout and stderr: once
+    d = k['diagnostics'][0]
+    assert (d['origin'], d['severity'], d['code']) == ('ptxas', 'error', 'C7602'), d
+    assert (d['stage'], d['ir_line']) == ('ptx', 630), d
+    assert d['file'].endswith('/diag_ptxas_fatal.py') and (d['line'], d['column']) == (28, 27), d
+    assert d['notes'] == ['Ptx assembly aborted due to errors'], d
+    assert 'register target of 154 or higher' in d['message']
+
+
+@test
+def compilation_error_on_its_line_no_ir():
+    data = diagnostics(TYPE_ERROR)
+    assert len(data['kernels']) == 1, data
+    k = data['kernels'][0]
+    assert (k['name'], k['hash'], k['failed']) == ('bad_dot_kernel', None, True), k
+    assert len(k['diagnostics']) == 1
+    d = k['diagnostics'][0]
+    assert (d['origin'], d['severity']) == ('frontend', 'error'), d
+    assert d['file'].endswith('/diag_type_error.py') and (d['line'], d['column']) == (17, 9), d
+    assert d['message'] == 'input and other must have equal ranks >= 2', d
+    assert (d['stage'], d['ir_line'], d['pass']) == (None, None, None), d
+
+
+@test
+def failed_pass_named_with_its_error_on_line_41():
+    data = diagnostics(WS_STORE)
+    k = kernel(data, 'persistent_matmul_kernel')
+    assert k['failed'], k
+    errs = [d for d in k['diagnostics'] if 'descriptor block' in d['message']]
+    assert len(errs) == 1, k['diagnostics']
+    d = errs[0]
+    assert (d['origin'], d['severity'], d['line'], d['column']) == ('mlir', 'error', 41, 41), d
+    assert d['pass'] == 'NVGPUWarpSpecialization' and d['stage'] == 'ttgir', d
+    fail = [d for d in k['diagnostics'] if d['message'].startswith('Failures have been detected')]
+    assert len(fail) == 1 and fail[0]['notes'][0].startswith(
+        'Pipeline failed while executing [`NVGPUWarpSpecialization`'), fail
+
+
+@test
+def unknown_kernel_is_refused():
+    p = subprocess.run([TKVIEW, 'diagnostics', WS_STORE, '--kernel', 'nope'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    assert p.returncode == 2 and b'nope' in p.stderr, p
+
+
+sys.exit(finish())
