@@ -284,7 +284,8 @@ static void put_statement_text(const char *fpath, uint32_t line, const tk_statem
     putchar('\n');
 }
 
-static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
+static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only,
+                       const tk_diag_set *ds)
 {
     char *file;
     uint32_t line;
@@ -435,7 +436,13 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
                     json_shared(j, ix, tab, tk_kernel_stage(k, s), s, &shared[s]);
                 }
             json_builder_end_object(j);
+            if (ds)
+                tk_cli_diag_on_lines(ds, k, fpath, stmt.first, stmt.last,
+                                     match == TK_MATCH_CALLED, j);
             json_builder_end_object(j);
+        } else if (ds) {
+            tk_cli_diag_on_lines(ds, k, fpath, stmt.first, stmt.last,
+                                 match == TK_MATCH_CALLED, NULL);
         }
         g_array_free(rec, TRUE);
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
@@ -620,7 +627,15 @@ int tk_cmd_bind(int argc, char **argv)
         rc = TK_EXIT_INPUT;
         goto out;
     }
-    rc = a.source ? bind_source(b, &a, only) : bind_ir(b, &a, only);
+    if (a.source) {
+        /* The compiler's messages on the line, from the streams beside
+         * the capture. */
+        tk_diag_set *ds = tk_cli_diag_load(argv[1], b);
+        rc = bind_source(b, &a, only, ds);
+        tk_diag_set_free(ds);
+    } else {
+        rc = bind_ir(b, &a, only);
+    }
     tk_bundle_free(b);
 out:
     g_free(a.source);

@@ -22,114 +22,6 @@ static gboolean kernel_named(const tk_diag_kernel *k, const char *spec)
            (k->hash && g_str_has_prefix(k->hash, spec));
 }
 
-static void json_str_or_null(JsonBuilder *j, const char *name, const char *s)
-{
-    json_builder_set_member_name(j, name);
-    if (s)
-        tk_cli_json_string(j, s, strlen(s));
-    else
-        json_builder_add_null_value(j);
-}
-
-static void json_uint_or_null(JsonBuilder *j, const char *name, uint64_t v)
-{
-    json_builder_set_member_name(j, name);
-    if (v)
-        json_builder_add_int_value(j, (gint64)v);
-    else
-        json_builder_add_null_value(j);
-}
-
-static void json_entry(JsonBuilder *j, const tk_diag_entry *e)
-{
-    const tk_diag_frame *f = e->n_stack ? &e->stack[0] : NULL;
-    json_builder_begin_object(j);
-    json_str_or_null(j, "origin", tk_diag_origin_name(e->origin));
-    json_str_or_null(j, "severity", tk_diag_level_name(e->level));
-    json_str_or_null(j, "code", e->code);
-    json_str_or_null(j, "message", e->message);
-    json_builder_set_member_name(j, "notes");
-    json_builder_begin_array(j);
-    for (size_t i = 0; i < e->n_notes; i++)
-        tk_cli_json_string(j, e->notes[i], strlen(e->notes[i]));
-    json_builder_end_array(j);
-    json_str_or_null(j, "file", f ? f->file : NULL);
-    json_uint_or_null(j, "line", f ? f->line : 0);
-    json_uint_or_null(j, "column", f ? f->column : 0);
-    json_builder_set_member_name(j, "stack");
-    json_builder_begin_array(j);
-    for (size_t i = 0; i < e->n_stack; i++) {
-        json_builder_begin_object(j);
-        json_str_or_null(j, "file", e->stack[i].file);
-        json_uint_or_null(j, "line", e->stack[i].line);
-        json_uint_or_null(j, "column", e->stack[i].column);
-        json_builder_end_object(j);
-    }
-    json_builder_end_array(j);
-    json_str_or_null(j, "stage", e->has_stage ? tk_stage_kind_name(e->stage) : NULL);
-    json_uint_or_null(j, "ir_line", e->ir_line);
-    json_str_or_null(j, "pass", e->pass);
-    json_builder_end_object(j);
-}
-
-/* "base.py:28:27" of a frame (path cut to its base name). */
-static void put_frame(const tk_diag_frame *f)
-{
-    char *base = g_path_get_basename(f->file);
-    if (f->column)
-        tk_cli_printf("%s:%u:%u", base, f->line, f->column);
-    else
-        tk_cli_printf("%s:%u", base, f->line);
-    g_free(base);
-}
-
-static void text_entry(const tk_diag_entry *e)
-{
-    tk_cli_printf("  %s %s%s%s ", tk_diag_level_name(e->level),
-                  tk_diag_origin_name(e->origin), e->code ? " " : "",
-                  e->code ? e->code : "");
-    if (e->n_stack)
-        put_frame(&e->stack[0]);
-    else
-        tk_cli_printf("(no source line)");
-    if (e->has_stage && e->ir_line)
-        tk_cli_printf(" [%s:%u]", tk_stage_kind_name(e->stage), e->ir_line);
-    if (e->count > 1)
-        tk_cli_printf(" (printed %u times)", e->count);
-    tk_cli_printf("\n    %s\n", e->message);
-    for (size_t i = 1; i < e->n_stack; i++) {
-        tk_cli_printf("    called from ");
-        put_frame(&e->stack[i]);
-        tk_cli_printf("\n");
-    }
-    for (size_t i = 0; i < e->n_notes; i++)
-        tk_cli_printf("    note: %s\n", e->notes[i]);
-    if (e->pass)
-        tk_cli_printf("    pass: %s%s\n", e->pass,
-                      e->pass_from && !strcmp(e->pass_from, "table")
-                          ? " (the pass that emits this message)" : "");
-    const tk_diag_known *k = tk_diag_entry_explain(e);
-    if (k)
-        tk_cli_printf("    what it means: %s\n    what to try: %s\n", k->meaning,
-                      k->try_this);
-}
-
-static void text_summary(const tk_diag_ptxas_summary *s)
-{
-    if (!s->present)
-        return;
-    tk_cli_printf("  ptxas: %" G_GINT64_FORMAT " registers, %" G_GINT64_FORMAT
-                  " barriers, %" G_GINT64_FORMAT " bytes stack frame, %"
-                  G_GINT64_FORMAT " bytes spill stores, %" G_GINT64_FORMAT
-                  " bytes spill loads",
-                  s->registers, s->barriers, s->stack_frame, s->spill_stores,
-                  s->spill_loads);
-    for (int i = 0; i < 4; i++)
-        if (s->cmem[i] >= 0)
-            tk_cli_printf(", %" G_GINT64_FORMAT " bytes cmem[%d]", s->cmem[i], i);
-    tk_cli_printf("\n");
-}
-
 int tk_cmd_diagnostics(int argc, char **argv)
 {
     tk_cli_common common = {0};
@@ -210,8 +102,8 @@ int tk_cmd_diagnostics(int argc, char **argv)
         shown++;
         if (j) {
             json_builder_begin_object(j);
-            json_str_or_null(j, "name", k ? k->name : NULL);
-            json_str_or_null(j, "hash", k ? k->hash : NULL);
+            tk_cli_diag_json_str(j, "name", k ? k->name : NULL);
+            tk_cli_diag_json_str(j, "hash", k ? k->hash : NULL);
             json_builder_set_member_name(j, "failed");
             json_builder_add_boolean_value(j, k && k->failed);
             json_builder_set_member_name(j, "diagnostics");
@@ -222,7 +114,7 @@ int tk_cmd_diagnostics(int argc, char **argv)
                           k && k->hash ? k->hash : "", k && k->failed
                               ? "  FAILED to compile" : "");
             if (k)
-                text_summary(&k->ptxas);
+                tk_cli_diag_summary_text(&k->ptxas);
         }
         size_t n = 0;
         for (size_t i = 0; i < tk_diag_set_count(set); i++) {
@@ -231,9 +123,9 @@ int tk_cmd_diagnostics(int argc, char **argv)
                 continue;
             n++;
             if (j)
-                json_entry(j, e);
+                tk_cli_diag_entry_json(j, e);
             else
-                text_entry(e);
+                tk_cli_diag_entry_text(e);
         }
         if (j) {
             json_builder_end_array(j);

@@ -175,6 +175,47 @@ def failed_pass_named_with_its_error_on_line_41():
         'Pipeline failed while executing [`NVGPUWarpSpecialization`'), fail
 
 
+def run(*args):
+    p = subprocess.run([TKVIEW, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=300)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+@test
+def info_counts_per_kernel_and_failed_compiles():
+    code, out, err = run('info', FATAL, '--json')
+    assert code == 0, err
+    k = json.loads(out)['kernels'][0]
+    assert k['name'] == 'regcap_matmul_kernel'
+    assert k['diagnostics'] == {'failed': True, 'errors': 1, 'warnings': 0,
+                                'remarks': 0, 'ptxas': None}, k['diagnostics']
+    code, out, err = run('info', REMARKS, '--json')
+    data = json.loads(out)
+    d = {k['name']: k['diagnostics'] for k in data['kernels']}
+    assert d['serialized_dot_kernel']['warnings'] == 2, d
+    assert d['small_dot_kernel']['remarks'] == 1 and not d['small_dot_kernel']['failed'], d
+    assert d['spill_rows_kernel']['ptxas']['registers'] == 64, d
+    assert d['spill_rows_kernel']['ptxas']['spill_loads'] == 3120, d
+    assert data['failed_compiles'] == []
+    # No IR at all: nothing loads (exit 3), yet the failed compile is named.
+    code, out, err = run('info', TYPE_ERROR)
+    assert code == 3, (code, err)
+    assert 'bad_dot_kernel  FAILED to compile: diag_type_error.py:17: input and other' in out, out
+
+
+@test
+def bind_source_shows_the_messages_on_the_line():
+    code, out, err = run('bind', FATAL, '--source', 'diag_ptxas_fatal.py:28', '--json')
+    assert code == 0, err
+    ks = json.loads(out)['kernels']
+    assert [d['code'] for d in ks[0]['diagnostics']] == ['C7602'], ks
+    code, out, err = run('bind', FATAL, '--source', 'diag_ptxas_fatal.py:27', '--json')
+    assert all(k['diagnostics'] == [] for k in json.loads(out)['kernels']), out
+    code, out, err = run('bind', REMARKS, '--source', 'diag_remarks.py:28')
+    assert code == 0, err
+    assert 'compiler messages on this line:' in out and 'remark mlir diag_remarks.py:28:18' in out, out
+
+
 @test
 def unknown_kernel_is_refused():
     p = subprocess.run([TKVIEW, 'diagnostics', WS_STORE, '--kernel', 'nope'],
