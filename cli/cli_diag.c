@@ -119,19 +119,15 @@ tk_diag_set *tk_cli_diag_load(const char *path, tk_bundle *b)
 {
     if (!g_file_test(path, G_FILE_TEST_IS_DIR))
         return NULL;
-    char *out_txt = g_build_filename(path, "stdout.txt", NULL);
-    char *err_txt = g_build_filename(path, "stderr.txt", NULL);
-    gboolean streams = g_file_test(out_txt, G_FILE_TEST_IS_REGULAR) ||
-                       g_file_test(err_txt, G_FILE_TEST_IS_REGULAR);
-    g_free(out_txt);
-    g_free(err_txt);
-    if (!streams)
-        return NULL;
     /* Problems reading the streams are the `diagnostics` command's to
      * report; here they only mean fewer messages. */
     tk_diags *d = tk_diags_new();
     tk_diag_set *set = tk_diag_set_load(path, b, d);
     tk_diags_free(d);
+    if (!tk_diag_set_stream_count(set)) {
+        tk_diag_set_free(set);
+        return NULL;
+    }
     return set;
 }
 

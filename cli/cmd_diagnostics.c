@@ -51,12 +51,6 @@ int tk_cmd_diagnostics(int argc, char **argv)
         goto out;
     }
     const char *path = argv[1];
-    char *out_txt = g_build_filename(path, "stdout.txt", NULL);
-    char *err_txt = g_build_filename(path, "stderr.txt", NULL);
-    gboolean streams = g_file_test(out_txt, G_FILE_TEST_IS_REGULAR) ||
-                       g_file_test(err_txt, G_FILE_TEST_IS_REGULAR);
-    g_free(out_txt);
-    g_free(err_txt);
     tk_load_options opts = {
         (const char *const *)common.source_dirs,
         common.source_dirs ? g_strv_length(common.source_dirs) : 0,
@@ -64,21 +58,25 @@ int tk_cmd_diagnostics(int argc, char **argv)
     /* A compile that failed in Triton's front end left no IR: the folder
      * has no kernel, yet its streams say what failed. */
     b = tk_bundle_load(path, &opts, diags);
+    gboolean dir = g_file_test(path, G_FILE_TEST_IS_DIR);
+    tk_diags *sd = tk_diags_new();
+    set = dir ? tk_diag_set_load(path, b, sd) : tk_diag_set_new();
+    gboolean streams = tk_diag_set_stream_count(set) > 0;
     if (!b && !streams) {
         tk_cli_print_diags(diags, common.quiet);
         tk_cli_error("%s: nothing could be loaded", path);
+        tk_diags_free(sd);
         rc = TK_EXIT_INPUT;
         goto out;
     }
     if (b)
         tk_cli_print_diags(diags, common.quiet);
     tk_diags_free(diags);
-    diags = tk_diags_new();
+    diags = sd;
     if (!streams && !common.quiet)
-        tk_cli_error("%s: no stdout.txt or stderr.txt beside the capture: no "
-                     "compiler messages to read", path);
-    set = tk_diag_set_load(g_file_test(path, G_FILE_TEST_IS_DIR) ? path : ".",
-                           b, diags);
+        tk_cli_error("%s: no stdout.txt or stderr.txt beside the capture (nor "
+                     "in its capture/ folder): no compiler messages to read",
+                     path);
 
     size_t nk = tk_diag_set_kernel_count(set), shown = 0;
     gboolean unattributed = FALSE;

@@ -152,8 +152,9 @@ typedef struct {
 typedef struct tk_diag_set tk_diag_set;
 
 /* Reads the diagnostics of a capture folder: FOLDER/stdout.txt and
- * FOLDER/stderr.txt (either may be missing; a raw capture or a tkview
- * bundle), and ties them to BUNDLE's kernels (BUNDLE may be NULL: a
+ * FOLDER/stderr.txt (a raw capture), else FOLDER/capture/stdout.txt and
+ * FOLDER/capture/stderr.txt (a tkview bundle: the program's stdout and the
+ * lines of its stderr that were not dumps); either may be missing.  Ties them to BUNDLE's kernels (BUNDLE may be NULL: a
  * capture whose kernels never got IR).  Front-end errors' source files are
  * looked up through BUNDLE, else as FOLDER/src/BASENAME.  Streams are read
  * line by line (a line is cut at 64 KiB), never held whole.  Returns a set,
@@ -162,6 +163,10 @@ typedef struct tk_diag_set tk_diag_set;
 TK_API
 tk_diag_set *tk_diag_set_load(const char *folder, tk_bundle *bundle,
                               tk_diags *diags);
+
+/* How many of the stream files tk_diag_set_load() found (0, 1 or 2). */
+TK_API
+size_t tk_diag_set_stream_count(const tk_diag_set *set);
 
 /* An empty set; add streams with tk_diag_set_read(), then
  * tk_diag_set_attach() once. */

@@ -42,6 +42,7 @@ struct tk_diag_set {
     GArray *kernels;       /* tk_diag_kernel */
     GStringChunk *strings;
     int attached;
+    size_t streams_read;   /* files tk_diag_set_load() found */
 };
 
 const char *diag_str(tk_diag_set *set, const char *s, gssize len);

@@ -113,18 +113,24 @@ void tk_diag_set_read(tk_diag_set *set, const char *name, const char *data,
     g_free(f.buf);
 }
 
-/* Streams FOLDER/NAME.txt through the reader in 64 KiB reads.  A missing
- * file is no problem: a capture may have only one of the two. */
+/* Streams FOLDER/NAME.txt (a raw capture), else FOLDER/capture/NAME.txt
+ * (a tkview bundle) through the reader in 64 KiB reads.  A missing file is
+ * no problem: a capture may have only one of the two. */
 static void read_stream_file(tk_diag_set *set, const char *folder,
                              const char *name, tk_diags *diags)
 {
     char *file = g_strdup_printf("%s.txt", name);
     char *path = g_build_filename(folder, file, NULL);
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+        g_free(path);
+        path = g_build_filename(folder, "capture", file, NULL);
+    }
     g_free(file);
     if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
         g_free(path);
         return;
     }
+    set->streams_read++;
     uint64_t size;
     char *why = NULL;
     int fd = tk_input_file_open(path, TK_INPUT_FILE_PASS_DUMP, &size, &why);
@@ -168,6 +174,11 @@ tk_diag_set *tk_diag_set_load(const char *folder, tk_bundle *bundle,
     tk_diag_set_attach(set, bundle, src, diags);
     g_free(src);
     return set;
+}
+
+size_t tk_diag_set_stream_count(const tk_diag_set *set)
+{
+    return set ? set->streams_read : 0;
 }
 
 size_t tk_diag_set_count(const tk_diag_set *set)
