@@ -529,6 +529,15 @@ static void fe_finish(diag_reader *r)
     diag_item *it = r->fe;
     if (!it)
         return;
+    if (r->fe_state != 2 || r->fe_message->len == 0) {
+        /* No caret or no message: not the form Triton prints. */
+        g_string_free(r->fe_message, TRUE);
+        r->fe_message = NULL;
+        r->fe = NULL;
+        r->fe_state = 0;
+        item_free(it);
+        return;
+    }
     it->pub.message = diag_str(r->set, r->fe_message->str, -1);
     if (it->fe_snippet->len) {
         /* "def NAME(": the kernel. */
