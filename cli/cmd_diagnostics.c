@@ -107,10 +107,12 @@ int tk_cmd_diagnostics(int argc, char **argv)
             json_builder_set_member_name(j, "diagnostics");
             json_builder_begin_array(j);
         } else {
-            tk_cli_printf("%s %.12s%s\n", k ? (k->name ? k->name : "(unknown kernel)")
-                                            : "(kernel unknown)",
-                          k && k->hash ? k->hash : "", k && k->failed
-                              ? "  FAILED to compile" : "");
+            tk_cli_printf("%s %.12s%s%s\n", k ? (k->name ? k->name : "(unknown kernel)")
+                                              : "(kernel unknown)",
+                          k && k->hash ? k->hash : "",
+                          k && !k->kernel && k->name
+                              ? "(which compile of this name: unknown)" : "",
+                          k && k->failed ? "  FAILED to compile" : "");
             if (k)
                 tk_cli_diag_summary_text(&k->ptxas);
         }

@@ -53,14 +53,14 @@ TMP = tempfile.mkdtemp(prefix='diagnostics-')
 
 def unpack(name, big=None):
     """Unpacks NAME's capture without mlir_passes.txt; BIG: 'head' or 'tail'
-    keeps that part of stderr.txt only."""
+    keeps that part of stderr.txt only, 'none' none of it."""
     archive = os.path.join(RAW, name + '.tar.xz')
     cmd = ['tar', '-xJf', archive, '-C', TMP]
     if big:
         cmd += ['--exclude', name + '/mlir_passes.txt',
                 '--exclude', name + '/stderr.txt']
     subprocess.run(cmd, check=True)
-    if big:
+    if big in ('head', 'tail'):
         cut = ['head', '-c', '200000'] if big == 'head' else ['tail', '-c', '65536']
         with open(os.path.join(TMP, name, 'stderr.txt'), 'wb') as out:
             tar = subprocess.Popen(['tar', '-xJOf', archive, name + '/stderr.txt'],
@@ -85,6 +85,8 @@ def kernel(data, name):
 
 
 REMARKS = unpack('diag_remarks', 'head')
+AUTOTUNE = unpack('autotune_matmul', 'none')
+FP8 = unpack('fp8_matmul_three', 'none')
 FATAL = unpack('diag_ptxas_fatal', 'tail')
 TYPE_ERROR = unpack('diag_type_error')
 WS_STORE = unpack('diag_ws_store')
@@ -214,6 +216,31 @@ def bind_source_shows_the_messages_on_the_line():
     code, out, err = run('bind', REMARKS, '--source', 'diag_remarks.py:28')
     assert code == 0, err
     assert 'compiler messages on this line:' in out and 'remark mlir diag_remarks.py:28:18' in out, out
+
+
+@test
+def ptxas_summaries_go_to_the_compile_with_those_registers_or_nowhere():
+    """autotune_matmul/stdout.txt: five blocks of one function name, "Used
+    224", "124", "127", "96", "203 registers"; each goes to the config whose
+    cubin has that many.  fp8_matmul_three/stdout.txt: three blocks of
+    fp8_matmul_kernel, each "Used 168 registers", as all three cubins:
+    which block is which compile is unknown, so none gets one."""
+    code, out, err = run('info', AUTOTUNE, '--json')
+    assert code == 0, err
+    ks = json.loads(out)['kernels']
+    assert len(ks) == 5
+    got = sorted(k['diagnostics']['ptxas']['registers'] for k in ks)
+    assert got == [96, 124, 127, 203, 224], got
+    for k in ks:
+        assert k['diagnostics']['ptxas']['registers'] == k['metadata']['registers'], k
+    code, out, err = run('info', FP8, '--json')
+    ks = json.loads(out)['kernels']
+    assert len(ks) == 3 and all(k['diagnostics']['ptxas'] is None for k in ks), ks
+    code, out, err = run('diagnostics', FP8, '--json')
+    assert code == 1, (code, err)  # ptxas said nothing but its summaries
+    data = json.loads(out)
+    named_only = [k for k in data['kernels'] if k['hash'] is None]
+    assert [k['name'] for k in named_only] == ['fp8_matmul_kernel'], data
 
 
 @test
