@@ -81,7 +81,11 @@ int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk)
     tk_attr(ir2, "hidden", "hidden");
     xmlNodePtr side = tk_el(kv, "aside", "info", NULL);
     tk_attr(side, "id", "info");
-    /* the hot lines (assets/cost.js) above what the selected line is */
+    /* the compiler's messages (assets/diag.js), then the hot lines
+     * (assets/cost.js), above what the selected line is */
+    xmlNodePtr dg = tk_el(side, "section", "diag", NULL);
+    tk_attr(dg, "id", "diag");
+    tk_attr(dg, "hidden", "hidden");
     xmlNodePtr hot = tk_el(side, "section", "hot", NULL);
     tk_attr(hot, "id", "hot");
     tk_attr(hot, "hidden", "hidden");
