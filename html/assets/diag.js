@@ -1,12 +1,12 @@
-/* diag.js - what the compiler said about the kernel (data/ID/diag.js,
- * written by data_diag.c from libtkdump's tk_diag.h): a mark on every
- * source and IR line a message is about (severity as colour, the messages
- * as its title) and the list of messages in the panel on the right, each
- * opening its source line or its IR line.
+/* diag.js - what the compiler said about the kernel, on the kernel page.
  *
- * Every answer (the kernel, the line, the IR line, the pass, the meaning
- * and what to try) was computed by the library; this module only looks
- * them up.
+ * Job: loads data/ID/diag.js (written by html/data_diag.c from libtkdump's
+ * tk_diag.h), answers the mark of every source and IR line a message is
+ * about (severity as colour, the messages as its title) and fills the list
+ * of messages in the panel on the right, each opening its source line or
+ * its IR line.  Every answer (the kernel, the line, the IR line, the
+ * pass, the meaning and what to try) was computed by the library; this
+ * module only looks them up.
  *
  * Depends on: dom (el, base), data (load), kernel (id, meta, path).
  * Interface: load() -> Promise (false: no messages), ready(),
