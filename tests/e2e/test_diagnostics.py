@@ -244,6 +244,20 @@ def ptxas_summaries_go_to_the_compile_with_those_registers_or_nowhere():
 
 
 @test
+def report_index_pins_the_failed_compile_to_its_error():
+    out = os.path.join(TMP, 'report-fatal')
+    code, _, err = run('--html', out, FATAL, '--quiet', '--no-passes')
+    assert code == 0, err
+    with open(os.path.join(out, 'index.html'), encoding='utf-8') as f:
+        html = f.read()
+    assert ('<span class="dg-failed" title="diag_ptxas_fatal.py:28: Insufficient '
+            'registers (128) to compile instruction at line 630') in html, html[:2000]
+    with open(os.path.join(out, 'data', 'k001', 'diag.js'), encoding='utf-8') as f:
+        js = f.read()
+    assert '"code":"C7602"' in js and '"ir_line":630' in js and '"line":28' in js, js
+
+
+@test
 def unknown_kernel_is_refused():
     p = subprocess.run([TKVIEW, 'diagnostics', WS_STORE, '--kernel', 'nope'],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
