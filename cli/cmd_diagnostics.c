@@ -22,6 +22,15 @@ static gboolean kernel_named(const tk_diag_kernel *k, const char *spec)
            (k->hash && g_str_has_prefix(k->hash, spec));
 }
 
+/* Whether B has a kernel named NAME. */
+static gboolean named_in(const tk_bundle *b, const char *name)
+{
+    for (size_t i = 0; b && i < tk_bundle_kernel_count(b); i++)
+        if (!strcmp(tk_kernel_name(tk_bundle_kernel(b, i)), name))
+            return TRUE;
+    return FALSE;
+}
+
 int tk_cmd_diagnostics(int argc, char **argv)
 {
     tk_cli_common common = {0};
@@ -58,9 +67,10 @@ int tk_cmd_diagnostics(int argc, char **argv)
     /* A compile that failed in Triton's front end left no IR: the folder
      * has no kernel, yet its streams say what failed. */
     b = tk_bundle_load(path, &opts, diags);
-    gboolean dir = g_file_test(path, G_FILE_TEST_IS_DIR);
+    /* A folder: its stdout.txt and stderr.txt; a file: a saved stream. */
     tk_diags *sd = tk_diags_new();
-    set = dir ? tk_diag_set_load(path, b, sd) : tk_diag_set_new();
+    set = g_file_test(path, G_FILE_TEST_EXISTS) ? tk_diag_set_load(path, b, sd)
+                                                : tk_diag_set_new();
     gboolean streams = tk_diag_set_stream_count(set) > 0;
     if (!b && !streams) {
         tk_cli_print_diags(diags, common.quiet);
@@ -111,7 +121,10 @@ int tk_cmd_diagnostics(int argc, char **argv)
                                               : "(kernel unknown)",
                           k && k->hash ? k->hash : "",
                           k && !k->kernel && k->name
-                              ? "(which compile of this name: unknown)" : "",
+                              ? (named_in(b, k->name)
+                                     ? "(which compile of this name: unknown)"
+                                     : "(no kernel folder: it never got IR)")
+                              : "",
                           k && k->failed ? "  FAILED to compile" : "");
             if (k)
                 tk_cli_diag_summary_text(&k->ptxas);

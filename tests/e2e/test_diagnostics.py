@@ -78,6 +78,12 @@ def diagnostics(folder, *extra):
     return json.loads(p.stdout)
 
 
+def run(*args):
+    p = subprocess.run([TKVIEW, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=300)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
 def kernel(data, name):
     found = [k for k in data['kernels'] if k['name'] == name]
     assert len(found) == 1, (name, [k['name'] for k in data['kernels']])
@@ -163,6 +169,16 @@ def compilation_error_on_its_line_no_ir():
 
 
 @test
+def one_saved_stream_is_read_too():
+    # stderr.txt given alone: its folder's src/ still gives the def line
+    code, out, err = run('diagnostics', os.path.join(TYPE_ERROR, 'stderr.txt'), '--json')
+    assert code == 0, (code, err)
+    [k] = json.loads(out)['kernels']
+    assert k['name'] == 'bad_dot_kernel' and k['failed'], k
+    assert [(d['line'], d['column']) for d in k['diagnostics']] == [(17, 9)], k
+
+
+@test
 def failed_pass_named_with_its_error_on_line_41():
     data = diagnostics(WS_STORE)
     k = kernel(data, 'persistent_matmul_kernel')
@@ -175,12 +191,6 @@ def failed_pass_named_with_its_error_on_line_41():
     fail = [d for d in k['diagnostics'] if d['message'].startswith('Failures have been detected')]
     assert len(fail) == 1 and fail[0]['notes'][0].startswith(
         'Pipeline failed while executing [`NVGPUWarpSpecialization`'), fail
-
-
-def run(*args):
-    p = subprocess.run([TKVIEW, *args], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=300)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
 @test

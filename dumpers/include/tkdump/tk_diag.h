@@ -154,7 +154,9 @@ typedef struct tk_diag_set tk_diag_set;
 /* Reads the diagnostics of a capture folder: FOLDER/stdout.txt and
  * FOLDER/stderr.txt (a raw capture), else FOLDER/capture/stdout.txt and
  * FOLDER/capture/stderr.txt (a tkview bundle: the program's stdout and the
- * lines of its stderr that were not dumps); either may be missing.  Ties them to BUNDLE's kernels (BUNDLE may be NULL: a
+ * lines of its stderr that were not dumps); either may be missing.  FOLDER
+ * may also be one saved stream (a file: every form is looked for in it,
+ * and FOLDER's own folder stands for the capture folder).  Ties them to BUNDLE's kernels (BUNDLE may be NULL: a
  * capture whose kernels never got IR).  Front-end errors' source files are
  * looked up through BUNDLE, else as FOLDER/src/BASENAME.  Streams are read
  * line by line (a line is cut at 64 KiB), never held whole.  Returns a set,

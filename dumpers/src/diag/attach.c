@@ -170,12 +170,16 @@ static void frontend_place(tk_diag_set *set, tk_bundle *bundle,
         const char *orig = it->fe_files->pdata[i];
         const char *path = NULL;
         char *own = NULL;
+        int refused = 0;
         if (bundle) {
             tk_loctab *tab = tk_bundle_loctab(bundle);
-            path = tk_bundle_resolve_source(
-                bundle, tk_loctab_file(tab, orig, strlen(orig)), diags);
+            tk_file_id fid = tk_loctab_file(tab, orig, strlen(orig));
+            path = tk_bundle_resolve_source(bundle, fid, diags);
+            /* A file the bundle's trust rule refused is not looked for
+             * under another name either. */
+            refused = !path && tk_bundle_source_refused(bundle, fid);
         }
-        if (!path && source_dir) {
+        if (!path && !refused && source_dir) {
             char *base = g_path_get_basename(orig);
             own = g_build_filename(source_dir, base, NULL);
             g_free(base);

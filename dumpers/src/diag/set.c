@@ -113,23 +113,11 @@ void tk_diag_set_read(tk_diag_set *set, const char *name, const char *data,
     g_free(f.buf);
 }
 
-/* Streams FOLDER/NAME.txt (a raw capture), else FOLDER/capture/NAME.txt
- * (a tkview bundle) through the reader in 64 KiB reads.  A missing file is
- * no problem: a capture may have only one of the two. */
-static void read_stream_file(tk_diag_set *set, const char *folder,
+/* Streams PATH, read as the stream NAME, through the reader in 64 KiB
+ * reads. */
+static void read_stream_path(tk_diag_set *set, const char *path,
                              const char *name, tk_diags *diags)
 {
-    char *file = g_strdup_printf("%s.txt", name);
-    char *path = g_build_filename(folder, file, NULL);
-    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
-        g_free(path);
-        path = g_build_filename(folder, "capture", file, NULL);
-    }
-    g_free(file);
-    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
-        g_free(path);
-        return;
-    }
     set->streams_read++;
     uint64_t size;
     char *why = NULL;
@@ -139,7 +127,6 @@ static void read_stream_file(tk_diag_set *set, const char *folder,
             tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
                          "compiler messages not read: %s", why ? why : "");
         g_free(why);
-        g_free(path);
         return;
     }
     line_feed f = {diag_reader_begin(set, name), g_malloc(LINE_MAX_BYTES), 0, 0};
@@ -161,6 +148,23 @@ static void read_stream_file(tk_diag_set *set, const char *folder,
     close(fd);
     g_free(chunk);
     g_free(f.buf);
+}
+
+/* FOLDER/NAME.txt (a raw capture), else FOLDER/capture/NAME.txt (a tkview
+ * bundle).  A missing file is no problem: a capture may have only one of
+ * the two. */
+static void read_stream_file(tk_diag_set *set, const char *folder,
+                             const char *name, tk_diags *diags)
+{
+    char *file = g_strdup_printf("%s.txt", name);
+    char *path = g_build_filename(folder, file, NULL);
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+        g_free(path);
+        path = g_build_filename(folder, "capture", file, NULL);
+    }
+    g_free(file);
+    if (g_file_test(path, G_FILE_TEST_EXISTS))
+        read_stream_path(set, path, name, diags);
     g_free(path);
 }
 
@@ -168,9 +172,19 @@ tk_diag_set *tk_diag_set_load(const char *folder, tk_bundle *bundle,
                               tk_diags *diags)
 {
     tk_diag_set *set = tk_diag_set_new();
-    read_stream_file(set, folder, "stderr", diags);
-    read_stream_file(set, folder, "stdout", diags);
-    char *src = g_build_filename(folder, "src", NULL);
+    char *dir = NULL;
+    if (g_file_test(folder, G_FILE_TEST_IS_DIR)) {
+        read_stream_file(set, folder, "stderr", diags);
+        read_stream_file(set, folder, "stdout", diags);
+        dir = g_strdup(folder);
+    } else {
+        /* One saved stream (a captured stderr, or both streams in one
+         * file): every form is looked for in it. */
+        dir = g_path_get_dirname(folder);
+        read_stream_path(set, folder, "stderr", diags);
+    }
+    char *src = g_build_filename(dir, "src", NULL);
+    g_free(dir);
     tk_diag_set_attach(set, bundle, src, diags);
     g_free(src);
     return set;
