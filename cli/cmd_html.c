@@ -1,7 +1,7 @@
 /* cmd_html.c - `tkview --html OUTDIR PATH` (also `tkview html OUTDIR
  * PATH`): the static, offline report of PATH (html/tk_html.h). */
 #include "cli.h"
-#include "tk_html.h"
+#include "html.h"
 
 int tk_cmd_html(int argc, char **argv)
 {

@@ -9,7 +9,7 @@
 #include "jsonw.h"
 #include "outdir.h"
 #include "put_queue.h"
-#include "tk_html.h"
+#include "html.h"
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_ir_diff.h"

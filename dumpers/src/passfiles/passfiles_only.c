@@ -8,7 +8,7 @@
  * otherwise each stays a kernel of its own, with a note.
  */
 #include "bundle/internal.h"
-#include "bundle/passfile.h"
+#include "passfiles/internal.h"
 
 #include <string.h>
 

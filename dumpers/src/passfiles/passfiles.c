@@ -24,7 +24,7 @@
  * compressed (gzip.c) and copied a bounded chunk at a time.
  */
 #include "bundle/internal.h"
-#include "bundle/passfile.h"
+#include "passfiles/internal.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
