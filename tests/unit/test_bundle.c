@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bundle/internal.h"
+#include "load/internal.h"
 #include "tk_test.h"
 
 /* add_kernel's cache/7L3BHG.../add_kernel.json says:

@@ -928,49 +928,6 @@ const char *tk_pass_level_name(tk_pass_level level)
     }
 }
 
-const char *tk_passes_path(const tk_passes *p)
-{
-    return p->path;
-}
-
-void passes_set_path(tk_passes *p, const char *path)
-{
-    g_free(p->path);
-    p->path = g_strdup(path);
-}
-
-uint64_t tk_passes_file_size(const tk_passes *p)
-{
-    return p->size;
-}
-
-uint64_t tk_passes_line_count(const tk_passes *p)
-{
-    return p->n_lines;
-}
-
-size_t tk_passes_count(const tk_passes *p)
-{
-    return p->dumps->len;
-}
-
-const tk_pass_dump *tk_passes_get(const tk_passes *p, size_t i)
-{
-    return i < p->dumps->len ? &g_array_index(p->dumps, tk_pass_dump, i)
-                             : NULL;
-}
-
-size_t tk_passes_other_count(const tk_passes *p)
-{
-    return p->others->len;
-}
-
-const tk_pass_range *tk_passes_other(const tk_passes *p, size_t i)
-{
-    return i < p->others->len ? &g_array_index(p->others, tk_pass_range, i)
-                              : NULL;
-}
-
 /* Reads LEN bytes at OFF into BUF, checking first that the file still holds
  * them. */
 static int read_at(const tk_passes *p, uint64_t off, uint64_t len, char *buf,

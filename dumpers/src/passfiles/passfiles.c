@@ -23,7 +23,6 @@
  * pass dump file that indexes to the same dumps.  Slices are gzip
  * compressed (gzip.c) and copied a bounded chunk at a time.
  */
-#include "bundle/internal.h"
 #include "passfiles/internal.h"
 
 #include <errno.h>
@@ -245,15 +244,6 @@ static void index_one(bundle_pass_file *f, tk_diags *diags)
     }
     f->ix = tk_passes_index(f->path, diags);
 }
-
-unsigned long long bundle_passfiles_seq_line(const tk_passes *p, size_t s)
-{
-    const tk_pass_seq *q = tk_passes_seq(p, s);
-    return q && q->n_dumps
-               ? (unsigned long long)tk_passes_get(p, q->dumps[0])->header_line
-               : 0;
-}
-
 static void warn_tie(const bundle_pass_file *f, const tk_kernel *k, ptrdiff_t s,
                      size_t n_best, tk_diags *diags)
 {

@@ -41,6 +41,9 @@ const tk_pass_dump *tl_dump(const tk_timeline *tl, size_t part,
 /* Whether two sides name the same texts put together the same way. */
 int tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y);
 
+/* The dialect ENTRY's dumps are written in. */
+tk_ir_dialect tl_entry_dialect(const tk_timeline_entry *e);
+
 /* The dialect SIDE of ENTRY is normalized as. */
 tk_ir_dialect tl_side_dialect(const tk_timeline *tl,
                               const tk_timeline_entry *entry,

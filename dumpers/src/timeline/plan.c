@@ -44,13 +44,6 @@ typedef struct {
     GArray *internal; /* internal_dump, in sequence order */
 } planner;
 
-const tk_pass_dump *tl_dump(const tk_timeline *tl, size_t part, size_t dump)
-{
-    if (part >= tl->n_parts)
-        return NULL;
-    return tk_passes_get(tl->parts[part].passes, dump);
-}
-
 static int family_of(const tk_pass_dump *d)
 {
     switch (d->kind) {
