@@ -9,7 +9,7 @@
 #define TEXT_COLUMNS 160 /* a terminal line; JSON always has the whole text */
 
 typedef struct {
-    tk_cli_common common;
+    cli_common common;
     char *source;
     char *ir;
     char *kernel;
@@ -42,10 +42,10 @@ static void put_line_text(const tk_stage *st, uint32_t line)
         len--;
     }
     if (len > TEXT_COLUMNS) {
-        tk_cli_put_text(stdout, s, TEXT_COLUMNS);
+        cli_put_text(stdout, s, TEXT_COLUMNS);
         fputs("...", stdout);
     } else {
-        tk_cli_put_text(stdout, s, len);
+        cli_put_text(stdout, s, len);
     }
 }
 
@@ -55,9 +55,9 @@ static void put_stacks_text(const tk_bind *ix, const tk_loctab *tab,
     const tk_stack_id *ids;
     size_t n = tk_bind_line_stacks(ix, k, line, &ids);
     for (size_t i = 0; i < n; i++) {
-        char *s = tk_cli_stack_string(tab, ids[i]);
+        char *s = cli_stack_string(tab, ids[i]);
         fputs(i ? " | " : "", stdout);
-        tk_cli_put_text(stdout, s, strlen(s));
+        cli_put_text(stdout, s, strlen(s));
         g_free(s);
     }
     if (n && tk_bind_stack_inferred(ix, k, line))
@@ -79,13 +79,13 @@ static void json_line_flags(JsonBuilder *j, const tk_bind *ix, const tk_loctab *
     json_builder_set_member_name(j, "line");
     json_builder_add_int_value(j, line);
     json_builder_set_member_name(j, "text");
-    tk_cli_json_string(j, text, len);
+    cli_json_string(j, text, len);
     json_builder_set_member_name(j, "stacks");
     json_builder_begin_array(j);
     const tk_stack_id *ids;
     size_t n = tk_bind_line_stacks(ix, k, line, &ids);
     for (size_t i = 0; i < n; i++)
-        tk_cli_json_stack(j, tab, ids[i]);
+        cli_json_stack(j, tab, ids[i]);
     json_builder_end_array(j);
     json_builder_set_member_name(j, "stacks_inferred");
     json_builder_add_boolean_value(j, tk_bind_stack_inferred(ix, k, line));
@@ -114,9 +114,9 @@ static void json_line(JsonBuilder *j, const tk_bind *ix, const tk_loctab *tab,
 static void put_numbered_line(const tk_stage *st, uint32_t line, const char *extra)
 {
     tk_line_kind kind = tk_stage_line_kind(st, line);
-    tk_cli_printf("    %6u  ", line);
+    cli_printf("    %6u  ", line);
     if (kind != TK_LINE_INSTRUCTION)
-        tk_cli_printf("[%s] ", tk_line_kind_name(kind));
+        cli_printf("[%s] ", tk_line_kind_name(kind));
     put_line_text(st, line);
     if (extra)
         fputs(extra, stdout);
@@ -127,9 +127,9 @@ static void put_stage_count(const tk_stage *st, tk_stage_kind s, const uint32_t 
                             size_t n)
 {
     size_t ni = tk_stage_count_instructions(st, lines, n);
-    tk_cli_printf("  %s: %zu instruction%s", tk_stage_kind_name(s), ni, ni == 1 ? "" : "s");
+    cli_printf("  %s: %zu instruction%s", tk_stage_kind_name(s), ni, ni == 1 ? "" : "s");
     if (n > ni)
-        tk_cli_printf(" (+ %zu located line%s that %s not code)", n - ni,
+        cli_printf(" (+ %zu located line%s that %s not code)", n - ni,
                       n - ni == 1 ? "" : "s", n - ni == 1 ? "is" : "are");
     putchar('\n');
 }
@@ -137,9 +137,9 @@ static void put_stage_count(const tk_stage *st, tk_stage_kind s, const uint32_t 
 static void json_kernel_id(JsonBuilder *j, const tk_kernel *k)
 {
     json_builder_set_member_name(j, "name");
-    tk_cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+    cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
     json_builder_set_member_name(j, "hash");
-    tk_cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+    cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
 }
 
 /* ---- --source FILE:LINE ---------------------------------------------- */
@@ -216,7 +216,7 @@ static void put_shared_text(const tk_bind *ix, const tk_loctab *tab, const tk_st
         g_string_append_printf(sites, "%s%s:%u", i ? ", " : "",
                                base_name(tk_loctab_file_path(tab, sh->sites[i].file)),
                                sh->sites[i].line);
-    tk_cli_printf("    (and %zu line%s of this helper's code %s shared by its %zu call "
+    cli_printf("    (and %zu line%s of this helper's code %s shared by its %zu call "
                   "sites, %s: %s cannot tell which call %s from; %s)\n",
                   sh->n_lines, sh->n_lines == 1 ? "" : "s", sh->n_lines == 1 ? "is" : "are",
                   sh->n_sites, sites->str, tk_stage_kind_name(s),
@@ -230,9 +230,9 @@ static void put_shared_text(const tk_bind *ix, const tk_loctab *tab, const tk_st
         const tk_stack_id *ids;
         size_t n = tk_bind_line_stacks(ix, s, sh->lines[l], &ids);
         for (size_t i = 0; i < n; i++) {
-            char *str = tk_cli_stack_string(tab, ids[i]);
+            char *str = cli_stack_string(tab, ids[i]);
             fputs(i ? " | " : "", stdout);
-            tk_cli_put_text(stdout, str, strlen(str));
+            cli_put_text(stdout, str, strlen(str));
             g_free(str);
         }
         fputs("  (shared)\n", stdout);
@@ -249,7 +249,7 @@ static void json_shared(JsonBuilder *j, const tk_bind *ix, const tk_loctab *tab,
         const char *path = tk_loctab_file_path(tab, sh->sites[i].file);
         json_builder_begin_object(j);
         json_builder_set_member_name(j, "file");
-        tk_cli_json_string(j, path, strlen(path));
+        cli_json_string(j, path, strlen(path));
         json_builder_set_member_name(j, "line");
         json_builder_add_int_value(j, sh->sites[i].line);
         json_builder_end_object(j);
@@ -270,16 +270,16 @@ static void put_statement_text(const char *fpath, uint32_t line, const tk_statem
 {
     if (stmt->status != TK_STATEMENT_CODE || stmt->first == stmt->last)
         return;
-    tk_cli_printf("  statement lines %u-%u", stmt->first, stmt->last);
+    cli_printf("  statement lines %u-%u", stmt->first, stmt->last);
     if (rec->len) {
-        tk_cli_printf(": Triton recorded it at line%s ", rec->len == 1 ? "" : "s");
+        cli_printf(": Triton recorded it at line%s ", rec->len == 1 ? "" : "s");
         for (guint i = 0; i < rec->len; i++)
-            tk_cli_printf("%s%u", i ? ", " : "", g_array_index(rec, uint32_t, i));
+            cli_printf("%s%u", i ? ", " : "", g_array_index(rec, uint32_t, i));
         gboolean on_query = FALSE;
         for (guint i = 0; i < rec->len; i++)
             on_query |= g_array_index(rec, uint32_t, i) == line;
         if (!on_query)
-            tk_cli_printf(", so %s:%u binds to its IR", base_name(fpath), line);
+            cli_printf(", so %s:%u binds to its IR", base_name(fpath), line);
     }
     putchar('\n');
 }
@@ -289,9 +289,9 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
     char *file;
     uint32_t line;
     if (!split_line_spec(a->source, &file, &line)) {
-        tk_cli_error("--source wants FILE:LINE (e.g. vector_add.py:16), got \"%s\"",
+        cli_error("--source wants FILE:LINE (e.g. vector_add.py:16), got \"%s\"",
                      a->source);
-        return TK_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     tk_loctab *tab = tk_bundle_loctab(b);
     /* FILE as the library matches it (tk_file_query.h). */
@@ -299,18 +299,18 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
     tk_file_id *files = NULL;
     size_t n_files = tk_file_query_find(q, NULL, 0, &files);
     tk_file_query_free(q);
-    int rc = TK_EXIT_OK;
+    int rc = CLI_EXIT_OK;
     if (n_files == 0) {
-        tk_cli_error("no location in %s names a file \"%s\" (tkview info lists "
+        cli_error("no location in %s names a file \"%s\" (tkview info lists "
                      "the files referenced)", tk_bundle_path(b), file);
-        rc = TK_EXIT_NOTHING;
+        rc = CLI_EXIT_NOTHING;
         goto out;
     }
     if (n_files > 1) {
-        tk_cli_error("\"%s\" names %zu files; give more of the path:", file, n_files);
+        cli_error("\"%s\" names %zu files; give more of the path:", file, n_files);
         for (size_t i = 0; i < n_files; i++)
-            tk_cli_fprintf(stderr, "  %s\n", tk_loctab_file_path(tab, files[i]));
-        rc = TK_EXIT_USAGE;
+            cli_fprintf(stderr, "  %s\n", tk_loctab_file_path(tab, files[i]));
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
     tk_file_id fid = files[0];
@@ -321,14 +321,14 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
     tk_statement stmt;
     tk_bundle_statement(b, fid, line, &stmt);
     if (stmt.status == TK_STATEMENT_PAST_END) {
-        tk_cli_error("%s has %u lines: line %u is past its end", fpath, stmt.n_lines, line);
-        rc = TK_EXIT_NO_LINE;
+        cli_error("%s has %u lines: line %u is past its end", fpath, stmt.n_lines, line);
+        rc = CLI_EXIT_NO_LINE;
         goto out;
     }
 
     const tk_kernel *one = NULL;
-    if (a->kernel && !(one = tk_cli_pick_kernel(b, a->kernel))) {
-        rc = TK_EXIT_USAGE;
+    if (a->kernel && !(one = cli_pick_kernel(b, a->kernel))) {
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
     JsonBuilder *j = NULL;
@@ -338,7 +338,7 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
         json_builder_set_member_name(j, "query");
         json_builder_begin_object(j);
         json_builder_set_member_name(j, "file");
-        tk_cli_json_string(j, fpath, strlen(fpath));
+        cli_json_string(j, fpath, strlen(fpath));
         json_builder_set_member_name(j, "line");
         json_builder_add_int_value(j, line);
         json_builder_set_member_name(j, "match");
@@ -390,13 +390,13 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
             json_builder_set_member_name(j, "stages");
             json_builder_begin_object(j);
         } else {
-            tk_cli_printf("%s %.12s: %s:%u (%s)\n", tk_kernel_name(k), tk_kernel_hash(k),
+            cli_printf("%s %.12s: %s:%u (%s)\n", tk_kernel_name(k), tk_kernel_hash(k),
                           fpath, line,
                           a->exact ? "this line only" : "this line and what it called");
             put_statement_text(fpath, line, &stmt, rec);
         }
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
-            if (!tk_cli_stage_listed(k, s, only))
+            if (!cli_stage_listed(k, s, only))
                 continue;
             const tk_stage *st = tk_kernel_stage(k, s);
             if (j) {
@@ -412,7 +412,7 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
                 continue;
             }
             if (!st) {
-                tk_cli_printf("  %s: (stage not found)\n", tk_stage_kind_name(s));
+                cli_printf("  %s: (stage not found)\n", tk_stage_kind_name(s));
                 continue;
             }
             put_stage_count(st, s, lines[s], n_lines[s]);
@@ -447,18 +447,18 @@ static int bind_source(tk_bundle *b, const bind_args *a, tk_stage_kind only)
     if (j) {
         json_builder_end_array(j);
         json_builder_end_object(j);
-        tk_cli_json_print(j);
+        cli_json_print(j);
         g_object_unref(j);
     } else if (total == 0) {
         if (stmt.status == TK_STATEMENT_NO_CODE)
-            tk_cli_printf("%s:%u is a blank or comment line: no code, no IR\n", fpath, line);
+            cli_printf("%s:%u is a blank or comment line: no code, no IR\n", fpath, line);
         else if (stmt.status == TK_STATEMENT_CODE && stmt.first != stmt.last)
-            tk_cli_printf("no IR line is bound to %s:%u (statement lines %u-%u)\n", fpath,
+            cli_printf("no IR line is bound to %s:%u (statement lines %u-%u)\n", fpath,
                           line, stmt.first, stmt.last);
         else
-            tk_cli_printf("no IR line is bound to %s:%u\n", fpath, line);
+            cli_printf("no IR line is bound to %s:%u\n", fpath, line);
     }
-    rc = total ? TK_EXIT_OK : TK_EXIT_NOTHING;
+    rc = total ? CLI_EXIT_OK : CLI_EXIT_NOTHING;
 out:
     g_free(files);
     g_free(file);
@@ -472,27 +472,27 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
     char *stage_name;
     uint32_t line;
     if (!split_line_spec(a->ir, &stage_name, &line)) {
-        tk_cli_error("--ir wants STAGE:LINE (e.g. ttgir:33), got \"%s\"", a->ir);
-        return TK_EXIT_USAGE;
+        cli_error("--ir wants STAGE:LINE (e.g. ttgir:33), got \"%s\"", a->ir);
+        return CLI_EXIT_USAGE;
     }
     tk_stage_kind from = tk_stage_kind_parse(stage_name);
     g_free(stage_name);
     if (from == TK_STAGE_UNKNOWN) {
-        tk_cli_error("--ir: unknown stage in \"%s\" (%s)", a->ir, tk_cli_stage_names());
-        return TK_EXIT_USAGE;
+        cli_error("--ir: unknown stage in \"%s\" (%s)", a->ir, cli_stage_names());
+        return CLI_EXIT_USAGE;
     }
-    const tk_kernel *k = tk_cli_pick_kernel(b, a->kernel);
+    const tk_kernel *k = cli_pick_kernel(b, a->kernel);
     if (!k)
-        return TK_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     const tk_stage *st = tk_kernel_stage(k, from);
     if (!st) {
-        tk_cli_error("kernel %s has no %s stage", tk_kernel_name(k), tk_stage_kind_name(from));
-        return TK_EXIT_NOTHING;
+        cli_error("kernel %s has no %s stage", tk_kernel_name(k), tk_stage_kind_name(from));
+        return CLI_EXIT_NOTHING;
     }
     if (line > tk_stage_line_count(st)) {
-        tk_cli_error("%s has %u lines; line %u is past its end", tk_stage_path(st),
+        cli_error("%s has %u lines; line %u is past its end", tk_stage_path(st),
                      tk_stage_line_count(st), line);
-        return TK_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     tk_loctab *tab = tk_bundle_loctab(b);
     tk_bind *ix = tk_bind_new(k, tab);
@@ -514,10 +514,10 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
         json_builder_set_member_name(j, "stages");
         json_builder_begin_object(j);
     } else {
-        tk_cli_printf("%s %.12s  %s:%u  ", tk_kernel_name(k), tk_kernel_hash(k),
+        cli_printf("%s %.12s  %s:%u  ", tk_kernel_name(k), tk_kernel_hash(k),
                tk_stage_kind_name(from), line);
         put_line_text(st, line);
-        tk_cli_printf("\n  stack: ");
+        cli_printf("\n  stack: ");
         if (n_stacks)
             put_stacks_text(ix, tab, from, line);
         else
@@ -525,7 +525,7 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
         putchar('\n');
     }
     for (tk_stage_kind to = 0; to < TK_STAGE_COUNT; to++) {
-        if (to == from || !tk_cli_stage_listed(k, to, only))
+        if (to == from || !cli_stage_listed(k, to, only))
             continue;
         const tk_stage *ts = tk_kernel_stage(k, to);
         uint32_t *lines = NULL;
@@ -543,7 +543,7 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
                 json_builder_end_array(j);
             }
         } else if (!ts) {
-            tk_cli_printf("  %s: (stage not found)\n", tk_stage_kind_name(to));
+            cli_printf("  %s: (stage not found)\n", tk_stage_kind_name(to));
         } else {
             size_t n_approx = 0;
             for (size_t l = 0; l < n; l++)
@@ -551,7 +551,7 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
                             tk_bind_match_approximate(ix, from, line, to, lines[l]);
             put_stage_count(ts, to, lines, n);
             if (n_approx)
-                tk_cli_printf("    (%zu of the instructions approximate: matched on the "
+                cli_printf("    (%zu of the instructions approximate: matched on the "
                               "innermost frame only, "
                               "%s has no inline frames there; they may come from another "
                               "call site of the same code)\n",
@@ -568,14 +568,14 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
     if (j) {
         json_builder_end_object(j);
         json_builder_end_object(j);
-        tk_cli_json_print(j);
+        cli_json_print(j);
         g_object_unref(j);
     }
     tk_bind_free(ix);
-    return total ? TK_EXIT_OK : TK_EXIT_NOTHING;
+    return total ? CLI_EXIT_OK : CLI_EXIT_NOTHING;
 }
 
-int tk_cmd_bind(int argc, char **argv)
+int cmd_bind(int argc, char **argv)
 {
     bind_args a = {0};
     GOptionEntry entries[] = {
@@ -597,27 +597,27 @@ int tk_cmd_bind(int argc, char **argv)
     GOptionContext *ctx = g_option_context_new(
         "PATH (--source FILE:LINE | --ir STAGE:LINE) - what a line became, or where IR came from");
     g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &a.common);
+    cli_add_common(ctx, &a.common);
     GError *err = NULL;
     int rc;
     tk_stage_kind only = TK_STAGE_UNKNOWN;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 ||
         !a.source == !a.ir) {
-        tk_cli_error("%s", err ? err->message
+        cli_error("%s", err ? err->message
                                : "usage: tkview bind PATH (--source FILE:LINE | "
                                  "--ir STAGE:LINE) [--kernel K] [--stage S] [--json]");
         g_clear_error(&err);
-        rc = TK_EXIT_USAGE;
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
     if (a.stage && (only = tk_stage_kind_parse(a.stage)) == TK_STAGE_UNKNOWN) {
-        tk_cli_error("--stage %s: not a stage (%s)", a.stage, tk_cli_stage_names());
-        rc = TK_EXIT_USAGE;
+        cli_error("--stage %s: not a stage (%s)", a.stage, cli_stage_names());
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
-    tk_bundle *b = tk_cli_load(argv[1], &a.common);
+    tk_bundle *b = cli_load(argv[1], &a.common);
     if (!b) {
-        rc = TK_EXIT_INPUT;
+        rc = CLI_EXIT_INPUT;
         goto out;
     }
     rc = a.source ? bind_source(b, &a, only) : bind_ir(b, &a, only);

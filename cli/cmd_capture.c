@@ -53,7 +53,7 @@ static char *default_outdir(char **prog, const char *mlir)
     return out;
 }
 
-int tk_cmd_capture(int argc, char **argv)
+int cmd_capture(int argc, char **argv)
 {
     /* Everything after "--" is the program, never our options. */
     int split = argc;
@@ -122,70 +122,70 @@ int tk_cmd_capture(int argc, char **argv)
     g_option_context_set_summary(ctx, summary);
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *err = NULL;
-    int rc = TK_EXIT_USAGE;
+    int rc = CLI_EXIT_USAGE;
     int nargs = split;
     char **args = g_new0(char *, (size_t)split + 1);
     for (int i = 0; i < split; i++)
         args[i] = argv[i];
     char **args_owner = args; /* parse() reorders ARGS; free the array */
-    tk_capture c = {0};
+    cap_capture c = {0};
     if (!g_option_context_parse(ctx, &nargs, &args, &err)) {
-        tk_cli_error("%s", err->message);
+        cli_error("%s", err->message);
         g_clear_error(&err);
         goto done;
     }
     if (nargs > 1) {
-        tk_cli_error("unexpected argument \"%s\": put -- before the program "
+        cli_error("unexpected argument \"%s\": put -- before the program "
                      "(tkview capture -o BUNDLE -- python3 my_kernels.py)",
                      args[1]);
         goto done;
     }
     if (!mlir && (!prog || !prog[0])) {
-        tk_cli_error("no program given: tkview capture [-o BUNDLE] -- PROGRAM "
+        cli_error("no program given: tkview capture [-o BUNDLE] -- PROGRAM "
                      "[ARGS...], or tkview capture --mlir FILE.mlir");
         goto done;
     }
     if (mlir && prog) {
-        tk_cli_error("--mlir compiles FILE.mlir itself: give no program");
+        cli_error("--mlir compiles FILE.mlir itself: give no program");
         goto done;
     }
     if (irloc && strcmp(irloc, "ttir") && strcmp(irloc, "ttgir")) {
-        tk_cli_error("--irloc %s: expected ttir or ttgir", irloc);
+        cli_error("--irloc %s: expected ttir or ttgir", irloc);
         goto done;
     }
     if (mlir && (kernel || irloc)) {
-        tk_cli_error("--kernel and --irloc are for Triton programs, not --mlir");
+        cli_error("--kernel and --irloc are for Triton programs, not --mlir");
         goto done;
     }
     if (target && mlir) {
-        tk_cli_error("--target is for Triton programs; --mlir takes --arch");
+        cli_error("--target is for Triton programs; --mlir takes --arch");
         goto done;
     }
-    if (target && !tk_capture_target_valid(target)) {
-        tk_cli_error("--target %s: expected BACKEND:ARCH, hip:ARCH or "
+    if (target && !cap_target_valid(target)) {
+        cli_error("--target %s: expected BACKEND:ARCH, hip:ARCH or "
                      "cuda:ARCH (hip:gfx942, cuda:90)", target);
         goto done;
     }
     if (!mlir && (pipeline || arch)) {
-        tk_cli_error("--pipeline and --arch go with --mlir");
+        cli_error("--pipeline and --arch go with --mlir");
         goto done;
     }
     if (mlir && profile) {
-        tk_cli_error("--profile runs a program on a GPU: not with --mlir");
+        cli_error("--profile runs a program on a GPU: not with --mlir");
         goto done;
     }
     if (!profile && (ncu_given || ncu_args)) {
-        tk_cli_error("--ncu and --ncu-arg go with --profile");
+        cli_error("--ncu and --ncu-arg go with --profile");
         goto done;
     }
-    if (profile && !(ncu = tk_capture_find_ncu(ncu_given))) {
+    if (profile && !(ncu = cap_find_ncu(ncu_given))) {
         if (ncu_given)
-            tk_cli_error("--ncu %s: not an executable", ncu_given);
+            cli_error("--ncu %s: not an executable", ncu_given);
         else
-            tk_cli_error("--profile: ncu (Nsight Compute) was not found in "
+            cli_error("--profile: ncu (Nsight Compute) was not found in "
                          "PATH, CUDA_HOME/bin or /usr/local/cuda/bin; give "
                          "--ncu PATH");
-        rc = TK_CAPTURE_EXIT_NONE;
+        rc = CAP_EXIT_NONE;
         goto done;
     }
 
@@ -205,7 +205,7 @@ int tk_cmd_capture(int argc, char **argv)
     g_ptr_array_add(dirs, NULL);
     c.source_dirs = (char **)g_ptr_array_free(dirs, FALSE);
     gboolean progress = !no_progress && isatty(STDERR_FILENO);
-    /* Set before tk_capture_begin(), which checks that -o holds none of
+    /* Set before cap_begin(), which checks that -o holds none of
      * the files the command names. */
     if (mlir) {
         c.command = command;
@@ -213,20 +213,20 @@ int tk_cmd_capture(int argc, char **argv)
     } else {
         c.command = g_strdupv(prog);
     }
-    if (tk_capture_begin(&c) != 0) {
-        rc = TK_CAPTURE_EXIT_NONE;
+    if (cap_begin(&c) != 0) {
+        rc = CAP_EXIT_NONE;
         goto done;
     }
     if (mlir) {
-        tk_capture_mlir_opts mo = {mlir, pipeline, arch, progress};
-        rc = tk_capture_mlir(&c, &mo);
+        cap_mlir_opts mo = {mlir, pipeline, arch, progress};
+        rc = cap_mlir(&c, &mo);
     } else {
-        tk_capture_triton_opts to = {prog, kernel, irloc, progress, ncu,
+        cap_triton_opts to = {prog, kernel, irloc, progress, ncu,
                                      ncu_args};
-        rc = tk_capture_triton(&c, &to);
+        rc = cap_triton(&c, &to);
     }
 done:
-    tk_capture_clear(&c);
+    cap_clear(&c);
     g_strfreev(command);
     g_strfreev(prog);
     g_free(args_owner);

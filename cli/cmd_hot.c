@@ -111,7 +111,7 @@ static void json_values(JsonBuilder *j, const char *member, const tk_cost *c,
     json_builder_begin_object(j);
     for (size_t m = from; m < to; m++) {
         json_builder_set_member_name(j, tk_cost_metric_name(c, m));
-        tk_cli_json_number(j, v[m]);
+        cli_json_number(j, v[m]);
     }
     json_builder_end_object(j);
 }
@@ -124,7 +124,7 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
     tk_loctab *tab = tk_bundle_loctab(b);
     tk_bind *ix = tk_bind_new(k, tab);
     tk_profile *p = NULL;
-    tk_cost *c = tk_cli_cost(k, ix, tab, quiet, &p);
+    tk_cost *c = cli_cost(k, ix, tab, quiet, &p);
     size_t m = tk_cost_default_metric(c);
     if (metric) {
         int f = tk_cost_metric_find(c, metric);
@@ -133,11 +133,11 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
             for (size_t i = 0; i < tk_cost_metric_count(c); i++)
                 g_string_append_printf(names, "%s%s", i ? ", " : "",
                                        tk_cost_metric_name(c, i));
-            tk_cli_error("--metric %s: kernel %s has no such metric (it has: "
+            cli_error("--metric %s: kernel %s has no such metric (it has: "
                          "%s)",
                          metric, tk_kernel_name(k), names->str);
             g_string_free(names, TRUE);
-            *rc = TK_EXIT_USAGE;
+            *rc = CLI_EXIT_USAGE;
             goto done;
         }
         m = (size_t)f;
@@ -159,13 +159,13 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
     if (j) {
         json_builder_begin_object(j);
         json_builder_set_member_name(j, "name");
-        tk_cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+        cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
         json_builder_set_member_name(j, "hash");
-        tk_cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+        cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
         json_builder_set_member_name(j, "metric");
         json_builder_add_string_value(j, mname);
         json_builder_set_member_name(j, "label");
-        tk_cli_json_string(j, tk_cost_metric_label(c, m),
+        cli_json_string(j, tk_cost_metric_label(c, m),
                            strlen(tk_cost_metric_label(c, m)));
         json_builder_set_member_name(j, "sort");
         json_builder_add_string_value(j, inclusive ? "inclusive" : "exact");
@@ -173,7 +173,7 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
         if (p) {
             json_builder_begin_object(j);
             json_builder_set_member_name(j, "tool");
-            tk_cli_json_string(j, tk_profile_tool(p), strlen(tk_profile_tool(p)));
+            cli_json_string(j, tk_profile_tool(p), strlen(tk_profile_tool(p)));
             json_builder_set_member_name(j, "instructions");
             json_builder_add_int_value(j, (gint64)tk_profile_row_count(p));
             json_builder_end_object(j);
@@ -189,16 +189,16 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
         json_builder_set_member_name(j, "lines");
         json_builder_begin_array(j);
     } else {
-        tk_cli_put_text(stdout, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+        cli_put_text(stdout, tk_kernel_name(k), strlen(tk_kernel_name(k)));
         printf(" %.12s: ", tk_kernel_hash(k));
-        tk_cli_put_number(stdout, total[m]);
+        cli_put_number(stdout, total[m]);
         gboolean measured = tk_cost_metric_kind(c, m) == TK_METRIC_MEASURED;
         printf(" %s (%s%s%s)", mname, tk_cost_metric_label(c, m),
                measured ? ", measured by " : "",
                measured ? tk_profile_tool(p) : "");
         if (noloc[m] > 0) {
             fputs(", no location: ", stdout);
-            tk_cli_put_number(stdout, noloc[m]);
+            cli_put_number(stdout, noloc[m]);
         }
         putchar('\n');
         if (tk_cost_unsplit_instructions(c))
@@ -225,15 +225,15 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
         if (j) {
             json_builder_begin_object(j);
             json_builder_set_member_name(j, "file");
-            tk_cli_json_string(j, path, strlen(path));
+            cli_json_string(j, path, strlen(path));
             json_builder_set_member_name(j, "line");
             json_builder_add_int_value(j, l->line);
             json_builder_set_member_name(j, "exact");
-            tk_cli_json_number(j, l->exact[m]);
+            cli_json_number(j, l->exact[m]);
             json_builder_set_member_name(j, "inclusive");
-            tk_cli_json_number(j, l->inclusive[m]);
+            cli_json_number(j, l->inclusive[m]);
             json_builder_set_member_name(j, "shared");
-            tk_cli_json_number(j, l->shared[m]);
+            cli_json_number(j, l->shared[m]);
             json_builder_set_member_name(j, "shared_sites");
             json_builder_add_int_value(j, l->shared_sites);
             json_builder_set_member_name(j, "stages");
@@ -254,7 +254,7 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
             size_t first, ns = tk_cost_stall_metrics(c, &first);
             json_values(j, "stalls", c, l->exact, first, first + ns);
             json_builder_set_member_name(j, "code");
-            tk_cli_json_string(j, code, strlen(code));
+            cli_json_string(j, code, strlen(code));
             json_builder_end_object(j);
         } else {
             printf("  %10.0f %5.1f%% %10.0f ", l->exact[m],
@@ -268,7 +268,7 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
             const char *base = strrchr(path, '/');
             char *where = g_strdup_printf("%s:%u", base ? base + 1 : path, l->line);
             int w = (int)strlen(where);
-            tk_cli_put_text(stdout, where, strlen(where));
+            cli_put_text(stdout, where, strlen(where));
             printf("%*s", w < 28 ? 28 - w : 0, "");
             for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
                 if (!tk_kernel_stage_expected(k, s))
@@ -279,7 +279,7 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
                     printf(" %5s", "-");
             }
             fputs("  ", stdout);
-            tk_cli_put_text(stdout, code, strlen(code) > 60 ? 60 : strlen(code));
+            cli_put_text(stdout, code, strlen(code) > 60 ? 60 : strlen(code));
             putchar('\n');
             if (stalls)
                 printf("  %10s %6s stalls: %s\n", "", "", stalls);
@@ -300,9 +300,9 @@ done:
     tk_bind_free(ix);
 }
 
-int tk_cmd_hot(int argc, char **argv)
+int cmd_hot(int argc, char **argv)
 {
-    tk_cli_common common = {0};
+    cli_common common = {0};
     char *kernel = NULL, *metric = NULL;
     int top = 20;
     gboolean inclusive = FALSE;
@@ -322,28 +322,28 @@ int tk_cmd_hot(int argc, char **argv)
         "PATH - the source lines whose code costs most");
     g_option_context_set_summary(ctx, summary);
     g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &common);
+    cli_add_common(ctx, &common);
     GError *err = NULL;
-    int rc = TK_EXIT_OK;
+    int rc = CLI_EXIT_OK;
     tk_bundle *b = NULL;
     JsonBuilder *j = NULL;
     GHashTable *src = NULL;
     tk_diags *notes = tk_diags_new();
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 || top < 0) {
-        tk_cli_error("%s", err ? err->message
+        cli_error("%s", err ? err->message
                                : "usage: tkview hot PATH [--kernel K] "
                                  "[--metric M] [--top N] [--inclusive] [--json]");
         g_clear_error(&err);
-        rc = TK_EXIT_USAGE;
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
-    if (!(b = tk_cli_load(argv[1], &common))) {
-        rc = TK_EXIT_INPUT;
+    if (!(b = cli_load(argv[1], &common))) {
+        rc = CLI_EXIT_INPUT;
         goto out;
     }
     const tk_kernel *one = NULL;
-    if (kernel && !(one = tk_cli_pick_kernel(b, kernel))) {
-        rc = TK_EXIT_USAGE;
+    if (kernel && !(one = cli_pick_kernel(b, kernel))) {
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
     src = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
@@ -355,7 +355,7 @@ int tk_cmd_hot(int argc, char **argv)
         json_builder_begin_array(j);
     }
     size_t with_sass = 0;
-    for (size_t i = 0; i < tk_bundle_kernel_count(b) && rc == TK_EXIT_OK; i++) {
+    for (size_t i = 0; i < tk_bundle_kernel_count(b) && rc == CLI_EXIT_OK; i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
         if ((one && k != one) || !tk_kernel_stage(k, TK_STAGE_SASS))
             continue;
@@ -365,18 +365,18 @@ int tk_cmd_hot(int argc, char **argv)
         hot_kernel(b, k, metric, top, inclusive, j, common.quiet, src, notes,
                    &rc);
     }
-    tk_cli_print_diags(notes, common.quiet);
+    cli_print_diags(notes, common.quiet);
     if (j) {
         json_builder_end_array(j);
         json_builder_end_object(j);
-        if (rc == TK_EXIT_OK)
-            tk_cli_json_print(j);
+        if (rc == CLI_EXIT_OK)
+            cli_json_print(j);
     }
-    if (rc == TK_EXIT_OK && with_sass == 0) {
-        tk_cli_error("%s: no kernel has SASS: cost is counted on SASS "
+    if (rc == CLI_EXIT_OK && with_sass == 0) {
+        cli_error("%s: no kernel has SASS: cost is counted on SASS "
                      "instructions (capture where nvdisasm is found)",
                      argv[1]);
-        rc = TK_EXIT_NOTHING;
+        rc = CLI_EXIT_NOTHING;
     }
 out:
     if (j)

@@ -48,7 +48,7 @@
  * inline: inlining after the subprograms exist is what keeps a helper's
  * lines as inline frames (DILocation inlinedAt) in the LLVM IR; inlined
  * before, MLIR's translation keeps only the call site's line. */
-const char tk_capture_mlir_default_pipeline[] =
+const char cap_mlir_default_pipeline[] =
     "builtin.module(gpu.module(canonicalize,cse,convert-scf-to-cf,"
     "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},"
     "reconcile-unrealized-casts),ensure-debug-info-scope-on-llvm-func,"
@@ -57,8 +57,8 @@ const char tk_capture_mlir_default_pipeline[] =
 #define STEP_TIMEOUT_S 600.0
 
 typedef struct {
-    tk_capture *c;
-    const tk_capture_mlir_opts *o;
+    cap_capture *c;
+    const cap_mlir_opts *o;
     gboolean progress;
     JsonArray *steps;   /* the manifest's capture.steps */
     int n_steps, step_no;
@@ -121,12 +121,12 @@ static char *arch_number(const char *arch)
 }
 
 /* The "X.Y.Z" of `TOOL --version`; caller frees; NULL when not found. */
-static char *tool_version(const tk_capture *c, const char *tool)
+static char *tool_version(const cap_capture *c, const char *tool)
 {
     char *out = g_build_filename(c->work, "version.txt", NULL);
     char *argv[] = {(char *)tool, "--version", NULL};
     char *text = NULL, *version = NULL;
-    if (tk_tool_run(argv, out, 60, NULL) == 0 &&
+    if (cap_tool_run(argv, out, 60, NULL) == 0 &&
         (text = tk_input_file_read(out, TK_INPUT_FILE_STAGE, NULL, NULL))) {
         GRegex *re = g_regex_new("version\\s+([0-9]+\\.[0-9]+(\\.[0-9]+)?)",
                                  0, 0, NULL);
@@ -161,8 +161,8 @@ static gboolean run_step(route *r, const char *label, char **argv,
     if (r->failed)
         return FALSE;
     r->step_no++;
-    tk_capture *c = r->c;
-    if (tk_capture_signals_count() > 0) {
+    cap_capture *c = r->c;
+    if (cap_signals_count() > 0) {
         r->failed = TRUE;
         return FALSE;
     }
@@ -174,7 +174,7 @@ static gboolean run_step(route *r, const char *label, char **argv,
                                                O_CLOEXEC, 0644)
                           : -1;
     int in_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    tk_child_result res = {0};
+    cap_child_result res = {0};
     char *how = NULL;
     if (err_fd < 0 || msg_fd < 0 || in_fd < 0 || (out_path && out_fd < 0)) {
         how = g_strdup_printf("could not be started: cannot open its files: "
@@ -185,25 +185,25 @@ static gboolean run_step(route *r, const char *label, char **argv,
         const char *files[] = {err_path, NULL};
         char *step = g_strdup_printf("[%d/%d] %s", r->step_no, r->n_steps,
                                      label);
-        tk_capture_progress *p = tk_capture_progress_new(
+        cap_progress *p = cap_progress_new(
             r->progress && !c->quiet ? stderr : NULL, NULL, files);
-        tk_capture_progress_set_step(p, step);
-        tk_capture_progress_tick(p);
-        tk_stderr_filter *f = tk_stderr_filter_new();
-        tk_child_spec spec = {
+        cap_progress_set_step(p, step);
+        cap_progress_tick(p);
+        cap_stderr_filter *f = cap_stderr_filter_new();
+        cap_child_spec spec = {
             .argv = argv, .stdin_fd = in_fd, .stdout_fd = out_fd,
             .stderr_fd = err_fd, .filter = f, .show = stderr,
             .messages_fd = msg_fd, .progress = p, .timeout_s = STEP_TIMEOUT_S,
             .grace_s = 10};
-        tk_child_run(&spec, &res);
-        tk_capture_progress_free(p);
-        tk_stderr_filter_free(f);
+        cap_child_run(&spec, &res);
+        cap_progress_free(p);
+        cap_stderr_filter_free(f);
         g_free(step);
-        how = tk_child_describe(&res);
-        if (!tk_child_ok(&res))
+        how = cap_child_describe(&res);
+        if (!cap_child_ok(&res))
             fprintf(stderr, "tkview: %s %s\n", label, how);
     }
-    gboolean ok = tk_child_ok(&res);
+    gboolean ok = cap_child_ok(&res);
     JsonObject *s = json_object_new();
     json_object_set_string_member(s, "step", label);
     json_object_set_member(s, "argv", argv_node(argv));
@@ -280,14 +280,14 @@ static int cut_gpu_module(const char *from, const char *to)
 static char *find(const char *a, const char *b, const char *const *dirs)
 {
     const char *names[] = {a, b, NULL};
-    return tk_tool_find(names, dirs);
+    return cap_tool_find(names, dirs);
 }
 
-int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
+int cap_mlir(cap_capture *c, const cap_mlir_opts *o)
 {
     const char *arch = o->arch ? o->arch : "sm_90";
     const char *pipeline = o->pipeline ? o->pipeline
-                                       : tk_capture_mlir_default_pipeline;
+                                       : cap_mlir_default_pipeline;
     char *archno = arch_number(arch);
     char *input = g_canonicalize_filename(o->input, NULL);
     char *text = NULL;
@@ -304,14 +304,14 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
     char *nvdisasm = find("nvdisasm", NULL, cuda_dirs);
     char *name = NULL, *hash = NULL, *kdir = NULL, *version = NULL;
     char *mlir_dump = NULL, *llvm_dump = NULL;
-    int rc = TK_CAPTURE_EXIT_NONE;
+    int rc = CAP_EXIT_NONE;
     gboolean finished = FALSE;
     route r = {c, o, o->progress, json_array_new(), 0, 0, FALSE};
 
     if (!archno) {
         fprintf(stderr, "tkview: --arch %s: expected sm_N (sm_90, sm_80...)\n",
                 arch);
-        rc = TK_CAPTURE_EXIT_USAGE;
+        rc = CAP_EXIT_USAGE;
         goto out;
     }
     char *why = NULL;
@@ -395,10 +395,10 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
     c->compiler_name = g_strdup("mlir");
     c->compiler_version = g_strdup(version);
     c->compiler_target = g_strdup_printf("cuda:%s", archno);
-    tk_capture_info_set_string(c, "route", "mlir");
-    tk_capture_info_set_string(c, "input", input);
-    tk_capture_info_set_string(c, "pipeline", pipeline);
-    tk_capture_info_set_string(c, "arch", arch);
+    cap_info_set_string(c, "route", "mlir");
+    cap_info_set_string(c, "input", input);
+    cap_info_set_string(c, "pipeline", pipeline);
+    cap_info_set_string(c, "arch", arch);
 
     char *ttir = g_strdup_printf("%s/%s.ttir", kdir, name);
     char *ttgir = g_strdup_printf("%s/%s.ttgir", kdir, name);
@@ -412,7 +412,7 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
     char *ptx_arch = g_strdup_printf("-arch=%s", arch);
     r.n_steps = 5 + (opt ? 1 : 0) + (ptxas ? 1 : 0);
 
-    tk_capture_signals_install();
+    cap_signals_install();
     char *parse_argv[] = {mlir_opt, "--mlir-print-debuginfo", input, "-o",
                           ttir, NULL};
     run_step(&r, "mlir-opt (parse)", parse_argv, mlir_dump, NULL);
@@ -463,27 +463,27 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
                               NULL};
         run_step(&r, "ptxas", ptxas_argv, llvm_dump, NULL);
     }
-    c->complete = !r.failed && tk_capture_signals_count() == 0;
+    c->complete = !r.failed && cap_signals_count() == 0;
     json_object_set_array_member(c->info, "steps", r.steps);
     r.steps = NULL;
-    tk_capture_info_set_string(c, "ptxas", ptxas);
+    cap_info_set_string(c, "ptxas", ptxas);
 
     const char *dirs[] = {kdir, NULL};
     /* make_sass walks folders of kernel folders: give it kernel_dump/. */
     char *kparent = g_path_get_dirname(kdir);
     dirs[0] = kparent;
     if (!ptxas)
-        tk_capture_make_sass(c, NULL, dirs,
+        cap_make_sass(c, NULL, dirs,
                              "ptxas was not found (looked in PATH, CUDA_HOME/bin "
                              "and /usr/local/cuda/bin): no cubin, so no SASS");
     else
-        tk_capture_make_sass(c, nvdisasm, dirs,
+        cap_make_sass(c, nvdisasm, dirs,
                              "nvdisasm was not found (looked in PATH, "
                              "CUDA_HOME/bin and /usr/local/cuda/bin)");
     g_free(kparent);
-    rc = tk_capture_finish(c);
+    rc = cap_finish(c);
     finished = TRUE;
-    tk_capture_signals_restore();
+    cap_signals_restore();
 
     g_free(ttir);
     g_free(ttgir);
@@ -496,7 +496,7 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
     g_free(mcpu);
     g_free(ptx_arch);
 out:
-    /* tk_capture_finish() removes the work folder or says where it kept it;
+    /* cap_finish() removes the work folder or says where it kept it;
      * before it, the folder holds nothing worth keeping. */
     if (!finished && !c->keep_work)
         tk_staged_dir_remove_tree(c->work);
