@@ -36,6 +36,34 @@ typedef struct {
 /* Adds the common options to a GOptionContext's main group. */
 void cli_add_common(GOptionContext *ctx, cli_common *common);
 
+/* ---- A command's start-up, the same for every command: its options (its
+ * own ENTRIES and the common ones), a usage error, PATH loaded and a kernel
+ * picked. ---- */
+
+/* What --kernel accepts (tk_bundle_find_kernel()), said once. */
+#define CLI_KERNEL_FORMS "name, hash prefix, name:hash or index"
+/* The --kernel option into VAR (char *), its help "WHAT: forms AFTER". */
+#define CLI_KERNEL_OPTION(var, what, after)                                  \
+    {"kernel", 'k', 0, G_OPTION_ARG_STRING, (var),                          \
+     what ": " CLI_KERNEL_FORMS after, "K"}
+
+/* The option context of a command: "PARAMS" as its parameter line, SUMMARY
+ * (or NULL), ENTRIES and the common options into COMMON.  Caller frees
+ * with g_option_context_free(). */
+GOptionContext *cli_options(const char *params, const char *summary,
+                            const GOptionEntry *entries, cli_common *common);
+
+/* Prints the parser's *ERR (cleared), or USAGE when there is none; returns
+ * CLI_EXIT_USAGE. */
+int cli_usage(GError **err, const char *usage);
+
+/* Loads PATH into *BUNDLE and, when KERNEL (a --kernel value) is given or
+ * PICK is TRUE, picks the kernel into *ONE (cli_pick_kernel()).  Returns
+ * CLI_EXIT_OK, CLI_EXIT_INPUT (nothing loaded) or CLI_EXIT_USAGE (no such
+ * kernel; *BUNDLE is then freed and NULL). */
+int cli_open(const char *path, const cli_common *common, const char *kernel,
+             gboolean pick, tk_bundle **bundle, const tk_kernel **one);
+
 /* Loads PATH; prints diagnostics to stderr (errors always, the rest unless
  * --quiet).  Returns NULL when nothing could be loaded. */
 tk_bundle *cli_load(const char *path, const cli_common *common);

@@ -18,6 +18,37 @@ void cli_add_common(GOptionContext *ctx, cli_common *c)
     g_option_context_add_main_entries(ctx, entries, NULL);
 }
 
+GOptionContext *cli_options(const char *params, const char *summary,
+                            const GOptionEntry *entries, cli_common *common)
+{
+    GOptionContext *ctx = g_option_context_new(params);
+    if (summary)
+        g_option_context_set_summary(ctx, summary);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    cli_add_common(ctx, common);
+    return ctx;
+}
+
+int cli_usage(GError **err, const char *usage)
+{
+    cli_error("%s", *err ? (*err)->message : usage);
+    g_clear_error(err);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_open(const char *path, const cli_common *common, const char *kernel,
+             gboolean pick, tk_bundle **bundle, const tk_kernel **one)
+{
+    if (!(*bundle = cli_load(path, common)))
+        return CLI_EXIT_INPUT;
+    if ((kernel || pick) && !(*one = cli_pick_kernel(*bundle, kernel))) {
+        tk_bundle_free(*bundle);
+        *bundle = NULL;
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
@@ -127,6 +158,21 @@ void cli_json_print(JsonBuilder *b)
     g_object_unref(g);
 }
 
+/* Lists kernels IDX[0..N) (all when IDX is NULL) on stderr, as `info`
+ * numbers them: the candidates a --kernel could name. */
+static void list_kernels(const tk_bundle *bundle, const size_t *idx, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t at = idx ? idx[i] : i;
+        const tk_kernel *k = tk_bundle_kernel(bundle, at);
+        char *name = cli_escape(tk_kernel_name(k), strlen(tk_kernel_name(k)));
+        char *hash = cli_escape(tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+        cli_fprintf(stderr, "  %zu  %s  %.12s\n", at, name, hash);
+        g_free(name);
+        g_free(hash);
+    }
+}
+
 const tk_kernel *cli_pick_kernel(const tk_bundle *bundle, const char *spec)
 {
     size_t n = tk_bundle_kernel_count(bundle);
@@ -136,14 +182,7 @@ const tk_kernel *cli_pick_kernel(const tk_bundle *bundle, const char *spec)
         cli_error("%zu kernels here; choose one with --kernel "
                      "(a name or a unique prefix of one, a hash prefix, "
                      "name:hash or an index):", n);
-        for (size_t i = 0; i < n; i++) {
-            const tk_kernel *k = tk_bundle_kernel(bundle, i);
-            char *name = cli_escape(tk_kernel_name(k), strlen(tk_kernel_name(k)));
-            char *hash = cli_escape(tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
-            cli_fprintf(stderr, "  %zu  %s  %.12s\n", i, name, hash);
-            g_free(name);
-            g_free(hash);
-        }
+        list_kernels(bundle, NULL, n);
         return NULL;
     }
     return cli_find_kernel(bundle, spec, "--kernel");
@@ -153,9 +192,9 @@ const tk_kernel *cli_find_kernel(const tk_bundle *bundle, const char *spec,
                                     const char *option)
 {
     size_t matches = 0;
-    const tk_kernel *k = tk_bundle_find_kernel(bundle, spec, &matches);
-    if (k)
-        return k;
+    ptrdiff_t at = tk_bundle_find_kernel_index(bundle, spec, &matches);
+    if (at >= 0)
+        return tk_bundle_kernel(bundle, (size_t)at);
     char *esc = cli_escape(spec, strlen(spec));
     if (matches > 1) {
         /* The library's candidates, as `info` numbers them. */
@@ -163,14 +202,7 @@ const tk_kernel *cli_find_kernel(const tk_bundle *bundle, const char *spec,
         size_t n_idx = tk_bundle_find_kernels(bundle, spec, &idx);
         cli_error("%s %s matches %zu kernels; choose one (a longer "
                      "name, name:hash or an index):", option, esc, n_idx);
-        for (size_t i = 0; i < n_idx; i++) {
-            const tk_kernel *c = tk_bundle_kernel(bundle, idx[i]);
-            char *name = cli_escape(tk_kernel_name(c), strlen(tk_kernel_name(c)));
-            char *hash = cli_escape(tk_kernel_hash(c), strlen(tk_kernel_hash(c)));
-            cli_fprintf(stderr, "  %zu  %s  %.12s\n", idx[i], name, hash);
-            g_free(name);
-            g_free(hash);
-        }
+        list_kernels(bundle, idx, n_idx);
         g_free(idx);
     } else {
         cli_error("%s %s matches no kernel (see tkview info)", option, esc);

@@ -583,8 +583,7 @@ int cmd_bind(int argc, char **argv)
          "Source line to bind: FILE:LINE, FILE matched by path suffix", "FILE:LINE"},
         {"ir", 'i', 0, G_OPTION_ARG_STRING, &a.ir,
          "IR line to bind: STAGE:LINE (STAGE as for --stage)", "STAGE:LINE"},
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
-         "Kernel: name, hash prefix, name:hash or index", "K"},
+        CLI_KERNEL_OPTION(&a.kernel, "Kernel", ""),
         {"stage", 0, 0, G_OPTION_ARG_STRING, &a.stage,
          "Only this stage in the answer", "S"},
         {"exact", 0, 0, G_OPTION_ARG_NONE, &a.exact,
@@ -594,20 +593,16 @@ int cmd_bind(int argc, char **argv)
          "Also list the lines of helper code shared by several call sites", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "PATH (--source FILE:LINE | --ir STAGE:LINE) - what a line became, or where IR came from");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_add_common(ctx, &a.common);
+    GOptionContext *ctx = cli_options(
+        "PATH (--source FILE:LINE | --ir STAGE:LINE) - what a line became, or where IR came from",
+        NULL, entries, &a.common);
     GError *err = NULL;
     int rc;
     tk_stage_kind only = TK_STAGE_UNKNOWN;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 ||
         !a.source == !a.ir) {
-        cli_error("%s", err ? err->message
-                               : "usage: tkview bind PATH (--source FILE:LINE | "
-                                 "--ir STAGE:LINE) [--kernel K] [--stage S] [--json]");
-        g_clear_error(&err);
-        rc = CLI_EXIT_USAGE;
+        rc = cli_usage(&err, "usage: tkview bind PATH (--source FILE:LINE | "
+                             "--ir STAGE:LINE) [--kernel K] [--stage S] [--json]");
         goto out;
     }
     if (a.stage && (only = tk_stage_kind_parse(a.stage)) == TK_STAGE_UNKNOWN) {

@@ -13,10 +13,9 @@ int cmd_bundle(int argc, char **argv)
          "The bundle folder to create (must not exist, or be empty)", "OUTDIR"},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "PATH -o OUTDIR - write a self-contained tkview bundle of PATH");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_add_common(ctx, &common);
+    GOptionContext *ctx = cli_options(
+        "PATH -o OUTDIR - write a self-contained tkview bundle of PATH",
+        NULL, entries, &common);
     GError *err = NULL;
     int rc = CLI_EXIT_OK;
     tk_bundle *b = NULL;

@@ -531,19 +531,17 @@ int cmd_compare(int argc, char **argv)
 {
     compare_args a = {0};
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
-         "Kernel A: name, hash prefix, name:hash or index", "K"},
+        CLI_KERNEL_OPTION(&a.kernel, "Kernel A", ""),
         {"kernel-b", 0, 0, G_OPTION_ARG_STRING, &a.kernel_b,
          "Kernel B (default with two PATHs: the kernel of A's name in PATH_B)", "K2"},
         {"all", 'a', 0, G_OPTION_ARG_NONE, &a.all,
          "Text: every row and every source line, none folded", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
+    GOptionContext *ctx = cli_options(
         "PATH --kernel K --kernel-b K2 | PATH_A PATH_B --kernel K [--kernel-b K2] - "
-        "where two compilations of a kernel part ways, pass by pass");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_add_common(ctx, &a.common);
+        "where two compilations of a kernel part ways, pass by pass",
+        NULL, entries, &a.common);
     GError *err = NULL;
     int rc = CLI_EXIT_USAGE;
     tk_bundle *ba = NULL, *bb = NULL;

@@ -644,8 +644,7 @@ int cmd_diff(int argc, char **argv)
     char *stage_help = g_strdup_printf("Compare final stage S (%s) of two kernels",
                                        cli_stage_names());
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
-         "Kernel: name, hash prefix, name:hash or index", "K"},
+        CLI_KERNEL_OPTION(&a.kernel, "Kernel", ""),
         {"pass", 'p', 0, G_OPTION_ARG_STRING, &a.pass,
          "The pass whose effect to show: its number in tkview passes, N.S for "
          "a sub-step, or its name", "N"},
@@ -667,11 +666,10 @@ int cmd_diff(int argc, char **argv)
          NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
+    GOptionContext *ctx = cli_options(
         "PATH --pass N [--to M] | PATH_A [PATH_B] --stage S - what passes changed, "
-        "or a stage of two kernels");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_add_common(ctx, &a.common);
+        "or a stage of two kernels",
+        NULL, entries, &a.common);
     GError *err = NULL;
     int rc = CLI_EXIT_USAGE;
     gboolean color = FALSE;

@@ -156,8 +156,7 @@ int cmd_history(int argc, char **argv)
     GOptionEntry entries[] = {
         {"source", 's', 0, G_OPTION_ARG_STRING, &a.source,
          "Source line: FILE:LINE, FILE matched by path suffix", "FILE:LINE"},
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
-         "Kernel: name, hash prefix, name:hash or index (default: every kernel)", "K"},
+        CLI_KERNEL_OPTION(&a.kernel, "Kernel", " (default: every kernel)"),
         {"exact", 0, 0, G_OPTION_ARG_NONE, &a.exact,
          "Only IR whose innermost frame is the line (default: also what it called)",
          NULL},
@@ -165,19 +164,16 @@ int cmd_history(int argc, char **argv)
          "Print every note from reading the pass dumps (default: how many)", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "PATH --source FILE:LINE - the passes that changed a source line's IR");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_add_common(ctx, &a.common);
+    GOptionContext *ctx = cli_options(
+        "PATH --source FILE:LINE - the passes that changed a source line's IR",
+        NULL, entries, &a.common);
     GError *err = NULL;
     int rc = CLI_EXIT_USAGE;
     char *file = NULL;
     uint32_t line = 0;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 || !a.source) {
-        cli_error("%s", err ? err->message
-                               : "usage: tkview history PATH --source FILE:LINE "
-                                 "[--kernel K] [--exact] [--json]");
-        g_clear_error(&err);
+        cli_usage(&err, "usage: tkview history PATH --source FILE:LINE "
+                        "[--kernel K] [--exact] [--json]");
         goto out;
     }
     if (!split_source(a.source, &file, &line)) {
@@ -185,16 +181,10 @@ int cmd_history(int argc, char **argv)
                      a.source);
         goto out;
     }
-    tk_bundle *b = cli_load(argv[1], &a.common);
-    if (!b) {
-        rc = CLI_EXIT_INPUT;
-        goto out;
-    }
+    tk_bundle *b = NULL;
     const tk_kernel *one = NULL;
-    if (a.kernel && !(one = cli_pick_kernel(b, a.kernel))) {
-        tk_bundle_free(b);
+    if ((rc = cli_open(argv[1], &a.common, a.kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
-    }
     /* FILE as the library matches it (tk_file_query.h), the
      * same as tkview bind. */
     tk_file_query *q = tk_file_query_new(b, file);
@@ -209,6 +199,7 @@ int cmd_history(int argc, char **argv)
         g_free(named);
         tk_file_query_free(q);
         tk_bundle_free(b);
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
     const char *shown = n_named ? tk_loctab_file_path(tab, named[0]) : file;

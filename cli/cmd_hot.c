@@ -307,8 +307,7 @@ int cmd_hot(int argc, char **argv)
     int top = 20;
     gboolean inclusive = FALSE;
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
-         "Only this kernel: name, hash prefix, name:hash or index", "K"},
+        CLI_KERNEL_OPTION(&kernel, "Only this kernel", ""),
         {"metric", 'm', 0, G_OPTION_ARG_STRING, &metric,
          "Rank by this metric (default: samples with a profile, else "
          "instructions)", "M"},
@@ -318,11 +317,9 @@ int cmd_hot(int argc, char **argv)
          "Rank by inclusive value (the line and the helpers it called)", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "PATH - the source lines whose code costs most");
-    g_option_context_set_summary(ctx, summary);
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_add_common(ctx, &common);
+    GOptionContext *ctx = cli_options(
+        "PATH - the source lines whose code costs most",
+        summary, entries, &common);
     GError *err = NULL;
     int rc = CLI_EXIT_OK;
     tk_bundle *b = NULL;
@@ -330,22 +327,13 @@ int cmd_hot(int argc, char **argv)
     GHashTable *src = NULL;
     tk_diags *notes = tk_diags_new();
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 || top < 0) {
-        cli_error("%s", err ? err->message
-                               : "usage: tkview hot PATH [--kernel K] "
-                                 "[--metric M] [--top N] [--inclusive] [--json]");
-        g_clear_error(&err);
-        rc = CLI_EXIT_USAGE;
-        goto out;
-    }
-    if (!(b = cli_load(argv[1], &common))) {
-        rc = CLI_EXIT_INPUT;
+        rc = cli_usage(&err, "usage: tkview hot PATH [--kernel K] "
+                             "[--metric M] [--top N] [--inclusive] [--json]");
         goto out;
     }
     const tk_kernel *one = NULL;
-    if (kernel && !(one = cli_pick_kernel(b, kernel))) {
-        rc = CLI_EXIT_USAGE;
+    if ((rc = cli_open(argv[1], &common, kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
-    }
     src = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
                                 (GDestroyNotify)g_ptr_array_unref);
     if (common.json) {

@@ -23,21 +23,17 @@ int cmd_html(int argc, char **argv)
          "Print seconds, files and bytes written", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
+    GOptionContext *ctx = cli_options(
         "OUTDIR PATH [PATH_B] - write a static HTML report of PATH into the folder "
-        "OUTDIR (PATH_B: the other side of --compare)");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_add_common(ctx, &common);
+        "OUTDIR (PATH_B: the other side of --compare)",
+        NULL, entries, &common);
     GError *err = NULL;
     int rc = CLI_EXIT_OK;
     tk_bundle *b = NULL, *other = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc < 3 || argc > 4 ||
         (argc == 4 && !compare)) {
-        cli_error("%s", err ? err->message
-                               : "usage: tkview --html OUTDIR PATH [PATH_B --compare K:K2] "
-                                 "[--compare K:K2] [--notes FILE.md] [--force]");
-        g_clear_error(&err);
-        rc = CLI_EXIT_USAGE;
+        rc = cli_usage(&err, "usage: tkview --html OUTDIR PATH [PATH_B --compare K:K2] "
+                             "[--compare K:K2] [--notes FILE.md] [--force]");
         goto done;
     }
     if (!(b = cli_load(argv[2], &common)) ||

@@ -299,27 +299,22 @@ int cmd_passes(int argc, char **argv)
 {
     passes_args a = {0};
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
-         "Kernel: name, hash prefix, name:hash or index (default: every kernel)", "K"},
+        CLI_KERNEL_OPTION(&a.kernel, "Kernel", " (default: every kernel)"),
         {"changed-only", 0, 0, G_OPTION_ARG_NONE, &a.changed_only,
          "Leave out the passes that changed nothing", NULL},
         {"algorithm", 0, 0, G_OPTION_ARG_STRING, &a.algorithm,
          "Diff algorithm: histogram (default) or myers", "A"},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "PATH - each kernel's compiler passes, in order, and what each changed");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_add_common(ctx, &a.common);
+    GOptionContext *ctx = cli_options(
+        "PATH - each kernel's compiler passes, in order, and what each changed",
+        NULL, entries, &a.common);
     GError *err = NULL;
     int rc;
     tk_timeline_opts opts = {{0}, 0};
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2) {
-        cli_error("%s", err ? err->message
-                               : "usage: tkview passes PATH [--kernel K] "
-                                 "[--changed-only] [--json]");
-        g_clear_error(&err);
-        rc = CLI_EXIT_USAGE;
+        rc = cli_usage(&err, "usage: tkview passes PATH [--kernel K] "
+                             "[--changed-only] [--json]");
         goto out;
     }
     if (parse_algorithm(a.algorithm, &opts.diff.algorithm) != 0) {
@@ -327,17 +322,10 @@ int cmd_passes(int argc, char **argv)
         rc = CLI_EXIT_USAGE;
         goto out;
     }
-    tk_bundle *b = cli_load(argv[1], &a.common);
-    if (!b) {
-        rc = CLI_EXIT_INPUT;
-        goto out;
-    }
+    tk_bundle *b = NULL;
     const tk_kernel *one = NULL;
-    if (a.kernel && !(one = cli_pick_kernel(b, a.kernel))) {
-        tk_bundle_free(b);
-        rc = CLI_EXIT_USAGE;
+    if ((rc = cli_open(argv[1], &a.common, a.kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
-    }
     tk_diags *diags = tk_diags_new();
     if (a.common.json)
         fputs("{\"kernels\": [", stdout);

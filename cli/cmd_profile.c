@@ -28,18 +28,14 @@ static int import(int argc, char **argv)
     char *kernel = NULL;
     gboolean force = FALSE;
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
-         "Only the sections of this kernel: name, hash prefix, name:hash or "
-         "index", "K"},
+        CLI_KERNEL_OPTION(&kernel, "Only the sections of this kernel", ""),
         {"force", 0, 0, G_OPTION_ARG_NONE, &force,
          "Replace a profile the kernel already has", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "BUNDLE FILE - put a profile made with Nsight Compute into a bundle");
-    g_option_context_set_summary(ctx, summary);
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_add_common(ctx, &common);
+    GOptionContext *ctx = cli_options(
+        "BUNDLE FILE - put a profile made with Nsight Compute into a bundle",
+        summary, entries, &common);
     GError *err = NULL;
     int rc = CLI_EXIT_OK;
     tk_bundle *b = NULL;
@@ -47,11 +43,8 @@ static int import(int argc, char **argv)
     tk_diags *d = tk_diags_new();
     JsonBuilder *j = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 3) {
-        cli_error("%s", err ? err->message
-                               : "usage: tkview profile import BUNDLE FILE "
-                                 "[--kernel K] [--force]");
-        g_clear_error(&err);
-        rc = CLI_EXIT_USAGE;
+        rc = cli_usage(&err, "usage: tkview profile import BUNDLE FILE "
+                             "[--kernel K] [--force]");
         goto out;
     }
     if (!(b = cli_load(argv[1], &common))) {

@@ -8,26 +8,21 @@ int cmd_refs(int argc, char **argv)
     cli_common common = {0};
     char *kernel = NULL, *stage = NULL;
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
-         "Only this kernel: name, hash prefix, name:hash or index", "K"},
+        CLI_KERNEL_OPTION(&kernel, "Only this kernel", ""),
         {"stage", 0, 0, G_OPTION_ARG_STRING, &stage, "Only this stage", "S"},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
+    GOptionContext *ctx = cli_options(
         "PATH - the source lines each stage of each kernel refers to, with how "
-        "many IR lines each has (innermost frame / any frame)");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    cli_add_common(ctx, &common);
+        "many IR lines each has (innermost frame / any frame)",
+        NULL, entries, &common);
     GError *err = NULL;
     int rc = CLI_EXIT_OK;
     tk_stage_kind only = TK_STAGE_UNKNOWN;
     tk_bundle *b = NULL;
     JsonBuilder *j = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2) {
-        cli_error("%s", err ? err->message
-                               : "usage: tkview refs PATH [--kernel K] [--stage S] [--json]");
-        g_clear_error(&err);
-        rc = CLI_EXIT_USAGE;
+        rc = cli_usage(&err, "usage: tkview refs PATH [--kernel K] [--stage S] [--json]");
         goto out;
     }
     if (stage && (only = tk_stage_kind_parse(stage)) == TK_STAGE_UNKNOWN) {
@@ -35,15 +30,9 @@ int cmd_refs(int argc, char **argv)
         rc = CLI_EXIT_USAGE;
         goto out;
     }
-    if (!(b = cli_load(argv[1], &common))) {
-        rc = CLI_EXIT_INPUT;
-        goto out;
-    }
     const tk_kernel *one = NULL;
-    if (kernel && !(one = cli_pick_kernel(b, kernel))) {
-        rc = CLI_EXIT_USAGE;
+    if ((rc = cli_open(argv[1], &common, kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
-    }
     tk_loctab *tab = tk_bundle_loctab(b);
     if (common.json) {
         j = json_builder_new();

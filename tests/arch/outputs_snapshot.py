@@ -140,6 +140,23 @@ def main():
             dumps += sorted(os.path.join(shared, d) for d in os.listdir(shared)
                             if os.path.isdir(os.path.join(shared, d)))
     os.makedirs(top, exist_ok=True)
+    # Every command's --help, its usage error, and a kernel that is not there.
+    helps = os.path.join(top, "_help")
+    os.makedirs(helps, exist_ok=True)
+    run(tkview, helps, "tkview.txt", ["--help"])
+    for cmd in ("info", "bind", "refs", "bundle", "passes", "diff", "history",
+                "compare", "hot", "capture", "view"):
+        run(tkview, helps, f"{cmd}.txt", [cmd, "--help"])
+        run(tkview, helps, f"{cmd}-usage.txt", [cmd])
+    run(tkview, helps, "profile.txt", ["profile", "import", "--help"])
+    one = os.path.join(ROOT, "sample_dumps", "matmul_configs")
+    for cmd in ("refs", "hot", "passes", "bind", "history", "diff", "compare"):
+        extra = {"bind": ["--source", "x.py:1"], "history": ["--source", "x.py:1"],
+                 "diff": ["--pass", "1"], "compare": ["--kernel-b", "1"]}
+        run(tkview, helps, f"{cmd}-nokernel.txt",
+            [cmd, one, "--kernel", "nosuch"] + extra.get(cmd, []))
+        run(tkview, helps, f"{cmd}-ambiguous.txt",
+            [cmd, one, "--kernel", "matmul"] + extra.get(cmd, []))
     for d in dumps:
         snapshot_dump(tkview, top, d)
         print(f"{os.path.basename(d)}: done", file=sys.stderr)

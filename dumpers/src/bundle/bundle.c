@@ -124,18 +124,23 @@ static void match_kernels(const tk_bundle *b, const char *spec, GArray *out)
     }
 }
 
-const tk_kernel *tk_bundle_find_kernel(const tk_bundle *b, const char *spec,
-                                       size_t *n_matches)
+ptrdiff_t tk_bundle_find_kernel_index(const tk_bundle *b, const char *spec,
+                                      size_t *n_matches)
 {
     GArray *out = g_array_new(FALSE, FALSE, sizeof(size_t));
     match_kernels(b, spec, out);
-    const tk_kernel *k = out->len == 1
-                             ? g_ptr_array_index(b->kernels, g_array_index(out, size_t, 0))
-                             : NULL;
+    ptrdiff_t i = out->len == 1 ? (ptrdiff_t)g_array_index(out, size_t, 0) : -1;
     if (n_matches)
         *n_matches = out->len;
     g_array_free(out, TRUE);
-    return k;
+    return i;
+}
+
+const tk_kernel *tk_bundle_find_kernel(const tk_bundle *b, const char *spec,
+                                       size_t *n_matches)
+{
+    ptrdiff_t i = tk_bundle_find_kernel_index(b, spec, n_matches);
+    return i >= 0 ? g_ptr_array_index(b->kernels, (guint)i) : NULL;
 }
 
 size_t tk_bundle_find_kernels(const tk_bundle *b, const char *spec, size_t **indices)
