@@ -64,6 +64,11 @@ int cli_usage(GError **err, const char *usage);
 int cli_open(const char *path, const cli_common *common, const char *kernel,
              gboolean pick, tk_bundle **bundle, const tk_kernel **one);
 
+/* Splits "A:N" (--source FILE:LINE, --ir STAGE:LINE) at the last colon
+ * into *HEAD (caller frees) and *LINE.  Returns FALSE when N is not a line
+ * number (digits only, 1 to UINT32_MAX). */
+gboolean cli_split_line_spec(const char *spec, char **head, uint32_t *line);
+
 /* Loads PATH; prints diagnostics to stderr (errors always, the rest unless
  * --quiet).  Returns NULL when nothing could be loaded. */
 tk_bundle *cli_load(const char *path, const cli_common *common);

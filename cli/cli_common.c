@@ -49,6 +49,20 @@ int cli_open(const char *path, const cli_common *common, const char *kernel,
     return CLI_EXIT_OK;
 }
 
+gboolean cli_split_line_spec(const char *spec, char **head, uint32_t *line)
+{
+    const char *colon = strrchr(spec, ':');
+    if (!colon || colon == spec || !g_ascii_isdigit(colon[1]))
+        return FALSE;
+    char *end;
+    unsigned long long v = g_ascii_strtoull(colon + 1, &end, 10);
+    if (*end || v == 0 || v > UINT32_MAX)
+        return FALSE;
+    *head = g_strndup(spec, (gsize)(colon - spec));
+    *line = (uint32_t)v;
+    return TRUE;
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;

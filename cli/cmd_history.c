@@ -47,21 +47,6 @@ static void print_diags_holding_notes(const tk_diags *diags, const history_args 
     tk_diags_free(rest);
 }
 
-/* "FILE:LINE", split at the last colon. */
-static gboolean split_source(const char *spec, char **file, uint32_t *line)
-{
-    const char *colon = strrchr(spec, ':');
-    if (!colon || colon == spec || !g_ascii_isdigit(colon[1]))
-        return FALSE;
-    char *end;
-    unsigned long long v = g_ascii_strtoull(colon + 1, &end, 10);
-    if (*end || v == 0 || v > UINT32_MAX)
-        return FALSE;
-    *file = g_strndup(spec, (gsize)(colon - spec));
-    *line = (uint32_t)v;
-    return TRUE;
-}
-
 static const char *part_path(const tk_timeline *tl, size_t part)
 {
     const tk_timeline_part *p = tk_timeline_get_part(tl, part);
@@ -176,7 +161,7 @@ int cmd_history(int argc, char **argv)
                         "[--kernel K] [--exact] [--json]");
         goto out;
     }
-    if (!split_source(a.source, &file, &line)) {
+    if (!cli_split_line_spec(a.source, &file, &line)) {
         cli_error("--source wants FILE:LINE (e.g. vector_add.py:16), got \"%s\"",
                      a.source);
         goto out;

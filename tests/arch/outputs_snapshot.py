@@ -10,7 +10,7 @@ Usage: outputs_snapshot.py TKVIEW OUTDIR [DUMP ...]
 
 Without DUMP arguments it takes every folder of sample_dumps/ and every
 unpacked shared dump it finds (build/tests/dumps/*, or what TKVIEW_DUMPS
-names).  For each dump OUTDIR/<dump>/ gets one file per command holding its
+names).  For each dump OUTDIR/<its folder>/<dump>/ gets one file per command holding its
 exit status, standard output and standard error, and html/ the report.
 
 The commands a dump gets depend only on the dump: its kernels and sources
@@ -58,7 +58,11 @@ def source_lines(path, most=3):
 
 
 def snapshot_dump(tkview, top, dump):
-    name = os.path.basename(dump.rstrip("/"))
+    # sample_dumps/vector_add and dumps/vector_add both exist: keep the
+    # folder the dump is in.
+    dump = dump.rstrip("/")
+    name = os.path.join(os.path.basename(os.path.dirname(dump)),
+                        os.path.basename(dump))
     out = os.path.join(top, name)
     os.makedirs(out, exist_ok=True)
     info = run(tkview, out, "info.txt", ["info", dump])
