@@ -135,6 +135,46 @@ static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
     }
 }
 
+/* The JSON answer's opening: the query, then the kernels' array. */
+static JsonBuilder *history_json_begin(const char *shown, uint32_t line,
+                                       gboolean exact)
+{
+    JsonBuilder *j = json_builder_new();
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "query");
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "file");
+    cli_json_string(j, shown, strlen(shown));
+    json_builder_set_member_name(j, "line");
+    json_builder_add_int_value(j, line);
+    json_builder_set_member_name(j, "match");
+    json_builder_add_string_value(j, exact ? "exact" : "called");
+    json_builder_end_object(j);
+    json_builder_set_member_name(j, "kernels");
+    json_builder_begin_array(j);
+    return j;
+}
+
+/* The notes held back from reading the pass dumps, as one line on stderr
+ * whatever the number of kernels. */
+static void print_held_notes(const held_notes *held)
+{
+    if (!held->n)
+        return;
+    GString *msg = g_string_new(NULL);
+    if (held->n == 1)
+        g_string_append(msg, held->first);
+    else
+        g_string_append_printf(msg, "%zu notes from reading the pass dumps (the first: "
+                                    "%s); --verbose prints them",
+                               held->n, held->first);
+    /* the file names and messages come from the dumps: escaped */
+    fputs("tkview: note: ", stderr);
+    cli_put_text(stderr, msg->str, msg->len);
+    fputc('\n', stderr);
+    g_string_free(msg, TRUE);
+}
+
 int cmd_history(int argc, char **argv)
 {
     history_args a = {0};
@@ -190,22 +230,7 @@ int cmd_history(int argc, char **argv)
     const char *shown = n_named ? tk_loctab_file_path(tab, named[0]) : file;
     char *what = g_strdup_printf("%s:%u (%s)", shown, line,
                                  a.exact ? "this line only" : "this line and what it called");
-    JsonBuilder *j = NULL;
-    if (a.common.json) {
-        j = json_builder_new();
-        json_builder_begin_object(j);
-        json_builder_set_member_name(j, "query");
-        json_builder_begin_object(j);
-        json_builder_set_member_name(j, "file");
-        cli_json_string(j, shown, strlen(shown));
-        json_builder_set_member_name(j, "line");
-        json_builder_add_int_value(j, line);
-        json_builder_set_member_name(j, "match");
-        json_builder_add_string_value(j, a.exact ? "exact" : "called");
-        json_builder_end_object(j);
-        json_builder_set_member_name(j, "kernels");
-        json_builder_begin_array(j);
-    }
+    JsonBuilder *j = a.common.json ? history_json_begin(shown, line, a.exact) : NULL;
     gboolean named_any = n_named > 0;
     g_free(named);
     size_t steps = 0, timelines = 0;
@@ -270,21 +295,8 @@ int cmd_history(int argc, char **argv)
         cli_printf("(%zu of %zu changed passes carry no locations (machine code, Triton's "
                "internal dumps): whether they touched the line is unknown)\n",
                unlocated, read);
-    if (held.n && !a.common.quiet) {
-        /* one line on stderr, whatever the number of kernels */
-        GString *msg = g_string_new(NULL);
-        if (held.n == 1)
-            g_string_append(msg, held.first);
-        else
-            g_string_append_printf(msg, "%zu notes from reading the pass dumps (the first: "
-                                        "%s); --verbose prints them",
-                                   held.n, held.first);
-        /* the file names and messages come from the dumps: escaped */
-        fputs("tkview: note: ", stderr);
-        cli_put_text(stderr, msg->str, msg->len);
-        fputc('\n', stderr);
-        g_string_free(msg, TRUE);
-    }
+    if (!a.common.quiet)
+        print_held_notes(&held);
     g_free(held.first);
     rc = steps ? CLI_EXIT_OK : CLI_EXIT_NOTHING;
     g_free(what);

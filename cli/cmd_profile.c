@@ -22,6 +22,66 @@ static const char summary[] =
     "them did not match or none was there, 2 bad arguments, 3 BUNDLE or\n"
     "FILE could not be read.";
 
+/* The samples P measured over K's SASS lines into *SAMPLES; returns
+ * whether P has a "samples" metric at all. */
+static int profile_samples(const tk_profile *p, const tk_kernel *k,
+                           double *samples)
+{
+    int has_samples = 0;
+    for (size_t m = 0; m < tk_profile_metric_count(p); m++)
+        if (strcmp(tk_profile_metric_name(p, m), "samples") == 0) {
+            has_samples = 1;
+            const tk_stage *sass = tk_kernel_stage(k, TK_STAGE_SASS);
+            for (uint32_t l = 1; l <= tk_stage_line_count(sass); l++) {
+                const double *v = tk_profile_line_values(p, l);
+                if (v)
+                    *samples += v[m];
+            }
+        }
+    return has_samples;
+}
+
+/* One imported section (SECTION of the export, kernel K, saved as REL). */
+static void imported_json(JsonBuilder *j, size_t section, const tk_kernel *k,
+                          const tk_profile *p, const char *rel,
+                          int has_samples, double samples)
+{
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "section");
+    json_builder_add_int_value(j, (gint64)section);
+    json_builder_set_member_name(j, "name");
+    cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+    json_builder_set_member_name(j, "hash");
+    cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+    json_builder_set_member_name(j, "instructions");
+    json_builder_add_int_value(j, (gint64)tk_profile_row_count(p));
+    json_builder_set_member_name(j, "samples");
+    if (has_samples)
+        cli_json_number(j, samples);
+    else
+        json_builder_add_null_value(j);
+    json_builder_set_member_name(j, "file");
+    cli_json_string(j, rel ? rel : "", rel ? strlen(rel) : 0);
+    json_builder_end_object(j);
+}
+
+static void imported_text(const tk_kernel *k, const tk_profile *p,
+                          const char *rel, int has_samples, double samples)
+{
+    cli_put_text(stdout, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+    printf(" (%.8s): %zu instructions", tk_kernel_hash(k),
+           tk_profile_row_count(p));
+    if (has_samples) {
+        fputs(", ", stdout);
+        cli_put_number(stdout, samples);
+        fputs(" samples", stdout);
+    }
+    fputs(" -> ", stdout);
+    if (rel)
+        cli_put_text(stdout, rel, strlen(rel));
+    putchar('\n');
+}
+
 static int import(int argc, char **argv)
 {
     cli_common common = {0};
@@ -104,49 +164,11 @@ static int import(int argc, char **argv)
         }
         imported++;
         double samples = 0;
-        int has_samples = 0;
-        for (size_t m = 0; m < tk_profile_metric_count(p); m++)
-            if (strcmp(tk_profile_metric_name(p, m), "samples") == 0) {
-                has_samples = 1;
-                const tk_stage *sass = tk_kernel_stage(k, TK_STAGE_SASS);
-                for (uint32_t l = 1; l <= tk_stage_line_count(sass); l++) {
-                    const double *v = tk_profile_line_values(p, l);
-                    if (v)
-                        samples += v[m];
-                }
-            }
-        if (j) {
-            json_builder_begin_object(j);
-            json_builder_set_member_name(j, "section");
-            json_builder_add_int_value(j, (gint64)i);
-            json_builder_set_member_name(j, "name");
-            cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
-            json_builder_set_member_name(j, "hash");
-            cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
-            json_builder_set_member_name(j, "instructions");
-            json_builder_add_int_value(j, (gint64)tk_profile_row_count(p));
-            json_builder_set_member_name(j, "samples");
-            if (has_samples)
-                cli_json_number(j, samples);
-            else
-                json_builder_add_null_value(j);
-            json_builder_set_member_name(j, "file");
-            cli_json_string(j, rel ? rel : "", rel ? strlen(rel) : 0);
-            json_builder_end_object(j);
-        } else {
-            cli_put_text(stdout, tk_kernel_name(k), strlen(tk_kernel_name(k)));
-            printf(" (%.8s): %zu instructions", tk_kernel_hash(k),
-                   tk_profile_row_count(p));
-            if (has_samples) {
-                fputs(", ", stdout);
-                cli_put_number(stdout, samples);
-                fputs(" samples", stdout);
-            }
-            fputs(" -> ", stdout);
-            if (rel)
-                cli_put_text(stdout, rel, strlen(rel));
-            putchar('\n');
-        }
+        int has_samples = profile_samples(p, k, &samples);
+        if (j)
+            imported_json(j, i, k, p, rel, has_samples, samples);
+        else
+            imported_text(k, p, rel, has_samples, samples);
         g_free(rel);
         tk_profile_free(p);
     }
