@@ -17,7 +17,7 @@ same pass dump files, timed in the same turns:
   diff-json tkview diff CAPTURE --pass N --json
   history   tkview history CAPTURE --source vector_add.py:16
   html      tkview --html OUT CAPTURE
-  viewer    tkview-viewer --bench CAPTURE  (pass mode included; under
+  viewer    tkview-viewer-test --bench CAPTURE  (pass mode included; under
                                             xvfb-run when there is no display)
 
 Usage: bench/big_dump.py BUILD_DIR [--mb 2100] [--runs 3] [--dir DIR] [--keep]
@@ -74,7 +74,7 @@ def main():
     a = ap.parse_args()
 
     tkview = os.path.join(a.build, 'cli', 'tkview')
-    viewer = os.path.join(a.build, 'viewer', 'tkview-viewer')
+    viewer = os.path.join(a.build, 'viewer', 'tkview-viewer-test')  # --bench: the test build
     seed = os.path.join(a.build, 'tests', 'dumps', 'vector_add')
     work = a.dir or tempfile.mkdtemp(prefix='tkview-big-')
     capture = os.path.join(work, 'capture')

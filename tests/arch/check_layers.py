@@ -15,11 +15,17 @@ when an internal include does not name its folder ("text.h" instead of
 "util/text.h"), when a folder or public header is missing from the table, or
 when the table itself has a cycle.
 
-The front ends (cli/, html/, compiler/, viewer/, ...) have tables of their
+The front ends written in folders (FRONT_ENDS below: viewer/) follow the
+same rules from a table of their own between the same markers in their
+README.md, with three columns: folder | owns | may include.  Their internal
+includes name the folder relative to the front end ("widgets/tkv_style.h");
+libtkdump's public headers ("tkdump/...") are open to every folder.
+
+The flat front ends (cli/, html/, compiler/, ...) have tables of their
 own, in the README.md of each front end's top folder (any README.md one or
-two folders below the repository root, outside dumpers/, holding a
-<!-- layers --> table).  Their rows name folders from the repository root
-(`cli/`, `viewer/app/`); "public headers" are the libtkdump headers the
+two folders below the repository root, outside dumpers/ and FRONT_ENDS,
+holding a <!-- layers --> table, five columns like the library's).  Their rows name folders from the repository root
+(`cli/`); "public headers" are the libtkdump headers the
 folder may include (or "all"), "may include" the other front-end folders
 it may include.  A front-end file includes its own folder's headers, those
 of the folders it may reach, and the public headers its row names; never a
@@ -65,6 +71,70 @@ def read_table(readme):
         deps = set(re.findall(r"`([\w/]+?)/`", cells[4]))
         rows[folder] = (headers, deps, prefixes)
     return rows
+
+
+def read_front_end_table(readme):
+    """A front end's table: {folder: (no headers, folders it may include,
+    no prefixes)}, in read_table's shape so that closure() reads it."""
+    rows = {}
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    start = text.find("<!-- layers -->")
+    end = text.find("<!-- /layers -->")
+    if start < 0 or end < 0:
+        raise SystemExit(f"{readme}: no <!-- layers --> table")
+    for line in text[start:end].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        rows[cells[0].strip("`/")] = (set(), set(re.findall(r"`(\w+)/`", cells[2])), ())
+    return rows
+
+
+# Front ends whose source is in folders, each with its own table in its
+# README.md (read_front_end_table), relative to the repository's root.
+FRONT_ENDS = ["viewer"]
+
+
+def check_front_end(root, name):
+    """The problems of front end NAME (a folder of ROOT) against its table,
+    and how many files were checked."""
+    top = os.path.join(root, name)
+    rows = read_front_end_table(os.path.join(top, "README.md"))
+    reach = closure(rows)
+    problems, n = [], 0
+    for entry in sorted(os.listdir(top)):
+        path = os.path.join(top, entry)
+        if entry.endswith((".c", ".h")):
+            problems.append(f"{name}/{entry} is in no folder of the table")
+            continue
+        if not os.path.isdir(path):
+            continue
+        code = sorted(f for f in os.listdir(path) if f.endswith((".c", ".h")))
+        if code and entry not in rows:
+            problems.append(f"{name}/{entry}/ has no row in {name}/README.md")
+            continue
+        for f in code:
+            n += 1
+            shown = f"{name}/{entry}/{f}"
+            with open(os.path.join(path, f), encoding="utf-8") as fh:
+                text = fh.read()
+            for m in INCLUDE.finditer(text):
+                inc = m.group(1)
+                line = text.count("\n", 0, m.start()) + 1
+                target = inc.split("/", 1)[0] if "/" in inc else None
+                if inc in OUTSIDE or target == "tkdump":
+                    continue
+                if target is None:
+                    problems.append(f"{shown}:{line}: includes \"{inc}\" without "
+                                    "its folder (write \"folder/name.h\")")
+                elif target not in rows:
+                    problems.append(f"{shown}:{line}: includes {inc}: no folder "
+                                    f"{target}/ in {name}/README.md")
+                elif target not in reach[entry]:
+                    problems.append(f"{shown}:{line}: {entry}/ includes {inc} "
+                                    f"({target}/), which it may not depend on")
+    return problems, n
 
 
 def closure(rows):
@@ -281,7 +351,8 @@ def front_readmes(root):
     folders below ROOT, outside dumpers/ (whose table is the library's)."""
     found = []
     for top in sorted(os.listdir(root)):
-        if top in ("dumpers", "build") or top.startswith((".", "build")):
+        if top in ("dumpers", "build", *FRONT_ENDS) or top.startswith(
+                (".", "build")):
             continue
         if not os.path.isdir(os.path.join(root, top)):
             continue
@@ -437,12 +508,17 @@ def main():
     dumpers = args[0] if args else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "dumpers")
     problems, n = check(dumpers)
+    for name in FRONT_ENDS:
+        more, m = check_front_end(os.path.join(dumpers, ".."), name)
+        problems += more
+        n += m
     print("1..2" if selftest else "1..1")
     for p in problems:
         print("# " + p)
     print(("ok" if not problems else "not ok") +
-          f" 1 - {n} files of dumpers/ and the front ends include only what "
-          "their layer may, and their names carry their folder's prefix")
+          f" 1 - {n} files of dumpers/, {', '.join(FRONT_ENDS)}/ and the flat "
+          "front ends include only what their layer may, and their names "
+          "carry their folder's prefix")
     ok = not problems
     if selftest:
         caught = self_test(dumpers)

@@ -15,7 +15,7 @@ from viewer_harness import Session  # noqa: E402
 
 BUILD = sys.argv[1]
 DUMPS = os.path.join(BUILD, 'tests', 'dumps')
-VIEWER = os.path.join(BUILD, 'viewer', 'tkview-viewer')
+VIEWER = os.path.join(BUILD, 'viewer', 'tkview-viewer-test')  # the test actions
 OUT = os.path.join('docs', 'img')
 os.makedirs(OUT, exist_ok=True)
 

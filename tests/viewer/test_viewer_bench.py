@@ -19,7 +19,7 @@ sanitized nor unoptimized (TKV_BENCH_ASSERT_CPU=1, set by meson), is the
 main thread's CPU time of the same steps at p95, which other work on the
 machine inflates far less.
 
-Usage: test_viewer_bench.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+Usage: test_viewer_bench.py TKVIEW-VIEWER-TEST TKVIEW   (TK_TEST_DUMPS: the dumps)
 """
 import json
 import os

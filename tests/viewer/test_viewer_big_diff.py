@@ -17,7 +17,7 @@ context, 28 removed, 752 added, 2 context: 785 lines.  The first 200 are
 shown: 2 + 1 + 28 = 31 rows on the left, the context line and 169 added
 lines on the right; 583 added lines and 2 context lines are left out.
 
-Usage: test_viewer_big_diff.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+Usage: test_viewer_big_diff.py TKVIEW-VIEWER-TEST TKVIEW   (TK_TEST_DUMPS: the dumps)
 """
 import os
 import sys

@@ -10,7 +10,7 @@ back from what the views keep per line of their buffers and paint
 (app.test-state).  Expected lines were read by hand from
 the dump files; the comments quote them.
 
-Usage: test_viewer_bind.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+Usage: test_viewer_bind.py TKVIEW-VIEWER-TEST TKVIEW   (TK_TEST_DUMPS: the dumps)
 """
 import os
 import re
@@ -30,9 +30,15 @@ if missing_tools():
              % ', '.join(missing_tools()))
 
 S = Session()
-# As a user starts it: `tkview PATH` hands over to tkview-viewer (cli/cmd_view.c).
-viewer = S.start([TKVIEW, VA])
+# The test build (tkview-viewer-test, the installed program plus the test
+# actions) runs first, with its welcome window; then as a user starts it:
+# `tkview PATH` runs the installed program (cli/cmd_view.c), which hands
+# PATH over to the running viewer, and PATH loads into that window.
+viewer = S.start([VIEWER])
 S.wait_registered(viewer)
+S.wait_window(0, states=('welcome',))
+handed = S.run([TKVIEW, VA], timeout=60)
+assert handed.returncode == 0, handed.stderr
 W = S.wait_window(0)
 
 

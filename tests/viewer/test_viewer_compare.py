@@ -17,7 +17,7 @@ Compare mode is entered through win.mode, the other kernel chosen through
 compare-view.compare-with (what the "Compare with" menu activates), rows
 through compare-view.select-row and the keys' actions.
 
-Usage: test_viewer_compare.py TKVIEW-VIEWER TKVIEW   (TK_TEST_SAMPLES)
+Usage: test_viewer_compare.py TKVIEW-VIEWER-TEST TKVIEW   (TK_TEST_SAMPLES)
 """
 import os
 import sys

@@ -6,7 +6,7 @@ tests/e2e/test_cost_cli.py checks those numbers against the Nsight Compute
 export by an independent reading), and the report shows the same
 (tests/html/test_cost.mjs).
 
-Usage: test_viewer_cost.py TKVIEW-VIEWER TKVIEW   (TK_TEST_SAMPLES)
+Usage: test_viewer_cost.py TKVIEW-VIEWER-TEST TKVIEW   (TK_TEST_SAMPLES)
 """
 import json
 import os

@@ -2,7 +2,7 @@
 """The viewer on input it cannot read, and without a display: it explains
 itself, in the window or on stderr, and never crashes.
 
-Usage: test_viewer_errors.py TKVIEW-VIEWER TKVIEW   (TK_TEST_SAMPLES: sample_dumps/)
+Usage: test_viewer_errors.py TKVIEW-VIEWER-TEST TKVIEW [TKVIEW-VIEWER]   (TK_TEST_SAMPLES: sample_dumps/)
 """
 import os
 import re
@@ -15,6 +15,8 @@ import time
 from viewer_harness import Session, test, tap, skip_all, missing_tools, artefact_dir
 
 VIEWER, TKVIEW = sys.argv[1], sys.argv[2]
+# The installed program (tkview-viewer), beside the test build VIEWER.
+INSTALLED = sys.argv[3] if len(sys.argv) > 3 else None
 SAMPLES = os.environ['TK_TEST_SAMPLES']
 
 
@@ -32,6 +34,11 @@ def without_a_display_it_explains_itself():
     p = subprocess.run([VIEWER, '--bench', os.path.join(SAMPLES, 'vector_add')], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     assert p.returncode == 2 and b'display' in p.stderr, p.stderr
+    if INSTALLED:
+        p = subprocess.run([INSTALLED, os.path.join(SAMPLES, 'vector_add')], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        err = p.stderr.decode()
+        assert p.returncode == 2 and 'cannot open a display' in err, (p.returncode, err)
     # `tkview` alone: why there is no viewer, then the commands that work.
     p = subprocess.run([TKVIEW], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        timeout=60)
@@ -46,6 +53,18 @@ def without_a_display_it_explains_itself():
     p = subprocess.run([TKVIEW, 'infoo'], env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=60)
     assert p.returncode == 2 and b'unknown command' in p.stderr, p.stderr
+
+
+@test
+def the_benchmark_is_in_the_test_build_only():
+    # tkview-viewer-test --help names --bench; the installed program, the
+    # same program without the test build's extension, does not.
+    p = subprocess.run([VIEWER, '--help'], stdout=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and b'--bench PATH' in p.stdout, p.stdout
+    if INSTALLED:
+        p = subprocess.run([INSTALLED, '--help'], stdout=subprocess.PIPE, timeout=60)
+        assert p.returncode == 0 and b'Usage: tkview-viewer' in p.stdout, p.stdout
+        assert b'--bench' not in p.stdout, p.stdout
 
 
 if missing_tools():
@@ -91,6 +110,18 @@ with open(ttgir, 'w') as f:
 S = Session()
 viewer = S.start([VIEWER, corrupt])
 S.wait_registered(viewer)
+
+@test
+def the_benchmark_is_in_the_test_build_only():
+    # tkview-viewer-test --help names --bench; the installed program, the
+    # same program without the test build's extension, does not.
+    p = subprocess.run([VIEWER, '--help'], stdout=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and b'--bench PATH' in p.stdout, p.stdout
+    if INSTALLED:
+        p = subprocess.run([INSTALLED, '--help'], stdout=subprocess.PIPE, timeout=60)
+        assert p.returncode == 0 and b'Usage: tkview-viewer' in p.stdout, p.stdout
+        assert b'--bench' not in p.stdout, p.stdout
+
 
 
 @test

@@ -9,7 +9,7 @@ find-next / find-previous (Enter and Shift+Enter in the bar, Ctrl+G and
 Ctrl+Shift+G anywhere); what it found is read back from its state, and the
 expected hits are counted here in the dump files themselves.
 
-Usage: test_viewer_find.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+Usage: test_viewer_find.py TKVIEW-VIEWER-TEST TKVIEW   (TK_TEST_DUMPS: the dumps)
 """
 import glob
 import os

@@ -6,7 +6,7 @@ opens as the first was left (GSettings, here the memory backend and the
 schema compiled in the build folder: tests/viewer/meson.build).  Nothing
 GTK warns about on start.
 
-Usage: test_viewer_layout.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+Usage: test_viewer_layout.py TKVIEW-VIEWER-TEST TKVIEW   (TK_TEST_DUMPS: the dumps)
 """
 import os
 import sys

@@ -11,7 +11,7 @@ TMA descriptor load's address arithmetic and `nvvm.cp.async.bulk.tensor`
 setup), then 271-276, then further down: a group of 7 lines, a gap of 36
 lines, a group of 6.
 
-Usage: test_viewer_navigation.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+Usage: test_viewer_navigation.py TKVIEW-VIEWER-TEST TKVIEW   (TK_TEST_DUMPS: the dumps)
 """
 import os
 import sys

@@ -9,7 +9,7 @@ which goes to the view shown).  What the two sides highlight is read back
 from the text buffers' tags.  Expected lines were read by hand from
 mlir_passes.txt; the comments quote them.
 
-Usage: test_viewer_passes.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+Usage: test_viewer_passes.py TKVIEW-VIEWER-TEST TKVIEW   (TK_TEST_DUMPS: the dumps)
 """
 import os
 import sys

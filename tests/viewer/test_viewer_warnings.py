@@ -12,7 +12,7 @@ each time enters pass mode while polling its state as the other tests do,
 steps through changes, goes back and in again, and reads the viewer's log:
 no Gtk warning or critical, nor any GLib one.
 
-Usage: test_viewer_warnings.py TKVIEW-VIEWER TKVIEW   (TK_TEST_DUMPS: the dumps)
+Usage: test_viewer_warnings.py TKVIEW-VIEWER-TEST TKVIEW   (TK_TEST_DUMPS: the dumps)
 """
 import os
 import sys

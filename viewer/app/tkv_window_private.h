@@ -1,0 +1,89 @@
+/* tkv_window_private.h - what the window's files share.
+ *
+ * TkvWindow is written in three files:
+ *   tkv_window.c          the window: its pages (start, loading, error, main),
+ *                         loading a bundle, the side panels following the
+ *                         views, recent bundles, drops, what it shows for
+ *                         the tests;
+ *   tkv_window_kernels.c  the kernel list and its filter, the kernel shown;
+ *   tkv_window_actions.c  the window's actions (win.*).
+ * Nothing outside these files includes this header.
+ */
+#ifndef TKV_WINDOW_PRIVATE_H
+#define TKV_WINDOW_PRIVATE_H
+
+#include "app/tkv_window.h"
+
+G_BEGIN_DECLS
+
+struct _TkvWindow {
+    GtkApplicationWindow parent_instance;
+
+    /* template */
+    GtkLabel *title_label;
+    GtkLabel *subtitle_label;
+    GtkMenuButton *recent_button;
+    GtkStack *content;
+    GtkListBox *recent_list;
+    GtkWidget *recent_heading;
+    GtkSpinner *spinner;
+    GtkLabel *loading_label;
+    GtkProgressBar *progress;
+    GtkLabel *error_title;
+    GtkTextView *error_view;
+    GtkRevealer *banner_revealer;
+    GtkLabel *banner_label;
+    GtkSearchEntry *kernel_filter;
+    GtkLabel *kernel_count;
+    GtkListView *kernel_list;
+    GtkStack *info_stack;
+    TkvStackPanel *stack_panel;
+    TkvMetaPanel *meta_panel;
+    TkvHotPanel *hot_panel;
+    GtkTextView *problems_view;
+    GtkStack *mode_stack;
+    TkvPassView *pass_view;
+    TkvBindView *bind_view;
+    TkvCompareView *compare_view;
+    GtkPaned *main_paned; /* the side panel (kernel list, stack, ...) | the mode shown */
+
+    TkvDocument *doc;     /* loading or loaded */
+    GCancellable *cancel;
+    guint progress_timer;
+    char *state;          /* "welcome", "loading", "ready", "error" */
+
+    GListStore *kernels;
+    GtkFilterListModel *filtered;
+    GtkStringFilter *filter;
+    GtkSingleSelection *selection;
+    int kernel;
+    gboolean updating;
+    gint64 loaded_at; /* monotonic time the loaded data reached the main thread */
+};
+
+/* tkv_window.c */
+void tkv_window_set_titles(TkvWindow *self, const char *title, const char *subtitle);
+gboolean tkv_window_in_pass_mode(TkvWindow *self);
+/* The stack panel follows the view of the mode shown. */
+void tkv_window_update_stack_panel(TkvWindow *self);
+
+/* tkv_window_kernels.c */
+/* Sets up the list, its filter and selection (at init). */
+void tkv_window_kernels_init(TkvWindow *self);
+void tkv_window_update_kernel_count(TkvWindow *self);
+/* Shows kernel INDEX of the document in the views and the panels. */
+void tkv_window_show_kernel(TkvWindow *self, int index);
+
+/* tkv_window_actions.c */
+/* Adds the window's actions (at init). */
+void tkv_window_actions_init(TkvWindow *self);
+/* The side panel shown or hidden and its width, as remembered
+ * (tkv_settings.h), and remembered again as the user changes them. */
+void tkv_window_layout_init(TkvWindow *self);
+/* Most actions need a loaded bundle: enabled when READY. */
+void tkv_window_actions_update(TkvWindow *self, gboolean ready);
+void tkv_window_set_action_state(TkvWindow *self, const char *name, GVariant *state);
+
+G_END_DECLS
+
+#endif

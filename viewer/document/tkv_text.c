@@ -1,0 +1,117 @@
+/* tkv_text.c - text made safe for a GtkTextBuffer without moving lines. */
+#include "document/tkv_text.h"
+
+#include <string.h>
+
+/* Whether LEN bytes at S can go into a buffer as they are: valid UTF-8
+ * without NUL (g_utf8_validate_len stops at NUL), no "\r", no U+2029. */
+static gboolean line_is_safe(const char *s, size_t len)
+{
+    if (memchr(s, '\r', len))
+        return FALSE;
+    const char *e3 = s;
+    while ((e3 = memchr(e3, 0xE2, len - (size_t)(e3 - s)))) {
+        if ((size_t)(e3 - s) + 2 < len && (unsigned char)e3[1] == 0x80 &&
+            (unsigned char)e3[2] == 0xA9)
+            return FALSE;
+        e3++;
+    }
+    return g_utf8_validate_len(s, len, NULL);
+}
+
+void tkv_text_append_line(GString *out, const char *s, size_t len)
+{
+    if (line_is_safe(s, len)) {
+        g_string_append_len(out, s, (gssize)len);
+        return;
+    }
+    const char *p = s, *end = s + len;
+    while (p < end) {
+        const char *bad;
+        /* Longest valid run (up to NUL or an invalid byte). */
+        g_utf8_validate_len(p, (gsize)(end - p), &bad);
+        for (const char *q = p; q < bad;) {
+            gunichar c = g_utf8_get_char(q);
+            const char *next = g_utf8_next_char(q);
+            if (c == '\r')
+                g_string_append(out, "\xE2\x90\x8D"); /* U+240D */
+            else if (c == 0x2029)
+                g_string_append(out, "\xEF\xBF\xBD");
+            else
+                g_string_append_len(out, q, next - q);
+            q = next;
+        }
+        if (bad < end) {
+            g_string_append(out, "\xEF\xBF\xBD"); /* one per bad byte */
+            bad++;
+        }
+        p = bad;
+    }
+}
+
+/* A SASS instruction line as nvdisasm writes it: 8 blanks, the address
+ * in a comment (slash, star, 0010, star, slash), 19 blanks, "S2R R3,
+ * SR_TID.X ;".  The address goes in a narrow column: the blanks before it
+ * dropped and those after it cut to 2, so that a pane beside another shows instructions,
+ * not only addresses (the language spec dims the address).  The line's
+ * number and its words do not move; FALSE: not such a line. */
+static gboolean append_sass_line(GString *out, const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t a = i;
+    if (i + 2 >= len || s[i] != '/' || s[i + 1] != '*')
+        return FALSE;
+    i += 2;
+    while (i < len && g_ascii_isxdigit(s[i]))
+        i++;
+    if (i + 1 >= len || i - a < 6 || s[i] != '*' || s[i + 1] != '/')
+        return FALSE;
+    size_t addr_end = i + 2;
+    i = addr_end;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i == addr_end || i == len)
+        return FALSE;
+    g_string_append_len(out, s + a, (gssize)(addr_end - a));
+    g_string_append(out, "  ");
+    tkv_text_append_line(out, s + i, len - i);
+    return TRUE;
+}
+
+GString *tkv_text_from_stage(const tk_stage *stage)
+{
+    gboolean sass = tk_stage_kind_of(stage) == TK_STAGE_SASS;
+    GString *out = g_string_sized_new(tk_stage_size(stage) + 16);
+    uint32_t n = tk_stage_line_count(stage);
+    for (uint32_t i = 1; i <= n; i++) {
+        size_t len;
+        const char *s = tk_stage_line(stage, i, &len);
+        if (i > 1)
+            g_string_append_c(out, '\n');
+        if (s && !(sass && append_sass_line(out, s, len)))
+            tkv_text_append_line(out, s, len);
+    }
+    return out;
+}
+
+GString *tkv_text_from_bytes(const char *data, size_t len)
+{
+    GString *out = g_string_sized_new(len + 16);
+    const char *p = data, *end = data + len;
+    gboolean first = TRUE;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        size_t l = (size_t)(le - p);
+        if (l && le[-1] == '\r' && nl)
+            l--;
+        if (!first)
+            g_string_append_c(out, '\n');
+        tkv_text_append_line(out, p, l);
+        first = FALSE;
+        p = nl ? nl + 1 : end;
+    }
+    return out;
+}

@@ -1,0 +1,205 @@
+/* tkv_stack_panel.c - frames of the selected IR line, each clickable. */
+#include "panels/tkv_stack_panel.h"
+
+#include <string.h>
+
+struct _TkvStackPanel {
+    GtkWidget parent_instance;
+    GtkLabel *heading;
+    GtkLabel *note;
+    GtkWidget *scroller;
+    GtkBox *rows;
+    GArray *frames; /* TkvShownFrame */
+    gboolean inferred;
+};
+
+G_DEFINE_FINAL_TYPE(TkvStackPanel, tkv_stack_panel, GTK_TYPE_WIDGET)
+
+static void clear_rows(TkvStackPanel *self)
+{
+    GtkWidget *child;
+    while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->rows))))
+        gtk_box_remove(self->rows, child);
+    g_array_set_size(self->frames, 0);
+    self->inferred = FALSE;
+}
+
+void tkv_stack_panel_clear(TkvStackPanel *self, const char *hint)
+{
+    clear_rows(self);
+    gtk_label_set_text(self->heading, "Inline stack");
+    gtk_label_set_text(self->note, hint ? hint : "");
+    gtk_widget_set_visible(GTK_WIDGET(self->note), hint && *hint);
+}
+
+static GtkWidget *frame_row(TkvDocument *doc, const tk_frame *f, size_t depth, size_t n)
+{
+    const char *path = tkv_document_get_file_path(doc, f->file);
+    char *base = g_path_get_basename(path ? path : "?");
+    char *title = f->col ? g_strdup_printf("%s:%u:%u", base, f->line, f->col)
+                         : g_strdup_printf("%s:%u", base, f->line);
+    char *safe_title = g_utf8_make_valid(title, -1);
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
+    GtkWidget *top = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+    GtkWidget *t = gtk_label_new(safe_title);
+    gtk_label_set_xalign(GTK_LABEL(t), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(t), PANGO_ELLIPSIZE_MIDDLE);
+    gtk_widget_add_css_class(t, "tkv-frame-title");
+    gtk_widget_set_hexpand(t, TRUE);
+    gtk_box_append(GTK_BOX(top), t);
+    const char *role = depth == 0 ? (n > 1 ? "innermost" : "") :
+                       depth + 1 == n ? "outermost caller" : "called from";
+    if (*role) {
+        GtkWidget *r = gtk_label_new(role);
+        gtk_widget_add_css_class(r, "dim-label");
+        gtk_widget_add_css_class(r, "caption");
+        gtk_box_append(GTK_BOX(top), r);
+    }
+    gtk_box_append(GTK_BOX(box), top);
+    size_t len;
+    const char *text = tkv_document_get_source_line(doc, f->file, f->line, &len);
+    GtkWidget *sub;
+    if (text) {
+        while (len && (*text == ' ' || *text == '\t')) {
+            text++;
+            len--;
+        }
+        char *code = g_strndup(text, len);
+        sub = gtk_label_new(code);
+        gtk_widget_add_css_class(sub, "tkv-frame-code");
+        g_free(code);
+    } else {
+        sub = gtk_label_new(tkv_document_get_source_path(doc, f->file) ? "(line not in file)"
+                                                                       : "(source file not at hand)");
+        gtk_widget_add_css_class(sub, "dim-label");
+    }
+    gtk_label_set_xalign(GTK_LABEL(sub), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(sub), PANGO_ELLIPSIZE_END);
+    gtk_box_append(GTK_BOX(box), sub);
+
+    GtkWidget *button = gtk_button_new();
+    gtk_button_set_child(GTK_BUTTON(button), box);
+    gtk_widget_add_css_class(button, "flat");
+    gtk_widget_add_css_class(button, "tkv-frame");
+    char *safe_path = g_utf8_make_valid(path ? path : "", -1);
+    gtk_widget_set_tooltip_text(button, safe_path);
+    gtk_actionable_set_action_name(GTK_ACTIONABLE(button), "win.select-source-location");
+    gtk_actionable_set_action_target_value(GTK_ACTIONABLE(button),
+                                           g_variant_new("(su)", path ? path : "", f->line));
+    g_free(safe_path);
+    g_free(base);
+    g_free(title);
+    g_free(safe_title);
+    return button;
+}
+
+void tkv_stack_panel_show_stacks(TkvStackPanel *self, TkvDocument *doc, const char *heading,
+                                 const tk_stack_id *ids, size_t n,
+                                 tk_stage_kind inferred_from)
+{
+    gboolean inferred = inferred_from != TK_STAGE_UNKNOWN;
+    clear_rows(self);
+    char *safe = g_utf8_make_valid(heading, -1);
+    gtk_label_set_text(self->heading, safe);
+    g_free(safe);
+    tk_loctab *tab = tk_bundle_loctab(tkv_document_get_bundle(doc));
+    self->inferred = n && inferred;
+    for (size_t s = 0; s < n; s++) {
+        size_t nf;
+        const tk_frame *fr = tk_loctab_stack_frames(tab, ids[s], &nf);
+        if (n > 1) {
+            char *h = g_strdup_printf("Stack %zu of %zu", s + 1, n);
+            GtkWidget *l = gtk_label_new(h);
+            gtk_label_set_xalign(GTK_LABEL(l), 0);
+            gtk_widget_add_css_class(l, "heading");
+            gtk_box_append(self->rows, l);
+            g_free(h);
+        }
+        for (size_t i = 0; i < nf; i++) {
+            gtk_box_append(self->rows, frame_row(doc, &fr[i], i, nf));
+            TkvShownFrame sf = {(guint)s, fr[i]};
+            g_array_append_val(self->frames, sf);
+        }
+    }
+    const char *from = tk_stage_kind_label(inferred_from);
+    char *note = !n ? g_strdup("This line carries no source location.")
+                 : self->inferred
+                     ? g_strdup_printf("Callers taken from the %s: this stage names only "
+                                       "the innermost line, and the %s shows one stack "
+                                       "for it.", from, from)
+                     : g_strdup("");
+    gtk_label_set_text(self->note, note);
+    gtk_widget_set_visible(GTK_WIDGET(self->note), *note);
+    g_free(note);
+}
+
+void tkv_stack_panel_show(TkvStackPanel *self, TkvDocument *doc, guint kernel,
+                          tk_stage_kind stage, guint line)
+{
+    const tk_bind *ix = tkv_document_get_index(doc, kernel);
+    char *heading = g_strdup_printf("%s line %u", tk_stage_kind_label(stage), line);
+    const tk_stack_id *ids;
+    size_t n = ix ? tk_bind_line_stacks(ix, stage, line, &ids) : 0;
+    tkv_stack_panel_show_stacks(self, doc, heading, ids, n,
+                                n && tk_bind_stack_inferred(ix, stage, line)
+                                    ? tk_bind_inferred_from(ix, stage)
+                                    : TK_STAGE_UNKNOWN);
+    g_free(heading);
+}
+
+const GArray *tkv_stack_panel_get_frames(TkvStackPanel *self) { return self->frames; }
+const char *tkv_stack_panel_get_heading(TkvStackPanel *self) { return gtk_label_get_text(self->heading); }
+gboolean tkv_stack_panel_get_inferred(TkvStackPanel *self) { return self->inferred; }
+
+static void tkv_stack_panel_dispose(GObject *object)
+{
+    TkvStackPanel *self = TKV_STACK_PANEL(object);
+    GtkWidget *child;
+    while ((child = gtk_widget_get_first_child(GTK_WIDGET(self))))
+        gtk_widget_unparent(child);
+    G_OBJECT_CLASS(tkv_stack_panel_parent_class)->dispose(object);
+}
+
+static void tkv_stack_panel_finalize(GObject *object)
+{
+    g_array_unref(TKV_STACK_PANEL(object)->frames);
+    G_OBJECT_CLASS(tkv_stack_panel_parent_class)->finalize(object);
+}
+
+static void tkv_stack_panel_class_init(TkvStackPanelClass *klass)
+{
+    G_OBJECT_CLASS(klass)->dispose = tkv_stack_panel_dispose;
+    G_OBJECT_CLASS(klass)->finalize = tkv_stack_panel_finalize;
+    gtk_widget_class_set_layout_manager_type(GTK_WIDGET_CLASS(klass), GTK_TYPE_BOX_LAYOUT);
+    gtk_widget_class_set_css_name(GTK_WIDGET_CLASS(klass), "tkvstackpanel");
+}
+
+static void tkv_stack_panel_init(TkvStackPanel *self)
+{
+    self->frames = g_array_new(FALSE, FALSE, sizeof(TkvShownFrame));
+    GtkLayoutManager *lm = gtk_widget_get_layout_manager(GTK_WIDGET(self));
+    gtk_orientable_set_orientation(GTK_ORIENTABLE(lm), GTK_ORIENTATION_VERTICAL);
+    gtk_box_layout_set_spacing(GTK_BOX_LAYOUT(lm), 4);
+    self->heading = GTK_LABEL(gtk_label_new("Inline stack"));
+    gtk_label_set_xalign(self->heading, 0);
+    gtk_widget_add_css_class(GTK_WIDGET(self->heading), "heading");
+    gtk_widget_set_parent(GTK_WIDGET(self->heading), GTK_WIDGET(self));
+    self->note = GTK_LABEL(gtk_label_new(""));
+    gtk_label_set_xalign(self->note, 0);
+    gtk_label_set_wrap(self->note, TRUE);
+    gtk_widget_add_css_class(GTK_WIDGET(self->note), "dim-label");
+    gtk_widget_set_parent(GTK_WIDGET(self->note), GTK_WIDGET(self));
+    self->scroller = gtk_scrolled_window_new();
+    gtk_widget_set_vexpand(self->scroller, TRUE);
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(self->scroller), GTK_POLICY_NEVER,
+                                   GTK_POLICY_AUTOMATIC);
+    self->rows = GTK_BOX(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0));
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(self->scroller), GTK_WIDGET(self->rows));
+    gtk_widget_set_parent(self->scroller, GTK_WIDGET(self));
+    tkv_stack_panel_clear(self, "Select an IR line to see where it came from.");
+}
+
+GtkWidget *tkv_stack_panel_new(void)
+{
+    return g_object_new(TKV_TYPE_STACK_PANEL, NULL);
+}

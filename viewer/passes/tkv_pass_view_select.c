@@ -1,0 +1,132 @@
+/* tkv_pass_view_select.c - what the diff is of: pass I's effect ("I"),
+ * sub-step J of pass I ("I.J") or the IR before pass I against the IR after
+ * pass K ("I-K").  The diff is made on a worker thread; the diff shown stays
+ * until the new one is there, and a selection made meanwhile wins. */
+#include "passes/tkv_pass_view_private.h"
+
+#include <stdlib.h>
+
+static char *entry_title(const tk_timeline *tl, size_t pass, size_t sub)
+{
+    const tk_timeline_entry *e = sub == TK_TL_NONE ? tk_timeline_get(tl, pass)
+                                                   : tk_timeline_substep(tl, pass, sub);
+    return g_strdup(e ? e->pass : "?");
+}
+
+/* Parses "I", "I.J" or "I-K". */
+gboolean tkv_pass_view_parse_spec(const char *spec, size_t *a, size_t *sub, size_t *b)
+{
+    char *end;
+    unsigned long long x = strtoull(spec, &end, 10);
+    if (end == spec)
+        return FALSE;
+    *a = *b = (size_t)x;
+    *sub = TK_TL_NONE;
+    if (*end == '.') {
+        char *e2;
+        unsigned long long j = strtoull(end + 1, &e2, 10);
+        if (e2 == end + 1 || *e2)
+            return FALSE;
+        *sub = (size_t)j;
+        return TRUE;
+    }
+    if (*end == '-') {
+        char *e2;
+        unsigned long long y = strtoull(end + 1, &e2, 10);
+        if (e2 == end + 1 || *e2 || y < x)
+            return FALSE;
+        *b = (size_t)y;
+        return TRUE;
+    }
+    return *end == '\0';
+}
+
+typedef struct {
+    TkvPassView *view;
+    guint generation;
+    size_t a, sub, b;
+} DiffRequest;
+
+static char *selection_title(TkvPassView *self, size_t a, size_t sub, size_t b)
+{
+    char *na = entry_title(self->tl, a, sub), *nb = entry_title(self->tl, b, TK_TL_NONE);
+    char *title = sub != TK_TL_NONE ? g_strdup_printf("Pass %zu.%zu: %s", a, sub, na)
+                  : a == b          ? g_strdup_printf("Pass %zu: %s", a, na)
+                                    : g_strdup_printf("Passes %zu to %zu: %s … %s", a, b, na, nb);
+    g_free(na);
+    g_free(nb);
+    return title;
+}
+
+static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
+{
+    DiffRequest *r = data;
+    TkvPassView *self = r->view;
+    char *why = NULL;
+    tk_ir_diff *d = tkv_document_diff_finish(TKV_DOCUMENT(source), res, &why);
+    if (r->generation != self->generation || TKV_DOCUMENT(source) != self->doc) {
+        /* A later selection, or another kernel: this diff is not wanted. */
+        tk_ir_diff_free(d);
+    } else {
+        self->diff_pending = FALSE;
+        char *title = selection_title(self, r->a, r->sub, r->b);
+        if (d) {
+            tkv_pass_view_show_diff(self, d, title);
+            /* A source line stays selected from pass to pass: its lines in
+             * the new diff are highlighted. */
+            if (self->src_line && self->src_file != TKV_NO_FILE)
+                tkv_pass_view_select_source_line(self, self->src_file, self->src_line, FALSE);
+        } else {
+            tkv_pass_view_clear_diff(self);
+            const tk_timeline_entry *e = tk_timeline_get(self->tl, r->a);
+            GString *text = g_string_new(title);
+            if (r->a == r->b && r->sub == TK_TL_NONE && e->effect == TK_EFFECT_UNKNOWN)
+                g_string_append_printf(text, ": effect unknown (%s)", tk_unknown_why_name(e->why));
+            else
+                g_string_append_printf(text, ": %s", why ? why : "no diff");
+            char *safe = g_utf8_make_valid(text->str, -1);
+            gtk_label_set_text(self->diff_title, safe);
+            g_free(safe);
+            g_string_free(text, TRUE);
+        }
+        g_free(title);
+        tkv_pass_view_emit_anchor_changed(self);
+    }
+    g_free(why);
+    g_object_unref(self);
+    g_free(r);
+}
+
+gboolean tkv_pass_view_select(TkvPassView *self, const char *spec)
+{
+    size_t a, sub, b;
+    if (!self->tl || !tkv_pass_view_parse_spec(spec, &a, &sub, &b) ||
+        a >= tk_timeline_count(self->tl) ||
+        b >= tk_timeline_count(self->tl) ||
+        (sub != TK_TL_NONE && sub >= tk_timeline_get(self->tl, a)->n_substeps))
+        return FALSE;
+    g_free(self->spec);
+    self->spec = g_strdup(spec);
+    tkv_pass_view_select_rows(self, a, sub, b);
+    /* The diff is made on a worker thread; the old one stays until the new
+     * one is there (a selection made meanwhile wins). */
+    char *title = selection_title(self, a, sub, b);
+    char *pending = g_strdup_printf("%s (reading…)", title);
+    char *safe = g_utf8_make_valid(pending, -1);
+    gtk_label_set_text(self->diff_title, safe);
+    g_free(safe);
+    g_free(pending);
+    g_free(title);
+    g_free(self->sel_heading);
+    self->sel_heading = NULL;
+    self->diff_pending = TRUE;
+    DiffRequest *r = g_new0(DiffRequest, 1);
+    r->view = g_object_ref(self);
+    r->generation = ++self->generation;
+    r->a = a;
+    r->sub = sub;
+    r->b = b;
+    tkv_document_diff_async(self->doc, self->tl, a, sub, b, NULL, on_diff, r);
+    tkv_pass_view_emit_anchor_changed(self);
+    return TRUE;
+}
