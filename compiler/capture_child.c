@@ -150,6 +150,44 @@ char *cap_child_describe(const cap_child_result *res)
     return g_string_free(s, FALSE);
 }
 
+/* Reads what the program wrote on *ERR_FD so far (non-blocking) into BUF:
+ * kept in SPEC->stderr_fd and ->stderr_text, fed line by line to LS;
+ * closes *ERR_FD (-1) at its end.  *WRITE_FAILED once keeping it failed. */
+static void drain(const cap_child_spec *spec, cap_child_result *res,
+                  line_state *ls, char *buf, int *err_fd,
+                  gboolean *write_failed)
+{
+    for (;;) {
+        ssize_t got = read(*err_fd, buf, READ_CHUNK);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            break; /* EAGAIN: drained for now */
+        if (got == 0) {
+            close(*err_fd);
+            *err_fd = -1;
+            break;
+        }
+        res->stderr_bytes += (uint64_t)got;
+        cap_progress_add_bytes(spec->progress, (uint64_t)got);
+        if (spec->stderr_fd >= 0 && !*write_failed &&
+            write_all(spec->stderr_fd, buf, (size_t)got) != 0) {
+            *write_failed = TRUE;
+            res->error = g_strdup_printf(
+                "cannot keep the program's stderr: %s",
+                g_strerror(errno));
+        }
+        if (spec->stderr_text && spec->stderr_text->len < TEXT_CAP)
+            g_string_append_len(
+                spec->stderr_text, buf,
+                MIN((gssize)got,
+                    (gssize)(TEXT_CAP - spec->stderr_text->len)));
+        feed(ls, buf, (size_t)got);
+        if (got < READ_CHUNK)
+            break;
+    }
+}
+
 int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -214,37 +252,8 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         int n = poll(fds, 2, reaped ? 100 : 250);
         if (n < 0 && errno != EINTR)
             break;
-        if (err_fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-            for (;;) {
-                ssize_t got = read(err_fd, buf, READ_CHUNK);
-                if (got < 0 && errno == EINTR)
-                    continue;
-                if (got < 0)
-                    break; /* EAGAIN: drained for now */
-                if (got == 0) {
-                    close(err_fd);
-                    err_fd = -1;
-                    break;
-                }
-                res->stderr_bytes += (uint64_t)got;
-                cap_progress_add_bytes(spec->progress, (uint64_t)got);
-                if (spec->stderr_fd >= 0 && !write_failed &&
-                    write_all(spec->stderr_fd, buf, (size_t)got) != 0) {
-                    write_failed = TRUE;
-                    res->error = g_strdup_printf(
-                        "cannot keep the program's stderr: %s",
-                        g_strerror(errno));
-                }
-                if (spec->stderr_text && spec->stderr_text->len < TEXT_CAP)
-                    g_string_append_len(
-                        spec->stderr_text, buf,
-                        MIN((gssize)got,
-                            (gssize)(TEXT_CAP - spec->stderr_text->len)));
-                feed(&ls, buf, (size_t)got);
-                if (got < READ_CHUNK)
-                    break;
-            }
-        }
+        if (err_fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(spec, res, &ls, buf, &err_fd, &write_failed);
         cap_signal sig;
         while (cap_signals_take(&sig)) {
             res->interrupted = TRUE;

@@ -283,6 +283,159 @@ static char *find(const char *a, const char *b, const char *const *dirs)
     return cap_tool_find(names, dirs);
 }
 
+/* The kernel's name from its file's name when the text names none. */
+static char *name_of_file(const char *input)
+{
+    char *base = g_path_get_basename(input);
+    char *dot = strrchr(base, '.');
+    if (dot && dot != base)
+        *dot = '\0';
+    return base;
+}
+
+/* The kernel's hash: the input's text and what compiles it (caller frees). */
+static char *input_hash(const char *text, size_t text_len, const char *pipeline,
+                        const char *arch, const char *version)
+{
+    GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+    g_checksum_update(sum, (const guchar *)text, (gssize)text_len);
+    const char *parts[] = {pipeline, arch, version ? version : ""};
+    for (size_t i = 0; i < G_N_ELEMENTS(parts); i++) {
+        g_checksum_update(sum, (const guchar *)"\n", 1);
+        g_checksum_update(sum, (const guchar *)parts[i], (gssize)strlen(parts[i]));
+    }
+    char *hash = g_strdup(g_checksum_get_string(sum));
+    g_checksum_free(sum);
+    return hash;
+}
+
+/* Writes Triton's metadata file (name, hash, target) for kernel NAME into
+ * KDIR.  Returns the name the kernel's files take ('/' made '_'; caller
+ * frees), or NULL (said on stderr) when it cannot be written. */
+static char *write_meta(const char *kdir, const char *name, const char *hash,
+                        const char *archno)
+{
+    JsonBuilder *jb = json_builder_new();
+    json_builder_begin_object(jb);
+    json_builder_set_member_name(jb, "name");
+    json_builder_add_string_value(jb, name);
+    json_builder_set_member_name(jb, "hash");
+    json_builder_add_string_value(jb, hash);
+    json_builder_set_member_name(jb, "target");
+    json_builder_begin_object(jb);
+    json_builder_set_member_name(jb, "backend");
+    json_builder_add_string_value(jb, "cuda");
+    json_builder_set_member_name(jb, "arch");
+    json_builder_add_int_value(jb, g_ascii_strtoll(archno, NULL, 10));
+    json_builder_end_object(jb);
+    json_builder_end_object(jb);
+    JsonNode *metan = json_builder_get_root(jb);
+    char *meta = json_to_string(metan, TRUE);
+    json_node_unref(metan);
+    g_object_unref(jb);
+    char *safe = g_strdelimit(g_strdup(name), "/", '_');
+    char *meta_path = g_strdup_printf("%s/%s.json", kdir, safe);
+    gboolean meta_ok = g_file_set_contents(meta_path, meta, -1, NULL);
+    g_free(meta);
+    g_free(meta_path);
+    if (!meta_ok) {
+        fprintf(stderr, "tkview: cannot write the kernel's metadata in %s\n",
+                kdir);
+        g_free(safe);
+        return NULL;
+    }
+    return safe;
+}
+
+/* The tools of the MLIR route (found in PATH or CUDA's folders; OPT and
+ * PTXAS may be NULL). */
+typedef struct {
+    char *mlir_opt, *translate, *opt, *llc, *ptxas;
+} mlir_tools;
+
+/* Runs the compile, one step after another into R: mlir-opt (parse, then
+ * lower with the pass dumps), the gpu.module cut out, mlir-translate, opt,
+ * llc and ptxas, writing kernel NAME's stage files into KDIR. */
+static void run_steps(route *r, const mlir_tools *t, const char *kdir,
+                      const char *name, char *input, const char *pipeline,
+                      const char *arch, const char *mlir_dump,
+                      const char *llvm_dump)
+{
+    cap_capture *c = r->c;
+    char *ttir = g_strdup_printf("%s/%s.ttir", kdir, name);
+    char *ttgir = g_strdup_printf("%s/%s.ttgir", kdir, name);
+    char *cut = g_build_filename(c->work, "gpu_module.mlir", NULL);
+    char *translated = g_build_filename(c->work, "translated.ll", NULL);
+    char *llir = g_strdup_printf("%s/%s.llir", kdir, name);
+    char *ptx = g_strdup_printf("%s/%s.ptx", kdir, name);
+    char *cubin = g_strdup_printf("%s/%s.cubin", kdir, name);
+    char *pipe_arg = g_strdup_printf("--pass-pipeline=%s", pipeline);
+    char *mcpu = g_strdup_printf("-mcpu=%s", arch);
+    char *ptx_arch = g_strdup_printf("-arch=%s", arch);
+    r->n_steps = 5 + (t->opt ? 1 : 0) + (t->ptxas ? 1 : 0);
+
+    char *parse_argv[] = {t->mlir_opt, "--mlir-print-debuginfo", input, "-o",
+                          ttir, NULL};
+    run_step(r, "mlir-opt (parse)", parse_argv, mlir_dump, NULL);
+    char *lower_argv[] = {t->mlir_opt, "--mlir-print-debuginfo",
+                          "--mlir-print-ir-before-all",
+                          "--mlir-print-ir-module-scope",
+                          "--mlir-disable-threading", pipe_arg, input, "-o",
+                          ttgir, NULL};
+    run_step(r, "mlir-opt (lower)", lower_argv, mlir_dump, NULL);
+    const char *to_translate = ttgir;
+    gboolean whole = TRUE;
+    if (!r->failed) {
+        r->step_no++;
+        int cutrc = cut_gpu_module(ttgir, cut);
+        if (cutrc < 0) {
+            fprintf(stderr, "tkview: cannot cut the gpu.module out of %s\n",
+                    ttgir);
+            r->failed = TRUE;
+        } else if (cutrc == 1) {
+            to_translate = cut;
+            whole = FALSE;
+        }
+    }
+    char *translate_argv[] = {t->translate, "--mlir-to-llvmir", (char *)to_translate,
+                              "-o", translated, whole ? NULL : "--no-implicit-module",
+                              NULL};
+    run_step(r, "mlir-translate", translate_argv, llvm_dump, NULL);
+    if (t->opt) {
+        char *opt_argv[] = {t->opt, "-O3", "-mtriple=nvptx64-nvidia-cuda", mcpu,
+                            "-print-after-all", translated, "-S", "-o", llir,
+                            NULL};
+        run_step(r, "opt", opt_argv, llvm_dump, NULL);
+    } else if (!r->failed) {
+        size_t cplen = 0;
+        char *cp = tk_input_file_read(translated, TK_INPUT_FILE_STAGE, &cplen,
+                                      NULL);
+        if (!cp ||
+            !g_file_set_contents(llir, cp, (gssize)cplen, NULL))
+            r->failed = TRUE;
+        g_free(cp);
+    }
+    char *llc_argv[] = {t->llc, "-O3", "-mtriple=nvptx64-nvidia-cuda", mcpu,
+                        "-mattr=+ptx80", "-print-after-all", llir, "-o", ptx,
+                        NULL};
+    run_step(r, "llc", llc_argv, llvm_dump, NULL);
+    if (t->ptxas) {
+        char *ptxas_argv[] = {t->ptxas, ptx_arch, "-lineinfo", ptx, "-o", cubin,
+                              NULL};
+        run_step(r, "ptxas", ptxas_argv, llvm_dump, NULL);
+    }
+    g_free(ttir);
+    g_free(ttgir);
+    g_free(cut);
+    g_free(translated);
+    g_free(llir);
+    g_free(ptx);
+    g_free(cubin);
+    g_free(pipe_arg);
+    g_free(mcpu);
+    g_free(ptx_arch);
+}
+
 int cap_mlir(cap_capture *c, const cap_mlir_opts *o)
 {
     const char *arch = o->arch ? o->arch : "sm_90";
@@ -330,23 +483,10 @@ int cap_mlir(cap_capture *c, const cap_mlir_opts *o)
         goto out;
     }
     name = kernel_name_of(text);
-    if (!name) {
-        char *base = g_path_get_basename(input);
-        char *dot = strrchr(base, '.');
-        if (dot && dot != base)
-            *dot = '\0';
-        name = base;
-    }
+    if (!name)
+        name = name_of_file(input);
     version = tool_version(c, mlir_opt);
-    GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
-    g_checksum_update(sum, (const guchar *)text, (gssize)text_len);
-    const char *parts[] = {pipeline, arch, version ? version : ""};
-    for (size_t i = 0; i < G_N_ELEMENTS(parts); i++) {
-        g_checksum_update(sum, (const guchar *)"\n", 1);
-        g_checksum_update(sum, (const guchar *)parts[i], (gssize)strlen(parts[i]));
-    }
-    hash = g_strdup(g_checksum_get_string(sum));
-    g_checksum_free(sum);
+    hash = input_hash(text, text_len, pipeline, arch, version);
 
     char *kd = g_build_filename(c->run, "kernel_dump", NULL);
     kdir = g_build_filename(kd, hash, NULL);
@@ -360,35 +500,9 @@ int cap_mlir(cap_capture *c, const cap_mlir_opts *o)
     llvm_dump = g_build_filename(c->run, "stderr.txt", NULL);
 
     /* Triton's metadata file, so the kernel has its hash and target. */
-    JsonBuilder *jb = json_builder_new();
-    json_builder_begin_object(jb);
-    json_builder_set_member_name(jb, "name");
-    json_builder_add_string_value(jb, name);
-    json_builder_set_member_name(jb, "hash");
-    json_builder_add_string_value(jb, hash);
-    json_builder_set_member_name(jb, "target");
-    json_builder_begin_object(jb);
-    json_builder_set_member_name(jb, "backend");
-    json_builder_add_string_value(jb, "cuda");
-    json_builder_set_member_name(jb, "arch");
-    json_builder_add_int_value(jb, g_ascii_strtoll(archno, NULL, 10));
-    json_builder_end_object(jb);
-    json_builder_end_object(jb);
-    JsonNode *metan = json_builder_get_root(jb);
-    char *meta = json_to_string(metan, TRUE);
-    json_node_unref(metan);
-    g_object_unref(jb);
-    char *safe = g_strdelimit(g_strdup(name), "/", '_');
-    char *meta_path = g_strdup_printf("%s/%s.json", kdir, safe);
-    gboolean meta_ok = g_file_set_contents(meta_path, meta, -1, NULL);
-    g_free(meta);
-    g_free(meta_path);
-    if (!meta_ok) {
-        fprintf(stderr, "tkview: cannot write the kernel's metadata in %s\n",
-                kdir);
-        g_free(safe);
+    char *safe = write_meta(kdir, name, hash, archno);
+    if (!safe)
         goto out;
-    }
     g_free(name);
     name = safe;
 
@@ -400,69 +514,10 @@ int cap_mlir(cap_capture *c, const cap_mlir_opts *o)
     cap_info_set_string(c, "pipeline", pipeline);
     cap_info_set_string(c, "arch", arch);
 
-    char *ttir = g_strdup_printf("%s/%s.ttir", kdir, name);
-    char *ttgir = g_strdup_printf("%s/%s.ttgir", kdir, name);
-    char *cut = g_build_filename(c->work, "gpu_module.mlir", NULL);
-    char *translated = g_build_filename(c->work, "translated.ll", NULL);
-    char *llir = g_strdup_printf("%s/%s.llir", kdir, name);
-    char *ptx = g_strdup_printf("%s/%s.ptx", kdir, name);
-    char *cubin = g_strdup_printf("%s/%s.cubin", kdir, name);
-    char *pipe_arg = g_strdup_printf("--pass-pipeline=%s", pipeline);
-    char *mcpu = g_strdup_printf("-mcpu=%s", arch);
-    char *ptx_arch = g_strdup_printf("-arch=%s", arch);
-    r.n_steps = 5 + (opt ? 1 : 0) + (ptxas ? 1 : 0);
-
     cap_signals_install();
-    char *parse_argv[] = {mlir_opt, "--mlir-print-debuginfo", input, "-o",
-                          ttir, NULL};
-    run_step(&r, "mlir-opt (parse)", parse_argv, mlir_dump, NULL);
-    char *lower_argv[] = {mlir_opt, "--mlir-print-debuginfo",
-                          "--mlir-print-ir-before-all",
-                          "--mlir-print-ir-module-scope",
-                          "--mlir-disable-threading", pipe_arg, input, "-o",
-                          ttgir, NULL};
-    run_step(&r, "mlir-opt (lower)", lower_argv, mlir_dump, NULL);
-    const char *to_translate = ttgir;
-    gboolean whole = TRUE;
-    if (!r.failed) {
-        r.step_no++;
-        int cutrc = cut_gpu_module(ttgir, cut);
-        if (cutrc < 0) {
-            fprintf(stderr, "tkview: cannot cut the gpu.module out of %s\n",
-                    ttgir);
-            r.failed = TRUE;
-        } else if (cutrc == 1) {
-            to_translate = cut;
-            whole = FALSE;
-        }
-    }
-    char *translate_argv[] = {translate, "--mlir-to-llvmir", (char *)to_translate,
-                              "-o", translated, whole ? NULL : "--no-implicit-module",
-                              NULL};
-    run_step(&r, "mlir-translate", translate_argv, llvm_dump, NULL);
-    if (opt) {
-        char *opt_argv[] = {opt, "-O3", "-mtriple=nvptx64-nvidia-cuda", mcpu,
-                            "-print-after-all", translated, "-S", "-o", llir,
-                            NULL};
-        run_step(&r, "opt", opt_argv, llvm_dump, NULL);
-    } else if (!r.failed) {
-        size_t cplen = 0;
-        char *cp = tk_input_file_read(translated, TK_INPUT_FILE_STAGE, &cplen,
-                                      NULL);
-        if (!cp ||
-            !g_file_set_contents(llir, cp, (gssize)cplen, NULL))
-            r.failed = TRUE;
-        g_free(cp);
-    }
-    char *llc_argv[] = {llc, "-O3", "-mtriple=nvptx64-nvidia-cuda", mcpu,
-                        "-mattr=+ptx80", "-print-after-all", llir, "-o", ptx,
-                        NULL};
-    run_step(&r, "llc", llc_argv, llvm_dump, NULL);
-    if (ptxas) {
-        char *ptxas_argv[] = {ptxas, ptx_arch, "-lineinfo", ptx, "-o", cubin,
-                              NULL};
-        run_step(&r, "ptxas", ptxas_argv, llvm_dump, NULL);
-    }
+    mlir_tools tools = {mlir_opt, translate, opt, llc, ptxas};
+    run_steps(&r, &tools, kdir, name, input, pipeline, arch, mlir_dump,
+              llvm_dump);
     c->complete = !r.failed && cap_signals_count() == 0;
     json_object_set_array_member(c->info, "steps", r.steps);
     r.steps = NULL;
@@ -485,16 +540,6 @@ int cap_mlir(cap_capture *c, const cap_mlir_opts *o)
     finished = TRUE;
     cap_signals_restore();
 
-    g_free(ttir);
-    g_free(ttgir);
-    g_free(cut);
-    g_free(translated);
-    g_free(llir);
-    g_free(ptx);
-    g_free(cubin);
-    g_free(pipe_arg);
-    g_free(mcpu);
-    g_free(ptx_arch);
 out:
     /* cap_finish() removes the work folder or says where it kept it;
      * before it, the folder holds nothing worth keeping. */
