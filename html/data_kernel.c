@@ -259,79 +259,6 @@ static void write_to(kctx *k, jw *w, tk_stage_kind from, tk_stage_kind to,
     g_hash_table_destroy(lists);
 }
 
-/* Layouts of a TTGIR stage: definitions, and per use on a line the layout
- * and how it covers that tensor (computed by tk_layouts_cover()). */
-static void write_layouts(jw *w, const tk_stage *st)
-{
-    tk_layouts *lay = tk_layouts_from_stage(st);
-    GHashTable *cover_idx = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    GString *covers = g_string_new(NULL);
-    jw cw;
-    jw_init(&cw, covers);
-    jw_arr(&cw);
-    guint n_covers = 0;
-    jw_key(w, "uses");
-    jw_arr(w);
-    tk_layout_use u[32];
-    uint32_t n = tk_layouts_count(lay) ? tk_stage_line_count(st) : 0;
-    GString *key = g_string_new(NULL);
-    for (uint32_t ln = 1; ln <= n; ln++) {
-        size_t len;
-        const char *s = tk_stage_line(st, ln, &len);
-        if (len && s[0] == '#') {
-            int li = -1;
-            for (size_t i = 0; i < tk_layouts_count(lay); i++)
-                if (tk_layouts_get(lay, i)->line == ln)
-                    li = (int)i;
-            if (li >= 0) {
-                const tk_layout *l = tk_layouts_get(lay, (size_t)li);
-                jw_arr(w);
-                jw_int(w, ln);
-                jw_int(w, 0);
-                jw_int(w, html_report_u16_offset(s, strlen(l->alias) + 1));
-                jw_int(w, li);
-                jw_int(w, -1);
-                jw_arr_end(w);
-            }
-            continue;
-        }
-        size_t nu = tk_layouts_line_uses(lay, s, len, u, G_N_ELEMENTS(u));
-        for (size_t i = 0; i < nu && i < G_N_ELEMENTS(u); i++) {
-            if (u[i].layout < 0)
-                continue;
-            g_string_printf(key, "%d|%d|%s|", u[i].layout, u[i].memdesc, u[i].elem);
-            for (unsigned d = 0; d < u[i].rank && d < TK_LAYOUT_MAX_RANK; d++)
-                g_string_append_printf(key, "%" G_GUINT64_FORMAT "x", u[i].shape[d]);
-            gpointer v = g_hash_table_lookup(cover_idx, key->str);
-            if (!v) {
-                html_report_write_cover(&cw, lay, &u[i], u[i].layout);
-                v = GUINT_TO_POINTER(++n_covers);
-                g_hash_table_insert(cover_idx, g_strdup(key->str), v);
-            }
-            jw_arr(w);
-            jw_int(w, ln);
-            jw_int(w, html_report_u16_offset(s, u[i].start));
-            jw_int(w, html_report_u16_offset(s, u[i].end));
-            jw_int(w, u[i].layout);
-            jw_int(w, GPOINTER_TO_UINT(v) - 1);
-            jw_arr_end(w);
-        }
-    }
-    jw_arr_end(w);
-    jw_arr_end(&cw);
-    jw_key(w, "covers");
-    jw_raw(w, covers);
-    jw_key(w, "defs");
-    jw_arr(w);
-    for (size_t i = 0; i < tk_layouts_count(lay); i++)
-        html_report_write_layout(w, tk_layouts_get(lay, i));
-    jw_arr_end(w);
-    g_string_free(key, TRUE);
-    g_string_free(covers, TRUE);
-    g_hash_table_destroy(cover_idx);
-    tk_layouts_free(lay);
-}
-
 static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
 {
     line_sets ls;
@@ -398,7 +325,7 @@ static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
     if (kind == TK_STAGE_TTGIR || kind == TK_STAGE_TTIR) {
         jw_key(&w, "lay");
         jw_obj(&w);
-        write_layouts(&w, st);
+        html_report_write_stage_layouts(&w, st);
         jw_obj_end(&w);
     }
     jw_obj_end(&w);

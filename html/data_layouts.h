@@ -55,4 +55,8 @@ gboolean html_report_lays_any(const html_report_lays *l);
 /* Writes the table, {"defs": [...], "covers": [...]}. */
 void html_report_lays_write(html_report_lays *l, jw *w);
 
+/* Layouts of a TTGIR stage into W: definitions, and per use on a line the
+ * layout and how it covers that tensor (computed by tk_layouts_cover()). */
+void html_report_write_stage_layouts(jw *w, const tk_stage *st);
+
 #endif
