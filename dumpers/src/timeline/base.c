@@ -186,3 +186,45 @@ char *tk_timeline_side_describe(const tk_timeline *tl,
     }
     return g_string_free(s, FALSE);
 }
+
+tk_timeline_side tl_side_none(void)
+{
+    tk_timeline_side s = {0};
+    s.kind = TK_SIDE_NONE;
+    s.part = s.dump = s.meta_part = s.meta_dump = TK_TL_NONE;
+    s.final = TK_STAGE_UNKNOWN;
+    return s;
+}
+
+tk_timeline_side tl_side_dump(size_t part, size_t dump)
+{
+    tk_timeline_side s = tl_side_none();
+    s.kind = TK_SIDE_DUMP;
+    s.part = part;
+    s.dump = dump;
+    return s;
+}
+
+tk_timeline_entry tl_entry_from_dump(const tk_timeline *tl, size_t part, size_t dump)
+{
+    const tk_pass_dump *d = tl_dump(tl, part, dump);
+    tk_timeline_entry e = {0};
+    e.part = part;
+    e.dump = dump;
+    e.header_line = d->header_line;
+    e.kind = d->kind;
+    e.when = d->when;
+    e.status = d->status;
+    e.scope_kind = d->scope_kind;
+    e.level = d->level;
+    e.pass = d->pass;
+    e.arg = d->arg;
+    e.scope = d->scope;
+    e.scope_name = d->scope_name;
+    e.effect = TK_EFFECT_UNKNOWN;
+    e.why = TK_UNKNOWN_NONE;
+    e.before = tl_side_none();
+    e.after = tl_side_none();
+    e.parent = TK_TL_NONE;
+    return e;
+}

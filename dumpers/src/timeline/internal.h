@@ -200,4 +200,29 @@ void tl_append_function(tl_walker *w, const tl_srcs *s, tk_ir_dialect d,
 int tl_text_functions(tl_walker *w, int s, const tk_timeline_side *side,
                       tk_ir_dialect dialect);
 
+/* ---- base.c: sides and entries as the plan makes them ---- */
+
+/* A side that names no text. */
+tk_timeline_side tl_side_none(void);
+/* The side that is dump DUMP of PART. */
+tk_timeline_side tl_side_dump(size_t part, size_t dump);
+/* An entry for dump DUMP of PART, its texts not decided yet. */
+tk_timeline_entry tl_entry_from_dump(const tk_timeline *tl, size_t part, size_t dump);
+
+/* ---- substeps.c: after the plan (plan.c) ---- */
+
+/* One of Triton's internal dumps: where it is, and its position in its
+ * part's sequence. */
+typedef struct {
+    size_t part, dump, pos;
+} tl_internal_dump;
+
+/* Hangs Triton's internal dumps (INTERNAL: tl_internal_dump, in sequence
+ * order) under their pass as sub-steps of TL. */
+void tl_attach_internal(tk_timeline *tl, GArray *internal);
+/* Sorts TL's sub-steps by parent (keeping their order) and indexes them. */
+void tl_index_subs(tk_timeline *tl);
+/* Marks the entries of ES whose texts come from damaged dumps. */
+void tl_mark_damaged(tk_timeline *tl, GArray *es);
+
 #endif
