@@ -640,9 +640,11 @@ static int want_color(const char *when, gboolean *color)
 int tk_cmd_diff(int argc, char **argv)
 {
     diff_args a = {0};
-    a.context = 3;
+    a.context = (int)TK_DIFF_CONTEXT;
     char *stage_help = g_strdup_printf("Compare final stage S (%s) of two kernels",
                                        tk_cli_stage_names());
+    char *context_help =
+        g_strdup_printf("Lines of context around each change (default %u)", TK_DIFF_CONTEXT);
     GOptionEntry entries[] = {
         {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
          "Kernel: name, hash prefix, name:hash or index", "K"},
@@ -656,7 +658,7 @@ int tk_cmd_diff(int argc, char **argv)
         {"kernel-b", 0, 0, G_OPTION_ARG_STRING, &a.kernel_b,
          "The other kernel (default: the kernel of the same name in PATH_B)", "K2"},
         {"context", 'U', 0, G_OPTION_ARG_INT, &a.context,
-         "Lines of context around each change (default 3)", "C"},
+         context_help, "C"},
         {"algorithm", 0, 0, G_OPTION_ARG_STRING, &a.algorithm,
          "histogram (default) or myers", "A"},
         {"color", 0, 0, G_OPTION_ARG_STRING, &a.color,
@@ -723,6 +725,7 @@ int tk_cmd_diff(int argc, char **argv)
     tk_bundle_free(ba);
 out:
     g_free(stage_help);
+    g_free(context_help);
     g_free(a.kernel);
     g_free(a.kernel_b);
     g_free(a.pass);

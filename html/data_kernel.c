@@ -3,7 +3,7 @@
  *
  * data/ID/meta.js        name, hash, metadata, stages in order (each its
  *                        label, its file or why it is missing), the stack
- *                        table, the files named
+ *                        table, the stage opened first, the files named
  * data/ID/KIND.text.js   the stage's lines, each stored once
  * data/ID/KIND.bind.js   line -> set of stacks, source line -> IR lines
  *                        (exact and called, and how many instructions),
@@ -537,6 +537,11 @@ static int write_meta(kctx *k)
         jw_arr_end(&w);
     }
     jw_arr_end(&w);
+    /* The stage the IR pane opens first (tk_kernel_first_stage(): the
+     * viewer opens the same one); null when there is none. */
+    tk_stage_kind first = tk_kernel_first_stage(k->rk->kernel);
+    jw_key(&w, "first");
+    jw_str(&w, first == TK_STAGE_UNKNOWN ? NULL : tk_stage_kind_name(first));
     /* The file the source pane opens first: the kernel's own. */
     tk_file_id own = tk_kernel_main_source(k->rk->kernel, k->tab);
     jw_key(&w, "main");

@@ -66,7 +66,9 @@ struct _TkvPassView {
                                show whole, those of the part shown */
     tk_ir_diff_cut cut;     /* what a diff too big to show whole left out
                                (cut.cut 0: shown whole) */
-    GArray *changes;        /* guint: indices of non-equal view hunks */
+    GArray *changes;        /* tk_hunk: the changes over the rows shown
+                               (tk_diff_changes(): the report's and
+                               `tkview diff`'s groups) */
     int cur_change;
     TkvLinkedScroll *linked;    /* the sides scrolled together */
     gboolean pending_first_change;
