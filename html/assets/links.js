@@ -54,20 +54,17 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
     return out;
   }
 
-  /* The file of files.js that SPEC names: the path itself, else the only
-   * path ending in "/SPEC"; the kernel's own files first, its main file
-   * before the others.  -1 when none or several equally good. */
+  /* The file of the kernel's that SPEC names, as the library decides it
+   * (meta.fileKeys, data_kernel.c: tk_file_query.h's rule, the one
+   * `tkview bind --source` and the viewer use).  -1 when none or several. */
+  let fileKeys = null; /* Map: name -> file index or -1 */
   function fileOf(spec) {
-    const files = kernel.files(), meta = kernel.meta();
-    const mine = meta.files.slice().sort((a, b) => (a === meta.main ? -1 : b === meta.main ? 1 : a - b));
-    const all = [...mine, ...files.map((_, i) => i).filter((i) => !mine.includes(i))];
-    const exact = all.find((i) => files[i][0] === spec);
-    if (exact !== undefined) return exact;
-    const tail = all.filter((i) => files[i][0].endsWith('/' + spec));
-    if (!tail.length) return -1;
-    if (tail.length === 1) return tail[0];
-    const own = tail.filter((i) => mine.includes(i));
-    return own.length >= 1 ? own[0] : -1;
+    if (!fileKeys) {
+      const k = kernel.meta().fileKeys || [];
+      fileKeys = new Map();
+      for (let i = 0; i + 1 < k.length; i += 2) fileKeys.set(k[i], k[i + 1]);
+    }
+    return fileKeys.has(spec) ? fileKeys.get(spec) : -1;
   }
 
   /* FILE as short as it can be and still name it: its base name when no

@@ -213,6 +213,16 @@ await test('#stage=S&line=N, #pass=N, #pass=N&to=M opened cold; bad links say so
   assert((await page.textContent('#link-note')).includes('no file nothere.py'), 'bad file');
   eq(page.problems, [], 'problems');
   await page.close();
+  // FILE is matched by the library's rule (tk_file_query.h, as `tkview bind
+  // --source`): a tail at a '/' names /tmp/capture/vector_add/src/vector_add.py
+  // with its '/' too; "add.py" is no tail at a '/' boundary.
+  page = await openReady(browser, kernelUrl(VA, '#source=/src/vector_add.py:16'));
+  eq(await page.$$eval('#src-pane .ln.sel', (e) => e.map((x) => +x.dataset.n)), [16], 'a tail with its /');
+  await page.close();
+  page = await openReady(browser, kernelUrl(VA, '#source=add.py:16'));
+  assert((await page.textContent('#link-note')).includes('no file add.py'), 'no tail at a /');
+  eq(page.problems, [], 'problems');
+  await page.close();
 });
 
 await test('the fragment follows clicks: replaceState for lines, pushState for stages', async () => {
