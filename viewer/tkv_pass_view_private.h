@@ -111,8 +111,11 @@ void tkv_pass_view_fill_list(TkvPassView *self);
 void tkv_pass_view_select_rows(TkvPassView *self, size_t a, size_t sub, size_t b);
 
 /* tkv_pass_view_select.c */
-/* Parses "I", "I.J" or "I-K" (SUB TK_TL_NONE but for "I.J"). */
-gboolean tkv_pass_view_parse_spec(const char *spec, size_t *a, size_t *sub, size_t *b);
+/* Reads SPEC against TL by the library's grammar (tk_passref.h: "I",
+ * "I.J", "I-K", a pass name; SUB TK_TL_NONE but for "I.J"); FALSE when it
+ * names nothing of TL (or TL is NULL). */
+gboolean tkv_pass_view_parse_spec(const tk_timeline *tl, const char *spec, size_t *a,
+                                  size_t *sub, size_t *b);
 
 /* tkv_pass_view_diff.c */
 /* Shows D (the view takes it) under TITLE; tkv_pass_view_clear_diff(): none. */

@@ -128,6 +128,21 @@ def coalesce_inserts_layout_conversions():
 
 
 @test
+def a_pass_is_named_as_the_cli_and_the_report_name_it():
+    # The library's grammar (tk_passref.h): mlir_passes.txt:1178 is the one
+    # `IR Dump Before TritonGPUCoalesce (tritongpu-coalesce)`, so its name and its
+    # argument name it, and the selection is shown in the grammar's own form.
+    i = index_at(S.passes(), 1178)
+    S.activate('pass-view.select-pass', "<'tritongpu-coalesce'>", window=1)
+    p = S.wait_passes()
+    assert p['selected'] == str(i), (p['selected'], i)
+    assert p['title'] == 'Pass %d: TritonGPUCoalesce' % i, p['title']
+    # Canonicalizer runs many times: a name of several passes selects nothing
+    S.activate('pass-view.select-pass', "<'Canonicalizer'>", window=1)
+    assert S.passes()['selected'] == str(i), S.passes()['selected']
+
+
+@test
 def a_replaced_row_marks_its_changed_words():
     # The same pass: mlir_passes.txt:1201 (before)
     #   `%x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)`
