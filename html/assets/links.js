@@ -141,7 +141,7 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
           const src = sourceOf(f.source);
           if (src) await passes.forSource(src.file, src.line, false);
         }
-        const ps = count ? passes.inspect().data.passes : [];
+        const ps = count ? passes.list() : [];
         const r = passRef(f.pass, f.to, ps, (i) => passes.subs(i));
         const i = parseInt(f.pass, 10), subs = i < count ? passes.subs(i) : 0;
         const why = {

@@ -235,7 +235,7 @@ await test('#pass= names a pass by the library\'s grammar: the shared table', as
   await page.waitForFunction(() => window.TK.use('passes').shown().count > 0);
   const got = await page.evaluate((cases) => {
     const links = window.TK.use('links'), passes = window.TK.use('passes');
-    const ps = passes.inspect().data.passes;
+    const ps = passes.list();
     return cases.map((c) => links.passRef(c.spec, c.to === undefined ? undefined : c.to, ps, (i) => passes.subs(i)));
   }, table.cases);
   assert(table.cases.length >= 30, 'cases');
