@@ -26,7 +26,7 @@
  *
  * Depends on: dom (el, base), kernel (files, meta, stages, text), panes
  *   (shown, setStage, showSource, showIR, listen), passes (open, select,
- *   selectSub, subs, compare, shown, forSource), find (open, close, onChange, query).
+ *   selectSub, subs, list, compare, shown, forSource), find (open, close, onChange, query).
  * Interface: start({mode, setMode}) -> Promise (the fragment the page was
  *   opened with shown), parse(hash) -> {key: value}, fileOf(spec) -> file
  *   index or -1, passRef(spec, to, passes, subs) -> {from, sub, to} or
