@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tkdump/tk_passref.h"
 #include "tkdump/tk_timeline.h"
 
 typedef struct {
@@ -360,52 +361,43 @@ static int print_diff(const diff_args *a, const tk_ir_diff *d,
 
 /* ---- --pass N [--to M] ------------------------------------------------------ */
 
-/* Finds the pass SPEC names: an index ("14"), a sub-step ("33.1"), or a pass
- * name or argument that exactly one pass has.  Returns an exit code. */
-static int find_pass(const tk_timeline *tl, const char *spec, size_t *pass,
-                     size_t *sub)
+/* Reads SPEC, what --pass or --to gave, by the library's grammar
+ * (tk_passref.h: "14", "33.1", "14-17", a pass name or argument) into
+ * *REF, and says what is wrong with it.  Returns an exit code. */
+static int find_pass(const tk_timeline *tl, const char *spec, tk_passref *ref)
 {
     size_t n = tk_timeline_count(tl);
-    char *end;
-    *sub = TK_TL_NONE;
-    if (g_ascii_isdigit(spec[0])) {
-        unsigned long long v = g_ascii_strtoull(spec, &end, 10);
-        if (*end == '.' && g_ascii_isdigit(end[1])) {
-            unsigned long long s = g_ascii_strtoull(end + 1, &end, 10);
-            *sub = (size_t)s;
-        }
-        if (*end) {
-            cli_error("--pass %s: a pass number (tkview passes lists them), "
-                         "NUMBER.SUB for a sub-step, or a pass name", spec);
-            return CLI_EXIT_USAGE;
-        }
-        if (v >= n) {
-            cli_error("--pass %s: %s has %zu passes (0 to %zu)", spec,
-                         tk_timeline_kernel_name(tl), n, n ? n - 1 : 0);
-            return CLI_EXIT_USAGE;
-        }
-        *pass = (size_t)v;
-        if (*sub != TK_TL_NONE && !tk_timeline_substep(tl, *pass, *sub)) {
-            cli_error("--pass %s: pass %zu has %zu sub-steps", spec, *pass,
-                         tk_timeline_get(tl, *pass)->n_substeps);
-            return CLI_EXIT_USAGE;
-        }
+    switch (tk_passref_parse(tl, spec, ref)) {
+    case TK_PASSREF_OK:
         return CLI_EXIT_OK;
+    case TK_PASSREF_SYNTAX:
+    case TK_PASSREF_NOT_A_PASS:
+        cli_error("--pass %s: a pass number (tkview passes lists them), "
+                     "NUMBER.SUB for a sub-step, N-M for passes N to M, or a pass name",
+                     spec);
+        return CLI_EXIT_USAGE;
+    case TK_PASSREF_NO_PASS:
+        cli_error("--pass %s: %s has %zu passes (0 to %zu)", spec,
+                     tk_timeline_kernel_name(tl), n, n ? n - 1 : 0);
+        return CLI_EXIT_USAGE;
+    case TK_PASSREF_NO_SUBSTEP:
+        cli_error("--pass %s: pass %zu has %zu sub-steps", spec, ref->from,
+                     tk_timeline_get(tl, ref->from)->n_substeps);
+        return CLI_EXIT_USAGE;
+    case TK_PASSREF_BACKWARDS:
+        cli_error("--pass %s: pass %zu comes before pass %zu", spec, ref->to, ref->from);
+        return CLI_EXIT_USAGE;
+    case TK_PASSREF_NO_NAME:
+        cli_error("--pass %s: no pass of %s has that name (tkview passes lists them)",
+                     spec, tk_timeline_kernel_name(tl));
+        return CLI_EXIT_NOTHING;
+    case TK_PASSREF_AMBIGUOUS:
+        break;
     }
     size_t found = 0;
     for (size_t i = 0; i < n; i++) {
         const tk_timeline_entry *e = tk_timeline_get(tl, i);
-        if (strcmp(e->pass, spec) == 0 || strcmp(e->arg, spec) == 0) {
-            if (found++ == 0)
-                *pass = i;
-        }
-    }
-    if (found == 1)
-        return CLI_EXIT_OK;
-    if (found == 0) {
-        cli_error("--pass %s: no pass of %s has that name (tkview passes lists them)",
-                     spec, tk_timeline_kernel_name(tl));
-        return CLI_EXIT_NOTHING;
+        found += strcmp(e->pass, spec) == 0 || strcmp(e->arg, spec) == 0;
     }
     cli_error("--pass %s: %zu passes have that name; give its number:", spec, found);
     for (size_t i = 0; i < n; i++) {
@@ -482,24 +474,31 @@ static int diff_passes(tk_bundle *b, const diff_args *a, gboolean color,
         return CLI_EXIT_NOTHING;
     }
     pass_range r = {0, 0, TK_TL_NONE, NULL, NULL};
-    int rc = find_pass(tl, a->pass, &r.from, &r.sub);
-    r.to = r.from;
-    size_t sub_to;
+    tk_passref ref;
+    int rc = find_pass(tl, a->pass, &ref);
     if (rc == CLI_EXIT_OK && a->to) {
-        if (r.sub != TK_TL_NONE) {
+        /* --to M is N-M (tk_passref_extend()) */
+        tk_passref to;
+        if (ref.sub != TK_TL_NONE) {
             cli_error("--to: diff a sub-step alone (--pass N.S)");
             rc = CLI_EXIT_USAGE;
-        } else {
-            rc = find_pass(tl, a->to, &r.to, &sub_to);
-            if (rc == CLI_EXIT_OK && sub_to != TK_TL_NONE) {
+        } else if (ref.to != ref.from) {
+            cli_error("--to: --pass %s is passes %zu to %zu already", a->pass, ref.from,
+                         ref.to);
+            rc = CLI_EXIT_USAGE;
+        } else if ((rc = find_pass(tl, a->to, &to)) == CLI_EXIT_OK) {
+            if (tk_passref_extend(tl, &ref, a->to) == TK_PASSREF_NOT_A_PASS) {
                 cli_error("--to %s: a pass, not a sub-step", a->to);
                 rc = CLI_EXIT_USAGE;
-            } else if (rc == CLI_EXIT_OK && r.to < r.from) {
-                cli_error("--to %zu comes before --pass %zu", r.to, r.from);
+            } else if (ref.to < ref.from) {
+                cli_error("--to %zu comes before --pass %zu", ref.to, ref.from);
                 rc = CLI_EXIT_USAGE;
             }
         }
     }
+    r.from = ref.from;
+    r.sub = ref.sub;
+    r.to = ref.to;
     if (rc == CLI_EXIT_OK && r.sub == TK_TL_NONE &&
         family(tk_timeline_get(tl, r.from)) != family(tk_timeline_get(tl, r.to))) {
         cli_error("pass %zu (%s) and pass %zu (%s) are not the same kind of IR "
@@ -640,14 +639,16 @@ static int want_color(const char *when, gboolean *color)
 int cmd_diff(int argc, char **argv)
 {
     diff_args a = {0};
-    a.context = 3;
+    a.context = (int)TK_DIFF_CONTEXT;
     char *stage_help = g_strdup_printf("Compare final stage S (%s) of two kernels",
                                        cli_stage_names());
+    char *context_help =
+        g_strdup_printf("Lines of context around each change (default %u)", TK_DIFF_CONTEXT);
     GOptionEntry entries[] = {
         CLI_KERNEL_OPTION(&a.kernel, "Kernel", ""),
         {"pass", 'p', 0, G_OPTION_ARG_STRING, &a.pass,
          "The pass whose effect to show: its number in tkview passes, N.S for "
-         "a sub-step, or its name", "N"},
+         "a sub-step, N-M for passes N to M, or its name (docs/passes.md)", "N"},
         {"to", 0, 0, G_OPTION_ARG_STRING, &a.to,
          "Show the IR before --pass against the IR after this pass", "M"},
         {"stage", 0, 0, G_OPTION_ARG_STRING, &a.stage,
@@ -655,7 +656,7 @@ int cmd_diff(int argc, char **argv)
         {"kernel-b", 0, 0, G_OPTION_ARG_STRING, &a.kernel_b,
          "The other kernel (default: the kernel of the same name in PATH_B)", "K2"},
         {"context", 'U', 0, G_OPTION_ARG_INT, &a.context,
-         "Lines of context around each change (default 3)", "C"},
+         context_help, "C"},
         {"algorithm", 0, 0, G_OPTION_ARG_STRING, &a.algorithm,
          "histogram (default) or myers", "A"},
         {"color", 0, 0, G_OPTION_ARG_STRING, &a.color,
@@ -721,6 +722,7 @@ int cmd_diff(int argc, char **argv)
     tk_bundle_free(ba);
 out:
     g_free(stage_help);
+    g_free(context_help);
     g_free(a.kernel);
     g_free(a.kernel_b);
     g_free(a.pass);

@@ -3,7 +3,8 @@
  *
  * data/ID/meta.js        name, hash, metadata, stages in order (each its
  *                        label, its file or why it is missing), the stack
- *                        table, the files named
+ *                        table, the stage opened first, the files named
+ *                        and every name a link may give them (fileKeys)
  * data/ID/KIND.text.js   the stage's lines, each stored once
  * data/ID/KIND.bind.js   line -> set of stacks, source line -> IR lines
  *                        (exact and called, and how many instructions),
@@ -18,6 +19,7 @@
 
 #include "report.h"
 #include "data_layouts.h"
+#include "tkdump/tk_file_query.h"
 #include "tkdump/tk_layouts.h"
 
 typedef struct {
@@ -388,6 +390,41 @@ static gint cmp_u32(gconstpointer a, gconstpointer b)
     return x < y ? -1 : x > y;
 }
 
+/* Every FILE a #source=FILE:LINE link may name among the kernel's N files
+ * FILES, with the file it names by the library's rule (tk_file_query.h, as
+ * `tkview bind --source` and the viewer match it): ["FILE", id, ...] (an
+ * array: a path is no safe object key, jsonw.h), -1 when FILE names several (the page refuses it, as they do).  The keys are
+ * each path and its tails at a '/', with and without that '/'
+ * ("/tmp/capture/va/src/va.py", "/capture/va/src/va.py", ..., "src/va.py",
+ * "/va.py", "va.py"): whatever else a user types names no file, so the
+ * page looks up and never decides. */
+static void write_file_keys(kctx *k, jw *w, const tk_file_id *files, size_t n)
+{
+    tk_loctab *tab = tk_bundle_loctab(k->r->bundle);
+    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    jw_arr(w);
+    for (size_t i = 0; i < n; i++) {
+        const char *path = tk_loctab_file_path(tab, files[i]);
+        for (const char *p = path; p && *p; p = strchr(p + 1, '/')) {
+            for (int slash = 0; slash < 2; slash++) {
+                const char *key = slash ? p + (*p == '/') : p;
+                if (!*key || g_hash_table_contains(seen, key))
+                    continue;
+                g_hash_table_add(seen, g_strdup(key));
+                tk_file_query *q = tk_file_query_new(k->r->bundle, key);
+                tk_file_id *found = NULL;
+                size_t got = tk_file_query_find(q, files, n, &found);
+                jw_str(w, key);
+                jw_int(w, got == 1 ? (int64_t)found[0] : -1);
+                g_free(found);
+                tk_file_query_free(q);
+            }
+        }
+    }
+    jw_arr_end(w);
+    g_hash_table_unref(seen);
+}
+
 static int write_meta(kctx *k)
 {
     const tk_kernel *kern = k->rk->kernel;
@@ -464,6 +501,11 @@ static int write_meta(kctx *k)
         jw_arr_end(&w);
     }
     jw_arr_end(&w);
+    /* The stage the IR pane opens first (tk_kernel_first_stage(): the
+     * viewer opens the same one); null when there is none. */
+    tk_stage_kind first = tk_kernel_first_stage(k->rk->kernel);
+    jw_key(&w, "first");
+    jw_str(&w, first == TK_STAGE_UNKNOWN ? NULL : tk_stage_kind_name(first));
     /* The file the source pane opens first: the kernel's own. */
     tk_file_id own = tk_kernel_main_source(k->rk->kernel, k->tab);
     jw_key(&w, "main");
@@ -479,6 +521,8 @@ static int write_meta(kctx *k)
     g_list_free(files);
     g_array_sort(fa, cmp_u32);
     jw_u32s(&w, (const uint32_t *)fa->data, fa->len);
+    jw_key(&w, "fileKeys");
+    write_file_keys(k, &w, (const tk_file_id *)fa->data, fa->len);
     g_array_free(fa, TRUE);
     jw_key(&w, "passes");
     jw_bool(&w, k->rk->has_passes);

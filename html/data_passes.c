@@ -41,10 +41,11 @@
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
 
-/* Equal lines shown around each change: tk_diff_group()'s CONTEXT.  It
- * is written into passes.js with the budget (pass_budget.h): the browser
- * groups and cuts the diffs it composes with them. */
-#define CONTEXT 3
+/* Equal lines shown around each change: the library's TK_DIFF_CONTEXT
+ * (tk_diff.h).  It is written into passes.js with the budget
+ * (pass_budget.h): the browser groups and cuts the diffs it composes with
+ * them. */
+#define CONTEXT TK_DIFF_CONTEXT
 
 /* Writes the rows of the groups tk_ir_diff_group_budget() hands out. */
 typedef struct {

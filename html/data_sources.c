@@ -5,6 +5,7 @@
 
 #include "report.h"
 #include "tkdump/tk_input_file.h"
+#include "tkdump/tk_lines.h"
 
 const char *html_report_source(html_report *r, tk_file_id file)
 {
@@ -31,8 +32,7 @@ const char *html_report_source(html_report *r, tk_file_id file)
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             const char *e = nl ? nl : end;
             size_t l = (size_t)(e - p);
-            if (l && p[l - 1] == '\r')
-                l--;
+            l = tk_lines_trim(p, l);
             jw_strn(&w, p, l);
             p = nl ? nl + 1 : end;
         }

@@ -5,6 +5,7 @@
 
 #include "diff/internal.h"
 #include "normalize/internal.h"
+#include "tkdump/tk_lines.h"
 
 const char *tk_ir_dialect_name(tk_ir_dialect dialect)
 {
@@ -95,8 +96,7 @@ static tk_normalize *norm_alloc(tk_ir_dialect dialect, uint32_t n_lines,
 static void normalize_line(nb_builder *b, const char *s, const char *end,
                            uint32_t orig)
 {
-    if (end > s && end[-1] == '\r')
-        end--;
+    end = s + tk_lines_trim(s, (size_t)(end - s));
     nb_begin_line(b);
     switch (b->n->dialect) {
     case TK_IR_MLIR: norm_mlir_line(b, s, end, orig); break;

@@ -11,6 +11,7 @@
  */
 #include "passes/internal.h"
 #include "tkdump/tk_input_file.h"
+#include "tkdump/tk_lines.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -286,8 +287,8 @@ static void line_begin(builder *b, uint64_t off, const char *s, size_t len,
 {
     b->line++;
     b->line_off = off;
-    if (!more && len > 0 && s[len - 1] == '\r')
-        len--;
+    if (!more)
+        len = tk_lines_trim(s, len);
 
     if (off < b->nul_until && memchr(s, '\0', len)) {
         if (b->in_dump) {
@@ -547,8 +548,7 @@ static int is_cut_line(const char *s, size_t n)
 {
     if (memchr(s, '\0', n))
         return 0;
-    if (n > 0 && s[n - 1] == '\r')
-        n--;
+    n = tk_lines_trim(s, n);
     passes_header h;
     return !is_blank(s, n) && passes_parse_header(s, n, &h);
 }
