@@ -45,12 +45,10 @@ done
 shared=$(cd "$here/.." && pwd)/shared
 [ -d "$shared" ] || { echo "fresh-debian: no $shared (the tests read ../shared/dumps)" >&2; exit 2; }
 
-# --- The README's commands: every fenced block of the "## Set up" section. ---
-mapfile -t cmds < <(awk '
-    /^## / { in_setup = ($0 ~ /^## Set up/) ; next }
-    in_setup && /^```/ { fence = !fence; next }
-    in_setup && fence { print }
-' "$here/README.md")
+# --- The README's commands (.ci/readme-commands.sh reads them). ---
+# Those of the commit that is cloned, not of the working tree.
+commit=$(git -C "$here" rev-parse "$ref^{commit}")
+mapfile -t cmds < <("$here/.ci/readme-commands.sh" <(git -C "$here" show "$commit:README.md"))
 if [ "${#cmds[@]}" -ne 2 ]; then
     echo "fresh-debian: README.md's Set up section has ${#cmds[@]} command lines, expected 2 (set-up, test)" >&2
     exit 2
@@ -168,7 +166,6 @@ if [ -n "${FRESH_APT_CACHE:-}" ]; then
 fi
 
 # The tree: a clean clone of the commit, as a new user gets it.
-commit=$(git -C "$here" rev-parse "$ref^{commit}")
 git clone -q --no-hardlinks "$here" "$root/work/tkview"
 git -C "$root/work/tkview" checkout -q "$commit"
 git -C "$here" diff --quiet HEAD 2>/dev/null ||
@@ -186,8 +183,8 @@ for i in "${!cmds[@]}"; do
     chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         DEBIAN_FRONTEND=noninteractive \
-        /bin/bash -c "cd /work/tkview && $cmd" </dev/null >"$logs/$name.log" 2>&1
-    st=$?
+        /bin/bash -c "cd /work/tkview && $cmd" </dev/null 2>&1 | tee "$logs/$name.log"
+    st=${PIPESTATUS[0]}
     set -e
     t=$(($(now) - t0))
     summary=$(grep -E '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' "$logs/$name.log" | tr -s ' ' | paste -sd ' ' -)
@@ -195,7 +192,6 @@ for i in "${!cmds[@]}"; do
     results+=("$res")
     echo "fresh-debian: $res"
     if [ "$st" != 0 ]; then
-        tail -40 "$logs/$name.log"
         rc=1
         break
     fi
