@@ -187,7 +187,7 @@ for i in "${!cmds[@]}"; do
     st=${PIPESTATUS[0]}
     set -e
     t=$(($(now) - t0))
-    summary=$(grep -E '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' "$logs/$name.log" | tr -s ' ' | paste -sd ' ' -)
+    summary=$(grep -E '^(Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout): ' "$logs/$name.log" | tr -s ' ' | paste -sd ' ' - || true)
     res="[$name] exit $st in $(dur "$t")${summary:+; meson test: $summary}"
     results+=("$res")
     echo "fresh-debian: $res"
