@@ -99,7 +99,7 @@ if command -v lintian >/dev/null; then
                lintian -I --pedantic --show-overrides '$work'/src/tkview_*.changes; exit \$status"
     [ "$failed" = 0 ] && sed 's/^/# lintian: /' "$work/out.$n"
 else
-    check "# SKIP lintian is not installed" true
+    check "lintian is installed (debian-packages.txt lists it)" false
 fi
 
 if ((failed)); then echo "# kept for a look: $work"; else rm -rf "$work"; fi
