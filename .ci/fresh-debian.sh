@@ -156,6 +156,9 @@ cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 mnt "$root/proc" -t proc proc
 mnt "$root/sys" -t sysfs sysfs
 mnt "$root/dev" --bind /dev
+# Private: the pts and shm mounted on it next must not show up in this
+# machine's own /dev through mount propagation.
+mount --make-private "$root/dev"
 mnt "$root/dev/pts" -t devpts devpts -o newinstance,ptmxmode=0666
 mnt "$root/dev/shm" -t tmpfs shm -o mode=1777
 mnt "$root/work/shared" --bind "$shared"
