@@ -18,7 +18,9 @@ command -v npm >/dev/null || fail "no npm (apt-get install npm where the nodejs 
 npmdir=$build/npm
 # npm's cache and logs in the build folder too, never in ~/.npm.
 export npm_config_cache=$npmdir/cache
-if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ]; then
+# Again when package.json changed (a new version pinned) since the last run.
+if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ] ||
+   ! cmp -s "$here/package.json" "$npmdir/package.json"; then
   mkdir -p "$npmdir"
   cp "$here/package.json" "$npmdir/package.json"
   if ! (cd "$npmdir" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1); then
