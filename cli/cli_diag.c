@@ -7,11 +7,11 @@
 
 #include "tkdump/tk_diag.h"
 
-void tk_cli_diag_json_str(JsonBuilder *j, const char *name, const char *s)
+void cli_diag_json_str(JsonBuilder *j, const char *name, const char *s)
 {
     json_builder_set_member_name(j, name);
     if (s)
-        tk_cli_json_string(j, s, strlen(s));
+        cli_json_string(j, s, strlen(s));
     else
         json_builder_add_null_value(j);
 }
@@ -25,35 +25,35 @@ static void json_uint_or_null(JsonBuilder *j, const char *name, uint64_t v)
         json_builder_add_null_value(j);
 }
 
-void tk_cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e)
+void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e)
 {
     const tk_diag_frame *f = e->n_stack ? &e->stack[0] : NULL;
     json_builder_begin_object(j);
-    tk_cli_diag_json_str(j, "origin", tk_diag_origin_name(e->origin));
-    tk_cli_diag_json_str(j, "severity", tk_diag_level_name(e->level));
-    tk_cli_diag_json_str(j, "code", e->code);
-    tk_cli_diag_json_str(j, "message", e->message);
+    cli_diag_json_str(j, "origin", tk_diag_origin_name(e->origin));
+    cli_diag_json_str(j, "severity", tk_diag_level_name(e->level));
+    cli_diag_json_str(j, "code", e->code);
+    cli_diag_json_str(j, "message", e->message);
     json_builder_set_member_name(j, "notes");
     json_builder_begin_array(j);
     for (size_t i = 0; i < e->n_notes; i++)
-        tk_cli_json_string(j, e->notes[i], strlen(e->notes[i]));
+        cli_json_string(j, e->notes[i], strlen(e->notes[i]));
     json_builder_end_array(j);
-    tk_cli_diag_json_str(j, "file", f ? f->file : NULL);
+    cli_diag_json_str(j, "file", f ? f->file : NULL);
     json_uint_or_null(j, "line", f ? f->line : 0);
     json_uint_or_null(j, "column", f ? f->column : 0);
     json_builder_set_member_name(j, "stack");
     json_builder_begin_array(j);
     for (size_t i = 0; i < e->n_stack; i++) {
         json_builder_begin_object(j);
-        tk_cli_diag_json_str(j, "file", e->stack[i].file);
+        cli_diag_json_str(j, "file", e->stack[i].file);
         json_uint_or_null(j, "line", e->stack[i].line);
         json_uint_or_null(j, "column", e->stack[i].column);
         json_builder_end_object(j);
     }
     json_builder_end_array(j);
-    tk_cli_diag_json_str(j, "stage", e->has_stage ? tk_stage_kind_name(e->stage) : NULL);
+    cli_diag_json_str(j, "stage", e->has_stage ? tk_stage_kind_name(e->stage) : NULL);
     json_uint_or_null(j, "ir_line", e->ir_line);
-    tk_cli_diag_json_str(j, "pass", e->pass);
+    cli_diag_json_str(j, "pass", e->pass);
     json_builder_end_object(j);
 }
 
@@ -62,48 +62,48 @@ static void put_frame(const tk_diag_frame *f)
 {
     char *base = g_path_get_basename(f->file);
     if (f->column)
-        tk_cli_printf("%s:%u:%u", base, f->line, f->column);
+        cli_printf("%s:%u:%u", base, f->line, f->column);
     else
-        tk_cli_printf("%s:%u", base, f->line);
+        cli_printf("%s:%u", base, f->line);
     g_free(base);
 }
 
-void tk_cli_diag_entry_text(const tk_diag_entry *e)
+void cli_diag_entry_text(const tk_diag_entry *e)
 {
-    tk_cli_printf("  %s %s%s%s ", tk_diag_level_name(e->level),
+    cli_printf("  %s %s%s%s ", tk_diag_level_name(e->level),
                   tk_diag_origin_name(e->origin), e->code ? " " : "",
                   e->code ? e->code : "");
     if (e->n_stack)
         put_frame(&e->stack[0]);
     else
-        tk_cli_printf("(no source line)");
+        cli_printf("(no source line)");
     if (e->has_stage && e->ir_line)
-        tk_cli_printf(" [%s:%u]", tk_stage_kind_name(e->stage), e->ir_line);
+        cli_printf(" [%s:%u]", tk_stage_kind_name(e->stage), e->ir_line);
     if (e->count > 1)
-        tk_cli_printf(" (printed %u times)", e->count);
-    tk_cli_printf("\n    %s\n", e->message);
+        cli_printf(" (printed %u times)", e->count);
+    cli_printf("\n    %s\n", e->message);
     for (size_t i = 1; i < e->n_stack; i++) {
-        tk_cli_printf("    called from ");
+        cli_printf("    called from ");
         put_frame(&e->stack[i]);
-        tk_cli_printf("\n");
+        cli_printf("\n");
     }
     for (size_t i = 0; i < e->n_notes; i++)
-        tk_cli_printf("    note: %s\n", e->notes[i]);
+        cli_printf("    note: %s\n", e->notes[i]);
     if (e->pass)
-        tk_cli_printf("    pass: %s%s\n", e->pass,
+        cli_printf("    pass: %s%s\n", e->pass,
                       e->pass_from && !strcmp(e->pass_from, "table")
                           ? " (the pass that emits this message)" : "");
     const tk_diag_known *k = tk_diag_entry_explain(e);
     if (k)
-        tk_cli_printf("    what it means: %s\n    what to try: %s\n", k->meaning,
+        cli_printf("    what it means: %s\n    what to try: %s\n", k->meaning,
                       k->try_this);
 }
 
-void tk_cli_diag_summary_text(const tk_diag_ptxas_summary *s)
+void cli_diag_summary_text(const tk_diag_ptxas_summary *s)
 {
     if (!s->present)
         return;
-    tk_cli_printf("  ptxas: %" G_GINT64_FORMAT " registers, %" G_GINT64_FORMAT
+    cli_printf("  ptxas: %" G_GINT64_FORMAT " registers, %" G_GINT64_FORMAT
                   " barriers, %" G_GINT64_FORMAT " bytes stack frame, %"
                   G_GINT64_FORMAT " bytes spill stores, %" G_GINT64_FORMAT
                   " bytes spill loads",
@@ -111,11 +111,11 @@ void tk_cli_diag_summary_text(const tk_diag_ptxas_summary *s)
                   s->spill_loads);
     for (int i = 0; i < 4; i++)
         if (s->cmem[i] >= 0)
-            tk_cli_printf(", %" G_GINT64_FORMAT " bytes cmem[%d]", s->cmem[i], i);
-    tk_cli_printf("\n");
+            cli_printf(", %" G_GINT64_FORMAT " bytes cmem[%d]", s->cmem[i], i);
+    cli_printf("\n");
 }
 
-tk_diag_set *tk_cli_diag_load(const char *path, tk_bundle *b)
+tk_diag_set *cli_diag_load(const char *path, tk_bundle *b)
 {
     if (!g_file_test(path, G_FILE_TEST_IS_DIR))
         return NULL;
@@ -142,7 +142,7 @@ static void count_levels(const tk_diag_set *set, size_t ki, size_t n[3])
     }
 }
 
-void tk_cli_diag_kernel_text(const tk_diag_set *set, const tk_kernel *k)
+void cli_diag_kernel_text(const tk_diag_set *set, const tk_kernel *k)
 {
     size_t ki = tk_diag_set_find_kernel(set, k);
     if (ki == SIZE_MAX)
@@ -150,13 +150,13 @@ void tk_cli_diag_kernel_text(const tk_diag_set *set, const tk_kernel *k)
     const tk_diag_kernel *dk = tk_diag_set_kernel(set, ki);
     size_t n[3];
     count_levels(set, ki, n);
-    tk_cli_printf("  compiler: %s%zu error%s, %zu warning%s, %zu remark%s "
+    cli_printf("  compiler: %s%zu error%s, %zu warning%s, %zu remark%s "
                   "(tkview diagnostics)\n",
                   dk->failed ? "FAILED to compile; " : "", n[TK_DIAG_LEVEL_ERROR],
                   n[TK_DIAG_LEVEL_ERROR] == 1 ? "" : "s", n[TK_DIAG_LEVEL_WARNING],
                   n[TK_DIAG_LEVEL_WARNING] == 1 ? "" : "s", n[TK_DIAG_LEVEL_REMARK],
                   n[TK_DIAG_LEVEL_REMARK] == 1 ? "" : "s");
-    tk_cli_diag_summary_text(&dk->ptxas);
+    cli_diag_summary_text(&dk->ptxas);
 }
 
 static void summary_json(JsonBuilder *j, const tk_diag_ptxas_summary *s)
@@ -185,7 +185,7 @@ static void summary_json(JsonBuilder *j, const tk_diag_ptxas_summary *s)
     json_builder_end_object(j);
 }
 
-void tk_cli_diag_kernel_json(JsonBuilder *j, const tk_diag_set *set,
+void cli_diag_kernel_json(JsonBuilder *j, const tk_diag_set *set,
                              const tk_kernel *k)
 {
     json_builder_set_member_name(j, "diagnostics");
@@ -225,33 +225,33 @@ static size_t failed_elsewhere(const tk_diag_set *set, size_t **out)
     return n;
 }
 
-void tk_cli_diag_failed_text(const tk_diag_set *set)
+void cli_diag_failed_text(const tk_diag_set *set)
 {
     size_t *idx;
     size_t n = failed_elsewhere(set, &idx);
     if (n)
-        tk_cli_printf("\nfailed compiles with no kernel folder (tkview diagnostics):\n");
+        cli_printf("\nfailed compiles with no kernel folder (tkview diagnostics):\n");
     for (size_t i = 0; i < n; i++) {
         const tk_diag_kernel *k = tk_diag_set_kernel(set, idx[i]);
-        tk_cli_printf("  %s  FAILED to compile", k->name ? k->name : "(unknown kernel)");
+        cli_printf("  %s  FAILED to compile", k->name ? k->name : "(unknown kernel)");
         for (size_t e = 0; e < tk_diag_set_count(set); e++) {
             const tk_diag_entry *d = tk_diag_set_entry(set, e);
             if (d->kernel != idx[i] || d->level != TK_DIAG_LEVEL_ERROR)
                 continue;
             char *base = d->n_stack ? g_path_get_basename(d->stack[0].file) : NULL;
             if (base)
-                tk_cli_printf(": %s:%u: %s", base, d->stack[0].line, d->message);
+                cli_printf(": %s:%u: %s", base, d->stack[0].line, d->message);
             else
-                tk_cli_printf(": %s", d->message);
+                cli_printf(": %s", d->message);
             g_free(base);
             break;
         }
-        tk_cli_printf("\n");
+        cli_printf("\n");
     }
     g_free(idx);
 }
 
-void tk_cli_diag_failed_json(JsonBuilder *j, const tk_diag_set *set)
+void cli_diag_failed_json(JsonBuilder *j, const tk_diag_set *set)
 {
     size_t *idx;
     size_t n = failed_elsewhere(set, &idx);
@@ -260,8 +260,8 @@ void tk_cli_diag_failed_json(JsonBuilder *j, const tk_diag_set *set)
     for (size_t i = 0; i < n; i++) {
         const tk_diag_kernel *k = tk_diag_set_kernel(set, idx[i]);
         json_builder_begin_object(j);
-        tk_cli_diag_json_str(j, "name", k->name);
-        tk_cli_diag_json_str(j, "hash", k->hash);
+        cli_diag_json_str(j, "name", k->name);
+        cli_diag_json_str(j, "hash", k->hash);
         json_builder_end_object(j);
     }
     json_builder_end_array(j);
@@ -280,7 +280,7 @@ static gboolean on_lines(const tk_diag_entry *e, const char *file,
     return FALSE;
 }
 
-size_t tk_cli_diag_on_lines(const tk_diag_set *set, const tk_kernel *k,
+size_t cli_diag_on_lines(const tk_diag_set *set, const tk_kernel *k,
                             const char *file, uint32_t first, uint32_t last,
                             gboolean called, JsonBuilder *j)
 {
@@ -294,11 +294,11 @@ size_t tk_cli_diag_on_lines(const tk_diag_set *set, const tk_kernel *k,
         if (e->kernel != ki || !on_lines(e, file, first, last, called))
             continue;
         if (!n++ && !j)
-            tk_cli_printf("  compiler messages on this line:\n");
+            cli_printf("  compiler messages on this line:\n");
         if (j)
-            tk_cli_diag_entry_json(j, e);
+            cli_diag_entry_json(j, e);
         else
-            tk_cli_diag_entry_text(e);
+            cli_diag_entry_text(e);
     }
     if (j)
         json_builder_end_array(j);

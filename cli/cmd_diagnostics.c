@@ -31,9 +31,9 @@ static gboolean named_in(const tk_bundle *b, const char *name)
     return FALSE;
 }
 
-int tk_cmd_diagnostics(int argc, char **argv)
+int cmd_diagnostics(int argc, char **argv)
 {
-    tk_cli_common common = {0};
+    cli_common common = {0};
     char *kernel = NULL;
     GOptionEntry entries[] = {
         {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
@@ -46,17 +46,17 @@ int tk_cmd_diagnostics(int argc, char **argv)
         "source line, IR line and pass; read from stdout.txt and stderr.txt "
         "beside the capture");
     g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &common);
+    cli_add_common(ctx, &common);
     GError *err = NULL;
-    int rc = TK_EXIT_OK;
+    int rc = CLI_EXIT_OK;
     tk_bundle *b = NULL;
     tk_diag_set *set = NULL;
     tk_diags *diags = tk_diags_new();
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2) {
-        tk_cli_error("%s", err ? err->message
+        cli_error("%s", err ? err->message
                                : "usage: tkview diagnostics PATH [--kernel K] [--json]");
         g_clear_error(&err);
-        rc = TK_EXIT_USAGE;
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
     const char *path = argv[1];
@@ -73,18 +73,18 @@ int tk_cmd_diagnostics(int argc, char **argv)
                                                 : tk_diag_set_new();
     gboolean streams = tk_diag_set_stream_count(set) > 0;
     if (!b && !streams) {
-        tk_cli_print_diags(diags, common.quiet);
-        tk_cli_error("%s: nothing could be loaded", path);
+        cli_print_diags(diags, common.quiet);
+        cli_error("%s: nothing could be loaded", path);
         tk_diags_free(sd);
-        rc = TK_EXIT_INPUT;
+        rc = CLI_EXIT_INPUT;
         goto out;
     }
     if (b)
-        tk_cli_print_diags(diags, common.quiet);
+        cli_print_diags(diags, common.quiet);
     tk_diags_free(diags);
     diags = sd;
     if (!streams && !common.quiet)
-        tk_cli_error("%s: no stdout.txt or stderr.txt beside the capture (nor "
+        cli_error("%s: no stdout.txt or stderr.txt beside the capture (nor "
                      "in its capture/ folder): no compiler messages to read",
                      path);
 
@@ -110,14 +110,14 @@ int tk_cmd_diagnostics(int argc, char **argv)
         shown++;
         if (j) {
             json_builder_begin_object(j);
-            tk_cli_diag_json_str(j, "name", k ? k->name : NULL);
-            tk_cli_diag_json_str(j, "hash", k ? k->hash : NULL);
+            cli_diag_json_str(j, "name", k ? k->name : NULL);
+            cli_diag_json_str(j, "hash", k ? k->hash : NULL);
             json_builder_set_member_name(j, "failed");
             json_builder_add_boolean_value(j, k && k->failed);
             json_builder_set_member_name(j, "diagnostics");
             json_builder_begin_array(j);
         } else {
-            tk_cli_printf("%s %.12s%s%s\n", k ? (k->name ? k->name : "(unknown kernel)")
+            cli_printf("%s %.12s%s%s\n", k ? (k->name ? k->name : "(unknown kernel)")
                                               : "(kernel unknown)",
                           k && k->hash ? k->hash : "",
                           k && !k->kernel && k->name
@@ -127,7 +127,7 @@ int tk_cmd_diagnostics(int argc, char **argv)
                               : "",
                           k && k->failed ? "  FAILED to compile" : "");
             if (k)
-                tk_cli_diag_summary_text(&k->ptxas);
+                cli_diag_summary_text(&k->ptxas);
         }
         size_t n = 0;
         for (size_t i = 0; i < tk_diag_set_count(set); i++) {
@@ -136,30 +136,30 @@ int tk_cmd_diagnostics(int argc, char **argv)
                 continue;
             n++;
             if (j)
-                tk_cli_diag_entry_json(j, e);
+                cli_diag_entry_json(j, e);
             else
-                tk_cli_diag_entry_text(e);
+                cli_diag_entry_text(e);
         }
         if (j) {
             json_builder_end_array(j);
             json_builder_end_object(j);
         } else if (!n) {
-            tk_cli_printf("  no compiler messages\n");
+            cli_printf("  no compiler messages\n");
         }
     }
     if (j) {
         json_builder_end_array(j);
         json_builder_end_object(j);
-        tk_cli_json_print(j);
+        cli_json_print(j);
         g_object_unref(j);
     }
     if (kernel && !shown) {
-        tk_cli_error("--kernel %s: no such kernel", kernel);
-        rc = TK_EXIT_USAGE;
+        cli_error("--kernel %s: no such kernel", kernel);
+        rc = CLI_EXIT_USAGE;
     } else if (!tk_diag_set_count(set)) {
-        rc = TK_EXIT_NOTHING;
+        rc = CLI_EXIT_NOTHING;
     }
-    tk_cli_print_diags(diags, common.quiet);
+    cli_print_diags(diags, common.quiet);
 out:
     tk_diag_set_free(set);
     tk_bundle_free(b);

@@ -74,7 +74,7 @@ static void write_entry(jw *w, tk_loctab *tab, const tk_diag_entry *e)
     jw_obj_end(w);
 }
 
-int tk_report_diag_data(tk_report *r, tk_report_kernel *rk)
+int html_report_diag_data(html_report *r, html_report_kernel *rk)
 {
     size_t ki = tk_diag_set_find_kernel(r->diag, rk->kernel);
     if (ki == SIZE_MAX)
@@ -105,7 +105,7 @@ int tk_report_diag_data(tk_report *r, tk_report_kernel *rk)
         char rel[64], key[64];
         g_snprintf(rel, sizeof rel, "data/%s/diag.js", rk->id);
         g_snprintf(key, sizeof key, "%s/diag", rk->id);
-        rc = tk_report_put(r, rel, key, g);
+        rc = html_report_put(r, rel, key, g);
         if (rc == 0)
             rk->n_diag = n;
     }

@@ -8,7 +8,8 @@
  * path says can place a file outside OUTDIR.  manifest.json is written
  * last.
  */
-#include "bundle/internal.h"
+#include "load/internal.h"
+#include "passfiles/internal.h"
 #include "tkdump/tk_staged_dir.h"
 
 #include <errno.h>
