@@ -15,6 +15,7 @@
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_cost.h"
+#include "tkdump/tk_diag.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_profile.h"
 
@@ -137,6 +138,30 @@ void cli_put_number(FILE *out, double v);
 /* The same in JSON: an integer value when it is one. */
 void cli_json_number(JsonBuilder *j, double v);
 
+/* Compiler messages (cli_diag.c, tk_diag.h).  cli_diag_load(): the
+ * messages of PATH's stdout.txt and stderr.txt tied to B's kernels (B may
+ * be NULL), or NULL when PATH has neither; free with tk_diag_set_free(). */
+tk_diag_set *cli_diag_load(const char *path, tk_bundle *b);
+/* One message as `diagnostics` shows it (text: indented lines with the
+ * known-message explanation); a JSON string member or null. */
+void cli_diag_entry_text(const tk_diag_entry *e);
+void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e);
+void cli_diag_summary_text(const tk_diag_ptxas_summary *s);
+void cli_diag_json_str(JsonBuilder *j, const char *name, const char *s);
+/* info: kernel K's counts, whether it failed, ptxas's summary. */
+void cli_diag_kernel_text(const tk_diag_set *set, const tk_kernel *k);
+void cli_diag_kernel_json(JsonBuilder *j, const tk_diag_set *set,
+                          const tk_kernel *k);
+/* info: failed compiles that have no kernel in the bundle. */
+void cli_diag_failed_text(const tk_diag_set *set);
+void cli_diag_failed_json(JsonBuilder *j, const tk_diag_set *set);
+/* bind --source: K's messages on FILE lines [FIRST, LAST] (innermost frame,
+ * or any frame with CALLED), as text or (J not NULL) a "diagnostics"
+ * member.  Returns their number. */
+size_t cli_diag_on_lines(const tk_diag_set *set, const tk_kernel *k,
+                         const char *file, uint32_t first, uint32_t last,
+                         gboolean called, JsonBuilder *j);
+
 /* Subcommands: each takes argv after the subcommand name (argv[0] is the
  * subcommand) and returns an exit code. */
 int cmd_info(int argc, char **argv);
@@ -151,6 +176,7 @@ int cmd_capture(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_hot(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_diagnostics(int argc, char **argv);
 /* `tkview [PATH]`: replaces the process with the desktop viewer (argv[1..]
  * are its arguments).  Returns -1 when argv[1] is not for the viewer (no
  * such path) or, without arguments, when the viewer cannot start (the

@@ -264,7 +264,12 @@ int cmd_bind(int argc, char **argv)
         rc = CLI_EXIT_INPUT;
         goto out;
     }
+    /* --source: the compiler's messages on the line too, from the
+     * streams beside the capture. */
+    if (a.source)
+        a.diag = cli_diag_load(argv[1], b);
     rc = a.source ? cmd_bind_source(b, &a, only) : bind_ir(b, &a, only);
+    tk_diag_set_free(a.diag);
     tk_bundle_free(b);
 out:
     g_free(a.source);

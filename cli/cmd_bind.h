@@ -16,6 +16,7 @@ typedef struct {
     char *stage;
     gboolean exact;
     gboolean shared;
+    tk_diag_set *diag; /* the compiler's messages beside PATH, or NULL */
 } cmd_bind_args;
 
 void cmd_bind_put_line(const tk_stage *st, uint32_t line);

@@ -286,10 +286,14 @@ static void source_answer_text(const source_answer *r, tk_loctab *tab,
         if (r->shared[s].n_lines)
             put_shared_text(r->ix, tab, st, s, &r->shared[s], a->shared);
     }
+    if (a->diag)
+        cli_diag_on_lines(a->diag, k, q->fpath, q->stmt.first, q->stmt.last,
+                          !a->exact, NULL);
 }
 
 static void source_answer_json(JsonBuilder *j, const source_answer *r,
-                               tk_loctab *tab, tk_stage_kind only)
+                               tk_loctab *tab, const source_query *q,
+                               const cmd_bind_args *a, tk_stage_kind only)
 {
     const tk_kernel *k = r->kernel;
     json_builder_begin_object(j);
@@ -325,6 +329,9 @@ static void source_answer_json(JsonBuilder *j, const source_answer *r,
             json_shared(j, r->ix, tab, tk_kernel_stage(k, s), s, &r->shared[s]);
         }
     json_builder_end_object(j);
+    if (a->diag)
+        cli_diag_on_lines(a->diag, k, q->fpath, q->stmt.first, q->stmt.last,
+                          !a->exact, j);
     json_builder_end_object(j);
 }
 
@@ -383,7 +390,7 @@ int cmd_bind_source(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
             continue;
         total += r.total;
         if (j)
-            source_answer_json(j, &r, tab, only);
+            source_answer_json(j, &r, tab, &q, a, only);
         else
             source_answer_text(&r, tab, &q, a, only);
         source_answer_clear(&r);

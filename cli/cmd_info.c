@@ -185,7 +185,7 @@ static void kernel_passes_text(tk_bundle *b, const tk_kernel *k)
         cli_printf("  passes: no dumps of this kernel in the pass dump files\n");
 }
 
-static void info_text(tk_bundle *b, gboolean quiet)
+static void info_text(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
 {
     size_t n = tk_bundle_kernel_count(b);
     tk_loctab *tab = tk_bundle_loctab(b);
@@ -213,6 +213,8 @@ static void info_text(tk_bundle *b, gboolean quiet)
         const tk_kernel *k = tk_bundle_kernel(b, i);
         cli_printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
         meta_text(tk_kernel_metadata(k));
+        if (ds)
+            cli_diag_kernel_text(ds, k);
         tk_bind *ix = tk_bind_new(k, tab);
         if (!tk_kernel_has_stages(k)) {
             /* Pass dumps alone: one reason, not five times the same. */
@@ -254,6 +256,8 @@ static void info_text(tk_bundle *b, gboolean quiet)
         kernel_passes_text(b, k);
         tk_bind_free(ix);
     }
+    if (ds)
+        cli_diag_failed_text(ds);
     size_t nf = tk_loctab_file_count(tab);
     if (nf)
         cli_printf("\nsource files referenced:\n");
@@ -364,7 +368,7 @@ static void kernel_passes_json(JsonBuilder *j, tk_bundle *b, const tk_kernel *k)
     json_builder_end_array(j);
 }
 
-static void info_json(tk_bundle *b, gboolean quiet)
+static void info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
 {
     tk_loctab *tab = tk_bundle_loctab(b);
     JsonBuilder *j = json_builder_new();
@@ -392,6 +396,7 @@ static void info_json(tk_bundle *b, gboolean quiet)
         json_opt_string(j, "origin", tk_kernel_origin(k));
         json_builder_set_member_name(j, "metadata");
         json_meta(j, tk_kernel_metadata(k));
+        cli_diag_kernel_json(j, ds, k);
         json_builder_set_member_name(j, "irloc_stage");
         if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN)
             json_builder_add_string_value(j, tk_stage_kind_name(tk_bind_irloc_stage(ix)));
@@ -453,6 +458,7 @@ static void info_json(tk_bundle *b, gboolean quiet)
     }
     json_builder_end_array(j);
     pass_files_json(j, b);
+    cli_diag_failed_json(j, ds);
     json_builder_end_object(j);
     cli_json_print(j);
     g_object_unref(j);
@@ -472,7 +478,13 @@ int cmd_info(int argc, char **argv)
         goto out;
     }
     tk_bundle *b = cli_load(argv[1], &common);
+    /* The compiler's messages beside the capture: counts per kernel, and
+     * compiles that failed before any IR (shown even when nothing loads). */
+    tk_diag_set *ds = cli_diag_load(argv[1], b);
     if (!b) {
+        if (ds && !common.json)
+            cli_diag_failed_text(ds);
+        tk_diag_set_free(ds);
         rc = CLI_EXIT_INPUT;
         goto out;
     }
@@ -482,9 +494,10 @@ int cmd_info(int argc, char **argv)
     cli_print_diags(pd, common.quiet);
     tk_diags_free(pd);
     if (common.json)
-        info_json(b, common.quiet);
+        info_json(b, common.quiet, ds);
     else
-        info_text(b, common.quiet);
+        info_text(b, common.quiet, ds);
+    tk_diag_set_free(ds);
     tk_bundle_free(b);
 out:
     g_strfreev(common.source_dirs);

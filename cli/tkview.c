@@ -25,6 +25,9 @@ static const char usage[] =
     "  refs PATH [--kernel K] [--stage S] [--json]\n"
     "                                          the source lines each stage has\n"
     "                                          code for\n"
+    "  diagnostics PATH [--kernel K] [--json]  what the compiler said (remarks,\n"
+    "                                          ptxas's log, errors), each on its\n"
+    "                                          source line, IR line and pass\n"
     "  bundle PATH -o OUTDIR                   write a self-contained bundle of\n"
     "                                          PATH (stages, metadata, sources)\n"
     "  passes PATH [--kernel K] [--changed-only] [--json]\n"
@@ -95,6 +98,8 @@ int main(int argc, char **argv)
         return cmd_bind(argc - 1, argv + 1);
     if (!strcmp(cmd, "refs"))
         return cmd_refs(argc - 1, argv + 1);
+    if (!strcmp(cmd, "diagnostics"))
+        return cmd_diagnostics(argc - 1, argv + 1);
     if (!strcmp(cmd, "bundle"))
         return cmd_bundle(argc - 1, argv + 1);
     if (!strcmp(cmd, "passes"))

@@ -115,6 +115,11 @@ typedef struct {
     int stdin_fd;         /* -1: inherited; else dup'ed onto 0 */
     int stdout_fd;        /* -1: inherited (the program's output goes to the
                              terminal unchanged); else dup'ed onto 1 */
+    gboolean tee_stdout;  /* with stdout_fd -1: the program's stdout comes
+                             through a pipe, every byte passed on to
+                             tkview's own stdout unchanged and copied to
+                             STDOUT_COPY_FD (a file) */
+    int stdout_copy_fd;
     int stderr_fd;        /* the raw stderr is copied here (a file); -1:
                              not */
     GString *stderr_text; /* the first 64 KiB of stderr are appended here;
@@ -137,6 +142,7 @@ typedef struct {
     gboolean timed_out;
     double seconds;
     uint64_t stderr_bytes;
+    uint64_t stdout_bytes; /* with tee_stdout */
     char *error;          /* why it could not be run; caller frees */
 } cap_child_result;
 

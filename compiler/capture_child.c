@@ -2,10 +2,15 @@
  *
  * The program is started with fork/exec in tkview's own process group, so
  * that a Ctrl-C on the terminal reaches it as it would without tkview (a
- * Python program gets its KeyboardInterrupt and unwinds).  Its stdin and
- * stdout are the terminal's; its stderr comes through a pipe: every byte is
- * copied to a file, and the lines the filter calls the program's own are
- * shown.  One poll loop waits on the pipe and on the signal pipe
+ * Python program gets its KeyboardInterrupt and unwinds).  Its stdin is
+ * the terminal's; its stderr comes through a pipe: every byte is copied to
+ * a file, and the lines the filter calls the program's own are shown.  Its
+ * stdout is the terminal's too, or (tee_stdout) comes through a second pipe
+ * whose every byte is written to tkview's stdout unchanged, in the order
+ * read, and copied to a file: ptxas's log (TRITON_DUMP_PTXAS_LOG) is
+ * printed there.  Through a pipe the program's stdout is no terminal, so
+ * Python buffers it by blocks rather than lines: the bytes are the same,
+ * they may come later.  One poll loop waits on the pipe and on the signal pipe
  * (capture_signals.c), with a quarter-second tick for the progress line.
  *
  * Stopping: the first stop signal sent to tkview alone is passed on to the
@@ -103,7 +108,8 @@ static void feed(line_state *ls, const char *buf, size_t len)
 
 /* ---- the child ------------------------------------------------------- */
 
-static void child_exec(const cap_child_spec *spec, int err_w, int report_w)
+static void child_exec(const cap_child_spec *spec, int out_w, int err_w,
+                       int report_w)
 {
     sigset_t none;
     sigemptyset(&none);
@@ -113,6 +119,8 @@ static void child_exec(const cap_child_spec *spec, int err_w, int report_w)
         dup2(spec->stdin_fd, 0);
     if (spec->stdout_fd >= 0)
         dup2(spec->stdout_fd, 1);
+    else if (out_w >= 0)
+        dup2(out_w, 1);
     dup2(err_w, 2);
     if (spec->envp)
         execvpe(spec->argv[0], spec->argv, spec->envp);
@@ -205,6 +213,16 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         close(errp[1]);
         return -1;
     }
+    int outp[2] = {-1, -1};
+    if (spec->tee_stdout && spec->stdout_fd < 0 && pipe2(outp, O_CLOEXEC) != 0) {
+        res->error = g_strdup_printf("cannot make a pipe: %s",
+                                     g_strerror(errno));
+        close(errp[0]);
+        close(errp[1]);
+        close(report[0]);
+        close(report[1]);
+        return -1;
+    }
     fflush(NULL);
     double t0 = now_s();
     pid_t pid = fork();
@@ -214,12 +232,18 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         close(errp[1]);
         close(report[0]);
         close(report[1]);
+        if (outp[0] >= 0) {
+            close(outp[0]);
+            close(outp[1]);
+        }
         return -1;
     }
     if (pid == 0)
-        child_exec(spec, errp[1], report[1]);
+        child_exec(spec, outp[1], errp[1], report[1]);
     close(errp[1]);
     close(report[1]);
+    if (outp[1] >= 0)
+        close(outp[1]);
 
     /* exec closed the report pipe (success) or wrote errno into it. */
     int exec_errno = 0;
@@ -232,12 +256,18 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         res->error = g_strdup_printf("cannot run %s: %s", spec->argv[0],
                                      g_strerror(exec_errno));
         close(errp[0]);
+        if (outp[0] >= 0)
+            close(outp[0]);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
         return -1;
     }
     res->started = TRUE;
     fcntl(errp[0], F_SETFL, fcntl(errp[0], F_GETFL) | O_NONBLOCK);
+    int out_fd = outp[0];
+    gboolean out_forward = TRUE, out_copy = spec->stdout_copy_fd >= 0;
+    if (out_fd >= 0)
+        fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK);
 
     line_state ls = {spec, g_string_sized_new(256), FALSE};
     char *buf = g_malloc(READ_CHUNK);
@@ -246,12 +276,45 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
     unsigned stops = 0;
     double first_stop = 0, reaped_at = 0;
     int status = 0;
-    while (!reaped || err_fd >= 0) {
-        struct pollfd fds[2] = {{err_fd, POLLIN, 0},
-                                {cap_signals_fd(), POLLIN, 0}};
-        int n = poll(fds, 2, reaped ? 100 : 250);
+    while (!reaped || err_fd >= 0 || out_fd >= 0) {
+        struct pollfd fds[3] = {{err_fd, POLLIN, 0},
+                                {cap_signals_fd(), POLLIN, 0},
+                                {out_fd, POLLIN, 0}};
+        int n = poll(fds, 3, reaped ? 100 : 250);
         if (n < 0 && errno != EINTR)
             break;
+        if (out_fd >= 0 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR)))
+            for (;;) {
+                ssize_t got = read(out_fd, buf, READ_CHUNK);
+                if (got < 0 && errno == EINTR)
+                    continue;
+                if (got < 0)
+                    break; /* EAGAIN: drained for now */
+                if (got == 0) {
+                    close(out_fd);
+                    out_fd = -1;
+                    break;
+                }
+                res->stdout_bytes += (uint64_t)got;
+                /* The terminal first: what the user sees does not wait
+                 * for the disk.  A reader that went away (tkview | head)
+                 * stops the passing on, not the capture. */
+                if (out_forward) {
+                    cap_progress_clear(spec->progress);
+                    if (write_all(1, buf, (size_t)got) != 0)
+                        out_forward = FALSE;
+                }
+                if (out_copy &&
+                    write_all(spec->stdout_copy_fd, buf, (size_t)got) != 0) {
+                    out_copy = FALSE;
+                    if (!res->error)
+                        res->error = g_strdup_printf(
+                            "cannot keep the program's stdout: %s",
+                            g_strerror(errno));
+                }
+                if (got < READ_CHUNK)
+                    break;
+            }
         if (err_fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
             drain(spec, res, &ls, buf, &err_fd, &write_failed);
         cap_signal sig;
@@ -305,9 +368,13 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
                 reaped_at = t;
                 res->seconds = t - t0;
             }
-        } else if (t - reaped_at > DRAIN_LIMIT_S && err_fd >= 0) {
-            close(err_fd); /* a process it left behind holds the pipe */
-            err_fd = -1;
+        } else if (t - reaped_at > DRAIN_LIMIT_S) {
+            /* a process it left behind holds the pipes */
+            if (err_fd >= 0)
+                close(err_fd);
+            if (out_fd >= 0)
+                close(out_fd);
+            err_fd = out_fd = -1;
         }
         cap_progress_tick(spec->progress);
     }
@@ -320,6 +387,8 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
     }
     if (err_fd >= 0)
         close(err_fd);
+    if (out_fd >= 0)
+        close(out_fd);
     if (ls.line->len > 0 || ls.cut)
         line_done(&ls);
     g_string_free(ls.line, TRUE);

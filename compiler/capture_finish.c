@@ -43,21 +43,24 @@ static void print_diags(const tk_diags *diags, gboolean quiet)
     }
 }
 
-/* Copies the shown stderr lines into BUNDLE/capture/stderr.txt, the last
- * MESSAGES_CAP bytes of them.  Returns the relative path, or NULL when there
- * was nothing to copy or it failed (the bundle is whole without it). */
-static const char *copy_messages(const cap_capture *c, const char *bundle)
+/* Copies FROM into BUNDLE/capture/NAME, the last MESSAGES_CAP bytes of it.
+ * Returns the relative path REL, or NULL when there was nothing to copy or
+ * it failed (the bundle is whole without it).  Used for the shown stderr
+ * lines (capture/stderr.txt) and the program's stdout (capture/stdout.txt:
+ * ptxas's log), which tkview diagnostics reads. */
+static const char *copy_capped(const char *from, const char *bundle,
+                               const char *name, const char *rel_name)
 {
     struct stat st;
-    if (!c->messages || stat(c->messages, &st) != 0 || st.st_size == 0)
+    if (!from || stat(from, &st) != 0 || st.st_size == 0)
         return NULL;
     char *dir = g_build_filename(bundle, "capture", NULL);
-    char *to = g_build_filename(dir, "stderr.txt", NULL);
+    char *to = g_build_filename(dir, name, NULL);
     const char *rel = NULL;
     int in = -1, out = -1;
     if (g_mkdir(dir, 0755) != 0 && errno != EEXIST)
         goto done;
-    in = tk_input_file_open(c->messages, TK_INPUT_FILE_PASS_DUMP, NULL, NULL);
+    in = tk_input_file_open(from, TK_INPUT_FILE_PASS_DUMP, NULL, NULL);
     out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (in < 0 || out < 0)
         goto done;
@@ -88,7 +91,7 @@ static const char *copy_messages(const cap_capture *c, const char *bundle)
             off += w;
         }
     }
-    rel = "capture/stderr.txt";
+    rel = rel_name;
 done:
     if (in >= 0)
         close(in);
@@ -191,7 +194,8 @@ static size_t note_missing_last_stage(const cap_capture *c, JsonObject *root)
 }
 
 static int complete_manifest(const cap_capture *c, const char *bundle,
-                             const char *messages_rel, size_t *no_sass)
+                             const char *messages_rel, const char *stdout_rel,
+                             size_t *no_sass)
 {
     char *path = g_build_filename(bundle, "manifest.json", NULL);
     JsonParser *p = json_parser_new();
@@ -239,6 +243,8 @@ static int complete_manifest(const cap_capture *c, const char *bundle,
     }
     if (messages_rel)
         json_object_set_string_member(c->info, "stderr", messages_rel);
+    if (stdout_rel)
+        json_object_set_string_member(c->info, "stdout", stdout_rel);
     json_object_set_object_member(root, "capture", json_object_ref(c->info));
     *no_sass = note_missing_last_stage(c, root);
 
@@ -369,9 +375,14 @@ int cap_finish(cap_capture *c)
      * says how it went (capture.profile). */
     if (c->profile_report)
         cap_profile_import(c, built);
-    const char *messages_rel = copy_messages(c, built);
+    const char *messages_rel = copy_capped(c->messages, built, "stderr.txt",
+                                           "capture/stderr.txt");
+    char *outpath = c->run ? g_build_filename(c->run, "stdout.txt", NULL) : NULL;
+    const char *stdout_rel = copy_capped(outpath, built, "stdout.txt",
+                                         "capture/stdout.txt");
+    g_free(outpath);
     size_t no_sass = 0;
-    if (complete_manifest(c, built, messages_rel, &no_sass) != 0) {
+    if (complete_manifest(c, built, messages_rel, stdout_rel, &no_sass) != 0) {
         keep = TRUE;
         goto done;
     }

@@ -10,6 +10,11 @@
  *   MLIR_ENABLE_DUMP=1 (or NAME) every MLIR pass dump ...
  *   MLIR_DUMP_PATH=run/mlir_passes.txt   ... into this file
  *   LLVM_IR_ENABLE_DUMP=1        LLVM print-after-all, on stderr
+ *   MLIR_ENABLE_DIAGNOSTICS=warnings,remarks   MLIR's remarks and
+ *                                warnings (why a dot got no wgmma, ...),
+ *                                on stderr
+ *   TRITON_DUMP_PTXAS_LOG=1      ptxas's log per kernel (registers,
+ *                                spills, C75xx warnings), on stdout
  *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code,
  *   TORCHINDUCTOR_COMPILE_THREADS=1        compiled in this process
  *   USE_IR_LOC=ttir|ttgir        with --irloc
@@ -160,8 +165,9 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     char *inductor = g_build_filename(c->run, "inductor", NULL);
     char *mlir = g_build_filename(c->run, "mlir_passes.txt", NULL);
     char *errpath = g_build_filename(c->run, "stderr.txt", NULL);
+    char *outpath = g_build_filename(c->run, "stdout.txt", NULL);
     int rc = CAP_EXIT_NONE;
-    int err_fd = -1, msg_fd = -1;
+    int err_fd = -1, msg_fd = -1, out_fd = -1;
     cap_stderr_filter *filter = NULL;
     cap_progress *progress = NULL;
     char **env = NULL;
@@ -182,6 +188,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"MLIR_ENABLE_DUMP", o->kernel ? o->kernel : "1"},
         {"MLIR_DUMP_PATH", mlir},
         {"LLVM_IR_ENABLE_DUMP", "1"},
+        {"MLIR_ENABLE_DIAGNOSTICS", "warnings,remarks"},
+        {"TRITON_DUMP_PTXAS_LOG", "1"},
         {"TORCHINDUCTOR_CACHE_DIR", inductor},
         {"TORCHINDUCTOR_COMPILE_THREADS", "1"},
         {"USE_IR_LOC", o->irloc},
@@ -202,7 +210,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     if (c->target)
         cap_info_set_string(c, "target", c->target);
 
-    if ((err_fd = open_new(errpath)) < 0 || (msg_fd = open_new(c->messages)) < 0) {
+    if ((err_fd = open_new(errpath)) < 0 || (msg_fd = open_new(c->messages)) < 0 ||
+        (out_fd = open_new(outpath)) < 0) {
         tk_staged_dir_remove_tree(c->work);
         goto out;
     }
@@ -215,6 +224,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
                              : g_strdupv(o->argv);
     cap_child_spec spec = {
         .argv = run_argv, .envp = env, .stdin_fd = -1, .stdout_fd = -1,
+        /* A copy of stdout for ptxas's log; the terminal gets every byte. */
+        .tee_stdout = TRUE, .stdout_copy_fd = out_fd,
         .stderr_fd = err_fd, .filter = filter, .show = stderr,
         .messages_fd = msg_fd, .progress = progress, .grace_s = 30};
     cap_signals_install();
@@ -228,6 +239,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     err_fd = -1;
     close(msg_fd);
     msg_fd = -1;
+    close(out_fd);
+    out_fd = -1;
     if (!res.started) {
         fprintf(stderr, "tkview: %s\n", res.error);
         tk_staged_dir_remove_tree(c->work);
@@ -284,6 +297,8 @@ out:
         close(err_fd);
     if (msg_fd >= 0)
         close(msg_fd);
+    if (out_fd >= 0)
+        close(out_fd);
     g_free(res.error);
     g_strfreev(env);
     g_free(kdump);
@@ -291,5 +306,6 @@ out:
     g_free(inductor);
     g_free(mlir);
     g_free(errpath);
+    g_free(outpath);
     return rc;
 }

@@ -528,6 +528,10 @@ static int write_meta(kctx *k)
     jw_bool(&w, k->rk->has_passes);
     jw_key(&w, "cost");
     jw_bool(&w, k->rk->cost);
+    jw_key(&w, "diag");
+    jw_int(&w, (int64_t)k->rk->n_diag);
+    jw_key(&w, "failed");
+    jw_bool(&w, k->rk->failed);
     jw_key(&w, "stmts");
     html_report_write_statements(&w, k->stmts);
     jw_obj_end(&w);
@@ -560,6 +564,8 @@ int html_report_kernel_data(html_report *r, html_report_kernel *rk)
     }
     if (rc == 0)
         rc = html_report_cost_data(r, rk, k.ix);
+    if (rc == 0)
+        rc = html_report_diag_data(r, rk);
     if (rc == 0)
         rc = write_meta(&k);
     tk_bind_free(k.ix);

@@ -7,6 +7,36 @@
 #include "report.h"
 #include "tkview-config.h"
 
+/* The mark of RK's compiler messages (data_diag.c) in CELL: "FAILED" with
+ * its first error, pinned to its line, as the title; or how many. */
+static void index_diag(html_report *r, const html_report_kernel *rk,
+                       xmlNodePtr cell)
+{
+    if (!rk->n_diag)
+        return;
+    size_t ki = tk_diag_set_find_kernel(r->diag, rk->kernel);
+    const tk_diag_entry *err = NULL;
+    for (size_t i = 0; !err && i < tk_diag_set_count(r->diag); i++) {
+        const tk_diag_entry *e = tk_diag_set_entry(r->diag, i);
+        if (e->kernel == ki && e->level == TK_DIAG_LEVEL_ERROR)
+            err = e;
+    }
+    char *text = rk->failed ? g_strdup("FAILED")
+                            : g_strdup_printf("%zu compiler message%s", rk->n_diag,
+                                              rk->n_diag == 1 ? "" : "s");
+    xmlNodePtr sp = html_el(cell, "span", rk->failed ? "dg-failed" : "dg-count", text);
+    g_free(text);
+    if (err) {
+        char *base = err->n_stack ? g_path_get_basename(err->stack[0].file) : NULL;
+        char *title = base ? g_strdup_printf("%s:%u: %s", base, err->stack[0].line,
+                                             err->message)
+                           : g_strdup(err->message);
+        html_attr(sp, "title", title);
+        g_free(title);
+        g_free(base);
+    }
+}
+
 static void cell_int(xmlNodePtr tr, int64_t v, const char *unit)
 {
     if (v < 0) {
@@ -142,9 +172,10 @@ int html_report_index(html_report *r, const char *notes_html)
         html_report_kernel *rk = &g_array_index(r->kernels, html_report_kernel, i);
         const tk_kernel_meta *m = tk_kernel_metadata(rk->kernel);
         tr = html_el(tbody, "tr", NULL, NULL);
-        xmlNodePtr a = html_el(html_el(tr, "td", "name", NULL), "a", NULL,
-                             tk_kernel_name(rk->kernel));
+        xmlNodePtr name_td = html_el(tr, "td", "name", NULL);
+        xmlNodePtr a = html_el(name_td, "a", NULL, tk_kernel_name(rk->kernel));
         html_attr(a, "href", rk->page);
+        index_diag(r, rk, name_td);
         char hash[17];
         g_strlcpy(hash, tk_kernel_hash(rk->kernel), sizeof hash);
         xmlNodePtr td = html_el(tr, "td", "hash", hash);

@@ -81,7 +81,11 @@ int html_report_kernel_write(html_report *r, html_report_kernel *rk)
     html_attr(ir2, "hidden", "hidden");
     xmlNodePtr side = html_el(kv, "aside", "info", NULL);
     html_attr(side, "id", "info");
-    /* the hot lines (assets/cost.js) above what the selected line is */
+    /* the compiler's messages (assets/diag.js), then the hot lines
+     * (assets/cost.js), above what the selected line is */
+    xmlNodePtr dg = html_el(side, "section", "diag", NULL);
+    html_attr(dg, "id", "diag");
+    html_attr(dg, "hidden", "hidden");
     xmlNodePtr hot = html_el(side, "section", "hot", NULL);
     html_attr(hot, "id", "hot");
     html_attr(hot, "hidden", "hidden");

@@ -103,6 +103,9 @@ int html_write(tk_bundle *bundle, const char *outdir,
     if (html_outdir_mkdir(r.out, "assets", diags) || html_outdir_mkdir(r.out, "data", diags) ||
         html_outdir_mkdir(r.out, "data/src", diags) || html_report_assets(&r))
         goto fail;
+    /* The compiler's messages (stdout.txt, stderr.txt beside the input),
+     * read while nothing else uses the bundle. */
+    r.diag = tk_diag_set_load(tk_bundle_path(bundle), bundle, NULL);
     size_t nk = tk_bundle_kernel_count(bundle);
     g_array_set_size(r.kernels, nk);
     for (size_t i = 0; i < nk; i++) {
@@ -163,6 +166,7 @@ done:
     g_hash_table_destroy(r.sources);
     g_array_free(r.kernels, TRUE);
     g_array_free(r.compares, TRUE);
+    tk_diag_set_free(r.diag);
     g_mutex_clear(&r.lock);
     g_free(notes);
     return rc;

@@ -12,6 +12,7 @@
 #include "html.h"
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_diag.h"
 #include "tkdump/tk_ir_diff.h"
 
 /* What the index page shows of one kernel, filled by the kernel writer. */
@@ -24,6 +25,8 @@ typedef struct {
     int n_passes;       /* passes in its timeline, -1 none */
     int n_changed;      /* of those, passes that changed the IR */
     gboolean cost;      /* data/ID/cost.js was written (it has SASS) */
+    size_t n_diag;      /* compiler messages in data/ID/diag.js (0: none) */
+    gboolean failed;    /* the compiler's messages say its compile failed */
 } html_report_kernel;
 
 /* A comparison page: two kernels and where their page is. */
@@ -46,6 +49,8 @@ typedef struct {
     GHashTable *sources;  /* tk_file_id + 1 -> "" (not found) or "sNNN" */
     GArray *kernels;      /* html_report_kernel */
     GArray *compares;     /* html_report_compare */
+    tk_diag_set *diag;    /* the compiler's messages beside the input (read
+                             before the threads start; read only after) */
     gint files;           /* written or queued; atomic (threads) */
     /* While threads run: the bundle (its location table and caches) and
      * DIAGS.  The stage data thread holds it for each kernel's data and
@@ -70,6 +75,11 @@ int html_report_kernel_data(html_report *r, html_report_kernel *rk);
 /* data/ID/cost.js: the kernel's cost tables (data_cost.c), when it has
  * SASS; sets rk->cost.  IX is the kernel's binding index. */
 int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind *ix);
+
+/* data/ID/diag.js: the compiler's messages about the kernel (data_diag.c),
+ * when there are some; sets rk->n_diag and rk->failed.  Under r->lock (it
+ * interns the messages' files into the location table). */
+int html_report_diag_data(html_report *r, html_report_kernel *rk);
 
 /* ---- statements, line kinds, partial answers (data_statements.c) ---- */
 

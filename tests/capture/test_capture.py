@@ -182,6 +182,9 @@ def knobs_point_into_the_work_folder():
     assert env['TRITON_KERNEL_DUMP'] == '1'
     assert env['TORCHINDUCTOR_COMPILE_THREADS'] == '1'
     assert env['USE_IR_LOC'] is None
+    # The compiler's messages (tkview diagnostics), on by default.
+    assert env['MLIR_ENABLE_DIAGNOSTICS'] == 'warnings,remarks'
+    assert env['TRITON_DUMP_PTXAS_LOG'] == '1'
     work = os.path.join(TMP, '.knobs.capture-')
     for k in ('MLIR_DUMP_PATH', 'TRITON_DUMP_DIR', 'TRITON_CACHE_DIR',
               'TORCHINDUCTOR_CACHE_DIR'):
@@ -197,6 +200,52 @@ def knobs_point_into_the_work_folder():
         env = json.load(f)
     assert env['USE_IR_LOC'] == 'ttgir' and env['MLIR_ENABLE_DUMP'] == 'add_kernel'
     assert manifest(out)['capture']['env']['USE_IR_LOC'] == 'ttgir'
+    no_work_folders()
+
+
+@test('dumps')
+def stdout_passes_through_byte_identical_and_diagnostics_are_kept():
+    """The program's stdout reaches tkview's stdout byte for byte (the
+    fake's raw bytes, \\r, no final newline), as it does without capture
+    under the same knobs, and its copy in the bundle feeds tkview
+    diagnostics with the ptxas log; the remark comes from stderr."""
+    scratch = fresh('diag-plain')
+    os.makedirs(os.path.join(scratch, 'kd'))
+    os.makedirs(os.path.join(scratch, 'cache'))
+    knobs = {'TRITON_DUMP_DIR': os.path.join(scratch, 'kd'),
+             'TRITON_CACHE_DIR': os.path.join(scratch, 'cache'),
+             'MLIR_DUMP_PATH': os.path.join(scratch, 'mlir.txt'),
+             'MLIR_ENABLE_DIAGNOSTICS': 'warnings,remarks',
+             'TRITON_DUMP_PTXAS_LOG': '1'}
+    plain = subprocess.run([sys.executable, FAKE, 'diag', 'vector_add'],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           env=dict(os.environ, TK_TEST_DUMPS=DUMPS, **knobs),
+                           timeout=300, check=True).stdout
+    assert b'\xff\xfe\r\n' in plain and plain.endswith(b'no newline at the end')
+    out = fresh('diag')
+    p = subprocess.run([TKVIEW, 'capture', '-o', out, '--no-progress', '--',
+                        sys.executable, FAKE, 'diag', 'vector_add'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=TMP,
+                       env=dict(os.environ, TK_TEST_DUMPS=DUMPS), timeout=300)
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout == plain, (p.stdout, plain)
+    with open(os.path.join(out, 'capture', 'stdout.txt'), 'rb') as f:
+        assert f.read() == plain
+    assert manifest(out)['capture']['stdout'] == 'capture/stdout.txt'
+    code, js, err = run('diagnostics', out, '--json')
+    assert code == 0, err
+    [k] = json.loads(js)['kernels']
+    assert k['name'] == 'add_kernel' and k['failed'], k
+    by = {(d['origin'], d['code'] or d['severity']): d for d in k['diagnostics']}
+    assert len(by) == len(k['diagnostics']) == 4, k['diagnostics']
+    r = by[('mlir', 'remark')]
+    assert (r['line'], r['column'], r['notes']) == (16, 15, ['a note about it']), r
+    assert by[('ptxas', 'C7511')]['severity'] == 'warning'
+    assert by[('ptxas', 'warning')]['message'].startswith('48 bytes stack frame, 40 bytes spill')
+    # add_kernel.ptx of vector_add: line 61 is the first ld.global, and the
+    # .loc before it (line 55) is ".loc 1 12 16".
+    f = by[('ptxas', 'C7602')]
+    assert (f['stage'], f['ir_line'], f['line'], f['column']) == ('ptx', 61, 12, 16), f
     no_work_folders()
 
 
