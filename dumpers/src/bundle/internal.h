@@ -140,6 +140,12 @@ int bundle_meta_read_json(tk_kernel *kernel, const char *path, char **hash,
  * KERNEL's metadata (meta_amdgcn.c).  Nothing when it has no such stage. */
 void bundle_meta_read_amdgcn(tk_kernel *kernel);
 
+/* ---- life_ranges.c ---- */
+
+/* KERNEL's register life ranges file (NAME.sass_lr beside its cubin, else
+ * beside its SASS file), or NULL when there is none.  Caller frees. */
+char *bundle_life_ranges_path(const tk_kernel *kernel);
+
 /* Reads registers and local memory (spills) of function NAME from the cubin
  * at PATH into KERNEL's metadata.  Returns 0, or -1 with a warning. */
 int bundle_meta_read_cubin(tk_kernel *kernel, const char *path, tk_diags *diags);
