@@ -14,7 +14,8 @@
  * "spill_instructions" (1 for a local-memory LDL or STL) and "spill_bytes"
  * (the bytes per thread it moves: 4, or 1, 2, 8, 16 by its .U8 .S16 .64
  * .128 modifier); with the kernel's register life ranges (below) the peak
- * metrics "live_registers", "live_predicates" and "live_uniform_registers";
+ * metrics "live_registers", "live_predicates", "live_uniform_registers"
+ * and "live_uniform_predicates";
  * then the profile's (tk_profile_metric_name(): "samples", "inst_executed",
  * "stall_long_sb", ...).  Every value array this header hands out has
  * tk_cost_metric_count() numbers in that order.

@@ -100,6 +100,9 @@ static void make_metrics(tk_cost *c, const tk_profile *p, gboolean live)
         add_metric(c, "live_uniform_registers",
                    g_strdup("live uniform registers (peak)"),
                    TK_METRIC_STATIC);
+        add_metric(c, "live_uniform_predicates",
+                   g_strdup("live uniform predicates (peak)"),
+                   TK_METRIC_STATIC);
     }
     size_t first_measured = c->names->len;
     c->n_static = first_measured;

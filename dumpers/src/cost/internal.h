@@ -53,7 +53,7 @@ void cost_insns_clear(cost_insns *in);
 /* ---- regs.c ---- */
 
 /* The register files of nvdisasm's life-range table, in this order. */
-enum { COST_LR_GPR, COST_LR_PRED, COST_LR_UGPR, COST_LR_FILES };
+enum { COST_LR_GPR, COST_LR_PRED, COST_LR_UGPR, COST_LR_UPRED, COST_LR_FILES };
 
 /* Reads TEXT (LEN bytes: nvdisasm --print-life-ranges --life-range-mode
  * count) for the kernel NAME and puts each of the IN instructions of SASS

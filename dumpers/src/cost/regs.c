@@ -10,7 +10,9 @@
  * whose header names the columns ("// | GPR   | PRED   | UGPR   |") and
  * whose second header row is "|   #   |   #    |   #    |" in count mode
  * (the other modes draw one column per register).  A count is the number of
- * registers of that file live at the instruction; an empty cell is 0.
+ * registers of that file live at the instruction; an empty cell is 0.  The
+ * files are GPR, PRED, UGPR and, in some kernels' tables only, UPRED (a
+ * missing column counts 0).
  * Offsets restart in every function, so only the rows of the kernel's own
  * ".text.NAME" function are read (every row when the file has no such
  * label, as cost_insns_read() does).
@@ -29,7 +31,8 @@ typedef struct {
     uint16_t n[COST_LR_FILES];
 } lr_row;
 
-static const char *const lr_names[COST_LR_FILES] = {"GPR", "PRED", "UGPR"};
+static const char *const lr_names[COST_LR_FILES] = {"GPR", "PRED", "UGPR",
+                                                    "UPRED"};
 
 static const char *trim(const char *s, const char *e, const char **end)
 {
@@ -72,7 +75,7 @@ static int read_rows(const char *text, size_t len, const char *name,
 {
     char *label = name ? g_strdup_printf(".text.%s:", name) : NULL;
     gboolean has_label = label && g_strstr_len(text, (gssize)len, label);
-    int col[COST_LR_FILES] = {-1, -1, -1};
+    int col[COST_LR_FILES] = {-1, -1, -1, -1};
     gboolean header = FALSE, counts = FALSE, inside = !has_label;
     const char *cs[64], *ce[64];
     const char *p = text, *end = text + len;
@@ -117,7 +120,7 @@ static int read_rows(const char *text, size_t len, const char *name,
             tk_sass_insn in;
             if (tk_sass_insn_parse(p, (size_t)(le - p), &in)) {
                 lr_row r = {in.offset, lineno, in.opcode, in.opcode_len,
-                            {0, 0, 0}};
+                            {0}};
                 for (int f = 0; f < COST_LR_FILES && rc == 0; f++) {
                     if (col[f] < 0 || (size_t)col[f] >= n)
                         continue;
@@ -170,7 +173,7 @@ int cost_lr_match(const char *text, size_t len, const char *name,
     if (rc == 0)
         qsort(rows->data, rows->len, sizeof(lr_row), cmp_row);
     for (size_t i = 0; rc == 0 && i < in->n; i++) {
-        lr_row key = {in->offset[i], 0, NULL, 0, {0, 0, 0}};
+        lr_row key = {in->offset[i], 0, NULL, 0, {0}};
         const lr_row *r = bsearch(&key, rows->data, rows->len, sizeof(lr_row),
                                   cmp_row);
         size_t l;
