@@ -165,6 +165,12 @@ tk_metric_kind tk_cost_metric_kind(const tk_cost *cost, size_t metric);
 /* The index of the metric NAME, or -1. */
 TK_API
 int tk_cost_metric_find(const tk_cost *cost, const char *name);
+/* Why the cost has no metric NAME when it is one this header names but the
+ * kernel lacks (the live register metrics without NAME.sass_lr: what
+ * tk_cost_life_ranges() says), for a front end to add to its "no such
+ * metric"; NULL otherwise.  Owned by the cost. */
+TK_API
+const char *tk_cost_metric_missing(const tk_cost *cost, const char *name);
 /* The metric a front end shows first: "samples" when the profile has it,
  * else "instructions". */
 TK_API

@@ -630,3 +630,10 @@ uint32_t tk_cost_ir_peak_sass_line(const tk_cost *c, size_t m,
     free(lines);
     return best;
 }
+
+const char *tk_cost_metric_missing(const tk_cost *c, const char *name)
+{
+    if (!c->lr && c->lr_why && g_str_has_prefix(name, "live_"))
+        return c->lr_why;
+    return NULL;
+}
