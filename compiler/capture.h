@@ -297,6 +297,16 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o);
 void tk_capture_make_sass(tk_capture *c, const char *nvdisasm,
                           const char *const *dirs, const char *why_missing);
 
+/* Makes NAME.sass_lr (nvdisasm --print-life-ranges --life-range-mode count
+ * -c) beside every NAME.cubin under DIRS (as tk_capture_make_sass), each
+ * with the first of TOOLS (NULL-terminated nvdisasm paths, the preferred
+ * first) that succeeds, and records in C's manifest info the tool that made
+ * them, its version, the counts and every distinct refusal.  TOOLS NULL or
+ * empty: records WHY_MISSING (capture_lr.c). */
+void tk_capture_make_life_ranges(tk_capture *c, const char *const *tools,
+                                 const char *const *dirs,
+                                 const char *why_missing);
+
 /* Whether a kernel folder under one of DIRS (NULL-terminated; each holds
  * one folder per kernel) holds a file whose name ends with SUFFIX. */
 gboolean tk_capture_any_kernel_file(const char *const *dirs, const char *suffix);

@@ -480,6 +480,12 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
         tk_capture_make_sass(c, nvdisasm, dirs,
                              "nvdisasm was not found (looked in PATH, "
                              "CUDA_HOME/bin and /usr/local/cuda/bin)");
+    if (ptxas) {
+        const char *tools[] = {nvdisasm, NULL};
+        tk_capture_make_life_ranges(c, tools, dirs,
+                                    "nvdisasm was not found (looked in PATH, "
+                                    "CUDA_HOME/bin and /usr/local/cuda/bin)");
+    }
     g_free(kparent);
     rc = tk_capture_finish(c);
     finished = TRUE;
