@@ -99,6 +99,13 @@ const tk_kernel *tk_cli_find_kernel(const tk_bundle *bundle, const char *spec,
 tk_cost *tk_cli_cost(const tk_kernel *k, const tk_bind *ix,
                      const tk_loctab *tab, gboolean quiet,
                      tk_profile **profile);
+/* Kernel K's registers for info (cli_regs.c): ptxas's count, the live
+ * register peak of the cost C and where it is, and occupancy; as text
+ * lines, or as the member "registers" of the object J is in. */
+void tk_cli_regs_text(const tk_kernel *k, const tk_bind *ix,
+                      const tk_loctab *tab, const tk_cost *c);
+void tk_cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+                      const tk_loctab *tab, const tk_cost *c);
 /* A metric value: an integer as one, else 3 significant digits. */
 void tk_cli_put_number(FILE *out, double v);
 /* The same in JSON: an integer value when it is one. */

@@ -237,10 +237,48 @@ def without_sass_lr():
     os.remove(os.path.join(folder, 'spill_rows_kernel.sass_lr'))
     code, out, err = run('hot', folder, '--metric', 'live_registers')
     assert code != 0, out
-    assert 'live_registers' in err, err
+    assert 'live_registers' in err and 'sass_lr' in err, err
+    assert 'nvdisasm --print-life-ranges --life-range-mode count' in err, err
     # the static metrics still work
     code, out, err = run('hot', folder, '--metric', 'spill_bytes')
     assert code == 0, err
+
+
+@test
+def info_peak_and_occupancy():
+    """info's registers: the kernel's peak is the largest GPR cell, at the
+    first instruction that has it, on that instruction's -gi line; the
+    occupancy worked by hand from ptxas's count."""
+    code, out, err = run('info', REMARKS, '--json')
+    assert code == 0, err
+    ks = {k['name']: k for k in json.loads(out)['kernels']}
+    for cap, folder, name in KERNELS:
+        if cap != REMARKS:
+            continue
+        r = ks[name]['cost']['registers']
+        gi = glob.glob(os.path.join(folder, '*.sass_gi'))[0]
+        gpr = lr_gpr(gi[:-len('.sass_gi')] + '.sass_lr')
+        where, _ = gi_lines(gi)
+        top = max(gpr.values())
+        first = min(o for o, v in gpr.items() if v == top)
+        assert r['peak']['gpr'] == top, (name, r)
+        assert r['peak_offset'] == first, (name, r, first)
+        assert (r['peak_source']['file'], r['peak_source']['line']) == where[first]
+        assert r['cubin'] >= top, r
+    # spill_rows_kernel: ptxas used 64 (maxnreg=64), 4 warps per block:
+    # 64 * 32 = 2048 a warp, 65536 / 2048 = 32 warps (8 blocks); 9 blocks
+    # (36 warps) need <= 1820 a warp -> 1792 = 56 registers.
+    occ = ks['spill_rows_kernel']['cost']['registers']['occupancy']
+    assert ks['spill_rows_kernel']['cost']['registers']['cubin'] == 64
+    assert (occ['warps_per_sm'], occ['next_registers'], occ['next_warps_per_sm']) \
+        == (32, 56, 36), occ
+    # serialized_dot_kernel: 128 -> 4096 a warp -> 16 warps; 20 warps need
+    # <= 3276 -> 3072 = 96 registers.
+    occ = ks['serialized_dot_kernel']['cost']['registers']['occupancy']
+    assert (occ['warps_per_sm'], occ['next_registers'], occ['next_warps_per_sm']) \
+        == (16, 96, 20), occ
+    code, out, err = run('info', REMARKS)
+    assert code == 0 and 'live registers: peak 62 (GPR)' in out, out
 
 
 try:
