@@ -63,31 +63,31 @@ void tk_cli_regs_text(const tk_kernel *k, const tk_bind *ix,
     regs_get(k, ix, tab, c, &r);
     const tk_kernel_meta *meta = tk_kernel_metadata(k);
     if (r.live) {
-        printf("  live registers: peak %.0f (GPR) at SASS line %u", r.peak[0],
+        tk_cli_printf("  live registers: peak %.0f (GPR) at SASS line %u", r.peak[0],
                r.sass_line);
         if (r.has_offset)
-            printf(" (offset 0x%04x)", r.offset);
+            tk_cli_printf(" (offset 0x%04x)", r.offset);
         if (r.frame)
-            printf(", %s:%u", tk_loctab_file_path(tab, r.frame->file),
+            tk_cli_printf(", %s:%u", tk_loctab_file_path(tab, r.frame->file),
                    r.frame->line);
-        printf("; %.0f predicates, %.0f uniform, %.0f uniform predicates",
+        tk_cli_printf("; %.0f predicates, %.0f uniform, %.0f uniform predicates",
                r.peak[1], r.peak[2], r.peak[3]);
         if (meta->registers > 0)
-            printf("; ptxas used %lld", (long long)meta->registers);
+            tk_cli_printf("; ptxas used %lld", (long long)meta->registers);
         putchar('\n');
     } else if (r.why) {
-        printf("  live registers: unknown: %s\n", r.why);
+        tk_cli_printf("  live registers: unknown: %s\n", r.why);
     }
     if (r.has_occ) {
-        printf("  occupancy: %d warps per SM (of %d) at %d registers per "
+        tk_cli_printf("  occupancy: %d warps per SM (of %d) at %d registers per "
                "thread, %d warps per block",
                r.occ.warps_per_sm, r.occ.max_warps_per_sm, r.occ.registers,
                r.occ.warps_per_block);
         if (r.occ.next_registers)
-            printf("; %d registers (%d fewer) would give %d",
+            tk_cli_printf("; %d registers (%d fewer) would give %d",
                    r.occ.next_registers, r.occ.registers - r.occ.next_registers,
                    r.occ.next_warps_per_sm);
-        printf(" (registers only)\n");
+        tk_cli_printf(" (registers only)\n");
     }
 }
 
