@@ -106,6 +106,15 @@ void tk_cli_regs_text(const tk_kernel *k, const tk_bind *ix,
                       const tk_loctab *tab, const tk_cost *c);
 void tk_cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
                       const tk_loctab *tab, const tk_cost *c);
+/* bind --ir: the live register peak over the SASS bound to LINE of STAGE
+ * and the SASS line where it is (nothing, or null, without life ranges or
+ * bound SASS); as a text line, or as the member "live_registers". */
+void tk_cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
+                         const tk_loctab *tab, tk_stage_kind stage,
+                         uint32_t line);
+void tk_cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+                         const tk_loctab *tab, tk_stage_kind stage,
+                         uint32_t line);
 /* A metric value: an integer as one, else 3 significant digits. */
 void tk_cli_put_number(FILE *out, double v);
 /* The same in JSON: an integer value when it is one. */

@@ -159,3 +159,67 @@ void tk_cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
     }
     json_builder_end_object(j);
 }
+
+/* ---- bind --ir: one IR line's live register peak ------------------------ */
+
+/* The peak of live_registers over the SASS instructions bound to line
+ * LINE of STAGE, and where; returns 0 when the kernel has no life ranges
+ * or no instruction is bound (*WHY then says why, when it is the former). */
+static int ir_peak(const tk_kernel *k, const tk_bind *ix, const tk_loctab *tab,
+                   tk_stage_kind stage, uint32_t line, double *peak,
+                   uint32_t *sass_line, char **why)
+{
+    *why = NULL;
+    if (!tk_kernel_stage(k, TK_STAGE_SASS))
+        return 0;
+    tk_cost *c = tk_cost_new(ix, k, tab, NULL);
+    int m = tk_cost_metric_find(c, "live_registers");
+    int ok = 0;
+    if (m < 0) {
+        const char *w = tk_cost_metric_missing(c, "live_registers");
+        *why = w ? g_strdup(w) : NULL;
+    } else {
+        const double *v = tk_cost_ir_line(c, stage, line);
+        *sass_line = tk_cost_ir_peak_sass_line(c, (size_t)m, stage, line);
+        if (v && *sass_line) {
+            *peak = v[m];
+            ok = 1;
+        }
+    }
+    tk_cost_free(c);
+    return ok;
+}
+
+void tk_cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
+                         const tk_loctab *tab, tk_stage_kind stage,
+                         uint32_t line)
+{
+    double peak = 0;
+    uint32_t at = 0;
+    char *why;
+    if (ir_peak(k, ix, tab, stage, line, &peak, &at, &why))
+        tk_cli_printf("  live registers: peak %.0f (GPR) over its SASS, at "
+                      "sass:%u\n", peak, at);
+    g_free(why);
+}
+
+void tk_cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+                         const tk_loctab *tab, tk_stage_kind stage,
+                         uint32_t line)
+{
+    double peak = 0;
+    uint32_t at = 0;
+    char *why;
+    json_builder_set_member_name(j, "live_registers");
+    if (ir_peak(k, ix, tab, stage, line, &peak, &at, &why)) {
+        json_builder_begin_object(j);
+        json_builder_set_member_name(j, "peak");
+        tk_cli_json_number(j, peak);
+        json_builder_set_member_name(j, "sass_line");
+        json_builder_add_int_value(j, at);
+        json_builder_end_object(j);
+    } else {
+        json_builder_add_null_value(j);
+    }
+    g_free(why);
+}

@@ -511,6 +511,7 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
         json_builder_add_string_value(j, tk_stage_kind_name(from));
         json_builder_set_member_name(j, "query");
         json_line(j, ix, tab, st, from, line);
+        tk_cli_regs_ir_json(j, k, ix, tab, from, line);
         json_builder_set_member_name(j, "stages");
         json_builder_begin_object(j);
     } else {
@@ -523,6 +524,7 @@ static int bind_ir(tk_bundle *b, const bind_args *a, tk_stage_kind only)
         else
             fputs("(no location)", stdout);
         putchar('\n');
+        tk_cli_regs_ir_text(k, ix, tab, from, line);
     }
     for (tk_stage_kind to = 0; to < TK_STAGE_COUNT; to++) {
         if (to == from || !tk_cli_stage_listed(k, to, only))

@@ -281,6 +281,31 @@ def info_peak_and_occupancy():
     assert code == 0 and 'live registers: peak 62 (GPR)' in out, out
 
 
+@test
+def bind_ir_line_peak():
+    """bind --ir ttgir:LINE: the peak over the SASS instructions bind lists
+    for it is the largest GPR cell of those instructions (read from
+    .sass_lr by their offsets)."""
+    cap, folder, name = [k for k in KERNELS if k[0] == FP8][0]
+    ttgir = glob.glob(os.path.join(folder, '*.ttgir'))[0]
+    with open(ttgir) as f:
+        dot = [i for i, ln in enumerate(f, 1) if 'ttng.warp_group_dot ' in ln][0]
+    gpr = lr_gpr(glob.glob(os.path.join(folder, '*.sass_lr'))[0])
+    _, k = hot(cap, name, 'live_registers')  # the compile with SASS
+    code, out, err = run('bind', cap, '--kernel', k['hash'][:12], '--ir',
+                         'ttgir:%d' % dot, '--json')
+    assert code == 0, err
+    d = json.loads(out)
+    offs = [int(OFFSET.search(ln['text']).group(1), 16)
+            for ln in d['stages']['sass'] if ln['kind'] == 'instruction']
+    assert len(offs) > 5, offs
+    assert d['live_registers']['peak'] == max(gpr[o] for o in offs), d['live_registers']
+    # its SASS line holds an instruction with that count
+    at = [ln for ln in d['stages']['sass'] if ln['line'] == d['live_registers']['sass_line']]
+    assert at and gpr[int(OFFSET.search(at[0]['text']).group(1), 16)] == \
+        d['live_registers']['peak']
+
+
 try:
     status = finish()
 finally:
