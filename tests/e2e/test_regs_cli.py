@@ -139,6 +139,42 @@ for cap in (REMARKS, FP8):
                         os.path.basename(gi)[:-len('.sass_gi')]))
 
 
+def by_hash(cap):
+    """kernel dump folder -> hash prefix of the kernel whose SASS is there
+    (autotune configs and warp-specialized compiles share a name)."""
+    code, out, err = run('info', cap, '--json')
+    assert code == 0, err
+    got = {}
+    for k in json.loads(out)['kernels']:
+        sass = (k['stages'].get('sass') or {}).get('path')
+        if sass:
+            got[os.path.dirname(sass)] = k['hash'][:12]
+    return got
+
+
+@test
+def every_raw_capture_line_peak_and_spills():
+    """The same reading over every kernel of autotune_matmul (five configs,
+    wgmma) and ws_matmul (warp-specialized and plain persistent TMA
+    matmuls), kernels picked by hash."""
+    n = 0
+    for name in ('autotune_matmul', 'ws_matmul'):
+        cap = unpack(name)
+        hashes = by_hash(cap)
+        for gi in sorted(glob.glob(os.path.join(cap, 'kernel_dump', '*', '*.sass_gi'))):
+            folder = os.path.dirname(gi)
+            peak, spill = expected(folder)
+            for metric, want in (('live_registers', peak), ('spill_bytes', spill)):
+                d = run_json('hot', cap, '--kernel', hashes[folder], '--metric',
+                             metric, '--top', '0')
+                (k,) = d['kernels']
+                got = {(ln['file'], ln['line']): ln['exact'] for ln in k['lines']}
+                for pos, v in want.items():
+                    assert got.get(pos, 0) == v, (gi, metric, pos, got.get(pos), v)
+            n += 1
+    assert n >= 6, n
+
+
 @test
 def live_registers_exact_is_the_line_peak():
     """exact live_registers is the peak GPR count of the line's instructions"""
