@@ -1,8 +1,9 @@
 /* cli_print.c - the CLI's text output: printf whose every "%s" (and "%c")
- * argument goes through tk_cli_escape().  Kernel names, paths, pass names
+ * argument goes through cli_escape().  Kernel names, paths, pass names
  * and IR text all come from dumps someone mailed; printed through these,
  * none can reach the terminal with a raw control character, whatever the
- * call site remembers to do. */
+ * call site remembers to do.  The escaping itself (cli_escape) lives
+ * here too, so the rest of cli_common.c only calls down into this file. */
 #include "cli.h"
 
 #include <stdarg.h>
@@ -10,6 +11,22 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/types.h>
+
+char *cli_escape(const char *s, size_t len)
+{
+    GString *g = g_string_sized_new(len + 8);
+    const char *run = s;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+            g_string_append_len(g, run, s + i - run);
+            g_string_append_printf(g, "\\x%02x", ch);
+            run = s + i + 1;
+        }
+    }
+    g_string_append_len(g, run, s + len - run);
+    return g_string_free(g, FALSE);
+}
 
 /* Formats FMT like vprintf into OUT, escaping string and character
  * arguments.  Handles the conversions C17 defines (flags, width and
@@ -68,13 +85,13 @@ static void format_escaped(GString *out, const char *fmt, va_list ap)
             if (!s)
                 s = "(null)";
             size_t n = precision >= 0 ? strnlen(s, (size_t)precision) : strlen(s);
-            char *esc = tk_cli_escape(s, n);
+            char *esc = cli_escape(s, n);
             g_string_append_c(spec, 's');
             piece = g_strdup_printf(spec->str, esc);
             g_free(esc);
         } else if (conv == 'c') {
             char ch = (char)va_arg(ap, int);
-            piece = tk_cli_escape(&ch, 1);
+            piece = cli_escape(&ch, 1);
         } else {
             if (precision >= 0)
                 g_string_append_printf(spec, ".%d", precision);
@@ -127,7 +144,7 @@ static void format_escaped(GString *out, const char *fmt, va_list ap)
     }
 }
 
-void tk_cli_vfprintf(FILE *f, const char *fmt, va_list ap)
+void cli_vfprintf(FILE *f, const char *fmt, va_list ap)
 {
     GString *out = g_string_new(NULL);
     format_escaped(out, fmt, ap);
@@ -135,18 +152,18 @@ void tk_cli_vfprintf(FILE *f, const char *fmt, va_list ap)
     g_string_free(out, TRUE);
 }
 
-void tk_cli_fprintf(FILE *f, const char *fmt, ...)
+void cli_fprintf(FILE *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tk_cli_vfprintf(f, fmt, ap);
+    cli_vfprintf(f, fmt, ap);
     va_end(ap);
 }
 
-void tk_cli_printf(const char *fmt, ...)
+void cli_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tk_cli_vfprintf(stdout, fmt, ap);
+    cli_vfprintf(stdout, fmt, ap);
     va_end(ap);
 }

@@ -56,42 +56,42 @@ static void regs_get(const tk_kernel *k, const tk_bind *ix,
     }
 }
 
-void tk_cli_regs_text(const tk_kernel *k, const tk_bind *ix,
+void cli_regs_text(const tk_kernel *k, const tk_bind *ix,
                       const tk_loctab *tab, const tk_cost *c)
 {
     regs_info r;
     regs_get(k, ix, tab, c, &r);
     const tk_kernel_meta *meta = tk_kernel_metadata(k);
     if (r.live) {
-        tk_cli_printf("  live registers: peak %.0f (GPR) at SASS line %u", r.peak[0],
+        cli_printf("  live registers: peak %.0f (GPR) at SASS line %u", r.peak[0],
                r.sass_line);
         if (r.has_offset)
-            tk_cli_printf(" (offset 0x%04x)", r.offset);
+            cli_printf(" (offset 0x%04x)", r.offset);
         if (r.frame)
-            tk_cli_printf(", %s:%u", tk_loctab_file_path(tab, r.frame->file),
+            cli_printf(", %s:%u", tk_loctab_file_path(tab, r.frame->file),
                    r.frame->line);
-        tk_cli_printf("; %.0f predicates, %.0f uniform, %.0f uniform predicates",
+        cli_printf("; %.0f predicates, %.0f uniform, %.0f uniform predicates",
                r.peak[1], r.peak[2], r.peak[3]);
         if (meta->registers > 0)
-            tk_cli_printf("; ptxas used %lld", (long long)meta->registers);
+            cli_printf("; ptxas used %lld", (long long)meta->registers);
         putchar('\n');
     } else if (r.why) {
-        tk_cli_printf("  live registers: unknown: %s\n", r.why);
+        cli_printf("  live registers: unknown: %s\n", r.why);
     }
     if (r.has_occ) {
-        tk_cli_printf("  occupancy: %d warps per SM (of %d) at %d registers per "
+        cli_printf("  occupancy: %d warps per SM (of %d) at %d registers per "
                "thread, %d warps per block",
                r.occ.warps_per_sm, r.occ.max_warps_per_sm, r.occ.registers,
                r.occ.warps_per_block);
         if (r.occ.next_registers)
-            tk_cli_printf("; %d registers (%d fewer) would give %d",
+            cli_printf("; %d registers (%d fewer) would give %d",
                    r.occ.next_registers, r.occ.registers - r.occ.next_registers,
                    r.occ.next_warps_per_sm);
-        tk_cli_printf(" (registers only)\n");
+        cli_printf(" (registers only)\n");
     }
 }
 
-void tk_cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+void cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
                       const tk_loctab *tab, const tk_cost *c)
 {
     regs_info r;
@@ -115,7 +115,7 @@ void tk_cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
         json_builder_begin_object(j);
         for (int f = 0; f < 4; f++) {
             json_builder_set_member_name(j, keys[f]);
-            tk_cli_json_number(j, r.peak[f]);
+            cli_json_number(j, r.peak[f]);
         }
         json_builder_end_object(j);
         json_builder_set_member_name(j, "peak_sass_line");
@@ -190,7 +190,7 @@ static int ir_peak(const tk_kernel *k, const tk_bind *ix, const tk_loctab *tab,
     return ok;
 }
 
-void tk_cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
+void cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
                          const tk_loctab *tab, tk_stage_kind stage,
                          uint32_t line)
 {
@@ -198,12 +198,12 @@ void tk_cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
     uint32_t at = 0;
     char *why;
     if (ir_peak(k, ix, tab, stage, line, &peak, &at, &why))
-        tk_cli_printf("  live registers: peak %.0f (GPR) over its SASS, at "
+        cli_printf("  live registers: peak %.0f (GPR) over its SASS, at "
                       "sass:%u\n", peak, at);
     g_free(why);
 }
 
-void tk_cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+void cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
                          const tk_loctab *tab, tk_stage_kind stage,
                          uint32_t line)
 {
@@ -214,7 +214,7 @@ void tk_cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
     if (ir_peak(k, ix, tab, stage, line, &peak, &at, &why)) {
         json_builder_begin_object(j);
         json_builder_set_member_name(j, "peak");
-        tk_cli_json_number(j, peak);
+        cli_json_number(j, peak);
         json_builder_set_member_name(j, "sass_line");
         json_builder_add_int_value(j, at);
         json_builder_end_object(j);

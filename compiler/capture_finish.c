@@ -46,7 +46,7 @@ static void print_diags(const tk_diags *diags, gboolean quiet)
 /* Copies the shown stderr lines into BUNDLE/capture/stderr.txt, the last
  * MESSAGES_CAP bytes of them.  Returns the relative path, or NULL when there
  * was nothing to copy or it failed (the bundle is whole without it). */
-static const char *copy_messages(const tk_capture *c, const char *bundle)
+static const char *copy_messages(const cap_capture *c, const char *bundle)
 {
     struct stat st;
     if (!c->messages || stat(c->messages, &st) != 0 || st.st_size == 0)
@@ -147,7 +147,7 @@ static gboolean entry_has(JsonObject *k, const char *member, const char *key)
  * nvdisasm), and "amdgcn_missing" to each AMD one without an AMDGCN stage
  * (no code object; no llvm-objdump, or it failed).  Returns how many
  * kernels lack their last stage. */
-static size_t note_missing_last_stage(const tk_capture *c, JsonObject *root)
+static size_t note_missing_last_stage(const cap_capture *c, JsonObject *root)
 {
     JsonNode *kn = json_object_get_member(root, "kernels");
     if (!kn || !JSON_NODE_HOLDS_ARRAY(kn))
@@ -190,7 +190,7 @@ static size_t note_missing_last_stage(const tk_capture *c, JsonObject *root)
     return n;
 }
 
-static int complete_manifest(const tk_capture *c, const char *bundle,
+static int complete_manifest(const cap_capture *c, const char *bundle,
                              const char *messages_rel, size_t *no_sass)
 {
     char *path = g_build_filename(bundle, "manifest.json", NULL);
@@ -266,7 +266,7 @@ done:
  * (warnings, and "target_mismatch" in the manifest's "capture"); a capture
  * with no kernel for the target is incomplete: the program did not compile
  * for it. */
-static void check_target(tk_capture *c, const tk_bundle *b)
+static void check_target(cap_capture *c, const tk_bundle *b)
 {
     if (!c->target)
         return;
@@ -311,9 +311,9 @@ static void check_target(tk_capture *c, const tk_bundle *b)
  * meanwhile, the bundle goes to OUTDIR-2, -3...: a finished capture is
  * never thrown away.  Returns the final path (caller frees), or NULL after
  * printing why. */
-static char *place(const tk_capture *c, const char *built)
+static char *place(const cap_capture *c, const char *built)
 {
-    unsigned flags = c->force && tk_capture_replaceable(c->outdir)
+    unsigned flags = c->force && cap_replaceable(c->outdir)
                          ? TK_STAGED_DIR_REPLACE
                          : 0;
     if (tk_staged_dir_place(built, c->outdir, flags) == 0)
@@ -337,14 +337,14 @@ static char *place(const tk_capture *c, const char *built)
     return NULL;
 }
 
-int tk_capture_finish(tk_capture *c)
+int cap_finish(cap_capture *c)
 {
     char **dirs = c->source_dirs;
     tk_load_options opts = {(const char *const *)dirs,
                             dirs ? g_strv_length(dirs) : 0};
     tk_diags *diags = tk_diags_new();
     tk_bundle *b = tk_bundle_load(c->run, &opts, diags);
-    int rc = TK_CAPTURE_EXIT_NONE;
+    int rc = CAP_EXIT_NONE;
     char *built = g_build_filename(c->work, "bundle", NULL);
     char *final = NULL;
     gboolean keep = c->keep_work;
@@ -368,7 +368,7 @@ int tk_capture_finish(tk_capture *c)
     /* The profile goes in before the manifest is completed, which then
      * says how it went (capture.profile). */
     if (c->profile_report)
-        tk_capture_profile_import(c, built);
+        cap_profile_import(c, built);
     const char *messages_rel = copy_messages(c, built);
     size_t no_sass = 0;
     if (complete_manifest(c, built, messages_rel, &no_sass) != 0) {
@@ -379,8 +379,8 @@ int tk_capture_finish(tk_capture *c)
         keep = TRUE;
         goto done;
     }
-    rc = c->complete && !c->profile_failed ? TK_CAPTURE_EXIT_COMPLETE
-                                           : TK_CAPTURE_EXIT_INCOMPLETE;
+    rc = c->complete && !c->profile_failed ? CAP_EXIT_COMPLETE
+                                           : CAP_EXIT_INCOMPLETE;
     if (!c->quiet) {
         size_t n = tk_bundle_kernel_count(b);
         fprintf(stderr, "tkview: wrote %s: %zu kernel%s, %s%s\n", final, n,

@@ -24,7 +24,7 @@
 #define LR_REFUSALS_MAX 8
 
 typedef struct {
-    tk_capture *c;
+    cap_capture *c;
     const char *const *tools;
     unsigned made, failed;
     GHashTable *used;     /* tool -> count of cubins it made */
@@ -53,7 +53,7 @@ static void lr_for_cubin(lr_run *r, const char *cubin)
                         "--life-range-mode", "count", "-c", (char *)cubin,
                         NULL};
         char *err = NULL;
-        if (tk_tool_run(argv, tmp, LR_TIMEOUT_S, &err) == 0 &&
+        if (cap_tool_run(argv, tmp, LR_TIMEOUT_S, &err) == 0 &&
             rename(tmp, out) == 0) {
             ok = TRUE;
             gpointer n = g_hash_table_lookup(r->used, r->tools[t]);
@@ -100,12 +100,12 @@ static void lr_for_folder(lr_run *r, const char *dir)
 
 /* The last non-empty line of `TOOL --version` ("Build cuda_12.8.r12.8/
  * compiler.35351055_0"), or NULL.  Caller frees. */
-static char *tool_version(tk_capture *c, const char *tool)
+static char *tool_version(cap_capture *c, const char *tool)
 {
     char *out = g_build_filename(c->work, "nvdisasm-version.txt", NULL);
     char *argv[] = {(char *)tool, "--version", NULL};
     char *text = NULL, *v = NULL;
-    if (tk_tool_run(argv, out, 30, NULL) == 0 &&
+    if (cap_tool_run(argv, out, 30, NULL) == 0 &&
         (text = tk_input_file_read(out, TK_INPUT_FILE_STAGE, NULL, NULL))) {
         gchar **lines = g_strsplit(text, "\n", -1);
         for (gchar **l = lines; *l; l++)
@@ -121,12 +121,12 @@ static char *tool_version(tk_capture *c, const char *tool)
     return v;
 }
 
-void tk_capture_make_life_ranges(tk_capture *c, const char *const *tools,
+void cap_make_life_ranges(cap_capture *c, const char *const *tools,
                                  const char *const *dirs,
                                  const char *why_missing)
 {
     if (!tools || !tools[0]) {
-        tk_capture_info_set_string(c, "life_ranges_missing", why_missing);
+        cap_info_set_string(c, "life_ranges_missing", why_missing);
         return;
     }
     lr_run r = {c, tools, 0, 0, g_hash_table_new(g_str_hash, g_str_equal),
@@ -154,16 +154,16 @@ void tk_capture_make_life_ranges(tk_capture *c, const char *const *tools,
             best = tools[t];
         }
     }
-    tk_capture_info_set_string(c, "life_ranges_tool", best);
+    cap_info_set_string(c, "life_ranges_tool", best);
     if (best) {
         char *v = tool_version(c, best);
-        tk_capture_info_set_string(c, "life_ranges_tool_version", v);
+        cap_info_set_string(c, "life_ranges_tool_version", v);
         g_free(v);
     }
-    tk_capture_info_set_string(c, "life_ranges_flags",
+    cap_info_set_string(c, "life_ranges_flags",
                                "--print-life-ranges --life-range-mode count -c");
-    tk_capture_info_set_int(c, "life_ranges_made", r.made);
-    tk_capture_info_set_int(c, "life_ranges_failed", r.failed);
+    cap_info_set_int(c, "life_ranges_made", r.made);
+    cap_info_set_int(c, "life_ranges_failed", r.failed);
     if (json_array_get_length(r.refusals))
         json_object_set_array_member(c->info, "life_ranges_refused",
                                      json_array_ref(r.refusals));

@@ -78,7 +78,7 @@ static void write_stage(jw *w, const tk_cost *c, tk_stage_kind kind,
     g_hash_table_destroy(idx);
 }
 
-int tk_report_cost_data(tk_report *r, tk_report_kernel *rk, const tk_bind *ix)
+int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind *ix)
 {
     const tk_kernel *k = rk->kernel;
     if (!tk_kernel_stage(k, TK_STAGE_SASS))
@@ -162,7 +162,7 @@ int tk_report_cost_data(tk_report *r, tk_report_kernel *rk, const tk_bind *ix)
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/cost.js", rk->id);
     g_snprintf(key, sizeof key, "%s/cost", rk->id);
-    int rc = tk_report_put_z(r, rel, key, g); /* taken */
+    int rc = html_report_put_z(r, rel, key, g); /* taken */
     tk_cost_free(c);
     tk_profile_free(p);
     if (rc == 0)

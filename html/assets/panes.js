@@ -455,7 +455,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     irView.scrollTo(line);
   }
 
-  /* Makes the panes and shows the first stage (TTGIR where there is one)
+  /* Makes the panes and shows the first stage (the library's, meta.first)
    * and the kernel's main file.  OPTS.passesOf(file, line): what the info
    * panel's "passes that touched this line" does. */
   async function start(opts) {
@@ -464,8 +464,9 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     srcView = new codeview.CodeView(document.getElementById('src-pane'));
     irView = new codeview.CodeView(document.getElementById('ir-pane'));
     ir2View = new codeview.CodeView(document.getElementById('ir2-pane'));
-    /* TTGIR first, else the first stage there is, in the library's order */
-    const first = ['ttgir', ...kernel.stages()].find((s) => meta.stages[s] && !meta.stages[s].missing) || 'ttgir';
+    /* The library's choice (tk_kernel_first_stage(), meta.first): TTGIR
+     * where there is one, else the first stage there is */
+    const first = meta.first || 'ttgir';
     S.stage = first;
     S.file = meta.main >= 0 ? meta.main : meta.files.length ? meta.files[0] : -1;
     info.help();

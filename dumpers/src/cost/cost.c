@@ -13,7 +13,7 @@
 
 #include <stdlib.h>
 
-#include "bundle/internal.h"
+#include "load/internal.h"
 #include "tkdump/tk_input_file.h"
 #include <string.h>
 
@@ -393,7 +393,7 @@ static void read_life_ranges(tk_cost *c, const tk_kernel *k,
 {
     if (!sass || !c->insns.n)
         return;
-    c->lr_path = bundle_life_ranges_path(k);
+    c->lr_path = bundle_meta_life_ranges_path(k);
     if (!c->lr_path) {
         c->lr_why = g_strdup_printf(
             "no %s.sass_lr beside the cubin or the SASS (make one with: "

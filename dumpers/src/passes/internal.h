@@ -177,7 +177,7 @@ tk_passes *passes_index_one_scan(const char *path, tk_diags *diags);
 
 /* Makes the index name PATH (tk_passes_path(), its diagnostics) instead of
  * the file it read: the loader indexes the decompressed copy of a .gz pass
- * file under a temporary name (bundle/passfiles.c). */
+ * file under a temporary name (passfiles/passfiles.c). */
 void passes_set_path(tk_passes *p, const char *path);
 
 /* Groups the dumps into sequences and sets each dump's seq

@@ -8,7 +8,8 @@
  * path says can place a file outside OUTDIR.  manifest.json is written
  * last.
  */
-#include "bundle/internal.h"
+#include "load/internal.h"
+#include "passfiles/internal.h"
 #include "tkdump/tk_staged_dir.h"
 
 #include <errno.h>
@@ -204,8 +205,8 @@ static int write_kernel(writer *w, const tk_kernel *k, bundle_manifest_kernel *m
         rc = put_file(w, extra[i].from, extra[i].rel, extra[i].kind);
     }
     /* The register life ranges go beside the cubin under the same name,
-     * where bundle_life_ranges_path() looks for them. */
-    char *lr = rc == 0 ? bundle_life_ranges_path(k) : NULL;
+     * where bundle_meta_life_ranges_path() looks for them. */
+    char *lr = rc == 0 ? bundle_meta_life_ranges_path(k) : NULL;
     if (lr) {
         char *rel = g_strdup_printf("%s/%s.sass_lr", mk->folder, base);
         rc = put_file(w, lr, &rel, TK_INPUT_FILE_STAGE);

@@ -10,7 +10,7 @@
  * function.  The ELF is parsed here with every offset checked, because the
  * cubin is as untrusted as any other input.
  */
-#include "bundle/internal.h"
+#include "load/internal.h"
 
 #include <elf.h>
 #include <string.h>

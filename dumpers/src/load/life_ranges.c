@@ -10,7 +10,7 @@
  * the other, so the file is looked for beside the cubin first, then beside
  * the SASS stage file.
  */
-#include "bundle/internal.h"
+#include "load/internal.h"
 
 #include <string.h>
 
@@ -31,7 +31,7 @@ static char *beside(const char *path)
     return NULL;
 }
 
-char *bundle_life_ranges_path(const tk_kernel *k)
+char *bundle_meta_life_ranges_path(const tk_kernel *k)
 {
     char *p = beside(k->cubin_path);
     if (!p)

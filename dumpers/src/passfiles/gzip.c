@@ -8,7 +8,7 @@
  * file holds, and the writer of a bundle's slices.  Everything streams
  * through a fixed buffer: a file of any size costs the same memory.
  */
-#include "bundle/internal.h"
+#include "passfiles/internal.h"
 #include "tkdump/tk_input_file.h"
 
 #include <errno.h>

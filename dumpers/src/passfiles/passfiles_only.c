@@ -7,8 +7,7 @@
  * kernel, or the content of the kernel's function singles the pair out;
  * otherwise each stays a kernel of its own, with a note.
  */
-#include "bundle/internal.h"
-#include "bundle/passfile.h"
+#include "passfiles/internal.h"
 
 #include <string.h>
 

@@ -6,7 +6,8 @@
  * reader would misread a new bundle.  Every path in a manifest is relative to
  * the bundle folder and is refused if it could lead out of it.
  */
-#include "bundle/internal.h"
+#include "load/internal.h"
+#include "passfiles/internal.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* tk_html.h - the static HTML report of a bundle (`tkview --html`).
+/* html.h - the static HTML report of a bundle (`tkview --html`).
  *
  * A folder that works from file:// with no server and no network:
  * index.html (the kernels and their metadata, an optional Markdown note),
@@ -10,8 +10,8 @@
  *
  * Ownership: the caller keeps BUNDLE; nothing returned needs freeing.
  */
-#ifndef TK_HTML_H
-#define TK_HTML_H
+#ifndef HTML_H
+#define HTML_H
 
 #include <glib.h>
 
@@ -28,22 +28,22 @@ typedef struct {
      * name) get theirs without asking (data_compare.c). */
     const char *const *compare;
     tk_bundle *other;
-} tk_html_options;
+} html_options;
 
 typedef struct {
     double seconds;
     guint64 bytes;    /* written */
     guint files;
     size_t kernels;
-} tk_html_stats;
+} html_stats;
 
 /* Writes the report of BUNDLE into OUTDIR (see outdir.h for what OUTDIR may
  * be).  Returns 0, or -1 with an error in DIAGS (OUTDIR then untouched).
  * Problems that leave the report usable (a source file not found, a pass
  * dump that could not be read) are notes and warnings in DIAGS.  STATS may be
  * NULL. */
-int tk_html_write(tk_bundle *bundle, const char *outdir,
-                  const tk_html_options *opts, tk_html_stats *stats,
+int html_write(tk_bundle *bundle, const char *outdir,
+                  const html_options *opts, html_stats *stats,
                   tk_diags *diags);
 
 #endif

@@ -10,7 +10,8 @@
  * (not just one) keeps apart two compiles of one kernel that share their
  * TTIR but differ later (num_warps 4 and 8 of one TorchInductor kernel).
  */
-#include "bundle/internal.h"
+#include "load/internal.h"
+#include "passfiles/internal.h"
 #include "util/text.h"
 
 #include <errno.h>

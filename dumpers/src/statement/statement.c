@@ -4,7 +4,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "bundle/internal.h"
+#include "statement/statement.h"
 #include "tkdump/tk_pysource.h"
 
 /* Stored for a file that could not be read as Python. */

@@ -20,7 +20,7 @@
  * parsed as YAML, nor is anything trusted beyond a number after a key.  The
  * disassembly of a code object (.amdgcn_dis) carries none of this.
  */
-#include "bundle/internal.h"
+#include "load/internal.h"
 
 #include <string.h>
 
