@@ -52,6 +52,9 @@ struct _TkvDocument {
 
     GMutex pass_lock;    /* one timeline build at a time */
     tk_diags *pass_diags;
+    /* What this window's loads may read in all (tk_input_file.h): one
+     * window's bomb leaves the others their own. */
+    tk_input_budget *budget;
 };
 
 G_DEFINE_FINAL_TYPE(TkvDocument, tkv_document, G_TYPE_OBJECT)
@@ -84,6 +87,7 @@ static void tkv_document_finalize(GObject *object)
     tk_bundle_free(self->bundle);
     tk_diags_free(self->diags);
     g_free(self->path);
+    tk_input_budget_free(self->budget);
     g_free(self->canonical);
     g_strfreev(self->source_dirs);
     g_mutex_clear(&self->phase_lock);
@@ -158,8 +162,23 @@ static GArray *kernel_files(const tk_kernel *kernel, const tk_bind *ix,
     return files;
 }
 
+static void load_thread_body(GTask *task, gpointer source, gpointer task_data,
+                             GCancellable *cancellable);
+
+/* Loads on a worker thread, charging the window's own budget. */
 static void load_thread(GTask *task, gpointer source, gpointer task_data,
                         GCancellable *cancellable)
+{
+    TkvDocument *self = source;
+    if (!self->budget)
+        self->budget = tk_input_budget_new();
+    tk_input_budget *before = tk_input_budget_use(self->budget);
+    load_thread_body(task, source, task_data, cancellable);
+    tk_input_budget_use(before);
+}
+
+static void load_thread_body(GTask *task, gpointer source, gpointer task_data,
+                             GCancellable *cancellable)
 {
     TkvDocument *self = source;
     tk_diags *diags = tk_diags_new();

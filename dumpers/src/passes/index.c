@@ -37,6 +37,8 @@ typedef struct {
     tk_diags *diags;
     const char *name;
     uint64_t line;     /* number of the current line */
+    uint64_t charged;  /* lines charged to the load's budget so far */
+    int over_budget;   /* the load's budget ran out: the scan stops */
     uint64_t line_off; /* its offset */
     line_role role;
     uint64_t nul_until; /* lines starting before this offset may hold NULs */
@@ -205,6 +207,18 @@ static void start_dump(builder *b, const passes_header *h)
 {
     finish_dump(b);
     finish_other(b);
+    char *why = NULL;
+    if (!b->over_budget &&
+        tk_input_budget_charge(TK_INPUT_BUDGET_DUMPS, 1, &why) != 0) {
+        tk_diags_add(b->diags, TK_DIAG_WARNING, b->name, b->line,
+                     "not indexed from this line on: %s; the dumps before "
+                     "it stay usable",
+                     why);
+        g_free(why);
+        b->over_budget = 1;
+    }
+    if (b->over_budget)
+        return;
     tk_pass_dump *d = &b->cur;
     memset(d, 0, sizeof *d);
     d->header_offset = b->line_off;
@@ -421,6 +435,31 @@ static ssize_t read_some(const source *src, char *buf, size_t n, uint64_t off)
     }
 }
 
+/* Charges the lines scanned since the last call and BYTES of text to the
+ * load's budget; once it runs out, says where the index stops and returns
+ * -1 (what was indexed before stays usable: a dump cut there ends there). */
+static int charge_budget(builder *b, uint64_t bytes)
+{
+    if (b->over_budget)
+        return -1;
+    char *why = NULL;
+    uint64_t lines = b->line - b->charged;
+    if (tk_input_budget_charge(TK_INPUT_BUDGET_LINES, lines, &why) == 0 &&
+        tk_input_budget_charge(TK_INPUT_BUDGET_STREAM_BYTES, bytes, &why) == 0) {
+        b->charged = b->line;
+        return 0;
+    }
+    tk_diags_add(b->diags, TK_DIAG_WARNING, b->name, b->line,
+                 "not indexed past this line: %s; the dumps before it stay "
+                 "usable",
+                 why);
+    if (b->in_dump)
+        b->cur.flags |= TK_PASS_CUT; /* not whole: said so where shown */
+    g_free(why);
+    b->over_budget = 1;
+    return -1;
+}
+
 /* Feeds every line of SRC from offset START (a line start) to the builder.
  * Returns 0, or -1 on a read error (reported). */
 static int scan(builder *b, const source *src, uint64_t start, size_t window,
@@ -440,6 +479,8 @@ static int scan(builder *b, const source *src, uint64_t start, size_t window,
             line_end(b, base + pos + n + 1);
             pos += n + 1;
         }
+        if (charge_budget(b, (uint64_t)pos) != 0)
+            break;
         if (eof) {
             if (pos < have) {
                 line_begin(b, base + pos, buf + pos, have - pos, 0);
@@ -600,6 +641,7 @@ typedef struct {
     char *buf;       /* WINDOW bytes, allocated and freed by the caller's
                         thread, like the first half's */
     int rc;
+    tk_input_budget *budget; /* the starting thread's: the load's */
 } second_half;
 
 /* Indexes from the cut on, numbering lines from 1 there: the lines before
@@ -608,9 +650,11 @@ typedef struct {
 static gpointer index_second_half(gpointer data)
 {
     second_half *h = data;
+    tk_input_budget *before = tk_input_budget_use(h->budget);
     h->rc = scan(&h->b, &h->src, h->cut, h->window, h->buf);
     finish_dump(&h->b);
     finish_other(&h->b);
+    tk_input_budget_use(before);
     return NULL;
 }
 
@@ -692,6 +736,8 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
     h.cut = cut;
     h.window = window;
     h.buf = g_malloc(window);
+    h.budget = tk_input_budget_use(NULL);
+    tk_input_budget_use(h.budget);
     GThread *t = g_thread_try_new("tkdump-index", index_second_half, &h, NULL);
     if (!t)
         index_second_half(&h);
