@@ -97,6 +97,11 @@ tk_input_budget *tk_input_budget_use(tk_input_budget *budget);
 TK_API
 int tk_input_budget_charge(tk_input_budget_item item, uint64_t n, char **why);
 
+/* Gives N of ITEM back to the calling thread's budget (a file indexed a
+ * second time for the same load is charged once). */
+TK_API
+void tk_input_budget_refund(tk_input_budget_item item, uint64_t n);
+
 /* The most bytes a file of KIND may have (UINT64_MAX: no limit). */
 TK_API
 uint64_t tk_input_file_limit(tk_input_file_kind kind);

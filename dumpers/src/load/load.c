@@ -155,11 +155,15 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
          * elsewhere is not read). */
         gboolean manifest_ok = have_manifest &&
                                bundle_may_read(b->confine, manifest);
-        if (have_manifest && !manifest_ok)
+        if (have_manifest && !manifest_ok) {
+            char *target = g_file_read_link(manifest, NULL);
             tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
-                         "not read: a symbolic link out of the bundle (a "
-                         "bundle reads only its own files); looking for "
-                         "kernel folders instead");
+                         "not read: a symbolic link out of the bundle%s%s "
+                         "(a bundle reads only its own files); looking for "
+                         "kernel folders instead",
+                         target ? " to " : "", target ? target : "");
+            g_free(target);
+        }
         if (manifest_ok && bundle_manifest_load(b, manifest, diags) == 0) {
             b->kind = TK_INPUT_BUNDLE;
         } else {

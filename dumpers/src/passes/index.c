@@ -39,6 +39,8 @@ typedef struct {
     uint64_t line;     /* number of the current line */
     uint64_t charged;  /* lines charged to the load's budget so far */
     int over_budget;   /* the load's budget ran out: the scan stops */
+    int again;         /* the same text indexed again: not charged twice, */
+    uint64_t stop_line; /* but stopped where the budget stopped it (0: no) */
     uint64_t line_off; /* its offset */
     line_role role;
     uint64_t nul_until; /* lines starting before this offset may hold NULs */
@@ -203,19 +205,40 @@ static void finish_other(builder *b)
                      (unsigned long long)b->ir_first);
 }
 
+/* Charges N of ITEM to the load's budget, kept on the index for
+ * passes_refund(). */
+static int charge(builder *b, tk_input_budget_item item, uint64_t n, char **why)
+{
+    if (tk_input_budget_charge(item, n, why) != 0)
+        return -1;
+    b->ix->charged[item] += n;
+    return 0;
+}
+
+void passes_refund(tk_passes *p)
+{
+    for (int i = 0; p && i < TK_INPUT_BUDGET_COUNT; i++) {
+        tk_input_budget_refund((tk_input_budget_item)i, p->charged[i]);
+        p->charged[i] = 0;
+    }
+}
+
 static void start_dump(builder *b, const passes_header *h)
 {
     finish_dump(b);
     finish_other(b);
     char *why = NULL;
-    if (!b->over_budget &&
-        tk_input_budget_charge(TK_INPUT_BUDGET_DUMPS, 1, &why) != 0) {
+    if (!b->over_budget && b->again && b->stop_line && b->line >= b->stop_line)
+        why = g_strdup("over the load's budget, as on its first reading");
+    if (!b->over_budget && (why || (!b->again &&
+        charge(b, TK_INPUT_BUDGET_DUMPS, 1, &why) != 0))) {
         tk_diags_add(b->diags, TK_DIAG_WARNING, b->name, b->line,
                      "not indexed from this line on: %s; the dumps before "
                      "it stay usable",
                      why);
         g_free(why);
         b->over_budget = 1;
+        b->stop_line = b->line;
     }
     if (b->over_budget)
         return;
@@ -298,6 +321,8 @@ static int is_blank(const char *s, size_t n)
 static void line_begin(builder *b, uint64_t off, const char *s, size_t len,
                        int more)
 {
+    if (b->over_budget)
+        return; /* the scan stops at the end of this read */
     b->line++;
     b->line_off = off;
     if (!more && len > 0 && s[len - 1] == '\r')
@@ -367,6 +392,8 @@ static void line_begin(builder *b, uint64_t off, const char *s, size_t len,
 
 static void line_more(builder *b, const char *s, size_t len)
 {
+    if (b->over_budget)
+        return;
     if (b->role == ROLE_BODY)
         passes_digester_more(&b->dig, s, len);
 }
@@ -374,6 +401,8 @@ static void line_more(builder *b, const char *s, size_t len)
 /* The end of the line: NEXT is the offset after its "\n". */
 static void line_end(builder *b, uint64_t next)
 {
+    if (b->over_budget)
+        return;
     switch (b->role) {
     case ROLE_HEADER:
     case ROLE_BANNER:
@@ -444,8 +473,12 @@ static int charge_budget(builder *b, uint64_t bytes)
         return -1;
     char *why = NULL;
     uint64_t lines = b->line - b->charged;
-    if (tk_input_budget_charge(TK_INPUT_BUDGET_LINES, lines, &why) == 0 &&
-        tk_input_budget_charge(TK_INPUT_BUDGET_STREAM_BYTES, bytes, &why) == 0) {
+    if (b->again && !(b->stop_line && b->line >= b->stop_line))
+        return 0;
+    if (b->again)
+        why = g_strdup("over the load's budget, as on its first reading");
+    else if (charge(b, TK_INPUT_BUDGET_LINES, lines, &why) == 0 &&
+             charge(b, TK_INPUT_BUDGET_STREAM_BYTES, bytes, &why) == 0) {
         b->charged = b->line;
         return 0;
     }
@@ -457,6 +490,7 @@ static int charge_budget(builder *b, uint64_t bytes)
         b->cur.flags |= TK_PASS_CUT; /* not whole: said so where shown */
     g_free(why);
     b->over_budget = 1;
+    b->stop_line = b->line;
     return -1;
 }
 
@@ -676,6 +710,8 @@ static const char *reintern(tk_passes *p, const char *s)
 /* Appends the dumps and other text of Q (the second half) to P. */
 static void join(tk_passes *p, const tk_passes *q)
 {
+    for (int i = 0; i < TK_INPUT_BUDGET_COUNT; i++)
+        p->charged[i] += q->charged[i];
     guint f0 = p->funcs->len;
     for (guint i = 0; i < q->funcs->len; i++)
         g_ptr_array_add(p->funcs, (gpointer)reintern(p, g_ptr_array_index(q->funcs, i)));
@@ -772,6 +808,8 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
             }
         }
     }
+    uint64_t half_charged[TK_INPUT_BUDGET_COUNT];
+    memcpy(half_charged, h.b.ix->charged, sizeof half_charged);
     tk_passes_free(h.b.ix);
     tk_diags_free(h.b.diags);
     tk_diags_free(first);
@@ -779,8 +817,14 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
         return 0;
     const char *name = b->name;
     tk_passes *p = passes_new(b->ix->path);
+    memcpy(p->charged, b->ix->charged, sizeof p->charged);
+    for (int i = 0; i < TK_INPUT_BUDGET_COUNT; i++)
+        p->charged[i] += half_charged[i]; /* the second half's too */
     tk_passes_free(b->ix);
+    uint64_t stop = b->stop_line;
     memset(b, 0, sizeof *b);
+    b->again = 1;
+    b->stop_line = stop;
     b->ix = p;
     b->diags = diags;
     b->name = name;
@@ -861,8 +905,12 @@ static tk_passes *index_file(const char *path, size_t window, int one_scan,
             tk_passes *q = passes_new(path);
             q->gz = p->gz;
             p->gz = NULL;
+            memcpy(q->charged, p->charged, sizeof q->charged);
             tk_passes_free(p);
+            uint64_t stop = b.stop_line;
             memset(&b, 0, sizeof b);
+            b.again = 1;
+            b.stop_line = stop;
             b.ix = q;
             b.diags = diags;
             b.name = path;

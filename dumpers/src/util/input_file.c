@@ -110,6 +110,18 @@ int tk_input_budget_charge(tk_input_budget_item item, uint64_t n, char **why)
     }
 }
 
+void tk_input_budget_refund(tk_input_budget_item item, uint64_t n)
+{
+    if ((unsigned)item >= TK_INPUT_BUDGET_COUNT)
+        return;
+    tk_input_budget *b = thread_budget ? thread_budget : &process_budget;
+    uint64_t was = __atomic_load_n(&b->spent[item], __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(&b->spent[item], &was,
+                                        was > n ? was - n : 0, TRUE,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
 static gboolean kind_ok(tk_input_file_kind kind)
 {
     return (unsigned)kind < TK_INPUT_FILE_KIND_COUNT;
