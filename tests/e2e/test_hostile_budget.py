@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
-from tap import finish, run as run_case  # noqa: E402
+from tap import Skip, finish, run as run_case  # noqa: E402
 
 TKVIEW = os.path.abspath(sys.argv[1])
 SAMPLE = os.path.join(os.environ['TK_TEST_SAMPLES'], 'vector_add')
@@ -203,15 +203,65 @@ def a_special_file_where_a_source_should_be_is_named(d):
 
 
 @test
-def a_full_disk_is_an_error(d):
+def a_full_disk_while_a_source_is_copied_is_an_error(d):
+    """A bundle written onto a small tmpfs with room for everything but its
+    source: an error, and no bundle (needs mount rights, else skipped)."""
     b = bundle(d)
-    if not os.path.exists('/dev/full'):
-        return
-    # a source copy that cannot be written: the output's sources/ folder
-    # cannot be made writable by a test without a mount, so the check is
-    # on the library's own behaviour: write errors end the command non-zero
-    code, out, err = run('--html', '/dev/full/r', b)
-    assert code != 0, (code, err)
+    src = os.path.join(b, 'sources', '0000-vector_add.py')
+    with open(src, 'a') as f:
+        f.write(('#' * 99 + '\n') * 40000)  # 4 MB of comments
+    mnt = os.path.join(d, 'mnt')
+    os.mkdir(mnt)
+    if subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt],
+                      stderr=subprocess.DEVNULL).returncode != 0:
+        raise Skip('cannot mount a small tmpfs here')
+    try:
+        code, out, err = run('bundle', b, '-o', os.path.join(mnt, 'o'))
+        assert code != 0 and 'cannot write the bundle' in err, (code, err)
+        assert 'No space left on device' in err, err
+        assert os.listdir(mnt) == [], os.listdir(mnt)
+    finally:
+        subprocess.run(['umount', mnt])
+
+
+@test
+def leftovers_of_a_killed_run_are_cleaned_by_the_next(d):
+    dead = subprocess.Popen(['true'])
+    dead.wait()
+    def staging(name, marker):
+        p = os.path.join(d, name)
+        os.mkdir(p)
+        with open(os.path.join(p, 'keep'), 'w') as f:
+            f.write('x')
+        if marker is not None:
+            with open(os.path.join(p, '.tkview-staging'), 'w') as f:
+                f.write(marker)
+        return p
+    gone = staging('.r.tkview-tmp-a1b2c3', '%d\n' % dead.pid)
+    no_marker = staging('.r.tkview-tmp-d4e5f6', None)
+    alive = staging('.r.tkview-tmp-g7h8i9', '%d\n' % os.getpid())
+    other = staging('.other.tkview-tmp-j1k2l3', '%d\n' % dead.pid)
+    code, out, err = run('--html', os.path.join(d, 'r'), bundle(d))
+    assert code == 0, err
+    assert not os.path.exists(gone)
+    for p in (no_marker, alive, other):
+        assert os.path.isfile(os.path.join(p, 'keep')), p
+    assert not os.path.exists(os.path.join(d, 'r', '.tkview-staging'))
+
+
+@test
+def profile_rows_of_the_wrong_shape_are_refused(d):
+    b = os.path.join(d, 'mp')
+    shutil.copytree(os.path.join(os.path.dirname(SAMPLE), 'matmul_profile'), b, symlinks=True)
+    with gzip.open(os.path.join(b, 'ncu', 'source_sass.csv.gz'), 'rt') as f:
+        lines = f.read().split('\n')
+    # line 4 (the second row) loses its last column
+    lines[3] = lines[3].rsplit(',', 1)[0]
+    csv = os.path.join(d, 'cut.csv')
+    with open(csv, 'w') as f:
+        f.write('\n'.join(lines))
+    code, out, err = run('profile', 'import', b, csv, '--force')
+    assert code != 0 and 'cut.csv:4: error: a row of' in err and 'refused' in err, (code, err)
 
 
 finish()
