@@ -193,6 +193,19 @@ def a_stage_of_short_lines(d):
 
 
 @test
+def a_manifest_of_too_many_kernels(d):
+    b = bundle(d)
+    m = manifest(b)
+    k = m['kernels'][0]
+    m['kernels'] = [{'name': 'add_kernel', 'hash': '%064x' % (i + 1), 'folder': k['folder'],
+                     'stages': {'ttir': k['stages']['ttir']}} for i in range(4100)]
+    write_manifest(b, m)
+    code, out, err = run('info', b, '--json')
+    assert '4100 kernels, over the load\'s budget of 4096 kernels: the first 4096 are loaded, 4 left out' in err, err
+    assert len(json.loads(out)['kernels']) == 4096
+
+
+@test
 def a_special_file_where_a_source_should_be_is_named(d):
     b = bundle(d)
     src = os.path.join(b, 'sources', '0000-vector_add.py')

@@ -97,6 +97,10 @@ tk_input_budget *tk_input_budget_use(tk_input_budget *budget);
 TK_API
 int tk_input_budget_charge(tk_input_budget_item item, uint64_t n, char **why);
 
+/* What is left of ITEM in the calling thread's budget. */
+TK_API
+uint64_t tk_input_budget_left(tk_input_budget_item item);
+
 /* Gives N of ITEM back to the calling thread's budget (a file indexed a
  * second time for the same load is charged once). */
 TK_API

@@ -87,17 +87,16 @@ static void keep_within_budget(tk_bundle *b, const char *path, tk_diags *diags)
 {
     size_t n = b->kernels->len;
     char *why = NULL;
-    while (n > 0 && tk_input_budget_charge(TK_INPUT_BUDGET_KERNELS, n, &why) != 0) {
-        if (n == b->kernels->len)
-            tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
-                         "%u kernels, %s: only the first that fit are loaded",
-                         b->kernels->len, why);
-        g_free(why);
-        why = NULL;
-        n /= 2;
-    }
-    if (n < b->kernels->len)
-        g_ptr_array_set_size(b->kernels, (guint)n);
+    if (tk_input_budget_charge(TK_INPUT_BUDGET_KERNELS, n, &why) == 0)
+        return;
+    uint64_t left = tk_input_budget_left(TK_INPUT_BUDGET_KERNELS);
+    size_t keep = left < n ? (size_t)left : n;
+    tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
+                 "%zu kernels, %s: the first %zu are loaded, %zu left out", n,
+                 why, keep, n - keep);
+    g_free(why);
+    tk_input_budget_charge(TK_INPUT_BUDGET_KERNELS, keep, NULL);
+    g_ptr_array_set_size(b->kernels, (guint)keep);
 }
 
 tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,

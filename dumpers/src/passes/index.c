@@ -206,7 +206,7 @@ static void finish_other(builder *b)
 }
 
 /* Charges N of ITEM to the load's budget, kept on the index for
- * passes_refund(). */
+ * tk_passes_refund_budget(). */
 static int charge(builder *b, tk_input_budget_item item, uint64_t n, char **why)
 {
     if (tk_input_budget_charge(item, n, why) != 0)
@@ -215,7 +215,7 @@ static int charge(builder *b, tk_input_budget_item item, uint64_t n, char **why)
     return 0;
 }
 
-void passes_refund(tk_passes *p)
+void tk_passes_refund_budget(tk_passes *p)
 {
     for (int i = 0; p && i < TK_INPUT_BUDGET_COUNT; i++) {
         tk_input_budget_refund((tk_input_budget_item)i, p->charged[i]);

@@ -153,7 +153,7 @@ struct tk_passes {
     int64_t mtime;
     uint64_t n_lines;
     /* What indexing charged to the load's budget (tk_input_file.h), given
-     * back by passes_refund() when the same file is indexed again. */
+     * back by tk_passes_refund_budget() when the same file is indexed again. */
     uint64_t charged[TK_INPUT_BUDGET_COUNT];
     GArray *dumps;        /* tk_pass_dump */
     GArray *func_first;   /* guint per dump: its first entry in funcs */
@@ -177,10 +177,6 @@ tk_passes *passes_index_window(const char *path, size_t window,
 /* The same, in one scan whatever the file's size (a big file is otherwise
  * indexed in two halves on two threads): the reference tests check the
  * split against. */
-/* Gives back to the calling thread's budget what indexing P charged (the
- * file is about to be indexed again), and forgets it. */
-void passes_refund(tk_passes *p);
-
 tk_passes *passes_index_one_scan(const char *path, tk_diags *diags);
 
 /* Makes the index name PATH (tk_passes_path(), its diagnostics) instead of

@@ -426,7 +426,7 @@ static void index_all(tk_bundle *b, tk_diags *diags)
                 /* A capped list only counts what it dropped: indexed again
                  * here, into DIAGS, for the same diagnostics as in one go. */
                 /* The same text, for the same load: charged once. */
-                passes_refund(f->ix);
+                tk_passes_refund_budget(f->ix);
                 tk_passes_free(f->ix);
                 f->ix = NULL;
                 index_one(f, diags);

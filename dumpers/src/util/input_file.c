@@ -110,6 +110,15 @@ int tk_input_budget_charge(tk_input_budget_item item, uint64_t n, char **why)
     }
 }
 
+uint64_t tk_input_budget_left(tk_input_budget_item item)
+{
+    if ((unsigned)item >= TK_INPUT_BUDGET_COUNT)
+        return 0;
+    tk_input_budget *b = thread_budget ? thread_budget : &process_budget;
+    uint64_t spent = __atomic_load_n(&b->spent[item], __ATOMIC_RELAXED);
+    return spent < b->limit[item] ? b->limit[item] - spent : 0;
+}
+
 void tk_input_budget_refund(tk_input_budget_item item, uint64_t n)
 {
     if ((unsigned)item >= TK_INPUT_BUDGET_COUNT)
