@@ -103,8 +103,18 @@ tk_bundle *cli_load(const char *path, const cli_common *c)
     tk_bundle *b = tk_bundle_load(path, &opts, diags);
     cli_print_diags(diags, c->quiet);
     tk_diags_free(diags);
-    if (!b)
+    if (!b) {
         cli_error("%s: nothing could be loaded", path);
+    } else if (tk_bundle_kernel_count(b) == 0) {
+        /* A manifest listing no kernel, or only ones that could not be
+         * read (a kernel folder linked out of the bundle): nothing useful
+         * can be made, and every command says so with a non-zero exit. */
+        cli_error("%s: no kernel could be loaded (its manifest lists none "
+                  "that can be read)",
+                  path);
+        tk_bundle_free(b);
+        b = NULL;
+    }
     return b;
 }
 

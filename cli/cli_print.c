@@ -12,17 +12,52 @@
 #include <string.h>
 #include <sys/types.h>
 
+/* Escapes every byte of S[0..N) as \xNN. */
+static void append_hex(GString *g, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        g_string_append_printf(g, "\\x%02x", (unsigned char)s[i]);
+}
+
+/* The length of the valid UTF-8 character at S (at most N bytes left) that
+ * may reach a terminal as it is, or 0 when its bytes must be escaped: a C0
+ * control but tab, DEL, a C1 control (U+0080..U+009F: U+009B is a CSI that
+ * a terminal obeys like ESC [), or bytes that are not valid UTF-8 (a raw
+ * 0x9B byte is CSI to an 8-bit terminal). */
+static size_t printable_len(const char *s, size_t n)
+{
+    unsigned char ch = (unsigned char)s[0];
+    if (ch < 0x80)
+        return ((ch < 0x20 && ch != '\t') || ch == 0x7f) ? 0 : 1;
+    gunichar c = g_utf8_get_char_validated(s, (gssize)n);
+    if (c == (gunichar)-1 || c == (gunichar)-2)
+        return 0;
+    if (c >= 0x80 && c <= 0x9f)
+        return 0;
+    return (size_t)(g_utf8_next_char(s) - s);
+}
+
 char *cli_escape(const char *s, size_t len)
 {
     GString *g = g_string_sized_new(len + 8);
     const char *run = s;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
-            g_string_append_len(g, run, s + i - run);
-            g_string_append_printf(g, "\\x%02x", ch);
-            run = s + i + 1;
+    for (size_t i = 0; i < len;) {
+        size_t n = printable_len(s + i, len - i);
+        if (n) {
+            i += n;
+            continue;
         }
+        g_string_append_len(g, run, s + i - run);
+        /* An invalid byte is escaped alone (what follows may be valid);
+         * a C1 control's two bytes together. */
+        unsigned char ch = (unsigned char)s[i];
+        size_t bad = 1;
+        if (ch == 0xc2 && i + 1 < len &&
+            (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9f)
+            bad = 2;
+        append_hex(g, s + i, bad);
+        i += bad;
+        run = s + i;
     }
     g_string_append_len(g, run, s + len - run);
     return g_string_free(g, FALSE);

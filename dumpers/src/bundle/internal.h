@@ -139,6 +139,13 @@ char *bundle_path_inside(const char *root_real, const char *rel,
  * exist. */
 gboolean bundle_path_within(const char *root_real, const char *path);
 
+/* The one trust check for every file a bundle names, its manifest.json
+ * first: whether PATH may be read when the input's bundle folder is
+ * CONFINE (a real path; NULL for the user's own folders, where anything
+ * may).  A link out of the bundle is not followed (docs/bundle.md, "What a
+ * bundle may read"). */
+gboolean bundle_may_read(const char *confine, const char *path);
+
 /* A file name made of S that is safe in any folder: only [A-Za-z0-9._+-],
  * not starting with '.', not empty, at most MAX bytes.  Caller frees. */
 char *bundle_path_safe_name(const char *s, size_t max);

@@ -2,6 +2,7 @@
  * files), scanning it, its pass files, and freeing the bundle with all
  * that its jobs keep on it. */
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_input_file.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,24 @@ static char *bundle_folder_of(const char *real, gboolean is_dir)
     return NULL;
 }
 
+/* Keeps as many kernels as the load's budget has left (a manifest listing
+ * a million), saying how many were left out. */
+static void keep_within_budget(tk_bundle *b, const char *path, tk_diags *diags)
+{
+    size_t n = b->kernels->len;
+    char *why = NULL;
+    if (tk_input_budget_charge(TK_INPUT_BUDGET_KERNELS, n, &why) == 0)
+        return;
+    uint64_t left = tk_input_budget_left(TK_INPUT_BUDGET_KERNELS);
+    size_t keep = left < n ? (size_t)left : n;
+    tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
+                 "%zu kernels, %s: the first %zu are loaded, %zu left out", n,
+                 why, keep, n - keep);
+    g_free(why);
+    tk_input_budget_charge(TK_INPUT_BUDGET_KERNELS, keep, NULL);
+    g_ptr_array_set_size(b->kernels, (guint)keep);
+}
+
 tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
                           tk_diags *diags)
 {
@@ -87,7 +106,19 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
         tk_diags_add(diags, TK_DIAG_ERROR, "", 0, "no path given");
         return NULL;
     }
-    char *real = real_path(path);
+    /* PATH/manifest.json names its bundle even when it is a link: the
+     * link is the bundle's file, and is checked like any other below. */
+    char *given_base = g_path_get_basename(path);
+    gboolean names_manifest = strcmp(given_base, "manifest.json") == 0;
+    g_free(given_base);
+    char *real = NULL;
+    if (names_manifest) {
+        char *dir = g_path_get_dirname(path);
+        real = real_path(dir);
+        g_free(dir);
+    } else {
+        real = real_path(path);
+    }
     if (!real) {
         tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
                      "no such file or folder");
@@ -98,7 +129,9 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
         diags ? tk_diags_count_at_least(diags, TK_DIAG_ERROR) : 0;
     gboolean is_dir = g_file_test(real, G_FILE_TEST_IS_DIR);
     char *base = g_path_get_basename(real);
-    if (!is_dir && strcmp(base, "manifest.json") == 0) {
+    if (names_manifest) {
+        is_dir = TRUE;
+    } else if (!is_dir && strcmp(base, "manifest.json") == 0) {
         /* The manifest itself names its bundle. */
         char *dir = g_path_get_dirname(real);
         g_free(real);
@@ -116,7 +149,21 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
         b->root = g_strdup(real);
         char *manifest = g_build_filename(real, "manifest.json", NULL);
         gboolean have_manifest = has_manifest(real);
-        if (have_manifest && bundle_manifest_load(b, manifest, diags) == 0) {
+        /* The manifest is the first file a bundle names: the same trust
+         * check as every other (a link to /etc/passwd or to a manifest
+         * elsewhere is not read). */
+        gboolean manifest_ok = have_manifest &&
+                               bundle_may_read(b->confine, manifest);
+        if (have_manifest && !manifest_ok) {
+            char *target = g_file_read_link(manifest, NULL);
+            tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
+                         "not read: a symbolic link out of the bundle%s%s "
+                         "(a bundle reads only its own files); looking for "
+                         "kernel folders instead",
+                         target ? " to " : "", target ? target : "");
+            g_free(target);
+        }
+        if (manifest_ok && bundle_manifest_load(b, manifest, diags) == 0) {
             b->kind = TK_INPUT_BUNDLE;
         } else {
             /* A manifest we cannot use still leaves the kernel folders,
@@ -163,6 +210,7 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
         return NULL;
     }
     g_ptr_array_sort(b->kernels, kernel_order);
+    keep_within_budget(b, path, diags);
     return b;
 }
 

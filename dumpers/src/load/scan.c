@@ -164,13 +164,10 @@ static GPtrArray *list_dir(const char *dir, tk_diags *diags)
     return names;
 }
 
-/* Whether PATH may be read: anything of the user's own folders (CONFINE
- * NULL); in a bundle, what really is inside it (a link in it to a stage
- * file or a folder elsewhere is not followed: docs/bundle.md, "What a
- * bundle may read"). */
+/* Whether PATH may be read: the one trust check (bundle/path.c). */
 static gboolean may_read(const char *confine, const char *path)
 {
-    return !confine || bundle_path_within(confine, path);
+    return bundle_may_read(confine, path);
 }
 
 /* Scans the files of DIR (not its subfolders) into candidates appended to

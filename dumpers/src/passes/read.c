@@ -113,11 +113,31 @@ int64_t tk_passes_read_at(const tk_passes *p, uint64_t offset, char *buf, size_t
     return (int64_t)n;
 }
 
+/* The most bytes of a dump file read into memory at once (a body; the
+ * index itself streams). */
+#define PASSES_READ_WHOLE_MAX ((uint64_t)512 << 20)
+
 char *tk_passes_read_range(const tk_passes *p, uint64_t offset, uint64_t len,
                            tk_diags *diags)
 {
     if (len >= (uint64_t)G_MAXSIZE) {
         tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0, "range too large");
+        return NULL;
+    }
+    /* A body is read whole: it counts against the load's budget of dump
+     * text before anything is allocated. */
+    char *why = NULL;
+    if (len > PASSES_READ_WHOLE_MAX)
+        why = g_strdup("over the 512 MiB a dump body read whole may have "
+                       "(the largest in real captures: a few hundred MB)");
+    else if (tk_input_budget_charge(TK_INPUT_BUDGET_STREAM_BYTES, len, &why) == 0)
+        why = NULL;
+    if (why) {
+        tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0,
+                     "%" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
+                     " not read: %s",
+                     len, offset, why);
+        g_free(why);
         return NULL;
     }
     char *buf = g_malloc((size_t)len + 1);

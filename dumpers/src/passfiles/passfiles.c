@@ -367,12 +367,15 @@ typedef struct {
     bundle_pass_file *f;
     tk_diags *diags;
     GThread *thread;
+    tk_input_budget *budget; /* the load's, charged from any thread */
 } index_job;
 
 static gpointer index_job_run(gpointer data)
 {
     index_job *j = data;
+    tk_input_budget *before = tk_input_budget_use(j->budget);
     index_one(j->f, j->diags);
+    tk_input_budget_use(before);
     return NULL;
 }
 
@@ -385,11 +388,13 @@ static index_job *index_files(tk_bundle *b)
     guint n = b->pass_found ? b->pass_found->len : 0;
     index_job *jobs = g_new0(index_job, n + 1);
     int first = 1;
+    tk_input_budget *budget = tk_input_budget_use(NULL);
+    tk_input_budget_use(budget);
     for (guint i = 0; i < n; i++) {
         bundle_pass_file *f = g_ptr_array_index(b->pass_found, i);
         if (f->tried)
             continue;
-        jobs[i] = (index_job){f, tk_diags_new(), NULL};
+        jobs[i] = (index_job){f, tk_diags_new(), NULL, budget};
         if (first)
             first = 0; /* done below, on this thread */
         else if (g_get_num_processors() > 1)
@@ -420,6 +425,8 @@ static void index_all(tk_bundle *b, tk_diags *diags)
             if (tk_diags_count(local) >= TK_DIAGS_PER_FILE) {
                 /* A capped list only counts what it dropped: indexed again
                  * here, into DIAGS, for the same diagnostics as in one go. */
+                /* The same text, for the same load: charged once. */
+                tk_passes_refund_budget(f->ix);
                 tk_passes_free(f->ix);
                 f->ix = NULL;
                 index_one(f, diags);

@@ -97,8 +97,14 @@ int tk_bundle_add_kernel_file(tk_bundle *b, const tk_kernel *ck,
     }
     char *manifest = g_build_filename(b->root, "manifest.json", NULL);
     char *error = NULL;
-    JsonNode *rootn = bundle_json_read_file(manifest, TK_INPUT_FILE_MANIFEST,
-                                            &error);
+    /* The one trust check: a manifest that became a link out of the bundle
+     * since it was loaded is neither read nor written through. */
+    JsonNode *rootn = NULL;
+    if (bundle_may_read(b->confine ? b->confine : b->root, manifest))
+        rootn = bundle_json_read_file(manifest, TK_INPUT_FILE_MANIFEST, &error);
+    else
+        error = g_strdup("a symbolic link out of the bundle (a bundle reads "
+                         "only its own files)");
     char *safe = NULL, *folder_real = NULL, *target = NULL, *rel = NULL;
     char *text = NULL;
     int rc = -1;

@@ -267,9 +267,21 @@ static int write_sources(writer *w, bundle_manifest_source *srcs, size_t n)
         g_free(safe);
         char *to = g_build_filename(w->tmp, rel, NULL);
         char *err = NULL;
-        if (copy_file(local, to, TK_INPUT_FILE_SOURCE, &err) == 0) {
+        int crc = copy_file(local, to, TK_INPUT_FILE_SOURCE, &err);
+        if (crc == 0) {
             s->file = rel;
             g_hash_table_insert(copied, g_strdup(local), g_strdup(rel));
+        } else if (crc != COPY_REFUSED) {
+            /* A write that failed (the disk full): the bundle would lack a
+             * source it should hold, so it is not written at all
+             * (docs/bundle.md: a failure to write is an error). */
+            tk_diags_add(w->diags, TK_DIAG_ERROR, w->outdir, 0,
+                         "cannot write the bundle: %s", err);
+            g_free(err);
+            g_free(rel);
+            g_free(to);
+            rc = -1;
+            break;
         } else {
             /* A source that vanished since it was found: the bundle is still
              * whole without it, as for any source not found. */
