@@ -15,15 +15,16 @@
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_cost.h"
+#include "tkdump/tk_diag.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_profile.h"
 
 enum {
-    TK_EXIT_OK = 0,        /* done, and the query found something */
-    TK_EXIT_NOTHING = 1,   /* done, but the query matched nothing */
-    TK_EXIT_USAGE = 2,     /* bad arguments */
-    TK_EXIT_INPUT = 3,     /* the input could not be loaded at all */
-    TK_EXIT_NO_LINE = 4,   /* the source line named is past the end of its file */
+    CLI_EXIT_OK = 0,        /* done, and the query found something */
+    CLI_EXIT_NOTHING = 1,   /* done, but the query matched nothing */
+    CLI_EXIT_USAGE = 2,     /* bad arguments */
+    CLI_EXIT_INPUT = 3,     /* the input could not be loaded at all */
+    CLI_EXIT_NO_LINE = 4,   /* the source line named is past the end of its file */
 };
 
 /* Options every subcommand that loads takes. */
@@ -31,99 +32,173 @@ typedef struct {
     char **source_dirs; /* --source-dir, repeatable */
     gboolean json;
     gboolean quiet;     /* --quiet: no warnings on stderr */
-} tk_cli_common;
+} cli_common;
 
 /* Adds the common options to a GOptionContext's main group. */
-void tk_cli_add_common(GOptionContext *ctx, tk_cli_common *common);
+void cli_add_common(GOptionContext *ctx, cli_common *common);
+
+/* ---- A command's start-up, the same for every command: its options (its
+ * own ENTRIES and the common ones), a usage error, PATH loaded and a kernel
+ * picked. ---- */
+
+/* What --kernel accepts (tk_bundle_find_kernel()), said once. */
+#define CLI_KERNEL_FORMS "name, hash prefix, name:hash or index"
+/* The --kernel option into VAR (char *), its help "WHAT: forms AFTER". */
+#define CLI_KERNEL_OPTION(var, what, after)                                  \
+    {"kernel", 'k', 0, G_OPTION_ARG_STRING, (var),                          \
+     what ": " CLI_KERNEL_FORMS after, "K"}
+
+/* The option context of a command: "PARAMS" as its parameter line, SUMMARY
+ * (or NULL), ENTRIES and the common options into COMMON.  Caller frees
+ * with g_option_context_free(). */
+GOptionContext *cli_options(const char *params, const char *summary,
+                            const GOptionEntry *entries, cli_common *common);
+
+/* Prints the parser's *ERR (cleared), or USAGE when there is none; returns
+ * CLI_EXIT_USAGE. */
+int cli_usage(GError **err, const char *usage);
+
+/* Loads PATH into *BUNDLE and, when KERNEL (a --kernel value) is given or
+ * PICK is TRUE, picks the kernel into *ONE (cli_pick_kernel()).  Returns
+ * CLI_EXIT_OK, CLI_EXIT_INPUT (nothing loaded) or CLI_EXIT_USAGE (no such
+ * kernel; *BUNDLE is then freed and NULL). */
+int cli_open(const char *path, const cli_common *common, const char *kernel,
+             gboolean pick, tk_bundle **bundle, const tk_kernel **one);
+
+/* Splits "A:N" (--source FILE:LINE, --ir STAGE:LINE) at the last colon
+ * into *HEAD (caller frees) and *LINE.  Returns FALSE when N is not a line
+ * number (digits only, 1 to UINT32_MAX). */
+gboolean cli_split_line_spec(const char *spec, char **head, uint32_t *line);
 
 /* Loads PATH; prints diagnostics to stderr (errors always, the rest unless
  * --quiet).  Returns NULL when nothing could be loaded. */
-tk_bundle *tk_cli_load(const char *path, const tk_cli_common *common);
+tk_bundle *cli_load(const char *path, const cli_common *common);
 
 /* Prints diagnostics as "tkview: FILE:LINE: SEVERITY: MESSAGE". */
-void tk_cli_print_diags(const tk_diags *diags, gboolean quiet);
+void cli_print_diags(const tk_diags *diags, gboolean quiet);
 
 /* "tkview: MESSAGE" on stderr. */
-void tk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Text from dumps (kernel names, paths, IR lines, messages that quote
  * them) reaches a terminal only through this one escaping rule: control
  * characters (escape sequences in a hostile dump) are shown as \xNN, never
  * sent raw; tabs stay.  Returns the escaped copy of LEN bytes at S; caller
  * frees. */
-char *tk_cli_escape(const char *s, size_t len);
+char *cli_escape(const char *s, size_t len);
 
 /* printf for every command's text output (cli_print.c): each "%s" and
- * "%c" argument is escaped by tk_cli_escape(), the format's own text is
+ * "%c" argument is escaped by cli_escape(), the format's own text is
  * written as it is.  Use these, never printf, for anything that may hold
  * text from a dump. */
-void tk_cli_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void tk_cli_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tk_cli_vfprintf(FILE *f, const char *fmt, va_list ap);
+void cli_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_vfprintf(FILE *f, const char *fmt, va_list ap);
 
-/* Writes LEN bytes of dump text to OUT, escaped by tk_cli_escape(). */
-void tk_cli_put_text(FILE *out, const char *s, size_t len);
+/* Writes LEN bytes of dump text to OUT, escaped by cli_escape(). */
+void cli_put_text(FILE *out, const char *s, size_t len);
 
 /* A stack as "base.py:16:15 <- caller.py:3:1"; caller frees. */
-char *tk_cli_stack_string(const tk_loctab *tab, tk_stack_id id);
+char *cli_stack_string(const tk_loctab *tab, tk_stack_id id);
 
 /* JSON: a string value made valid UTF-8 (dump text may not be). */
-void tk_cli_json_string(JsonBuilder *b, const char *s, size_t len);
+void cli_json_string(JsonBuilder *b, const char *s, size_t len);
 /* JSON: {"file":..., "line":..., "col":...} for each frame, in an array. */
-void tk_cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id);
+void cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id);
 /* Prints the builder's root, pretty, followed by a newline. */
-void tk_cli_json_print(JsonBuilder *b);
+void cli_json_print(JsonBuilder *b);
 
 /* "ttir, ttgir, llir, ptx, sass, amdgcn": the stage names the library knows,
  * for messages and help.  Static. */
-const char *tk_cli_stage_names(void);
+const char *cli_stage_names(void);
 
 /* Whether kernel K's answer lists stage S: the stage ONLY asked for with
  * --stage, else every stage of K's backend (tk_kernel_stage_expected()). */
-gboolean tk_cli_stage_listed(const tk_kernel *k, tk_stage_kind s,
+gboolean cli_stage_listed(const tk_kernel *k, tk_stage_kind s,
                              tk_stage_kind only);
 
 /* Finds the kernel named by SPEC (or the only kernel when SPEC is NULL);
  * prints why not and returns NULL otherwise. */
-const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec);
+const tk_kernel *cli_pick_kernel(const tk_bundle *bundle, const char *spec);
 /* The kernel SPEC names in BUNDLE (given with OPTION, "--kernel-b"); when
  * none or several do, prints why (listing the candidates) and returns
  * NULL. */
-const tk_kernel *tk_cli_find_kernel(const tk_bundle *bundle, const char *spec,
+const tk_kernel *cli_find_kernel(const tk_bundle *bundle, const char *spec,
                                     const char *option);
 
 /* The cost tables of kernel K bound by IX (cli_cost.c), with its bundle's
  * profile when it has one: *PROFILE receives it (NULL when none; free it
  * after the cost).  A profile that cannot be used is reported on stderr
  * and the static counts still come.  Caller frees with tk_cost_free(). */
-tk_cost *tk_cli_cost(const tk_kernel *k, const tk_bind *ix,
+tk_cost *cli_cost(const tk_kernel *k, const tk_bind *ix,
                      const tk_loctab *tab, gboolean quiet,
                      tk_profile **profile);
+/* Kernel K's registers for info (cli_regs.c): ptxas's count, the live
+ * register peak of the cost C and where it is, and occupancy; as text
+ * lines, or as the member "registers" of the object J is in. */
+void cli_regs_text(const tk_kernel *k, const tk_bind *ix,
+                      const tk_loctab *tab, const tk_cost *c);
+void cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+                      const tk_loctab *tab, const tk_cost *c);
+/* bind --ir: the live register peak over the SASS bound to LINE of STAGE
+ * and the SASS line where it is (nothing, or null, without life ranges or
+ * bound SASS); as a text line, or as the member "live_registers". */
+void cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
+                         const tk_loctab *tab, tk_stage_kind stage,
+                         uint32_t line);
+void cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+                         const tk_loctab *tab, tk_stage_kind stage,
+                         uint32_t line);
 /* A metric value: an integer as one, else 3 significant digits. */
-void tk_cli_put_number(FILE *out, double v);
+void cli_put_number(FILE *out, double v);
 /* The same in JSON: an integer value when it is one. */
-void tk_cli_json_number(JsonBuilder *j, double v);
+void cli_json_number(JsonBuilder *j, double v);
+
+/* Compiler messages (cli_diag.c, tk_diag.h).  cli_diag_load(): the
+ * messages of PATH's stdout.txt and stderr.txt tied to B's kernels (B may
+ * be NULL), or NULL when PATH has neither; free with tk_diag_set_free(). */
+tk_diag_set *cli_diag_load(const char *path, tk_bundle *b);
+/* One message as `diagnostics` shows it (text: indented lines with the
+ * known-message explanation); a JSON string member or null. */
+void cli_diag_entry_text(const tk_diag_entry *e);
+void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e);
+void cli_diag_summary_text(const tk_diag_ptxas_summary *s);
+void cli_diag_json_str(JsonBuilder *j, const char *name, const char *s);
+/* info: kernel K's counts, whether it failed, ptxas's summary. */
+void cli_diag_kernel_text(const tk_diag_set *set, const tk_kernel *k);
+void cli_diag_kernel_json(JsonBuilder *j, const tk_diag_set *set,
+                          const tk_kernel *k);
+/* info: failed compiles that have no kernel in the bundle. */
+void cli_diag_failed_text(const tk_diag_set *set);
+void cli_diag_failed_json(JsonBuilder *j, const tk_diag_set *set);
+/* bind --source: K's messages on FILE lines [FIRST, LAST] (innermost frame,
+ * or any frame with CALLED), as text or (J not NULL) a "diagnostics"
+ * member.  Returns their number. */
+size_t cli_diag_on_lines(const tk_diag_set *set, const tk_kernel *k,
+                         const char *file, uint32_t first, uint32_t last,
+                         gboolean called, JsonBuilder *j);
 
 /* Subcommands: each takes argv after the subcommand name (argv[0] is the
  * subcommand) and returns an exit code. */
-int tk_cmd_info(int argc, char **argv);
-int tk_cmd_bind(int argc, char **argv);
-int tk_cmd_refs(int argc, char **argv);
-int tk_cmd_bundle(int argc, char **argv);
-int tk_cmd_passes(int argc, char **argv);
-int tk_cmd_diff(int argc, char **argv);
-int tk_cmd_history(int argc, char **argv);
-int tk_cmd_compare(int argc, char **argv);
-int tk_cmd_capture(int argc, char **argv);
-int tk_cmd_html(int argc, char **argv);
-int tk_cmd_hot(int argc, char **argv);
-int tk_cmd_configs(int argc, char **argv);
-int tk_cmd_profile(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_bind(int argc, char **argv);
+int cmd_refs(int argc, char **argv);
+int cmd_bundle(int argc, char **argv);
+int cmd_passes(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
+int cmd_html(int argc, char **argv);
+int cmd_hot(int argc, char **argv);
+int cmd_configs(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+int cmd_diagnostics(int argc, char **argv);
 /* `tkview [PATH]`: replaces the process with the desktop viewer (argv[1..]
  * are its arguments).  Returns -1 when argv[1] is not for the viewer (no
  * such path) or, without arguments, when the viewer cannot start (the
  * reason is printed; the caller prints the usage); otherwise an exit code
  * after printing why the viewer could not start. */
-int tk_cmd_view(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 
 #endif

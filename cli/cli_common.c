@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-void tk_cli_add_common(GOptionContext *ctx, tk_cli_common *c)
+void cli_add_common(GOptionContext *ctx, cli_common *c)
 {
     GOptionEntry entries[] = {
         {"source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &c->source_dirs,
@@ -18,18 +18,63 @@ void tk_cli_add_common(GOptionContext *ctx, tk_cli_common *c)
     g_option_context_add_main_entries(ctx, entries, NULL);
 }
 
-void tk_cli_error(const char *fmt, ...)
+GOptionContext *cli_options(const char *params, const char *summary,
+                            const GOptionEntry *entries, cli_common *common)
+{
+    GOptionContext *ctx = g_option_context_new(params);
+    if (summary)
+        g_option_context_set_summary(ctx, summary);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    cli_add_common(ctx, common);
+    return ctx;
+}
+
+int cli_usage(GError **err, const char *usage)
+{
+    cli_error("%s", *err ? (*err)->message : usage);
+    g_clear_error(err);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_open(const char *path, const cli_common *common, const char *kernel,
+             gboolean pick, tk_bundle **bundle, const tk_kernel **one)
+{
+    if (!(*bundle = cli_load(path, common)))
+        return CLI_EXIT_INPUT;
+    if ((kernel || pick) && !(*one = cli_pick_kernel(*bundle, kernel))) {
+        tk_bundle_free(*bundle);
+        *bundle = NULL;
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+gboolean cli_split_line_spec(const char *spec, char **head, uint32_t *line)
+{
+    const char *colon = strrchr(spec, ':');
+    if (!colon || colon == spec || !g_ascii_isdigit(colon[1]))
+        return FALSE;
+    char *end;
+    unsigned long long v = g_ascii_strtoull(colon + 1, &end, 10);
+    if (*end || v == 0 || v > UINT32_MAX)
+        return FALSE;
+    *head = g_strndup(spec, (gsize)(colon - spec));
+    *line = (uint32_t)v;
+    return TRUE;
+}
+
+void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
     /* Messages quote names and paths from dumps: escaped as a whole. */
-    tk_cli_fprintf(stderr, "tkview: %s\n", msg);
+    cli_fprintf(stderr, "tkview: %s\n", msg);
     g_free(msg);
 }
 
-void tk_cli_print_diags(const tk_diags *diags, gboolean quiet)
+void cli_print_diags(const tk_diags *diags, gboolean quiet)
 {
     size_t n = tk_diags_count(diags);
     for (size_t i = 0; i < n; i++) {
@@ -40,15 +85,15 @@ void tk_cli_print_diags(const tk_diags *diags, gboolean quiet)
         if (d->line)
             g_string_append_printf(where, ":%llu", (unsigned long long)d->line);
         fputs("tkview: ", stderr);
-        tk_cli_put_text(stderr, where->str, where->len);
-        tk_cli_fprintf(stderr, ": %s: ", tk_diag_severity_name(d->severity));
-        tk_cli_put_text(stderr, d->message, strlen(d->message));
+        cli_put_text(stderr, where->str, where->len);
+        cli_fprintf(stderr, ": %s: ", tk_diag_severity_name(d->severity));
+        cli_put_text(stderr, d->message, strlen(d->message));
         fputc('\n', stderr);
         g_string_free(where, TRUE);
     }
 }
 
-tk_bundle *tk_cli_load(const char *path, const tk_cli_common *c)
+tk_bundle *cli_load(const char *path, const cli_common *c)
 {
     tk_load_options opts = {
         (const char *const *)c->source_dirs,
@@ -56,37 +101,31 @@ tk_bundle *tk_cli_load(const char *path, const tk_cli_common *c)
     };
     tk_diags *diags = tk_diags_new();
     tk_bundle *b = tk_bundle_load(path, &opts, diags);
-    tk_cli_print_diags(diags, c->quiet);
+    cli_print_diags(diags, c->quiet);
     tk_diags_free(diags);
-    if (!b)
-        tk_cli_error("%s: nothing could be loaded", path);
+    if (!b) {
+        cli_error("%s: nothing could be loaded", path);
+    } else if (tk_bundle_kernel_count(b) == 0) {
+        /* A manifest listing no kernel, or only ones that could not be
+         * read (a kernel folder linked out of the bundle): nothing useful
+         * can be made, and every command says so with a non-zero exit. */
+        cli_error("%s: no kernel could be loaded (its manifest lists none "
+                  "that can be read)",
+                  path);
+        tk_bundle_free(b);
+        b = NULL;
+    }
     return b;
 }
 
-char *tk_cli_escape(const char *s, size_t len)
+void cli_put_text(FILE *out, const char *s, size_t len)
 {
-    GString *g = g_string_sized_new(len + 8);
-    const char *run = s;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
-            g_string_append_len(g, run, s + i - run);
-            g_string_append_printf(g, "\\x%02x", ch);
-            run = s + i + 1;
-        }
-    }
-    g_string_append_len(g, run, s + len - run);
-    return g_string_free(g, FALSE);
-}
-
-void tk_cli_put_text(FILE *out, const char *s, size_t len)
-{
-    char *x = tk_cli_escape(s, len);
+    char *x = cli_escape(s, len);
     fputs(x, out);
     g_free(x);
 }
 
-char *tk_cli_stack_string(const tk_loctab *tab, tk_stack_id id)
+char *cli_stack_string(const tk_loctab *tab, tk_stack_id id)
 {
     size_t n;
     const tk_frame *f = tk_loctab_stack_frames(tab, id, &n);
@@ -102,14 +141,14 @@ char *tk_cli_stack_string(const tk_loctab *tab, tk_stack_id id)
     return g_string_free(s, FALSE);
 }
 
-void tk_cli_json_string(JsonBuilder *b, const char *s, size_t len)
+void cli_json_string(JsonBuilder *b, const char *s, size_t len)
 {
     char *valid = g_utf8_make_valid(s, (gssize)len);
     json_builder_add_string_value(b, valid);
     g_free(valid);
 }
 
-void tk_cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id)
+void cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id)
 {
     size_t n;
     const tk_frame *f = tk_loctab_stack_frames(tab, id, &n);
@@ -118,7 +157,7 @@ void tk_cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id)
         const char *path = tk_loctab_file_path(tab, f[i].file);
         json_builder_begin_object(b);
         json_builder_set_member_name(b, "file");
-        tk_cli_json_string(b, path, strlen(path));
+        cli_json_string(b, path, strlen(path));
         json_builder_set_member_name(b, "line");
         json_builder_add_int_value(b, f[i].line);
         json_builder_set_member_name(b, "col");
@@ -128,7 +167,7 @@ void tk_cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id)
     json_builder_end_array(b);
 }
 
-void tk_cli_json_print(JsonBuilder *b)
+void cli_json_print(JsonBuilder *b)
 {
     JsonGenerator *g = json_generator_new();
     JsonNode *root = json_builder_get_root(b);
@@ -143,59 +182,60 @@ void tk_cli_json_print(JsonBuilder *b)
     g_object_unref(g);
 }
 
-const tk_kernel *tk_cli_pick_kernel(const tk_bundle *bundle, const char *spec)
+/* Lists kernels IDX[0..N) (all when IDX is NULL) on stderr, as `info`
+ * numbers them: the candidates a --kernel could name. */
+static void list_kernels(const tk_bundle *bundle, const size_t *idx, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t at = idx ? idx[i] : i;
+        const tk_kernel *k = tk_bundle_kernel(bundle, at);
+        char *name = cli_escape(tk_kernel_name(k), strlen(tk_kernel_name(k)));
+        char *hash = cli_escape(tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+        cli_fprintf(stderr, "  %zu  %s  %.12s\n", at, name, hash);
+        g_free(name);
+        g_free(hash);
+    }
+}
+
+const tk_kernel *cli_pick_kernel(const tk_bundle *bundle, const char *spec)
 {
     size_t n = tk_bundle_kernel_count(bundle);
     if (!spec) {
         if (n == 1)
             return tk_bundle_kernel(bundle, 0);
-        tk_cli_error("%zu kernels here; choose one with --kernel "
+        cli_error("%zu kernels here; choose one with --kernel "
                      "(a name or a unique prefix of one, a hash prefix, "
                      "name:hash or an index):", n);
-        for (size_t i = 0; i < n; i++) {
-            const tk_kernel *k = tk_bundle_kernel(bundle, i);
-            char *name = tk_cli_escape(tk_kernel_name(k), strlen(tk_kernel_name(k)));
-            char *hash = tk_cli_escape(tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
-            tk_cli_fprintf(stderr, "  %zu  %s  %.12s\n", i, name, hash);
-            g_free(name);
-            g_free(hash);
-        }
+        list_kernels(bundle, NULL, n);
         return NULL;
     }
-    return tk_cli_find_kernel(bundle, spec, "--kernel");
+    return cli_find_kernel(bundle, spec, "--kernel");
 }
 
-const tk_kernel *tk_cli_find_kernel(const tk_bundle *bundle, const char *spec,
+const tk_kernel *cli_find_kernel(const tk_bundle *bundle, const char *spec,
                                     const char *option)
 {
     size_t matches = 0;
-    const tk_kernel *k = tk_bundle_find_kernel(bundle, spec, &matches);
-    if (k)
-        return k;
-    char *esc = tk_cli_escape(spec, strlen(spec));
+    ptrdiff_t at = tk_bundle_find_kernel_index(bundle, spec, &matches);
+    if (at >= 0)
+        return tk_bundle_kernel(bundle, (size_t)at);
+    char *esc = cli_escape(spec, strlen(spec));
     if (matches > 1) {
         /* The library's candidates, as `info` numbers them. */
         size_t *idx = NULL;
         size_t n_idx = tk_bundle_find_kernels(bundle, spec, &idx);
-        tk_cli_error("%s %s matches %zu kernels; choose one (a longer "
+        cli_error("%s %s matches %zu kernels; choose one (a longer "
                      "name, name:hash or an index):", option, esc, n_idx);
-        for (size_t i = 0; i < n_idx; i++) {
-            const tk_kernel *c = tk_bundle_kernel(bundle, idx[i]);
-            char *name = tk_cli_escape(tk_kernel_name(c), strlen(tk_kernel_name(c)));
-            char *hash = tk_cli_escape(tk_kernel_hash(c), strlen(tk_kernel_hash(c)));
-            tk_cli_fprintf(stderr, "  %zu  %s  %.12s\n", idx[i], name, hash);
-            g_free(name);
-            g_free(hash);
-        }
+        list_kernels(bundle, idx, n_idx);
         g_free(idx);
     } else {
-        tk_cli_error("%s %s matches no kernel (see tkview info)", option, esc);
+        cli_error("%s %s matches no kernel (see tkview info)", option, esc);
     }
     g_free(esc);
     return NULL;
 }
 
-const char *tk_cli_stage_names(void)
+const char *cli_stage_names(void)
 {
     static char names[128];
     if (!names[0]) {
@@ -209,7 +249,7 @@ const char *tk_cli_stage_names(void)
     return names;
 }
 
-gboolean tk_cli_stage_listed(const tk_kernel *k, tk_stage_kind s,
+gboolean cli_stage_listed(const tk_kernel *k, tk_stage_kind s,
                              tk_stage_kind only)
 {
     if (only != TK_STAGE_UNKNOWN)

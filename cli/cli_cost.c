@@ -3,7 +3,7 @@
  * one. */
 #include "cli.h"
 
-tk_cost *tk_cli_cost(const tk_kernel *k, const tk_bind *ix,
+tk_cost *cli_cost(const tk_kernel *k, const tk_bind *ix,
                      const tk_loctab *tab, gboolean quiet,
                      tk_profile **profile)
 {
@@ -11,12 +11,12 @@ tk_cost *tk_cli_cost(const tk_kernel *k, const tk_bind *ix,
     *profile = tk_profile_load(k, d);
     /* A profile that does not match is reported; the static counts are
      * still right. */
-    tk_cli_print_diags(d, quiet);
+    cli_print_diags(d, quiet);
     tk_diags_free(d);
     return tk_cost_new(ix, k, tab, *profile);
 }
 
-void tk_cli_put_number(FILE *out, double v)
+void cli_put_number(FILE *out, double v)
 {
     if (v == (double)(long long)v)
         fprintf(out, "%lld", (long long)v);
@@ -24,7 +24,7 @@ void tk_cli_put_number(FILE *out, double v)
         fprintf(out, "%.3g", v);
 }
 
-void tk_cli_json_number(JsonBuilder *j, double v)
+void cli_json_number(JsonBuilder *j, double v)
 {
     if (v == (double)(gint64)v && v > -9007199254740992.0 &&
         v < 9007199254740992.0)

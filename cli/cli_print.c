@@ -1,8 +1,9 @@
 /* cli_print.c - the CLI's text output: printf whose every "%s" (and "%c")
- * argument goes through tk_cli_escape().  Kernel names, paths, pass names
+ * argument goes through cli_escape().  Kernel names, paths, pass names
  * and IR text all come from dumps someone mailed; printed through these,
  * none can reach the terminal with a raw control character, whatever the
- * call site remembers to do. */
+ * call site remembers to do.  The escaping itself (cli_escape) lives
+ * here too, so the rest of cli_common.c only calls down into this file. */
 #include "cli.h"
 
 #include <stdarg.h>
@@ -10,6 +11,57 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/types.h>
+
+/* Escapes every byte of S[0..N) as \xNN. */
+static void append_hex(GString *g, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        g_string_append_printf(g, "\\x%02x", (unsigned char)s[i]);
+}
+
+/* The length of the valid UTF-8 character at S (at most N bytes left) that
+ * may reach a terminal as it is, or 0 when its bytes must be escaped: a C0
+ * control but tab, DEL, a C1 control (U+0080..U+009F: U+009B is a CSI that
+ * a terminal obeys like ESC [), or bytes that are not valid UTF-8 (a raw
+ * 0x9B byte is CSI to an 8-bit terminal). */
+static size_t printable_len(const char *s, size_t n)
+{
+    unsigned char ch = (unsigned char)s[0];
+    if (ch < 0x80)
+        return ((ch < 0x20 && ch != '\t') || ch == 0x7f) ? 0 : 1;
+    gunichar c = g_utf8_get_char_validated(s, (gssize)n);
+    if (c == (gunichar)-1 || c == (gunichar)-2)
+        return 0;
+    if (c >= 0x80 && c <= 0x9f)
+        return 0;
+    return (size_t)(g_utf8_next_char(s) - s);
+}
+
+char *cli_escape(const char *s, size_t len)
+{
+    GString *g = g_string_sized_new(len + 8);
+    const char *run = s;
+    for (size_t i = 0; i < len;) {
+        size_t n = printable_len(s + i, len - i);
+        if (n) {
+            i += n;
+            continue;
+        }
+        g_string_append_len(g, run, s + i - run);
+        /* An invalid byte is escaped alone (what follows may be valid);
+         * a C1 control's two bytes together. */
+        unsigned char ch = (unsigned char)s[i];
+        size_t bad = 1;
+        if (ch == 0xc2 && i + 1 < len &&
+            (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9f)
+            bad = 2;
+        append_hex(g, s + i, bad);
+        i += bad;
+        run = s + i;
+    }
+    g_string_append_len(g, run, s + len - run);
+    return g_string_free(g, FALSE);
+}
 
 /* Formats FMT like vprintf into OUT, escaping string and character
  * arguments.  Handles the conversions C17 defines (flags, width and
@@ -68,13 +120,13 @@ static void format_escaped(GString *out, const char *fmt, va_list ap)
             if (!s)
                 s = "(null)";
             size_t n = precision >= 0 ? strnlen(s, (size_t)precision) : strlen(s);
-            char *esc = tk_cli_escape(s, n);
+            char *esc = cli_escape(s, n);
             g_string_append_c(spec, 's');
             piece = g_strdup_printf(spec->str, esc);
             g_free(esc);
         } else if (conv == 'c') {
             char ch = (char)va_arg(ap, int);
-            piece = tk_cli_escape(&ch, 1);
+            piece = cli_escape(&ch, 1);
         } else {
             if (precision >= 0)
                 g_string_append_printf(spec, ".%d", precision);
@@ -127,7 +179,7 @@ static void format_escaped(GString *out, const char *fmt, va_list ap)
     }
 }
 
-void tk_cli_vfprintf(FILE *f, const char *fmt, va_list ap)
+void cli_vfprintf(FILE *f, const char *fmt, va_list ap)
 {
     GString *out = g_string_new(NULL);
     format_escaped(out, fmt, ap);
@@ -135,18 +187,18 @@ void tk_cli_vfprintf(FILE *f, const char *fmt, va_list ap)
     g_string_free(out, TRUE);
 }
 
-void tk_cli_fprintf(FILE *f, const char *fmt, ...)
+void cli_fprintf(FILE *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tk_cli_vfprintf(f, fmt, ap);
+    cli_vfprintf(f, fmt, ap);
     va_end(ap);
 }
 
-void tk_cli_printf(const char *fmt, ...)
+void cli_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tk_cli_vfprintf(stdout, fmt, ap);
+    cli_vfprintf(stdout, fmt, ap);
     va_end(ap);
 }

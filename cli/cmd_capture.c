@@ -53,7 +53,73 @@ static char *default_outdir(char **prog, const char *mlir)
     return out;
 }
 
-int tk_cmd_capture(int argc, char **argv)
+/* The options of `tkview capture` (cmd_capture()). */
+typedef struct {
+    char *out, *kernel, *irloc, *mlir, *pipeline, *arch, *target, *ncu_given;
+    char **source_dirs, **ncu_args;
+    gboolean profile, force, keep_work, no_progress, quiet;
+} capture_opts;
+
+/* Whether O (with PROG, the words after "--") make one capture; says why
+ * not. */
+static gboolean options_ok(const capture_opts *o, char **prog)
+{
+    if (!o->mlir && (!prog || !prog[0])) {
+        cli_error("no program given: tkview capture [-o BUNDLE] -- PROGRAM "
+                     "[ARGS...], or tkview capture --mlir FILE.mlir");
+        return FALSE;
+    }
+    if (o->mlir && prog) {
+        cli_error("--mlir compiles FILE.mlir itself: give no program");
+        return FALSE;
+    }
+    if (o->irloc && strcmp(o->irloc, "ttir") && strcmp(o->irloc, "ttgir")) {
+        cli_error("--irloc %s: expected ttir or ttgir", o->irloc);
+        return FALSE;
+    }
+    if (o->mlir && (o->kernel || o->irloc)) {
+        cli_error("--kernel and --irloc are for Triton programs, not --mlir");
+        return FALSE;
+    }
+    if (o->target && o->mlir) {
+        cli_error("--target is for Triton programs; --mlir takes --arch");
+        return FALSE;
+    }
+    if (o->target && !cap_target_valid(o->target)) {
+        cli_error("--target %s: expected BACKEND:ARCH, hip:ARCH or "
+                     "cuda:ARCH (hip:gfx942, cuda:90)", o->target);
+        return FALSE;
+    }
+    if (!o->mlir && (o->pipeline || o->arch)) {
+        cli_error("--pipeline and --arch go with --mlir");
+        return FALSE;
+    }
+    if (o->mlir && o->profile) {
+        cli_error("--profile runs a program on a GPU: not with --mlir");
+        return FALSE;
+    }
+    if (!o->profile && (o->ncu_given || o->ncu_args)) {
+        cli_error("--ncu and --ncu-arg go with --profile");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Where sources are looked for: --source-dir, the current folder and the
+ * .mlir file's folder (NULL-terminated; caller frees with g_strfreev()). */
+static char **source_dirs_of(const capture_opts *o)
+{
+    GPtrArray *dirs = g_ptr_array_new();
+    for (size_t i = 0; o->source_dirs && o->source_dirs[i]; i++)
+        g_ptr_array_add(dirs, g_strdup(o->source_dirs[i]));
+    g_ptr_array_add(dirs, g_get_current_dir());
+    if (o->mlir)
+        g_ptr_array_add(dirs, g_path_get_dirname(o->mlir));
+    g_ptr_array_add(dirs, NULL);
+    return (char **)g_ptr_array_free(dirs, FALSE);
+}
+
+int cmd_capture(int argc, char **argv)
 {
     /* Everything after "--" is the program, never our options. */
     int split = argc;
@@ -68,51 +134,47 @@ int tk_cmd_capture(int argc, char **argv)
     for (int i = 0; i < argc; i++)
         command[i + 1] = g_strdup(argv[i]);
 
-    char *out = NULL, *kernel = NULL, *irloc = NULL, *mlir = NULL;
-    char *pipeline = NULL, *arch = NULL, *target = NULL, *ncu_given = NULL, *ncu = NULL;
-    char **source_dirs = NULL, **ncu_args = NULL;
-    gboolean profile = FALSE;
-    gboolean force = FALSE, keep_work = FALSE, no_progress = FALSE;
-    gboolean quiet = FALSE;
+    capture_opts o = {0};
+    char *ncu = NULL;
     GOptionEntry entries[] = {
-        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &o.out,
          "The bundle folder to write (default: NAME.tkview here)", "BUNDLE"},
-        {"force", 0, 0, G_OPTION_ARG_NONE, &force,
+        {"force", 0, 0, G_OPTION_ARG_NONE, &o.force,
          "Replace an existing bundle at BUNDLE", NULL},
-        {"kernel", 0, 0, G_OPTION_ARG_STRING, &kernel,
+        {"kernel", 0, 0, G_OPTION_ARG_STRING, &o.kernel,
          "Dump and keep only the kernel NAME", "NAME"},
-        {"irloc", 0, 0, G_OPTION_ARG_STRING, &irloc,
+        {"irloc", 0, 0, G_OPTION_ARG_STRING, &o.irloc,
          "Capture with USE_IR_LOC=ttir|ttgir (later stages point at IR lines)",
          "ttir|ttgir"},
-        {"mlir", 0, 0, G_OPTION_ARG_FILENAME, &mlir,
+        {"mlir", 0, 0, G_OPTION_ARG_FILENAME, &o.mlir,
          "Compile FILE.mlir with the MLIR/LLVM tools instead of running a "
          "program", "FILE"},
-        {"pipeline", 0, 0, G_OPTION_ARG_STRING, &pipeline,
+        {"pipeline", 0, 0, G_OPTION_ARG_STRING, &o.pipeline,
          "With --mlir: the mlir-opt --pass-pipeline (default in "
          "docs/capture.md)", "PIPELINE"},
-        {"arch", 0, 0, G_OPTION_ARG_STRING, &arch,
+        {"arch", 0, 0, G_OPTION_ARG_STRING, &o.arch,
          "With --mlir: the GPU to compile for (default sm_90)", "SM"},
-        {"target", 0, 0, G_OPTION_ARG_STRING, &target,
+        {"target", 0, 0, G_OPTION_ARG_STRING, &o.target,
          "The GPU the program compiles for (hip:gfx942, cuda:90): told to "
          "the program as TKVIEW_TARGET, checked against what it compiled",
          "BACKEND:ARCH"},
-        {"profile", 0, 0, G_OPTION_ARG_NONE, &profile,
+        {"profile", 0, 0, G_OPTION_ARG_NONE, &o.profile,
          "Run the program under Nsight Compute (ncu) and keep each kernel's "
          "samples per SASS instruction (docs/cost.md)", NULL},
-        {"ncu", 0, 0, G_OPTION_ARG_FILENAME, &ncu_given,
+        {"ncu", 0, 0, G_OPTION_ARG_FILENAME, &o.ncu_given,
          "With --profile: the ncu to run (default: from PATH, CUDA_HOME/bin "
          "or /usr/local/cuda/bin)", "PATH"},
-        {"ncu-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ncu_args,
+        {"ncu-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.ncu_args,
          "With --profile: one more option for ncu, before the program "
          "(repeatable: --ncu-arg=--warp-sampling-interval --ncu-arg=0)",
          "ARG"},
-        {"keep-work", 0, 0, G_OPTION_ARG_NONE, &keep_work,
+        {"keep-work", 0, 0, G_OPTION_ARG_NONE, &o.keep_work,
          "Keep the work folder (the raw dumps and the whole stderr)", NULL},
-        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress,
+        {"no-progress", 0, 0, G_OPTION_ARG_NONE, &o.no_progress,
          "Do not draw the progress line", NULL},
-        {"source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &source_dirs,
+        {"source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.source_dirs,
          "Also look for source files under DIR (repeatable)", "DIR"},
-        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o.quiet,
          "Print only errors and the program's own output", NULL},
         G_OPTION_ENTRY_NULL,
     };
@@ -122,125 +184,82 @@ int tk_cmd_capture(int argc, char **argv)
     g_option_context_set_summary(ctx, summary);
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *err = NULL;
-    int rc = TK_EXIT_USAGE;
+    int rc = CLI_EXIT_USAGE;
     int nargs = split;
     char **args = g_new0(char *, (size_t)split + 1);
     for (int i = 0; i < split; i++)
         args[i] = argv[i];
     char **args_owner = args; /* parse() reorders ARGS; free the array */
-    tk_capture c = {0};
+    cap_capture c = {0};
     if (!g_option_context_parse(ctx, &nargs, &args, &err)) {
-        tk_cli_error("%s", err->message);
+        cli_error("%s", err->message);
         g_clear_error(&err);
         goto done;
     }
     if (nargs > 1) {
-        tk_cli_error("unexpected argument \"%s\": put -- before the program "
+        cli_error("unexpected argument \"%s\": put -- before the program "
                      "(tkview capture -o BUNDLE -- python3 my_kernels.py)",
                      args[1]);
         goto done;
     }
-    if (!mlir && (!prog || !prog[0])) {
-        tk_cli_error("no program given: tkview capture [-o BUNDLE] -- PROGRAM "
-                     "[ARGS...], or tkview capture --mlir FILE.mlir");
+    if (!options_ok(&o, prog))
         goto done;
-    }
-    if (mlir && prog) {
-        tk_cli_error("--mlir compiles FILE.mlir itself: give no program");
-        goto done;
-    }
-    if (irloc && strcmp(irloc, "ttir") && strcmp(irloc, "ttgir")) {
-        tk_cli_error("--irloc %s: expected ttir or ttgir", irloc);
-        goto done;
-    }
-    if (mlir && (kernel || irloc)) {
-        tk_cli_error("--kernel and --irloc are for Triton programs, not --mlir");
-        goto done;
-    }
-    if (target && mlir) {
-        tk_cli_error("--target is for Triton programs; --mlir takes --arch");
-        goto done;
-    }
-    if (target && !tk_capture_target_valid(target)) {
-        tk_cli_error("--target %s: expected BACKEND:ARCH, hip:ARCH or "
-                     "cuda:ARCH (hip:gfx942, cuda:90)", target);
-        goto done;
-    }
-    if (!mlir && (pipeline || arch)) {
-        tk_cli_error("--pipeline and --arch go with --mlir");
-        goto done;
-    }
-    if (mlir && profile) {
-        tk_cli_error("--profile runs a program on a GPU: not with --mlir");
-        goto done;
-    }
-    if (!profile && (ncu_given || ncu_args)) {
-        tk_cli_error("--ncu and --ncu-arg go with --profile");
-        goto done;
-    }
-    if (profile && !(ncu = tk_capture_find_ncu(ncu_given))) {
-        if (ncu_given)
-            tk_cli_error("--ncu %s: not an executable", ncu_given);
+    if (o.profile && !(ncu = cap_find_ncu(o.ncu_given))) {
+        if (o.ncu_given)
+            cli_error("--ncu %s: not an executable", o.ncu_given);
         else
-            tk_cli_error("--profile: ncu (Nsight Compute) was not found in "
+            cli_error("--profile: ncu (Nsight Compute) was not found in "
                          "PATH, CUDA_HOME/bin or /usr/local/cuda/bin; give "
                          "--ncu PATH");
-        rc = TK_CAPTURE_EXIT_NONE;
+        rc = CAP_EXIT_NONE;
         goto done;
     }
 
-    char *rel = out ? g_strdup(out) : default_outdir(prog, mlir);
+    char *rel = o.out ? g_strdup(o.out) : default_outdir(prog, o.mlir);
     c.outdir = g_canonicalize_filename(rel, NULL);
     g_free(rel);
-    c.force = force;
-    c.keep_work = keep_work;
-    c.target = g_strdup(target);
-    c.quiet = quiet;
-    GPtrArray *dirs = g_ptr_array_new();
-    for (size_t i = 0; source_dirs && source_dirs[i]; i++)
-        g_ptr_array_add(dirs, g_strdup(source_dirs[i]));
-    g_ptr_array_add(dirs, g_get_current_dir());
-    if (mlir)
-        g_ptr_array_add(dirs, g_path_get_dirname(mlir));
-    g_ptr_array_add(dirs, NULL);
-    c.source_dirs = (char **)g_ptr_array_free(dirs, FALSE);
-    gboolean progress = !no_progress && isatty(STDERR_FILENO);
-    /* Set before tk_capture_begin(), which checks that -o holds none of
+    c.force = o.force;
+    c.keep_work = o.keep_work;
+    c.target = g_strdup(o.target);
+    c.quiet = o.quiet;
+    c.source_dirs = source_dirs_of(&o);
+    gboolean progress = !o.no_progress && isatty(STDERR_FILENO);
+    /* Set before cap_begin(), which checks that -o holds none of
      * the files the command names. */
-    if (mlir) {
+    if (o.mlir) {
         c.command = command;
         command = NULL;
     } else {
         c.command = g_strdupv(prog);
     }
-    if (tk_capture_begin(&c) != 0) {
-        rc = TK_CAPTURE_EXIT_NONE;
+    if (cap_begin(&c) != 0) {
+        rc = CAP_EXIT_NONE;
         goto done;
     }
-    if (mlir) {
-        tk_capture_mlir_opts mo = {mlir, pipeline, arch, progress};
-        rc = tk_capture_mlir(&c, &mo);
+    if (o.mlir) {
+        cap_mlir_opts mo = {o.mlir, o.pipeline, o.arch, progress};
+        rc = cap_mlir(&c, &mo);
     } else {
-        tk_capture_triton_opts to = {prog, kernel, irloc, progress, ncu,
-                                     ncu_args};
-        rc = tk_capture_triton(&c, &to);
+        cap_triton_opts to = {prog, o.kernel, o.irloc, progress, ncu,
+                                     o.ncu_args};
+        rc = cap_triton(&c, &to);
     }
 done:
-    tk_capture_clear(&c);
+    cap_clear(&c);
     g_strfreev(command);
     g_strfreev(prog);
     g_free(args_owner);
-    g_free(out);
-    g_free(kernel);
-    g_free(irloc);
-    g_free(mlir);
-    g_free(pipeline);
-    g_free(arch);
-    g_free(target);
-    g_free(ncu_given);
+    g_free(o.out);
+    g_free(o.kernel);
+    g_free(o.irloc);
+    g_free(o.mlir);
+    g_free(o.pipeline);
+    g_free(o.arch);
+    g_free(o.target);
+    g_free(o.ncu_given);
     g_free(ncu);
-    g_strfreev(ncu_args);
-    g_strfreev(source_dirs);
+    g_strfreev(o.ncu_args);
+    g_strfreev(o.source_dirs);
     g_option_context_free(ctx);
     return rc;
 }

@@ -10,7 +10,7 @@
 #include "tkdump/tk_compare.h"
 
 typedef struct {
-    tk_cli_common common;
+    cli_common common;
     char *kernel, *kernel_b;
     gboolean all;
 } compare_args;
@@ -25,7 +25,7 @@ static const char *label(int s)
 static void json_str(JsonBuilder *j, const char *member, const char *s)
 {
     json_builder_set_member_name(j, member);
-    tk_cli_json_string(j, s, strlen(s));
+    cli_json_string(j, s, strlen(s));
 }
 
 static void json_index(JsonBuilder *j, const char *member, size_t v)
@@ -89,11 +89,11 @@ static void json_config(JsonBuilder *j, const tk_config *c)
                 if (n)
                     json_builder_add_value(j, n);
                 else
-                    tk_cli_json_string(j, it->value, strlen(it->value));
+                    cli_json_string(j, it->value, strlen(it->value));
             } else if (it->is_number) {
                 json_builder_add_int_value(j, it->number);
             } else {
-                tk_cli_json_string(j, it->value, strlen(it->value));
+                cli_json_string(j, it->value, strlen(it->value));
             }
         }
         if (o == TK_CONFIG_CONSTANT || o == TK_CONFIG_TILE || o == TK_CONFIG_OPTION)
@@ -198,7 +198,7 @@ static int print_json(tk_compare *cmp)
     json_builder_set_member_name(j, "differs");
     json_builder_begin_array(j);
     for (guint i = 0; i < diff->len; i++)
-        tk_cli_json_string(j, diff->pdata[i], strlen(diff->pdata[i]));
+        cli_json_string(j, diff->pdata[i], strlen(diff->pdata[i]));
     json_builder_end_array(j);
     g_ptr_array_free(diff, TRUE);
     json_builder_end_object(j);
@@ -251,16 +251,16 @@ static int print_json(tk_compare *cmp)
     }
     json_builder_end_array(j);
     json_builder_end_object(j);
-    tk_cli_json_print(j);
+    cli_json_print(j);
     g_object_unref(j);
-    return first == TK_COMPARE_NONE ? TK_EXIT_NOTHING : TK_EXIT_OK;
+    return first == TK_COMPARE_NONE ? CLI_EXIT_NOTHING : CLI_EXIT_OK;
 }
 
 /* ---- text ------------------------------------------------------------------ */
 
 static void put(const char *s)
 {
-    tk_cli_put_text(stdout, s, strlen(s));
+    cli_put_text(stdout, s, strlen(s));
 }
 
 static char *pass_words(const tk_compare_row *r)
@@ -516,8 +516,8 @@ static int print_text(tk_compare *cmp, gboolean all)
     print_rows(cmp, all);
     print_stages(cmp);
     print_lines(cmp, all);
-    return tk_compare_first_divergence(cmp, NULL) == TK_COMPARE_NONE ? TK_EXIT_NOTHING
-                                                                     : TK_EXIT_OK;
+    return tk_compare_first_divergence(cmp, NULL) == TK_COMPARE_NONE ? CLI_EXIT_NOTHING
+                                                                     : CLI_EXIT_OK;
 }
 
 /* ---- the command ----------------------------------------------------------- */
@@ -526,58 +526,56 @@ static const tk_kernel *kernel_b_of(tk_bundle *bb, const tk_kernel *ka, const ch
                                     gboolean same_bundle)
 {
     if (spec)
-        return tk_cli_find_kernel(bb, spec, "--kernel-b");
+        return cli_find_kernel(bb, spec, "--kernel-b");
     if (same_bundle) {
-        tk_cli_error("one PATH: name the second kernel with --kernel-b");
+        cli_error("one PATH: name the second kernel with --kernel-b");
         return NULL;
     }
     /* The kernel of the same name in the other bundle. */
-    return tk_cli_find_kernel(bb, tk_kernel_name(ka), "--kernel-b (by A's name)");
+    return cli_find_kernel(bb, tk_kernel_name(ka), "--kernel-b (by A's name)");
 }
 
-int tk_cmd_compare(int argc, char **argv)
+int cmd_compare(int argc, char **argv)
 {
     compare_args a = {0};
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
-         "Kernel A: name, hash prefix, name:hash or index", "K"},
+        CLI_KERNEL_OPTION(&a.kernel, "Kernel A", ""),
         {"kernel-b", 0, 0, G_OPTION_ARG_STRING, &a.kernel_b,
          "Kernel B (default with two PATHs: the kernel of A's name in PATH_B)", "K2"},
         {"all", 'a', 0, G_OPTION_ARG_NONE, &a.all,
          "Text: every row and every source line, none folded", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
+    GOptionContext *ctx = cli_options(
         "PATH --kernel K --kernel-b K2 | PATH_A PATH_B --kernel K [--kernel-b K2] - "
-        "where two compilations of a kernel part ways, pass by pass");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &a.common);
+        "where two compilations of a kernel part ways, pass by pass",
+        NULL, entries, &a.common);
     GError *err = NULL;
-    int rc = TK_EXIT_USAGE;
+    int rc = CLI_EXIT_USAGE;
     tk_bundle *ba = NULL, *bb = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-        tk_cli_error("%s", err->message);
+        cli_error("%s", err->message);
         g_clear_error(&err);
         goto out;
     }
     if (argc < 2 || argc > 3 || (argc == 2 && !a.kernel_b)) {
-        tk_cli_error("usage: tkview compare PATH --kernel K --kernel-b K2 | "
+        cli_error("usage: tkview compare PATH --kernel K --kernel-b K2 | "
                      "tkview compare PATH_A PATH_B --kernel K [--kernel-b K2]");
         goto out;
     }
-    ba = tk_cli_load(argv[1], &a.common);
-    bb = ba && argc == 3 ? tk_cli_load(argv[2], &a.common) : ba;
+    ba = cli_load(argv[1], &a.common);
+    bb = ba && argc == 3 ? cli_load(argv[2], &a.common) : ba;
     if (!ba || !bb) {
-        rc = TK_EXIT_INPUT;
+        rc = CLI_EXIT_INPUT;
         goto out;
     }
-    const tk_kernel *ka = tk_cli_pick_kernel(ba, a.kernel);
+    const tk_kernel *ka = cli_pick_kernel(ba, a.kernel);
     const tk_kernel *kb = ka ? kernel_b_of(bb, ka, a.kernel_b, argc == 2) : NULL;
     if (!ka || !kb)
         goto out;
     tk_diags *diags = tk_diags_new();
     tk_compare *cmp = tk_compare_build(ba, ka, bb, kb, NULL, diags);
-    tk_cli_print_diags(diags, a.common.quiet);
+    cli_print_diags(diags, a.common.quiet);
     tk_diags_free(diags);
     rc = a.common.json ? print_json(cmp) : print_text(cmp, a.all);
     tk_compare_free(cmp);

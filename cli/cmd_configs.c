@@ -144,46 +144,31 @@ static void put_num(int64_t v)
         printf(" %8lld", (long long)v);
 }
 
-int tk_cmd_configs(int argc, char **argv)
+int cmd_configs(int argc, char **argv)
 {
-    tk_cli_common common = {0};
+    cli_common common = {0};
     char *kernel = NULL;
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
-         "Only the compiles of this kernel (a name, or any one compile: hash "
-         "prefix, name:hash or index)", "K"},
+        CLI_KERNEL_OPTION(&kernel, "Only the compiles of this kernel",
+                          " (any one compile names them all)"),
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "PATH - every compile of a kernel side by side");
-    g_option_context_set_summary(ctx, summary);
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &common);
+    GOptionContext *ctx = cli_options(
+        "PATH - every compile of a kernel side by side",
+        summary, entries, &common);
     GError *err = NULL;
-    int rc = TK_EXIT_OK;
+    int rc = CLI_EXIT_OK;
     tk_bundle *b = NULL;
     JsonParser *parser = NULL;
     JsonBuilder *j = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2) {
-        tk_cli_error("%s", err ? err->message
-                               : "usage: tkview configs PATH [--kernel K] [--json]");
-        g_clear_error(&err);
-        rc = TK_EXIT_USAGE;
+        rc = cli_usage(&err, "usage: tkview configs PATH [--kernel K] [--json]");
         goto out;
     }
-    if (!(b = tk_cli_load(argv[1], &common))) {
-        rc = TK_EXIT_INPUT;
+    const tk_kernel *one = NULL;
+    if ((rc = cli_open(argv[1], &common, kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
-    }
-    const char *only = NULL;
-    if (kernel) {
-        const tk_kernel *one = tk_cli_pick_kernel(b, kernel);
-        if (!one) {
-            rc = TK_EXIT_USAGE;
-            goto out;
-        }
-        only = tk_kernel_name(one);
-    }
+    const char *only = one ? tk_kernel_name(one) : NULL;
     JsonArray *timings = read_timings(argv[1], &parser);
     size_t n = tk_bundle_kernel_count(b);
     tk_config **apart = tk_config_apart_all(b, NULL);
@@ -214,7 +199,7 @@ int tk_cmd_configs(int argc, char **argv)
             if (tk_kernel_stage(kk, TK_STAGE_SASS)) {
                 tk_bind *ix = tk_bind_new(kk, tab);
                 tk_profile *prof = NULL;
-                tk_cost *cost = tk_cli_cost(kk, ix, tab, TRUE, &prof);
+                tk_cost *cost = cli_cost(kk, ix, tab, TRUE, &prof);
                 const double *t = tk_cost_total(cost);
                 for (int s = 0; s <= TK_SASS_CLASS_COUNT; s++)
                     r.sass[s] = t[s];
@@ -319,7 +304,7 @@ int tk_cmd_configs(int argc, char **argv)
             else
                 printf(" %10.4f", x->ms);
             printf("  ");
-            tk_cli_put_text(stdout, x->apart, strlen(x->apart));
+            cli_put_text(stdout, x->apart, strlen(x->apart));
             putchar('\n');
             if (x->sass[0] >= 0) {
                 printf("%*s", 66, "");
@@ -349,12 +334,12 @@ int tk_cmd_configs(int argc, char **argv)
     if (j) {
         json_builder_end_array(j);
         json_builder_end_object(j);
-        tk_cli_json_print(j);
+        cli_json_print(j);
     } else if (groups == 0) {
         printf("no kernel was compiled more than once\n");
     }
     if (groups == 0)
-        rc = TK_EXIT_NOTHING;
+        rc = CLI_EXIT_NOTHING;
 out:
     if (j)
         g_object_unref(j);

@@ -8,10 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tkdump/tk_passref.h"
 #include "tkdump/tk_timeline.h"
 
 typedef struct {
-    tk_cli_common common;
+    cli_common common;
     char *kernel, *kernel_b;
     char *pass, *to;
     char *stage;
@@ -38,7 +39,7 @@ typedef struct {
     GString *group_tail; /* what closes the group's "lines" and itself */
 } printer;
 
-/* Generates J's root (pretty, as tk_cli_json_print() does) and resets J. */
+/* Generates J's root (pretty, as cli_json_print() does) and resets J. */
 static char *take_json(JsonBuilder *j, gsize *len)
 {
     JsonGenerator *g = json_generator_new();
@@ -98,9 +99,9 @@ static void put_stack_text(const printer *p, int side, uint32_t line)
         return;
     fputs("#    ", stdout);
     for (size_t i = 0; i < n; i++) {
-        char *s = tk_cli_stack_string(p->tab[side], ids[i]);
+        char *s = cli_stack_string(p->tab[side], ids[i]);
         fputs(i ? " | " : "", stdout);
-        tk_cli_put_text(stdout, s, strlen(s));
+        cli_put_text(stdout, s, strlen(s));
         g_free(s);
     }
     putchar('\n');
@@ -113,7 +114,7 @@ static void json_stacks(const printer *p, int side, uint32_t line)
     json_builder_set_member_name(p->j, "stacks");
     json_builder_begin_array(p->j);
     for (size_t i = 0; i < n; i++)
-        tk_cli_json_stack(p->j, p->tab[side], ids[i]);
+        cli_json_stack(p->j, p->tab[side], ids[i]);
     json_builder_end_array(p->j);
 }
 
@@ -147,7 +148,7 @@ static void put_line(printer *p, char op, uint32_t ka, uint32_t kb)
         else
             json_builder_add_int_value(p->j, lb);
         json_builder_set_member_name(p->j, "text");
-        tk_cli_json_string(p->j, text, len);
+        cli_json_string(p->j, text, len);
         if (op != ' ')
             json_stacks(p, side, op == '+' ? lb : la);
         json_builder_end_object(p->j);
@@ -165,7 +166,7 @@ static void put_line(printer *p, char op, uint32_t ka, uint32_t kb)
     if (p->color && c)
         fputs(c, stdout);
     putchar(op);
-    tk_cli_put_text(stdout, text, len);
+    cli_put_text(stdout, text, len);
     if (p->color && c)
         fputs(C_RESET, stdout);
     putchar('\n');
@@ -222,12 +223,12 @@ static int put_hunk(const tk_hunk *h, void *user)
         } else {
             if (p->color)
                 fputs(C_CYAN, stdout);
-            tk_cli_printf("@@ -%u,%u +%u,%u @@", sa, na, sb, nb);
+            cli_printf("@@ -%u,%u +%u,%u @@", sa, na, sb, nb);
             if (p->color)
                 fputs(C_RESET, stdout);
             if (p->title[0]) {
                 putchar(' ');
-                tk_cli_put_text(stdout, p->title, strlen(p->title));
+                cli_put_text(stdout, p->title, strlen(p->title));
             }
             putchar('\n');
         }
@@ -253,7 +254,7 @@ static void put_file_line(const printer *p, const char *mark, const char *label)
     if (p->color)
         fputs(C_BOLD, stdout);
     fputs(mark, stdout);
-    tk_cli_put_text(stdout, label, strlen(label));
+    cli_put_text(stdout, label, strlen(label));
     if (p->color)
         fputs(C_RESET, stdout);
     putchar('\n');
@@ -265,9 +266,9 @@ static void json_side(JsonBuilder *j, const char *member, const char *text,
     json_builder_set_member_name(j, member);
     json_builder_begin_object(j);
     json_builder_set_member_name(j, "text");
-    tk_cli_json_string(j, text, strlen(text));
+    cli_json_string(j, text, strlen(text));
     json_builder_set_member_name(j, "label");
-    tk_cli_json_string(j, label, strlen(label));
+    cli_json_string(j, label, strlen(label));
     json_builder_end_object(j);
 }
 
@@ -276,13 +277,13 @@ static void json_kernel(JsonBuilder *j, const char *member, const tk_kernel *k)
     json_builder_set_member_name(j, member);
     json_builder_begin_object(j);
     json_builder_set_member_name(j, "name");
-    tk_cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+    cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
     json_builder_set_member_name(j, "hash");
-    tk_cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+    cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
     json_builder_end_object(j);
 }
 
-/* Prints D; returns TK_EXIT_OK when it has changes, TK_EXIT_NOTHING when
+/* Prints D; returns CLI_EXIT_OK when it has changes, CLI_EXIT_NOTHING when
  * the texts compare equal. */
 static int print_diff(const diff_args *a, const tk_ir_diff *d,
                       const tk_loctab *tab_a, const tk_loctab *tab_b,
@@ -350,72 +351,63 @@ static int print_diff(const diff_args *a, const tk_ir_diff *d,
         put_file_line(&p, "+++ ", label_b);
         tk_diff_group(hunks, n, context, put_hunk, &p);
     } else if (!a->common.quiet) {
-        tk_cli_fprintf(stderr, "tkview: no change: ");
-        tk_cli_put_text(stderr, label_a, strlen(label_a));
-        tk_cli_fprintf(stderr, " and ");
-        tk_cli_put_text(stderr, label_b, strlen(label_b));
-        tk_cli_fprintf(stderr, " compare equal\n");
+        cli_fprintf(stderr, "tkview: no change: ");
+        cli_put_text(stderr, label_a, strlen(label_a));
+        cli_fprintf(stderr, " and ");
+        cli_put_text(stderr, label_b, strlen(label_b));
+        cli_fprintf(stderr, " compare equal\n");
     }
-    return st.added || st.removed ? TK_EXIT_OK : TK_EXIT_NOTHING;
+    return st.added || st.removed ? CLI_EXIT_OK : CLI_EXIT_NOTHING;
 }
 
 /* ---- --pass N [--to M] ------------------------------------------------------ */
 
-/* Finds the pass SPEC names: an index ("14"), a sub-step ("33.1"), or a pass
- * name or argument that exactly one pass has.  Returns an exit code. */
-static int find_pass(const tk_timeline *tl, const char *spec, size_t *pass,
-                     size_t *sub)
+/* Reads SPEC, what --pass or --to gave, by the library's grammar
+ * (tk_passref.h: "14", "33.1", "14-17", a pass name or argument) into
+ * *REF, and says what is wrong with it.  Returns an exit code. */
+static int find_pass(const tk_timeline *tl, const char *spec, tk_passref *ref)
 {
     size_t n = tk_timeline_count(tl);
-    char *end;
-    *sub = TK_TL_NONE;
-    if (g_ascii_isdigit(spec[0])) {
-        unsigned long long v = g_ascii_strtoull(spec, &end, 10);
-        if (*end == '.' && g_ascii_isdigit(end[1])) {
-            unsigned long long s = g_ascii_strtoull(end + 1, &end, 10);
-            *sub = (size_t)s;
-        }
-        if (*end) {
-            tk_cli_error("--pass %s: a pass number (tkview passes lists them), "
-                         "NUMBER.SUB for a sub-step, or a pass name", spec);
-            return TK_EXIT_USAGE;
-        }
-        if (v >= n) {
-            tk_cli_error("--pass %s: %s has %zu passes (0 to %zu)", spec,
-                         tk_timeline_kernel_name(tl), n, n ? n - 1 : 0);
-            return TK_EXIT_USAGE;
-        }
-        *pass = (size_t)v;
-        if (*sub != TK_TL_NONE && !tk_timeline_substep(tl, *pass, *sub)) {
-            tk_cli_error("--pass %s: pass %zu has %zu sub-steps", spec, *pass,
-                         tk_timeline_get(tl, *pass)->n_substeps);
-            return TK_EXIT_USAGE;
-        }
-        return TK_EXIT_OK;
+    switch (tk_passref_parse(tl, spec, ref)) {
+    case TK_PASSREF_OK:
+        return CLI_EXIT_OK;
+    case TK_PASSREF_SYNTAX:
+    case TK_PASSREF_NOT_A_PASS:
+        cli_error("--pass %s: a pass number (tkview passes lists them), "
+                     "NUMBER.SUB for a sub-step, N-M for passes N to M, or a pass name",
+                     spec);
+        return CLI_EXIT_USAGE;
+    case TK_PASSREF_NO_PASS:
+        cli_error("--pass %s: %s has %zu passes (0 to %zu)", spec,
+                     tk_timeline_kernel_name(tl), n, n ? n - 1 : 0);
+        return CLI_EXIT_USAGE;
+    case TK_PASSREF_NO_SUBSTEP:
+        cli_error("--pass %s: pass %zu has %zu sub-steps", spec, ref->from,
+                     tk_timeline_get(tl, ref->from)->n_substeps);
+        return CLI_EXIT_USAGE;
+    case TK_PASSREF_BACKWARDS:
+        cli_error("--pass %s: pass %zu comes before pass %zu", spec, ref->to, ref->from);
+        return CLI_EXIT_USAGE;
+    case TK_PASSREF_NO_NAME:
+        cli_error("--pass %s: no pass of %s has that name (tkview passes lists them)",
+                     spec, tk_timeline_kernel_name(tl));
+        return CLI_EXIT_NOTHING;
+    case TK_PASSREF_AMBIGUOUS:
+        break;
     }
     size_t found = 0;
     for (size_t i = 0; i < n; i++) {
         const tk_timeline_entry *e = tk_timeline_get(tl, i);
-        if (strcmp(e->pass, spec) == 0 || strcmp(e->arg, spec) == 0) {
-            if (found++ == 0)
-                *pass = i;
-        }
+        found += strcmp(e->pass, spec) == 0 || strcmp(e->arg, spec) == 0;
     }
-    if (found == 1)
-        return TK_EXIT_OK;
-    if (found == 0) {
-        tk_cli_error("--pass %s: no pass of %s has that name (tkview passes lists them)",
-                     spec, tk_timeline_kernel_name(tl));
-        return TK_EXIT_NOTHING;
-    }
-    tk_cli_error("--pass %s: %zu passes have that name; give its number:", spec, found);
+    cli_error("--pass %s: %zu passes have that name; give its number:", spec, found);
     for (size_t i = 0; i < n; i++) {
         const tk_timeline_entry *e = tk_timeline_get(tl, i);
         if (strcmp(e->pass, spec) == 0 || strcmp(e->arg, spec) == 0)
-            tk_cli_fprintf(stderr, "  %zu  %s  line %llu\n", i,
+            cli_fprintf(stderr, "  %zu  %s  line %llu\n", i,
                     tk_pass_level_name(e->level), (unsigned long long)e->header_line);
     }
-    return TK_EXIT_USAGE;
+    return CLI_EXIT_USAGE;
 }
 
 /* MLIR, LLVM IR or machine code: what can be compared with what. */
@@ -449,67 +441,74 @@ static void json_range(JsonBuilder *j, void *user)
         json_builder_add_int_value(j, (gint64)r->sub);
     }
     json_builder_set_member_name(j, "pass");
-    tk_cli_json_string(j, r->first->pass, strlen(r->first->pass));
+    cli_json_string(j, r->first->pass, strlen(r->first->pass));
     json_builder_set_member_name(j, "arg");
-    tk_cli_json_string(j, r->first->arg, strlen(r->first->arg));
+    cli_json_string(j, r->first->arg, strlen(r->first->arg));
     json_builder_end_object(j);
     json_builder_set_member_name(j, "to");
     json_builder_begin_object(j);
     json_builder_set_member_name(j, "index");
     json_builder_add_int_value(j, (gint64)r->to);
     json_builder_set_member_name(j, "pass");
-    tk_cli_json_string(j, r->last->pass, strlen(r->last->pass));
+    cli_json_string(j, r->last->pass, strlen(r->last->pass));
     json_builder_set_member_name(j, "arg");
-    tk_cli_json_string(j, r->last->arg, strlen(r->last->arg));
+    cli_json_string(j, r->last->arg, strlen(r->last->arg));
     json_builder_end_object(j);
 }
 
 static int diff_passes(tk_bundle *b, const diff_args *a, gboolean color,
                        const tk_diff_opts *dopts)
 {
-    const tk_kernel *k = tk_cli_pick_kernel(b, a->kernel);
+    const tk_kernel *k = cli_pick_kernel(b, a->kernel);
     if (!k)
-        return TK_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     tk_diags *diags = tk_diags_new();
     /* Only the passes asked for are diffed: plan the timeline, measure
      * nothing. */
     tk_timeline_opts topts = {*dopts, TK_TIMELINE_NO_MEASURE};
     tk_timeline *tl = tk_timeline_of_kernel(b, k, &topts, diags);
-    tk_cli_print_diags(diags, a->common.quiet);
+    cli_print_diags(diags, a->common.quiet);
     tk_diags_free(diags);
     if (!tl) {
-        tk_cli_error("no pass dumps of %s %.12s were found with %s", tk_kernel_name(k),
+        cli_error("no pass dumps of %s %.12s were found with %s", tk_kernel_name(k),
                      tk_kernel_hash(k), tk_bundle_path(b));
-        return TK_EXIT_NOTHING;
+        return CLI_EXIT_NOTHING;
     }
     pass_range r = {0, 0, TK_TL_NONE, NULL, NULL};
-    int rc = find_pass(tl, a->pass, &r.from, &r.sub);
-    r.to = r.from;
-    size_t sub_to;
-    if (rc == TK_EXIT_OK && a->to) {
-        if (r.sub != TK_TL_NONE) {
-            tk_cli_error("--to: diff a sub-step alone (--pass N.S)");
-            rc = TK_EXIT_USAGE;
-        } else {
-            rc = find_pass(tl, a->to, &r.to, &sub_to);
-            if (rc == TK_EXIT_OK && sub_to != TK_TL_NONE) {
-                tk_cli_error("--to %s: a pass, not a sub-step", a->to);
-                rc = TK_EXIT_USAGE;
-            } else if (rc == TK_EXIT_OK && r.to < r.from) {
-                tk_cli_error("--to %zu comes before --pass %zu", r.to, r.from);
-                rc = TK_EXIT_USAGE;
+    tk_passref ref;
+    int rc = find_pass(tl, a->pass, &ref);
+    if (rc == CLI_EXIT_OK && a->to) {
+        /* --to M is N-M (tk_passref_extend()) */
+        tk_passref to;
+        if (ref.sub != TK_TL_NONE) {
+            cli_error("--to: diff a sub-step alone (--pass N.S)");
+            rc = CLI_EXIT_USAGE;
+        } else if (ref.to != ref.from) {
+            cli_error("--to: --pass %s is passes %zu to %zu already", a->pass, ref.from,
+                         ref.to);
+            rc = CLI_EXIT_USAGE;
+        } else if ((rc = find_pass(tl, a->to, &to)) == CLI_EXIT_OK) {
+            if (tk_passref_extend(tl, &ref, a->to) == TK_PASSREF_NOT_A_PASS) {
+                cli_error("--to %s: a pass, not a sub-step", a->to);
+                rc = CLI_EXIT_USAGE;
+            } else if (ref.to < ref.from) {
+                cli_error("--to %zu comes before --pass %zu", ref.to, ref.from);
+                rc = CLI_EXIT_USAGE;
             }
         }
     }
-    if (rc == TK_EXIT_OK && r.sub == TK_TL_NONE &&
+    r.from = ref.from;
+    r.sub = ref.sub;
+    r.to = ref.to;
+    if (rc == CLI_EXIT_OK && r.sub == TK_TL_NONE &&
         family(tk_timeline_get(tl, r.from)) != family(tk_timeline_get(tl, r.to))) {
-        tk_cli_error("pass %zu (%s) and pass %zu (%s) are not the same kind of IR "
+        cli_error("pass %zu (%s) and pass %zu (%s) are not the same kind of IR "
                      "(MLIR, LLVM IR, machine code)", r.from,
                      tk_pass_level_name(tk_timeline_get(tl, r.from)->level), r.to,
                      tk_pass_level_name(tk_timeline_get(tl, r.to)->level));
-        rc = TK_EXIT_USAGE;
+        rc = CLI_EXIT_USAGE;
     }
-    if (rc != TK_EXIT_OK) {
+    if (rc != CLI_EXIT_OK) {
         tk_timeline_free(tl);
         return rc;
     }
@@ -523,11 +522,11 @@ static int diff_passes(tk_bundle *b, const diff_args *a, gboolean color,
         r.last = tk_timeline_get(tl, r.to);
         d = tk_timeline_diff(tl, r.from, r.to, dopts, diags);
     }
-    tk_cli_print_diags(diags, FALSE);
+    cli_print_diags(diags, FALSE);
     tk_diags_free(diags);
     if (!d) {
         tk_timeline_free(tl);
-        return TK_EXIT_NOTHING;
+        return CLI_EXIT_NOTHING;
     }
     tk_diags *bd = tk_diags_new();
     if (a->common.json || a->stacks)
@@ -571,15 +570,15 @@ static int diff_stages(tk_bundle *ba, tk_bundle *bb, const diff_args *a,
 {
     tk_stage_kind kind = tk_stage_kind_parse(a->stage);
     if (kind == TK_STAGE_UNKNOWN) {
-        tk_cli_error("--stage %s: not a stage (%s)", a->stage, tk_cli_stage_names());
-        return TK_EXIT_USAGE;
+        cli_error("--stage %s: not a stage (%s)", a->stage, cli_stage_names());
+        return CLI_EXIT_USAGE;
     }
-    const tk_kernel *ka = tk_cli_pick_kernel(ba, a->kernel);
+    const tk_kernel *ka = cli_pick_kernel(ba, a->kernel);
     if (!ka)
-        return TK_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     const tk_kernel *kb;
     if (a->kernel_b) {
-        kb = tk_cli_pick_kernel(bb, a->kernel_b);
+        kb = cli_pick_kernel(bb, a->kernel_b);
     } else {
         /* The kernel of the same name in the other bundle. */
         size_t matches = 0;
@@ -588,28 +587,28 @@ static int diff_stages(tk_bundle *ba, tk_bundle *bb, const diff_args *a,
         kb = tk_bundle_find_kernel(bb, exact, &matches);
         g_free(exact);
         if (!kb && matches > 1)
-            tk_cli_error("%s has %zu kernels named %s; choose one with --kernel-b",
+            cli_error("%s has %zu kernels named %s; choose one with --kernel-b",
                          tk_bundle_path(bb), matches, tk_kernel_name(ka));
         else if (!kb)
-            tk_cli_error("%s has no kernel named %s; name it with --kernel-b",
+            cli_error("%s has no kernel named %s; name it with --kernel-b",
                          tk_bundle_path(bb), tk_kernel_name(ka));
     }
     if (!kb)
-        return TK_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     const tk_stage *sa = tk_kernel_stage(ka, kind), *sb = tk_kernel_stage(kb, kind);
     if (!sa || !sb) {
         const tk_kernel *missing = sa ? kb : ka;
-        tk_cli_error("%s %.12s has no %s stage", tk_kernel_name(missing),
+        cli_error("%s %.12s has no %s stage", tk_kernel_name(missing),
                      tk_kernel_hash(missing), tk_stage_kind_name(kind));
-        return TK_EXIT_NOTHING;
+        return CLI_EXIT_NOTHING;
     }
     tk_ir_dialect dialect = tk_stage_kind_dialect(kind);
     if (a->raw_registers && (kind == TK_STAGE_PTX || kind == TK_STAGE_SASS))
         dialect = TK_IR_PLAIN;
     tk_ir_diff *d = tk_ir_diff_stages_as(sa, sb, dialect, dopts);
     if (!d) {
-        tk_cli_error("%s and %s cannot be compared", tk_stage_path(sa), tk_stage_path(sb));
-        return TK_EXIT_INPUT;
+        cli_error("%s and %s cannot be compared", tk_stage_path(sa), tk_stage_path(sb));
+        return CLI_EXIT_INPUT;
     }
     char *la = g_strdup_printf("%s %.12s: %s", tk_kernel_name(ka), tk_kernel_hash(ka),
                                tk_stage_path(sa));
@@ -641,18 +640,19 @@ static int want_color(const char *when, gboolean *color)
     return 0;
 }
 
-int tk_cmd_diff(int argc, char **argv)
+int cmd_diff(int argc, char **argv)
 {
     diff_args a = {0};
-    a.context = 3;
+    a.context = (int)TK_DIFF_CONTEXT;
     char *stage_help = g_strdup_printf("Compare final stage S (%s) of two kernels",
-                                       tk_cli_stage_names());
+                                       cli_stage_names());
+    char *context_help =
+        g_strdup_printf("Lines of context around each change (default %u)", TK_DIFF_CONTEXT);
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
-         "Kernel: name, hash prefix, name:hash or index", "K"},
+        CLI_KERNEL_OPTION(&a.kernel, "Kernel", ""),
         {"pass", 'p', 0, G_OPTION_ARG_STRING, &a.pass,
          "The pass whose effect to show: its number in tkview passes, N.S for "
-         "a sub-step, or its name", "N"},
+         "a sub-step, N-M for passes N to M, or its name (docs/passes.md)", "N"},
         {"to", 0, 0, G_OPTION_ARG_STRING, &a.to,
          "Show the IR before --pass against the IR after this pass", "M"},
         {"stage", 0, 0, G_OPTION_ARG_STRING, &a.stage,
@@ -660,7 +660,7 @@ int tk_cmd_diff(int argc, char **argv)
         {"kernel-b", 0, 0, G_OPTION_ARG_STRING, &a.kernel_b,
          "The other kernel (default: the kernel of the same name in PATH_B)", "K2"},
         {"context", 'U', 0, G_OPTION_ARG_INT, &a.context,
-         "Lines of context around each change (default 3)", "C"},
+         context_help, "C"},
         {"algorithm", 0, 0, G_OPTION_ARG_STRING, &a.algorithm,
          "histogram (default) or myers", "A"},
         {"color", 0, 0, G_OPTION_ARG_STRING, &a.color,
@@ -675,54 +675,53 @@ int tk_cmd_diff(int argc, char **argv)
          NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
+    GOptionContext *ctx = cli_options(
         "PATH --pass N [--to M] | PATH_A [PATH_B] --stage S - what passes changed, "
-        "or a stage of two kernels");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &a.common);
+        "or a stage of two kernels",
+        NULL, entries, &a.common);
     GError *err = NULL;
-    int rc = TK_EXIT_USAGE;
+    int rc = CLI_EXIT_USAGE;
     gboolean color = FALSE;
     tk_diff_opts dopts = {0};
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-        tk_cli_error("%s", err->message);
+        cli_error("%s", err->message);
         g_clear_error(&err);
         goto out;
     }
     if ((a.pass && (a.stage || a.kernel_b || argc != 2)) ||
         (!a.pass && (!a.stage || argc < 2 || argc > 3 || (argc == 2 && !a.kernel_b))) ||
         (a.to && !a.pass)) {
-        tk_cli_error("usage: tkview diff PATH --kernel K --pass N [--to M] | "
+        cli_error("usage: tkview diff PATH --kernel K --pass N [--to M] | "
                      "tkview diff PATH_A [PATH_B] --kernel K [--kernel-b K2] --stage S "
                      "(one PATH needs --kernel-b)");
         goto out;
     }
     if (a.context < 0) {
-        tk_cli_error("--context %d: not a number of lines", a.context);
+        cli_error("--context %d: not a number of lines", a.context);
         goto out;
     }
     if (a.algorithm && strcmp(a.algorithm, "histogram") != 0 &&
         strcmp(a.algorithm, "myers") != 0) {
-        tk_cli_error("--algorithm %s: histogram or myers", a.algorithm);
+        cli_error("--algorithm %s: histogram or myers", a.algorithm);
         goto out;
     }
     dopts.algorithm = a.algorithm && strcmp(a.algorithm, "myers") == 0 ? TK_DIFF_MYERS
                                                                        : TK_DIFF_HISTOGRAM;
     if (want_color(a.color, &color) != 0) {
-        tk_cli_error("--color %s: always, never or auto", a.color);
+        cli_error("--color %s: always, never or auto", a.color);
         goto out;
     }
-    tk_bundle *ba = tk_cli_load(argv[1], &a.common);
+    tk_bundle *ba = cli_load(argv[1], &a.common);
     if (!ba) {
-        rc = TK_EXIT_INPUT;
+        rc = CLI_EXIT_INPUT;
         goto out;
     }
     if (a.pass) {
         rc = diff_passes(ba, &a, color, &dopts);
     } else {
-        tk_bundle *bb = argc == 3 ? tk_cli_load(argv[2], &a.common) : ba;
+        tk_bundle *bb = argc == 3 ? cli_load(argv[2], &a.common) : ba;
         if (!bb)
-            rc = TK_EXIT_INPUT;
+            rc = CLI_EXIT_INPUT;
         else
             rc = diff_stages(ba, bb, &a, color, &dopts);
         if (bb && bb != ba)
@@ -731,6 +730,7 @@ int tk_cmd_diff(int argc, char **argv)
     tk_bundle_free(ba);
 out:
     g_free(stage_help);
+    g_free(context_help);
     g_free(a.kernel);
     g_free(a.kernel_b);
     g_free(a.pass);

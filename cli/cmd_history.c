@@ -9,7 +9,7 @@
 #include "tkdump/tk_timeline.h"
 
 typedef struct {
-    tk_cli_common common;
+    cli_common common;
     char *source;
     char *kernel;
     gboolean exact;
@@ -29,7 +29,7 @@ static void print_diags_holding_notes(const tk_diags *diags, const history_args 
                                       held_notes *held)
 {
     if (a->verbose) {
-        tk_cli_print_diags(diags, a->common.quiet);
+        cli_print_diags(diags, a->common.quiet);
         return;
     }
     tk_diags *rest = tk_diags_new();
@@ -43,23 +43,8 @@ static void print_diags_holding_notes(const tk_diags *diags, const history_args 
             held->first = g_strdup_printf("%s:%llu: %s", d->file,
                                           (unsigned long long)d->line, d->message);
     }
-    tk_cli_print_diags(rest, a->common.quiet);
+    cli_print_diags(rest, a->common.quiet);
     tk_diags_free(rest);
-}
-
-/* "FILE:LINE", split at the last colon. */
-static gboolean split_source(const char *spec, char **file, uint32_t *line)
-{
-    const char *colon = strrchr(spec, ':');
-    if (!colon || colon == spec || !g_ascii_isdigit(colon[1]))
-        return FALSE;
-    char *end;
-    unsigned long long v = g_ascii_strtoull(colon + 1, &end, 10);
-    if (*end || v == 0 || v > UINT32_MAX)
-        return FALSE;
-    *file = g_strndup(spec, (gsize)(colon - spec));
-    *line = (uint32_t)v;
-    return TRUE;
 }
 
 static const char *part_path(const tk_timeline *tl, size_t part)
@@ -73,9 +58,9 @@ static void json_kernel_history(JsonBuilder *j, const tk_timeline *tl,
 {
     json_builder_begin_object(j);
     json_builder_set_member_name(j, "name");
-    tk_cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+    cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
     json_builder_set_member_name(j, "hash");
-    tk_cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+    cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
     json_builder_set_member_name(j, "passes");
     json_builder_begin_array(j);
     for (size_t i = 0; i < tk_history_count(h); i++) {
@@ -94,11 +79,11 @@ static void json_kernel_history(JsonBuilder *j, const tk_timeline *tl,
         json_builder_set_member_name(j, "level");
         json_builder_add_string_value(j, tk_pass_level_name(e->level));
         json_builder_set_member_name(j, "pass");
-        tk_cli_json_string(j, e->pass, strlen(e->pass));
+        cli_json_string(j, e->pass, strlen(e->pass));
         json_builder_set_member_name(j, "arg");
-        tk_cli_json_string(j, e->arg, strlen(e->arg));
+        cli_json_string(j, e->arg, strlen(e->arg));
         json_builder_set_member_name(j, "file");
-        tk_cli_json_string(j, part_path(tl, e->part), strlen(part_path(tl, e->part)));
+        cli_json_string(j, part_path(tl, e->part), strlen(part_path(tl, e->part)));
         json_builder_set_member_name(j, "line");
         json_builder_add_int_value(j, (gint64)e->header_line);
         json_builder_set_member_name(j, "removed");
@@ -118,12 +103,12 @@ static void json_kernel_history(JsonBuilder *j, const tk_timeline *tl,
 static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
                                const tk_history *h, const char *what)
 {
-    tk_cli_printf("%s %.12s: ", tk_kernel_name(k), tk_kernel_hash(k));
-    tk_cli_put_text(stdout, what, strlen(what));
-    tk_cli_printf(": %zu pass%s changed its IR\n", tk_history_count(h),
+    cli_printf("%s %.12s: ", tk_kernel_name(k), tk_kernel_hash(k));
+    cli_put_text(stdout, what, strlen(what));
+    cli_printf(": %zu pass%s changed its IR\n", tk_history_count(h),
            tk_history_count(h) == 1 ? "" : "es");
     if (tk_history_count(h))
-        tk_cli_printf("%7s  %-12s  %-13s  %s\n", "#", "level", "effect", "pass");
+        cli_printf("%7s  %-12s  %-13s  %s\n", "#", "level", "effect", "pass");
     for (size_t i = 0; i < tk_history_count(h); i++) {
         const tk_history_step *s = tk_history_get(h, i);
         const tk_timeline_entry *e = s->substep == TK_TL_NONE
@@ -138,26 +123,65 @@ static void put_kernel_history(const tk_timeline *tl, const tk_kernel *k,
          * the lines bound to the source line) */
         char effect[48];
         g_snprintf(effect, sizeof effect, "+%u -%u", s->added, s->removed);
-        tk_cli_printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
+        cli_printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
         GString *name = g_string_new(e->pass);
         if (e->arg[0] && strcmp(e->arg, e->pass) != 0)
             g_string_append_printf(name, " (%s)", e->arg);
-        tk_cli_put_text(stdout, name->str, name->len);
+        cli_put_text(stdout, name->str, name->len);
         g_string_free(name, TRUE);
         const char *path = part_path(tl, e->part);
         const char *base = strrchr(path, '/');
-        tk_cli_printf("  %s:%llu\n", base ? base + 1 : path, (unsigned long long)e->header_line);
+        cli_printf("  %s:%llu\n", base ? base + 1 : path, (unsigned long long)e->header_line);
     }
 }
 
-int tk_cmd_history(int argc, char **argv)
+/* The JSON answer's opening: the query, then the kernels' array. */
+static JsonBuilder *history_json_begin(const char *shown, uint32_t line,
+                                       gboolean exact)
+{
+    JsonBuilder *j = json_builder_new();
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "query");
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "file");
+    cli_json_string(j, shown, strlen(shown));
+    json_builder_set_member_name(j, "line");
+    json_builder_add_int_value(j, line);
+    json_builder_set_member_name(j, "match");
+    json_builder_add_string_value(j, exact ? "exact" : "called");
+    json_builder_end_object(j);
+    json_builder_set_member_name(j, "kernels");
+    json_builder_begin_array(j);
+    return j;
+}
+
+/* The notes held back from reading the pass dumps, as one line on stderr
+ * whatever the number of kernels. */
+static void print_held_notes(const held_notes *held)
+{
+    if (!held->n)
+        return;
+    GString *msg = g_string_new(NULL);
+    if (held->n == 1)
+        g_string_append(msg, held->first);
+    else
+        g_string_append_printf(msg, "%zu notes from reading the pass dumps (the first: "
+                                    "%s); --verbose prints them",
+                               held->n, held->first);
+    /* the file names and messages come from the dumps: escaped */
+    fputs("tkview: note: ", stderr);
+    cli_put_text(stderr, msg->str, msg->len);
+    fputc('\n', stderr);
+    g_string_free(msg, TRUE);
+}
+
+int cmd_history(int argc, char **argv)
 {
     history_args a = {0};
     GOptionEntry entries[] = {
         {"source", 's', 0, G_OPTION_ARG_STRING, &a.source,
          "Source line: FILE:LINE, FILE matched by path suffix", "FILE:LINE"},
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
-         "Kernel: name, hash prefix, name:hash or index (default: every kernel)", "K"},
+        CLI_KERNEL_OPTION(&a.kernel, "Kernel", " (default: every kernel)"),
         {"exact", 0, 0, G_OPTION_ARG_NONE, &a.exact,
          "Only IR whose innermost frame is the line (default: also what it called)",
          NULL},
@@ -165,36 +189,27 @@ int tk_cmd_history(int argc, char **argv)
          "Print every note from reading the pass dumps (default: how many)", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "PATH --source FILE:LINE - the passes that changed a source line's IR");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &a.common);
+    GOptionContext *ctx = cli_options(
+        "PATH --source FILE:LINE - the passes that changed a source line's IR",
+        NULL, entries, &a.common);
     GError *err = NULL;
-    int rc = TK_EXIT_USAGE;
+    int rc = CLI_EXIT_USAGE;
     char *file = NULL;
     uint32_t line = 0;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 || !a.source) {
-        tk_cli_error("%s", err ? err->message
-                               : "usage: tkview history PATH --source FILE:LINE "
-                                 "[--kernel K] [--exact] [--json]");
-        g_clear_error(&err);
+        cli_usage(&err, "usage: tkview history PATH --source FILE:LINE "
+                        "[--kernel K] [--exact] [--json]");
         goto out;
     }
-    if (!split_source(a.source, &file, &line)) {
-        tk_cli_error("--source wants FILE:LINE (e.g. vector_add.py:16), got \"%s\"",
+    if (!cli_split_line_spec(a.source, &file, &line)) {
+        cli_error("--source wants FILE:LINE (e.g. vector_add.py:16), got \"%s\"",
                      a.source);
         goto out;
     }
-    tk_bundle *b = tk_cli_load(argv[1], &a.common);
-    if (!b) {
-        rc = TK_EXIT_INPUT;
-        goto out;
-    }
+    tk_bundle *b = NULL;
     const tk_kernel *one = NULL;
-    if (a.kernel && !(one = tk_cli_pick_kernel(b, a.kernel))) {
-        tk_bundle_free(b);
+    if ((rc = cli_open(argv[1], &a.common, a.kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
-    }
     /* FILE as the library matches it (tk_file_query.h), the
      * same as tkview bind. */
     tk_file_query *q = tk_file_query_new(b, file);
@@ -203,33 +218,19 @@ int tk_cmd_history(int argc, char **argv)
     tk_file_id *named = NULL;
     size_t n_named = tk_file_query_find(q, NULL, 0, &named);
     if (n_named > 1) {
-        tk_cli_error("\"%s\" names %zu files; give more of the path:", file, n_named);
+        cli_error("\"%s\" names %zu files; give more of the path:", file, n_named);
         for (size_t i = 0; i < n_named; i++)
-            tk_cli_fprintf(stderr, "  %s\n", tk_loctab_file_path(tab, named[i]));
+            cli_fprintf(stderr, "  %s\n", tk_loctab_file_path(tab, named[i]));
         g_free(named);
         tk_file_query_free(q);
         tk_bundle_free(b);
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
     const char *shown = n_named ? tk_loctab_file_path(tab, named[0]) : file;
     char *what = g_strdup_printf("%s:%u (%s)", shown, line,
                                  a.exact ? "this line only" : "this line and what it called");
-    JsonBuilder *j = NULL;
-    if (a.common.json) {
-        j = json_builder_new();
-        json_builder_begin_object(j);
-        json_builder_set_member_name(j, "query");
-        json_builder_begin_object(j);
-        json_builder_set_member_name(j, "file");
-        tk_cli_json_string(j, shown, strlen(shown));
-        json_builder_set_member_name(j, "line");
-        json_builder_add_int_value(j, line);
-        json_builder_set_member_name(j, "match");
-        json_builder_add_string_value(j, a.exact ? "exact" : "called");
-        json_builder_end_object(j);
-        json_builder_set_member_name(j, "kernels");
-        json_builder_begin_array(j);
-    }
+    JsonBuilder *j = a.common.json ? history_json_begin(shown, line, a.exact) : NULL;
     gboolean named_any = n_named > 0;
     g_free(named);
     size_t steps = 0, timelines = 0;
@@ -283,34 +284,21 @@ int tk_cmd_history(int argc, char **argv)
     if (j) {
         json_builder_end_array(j);
         json_builder_end_object(j);
-        tk_cli_json_print(j);
+        cli_json_print(j);
         g_object_unref(j);
     } else if (!timelines) {
-        tk_cli_error("no pass dumps were found with %s", argv[1]);
+        cli_error("no pass dumps were found with %s", argv[1]);
     } else if (!steps && !one) {
-        tk_cli_printf("no pass changed IR bound to %s\n", what);
+        cli_printf("no pass changed IR bound to %s\n", what);
     }
     if (!j && unlocated)
-        tk_cli_printf("(%zu of %zu changed passes carry no locations (machine code, Triton's "
+        cli_printf("(%zu of %zu changed passes carry no locations (machine code, Triton's "
                "internal dumps): whether they touched the line is unknown)\n",
                unlocated, read);
-    if (held.n && !a.common.quiet) {
-        /* one line on stderr, whatever the number of kernels */
-        GString *msg = g_string_new(NULL);
-        if (held.n == 1)
-            g_string_append(msg, held.first);
-        else
-            g_string_append_printf(msg, "%zu notes from reading the pass dumps (the first: "
-                                        "%s); --verbose prints them",
-                                   held.n, held.first);
-        /* the file names and messages come from the dumps: escaped */
-        fputs("tkview: note: ", stderr);
-        tk_cli_put_text(stderr, msg->str, msg->len);
-        fputc('\n', stderr);
-        g_string_free(msg, TRUE);
-    }
+    if (!a.common.quiet)
+        print_held_notes(&held);
     g_free(held.first);
-    rc = steps ? TK_EXIT_OK : TK_EXIT_NOTHING;
+    rc = steps ? CLI_EXIT_OK : CLI_EXIT_NOTHING;
     g_free(what);
     tk_file_query_free(q);
     tk_bundle_free(b);

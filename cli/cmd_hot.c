@@ -111,21 +111,48 @@ static void json_values(JsonBuilder *j, const char *member, const tk_cost *c,
     json_builder_begin_object(j);
     for (size_t m = from; m < to; m++) {
         json_builder_set_member_name(j, tk_cost_metric_name(c, m));
-        tk_cli_json_number(j, v[m]);
+        cli_json_number(j, v[m]);
     }
     json_builder_end_object(j);
 }
 
-static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
-                       int top, gboolean inclusive, JsonBuilder *j,
-                       gboolean quiet, GHashTable *src, tk_diags *notes,
-                       int *rc)
+/* One kernel's answer to `tkview hot`: its cost, the metric ranked by and
+ * the source lines ranked.  Made by hot_compute(), printed by hot_text()
+ * or hot_json(), freed by hot_clear(). */
+typedef struct {
+    const tk_kernel *kernel;
+    tk_bind *ix;
+    tk_profile *profile; /* NULL without a measured profile */
+    tk_cost *cost;
+    size_t metric;       /* ranked by */
+    gboolean inclusive;
+    ranked *rank;        /* lines with a cost, most first */
+    size_t n_rank;
+    size_t shown;        /* the first SHOWN of them are printed (--top) */
+} hot_result;
+
+static void hot_clear(hot_result *h)
 {
+    g_free(h->rank);
+    tk_cost_free(h->cost);
+    tk_profile_free(h->profile);
+    tk_bind_free(h->ix);
+}
+
+/* Computes K's cost per source line, ranked by METRIC (NULL: the default
+ * one).  Returns CLI_EXIT_USAGE (printed) when K has no such metric. */
+static int hot_compute(hot_result *h, tk_bundle *b, const tk_kernel *k,
+                       const char *metric, int top, gboolean inclusive,
+                       gboolean quiet)
+{
+    memset(h, 0, sizeof *h);
     tk_loctab *tab = tk_bundle_loctab(b);
-    tk_bind *ix = tk_bind_new(k, tab);
-    tk_profile *p = NULL;
-    tk_cost *c = tk_cli_cost(k, ix, tab, quiet, &p);
-    size_t m = tk_cost_default_metric(c);
+    h->kernel = k;
+    h->inclusive = inclusive;
+    h->ix = tk_bind_new(k, tab);
+    h->cost = cli_cost(k, h->ix, tab, quiet, &h->profile);
+    tk_cost *c = h->cost;
+    h->metric = tk_cost_default_metric(c);
     if (metric) {
         int f = tk_cost_metric_find(c, metric);
         if (f < 0) {
@@ -133,182 +160,235 @@ static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
             for (size_t i = 0; i < tk_cost_metric_count(c); i++)
                 g_string_append_printf(names, "%s%s", i ? ", " : "",
                                        tk_cost_metric_name(c, i));
-            tk_cli_error("--metric %s: kernel %s has no such metric (it has: "
-                         "%s)",
-                         metric, tk_kernel_name(k), names->str);
+            const char *why = tk_cost_metric_missing(c, metric);
+            cli_error("--metric %s: kernel %s has no such metric (it has: "
+                      "%s)%s%s",
+                      metric, tk_kernel_name(k), names->str,
+                      why ? ": " : "", why ? why : "");
             g_string_free(names, TRUE);
-            *rc = TK_EXIT_USAGE;
-            goto done;
+            return CLI_EXIT_USAGE;
         }
-        m = (size_t)f;
+        h->metric = (size_t)f;
     }
+    size_t m = h->metric;
     const tk_cost_line *lines;
     size_t n = tk_cost_source_lines(c, &lines);
-    ranked *r = g_new(ranked, n ? n : 1);
-    size_t nr = 0;
+    h->rank = g_new(ranked, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         double key = inclusive ? lines[i].inclusive[m] : lines[i].exact[m];
         if (key > 0 || (inclusive && lines[i].shared[m] > 0))
-            r[nr++] = (ranked){&lines[i], key};
+            h->rank[h->n_rank++] = (ranked){&lines[i], key};
     }
-    qsort(r, nr, sizeof *r, cmp_ranked);
-    size_t shown = top > 0 && (size_t)top < nr ? (size_t)top : nr;
-    const double *total = tk_cost_total(c);
-    const double *noloc = tk_cost_no_location(c);
-    const char *mname = tk_cost_metric_name(c, m);
-    if (j) {
-        json_builder_begin_object(j);
-        json_builder_set_member_name(j, "name");
-        tk_cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
-        json_builder_set_member_name(j, "hash");
-        tk_cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
-        json_builder_set_member_name(j, "metric");
-        json_builder_add_string_value(j, mname);
-        json_builder_set_member_name(j, "label");
-        tk_cli_json_string(j, tk_cost_metric_label(c, m),
-                           strlen(tk_cost_metric_label(c, m)));
-        json_builder_set_member_name(j, "sort");
-        json_builder_add_string_value(j, inclusive ? "inclusive" : "exact");
-        json_builder_set_member_name(j, "profile");
-        if (p) {
-            json_builder_begin_object(j);
-            json_builder_set_member_name(j, "tool");
-            tk_cli_json_string(j, tk_profile_tool(p), strlen(tk_profile_tool(p)));
-            json_builder_set_member_name(j, "instructions");
-            json_builder_add_int_value(j, (gint64)tk_profile_row_count(p));
-            json_builder_end_object(j);
-        } else {
-            json_builder_add_null_value(j);
-        }
-        json_values(j, "total", c, total, 0, tk_cost_metric_count(c));
-        json_values(j, "no_location", c, noloc, 0, tk_cost_metric_count(c));
-        json_builder_set_member_name(j, "unsplit_instructions");
-        json_builder_add_int_value(j, tk_cost_unsplit_instructions(c));
-        json_builder_set_member_name(j, "source_lines");
-        json_builder_add_int_value(j, (gint64)nr);
-        json_builder_set_member_name(j, "lines");
-        json_builder_begin_array(j);
-    } else {
-        tk_cli_put_text(stdout, tk_kernel_name(k), strlen(tk_kernel_name(k)));
-        printf(" %.12s: ", tk_kernel_hash(k));
-        tk_cli_put_number(stdout, total[m]);
-        gboolean measured = tk_cost_metric_kind(c, m) == TK_METRIC_MEASURED;
-        printf(" %s (%s%s%s)", mname, tk_cost_metric_label(c, m),
-               measured ? ", measured by " : "",
-               measured ? tk_profile_tool(p) : "");
-        if (noloc[m] > 0) {
-            fputs(", no location: ", stdout);
-            tk_cli_put_number(stdout, noloc[m]);
-        }
-        putchar('\n');
-        if (tk_cost_unsplit_instructions(c))
-            printf("  %u SASS instructions of helpers inlined at several call "
-                   "sites could not be given to one (counted as shared)\n",
-                   tk_cost_unsplit_instructions(c));
-        if (shown) {
-            printf("  %10s %6s %10s %10s  %-28s", "exact", "%", "inclusive",
-                   "shared", "line");
-            for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++)
-                if (tk_kernel_stage_expected(k, s))
-                    printf(" %5s", tk_stage_kind_name(s));
-            printf("  %s\n", "code");
-        }
-    }
-    for (size_t i = 0; i < shown; i++) {
-        const tk_cost_line *l = r[i].line;
-        const char *path = tk_loctab_file_path(tab, l->file);
-        GPtrArray *text = source_lines(b, src, l->file, notes);
-        const char *code = l->line - 1 < text->len ? text->pdata[l->line - 1] : "";
-        char *stalls = tk_cost_metric_kind(c, m) == TK_METRIC_MEASURED
-                           ? stall_text(c, inclusive ? l->inclusive : l->exact, 3)
-                           : NULL;
-        if (j) {
-            json_builder_begin_object(j);
-            json_builder_set_member_name(j, "file");
-            tk_cli_json_string(j, path, strlen(path));
-            json_builder_set_member_name(j, "line");
-            json_builder_add_int_value(j, l->line);
-            json_builder_set_member_name(j, "exact");
-            tk_cli_json_number(j, l->exact[m]);
-            json_builder_set_member_name(j, "inclusive");
-            tk_cli_json_number(j, l->inclusive[m]);
-            json_builder_set_member_name(j, "shared");
-            tk_cli_json_number(j, l->shared[m]);
-            json_builder_set_member_name(j, "shared_sites");
-            json_builder_add_int_value(j, l->shared_sites);
-            json_builder_set_member_name(j, "stages");
-            json_builder_begin_object(j);
-            for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
-                if (!tk_kernel_stage(k, s))
-                    continue;
-                json_builder_set_member_name(j, tk_stage_kind_name(s));
-                json_builder_begin_object(j);
-                json_builder_set_member_name(j, "exact");
-                json_builder_add_int_value(j, stage_count(ix, k, s, l, FALSE));
-                json_builder_set_member_name(j, "called");
-                json_builder_add_int_value(j, stage_count(ix, k, s, l, TRUE));
-                json_builder_end_object(j);
-            }
-            json_builder_end_object(j);
-            json_values(j, "classes", c, l->exact, 1, 1 + TK_SASS_CLASS_COUNT);
-            size_t first, ns = tk_cost_stall_metrics(c, &first);
-            json_values(j, "stalls", c, l->exact, first, first + ns);
-            json_builder_set_member_name(j, "code");
-            tk_cli_json_string(j, code, strlen(code));
-            json_builder_end_object(j);
-        } else {
-            printf("  %10.0f %5.1f%% %10.0f ", l->exact[m],
-                   total[m] > 0 ? 100.0 * (inclusive ? l->inclusive[m] : l->exact[m]) / total[m]
-                                : 0.0,
-                   l->inclusive[m]);
-            if (l->shared[m] > 0)
-                printf("%10.0f  ", l->shared[m]);
-            else
-                printf("%10s  ", "");
-            const char *base = strrchr(path, '/');
-            char *where = g_strdup_printf("%s:%u", base ? base + 1 : path, l->line);
-            int w = (int)strlen(where);
-            tk_cli_put_text(stdout, where, strlen(where));
-            printf("%*s", w < 28 ? 28 - w : 0, "");
-            for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
-                if (!tk_kernel_stage_expected(k, s))
-                    continue;
-                if (tk_kernel_stage(k, s))
-                    printf(" %5u", stage_count(ix, k, s, l, inclusive));
-                else
-                    printf(" %5s", "-");
-            }
-            fputs("  ", stdout);
-            tk_cli_put_text(stdout, code, strlen(code) > 60 ? 60 : strlen(code));
-            putchar('\n');
-            if (stalls)
-                printf("  %10s %6s stalls: %s\n", "", "", stalls);
-            g_free(where);
-        }
-        g_free(stalls);
-    }
-    if (j) {
-        json_builder_end_array(j);
-        json_builder_end_object(j);
-    } else if (nr > shown) {
-        printf("  (%zu more lines: --top 0 lists all)\n", nr - shown);
-    }
-    g_free(r);
-done:
-    tk_cost_free(c);
-    tk_profile_free(p);
-    tk_bind_free(ix);
+    qsort(h->rank, h->n_rank, sizeof *h->rank, cmp_ranked);
+    h->shown = top > 0 && (size_t)top < h->n_rank ? (size_t)top : h->n_rank;
+    return CLI_EXIT_OK;
 }
 
-int tk_cmd_hot(int argc, char **argv)
+static void hot_json_line(JsonBuilder *j, const hot_result *h,
+                          const tk_cost_line *l, const char *path,
+                          const char *code)
 {
-    tk_cli_common common = {0};
+    const tk_kernel *k = h->kernel;
+    const tk_cost *c = h->cost;
+    size_t m = h->metric;
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "file");
+    cli_json_string(j, path, strlen(path));
+    json_builder_set_member_name(j, "line");
+    json_builder_add_int_value(j, l->line);
+    json_builder_set_member_name(j, "exact");
+    cli_json_number(j, l->exact[m]);
+    json_builder_set_member_name(j, "inclusive");
+    cli_json_number(j, l->inclusive[m]);
+    json_builder_set_member_name(j, "shared");
+    cli_json_number(j, l->shared[m]);
+    json_builder_set_member_name(j, "shared_sites");
+    json_builder_add_int_value(j, l->shared_sites);
+    json_builder_set_member_name(j, "stages");
+    json_builder_begin_object(j);
+    for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+        if (!tk_kernel_stage(k, s))
+            continue;
+        json_builder_set_member_name(j, tk_stage_kind_name(s));
+        json_builder_begin_object(j);
+        json_builder_set_member_name(j, "exact");
+        json_builder_add_int_value(j, stage_count(h->ix, k, s, l, FALSE));
+        json_builder_set_member_name(j, "called");
+        json_builder_add_int_value(j, stage_count(h->ix, k, s, l, TRUE));
+        json_builder_end_object(j);
+    }
+    json_builder_end_object(j);
+    json_values(j, "classes", c, l->exact, 1, 1 + TK_SASS_CLASS_COUNT);
+    size_t first, ns = tk_cost_stall_metrics(c, &first);
+    json_values(j, "stalls", c, l->exact, first, first + ns);
+    json_builder_set_member_name(j, "code");
+    cli_json_string(j, code, strlen(code));
+    json_builder_end_object(j);
+}
+
+static void hot_json(JsonBuilder *j, const hot_result *h, tk_bundle *b,
+                     GHashTable *src, tk_diags *notes)
+{
+    const tk_kernel *k = h->kernel;
+    const tk_cost *c = h->cost;
+    size_t m = h->metric;
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "name");
+    cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+    json_builder_set_member_name(j, "hash");
+    cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+    json_builder_set_member_name(j, "metric");
+    json_builder_add_string_value(j, tk_cost_metric_name(c, m));
+    json_builder_set_member_name(j, "label");
+    cli_json_string(j, tk_cost_metric_label(c, m),
+                       strlen(tk_cost_metric_label(c, m)));
+    json_builder_set_member_name(j, "sort");
+    json_builder_add_string_value(j, h->inclusive ? "inclusive" : "exact");
+    json_builder_set_member_name(j, "profile");
+    if (h->profile) {
+        json_builder_begin_object(j);
+        json_builder_set_member_name(j, "tool");
+        cli_json_string(j, tk_profile_tool(h->profile),
+                        strlen(tk_profile_tool(h->profile)));
+        json_builder_set_member_name(j, "instructions");
+        json_builder_add_int_value(j, (gint64)tk_profile_row_count(h->profile));
+        json_builder_end_object(j);
+    } else {
+        json_builder_add_null_value(j);
+    }
+    json_values(j, "total", c, tk_cost_total(c), 0, tk_cost_metric_count(c));
+    json_values(j, "no_location", c, tk_cost_no_location(c), 0,
+                tk_cost_metric_count(c));
+    json_builder_set_member_name(j, "unsplit_instructions");
+    json_builder_add_int_value(j, tk_cost_unsplit_instructions(c));
+    json_builder_set_member_name(j, "source_lines");
+    json_builder_add_int_value(j, (gint64)h->n_rank);
+    json_builder_set_member_name(j, "lines");
+    json_builder_begin_array(j);
+    tk_loctab *tab = tk_bundle_loctab(b);
+    for (size_t i = 0; i < h->shown; i++) {
+        const tk_cost_line *l = h->rank[i].line;
+        GPtrArray *text = source_lines(b, src, l->file, notes);
+        const char *code = l->line - 1 < text->len ? text->pdata[l->line - 1] : "";
+        hot_json_line(j, h, l, tk_loctab_file_path(tab, l->file), code);
+    }
+    json_builder_end_array(j);
+    json_builder_end_object(j);
+}
+
+/* The text header of one kernel: total, metric, what has no location. */
+static void hot_text_header(const hot_result *h)
+{
+    const tk_kernel *k = h->kernel;
+    const tk_cost *c = h->cost;
+    size_t m = h->metric;
+    const double *noloc = tk_cost_no_location(c);
+    cli_put_text(stdout, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+    printf(" %.12s: ", tk_kernel_hash(k));
+    cli_put_number(stdout, tk_cost_total(c)[m]);
+    gboolean measured = tk_cost_metric_kind(c, m) == TK_METRIC_MEASURED;
+    printf(" %s (%s%s%s)", tk_cost_metric_name(c, m), tk_cost_metric_label(c, m),
+           measured ? ", measured by " : "",
+           measured ? tk_profile_tool(h->profile) : "");
+    if (noloc[m] > 0) {
+        fputs(", no location: ", stdout);
+        cli_put_number(stdout, noloc[m]);
+    }
+    putchar('\n');
+    if (tk_cost_unsplit_instructions(c))
+        printf("  %u SASS instructions of helpers inlined at several call "
+               "sites could not be given to one (counted as shared)\n",
+               tk_cost_unsplit_instructions(c));
+    if (h->shown) {
+        printf("  %10s %6s %10s %10s  %-28s", "exact", "%", "inclusive",
+               "shared", "line");
+        for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++)
+            if (tk_kernel_stage_expected(k, s))
+                printf(" %5s", tk_stage_kind_name(s));
+        printf("  %s\n", "code");
+    }
+}
+
+static void hot_text_line(const hot_result *h, const tk_cost_line *l,
+                          const char *path, const char *code)
+{
+    const tk_kernel *k = h->kernel;
+    const tk_cost *c = h->cost;
+    size_t m = h->metric;
+    const double *total = tk_cost_total(c);
+    gboolean inclusive = h->inclusive;
+    char *stalls = tk_cost_metric_kind(c, m) == TK_METRIC_MEASURED
+                       ? stall_text(c, inclusive ? l->inclusive : l->exact, 3)
+                       : NULL;
+    printf("  %10.0f %5.1f%% %10.0f ", l->exact[m],
+           total[m] > 0 ? 100.0 * (inclusive ? l->inclusive[m] : l->exact[m]) / total[m]
+                        : 0.0,
+           l->inclusive[m]);
+    if (l->shared[m] > 0)
+        printf("%10.0f  ", l->shared[m]);
+    else
+        printf("%10s  ", "");
+    const char *base = strrchr(path, '/');
+    char *where = g_strdup_printf("%s:%u", base ? base + 1 : path, l->line);
+    int w = (int)strlen(where);
+    cli_put_text(stdout, where, strlen(where));
+    printf("%*s", w < 28 ? 28 - w : 0, "");
+    for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
+        if (!tk_kernel_stage_expected(k, s))
+            continue;
+        if (tk_kernel_stage(k, s))
+            printf(" %5u", stage_count(h->ix, k, s, l, inclusive));
+        else
+            printf(" %5s", "-");
+    }
+    fputs("  ", stdout);
+    cli_put_text(stdout, code, strlen(code) > 60 ? 60 : strlen(code));
+    putchar('\n');
+    if (stalls)
+        printf("  %10s %6s stalls: %s\n", "", "", stalls);
+    g_free(where);
+    g_free(stalls);
+}
+
+static void hot_text(const hot_result *h, tk_bundle *b, GHashTable *src,
+                     tk_diags *notes)
+{
+    hot_text_header(h);
+    tk_loctab *tab = tk_bundle_loctab(b);
+    for (size_t i = 0; i < h->shown; i++) {
+        const tk_cost_line *l = h->rank[i].line;
+        GPtrArray *text = source_lines(b, src, l->file, notes);
+        const char *code = l->line - 1 < text->len ? text->pdata[l->line - 1] : "";
+        hot_text_line(h, l, tk_loctab_file_path(tab, l->file), code);
+    }
+    if (h->n_rank > h->shown)
+        printf("  (%zu more lines: --top 0 lists all)\n", h->n_rank - h->shown);
+}
+
+static void hot_kernel(tk_bundle *b, const tk_kernel *k, const char *metric,
+                       int top, gboolean inclusive, JsonBuilder *j,
+                       gboolean quiet, GHashTable *src, tk_diags *notes,
+                       int *rc)
+{
+    hot_result h;
+    int r = hot_compute(&h, b, k, metric, top, inclusive, quiet);
+    if (r != CLI_EXIT_OK)
+        *rc = r;
+    else if (j)
+        hot_json(j, &h, b, src, notes);
+    else
+        hot_text(&h, b, src, notes);
+    hot_clear(&h);
+}
+
+int cmd_hot(int argc, char **argv)
+{
+    cli_common common = {0};
     char *kernel = NULL, *metric = NULL;
     int top = 20;
     gboolean inclusive = FALSE;
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
-         "Only this kernel: name, hash prefix, name:hash or index", "K"},
+        CLI_KERNEL_OPTION(&kernel, "Only this kernel", ""),
         {"metric", 'm', 0, G_OPTION_ARG_STRING, &metric,
          "Rank by this metric (default: samples with a profile, else "
          "instructions)", "M"},
@@ -318,34 +398,23 @@ int tk_cmd_hot(int argc, char **argv)
          "Rank by inclusive value (the line and the helpers it called)", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "PATH - the source lines whose code costs most");
-    g_option_context_set_summary(ctx, summary);
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &common);
+    GOptionContext *ctx = cli_options(
+        "PATH - the source lines whose code costs most",
+        summary, entries, &common);
     GError *err = NULL;
-    int rc = TK_EXIT_OK;
+    int rc = CLI_EXIT_OK;
     tk_bundle *b = NULL;
     JsonBuilder *j = NULL;
     GHashTable *src = NULL;
     tk_diags *notes = tk_diags_new();
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 || top < 0) {
-        tk_cli_error("%s", err ? err->message
-                               : "usage: tkview hot PATH [--kernel K] "
-                                 "[--metric M] [--top N] [--inclusive] [--json]");
-        g_clear_error(&err);
-        rc = TK_EXIT_USAGE;
-        goto out;
-    }
-    if (!(b = tk_cli_load(argv[1], &common))) {
-        rc = TK_EXIT_INPUT;
+        rc = cli_usage(&err, "usage: tkview hot PATH [--kernel K] "
+                             "[--metric M] [--top N] [--inclusive] [--json]");
         goto out;
     }
     const tk_kernel *one = NULL;
-    if (kernel && !(one = tk_cli_pick_kernel(b, kernel))) {
-        rc = TK_EXIT_USAGE;
+    if ((rc = cli_open(argv[1], &common, kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
-    }
     src = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
                                 (GDestroyNotify)g_ptr_array_unref);
     if (common.json) {
@@ -355,7 +424,7 @@ int tk_cmd_hot(int argc, char **argv)
         json_builder_begin_array(j);
     }
     size_t with_sass = 0;
-    for (size_t i = 0; i < tk_bundle_kernel_count(b) && rc == TK_EXIT_OK; i++) {
+    for (size_t i = 0; i < tk_bundle_kernel_count(b) && rc == CLI_EXIT_OK; i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
         if ((one && k != one) || !tk_kernel_stage(k, TK_STAGE_SASS))
             continue;
@@ -365,18 +434,18 @@ int tk_cmd_hot(int argc, char **argv)
         hot_kernel(b, k, metric, top, inclusive, j, common.quiet, src, notes,
                    &rc);
     }
-    tk_cli_print_diags(notes, common.quiet);
+    cli_print_diags(notes, common.quiet);
     if (j) {
         json_builder_end_array(j);
         json_builder_end_object(j);
-        if (rc == TK_EXIT_OK)
-            tk_cli_json_print(j);
+        if (rc == CLI_EXIT_OK)
+            cli_json_print(j);
     }
-    if (rc == TK_EXIT_OK && with_sass == 0) {
-        tk_cli_error("%s: no kernel has SASS: cost is counted on SASS "
+    if (rc == CLI_EXIT_OK && with_sass == 0) {
+        cli_error("%s: no kernel has SASS: cost is counted on SASS "
                      "instructions (capture where nvdisasm is found)",
                      argv[1]);
-        rc = TK_EXIT_NOTHING;
+        rc = CLI_EXIT_NOTHING;
     }
 out:
     if (j)

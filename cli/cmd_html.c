@@ -1,11 +1,11 @@
 /* cmd_html.c - `tkview --html OUTDIR PATH` (also `tkview html OUTDIR
- * PATH`): the static, offline report of PATH (html/tk_html.h). */
+ * PATH`): the static, offline report of PATH (html/html.h). */
 #include "cli.h"
-#include "tk_html.h"
+#include "html.h"
 
-int tk_cmd_html(int argc, char **argv)
+int cmd_html(int argc, char **argv)
 {
-    tk_cli_common common = {0};
+    cli_common common = {0};
     char *notes = NULL;
     char **compare = NULL;
     gboolean force = FALSE, no_passes = FALSE, stats = FALSE;
@@ -23,44 +23,40 @@ int tk_cmd_html(int argc, char **argv)
          "Print seconds, files and bytes written", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
+    GOptionContext *ctx = cli_options(
         "OUTDIR PATH [PATH_B] - write a static HTML report of PATH into the folder "
-        "OUTDIR (PATH_B: the other side of --compare)");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &common);
+        "OUTDIR (PATH_B: the other side of --compare)",
+        NULL, entries, &common);
     GError *err = NULL;
-    int rc = TK_EXIT_OK;
+    int rc = CLI_EXIT_OK;
     tk_bundle *b = NULL, *other = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc < 3 || argc > 4 ||
         (argc == 4 && !compare)) {
-        tk_cli_error("%s", err ? err->message
-                               : "usage: tkview --html OUTDIR PATH [PATH_B --compare K:K2] "
-                                 "[--compare K:K2] [--notes FILE.md] [--force]");
-        g_clear_error(&err);
-        rc = TK_EXIT_USAGE;
+        rc = cli_usage(&err, "usage: tkview --html OUTDIR PATH [PATH_B --compare K:K2] "
+                             "[--compare K:K2] [--notes FILE.md] [--force]");
         goto done;
     }
-    if (!(b = tk_cli_load(argv[2], &common)) ||
-        (argc == 4 && !(other = tk_cli_load(argv[3], &common)))) {
-        rc = TK_EXIT_INPUT;
+    if (!(b = cli_load(argv[2], &common)) ||
+        (argc == 4 && !(other = cli_load(argv[3], &common)))) {
+        rc = CLI_EXIT_INPUT;
         goto done;
     }
-    tk_html_options opts = {.notes_path = notes, .force = force, .no_passes = no_passes,
+    html_options opts = {.notes_path = notes, .force = force, .no_passes = no_passes,
                             .compare = (const char *const *)compare, .other = other};
-    tk_html_stats st = {0};
+    html_stats st = {0};
     tk_diags *diags = tk_diags_new();
-    int written = tk_html_write(b, argv[1], &opts, &st, diags);
-    tk_cli_print_diags(diags, common.quiet);
+    int written = html_write(b, argv[1], &opts, &st, diags);
+    cli_print_diags(diags, common.quiet);
     tk_diags_free(diags);
     if (written != 0) {
-        tk_cli_error("%s: report not written", argv[1]);
-        rc = TK_EXIT_USAGE;
+        cli_error("%s: report not written", argv[1]);
+        rc = CLI_EXIT_USAGE;
     } else {
         if (!common.quiet)
-            tk_cli_fprintf(stderr, "tkview: wrote %s/index.html (%zu kernel%s)\n", argv[1],
+            cli_fprintf(stderr, "tkview: wrote %s/index.html (%zu kernel%s)\n", argv[1],
                     st.kernels, st.kernels == 1 ? "" : "s");
         if (stats)
-            tk_cli_printf("seconds %.3f\nfiles %u\nbytes %llu\n", st.seconds, st.files,
+            cli_printf("seconds %.3f\nfiles %u\nbytes %llu\n", st.seconds, st.files,
                    (unsigned long long)st.bytes);
     }
 done:

@@ -64,7 +64,7 @@ static void meta_text(const tk_kernel_meta *m)
     FIELD("static LDS", m->lds_static_bytes, " B")
     FIELD("occupancy", m->occupancy, " waves/SIMD")
 #undef FIELD
-    tk_cli_printf("  metadata: %s\n", s->len ? s->str : "(none found)");
+    cli_printf("  metadata: %s\n", s->len ? s->str : "(none found)");
     g_string_free(s, TRUE);
     if (m->target && g_str_has_prefix(m->target, "hip") && amd->len)
         printf("  amd: %s\n", amd->str);
@@ -78,7 +78,7 @@ static void cost_text(const tk_kernel *k, const tk_bind *ix, const tk_loctab *ta
     if (!tk_kernel_stage(k, TK_STAGE_SASS))
         return;
     tk_profile *p = NULL;
-    tk_cost *c = tk_cli_cost(k, ix, tab, quiet, &p);
+    tk_cost *c = cli_cost(k, ix, tab, quiet, &p);
     const double *t = tk_cost_total(c);
     printf("  cost: %.0f SASS instructions:", t[0]);
     for (int i = 0; i < TK_SASS_CLASS_COUNT; i++)
@@ -89,9 +89,10 @@ static void cost_text(const tk_kernel *k, const tk_bind *ix, const tk_loctab *ta
         size_t m = tk_cost_default_metric(c);
         printf("  profile: %s, %zu instructions, ", tk_profile_tool(p),
                tk_profile_row_count(p));
-        tk_cli_put_number(stdout, t[m]);
+        cli_put_number(stdout, t[m]);
         printf(" %s (tkview hot: by source line)\n", tk_cost_metric_name(c, m));
     }
+    cli_regs_text(k, ix, tab, c);
     tk_cost_free(c);
     tk_profile_free(p);
 }
@@ -105,7 +106,7 @@ static void cost_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
         return;
     }
     tk_profile *p = NULL;
-    tk_cost *c = tk_cli_cost(k, ix, tab, quiet, &p);
+    tk_cost *c = cli_cost(k, ix, tab, quiet, &p);
     const double *t = tk_cost_total(c);
     json_builder_begin_object(j);
     json_builder_set_member_name(j, "instructions");
@@ -130,13 +131,14 @@ static void cost_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
             if (tk_cost_metric_kind(c, m) != TK_METRIC_MEASURED)
                 continue;
             json_builder_set_member_name(j, tk_cost_metric_name(c, m));
-            tk_cli_json_number(j, t[m]);
+            cli_json_number(j, t[m]);
         }
         json_builder_end_object(j);
         json_builder_end_object(j);
     } else {
         json_builder_add_null_value(j);
     }
+    cli_regs_json(j, k, ix, tab, c);
     json_builder_end_object(j);
     tk_cost_free(c);
     tk_profile_free(p);
@@ -153,14 +155,14 @@ static void pass_files_text(tk_bundle *b)
     size_t n = tk_bundle_pass_file_count(b, NULL);
     if (n == 0)
         return;
-    tk_cli_printf("pass dump files:\n  %-4s %-5s %12s %7s %5s  %s\n", "#", "kind", "bytes",
+    cli_printf("pass dump files:\n  %-4s %-5s %12s %7s %5s  %s\n", "#", "kind", "bytes",
            "dumps", "seqs", "file");
     for (size_t i = 0; i < n; i++) {
         const tk_passes *p = tk_bundle_pass_file(b, i);
-        tk_cli_printf("  [%zu]%*s %-5s %12llu %7zu %5zu  ", i, i < 10 ? 1 : 0, "",
+        cli_printf("  [%zu]%*s %-5s %12llu %7zu %5zu  ", i, i < 10 ? 1 : 0, "",
                pass_file_kind(p), (unsigned long long)tk_passes_file_size(p),
                tk_passes_count(p), tk_passes_seq_count(p));
-        tk_cli_put_text(stdout, tk_passes_path(p), strlen(tk_passes_path(p)));
+        cli_put_text(stdout, tk_passes_path(p), strlen(tk_passes_path(p)));
         putchar('\n');
     }
 }
@@ -175,25 +177,25 @@ static void kernel_passes_text(tk_bundle *b, const tk_kernel *k)
             continue;
         const tk_passes *p = tk_bundle_pass_file(b, i);
         if (!any)
-            tk_cli_printf("  %-6s %8s  %s\n", "passes", "dumps", "file");
+            cli_printf("  %-6s %8s  %s\n", "passes", "dumps", "file");
         any = TRUE;
         const tk_pass_seq *q = tk_passes_seq(p, (size_t)s);
-        tk_cli_printf("  %-6s %8zu  [%zu] ", pass_file_kind(p), q->n_dumps, i);
-        tk_cli_put_text(stdout, tk_passes_path(p), strlen(tk_passes_path(p)));
+        cli_printf("  %-6s %8zu  [%zu] ", pass_file_kind(p), q->n_dumps, i);
+        cli_put_text(stdout, tk_passes_path(p), strlen(tk_passes_path(p)));
         if (q->shared_by && q->n_dumps < q->full_dumps)
-            tk_cli_printf("  (shared by %zu compiles; they part after dump "
+            cli_printf("  (shared by %zu compiles; they part after dump "
                           "%zu of %zu)", q->shared_by, q->n_dumps,
                           q->full_dumps);
         else if (q->shared_by)
-            tk_cli_printf("  (shared by %zu compiles: identical dumps)",
+            cli_printf("  (shared by %zu compiles: identical dumps)",
                           q->shared_by);
         putchar('\n');
     }
     if (!any && n > 0)
-        tk_cli_printf("  passes: no dumps of this kernel in the pass dump files\n");
+        cli_printf("  passes: no dumps of this kernel in the pass dump files\n");
 }
 
-static void info_text(tk_bundle *b, gboolean quiet)
+static void info_text(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
 {
     size_t n = tk_bundle_kernel_count(b);
     tk_loctab *tab = tk_bundle_loctab(b);
@@ -205,37 +207,39 @@ static void info_text(tk_bundle *b, gboolean quiet)
     const char *kind = tk_bundle_input_kind(b) == TK_INPUT_FILES && !any_stage
                            ? "pass dump files"
                            : input_kind_names[tk_bundle_input_kind(b)];
-    tk_cli_printf("%s: %s, %zu kernel%s\n", tk_bundle_path(b), kind, n,
+    cli_printf("%s: %s, %zu kernel%s\n", tk_bundle_path(b), kind, n,
            n == 1 ? "" : "s");
     if (tk_bundle_input_kind(b) == TK_INPUT_BUNDLE) {
         const char *v;
         if ((v = tk_bundle_compiler(b)))
-            tk_cli_printf("compiler: %s\n", v);
+            cli_printf("compiler: %s\n", v);
         if ((v = tk_bundle_command(b)))
-            tk_cli_printf("command: %s\n", v);
+            cli_printf("command: %s\n", v);
         int c = tk_bundle_complete(b);
-        tk_cli_printf("capture: %s\n", c == 1 ? "complete" : c == 0 ? "INCOMPLETE" : "unknown");
+        cli_printf("capture: %s\n", c == 1 ? "complete" : c == 0 ? "INCOMPLETE" : "unknown");
     }
     pass_files_text(b);
     tk_config **apart = tk_config_apart_all(b, NULL);
     for (size_t i = 0; i < n; i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
-        tk_cli_printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
+        cli_printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
         meta_text(tk_kernel_metadata(k));
         if (tk_config_count(apart[i])) {
             /* what sets it apart from the other compiles of its name */
             char *label = tk_config_label(apart[i]);
-            tk_cli_printf("  apart: ");
-            tk_cli_put_text(stdout, label, strlen(label));
+            cli_printf("  apart: ");
+            cli_put_text(stdout, label, strlen(label));
             putchar('\n');
             g_free(label);
         }
+        if (ds)
+            cli_diag_kernel_text(ds, k);
         tk_bind *ix = tk_bind_new(k, tab);
         if (!tk_kernel_has_stages(k)) {
             /* Pass dumps alone: one reason, not five times the same. */
             const char *why = tk_kernel_stage_missing(k, TK_STAGE_TTGIR);
             fputs("  stages: none (", stdout);
-            tk_cli_put_text(stdout, why, strlen(why));
+            cli_put_text(stdout, why, strlen(why));
             puts(")");
             kernel_passes_text(b, k);
             tk_bind_free(ix);
@@ -243,7 +247,7 @@ static void info_text(tk_bundle *b, gboolean quiet)
         }
         /* instr: instruction lines; bound: those with a location (counts are
          * about code: .loc and //## lines are not counted). */
-        tk_cli_printf("  %-6s %8s %8s %8s %8s  %s\n", "stage", "lines", "instr", "bound",
+        cli_printf("  %-6s %8s %8s %8s %8s  %s\n", "stage", "lines", "instr", "bound",
                       "sources", "file");
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
             if (!tk_kernel_stage_expected(k, s))
@@ -251,21 +255,21 @@ static void info_text(tk_bundle *b, gboolean quiet)
             const tk_stage *st = tk_kernel_stage(k, s);
             if (!st) {
                 const char *why = tk_kernel_stage_missing(k, s);
-                tk_cli_printf("  %-6s %8s %8s %8s %8s  (missing: ", tk_stage_kind_name(s),
+                cli_printf("  %-6s %8s %8s %8s %8s  (missing: ", tk_stage_kind_name(s),
                        "-", "-", "-", "-");
-                tk_cli_put_text(stdout, why, strlen(why));
+                cli_put_text(stdout, why, strlen(why));
                 puts(")");
                 continue;
             }
-            tk_cli_printf("  %-6s %8u %8u %8u %8zu  ", tk_stage_kind_name(s),
+            cli_printf("  %-6s %8u %8u %8u %8zu  ", tk_stage_kind_name(s),
                    tk_stage_line_count(st), tk_stage_instruction_count(st),
                    tk_bind_bound_line_count(ix, s),
                    source_positions(ix, s));
-            tk_cli_put_text(stdout, tk_stage_path(st), strlen(tk_stage_path(st)));
+            cli_put_text(stdout, tk_stage_path(st), strlen(tk_stage_path(st)));
             putchar('\n');
         }
         if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN)
-            tk_cli_printf("  USE_IR_LOC capture: later stages are located at %s lines\n",
+            cli_printf("  USE_IR_LOC capture: later stages are located at %s lines\n",
                    tk_stage_kind_name(tk_bind_irloc_stage(ix)));
         cost_text(k, ix, tab, quiet);
         kernel_passes_text(b, k);
@@ -274,17 +278,19 @@ static void info_text(tk_bundle *b, gboolean quiet)
     for (size_t i = 0; i < n; i++)
         tk_config_free(apart[i]);
     g_free(apart);
+    if (ds)
+        cli_diag_failed_text(ds);
     size_t nf = tk_loctab_file_count(tab);
     if (nf)
-        tk_cli_printf("\nsource files referenced:\n");
+        cli_printf("\nsource files referenced:\n");
     for (tk_file_id f = 0; f < nf; f++) {
         const char *p = tk_loctab_file_path(tab, f);
         const char *local = tk_bundle_resolve_source(b, f, NULL);
         fputs("  ", stdout);
-        tk_cli_put_text(stdout, p, strlen(p));
+        cli_put_text(stdout, p, strlen(p));
         if (local && strcmp(local, p) != 0) {
             fputs("  ->  ", stdout);
-            tk_cli_put_text(stdout, local, strlen(local));
+            cli_put_text(stdout, local, strlen(local));
         } else if (!local && tk_bundle_source_refused(b, f)) {
             fputs("  (outside the bundle, not read: shown as path:line)", stdout);
         } else if (!local) {
@@ -335,7 +341,7 @@ static void json_opt_string(JsonBuilder *j, const char *name, const char *v)
 {
     json_builder_set_member_name(j, name);
     if (v)
-        tk_cli_json_string(j, v, strlen(v));
+        cli_json_string(j, v, strlen(v));
     else
         json_builder_add_null_value(j);
 }
@@ -389,7 +395,7 @@ static void kernel_passes_json(JsonBuilder *j, tk_bundle *b, const tk_kernel *k)
     json_builder_end_array(j);
 }
 
-static void info_json(tk_bundle *b, gboolean quiet)
+static void info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
 {
     tk_loctab *tab = tk_bundle_loctab(b);
     JsonBuilder *j = json_builder_new();
@@ -429,7 +435,7 @@ static void info_json(tk_bundle *b, gboolean quiet)
             if (node)
                 json_builder_add_value(j, node);
             else
-                tk_cli_json_string(j, value, strlen(value));
+                cli_json_string(j, value, strlen(value));
         }
         json_builder_end_object(j);
         /* what sets it apart from the other compiles of its name */
@@ -438,9 +444,10 @@ static void info_json(tk_bundle *b, gboolean quiet)
         for (size_t a = 0; a < tk_config_count(apart[i]); a++) {
             const tk_config_item *it = tk_config_get(apart[i], a);
             json_builder_set_member_name(j, it->name);
-            tk_cli_json_string(j, it->value, strlen(it->value));
+            cli_json_string(j, it->value, strlen(it->value));
         }
         json_builder_end_object(j);
+        cli_diag_kernel_json(j, ds, k);
         json_builder_set_member_name(j, "irloc_stage");
         if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN)
             json_builder_add_string_value(j, tk_stage_kind_name(tk_bind_irloc_stage(ix)));
@@ -454,7 +461,7 @@ static void info_json(tk_bundle *b, gboolean quiet)
                                   : NULL;
             if (why) {
                 json_builder_set_member_name(j, tk_stage_kind_name(s));
-                tk_cli_json_string(j, why, strlen(why));
+                cli_json_string(j, why, strlen(why));
             }
         }
         json_builder_end_object(j);
@@ -504,38 +511,46 @@ static void info_json(tk_bundle *b, gboolean quiet)
     }
     json_builder_end_array(j);
     pass_files_json(j, b);
+    cli_diag_failed_json(j, ds);
     json_builder_end_object(j);
-    tk_cli_json_print(j);
+    cli_json_print(j);
     g_object_unref(j);
 }
 
-int tk_cmd_info(int argc, char **argv)
+int cmd_info(int argc, char **argv)
 {
-    tk_cli_common common = {0};
+    cli_common common = {0};
     GOptionContext *ctx = g_option_context_new("PATH - list kernels, stages, metadata and binding counts");
-    tk_cli_add_common(ctx, &common);
+    cli_add_common(ctx, &common);
     GError *err = NULL;
-    int rc = TK_EXIT_OK;
+    int rc = CLI_EXIT_OK;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2) {
-        tk_cli_error("%s", err ? err->message : "usage: tkview info PATH [--json]");
+        cli_error("%s", err ? err->message : "usage: tkview info PATH [--json]");
         g_clear_error(&err);
-        rc = TK_EXIT_USAGE;
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
-    tk_bundle *b = tk_cli_load(argv[1], &common);
+    tk_bundle *b = cli_load(argv[1], &common);
+    /* The compiler's messages beside the capture: counts per kernel, and
+     * compiles that failed before any IR (shown even when nothing loads). */
+    tk_diag_set *ds = cli_diag_load(argv[1], b);
     if (!b) {
-        rc = TK_EXIT_INPUT;
+        if (ds && !common.json)
+            cli_diag_failed_text(ds);
+        tk_diag_set_free(ds);
+        rc = CLI_EXIT_INPUT;
         goto out;
     }
     /* Indexing the pass dumps reports what it found wrong in them. */
     tk_diags *pd = tk_diags_new();
     tk_bundle_pass_file_count(b, pd);
-    tk_cli_print_diags(pd, common.quiet);
+    cli_print_diags(pd, common.quiet);
     tk_diags_free(pd);
     if (common.json)
-        info_json(b, common.quiet);
+        info_json(b, common.quiet, ds);
     else
-        info_text(b, common.quiet);
+        info_text(b, common.quiet, ds);
+    tk_diag_set_free(ds);
     tk_bundle_free(b);
 out:
     g_strfreev(common.source_dirs);

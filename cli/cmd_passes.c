@@ -7,7 +7,7 @@
 #include "tkdump/tk_timeline.h"
 
 typedef struct {
-    tk_cli_common common;
+    cli_common common;
     char *kernel;
     char *algorithm;
     gboolean changed_only;
@@ -84,7 +84,7 @@ static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
         g_snprintf(effect, sizeof effect, "+%u -%u", e->added, e->removed);
     else
         g_snprintf(effect, sizeof effect, "%s", tk_effect_name(e->effect));
-    tk_cli_printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
+    cli_printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
     GString *what = g_string_new(e->pass);
     if (e->arg[0] && strcmp(e->arg, e->pass) != 0)
         g_string_append_printf(what, " (%s)", e->arg);
@@ -92,16 +92,16 @@ static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
     if (scope[0] && e->parent == TK_TL_NONE && e->scope_kind != TK_PASS_SCOPE_MODULE)
         g_string_append_printf(what, " on %s", scope);
     g_free(scope);
-    tk_cli_put_text(stdout, what->str, what->len);
+    cli_put_text(stdout, what->str, what->len);
     g_string_free(what, TRUE);
     if (e->part != TK_TL_NONE) {
         const char *path = base_name(part_path(tl, e->part));
         fputs("  ", stdout);
-        tk_cli_put_text(stdout, path, strlen(path));
-        tk_cli_printf(":%llu", (unsigned long long)e->header_line);
+        cli_put_text(stdout, path, strlen(path));
+        cli_printf(":%llu", (unsigned long long)e->header_line);
     }
     if (e->effect == TK_EFFECT_UNKNOWN && e->why)
-        tk_cli_printf("  [%s]", tk_unknown_why_name(e->why));
+        cli_printf("  [%s]", tk_unknown_why_name(e->why));
     if (e->flags & TK_TL_TO_FINAL)
         fputs("  [against the final stage]", stdout);
     if (e->flags & TK_TL_SPANS_LOOPS)
@@ -116,15 +116,15 @@ static void put_text(const tk_timeline *tl, const tk_kernel *k, gboolean changed
     size_t n = tk_timeline_count(tl), counts[3] = {0};
     for (size_t i = 0; i < n; i++)
         counts[tk_timeline_get(tl, i)->effect]++;
-    tk_cli_printf("%s %.12s: %zu passes (%zu changed, %zu unchanged, %zu unknown) from",
+    cli_printf("%s %.12s: %zu passes (%zu changed, %zu unchanged, %zu unknown) from",
            tk_kernel_name(k), tk_kernel_hash(k), n, counts[TK_EFFECT_CHANGED],
            counts[TK_EFFECT_UNCHANGED], counts[TK_EFFECT_UNKNOWN]);
     for (size_t p = 0; p < tk_timeline_part_count(tl); p++) {
         const char *path = part_path(tl, p);
         fputs(p ? ", " : " ", stdout);
-        tk_cli_put_text(stdout, path, strlen(path));
+        cli_put_text(stdout, path, strlen(path));
     }
-    tk_cli_printf("\n%7s  %-12s  %-13s  %s\n", "#", "level", "effect", "pass");
+    cli_printf("\n%7s  %-12s  %-13s  %s\n", "#", "level", "effect", "pass");
     for (size_t i = 0; i < n; i++) {
         const tk_timeline_entry *e = tk_timeline_get(tl, i);
         char index[32];
@@ -154,9 +154,9 @@ static void jstr(const char *s)
     putchar('"');
     for (const unsigned char *p = (const unsigned char *)valid; *p; p++) {
         if (*p == '"' || *p == '\\')
-            tk_cli_printf("\\%c", *p);
+            cli_printf("\\%c", *p);
         else if (*p < 0x20)
-            tk_cli_printf("\\u%04x", *p);
+            cli_printf("\\u%04x", *p);
         else
             putchar(*p);
     }
@@ -166,7 +166,7 @@ static void jstr(const char *s)
 
 static void jkey(const char *name, gboolean first)
 {
-    tk_cli_printf("%s\"%s\": ", first ? "" : ", ", name);
+    cli_printf("%s\"%s\": ", first ? "" : ", ", name);
 }
 
 static void jmember(const char *name, const char *value, gboolean first)
@@ -189,14 +189,14 @@ static void json_side(const tk_timeline *tl, const char *name, const tk_timeline
 static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t index,
                        gboolean changed_only)
 {
-    tk_cli_printf("{\"index\": %zu", index);
+    cli_printf("{\"index\": %zu", index);
     jmember("level", tk_pass_level_name(e->level), FALSE);
     /* The level it leaves, and whether it starts a level's run of passes
      * (tk_timeline_starts_level(): a converting pass is a step of its
      * own); a sub-step has the values of its pass. */
     size_t self = e->parent == TK_TL_NONE ? index : e->parent;
     jmember("level_after", tk_pass_level_name(tk_timeline_level_after(tl, self)), FALSE);
-    tk_cli_printf(", \"starts_level\": %s",
+    cli_printf(", \"starts_level\": %s",
                   e->parent == TK_TL_NONE && tk_timeline_starts_level(tl, self) ? "true" : "false");
     jmember("pass", e->pass, FALSE);
     jmember("arg", e->arg, FALSE);
@@ -210,14 +210,14 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
         fputs("null", stdout);
     else
         jstr(part_path(tl, e->part));
-    tk_cli_printf(", \"line\": %llu", e->part == TK_TL_NONE ? 0ULL : (unsigned long long)e->header_line);
+    cli_printf(", \"line\": %llu", e->part == TK_TL_NONE ? 0ULL : (unsigned long long)e->header_line);
     jmember("effect", tk_effect_name(e->effect), FALSE);
     jkey("reason", FALSE);
     if (e->effect == TK_EFFECT_UNKNOWN)
         jstr(tk_unknown_why_name(e->why));
     else
         fputs("null", stdout);
-    tk_cli_printf(", \"added\": %u, \"removed\": %u, \"flags\": [", e->added, e->removed);
+    cli_printf(", \"added\": %u, \"removed\": %u, \"flags\": [", e->added, e->removed);
     static const struct {
         unsigned bit;
         const char *name;
@@ -227,7 +227,7 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
     gboolean first = TRUE;
     for (size_t f = 0; f < G_N_ELEMENTS(flags); f++)
         if (e->flags & flags[f].bit) {
-            tk_cli_printf("%s\"%s\"", first ? "" : ", ", flags[f].name);
+            cli_printf("%s\"%s\"", first ? "" : ", ", flags[f].name);
             first = FALSE;
         }
     putchar(']');
@@ -266,7 +266,7 @@ static void json_timeline(const tk_timeline *tl, const tk_kernel *k, gboolean ch
     size_t n = tk_timeline_count(tl), counts[3] = {0};
     for (size_t i = 0; i < n; i++)
         counts[tk_timeline_get(tl, i)->effect]++;
-    tk_cli_printf(", \"summary\": {\"passes\": %zu, \"changed\": %zu, \"unchanged\": %zu, "
+    cli_printf(", \"summary\": {\"passes\": %zu, \"changed\": %zu, \"unchanged\": %zu, "
            "\"unknown\": %zu}, \"passes\": [",
            n, counts[TK_EFFECT_CHANGED], counts[TK_EFFECT_UNCHANGED],
            counts[TK_EFFECT_UNKNOWN]);
@@ -295,49 +295,37 @@ static int parse_algorithm(const char *name, tk_diff_algorithm *alg)
     return 0;
 }
 
-int tk_cmd_passes(int argc, char **argv)
+int cmd_passes(int argc, char **argv)
 {
     passes_args a = {0};
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
-         "Kernel: name, hash prefix, name:hash or index (default: every kernel)", "K"},
+        CLI_KERNEL_OPTION(&a.kernel, "Kernel", " (default: every kernel)"),
         {"changed-only", 0, 0, G_OPTION_ARG_NONE, &a.changed_only,
          "Leave out the passes that changed nothing", NULL},
         {"algorithm", 0, 0, G_OPTION_ARG_STRING, &a.algorithm,
          "Diff algorithm: histogram (default) or myers", "A"},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "PATH - each kernel's compiler passes, in order, and what each changed");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &a.common);
+    GOptionContext *ctx = cli_options(
+        "PATH - each kernel's compiler passes, in order, and what each changed",
+        NULL, entries, &a.common);
     GError *err = NULL;
     int rc;
     tk_timeline_opts opts = {{0}, 0};
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2) {
-        tk_cli_error("%s", err ? err->message
-                               : "usage: tkview passes PATH [--kernel K] "
-                                 "[--changed-only] [--json]");
-        g_clear_error(&err);
-        rc = TK_EXIT_USAGE;
+        rc = cli_usage(&err, "usage: tkview passes PATH [--kernel K] "
+                             "[--changed-only] [--json]");
         goto out;
     }
     if (parse_algorithm(a.algorithm, &opts.diff.algorithm) != 0) {
-        tk_cli_error("--algorithm %s: histogram or myers", a.algorithm);
-        rc = TK_EXIT_USAGE;
+        cli_error("--algorithm %s: histogram or myers", a.algorithm);
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
-    tk_bundle *b = tk_cli_load(argv[1], &a.common);
-    if (!b) {
-        rc = TK_EXIT_INPUT;
-        goto out;
-    }
+    tk_bundle *b = NULL;
     const tk_kernel *one = NULL;
-    if (a.kernel && !(one = tk_cli_pick_kernel(b, a.kernel))) {
-        tk_bundle_free(b);
-        rc = TK_EXIT_USAGE;
+    if ((rc = cli_open(argv[1], &a.common, a.kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
-    }
     tk_diags *diags = tk_diags_new();
     if (a.common.json)
         fputs("{\"kernels\": [", stdout);
@@ -347,12 +335,12 @@ int tk_cmd_passes(int argc, char **argv)
         if (one && k != one)
             continue;
         tk_timeline *tl = tk_timeline_of_kernel(b, k, &opts, diags);
-        tk_cli_print_diags(diags, a.common.quiet);
+        cli_print_diags(diags, a.common.quiet);
         tk_diags_free(diags);
         diags = tk_diags_new();
         if (!tl) {
             if (one)
-                tk_cli_error("no pass dumps of %s %.12s were found with %s",
+                cli_error("no pass dumps of %s %.12s were found with %s",
                              tk_kernel_name(k), tk_kernel_hash(k), argv[1]);
             continue;
         }
@@ -370,10 +358,10 @@ int tk_cmd_passes(int argc, char **argv)
     if (a.common.json) {
         fputs(shown ? "\n]}\n" : "]}\n", stdout);
     } else if (!shown && !one) {
-        tk_cli_error("no pass dumps were found with %s (MLIR_ENABLE_DUMP / "
+        cli_error("no pass dumps were found with %s (MLIR_ENABLE_DUMP / "
                      "LLVM_IR_ENABLE_DUMP output: see docs/passes.md)", argv[1]);
     }
-    rc = shown ? TK_EXIT_OK : TK_EXIT_NOTHING;
+    rc = shown ? CLI_EXIT_OK : CLI_EXIT_NOTHING;
     tk_bundle_free(b);
 out:
     g_free(a.kernel);

@@ -22,58 +22,111 @@ static const char summary[] =
     "them did not match or none was there, 2 bad arguments, 3 BUNDLE or\n"
     "FILE could not be read.";
 
+/* The samples P measured over K's SASS lines into *SAMPLES; returns
+ * whether P has a "samples" metric at all. */
+static int profile_samples(const tk_profile *p, const tk_kernel *k,
+                           double *samples)
+{
+    int has_samples = 0;
+    for (size_t m = 0; m < tk_profile_metric_count(p); m++)
+        if (strcmp(tk_profile_metric_name(p, m), "samples") == 0) {
+            has_samples = 1;
+            const tk_stage *sass = tk_kernel_stage(k, TK_STAGE_SASS);
+            for (uint32_t l = 1; l <= tk_stage_line_count(sass); l++) {
+                const double *v = tk_profile_line_values(p, l);
+                if (v)
+                    *samples += v[m];
+            }
+        }
+    return has_samples;
+}
+
+/* One imported section (SECTION of the export, kernel K, saved as REL). */
+static void imported_json(JsonBuilder *j, size_t section, const tk_kernel *k,
+                          const tk_profile *p, const char *rel,
+                          int has_samples, double samples)
+{
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "section");
+    json_builder_add_int_value(j, (gint64)section);
+    json_builder_set_member_name(j, "name");
+    cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+    json_builder_set_member_name(j, "hash");
+    cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+    json_builder_set_member_name(j, "instructions");
+    json_builder_add_int_value(j, (gint64)tk_profile_row_count(p));
+    json_builder_set_member_name(j, "samples");
+    if (has_samples)
+        cli_json_number(j, samples);
+    else
+        json_builder_add_null_value(j);
+    json_builder_set_member_name(j, "file");
+    cli_json_string(j, rel ? rel : "", rel ? strlen(rel) : 0);
+    json_builder_end_object(j);
+}
+
+static void imported_text(const tk_kernel *k, const tk_profile *p,
+                          const char *rel, int has_samples, double samples)
+{
+    cli_put_text(stdout, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+    printf(" (%.8s): %zu instructions", tk_kernel_hash(k),
+           tk_profile_row_count(p));
+    if (has_samples) {
+        fputs(", ", stdout);
+        cli_put_number(stdout, samples);
+        fputs(" samples", stdout);
+    }
+    fputs(" -> ", stdout);
+    if (rel)
+        cli_put_text(stdout, rel, strlen(rel));
+    putchar('\n');
+}
+
 static int import(int argc, char **argv)
 {
-    tk_cli_common common = {0};
+    cli_common common = {0};
     char *kernel = NULL;
     gboolean force = FALSE;
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
-         "Only the sections of this kernel: name, hash prefix, name:hash or "
-         "index", "K"},
+        CLI_KERNEL_OPTION(&kernel, "Only the sections of this kernel", ""),
         {"force", 0, 0, G_OPTION_ARG_NONE, &force,
          "Replace a profile the kernel already has", NULL},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
-        "BUNDLE FILE - put a profile made with Nsight Compute into a bundle");
-    g_option_context_set_summary(ctx, summary);
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &common);
+    GOptionContext *ctx = cli_options(
+        "BUNDLE FILE - put a profile made with Nsight Compute into a bundle",
+        summary, entries, &common);
     GError *err = NULL;
-    int rc = TK_EXIT_OK;
+    int rc = CLI_EXIT_OK;
     tk_bundle *b = NULL;
     tk_ncu_export *x = NULL;
     tk_diags *d = tk_diags_new();
     JsonBuilder *j = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 3) {
-        tk_cli_error("%s", err ? err->message
-                               : "usage: tkview profile import BUNDLE FILE "
-                                 "[--kernel K] [--force]");
-        g_clear_error(&err);
-        rc = TK_EXIT_USAGE;
+        rc = cli_usage(&err, "usage: tkview profile import BUNDLE FILE "
+                             "[--kernel K] [--force]");
         goto out;
     }
-    if (!(b = tk_cli_load(argv[1], &common))) {
-        rc = TK_EXIT_INPUT;
+    if (!(b = cli_load(argv[1], &common))) {
+        rc = CLI_EXIT_INPUT;
         goto out;
     }
     if (tk_bundle_input_kind(b) != TK_INPUT_BUNDLE) {
-        tk_cli_error("%s is not a tkview bundle: make one with `tkview "
+        cli_error("%s is not a tkview bundle: make one with `tkview "
                      "bundle %s -o BUNDLE` and import into that",
                      argv[1], argv[1]);
-        rc = TK_EXIT_INPUT;
+        rc = CLI_EXIT_INPUT;
         goto out;
     }
     const tk_kernel *only = NULL;
-    if (kernel && !(only = tk_cli_pick_kernel(b, kernel))) {
-        rc = TK_EXIT_USAGE;
+    if (kernel && !(only = cli_pick_kernel(b, kernel))) {
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
     x = tk_ncu_export_read(argv[2], d);
-    tk_cli_print_diags(d, common.quiet);
+    cli_print_diags(d, common.quiet);
     if (!x) {
-        rc = TK_EXIT_INPUT;
+        rc = CLI_EXIT_INPUT;
         goto out;
     }
     if (common.json) {
@@ -89,7 +142,7 @@ static int import(int argc, char **argv)
             /* PyTorch's own kernels, profiled with the program's */
             if (!common.quiet) {
                 fprintf(stderr, "tkview: %s: section %zu, kernel ", argv[2], i);
-                tk_cli_put_text(stderr, name, strlen(name));
+                cli_put_text(stderr, name, strlen(name));
                 fputs(": not a kernel of the bundle, skipped\n", stderr);
             }
             others++;
@@ -103,7 +156,7 @@ static int import(int argc, char **argv)
             tk_profile_free(p);
             p = NULL;
         }
-        tk_cli_print_diags(md, FALSE);
+        cli_print_diags(md, FALSE);
         tk_diags_free(md);
         if (!p) {
             failed++;
@@ -111,65 +164,27 @@ static int import(int argc, char **argv)
         }
         imported++;
         double samples = 0;
-        int has_samples = 0;
-        for (size_t m = 0; m < tk_profile_metric_count(p); m++)
-            if (strcmp(tk_profile_metric_name(p, m), "samples") == 0) {
-                has_samples = 1;
-                const tk_stage *sass = tk_kernel_stage(k, TK_STAGE_SASS);
-                for (uint32_t l = 1; l <= tk_stage_line_count(sass); l++) {
-                    const double *v = tk_profile_line_values(p, l);
-                    if (v)
-                        samples += v[m];
-                }
-            }
-        if (j) {
-            json_builder_begin_object(j);
-            json_builder_set_member_name(j, "section");
-            json_builder_add_int_value(j, (gint64)i);
-            json_builder_set_member_name(j, "name");
-            tk_cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
-            json_builder_set_member_name(j, "hash");
-            tk_cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
-            json_builder_set_member_name(j, "instructions");
-            json_builder_add_int_value(j, (gint64)tk_profile_row_count(p));
-            json_builder_set_member_name(j, "samples");
-            if (has_samples)
-                tk_cli_json_number(j, samples);
-            else
-                json_builder_add_null_value(j);
-            json_builder_set_member_name(j, "file");
-            tk_cli_json_string(j, rel ? rel : "", rel ? strlen(rel) : 0);
-            json_builder_end_object(j);
-        } else {
-            tk_cli_put_text(stdout, tk_kernel_name(k), strlen(tk_kernel_name(k)));
-            printf(" (%.8s): %zu instructions", tk_kernel_hash(k),
-                   tk_profile_row_count(p));
-            if (has_samples) {
-                fputs(", ", stdout);
-                tk_cli_put_number(stdout, samples);
-                fputs(" samples", stdout);
-            }
-            fputs(" -> ", stdout);
-            if (rel)
-                tk_cli_put_text(stdout, rel, strlen(rel));
-            putchar('\n');
-        }
+        int has_samples = profile_samples(p, k, &samples);
+        if (j)
+            imported_json(j, i, k, p, rel, has_samples, samples);
+        else
+            imported_text(k, p, rel, has_samples, samples);
         g_free(rel);
         tk_profile_free(p);
     }
     if (j) {
         json_builder_end_array(j);
-        tk_cli_json_print(j);
+        cli_json_print(j);
     }
     if (imported == 0 && failed == 0) {
         if (only)
-            tk_cli_error("%s: no section of kernel %s", argv[2], tk_kernel_name(only));
+            cli_error("%s: no section of kernel %s", argv[2], tk_kernel_name(only));
         else
-            tk_cli_error("%s: none of its %zu kernel section%s is of a kernel of "
+            cli_error("%s: none of its %zu kernel section%s is of a kernel of "
                          "the bundle", argv[2], others, others == 1 ? "" : "s");
-        rc = TK_EXIT_NOTHING;
+        rc = CLI_EXIT_NOTHING;
     } else if (failed) {
-        rc = TK_EXIT_NOTHING;
+        rc = CLI_EXIT_NOTHING;
     }
 out:
     if (j)
@@ -183,7 +198,7 @@ out:
     return rc;
 }
 
-int tk_cmd_profile(int argc, char **argv)
+int cmd_profile(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "import") == 0)
         return import(argc - 1, argv + 1);
@@ -193,9 +208,9 @@ int tk_cmd_profile(int argc, char **argv)
              "Puts a profile made with Nsight Compute (its source page "
              "exported as CSV)\ninto BUNDLE; see `tkview profile import "
              "--help`.");
-        return TK_EXIT_OK;
+        return CLI_EXIT_OK;
     }
-    tk_cli_error("usage: tkview profile import BUNDLE FILE [--kernel K] "
+    cli_error("usage: tkview profile import BUNDLE FILE [--kernel K] "
                  "[--force] [--json]");
-    return TK_EXIT_USAGE;
+    return CLI_EXIT_USAGE;
 }

@@ -3,47 +3,36 @@
 
 #include <string.h>
 
-int tk_cmd_refs(int argc, char **argv)
+int cmd_refs(int argc, char **argv)
 {
-    tk_cli_common common = {0};
+    cli_common common = {0};
     char *kernel = NULL, *stage = NULL;
     GOptionEntry entries[] = {
-        {"kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
-         "Only this kernel: name, hash prefix, name:hash or index", "K"},
+        CLI_KERNEL_OPTION(&kernel, "Only this kernel", ""),
         {"stage", 0, 0, G_OPTION_ARG_STRING, &stage, "Only this stage", "S"},
         G_OPTION_ENTRY_NULL,
     };
-    GOptionContext *ctx = g_option_context_new(
+    GOptionContext *ctx = cli_options(
         "PATH - the source lines each stage of each kernel refers to, with how "
-        "many IR lines each has (innermost frame / any frame)");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    tk_cli_add_common(ctx, &common);
+        "many IR lines each has (innermost frame / any frame)",
+        NULL, entries, &common);
     GError *err = NULL;
-    int rc = TK_EXIT_OK;
+    int rc = CLI_EXIT_OK;
     tk_stage_kind only = TK_STAGE_UNKNOWN;
     tk_bundle *b = NULL;
     JsonBuilder *j = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2) {
-        tk_cli_error("%s", err ? err->message
-                               : "usage: tkview refs PATH [--kernel K] [--stage S] [--json]");
-        g_clear_error(&err);
-        rc = TK_EXIT_USAGE;
+        rc = cli_usage(&err, "usage: tkview refs PATH [--kernel K] [--stage S] [--json]");
         goto out;
     }
     if (stage && (only = tk_stage_kind_parse(stage)) == TK_STAGE_UNKNOWN) {
-        tk_cli_error("--stage %s: not a stage (%s)", stage, tk_cli_stage_names());
-        rc = TK_EXIT_USAGE;
-        goto out;
-    }
-    if (!(b = tk_cli_load(argv[1], &common))) {
-        rc = TK_EXIT_INPUT;
+        cli_error("--stage %s: not a stage (%s)", stage, cli_stage_names());
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
     const tk_kernel *one = NULL;
-    if (kernel && !(one = tk_cli_pick_kernel(b, kernel))) {
-        rc = TK_EXIT_USAGE;
+    if ((rc = cli_open(argv[1], &common, kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
-    }
     tk_loctab *tab = tk_bundle_loctab(b);
     if (common.json) {
         j = json_builder_new();
@@ -57,13 +46,13 @@ int tk_cmd_refs(int argc, char **argv)
         if (j) {
             json_builder_begin_object(j);
             json_builder_set_member_name(j, "name");
-            tk_cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
+            cli_json_string(j, tk_kernel_name(k), strlen(tk_kernel_name(k)));
             json_builder_set_member_name(j, "hash");
-            tk_cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
+            cli_json_string(j, tk_kernel_hash(k), strlen(tk_kernel_hash(k)));
             json_builder_set_member_name(j, "stages");
             json_builder_begin_object(j);
         } else {
-            tk_cli_printf("%s %.12s\n", tk_kernel_name(k), tk_kernel_hash(k));
+            cli_printf("%s %.12s\n", tk_kernel_name(k), tk_kernel_hash(k));
         }
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
             if ((only != TK_STAGE_UNKNOWN && only != s) || !tk_kernel_stage(k, s))
@@ -74,18 +63,18 @@ int tk_cmd_refs(int argc, char **argv)
                 json_builder_set_member_name(j, tk_stage_kind_name(s));
                 json_builder_begin_array(j);
             } else {
-                tk_cli_printf("  %s: %zu source lines\n", tk_stage_kind_name(s), n);
+                cli_printf("  %s: %zu source lines\n", tk_stage_kind_name(s), n);
                 /* what the two numbers are: IR lines whose innermost
                  * frame is the line, and whose stack passes through it */
                 if (n)
-                    tk_cli_printf("    %6s %6s  %s\n", "exact", "called", "source line");
+                    cli_printf("    %6s %6s  %s\n", "exact", "called", "source line");
             }
             for (size_t r = 0; r < n; r++) {
                 const char *path = tk_loctab_file_path(tab, refs[r].file);
                 if (j) {
                     json_builder_begin_object(j);
                     json_builder_set_member_name(j, "file");
-                    tk_cli_json_string(j, path, strlen(path));
+                    cli_json_string(j, path, strlen(path));
                     json_builder_set_member_name(j, "line");
                     json_builder_add_int_value(j, refs[r].line);
                     json_builder_set_member_name(j, "exact");
@@ -94,9 +83,9 @@ int tk_cmd_refs(int argc, char **argv)
                     json_builder_add_int_value(j, refs[r].n_called);
                     json_builder_end_object(j);
                 } else {
-                    tk_cli_printf("    %6u %6u  ", refs[r].n_exact, refs[r].n_called);
-                    tk_cli_put_text(stdout, path, strlen(path));
-                    tk_cli_printf(":%u\n", refs[r].line);
+                    cli_printf("    %6u %6u  ", refs[r].n_exact, refs[r].n_called);
+                    cli_put_text(stdout, path, strlen(path));
+                    cli_printf(":%u\n", refs[r].line);
                 }
             }
             if (j)
@@ -110,7 +99,7 @@ int tk_cmd_refs(int argc, char **argv)
     }
     if (j) {
         json_builder_end_array(j);
-        tk_cli_json_print(j);
+        cli_json_print(j);
     }
 out:
     if (j)

@@ -39,7 +39,7 @@ static char *find_viewer(void)
     return g_find_program_in_path("tkview-viewer");
 }
 
-int tk_cmd_view(int argc, char **argv)
+int cmd_view(int argc, char **argv)
 {
     /* Only a PATH that exists (or the viewer's --source-dir) is the viewer's:
      * anything else is a mistyped command for the caller to report. */
@@ -52,17 +52,17 @@ int tk_cmd_view(int argc, char **argv)
                   "viewer; in a terminal use the commands below.\n\n", stderr);
             return -1;
         }
-        tk_cli_error("no display (DISPLAY and WAYLAND_DISPLAY are not set) for the desktop "
+        cli_error("no display (DISPLAY and WAYLAND_DISPLAY are not set) for the desktop "
                      "viewer.  In a terminal: tkview info PATH, tkview bind PATH --source "
                      "FILE:LINE, tkview passes PATH (tkview --help)");
-        return TK_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     char *viewer = find_viewer();
     if (!viewer) {
-        tk_cli_error("the desktop viewer (tkview-viewer) is not installed: it is built when "
+        cli_error("the desktop viewer (tkview-viewer) is not installed: it is built when "
                      "GTK 4 and GtkSourceView 5 are found (meson -Dviewer=enabled).  In a "
                      "terminal: tkview info PATH (tkview --help)");
-        return argc < 2 ? -1 : TK_EXIT_USAGE;
+        return argc < 2 ? -1 : CLI_EXIT_USAGE;
     }
     char **args = g_new0(char *, (size_t)argc + 1);
     args[0] = (char *)"tkview-viewer";
@@ -70,8 +70,8 @@ int tk_cmd_view(int argc, char **argv)
         args[i] = argv[i];
     fflush(NULL);
     execv(viewer, args);
-    tk_cli_error("cannot run %s: %s", viewer, strerror(errno));
+    cli_error("cannot run %s: %s", viewer, strerror(errno));
     g_free(args);
     g_free(viewer);
-    return TK_EXIT_USAGE;
+    return CLI_EXIT_USAGE;
 }

@@ -25,6 +25,9 @@ static const char usage[] =
     "  refs PATH [--kernel K] [--stage S] [--json]\n"
     "                                          the source lines each stage has\n"
     "                                          code for\n"
+    "  diagnostics PATH [--kernel K] [--json]  what the compiler said (remarks,\n"
+    "                                          ptxas's log, errors), each on its\n"
+    "                                          source line, IR line and pass\n"
     "  bundle PATH -o OUTDIR                   write a self-contained bundle of\n"
     "                                          PATH (stages, metadata, sources)\n"
     "  passes PATH [--kernel K] [--changed-only] [--json]\n"
@@ -73,11 +76,11 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         /* No command: the desktop viewer; -1 when it cannot start here. */
-        int rc = tk_cmd_view(argc, argv);
+        int rc = cmd_view(argc, argv);
         if (rc >= 0)
             return rc;
         fputs(usage, stderr);
-        return TK_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     /* Ctrl-C, kill or a closed terminal while `bundle` or `--html` writes
      * removes the half-written folder beside the output (`capture` puts
@@ -86,41 +89,43 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         fputs(usage, stdout);
-        return TK_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
         printf("tkview %s\n", TKVIEW_VERSION);
-        return TK_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     if (!strcmp(cmd, "info"))
-        return tk_cmd_info(argc - 1, argv + 1);
+        return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "bind"))
-        return tk_cmd_bind(argc - 1, argv + 1);
+        return cmd_bind(argc - 1, argv + 1);
     if (!strcmp(cmd, "refs"))
-        return tk_cmd_refs(argc - 1, argv + 1);
+        return cmd_refs(argc - 1, argv + 1);
+    if (!strcmp(cmd, "diagnostics"))
+        return cmd_diagnostics(argc - 1, argv + 1);
     if (!strcmp(cmd, "bundle"))
-        return tk_cmd_bundle(argc - 1, argv + 1);
+        return cmd_bundle(argc - 1, argv + 1);
     if (!strcmp(cmd, "passes"))
-        return tk_cmd_passes(argc - 1, argv + 1);
+        return cmd_passes(argc - 1, argv + 1);
     if (!strcmp(cmd, "diff"))
-        return tk_cmd_diff(argc - 1, argv + 1);
+        return cmd_diff(argc - 1, argv + 1);
     if (!strcmp(cmd, "history"))
-        return tk_cmd_history(argc - 1, argv + 1);
+        return cmd_history(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare"))
-        return tk_cmd_compare(argc - 1, argv + 1);
+        return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "configs"))
-        return tk_cmd_configs(argc - 1, argv + 1);
+        return cmd_configs(argc - 1, argv + 1);
     if (!strcmp(cmd, "hot"))
-        return tk_cmd_hot(argc - 1, argv + 1);
+        return cmd_hot(argc - 1, argv + 1);
     if (!strcmp(cmd, "profile"))
-        return tk_cmd_profile(argc - 1, argv + 1);
+        return cmd_profile(argc - 1, argv + 1);
     if (!strcmp(cmd, "capture"))
-        return tk_cmd_capture(argc - 1, argv + 1);
+        return cmd_capture(argc - 1, argv + 1);
     if (!strcmp(cmd, "--html") || !strcmp(cmd, "html"))
-        return tk_cmd_html(argc - 1, argv + 1);
-    int view = tk_cmd_view(argc, argv); /* tkview PATH: the desktop viewer */
+        return cmd_html(argc - 1, argv + 1);
+    int view = cmd_view(argc, argv); /* tkview PATH: the desktop viewer */
     if (view >= 0)
         return view;
-    tk_cli_error("unknown command \"%s\" (try tkview --help)", cmd);
-    return TK_EXIT_USAGE;
+    cli_error("unknown command \"%s\" (try tkview --help)", cmd);
+    return CLI_EXIT_USAGE;
 }

@@ -26,11 +26,11 @@
 
 /* Exit codes of `tkview capture` (README.md, docs/capture.md). */
 enum {
-    TK_CAPTURE_EXIT_COMPLETE = 0,   /* the bundle is written and complete */
-    TK_CAPTURE_EXIT_INCOMPLETE = 1, /* written, marked incomplete: the
+    CAP_EXIT_COMPLETE = 0,   /* the bundle is written and complete */
+    CAP_EXIT_INCOMPLETE = 1, /* written, marked incomplete: the
                                        program failed or was interrupted */
-    TK_CAPTURE_EXIT_USAGE = 2,      /* bad arguments */
-    TK_CAPTURE_EXIT_NONE = 3        /* no bundle written (nothing compiled,
+    CAP_EXIT_USAGE = 2,      /* bad arguments */
+    CAP_EXIT_NONE = 3        /* no bundle written (nothing compiled,
                                        the program could not be started, the
                                        output exists, a write failed) */
 };
@@ -42,25 +42,25 @@ enum {
  * tkview alone (a Ctrl-C on the terminal reaches the program by itself), and
  * the capture is finished with what was dumped.  Install once; restore puts
  * the old handlers back. */
-void tk_capture_signals_install(void);
-void tk_capture_signals_restore(void);
+void cap_signals_install(void);
+void cap_signals_restore(void);
 
 /* A file descriptor that becomes readable when a signal (SIGCHLD included)
- * arrives; tk_capture_signals_take() empties it. */
-int tk_capture_signals_fd(void);
+ * arrives; cap_signals_take() empties it. */
+int cap_signals_fd(void);
 
 typedef struct {
     int signo;          /* 0: none pending */
     gboolean from_tty;  /* sent by the kernel to the whole foreground group
                            (Ctrl-C, hang-up): the program got it too */
-} tk_capture_signal;
+} cap_signal;
 
 /* The next pending stop signal (SIGCHLD is only a wake-up and is not
  * returned).  Returns FALSE when none is pending. */
-gboolean tk_capture_signals_take(tk_capture_signal *out);
+gboolean cap_signals_take(cap_signal *out);
 
 /* How many stop signals arrived since install. */
-unsigned tk_capture_signals_count(void);
+unsigned cap_signals_count(void);
 
 /* ---- the stderr filter (capture_filter.c) ----------------------------- */
 
@@ -68,44 +68,44 @@ unsigned tk_capture_signals_count(void);
  * (hundreds of MB).  The filter reads it line by line and tells the dump text
  * (headers, IR, machine code, LLVM's "Running pass:" chatter) from what the
  * program says (warnings, tracebacks, compiler errors), which is shown. */
-typedef struct tk_stderr_filter tk_stderr_filter;
+typedef struct cap_stderr_filter cap_stderr_filter;
 
-tk_stderr_filter *tk_stderr_filter_new(void);
-void tk_stderr_filter_free(tk_stderr_filter *f);
+cap_stderr_filter *cap_stderr_filter_new(void);
+void cap_stderr_filter_free(cap_stderr_filter *f);
 
 /* Feeds one line (LEN bytes, without its newline).  Returns TRUE when the
  * line is the program's own text, to be shown; FALSE for dump text. */
-gboolean tk_stderr_filter_line(tk_stderr_filter *f, const char *line,
+gboolean cap_stderr_filter_line(cap_stderr_filter *f, const char *line,
                                size_t len);
 
 /* Lines and bytes seen in dumps and shown, so far. */
-uint64_t tk_stderr_filter_dump_lines(const tk_stderr_filter *f);
-uint64_t tk_stderr_filter_shown_lines(const tk_stderr_filter *f);
+uint64_t cap_stderr_filter_dump_lines(const cap_stderr_filter *f);
+uint64_t cap_stderr_filter_shown_lines(const cap_stderr_filter *f);
 
 /* ---- progress on a terminal (capture_progress.c) ---------------------- */
 
 /* One status line on stderr, redrawn at most four times a second: kernels
  * compiled (entries of Triton's cache holding a __grp__NAME.json, written
  * last), bytes of dumps written. */
-typedef struct tk_capture_progress tk_capture_progress;
+typedef struct cap_progress cap_progress;
 
 /* TTY may be NULL: then nothing is drawn but counting still works.
  * CACHE_DIR is TRITON_CACHE_DIR (NULL: no kernel count), DUMP_FILES the
  * files whose size counts as dump bytes besides the stderr
  * (NULL-terminated; may be NULL). */
-tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *cache_dir,
+cap_progress *cap_progress_new(FILE *tty, const char *cache_dir,
                                              const char *const *dump_files);
-void tk_capture_progress_free(tk_capture_progress *p); /* clears the line */
-void tk_capture_progress_add_bytes(tk_capture_progress *p, uint64_t n);
+void cap_progress_free(cap_progress *p); /* clears the line */
+void cap_progress_add_bytes(cap_progress *p, uint64_t n);
 /* A label shown before the counts ("llc-19"); NULL for none. */
-void tk_capture_progress_set_step(tk_capture_progress *p, const char *step);
+void cap_progress_set_step(cap_progress *p, const char *step);
 /* Recounts and redraws if a quarter second has passed. */
-void tk_capture_progress_tick(tk_capture_progress *p);
+void cap_progress_tick(cap_progress *p);
 /* Erases the line, so that a message can be written; the next tick
  * redraws it. */
-void tk_capture_progress_clear(tk_capture_progress *p);
-unsigned tk_capture_progress_kernels(tk_capture_progress *p);
-uint64_t tk_capture_progress_bytes(tk_capture_progress *p);
+void cap_progress_clear(cap_progress *p);
+unsigned cap_progress_kernels(cap_progress *p);
+uint64_t cap_progress_bytes(cap_progress *p);
 
 /* ---- child processes (capture_child.c) -------------------------------- */
 
@@ -115,17 +115,22 @@ typedef struct {
     int stdin_fd;         /* -1: inherited; else dup'ed onto 0 */
     int stdout_fd;        /* -1: inherited (the program's output goes to the
                              terminal unchanged); else dup'ed onto 1 */
+    gboolean tee_stdout;  /* with stdout_fd -1: the program's stdout comes
+                             through a pipe, every byte passed on to
+                             tkview's own stdout unchanged and copied to
+                             STDOUT_COPY_FD (a file) */
+    int stdout_copy_fd;
     int stderr_fd;        /* the raw stderr is copied here (a file); -1:
                              not */
     GString *stderr_text; /* the first 64 KiB of stderr are appended here;
                              NULL: not */
-    tk_stderr_filter *filter; /* decides which lines are shown; NULL: none */
+    cap_stderr_filter *filter; /* decides which lines are shown; NULL: none */
     FILE *show;           /* where shown lines go (stderr); NULL: nowhere */
     int messages_fd;      /* shown lines are also appended here; -1: not */
-    tk_capture_progress *progress; /* may be NULL */
+    cap_progress *progress; /* may be NULL */
     double timeout_s;     /* 0: none; else the child is killed after it */
     double grace_s;       /* after a stop signal, SIGKILL after this long */
-} tk_child_spec;
+} cap_child_spec;
 
 typedef struct {
     gboolean started;     /* FALSE: it could not be run (see error) */
@@ -137,33 +142,34 @@ typedef struct {
     gboolean timed_out;
     double seconds;
     uint64_t stderr_bytes;
+    uint64_t stdout_bytes; /* with tee_stdout */
     char *error;          /* why it could not be run; caller frees */
-} tk_child_result;
+} cap_child_result;
 
 /* Runs SPEC's program to its end and fills RES.  Signals must be installed
- * (tk_capture_signals_install).  Returns 0 when the program ran (whatever
+ * (cap_signals_install).  Returns 0 when the program ran (whatever
  * its exit status), -1 when it could not be started or its stderr could not
  * be copied (RES->error says why). */
-int tk_child_run(const tk_child_spec *spec, tk_child_result *res);
+int cap_child_run(const cap_child_spec *spec, cap_child_result *res);
 
 /* Whether RES says the program ran to a successful end. */
-gboolean tk_child_ok(const tk_child_result *res);
+gboolean cap_child_ok(const cap_child_result *res);
 
 /* "exited with status 1", "killed by SIGKILL"...; caller frees. */
-char *tk_child_describe(const tk_child_result *res);
+char *cap_child_describe(const cap_child_result *res);
 
 /* Runs a tool (nvdisasm, ptxas, mlir-translate) with stdin from /dev/null,
  * its stdout to the file STDOUT_PATH (NULL: discarded) and its stderr
  * collected (the first 64 KiB) into *ERR_TEXT (caller frees; may be NULL).
  * Returns 0 when it exited with status 0; -1 otherwise, with *ERR_TEXT
  * saying why when it could not be run.  The file is removed on failure. */
-int tk_tool_run(char **argv, const char *stdout_path, double timeout_s,
+int cap_tool_run(char **argv, const char *stdout_path, double timeout_s,
                 char **err_text);
 
 /* The first of NAMES (NULL-terminated) found as an executable in PATH or in
  * the folders of EXTRA_DIRS (NULL-terminated; may be NULL), searched after
  * PATH.  Caller frees; NULL when none. */
-char *tk_tool_find(const char *const *names, const char *const *extra_dirs);
+char *cap_tool_find(const char *const *names, const char *const *extra_dirs);
 
 /* ---- the work folder, and finishing (capture_work.c, capture_finish.c) */
 
@@ -175,7 +181,7 @@ typedef struct {
     gboolean quiet;    /* no summary, no warnings */
     char **source_dirs;/* searched for sources too (NULL-terminated) */
 
-    /* Made by tk_capture_begin(). */
+    /* Made by cap_begin(). */
     char *work;        /* .NAME.capture-XXXXXX beside OUTDIR */
     char *run;         /* WORK/run: the capture folder the front end fills */
     char *messages;    /* WORK/messages.txt: the stderr lines shown */
@@ -206,33 +212,33 @@ typedef struct {
     char *profile_report;
     char *profile_csv;
     gboolean profile_failed;
-} tk_capture;
+} cap_capture;
 
 /* Checks that OUTDIR can be written (absent, an empty folder, or with
  * FORCE a tkview bundle; never one that is or holds a source folder, the
  * folder the program runs in or a file COMMAND names), makes the work
  * folder beside it and WORK/run.  Returns 0, or -1 after printing why. */
-int tk_capture_begin(tk_capture *c);
+int cap_begin(cap_capture *c);
 
 /* Loads C->run, saves it as the bundle, completes the manifest and puts the
  * bundle at OUTDIR.  Returns a TK_CAPTURE_EXIT_* code after printing what
  * happened; removes the work folder unless keep_work. */
-int tk_capture_finish(tk_capture *c);
+int cap_finish(cap_capture *c);
 
-/* Frees what tk_capture holds (not C itself). */
-void tk_capture_clear(tk_capture *c);
+/* Frees what cap_capture holds (not C itself). */
+void cap_clear(cap_capture *c);
 
 /* Whether PATH may be replaced with --force: an empty folder, or a folder
  * whose manifest.json says it is a tkview bundle. */
-gboolean tk_capture_replaceable(const char *path);
+gboolean cap_replaceable(const char *path);
 
 /* Adds "capture"-object members to C->info. */
-void tk_capture_info_set_string(tk_capture *c, const char *key,
+void cap_info_set_string(cap_capture *c, const char *key,
                                 const char *value);
-void tk_capture_info_set_int(tk_capture *c, const char *key, int64_t value);
+void cap_info_set_int(cap_capture *c, const char *key, int64_t value);
 
 /* "12.3 MB"; caller frees. */
-char *tk_capture_format_bytes(uint64_t n);
+char *cap_format_bytes(uint64_t n);
 
 /* ---- the front ends --------------------------------------------------- */
 
@@ -244,62 +250,72 @@ typedef struct {
     const char *ncu;      /* --profile: the ncu to run the program under
                              (found); NULL: no profile */
     char **ncu_args;      /* --ncu-arg: more options for ncu; may be NULL */
-} tk_capture_triton_opts;
+} cap_triton_opts;
 
 /* Whether TARGET reads as --target takes it: "hip:ARCH" or "cuda:ARCH",
  * ARCH of [A-Za-z0-9_] ("hip:gfx942", "cuda:90"). */
-gboolean tk_capture_target_valid(const char *target);
+gboolean cap_target_valid(const char *target);
 
 /* Captures a Triton program into C (begun).  Returns a TK_CAPTURE_EXIT_*
  * code; prints what happened. */
-int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o);
+int cap_triton(cap_capture *c, const cap_triton_opts *o);
 
 typedef struct {
     const char *input;    /* FILE.mlir */
     const char *pipeline; /* mlir-opt --pass-pipeline; NULL: the default */
     const char *arch;     /* sm_90 when NULL */
     gboolean progress;
-} tk_capture_mlir_opts;
+} cap_mlir_opts;
 
 /* ---- --profile (capture_profile.c) ------------------------------------ */
 
 /* The ncu to run: GIVEN (--ncu) when it is executable, else the first
  * found in PATH, CUDA_HOME/bin and /usr/local/cuda/bin.  Caller frees;
  * NULL when none. */
-char *tk_capture_find_ncu(const char *given);
+char *cap_find_ncu(const char *given);
 
 /* The command that runs PROGRAM under NCU with the source counters, the
  * report going to C->run (C->profile_report), for KERNEL only when not
  * NULL, with EXTRA options (may be NULL) before the program.  Records it
  * in the manifest's capture.profile.  Caller frees with g_strfreev(). */
-char **tk_capture_profile_argv(tk_capture *c, const char *ncu,
+char **cap_profile_argv(cap_capture *c, const char *ncu,
                                const char *kernel, char **extra,
                                char **program);
 
 /* After the program: exports the report's source page with ncu's own
  * command line into C->profile_csv, or says why there is no profile. */
-void tk_capture_profile_export(tk_capture *c);
+void cap_profile_export(cap_capture *c);
 
 /* Puts each kernel section of C->profile_csv into the bundle being built
  * at BUILT as the profile of the kernel whose SASS it is; records the
  * result in the manifest's capture.profile. */
-void tk_capture_profile_import(tk_capture *c, const char *built);
+void cap_profile_import(cap_capture *c, const char *built);
 
 /* The pipeline used when none is given. */
-extern const char tk_capture_mlir_default_pipeline[];
+extern const char cap_mlir_default_pipeline[];
 
-int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o);
+int cap_mlir(cap_capture *c, const cap_mlir_opts *o);
 
 /* Makes NAME.sass_gi beside every NAME.cubin under the folders DIRS
  * (NULL-terminated; each holds one folder per kernel) with NVDISASM -c -gi,
  * and records in C why a kernel has none.  NVDISASM NULL: records
  * WHY_MISSING (where it was looked for) for every kernel. */
-void tk_capture_make_sass(tk_capture *c, const char *nvdisasm,
+void cap_make_sass(cap_capture *c, const char *nvdisasm,
                           const char *const *dirs, const char *why_missing);
+
+/* Makes NAME.sass_lr (nvdisasm --print-life-ranges --life-range-mode count
+ * -c) beside every NAME.cubin under DIRS (as cap_make_sass), each
+ * with the first of TOOLS (NULL-terminated nvdisasm paths, the preferred
+ * first) that succeeds, and records in C's manifest info the tool that made
+ * them, its version, the counts and every distinct refusal.  TOOLS NULL or
+ * empty: records WHY_MISSING (capture_lr.c). */
+void cap_make_life_ranges(cap_capture *c, const char *const *tools,
+                                 const char *const *dirs,
+                                 const char *why_missing);
 
 /* Whether a kernel folder under one of DIRS (NULL-terminated; each holds
  * one folder per kernel) holds a file whose name ends with SUFFIX. */
-gboolean tk_capture_any_kernel_file(const char *const *dirs, const char *suffix);
+gboolean cap_any_kernel_file(const char *const *dirs, const char *suffix);
 
 /* Makes NAME.amdgcn_dis beside every NAME.hsaco under the folders DIRS
  * (NULL-terminated; each holds one folder per kernel) that has no
@@ -307,6 +323,6 @@ gboolean tk_capture_any_kernel_file(const char *const *dirs, const char *suffix)
  * beside it, else the code object's own ELF flags), and records in C why a
  * kernel has none.  Does nothing, not even look for the tool, when every
  * code object has its .amdgcn (capture_amdgcn.c). */
-void tk_capture_make_amdgcn(tk_capture *c, const char *const *dirs);
+void cap_make_amdgcn(cap_capture *c, const char *const *dirs);
 
 #endif

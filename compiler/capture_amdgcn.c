@@ -109,7 +109,7 @@ static unsigned each_bare_hsaco(const char *const *dirs,
 }
 
 typedef struct {
-    tk_capture *c;
+    cap_capture *c;
     const char *objdump;
     unsigned made, failed;
 } disassembler;
@@ -124,7 +124,7 @@ static void disassemble(const char *base, const char *name, void *user)
     char *mcpu = arch ? g_strconcat("--mcpu=", arch, NULL) : NULL;
     char *argv[] = {(char *)x->objdump, "-d", "--line-numbers", hsaco, mcpu, NULL};
     char *err = NULL;
-    if (tk_tool_run(argv, tmp, OBJDUMP_TIMEOUT_S, &err) == 0 &&
+    if (cap_tool_run(argv, tmp, OBJDUMP_TIMEOUT_S, &err) == 0 &&
         rename(tmp, out) == 0) {
         x->made++;
     } else {
@@ -142,26 +142,26 @@ static void disassemble(const char *base, const char *name, void *user)
     g_free(hsaco);
 }
 
-void tk_capture_make_amdgcn(tk_capture *c, const char *const *dirs)
+void cap_make_amdgcn(cap_capture *c, const char *const *dirs)
 {
     if (each_bare_hsaco(dirs, NULL, NULL) == 0)
         return; /* every code object has its assembly text */
     const char *names[] = {"llvm-objdump-19", "llvm-objdump", NULL};
     const char *places[] = {"/usr/lib/llvm-19/bin", "/opt/rocm/llvm/bin", NULL};
-    char *objdump = tk_tool_find(names, places);
+    char *objdump = cap_tool_find(names, places);
     if (!objdump) {
         g_free(c->amdgcn_missing_all);
         c->amdgcn_missing_all = g_strdup_printf("no .amdgcn beside the code "
                                                 "object, and %s", objdump_places);
-        tk_capture_info_set_string(c, "amdgcn_tool", NULL);
-        tk_capture_info_set_string(c, "amdgcn_missing", c->amdgcn_missing_all);
+        cap_info_set_string(c, "amdgcn_tool", NULL);
+        cap_info_set_string(c, "amdgcn_missing", c->amdgcn_missing_all);
         return;
     }
     disassembler x = {c, objdump, 0, 0};
     each_bare_hsaco(dirs, disassemble, &x);
-    tk_capture_info_set_string(c, "amdgcn_tool", objdump);
-    tk_capture_info_set_string(c, "amdgcn_flags", "-d --line-numbers");
-    tk_capture_info_set_int(c, "amdgcn_made", x.made);
-    tk_capture_info_set_int(c, "amdgcn_failed", x.failed);
+    cap_info_set_string(c, "amdgcn_tool", objdump);
+    cap_info_set_string(c, "amdgcn_flags", "-d --line-numbers");
+    cap_info_set_int(c, "amdgcn_made", x.made);
+    cap_info_set_int(c, "amdgcn_failed", x.failed);
     g_free(objdump);
 }

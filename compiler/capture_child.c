@@ -2,10 +2,15 @@
  *
  * The program is started with fork/exec in tkview's own process group, so
  * that a Ctrl-C on the terminal reaches it as it would without tkview (a
- * Python program gets its KeyboardInterrupt and unwinds).  Its stdin and
- * stdout are the terminal's; its stderr comes through a pipe: every byte is
- * copied to a file, and the lines the filter calls the program's own are
- * shown.  One poll loop waits on the pipe and on the signal pipe
+ * Python program gets its KeyboardInterrupt and unwinds).  Its stdin is
+ * the terminal's; its stderr comes through a pipe: every byte is copied to
+ * a file, and the lines the filter calls the program's own are shown.  Its
+ * stdout is the terminal's too, or (tee_stdout) comes through a second pipe
+ * whose every byte is written to tkview's stdout unchanged, in the order
+ * read, and copied to a file: ptxas's log (TRITON_DUMP_PTXAS_LOG) is
+ * printed there.  Through a pipe the program's stdout is no terminal, so
+ * Python buffers it by blocks rather than lines: the bytes are the same,
+ * they may come later.  One poll loop waits on the pipe and on the signal pipe
  * (capture_signals.c), with a quarter-second tick for the progress line.
  *
  * Stopping: the first stop signal sent to tkview alone is passed on to the
@@ -56,21 +61,21 @@ static int write_all(int fd, const char *buf, size_t len)
 /* ---- lines of stderr ------------------------------------------------- */
 
 typedef struct {
-    const tk_child_spec *spec;
+    const cap_child_spec *spec;
     GString *line;      /* the current line, its first LINE_CAP bytes */
     gboolean cut;       /* the current line was longer */
 } line_state;
 
 static void line_done(line_state *ls)
 {
-    const tk_child_spec *spec = ls->spec;
+    const cap_child_spec *spec = ls->spec;
     if (spec->filter &&
-        tk_stderr_filter_line(spec->filter, ls->line->str, ls->line->len)) {
+        cap_stderr_filter_line(spec->filter, ls->line->str, ls->line->len)) {
         if (ls->cut)
             g_string_append(ls->line, " [...]");
         g_string_append_c(ls->line, '\n');
         if (spec->show) {
-            tk_capture_progress_clear(spec->progress);
+            cap_progress_clear(spec->progress);
             fwrite(ls->line->str, 1, ls->line->len, spec->show);
             fflush(spec->show);
         }
@@ -103,7 +108,8 @@ static void feed(line_state *ls, const char *buf, size_t len)
 
 /* ---- the child ------------------------------------------------------- */
 
-static void child_exec(const tk_child_spec *spec, int err_w, int report_w)
+static void child_exec(const cap_child_spec *spec, int out_w, int err_w,
+                       int report_w)
 {
     sigset_t none;
     sigemptyset(&none);
@@ -113,6 +119,8 @@ static void child_exec(const tk_child_spec *spec, int err_w, int report_w)
         dup2(spec->stdin_fd, 0);
     if (spec->stdout_fd >= 0)
         dup2(spec->stdout_fd, 1);
+    else if (out_w >= 0)
+        dup2(out_w, 1);
     dup2(err_w, 2);
     if (spec->envp)
         execvpe(spec->argv[0], spec->argv, spec->envp);
@@ -124,13 +132,13 @@ static void child_exec(const tk_child_spec *spec, int err_w, int report_w)
     _exit(127);
 }
 
-gboolean tk_child_ok(const tk_child_result *res)
+gboolean cap_child_ok(const cap_child_result *res)
 {
     return res->started && res->exit_status == 0 && !res->interrupted &&
            !res->killed;
 }
 
-char *tk_child_describe(const tk_child_result *res)
+char *cap_child_describe(const cap_child_result *res)
 {
     if (!res->started)
         return g_strdup_printf("could not be started: %s",
@@ -150,7 +158,45 @@ char *tk_child_describe(const tk_child_result *res)
     return g_string_free(s, FALSE);
 }
 
-int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
+/* Reads what the program wrote on *ERR_FD so far (non-blocking) into BUF:
+ * kept in SPEC->stderr_fd and ->stderr_text, fed line by line to LS;
+ * closes *ERR_FD (-1) at its end.  *WRITE_FAILED once keeping it failed. */
+static void drain(const cap_child_spec *spec, cap_child_result *res,
+                  line_state *ls, char *buf, int *err_fd,
+                  gboolean *write_failed)
+{
+    for (;;) {
+        ssize_t got = read(*err_fd, buf, READ_CHUNK);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            break; /* EAGAIN: drained for now */
+        if (got == 0) {
+            close(*err_fd);
+            *err_fd = -1;
+            break;
+        }
+        res->stderr_bytes += (uint64_t)got;
+        cap_progress_add_bytes(spec->progress, (uint64_t)got);
+        if (spec->stderr_fd >= 0 && !*write_failed &&
+            write_all(spec->stderr_fd, buf, (size_t)got) != 0) {
+            *write_failed = TRUE;
+            res->error = g_strdup_printf(
+                "cannot keep the program's stderr: %s",
+                g_strerror(errno));
+        }
+        if (spec->stderr_text && spec->stderr_text->len < TEXT_CAP)
+            g_string_append_len(
+                spec->stderr_text, buf,
+                MIN((gssize)got,
+                    (gssize)(TEXT_CAP - spec->stderr_text->len)));
+        feed(ls, buf, (size_t)got);
+        if (got < READ_CHUNK)
+            break;
+    }
+}
+
+int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
 {
     memset(res, 0, sizeof *res);
     res->exit_status = -1;
@@ -167,6 +213,16 @@ int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
         close(errp[1]);
         return -1;
     }
+    int outp[2] = {-1, -1};
+    if (spec->tee_stdout && spec->stdout_fd < 0 && pipe2(outp, O_CLOEXEC) != 0) {
+        res->error = g_strdup_printf("cannot make a pipe: %s",
+                                     g_strerror(errno));
+        close(errp[0]);
+        close(errp[1]);
+        close(report[0]);
+        close(report[1]);
+        return -1;
+    }
     fflush(NULL);
     double t0 = now_s();
     pid_t pid = fork();
@@ -176,12 +232,18 @@ int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
         close(errp[1]);
         close(report[0]);
         close(report[1]);
+        if (outp[0] >= 0) {
+            close(outp[0]);
+            close(outp[1]);
+        }
         return -1;
     }
     if (pid == 0)
-        child_exec(spec, errp[1], report[1]);
+        child_exec(spec, outp[1], errp[1], report[1]);
     close(errp[1]);
     close(report[1]);
+    if (outp[1] >= 0)
+        close(outp[1]);
 
     /* exec closed the report pipe (success) or wrote errno into it. */
     int exec_errno = 0;
@@ -194,12 +256,18 @@ int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
         res->error = g_strdup_printf("cannot run %s: %s", spec->argv[0],
                                      g_strerror(exec_errno));
         close(errp[0]);
+        if (outp[0] >= 0)
+            close(outp[0]);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
         return -1;
     }
     res->started = TRUE;
     fcntl(errp[0], F_SETFL, fcntl(errp[0], F_GETFL) | O_NONBLOCK);
+    int out_fd = outp[0];
+    gboolean out_forward = TRUE, out_copy = spec->stdout_copy_fd >= 0;
+    if (out_fd >= 0)
+        fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK);
 
     line_state ls = {spec, g_string_sized_new(256), FALSE};
     char *buf = g_malloc(READ_CHUNK);
@@ -208,45 +276,49 @@ int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
     unsigned stops = 0;
     double first_stop = 0, reaped_at = 0;
     int status = 0;
-    while (!reaped || err_fd >= 0) {
-        struct pollfd fds[2] = {{err_fd, POLLIN, 0},
-                                {tk_capture_signals_fd(), POLLIN, 0}};
-        int n = poll(fds, 2, reaped ? 100 : 250);
+    while (!reaped || err_fd >= 0 || out_fd >= 0) {
+        struct pollfd fds[3] = {{err_fd, POLLIN, 0},
+                                {cap_signals_fd(), POLLIN, 0},
+                                {out_fd, POLLIN, 0}};
+        int n = poll(fds, 3, reaped ? 100 : 250);
         if (n < 0 && errno != EINTR)
             break;
-        if (err_fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+        if (out_fd >= 0 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR)))
             for (;;) {
-                ssize_t got = read(err_fd, buf, READ_CHUNK);
+                ssize_t got = read(out_fd, buf, READ_CHUNK);
                 if (got < 0 && errno == EINTR)
                     continue;
                 if (got < 0)
                     break; /* EAGAIN: drained for now */
                 if (got == 0) {
-                    close(err_fd);
-                    err_fd = -1;
+                    close(out_fd);
+                    out_fd = -1;
                     break;
                 }
-                res->stderr_bytes += (uint64_t)got;
-                tk_capture_progress_add_bytes(spec->progress, (uint64_t)got);
-                if (spec->stderr_fd >= 0 && !write_failed &&
-                    write_all(spec->stderr_fd, buf, (size_t)got) != 0) {
-                    write_failed = TRUE;
-                    res->error = g_strdup_printf(
-                        "cannot keep the program's stderr: %s",
-                        g_strerror(errno));
+                res->stdout_bytes += (uint64_t)got;
+                /* The terminal first: what the user sees does not wait
+                 * for the disk.  A reader that went away (tkview | head)
+                 * stops the passing on, not the capture. */
+                if (out_forward) {
+                    cap_progress_clear(spec->progress);
+                    if (write_all(1, buf, (size_t)got) != 0)
+                        out_forward = FALSE;
                 }
-                if (spec->stderr_text && spec->stderr_text->len < TEXT_CAP)
-                    g_string_append_len(
-                        spec->stderr_text, buf,
-                        MIN((gssize)got,
-                            (gssize)(TEXT_CAP - spec->stderr_text->len)));
-                feed(&ls, buf, (size_t)got);
+                if (out_copy &&
+                    write_all(spec->stdout_copy_fd, buf, (size_t)got) != 0) {
+                    out_copy = FALSE;
+                    if (!res->error)
+                        res->error = g_strdup_printf(
+                            "cannot keep the program's stdout: %s",
+                            g_strerror(errno));
+                }
                 if (got < READ_CHUNK)
                     break;
             }
-        }
-        tk_capture_signal sig;
-        while (tk_capture_signals_take(&sig)) {
+        if (err_fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(spec, res, &ls, buf, &err_fd, &write_failed);
+        cap_signal sig;
+        while (cap_signals_take(&sig)) {
             res->interrupted = TRUE;
             stops++;
             if (reaped)
@@ -256,7 +328,7 @@ int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
                 if (!sig.from_tty)
                     kill(pid, sig.signo);
                 if (spec->show) {
-                    tk_capture_progress_clear(spec->progress);
+                    cap_progress_clear(spec->progress);
                     fprintf(spec->show,
                             "tkview: %s: waiting for the program to end "
                             "(interrupt again to kill it)\n",
@@ -266,7 +338,7 @@ int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
                 kill(pid, SIGKILL);
                 res->killed = TRUE;
                 if (spec->show) {
-                    tk_capture_progress_clear(spec->progress);
+                    cap_progress_clear(spec->progress);
                     fprintf(spec->show, "tkview: killing the program\n");
                 }
             }
@@ -277,7 +349,7 @@ int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
             kill(pid, SIGKILL);
             res->killed = TRUE;
             if (spec->show) {
-                tk_capture_progress_clear(spec->progress);
+                cap_progress_clear(spec->progress);
                 fprintf(spec->show, "tkview: the program did not end within "
                                     "%.0f seconds of the interrupt; killed it\n",
                         spec->grace_s);
@@ -296,11 +368,15 @@ int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
                 reaped_at = t;
                 res->seconds = t - t0;
             }
-        } else if (t - reaped_at > DRAIN_LIMIT_S && err_fd >= 0) {
-            close(err_fd); /* a process it left behind holds the pipe */
-            err_fd = -1;
+        } else if (t - reaped_at > DRAIN_LIMIT_S) {
+            /* a process it left behind holds the pipes */
+            if (err_fd >= 0)
+                close(err_fd);
+            if (out_fd >= 0)
+                close(out_fd);
+            err_fd = out_fd = -1;
         }
-        tk_capture_progress_tick(spec->progress);
+        cap_progress_tick(spec->progress);
     }
     if (!reaped) { /* poll failed: do not leave it running unattended */
         kill(pid, SIGKILL);
@@ -311,6 +387,8 @@ int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
     }
     if (err_fd >= 0)
         close(err_fd);
+    if (out_fd >= 0)
+        close(out_fd);
     if (ls.line->len > 0 || ls.cut)
         line_done(&ls);
     g_string_free(ls.line, TRUE);
@@ -326,7 +404,7 @@ int tk_child_run(const tk_child_spec *spec, tk_child_result *res)
 
 /* ---- tools ---------------------------------------------------------- */
 
-int tk_tool_run(char **argv, const char *stdout_path, double timeout_s,
+int cap_tool_run(char **argv, const char *stdout_path, double timeout_s,
                 char **err_text)
 {
     if (err_text)
@@ -348,20 +426,20 @@ int tk_tool_run(char **argv, const char *stdout_path, double timeout_s,
         return -1;
     }
     GString *text = g_string_new(NULL);
-    tk_child_spec spec = {
+    cap_child_spec spec = {
         .argv = argv, .stdin_fd = in, .stdout_fd = out, .stderr_fd = -1,
         .stderr_text = text, .messages_fd = -1, .timeout_s = timeout_s,
         .grace_s = 5};
-    tk_child_result res;
-    int rc = tk_child_run(&spec, &res);
+    cap_child_result res;
+    int rc = cap_child_run(&spec, &res);
     close(in);
     if (close(out) != 0 && rc == 0 && stdout_path) {
         g_string_append_printf(text, "cannot write %s: %s\n", stdout_path,
                                g_strerror(errno));
         rc = -1;
     }
-    if (rc == 0 && !tk_child_ok(&res)) {
-        char *why = tk_child_describe(&res);
+    if (rc == 0 && !cap_child_ok(&res)) {
+        char *why = cap_child_describe(&res);
         g_string_append_printf(text, "%s%s %s", text->len ? "\n" : "",
                                argv[0], why);
         g_free(why);
@@ -389,7 +467,7 @@ static char *executable_in(const char *dir, const char *name)
     return NULL;
 }
 
-char *tk_tool_find(const char *const *names, const char *const *extra_dirs)
+char *cap_tool_find(const char *const *names, const char *const *extra_dirs)
 {
     for (size_t i = 0; names[i]; i++) {
         if (strchr(names[i], '/')) {

@@ -27,7 +27,7 @@
 
 typedef enum { IN_TEXT, IN_MLIR, IN_LLVM } filter_mode;
 
-struct tk_stderr_filter {
+struct cap_stderr_filter {
     filter_mode mode;
     gboolean mlir_closed;  /* the MLIR module's closing "}" was seen */
     gboolean last_of_compile; /* this LLVM dump is the assembly printer's */
@@ -37,22 +37,22 @@ struct tk_stderr_filter {
     uint64_t shown_lines;
 };
 
-tk_stderr_filter *tk_stderr_filter_new(void)
+cap_stderr_filter *cap_stderr_filter_new(void)
 {
-    return g_new0(tk_stderr_filter, 1);
+    return g_new0(cap_stderr_filter, 1);
 }
 
-void tk_stderr_filter_free(tk_stderr_filter *f)
+void cap_stderr_filter_free(cap_stderr_filter *f)
 {
     g_free(f);
 }
 
-uint64_t tk_stderr_filter_dump_lines(const tk_stderr_filter *f)
+uint64_t cap_stderr_filter_dump_lines(const cap_stderr_filter *f)
 {
     return f->dump_lines;
 }
 
-uint64_t tk_stderr_filter_shown_lines(const tk_stderr_filter *f)
+uint64_t cap_stderr_filter_shown_lines(const cap_stderr_filter *f)
 {
     return f->shown_lines;
 }
@@ -193,7 +193,7 @@ static gboolean is_header(const char *s, size_t len, filter_mode *kind)
     return TRUE;
 }
 
-gboolean tk_stderr_filter_line(tk_stderr_filter *f, const char *s, size_t len)
+gboolean cap_stderr_filter_line(cap_stderr_filter *f, const char *s, size_t len)
 {
     if (len > 0 && s[len - 1] == '\r')
         len--;

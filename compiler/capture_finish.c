@@ -43,21 +43,24 @@ static void print_diags(const tk_diags *diags, gboolean quiet)
     }
 }
 
-/* Copies the shown stderr lines into BUNDLE/capture/stderr.txt, the last
- * MESSAGES_CAP bytes of them.  Returns the relative path, or NULL when there
- * was nothing to copy or it failed (the bundle is whole without it). */
-static const char *copy_messages(const tk_capture *c, const char *bundle)
+/* Copies FROM into BUNDLE/capture/NAME, the last MESSAGES_CAP bytes of it.
+ * Returns the relative path REL, or NULL when there was nothing to copy or
+ * it failed (the bundle is whole without it).  Used for the shown stderr
+ * lines (capture/stderr.txt) and the program's stdout (capture/stdout.txt:
+ * ptxas's log), which tkview diagnostics reads. */
+static const char *copy_capped(const char *from, const char *bundle,
+                               const char *name, const char *rel_name)
 {
     struct stat st;
-    if (!c->messages || stat(c->messages, &st) != 0 || st.st_size == 0)
+    if (!from || stat(from, &st) != 0 || st.st_size == 0)
         return NULL;
     char *dir = g_build_filename(bundle, "capture", NULL);
-    char *to = g_build_filename(dir, "stderr.txt", NULL);
+    char *to = g_build_filename(dir, name, NULL);
     const char *rel = NULL;
     int in = -1, out = -1;
     if (g_mkdir(dir, 0755) != 0 && errno != EEXIST)
         goto done;
-    in = tk_input_file_open(c->messages, TK_INPUT_FILE_PASS_DUMP, NULL, NULL);
+    in = tk_input_file_open(from, TK_INPUT_FILE_PASS_DUMP, NULL, NULL);
     out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (in < 0 || out < 0)
         goto done;
@@ -88,7 +91,7 @@ static const char *copy_messages(const tk_capture *c, const char *bundle)
             off += w;
         }
     }
-    rel = "capture/stderr.txt";
+    rel = rel_name;
 done:
     if (in >= 0)
         close(in);
@@ -147,7 +150,7 @@ static gboolean entry_has(JsonObject *k, const char *member, const char *key)
  * nvdisasm), and "amdgcn_missing" to each AMD one without an AMDGCN stage
  * (no code object; no llvm-objdump, or it failed).  Returns how many
  * kernels lack their last stage. */
-static size_t note_missing_last_stage(const tk_capture *c, JsonObject *root)
+static size_t note_missing_last_stage(const cap_capture *c, JsonObject *root)
 {
     JsonNode *kn = json_object_get_member(root, "kernels");
     if (!kn || !JSON_NODE_HOLDS_ARRAY(kn))
@@ -190,8 +193,9 @@ static size_t note_missing_last_stage(const tk_capture *c, JsonObject *root)
     return n;
 }
 
-static int complete_manifest(const tk_capture *c, const char *bundle,
-                             const char *messages_rel, size_t *no_sass)
+static int complete_manifest(const cap_capture *c, const char *bundle,
+                             const char *messages_rel, const char *stdout_rel,
+                             size_t *no_sass)
 {
     char *path = g_build_filename(bundle, "manifest.json", NULL);
     JsonParser *p = json_parser_new();
@@ -239,6 +243,8 @@ static int complete_manifest(const tk_capture *c, const char *bundle,
     }
     if (messages_rel)
         json_object_set_string_member(c->info, "stderr", messages_rel);
+    if (stdout_rel)
+        json_object_set_string_member(c->info, "stdout", stdout_rel);
     json_object_set_object_member(root, "capture", json_object_ref(c->info));
     *no_sass = note_missing_last_stage(c, root);
 
@@ -266,7 +272,7 @@ done:
  * (warnings, and "target_mismatch" in the manifest's "capture"); a capture
  * with no kernel for the target is incomplete: the program did not compile
  * for it. */
-static void check_target(tk_capture *c, const tk_bundle *b)
+static void check_target(cap_capture *c, const tk_bundle *b)
 {
     if (!c->target)
         return;
@@ -311,9 +317,9 @@ static void check_target(tk_capture *c, const tk_bundle *b)
  * meanwhile, the bundle goes to OUTDIR-2, -3...: a finished capture is
  * never thrown away.  Returns the final path (caller frees), or NULL after
  * printing why. */
-static char *place(const tk_capture *c, const char *built)
+static char *place(const cap_capture *c, const char *built)
 {
-    unsigned flags = c->force && tk_capture_replaceable(c->outdir)
+    unsigned flags = c->force && cap_replaceable(c->outdir)
                          ? TK_STAGED_DIR_REPLACE
                          : 0;
     if (tk_staged_dir_place(built, c->outdir, flags) == 0)
@@ -341,7 +347,7 @@ static char *place(const tk_capture *c, const char *built)
  * process: compile workers and the program), merged into the bundle's
  * autotune_timings.json: {"configs": [...]} (`tkview configs` reads it).
  * A file that is not such JSON is left out with a warning. */
-static void merge_autotune(const tk_capture *c, const char *bundle)
+static void merge_autotune(const cap_capture *c, const char *bundle)
 {
     char *dir = g_build_filename(c->run, "autotune", NULL);
     GDir *d = g_dir_open(dir, 0, NULL);
@@ -388,14 +394,14 @@ static void merge_autotune(const tk_capture *c, const char *bundle)
     g_free(dir);
 }
 
-int tk_capture_finish(tk_capture *c)
+int cap_finish(cap_capture *c)
 {
     char **dirs = c->source_dirs;
     tk_load_options opts = {(const char *const *)dirs,
                             dirs ? g_strv_length(dirs) : 0};
     tk_diags *diags = tk_diags_new();
     tk_bundle *b = tk_bundle_load(c->run, &opts, diags);
-    int rc = TK_CAPTURE_EXIT_NONE;
+    int rc = CAP_EXIT_NONE;
     char *built = g_build_filename(c->work, "bundle", NULL);
     char *final = NULL;
     gboolean keep = c->keep_work;
@@ -419,11 +425,16 @@ int tk_capture_finish(tk_capture *c)
     /* The profile goes in before the manifest is completed, which then
      * says how it went (capture.profile). */
     if (c->profile_report)
-        tk_capture_profile_import(c, built);
-    const char *messages_rel = copy_messages(c, built);
+        cap_profile_import(c, built);
+    const char *messages_rel = copy_capped(c->messages, built, "stderr.txt",
+                                           "capture/stderr.txt");
+    char *outpath = c->run ? g_build_filename(c->run, "stdout.txt", NULL) : NULL;
+    const char *stdout_rel = copy_capped(outpath, built, "stdout.txt",
+                                         "capture/stdout.txt");
+    g_free(outpath);
     merge_autotune(c, built);
     size_t no_sass = 0;
-    if (complete_manifest(c, built, messages_rel, &no_sass) != 0) {
+    if (complete_manifest(c, built, messages_rel, stdout_rel, &no_sass) != 0) {
         keep = TRUE;
         goto done;
     }
@@ -431,8 +442,8 @@ int tk_capture_finish(tk_capture *c)
         keep = TRUE;
         goto done;
     }
-    rc = c->complete && !c->profile_failed ? TK_CAPTURE_EXIT_COMPLETE
-                                           : TK_CAPTURE_EXIT_INCOMPLETE;
+    rc = c->complete && !c->profile_failed ? CAP_EXIT_COMPLETE
+                                           : CAP_EXIT_INCOMPLETE;
     if (!c->quiet) {
         size_t n = tk_bundle_kernel_count(b);
         fprintf(stderr, "tkview: wrote %s: %zu kernel%s, %s%s\n", final, n,

@@ -48,7 +48,7 @@
  * inline: inlining after the subprograms exist is what keeps a helper's
  * lines as inline frames (DILocation inlinedAt) in the LLVM IR; inlined
  * before, MLIR's translation keeps only the call site's line. */
-const char tk_capture_mlir_default_pipeline[] =
+const char cap_mlir_default_pipeline[] =
     "builtin.module(gpu.module(canonicalize,cse,convert-scf-to-cf,"
     "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},"
     "reconcile-unrealized-casts),ensure-debug-info-scope-on-llvm-func,"
@@ -57,8 +57,8 @@ const char tk_capture_mlir_default_pipeline[] =
 #define STEP_TIMEOUT_S 600.0
 
 typedef struct {
-    tk_capture *c;
-    const tk_capture_mlir_opts *o;
+    cap_capture *c;
+    const cap_mlir_opts *o;
     gboolean progress;
     JsonArray *steps;   /* the manifest's capture.steps */
     int n_steps, step_no;
@@ -121,12 +121,12 @@ static char *arch_number(const char *arch)
 }
 
 /* The "X.Y.Z" of `TOOL --version`; caller frees; NULL when not found. */
-static char *tool_version(const tk_capture *c, const char *tool)
+static char *tool_version(const cap_capture *c, const char *tool)
 {
     char *out = g_build_filename(c->work, "version.txt", NULL);
     char *argv[] = {(char *)tool, "--version", NULL};
     char *text = NULL, *version = NULL;
-    if (tk_tool_run(argv, out, 60, NULL) == 0 &&
+    if (cap_tool_run(argv, out, 60, NULL) == 0 &&
         (text = tk_input_file_read(out, TK_INPUT_FILE_STAGE, NULL, NULL))) {
         GRegex *re = g_regex_new("version\\s+([0-9]+\\.[0-9]+(\\.[0-9]+)?)",
                                  0, 0, NULL);
@@ -161,8 +161,8 @@ static gboolean run_step(route *r, const char *label, char **argv,
     if (r->failed)
         return FALSE;
     r->step_no++;
-    tk_capture *c = r->c;
-    if (tk_capture_signals_count() > 0) {
+    cap_capture *c = r->c;
+    if (cap_signals_count() > 0) {
         r->failed = TRUE;
         return FALSE;
     }
@@ -174,7 +174,7 @@ static gboolean run_step(route *r, const char *label, char **argv,
                                                O_CLOEXEC, 0644)
                           : -1;
     int in_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    tk_child_result res = {0};
+    cap_child_result res = {0};
     char *how = NULL;
     if (err_fd < 0 || msg_fd < 0 || in_fd < 0 || (out_path && out_fd < 0)) {
         how = g_strdup_printf("could not be started: cannot open its files: "
@@ -185,25 +185,25 @@ static gboolean run_step(route *r, const char *label, char **argv,
         const char *files[] = {err_path, NULL};
         char *step = g_strdup_printf("[%d/%d] %s", r->step_no, r->n_steps,
                                      label);
-        tk_capture_progress *p = tk_capture_progress_new(
+        cap_progress *p = cap_progress_new(
             r->progress && !c->quiet ? stderr : NULL, NULL, files);
-        tk_capture_progress_set_step(p, step);
-        tk_capture_progress_tick(p);
-        tk_stderr_filter *f = tk_stderr_filter_new();
-        tk_child_spec spec = {
+        cap_progress_set_step(p, step);
+        cap_progress_tick(p);
+        cap_stderr_filter *f = cap_stderr_filter_new();
+        cap_child_spec spec = {
             .argv = argv, .stdin_fd = in_fd, .stdout_fd = out_fd,
             .stderr_fd = err_fd, .filter = f, .show = stderr,
             .messages_fd = msg_fd, .progress = p, .timeout_s = STEP_TIMEOUT_S,
             .grace_s = 10};
-        tk_child_run(&spec, &res);
-        tk_capture_progress_free(p);
-        tk_stderr_filter_free(f);
+        cap_child_run(&spec, &res);
+        cap_progress_free(p);
+        cap_stderr_filter_free(f);
         g_free(step);
-        how = tk_child_describe(&res);
-        if (!tk_child_ok(&res))
+        how = cap_child_describe(&res);
+        if (!cap_child_ok(&res))
             fprintf(stderr, "tkview: %s %s\n", label, how);
     }
-    gboolean ok = tk_child_ok(&res);
+    gboolean ok = cap_child_ok(&res);
     JsonObject *s = json_object_new();
     json_object_set_string_member(s, "step", label);
     json_object_set_member(s, "argv", argv_node(argv));
@@ -280,64 +280,23 @@ static int cut_gpu_module(const char *from, const char *to)
 static char *find(const char *a, const char *b, const char *const *dirs)
 {
     const char *names[] = {a, b, NULL};
-    return tk_tool_find(names, dirs);
+    return cap_tool_find(names, dirs);
 }
 
-int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
+/* The kernel's name from its file's name when the text names none. */
+static char *name_of_file(const char *input)
 {
-    const char *arch = o->arch ? o->arch : "sm_90";
-    const char *pipeline = o->pipeline ? o->pipeline
-                                       : tk_capture_mlir_default_pipeline;
-    char *archno = arch_number(arch);
-    char *input = g_canonicalize_filename(o->input, NULL);
-    char *text = NULL;
-    size_t text_len = 0;
-    const char *cuda_home = g_getenv("CUDA_HOME");
-    char *cuda_bin = cuda_home ? g_build_filename(cuda_home, "bin", NULL)
-                               : g_strdup("");
-    const char *cuda_dirs[] = {cuda_bin, "/usr/local/cuda/bin", NULL};
-    char *mlir_opt = find("mlir-opt-19", "mlir-opt", NULL);
-    char *translate = find("mlir-translate-19", "mlir-translate", NULL);
-    char *opt = find("opt-19", "opt", NULL);
-    char *llc = find("llc-19", "llc", NULL);
-    char *ptxas = find("ptxas", NULL, cuda_dirs);
-    char *nvdisasm = find("nvdisasm", NULL, cuda_dirs);
-    char *name = NULL, *hash = NULL, *kdir = NULL, *version = NULL;
-    char *mlir_dump = NULL, *llvm_dump = NULL;
-    int rc = TK_CAPTURE_EXIT_NONE;
-    gboolean finished = FALSE;
-    route r = {c, o, o->progress, json_array_new(), 0, 0, FALSE};
+    char *base = g_path_get_basename(input);
+    char *dot = strrchr(base, '.');
+    if (dot && dot != base)
+        *dot = '\0';
+    return base;
+}
 
-    if (!archno) {
-        fprintf(stderr, "tkview: --arch %s: expected sm_N (sm_90, sm_80...)\n",
-                arch);
-        rc = TK_CAPTURE_EXIT_USAGE;
-        goto out;
-    }
-    char *why = NULL;
-    if (!(text = tk_input_file_read(input, TK_INPUT_FILE_STAGE, &text_len,
-                                    &why))) {
-        fprintf(stderr, "tkview: cannot read %s: %s\n", o->input, why);
-        g_free(why);
-        goto out;
-    }
-    if (!mlir_opt || !translate || !llc) {
-        fprintf(stderr, "tkview: the MLIR route needs mlir-opt-19, "
-                        "mlir-translate-19 and llc-19 (Debian 12: apt-get "
-                        "install mlir-19-tools llvm-19); not found: %s%s%s\n",
-                mlir_opt ? "" : "mlir-opt ", translate ? "" : "mlir-translate ",
-                llc ? "" : "llc");
-        goto out;
-    }
-    name = kernel_name_of(text);
-    if (!name) {
-        char *base = g_path_get_basename(input);
-        char *dot = strrchr(base, '.');
-        if (dot && dot != base)
-            *dot = '\0';
-        name = base;
-    }
-    version = tool_version(c, mlir_opt);
+/* The kernel's hash: the input's text and what compiles it (caller frees). */
+static char *input_hash(const char *text, size_t text_len, const char *pipeline,
+                        const char *arch, const char *version)
+{
     GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
     g_checksum_update(sum, (const guchar *)text, (gssize)text_len);
     const char *parts[] = {pipeline, arch, version ? version : ""};
@@ -345,21 +304,17 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
         g_checksum_update(sum, (const guchar *)"\n", 1);
         g_checksum_update(sum, (const guchar *)parts[i], (gssize)strlen(parts[i]));
     }
-    hash = g_strdup(g_checksum_get_string(sum));
+    char *hash = g_strdup(g_checksum_get_string(sum));
     g_checksum_free(sum);
+    return hash;
+}
 
-    char *kd = g_build_filename(c->run, "kernel_dump", NULL);
-    kdir = g_build_filename(kd, hash, NULL);
-    g_free(kd);
-    if (g_mkdir_with_parents(kdir, 0755) != 0) {
-        fprintf(stderr, "tkview: cannot make %s: %s\n", kdir,
-                g_strerror(errno));
-        goto out;
-    }
-    mlir_dump = g_build_filename(c->run, "mlir_passes.txt", NULL);
-    llvm_dump = g_build_filename(c->run, "stderr.txt", NULL);
-
-    /* Triton's metadata file, so the kernel has its hash and target. */
+/* Writes Triton's metadata file (name, hash, target) for kernel NAME into
+ * KDIR.  Returns the name the kernel's files take ('/' made '_'; caller
+ * frees), or NULL (said on stderr) when it cannot be written. */
+static char *write_meta(const char *kdir, const char *name, const char *hash,
+                        const char *archno)
+{
     JsonBuilder *jb = json_builder_new();
     json_builder_begin_object(jb);
     json_builder_set_member_name(jb, "name");
@@ -387,19 +342,26 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
         fprintf(stderr, "tkview: cannot write the kernel's metadata in %s\n",
                 kdir);
         g_free(safe);
-        goto out;
+        return NULL;
     }
-    g_free(name);
-    name = safe;
+    return safe;
+}
 
-    c->compiler_name = g_strdup("mlir");
-    c->compiler_version = g_strdup(version);
-    c->compiler_target = g_strdup_printf("cuda:%s", archno);
-    tk_capture_info_set_string(c, "route", "mlir");
-    tk_capture_info_set_string(c, "input", input);
-    tk_capture_info_set_string(c, "pipeline", pipeline);
-    tk_capture_info_set_string(c, "arch", arch);
+/* The tools of the MLIR route (found in PATH or CUDA's folders; OPT and
+ * PTXAS may be NULL). */
+typedef struct {
+    char *mlir_opt, *translate, *opt, *llc, *ptxas;
+} mlir_tools;
 
+/* Runs the compile, one step after another into R: mlir-opt (parse, then
+ * lower with the pass dumps), the gpu.module cut out, mlir-translate, opt,
+ * llc and ptxas, writing kernel NAME's stage files into KDIR. */
+static void run_steps(route *r, const mlir_tools *t, const char *kdir,
+                      const char *name, char *input, const char *pipeline,
+                      const char *arch, const char *mlir_dump,
+                      const char *llvm_dump)
+{
+    cap_capture *c = r->c;
     char *ttir = g_strdup_printf("%s/%s.ttir", kdir, name);
     char *ttgir = g_strdup_printf("%s/%s.ttgir", kdir, name);
     char *cut = g_build_filename(c->work, "gpu_module.mlir", NULL);
@@ -410,81 +372,58 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
     char *pipe_arg = g_strdup_printf("--pass-pipeline=%s", pipeline);
     char *mcpu = g_strdup_printf("-mcpu=%s", arch);
     char *ptx_arch = g_strdup_printf("-arch=%s", arch);
-    r.n_steps = 5 + (opt ? 1 : 0) + (ptxas ? 1 : 0);
+    r->n_steps = 5 + (t->opt ? 1 : 0) + (t->ptxas ? 1 : 0);
 
-    tk_capture_signals_install();
-    char *parse_argv[] = {mlir_opt, "--mlir-print-debuginfo", input, "-o",
+    char *parse_argv[] = {t->mlir_opt, "--mlir-print-debuginfo", input, "-o",
                           ttir, NULL};
-    run_step(&r, "mlir-opt (parse)", parse_argv, mlir_dump, NULL);
-    char *lower_argv[] = {mlir_opt, "--mlir-print-debuginfo",
+    run_step(r, "mlir-opt (parse)", parse_argv, mlir_dump, NULL);
+    char *lower_argv[] = {t->mlir_opt, "--mlir-print-debuginfo",
                           "--mlir-print-ir-before-all",
                           "--mlir-print-ir-module-scope",
                           "--mlir-disable-threading", pipe_arg, input, "-o",
                           ttgir, NULL};
-    run_step(&r, "mlir-opt (lower)", lower_argv, mlir_dump, NULL);
+    run_step(r, "mlir-opt (lower)", lower_argv, mlir_dump, NULL);
     const char *to_translate = ttgir;
     gboolean whole = TRUE;
-    if (!r.failed) {
-        r.step_no++;
+    if (!r->failed) {
+        r->step_no++;
         int cutrc = cut_gpu_module(ttgir, cut);
         if (cutrc < 0) {
             fprintf(stderr, "tkview: cannot cut the gpu.module out of %s\n",
                     ttgir);
-            r.failed = TRUE;
+            r->failed = TRUE;
         } else if (cutrc == 1) {
             to_translate = cut;
             whole = FALSE;
         }
     }
-    char *translate_argv[] = {translate, "--mlir-to-llvmir", (char *)to_translate,
+    char *translate_argv[] = {t->translate, "--mlir-to-llvmir", (char *)to_translate,
                               "-o", translated, whole ? NULL : "--no-implicit-module",
                               NULL};
-    run_step(&r, "mlir-translate", translate_argv, llvm_dump, NULL);
-    if (opt) {
-        char *opt_argv[] = {opt, "-O3", "-mtriple=nvptx64-nvidia-cuda", mcpu,
+    run_step(r, "mlir-translate", translate_argv, llvm_dump, NULL);
+    if (t->opt) {
+        char *opt_argv[] = {t->opt, "-O3", "-mtriple=nvptx64-nvidia-cuda", mcpu,
                             "-print-after-all", translated, "-S", "-o", llir,
                             NULL};
-        run_step(&r, "opt", opt_argv, llvm_dump, NULL);
-    } else if (!r.failed) {
+        run_step(r, "opt", opt_argv, llvm_dump, NULL);
+    } else if (!r->failed) {
         size_t cplen = 0;
         char *cp = tk_input_file_read(translated, TK_INPUT_FILE_STAGE, &cplen,
                                       NULL);
         if (!cp ||
             !g_file_set_contents(llir, cp, (gssize)cplen, NULL))
-            r.failed = TRUE;
+            r->failed = TRUE;
         g_free(cp);
     }
-    char *llc_argv[] = {llc, "-O3", "-mtriple=nvptx64-nvidia-cuda", mcpu,
+    char *llc_argv[] = {t->llc, "-O3", "-mtriple=nvptx64-nvidia-cuda", mcpu,
                         "-mattr=+ptx80", "-print-after-all", llir, "-o", ptx,
                         NULL};
-    run_step(&r, "llc", llc_argv, llvm_dump, NULL);
-    if (ptxas) {
-        char *ptxas_argv[] = {ptxas, ptx_arch, "-lineinfo", ptx, "-o", cubin,
+    run_step(r, "llc", llc_argv, llvm_dump, NULL);
+    if (t->ptxas) {
+        char *ptxas_argv[] = {t->ptxas, ptx_arch, "-lineinfo", ptx, "-o", cubin,
                               NULL};
-        run_step(&r, "ptxas", ptxas_argv, llvm_dump, NULL);
+        run_step(r, "ptxas", ptxas_argv, llvm_dump, NULL);
     }
-    c->complete = !r.failed && tk_capture_signals_count() == 0;
-    json_object_set_array_member(c->info, "steps", r.steps);
-    r.steps = NULL;
-    tk_capture_info_set_string(c, "ptxas", ptxas);
-
-    const char *dirs[] = {kdir, NULL};
-    /* make_sass walks folders of kernel folders: give it kernel_dump/. */
-    char *kparent = g_path_get_dirname(kdir);
-    dirs[0] = kparent;
-    if (!ptxas)
-        tk_capture_make_sass(c, NULL, dirs,
-                             "ptxas was not found (looked in PATH, CUDA_HOME/bin "
-                             "and /usr/local/cuda/bin): no cubin, so no SASS");
-    else
-        tk_capture_make_sass(c, nvdisasm, dirs,
-                             "nvdisasm was not found (looked in PATH, "
-                             "CUDA_HOME/bin and /usr/local/cuda/bin)");
-    g_free(kparent);
-    rc = tk_capture_finish(c);
-    finished = TRUE;
-    tk_capture_signals_restore();
-
     g_free(ttir);
     g_free(ttgir);
     g_free(cut);
@@ -495,8 +434,120 @@ int tk_capture_mlir(tk_capture *c, const tk_capture_mlir_opts *o)
     g_free(pipe_arg);
     g_free(mcpu);
     g_free(ptx_arch);
+}
+
+int cap_mlir(cap_capture *c, const cap_mlir_opts *o)
+{
+    const char *arch = o->arch ? o->arch : "sm_90";
+    const char *pipeline = o->pipeline ? o->pipeline
+                                       : cap_mlir_default_pipeline;
+    char *archno = arch_number(arch);
+    char *input = g_canonicalize_filename(o->input, NULL);
+    char *text = NULL;
+    size_t text_len = 0;
+    const char *cuda_home = g_getenv("CUDA_HOME");
+    char *cuda_bin = cuda_home ? g_build_filename(cuda_home, "bin", NULL)
+                               : g_strdup("");
+    const char *cuda_dirs[] = {cuda_bin, "/usr/local/cuda/bin", NULL};
+    char *mlir_opt = find("mlir-opt-19", "mlir-opt", NULL);
+    char *translate = find("mlir-translate-19", "mlir-translate", NULL);
+    char *opt = find("opt-19", "opt", NULL);
+    char *llc = find("llc-19", "llc", NULL);
+    char *ptxas = find("ptxas", NULL, cuda_dirs);
+    char *nvdisasm = find("nvdisasm", NULL, cuda_dirs);
+    char *name = NULL, *hash = NULL, *kdir = NULL, *version = NULL;
+    char *mlir_dump = NULL, *llvm_dump = NULL;
+    int rc = CAP_EXIT_NONE;
+    gboolean finished = FALSE;
+    route r = {c, o, o->progress, json_array_new(), 0, 0, FALSE};
+
+    if (!archno) {
+        fprintf(stderr, "tkview: --arch %s: expected sm_N (sm_90, sm_80...)\n",
+                arch);
+        rc = CAP_EXIT_USAGE;
+        goto out;
+    }
+    char *why = NULL;
+    if (!(text = tk_input_file_read(input, TK_INPUT_FILE_STAGE, &text_len,
+                                    &why))) {
+        fprintf(stderr, "tkview: cannot read %s: %s\n", o->input, why);
+        g_free(why);
+        goto out;
+    }
+    if (!mlir_opt || !translate || !llc) {
+        fprintf(stderr, "tkview: the MLIR route needs mlir-opt-19, "
+                        "mlir-translate-19 and llc-19 (Debian 12: apt-get "
+                        "install mlir-19-tools llvm-19); not found: %s%s%s\n",
+                mlir_opt ? "" : "mlir-opt ", translate ? "" : "mlir-translate ",
+                llc ? "" : "llc");
+        goto out;
+    }
+    name = kernel_name_of(text);
+    if (!name)
+        name = name_of_file(input);
+    version = tool_version(c, mlir_opt);
+    hash = input_hash(text, text_len, pipeline, arch, version);
+
+    char *kd = g_build_filename(c->run, "kernel_dump", NULL);
+    kdir = g_build_filename(kd, hash, NULL);
+    g_free(kd);
+    if (g_mkdir_with_parents(kdir, 0755) != 0) {
+        fprintf(stderr, "tkview: cannot make %s: %s\n", kdir,
+                g_strerror(errno));
+        goto out;
+    }
+    mlir_dump = g_build_filename(c->run, "mlir_passes.txt", NULL);
+    llvm_dump = g_build_filename(c->run, "stderr.txt", NULL);
+
+    /* Triton's metadata file, so the kernel has its hash and target. */
+    char *safe = write_meta(kdir, name, hash, archno);
+    if (!safe)
+        goto out;
+    g_free(name);
+    name = safe;
+
+    c->compiler_name = g_strdup("mlir");
+    c->compiler_version = g_strdup(version);
+    c->compiler_target = g_strdup_printf("cuda:%s", archno);
+    cap_info_set_string(c, "route", "mlir");
+    cap_info_set_string(c, "input", input);
+    cap_info_set_string(c, "pipeline", pipeline);
+    cap_info_set_string(c, "arch", arch);
+
+    cap_signals_install();
+    mlir_tools tools = {mlir_opt, translate, opt, llc, ptxas};
+    run_steps(&r, &tools, kdir, name, input, pipeline, arch, mlir_dump,
+              llvm_dump);
+    c->complete = !r.failed && cap_signals_count() == 0;
+    json_object_set_array_member(c->info, "steps", r.steps);
+    r.steps = NULL;
+    cap_info_set_string(c, "ptxas", ptxas);
+
+    const char *dirs[] = {kdir, NULL};
+    /* make_sass walks folders of kernel folders: give it kernel_dump/. */
+    char *kparent = g_path_get_dirname(kdir);
+    dirs[0] = kparent;
+    if (!ptxas)
+        cap_make_sass(c, NULL, dirs,
+                             "ptxas was not found (looked in PATH, CUDA_HOME/bin "
+                             "and /usr/local/cuda/bin): no cubin, so no SASS");
+    else
+        cap_make_sass(c, nvdisasm, dirs,
+                             "nvdisasm was not found (looked in PATH, "
+                             "CUDA_HOME/bin and /usr/local/cuda/bin)");
+    if (ptxas) {
+        const char *lr_tools[] = {nvdisasm, NULL};
+        cap_make_life_ranges(c, lr_tools, dirs,
+                             "nvdisasm was not found (looked in PATH, "
+                             "CUDA_HOME/bin and /usr/local/cuda/bin)");
+    }
+    g_free(kparent);
+    rc = cap_finish(c);
+    finished = TRUE;
+    cap_signals_restore();
+
 out:
-    /* tk_capture_finish() removes the work folder or says where it kept it;
+    /* cap_finish() removes the work folder or says where it kept it;
      * before it, the folder holds nothing worth keeping. */
     if (!finished && !c->keep_work)
         tk_staged_dir_remove_tree(c->work);

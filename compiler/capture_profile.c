@@ -37,7 +37,7 @@
 
 #define EXPORT_TIMEOUT_S 600.0
 
-char *tk_capture_find_ncu(const char *given)
+char *cap_find_ncu(const char *given)
 {
     if (given)
         return access(given, X_OK) == 0 ? g_strdup(given) : NULL;
@@ -46,12 +46,12 @@ char *tk_capture_find_ncu(const char *given)
                                : g_strdup("");
     const char *names[] = {"ncu", NULL};
     const char *dirs[] = {cuda_bin, "/usr/local/cuda/bin", NULL};
-    char *found = tk_tool_find(names, dirs);
+    char *found = cap_tool_find(names, dirs);
     g_free(cuda_bin);
     return found;
 }
 
-char **tk_capture_profile_argv(tk_capture *c, const char *ncu,
+char **cap_profile_argv(cap_capture *c, const char *ncu,
                                const char *kernel, char **extra,
                                char **program)
 {
@@ -87,14 +87,14 @@ char **tk_capture_profile_argv(tk_capture *c, const char *ncu,
     return argv;
 }
 
-static JsonObject *profile_info(tk_capture *c)
+static JsonObject *profile_info(cap_capture *c)
 {
     JsonNode *n = json_object_get_member(c->info, "profile");
     return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
 }
 
 /* Records why there is no profile: in the manifest and on stderr. */
-static void no_profile(tk_capture *c, const char *why)
+static void no_profile(cap_capture *c, const char *why)
 {
     JsonObject *p = profile_info(c);
     if (p)
@@ -103,7 +103,7 @@ static void no_profile(tk_capture *c, const char *why)
     c->profile_failed = TRUE;
 }
 
-void tk_capture_profile_export(tk_capture *c)
+void cap_profile_export(cap_capture *c)
 {
     struct stat st;
     if (stat(c->profile_report, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -116,7 +116,7 @@ void tk_capture_profile_export(tk_capture *c)
     char *argv[] = {c->ncu, "--import", c->profile_report, "--page", "source",
                     "--csv", "--print-source", "sass", NULL};
     char *err = NULL;
-    if (tk_tool_run(argv, c->profile_csv, EXPORT_TIMEOUT_S, &err) != 0) {
+    if (cap_tool_run(argv, c->profile_csv, EXPORT_TIMEOUT_S, &err) != 0) {
         char *why = g_strdup_printf("ncu could not export the report's source "
                                     "page: %s",
                                     err && *err ? err : "no reason given");
@@ -128,7 +128,7 @@ void tk_capture_profile_export(tk_capture *c)
     g_free(err);
 }
 
-void tk_capture_profile_import(tk_capture *c, const char *built)
+void cap_profile_import(cap_capture *c, const char *built)
 {
     JsonObject *info = profile_info(c);
     if (!c->profile_csv || !info)

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-struct tk_capture_progress {
+struct cap_progress {
     FILE *tty;
     char *cache_dir;
     char **dump_files;
@@ -43,10 +43,10 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *cache_dir,
+cap_progress *cap_progress_new(FILE *tty, const char *cache_dir,
                                              const char *const *dump_files)
 {
-    tk_capture_progress *p = g_new0(tk_capture_progress, 1);
+    cap_progress *p = g_new0(cap_progress, 1);
     p->tty = tty;
     p->cache_dir = g_strdup(cache_dir);
     p->dump_files = g_strdupv((char **)dump_files);
@@ -54,11 +54,11 @@ tk_capture_progress *tk_capture_progress_new(FILE *tty, const char *cache_dir,
     return p;
 }
 
-void tk_capture_progress_free(tk_capture_progress *p)
+void cap_progress_free(cap_progress *p)
 {
     if (!p)
         return;
-    tk_capture_progress_clear(p);
+    cap_progress_clear(p);
     g_free(p->cache_dir);
     g_strfreev(p->dump_files);
     g_hash_table_destroy(p->compiled);
@@ -67,13 +67,13 @@ void tk_capture_progress_free(tk_capture_progress *p)
     g_free(p);
 }
 
-void tk_capture_progress_add_bytes(tk_capture_progress *p, uint64_t n)
+void cap_progress_add_bytes(cap_progress *p, uint64_t n)
 {
     if (p)
         p->stderr_bytes += n;
 }
 
-void tk_capture_progress_set_step(tk_capture_progress *p, const char *step)
+void cap_progress_set_step(cap_progress *p, const char *step)
 {
     if (!p)
         return;
@@ -94,7 +94,7 @@ static guint groups_in(const char *dir)
     return n;
 }
 
-static void recount(tk_capture_progress *p)
+static void recount(cap_progress *p)
 {
     if (!p->cache_dir)
         return;
@@ -112,7 +112,7 @@ static void recount(tk_capture_progress *p)
         g_dir_close(d);
 }
 
-unsigned tk_capture_progress_kernels(tk_capture_progress *p)
+unsigned cap_progress_kernels(cap_progress *p)
 {
     if (!p)
         return 0;
@@ -126,7 +126,7 @@ unsigned tk_capture_progress_kernels(tk_capture_progress *p)
     return n;
 }
 
-uint64_t tk_capture_progress_bytes(tk_capture_progress *p)
+uint64_t cap_progress_bytes(cap_progress *p)
 {
     if (!p)
         return 0;
@@ -139,7 +139,7 @@ uint64_t tk_capture_progress_bytes(tk_capture_progress *p)
     return n;
 }
 
-void tk_capture_progress_tick(tk_capture_progress *p)
+void cap_progress_tick(cap_progress *p)
 {
     if (!p || !p->tty)
         return;
@@ -147,8 +147,8 @@ void tk_capture_progress_tick(tk_capture_progress *p)
     if (t - p->last_draw < 0.25)
         return;
     p->last_draw = t;
-    unsigned k = tk_capture_progress_kernels(p);
-    char *bytes = tk_capture_format_bytes(tk_capture_progress_bytes(p));
+    unsigned k = cap_progress_kernels(p);
+    char *bytes = cap_format_bytes(cap_progress_bytes(p));
     GString *line = g_string_new("tkview: ");
     if (p->step)
         g_string_append_printf(line, "%s: ", p->step);
@@ -164,13 +164,13 @@ void tk_capture_progress_tick(tk_capture_progress *p)
         fflush(p->tty);
         p->drawn = TRUE;
     } else if (p->drawn && t - p->last_change > 1.0) {
-        tk_capture_progress_clear(p);
+        cap_progress_clear(p);
     }
     g_string_free(line, TRUE);
     g_free(bytes);
 }
 
-void tk_capture_progress_clear(tk_capture_progress *p)
+void cap_progress_clear(cap_progress *p)
 {
     if (!p || !p->tty || !p->drawn)
         return;
@@ -179,7 +179,7 @@ void tk_capture_progress_clear(tk_capture_progress *p)
     p->drawn = FALSE;
 }
 
-char *tk_capture_format_bytes(uint64_t n)
+char *cap_format_bytes(uint64_t n)
 {
     if (n < 1000)
         return g_strdup_printf("%u bytes", (unsigned)n);

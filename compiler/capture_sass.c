@@ -16,7 +16,7 @@
 
 #define NVDISASM_TIMEOUT_S 120.0
 
-static void sass_for_folder(tk_capture *c, const char *nvdisasm,
+static void sass_for_folder(cap_capture *c, const char *nvdisasm,
                             const char *dir, unsigned *made, unsigned *failed)
 {
     GDir *d = g_dir_open(dir, 0, NULL);
@@ -36,7 +36,7 @@ static void sass_for_folder(tk_capture *c, const char *nvdisasm,
         char *tmp = g_strconcat(base, ".sass_gi.tmp", NULL);
         char *argv[] = {(char *)nvdisasm, "-c", "-gi", cubin, NULL};
         char *err = NULL;
-        if (tk_tool_run(argv, tmp, NVDISASM_TIMEOUT_S, &err) == 0 &&
+        if (cap_tool_run(argv, tmp, NVDISASM_TIMEOUT_S, &err) == 0 &&
             rename(tmp, out) == 0) {
             (*made)++;
         } else {
@@ -57,14 +57,14 @@ static void sass_for_folder(tk_capture *c, const char *nvdisasm,
         g_dir_close(d);
 }
 
-void tk_capture_make_sass(tk_capture *c, const char *nvdisasm,
+void cap_make_sass(cap_capture *c, const char *nvdisasm,
                           const char *const *dirs, const char *why_missing)
 {
     if (!nvdisasm) {
         g_free(c->sass_missing_all);
         c->sass_missing_all = g_strdup(why_missing);
-        tk_capture_info_set_string(c, "sass_tool", NULL);
-        tk_capture_info_set_string(c, "sass_missing", why_missing);
+        cap_info_set_string(c, "sass_tool", NULL);
+        cap_info_set_string(c, "sass_missing", why_missing);
         return;
     }
     unsigned made = 0, failed = 0;
@@ -80,8 +80,8 @@ void tk_capture_make_sass(tk_capture *c, const char *nvdisasm,
         if (d)
             g_dir_close(d);
     }
-    tk_capture_info_set_string(c, "sass_tool", nvdisasm);
-    tk_capture_info_set_string(c, "sass_flags", "-c -gi");
-    tk_capture_info_set_int(c, "sass_made", made);
-    tk_capture_info_set_int(c, "sass_failed", failed);
+    cap_info_set_string(c, "sass_tool", nvdisasm);
+    cap_info_set_string(c, "sass_flags", "-c -gi");
+    cap_info_set_int(c, "sass_made", made);
+    cap_info_set_int(c, "sass_failed", failed);
 }

@@ -44,7 +44,7 @@ static void on_signal(int signo, siginfo_t *info, void *ctx)
     errno = saved;
 }
 
-void tk_capture_signals_install(void)
+void cap_signals_install(void)
 {
     if (installed)
         return;
@@ -71,7 +71,7 @@ void tk_capture_signals_install(void)
     installed = 1;
 }
 
-void tk_capture_signals_restore(void)
+void cap_signals_restore(void)
 {
     if (!installed)
         return;
@@ -85,12 +85,12 @@ void tk_capture_signals_restore(void)
     installed = 0;
 }
 
-int tk_capture_signals_fd(void)
+int cap_signals_fd(void)
 {
     return pipe_fds[0];
 }
 
-gboolean tk_capture_signals_take(tk_capture_signal *out)
+gboolean cap_signals_take(cap_signal *out)
 {
     unsigned char rec[2];
     for (;;) {
@@ -107,7 +107,7 @@ gboolean tk_capture_signals_take(tk_capture_signal *out)
     }
 }
 
-unsigned tk_capture_signals_count(void)
+unsigned cap_signals_count(void)
 {
     return (unsigned)n_stops;
 }

@@ -10,6 +10,11 @@
  *   MLIR_ENABLE_DUMP=1 (or NAME) every MLIR pass dump ...
  *   MLIR_DUMP_PATH=run/mlir_passes.txt   ... into this file
  *   LLVM_IR_ENABLE_DUMP=1        LLVM print-after-all, on stderr
+ *   MLIR_ENABLE_DIAGNOSTICS=warnings,remarks   MLIR's remarks and
+ *                                warnings (why a dot got no wgmma, ...),
+ *                                on stderr
+ *   TRITON_DUMP_PTXAS_LOG=1      ptxas's log per kernel (registers,
+ *                                spills, C75xx warnings), on stdout
  *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code,
  *   TORCHINDUCTOR_COMPILE_THREADS=1        compiled in this process
  *   USE_IR_LOC=ttir|ttgir        with --irloc
@@ -52,7 +57,7 @@ static const char nvdisasm_places[] =
 
 /* Triton's own copy of the CUDA tools: PYTHON -c "import triton" tells
  * where Triton is.  Returns the folder (caller frees) or NULL. */
-static char *triton_bin_dir(const tk_capture *c, char **argv)
+static char *triton_bin_dir(const cap_capture *c, char **argv)
 {
     char *base = g_path_get_basename(argv[0]);
     const char *py = g_str_has_prefix(base, "python") ? argv[0] : "python3";
@@ -62,7 +67,7 @@ static char *triton_bin_dir(const tk_capture *c, char **argv)
                      "triton.__file__), 'backends', 'nvidia', 'bin'))",
                      NULL};
     char *dir = NULL, *text = NULL;
-    if (tk_tool_run(pargv, out, 120, NULL) == 0 &&
+    if (cap_tool_run(pargv, out, 120, NULL) == 0 &&
         (text = tk_input_file_read(out, TK_INPUT_FILE_STAGE, NULL, NULL))) {
         g_strstrip(text);
         if (*text && !strchr(text, '\n') && g_path_is_absolute(text))
@@ -75,7 +80,7 @@ static char *triton_bin_dir(const tk_capture *c, char **argv)
     return dir;
 }
 
-static char *find_nvdisasm(const tk_capture *c, char **argv)
+static char *find_nvdisasm(const cap_capture *c, char **argv)
 {
     const char *env = g_getenv("TRITON_NVDISASM_PATH");
     if (env && *env && access(env, X_OK) == 0)
@@ -85,7 +90,7 @@ static char *find_nvdisasm(const tk_capture *c, char **argv)
                                : g_strdup("");
     const char *names[] = {"nvdisasm", NULL};
     const char *dirs[] = {cuda_bin, "/usr/local/cuda/bin", NULL};
-    char *found = tk_tool_find(names, dirs);
+    char *found = cap_tool_find(names, dirs);
     g_free(cuda_bin);
     if (found)
         return found;
@@ -145,7 +150,7 @@ static int open_new(const char *path)
     return fd;
 }
 
-gboolean tk_capture_target_valid(const char *target)
+gboolean cap_target_valid(const char *target)
 {
     const char *arch = NULL;
     if (g_str_has_prefix(target, "hip:"))
@@ -160,19 +165,20 @@ gboolean tk_capture_target_valid(const char *target)
     return TRUE;
 }
 
-int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
+int cap_triton(cap_capture *c, const cap_triton_opts *o)
 {
     char *kdump = g_build_filename(c->run, "kernel_dump", NULL);
     char *cache = g_build_filename(c->run, "cache", NULL);
     char *inductor = g_build_filename(c->run, "inductor", NULL);
     char *mlir = g_build_filename(c->run, "mlir_passes.txt", NULL);
     char *errpath = g_build_filename(c->run, "stderr.txt", NULL);
-    int rc = TK_CAPTURE_EXIT_NONE;
-    int err_fd = -1, msg_fd = -1;
-    tk_stderr_filter *filter = NULL;
-    tk_capture_progress *progress = NULL;
+    char *outpath = g_build_filename(c->run, "stdout.txt", NULL);
+    int rc = CAP_EXIT_NONE;
+    int err_fd = -1, msg_fd = -1, out_fd = -1;
+    cap_stderr_filter *filter = NULL;
+    cap_progress *progress = NULL;
     char **env = NULL;
-    tk_child_result res = {0};
+    cap_child_result res = {0};
 
     char *autotune = g_build_filename(c->run, "autotune", NULL);
     const char *hook = g_getenv("TKVIEW_PYTHON_DIR") ? g_getenv("TKVIEW_PYTHON_DIR")
@@ -199,6 +205,8 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
         {"MLIR_ENABLE_DUMP", o->kernel ? o->kernel : "1"},
         {"MLIR_DUMP_PATH", mlir},
         {"LLVM_IR_ENABLE_DUMP", "1"},
+        {"MLIR_ENABLE_DIAGNOSTICS", "warnings,remarks"},
+        {"TRITON_DUMP_PTXAS_LOG", "1"},
         {"TORCHINDUCTOR_CACHE_DIR", inductor},
         {"TORCHINDUCTOR_COMPILE_THREADS", "1"},
         {"USE_IR_LOC", o->irloc},
@@ -215,66 +223,71 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
         json_object_set_string_member(envo, knobs[i][0], knobs[i][1]);
     }
     json_object_set_object_member(c->info, "env", envo);
-    tk_capture_info_set_string(c, "route", "triton");
+    cap_info_set_string(c, "route", "triton");
     if (o->kernel)
-        tk_capture_info_set_string(c, "kernel", o->kernel);
+        cap_info_set_string(c, "kernel", o->kernel);
     if (c->target)
-        tk_capture_info_set_string(c, "target", c->target);
+        cap_info_set_string(c, "target", c->target);
 
-    if ((err_fd = open_new(errpath)) < 0 || (msg_fd = open_new(c->messages)) < 0) {
+    if ((err_fd = open_new(errpath)) < 0 || (msg_fd = open_new(c->messages)) < 0 ||
+        (out_fd = open_new(outpath)) < 0) {
         tk_staged_dir_remove_tree(c->work);
         goto out;
     }
-    filter = tk_stderr_filter_new();
+    filter = cap_stderr_filter_new();
     const char *dump_files[] = {mlir, NULL};
-    progress = tk_capture_progress_new(o->progress && !c->quiet ? stderr : NULL,
+    progress = cap_progress_new(o->progress && !c->quiet ? stderr : NULL,
                                        cache, dump_files);
-    char **run_argv = o->ncu ? tk_capture_profile_argv(c, o->ncu, o->kernel,
+    char **run_argv = o->ncu ? cap_profile_argv(c, o->ncu, o->kernel,
                                                       o->ncu_args, o->argv)
                              : g_strdupv(o->argv);
-    tk_child_spec spec = {
+    cap_child_spec spec = {
         .argv = run_argv, .envp = env, .stdin_fd = -1, .stdout_fd = -1,
+        /* A copy of stdout for ptxas's log; the terminal gets every byte. */
+        .tee_stdout = TRUE, .stdout_copy_fd = out_fd,
         .stderr_fd = err_fd, .filter = filter, .show = stderr,
         .messages_fd = msg_fd, .progress = progress, .grace_s = 30};
-    tk_capture_signals_install();
-    int run_rc = tk_child_run(&spec, &res);
+    cap_signals_install();
+    int run_rc = cap_child_run(&spec, &res);
     g_strfreev(run_argv);
-    unsigned kernels = tk_capture_progress_kernels(progress);
-    uint64_t dump_bytes = tk_capture_progress_bytes(progress);
-    tk_capture_progress_free(progress);
+    unsigned kernels = cap_progress_kernels(progress);
+    uint64_t dump_bytes = cap_progress_bytes(progress);
+    cap_progress_free(progress);
     progress = NULL;
     close(err_fd);
     err_fd = -1;
     close(msg_fd);
     msg_fd = -1;
+    close(out_fd);
+    out_fd = -1;
     if (!res.started) {
         fprintf(stderr, "tkview: %s\n", res.error);
         tk_staged_dir_remove_tree(c->work);
         goto out;
     }
-    c->complete = run_rc == 0 && tk_child_ok(&res);
-    char *how = tk_child_describe(&res);
-    tk_capture_info_set_string(c, "result", how);
+    c->complete = run_rc == 0 && cap_child_ok(&res);
+    char *how = cap_child_describe(&res);
+    cap_info_set_string(c, "result", how);
     if (res.term_signal)
         json_object_set_null_member(c->info, "exit_status");
     else
-        tk_capture_info_set_int(c, "exit_status", res.exit_status);
-    tk_capture_info_set_int(c, "signal", res.term_signal);
+        cap_info_set_int(c, "exit_status", res.exit_status);
+    cap_info_set_int(c, "signal", res.term_signal);
     json_object_set_boolean_member(c->info, "interrupted", res.interrupted);
     json_object_set_double_member(c->info, "seconds", res.seconds);
-    tk_capture_info_set_int(c, "kernels_compiled", kernels);
-    tk_capture_info_set_int(c, "stderr_bytes", (int64_t)res.stderr_bytes);
-    tk_capture_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
-    tk_capture_info_set_int(c, "stderr_dump_lines",
-                            (int64_t)tk_stderr_filter_dump_lines(filter));
-    tk_capture_info_set_int(c, "stderr_shown_lines",
-                            (int64_t)tk_stderr_filter_shown_lines(filter));
+    cap_info_set_int(c, "kernels_compiled", kernels);
+    cap_info_set_int(c, "stderr_bytes", (int64_t)res.stderr_bytes);
+    cap_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
+    cap_info_set_int(c, "stderr_dump_lines",
+                            (int64_t)cap_stderr_filter_dump_lines(filter));
+    cap_info_set_int(c, "stderr_shown_lines",
+                            (int64_t)cap_stderr_filter_shown_lines(filter));
     if (run_rc != 0 && res.error) {
         fprintf(stderr, "tkview: %s\n", res.error);
-        tk_capture_info_set_string(c, "error", res.error);
+        cap_info_set_string(c, "error", res.error);
     }
     if (!c->quiet) {
-        char *bytes = tk_capture_format_bytes(dump_bytes);
+        char *bytes = cap_format_bytes(dump_bytes);
         fprintf(stderr, "tkview: the program %s: %u kernel%s compiled, %s of "
                         "dumps\n",
                 how, kernels, kernels == 1 ? "" : "s", bytes);
@@ -283,26 +296,41 @@ int tk_capture_triton(tk_capture *c, const tk_capture_triton_opts *o)
     g_free(how);
 
     if (o->ncu)
-        tk_capture_profile_export(c);
+        cap_profile_export(c);
     const char *kdirs[] = {kdump, cache, NULL};
-    if (tk_capture_any_kernel_file(kdirs, ".cubin")) {
+    if (cap_any_kernel_file(kdirs, ".cubin")) {
         /* NVIDIA kernels; an AMD capture has code objects (.hsaco) only. */
         char *nvdisasm = find_nvdisasm(c, o->argv);
-        tk_capture_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
+        cap_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
+        /* Life ranges: Triton's own nvdisasm first, the one its ptxas
+         * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
+        char *tdir = nvdisasm ? triton_bin_dir(c, o->argv) : NULL;
+        char *tnv = tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
+        const char *tools[3] = {NULL, NULL, NULL};
+        size_t nt = 0;
+        if (tnv && access(tnv, X_OK) == 0)
+            tools[nt++] = tnv;
+        if (nvdisasm && (!nt || strcmp(tools[0], nvdisasm) != 0))
+            tools[nt++] = nvdisasm;
+        cap_make_life_ranges(c, tools, kdirs, nvdisasm_places);
+        g_free(tnv);
+        g_free(tdir);
         g_free(nvdisasm);
     }
-    tk_capture_make_amdgcn(c, kdirs);
+    cap_make_amdgcn(c, kdirs);
     if (o->kernel)
         keep_only_kernel(kdirs, o->kernel);
-    rc = tk_capture_finish(c);
+    rc = cap_finish(c);
 out:
-    tk_capture_signals_restore();
-    tk_capture_progress_free(progress);
-    tk_stderr_filter_free(filter);
+    cap_signals_restore();
+    cap_progress_free(progress);
+    cap_stderr_filter_free(filter);
     if (err_fd >= 0)
         close(err_fd);
     if (msg_fd >= 0)
         close(msg_fd);
+    if (out_fd >= 0)
+        close(out_fd);
     g_free(res.error);
     g_strfreev(env);
     g_free(kdump);
@@ -312,5 +340,6 @@ out:
     g_free(pythonpath);
     g_free(mlir);
     g_free(errpath);
+    g_free(outpath);
     return rc;
 }

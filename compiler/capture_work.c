@@ -20,7 +20,7 @@
 #include "tkdump/tk_staged_dir.h"
 #include "tkdump/tk_input_file.h"
 
-gboolean tk_capture_replaceable(const char *path)
+gboolean cap_replaceable(const char *path)
 {
     struct stat st;
     if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -76,7 +76,7 @@ static char *outdir_problem(const char *outdir, gboolean force)
         return g_strdup_printf("%s exists; choose another -o, or add --force "
                                "to replace the bundle there",
                                outdir);
-    if (!tk_capture_replaceable(outdir))
+    if (!cap_replaceable(outdir))
         return g_strdup_printf("%s exists and is not a tkview bundle; not "
                                "replacing it, even with --force",
                                outdir);
@@ -88,7 +88,7 @@ static char *outdir_problem(const char *outdir, gboolean force)
  * folder, the folder of the --mlir file, or a file or folder the command
  * names (the program, its script).  --force replaces OUTDIR whole, so any
  * of them inside it would be deleted.  NULL when it would not. */
-static char *overlap_problem(const tk_capture *c)
+static char *overlap_problem(const cap_capture *c)
 {
     const char *const *lists[] = {(const char *const *)c->source_dirs,
                                   (const char *const *)c->command};
@@ -107,7 +107,7 @@ static char *overlap_problem(const tk_capture *c)
     return NULL;
 }
 
-int tk_capture_begin(tk_capture *c)
+int cap_begin(cap_capture *c)
 {
     char *why = overlap_problem(c);
     if (!why)
@@ -157,7 +157,7 @@ int tk_capture_begin(tk_capture *c)
     return 0;
 }
 
-void tk_capture_clear(tk_capture *c)
+void cap_clear(cap_capture *c)
 {
     g_free(c->outdir);
     g_strfreev(c->source_dirs);
@@ -183,7 +183,7 @@ void tk_capture_clear(tk_capture *c)
     memset(c, 0, sizeof *c);
 }
 
-void tk_capture_info_set_string(tk_capture *c, const char *key,
+void cap_info_set_string(cap_capture *c, const char *key,
                                 const char *value)
 {
     if (value)
@@ -192,12 +192,12 @@ void tk_capture_info_set_string(tk_capture *c, const char *key,
         json_object_set_null_member(c->info, key);
 }
 
-void tk_capture_info_set_int(tk_capture *c, const char *key, int64_t value)
+void cap_info_set_int(cap_capture *c, const char *key, int64_t value)
 {
     json_object_set_int_member(c->info, key, value);
 }
 
-gboolean tk_capture_any_kernel_file(const char *const *dirs, const char *suffix)
+gboolean cap_any_kernel_file(const char *const *dirs, const char *suffix)
 {
     gboolean found = FALSE;
     for (size_t i = 0; dirs && dirs[i] && !found; i++) {

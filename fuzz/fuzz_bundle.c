@@ -6,7 +6,9 @@
  * manifest.json; a missing part is a missing file) in a folder of this
  * process under $TMPDIR, emptied before each run.  The seeds
  * (corpus/bundle/) are the manifests of sample_dumps/ with their paths
- * pointed at those names (make_bundle_seeds.py).  Each run loads the folder
+ * pointed at those names, and the shapes of hostile bundles: many tiny
+ * dumps, long runs of newlines, manifests that are links (a part starting
+ * FUZZ_LINK; make_bundle_seeds.py).  Each run loads the folder
  * with tk_bundle_load(), walks every kernel, stage, line and metadata it
  * hands out, resolves every source file, indexes the pass dump files, and
  * frees it all.  Besides crashes, sanitizer reports, leaks and hangs, these
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_input_file.h"
 #include "tkdump/tk_staged_dir.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -75,11 +78,27 @@ static void cleanup(void)
 }
 
 /* Writes LEN bytes of DATA as REL under root. */
+/* A part that starts with this makes its file a symbolic link to the rest
+ * of the part (a manifest.json linked to /etc/passwd, to /dev/zero, to a
+ * file of the bundle). */
+#define FUZZ_LINK "#TKLINK#"
+
 static void put(const char *rel, const uint8_t *d, size_t len)
 {
     char *path = g_build_filename(root, rel, NULL);
     char *dir = g_path_get_dirname(path);
     g_mkdir_with_parents(dir, 0755);
+    unlink(path); /* a link of the last run is not written through */
+    size_t nl = strlen(FUZZ_LINK);
+    if (len > nl && len < 4096 && memcmp(d, FUZZ_LINK, nl) == 0 &&
+        !memchr(d + nl, '\0', len - nl)) {
+        char *target = g_strndup((const char *)d + nl, len - nl);
+        check(symlink(target, path) == 0 || errno == EEXIST);
+        g_free(target);
+        g_free(dir);
+        g_free(path);
+        return;
+    }
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     check(fd >= 0);
     while (len > 0) {
@@ -179,6 +198,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p = q ? q + sep : NULL;
     }
 
+    /* A budget of its own per input: the process's would run out after
+     * enough runs and refuse everything. */
+    tk_input_budget *budget = tk_input_budget_new();
+    tk_input_budget *before = tk_input_budget_use(budget);
     tk_diags *diags = tk_diags_new();
     tk_bundle *b = tk_bundle_load(root, NULL, diags);
     if (!b) {
@@ -192,5 +215,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < tk_diags_count(diags); i++)
         touch(tk_diags_get(diags, i)->message);
     tk_diags_free(diags);
+    tk_input_budget_use(before);
+    tk_input_budget_free(budget);
     return 0;
 }

@@ -8,6 +8,9 @@ sources/0000-k.py), followed by those files' bodies, each cut to a few KB
 (the pass dumps decompressed first), joined with "#TKFILE#".  Seeds stay
 under 64 KiB, the -max_len of fuzz/run-short.sh.
 
+Also the shapes of hostile bundles (issue 27), from vector_add's seed:
+many tiny dumps, long runs of newlines, manifests that are links.
+
 Usage: make_bundle_seeds.py SAMPLE_DUMPS_DIR OUT_DIR
 """
 import gzip
@@ -75,9 +78,42 @@ def seed(bundle):
     return out
 
 
+LINK = b'#TKLINK#'  # fuzz_bundle.c: the part's file is a link to the rest
+
+
+def hostile_seeds(vector_add):
+    """The shapes of issue 27, each from the vector_add seed: many tiny
+    dumps, long runs of newlines, manifests that are links."""
+    parts = vector_add.split(SEP)
+    def with_part(name, data):
+        p = list(parts) + [b''] * (len(FILES) - len(parts))
+        p[FILES.index(name)] = data
+        return SEP.join(p)
+    tiny = b''.join(b'// -----// IR Dump Before P%d (p) (builtin.module) //----- //\nmodule {\n}\n' % i
+                    for i in range(400))
+    out = {
+        'hostile_tiny_dumps': with_part('k/passes/mlir.txt', tiny),
+        'hostile_newlines_dump': with_part('k/passes/mlir.txt', parts[FILES.index('k/passes/mlir.txt')][:200] + b'\n' * 30000),
+        'hostile_newlines_stage': with_part('k/k.ttir', b'\n' * 30000),
+        'hostile_manifest_passwd': with_part('manifest.json', LINK + b'/etc/passwd'),
+        'hostile_manifest_dev_zero': with_part('manifest.json', LINK + b'/dev/zero'),
+        'hostile_manifest_inside': with_part('manifest.json', LINK + b'k/k.json'),
+        'hostile_stage_link_out': with_part('k/k.ttgir', LINK + b'/etc/hostname'),
+    }
+    for name, data in out.items():
+        assert len(data) < 65536, (name, len(data))
+    return out
+
+
 def main():
     samples, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
+    va = os.path.join(samples, 'vector_add')
+    if os.path.isfile(os.path.join(va, 'manifest.json')):
+        for name, data in hostile_seeds(seed(va)).items():
+            with open(os.path.join(out, name + '.bundle'), 'wb') as f:
+                f.write(data)
+            print(name)
     for name in sorted(os.listdir(samples)):
         b = os.path.join(samples, name)
         if os.path.isfile(os.path.join(b, 'manifest.json')):

@@ -16,6 +16,13 @@ build=${FUZZ_BUILD_DIR:-$src/build-fuzz}
 out=${FUZZ_OUT_DIR:-$build/fuzz-out}
 kinds=${FUZZ_KINDS:-mlir llvm ptx sass amdgcn ncu bundle}
 
+# The libFuzzer and sanitizer runtimes are not part of Debian's clang package
+# (libclang-rt-NN-dev, only recommended): say so rather than fail to link.
+rt=$(${FUZZ_CC:-clang} -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$(uname -m).a
+if [ ! -f "$rt" ]; then
+  echo "run-short: no $rt: the libFuzzer runtime is in libclang-rt-<version>-dev (debian-packages.txt)" >&2
+  exit 1
+fi
 if [ ! -f "$build/build.ninja" ]; then
   CC=${FUZZ_CC:-clang} meson setup "$build" "$src" -Dfuzz=true \
     -Db_sanitize=address,undefined -Db_lundef=false

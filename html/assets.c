@@ -8,19 +8,19 @@
 #include <gio/gio.h>
 
 #include "report.h"
-#include "tk_html_resources.h"
+#include "html_resources.h"
 
-const char *const tk_report_scripts[] = {
+const char *const html_report_scripts[] = {
     "tk.js",      "data.js",     "dom.js",    "syntax.js", "codeview.js", "kernel.js",
-    "layouts.js", "info.js",     "cost.js",   "panes.js",  "find.js",     "chain.js",
+    "layouts.js", "info.js",     "cost.js",   "diag.js",   "panes.js",  "find.js",     "chain.js",
     "diffview.js", "passes.js",  "links.js",  "app.js",    NULL,
 };
 
-const char *const tk_report_compare_scripts[] = {
+const char *const html_report_compare_scripts[] = {
     "tk.js", "data.js", "dom.js", "syntax.js", "compare.js", NULL,
 };
 
-static int write_asset(tk_report *r, GResource *res, const char *name)
+static int write_asset(html_report *r, GResource *res, const char *name)
 {
     char *path = g_strdup_printf("/org/tkview/html/%s", name);
     GBytes *b = g_resource_lookup_data(res, path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
@@ -33,18 +33,18 @@ static int write_asset(tk_report *r, GResource *res, const char *name)
     g_snprintf(rel, sizeof rel, "assets/%s", name);
     gsize len;
     const void *data = g_bytes_get_data(b, &len);
-    int rc = tk_outdir_write(r->out, rel, data, len, r->diags);
+    int rc = html_outdir_write(r->out, rel, data, len, r->diags);
     g_bytes_unref(b);
     g_atomic_int_inc(&r->files);
     return rc;
 }
 
-int tk_report_assets(tk_report *r)
+int html_report_assets(html_report *r)
 {
-    GResource *res = tk_html_get_resource();
+    GResource *res = html_get_resource();
     int rc = write_asset(r, res, "report.css");
-    for (size_t i = 0; rc == 0 && tk_report_scripts[i]; i++)
-        rc = write_asset(r, res, tk_report_scripts[i]);
+    for (size_t i = 0; rc == 0 && html_report_scripts[i]; i++)
+        rc = write_asset(r, res, html_report_scripts[i]);
     /* compare.js: the comparison pages' own module; the others are shared */
     if (rc == 0)
         rc = write_asset(r, res, "compare.js");

@@ -11,9 +11,9 @@
 #include "pass_budget.h"
 #include "pass_chain.h"
 
-struct tk_pass_chains {
-    tk_report *r;
-    tk_report_kernel *rk;
+struct html_pass_chains {
+    html_report *r;
+    html_report_kernel *rk;
     int rc;
     /* the chain being collected */
     gboolean open, has_base;
@@ -35,16 +35,16 @@ struct tk_pass_chains {
     gboolean big_text;
     /* what the chain's lines name in the source (data_locs.h), written
      * as its "st" when it closes */
-    tk_report_locs *locs;
+    html_report_locs *locs;
     /* the layouts of its lines (MLIR: TTGIR's #blocked, ...), its "ly" */
-    tk_report_lays *lays;
+    html_report_lays *lays;
 };
 
-tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk, const tk_loctab *tab)
+html_pass_chains *html_pass_chains_new(html_report *r, html_report_kernel *rk, const tk_loctab *tab)
 {
-    tk_pass_chains *c = g_new0(tk_pass_chains, 1);
-    c->locs = tk_report_locs_new(r, tab);
-    c->lays = tk_report_lays_new();
+    html_pass_chains *c = g_new0(html_pass_chains, 1);
+    c->locs = html_report_locs_new(r, tab);
+    c->lays = html_report_lays_new();
     c->r = r;
     c->rk = rk;
     c->doc = g_string_new(NULL);
@@ -55,7 +55,7 @@ tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk, const tk_
     return c;
 }
 
-void tk_pass_chains_free(tk_pass_chains *c)
+void html_pass_chains_free(html_pass_chains *c)
 {
     if (!c)
         return;
@@ -64,8 +64,8 @@ void tk_pass_chains_free(tk_pass_chains *c)
     g_array_free(c->ranges, TRUE);
     g_array_free(c->of, TRUE);
     g_array_free(c->over, TRUE);
-    tk_report_locs_free(c->locs);
-    tk_report_lays_free(c->lays);
+    html_report_locs_free(c->locs);
+    html_report_lays_free(c->lays);
     g_free(c);
 }
 
@@ -87,14 +87,14 @@ static void write_line_runs(jw *w, const tk_ir_diff *d, int side)
 
 /* Kept line K of SIDE (read back now), and into YW its layout references
  * (LAYS NULL: none written). */
-static void write_kept_lays(jw *w, tk_report_lays *lays, jw *yw, const tk_ir_diff *d, int side,
+static void write_kept_lays(jw *w, html_report_lays *lays, jw *yw, const tk_ir_diff *d, int side,
                             uint32_t k)
 {
     size_t len;
     const char *s = tk_ir_diff_kept_line(d, side, k, &len, NULL);
     jw_strn(w, s ? s : "", s ? len : 0);
     if (lays)
-        tk_report_lays_line(lays, yw, side, s, s ? len : 0);
+        html_report_lays_line(lays, yw, side, s, s ? len : 0);
 }
 
 /* Whether SIDE of D fits the budget as a chain's first text, told from
@@ -102,11 +102,11 @@ static void write_kept_lays(jw *w, tk_report_lays *lays, jw *yw, const tk_ir_dif
 static gboolean side_fits(const tk_ir_diff *d, int side)
 {
     uint32_t n = tk_ir_diff_kept_count(d, side);
-    if (n > TK_PASS_BUDGET_LINES)
+    if (n > HTML_PASS_BUDGET_LINES)
         return FALSE;
-    tk_pass_budget b = {0};
+    html_pass_budget b = {0};
     for (uint32_t k = 0; k < n; k++)
-        if (!tk_pass_budget_take(&b, tk_ir_diff_kept_len(d, side, k)))
+        if (!html_pass_budget_take(&b, tk_ir_diff_kept_len(d, side, k)))
             return FALSE;
     return TRUE;
 }
@@ -123,19 +123,19 @@ static gboolean text_changed(const tk_ir_diff *d, uint32_t ka, uint32_t k)
  * records (nothing is read). */
 static gboolean step_fits(const tk_ir_diff *d)
 {
-    tk_pass_budget b = {0};
+    html_pass_budget b = {0};
     size_t nh;
     const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
     for (size_t i = 0; i < nh; i++) {
         if (h[i].tag != TK_HUNK_EQUAL) {
             for (uint32_t k = h[i].b0; k < h[i].b1; k++)
-                if (!tk_pass_budget_take(&b, tk_ir_diff_kept_len(d, TK_IR_B, k)))
+                if (!html_pass_budget_take(&b, tk_ir_diff_kept_len(d, TK_IR_B, k)))
                     return FALSE;
             continue;
         }
         for (uint32_t j = 0; j < h[i].a1 - h[i].a0; j++)
             if (text_changed(d, h[i].a0 + j, h[i].b0 + j) &&
-                !tk_pass_budget_take(&b, tk_ir_diff_kept_len(d, TK_IR_B, h[i].b0 + j)))
+                !html_pass_budget_take(&b, tk_ir_diff_kept_len(d, TK_IR_B, h[i].b0 + j)))
                 return FALSE;
     }
     return TRUE;
@@ -144,7 +144,7 @@ static gboolean step_fits(const tk_ir_diff *d)
 /* The chain's first text, side A of D, when it fits the budget: the
  * start of its data file, up to its steps (those that came before it
  * included); FALSE (nothing kept) when it does not fit. */
-static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
+static gboolean write_base(html_pass_chains *c, const tk_ir_diff *d)
 {
     if (!side_fits(d, TK_IR_A))
         return FALSE;
@@ -160,7 +160,7 @@ static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
     /* the layout references of each line, beside (MLIR only) */
     gboolean lays = c->dialect == TK_IR_MLIR;
     if (lays)
-        tk_report_lays_text(c->lays, d, TK_IR_A);
+        html_report_lays_text(c->lays, d, TK_IR_A);
     GString *ys = g_string_new(NULL);
     jw yw;
     jw_init(&yw, ys);
@@ -181,7 +181,7 @@ static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
     jw_key(w, "s");
     jw_arr(w);
     for (uint32_t k = 0; k < n; k++)
-        jw_int(w, tk_report_locs_kept(c->locs, d, TK_IR_A, k));
+        jw_int(w, html_report_locs_kept(c->locs, d, TK_IR_A, k));
     jw_arr_end(w);
     jw_obj_end(w);
     jw_key(w, "steps");
@@ -198,7 +198,7 @@ static gboolean write_base(tk_pass_chains *c, const tk_ir_diff *d)
 
 /* A step that stores no text: 0 (the same bytes) or, for a loop pass the
  * chain steps over, null. */
-static void write_empty_step(tk_pass_chains *c, gboolean loop)
+static void write_empty_step(html_pass_chains *c, gboolean loop)
 {
     if (!c->has_base) {
         guint8 v = loop ? 1 : 0;
@@ -211,14 +211,14 @@ static void write_empty_step(tk_pass_chains *c, gboolean loop)
 
 /* Pass D's step, appended to the chain's steps (step_fits(D) said that
  * it fits the budget). */
-static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
+static void write_step(html_pass_chains *c, const tk_ir_diff *d)
 {
     jw *w = &c->dw;
     size_t nh;
     const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
     gboolean lays = c->dialect == TK_IR_MLIR;
     if (lays)
-        tk_report_lays_text(c->lays, d, TK_IR_B);
+        html_report_lays_text(c->lays, d, TK_IR_B);
     GString *ys = g_string_new(NULL), *yus = g_string_new(NULL);
     jw yw, yuw;
     jw_init(&yw, ys);
@@ -283,7 +283,7 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
             if (!a || !b)
                 continue;
             jw_int(w, h[i].b0 + j);
-            tk_report_write_words(w, a, la, b, lb);
+            html_report_write_words(w, a, la, b, lb);
         }
     }
     jw_arr_end(w);
@@ -297,7 +297,7 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
     for (size_t i = 0; i < nh; i++)
         if (h[i].tag != TK_HUNK_EQUAL)
             for (uint32_t k = h[i].b0; k < h[i].b1; k++)
-                jw_int(w, tk_report_locs_kept(c->locs, d, TK_IR_B, k));
+                jw_int(w, html_report_locs_kept(c->locs, d, TK_IR_B, k));
     jw_arr_end(w);
     jw_key(w, "su");
     jw_arr(w);
@@ -305,17 +305,17 @@ static void write_step(tk_pass_chains *c, const tk_ir_diff *d)
         if (h[i].tag != TK_HUNK_EQUAL)
             continue;
         for (uint32_t j = 0; j < h[i].a1 - h[i].a0; j++) {
-            if (tk_report_locs_same(d, h[i].a0 + j, h[i].b0 + j))
+            if (html_report_locs_same(d, h[i].a0 + j, h[i].b0 + j))
                 continue;
             jw_int(w, h[i].b0 + j);
-            jw_int(w, tk_report_locs_kept(c->locs, d, TK_IR_B, h[i].b0 + j));
+            jw_int(w, html_report_locs_kept(c->locs, d, TK_IR_B, h[i].b0 + j));
         }
     }
     jw_arr_end(w);
     jw_obj_end(w);
 }
 
-static void close_chain(tk_pass_chains *c)
+static void close_chain(html_pass_chains *c)
 {
     if (!c->open)
         return;
@@ -326,17 +326,17 @@ static void close_chain(tk_pass_chains *c)
     jw_key(&c->dw, "to");
     jw_int(&c->dw, (int64_t)c->to);
     jw_key(&c->dw, "st");
-    tk_report_locs_write(c->locs, &c->dw);
-    if (tk_report_lays_any(c->lays)) {
+    html_report_locs_write(c->locs, &c->dw);
+    if (html_report_lays_any(c->lays)) {
         jw_key(&c->dw, "ly");
-        tk_report_lays_write(c->lays, &c->dw);
+        html_report_lays_write(c->lays, &c->dw);
     }
     jw_obj_end(&c->dw);
     size_t idx = c->ranges->len / 2;
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/pc-%zu.js", c->rk->id, idx);
     g_snprintf(key, sizeof key, "%s/pc-%zu", c->rk->id, idx);
-    int rc = tk_report_put_z(c->r, rel, key, c->doc); /* taken */
+    int rc = html_report_put_z(c->r, rel, key, c->doc); /* taken */
     c->doc = g_string_new(NULL);
     if (rc && !c->rc)
         c->rc = rc;
@@ -372,7 +372,7 @@ static gboolean chainable(const tk_timeline_step *st)
     return !st->diff || tk_ir_diff_dialect(st->diff) == dialect;
 }
 
-static void open_chain(tk_pass_chains *c, const tk_timeline_step *st)
+static void open_chain(html_pass_chains *c, const tk_timeline_step *st)
 {
     c->open = TRUE;
     c->has_base = FALSE;
@@ -381,26 +381,26 @@ static void open_chain(tk_pass_chains *c, const tk_timeline_step *st)
     g_array_set_size(c->over, 0);
     g_byte_array_set_size(c->lead, 0);
     g_string_truncate(c->doc, 0);
-    tk_report_locs_clear(c->locs);
-    tk_report_lays_clear(c->lays);
+    html_report_locs_clear(c->locs);
+    html_report_lays_clear(c->lays);
 }
 
-tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st)
+html_pass_chain_verdict html_pass_chains_step(html_pass_chains *c, const tk_timeline_step *st)
 {
     if (st->substep != TK_TL_NONE)
-        return TK_CHAIN_NOT;
+        return HTML_CHAIN_NOT;
     if (loop_pass(st->entry)) {
         if (c->open) {
             write_empty_step(c, TRUE); /* the text stays what it was */
             g_array_append_val(c->over, st->pass);
             c->to = st->pass;
         }
-        return TK_CHAIN_NOT;
+        return HTML_CHAIN_NOT;
     }
     if (!chainable(st)) {
         close_chain(c);
         c->big_text = FALSE;
-        return TK_CHAIN_NOT;
+        return HTML_CHAIN_NOT;
     }
     tk_ir_dialect dialect = tk_pass_level_dialect(st->entry->level);
     if (!st->continues)
@@ -408,18 +408,18 @@ tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_s
     /* A chain ends where its text does not go on, and once its data is
      * as big as a browser should load at once (pass_budget.h): the next
      * chain starts from this pass's text. */
-    if (c->open && (!st->continues || dialect != c->dialect || c->doc->len >= TK_PASS_CHAIN_BYTES))
+    if (c->open && (!st->continues || dialect != c->dialect || c->doc->len >= HTML_PASS_CHAIN_BYTES))
         close_chain(c);
     if (!st->diff) {
         /* the same bytes: a step of the chain, or of none when it goes on
          * from a text over the budget */
         if (c->big_text)
-            return TK_CHAIN_OVER_BUDGET;
+            return HTML_CHAIN_OVER_BUDGET;
         if (!c->open)
             open_chain(c, st);
         c->to = st->pass;
         write_empty_step(c, FALSE);
-        return TK_CHAIN_IN;
+        return HTML_CHAIN_IN;
     }
     if (!c->open)
         open_chain(c, st);
@@ -430,33 +430,33 @@ tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_s
          * another chain. */
         close_chain(c);
         c->big_text = !side_fits(st->diff, TK_IR_B);
-        return TK_CHAIN_OVER_BUDGET;
+        return HTML_CHAIN_OVER_BUDGET;
     }
     write_step(c, st->diff);
     c->big_text = FALSE;
     c->to = st->pass;
-    return TK_CHAIN_IN;
+    return HTML_CHAIN_IN;
 }
 
-int tk_pass_chains_finish(tk_pass_chains *c)
+int html_pass_chains_finish(html_pass_chains *c)
 {
     close_chain(c);
     return c->rc;
 }
 
-size_t tk_pass_chains_count(const tk_pass_chains *c)
+size_t html_pass_chains_count(const html_pass_chains *c)
 {
     return c->ranges->len / 2;
 }
 
-void tk_pass_chains_range(const tk_pass_chains *c, size_t i, size_t *from,
+void html_pass_chains_range(const html_pass_chains *c, size_t i, size_t *from,
                           size_t *to)
 {
     *from = g_array_index(c->ranges, size_t, 2 * i);
     *to = g_array_index(c->ranges, size_t, 2 * i + 1);
 }
 
-ptrdiff_t tk_pass_chains_of(const tk_pass_chains *c, size_t p)
+ptrdiff_t html_pass_chains_of(const html_pass_chains *c, size_t p)
 {
     return p < c->of->len ? g_array_index(c->of, ptrdiff_t, p) : -1;
 }

@@ -11,7 +11,7 @@
  *                        IR after it, as a diff number), the configurations
  *                        side by side, final stages, SASS per source line
  * data/cNNN/dK.js        diff K: the two sides' IR at one point, as change
- *                        groups with 3 lines of context (tk_report_diff_json)
+ *                        groups with 3 lines of context (html_report_diff_json)
  * Rows whose IR is the same on both sides need no diff; a row whose passes
  * changed nothing shares the diff of the row before (the same two texts).
  * The diffs of one pair stop at DIFF_BUDGET bytes of JSON: the rows after
@@ -28,16 +28,16 @@
 
 /* ---- which pairs ------------------------------------------------------------ */
 
-static int index_of(const tk_report *r, const tk_kernel *k)
+static int index_of(const html_report *r, const tk_kernel *k)
 {
     for (guint i = 0; i < r->kernels->len; i++)
-        if (g_array_index(r->kernels, tk_report_kernel, i).kernel == k)
+        if (g_array_index(r->kernels, html_report_kernel, i).kernel == k)
             return (int)i;
     return -1;
 }
 
 /* A page name "cNNN-NAME-HASHA-HASHB.html", from letters, digits, '_'. */
-static void page_name(tk_report_compare *rc)
+static void page_name(html_report_compare *rc)
 {
     GString *s = g_string_new(rc->id);
     g_string_append_c(s, '-');
@@ -55,15 +55,15 @@ static void page_name(tk_report_compare *rc)
     g_string_free(s, TRUE);
 }
 
-static void add_pair(tk_report *r, tk_bundle *ba, const tk_kernel *ka, tk_bundle *bb,
+static void add_pair(html_report *r, tk_bundle *ba, const tk_kernel *ka, tk_bundle *bb,
                      const tk_kernel *kb)
 {
     for (guint i = 0; i < r->compares->len; i++) {
-        const tk_report_compare *c = &g_array_index(r->compares, tk_report_compare, i);
+        const html_report_compare *c = &g_array_index(r->compares, html_report_compare, i);
         if (c->kernel[0] == ka && c->kernel[1] == kb)
             return;
     }
-    tk_report_compare rc = {0};
+    html_report_compare rc = {0};
     g_snprintf(rc.id, sizeof rc.id, "c%03u", r->compares->len + 1);
     rc.bundle[0] = ba;
     rc.bundle[1] = bb;
@@ -79,7 +79,7 @@ static void add_pair(tk_report *r, tk_bundle *ba, const tk_kernel *ka, tk_bundle
 /* "K:K2": K names a kernel of the bundle, K2 one of OTHER.  A kernel spec
  * may itself be "name:hash", so each ':' is tried; exactly one split must
  * name one kernel on each side. */
-static int explicit_pair(tk_report *r, const char *spec)
+static int explicit_pair(html_report *r, const char *spec)
 {
     tk_bundle *other = r->opts->other ? r->opts->other : r->bundle;
     const tk_kernel *found[2] = {NULL, NULL};
@@ -108,17 +108,17 @@ static int explicit_pair(tk_report *r, const char *spec)
     return 0;
 }
 
-static void group_pairs(tk_report *r)
+static void group_pairs(html_report *r)
 {
     guint n = r->kernels->len;
     gboolean *seen = g_new0(gboolean, n ? n : 1);
     for (guint i = 0; i < n; i++) {
         if (seen[i])
             continue;
-        const tk_kernel *ki = g_array_index(r->kernels, tk_report_kernel, i).kernel;
+        const tk_kernel *ki = g_array_index(r->kernels, html_report_kernel, i).kernel;
         GArray *group = g_array_new(FALSE, FALSE, sizeof(guint));
         for (guint j = i; j < n; j++) {
-            const tk_kernel *kj = g_array_index(r->kernels, tk_report_kernel, j).kernel;
+            const tk_kernel *kj = g_array_index(r->kernels, html_report_kernel, j).kernel;
             if (strcmp(tk_kernel_name(ki), tk_kernel_name(kj)) == 0) {
                 g_array_append_val(group, j);
                 seen[j] = TRUE;
@@ -129,10 +129,10 @@ static void group_pairs(tk_report *r)
                 if (group->len > GROUP_ALL_PAIRS && a > 0)
                     break;
                 add_pair(r, r->bundle,
-                         g_array_index(r->kernels, tk_report_kernel,
+                         g_array_index(r->kernels, html_report_kernel,
                                        g_array_index(group, guint, a)).kernel,
                          r->bundle,
-                         g_array_index(r->kernels, tk_report_kernel,
+                         g_array_index(r->kernels, html_report_kernel,
                                        g_array_index(group, guint, b)).kernel);
             }
         g_array_free(group, TRUE);
@@ -143,8 +143,8 @@ static void group_pairs(tk_report *r)
 /* ---- one pair's data -------------------------------------------------------- */
 
 typedef struct {
-    tk_report *r;
-    const tk_report_compare *rc;
+    html_report *r;
+    const html_report_compare *rc;
     tk_compare *cmp;
     int64_t last;      /* the diff of the row before, -1 none */
     guint n_diffs;
@@ -152,7 +152,7 @@ typedef struct {
     gboolean over;     /* DIFF_BUDGET reached */
 } pair_writer;
 
-static void write_side(jw *w, const tk_report *r, const tk_report_compare *rc,
+static void write_side(jw *w, const html_report *r, const html_report_compare *rc,
                        const tk_compare *cmp, int s)
 {
     const tk_kernel *k = rc->kernel[s];
@@ -166,7 +166,7 @@ static void write_side(jw *w, const tk_report *r, const tk_report_compare *rc,
     jw_str(w, tk_bundle_path(rc->bundle[s]));
     jw_key(w, "page");
     if (rc->index[s] >= 0)
-        jw_str(w, g_array_index(r->kernels, tk_report_kernel, rc->index[s]).page);
+        jw_str(w, g_array_index(r->kernels, html_report_kernel, rc->index[s]).page);
     else
         jw_null(w);
     jw_key(w, "passes");
@@ -255,7 +255,7 @@ static int64_t row_diff(pair_writer *pw, size_t i, tk_timeline_point which, cons
     GString *g = g_string_new(NULL);
     jw w;
     jw_init(&w, g);
-    tk_report_diff_json(NULL, diff, NULL, &w);
+    html_report_diff_json(NULL, diff, NULL, &w);
     tk_ir_diff_free(diff);
     int64_t n = pw->n_diffs++;
     char rel[64], dkey[64];
@@ -264,7 +264,7 @@ static int64_t row_diff(pair_writer *pw, size_t i, tk_timeline_point which, cons
     pw->spent += g->len;
     if (pw->spent > DIFF_BUDGET)
         pw->over = TRUE;
-    tk_report_put_z(pw->r, rel, dkey, g); /* taken */
+    html_report_put_z(pw->r, rel, dkey, g); /* taken */
     return n;
 }
 
@@ -366,11 +366,11 @@ static void write_lines(jw *w, tk_compare *cmp)
     jw_arr_end(w);
 }
 
-static int write_pair(tk_report *r, tk_report_compare *rc)
+static int write_pair(html_report *r, html_report_compare *rc)
 {
     char dir[32];
     g_snprintf(dir, sizeof dir, "data/%s", rc->id);
-    if (tk_outdir_mkdir(r->out, dir, r->diags))
+    if (html_outdir_mkdir(r->out, dir, r->diags))
         return -1;
     tk_compare_opts opts = {0};
     if (r->opts->no_passes)
@@ -415,20 +415,20 @@ static int write_pair(tk_report *r, tk_report_compare *rc)
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/compare.js", rc->id);
     g_snprintf(key, sizeof key, "%s/compare", rc->id);
-    int ret = tk_report_put(r, rel, key, g);
+    int ret = html_report_put(r, rel, key, g);
     g_string_free(g, TRUE);
     tk_compare_free(cmp);
-    return ret ? ret : tk_report_compare_write(r, rc);
+    return ret ? ret : html_report_compare_write(r, rc);
 }
 
-int tk_report_compares(tk_report *r)
+int html_report_compares(html_report *r)
 {
     for (size_t i = 0; r->opts->compare && r->opts->compare[i]; i++)
         if (explicit_pair(r, r->opts->compare[i]))
             return -1;
     group_pairs(r);
     for (guint i = 0; i < r->compares->len; i++)
-        if (write_pair(r, &g_array_index(r->compares, tk_report_compare, i)))
+        if (write_pair(r, &g_array_index(r->compares, html_report_compare, i)))
             return -1;
     return 0;
 }

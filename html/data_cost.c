@@ -78,7 +78,7 @@ static void write_stage(jw *w, const tk_cost *c, tk_stage_kind kind,
     g_hash_table_destroy(idx);
 }
 
-int tk_report_cost_data(tk_report *r, tk_report_kernel *rk, const tk_bind *ix)
+int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind *ix)
 {
     const tk_kernel *k = rk->kernel;
     if (!tk_kernel_stage(k, TK_STAGE_SASS))
@@ -109,6 +109,21 @@ int tk_report_cost_data(tk_report *r, tk_report_kernel *rk, const tk_bind *ix)
     jw_arr(&w);
     jw_int(&w, (int64_t)first);
     jw_int(&w, (int64_t)ns);
+    jw_arr_end(&w);
+    /* The SASS class metrics (1 .. TK_SASS_CLASS_COUNT, tk_cost.h): the
+     * tooltip's "SASS:" breakdown, which the spill and live register
+     * metrics after them are not. */
+    jw_key(&w, "classes");
+    jw_arr(&w);
+    jw_int(&w, 1);
+    jw_int(&w, TK_SASS_CLASS_COUNT);
+    jw_arr_end(&w);
+    /* The metrics whose values are maxima (live registers), not sums. */
+    jw_key(&w, "peak");
+    jw_arr(&w);
+    for (size_t m = 0; m < nm; m++)
+        if (tk_cost_metric_is_peak(c, m))
+            jw_int(&w, (int64_t)m);
     jw_arr_end(&w);
     jw_key(&w, "total");
     write_vec(&w, tk_cost_total(c), nm);
@@ -147,7 +162,7 @@ int tk_report_cost_data(tk_report *r, tk_report_kernel *rk, const tk_bind *ix)
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/cost.js", rk->id);
     g_snprintf(key, sizeof key, "%s/cost", rk->id);
-    int rc = tk_report_put_z(r, rel, key, g); /* taken */
+    int rc = html_report_put_z(r, rel, key, g); /* taken */
     tk_cost_free(c);
     tk_profile_free(p);
     if (rc == 0)

@@ -3,7 +3,8 @@
  *
  * data/ID/meta.js        name, hash, metadata, stages in order (each its
  *                        label, its file or why it is missing), the stack
- *                        table, the files named
+ *                        table, the stage opened first, the files named
+ *                        and every name a link may give them (fileKeys)
  * data/ID/KIND.text.js   the stage's lines, each stored once
  * data/ID/KIND.bind.js   line -> set of stacks, source line -> IR lines
  *                        (exact and called, and how many instructions),
@@ -18,18 +19,19 @@
 
 #include "report.h"
 #include "data_layouts.h"
+#include "tkdump/tk_file_query.h"
 #include "tkdump/tk_layouts.h"
 
 typedef struct {
-    tk_report *r;
-    tk_report_kernel *rk;
+    html_report *r;
+    html_report_kernel *rk;
     tk_bind *ix;
     tk_loctab *tab;
     GHashTable *stack_local; /* global id + 1 -> local index + 1 */
     GArray *stacks;          /* tk_stack_id, local order */
     GHashTable *files;       /* file id + 1 -> 1: files the kernel names */
-    GArray *stmts;           /* tk_report_stmt: statements of several lines */
-    GArray *extents;         /* tk_report_stmt: every query a click can make */
+    GArray *stmts;           /* html_report_stmt: statements of several lines */
+    GArray *extents;         /* html_report_stmt: every query a click can make */
 } kctx;
 
 /* "N," appended to a hash key (a stage has tens of thousands of lines:
@@ -70,11 +72,11 @@ static int put(kctx *k, const char *what, GString *json)
     /* meta.js is read as the page loads; the texts and bindings are loaded
      * on demand and are stored compressed (report.c). */
     if (strcmp(what, "meta") == 0) {
-        int rc = tk_report_put(k->r, rel, key, json);
+        int rc = html_report_put(k->r, rel, key, json);
         g_string_free(json, TRUE);
         return rc;
     }
-    return tk_report_put_z(k->r, rel, key, json);
+    return html_report_put_z(k->r, rel, key, json);
 }
 
 static int write_text(kctx *k, const tk_stage *st, tk_stage_kind kind)
@@ -259,79 +261,6 @@ static void write_to(kctx *k, jw *w, tk_stage_kind from, tk_stage_kind to,
     g_hash_table_destroy(lists);
 }
 
-/* Layouts of a TTGIR stage: definitions, and per use on a line the layout
- * and how it covers that tensor (computed by tk_layouts_cover()). */
-static void write_layouts(jw *w, const tk_stage *st)
-{
-    tk_layouts *lay = tk_layouts_from_stage(st);
-    GHashTable *cover_idx = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    GString *covers = g_string_new(NULL);
-    jw cw;
-    jw_init(&cw, covers);
-    jw_arr(&cw);
-    guint n_covers = 0;
-    jw_key(w, "uses");
-    jw_arr(w);
-    tk_layout_use u[32];
-    uint32_t n = tk_layouts_count(lay) ? tk_stage_line_count(st) : 0;
-    GString *key = g_string_new(NULL);
-    for (uint32_t ln = 1; ln <= n; ln++) {
-        size_t len;
-        const char *s = tk_stage_line(st, ln, &len);
-        if (len && s[0] == '#') {
-            int li = -1;
-            for (size_t i = 0; i < tk_layouts_count(lay); i++)
-                if (tk_layouts_get(lay, i)->line == ln)
-                    li = (int)i;
-            if (li >= 0) {
-                const tk_layout *l = tk_layouts_get(lay, (size_t)li);
-                jw_arr(w);
-                jw_int(w, ln);
-                jw_int(w, 0);
-                jw_int(w, tk_report_u16_offset(s, strlen(l->alias) + 1));
-                jw_int(w, li);
-                jw_int(w, -1);
-                jw_arr_end(w);
-            }
-            continue;
-        }
-        size_t nu = tk_layouts_line_uses(lay, s, len, u, G_N_ELEMENTS(u));
-        for (size_t i = 0; i < nu && i < G_N_ELEMENTS(u); i++) {
-            if (u[i].layout < 0)
-                continue;
-            g_string_printf(key, "%d|%d|%s|", u[i].layout, u[i].memdesc, u[i].elem);
-            for (unsigned d = 0; d < u[i].rank && d < TK_LAYOUT_MAX_RANK; d++)
-                g_string_append_printf(key, "%" G_GUINT64_FORMAT "x", u[i].shape[d]);
-            gpointer v = g_hash_table_lookup(cover_idx, key->str);
-            if (!v) {
-                tk_report_write_cover(&cw, lay, &u[i], u[i].layout);
-                v = GUINT_TO_POINTER(++n_covers);
-                g_hash_table_insert(cover_idx, g_strdup(key->str), v);
-            }
-            jw_arr(w);
-            jw_int(w, ln);
-            jw_int(w, tk_report_u16_offset(s, u[i].start));
-            jw_int(w, tk_report_u16_offset(s, u[i].end));
-            jw_int(w, u[i].layout);
-            jw_int(w, GPOINTER_TO_UINT(v) - 1);
-            jw_arr_end(w);
-        }
-    }
-    jw_arr_end(w);
-    jw_arr_end(&cw);
-    jw_key(w, "covers");
-    jw_raw(w, covers);
-    jw_key(w, "defs");
-    jw_arr(w);
-    for (size_t i = 0; i < tk_layouts_count(lay); i++)
-        tk_report_write_layout(w, tk_layouts_get(lay, i));
-    jw_arr_end(w);
-    g_string_free(key, TRUE);
-    g_string_free(covers, TRUE);
-    g_hash_table_destroy(cover_idx);
-    tk_layouts_free(lay);
-}
-
 static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
 {
     line_sets ls;
@@ -356,11 +285,11 @@ static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
     jw_key(&w, "inferred");
     jw_lines(&w, (const uint32_t *)ls.inferred->data, ls.inferred->len);
     jw_key(&w, "kinds");
-    tk_report_write_line_kinds(&w, st);
+    html_report_write_line_kinds(&w, st);
     jw_key(&w, "stmt");
-    tk_report_write_statement_lines(&w, k->ix, st, kind, k->stmts);
+    html_report_write_statement_lines(&w, k->ix, st, kind, k->stmts);
     jw_key(&w, "shared");
-    tk_report_write_shared(&w, k->ix, kind, k->extents);
+    html_report_write_shared(&w, k->ix, kind, k->extents);
 
     /* source line -> lines of this stage, both ways of asking */
     jw_key(&w, "src");
@@ -398,7 +327,7 @@ static int write_bind(kctx *k, const tk_stage *st, tk_stage_kind kind)
     if (kind == TK_STAGE_TTGIR || kind == TK_STAGE_TTIR) {
         jw_key(&w, "lay");
         jw_obj(&w);
-        write_layouts(&w, st);
+        html_report_write_stage_layouts(&w, st);
         jw_obj_end(&w);
     }
     jw_obj_end(&w);
@@ -459,6 +388,41 @@ static gint cmp_u32(gconstpointer a, gconstpointer b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return x < y ? -1 : x > y;
+}
+
+/* Every FILE a #source=FILE:LINE link may name among the kernel's N files
+ * FILES, with the file it names by the library's rule (tk_file_query.h, as
+ * `tkview bind --source` and the viewer match it): ["FILE", id, ...] (an
+ * array: a path is no safe object key, jsonw.h), -1 when FILE names several (the page refuses it, as they do).  The keys are
+ * each path and its tails at a '/', with and without that '/'
+ * ("/tmp/capture/va/src/va.py", "/capture/va/src/va.py", ..., "src/va.py",
+ * "/va.py", "va.py"): whatever else a user types names no file, so the
+ * page looks up and never decides. */
+static void write_file_keys(kctx *k, jw *w, const tk_file_id *files, size_t n)
+{
+    tk_loctab *tab = tk_bundle_loctab(k->r->bundle);
+    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    jw_arr(w);
+    for (size_t i = 0; i < n; i++) {
+        const char *path = tk_loctab_file_path(tab, files[i]);
+        for (const char *p = path; p && *p; p = strchr(p + 1, '/')) {
+            for (int slash = 0; slash < 2; slash++) {
+                const char *key = slash ? p + (*p == '/') : p;
+                if (!*key || g_hash_table_contains(seen, key))
+                    continue;
+                g_hash_table_add(seen, g_strdup(key));
+                tk_file_query *q = tk_file_query_new(k->r->bundle, key);
+                tk_file_id *found = NULL;
+                size_t got = tk_file_query_find(q, files, n, &found);
+                jw_str(w, key);
+                jw_int(w, got == 1 ? (int64_t)found[0] : -1);
+                g_free(found);
+                tk_file_query_free(q);
+            }
+        }
+    }
+    jw_arr_end(w);
+    g_hash_table_unref(seen);
 }
 
 static int write_meta(kctx *k)
@@ -537,6 +501,11 @@ static int write_meta(kctx *k)
         jw_arr_end(&w);
     }
     jw_arr_end(&w);
+    /* The stage the IR pane opens first (tk_kernel_first_stage(): the
+     * viewer opens the same one); null when there is none. */
+    tk_stage_kind first = tk_kernel_first_stage(k->rk->kernel);
+    jw_key(&w, "first");
+    jw_str(&w, first == TK_STAGE_UNKNOWN ? NULL : tk_stage_kind_name(first));
     /* The file the source pane opens first: the kernel's own. */
     tk_file_id own = tk_kernel_main_source(k->rk->kernel, k->tab);
     jw_key(&w, "main");
@@ -547,24 +516,30 @@ static int write_meta(kctx *k)
     for (GList *l = files; l; l = l->next) {
         uint32_t f = GPOINTER_TO_UINT(l->data) - 1;
         g_array_append_val(fa, f);
-        tk_report_source(k->r, f);
+        html_report_source(k->r, f);
     }
     g_list_free(files);
     g_array_sort(fa, cmp_u32);
     jw_u32s(&w, (const uint32_t *)fa->data, fa->len);
+    jw_key(&w, "fileKeys");
+    write_file_keys(k, &w, (const tk_file_id *)fa->data, fa->len);
     g_array_free(fa, TRUE);
     jw_key(&w, "passes");
     jw_bool(&w, k->rk->has_passes);
     jw_key(&w, "cost");
     jw_bool(&w, k->rk->cost);
+    jw_key(&w, "diag");
+    jw_int(&w, (int64_t)k->rk->n_diag);
+    jw_key(&w, "failed");
+    jw_bool(&w, k->rk->failed);
     jw_key(&w, "stmts");
-    tk_report_write_statements(&w, k->stmts);
+    html_report_write_statements(&w, k->stmts);
     jw_obj_end(&w);
     int rc = put(k, "meta", g);
     return rc;
 }
 
-int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk)
+int html_report_kernel_data(html_report *r, html_report_kernel *rk)
 {
     kctx k = {
         .r = r,
@@ -575,8 +550,8 @@ int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk)
         .files = g_hash_table_new(g_direct_hash, g_direct_equal),
     };
     k.ix = tk_bind_new(rk->kernel, k.tab);
-    k.stmts = tk_report_statements(r, k.ix);
-    k.extents = tk_report_query_extents(r, k.ix);
+    k.stmts = html_report_statements(r, k.ix);
+    k.extents = html_report_query_extents(r, k.ix);
     int rc = 0;
     for (int t = 0; t < TK_STAGE_COUNT && rc == 0; t++) {
         const tk_stage *st = tk_kernel_stage(rk->kernel, (tk_stage_kind)t);
@@ -588,7 +563,9 @@ int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk)
             rc = write_bind(&k, st, (tk_stage_kind)t);
     }
     if (rc == 0)
-        rc = tk_report_cost_data(r, rk, k.ix);
+        rc = html_report_cost_data(r, rk, k.ix);
+    if (rc == 0)
+        rc = html_report_diag_data(r, rk);
     if (rc == 0)
         rc = write_meta(&k);
     tk_bind_free(k.ix);

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-void tk_report_write_layout(jw *w, const tk_layout *l)
+void html_report_write_layout(jw *w, const tk_layout *l)
 {
     jw_obj(w);
     jw_key(w, "kind");
@@ -60,7 +60,7 @@ void tk_report_write_layout(jw *w, const tk_layout *l)
     jw_obj_end(w);
 }
 
-void tk_report_write_cover(jw *w, const tk_layouts *lay, const tk_layout_use *u, int layout)
+void html_report_write_cover(jw *w, const tk_layouts *lay, const tk_layout_use *u, int layout)
 {
     tk_layout_cover c;
     tk_layouts_cover(lay, u->layout, u->shape, u->rank, &c);
@@ -96,7 +96,7 @@ void tk_report_write_cover(jw *w, const tk_layouts *lay, const tk_layout_use *u,
     jw_obj_end(w);
 }
 
-struct tk_report_lays {
+struct html_report_lays {
     tk_layouts *text[2]; /* the definitions of each side's text */
     GArray *mapped[2];   /* int per layout of TEXT: its def here, -1 not yet */
     GHashTable *defs;  /* a def as written -> its index + 1 */
@@ -107,9 +107,9 @@ struct tk_report_lays {
     GString *scratch;
 };
 
-tk_report_lays *tk_report_lays_new(void)
+html_report_lays *html_report_lays_new(void)
 {
-    tk_report_lays *l = g_new0(tk_report_lays, 1);
+    html_report_lays *l = g_new0(html_report_lays, 1);
     for (int s = 0; s < 2; s++)
         l->mapped[s] = g_array_new(FALSE, FALSE, sizeof(int));
     l->defs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -117,11 +117,11 @@ tk_report_lays *tk_report_lays_new(void)
     l->defs_json = g_string_new(NULL);
     l->covers_json = g_string_new(NULL);
     l->scratch = g_string_new(NULL);
-    tk_report_lays_clear(l);
+    html_report_lays_clear(l);
     return l;
 }
 
-void tk_report_lays_free(tk_report_lays *l)
+void html_report_lays_free(html_report_lays *l)
 {
     if (!l)
         return;
@@ -138,7 +138,7 @@ void tk_report_lays_free(tk_report_lays *l)
     g_free(l);
 }
 
-void tk_report_lays_clear(tk_report_lays *l)
+void html_report_lays_clear(html_report_lays *l)
 {
     g_hash_table_remove_all(l->defs);
     g_hash_table_remove_all(l->covers);
@@ -154,7 +154,7 @@ void tk_report_lays_clear(tk_report_lays *l)
     }
 }
 
-void tk_report_lays_text(tk_report_lays *l, const tk_ir_diff *d, int side)
+void html_report_lays_text(html_report_lays *l, const tk_ir_diff *d, int side)
 {
     side = side != 0;
     tk_layouts_free(l->text[side]);
@@ -175,7 +175,7 @@ void tk_report_lays_text(tk_report_lays *l, const tk_ir_diff *d, int side)
 
 /* Appends the JSON written by one call of WRITE to TABLE (deduplicated by
  * its text) and returns its index. */
-static int intern(tk_report_lays *l, GHashTable *index, GString *json, guint *n)
+static int intern(html_report_lays *l, GHashTable *index, GString *json, guint *n)
 {
     gpointer v = g_hash_table_lookup(index, l->scratch->str);
     if (v)
@@ -188,7 +188,7 @@ static int intern(tk_report_lays *l, GHashTable *index, GString *json, guint *n)
 }
 
 /* Layout I of SIDE's text as a def of the table (its parent first). */
-static int def_of(tk_report_lays *l, int side, int i)
+static int def_of(html_report_lays *l, int side, int i)
 {
     if (i < 0 || (size_t)i >= tk_layouts_count(l->text[side]))
         return -1;
@@ -207,13 +207,13 @@ static int def_of(tk_report_lays *l, int side, int i)
     g_string_truncate(l->scratch, 0);
     jw w;
     jw_init(&w, l->scratch);
-    tk_report_write_layout(&w, &c);
+    html_report_write_layout(&w, &c);
     m = intern(l, l->defs, l->defs_json, &l->n_defs);
     g_array_index(l->mapped[side], int, i) = m;
     return m;
 }
 
-void tk_report_lays_line(tk_report_lays *l, jw *w, int side, const char *line, size_t len)
+void html_report_lays_line(html_report_lays *l, jw *w, int side, const char *line, size_t len)
 {
     side = side != 0;
     tk_layout_use u[32];
@@ -233,7 +233,7 @@ void tk_report_lays_line(tk_report_lays *l, jw *w, int side, const char *line, s
                 jw_arr(w);
                 open = TRUE;
                 jw_int(w, 0);
-                jw_int(w, tk_report_u16_offset(line, e));
+                jw_int(w, html_report_u16_offset(line, e));
                 jw_int(w, def);
                 jw_int(w, -1);
             }
@@ -248,13 +248,13 @@ void tk_report_lays_line(tk_report_lays *l, jw *w, int side, const char *line, s
         g_string_truncate(l->scratch, 0);
         jw cw;
         jw_init(&cw, l->scratch);
-        tk_report_write_cover(&cw, l->text[side], &u[i], def);
+        html_report_write_cover(&cw, l->text[side], &u[i], def);
         int cover = intern(l, l->covers, l->covers_json, &l->n_covers);
         if (!open)
             jw_arr(w);
         open = TRUE;
-        jw_int(w, tk_report_u16_offset(line, u[i].start));
-        jw_int(w, tk_report_u16_offset(line, u[i].end));
+        jw_int(w, html_report_u16_offset(line, u[i].start));
+        jw_int(w, html_report_u16_offset(line, u[i].end));
         jw_int(w, def);
         jw_int(w, cover);
     }
@@ -265,12 +265,12 @@ void tk_report_lays_line(tk_report_lays *l, jw *w, int side, const char *line, s
         jw_int(w, 0);
 }
 
-gboolean tk_report_lays_any(const tk_report_lays *l)
+gboolean html_report_lays_any(const html_report_lays *l)
 {
     return l->any;
 }
 
-void tk_report_lays_write(tk_report_lays *l, jw *w)
+void html_report_lays_write(html_report_lays *l, jw *w)
 {
     GString *s = g_string_new("{\"defs\":");
     g_string_append_len(s, l->defs_json->str, (gssize)l->defs_json->len);
@@ -279,4 +279,77 @@ void tk_report_lays_write(tk_report_lays *l, jw *w)
     g_string_append(s, "]}");
     jw_raw(w, s);
     g_string_free(s, TRUE);
+}
+
+/* Layouts of a TTGIR stage: definitions, and per use on a line the layout
+ * and how it covers that tensor (computed by tk_layouts_cover()). */
+void html_report_write_stage_layouts(jw *w, const tk_stage *st)
+{
+    tk_layouts *lay = tk_layouts_from_stage(st);
+    GHashTable *cover_idx = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GString *covers = g_string_new(NULL);
+    jw cw;
+    jw_init(&cw, covers);
+    jw_arr(&cw);
+    guint n_covers = 0;
+    jw_key(w, "uses");
+    jw_arr(w);
+    tk_layout_use u[32];
+    uint32_t n = tk_layouts_count(lay) ? tk_stage_line_count(st) : 0;
+    GString *key = g_string_new(NULL);
+    for (uint32_t ln = 1; ln <= n; ln++) {
+        size_t len;
+        const char *s = tk_stage_line(st, ln, &len);
+        if (len && s[0] == '#') {
+            int li = -1;
+            for (size_t i = 0; i < tk_layouts_count(lay); i++)
+                if (tk_layouts_get(lay, i)->line == ln)
+                    li = (int)i;
+            if (li >= 0) {
+                const tk_layout *l = tk_layouts_get(lay, (size_t)li);
+                jw_arr(w);
+                jw_int(w, ln);
+                jw_int(w, 0);
+                jw_int(w, html_report_u16_offset(s, strlen(l->alias) + 1));
+                jw_int(w, li);
+                jw_int(w, -1);
+                jw_arr_end(w);
+            }
+            continue;
+        }
+        size_t nu = tk_layouts_line_uses(lay, s, len, u, G_N_ELEMENTS(u));
+        for (size_t i = 0; i < nu && i < G_N_ELEMENTS(u); i++) {
+            if (u[i].layout < 0)
+                continue;
+            g_string_printf(key, "%d|%d|%s|", u[i].layout, u[i].memdesc, u[i].elem);
+            for (unsigned d = 0; d < u[i].rank && d < TK_LAYOUT_MAX_RANK; d++)
+                g_string_append_printf(key, "%" G_GUINT64_FORMAT "x", u[i].shape[d]);
+            gpointer v = g_hash_table_lookup(cover_idx, key->str);
+            if (!v) {
+                html_report_write_cover(&cw, lay, &u[i], u[i].layout);
+                v = GUINT_TO_POINTER(++n_covers);
+                g_hash_table_insert(cover_idx, g_strdup(key->str), v);
+            }
+            jw_arr(w);
+            jw_int(w, ln);
+            jw_int(w, html_report_u16_offset(s, u[i].start));
+            jw_int(w, html_report_u16_offset(s, u[i].end));
+            jw_int(w, u[i].layout);
+            jw_int(w, GPOINTER_TO_UINT(v) - 1);
+            jw_arr_end(w);
+        }
+    }
+    jw_arr_end(w);
+    jw_arr_end(&cw);
+    jw_key(w, "covers");
+    jw_raw(w, covers);
+    jw_key(w, "defs");
+    jw_arr(w);
+    for (size_t i = 0; i < tk_layouts_count(lay); i++)
+        html_report_write_layout(w, tk_layouts_get(lay, i));
+    jw_arr_end(w);
+    g_string_free(key, TRUE);
+    g_string_free(covers, TRUE);
+    g_hash_table_destroy(cover_idx);
+    tk_layouts_free(lay);
 }

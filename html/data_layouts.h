@@ -20,39 +20,43 @@
  * them; a pass that gave an alias another meaning rewrote its definition
  * line, which its diff shows).
  */
-#ifndef TK_HTML_DATA_LAYOUTS_H
-#define TK_HTML_DATA_LAYOUTS_H
+#ifndef HTML_DATA_LAYOUTS_H
+#define HTML_DATA_LAYOUTS_H
 
 #include "report.h"
 #include "tkdump/tk_layouts.h"
 
 /* A layout definition as the report writes it (a JSON object). */
-void tk_report_write_layout(jw *w, const tk_layout *l);
+void html_report_write_layout(jw *w, const tk_layout *l);
 
 /* How layout LAYOUT of LAY covers the tensor of use U (a JSON object). */
-void tk_report_write_cover(jw *w, const tk_layouts *lay, const tk_layout_use *u, int layout);
+void html_report_write_cover(jw *w, const tk_layouts *lay, const tk_layout_use *u, int layout);
 
-typedef struct tk_report_lays tk_report_lays;
+typedef struct html_report_lays html_report_lays;
 
-tk_report_lays *tk_report_lays_new(void);
-void tk_report_lays_free(tk_report_lays *l);
+html_report_lays *html_report_lays_new(void);
+void html_report_lays_free(html_report_lays *l);
 
 /* Empties the table, for the next data file. */
-void tk_report_lays_clear(tk_report_lays *l);
+void html_report_lays_clear(html_report_lays *l);
 
 /* The text of SIDE (TK_IR_A, TK_IR_B) whose lines come next: SIDE of D,
  * whose definitions are its first kept lines (read back here: call it
  * before reading the lines of that side). */
-void tk_report_lays_text(tk_report_lays *l, const tk_ir_diff *d, int side);
+void html_report_lays_text(html_report_lays *l, const tk_ir_diff *d, int side);
 
 /* Writes the references of LINE (LEN bytes, of SIDE's text; NULL: none)
  * as [start, end, def, cover, ...], or 0 when it has none. */
-void tk_report_lays_line(tk_report_lays *l, jw *w, int side, const char *line, size_t len);
+void html_report_lays_line(html_report_lays *l, jw *w, int side, const char *line, size_t len);
 
 /* Whether any line written so far had a reference. */
-gboolean tk_report_lays_any(const tk_report_lays *l);
+gboolean html_report_lays_any(const html_report_lays *l);
 
 /* Writes the table, {"defs": [...], "covers": [...]}. */
-void tk_report_lays_write(tk_report_lays *l, jw *w);
+void html_report_lays_write(html_report_lays *l, jw *w);
+
+/* Layouts of a TTGIR stage into W: definitions, and per use on a line the
+ * layout and how it covers that tensor (computed by tk_layouts_cover()). */
+void html_report_write_stage_layouts(jw *w, const tk_stage *st);
 
 #endif

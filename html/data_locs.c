@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-struct tk_report_locs {
-    tk_report *r;
+struct html_report_locs {
+    html_report *r;
     const tk_loctab *tab;
     GHashTable *index; /* the stack ids of a line (bytes) -> entry */
     GHashTable *text;  /* an entry as written -> entry (stacks that differ
@@ -16,7 +16,7 @@ struct tk_report_locs {
     GArray *files;     /* tk_file_id of TAB -> global id + 1, 0: not asked */
 };
 
-tk_file_id tk_report_global_file(tk_report *r, const tk_loctab *tab, tk_file_id f)
+tk_file_id html_report_global_file(html_report *r, const tk_loctab *tab, tk_file_id f)
 {
     const char *path = tk_loctab_file_path(tab, f);
     g_mutex_lock(&r->lock);
@@ -25,9 +25,9 @@ tk_file_id tk_report_global_file(tk_report *r, const tk_loctab *tab, tk_file_id 
     return g;
 }
 
-tk_report_locs *tk_report_locs_new(tk_report *r, const tk_loctab *tab)
+html_report_locs *html_report_locs_new(html_report *r, const tk_loctab *tab)
 {
-    tk_report_locs *l = g_new0(tk_report_locs, 1);
+    html_report_locs *l = g_new0(html_report_locs, 1);
     l->r = r;
     l->tab = tab;
     l->index = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
@@ -35,11 +35,11 @@ tk_report_locs *tk_report_locs_new(tk_report *r, const tk_loctab *tab)
     l->entry = g_string_new(NULL);
     l->json = g_string_new(NULL);
     l->files = g_array_new(FALSE, TRUE, sizeof(tk_file_id));
-    tk_report_locs_clear(l);
+    html_report_locs_clear(l);
     return l;
 }
 
-void tk_report_locs_free(tk_report_locs *l)
+void html_report_locs_free(html_report_locs *l)
 {
     if (!l)
         return;
@@ -51,7 +51,7 @@ void tk_report_locs_free(tk_report_locs *l)
     g_free(l);
 }
 
-void tk_report_locs_clear(tk_report_locs *l)
+void html_report_locs_clear(html_report_locs *l)
 {
     g_hash_table_remove_all(l->index);
     g_hash_table_remove_all(l->text);
@@ -60,13 +60,13 @@ void tk_report_locs_clear(tk_report_locs *l)
 }
 
 /* File F of TAB in the bundle's table (asked once per file). */
-static tk_file_id file_of(tk_report_locs *l, tk_file_id f)
+static tk_file_id file_of(html_report_locs *l, tk_file_id f)
 {
     if (f >= l->files->len)
         g_array_set_size(l->files, f + 1);
     tk_file_id *g = &g_array_index(l->files, tk_file_id, f);
     if (!*g)
-        *g = tk_report_global_file(l->r, l->tab, f) + 1;
+        *g = html_report_global_file(l->r, l->tab, f) + 1;
     return *g - 1;
 }
 
@@ -77,7 +77,7 @@ static size_t kept_stacks(const tk_ir_diff *d, int side, uint32_t k, const tk_st
     return line ? tk_ir_diff_line_stacks(d, side, line, ids) : 0;
 }
 
-uint32_t tk_report_locs_kept(tk_report_locs *l, const tk_ir_diff *d, int side, uint32_t k)
+uint32_t html_report_locs_kept(html_report_locs *l, const tk_ir_diff *d, int side, uint32_t k)
 {
     const tk_stack_id *ids;
     size_t n = kept_stacks(d, side, k, &ids);
@@ -112,14 +112,14 @@ uint32_t tk_report_locs_kept(tk_report_locs *l, const tk_ir_diff *d, int side, u
     return e;
 }
 
-gboolean tk_report_locs_same(const tk_ir_diff *d, uint32_t ka, uint32_t kb)
+gboolean html_report_locs_same(const tk_ir_diff *d, uint32_t ka, uint32_t kb)
 {
     const tk_stack_id *a, *b;
     size_t na = kept_stacks(d, TK_IR_A, ka, &a), nb = kept_stacks(d, TK_IR_B, kb, &b);
     return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
 }
 
-void tk_report_locs_write(tk_report_locs *l, jw *w)
+void html_report_locs_write(html_report_locs *l, jw *w)
 {
     GString *s = g_string_new_len(l->json->str, (gssize)l->json->len);
     g_string_append_c(s, ']');

@@ -19,34 +19,34 @@
  * as the library's history does (tk_history.h): any frame ("and what it
  * called"), or each stack's innermost ("this line only").
  */
-#ifndef TK_HTML_DATA_LOCS_H
-#define TK_HTML_DATA_LOCS_H
+#ifndef HTML_DATA_LOCS_H
+#define HTML_DATA_LOCS_H
 
 #include "report.h"
 
-typedef struct tk_report_locs tk_report_locs;
+typedef struct html_report_locs html_report_locs;
 
 /* A table for lines bound in TAB (the kernel's own location table), their
  * files written as R's (the bundle's table, under R->lock). */
-tk_report_locs *tk_report_locs_new(tk_report *r, const tk_loctab *tab);
-void tk_report_locs_free(tk_report_locs *l);
+html_report_locs *html_report_locs_new(html_report *r, const tk_loctab *tab);
+void html_report_locs_free(html_report_locs *l);
 
 /* Empties the table, for the next data file (entry 0 stays). */
-void tk_report_locs_clear(tk_report_locs *l);
+void html_report_locs_clear(html_report_locs *l);
 
 /* The entry of kept line K of SIDE of D (D bound in the table's TAB; a
  * diff not bound, or a line without location: 0). */
-uint32_t tk_report_locs_kept(tk_report_locs *l, const tk_ir_diff *d, int side, uint32_t k);
+uint32_t html_report_locs_kept(html_report_locs *l, const tk_ir_diff *d, int side, uint32_t k);
 
 /* Whether kept line KA of A and kept line KB of B of D name the same
  * stacks (an equal line whose `#locN` now means another place: no). */
-gboolean tk_report_locs_same(const tk_ir_diff *d, uint32_t ka, uint32_t kb);
+gboolean html_report_locs_same(const tk_ir_diff *d, uint32_t ka, uint32_t kb);
 
 /* Writes the table as a JSON array. */
-void tk_report_locs_write(tk_report_locs *l, jw *w);
+void html_report_locs_write(html_report_locs *l, jw *w);
 
 /* The id of file F of TAB (a kernel's own table) in R's bundle's table,
  * which the report's file list (files.js) follows. */
-tk_file_id tk_report_global_file(tk_report *r, const tk_loctab *tab, tk_file_id f);
+tk_file_id html_report_global_file(html_report *r, const tk_loctab *tab, tk_file_id f);
 
 #endif

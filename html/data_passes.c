@@ -41,10 +41,11 @@
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
 
-/* Equal lines shown around each change: tk_diff_group()'s CONTEXT.  It
- * is written into passes.js with the budget (pass_budget.h): the browser
- * groups and cuts the diffs it composes with them. */
-#define CONTEXT 3
+/* Equal lines shown around each change: the library's TK_DIFF_CONTEXT
+ * (tk_diff.h).  It is written into passes.js with the budget
+ * (pass_budget.h): the browser groups and cuts the diffs it composes with
+ * them. */
+#define CONTEXT TK_DIFF_CONTEXT
 
 /* Writes the rows of the groups tk_ir_diff_group_budget() hands out. */
 typedef struct {
@@ -53,11 +54,11 @@ typedef struct {
     gboolean in_group;
     /* What each row's sides name in the source (data_locs.h), NULL: not
      * written; RS: per group the entries of its rows, [a, b, a, b, ...] */
-    tk_report_locs *locs;
+    html_report_locs *locs;
     GString *rs;
     /* The layouts of each row's sides (MLIR), NULL: not written; RY: per
      * group their references, [a, b, a, b, ...] */
-    tk_report_lays *lays;
+    html_report_lays *lays;
     GString *ry;
     jw ryw;
 } diff_writer;
@@ -120,18 +121,18 @@ static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
         jw_null(dw->w);
     }
     if (kind == 'r' && a && b) {
-        tk_report_write_words(dw->w, a, la, b, lb);
+        html_report_write_words(dw->w, a, la, b, lb);
     }
     jw_arr_end(dw->w);
     if (dw->locs) {
-        uint32_t ea = ka >= 0 ? tk_report_locs_kept(dw->locs, dw->d, TK_IR_A, (uint32_t)ka) : 0;
-        uint32_t eb = kb >= 0 ? tk_report_locs_kept(dw->locs, dw->d, TK_IR_B, (uint32_t)kb) : 0;
+        uint32_t ea = ka >= 0 ? html_report_locs_kept(dw->locs, dw->d, TK_IR_A, (uint32_t)ka) : 0;
+        uint32_t eb = kb >= 0 ? html_report_locs_kept(dw->locs, dw->d, TK_IR_B, (uint32_t)kb) : 0;
         char last = dw->rs->str[dw->rs->len - 1];
         g_string_append_printf(dw->rs, "%s%u,%u", last == '[' ? "" : ",", ea, eb);
     }
     if (dw->lays) {
-        tk_report_lays_line(dw->lays, &dw->ryw, TK_IR_A, a, la);
-        tk_report_lays_line(dw->lays, &dw->ryw, TK_IR_B, b, lb);
+        html_report_lays_line(dw->lays, &dw->ryw, TK_IR_A, a, la);
+        html_report_lays_line(dw->lays, &dw->ryw, TK_IR_B, b, lb);
     }
 }
 
@@ -205,7 +206,7 @@ static int count_nothing(const tk_hunk *h, void *user)
  * lengths, nothing read. */
 static gboolean diff_over_budget(const tk_ir_diff *d)
 {
-    tk_ir_diff_budget b = tk_pass_diff_budget(CONTEXT);
+    tk_ir_diff_budget b = html_pass_diff_budget(CONTEXT);
     tk_ir_diff_cut cut;
     tk_ir_diff_group_budget(d, &b, count_nothing, NULL, &cut);
     return cut.cut != 0;
@@ -216,22 +217,22 @@ static gboolean diff_over_budget(const tk_ir_diff *d)
  * lines stored); TOUCHED (may be NULL) collects the source lines of its
  * changed lines (all of them, cut or not).  Returns the number of lines
  * of its unified diff left out. */
-static uint64_t diff_json(tk_loctab *tab, tk_report_locs *locs, tk_report_lays *lays, tk_ir_diff *d,
+static uint64_t diff_json(tk_loctab *tab, html_report_locs *locs, html_report_lays *lays, tk_ir_diff *d,
                           GHashTable *touched, jw *w)
 {
     if (lays && tk_ir_diff_dialect(d) != TK_IR_MLIR)
         lays = NULL;
     if (lays) {
         /* both sides' layout definitions, read before any row */
-        tk_report_lays_clear(lays);
-        tk_report_lays_text(lays, d, TK_IR_A);
-        tk_report_lays_text(lays, d, TK_IR_B);
+        html_report_lays_clear(lays);
+        html_report_lays_text(lays, d, TK_IR_A);
+        html_report_lays_text(lays, d, TK_IR_B);
     }
     if (touched)
         touch_changed(tab, d, touched);
     if (locs) {
         tk_ir_diff_bind(d, tab, NULL);
-        tk_report_locs_clear(locs);
+        html_report_locs_clear(locs);
     }
     jw_obj(w);
     jw_key(w, "a");
@@ -251,7 +252,7 @@ static uint64_t diff_json(tk_loctab *tab, tk_report_locs *locs, tk_report_lays *
         jw_init(&dw.ryw, dw.ry);
         jw_arr(&dw.ryw);
     }
-    tk_ir_diff_budget budget = tk_pass_diff_budget(CONTEXT);
+    tk_ir_diff_budget budget = html_pass_diff_budget(CONTEXT);
     tk_ir_diff_cut cut;
     tk_ir_diff_group_budget(d, &budget, group_hunk, &dw, &cut);
     if (dw.in_group)
@@ -265,19 +266,19 @@ static uint64_t diff_json(tk_loctab *tab, tk_report_locs *locs, tk_report_lays *
         jw_raw(w, dw.rs);
         g_string_free(dw.rs, TRUE);
         jw_key(w, "st");
-        tk_report_locs_write(locs, w);
+        html_report_locs_write(locs, w);
     }
     if (lays) {
         if (dw.in_group)
             jw_arr_end(&dw.ryw);
         jw_arr_end(&dw.ryw);
-        if (tk_report_lays_any(lays)) {
+        if (html_report_lays_any(lays)) {
             /* per group, the layout references of its rows' two sides,
              * and the layouts they name (data_layouts.h) */
             jw_key(w, "ry");
             jw_raw(w, dw.ry);
             jw_key(w, "ly");
-            tk_report_lays_write(lays, w);
+            html_report_lays_write(lays, w);
         }
         g_string_free(dw.ry, TRUE);
     }
@@ -288,7 +289,7 @@ static uint64_t diff_json(tk_loctab *tab, tk_report_locs *locs, tk_report_lays *
     return left;
 }
 
-void tk_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
+void html_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
 {
     diff_json(tab, NULL, NULL, d, touched, w);
 }
@@ -302,12 +303,12 @@ typedef struct {
 } pass_note;
 
 /* Writes G (taken) as data/ID/WHAT.js. */
-static int put_data(tk_report *r, tk_report_kernel *rk, const char *what, GString *g)
+static int put_data(html_report *r, html_report_kernel *rk, const char *what, GString *g)
 {
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/%s.js", rk->id, what);
     g_snprintf(key, sizeof key, "%s/%s", rk->id, what);
-    return tk_report_put_z(r, rel, key, g);
+    return html_report_put_z(r, rel, key, g);
 }
 
 static void write_entry(jw *w, const tk_timeline *tl, size_t i, ptrdiff_t chain,
@@ -415,12 +416,12 @@ static gboolean u64_equal(gconstpointer a, gconstpointer b)
 
 /* What the timeline build's steps go to. */
 typedef struct {
-    tk_report *r;
-    tk_report_kernel *rk;
+    html_report *r;
+    html_report_kernel *rk;
     tk_loctab *tab;      /* this kernel's own: where changed lines are bound */
-    tk_report_locs *locs; /* what stored diffs' lines name (data_locs.h) */
-    tk_report_lays *lays; /* the layouts of their lines (data_layouts.h) */
-    tk_pass_chains *chains;
+    html_report_locs *locs; /* what stored diffs' lines name (data_locs.h) */
+    html_report_lays *lays; /* the layouts of their lines (data_layouts.h) */
+    html_pass_chains *chains;
     GHashTable *touched; /* scratch: one pass's source lines */
     GHashTable *by_line; /* source line -> passes that touched it */
     int rc, changed;
@@ -529,16 +530,16 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
      * text by the timeline's walker. */
     if (st->diff)
         tk_ir_diff_bind(st->diff, k->tab, NULL);
-    tk_pass_chain_verdict v = tk_pass_chains_step(k->chains, st);
-    if (v == TK_CHAIN_OVER_BUDGET)
+    html_pass_chain_verdict v = html_pass_chains_step(k->chains, st);
+    if (v == HTML_CHAIN_OVER_BUDGET)
         note_of(k, st->pass)->big = TRUE;
     if (st->entry->effect != TK_EFFECT_CHANGED || !st->diff)
         return k->rc;
     k->changed++;
     g_hash_table_remove_all(k->touched);
-    if (v == TK_CHAIN_IN)
+    if (v == HTML_CHAIN_IN)
         touch_changed(k->tab, st->diff, k->touched);
-    else if (v == TK_CHAIN_OVER_BUDGET || diff_over_budget(st->diff))
+    else if (v == HTML_CHAIN_OVER_BUDGET || diff_over_budget(st->diff))
         own_diff(k, st->pass, st->diff);
     else
         group_diff(k, st->pass, st->diff);
@@ -569,10 +570,10 @@ static gboolean has_group(const pass_sink *k, size_t from)
  * composed in the browser over the chain its passes are in, else (LLVM IR,
  * machine code) a diff from the first pass's input to the last pass's
  * output. */
-static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl,
+static int write_level(html_report *r, html_report_kernel *rk, const tk_timeline *tl,
                        const pass_sink *k, size_t i, size_t j, jw *w)
 {
-    const tk_pass_chains *chains = k->chains;
+    const html_pass_chains *chains = k->chains;
     tk_pass_level lv = tk_timeline_get(tl, i)->level;
     jw_obj(w);
     jw_key(w, "level");
@@ -600,7 +601,7 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
     ptrdiff_t ch = -1;
     size_t x = i, y = i;
     for (size_t p = i; p <= j; p++) {
-        ptrdiff_t c = tk_pass_chains_of(chains, p);
+        ptrdiff_t c = html_pass_chains_of(chains, p);
         if (c < 0)
             continue;
         if (ch < 0) {
@@ -643,7 +644,7 @@ static int write_level(tk_report *r, tk_report_kernel *rk, const tk_timeline *tl
  * *VIEW; PATH as the report was made from (quoted for a shell when it must
  * be), K the kernel's name and hash prefix when they need no quoting, else
  * its index.  Caller frees both. */
-static void see_commands(tk_report *r, const tk_report_kernel *rk, char **see, char **view)
+static void see_commands(html_report *r, const html_report_kernel *rk, char **see, char **view)
 {
     const tk_kernel *kern = rk->kernel;
     const char *name = tk_kernel_name(kern), *hash = tk_kernel_hash(kern);
@@ -668,7 +669,7 @@ static void see_commands(tk_report *r, const tk_report_kernel *rk, char **see, c
  * problems to DIAGS.  No bundle call but the location table's (under
  * R->lock): the pass indexes are only read (pread), the kernel's stages
  * too, so two kernels can be done at the same time (tk_bundle.h). */
-static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *parts,
+static int kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part *parts,
                          size_t n_parts, tk_loctab *tab, tk_diags *diags)
 {
     rk->n_passes = rk->n_changed = -1;
@@ -680,9 +681,9 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         .r = r,
         .rk = rk,
         .tab = tab,
-        .locs = tk_report_locs_new(r, tab),
-        .lays = tk_report_lays_new(),
-        .chains = tk_pass_chains_new(r, rk, tab),
+        .locs = html_report_locs_new(r, tab),
+        .lays = html_report_lays_new(),
+        .chains = html_pass_chains_new(r, rk, tab),
         .touched = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL),
         .by_line = g_hash_table_new_full(u64_hash, u64_equal, g_free,
                                          (GDestroyNotify)g_array_unref),
@@ -698,14 +699,14 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     g_free(parts);
     flush_group(&k);
     int rc = k.rc;
-    int rc2 = tk_pass_chains_finish(k.chains);
+    int rc2 = html_pass_chains_finish(k.chains);
     if (!rc)
         rc = rc2;
     g_string_free(k.group, TRUE);
     if (!tl) {
-        tk_report_locs_free(k.locs);
-        tk_report_lays_free(k.lays);
-        tk_pass_chains_free(k.chains);
+        html_report_locs_free(k.locs);
+        html_report_lays_free(k.lays);
+        html_pass_chains_free(k.chains);
         g_hash_table_destroy(k.touched);
         g_hash_table_destroy(k.by_line);
         g_array_free(k.groups, TRUE);
@@ -722,9 +723,9 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     jw_key(&w, "context");
     jw_int(&w, CONTEXT);
     jw_key(&w, "maxLines");
-    jw_int(&w, TK_PASS_BUDGET_LINES);
+    jw_int(&w, HTML_PASS_BUDGET_LINES);
     jw_key(&w, "maxBytes");
-    jw_int(&w, (int64_t)TK_PASS_BUDGET_BYTES);
+    jw_int(&w, (int64_t)HTML_PASS_BUDGET_BYTES);
     char *see, *view;
     see_commands(r, rk, &see, &view);
     jw_key(&w, "see");
@@ -736,9 +737,9 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     jw_obj_end(&w);
     jw_key(&w, "chains");
     jw_arr(&w);
-    for (size_t c = 0; c < tk_pass_chains_count(k.chains); c++) {
+    for (size_t c = 0; c < html_pass_chains_count(k.chains); c++) {
         size_t from, to;
-        tk_pass_chains_range(k.chains, c, &from, &to);
+        html_pass_chains_range(k.chains, c, &from, &to);
         jw_arr(&w);
         jw_int(&w, (int64_t)from);
         jw_int(&w, (int64_t)to);
@@ -758,7 +759,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
     jw_key(&w, "passes");
     jw_arr(&w);
     for (size_t i = 0; i < n; i++)
-        write_entry(&w, tl, i, tk_pass_chains_of(k.chains, i),
+        write_entry(&w, tl, i, html_pass_chains_of(k.chains, i),
                     i < k.notes->len ? &g_array_index(k.notes, pass_note, i) : NULL);
     jw_arr_end(&w);
     jw_key(&w, "touch");
@@ -770,7 +771,7 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         guint64 kk = *(guint64 *)key;
         GArray *a = val;
         jw_arr(&w);
-        jw_int(&w, tk_report_global_file(r, tab, (tk_file_id)(kk >> 32)));
+        jw_int(&w, html_report_global_file(r, tab, (tk_file_id)(kk >> 32)));
         jw_int(&w, (int64_t)(kk & 0xffffffffu));
         jw_lines(&w, (const uint32_t *)a->data, a->len);
         jw_arr_end(&w);
@@ -781,14 +782,14 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
         char rel[64], k2[64];
         g_snprintf(rel, sizeof rel, "data/%s/passes.js", rk->id);
         g_snprintf(k2, sizeof k2, "%s/passes", rk->id);
-        rc = tk_report_put_z(r, rel, k2, g); /* taken */
+        rc = html_report_put_z(r, rel, k2, g); /* taken */
     } else
         g_string_free(g, TRUE);
     g_hash_table_destroy(k.touched);
     g_hash_table_destroy(k.by_line);
-    tk_report_locs_free(k.locs);
-    tk_report_lays_free(k.lays);
-    tk_pass_chains_free(k.chains);
+    html_report_locs_free(k.locs);
+    html_report_lays_free(k.lays);
+    html_pass_chains_free(k.chains);
     g_array_free(k.groups, TRUE);
     g_array_free(k.notes, TRUE);
     rk->n_passes = (int)n;
@@ -800,8 +801,8 @@ static int kernel_passes(tk_report *r, tk_report_kernel *rk, tk_timeline_part *p
 /* The kernels' pass work, planned (parts found, pass files indexed) and
  * then done by two threads, which take kernels in turn, the biggest
  * first. */
-struct tk_report_passes {
-    tk_report *r;
+struct html_report_passes {
+    html_report *r;
     gint next;
     guint *order;             /* kernel indexes, most pass dump bytes first */
     tk_timeline_part **parts; /* per kernel, taken by kernel_passes() */
@@ -812,13 +813,13 @@ struct tk_report_passes {
 
 static gpointer passes_worker(gpointer data)
 {
-    tk_report_passes *pw = data;
+    html_report_passes *pw = data;
     for (;;) {
         gint x = g_atomic_int_add(&pw->next, 1);
         if (x < 0 || (guint)x >= pw->r->kernels->len)
             return NULL;
         guint i = pw->order[x];
-        tk_report_kernel *rk = &g_array_index(pw->r->kernels, tk_report_kernel, i);
+        html_report_kernel *rk = &g_array_index(pw->r->kernels, html_report_kernel, i);
         tk_loctab *tab = tk_loctab_new();
         pw->rc[i] = kernel_passes(pw->r, rk, pw->parts[i], pw->n_parts[i], tab, pw->diags[i]);
         tk_loctab_free(tab);
@@ -849,12 +850,12 @@ static gint by_bytes(gconstpointer a, gconstpointer b)
     return x < y ? 1 : x > y ? -1 : (*(const guint *)a > *(const guint *)b) - (*(const guint *)a < *(const guint *)b);
 }
 
-tk_report_passes *tk_report_passes_plan(tk_report *r)
+html_report_passes *html_report_passes_plan(html_report *r)
 {
     /* The bundle is asked here, on one thread (indexing the pass files on
      * the first call); the threads only read the indexes it made. */
     guint n = r->kernels->len;
-    tk_report_passes *pw = g_new0(tk_report_passes, 1);
+    html_report_passes *pw = g_new0(html_report_passes, 1);
     pw->r = r;
     pw->order = g_new0(guint, n + 1);
     pw->parts = g_new0(tk_timeline_part *, n + 1);
@@ -863,7 +864,7 @@ tk_report_passes *tk_report_passes_plan(tk_report *r)
     pw->rc = g_new0(int, n + 1);
     guint64 *bytes = g_new0(guint64, n + 1);
     for (guint i = 0; i < n; i++) {
-        tk_report_kernel *rk = &g_array_index(r->kernels, tk_report_kernel, i);
+        html_report_kernel *rk = &g_array_index(r->kernels, html_report_kernel, i);
         pw->n_parts[i] = tk_timeline_parts_of_kernel(r->bundle, rk->kernel, &pw->parts[i],
                                                      r->diags);
         rk->has_passes = pw->n_parts[i] > 0;
@@ -878,7 +879,7 @@ tk_report_passes *tk_report_passes_plan(tk_report *r)
     return pw;
 }
 
-int tk_report_passes_run(tk_report *r, tk_report_passes *pw)
+int html_report_passes_run(html_report *r, html_report_passes *pw)
 {
     guint n = r->kernels->len;
     GThread *t = NULL;
@@ -900,11 +901,11 @@ int tk_report_passes_run(tk_report *r, tk_report_passes *pw)
             rc = pw->rc[i];
     }
     g_mutex_unlock(&r->lock);
-    tk_report_passes_free(pw);
+    html_report_passes_free(pw);
     return rc;
 }
 
-void tk_report_passes_free(tk_report_passes *pw)
+void html_report_passes_free(html_report_passes *pw)
 {
     if (!pw)
         return;

@@ -5,8 +5,9 @@
 
 #include "report.h"
 #include "tkdump/tk_input_file.h"
+#include "tkdump/tk_lines.h"
 
-const char *tk_report_source(tk_report *r, tk_file_id file)
+const char *html_report_source(html_report *r, tk_file_id file)
 {
     gpointer key = GUINT_TO_POINTER(file + 1);
     const char *have = g_hash_table_lookup(r->sources, key);
@@ -31,14 +32,13 @@ const char *tk_report_source(tk_report *r, tk_file_id file)
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             const char *e = nl ? nl : end;
             size_t l = (size_t)(e - p);
-            if (l && p[l - 1] == '\r')
-                l--;
+            l = tk_lines_trim(p, l);
             jw_strn(&w, p, l);
             p = nl ? nl + 1 : end;
         }
         jw_arr_end(&w);
         char *k = g_strdup_printf("src/%s", id);
-        int rc = tk_report_put(r, rel, k, g);
+        int rc = html_report_put(r, rel, k, g);
         g_free(k);
         g_string_free(g, TRUE);
         g_free(text);
@@ -53,7 +53,7 @@ const char *tk_report_source(tk_report *r, tk_file_id file)
     return NULL;
 }
 
-int tk_report_files(tk_report *r)
+int html_report_files(html_report *r)
 {
     /* Indexed by file id: stacks name files by id. */
     tk_loctab *tab = tk_bundle_loctab(r->bundle);
@@ -73,7 +73,7 @@ int tk_report_files(tk_report *r)
         jw_arr_end(&w);
     }
     jw_arr_end(&w);
-    int rc = tk_report_put(r, "data/files.js", "files", g);
+    int rc = html_report_put(r, "data/files.js", "files", g);
     g_string_free(g, TRUE);
     return rc;
 }

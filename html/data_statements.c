@@ -33,9 +33,9 @@ static GArray *named_files(const tk_bind *ix)
     return files;
 }
 
-GArray *tk_report_statements(tk_report *r, const tk_bind *ix)
+GArray *html_report_statements(html_report *r, const tk_bind *ix)
 {
-    GArray *out = g_array_new(FALSE, FALSE, sizeof(tk_report_stmt));
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(html_report_stmt));
     GArray *files = named_files(ix);
     for (guint i = 0; i < files->len; i++) {
         tk_file_id f = g_array_index(files, tk_file_id, i);
@@ -44,24 +44,24 @@ GArray *tk_report_statements(tk_report *r, const tk_bind *ix)
         for (uint32_t l = 1; l <= st.n_lines; l++) {
             if (tk_bundle_statement(r->bundle, f, l, &st) == TK_STATEMENT_CODE &&
                 st.first == l && st.last > st.first)
-                g_array_append_val(out, ((tk_report_stmt){f, st.first, st.last}));
+                g_array_append_val(out, ((html_report_stmt){f, st.first, st.last}));
         }
     }
     g_array_free(files, TRUE);
     return out;
 }
 
-GArray *tk_report_query_extents(tk_report *r, const tk_bind *ix)
+GArray *html_report_query_extents(html_report *r, const tk_bind *ix)
 {
     GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    GArray *out = g_array_new(FALSE, FALSE, sizeof(tk_report_stmt));
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(html_report_stmt));
     for (int s = 0; s < TK_STAGE_COUNT; s++) {
         const tk_source_ref *refs;
         size_t n = tk_bind_source_refs(ix, (tk_stage_kind)s, &refs);
         for (size_t i = 0; i < n; i++) {
             tk_statement st;
             tk_bundle_statement(r->bundle, refs[i].file, refs[i].line, &st);
-            tk_report_stmt e = {refs[i].file, st.first, st.last};
+            html_report_stmt e = {refs[i].file, st.first, st.last};
             char *key = g_strdup_printf("%u:%u:%u", e.file, e.first, e.last);
             if (g_hash_table_add(seen, key))
                 g_array_append_val(out, e);
@@ -71,11 +71,11 @@ GArray *tk_report_query_extents(tk_report *r, const tk_bind *ix)
     return out;
 }
 
-void tk_report_write_statements(jw *w, const GArray *stmts)
+void html_report_write_statements(jw *w, const GArray *stmts)
 {
     jw_arr(w);
     for (guint i = 0; i < stmts->len; i++) {
-        const tk_report_stmt *s = &g_array_index(stmts, tk_report_stmt, i);
+        const html_report_stmt *s = &g_array_index(stmts, html_report_stmt, i);
         jw_arr(w);
         jw_int(w, s->file);
         jw_int(w, s->first);
@@ -85,7 +85,7 @@ void tk_report_write_statements(jw *w, const GArray *stmts)
     jw_arr_end(w);
 }
 
-void tk_report_write_line_kinds(jw *w, const tk_stage *st)
+void html_report_write_line_kinds(jw *w, const tk_stage *st)
 {
     static const char letters[] = "idclmo";
     uint32_t n = tk_stage_line_count(st);
@@ -99,12 +99,12 @@ void tk_report_write_line_kinds(jw *w, const tk_stage *st)
     g_string_free(k, TRUE);
 }
 
-void tk_report_write_statement_lines(jw *w, const tk_bind *ix, const tk_stage *st,
+void html_report_write_statement_lines(jw *w, const tk_bind *ix, const tk_stage *st,
                                      tk_stage_kind kind, const GArray *stmts)
 {
     jw_arr(w);
     for (guint i = 0; i < stmts->len; i++) {
-        const tk_report_stmt *s = &g_array_index(stmts, tk_report_stmt, i);
+        const html_report_stmt *s = &g_array_index(stmts, html_report_stmt, i);
         uint32_t *ex = NULL, *ca = NULL;
         size_t ne = tk_bind_lines_to_stage(ix, s->file, s->first, s->last, TK_MATCH_EXACT, kind,
                                            &ex);
@@ -129,12 +129,12 @@ void tk_report_write_statement_lines(jw *w, const tk_bind *ix, const tk_stage *s
     jw_arr_end(w);
 }
 
-void tk_report_write_shared(jw *w, const tk_bind *ix, tk_stage_kind kind,
+void html_report_write_shared(jw *w, const tk_bind *ix, tk_stage_kind kind,
                             const GArray *extents)
 {
     jw_arr(w);
     for (guint i = 0; i < extents->len; i++) {
-        const tk_report_stmt *s = &g_array_index(extents, tk_report_stmt, i);
+        const html_report_stmt *s = &g_array_index(extents, html_report_stmt, i);
         tk_bind_shared sh;
         if (!tk_bind_shared_lines(ix, s->file, s->first, s->last, kind, &sh))
             continue;

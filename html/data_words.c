@@ -40,7 +40,7 @@ static void write_spans(jw *w, const char *text, const tk_ir_span *sp, size_t n)
     jw_arr_end(w);
 }
 
-void tk_report_write_words(jw *w, const char *a, size_t la, const char *b, size_t lb)
+void html_report_write_words(jw *w, const char *a, size_t la, const char *b, size_t lb)
 {
     tk_ir_span *sa, *sb;
     size_t na, nb;

@@ -7,14 +7,14 @@
  * characters of a JavaScript string), so the page slices its strings with
  * them as they are.
  */
-#ifndef TK_HTML_DATA_WORDS_H
-#define TK_HTML_DATA_WORDS_H
+#ifndef HTML_DATA_WORDS_H
+#define HTML_DATA_WORDS_H
 
 #include <stddef.h>
 
 #include "jsonw.h"
 
 /* Writes [aWords, bWords] for line A (LA bytes) replaced by line B (LB). */
-void tk_report_write_words(jw *w, const char *a, size_t la, const char *b, size_t lb);
+void html_report_write_words(jw *w, const char *a, size_t la, const char *b, size_t lb);
 
 #endif

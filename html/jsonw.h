@@ -12,8 +12,8 @@
  * Commas are placed by the writer: call the value functions in order and
  * jw_key() before each member of an object.
  */
-#ifndef TK_HTML_JSONW_H
-#define TK_HTML_JSONW_H
+#ifndef HTML_JSONW_H
+#define HTML_JSONW_H
 
 #include <glib.h>
 #include <stddef.h>

@@ -9,7 +9,7 @@
 #include "report.h"
 #include "tkdump/tk_input_file.h"
 
-char *tk_report_notes(const char *path, tk_diags *diags)
+char *html_report_notes(const char *path, tk_diags *diags)
 {
     /* A regular file of at most 4 MiB, opened without blocking
      * (tk_input_file.h): --notes on a FIFO or /dev/zero is refused. */

@@ -14,18 +14,18 @@
 #include "tkdump/tk_input_file.h"
 #include "tkdump/tk_staged_dir.h"
 
-struct tk_outdir {
+struct html_outdir {
     char *outdir;          /* as given, trailing slashes removed */
     tk_staged_dir *staged; /* the hidden folder beside it */
     const char *staging;   /* its path */
     int fd;                /* of the staging folder */
-    /* tk_report's writer thread and the main thread both write files */
+    /* html_report's writer thread and the main thread both write files */
     _Atomic guint64 bytes;
 };
 
 static gboolean is_earlier_report(const char *dir)
 {
-    char *marker = g_build_filename(dir, TK_REPORT_MARKER, NULL);
+    char *marker = g_build_filename(dir, HTML_REPORT_MARKER, NULL);
     struct stat st;
     gboolean ok = FALSE;
     if (lstat(marker, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < 65536) {
@@ -54,7 +54,7 @@ static gboolean dir_is_empty(const char *dir)
     return empty;
 }
 
-tk_outdir *tk_outdir_begin(const char *outdir, gboolean force, tk_diags *diags)
+html_outdir *html_outdir_begin(const char *outdir, gboolean force, tk_diags *diags)
 {
     if (!outdir || !*outdir) {
         tk_diags_add(diags, TK_DIAG_ERROR, "", 0, "no output folder given");
@@ -103,7 +103,7 @@ tk_outdir *tk_outdir_begin(const char *outdir, gboolean force, tk_diags *diags)
                      "cannot create a folder beside it: %s", g_strerror(errno));
         goto fail;
     }
-    tk_outdir *o = g_new0(tk_outdir, 1);
+    html_outdir *o = g_new0(html_outdir, 1);
     o->outdir = out;
     o->staged = staged;
     o->staging = tk_staged_dir_path(staged);
@@ -116,7 +116,7 @@ fail:
     return NULL;
 }
 
-gboolean tk_outdir_name_ok(const char *rel)
+gboolean html_outdir_name_ok(const char *rel)
 {
     if (!rel || !*rel || strlen(rel) > 200)
         return FALSE;
@@ -138,9 +138,9 @@ gboolean tk_outdir_name_ok(const char *rel)
     return !part_start;
 }
 
-int tk_outdir_mkdir(tk_outdir *o, const char *rel, tk_diags *diags)
+int html_outdir_mkdir(html_outdir *o, const char *rel, tk_diags *diags)
 {
-    if (!tk_outdir_name_ok(rel)) {
+    if (!html_outdir_name_ok(rel)) {
         tk_diags_add(diags, TK_DIAG_ERROR, o->staging, 0, "bad folder name \"%s\"", rel);
         return -1;
     }
@@ -152,10 +152,10 @@ int tk_outdir_mkdir(tk_outdir *o, const char *rel, tk_diags *diags)
     return 0;
 }
 
-int tk_outdir_write(tk_outdir *o, const char *rel, const void *data, size_t len,
+int html_outdir_write(html_outdir *o, const char *rel, const void *data, size_t len,
                     tk_diags *diags)
 {
-    if (!tk_outdir_name_ok(rel)) {
+    if (!html_outdir_name_ok(rel)) {
         tk_diags_add(diags, TK_DIAG_ERROR, o->staging, 0, "bad file name \"%s\"", rel);
         return -1;
     }
@@ -190,12 +190,12 @@ int tk_outdir_write(tk_outdir *o, const char *rel, const void *data, size_t len,
     return 0;
 }
 
-guint64 tk_outdir_bytes(const tk_outdir *o)
+guint64 html_outdir_bytes(const html_outdir *o)
 {
     return o ? atomic_load_explicit(&o->bytes, memory_order_relaxed) : 0;
 }
 
-void tk_outdir_abort(tk_outdir *o)
+void html_outdir_abort(html_outdir *o)
 {
     if (!o)
         return;
@@ -204,7 +204,7 @@ void tk_outdir_abort(tk_outdir *o)
     g_free(o);
 }
 
-int tk_outdir_commit(tk_outdir *o, tk_diags *diags)
+int html_outdir_commit(html_outdir *o, tk_diags *diags)
 {
     int rc = tk_staged_dir_commit(o->staged);
     if (rc == TK_STAGED_DIR_ERR_ASIDE)
@@ -213,6 +213,6 @@ int tk_outdir_commit(tk_outdir *o, tk_diags *diags)
     else if (rc != 0)
         tk_diags_add(diags, TK_DIAG_ERROR, o->outdir, 0, "cannot create it: %s",
                      g_strerror(errno));
-    tk_outdir_abort(o); /* frees; removes the staging folder if it failed */
+    html_outdir_abort(o); /* frees; removes the staging folder if it failed */
     return rc == 0 ? 0 : -1;
 }

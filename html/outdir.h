@@ -6,49 +6,49 @@
  * end, so a failed run (or one interrupted, in a program that asked for
  * tk_staged_dir_clean_on_signal()) never leaves a half report at OUTDIR.  OUTDIR may be
  * missing, an empty folder, or an earlier tkview report (it holds the marker
- * file TK_REPORT_MARKER); anything else is refused unless FORCE.  Every file
+ * file HTML_REPORT_MARKER); anything else is refused unless FORCE.  Every file
  * is created with a name the generator made (never one from a dump) relative
  * to the staging folder, with O_EXCL and O_NOFOLLOW: nothing in the input can
  * place a file outside OUTDIR.
  */
-#ifndef TK_HTML_OUTDIR_H
-#define TK_HTML_OUTDIR_H
+#ifndef HTML_OUTDIR_H
+#define HTML_OUTDIR_H
 
 #include <glib.h>
 
 #include "tkdump/tk_diags.h"
 
-#define TK_REPORT_MARKER "tkview-report.json"
+#define HTML_REPORT_MARKER "tkview-report.json"
 
-typedef struct tk_outdir tk_outdir;
+typedef struct html_outdir html_outdir;
 
 /* Checks OUTDIR and creates the staging folder.  Returns NULL with an error
  * in DIAGS when OUTDIR is refused or the folder cannot be made. */
-tk_outdir *tk_outdir_begin(const char *outdir, gboolean force, tk_diags *diags);
+html_outdir *html_outdir_begin(const char *outdir, gboolean force, tk_diags *diags);
 
 /* Creates the subfolder REL (generator-made, '/'-separated, no "..") in the
  * staging folder.  Returns 0 or -1 with an error in DIAGS. */
-int tk_outdir_mkdir(tk_outdir *o, const char *rel, tk_diags *diags);
+int html_outdir_mkdir(html_outdir *o, const char *rel, tk_diags *diags);
 
 /* Writes LEN bytes as the new file REL.  Returns 0 or -1 (error in DIAGS).
  * Two threads may write files at the same time (each with its own DIAGS);
  * the folders must exist first. */
-int tk_outdir_write(tk_outdir *o, const char *rel, const void *data, size_t len,
+int html_outdir_write(html_outdir *o, const char *rel, const void *data, size_t len,
                     tk_diags *diags);
 
 /* Bytes written so far (for the benchmark's report). */
-guint64 tk_outdir_bytes(const tk_outdir *o);
+guint64 html_outdir_bytes(const html_outdir *o);
 
 /* Renames the staging folder to OUTDIR (an earlier report or a forced
  * folder is moved aside first and removed after).  Frees O.  Returns 0, or
  * -1 with an error in DIAGS, the staging folder removed. */
-int tk_outdir_commit(tk_outdir *o, tk_diags *diags);
+int html_outdir_commit(html_outdir *o, tk_diags *diags);
 
 /* Removes the staging folder and frees O.  NULL is fine. */
-void tk_outdir_abort(tk_outdir *o);
+void html_outdir_abort(html_outdir *o);
 
 /* Whether REL is a name the generator may use: ASCII letters, digits, '-',
  * '_', '.', '/' between parts, no empty part, no part starting with '.'. */
-gboolean tk_outdir_name_ok(const char *rel);
+gboolean html_outdir_name_ok(const char *rel);
 
 #endif

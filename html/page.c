@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-char *tk_page_clean(const char *s, size_t len)
+char *html_page_clean(const char *s, size_t len)
 {
     GString *out = g_string_sized_new(len + 8);
     const char *p = s, *end = s + len;
@@ -30,69 +30,69 @@ char *tk_page_clean(const char *s, size_t len)
     return g_string_free(out, FALSE);
 }
 
-void tk_text(xmlNodePtr parent, const char *text)
+void html_text(xmlNodePtr parent, const char *text)
 {
     if (!text)
         return;
-    char *clean = tk_page_clean(text, strlen(text));
+    char *clean = html_page_clean(text, strlen(text));
     xmlAddChild(parent, xmlNewDocText(parent->doc, BAD_CAST clean));
     g_free(clean);
 }
 
-xmlNodePtr tk_el(xmlNodePtr parent, const char *tag, const char *cls,
+xmlNodePtr html_el(xmlNodePtr parent, const char *tag, const char *cls,
                  const char *text)
 {
     xmlNodePtr n = xmlNewDocNode(parent->doc, NULL, BAD_CAST tag, NULL);
     xmlAddChild(parent, n);
     if (cls)
-        tk_attr(n, "class", cls);
-    tk_text(n, text);
+        html_attr(n, "class", cls);
+    html_text(n, text);
     return n;
 }
 
-void tk_attr(xmlNodePtr node, const char *name, const char *value)
+void html_attr(xmlNodePtr node, const char *name, const char *value)
 {
-    char *clean = tk_page_clean(value ? value : "", value ? strlen(value) : 0);
+    char *clean = html_page_clean(value ? value : "", value ? strlen(value) : 0);
     /* xmlSetProp stores VALUE as one text node: no entity is parsed in it,
      * and the serializer escapes '&', '<' and '"'. */
     xmlSetProp(node, BAD_CAST name, BAD_CAST clean);
     g_free(clean);
 }
 
-xmlDocPtr tk_page_new(const char *title, const char *const *scripts,
+xmlDocPtr html_page_new(const char *title, const char *const *scripts,
                       xmlNodePtr *body)
 {
     xmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
     xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
     xmlNodePtr html = xmlNewDocNode(doc, NULL, BAD_CAST "html", NULL);
     xmlDocSetRootElement(doc, html);
-    tk_attr(html, "lang", "en");
-    xmlNodePtr head = tk_el(html, "head", NULL, NULL);
-    xmlNodePtr m = tk_el(head, "meta", NULL, NULL);
-    tk_attr(m, "charset", "utf-8");
-    m = tk_el(head, "meta", NULL, NULL);
-    tk_attr(m, "http-equiv", "Content-Security-Policy");
-    tk_attr(m, "content", TK_PAGE_CSP);
-    m = tk_el(head, "meta", NULL, NULL);
-    tk_attr(m, "name", "viewport");
-    tk_attr(m, "content", "width=device-width, initial-scale=1");
-    m = tk_el(head, "meta", NULL, NULL);
-    tk_attr(m, "name", "referrer");
-    tk_attr(m, "content", "no-referrer");
-    tk_el(head, "title", NULL, title);
-    xmlNodePtr link = tk_el(head, "link", NULL, NULL);
-    tk_attr(link, "rel", "stylesheet");
-    tk_attr(link, "href", "assets/report.css");
+    html_attr(html, "lang", "en");
+    xmlNodePtr head = html_el(html, "head", NULL, NULL);
+    xmlNodePtr m = html_el(head, "meta", NULL, NULL);
+    html_attr(m, "charset", "utf-8");
+    m = html_el(head, "meta", NULL, NULL);
+    html_attr(m, "http-equiv", "Content-Security-Policy");
+    html_attr(m, "content", HTML_PAGE_CSP);
+    m = html_el(head, "meta", NULL, NULL);
+    html_attr(m, "name", "viewport");
+    html_attr(m, "content", "width=device-width, initial-scale=1");
+    m = html_el(head, "meta", NULL, NULL);
+    html_attr(m, "name", "referrer");
+    html_attr(m, "content", "no-referrer");
+    html_el(head, "title", NULL, title);
+    xmlNodePtr link = html_el(head, "link", NULL, NULL);
+    html_attr(link, "rel", "stylesheet");
+    html_attr(link, "href", "assets/report.css");
     for (size_t i = 0; scripts && scripts[i]; i++) {
-        xmlNodePtr s = tk_el(head, "script", NULL, NULL);
-        tk_attr(s, "src", scripts[i]);
-        tk_attr(s, "defer", "defer");
+        xmlNodePtr s = html_el(head, "script", NULL, NULL);
+        html_attr(s, "src", scripts[i]);
+        html_attr(s, "defer", "defer");
     }
-    *body = tk_el(html, "body", NULL, NULL);
+    *body = html_el(html, "body", NULL, NULL);
     return doc;
 }
 
-int tk_page_save(xmlDocPtr doc, tk_outdir *o, const char *rel, tk_diags *diags)
+int html_page_save(xmlDocPtr doc, html_outdir *o, const char *rel, tk_diags *diags)
 {
     xmlChar *mem = NULL;
     int size = 0;
@@ -101,7 +101,7 @@ int tk_page_save(xmlDocPtr doc, tk_outdir *o, const char *rel, tk_diags *diags)
         tk_diags_add(diags, TK_DIAG_ERROR, rel, 0, "cannot serialize the page");
         return -1;
     }
-    int rc = tk_outdir_write(o, rel, mem, (size_t)size, diags);
+    int rc = html_outdir_write(o, rel, mem, (size_t)size, diags);
     xmlFree(mem);
     return rc;
 }

@@ -3,45 +3,45 @@
  * Every piece of text goes into a text node or an attribute value, which the
  * serializer escapes: no string from a dump is ever pasted into markup.
  * Text is first made valid UTF-8 with control characters replaced
- * (tk_page_clean), since a dump may hold any bytes.
+ * (html_page_clean), since a dump may hold any bytes.
  *
  * Each page carries a Content-Security-Policy: scripts and styles only from
  * the report's own files, no inline script or event handler, no remote load.
  */
-#ifndef TK_HTML_PAGE_H
-#define TK_HTML_PAGE_H
+#ifndef HTML_PAGE_H
+#define HTML_PAGE_H
 
 #include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
 
 #include "outdir.h"
 
-#define TK_PAGE_CSP                                                           \
+#define HTML_PAGE_CSP                                                           \
     "default-src 'none'; script-src 'self'; style-src 'self'; "              \
     "img-src 'self' data:; base-uri 'none'; form-action 'none'"
 
 /* A new page with TITLE, the report's stylesheet and SCRIPTS (NULL-terminated
  * list of generator-made relative URLs, loaded with defer in order).
  * *BODY receives the <body>.  Free with xmlFreeDoc(). */
-xmlDocPtr tk_page_new(const char *title, const char *const *scripts,
+xmlDocPtr html_page_new(const char *title, const char *const *scripts,
                       xmlNodePtr *body);
 
 /* A child element TAG of PARENT with class CLS (may be NULL) holding TEXT
  * (may be NULL) as a text node. */
-xmlNodePtr tk_el(xmlNodePtr parent, const char *tag, const char *cls,
+xmlNodePtr html_el(xmlNodePtr parent, const char *tag, const char *cls,
                  const char *text);
 
 /* Sets attribute NAME to VALUE (cleaned like text). */
-void tk_attr(xmlNodePtr node, const char *name, const char *value);
+void html_attr(xmlNodePtr node, const char *name, const char *value);
 
 /* Appends TEXT as a text node. */
-void tk_text(xmlNodePtr parent, const char *text);
+void html_text(xmlNodePtr parent, const char *text);
 
 /* LEN bytes of S as valid UTF-8, control characters but tab and newline
  * shown as U+FFFD.  Caller frees with g_free(). */
-char *tk_page_clean(const char *s, size_t len);
+char *html_page_clean(const char *s, size_t len);
 
 /* Serializes DOC as the file REL of the report.  Returns 0 or -1. */
-int tk_page_save(xmlDocPtr doc, tk_outdir *o, const char *rel, tk_diags *diags);
+int html_page_save(xmlDocPtr doc, html_outdir *o, const char *rel, tk_diags *diags);
 
 #endif

@@ -7,15 +7,45 @@
 #include "report.h"
 #include "tkview-config.h"
 
+/* The mark of RK's compiler messages (data_diag.c) in CELL: "FAILED" with
+ * its first error, pinned to its line, as the title; or how many. */
+static void index_diag(html_report *r, const html_report_kernel *rk,
+                       xmlNodePtr cell)
+{
+    if (!rk->n_diag)
+        return;
+    size_t ki = tk_diag_set_find_kernel(r->diag, rk->kernel);
+    const tk_diag_entry *err = NULL;
+    for (size_t i = 0; !err && i < tk_diag_set_count(r->diag); i++) {
+        const tk_diag_entry *e = tk_diag_set_entry(r->diag, i);
+        if (e->kernel == ki && e->level == TK_DIAG_LEVEL_ERROR)
+            err = e;
+    }
+    char *text = rk->failed ? g_strdup("FAILED")
+                            : g_strdup_printf("%zu compiler message%s", rk->n_diag,
+                                              rk->n_diag == 1 ? "" : "s");
+    xmlNodePtr sp = html_el(cell, "span", rk->failed ? "dg-failed" : "dg-count", text);
+    g_free(text);
+    if (err) {
+        char *base = err->n_stack ? g_path_get_basename(err->stack[0].file) : NULL;
+        char *title = base ? g_strdup_printf("%s:%u: %s", base, err->stack[0].line,
+                                             err->message)
+                           : g_strdup(err->message);
+        html_attr(sp, "title", title);
+        g_free(title);
+        g_free(base);
+    }
+}
+
 static void cell_int(xmlNodePtr tr, int64_t v, const char *unit)
 {
     if (v < 0) {
-        tk_el(tr, "td", "num unknown", "?");
+        html_el(tr, "td", "num unknown", "?");
         return;
     }
     char buf[48];
     g_snprintf(buf, sizeof buf, "%" G_GINT64_FORMAT "%s", (gint64)v, unit ? unit : "");
-    tk_el(tr, "td", "num", buf);
+    html_el(tr, "td", "num", buf);
 }
 
 /* Parses the note's HTML (cmark's safe output) and moves its nodes into
@@ -74,15 +104,15 @@ static char *compiler_of_kernels(const tk_bundle *b)
     return out;
 }
 
-int tk_report_index(tk_report *r, const char *notes_html)
+int html_report_index(html_report *r, const char *notes_html)
 {
     /* nothing on the index is dynamic: no script */
     xmlNodePtr body;
-    xmlDocPtr doc = tk_page_new("tkview report", NULL, &body);
-    tk_attr(body, "class", "index");
-    xmlNodePtr header = tk_el(body, "header", "top", NULL);
-    tk_el(header, "h1", NULL, "tkview report");
-    xmlNodePtr dl = tk_el(body, "dl", "about", NULL);
+    xmlDocPtr doc = html_page_new("tkview report", NULL, &body);
+    html_attr(body, "class", "index");
+    xmlNodePtr header = html_el(body, "header", "top", NULL);
+    html_el(header, "h1", NULL, "tkview report");
+    xmlNodePtr dl = html_el(body, "dl", "about", NULL);
     /* docs/html.md promises the compiler and the command: a bundle's
      * manifest names them; otherwise the kernels' metadata name the
      * compiler, and the page says the command was not recorded. */
@@ -101,25 +131,25 @@ int tk_report_index(tk_report *r, const char *notes_html)
     for (size_t i = 0; i < G_N_ELEMENTS(about); i++) {
         if (!about[i].v)
             continue;
-        tk_el(dl, "dt", NULL, about[i].k);
-        tk_el(dl, "dd", NULL, about[i].v);
+        html_el(dl, "dt", NULL, about[i].k);
+        html_el(dl, "dd", NULL, about[i].v);
     }
     g_free(compiler);
     if (tk_bundle_complete(r->bundle) == 0)
-        tk_el(body, "p", "warn", "The capture did not finish: some kernels or "
+        html_el(body, "p", "warn", "The capture did not finish: some kernels or "
                                  "stages may be missing.");
     if (notes_html && *notes_html) {
-        xmlNodePtr note = tk_el(body, "section", "note", NULL);
-        tk_attr(note, "id", "note");
+        xmlNodePtr note = html_el(body, "section", "note", NULL);
+        html_attr(note, "id", "note");
         add_note(note, notes_html);
     }
-    xmlNodePtr table = tk_el(body, "table", "kernels", NULL);
-    tk_attr(table, "id", "kernels");
-    xmlNodePtr tr = tk_el(tk_el(table, "thead", NULL, NULL), "tr", NULL, NULL);
+    xmlNodePtr table = html_el(body, "table", "kernels", NULL);
+    html_attr(table, "id", "kernels");
+    xmlNodePtr tr = html_el(html_el(table, "thead", NULL, NULL), "tr", NULL, NULL);
     const char *heads[] = {"kernel", "hash", "warps", "stages", "shared", "registers",
                            "spills"};
     for (size_t i = 0; i < G_N_ELEMENTS(heads); i++)
-        tk_el(tr, "th", NULL, heads[i]);
+        html_el(tr, "th", NULL, heads[i]);
     /* A column per stage that some kernel's backend has (PTX and SASS for
      * NVIDIA, AMDGCN for AMD), in the library's order, named as it names
      * them. */
@@ -128,29 +158,30 @@ int tk_report_index(tk_report *r, const char *notes_html)
     for (guint i = 0; i < r->kernels->len; i++)
         for (int s = 0; s < TK_STAGE_COUNT; s++)
             column[s] |= tk_kernel_stage_expected(
-                g_array_index(r->kernels, tk_report_kernel, i).kernel,
+                g_array_index(r->kernels, html_report_kernel, i).kernel,
                 (tk_stage_kind)s);
     for (int s = 0; s < TK_STAGE_COUNT; s++)
         if (column[s]) {
-            tk_el(tr, "th", NULL, tk_stage_kind_label((tk_stage_kind)s));
+            html_el(tr, "th", NULL, tk_stage_kind_label((tk_stage_kind)s));
             n_columns++;
         }
-    tk_el(tr, "th", NULL, "passes");
-    xmlNodePtr tbody = tk_el(table, "tbody", NULL, NULL);
+    html_el(tr, "th", NULL, "passes");
+    xmlNodePtr tbody = html_el(table, "tbody", NULL, NULL);
     guint n_passes_only = 0;
     for (guint i = 0; i < r->kernels->len; i++) {
-        tk_report_kernel *rk = &g_array_index(r->kernels, tk_report_kernel, i);
+        html_report_kernel *rk = &g_array_index(r->kernels, html_report_kernel, i);
         const tk_kernel_meta *m = tk_kernel_metadata(rk->kernel);
-        tr = tk_el(tbody, "tr", NULL, NULL);
-        xmlNodePtr name_td = tk_el(tr, "td", "name", NULL);
-        xmlNodePtr a = tk_el(name_td, "a", NULL, tk_kernel_name(rk->kernel));
-        tk_attr(a, "href", rk->page);
+        tr = html_el(tbody, "tr", NULL, NULL);
+        xmlNodePtr name_td = html_el(tr, "td", "name", NULL);
+        xmlNodePtr a = html_el(name_td, "a", NULL, tk_kernel_name(rk->kernel));
+        html_attr(a, "href", rk->page);
         if (rk->apart && rk->apart[0])
-            tk_el(name_td, "span", "apart", rk->apart);
+            html_el(name_td, "span", "apart", rk->apart);
+        index_diag(r, rk, name_td);
         char hash[17];
         g_strlcpy(hash, tk_kernel_hash(rk->kernel), sizeof hash);
-        xmlNodePtr td = tk_el(tr, "td", "hash", hash);
-        tk_attr(td, "title", tk_kernel_hash(rk->kernel));
+        xmlNodePtr td = html_el(tr, "td", "hash", hash);
+        html_attr(td, "title", tk_kernel_hash(rk->kernel));
         cell_int(tr, m->num_warps, NULL);
         cell_int(tr, m->num_stages, NULL);
         cell_int(tr, m->shared_bytes, " B");
@@ -159,13 +190,13 @@ int tk_report_index(tk_report *r, const char *notes_html)
         gboolean any_stage = tk_kernel_has_stages(rk->kernel);
         if (!any_stage) {
             /* One cell for the five stages: none was found at all. */
-            td = tk_el(tr, "td", "missing", "no final stages (pass dumps only)");
+            td = html_el(tr, "td", "missing", "no final stages (pass dumps only)");
             char span[16];
             g_snprintf(span, sizeof span, "%d", n_columns);
-            tk_attr(td, "colspan", span);
+            html_attr(td, "colspan", span);
             const char *why = tk_kernel_stage_missing(rk->kernel, TK_STAGE_TTGIR);
             if (why)
-                tk_attr(td, "title", why);
+                html_attr(td, "title", why);
             n_passes_only++;
         }
         for (int s = 0; s < TK_STAGE_COUNT && any_stage; s++) {
@@ -174,31 +205,31 @@ int tk_report_index(tk_report *r, const char *notes_html)
             const tk_stage *st = tk_kernel_stage(rk->kernel, (tk_stage_kind)s);
             if (!tk_kernel_stage_expected(rk->kernel, (tk_stage_kind)s)) {
                 /* Another backend's stage (SASS for an AMD kernel). */
-                td = tk_el(tr, "td", "num na", "");
-                tk_attr(td, "title", "not a stage of this kernel's target");
+                td = html_el(tr, "td", "num na", "");
+                html_attr(td, "title", "not a stage of this kernel's target");
                 continue;
             }
             if (!st) {
-                tk_el(tr, "td", "num missing", "-");
+                html_el(tr, "td", "num missing", "-");
                 continue;
             }
             char buf[64];
             g_snprintf(buf, sizeof buf, "%u", tk_stage_line_count(st));
-            td = tk_el(tr, "td", "num", buf);
+            td = html_el(tr, "td", "num", buf);
             g_snprintf(buf, sizeof buf, "%u lines, %u instructions with a location",
                        tk_stage_line_count(st), rk->bound[s]);
-            tk_attr(td, "title", buf);
+            html_attr(td, "title", buf);
         }
         if (rk->n_passes < 0) {
-            tk_el(tr, "td", "num missing", "-");
+            html_el(tr, "td", "num missing", "-");
         } else {
             char buf[64];
             g_snprintf(buf, sizeof buf, "%d (%d changed)", rk->n_passes, rk->n_changed);
-            tk_el(tr, "td", "num", buf);
+            html_el(tr, "td", "num", buf);
         }
     }
     if (r->kernels->len == 0)
-        tk_el(body, "p", "warn", "No kernel was found in the input.");
+        html_el(body, "p", "warn", "No kernel was found in the input.");
     if (n_passes_only > 0) {
         char *text =
             n_passes_only == r->kernels->len
@@ -210,15 +241,15 @@ int tk_report_index(tk_report *r, const char *notes_html)
                       "final stage files, no metadata): their pages show "
                       "what each compiler pass did, under Passes.",
                       n_passes_only, r->kernels->len);
-        xmlNodePtr p = tk_el(body, "p", "warn", text);
-        tk_attr(p, "id", "passes-only");
+        xmlNodePtr p = html_el(body, "p", "warn", text);
+        html_attr(p, "id", "passes-only");
         g_free(text);
     }
-    tk_report_index_compares(r, body);
-    xmlNodePtr foot = tk_el(body, "footer", NULL, NULL);
-    tk_text(foot, "Opens from file:// with no server and no network. ");
-    tk_text(foot, "Click a kernel to see what each source line became.");
-    int rc = tk_page_save(doc, r->out, "index.html", r->diags);
+    html_report_index_compares(r, body);
+    xmlNodePtr foot = html_el(body, "footer", NULL, NULL);
+    html_text(foot, "Opens from file:// with no server and no network. ");
+    html_text(foot, "Click a kernel to see what each source line became.");
+    int rc = html_page_save(doc, r->out, "index.html", r->diags);
     xmlFreeDoc(doc);
     return rc;
 }

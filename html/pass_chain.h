@@ -64,43 +64,43 @@
  * dump with a function as a later function dump prints it) count the lines
  * of that text, as the pass's "before"/"after" description names it.
  */
-#ifndef TK_HTML_PASS_CHAIN_H
-#define TK_HTML_PASS_CHAIN_H
+#ifndef HTML_PASS_CHAIN_H
+#define HTML_PASS_CHAIN_H
 
 #include "report.h"
 #include "tkdump/tk_timeline.h"
 
-typedef struct tk_pass_chains tk_pass_chains;
+typedef struct html_pass_chains html_pass_chains;
 
 /* Chains of RK's passes; their lines' stacks are read from TAB, where the
  * steps' diffs are bound (tk_ir_diff_bind()). */
-tk_pass_chains *tk_pass_chains_new(tk_report *r, tk_report_kernel *rk, const tk_loctab *tab);
-void tk_pass_chains_free(tk_pass_chains *c);
+html_pass_chains *html_pass_chains_new(html_report *r, html_report_kernel *rk, const tk_loctab *tab);
+void html_pass_chains_free(html_pass_chains *c);
 
 typedef enum {
-    TK_CHAIN_IN,         /* stored in a chain: its diff needs no file of
+    HTML_CHAIN_IN,         /* stored in a chain: its diff needs no file of
                             its own */
-    TK_CHAIN_NOT,        /* not of a chain: a loop pass, an unknown effect,
+    HTML_CHAIN_NOT,        /* not of a chain: a loop pass, an unknown effect,
                             a sub-step, a text no diff compared */
-    TK_CHAIN_OVER_BUDGET /* it would be, but its text before or what it
+    HTML_CHAIN_OVER_BUDGET /* it would be, but its text before or what it
                             changed is over the budget (pass_budget.h):
                             stored on its own, cut; no end of a composed
                             diff */
-} tk_pass_chain_verdict;
+} html_pass_chain_verdict;
 
 /* Takes the step of a pass (not of a sub-step) while the timeline is built
  * and says where its diff is stored.  Errors writing a chain are kept for
- * tk_pass_chains_finish. */
-tk_pass_chain_verdict tk_pass_chains_step(tk_pass_chains *c, const tk_timeline_step *st);
+ * html_pass_chains_finish. */
+html_pass_chain_verdict html_pass_chains_step(html_pass_chains *c, const tk_timeline_step *st);
 
 /* Writes the chain still open; returns 0 or the first write error. */
-int tk_pass_chains_finish(tk_pass_chains *c);
+int html_pass_chains_finish(html_pass_chains *c);
 
 /* Number of chains written; chain I's passes are FROM..TO. */
-size_t tk_pass_chains_count(const tk_pass_chains *c);
-void tk_pass_chains_range(const tk_pass_chains *c, size_t i, size_t *from,
+size_t html_pass_chains_count(const html_pass_chains *c);
+void html_pass_chains_range(const html_pass_chains *c, size_t i, size_t *from,
                           size_t *to);
 /* The chain that holds pass P, or -1. */
-ptrdiff_t tk_pass_chains_of(const tk_pass_chains *c, size_t p);
+ptrdiff_t html_pass_chains_of(const html_pass_chains *c, size_t p);
 
 #endif

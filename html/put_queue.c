@@ -14,8 +14,8 @@ typedef struct {
     GString *json; /* NULL: the end of the queue */
 } job;
 
-struct tk_put_queue {
-    tk_outdir *out;
+struct html_put_queue {
+    html_outdir *out;
     GThread *thread;   /* NULL: no thread could be made, write at once */
     GAsyncQueue *jobs;
     GMutex lock;       /* guards the fields below */
@@ -33,7 +33,7 @@ struct tk_put_queue {
  * data (9 MB of JSON for compiled_block) it takes a third of level 6's time
  * for a fifth more bytes, and the report stays well within its size budget
  * (bench/bench_html.py). */
-static GByteArray *gzip(tk_put_queue *q, const GString *json, const char *rel,
+static GByteArray *gzip(html_put_queue *q, const GString *json, const char *rel,
                         tk_diags *diags)
 {
     if (!q->z)
@@ -65,7 +65,7 @@ static GByteArray *gzip(tk_put_queue *q, const GString *json, const char *rel,
     return out;
 }
 
-static int write_job(tk_put_queue *q, const job *j, tk_diags *diags)
+static int write_job(html_put_queue *q, const job *j, tk_diags *diags)
 {
     GByteArray *z = gzip(q, j->json, j->rel, diags);
     if (!z)
@@ -79,7 +79,7 @@ static int write_job(tk_put_queue *q, const job *j, tk_diags *diags)
     g_string_append(s, b64); /* base64: nothing to escape */
     g_string_append(s, "\");\n");
     g_free(b64);
-    int rc = tk_outdir_write(q->out, j->rel, s->str, s->len, diags);
+    int rc = html_outdir_write(q->out, j->rel, s->str, s->len, diags);
     g_string_free(s, TRUE);
     return rc;
 }
@@ -95,7 +95,7 @@ static void job_free(job *j)
 
 static gpointer writer(gpointer data)
 {
-    tk_put_queue *q = data;
+    html_put_queue *q = data;
     for (;;) {
         job *j = g_async_queue_pop(q->jobs);
         if (!j->json) {
@@ -123,9 +123,9 @@ static gpointer writer(gpointer data)
     }
 }
 
-tk_put_queue *tk_put_queue_new(tk_outdir *out)
+html_put_queue *html_put_queue_new(html_outdir *out)
 {
-    tk_put_queue *q = g_new0(tk_put_queue, 1);
+    html_put_queue *q = g_new0(html_put_queue, 1);
     q->out = out;
     q->jobs = g_async_queue_new();
     g_mutex_init(&q->lock);
@@ -135,7 +135,7 @@ tk_put_queue *tk_put_queue_new(tk_outdir *out)
     return q;
 }
 
-int tk_put_queue_push(tk_put_queue *q, const char *rel, const char *key,
+int html_put_queue_push(html_put_queue *q, const char *rel, const char *key,
                       GString *json)
 {
     job *j = g_new0(job, 1);
@@ -167,7 +167,7 @@ int tk_put_queue_push(tk_put_queue *q, const char *rel, const char *key,
     return 0;
 }
 
-int tk_put_queue_finish(tk_put_queue *q, tk_diags *diags)
+int html_put_queue_finish(html_put_queue *q, tk_diags *diags)
 {
     if (!q)
         return 0;

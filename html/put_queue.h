@@ -8,31 +8,31 @@
  * waits for it.
  *
  * Ownership: the queue takes the JSON strings given to it; the outdir must
- * outlive the queue (tk_put_queue_finish() before committing or aborting).
+ * outlive the queue (html_put_queue_finish() before committing or aborting).
  * Two threads may push at the same time.
  */
-#ifndef TK_HTML_PUT_QUEUE_H
-#define TK_HTML_PUT_QUEUE_H
+#ifndef HTML_PUT_QUEUE_H
+#define HTML_PUT_QUEUE_H
 
 #include <glib.h>
 
 #include "outdir.h"
 #include "tkdump/tk_diags.h"
 
-typedef struct tk_put_queue tk_put_queue;
+typedef struct html_put_queue html_put_queue;
 
-tk_put_queue *tk_put_queue_new(tk_outdir *out);
+html_put_queue *html_put_queue_new(html_outdir *out);
 
 /* Queues JSON (taken) to be written as REL: `TK.putz("KEY", "BASE64");`
  * with the gzip-compressed JSON.  KEY is generator-made ASCII.  Returns 0,
  * or -1 when a file queued earlier could not be written (the rest is
  * pointless: the report fails). */
-int tk_put_queue_push(tk_put_queue *q, const char *rel, const char *key,
+int html_put_queue_push(html_put_queue *q, const char *rel, const char *key,
                       GString *json);
 
 /* Waits until every queued file is written, moves the writer's
  * diagnostics into DIAGS and frees Q.  Returns 0, or -1 when a file could
  * not be written.  NULL is fine (returns 0). */
-int tk_put_queue_finish(tk_put_queue *q, tk_diags *diags);
+int html_put_queue_finish(html_put_queue *q, tk_diags *diags);
 
 #endif

@@ -1,4 +1,4 @@
-/* report.c - writing the whole report (tk_html.h): stage the folder, write
+/* report.c - writing the whole report (html.h): stage the folder, write
  * the assets, each kernel's page and data, the file table and the index,
  * then rename it into place. */
 #include "report.h"
@@ -10,53 +10,6 @@
 #include "tkdump/tk_staged_dir.h"
 
 #include "tkview-config.h"
-
-int tk_report_put(tk_report *r, const char *rel, const char *key,
-                  const GString *json)
-{
-    /* The key is generator-made ASCII; the JSON is script-safe (jsonw.h). */
-    GString *s = g_string_sized_new(json->len + 64);
-    g_string_append(s, "TK.put(\"");
-    jw_escape(s, key, strlen(key));
-    g_string_append(s, "\",");
-    g_string_append_len(s, json->str, json->len);
-    g_string_append(s, ");\n");
-    int rc = tk_outdir_write(r->out, rel, s->str, s->len, r->diags);
-    g_string_free(s, TRUE);
-    g_atomic_int_inc(&r->files);
-    return rc;
-}
-
-int tk_report_put_z(tk_report *r, const char *rel, const char *key, GString *json)
-{
-    /* Compressed and written on the writer thread (put_queue.h): pass
-     * data repeat themselves from pass to pass and shrink 6 to 10 times. */
-    g_atomic_int_inc(&r->files);
-    return tk_put_queue_push(r->queue, rel, key, json);
-}
-
-uint32_t tk_report_u16_offset(const char *s, size_t off)
-{
-    uint32_t n = 0;
-    size_t i = 0;
-    while (i < off) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x80) {
-            i++;
-            n++;
-            continue;
-        }
-        gunichar u = g_utf8_get_char_validated(s + i, (gssize)(off - i));
-        if (u == (gunichar)-1 || u == (gunichar)-2) {
-            i++;
-            n++;
-            continue;
-        }
-        i = (size_t)(g_utf8_next_char(s + i) - s);
-        n += u >= 0x10000 ? 2 : 1;
-    }
-    return n;
-}
 
 /* A page name from the kernel's name: letters, digits, '_' and '-' only,
  * cut to 48 bytes, so the name is readable and can never be a path. */
@@ -72,11 +25,11 @@ static void page_name(char *out, size_t cap, const char *id, const char *name)
     g_string_free(s, TRUE);
 }
 
-static int write_marker(tk_report *r)
+static int write_marker(html_report *r)
 {
     GString *s = g_string_new("{\"generator\":\"tkview\",\"version\":\"" TKVIEW_VERSION
                               "\",\"format\":1}\n");
-    int rc = tk_outdir_write(r->out, TK_REPORT_MARKER, s->str, s->len, r->diags);
+    int rc = html_outdir_write(r->out, HTML_REPORT_MARKER, s->str, s->len, r->diags);
     g_string_free(s, TRUE);
     return rc;
 }
@@ -88,30 +41,30 @@ static int write_marker(tk_report *r)
  * what else those read (pass indexes, the kernels' stages and names) none
  * of this changes. */
 typedef struct {
-    tk_report *r;
+    html_report *r;
     int rc;
 } stage_work;
 
 static gpointer stage_data(gpointer data)
 {
     stage_work *sw = data;
-    tk_report *r = sw->r;
+    html_report *r = sw->r;
     for (guint i = 0; i < r->kernels->len && sw->rc == 0; i++) {
-        tk_report_kernel *rk = &g_array_index(r->kernels, tk_report_kernel, i);
+        html_report_kernel *rk = &g_array_index(r->kernels, html_report_kernel, i);
         g_mutex_lock(&r->lock);
-        sw->rc = tk_report_kernel_data(r, rk);
+        sw->rc = html_report_kernel_data(r, rk);
         if (sw->rc == 0)
-            sw->rc = tk_report_kernel_write(r, rk);
+            sw->rc = html_report_kernel_write(r, rk);
         g_mutex_unlock(&r->lock);
     }
     return NULL;
 }
 
-int tk_html_write(tk_bundle *bundle, const char *outdir,
-                  const tk_html_options *opts, tk_html_stats *stats,
+int html_write(tk_bundle *bundle, const char *outdir,
+                  const html_options *opts, html_stats *stats,
                   tk_diags *diags)
 {
-    static const tk_html_options no_opts = {0};
+    static const html_options no_opts = {0};
     if (!opts)
         opts = &no_opts;
     gint64 t0 = g_get_monotonic_time();
@@ -133,70 +86,73 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
         }
     }
     char *notes = NULL;
-    if (opts->notes_path && !(notes = tk_report_notes(opts->notes_path, diags)))
+    if (opts->notes_path && !(notes = html_report_notes(opts->notes_path, diags)))
         return -1;
-    tk_report r = {
+    html_report r = {
         .bundle = bundle,
         .diags = diags,
         .opts = opts,
         .sources = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
-        .kernels = g_array_new(FALSE, TRUE, sizeof(tk_report_kernel)),
-        .compares = g_array_new(FALSE, TRUE, sizeof(tk_report_compare)),
+        .kernels = g_array_new(FALSE, TRUE, sizeof(html_report_kernel)),
+        .compares = g_array_new(FALSE, TRUE, sizeof(html_report_compare)),
     };
     int rc = -1;
     g_mutex_init(&r.lock);
-    if (!(r.out = tk_outdir_begin(outdir, opts->force, diags)))
+    if (!(r.out = html_outdir_begin(outdir, opts->force, diags)))
         goto done;
-    r.queue = tk_put_queue_new(r.out);
-    if (tk_outdir_mkdir(r.out, "assets", diags) || tk_outdir_mkdir(r.out, "data", diags) ||
-        tk_outdir_mkdir(r.out, "data/src", diags) || tk_report_assets(&r))
+    r.queue = html_put_queue_new(r.out);
+    if (html_outdir_mkdir(r.out, "assets", diags) || html_outdir_mkdir(r.out, "data", diags) ||
+        html_outdir_mkdir(r.out, "data/src", diags) || html_report_assets(&r))
         goto fail;
+    /* The compiler's messages (stdout.txt, stderr.txt beside the input),
+     * read while nothing else uses the bundle. */
+    r.diag = tk_diag_set_load(tk_bundle_path(bundle), bundle, NULL);
     size_t nk = tk_bundle_kernel_count(bundle);
     g_array_set_size(r.kernels, nk);
     /* Titles tell compiles of one kernel apart (the library's answer). */
     tk_config **apart = tk_config_apart_all(bundle, NULL);
     for (size_t i = 0; i < nk; i++) {
-        tk_report_kernel *rk = &g_array_index(r.kernels, tk_report_kernel, i);
+        html_report_kernel *rk = &g_array_index(r.kernels, html_report_kernel, i);
         rk->apart = tk_config_label(apart[i]);
         tk_config_free(apart[i]);
     }
     g_free(apart);
     for (size_t i = 0; i < nk; i++) {
-        tk_report_kernel *rk = &g_array_index(r.kernels, tk_report_kernel, i);
+        html_report_kernel *rk = &g_array_index(r.kernels, html_report_kernel, i);
         rk->kernel = tk_bundle_kernel(bundle, i);
         rk->n_passes = rk->n_changed = -1;
         g_snprintf(rk->id, sizeof rk->id, "k%03zu", i + 1);
         page_name(rk->page, sizeof rk->page, rk->id, tk_kernel_name(rk->kernel));
         char dir[32];
         g_snprintf(dir, sizeof dir, "data/%s", rk->id);
-        if (tk_outdir_mkdir(r.out, dir, diags))
+        if (html_outdir_mkdir(r.out, dir, diags))
             goto fail;
     }
     /* The pass timelines (two kernels at a time) and the kernels' stage
      * data and pages (on a thread of their own) at the same time: a
      * capture of one big kernel is a timeline on one thread, with a core
      * to spare. */
-    tk_report_passes *plan = opts->no_passes ? NULL : tk_report_passes_plan(&r);
+    html_report_passes *plan = opts->no_passes ? NULL : html_report_passes_plan(&r);
     stage_work sw = {.r = &r};
     GThread *st = g_get_num_processors() > 1
                       ? g_thread_try_new("tkview-stages", stage_data, &sw, NULL)
                       : NULL;
-    int prc = plan ? tk_report_passes_run(&r, plan) : 0;
+    int prc = plan ? html_report_passes_run(&r, plan) : 0;
     if (st)
         g_thread_join(st);
     else
         stage_data(&sw);
     if (prc || sw.rc)
         goto fail;
-    if (tk_report_compares(&r) || tk_report_files(&r) || tk_report_index(&r, notes) ||
+    if (html_report_compares(&r) || html_report_files(&r) || html_report_index(&r, notes) ||
         write_marker(&r))
         goto fail;
-    int qrc = tk_put_queue_finish(r.queue, diags);
+    int qrc = html_put_queue_finish(r.queue, diags);
     r.queue = NULL;
     if (qrc)
         goto fail;
-    guint64 bytes = tk_outdir_bytes(r.out);
-    if (tk_outdir_commit(r.out, diags) != 0) {
+    guint64 bytes = html_outdir_bytes(r.out);
+    if (html_outdir_commit(r.out, diags) != 0) {
         r.out = NULL;
         goto done;
     }
@@ -209,18 +165,19 @@ int tk_html_write(tk_bundle *bundle, const char *outdir,
     }
     goto done;
 fail:
-    tk_put_queue_finish(r.queue, diags); /* before the folder goes */
+    html_put_queue_finish(r.queue, diags); /* before the folder goes */
     r.queue = NULL;
-    tk_outdir_abort(r.out);
+    html_outdir_abort(r.out);
     r.out = NULL;
 done:
     if (stats)
         stats->seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
     g_hash_table_destroy(r.sources);
     for (guint i = 0; i < r.kernels->len; i++)
-        g_free(g_array_index(r.kernels, tk_report_kernel, i).apart);
+        g_free(g_array_index(r.kernels, html_report_kernel, i).apart);
     g_array_free(r.kernels, TRUE);
     g_array_free(r.compares, TRUE);
+    tk_diag_set_free(r.diag);
     g_mutex_clear(&r.lock);
     g_free(notes);
     return rc;

@@ -1,6 +1,6 @@
 /* report.h - what the parts of the report generator share. */
-#ifndef TK_HTML_REPORT_H
-#define TK_HTML_REPORT_H
+#ifndef HTML_REPORT_H
+#define HTML_REPORT_H
 
 #include <glib.h>
 
@@ -9,9 +9,10 @@
 #include "jsonw.h"
 #include "outdir.h"
 #include "put_queue.h"
-#include "tk_html.h"
+#include "html.h"
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_diag.h"
 #include "tkdump/tk_ir_diff.h"
 
 /* What the index page shows of one kernel, filled by the kernel writer. */
@@ -24,10 +25,12 @@ typedef struct {
     int n_passes;       /* passes in its timeline, -1 none */
     int n_changed;      /* of those, passes that changed the IR */
     gboolean cost;      /* data/ID/cost.js was written (it has SASS) */
+    size_t n_diag;      /* compiler messages in data/ID/diag.js (0: none) */
+    gboolean failed;    /* the compiler's messages say its compile failed */
     char *apart;        /* what sets it apart from the other kernels of its
                            name (tk_config_label(tk_config_apart...)): "" when
                            it is the only one; freed with the report */
-} tk_report_kernel;
+} html_report_kernel;
 
 /* A comparison page: two kernels and where their page is. */
 typedef struct {
@@ -38,72 +41,79 @@ typedef struct {
     int index[2];         /* the kernels' rows in r->kernels; -1: other bundle */
     int first_row;        /* the first divergence's row, -1 none */
     char first_pass[64];  /* its pass, for the index */
-} tk_report_compare;
+} html_report_compare;
 
 typedef struct {
     tk_bundle *bundle;
-    tk_outdir *out;
-    tk_put_queue *queue;  /* compresses and writes on a second thread */
+    html_outdir *out;
+    html_put_queue *queue;  /* compresses and writes on a second thread */
     tk_diags *diags;
-    const tk_html_options *opts;
+    const html_options *opts;
     GHashTable *sources;  /* tk_file_id + 1 -> "" (not found) or "sNNN" */
-    GArray *kernels;      /* tk_report_kernel */
-    GArray *compares;     /* tk_report_compare */
+    GArray *kernels;      /* html_report_kernel */
+    GArray *compares;     /* html_report_compare */
+    tk_diag_set *diag;    /* the compiler's messages beside the input (read
+                             before the threads start; read only after) */
     gint files;           /* written or queued; atomic (threads) */
     /* While threads run: the bundle (its location table and caches) and
      * DIAGS.  The stage data thread holds it for each kernel's data and
      * page; the pass threads for a lookup in the location table. */
     GMutex lock;
-} tk_report;
+} html_report;
 
 /* Writes LEN bytes of JSON as the data file REL: `TK.put("KEY", JSON);`. */
-int tk_report_put(tk_report *r, const char *rel, const char *key,
+int html_report_put(html_report *r, const char *rel, const char *key,
                   const GString *json);
 
 /* The same, gzip-compressed and base64-encoded: `TK.putz("KEY", "...");`
  * (for pass data, which is large and repetitive), on the writer thread,
  * which takes JSON (no copy: a pass chain is megabytes): a write error may
- * come from a file queued earlier, or only from tk_put_queue_finish(). */
-int tk_report_put_z(tk_report *r, const char *rel, const char *key, GString *json);
+ * come from a file queued earlier, or only from html_put_queue_finish(). */
+int html_report_put_z(html_report *r, const char *rel, const char *key, GString *json);
 
 /* Kernel I's page and data (page_kernel.c, data_kernel.c). */
-int tk_report_kernel_write(tk_report *r, tk_report_kernel *rk);
-int tk_report_kernel_data(tk_report *r, tk_report_kernel *rk);
+int html_report_kernel_write(html_report *r, html_report_kernel *rk);
+int html_report_kernel_data(html_report *r, html_report_kernel *rk);
 
 /* data/ID/cost.js: the kernel's cost tables (data_cost.c), when it has
  * SASS; sets rk->cost.  IX is the kernel's binding index. */
-int tk_report_cost_data(tk_report *r, tk_report_kernel *rk, const tk_bind *ix);
+int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind *ix);
+
+/* data/ID/diag.js: the compiler's messages about the kernel (data_diag.c),
+ * when there are some; sets rk->n_diag and rk->failed.  Under r->lock (it
+ * interns the messages' files into the location table). */
+int html_report_diag_data(html_report *r, html_report_kernel *rk);
 
 /* ---- statements, line kinds, partial answers (data_statements.c) ---- */
 
 typedef struct {
     tk_file_id file;
     uint32_t first, last;
-} tk_report_stmt;
+} html_report_stmt;
 
 /* The statements of more than one line in the files IX's stages name
  * (tk_bundle_statement()).  Caller frees with g_array_free(). */
-GArray *tk_report_statements(tk_report *r, const tk_bind *ix);
+GArray *html_report_statements(html_report *r, const tk_bind *ix);
 /* Every source line IX's stages refer to, as the statement it belongs to
  * (the line alone when it is one, or not known), each once: the queries a
  * click can make.  Caller frees. */
-GArray *tk_report_query_extents(tk_report *r, const tk_bind *ix);
+GArray *html_report_query_extents(html_report *r, const tk_bind *ix);
 /* [[file, first, last], ...] */
-void tk_report_write_statements(jw *w, const GArray *stmts);
+void html_report_write_statements(jw *w, const GArray *stmts);
 /* One letter per line of ST: its kind, upper case for location lines. */
-void tk_report_write_line_kinds(jw *w, const tk_stage *st);
+void html_report_write_line_kinds(jw *w, const tk_stage *st);
 /* Per statement of STMTS, the lines of stage KIND it binds to. */
-void tk_report_write_statement_lines(jw *w, const tk_bind *ix, const tk_stage *st,
+void html_report_write_statement_lines(jw *w, const tk_bind *ix, const tk_stage *st,
                                      tk_stage_kind kind, const GArray *stmts);
 /* Per query of EXTENTS, the lines of stage KIND shared by call sites. */
-void tk_report_write_shared(jw *w, const tk_bind *ix, tk_stage_kind kind,
+void html_report_write_shared(jw *w, const tk_bind *ix, tk_stage_kind kind,
                             const GArray *extents);
 
 /* The source file FILE as data/src/sNNN.js (once per report); returns its
  * key or NULL when it cannot be found or read (data_sources.c). */
-const char *tk_report_source(tk_report *r, tk_file_id file);
+const char *html_report_source(html_report *r, tk_file_id file);
 /* data/files.js: every file the report names, with its source key. */
-int tk_report_files(tk_report *r);
+int html_report_files(html_report *r);
 
 /* The pass timeline of every kernel (data_passes.c), in two steps.  PLAN
  * (one thread): finds each kernel's parts in the pass files, indexing them
@@ -114,47 +124,47 @@ int tk_report_files(tk_report *r);
  * uses the location table only under r->lock; the pass indexes it reads
  * (pread) and the kernels' stages are not changed by anything else.  The
  * kernels' data folders must exist.  FREE: a plan never run. */
-typedef struct tk_report_passes tk_report_passes;
-tk_report_passes *tk_report_passes_plan(tk_report *r);
-int tk_report_passes_run(tk_report *r, tk_report_passes *plan);
-void tk_report_passes_free(tk_report_passes *plan);
+typedef struct html_report_passes html_report_passes;
+html_report_passes *html_report_passes_plan(html_report *r);
+int html_report_passes_run(html_report *r, html_report_passes *plan);
+void html_report_passes_free(html_report_passes *plan);
 
 /* The comparisons: which pairs (autotune groups, --compare), each pair's
  * data and page (data_compare.c, page_compare.c).  Returns 0, or -1 with an
  * error in DIAGS (a --compare that names no kernel). */
-int tk_report_compares(tk_report *r);
-int tk_report_compare_write(tk_report *r, const tk_report_compare *rc);
+int html_report_compares(html_report *r);
+int html_report_compare_write(html_report *r, const html_report_compare *rc);
 
 /* The index's section on autotune groups and comparisons: one row per
  * configuration with its metadata and links to compare it with the
  * others (page_compare.c). */
-void tk_report_index_compares(tk_report *r, xmlNodePtr body);
+void html_report_index_compares(html_report *r, xmlNodePtr body);
 
 /* Diff D as a JSON object on W: its names, counts and change groups (3
  * lines of context), each row [kind, aLine, aText, bLine, bText], cut at
  * the budget for one pass (pass_budget.h) with the count of lines left out
  * in "cut".  TOUCHED (may be NULL) collects the source lines of its
  * changed lines, read into TAB (data_passes.c). */
-void tk_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w);
+void html_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w);
 
 /* index.html (page_index.c); NOTES_HTML is the rendered note or NULL. */
-int tk_report_index(tk_report *r, const char *notes_html);
+int html_report_index(html_report *r, const char *notes_html);
 
 /* The --notes file rendered with cmark in safe mode; caller frees
  * (notes.c).  NULL with an error in DIAGS when it cannot be read. */
-char *tk_report_notes(const char *path, tk_diags *diags);
+char *html_report_notes(const char *path, tk_diags *diags);
 
 /* Copies the assets compiled into the program to assets/ (assets.c). */
-int tk_report_assets(tk_report *r);
+int html_report_assets(html_report *r);
 
 /* The report's scripts, the names of their files in assets/, in the order
  * a kernel page lists them; NULL-terminated (assets.c). */
-extern const char *const tk_report_scripts[];
+extern const char *const html_report_scripts[];
 /* The same for a comparison page. */
-extern const char *const tk_report_compare_scripts[];
+extern const char *const html_report_compare_scripts[];
 
 /* UTF-16 offset of byte OFF of S, counting an invalid byte as one unit
  * (as jw_escape writes it as U+FFFD). */
-uint32_t tk_report_u16_offset(const char *s, size_t off);
+uint32_t html_report_u16_offset(const char *s, size_t off);
 
 #endif

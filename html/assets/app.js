@@ -11,13 +11,14 @@
  * Depends on: dom (el, fmtBytes), kernel (init, meta, stages), panes
  *   (start, setStage, gotoHit, refresh, showSource, showIR), layouts
  *   (hover), passes (open, key, forSource), cost (load, controls,
- *   renderHot, onChange, hotShown), find (start: the find bar's keys),
+ *   renderHot, onChange, hotShown), diag (load, panel: the compiler's
+ *   messages), find (start: the find bar's keys),
  *   links (start: the URL fragment shown, then kept up to date; changed).
  * Interface: inspect() (for the tests, read only: {interactive, setup}
  *   in ms).
  */
 'use strict';
-TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'find', 'links'], function (dom, kernel, panes, layouts, passes, cost, find, links) {
+TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag', 'find', 'links'], function (dom, kernel, panes, layouts, passes, cost, diag, find, links) {
   const { el, fmtBytes } = dom;
   const timing = { interactive: -1, setup: -1 };
   let mode = 'kernel';
@@ -118,12 +119,15 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'find',
     layouts.hover(document.getElementById('kernel-view'));
     /* the heat column needs the cost data before the panes draw */
     if (await cost.load().catch(() => false)) costControls();
+    /* the compiler's messages mark lines: loaded before the panes draw */
+    await diag.load().catch(() => false);
     await panes.start({
       passesOf: (file, line) => {
         setMode('passes');
         return passes.forSource(file, line);
       },
     });
+    diag.panel(document.getElementById('diag'), { showSource: panes.showSource, showIR: panes.showIR });
     /* a kernel known from its pass dumps only opens on its passes */
     const none = kernel.stages().every((st) => meta.stages[st].missing);
     setMode(none && meta.passes ? 'passes' : 'kernel');

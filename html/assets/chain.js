@@ -13,7 +13,8 @@
  *
  * Depends on: data (load), kernel (id).
  * Interface: load(ci) -> Promise of a chain, text(chain, k), apply(text,
- *   step), map(chain, n, m), compose(ci, n, m, rules) -> Promise of
+ *   step), map(chain, n, m), group(A, B, hunks, rules, words) (the rule
+ *   itself, for the tests), compose(ci, n, m, rules) -> Promise of
  *   {added, removed, groups, cut, rs, st, ry, ly} (rs: per group, what
  *   its rows' sides name in the source, [a, b, a, b, ...] entries of st;
  *   ry: per group, its rows' sides' layout references, of the layouts ly;
@@ -138,55 +139,73 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
    * equal lines in one group), in the format of the stored diffs: [kind,
    * aLine, aText, bLine, bText, words?] (WORDS: B line -> the changed
    * words of the replaced row ending there, or null), a replace's lines paired as data_passes.c
-   * pairs them, cut after MAX_LINES lines of the unified diff (a replace
-   * row is two: the line removed and the line added), the rows after that
-   * counted in lines.  A composed diff is made here, so the rule runs
+   * pairs them, cut after MAX_LINES lines of the unified diff as the
+   * library cuts (a change's removed lines before its added ones, so a cut
+   * may keep a replace's removed lines alone; a group with nothing shown is
+   * none), the rows after that counted in lines.  A composed diff is made here, so the rule runs
    * here; CONTEXT and MAX_LINES are RULES.context and RULES.maxLines, the
    * ones data_passes.c grouped and cut the stored diffs with (passes.js
    * "diffs"), and test_report.mjs checks the groups of every pass against
-   * `tkview diff`. */
+   * `tkview diff`; test_pass_diff.mjs checks this function against the
+   * table the library's test_diff_group_table reads
+   * (tests/diff_group_cases.json). */
   function groupRows(A, B, hs, rules, words) {
     const CONTEXT = rules.context, MAX_LINES = rules.maxLines;
     const groups = [], rs = [], ry = [];
-    let cur = null, curS = null, curY = null, lines = 0, cut = 0;
-    const push = (kind, i, j) => {
-      const n = kind === 'r' ? 2 : 1;
-      if (cut || lines + n > MAX_LINES) {
+    let cur = null, curS = null, curY = null, open = false, lines = 0, cut = 0;
+    /* How many of N more unified lines the budget holds; the rest, and
+     * every line after, are counted as cut (tk_ir_diff_group_budget()). */
+    const budget = (n) => {
+      if (cut) {
         cut += n;
-        return;
+        return 0;
       }
-      lines += n;
-      const row = [kind, i >= 0 ? A.ln[i] : 0, i >= 0 ? A.t[i] : null, j >= 0 ? B.ln[j] : 0, j >= 0 ? B.t[j] : null];
-      if (kind === 'r' && words && words.has(j)) row.push(words.get(j));
-      cur.push(row);
-      curS.push(i >= 0 ? A.s[i] : 0, j >= 0 ? B.s[j] : 0);
-      if (curY) curY.push(i >= 0 ? A.y[i] : 0, j >= 0 ? B.y[j] : 0);
+      const take = Math.min(n, MAX_LINES - lines);
+      lines += take;
+      cut += n - take;
+      return take;
     };
-    const eq = (h, from, to) => {
-      for (let k = from; k < to; k++) push('e', h[1] + k, h[3] + k);
-    };
-    for (let x = 0; x < hs.length; x++) {
-      const h = hs[x];
-      if (h[0] === 'e') continue;
-      const prev = x > 0 ? hs[x - 1] : null;
+    /* A row of the group being shown; a group none of whose rows fit is
+     * no group (the library hands out the groups it shows). */
+    const row = (kind, i, j) => {
       if (!cur) {
         cur = [];
         curS = [];
         groups.push(cur);
         rs.push(curS);
         if (A.y && B.y) ry.push((curY = []));
+      }
+      const r = [kind, i >= 0 ? A.ln[i] : 0, i >= 0 ? A.t[i] : null, j >= 0 ? B.ln[j] : 0, j >= 0 ? B.t[j] : null];
+      if (kind === 'r' && words && words.has(j)) r.push(words.get(j));
+      cur.push(r);
+      curS.push(i >= 0 ? A.s[i] : 0, j >= 0 ? B.s[j] : 0);
+      if (curY) curY.push(i >= 0 ? A.y[i] : 0, j >= 0 ? B.y[j] : 0);
+    };
+    const eq = (h, from, to) => {
+      for (let k = from; k < to; k++) if (budget(1)) row('e', h[1] + k, h[3] + k);
+    };
+    for (let x = 0; x < hs.length; x++) {
+      const h = hs[x];
+      if (h[0] === 'e') continue;
+      const prev = x > 0 ? hs[x - 1] : null;
+      if (!open) {
+        open = true;
+        cur = null;
         if (prev) eq(prev, Math.max(0, prev[2] - prev[1] - CONTEXT), prev[2] - prev[1]);
       }
+      /* A change's removed lines come before its added ones (unified
+       * order): a cut among them keeps the removed lines that fit. */
       const na = h[2] - h[1], nb = h[4] - h[3];
-      for (let k = 0; k < Math.max(na, nb); k++)
-        push(k < na && k < nb ? 'r' : k < na ? 'd' : 'i', k < na ? h[1] + k : -1, k < nb ? h[3] + k : -1);
+      const take = budget(na + nb), sa = Math.min(na, take), sb = take - sa;
+      for (let k = 0; k < Math.max(sa, sb); k++)
+        row(k < sa && k < sb ? 'r' : k < sa ? 'd' : 'i', k < sa ? h[1] + k : -1, k < sb ? h[3] + k : -1);
       const next = x + 1 < hs.length ? hs[x + 1] : null;
       if (!next) break;
       const len = next[2] - next[1];
       if (len <= 2 * CONTEXT && x + 2 < hs.length) eq(next, 0, len);
       else {
         eq(next, 0, Math.min(CONTEXT, len));
-        cur = null;
+        open = false;
       }
     }
     return { groups, rs, ry: A.y && B.y ? ry : null, cut };
@@ -214,5 +233,5 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
     return { added: B.t.length - kept, removed: A.t.length - kept, groups, cut, rs, st: ch.st, ry, ly: ry ? ch.ly : null };
   }
 
-  return { load: loadChain, text: chainText, apply: applyStep, map: composeMap, compose: composeDiff };
+  return { load: loadChain, text: chainText, apply: applyStep, map: composeMap, compose: composeDiff, group: groupRows };
 });

@@ -6,10 +6,12 @@
  *   #source=FILE:LINE      a source line selected ("k of n" over its IR)
  *   #stage=S&line=N        line N of stage S selected
  *   #stage=S&find=TEXT     the find bar over stage S (&regex=1, &case=1)
- *   #pass=N[&to=M]         pass mode on pass N, or on the diff from before
- *                          pass N to after pass M
+ *   #pass=N, #pass=NAME    pass mode on pass N (or the one pass named so)
+ *   #pass=N-M, N&to=M      the diff from before pass N to after pass M
  *   #pass=N.J              sub-step J of pass N (SoftwarePipeliner's, as
  *                          `tkview passes` numbers them)
+ *   (the library's grammar, tk_passref.h, docs/passes.md "Naming a pass":
+ *   tkview diff --pass and the viewer take the same; passRef below)
  *   #pass=...&source=FILE:LINE  the same, the passes that touched the
  *                          source line marked and the rows of the diff
  *                          that come from it
@@ -24,10 +26,11 @@
  *
  * Depends on: dom (el, base), kernel (files, meta, stages, text), panes
  *   (shown, setStage, showSource, showIR, listen), passes (open, select,
- *   selectSub, subs, compare, shown, forSource), find (open, close, onChange, query).
+ *   selectSub, subs, list, compare, shown, forSource), find (open, close, onChange, query).
  * Interface: start({mode, setMode}) -> Promise (the fragment the page was
  *   opened with shown), parse(hash) -> {key: value}, fileOf(spec) -> file
- *   index or -1, inspect() (for the tests, read only: written, pushes,
+ *   index or -1, passRef(spec, to, passes, subs) -> {from, sub, to} or
+ *   {error, spec}, inspect() (for the tests, read only: written, pushes,
  *   replaces, errors).
  */
 'use strict';
@@ -54,20 +57,17 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
     return out;
   }
 
-  /* The file of files.js that SPEC names: the path itself, else the only
-   * path ending in "/SPEC"; the kernel's own files first, its main file
-   * before the others.  -1 when none or several equally good. */
+  /* The file of the kernel's that SPEC names, as the library decides it
+   * (meta.fileKeys, data_kernel.c: tk_file_query.h's rule, the one
+   * `tkview bind --source` and the viewer use).  -1 when none or several. */
+  let fileKeys = null; /* Map: name -> file index or -1 */
   function fileOf(spec) {
-    const files = kernel.files(), meta = kernel.meta();
-    const mine = meta.files.slice().sort((a, b) => (a === meta.main ? -1 : b === meta.main ? 1 : a - b));
-    const all = [...mine, ...files.map((_, i) => i).filter((i) => !mine.includes(i))];
-    const exact = all.find((i) => files[i][0] === spec);
-    if (exact !== undefined) return exact;
-    const tail = all.filter((i) => files[i][0].endsWith('/' + spec));
-    if (!tail.length) return -1;
-    if (tail.length === 1) return tail[0];
-    const own = tail.filter((i) => mine.includes(i));
-    return own.length >= 1 ? own[0] : -1;
+    if (!fileKeys) {
+      const k = kernel.meta().fileKeys || [];
+      fileKeys = new Map();
+      for (let i = 0; i + 1 < k.length; i += 2) fileKeys.set(k[i], k[i + 1]);
+    }
+    return fileKeys.has(spec) ? fileKeys.get(spec) : -1;
   }
 
   /* FILE as short as it can be and still name it: its base name when no
@@ -91,8 +91,8 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
       /* the source line whose rows are marked: a small move */
       const src = P.src ? '&source=' + enc(fileSpec(P.src.file)) + ':' + P.src.line : '';
       if (P.sub && !P.range && P.sel < 0) return { hash: 'pass=' + P.sub + src, nav: 'passes:pass=' + P.sub };
-      const parts = ['pass=' + (P.range ? P.range[0] : P.sel)];
-      if (P.range && P.range[1] !== P.range[0]) parts.push('to=' + P.range[1]);
+      /* the grammar's own form, as tk_passref_format() writes it */
+      const parts = ['pass=' + (P.range ? P.range[0] + (P.range[1] !== P.range[0] ? '-' + P.range[1] : '') : P.sel)];
       if (!P.range && P.sel < 0) return { hash: 'passes', nav: 'passes' };
       return { hash: parts.join('&') + src, nav: 'passes:' + parts.join('&') };
     }
@@ -141,19 +141,20 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
           const src = sourceOf(f.source);
           if (src) await passes.forSource(src.file, src.line, false);
         }
-        const sub = /^(\d+)\.(\d+)$/.exec(f.pass);
-        if (sub && f.to === undefined) {
-          const i = +sub[1], j = +sub[2];
-          const subs = i < count ? passes.subs(i) : 0;
-          if (j < subs) await passes.selectSub(i, j);
-          else L.errors.push('#pass: no sub-step ' + f.pass + (i < count ? ' (pass ' + i + ' has ' + (subs ? 'sub-steps ' + i + '.0-' + i + '.' + (subs - 1) : 'none') + ')' : ' (passes 0-' + (count - 1) + ')'));
-          return;
-        }
-        const n = +f.pass, m = f.to !== undefined ? +f.to : n;
-        const ok = (i) => Number.isInteger(i) && i >= 0 && i < count;
-        if (!ok(n) || !ok(m)) L.errors.push('#pass: no pass ' + (ok(n) ? m : f.pass) + ' (0-' + (count - 1) + ')');
-        else if (m !== n) await passes.compare(n, m);
-        else await passes.select(n);
+        const ps = count ? passes.list() : [];
+        const r = passRef(f.pass, f.to, ps, (i) => passes.subs(i));
+        const i = parseInt(f.pass, 10), subs = i < count ? passes.subs(i) : 0;
+        const why = {
+          'no-substep': () => 'no sub-step ' + r.spec + ' (pass ' + i + ' has ' + (subs ? 'sub-steps ' + i + '.0-' + i + '.' + (subs - 1) : 'none') + ')',
+          'no-name': () => 'no pass is named ' + r.spec,
+          'ambiguous': () => 'several passes are named ' + r.spec + '; give its number',
+          'backwards': () => r.spec + ' comes before ' + f.pass,
+          'not-a-pass': () => r.spec + ' is not one pass (&to= extends a pass N to M)',
+        };
+        if (r.error) L.errors.push('#pass: ' + (why[r.error] ? why[r.error]() : 'no pass ' + r.spec + ' (0-' + (count - 1) + ')'));
+        else if (r.sub >= 0) await passes.selectSub(r.from, r.sub);
+        else if (r.to !== r.from) await passes.compare(r.from, r.to);
+        else await passes.select(r.from);
         return;
       }
       if (app.mode() !== 'kernel') app.setMode('kernel');
@@ -202,6 +203,43 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
       return null;
     }
     return { file, line };
+  }
+
+  /* A pass as the library's grammar names it (tk_passref.h): "N", "N.J",
+   * "N-M" or the one pass whose name or argument it is; TO (&to=) extends
+   * a pass N to M.  PS: the passes ({pass, arg}), SUBS(i): how many
+   * sub-steps pass i has.  Returns {from, sub (-1: none), to} or {error,
+   * spec}, ERROR named as tk_passref_error_name() names it, SPEC the part
+   * at fault.  The page must read its fragment itself, so this is the one
+   * rule the report decides in the browser: test_find.mjs checks it
+   * against the table the library's unit test reads
+   * (tests/passref_cases.json). */
+  function passRef(spec, to, ps, subs) {
+    const parse = (s) => {
+      const bad = (error) => ({ error, spec: s });
+      if (!s) return bad('syntax');
+      if (!/^[0-9]/.test(s)) {
+        const hits = [];
+        for (let i = 0; i < ps.length; i++) if (ps[i].pass === s || ps[i].arg === s) hits.push(i);
+        return hits.length === 1 ? { from: hits[0], sub: -1, to: hits[0] } : bad(hits.length ? 'ambiguous' : 'no-name');
+      }
+      const m = /^([0-9]+)(?:([.-])([0-9]+))?$/.exec(s);
+      if (!m) return bad('syntax');
+      const a = parseInt(m[1], 10), b = m[3] !== undefined ? parseInt(m[3], 10) : a, n = ps.length;
+      if (m[2] === '.') {
+        if (a >= n) return bad('no-pass');
+        return b < subs(a) ? { from: a, sub: b, to: a } : bad('no-substep');
+      }
+      if (a >= n || b >= n) return bad('no-pass');
+      return b < a ? bad('backwards') : { from: a, sub: -1, to: b };
+    };
+    const r = parse(spec);
+    if (r.error || to === undefined || to === null) return r;
+    if (r.sub >= 0 || r.to !== r.from) return { error: 'not-a-pass', spec };
+    const t = parse(to);
+    if (t.error) return t;
+    if (t.sub >= 0 || t.to !== t.from) return { error: 'not-a-pass', spec: to };
+    return t.from < r.from ? { error: 'backwards', spec: to } : { from: r.from, sub: -1, to: t.from };
   }
 
   async function passesReady() {
@@ -291,6 +329,7 @@ TK.define('links', ['dom', 'kernel', 'panes', 'passes', 'find'], function (dom, 
     start,
     parse,
     fileOf,
+    passRef,
     /* app.js tells when the mode changed */
     changed: () => write(),
     inspect: () => L,

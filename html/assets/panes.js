@@ -18,7 +18,8 @@
  *
  * Depends on: dom (el, base), codeview (CodeView), syntax (stageLang),
  *   kernel (texts, bindings, lookups), info (help, source, ir, count),
- *   cost (srcHeat, irHeat: the heat column, when the kernel has cost data).
+ *   cost (srcHeat, irHeat: the heat column, when the kernel has cost data),
+ *   diag (srcMark, irMark, srcTitle, irTitle: the compiler's messages).
  * Interface: start({passesOf}) -> Promise (the first stage and file
  *   shown), setStage(stage), gotoHit(d), setFold(on), refresh() (the heat
  *   column again, after the metric changed), showSource(file, line),
@@ -33,7 +34,7 @@
  *   shared, approx).
  */
 'use strict';
-TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], function (dom, codeview, syntax, kernel, info, cost) {
+TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost', 'diag'], function (dom, codeview, syntax, kernel, info, cost, diag) {
   const { el, base } = dom;
   const S = {
     stage: 'ttgir',
@@ -64,14 +65,15 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
       n: text.length,
       lang: syntax.stageLang(stage),
       text: (i) => text[i - 1],
-      cls: (i) => (b.line[i - 1] ? 'b' : 'u') + (b.inf.has(i) ? ' inf' : '') + (kernel.isCode(stage, i) ? '' : ' nc'),
+      cls: (i) => (b.line[i - 1] ? 'b' : 'u') + (b.inf.has(i) ? ' inf' : '') + (kernel.isCode(stage, i) ? '' : ' nc') + diag.irMark(stage, i),
       rows: S.fold ? foldedRows(stage, text.length) : null,
       gutter: () => '',
       heat: cost.ready() ? (i) => cost.irHeat(stage, i) : null,
       title: (i) => {
         const ids = kernel.lineStacks(stage, i);
-        if (!ids.length) return 'no location';
-        return ids.map((id) => kernel.stackFrames(id).map(kernel.frameText).join(' \u2190 ')).join('\n');
+        const msgs = diag.irTitle(stage, i);
+        const loc = ids.length ? ids.map((id) => kernel.stackFrames(id).map(kernel.frameText).join(' \u2190 ')).join('\n') : 'no location';
+        return msgs ? msgs + '\n\n' + loc : loc;
       },
       ranges: (i) => layoutRanges(stage, i),
       onClick: (line) => clickIR(which, line),
@@ -127,11 +129,11 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
       text: (i) => lines[i - 1],
       cls: (i) => {
         const r = kernel.srcRow(stage, file, i);
-        return r ? (r[2].length ? 'b' : 'b called') : 'u';
+        return (r ? (r[2].length ? 'b' : 'b called') : 'u') + diag.srcMark(file, i);
       },
       gutter: (i) => String(kernel.srcCount(stage, file, i, S.mode) || ''),
       heat: cost.ready() ? (i) => cost.srcHeat(file, i, S.mode) : null,
-      title: null,
+      title: diag.ready() ? (i) => diag.srcTitle(file, i) || null : null,
       onClick: (line) => clickSource(file, line),
     };
   }
@@ -455,7 +457,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     irView.scrollTo(line);
   }
 
-  /* Makes the panes and shows the first stage (TTGIR where there is one)
+  /* Makes the panes and shows the first stage (the library's, meta.first)
    * and the kernel's main file.  OPTS.passesOf(file, line): what the info
    * panel's "passes that touched this line" does. */
   async function start(opts) {
@@ -464,8 +466,9 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost'], func
     srcView = new codeview.CodeView(document.getElementById('src-pane'));
     irView = new codeview.CodeView(document.getElementById('ir-pane'));
     ir2View = new codeview.CodeView(document.getElementById('ir2-pane'));
-    /* TTGIR first, else the first stage there is, in the library's order */
-    const first = ['ttgir', ...kernel.stages()].find((s) => meta.stages[s] && !meta.stages[s].missing) || 'ttgir';
+    /* The library's choice (tk_kernel_first_stage(), meta.first): TTGIR
+     * where there is one, else the first stage there is */
+    const first = meta.first || 'ttgir';
     S.stage = first;
     S.file = meta.main >= 0 ? meta.main : meta.files.length ? meta.files[0] : -1;
     info.help();

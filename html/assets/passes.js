@@ -19,7 +19,8 @@
  *   forSource(file, line, first = true) (the passes that touched a source
  *   line marked, and the rows of the diffs from it; FIRST: the first of
  *   them opened), select(i), selectSub(i, j), subs(i) (how many
- *   sub-steps pass i lists), compare(n, m),
+ *   sub-steps pass i lists), compare(n, m), list() (the passes of the
+ *   timeline: their pass and arg name them, links.js passRef),
  *   shown() ({sel, range, sub, src,
  *   count}: the pass, range or sub-step ("N.J") shown, the source line
  *   whose rows are marked ({file, line}), the number of passes; for the
@@ -564,5 +565,6 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
   /* How many sub-steps pass I has listed (0: none). */
   const subs = (i) => (P.data && P.data.passes[i] && P.data.passes[i].subs ? P.data.passes[i].subs.length : 0);
 
-  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, selectSub, subs, compare: comparePasses, shown, inspect: () => P };
+  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, selectSub, subs, compare: comparePasses, shown,
+    list: () => (P.data ? P.data.passes : []), inspect: () => P };
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Checks libtkdump's layering: no file of dumpers/ includes a header of a
-folder its folder may not depend on.
+"""Checks the layering of libtkdump and of its front ends: no file includes
+a header of a folder its folder may not depend on, and `tk_` names only
+what libtkdump makes public.
 
 The rules live in one place, the table of dumpers/src/README.md: one row per
 folder of dumpers/src with its public headers and the folders it may include.
@@ -19,6 +20,19 @@ same rules from a table of their own between the same markers in their
 README.md, with three columns: folder | owns | may include.  Their internal
 includes name the folder relative to the front end ("widgets/tkv_style.h");
 libtkdump's public headers ("tkdump/...") are open to every folder.
+
+The flat front ends (cli/, html/, compiler/, ...) have tables of their
+own, in the README.md of each front end's top folder (any README.md one or
+two folders below the repository root, outside dumpers/ and FRONT_ENDS,
+holding a <!-- layers --> table, five columns like the library's).  Their rows name folders from the repository root
+(`cli/`); "public headers" are the libtkdump headers the
+folder may include (or "all"), "may include" the other front-end folders
+it may include.  A front-end file includes its own folder's headers, those
+of the folders it may reach, and the public headers its row names; never a
+header of dumpers/src.  Names its headers declare (and functions its .c
+files define without `static`) carry one of the row's prefixes, and none
+starts with tk_ or TK_.  Every folder below a front end's README holding C
+files needs a row.
 
 Usage: check_layers.py DUMPERS_DIR      check the tree (TAP output)
        check_layers.py --self-test      also check that a planted bad
@@ -49,10 +63,12 @@ def read_table(readme):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) != 5 or not cells[0].startswith("`"):
             continue
-        folder = cells[0].strip("`/")
+        folder = cells[0].strip("`").rstrip("/")
         headers = set(re.findall(r"tk_\w+\.h", cells[2]))
-        prefixes = tuple(re.findall(r"`(\w+_)`", cells[3]))
-        deps = set(re.findall(r"`(\w+)/`", cells[4]))
+        if re.search(r"\ball\b", cells[2]):
+            headers.add("*")
+        prefixes = tuple(re.findall(r"`(\w+)`", cells[3]))
+        deps = set(re.findall(r"`([\w/]+?)/`", cells[4]))
         rows[folder] = (headers, deps, prefixes)
     return rows
 
@@ -226,7 +242,14 @@ def check(dumpers):
                 problems.append(f"{shown}:{line}: {folder}/ includes {inc} "
                                 f"({target}/), which it may not depend on")
     problems += check_names(src, pub, rows)
-    return problems, len(files)
+    public = set()
+    for h in os.listdir(pub):
+        if h.endswith(".h"):
+            with open(os.path.join(pub, h), encoding="utf-8") as f:
+                public |= {n for _, n in declared_names(f.read())}
+    front, n_front = check_fronts(os.path.dirname(os.path.abspath(dumpers)),
+                                  set(header_folder), public)
+    return problems + front, len(files) + n_front
 
 
 def strip_comments(text):
@@ -262,6 +285,9 @@ def declared_names(text):
         for e in re.finditer(r"(?:^|,)\s*([A-Za-z_]\w*)", m.group(1)):
             names.append((text.count("\n", 0, m.start(1) + e.start(1)) + 1,
                           e.group(1)))
+    for m in re.finditer(r"^extern\b(?!\s*\"C\")[^;(]*?\b(\w+)\s*(?:\[[^\]]*\])?\s*;",
+                         text, re.M):
+        add(m)
     for m in re.finditer(r"^#\s*define\s+(\w+)", text, re.M):
         if not re.fullmatch(r"TKDUMP_\w+_H", m.group(1)):
             add(m)
@@ -320,6 +346,115 @@ def check_names(src, pub, rows):
     return problems
 
 
+def front_readmes(root):
+    """README.md files of front ends holding a layers table: one or two
+    folders below ROOT, outside dumpers/ (whose table is the library's)."""
+    found = []
+    for top in sorted(os.listdir(root)):
+        if top in ("dumpers", "build", *FRONT_ENDS) or top.startswith(
+                (".", "build")):
+            continue
+        if not os.path.isdir(os.path.join(root, top)):
+            continue
+        for sub in [""] + sorted(os.listdir(os.path.join(root, top))):
+            readme = os.path.join(root, top, sub, "README.md")
+            if os.path.isfile(readme):
+                with open(readme, encoding="utf-8") as f:
+                    if "<!-- layers -->" in f.read():
+                        found.append(readme)
+    return found
+
+
+def c_files(folder):
+    return sorted(n for n in os.listdir(folder) if n.endswith((".c", ".h")))
+
+
+def check_fronts(root, pub_headers, public):
+    """Problems of the front ends' tables (front_readmes) against the tree
+    at ROOT; PUB_HEADERS the public header names, PUBLIC the public names."""
+    rows = {}
+    for readme in front_readmes(root):
+        rows.update(read_table(readme))
+    if not rows:
+        return [], 0
+    problems = []
+    reach = closure(rows)
+    # Every folder below a front end's README holding C files has a row.
+    for readme in front_readmes(root):
+        top = os.path.dirname(readme)
+        for d, _, names in os.walk(top):
+            if any(n.endswith((".c", ".h")) for n in names):
+                rel = os.path.relpath(d, root)
+                if rel not in rows and not rel.split(os.sep)[0].startswith(
+                        ("build", "node_modules")):
+                    problems.append(f"{rel}/ holds C files but has no row in "
+                                    f"{os.path.relpath(readme, root)}")
+    for f in rows:
+        if not os.path.isdir(os.path.join(root, f)):
+            problems.append(f"the front-end table names {f}/, which is no "
+                            "folder")
+    owner = {}  # root-relative path of each front-end header -> its folder
+    for f in rows:
+        if os.path.isdir(os.path.join(root, f)):
+            for n in c_files(os.path.join(root, f)):
+                owner[f"{f}/{n}"] = f
+    n_files = 0
+    for f, (headers, _, prefixes) in sorted(rows.items()):
+        folder = os.path.join(root, f)
+        if not os.path.isdir(folder):
+            continue
+        allowed = tuple(prefixes) + tuple(p.upper() for p in prefixes)
+        for name in c_files(folder):
+            n_files += 1
+            shown = f"{f}/{name}"
+            with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                text = fh.read()
+            for m in INCLUDE.finditer(text):
+                inc = m.group(1)
+                line = text.count("\n", 0, m.start()) + 1
+                if inc.startswith("tkdump/"):
+                    h = os.path.basename(inc)
+                    if h not in pub_headers:
+                        problems.append(f"{shown}:{line}: includes {inc}, "
+                                        "which is no public header")
+                    elif "*" not in headers and h not in headers:
+                        problems.append(f"{shown}:{line}: includes {inc}, "
+                                        f"which the row of {f}/ does not name")
+                    continue
+                mine = [o for p, o in owner.items()
+                        if p == f"{f}/{inc}" or p.endswith("/" + inc)]
+                if not mine:
+                    if os.path.exists(os.path.join(root, "dumpers", "src", inc)):
+                        problems.append(f"{shown}:{line}: includes {inc}, a "
+                                        "header inside libtkdump")
+                    continue  # generated or configuration headers
+                if not any(o in reach[f] for o in mine):
+                    problems.append(f"{shown}:{line}: {f}/ includes {inc} "
+                                    f"({mine[0]}/), which it may not depend on")
+            if name.endswith(".h"):
+                decls = declared_names(text)
+            else:
+                body = strip_comments(text)
+                decls = [(body.count("\n", 0, m.start(1)) + 1, m.group(1))
+                         for m in re.finditer(
+                             r"^(?!static\b|#|typedef\b|struct\b|enum\b|union\b"
+                             r"|extern\b|\s)[A-Za-z_][\w \t*]*?\b(\w+)\s*\("
+                             r"[^;{]*\)\s*\{", body, re.M)]
+            for line, n in decls:
+                if re.fullmatch(r"\w+_H", n) or n == "main":
+                    continue
+                if n.lower().startswith("tk_"):
+                    if n in public:
+                        continue
+                    problems.append(f"{shown}:{line}: declares {n}: tk_ is "
+                                    "for libtkdump's public names")
+                elif not n.startswith(allowed):
+                    problems.append(f"{shown}:{line}: declares {n}: it has "
+                                    "none of the folder's prefixes " +
+                                    ", ".join(prefixes))
+    return problems, n_files
+
+
 def self_test(dumpers):
     """Plants a bad include in a copy and checks that it is caught."""
     tmp = tempfile.mkdtemp(prefix="check_layers.")
@@ -335,8 +470,28 @@ def self_test(dumpers):
         with open(os.path.join(copy, "src", "util", "planted.h"), "w",
                   encoding="utf-8") as f:
             f.write("int tk_planted(void);\n")
+        front = os.path.join(tmp, "front")
+        os.makedirs(front)
+        with open(os.path.join(front, "README.md"), "w",
+                  encoding="utf-8") as f:
+            f.write("<!-- layers -->\n| folder | owns | public headers | "
+                    "internal prefixes | may include |\n| --- | --- | --- | "
+                    "--- | --- |\n| `front/` | a planted front end | "
+                    "tk_diags.h | `front_` | nothing |\n<!-- /layers -->\n")
+        with open(os.path.join(front, "front.h"), "w", encoding="utf-8") as f:
+            f.write("int tk_front_run(void);\nint front_ok(void);\n")
+        with open(os.path.join(front, "front.c"), "w", encoding="utf-8") as f:
+            f.write('#include "tkdump/tk_timeline.h"\n'
+                    '#include "util/text.h"\n')
         problems, _ = check(copy)
-        return (any("util/planted.c:1:" in p and "may not depend" in p
+        return (any("front/front.h:1: declares tk_front_run" in p
+                    for p in problems) and
+                any("front/front.c:1:" in p and "does not name" in p
+                    for p in problems) and
+                any("front/front.c:2:" in p and "inside libtkdump" in p
+                    for p in problems) and
+                not any("front_ok" in p for p in problems) and
+                any("util/planted.c:1:" in p and "may not depend" in p
                     for p in problems) and
                 any("util/planted.c:2:" in p and "without its folder" in p
                     for p in problems) and
@@ -361,14 +516,15 @@ def main():
     for p in problems:
         print("# " + p)
     print(("ok" if not problems else "not ok") +
-          f" 1 - {n} files of dumpers/ and {', '.join(FRONT_ENDS)}/ include only "
-          "what their layer may, "
-          "and internal names carry their folder's prefix")
+          f" 1 - {n} files of dumpers/, {', '.join(FRONT_ENDS)}/ and the flat "
+          "front ends include only what their layer may, and their names "
+          "carry their folder's prefix")
     ok = not problems
     if selftest:
         caught = self_test(dumpers)
         print(("ok" if caught else "not ok") +
-              " 2 - a planted bad include and name in a copy are caught")
+              " 2 - planted bad includes and names in a copy (library and "
+              "front end) are caught")
         ok = ok and caught
     return 0 if ok else 1
 

@@ -30,6 +30,12 @@ Usage: fake_triton.py MODE [ARGS...]   (TK_TEST_DUMPS names the captures)
                      two configurations: what tkview's Python hook wraps;
                      says "fake: user site ran" when the user's own
                      sitecustomize set TK_USER_SITE
+  diag CAP           CAP whole, then what Triton's diagnostics knobs print
+                     (MLIR_ENABLE_DIAGNOSTICS, TRITON_DUMP_PTXAS_LOG): an
+                     MLIR remark with its note on stderr at
+                     vector_add.py:16:15, ptxas's log of add_kernel (a C7511
+                     warning, spills) and a C7602 fatal at PTX line 61 on
+                     stdout, with bytes no terminal would print as text
   sample DIR         the stage files of one kernel folder of a tkview bundle
                      (DIR, e.g. sample_dumps/matmul_profile/matmul_pipelined-
                      bc33df85) as Triton's kernel dump of that kernel; no
@@ -177,11 +183,42 @@ elif MODE == 'onefolder':
             shutil.copyfile(os.path.join(src, entry, f), os.path.join(one, f))
     copy_tree(os.path.join(root, 'cache'), knob('TRITON_CACHE_DIR'))
     print('fake: done', flush=True)
+elif MODE == 'diag':
+    # The texts as Triton 3.6 prints them (sample_dumps/raw/diag_*): the
+    # remark on stderr, ptxas's log on stdout, both only when the knobs ask.
+    dump(ARGS[0])
+    src = '/tmp/capture/vector_add/src/vector_add.py'
+    if os.environ.get('MLIR_ENABLE_DIAGNOSTICS') == 'warnings,remarks':
+        write_stderr((src + ':16:15: remark: fake remark about the store\n'
+                      '    tl.store(output_ptr + offsets, output, mask=mask)\n'
+                      '              ^\n' +
+                      src + ':16:15: note: a note about it\n').encode())
+    out = sys.stdout.buffer
+    out.write(b'fake: before compiling \xff\xfe\r\n')
+    if os.environ.get('TRITON_DUMP_PTXAS_LOG') == '1':
+        out.write(b"ptxas info    : (C7511) Potential Performance Loss: wgmma.mma_async "
+                  b"instructions are serialized due to insufficient register resources "
+                  b"for the wgmma pipeline in the function 'add_kernel'\n"
+                  b"ptxas info    : 0 bytes gmem\n"
+                  b"ptxas info    : Compiling entry function 'add_kernel' for 'sm_90a'\n"
+                  b"ptxas info    : Function properties for add_kernel\n"
+                  b"    48 bytes stack frame, 40 bytes spill stores, 44 bytes spill loads\n"
+                  b"ptxas info    : Used 26 registers, used 0 barriers, 384 bytes cmem[0]\n"
+                  b"ptxas info    : Compile time = 1.0 ms\n\n")
+        out.flush()
+        out.write(b"`ptxas` stderr:\n"
+                  b"ptxas fatal   : (C7602) Insufficient registers (8) to compile "
+                  b"instruction at line 61 in function add_kernel. Try to compile "
+                  b"with register target of 16 or higher.\n"
+                  b"ptxas fatal   : Ptx assembly aborted due to errors\n")
+    out.write(b'fake: done, no newline at the end')
+    out.flush()
 elif MODE == 'env':
     names = ['TRITON_ALWAYS_COMPILE', 'MLIR_ENABLE_DUMP', 'MLIR_DUMP_PATH',
              'LLVM_IR_ENABLE_DUMP', 'TRITON_KERNEL_DUMP', 'TRITON_DUMP_DIR',
              'TRITON_CACHE_DIR', 'TORCHINDUCTOR_CACHE_DIR',
-             'TORCHINDUCTOR_COMPILE_THREADS', 'USE_IR_LOC', 'TKVIEW_TARGET']
+             'TORCHINDUCTOR_COMPILE_THREADS', 'USE_IR_LOC', 'TKVIEW_TARGET',
+             'MLIR_ENABLE_DIAGNOSTICS', 'TRITON_DUMP_PTXAS_LOG']
     with open(ARGS[0], 'w') as f:
         json.dump({n: os.environ.get(n) for n in names}, f)
     dump(ARGS[1])

@@ -182,6 +182,9 @@ def knobs_point_into_the_work_folder():
     assert env['TRITON_KERNEL_DUMP'] == '1'
     assert env['TORCHINDUCTOR_COMPILE_THREADS'] == '1'
     assert env['USE_IR_LOC'] is None
+    # The compiler's messages (tkview diagnostics), on by default.
+    assert env['MLIR_ENABLE_DIAGNOSTICS'] == 'warnings,remarks'
+    assert env['TRITON_DUMP_PTXAS_LOG'] == '1'
     work = os.path.join(TMP, '.knobs.capture-')
     for k in ('MLIR_DUMP_PATH', 'TRITON_DUMP_DIR', 'TRITON_CACHE_DIR',
               'TORCHINDUCTOR_CACHE_DIR'):
@@ -197,6 +200,52 @@ def knobs_point_into_the_work_folder():
         env = json.load(f)
     assert env['USE_IR_LOC'] == 'ttgir' and env['MLIR_ENABLE_DUMP'] == 'add_kernel'
     assert manifest(out)['capture']['env']['USE_IR_LOC'] == 'ttgir'
+    no_work_folders()
+
+
+@test('dumps')
+def stdout_passes_through_byte_identical_and_diagnostics_are_kept():
+    """The program's stdout reaches tkview's stdout byte for byte (the
+    fake's raw bytes, \\r, no final newline), as it does without capture
+    under the same knobs, and its copy in the bundle feeds tkview
+    diagnostics with the ptxas log; the remark comes from stderr."""
+    scratch = fresh('diag-plain')
+    os.makedirs(os.path.join(scratch, 'kd'))
+    os.makedirs(os.path.join(scratch, 'cache'))
+    knobs = {'TRITON_DUMP_DIR': os.path.join(scratch, 'kd'),
+             'TRITON_CACHE_DIR': os.path.join(scratch, 'cache'),
+             'MLIR_DUMP_PATH': os.path.join(scratch, 'mlir.txt'),
+             'MLIR_ENABLE_DIAGNOSTICS': 'warnings,remarks',
+             'TRITON_DUMP_PTXAS_LOG': '1'}
+    plain = subprocess.run([sys.executable, FAKE, 'diag', 'vector_add'],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           env=dict(os.environ, TK_TEST_DUMPS=DUMPS, **knobs),
+                           timeout=300, check=True).stdout
+    assert b'\xff\xfe\r\n' in plain and plain.endswith(b'no newline at the end')
+    out = fresh('diag')
+    p = subprocess.run([TKVIEW, 'capture', '-o', out, '--no-progress', '--',
+                        sys.executable, FAKE, 'diag', 'vector_add'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=TMP,
+                       env=dict(os.environ, TK_TEST_DUMPS=DUMPS), timeout=300)
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout == plain, (p.stdout, plain)
+    with open(os.path.join(out, 'capture', 'stdout.txt'), 'rb') as f:
+        assert f.read() == plain
+    assert manifest(out)['capture']['stdout'] == 'capture/stdout.txt'
+    code, js, err = run('diagnostics', out, '--json')
+    assert code == 0, err
+    [k] = json.loads(js)['kernels']
+    assert k['name'] == 'add_kernel' and k['failed'], k
+    by = {(d['origin'], d['code'] or d['severity']): d for d in k['diagnostics']}
+    assert len(by) == len(k['diagnostics']) == 4, k['diagnostics']
+    r = by[('mlir', 'remark')]
+    assert (r['line'], r['column'], r['notes']) == (16, 15, ['a note about it']), r
+    assert by[('ptxas', 'C7511')]['severity'] == 'warning'
+    assert by[('ptxas', 'warning')]['message'].startswith('48 bytes stack frame, 40 bytes spill')
+    # add_kernel.ptx of vector_add: line 61 is the first ld.global, and the
+    # .loc before it (line 55) is ".loc 1 12 16".
+    f = by[('ptxas', 'C7602')]
+    assert (f['stage'], f['ir_line'], f['line'], f['column']) == ('ptx', 61, 12, 16), f
     no_work_folders()
 
 
@@ -479,9 +528,14 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
     nvd = os.path.join(tbin, 'nvdisasm')
     with open(nvd, 'w') as f:
         f.write('#!/bin/sh\n'
-                'case "$3" in\n'
-                '  *add_kernel.cubin) echo "// fake SASS of $3";;\n'
-                '  *) echo "fake nvdisasm: cannot read $3" >&2; exit 3;;\n'
+                'if [ "$1" = "--version" ]; then echo "fake nvdisasm"; '
+                'echo "Build fake_12.8"; exit 0; fi\n'
+                'for a; do last=$a; done\n'
+                'case "$1.$last" in\n'
+                '  --print-life-ranges.*add_kernel.cubin) '
+                'echo "// fake life ranges of $last";;\n'
+                '  -c.*add_kernel.cubin) echo "// fake SASS of $last";;\n'
+                '  *) echo "fake nvdisasm: cannot read $last" >&2; exit 3;;\n'
                 'esac\n')
     os.chmod(py, 0o755)
     os.chmod(nvd, 0o755)
@@ -501,6 +555,32 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
     ks = kernels_by_name(manifest(out))
     with open(os.path.join(out, ks['add_kernel']['stages']['sass'])) as f:
         assert f.read().startswith('// fake SASS of '), 'not nvdisasm\'s output'
+    # The life ranges: made by the same tool (Triton's), its version and
+    # refusals recorded; the bundle keeps NAME.sass_lr beside the cubin.
+    assert cap['life_ranges_tool'] == nvd, cap
+    assert cap['life_ranges_tool_version'] == 'Build fake_12.8', cap
+    assert cap['life_ranges_made'] == 2 and cap['life_ranges_failed'] == 2, cap
+    assert any('cannot read' in r and 'softmax_kernel.cubin' in r
+               for r in cap['life_ranges_refused']), cap
+    cubin = os.path.join(out, ks['add_kernel']['files']['cubin'])
+    with open(cubin[:-len('.cubin')] + '.sass_lr') as f:
+        assert f.read().startswith('// fake life ranges of ')
+    assert not glob.glob(os.path.join(out, '*', 'softmax_kernel.sass_lr'))
+
+
+@test('dumps')
+def no_nvdisasm_no_life_ranges_said_and_capture_goes_on():
+    """Without any nvdisasm (a Debian machine without CUDA) the capture
+    still succeeds and its manifest says why there are no NAME.sass_lr."""
+    if nvdisasm_installed():
+        raise Skip('a real nvdisasm is installed here')
+    out = fresh('nolr')
+    code, _, err = capture_fake(out, 'ok', 'vector_add')
+    assert code == 0, err
+    cap = manifest(out)['capture']
+    assert cap['life_ranges_missing'].startswith('nvdisasm was not found'), cap
+    assert 'life_ranges_made' not in cap, cap
+    assert not glob.glob(os.path.join(out, '*', '*.sass_lr'))
 
 
 # ---- the bundles captured on a GPU, opened here ---------------------------

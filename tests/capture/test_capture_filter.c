@@ -18,7 +18,7 @@ static run_result filter_file(const char *path)
     run_result r = {0, 0, g_ptr_array_new_with_free_func(g_free)};
     FILE *f = fopen(path, "rb");
     g_assert_nonnull(f);
-    tk_stderr_filter *t = tk_stderr_filter_new();
+    cap_stderr_filter *t = cap_stderr_filter_new();
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -26,16 +26,16 @@ static run_result filter_file(const char *path)
         if (n > 0 && line[n - 1] == '\n')
             n--;
         r.lines++;
-        if (tk_stderr_filter_line(t, line, (size_t)n)) {
+        if (cap_stderr_filter_line(t, line, (size_t)n)) {
             r.shown++;
             g_ptr_array_add(r.shown_text, g_strndup(line, (gsize)n));
         }
     }
-    g_assert_cmpuint(tk_stderr_filter_shown_lines(t), ==, r.shown);
-    g_assert_cmpuint(tk_stderr_filter_dump_lines(t) + r.shown, ==, r.lines);
+    g_assert_cmpuint(cap_stderr_filter_shown_lines(t), ==, r.shown);
+    g_assert_cmpuint(cap_stderr_filter_dump_lines(t) + r.shown, ==, r.lines);
     free(line);
     fclose(f);
-    tk_stderr_filter_free(t);
+    cap_stderr_filter_free(t);
     return r;
 }
 
@@ -83,12 +83,12 @@ static void test_real_stderr(void)
 /* Feeds LINES (NULL-terminated) and returns the shown ones joined by "|". */
 static char *shown(const char *const *lines)
 {
-    tk_stderr_filter *t = tk_stderr_filter_new();
+    cap_stderr_filter *t = cap_stderr_filter_new();
     GString *s = g_string_new(NULL);
     for (size_t i = 0; lines[i]; i++)
-        if (tk_stderr_filter_line(t, lines[i], strlen(lines[i])))
+        if (cap_stderr_filter_line(t, lines[i], strlen(lines[i])))
             g_string_append_printf(s, "%s%s", s->len ? "|" : "", lines[i]);
-    tk_stderr_filter_free(t);
+    cap_stderr_filter_free(t);
     return g_string_free(s, FALSE);
 }
 

@@ -8,18 +8,23 @@ tkview=$1
 build=$2
 script=${3:-test_report.mjs}
 here=$(cd "$(dirname "$0")" && pwd)
-skip() { echo "1..0 # SKIP $*"; exit 0; }
-[ -x /usr/bin/chromium ] || skip "no /usr/bin/chromium (apt-get install chromium: debian-packages.txt lists it)"
-command -v node >/dev/null || skip "no node"
-command -v npm >/dev/null || skip "no npm"
+# What these tests need is in debian-packages.txt (chromium, nodejs; npm where
+# the Node.js package lacks it) and npm's registry: a missing piece fails the
+# run with its reason, it is never a silent skip.
+fail() { echo "Bail out! $*"; exit 1; }
+[ -x /usr/bin/chromium ] || fail "no /usr/bin/chromium (apt-get install chromium: debian-packages.txt lists it)"
+command -v node >/dev/null || fail "no node (apt-get install nodejs: debian-packages.txt lists it)"
+command -v npm >/dev/null || fail "no npm (apt-get install npm where the nodejs package has none: see the README's test command)"
 npmdir=$build/npm
 # npm's cache and logs in the build folder too, never in ~/.npm.
 export npm_config_cache=$npmdir/cache
-if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ]; then
+# Again when package.json changed (a new version pinned) since the last run.
+if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ] ||
+   ! cmp -s "$here/package.json" "$npmdir/package.json"; then
   mkdir -p "$npmdir"
   cp "$here/package.json" "$npmdir/package.json"
   if ! (cd "$npmdir" && npm install --no-audit --no-fund --loglevel=error >npm.log 2>&1); then
-    skip "npm install playwright-core failed (no npm registry?): $(tail -3 "$npmdir/npm.log" | tr '\n' ' ')"
+    fail "npm install playwright-core failed (no npm registry?): $(tail -3 "$npmdir/npm.log" | tr '\n' ' ')"
   fi
 fi
 export NODE_PATH=$npmdir/node_modules

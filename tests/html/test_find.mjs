@@ -213,6 +213,47 @@ await test('#stage=S&line=N, #pass=N, #pass=N&to=M opened cold; bad links say so
   assert((await page.textContent('#link-note')).includes('no file nothere.py'), 'bad file');
   eq(page.problems, [], 'problems');
   await page.close();
+  // FILE is matched by the library's rule (tk_file_query.h, as `tkview bind
+  // --source`): a tail at a '/' names /tmp/capture/vector_add/src/vector_add.py
+  // with its '/' too; "add.py" is no tail at a '/' boundary.
+  page = await openReady(browser, kernelUrl(VA, '#source=/src/vector_add.py:16'));
+  eq(await page.$$eval('#src-pane .ln.sel', (e) => e.map((x) => +x.dataset.n)), [16], 'a tail with its /');
+  await page.close();
+  page = await openReady(browser, kernelUrl(VA, '#source=add.py:16'));
+  assert((await page.textContent('#link-note')).includes('no file add.py'), 'no tail at a /');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+// The one rule the page decides itself: naming a pass (links.js passRef, the
+// library's tk_passref.h grammar), checked against the table the library's
+// unit test reads, with the same expected values.
+await test('#pass= names a pass by the library\'s grammar: the shared table', async () => {
+  const table = JSON.parse(fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'passref_cases.json'), 'utf8'));
+  eq(table.dump, 'vector_add', 'the table is of vector_add');
+  const page = await openReady(browser, kernelUrl(VA, '#pass=0'));
+  await page.waitForFunction(() => window.TK.use('passes').shown().count > 0);
+  const got = await page.evaluate((cases) => {
+    const links = window.TK.use('links'), passes = window.TK.use('passes');
+    const ps = passes.list();
+    return cases.map((c) => links.passRef(c.spec, c.to === undefined ? undefined : c.to, ps, (i) => passes.subs(i)));
+  }, table.cases);
+  assert(table.cases.length >= 30, 'cases');
+  table.cases.forEach((c, k) => {
+    const what = JSON.stringify(c.spec) + (c.to !== undefined ? ' to ' + JSON.stringify(c.to) : '');
+    if (c.error) eq(got[k].error, c.error, what);
+    else eq([got[k].from, got[k].sub, got[k].to], [c.want.from, c.want.sub === null ? -1 : c.want.sub, c.want.to], what);
+  });
+  // each form opens what it names; a range is written back in the grammar's form
+  await page.goto(kernelUrl(VA, '#pass=tritongpu-coalesce'));
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForFunction(() => (document.querySelector('#pass-bar strong') || {}).textContent?.startsWith('14: TritonGPUCoalesce'));
+  await page.goto(kernelUrl(VA, '#pass=14-17'));
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.waitForFunction(() => (document.querySelector('#pass-bar strong') || {}).textContent?.startsWith('passes 14\u201317'));
+  await page.waitForFunction(() => location.hash === '#pass=14-17');
+  eq(page.problems, [], 'problems');
+  await page.close();
 });
 
 await test('the fragment follows clicks: replaceState for lines, pushState for stages', async () => {

@@ -43,6 +43,36 @@ async function wordsOf(page, text) {
 
 const VA = report(path.join(DUMPS, 'vector_add'), 'va');
 
+// The diffs the browser composes are grouped and cut in chain.js, a copy of
+// the library's rule the page cannot do without: checked against the table
+// the library's test_diff_group_table reads, with the same expected values.
+await test('composed diffs are grouped and cut by the library\'s rule: the shared table', async () => {
+  const T = JSON.parse(fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'diff_group_cases.json'), 'utf8'));
+  const page = await openReady(browser, kernelUrl(VA));
+  const got = await page.evaluate((T) => {
+    const chain = window.TK.use('chain');
+    const side = (t) => ({ t, ln: Int32Array.from(t, (_, i) => i + 1), s: new Int32Array(t.length) });
+    const tag = { equal: 'e', replace: 'r', delete: 'd', insert: 'i' };
+    const hs = T.hunks.map((h) => [tag[h[0]], h[1], h[2], h[3], h[4]]);
+    return T.cases.map((c) => {
+      const d = chain.group(side(T.a), side(T.b), hs, { context: c.context, maxLines: c.maxLines }, null);
+      /* each group's extent over the lines it shows, as [a0, a1, b0, b1]
+       * (a side with no line in it: null, null; rows do not say where) */
+      const ext = d.groups.map((g) => {
+        const a = g.filter((r) => r[1] > 0).map((r) => r[1]), b = g.filter((r) => r[3] > 0).map((r) => r[3]);
+        const span = (v) => (v.length ? [Math.min(...v) - 1, Math.max(...v)] : [null, null]);
+        return [...span(a), ...span(b)];
+      });
+      const shown = d.groups.reduce((n, g) => n + g.reduce((m, r) => m + (r[0] === 'r' ? 2 : 1), 0), 0);
+      return { groups: ext, shown, left: d.cut };
+    });
+  }, T);
+  const sides = (g) => [...(g[0] === g[1] ? [null, null] : [g[0], g[1]]), ...(g[2] === g[3] ? [null, null] : [g[2], g[3]])];
+  T.cases.forEach((c, k) => eq(got[k], { groups: c.groups.map(sides), shown: c.shown, left: c.left }, c.why));
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await test('pass 14 (TritonGPUCoalesce): a replaced line shows its changed words', async () => {
   // `tkview passes`: "14  ttgir  +13 -3  TritonGPUCoalesce ... mlir_passes.txt:1178".
   // mlir_passes.txt:1201 (before the pass)

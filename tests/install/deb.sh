@@ -6,7 +6,9 @@
 # sample bundle, with the unpacked library; then builds the example of
 # examples/ against the unpacked headers and tkdump.pc, and runs lintian.
 # Everything happens under one folder of $TMPDIR, removed when all passed.
-# Skipped (77) with the reason when the packaging tools are not installed.
+# Skipped (77) with the reason when the packaging tools are not installed
+# (the README says so); with them, a build dependency that is missing fails:
+# debian/control asks for something debian-packages.txt does not install.
 # TAP.  Usage: deb.sh SOURCE_ROOT
 set -u
 src=$1
@@ -16,8 +18,10 @@ for tool in dpkg-buildpackage dpkg-checkbuilddeps dh; do
     command -v $tool >/dev/null ||
         skip "$tool is not installed (apt-get install dpkg-dev debhelper)"
 done
-missing=$(cd "$src" && dpkg-checkbuilddeps 2>&1) ||
-    skip "build dependencies missing: ${missing##*:}"
+missing=$(cd "$src" && dpkg-checkbuilddeps 2>&1) || {
+    echo "Bail out! build dependencies of debian/control missing (debian-packages.txt lacks them?): ${missing##*:}"
+    exit 1
+}
 
 # Not the build tree's library (meson test points LD_LIBRARY_PATH at it).
 unset LD_LIBRARY_PATH
@@ -32,7 +36,7 @@ check() {   # check WHAT COMMAND...: one TAP line; output kept in $work/log
         failed=1
     fi
 }
-echo "1..7"
+echo "1..8"
 
 # The tree as git knows it (tracked and not ignored), else all but builds.
 mkdir -p "$work/src/tkview"
@@ -69,6 +73,10 @@ check "man page, completion, AppStream data and GSettings schema are in the pack
          -s "$root/usr/share/bash-completion/completions/tkview" -a \
          -s "$root/usr/share/metainfo/org.tkview.Viewer.metainfo.xml" -a \
          -s "$root/usr/share/glib-2.0/schemas/org.tkview.Viewer.gschema.xml"
+# The completion it installs is loaded by bash-completion's loader only:
+# a fresh shell completes tkview when the package pulls that in.
+check "tkview recommends bash-completion" \
+    sh -c "dpkg-deb -f '$work'/src/tkview_*.deb Recommends | tr ',' '\\n' | grep -x ' *bash-completion'"
 
 # The embedding contract: the example, built with nothing but the unpacked
 # -dev package's headers and tkdump.pc, run on a sample bundle.
@@ -91,7 +99,7 @@ if command -v lintian >/dev/null; then
                lintian -I --pedantic --show-overrides '$work'/src/tkview_*.changes; exit \$status"
     [ "$failed" = 0 ] && sed 's/^/# lintian: /' "$work/out.$n"
 else
-    check "# SKIP lintian is not installed" true
+    check "lintian is installed (debian-packages.txt lists it)" false
 fi
 
 if ((failed)); then echo "# kept for a look: $work"; else rm -rf "$work"; fi

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bundle/internal.h"
+#include "load/internal.h"
 #include "tk_test.h"
 
 /* add_kernel's cache/7L3BHG.../add_kernel.json says:
@@ -548,6 +548,13 @@ static void test_find_kernel(void)
     /* "16" is past the end, and no hash starts with 16. */
     g_assert_null(tk_bundle_find_kernel(b, "16", &n));
     g_assert_cmpuint(n, ==, 0);
+    /* The same rule as an index: 15 for "15", -1 for "16" (none) and for
+     * the gelu name found twice (n says 2). */
+    g_assert_cmpint(tk_bundle_find_kernel_index(b, "15", &n), ==, 15);
+    g_assert_cmpint(tk_bundle_find_kernel_index(b, "16", &n), ==, -1);
+    g_assert_cmpint(tk_bundle_find_kernel_index(
+                        b, "triton_poi_fused_gelu_view_7", &n), ==, -1);
+    g_assert_cmpuint(n, ==, 2);
     /* A name found once. */
     const tk_kernel *k = tk_bundle_find_kernel(
         b, "triton_per_fused_clone_native_layer_norm_transpose_0", &n);

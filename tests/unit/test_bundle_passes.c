@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bundle/internal.h"
+#include "passfiles/internal.h"
 #include "tk_test.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"

@@ -277,6 +277,23 @@ static void test_remove_tree_depth(void)
  * parent reports, instead of hanging the test until the suite's timeout. */
 #define CHILD_WATCHDOG_S 60
 
+/* In a child: the signals these tests send or rely on get their default
+ * action and are not blocked, whatever the test run inherited (a run
+ * started under nohup ignores SIGHUP, and an ignored disposition survives
+ * fork and exec: the child would never die of it).  Then the watchdog. */
+static void child_start(void)
+{
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGALRM};
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++) {
+        signal(sigs[i], SIG_DFL);
+        sigaddset(&set, sigs[i]);
+    }
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    alarm(CHILD_WATCHDOG_S);
+}
+
 /* In a child with its own mount namespace (as root, or as root of a new
  * user namespace): a tmpfs and a bind mount of a folder of the same file
  * system inside the tree are left alone, with what is in them. */
@@ -346,7 +363,7 @@ static void test_remove_tree_mounts(void)
     pid_t pid = fork();
     g_assert_cmpint(pid, >=, 0);
     if (pid == 0) {
-        alarm(CHILD_WATCHDOG_S);
+        child_start();
         _exit(mount_child(dir));
     }
     int status;
@@ -427,8 +444,10 @@ static void test_overlap(void)
 
     pid_t pid = fork();
     g_assert_cmpint(pid, >=, 0);
-    if (pid == 0)
+    if (pid == 0) {
+        child_start();
         _exit(overlap_bind_child(dir));
+    }
     int status;
     g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
     g_assert_true(WIFEXITED(status));
@@ -517,7 +536,7 @@ static void test_signal_removes_staging(void)
         pid_t pid = fork();
         g_assert_cmpint(pid, >=, 0);
         if (pid == 0) {
-            alarm(CHILD_WATCHDOG_S);
+            child_start();
             _exit(staging_child(dir, &c, TRUE));
         }
         g_assert_true(parent_wait_ready(&c));
@@ -546,7 +565,7 @@ static void test_signal_only_when_asked(void)
     channel_open(&c);
     pid_t pid = fork();
     if (pid == 0) {
-        alarm(CHILD_WATCHDOG_S);
+        child_start();
         _exit(staging_child(dir, &c, FALSE));
     }
     g_assert_true(parent_wait_ready(&c));
@@ -564,7 +583,7 @@ static void test_signal_only_when_asked(void)
     channel_open(&c);
     pid = fork();
     if (pid == 0) {
-        alarm(CHILD_WATCHDOG_S);
+        child_start();
         signal(SIGTERM, SIG_IGN);
         _exit(staging_child(dir, &c, TRUE));
     }
@@ -638,7 +657,7 @@ static void run_commit_signal(int step, gboolean from_other_thread)
     pid_t pid = fork();
     g_assert_cmpint(pid, >=, 0);
     if (pid == 0) {
-        alarm(CHILD_WATCHDOG_S);
+        child_start();
         _exit(commit_child(dir, from_other_thread));
     }
     int status;

@@ -8,6 +8,7 @@
  */
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -509,6 +510,58 @@ static uint32_t added_line_with(const tk_ir_diff *d, const char *needle)
         }
     }
     return 0;
+}
+
+/* "A change" (tk_diff_changes()) on the Coalesce pass, read by hand from
+ * mlir_passes.txt (kept lines: the body without its #loc and blank lines;
+ * A's kept line 0 is 1179, kept line j >= 1 is 1188 + j; B's 0 and 1 are
+ * 1252 and 1253, kept line j >= 2 is 1261 + j):
+ *   1. 1253 `#blocked1 = #ttg.blocked<{sizePerThread = [4], ...` added
+ *      after `#blocked = ...`: A [1, 1), B [1, 2);
+ *   2. 1201 `%x_4 = tt.load %x_3, %mask_2` became 1275-1278 (three
+ *      convert_layouts around the load), then after two equal lines (x's
+ *      addptr... y's splat and addptr: 1202-1203 = 1279-1280), 1204 the y
+ *      load became 1281-1284: one change, the edits being closer than
+ *      2 x 3 + 1 equal lines: A [13, 17), B [14, 24);
+ *   3. 1216 `tt.store %1, %output_9, %mask_2` became 1296-1299, eleven
+ *      equal lines (1205-1215) after change 2: A [28, 29), B [35, 39).
+ * Three changes, as `tkview diff --pass` prints three "@@" groups and the
+ * report says "change 1 of 3"; the diff itself has more edit hunks. */
+static void test_changes(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    capture c;
+    capture_open(&c, "vector_add");
+    tk_timeline *tl = kernel_timeline(&c, tk_bundle_kernel(c.bundle, 0));
+    size_t coal = pass_at(tl, c.mlir, 1178);
+    tk_ir_diff *d = tk_timeline_diff(tl, coal, coal, NULL, c.diags);
+    g_assert_nonnull(d);
+    size_t nh, edits = 0;
+    const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
+    for (size_t i = 0; i < nh; i++)
+        edits += h[i].tag != TK_HUNK_EQUAL;
+    tk_hunk *ch;
+    size_t n = tk_diff_changes(h, nh, &ch);
+    g_assert_cmpuint(n, ==, 3);
+    g_assert_cmpuint(edits, >, n);
+    const uint32_t want[3][4] = {{1, 1, 1, 2}, {13, 17, 14, 24}, {28, 29, 35, 39}};
+    for (size_t i = 0; i < 3; i++) {
+        g_assert_cmpint(ch[i].tag, ==, TK_HUNK_GROUP);
+        g_assert_cmpuint(ch[i].a0, ==, want[i][0]);
+        g_assert_cmpuint(ch[i].a1, ==, want[i][1]);
+        g_assert_cmpuint(ch[i].b0, ==, want[i][2]);
+        g_assert_cmpuint(ch[i].b1, ==, want[i][3]);
+    }
+    free(ch);
+    /* no change, no list */
+    tk_hunk eq = {TK_HUNK_EQUAL, 0, 5, 0, 5};
+    ch = &eq;
+    g_assert_cmpuint(tk_diff_changes(&eq, 1, &ch), ==, 0);
+    g_assert_null(ch);
+    tk_ir_diff_free(d);
+    tk_timeline_free(tl);
+    capture_close(&c);
 }
 
 static void test_diffs(void)
@@ -1061,6 +1114,7 @@ int main(int argc, char **argv)
     g_test_add_func("/timeline/compiled-block", test_compiled_block);
     g_test_add_func("/timeline/autotuned", test_autotuned);
     g_test_add_func("/timeline/diffs", test_diffs);
+    g_test_add_func("/timeline/changes", test_changes);
     g_test_add_func("/timeline/build-paths-agree", test_build_paths_agree);
     g_test_add_func("/timeline/stage-diff-configs", test_stage_diff_configs);
     g_test_add_func("/timeline/history", test_history);

@@ -125,8 +125,9 @@ S.wait_window(0)
 
 
 def view_hunk(p, k):
-    """The k-th change's hunk over the rows shown: (tag, a0, a1, b0, b1)."""
-    return [h for h in p['view_hunks'] if h[0] != 'equal'][k]
+    """The k-th change over the rows shown: ('change', a0, a1, b0, b1), its
+    changed rows from the first to the last of its group (tk_diff_changes())."""
+    return p['change_blocks'][k]
 
 
 def centred_on_lead(p, h):
@@ -145,17 +146,22 @@ def centred_on_lead(p, h):
 def pass_mode_n_and_p_step_through_changes_marked_and_centred():
     S.activate('mode', "<'passes'>", window=1)
     p = S.wait_passes()
-    # mlir_passes.txt:4756 `// -----// IR Dump Before ConvertTritonGPUToLLVM`: TTGIR becomes
-    # the LLVM dialect, a diff of many changes over hundreds of rows.
-    (i,) = [i for i, e in enumerate(p['entries']) if e['header_line'] == 4756]
+    # stderr.txt:6020 `; *** IR Dump After TailCallElimPass on add_kernel ***`: the
+    # function of LLVM IR marked `tail call` in seven places far apart (+20 -20), seven
+    # changes over its 140 rows as `tkview diff --pass` groups them ("@@ -1,7", "@@
+    # -16,7", ..., "@@ -126,11").  (ConvertTritonGPUToLLVM rewrites every line: one
+    # change.)
+    (i,) = [i for i, e in enumerate(p['entries']) if e['header_line'] == 6020]
     S.activate('pass-view.select-pass', "<'%d'>" % i, window=1)
     p = S.wait_passes()
-    assert p['changes'] >= 2, p['changes']
+    assert p['changes'] == 7, p['changes']
     deadline = time.time() + 30
     while S.passes()['change_index'] != 0:
         assert time.time() < deadline
         time.sleep(0.05)
-    for k, key in ((1, 'n'), (0, 'n'), (1, 'p')):  # round from the last to the first
+    last = p['changes'] - 1
+    # on, back, round from the first to the last and from the last to the first
+    for k, key in ((1, 'n'), (0, 'p'), (last, 'p'), (0, 'n')):
         S.key(key)
         deadline = time.time() + 20
         while True:

@@ -104,7 +104,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
         g_signal_emit(self, sigs[SIG_ANCHOR_CHANGED], 0);
         return;
     }
-    tk_stage_kind first = has_stage(self, TK_STAGE_TTGIR) ? TK_STAGE_TTGIR : self->stages[0];
+    tk_stage_kind first = tk_kernel_first_stage(self->k);
     tk_stage_kind second = has_stage(self, TK_STAGE_PTX)    ? TK_STAGE_PTX :
                            has_stage(self, TK_STAGE_SASS)   ? TK_STAGE_SASS :
                            has_stage(self, TK_STAGE_AMDGCN) ? TK_STAGE_AMDGCN :

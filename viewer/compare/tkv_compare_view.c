@@ -398,7 +398,7 @@ static void show_diff(TkvCompareView *self)
     diff_fill f = {self->diff, {ba, bb}, 0};
     size_t n;
     const tk_hunk *h = tk_ir_diff_hunks(self->diff, &n);
-    tk_diff_group(h, n, 3, fill_hunk, &f);
+    tk_diff_group(h, n, TK_DIFF_CONTEXT, fill_hunk, &f);
     if (f.rows >= MAX_DIFF_ROWS)
         for (int s = 0; s < 2; s++) {
             GtkTextIter end;

@@ -52,6 +52,9 @@ struct _TkvDocument {
 
     GMutex pass_lock;    /* one timeline build at a time */
     tk_diags *pass_diags;
+    /* What this window's loads may read in all (tk_input_file.h): one
+     * window's bomb leaves the others their own. */
+    tk_input_budget *budget;
 };
 
 G_DEFINE_FINAL_TYPE(TkvDocument, tkv_document, G_TYPE_OBJECT)
@@ -84,6 +87,7 @@ static void tkv_document_finalize(GObject *object)
     tk_bundle_free(self->bundle);
     tk_diags_free(self->diags);
     g_free(self->path);
+    tk_input_budget_free(self->budget);
     g_free(self->canonical);
     g_strfreev(self->source_dirs);
     g_mutex_clear(&self->phase_lock);
@@ -103,6 +107,7 @@ static void tkv_document_init(TkvDocument *self)
     g_mutex_init(&self->phase_lock);
     g_mutex_init(&self->pass_lock);
     self->pass_diags = tk_diags_new();
+    self->budget = tk_input_budget_new();
     self->progress_permille = -1;
     self->sources = g_hash_table_new_full(NULL, NULL, NULL, source_text_free);
 }
@@ -158,8 +163,28 @@ static GArray *kernel_files(const tk_kernel *kernel, const tk_bind *ix,
     return files;
 }
 
+static void load_thread_body(GTask *task, gpointer source, gpointer task_data,
+                             GCancellable *cancellable);
+
+/* Runs BODY on this worker thread charging the window's own budget: the
+ * load and the pass dumps, diffs and comparisons it reads later. */
+static void with_budget(GTaskThreadFunc body, GTask *task, gpointer source,
+                        gpointer task_data, GCancellable *cancellable)
+{
+    TkvDocument *self = source;
+    tk_input_budget *before = tk_input_budget_use(self->budget);
+    body(task, source, task_data, cancellable);
+    tk_input_budget_use(before);
+}
+
 static void load_thread(GTask *task, gpointer source, gpointer task_data,
                         GCancellable *cancellable)
+{
+    with_budget(load_thread_body, task, source, task_data, cancellable);
+}
+
+static void load_thread_body(GTask *task, gpointer source, gpointer task_data,
+                             GCancellable *cancellable)
 {
     TkvDocument *self = source;
     tk_diags *diags = tk_diags_new();
@@ -397,8 +422,17 @@ const char *tkv_document_get_source_line(TkvDocument *doc, tk_file_id file,
 
 /* ---- passes ------------------------------------------------------------------ */
 
+static void timeline_thread_body(GTask *task, gpointer source, gpointer task_data,
+                                 GCancellable *cancellable);
+
 static void timeline_thread(GTask *task, gpointer source, gpointer task_data,
                             GCancellable *cancellable)
+{
+    with_budget(timeline_thread_body, task, source, task_data, cancellable);
+}
+
+static void timeline_thread_body(GTask *task, gpointer source, gpointer task_data,
+                                 GCancellable *cancellable)
 {
     TkvDocument *self = source;
     size_t i = GPOINTER_TO_SIZE(task_data);
@@ -465,8 +499,17 @@ static void diff_job_free(gpointer p)
     g_free(j);
 }
 
+static void diff_thread_body(GTask *task, gpointer source, gpointer task_data,
+                             GCancellable *cancellable);
+
 static void diff_thread(GTask *task, gpointer source, gpointer task_data,
                         GCancellable *cancellable)
+{
+    with_budget(diff_thread_body, task, source, task_data, cancellable);
+}
+
+static void diff_thread_body(GTask *task, gpointer source, gpointer task_data,
+                             GCancellable *cancellable)
 {
     TkvDocument *self = source;
     DiffJob *j = task_data;
@@ -534,8 +577,17 @@ static void compare_job_free(gpointer p)
     g_free(j);
 }
 
+static void compare_thread_body(GTask *task, gpointer source, gpointer task_data,
+                                GCancellable *cancellable);
+
 static void compare_thread(GTask *task, gpointer source, gpointer task_data,
                            GCancellable *cancellable)
+{
+    with_budget(compare_thread_body, task, source, task_data, cancellable);
+}
+
+static void compare_thread_body(GTask *task, gpointer source, gpointer task_data,
+                                GCancellable *cancellable)
 {
     TkvDocument *self = source;
     CompareJob *j = task_data;

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "tkdump/tk_lines.h"
+
 /* Whether LEN bytes at S can go into a buffer as they are: valid UTF-8
  * without NUL (g_utf8_validate_len stops at NUL), no "\r", no U+2029. */
 static gboolean line_is_safe(const char *s, size_t len)
@@ -102,16 +104,15 @@ GString *tkv_text_from_bytes(const char *data, size_t len)
     const char *p = data, *end = data + len;
     gboolean first = TRUE;
     while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        size_t l = (size_t)(le - p);
-        if (l && le[-1] == '\r' && nl)
-            l--;
+        /* The library's line ends (tk_lines.h), or line N of the buffer is
+         * not line N of the file. */
+        const char *next;
+        size_t l = tk_lines_next(p, end, &next);
         if (!first)
             g_string_append_c(out, '\n');
         tkv_text_append_line(out, p, l);
         first = FALSE;
-        p = nl ? nl + 1 : end;
+        p = next;
     }
     return out;
 }

@@ -206,6 +206,12 @@ int tkv_pass_view_get_change(TkvPassView *self, guint *count)
     return self->cur_change;
 }
 
+const tk_hunk *tkv_pass_view_get_changes(TkvPassView *self, size_t *n)
+{
+    *n = self->changes->len;
+    return (const tk_hunk *)self->changes->data;
+}
+
 const char *tkv_pass_view_get_change_text(TkvPassView *self)
 {
     return gtk_label_get_text(self->change_label);
@@ -353,7 +359,7 @@ static void tkv_pass_view_init(TkvPassView *self)
     self->view_hunks = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
     self->orig[0] = g_array_new(FALSE, FALSE, sizeof(guint32));
     self->orig[1] = g_array_new(FALSE, FALSE, sizeof(guint32));
-    self->changes = g_array_new(FALSE, FALSE, sizeof(guint));
+    self->changes = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
     self->cur_change = -1;
     self->sel_side = -1;
     self->src_file = TKV_NO_FILE;

@@ -103,6 +103,8 @@ const tk_hunk *tkv_pass_view_get_view_hunks(TkvPassView *self, size_t *n);
 /* The index of the change next/previous stands at (-1: none yet), and in
  * *COUNT the number of changes; the header's "change 2 of 5". */
 int tkv_pass_view_get_change(TkvPassView *self, guint *count);
+/* The changes themselves, over the rows shown (tk_diff_changes()). */
+const tk_hunk *tkv_pass_view_get_changes(TkvPassView *self, size_t *n);
 const char *tkv_pass_view_get_change_text(TkvPassView *self);
 TkvChunkMap *tkv_pass_view_get_chunk_map(TkvPassView *self);
 TkvLinkedScroll *tkv_pass_view_get_linked_scroll(TkvPassView *self);

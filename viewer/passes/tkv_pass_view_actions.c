@@ -1,7 +1,8 @@
 /* tkv_pass_view_actions.c - the pass view's actions (pass-view.*), their
  * keys, and user input turned into them.
  *
- * A click in the pass list activates select-pass (s: "14", "33.0", "13-14";
+ * A click in the pass list activates select-pass (s: "14", "33.0", "13-14" or
+ * a pass name, the grammar of tk_passref.h;
  * tkv_pass_view_list.c), a click or cursor move in a side of the diff
  * select-diff-line (su: "a" or "b", row), one in the source pane
  * select-source-location (su), the file selector source-file (s); the UI, the

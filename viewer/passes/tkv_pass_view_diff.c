@@ -3,7 +3,9 @@
  * removed lines red on the left, added lines green on the right, replaced
  * lines blue on both, their changed words stronger (tk_ir_diff_words());
  * the sides' gutters mark the lines that carry a
- * location; next/previous change, and a new diff opens on its first change
+ * location; next/previous change (a change is the library's,
+ * tk_diff_changes(): a group of edits with their context, as the report
+ * and `tkview diff` count them), and a new diff opens on its first change
  * once it has been drawn.  The chunk map shows the same hunks.
  *
  * A pass that rewrites a 2 GB module cannot be shown whole (a text view
@@ -29,7 +31,7 @@
 #define CUT_LINES 2000u
 #define CUT_BYTES ((guint64)256 << 10)
 #define CUT_LINE_BYTES 256u
-#define CONTEXT 3u
+#define CONTEXT TK_DIFF_CONTEXT
 
 /* The budget, which tests may make smaller: TKV_PASS_DIFF_BUDGET="LINES"
  * (both the whole and the cut limits, in lines). */
@@ -74,9 +76,7 @@ gboolean tkv_pass_view_step_change(TkvPassView *self, int delta)
         self->cur_change = delta > 0 ? 0 : n - 1;
     else
         self->cur_change = ((self->cur_change + delta) % n + n) % n;
-    size_t nh;
-    const tk_hunk *h = hunks_of(self, &nh);
-    const tk_hunk *c = &h[g_array_index(self->changes, guint, self->cur_change)];
+    const tk_hunk *c = &g_array_index(self->changes, tk_hunk, self->cur_change);
     /* Marked on both sides, whether it was on screen or not (a side with no
      * lines in it, as B in a deletion, marks where they would be). */
     tkv_code_view_set_current_block(tkv_pass_view_side_view(self, 0), c->a0 + 1, c->a1 - c->a0);
@@ -227,7 +227,6 @@ static void tag_hunks(TkvPassView *self)
     for (size_t i = 0; i < n; i++) {
         if (h[i].tag == TK_HUNK_EQUAL)
             continue;
-        g_array_append_val(self->changes, (guint){(guint)i});
         const char *ta = h[i].tag == TK_HUNK_REPLACE ? "tkv-diff-replace" : "tkv-diff-delete";
         const char *tb = h[i].tag == TK_HUNK_REPLACE ? "tkv-diff-replace" : "tkv-diff-insert";
         tkv_code_view_tag_lines(tkv_pass_view_side_view(self, 0), ta, h[i].a0 + 1,
@@ -413,6 +412,12 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title
         tkv_code_view_refresh_gutter(tkv_pass_view_side_view(self, s));
     }
     tag_hunks(self);
+    /* The changes n / p step through: the library's, so that "change k of
+     * n" counts what the report and `tkview diff` count. */
+    tk_hunk *changes;
+    size_t n_changes = tk_diff_changes(hunks, n_hunks, &changes);
+    g_array_append_vals(self->changes, changes, (guint)n_changes);
+    free(changes);
     tkv_chunk_map_set_hunks(self->chunk_map, hunks, n_hunks, r.rows[0], r.rows[1]);
     tk_diff_stats st = tk_ir_diff_stats(d);
     char *stats = self->cut.cut

@@ -148,7 +148,7 @@ void tkv_pass_view_set_changed_only(TkvPassView *self, gboolean changed_only)
     gtk_filter_list_model_set_filter(self->filtered,
                                      changed_only ? GTK_FILTER(self->changed_filter) : NULL);
     size_t a, sub, b;
-    if (self->spec && tkv_pass_view_parse_spec(self->spec, &a, &sub, &b))
+    if (self->spec && tkv_pass_view_parse_spec(self->tl, self->spec, &a, &sub, &b))
         tkv_pass_view_select_rows(self, a, sub, b);
     if (changed)
         g_object_notify(G_OBJECT(self), "changed-only");

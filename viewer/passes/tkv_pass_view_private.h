@@ -66,7 +66,9 @@ struct _TkvPassView {
                                show whole, those of the part shown */
     tk_ir_diff_cut cut;     /* what a diff too big to show whole left out
                                (cut.cut 0: shown whole) */
-    GArray *changes;        /* guint: indices of non-equal view hunks */
+    GArray *changes;        /* tk_hunk: the changes over the rows shown
+                               (tk_diff_changes(): the report's and
+                               `tkview diff`'s groups) */
     int cur_change;
     TkvLinkedScroll *linked;    /* the sides scrolled together */
     gboolean pending_first_change;
@@ -109,8 +111,11 @@ void tkv_pass_view_fill_list(TkvPassView *self);
 void tkv_pass_view_select_rows(TkvPassView *self, size_t a, size_t sub, size_t b);
 
 /* tkv_pass_view_select.c */
-/* Parses "I", "I.J" or "I-K" (SUB TK_TL_NONE but for "I.J"). */
-gboolean tkv_pass_view_parse_spec(const char *spec, size_t *a, size_t *sub, size_t *b);
+/* Reads SPEC against TL by the library's grammar (tk_passref.h: "I",
+ * "I.J", "I-K", a pass name; SUB TK_TL_NONE but for "I.J"); FALSE when it
+ * names nothing of TL (or TL is NULL). */
+gboolean tkv_pass_view_parse_spec(const tk_timeline *tl, const char *spec, size_t *a,
+                                  size_t *sub, size_t *b);
 
 /* tkv_pass_view_diff.c */
 /* Shows D (the view takes it) under TITLE; tkv_pass_view_clear_diff(): none. */

@@ -1,10 +1,14 @@
-/* tkv_pass_view_select.c - what the diff is of: pass I's effect ("I"),
- * sub-step J of pass I ("I.J") or the IR before pass I against the IR after
- * pass K ("I-K").  The diff is made on a worker thread; the diff shown stays
+/* tkv_pass_view_select.c - what the diff is of: pass I's effect ("I", or
+ * the pass's name), sub-step J of pass I ("I.J") or the IR before pass I
+ * against the IR after pass K ("I-K"): the library's grammar
+ * (tk_passref.h), the one `tkview diff --pass` and the report's #pass=
+ * take.  The diff is made on a worker thread; the diff shown stays
  * until the new one is there, and a selection made meanwhile wins. */
 #include "passes/tkv_pass_view_private.h"
 
 #include <stdlib.h>
+
+#include "tkdump/tk_passref.h"
 
 static char *entry_title(const tk_timeline *tl, size_t pass, size_t sub)
 {
@@ -13,32 +17,16 @@ static char *entry_title(const tk_timeline *tl, size_t pass, size_t sub)
     return g_strdup(e ? e->pass : "?");
 }
 
-/* Parses "I", "I.J" or "I-K". */
-gboolean tkv_pass_view_parse_spec(const char *spec, size_t *a, size_t *sub, size_t *b)
+gboolean tkv_pass_view_parse_spec(const tk_timeline *tl, const char *spec, size_t *a,
+                                  size_t *sub, size_t *b)
 {
-    char *end;
-    unsigned long long x = strtoull(spec, &end, 10);
-    if (end == spec)
+    tk_passref ref;
+    if (!tl || tk_passref_parse(tl, spec, &ref) != TK_PASSREF_OK)
         return FALSE;
-    *a = *b = (size_t)x;
-    *sub = TK_TL_NONE;
-    if (*end == '.') {
-        char *e2;
-        unsigned long long j = strtoull(end + 1, &e2, 10);
-        if (e2 == end + 1 || *e2)
-            return FALSE;
-        *sub = (size_t)j;
-        return TRUE;
-    }
-    if (*end == '-') {
-        char *e2;
-        unsigned long long y = strtoull(end + 1, &e2, 10);
-        if (e2 == end + 1 || *e2 || y < x)
-            return FALSE;
-        *b = (size_t)y;
-        return TRUE;
-    }
-    return *end == '\0';
+    *a = ref.from;
+    *sub = ref.sub;
+    *b = ref.to;
+    return TRUE;
 }
 
 typedef struct {
@@ -100,13 +88,14 @@ static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
 gboolean tkv_pass_view_select(TkvPassView *self, const char *spec)
 {
     size_t a, sub, b;
-    if (!self->tl || !tkv_pass_view_parse_spec(spec, &a, &sub, &b) ||
-        a >= tk_timeline_count(self->tl) ||
-        b >= tk_timeline_count(self->tl) ||
-        (sub != TK_TL_NONE && sub >= tk_timeline_get(self->tl, a)->n_substeps))
+    if (!tkv_pass_view_parse_spec(self->tl, spec, &a, &sub, &b))
         return FALSE;
+    /* Kept in the grammar's own form ("14" for "TritonGPUCoalesce"). */
+    tk_passref ref = {a, sub, b};
+    char *own = tk_passref_format(&ref);
     g_free(self->spec);
-    self->spec = g_strdup(spec);
+    self->spec = g_strdup(own ? own : spec);
+    free(own);
     tkv_pass_view_select_rows(self, a, sub, b);
     /* The diff is made on a worker thread; the old one stays until the new
      * one is there (a selection made meanwhile wins). */

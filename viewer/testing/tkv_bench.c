@@ -320,7 +320,7 @@ static void plan(Bench *b, int kernel)
     const tk_file_id *files;
     size_t nf = tkv_document_get_files(doc, (size_t)kernel, &files);
     const char *own = nf ? tkv_document_get_file_path(doc, files[0]) : NULL;
-    tk_stage_kind first = tk_kernel_stage(k, TK_STAGE_TTGIR) ? TK_STAGE_TTGIR : TK_STAGE_TTIR;
+    tk_stage_kind first = tk_kernel_first_stage(k);
     for (int pass = 0; pass < 2 && own; pass++) {
         tk_stage_kind primary = pass == 0 ? first : TK_STAGE_LLIR;
         if (!tk_kernel_stage(k, primary))

@@ -334,6 +334,20 @@ static void write_diff(TkvPassView *pv, TkvDocument *doc, JsonBuilder *b)
             tkv_chunk_map_get_change_count(tkv_pass_view_get_chunk_map(pv)));
     add_int(b, "change_index", change);
     add_string(b, "change_text", tkv_pass_view_get_change_text(pv));
+    json_builder_set_member_name(b, "change_blocks");
+    json_builder_begin_array(b);
+    size_t nc;
+    const tk_hunk *ch = tkv_pass_view_get_changes(pv, &nc);
+    for (size_t i = 0; i < nc; i++) {
+        json_builder_begin_array(b);
+        json_builder_add_string_value(b, "change");
+        json_builder_add_int_value(b, ch[i].a0);
+        json_builder_add_int_value(b, ch[i].a1);
+        json_builder_add_int_value(b, ch[i].b0);
+        json_builder_add_int_value(b, ch[i].b1);
+        json_builder_end_array(b);
+    }
+    json_builder_end_array(b);
     json_builder_set_member_name(b, "hunks");
     json_builder_begin_array(b);
     size_t nh;

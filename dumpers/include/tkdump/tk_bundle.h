@@ -106,6 +106,11 @@ const tk_kernel *tk_bundle_kernel(const tk_bundle *bundle, size_t i);
 TK_API
 const tk_kernel *tk_bundle_find_kernel(const tk_bundle *bundle,
                                        const char *spec, size_t *n_matches);
+/* The same, as the kernel's index (for tk_bundle_kernel()): -1 when
+ * nothing or more than one kernel matches (*N_MATCHES says which). */
+TK_API
+ptrdiff_t tk_bundle_find_kernel_index(const tk_bundle *bundle,
+                                      const char *spec, size_t *n_matches);
 /* Every kernel SPEC names, by the same rule: their indices (for
  * tk_bundle_kernel()) in *INDICES, ascending (caller frees with g_free();
  * NULL when none).  Returns their number; a front end lists them as the

@@ -153,6 +153,13 @@ int tk_diff_stats_add(const tk_hunk *hunk, void *stats);
 TK_API
 tk_diff_stats tk_diff_stats_sum(const tk_hunk *hunks, size_t n);
 
+/* The equal lines shown around each change when nobody asks for another
+ * number: `tkview diff` (its --context), the report's stored and composed
+ * pass diffs (written into its data as "context"), the viewer's pass and
+ * compare views.  One number, so that every front end groups a diff into
+ * the same changes (tk_ir_diff_changes(), tk_ir_diff.h). */
+#define TK_DIFF_CONTEXT 3u
+
 /* Groups HUNKS (as tk_diff() reports them) the way a unified diff does: each
  * change with up to CONTEXT equal lines before and after it, changes closer
  * than 2 CONTEXT + 1 equal lines merged into one group.  For each group FN
@@ -163,6 +170,19 @@ tk_diff_stats tk_diff_stats_sum(const tk_hunk *hunks, size_t n);
 TK_API
 int tk_diff_group(const tk_hunk *hunks, size_t n, uint32_t context,
                   tk_diff_hunk_fn fn, void *user);
+
+/* The changes of a diff, as every front end counts them and steps through
+ * them ("change k of n"): the groups tk_diff_group() makes of HUNKS with
+ * TK_DIFF_CONTEXT lines of context, which are the "@@" hunks `tkview diff`
+ * prints (its --json "hunks"), the report's groups and the viewer's
+ * next/previous change.  So two edits fewer than 2 TK_DIFF_CONTEXT + 1
+ * equal lines apart are one change, however many delete, insert and
+ * replace hunks they are made of.  Change I spans its group's changed
+ * lines, the context left out: A lines [a0, a1), B lines [b0, b1), tag
+ * TK_HUNK_GROUP.  Returns the number of changes; *OUT gets them (NULL
+ * when there is none); caller frees with free(). */
+TK_API
+size_t tk_diff_changes(const tk_hunk *hunks, size_t n, tk_hunk **out);
 
 #ifdef __cplusplus
 }

@@ -51,6 +51,61 @@ typedef enum {
     TK_INPUT_FILE_KIND_COUNT
 } tk_input_file_kind;
 
+/* ---- the budget of a whole load ---------------------------------------
+ *
+ * Limits per file do not bound a load: a 1 MB archive can name the same
+ * gigabyte eight times, a 5 MB gzip can hold billions of lines.  Every
+ * reader of the library also charges what it reads to a budget: the
+ * calling thread's (tk_input_budget_use()), else the process's, which is
+ * one command of the CLI.  The defaults are far above the largest real
+ * captures (docs/bundle.md, "The budget of a load"). */
+typedef enum {
+    TK_INPUT_BUDGET_WHOLE_BYTES,  /* bytes of files read whole: 512 MiB */
+    TK_INPUT_BUDGET_STREAM_BYTES, /* bytes of pass dumps streamed (their text,
+                                     decompressed): 16 GiB */
+    TK_INPUT_BUDGET_LINES,        /* lines indexed: 32 Mi */
+    TK_INPUT_BUDGET_DUMPS,        /* pass dumps indexed: 256 Ki */
+    TK_INPUT_BUDGET_KERNELS,      /* kernels loaded: 4096 */
+    TK_INPUT_BUDGET_COUNT
+} tk_input_budget_item;
+
+typedef struct tk_input_budget tk_input_budget;
+
+/* A budget with the default limits, nothing spent.  Caller frees with
+ * tk_input_budget_free(). */
+TK_API
+tk_input_budget *tk_input_budget_new(void);
+
+TK_API
+void tk_input_budget_free(tk_input_budget *budget);
+
+/* Sets the limit of ITEM (a test, a user who needs more). */
+TK_API
+void tk_input_budget_set_limit(tk_input_budget *budget,
+                               tk_input_budget_item item, uint64_t limit);
+
+/* Makes BUDGET the one the calling thread charges (NULL: the process's
+ * own) and returns the one it charged before.  BUDGET must outlive its
+ * use; a viewer window gives each load of its own one. */
+TK_API
+tk_input_budget *tk_input_budget_use(tk_input_budget *budget);
+
+/* Charges N of ITEM to the calling thread's budget.  Returns 0, or -1 when
+ * that goes over its limit (nothing is charged then), with *WHY (if not
+ * NULL) set to "over the load's budget of 32 Mi lines indexed" (caller
+ * frees). */
+TK_API
+int tk_input_budget_charge(tk_input_budget_item item, uint64_t n, char **why);
+
+/* What is left of ITEM in the calling thread's budget. */
+TK_API
+uint64_t tk_input_budget_left(tk_input_budget_item item);
+
+/* Gives N of ITEM back to the calling thread's budget (a file indexed a
+ * second time for the same load is charged once). */
+TK_API
+void tk_input_budget_refund(tk_input_budget_item item, uint64_t n);
+
 /* The most bytes a file of KIND may have (UINT64_MAX: no limit). */
 TK_API
 uint64_t tk_input_file_limit(tk_input_file_kind kind);

@@ -31,6 +31,14 @@ const char *tk_kernel_hash(const tk_kernel *kernel);
 TK_API
 const tk_stage *tk_kernel_stage(const tk_kernel *kernel, tk_stage_kind kind);
 
+/* The stage a front end opens first: TTGIR where the kernel has it (the
+ * layouts are there, and it is still close to the source), else the first
+ * stage it has in tk_stage_kind order; TK_STAGE_UNKNOWN when it has none.
+ * The viewer's binding view, the report's IR pane (its data's "first",
+ * data_kernel.c) and the viewer's bench all open this one. */
+TK_API
+tk_stage_kind tk_kernel_first_stage(const tk_kernel *kernel);
+
 /* Whether the kernel has any final stage: not one made from pass dumps
  * alone, which has its passes only. */
 TK_API

@@ -227,6 +227,12 @@ tk_passes *tk_passes_index(const char *path, tk_diags *diags);
 TK_API
 void tk_passes_free(tk_passes *passes);
 
+/* Indexing charges the load's budget (tk_input_file.h: lines, dumps, text
+ * read).  Gives back to the calling thread's budget what indexing PASSES
+ * charged, for a file about to be indexed again for the same load. */
+TK_API
+void tk_passes_refund_budget(tk_passes *passes);
+
 /* The path as given; owned by the index. */
 TK_API
 const char *tk_passes_path(const tk_passes *passes);

@@ -15,55 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/linemap.h"
-
-typedef struct {
-    uint64_t key; /* file << 32 | line */
-    uint32_t irline;
-} ref;
-
-typedef struct {
-    uint64_t *keys;  /* the distinct source positions, ascending */
-    uint32_t *off;   /* n_keys + 1: keys[i]'s lines are lines[off[i]..off[i+1]) */
-    uint32_t *lines; /* ascending within each position */
-    size_t n_keys;
-} ref_index;
-
-typedef struct {
-    const tk_stage *stage;    /* NULL when the kernel lacks this stage */
-    read_linemap eff;           /* effective stacks, when they differ */
-    gboolean has_eff;
-    guint8 *inferred;         /* per line (1-based), completion only */
-    tk_stage_kind inferred_from; /* the stage completion took callers from */
-    ref_index exact, called;
-    tk_source_ref *refs;
-    size_t n_refs;
-    uint32_t n_bound;
-    gboolean inline_frames;   /* the stage records inline frames */
-    /* SASS completed from the PTX: the innermost positions the PTX shows
-     * under several stacks (ascending), and those stacks, per position
-     * conflict_stacks[conflict_off[i] .. conflict_off[i + 1]). */
-    uint64_t *conflict_keys;
-    uint32_t *conflict_off;
-    tk_stack_id *conflict_stacks;
-    size_t n_conflicts;
-    /* USE_IR_LOC: (irloc stage line << 32 | this stage's line), sorted. */
-    uint64_t *irloc_pairs;
-    size_t n_irloc_pairs;
-} stage_index;
-
-struct tk_bind {
-    const tk_kernel *kernel;
-    tk_loctab *tab;
-    stage_index st[TK_STAGE_COUNT];
-    tk_stage_kind irloc_stage;
-    GHashTable *irloc_files; /* tk_file_id set: paths naming the irloc stage */
-};
-
-static inline uint64_t pos_key(tk_file_id file, uint32_t line)
-{
-    return (uint64_t)file << 32 | line;
-}
+#include "bind/internal.h"
 
 size_t tk_bind_line_stacks(const tk_bind *ix, tk_stage_kind stage,
                            uint32_t line, const tk_stack_id **ids)
@@ -71,7 +23,7 @@ size_t tk_bind_line_stacks(const tk_bind *ix, tk_stage_kind stage,
     *ids = NULL;
     if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage)
         return 0;
-    const stage_index *s = &ix->st[stage];
+    const bind_stage_index *s = &ix->st[stage];
     if (s->has_eff)
         return read_linemap_get(&s->eff, line, ids);
     return tk_stage_line_stacks(s->stage, line, ids);
@@ -155,13 +107,13 @@ static void detect_irloc(tk_bind *ix)
     }
 }
 
-static gboolean is_irloc_file(const tk_bind *ix, tk_file_id f)
+gboolean bind_is_irloc_file(const tk_bind *ix, tk_file_id f)
 {
     return ix->irloc_files &&
            g_hash_table_contains(ix->irloc_files, GUINT_TO_POINTER(f + 1));
 }
 
-static int cmp_u64(const void *a, const void *b)
+int bind_cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
@@ -172,7 +124,7 @@ static int cmp_u64(const void *a, const void *b)
  * IR-to-IR binding. */
 static void build_irloc_stage(tk_bind *ix, tk_stage_kind kind)
 {
-    stage_index *s = &ix->st[kind];
+    bind_stage_index *s = &ix->st[kind];
     const tk_stage *target = ix->st[ix->irloc_stage].stage;
     GArray *pairs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     read_linemap_builder b;
@@ -184,7 +136,7 @@ static void build_irloc_stage(tk_bind *ix, tk_stage_kind kind)
         for (size_t i = 0; i < n; i++) {
             size_t nfr;
             const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
-            if (!is_irloc_file(ix, fr[0].file)) {
+            if (!bind_is_irloc_file(ix, fr[0].file)) {
                 read_linemap_add(&b, l, ids[i]);
                 continue;
             }
@@ -199,7 +151,7 @@ static void build_irloc_stage(tk_bind *ix, tk_stage_kind kind)
     read_linemap_finish(&b, n_lines, &s->eff);
     s->has_eff = TRUE;
     if (pairs->len) /* an empty GArray may have no data: qsort wants some */
-        qsort(pairs->data, pairs->len, sizeof(uint64_t), cmp_u64);
+        qsort(pairs->data, pairs->len, sizeof(uint64_t), bind_cmp_u64);
     s->n_irloc_pairs = pairs->len;
     s->irloc_pairs = (uint64_t *)g_array_free(pairs, FALSE);
 }
@@ -235,7 +187,7 @@ static gboolean same_outer(const tk_loctab *tab, tk_stack_id a, tk_stack_id b)
 /* Keeps, for the positions BY_POS marks CONFLICT, the distinct stacks FROM
  * (PTX; LLVM IR for AMDGCN) shows with them: tk_bind_shared_lines() says from them which call sites a
  * helper's SASS lines are shared by. */
-static void record_conflicts(tk_bind *ix, stage_index *s, const tk_stage *ptx,
+static void record_conflicts(tk_bind *ix, bind_stage_index *s, const tk_stage *ptx,
                              GHashTable *by_pos)
 {
     GArray *keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
@@ -246,7 +198,7 @@ static void record_conflicts(tk_bind *ix, stage_index *s, const tk_stage *ptx,
         if (GPOINTER_TO_UINT(v) - 1 == CONFLICT)
             g_array_append_val(keys, *(gint64 *)k);
     if (keys->len)
-        qsort(keys->data, keys->len, sizeof(uint64_t), cmp_u64);
+        qsort(keys->data, keys->len, sizeof(uint64_t), bind_cmp_u64);
     s->n_conflicts = keys->len;
     s->conflict_keys = (uint64_t *)g_array_free(keys, FALSE);
     /* Per conflict, its distinct stacks (a handful: one per call site). */
@@ -259,9 +211,9 @@ static void record_conflicts(tk_bind *ix, stage_index *s, const tk_stage *ptx,
         for (size_t i = 0; i < n; i++) {
             size_t nfr;
             const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
-            uint64_t key = pos_key(fr[0].file, fr[0].line);
+            uint64_t key = bind_pos_key(fr[0].file, fr[0].line);
             const uint64_t *hit = bsearch(&key, s->conflict_keys, s->n_conflicts,
-                                          sizeof key, cmp_u64);
+                                          sizeof key, bind_cmp_u64);
             if (!hit)
                 continue;
             GArray *a = per->pdata[hit - s->conflict_keys];
@@ -291,7 +243,7 @@ static void record_conflicts(tk_bind *ix, stage_index *s, const tk_stage *ptx,
 static void build_completion(tk_bind *ix, tk_stage_kind kind,
                              tk_stage_kind from_kind)
 {
-    stage_index *s = &ix->st[kind];
+    bind_stage_index *s = &ix->st[kind];
     const tk_stage *ptx = ix->st[from_kind].stage;
     s->inferred_from = from_kind;
     /* Innermost (file, line) of FROM -> the one stack seen with it, or
@@ -304,7 +256,7 @@ static void build_completion(tk_bind *ix, tk_stage_kind kind,
         for (size_t i = 0; i < n; i++) {
             size_t nfr;
             const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
-            gint64 key = (gint64)pos_key(fr[0].file, fr[0].line);
+            gint64 key = (gint64)bind_pos_key(fr[0].file, fr[0].line);
             gpointer old;
             if (!g_hash_table_lookup_extended(by_pos, &key, NULL, &old)) {
                 g_hash_table_insert(by_pos, g_memdup2(&key, sizeof key),
@@ -328,7 +280,7 @@ static void build_completion(tk_bind *ix, tk_stage_kind kind,
         for (size_t i = 0; i < n; i++) {
             size_t nfr;
             const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
-            gint64 key = (gint64)pos_key(fr[0].file, fr[0].line);
+            gint64 key = (gint64)bind_pos_key(fr[0].file, fr[0].line);
             gpointer v = g_hash_table_lookup(by_pos, &key);
             tk_stack_id from = v ? GPOINTER_TO_UINT(v) - 1 : CONFLICT;
             size_t npf = 0;
@@ -363,7 +315,7 @@ static void build_completion(tk_bind *ix, tk_stage_kind kind,
  * a counting sort by id keeps each position's lines ascending, and only the
  * few distinct positions are sorted.  This runs in linear time; a plain sort
  * of every (position, line) pair was most of the index's cost. */
-static void ref_index_from(const ref *refs, size_t n, ref_index *out)
+static void ref_index_from(const bind_ref *refs, size_t n, bind_ref_index *out)
 {
     size_t cap = 64;
     while (cap < n * 2)
@@ -386,7 +338,7 @@ static void ref_index_from(const ref *refs, size_t n, ref_index *out)
     g_free(slot);
     /* Rank the distinct positions by key. */
     uint64_t *sorted = g_memdup2(ukeys, (n_keys ? n_keys : 1) * sizeof *ukeys);
-    qsort(sorted, n_keys, sizeof *sorted, cmp_u64);
+    qsort(sorted, n_keys, sizeof *sorted, bind_cmp_u64);
     uint32_t *rank = g_new(uint32_t, n_keys ? n_keys : 1);
     for (size_t d = 0; d < n_keys; d++) {
         size_t a = 0, b = n_keys;
@@ -429,15 +381,14 @@ static void ref_index_from(const ref *refs, size_t n, ref_index *out)
     out->n_keys = n_keys;
 }
 
-static void ref_index_clear(ref_index *r)
+static void ref_index_clear(bind_ref_index *r)
 {
     g_free(r->keys);
     g_free(r->off);
     g_free(r->lines);
 }
 
-/* The lines of KEY in R are R->lines[*LO .. *HI). */
-static void ref_range(const ref_index *r, uint64_t key, size_t *lo, size_t *hi)
+void bind_ref_range(const bind_ref_index *r, uint64_t key, size_t *lo, size_t *hi)
 {
     size_t a = 0, b = r->n_keys;
     while (a < b) {
@@ -465,7 +416,7 @@ static gint cmp_source_ref(gconstpointer a, gconstpointer b, gpointer tab)
 
 static void build_source_index(tk_bind *ix, tk_stage_kind kind)
 {
-    stage_index *s = &ix->st[kind];
+    bind_stage_index *s = &ix->st[kind];
     uint32_t n_lines = tk_stage_line_count(s->stage);
     /* Count first, then fill plain arrays: an append per frame was a fifth
      * of the whole index's cost. */
@@ -483,8 +434,8 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
             n_called += nfr;
         }
     }
-    ref *exact = g_new(ref, n_exact ? n_exact : 1);
-    ref *called = g_new(ref, n_called ? n_called : 1);
+    bind_ref *exact = g_new(bind_ref, n_exact ? n_exact : 1);
+    bind_ref *called = g_new(bind_ref, n_called ? n_called : 1);
     size_t ne = 0, nc = 0;
     for (uint32_t l = 1; l <= n_lines; l++) {
         const tk_stack_id *ids;
@@ -492,9 +443,9 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
         for (size_t i = 0; i < n; i++) {
             size_t nfr;
             const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
-            exact[ne++] = (ref){pos_key(fr[0].file, fr[0].line), l};
+            exact[ne++] = (bind_ref){bind_pos_key(fr[0].file, fr[0].line), l};
             for (size_t j = 0; j < nfr; j++)
-                called[nc++] = (ref){pos_key(fr[j].file, fr[j].line), l};
+                called[nc++] = (bind_ref){bind_pos_key(fr[j].file, fr[j].line), l};
         }
     }
     ref_index_from(exact, ne, &s->exact);
@@ -509,7 +460,7 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
     for (size_t c = 0; c < s->called.n_keys; c++) {
         uint64_t key = s->called.keys[c];
         size_t lo, hi;
-        ref_range(&s->exact, key, &lo, &hi);
+        bind_ref_range(&s->exact, key, &lo, &hi);
         tk_source_ref r = {(tk_file_id)(key >> 32), (uint32_t)key,
                            (uint32_t)tk_stage_count_instructions(s->stage, s->exact.lines + lo,
                                                                  hi - lo),
@@ -559,7 +510,7 @@ void tk_bind_free(tk_bind *ix)
     if (!ix)
         return;
     for (int k = 0; k < TK_STAGE_COUNT; k++) {
-        stage_index *s = &ix->st[k];
+        bind_stage_index *s = &ix->st[k];
         if (s->has_eff)
             read_linemap_clear(&s->eff);
         g_free(s->inferred);
@@ -574,359 +525,4 @@ void tk_bind_free(tk_bind *ix)
     if (ix->irloc_files)
         g_hash_table_destroy(ix->irloc_files);
     g_free(ix);
-}
-
-/* ---- queries ---------------------------------------------------------- */
-
-size_t tk_bind_source_to_stage(const tk_bind *ix, tk_file_id file,
-                               uint32_t line, tk_match match,
-                               tk_stage_kind stage, const uint32_t **lines)
-{
-    *lines = NULL;
-    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage)
-        return 0;
-    const ref_index *r = match == TK_MATCH_EXACT ? &ix->st[stage].exact
-                                                 : &ix->st[stage].called;
-    size_t lo, hi;
-    ref_range(r, pos_key(file, line), &lo, &hi);
-    *lines = hi > lo ? r->lines + lo : NULL;
-    return hi - lo;
-}
-
-size_t tk_bind_source_refs(const tk_bind *ix, tk_stage_kind stage,
-                           const tk_source_ref **refs)
-{
-    *refs = NULL;
-    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage)
-        return 0;
-    *refs = ix->st[stage].refs;
-    return ix->st[stage].n_refs;
-}
-
-uint32_t tk_bind_bound_line_count(const tk_bind *ix, tk_stage_kind stage)
-{
-    return stage < TK_STAGE_COUNT && ix->st[stage].stage ? ix->st[stage].n_bound
-                                                         : 0;
-}
-
-/* Whether stack A (of a stage with inline frames or not) denotes the same
- * place as stack B.  A lone frame from a stage that records no inline frames
- * says only where the innermost code came from, so only that is compared. */
-static gboolean stacks_match(const tk_bind *ix, tk_stack_id a,
-                             gboolean a_inline, tk_stack_id b, gboolean b_inline)
-{
-    size_t na, nb;
-    const tk_frame *fa = tk_loctab_stack_frames(ix->tab, a, &na);
-    const tk_frame *fb = tk_loctab_stack_frames(ix->tab, b, &nb);
-    if ((na == 1 && !a_inline) || (nb == 1 && !b_inline))
-        return tk_frame_same_place(fa[0], fb[0]);
-    if (na != nb)
-        return FALSE;
-    for (size_t i = 0; i < na; i++)
-        if (!tk_frame_same_place(fa[i], fb[i]))
-            return FALSE;
-    return TRUE;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static size_t sorted_unique(GArray *a, uint32_t **out)
-{
-    if (a->len) /* an empty GArray may have no data: qsort wants some */
-        qsort(a->data, a->len, sizeof(uint32_t), cmp_u32);
-    guint w = 0;
-    for (guint i = 0; i < a->len; i++)
-        if (w == 0 || g_array_index(a, uint32_t, w - 1) != g_array_index(a, uint32_t, i))
-            g_array_index(a, uint32_t, w++) = g_array_index(a, uint32_t, i);
-    size_t n = w;
-    *out = NULL;
-    if (n) {
-        /* The caller frees with free(): allocate with malloc, not g_malloc. */
-        *out = malloc(n * sizeof(uint32_t));
-        if (!*out)
-            n = 0;
-        else
-            memcpy(*out, a->data, n * sizeof(uint32_t));
-    }
-    g_array_free(a, TRUE);
-    return n;
-}
-
-/* The irloc-stage lines that line LINE of later stage KIND points at. */
-static void irloc_targets(const tk_bind *ix, tk_stage_kind kind, uint32_t line,
-                          GArray *out)
-{
-    const tk_stack_id *ids;
-    size_t n = tk_stage_line_stacks(ix->st[kind].stage, line, &ids);
-    for (size_t i = 0; i < n; i++) {
-        size_t nfr;
-        const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
-        if (is_irloc_file(ix, fr[0].file))
-            g_array_append_val(out, fr[0].line);
-    }
-}
-
-/* The lines of later stage KIND that point at irloc-stage line TARGET. */
-static void irloc_sources(const tk_bind *ix, tk_stage_kind kind,
-                          uint32_t target, GArray *out)
-{
-    const stage_index *s = &ix->st[kind];
-    uint64_t lo_key = (uint64_t)target << 32;
-    size_t a = 0, b = s->n_irloc_pairs;
-    while (a < b) {
-        size_t m = a + (b - a) / 2;
-        if (s->irloc_pairs[m] < lo_key)
-            a = m + 1;
-        else
-            b = m;
-    }
-    for (; a < s->n_irloc_pairs && s->irloc_pairs[a] >> 32 == target; a++) {
-        uint32_t l = (uint32_t)s->irloc_pairs[a];
-        g_array_append_val(out, l);
-    }
-}
-
-size_t tk_bind_stage_to_stage(const tk_bind *ix, tk_stage_kind from,
-                              uint32_t line, tk_stage_kind to,
-                              uint32_t **lines)
-{
-    *lines = NULL;
-    if (from >= TK_STAGE_COUNT || to >= TK_STAGE_COUNT ||
-        !ix->st[from].stage || !ix->st[to].stage || line == 0 ||
-        line > tk_stage_line_count(ix->st[from].stage))
-        return 0;
-    GArray *out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    tk_stage_kind k = ix->irloc_stage;
-    if (k != TK_STAGE_UNKNOWN && (from == k || from > k) && (to == k || to > k) &&
-        from != to) {
-        /* Exact: the capture says which IR line each later line came from. */
-        GArray *targets = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-        if (from == k)
-            g_array_append_val(targets, line);
-        else
-            irloc_targets(ix, from, line, targets);
-        for (guint i = 0; i < targets->len; i++) {
-            uint32_t t = g_array_index(targets, uint32_t, i);
-            if (to == k)
-                g_array_append_val(out, t);
-            else
-                irloc_sources(ix, to, t, out);
-        }
-        g_array_free(targets, TRUE);
-        return sorted_unique(out, lines);
-    }
-    const stage_index *a = &ix->st[from], *b = &ix->st[to];
-    const tk_stack_id *ids;
-    size_t n = tk_bind_line_stacks(ix, from, line, &ids);
-    for (size_t i = 0; i < n; i++) {
-        size_t nfr;
-        const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
-        size_t lo, hi;
-        ref_range(&b->exact, pos_key(fr[0].file, fr[0].line), &lo, &hi);
-        for (size_t c = lo; c < hi; c++) {
-            const tk_stack_id *cids;
-            size_t cn = tk_bind_line_stacks(ix, to, b->exact.lines[c], &cids);
-            for (size_t j = 0; j < cn; j++)
-                if (stacks_match(ix, ids[i], a->inline_frames ||
-                                                 tk_bind_stack_inferred(ix, from, line),
-                                 cids[j], b->inline_frames ||
-                                              tk_bind_stack_inferred(ix, to, b->exact.lines[c]))) {
-                    g_array_append_val(out, b->exact.lines[c]);
-                    break;
-                }
-        }
-    }
-    return sorted_unique(out, lines);
-}
-
-/* ---- statements, shared helper code, approximate matches --------------- */
-
-size_t tk_bind_lines_to_stage(const tk_bind *ix, tk_file_id file, uint32_t first,
-                              uint32_t last, tk_match match, tk_stage_kind stage,
-                              uint32_t **lines)
-{
-    GArray *out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    for (uint32_t l = first; l <= last && l >= first; l++) {
-        const uint32_t *ls;
-        size_t n = tk_bind_source_to_stage(ix, file, l, match, stage, &ls);
-        g_array_append_vals(out, ls, (guint)n);
-        if (l == UINT32_MAX)
-            break;
-    }
-    return sorted_unique(out, lines);
-}
-
-/* The index, counted from the outer end, of the frame of F (N frames) at
- * FILE with a line in [FIRST, LAST], not the innermost one; -1 when none. */
-static long caller_depth(const tk_frame *f, size_t n, tk_file_id file,
-                         uint32_t first, uint32_t last)
-{
-    for (size_t i = 1; i < n; i++)
-        if (f[i].file == file && f[i].line >= first && f[i].line <= last)
-            return (long)(n - 1 - i);
-    return -1;
-}
-
-size_t tk_bind_line_call_sites(const tk_bind *ix, tk_stage_kind stage,
-                               uint32_t line, const tk_stack_id **stacks)
-{
-    *stacks = NULL;
-    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage || !ix->st[stage].n_conflicts)
-        return 0;
-    const stage_index *s = &ix->st[stage];
-    const tk_stack_id *ids;
-    size_t n = tk_bind_line_stacks(ix, stage, line, &ids);
-    if (n != 1 || tk_bind_stack_inferred(ix, stage, line))
-        return 0;
-    size_t nfr;
-    const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[0], &nfr);
-    if (nfr != 1)
-        return 0;
-    uint64_t key = pos_key(fr[0].file, fr[0].line);
-    const uint64_t *hit = bsearch(&key, s->conflict_keys, s->n_conflicts, sizeof key, cmp_u64);
-    if (!hit)
-        return 0;
-    size_t c = (size_t)(hit - s->conflict_keys);
-    *stacks = s->conflict_stacks + s->conflict_off[c];
-    return s->conflict_off[c + 1] - s->conflict_off[c];
-}
-
-static gint cmp_frame_place(gconstpointer a, gconstpointer b, gpointer tab)
-{
-    const tk_frame *x = a, *y = b;
-    if (x->file != y->file)
-        return strcmp(tk_loctab_file_path(tab, x->file), tk_loctab_file_path(tab, y->file));
-    return (x->line > y->line) - (x->line < y->line);
-}
-
-size_t tk_bind_shared_lines(const tk_bind *ix, tk_file_id file, uint32_t first,
-                            uint32_t last, tk_stage_kind stage, tk_bind_shared *out)
-{
-    memset(out, 0, sizeof *out);
-    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage || !ix->st[stage].n_conflicts)
-        return 0;
-    const stage_index *s = &ix->st[stage];
-    GArray *lines = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    GArray *sites = g_array_new(FALSE, FALSE, sizeof(tk_frame));
-    for (size_t c = 0; c < s->n_conflicts; c++) {
-        tk_file_id pf = (tk_file_id)(s->conflict_keys[c] >> 32);
-        uint32_t pl = (uint32_t)s->conflict_keys[c];
-        if (pf == file && pl >= first && pl <= last)
-            continue; /* the query's own code: bound to it exactly */
-        const tk_stack_id *st = s->conflict_stacks + s->conflict_off[c];
-        size_t ns = s->conflict_off[c + 1] - s->conflict_off[c];
-        gboolean relevant = FALSE;
-        for (size_t i = 0; i < ns && !relevant; i++) {
-            size_t nfr;
-            const tk_frame *fr = tk_loctab_stack_frames(ix->tab, st[i], &nfr);
-            relevant = caller_depth(fr, nfr, file, first, last) >= 0;
-        }
-        if (!relevant)
-            continue;
-        /* The call sites: the frames, counted from the outer end, at the
-         * first depth where the stacks part. */
-        size_t d = 0;
-        for (;; d++) {
-            gboolean parted = FALSE, ended = FALSE;
-            tk_frame head = {0, 0, 0};
-            for (size_t i = 0; i < ns; i++) {
-                size_t nfr;
-                const tk_frame *fr = tk_loctab_stack_frames(ix->tab, st[i], &nfr);
-                if (d >= nfr) {
-                    ended = TRUE;
-                    break;
-                }
-                tk_frame f = fr[nfr - 1 - d];
-                if (i == 0)
-                    head = f;
-                else if (f.file != head.file || f.line != head.line)
-                    parted = TRUE;
-            }
-            if (parted || ended)
-                break;
-        }
-        for (size_t i = 0; i < ns; i++) {
-            size_t nfr;
-            const tk_frame *fr = tk_loctab_stack_frames(ix->tab, st[i], &nfr);
-            if (d >= nfr)
-                continue;
-            tk_frame f = fr[nfr - 1 - d];
-            f.col = 0;
-            gboolean seen = FALSE;
-            for (guint j = 0; j < sites->len && !seen; j++) {
-                tk_frame g = g_array_index(sites, tk_frame, j);
-                seen = g.file == f.file && g.line == f.line;
-            }
-            if (!seen)
-                g_array_append_val(sites, f);
-        }
-        size_t lo, hi;
-        ref_range(&s->exact, s->conflict_keys[c], &lo, &hi);
-        for (size_t i = lo; i < hi; i++) {
-            uint32_t l = s->exact.lines[i];
-            if (!tk_bind_stack_inferred(ix, stage, l) &&
-                tk_stage_line_kind(s->stage, l) == TK_LINE_INSTRUCTION)
-                g_array_append_val(lines, l);
-        }
-    }
-    if (sites->len)
-        g_qsort_with_data(sites->data, (gint)sites->len, sizeof(tk_frame),
-                          cmp_frame_place, ix->tab);
-    out->n_sites = sites->len;
-    out->sites = out->n_sites ? malloc(out->n_sites * sizeof(tk_frame)) : NULL;
-    if (out->sites)
-        memcpy(out->sites, sites->data, out->n_sites * sizeof(tk_frame));
-    else
-        out->n_sites = 0;
-    g_array_free(sites, TRUE);
-    out->n_lines = sorted_unique(lines, &out->lines);
-    if (!out->n_lines) {
-        free(out->sites);
-        out->sites = NULL;
-        out->n_sites = 0;
-    }
-    return out->n_lines;
-}
-
-void tk_bind_shared_clear(tk_bind_shared *s)
-{
-    if (!s)
-        return;
-    free(s->lines);
-    free(s->sites);
-    memset(s, 0, sizeof *s);
-}
-
-int tk_bind_match_approximate(const tk_bind *ix, tk_stage_kind from, uint32_t line,
-                              tk_stage_kind to, uint32_t to_line)
-{
-    if (from >= TK_STAGE_COUNT || to >= TK_STAGE_COUNT || !ix->st[from].stage ||
-        !ix->st[to].stage)
-        return 0;
-    tk_stage_kind k = ix->irloc_stage;
-    if (k != TK_STAGE_UNKNOWN && from >= k && to >= k)
-        return 0; /* the capture says which line came from which */
-    gboolean a_inline = ix->st[from].inline_frames || tk_bind_stack_inferred(ix, from, line);
-    gboolean b_inline = ix->st[to].inline_frames || tk_bind_stack_inferred(ix, to, to_line);
-    const tk_stack_id *a, *b;
-    size_t na = tk_bind_line_stacks(ix, from, line, &a);
-    size_t nb = tk_bind_line_stacks(ix, to, to_line, &b);
-    int approx = 0;
-    for (size_t i = 0; i < na; i++)
-        for (size_t j = 0; j < nb; j++) {
-            if (!stacks_match(ix, a[i], a_inline, b[j], b_inline))
-                continue;
-            size_t fa, fb;
-            tk_loctab_stack_frames(ix->tab, a[i], &fa);
-            tk_loctab_stack_frames(ix->tab, b[j], &fb);
-            if ((fa == 1 && !a_inline && fb > 1) || (fb == 1 && !b_inline && fa > 1))
-                approx = 1; /* matched on the innermost frame only */
-            else
-                return 0; /* a whole-stack match */
-        }
-    return approx;
 }

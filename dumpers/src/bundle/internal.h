@@ -1,15 +1,12 @@
-/* internal.h - the bundle structure and the loader's functions, shared by
- * the files of bundle/ (internal).  The kernel structure is kernel/kernel.h.
+/* internal.h - the bundle structure and what the folders of its jobs
+ * share (internal).  The kernel structure is kernel/kernel.h.
  *
- * Loading is split by purpose: bundle.c (dispatch, accessors, lookup),
- * scan.c (finding kernels in folders), manifest.c (manifest.json of a
- * tkview bundle), meta.c (Triton's NAME.json, the cubin's register count),
- * meta_amdgcn.c (an AMD kernel's registers from its assembly),
- * json.c (safe JSON parsing and typed member access), path.c (paths that
- * must stay inside a folder, safe file names), sources.c (source
- * resolution), write.c (tk_bundle_save), output.c (tk_bundle_check_output),
- * passfiles.c and passfiles_only.c (pass dump files and each kernel's
- * sequence in them), gzip.c (compressed pass dump files).
+ * bundle.c (accessors, finding a kernel), json.c (safe JSON parsing and
+ * typed member access), path.c (paths that must stay inside a folder, safe
+ * file names), sources.c (source resolution).  The jobs live above:
+ * load/ (dispatch, scanning, the manifest, metadata), passfiles/ (pass dump
+ * files and each kernel's sequence in them, gzip), statement/, write/
+ * (tk_bundle_save, tk_bundle_check_output) and query/.
  */
 #ifndef TKDUMP_BUNDLE_INTERNAL_H
 #define TKDUMP_BUNDLE_INTERNAL_H
@@ -21,7 +18,7 @@
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_input_file.h"
 
-/* A pass dump file found with the input (passfiles.c). */
+/* A pass dump file found with the input (passfiles/). */
 typedef struct bundle_pass_file bundle_pass_file;
 
 struct tk_bundle {
@@ -70,22 +67,8 @@ struct tk_bundle {
     size_t n_rejected;        /* how many were, in all */
 };
 
-/* ---- statement.c ---- */
-
-void bundle_statements_clear(tk_bundle *b);
-
-/* ---- scan.c ---- */
-
-/* Scans ROOT (a folder) for what it holds: a capture, HASH folders, one
- * HASH folder, loose files.  Adds kernels to BUNDLE and sets its kind.
- * SKIP_DIR (may be NULL) names a subfolder not to look into. */
-void bundle_scan_folder(tk_bundle *bundle, const char *root,
-                        const char *skip_dir, tk_diags *diags);
-
-/* Loads the single stage file PATH. */
-void bundle_scan_file(tk_bundle *bundle, const char *path, tk_diags *diags);
-
-/* ---- manifest.c ---- */
+/* ---- the manifest's shape: read by load/, written by write/ (the slices
+ * of pass dump files by passfiles/) ---- */
 
 #define BUNDLE_FORMAT "tkview-bundle"
 #define BUNDLE_FORMAT_VERSION 1
@@ -122,40 +105,6 @@ typedef struct {
     const char *reason;
 } bundle_manifest_source;
 
-/* The text of a manifest.json for B (caller frees); *LEN its length. */
-char *bundle_manifest_build(const tk_bundle *b, const bundle_manifest_kernel *ks,
-                            size_t n_kernels, const bundle_manifest_source *srcs,
-                            size_t n_sources, size_t *len);
-
-/* ---- meta.c ---- */
-
-/* Reads Triton's NAME.json at PATH into KERNEL's metadata; a missing field
- * stays unknown.  *HASH (if not NULL) receives its "hash" (caller frees;
- * NULL when absent).  Returns 0, or -1 with a warning when unreadable. */
-/* Reads only the compile options of NAME.json at PATH into K (a bundle
- * whose manifest holds the metadata still keeps the file). */
-void bundle_meta_read_options(tk_kernel *kernel, const char *path,
-                              tk_diags *diags);
-int bundle_meta_read_json(tk_kernel *kernel, const char *path, char **hash,
-                          tk_diags *diags);
-
-/* Reads an AMD kernel's registers, scratch, LDS and occupancy from its
- * AMDGCN stage (the assembly's kernel descriptor and .amdgpu_metadata) into
- * KERNEL's metadata (meta_amdgcn.c).  Nothing when it has no such stage. */
-void bundle_meta_read_amdgcn(tk_kernel *kernel);
-
-/* Reads registers and local memory (spills) of function NAME from the cubin
- * at PATH into KERNEL's metadata.  Returns 0, or -1 with a warning. */
-int bundle_meta_read_cubin(tk_kernel *kernel, const char *path, tk_diags *diags);
-
-/* Reads the cubin image of LEN bytes at DATA: *REGS and *LOCAL_BYTES receive
- * the function NAME's register count and local memory per thread, -1 where
- * the ELF does not say.  Returns 0, or -1 (with *WHY set to a static string)
- * when DATA is not a readable 64-bit ELF. */
-int bundle_cubin_resources(const unsigned char *data, size_t len,
-                           const char *name, int64_t *regs, int64_t *local_bytes,
-                           const char **why);
-
 /* ---- json.c ---- */
 
 /* Parses the JSON file at PATH, read as a file of KIND (tk_input_file.h: a
@@ -190,6 +139,13 @@ char *bundle_path_inside(const char *root_real, const char *rel,
  * exist. */
 gboolean bundle_path_within(const char *root_real, const char *path);
 
+/* The one trust check for every file a bundle names, its manifest.json
+ * first: whether PATH may be read when the input's bundle folder is
+ * CONFINE (a real path; NULL for the user's own folders, where anything
+ * may).  A link out of the bundle is not followed (docs/bundle.md, "What a
+ * bundle may read"). */
+gboolean bundle_may_read(const char *confine, const char *path);
+
 /* A file name made of S that is safe in any folder: only [A-Za-z0-9._+-],
  * not starting with '.', not empty, at most MAX bytes.  Caller frees. */
 char *bundle_path_safe_name(const char *s, size_t max);
@@ -207,68 +163,5 @@ void bundle_sources_clear(tk_bundle *bundle);
 /* Whether FILE was refused by the trust rule: its file exists but outside
  * the bundle (only meaningful after bundle_sources_resolve()). */
 gboolean bundle_sources_outside(const tk_bundle *bundle, tk_file_id file);
-
-/* ---- passfiles.c ---- */
-
-/* Adds the pass dump file PATH (a bundle's manifest lists it for OWNER; NULL
- * when found by content, for any kernel).  It is indexed on first use. */
-void bundle_passfiles_add(tk_bundle *bundle, const char *path,
-                          const tk_kernel *owner);
-
-/* Looks for pass dump files by content in ROOT and in its subfolders (one
- * level down), skipping files whose name says they are something else
- * (stage files, metadata, cubins, Python). */
-void bundle_passfiles_find(tk_bundle *bundle, const char *root, tk_diags *diags);
-
-/* When the file PATH (given as the input) holds pass dumps: indexes it and
- * adds one kernel without stages per sequence; returns TRUE.  FALSE when it
- * is not a pass dump file (nothing done). */
-gboolean bundle_passfiles_load_direct(tk_bundle *bundle, const char *path,
-                                      tk_diags *diags);
-
-/* When a folder gave no kernel from stage files but pass dump files were
- * found in it (bundle_passfiles_find): indexes them and adds one kernel without
- * stages per compile, a compile's MLIR sequence (an MLIR_DUMP_PATH file)
- * and LLVM sequence (a stderr) joined into one kernel when the dumps tell
- * that they belong together; returns TRUE.  FALSE when no pass dump file
- * was found (nothing done). */
-gboolean bundle_passfiles_load_found(tk_bundle *bundle, tk_diags *diags);
-
-/* Adds to DIAGS why the first files bundle_passfiles_find() looked at are not
- * pass dumps (empty, no header), for a load that found nothing. */
-void bundle_passfiles_report_rejected(const tk_bundle *bundle, tk_diags *diags);
-
-/* Writes KERNEL's slice of every pass file that has its sequence as
- * FOLDER/passes/KIND.txt.gz under the bundle being built in TMP, and lists
- * them in MK->passes.  Returns 0, or -1 when the bundle cannot be written
- * (an error naming OUTDIR); a pass file that cannot be read is a warning and
- * its slice is left out. */
-int bundle_passfiles_write_kernel(tk_bundle *bundle, const tk_kernel *kernel,
-                                  const char *tmp, bundle_manifest_kernel *mk,
-                                  const char *outdir, tk_diags *diags);
-
-void bundle_passfiles_clear(tk_bundle *bundle);
-
-/* ---- gzip.c ---- */
-
-/* Whether the file at PATH starts with gzip's magic bytes. */
-gboolean bundle_gzip_is(const char *path);
-
-/* Up to CAP bytes of the text of PATH (decompressed when it is gzip) into
- * BUF.  Returns how many, or -1 when it cannot be opened.  A damaged stream
- * gives what came before the damage. */
-int64_t bundle_gzip_read_head(const char *path, char *buf, size_t cap);
-
-/* A gzip file being written, a bounded buffer at a time. */
-typedef struct bundle_gzip_writer bundle_gzip_writer;
-
-/* Creates PATH, which must not exist.  NULL with *ERR set (caller frees). */
-bundle_gzip_writer *bundle_gzip_create(const char *path, char **err);
-/* Returns 0, or -1 once a write has failed (reported by bundle_gzip_finish). */
-int bundle_gzip_write(bundle_gzip_writer *w, const char *data, size_t len);
-/* Closes and frees W.  KEEP: the file is wanted; returns -1 with *ERR set
- * (caller frees) when it could not be written whole, and removes it.  Not
- * KEEP: removes it, returns 0.  W may be NULL. */
-int bundle_gzip_finish(bundle_gzip_writer *w, gboolean keep, char **err);
 
 #endif

@@ -49,6 +49,11 @@ gboolean bundle_path_within(const char *root_real, const char *path)
     return ok;
 }
 
+gboolean bundle_may_read(const char *confine, const char *path)
+{
+    return !confine || bundle_path_within(confine, path);
+}
+
 char *bundle_path_inside(const char *root_real, const char *rel,
                          const char *manifest, const char *what,
                          tk_diags *diags)

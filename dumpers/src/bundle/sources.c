@@ -22,6 +22,9 @@
  * path:line, with a note.
  */
 #include "bundle/internal.h"
+#include "tkdump/tk_input_file.h"
+
+#include <unistd.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -198,7 +201,7 @@ static gboolean may_read(const tk_bundle *b, const char *path,
 {
     if (!is_regular(path))
         return FALSE;
-    if (!b->confine || bundle_path_within(b->confine, path))
+    if (bundle_may_read(b->confine, path))
         return TRUE;
     *outside = TRUE;
     return FALSE;
@@ -247,9 +250,33 @@ enum {
     SOURCE_MISS_NOT_FOUND = 1,
     SOURCE_MISS_AMBIGUOUS = 2,
     SOURCE_MISS_OUTSIDE = 3,
-    SOURCE_MISS_WHY = 3,
-    SOURCE_MISS_TOLD = 4,
+    SOURCE_MISS_SPECIAL = 4,
+    SOURCE_MISS_WHY = 7,
+    SOURCE_MISS_TOLD = 8,
 };
+
+/* The bundle's own copy of ORIG (its sources/ entry, or ORIG under the
+ * bundle folder) when that is there but not a regular file (a FIFO, a
+ * device, a folder), or NULL.  Caller frees. */
+static char *special_copy(const tk_bundle *b, const char *orig)
+{
+    const char *stored = g_hash_table_lookup(b->stored_sources, orig);
+    char *cands[2] = {
+        stored ? g_strdup(stored) : NULL,
+        b->root && *orig && !g_path_is_absolute(orig)
+            ? g_build_filename(b->root, orig, NULL)
+            : NULL,
+    };
+    char *out = NULL;
+    for (int i = 0; i < 2; i++) {
+        struct stat st;
+        if (!out && cands[i] && stat(cands[i], &st) == 0 &&
+            !S_ISREG(st.st_mode))
+            out = g_strdup(cands[i]);
+        g_free(cands[i]);
+    }
+    return out;
+}
 
 /* Gives DIAGS the note of why FILE (KEY) was not found, once per bundle. */
 static void note_miss(tk_bundle *b, tk_file_id file, gpointer key, tk_diags *diags)
@@ -260,7 +287,22 @@ static void note_miss(tk_bundle *b, tk_file_id file, gpointer key, tk_diags *dia
     g_hash_table_insert(b->misses, key, GUINT_TO_POINTER(miss | SOURCE_MISS_TOLD));
     const char *orig = tk_loctab_file_path(b->tab, file);
     size_t n_dirs = b->source_dirs ? g_strv_length(b->source_dirs) : 0;
-    if ((miss & SOURCE_MISS_WHY) == SOURCE_MISS_OUTSIDE)
+    char *special = (miss & SOURCE_MISS_WHY) == SOURCE_MISS_SPECIAL
+                        ? special_copy(b, orig)
+                        : NULL;
+    if (special) {
+        char *why = NULL;
+        int fd = tk_input_file_open(special, TK_INPUT_FILE_SOURCE, NULL, &why);
+        if (fd >= 0)
+            close(fd);
+        tk_diags_add(diags, TK_DIAG_WARNING, special, 0,
+                     "source file not read: %s stands where the bundle's "
+                     "copy of %s should be; its locations show as path:line "
+                     "only",
+                     why ? why : "not a regular file", orig);
+        g_free(why);
+        g_free(special);
+    } else if ((miss & SOURCE_MISS_WHY) == SOURCE_MISS_OUTSIDE)
         tk_diags_add(diags, TK_DIAG_NOTE, orig, 0,
                      "source file not read: it is outside the bundle %s, "
                      "and a bundle reads only its own files and those of "
@@ -301,6 +343,9 @@ const char *bundle_sources_resolve(tk_bundle *b, tk_file_id file,
     const char *orig = tk_loctab_file_path(b->tab, file);
     gboolean ambiguous = FALSE, outside = FALSE;
     char *found = find_source(b, orig, &ambiguous, &outside);
+    char *special_path = found ? NULL : special_copy(b, orig);
+    gboolean special = special_path != NULL;
+    g_free(special_path);
     if (found) {
         g_hash_table_insert(b->resolved, key, found);
         return found;
@@ -311,6 +356,7 @@ const char *bundle_sources_resolve(tk_bundle *b, tk_file_id file,
     g_hash_table_insert(b->misses, key,
                         GUINT_TO_POINTER(outside     ? SOURCE_MISS_OUTSIDE
                                          : ambiguous ? SOURCE_MISS_AMBIGUOUS
+                                         : special   ? SOURCE_MISS_SPECIAL
                                                      : SOURCE_MISS_NOT_FOUND));
     note_miss(b, file, key, diags);
     return NULL;

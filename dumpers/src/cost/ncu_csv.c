@@ -200,6 +200,7 @@ typedef struct {
     section *cur;
     int state;           /* 0: before a section, 1: header next, 2: rows */
     GArray *col_of;      /* int: per kept metric, its column */
+    guint n_cols;        /* the header's columns: every row has as many */
     uint64_t base;       /* the first row's address */
     gboolean have_base;
     double *vals;
@@ -247,11 +248,21 @@ static void header(reader *r, GPtrArray *f, uint64_t ln)
     }
     g_free(r->vals);
     r->vals = g_new0(double, r->col_of->len);
+    r->n_cols = f->len;
     r->state = 2;
 }
 
 static void row(reader *r, GPtrArray *f, uint64_t ln)
 {
+    if (f->len != r->n_cols) {
+        /* A row of another shape is not a row of this section (a cut or
+         * edited export): its numbers would land in the wrong columns. */
+        tk_diags_add(r->diags, TK_DIAG_ERROR, r->path, ln,
+                     "a row of %u columns in kernel %s's section, whose "
+                     "header has %u: refused",
+                     f->len, r->cur->kernel, r->n_cols);
+        return;
+    }
     const char *a = f->pdata[0];
     char *end;
     errno = 0;

@@ -153,6 +153,9 @@ static inline void nb_new_scope(nb_builder *b)
     b->scope++;
 }
 
+/* Starts a line: what nb_end_line() or nb_ignore_line() will keep or drop. */
+void nb_begin_line(nb_builder *b);
+
 /* Ends the line: trailing spaces are dropped, the line is kept. */
 void nb_end_line(nb_builder *b, uint32_t orig);
 

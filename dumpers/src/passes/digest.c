@@ -24,6 +24,7 @@
 
 #include <string.h>
 
+#include "tkdump/tk_lines.h"
 #include "tkdump/tk_stage.h"
 
 #define P1 0x9E3779B185EBCA87ull
@@ -342,8 +343,7 @@ void tk_pass_digest_text(tk_stage_kind kind, const char *data, size_t len,
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
         size_t n = (size_t)(e - p);
-        if (n > 0 && p[n - 1] == '\r')
-            n--;
+        n = tk_lines_trim(p, n);
         passes_digester_begin(&d, p, n);
         passes_digester_end(&d);
         p = nl ? nl + 1 : end;

@@ -1,5 +1,5 @@
-/* index.c - one streaming pass over a pass dump file, and reads of
- * single dumps on demand.
+/* index.c - one streaming pass over a pass dump file (reads of single
+ * dumps on demand: read.c).
  *
  * The file is read front to back through a window of PASSES_WINDOW bytes;
  * lines are found with memchr and classified by their first bytes, so the
@@ -11,6 +11,7 @@
  */
 #include "passes/internal.h"
 #include "tkdump/tk_input_file.h"
+#include "tkdump/tk_lines.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +38,10 @@ typedef struct {
     tk_diags *diags;
     const char *name;
     uint64_t line;     /* number of the current line */
+    uint64_t charged;  /* lines charged to the load's budget so far */
+    int over_budget;   /* the load's budget ran out: the scan stops */
+    int again;         /* the same text indexed again: not charged twice, */
+    uint64_t stop_line; /* but stopped where the budget stopped it (0: no) */
     uint64_t line_off; /* its offset */
     line_role role;
     uint64_t nul_until; /* lines starting before this offset may hold NULs */
@@ -201,10 +206,43 @@ static void finish_other(builder *b)
                      (unsigned long long)b->ir_first);
 }
 
+/* Charges N of ITEM to the load's budget, kept on the index for
+ * tk_passes_refund_budget(). */
+static int charge(builder *b, tk_input_budget_item item, uint64_t n, char **why)
+{
+    if (tk_input_budget_charge(item, n, why) != 0)
+        return -1;
+    b->ix->charged[item] += n;
+    return 0;
+}
+
+void tk_passes_refund_budget(tk_passes *p)
+{
+    for (int i = 0; p && i < TK_INPUT_BUDGET_COUNT; i++) {
+        tk_input_budget_refund((tk_input_budget_item)i, p->charged[i]);
+        p->charged[i] = 0;
+    }
+}
+
 static void start_dump(builder *b, const passes_header *h)
 {
     finish_dump(b);
     finish_other(b);
+    char *why = NULL;
+    if (!b->over_budget && b->again && b->stop_line && b->line >= b->stop_line)
+        why = g_strdup("over the load's budget, as on its first reading");
+    if (!b->over_budget && (why || (!b->again &&
+        charge(b, TK_INPUT_BUDGET_DUMPS, 1, &why) != 0))) {
+        tk_diags_add(b->diags, TK_DIAG_WARNING, b->name, b->line,
+                     "not indexed from this line on: %s; the dumps before "
+                     "it stay usable",
+                     why);
+        g_free(why);
+        b->over_budget = 1;
+        b->stop_line = b->line;
+    }
+    if (b->over_budget)
+        return;
     tk_pass_dump *d = &b->cur;
     memset(d, 0, sizeof *d);
     d->header_offset = b->line_off;
@@ -284,10 +322,12 @@ static int is_blank(const char *s, size_t n)
 static void line_begin(builder *b, uint64_t off, const char *s, size_t len,
                        int more)
 {
+    if (b->over_budget)
+        return; /* the scan stops at the end of this read */
     b->line++;
     b->line_off = off;
-    if (!more && len > 0 && s[len - 1] == '\r')
-        len--;
+    if (!more)
+        len = tk_lines_trim(s, len);
 
     if (off < b->nul_until && memchr(s, '\0', len)) {
         if (b->in_dump) {
@@ -353,6 +393,8 @@ static void line_begin(builder *b, uint64_t off, const char *s, size_t len,
 
 static void line_more(builder *b, const char *s, size_t len)
 {
+    if (b->over_budget)
+        return;
     if (b->role == ROLE_BODY)
         passes_digester_more(&b->dig, s, len);
 }
@@ -360,6 +402,8 @@ static void line_more(builder *b, const char *s, size_t len)
 /* The end of the line: NEXT is the offset after its "\n". */
 static void line_end(builder *b, uint64_t next)
 {
+    if (b->over_budget)
+        return;
     switch (b->role) {
     case ROLE_HEADER:
     case ROLE_BANNER:
@@ -421,6 +465,36 @@ static ssize_t read_some(const source *src, char *buf, size_t n, uint64_t off)
     }
 }
 
+/* Charges the lines scanned since the last call and BYTES of text to the
+ * load's budget; once it runs out, says where the index stops and returns
+ * -1 (what was indexed before stays usable: a dump cut there ends there). */
+static int charge_budget(builder *b, uint64_t bytes)
+{
+    if (b->over_budget)
+        return -1;
+    char *why = NULL;
+    uint64_t lines = b->line - b->charged;
+    if (b->again && !(b->stop_line && b->line >= b->stop_line))
+        return 0;
+    if (b->again)
+        why = g_strdup("over the load's budget, as on its first reading");
+    else if (charge(b, TK_INPUT_BUDGET_LINES, lines, &why) == 0 &&
+             charge(b, TK_INPUT_BUDGET_STREAM_BYTES, bytes, &why) == 0) {
+        b->charged = b->line;
+        return 0;
+    }
+    tk_diags_add(b->diags, TK_DIAG_WARNING, b->name, b->line,
+                 "not indexed past this line: %s; the dumps before it stay "
+                 "usable",
+                 why);
+    if (b->in_dump)
+        b->cur.flags |= TK_PASS_CUT; /* not whole: said so where shown */
+    g_free(why);
+    b->over_budget = 1;
+    b->stop_line = b->line;
+    return -1;
+}
+
 /* Feeds every line of SRC from offset START (a line start) to the builder.
  * Returns 0, or -1 on a read error (reported). */
 static int scan(builder *b, const source *src, uint64_t start, size_t window,
@@ -440,6 +514,8 @@ static int scan(builder *b, const source *src, uint64_t start, size_t window,
             line_end(b, base + pos + n + 1);
             pos += n + 1;
         }
+        if (charge_budget(b, (uint64_t)pos) != 0)
+            break;
         if (eof) {
             if (pos < have) {
                 line_begin(b, base + pos, buf + pos, have - pos, 0);
@@ -547,8 +623,7 @@ static int is_cut_line(const char *s, size_t n)
 {
     if (memchr(s, '\0', n))
         return 0;
-    if (n > 0 && s[n - 1] == '\r')
-        n--;
+    n = tk_lines_trim(s, n);
     passes_header h;
     return !is_blank(s, n) && passes_parse_header(s, n, &h);
 }
@@ -600,6 +675,7 @@ typedef struct {
     char *buf;       /* WINDOW bytes, allocated and freed by the caller's
                         thread, like the first half's */
     int rc;
+    tk_input_budget *budget; /* the starting thread's: the load's */
 } second_half;
 
 /* Indexes from the cut on, numbering lines from 1 there: the lines before
@@ -608,9 +684,11 @@ typedef struct {
 static gpointer index_second_half(gpointer data)
 {
     second_half *h = data;
+    tk_input_budget *before = tk_input_budget_use(h->budget);
     h->rc = scan(&h->b, &h->src, h->cut, h->window, h->buf);
     finish_dump(&h->b);
     finish_other(&h->b);
+    tk_input_budget_use(before);
     return NULL;
 }
 
@@ -632,6 +710,8 @@ static const char *reintern(tk_passes *p, const char *s)
 /* Appends the dumps and other text of Q (the second half) to P. */
 static void join(tk_passes *p, const tk_passes *q)
 {
+    for (int i = 0; i < TK_INPUT_BUDGET_COUNT; i++)
+        p->charged[i] += q->charged[i];
     guint f0 = p->funcs->len;
     for (guint i = 0; i < q->funcs->len; i++)
         g_ptr_array_add(p->funcs, (gpointer)reintern(p, g_ptr_array_index(q->funcs, i)));
@@ -692,6 +772,8 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
     h.cut = cut;
     h.window = window;
     h.buf = g_malloc(window);
+    h.budget = tk_input_budget_use(NULL);
+    tk_input_budget_use(h.budget);
     GThread *t = g_thread_try_new("tkdump-index", index_second_half, &h, NULL);
     if (!t)
         index_second_half(&h);
@@ -726,6 +808,8 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
             }
         }
     }
+    uint64_t half_charged[TK_INPUT_BUDGET_COUNT];
+    memcpy(half_charged, h.b.ix->charged, sizeof half_charged);
     tk_passes_free(h.b.ix);
     tk_diags_free(h.b.diags);
     tk_diags_free(first);
@@ -733,8 +817,14 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
         return 0;
     const char *name = b->name;
     tk_passes *p = passes_new(b->ix->path);
+    memcpy(p->charged, b->ix->charged, sizeof p->charged);
+    for (int i = 0; i < TK_INPUT_BUDGET_COUNT; i++)
+        p->charged[i] += half_charged[i]; /* the second half's too */
     tk_passes_free(b->ix);
+    uint64_t stop = b->stop_line;
     memset(b, 0, sizeof *b);
+    b->again = 1;
+    b->stop_line = stop;
     b->ix = p;
     b->diags = diags;
     b->name = name;
@@ -815,8 +905,12 @@ static tk_passes *index_file(const char *path, size_t window, int one_scan,
             tk_passes *q = passes_new(path);
             q->gz = p->gz;
             p->gz = NULL;
+            memcpy(q->charged, p->charged, sizeof q->charged);
             tk_passes_free(p);
+            uint64_t stop = b.stop_line;
             memset(&b, 0, sizeof b);
+            b.again = 1;
+            b.stop_line = stop;
             b.ix = q;
             b.diags = diags;
             b.name = path;
@@ -884,197 +978,4 @@ tk_passes *passes_index_one_scan(const char *path, tk_diags *diags)
 tk_passes *tk_passes_index(const char *path, tk_diags *diags)
 {
     return passes_index_window(path, PASSES_WINDOW, diags);
-}
-
-void tk_passes_free(tk_passes *p)
-{
-    if (!p)
-        return;
-    passes_gz_free(p->gz);
-    if (p->fd >= 0)
-        close(p->fd);
-    g_free(p->path);
-    g_array_free(p->dumps, TRUE);
-    g_array_free(p->func_first, TRUE);
-    g_ptr_array_free(p->funcs, TRUE);
-    g_array_free(p->others, TRUE);
-    g_string_chunk_free(p->strings);
-    if (p->interned)
-        g_hash_table_destroy(p->interned);
-    if (p->scratch)
-        g_string_free(p->scratch, TRUE);
-    g_array_free(p->seqs, TRUE);
-    g_free(p->seq_dumps);
-    g_free(p);
-}
-
-const char *tk_pass_level_name(tk_pass_level level)
-{
-    switch (level) {
-    case TK_PASS_LEVEL_TTIR:
-        return "ttir";
-    case TK_PASS_LEVEL_TTGIR:
-        return "ttgir";
-    case TK_PASS_LEVEL_LLVM_MLIR:
-        return "llvm-dialect";
-    case TK_PASS_LEVEL_LLVM_IR:
-        return "llvm-ir";
-    case TK_PASS_LEVEL_CODEGEN:
-        return "codegen-ir";
-    case TK_PASS_LEVEL_MACHINE:
-        return "machine";
-    default:
-        return "unknown";
-    }
-}
-
-const char *tk_passes_path(const tk_passes *p)
-{
-    return p->path;
-}
-
-void passes_set_path(tk_passes *p, const char *path)
-{
-    g_free(p->path);
-    p->path = g_strdup(path);
-}
-
-uint64_t tk_passes_file_size(const tk_passes *p)
-{
-    return p->size;
-}
-
-uint64_t tk_passes_line_count(const tk_passes *p)
-{
-    return p->n_lines;
-}
-
-size_t tk_passes_count(const tk_passes *p)
-{
-    return p->dumps->len;
-}
-
-const tk_pass_dump *tk_passes_get(const tk_passes *p, size_t i)
-{
-    return i < p->dumps->len ? &g_array_index(p->dumps, tk_pass_dump, i)
-                             : NULL;
-}
-
-size_t tk_passes_other_count(const tk_passes *p)
-{
-    return p->others->len;
-}
-
-const tk_pass_range *tk_passes_other(const tk_passes *p, size_t i)
-{
-    return i < p->others->len ? &g_array_index(p->others, tk_pass_range, i)
-                              : NULL;
-}
-
-/* Reads LEN bytes at OFF into BUF, checking first that the file still holds
- * them. */
-static int read_at(const tk_passes *p, uint64_t off, uint64_t len, char *buf,
-                   tk_diags *diags)
-{
-    struct stat st;
-    if (p->gz) {
-        if (fstat(p->fd, &st) != 0 || (uint64_t)st.st_size != p->file_size ||
-            off + len > p->size) {
-            tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0,
-                         "the file has changed since it was indexed");
-            return -1;
-        }
-        for (uint64_t done = 0; done < len;) {
-            size_t want = len - done > ((size_t)1 << 30) ? (size_t)1 << 30 : (size_t)(len - done);
-            int64_t r = passes_gz_pread(p->gz, off + done, buf + done, want);
-            if (r <= 0) {
-                tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0,
-                             "cannot read the text at byte %llu: %s",
-                             (unsigned long long)(off + done),
-                             r < 0 ? "the compressed data cannot be read" : "end of text");
-                return -1;
-            }
-            done += (uint64_t)r;
-        }
-        return 0;
-    }
-    if (fstat(p->fd, &st) != 0 || (uint64_t)st.st_size < off + len) {
-        tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0,
-                     "the file has changed since it was indexed (it is "
-                     "shorter than the dump at byte %llu)",
-                     (unsigned long long)off);
-        return -1;
-    }
-    uint64_t done = 0;
-    while (done < len) {
-        ssize_t r = pread(p->fd, buf + done, (size_t)(len - done),
-                          (off_t)(off + done));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0,
-                         "cannot read at byte %llu: %s",
-                         (unsigned long long)(off + done),
-                         r < 0 ? g_strerror(errno) : "end of file");
-            return -1;
-        }
-        done += (uint64_t)r;
-    }
-    return 0;
-}
-
-int64_t tk_passes_read_at(const tk_passes *p, uint64_t offset, char *buf, size_t len,
-                          tk_diags *diags)
-{
-    if (offset >= p->size || len == 0)
-        return 0;
-    uint64_t n = p->size - offset < len ? p->size - offset : len;
-    if (read_at(p, offset, n, buf, diags) != 0)
-        return -1;
-    return (int64_t)n;
-}
-
-char *tk_passes_read_range(const tk_passes *p, uint64_t offset, uint64_t len,
-                           tk_diags *diags)
-{
-    if (len >= (uint64_t)G_MAXSIZE) {
-        tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0, "range too large");
-        return NULL;
-    }
-    char *buf = g_malloc((size_t)len + 1);
-    if (read_at(p, offset, len, buf, diags) != 0) {
-        g_free(buf);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
-char *tk_passes_read(const tk_passes *p, size_t i, size_t *len,
-                     tk_diags *diags)
-{
-    const tk_pass_dump *d = tk_passes_get(p, i);
-    if (!d) {
-        tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0, "no dump %zu", i);
-        return NULL;
-    }
-    char *s = tk_passes_read_range(p, d->body_offset, d->body_len, diags);
-    if (s && len)
-        *len = (size_t)d->body_len;
-    return s;
-}
-
-int64_t tk_passes_read_into(const tk_passes *p, size_t i, char *buf,
-                            size_t cap, tk_diags *diags)
-{
-    const tk_pass_dump *d = tk_passes_get(p, i);
-    if (!d) {
-        tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0, "no dump %zu", i);
-        return -1;
-    }
-    if (d->body_len > cap)
-        return (int64_t)d->body_len;
-    if (read_at(p, d->body_offset, d->body_len, buf, diags) != 0)
-        return -1;
-    return (int64_t)d->body_len;
 }

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include <string.h>
 
+#include "tkdump/tk_input_file.h"
 #include "tkdump/tk_passes.h"
 
 /* A piece of a line; not NUL-terminated. */
@@ -151,6 +152,9 @@ struct tk_passes {
     uint64_t size;
     int64_t mtime;
     uint64_t n_lines;
+    /* What indexing charged to the load's budget (tk_input_file.h), given
+     * back by tk_passes_refund_budget() when the same file is indexed again. */
+    uint64_t charged[TK_INPUT_BUDGET_COUNT];
     GArray *dumps;        /* tk_pass_dump */
     GArray *func_first;   /* guint per dump: its first entry in funcs */
     GPtrArray *funcs;     /* interned function names of all dumps */
@@ -177,7 +181,7 @@ tk_passes *passes_index_one_scan(const char *path, tk_diags *diags);
 
 /* Makes the index name PATH (tk_passes_path(), its diagnostics) instead of
  * the file it read: the loader indexes the decompressed copy of a .gz pass
- * file under a temporary name (bundle/passfiles.c). */
+ * file under a temporary name (passfiles/passfiles.c). */
 void passes_set_path(tk_passes *p, const char *path);
 
 /* Groups the dumps into sequences and sets each dump's seq

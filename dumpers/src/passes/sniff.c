@@ -22,8 +22,7 @@ tk_passes_file_kind tk_passes_sniff(const char *data, size_t len)
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
         size_t n = (size_t)(e - p);
-        if (n > 0 && p[n - 1] == '\r')
-            n--;
+        n = tk_lines_trim(p, n);
         passes_header h;
         if (n > 0 && (p[0] == '/' || p[0] == ';' || p[0] == '*' ||
                       p[0] == '#') &&

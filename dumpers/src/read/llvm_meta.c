@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "read/frames.h"
+#include "read/llvm_fields.h"
 #include "util/scan.h"
 
 #define NONE UINT32_MAX
@@ -215,132 +216,6 @@ static md_node *md_lookup(read_llvm_meta *m, uint32_t num)
     return NULL;
 }
 
-/* ---- field lists: "(key: value, key: value, ...)" ---- */
-
-typedef struct {
-    const char *key;
-    size_t key_len;
-    const char *val, *val_end;
-} md_field;
-
-static int is_ident(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Reads the field at P (inside the parentheses) into F and returns the
- * position after it, or NULL at the closing ')' or at anything that is not a
- * "key: value" field.  Values are skipped by bracket depth and quoted
- * strings, so a string containing ", line: 3" is not taken for a field. */
-static const char *md_next_field(const char *p, const char *end, md_field *f)
-{
-    while (p < end && (*p == ' ' || *p == ','))
-        p++;
-    if (p >= end || *p == ')')
-        return NULL;
-    f->key = p;
-    while (p < end && is_ident(*p))
-        p++;
-    f->key_len = (size_t)(p - f->key);
-    if (f->key_len == 0 || p >= end || *p != ':')
-        return NULL;
-    p = scan_skip_spaces(p + 1, end);
-    f->val = p;
-    int depth = 0;
-    while (p < end) {
-        char c = *p;
-        if (c == '"') {
-            const char *q = scan_find(p + 1, end, '"');
-            p = q ? q + 1 : end;
-            continue;
-        }
-        if (c == '(' || c == '{' || c == '[') {
-            depth++;
-        } else if (c == ')' || c == '}' || c == ']') {
-            if (depth == 0)
-                break;
-            depth--;
-        } else if (c == ',' && depth == 0) {
-            break;
-        }
-        p++;
-    }
-    f->val_end = p;
-    while (f->val_end > f->val && f->val_end[-1] == ' ')
-        f->val_end--;
-    return p;
-}
-
-static int key_is(const md_field *f, const char *key)
-{
-    size_t n = strlen(key);
-    return f->key_len == n && memcmp(f->key, key, n) == 0;
-}
-
-/* "!N" -> N.  NONE with *BAD = 0 for "null" or no value; *BAD = 1 for a
- * value that is neither. */
-static uint32_t md_val_ref(const md_field *f, int *bad)
-{
-    const char *p = f->val;
-    uint32_t v;
-    *bad = 0;
-    if (f->val_end - p == 4 && memcmp(p, "null", 4) == 0)
-        return NONE;
-    if (p < f->val_end && *p == '!') {
-        p++;
-        if (scan_u32(&p, f->val_end, &v) == SCAN_OK && p == f->val_end &&
-            v != NONE)
-            return v;
-    }
-    *bad = 1;
-    return NONE;
-}
-
-/* Decimal value -> *OUT; -1 when not a plain number, -2 on overflow. */
-static int md_val_u32(const md_field *f, uint32_t *out)
-{
-    const char *p = f->val;
-    scan_status st = scan_u32(&p, f->val_end, out);
-    if (st == SCAN_OVERFLOW)
-        return -2;
-    if (st != SCAN_OK || p != f->val_end)
-        return -1;
-    return 0;
-}
-
-/* Appends the LLVM string literal value of F ("...", with \XX hex escapes
- * and \\) to S; returns 0, or -1 when F is not a string. */
-static int md_val_string(const md_field *f, GString *s)
-{
-    const char *p = f->val, *end = f->val_end;
-    if (end - p < 2 || p[0] != '"' || end[-1] != '"')
-        return -1;
-    p++;
-    end--;
-    while (p < end) {
-        const char *bs = scan_find(p, end, '\\');
-        const char *stop = bs ? bs : end;
-        g_string_append_len(s, p, stop - p);
-        if (!bs)
-            break;
-        if (end - bs >= 3 && g_ascii_isxdigit(bs[1]) && g_ascii_isxdigit(bs[2])) {
-            char c = (char)(g_ascii_xdigit_value(bs[1]) * 16 +
-                            g_ascii_xdigit_value(bs[2]));
-            if (c != '\0') /* paths cannot hold NUL; the table refuses it */
-                g_string_append_c(s, c);
-            p = bs + 3;
-        } else if (end - bs >= 2 && bs[1] == '\\') {
-            g_string_append_c(s, '\\');
-            p = bs + 2;
-        } else {
-            g_string_append_c(s, '\\');
-            p = bs + 1;
-        }
-    }
-    return 0;
-}
-
 /* ---- nodes ---- */
 
 #define MD_NAME_MAX 24
@@ -374,25 +249,25 @@ static void md_bad(read_llvm_meta *m, md_node *n, const char *why)
  * it is absolute or there is no directory). */
 static void md_parse_file(read_llvm_meta *m, md_node *n, const char *p)
 {
-    md_field f, name = {0}, dir = {0};
+    read_md_field f, name = {0}, dir = {0};
     int have_name = 0, have_dir = 0;
-    while ((p = md_next_field(p, n->end, &f))) {
-        if (key_is(&f, "filename")) {
+    while ((p = read_md_next_field(p, n->end, &f))) {
+        if (read_md_key_is(&f, "filename")) {
             name = f;
             have_name = 1;
-        } else if (key_is(&f, "directory")) {
+        } else if (read_md_key_is(&f, "directory")) {
             dir = f;
             have_dir = 1;
         }
     }
     GString *s = m->scratch;
     g_string_truncate(s, 0);
-    if (have_dir && md_val_string(&dir, s) != 0) {
+    if (have_dir && read_md_val_string(&dir, s) != 0) {
         md_bad(m, n, "DIFile directory is not a string");
         return;
     }
     size_t dir_len = s->len;
-    if (!have_name || md_val_string(&name, s) != 0 || s->len == dir_len) {
+    if (!have_name || read_md_val_string(&name, s) != 0 || s->len == dir_len) {
         md_bad(m, n, "DIFile without a file name");
         return;
     }
@@ -432,12 +307,12 @@ static void md_parse(read_llvm_meta *m, md_node *n)
         md_parse_file(m, n, p);
         return;
     }
-    md_field f;
+    read_md_field f;
     int have_line = 0, bad = 0;
     const char *why;
-    while ((p = md_next_field(p, end, &f))) {
-        if (key_is(&f, "line")) {
-            int r = md_val_u32(&f, &n->line);
+    while ((p = read_md_next_field(p, end, &f))) {
+        if (read_md_key_is(&f, "line")) {
+            int r = read_md_val_u32(&f, &n->line);
             if (r == -2) {
                 why = "line number does not fit in 32 bits";
                 goto bad;
@@ -447,8 +322,8 @@ static void md_parse(read_llvm_meta *m, md_node *n)
                 goto bad;
             }
             have_line = 1;
-        } else if (key_is(&f, "column") && n->kind == K_LOCATION) {
-            int r = md_val_u32(&f, &n->col);
+        } else if (read_md_key_is(&f, "column") && n->kind == K_LOCATION) {
+            int r = read_md_val_u32(&f, &n->col);
             if (r == -2) {
                 why = "column number does not fit in 32 bits";
                 goto bad;
@@ -457,20 +332,20 @@ static void md_parse(read_llvm_meta *m, md_node *n)
                 why = "column is not a number";
                 goto bad;
             }
-        } else if (key_is(&f, "scope")) {
-            n->scope = md_val_ref(&f, &bad);
+        } else if (read_md_key_is(&f, "scope")) {
+            n->scope = read_md_val_ref(&f, &bad);
             if (bad) {
                 why = "scope is not a node reference";
                 goto bad;
             }
-        } else if (key_is(&f, "inlinedAt") && n->kind == K_LOCATION) {
-            n->inlined = md_val_ref(&f, &bad);
+        } else if (read_md_key_is(&f, "inlinedAt") && n->kind == K_LOCATION) {
+            n->inlined = read_md_val_ref(&f, &bad);
             if (bad) {
                 why = "inlinedAt is not a node reference";
                 goto bad;
             }
-        } else if (key_is(&f, "file")) {
-            n->file = md_val_ref(&f, &bad);
+        } else if (read_md_key_is(&f, "file")) {
+            n->file = read_md_val_ref(&f, &bad);
             if (bad) {
                 why = "file is not a node reference";
                 goto bad;

@@ -41,6 +41,9 @@ const tk_pass_dump *tl_dump(const tk_timeline *tl, size_t part,
 /* Whether two sides name the same texts put together the same way. */
 int tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y);
 
+/* The dialect ENTRY's dumps are written in. */
+tk_ir_dialect tl_entry_dialect(const tk_timeline_entry *e);
+
 /* The dialect SIDE of ENTRY is normalized as. */
 tk_ir_dialect tl_side_dialect(const tk_timeline *tl,
                               const tk_timeline_entry *entry,
@@ -164,5 +167,62 @@ tk_ir_diff *tl_walker_take_diff(tl_walker *w, tk_stage_kind bind_as,
 tk_ir_diff *tl_walkers_take_diff(tl_walker *wa, int sa, tl_walker *wb, int sb,
                                  tk_stage_kind bind_as, char *name_a, char *name_b,
                                  const tk_diff_opts *opts);
+
+/* ---- dumps.c: dump bodies read for the walker; functions.c: the
+ * functions of a text ---- */
+
+/* The records of the body of dump DUMP of PART into OUT (replacing what it
+ * held), each line also given to NB when not NULL. */
+int tl_walker_read_dump(tl_walker *w, size_t part, size_t dump, GArray *out,
+                           tk_normalize_builder *nb);
+
+/* The records of a dump's body, from whichever text or slot already holds
+ * them, else read into raw slot SLOT (the other slot when SLOT holds
+ * KEEP).  Never the lines of side AVOID. */
+const GArray *tl_walker_raw_lines(tl_walker *w, int slot, int avoid, const GArray *keep,
+                               size_t part, size_t dump);
+
+/* The name of the function line L opens, read back (valid until the next
+ * read); 0 when it opens none or cannot be read. */
+int tl_opened_name(tl_walker *w, const tl_srcs *s, tk_ir_dialect d, const tl_line *l,
+                       const char **name, size_t *name_len);
+
+/* After the line that opens a function at I, the line after its last. */
+guint tl_function_end(tk_ir_dialect d, const GArray *lines, guint i);
+
+/* Appends function NAME of SRC to OUT; a missing one adds nothing. */
+void tl_append_function(tl_walker *w, const tl_srcs *s, tk_ir_dialect d,
+                        const GArray *src, const char *name, GArray *out);
+
+/* Side S's text made of the functions SIDE's pieces name, each cut out of
+ * its dump (read, or taken from the other side when it holds that dump).
+ * Returns 0, or -1 when a dump cannot be read. */
+int tl_text_functions(tl_walker *w, int s, const tk_timeline_side *side,
+                      tk_ir_dialect dialect);
+
+/* ---- base.c: sides and entries as the plan makes them ---- */
+
+/* A side that names no text. */
+tk_timeline_side tl_side_none(void);
+/* The side that is dump DUMP of PART. */
+tk_timeline_side tl_side_dump(size_t part, size_t dump);
+/* An entry for dump DUMP of PART, its texts not decided yet. */
+tk_timeline_entry tl_entry_from_dump(const tk_timeline *tl, size_t part, size_t dump);
+
+/* ---- substeps.c: after the plan (plan.c) ---- */
+
+/* One of Triton's internal dumps: where it is, and its position in its
+ * part's sequence. */
+typedef struct {
+    size_t part, dump, pos;
+} tl_internal_dump;
+
+/* Hangs Triton's internal dumps (INTERNAL: tl_internal_dump, in sequence
+ * order) under their pass as sub-steps of TL. */
+void tl_attach_internal(tk_timeline *tl, GArray *internal);
+/* Sorts TL's sub-steps by parent (keeping their order) and indexes them. */
+void tl_index_subs(tk_timeline *tl);
+/* Marks the entries of ES whose texts come from damaged dumps. */
+void tl_mark_damaged(tk_timeline *tl, GArray *es);
 
 #endif

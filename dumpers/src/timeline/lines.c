@@ -5,6 +5,7 @@
 
 #include "read/readers.h"
 #include "timeline/lines.h"
+#include "tkdump/tk_lines.h"
 
 /* A block read for one line also holds its neighbours. */
 #define BLOCK ((size_t)256 << 10)
@@ -231,8 +232,7 @@ static uint64_t cut_hash(const char *s, size_t n, uint64_t full)
 static int emit(const char *s, size_t n, uint64_t off, uint16_t src, tl_line_fn fn,
                 void *user)
 {
-    if (n > 0 && s[n - 1] == '\r')
-        n--;
+    n = tk_lines_trim(s, n);
     tl_line rec = {off, tk_diff_hash(s, n), (uint32_t)n, src,
                    (uint16_t)tl_line_flags(s, n)};
     return fn(user, &rec, s);
@@ -389,8 +389,7 @@ void tl_lines_of_memory(GArray *out, const char *text, size_t len, uint64_t base
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
         size_t n = (size_t)(e - p);
-        if (n > 0 && p[n - 1] == '\r')
-            n--;
+        n = tk_lines_trim(p, n);
         tl_line rec = {base + (uint64_t)(p - text), tk_diff_hash(p, n),
                        n > UINT32_MAX ? UINT32_MAX : (uint32_t)n, TL_SRC_MEM,
                        (uint16_t)tl_line_flags(p, n)};

@@ -32,24 +32,11 @@ typedef struct {
     GArray *pending;             /* size_t: Before entries awaiting "after" */
 } fam_state;
 
-/* One of Triton's internal dumps: where it is, and its position in its
- * part's sequence. */
-typedef struct {
-    size_t part, dump, pos;
-} internal_dump;
-
 typedef struct {
     tk_timeline *tl;
     fam_state fam[FAM_N];
-    GArray *internal; /* internal_dump, in sequence order */
+    GArray *internal; /* tl_internal_dump, in sequence order */
 } planner;
-
-const tk_pass_dump *tl_dump(const tk_timeline *tl, size_t part, size_t dump)
-{
-    if (part >= tl->n_parts)
-        return NULL;
-    return tk_passes_get(tl->parts[part].passes, dump);
-}
 
 static int family_of(const tk_pass_dump *d)
 {
@@ -90,24 +77,6 @@ static int defines(const tk_pass_dump *d, const char *name)
     return 0;
 }
 
-static tk_timeline_side side_none(void)
-{
-    tk_timeline_side s = {0};
-    s.kind = TK_SIDE_NONE;
-    s.part = s.dump = s.meta_part = s.meta_dump = TK_TL_NONE;
-    s.final = TK_STAGE_UNKNOWN;
-    return s;
-}
-
-static tk_timeline_side side_dump(size_t part, size_t dump)
-{
-    tk_timeline_side s = side_none();
-    s.kind = TK_SIDE_DUMP;
-    s.part = part;
-    s.dump = dump;
-    return s;
-}
-
 /* The latest text of function NAME in family state F: its own dump, else
  * the base module when it defines it.  Returns 0 when there is none. */
 static int latest_of(const planner *p, const fam_state *f, const char *name,
@@ -141,12 +110,12 @@ static tk_timeline_side view_module(planner *p, int fam)
 {
     fam_state *f = &p->fam[fam];
     if (f->base_part == TK_TL_NONE)
-        return side_none();
+        return tl_side_none();
     const tk_pass_dump *base = tl_dump(p->tl, f->base_part, f->base_dump);
     size_t n = 0;
     for (size_t i = 0; i < base->n_functions; i++)
         n += g_hash_table_contains(f->funcs, base->functions[i]);
-    tk_timeline_side s = side_dump(f->base_part, f->base_dump);
+    tk_timeline_side s = tl_side_dump(f->base_part, f->base_dump);
     if (n == 0)
         return s;
     tk_timeline_piece *pc = tl_pieces_alloc(p->tl, n);
@@ -175,7 +144,7 @@ static tk_timeline_side view_funcs(planner *p, int fam,
     for (size_t i = 0; i < n_names; i++)
         n += latest_of(p, f, names[i], &part, &dump);
     if (n == 0)
-        return side_none();
+        return tl_side_none();
     tk_timeline_piece *pc = tl_pieces_alloc(p->tl, n);
     size_t k = 0;
     for (size_t i = 0; i < n_names; i++) {
@@ -186,7 +155,7 @@ static tk_timeline_side view_funcs(planner *p, int fam,
         pc[k].dump = dump;
         k++;
     }
-    tk_timeline_side s = side_none();
+    tk_timeline_side s = tl_side_none();
     s.kind = TK_SIDE_FUNCTIONS;
     s.pieces = pc;
     s.n_pieces = n;
@@ -200,14 +169,14 @@ static tk_timeline_side view_of_dump(planner *p, int fam, size_t part,
 {
     const tk_pass_dump *d = tl_dump(p->tl, part, dump);
     if (u != UNIT_FUNCS)
-        return side_dump(part, dump);
+        return tl_side_dump(part, dump);
     tk_timeline_piece *pc = tl_pieces_alloc(p->tl, d->n_functions);
     for (size_t i = 0; i < d->n_functions; i++) {
         pc[i].function = d->functions[i];
         pc[i].part = part;
         pc[i].dump = dump;
     }
-    tk_timeline_side s = side_none();
+    tk_timeline_side s = tl_side_none();
     s.kind = TK_SIDE_FUNCTIONS;
     s.pieces = pc;
     s.n_pieces = d->n_functions;
@@ -226,11 +195,11 @@ static tk_timeline_side view_whole(planner *p, int fam, const tk_pass_dump *d)
         const tk_pass_dump *base = tl_dump(p->tl, f->base_part, f->base_dump);
         for (size_t i = 0; i < d->n_functions; i++)
             if (!defines(base, d->functions[i]))
-                return side_none();
+                return tl_side_none();
         return view_module(p, fam);
     }
     if (f->order->len == 0)
-        return side_none();
+        return tl_side_none();
     return view_funcs(p, fam, (const char *const *)f->order->pdata, f->order->len);
 }
 
@@ -309,30 +278,6 @@ static void resolve_pending(planner *p, int fam, const tk_pass_dump *d,
     }
 }
 
-static tk_timeline_entry entry_from_dump(planner *p, size_t part, size_t dump)
-{
-    const tk_pass_dump *d = tl_dump(p->tl, part, dump);
-    tk_timeline_entry e = {0};
-    e.part = part;
-    e.dump = dump;
-    e.header_line = d->header_line;
-    e.kind = d->kind;
-    e.when = d->when;
-    e.status = d->status;
-    e.scope_kind = d->scope_kind;
-    e.level = d->level;
-    e.pass = d->pass;
-    e.arg = d->arg;
-    e.scope = d->scope;
-    e.scope_name = d->scope_name;
-    e.effect = TK_EFFECT_UNKNOWN;
-    e.why = TK_UNKNOWN_NONE;
-    e.before = side_none();
-    e.after = side_none();
-    e.parent = TK_TL_NONE;
-    return e;
-}
-
 /* The level a dump without a body belongs to, for display: the level of the
  * dump before it in the sequence. */
 static tk_pass_level level_or(tk_pass_level level, tk_pass_level prev)
@@ -349,13 +294,13 @@ static void plan_dump(planner *p, size_t part, size_t dump, size_t pos,
     unit_kind u = unit_of(d);
 
     if (d->kind == TK_PASS_MLIR_INTERNAL) {
-        internal_dump x = {part, dump, pos};
+        tl_internal_dump x = {part, dump, pos};
         g_array_append_val(p->internal, x);
         return;
     }
     if (d->status != TK_PASS_PRINTED) {
         /* -print-changed banners: a pass, with no text. */
-        tk_timeline_entry e = entry_from_dump(p, part, dump);
+        tk_timeline_entry e = tl_entry_from_dump(p->tl, part, dump);
         e.level = level_or(d->level, *prev_level);
         if (d->status == TK_PASS_NO_CHANGE ||
             d->status == TK_PASS_NO_FUNCTION) {
@@ -372,7 +317,7 @@ static void plan_dump(planner *p, size_t part, size_t dump, size_t pos,
     if (d->when == TK_PASS_AT_START || d->when == TK_PASS_LABEL || u == UNIT_NONE) {
         /* A text that is no pass of its own (or that shows nothing usable). */
         if (u == UNIT_NONE) {
-            tk_timeline_entry e = entry_from_dump(p, part, dump);
+            tk_timeline_entry e = tl_entry_from_dump(p->tl, part, dump);
             e.why = TK_UNKNOWN_NO_BODY;
             g_array_append_val(p->tl->entries, e);
             return;
@@ -385,7 +330,7 @@ static void plan_dump(planner *p, size_t part, size_t dump, size_t pos,
     if (d->when == TK_PASS_BEFORE) {
         apply(p, fam, part, dump, u);
         resolve_pending(p, fam, d, u);
-        tk_timeline_entry e = entry_from_dump(p, part, dump);
+        tk_timeline_entry e = tl_entry_from_dump(p->tl, part, dump);
         e.before = view_of_dump(p, fam, part, dump, u);
         g_array_append_val(p->tl->entries, e);
         size_t idx = p->tl->entries->len - 1;
@@ -409,12 +354,12 @@ static void plan_dump(planner *p, size_t part, size_t dump, size_t pos,
             return;
         }
     }
-    tk_timeline_entry e = entry_from_dump(p, part, dump);
+    tk_timeline_entry e = tl_entry_from_dump(p->tl, part, dump);
     if (u == UNIT_LOOP) {
         /* A legacy loop pass names no loop: which one it printed is not
          * known, so it is compared with nothing. */
         if (f->loop_part != TK_TL_NONE && d->scope[0] && strcmp(f->loop_scope, d->scope) == 0)
-            e.before = side_dump(f->loop_part, f->loop_dump);
+            e.before = tl_side_dump(f->loop_part, f->loop_dump);
     } else if (u == UNIT_MODULE) {
         e.before = view_module(p, fam);
         GHashTableIter it;
@@ -486,187 +431,12 @@ static void finish_pending(planner *p)
                 e->why = TK_UNKNOWN_NO_AFTER;
                 continue;
             }
-            e->after = side_none();
+            e->after = tl_side_none();
             e->after.kind = TK_SIDE_FINAL;
             e->after.final = k;
             e->flags |= TK_TL_TO_FINAL;
         }
         g_array_set_size(pend, 0);
-    }
-}
-
-static int is_pipeline_pass(const tk_timeline_entry *e)
-{
-    return e->kind == TK_PASS_MLIR && !(e->flags & TK_TL_PLACEHOLDER) &&
-           (strcmp(e->arg, "tritongpu-pipeline") == 0 ||
-            strcmp(e->pass, "TritonGPUPipeline") == 0);
-}
-
-/* Makes room for a placeholder pass holding sub-steps whose pass has no
- * dump: after the last TTGIR-level MLIR pass, else after the last MLIR
- * pass, else first. */
-static size_t add_placeholder(planner *p)
-{
-    GArray *es = p->tl->entries;
-    size_t at = 0, at_mlir = 0;
-    for (guint i = 0; i < es->len; i++) {
-        tk_timeline_entry *e = entry_at(p, i);
-        if (e->kind == TK_PASS_MLIR) {
-            at_mlir = i + 1;
-            if (e->level == TK_PASS_LEVEL_TTGIR)
-                at = i + 1;
-        }
-    }
-    if (at == 0)
-        at = at_mlir;
-    tk_timeline_entry e = {0};
-    e.part = e.dump = TK_TL_NONE;
-    e.kind = TK_PASS_MLIR;
-    e.when = TK_PASS_AFTER;
-    e.status = TK_PASS_PRINTED;
-    e.scope_kind = TK_PASS_SCOPE_NONE;
-    e.level = TK_PASS_LEVEL_TTGIR;
-    e.pass = "SoftwarePipeliner";
-    e.arg = e.scope = e.scope_name = "";
-    e.effect = TK_EFFECT_UNKNOWN;
-    e.why = TK_UNKNOWN_NO_BEFORE;
-    e.flags = TK_TL_PLACEHOLDER;
-    e.before = e.after = side_none();
-    e.parent = TK_TL_NONE;
-    g_array_insert_val(es, at, e);
-    return at;
-}
-
-/* Hangs Triton's internal dumps under their pass as sub-steps.  Linear in
- * the number of entries and internal dumps: both are in file order within
- * a part. */
-static void attach_internal(planner *p)
-{
-    size_t n = p->internal->len;
-    if (n == 0)
-        return;
-    const internal_dump *in = (const internal_dump *)p->internal->data;
-    size_t *hosts = g_new(size_t, n);
-    size_t *runs = g_new(size_t, n);
-    /* Runs: a run starts again at its first step's name, or when something
-     * else of this kernel came between two internal dumps. */
-    size_t run = 0;
-    const char *first_arg = "";
-    /* By position: the last MLIR Before dump before it in the same file. */
-    size_t next = 0, host = TK_TL_NONE, host_part = TK_TL_NONE;
-    GArray *es = p->tl->entries;
-    for (size_t i = 0; i < n; i++) {
-        const tk_pass_dump *d = tl_dump(p->tl, in[i].part, in[i].dump);
-        if (i == 0) {
-            first_arg = d->arg;
-        } else if (in[i - 1].part != in[i].part || in[i - 1].pos + 1 != in[i].pos ||
-                   strcmp(d->arg, first_arg) == 0) {
-            run++;
-            first_arg = d->arg;
-        }
-        runs[i] = run;
-        if (in[i].part != host_part) {
-            next = 0;
-            host = TK_TL_NONE;
-            host_part = in[i].part;
-        }
-        for (; next < es->len; next++) {
-            const tk_timeline_entry *e = entry_at(p, next);
-            if (e->part != in[i].part || e->kind != TK_PASS_MLIR ||
-                e->when != TK_PASS_BEFORE)
-                continue;
-            if (tl_dump(p->tl, e->part, e->dump)->header_offset >= d->header_offset)
-                break;
-            host = next;
-        }
-        hosts[i] = host;
-    }
-    /* By name: the n-th run to the n-th pipeline pass. */
-    GArray *pipes = g_array_new(FALSE, FALSE, sizeof(size_t));
-    for (size_t i = 0; i < es->len; i++)
-        if (is_pipeline_pass(entry_at(p, i)))
-            g_array_append_val(pipes, i);
-    size_t placeholder = TK_TL_NONE;
-    for (size_t i = 0; i < n; i++) {
-        if (hosts[i] != TK_TL_NONE)
-            continue;
-        if (pipes->len) {
-            size_t want = runs[i] < pipes->len ? runs[i] : pipes->len - 1;
-            hosts[i] = g_array_index(pipes, size_t, want);
-            continue;
-        }
-        if (placeholder == TK_TL_NONE) {
-            placeholder = add_placeholder(p);
-            for (size_t k = 0; k < n; k++)
-                if (hosts[k] != TK_TL_NONE && hosts[k] >= placeholder)
-                    hosts[k]++;
-        }
-        hosts[i] = placeholder;
-    }
-    g_array_free(pipes, TRUE);
-    for (size_t i = 0; i < n; i++) {
-        tk_timeline_entry s = entry_from_dump(p, in[i].part, in[i].dump);
-        s.parent = hosts[i];
-        const tk_timeline_entry *h = entry_at(p, hosts[i]);
-        s.after = side_dump(in[i].part, in[i].dump);
-        if (i > 0 && runs[i - 1] == runs[i] && hosts[i - 1] == hosts[i])
-            s.before = side_dump(in[i - 1].part, in[i - 1].dump);
-        else if (h->before.kind == TK_SIDE_DUMP)
-            s.before = h->before;
-        else
-            s.why = TK_UNKNOWN_NO_BEFORE;
-        g_array_append_val(p->tl->subs, s);
-    }
-    g_free(hosts);
-    g_free(runs);
-}
-
-/* Sorts sub-steps by parent (keeping their order) and indexes them. */
-static int by_parent(gconstpointer a, gconstpointer b, gpointer user)
-{
-    (void)user;
-    const tk_timeline_entry *x = a, *y = b;
-    return x->parent < y->parent ? -1 : x->parent > y->parent;
-}
-
-static void index_subs(tk_timeline *tl)
-{
-    size_t n = tl->entries->len;
-    /* Stable: the sub-steps of one pass stay in file order. */
-    GArray *s = tl->subs;
-    g_qsort_with_data(s->data, (gint)s->len, sizeof(tk_timeline_entry),
-                      by_parent, NULL);
-    tl->sub_first = g_new0(size_t, n + 1);
-    for (guint i = 0; i < s->len; i++) {
-        size_t par = g_array_index(s, tk_timeline_entry, i).parent;
-        g_array_index(tl->entries, tk_timeline_entry, par).n_substeps++;
-    }
-    size_t acc = 0;
-    for (size_t i = 0; i < n; i++) {
-        tl->sub_first[i] = acc;
-        acc += g_array_index(tl->entries, tk_timeline_entry, i).n_substeps;
-    }
-    tl->sub_first[n] = acc;
-}
-
-static int side_damaged(const tk_timeline *tl, const tk_timeline_side *s)
-{
-    const unsigned bad = TK_PASS_CUT | TK_PASS_INTERLEAVED | TK_PASS_BINARY;
-    if (s->kind == TK_SIDE_DUMP || s->kind == TK_SIDE_STATE)
-        if (tl_dump(tl, s->part, s->dump)->flags & bad)
-            return 1;
-    for (size_t i = 0; i < s->n_pieces; i++)
-        if (tl_dump(tl, s->pieces[i].part, s->pieces[i].dump)->flags & bad)
-            return 1;
-    return 0;
-}
-
-static void mark_damaged(tk_timeline *tl, GArray *es)
-{
-    for (guint i = 0; i < es->len; i++) {
-        tk_timeline_entry *e = &g_array_index(es, tk_timeline_entry, i);
-        if (side_damaged(tl, &e->before) || side_damaged(tl, &e->after))
-            e->flags |= TK_TL_DAMAGED;
     }
 }
 
@@ -693,7 +463,7 @@ void tl_plan(tk_timeline *tl)
         p.fam[f].order = g_ptr_array_new();
         p.fam[f].pending = g_array_new(FALSE, FALSE, sizeof(size_t));
     }
-    p.internal = g_array_new(FALSE, FALSE, sizeof(internal_dump));
+    p.internal = g_array_new(FALSE, FALSE, sizeof(tl_internal_dump));
     for (size_t part = 0; part < tl->n_parts; part++) {
         const tk_pass_seq *sq = tk_passes_seq(tl->parts[part].passes,
                                               tl->parts[part].seq);
@@ -702,10 +472,10 @@ void tl_plan(tk_timeline *tl)
             plan_dump(&p, part, sq->dumps[i], i, &prev);
     }
     finish_pending(&p);
-    attach_internal(&p);
-    index_subs(tl);
-    mark_damaged(tl, tl->entries);
-    mark_damaged(tl, tl->subs);
+    tl_attach_internal(tl, p.internal);
+    tl_index_subs(tl);
+    tl_mark_damaged(tl, tl->entries);
+    tl_mark_damaged(tl, tl->subs);
     for (int f = 0; f < FAM_N; f++) {
         g_hash_table_destroy(p.fam[f].funcs);
         g_hash_table_destroy(p.fam[f].looped);

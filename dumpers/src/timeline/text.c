@@ -76,246 +76,6 @@ tl_srcs tl_walker_srcs(const tl_walker *w, int s)
     return x;
 }
 
-/* ---- dump bodies --------------------------------------------------------- */
-
-typedef struct {
-    GArray *out;
-    tk_normalize_builder *nb;
-} collect_ctx;
-
-static int collect_line(void *user, const tl_line *rec, const char *text)
-{
-    collect_ctx *c = user;
-    g_array_append_val(c->out, *rec);
-    if (c->nb)
-        tk_normalize_builder_add(c->nb, text,
-                                 (rec->flags & TL_LF_CUT) ? TL_LINE_MAX : rec->len);
-    return 0;
-}
-
-/* The records of the body of dump DUMP of PART into OUT (replacing what it
- * held), each line also given to NB when not NULL. */
-static int read_dump_lines(tl_walker *w, size_t part, size_t dump, GArray *out,
-                           tk_normalize_builder *nb)
-{
-    const tk_pass_dump *d = tl_dump(w->tl, part, dump);
-    g_array_set_size(out, 0);
-    if (!d || part >= TL_SRC_STAGE)
-        return -1;
-    collect_ctx c = {out, nb};
-    return tl_stream_range(&w->srcs, (uint16_t)part, d->body_offset, d->body_len,
-                           &w->stream_buf, &w->stream_cap, collect_line, &c, w->diags) == 0
-               ? 0
-               : -1;
-}
-
-int tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y)
-{
-    if (x->kind != y->kind || x->n_pieces != y->n_pieces)
-        return 0;
-    switch (x->kind) {
-    case TK_SIDE_NONE:
-        return 1;
-    case TK_SIDE_FINAL:
-        return x->final == y->final;
-    case TK_SIDE_STATE:
-    case TK_SIDE_DUMP:
-        if (x->part != y->part || x->dump != y->dump)
-            return 0;
-        break;
-    default:
-        break;
-    }
-    for (size_t i = 0; i < x->n_pieces; i++)
-        if (x->pieces[i].part != y->pieces[i].part ||
-            x->pieces[i].dump != y->pieces[i].dump ||
-            strcmp(x->pieces[i].function, y->pieces[i].function) != 0)
-            return 0;
-    return 1;
-}
-
-/* The records of a dump's body, from whichever text or slot already holds
- * them, else read into raw slot SLOT (the other slot when SLOT holds
- * KEEP).  Never the lines of side AVOID. */
-static const GArray *raw_lines(tl_walker *w, int slot, int avoid, const GArray *keep,
-                               size_t part, size_t dump)
-{
-    tk_timeline_side want = {0};
-    want.kind = TK_SIDE_DUMP;
-    want.part = part;
-    want.dump = dump;
-    for (int s = 0; s < 2; s++) {
-        tl_text *t = &w->side[s];
-        if (s != avoid && t->valid && t->cacheable && tl_same_side(&t->key, &want))
-            return t->lines;
-    }
-    for (int r = 0; r < 2; r++)
-        if (w->raw[r].valid && w->raw[r].part == part && w->raw[r].dump == dump)
-            return w->raw[r].lines;
-    if (w->raw[slot].lines == keep)
-        slot = !slot;
-    tl_raw *r = &w->raw[slot];
-    r->valid = 0;
-    if (read_dump_lines(w, part, dump, r->lines, NULL) != 0)
-        return NULL;
-    r->valid = 1;
-    r->part = part;
-    r->dump = dump;
-    return r->lines;
-}
-
-/* ---- functions ------------------------------------------------------------- */
-
-static int label_char(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$' ||
-           c == '-';
-}
-
-/* The name of the function the line [P, E) opens: LLVM "define ...
- * @name(", MIR "# Machine code for function name:".  0 when it opens
- * none. */
-static int function_name(tk_ir_dialect dialect, const char *p, const char *e,
-                         const char **name, size_t *name_len)
-{
-    if (dialect == TK_IR_MIR) {
-        static const char lit[] = "# Machine code for function ";
-        if ((size_t)(e - p) < sizeof lit - 1 || memcmp(p, lit, sizeof lit - 1) != 0)
-            return 0;
-        const char *q = p + sizeof lit - 1, *r = q;
-        while (r < e && *r != ':')
-            r++;
-        *name = q;
-        *name_len = (size_t)(r - q);
-        return 1;
-    }
-    if ((size_t)(e - p) < 7 || memcmp(p, "define ", 7) != 0)
-        return 0;
-    const char *at = memchr(p, '@', (size_t)(e - p));
-    if (!at)
-        return 0;
-    const char *q = at + 1, *r;
-    if (q < e && *q == '"') {
-        r = ++q;
-        while (r < e && *r != '"') {
-            if (*r == '\\' && r + 1 < e)
-                r++;
-            r++;
-        }
-    } else {
-        r = q;
-        while (r < e && label_char((unsigned char)*r))
-            r++;
-    }
-    *name = q;
-    *name_len = (size_t)(r - q);
-    return 1;
-}
-
-static int opens(tk_ir_dialect d, const tl_line *l)
-{
-    return (l->flags & (d == TK_IR_MIR ? TL_LF_MIR_OPEN : TL_LF_DEFINE)) != 0;
-}
-
-static int closes(tk_ir_dialect d, const tl_line *l)
-{
-    return (l->flags & (d == TK_IR_MIR ? TL_LF_MIR_CLOSE : TL_LF_BRACE)) != 0;
-}
-
-/* How far into a function's first line its name is looked for: first
- * NAME_FIRST bytes, then (no '(' or ':' after the name yet) NAME_BYTES. */
-#define NAME_FIRST ((size_t)512)
-#define NAME_BYTES ((size_t)64 << 10)
-
-/* The name of the function line L opens, read back (valid until the next
- * read); 0 when it opens none or cannot be read. */
-static int opened_name(tl_walker *w, const tl_srcs *s, tk_ir_dialect d, const tl_line *l,
-                       const char **name, size_t *name_len)
-{
-    if (!opens(d, l))
-        return 0;
-    /* The name is near the start: a short read first. */
-    size_t n;
-    const char *t = tl_reader_peek(&w->reader, s, l, NAME_FIRST, &n, w->diags);
-    if (t && n < l->len && !memchr(t, '(', n) && !memchr(t, ':', n))
-        t = tl_reader_peek(&w->reader, s, l, NAME_BYTES, &n, w->diags);
-    return t && function_name(d, t, t + n, name, name_len);
-}
-
-/* After the line that opens a function at I, the line after its last. */
-static guint function_end(tk_ir_dialect d, const GArray *lines, guint i)
-{
-    for (guint j = i + 1; j < lines->len; j++)
-        if (closes(d, &g_array_index(lines, tl_line, j)))
-            return j + 1;
-    return lines->len;
-}
-
-/* Finds function NAME in LINES: [*START, *END).  0, or -1 when absent. */
-static int find_function(tl_walker *w, const tl_srcs *s, tk_ir_dialect d,
-                         const GArray *lines, const char *name, guint *start, guint *end)
-{
-    size_t want = strlen(name);
-    for (guint i = 0; i < lines->len; i++) {
-        const char *nm;
-        size_t nl;
-        if (opened_name(w, s, d, &g_array_index(lines, tl_line, i), &nm, &nl) &&
-            nl == want && memcmp(nm, name, nl) == 0) {
-            *start = i;
-            *end = function_end(d, lines, i);
-            return 0;
-        }
-    }
-    return -1;
-}
-
-/* Appends function NAME of SRC to OUT; a missing one adds nothing. */
-static void append_function(tl_walker *w, const tl_srcs *s, tk_ir_dialect d,
-                            const GArray *src, const char *name, GArray *out)
-{
-    guint a, b;
-    if (find_function(w, s, d, src, name, &a, &b) == 0 && b > a)
-        g_array_append_vals(out, &g_array_index(src, tl_line, a), b - a);
-}
-
-static int text_functions(tl_walker *w, int s, const tk_timeline_side *side,
-                          tk_ir_dialect dialect)
-{
-    tl_text *t = &w->side[s];
-    g_array_set_size(t->lines, 0);
-    if (side->n_pieces == 1) {
-        /* The common case, a function dump: read it where it goes and cut
-         * the function in place. */
-        const tk_timeline_piece *pc = &side->pieces[0];
-        const tl_text *o = &w->side[!s];
-        if (o->valid && o->cacheable && o->key.kind == TK_SIDE_DUMP &&
-            o->key.part == pc->part && o->key.dump == pc->dump) {
-            append_function(w, &w->srcs, dialect, o->lines, pc->function, t->lines);
-            return 0;
-        }
-        if (read_dump_lines(w, pc->part, pc->dump, t->lines, NULL) != 0)
-            return -1;
-        guint a, b;
-        if (find_function(w, &w->srcs, dialect, t->lines, pc->function, &a, &b) != 0) {
-            g_array_set_size(t->lines, 0);
-            return 0;
-        }
-        if (a > 0)
-            memmove(t->lines->data, &g_array_index(t->lines, tl_line, a),
-                    (b - a) * sizeof(tl_line));
-        g_array_set_size(t->lines, b - a);
-        return 0;
-    }
-    for (size_t i = 0; i < side->n_pieces; i++) {
-        const tk_timeline_piece *pc = &side->pieces[i];
-        const GArray *src = raw_lines(w, 0, s, NULL, pc->part, pc->dump);
-        if (!src)
-            return -1;
-        append_function(w, &w->srcs, dialect, src, pc->function, t->lines);
-    }
-    return 0;
-}
 
 static const tk_timeline_piece *piece_named(const tk_timeline_side *side,
                                             const char *name, size_t len)
@@ -331,7 +91,7 @@ static int text_state(tl_walker *w, int s, const tk_timeline_side *side,
                       tk_ir_dialect dialect)
 {
     tl_text *t = &w->side[s];
-    const GArray *base = raw_lines(w, 0, s, NULL, side->part, side->dump);
+    const GArray *base = tl_walker_raw_lines(w, 0, s, NULL, side->part, side->dump);
     if (!base)
         return -1;
     g_array_set_size(t->lines, 0);
@@ -340,14 +100,14 @@ static int text_state(tl_walker *w, int s, const tk_timeline_side *side,
         const char *nm;
         size_t nl;
         const tk_timeline_piece *pc;
-        if (opened_name(w, &w->srcs, dialect, l, &nm, &nl) &&
+        if (tl_opened_name(w, &w->srcs, dialect, l, &nm, &nl) &&
             (pc = piece_named(side, nm, nl)) != NULL) {
             /* Another slot than the base's, which is still being read. */
-            const GArray *src = raw_lines(w, 1, s, base, pc->part, pc->dump);
+            const GArray *src = tl_walker_raw_lines(w, 1, s, base, pc->part, pc->dump);
             if (!src)
                 return -1;
-            append_function(w, &w->srcs, dialect, src, pc->function, t->lines);
-            i = function_end(dialect, base, i);
+            tl_append_function(w, &w->srcs, dialect, src, pc->function, t->lines);
+            i = tl_function_end(dialect, base, i);
         } else {
             g_array_append_val(t->lines, *l);
             i++;
@@ -387,12 +147,12 @@ static int assemble(tl_walker *w, int s, const tk_timeline_side *side,
             g_array_set_size(t->lines, 0);
             g_array_append_vals(t->lines, o->lines->data, o->lines->len);
         } else {
-            rc = read_dump_lines(w, side->part, side->dump, t->lines, nb);
+            rc = tl_walker_read_dump(w, side->part, side->dump, t->lines, nb);
         }
         break;
     }
     case TK_SIDE_FUNCTIONS:
-        rc = text_functions(w, s, side, dialect);
+        rc = tl_text_functions(w, s, side, dialect);
         break;
     case TK_SIDE_STATE:
         rc = text_state(w, s, side, dialect);
@@ -556,7 +316,7 @@ static int restrict_to(tl_walker *w, int s, const tk_timeline_side *names,
     GArray *kept = new_lines();
     for (size_t i = 0; i < names->n_pieces; i++)
         if (!also || has_name(also, names->pieces[i].function))
-            append_function(w, &src, t->dialect, t->lines, names->pieces[i].function, kept);
+            tl_append_function(w, &src, t->dialect, t->lines, names->pieces[i].function, kept);
     g_array_unref(t->lines);
     t->lines = kept;
     tk_normalize_free(t->norm);
@@ -701,7 +461,7 @@ static const GArray *meta_lines(tl_walker *w, size_t part, size_t dump)
     tl_raw *m = &w->meta;
     if (!(m->valid && m->part == part && m->dump == dump)) {
         m->valid = 0;
-        if (read_dump_lines(w, part, dump, m->lines, NULL) != 0)
+        if (tl_walker_read_dump(w, part, dump, m->lines, NULL) != 0)
             return NULL;
         guint out = 0;
         for (guint i = 0; i < m->lines->len; i++) {

@@ -5,105 +5,6 @@
 
 #include "timeline/internal.h"
 
-tk_ir_dialect tk_pass_level_dialect(tk_pass_level level)
-{
-    switch (level) {
-    case TK_PASS_LEVEL_TTIR:
-    case TK_PASS_LEVEL_TTGIR:
-    case TK_PASS_LEVEL_LLVM_MLIR:
-        return TK_IR_MLIR;
-    case TK_PASS_LEVEL_LLVM_IR:
-    case TK_PASS_LEVEL_CODEGEN:
-        return TK_IR_LLVM;
-    case TK_PASS_LEVEL_MACHINE:
-        return TK_IR_MIR;
-    default:
-        return TK_IR_PLAIN;
-    }
-}
-
-const char *tk_effect_name(tk_effect effect)
-{
-    switch (effect) {
-    case TK_EFFECT_CHANGED:
-        return "changed";
-    case TK_EFFECT_UNCHANGED:
-        return "unchanged";
-    default:
-        return "unknown";
-    }
-}
-
-const char *tk_unknown_why_name(tk_unknown_why why)
-{
-    switch (why) {
-    case TK_UNKNOWN_NO_AFTER:
-        return "no dump after it";
-    case TK_UNKNOWN_NO_BEFORE:
-        return "nothing comparable before it";
-    case TK_UNKNOWN_NO_BODY:
-        return "no IR printed";
-    case TK_UNKNOWN_UNREADABLE:
-        return "unreadable";
-    case TK_UNKNOWN_NOT_MEASURED:
-        return "not measured";
-    default:
-        return "";
-    }
-}
-
-tk_timeline_piece *tl_pieces_alloc(tk_timeline *tl, size_t n)
-{
-    if (n == 0)
-        return NULL;
-    if (tl->piece_blocks->len == 0 || tl->block_used + n > tl->block_cap) {
-        size_t cap = n > 1024 ? n : 1024;
-        g_ptr_array_add(tl->piece_blocks, g_new0(tk_timeline_piece, cap));
-        tl->block_used = 0;
-        tl->block_cap = cap;
-    }
-    tk_timeline_piece *p =
-        (tk_timeline_piece *)g_ptr_array_index(tl->piece_blocks,
-                                               tl->piece_blocks->len - 1) +
-        tl->block_used;
-    tl->block_used += n;
-    return p;
-}
-
-static tk_ir_dialect entry_dialect(const tk_timeline_entry *e)
-{
-    switch (e->kind) {
-    case TK_PASS_MLIR:
-    case TK_PASS_MLIR_INTERNAL:
-        return TK_IR_MLIR;
-    case TK_PASS_LLVM_MACHINE:
-        return TK_IR_MIR;
-    default:
-        return TK_IR_LLVM;
-    }
-}
-
-tk_ir_dialect tl_side_dialect(const tk_timeline *tl,
-                              const tk_timeline_entry *entry,
-                              const tk_timeline_side *side)
-{
-    (void)tl;
-    (void)side;
-    return entry_dialect(entry);
-}
-
-tk_stage_kind tl_bind_kind(const tk_timeline_entry *e)
-{
-    switch (entry_dialect(e)) {
-    case TK_IR_MLIR:
-        return e->level == TK_PASS_LEVEL_TTIR ? TK_STAGE_TTIR : TK_STAGE_TTGIR;
-    case TK_IR_LLVM:
-        return TK_STAGE_LLIR;
-    default:
-        return TK_STAGE_UNKNOWN;
-    }
-}
-
 static void not_measured(GArray *es)
 {
     for (guint i = 0; i < es->len; i++) {
@@ -183,7 +84,7 @@ static digests after_alone(step_sink *k, tl_walker *w, const tk_timeline_entry *
     digests none = {0, 0};
     if (!k->fn || k->stopped || e->before.kind != TK_SIDE_NONE ||
         e->after.kind == TK_SIDE_NONE ||
-        tl_walker_load_one(w, &e->after, entry_dialect(e)) != 0)
+        tl_walker_load_one(w, &e->after, tl_entry_dialect(e)) != 0)
         return none;
     return (digests){0, tl_walker_digest(w, TK_IR_B)};
 }
@@ -212,7 +113,7 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
             tell(tl, k, es, i, NULL, 0, after_alone(k, w, e));
             continue;
         }
-        int rc = tl_walker_load(w, &e->before, &e->after, entry_dialect(e));
+        int rc = tl_walker_load(w, &e->before, &e->after, tl_entry_dialect(e));
         if (rc < 0) {
             e->why = TK_UNKNOWN_UNREADABLE;
             if (!loop)
@@ -225,7 +126,7 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
         uint64_t before = bt->serial;
         int continues = before != 0 && before == k->prev_after;
         k->prev_after = w->side[TK_IR_B].serial;
-        if ((tl->flags & TK_TIMELINE_WHOLE_UNITS) && entry_dialect(e) != TK_IR_MLIR) {
+        if ((tl->flags & TK_TIMELINE_WHOLE_UNITS) && tl_entry_dialect(e) != TK_IR_MLIR) {
             if (loop) {
                 continues = 0;
             } else {
@@ -380,80 +281,6 @@ const tk_timeline_entry *tk_timeline_substep(const tk_timeline *tl, size_t i,
     return &g_array_index(tl->subs, tk_timeline_entry, tl->sub_first[i] + j);
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
-static void put_dump(GString *s, const tk_timeline *tl, size_t part, size_t dump)
-{
-    /* "file:line" without printf: the HTML report names two sides of
-     * every pass of every kernel. */
-    const tk_pass_dump *d = tl_dump(tl, part, dump);
-    g_string_append(s, base_name(tk_passes_path(tl->parts[part].passes)));
-    char buf[24], *p = buf + sizeof buf;
-    uint64_t v = d ? d->header_line : 0;
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    *--p = ':';
-    g_string_append_len(s, p, buf + sizeof buf - p);
-}
-
-char *tk_timeline_side_describe(const tk_timeline *tl,
-                                const tk_timeline_side *side)
-{
-    GString *s = g_string_new(NULL);
-    switch (side->kind) {
-    case TK_SIDE_DUMP:
-        put_dump(s, tl, side->part, side->dump);
-        break;
-    case TK_SIDE_FUNCTIONS: {
-        int one_dump = 1;
-        for (size_t i = 1; i < side->n_pieces; i++)
-            one_dump &= side->pieces[i].part == side->pieces[0].part &&
-                        side->pieces[i].dump == side->pieces[0].dump;
-        if (one_dump && side->n_pieces) {
-            put_dump(s, tl, side->pieces[0].part, side->pieces[0].dump);
-            g_string_append(s, " (");
-            for (size_t i = 0; i < side->n_pieces; i++)
-                g_string_append_printf(s, "%s%s", i ? ", " : "", side->pieces[i].function);
-            g_string_append(s, ")");
-        } else {
-            for (size_t i = 0; i < side->n_pieces; i++) {
-                g_string_append_printf(s, "%s%s from ", i ? ", " : "",
-                                       side->pieces[i].function);
-                put_dump(s, tl, side->pieces[i].part, side->pieces[i].dump);
-            }
-        }
-        break;
-    }
-    case TK_SIDE_STATE:
-        put_dump(s, tl, side->part, side->dump);
-        g_string_append(s, " with ");
-        for (size_t i = 0; i < side->n_pieces; i++) {
-            g_string_append_printf(s, "%s%s from ", i ? ", " : "",
-                                   side->pieces[i].function);
-            put_dump(s, tl, side->pieces[i].part, side->pieces[i].dump);
-        }
-        break;
-    case TK_SIDE_FINAL: {
-        const tk_stage *st = tl->kernel ? tk_kernel_stage(tl->kernel, side->final) : NULL;
-        if (st)
-            g_string_append_printf(s, "final %s", base_name(tk_stage_path(st)));
-        else
-            g_string_append_printf(s, "final .%s", tk_stage_kind_name(side->final));
-        break;
-    }
-    default:
-        g_string_append(s, "none");
-        break;
-    }
-    return g_string_free(s, FALSE);
-}
-
 /* ---- diffs between points of the timeline ---------------------------------- */
 
 static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *first,
@@ -475,8 +302,8 @@ static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *fi
                                                        : TK_UNKNOWN_NO_AFTER));
         return NULL;
     }
-    tk_ir_dialect d = entry_dialect(first);
-    if (entry_dialect(last) != d) {
+    tk_ir_dialect d = tl_entry_dialect(first);
+    if (tl_entry_dialect(last) != d) {
         tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
                      "%s (%s) and %s (%s) are not the same kind of IR",
                      first->pass, tk_pass_level_name(first->level), last->pass,
@@ -552,7 +379,7 @@ static int text_of(tl_walker *w, const tk_timeline *tl, size_t i, tk_timeline_po
                      which == TK_TL_INPUT ? "before" : "after");
         return -1;
     }
-    if (tl_walker_load_one(w, side, entry_dialect(e)) != 0)
+    if (tl_walker_load_one(w, side, tl_entry_dialect(e)) != 0)
         return -1;
     char *what = tk_timeline_side_describe(tl, side);
     *name = g_strdup_printf("%s%s", prefix ? prefix : "", what);
@@ -569,7 +396,7 @@ tk_ir_diff *tk_timeline_diff_across(const tk_timeline *a, size_t i,
                                     const tk_diff_opts *opts, tk_diags *diags)
 {
     const tk_timeline_entry *ea = tk_timeline_get(a, i), *eb = tk_timeline_get(b, j);
-    if (ea && eb && entry_dialect(ea) != entry_dialect(eb)) {
+    if (ea && eb && tl_entry_dialect(ea) != tl_entry_dialect(eb)) {
         tk_diags_add(diags, TK_DIAG_ERROR, a->kernel_name, 0,
                      "%s (%s) and %s (%s) are not the same kind of IR", ea->pass,
                      tk_pass_level_name(ea->level), eb->pass,

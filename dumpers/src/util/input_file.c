@@ -27,6 +27,110 @@ static const struct {
     [TK_INPUT_FILE_PASS_DUMP] = {"pass dump file", UINT64_MAX, NULL},
 };
 
+/* ---- the budget of a whole load ---------------------------------------- */
+
+static const struct {
+    uint64_t limit;
+    const char *words; /* "of LIMIT WORDS" */
+} budget_items[TK_INPUT_BUDGET_COUNT] = {
+    [TK_INPUT_BUDGET_WHOLE_BYTES] = {512 * MiB, "512 MiB of files read whole"},
+    [TK_INPUT_BUDGET_STREAM_BYTES] = {16384 * MiB,
+                                      "16 GiB of pass dump text read"},
+    [TK_INPUT_BUDGET_LINES] = {(uint64_t)32 << 20, "32 Mi lines indexed"},
+    [TK_INPUT_BUDGET_DUMPS] = {(uint64_t)256 << 10, "256 Ki pass dumps indexed"},
+    [TK_INPUT_BUDGET_KERNELS] = {4096, "4096 kernels"},
+};
+
+struct tk_input_budget {
+    uint64_t limit[TK_INPUT_BUDGET_COUNT];
+    uint64_t spent[TK_INPUT_BUDGET_COUNT]; /* atomics: loads use threads */
+};
+
+static tk_input_budget process_budget = {
+    .limit = {512 * MiB, 16384 * MiB, (uint64_t)32 << 20, (uint64_t)256 << 10,
+              4096},
+};
+static _Thread_local tk_input_budget *thread_budget;
+
+tk_input_budget *tk_input_budget_new(void)
+{
+    tk_input_budget *b = g_new0(tk_input_budget, 1);
+    for (int i = 0; i < TK_INPUT_BUDGET_COUNT; i++)
+        b->limit[i] = budget_items[i].limit;
+    return b;
+}
+
+void tk_input_budget_free(tk_input_budget *budget)
+{
+    if (budget && budget != &process_budget)
+        g_free(budget);
+}
+
+void tk_input_budget_set_limit(tk_input_budget *budget,
+                               tk_input_budget_item item, uint64_t limit)
+{
+    if (!budget)
+        budget = &process_budget;
+    if ((unsigned)item < TK_INPUT_BUDGET_COUNT)
+        budget->limit[item] = limit;
+}
+
+tk_input_budget *tk_input_budget_use(tk_input_budget *budget)
+{
+    tk_input_budget *before = thread_budget;
+    thread_budget = budget;
+    return before;
+}
+
+int tk_input_budget_charge(tk_input_budget_item item, uint64_t n, char **why)
+{
+    if (why)
+        *why = NULL;
+    if ((unsigned)item >= TK_INPUT_BUDGET_COUNT)
+        return 0;
+    tk_input_budget *b = thread_budget ? thread_budget : &process_budget;
+    uint64_t limit = b->limit[item];
+    uint64_t was = __atomic_load_n(&b->spent[item], __ATOMIC_RELAXED);
+    for (;;) {
+        if (n > limit || was > limit - n) {
+            if (why) {
+                if (limit == budget_items[item].limit)
+                    *why = g_strdup_printf("over the load's budget of %s",
+                                           budget_items[item].words);
+                else
+                    *why = g_strdup_printf("over the load's budget of %" G_GUINT64_FORMAT
+                                           " (%s by default)",
+                                           limit, budget_items[item].words);
+            }
+            return -1;
+        }
+        if (__atomic_compare_exchange_n(&b->spent[item], &was, was + n, TRUE,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return 0;
+    }
+}
+
+uint64_t tk_input_budget_left(tk_input_budget_item item)
+{
+    if ((unsigned)item >= TK_INPUT_BUDGET_COUNT)
+        return 0;
+    tk_input_budget *b = thread_budget ? thread_budget : &process_budget;
+    uint64_t spent = __atomic_load_n(&b->spent[item], __ATOMIC_RELAXED);
+    return spent < b->limit[item] ? b->limit[item] - spent : 0;
+}
+
+void tk_input_budget_refund(tk_input_budget_item item, uint64_t n)
+{
+    if ((unsigned)item >= TK_INPUT_BUDGET_COUNT)
+        return;
+    tk_input_budget *b = thread_budget ? thread_budget : &process_budget;
+    uint64_t was = __atomic_load_n(&b->spent[item], __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(&b->spent[item], &was,
+                                        was > n ? was - n : 0, TRUE,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
 static gboolean kind_ok(tk_input_file_kind kind)
 {
     return (unsigned)kind < TK_INPUT_FILE_KIND_COUNT;
@@ -141,6 +245,12 @@ char *tk_input_file_read(const char *path, tk_input_file_kind kind,
     if (fd < 0)
         return NULL;
     uint64_t limit = kinds[kind].limit;
+    /* The file's own limit, and what is left of the load's (eight kernels
+     * naming the same gigabyte): checked before anything is allocated. */
+    if (tk_input_budget_charge(TK_INPUT_BUDGET_WHOLE_BYTES, size, why) != 0) {
+        close(fd);
+        return NULL;
+    }
     /* Read to the end rather than trusting the size (a file still being
      * written, a /proc file that says 0), but never past the limit: one byte
      * more than it tells a file over it. */

@@ -8,7 +8,10 @@
  */
 #include "util/staged_dir.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <glib.h>
 #include <limits.h>
@@ -154,6 +157,94 @@ end:
     return rc;
 }
 
+/* The file in a staging folder that says it is tkview's and whose: the pid
+ * of the run that made it.  A run killed with SIGKILL (no handler runs)
+ * leaves the folder; the next run into the same place removes it when that
+ * pid is gone. */
+#define STAGING_MARKER ".tkview-staging"
+
+/* Whether NAME is ".TARGET.tkview-tmp-" and six letters or digits. */
+static gboolean is_staging_name(const char *name, const char *target)
+{
+    size_t t = strlen(target);
+    static const char tail[] = ".tkview-tmp-";
+    if (name[0] != '.' || strncmp(name + 1, target, t) != 0 ||
+        strncmp(name + 1 + t, tail, sizeof tail - 1) != 0)
+        return FALSE;
+    const char *r = name + 1 + t + sizeof tail - 1;
+    for (int i = 0; i < 6; i++)
+        if (!g_ascii_isalnum(r[i]))
+            return FALSE;
+    return r[6] == '\0';
+}
+
+/* The pid the marker in the folder NAME (in PARENT_FD) names, or 0 when it
+ * has none that reads as a pid (then it is not known to be tkview's). */
+static long marker_pid(int parent_fd, const char *name)
+{
+    int dfd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
+        return 0;
+    int fd = openat(dfd, STAGING_MARKER, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    close(dfd);
+    if (fd < 0)
+        return 0;
+    char buf[32];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    char *end = NULL;
+    long pid = strtol(buf, &end, 10);
+    return pid > 0 && end && (*end == '\n' || *end == '\0') ? pid : 0;
+}
+
+/* Removes the staging folders for S's target that runs killed before they
+ * could remove them left in S->parent_fd: only folders named like tkview's
+ * own, on the same file system, holding tkview's marker, whose run is gone. */
+static void remove_leftovers(tk_staged_dir *s, dev_t dev)
+{
+    int dfd = dup(s->parent_fd);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return;
+    }
+    GPtrArray *gone = g_ptr_array_new_with_free_func(g_free);
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!is_staging_name(e->d_name, s->target_name))
+            continue;
+        long pid = marker_pid(s->parent_fd, e->d_name);
+        if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 &&
+            errno == ESRCH)
+            g_ptr_array_add(gone, g_strdup(e->d_name));
+    }
+    closedir(d);
+    for (guint i = 0; i < gone->len; i++)
+        staged_dir_remove_at(s->parent_fd, g_ptr_array_index(gone, i), dev);
+    g_ptr_array_free(gone, TRUE);
+}
+
+/* Writes the marker into the new staging folder NAME. */
+static void write_marker(int parent_fd, const char *name)
+{
+    int dfd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
+        return;
+    int fd = openat(dfd, STAGING_MARKER, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        char buf[32];
+        int n = g_snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+        if (write(fd, buf, (size_t)n) != n) {
+            /* no marker: the folder is only never cleaned by a later run */
+        }
+        close(fd);
+    }
+    close(dfd);
+}
+
 /* Creates S's staging folder ".NAME.tkview-tmp-XXXXXX" in S->parent_fd
  * (mode 0755) and records it for the signal handler.  The name is recorded
  * before the folder is made: a stop signal between the two would otherwise
@@ -165,6 +256,7 @@ static int make_staging(tk_staged_dir *s)
     struct stat pst;
     if (fstat(s->parent_fd, &pst) != 0)
         return -1;
+    remove_leftovers(s, pst.st_dev);
     for (int tries = 0; tries < 100; tries++) {
         char rnd[7], name[NAME_MAX + 1];
         random_tail(rnd);
@@ -178,6 +270,7 @@ static int make_staging(tk_staged_dir *s)
         s->record = staged_dir_record(s->parent_fd, pst.st_dev, name,
                                       s->target_name);
         if (mkdirat(s->parent_fd, name, 0755) == 0) {
+            write_marker(s->parent_fd, name);
             s->staging_name = g_strdup(name);
             return 0;
         }
@@ -253,6 +346,8 @@ int tk_staged_dir_commit(tk_staged_dir *s)
         errno = EINVAL;
         return TK_STAGED_DIR_ERR_RENAME;
     }
+    /* The marker is the staging folder's, not the output's. */
+    unlinkat(s->fd, STAGING_MARKER, 0);
     int rc = place_at(s->parent_fd, s->staging_name, s->parent_fd,
                       s->target_name, s->flags, s->record);
     if (rc == 0)
@@ -296,6 +391,14 @@ int tk_staged_dir_place(const char *from, const char *to, unsigned flags)
     int e = errno;
     int fd_to = fd_from >= 0 ? open(to_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     int rc = TK_STAGED_DIR_ERR_RENAME;
+    if (fd_to >= 0 && strstr(from_name, ".tkview-tmp-")) {
+        /* a staging folder placed elsewhere: its marker stays behind */
+        int d = openat(fd_from, from_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (d >= 0) {
+            unlinkat(d, STAGING_MARKER, 0);
+            close(d);
+        }
+    }
     if (fd_to >= 0)
         rc = place_at(fd_from, from_name, fd_to, to_name, flags, -1);
     e = fd_to >= 0 ? errno : fd_from >= 0 ? errno : e;

@@ -21,7 +21,10 @@ int text_looks_binary(const char *data, size_t len)
 /* Counts lines with memchr, which is vectorized in glibc: this pass runs at
  * memory speed and sizes the index exactly, so it is filled without
  * reallocation. */
-static void index_lines(text_buf *t)
+/* Makes T's line records, once the load's budget of lines allows them
+ * (a short file of newlines is millions of records).  Returns 0, or -1 with
+ * an error naming T. */
+static int index_lines(text_buf *t, tk_diags *diags)
 {
     const char *p = t->data, *end = t->data + t->len;
     uint32_t n = 0;
@@ -30,6 +33,13 @@ static void index_lines(text_buf *t)
         n++;
     if (p < end)
         n++; /* a last line with no newline */
+    char *why = NULL;
+    if (tk_input_budget_charge(TK_INPUT_BUDGET_LINES, n, &why) != 0) {
+        tk_diags_add(diags, TK_DIAG_ERROR, t->name ? t->name : "", 0,
+                     "%u lines not indexed: %s", n, why);
+        g_free(why);
+        return -1;
+    }
     t->n_lines = n;
     t->line_start = g_new(uint32_t, (size_t)n + 1);
     p = t->data;
@@ -41,6 +51,7 @@ static void index_lines(text_buf *t)
         t->line_start[i++] = (uint32_t)(p - t->data);
     /* One past the last line: text_line() takes the difference. */
     t->line_start[n] = (uint32_t)t->len;
+    return 0;
 }
 
 int text_from_memory(text_buf *t, const char *name, const char *data,
@@ -58,7 +69,10 @@ int text_from_memory(text_buf *t, const char *name, const char *data,
         memcpy(t->data, data, len);
     t->data[len] = '\0';
     t->len = len;
-    index_lines(t);
+    if (index_lines(t, diags) != 0) {
+        text_clear(t);
+        return -1;
+    }
     return 0;
 }
 
@@ -91,7 +105,10 @@ int text_read(text_buf *t, const char *path, tk_diags *diags)
     t->data = buf;
     t->len = len;
     t->name = g_strdup(path);
-    index_lines(t);
+    if (index_lines(t, diags) != 0) {
+        text_clear(t);
+        return -1;
+    }
     return 0;
 }
 

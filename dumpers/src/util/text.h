@@ -2,8 +2,8 @@
  *
  * Every reader works on a text_buf: the whole file in one buffer, NUL-terminated
  * for the convenience of scanners, with the offset of each line start.  Line
- * ends are "\n"; a "\r" before it is not part of the line (CRLF files read like
- * LF files).  Lines are 1-based in every public API.
+ * ends are tk_lines.h's: "\n", a "\r" before it not part of the line (CRLF
+ * files read like LF files).  Lines are 1-based in every public API.
  */
 #ifndef TKDUMP_TEXT_H
 #define TKDUMP_TEXT_H
@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "tkdump/tk_diags.h"
+#include "tkdump/tk_lines.h"
 
 /* Files of 4 GiB or more are refused: offsets are 32-bit to keep the line
  * index at 4 bytes a line. */
@@ -55,9 +56,7 @@ static inline const char *text_line(const text_buf *t, uint32_t line,
     size_t n = t->line_start[line] - t->line_start[line - 1];
     if (n > 0 && s[n - 1] == '\n')
         n--;
-    if (n > 0 && s[n - 1] == '\r')
-        n--;
-    *len = n;
+    *len = tk_lines_trim(s, n);
     return s;
 }
 

@@ -1,0 +1,69 @@
+/* internal.h - the binding index's structure (bind.c builds it, query.c
+ * answers from it) and the helpers both use (internal to bind/). */
+#ifndef TKDUMP_BIND_INTERNAL_H
+#define TKDUMP_BIND_INTERNAL_H
+
+#include <glib.h>
+
+#include "read/linemap.h"
+#include "tkdump/tk_bind.h"
+
+typedef struct {
+    uint64_t key; /* file << 32 | line */
+    uint32_t irline;
+} bind_ref;
+
+typedef struct {
+    uint64_t *keys;  /* the distinct source positions, ascending */
+    uint32_t *off;   /* n_keys + 1: keys[i]'s lines are lines[off[i]..off[i+1]) */
+    uint32_t *lines; /* ascending within each position */
+    size_t n_keys;
+} bind_ref_index;
+
+typedef struct {
+    const tk_stage *stage;    /* NULL when the kernel lacks this stage */
+    read_linemap eff;           /* effective stacks, when they differ */
+    gboolean has_eff;
+    guint8 *inferred;         /* per line (1-based), completion only */
+    tk_stage_kind inferred_from; /* the stage completion took callers from */
+    bind_ref_index exact, called;
+    tk_source_ref *refs;
+    size_t n_refs;
+    uint32_t n_bound;
+    gboolean inline_frames;   /* the stage records inline frames */
+    /* SASS completed from the PTX: the innermost positions the PTX shows
+     * under several stacks (ascending), and those stacks, per position
+     * conflict_stacks[conflict_off[i] .. conflict_off[i + 1]). */
+    uint64_t *conflict_keys;
+    uint32_t *conflict_off;
+    tk_stack_id *conflict_stacks;
+    size_t n_conflicts;
+    /* USE_IR_LOC: (irloc stage line << 32 | this stage's line), sorted. */
+    uint64_t *irloc_pairs;
+    size_t n_irloc_pairs;
+} bind_stage_index;
+
+struct tk_bind {
+    const tk_kernel *kernel;
+    tk_loctab *tab;
+    bind_stage_index st[TK_STAGE_COUNT];
+    tk_stage_kind irloc_stage;
+    GHashTable *irloc_files; /* tk_file_id set: paths naming the irloc stage */
+};
+
+/* A source position as one sorted key. */
+static inline uint64_t bind_pos_key(tk_file_id file, uint32_t line)
+{
+    return (uint64_t)file << 32 | line;
+}
+
+/* The lines of KEY in R are R->lines[*LO .. *HI). */
+void bind_ref_range(const bind_ref_index *r, uint64_t key, size_t *lo, size_t *hi);
+
+/* Whether F is a path naming the USE_IR_LOC stage. */
+gboolean bind_is_irloc_file(const tk_bind *ix, tk_file_id f);
+
+/* qsort order of uint64_t. */
+int bind_cmp_u64(const void *a, const void *b);
+
+#endif

@@ -1,0 +1,90 @@
+/* internal.h - pass dump files of a bundle: one file found with the input
+ * (internal to passfiles/), and what load/, write/ and the tests call. */
+#ifndef TKDUMP_PASSFILES_INTERNAL_H
+#define TKDUMP_PASSFILES_INTERNAL_H
+
+#include "bundle/internal.h"
+#include "tkdump/tk_passes.h"
+
+struct bundle_pass_file {
+    char *path;             /* as found: shown, named in diagnostics */
+    const tk_kernel *owner; /* listed for this kernel by a manifest; NULL:
+                               found by content, for any kernel */
+    gboolean direct;        /* the input itself: its sequences are kernels */
+    gboolean tried;         /* indexing was attempted */
+    tk_passes *ix;          /* NULL until indexed, or when that failed */
+    GHashTable *seq_of;     /* const tk_kernel * -> 1 + its sequence */
+};
+
+/* The 1-based line of sequence S's first dump, for messages. */
+unsigned long long bundle_passfiles_seq_line(const tk_passes *p, size_t s);
+
+/* Makes a kernel without stages of every compile in B's pass files, which
+ * have been indexed and are all "direct" (passfiles_only.c). */
+void bundle_passfiles_make_kernels(tk_bundle *b, tk_diags *diags);
+
+/* ---- passfiles.c ---- */
+
+/* Adds the pass dump file PATH (a bundle's manifest lists it for OWNER; NULL
+ * when found by content, for any kernel).  It is indexed on first use. */
+void bundle_passfiles_add(tk_bundle *bundle, const char *path,
+                          const tk_kernel *owner);
+
+/* Looks for pass dump files by content in ROOT and in its subfolders (one
+ * level down), skipping files whose name says they are something else
+ * (stage files, metadata, cubins, Python). */
+void bundle_passfiles_find(tk_bundle *bundle, const char *root, tk_diags *diags);
+
+/* When the file PATH (given as the input) holds pass dumps: indexes it and
+ * adds one kernel without stages per sequence; returns TRUE.  FALSE when it
+ * is not a pass dump file (nothing done). */
+gboolean bundle_passfiles_load_direct(tk_bundle *bundle, const char *path,
+                                      tk_diags *diags);
+
+/* When a folder gave no kernel from stage files but pass dump files were
+ * found in it (bundle_passfiles_find): indexes them and adds one kernel without
+ * stages per compile, a compile's MLIR sequence (an MLIR_DUMP_PATH file)
+ * and LLVM sequence (a stderr) joined into one kernel when the dumps tell
+ * that they belong together; returns TRUE.  FALSE when no pass dump file
+ * was found (nothing done). */
+gboolean bundle_passfiles_load_found(tk_bundle *bundle, tk_diags *diags);
+
+/* Adds to DIAGS why the first files bundle_passfiles_find() looked at are not
+ * pass dumps (empty, no header), for a load that found nothing. */
+void bundle_passfiles_report_rejected(const tk_bundle *bundle, tk_diags *diags);
+
+/* Writes KERNEL's slice of every pass file that has its sequence as
+ * FOLDER/passes/KIND.txt.gz under the bundle being built in TMP, and lists
+ * them in MK->passes.  Returns 0, or -1 when the bundle cannot be written
+ * (an error naming OUTDIR); a pass file that cannot be read is a warning and
+ * its slice is left out. */
+int bundle_passfiles_write_kernel(tk_bundle *bundle, const tk_kernel *kernel,
+                                  const char *tmp, bundle_manifest_kernel *mk,
+                                  const char *outdir, tk_diags *diags);
+
+void bundle_passfiles_clear(tk_bundle *bundle);
+
+
+/* ---- gzip.c ---- */
+
+/* Whether the file at PATH starts with gzip's magic bytes. */
+gboolean bundle_gzip_is(const char *path);
+
+/* Up to CAP bytes of the text of PATH (decompressed when it is gzip) into
+ * BUF.  Returns how many, or -1 when it cannot be opened.  A damaged stream
+ * gives what came before the damage. */
+int64_t bundle_gzip_read_head(const char *path, char *buf, size_t cap);
+
+/* A gzip file being written, a bounded buffer at a time. */
+typedef struct bundle_gzip_writer bundle_gzip_writer;
+
+/* Creates PATH, which must not exist.  NULL with *ERR set (caller frees). */
+bundle_gzip_writer *bundle_gzip_create(const char *path, char **err);
+/* Returns 0, or -1 once a write has failed (reported by bundle_gzip_finish). */
+int bundle_gzip_write(bundle_gzip_writer *w, const char *data, size_t len);
+/* Closes and frees W.  KEEP: the file is wanted; returns -1 with *ERR set
+ * (caller frees) when it could not be written whole, and removes it.  Not
+ * KEEP: removes it, returns 0.  W may be NULL. */
+int bundle_gzip_finish(bundle_gzip_writer *w, gboolean keep, char **err);
+
+#endif

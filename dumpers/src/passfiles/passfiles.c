@@ -1,0 +1,590 @@
+/* passfiles.c - the pass dump files that came with the input, and each
+ * kernel's sequence of dumps in them (tk_bundle.h, "pass dumps").
+ *
+ * Files are found by content, never by name: users rename a captured stderr
+ * to run2.log.  Finding costs a look at the head of each candidate file when
+ * the bundle is loaded; indexing (tk_passes.h) waits for the first question
+ * about passes, so `tkview bind` never reads hundreds of MB of dumps.
+ *
+ * Which sequence is a kernel's:
+ *  - in a file found by content, the one tk_passes_find_seq() picks for the
+ *    kernel's key (tk_kernel_pass_key(): its name, num_warps and stage
+ *    digests, here because the pass index knows nothing of kernels); a
+ *    tie is reported and gives none (never a guess), and so do two kernels
+ *    whose best match is the same sequence with the same score;
+ *  - in a file a bundle's manifest lists for a kernel, the one picked for
+ *    that kernel only (the file holds only its dumps);
+ *  - in a pass dump file given as the input (or a folder of nothing else),
+ *    each compile is a kernel of its own (it has no stages to compare):
+ *    passfiles_only.c.
+ *
+ * A bundle carries, per kernel, its slice of each file: only the dumps of
+ * its sequence, headers included, in file order, so the slice is itself a
+ * pass dump file that indexes to the same dumps.  Slices are gzip
+ * compressed (gzip.c) and copied a bounded chunk at a time.
+ */
+#include "passfiles/internal.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* At most this many files are looked into per load: a folder of 100 000
+ * logs must not cost 100 000 reads of 256 KiB. */
+#define MAX_SNIFFED 1000
+/* Kernels named in one "no dumps of ..." note. */
+#define MAX_NAMED 5
+
+static void pass_file_free(gpointer p)
+{
+    bundle_pass_file *f = p;
+    tk_passes_free(f->ix);
+    g_hash_table_destroy(f->seq_of);
+    g_free(f->path);
+    g_free(f);
+}
+
+static bundle_pass_file *add_file(tk_bundle *b, const char *path,
+                                  const tk_kernel *owner)
+{
+    if (!b->pass_found)
+        b->pass_found = g_ptr_array_new_with_free_func(pass_file_free);
+    bundle_pass_file *f = g_new0(bundle_pass_file, 1);
+    f->path = g_strdup(path);
+    f->owner = owner;
+    f->seq_of = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_ptr_array_add(b->pass_found, f);
+    return f;
+}
+
+void bundle_passfiles_add(tk_bundle *b, const char *path, const tk_kernel *owner)
+{
+    add_file(b, path, owner);
+}
+
+void bundle_passfiles_clear(tk_bundle *b)
+{
+    if (b->pass_files)
+        g_ptr_array_free(b->pass_files, TRUE);
+    if (b->pass_found)
+        g_ptr_array_free(b->pass_found, TRUE);
+    b->pass_files = b->pass_found = NULL;
+    tk_diags_free(b->pass_rejected);
+    b->pass_rejected = NULL;
+}
+
+/* ---- finding files by content ------------------------------------------- */
+
+/* What the content of PATH says, reading a gzip file's text. */
+static tk_passes_file_kind sniff(const char *path)
+{
+    if (!bundle_gzip_is(path))
+        return tk_passes_sniff_file(path);
+    char *buf = g_malloc(TK_PASSES_SNIFF_BYTES);
+    int64_t n = bundle_gzip_read_head(path, buf, TK_PASSES_SNIFF_BYTES);
+    tk_passes_file_kind k =
+        n > 0 ? tk_passes_sniff(buf, (size_t)n) : TK_PASSES_FILE_NONE;
+    g_free(buf);
+    return k;
+}
+
+/* Extensions of files that are never pass dumps: a Triton cache holds
+ * thousands of these, and none is worth a read. */
+static const char *const not_dumps[] = {
+    "ttir", "ttgir", "llir", "ll", "ptx", "sass", "sass_g", "sass_gi",
+    "json", "cubin", "source", "cuobjdump_sass", "hsaco", "amdgcn",
+    "amdgcn_dis", "so",
+    "o", "a", "py", "pyc", "pyi", "c", "h", "cpp", "cu", "lock", "xz",
+    "zst", "tar", "zip", "png"};
+
+static gboolean worth_a_look(const char *base)
+{
+    if (base[0] == '.' || g_str_has_prefix(base, "__grp__"))
+        return FALSE;
+    const char *dot = strrchr(base, '.');
+    for (size_t i = 0; dot && i < G_N_ELEMENTS(not_dumps); i++)
+        if (strcmp(dot + 1, not_dumps[i]) == 0)
+            return FALSE;
+    return TRUE;
+}
+
+static int str_order(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct {
+    tk_bundle *b;
+    size_t sniffed;
+    gboolean capped;
+} finder;
+
+/* Keeps why PATH is no pass dump file, to be said if the load finds
+ * nothing else (bundle_passfiles_report_rejected). */
+static void reject(tk_bundle *b, const char *path, const char *why)
+{
+    if (!b->pass_rejected)
+        b->pass_rejected = tk_diags_new();
+    if (tk_diags_count(b->pass_rejected) < MAX_NAMED)
+        tk_diags_add(b->pass_rejected, TK_DIAG_ERROR, path, 0,
+                     "neither a stage file nor a pass dump file: %s", why);
+    b->n_rejected++;
+}
+
+void bundle_passfiles_report_rejected(const tk_bundle *b, tk_diags *diags)
+{
+    size_t n = b->pass_rejected ? tk_diags_count(b->pass_rejected) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const tk_diag *d = tk_diags_get(b->pass_rejected, i);
+        tk_diags_add(diags, d->severity, d->file, d->line, "%s", d->message);
+    }
+    if (b->n_rejected > n)
+        tk_diags_add(diags, TK_DIAG_NOTE, b->root, 0,
+                     "%zu more files are neither stage files nor pass dump "
+                     "files", b->n_rejected - n);
+}
+
+/* Looks at the files of DIR, then (when DESCEND) at those of each
+ * subfolder.  Names are sorted: the order found is the order listed.
+ * Symbolic links to folders are not followed. */
+static void look_in(finder *f, const char *dir, gboolean descend)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    if (!d)
+        return; /* the kernel scan has said so, for the folder loaded */
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    for (const char *e; (e = g_dir_read_name(d));)
+        g_ptr_array_add(names, g_strdup(e));
+    g_dir_close(d);
+    g_ptr_array_sort(names, str_order);
+    GPtrArray *subs = g_ptr_array_new_with_free_func(g_free);
+    for (size_t i = 0; i < names->len; i++) {
+        const char *base = g_ptr_array_index(names, i);
+        char *path = g_build_filename(dir, base, NULL);
+        struct stat st;
+        if (lstat(path, &st) != 0) {
+            g_free(path);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            if (descend && base[0] != '.')
+                g_ptr_array_add(subs, path);
+            else
+                g_free(path);
+            continue;
+        }
+        /* A link in a bundle to a file elsewhere is not read
+         * (docs/bundle.md, "What a bundle may read"). */
+        if (S_ISLNK(st.st_mode) &&
+            (stat(path, &st) != 0 ||
+             (f->b->confine && !bundle_path_within(f->b->confine, path))))
+            st.st_mode = 0;
+        if (!S_ISREG(st.st_mode) || !worth_a_look(base)) {
+            g_free(path);
+            continue;
+        }
+        if (st.st_size == 0) {
+            reject(f->b, path, "it is empty");
+            g_free(path);
+            continue;
+        }
+        if (f->sniffed >= MAX_SNIFFED) {
+            f->capped = TRUE;
+            g_free(path);
+            continue;
+        }
+        f->sniffed++;
+        if (sniff(path) != TK_PASSES_FILE_NONE)
+            add_file(f->b, path, NULL);
+        else
+            reject(f->b, path,
+                   "no pass dump header (\"// -----// IR Dump\", "
+                   "\"*** IR Dump\") in its first 256 KiB");
+        g_free(path);
+    }
+    g_ptr_array_unref(names);
+    for (size_t i = 0; i < subs->len; i++)
+        look_in(f, g_ptr_array_index(subs, i), FALSE);
+    g_ptr_array_unref(subs);
+}
+
+void bundle_passfiles_find(tk_bundle *b, const char *root, tk_diags *diags)
+{
+    finder f = {b, 0, FALSE};
+    look_in(&f, root, TRUE);
+    if (f.capped)
+        tk_diags_add(diags, TK_DIAG_NOTE, root, 0,
+                     "looked for pass dumps in the first %d files only; "
+                     "give a pass dump file as the input to read it",
+                     MAX_SNIFFED);
+}
+
+/* ---- indexing ------------------------------------------------------------ */
+
+/* Indexes F.  A gzip file is indexed as its text (tk_passes.h): read in
+ * place, at any offset, through restart points, never decompressed to disk
+ * or into memory. */
+static void index_one(bundle_pass_file *f, tk_diags *diags)
+{
+    f->tried = TRUE;
+    /* A manifest may name a FIFO or a device: opening it could block. */
+    struct stat st;
+    if (stat(f->path, &st) != 0) {
+        tk_diags_add(diags, TK_DIAG_ERROR, f->path, 0,
+                     "cannot read pass dumps: %s", g_strerror(errno));
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        tk_diags_add(diags, TK_DIAG_ERROR, f->path, 0,
+                     "cannot read pass dumps: not a regular file");
+        return;
+    }
+    f->ix = tk_passes_index(f->path, diags);
+}
+static void warn_tie(const bundle_pass_file *f, const tk_kernel *k, ptrdiff_t s,
+                     size_t n_best, tk_diags *diags)
+{
+    tk_diags_add(diags, TK_DIAG_WARNING, f->path, bundle_passfiles_seq_line(f->ix, (size_t)s),
+                 "kernel %s (%.12s): %zu compiles in this file match it "
+                 "equally well (the first at line %llu) and their dumps "
+                 "differ from the first; none is shown for it",
+                 k->name, k->hash, n_best, bundle_passfiles_seq_line(f->ix, (size_t)s));
+}
+
+/* Several compiles match K's key equally (the same kernel compiled twice,
+ * or options that act only after LLVM IR, such as enable_fp_fusion): the
+ * dumps they have identical are K's whichever compile was K's, so K is
+ * shown them, with a note that says they are shared.  Returns the shared
+ * sequence, or -1 when their first dumps already differ (then a tie). */
+static ptrdiff_t share_tie(bundle_pass_file *f, const tk_kernel *k,
+                           const tk_pass_key *key, ptrdiff_t best,
+                           tk_diags *diags)
+{
+    int top = tk_passes_seq_score(f->ix, (size_t)best, key);
+    GArray *tied = g_array_new(FALSE, FALSE, sizeof(size_t));
+    size_t ns = tk_passes_seq_count(f->ix);
+    for (size_t i = 0; i < ns; i++)
+        if (!tk_passes_seq(f->ix, i)->shared_by &&
+            tk_passes_seq_score(f->ix, i, key) == top)
+            g_array_append_val(tied, i);
+    ptrdiff_t s = tk_passes_share(f->ix, (const size_t *)(void *)tied->data,
+                                  tied->len);
+    if (s >= 0) {
+        const tk_pass_seq *q = tk_passes_seq(f->ix, (size_t)s);
+        GString *lines = g_string_new(NULL);
+        for (guint i = 0; i < tied->len; i++)
+            g_string_append_printf(
+                lines, "%s%llu", i ? ", " : "",
+                bundle_passfiles_seq_line(f->ix, g_array_index(tied, size_t, i)));
+        if (q->n_dumps == q->full_dumps)
+            tk_diags_add(diags, TK_DIAG_NOTE, f->path,
+                         bundle_passfiles_seq_line(f->ix, (size_t)s),
+                         "kernel %s (%.12s): %zu compiles in this file "
+                         "(at lines %s) have identical dumps; they are shown "
+                         "for it, shared with the others",
+                         k->name, k->hash, (size_t)tied->len, lines->str);
+        else {
+            const tk_pass_seq *first =
+                tk_passes_seq(f->ix, g_array_index(tied, size_t, 0));
+            const tk_pass_dump *part = tk_passes_get(f->ix, first->dumps[q->n_dumps]);
+            tk_diags_add(diags, TK_DIAG_NOTE, f->path,
+                         (unsigned long long)part->header_line,
+                         "kernel %s (%.12s): %zu compiles in this file "
+                         "(at lines %s) have identical dumps up to pass %s "
+                         "(dump %zu of %zu), where they part; the %zu before "
+                         "are shown for it, shared with the others, and the "
+                         "rest, which the dumps cannot tell apart, is not",
+                         k->name, k->hash, (size_t)tied->len, lines->str,
+                         part->pass, q->n_dumps + 1, q->full_dumps, q->n_dumps);
+        }
+        g_string_free(lines, TRUE);
+    } else {
+        warn_tie(f, k, best, tied->len, diags);
+    }
+    g_array_free(tied, TRUE);
+    return s;
+}
+
+/* The warps the kernel's compile was asked for, as its TTGIR's module says
+ * ("ttg.num-warps"), or -1: a warp-specialized kernel's metadata counts
+ * its partitions' warps too (4 asked + 2 partitions of 4 = 12), and the
+ * pass dumps say what the module says. */
+static int64_t asked_warps(const tk_stage *ttgir)
+{
+    static const char attr[] = "\"ttg.num-warps\" = ";
+    uint32_t n = ttgir ? tk_stage_line_count(ttgir) : 0;
+    for (uint32_t i = 1; i <= n; i++) {
+        size_t len = 0;
+        const char *l = tk_stage_line(ttgir, i, &len);
+        if (!l || len < 8 || strncmp(l, "module attributes", 17) != 0)
+            continue;
+        char buf[512];
+        size_t m = len < sizeof buf - 1 ? len : sizeof buf - 1;
+        memcpy(buf, l, m);
+        buf[m] = 0;
+        const char *at = strstr(buf, attr);
+        if (!at)
+            return -1;
+        return g_ascii_strtoll(at + strlen(attr), NULL, 10);
+    }
+    return -1;
+}
+
+/* The key's stages are the first stage kinds. */
+G_STATIC_ASSERT(TK_STAGE_TTIR == 0 && TK_STAGE_TTGIR == 1 &&
+                TK_STAGE_LLIR == 2 && TK_PASS_KEY_STAGES == 3);
+
+void tk_kernel_pass_key(const tk_kernel *k, tk_pass_key *key)
+{
+    memset(key, 0, sizeof *key);
+    key->name = k->name;
+    key->num_warps = k->meta.num_warps;
+    int64_t asked = asked_warps(k->stages[TK_STAGE_TTGIR]);
+    if (asked > 0)
+        key->num_warps = asked;
+    for (int i = 0; i < TK_PASS_KEY_STAGES; i++) {
+        if (k->stages[i]) {
+            key->have[i] = 1;
+            tk_pass_digest_stage(k->stages[i], &key->stage[i]);
+        }
+    }
+}
+
+/* The sequence of the kernel a manifest listed F for. */
+static void match_owner(bundle_pass_file *f, tk_diags *diags)
+{
+    const tk_kernel *k = f->owner;
+    tk_pass_key key;
+    tk_kernel_pass_key(k, &key);
+    size_t n_best = 0;
+    ptrdiff_t s = tk_passes_find_seq(f->ix, &key, &n_best);
+    if (s < 0)
+        tk_diags_add(diags, TK_DIAG_WARNING, f->path, 0,
+                     "holds no dump of kernel %s (%.12s), which the bundle's "
+                     "manifest lists it for",
+                     k->name, k->hash);
+    else if (n_best > 1) {
+        s = share_tie(f, k, &key, s, diags);
+        if (s >= 0)
+            g_hash_table_insert(f->seq_of, (gpointer)k,
+                                GSIZE_TO_POINTER(s + 1));
+    } else
+        g_hash_table_insert(f->seq_of, (gpointer)k, GSIZE_TO_POINTER(s + 1));
+}
+
+typedef struct {
+    const tk_kernel *kernel; /* the best claimant so far */
+    int score;
+    gboolean tied;           /* two kernels claim it with that score */
+} claim;
+
+/* The sequences of every kernel of B in F, a file found by content. */
+static void match_all(tk_bundle *b, bundle_pass_file *f, tk_diags *diags)
+{
+    size_t ns = tk_passes_seq_count(f->ix);
+    claim *claims = g_new0(claim, ns ? ns : 1);
+    GPtrArray *missing = g_ptr_array_new();
+    for (guint i = 0; i < b->kernels->len; i++) {
+        const tk_kernel *k = g_ptr_array_index(b->kernels, i);
+        tk_pass_key key;
+        tk_kernel_pass_key(k, &key);
+        size_t n_best = 0;
+        ptrdiff_t s = tk_passes_find_seq(f->ix, &key, &n_best);
+        if (s < 0) {
+            g_ptr_array_add(missing, (gpointer)k);
+            continue;
+        }
+        if (n_best > 1) {
+            /* A shared sequence is each tied kernel's: no claim. */
+            s = share_tie(f, k, &key, s, diags);
+            if (s >= 0)
+                g_hash_table_insert(f->seq_of, (gpointer)k,
+                                    GSIZE_TO_POINTER(s + 1));
+            continue;
+        }
+        claim *c = &claims[s];
+        int score = tk_passes_seq_score(f->ix, (size_t)s, &key);
+        if (!c->kernel || score > c->score) {
+            c->kernel = k;
+            c->score = score;
+            c->tied = FALSE;
+        } else if (score == c->score) {
+            tk_diags_add(diags, TK_DIAG_WARNING, f->path, bundle_passfiles_seq_line(f->ix, s),
+                         "the compile at line %llu matches kernels %s "
+                         "(%.12s) and %s (%.12s) equally well; it is shown "
+                         "for neither",
+                         bundle_passfiles_seq_line(f->ix, s), c->kernel->name, c->kernel->hash,
+                         k->name, k->hash);
+            c->tied = TRUE;
+        }
+    }
+    size_t matched = 0;
+    for (size_t s = 0; s < ns; s++) {
+        if (!claims[s].kernel || claims[s].tied)
+            continue;
+        g_hash_table_insert(f->seq_of, (gpointer)claims[s].kernel,
+                            GSIZE_TO_POINTER(s + 1));
+        matched++;
+    }
+    if (matched == 0 && ns > 0) {
+        tk_diags_add(diags, TK_DIAG_NOTE, f->path, 0,
+                     "none of its %zu compile(s) is one of the kernels "
+                     "loaded here",
+                     ns);
+    } else if (missing->len > 0) {
+        GString *names = g_string_new(NULL);
+        for (guint i = 0; i < missing->len && i < MAX_NAMED; i++) {
+            const tk_kernel *k = g_ptr_array_index(missing, i);
+            g_string_append_printf(names, "%s%s (%.12s)", i ? ", " : "",
+                                   k->name, k->hash);
+        }
+        if (missing->len > MAX_NAMED)
+            g_string_append(names, ", ...");
+        tk_diags_add(diags, TK_DIAG_NOTE, f->path, 0,
+                     "no dumps of %u of the %u kernels: %s", missing->len,
+                     b->kernels->len, names->str);
+        g_string_free(names, TRUE);
+    }
+    g_ptr_array_free(missing, TRUE);
+    g_free(claims);
+}
+
+/* A file indexed on a thread of its own, its diagnostics kept aside. */
+typedef struct {
+    bundle_pass_file *f;
+    tk_diags *diags;
+    GThread *thread;
+    tk_input_budget *budget; /* the load's, charged from any thread */
+} index_job;
+
+static gpointer index_job_run(gpointer data)
+{
+    index_job *j = data;
+    tk_input_budget *before = tk_input_budget_use(j->budget);
+    index_one(j->f, j->diags);
+    tk_input_budget_use(before);
+    return NULL;
+}
+
+/* Indexes the files not tried yet: the first on this thread, the others on
+ * threads of their own (an MLIR_DUMP_PATH file and a stderr are indexed at
+ * once).  JOBS[i] is file i's, with its diagnostics, to be put after the
+ * ones before it in file order; NULL where it was tried already. */
+static index_job *index_files(tk_bundle *b)
+{
+    guint n = b->pass_found ? b->pass_found->len : 0;
+    index_job *jobs = g_new0(index_job, n + 1);
+    int first = 1;
+    tk_input_budget *budget = tk_input_budget_use(NULL);
+    tk_input_budget_use(budget);
+    for (guint i = 0; i < n; i++) {
+        bundle_pass_file *f = g_ptr_array_index(b->pass_found, i);
+        if (f->tried)
+            continue;
+        jobs[i] = (index_job){f, tk_diags_new(), NULL, budget};
+        if (first)
+            first = 0; /* done below, on this thread */
+        else if (g_get_num_processors() > 1)
+            jobs[i].thread = g_thread_try_new("tkdump-index", index_job_run,
+                                              &jobs[i], NULL);
+    }
+    /* On this thread: the first, and any no thread could be made for. */
+    for (guint i = 0; i < n; i++)
+        if (jobs[i].f && !jobs[i].thread)
+            index_job_run(&jobs[i]);
+    for (guint i = 0; i < n; i++)
+        if (jobs[i].thread)
+            g_thread_join(jobs[i].thread);
+    return jobs;
+}
+
+/* Indexes every file found, once, and matches kernels to sequences. */
+static void index_all(tk_bundle *b, tk_diags *diags)
+{
+    if (b->pass_files)
+        return;
+    b->pass_files = g_ptr_array_new();
+    index_job *jobs = index_files(b);
+    for (guint i = 0; b->pass_found && i < b->pass_found->len; i++) {
+        bundle_pass_file *f = g_ptr_array_index(b->pass_found, i);
+        if (jobs[i].f) {
+            tk_diags *local = jobs[i].diags;
+            if (tk_diags_count(local) >= TK_DIAGS_PER_FILE) {
+                /* A capped list only counts what it dropped: indexed again
+                 * here, into DIAGS, for the same diagnostics as in one go. */
+                /* The same text, for the same load: charged once. */
+                tk_passes_refund_budget(f->ix);
+                tk_passes_free(f->ix);
+                f->ix = NULL;
+                index_one(f, diags);
+            } else {
+                for (size_t k = 0; k < tk_diags_count(local); k++) {
+                    const tk_diag *d = tk_diags_get(local, k);
+                    tk_diags_add(diags, d->severity, d->file, d->line, "%s",
+                                 d->message);
+                }
+            }
+            tk_diags_free(local);
+        }
+        if (!f->ix)
+            continue;
+        g_ptr_array_add(b->pass_files, f);
+        if (f->direct)
+            continue; /* its kernels were made from its sequences */
+        if (f->owner)
+            match_owner(f, diags);
+        else
+            match_all(b, f, diags);
+    }
+    g_free(jobs);
+}
+
+size_t tk_bundle_pass_file_count(tk_bundle *b, tk_diags *diags)
+{
+    index_all(b, diags);
+    return b->pass_files->len;
+}
+
+const tk_passes *tk_bundle_pass_file(tk_bundle *b, size_t i)
+{
+    index_all(b, NULL);
+    if (i >= b->pass_files->len)
+        return NULL;
+    return ((bundle_pass_file *)g_ptr_array_index(b->pass_files, i))->ix;
+}
+
+ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *b, const tk_kernel *k,
+                                    size_t i)
+{
+    index_all(b, NULL);
+    if (i >= b->pass_files->len || !k)
+        return -1;
+    bundle_pass_file *f = g_ptr_array_index(b->pass_files, i);
+    gpointer v = g_hash_table_lookup(f->seq_of, k);
+    return v ? (ptrdiff_t)GPOINTER_TO_SIZE(v) - 1 : -1;
+}
+
+gboolean bundle_passfiles_load_direct(tk_bundle *b, const char *path,
+                                      tk_diags *diags)
+{
+    if (sniff(path) == TK_PASSES_FILE_NONE)
+        return FALSE;
+    bundle_pass_file *f = add_file(b, path, NULL);
+    f->direct = TRUE;
+    index_all(b, diags);
+    bundle_passfiles_make_kernels(b, diags);
+    return TRUE;
+}
+
+gboolean bundle_passfiles_load_found(tk_bundle *b, tk_diags *diags)
+{
+    if (!b->pass_found || b->pass_found->len == 0 || b->pass_files)
+        return FALSE;
+    for (guint i = 0; i < b->pass_found->len; i++)
+        ((bundle_pass_file *)g_ptr_array_index(b->pass_found, i))->direct = TRUE;
+    index_all(b, diags);
+    bundle_passfiles_make_kernels(b, diags);
+    return TRUE;
+}

@@ -1,0 +1,64 @@
+// test_diag.mjs - the compiler's messages in the report, in Chromium, on
+// the raw capture sample_dumps/raw/diag_remarks (unpacked here, stdout.txt
+// and the first 200 KB of stderr.txt, which hold every message):
+// small_dot_kernel's remark "MMA version 3 acceleration not applied" is at
+// diag_remarks.py:28:18 and on TTGIR line 46 (the tt.dot; read by hand,
+// tests/e2e/test_diagnostics.py); spill_rows_kernel's ptxas spill has no
+// line.  Prints TAP.
+//
+// Usage: node test_diag.mjs TKVIEW BUILD_DIR PLAYWRIGHT_CORE_INDEX
+//   TK_TEST_SAMPLES names sample_dumps.
+import { execSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launch, openReady } from './browser.mjs';
+import { assert, eq, finish, test } from './tap.mjs';
+
+const [, , TKVIEW_ARG, , PW] = process.argv;
+const TKVIEW = path.resolve(TKVIEW_ARG);
+const RAW = path.join(process.env.TK_TEST_SAMPLES, 'raw', 'diag_remarks.tar.xz');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tkview-diag-'));
+execSync(`tar -xJf '${RAW}' -C '${tmp}' --exclude diag_remarks/mlir_passes.txt --exclude diag_remarks/stderr.txt`);
+execSync(`tar -xJOf '${RAW}' diag_remarks/stderr.txt | head -c 200000 > '${path.join(tmp, 'diag_remarks', 'stderr.txt')}'`,
+  { shell: '/bin/bash' });
+const out = path.join(tmp, 'report');
+const p = spawnSync(TKVIEW, ['--html', out, path.join(tmp, 'diag_remarks'), '--quiet'], { encoding: 'utf8' });
+if (p.status !== 0) throw new Error('tkview --html: ' + p.stderr);
+const pageOf = (name) => fs.readdirSync(out).find((f) => f.endsWith('-' + name + '.html'));
+
+const browser = await launch(PW);
+
+await test('remark: a mark on its source and TTGIR lines, and in the list', async () => {
+  const page = await openReady(browser, pathToFileURL(path.join(out, pageOf('small_dot_kernel'))).href);
+  const items = await page.$$eval('#diag li', (l) => l.map((e) => [e.className, e.textContent]));
+  eq(items.length, 1, 'one message');
+  eq(items[0][0], 'dg-remark');
+  assert(items[0][1].includes('diag_remarks.py:28:18 [ttgir:46]'), items[0][1]);
+  assert(items[0][1].includes('pass: TritonGPUAccelerateMatmul'), items[0][1]);
+  assert(items[0][1].includes('Try: Use BLOCK_M >= 64'), items[0][1]);
+  await page.click('#diag li');
+  await page.waitForSelector('#src-pane .ln[data-n="28"].dg-remark');
+  const title = await page.$eval('#src-pane .ln[data-n="28"] .no', (e) => e.title);
+  assert(title.startsWith('remark (mlir): MMA version 3 acceleration not applied'), title);
+  await page.waitForSelector('#ir-pane .ln[data-n="46"].dg-remark');
+  eq(await page.$$eval('#src-pane .ln.dg', (l) => l.length), 1, 'one source line marked');
+  eq(page.problems, [], 'no script error');
+  await page.close();
+});
+
+await test('spill: listed, no line marked', async () => {
+  const page = await openReady(browser, pathToFileURL(path.join(out, pageOf('spill_rows_kernel'))).href);
+  const items = await page.$$eval('#diag li', (l) => l.map((e) => e.textContent));
+  eq(items.length, 1);
+  assert(items[0].includes('2280 bytes spill stores, 3120 bytes spill loads'), items[0]);
+  assert(items[0].includes('no source line'), items[0]);
+  eq(await page.$$eval('.ln.dg', (l) => l.length), 0, 'no line marked');
+  eq(page.problems, [], 'no script error');
+  await page.close();
+});
+
+await browser.close();
+fs.rmSync(tmp, { recursive: true, force: true });
+finish();
