@@ -191,6 +191,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_hot(int argc, char **argv);
+int cmd_configs(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_diagnostics(int argc, char **argv);
 /* `tkview [PATH]`: replaces the process with the desktop viewer (argv[1..]

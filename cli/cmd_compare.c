@@ -55,8 +55,16 @@ static void json_side(JsonBuilder *j, const tk_compare *cmp, int s)
 static void json_config(JsonBuilder *j, const tk_config *c)
 {
     json_builder_begin_object(j);
-    for (tk_config_origin o = TK_CONFIG_META; o <= TK_CONFIG_SIGNATURE; o++) {
-        if (o == TK_CONFIG_CONSTANT || o == TK_CONFIG_TILE) {
+    /* metadata, options, constants, tiles, signature */
+    static const tk_config_origin order[] = {TK_CONFIG_META, TK_CONFIG_OPTION,
+                                             TK_CONFIG_CONSTANT, TK_CONFIG_TILE,
+                                             TK_CONFIG_SIGNATURE};
+    for (size_t oi = 0; oi < G_N_ELEMENTS(order); oi++) {
+        tk_config_origin o = order[oi];
+        if (o == TK_CONFIG_OPTION) {
+            json_builder_set_member_name(j, "options");
+            json_builder_begin_object(j);
+        } else if (o == TK_CONFIG_CONSTANT || o == TK_CONFIG_TILE) {
             json_builder_set_member_name(j, o == TK_CONFIG_CONSTANT ? "constants" : "tiles");
             json_builder_begin_object(j);
         } else if (o == TK_CONFIG_SIGNATURE) {
@@ -75,7 +83,7 @@ static void json_config(JsonBuilder *j, const tk_config *c)
                 continue;
             }
             json_builder_set_member_name(j, it->name);
-            if (o == TK_CONFIG_CONSTANT) {
+            if (o == TK_CONFIG_CONSTANT || o == TK_CONFIG_OPTION) {
                 /* JSON text as NAME.json has it */
                 JsonNode *n = json_from_string(it->value, NULL);
                 if (n)
@@ -88,7 +96,7 @@ static void json_config(JsonBuilder *j, const tk_config *c)
                 cli_json_string(j, it->value, strlen(it->value));
             }
         }
-        if (o == TK_CONFIG_CONSTANT || o == TK_CONFIG_TILE)
+        if (o == TK_CONFIG_CONSTANT || o == TK_CONFIG_TILE || o == TK_CONFIG_OPTION)
             json_builder_end_object(j);
         else if (o == TK_CONFIG_SIGNATURE)
             json_builder_end_array(j);

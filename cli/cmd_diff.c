@@ -20,6 +20,7 @@ typedef struct {
     char *color;
     int context;
     gboolean stacks;
+    gboolean raw_registers;
 } diff_args;
 
 /* How the diff is printed. */
@@ -601,7 +602,10 @@ static int diff_stages(tk_bundle *ba, tk_bundle *bb, const diff_args *a,
                      tk_kernel_hash(missing), tk_stage_kind_name(kind));
         return CLI_EXIT_NOTHING;
     }
-    tk_ir_diff *d = tk_ir_diff_stages(sa, sb, dopts);
+    tk_ir_dialect dialect = tk_stage_kind_dialect(kind);
+    if (a->raw_registers && (kind == TK_STAGE_PTX || kind == TK_STAGE_SASS))
+        dialect = TK_IR_PLAIN;
+    tk_ir_diff *d = tk_ir_diff_stages_as(sa, sb, dialect, dopts);
     if (!d) {
         cli_error("%s and %s cannot be compared", tk_stage_path(sa), tk_stage_path(sb));
         return CLI_EXIT_INPUT;
@@ -664,6 +668,10 @@ int cmd_diff(int argc, char **argv)
          "WHEN"},
         {"stacks", 0, 0, G_OPTION_ARG_NONE, &a.stacks,
          "Follow each changed line with its inline stack (a line starting with #)",
+         NULL},
+        {"raw-registers", 0, 0, G_OPTION_ARG_NONE, &a.raw_registers,
+         "With --stage ptx or sass: compare registers as they are numbered "
+         "(default: renamed by first use, so renumbering is no change)",
          NULL},
         G_OPTION_ENTRY_NULL,
     };

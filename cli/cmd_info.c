@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "tkdump/tk_config.h"
 #include "tkdump/tk_passes.h"
 
 static const char *const input_kind_names[] = {
@@ -178,9 +179,16 @@ static void kernel_passes_text(tk_bundle *b, const tk_kernel *k)
         if (!any)
             cli_printf("  %-6s %8s  %s\n", "passes", "dumps", "file");
         any = TRUE;
-        cli_printf("  %-6s %8zu  [%zu] ", pass_file_kind(p),
-               tk_passes_seq(p, (size_t)s)->n_dumps, i);
+        const tk_pass_seq *q = tk_passes_seq(p, (size_t)s);
+        cli_printf("  %-6s %8zu  [%zu] ", pass_file_kind(p), q->n_dumps, i);
         cli_put_text(stdout, tk_passes_path(p), strlen(tk_passes_path(p)));
+        if (q->shared_by && q->n_dumps < q->full_dumps)
+            cli_printf("  (shared by %zu compiles; they part after dump "
+                          "%zu of %zu)", q->shared_by, q->n_dumps,
+                          q->full_dumps);
+        else if (q->shared_by)
+            cli_printf("  (shared by %zu compiles: identical dumps)",
+                          q->shared_by);
         putchar('\n');
     }
     if (!any && n > 0)
@@ -211,10 +219,19 @@ static void info_text(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
         cli_printf("capture: %s\n", c == 1 ? "complete" : c == 0 ? "INCOMPLETE" : "unknown");
     }
     pass_files_text(b);
+    tk_config **apart = tk_config_apart_all(b, NULL);
     for (size_t i = 0; i < n; i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
         cli_printf("\n[%zu] %s  %s\n", i, tk_kernel_name(k), tk_kernel_hash(k));
         meta_text(tk_kernel_metadata(k));
+        if (tk_config_count(apart[i])) {
+            /* what sets it apart from the other compiles of its name */
+            char *label = tk_config_label(apart[i]);
+            cli_printf("  apart: ");
+            cli_put_text(stdout, label, strlen(label));
+            putchar('\n');
+            g_free(label);
+        }
         if (ds)
             cli_diag_kernel_text(ds, k);
         tk_bind *ix = tk_bind_new(k, tab);
@@ -258,6 +275,9 @@ static void info_text(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
         kernel_passes_text(b, k);
         tk_bind_free(ix);
     }
+    for (size_t i = 0; i < n; i++)
+        tk_config_free(apart[i]);
+    g_free(apart);
     if (ds)
         cli_diag_failed_text(ds);
     size_t nf = tk_loctab_file_count(tab);
@@ -364,7 +384,12 @@ static void kernel_passes_json(JsonBuilder *j, tk_bundle *b, const tk_kernel *k)
         json_opt_string(j, "path", tk_passes_path(p));
         json_opt_string(j, "kind", pass_file_kind(p));
         json_int(j, "sequence", (gint64)s);
-        json_int(j, "dumps", (gint64)tk_passes_seq(p, (size_t)s)->n_dumps);
+        const tk_pass_seq *q = tk_passes_seq(p, (size_t)s);
+        json_int(j, "dumps", (gint64)q->n_dumps);
+        /* 0: this compile's own dumps; N: dumps N compiles have identical */
+        json_int(j, "shared_by", (gint64)q->shared_by);
+        if (q->shared_by)
+            json_int(j, "compile_dumps", (gint64)q->full_dumps);
         json_builder_end_object(j);
     }
     json_builder_end_array(j);
@@ -387,6 +412,7 @@ static void info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
         json_builder_add_null_value(j);
     json_builder_set_member_name(j, "kernels");
     json_builder_begin_array(j);
+    tk_config **apart = tk_config_apart_all(b, NULL);
     for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
         tk_bind *ix = tk_bind_new(k, tab);
@@ -398,6 +424,29 @@ static void info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
         json_opt_string(j, "origin", tk_kernel_origin(k));
         json_builder_set_member_name(j, "metadata");
         json_meta(j, tk_kernel_metadata(k));
+        /* every compile option NAME.json records, as it has it */
+        json_builder_set_member_name(j, "options");
+        json_builder_begin_object(j);
+        for (size_t o = 0; o < tk_kernel_option_count(k); o++) {
+            const char *value;
+            const char *name = tk_kernel_option(k, o, &value);
+            json_builder_set_member_name(j, name);
+            JsonNode *node = json_from_string(value, NULL);
+            if (node)
+                json_builder_add_value(j, node);
+            else
+                cli_json_string(j, value, strlen(value));
+        }
+        json_builder_end_object(j);
+        /* what sets it apart from the other compiles of its name */
+        json_builder_set_member_name(j, "apart");
+        json_builder_begin_object(j);
+        for (size_t a = 0; a < tk_config_count(apart[i]); a++) {
+            const tk_config_item *it = tk_config_get(apart[i], a);
+            json_builder_set_member_name(j, it->name);
+            cli_json_string(j, it->value, strlen(it->value));
+        }
+        json_builder_end_object(j);
         cli_diag_kernel_json(j, ds, k);
         json_builder_set_member_name(j, "irloc_stage");
         if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN)
@@ -448,7 +497,9 @@ static void info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
         kernel_passes_json(j, b, k);
         json_builder_end_object(j);
         tk_bind_free(ix);
+        tk_config_free(apart[i]);
     }
+    g_free(apart);
     json_builder_end_array(j);
     json_builder_set_member_name(j, "sources");
     json_builder_begin_array(j);

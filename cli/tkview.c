@@ -46,6 +46,9 @@ static const char usage[] =
     "  compare PATH_A PATH_B --kernel K [--kernel-b K2] [--json]\n"
     "                                          where two compilations of a kernel\n"
     "                                          part ways, pass by pass\n"
+    "  configs PATH [--kernel K] [--json]        every compile of a kernel side\n"
+    "                                          by side: what sets each apart,\n"
+    "                                          resources, SASS, autotune time\n"
     "  hot PATH [--kernel K] [--metric M] [--top N] [--inclusive] [--json]\n"
     "                                          the source lines that cost most:\n"
     "                                          SASS instructions, or measured\n"
@@ -110,6 +113,8 @@ int main(int argc, char **argv)
         return cmd_history(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare"))
         return cmd_compare(argc - 1, argv + 1);
+    if (!strcmp(cmd, "configs"))
+        return cmd_configs(argc - 1, argv + 1);
     if (!strcmp(cmd, "hot"))
         return cmd_hot(argc - 1, argv + 1);
     if (!strcmp(cmd, "profile"))

@@ -343,6 +343,57 @@ static char *place(const cap_capture *c, const char *built)
     return NULL;
 }
 
+/* The autotuner's timings the hook wrote (run/autotune/PID.json, one per
+ * process: compile workers and the program), merged into the bundle's
+ * autotune_timings.json: {"configs": [...]} (`tkview configs` reads it).
+ * A file that is not such JSON is left out with a warning. */
+static void merge_autotune(const cap_capture *c, const char *bundle)
+{
+    char *dir = g_build_filename(c->run, "autotune", NULL);
+    GDir *d = g_dir_open(dir, 0, NULL);
+    JsonArray *all = json_array_new();
+    const char *name;
+    while (d && (name = g_dir_read_name(d))) {
+        if (!g_str_has_suffix(name, ".json"))
+            continue;
+        char *path = g_build_filename(dir, name, NULL);
+        JsonParser *p = json_parser_new();
+        JsonNode *root = json_parser_load_from_file(p, path, NULL)
+                             ? json_parser_get_root(p) : NULL;
+        JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
+        JsonNode *configs = o ? json_object_get_member(o, "configs") : NULL;
+        if (configs && JSON_NODE_HOLDS_ARRAY(configs)) {
+            JsonArray *a = json_node_get_array(configs);
+            for (guint i = 0; i < json_array_get_length(a); i++)
+                json_array_add_element(all, json_node_copy(json_array_get_element(a, i)));
+        } else {
+            fprintf(stderr, "tkview: %s: not the autotuner's timings; left out\n", path);
+        }
+        g_object_unref(p);
+        g_free(path);
+    }
+    if (d)
+        g_dir_close(d);
+    if (json_array_get_length(all) > 0) {
+        JsonObject *o = json_object_new();
+        json_object_set_array_member(o, "configs", all);
+        JsonNode *root = json_node_new(JSON_NODE_OBJECT);
+        json_node_take_object(root, o);
+        JsonGenerator *g = json_generator_new();
+        json_generator_set_pretty(g, TRUE);
+        json_generator_set_root(g, root);
+        char *to = g_build_filename(bundle, "autotune_timings.json", NULL);
+        if (!json_generator_to_file(g, to, NULL))
+            fprintf(stderr, "tkview: cannot write %s\n", to);
+        g_free(to);
+        g_object_unref(g);
+        json_node_unref(root);
+    } else {
+        json_array_unref(all);
+    }
+    g_free(dir);
+}
+
 int cap_finish(cap_capture *c)
 {
     char **dirs = c->source_dirs;
@@ -381,6 +432,7 @@ int cap_finish(cap_capture *c)
     const char *stdout_rel = copy_capped(outpath, built, "stdout.txt",
                                          "capture/stdout.txt");
     g_free(outpath);
+    merge_autotune(c, built);
     size_t no_sass = 0;
     if (complete_manifest(c, built, messages_rel, stdout_rel, &no_sass) != 0) {
         keep = TRUE;

@@ -19,6 +19,12 @@
  *   TORCHINDUCTOR_COMPILE_THREADS=1        compiled in this process
  *   USE_IR_LOC=ttir|ttgir        with --irloc
  *   TKVIEW_TARGET=hip:gfx942     with --target: for the program to read
+ *   PYTHONPATH=HOOK:$PYTHONPATH  tkview's sitecustomize (compiler/python),
+ *   TKVIEW_AUTOTUNE_DIR=run/autotune   which writes the timings of every
+ *                                configuration Triton's autotuner benchmarked
+ *                                here (the user's own sitecustomize still
+ *                                runs; TKVIEW_PYTHON_DIR overrides where the
+ *                                hook is, for tests)
  *
  * which is the set the project's reference captures were made with
  * (../shared/dumps/README.md).  Values the user had for these are replaced.
@@ -42,6 +48,7 @@
 
 #include "tkdump/tk_staged_dir.h"
 #include "tkdump/tk_input_file.h"
+#include "tkview-config.h"
 
 /* Where nvdisasm is looked for, in order; the last is asked of Python. */
 static const char nvdisasm_places[] =
@@ -173,8 +180,18 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     char **env = NULL;
     cap_child_result res = {0};
 
+    char *autotune = g_build_filename(c->run, "autotune", NULL);
+    const char *hook = g_getenv("TKVIEW_PYTHON_DIR") ? g_getenv("TKVIEW_PYTHON_DIR")
+                                                     : TKVIEW_PYTHON_DIR;
+    char *hook_file = g_build_filename(hook, "sitecustomize.py", NULL);
+    gboolean have_hook = g_file_test(hook_file, G_FILE_TEST_IS_REGULAR);
+    g_free(hook_file);
+    const char *old_pp = g_getenv("PYTHONPATH");
+    char *pythonpath = !have_hook ? NULL
+                       : old_pp && *old_pp ? g_strconcat(hook, ":", old_pp, NULL)
+                                           : g_strdup(hook);
     if (g_mkdir(kdump, 0755) != 0 || g_mkdir(cache, 0755) != 0 ||
-        g_mkdir(inductor, 0755) != 0) {
+        g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0) {
         fprintf(stderr, "tkview: cannot make folders in %s: %s\n", c->run,
                 g_strerror(errno));
         tk_staged_dir_remove_tree(c->work);
@@ -194,6 +211,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"TORCHINDUCTOR_COMPILE_THREADS", "1"},
         {"USE_IR_LOC", o->irloc},
         {"TKVIEW_TARGET", c->target},
+        {"PYTHONPATH", pythonpath},
+        {"TKVIEW_AUTOTUNE_DIR", have_hook ? autotune : NULL},
     };
     env = g_get_environ();
     JsonObject *envo = json_object_new();
@@ -317,6 +336,8 @@ out:
     g_free(kdump);
     g_free(cache);
     g_free(inductor);
+    g_free(autotune);
+    g_free(pythonpath);
     g_free(mlir);
     g_free(errpath);
     g_free(outpath);

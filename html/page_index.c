@@ -175,6 +175,8 @@ int html_report_index(html_report *r, const char *notes_html)
         xmlNodePtr name_td = html_el(tr, "td", "name", NULL);
         xmlNodePtr a = html_el(name_td, "a", NULL, tk_kernel_name(rk->kernel));
         html_attr(a, "href", rk->page);
+        if (rk->apart && rk->apart[0])
+            html_el(name_td, "span", "apart", rk->apart);
         index_diag(r, rk, name_td);
         char hash[17];
         g_strlcpy(hash, tk_kernel_hash(rk->kernel), sizeof hash);

@@ -34,7 +34,10 @@ int html_report_kernel_write(html_report *r, html_report_kernel *rk)
     g_ptr_array_add(scripts, g_strdup("data/files.js"));
     g_ptr_array_add(scripts, g_strdup_printf("data/%s/meta.js", rk->id));
     g_ptr_array_add(scripts, NULL);
-    char *title = g_strdup_printf("%s - tkview", tk_kernel_name(rk->kernel));
+    char *title = rk->apart && rk->apart[0]
+                      ? g_strdup_printf("%s (%s) - tkview", tk_kernel_name(rk->kernel),
+                                        rk->apart)
+                      : g_strdup_printf("%s - tkview", tk_kernel_name(rk->kernel));
     xmlNodePtr body;
     xmlDocPtr doc = html_page_new(title, (const char *const *)scripts->pdata, &body);
     g_free(title);
@@ -47,6 +50,12 @@ int html_report_kernel_write(html_report *r, html_report_kernel *rk)
     html_attr(back, "href", "index.html");
     xmlNodePtr h1 = html_el(top, "h1", NULL, tk_kernel_name(rk->kernel));
     html_attr(h1, "title", tk_kernel_hash(rk->kernel));
+    if (rk->apart && rk->apart[0]) {
+        /* what sets this compile apart from the other compiles of it */
+        xmlNodePtr ap = html_el(h1, "span", "apart", rk->apart);
+        html_attr(ap, "title", "What sets this compile apart from the other "
+                             "compiles of this kernel");
+    }
     xmlNodePtr modes = html_el(top, "nav", "modes", NULL);
     button(modes, "mode-kernel", "Kernel", "Source and IR, click to bind");
     xmlNodePtr pb = button(modes, "mode-passes", "Passes", "What each compiler pass changed");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "put_queue.h"
+#include "tkdump/tk_config.h"
 #include "tkdump/tk_staged_dir.h"
 
 #include "tkview-config.h"
@@ -108,6 +109,14 @@ int html_write(tk_bundle *bundle, const char *outdir,
     r.diag = tk_diag_set_load(tk_bundle_path(bundle), bundle, NULL);
     size_t nk = tk_bundle_kernel_count(bundle);
     g_array_set_size(r.kernels, nk);
+    /* Titles tell compiles of one kernel apart (the library's answer). */
+    tk_config **apart = tk_config_apart_all(bundle, NULL);
+    for (size_t i = 0; i < nk; i++) {
+        html_report_kernel *rk = &g_array_index(r.kernels, html_report_kernel, i);
+        rk->apart = tk_config_label(apart[i]);
+        tk_config_free(apart[i]);
+    }
+    g_free(apart);
     for (size_t i = 0; i < nk; i++) {
         html_report_kernel *rk = &g_array_index(r.kernels, html_report_kernel, i);
         rk->kernel = tk_bundle_kernel(bundle, i);
@@ -164,6 +173,8 @@ done:
     if (stats)
         stats->seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
     g_hash_table_destroy(r.sources);
+    for (guint i = 0; i < r.kernels->len; i++)
+        g_free(g_array_index(r.kernels, html_report_kernel, i).apart);
     g_array_free(r.kernels, TRUE);
     g_array_free(r.compares, TRUE);
     tk_diag_set_free(r.diag);

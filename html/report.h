@@ -27,6 +27,9 @@ typedef struct {
     gboolean cost;      /* data/ID/cost.js was written (it has SASS) */
     size_t n_diag;      /* compiler messages in data/ID/diag.js (0: none) */
     gboolean failed;    /* the compiler's messages say its compile failed */
+    char *apart;        /* what sets it apart from the other kernels of its
+                           name (tk_config_label(tk_config_apart...)): "" when
+                           it is the only one; freed with the report */
 } html_report_kernel;
 
 /* A comparison page: two kernels and where their page is. */

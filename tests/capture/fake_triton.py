@@ -24,6 +24,12 @@ Usage: fake_triton.py MODE [ARGS...]   (TK_TEST_DUMPS names the captures)
   onefolder CAP      CAP's kernel_dump folders written into one folder, as
                      Triton 3.6 names them after the source (configurations
                      of one kernel share it); the cache as it is
+  autotune CAP       CAP's dumps, then a stand-in for Triton 3.6's
+                     triton.runtime.autotuner (Config, Autotuner.run setting
+                     configs_timings and best_config) imported and run on
+                     two configurations: what tkview's Python hook wraps;
+                     says "fake: user site ran" when the user's own
+                     sitecustomize set TK_USER_SITE
   diag CAP           CAP whole, then what Triton's diagnostics knobs print
                      (MLIR_ENABLE_DIAGNOSTICS, TRITON_DUMP_PTXAS_LOG): an
                      MLIR remark with its note on stderr at
@@ -216,6 +222,44 @@ elif MODE == 'env':
     with open(ARGS[0], 'w') as f:
         json.dump({n: os.environ.get(n) for n in names}, f)
     dump(ARGS[1])
+elif MODE == 'autotune':
+    import tempfile
+    pkg = tempfile.mkdtemp(prefix='fake-triton-')
+    os.makedirs(os.path.join(pkg, 'triton', 'runtime'))
+    for init in ('triton/__init__.py', 'triton/runtime/__init__.py'):
+        open(os.path.join(pkg, init), 'w').close()
+    with open(os.path.join(pkg, 'triton', 'runtime', 'autotuner.py'), 'w') as f:
+        f.write('''
+class Config:
+    def __init__(self, kwargs, num_warps=4, num_stages=3):
+        self.kwargs, self.num_warps, self.num_stages = kwargs, num_warps, num_stages
+        self.num_ctas, self.maxnreg, self.pre_hook = 1, None, None
+
+
+class Autotuner:
+    def __init__(self, fn, configs, times):
+        self.base_fn, self.configs, self.times = fn, configs, times
+
+    def run(self, *args, **kwargs):
+        self.configs_timings = {c: t for c, t in zip(self.configs, self.times)}
+        self.best_config = min(self.configs_timings, key=lambda c: self.configs_timings[c][0])
+        return 'ran'
+''')
+    sys.path.insert(0, pkg)
+    from triton.runtime import autotuner
+
+    def mm_kernel():
+        pass
+    tuner = autotuner.Autotuner(mm_kernel, [
+        autotuner.Config({'BLOCK_M': 128, 'BLOCK_N': 64}, num_warps=8, num_stages=3),
+        autotuner.Config({'BLOCK_M': 64, 'BLOCK_N': 64}, num_warps=4, num_stages=4)],
+        [[0.25, 0.24, 0.26], [0.125, 0.12, 0.13]])
+    assert tuner.run() == 'ran'
+    shutil.rmtree(pkg)
+    dump(ARGS[0])
+    if os.environ.get('TK_USER_SITE'):
+        print('fake: user site ran', flush=True)
+    print('fake: done', flush=True)
 elif MODE == 'sample':
     src = ARGS[0]
     folder = os.path.join(knob('TRITON_DUMP_DIR'), 'SAMPLEHASH')

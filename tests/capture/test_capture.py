@@ -259,6 +259,33 @@ def kernel_option_keeps_one_kernel():
 
 
 @test('dumps')
+def autotune_timings_are_kept():
+    """tkview's Python hook records what the (stand-in) autotuner measured;
+    the user's PYTHONPATH and own sitecustomize keep working."""
+    out = fresh('autotune')
+    user = fresh('usersite')
+    os.makedirs(user)
+    with open(os.path.join(user, 'sitecustomize.py'), 'w') as f:
+        f.write("import os\nos.environ['TK_USER_SITE'] = '1'\n")
+    hook = os.path.join(os.environ['TK_TEST_SRCDIR'], '..', 'compiler', 'python')
+    p = subprocess.run([TKVIEW, 'capture', '-o', out, '--', sys.executable, FAKE,
+                        'autotune', 'vector_add'], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=300, cwd=TMP,
+                       env=dict(os.environ, TK_TEST_DUMPS=DUMPS, PYTHONPATH=user,
+                                TKVIEW_PYTHON_DIR=hook))
+    stdout = p.stdout.decode()
+    assert p.returncode == 0, p.stderr.decode()
+    assert 'fake: user site ran' in stdout, stdout
+    with open(os.path.join(out, 'autotune_timings.json')) as f:
+        got = json.load(f)['configs']
+    # The two configurations the stand-in measured, as it measured them.
+    assert [(c['kernel'], c['kwargs'], c['num_warps'], c['num_stages'], c['ms'], c['best'])
+            for c in got] == [
+        ('mm_kernel', {'BLOCK_M': 128, 'BLOCK_N': 64}, 8, 3, [0.25, 0.24, 0.26], False),
+        ('mm_kernel', {'BLOCK_M': 64, 'BLOCK_N': 64}, 4, 4, [0.125, 0.12, 0.13], True)], got
+
+
+@test('dumps')
 def crash_half_way_keeps_what_was_dumped():
     out = fresh('crash')
     code, stdout, err = capture_fake(out, 'crash', 'vector_add', 'softmax')

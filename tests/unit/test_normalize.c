@@ -9,6 +9,7 @@
 
 #include "tk_test.h"
 #include "tkdump/tk_diff.h"
+#include "tkdump/tk_ir_diff.h"
 #include "tkdump/tk_normalize.h"
 
 /* ---- normalization of single lines ---------------------------------- */
@@ -183,6 +184,65 @@ static void test_mir_lines(void)
                 "successors: %bb.(0x40000000), %bb.(0x40000000)\n"
                 "%:b32 = LD_i32 0, 0, 101, 3, 32, &matmul_tma_persistent_param_5, 0 :: (dereferenceable invariant load (s32), addrspace 101)\n"
                 "bb...lr.ph:");
+}
+
+/* PTX and SASS, from sample_dumps/raw/fp8_matmul_three (the stages-3
+ * compile's .ptx lines 49-53, 342, 523, 696; its fusion-off twin's
+ * .sass_gi lines 16-17, 154): registers and labels lose their numbers, the
+ * special %ctaid.x, RZ and PT stay; indentation, locations and address
+ * comments go. */
+/* Hunks that are changes (not TK_HUNK_EQUAL). */
+static size_t hunk_count(const tk_ir_diff *d)
+{
+    size_t n = 0, changes = 0;
+    g_assert_nonnull(d);
+    const tk_hunk *h = tk_ir_diff_hunks(d, &n);
+    for (size_t i = 0; i < n; i++)
+        changes += h[i].tag != TK_HUNK_EQUAL;
+    return changes;
+}
+
+static void test_ptx_sass_lines(void)
+{
+    expect_norm(TK_IR_PTX,
+                "\tmov.u32 \t%r36, %ctaid.x;\n"
+                "\t.loc\t1 31 26                         // fp8_matmul_three.py:31:26\n"
+                "\tshl.b32 \t%r1, %r36, 7;\n"
+                "\t@%p1 bra \t$L__BB0_3;\n"
+                "$L__BB0_2:                              // =>This Inner Loop Header: Depth=1\n"
+                "\tfma.rn.f32 \t%r228, %r12, %r458, %r196;\n"
+                "\tld.param.b64 \t%rd23, [fp8_matmul_kernel_param_0];",
+                "mov.u32 \t%r, %ctaid.x;\n"
+                "<ignored>\n"
+                "shl.b32 \t%r, %r, 7;\n"
+                "@%p bra \t$L__BB0_;\n"
+                "$L__BB0_:\n"
+                "fma.rn.f32 \t%r, %r, %r, %r;\n"
+                "ld.param.b64 \t%rd, [fp8_matmul_kernel_param_0];");
+    expect_norm(TK_IR_SASS,
+                "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+                "\t//## File \"/work/main/compiler/examples/triton/fp8_matmul_three.py\", line 32\n"
+                "        /*0530*/                   ISETP.GT.AND P0, PT, R7, 0x3f, PT ;\n"
+                "        /*0540*/                   UMOV UR4, URZ ;\n"
+                "        .size           fp8_matmul_kernel,(.L_x_3 - fp8_matmul_kernel)",
+                "LDC R, c[0x0][0x28] ;\n"
+                "<ignored>\n"
+                "ISETP.GT.AND P, PT, R, 0x3f, PT ;\n"
+                "UMOV UR, URZ ;\n"
+                ".size           fp8_matmul_kernel,(.L_x_ - fp8_matmul_kernel)");
+    /* Renumbered registers are no change; a new instruction is. */
+    const char *a = "\tmul.rn.f32 \t%r7, %r2, %r3;\n\tst.b32 [%rd1], %r7;\n";
+    const char *b = "\tmul.rn.f32 \t%r9, %r4, %r5;\n\tst.b32 [%rd6], %r9;\n";
+    const char *c = "\tmul.rn.f32 \t%r9, %r4, %r5;\n\tadd.rn.f32 \t%r8, %r9, %r4;\n\tst.b32 [%rd6], %r8;\n";
+    tk_ir_diff *d = tk_ir_diff_texts(TK_IR_PTX, TK_STAGE_PTX, "a", a, strlen(a), "b", b, strlen(b), NULL);
+    g_assert_cmpuint(hunk_count(d), ==, 0);
+    tk_ir_diff_free(d);
+    d = tk_ir_diff_texts(TK_IR_PLAIN, TK_STAGE_PTX, "a", a, strlen(a), "b", b, strlen(b), NULL);
+    g_assert_cmpuint(hunk_count(d), ==, 1); /* raw: all of it */
+    tk_ir_diff_free(d);
+    d = tk_ir_diff_texts(TK_IR_PTX, TK_STAGE_PTX, "b", b, strlen(b), "c", c, strlen(c), NULL);
+    g_assert_cmpuint(hunk_count(d), ==, 1);
+    tk_ir_diff_free(d);
 }
 
 /* AMDGPU machine code, from sample_dumps/amd_gfx942's add_sum_kernel
@@ -1121,6 +1181,7 @@ int main(int argc, char **argv)
     g_test_add_func("/normalize/mlir-alias-refs", test_mlir_alias_refs);
     g_test_add_func("/normalize/llvm-lines", test_llvm_lines);
     g_test_add_func("/normalize/mir-lines", test_mir_lines);
+    g_test_add_func("/normalize/ptx-sass-lines", test_ptx_sass_lines);
     g_test_add_func("/normalize/mir-amdgpu-lines", test_mir_amdgpu_lines);
     g_test_add_func("/normalize/sniff-plain", test_sniff_and_plain);
     g_test_add_func("/normalize/bad-input", test_bad_input);

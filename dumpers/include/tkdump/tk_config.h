@@ -7,6 +7,11 @@
  *                        num_warps, num_ctas, num_stages, shared_bytes,
  *                        registers, spill_bytes, target, triton_version;
  *                        unknown values are left out;
+ *   TK_CONFIG_OPTION     every compile option NAME.json records
+ *                        (tk_kernel_option(): enable_fp_fusion, maxnreg,
+ *                        ptx_options, launch_pdl, ...; values as JSON
+ *                        text), so that two compiles that differ only in
+ *                        an option that acts after LLVM IR are told apart;
  *   TK_CONFIG_CONSTANT   the constants Triton's metadata records
  *                        (tk_kernel_constant(): older Triton wrote
  *                        "constants" into NAME.json; Triton 3.6 does not);
@@ -52,10 +57,11 @@ typedef enum {
     TK_CONFIG_META,
     TK_CONFIG_CONSTANT,
     TK_CONFIG_TILE,
-    TK_CONFIG_SIGNATURE
+    TK_CONFIG_SIGNATURE,
+    TK_CONFIG_OPTION /* listed after TK_CONFIG_META */
 } tk_config_origin;
 
-/* "metadata", "constant", "tl.arange", "signature". */
+/* "metadata", "constant", "tl.arange", "signature", "option". */
 TK_API
 const char *tk_config_origin_name(tk_config_origin origin);
 
@@ -88,6 +94,36 @@ const tk_config_item *tk_config_get(const tk_config *config, size_t i);
 TK_API
 const tk_config_item *tk_config_find(const tk_config *config,
                                      const char *name);
+
+/* What sets MINE apart from its SIBLINGS (the configurations of the other
+ * compiles of the same kernel, N of them): a new configuration holding
+ * MINE's items whose value some sibling does not share (a sibling without
+ * the item differs), in MINE's order.  What a compile produced rather than
+ * was asked for (shared_bytes, registers, spill_bytes) is left out: it
+ * follows from the rest.  No sibling gives no item.  Free with
+ * tk_config_free(). */
+TK_API
+tk_config *tk_config_apart(const tk_config *mine,
+                           const tk_config *const *siblings, size_t n);
+
+/* The same for KERNEL among the kernels of BUNDLE with its name, reading
+ * every configuration (for one kernel; a front end showing them all reads
+ * each once and calls tk_config_apart()). */
+TK_API
+tk_config *tk_config_apart_in(tk_bundle *bundle, const tk_kernel *kernel,
+                              tk_diags *diags);
+
+/* tk_config_apart() of every kernel of BUNDLE, each configuration read
+ * once: element I is kernel I's (no item when it has no sibling).  Caller
+ * frees each with tk_config_free() and the array with g_free(). */
+TK_API
+tk_config **tk_config_apart_all(tk_bundle *bundle, tk_diags *diags);
+
+/* CONFIG's items as one line for a title: "num_stages=3,
+ * enable_fp_fusion=false" (signature items by their type); "" when it has
+ * none.  Caller frees with g_free(). */
+TK_API
+char *tk_config_label(const tk_config *config);
 
 #ifdef __cplusplus
 }

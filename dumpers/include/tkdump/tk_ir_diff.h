@@ -50,11 +50,23 @@ tk_ir_diff *tk_ir_diff_texts(tk_ir_dialect dialect, tk_stage_kind bind_as,
 /* Two final stages of the same kind (a kernel in two bundles, two autotune
  * configurations): the stages' lines and stacks as they are (no binding
  * step needed).  TTIR/TTGIR are compared as MLIR, LLIR as LLVM IR, PTX and
- * SASS line by line.  The stages must outlive the diff.  Returns NULL when
+ * SASS with their registers renamed by first use (tk_normalize.h), so that
+ * renumbering is no change.  The stages must outlive the diff.  Returns NULL when
  * the kinds differ. */
 TK_API
 tk_ir_diff *tk_ir_diff_stages(const tk_stage *a, const tk_stage *b,
                               const tk_diff_opts *opts);
+
+/* The same, comparing the stages as DIALECT: TK_IR_PLAIN compares PTX and
+ * SASS with their registers as they are (a "raw" switch). */
+TK_API
+tk_ir_diff *tk_ir_diff_stages_as(const tk_stage *a, const tk_stage *b,
+                                 tk_ir_dialect dialect,
+                                 const tk_diff_opts *opts);
+
+/* How a stage of KIND is normalized: MLIR, LLVM, PTX, SASS. */
+TK_API
+tk_ir_dialect tk_stage_kind_dialect(tk_stage_kind kind);
 
 TK_API
 void tk_ir_diff_free(tk_ir_diff *d);

@@ -99,6 +99,20 @@ TK_API
 const char *tk_kernel_constant(const tk_kernel *kernel, size_t i,
                                const char **value);
 
+/* The compile options Triton's metadata (NAME.json) records: every member
+ * that is none of the kernel's identity (name, hash), a result of the
+ * compile (shared, tmem_size, *_scratch_*, tensordesc_meta), a member
+ * tk_kernel_meta holds (num_warps, num_ctas, num_stages, warp_size,
+ * target, triton_version) or "constants", in file order: enable_fp_fusion,
+ * maxnreg, ptx_options, launch_pdl, ... and whatever a later Triton adds.
+ * Option I's name, with its value as JSON text in *VALUE ("false", "null",
+ * "[\"fp8e5\"]"); NULL when I is out of range.  Owned by the bundle. */
+TK_API
+size_t tk_kernel_option_count(const tk_kernel *kernel);
+TK_API
+const char *tk_kernel_option(const tk_kernel *kernel, size_t i,
+                             const char **value);
+
 /* The file of the TTIR as Triton's front end made it, before any pass
  * (Triton's NAME.source, kept with a bundle), or NULL when there is none.
  * Owned by the bundle. */

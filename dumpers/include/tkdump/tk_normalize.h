@@ -71,10 +71,12 @@ typedef enum {
     TK_IR_PLAIN,  /* unknown text: compared as is */
     TK_IR_MLIR,   /* MLIR as Triton prints it (TTIR, TTGIR, LLVM dialect) */
     TK_IR_LLVM,   /* LLVM IR */
-    TK_IR_MIR     /* LLVM machine code as -print-after-all prints it */
+    TK_IR_MIR,    /* LLVM machine code as -print-after-all prints it */
+    TK_IR_PTX,    /* PTX: virtual registers and labels renamed (ptx.c) */
+    TK_IR_SASS    /* SASS as nvdisasm prints it: registers renamed */
 } tk_ir_dialect;
 
-/* "plain", "mlir", "llvm", "mir". */
+/* "plain", "mlir", "llvm", "mir", "ptx", "sass". */
 TK_API
 const char *tk_ir_dialect_name(tk_ir_dialect dialect);
 

@@ -301,6 +301,17 @@ typedef struct {
     tk_pass_digest first;     /* digest of its first dump */
     tk_pass_level first_level;
     tk_pass_level last_level;
+    /* 0 for a compile's own sequence.  N (2 or more) for one that
+     * tk_passes_share() made: the dumps that N compiles have identical, in
+     * the first one's place, shown for each of them. */
+    size_t shared_by;
+    /* With shared_by: how many dumps the first of those compiles has;
+     * more than n_dumps when the compiles part later (an option that acts
+     * only in LLVM's back end), and the rest is nobody's to show. */
+    size_t full_dumps;
+    /* With shared_by: the ttg.total-num-warps (a warp-specialized compile
+     * counts its partitions' warps too) its dumps give, or -1. */
+    int64_t total_warps;
 } tk_pass_seq;
 
 TK_API
@@ -308,6 +319,21 @@ size_t tk_passes_seq_count(const tk_passes *passes);
 /* Sequence I, in the order of their first dumps; NULL when out of range. */
 TK_API
 const tk_pass_seq *tk_passes_seq(const tk_passes *passes, size_t i);
+
+/* How many leading dumps sequences A and B have identical (their bodies'
+ * exact digests equal, one by one); 0 when either is out of range. */
+TK_API
+size_t tk_passes_seq_common(const tk_passes *passes, size_t a, size_t b);
+
+/* The dumps that the N sequences SEQS (2 or more) have in common, from the
+ * first on, as a sequence of its own (shared_by = N), made once per set:
+ * several compiles that the dumps cannot tell apart (the same kernel
+ * compiled twice, or with options that act after LLVM IR) each show it.
+ * Returns its index, or -1 when the sequences' first dumps already differ
+ * or an index is out of range.  Pointers from tk_passes_seq() taken before
+ * the call are no longer valid after it. */
+TK_API
+ptrdiff_t tk_passes_share(tk_passes *passes, const size_t *seqs, size_t n);
 
 /* Digest of a text as the index computes it for a body, reading it as KIND
  * (TTIR and TTGIR as MLIR, LLIR as LLVM IR; others are hashed as they are). */
@@ -330,7 +356,8 @@ typedef struct {
 } tk_pass_key;
 
 /* How well sequence SEQ matches KEY: 0 when the names differ or the
- * sequence contradicts the key's num_warps (its "ttg.num-warps" is another);
+ * sequence contradicts the key's num_warps (its "ttg.num-warps" is another,
+ * and so is its "ttg.total-num-warps" when it has one);
  * otherwise 1, plus 8 for each of the key's TTIR, TTGIR and LLIR digests that
  * equals a dump of the sequence, or 4 when it equals one modulo
  * locations. */
@@ -339,7 +366,7 @@ int tk_passes_seq_score(const tk_passes *passes, size_t seq,
                         const tk_pass_key *key);
 
 /* The sequence of KEY: the best-scoring one, the first in file order among
- * equals.  Returns its index, or -1 when no sequence has the key's name.
+ * equals (sequences tk_passes_share() made are not candidates).  Returns its index, or -1 when no sequence has the key's name.
  * *N_BEST (if not NULL) receives how many sequences share the best score: 2
  * or more means the dumps cannot tell those compiles apart (the same kernel
  * compiled twice with the same configuration). */

@@ -20,6 +20,8 @@ const char *tk_config_origin_name(tk_config_origin origin)
         return "tl.arange";
     case TK_CONFIG_SIGNATURE:
         return "signature";
+    case TK_CONFIG_OPTION:
+        return "option";
     default:
         return "metadata";
     }
@@ -76,6 +78,11 @@ static void read_meta(tk_config *c, const tk_kernel *k)
         add_str(c, "target", m->target, TK_CONFIG_META);
     if (m->triton_version)
         add_str(c, "triton_version", m->triton_version, TK_CONFIG_META);
+    for (size_t i = 0; i < tk_kernel_option_count(k); i++) {
+        const char *value;
+        const char *name = tk_kernel_option(k, i, &value);
+        add_str(c, name, value, TK_CONFIG_OPTION);
+    }
     for (size_t i = 0; i < tk_kernel_constant_count(k); i++) {
         const char *value;
         const char *name = tk_kernel_constant(k, i, &value);
@@ -418,4 +425,89 @@ const tk_config_item *tk_config_find(const tk_config *c, const char *name)
             return it;
     }
     return NULL;
+}
+
+/* ---- what sets a compile apart from its siblings ------------------------- */
+
+/* Produced by the compile, not asked for. */
+static int is_result(const tk_config_item *it)
+{
+    return it->origin == TK_CONFIG_META &&
+           (strcmp(it->name, "shared_bytes") == 0 ||
+            strcmp(it->name, "registers") == 0 ||
+            strcmp(it->name, "spill_bytes") == 0);
+}
+
+tk_config *tk_config_apart(const tk_config *mine,
+                           const tk_config *const *siblings, size_t n)
+{
+    tk_config *out = tk_config_read(NULL, NULL, NULL);
+    if (!mine)
+        return out;
+    for (guint i = 0; i < mine->items->len; i++) {
+        const tk_config_item *it = &g_array_index(mine->items, tk_config_item, i);
+        if (is_result(it))
+            continue;
+        int apart = 0;
+        for (size_t s = 0; s < n && !apart; s++) {
+            const tk_config_item *o =
+                siblings[s] ? tk_config_find(siblings[s], it->name) : NULL;
+            apart = !o || strcmp(o->value, it->value) != 0;
+        }
+        if (apart)
+            add_str(out, it->name, it->value, it->origin);
+    }
+    return out;
+}
+
+tk_config *tk_config_apart_in(tk_bundle *bundle, const tk_kernel *kernel,
+                              tk_diags *diags)
+{
+    GPtrArray *sib = g_ptr_array_new_with_free_func((GDestroyNotify)tk_config_free);
+    for (size_t i = 0; kernel && i < tk_bundle_kernel_count(bundle); i++) {
+        const tk_kernel *k = tk_bundle_kernel(bundle, i);
+        if (k != kernel && strcmp(tk_kernel_name(k), tk_kernel_name(kernel)) == 0)
+            g_ptr_array_add(sib, tk_config_read(bundle, k, diags));
+    }
+    tk_config *mine = tk_config_read(bundle, kernel, diags);
+    tk_config *out = tk_config_apart(mine, (const tk_config *const *)sib->pdata,
+                                     sib->len);
+    tk_config_free(mine);
+    g_ptr_array_free(sib, TRUE);
+    return out;
+}
+
+tk_config **tk_config_apart_all(tk_bundle *bundle, tk_diags *diags)
+{
+    size_t n = tk_bundle_kernel_count(bundle);
+    tk_config **all = g_new0(tk_config *, n + 1);
+    tk_config **out = g_new0(tk_config *, n + 1);
+    for (size_t i = 0; i < n; i++)
+        all[i] = tk_config_read(bundle, tk_bundle_kernel(bundle, i), diags);
+    const tk_config **sib = g_new0(const tk_config *, n + 1);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = tk_kernel_name(tk_bundle_kernel(bundle, i));
+        size_t m = 0;
+        for (size_t j = 0; j < n; j++)
+            if (j != i &&
+                strcmp(tk_kernel_name(tk_bundle_kernel(bundle, j)), name) == 0)
+                sib[m++] = all[j];
+        out[i] = tk_config_apart(all[i], sib, m);
+    }
+    for (size_t i = 0; i < n; i++)
+        tk_config_free(all[i]);
+    g_free(all);
+    g_free(sib);
+    return out;
+}
+
+char *tk_config_label(const tk_config *c)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; c && i < c->items->len; i++) {
+        const tk_config_item *it = &g_array_index(c->items, tk_config_item, i);
+        g_string_append_printf(s, "%s%s=%s", s->len ? ", " : "", it->name,
+                               it->value);
+    }
+    return g_string_free(s, FALSE);
 }

@@ -49,6 +49,8 @@ void kernel_free(tk_kernel *k)
     g_free(k->triton_version);
     if (k->constants)
         g_ptr_array_free(k->constants, TRUE);
+    if (k->options)
+        g_ptr_array_free(k->options, TRUE);
     g_free(k);
 }
 
@@ -208,6 +210,28 @@ void kernel_add_constant(tk_kernel *k, const char *name, const char *value)
         k->constants = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(k->constants, g_strdup(name));
     g_ptr_array_add(k->constants, g_strdup(value));
+}
+
+void kernel_add_option(tk_kernel *k, const char *name, const char *value)
+{
+    if (!k->options)
+        k->options = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(k->options, g_strdup(name));
+    g_ptr_array_add(k->options, g_strdup(value));
+}
+
+size_t tk_kernel_option_count(const tk_kernel *k)
+{
+    return k->options ? k->options->len / 2 : 0;
+}
+
+const char *tk_kernel_option(const tk_kernel *k, size_t i, const char **value)
+{
+    if (i >= tk_kernel_option_count(k))
+        return NULL;
+    if (value)
+        *value = g_ptr_array_index(k->options, 2 * i + 1);
+    return g_ptr_array_index(k->options, 2 * i);
 }
 
 size_t tk_kernel_constant_count(const tk_kernel *k)

@@ -54,6 +54,9 @@ struct tk_kernel {
     char *triton_version;
     /* NAME.json's "constants": names and values (JSON text), in pairs. */
     GPtrArray *constants;
+    /* NAME.json's compile options (every member that is not identity, a
+     * result or in meta): names and values (JSON text), in pairs. */
+    GPtrArray *options;
     /* Why a stage is missing, as the capture recorded it (a manifest's
      * "sass_missing"); NULL when not recorded. */
     char *missing[TK_STAGE_COUNT];
@@ -84,6 +87,9 @@ void kernel_meta_init(tk_kernel_meta *meta);
 /* Sets the kernel's target and Triton version (copied; NULL for unknown). */
 void kernel_set_target(tk_kernel *kernel, const char *target);
 void kernel_set_triton_version(tk_kernel *kernel, const char *version);
+
+/* Adds a compile option of the metadata (both copied). */
+void kernel_add_option(tk_kernel *kernel, const char *name, const char *value);
 
 /* Adds a constant of the metadata (both copied). */
 void kernel_add_constant(tk_kernel *kernel, const char *name,

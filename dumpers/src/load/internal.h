@@ -41,6 +41,11 @@ char *bundle_manifest_build(const tk_bundle *b, const bundle_manifest_kernel *ks
 int bundle_meta_read_json(tk_kernel *kernel, const char *path, char **hash,
                           tk_diags *diags);
 
+/* Reads only the compile options of NAME.json at PATH into KERNEL (a bundle
+ * whose manifest holds the metadata still keeps the file). */
+void bundle_meta_read_options(tk_kernel *kernel, const char *path,
+                              tk_diags *diags);
+
 /* Reads an AMD kernel's registers, scratch, LDS and occupancy from its
  * AMDGCN stage (the assembly's kernel descriptor and .amdgpu_metadata) into
  * KERNEL's metadata (meta_amdgcn.c).  Nothing when it has no such stage. */

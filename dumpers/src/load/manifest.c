@@ -276,6 +276,8 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     JsonObject *meta = bundle_json_object(o, "metadata");
     if (meta) {
         read_metadata(k, meta);
+        if (k->meta_path)
+            bundle_meta_read_options(k, k->meta_path, diags);
     } else {
         if (k->meta_path)
             bundle_meta_read_json(k, k->meta_path, NULL, diags);

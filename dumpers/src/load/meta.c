@@ -52,6 +52,49 @@ static void read_constants(tk_kernel *k, JsonObject *constants)
     g_list_free(members);
 }
 
+/* Members that are no compile option: the kernel's identity, what the
+ * compile produced, and what tk_kernel_meta or read_constants() holds. */
+static const char *const not_options[] = {
+    "name", "hash", "shared", "tmem_size", "global_scratch_size",
+    "global_scratch_align", "profile_scratch_size", "profile_scratch_align",
+    "tensordesc_meta", "constants", "num_warps", "num_ctas", "num_stages",
+    "warp_size", "target", "triton_version", NULL};
+
+/* Every other member of NAME.json, as JSON text: a configuration is
+ * everything that can differ, not a fixed list. */
+static void read_options(tk_kernel *k, JsonObject *o)
+{
+    if (k->options)
+        return; /* read once */
+    GList *members = json_object_get_members(o);
+    for (GList *m = members; m; m = m->next) {
+        if (g_strv_contains(not_options, m->data))
+            continue;
+        JsonNode *v = json_object_get_member(o, m->data);
+        if (!v)
+            continue;
+        char *text = json_to_string(v, FALSE);
+        kernel_add_option(k, m->data, text);
+        g_free(text);
+    }
+    g_list_free(members);
+}
+
+void bundle_meta_read_options(tk_kernel *k, const char *path, tk_diags *diags)
+{
+    char *err = NULL;
+    JsonNode *root = bundle_json_read_file(path, TK_INPUT_FILE_METADATA, &err);
+    if (root && JSON_NODE_TYPE(root) == JSON_NODE_OBJECT)
+        read_options(k, json_node_get_object(root));
+    else
+        tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
+                     "cannot read the kernel metadata: %s",
+                     err ? err : "not a JSON object");
+    g_free(err);
+    if (root)
+        json_node_unref(root);
+}
+
 int bundle_meta_read_json(tk_kernel *k, const char *path, char **hash,
                           tk_diags *diags)
 {
@@ -80,6 +123,7 @@ int bundle_meta_read_json(tk_kernel *k, const char *path, char **hash,
     g_free(target);
     kernel_set_triton_version(k, bundle_json_string(o, "triton_version"));
     read_constants(k, bundle_json_object(o, "constants"));
+    read_options(k, o);
     if (hash && bundle_json_string(o, "hash") && *bundle_json_string(o, "hash"))
         *hash = g_strdup(bundle_json_string(o, "hash"));
     json_node_unref(root);

@@ -397,6 +397,13 @@ static void merge_into(candidate *g, const candidate *c, const char *root)
         g->k->meta = m;
         kernel_set_target(g->k, c->k->target);
         kernel_set_triton_version(g->k, c->k->triton_version);
+        /* and its constants and compile options, in pairs */
+        for (guint i = 0; c->k->constants && i + 1 < c->k->constants->len; i += 2)
+            kernel_add_constant(g->k, c->k->constants->pdata[i],
+                                c->k->constants->pdata[i + 1]);
+        for (guint i = 0; c->k->options && i + 1 < c->k->options->len; i += 2)
+            kernel_add_option(g->k, c->k->options->pdata[i],
+                              c->k->options->pdata[i + 1]);
         g->meta_read = TRUE;
     }
     take_path(&g->k->meta_path, c->k->meta_path);

@@ -172,6 +172,10 @@ void norm_mlir_line(nb_builder *b, const char *s, const char *end,
                     uint32_t orig);
 void norm_llvm_line(nb_builder *b, const char *s, const char *end,
                     uint32_t orig);
+void norm_ptx_line(nb_builder *b, const char *s, const char *end,
+                   uint32_t orig);
+void norm_sass_line(nb_builder *b, const char *s, const char *end,
+                    uint32_t orig);
 void norm_mir_line(nb_builder *b, const char *s, const char *end,
                    uint32_t orig);
 

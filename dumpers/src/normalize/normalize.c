@@ -13,6 +13,8 @@ const char *tk_ir_dialect_name(tk_ir_dialect dialect)
     case TK_IR_MLIR: return "mlir";
     case TK_IR_LLVM: return "llvm";
     case TK_IR_MIR: return "mir";
+    case TK_IR_PTX: return "ptx";
+    case TK_IR_SASS: return "sass";
     case TK_IR_PLAIN: break;
     }
     return "plain";
@@ -102,6 +104,8 @@ static void normalize_line(nb_builder *b, const char *s, const char *end,
     case TK_IR_MLIR: norm_mlir_line(b, s, end, orig); break;
     case TK_IR_LLVM: norm_llvm_line(b, s, end, orig); break;
     case TK_IR_MIR: norm_mir_line(b, s, end, orig); break;
+    case TK_IR_PTX: norm_ptx_line(b, s, end, orig); break;
+    case TK_IR_SASS: norm_sass_line(b, s, end, orig); break;
     case TK_IR_PLAIN: plain_line(b, s, end, orig); break;
     }
 }

@@ -26,13 +26,16 @@ typedef struct {
     GArray *dumps; /* size_t */
     tk_pass_level first_level, last_level;
     const char *module_attrs;
+    int64_t total_warps;
 } seq_build;
+
+static int64_t attr_int(const char *attrs, const char *name);
 
 static size_t new_seq(GArray *b, const char *kernel)
 {
     seq_build s = {kernel ? kernel : "", g_array_new(FALSE, FALSE,
                                                      sizeof(size_t)),
-                   TK_PASS_LEVEL_UNKNOWN, TK_PASS_LEVEL_UNKNOWN, ""};
+                   TK_PASS_LEVEL_UNKNOWN, TK_PASS_LEVEL_UNKNOWN, "", -1};
     g_array_append_val(b, s);
     return b->len - 1;
 }
@@ -87,6 +90,11 @@ void passes_attribute(tk_passes *p)
             if (d->level == TK_PASS_LEVEL_TTGIR && !sb->module_attrs[0])
                 sb->module_attrs = d->module_attrs;
         }
+        /* Warp specialization adds its partitions' warps to the module's
+         * count late in the pipeline; the metadata counts them all. */
+        int64_t tw = attr_int(d->module_attrs, "\"ttg.total-num-warps\" = ");
+        if (tw > sb->total_warps)
+            sb->total_warps = tw;
         d->seq = s;
         current = s;
     }
@@ -109,6 +117,7 @@ void passes_attribute(tk_passes *p)
                       .digest;
         s.first_level = sb->first_level;
         s.last_level = sb->last_level;
+        s.total_warps = sb->total_warps;
         g_array_append_val(p->seqs, s);
         g_array_free(sb->dumps, TRUE);
     }
@@ -126,13 +135,13 @@ const tk_pass_seq *tk_passes_seq(const tk_passes *p, size_t i)
     return i < p->seqs->len ? &g_array_index(p->seqs, tk_pass_seq, i) : NULL;
 }
 
-/* "ttg.num-warps" of module attributes, or -1. */
-static int64_t num_warps_of(const char *attrs)
+/* The integer after NAME (which ends in "= ") in module attributes, or -1. */
+static int64_t attr_int(const char *attrs, const char *name)
 {
-    const char *k = strstr(attrs, "\"ttg.num-warps\" = ");
+    const char *k = attrs ? strstr(attrs, name) : NULL;
     if (!k)
         return -1;
-    k += strlen("\"ttg.num-warps\" = ");
+    k += strlen(name);
     int64_t v = 0;
     if (*k < '0' || *k > '9')
         return -1;
@@ -146,8 +155,9 @@ static int score(const tk_passes *p, size_t seq, const tk_pass_key *key)
     const tk_pass_seq *s = tk_passes_seq(p, seq);
     if (!s || !key->name || strcmp(s->kernel, key->name) != 0)
         return 0;
-    int64_t nw = num_warps_of(s->module_attrs);
-    if (nw > 0 && key->num_warps > 0 && nw != key->num_warps)
+    int64_t nw = attr_int(s->module_attrs, "\"ttg.num-warps\" = ");
+    if (nw > 0 && key->num_warps > 0 && nw != key->num_warps &&
+        s->total_warps != key->num_warps)
         return 0;
     int total = 1;
     for (size_t i = 0; i < TK_PASS_KEY_STAGES; i++) {
@@ -168,6 +178,54 @@ static int score(const tk_passes *p, size_t seq, const tk_pass_key *key)
     return total;
 }
 
+size_t tk_passes_seq_common(const tk_passes *p, size_t a, size_t b)
+{
+    const tk_pass_seq *x = tk_passes_seq(p, a), *y = tk_passes_seq(p, b);
+    if (!x || !y)
+        return 0;
+    size_t n = 0;
+    while (n < x->n_dumps && n < y->n_dumps &&
+           tk_passes_get(p, x->dumps[n])->digest.exact ==
+               tk_passes_get(p, y->dumps[n])->digest.exact)
+        n++;
+    return n;
+}
+
+ptrdiff_t tk_passes_share(tk_passes *p, const size_t *seqs, size_t n)
+{
+    if (n < 2)
+        return -1;
+    size_t common = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        if (seqs[i] >= p->seqs->len || tk_passes_seq(p, seqs[i])->shared_by)
+            return -1;
+        size_t c = tk_passes_seq_common(p, seqs[0], seqs[i]);
+        if (c < common)
+            common = c;
+    }
+    if (common == 0)
+        return -1;
+    /* The same set asked for again (each of its compiles asks): the one
+     * made already. */
+    const tk_pass_seq *first = tk_passes_seq(p, seqs[0]);
+    for (size_t i = 0; i < p->seqs->len; i++) {
+        const tk_pass_seq *q = tk_passes_seq(p, i);
+        if (q->shared_by == n && q->dumps == first->dumps &&
+            q->n_dumps == common)
+            return (ptrdiff_t)i;
+    }
+    /* The dumps are the first sequence's leading ones: no copy. */
+    tk_pass_seq s = *first;
+    s.n_dumps = common;
+    s.last_level = tk_passes_get(p, first->dumps[common - 1])->level;
+    if (s.last_level < s.first_level)
+        s.last_level = s.first_level;
+    s.shared_by = n;
+    s.full_dumps = first->n_dumps;
+    g_array_append_val(p->seqs, s);
+    return (ptrdiff_t)p->seqs->len - 1;
+}
+
 int tk_passes_seq_score(const tk_passes *p, size_t seq,
                         const tk_pass_key *key)
 {
@@ -181,6 +239,8 @@ ptrdiff_t tk_passes_find_seq(const tk_passes *p, const tk_pass_key *key,
     ptrdiff_t at = -1;
     size_t n = 0;
     for (size_t i = 0; i < p->seqs->len; i++) {
+        if (tk_passes_seq(p, i)->shared_by)
+            continue; /* made of compiles' dumps: never a compile itself */
         int sc = score(p, i, key);
         if (sc == 0)
             continue;

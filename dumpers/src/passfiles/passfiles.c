@@ -248,9 +248,88 @@ static void warn_tie(const bundle_pass_file *f, const tk_kernel *k, ptrdiff_t s,
 {
     tk_diags_add(diags, TK_DIAG_WARNING, f->path, bundle_passfiles_seq_line(f->ix, (size_t)s),
                  "kernel %s (%.12s): %zu compiles in this file match it "
-                 "equally well (the first at line %llu); none is shown for "
-                 "it",
+                 "equally well (the first at line %llu) and their dumps "
+                 "differ from the first; none is shown for it",
                  k->name, k->hash, n_best, bundle_passfiles_seq_line(f->ix, (size_t)s));
+}
+
+/* Several compiles match K's key equally (the same kernel compiled twice,
+ * or options that act only after LLVM IR, such as enable_fp_fusion): the
+ * dumps they have identical are K's whichever compile was K's, so K is
+ * shown them, with a note that says they are shared.  Returns the shared
+ * sequence, or -1 when their first dumps already differ (then a tie). */
+static ptrdiff_t share_tie(bundle_pass_file *f, const tk_kernel *k,
+                           const tk_pass_key *key, ptrdiff_t best,
+                           tk_diags *diags)
+{
+    int top = tk_passes_seq_score(f->ix, (size_t)best, key);
+    GArray *tied = g_array_new(FALSE, FALSE, sizeof(size_t));
+    size_t ns = tk_passes_seq_count(f->ix);
+    for (size_t i = 0; i < ns; i++)
+        if (!tk_passes_seq(f->ix, i)->shared_by &&
+            tk_passes_seq_score(f->ix, i, key) == top)
+            g_array_append_val(tied, i);
+    ptrdiff_t s = tk_passes_share(f->ix, (const size_t *)(void *)tied->data,
+                                  tied->len);
+    if (s >= 0) {
+        const tk_pass_seq *q = tk_passes_seq(f->ix, (size_t)s);
+        GString *lines = g_string_new(NULL);
+        for (guint i = 0; i < tied->len; i++)
+            g_string_append_printf(
+                lines, "%s%llu", i ? ", " : "",
+                bundle_passfiles_seq_line(f->ix, g_array_index(tied, size_t, i)));
+        if (q->n_dumps == q->full_dumps)
+            tk_diags_add(diags, TK_DIAG_NOTE, f->path,
+                         bundle_passfiles_seq_line(f->ix, (size_t)s),
+                         "kernel %s (%.12s): %zu compiles in this file "
+                         "(at lines %s) have identical dumps; they are shown "
+                         "for it, shared with the others",
+                         k->name, k->hash, (size_t)tied->len, lines->str);
+        else {
+            const tk_pass_seq *first =
+                tk_passes_seq(f->ix, g_array_index(tied, size_t, 0));
+            const tk_pass_dump *part = tk_passes_get(f->ix, first->dumps[q->n_dumps]);
+            tk_diags_add(diags, TK_DIAG_NOTE, f->path,
+                         (unsigned long long)part->header_line,
+                         "kernel %s (%.12s): %zu compiles in this file "
+                         "(at lines %s) have identical dumps up to pass %s "
+                         "(dump %zu of %zu), where they part; the %zu before "
+                         "are shown for it, shared with the others, and the "
+                         "rest, which the dumps cannot tell apart, is not",
+                         k->name, k->hash, (size_t)tied->len, lines->str,
+                         part->pass, q->n_dumps + 1, q->full_dumps, q->n_dumps);
+        }
+        g_string_free(lines, TRUE);
+    } else {
+        warn_tie(f, k, best, tied->len, diags);
+    }
+    g_array_free(tied, TRUE);
+    return s;
+}
+
+/* The warps the kernel's compile was asked for, as its TTGIR's module says
+ * ("ttg.num-warps"), or -1: a warp-specialized kernel's metadata counts
+ * its partitions' warps too (4 asked + 2 partitions of 4 = 12), and the
+ * pass dumps say what the module says. */
+static int64_t asked_warps(const tk_stage *ttgir)
+{
+    static const char attr[] = "\"ttg.num-warps\" = ";
+    uint32_t n = ttgir ? tk_stage_line_count(ttgir) : 0;
+    for (uint32_t i = 1; i <= n; i++) {
+        size_t len = 0;
+        const char *l = tk_stage_line(ttgir, i, &len);
+        if (!l || len < 8 || strncmp(l, "module attributes", 17) != 0)
+            continue;
+        char buf[512];
+        size_t m = len < sizeof buf - 1 ? len : sizeof buf - 1;
+        memcpy(buf, l, m);
+        buf[m] = 0;
+        const char *at = strstr(buf, attr);
+        if (!at)
+            return -1;
+        return g_ascii_strtoll(at + strlen(attr), NULL, 10);
+    }
+    return -1;
 }
 
 /* The key's stages are the first stage kinds. */
@@ -262,6 +341,9 @@ void tk_kernel_pass_key(const tk_kernel *k, tk_pass_key *key)
     memset(key, 0, sizeof *key);
     key->name = k->name;
     key->num_warps = k->meta.num_warps;
+    int64_t asked = asked_warps(k->stages[TK_STAGE_TTGIR]);
+    if (asked > 0)
+        key->num_warps = asked;
     for (int i = 0; i < TK_PASS_KEY_STAGES; i++) {
         if (k->stages[i]) {
             key->have[i] = 1;
@@ -283,9 +365,12 @@ static void match_owner(bundle_pass_file *f, tk_diags *diags)
                      "holds no dump of kernel %s (%.12s), which the bundle's "
                      "manifest lists it for",
                      k->name, k->hash);
-    else if (n_best > 1)
-        warn_tie(f, k, s, n_best, diags);
-    else
+    else if (n_best > 1) {
+        s = share_tie(f, k, &key, s, diags);
+        if (s >= 0)
+            g_hash_table_insert(f->seq_of, (gpointer)k,
+                                GSIZE_TO_POINTER(s + 1));
+    } else
         g_hash_table_insert(f->seq_of, (gpointer)k, GSIZE_TO_POINTER(s + 1));
 }
 
@@ -312,7 +397,11 @@ static void match_all(tk_bundle *b, bundle_pass_file *f, tk_diags *diags)
             continue;
         }
         if (n_best > 1) {
-            warn_tie(f, k, s, n_best, diags);
+            /* A shared sequence is each tied kernel's: no claim. */
+            s = share_tie(f, k, &key, s, diags);
+            if (s >= 0)
+                g_hash_table_insert(f->seq_of, (gpointer)k,
+                                    GSIZE_TO_POINTER(s + 1));
             continue;
         }
         claim *c = &claims[s];

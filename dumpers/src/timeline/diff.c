@@ -96,24 +96,38 @@ tk_ir_diff *tk_ir_diff_texts(tk_ir_dialect dialect, tk_stage_kind bind_as,
     return finish(d, opts);
 }
 
+tk_ir_dialect tk_stage_kind_dialect(tk_stage_kind kind)
+{
+    switch (kind) {
+    case TK_STAGE_TTIR:
+    case TK_STAGE_TTGIR:
+        return TK_IR_MLIR;
+    case TK_STAGE_LLIR:
+        return TK_IR_LLVM;
+    case TK_STAGE_PTX:
+        return TK_IR_PTX;
+    case TK_STAGE_SASS:
+        return TK_IR_SASS;
+    default:
+        return TK_IR_PLAIN;
+    }
+}
+
 tk_ir_diff *tk_ir_diff_stages(const tk_stage *a, const tk_stage *b,
                               const tk_diff_opts *opts)
 {
+    if (!a || !b)
+        return NULL;
+    return tk_ir_diff_stages_as(a, b, tk_stage_kind_dialect(tk_stage_kind_of(a)),
+                                opts);
+}
+
+tk_ir_diff *tk_ir_diff_stages_as(const tk_stage *a, const tk_stage *b,
+                                 tk_ir_dialect dialect,
+                                 const tk_diff_opts *opts)
+{
     if (!a || !b || tk_stage_kind_of(a) != tk_stage_kind_of(b))
         return NULL;
-    tk_ir_dialect dialect;
-    switch (tk_stage_kind_of(a)) {
-    case TK_STAGE_TTIR:
-    case TK_STAGE_TTGIR:
-        dialect = TK_IR_MLIR;
-        break;
-    case TK_STAGE_LLIR:
-        dialect = TK_IR_LLVM;
-        break;
-    default:
-        dialect = TK_IR_PLAIN;
-        break;
-    }
     tk_ir_diff *d = g_new0(tk_ir_diff, 1);
     d->dialect = dialect;
     d->bind_as = tk_stage_kind_of(a);
