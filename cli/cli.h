@@ -132,6 +132,11 @@ const tk_kernel *cli_find_kernel(const tk_bundle *bundle, const char *spec,
 tk_cost *cli_cost(const tk_kernel *k, const tk_bind *ix,
                      const tk_loctab *tab, gboolean quiet,
                      tk_profile **profile);
+/* cli_cost() with the profile already read by tk_profile_load() (NULL:
+ * none) and what reading it said (DIAGS, printed here). */
+tk_cost *cli_cost_with(const tk_kernel *k, const tk_bind *ix,
+                       const tk_loctab *tab, gboolean quiet,
+                       const tk_profile *profile, const tk_diags *diags);
 /* A metric value: an integer as one, else 3 significant digits. */
 void cli_put_number(FILE *out, double v);
 /* The same in JSON: an integer value when it is one. */
