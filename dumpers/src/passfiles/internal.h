@@ -58,7 +58,7 @@ void bundle_passfiles_report_rejected(const tk_bundle *bundle, tk_diags *diags);
  * made, the name chosen): one job each, appended to JOBS (a GPtrArray made
  * by the caller, freed with bundle_passfiles_slices_free()).  Returns 0, or
  * -1 when the bundle cannot be written (an error naming OUTDIR). */
-typedef struct bundle_slice_job bundle_slice_job;
+typedef struct bundle_pass_slice bundle_pass_slice;
 int bundle_passfiles_write_kernel(tk_bundle *bundle, const tk_kernel *kernel,
                                   const char *tmp, bundle_manifest_kernel *mk,
                                   const char *outdir, GPtrArray *jobs,

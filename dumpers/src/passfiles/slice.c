@@ -52,7 +52,7 @@ static int copy_seq(const tk_passes *p, const tk_pass_seq *s,
  * its outcome merged on the calling thread in the order the slices were
  * planned, so the manifest and the diagnostics are as if written one by
  * one. */
-struct bundle_slice_job {
+struct bundle_pass_slice {
     const bundle_pass_file *f;
     const tk_pass_seq *seq;
     const tk_kernel *k;
@@ -67,7 +67,7 @@ struct bundle_slice_job {
 };
 
 /* Reads and compresses one slice (a worker's task, or the caller's). */
-static void slice_run(bundle_slice_job *j)
+static void slice_run(bundle_pass_slice *j)
 {
     j->reads = tk_diags_new();
     bundle_gzip_writer *w = bundle_gzip_create(j->to, &j->write_err);
@@ -88,7 +88,7 @@ static void slice_run(bundle_slice_job *j)
  * reader (passes/gz.c) keeps one position.  A plain file is read with
  * pread(), so each of its slices is a task of its own. */
 typedef struct {
-    GPtrArray *jobs; /* bundle_slice_job *, borrowed */
+    GPtrArray *jobs; /* bundle_pass_slice *, borrowed */
 } slice_task;
 
 static void slice_task_run(gpointer data, gpointer user)
@@ -136,7 +136,7 @@ int bundle_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
             name = g_strdup_printf("%s-%d.txt.gz", kind, c);
         }
         g_hash_table_add(used, name);
-        bundle_slice_job *j = g_new0(bundle_slice_job, 1);
+        bundle_pass_slice *j = g_new0(bundle_pass_slice, 1);
         j->f = f;
         j->seq = seq;
         j->k = k;
@@ -176,7 +176,7 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
     GHashTable *of_file = g_hash_table_new(NULL, NULL); /* gzip file -> task */
     GHashTable *plain = g_hash_table_new(NULL, NULL);
     for (guint i = 0; i < jobs->len; i++) {
-        bundle_slice_job *j = g_ptr_array_index(jobs, i);
+        bundle_pass_slice *j = g_ptr_array_index(jobs, i);
         gboolean gz = FALSE;
         if (!g_hash_table_contains(plain, j->f) &&
             !g_hash_table_contains(of_file, j->f)) {
@@ -209,7 +209,7 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
     /* The outcomes, in the order the slices were planned. */
     int rc = 0;
     for (guint i = 0; i < jobs->len && rc == 0; i++) {
-        bundle_slice_job *j = g_ptr_array_index(jobs, i);
+        bundle_pass_slice *j = g_ptr_array_index(jobs, i);
         for (size_t x = 0; j->reads && x < tk_diags_count(j->reads); x++) {
             const tk_diag *d = tk_diags_get(j->reads, x);
             tk_diags_add(diags, d->severity, d->file, d->line, "%s",
@@ -241,7 +241,7 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
 void bundle_passfiles_slices_free(GPtrArray *jobs)
 {
     for (guint i = 0; jobs && i < jobs->len; i++) {
-        bundle_slice_job *j = g_ptr_array_index(jobs, i);
+        bundle_pass_slice *j = g_ptr_array_index(jobs, i);
         if (j->reads)
             tk_diags_free(j->reads);
         g_free(j->write_err);
