@@ -149,6 +149,11 @@ void cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
 void cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
                          const tk_loctab *tab, tk_stage_kind stage,
                          uint32_t line);
+/* cli_cost() with the profile already read by tk_profile_load() (NULL:
+ * none) and what reading it said (DIAGS, printed here). */
+tk_cost *cli_cost_with(const tk_kernel *k, const tk_bind *ix,
+                       const tk_loctab *tab, gboolean quiet,
+                       const tk_profile *profile, const tk_diags *diags);
 /* A metric value: an integer as one, else 3 significant digits. */
 void cli_put_number(FILE *out, double v);
 /* The same in JSON: an integer value when it is one. */

@@ -9,11 +9,19 @@ tk_cost *cli_cost(const tk_kernel *k, const tk_bind *ix,
 {
     tk_diags *d = tk_diags_new();
     *profile = tk_profile_load(k, d);
+    tk_cost *c = cli_cost_with(k, ix, tab, quiet, *profile, d);
+    tk_diags_free(d);
+    return c;
+}
+
+tk_cost *cli_cost_with(const tk_kernel *k, const tk_bind *ix,
+                       const tk_loctab *tab, gboolean quiet,
+                       const tk_profile *profile, const tk_diags *diags)
+{
     /* A profile that does not match is reported; the static counts are
      * still right. */
-    cli_print_diags(d, quiet);
-    tk_diags_free(d);
-    return tk_cost_new(ix, k, tab, *profile);
+    cli_print_diags(diags, quiet);
+    return tk_cost_new(ix, k, tab, profile);
 }
 
 void cli_put_number(FILE *out, double v)

@@ -72,13 +72,72 @@ static void meta_text(const tk_kernel_meta *m)
 }
 
 /* The kernel's SASS by class and its profile's totals (tk_cost.h). */
+/* Each kernel's profile, read on a worker thread while this one indexes
+ * the pass dumps: json-glib took 77 M instructions to parse the 108 KB
+ * profile of sample_dumps/attention_fwd, half as long as that index
+ * (callgrind, issue 25).  The worker only reads the kernels (their SASS and
+ * profile files); the index only reads them too. */
+typedef struct {
+    tk_bundle *b;
+    size_t n;
+    tk_profile **profile; /* per kernel, NULL: none */
+    tk_diags **diags;     /* per kernel: what reading it said */
+    GThread *thread;
+} info_profiles;
+
+static gpointer profiles_read(gpointer data)
+{
+    info_profiles *pf = data;
+    for (size_t i = 0; i < pf->n; i++) {
+        const tk_kernel *k = tk_bundle_kernel(pf->b, i);
+        if (tk_kernel_stage(k, TK_STAGE_SASS))
+            pf->profile[i] = tk_profile_load(k, pf->diags[i]);
+    }
+    return NULL;
+}
+
+static void profiles_start(info_profiles *pf, tk_bundle *b)
+{
+    pf->b = b;
+    pf->n = tk_bundle_kernel_count(b);
+    pf->profile = g_new0(tk_profile *, pf->n + 1);
+    pf->diags = g_new0(tk_diags *, pf->n + 1);
+    gboolean any = FALSE;
+    for (size_t i = 0; i < pf->n; i++) {
+        pf->diags[i] = tk_diags_new();
+        any = any || tk_kernel_profile_path(tk_bundle_kernel(b, i));
+    }
+    pf->thread = any && g_get_num_processors() > 1
+                     ? g_thread_try_new("tkview-profiles", profiles_read, pf, NULL)
+                     : NULL;
+    if (!pf->thread)
+        profiles_read(pf);
+}
+
+static void profiles_join(info_profiles *pf)
+{
+    if (pf->thread)
+        g_thread_join(pf->thread);
+    pf->thread = NULL;
+}
+
+static void profiles_free(info_profiles *pf)
+{
+    for (size_t i = 0; i < pf->n; i++) {
+        tk_profile_free(pf->profile[i]);
+        tk_diags_free(pf->diags[i]);
+    }
+    g_free(pf->profile);
+    g_free(pf->diags);
+}
+
 static void cost_text(const tk_kernel *k, const tk_bind *ix, const tk_loctab *tab,
-                      gboolean quiet)
+                      gboolean quiet, const info_profiles *pf, size_t ki)
 {
     if (!tk_kernel_stage(k, TK_STAGE_SASS))
         return;
-    tk_profile *p = NULL;
-    tk_cost *c = cli_cost(k, ix, tab, quiet, &p);
+    const tk_profile *p = pf->profile[ki];
+    tk_cost *c = cli_cost_with(k, ix, tab, quiet, p, pf->diags[ki]);
     const double *t = tk_cost_total(c);
     printf("  cost: %.0f SASS instructions:", t[0]);
     for (int i = 0; i < TK_SASS_CLASS_COUNT; i++)
@@ -94,19 +153,19 @@ static void cost_text(const tk_kernel *k, const tk_bind *ix, const tk_loctab *ta
     }
     cli_regs_text(k, ix, tab, c);
     tk_cost_free(c);
-    tk_profile_free(p);
 }
 
 static void cost_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
-                      const tk_loctab *tab, gboolean quiet)
+                      const tk_loctab *tab, gboolean quiet,
+                      const info_profiles *pf, size_t ki)
 {
     json_builder_set_member_name(j, "cost");
     if (!tk_kernel_stage(k, TK_STAGE_SASS)) {
         json_builder_add_null_value(j);
         return;
     }
-    tk_profile *p = NULL;
-    tk_cost *c = cli_cost(k, ix, tab, quiet, &p);
+    const tk_profile *p = pf->profile[ki];
+    tk_cost *c = cli_cost_with(k, ix, tab, quiet, p, pf->diags[ki]);
     const double *t = tk_cost_total(c);
     json_builder_begin_object(j);
     json_builder_set_member_name(j, "instructions");
@@ -141,7 +200,6 @@ static void cost_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
     cli_regs_json(j, k, ix, tab, c);
     json_builder_end_object(j);
     tk_cost_free(c);
-    tk_profile_free(p);
 }
 
 /* "mlir", "llvm" or "mixed": what the dumps of a pass file are. */
@@ -195,7 +253,8 @@ static void kernel_passes_text(tk_bundle *b, const tk_kernel *k)
         cli_printf("  passes: no dumps of this kernel in the pass dump files\n");
 }
 
-static void info_text(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
+static void info_text(tk_bundle *b, gboolean quiet, const tk_diag_set *ds,
+                      const info_profiles *pf)
 {
     size_t n = tk_bundle_kernel_count(b);
     tk_loctab *tab = tk_bundle_loctab(b);
@@ -271,7 +330,7 @@ static void info_text(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
         if (tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN)
             cli_printf("  USE_IR_LOC capture: later stages are located at %s lines\n",
                    tk_stage_kind_name(tk_bind_irloc_stage(ix)));
-        cost_text(k, ix, tab, quiet);
+        cost_text(k, ix, tab, quiet, pf, i);
         kernel_passes_text(b, k);
         tk_bind_free(ix);
     }
@@ -395,7 +454,8 @@ static void kernel_passes_json(JsonBuilder *j, tk_bundle *b, const tk_kernel *k)
     json_builder_end_array(j);
 }
 
-static void info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
+static void info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds,
+                      const info_profiles *pf)
 {
     tk_loctab *tab = tk_bundle_loctab(b);
     JsonBuilder *j = json_builder_new();
@@ -493,7 +553,7 @@ static void info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds)
             json_builder_end_object(j);
         }
         json_builder_end_object(j);
-        cost_json(j, k, ix, tab, quiet);
+        cost_json(j, k, ix, tab, quiet, pf, i);
         kernel_passes_json(j, b, k);
         json_builder_end_object(j);
         tk_bind_free(ix);
@@ -541,16 +601,21 @@ int cmd_info(int argc, char **argv)
         rc = CLI_EXIT_INPUT;
         goto out;
     }
+    /* The profiles are read on a worker meanwhile. */
+    info_profiles pf = {0};
+    profiles_start(&pf, b);
     /* Indexing the pass dumps reports what it found wrong in them. */
     tk_diags *pd = tk_diags_new();
     tk_bundle_pass_file_count(b, pd);
+    profiles_join(&pf);
     cli_print_diags(pd, common.quiet);
     tk_diags_free(pd);
     if (common.json)
-        info_json(b, common.quiet, ds);
+        info_json(b, common.quiet, ds, &pf);
     else
-        info_text(b, common.quiet, ds);
+        info_text(b, common.quiet, ds, &pf);
     tk_diag_set_free(ds);
+    profiles_free(&pf);
     tk_bundle_free(b);
 out:
     g_strfreev(common.source_dirs);

@@ -334,9 +334,69 @@ static int64_t produce(passes_gz *g, unsigned char *dst, size_t n)
     return (int64_t)done;
 }
 
+/* The text AT.. (N bytes at P) of the pass in order kept in blocks too,
+ * while the budget allows, in the blocks a read back would fill: every
+ * front end reads the text again after the index (the report walks every
+ * pass), and inflating it a second time was as long as the first
+ * (callgrind, issue 25).  A block is valid once whole, or at the text's end
+ * (ENDED).  G->lock held. */
+static void keep_blocks(passes_gz *g, uint64_t at, const unsigned char *p,
+                        size_t n, int ended)
+{
+    while (n > 0) {
+        uint64_t idx = at / GZ_BLOCK;
+        size_t in = (size_t)(at % GZ_BLOCK);
+        size_t take = MIN(GZ_BLOCK - in, n);
+        gz_block *b = NULL, *free_slot = NULL;
+        for (int i = 0; i < GZ_BLOCKS && !b; i++) {
+            gz_block *x = &g->blocks[i];
+            if (x->data && !x->valid && x->idx == idx)
+                b = x;
+            else if (!x->data && !free_slot)
+                free_slot = x;
+        }
+        if (!b && in == 0 && free_slot) {
+            if (g_atomic_pointer_add(&gz_cache_bytes, (gssize)GZ_BLOCK) +
+                    (gssize)GZ_BLOCK <= GZ_CACHE_BYTES) {
+                b = free_slot;
+                b->data = g_malloc(GZ_BLOCK);
+                b->idx = idx;
+                b->len = 0;
+                b->valid = 0;
+            } else {
+                g_atomic_pointer_add(&gz_cache_bytes, -(gssize)GZ_BLOCK);
+            }
+        }
+        if (b && b->len == in) {
+            memcpy(b->data + in, p, take);
+            b->len += take;
+            b->used = ++g->clock;
+            b->valid = b->len == GZ_BLOCK;
+        }
+        at += take;
+        p += take;
+        n -= take;
+    }
+    if (ended && at > 0) {
+        uint64_t idx = (at - 1) / GZ_BLOCK;
+        for (int i = 0; i < GZ_BLOCKS; i++) {
+            gz_block *x = &g->blocks[i];
+            if (x->data && !x->valid && x->idx == idx &&
+                x->len == (size_t)(at - idx * GZ_BLOCK))
+                x->valid = 1;
+        }
+    }
+}
+
 ssize_t passes_gz_next(passes_gz *g, char *buf, size_t n)
 {
+    uint64_t at = g->c->out;
     int64_t r = produce(g, (unsigned char *)buf, n);
+    if (r >= 0 && g->recording) {
+        g_mutex_lock(&g->lock);
+        keep_blocks(g, at, (const unsigned char *)buf, (size_t)r, g->c->ended);
+        g_mutex_unlock(&g->lock);
+    }
     if (r >= 0 && g->c->ended) {
         g->size = g->c->out;
         g->recording = 0;

@@ -446,6 +446,7 @@ typedef struct {
     int seq;        /* read(), not pread(): the whole file from the start */
     uint64_t limit; /* offset where the scan stops (UINT64_MAX: at EOF) */
     passes_gz *gz;  /* a gzip file: its text, in order */
+    passes_gz_pipe *pipe; /* or GZ's text inflated on a worker (gz_pipe.c) */
 } source;
 
 static ssize_t read_some(const source *src, char *buf, size_t n, uint64_t off)
@@ -454,6 +455,8 @@ static ssize_t read_some(const source *src, char *buf, size_t n, uint64_t off)
         return 0;
     if (n > src->limit - off)
         n = (size_t)(src->limit - off);
+    if (src->pipe)
+        return passes_gz_pipe_read(src->pipe, buf, n);
     if (src->gz)
         return src->seq ? passes_gz_next(src->gz, buf, n)
                         : (ssize_t)passes_gz_pread(src->gz, off, buf, n);
@@ -738,9 +741,12 @@ static int scan_whole(builder *b, int fd, const struct stat *st, size_t window)
      * recorded as it goes), by offset after that. */
     passes_gz *gz = b->ix->gz;
     source src = {fd, !S_ISREG(st->st_mode) || (gz && passes_gz_in_order(gz)), UINT64_MAX,
-                  gz};
+                  gz, NULL};
+    if (gz && src.seq && S_ISREG(st->st_mode))
+        src.pipe = passes_gz_pipe_start(gz); /* NULL: read here */
     char *buf = g_malloc(window);
     int rc = scan(b, &src, 0, window, buf);
+    passes_gz_pipe_end(src.pipe);
     g_free(buf);
     finish_dump(b);
     finish_other(b);
@@ -768,7 +774,7 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
     h.b.ix = passes_new(b->ix->path);
     h.b.diags = tk_diags_new();
     h.b.name = b->name;
-    h.src = (source){fd, 0, UINT64_MAX, NULL};
+    h.src = (source){fd, 0, UINT64_MAX, NULL, NULL};
     h.cut = cut;
     h.window = window;
     h.buf = g_malloc(window);
@@ -777,7 +783,7 @@ static int scan_file(builder *b, int fd, const struct stat *st, size_t window)
     GThread *t = g_thread_try_new("tkdump-index", index_second_half, &h, NULL);
     if (!t)
         index_second_half(&h);
-    source src = {fd, 0, cut, NULL};
+    source src = {fd, 0, cut, NULL, NULL};
     char *buf = g_malloc(window);
     int rc = scan(b, &src, 0, window, buf);
     g_free(buf);

@@ -133,6 +133,14 @@ void passes_gz_free(passes_gz *g);
 /* The next up to N bytes of text: their count, 0 at the end (or where the
  * data is damaged: passes_gz_damage() says so), -1 on a read error. */
 ssize_t passes_gz_next(passes_gz *g, char *buf, size_t n);
+/* The pass in order made on a worker thread (gz_pipe.c): started before
+ * the first passes_gz_next() (NULL when there is one processor or no
+ * thread: read G directly then), read like passes_gz_next(), ended (the
+ * worker joined, G free to use again) by passes_gz_pipe_end(). */
+typedef struct passes_gz_pipe passes_gz_pipe;
+passes_gz_pipe *passes_gz_pipe_start(passes_gz *g);
+ssize_t passes_gz_pipe_read(passes_gz_pipe *p, char *buf, size_t n);
+void passes_gz_pipe_end(passes_gz_pipe *p); /* NULL: nothing */
 /* Ends the pass in order: the text's size is known. */
 void passes_gz_done(passes_gz *g);
 /* Whether the pass in order is still going (reads are passes_gz_next()). */

@@ -53,14 +53,26 @@ gboolean bundle_passfiles_load_found(tk_bundle *bundle, tk_diags *diags);
  * pass dumps (empty, no header), for a load that found nothing. */
 void bundle_passfiles_report_rejected(const tk_bundle *bundle, tk_diags *diags);
 
-/* Writes KERNEL's slice of every pass file that has its sequence as
- * FOLDER/passes/KIND.txt.gz under the bundle being built in TMP, and lists
- * them in MK->passes.  Returns 0, or -1 when the bundle cannot be written
- * (an error naming OUTDIR); a pass file that cannot be read is a warning and
- * its slice is left out. */
+/* Plans KERNEL's slice of every pass file that has its sequence as
+ * FOLDER/passes/KIND.txt.gz under the bundle being built in TMP (the folder
+ * made, the name chosen): one job each, appended to JOBS (a GPtrArray made
+ * by the caller, freed with bundle_passfiles_slices_free()).  Returns 0, or
+ * -1 when the bundle cannot be written (an error naming OUTDIR). */
+typedef struct bundle_pass_slice bundle_pass_slice;
 int bundle_passfiles_write_kernel(tk_bundle *bundle, const tk_kernel *kernel,
                                   const char *tmp, bundle_manifest_kernel *mk,
-                                  const char *outdir, tk_diags *diags);
+                                  const char *outdir, GPtrArray *jobs,
+                                  tk_diags *diags);
+
+/* Writes every slice of JOBS, on several threads, and lists each in its
+ * kernel's MK->passes in the order planned.  Returns 0, or -1 when the
+ * bundle cannot be written (an error naming OUTDIR); a pass file that cannot
+ * be read is a warning and its slice is left out. */
+int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
+                                  tk_diags *diags);
+
+/* Frees JOBS and its jobs (NULL: nothing). */
+void bundle_passfiles_slices_free(GPtrArray *jobs);
 
 void bundle_passfiles_clear(tk_bundle *bundle);
 

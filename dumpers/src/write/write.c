@@ -115,6 +115,7 @@ typedef struct {
     tk_diags *diags;
     const char *outdir;
     GHashTable *used; /* names taken in the bundle folder */
+    GPtrArray *slices; /* the pass dump slices to write (passfiles/) */
 } writer;
 
 /* Copies FROM into the bundle as *REL (relative to the bundle).  Returns 0,
@@ -216,7 +217,7 @@ static int write_kernel(writer *w, const tk_kernel *k, bundle_manifest_kernel *m
     g_free(base);
     if (rc == 0)
         rc = bundle_passfiles_write_kernel(w->b, k, w->tmp, mk, w->outdir,
-                                           w->diags);
+                                           w->slices, w->diags);
     return rc;
 }
 
@@ -335,7 +336,8 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
     const char *tmpl = tk_staged_dir_path(staged);
     writer w = {.b = b, .tmp = tmpl, .diags = diags, .outdir = outdir,
                 .used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-                                              NULL)};
+                                              NULL),
+                .slices = g_ptr_array_new()};
     g_hash_table_add(w.used, g_strdup("sources"));
     g_hash_table_add(w.used, g_strdup("manifest.json"));
 
@@ -344,6 +346,10 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
     int rc = 0;
     for (size_t i = 0; i < nk && rc == 0; i++)
         rc = write_kernel(&w, g_ptr_array_index(b->kernels, i), &mks[i]);
+    /* The pass dump slices planned above, compressed on several threads. */
+    if (rc == 0)
+        rc = bundle_passfiles_write_slices(w.slices, outdir, diags);
+    bundle_passfiles_slices_free(w.slices);
     size_t ns = tk_loctab_file_count(b->tab);
     bundle_manifest_source *srcs = g_new0(bundle_manifest_source, ns ? ns : 1);
     if (rc == 0)
