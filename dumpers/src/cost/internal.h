@@ -5,6 +5,7 @@
  * profile.c      tk_profile: the table, its file in a bundle, matching
  * ncu_csv.c      Nsight Compute's source page export read
  * cost.c         tk_cost: the tables per source line and IR line
+ * stage_disagree.c  lines whose PTX and SASS disagree by class
  */
 #ifndef TKDUMP_COST_INTERNAL_H
 #define TKDUMP_COST_INTERNAL_H
@@ -48,6 +49,24 @@ typedef struct {
 /* Reads the instructions of STAGE (a SASS stage) for the kernel NAME. */
 void cost_insns_read(const tk_stage *stage, const char *name, cost_insns *out);
 void cost_insns_clear(cost_insns *in);
+
+/* ---- stage_disagree.c ---- */
+
+/* The class (a tk_sass_class) of PTX opcode OP (LEN bytes, with its
+ * modifiers) among tensor, TMA, barrier, global and shared; -1 for the
+ * others. */
+int cost_ptx_class(const char *op, size_t len);
+
+typedef struct {
+    tk_cost_disagreement pub;
+    char *text; /* owned; pub.text points at it */
+} cost_disagreement;
+
+/* Appends to OUT (cost_disagreement) the source lines of kernel K whose
+ * PTX and SASS disagree (see the file's comment), by class, then line. */
+void cost_disagreements_find(const tk_bind *ix, const tk_kernel *k,
+                             const tk_loctab *tab, const cost_insns *insns,
+                             GArray *out);
 
 /* ---- profile.c ---- */
 
