@@ -71,13 +71,15 @@ def put(path):
 
 
 def report_counts(bundle, tmp):
-    """{(hash, path, line): inclusive instructions} from the report's data."""
+    """{(hash, path, line): inclusive instructions} and {(hash, path, line):
+    [sentences where the stages disagree]} from the report's data."""
     out = os.path.join(tmp, 'r')
     p = subprocess.run([TKVIEW, 'html', out, bundle, '--quiet'], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=600, env=ENV)
     assert p.returncode == 0, p.stderr.decode()[-500:]
     files = [f[0] for f in put(os.path.join(out, 'data', 'files.js'))]
     counts = {}
+    disagree = {}
     data = os.path.join(out, 'data')
     for k in sorted(os.listdir(data)):
         cost = os.path.join(data, k, 'cost.js')
@@ -89,7 +91,9 @@ def report_counts(bundle, tmp):
         for row in c['src']:
             inc = row[3][0] if row[3] else 0
             counts[(meta['hash'], files[row[0]], row[1])] = inc
-    return counts
+        for f, line, text in c.get('disagree', []):
+            disagree.setdefault((meta['hash'], files[f], line), []).append(text)
+    return counts, disagree
 
 
 def check_bundle(bundle):
@@ -97,7 +101,7 @@ def check_bundle(bundle):
     bad = []
     n = 0
     with tempfile.TemporaryDirectory(prefix='tk-agree-') as tmp:
-        report = report_counts(bundle, tmp)
+        report, report_disagree = report_counts(bundle, tmp)
     for k in hot['kernels']:
         recorded = {(l['file'], l['line']) for l in k['lines']}
         by_line = {(l['file'], l['line']): l for l in k['lines']}
@@ -111,6 +115,9 @@ def check_bundle(bundle):
             rep = report.get((k['hash'], l['file'], l['line']))
             if rep != inc:
                 bad.append('%s: hot inclusive %s, report %s' % (where, inc, rep))
+            rd = sorted(report_disagree.get((k['hash'], l['file'], l['line']), []))
+            if rd != sorted(l.get('stages_disagree', [])):
+                bad.append('%s: report says %s, hot says %s' % (where, rd, l.get('stages_disagree')))
             b = run_json('bind', bundle, '--kernel', k['hash'], '--source',
                          '%s:%d' % (l['file'], l['line']), '--stage', 'sass',
                          nothing_ok=True)
