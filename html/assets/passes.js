@@ -308,7 +308,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     const title = i + '.' + j + ': ' + s.pass + ' (' + s.arg + ')';
     if (s.effect !== 'changed' || !s.ps) {
       showDiff(title, s, null, s.effect === 'unchanged' ? 'This sub-step changed nothing (once locations and value numbers are set aside).'
-        : s.effect === 'unknown' ? 'Effect unknown.' : 'This sub-step\u2019s diff is not in the report.');
+        : s.effect === 'unknown' ? 'Effect unknown: ' + (s.why || '') + '.' : 'This sub-step\u2019s diff is not in the report.');
       return;
     }
     const d = await data.load(kernel.id() + '/ps-' + i + '-' + j);
@@ -422,6 +422,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
       bar.appendChild(el('span', 'cnt minus', '\u2212' + d.removed));
       bar.appendChild(el('span', 'file', d.a + ' \u2192 ' + d.b));
     } else if (p) bar.appendChild(el('span', 'file', p.before + ' \u2192 ' + p.after));
+    /* How the library compared it (data_passes.c "note"), in its words. */
+    if (p && p.note) bar.appendChild(el('span', 'note', p.note));
     const nav = [
       ['\u2191 change', 'p', () => gotoGroup(-1)], ['change \u2193', 'n', () => gotoGroup(1)],
       ['\u2190 changed pass', 'k', () => nextChanged(-1)], ['changed pass \u2192', 'j', () => nextChanged(1)],
