@@ -322,6 +322,8 @@ static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *fi
         tl_walker_clear(&w);
         return NULL;
     }
+    /* A sub-step printed without aliases: the entry's note says how it was
+     * compared (tk_timeline_entry_note()); the names stay the sides'. */
     int expanded = d == TK_IR_MLIR && tl_walker_alias_styles_differ(&w);
     if (expanded && tl_walker_expand_aliases(&w) != 0) {
         tl_walker_clear(&w);
@@ -329,12 +331,6 @@ static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *fi
     }
     /* The walker's texts become the diff's: nothing is read twice. */
     char *na = tk_timeline_side_describe(tl, before);
-    if (expanded) {
-        /* Labelled as what it is: the last IR before, aliases written out. */
-        char *l = g_strdup_printf("%s (its attribute aliases written out)", na);
-        g_free(na);
-        na = l;
-    }
     char *nb = tk_timeline_side_describe(tl, after);
     tk_ir_diff *diff = tl_walker_take_diff(&w, tl_bind_kind(first), na, nb,
                                            opts ? opts : &tl->diff);
