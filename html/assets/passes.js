@@ -238,7 +238,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
           row.appendChild(el('span', 'cnt plus', '+' + p.added));
           row.appendChild(el('span', 'cnt minus', '\u2212' + p.removed));
         } else if (p.effect === 'unknown') row.appendChild(el('span', 'cnt', '?'));
-        row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '') +
+        row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.note ? '\n' + p.note : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '') +
           (p.ch !== undefined ? '\nshift-click another pass of this chain: the diff across both' : '') +
           (p.cut ? '\n' + p.cut + ' lines of its diff are not in the report (over its budget for one pass)' : '');
         const idx = i;
@@ -255,7 +255,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
             sr.appendChild(el('span', 'cnt plus', '+' + s.added));
             sr.appendChild(el('span', 'cnt minus', '\u2212' + s.removed));
           } else if (s.effect === 'unknown') sr.appendChild(el('span', 'cnt', '?'));
-          sr.title = s.pass + ' (' + s.arg + ')\n' + s.before + ' \u2192 ' + s.after;
+          /* How the library compared it (data_passes.c "note"), in its words. */
+          sr.title = s.pass + ' (' + s.arg + ')\n' + s.before + ' \u2192 ' + s.after + (s.note ? '\n' + s.note : '');
           sr.addEventListener('click', () => selectSub(idx, j));
           list.appendChild(sr);
         });
@@ -422,8 +423,6 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
       bar.appendChild(el('span', 'cnt minus', '\u2212' + d.removed));
       bar.appendChild(el('span', 'file', d.a + ' \u2192 ' + d.b));
     } else if (p) bar.appendChild(el('span', 'file', p.before + ' \u2192 ' + p.after));
-    /* How the library compared it (data_passes.c "note"), in its words. */
-    if (p && p.note) bar.appendChild(el('span', 'note', p.note));
     const nav = [
       ['\u2191 change', 'p', () => gotoGroup(-1)], ['change \u2193', 'n', () => gotoGroup(1)],
       ['\u2190 changed pass', 'k', () => nextChanged(-1)], ['changed pass \u2192', 'j', () => nextChanged(1)],
