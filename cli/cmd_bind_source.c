@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tkdump/tk_cost.h"
 #include "tkdump/tk_file_query.h"
 
 /* ---- --source FILE:LINE ---------------------------------------------- */
@@ -176,6 +177,9 @@ typedef struct {
     tk_bind_shared shared[TK_STAGE_COUNT];
     size_t total;         /* IR lines over all stages */
     GArray *recorded;     /* uint32_t source lines with code */
+    GPtrArray *disagree;  /* const char *, owned by COST: where the PTX
+                             and the SASS line table disagree */
+    tk_cost *cost;        /* static counts, for DISAGREE */
 } source_answer;
 
 /* Resolves --source against B into *Q: FILE:LINE split, FILE matched as
@@ -228,6 +232,9 @@ static void source_answer_clear(source_answer *r)
     }
     if (r->recorded)
         g_array_free(r->recorded, TRUE);
+    if (r->disagree)
+        g_ptr_array_free(r->disagree, TRUE);
+    tk_cost_free(r->cost);
     tk_bind_free(r->ix);
 }
 
@@ -257,6 +264,21 @@ static gboolean source_answer_compute(source_answer *r, const tk_kernel *k,
         return FALSE;
     }
     r->recorded = recorded_lines(r->ix, q->fid, &q->stmt, q->match, only);
+    /* The stages may disagree about the statement's lines (the library
+     * says where: tk_cost_line_disagreements()). */
+    r->disagree = g_ptr_array_new();
+    if (tk_kernel_stage(k, TK_STAGE_SASS) && tk_kernel_stage(k, TK_STAGE_PTX) &&
+        (only == TK_STAGE_UNKNOWN || only == TK_STAGE_SASS || only == TK_STAGE_PTX)) {
+        r->cost = tk_cost_new(r->ix, k, tab, NULL);
+        for (uint32_t l = q->stmt.first; l <= q->stmt.last && l >= q->stmt.first; l++) {
+            const tk_cost_disagreement *d;
+            size_t nd = tk_cost_line_disagreements(r->cost, q->fid, l, &d);
+            for (size_t i = 0; i < nd; i++)
+                g_ptr_array_add(r->disagree, (gpointer)d[i].text);
+            if (l == UINT32_MAX)
+                break;
+        }
+    }
     return TRUE;
 }
 
@@ -285,6 +307,10 @@ static void source_answer_text(const source_answer *r, tk_loctab *tab,
         }
         if (r->shared[s].n_lines)
             put_shared_text(r->ix, tab, st, s, &r->shared[s], a->shared);
+        if ((s == TK_STAGE_SASS || (s == TK_STAGE_PTX && only == TK_STAGE_PTX)) &&
+            r->disagree)
+            for (guint i = 0; i < r->disagree->len; i++)
+                cli_printf("    stages disagree: %s\n", (const char *)r->disagree->pdata[i]);
     }
     if (a->diag)
         cli_diag_on_lines(a->diag, k, q->fpath, q->stmt.first, q->stmt.last,
@@ -329,6 +355,13 @@ static void source_answer_json(JsonBuilder *j, const source_answer *r,
             json_shared(j, r->ix, tab, tk_kernel_stage(k, s), s, &r->shared[s]);
         }
     json_builder_end_object(j);
+    json_builder_set_member_name(j, "stages_disagree");
+    json_builder_begin_array(j);
+    for (guint i = 0; r->disagree && i < r->disagree->len; i++) {
+        const char *t = r->disagree->pdata[i];
+        cli_json_string(j, t, strlen(t));
+    }
+    json_builder_end_array(j);
     if (a->diag)
         cli_diag_on_lines(a->diag, k, q->fpath, q->stmt.first, q->stmt.last,
                           !a->exact, j);

@@ -223,6 +223,14 @@ static void hot_json_line(JsonBuilder *j, const hot_result *h,
     json_values(j, "stalls", c, l->exact, first, first + ns);
     json_builder_set_member_name(j, "code");
     cli_json_string(j, code, strlen(code));
+    /* Where the PTX and the SASS line table disagree about this line. */
+    const tk_cost_disagreement *d;
+    size_t nd = tk_cost_line_disagreements(c, l->file, l->line, &d);
+    json_builder_set_member_name(j, "stages_disagree");
+    json_builder_begin_array(j);
+    for (size_t i = 0; i < nd; i++)
+        cli_json_string(j, d[i].text, strlen(d[i].text));
+    json_builder_end_array(j);
     json_builder_end_object(j);
 }
 
@@ -346,6 +354,13 @@ static void hot_text_line(const hot_result *h, const tk_cost_line *l,
     putchar('\n');
     if (stalls)
         printf("  %10s %6s stalls: %s\n", "", "", stalls);
+    const tk_cost_disagreement *d;
+    size_t nd = tk_cost_line_disagreements(c, l->file, l->line, &d);
+    for (size_t i = 0; i < nd; i++) {
+        printf("  %10s %6s stages disagree: ", "", "");
+        cli_put_text(stdout, d[i].text, strlen(d[i].text));
+        putchar('\n');
+    }
     g_free(where);
     g_free(stalls);
 }

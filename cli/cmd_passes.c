@@ -102,6 +102,10 @@ static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
     }
     if (e->effect == TK_EFFECT_UNKNOWN && e->why)
         cli_printf("  [%s]", tk_unknown_why_name(e->why));
+    /* The library's words for how it was compared (a sub-step printed
+     * without attribute aliases): the report and the viewer say the same. */
+    if (tk_timeline_entry_note(e))
+        cli_printf("  [%s]", tk_timeline_entry_note(e));
     if (e->flags & TK_TL_TO_FINAL)
         fputs("  [against the final stage]", stdout);
     if (e->flags & TK_TL_SPANS_LOOPS)
@@ -109,6 +113,17 @@ static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
     if (e->flags & TK_TL_DAMAGED)
         fputs("  [a dump compared is damaged]", stdout);
     putchar('\n');
+}
+
+/* Whether pass I has a sub-step that is not unchanged: --changed-only keeps
+ * an unchanged pass for it. */
+static gboolean sub_not_unchanged(const tk_timeline *tl, size_t i)
+{
+    const tk_timeline_entry *e = tk_timeline_get(tl, i);
+    for (size_t j = 0; j < e->n_substeps; j++)
+        if (tk_timeline_substep(tl, i, j)->effect != TK_EFFECT_UNCHANGED)
+            return TRUE;
+    return FALSE;
 }
 
 static void put_text(const tk_timeline *tl, const tk_kernel *k, gboolean changed_only)
@@ -223,7 +238,7 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
         const char *name;
     } flags[] = {{TK_TL_TO_FINAL, "to-final"},     {TK_TL_SPANS_LOOPS, "spans-loops"},
                  {TK_TL_PLACEHOLDER, "placeholder"}, {TK_TL_DAMAGED, "damaged"},
-                 {TK_TL_MERGED, "merged"}};
+                 {TK_TL_MERGED, "merged"}, {TK_TL_ALIASES_WRITTEN_OUT, "aliases-written-out"}};
     gboolean first = TRUE;
     for (size_t f = 0; f < G_N_ELEMENTS(flags); f++)
         if (e->flags & flags[f].bit) {
@@ -231,6 +246,11 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
             first = FALSE;
         }
     putchar(']');
+    jkey("note", FALSE);
+    if (tk_timeline_entry_note(e))
+        jstr(tk_timeline_entry_note(e));
+    else
+        fputs("null", stdout);
     json_side(tl, "before", &e->before);
     json_side(tl, "after", &e->after);
     if (e->parent == TK_TL_NONE) {
@@ -273,7 +293,7 @@ static void json_timeline(const tk_timeline *tl, const tk_kernel *k, gboolean ch
     gboolean first = TRUE;
     for (size_t i = 0; i < n; i++) {
         const tk_timeline_entry *e = tk_timeline_get(tl, i);
-        if (changed_only && e->effect == TK_EFFECT_UNCHANGED && e->n_substeps == 0)
+        if (changed_only && e->effect == TK_EFFECT_UNCHANGED && !sub_not_unchanged(tl, i))
             continue;
         fputs(first ? "\n  " : ",\n  ", stdout);
         json_entry(tl, e, i, changed_only);

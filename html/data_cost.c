@@ -6,6 +6,8 @@
  *    "def": default metric, "stall": [first, count],
  *    "total": V, "noloc": V, "unsplit": n, "tool": "ncu" | null,
  *    "src": [[file, line, exact V, inclusive V, shared V, sites], ...],
+ *    "disagree": [[file, line, text], ...]  (the PTX and the SASS line
+ *                 table disagree: tk_cost_line_disagreements()),
  *    "stages": {"ttgir": {"line": [group + 1 or 0, per line],
  *                          "groups": [V, ...]}, ...}}
  *
@@ -145,6 +147,18 @@ int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind 
         write_vec(&w, lines[i].inclusive, nm);
         write_vec(&w, lines[i].shared, nm);
         jw_int(&w, lines[i].shared_sites);
+        jw_arr_end(&w);
+    }
+    jw_arr_end(&w);
+    jw_key(&w, "disagree");
+    jw_arr(&w);
+    const tk_cost_disagreement *dis;
+    size_t nd = tk_cost_disagreements(c, &dis);
+    for (size_t i = 0; i < nd; i++) {
+        jw_arr(&w);
+        jw_int(&w, dis[i].file);
+        jw_int(&w, dis[i].line);
+        jw_str(&w, dis[i].text);
         jw_arr_end(&w);
     }
     jw_arr_end(&w);

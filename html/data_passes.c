@@ -330,6 +330,10 @@ static void write_entry(jw *w, const tk_timeline *tl, size_t i, ptrdiff_t chain,
         jw_key(w, "why");
         jw_str(w, tk_unknown_why_name(e->why));
     }
+    if (tk_timeline_entry_note(e)) {
+        jw_key(w, "note"); /* the library's words, as the CLI prints them */
+        jw_str(w, tk_timeline_entry_note(e));
+    }
     jw_key(w, "added");
     jw_int(w, e->added);
     jw_key(w, "removed");
@@ -372,6 +376,14 @@ static void write_entry(jw *w, const tk_timeline *tl, size_t i, ptrdiff_t chain,
             jw_str(w, s->arg);
             jw_key(w, "effect");
             jw_str(w, tk_effect_name(s->effect));
+            if (s->effect == TK_EFFECT_UNKNOWN) {
+                jw_key(w, "why");
+                jw_str(w, tk_unknown_why_name(s->why));
+            }
+            if (tk_timeline_entry_note(s)) {
+                jw_key(w, "note"); /* the library's words, as the CLI prints them */
+                jw_str(w, tk_timeline_entry_note(s));
+            }
             jw_key(w, "added");
             jw_int(w, s->added);
             jw_key(w, "removed");

@@ -44,6 +44,12 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     C.metric = C.d.def;
     C.srcMap = new Map();
     for (const r of C.d.src) C.srcMap.set(r[0] + ':' + r[1], r);
+    C.disagree = new Map();
+    for (const [f, l, text] of C.d.disagree || []) {
+      const key = f + ':' + l;
+      if (!C.disagree.has(key)) C.disagree.set(key, []);
+      C.disagree.get(key).push(text);
+    }
     return true;
   }
 
@@ -122,6 +128,9 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     const lines = [label() + ': exact ' + at(r[2], m) + pct(at(r[2], m)),
       'inclusive ' + at(r[3], m) + ' (with what it called)'];
     if (at(r[4], m)) lines.push('shared ' + at(r[4], m) + ' by ' + r[5] + ' call sites: code of a helper inlined at each, which the SASS does not tell apart');
+    /* The library's sentences (data_cost.c): where the PTX and the SASS
+     * line table disagree about this line. */
+    for (const t of C.disagree.get(file + ':' + line) || []) lines.push('stages disagree: ' + t);
     const h = heat(v, largest(mode), lines.concat(breakdown(mode === 'exact' ? r[2] : r[3])).join('\n'));
     if (!h && at(r[4], m)) return { text: '(' + short(at(r[4], m)) + ')', frac: 0, title: lines.join('\n') };
     return h;

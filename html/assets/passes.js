@@ -239,7 +239,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
           row.appendChild(el('span', 'cnt plus', '+' + p.added));
           row.appendChild(el('span', 'cnt minus', '\u2212' + p.removed));
         } else if (p.effect === 'unknown') row.appendChild(el('span', 'cnt', '?'));
-        row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '') +
+        row.title = passLabel(p) + (p.scope ? ' on ' + p.scope : '') + '\n' + p.before + ' \u2192 ' + p.after + (p.why ? '\n' + p.why : '') + (p.note ? '\n' + p.note : '') + (p.sub ? '\n' + p.sub + ' sub-steps' : '') +
           (p.ch !== undefined ? '\nshift-click another pass of this chain: the diff across both' : '') +
           (p.cut ? '\n' + p.cut + ' lines of its diff are not in the report (over its budget for one pass)' : '');
         const idx = i;
@@ -256,7 +256,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
             sr.appendChild(el('span', 'cnt plus', '+' + s.added));
             sr.appendChild(el('span', 'cnt minus', '\u2212' + s.removed));
           } else if (s.effect === 'unknown') sr.appendChild(el('span', 'cnt', '?'));
-          sr.title = s.pass + ' (' + s.arg + ')\n' + s.before + ' \u2192 ' + s.after;
+          /* How the library compared it (data_passes.c "note"), in its words. */
+          sr.title = s.pass + ' (' + s.arg + ')\n' + s.before + ' \u2192 ' + s.after + (s.note ? '\n' + s.note : '');
           sr.addEventListener('click', () => selectSub(idx, j));
           list.appendChild(sr);
         });
@@ -309,7 +310,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     const title = i + '.' + j + ': ' + s.pass + ' (' + s.arg + ')';
     if (s.effect !== 'changed' || !s.ps) {
       showDiff(title, s, null, s.effect === 'unchanged' ? 'This sub-step changed nothing (once locations and value numbers are set aside).'
-        : s.effect === 'unknown' ? 'Effect unknown.' : 'This sub-step\u2019s diff is not in the report.');
+        : s.effect === 'unknown' ? 'Effect unknown: ' + (s.why || '') + '.' : 'This sub-step\u2019s diff is not in the report.');
       return;
     }
     const d = await data.load(kernel.id() + '/ps-' + i + '-' + j);

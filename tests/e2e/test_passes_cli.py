@@ -74,7 +74,7 @@ def passes_vector_add_json():
     assert [x['index'] for x in p] == list(range(264))
     keys = {'index', 'level', 'level_after', 'starts_level', 'pass', 'arg', 'scope', 'scope_kind', 'scope_name', 'kind',
             'when', 'file', 'line', 'effect', 'reason', 'added', 'removed', 'flags',
-            'before', 'after', 'substeps'}
+            'before', 'after', 'substeps', 'note'}
     assert set(p[0]) == keys, set(p[0]) ^ keys
     # mlir_passes.txt:1178 "IR Dump Before TritonGPUCoalesce (tritongpu-coalesce)":
     # against the next dump (1251) it adds #blocked1 and 12 ops on it, and
@@ -141,10 +141,18 @@ def passes_text_and_changed_only():
     assert 'mlir_passes.txt:674' not in out2 and 'mlir_passes.txt:1178' in out2
     r = run_json('passes', VA, '--changed-only')
     kept = r['kernels'][0]['passes']
-    # Unchanged passes are left out, unless they hold sub-steps (33).
+    # Unchanged passes are left out, unless they hold sub-steps that are not.
+    # TritonGPUPipeline (33) is unchanged, and so are its sub-steps: LowerLoops
+    # (stderr.txt:1) is the Before dump's IR printed without aliases (vector
+    # add has no loop to pipeline), ExpandLoops the same text again.
     assert all(x['effect'] != 'unchanged' or x['substeps'] for x in kept)
     full = run_json('passes', VA)['kernels'][0]
-    assert len(kept) == full['summary']['changed'] + full['summary']['unknown'] + 1
+    assert len(kept) == full['summary']['changed'] + full['summary']['unknown']
+    p33 = full['passes'][33]
+    assert p33['pass'] == 'TritonGPUPipeline' and p33['effect'] == 'unchanged', p33
+    lower = p33['substeps'][0]
+    assert lower['arg'] == 'LowerLoops' and lower['effect'] == 'unchanged', lower
+    assert 'aliases-written-out' in lower['flags'] and 'without attribute aliases' in lower['note'], lower
 
 
 @test

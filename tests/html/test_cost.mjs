@@ -53,6 +53,9 @@ await test('source heat: every line as tkview hot says', async () => {
   assert(title.startsWith('samples: exact 10874 (26.9% of 40471)'), title);
   assert(title.includes('inclusive 10874') && title.includes('stalls: mio 4186'), title);
   assert(title.includes('SASS: tensor 6, barrier 2, alu 25'), title);
+  // matmul_profile's PTX has its 8 wgmma.mma_async after ".loc 1 54";
+  // its .sass_gi has 6 HGMMA under "line 54" and 2 under "line 53"
+  assert(title.includes('stages disagree: PTX: 8 wgmma on this line; SASS line info: 6 here, 2 on line 53'), title);
   for (const [line, l] of byLine) {
     const [t, ti] = await heatOf('src-pane', line);
     assert(ti.includes('exact ' + l.exact + ' ') || ti.includes('exact ' + l.exact + '\n') || ti.includes('exact ' + l.exact + ' ('), 'line ' + line + ': ' + ti);

@@ -186,12 +186,24 @@ await test('a converting pass is a step of its own: "whole level" starts and end
 await test('SoftwarePipeliner sub-steps are listed as N.J and diffable, as in the CLI', async () => {
   // softmax's `tkview passes`: "36.1  ttgir  +31 -16  SoftwarePipeliner (ExpandLoops)
   // stderr.txt:63" under pass 36 (TritonGPUPipeline); 36.0 (LowerLoops, stderr.txt:1)
-  // has nothing comparable before it.  The diff is `tkview diff --pass 36.1`'s.
+  // is printed without attribute aliases and compared with the pass's Before dump,
+  // its aliases written out ("36.0 ... +23 -2 ... [printed without attribute aliases:
+  // ...]").  The diffs are `tkview diff --pass 36.J`'s.
   const SM = report(path.join(DUMPS, 'softmax'), 'sm');
   const page = await openReady(browser, kernelUrl(SM, '#pass=36'));
   await page.waitForSelector('#pass-list .pss');
   const subs = await page.$$eval('#pass-list .pss', (r) => r.map((x) => x.textContent));
-  eq(subs, ['36.0SoftwarePipeliner (LowerLoops)?', '36.1SoftwarePipeliner (ExpandLoops)+31\u221216'], 'sub-steps listed');
+  eq(subs, ['36.0SoftwarePipeliner (LowerLoops)+23\u22122', '36.1SoftwarePipeliner (ExpandLoops)+31\u221216'], 'sub-steps listed');
+  await page.click('#pass-list .pss[data-sub="36.0"]');
+  await page.waitForFunction(() => /^36\.0: SoftwarePipeliner/.test(document.querySelector('#pass-bar strong').textContent) && document.querySelector('#pass-rows .drow'));
+  const d0 = await page.evaluate(() => { const x = window.TK.use('passes').inspect().diff; return [x.added, x.removed]; });
+  const cli0 = JSON.parse(spawnSync(TKVIEW, ['diff', path.join(DUMPS, 'softmax'), '--pass', '36.0', '--json'], { encoding: 'utf8' }).stdout);
+  eq(d0, [cli0.added, cli0.removed], 'tkview diff --pass 36.0 says the same');
+  const cliNote = JSON.parse(spawnSync(TKVIEW, ['passes', path.join(DUMPS, 'softmax'), '--json'], { encoding: 'utf8' }).stdout)
+    .kernels[0].passes[36].substeps[0].note;
+  const rowTitle = await page.$eval('#pass-list .pss[data-sub="36.0"]', (r) => r.title);
+  assert(rowTitle.endsWith('\n' + cliNote), 'the library\u2019s words, as tkview passes prints them: ' + rowTitle);
+  assert(cliNote.includes('without attribute aliases'), cliNote);
   await page.click('#pass-list .pss[data-sub="36.1"]');
   await page.waitForFunction(() => /^36\.1: SoftwarePipeliner/.test(document.querySelector('#pass-bar strong').textContent) && document.querySelector('#pass-rows .drow'));
   const d = await page.evaluate(() => { const x = window.TK.use('passes').inspect().diff; return [x.added, x.removed]; });
@@ -221,7 +233,7 @@ await test('#pass=N.J opens a sub-step cold, and the fragment follows clicks on 
   eq(await page.$$eval('#pass-list .ps.on, #pass-list .pss.on', (r) => r.map((x) => x.dataset.sub || x.dataset.i)), ['36.1'], 'cold: 36.1 marked');
   eq(await page.evaluate(() => location.hash), '#pass=36.1', 'the fragment kept');
   await page.screenshot({ path: path.join(ART, 'pass-substep-link.png') });
-  // a click on 36.0 (LowerLoops, effect unknown) and on pass 36 itself
+  // a click on 36.0 (LowerLoops) and on pass 36 itself
   await page.click('#pass-list .pss[data-sub="36.0"]');
   await page.waitForFunction(() => location.hash === '#pass=36.0');
   await page.click('#pass-list .ps[data-i="36"]');

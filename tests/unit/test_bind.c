@@ -467,6 +467,59 @@ static void test_attention_shared(void)
     fixture_close(&f);
 }
 
+/* A helper's line inlined at two call sites is certain code of every frame
+ * both calls pass through; only the call sites are in doubt.
+ *   attn_fwd.ptx: ".loc 2 263 15 // standard.py:263:15 @[ standard.py:293:36
+ *   @[ attention_fwd.py:42:38 @[ attention_fwd.py:73:41 ] ] ]" 5 times, and
+ *   the same "@[ attention_fwd.py:77:41 ]" 5 times;
+ *   attn_fwd.sass_gi:369-370: //## File ".../standard.py", line 263
+ *                              FADD R67, R72, R73 ;
+ * so SASS line 370 binds to standard.py:293 and attention_fwd.py:42 (both
+ * stacks have them), never to 73 or 77, where it is shared. */
+static void test_attention_certain(void)
+{
+    fixture f;
+    sample_open(&f, "attention_fwd");
+    tk_file_id py = file_ending(f.tab, "/attention_fwd.py");
+    tk_file_id std = file_ending(f.tab, "/standard.py");
+    const tk_frame *cf;
+    size_t n = tk_bind_line_certain_frames(f.index, TK_STAGE_SASS, 370, &cf);
+    g_assert_cmpuint(n, ==, 2);
+    g_assert_cmpuint(cf[0].file, ==, std);
+    g_assert_cmpuint(cf[0].line, ==, 293);
+    g_assert_cmpuint(cf[1].file, ==, py);
+    g_assert_cmpuint(cf[1].line, ==, 42);
+    const uint32_t *ls;
+    size_t nl = tk_bind_source_to_stage(f.index, py, 42, TK_MATCH_CALLED, TK_STAGE_SASS, &ls);
+    gboolean has = FALSE;
+    for (size_t i = 0; i < nl; i++)
+        has |= ls[i] == 370;
+    g_assert_true(has);
+    nl = tk_bind_source_to_stage(f.index, std, 293, TK_MATCH_CALLED, TK_STAGE_SASS, &ls);
+    has = FALSE;
+    for (size_t i = 0; i < nl; i++)
+        has |= ls[i] == 370;
+    g_assert_true(has);
+    nl = tk_bind_source_to_stage(f.index, py, 73, TK_MATCH_CALLED, TK_STAGE_SASS, &ls);
+    for (size_t i = 0; i < nl; i++)
+        g_assert_cmpuint(ls[i], !=, 370);
+    /* Not shared for line 42; shared for the call site 73. */
+    tk_bind_shared sh;
+    tk_bind_shared_lines(f.index, py, 42, 42, TK_STAGE_SASS, &sh);
+    for (size_t i = 0; i < sh.n_lines; i++)
+        g_assert_cmpuint(sh.lines[i], !=, 370);
+    tk_bind_shared_clear(&sh);
+    tk_bind_shared_lines(f.index, py, 73, 73, TK_STAGE_SASS, &sh);
+    has = FALSE;
+    for (size_t i = 0; i < sh.n_lines; i++)
+        has |= sh.lines[i] == 370;
+    g_assert_true(has);
+    tk_bind_shared_clear(&sh);
+    /* A line bound without doubt has no certain frames beyond its stack. */
+    g_assert_cmpuint(tk_bind_line_certain_frames(f.index, TK_STAGE_SASS, 1, &cf), ==, 0);
+    fixture_close(&f);
+}
+
 /* attn_fwd.ttgir:121 %qk_100 = ttng.warp_group_dot ... (31:23 <- 73:41) and
  * attn_fwd.ttgir:200 %qk_102 = ttng.warp_group_dot ... (31:23 <- 77:41), the
  * same tl.dot at the two call sites, reach the same SASS lines (those under
@@ -541,6 +594,7 @@ int main(int argc, char **argv)
     g_test_add_func("/bind/irloc/ttir", test_irloc_ttir);
     g_test_add_func("/bind/attention/statement", test_attention_statement);
     g_test_add_func("/bind/attention/shared", test_attention_shared);
+    g_test_add_func("/bind/attention/certain", test_attention_certain);
     g_test_add_func("/bind/attention/approximate", test_attention_approximate);
     g_test_add_func("/bind/attention/counts", test_attention_counts);
     return g_test_run();

@@ -406,6 +406,32 @@ static void test_attention_two_call_sites(void)
     close_profiled(&f);
 }
 
+/* The PTX and the SASS line table disagree about matmul_profile's dot:
+ * its PTX has its 8 wgmma.mma_async under ".loc 1 54" (acc = tl.dot), its
+ * .sass_gi 6 HGMMA under "line 54" and 2 under "line 53" (b = tl.load);
+ * the kernel has 8 of each.  Line 52 (a = tl.load) has no tensor code in
+ * either. */
+static void test_stages_disagree(void)
+{
+    fixture f;
+    open_profiled(&f, "matmul_profile", "matmul_profile/ncu/source_sass.csv.gz");
+    tk_file_id py = file_ending(f.tab, "matmul_profile.py");
+    const tk_cost_disagreement *d;
+    size_t n = tk_cost_line_disagreements(f.cost, py, 54, &d);
+    g_assert_cmpuint(n, ==, 1);
+    g_assert_cmpint(d[0].cls, ==, TK_SASS_TENSOR);
+    g_assert_cmpuint(d[0].n_ptx, ==, 8);
+    g_assert_cmpuint(d[0].n_sass, ==, 6);
+    g_assert_cmpstr(d[0].text, ==, "PTX: 8 wgmma on this line; SASS line info: 6 here, 2 on line 53");
+    n = tk_cost_line_disagreements(f.cost, py, 53, &d);
+    g_assert_cmpuint(n, ==, 1);
+    g_assert_cmpuint(d[0].n_ptx, ==, 0);
+    g_assert_cmpuint(d[0].n_sass, ==, 2);
+    g_assert_cmpstr(d[0].text, ==, "SASS line info: 2 HGMMA on this line; PTX: 0 here, 2 on line 54");
+    g_assert_cmpuint(tk_cost_line_disagreements(f.cost, py, 52, &d), ==, 0);
+    close_profiled(&f);
+}
+
 /* ---- refusals ------------------------------------------------------------- */
 
 static void copy_tree(const char *from, const char *to);
@@ -895,6 +921,7 @@ int main(int argc, char **argv)
     g_test_add_func("/cost/every_opcode_known", test_every_opcode_known);
     g_test_add_func("/cost/static_only", test_static_only);
     g_test_add_func("/cost/matmul_profile", test_matmul_profile);
+    g_test_add_func("/cost/stages-disagree", test_stages_disagree);
     g_test_add_func("/cost/attention_two_call_sites", test_attention_two_call_sites);
     g_test_add_func("/cost/refused", test_refused);
     g_test_add_func("/cost/refused_opcode", test_refused_opcode);

@@ -116,6 +116,56 @@ static void test_mlir_alias_refs(void)
     tk_normalize_free(nb);
 }
 
+/* TK_NORMALIZE_EXPAND_ALIASES: the same IR printed with aliases and names
+ * from locations, and without either (as Triton's pipeliner prints its
+ * sub-steps), normalizes to the same lines; a changed layout still shows. */
+static tk_normalize *expanded(const char *text)
+{
+    tk_normalize_builder *nb = tk_normalize_builder_new(TK_IR_MLIR, TK_NORMALIZE_EXPAND_ALIASES);
+    const char *p = text;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        tk_normalize_builder_add(nb, p, len);
+        p += len + (e ? 1 : 0);
+    }
+    return tk_normalize_builder_finish(nb);
+}
+
+static void test_mlir_expand_aliases(void)
+{
+    const char *a = "#blocked = #ttg.blocked<{sizePerThread = [4]}>\n"
+                    "#mma = #ttg.nvidia_mma<{versionMajor = 3}>\n"
+                    "#loc = loc(\"x.py\":3:0)\n"
+                    "  %pid = tt.get_program_id x : i32 loc(#loc)\n"
+                    "  %x = tt.splat %pid : i32 -> tensor<4xi32, #blocked> loc(#loc)\n"
+                    "  %y = ttg.convert_layout %x : tensor<4xi32, #ttg.dot_op<{parent = #mma}>>\n";
+    const char *b = "  %0 = tt.get_program_id x : i32\n"
+                    "  %1 = tt.splat %0 : i32 -> tensor<4xi32, #ttg.blocked<{sizePerThread = [4]}>>\n"
+                    "  %2 = ttg.convert_layout %1 : tensor<4xi32, #ttg.dot_op<{parent = #ttg.nvidia_mma<{versionMajor = 3}>}>>\n";
+    const char *c = "  %0 = tt.get_program_id x : i32\n"
+                    "  %1 = tt.splat %0 : i32 -> tensor<4xi32, #ttg.blocked<{sizePerThread = [1]}>>\n"
+                    "  %2 = ttg.convert_layout %1 : tensor<4xi32, #ttg.dot_op<{parent = #ttg.nvidia_mma<{versionMajor = 3}>}>>\n";
+    tk_normalize *na = expanded(a), *nb = expanded(b), *nc = expanded(c);
+    const tk_diff_input *ia = tk_normalize_input(na), *ib = tk_normalize_input(nb);
+    const tk_diff_input *ic = tk_normalize_input(nc);
+    /* The alias and #loc lines are ignored: three op lines each. */
+    g_assert_cmpuint(ia->n, ==, 3);
+    g_assert_cmpuint(ib->n, ==, 3);
+    for (size_t i = 0; i < 3; i++) {
+        g_assert_cmpuint(ia->lines[i].len, ==, ib->lines[i].len);
+        g_assert_true(memcmp(ia->lines[i].text, ib->lines[i].text, ia->lines[i].len) == 0);
+    }
+    /* sizePerThread [4] against [1]: line 2 differs, the others do not. */
+    g_assert_false(ia->lines[1].len == ic->lines[1].len &&
+                   memcmp(ia->lines[1].text, ic->lines[1].text, ia->lines[1].len) == 0);
+    g_assert_true(ia->lines[2].len == ic->lines[2].len &&
+                  memcmp(ia->lines[2].text, ic->lines[2].text, ia->lines[2].len) == 0);
+    tk_normalize_free(na);
+    tk_normalize_free(nb);
+    tk_normalize_free(nc);
+}
+
 /* Lines from vector_add/stderr.txt and softmax/stderr.txt. */
 static void test_llvm_lines(void)
 {
@@ -1179,6 +1229,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/normalize/mlir-lines", test_mlir_lines);
     g_test_add_func("/normalize/mlir-alias-refs", test_mlir_alias_refs);
+    g_test_add_func("/normalize/mlir-expand-aliases", test_mlir_expand_aliases);
     g_test_add_func("/normalize/llvm-lines", test_llvm_lines);
     g_test_add_func("/normalize/mir-lines", test_mir_lines);
     g_test_add_func("/normalize/ptx-sass-lines", test_ptx_sass_lines);

@@ -70,6 +70,11 @@ char *tkv_cost_source_tip(const tk_cost *c, size_t m, const tk_cost_line *l, gbo
         g_string_append_printf(s, "\nshared %.15g by %u call sites: code of a helper inlined at "
                                   "each, which the SASS does not tell apart",
                                l->shared[m], l->shared_sites);
+    /* The library's sentences, as bind, hot and the report show them. */
+    const tk_cost_disagreement *d;
+    size_t nd = tk_cost_line_disagreements(c, l->file, l->line, &d);
+    for (size_t i = 0; i < nd; i++)
+        g_string_append_printf(s, "\nstages disagree: %s", d[i].text);
     breakdown(s, c, exact ? l->exact : l->inclusive);
     return g_string_free(s, FALSE);
 }

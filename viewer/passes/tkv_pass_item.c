@@ -81,6 +81,8 @@ TkvPassItem *tkv_pass_item_new(const tk_timeline *tl, size_t pass, size_t subste
         g_string_append_printf(sub, " · %s", tk_unknown_why_name(e->why));
     if (e->flags & TK_TL_TO_FINAL)
         g_string_append(sub, " · against the final stage");
+    if (tk_timeline_entry_note(e)) /* the library's words, as the CLI's */
+        g_string_append_printf(sub, " · %s", tk_timeline_entry_note(e));
     char *subtitle = g_string_free(sub, FALSE);
     self->subtitle = g_utf8_make_valid(subtitle, -1);
     g_free(subtitle);

@@ -58,6 +58,17 @@ static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
     } else {
         self->diff_pending = FALSE;
         char *title = selection_title(self, r->a, r->sub, r->b);
+        const tk_timeline_entry *one = r->a != r->b ? NULL
+                                       : r->sub == TK_TL_NONE
+                                           ? tk_timeline_get(self->tl, r->a)
+                                           : tk_timeline_substep(self->tl, r->a, r->sub);
+        if (d && one && tk_timeline_entry_note(one)) {
+            /* How the library compared it, in its words (the CLI's and the
+             * report's too). */
+            char *t = g_strdup_printf("%s: %s", title, tk_timeline_entry_note(one));
+            g_free(title);
+            title = t;
+        }
         if (d) {
             tkv_pass_view_show_diff(self, d, title);
             /* A source line stays selected from pass to pass: its lines in

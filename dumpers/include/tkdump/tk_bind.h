@@ -23,6 +23,8 @@
  * shows several stacks for that frame, the SASS line keeps its one frame: a
  * wrong binding is worse than none.  Such lines are the code of a helper
  * inlined at several call sites that the SASS cannot assign to one of them:
+ * the frames every candidate stack shares still bind them
+ * (tk_bind_line_certain_frames()); for the call sites,
  * tk_bind_shared_lines() lists them for a query, with the call sites, so
  * that a front end can say the answer is partial.  An IR line matched to
  * such a line compared innermost frames only: tk_bind_match_approximate()
@@ -149,6 +151,18 @@ void tk_bind_shared_clear(tk_bind_shared *shared);
 TK_API
 size_t tk_bind_line_call_sites(const tk_bind *index, tk_stage_kind stage,
                                uint32_t line, const tk_stack_id **stacks);
+
+/* The frames (column 0, innermost first, beyond the line's own stack)
+ * that every call site's stack of line LINE of STAGE passes through, for a
+ * line tk_bind_line_call_sites() lists candidates for: the helper's line
+ * inlined at both call sites, the library function it called.  Such a line
+ * is certain code of those frames: TK_MATCH_CALLED queries of them return it
+ * and tk_bind_shared_lines() does not.  Only the frames some candidates lack
+ * (the call sites) are in doubt.  *FRAMES is owned by the index; returns
+ * their number, 0 for a line bound without doubt. */
+TK_API
+size_t tk_bind_line_certain_frames(const tk_bind *index, tk_stage_kind stage,
+                                   uint32_t line, const tk_frame **frames);
 
 /* Whether line TO_LINE of stage TO, an answer of tk_bind_stage_to_stage()
  * for line LINE of stage FROM, matched on the innermost frame only: one of

@@ -277,6 +277,35 @@ int tk_cost_sass_class(const tk_cost *cost, uint32_t line);
 TK_API
 uint32_t tk_cost_unsplit_instructions(const tk_cost *cost);
 
+/* A source line whose stages disagree: the PTX puts N_PTX instructions of
+ * class CLS (tensor, TMA, barrier, global or shared memory) on it (innermost
+ * frame), nvdisasm's line table N_SASS.  ptxas moves instructions across
+ * the PTX's .loc lines when it schedules, and its line table says where an
+ * instruction ended up, not which PTX it came from (docs/cost.md).  Found
+ * only for classes the whole kernel has as many of in both stages.  TEXT
+ * is the sentence every front end shows: "PTX: 4 wgmma on this line; SASS
+ * line info: 2 here, 2 on lines 32, 33". */
+typedef struct {
+    tk_file_id file;
+    uint32_t line;
+    tk_sass_class cls;
+    uint32_t n_ptx;
+    uint32_t n_sass;
+    const char *text;
+} tk_cost_disagreement;
+
+/* Every disagreement of the kernel, sorted by file path, line, then class.
+ * *OUT is owned by the cost; returns their number. */
+TK_API
+size_t tk_cost_disagreements(const tk_cost *cost,
+                             const tk_cost_disagreement **out);
+/* The disagreements of source line FILE:LINE (consecutive in the list
+ * above); 0 when the stages agree about it. */
+TK_API
+size_t tk_cost_line_disagreements(const tk_cost *cost, tk_file_id file,
+                                  uint32_t line,
+                                  const tk_cost_disagreement **out);
+
 #ifdef __cplusplus
 }
 #endif

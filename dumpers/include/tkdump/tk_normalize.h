@@ -116,6 +116,15 @@ enum {
      * lines by their hashes (tk_diff.h).  Memory is then a few words per
      * line, whatever the lines' lengths. */
     TK_NORMALIZE_HASHES_ONLY = 1u << 0,
+    /* MLIR: write attribute aliases out.  A reference ("#blocked1") becomes
+     * the normalized text of its definition and the definition lines are
+     * ignored, so that a text printed with aliases compares with the same IR
+     * printed without them (inline "#ttg.blocked<{...}>"), as Triton's
+     * pipeliner prints its sub-steps.  Such a text is printed without
+     * locations too, and MLIR takes value names from name locations
+     * ("%pid" there, "%0" here): value names are dropped whole, a value
+     * compared by where it is defined and used only. */
+    TK_NORMALIZE_EXPAND_ALIASES = 1u << 1,
 };
 
 /* A builder normalizing as DIALECT; free with tk_normalize_builder_finish()

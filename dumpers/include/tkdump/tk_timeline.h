@@ -161,6 +161,13 @@ const char *tk_unknown_why_name(tk_unknown_why why);
                                        interleaved or binary by the index */
 #define TK_TL_MERGED      (1u << 4) /* a Before and an After dump of the same
                                        pass: AFTER is the After dump */
+#define TK_TL_ALIASES_WRITTEN_OUT (1u << 5) /* a sub-step printed without
+                                       attribute aliases (Triton's pipeliner
+                                       prints its steps so), compared with
+                                       the last IR before it, the dump
+                                       before its pass, with that dump's
+                                       aliases written out:
+                                       tk_timeline_entry_note() says so */
 
 typedef struct {
     /* The dump that stands for the pass (for a merged pair, its Before
@@ -187,6 +194,13 @@ typedef struct {
     size_t n_substeps;
     size_t parent;            /* TK_TL_NONE for a pass */
 } tk_timeline_entry;
+
+/* What a front end says about how ENTRY was compared, beyond its effect, or
+ * NULL when nothing needs saying: for TK_TL_ALIASES_WRITTEN_OUT, "printed
+ * without attribute aliases: compared with the IR before its pass, whose
+ * aliases are written out".  The same words in every front end. */
+TK_API
+const char *tk_timeline_entry_note(const tk_timeline_entry *entry);
 
 /* ---- building ----------------------------------------------------------- */
 

@@ -184,6 +184,57 @@ static gboolean same_outer(const tk_loctab *tab, tk_stack_id a, tk_stack_id b)
     return na == nb && memcmp(fa + 1, fb + 1, (na - 1) * sizeof *fa) == 0;
 }
 
+static gboolean stack_has_place(const tk_loctab *tab, tk_stack_id id,
+                                tk_file_id file, uint32_t line)
+{
+    size_t n;
+    const tk_frame *fr = tk_loctab_stack_frames(tab, id, &n);
+    for (size_t i = 0; i < n; i++)
+        if (fr[i].file == file && fr[i].line == line)
+            return TRUE;
+    return FALSE;
+}
+
+/* Per conflict, the frames all its stacks share (beyond its own innermost
+ * position): only the call sites are in doubt, never the lines every
+ * candidate passes through (a helper's line inlined at two call sites, the
+ * library function it called).  The index binds those lines as it binds an
+ * inferred stack's frames; tk_bind_line_certain_frames() returns them. */
+static void record_certain(tk_bind *ix, bind_stage_index *s)
+{
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(tk_frame));
+    s->certain_off = g_new(uint32_t, s->n_conflicts + 1);
+    for (size_t c = 0; c < s->n_conflicts; c++) {
+        s->certain_off[c] = all->len;
+        const tk_stack_id *st = s->conflict_stacks + s->conflict_off[c];
+        size_t ns = s->conflict_off[c + 1] - s->conflict_off[c];
+        if (!ns)
+            continue;
+        tk_file_id pf = (tk_file_id)(s->conflict_keys[c] >> 32);
+        uint32_t pl = (uint32_t)s->conflict_keys[c];
+        size_t nfr;
+        const tk_frame *fr = tk_loctab_stack_frames(ix->tab, st[0], &nfr);
+        for (size_t i = 1; i < nfr; i++) {
+            if (fr[i].file == pf && fr[i].line == pl)
+                continue; /* recursion through the innermost line itself */
+            gboolean every = TRUE, seen = FALSE;
+            for (size_t k = 1; k < ns && every; k++)
+                every = stack_has_place(ix->tab, st[k], fr[i].file, fr[i].line);
+            for (guint j = s->certain_off[c]; j < all->len && !seen; j++) {
+                const tk_frame *g = &g_array_index(all, tk_frame, j);
+                seen = g->file == fr[i].file && g->line == fr[i].line;
+            }
+            if (every && !seen) {
+                tk_frame f = fr[i];
+                f.col = 0;
+                g_array_append_val(all, f);
+            }
+        }
+    }
+    s->certain_off[s->n_conflicts] = all->len;
+    s->certain = (tk_frame *)g_array_free(all, FALSE);
+}
+
 /* Keeps, for the positions BY_POS marks CONFLICT, the distinct stacks FROM
  * (PTX; LLVM IR for AMDGCN) shows with them: tk_bind_shared_lines() says from them which call sites a
  * helper's SASS lines are shared by. */
@@ -236,6 +287,7 @@ static void record_conflicts(tk_bind *ix, bind_stage_index *s, const tk_stage *p
     s->conflict_off[s->n_conflicts] = all->len;
     s->conflict_stacks = (tk_stack_id *)g_array_free(all, FALSE);
     g_ptr_array_free(per, TRUE);
+    record_certain(ix, s);
 }
 
 /* Gives KIND's lines (innermost frames only) the callers the stage FROM
@@ -433,6 +485,8 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
             tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
             n_called += nfr;
         }
+        const tk_frame *cf;
+        n_called += tk_bind_line_certain_frames(ix, kind, l, &cf);
     }
     bind_ref *exact = g_new(bind_ref, n_exact ? n_exact : 1);
     bind_ref *called = g_new(bind_ref, n_called ? n_called : 1);
@@ -447,6 +501,12 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
             for (size_t j = 0; j < nfr; j++)
                 called[nc++] = (bind_ref){bind_pos_key(fr[j].file, fr[j].line), l};
         }
+        /* A helper's line shared by call sites is still certain code of
+         * the lines all its candidate stacks pass through. */
+        const tk_frame *cf;
+        size_t ncf = tk_bind_line_certain_frames(ix, kind, l, &cf);
+        for (size_t j = 0; j < ncf; j++)
+            called[nc++] = (bind_ref){bind_pos_key(cf[j].file, cf[j].line), l};
     }
     ref_index_from(exact, ne, &s->exact);
     ref_index_from(called, nc, &s->called);
@@ -521,6 +581,8 @@ void tk_bind_free(tk_bind *ix)
         g_free(s->conflict_keys);
         g_free(s->conflict_off);
         g_free(s->conflict_stacks);
+        g_free(s->certain);
+        g_free(s->certain_off);
     }
     if (ix->irloc_files)
         g_hash_table_destroy(ix->irloc_files);

@@ -38,6 +38,12 @@ typedef struct {
     uint32_t *conflict_off;
     tk_stack_id *conflict_stacks;
     size_t n_conflicts;
+    /* Per conflict, the frames beyond the innermost that every one of its
+     * stacks has (column 0, innermost first): code of those lines without
+     * doubt, whichever call site it came through.  certain[certain_off[i]
+     * .. certain_off[i + 1]). */
+    tk_frame *certain;
+    uint32_t *certain_off;
     /* USE_IR_LOC: (irloc stage line << 32 | this stage's line), sorted. */
     uint64_t *irloc_pairs;
     size_t n_irloc_pairs;

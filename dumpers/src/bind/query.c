@@ -204,28 +204,61 @@ static long caller_depth(const tk_frame *f, size_t n, tk_file_id file,
     return -1;
 }
 
-size_t tk_bind_line_call_sites(const tk_bind *ix, tk_stage_kind stage,
-                               uint32_t line, const tk_stack_id **stacks)
+/* The conflict (an index into conflict_keys) of line LINE of STAGE, or -1
+ * for a line bound without doubt. */
+static long line_conflict(const tk_bind *ix, tk_stage_kind stage, uint32_t line)
 {
-    *stacks = NULL;
     if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage || !ix->st[stage].n_conflicts)
-        return 0;
+        return -1;
     const bind_stage_index *s = &ix->st[stage];
     const tk_stack_id *ids;
     size_t n = tk_bind_line_stacks(ix, stage, line, &ids);
     if (n != 1 || tk_bind_stack_inferred(ix, stage, line))
-        return 0;
+        return -1;
     size_t nfr;
     const tk_frame *fr = tk_loctab_stack_frames(ix->tab, ids[0], &nfr);
     if (nfr != 1)
-        return 0;
+        return -1;
     uint64_t key = bind_pos_key(fr[0].file, fr[0].line);
     const uint64_t *hit = bsearch(&key, s->conflict_keys, s->n_conflicts, sizeof key, bind_cmp_u64);
-    if (!hit)
+    return hit ? (long)(hit - s->conflict_keys) : -1;
+}
+
+size_t tk_bind_line_call_sites(const tk_bind *ix, tk_stage_kind stage,
+                               uint32_t line, const tk_stack_id **stacks)
+{
+    *stacks = NULL;
+    long c = line_conflict(ix, stage, line);
+    if (c < 0)
         return 0;
-    size_t c = (size_t)(hit - s->conflict_keys);
+    const bind_stage_index *s = &ix->st[stage];
     *stacks = s->conflict_stacks + s->conflict_off[c];
     return s->conflict_off[c + 1] - s->conflict_off[c];
+}
+
+size_t tk_bind_line_certain_frames(const tk_bind *ix, tk_stage_kind stage,
+                                   uint32_t line, const tk_frame **frames)
+{
+    *frames = NULL;
+    long c = line_conflict(ix, stage, line);
+    if (c < 0)
+        return 0;
+    const bind_stage_index *s = &ix->st[stage];
+    size_t n = s->certain_off[c + 1] - s->certain_off[c];
+    *frames = n ? s->certain + s->certain_off[c] : NULL;
+    return n;
+}
+
+/* Whether conflict C's lines are certain code of some line FIRST..LAST of
+ * FILE: every one of its stacks passes through that line. */
+static gboolean conflict_certain_in(const bind_stage_index *s, size_t c,
+                                    tk_file_id file, uint32_t first, uint32_t last)
+{
+    for (uint32_t j = s->certain_off[c]; j < s->certain_off[c + 1]; j++)
+        if (s->certain[j].file == file && s->certain[j].line >= first &&
+            s->certain[j].line <= last)
+            return TRUE;
+    return FALSE;
 }
 
 static gint cmp_frame_place(gconstpointer a, gconstpointer b, gpointer tab)
@@ -250,6 +283,8 @@ size_t tk_bind_shared_lines(const tk_bind *ix, tk_file_id file, uint32_t first,
         uint32_t pl = (uint32_t)s->conflict_keys[c];
         if (pf == file && pl >= first && pl <= last)
             continue; /* the query's own code: bound to it exactly */
+        if (conflict_certain_in(s, c, file, first, last))
+            continue; /* every call passes through the query: bound to it */
         const tk_stack_id *st = s->conflict_stacks + s->conflict_off[c];
         size_t ns = s->conflict_off[c + 1] - s->conflict_off[c];
         gboolean relevant = FALSE;

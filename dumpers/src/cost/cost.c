@@ -53,6 +53,8 @@ struct tk_cost {
     stage_cost st[TK_STAGE_COUNT];
     GArray *groups;    /* double: nm per group */
     uint32_t unsplit;
+    GArray *disagree;  /* cost_disagreement, sorted like the lines */
+    tk_cost_disagreement *dpub; /* their public halves, same order */
 };
 
 static uint64_t pos_key(tk_file_id f, uint32_t l)
@@ -211,16 +213,6 @@ static void add_positions(const tk_loctab *tab, tk_stack_id id, GArray *keys)
     }
 }
 
-static gboolean stack_has(const tk_loctab *tab, tk_stack_id id, uint64_t key)
-{
-    size_t n;
-    const tk_frame *fr = tk_loctab_stack_frames(tab, id, &n);
-    for (size_t i = 0; i < n; i++)
-        if (pos_key(fr[i].file, fr[i].line) == key)
-            return TRUE;
-    return FALSE;
-}
-
 /* Puts instruction I (SASS line LINE, values V) on its source lines. */
 static void attribute(tk_cost *c, const tk_bind *ix,
                       uint32_t line, const double *v, GArray *keys,
@@ -243,21 +235,28 @@ static void attribute(tk_cost *c, const tk_bind *ix,
     size_t nc = tk_bind_line_call_sites(ix, TK_STAGE_SASS, line, &cand);
     g_array_set_size(some, 0);
     if (nc) {
-        /* A position of every candidate is certain; of some, shared. */
+        /* The binding index says which frames every candidate has (certain:
+         * inclusive, as `bind --source` lists them); the others are the
+         * call sites in doubt: shared. */
+        const tk_frame *cf;
+        size_t ncf = tk_bind_line_certain_frames(ix, TK_STAGE_SASS, line, &cf);
+        for (size_t j = 0; j < ncf; j++) {
+            uint64_t key = pos_key(cf[j].file, cf[j].line);
+            gboolean known = FALSE;
+            for (guint q = 0; q < keys->len && !known; q++)
+                known = g_array_index(keys, uint64_t, q) == key;
+            if (!known)
+                g_array_append_val(keys, key);
+        }
         for (size_t k = 0; k < nc; k++)
             add_positions(c->tab, cand[k], some);
         guint w = 0;
         for (guint j = 0; j < some->len; j++) {
             uint64_t key = g_array_index(some, uint64_t, j);
-            gboolean all = TRUE;
-            for (size_t k = 0; k < nc && all; k++)
-                all = stack_has(c->tab, cand[k], key);
             gboolean known = FALSE;
             for (guint q = 0; q < keys->len && !known; q++)
                 known = g_array_index(keys, uint64_t, q) == key;
-            if (all && !known)
-                g_array_append_val(keys, key);
-            else if (!all)
+            if (!known)
                 g_array_index(some, uint64_t, w++) = key;
         }
         g_array_set_size(some, w);
@@ -384,6 +383,53 @@ static void build_stage(tk_cost *c, const tk_bind *ix, const tk_stage *st,
     g_hash_table_destroy(cache);
 }
 
+/* ---- stages that disagree ------------------------------------------------ */
+
+static gint cmp_disagree(gconstpointer a, gconstpointer b, gpointer tab)
+{
+    const cost_disagreement *x = a, *y = b;
+    if (x->pub.file != y->pub.file)
+        return strcmp(tk_loctab_file_path(tab, x->pub.file),
+                      tk_loctab_file_path(tab, y->pub.file));
+    if (x->pub.line != y->pub.line)
+        return (x->pub.line > y->pub.line) - (x->pub.line < y->pub.line);
+    return (x->pub.cls > y->pub.cls) - (x->pub.cls < y->pub.cls);
+}
+
+static void find_disagreements(tk_cost *c, const tk_bind *ix, const tk_kernel *k,
+                               const tk_loctab *tab)
+{
+    c->disagree = g_array_new(FALSE, FALSE, sizeof(cost_disagreement));
+    cost_disagreements_find(ix, k, tab, &c->insns, c->disagree);
+    if (c->disagree->len)
+        g_qsort_with_data(c->disagree->data, (gint)c->disagree->len,
+                          sizeof(cost_disagreement), cmp_disagree, (gpointer)tab);
+    c->dpub = g_new0(tk_cost_disagreement, c->disagree->len + 1);
+    for (guint i = 0; i < c->disagree->len; i++)
+        c->dpub[i] = g_array_index(c->disagree, cost_disagreement, i).pub;
+}
+
+size_t tk_cost_disagreements(const tk_cost *c, const tk_cost_disagreement **out)
+{
+    *out = c->disagree->len ? c->dpub : NULL;
+    return c->disagree->len;
+}
+
+size_t tk_cost_line_disagreements(const tk_cost *c, tk_file_id file, uint32_t line,
+                                  const tk_cost_disagreement **out)
+{
+    *out = NULL;
+    size_t n = 0;
+    for (guint i = 0; i < c->disagree->len; i++) {
+        if (c->dpub[i].file != file || c->dpub[i].line != line)
+            continue;
+        if (!n)
+            *out = &c->dpub[i];
+        n++;
+    }
+    return n;
+}
+
 /* ---- build ----------------------------------------------------------------- */
 
 /* The live counts of every instruction from the kernel's NAME.sass_lr, or
@@ -469,6 +515,7 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
     g_array_free(keys, TRUE);
     g_array_free(some, TRUE);
     finish_lines(c);
+    find_disagreements(c, ix, k, tab);
     for (int t = 0; t < TK_STAGE_COUNT; t++) {
         const tk_stage *st = tk_kernel_stage(k, (tk_stage_kind)t);
         if (st && t != TK_STAGE_SASS && sass)
@@ -499,6 +546,11 @@ void tk_cost_free(tk_cost *c)
     for (int t = 0; t < TK_STAGE_COUNT; t++)
         g_free(c->st[t].group);
     g_array_free(c->groups, TRUE);
+    for (guint i = 0; c->disagree && i < c->disagree->len; i++)
+        g_free(g_array_index(c->disagree, cost_disagreement, i).text);
+    if (c->disagree)
+        g_array_free(c->disagree, TRUE);
+    g_free(c->dpub);
     g_free(c);
 }
 

@@ -6,6 +6,7 @@
  * ncu_csv.c      Nsight Compute's source page export read
  * regs.c         live registers (NAME.sass_lr), local memory, occupancy
  * cost.c         tk_cost: the tables per source line and IR line
+ * stage_disagree.c  lines whose PTX and SASS disagree by class
  */
 #ifndef TKDUMP_COST_INTERNAL_H
 #define TKDUMP_COST_INTERNAL_H
@@ -68,6 +69,24 @@ int cost_lr_match(const char *text, size_t len, const char *name,
  * "STL.64") moves per thread, with *STORE 1 for STL, 0 for LDL; 0 when OP
  * is neither. */
 int cost_local_bytes(const char *op, size_t len, int *store);
+
+/* ---- stage_disagree.c ---- */
+
+/* The class (a tk_sass_class) of PTX opcode OP (LEN bytes, with its
+ * modifiers) among tensor, TMA, barrier, global and shared; -1 for the
+ * others. */
+int cost_ptx_class(const char *op, size_t len);
+
+typedef struct {
+    tk_cost_disagreement pub;
+    char *text; /* owned; pub.text points at it */
+} cost_disagreement;
+
+/* Appends to OUT (cost_disagreement) the source lines of kernel K whose
+ * PTX and SASS disagree (see the file's comment), by class, then line. */
+void cost_disagreements_find(const tk_bind *ix, const tk_kernel *k,
+                             const tk_loctab *tab, const cost_insns *insns,
+                             GArray *out);
 
 /* ---- profile.c ---- */
 

@@ -152,6 +152,10 @@ void nb_alias_set(nb_builder *b, const char *name, size_t len,
         b->aliases = t;
         b->alias_mask = size - 1;
         b->alias_hash = g_renew(uint64_t, b->alias_hash, size / 2);
+        if (b->expand_aliases) {
+            b->alias_text = g_renew(const char *, b->alias_text, size / 2);
+            b->alias_text_len = g_renew(uint32_t, b->alias_text_len, size / 2);
+        }
     }
     uint64_t h = tk_diff_hash(name, len);
     size_t k = alias_find(b, name, len, h);
@@ -159,6 +163,35 @@ void nb_alias_set(nb_builder *b, const char *name, size_t len,
         b->aliases[k] = (nb_slot){h, g_string_chunk_insert_len(b->names, name, (gssize)len),
                                   (uint32_t)len, 0, (uint32_t)b->n_aliases++, 1};
     b->alias_hash[b->aliases[k].id] = hash;
+    if (b->expand_aliases) {
+        b->alias_text[b->aliases[k].id] = NULL;
+        b->alias_text_len[b->aliases[k].id] = 0;
+    }
+}
+
+void nb_alias_set_text(nb_builder *b, const char *name, size_t len,
+                       const char *text, size_t text_len)
+{
+    if (!b->expand_aliases || !b->aliases || text_len > UINT32_MAX)
+        return;
+    size_t k = alias_find(b, name, len, tk_diff_hash(name, len));
+    if (b->aliases[k].id == UINT32_MAX)
+        return;
+    b->alias_text[b->aliases[k].id] =
+        g_string_chunk_insert_len(b->names, text, (gssize)text_len);
+    b->alias_text_len[b->aliases[k].id] = (uint32_t)text_len;
+}
+
+const char *nb_alias_text(const nb_builder *b, const char *name, size_t len,
+                          size_t *text_len)
+{
+    if (!b->expand_aliases || !b->aliases)
+        return NULL;
+    size_t k = alias_find(b, name, len, tk_diff_hash(name, len));
+    if (b->aliases[k].id == UINT32_MAX)
+        return NULL;
+    *text_len = b->alias_text_len[b->aliases[k].id];
+    return b->alias_text[b->aliases[k].id];
 }
 
 int nb_alias_get(const nb_builder *b, const char *name, size_t len,

@@ -88,6 +88,10 @@ typedef struct {
     nb_slot *aliases;         /* MLIR attribute aliases: name -> index */
     size_t alias_mask, n_aliases;
     uint64_t *alias_hash;     /* per alias: hash of its definition */
+    const char **alias_text;  /* per alias: its normalized definition, kept
+                                 with TK_NORMALIZE_EXPAND_ALIASES (in NAMES) */
+    uint32_t *alias_text_len;
+    int expand_aliases;       /* TK_NORMALIZE_EXPAND_ALIASES */
     /* Copies of the names the tables keep (alias names, value names longer
      * than a slot holds): a line given to the builder is gone after it. */
     GStringChunk *names;
@@ -144,6 +148,13 @@ void nb_alias_set(nb_builder *b, const char *name, size_t len,
                   uint64_t hash);
 
 /* Whether NAME was defined as an alias; its hash in *HASH. */
+/* With EXPAND_ALIASES: records the normalized definition TEXT of alias NAME
+ * (after nb_alias_set()). */
+void nb_alias_set_text(nb_builder *b, const char *name, size_t len,
+                       const char *text, size_t text_len);
+/* The definition text of alias NAME, or NULL (not expanding, unknown). */
+const char *nb_alias_text(const nb_builder *b, const char *name, size_t len,
+                          size_t *text_len);
 int nb_alias_get(const nb_builder *b, const char *name, size_t len,
                  uint64_t *hash);
 

@@ -83,6 +83,8 @@ static void put_value(nb_builder *b, const char *p, size_t len, int def)
         cut = d;                               /* %arg4 */
     else if (d < e && d - id >= 2 && d[-1] == '_')
         cut = d - 1;                           /* %offsets_3, %cst_0 */
+    if (b->expand_aliases)
+        cut = id; /* printed without locations: no names from them either */
     nb_put(b, p, (size_t)(cut - p));
     if (def)
         nb_def(b, b->scope, p, len + 1);
@@ -218,7 +220,11 @@ void norm_mlir_line(nb_builder *b, const char *s, const char *end,
             while (q < end && nb_is_id((unsigned char)*q))
                 q++;
             uint64_t h;
-            if (q > p + 1 && nb_alias_get(b, p, (size_t)(q - p), &h))
+            size_t tl;
+            const char *text = q > p + 1 ? nb_alias_text(b, p, (size_t)(q - p), &tl) : NULL;
+            if (text)
+                nb_put(b, text, tl); /* written out: as printed without aliases */
+            else if (q > p + 1 && nb_alias_get(b, p, (size_t)(q - p), &h))
                 put_alias_ref(b, p, (size_t)(q - p), h);
             else
                 nb_put(b, p, (size_t)(q - p));
@@ -242,6 +248,13 @@ void norm_mlir_line(nb_builder *b, const char *s, const char *end,
             e--;
         nb_alias_set(b, alias, alias_len,
                      tk_diff_hash(b->n->text + value_at, e - value_at));
+        if (b->expand_aliases) {
+            /* Its references carry the definition: the line itself goes,
+             * as it is absent from a text printed without aliases. */
+            nb_alias_set_text(b, alias, alias_len, b->n->text + value_at, e - value_at);
+            nb_ignore_line(b, orig);
+            return;
+        }
     }
     nb_end_line(b, orig);
 }

@@ -116,6 +116,8 @@ static tk_normalize *norm_finish(nb_builder *b)
     g_free(b->slots);
     g_free(b->aliases);
     g_free(b->alias_hash);
+    g_free(b->alias_text);
+    g_free(b->alias_text_len);
     g_string_chunk_free(b->names);
     if (!n->ref_start)
         n->ref_start = g_new(uint32_t, 1);
@@ -191,6 +193,7 @@ tk_normalize_builder *tk_normalize_builder_new(tk_ir_dialect dialect, unsigned f
     tk_normalize_builder *nb = g_new0(tk_normalize_builder, 1);
     tk_normalize *n = norm_alloc(dialect, 0, 4095, &nb->b);
     n->hashes_only = (flags & TK_NORMALIZE_HASHES_ONLY) != 0;
+    nb->b.expand_aliases = (flags & TK_NORMALIZE_EXPAND_ALIASES) != 0;
     return nb;
 }
 

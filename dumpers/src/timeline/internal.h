@@ -134,6 +134,11 @@ const read_linemap *tl_walker_bind(tl_walker *w, int s, tk_stage_kind kind,
  * "#name = ..." lines, the other none): Triton's internal dumps print none,
  * so they cannot be compared with the pass manager's dumps. */
 int tl_walker_alias_styles_differ(const tl_walker *w);
+/* Normalizes both sides again with their attribute aliases written out
+ * (TK_NORMALIZE_EXPAND_ALIASES), for two texts that print them
+ * differently; the sides are then read again by the next load.  Returns 0,
+ * or -1 with a diagnostic. */
+int tl_walker_expand_aliases(tl_walker *w);
 
 /* The debug metadata lines (tl_line) that side S's text is bound with (LLVM
  * function texts), or NULL; caller frees with g_array_unref(). */

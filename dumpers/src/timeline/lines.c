@@ -414,7 +414,15 @@ tk_normalize *tl_normalize_lines(const GArray *lines, const tl_srcs *s, tl_reade
                                  tk_ir_dialect dialect, const char *name,
                                  tk_diags *diags)
 {
-    tk_normalize_builder *nb = tk_normalize_builder_new(dialect, TK_NORMALIZE_HASHES_ONLY);
+    return tl_normalize_lines_flags(lines, s, r, dialect, name, diags, 0);
+}
+
+tk_normalize *tl_normalize_lines_flags(const GArray *lines, const tl_srcs *s, tl_reader *r,
+                                       tk_ir_dialect dialect, const char *name,
+                                       tk_diags *diags, unsigned flags)
+{
+    tk_normalize_builder *nb = tk_normalize_builder_new(dialect,
+                                                        TK_NORMALIZE_HASHES_ONLY | flags);
     for (guint i = 0; i < lines->len; i++) {
         const tl_line *l = &g_array_index(lines, tl_line, i);
         size_t len;

@@ -130,6 +130,11 @@ void tl_lines_of_stage(GArray *out, const tk_stage *stage);
 tk_normalize *tl_normalize_lines(const GArray *lines, const tl_srcs *s,
                                  tl_reader *r, tk_ir_dialect dialect,
                                  const char *name, tk_diags *diags);
+/* The same with tk_normalize_builder_new()'s FLAGS (hashes only added). */
+tk_normalize *tl_normalize_lines_flags(const GArray *lines, const tl_srcs *s,
+                                       tl_reader *r, tk_ir_dialect dialect,
+                                       const char *name, tk_diags *diags,
+                                       unsigned flags);
 
 /* Whether two line arrays are the same bytes (by their lengths and
  * hashes). */

@@ -444,6 +444,25 @@ int tl_walker_alias_styles_differ(const tl_walker *w)
     return has_alias_lines(w->side[0].lines) != has_alias_lines(w->side[1].lines);
 }
 
+int tl_walker_expand_aliases(tl_walker *w)
+{
+    for (int s = 0; s < 2; s++) {
+        tl_text *t = &w->side[s];
+        tl_srcs src = tl_walker_srcs(w, s);
+        tk_normalize *n = tl_normalize_lines_flags(t->lines, &src, &w->reader, t->dialect,
+                                                   w->tl->kernel_name, w->diags,
+                                                   TK_NORMALIZE_EXPAND_ALIASES);
+        if (!n)
+            return -1;
+        tk_normalize_free(t->norm);
+        t->norm = n;
+        t->digest = 0;
+        /* Not the normalization the next entry expects of this text. */
+        t->valid = 0;
+    }
+    return 0;
+}
+
 void tl_walker_steal(tl_walker *w, int s, GArray **lines, tk_normalize **norm)
 {
     tl_text *t = &w->side[s];

@@ -145,11 +145,17 @@ static void measure(tk_timeline *tl, GArray *es, tl_walker *w, step_sink *k)
             continue;
         }
         if (substep_incomparable(tl, e, w)) {
-            e->why = TK_UNKNOWN_NO_BEFORE;
-            e->before.kind = TK_SIDE_NONE;
-            tell(tl, k, es, i, NULL, 0,
-                 want_diff ? (digests){0, tl_walker_digest(w, TK_IR_B)} : (digests){0, 0});
-            continue;
+            /* Printed without attribute aliases: the last IR before it is
+             * its pass's Before dump, compared with its aliases written
+             * out. */
+            if (tl_walker_expand_aliases(w) != 0) {
+                e->why = TK_UNKNOWN_UNREADABLE;
+                tell(tl, k, es, i, NULL, 0, (digests){0, 0});
+                continue;
+            }
+            e->flags |= TK_TL_ALIASES_WRITTEN_OUT;
+            continues = 0;
+            k->prev_after = 0;
         }
         tk_diff_stats st;
         if (want_diff) {
@@ -316,10 +322,10 @@ static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *fi
         tl_walker_clear(&w);
         return NULL;
     }
-    if (first == last && substep_incomparable(tl, first, &w)) {
-        tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
-                     "%s %s: printed without attribute aliases, it cannot be "
-                     "compared with the dump before its pass", first->pass, first->arg);
+    /* A sub-step printed without aliases: the entry's note says how it was
+     * compared (tk_timeline_entry_note()); the names stay the sides'. */
+    int expanded = d == TK_IR_MLIR && tl_walker_alias_styles_differ(&w);
+    if (expanded && tl_walker_expand_aliases(&w) != 0) {
         tl_walker_clear(&w);
         return NULL;
     }
@@ -330,6 +336,14 @@ static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *fi
                                            opts ? opts : &tl->diff);
     tl_walker_clear(&w);
     return diff;
+}
+
+const char *tk_timeline_entry_note(const tk_timeline_entry *e)
+{
+    if (e && (e->flags & TK_TL_ALIASES_WRITTEN_OUT))
+        return "printed without attribute aliases: compared with the IR before its pass, "
+               "whose aliases are written out";
+    return NULL;
 }
 
 tk_ir_diff *tk_timeline_diff(const tk_timeline *tl, size_t from, size_t to,
