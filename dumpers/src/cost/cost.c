@@ -618,6 +618,17 @@ const char *tk_cost_life_ranges(const tk_cost *c, const char **why)
     return c->lr_path;
 }
 
+/* Whether stack ID has FILE:LINE (KEY, pos_key()) as any of its frames. */
+static gboolean stack_has(const tk_loctab *tab, tk_stack_id id, uint64_t key)
+{
+    size_t n;
+    const tk_frame *fr = tk_loctab_stack_frames(tab, id, &n);
+    for (size_t i = 0; i < n; i++)
+        if (pos_key(fr[i].file, fr[i].line) == key)
+            return TRUE;
+    return FALSE;
+}
+
 /* Whether instruction I's SASS line has FILE:LINE as the innermost frame
  * of its first stack, or (INCLUSIVE) as any frame of any stack. */
 static gboolean insn_on(const tk_cost *c, size_t i, uint64_t key,
