@@ -7,6 +7,16 @@
 
 int cmd_bind_put_line(const tk_stage *st, uint32_t line, int cols)
 {
+    tk_display_line d;
+    if (cols > 0 && tk_stage_line_display(st, line, &d)) {
+        /* on a terminal, SASS as the panes show it: address, instruction */
+        GString *g = g_string_new_len(d.head, (gssize)d.head_len);
+        g_string_append(g, "  ");
+        g_string_append_len(g, d.body, (gssize)d.body_len);
+        int w = cli_term_put(stdout, g->str, g->len, cols);
+        g_string_free(g, TRUE);
+        return w;
+    }
     size_t len;
     const char *s = tk_stage_line(st, line, &len);
     while (len && (*s == ' ' || *s == '\t')) {

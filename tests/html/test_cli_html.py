@@ -64,6 +64,14 @@ def writes_a_report_both_spellings(d):
     arr = json.loads(zlib.decompress(base64.b64decode(m.group(1)), 16 + 15))
     assert len(arr) == 71, len(arr)
     assert sum('ttgir.text' in f for f in files) == 1
+    # SASS as a pane shows it (tk_stage_line_display()): add_kernel.sass_gi
+    # line 65 is 8 blanks, "/*01b0*/", 19 blanks, "S2UR UR5, SR_CgaCtaId ;";
+    # line 61 has a predicate "@!P1 LDG.E.128 ..." after 14 blanks.
+    text = open(os.path.join(out, 'data/k001/sass.text.js')).read()
+    m = re.fullmatch(r'TK\.putz\("k001/sass\.text","([A-Za-z0-9+/=]+)"\);\n', text)
+    sass = json.loads(zlib.decompress(base64.b64decode(m.group(1)), 16 + 15))
+    assert sass[64] == '/*01b0*/  S2UR UR5, SR_CgaCtaId ;', sass[64]
+    assert sass[60] == "/*0190*/  @!P1 LDG.E.128 R4, desc[UR6][R20.64+0x800] ;", sass[60]
 
 
 def depends_on(head):
