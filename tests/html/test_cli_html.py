@@ -120,6 +120,18 @@ def scripts_are_modules_each_page_lists(d):
 
 
 @test
+def compare_of_a_kernel_not_there_says_which_and_what_to_do(d):
+    # vector_add has one kernel (add_kernel, index 0): "0:1" names no
+    # kernel 1, and the message says so, how many there are and the way
+    # out (another bundle as PATH_B); "0" is no pair at all.
+    code, _, err = run('html', os.path.join(d, 'r'), VA, '--compare', '0:1', '--quiet')
+    assert code != 0 and 'no kernel "1"' in err and 'it has 1 kernel (index 0' in err, err
+    assert 'PATH_B' in err, err
+    code, _, err = run('html', os.path.join(d, 'r'), VA, '--compare', '0', '--quiet')
+    assert code != 0 and '0: wants K:K2' in err, err
+
+
+@test
 def refuses_a_folder_that_is_not_a_report(d):
     out = os.path.join(d, 'mine')
     os.mkdir(out)
