@@ -100,6 +100,30 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     return out;
   }
 
+  /* What was measured on source line FILE:LINE in MODE, for the line
+   * panel (seen without hovering): {metric, value, share (of the kernel's
+   * total, 0-1), stalls: [[reason, value, share of the line's stalls]],
+   * largest first}, or null without a profile or a value. */
+  function measured(file, line, mode) {
+    const r = C.d && C.srcMap.get(file + ':' + line);
+    const [first, n] = C.d ? C.d.stall : [0, 0];
+    if (!r || !n) return null;
+    const vec = mode === 'exact' ? r[2] : r[3];
+    /* the metric shown when it was measured, else the samples */
+    const samples = C.d.metrics.findIndex((x) => x[0] === 'samples');
+    const metric = C.d.metrics[C.metric][2] !== 'static' || samples < 0 ? C.metric : samples;
+    const v = at(vec, metric);
+    if (!v) return null;
+    const t = at(C.d.total, metric);
+    let sum = 0;
+    for (let i = first; i < first + n; i++) sum += at(vec, i);
+    const stalls = [];
+    for (let i = first; i < first + n; i++)
+      if (at(vec, i)) stalls.push([C.d.metrics[i][0].replace(/^stall_/, ''), at(vec, i), sum > 0 ? at(vec, i) / sum : 0]);
+    stalls.sort((a, b) => b[1] - a[1]);
+    return { metric: C.d.metrics[metric][0], value: v, share: t > 0 ? v / t : 0, stalls };
+  }
+
   function heat(v, mx, title) {
     if (!v) return null;
     return { text: short(v), frac: mx > 0 ? v / mx : 0, title };
@@ -276,6 +300,7 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     onChange: (f) => C.listeners.push(f),
     srcHeat,
     irHeat,
+    measured,
     controls,
     renderHot,
     hotShown: () => C.shown,
