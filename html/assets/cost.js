@@ -189,6 +189,20 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     box.append(lab, b);
   }
 
+  /* The main stall reasons of VEC for a table cell: "mio 39%, barrier
+   * 30%" (the two largest, in % of its stall samples); '' without. */
+  function stallText(vec) {
+    const [first, n] = C.d.stall;
+    let sum = 0;
+    const st = [];
+    for (let i = first; i < first + n; i++) {
+      sum += at(vec, i);
+      if (at(vec, i)) st.push([C.d.metrics[i][0].replace(/^stall_/, ''), at(vec, i)]);
+    }
+    st.sort((a, b) => b[1] - a[1]);
+    return st.slice(0, 2).map(([r, v]) => r + ' ' + Math.round(100 * v / sum) + '%').join(', ');
+  }
+
   /* The rows of the hot table: [{key, line, file?, stage?, exact, incl,
    * shared, text}] with a value. */
   function hotRows() {
@@ -200,7 +214,7 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
         if (!ex && !inc && !sh) continue;
         const lines = kernel.sourceText(r[0]);
         rows.push({ file: r[0], line: r[1], exact: ex, incl: inc, shared: sh,
-          where: base(kernel.path(r[0])) + ':' + r[1],
+          where: base(kernel.path(r[0])) + ':' + r[1], stalls: stallText(r[3]),
           text: lines ? (lines[r[1] - 1] || '').trim() : '' });
       }
     } else {
@@ -209,7 +223,7 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
       if (s) s.line.forEach((g, i) => {
         const v = g ? at(s.groups[g - 1], m) : 0;
         if (v) rows.push({ stage: C.scope, line: i + 1, exact: v, incl: v, shared: 0,
-          where: String(i + 1), text: text ? (text[i] || '').trim() : '' });
+          where: String(i + 1), stalls: stallText(s.groups[g - 1]), text: text ? (text[i] || '').trim() : '' });
       });
     }
     const k = C.sort;
@@ -258,6 +272,8 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     const cols = C.scope === 'src'
       ? [['where', 'line'], ['exact', 'exact'], ['incl', 'inclusive'], ['shared', 'shared'], ['text', 'code']]
       : [['line', 'line'], ['exact', label()], ['text', 'code']];
+    /* with a profile, the main stall reasons on the row, before the code */
+    if (C.d.stall[1]) cols.splice(cols.length - 1, 0, ['stalls', 'stalls']);
     for (const [k, name] of cols) {
       const th = el('th', C.sort === k ? (C.desc ? 'sorted desc' : 'sorted asc') : null, name);
       th.dataset.key = k;

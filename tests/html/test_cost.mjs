@@ -104,6 +104,13 @@ await test('hot lines panel: sorted, and a row selects its line', async () => {
   let r = await rows();
   eq(r[0].slice(0, 4), ['matmul_profile.py:54', '10874', '10874', ''], 'first row');
   eq(r[1].slice(0, 2), ['matmul_profile.py:52', '8505']);
+  // the stalls column, before the code: line 52's two largest reasons as
+  // tkview hot --json has them (barrier 5911 and selected 831 of 8505)
+  {
+    const st = Object.entries(byLine.get(52).stalls).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+    const sum = st.reduce((a, [, v]) => a + v, 0);
+    eq(r[1][4], st.slice(0, 2).map(([k, v]) => k.replace(/^stall_/, '') + ' ' + Math.round(100 * v / sum) + '%').join(', '), 'stalls of line 52');
+  }
   eq(r.length, hot.source_lines, 'every line with a value');
   await page.click('#hot-table th[data-key="shared"]');
   r = await rows();
