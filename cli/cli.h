@@ -98,6 +98,24 @@ void cli_vfprintf(FILE *f, const char *fmt, va_list ap);
 /* Writes LEN bytes of dump text to OUT, escaped by cli_escape(). */
 void cli_put_text(FILE *out, const char *s, size_t len);
 
+/* ---- Fitting the terminal (cli_term.c) ---- */
+
+/* The --wide option's flag (every command takes it: cli_add_common()). */
+gboolean *cli_term_wide_option(void);
+/* The width to fit text output to: the terminal's columns when stdout is
+ * one, 0 (no limit: whole lines) when it is piped or --wide was given. */
+int cli_term_columns(void);
+/* Writes LEN bytes of dump text S to OUT, escaped by cli_escape(), in at
+ * most COLS columns (0: all of it); text that does not fit is cut and
+ * ends with "…".  Tabs are written as one space when COLS > 0.
+ * Returns the columns written. */
+int cli_term_put(FILE *out, const char *s, size_t len, int cols);
+/* cli_printf() of one line (FMT without its "\n"), cut to the terminal's
+ * width (cli_term_columns()), then "\n". */
+void cli_term_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same keeping the end of S (a path's file name): "\u2026" first. */
+int cli_term_put_end(FILE *out, const char *s, size_t len, int cols);
+
 /* A stack as "base.py:16:15 <- caller.py:3:1"; caller frees. */
 char *cli_stack_string(const tk_loctab *tab, tk_stack_id id);
 

@@ -13,6 +13,8 @@ void cli_add_common(GOptionContext *ctx, cli_common *c)
          "Write JSON (see docs/cli-json.md)", NULL},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &c->quiet,
          "Do not print warnings and notes", NULL},
+        {"wide", 0, 0, G_OPTION_ARG_NONE, cli_term_wide_option(),
+         "Whole lines on a terminal too (piped output always has them)", NULL},
         G_OPTION_ENTRY_NULL,
     };
     g_option_context_add_main_entries(ctx, entries, NULL);

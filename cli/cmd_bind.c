@@ -5,36 +5,60 @@
 #include <string.h>
 
 
-void cmd_bind_put_line(const tk_stage *st, uint32_t line)
+int cmd_bind_put_line(const tk_stage *st, uint32_t line, int cols)
 {
+    tk_display_line d;
+    if (cols > 0 && tk_stage_line_display(st, line, &d)) {
+        /* on a terminal, SASS as the panes show it: address, instruction */
+        GString *g = g_string_new_len(d.head, (gssize)d.head_len);
+        g_string_append(g, "  ");
+        g_string_append_len(g, d.body, (gssize)d.body_len);
+        int w = cli_term_put(stdout, g->str, g->len, cols);
+        g_string_free(g, TRUE);
+        return w;
+    }
     size_t len;
     const char *s = tk_stage_line(st, line, &len);
     while (len && (*s == ' ' || *s == '\t')) {
         s++;
         len--;
     }
-    if (len > CMD_BIND_TEXT_COLUMNS) {
-        cli_put_text(stdout, s, CMD_BIND_TEXT_COLUMNS);
-        fputs("...", stdout);
-    } else {
-        cli_put_text(stdout, s, len);
-    }
+    return cli_term_put(stdout, s, len, cols);
 }
 
-void cmd_bind_put_stacks(const tk_bind *ix, const tk_loctab *tab,
-                            tk_stage_kind k, uint32_t line)
+/* Columns left of the terminal's after USED (0: no limit); never fewer
+ * than 20, so a cut line still shows what the instruction is. */
+static int cols_left(int used)
+{
+    int cols = cli_term_columns();
+    if (cols <= 0)
+        return 0;
+    return cols - used > 20 ? cols - used : 20;
+}
+
+char *cmd_bind_stacks_string(const tk_bind *ix, const tk_loctab *tab,
+                             tk_stage_kind k, uint32_t line)
 {
     const tk_stack_id *ids;
     size_t n = tk_bind_line_stacks(ix, k, line, &ids);
+    GString *g = g_string_new(NULL);
     for (size_t i = 0; i < n; i++) {
         char *s = cli_stack_string(tab, ids[i]);
-        fputs(i ? " | " : "", stdout);
-        cli_put_text(stdout, s, strlen(s));
+        g_string_append_printf(g, "%s%s", i ? " | " : "", s);
         g_free(s);
     }
     if (n && tk_bind_stack_inferred(ix, k, line))
-        printf("  (callers from %s)",
-               tk_stage_kind_label(tk_bind_inferred_from(ix, k)));
+        g_string_append_printf(g, "  (callers from %s)",
+                               tk_stage_kind_label(tk_bind_inferred_from(ix, k)));
+    return g_string_free(g, FALSE);
+}
+
+void cmd_bind_put_stacks(const tk_bind *ix, const tk_loctab *tab,
+                            tk_stage_kind k, uint32_t line, int used)
+{
+    char *s = cmd_bind_stacks_string(ix, tab, k, line);
+    cli_term_put(stdout, s, strlen(s), cols_left(used));
+    g_free(s);
 }
 
 /* An IR line as JSON (docs/cli-json.md): its text, stacks, kind, and
@@ -83,13 +107,17 @@ void cmd_bind_json_line(JsonBuilder *j, const tk_bind *ix, const tk_loctab *tab,
 
 /* "    123  TEXT": the number, a mark for what is not an instruction, the
  * text. */
-void cmd_bind_put_numbered_line(const tk_stage *st, uint32_t line, const char *extra)
+void cmd_bind_put_numbered_line(const tk_stage *st, uint32_t line, const char *extra,
+                                int reserve)
 {
     tk_line_kind kind = tk_stage_line_kind(st, line);
     cli_printf("    %6u  ", line);
-    if (kind != TK_LINE_INSTRUCTION)
+    int used = 12 + reserve;
+    if (kind != TK_LINE_INSTRUCTION) {
         cli_printf("[%s] ", tk_line_kind_name(kind));
-    cmd_bind_put_line(st, line);
+        used += (int)strlen(tk_line_kind_name(kind)) + 3;
+    }
+    cmd_bind_put_line(st, line, cols_left(used));
     if (extra)
         fputs(extra, stdout);
 }
@@ -99,11 +127,25 @@ void cmd_bind_put_stage_count(const tk_stage *st, tk_stage_kind s, const uint32_
                             size_t n)
 {
     size_t ni = tk_stage_count_instructions(st, lines, n);
-    cli_printf("  %s: %zu instruction%s", tk_stage_kind_name(s), ni, ni == 1 ? "" : "s");
-    if (n > ni)
-        cli_printf(" (+ %zu located line%s that %s not code)", n - ni,
-                      n - ni == 1 ? "" : "s", n - ni == 1 ? "is" : "are");
-    putchar('\n');
+    char *other = n > ni ? g_strdup_printf(" (+ %zu located line%s that %s not code)", n - ni,
+                                           n - ni == 1 ? "" : "s", n - ni == 1 ? "is" : "are")
+                         : g_strdup("");
+    cli_term_line("  %s: %zu instruction%s%s", tk_stage_kind_name(s), ni, ni == 1 ? "" : "s",
+                  other);
+    g_free(other);
+}
+
+size_t cmd_bind_lines_shown(const cmd_bind_args *a, size_t n)
+{
+    int limit = a->lines >= 0 ? a->lines : (cli_term_columns() > 0 ? CMD_BIND_TERM_LINES : 0);
+    return limit > 0 && (size_t)limit < n ? (size_t)limit : n;
+}
+
+void cmd_bind_put_more(tk_stage_kind s, size_t more)
+{
+    if (more)
+        cli_term_line("    (%zu more %s line%s: --lines 0 shows all)",
+                      more, tk_stage_kind_name(s), more == 1 ? "" : "s");
 }
 
 void cmd_bind_json_kernel_id(JsonBuilder *j, const tk_kernel *k)
@@ -166,10 +208,10 @@ static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
     } else {
         cli_printf("%s %.12s  %s:%u  ", tk_kernel_name(k), tk_kernel_hash(k),
                tk_stage_kind_name(from), line);
-        cmd_bind_put_line(st, line);
+        cmd_bind_put_line(st, line, cols_left(40));
         cli_printf("\n  stack: ");
         if (n_stacks)
-            cmd_bind_put_stacks(ix, tab, from, line);
+            cmd_bind_put_stacks(ix, tab, from, line, 9);
         else
             fputs("(no location)", stdout);
         putchar('\n');
@@ -207,12 +249,15 @@ static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
                               "%s has no inline frames there; they may come from another "
                               "call site of the same code)\n",
                               n_approx, tk_stage_kind_name(to));
-            for (size_t l = 0; l < n; l++) {
-                cmd_bind_put_numbered_line(ts, lines[l], NULL);
-                if (tk_bind_match_approximate(ix, from, line, to, lines[l]))
+            size_t shown = cmd_bind_lines_shown(a, n);
+            for (size_t l = 0; l < shown; l++) {
+                gboolean approx = tk_bind_match_approximate(ix, from, line, to, lines[l]);
+                cmd_bind_put_numbered_line(ts, lines[l], NULL, approx ? 15 : 0);
+                if (approx)
                     fputs("  (approximate)", stdout);
                 putchar('\n');
             }
+            cmd_bind_put_more(to, n - shown);
         }
         free(lines);
     }
@@ -228,7 +273,7 @@ static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
 
 int cmd_bind(int argc, char **argv)
 {
-    cmd_bind_args a = {0};
+    cmd_bind_args a = {.lines = -1};
     GOptionEntry entries[] = {
         {"source", 's', 0, G_OPTION_ARG_STRING, &a.source,
          "Source line to bind: FILE:LINE, FILE matched by path suffix", "FILE:LINE"},
@@ -240,6 +285,9 @@ int cmd_bind(int argc, char **argv)
         {"exact", 0, 0, G_OPTION_ARG_NONE, &a.exact,
          "Only IR whose innermost frame is the line (default: also what it called)",
          NULL},
+        {"lines", 'n', 0, G_OPTION_ARG_INT, &a.lines,
+         "IR lines shown per stage (0: all; default: all when piped, "
+         G_STRINGIFY(CMD_BIND_TERM_LINES) " on a terminal)", "N"},
         {"shared", 0, 0, G_OPTION_ARG_NONE, &a.shared,
          "Also list the lines of helper code shared by several call sites", NULL},
         G_OPTION_ENTRY_NULL,
@@ -253,7 +301,7 @@ int cmd_bind(int argc, char **argv)
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2 ||
         !a.source == !a.ir) {
         rc = cli_usage(&err, "usage: tkview bind PATH (--source FILE:LINE | "
-                             "--ir STAGE:LINE) [--kernel K] [--stage S] [--json]");
+                             "--ir STAGE:LINE) [--kernel K] [--stage S] [--lines N] [--json]");
         goto out;
     }
     if (a.stage && (only = tk_stage_kind_parse(a.stage)) == TK_STAGE_UNKNOWN) {

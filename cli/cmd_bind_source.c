@@ -94,15 +94,18 @@ static void put_shared_text(const tk_bind *ix, const tk_loctab *tab, const tk_st
     if (!list)
         return;
     for (size_t l = 0; l < sh->n_lines; l++) {
-        cmd_bind_put_numbered_line(st, sh->lines[l], "\n            ");
+        cmd_bind_put_numbered_line(st, sh->lines[l], "\n            ", 0);
         const tk_stack_id *ids;
         size_t n = tk_bind_line_stacks(ix, s, sh->lines[l], &ids);
+        GString *g = g_string_new(NULL);
         for (size_t i = 0; i < n; i++) {
             char *str = cli_stack_string(tab, ids[i]);
-            fputs(i ? " | " : "", stdout);
-            cli_put_text(stdout, str, strlen(str));
+            g_string_append_printf(g, "%s%s", i ? " | " : "", str);
             g_free(str);
         }
+        int cols = cli_term_columns();
+        cli_term_put(stdout, g->str, g->len, cols > 0 ? MAX(cols - 22, 20) : 0);
+        g_string_free(g, TRUE);
         fputs("  (shared)\n", stdout);
     }
 }
@@ -282,29 +285,75 @@ static gboolean source_answer_compute(source_answer *r, const tk_kernel *k,
     return TRUE;
 }
 
+/* One stage's lines on a terminal: each run of lines that share a stack
+ * under one "from STACK" line, so a statement's hundreds of SASS lines
+ * do not repeat it under every one. */
+static void stage_lines_grouped(const source_answer *r, tk_loctab *tab,
+                                const tk_stage *st, tk_stage_kind s, size_t shown)
+{
+    char *last = NULL;
+    for (size_t l = 0; l < shown; l++) {
+        char *stack = cmd_bind_stacks_string(r->ix, tab, s, r->lines[s][l]);
+        if (!last || strcmp(stack, last) != 0) {
+            fputs("      from ", stdout);
+            int cols = cli_term_columns();
+            cli_term_put(stdout, stack[0] ? stack : "(no location)",
+                         stack[0] ? strlen(stack) : 13, cols > 0 ? MAX(cols - 11, 20) : 0);
+            putchar('\n');
+            g_free(last);
+            last = stack;
+        } else {
+            g_free(stack);
+        }
+        cmd_bind_put_numbered_line(st, r->lines[s][l], "\n", 0);
+    }
+    g_free(last);
+}
+
 static void source_answer_text(const source_answer *r, tk_loctab *tab,
                                const source_query *q, const cmd_bind_args *a,
                                tk_stage_kind only)
 {
     const tk_kernel *k = r->kernel;
-    cli_printf("%s %.12s: %s:%u (%s)\n", tk_kernel_name(k), tk_kernel_hash(k),
-                  q->fpath, q->line,
+    gboolean term = cli_term_columns() > 0;
+    cli_term_line("%s %.12s: %s:%u (%s)", tk_kernel_name(k), tk_kernel_hash(k),
+                  term ? base_name(q->fpath) : q->fpath, q->line,
                   a->exact ? "this line only" : "this line and what it called");
     put_statement_text(q->fpath, q->line, &q->stmt, r->recorded);
+    /* On a terminal, the counts of every stage first: the summary one
+     * reads before scrolling through lines. */
+    for (tk_stage_kind s = 0; term && s < TK_STAGE_COUNT; s++) {
+        if (!cli_stage_listed(k, s, only))
+            continue;
+        const tk_stage *st = tk_kernel_stage(k, s);
+        if (!st)
+            cli_printf("  %s: (stage not found)\n", tk_stage_kind_name(s));
+        else
+            cmd_bind_put_stage_count(st, s, r->lines[s], r->n_lines[s]);
+    }
     for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
         if (!cli_stage_listed(k, s, only))
             continue;
         const tk_stage *st = tk_kernel_stage(k, s);
         if (!st) {
-            cli_printf("  %s: (stage not found)\n", tk_stage_kind_name(s));
+            if (!term)
+                cli_printf("  %s: (stage not found)\n", tk_stage_kind_name(s));
             continue;
         }
-        cmd_bind_put_stage_count(st, s, r->lines[s], r->n_lines[s]);
-        for (size_t l = 0; l < r->n_lines[s]; l++) {
-            cmd_bind_put_numbered_line(st, r->lines[s][l], "\n            ");
-            cmd_bind_put_stacks(r->ix, tab, s, r->lines[s][l]);
-            putchar('\n');
+        size_t shown = cmd_bind_lines_shown(a, r->n_lines[s]);
+        if (term) {
+            if (r->n_lines[s])
+                cli_printf("  %s:\n", tk_stage_kind_name(s));
+            stage_lines_grouped(r, tab, st, s, shown);
+        } else {
+            cmd_bind_put_stage_count(st, s, r->lines[s], r->n_lines[s]);
+            for (size_t l = 0; l < shown; l++) {
+                cmd_bind_put_numbered_line(st, r->lines[s][l], "\n            ", 0);
+                cmd_bind_put_stacks(r->ix, tab, s, r->lines[s][l], 12);
+                putchar('\n');
+            }
         }
+        cmd_bind_put_more(s, r->n_lines[s] - shown);
         if (r->shared[s].n_lines)
             put_shared_text(r->ix, tab, st, s, &r->shared[s], a->shared);
         if ((s == TK_STAGE_SASS || (s == TK_STAGE_PTX && only == TK_STAGE_PTX)) &&

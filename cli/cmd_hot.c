@@ -284,6 +284,31 @@ static void hot_json(JsonBuilder *j, const hot_result *h, tk_bundle *b,
     json_builder_end_object(j);
 }
 
+/* The columns of the table: as wide as ever when piped; on a terminal
+ * narrower, the shared column only when a line has shared code, so the
+ * code still fits beside the numbers. */
+typedef struct {
+    int num;          /* width of a number column */
+    gboolean shared;  /* the shared column is printed */
+    int where;        /* width of the file:line column */
+    int stage;        /* width of a stage's count */
+} hot_layout;
+
+static hot_layout hot_layout_of(const hot_result *h)
+{
+    if (cli_term_columns() <= 0)
+        return (hot_layout){10, TRUE, 28, 5};
+    hot_layout lay = {7, FALSE, 18, 5};
+    for (size_t i = 0; i < h->shown; i++) {
+        const tk_cost_line *l = h->rank[i].line;
+        lay.shared |= l->shared[h->metric] > 0;
+        double big = MAX(l->exact[h->metric], l->inclusive[h->metric]);
+        if (big >= 1e7)
+            lay.num = 10;
+    }
+    return lay;
+}
+
 /* The text header of one kernel: total, metric, what has no location. */
 static void hot_text_header(const hot_result *h)
 {
@@ -303,16 +328,24 @@ static void hot_text_header(const hot_result *h)
         cli_put_number(stdout, noloc[m]);
     }
     putchar('\n');
-    if (tk_cost_unsplit_instructions(c))
-        printf("  %u SASS instructions of helpers inlined at several call "
-               "sites could not be given to one (counted as shared)\n",
-               tk_cost_unsplit_instructions(c));
+    if (tk_cost_unsplit_instructions(c)) {
+        char *msg = g_strdup_printf("  %u SASS instructions of helpers inlined at several "
+                                    "call sites could not be given to one (counted as shared)",
+                                    tk_cost_unsplit_instructions(c));
+        cli_term_put(stdout, msg, strlen(msg), cli_term_columns());
+        putchar('\n');
+        g_free(msg);
+    }
     if (h->shown) {
-        printf("  %10s %6s %10s %10s  %-28s", "exact", "%", "inclusive",
-               "shared", "line");
+        hot_layout lay = hot_layout_of(h);
+        printf("  %*s %6s %*s", lay.num, "exact", "%", lay.num,
+               lay.num < 10 ? "incl" : "inclusive");
+        if (lay.shared)
+            printf(" %*s", lay.num, "shared");
+        printf("  %-*s", lay.where, "line");
         for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++)
             if (tk_kernel_stage_expected(k, s))
-                printf(" %5s", tk_stage_kind_name(s));
+                printf(" %*s", lay.stage, tk_stage_kind_name(s));
         printf("  %s\n", "code");
     }
 }
@@ -328,32 +361,51 @@ static void hot_text_line(const hot_result *h, const tk_cost_line *l,
     char *stalls = tk_cost_metric_kind(c, m) == TK_METRIC_MEASURED
                        ? stall_text(c, inclusive ? l->inclusive : l->exact, 3)
                        : NULL;
-    printf("  %10.0f %5.1f%% %10.0f ", l->exact[m],
+    hot_layout lay = hot_layout_of(h);
+    int cols = cli_term_columns();
+    printf("  %*.0f %5.1f%% %*.0f", lay.num, l->exact[m],
            total[m] > 0 ? 100.0 * (inclusive ? l->inclusive[m] : l->exact[m]) / total[m]
                         : 0.0,
-           l->inclusive[m]);
-    if (l->shared[m] > 0)
-        printf("%10.0f  ", l->shared[m]);
-    else
-        printf("%10s  ", "");
+           lay.num, l->inclusive[m]);
+    if (lay.shared && l->shared[m] > 0)
+        printf(" %*.0f", lay.num, l->shared[m]);
+    else if (lay.shared)
+        printf(" %*s", lay.num, "");
+    fputs("  ", stdout);
+    int used = 2 + lay.num + 7 + 1 + lay.num + (lay.shared ? lay.num + 1 : 0) + 2;
     const char *base = strrchr(path, '/');
     char *where = g_strdup_printf("%s:%u", base ? base + 1 : path, l->line);
     int w = (int)strlen(where);
     cli_put_text(stdout, where, strlen(where));
-    printf("%*s", w < 28 ? 28 - w : 0, "");
+    printf("%*s", w < lay.where ? lay.where - w : 0, "");
+    used += MAX(w, lay.where);
     for (tk_stage_kind s = 0; s < TK_STAGE_COUNT; s++) {
         if (!tk_kernel_stage_expected(k, s))
             continue;
         if (tk_kernel_stage(k, s))
-            printf(" %5u", stage_count(h->ix, k, s, l, inclusive));
+            printf(" %*u", lay.stage, stage_count(h->ix, k, s, l, inclusive));
         else
-            printf(" %5s", "-");
+            printf(" %*s", lay.stage, "-");
+        used += lay.stage + 1;
     }
-    fputs("  ", stdout);
-    cli_put_text(stdout, code, strlen(code) > 60 ? 60 : strlen(code));
+    if (cols <= 0) {
+        fputs("  ", stdout);
+        cli_put_text(stdout, code, strlen(code) > 60 ? 60 : strlen(code));
+    } else if (cols - used - 2 >= 24) {
+        fputs("  ", stdout);
+        cli_term_put(stdout, code, strlen(code), cols - used - 2);
+    } else { /* too narrow beside the numbers: the code under them */
+        fputs("\n      ", stdout);
+        cli_term_put(stdout, code, strlen(code), cols - 6);
+    }
     putchar('\n');
-    if (stalls)
+    if (stalls && cols > 0) {
+        printf("  %*s stalls: ", lay.num, "");
+        cli_term_put(stdout, stalls, strlen(stalls), MAX(cols - lay.num - 11, 20));
+        putchar('\n');
+    } else if (stalls) {
         printf("  %10s %6s stalls: %s\n", "", "", stalls);
+    }
     const tk_cost_disagreement *d;
     size_t nd = tk_cost_line_disagreements(c, l->file, l->line, &d);
     for (size_t i = 0; i < nd; i++) {

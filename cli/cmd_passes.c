@@ -84,7 +84,8 @@ static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
         g_snprintf(effect, sizeof effect, "+%u -%u", e->added, e->removed);
     else
         g_snprintf(effect, sizeof effect, "%s", tk_effect_name(e->effect));
-    cli_printf("%7s  %-12s  %-13s  ", index, tk_pass_level_name(e->level), effect);
+    char *head = g_strdup_printf("%7s  %-12s  %-13s  ", index,
+                                 tk_pass_level_name(e->level), effect);
     GString *what = g_string_new(e->pass);
     if (e->arg[0] && strcmp(e->arg, e->pass) != 0)
         g_string_append_printf(what, " (%s)", e->arg);
@@ -92,26 +93,39 @@ static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
     if (scope[0] && e->parent == TK_TL_NONE && e->scope_kind != TK_PASS_SCOPE_MODULE)
         g_string_append_printf(what, " on %s", scope);
     g_free(scope);
-    cli_put_text(stdout, what->str, what->len);
-    g_string_free(what, TRUE);
-    if (e->part != TK_TL_NONE) {
-        const char *path = base_name(part_path(tl, e->part));
-        fputs("  ", stdout);
-        cli_put_text(stdout, path, strlen(path));
-        cli_printf(":%llu", (unsigned long long)e->header_line);
-    }
+    GString *tail = g_string_new(NULL);
+    if (e->part != TK_TL_NONE)
+        g_string_append_printf(tail, "  %s:%llu", base_name(part_path(tl, e->part)),
+                               (unsigned long long)e->header_line);
     if (e->effect == TK_EFFECT_UNKNOWN && e->why)
-        cli_printf("  [%s]", tk_unknown_why_name(e->why));
+        g_string_append_printf(tail, "  [%s]", tk_unknown_why_name(e->why));
     /* The library's words for how it was compared (a sub-step printed
      * without attribute aliases): the report and the viewer say the same. */
     if (tk_timeline_entry_note(e))
-        cli_printf("  [%s]", tk_timeline_entry_note(e));
+        g_string_append_printf(tail, "  [%s]", tk_timeline_entry_note(e));
     if (e->flags & TK_TL_TO_FINAL)
-        fputs("  [against the final stage]", stdout);
+        g_string_append(tail, "  [against the final stage]");
     if (e->flags & TK_TL_SPANS_LOOPS)
-        fputs("  [includes the loop passes before it]", stdout);
+        g_string_append(tail, "  [includes the loop passes before it]");
     if (e->flags & TK_TL_DAMAGED)
-        fputs("  [a dump compared is damaged]", stdout);
+        g_string_append(tail, "  [a dump compared is damaged]");
+    /* On a terminal the pass's name keeps what room the line has; the
+     * file:line and notes after it are cut first. */
+    int cols = cli_term_columns();
+    int used = (int)strlen(head);
+    fputs(head, stdout);
+    if (cols > 0) {
+        int tail_w = (int)g_utf8_strlen(tail->str, -1);
+        int room = cols - used - tail_w;
+        used += cli_term_put(stdout, what->str, what->len, room > 24 ? room : 24);
+        cli_term_put(stdout, tail->str, tail->len, cols - used > 2 ? cols - used : 2);
+    } else {
+        cli_put_text(stdout, what->str, what->len);
+        cli_put_text(stdout, tail->str, tail->len);
+    }
+    g_free(head);
+    g_string_free(what, TRUE);
+    g_string_free(tail, TRUE);
     putchar('\n');
 }
 
@@ -134,10 +148,17 @@ static void put_text(const tk_timeline *tl, const tk_kernel *k, gboolean changed
     cli_printf("%s %.12s: %zu passes (%zu changed, %zu unchanged, %zu unknown) from",
            tk_kernel_name(k), tk_kernel_hash(k), n, counts[TK_EFFECT_CHANGED],
            counts[TK_EFFECT_UNCHANGED], counts[TK_EFFECT_UNKNOWN]);
+    int cols = cli_term_columns();
     for (size_t p = 0; p < tk_timeline_part_count(tl); p++) {
         const char *path = part_path(tl, p);
-        fputs(p ? ", " : " ", stdout);
-        cli_put_text(stdout, path, strlen(path));
+        /* on a terminal, one file a line, its name kept when cut */
+        if (cols > 0) {
+            fputs(p ? ",\n    " : "\n    ", stdout);
+            cli_term_put_end(stdout, path, strlen(path), cols - 6);
+        } else {
+            fputs(p ? ", " : " ", stdout);
+            cli_put_text(stdout, path, strlen(path));
+        }
     }
     cli_printf("\n%7s  %-12s  %-13s  %s\n", "#", "level", "effect", "pass");
     for (size_t i = 0; i < n; i++) {

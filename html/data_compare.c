@@ -76,6 +76,36 @@ static void add_pair(html_report *r, tk_bundle *ba, const tk_kernel *ka, tk_bund
     g_array_append_val(r->compares, rc);
 }
 
+/* Why SPEC names no pair: no ':' at all, or the side that names no
+ * kernel (at the first ':'), with how many kernels that side has and
+ * where to see them ("no kernel 1: PATH has 1 kernel, index 0 ..."). */
+static void explicit_pair_refused(html_report *r, tk_bundle *other, const char *spec)
+{
+    const char *c = strchr(spec, ':');
+    if (!c) {
+        tk_diags_add(r->diags, TK_DIAG_ERROR, "--compare", 0,
+                     "%s: wants K:K2, two kernels (name, hash prefix, name:hash or "
+                     "index; tkview info lists them)", spec);
+        return;
+    }
+    char *left = g_strndup(spec, (gsize)(c - spec));
+    gboolean left_ok = tk_bundle_find_kernel(r->bundle, left, NULL) != NULL;
+    const char *name = left_ok ? c + 1 : left;
+    tk_bundle *b = left_ok ? other : r->bundle;
+    size_t n = tk_bundle_kernel_count(b);
+    char *range = n == 1 ? g_strdup("index 0") : g_strdup_printf("indices 0-%zu", n ? n - 1 : 0);
+    tk_diags_add(r->diags, TK_DIAG_ERROR, "--compare", 0,
+                 "%s: no kernel \"%s\" in %s: it has %zu kernel%s (%s; "
+                 "tkview info %s lists them by name and hash)%s",
+                 spec, name, tk_bundle_path(b), n, n == 1 ? "" : "s", range,
+                 tk_bundle_path(b),
+                 n == 1 && b == other && other == r->bundle
+                     ? "; to compare two compiles, give the other bundle as PATH_B"
+                     : "");
+    g_free(range);
+    g_free(left);
+}
+
 /* "K:K2": K names a kernel of the bundle, K2 one of OTHER.  A kernel spec
  * may itself be "name:hash", so each ':' is tried; exactly one split must
  * name one kernel on each side. */
@@ -95,13 +125,14 @@ static int explicit_pair(html_report *r, const char *spec)
             splits++;
         }
     }
-    if (splits != 1) {
+    if (splits > 1) {
         tk_diags_add(r->diags, TK_DIAG_ERROR, "--compare", 0,
-                     splits ? "%s: names kernels in more than one way; give hash "
-                              "prefixes or indices (tkview info lists them)"
-                            : "%s: not K:K2, two kernels (name, hash prefix, "
-                              "name:hash or index; tkview info lists them)",
-                     spec);
+                     "%s: names kernels in more than one way; give hash "
+                     "prefixes or indices (tkview info lists them)", spec);
+        return -1;
+    }
+    if (splits == 0) {
+        explicit_pair_refused(r, other, spec);
         return -1;
     }
     add_pair(r, r->bundle, found[0], other, found[1]);

@@ -86,11 +86,22 @@ static int write_text(kctx *k, const tk_stage *st, tk_stage_kind kind)
     jw_init(&w, g);
     jw_arr(&w);
     uint32_t n = tk_stage_line_count(st);
+    GString *line = g_string_new(NULL);
     for (uint32_t ln = 1; ln <= n; ln++) {
-        size_t len;
-        const char *s = tk_stage_line(st, ln, &len);
-        jw_strn(&w, s, len);
+        /* what a pane shows (tk_stage_line_display(): SASS without
+         * nvdisasm's ~27 blanks, so a pane beside another shows opcodes) */
+        tk_display_line d;
+        if (tk_stage_line_display(st, ln, &d)) {
+            g_string_truncate(line, 0);
+            g_string_append_len(line, d.head, (gssize)d.head_len);
+            g_string_append(line, "  ");
+            g_string_append_len(line, d.body, (gssize)d.body_len);
+            jw_strn(&w, line->str, line->len);
+        } else {
+            jw_strn(&w, d.body ? d.body : "", d.body_len);
+        }
     }
+    g_string_free(line, TRUE);
     jw_arr_end(&w);
     char what[32];
     g_snprintf(what, sizeof what, "%s.text", tk_stage_kind_name(kind));

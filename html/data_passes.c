@@ -329,6 +329,8 @@ static void write_entry(jw *w, const tk_timeline *tl, size_t i, ptrdiff_t chain,
     if (e->effect == TK_EFFECT_UNKNOWN) {
         jw_key(w, "why");
         jw_str(w, tk_unknown_why_name(e->why));
+        jw_key(w, "why_advice");
+        jw_str(w, tk_unknown_why_advice(e->why));
     }
     if (tk_timeline_entry_note(e)) {
         jw_key(w, "note"); /* the library's words, as the CLI prints them */

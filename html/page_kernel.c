@@ -34,10 +34,13 @@ int html_report_kernel_write(html_report *r, html_report_kernel *rk)
     g_ptr_array_add(scripts, g_strdup("data/files.js"));
     g_ptr_array_add(scripts, g_strdup_printf("data/%s/meta.js", rk->id));
     g_ptr_array_add(scripts, NULL);
+    /* the hash prefix sets two compiles of one kernel apart (tab titles,
+     * the header), and so do the options that differ from its siblings */
     char *title = rk->apart && rk->apart[0]
-                      ? g_strdup_printf("%s (%s) - tkview", tk_kernel_name(rk->kernel),
-                                        rk->apart)
-                      : g_strdup_printf("%s - tkview", tk_kernel_name(rk->kernel));
+                      ? g_strdup_printf("%s %.8s (%s) - tkview", tk_kernel_name(rk->kernel),
+                                        tk_kernel_hash(rk->kernel), rk->apart)
+                      : g_strdup_printf("%s %.8s - tkview", tk_kernel_name(rk->kernel),
+                                        tk_kernel_hash(rk->kernel));
     xmlNodePtr body;
     xmlDocPtr doc = html_page_new(title, (const char *const *)scripts->pdata, &body);
     g_free(title);
@@ -56,6 +59,10 @@ int html_report_kernel_write(html_report *r, html_report_kernel *rk)
         html_attr(ap, "title", "What sets this compile apart from the other "
                              "compiles of this kernel");
     }
+    char *prefix = g_strndup(tk_kernel_hash(rk->kernel), 8);
+    xmlNodePtr hash = html_el(top, "span", "hash", prefix);
+    html_attr(hash, "title", tk_kernel_hash(rk->kernel));
+    g_free(prefix);
     xmlNodePtr modes = html_el(top, "nav", "modes", NULL);
     button(modes, "mode-kernel", "Kernel", "Source and IR, click to bind");
     xmlNodePtr pb = button(modes, "mode-passes", "Passes", "What each compiler pass changed");

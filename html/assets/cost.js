@@ -109,6 +109,30 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     return out;
   }
 
+  /* What was measured on source line FILE:LINE in MODE, for the line
+   * panel (seen without hovering): {metric, value, share (of the kernel's
+   * total, 0-1), stalls: [[reason, value, share of the line's stalls]],
+   * largest first}, or null without a profile or a value. */
+  function measured(file, line, mode) {
+    const r = C.d && C.srcMap.get(file + ':' + line);
+    const [first, n] = C.d ? C.d.stall : [0, 0];
+    if (!r || !n) return null;
+    const vec = mode === 'exact' ? r[2] : r[3];
+    /* the metric shown when it was measured, else the samples */
+    const samples = C.d.metrics.findIndex((x) => x[0] === 'samples');
+    const metric = C.d.metrics[C.metric][2] !== 'static' || samples < 0 ? C.metric : samples;
+    const v = at(vec, metric);
+    if (!v) return null;
+    const t = at(C.d.total, metric);
+    let sum = 0;
+    for (let i = first; i < first + n; i++) sum += at(vec, i);
+    const stalls = [];
+    for (let i = first; i < first + n; i++)
+      if (at(vec, i)) stalls.push([C.d.metrics[i][0].replace(/^stall_/, ''), at(vec, i), sum > 0 ? at(vec, i) / sum : 0]);
+    stalls.sort((a, b) => b[1] - a[1]);
+    return { metric: C.d.metrics[metric][0], value: v, share: t > 0 ? v / t : 0, stalls };
+  }
+
   function heat(v, mx, title) {
     if (!v) return null;
     return { text: short(v), frac: mx > 0 ? v / mx : 0, title };
@@ -177,6 +201,20 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     box.append(lab, b);
   }
 
+  /* The main stall reasons of VEC for a table cell: "mio 39%, barrier
+   * 30%" (the two largest, in % of its stall samples); '' without. */
+  function stallText(vec) {
+    const [first, n] = C.d.stall;
+    let sum = 0;
+    const st = [];
+    for (let i = first; i < first + n; i++) {
+      sum += at(vec, i);
+      if (at(vec, i)) st.push([C.d.metrics[i][0].replace(/^stall_/, ''), at(vec, i)]);
+    }
+    st.sort((a, b) => b[1] - a[1]);
+    return st.slice(0, 2).map(([r, v]) => r + ' ' + Math.round(100 * v / sum) + '%').join(', ');
+  }
+
   /* The rows of the hot table: [{key, line, file?, stage?, exact, incl,
    * shared, text}] with a value. */
   function hotRows() {
@@ -188,7 +226,7 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
         if (!ex && !inc && !sh) continue;
         const lines = kernel.sourceText(r[0]);
         rows.push({ file: r[0], line: r[1], exact: ex, incl: inc, shared: sh,
-          where: base(kernel.path(r[0])) + ':' + r[1],
+          where: base(kernel.path(r[0])) + ':' + r[1], stalls: stallText(r[3]),
           text: lines ? (lines[r[1] - 1] || '').trim() : '' });
       }
     } else {
@@ -197,7 +235,7 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
       if (s) s.line.forEach((g, i) => {
         const v = g ? at(s.groups[g - 1], m) : 0;
         if (v) rows.push({ stage: C.scope, line: i + 1, exact: v, incl: v, shared: 0,
-          where: String(i + 1), text: text ? (text[i] || '').trim() : '' });
+          where: String(i + 1), stalls: stallText(s.groups[g - 1]), text: text ? (text[i] || '').trim() : '' });
       });
     }
     const k = C.sort;
@@ -246,6 +284,8 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     const cols = C.scope === 'src'
       ? [['where', 'line'], ['exact', 'exact'], ['incl', 'inclusive'], ['shared', 'shared'], ['text', 'code']]
       : [['line', 'line'], ['exact', label()], ['text', 'code']];
+    /* with a profile, the main stall reasons on the row, before the code */
+    if (C.d.stall[1]) cols.splice(cols.length - 1, 0, ['stalls', 'stalls']);
     for (const [k, name] of cols) {
       const th = el('th', C.sort === k ? (C.desc ? 'sorted desc' : 'sorted asc') : null, name);
       th.dataset.key = k;
@@ -288,6 +328,7 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     onChange: (f) => C.listeners.push(f),
     srcHeat,
     irHeat,
+    measured,
     controls,
     renderHot,
     hotShown: () => C.shown,

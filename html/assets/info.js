@@ -78,6 +78,32 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
     box.appendChild(p);
   }
 
+  /* What the profile measured on the line, on the panel rather than in a
+   * tooltip: "samples 10874 (26.9% of the kernel)" and its stall reasons
+   * as bars, largest first (M: cost.measured(), or null). */
+  function measuredBlock(box, m) {
+    if (!m) return;
+    const d = el('div', 'measured');
+    d.appendChild(el('p', 'measured-total', m.metric + ' ' + m.value + ' (' + (100 * m.share).toFixed(1) + '% of the kernel)'));
+    if (m.stalls.length) {
+      const t = el('table', 'stalls');
+      t.title = 'Warp stall reasons of the samples on this line (docs/cost.md)';
+      for (const [reason, v, share] of m.stalls.slice(0, 6)) {
+        const tr = el('tr');
+        tr.appendChild(el('th', null, reason));
+        const bar = el('td', 'stall-bar');
+        const fill = el('span');
+        fill.style.width = Math.max(1, Math.round(100 * share)) + '%';
+        bar.appendChild(fill);
+        tr.appendChild(bar);
+        tr.appendChild(el('td', 'stall-pct', Math.round(100 * share) + '%'));
+        t.appendChild(tr);
+      }
+      d.appendChild(t);
+    }
+    box.appendChild(d);
+  }
+
   /* Source line LINE of FILE.  AT: {stage, mode, hits (how many
    * instructions are highlighted), go(d), passesOf(file, line), first and
    * last (its statement's lines), shared (kernel.shared()), showShared}. */
@@ -117,6 +143,7 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       }
     }
     box.appendChild(t);
+    measuredBlock(box, at.measured);
     if (meta.passes) {
       const b = el('button', 'passes-of', 'passes that touched this line');
       b.type = 'button';

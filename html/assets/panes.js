@@ -320,6 +320,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost', 'diag
     info.source(file, line, {
       stage: S.stage, mode: S.mode, hits: S.hits.length, go: gotoHit, passesOf,
       first: q.first, last: q.last, shared: S.shared, showShared,
+      measured: cost.measured(file, line, S.mode === 'exact' ? 'exact' : 'called'),
     });
   }
 

@@ -292,7 +292,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     markSelection();
     const title = i + ': ' + passLabel(p) + (p.scope ? ' on ' + p.scope : '');
     if (p.effect !== 'changed') {
-      showDiff(title, p, null, p.effect === 'unchanged' ? 'This pass changed nothing (once locations and value numbers are set aside).' : 'Effect unknown: ' + (p.why || '') + '.');
+      showDiff(title, p, null, p.effect === 'unchanged' ? 'This pass changed nothing (once locations and value numbers are set aside).' : 'Effect unknown: ' + (p.why || 'no reason recorded') + '. ' + (p.why_advice || ''));
       return;
     }
     const d = p.ch !== undefined ? await composeDiff(p.ch, i, i) : await storedDiff(i);
@@ -310,7 +310,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     const title = i + '.' + j + ': ' + s.pass + ' (' + s.arg + ')';
     if (s.effect !== 'changed' || !s.ps) {
       showDiff(title, s, null, s.effect === 'unchanged' ? 'This sub-step changed nothing (once locations and value numbers are set aside).'
-        : s.effect === 'unknown' ? 'Effect unknown: ' + (s.why || '') + '.' : 'This sub-step\u2019s diff is not in the report.');
+        : s.effect === 'unknown' ? 'Effect unknown: ' + (s.why || 'no reason recorded') + '. ' + (s.why_advice || '') : 'This sub-step\u2019s diff is not in the report.');
       return;
     }
     const d = await data.load(kernel.id() + '/ps-' + i + '-' + j);

@@ -572,4 +572,61 @@ def control_characters_in_names_are_escaped():
         assert code == 2 and '\x1b' not in err and 'nothing\\x1b[2J' in err, err
 
 
+def run_on_terminal(cols, *args):
+    """Runs tkview with stdout on a pseudo-terminal COLS wide; its text."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 40, cols, 0, 0))
+    p = subprocess.Popen([TKVIEW, *args], stdout=slave, stderr=subprocess.PIPE, env=ENV)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            c = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not c:
+            break
+        chunks.append(c)
+    p.wait(timeout=300)
+    os.close(master)
+    return p.returncode, b''.join(chunks).decode('utf-8', 'replace').replace('\r\n', '\n')
+
+
+@test
+def bind_lines_limits_each_stage_when_piped():
+    # add_kernel.ttgir lines 29-34 are what vector_add.py:16 became (above):
+    # --lines 2 prints 29 and 30 and says four more.
+    code, out, _ = run('bind', VA, '--source', 'vector_add.py:16', '--stage', 'ttgir',
+                       '--lines', '2')
+    assert code == 0 and '(4 more ttgir lines' in out, out
+    assert '    29  ' in out and '    30  ' in out and '    31  ' not in out, out
+
+
+@test
+def terminal_output_fits_the_terminal():
+    # On a 60-column terminal: no line past 60 columns, cut lines end in
+    # "\u2026", the per-stage counts come before the first IR line, and a
+    # stack shared by a run of lines is printed once ("from ...").
+    code, out = run_on_terminal(60, 'bind', VA, '--source', 'vector_add.py:16')
+    assert code == 0, out
+    rows = out.splitlines()
+    assert all(len(r) <= 60 for r in rows), [r for r in rows if len(r) > 60]
+    assert any(r.endswith('\u2026') for r in rows), out
+    first_ir = next(i for i, r in enumerate(rows) if r.startswith('        '))
+    assert any('ttgir: 4 instructions' in r for r in rows[:first_ir]), out
+    froms = [r for r in rows if r.lstrip().startswith('from ')]
+    numbered = [r for r in rows if r[:10].strip().isdigit()]
+    assert 0 < len(froms) < len(numbered), out
+    # --wide: whole lines, as when piped.
+    code, out = run_on_terminal(60, 'bind', VA, '--source', 'vector_add.py:16', '--wide')
+    assert any(len(r) > 60 for r in out.splitlines()) and '\u2026' not in out
+    for args in (('passes', VA), ('hot', VA)):
+        code, out = run_on_terminal(100, *args)
+        assert code == 0 and all(len(r) <= 100 for r in out.splitlines()), args
+
+
 sys.exit(finish())

@@ -64,6 +64,14 @@ def writes_a_report_both_spellings(d):
     arr = json.loads(zlib.decompress(base64.b64decode(m.group(1)), 16 + 15))
     assert len(arr) == 71, len(arr)
     assert sum('ttgir.text' in f for f in files) == 1
+    # SASS as a pane shows it (tk_stage_line_display()): add_kernel.sass_gi
+    # line 65 is 8 blanks, "/*01b0*/", 19 blanks, "S2UR UR5, SR_CgaCtaId ;";
+    # line 61 has a predicate "@!P1 LDG.E.128 ..." after 14 blanks.
+    text = open(os.path.join(out, 'data/k001/sass.text.js')).read()
+    m = re.fullmatch(r'TK\.putz\("k001/sass\.text","([A-Za-z0-9+/=]+)"\);\n', text)
+    sass = json.loads(zlib.decompress(base64.b64decode(m.group(1)), 16 + 15))
+    assert sass[64] == '/*01b0*/  S2UR UR5, SR_CgaCtaId ;', sass[64]
+    assert sass[60] == "/*0190*/  @!P1 LDG.E.128 R4, desc[UR6][R20.64+0x800] ;", sass[60]
 
 
 def depends_on(head):
@@ -109,6 +117,18 @@ def scripts_are_modules_each_page_lists(d):
     # compare.js is the comparison pages' own entry point (test_compare.mjs)
     assert sorted(scripts[:-2]) == ['assets/' + f for f in names if f != 'compare.js'], scripts
     assert scripts[-2:] == ['data/files.js', 'data/k001/meta.js'], scripts
+
+
+@test
+def compare_of_a_kernel_not_there_says_which_and_what_to_do(d):
+    # vector_add has one kernel (add_kernel, index 0): "0:1" names no
+    # kernel 1, and the message says so, how many there are and the way
+    # out (another bundle as PATH_B); "0" is no pair at all.
+    code, _, err = run('html', os.path.join(d, 'r'), VA, '--compare', '0:1', '--quiet')
+    assert code != 0 and 'no kernel "1"' in err and 'it has 1 kernel (index 0' in err, err
+    assert 'PATH_B' in err, err
+    code, _, err = run('html', os.path.join(d, 'r'), VA, '--compare', '0', '--quiet')
+    assert code != 0 and '0: wants K:K2' in err, err
 
 
 @test

@@ -107,6 +107,13 @@ await test('hot lines panel: sorted, and a row selects its line', async () => {
   let r = await rows();
   eq(r[0].slice(0, 4), ['matmul_profile.py:54', '10874', '10874', ''], 'first row');
   eq(r[1].slice(0, 2), ['matmul_profile.py:52', '8505']);
+  // the stalls column, before the code: line 52's two largest reasons as
+  // tkview hot --json has them (barrier 5911 and selected 831 of 8505)
+  {
+    const st = Object.entries(byLine.get(52).stalls).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+    const sum = st.reduce((a, [, v]) => a + v, 0);
+    eq(r[1][4], st.slice(0, 2).map(([k, v]) => k.replace(/^stall_/, '') + ' ' + Math.round(100 * v / sum) + '%').join(', '), 'stalls of line 52');
+  }
   eq(r.length, hot.source_lines, 'every line with a value');
   await page.click('#hot-table th[data-key="shared"]');
   r = await rows();
@@ -118,6 +125,17 @@ await test('hot lines panel: sorted, and a row selects its line', async () => {
   await page.click('#hot-table tr[data-line="52"]');
   const sel = await page.evaluate(() => TK.use('panes').inspect().sel);
   eq([sel.pane, sel.line], ['src', 52], 'the row selected source line 52');
+  // the line panel shows its samples and stall reasons without hovering:
+  // line 52's as `tkview hot --json` has them, largest first, in % of its
+  // stall samples (barrier 5911 of 8505: 70%)
+  const l52 = byLine.get(52);
+  const total = await page.textContent('#info .measured-total');
+  assert(total.startsWith('samples ' + l52.inclusive + ' ('), total);
+  const stalls = await page.$$eval('#info table.stalls tr', (rs) => rs.map((r) => [r.children[0].textContent, r.children[2].textContent]));
+  const want = Object.entries(l52.stalls).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  const sum = want.reduce((a, [, v]) => a + v, 0);
+  eq(stalls[0], [want[0][0].replace(/^stall_/, ''), Math.round(100 * want[0][1] / sum) + '%'], 'largest stall first');
+  eq(stalls.length, Math.min(6, want.length), 'up to six reasons');
   await page.selectOption('#hot-scope', 'sass');
   await page.waitForSelector('#hot-table tr[data-line]');
   r = await rows();

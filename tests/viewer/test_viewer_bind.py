@@ -128,6 +128,20 @@ def a_stage_shown_again_shows_the_same_line_afresh():
 
 
 @test
+def the_nth_key_shows_the_nth_stage_of_the_menu():
+    # Alt+N (and N) is the Nth stage the kernel's menu lists: add_kernel has
+    # ttir, ttgir, llir, ptx, sass, so 4 is PTX and 2 TTGIR; there is no 6th.
+    S.activate('bind-view.stage-at', '<uint32 4>', window=1)
+    assert bind()['primary']['stage'] == 'ptx', bind()['primary']
+    S.activate('bind-view.stage-at', '<uint32 6>', window=1)
+    w = S.state()['windows'][0]
+    assert 'has 5 stages, not 6' in w['last_error'], w['last_error']
+    assert bind()['primary']['stage'] == 'ptx'
+    S.activate('bind-view.stage-at', '<uint32 2>', window=1)
+    assert bind()['primary']['stage'] == 'ttgir'
+
+
+@test
 def second_view_shows_ptx_of_the_same_line():
     # add_kernel.ptx: 96 `add.f32 %r47` (.loc 1 14 17), 97 `$L__tmp1:`,
     # 98 `.loc 2 263 15 // standard.py:263:15 @[ standard.py:293:36 @[ vector_add.py:16:15 ] ]`,

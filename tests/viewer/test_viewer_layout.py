@@ -53,6 +53,11 @@ def ir_gets_at_least_half_of_the_binding_view():
     assert lay['bind_view_width'] > 600, lay
     assert lay['primary_width'] >= lay['bind_view_width'] // 2, lay
     assert lay['source_width'] >= lay['bind_view_width'] // 5, lay
+    # the side panel gets its sidebar-width (300 by default, the schema's)
+    # and a handle, not the ~540 px that Adwaita's 100 px stack switcher
+    # buttons once forced on it; the window fits a 1280x800 screen
+    assert lay['window_width'] - lay['bind_view_width'] <= 320, lay
+    assert lay['window_width'] <= 1280, lay
     S.screenshot(os.path.join(artefact_dir(), 'viewer-layout-compiled_block.png'))
 
 

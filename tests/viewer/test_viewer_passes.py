@@ -266,6 +266,33 @@ def screenshot_of_the_pass_mode():
 
 
 @test
+def a_pass_opens_at_its_first_change_far_down():
+    # The first changed pass whose first change starts past row 80 of A:
+    # once drawn, the middle of A is in that change (or A is scrolled to
+    # its end), not at row 1 as when the rows below were not measured yet.
+    entries = S.passes()['entries']
+    for i, e in enumerate(entries):
+        if e['effect'] != 'changed':
+            continue
+        p = select_pass(str(i))
+        if p['change_blocks'] and p['change_blocks'][0][1] > 80:
+            break
+    else:
+        raise AssertionError('no pass with a change past row 80')
+    _, a0, a1, _, _ = p['change_blocks'][0]
+
+    def there(p):
+        a = p['a']
+        return a0 - 2 <= a['center_row'] <= a1 + 2 or a['scroll'] >= a['scroll_max'] - 0.5
+
+    deadline = time.time() + 20
+    while not there(p) and time.time() < deadline:
+        time.sleep(0.1)
+        p = S.passes()
+    assert there(p), (i, a0, a1, p['a']['center_row'], p['a']['scroll'], p['a']['scroll_max'])
+
+
+@test
 def quits_cleanly():
     rc = S.quit(viewer)
     log = S.log(viewer)

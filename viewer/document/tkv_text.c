@@ -51,49 +51,22 @@ void tkv_text_append_line(GString *out, const char *s, size_t len)
     }
 }
 
-/* A SASS instruction line as nvdisasm writes it: 8 blanks, the address
- * in a comment (slash, star, 0010, star, slash), 19 blanks, "S2R R3,
- * SR_TID.X ;".  The address goes in a narrow column: the blanks before it
- * dropped and those after it cut to 2, so that a pane beside another shows instructions,
- * not only addresses (the language spec dims the address).  The line's
- * number and its words do not move; FALSE: not such a line. */
-static gboolean append_sass_line(GString *out, const char *s, size_t len)
-{
-    size_t i = 0;
-    while (i < len && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    size_t a = i;
-    if (i + 2 >= len || s[i] != '/' || s[i + 1] != '*')
-        return FALSE;
-    i += 2;
-    while (i < len && g_ascii_isxdigit(s[i]))
-        i++;
-    if (i + 1 >= len || i - a < 6 || s[i] != '*' || s[i + 1] != '/')
-        return FALSE;
-    size_t addr_end = i + 2;
-    i = addr_end;
-    while (i < len && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    if (i == addr_end || i == len)
-        return FALSE;
-    g_string_append_len(out, s + a, (gssize)(addr_end - a));
-    g_string_append(out, "  ");
-    tkv_text_append_line(out, s + i, len - i);
-    return TRUE;
-}
-
 GString *tkv_text_from_stage(const tk_stage *stage)
 {
-    gboolean sass = tk_stage_kind_of(stage) == TK_STAGE_SASS;
     GString *out = g_string_sized_new(tk_stage_size(stage) + 16);
     uint32_t n = tk_stage_line_count(stage);
     for (uint32_t i = 1; i <= n; i++) {
-        size_t len;
-        const char *s = tk_stage_line(stage, i, &len);
         if (i > 1)
             g_string_append_c(out, '\n');
-        if (s && !(sass && append_sass_line(out, s, len)))
-            tkv_text_append_line(out, s, len);
+        /* the library's rule for what a pane shows (SASS without
+         * nvdisasm's blanks); the line's number and words do not move */
+        tk_display_line d;
+        if (tk_stage_line_display(stage, i, &d)) {
+            tkv_text_append_line(out, d.head, d.head_len);
+            g_string_append(out, "  ");
+        }
+        if (d.body)
+            tkv_text_append_line(out, d.body, d.body_len);
     }
     return out;
 }

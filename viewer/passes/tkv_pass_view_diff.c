@@ -83,10 +83,9 @@ gboolean tkv_pass_view_step_change(TkvPassView *self, int delta)
     tkv_code_view_set_current_block(tkv_pass_view_side_view(self, 1), c->b0 + 1, c->b1 - c->b0);
     /* And centred: the side that has lines in this change leads (a deletion
      * has none on B); the other follows through the hunks. */
-    if (c->a1 > c->a0)
-        tkv_linked_scroll_center_rows(self->linked, 0, c->a0 + 1, c->a1);
-    else
-        tkv_linked_scroll_center_rows(self->linked, 1, c->b0 + 1, c->b1);
+    int lead = c->a1 > c->a0 ? 0 : 1;
+    guint first = lead == 0 ? c->a0 + 1 : c->b0 + 1;
+    tkv_linked_scroll_center_rows(self->linked, lead, first, lead == 0 ? c->a1 : c->b1);
     update_change_label(self);
     return TRUE;
 }
@@ -100,13 +99,29 @@ void tkv_pass_view_stop_waiting(TkvPassView *self)
     }
 }
 
+/* The sides' lines below the screen have estimated heights until GTK
+ * validates them, in idle time, a few frames after the first: a change far
+ * down was "centred" at its estimated place, short of it, and the pass
+ * opened away from its change.  So the first change is centred again on
+ * the next few frames, as the heights become known. */
+#define RECENTER_FRAMES 8
+
 static void on_after_paint(GdkFrameClock *clock, TkvPassView *self)
 {
-    tkv_pass_view_stop_waiting(self);
     if (self->pending_first_change) {
         self->pending_first_change = FALSE;
         tkv_pass_view_step_change(self, 1);
+        self->recenter_frames = RECENTER_FRAMES;
+    } else if (self->recenter_frames > 0 && self->cur_change >= 0) {
+        self->recenter_frames--;
+        tkv_pass_view_step_change(self, 0);
+    } else {
+        self->recenter_frames = 0;
     }
+    if (self->recenter_frames > 0)
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+    else
+        tkv_pass_view_stop_waiting(self);
 }
 
 guint32 tkv_pass_view_orig_line(TkvPassView *self, int side, guint row)

@@ -72,6 +72,7 @@ struct _TkvPassView {
     int cur_change;
     TkvLinkedScroll *linked;    /* the sides scrolled together */
     gboolean pending_first_change;
+    int recenter_frames; /* frames left to centre the first change again */
     gboolean diff_pending;      /* a diff is being made on a worker */
     guint generation;           /* of the last selection */
     GdkFrameClock *paint_clock; /* waiting for a frame before the first change */

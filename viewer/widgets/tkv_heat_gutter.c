@@ -39,6 +39,8 @@ static void tkv_heat_gutter_snapshot_line(GtkSourceGutterRenderer *renderer,
     gtk_source_gutter_lines_get_line_yrange(lines, line,
                                             GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_CELL,
                                             &y, &h);
+    if (h <= 1) /* a hidden (folded location) line: nothing to draw over the next */
+        return;
     int width = gtk_widget_get_width(GTK_WIDGET(self));
     GdkRGBA c = self->hot;
     double frac = max > 0 ? v / max : 0;

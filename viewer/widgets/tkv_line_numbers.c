@@ -173,6 +173,11 @@ static void tkv_line_numbers_snapshot_line(GtkSourceGutterRenderer *renderer,
     gtk_source_gutter_lines_get_line_yrange(lines, line,
                                             GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST, &y,
                                             &h);
+    /* A hidden line (a folded .loc, //## or #loc line) is a line of no
+     * height at the next one's top: its number would be drawn over the
+     * next line's. */
+    if (h < n->height / 2)
+        return;
     int width = gtk_widget_get_width(GTK_WIDGET(self));
     gtk_snapshot_save(snapshot);
     gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(width - XPAD - n->width),

@@ -165,6 +165,28 @@ tk_line_kind tk_stage_line_kind(const tk_stage *stage, uint32_t line);
 TK_API
 int tk_stage_line_is_location(const tk_stage *stage, uint32_t line);
 
+/* How a code pane shows a line without the indentation its format
+ * carries: HEAD (may be empty), then two blanks when HEAD is not empty,
+ * then BODY.  Both point into the stage's text (valid while STAGE is).
+ * For nvdisasm's SASS instruction lines (8 blanks, the address in a
+ * comment, 19 blanks, "S2R R3, SR_TID.X ;") HEAD is the address comment
+ * and BODY the instruction, the
+ * ~27 blanks around the address dropped: the instruction's opcode is
+ * never pushed out of a narrow pane.  The report's data, the viewer and
+ * the CLI show SASS this way. */
+typedef struct {
+    const char *head;
+    size_t head_len;
+    const char *body;
+    size_t body_len;
+} tk_display_line;
+
+/* Fills *OUT for line LINE of STAGE; returns 1 when the line is shown
+ * shortened (HEAD + "  " + BODY), 0 when it is shown as it is (BODY: the
+ * whole line; empty for a line out of range). */
+TK_API
+int tk_stage_line_display(const tk_stage *stage, uint32_t line, tk_display_line *out);
+
 /* Number of instruction lines of the stage, and among the N lines at LINES
  * (any order, repeats counted). */
 TK_API

@@ -149,6 +149,10 @@ const char *tk_effect_name(tk_effect effect);
  * "unreadable", "not measured". */
 TK_API
 const char *tk_unknown_why_name(tk_unknown_why why);
+/* The same as sentences a front end shows: why the effect is unknown and
+ * what to do ("" for TK_UNKNOWN_NONE).  Static. */
+TK_API
+const char *tk_unknown_why_advice(tk_unknown_why why);
 
 /* Bits of tk_timeline_entry.flags. */
 #define TK_TL_TO_FINAL    (1u << 0) /* the after side is a final stage */

@@ -36,6 +36,34 @@ const char *tk_effect_name(tk_effect effect)
     }
 }
 
+const char *tk_unknown_why_advice(tk_unknown_why why)
+{
+    switch (why) {
+    case TK_UNKNOWN_NO_AFTER:
+        return "The dumps have this pass's IR before it ran but nothing after it, and no "
+               "final stage of its IR level to compare with: the compile stopped here, or "
+               "the dump was cut. Capture again (tkview capture) to see what it did.";
+    case TK_UNKNOWN_NO_BEFORE:
+        return "The dumps have this pass's IR after it ran but no IR of the same level and "
+               "scope before it to compare with (its level's first dump, or a function "
+               "dumped on its own). Read its IR as it is; the pass before it shows what it "
+               "started from.";
+    case TK_UNKNOWN_NO_BODY:
+        return "The dump has this pass's banner but no IR under it, so there is nothing to "
+               "compare. Compilers print such banners for passes that ran on nothing "
+               "(a declaration, an empty function).";
+    case TK_UNKNOWN_UNREADABLE:
+        return "A dump text could not be read (its file changed since it was indexed) or "
+               "the diff was too large to make; the Problems list names the file. Open the "
+               "bundle again, or diff the pass with tkview diff.";
+    case TK_UNKNOWN_NOT_MEASURED:
+        return "Its effect was not measured when the pass list was built; open the pass to "
+               "see its diff.";
+    default:
+        return "";
+    }
+}
+
 const char *tk_unknown_why_name(tk_unknown_why why)
 {
     switch (why) {
