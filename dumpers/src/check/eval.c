@@ -332,8 +332,9 @@ static int diag_fact(kctx *c, const check_rule *r, fact_value *v)
     if (r->fact == CHECK_STACK) {
         const tk_diag_kernel *dk = ki == SIZE_MAX ? NULL : tk_diag_set_kernel(c->messages, ki);
         if (!dk || !dk->ptxas.present)
-            return unknown(v, g_strdup("no ptxas summary for the kernel "
-                                       "(TRITON_DUMP_PTXAS_LOG=1)"));
+            return unknown(v, g_strdup("no ptxas summary is tied to this kernel (none "
+                                       "printed: TRITON_DUMP_PTXAS_LOG=1; or several "
+                                       "compiles of its name with equal counts)"));
         v->value = (double)dk->ptxas.stack_frame;
         return 1;
     }

@@ -300,8 +300,12 @@ static int rule(cursor *c, check_rule *r, char *first)
         return 0;
     }
     g_free(v);
-    if (!at_end(c))
-        return fail(c, "unexpected '%s' after the number", c->p);
+    if (!at_end(c)) {
+        char *rest = g_strndup(c->p, (gsize)(c->end - c->p));
+        fail(c, "unexpected '%s' after the number", rest);
+        g_free(rest);
+        return 0;
+    }
     return 1;
 }
 
