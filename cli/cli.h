@@ -133,6 +133,22 @@ const tk_kernel *cli_find_kernel(const tk_bundle *bundle, const char *spec,
 tk_cost *cli_cost(const tk_kernel *k, const tk_bind *ix,
                      const tk_loctab *tab, gboolean quiet,
                      tk_profile **profile);
+/* Kernel K's registers for info (cli_regs.c): ptxas's count, the live
+ * register peak of the cost C and where it is, and occupancy; as text
+ * lines, or as the member "registers" of the object J is in. */
+void cli_regs_text(const tk_kernel *k, const tk_bind *ix,
+                      const tk_loctab *tab, const tk_cost *c);
+void cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+                      const tk_loctab *tab, const tk_cost *c);
+/* bind --ir: the live register peak over the SASS bound to LINE of STAGE
+ * and the SASS line where it is (nothing, or null, without life ranges or
+ * bound SASS); as a text line, or as the member "live_registers". */
+void cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
+                         const tk_loctab *tab, tk_stage_kind stage,
+                         uint32_t line);
+void cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+                         const tk_loctab *tab, tk_stage_kind stage,
+                         uint32_t line);
 /* A metric value: an integer as one, else 3 significant digits. */
 void cli_put_number(FILE *out, double v);
 /* The same in JSON: an integer value when it is one. */

@@ -160,9 +160,11 @@ static int hot_compute(hot_result *h, tk_bundle *b, const tk_kernel *k,
             for (size_t i = 0; i < tk_cost_metric_count(c); i++)
                 g_string_append_printf(names, "%s%s", i ? ", " : "",
                                        tk_cost_metric_name(c, i));
+            const char *why = tk_cost_metric_missing(c, metric);
             cli_error("--metric %s: kernel %s has no such metric (it has: "
-                         "%s)",
-                         metric, tk_kernel_name(k), names->str);
+                      "%s)%s%s",
+                      metric, tk_kernel_name(k), names->str,
+                      why ? ": " : "", why ? why : "");
             g_string_free(names, TRUE);
             return CLI_EXIT_USAGE;
         }

@@ -91,6 +91,7 @@ static void cost_text(const tk_kernel *k, const tk_bind *ix, const tk_loctab *ta
         cli_put_number(stdout, t[m]);
         printf(" %s (tkview hot: by source line)\n", tk_cost_metric_name(c, m));
     }
+    cli_regs_text(k, ix, tab, c);
     tk_cost_free(c);
     tk_profile_free(p);
 }
@@ -136,6 +137,7 @@ static void cost_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
     } else {
         json_builder_add_null_value(j);
     }
+    cli_regs_json(j, k, ix, tab, c);
     json_builder_end_object(j);
     tk_cost_free(c);
     tk_profile_free(p);

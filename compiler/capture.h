@@ -303,6 +303,16 @@ int cap_mlir(cap_capture *c, const cap_mlir_opts *o);
 void cap_make_sass(cap_capture *c, const char *nvdisasm,
                           const char *const *dirs, const char *why_missing);
 
+/* Makes NAME.sass_lr (nvdisasm --print-life-ranges --life-range-mode count
+ * -c) beside every NAME.cubin under DIRS (as cap_make_sass), each
+ * with the first of TOOLS (NULL-terminated nvdisasm paths, the preferred
+ * first) that succeeds, and records in C's manifest info the tool that made
+ * them, its version, the counts and every distinct refusal.  TOOLS NULL or
+ * empty: records WHY_MISSING (capture_lr.c). */
+void cap_make_life_ranges(cap_capture *c, const char *const *tools,
+                                 const char *const *dirs,
+                                 const char *why_missing);
+
 /* Whether a kernel folder under one of DIRS (NULL-terminated; each holds
  * one folder per kernel) holds a file whose name ends with SUFFIX. */
 gboolean cap_any_kernel_file(const char *const *dirs, const char *suffix);

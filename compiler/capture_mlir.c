@@ -535,6 +535,12 @@ int cap_mlir(cap_capture *c, const cap_mlir_opts *o)
         cap_make_sass(c, nvdisasm, dirs,
                              "nvdisasm was not found (looked in PATH, "
                              "CUDA_HOME/bin and /usr/local/cuda/bin)");
+    if (ptxas) {
+        const char *lr_tools[] = {nvdisasm, NULL};
+        cap_make_life_ranges(c, lr_tools, dirs,
+                             "nvdisasm was not found (looked in PATH, "
+                             "CUDA_HOME/bin and /usr/local/cuda/bin)");
+    }
     g_free(kparent);
     rc = cap_finish(c);
     finished = TRUE;

@@ -283,6 +283,19 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         /* NVIDIA kernels; an AMD capture has code objects (.hsaco) only. */
         char *nvdisasm = find_nvdisasm(c, o->argv);
         cap_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
+        /* Life ranges: Triton's own nvdisasm first, the one its ptxas
+         * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
+        char *tdir = nvdisasm ? triton_bin_dir(c, o->argv) : NULL;
+        char *tnv = tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
+        const char *tools[3] = {NULL, NULL, NULL};
+        size_t nt = 0;
+        if (tnv && access(tnv, X_OK) == 0)
+            tools[nt++] = tnv;
+        if (nvdisasm && (!nt || strcmp(tools[0], nvdisasm) != 0))
+            tools[nt++] = nvdisasm;
+        cap_make_life_ranges(c, tools, kdirs, nvdisasm_places);
+        g_free(tnv);
+        g_free(tdir);
         g_free(nvdisasm);
     }
     cap_make_amdgcn(c, kdirs);

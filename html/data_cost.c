@@ -110,6 +110,21 @@ int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind 
     jw_int(&w, (int64_t)first);
     jw_int(&w, (int64_t)ns);
     jw_arr_end(&w);
+    /* The SASS class metrics (1 .. TK_SASS_CLASS_COUNT, tk_cost.h): the
+     * tooltip's "SASS:" breakdown, which the spill and live register
+     * metrics after them are not. */
+    jw_key(&w, "classes");
+    jw_arr(&w);
+    jw_int(&w, 1);
+    jw_int(&w, TK_SASS_CLASS_COUNT);
+    jw_arr_end(&w);
+    /* The metrics whose values are maxima (live registers), not sums. */
+    jw_key(&w, "peak");
+    jw_arr(&w);
+    for (size_t m = 0; m < nm; m++)
+        if (tk_cost_metric_is_peak(c, m))
+            jw_int(&w, (int64_t)m);
+    jw_arr_end(&w);
     jw_key(&w, "total");
     write_vec(&w, tk_cost_total(c), nm);
     jw_key(&w, "noloc");

@@ -79,7 +79,9 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
 
   function pct(v) {
     const t = at(C.d.total, C.metric);
-    return t > 0 ? ' (' + (100 * v / t).toFixed(1) + '% of ' + t + ')' : '';
+    /* a peak metric's total is the kernel's peak, not a sum */
+    const of = C.d.peak.includes(C.metric) ? '% of the kernel\'s peak ' : '% of ';
+    return t > 0 ? ' (' + (100 * v / t).toFixed(1) + of + t + ')' : '';
   }
 
   /* The tooltip's breakdown of VEC: its SASS classes, and with a profile
@@ -87,7 +89,8 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
   function breakdown(vec) {
     const out = [];
     const cls = [];
-    for (let i = 1; i < C.d.metrics.length && C.d.metrics[i][2] === 'static'; i++)
+    const [c0, nc] = C.d.classes;
+    for (let i = c0; i < c0 + nc; i++)
       if (at(vec, i)) cls.push(C.d.metrics[i][0] + ' ' + at(vec, i));
     if (cls.length) out.push('SASS: ' + cls.join(', '));
     const [first, n] = C.d.stall;

@@ -501,9 +501,14 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
     nvd = os.path.join(tbin, 'nvdisasm')
     with open(nvd, 'w') as f:
         f.write('#!/bin/sh\n'
-                'case "$3" in\n'
-                '  *add_kernel.cubin) echo "// fake SASS of $3";;\n'
-                '  *) echo "fake nvdisasm: cannot read $3" >&2; exit 3;;\n'
+                'if [ "$1" = "--version" ]; then echo "fake nvdisasm"; '
+                'echo "Build fake_12.8"; exit 0; fi\n'
+                'for a; do last=$a; done\n'
+                'case "$1.$last" in\n'
+                '  --print-life-ranges.*add_kernel.cubin) '
+                'echo "// fake life ranges of $last";;\n'
+                '  -c.*add_kernel.cubin) echo "// fake SASS of $last";;\n'
+                '  *) echo "fake nvdisasm: cannot read $last" >&2; exit 3;;\n'
                 'esac\n')
     os.chmod(py, 0o755)
     os.chmod(nvd, 0o755)
@@ -523,6 +528,32 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
     ks = kernels_by_name(manifest(out))
     with open(os.path.join(out, ks['add_kernel']['stages']['sass'])) as f:
         assert f.read().startswith('// fake SASS of '), 'not nvdisasm\'s output'
+    # The life ranges: made by the same tool (Triton's), its version and
+    # refusals recorded; the bundle keeps NAME.sass_lr beside the cubin.
+    assert cap['life_ranges_tool'] == nvd, cap
+    assert cap['life_ranges_tool_version'] == 'Build fake_12.8', cap
+    assert cap['life_ranges_made'] == 2 and cap['life_ranges_failed'] == 2, cap
+    assert any('cannot read' in r and 'softmax_kernel.cubin' in r
+               for r in cap['life_ranges_refused']), cap
+    cubin = os.path.join(out, ks['add_kernel']['files']['cubin'])
+    with open(cubin[:-len('.cubin')] + '.sass_lr') as f:
+        assert f.read().startswith('// fake life ranges of ')
+    assert not glob.glob(os.path.join(out, '*', 'softmax_kernel.sass_lr'))
+
+
+@test('dumps')
+def no_nvdisasm_no_life_ranges_said_and_capture_goes_on():
+    """Without any nvdisasm (a Debian machine without CUDA) the capture
+    still succeeds and its manifest says why there are no NAME.sass_lr."""
+    if nvdisasm_installed():
+        raise Skip('a real nvdisasm is installed here')
+    out = fresh('nolr')
+    code, _, err = capture_fake(out, 'ok', 'vector_add')
+    assert code == 0, err
+    cap = manifest(out)['capture']
+    assert cap['life_ranges_missing'].startswith('nvdisasm was not found'), cap
+    assert 'life_ranges_made' not in cap, cap
+    assert not glob.glob(os.path.join(out, '*', '*.sass_lr'))
 
 
 # ---- the bundles captured on a GPU, opened here ---------------------------

@@ -708,7 +708,8 @@ static void test_static_only(void)
     const tk_kernel *k = tk_bundle_kernel(b, 0);
     tk_bind *ix = tk_bind_new(k, tk_bundle_loctab(b));
     tk_cost *c = tk_cost_new(ix, k, tk_bundle_loctab(b), NULL);
-    g_assert_cmpuint(tk_cost_metric_count(c), ==, 1 + TK_SASS_CLASS_COUNT);
+    /* the classes, then spill_instructions and spill_bytes (no sass_lr) */
+    g_assert_cmpuint(tk_cost_metric_count(c), ==, 1 + TK_SASS_CLASS_COUNT + 2);
     g_assert_cmpuint(tk_cost_default_metric(c), ==, 0);
     const double *t = tk_cost_total(c);
     double classes = 0;
@@ -726,6 +727,165 @@ static void test_static_only(void)
     tk_diags_free(d);
 }
 
+/* ---- live registers and occupancy ----------------------------------------- */
+
+/* Occupancy by hand (tk_cost.h's rule: registers per warp in units of 256,
+ * 65536 per SM, whole blocks, at most 64 warps on sm_90):
+ *   matmul          126 regs x 32 = 4032 -> 4096 a warp; 65536 / 4096 = 16
+ *                   warps = 2 blocks of 8.  3 blocks (24 warps) need
+ *                   <= 2730 a warp -> 2560 -> 80 registers.
+ *   matmul_profile  220 x 32 = 7040 -> 7168; 65536 / 7168 = 9 warps -> 2
+ *                   blocks of 4 = 8.  12 warps need <= 5461 -> 5376 -> 168.
+ *   vector_add      26 x 32 = 832 -> 1024; 64 warps by registers, the
+ *                   sm_90 limit: no step above.
+ *   amd_gfx942      no NVIDIA target: unknown. */
+static void test_occupancy(void)
+{
+    struct {
+        const char *sample;
+        int rc, regs, warps, next, next_warps;
+    } cases[] = {{"matmul", 0, 126, 16, 80, 24},
+                 {"matmul_profile", 0, 220, 8, 168, 12},
+                 {"vector_add", 0, 26, 64, 0, 0},
+                 {"amd_gfx942", -1, 0, 0, 0, 0}};
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        tk_diags *d = tk_diags_new();
+        char *bp = sample(cases[i].sample);
+        tk_bundle *b = tk_bundle_load(bp, NULL, d);
+        g_free(bp);
+        tk_occupancy o;
+        g_assert_cmpint(tk_cost_occupancy(tk_bundle_kernel(b, 0), &o), ==,
+                        cases[i].rc);
+        g_assert_cmpint(o.registers, ==, cases[i].regs);
+        g_assert_cmpint(o.warps_per_sm, ==, cases[i].warps);
+        g_assert_cmpint(o.next_registers, ==, cases[i].next);
+        g_assert_cmpint(o.next_warps_per_sm, ==, cases[i].next_warps);
+        tk_bundle_free(b);
+        tk_diags_free(d);
+    }
+}
+
+/* vector_add's add_kernel.sass_gi with a count table after each
+ * instruction line: GPR = (offset / 16) % 37, PRED 1, UGPR 2 (made here,
+ * so the expected numbers are known), EDIT applied to the text. */
+static char *vector_add_with_lr(const char *dir, int mode)
+{
+    char *copy = g_build_filename(dir, "b", NULL);
+    char *bp = sample("vector_add");
+    copy_tree(bp, copy);
+    g_free(bp);
+    char *gi = g_build_filename(copy, "add_kernel-faf6139b", "add_kernel.sass_gi",
+                                NULL);
+    char *text;
+    g_assert_true(g_file_get_contents(gi, &text, NULL, NULL));
+    GString *out = g_string_new(
+        mode == 1 ? "// | GPR | PRED | UGPR |\n// | : | : | : |\n"
+                  : "    // +-----+-----+------+\n"
+                    "    // | GPR | PRED | UGPR |\n"
+                    "    // |  #  |  #   |  #   |\n"
+                    "    // +-----+-----+------+\n");
+    gchar **lines = g_strsplit(text, "\n", -1);
+    for (gchar **l = lines; *l; l++) {
+        tk_sass_insn in;
+        if (!tk_sass_insn_parse(*l, strlen(*l), &in)) {
+            g_string_append_printf(out, "%s\n", *l);
+            continue;
+        }
+        /* mode 2: the instruction at 0x20 (LDC.64) is another one */
+        int len = (int)in.text_len;
+        const char *t = in.text;
+        if (mode == 2 && in.offset == 0x20)
+            t = "IADD3 R0, R0, R0, RZ", len = (int)strlen(t);
+        g_string_append_printf(out, "        /*%04x*/ %.*s ;   // | %u | 1 | 2 |\n",
+                               in.offset, len, t, (in.offset / 16) % 37);
+    }
+    g_strfreev(lines);
+    char *lr = g_build_filename(copy, "add_kernel-faf6139b", "add_kernel.sass_lr",
+                                NULL);
+    g_assert_true(g_file_set_contents(lr, out->str, -1, NULL));
+    g_string_free(out, TRUE);
+    g_free(lr);
+    g_free(text);
+    g_free(gi);
+    return copy;
+}
+
+static void test_life_ranges(void)
+{
+    char *dir = tk_test_make_tmp("regs-XXXXXX");
+    const char *whys[] = {NULL, "--life-range-mode count",
+                          "not made from the same cubin"};
+    for (int mode = 0; mode < 3; mode++) {
+        char *copy = vector_add_with_lr(dir, mode);
+        tk_diags *d = tk_diags_new();
+        tk_bundle *b = tk_bundle_load(copy, NULL, d);
+        const tk_kernel *k = tk_bundle_kernel(b, 0);
+        tk_bind *ix = tk_bind_new(k, tk_bundle_loctab(b));
+        tk_cost *c = tk_cost_new(ix, k, tk_bundle_loctab(b), NULL);
+        const char *why = NULL;
+        const char *path = tk_cost_life_ranges(c, &why);
+        int m = tk_cost_metric_find(c, "live_registers");
+        if (!whys[mode]) {
+            g_assert_nonnull(path);
+            g_assert_cmpint(m, >, 0);
+            g_assert_true(tk_cost_metric_is_peak(c, (size_t)m));
+            g_assert_false(tk_cost_metric_is_peak(c, 0));
+            /* 96 instructions, offsets 0x0 to 0x5f0: (offset / 16) % 37
+             * peaks at 36, first at offset 0x240. */
+            g_assert_cmpfloat(tk_cost_total(c)[m], ==, 36);
+            g_assert_cmpfloat(tk_cost_total(c)[m + 1], ==, 1);
+            g_assert_cmpfloat(tk_cost_total(c)[m + 2], ==, 2);
+            uint32_t at = tk_cost_peak_sass_line(c, (size_t)m, TK_NO_FILE, 0, 0);
+            g_assert_cmpuint(at, ==,
+                             tk_test_line_with(tk_kernel_stage(k, TK_STAGE_SASS),
+                                               "/*0240*/", 1));
+            /* every source line's exact value is at most the peak, and the
+             * value of the instruction where it peaks */
+            const tk_cost_line *ls;
+            size_t n = tk_cost_source_lines(c, &ls);
+            g_assert_cmpuint(n, >, 0);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t s = tk_cost_peak_sass_line(c, (size_t)m, ls[i].file,
+                                                    ls[i].line, 0);
+                if (!s) /* only calls through it */
+                    continue;
+                g_assert_cmpfloat(tk_cost_ir_line(c, TK_STAGE_SASS, s)[m], ==,
+                                  ls[i].exact[m]);
+                g_assert_cmpfloat(ls[i].inclusive[m], >=, ls[i].exact[m]);
+            }
+        } else {
+            g_assert_null(path);
+            g_assert_cmpint(m, ==, -1);
+            g_assert_nonnull(why);
+            if (!strstr(why, whys[mode]))
+                g_error("mode %d: %s", mode, why);
+        }
+        tk_cost_free(c);
+        tk_bind_free(ix);
+        tk_bundle_free(b);
+        tk_diags_free(d);
+        tk_test_remove_tree(copy);
+        g_free(copy);
+    }
+    /* No file at all: the cost says what to run. */
+    tk_diags *d = tk_diags_new();
+    char *bp = sample("vector_add");
+    tk_bundle *b = tk_bundle_load(bp, NULL, d);
+    g_free(bp);
+    const tk_kernel *k = tk_bundle_kernel(b, 0);
+    tk_bind *ix = tk_bind_new(k, tk_bundle_loctab(b));
+    tk_cost *c = tk_cost_new(ix, k, tk_bundle_loctab(b), NULL);
+    const char *why;
+    g_assert_null(tk_cost_life_ranges(c, &why));
+    g_assert_nonnull(strstr(why, "nvdisasm --print-life-ranges"));
+    tk_cost_free(c);
+    tk_bind_free(ix);
+    tk_bundle_free(b);
+    tk_diags_free(d);
+    tk_test_remove_tree(dir);
+    g_free(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -741,5 +901,7 @@ int main(int argc, char **argv)
     g_test_add_func("/cost/damaged_export", test_damaged_export);
     g_test_add_func("/cost/damaged_profile_file", test_damaged_profile_file);
     g_test_add_func("/cost/saved_and_loaded", test_saved_and_loaded);
+    g_test_add_func("/cost/occupancy", test_occupancy);
+    g_test_add_func("/cost/life_ranges", test_life_ranges);
     return g_test_run();
 }

@@ -10,10 +10,26 @@
  * Metrics.  A tk_cost has a list of metrics, each a number per SASS
  * instruction, summed over lines: first the static ones, always there,
  * "instructions" (1 per instruction) and one per class ("global",
- * "shared", "tensor", ...: 1 when the instruction is of that class); then
- * the profile's (tk_profile_metric_name(): "samples", "inst_executed",
+ * "shared", "tensor", ...: 1 when the instruction is of that class),
+ * "spill_instructions" (1 for a local-memory LDL or STL) and "spill_bytes"
+ * (the bytes per thread it moves: 4, or 1, 2, 8, 16 by its .U8 .S16 .64
+ * .128 modifier); with the kernel's register life ranges (below) the peak
+ * metrics "live_registers", "live_predicates", "live_uniform_registers"
+ * and "live_uniform_predicates";
+ * then the profile's (tk_profile_metric_name(): "samples", "inst_executed",
  * "stall_long_sb", ...).  Every value array this header hands out has
  * tk_cost_metric_count() numbers in that order.
+ *
+ * Live registers.  nvdisasm counts, at every instruction, the registers of
+ * each file that hold a live value (`nvdisasm --print-life-ranges
+ * --life-range-mode count -c NAME.cubin`, kept as NAME.sass_lr beside
+ * NAME.cubin or beside the SASS file; docs/cost.md).  Those metrics are
+ * peaks: everywhere this header says "sum" they take the maximum instead
+ * (tk_cost_metric_is_peak()): a source line's exact value is the largest
+ * count of the instructions whose innermost frame is that line, its
+ * inclusive value the largest of those whose stack passes through it, an
+ * IR line's the largest of the instructions bound to it, the total the
+ * kernel's peak.  tk_cost_peak_sass_line() says where a peak is.
  *
  * Attribution.  A SASS instruction's values go to the source lines of its
  * inline stack as the binding index gives it (tk_bind_line_stacks(): its
@@ -149,6 +165,12 @@ tk_metric_kind tk_cost_metric_kind(const tk_cost *cost, size_t metric);
 /* The index of the metric NAME, or -1. */
 TK_API
 int tk_cost_metric_find(const tk_cost *cost, const char *name);
+/* Why the cost has no metric NAME when it is one this header names but the
+ * kernel lacks (the live register metrics without NAME.sass_lr: what
+ * tk_cost_life_ranges() says), for a front end to add to its "no such
+ * metric"; NULL otherwise.  Owned by the cost. */
+TK_API
+const char *tk_cost_metric_missing(const tk_cost *cost, const char *name);
 /* The metric a front end shows first: "samples" when the profile has it,
  * else "instructions". */
 TK_API
@@ -191,6 +213,59 @@ const tk_cost_line *tk_cost_source_line(const tk_cost *cost, tk_file_id file,
 TK_API
 const double *tk_cost_ir_line(const tk_cost *cost, tk_stage_kind stage,
                               uint32_t line);
+
+/* Whether METRIC's values are maxima over instructions, not sums (the live
+ * register counts). */
+TK_API
+int tk_cost_metric_is_peak(const tk_cost *cost, size_t metric);
+
+/* The life ranges file the peak metrics were read from, or NULL when the
+ * cost has none; then *WHY (may be NULL) receives why: "no NAME.sass_lr
+ * beside the cubin (...)" or what was wrong with the file (owned by the
+ * cost). */
+TK_API
+const char *tk_cost_life_ranges(const tk_cost *cost, const char **why);
+
+/* Where METRIC peaks: the SASS line of the first instruction (in address
+ * order) whose value of METRIC is the largest among the instructions of
+ * source line FILE:LINE (its innermost frame only, or with INCLUSIVE any
+ * frame of its stacks), or of the whole kernel when FILE is TK_NO_FILE.
+ * 0 when there is no such instruction. */
+TK_API
+uint32_t tk_cost_peak_sass_line(const tk_cost *cost, size_t metric,
+                                tk_file_id file, uint32_t line, int inclusive);
+/* The same for line LINE of STAGE: among the instructions bound to it. */
+TK_API
+uint32_t tk_cost_ir_peak_sass_line(const tk_cost *cost, size_t metric,
+                                   tk_stage_kind stage, uint32_t line);
+
+/* ---- occupancy ---------------------------------------------------------- */
+
+/* What a kernel's register count means for occupancy on its GPU (NVIDIA):
+ * the rule of NVIDIA's occupancy calculator for compute capability 5.0 and
+ * up.  Registers are allocated per warp in units of 256 (8 per thread:
+ * ceil(N * 32 / 256) * 256), from 65 536 per SM; a block runs only when
+ * all its warps get theirs, so the warps per SM are whole blocks:
+ * floor(floor(65536 / per_warp) / warps_per_block) * warps_per_block, and
+ * at most max_warps_per_sm (64 on 9.0 and 8.0, 48 on 8.6/8.9/12.x, 32 on
+ * 7.5).  Registers only: shared memory and the block limit may allow
+ * fewer. */
+typedef struct {
+    int registers;          /* per thread, the cubin's (ptxas's "Used N") */
+    int warps_per_block;    /* the kernel's num_warps */
+    int registers_per_sm;   /* 65536 */
+    int max_warps_per_sm;
+    int warps_per_sm;       /* at REGISTERS */
+    int next_registers;     /* the most registers per thread that would
+                               give more warps per SM (0: none would) */
+    int next_warps_per_sm;  /* the warps per SM at next_registers */
+} tk_occupancy;
+
+/* Fills *OUT for KERNEL from its metadata (target "cuda:CC", registers,
+ * num_warps).  Returns 0, or -1 when it is not known (no register count,
+ * not an NVIDIA target). */
+TK_API
+int tk_cost_occupancy(const tk_kernel *kernel, tk_occupancy *out);
 
 /* The class of SASS line LINE, or -1 when it is no instruction line. */
 TK_API

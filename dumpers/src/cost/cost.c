@@ -12,6 +12,9 @@
 #include "cost/internal.h"
 
 #include <stdlib.h>
+
+#include "load/internal.h"
+#include "tkdump/tk_input_file.h"
 #include <string.h>
 
 typedef struct {
@@ -28,7 +31,13 @@ typedef struct {
 
 struct tk_cost {
     const tk_loctab *tab;
+    const tk_bind *ix;
     size_t nm;
+    guint8 *peak;      /* per metric: a maximum, not a sum */
+    size_t n_static;   /* metrics before the profile's */
+    size_t m_spill, m_live; /* spill_instructions; live_registers or 0 */
+    char *lr_path, *lr_why;
+    uint16_t *lr;      /* COST_LR_FILES per instruction; NULL without */
     GPtrArray *names;  /* const char *, borrowed (static or the profile's) */
     GPtrArray *labels; /* char *, owned */
     GArray *kinds;     /* tk_metric_kind */
@@ -61,7 +70,7 @@ static void add_metric(tk_cost *c, const char *name, char *label,
     g_array_append_val(c->kinds, kind);
 }
 
-static void make_metrics(tk_cost *c, const tk_profile *p)
+static void make_metrics(tk_cost *c, const tk_profile *p, gboolean live)
 {
     c->names = g_ptr_array_new();
     c->labels = g_ptr_array_new_with_free_func(g_free);
@@ -73,7 +82,30 @@ static void make_metrics(tk_cost *c, const tk_profile *p)
                    g_strdup_printf("%s instructions",
                                    tk_sass_class_label((tk_sass_class)k)),
                    TK_METRIC_STATIC);
+    c->m_spill = c->names->len;
+    add_metric(c, "spill_instructions",
+               g_strdup("local-memory instructions (LDL, STL: spills)"),
+               TK_METRIC_STATIC);
+    add_metric(c, "spill_bytes",
+               g_strdup("local-memory bytes per thread (LDL, STL: spills)"),
+               TK_METRIC_STATIC);
+    c->m_live = 0;
+    if (live) {
+        c->m_live = c->names->len;
+        add_metric(c, "live_registers",
+                   g_strdup("live registers (GPR, peak)"), TK_METRIC_STATIC);
+        add_metric(c, "live_predicates",
+                   g_strdup("live predicate registers (peak)"),
+                   TK_METRIC_STATIC);
+        add_metric(c, "live_uniform_registers",
+                   g_strdup("live uniform registers (peak)"),
+                   TK_METRIC_STATIC);
+        add_metric(c, "live_uniform_predicates",
+                   g_strdup("live uniform predicates (peak)"),
+                   TK_METRIC_STATIC);
+    }
     size_t first_measured = c->names->len;
+    c->n_static = first_measured;
     c->def = 0;
     c->stall_first = c->n_stall = 0;
     for (size_t m = 0; p && m < tk_profile_metric_count(p); m++) {
@@ -90,6 +122,9 @@ static void make_metrics(tk_cost *c, const tk_profile *p)
         }
     }
     c->nm = c->names->len;
+    c->peak = g_new0(guint8, c->nm + 1);
+    for (size_t m = 0; live && m < COST_LR_FILES; m++)
+        c->peak[c->m_live + m] = 1;
 }
 
 size_t tk_cost_metric_count(const tk_cost *c)
@@ -154,10 +189,11 @@ static size_t entry_of(tk_cost *c, tk_file_id f, uint32_t l)
     return c->entries->len - 1;
 }
 
-static void add_vec(double *to, const double *v, size_t n)
+/* Adds V to TO, or for a peak metric keeps the larger. */
+static void add_vec(const tk_cost *c, double *to, const double *v)
 {
-    for (size_t i = 0; i < n; i++)
-        to[i] += v[i];
+    for (size_t i = 0; i < c->nm; i++)
+        to[i] = c->peak[i] ? MAX(to[i], v[i]) : to[i] + v[i];
 }
 
 /* Appends the distinct positions of stack ID to KEYS. */
@@ -193,12 +229,12 @@ static void attribute(tk_cost *c, const tk_bind *ix,
     const tk_stack_id *ids;
     size_t n = tk_bind_line_stacks(ix, TK_STAGE_SASS, line, &ids);
     if (n == 0) {
-        add_vec(c->noloc, v, c->nm);
+        add_vec(c, c->noloc, v);
         return;
     }
     size_t nfr;
     const tk_frame *fr = tk_loctab_stack_frames(c->tab, ids[0], &nfr);
-    add_vec(entry_vec(c, entry_of(c, fr[0].file, fr[0].line), 0), v, c->nm);
+    add_vec(c, entry_vec(c, entry_of(c, fr[0].file, fr[0].line), 0), v);
 
     g_array_set_size(keys, 0);
     for (size_t i = 0; i < n; i++)
@@ -230,12 +266,12 @@ static void attribute(tk_cost *c, const tk_bind *ix,
     for (guint j = 0; j < keys->len; j++) {
         uint64_t key = g_array_index(keys, uint64_t, j);
         size_t e = entry_of(c, (tk_file_id)(key >> 32), (uint32_t)key);
-        add_vec(entry_vec(c, e, 1), v, c->nm);
+        add_vec(c, entry_vec(c, e, 1), v);
     }
     for (guint j = 0; j < some->len; j++) {
         uint64_t key = g_array_index(some, uint64_t, j);
         size_t e = entry_of(c, (tk_file_id)(key >> 32), (uint32_t)key);
-        add_vec(entry_vec(c, e, 2), v, c->nm);
+        add_vec(c, entry_vec(c, e, 2), v);
         src_entry *se = &g_array_index(c->entries, src_entry, e);
         if (se->sites < nc)
             se->sites = (uint32_t)nc;
@@ -304,7 +340,7 @@ static uint32_t make_group(tk_cost *c, const uint32_t *lines, size_t n)
             g_array_set_size(c->groups, c->groups->len + c->nm);
             sum = &g_array_index(c->groups, double, c->groups->len - c->nm);
         }
-        add_vec(sum, c->ivals + (size_t)k * c->nm, c->nm);
+        add_vec(c, sum, c->ivals + (size_t)k * c->nm);
     }
     return sum ? (uint32_t)(c->groups->len / c->nm) : 0;
 }
@@ -350,12 +386,53 @@ static void build_stage(tk_cost *c, const tk_bind *ix, const tk_stage *st,
 
 /* ---- build ----------------------------------------------------------------- */
 
+/* The live counts of every instruction from the kernel's NAME.sass_lr, or
+ * why there are none. */
+static void read_life_ranges(tk_cost *c, const tk_kernel *k,
+                             const tk_stage *sass)
+{
+    if (!sass || !c->insns.n)
+        return;
+    c->lr_path = bundle_meta_life_ranges_path(k);
+    if (!c->lr_path) {
+        c->lr_why = g_strdup_printf(
+            "no %s.sass_lr beside the cubin or the SASS (make one with: "
+            "nvdisasm --print-life-ranges --life-range-mode count -c "
+            "%s.cubin > %s.sass_lr)", tk_kernel_name(k), tk_kernel_name(k),
+            tk_kernel_name(k));
+        return;
+    }
+    size_t len;
+    char *err = NULL;
+    char *text = tk_input_file_read(c->lr_path, TK_INPUT_FILE_STAGE, &len,
+                                    &err);
+    if (text) {
+        c->lr = g_new(uint16_t, c->insns.n * COST_LR_FILES);
+        if (cost_lr_match(text, len, tk_kernel_name(k), sass, &c->insns,
+                          c->lr, &err) != 0) {
+            g_free(c->lr);
+            c->lr = NULL;
+        }
+    }
+    if (!c->lr) {
+        c->lr_why = g_strdup_printf("%s: %s", c->lr_path, err);
+        g_free(c->lr_path);
+        c->lr_path = NULL;
+    }
+    g_free(err);
+    g_free(text);
+}
+
 tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
                      const tk_loctab *tab, const tk_profile *p)
 {
     tk_cost *c = g_new0(tk_cost, 1);
     c->tab = tab;
-    make_metrics(c, p);
+    c->ix = ix;
+    const tk_stage *sass = tk_kernel_stage(k, TK_STAGE_SASS);
+    cost_insns_read(sass, tk_kernel_name(k), &c->insns);
+    read_life_ranges(c, k, sass);
+    make_metrics(c, p, c->lr != NULL);
     c->total = g_new0(double, c->nm);
     c->noloc = g_new0(double, c->nm);
     c->entries = g_array_new(FALSE, FALSE, sizeof(src_entry));
@@ -363,9 +440,7 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
     c->groups = g_array_new(FALSE, TRUE, sizeof(double));
     c->src_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
                                          NULL);
-    const tk_stage *sass = tk_kernel_stage(k, TK_STAGE_SASS);
-    cost_insns_read(sass, tk_kernel_name(k), &c->insns);
-    size_t n_static = 1 + TK_SASS_CLASS_COUNT;
+    size_t n_static = c->n_static;
     c->ivals = g_new0(double, c->insns.n * c->nm + 1);
     GArray *keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     GArray *some = g_array_new(FALSE, FALSE, sizeof(uint64_t));
@@ -373,11 +448,22 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
         double *v = c->ivals + i * c->nm;
         v[0] = 1;
         v[1 + c->insns.cls[i]] = 1;
+        size_t ll;
+        const char *sl = tk_stage_line(sass, c->insns.line[i], &ll);
+        int store;
+        int bytes = cost_local_bytes(sl + c->insns.op[i], c->insns.op_len[i],
+                                     &store);
+        if (bytes) {
+            v[c->m_spill] = 1;
+            v[c->m_spill + 1] = bytes;
+        }
+        for (int f = 0; c->lr && f < COST_LR_FILES; f++)
+            v[c->m_live + (size_t)f] = c->lr[i * COST_LR_FILES + (size_t)f];
         const double *pv = p ? tk_profile_line_values(p, c->insns.line[i])
                              : NULL;
         if (pv)
             memcpy(v + n_static, pv, (c->nm - n_static) * sizeof *v);
-        add_vec(c->total, v, c->nm);
+        add_vec(c, c->total, v);
         attribute(c, ix, c->insns.line[i], v, keys, some);
     }
     g_array_free(keys, TRUE);
@@ -400,6 +486,10 @@ void tk_cost_free(tk_cost *c)
     g_array_free(c->kinds, TRUE);
     g_free(c->total);
     g_free(c->noloc);
+    g_free(c->peak);
+    g_free(c->lr);
+    g_free(c->lr_path);
+    g_free(c->lr_why);
     cost_insns_clear(&c->insns);
     g_free(c->ivals);
     g_array_free(c->entries, TRUE);
@@ -462,4 +552,88 @@ int tk_cost_sass_class(const tk_cost *c, uint32_t line)
 uint32_t tk_cost_unsplit_instructions(const tk_cost *c)
 {
     return c->unsplit;
+}
+
+int tk_cost_metric_is_peak(const tk_cost *c, size_t m)
+{
+    return m < c->nm && c->peak[m];
+}
+
+const char *tk_cost_life_ranges(const tk_cost *c, const char **why)
+{
+    if (why)
+        *why = c->lr_path ? NULL : c->lr_why;
+    return c->lr_path;
+}
+
+/* Whether instruction I's SASS line has FILE:LINE as the innermost frame
+ * of its first stack, or (INCLUSIVE) as any frame of any stack. */
+static gboolean insn_on(const tk_cost *c, size_t i, uint64_t key,
+                        int inclusive)
+{
+    const tk_stack_id *ids;
+    size_t n = tk_bind_line_stacks(c->ix, TK_STAGE_SASS, c->insns.line[i],
+                                   &ids);
+    if (!n)
+        return FALSE;
+    if (!inclusive) {
+        size_t nf;
+        const tk_frame *fr = tk_loctab_stack_frames(c->tab, ids[0], &nf);
+        return nf && pos_key(fr[0].file, fr[0].line) == key;
+    }
+    for (size_t s = 0; s < n; s++)
+        if (stack_has(c->tab, ids[s], key))
+            return TRUE;
+    return FALSE;
+}
+
+uint32_t tk_cost_peak_sass_line(const tk_cost *c, size_t m, tk_file_id file,
+                                uint32_t line, int inclusive)
+{
+    if (m >= c->nm)
+        return 0;
+    uint64_t key = pos_key(file, line);
+    uint32_t best = 0;
+    double top = -1;
+    for (size_t i = 0; i < c->insns.n; i++) {
+        double v = c->ivals[i * c->nm + m];
+        if (v > top && (file == TK_NO_FILE || insn_on(c, i, key, inclusive))) {
+            top = v;
+            best = c->insns.line[i];
+        }
+    }
+    return best;
+}
+
+uint32_t tk_cost_ir_peak_sass_line(const tk_cost *c, size_t m,
+                                   tk_stage_kind stage, uint32_t line)
+{
+    if (m >= c->nm || stage >= TK_STAGE_COUNT)
+        return 0;
+    if (stage == TK_STAGE_SASS)
+        return insn_at(c, line) < 0 ? 0 : line;
+    uint32_t *lines = NULL;
+    size_t nl = tk_bind_stage_to_stage(c->ix, stage, line, TK_STAGE_SASS,
+                                       &lines);
+    uint32_t best = 0;
+    double top = -1;
+    for (size_t j = 0; j < nl; j++) {
+        ptrdiff_t k = insn_at(c, lines[j]);
+        if (k < 0)
+            continue;
+        double v = c->ivals[(size_t)k * c->nm + m];
+        if (v > top || (v == top && lines[j] < best)) {
+            top = v;
+            best = lines[j];
+        }
+    }
+    free(lines);
+    return best;
+}
+
+const char *tk_cost_metric_missing(const tk_cost *c, const char *name)
+{
+    if (!c->lr && c->lr_why && g_str_has_prefix(name, "live_"))
+        return c->lr_why;
+    return NULL;
 }

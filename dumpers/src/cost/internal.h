@@ -4,6 +4,7 @@
  * kernel_sass.c  a kernel's SASS instructions: line, offset, opcode
  * profile.c      tk_profile: the table, its file in a bundle, matching
  * ncu_csv.c      Nsight Compute's source page export read
+ * regs.c         live registers (NAME.sass_lr), local memory, occupancy
  * cost.c         tk_cost: the tables per source line and IR line
  */
 #ifndef TKDUMP_COST_INTERNAL_H
@@ -48,6 +49,25 @@ typedef struct {
 /* Reads the instructions of STAGE (a SASS stage) for the kernel NAME. */
 void cost_insns_read(const tk_stage *stage, const char *name, cost_insns *out);
 void cost_insns_clear(cost_insns *in);
+
+/* ---- regs.c ---- */
+
+/* The register files of nvdisasm's life-range table, in this order. */
+enum { COST_LR_GPR, COST_LR_PRED, COST_LR_UGPR, COST_LR_UPRED, COST_LR_FILES };
+
+/* Reads TEXT (LEN bytes: nvdisasm --print-life-ranges --life-range-mode
+ * count) for the kernel NAME and puts each of the IN instructions of SASS
+ * its live counts: OUT has COST_LR_FILES numbers per instruction.  The
+ * rows must be the same instructions (offsets and opcodes).  Returns 0, or
+ * -1 with *WHY (caller frees). */
+int cost_lr_match(const char *text, size_t len, const char *name,
+                  const tk_stage *sass, const cost_insns *in, uint16_t *out,
+                  char **why);
+
+/* The bytes a local-memory instruction OP (LEN bytes, with modifiers:
+ * "STL.64") moves per thread, with *STORE 1 for STL, 0 for LDL; 0 when OP
+ * is neither. */
+int cost_local_bytes(const char *op, size_t len, int *store);
 
 /* ---- profile.c ---- */
 

@@ -50,6 +50,11 @@ void bundle_meta_read_amdgcn(tk_kernel *kernel);
  * at PATH into KERNEL's metadata.  Returns 0, or -1 with a warning. */
 int bundle_meta_read_cubin(tk_kernel *kernel, const char *path, tk_diags *diags);
 
+/* KERNEL's register life ranges file (NAME.sass_lr beside its cubin, else
+ * beside its SASS file), or NULL when there is none (life_ranges.c).
+ * Caller frees. */
+char *bundle_meta_life_ranges_path(const tk_kernel *kernel);
+
 /* Reads the cubin image of LEN bytes at DATA: *REGS and *LOCAL_BYTES receive
  * the function NAME's register count and local memory per thread, -1 where
  * the ELF does not say.  Returns 0, or -1 (with *WHY set to a static string)

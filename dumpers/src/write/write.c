@@ -204,6 +204,15 @@ static int write_kernel(writer *w, const tk_kernel *k, bundle_manifest_kernel *m
                                         extra[i].ext);
         rc = put_file(w, extra[i].from, extra[i].rel, extra[i].kind);
     }
+    /* The register life ranges go beside the cubin under the same name,
+     * where bundle_meta_life_ranges_path() looks for them. */
+    char *lr = rc == 0 ? bundle_meta_life_ranges_path(k) : NULL;
+    if (lr) {
+        char *rel = g_strdup_printf("%s/%s.sass_lr", mk->folder, base);
+        rc = put_file(w, lr, &rel, TK_INPUT_FILE_STAGE);
+        g_free(rel);
+        g_free(lr);
+    }
     g_free(base);
     if (rc == 0)
         rc = bundle_passfiles_write_kernel(w->b, k, w->tmp, mk, w->outdir,

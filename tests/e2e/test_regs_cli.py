@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""tkview hot's live registers and spills on the raw H200 captures
+(sample_dumps/raw), checked against an independent reading of nvdisasm's
+own text.
+
+The independent reading is this file's own and shares nothing with
+tkview: NAME.sass_gi (`nvdisasm -c -gi`) places each instruction on the
+line of the last `//## File "P", line N` comment above it (its innermost
+frame); NAME.sass_lr (`nvdisasm --print-life-ranges --life-range-mode
+count -c`) gives the GPR count in the first cell of the `// | ... |` table
+after the instruction (an empty cell is 0).  For every source line,
+`hot --metric live_registers --json --top 0` must give as `exact` the
+largest count over the instructions on that line, and `--metric
+spill_bytes` the bytes of its LDL/STL (4, .64: 8, .128: 16).  Numbers read
+by hand are quoted with the rows they come from.
+
+Usage: test_regs_cli.py TKVIEW   (TK_TEST_SAMPLES names sample_dumps)
+Prints TAP.
+"""
+import collections
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import finish, test  # noqa: E402
+
+TKVIEW = sys.argv[1]
+RAW = os.path.join(os.environ['TK_TEST_SAMPLES'], 'raw')
+ENV = {k: v for k, v in os.environ.items()
+       if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
+TMP = tempfile.mkdtemp(prefix='regs-')
+
+
+def run(*args, env=None):
+    p = subprocess.run([TKVIEW, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=300, env=env or ENV)
+    return (p.returncode, p.stdout.decode('utf-8', 'replace'),
+            p.stderr.decode('utf-8', 'replace'))
+
+
+def run_json(*args):
+    code, out, err = run(*args, '--json')
+    assert code == 0, (code, err)
+    return json.loads(out)
+
+
+def unpack(name):
+    """The capture's kernel_dump, cache and src folders (the rest, mostly
+    LLVM's print-after-all, is hundreds of MiB)."""
+    subprocess.run(['tar', 'xJf', os.path.join(RAW, name + '.tar.xz'), '-C', TMP,
+                    '--wildcards', '*/kernel_dump/*', '*/cache/*', '*/src/*'],
+                   check=True)
+    return os.path.join(TMP, name)
+
+
+# ---- the independent reading --------------------------------------------
+
+OFFSET = re.compile(r'/\*([0-9a-f]{4,})\*/\s+(\S.*?)\s*;')
+FRAME = re.compile(r'//## File "([^"]+)", line (\d+)')
+
+
+def gi_lines(path):
+    """offset -> (file, line) of the innermost frame, and offset -> opcode."""
+    where, ops, cur = {}, {}, None
+    with open(path, encoding='utf-8') as f:
+        for ln in f:
+            m = FRAME.search(ln)
+            if m:
+                cur = (m.group(1), int(m.group(2)))
+                continue
+            m = OFFSET.search(ln)
+            if m:
+                off = int(m.group(1), 16)
+                ops[off] = m.group(2).split()[0] if not m.group(2).startswith('@') \
+                    else m.group(2).split()[1]
+                if cur:
+                    where[off] = cur
+    return where, ops
+
+
+def lr_gpr(path):
+    """offset -> the GPR count of the row."""
+    gpr = {}
+    with open(path, encoding='utf-8') as f:
+        for ln in f:
+            m = OFFSET.search(ln)
+            if not m or '// |' not in ln:
+                continue
+            cell = ln.rsplit('// |', 1)[1].split('|')[0].strip()
+            gpr[int(m.group(1), 16)] = int(cell) if cell else 0
+    return gpr
+
+
+def local_bytes(op):
+    """Bytes per thread of a local-memory load or store: 4, or its width
+    modifier's."""
+    parts = op.split('.')
+    if parts[0] not in ('LDL', 'STL'):
+        return 0
+    size = {'U8': 1, 'S8': 1, 'U16': 2, 'S16': 2, '64': 8, '128': 16}
+    widths = [size[p] for p in parts[1:] if p in size]
+    return widths[0] if widths else 4
+
+
+def expected(folder):
+    """(file, line) -> (peak GPR, spill bytes) for the kernel in FOLDER."""
+    gi = glob.glob(os.path.join(folder, '*.sass_gi'))[0]
+    where, ops = gi_lines(gi)
+    gpr = lr_gpr(gi[:-len('.sass_gi')] + '.sass_lr')
+    peak, spill = {}, collections.Counter()
+    for off, pos in where.items():
+        peak[pos] = max(peak.get(pos, 0), gpr.get(off, 0))
+        spill[pos] += local_bytes(ops[off])
+    return peak, spill
+
+
+def hot(path, name, metric):
+    """The lines of kernel NAME (the one with SASS) by (file, line), and
+    the kernel's object."""
+    d = run_json('hot', path, '--metric', metric, '--top', '0')
+    (k,) = [k for k in d['kernels'] if k['name'] == name]
+    return {(ln['file'], ln['line']): ln for ln in k['lines']}, k
+
+
+# ---- the tests -----------------------------------------------------------
+
+REMARKS = unpack('diag_remarks')
+FP8 = unpack('fp8_matmul_three')
+KERNELS = []  # (capture, kernel dump folder, kernel name)
+for cap in (REMARKS, FP8):
+    for gi in sorted(glob.glob(os.path.join(cap, 'kernel_dump', '*', '*.sass_gi'))):
+        KERNELS.append((cap, os.path.dirname(gi),
+                        os.path.basename(gi)[:-len('.sass_gi')]))
+
+
+def by_hash(cap):
+    """kernel dump folder -> hash prefix of the kernel whose SASS is there
+    (autotune configs and warp-specialized compiles share a name)."""
+    code, out, err = run('info', cap, '--json')
+    assert code == 0, err
+    got = {}
+    for k in json.loads(out)['kernels']:
+        sass = (k['stages'].get('sass') or {}).get('path')
+        if sass:
+            got[os.path.dirname(sass)] = k['hash'][:12]
+    return got
+
+
+@test
+def every_raw_capture_line_peak_and_spills():
+    """The same reading over every kernel of autotune_matmul (five configs,
+    wgmma) and ws_matmul (warp-specialized and plain persistent TMA
+    matmuls), kernels picked by hash."""
+    n = 0
+    for name in ('autotune_matmul', 'ws_matmul'):
+        cap = unpack(name)
+        hashes = by_hash(cap)
+        for gi in sorted(glob.glob(os.path.join(cap, 'kernel_dump', '*', '*.sass_gi'))):
+            folder = os.path.dirname(gi)
+            peak, spill = expected(folder)
+            for metric, want in (('live_registers', peak), ('spill_bytes', spill)):
+                d = run_json('hot', cap, '--kernel', hashes[folder], '--metric',
+                             metric, '--top', '0')
+                (k,) = d['kernels']
+                got = {(ln['file'], ln['line']): ln['exact'] for ln in k['lines']}
+                for pos, v in want.items():
+                    assert got.get(pos, 0) == v, (gi, metric, pos, got.get(pos), v)
+            n += 1
+    assert n >= 6, n
+
+
+@test
+def live_registers_exact_is_the_line_peak():
+    """exact live_registers is the peak GPR count of the line's instructions"""
+    for cap, folder, name in KERNELS:
+        peak, _ = expected(folder)
+        got, _ = hot(cap, name, 'live_registers')
+        assert len(peak) >= 4, (name, peak)
+        for pos, v in peak.items():
+            assert pos in got or v == 0, (name, pos)
+            if v == 0:
+                continue
+            assert got[pos]['exact'] == v, (name, pos, got[pos]['exact'], v)
+        for pos, ln in got.items():
+            if pos not in peak:  # only a caller of inlined code
+                assert ln['exact'] == 0, (name, pos, ln)
+
+
+@test
+def live_registers_inclusive_is_a_peak():
+    """inclusive live_registers is a peak too: at least exact, at most the kernel's"""
+    for cap, folder, name in KERNELS:
+        got, k = hot(cap, name, 'live_registers')
+        top = k['total']['live_registers']
+        assert top == max(lr_gpr(glob.glob(os.path.join(folder, '*.sass_lr'))[0]).values())
+        for pos, ln in got.items():
+            assert ln['exact'] <= ln['inclusive'] <= top, (name, pos, ln)
+        # the kernel's own lines call everything: some line reaches the peak
+        assert max(ln['inclusive'] for ln in got.values()) == top
+
+
+@test
+def read_by_hand():
+    """read by hand: spill_rows_kernel lines 33 and 36, fp8_matmul_kernel lines 30 and 44"""
+    # spill_rows_kernel.sass_gi: line 33 (the def) has one instruction,
+    #   /*0000*/ LDC R1, c[0x0][0x28] ;   .sass_lr: // |   1   |        |        |
+    # line 36 (offs = rows[:, None] * n_cols + cols[None, :]) has 64; the
+    # largest GPR cells are 53, at /*11d0*/ IMAD R15, R28, UR4, R10.reuse
+    # and /*11e0*/ IMAD R14, R29, UR4, R10.
+    folder = glob.glob(os.path.join(REMARKS, 'kernel_dump', '*', 'spill_rows_kernel.sass_gi'))[0]
+    got, _ = hot(REMARKS, 'spill_rows_kernel', 'live_registers')
+    src = [p for p in got if p[0].endswith('diag_remarks.py')][0][0]
+    assert got[(src, 33)]['exact'] == 1
+    assert got[(src, 36)]['exact'] == 53
+    # fp8_matmul_kernel.sass_gi: line 30 (pid_m) is /*0090*/ S2R, GPR cell 5;
+    # line 44 (bias = tl.load(...)) is /*16f0*/ 135, /*1720*/ 137,
+    # /*1730*/ 138, /*17a0*/ 141: peak 141.
+    fp8 = [k for k in KERNELS if k[0] == FP8][0]
+    got, _ = hot(FP8, fp8[2], 'live_registers')
+    src = [p for p in got if p[0].endswith('fp8_matmul_three.py')][0][0]
+    assert got[(src, 30)]['exact'] == 5
+    assert got[(src, 44)]['exact'] == 141
+    del folder
+
+
+@test
+def spill_bytes_per_line():
+    """spill_bytes per line: every LDL/STL of the line, by its width"""
+    for cap, folder, name in KERNELS:
+        _, spill = expected(folder)
+        got, _ = hot(cap, name, 'spill_bytes')
+        assert sum(spill.values()) == 0 or name == 'spill_rows_kernel' or \
+            name == 'serialized_dot_kernel', (name, spill)
+        for pos, v in spill.items():
+            # hot lists the lines with a value; the others have none
+            e = got[pos]['exact'] if pos in got else 0
+            assert e == v, (name, pos, e, v)
+    # by hand: line 36 of spill_rows_kernel has 19 STL and 6 STL.64
+    # (grep of its 64 instructions): 19 * 4 + 6 * 8 = 124 bytes
+    got, _ = hot(REMARKS, 'spill_rows_kernel', 'spill_bytes')
+    src = [p for p in got if p[0].endswith('diag_remarks.py')][0][0]
+    assert got[(src, 36)]['exact'] == 124
+
+
+@test
+def bundle_keeps_sass_lr():
+    """a bundle keeps NAME.sass_lr beside the cubin and gives the same numbers"""
+    out = os.path.join(TMP, 'bundle')
+    code, _, err = run('bundle', REMARKS, '-o', out)
+    assert code == 0, err
+    lrs = glob.glob(os.path.join(out, '*', '*.sass_lr'))
+    assert len(lrs) == 3, lrs
+    for lr in lrs:
+        assert os.path.exists(lr[:-len('.sass_lr')] + '.cubin'), lr
+    a, _ = hot(REMARKS, 'spill_rows_kernel', 'live_registers')
+    b, _ = hot(out, 'spill_rows_kernel', 'live_registers')
+    assert {p[1]: v['exact'] for p, v in a.items()} == \
+        {p[1]: v['exact'] for p, v in b.items()}
+
+
+@test
+def without_sass_lr():
+    """without NAME.sass_lr: live_registers is missing and the error says how to make it"""
+    folder = os.path.join(TMP, 'nolr')
+    shutil.copytree(os.path.dirname(glob.glob(os.path.join(
+        REMARKS, 'kernel_dump', '*', 'spill_rows_kernel.sass_gi'))[0]), folder)
+    os.remove(os.path.join(folder, 'spill_rows_kernel.sass_lr'))
+    code, out, err = run('hot', folder, '--metric', 'live_registers')
+    assert code != 0, out
+    assert 'live_registers' in err and 'sass_lr' in err, err
+    assert 'nvdisasm --print-life-ranges --life-range-mode count' in err, err
+    # the static metrics still work
+    code, out, err = run('hot', folder, '--metric', 'spill_bytes')
+    assert code == 0, err
+
+
+@test
+def info_peak_and_occupancy():
+    """info's registers: the kernel's peak is the largest GPR cell, at the
+    first instruction that has it, on that instruction's -gi line; the
+    occupancy worked by hand from ptxas's count."""
+    code, out, err = run('info', REMARKS, '--json')
+    assert code == 0, err
+    ks = {k['name']: k for k in json.loads(out)['kernels']}
+    for cap, folder, name in KERNELS:
+        if cap != REMARKS:
+            continue
+        r = ks[name]['cost']['registers']
+        gi = glob.glob(os.path.join(folder, '*.sass_gi'))[0]
+        gpr = lr_gpr(gi[:-len('.sass_gi')] + '.sass_lr')
+        where, _ = gi_lines(gi)
+        top = max(gpr.values())
+        first = min(o for o, v in gpr.items() if v == top)
+        assert r['peak']['gpr'] == top, (name, r)
+        assert r['peak_offset'] == first, (name, r, first)
+        assert (r['peak_source']['file'], r['peak_source']['line']) == where[first]
+        assert r['cubin'] >= top, r
+    # spill_rows_kernel: ptxas used 64 (maxnreg=64), 4 warps per block:
+    # 64 * 32 = 2048 a warp, 65536 / 2048 = 32 warps (8 blocks); 9 blocks
+    # (36 warps) need <= 1820 a warp -> 1792 = 56 registers.
+    occ = ks['spill_rows_kernel']['cost']['registers']['occupancy']
+    assert ks['spill_rows_kernel']['cost']['registers']['cubin'] == 64
+    assert (occ['warps_per_sm'], occ['next_registers'], occ['next_warps_per_sm']) \
+        == (32, 56, 36), occ
+    # serialized_dot_kernel: 128 -> 4096 a warp -> 16 warps; 20 warps need
+    # <= 3276 -> 3072 = 96 registers.
+    occ = ks['serialized_dot_kernel']['cost']['registers']['occupancy']
+    assert (occ['warps_per_sm'], occ['next_registers'], occ['next_warps_per_sm']) \
+        == (16, 96, 20), occ
+    code, out, err = run('info', REMARKS)
+    assert code == 0 and 'live registers: peak 62 (GPR)' in out, out
+
+
+@test
+def bind_ir_line_peak():
+    """bind --ir ttgir:LINE: the peak over the SASS instructions bind lists
+    for it is the largest GPR cell of those instructions (read from
+    .sass_lr by their offsets)."""
+    cap, folder, name = [k for k in KERNELS if k[0] == FP8][0]
+    ttgir = glob.glob(os.path.join(folder, '*.ttgir'))[0]
+    with open(ttgir) as f:
+        dot = [i for i, ln in enumerate(f, 1) if 'ttng.warp_group_dot ' in ln][0]
+    gpr = lr_gpr(glob.glob(os.path.join(folder, '*.sass_lr'))[0])
+    _, k = hot(cap, name, 'live_registers')  # the compile with SASS
+    code, out, err = run('bind', cap, '--kernel', k['hash'][:12], '--ir',
+                         'ttgir:%d' % dot, '--json')
+    assert code == 0, err
+    d = json.loads(out)
+    offs = [int(OFFSET.search(ln['text']).group(1), 16)
+            for ln in d['stages']['sass'] if ln['kind'] == 'instruction']
+    assert len(offs) > 5, offs
+    assert d['live_registers']['peak'] == max(gpr[o] for o in offs), d['live_registers']
+    # its SASS line holds an instruction with that count
+    at = [ln for ln in d['stages']['sass'] if ln['line'] == d['live_registers']['sass_line']]
+    assert at and gpr[int(OFFSET.search(at[0]['text']).group(1), 16)] == \
+        d['live_registers']['peak']
+
+
+try:
+    status = finish()
+finally:
+    shutil.rmtree(TMP, ignore_errors=True)
+sys.exit(status)
