@@ -19,6 +19,9 @@ Expected values were read by hand from the dumps:
     only kernel_dump/*/ (ff7b0e8c) has SASS: its .sass_gi has 4
       `QGMMA.64x128x32.F32.E4M3.E4M3`, under `//## File ... line 41` (2)
       and `line 39` (2); the other two configs have no SASS.
+    kernel_dump/*/fp8_matmul_kernel.sass_lr (nvdisasm's life ranges): the
+      GPR column peaks at 164; the QGMMA at /*1470*/ (line 41 in .sass_gi)
+      has 164.
   sample_dumps/matmul (matmul_kernel-239bc64b, sources/0000-matmul.py
   located as matmul.py): matmul_kernel.json num_warps 8, num_stages 3,
     shared 98304; .ttgir: `ttg.async_copy_global_to_local` at lines 95,
@@ -121,6 +124,20 @@ def one_config_selected_by_hash_passes():
     assert out.count('PASS ') == 5 and '5 checks: 5 passed, 0 failed' in out, out
     assert ('PASS rules.txt:5 line fp8_matmul_three.py:/acc = tl.dot/ sass class tensor >= 1'
             '  [fp8_matmul_kernel:ff7b0e8c] (actual 2; at fp8_matmul_three.py:41)') in out, out
+
+
+@test
+def live_registers_from_the_life_ranges():
+    rc, data = results(FP8, rules("""kernel fp8_matmul_kernel
+  live_registers == 164
+  line fp8_matmul_three.py:/acc = tl.dot/ live_registers == 164
+  metric spill_instructions == 0
+"""))
+    full = by_hash(data, 'ff7b0e8c')
+    assert [(r['status'], r['actual']) for r in full] == [('pass', 164)] * 2 + [('pass', 0)], full
+    other = by_hash(data, 'efd017f3')
+    assert [r['status'] for r in other] == ['unknown'] * 3 and 'no SASS' in other[0]['why'], other
+    assert rc == 1
 
 
 @test

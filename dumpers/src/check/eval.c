@@ -299,12 +299,27 @@ static int stage_fact(kctx *c, const check_rule *r, fact_value *v)
     return ok;
 }
 
-static int samples_fact(kctx *c, const check_rule *r, fact_value *v)
+/* A cost metric: the kernel's total (its peak for the live register
+ * counts), or over the statement's source lines the sum (the maximum) of
+ * their inclusive values. */
+static int metric_fact(kctx *c, const check_rule *r, fact_value *v)
 {
+    if (!tk_kernel_stage(c->k, TK_STAGE_SASS) && strcmp(r->arg, "samples") != 0) {
+        const char *why = tk_kernel_stage_missing(c->k, TK_STAGE_SASS);
+        return unknown(v, g_strdup_printf("the kernel has no SASS%s%s", why ? ": " : "",
+                                          why ? why : ""));
+    }
     tk_cost *cost = kctx_cost(c);
-    int m = tk_cost_metric_find(cost, "samples");
-    if (m < 0)
-        return unknown(v, g_strdup("the kernel has no profile with samples"));
+    int m = tk_cost_metric_find(cost, r->arg);
+    if (m < 0) {
+        const char *why = tk_cost_metric_missing(cost, r->arg);
+        if (!why && strcmp(r->arg, "samples") == 0)
+            why = "the kernel has no profile with samples";
+        return unknown(v, why ? g_strdup(why)
+                              : g_strdup_printf("no metric '%s' (docs/cost.md lists them)",
+                                                r->arg));
+    }
+    int peak = tk_cost_metric_is_peak(cost, (size_t)m);
     if (!r->has_line) {
         v->value = tk_cost_total(cost)[m];
         return 1;
@@ -313,13 +328,15 @@ static int samples_fact(kctx *c, const check_rule *r, fact_value *v)
     uint32_t a, b;
     if (!resolve_line(c, &r->line, &f, &a, &b, v))
         return 0;
-    double sum = 0;
+    double acc = 0;
     for (uint32_t l = a; l <= b; l++) {
         const tk_cost_line *cl = tk_cost_source_line(cost, f, l);
-        if (cl)
-            sum += cl->inclusive[m];
+        if (!cl)
+            continue;
+        double x = cl->inclusive[m];
+        acc = peak ? (x > acc ? x : acc) : acc + x;
     }
-    v->value = sum;
+    v->value = acc;
     return 1;
 }
 
@@ -390,7 +407,7 @@ static int evaluate(kctx *c, const check_rule *r, fact_value *v)
     case CHECK_STACK:
     case CHECK_DIAGNOSTICS: return diag_fact(c, r, v);
     case CHECK_PASS_CHANGED: return pass_fact(c, r, v);
-    case CHECK_SAMPLES: return samples_fact(c, r, v);
+    case CHECK_METRIC: return metric_fact(c, r, v);
     case CHECK_STAGE_LINES:
     case CHECK_STAGE_OP:
     case CHECK_SASS_CLASS: return stage_fact(c, r, v);

@@ -18,7 +18,8 @@ typedef enum {
     CHECK_STAGE_LINES,  /* instruction lines of STAGE */
     CHECK_STAGE_OP,     /* instruction lines of STAGE whose op is ARG */
     CHECK_SASS_CLASS,   /* SASS instructions of class CLS */
-    CHECK_SAMPLES       /* the profile's samples */
+    CHECK_METRIC        /* a cost metric (tk_cost.h) named ARG: "samples",
+                           "live_registers", "spill_instructions", ... */
 } check_fact;
 
 /* A source line as a rule names it: FILE:LINE or FILE:/REGEX/. */

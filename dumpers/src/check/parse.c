@@ -176,8 +176,19 @@ static int fact(cursor *c, check_rule *r, char *w)
         {"registers", CHECK_REGISTERS}, {"spills", CHECK_SPILLS},
         {"shared", CHECK_SHARED},       {"stack", CHECK_STACK},
         {"warps", CHECK_WARPS},         {"stages", CHECK_STAGES},
-        {"ctas", CHECK_CTAS},           {"samples", CHECK_SAMPLES},
+        {"ctas", CHECK_CTAS},
     };
+    /* Cost metrics: two by their own name, any by "metric NAME". */
+    if (strcmp(w, "samples") == 0 || strcmp(w, "live_registers") == 0) {
+        r->fact = CHECK_METRIC;
+        r->arg = g_strdup(w);
+        return 1;
+    }
+    if (strcmp(w, "metric") == 0) {
+        r->fact = CHECK_METRIC;
+        r->arg = word(c);
+        return r->arg ? 1 : fail(c, "'metric' needs a metric name (docs/cost.md)%s", NULL);
+    }
     for (size_t i = 0; i < G_N_ELEMENTS(simple); i++)
         if (strcmp(w, simple[i].name) == 0) {
             r->fact = simple[i].fact;
