@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tkdump/tk_check.h"
+#include "tkdump/tk_input_file.h"
 
 static char *short_hash(const tk_kernel *k)
 {
@@ -215,11 +216,13 @@ int cmd_check(int argc, char **argv)
     tk_check_rules *rules = NULL;
     if (!baseline) {
         /* The rules first: a typo is reported before a long load. */
-        char *text = NULL;
-        gsize len = 0;
-        if (!g_file_get_contents(rules_path, &text, &len, &err)) {
-            cli_error("%s", err->message);
-            g_error_free(err);
+        /* A regular file of bounded size, as every input (tk_input_file.h). */
+        size_t len = 0;
+        char *why = NULL;
+        char *text = tk_input_file_read(rules_path, TK_INPUT_FILE_SOURCE, &len, &why);
+        if (!text) {
+            cli_error("%s: %s", rules_path, why ? why : "cannot be read");
+            g_free(why);
             g_free(junit);
             return CLI_EXIT_USAGE;
         }

@@ -263,6 +263,13 @@ def bad_rules_files_name_their_line():
 
 
 @test
+def rules_file_that_is_no_file():
+    for path, why in ((TMP, 'a folder, not a file'), (os.path.join(TMP, 'none.txt'), 'none.txt')):
+        rc, out, err = check(MATMUL, path)
+        assert rc == 2 and why in err and out == '', (path, rc, err)
+
+
+@test
 def junit_and_json_are_well_formed():
     junit = os.path.join(TMP, 'junit.xml')
     path = rules('kernel matmul_kernel\n  warps == 8\n  warps == 4\n', 'j&u<n>it.txt')

@@ -9,6 +9,7 @@
 #include "check/internal.h"
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_cost.h"
+#include "tkdump/tk_input_file.h"
 
 typedef enum {
     PIN_EXACT,   /* == when configs agree, else the range */
@@ -28,8 +29,8 @@ typedef struct {
 static char **source_lines(tk_bundle *b, tk_file_id file)
 {
     const char *path = tk_bundle_resolve_source(b, file, NULL);
-    char *text = NULL;
-    if (!path || !g_file_get_contents(path, &text, NULL, NULL))
+    char *text = path ? tk_input_file_read(path, TK_INPUT_FILE_SOURCE, NULL, NULL) : NULL;
+    if (!text)
         return NULL;
     char **lines = g_strsplit(text, "\n", -1);
     g_free(text);

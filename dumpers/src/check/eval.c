@@ -10,6 +10,7 @@
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_cost.h"
 #include "tkdump/tk_file_query.h"
+#include "tkdump/tk_input_file.h"
 #include "tkdump/tk_profile.h"
 #include "tkdump/tk_timeline.h"
 
@@ -125,9 +126,9 @@ static int resolve_line(kctx *c, const check_line_spec *s, tk_file_id *file,
     uint32_t line = s->line;
     if (s->re) {
         const char *path = tk_bundle_resolve_source(c->bundle, *file, NULL);
-        char *text = NULL;
-        gsize len = 0;
-        if (!path || !g_file_get_contents(path, &text, &len, NULL))
+        /* Read as every front end reads sources (regular files, bounded). */
+        char *text = path ? tk_input_file_read(path, TK_INPUT_FILE_SOURCE, NULL, NULL) : NULL;
+        if (!text)
             return unknown(v, g_strdup_printf("the source of %s is not at hand "
                                               "(give --source-dir)", s->file));
         char **lines = g_strsplit(text, "\n", -1);
