@@ -141,6 +141,22 @@ def live_registers_from_the_life_ranges():
 
 
 @test
+def lines_without_code_count_zero_and_docstrings_are_passed_over():
+    # Line 8 of the docstring quotes `acc * scale + bias`, the code is line 45;
+    # `def main():` (line 51) is no part of the kernel.
+    rc, data = results(FP8, rules("""kernel fp8_matmul_kernel:ff7b
+  line fp8_matmul_three.py:/acc \\* scale/ ptx lines >= 1
+  line fp8_matmul_three.py:/def main/ ptx lines == 0
+  line fp8_matmul_three.py:/def main/ sass class tensor == 0
+  line fp8_matmul_three.py:/def main/ ttgir op ttg.convert_layout == 0
+"""))
+    got = [(r['status'], r['source']['line']) for r in data['results']]
+    assert got == [('pass', 45), ('pass', 51), ('pass', 51), ('pass', 51)], data
+    assert [r['actual'] for r in data['results']][1:] == [0, 0, 0], data
+    assert rc == 0
+
+
+@test
 def kernel_facts_of_every_config():
     rc, data = results(FP8, rules("""kernel fp8_*
   warps == 4

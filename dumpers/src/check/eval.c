@@ -107,6 +107,21 @@ static int meta_fact(fact_value *v, int64_t n, const char *what)
     return 1;
 }
 
+/* Whether the kernel's first stage has IR for the statement of FILE:LINE
+ * (or what it called). */
+static int has_code(kctx *c, tk_file_id file, uint32_t line)
+{
+    tk_statement st;
+    tk_bundle_statement(c->bundle, file, line, &st);
+    uint32_t a = st.status == TK_STATEMENT_CODE ? st.first : line;
+    uint32_t b = st.status == TK_STATEMENT_CODE ? st.last : line;
+    uint32_t *out = NULL;
+    size_t n = tk_bind_lines_to_stage(kctx_bind(c), file, a, b, TK_MATCH_CALLED,
+                                      tk_kernel_first_stage(c->k), &out);
+    free(out);
+    return n > 0;
+}
+
 /* FILE:LINE or FILE:/RE/ resolved to a file of the bundle and a line (the
  * first whose text matches), then to its statement's lines. */
 static int resolve_line(kctx *c, const check_line_spec *s, tk_file_id *file,
@@ -131,12 +146,22 @@ static int resolve_line(kctx *c, const check_line_spec *s, tk_file_id *file,
         if (!text)
             return unknown(v, g_strdup_printf("the source of %s is not at hand "
                                               "(give --source-dir)", s->file));
+        /* The first matching line the kernel has code for, so that a
+         * docstring or comment quoting the code above it is passed over;
+         * else the first matching line. */
         char **lines = g_strsplit(text, "\n", -1);
         g_free(text);
+        uint32_t any = 0;
         for (uint32_t i = 0; lines[i] && !line; i++)
-            if (g_regex_match(s->re, lines[i], 0, NULL))
-                line = i + 1;
+            if (g_regex_match(s->re, lines[i], 0, NULL)) {
+                if (!any)
+                    any = i + 1;
+                if (has_code(c, *file, i + 1))
+                    line = i + 1;
+            }
         g_strfreev(lines);
+        if (!line)
+            line = any;
         if (!line)
             return unknown(v, g_strdup_printf("no line of %s matches /%s/", s->file,
                                               s->re_text));
@@ -201,17 +226,17 @@ static int sass_class_index(const tk_cost *cost, int cls)
                                              : tk_sass_class_name((tk_sass_class)cls));
 }
 
-/* Counts the instruction lines among LINES (all of the stage when LINES is
- * NULL) that the rule's fact counts. */
-static int count_lines(kctx *c, const check_rule *r, const tk_stage *stage,
+/* Counts the instruction lines among the N at LINES (every line of the
+ * stage with ALL) that the rule's fact counts. */
+static int count_lines(kctx *c, const check_rule *r, const tk_stage *stage, int all,
                        const uint32_t *lines, size_t n, const unsigned char *mask,
                        fact_value *v)
 {
-    uint32_t total = lines ? (uint32_t)n : tk_stage_line_count(stage);
+    uint32_t total = all ? tk_stage_line_count(stage) : (uint32_t)n;
     tk_cost *cost = r->fact == CHECK_SASS_CLASS ? kctx_cost(c) : NULL;
     double count = 0;
     for (uint32_t i = 0; i < total; i++) {
-        uint32_t l = lines ? lines[i] : i + 1;
+        uint32_t l = all ? i + 1 : lines[i];
         if (tk_stage_line_kind(stage, l) != TK_LINE_INSTRUCTION)
             continue;
         if (mask && !mask[l])
@@ -286,7 +311,7 @@ static int stage_fact(kctx *c, const check_rule *r, fact_value *v)
         }
         uint32_t *lines = NULL;
         size_t n = tk_bind_lines_to_stage(kctx_bind(c), f, a, b, TK_MATCH_CALLED, sk, &lines);
-        ok = count_lines(c, r, stage, lines, n, mask, v);
+        ok = count_lines(c, r, stage, 0, lines, n, mask, v);
         free(lines);
     } else if (r->fact == CHECK_SASS_CLASS && !mask) {
         /* The cost tables already summed every class. */
@@ -295,7 +320,7 @@ static int stage_fact(kctx *c, const check_rule *r, fact_value *v)
         v->value = m >= 0 ? tk_cost_total(cost)[m] : 0;
         ok = 1;
     } else
-        ok = count_lines(c, r, stage, NULL, 0, mask, v);
+        ok = count_lines(c, r, stage, 1, NULL, 0, mask, v);
     g_free(mask);
     return ok;
 }
