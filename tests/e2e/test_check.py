@@ -307,7 +307,7 @@ def junit_and_json_are_well_formed():
 
 @test
 def baseline_written_and_rechecked():
-    for folder, name in ((FP8, 'fp8'), (MATMUL, 'mm'),
+    for folder, name in ((FP8, 'fp8'), (MATMUL, 'mm'), (REMARKS, 'remarks'),
                          (os.path.join(SAMPLES, 'matmul_configs'), 'cfg')):
         base = os.path.join(TMP, name + '.baseline')
         p = subprocess.run([TKVIEW, 'check', folder, '--write-baseline', base],
@@ -332,6 +332,12 @@ def baseline_written_and_rechecked():
     broken = text.replace('  warps == 4\n', '  warps == 8\n')
     rc, out, err = check(FP8, rules(broken, 'broken.baseline'))
     assert rc == 1 and out.count('FAIL broken.baseline:') == 3, out
+    remarks = open(os.path.join(TMP, 'remarks.baseline')).read()
+    block = remarks[remarks.index('kernel spill_rows_kernel\n'):]
+    # The cubin's local memory (1920 bytes, ptxas's stack frame in stdout.txt).
+    assert '  spills <= 1920\n' in block, remarks
+    assert (r'  line diag_remarks.py:/x = tl\.load\(x_ptr \+ offs\)/ metric '
+            r'spill_instructions <= ') in block, block
     mm = open(os.path.join(TMP, 'mm.baseline')).read()
     assert '  registers <= 139\n' in mm, mm  # 126 registers + 10 %
 

@@ -14,7 +14,7 @@
 typedef enum {
     PIN_EXACT,   /* == when configs agree, else the range */
     PIN_MARGIN,  /* <= largest + margin */
-    PIN_AT_MOST, /* <= largest */
+    PIN_AT_MOST, /* == 0 when none has any, else <= the largest */
     PIN_PRESENT  /* >= 1 when every config has some, == 0 when none has */
 } pin_kind;
 
@@ -128,6 +128,7 @@ static void line_candidates(tk_bundle *b, const tk_kernel *k, GPtrArray *cands)
             PIN_PRESENT, 1);
         add(cands, name, g_strdup_printf("line %s ttgir op ttg.convert_layout in loop", ln),
             PIN_AT_MOST, 1);
+        add(cands, name, g_strdup_printf("line %s metric spill_instructions", ln), PIN_AT_MOST, 1);
         g_free(ln);
     }
     g_strfreev(text);
@@ -167,9 +168,9 @@ static void put(GString *out, const candidate *c, double lo, double hi, unsigned
     case PIN_MARGIN:
         g_string_append_printf(out, "  %s <= %.0f\n", c->lhs, (double)(((uint64_t)hi * (100u + margin) + 99u) / 100u));
         return;
-    case PIN_AT_MOST:
-        if (lo == hi)
-            g_string_append_printf(out, "  %s == %.0f\n", c->lhs, hi);
+    case PIN_AT_MOST: /* none stays none; fewer than today is no regression */
+        if (hi == 0)
+            g_string_append_printf(out, "  %s == 0\n", c->lhs);
         else
             g_string_append_printf(out, "  %s <= %.0f\n", c->lhs, hi);
         return;
