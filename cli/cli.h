@@ -217,6 +217,7 @@ int cmd_hot(int argc, char **argv);
 int cmd_configs(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_diagnostics(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 /* `tkview [PATH]`: replaces the process with the desktop viewer (argv[1..]
  * are its arguments).  Returns -1 when argv[1] is not for the viewer (no
  * such path) or, without arguments, when the viewer cannot start (the

@@ -28,6 +28,10 @@ static const char usage[] =
     "  diagnostics PATH [--kernel K] [--json]  what the compiler said (remarks,\n"
     "                                          ptxas's log, errors), each on its\n"
     "                                          source line, IR line and pass\n"
+    "  check PATH RULES [--json] [--junit FILE]\n"
+    "                                          check rules about what source lines\n"
+    "                                          compiled to (exit 1 when one fails)\n"
+    "  check PATH --write-baseline RULES       write RULES pinning today's facts\n"
     "  bundle PATH -o OUTDIR                   write a self-contained bundle of\n"
     "                                          PATH (stages, metadata, sources)\n"
     "  passes PATH [--kernel K] [--changed-only] [--json]\n"
@@ -103,6 +107,8 @@ int main(int argc, char **argv)
         return cmd_refs(argc - 1, argv + 1);
     if (!strcmp(cmd, "diagnostics"))
         return cmd_diagnostics(argc - 1, argv + 1);
+    if (!strcmp(cmd, "check"))
+        return cmd_check(argc - 1, argv + 1);
     if (!strcmp(cmd, "bundle"))
         return cmd_bundle(argc - 1, argv + 1);
     if (!strcmp(cmd, "passes"))
