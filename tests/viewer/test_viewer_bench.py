@@ -40,7 +40,7 @@ FAST = os.environ.get('TKV_TEST_OPTIMIZED') == '1'
 PASSES = 2 if FAST else 1
 P = subprocess.run([VIEWER, '--bench', os.path.join(DUMPS, 'persistent_tma_matmul'), '--json',
                     '--passes', str(PASSES)],
-                   env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+                   env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=1400)
 S.close()
 OUT = P.stdout.decode()
 ERR = P.stderr.decode()
