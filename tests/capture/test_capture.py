@@ -368,11 +368,11 @@ def interrupt_sent_to_tkview_is_passed_on():
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          env=dict(os.environ, TK_TEST_DUMPS=DUMPS))
     wait_for(p.stdout.fileno(), b'fake: ready')
-    t0 = time.time()
     p.send_signal(signal.SIGINT)  # to tkview alone, as kill -INT would
+    # Not interrupted, the fake program waits 600 s: the timeout fails the
+    # test then (no wall-clock bound here: a busy machine is no failure).
     _, err = p.communicate(timeout=120)
     err = err.decode('utf-8', 'replace')
-    assert time.time() - t0 < 20, 'the program was not interrupted at once'
     assert p.returncode == 1, (p.returncode, err)
     assert 'waiting for the program to end' in err, err
     assert 'fake: interrupted 1 time(s)' in err, err  # tkview passed it on

@@ -133,7 +133,9 @@ await test('a hit on a location line folded away shows the locations', async () 
   await page.close();
 });
 
-await test('find over a 6000-line stage takes at most 50 ms', async () => {
+// Its speed is bench/report_browser.mjs's (issue 25: no timing in a test);
+// the times are printed here, never asserted.
+await test('find over a 6000-line stage finds every copy, plain and regex', async () => {
   const page = await openReady(browser, kernelUrl(PTM, '#stage=llir&find=wgmma.mma_async'));
   // The shared captures' largest LLVM IR has 2000 lines: three copies of it
   // make the 6000 lines of the budget (issue 14: a 6004-line LLVM IR).
@@ -154,9 +156,7 @@ await test('find over a 6000-line stage takes at most 50 ms', async () => {
   });
   eq(t.lines, 6000, 'lines');
   eq(t.n, 24, 'three copies of the 8 lines');
-  const worst = Math.max(...t.times.slice(1).flat());
   console.log('# find over 6000 lines: ' + t.times.map((x) => x.map((v) => v.toFixed(1)).join('/')).join(' ') + ' ms (plain/regex; machine shared)');
-  assert(worst <= 50, 'worst ' + worst + ' ms');
   eq(page.problems, [], 'problems');
   await page.close();
 });

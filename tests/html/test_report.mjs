@@ -711,7 +711,10 @@ await test('hostile text in pass dumps, in pass diffs and a composed LLVM IR dif
   await page.close();
 });
 
-await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', async () => {
+// How fast (interactive, a click, a composed level) is bench/report_browser.mjs's:
+// a timing asserted in a test fails on a busy machine and says nothing on a
+// quiet one (issue 25).  The times are printed here, never asserted.
+await test('largest kernel: interactive, a click highlights its LLVM IR lines, both levels compose', async () => {
   const cap = path.join(DUMPS, 'persistent_tma_matmul');
   const { out, secs } = report(cap, 'persistent');
   note(`persistent_tma_matmul: report written in ${secs.toFixed(2)} s`);
@@ -722,7 +725,7 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   const wall = Date.now() - t0;
   const nav = await page.evaluate(() => window.TK.use('app').inspect().interactive);
   note(`persistent_tma_matmul: page interactive ${nav.toFixed(0)} ms after navigation start (${wall} ms seen by the test)`);
-  assert(nav <= 1000, 'interactive in ' + nav + ' ms');
+  assert(nav > 0, 'interactive after navigation start: ' + nav);
   // The biggest stage: LLVM IR.  Switch to it, then click the kernel's busiest line.
   const t1 = Date.now();
   await tab(page, 'llir');
@@ -743,7 +746,10 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   }
   const worst = Math.max(...times);
   note(`persistent_tma_matmul: click on source line ${busiest[0]} highlights ${busiest[1]} LLVM IR lines in ${worst.toFixed(1)} ms (worst of 5)`);
-  assert(worst <= 50, 'click in ' + worst + ' ms');
+  assert(busiest[1] > 0, 'the busiest line binds LLVM IR lines');
+  const after = await page.evaluate(() => { const P = window.TK.use('panes').inspect(); return { sel: P.sel, hits: P.hits.length }; });
+  eq([after.sel.pane, after.sel.line], ['src', busiest[0]], 'the busiest line selected');
+  assert(after.hits > 0, 'LLVM IR lines highlighted: ' + after.hits);
   await page.screenshot({ path: path.join(ART, 'persistent-llir.png') });
   // Pass mode: the whole TTGIR level composed from its passes' steps (the
   // largest chain of MLIR texts; ConvertTritonGPUToLLVM, a step of its own,
@@ -760,7 +766,6 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   const shown = await page.$$eval('#pass-rows .drow', (r) => r.length);
   note(`persistent_tma_matmul: TTGIR passes ${lv.cfrom}-${lv.cto} composed and drawn (${shown} rows) in ${t2.toFixed(0)} ms`);
   assert(shown > 0, 'rows drawn');
-  assert(t2 <= 3000, 'composed in ' + t2 + ' ms');
   // The whole LLVM IR level: whole modules of some 3 000 lines, loop
   // passes (LICMPass, LoopRotatePass on loop ...) stepped over.
   const lvl = await page.evaluate(() => window.TK.use('passes').inspect().data.levels.find((l) => l.level === 'llvm-ir'));
@@ -773,7 +778,6 @@ await test('largest kernel: interactive <= 1 s, click highlights <= 50 ms', asyn
   const shown3 = await page.$$eval('#pass-rows .drow', (r) => r.length);
   note(`persistent_tma_matmul: LLVM IR passes ${lvl.cfrom}-${lvl.cto} composed and drawn (${shown3} rows) in ${t3.toFixed(0)} ms`);
   assert(shown3 > 0, 'rows drawn');
-  assert(t3 <= 3000, 'composed in ' + t3 + ' ms');
   eq(page.problems, [], 'problems');
   await page.close();
 });
@@ -824,7 +828,7 @@ function readPutz(file) {
   return zlib.gunzipSync(Buffer.from(m[1], 'base64')).toString('utf8');
 }
 
-await test('a giant pass: the report keeps its budget, opens it fast, says what it left out and how to see it', async () => {
+await test('a giant pass: the report keeps its budget, opens it, says what it left out and how to see it', async () => {
   const input = giantPasses();
   const { out, secs } = report(input, 'giant');
   const plain = report(VA, 'giant-plain').out;
@@ -877,7 +881,6 @@ await test('a giant pass: the report keeps its budget, opens it fast, says what 
     assert(shown.win.items === shown.rows + full.hunks.length || shown.win.items > shown.rows, 'items: rows and headings');
     assert(shown.drawn < 200, `pass ${n}: ${shown.drawn} rows drawn, those in view`);
     note(`giant passes: pass ${n} (${stored} lines stored, ${shown.cut} left out) opens in ${ms.toFixed(0)} ms`);
-    assert(ms <= 1000, `pass ${n} opens in ${ms.toFixed(0)} ms`);
   }
   await page.screenshot({ path: path.join(ART, 'passes-giant.png') });
   // A giant pass is no end of a composed diff: said, with the command
@@ -926,7 +929,9 @@ function percentiles(times) {
   return { n: ms.length, p50: at(0.5), p95: at(0.95), max: worst[0], worst };
 }
 
-await test('pass diffs open in <= 200 ms: every pass of the biggest kernels', async () => {
+// How long each takes (the target: p95 <= 200 ms) is bench/report_browser.mjs's;
+// the figures are printed here, never asserted (issue 25).
+await test('pass diffs open: every pass of the biggest kernels, without a problem', async () => {
   // The largest kernel of each of the biggest captures: persistent_tma_matmul
   // (one kernel, 297 passes, modules of 3 000 to 11 000 lines), the largest
   // of autotuned_matmul's three, and the sample FlashAttention kernel.
@@ -952,13 +957,8 @@ await test('pass diffs open in <= 200 ms: every pass of the biggest kernels', as
   }
   const q = percentiles(all);
   note(`pass diff open, all: ${q.n} passes, p50 ${q.p50.toFixed(0)} ms, p95 ${q.p95.toFixed(0)} ms, max ${q.max.toFixed(0)} ms`);
-  // 200 ms is the target for every pass (a first open loads the chain's
-  // data file).  Checked: the 95th percentile; the worst pass only against
-  // the seconds big passes took before the diff pane drew only what is in
-  // view, since one slow frame on a machine other work shares (a garbage
-  // collection, a busy core) is not the page's doing.
-  assert(q.p95 <= 200, 'p95 ' + q.p95.toFixed(0) + ' ms');
-  assert(q.max <= 1500, 'max ' + q.max.toFixed(0) + ' ms');
+  // every pass of each kernel was opened (persistent_tma_matmul alone has 297)
+  assert(q.n >= 297, q.n + ' passes opened');
 });
 
 await browser.close();

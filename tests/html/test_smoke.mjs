@@ -60,7 +60,10 @@ function dirsIn(d) {
 }
 const inputs = [];
 for (const d of dirsIn(process.env.TK_TEST_DUMPS)) inputs.push(['dumps/' + path.basename(d), d]);
-for (const d of dirsIn(path.join(ROOT, 'sample_dumps'))) inputs.push(['sample_dumps/' + path.basename(d), d]);
+// The bundles: sample_dumps/raw holds captures packed as .tar.xz (its README), no bundle.
+for (const d of dirsIn(path.join(ROOT, 'sample_dumps'))) {
+  if (fs.existsSync(path.join(d, 'manifest.json'))) inputs.push(['sample_dumps/' + path.basename(d), d]);
+}
 for (const d of (process.env.TK_SMOKE_EXTRA || '').split(':').filter(Boolean)) inputs.push(['extra/' + path.basename(path.resolve(d)), path.resolve(d)]);
 /* A folder of pass dump files alone (no final stages): vector_add's two. */
 if (process.env.TK_TEST_DUMPS && fs.existsSync(path.join(process.env.TK_TEST_DUMPS, 'vector_add', 'stderr.txt'))) {

@@ -9,16 +9,15 @@
  * a stage comes back (NULL with an error only for a file that cannot be read
  * or is binary), each unreadable location is a warning naming the file and
  * the 1-based line at fault, the readable lines keep their stacks, and the
- * time is linear: nothing here may hang.  TIME_LIMIT_US is generous so that
- * the tests also pass under ASan on a loaded machine; a quadratic or
- * exponential reader blows through it by orders of magnitude.
+ * time is linear: nothing here may hang.  The time of each read is printed,
+ * never asserted (a timing in a test fails on a busy machine, issue 25): a
+ * quadratic or exponential reader runs past meson's timeout instead.
  */
 #include <glib/gstdio.h>
 #include <string.h>
 
 #include "tk_test.h"
 
-#define TIME_LIMIT_US (60 * G_USEC_PER_SEC)
 #define HUGE_LINE_BYTES ((size_t)50 * 1024 * 1024)
 
 #define VA_PY "vector_add.py"
@@ -85,9 +84,7 @@ static void parse_timed(run *r, tk_stage_kind kind, const char *name,
     r->stage = tk_stage_parse(kind, name, data, len, r->tab, r->diags);
     gint64 dt = g_get_monotonic_time() - t0;
     g_assert_nonnull(r->stage);
-    if (dt > TIME_LIMIT_US)
-        g_error("%s as %s: %.1f s", name, tk_stage_kind_name(kind),
-                (double)dt / G_USEC_PER_SEC);
+    g_test_message("%s as %s: %.0f ms", name, tk_stage_kind_name(kind), dt / 1000.0);
     check_invariants(r);
 }
 
@@ -105,7 +102,7 @@ static void read_corpus(run *r, tk_stage_kind kind, const char *file)
         tk_test_print_diags(r->diags);
         g_error("%s: no stage", r->name);
     }
-    g_assert_cmpint(dt, <, TIME_LIMIT_US);
+    g_test_message("%s as %s: %.0f ms", r->name, tk_stage_kind_name(kind), dt / 1000.0);
     check_invariants(r);
 }
 

@@ -268,7 +268,8 @@ static void test_pathological_pair_is_fast(void)
         g_test_message("%s: %.3f s, %zu hunks", tk_diff_algorithm_name(alg),
                        secs, n);
         check_hunks(h, n, &a, &b);
-        g_assert_cmpfloat(secs, <, 5.0);
+        /* The time is printed above, not asserted (issue 25): a hang is
+         * meson's timeout. */
         g_free(h);
     }
     g_free(la);

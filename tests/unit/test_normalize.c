@@ -380,7 +380,10 @@ static void test_bad_input(void)
         tk_diff_stats st = tk_normalize_diff_stats(n, n, NULL);
         g_assert_cmpuint(st.added + st.removed, ==, 0);
         tk_normalize_free(n);
-        g_assert_cmpint(g_get_monotonic_time() - t0, <, 5 * G_USEC_PER_SEC);
+        /* A figure, not a limit: a quadratic pass would show here, and a
+         * hang is meson's timeout (speed is bench/'s, issue 25). */
+        g_test_message("dialect %d: 8 MB line in %.0f ms", d,
+                       (g_get_monotonic_time() - t0) / 1000.0);
     }
     g_string_free(s, TRUE);
     g_assert_null(tk_normalize_new_lines(TK_IR_MLIR, NULL, 3));

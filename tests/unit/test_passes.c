@@ -1208,7 +1208,8 @@ static void big_file_child(const char *path, const char *report)
     g_free(msg);
     /* The 4 MB window and ~16k entries; never the 200 MB. */
     g_assert_cmpint(grown_kb, <, 48 * 1024);
-    g_assert_cmpint(t1 - t0, <, 60 * G_USEC_PER_SEC);
+    /* The time is in the report, not asserted: a hang is meson's timeout
+     * and speed is bench/'s (issue 25). */
     tk_passes_free(p);
     tk_diags_free(d);
 }

@@ -393,8 +393,9 @@ static void test_deep_chains(void)
         g_assert_cmpuint(f[32].line, ==, LONG - 31);
         g_assert_cmpuint(f[63].line, ==, LONG);
     }
-    /* Generous: the walk is linear (a quadratic one takes hours). */
-    g_assert_cmpint(t1 - t0, <, 60 * G_USEC_PER_SEC);
+    /* The walk is linear (a quadratic one takes hours, and meson's timeout
+     * catches it); the figure is printed, not asserted (issue 25). */
+    g_test_message("64-deep chains over %d lines: %.0f ms", LONG, (t1 - t0) / 1000.0);
     tk_stage_free(s);
     g_string_free(g, TRUE);
     tk_diags_free(d);
@@ -679,8 +680,9 @@ static void test_linear_time(void)
         text_clear(&text);
         t[k] = (double)best;
     }
+    /* Printed, not asserted: timings in a test fail on busy machines
+     * (issue 25); the counts above are the check. */
     g_test_message("%.1f ms, then %.1f ms for four times the text", t[0] / 1000, t[1] / 1000);
-    g_assert_cmpfloat(t[1], <, 10 * t[0] + 5000);
     tk_loctab_free(tab);
     g_string_free(one, TRUE);
     g_string_free(four, TRUE);

@@ -37,7 +37,7 @@ S = Session()
 viewer = S.start([VIEWER])
 S.wait_registered(viewer)
 S.wait_window(0, states=('welcome',))
-handed = S.run([TKVIEW, VA], timeout=60)
+handed = S.run([TKVIEW, VA], timeout=300)
 assert handed.returncode == 0, handed.stderr
 W = S.wait_window(0)
 
@@ -278,12 +278,12 @@ def screenshot_of_the_binding_view():
 @test
 def a_second_launch_opens_a_window_in_the_running_viewer():
     # One process: the second tkview-viewer hands its path over and exits.
-    p = S.run([VIEWER, os.path.join(DUMPS, 'compiled_block')], timeout=60)
+    p = S.run([VIEWER, os.path.join(DUMPS, 'compiled_block')], timeout=300)
     assert p.returncode == 0, p.stderr
     w2 = S.wait_window(1)
     assert w2['state'] == 'ready' and w2['kernel_count'] == 16, w2.get('kernel_count')
     # The same bundle again: its window is presented, no third window.
-    p = S.run([VIEWER, VA], timeout=60)
+    p = S.run([VIEWER, VA], timeout=300)
     assert p.returncode == 0
     time.sleep(0.5)
     assert len(S.state()['windows']) == 2
@@ -330,7 +330,7 @@ def attn():
 
 @test
 def attention_opens_each_stage_on_its_first_instruction_locations_folded():
-    p = S.run([VIEWER, ATTN], timeout=60)
+    p = S.run([VIEWER, ATTN], timeout=300)
     assert p.returncode == 0, p.stderr
     w = S.wait_window(2)
     assert w['kernel']['name'] == 'attn_fwd', w.get('kernel')
@@ -421,7 +421,7 @@ def an_amd_bundle_shows_amdgcn_beside_the_ir():
     # 1045 `.loc 1 38 39 ; compile_gfx942.py:38:39 @[ compile_gfx942.py:62:30 ]`,
     # 1046 `v_mul_f32_e32 v2, 0x3c23d70a, v4` (leaky_relu inlined at 62).
     amd = os.path.join(os.environ['TK_TEST_SAMPLES'], 'amd_gfx942')
-    p = S.run([VIEWER, amd], timeout=60)
+    p = S.run([VIEWER, amd], timeout=300)
     assert p.returncode == 0, p.stderr
     w3 = S.wait_window(3)  # 2 is attention_fwd's
     assert w3['state'] == 'ready' and w3['kernel_count'] == 2, w3.get('kernel_count')

@@ -27,31 +27,31 @@ def without_a_display_it_explains_itself():
     env.pop('WAYLAND_DISPLAY', None)
     for args in ([], [os.path.join(SAMPLES, 'vector_add')]):
         p = subprocess.run([VIEWER, *args], env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=60)
+                           stderr=subprocess.PIPE, timeout=300)
         err = p.stderr.decode()
         assert p.returncode == 2, (p.returncode, err)
         assert 'cannot open a display' in err and 'tkview info PATH' in err, err
     p = subprocess.run([VIEWER, '--bench', os.path.join(SAMPLES, 'vector_add')], env=env,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
     assert p.returncode == 2 and b'display' in p.stderr, p.stderr
     if INSTALLED:
         p = subprocess.run([INSTALLED, os.path.join(SAMPLES, 'vector_add')], env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
         err = p.stderr.decode()
         assert p.returncode == 2 and 'cannot open a display' in err, (p.returncode, err)
     # `tkview` alone: why there is no viewer, then the commands that work.
     p = subprocess.run([TKVIEW], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=60)
+                       timeout=300)
     err = p.stderr.decode()
     assert p.returncode == 2 and 'no display' in err and 'Usage: tkview' in err, err
     # `tkview PATH`: the same, naming the commands for PATH.
     p = subprocess.run([TKVIEW, os.path.join(SAMPLES, 'vector_add')], env=env,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
     err = p.stderr.decode()
     assert p.returncode == 2 and 'no display' in err and 'tkview info PATH' in err, err
     # A mistyped command is still one, not a path for the viewer.
     p = subprocess.run([TKVIEW, 'infoo'], env=env, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=60)
+                       stderr=subprocess.PIPE, timeout=300)
     assert p.returncode == 2 and b'unknown command' in p.stderr, p.stderr
 
 
@@ -59,10 +59,10 @@ def without_a_display_it_explains_itself():
 def the_benchmark_is_in_the_test_build_only():
     # tkview-viewer-test --help names --bench; the installed program, the
     # same program without the test build's extension, does not.
-    p = subprocess.run([VIEWER, '--help'], stdout=subprocess.PIPE, timeout=60)
+    p = subprocess.run([VIEWER, '--help'], stdout=subprocess.PIPE, timeout=300)
     assert p.returncode == 0 and b'--bench PATH' in p.stdout, p.stdout
     if INSTALLED:
-        p = subprocess.run([INSTALLED, '--help'], stdout=subprocess.PIPE, timeout=60)
+        p = subprocess.run([INSTALLED, '--help'], stdout=subprocess.PIPE, timeout=300)
         assert p.returncode == 0 and b'Usage: tkview-viewer' in p.stdout, p.stdout
         assert b'--bench' not in p.stdout, p.stdout
 
@@ -115,10 +115,10 @@ S.wait_registered(viewer)
 def the_benchmark_is_in_the_test_build_only():
     # tkview-viewer-test --help names --bench; the installed program, the
     # same program without the test build's extension, does not.
-    p = subprocess.run([VIEWER, '--help'], stdout=subprocess.PIPE, timeout=60)
+    p = subprocess.run([VIEWER, '--help'], stdout=subprocess.PIPE, timeout=300)
     assert p.returncode == 0 and b'--bench PATH' in p.stdout, p.stdout
     if INSTALLED:
-        p = subprocess.run([INSTALLED, '--help'], stdout=subprocess.PIPE, timeout=60)
+        p = subprocess.run([INSTALLED, '--help'], stdout=subprocess.PIPE, timeout=300)
         assert p.returncode == 0 and b'Usage: tkview-viewer' in p.stdout, p.stdout
         assert b'--bench' not in p.stdout, p.stdout
 

@@ -54,7 +54,7 @@ def find_text(text, regex=False, case=False, view='bind-view'):
         window=1)
 
 
-def centred(pane, line, timeout=20):
+def centred(pane, line, timeout=120):
     """Until LINE is in the middle of PANE (as near as the buffer's ends let
     it), the view having measured its lines."""
     deadline = time.time() + timeout

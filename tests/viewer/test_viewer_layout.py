@@ -97,7 +97,7 @@ def sass_addresses_in_a_narrow_column():
     # "S2UR UR5, SR_CgaCtaId ;": the address keeps 2 blanks after it.
     wid = S.state()['windows'][1]['id']
     S.activate('bind-view.select-ir-line', "<('sass', uint32 65)>", window=wid)
-    deadline = time.time() + 20
+    deadline = time.time() + 120
     while True:
         p = S.state()['windows'][1]['bind']['primary']
         if p['stage'] == 'sass' and p['selected'] == [65]:

@@ -38,7 +38,7 @@ def primary():
     return S.state()['windows'][0]['bind']['primary']
 
 
-def settled(pred, what, timeout=20):
+def settled(pred, what, timeout=120):
     """PRED(state) once GtkTextView has measured its lines (idle time)."""
     deadline = time.time() + timeout
     while True:
@@ -155,7 +155,7 @@ def pass_mode_n_and_p_step_through_changes_marked_and_centred():
     S.activate('pass-view.select-pass', "<'%d'>" % i, window=1)
     p = S.wait_passes()
     assert p['changes'] == 7, p['changes']
-    deadline = time.time() + 30
+    deadline = time.time() + 120
     while S.passes()['change_index'] != 0:
         assert time.time() < deadline
         time.sleep(0.05)
@@ -163,7 +163,7 @@ def pass_mode_n_and_p_step_through_changes_marked_and_centred():
     # on, back, round from the first to the last and from the last to the first
     for k, key in ((1, 'n'), (0, 'p'), (last, 'p'), (0, 'n')):
         S.key(key)
-        deadline = time.time() + 20
+        deadline = time.time() + 120
         while True:
             p = S.passes()
             if p['change_index'] == k and centred_on_lead(p, view_hunk(p, k)):

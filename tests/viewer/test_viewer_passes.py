@@ -166,7 +166,7 @@ def a_replaced_row_marks_its_changed_words():
 @test
 def next_change_scrolls_both_sides_along_the_hunks():
     # A diff opens on its first change once it has been drawn.
-    deadline = time.time() + 30
+    deadline = time.time() + 120
     while S.passes()['change_index'] != 0:
         assert time.time() < deadline, S.passes()['change_text']
         time.sleep(0.05)
@@ -191,7 +191,7 @@ def next_change_scrolls_both_sides_along_the_hunks():
 
     # GtkTextView measures lines in idle time: give a slow (sanitizer) build
     # the time to settle; the panes are placed again as it does.
-    deadline = time.time() + 20
+    deadline = time.time() + 120
     p = S.passes()
     while not paired(p)[0] and time.time() < deadline:
         time.sleep(0.1)
