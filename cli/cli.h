@@ -125,6 +125,9 @@ void cli_json_string(JsonBuilder *b, const char *s, size_t len);
 void cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id);
 /* Prints the builder's root, pretty, followed by a newline. */
 void cli_json_print(JsonBuilder *b);
+/* JSON: member NAME, V or null when V is negative (not known: the library's
+ * convention for counts and sizes it could not read). */
+void cli_json_int_or_null(JsonBuilder *j, const char *name, int64_t v);
 
 /* "ttir, ttgir, llir, ptx, sass, amdgcn": the stage names the library knows,
  * for messages and help.  Static. */

@@ -167,21 +167,14 @@ static void summary_json(JsonBuilder *j, const tk_diag_ptxas_summary *s)
         return;
     }
     json_builder_begin_object(j);
-#define FIELD(name, v)                                                         \
-    json_builder_set_member_name(j, name);                                     \
-    if ((v) >= 0)                                                             \
-        json_builder_add_int_value(j, (v));                                   \
-    else                                                                      \
-        json_builder_add_null_value(j);
-    FIELD("registers", s->registers)
-    FIELD("barriers", s->barriers)
-    FIELD("stack_frame", s->stack_frame)
-    FIELD("spill_stores", s->spill_stores)
-    FIELD("spill_loads", s->spill_loads)
-    FIELD("cumulative_stack", s->cumulative_stack)
-    FIELD("gmem", s->gmem)
-    FIELD("cmem0", s->cmem[0])
-#undef FIELD
+    cli_json_int_or_null(j, "registers", s->registers);
+    cli_json_int_or_null(j, "barriers", s->barriers);
+    cli_json_int_or_null(j, "stack_frame", s->stack_frame);
+    cli_json_int_or_null(j, "spill_stores", s->spill_stores);
+    cli_json_int_or_null(j, "spill_loads", s->spill_loads);
+    cli_json_int_or_null(j, "cumulative_stack", s->cumulative_stack);
+    cli_json_int_or_null(j, "gmem", s->gmem);
+    cli_json_int_or_null(j, "cmem0", s->cmem[0]);
     json_builder_end_object(j);
 }
 
