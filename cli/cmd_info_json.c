@@ -91,15 +91,6 @@ static void json_meta(JsonBuilder *j, const tk_kernel_meta *m)
     json_builder_end_object(j);
 }
 
-static void json_opt_string(JsonBuilder *j, const char *name, const char *v)
-{
-    json_builder_set_member_name(j, name);
-    if (v)
-        cli_json_string(j, v, strlen(v));
-    else
-        json_builder_add_null_value(j);
-}
-
 static void json_int(JsonBuilder *j, const char *name, gint64 v)
 {
     json_builder_set_member_name(j, name);
@@ -114,8 +105,8 @@ static void pass_files_json(JsonBuilder *j, tk_bundle *b)
         const tk_passes *p = tk_bundle_pass_file(b, i);
         json_builder_begin_object(j);
         json_int(j, "index", (gint64)i);
-        json_opt_string(j, "path", tk_passes_path(p));
-        json_opt_string(j, "kind", cmd_info_pass_file_kind(p));
+        cli_json_str_or_null(j, "path", tk_passes_path(p));
+        cli_json_str_or_null(j, "kind", cmd_info_pass_file_kind(p));
         json_int(j, "bytes", (gint64)tk_passes_file_size(p));
         json_int(j, "dumps", (gint64)tk_passes_count(p));
         json_int(j, "sequences", (gint64)tk_passes_seq_count(p));
@@ -135,8 +126,8 @@ static void kernel_passes_json(JsonBuilder *j, tk_bundle *b, const tk_kernel *k)
         const tk_passes *p = tk_bundle_pass_file(b, i);
         json_builder_begin_object(j);
         json_int(j, "file", (gint64)i);
-        json_opt_string(j, "path", tk_passes_path(p));
-        json_opt_string(j, "kind", cmd_info_pass_file_kind(p));
+        cli_json_str_or_null(j, "path", tk_passes_path(p));
+        cli_json_str_or_null(j, "kind", cmd_info_pass_file_kind(p));
         json_int(j, "sequence", (gint64)s);
         const tk_pass_seq *q = tk_passes_seq(p, (size_t)s);
         json_int(j, "dumps", (gint64)q->n_dumps);
@@ -155,11 +146,11 @@ void cmd_info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds,
     tk_loctab *tab = tk_bundle_loctab(b);
     JsonBuilder *j = json_builder_new();
     json_builder_begin_object(j);
-    json_opt_string(j, "path", tk_bundle_path(b));
-    json_opt_string(j, "input", input_kind_ids[tk_bundle_input_kind(b)]);
-    json_opt_string(j, "compiler", tk_bundle_compiler(b));
-    json_opt_string(j, "tool_version", tk_bundle_tool_version(b));
-    json_opt_string(j, "command", tk_bundle_command(b));
+    cli_json_str_or_null(j, "path", tk_bundle_path(b));
+    cli_json_str_or_null(j, "input", input_kind_ids[tk_bundle_input_kind(b)]);
+    cli_json_str_or_null(j, "compiler", tk_bundle_compiler(b));
+    cli_json_str_or_null(j, "tool_version", tk_bundle_tool_version(b));
+    cli_json_str_or_null(j, "command", tk_bundle_command(b));
     json_builder_set_member_name(j, "complete");
     if (tk_bundle_complete(b) >= 0)
         json_builder_add_boolean_value(j, tk_bundle_complete(b));
@@ -174,9 +165,9 @@ void cmd_info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds,
         json_builder_begin_object(j);
         json_builder_set_member_name(j, "index");
         json_builder_add_int_value(j, (gint64)i);
-        json_opt_string(j, "name", tk_kernel_name(k));
-        json_opt_string(j, "hash", tk_kernel_hash(k));
-        json_opt_string(j, "origin", tk_kernel_origin(k));
+        cli_json_str_or_null(j, "name", tk_kernel_name(k));
+        cli_json_str_or_null(j, "hash", tk_kernel_hash(k));
+        cli_json_str_or_null(j, "origin", tk_kernel_origin(k));
         json_builder_set_member_name(j, "metadata");
         json_meta(j, tk_kernel_metadata(k));
         /* every compile option NAME.json records, as it has it */
@@ -232,7 +223,7 @@ void cmd_info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds,
                 continue;
             }
             json_builder_begin_object(j);
-            json_opt_string(j, "path", tk_stage_path(st));
+            cli_json_str_or_null(j, "path", tk_stage_path(st));
             json_builder_set_member_name(j, "bytes");
             json_builder_add_int_value(j, (gint64)tk_stage_size(st));
             json_builder_set_member_name(j, "lines");
@@ -260,8 +251,8 @@ void cmd_info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds,
     json_builder_begin_array(j);
     for (tk_file_id f = 0; f < tk_loctab_file_count(tab); f++) {
         json_builder_begin_object(j);
-        json_opt_string(j, "path", tk_loctab_file_path(tab, f));
-        json_opt_string(j, "resolved", tk_bundle_resolve_source(b, f, NULL));
+        cli_json_str_or_null(j, "path", tk_loctab_file_path(tab, f));
+        cli_json_str_or_null(j, "resolved", tk_bundle_resolve_source(b, f, NULL));
         json_builder_end_object(j);
     }
     json_builder_end_array(j);

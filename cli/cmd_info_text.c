@@ -12,20 +12,22 @@ static const char *const input_kind_names[] = {
     [TK_INPUT_FILES] = "loose stage files",
 };
 
+/* ", NAME V UNIT" on S (no comma first), when V is known (not negative). */
+static void put_field(GString *s, const char *name, int64_t v, const char *unit)
+{
+    if (v >= 0)
+        g_string_append_printf(s, "%s%s %lld%s", s->len ? ", " : "", name, (long long)v, unit);
+}
+
 static void meta_text(const tk_kernel_meta *m)
 {
     GString *s = g_string_new(NULL);
-#define FIELD(name, v, unit)                                                   \
-    if ((v) >= 0)                                                             \
-        g_string_append_printf(s, "%s%s %lld%s", s->len ? ", " : "", name,    \
-                               (long long)(v), unit);
-    FIELD("num_warps", m->num_warps, "")
-    FIELD("num_ctas", m->num_ctas, "")
-    FIELD("num_stages", m->num_stages, "")
-    FIELD("shared", m->shared_bytes, " B")
-    FIELD("registers", m->registers, "")
-    FIELD("spills", m->spill_bytes, " B")
-#undef FIELD
+    put_field(s, "num_warps", m->num_warps, "");
+    put_field(s, "num_ctas", m->num_ctas, "");
+    put_field(s, "num_stages", m->num_stages, "");
+    put_field(s, "shared", m->shared_bytes, " B");
+    put_field(s, "registers", m->registers, "");
+    put_field(s, "spills", m->spill_bytes, " B");
     if (m->target)
         g_string_append_printf(s, "%starget %s", s->len ? ", " : "", m->target);
     if (m->triton_version)
@@ -33,19 +35,14 @@ static void meta_text(const tk_kernel_meta *m)
                                m->triton_version);
     /* AMD: a second line, so that NVIDIA's reads as it always did. */
     GString *amd = g_string_new(NULL);
-#define FIELD(name, v, unit)                                                   \
-    if ((v) >= 0)                                                             \
-        g_string_append_printf(amd, "%s%s %lld%s", amd->len ? ", " : "",      \
-                               name, (long long)(v), unit);
-    FIELD("wavefront", m->warp_size, "")
-    FIELD("waves_per_eu", m->waves_per_eu, "")
-    FIELD("sgprs", m->sgprs, "")
-    FIELD("agprs", m->agprs, "")
-    FIELD("vgpr_spills", m->vgpr_spills, "")
-    FIELD("sgpr_spills", m->sgpr_spills, "")
-    FIELD("static LDS", m->lds_static_bytes, " B")
-    FIELD("occupancy", m->occupancy, " waves/SIMD")
-#undef FIELD
+    put_field(amd, "wavefront", m->warp_size, "");
+    put_field(amd, "waves_per_eu", m->waves_per_eu, "");
+    put_field(amd, "sgprs", m->sgprs, "");
+    put_field(amd, "agprs", m->agprs, "");
+    put_field(amd, "vgpr_spills", m->vgpr_spills, "");
+    put_field(amd, "sgpr_spills", m->sgpr_spills, "");
+    put_field(amd, "static LDS", m->lds_static_bytes, " B");
+    put_field(amd, "occupancy", m->occupancy, " waves/SIMD");
     cli_printf("  metadata: %s\n", s->len ? s->str : "(none found)");
     g_string_free(s, TRUE);
     if (m->target && g_str_has_prefix(m->target, "hip") && amd->len)
