@@ -8,7 +8,7 @@
 # Usage: test-failures.sh CONSOLE-LOG [TESTLOG] [LINES-PER-TEST]
 log=$1 testlog=${2:-} n=${3:-60}
 # meson prints each one twice: as it ends, and again in "Summary of Failures".
-failed=$(grep -E '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS) ' "$log" 2>/dev/null | awk '!seen[$0]++')
+failed=$(grep -E '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR|INTERRUPT|UNEXPECTEDPASS) ' "$log" 2>/dev/null | awk '!seen[$0]++')
 if [ -z "$failed" ]; then
     echo "--- last 40 lines of the command's output ($log) ---"
     tail -n 40 "$log"
@@ -18,7 +18,7 @@ echo "--- tests that did not pass ---"
 echo "$failed"
 [ -f "$testlog" ] || exit 0
 # "tkview:viewer / test_viewer_bind": the name as testlog.txt's "test:" line has it.
-echo "$failed" | sed -E 's/^ *[0-9]+\/[0-9]+ +//; s/ +(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS) .*$//' |
+echo "$failed" | sed -E 's/^ *[0-9]+\/[0-9]+ +//; s/ +(FAIL|TIMEOUT|ERROR|INTERRUPT|UNEXPECTEDPASS) .*$//' |
 while IFS= read -r name; do
     echo "--- $name: last $n lines of its testlog.txt section ---"
     awk -v want="$name" '
