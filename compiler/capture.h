@@ -82,6 +82,12 @@ gboolean cap_stderr_filter_line(cap_stderr_filter *f, const char *line,
 uint64_t cap_stderr_filter_dump_lines(const cap_stderr_filter *f);
 uint64_t cap_stderr_filter_shown_lines(const cap_stderr_filter *f);
 
+/* ---- stderr batching (capture_batch.c, stderr_batch.c) ---------------- */
+/* The LD_PRELOAD value that batches a Triton program's writes to stderr
+ * (libtkview-stderr-batch.so, then the user's own LD_PRELOAD), or NULL
+ * when that library is not found.  Caller frees. */
+char *cap_stderr_batch_preload(void);
+
 /* ---- progress on a terminal (capture_progress.c) ---------------------- */
 
 /* One status line on stderr, redrawn at most four times a second: kernels

@@ -19,6 +19,8 @@
  *   TORCHINDUCTOR_COMPILE_THREADS=1        compiled in this process
  *   USE_IR_LOC=ttir|ttgir        with --irloc
  *   TKVIEW_TARGET=hip:gfx942     with --target: for the program to read
+ *   LD_PRELOAD=libtkview-stderr-batch.so   its writes to stderr batched
+ *                                (LLVM's dumps: capture_batch.c)
  *   PYTHONPATH=HOOK:$PYTHONPATH  tkview's sitecustomize (compiler/python),
  *   TKVIEW_AUTOTUNE_DIR=run/autotune   which writes the timings of every
  *                                configuration Triton's autotuner benchmarked
@@ -250,6 +252,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     char *pythonpath = !have_hook ? NULL
                        : old_pp && *old_pp ? g_strconcat(hook, ":", old_pp, NULL)
                                            : g_strdup(hook);
+    char *preload = cap_stderr_batch_preload();
     if (g_mkdir(kdump, 0755) != 0 || g_mkdir(cache, 0755) != 0 ||
         g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0) {
         fprintf(stderr, "tkview: cannot make folders in %s: %s\n", c->run,
@@ -272,6 +275,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"USE_IR_LOC", o->irloc},
         {"TKVIEW_TARGET", c->target},
         {"PYTHONPATH", pythonpath},
+        {"LD_PRELOAD", preload},
         {"TKVIEW_AUTOTUNE_DIR", have_hook ? autotune : NULL},
     };
     env = g_get_environ();
@@ -353,6 +357,7 @@ out:
     g_free(inductor);
     g_free(autotune);
     g_free(pythonpath);
+    g_free(preload);
     g_free(mlir);
     g_free(errpath);
     g_free(outpath);

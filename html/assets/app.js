@@ -117,10 +117,13 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag',
     document.getElementById('mode-passes').addEventListener('click', () => setMode('passes'));
     document.addEventListener('keydown', onKey);
     layouts.hover(document.getElementById('kernel-view'));
-    /* the heat column needs the cost data before the panes draw */
-    if (await cost.load().catch(() => false)) costControls();
-    /* the compiler's messages mark lines: loaded before the panes draw */
-    await diag.load().catch(() => false);
+    /* the heat column needs the cost data before the panes draw, and the
+     * compiler's messages mark lines: both loaded at once (each is a
+     * script load of its own, a round trip) before the panes draw */
+    const costLoaded = cost.load().catch(() => false);
+    const diagLoaded = diag.load().catch(() => false);
+    if (await costLoaded) costControls();
+    await diagLoaded;
     await panes.start({
       passesOf: (file, line) => {
         setMode('passes');
