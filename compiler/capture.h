@@ -82,11 +82,24 @@ gboolean cap_stderr_filter_line(cap_stderr_filter *f, const char *line,
 uint64_t cap_stderr_filter_dump_lines(const cap_stderr_filter *f);
 uint64_t cap_stderr_filter_shown_lines(const cap_stderr_filter *f);
 
+/* ---- each compile's dump file (capture_compiles.c) -------------------- */
+
+/* The messages among the dumps of each compile's file in DIR (tkview's
+ * Python hook writes one per compile, docs/capture.md): every file, oldest
+ * first, read through a filter of its own; the lines it shows are written to
+ * SHOW (NULL: not) and appended to MESSAGES_FD (-1: not), as a stderr's
+ * would have been.  Returns how many lines were shown. */
+uint64_t cap_compiles_messages(const char *dir, FILE *show, int messages_fd);
+
+/* How many files DIR holds (compiles whose dumps were kept apart). */
+unsigned cap_compiles_count(const char *dir);
+
 /* ---- progress on a terminal (capture_progress.c) ---------------------- */
 
 /* One status line on stderr, redrawn at most four times a second: kernels
  * compiled (entries of Triton's cache holding a __grp__NAME.json, written
- * last), bytes of dumps written. */
+ * last), bytes of dumps written (DUMP_FILES: files, or folders whose files
+ * are counted). */
 typedef struct cap_progress cap_progress;
 
 /* TTY may be NULL: then nothing is drawn but counting still works.

@@ -15,8 +15,7 @@
  *                                on stderr
  *   TRITON_DUMP_PTXAS_LOG=1      ptxas's log per kernel (registers,
  *                                spills, C75xx warnings), on stdout
- *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code,
- *   TORCHINDUCTOR_COMPILE_THREADS=1        compiled in this process
+ *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code
  *   USE_IR_LOC=ttir|ttgir        with --irloc
  *   TKVIEW_TARGET=hip:gfx942     with --target: for the program to read
  *   PYTHONPATH=HOOK:$PYTHONPATH  tkview's sitecustomize (compiler/python),
@@ -25,6 +24,25 @@
  *                                here (the user's own sitecustomize still
  *                                runs; TKVIEW_PYTHON_DIR overrides where the
  *                                hook is, for tests)
+ *   TKVIEW_COMPILES_DIR=run/compiles   and, through Triton's stage hook,
+ *                                keeps each compile's dumps in a file of its
+ *                                own there (HASH.PID.N.txt): stderr is that
+ *                                file while a stage of the compile runs.
+ *                                MLIR_DUMP_PATH is then left unset, so that
+ *                                MLIR's dumps go to stderr too (Triton opens
+ *                                MLIR_DUMP_PATH once per process, truncating
+ *                                it: parallel compile workers would write
+ *                                over each other), and Inductor compiles in
+ *                                its parallel workers as it does without
+ *                                tkview.  TKVIEW_MLIR_DUMP_PATH=run/
+ *                                mlir_passes.txt is what the hook sets
+ *                                MLIR_DUMP_PATH to, with
+ *                                TORCHINDUCTOR_COMPILE_THREADS=1, for a
+ *                                Triton without that hook (no knobs.py).
+ *
+ * Without the hook installed: MLIR_DUMP_PATH=run/mlir_passes.txt and
+ * TORCHINDUCTOR_COMPILE_THREADS=1 (one stream, compiles in this process),
+ * and dumps are told apart by content when the capture is loaded.
  *
  * which is the set the project's reference captures were made with
  * (../shared/dumps/README.md).  Values the user had for these are replaced.
@@ -181,6 +199,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     cap_child_result res = {0};
 
     char *autotune = g_build_filename(c->run, "autotune", NULL);
+    char *compiles = g_build_filename(c->run, "compiles", NULL);
     const char *hook = g_getenv("TKVIEW_PYTHON_DIR") ? g_getenv("TKVIEW_PYTHON_DIR")
                                                      : TKVIEW_PYTHON_DIR;
     char *hook_file = g_build_filename(hook, "sitecustomize.py", NULL);
@@ -191,7 +210,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
                        : old_pp && *old_pp ? g_strconcat(hook, ":", old_pp, NULL)
                                            : g_strdup(hook);
     if (g_mkdir(kdump, 0755) != 0 || g_mkdir(cache, 0755) != 0 ||
-        g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0) {
+        g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0 ||
+        (have_hook && g_mkdir(compiles, 0755) != 0)) {
         fprintf(stderr, "tkview: cannot make folders in %s: %s\n", c->run,
                 g_strerror(errno));
         tk_staged_dir_remove_tree(c->work);
@@ -203,18 +223,24 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"TRITON_DUMP_DIR", kdump},
         {"TRITON_CACHE_DIR", cache},
         {"MLIR_ENABLE_DUMP", o->kernel ? o->kernel : "1"},
-        {"MLIR_DUMP_PATH", mlir},
+        {"MLIR_DUMP_PATH", have_hook ? NULL : mlir},
         {"LLVM_IR_ENABLE_DUMP", "1"},
         {"MLIR_ENABLE_DIAGNOSTICS", "warnings,remarks"},
         {"TRITON_DUMP_PTXAS_LOG", "1"},
         {"TORCHINDUCTOR_CACHE_DIR", inductor},
-        {"TORCHINDUCTOR_COMPILE_THREADS", "1"},
+        {"TORCHINDUCTOR_COMPILE_THREADS", have_hook ? NULL : "1"},
         {"USE_IR_LOC", o->irloc},
         {"TKVIEW_TARGET", c->target},
         {"PYTHONPATH", pythonpath},
         {"TKVIEW_AUTOTUNE_DIR", have_hook ? autotune : NULL},
+        {"TKVIEW_COMPILES_DIR", have_hook ? compiles : NULL},
+        {"TKVIEW_MLIR_DUMP_PATH", have_hook ? mlir : NULL},
     };
     env = g_get_environ();
+    /* With the hook, each compile's dumps go to its own file through
+     * stderr; a user's MLIR_DUMP_PATH would take MLIR's away from it. */
+    if (have_hook)
+        env = g_environ_unsetenv(env, "MLIR_DUMP_PATH");
     JsonObject *envo = json_object_new();
     for (size_t i = 0; i < G_N_ELEMENTS(knobs); i++) {
         if (!knobs[i][1])
@@ -235,7 +261,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         goto out;
     }
     filter = cap_stderr_filter_new();
-    const char *dump_files[] = {mlir, NULL};
+    const char *dump_files[] = {mlir, compiles, NULL};
     progress = cap_progress_new(o->progress && !c->quiet ? stderr : NULL,
                                        cache, dump_files);
     char **run_argv = o->ncu ? cap_profile_argv(c, o->ncu, o->kernel,
@@ -265,6 +291,15 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         tk_staged_dir_remove_tree(c->work);
         goto out;
     }
+    uint64_t compile_shown = 0;
+    if (have_hook) {
+        /* The messages written while a compile ran are in its file. */
+        int fd = open(c->messages, O_WRONLY | O_APPEND | O_CLOEXEC);
+        compile_shown = cap_compiles_messages(compiles, c->quiet ? NULL : stderr, fd);
+        if (fd >= 0)
+            close(fd);
+        cap_info_set_int(c, "compiles_kept_apart", cap_compiles_count(compiles));
+    }
     c->complete = run_rc == 0 && cap_child_ok(&res);
     char *how = cap_child_describe(&res);
     cap_info_set_string(c, "result", how);
@@ -281,7 +316,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     cap_info_set_int(c, "stderr_dump_lines",
                             (int64_t)cap_stderr_filter_dump_lines(filter));
     cap_info_set_int(c, "stderr_shown_lines",
-                            (int64_t)cap_stderr_filter_shown_lines(filter));
+                            (int64_t)(cap_stderr_filter_shown_lines(filter) +
+                                      compile_shown));
     if (run_rc != 0 && res.error) {
         fprintf(stderr, "tkview: %s\n", res.error);
         cap_info_set_string(c, "error", res.error);
@@ -337,6 +373,7 @@ out:
     g_free(cache);
     g_free(inductor);
     g_free(autotune);
+    g_free(compiles);
     g_free(pythonpath);
     g_free(mlir);
     g_free(errpath);
