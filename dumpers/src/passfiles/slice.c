@@ -20,14 +20,28 @@
 
 /* ---- bundles: each kernel's slice ------------------------------------------ */
 
-/* A piece of a slice's text, compressed as one gzip member into the job's
- * piece file (passes/refs.c reads them back from the bundle's pool). */
+/* A piece of a slice's text (passes/refs.c reads them back from the
+ * bundle's pool). */
 typedef struct {
     guint8 digest[32]; /* SHA-256 of its text */
-    uint64_t at;       /* where its member is in the piece file */
-    uint64_t in_len;   /* bytes of the member */
     uint64_t len;      /* bytes of text */
 } piece_rec;
+
+/* Who compresses each distinct piece: the first slice job to meet it, as
+ * one gzip member into its piece file; the others only name it.  A member
+ * is the same whichever job made it, and the pool takes members in the
+ * order the slices were planned, so the bundle does not depend on which
+ * thread came first. */
+typedef struct {
+    const char *piece_path; /* the file its member is in */
+    uint64_t at, in_len;    /* where, how long */
+    gboolean written;
+} piece_claim;
+
+typedef struct {
+    GMutex lock;
+    GHashTable *of; /* GBytes digest -> piece_claim */
+} piece_claims;
 
 static int write_all(int fd, const void *data, size_t n)
 {
@@ -44,10 +58,19 @@ static int write_all(int fd, const void *data, size_t n)
     return 0;
 }
 
-/* Compresses the LEN bytes of TEXT as one gzip member appended to FD at
- * *AT, recorded in PIECES.  Returns 0, or -1 when the write failed. */
-static int add_piece(int fd, uint64_t *at, GArray *pieces, const char *text,
-                     size_t len)
+/* Where a job writes its pieces: its piece file, and the claims. */
+typedef struct {
+    int fd;
+    uint64_t at;             /* the piece file's size so far */
+    const char *piece_path;
+    piece_claims *claims;
+    GArray *pieces;          /* piece_rec */
+} piece_sink;
+
+/* Records the LEN bytes of TEXT as the next piece; the first time any job
+ * meets that text, compresses it as one gzip member appended to the piece
+ * file.  Returns 0, or -1 when the write failed. */
+static int add_piece(piece_sink *k, const char *text, size_t len)
 {
     piece_rec r;
     memset(&r, 0, sizeof r);
@@ -56,6 +79,20 @@ static int add_piece(int fd, uint64_t *at, GArray *pieces, const char *text,
     gsize dlen = sizeof r.digest;
     g_checksum_get_digest(c, r.digest, &dlen);
     g_checksum_free(c);
+    r.len = len;
+    g_array_append_val(k->pieces, r);
+    GBytes *key = g_bytes_new(r.digest, sizeof r.digest);
+    g_mutex_lock(&k->claims->lock);
+    piece_claim *mine = NULL;
+    if (!g_hash_table_contains(k->claims->of, key)) {
+        mine = g_new0(piece_claim, 1);
+        mine->piece_path = k->piece_path;
+        g_hash_table_insert(k->claims->of, g_bytes_ref(key), mine);
+    }
+    g_mutex_unlock(&k->claims->lock);
+    g_bytes_unref(key);
+    if (!mine)
+        return 0; /* another job's, or an earlier piece of this one */
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     if (deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
@@ -68,28 +105,29 @@ static int add_piece(int fd, uint64_t *at, GArray *pieces, const char *text,
     zs.next_out = out;
     zs.avail_out = (uInt)bound;
     int ok = deflate(&zs, Z_FINISH) == Z_STREAM_END &&
-             write_all(fd, out, zs.total_out) == 0;
-    r.at = *at;
-    r.in_len = zs.total_out;
-    r.len = len;
+             write_all(k->fd, out, zs.total_out) == 0;
+    uint64_t in_len = zs.total_out;
     deflateEnd(&zs);
     g_free(out);
     if (!ok)
         return -1;
-    *at += r.in_len;
-    g_array_append_val(pieces, r);
+    g_mutex_lock(&k->claims->lock);
+    mine->at = k->at;
+    mine->in_len = in_len;
+    mine->written = TRUE;
+    g_mutex_unlock(&k->claims->lock);
+    k->at += in_len;
     return 0;
 }
 
 /* Cuts the dumps of sequence S of P into pieces written to FD: each dump's
  * header, then its body (with the blank line the printers leave between
  * dumps) in pieces of PASSES_REFS_PIECE bytes, so that identical bodies
- * are identical pieces whatever their headers say.  Returns 0, 1 when P
+ * are identical pieces whatever their headers say (add_piece()).  Returns 0, 1 when P
  * cannot be read (reported in DIAGS), -1 when the write failed. */
-static int cut_seq(const tk_passes *p, const tk_pass_seq *s, int fd,
-                   GArray *pieces, tk_diags *diags)
+static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
+                   tk_diags *diags)
 {
-    uint64_t at = 0;
     for (size_t j = 0; j < s->n_dumps; j++) {
         const tk_pass_dump *d = tk_passes_get(p, s->dumps[j]);
         uint64_t head = d->body_offset - d->header_offset;
@@ -97,7 +135,7 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, int fd,
                           : NULL;
         if (head && !text)
             return 1;
-        int rc = head ? add_piece(fd, &at, pieces, text, (size_t)head) : 0;
+        int rc = head ? add_piece(k, text, (size_t)head) : 0;
         g_free(text);
         if (rc != 0)
             return -1;
@@ -116,7 +154,7 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, int fd,
                 memcpy(text + len, "\n\n", ended ? 1 : 2);
                 len += ended ? 1 : 2;
             }
-            rc = add_piece(fd, &at, pieces, text, len);
+            rc = add_piece(k, text, len);
             g_free(text);
             if (rc != 0)
                 return -1;
@@ -141,6 +179,7 @@ struct bundle_pass_slice {
     char *root;        /* the bundle being built, where dumps/ goes */
     char *piece_path;  /* TO's pieces, until they are pooled */
     GArray *pieces;    /* piece_rec */
+    piece_claims *claims; /* shared by the jobs of one bundle */
     /* outcome */
     tk_diags *reads;   /* what could not be read of F */
     char *write_err;   /* why the slice could not be written */
@@ -162,7 +201,8 @@ static void slice_run(bundle_pass_slice *j)
     }
     /* A read error is about the input: the slice is left out and the
      * bundle written.  A write error loses the bundle. */
-    int cut = cut_seq(j->f->ix, j->seq, fd, j->pieces, j->reads);
+    piece_sink k = {fd, 0, j->piece_path, j->claims, j->pieces};
+    int cut = cut_seq(j->f->ix, j->seq, &k, j->reads);
     if (close(fd) != 0 && cut == 0)
         cut = -1;
     if (cut == 1 && tk_diags_count(j->reads) > 0)
@@ -171,8 +211,8 @@ static void slice_run(bundle_pass_slice *j)
         j->write_err = g_strdup_printf("cannot write %s", j->piece_path);
     else
         j->done = TRUE;
-    if (!j->done)
-        unlink(j->piece_path);
+    /* Its piece file stays until the pool is made: other jobs' pieces may be
+     * members in it. */
 }
 
 /* The slices of one gzip pass file run one after another on one worker: its
@@ -268,28 +308,40 @@ typedef struct {
 
 /* Writes J's refs file, adding to the pool (POOL_FD, its size *POOL_AT,
  * what it holds SEEN: digest -> pooled) the pieces it does not hold yet,
- * copied from J's piece file.  Returns 0, or -1 with *ERR set. */
+ * copied from the piece file of the job that compressed each (CLAIMS).
+ * Returns 0; 1 when a piece has no member (the job that claimed it could
+ * not read its input: J is left out too); -1 with *ERR set. */
 static int pool_one(bundle_pass_slice *j, int pool_fd, uint64_t *pool_at,
-                    GHashTable *seen, char **err)
+                    GHashTable *seen, piece_claims *claims, char **err)
 {
-    int in = open(j->piece_path, O_RDONLY | O_CLOEXEC);
-    FILE *out = in >= 0 ? fopen(j->to, "wx") : NULL;
+    FILE *out = fopen(j->to, "wx");
     int rc = out ? 0 : -1;
     if (out)
         fprintf(out, "%spool pool.gz\n", PASSES_REFS_MAGIC);
     char *buf = NULL;
+    int in = -1;
+    const char *in_path = NULL;
     for (guint i = 0; rc == 0 && i < j->pieces->len; i++) {
         const piece_rec *r = &g_array_index(j->pieces, piece_rec, i);
         GBytes *key = g_bytes_new(r->digest, sizeof r->digest);
         pooled *p = g_hash_table_lookup(seen, key);
-        if (!p) {
-            buf = g_realloc(buf, r->in_len);
-            if (pread(in, buf, r->in_len, (off_t)r->at) != (ssize_t)r->in_len ||
-                write_all(pool_fd, buf, r->in_len) != 0)
+        const piece_claim *c = p ? NULL : g_hash_table_lookup(claims->of, key);
+        if (!p && (!c || !c->written))
+            rc = 1;
+        if (!p && rc == 0) {
+            if (in_path != c->piece_path) {
+                if (in >= 0)
+                    close(in);
+                in = open(in_path = c->piece_path, O_RDONLY | O_CLOEXEC);
+            }
+            buf = g_realloc(buf, c->in_len);
+            if (in < 0 ||
+                pread(in, buf, c->in_len, (off_t)c->at) != (ssize_t)c->in_len ||
+                write_all(pool_fd, buf, c->in_len) != 0)
                 rc = -1;
             p = g_new(pooled, 1);
-            *p = (pooled){*pool_at, r->in_len};
-            *pool_at += r->in_len;
+            *p = (pooled){*pool_at, c->in_len};
+            *pool_at += c->in_len;
             g_hash_table_insert(seen, g_bytes_ref(key), p);
         }
         g_bytes_unref(key);
@@ -299,20 +351,21 @@ static int pool_one(bundle_pass_slice *j, int pool_fd, uint64_t *pool_at,
             rc = -1;
     }
     g_free(buf);
-    if (out && fclose(out) != 0)
-        rc = -1;
     if (in >= 0)
         close(in);
+    if (out && fclose(out) != 0 && rc == 0)
+        rc = -1;
     if (rc != 0)
+        unlink(j->to);
+    if (rc < 0)
         *err = g_strdup_printf("cannot write %s: %s", j->to, g_strerror(errno));
-    unlink(j->piece_path);
     return rc;
 }
 
 /* Stores the pieces of the slices written (J->done) once each in
  * ROOT/dumps/pool.gz, in the order planned (a bundle written twice is the
  * same), and writes each slice's refs file.  Returns 0, or -1 with *ERR. */
-static int pool_slices(GPtrArray *jobs, char **err)
+static int pool_slices(GPtrArray *jobs, piece_claims *claims, char **err)
 {
     bundle_pass_slice *first = NULL;
     for (guint i = 0; i < jobs->len && !first; i++) {
@@ -335,8 +388,14 @@ static int pool_slices(GPtrArray *jobs, char **err)
     uint64_t at = 0;
     for (guint i = 0; rc == 0 && i < jobs->len; i++) {
         bundle_pass_slice *j = g_ptr_array_index(jobs, i);
-        if (j->done)
-            rc = pool_one(j, fd, &at, seen, err);
+        if (!j->done)
+            continue;
+        rc = pool_one(j, fd, &at, seen, claims, err);
+        if (rc == 1) { /* its input could not be read: the slice is left out */
+            j->done = FALSE;
+            j->left_out = TRUE;
+            rc = 0;
+        }
     }
     if (fd >= 0 && close(fd) != 0 && rc == 0) {
         *err = g_strdup_printf("cannot write %s: %s", path, g_strerror(errno));
@@ -379,6 +438,12 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
     }
     g_hash_table_destroy(plain);
     g_hash_table_destroy(of_file);
+    piece_claims claims;
+    g_mutex_init(&claims.lock);
+    claims.of = g_hash_table_new_full(g_bytes_hash, g_bytes_equal,
+                                      (GDestroyNotify)g_bytes_unref, g_free);
+    for (guint i = 0; i < jobs->len; i++)
+        ((bundle_pass_slice *)g_ptr_array_index(jobs, i))->claims = &claims;
     run_tasks(tasks);
     for (guint i = 0; i < tasks->len; i++) {
         slice_task *t = g_ptr_array_index(tasks, i);
@@ -389,7 +454,14 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
 
     /* The pieces stored once each, in the order the slices were planned. */
     char *perr = NULL;
-    int rc = pool_slices(jobs, &perr);
+    int rc = pool_slices(jobs, &claims, &perr);
+    for (guint i = 0; i < jobs->len; i++) {
+        bundle_pass_slice *j = g_ptr_array_index(jobs, i);
+        unlink(j->piece_path);
+        j->claims = NULL;
+    }
+    g_hash_table_destroy(claims.of);
+    g_mutex_clear(&claims.lock);
     if (rc != 0) {
         tk_diags_add(diags, TK_DIAG_ERROR, outdir, 0,
                      "cannot write the bundle: %s", perr);
@@ -437,8 +509,6 @@ void bundle_passfiles_slices_free(GPtrArray *jobs)
         g_free(j->rel);
         g_free(j->to);
         g_free(j->root);
-        if (j->piece_path)
-            unlink(j->piece_path); /* left by a failed write */
         g_free(j->piece_path);
         if (j->pieces)
             g_array_free(j->pieces, TRUE);
