@@ -91,8 +91,13 @@ uint64_t cap_stderr_filter_shown_lines(const cap_stderr_filter *f);
  * would have been.  Returns how many lines were shown. */
 uint64_t cap_compiles_messages(const char *dir, FILE *show, int messages_fd);
 
-/* How many files DIR holds (compiles whose dumps were kept apart). */
+/* How many compiles' dump files (.txt) DIR holds. */
 unsigned cap_compiles_count(const char *dir);
+
+/* Appends to STDOUT_FD what compile workers printed while a stage of a
+ * compile ran (DIR's HASH.PID.N.out files, oldest first).  Returns the
+ * bytes added. */
+uint64_t cap_compiles_stdout(const char *dir, int stdout_fd);
 
 /* ---- progress on a terminal (capture_progress.c) ---------------------- */
 

@@ -9,6 +9,10 @@
  * is shown and kept with the capture's messages (capture/stderr.txt, which
  * `tkview diagnostics` reads), as before.  Files are taken oldest first
  * (then by name): the order the compiles ended in, across processes.
+ * In a process other than the program's own (a compile worker), stdout is
+ * kept too while a stage runs, as HASH.PID.N.out (ptxas's log): added to
+ * the program's stdout that capture keeps (capture/stdout.txt), not shown,
+ * as a worker's stdout is not without tkview.
  */
 #include "capture.h"
 
@@ -33,12 +37,14 @@ static int by_age(gconstpointer a, gconstpointer b)
     return strcmp(x->path, y->path);
 }
 
-/* The regular files of DIR, oldest first. */
-static GArray *list_files(const char *dir)
+/* The regular files of DIR whose names end in SUFFIX, oldest first. */
+static GArray *list_files(const char *dir, const char *suffix)
 {
     GArray *files = g_array_new(FALSE, FALSE, sizeof(dump_file));
     GDir *d = g_dir_open(dir, 0, NULL);
     for (const char *e; d && (e = g_dir_read_name(d));) {
+        if (!g_str_has_suffix(e, suffix))
+            continue;
         char *path = g_build_filename(dir, e, NULL);
         struct stat st;
         if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -63,7 +69,7 @@ static void free_files(GArray *files)
 
 unsigned cap_compiles_count(const char *dir)
 {
-    GArray *files = list_files(dir);
+    GArray *files = list_files(dir, ".txt");
     unsigned n = files->len;
     free_files(files);
     return n;
@@ -145,7 +151,7 @@ static uint64_t one_file(const char *path, FILE *show, int messages_fd)
 
 uint64_t cap_compiles_messages(const char *dir, FILE *show, int messages_fd)
 {
-    GArray *files = list_files(dir);
+    GArray *files = list_files(dir, ".txt");
     uint64_t shown = 0;
     for (guint i = 0; i < files->len; i++)
         shown += one_file(g_array_index(files, dump_file, i).path, show,
@@ -154,4 +160,21 @@ uint64_t cap_compiles_messages(const char *dir, FILE *show, int messages_fd)
         fflush(show);
     free_files(files);
     return shown;
+}
+
+uint64_t cap_compiles_stdout(const char *dir, int stdout_fd)
+{
+    GArray *files = list_files(dir, ".out");
+    uint64_t bytes = 0;
+    char *buf = g_malloc(65536);
+    for (guint i = 0; stdout_fd >= 0 && i < files->len; i++) {
+        FILE *in = fopen(g_array_index(files, dump_file, i).path, "rb");
+        for (size_t n; in && (n = fread(buf, 1, 65536, in)) > 0; bytes += n)
+            write_all(stdout_fd, buf, n);
+        if (in)
+            fclose(in);
+    }
+    g_free(buf);
+    free_files(files);
+    return bytes;
 }

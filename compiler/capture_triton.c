@@ -298,6 +298,11 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         compile_shown = cap_compiles_messages(compiles, c->quiet ? NULL : stderr, fd);
         if (fd >= 0)
             close(fd);
+        /* And what compile workers printed on their stdout (ptxas's log). */
+        fd = open(outpath, O_WRONLY | O_APPEND | O_CLOEXEC);
+        cap_compiles_stdout(compiles, fd);
+        if (fd >= 0)
+            close(fd);
         cap_info_set_int(c, "compiles_kept_apart", cap_compiles_count(compiles));
     }
     c->complete = run_rc == 0 && cap_child_ok(&res);

@@ -92,28 +92,47 @@ _count = [0]               # compiles seen by this process
 _installed = []            # the hook is in
 
 
-def _stage_file(token, metadata):
+# The program's own process: the first Python process of the run (its
+# children inherit the variable).  In the others (torch.compile's compile
+# workers), stdout is Inductor's, not the user's terminal: what a stage
+# prints there (ptxas's log, TRITON_DUMP_PTXAS_LOG) goes to HASH.PID.N.out,
+# which capture adds to the program's stdout it keeps.
+_MAIN = not _COMPILES or (os.environ.setdefault('TKVIEW_MAIN_PID', str(os.getpid()))
+                           == str(os.getpid()))
+
+
+def _stage_file(token, metadata, ext):
     h = metadata.get('hash') if isinstance(metadata, dict) else None
     if not isinstance(h, str) or not h.isalnum():
         h = 'unknown'
-    return os.path.join(_COMPILES, '%s.%d.%d.txt' % (h, os.getpid(), token))
+    return os.path.join(_COMPILES, '%s.%d.%d.%s' % (h, os.getpid(), token, ext))
+
+
+def _redirect(fd_no, path):
+    """Points FD_NO at PATH (appending); returns the saved descriptor."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+    saved = os.dup(fd_no)
+    os.dup2(fd, fd_no)
+    os.close(fd)
+    return saved
 
 
 def _wrap_stage(fn, token):
     def stage(src, metadata):
         with _lock:
+            fds = (2,) if _MAIN else (1, 2)
+            sys.stdout.flush()
             sys.stderr.flush()
-            fd = os.open(_stage_file(token, metadata),
-                         os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
-            saved = os.dup(2)
-            os.dup2(fd, 2)
-            os.close(fd)
+            saved = [_redirect(n, _stage_file(token, metadata, 'txt' if n == 2 else 'out'))
+                     for n in fds]
             try:
                 return fn(src, metadata)
             finally:
+                sys.stdout.flush()
                 sys.stderr.flush()
-                os.dup2(saved, 2)
-                os.close(saved)
+                for n, s in zip(fds, saved):
+                    os.dup2(s, n)
+                    os.close(s)
     return stage
 
 

@@ -42,7 +42,8 @@ Usage: fake_triton.py MODE [ARGS...]   (TK_TEST_DUMPS names the captures)
                      triton.knobs (tests/capture/fake_pkg must be on
                      PYTHONPATH): its MLIR dumps written to fd 2 by the
                      "ttir" stage, its LLVM dumps and a message by "llir",
-                     in pieces, the two processes taking turns
+                     in pieces, the two processes taking turns, and a line
+                     of ptxas's log on stdout
   sample DIR         the stage files of one kernel folder of a tkview bundle
                      (DIR, e.g. sample_dumps/matmul_profile/matmul_pipelined-
                      bc33df85) as Triton's kernel dump of that kernel; no
@@ -298,6 +299,7 @@ elif MODE in ('compiles', 'compile-one'):
         def llir(src, md):
             write_fd2(os.path.join(root, 'stderr.txt'))
             os.write(2, b'fake: a message while compiling %s\n' % cap.encode())
+            print('ptxas info    : fake log of %s' % cap, flush=True)
             return 'llir'
         stages = {'ttir': ttir, 'llir': llir}
         hook(None, stages, None, None, None)

@@ -348,6 +348,15 @@ def each_compile_keeps_its_own_dumps_from_parallel_processes():
     work = [e for e in os.listdir(TMP) if e.startswith('.compiles.capture-')]
     try:
         check_compiles_capture(out, err, p.returncode, work)
+        # ptxas's log: the program's own on its stdout; the child's (a
+        # compile worker's stdout is not the user's) only in the bundle.
+        stdout = p.stdout.decode()
+        assert 'ptxas info    : fake log of vector_add\n' in stdout, stdout
+        assert 'fake log of softmax' not in stdout, stdout
+        with open(os.path.join(out, 'capture', 'stdout.txt')) as f:
+            kept = f.read()
+        for cap in ('vector_add', 'softmax'):
+            assert 'ptxas info    : fake log of %s\n' % cap in kept, kept
     finally:
         for w in work:
             shutil.rmtree(os.path.join(TMP, w))

@@ -91,7 +91,9 @@ gboolean bundle_passfiles_add_compiles(tk_bundle *b, const char *root,
         const char *base = g_ptr_array_index(names, i);
         char *path = g_build_filename(dir, base, NULL);
         char hash[HASH_LEN + 1];
-        if (base[0] == '.' || !readable_file(b, path)) {
+        /* HASH.PID.N.out: what a compile worker printed, not dumps. */
+        if (base[0] == '.' || !g_str_has_suffix(base, ".txt") ||
+            !readable_file(b, path)) {
             g_free(path);
             continue;
         }
