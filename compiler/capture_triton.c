@@ -183,6 +183,81 @@ gboolean cap_target_valid(const char *target)
     return TRUE;
 }
 
+/* What the program wrote while a compile ran, kept in that compile's files
+ * by tkview's hook: its messages shown and kept, compile workers' stdout
+ * (ptxas's log) added to the kept stdout at OUTPATH.  Returns the lines
+ * shown. */
+static uint64_t keep_compile_output(cap_capture *c, const char *compiles,
+                                    const char *outpath)
+{
+    int fd = open(c->messages, O_WRONLY | O_APPEND | O_CLOEXEC);
+    uint64_t shown = cap_compiles_messages(compiles, c->quiet ? NULL : stderr, fd);
+    if (fd >= 0)
+        close(fd);
+    fd = open(outpath, O_WRONLY | O_APPEND | O_CLOEXEC);
+    cap_compiles_stdout(compiles, fd);
+    if (fd >= 0)
+        close(fd);
+    cap_info_set_int(c, "compiles_kept_apart", cap_compiles_count(compiles));
+    return shown;
+}
+
+/* SASS beside every cubin, and its life ranges. */
+static void make_sass(cap_capture *c, const cap_triton_opts *o,
+                      const char *const *kdirs)
+{
+    char *nvdisasm = find_nvdisasm(c, o->argv);
+    cap_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
+    /* Life ranges: Triton's own nvdisasm first, the one its ptxas
+     * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
+    char *tdir = nvdisasm ? triton_bin_dir(c, o->argv) : NULL;
+    char *tnv = tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
+    const char *tools[3] = {NULL, NULL, NULL};
+    size_t nt = 0;
+    if (tnv && access(tnv, X_OK) == 0)
+        tools[nt++] = tnv;
+    if (nvdisasm && (!nt || strcmp(tools[0], nvdisasm) != 0))
+        tools[nt++] = nvdisasm;
+    cap_make_life_ranges(c, tools, kdirs, nvdisasm_places);
+    g_free(tnv);
+    g_free(tdir);
+    g_free(nvdisasm);
+}
+
+/* The run's outcome in the manifest's "capture", and said on stderr. */
+static void record_run(cap_capture *c, const cap_child_result *res, int run_rc,
+                       unsigned kernels, uint64_t dump_bytes,
+                       uint64_t dump_lines, uint64_t shown_lines)
+{
+    c->complete = run_rc == 0 && cap_child_ok(res);
+    char *how = cap_child_describe(res);
+    cap_info_set_string(c, "result", how);
+    if (res->term_signal)
+        json_object_set_null_member(c->info, "exit_status");
+    else
+        cap_info_set_int(c, "exit_status", res->exit_status);
+    cap_info_set_int(c, "signal", res->term_signal);
+    json_object_set_boolean_member(c->info, "interrupted", res->interrupted);
+    json_object_set_double_member(c->info, "seconds", res->seconds);
+    cap_info_set_int(c, "kernels_compiled", kernels);
+    cap_info_set_int(c, "stderr_bytes", (int64_t)res->stderr_bytes);
+    cap_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
+    cap_info_set_int(c, "stderr_dump_lines", (int64_t)dump_lines);
+    cap_info_set_int(c, "stderr_shown_lines", (int64_t)shown_lines);
+    if (run_rc != 0 && res->error) {
+        fprintf(stderr, "tkview: %s\n", res->error);
+        cap_info_set_string(c, "error", res->error);
+    }
+    if (!c->quiet) {
+        char *bytes = cap_format_bytes(dump_bytes);
+        fprintf(stderr, "tkview: the program %s: %u kernel%s compiled, %s of "
+                        "dumps\n",
+                how, kernels, kernels == 1 ? "" : "s", bytes);
+        g_free(bytes);
+    }
+    g_free(how);
+}
+
 int cap_triton(cap_capture *c, const cap_triton_opts *o)
 {
     char *kdump = g_build_filename(c->run, "kernel_dump", NULL);
@@ -291,73 +366,17 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         tk_staged_dir_remove_tree(c->work);
         goto out;
     }
-    uint64_t compile_shown = 0;
-    if (have_hook) {
-        /* The messages written while a compile ran are in its file. */
-        int fd = open(c->messages, O_WRONLY | O_APPEND | O_CLOEXEC);
-        compile_shown = cap_compiles_messages(compiles, c->quiet ? NULL : stderr, fd);
-        if (fd >= 0)
-            close(fd);
-        /* And what compile workers printed on their stdout (ptxas's log). */
-        fd = open(outpath, O_WRONLY | O_APPEND | O_CLOEXEC);
-        cap_compiles_stdout(compiles, fd);
-        if (fd >= 0)
-            close(fd);
-        cap_info_set_int(c, "compiles_kept_apart", cap_compiles_count(compiles));
-    }
-    c->complete = run_rc == 0 && cap_child_ok(&res);
-    char *how = cap_child_describe(&res);
-    cap_info_set_string(c, "result", how);
-    if (res.term_signal)
-        json_object_set_null_member(c->info, "exit_status");
-    else
-        cap_info_set_int(c, "exit_status", res.exit_status);
-    cap_info_set_int(c, "signal", res.term_signal);
-    json_object_set_boolean_member(c->info, "interrupted", res.interrupted);
-    json_object_set_double_member(c->info, "seconds", res.seconds);
-    cap_info_set_int(c, "kernels_compiled", kernels);
-    cap_info_set_int(c, "stderr_bytes", (int64_t)res.stderr_bytes);
-    cap_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
-    cap_info_set_int(c, "stderr_dump_lines",
-                            (int64_t)cap_stderr_filter_dump_lines(filter));
-    cap_info_set_int(c, "stderr_shown_lines",
-                            (int64_t)(cap_stderr_filter_shown_lines(filter) +
-                                      compile_shown));
-    if (run_rc != 0 && res.error) {
-        fprintf(stderr, "tkview: %s\n", res.error);
-        cap_info_set_string(c, "error", res.error);
-    }
-    if (!c->quiet) {
-        char *bytes = cap_format_bytes(dump_bytes);
-        fprintf(stderr, "tkview: the program %s: %u kernel%s compiled, %s of "
-                        "dumps\n",
-                how, kernels, kernels == 1 ? "" : "s", bytes);
-        g_free(bytes);
-    }
-    g_free(how);
+    uint64_t compile_shown =
+        have_hook ? keep_compile_output(c, compiles, outpath) : 0;
+    record_run(c, &res, run_rc, kernels, dump_bytes,
+               cap_stderr_filter_dump_lines(filter),
+               cap_stderr_filter_shown_lines(filter) + compile_shown);
 
     if (o->ncu)
         cap_profile_export(c);
     const char *kdirs[] = {kdump, cache, NULL};
-    if (cap_any_kernel_file(kdirs, ".cubin")) {
-        /* NVIDIA kernels; an AMD capture has code objects (.hsaco) only. */
-        char *nvdisasm = find_nvdisasm(c, o->argv);
-        cap_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
-        /* Life ranges: Triton's own nvdisasm first, the one its ptxas
-         * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
-        char *tdir = nvdisasm ? triton_bin_dir(c, o->argv) : NULL;
-        char *tnv = tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
-        const char *tools[3] = {NULL, NULL, NULL};
-        size_t nt = 0;
-        if (tnv && access(tnv, X_OK) == 0)
-            tools[nt++] = tnv;
-        if (nvdisasm && (!nt || strcmp(tools[0], nvdisasm) != 0))
-            tools[nt++] = nvdisasm;
-        cap_make_life_ranges(c, tools, kdirs, nvdisasm_places);
-        g_free(tnv);
-        g_free(tdir);
-        g_free(nvdisasm);
-    }
+    if (cap_any_kernel_file(kdirs, ".cubin"))
+        make_sass(c, o, kdirs); /* NVIDIA; an AMD capture has .hsaco only */
     cap_make_amdgcn(c, kdirs);
     if (o->kernel)
         keep_only_kernel(kdirs, o->kernel);
