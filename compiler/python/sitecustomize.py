@@ -117,20 +117,31 @@ def _redirect(fd_no, path):
     return saved
 
 
+def _flush():
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except (AttributeError, OSError, ValueError):
+            pass  # None (no console), closed: nothing buffered to keep apart
+
+
 def _wrap_stage(fn, token):
     def stage(src, metadata):
         with _lock:
             fds = (2,) if _MAIN else (1, 2)
-            sys.stdout.flush()
-            sys.stderr.flush()
-            saved = [_redirect(n, _stage_file(token, metadata, 'txt' if n == 2 else 'out'))
-                     for n in fds]
+            _flush()
+            saved = []
+            try:
+                for n in fds:
+                    saved.append((n, _redirect(n, _stage_file(
+                        token, metadata, 'txt' if n == 2 else 'out'))))
+            except OSError:
+                pass  # the folder is gone: the dumps go where they would
             try:
                 return fn(src, metadata)
             finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                for n, s in zip(fds, saved):
+                _flush()
+                for n, s in saved:
                     os.dup2(s, n)
                     os.close(s)
     return stage
