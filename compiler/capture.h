@@ -88,11 +88,29 @@ uint64_t cap_stderr_filter_shown_lines(const cap_stderr_filter *f);
  * when that library is not found.  Caller frees. */
 char *cap_stderr_batch_preload(void);
 
+/* ---- each compile's dump file (capture_compiles.c) -------------------- */
+
+/* The messages among the dumps of each compile's file in DIR (tkview's
+ * Python hook writes one per compile, docs/capture.md): every file, oldest
+ * first, read through a filter of its own; the lines it shows are written to
+ * SHOW (NULL: not) and appended to MESSAGES_FD (-1: not), as a stderr's
+ * would have been.  Returns how many lines were shown. */
+uint64_t cap_compiles_messages(const char *dir, FILE *show, int messages_fd);
+
+/* How many compiles' dump files (.txt) DIR holds. */
+unsigned cap_compiles_count(const char *dir);
+
+/* Appends to STDOUT_FD what compile workers printed while a stage of a
+ * compile ran (DIR's HASH.PID.N.out files, oldest first).  Returns the
+ * bytes added. */
+uint64_t cap_compiles_stdout(const char *dir, int stdout_fd);
+
 /* ---- progress on a terminal (capture_progress.c) ---------------------- */
 
 /* One status line on stderr, redrawn at most four times a second: kernels
  * compiled (entries of Triton's cache holding a __grp__NAME.json, written
- * last), bytes of dumps written. */
+ * last), bytes of dumps written (DUMP_FILES: files, or folders whose files
+ * are counted). */
 typedef struct cap_progress cap_progress;
 
 /* TTY may be NULL: then nothing is drawn but counting still works.

@@ -15,8 +15,7 @@
  *                                on stderr
  *   TRITON_DUMP_PTXAS_LOG=1      ptxas's log per kernel (registers,
  *                                spills, C75xx warnings), on stdout
- *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code,
- *   TORCHINDUCTOR_COMPILE_THREADS=1        compiled in this process
+ *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code
  *   USE_IR_LOC=ttir|ttgir        with --irloc
  *   TKVIEW_TARGET=hip:gfx942     with --target: for the program to read
  *   LD_PRELOAD=libtkview-stderr-batch.so   its writes to stderr batched
@@ -27,6 +26,25 @@
  *                                here (the user's own sitecustomize still
  *                                runs; TKVIEW_PYTHON_DIR overrides where the
  *                                hook is, for tests)
+ *   TKVIEW_COMPILES_DIR=run/compiles   and, through Triton's stage hook,
+ *                                keeps each compile's dumps in a file of its
+ *                                own there (HASH.PID.N.txt): stderr is that
+ *                                file while a stage of the compile runs.
+ *                                MLIR_DUMP_PATH is then left unset, so that
+ *                                MLIR's dumps go to stderr too (Triton opens
+ *                                MLIR_DUMP_PATH once per process, truncating
+ *                                it: parallel compile workers would write
+ *                                over each other), and Inductor compiles in
+ *                                its parallel workers as it does without
+ *                                tkview.  TKVIEW_MLIR_DUMP_PATH=run/
+ *                                mlir_passes.txt is what the hook sets
+ *                                MLIR_DUMP_PATH to, with
+ *                                TORCHINDUCTOR_COMPILE_THREADS=1, for a
+ *                                Triton without that hook (no knobs.py).
+ *
+ * Without the hook installed: MLIR_DUMP_PATH=run/mlir_passes.txt and
+ * TORCHINDUCTOR_COMPILE_THREADS=1 (one stream, compiles in this process),
+ * and dumps are told apart by content when the capture is loaded.
  *
  * which is the set the project's reference captures were made with
  * (../shared/dumps/README.md).  Values the user had for these are replaced.
@@ -167,47 +185,28 @@ gboolean cap_target_valid(const char *target)
     return TRUE;
 }
 
-/* What the run of the program was, into the capture's info: its result,
- * exit status or signal, time, kernels compiled and bytes, and said on
- * stderr (its error always, the summary unless quiet). */
-static void record_result(cap_capture *c, const cap_child_result *res, int run_rc,
-                          unsigned kernels, uint64_t dump_bytes,
-                          const cap_stderr_filter *filter)
+/* What the program wrote while a compile ran, kept in that compile's files
+ * by tkview's hook: its messages shown and kept, compile workers' stdout
+ * (ptxas's log) added to the kept stdout at OUTPATH.  Returns the lines
+ * shown. */
+static uint64_t keep_compile_output(cap_capture *c, const char *compiles,
+                                    const char *outpath)
 {
-    c->complete = run_rc == 0 && cap_child_ok(res);
-    char *how = cap_child_describe(res);
-    cap_info_set_string(c, "result", how);
-    if (res->term_signal)
-        json_object_set_null_member(c->info, "exit_status");
-    else
-        cap_info_set_int(c, "exit_status", res->exit_status);
-    cap_info_set_int(c, "signal", res->term_signal);
-    json_object_set_boolean_member(c->info, "interrupted", res->interrupted);
-    json_object_set_double_member(c->info, "seconds", res->seconds);
-    cap_info_set_int(c, "kernels_compiled", kernels);
-    cap_info_set_int(c, "stderr_bytes", (int64_t)res->stderr_bytes);
-    cap_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
-    cap_info_set_int(c, "stderr_dump_lines",
-                     (int64_t)cap_stderr_filter_dump_lines(filter));
-    cap_info_set_int(c, "stderr_shown_lines",
-                     (int64_t)cap_stderr_filter_shown_lines(filter));
-    if (run_rc != 0 && res->error) {
-        fprintf(stderr, "tkview: %s\n", res->error);
-        cap_info_set_string(c, "error", res->error);
-    }
-    if (!c->quiet) {
-        char *bytes = cap_format_bytes(dump_bytes);
-        fprintf(stderr, "tkview: the program %s: %u kernel%s compiled, %s of "
-                        "dumps\n",
-                how, kernels, kernels == 1 ? "" : "s", bytes);
-        g_free(bytes);
-    }
-    g_free(how);
+    int fd = open(c->messages, O_WRONLY | O_APPEND | O_CLOEXEC);
+    uint64_t shown = cap_compiles_messages(compiles, c->quiet ? NULL : stderr, fd);
+    if (fd >= 0)
+        close(fd);
+    fd = open(outpath, O_WRONLY | O_APPEND | O_CLOEXEC);
+    cap_compiles_stdout(compiles, fd);
+    if (fd >= 0)
+        close(fd);
+    cap_info_set_int(c, "compiles_kept_apart", cap_compiles_count(compiles));
+    return shown;
 }
 
-/* NVIDIA kernels (an AMD capture has code objects, .hsaco, only): their
- * SASS and life ranges from the cubins in KDIRS. */
-static void make_sass(cap_capture *c, const cap_triton_opts *o, const char *const *kdirs)
+/* SASS beside every cubin, and its life ranges. */
+static void make_sass(cap_capture *c, const cap_triton_opts *o,
+                      const char *const *kdirs)
 {
     char *nvdisasm = find_nvdisasm(c, o->argv);
     cap_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
@@ -225,7 +224,41 @@ static void make_sass(cap_capture *c, const cap_triton_opts *o, const char *cons
     g_free(tnv);
     g_free(tdir);
     g_free(nvdisasm);
+}
+
+/* The run's outcome in the manifest's "capture", and said on stderr. */
+static void record_run(cap_capture *c, const cap_child_result *res, int run_rc,
+                       unsigned kernels, uint64_t dump_bytes,
+                       uint64_t dump_lines, uint64_t shown_lines)
+{
+    c->complete = run_rc == 0 && cap_child_ok(res);
+    char *how = cap_child_describe(res);
+    cap_info_set_string(c, "result", how);
+    if (res->term_signal)
+        json_object_set_null_member(c->info, "exit_status");
+    else
+        cap_info_set_int(c, "exit_status", res->exit_status);
+    cap_info_set_int(c, "signal", res->term_signal);
+    json_object_set_boolean_member(c->info, "interrupted", res->interrupted);
+    json_object_set_double_member(c->info, "seconds", res->seconds);
+    cap_info_set_int(c, "kernels_compiled", kernels);
+    cap_info_set_int(c, "stderr_bytes", (int64_t)res->stderr_bytes);
+    cap_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
+    cap_info_set_int(c, "stderr_dump_lines", (int64_t)dump_lines);
+    cap_info_set_int(c, "stderr_shown_lines", (int64_t)shown_lines);
+    if (run_rc != 0 && res->error) {
+        fprintf(stderr, "tkview: %s\n", res->error);
+        cap_info_set_string(c, "error", res->error);
     }
+    if (!c->quiet) {
+        char *bytes = cap_format_bytes(dump_bytes);
+        fprintf(stderr, "tkview: the program %s: %u kernel%s compiled, %s of "
+                        "dumps\n",
+                how, kernels, kernels == 1 ? "" : "s", bytes);
+        g_free(bytes);
+    }
+    g_free(how);
+}
 
 int cap_triton(cap_capture *c, const cap_triton_opts *o)
 {
@@ -243,6 +276,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     cap_child_result res = {0};
 
     char *autotune = g_build_filename(c->run, "autotune", NULL);
+    char *compiles = g_build_filename(c->run, "compiles", NULL);
     const char *hook = g_getenv("TKVIEW_PYTHON_DIR") ? g_getenv("TKVIEW_PYTHON_DIR")
                                                      : TKVIEW_PYTHON_DIR;
     char *hook_file = g_build_filename(hook, "sitecustomize.py", NULL);
@@ -254,7 +288,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
                                            : g_strdup(hook);
     char *preload = cap_stderr_batch_preload();
     if (g_mkdir(kdump, 0755) != 0 || g_mkdir(cache, 0755) != 0 ||
-        g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0) {
+        g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0 ||
+        (have_hook && g_mkdir(compiles, 0755) != 0)) {
         fprintf(stderr, "tkview: cannot make folders in %s: %s\n", c->run,
                 g_strerror(errno));
         tk_staged_dir_remove_tree(c->work);
@@ -266,19 +301,25 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"TRITON_DUMP_DIR", kdump},
         {"TRITON_CACHE_DIR", cache},
         {"MLIR_ENABLE_DUMP", o->kernel ? o->kernel : "1"},
-        {"MLIR_DUMP_PATH", mlir},
+        {"MLIR_DUMP_PATH", have_hook ? NULL : mlir},
         {"LLVM_IR_ENABLE_DUMP", "1"},
         {"MLIR_ENABLE_DIAGNOSTICS", "warnings,remarks"},
         {"TRITON_DUMP_PTXAS_LOG", "1"},
         {"TORCHINDUCTOR_CACHE_DIR", inductor},
-        {"TORCHINDUCTOR_COMPILE_THREADS", "1"},
+        {"TORCHINDUCTOR_COMPILE_THREADS", have_hook ? NULL : "1"},
         {"USE_IR_LOC", o->irloc},
         {"TKVIEW_TARGET", c->target},
         {"PYTHONPATH", pythonpath},
         {"LD_PRELOAD", preload},
         {"TKVIEW_AUTOTUNE_DIR", have_hook ? autotune : NULL},
+        {"TKVIEW_COMPILES_DIR", have_hook ? compiles : NULL},
+        {"TKVIEW_MLIR_DUMP_PATH", have_hook ? mlir : NULL},
     };
     env = g_get_environ();
+    /* With the hook, each compile's dumps go to its own file through
+     * stderr; a user's MLIR_DUMP_PATH would take MLIR's away from it. */
+    if (have_hook)
+        env = g_environ_unsetenv(env, "MLIR_DUMP_PATH");
     JsonObject *envo = json_object_new();
     for (size_t i = 0; i < G_N_ELEMENTS(knobs); i++) {
         if (!knobs[i][1])
@@ -299,7 +340,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         goto out;
     }
     filter = cap_stderr_filter_new();
-    const char *dump_files[] = {mlir, NULL};
+    const char *dump_files[] = {mlir, compiles, NULL};
     progress = cap_progress_new(o->progress && !c->quiet ? stderr : NULL,
                                        cache, dump_files);
     char **run_argv = o->ncu ? cap_profile_argv(c, o->ncu, o->kernel,
@@ -329,13 +370,17 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         tk_staged_dir_remove_tree(c->work);
         goto out;
     }
-    record_result(c, &res, run_rc, kernels, dump_bytes, filter);
+    uint64_t compile_shown =
+        have_hook ? keep_compile_output(c, compiles, outpath) : 0;
+    record_run(c, &res, run_rc, kernels, dump_bytes,
+               cap_stderr_filter_dump_lines(filter),
+               cap_stderr_filter_shown_lines(filter) + compile_shown);
 
     if (o->ncu)
         cap_profile_export(c);
     const char *kdirs[] = {kdump, cache, NULL};
     if (cap_any_kernel_file(kdirs, ".cubin"))
-        make_sass(c, o, kdirs);
+        make_sass(c, o, kdirs); /* NVIDIA; an AMD capture has .hsaco only */
     cap_make_amdgcn(c, kdirs);
     if (o->kernel)
         keep_only_kernel(kdirs, o->kernel);
@@ -356,6 +401,7 @@ out:
     g_free(cache);
     g_free(inductor);
     g_free(autotune);
+    g_free(compiles);
     g_free(pythonpath);
     g_free(preload);
     g_free(mlir);

@@ -202,6 +202,7 @@ static tk_passes *index_file(const char *path, size_t window, int one_scan,
     /* No window larger than the file: a bundle's pass dump slices are
      * often a few KB, and a 4 MiB buffer each is memory for nothing.  Every
      * line still fits in it. */
+    size_t asked_window = window;
     if ((uint64_t)st.st_size + 1 < window)
         window = MAX((size_t)st.st_size + 1, 64);
 #ifdef POSIX_FADV_SEQUENTIAL
@@ -215,6 +216,20 @@ static tk_passes *index_file(const char *path, size_t window, int one_scan,
         p->gz = passes_gz_new(fd);
         if (!p->gz) {
             tk_diags_add(diags, TK_DIAG_ERROR, path, 0, "cannot decompress");
+            close(fd);
+            tk_passes_free(p);
+            return NULL;
+        }
+    } else if (S_ISREG(st.st_mode) && passes_refs_is(fd)) {
+        /* A bundle's slice stored as pieces of its shared pool (refs.c). */
+        passes_refs *r = passes_refs_open(path, &why);
+        if (r) /* the window is sized by the text, not by the small file */
+            window = (size_t)MIN((uint64_t)asked_window,
+                                 MAX(passes_refs_size(r) + 1, 64));
+        if (!r || !(p->gz = passes_gz_new_refs(r))) {
+            tk_diags_add(diags, TK_DIAG_ERROR, path, 0,
+                         "cannot read this dump refs file: %s", why ? why : "");
+            g_free(why);
             close(fd);
             tk_passes_free(p);
             return NULL;
