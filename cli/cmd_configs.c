@@ -144,6 +144,138 @@ static void put_num(int64_t v)
         printf(" %8lld", (long long)v);
 }
 
+/* The rows of kernel NAME's compiles, from kernel I on: what sets each
+ * apart (APART, per kernel), its time in TIMINGS, its SASS by class. */
+static GArray *group_rows(tk_bundle *b, size_t i, const char *name, JsonArray *timings,
+                          tk_config **apart)
+{
+    size_t n = tk_bundle_kernel_count(b);
+    tk_loctab *tab = tk_bundle_loctab(b);
+    GArray *rows = g_array_new(FALSE, TRUE, sizeof(row));
+    for (size_t k = i; k < n; k++) {
+        const tk_kernel *kk = tk_bundle_kernel(b, k);
+        if (strcmp(tk_kernel_name(kk), name) != 0)
+            continue;
+        row r = {.k = kk, .index = k, .apart = tk_config_label(apart[k])};
+        tk_config *c = tk_config_read(b, kk, NULL);
+        r.ms = timing_of(timings, c, name);
+        tk_config_free(c);
+        r.sass[0] = -1;
+        if (tk_kernel_stage(kk, TK_STAGE_SASS)) {
+            tk_bind *ix = tk_bind_new(kk, tab);
+            tk_profile *prof = NULL;
+            tk_cost *cost = cli_cost(kk, ix, tab, TRUE, &prof);
+            const double *t = tk_cost_total(cost);
+            for (int s = 0; s <= TK_SASS_CLASS_COUNT; s++)
+                r.sass[s] = t[s];
+            tk_cost_free(cost);
+            tk_profile_free(prof);
+            tk_bind_free(ix);
+        }
+        g_array_append_val(rows, r);
+    }
+    return rows;
+}
+
+static void rows_free(GArray *rows)
+{
+    for (guint r = 0; r < rows->len; r++) {
+        g_free(g_array_index(rows, row, r).apart);
+        g_free(g_array_index(rows, row, r).diverge);
+    }
+    g_array_free(rows, TRUE);
+}
+
+/* The winner: the fastest measured compile (-1: none measured); each row's
+ * first divergence from it. */
+static ptrdiff_t find_winner(tk_bundle *b, GArray *rows)
+{
+    ptrdiff_t win = -1;
+    for (guint r = 0; r < rows->len; r++) {
+        double ms = g_array_index(rows, row, r).ms;
+        if (!isnan(ms) && (win < 0 || ms < g_array_index(rows, row, win).ms))
+            win = r;
+    }
+    for (guint r = 0; r < rows->len; r++) {
+        row *x = &g_array_index(rows, row, r);
+        if (win >= 0)
+            first_divergence(b, g_array_index(rows, row, win).k, x);
+    }
+    return win;
+}
+
+static void row_json(JsonBuilder *j, const row *x, gboolean winner)
+{
+    const tk_kernel_meta *m = tk_kernel_metadata(x->k);
+    json_builder_begin_object(j);
+    json_builder_set_member_name(j, "index");
+    json_builder_add_int_value(j, (gint64)x->index);
+    json_builder_set_member_name(j, "hash");
+    json_builder_add_string_value(j, tk_kernel_hash(x->k));
+    json_builder_set_member_name(j, "apart");
+    json_builder_add_string_value(j, x->apart);
+    cli_json_int_or_null(j, "num_warps", m->num_warps);
+    cli_json_int_or_null(j, "num_stages", m->num_stages);
+    cli_json_int_or_null(j, "registers", m->registers);
+    cli_json_int_or_null(j, "spill_bytes", m->spill_bytes);
+    cli_json_int_or_null(j, "shared_bytes", m->shared_bytes);
+    json_builder_set_member_name(j, "sass");
+    if (x->sass[0] < 0)
+        json_builder_add_null_value(j);
+    else {
+        json_builder_begin_object(j);
+        json_builder_set_member_name(j, "instructions");
+        json_builder_add_int_value(j, (gint64)x->sass[0]);
+        for (int s = 0; s < TK_SASS_CLASS_COUNT; s++) {
+            json_builder_set_member_name(j, tk_sass_class_name((tk_sass_class)s));
+            json_builder_add_int_value(j, (gint64)x->sass[1 + s]);
+        }
+        json_builder_end_object(j);
+    }
+    json_builder_set_member_name(j, "ms");
+    if (isnan(x->ms))
+        json_builder_add_null_value(j);
+    else
+        json_builder_add_double_value(j, x->ms);
+    json_builder_set_member_name(j, "winner");
+    json_builder_add_boolean_value(j, winner);
+    json_builder_set_member_name(j, "first_divergence");
+    if (x->diverge)
+        json_builder_add_string_value(j, x->diverge);
+    else
+        json_builder_add_null_value(j);
+    json_builder_end_object(j);
+}
+
+static void row_text(const row *x, gboolean winner)
+{
+    const tk_kernel_meta *m = tk_kernel_metadata(x->k);
+    printf("  %s %5zu", winner ? "*" : " ", x->index);
+    put_num(m->num_warps);
+    put_num(m->num_stages);
+    put_num(m->registers);
+    put_num(m->spill_bytes);
+    put_num(m->shared_bytes);
+    put_num(x->sass[0] < 0 ? -1 : (int64_t)x->sass[0]);
+    if (isnan(x->ms))
+        printf(" %10s", "-");
+    else
+        printf(" %10.4f", x->ms);
+    printf("  ");
+    cli_put_text(stdout, x->apart, strlen(x->apart));
+    putchar('\n');
+    if (x->sass[0] >= 0) {
+        printf("%*s", 66, "");
+        for (int s = 0; s < TK_SASS_CLASS_COUNT; s++)
+            if (x->sass[1 + s] > 0)
+                printf(" %s %.0f", tk_sass_class_name((tk_sass_class)s),
+                       x->sass[1 + s]);
+        putchar('\n');
+    }
+    if (x->diverge && !winner)
+        printf("%*s parts from the winner at: %s\n", 66, "", x->diverge);
+}
+
 int cmd_configs(int argc, char **argv)
 {
     cli_common common = {0};
@@ -172,7 +304,6 @@ int cmd_configs(int argc, char **argv)
     JsonArray *timings = read_timings(argv[1], &parser);
     size_t n = tk_bundle_kernel_count(b);
     tk_config **apart = tk_config_apart_all(b, NULL);
-    tk_loctab *tab = tk_bundle_loctab(b);
     if (common.json) {
         j = json_builder_new();
         json_builder_begin_object(j);
@@ -186,47 +317,12 @@ int cmd_configs(int argc, char **argv)
         if ((only && strcmp(name, only) != 0) || g_hash_table_contains(done, name))
             continue;
         g_hash_table_add(done, (gpointer)name);
-        GArray *rows = g_array_new(FALSE, TRUE, sizeof(row));
-        for (size_t k = i; k < n; k++) {
-            const tk_kernel *kk = tk_bundle_kernel(b, k);
-            if (strcmp(tk_kernel_name(kk), name) != 0)
-                continue;
-            row r = {.k = kk, .index = k, .apart = tk_config_label(apart[k])};
-            tk_config *c = tk_config_read(b, kk, NULL);
-            r.ms = timing_of(timings, c, name);
-            tk_config_free(c);
-            r.sass[0] = -1;
-            if (tk_kernel_stage(kk, TK_STAGE_SASS)) {
-                tk_bind *ix = tk_bind_new(kk, tab);
-                tk_profile *prof = NULL;
-                tk_cost *cost = cli_cost(kk, ix, tab, TRUE, &prof);
-                const double *t = tk_cost_total(cost);
-                for (int s = 0; s <= TK_SASS_CLASS_COUNT; s++)
-                    r.sass[s] = t[s];
-                tk_cost_free(cost);
-                tk_profile_free(prof);
-                tk_bind_free(ix);
-            }
-            g_array_append_val(rows, r);
-        }
+        GArray *rows = group_rows(b, i, name, timings, apart);
         if (rows->len < 2 && !only) {
-            for (guint r = 0; r < rows->len; r++)
-                g_free(g_array_index(rows, row, r).apart);
-            g_array_free(rows, TRUE);
+            rows_free(rows);
             continue;
         }
-        /* The winner: the fastest measured compile. */
-        ptrdiff_t win = -1;
-        for (guint r = 0; r < rows->len; r++) {
-            double ms = g_array_index(rows, row, r).ms;
-            if (!isnan(ms) && (win < 0 || ms < g_array_index(rows, row, win).ms))
-                win = r;
-        }
-        for (guint r = 0; r < rows->len; r++) {
-            row *x = &g_array_index(rows, row, r);
-            if (win >= 0)
-                first_divergence(b, g_array_index(rows, row, win).k, x);
-        }
+        ptrdiff_t win = find_winner(b, rows);
         groups++;
         if (j) {
             json_builder_begin_object(j);
@@ -243,89 +339,16 @@ int cmd_configs(int argc, char **argv)
                    "stages", "regs", "spills", "shared", "sass", "ms", "apart / classes / first divergence from the winner");
         }
         for (guint r = 0; r < rows->len; r++) {
-            row *x = &g_array_index(rows, row, r);
-            const tk_kernel_meta *m = tk_kernel_metadata(x->k);
-            if (j) {
-                json_builder_begin_object(j);
-                json_builder_set_member_name(j, "index");
-                json_builder_add_int_value(j, (gint64)x->index);
-                json_builder_set_member_name(j, "hash");
-                json_builder_add_string_value(j, tk_kernel_hash(x->k));
-                json_builder_set_member_name(j, "apart");
-                json_builder_add_string_value(j, x->apart);
-                const char *keys[] = {"num_warps", "num_stages", "registers",
-                                      "spill_bytes", "shared_bytes"};
-                int64_t vals[] = {m->num_warps, m->num_stages, m->registers,
-                                  m->spill_bytes, m->shared_bytes};
-                for (int v = 0; v < 5; v++) {
-                    json_builder_set_member_name(j, keys[v]);
-                    if (vals[v] < 0)
-                        json_builder_add_null_value(j);
-                    else
-                        json_builder_add_int_value(j, vals[v]);
-                }
-                json_builder_set_member_name(j, "sass");
-                if (x->sass[0] < 0)
-                    json_builder_add_null_value(j);
-                else {
-                    json_builder_begin_object(j);
-                    json_builder_set_member_name(j, "instructions");
-                    json_builder_add_int_value(j, (gint64)x->sass[0]);
-                    for (int s = 0; s < TK_SASS_CLASS_COUNT; s++) {
-                        json_builder_set_member_name(j, tk_sass_class_name((tk_sass_class)s));
-                        json_builder_add_int_value(j, (gint64)x->sass[1 + s]);
-                    }
-                    json_builder_end_object(j);
-                }
-                json_builder_set_member_name(j, "ms");
-                if (isnan(x->ms))
-                    json_builder_add_null_value(j);
-                else
-                    json_builder_add_double_value(j, x->ms);
-                json_builder_set_member_name(j, "winner");
-                json_builder_add_boolean_value(j, (ptrdiff_t)r == win);
-                json_builder_set_member_name(j, "first_divergence");
-                if (x->diverge)
-                    json_builder_add_string_value(j, x->diverge);
-                else
-                    json_builder_add_null_value(j);
-                json_builder_end_object(j);
-                continue;
-            }
-            printf("  %s %5zu", (ptrdiff_t)r == win ? "*" : " ", x->index);
-            put_num(m->num_warps);
-            put_num(m->num_stages);
-            put_num(m->registers);
-            put_num(m->spill_bytes);
-            put_num(m->shared_bytes);
-            put_num(x->sass[0] < 0 ? -1 : (int64_t)x->sass[0]);
-            if (isnan(x->ms))
-                printf(" %10s", "-");
+            if (j)
+                row_json(j, &g_array_index(rows, row, r), (ptrdiff_t)r == win);
             else
-                printf(" %10.4f", x->ms);
-            printf("  ");
-            cli_put_text(stdout, x->apart, strlen(x->apart));
-            putchar('\n');
-            if (x->sass[0] >= 0) {
-                printf("%*s", 66, "");
-                for (int s = 0; s < TK_SASS_CLASS_COUNT; s++)
-                    if (x->sass[1 + s] > 0)
-                        printf(" %s %.0f", tk_sass_class_name((tk_sass_class)s),
-                               x->sass[1 + s]);
-                putchar('\n');
-            }
-            if (x->diverge && (ptrdiff_t)r != win)
-                printf("%*s parts from the winner at: %s\n", 66, "", x->diverge);
+                row_text(&g_array_index(rows, row, r), (ptrdiff_t)r == win);
         }
         if (j) {
             json_builder_end_array(j);
             json_builder_end_object(j);
         }
-        for (guint r = 0; r < rows->len; r++) {
-            g_free(g_array_index(rows, row, r).apart);
-            g_free(g_array_index(rows, row, r).diverge);
-        }
-        g_array_free(rows, TRUE);
+        rows_free(rows);
     }
     g_hash_table_destroy(done);
     for (size_t i = 0; i < n; i++)

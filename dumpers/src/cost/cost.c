@@ -1,12 +1,17 @@
 /* cost.c - tk_cost: every SASS instruction's values (static counts and,
- * with a profile, measured ones) put on source lines; the IR lines are
- * ir_lines.c's.
+ * with a profile, measured ones) put on source lines and IR lines.
  *
  * One pass over the kernel's instructions gives each its value vector and
  * adds it to the source lines of its stack (exact, inclusive, shared:
- * tk_cost.h).
+ * tk_cost.h).  IR lines of the other stages are worth the sum over the
+ * instructions bound to them; outside a USE_IR_LOC capture that depends
+ * only on a line's stacks (tk_bind_stage_to_stage() looks at nothing
+ * else), so it is asked once per distinct stack set and each line keeps
+ * the index of its set's vector.
+ *
+ * The tables are read by cost_query.c.
  */
-#include "cost/internal.h"
+#include "cost/cost_table.h"
 
 #include <stdlib.h>
 
@@ -14,10 +19,12 @@
 #include "tkdump/tk_input_file.h"
 #include <string.h>
 
-static uint64_t pos_key(tk_file_id f, uint32_t l)
-{
-    return (uint64_t)f << 32 | l;
-}
+typedef struct {
+    tk_file_id file;
+    uint32_t line;
+    size_t at; /* its exact, inclusive and shared vectors in the pool */
+    uint32_t sites;
+} src_entry;
 
 /* ---- metrics ------------------------------------------------------------- */
 
@@ -130,17 +137,17 @@ size_t tk_cost_stall_metrics(const tk_cost *c, size_t *first)
 
 static double *entry_vec(tk_cost *c, size_t idx, int which)
 {
-    cost_src_entry *e = &g_array_index(c->entries, cost_src_entry, idx);
+    src_entry *e = &g_array_index(c->entries, src_entry, idx);
     return &g_array_index(c->pool, double, e->at + (size_t)which * c->nm);
 }
 
 static size_t entry_of(tk_cost *c, tk_file_id f, uint32_t l)
 {
-    uint64_t key = pos_key(f, l);
+    uint64_t key = cost_pos_key(f, l);
     gpointer v = g_hash_table_lookup(c->src_index, &key);
     if (v)
         return GPOINTER_TO_SIZE(v) - 1;
-    cost_src_entry e = {f, l, c->pool->len, 0};
+    src_entry e = {f, l, c->pool->len, 0};
     g_array_set_size(c->pool, c->pool->len + 3 * c->nm); /* zeroed */
     g_array_append_val(c->entries, e);
     g_hash_table_insert(c->src_index, g_memdup2(&key, sizeof key),
@@ -148,6 +155,7 @@ static size_t entry_of(tk_cost *c, tk_file_id f, uint32_t l)
     return c->entries->len - 1;
 }
 
+/* Adds V to TO, or for a peak metric keeps the larger. */
 void cost_add_vec(const tk_cost *c, double *to, const double *v)
 {
     for (size_t i = 0; i < c->nm; i++)
@@ -160,7 +168,7 @@ static void add_positions(const tk_loctab *tab, tk_stack_id id, GArray *keys)
     size_t n;
     const tk_frame *fr = tk_loctab_stack_frames(tab, id, &n);
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = pos_key(fr[i].file, fr[i].line);
+        uint64_t k = cost_pos_key(fr[i].file, fr[i].line);
         gboolean seen = FALSE;
         for (guint j = 0; j < keys->len && !seen; j++)
             seen = g_array_index(keys, uint64_t, j) == k;
@@ -197,7 +205,7 @@ static void attribute(tk_cost *c, const tk_bind *ix,
         const tk_frame *cf;
         size_t ncf = tk_bind_line_certain_frames(ix, TK_STAGE_SASS, line, &cf);
         for (size_t j = 0; j < ncf; j++) {
-            uint64_t key = pos_key(cf[j].file, cf[j].line);
+            uint64_t key = cost_pos_key(cf[j].file, cf[j].line);
             gboolean known = FALSE;
             for (guint q = 0; q < keys->len && !known; q++)
                 known = g_array_index(keys, uint64_t, q) == key;
@@ -227,7 +235,7 @@ static void attribute(tk_cost *c, const tk_bind *ix,
         uint64_t key = g_array_index(some, uint64_t, j);
         size_t e = entry_of(c, (tk_file_id)(key >> 32), (uint32_t)key);
         cost_add_vec(c, entry_vec(c, e, 2), v);
-        cost_src_entry *se = &g_array_index(c->entries, cost_src_entry, e);
+        src_entry *se = &g_array_index(c->entries, src_entry, e);
         if (se->sites < nc)
             se->sites = (uint32_t)nc;
     }
@@ -247,7 +255,7 @@ static void finish_lines(tk_cost *c)
     c->n_lines = c->entries->len;
     c->lines = g_new0(tk_cost_line, c->n_lines ? c->n_lines : 1);
     for (size_t i = 0; i < c->n_lines; i++) {
-        cost_src_entry *e = &g_array_index(c->entries, cost_src_entry, i);
+        src_entry *e = &g_array_index(c->entries, src_entry, i);
         tk_cost_line *l = &c->lines[i];
         l->file = e->file;
         l->line = e->line;
@@ -260,7 +268,7 @@ static void finish_lines(tk_cost *c)
                       cmp_line, (gpointer)c->tab);
     g_hash_table_remove_all(c->src_index);
     for (size_t i = 0; i < c->n_lines; i++) {
-        uint64_t key = pos_key(c->lines[i].file, c->lines[i].line);
+        uint64_t key = cost_pos_key(c->lines[i].file, c->lines[i].line);
         g_hash_table_insert(c->src_index, g_memdup2(&key, sizeof key),
                             GSIZE_TO_POINTER(i + 1));
     }
@@ -364,7 +372,7 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
     make_metrics(c, p, c->lr != NULL);
     c->total = g_new0(double, c->nm);
     c->noloc = g_new0(double, c->nm);
-    c->entries = g_array_new(FALSE, FALSE, sizeof(cost_src_entry));
+    c->entries = g_array_new(FALSE, FALSE, sizeof(src_entry));
     c->pool = g_array_new(FALSE, TRUE, sizeof(double));
     c->src_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
                                          NULL);
@@ -429,104 +437,4 @@ void tk_cost_free(tk_cost *c)
         g_array_free(c->disagree, TRUE);
     g_free(c->dpub);
     g_free(c);
-}
-
-/* ---- queries ------------------------------------------------------------- */
-
-const double *tk_cost_total(const tk_cost *c)
-{
-    return c->total;
-}
-
-const double *tk_cost_no_location(const tk_cost *c)
-{
-    return c->noloc;
-}
-
-size_t tk_cost_source_lines(const tk_cost *c, const tk_cost_line **lines)
-{
-    *lines = c->lines;
-    return c->n_lines;
-}
-
-const tk_cost_line *tk_cost_source_line(const tk_cost *c, tk_file_id f,
-                                        uint32_t l)
-{
-    uint64_t key = pos_key(f, l);
-    gpointer v = g_hash_table_lookup(c->src_index, &key);
-    return v ? &c->lines[GPOINTER_TO_SIZE(v) - 1] : NULL;
-}
-
-uint32_t tk_cost_unsplit_instructions(const tk_cost *c)
-{
-    return c->unsplit;
-}
-
-int tk_cost_metric_is_peak(const tk_cost *c, size_t m)
-{
-    return m < c->nm && c->peak[m];
-}
-
-const char *tk_cost_life_ranges(const tk_cost *c, const char **why)
-{
-    if (why)
-        *why = c->lr_path ? NULL : c->lr_why;
-    return c->lr_path;
-}
-
-/* Whether stack ID has FILE:LINE (KEY, pos_key()) as any of its frames. */
-static gboolean stack_has(const tk_loctab *tab, tk_stack_id id, uint64_t key)
-{
-    size_t n;
-    const tk_frame *fr = tk_loctab_stack_frames(tab, id, &n);
-    for (size_t i = 0; i < n; i++)
-        if (pos_key(fr[i].file, fr[i].line) == key)
-            return TRUE;
-    return FALSE;
-}
-
-/* Whether instruction I's SASS line has FILE:LINE as the innermost frame
- * of its first stack, or (INCLUSIVE) as any frame of any stack. */
-static gboolean insn_on(const tk_cost *c, size_t i, uint64_t key,
-                        int inclusive)
-{
-    const tk_stack_id *ids;
-    size_t n = tk_bind_line_stacks(c->ix, TK_STAGE_SASS, c->insns.line[i],
-                                   &ids);
-    if (!n)
-        return FALSE;
-    if (!inclusive) {
-        size_t nf;
-        const tk_frame *fr = tk_loctab_stack_frames(c->tab, ids[0], &nf);
-        return nf && pos_key(fr[0].file, fr[0].line) == key;
-    }
-    for (size_t s = 0; s < n; s++)
-        if (stack_has(c->tab, ids[s], key))
-            return TRUE;
-    return FALSE;
-}
-
-uint32_t tk_cost_peak_sass_line(const tk_cost *c, size_t m, tk_file_id file,
-                                uint32_t line, int inclusive)
-{
-    if (m >= c->nm)
-        return 0;
-    uint64_t key = pos_key(file, line);
-    uint32_t best = 0;
-    double top = -1;
-    for (size_t i = 0; i < c->insns.n; i++) {
-        double v = c->ivals[i * c->nm + m];
-        if (v > top && (file == TK_NO_FILE || insn_on(c, i, key, inclusive))) {
-            top = v;
-            best = c->insns.line[i];
-        }
-    }
-    return best;
-}
-
-const char *tk_cost_metric_missing(const tk_cost *c, const char *name)
-{
-    if (!c->lr && c->lr_why && g_str_has_prefix(name, "live_"))
-        return c->lr_why;
-    return NULL;
 }

@@ -5,8 +5,9 @@
  * profile.c      tk_profile: the table, its file in a bundle, matching
  * ncu_csv.c      Nsight Compute's source page export read
  * regs.c         live registers (NAME.sass_lr), local memory, occupancy
- * cost.c         tk_cost: the metrics, the tables per source line
- * ir_lines.c     the IR lines' values: the SASS bound to each, its share
+ * cost.c         tk_cost: the tables per source line and IR line, built
+ * cost_query.c   tk_cost: what the tables answer (cost_table.h)
+ * ir_lines.c     the IR lines' tables: the SASS bound to each, built
  * ir_share.c     an IR line's own share, by the class of its operation
  * stage_disagree.c  lines whose PTX and SASS disagree by class
  */
@@ -52,81 +53,6 @@ typedef struct {
 /* Reads the instructions of STAGE (a SASS stage) for the kernel NAME. */
 void cost_insns_read(const tk_stage *stage, const char *name, cost_insns *out);
 void cost_insns_clear(cost_insns *in);
-
-/* ---- cost.c: the object the files below fill ---- */
-
-typedef struct {
-    tk_file_id file;
-    uint32_t line;
-    size_t at; /* its exact, inclusive and shared vectors in the pool */
-    uint32_t sites;
-} cost_src_entry;
-
-typedef struct {
-    uint32_t *group; /* per line (index 0 = line 1): group + 1, 0 none */
-    uint32_t *own;   /* per line: its own share's vector + 1, 0 none */
-    uint32_t n_lines;
-} cost_stage;
-
-struct tk_cost {
-    const tk_loctab *tab;
-    const tk_bind *ix;
-    size_t nm;
-    guint8 *peak;      /* per metric: a maximum, not a sum */
-    size_t n_static;   /* metrics before the profile's */
-    size_t m_spill, m_live; /* spill_instructions; live_registers or 0 */
-    char *lr_path, *lr_why;
-    uint16_t *lr;      /* COST_LR_FILES per instruction; NULL without */
-    GPtrArray *names;  /* const char *, borrowed (static or the profile's) */
-    GPtrArray *labels; /* char *, owned */
-    GArray *kinds;     /* tk_metric_kind */
-    size_t def, stall_first, n_stall;
-    double *total, *noloc;
-    cost_insns insns;
-    double *ivals;     /* per instruction, nm each */
-    GArray *entries;   /* cost_src_entry while building */
-    GArray *pool;      /* double: 3 * nm per source line */
-    GHashTable *src_index; /* position key -> index into lines + 1 */
-    tk_cost_line *lines;
-    size_t n_lines;
-    cost_stage st[TK_STAGE_COUNT];
-    GArray *groups;    /* double: nm per group */
-    GArray *owns;      /* double: nm per distinct own share */
-    uint32_t unsplit;
-    GArray *disagree;  /* cost_disagreement, sorted like the lines */
-    tk_cost_disagreement *dpub; /* their public halves, same order */
-};
-
-/* Adds V to TO, or for a peak metric keeps the larger. */
-void cost_add_vec(const tk_cost *c, double *to, const double *v);
-
-/* ---- ir_lines.c ---- */
-
-/* Fills C's tables of the IR lines of every stage of K but SASS (the
- * instructions and their values are read). */
-void cost_ir_build(tk_cost *c, const tk_kernel *k);
-void cost_ir_clear(tk_cost *c);
-/* The instruction index of SASS line LINE, or -1. */
-ptrdiff_t cost_insn_at(const tk_cost *c, uint32_t line);
-
-/* ---- ir_share.c ---- */
-
-/* The instructions bound to each group of one stage (ir_lines.c's
- * groups): group G's (0-based) are insn[start[G] .. start[G + 1]). */
-typedef struct {
-    GArray *insn;  /* uint32_t instruction indices */
-    GArray *start; /* uint32_t, one per group and one more */
-} cost_members;
-
-/* Fills C->st[KIND].own from the groups of ST's lines and their MEMBERS
- * (tk_cost.h says how an instruction is shared). */
-void cost_ir_share(tk_cost *c, const tk_stage *st, tk_stage_kind kind,
-                   const cost_members *members);
-
-/* The class (a tk_sass_class among tensor, TMA, barrier, global, shared)
- * of the operation on line TEXT (LEN bytes) of a TTIR or TTGIR stage, or
- * -1 for the others. */
-int cost_mlir_class(const char *text, size_t len);
 
 /* ---- regs.c ---- */
 

@@ -1,6 +1,6 @@
-/* ir_lines.c - the values of IR lines (tk_cost.h): for a line of any stage
+/* ir_lines.c - the tables of IR lines (tk_cost.h): for a line of any stage
  * but SASS, the sum over the SASS instructions bound to it, and its own
- * share of them (ir_share.c); for a SASS line, its own values.
+ * share of them (ir_share.c); cost_query.c answers the sums.
  *
  * Outside a USE_IR_LOC capture the SASS bound to a line depends only on
  * its stacks (tk_bind_stage_to_stage() looks at nothing else), so it is
@@ -8,7 +8,7 @@
  * index of its group's vector.  The groups' instructions are kept while
  * building, for the shares.
  */
-#include "cost/internal.h"
+#include "cost/cost_table.h"
 
 #include <stdlib.h>
 
@@ -55,7 +55,7 @@ static void build_stage(tk_cost *c, const tk_stage *st, tk_stage_kind kind,
                         cost_members *members)
 {
     const tk_bind *ix = c->ix;
-    cost_stage *s = &c->st[kind];
+    cost_stage_cost *s = &c->st[kind];
     s->n_lines = tk_stage_line_count(st);
     s->group = g_new0(uint32_t, (size_t)s->n_lines + 1);
     gboolean by_line = tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN;
@@ -124,7 +124,7 @@ void cost_ir_clear(tk_cost *c)
 
 /* ---- queries ------------------------------------------------------------- */
 
-static const cost_stage *stage_of(const tk_cost *c, tk_stage_kind stage,
+static const cost_stage_cost *stage_of(const tk_cost *c, tk_stage_kind stage,
                                   uint32_t line)
 {
     if (stage >= TK_STAGE_COUNT || !c->st[stage].group || line == 0 ||
@@ -133,25 +133,12 @@ static const cost_stage *stage_of(const tk_cost *c, tk_stage_kind stage,
     return &c->st[stage];
 }
 
-const double *tk_cost_ir_line(const tk_cost *c, tk_stage_kind stage,
-                              uint32_t line)
-{
-    if (stage == TK_STAGE_SASS) {
-        ptrdiff_t k = cost_insn_at(c, line);
-        return k < 0 ? NULL : c->ivals + (size_t)k * c->nm;
-    }
-    const cost_stage *s = stage_of(c, stage, line);
-    uint32_t g = s ? s->group[line - 1] : 0;
-    return g ? &g_array_index(c->groups, double, (size_t)(g - 1) * c->nm)
-             : NULL;
-}
-
 const double *tk_cost_ir_line_own(const tk_cost *c, tk_stage_kind stage,
                                   uint32_t line)
 {
     if (stage == TK_STAGE_SASS)
         return tk_cost_ir_line(c, stage, line);
-    const cost_stage *s = stage_of(c, stage, line);
+    const cost_stage_cost *s = stage_of(c, stage, line);
     uint32_t o = s ? s->own[line - 1] : 0;
     return o ? &g_array_index(c->owns, double, (size_t)(o - 1) * c->nm)
              : NULL;
@@ -166,36 +153,4 @@ const tk_cost_line *tk_cost_ir_line_source(const tk_cost *c,
     size_t nf;
     const tk_frame *fr = tk_loctab_stack_frames(c->tab, ids[0], &nf);
     return nf ? tk_cost_source_line(c, fr[0].file, fr[0].line) : NULL;
-}
-
-int tk_cost_sass_class(const tk_cost *c, uint32_t line)
-{
-    ptrdiff_t k = cost_insn_at(c, line);
-    return k < 0 ? -1 : c->insns.cls[k];
-}
-
-uint32_t tk_cost_ir_peak_sass_line(const tk_cost *c, size_t m,
-                                   tk_stage_kind stage, uint32_t line)
-{
-    if (m >= c->nm || stage >= TK_STAGE_COUNT)
-        return 0;
-    if (stage == TK_STAGE_SASS)
-        return cost_insn_at(c, line) < 0 ? 0 : line;
-    uint32_t *lines = NULL;
-    size_t nl = tk_bind_stage_to_stage(c->ix, stage, line, TK_STAGE_SASS,
-                                       &lines);
-    uint32_t best = 0;
-    double top = -1;
-    for (size_t j = 0; j < nl; j++) {
-        ptrdiff_t k = cost_insn_at(c, lines[j]);
-        if (k < 0)
-            continue;
-        double v = c->ivals[(size_t)k * c->nm + m];
-        if (v > top || (v == top && lines[j] < best)) {
-            top = v;
-            best = lines[j];
-        }
-    }
-    free(lines);
-    return best;
 }

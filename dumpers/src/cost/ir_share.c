@@ -14,7 +14,7 @@
  * share is the whole.  Peak metrics are not divided: a line's is the
  * largest of the instructions it gets.
  */
-#include "cost/internal.h"
+#include "cost/cost_table.h"
 
 #include <string.h>
 
@@ -157,7 +157,7 @@ static uint32_t make_share(tk_cost *c, const cost_members *m, uint32_t g,
 void cost_ir_share(tk_cost *c, const tk_stage *st, tk_stage_kind kind,
                    const cost_members *m)
 {
-    cost_stage *s = &c->st[kind];
+    cost_stage_cost *s = &c->st[kind];
     s->own = g_new0(uint32_t, (size_t)s->n_lines + 1);
     uint8_t *bucket = g_new0(uint8_t, (size_t)s->n_lines + 1);
     uint32_t *count = g_new0(uint32_t, c->insns.n * N_BUCKETS + 1);
