@@ -172,6 +172,13 @@ void cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
 void cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
                          const tk_loctab *tab, tk_stage_kind stage,
                          uint32_t line);
+/* bind --ir: what line LINE of STAGE costs by the default metric: its own
+ * share, the SASS bound to it and its source line's total (tk_cost.h);
+ * as a text line, or as the member "cost" (null without SASS or cost). */
+void cli_cost_ir_text(const tk_kernel *k, const tk_bind *ix, tk_loctab *tab,
+                      tk_stage_kind stage, uint32_t line);
+void cli_cost_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+                      tk_loctab *tab, tk_stage_kind stage, uint32_t line);
 /* cli_cost() with the profile already read by tk_profile_load() (NULL:
  * none) and what reading it said (DIAGS, printed here). */
 tk_cost *cli_cost_with(const tk_kernel *k, const tk_bind *ix,

@@ -249,6 +249,10 @@ uint64_t html_diff_json(tk_loctab *tab, html_report_locs *locs, html_report_lays
     uint64_t left = cut.lines_skipped + cut.lines_left;
     jw_key(w, "cut");
     jw_int(w, (int64_t)left);
+    if (cut.groups > cut.groups_shown) { /* "change K of N": N is the whole diff's */
+        jw_key(w, "ng");
+        jw_int(w, cut.groups);
+    }
     jw_obj_end(w);
     return left;
 }

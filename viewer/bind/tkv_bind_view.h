@@ -105,6 +105,9 @@ guint tkv_bind_view_get_metric(TkvBindView *self);
 /* What the cost column of PANE shows for LINE ("10.9k"; caller frees), or
  * NULL when it shows nothing there. */
 char *tkv_bind_view_heat_text(TkvBindView *self, TkvPaneId pane, guint line);
+/* The tooltip of LINE's cost in the IR pane PANE (tkv_cost_ir_tip()), or
+ * NULL; caller frees. */
+char *tkv_bind_view_heat_tip(TkvBindView *self, TkvPaneId pane, guint line);
 
 /* Signals:
  *   "anchor-changed"  the anchor moved (the stack panel follows);

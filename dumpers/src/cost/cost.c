@@ -156,7 +156,7 @@ static size_t entry_of(tk_cost *c, tk_file_id f, uint32_t l)
 }
 
 /* Adds V to TO, or for a peak metric keeps the larger. */
-static void add_vec(const tk_cost *c, double *to, const double *v)
+void cost_add_vec(const tk_cost *c, double *to, const double *v)
 {
     for (size_t i = 0; i < c->nm; i++)
         to[i] = c->peak[i] ? MAX(to[i], v[i]) : to[i] + v[i];
@@ -185,12 +185,12 @@ static void attribute(tk_cost *c, const tk_bind *ix,
     const tk_stack_id *ids;
     size_t n = tk_bind_line_stacks(ix, TK_STAGE_SASS, line, &ids);
     if (n == 0) {
-        add_vec(c, c->noloc, v);
+        cost_add_vec(c, c->noloc, v);
         return;
     }
     size_t nfr;
     const tk_frame *fr = tk_loctab_stack_frames(c->tab, ids[0], &nfr);
-    add_vec(c, entry_vec(c, entry_of(c, fr[0].file, fr[0].line), 0), v);
+    cost_add_vec(c, entry_vec(c, entry_of(c, fr[0].file, fr[0].line), 0), v);
 
     g_array_set_size(keys, 0);
     for (size_t i = 0; i < n; i++)
@@ -229,12 +229,12 @@ static void attribute(tk_cost *c, const tk_bind *ix,
     for (guint j = 0; j < keys->len; j++) {
         uint64_t key = g_array_index(keys, uint64_t, j);
         size_t e = entry_of(c, (tk_file_id)(key >> 32), (uint32_t)key);
-        add_vec(c, entry_vec(c, e, 1), v);
+        cost_add_vec(c, entry_vec(c, e, 1), v);
     }
     for (guint j = 0; j < some->len; j++) {
         uint64_t key = g_array_index(some, uint64_t, j);
         size_t e = entry_of(c, (tk_file_id)(key >> 32), (uint32_t)key);
-        add_vec(c, entry_vec(c, e, 2), v);
+        cost_add_vec(c, entry_vec(c, e, 2), v);
         src_entry *se = &g_array_index(c->entries, src_entry, e);
         if (se->sites < nc)
             se->sites = (uint32_t)nc;
@@ -272,78 +272,6 @@ static void finish_lines(tk_cost *c)
         g_hash_table_insert(c->src_index, g_memdup2(&key, sizeof key),
                             GSIZE_TO_POINTER(i + 1));
     }
-}
-
-/* ---- IR lines ------------------------------------------------------------- */
-
-ptrdiff_t cost_insn_at(const tk_cost *c, uint32_t line)
-{
-    size_t lo = 0, hi = c->insns.n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->insns.line[mid] < line)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < c->insns.n && c->insns.line[lo] == line ? (ptrdiff_t)lo : -1;
-}
-
-/* A new group: the sum of the instructions among LINES (SASS lines).
- * Returns its index + 1, or 0 when no line is an instruction. */
-static uint32_t make_group(tk_cost *c, const uint32_t *lines, size_t n)
-{
-    double *sum = NULL;
-    for (size_t i = 0; i < n; i++) {
-        ptrdiff_t k = cost_insn_at(c, lines[i]);
-        if (k < 0)
-            continue;
-        if (!sum) {
-            g_array_set_size(c->groups, c->groups->len + c->nm);
-            sum = &g_array_index(c->groups, double, c->groups->len - c->nm);
-        }
-        add_vec(c, sum, c->ivals + (size_t)k * c->nm);
-    }
-    return sum ? (uint32_t)(c->groups->len / c->nm) : 0;
-}
-
-static void build_stage(tk_cost *c, const tk_bind *ix, const tk_stage *st,
-                        tk_stage_kind kind)
-{
-    cost_stage_cost *s = &c->st[kind];
-    s->n_lines = tk_stage_line_count(st);
-    s->group = g_new0(uint32_t, (size_t)s->n_lines + 1);
-    gboolean by_line = tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN;
-    GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-                                              NULL);
-    GString *key = g_string_new(NULL);
-    for (uint32_t l = 1; l <= s->n_lines; l++) {
-        /* Only instructions cost: a .loc or a //## line gets no heat. */
-        if (tk_stage_line_kind(st, l) != TK_LINE_INSTRUCTION)
-            continue;
-        const tk_stack_id *ids;
-        size_t n = tk_bind_line_stacks(ix, kind, l, &ids);
-        if (!n && !by_line)
-            continue;
-        g_string_truncate(key, 0);
-        for (size_t i = 0; i < n && !by_line; i++)
-            g_string_append_printf(key, "%u,", ids[i]);
-        gpointer hit;
-        if (!by_line &&
-            g_hash_table_lookup_extended(cache, key->str, NULL, &hit)) {
-            s->group[l - 1] = GPOINTER_TO_UINT(hit);
-            continue;
-        }
-        uint32_t *lines = NULL;
-        size_t nl = tk_bind_stage_to_stage(ix, kind, l, TK_STAGE_SASS, &lines);
-        uint32_t g = make_group(c, lines, nl);
-        free(lines);
-        s->group[l - 1] = g;
-        if (!by_line)
-            g_hash_table_insert(cache, g_strdup(key->str), GUINT_TO_POINTER(g));
-    }
-    g_string_free(key, TRUE);
-    g_hash_table_destroy(cache);
 }
 
 /* ---- stages that disagree ------------------------------------------------ */
@@ -446,7 +374,6 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
     c->noloc = g_new0(double, c->nm);
     c->entries = g_array_new(FALSE, FALSE, sizeof(src_entry));
     c->pool = g_array_new(FALSE, TRUE, sizeof(double));
-    c->groups = g_array_new(FALSE, TRUE, sizeof(double));
     c->src_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
                                          NULL);
     size_t n_static = c->n_static;
@@ -472,18 +399,15 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
                              : NULL;
         if (pv)
             memcpy(v + n_static, pv, (c->nm - n_static) * sizeof *v);
-        add_vec(c, c->total, v);
+        cost_add_vec(c, c->total, v);
         attribute(c, ix, c->insns.line[i], v, keys, some);
     }
     g_array_free(keys, TRUE);
     g_array_free(some, TRUE);
     finish_lines(c);
     find_disagreements(c, ix, k, tab);
-    for (int t = 0; t < TK_STAGE_COUNT; t++) {
-        const tk_stage *st = tk_kernel_stage(k, (tk_stage_kind)t);
-        if (st && t != TK_STAGE_SASS && sass)
-            build_stage(c, ix, st, (tk_stage_kind)t);
-    }
+    if (sass)
+        cost_ir_build(c, k);
     return c;
 }
 
@@ -506,9 +430,7 @@ void tk_cost_free(tk_cost *c)
     g_array_free(c->pool, TRUE);
     g_hash_table_destroy(c->src_index);
     g_free(c->lines);
-    for (int t = 0; t < TK_STAGE_COUNT; t++)
-        g_free(c->st[t].group);
-    g_array_free(c->groups, TRUE);
+    cost_ir_clear(c);
     for (guint i = 0; c->disagree && i < c->disagree->len; i++)
         g_free(g_array_index(c->disagree, cost_disagreement, i).text);
     if (c->disagree)
