@@ -9,7 +9,8 @@
  *    "disagree": [[file, line, text], ...]  (the PTX and the SASS line
  *                 table disagree: tk_cost_line_disagreements()),
  *    "stages": {"ttgir": {"line": [group + 1 or 0, per line],
- *                          "groups": [V, ...]}, ...}}
+ *                          "groups": [V, ...]}, ...},
+ *    "regs": the register pressure (data_regs.c)}
  *
  * V is one number per metric, in the metrics' order, its trailing zeros
  * left out (most lines have no tensor, TMA or stall values).  An IR line
@@ -172,6 +173,7 @@ int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind 
         write_stage(&w, c, (tk_stage_kind)t, tk_stage_line_count(st), nm);
     }
     jw_obj_end(&w);
+    html_report_regs_data(&w, c, k, ix, tab);
     jw_obj_end(&w);
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/cost.js", rk->id);
