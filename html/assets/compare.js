@@ -279,7 +279,7 @@ TK.define('compare', ['dom', 'data', 'syntax'], function (dom, data, syntax) {
     else if (k === 'k' || k === 'ArrowUp') select(S.row - 1);
     else if (k === 'f' && S.c.first !== null) select(S.c.first);
     else if (k === 'd') nextEffect();
-    else if (k === 'b' || k === 'a') {
+    else if ((k === 'b' || k === 'a') && S.row >= 0) {
       S.which = k === 'b' ? 'before' : 'after';
       showDiff();
     } else return;
