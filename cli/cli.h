@@ -125,6 +125,11 @@ void cli_json_string(JsonBuilder *b, const char *s, size_t len);
 void cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id);
 /* Prints the builder's root, pretty, followed by a newline. */
 void cli_json_print(JsonBuilder *b);
+/* JSON: member NAME, V or null when V is negative (not known: the library's
+ * convention for counts and sizes it could not read). */
+void cli_json_int_or_null(JsonBuilder *j, const char *name, int64_t v);
+/* JSON: member NAME, S (made valid UTF-8) or null when S is NULL. */
+void cli_json_str_or_null(JsonBuilder *j, const char *name, const char *s);
 
 /* "ttir, ttgir, llir, ptx, sass, amdgcn": the stage names the library knows,
  * for messages and help.  Static. */
@@ -182,11 +187,10 @@ void cli_json_number(JsonBuilder *j, double v);
  * be NULL), or NULL when PATH has neither; free with tk_diag_set_free(). */
 tk_diag_set *cli_diag_load(const char *path, tk_bundle *b);
 /* One message as `diagnostics` shows it (text: indented lines with the
- * known-message explanation); a JSON string member or null. */
+ * known-message explanation). */
 void cli_diag_entry_text(const tk_diag_entry *e);
 void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e);
 void cli_diag_summary_text(const tk_diag_ptxas_summary *s);
-void cli_diag_json_str(JsonBuilder *j, const char *name, const char *s);
 /* info: kernel K's counts, whether it failed, ptxas's summary. */
 void cli_diag_kernel_text(const tk_diag_set *set, const tk_kernel *k);
 void cli_diag_kernel_json(JsonBuilder *j, const tk_diag_set *set,

@@ -44,17 +44,11 @@ static void json_group(JsonBuilder *j, const tk_configs_group *g)
         json_builder_add_string_value(j, tk_kernel_hash(x->kernel));
         json_builder_set_member_name(j, "apart");
         json_builder_add_string_value(j, x->apart);
-        const char *keys[] = {"num_warps", "num_stages", "registers", "spill_bytes",
-                              "shared_bytes"};
-        int64_t vals[] = {m->num_warps, m->num_stages, m->registers, m->spill_bytes,
-                          m->shared_bytes};
-        for (int v = 0; v < 5; v++) {
-            json_builder_set_member_name(j, keys[v]);
-            if (vals[v] < 0)
-                json_builder_add_null_value(j);
-            else
-                json_builder_add_int_value(j, vals[v]);
-        }
+        cli_json_int_or_null(j, "num_warps", m->num_warps);
+        cli_json_int_or_null(j, "num_stages", m->num_stages);
+        cli_json_int_or_null(j, "registers", m->registers);
+        cli_json_int_or_null(j, "spill_bytes", m->spill_bytes);
+        cli_json_int_or_null(j, "shared_bytes", m->shared_bytes);
         json_builder_set_member_name(j, "sass");
         if (!x->has_sass) {
             json_builder_add_null_value(j);

@@ -165,6 +165,66 @@ gboolean cap_target_valid(const char *target)
     return TRUE;
 }
 
+/* What the run of the program was, into the capture's info: its result,
+ * exit status or signal, time, kernels compiled and bytes, and said on
+ * stderr (its error always, the summary unless quiet). */
+static void record_result(cap_capture *c, const cap_child_result *res, int run_rc,
+                          unsigned kernels, uint64_t dump_bytes,
+                          const cap_stderr_filter *filter)
+{
+    c->complete = run_rc == 0 && cap_child_ok(res);
+    char *how = cap_child_describe(res);
+    cap_info_set_string(c, "result", how);
+    if (res->term_signal)
+        json_object_set_null_member(c->info, "exit_status");
+    else
+        cap_info_set_int(c, "exit_status", res->exit_status);
+    cap_info_set_int(c, "signal", res->term_signal);
+    json_object_set_boolean_member(c->info, "interrupted", res->interrupted);
+    json_object_set_double_member(c->info, "seconds", res->seconds);
+    cap_info_set_int(c, "kernels_compiled", kernels);
+    cap_info_set_int(c, "stderr_bytes", (int64_t)res->stderr_bytes);
+    cap_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
+    cap_info_set_int(c, "stderr_dump_lines",
+                     (int64_t)cap_stderr_filter_dump_lines(filter));
+    cap_info_set_int(c, "stderr_shown_lines",
+                     (int64_t)cap_stderr_filter_shown_lines(filter));
+    if (run_rc != 0 && res->error) {
+        fprintf(stderr, "tkview: %s\n", res->error);
+        cap_info_set_string(c, "error", res->error);
+    }
+    if (!c->quiet) {
+        char *bytes = cap_format_bytes(dump_bytes);
+        fprintf(stderr, "tkview: the program %s: %u kernel%s compiled, %s of "
+                        "dumps\n",
+                how, kernels, kernels == 1 ? "" : "s", bytes);
+        g_free(bytes);
+    }
+    g_free(how);
+}
+
+/* NVIDIA kernels (an AMD capture has code objects, .hsaco, only): their
+ * SASS and life ranges from the cubins in KDIRS. */
+static void make_sass(cap_capture *c, const cap_triton_opts *o, const char *const *kdirs)
+{
+    char *nvdisasm = find_nvdisasm(c, o->argv);
+    cap_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
+    /* Life ranges: Triton's own nvdisasm first, the one its ptxas
+     * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
+    char *tdir = nvdisasm ? triton_bin_dir(c, o->argv) : NULL;
+    char *tnv = tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
+    const char *tools[3] = {NULL, NULL, NULL};
+    size_t nt = 0;
+    if (tnv && access(tnv, X_OK) == 0)
+        tools[nt++] = tnv;
+    if (nvdisasm && (!nt || strcmp(tools[0], nvdisasm) != 0))
+        tools[nt++] = nvdisasm;
+    cap_make_life_ranges(c, tools, kdirs, nvdisasm_places);
+    g_free(tnv);
+    g_free(tdir);
+    g_free(nvdisasm);
+    }
+
 int cap_triton(cap_capture *c, const cap_triton_opts *o)
 {
     char *kdump = g_build_filename(c->run, "kernel_dump", NULL);
@@ -265,58 +325,13 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         tk_staged_dir_remove_tree(c->work);
         goto out;
     }
-    c->complete = run_rc == 0 && cap_child_ok(&res);
-    char *how = cap_child_describe(&res);
-    cap_info_set_string(c, "result", how);
-    if (res.term_signal)
-        json_object_set_null_member(c->info, "exit_status");
-    else
-        cap_info_set_int(c, "exit_status", res.exit_status);
-    cap_info_set_int(c, "signal", res.term_signal);
-    json_object_set_boolean_member(c->info, "interrupted", res.interrupted);
-    json_object_set_double_member(c->info, "seconds", res.seconds);
-    cap_info_set_int(c, "kernels_compiled", kernels);
-    cap_info_set_int(c, "stderr_bytes", (int64_t)res.stderr_bytes);
-    cap_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
-    cap_info_set_int(c, "stderr_dump_lines",
-                            (int64_t)cap_stderr_filter_dump_lines(filter));
-    cap_info_set_int(c, "stderr_shown_lines",
-                            (int64_t)cap_stderr_filter_shown_lines(filter));
-    if (run_rc != 0 && res.error) {
-        fprintf(stderr, "tkview: %s\n", res.error);
-        cap_info_set_string(c, "error", res.error);
-    }
-    if (!c->quiet) {
-        char *bytes = cap_format_bytes(dump_bytes);
-        fprintf(stderr, "tkview: the program %s: %u kernel%s compiled, %s of "
-                        "dumps\n",
-                how, kernels, kernels == 1 ? "" : "s", bytes);
-        g_free(bytes);
-    }
-    g_free(how);
+    record_result(c, &res, run_rc, kernels, dump_bytes, filter);
 
     if (o->ncu)
         cap_profile_export(c);
     const char *kdirs[] = {kdump, cache, NULL};
-    if (cap_any_kernel_file(kdirs, ".cubin")) {
-        /* NVIDIA kernels; an AMD capture has code objects (.hsaco) only. */
-        char *nvdisasm = find_nvdisasm(c, o->argv);
-        cap_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
-        /* Life ranges: Triton's own nvdisasm first, the one its ptxas
-         * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
-        char *tdir = nvdisasm ? triton_bin_dir(c, o->argv) : NULL;
-        char *tnv = tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
-        const char *tools[3] = {NULL, NULL, NULL};
-        size_t nt = 0;
-        if (tnv && access(tnv, X_OK) == 0)
-            tools[nt++] = tnv;
-        if (nvdisasm && (!nt || strcmp(tools[0], nvdisasm) != 0))
-            tools[nt++] = nvdisasm;
-        cap_make_life_ranges(c, tools, kdirs, nvdisasm_places);
-        g_free(tnv);
-        g_free(tdir);
-        g_free(nvdisasm);
-    }
+    if (cap_any_kernel_file(kdirs, ".cubin"))
+        make_sass(c, o, kdirs);
     cap_make_amdgcn(c, kdirs);
     if (o->kernel)
         keep_only_kernel(kdirs, o->kernel);

@@ -1,34 +1,12 @@
 /* stream.c - a program's stdout or stderr read a line at a time into
  * compiler messages (tk_diag.h says which forms).  Everything else on the
  * streams (IR dumps, the program's own output) is skipped; nothing is
- * held but the messages and the little state below. */
+ * held but the messages and the little state below (reader.h).  ptxas's log
+ * is read by stream_ptxas.c. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag/internal.h"
-
-struct diag_reader {
-    tk_diag_set *set;
-    const char *name;        /* "stdout"/"stderr", from the set's strings */
-    uint64_t lineno;
-    unsigned group;
-    diag_item *last;         /* the message notes attach to; NULL after a
-                                merged repeat (its notes were read once) */
-    diag_item *last_ptxas_error;
-    /* ptxas's log: the block being read. */
-    const char *ptxas_fn;
-    tk_diag_ptxas_summary summary;
-    int64_t pending_gmem;
-    /* A traceback being read. */
-    int in_traceback;
-    int tb_has_stage;
-    tk_stage_kind tb_stage;
-    GPtrArray *tb_files;     /* strings of the set */
-    /* A front-end error's text being read: 1 snippet, 2 message. */
-    int fe_state;
-    diag_item *fe;
-    GString *fe_message;
-};
+#include "diag/reader.h"
 
 void diag_summary_init(tk_diag_ptxas_summary *s)
 {
@@ -51,19 +29,19 @@ diag_reader *diag_reader_begin(tk_diag_set *set, const char *name)
     return r;
 }
 
-static gboolean starts(const char *s, size_t len, const char *p)
+gboolean diag_starts(const char *s, size_t len, const char *p)
 {
     size_t n = strlen(p);
     return len >= n && memcmp(s, p, n) == 0;
 }
 
 /* The first occurrence of P in S[0, LEN), or NULL. */
-static const char *find(const char *s, size_t len, const char *p)
+const char *diag_find(const char *s, size_t len, const char *p)
 {
     return memmem(s, len, p, strlen(p));
 }
 
-static uint32_t parse_u32(const char **p, const char *end, int *ok)
+uint32_t diag_parse_u32(const char **p, const char *end, int *ok)
 {
     uint64_t v = 0;
     const char *s = *p;
@@ -74,9 +52,9 @@ static uint32_t parse_u32(const char **p, const char *end, int *ok)
     return (uint32_t)v;
 }
 
-static diag_item *item_new(diag_reader *r, tk_diag_origin origin,
-                           tk_diag_level level, const char *message,
-                           size_t mlen)
+diag_item *diag_item_new(diag_reader *r, tk_diag_origin origin,
+                         tk_diag_level level, const char *message,
+                         size_t mlen)
 {
     diag_item *it = g_new0(diag_item, 1);
     it->pub.kernel = SIZE_MAX;
@@ -106,7 +84,7 @@ static void item_free(diag_item *it)
 /* Adds IT, or counts it on an earlier identical message (same origin,
  * level, code, function, place and text) and frees it.  Returns the item
  * kept, and sets *MERGED. */
-static diag_item *item_add(diag_reader *r, diag_item *it, int *merged)
+diag_item *diag_item_add(diag_reader *r, diag_item *it, int *merged)
 {
     const tk_diag_frame *f = it->frames->len
         ? &g_array_index(it->frames, tk_diag_frame, 0) : NULL;
@@ -151,7 +129,7 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
                   {": note: ", -1}};
     const char *end = s + len;
     for (size_t k = 0; k < G_N_ELEMENTS(levels); k++) {
-        const char *w = find(s, len, levels[k].word);
+        const char *w = diag_find(s, len, levels[k].word);
         if (!w)
             continue;
         /* Back from W over ":L:C" to the path. */
@@ -172,9 +150,9 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
             continue;
         int ok1, ok2;
         const char *q = l_colon + 1;
-        uint32_t line = parse_u32(&q, c_colon, &ok1);
+        uint32_t line = diag_parse_u32(&q, c_colon, &ok1);
         q = c_colon + 1;
-        uint32_t col = parse_u32(&q, w, &ok2);
+        uint32_t col = diag_parse_u32(&q, w, &ok2);
         if (!ok1 || !ok2 || line == 0)
             continue;
         const char *msg = w + strlen(levels[k].word);
@@ -183,13 +161,13 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
             if (!r->last)
                 return 1;
             /* "called from": the caller of an inlined location. */
-            if (starts(msg, mlen, "called from"))
+            if (diag_starts(msg, mlen, "called from"))
                 frame_add(r, r->last, s, (size_t)(l_colon - s), line, col);
             else
                 g_ptr_array_add(r->last->notes,
                                 (char *)diag_str(r->set, msg, (gssize)mlen));
             /* The pass a failed pipeline names. */
-            const char *pf = find(msg, mlen, "Pipeline failed while executing [`");
+            const char *pf = diag_find(msg, mlen, "Pipeline failed while executing [`");
             if (pf) {
                 const char *a = pf + strlen("Pipeline failed while executing [`");
                 const char *b = memchr(a, '`', (size_t)(end - a));
@@ -207,11 +185,11 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
             }
             return 1;
         }
-        diag_item *it = item_new(r, TK_DIAG_ORIGIN_MLIR, levels[k].level, msg,
-                                 mlen);
+        diag_item *it = diag_item_new(r, TK_DIAG_ORIGIN_MLIR, levels[k].level, msg,
+                                      mlen);
         frame_add(r, it, s, (size_t)(l_colon - s), line, col);
         int merged;
-        diag_item *kept = item_add(r, it, &merged);
+        diag_item *kept = diag_item_add(r, it, &merged);
         r->last = merged ? NULL : kept;
         return 1;
     }
@@ -223,11 +201,11 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
                 {"warning: ", TK_DIAG_LEVEL_WARNING},
                 {"error: ", TK_DIAG_LEVEL_ERROR}};
     for (size_t k = 0; k < G_N_ELEMENTS(bare); k++)
-        if (starts(s, len, bare[k].word)) {
+        if (diag_starts(s, len, bare[k].word)) {
             size_t n = strlen(bare[k].word);
             int merged;
-            diag_item *kept = item_add(r,
-                item_new(r, TK_DIAG_ORIGIN_LLVM, bare[k].level, s + n, len - n),
+            diag_item *kept = diag_item_add(r,
+                diag_item_new(r, TK_DIAG_ORIGIN_LLVM, bare[k].level, s + n, len - n),
                 &merged);
             r->last = merged ? NULL : kept;
             return 1;
@@ -235,223 +213,10 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
     return 0;
 }
 
-static int64_t number_before(const char *s, size_t len, const char *word)
-{
-    const char *w = find(s, len, word);
-    if (!w)
-        return -1;
-    const char *q = w;
-    while (q > s && q[-1] == ' ')
-        q--;
-    const char *e = q;
-    while (q > s && q[-1] >= '0' && q[-1] <= '9')
-        q--;
-    if (q == e)
-        return -1;
-    return g_ascii_strtoll(q, NULL, 10);
-}
-
-static int64_t number_after(const char *s, size_t len, const char *word)
-{
-    const char *w = find(s, len, word);
-    if (!w)
-        return -1;
-    w += strlen(word);
-    if (w >= s + len || *w < '0' || *w > '9')
-        return -1;
-    return g_ascii_strtoll(w, NULL, 10);
-}
-
-/* The function a ptxas message names: "in function 'K'", "in the function
- * 'K'", "in function K." */
-static const char *ptxas_function(diag_reader *r, const char *s, size_t len)
-{
-    const char *w = find(s, len, "in the function ");
-    size_t n = strlen("in the function ");
-    if (!w) {
-        w = find(s, len, "in function ");
-        n = strlen("in function ");
-    }
-    if (!w)
-        return NULL;
-    const char *a = w + n, *end = s + len;
-    if (a < end && *a == '\'')
-        a++;
-    const char *b = a;
-    while (b < end && (g_ascii_isalnum(*b) || *b == '_' || *b == '$' || *b == '.'))
-        b++;
-    while (b > a && b[-1] == '.')
-        b--;
-    return b > a ? diag_str(r->set, a, b - a) : NULL;
-}
-
-static void ptxas_block_end(diag_reader *r)
-{
-    if (r->ptxas_fn && r->summary.present) {
-        diag_summary sm = {r->ptxas_fn, r->summary};
-        g_array_append_val(r->set->summaries, sm);
-        if (r->summary.spill_stores > 0 || r->summary.spill_loads > 0) {
-            char *msg = g_strdup_printf(
-                "%" G_GINT64_FORMAT " bytes stack frame, %" G_GINT64_FORMAT
-                " bytes spill stores, %" G_GINT64_FORMAT " bytes spill loads",
-                r->summary.stack_frame, r->summary.spill_stores,
-                r->summary.spill_loads);
-            diag_item *it = item_new(r, TK_DIAG_ORIGIN_PTXAS,
-                                     TK_DIAG_LEVEL_WARNING, msg, -1);
-            g_free(msg);
-            it->kernel_name = r->ptxas_fn;
-            it->has_summary = 1;
-            it->summary = r->summary;
-            int merged;
-            item_add(r, it, &merged);
-        }
-    }
-    r->ptxas_fn = NULL;
-    diag_summary_init(&r->summary);
-}
-
-/* A line of ptxas's log ("ptxas info    : ...") or of its error output. */
-static int ptxas_line(diag_reader *r, const char *s, size_t len)
-{
-    const char *end = s + len;
-    /* The stack/spill line has no "ptxas" prefix. */
-    if (len && s[0] == ' ' && find(s, len, "bytes stack frame,")) {
-        r->summary.present = 1;
-        r->summary.stack_frame = number_before(s, len, "bytes stack frame");
-        r->summary.spill_stores = number_before(s, len, "bytes spill stores");
-        r->summary.spill_loads = number_before(s, len, "bytes spill loads");
-        return 1;
-    }
-    if (!starts(s, len, "ptxas "))
-        return 0;
-    const char *p = s + 6;
-    tk_diag_level level;
-    int info = 0;
-    uint32_t ptx_line = 0;
-    if (starts(p, (size_t)(end - p), "info"))
-        info = 1, level = TK_DIAG_LEVEL_WARNING;
-    else if (starts(p, (size_t)(end - p), "warning"))
-        level = TK_DIAG_LEVEL_WARNING;
-    else if (starts(p, (size_t)(end - p), "error") ||
-             starts(p, (size_t)(end - p), "fatal"))
-        level = TK_DIAG_LEVEL_ERROR;
-    else {
-        /* "ptxas FILE, line N; error   : ..." */
-        const char *l = find(p, (size_t)(end - p), ", line ");
-        if (!l)
-            return 0;
-        const char *q = l + 7;
-        int ok;
-        ptx_line = parse_u32(&q, end, &ok);
-        if (!ok || q >= end || *q != ';')
-            return 0;
-        p = q + 1;
-        while (p < end && *p == ' ')
-            p++;
-        if (starts(p, (size_t)(end - p), "warning"))
-            level = TK_DIAG_LEVEL_WARNING;
-        else if (starts(p, (size_t)(end - p), "error") ||
-                 starts(p, (size_t)(end - p), "fatal"))
-            level = TK_DIAG_LEVEL_ERROR;
-        else
-            return 0;
-    }
-    const char *colon = memchr(p, ':', (size_t)(end - p));
-    if (!colon)
-        return 1;
-    const char *msg = colon + 1;
-    while (msg < end && *msg == ' ')
-        msg++;
-    size_t mlen = (size_t)(end - msg);
-    if (info) {
-        int64_t v;
-        if ((v = number_before(msg, mlen, "bytes gmem")) >= 0 &&
-            !find(msg, mlen, "(C")) {
-            r->pending_gmem = v;
-            return 1;
-        }
-        const char *w = find(msg, mlen, "Compiling entry function '");
-        if (w || starts(msg, mlen, "Function properties for ")) {
-            const char *a = w ? w + strlen("Compiling entry function '")
-                              : msg + strlen("Function properties for ");
-            const char *b = a;
-            while (b < end && *b != '\'' && *b != ' ')
-                b++;
-            const char *fn = diag_str(r->set, a, b - a);
-            if (r->ptxas_fn && strcmp(r->ptxas_fn, fn) != 0)
-                ptxas_block_end(r);
-            r->ptxas_fn = fn;
-            if (r->pending_gmem >= 0) {
-                r->summary.gmem = r->pending_gmem;
-                r->pending_gmem = -1;
-            }
-            return 1;
-        }
-        if (starts(msg, mlen, "Used ")) {
-            r->summary.present = 1;
-            r->summary.registers = number_before(msg, mlen, "registers");
-            r->summary.barriers = number_before(msg, mlen, "barriers");
-            r->summary.cumulative_stack =
-                number_before(msg, mlen, "bytes cumulative stack size");
-            for (int i = 0; i < 4; i++) {
-                char word[16];
-                g_snprintf(word, sizeof word, "bytes cmem[%d]", i);
-                r->summary.cmem[i] = number_before(msg, mlen, word);
-            }
-            return 1;
-        }
-        if (starts(msg, mlen, "Compile time")) {
-            ptxas_block_end(r);
-            return 1;
-        }
-        if (!starts(msg, mlen, "(C"))
-            return 1; /* other info lines: not messages */
-    }
-    /* "(C7602) text": the code. */
-    const char *code = NULL;
-    if (starts(msg, mlen, "(C")) {
-        const char *c = memchr(msg, ')', mlen);
-        if (c && c - msg <= 8) {
-            code = diag_str(r->set, msg + 1, c - msg - 1);
-            msg = c + 1;
-            while (msg < end && *msg == ' ')
-                msg++;
-            mlen = (size_t)(end - msg);
-        }
-    }
-    if (level == TK_DIAG_LEVEL_ERROR && !code &&
-        starts(msg, mlen, "Ptx assembly aborted due to errors")) {
-        if (r->last_ptxas_error &&
-            r->last_ptxas_error->notes->len == 0)
-            g_ptr_array_add(r->last_ptxas_error->notes,
-                            (char *)diag_str(r->set, msg, (gssize)mlen));
-        return 1;
-    }
-    diag_item *it = item_new(r, TK_DIAG_ORIGIN_PTXAS, level, msg, mlen);
-    it->pub.code = code;
-    it->kernel_name = ptxas_function(r, msg, mlen);
-    if (!it->kernel_name)
-        it->kernel_name = r->ptxas_fn;
-    int64_t at = number_after(msg, mlen, "at line ");
-    if (at > 0 && at <= 0xffffffff)
-        ptx_line = (uint32_t)at;
-    if (ptx_line) {
-        it->pub.ir_line = ptx_line;
-        it->pub.has_stage = 1;
-        it->pub.stage = TK_STAGE_PTX;
-    }
-    int merged;
-    diag_item *kept = item_add(r, it, &merged);
-    r->last = NULL;
-    if (level == TK_DIAG_LEVEL_ERROR)
-        r->last_ptxas_error = merged ? NULL : kept;
-    return 1;
-}
-
 /* Triton's make_ttir ... make_cubin frames tell the stage being made. */
 static void traceback_frame(diag_reader *r, const char *s, size_t len)
 {
-    const char *f = find(s, len, "File \"");
+    const char *f = diag_find(s, len, "File \"");
     if (f) {
         const char *a = f + 6;
         const char *b = memchr(a, '"', (size_t)(s + len - a));
@@ -468,7 +233,7 @@ static void traceback_frame(diag_reader *r, const char *s, size_t len)
                  {", in make_ptx", TK_STAGE_PTX},
                  {", in make_cubin", TK_STAGE_PTX}};
     for (size_t k = 0; k < G_N_ELEMENTS(makes); k++)
-        if (find(s, len, makes[k].fn)) {
+        if (diag_find(s, len, makes[k].fn)) {
             r->tb_has_stage = 1;
             r->tb_stage = makes[k].kind;
         }
@@ -489,24 +254,24 @@ static void traceback_end(diag_reader *r, const char *s, size_t len)
             }
         }
     /* "....CompilationError: at 5:8:" (and its subclasses'). */
-    const char *w = find(s, len, "Error: at ");
+    const char *w = diag_find(s, len, "Error: at ");
     if (!w)
-        w = find(s, len, "Failure: at ");
+        w = diag_find(s, len, "Failure: at ");
     if (!w)
-        w = find(s, len, "Construct: at ");
+        w = diag_find(s, len, "Construct: at ");
     if (w) {
         const char *q = strstr(w, ": at ") + 5;
         const char *end = s + len;
         int ok1, ok2 = 0;
-        uint32_t l = parse_u32(&q, end, &ok1);
+        uint32_t l = diag_parse_u32(&q, end, &ok1);
         uint32_t c = 0;
         if (ok1 && q < end && *q == ':') {
             q++;
-            c = parse_u32(&q, end, &ok2);
+            c = diag_parse_u32(&q, end, &ok2);
         }
         if (ok1 && ok2 && l > 0) {
-            diag_item *it = item_new(r, TK_DIAG_ORIGIN_FRONTEND,
-                                     TK_DIAG_LEVEL_ERROR, "", 0);
+            diag_item *it = diag_item_new(r, TK_DIAG_ORIGIN_FRONTEND,
+                                          TK_DIAG_LEVEL_ERROR, "", 0);
             it->fe_line = l;
             it->fe_col = c;
             it->fe_snippet = g_ptr_array_new_with_free_func(g_free);
@@ -553,7 +318,7 @@ static void fe_finish(diag_reader *r)
         }
     }
     int merged;
-    item_add(r, it, &merged);
+    diag_item_add(r, it, &merged);
     g_string_free(r->fe_message, TRUE);
     r->fe_message = NULL;
     r->fe = NULL;
@@ -584,8 +349,8 @@ void diag_reader_line(diag_reader *r, const char *s, size_t len)
         return;
     }
     if (r->fe_state == 2) {
-        if (len == 0 || starts(s, len, "Traceback ") ||
-            starts(s, len, "The above exception")) {
+        if (len == 0 || diag_starts(s, len, "Traceback ") ||
+            diag_starts(s, len, "The above exception")) {
             fe_finish(r);
         } else {
             if (r->fe_message->len && r->fe_message->len < 65536)
@@ -595,7 +360,7 @@ void diag_reader_line(diag_reader *r, const char *s, size_t len)
             return;
         }
     }
-    if (starts(s, len, "Traceback (most recent call last):")) {
+    if (diag_starts(s, len, "Traceback (most recent call last):")) {
         r->in_traceback = 1;
         g_ptr_array_set_size(r->tb_files, 0);
         return;
@@ -610,7 +375,7 @@ void diag_reader_line(diag_reader *r, const char *s, size_t len)
         traceback_end(r, s, len);
         return;
     }
-    if (ptxas_line(r, s, len))
+    if (diag_ptxas_line(r, s, len))
         return;
     /* Cheap filter: an MLIR message has ": " and a digit before it. */
     if (len > 4 && memchr(s, ':', len))
@@ -621,7 +386,7 @@ void diag_reader_end(diag_reader *r)
 {
     if (r->fe)
         fe_finish(r);
-    ptxas_block_end(r);
+    diag_ptxas_block_end(r);
     g_ptr_array_free(r->tb_files, TRUE);
     g_free(r);
 }

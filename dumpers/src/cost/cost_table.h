@@ -1,0 +1,50 @@
+/* cost_table.h - tk_cost's tables, shared by its builder (cost.c) and its
+ * queries (cost_query.c).  Internal to cost/. */
+#ifndef TKDUMP_COST_TABLE_H
+#define TKDUMP_COST_TABLE_H
+
+#include "cost/internal.h"
+
+typedef struct {
+    uint32_t *group; /* per line (index 0 = line 1): group + 1, 0 none */
+    uint32_t n_lines;
+} cost_stage_cost;
+
+struct tk_cost {
+    const tk_loctab *tab;
+    const tk_bind *ix;
+    size_t nm;
+    guint8 *peak;      /* per metric: a maximum, not a sum */
+    size_t n_static;   /* metrics before the profile's */
+    size_t m_spill, m_live; /* spill_instructions; live_registers or 0 */
+    char *lr_path, *lr_why;
+    uint16_t *lr;      /* COST_LR_FILES per instruction; NULL without */
+    GPtrArray *names;  /* const char *, borrowed (static or the profile's) */
+    GPtrArray *labels; /* char *, owned */
+    GArray *kinds;     /* tk_metric_kind */
+    size_t def, stall_first, n_stall;
+    double *total, *noloc;
+    cost_insns insns;
+    double *ivals;     /* per instruction, nm each */
+    GArray *entries;   /* src_entry (cost.c) while building */
+    GArray *pool;      /* double: 3 * nm per source line */
+    GHashTable *src_index; /* position key -> index into lines + 1 */
+    tk_cost_line *lines;
+    size_t n_lines;
+    cost_stage_cost st[TK_STAGE_COUNT];
+    GArray *groups;    /* double: nm per group */
+    uint32_t unsplit;
+    GArray *disagree;  /* cost_disagreement, sorted like the lines */
+    tk_cost_disagreement *dpub; /* their public halves, same order */
+};
+
+/* The key of source position F:L in src_index. */
+static inline uint64_t cost_pos_key(tk_file_id f, uint32_t l)
+{
+    return (uint64_t)f << 32 | l;
+}
+
+/* The instruction index of SASS line LINE, or -1. */
+ptrdiff_t cost_insn_at(const tk_cost *c, uint32_t line);
+
+#endif
