@@ -13,7 +13,8 @@
  *                          "own": [share + 1 or 0, per line],
  *                          "owns": [V, ...],    (tk_cost_ir_line_own())
  *                          "src": [row of "src" + 1 or 0, per line]},
- *               ...}}  (SASS lines have no "own": their own is "line")
+ *               ...},  (SASS lines have no "own": their own is "line")
+ *    "regs": the register pressure (data_regs.c)}
  *
  * V is one number per metric, in the metrics' order, its trailing zeros
  * left out (most lines have no tensor, TMA or stall values).  An IR line
@@ -203,6 +204,7 @@ int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind 
         write_stage(&w, c, (tk_stage_kind)t, tk_stage_line_count(st), nm);
     }
     jw_obj_end(&w);
+    html_report_regs_data(&w, c, k, ix, tab);
     jw_obj_end(&w);
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/cost.js", rk->id);

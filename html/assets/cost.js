@@ -18,7 +18,8 @@
  * Interface: load() -> Promise (false: the kernel has no cost data),
  *   ready(), metric(), metricName(), setMetric(i), onChange(f),
  *   srcHeat(file, line, mode), irHeat(stage, line), controls(box),
- *   renderHot(box, go), hotShown(), inspect() (for the tests, read only).
+ *   renderHot(box, go), hotShown(), regs() (the "regs" member: the
+ *   register pressure regs.js draws), inspect() (for the tests, read only).
  */
 'use strict';
 TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
@@ -352,6 +353,8 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     controls,
     renderHot,
     hotShown: () => C.shown,
+    /* the register pressure (data_regs.c), for regs.js; null without */
+    regs: () => (C.d ? C.d.regs || null : null),
     inspect: () => C,
   };
 });

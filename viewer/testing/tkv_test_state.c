@@ -7,6 +7,7 @@
 #include "panels/tkv_meta_panel.h"
 #include "panels/tkv_stack_panel.h"
 #include "passes/tkv_pass_view.h"
+#include "testing/tkv_test_state_more.h"
 #include "widgets/tkv_buffer_lines.h"
 #include "widgets/tkv_chunk_map.h"
 #include "widgets/tkv_linked_scroll.h"
@@ -589,4 +590,6 @@ void tkv_test_state_write_window(TkvWindow *win, JsonBuilder *b)
     char *meta = tkv_meta_panel_get_text(tkv_window_get_meta_panel(win));
     add_string(b, "meta", meta);
     g_free(meta);
+    tkv_test_state_write_regs(win, b);
+    tkv_test_state_write_configs(win, b);
 }

@@ -270,6 +270,29 @@ TK_API
 uint32_t tk_cost_ir_peak_sass_line(const tk_cost *cost, size_t metric,
                                    tk_stage_kind stage, uint32_t line);
 
+/* Where the kernel's live registers peak, as front ends show it: the peaks
+ * of the four register files (the totals of the live_* metrics), the SASS
+ * line of the first instruction at the GPR peak (tk_cost_peak_sass_line()),
+ * its offset, and the innermost frame of its first stack (what `tkview
+ * info`, the report and the viewer call the peak's source line). */
+typedef struct {
+    size_t metric;        /* the index of "live_registers" */
+    double gpr, pred, ugpr, upred;
+    uint32_t sass_line;   /* 0: no instruction */
+    int has_offset;
+    uint32_t offset;
+    tk_file_id file;      /* TK_NO_FILE: the instruction has no location */
+    uint32_t line;
+} tk_cost_reg_peak;
+
+/* Fills *OUT for COST of KERNEL, bound by INDEX with locations in TAB (the
+ * ones the cost was built with).  Returns 0, or -1 when the cost has no
+ * life ranges (tk_cost_life_ranges() says why). */
+TK_API
+int tk_cost_register_peak(const tk_cost *cost, const tk_kernel *kernel,
+                          const tk_bind *index, const tk_loctab *tab,
+                          tk_cost_reg_peak *out);
+
 /* ---- occupancy ---------------------------------------------------------- */
 
 /* What a kernel's register count means for occupancy on its GPU (NVIDIA):
