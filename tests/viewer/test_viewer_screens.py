@@ -141,6 +141,13 @@ entries = win()['passes']['entries']
 i = next(i for i, e in enumerate(entries) if (e.get('pass') or '').startswith('TritonGPUPipeline'))
 S.activate('pass-view.select-pass', "<'%d'>" % i, window=WID)
 wait(lambda w: not w['passes'].get('diff_pending'), 'the diff')
+# a changed line selected: the side panel's heading then names the pass's
+# dump and line ("After the pass: line N of mlir.txt.gz:11086"), which once
+# widened the panel and pushed the diff's buttons off the window
+rows = win()['passes']['b']
+S.activate('pass-view.select-diff-line', "<('b', uint32 %d)>" % (rows['replace'] + rows['insert'])[0],
+           window=WID)
+wait(lambda w: w['stack']['heading'].startswith('After the pass'), 'the stack heading')
 view('passes', WID)
 S.quit(v)
 
