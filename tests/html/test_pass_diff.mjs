@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { kernelUrl, launch, openReady } from './browser.mjs';
+import { diffRows, kernelUrl, launch, openReady } from './browser.mjs';
 import { assert, eq, finish, report as tapReport, tempDir, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
@@ -109,6 +109,27 @@ await test('pass 14 (TritonGPUCoalesce): a replaced line faces its likeness and 
   });
   assert(bg[0] !== bg[1], 'word and line backgrounds differ: ' + bg);
   await page.screenshot({ path: path.join(ART, 'pass-words.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('a diff of several passes pairs the lines the steps paired (chain.js composes the library\'s pairs)', async () => {
+  // passes 14-15: TritonGPUCoalesce, then TritonGPUF32DotTC, which changed
+  // nothing (`tkview passes`): the composed diff faces the old load
+  // (mlir_passes.txt:1201) with the new one (1276) as pass 14's own diff
+  // does, as a replaced row, without words (no step made them).
+  const page = await openReady(browser, kernelUrl(VA, '#pass=14-15'), { width: 2200, height: 900 });
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#pass-bar strong');
+    return b && /14\u201315/.test(b.textContent) && document.querySelector('#pass-rows .drow');
+  });
+  const rows = await diffRows(page);
+  const load = rows.filter((r) => r[4].includes('%x_6 = tt.load %x_4, %x_5'));
+  eq(load.length, 1, 'one row of the new load');
+  eq(load[0][0], 'r', 'a replaced row');
+  assert(load[0][2].includes('%x_4 = tt.load %x_3, %mask_2'), 'faces the old load: ' + load[0][2]);
+  const conv = rows.filter((r) => r[4].includes('%x_4 = ttg.convert_layout %x_3'));
+  eq(conv.map((r) => r[0]), ['i'], 'the convert before it is added');
   eq(page.problems, [], 'problems');
   await page.close();
 });
