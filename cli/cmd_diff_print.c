@@ -273,7 +273,8 @@ int cmd_diff_print(const cmd_diff_args *a, const tk_ir_diff *d,
                    void (*json_extra)(JsonBuilder *, void *), void *extra)
 {
     size_t n;
-    const tk_hunk *hunks = tk_ir_diff_hunks(d, &n);
+    /* the rows every view shows: replaced lines paired by likeness */
+    const tk_hunk *hunks = tk_ir_diff_aligned(d, &n);
     tk_diff_stats st = tk_ir_diff_stats(d);
     printer p = {d, title, color, a->stacks, {tab_a, tab_b}, NULL, FALSE, 0, 0, NULL};
     uint32_t context = (uint32_t)a->context;

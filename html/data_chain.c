@@ -215,7 +215,8 @@ static void write_step(html_pass_chains *c, const tk_ir_diff *d)
 {
     jw *w = &c->dw;
     size_t nh;
-    const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
+    /* the rows as every view shows them: replaced lines paired by likeness */
+    const tk_hunk *h = tk_ir_diff_aligned(d, &nh);
     gboolean lays = c->dialect == TK_IR_MLIR;
     if (lays)
         html_report_lays_text(c->lays, d, TK_IR_B);
@@ -269,6 +270,18 @@ static void write_step(html_pass_chains *c, const tk_ir_diff *d)
     }
     g_string_free(ys, TRUE);
     g_string_free(yus, TRUE);
+    /* The lines the library paired (tk_ir_diff_aligned()): each replace
+     * hunk's lines in order, [a0, b0, len] per hunk.  chain.js composes
+     * them with the equal runs; it pairs no line of its own. */
+    jw_key(w, "p");
+    jw_arr(w);
+    for (size_t i = 0; i < nh; i++)
+        if (h[i].tag == TK_HUNK_REPLACE) {
+            jw_int(w, h[i].a0);
+            jw_int(w, h[i].b0);
+            jw_int(w, MIN(h[i].a1 - h[i].a0, h[i].b1 - h[i].b0));
+        }
+    jw_arr_end(w);
     /* The changed words of each replaced line: a replace hunk pairs its
      * lines in order, as the page's rows pair them (chain.js). */
     jw_key(w, "w");

@@ -29,6 +29,9 @@
  *                                       the pass that no equal run covers
  *        "u": [b, "text", ...],         lines of equal runs whose text
  *                                       differs (value numbers, locations)
+ *        "p": [a0, b0, len, ...],       replaced lines the library paired
+ *                                       by likeness (tk_ir_diff_aligned():
+ *                                       line a0 + i became b0 + i)
  *        "w": [b, [aW, bW], ...],       the changed words of each line b
  *                                       a replace made (paired in order
  *                                       with its line before), as
@@ -53,9 +56,10 @@
  * information, and blank lines, are left out).  Applying the steps F..K to
  * the base gives the exact kept lines of the text after pass K; the equal
  * runs of steps N..M, composed, say which lines of the text before N are
- * still there after M.  Between two equal runs, the lines of both sides
- * make one hunk (tk_diff alternates equal and other hunks), so each pass's
- * own diff is its step.  Only what passes add is stored, never a whole text
+ * still there after M, and their pairs composed with them which lines
+ * became which (a line paired in any step is a replaced line of the
+ * composed diff; lines neither equal nor paired are removed or added), so
+ * each pass's own diff is its step.  Only what passes add is stored, never a whole text
  * per pass: a chain costs its first text plus what its passes changed, and
  * each of those is held to the budget of pass_budget.h (a pass over it
  * ends the chain and is stored on its own).

@@ -6,10 +6,11 @@
  * per pass, its equal runs, the text of the lines it added and of the
  * equal lines whose text changed, and the line numbers after it.  From
  * them: the text before or after any pass of the chain, which lines of one
- * text are still there in a later one, the hunks between the two, and the
+ * text are still there in a later one (or became which line: the
+ * library's pairs of replaced lines), the hunks between the two, and the
  * diff's rows grouped around its changes, in the format of the diffs the
  * report stores (data_passes.c).  Nothing here compares text: only the
- * library's equal runs are composed.  The chains loaded are kept here.
+ * library's equal runs and pairs are composed.  The chains loaded are kept here.
  *
  * Depends on: data (load), kernel (id).
  * Interface: load(ci) -> Promise of a chain, text(chain, k), apply(text,
@@ -89,10 +90,13 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
 
   /* Which kept line of the text before pass N each line of it is after
    * pass M (-1: removed on the way), composing the equal runs of the steps
-   * N..M. */
-  function composeMap(ch, n, m) {
+   * N..M; with LINKS, {pos, mod}: the equal runs and the pairs the library
+   * made of replaced lines (a step's "p") composed, MOD[i] set where line
+   * i went through a pair (a replaced line, not an equal one). */
+  function composeMap(ch, n, m, links) {
     let len = chainText(ch, n - ch.from).t.length;
     const pos = new Int32Array(len);
+    const mod = new Uint8Array(len);
     for (let i = 0; i < len; i++) pos[i] = i;
     for (let p = n; p <= m; p++) {
       const s = ch.steps[p - ch.from];
@@ -101,31 +105,43 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
       const h = s.h;
       for (let i = 0; i < h.length; i += 3)
         for (let j = 0; j < h[i + 2]; j++) map[h[i] + j] = h[i + 1] + j;
-      for (let i = 0; i < pos.length; i++) if (pos[i] >= 0) pos[i] = map[pos[i]];
+      const pair = new Int32Array(len).fill(-1);
+      if (links && s.p)
+        for (let i = 0; i < s.p.length; i += 3)
+          for (let j = 0; j < s.p[i + 2]; j++) pair[s.p[i] + j] = s.p[i + 1] + j;
+      for (let i = 0; i < pos.length; i++) {
+        if (pos[i] < 0) continue;
+        const e = map[pos[i]];
+        if (e >= 0 || !links) pos[i] = e;
+        else if ((pos[i] = pair[pos[i]]) >= 0) mod[i] = 1;
+      }
       len = s.t.length;
       for (let i = 2; i < h.length; i += 3) len += h[i];
     }
-    return pos;
+    return links ? { pos, mod } : pos;
   }
 
   /* Hunks [tag, a0, a1, b0, b1] over NA and NB lines from a monotonic map
-   * POS (A line -> B line or -1), as tk_diff reports them: equal hunks
-   * alternate with one delete, insert or replace. */
-  function mapHunks(pos, nb) {
+   * POS (A line -> B line or -1) and MOD (set where the line was replaced,
+   * not kept), as tk_ir_diff_aligned() gives them: a replace hunk pairs its
+   * lines one to one, the lines between two links are removed then added. */
+  function mapHunks(pos, nb, mod) {
     const hs = [];
     let a = 0, b = 0;
     const change = (a1, b1) => {
-      if (a1 > a || b1 > b) hs.push([a1 > a && b1 > b ? 'r' : a1 > a ? 'd' : 'i', a, a1, b, b1]);
+      if (a1 > a) hs.push(['d', a, a1, b, b]);
+      if (b1 > b) hs.push(['i', a1, a1, b, b1]);
     };
     for (let i = 0; i < pos.length; i++) {
       const j = pos[i];
       if (j < 0) continue;
       change(i, j);
+      const tag = mod && mod[i] ? 'r' : 'e';
       const last = hs[hs.length - 1];
-      if (last && last[0] === 'e' && last[2] === i && last[4] === j) {
+      if (last && last[0] === tag && last[2] === i && last[4] === j) {
         last[2]++;
         last[4]++;
-      } else hs.push(['e', i, i + 1, j, j + 1]);
+      } else hs.push([tag, i, i + 1, j, j + 1]);
       a = i + 1;
       b = j + 1;
     }
@@ -201,6 +217,7 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
         row(k < sa && k < sb ? 'r' : k < sa ? 'd' : 'i', k < sa ? h[1] + k : -1, k < sb ? h[3] + k : -1);
       const next = x + 1 < hs.length ? hs[x + 1] : null;
       if (!next) break;
+      if (next[0] !== 'e') continue; /* a change right after: same group */
       const len = next[2] - next[1];
       if (len <= 2 * CONTEXT && x + 2 < hs.length) eq(next, 0, len);
       else {
@@ -217,19 +234,20 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
   async function composeDiff(ci, n, m, rules) {
     const ch = await loadChain(ci);
     const A = chainText(ch, n - ch.from), B = chainText(ch, m - ch.from + 1);
-    const pos = composeMap(ch, n, m);
+    const { pos, mod } = composeMap(ch, n, m, true);
     let kept = 0;
-    for (let i = 0; i < pos.length; i++) if (pos[i] >= 0) kept++;
+    for (let i = 0; i < pos.length; i++) if (pos[i] >= 0 && !mod[i]) kept++;
     /* One pass's diff is its step: its replaced lines have their changed
      * words from the library (the step's "w").  A diff of several passes
-     * pairs lines no step paired, and shows them without words. */
+     * pairs the lines the steps' pairs link, and shows them without
+     * words. */
     const s = n === m ? ch.steps[n - ch.from] : null;
     let words = null;
     if (s && s.w) {
       words = new Map();
       for (let i = 0; i + 1 < s.w.length; i += 2) words.set(s.w[i], s.w[i + 1]);
     }
-    const { groups, rs, ry, cut } = groupRows(A, B, mapHunks(pos, B.t.length), rules, words);
+    const { groups, rs, ry, cut } = groupRows(A, B, mapHunks(pos, B.t.length, mod), rules, words);
     return { added: B.t.length - kept, removed: A.t.length - kept, groups, cut, rs, st: ch.st, ry, ly: ry ? ch.ly : null };
   }
 

@@ -299,11 +299,12 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
       renderHot(box, go);
     });
     box.appendChild(scope);
-    const table = el('table', 'hot');
+    /* src or ir: the columns its rows lay out (report.css) */
+    const table = el('table', C.scope === 'src' ? 'hot src' : 'hot ir');
     table.id = 'hot-table';
     const tr = el('tr');
     const cols = C.scope === 'src'
-      ? [['where', 'line'], ['exact', 'exact'], ['incl', 'inclusive'], ['shared', 'shared'], ['text', 'code']]
+      ? [['where', 'line'], ['exact', 'exact'], ['incl', 'incl.'], ['shared', 'shared'], ['text', 'code']]
       : [['line', 'line'], ['exact', label() + ' (this line\'s own)'], ['text', 'code']];
     /* with a profile, the main stall reasons on the row, before the code */
     if (C.d.stall[1]) cols.splice(cols.length - 1, 0, ['stalls', 'stalls']);
@@ -331,6 +332,7 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
         const v = r[k];
         const td = el('td', typeof v === 'number' && k !== 'line' ? 'num' : k, typeof v === 'number' && k !== 'line' ? (v ? (Number.isInteger(v) ? String(v) : short(v)) : '') : String(v));
         if (k === 'exact' && t > 0) td.title = (100 * v / t).toFixed(1) + '% of ' + t;
+        else if (k === 'where' || k === 'text') td.title = String(v); /* cut to the panel */
         row.appendChild(td);
       }
       row.addEventListener('click', () => go(r));

@@ -258,10 +258,14 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     columnChars() {
       const probe = el('div', 'drow');
       probe.style.visibility = 'hidden';
-      const t = el('span', 'tx', 'x'.repeat(50));
+      /* the characters' width from a run of them alone: the column's
+       * scrollWidth is at least its own width, which made a character
+       * 8.5 px for 7.5, wrapped rows one line too tall (blank gaps) */
+      const t = el('span', 'tx'), x = el('span', null, 'x'.repeat(50));
+      t.appendChild(x);
       probe.append(el('span', 'no'), t, el('span', 'no'), el('span', 'tx'));
       this.root.appendChild(probe);
-      const w = t.getBoundingClientRect().width, cw = t.scrollWidth / 50 || charW || 7.5;
+      const w = t.getBoundingClientRect().width, cw = x.getBoundingClientRect().width / 50 || charW || 7.5;
       probe.remove();
       /* A pane not shown has no width: keep what was measured. */
       return w ? Math.max(20, Math.floor(w / cw)) : this.cols;

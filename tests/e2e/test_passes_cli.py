@@ -302,9 +302,13 @@ def diff_coalesce_hunk():
     assert lines[5].startswith(' module attributes')
     # mlir_passes.txt:1201 "%x_4 = tt.load %x_3, %mask_2 : ..., #blocked>" goes,
     # 1274-1277 (convert, convert, load on #blocked1, convert back) come.
+    # The replaced block is aligned by likeness (tk_diff_align): the old
+    # load faces the new load (1276), the converts around it are added.
     i = lines.index('-    %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)')
-    assert lines[i + 1].startswith('+    %x_4 = ttg.convert_layout %x_3')
-    assert lines[i + 3].startswith('+    %x_6 = tt.load %x_4, %x_5')
+    assert lines[i - 2].startswith('+    %x_4 = ttg.convert_layout %x_3')
+    assert lines[i - 1].startswith('+    %x_5 = ttg.convert_layout %mask_2')
+    assert lines[i + 1].startswith('+    %x_6 = tt.load %x_4, %x_5')
+    assert lines[i + 2].startswith('+    %x_7 = ttg.convert_layout %x_6')
     assert sum(1 for l in lines if l.startswith('+') and not l.startswith('+++')) == 13
     assert sum(1 for l in lines if l.startswith('-') and not l.startswith('---')) == 3
     assert '\033[' not in out

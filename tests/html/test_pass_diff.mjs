@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { kernelUrl, launch, openReady } from './browser.mjs';
+import { diffRows, kernelUrl, launch, openReady } from './browser.mjs';
 import { assert, eq, finish, report as tapReport, tempDir, test } from './tap.mjs';
 
 const [, , TKVIEW_ARG, BUILD, PW] = process.argv;
@@ -73,25 +73,31 @@ await test('composed diffs are grouped and cut by the library\'s rule: the share
   await page.close();
 });
 
-await test('pass 14 (TritonGPUCoalesce): a replaced line shows its changed words', async () => {
+await test('pass 14 (TritonGPUCoalesce): a replaced line faces its likeness and shows its changed words', async () => {
   // `tkview passes`: "14  ttgir  +13 -3  TritonGPUCoalesce ... mlir_passes.txt:1178".
   // mlir_passes.txt:1201 (before the pass)
   //   %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)
-  // became, as the first line of its replace (mlir_passes.txt:1276, after)
-  //   %x_4 = ttg.convert_layout %x_3 : tensor<1024x!tt.ptr<f32>, #blocked> -> tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)
-  // By tokens: "tt.load" became "ttg.convert_layout", ", %mask_2" went,
-  // "-> tensor<1024x!tt.ptr<f32>, #blocked1>" came; %x_4, %x_3, the first
-  // type and the location stayed.  (A window wide enough for the whole line.)
+  // faces, its replaced block aligned by likeness (tk_diff_align), the
+  // load after it (mlir_passes.txt:1276), not the convert_layout first in
+  // the block:
+  //   %x_6 = tt.load %x_4, %x_5 : tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)
+  // By tokens: the op, its shape and its location stayed; the result, both
+  // operands and the layout alias changed.  (A window wide enough for the
+  // whole line.)
   const page = await openReady(browser, kernelUrl(VA, '#pass=14'), { width: 2200, height: 900 });
   await page.waitForFunction(() => {
     const b = document.querySelector('#pass-bar strong');
     return b && b.textContent.startsWith('14: TritonGPUCoalesce') && document.querySelector('#pass-rows .drow');
   });
-  const rows = await wordsOf(page, '%x_4 = ttg.convert_layout %x_3');
+  const rows = await wordsOf(page, '%x_6 = tt.load %x_4, %x_5');
   eq(rows.length, 1, 'one row');
   assert(/\br\b/.test(rows[0].cls) && /\bwords\b/.test(rows[0].cls), 'a replaced row with words: ' + rows[0].cls);
-  eq(rows[0].a, ['tt.load', ', %mask_2'], 'words before');
-  eq(rows[0].b, ['ttg.convert_layout', '-> tensor<1024x!tt.ptr<f32>, #blocked1>'], 'words after');
+  eq(rows[0].a, ['%x_4', '%x_3', '%mask_2', '#blocked'], 'words before');
+  eq(rows[0].b, ['%x_6', '%x_4', '%x_5', '#blocked1'], 'words after');
+  // the convert_layout before it is an added row, facing nothing
+  const conv = await wordsOf(page, '%x_4 = ttg.convert_layout %x_3');
+  eq(conv.length, 1, 'the convert row');
+  assert(/\bi\b/.test(conv[0].cls), 'an added row: ' + conv[0].cls);
   // an added line (#blocked1 = ..., mlir_passes.txt:1253) has no words: it is all new
   const added = await wordsOf(page, '#blocked1 = #ttg.blocked');
   eq(added.length, 1, 'the added #blocked1 row');
@@ -103,6 +109,27 @@ await test('pass 14 (TritonGPUCoalesce): a replaced line shows its changed words
   });
   assert(bg[0] !== bg[1], 'word and line backgrounds differ: ' + bg);
   await page.screenshot({ path: path.join(ART, 'pass-words.png') });
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
+await test('a diff of several passes pairs the lines the steps paired (chain.js composes the library\'s pairs)', async () => {
+  // passes 14-15: TritonGPUCoalesce, then TritonGPUF32DotTC, which changed
+  // nothing (`tkview passes`): the composed diff faces the old load
+  // (mlir_passes.txt:1201) with the new one (1276) as pass 14's own diff
+  // does, as a replaced row, without words (no step made them).
+  const page = await openReady(browser, kernelUrl(VA, '#pass=14-15'), { width: 2200, height: 900 });
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#pass-bar strong');
+    return b && /14\u201315/.test(b.textContent) && document.querySelector('#pass-rows .drow');
+  });
+  const rows = await diffRows(page);
+  const load = rows.filter((r) => r[4].includes('%x_6 = tt.load %x_4, %x_5'));
+  eq(load.length, 1, 'one row of the new load');
+  eq(load[0][0], 'r', 'a replaced row');
+  assert(load[0][2].includes('%x_4 = tt.load %x_3, %mask_2'), 'faces the old load: ' + load[0][2]);
+  const conv = rows.filter((r) => r[4].includes('%x_4 = ttg.convert_layout %x_3'));
+  eq(conv.map((r) => r[0]), ['i'], 'the convert before it is added');
   eq(page.problems, [], 'problems');
   await page.close();
 });

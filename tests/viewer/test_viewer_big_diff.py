@@ -62,27 +62,33 @@ def a_diff_over_the_budget_is_cut_and_says_so():
     assert (p['added'], p['removed']) == (752, 30), (p['added'], p['removed'])
     cut = p['cut']
     assert cut['cut'] and cut['lines_shown'] == 200, cut
-    assert cut['lines_left'] == 585 and cut['added_left'] == 583, cut
-    assert cut['removed_left'] == 0, cut
+    # 785 unified lines: one line of context, the 30 removed and 752 added
+    # lines (their replaced block aligned by likeness, removed lines among
+    # the added ones), two lines of context; 200 shown.
+    assert cut['lines_left'] == 585, cut
+    assert cut['added_left'] + cut['removed_left'] == 583, cut
+    removed_shown, added_shown = 30 - cut['removed_left'], 752 - cut['added_left']
+    assert 1 + removed_shown + added_shown == 200, cut
     a, b = p['a'], p['b']
-    # 31 rows of the diff and the note saying where it was cut.
-    assert a['rows'] == 32 and b['rows'] == 171, (a['rows'], b['rows'])
+    # the context row, the rows shown on each side and the note saying where it was cut
+    assert a['rows'] == removed_shown + 2 and b['rows'] == added_shown + 2, (a['rows'], b['rows'], cut)
     # mlir_passes.txt:4757 `#blocked = #ttg.blocked<{sizePerThread = [4], ...`
     assert a['text']['1'].startswith('#blocked = #ttg.blocked<{sizePerThread = [4]'), a['text']
     assert a['delete'][:2] == [1, 2], a['delete']
     # The last row of both sides: what was left out and how to see it.
     hunks = p['view_hunks']
-    assert hunks[-1][0] == 'equal' and hunks[-1][2] == 32 and hunks[-1][4] == 171, hunks
+    assert hunks[-1][0] == 'equal' and hunks[-1][2] == a['rows'] and hunks[-1][4] == b['rows'], hunks
     assert '%d of 785 lines shown' % 200 in p['stats_text'], p['stats_text']
 
 
 @test
 def the_cut_note_is_the_last_row():
     p = S.passes()
-    # The 169 added rows are the replace's; the note row (171) is none.
+    # The added rows shown are inserts and replaces; the note row (the last) is none.
     b = p['b']
-    assert 171 not in b['insert'] + b['replace'], b['insert'][-3:]
-    assert len(b['insert'] + b['replace']) == 169, len(b['insert'] + b['replace'])
+    shown = 752 - p['cut']['added_left']
+    assert b['rows'] not in b['insert'] + b['replace'], b['insert'][-3:]
+    assert len(b['insert'] + b['replace']) == shown, (len(b['insert'] + b['replace']), shown)
 
 
 @test
@@ -91,7 +97,8 @@ def a_diff_within_the_budget_is_whole():
     p = select_header(1178)
     assert not p['cut']['cut'], p['cut']
     assert (p['added'], p['removed']) == (13, 3)
-    assert p['view_hunks'] == p['hunks'], (p['view_hunks'], p['hunks'])
+    # the rows shown are the diff's, its replaced lines paired by likeness
+    assert p['view_hunks'] == p['aligned_hunks'], (p['view_hunks'], p['aligned_hunks'])
 
 
 @test

@@ -99,7 +99,7 @@ static void show_diff(TkvCompareView *self)
     ensure_tags(bb);
     diff_fill f = {self->diff, {ba, bb}, 0};
     size_t n;
-    const tk_hunk *h = tk_ir_diff_hunks(self->diff, &n);
+    const tk_hunk *h = tk_ir_diff_aligned(self->diff, &n); /* replaced lines paired by likeness */
     tk_diff_group(h, n, TK_DIFF_CONTEXT, fill_hunk, &f);
     if (f.rows >= MAX_DIFF_ROWS)
         for (int s = 0; s < 2; s++) {

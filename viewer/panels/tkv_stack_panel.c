@@ -182,6 +182,11 @@ static void tkv_stack_panel_init(TkvStackPanel *self)
     gtk_box_layout_set_spacing(GTK_BOX_LAYOUT(lm), 4);
     self->heading = GTK_LABEL(gtk_label_new("Inline stack"));
     gtk_label_set_xalign(self->heading, 0);
+    /* "After the pass: line 24 of mlir_passes.txt:1251" on one line made
+     * the side panel 390 px wide and pushed the pass view's buttons off a
+     * 1240 px window: it wraps in the panel's width instead */
+    gtk_label_set_wrap(self->heading, TRUE);
+    gtk_label_set_wrap_mode(self->heading, PANGO_WRAP_WORD_CHAR);
     gtk_widget_add_css_class(GTK_WIDGET(self->heading), "heading");
     gtk_widget_set_parent(GTK_WIDGET(self->heading), GTK_WIDGET(self));
     self->note = GTK_LABEL(gtk_label_new(""));

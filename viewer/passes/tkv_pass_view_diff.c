@@ -218,7 +218,8 @@ static void tag_words(GtkTextBuffer *b, guint row, const char *text, const tk_ir
 }
 
 /* The changed words of the rows a replace pairs (the first of A with the
- * first of B, ...), as the library finds them (tk_ir_diff_words(): the
+ * first of B, ...: tk_ir_diff_aligned() paired them by likeness), as the
+ * library finds them (tk_ir_diff_words(): the
  * report marks the same ones). */
 static void tag_replace_words(TkvPassView *self, const tk_hunk *h)
 {
@@ -358,7 +359,7 @@ static void whole_rows(Rows *r)
         r->rows[s] = n;
     }
     size_t nh;
-    const tk_hunk *h = tk_ir_diff_hunks(r->d, &nh);
+    const tk_hunk *h = tk_ir_diff_aligned(r->d, &nh); /* replaced lines paired by likeness */
     g_array_append_vals(r->hunks, h, (guint)nh);
 }
 

@@ -130,6 +130,25 @@ static void act_screenshot(GSimpleAction *a, GVariant *p, gpointer app)
     gtk_widget_queue_draw(GTK_WIDGET(win));
 }
 
+/* test-resize (window, width, height): the window's size, as a person
+ * dragging its corner would set it (the screenshot tests' 1280x800 and
+ * 1600x1000).  A window with no window manager takes its default size. */
+static void act_resize(GSimpleAction *a, GVariant *p, gpointer app)
+{
+    guint32 id;
+    gint32 w, h;
+    g_variant_get(p, "(uii)", &id, &w, &h);
+    GtkWindow *win = id ? gtk_application_get_window_by_id(app, id)
+                        : gtk_application_get_active_window(app);
+    if (!win || w <= 0 || h <= 0) {
+        g_printerr("tkview-viewer: test-resize: no window %u, or no size %dx%d\n", id, w, h);
+        return;
+    }
+    gtk_window_unmaximize(win);
+    gtk_window_set_default_size(win, w, h);
+    gtk_widget_queue_resize(GTK_WIDGET(win));
+}
+
 /* ---- widget actions ---------------------------------------------------------- */
 
 /* The widget under W (W included) whose class installed ACTION, and in
@@ -273,6 +292,7 @@ void tkv_test_hooks_install(GtkApplication *app)
     static const GActionEntry entries[] = {
         {"test-state", act_state, "s", NULL, NULL, {0}},
         {"test-screenshot", act_screenshot, "(us)", NULL, NULL, {0}},
+        {"test-resize", act_resize, "(uii)", NULL, NULL, {0}},
         {"test-activate", act_activate, "(usav)", NULL, NULL, {0}},
         {"test-set-state", act_set_state, "(usv)", NULL, NULL, {0}},
         {"test-key", act_key, "(us)", NULL, NULL, {0}},

@@ -1,5 +1,6 @@
 /* tkv_test_state.c - a window's state as JSON, for the tests. */
 #include "testing/tkv_test_state.h"
+#include "testing/tkv_test_geometry.h"
 
 #include <string.h>
 
@@ -352,20 +353,24 @@ static void write_diff(TkvPassView *pv, TkvDocument *doc, JsonBuilder *b)
         json_builder_end_array(b);
     }
     json_builder_end_array(b);
-    json_builder_set_member_name(b, "hunks");
-    json_builder_begin_array(b);
+    /* the diff's hunks, and as the views show them (replaced lines paired) */
     size_t nh;
-    const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
-    for (size_t i = 0; i < nh; i++) {
+    const tk_hunk *h;
+    for (int x = 0; x < 2; x++) {
+        json_builder_set_member_name(b, x ? "aligned_hunks" : "hunks");
         json_builder_begin_array(b);
-        json_builder_add_string_value(b, tk_hunk_tag_name(h[i].tag));
-        json_builder_add_int_value(b, h[i].a0);
-        json_builder_add_int_value(b, h[i].a1);
-        json_builder_add_int_value(b, h[i].b0);
-        json_builder_add_int_value(b, h[i].b1);
+        h = x ? tk_ir_diff_aligned(d, &nh) : tk_ir_diff_hunks(d, &nh);
+        for (size_t i = 0; i < nh; i++) {
+            json_builder_begin_array(b);
+            json_builder_add_string_value(b, tk_hunk_tag_name(h[i].tag));
+            json_builder_add_int_value(b, h[i].a0);
+            json_builder_add_int_value(b, h[i].a1);
+            json_builder_add_int_value(b, h[i].b0);
+            json_builder_add_int_value(b, h[i].b1);
+            json_builder_end_array(b);
+        }
         json_builder_end_array(b);
     }
-    json_builder_end_array(b);
     /* The hunks over the rows shown, and what a diff too big to show whole
      * left out. */
     json_builder_set_member_name(b, "view_hunks");
@@ -550,6 +555,7 @@ void tkv_test_state_write_window(TkvWindow *win, JsonBuilder *b)
     add_int(b, "primary_width",
             gtk_widget_get_width(GTK_WIDGET(tkv_bind_view_get_pane(bv, TKV_PANE_PRIMARY))));
     json_builder_end_object(b);
+    tkv_test_geometry_write(GTK_WINDOW(win), b);
     guint listed;
     add_int(b, "kernel_count", tkv_window_get_kernel_count(win, &listed));
     add_int(b, "kernels_listed", listed);

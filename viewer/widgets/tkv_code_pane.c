@@ -163,35 +163,48 @@ static void tkv_code_pane_class_init(TkvCodePaneClass *klass)
     gtk_widget_class_set_css_name(wc, "tkvcodepane");
 }
 
-/* The selector's items (GtkStringObject): its button shows the one chosen
- * ellipsized in the middle, its list shows them whole.  A plain label made
- * the pane as wide as the longest name: an Inductor kernel's generated
- * file name kept the source pane at ~690 px, leaving the IR ~320. */
+/* The selector's items (GtkStringObject): its list shows them whole, its
+ * button the one chosen whole when it is short and otherwise its tail
+ * ("…_fp8_matmul.py": the end is what tells files apart) with the whole
+ * name as its tooltip.  A plain label made the pane as wide as the longest
+ * name (an Inductor kernel's generated file name kept the source pane at
+ * ~690 px, leaving the IR ~320); cut in the middle to 8 characters it read
+ * "fp8… l.py". */
+#define SELECTOR_CHARS 24
+#define SELECTOR_MIN_CHARS 12
+
 static void setup_item(GtkSignalListItemFactory *f, GtkListItem *item, gpointer shorten)
 {
     GtkWidget *l = gtk_label_new(NULL);
     gtk_label_set_xalign(GTK_LABEL(l), 0);
     if (shorten) {
-        gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_MIDDLE);
-        gtk_label_set_width_chars(GTK_LABEL(l), 8);
-        gtk_label_set_max_width_chars(GTK_LABEL(l), 28);
+        gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_START);
+        gtk_label_set_max_width_chars(GTK_LABEL(l), SELECTOR_CHARS);
     }
     gtk_list_item_set_child(item, l);
 }
 
-static void bind_item(GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+static void bind_item(GtkSignalListItemFactory *f, GtkListItem *item, gpointer shorten)
 {
     GObject *o = gtk_list_item_get_item(item);
-    gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(item)),
-                       GTK_IS_STRING_OBJECT(o) ? gtk_string_object_get_string(GTK_STRING_OBJECT(o))
-                                               : "");
+    const char *t = GTK_IS_STRING_OBJECT(o) ? gtk_string_object_get_string(GTK_STRING_OBJECT(o)) : "";
+    GtkLabel *l = GTK_LABEL(gtk_list_item_get_child(item));
+    gtk_label_set_text(l, t);
+    if (shorten) {
+        /* as wide as the name up to SELECTOR_CHARS where the pane has the
+         * room (the natural width), at least its last SELECTOR_MIN_CHARS
+         * where it has not: three panes and the side panel fit 1280 px */
+        glong n = g_utf8_strlen(t, -1);
+        gtk_label_set_width_chars(l, (int)MIN(n, SELECTOR_MIN_CHARS));
+        gtk_widget_set_tooltip_text(GTK_WIDGET(l), n > SELECTOR_MIN_CHARS ? t : NULL);
+    }
 }
 
 static GtkListItemFactory *item_factory(gboolean shorten)
 {
     GtkListItemFactory *f = gtk_signal_list_item_factory_new();
     g_signal_connect(f, "setup", G_CALLBACK(setup_item), GINT_TO_POINTER(shorten));
-    g_signal_connect(f, "bind", G_CALLBACK(bind_item), NULL);
+    g_signal_connect(f, "bind", G_CALLBACK(bind_item), GINT_TO_POINTER(shorten));
     return f;
 }
 

@@ -184,6 +184,43 @@ int tk_diff_group(const tk_hunk *hunks, size_t n, uint32_t context,
 TK_API
 size_t tk_diff_changes(const tk_hunk *hunks, size_t n, tk_hunk **out);
 
+/* ---- replaced blocks aligned line to line ------------------------------
+ *
+ * A replace hunk says that k lines of A became m lines of B, not which
+ * became which; a view that faces them by position shows unrelated lines
+ * side by side.  tk_diff_align() pairs each removed line with the added
+ * line most like it, in order: lines are cut into words (runs of letters,
+ * digits and _ . $, a run of digits counting as one digit, so that `%45`
+ * and `%47` are alike; bare numbers and other characters left out), two
+ * lines' likeness is the Dice coefficient of their word multisets (lines
+ * without words: alike when their other characters are the same), and
+ * the pairs are the in-order matching of largest total likeness among
+ * pairs at least half alike.  Only the first 512 bytes of a line count.
+ *
+ * This is the one pairing rule: the CLI, the report and the viewer show
+ * the aligned hunks (tk_ir_diff_aligned(), tk_ir_diff.h), none pairs
+ * lines of its own. */
+
+/* Line I (an index of the hunks) of SIDE (0: A, 1: B), for
+ * tk_diff_align(): its bytes, *LEN of them, valid until the next call for
+ * the same side; NULL when it cannot be read. */
+typedef const char *(*tk_diff_text_fn)(int side, uint32_t i, size_t *len, void *user);
+
+/* HUNKS (N, as tk_diff() reports them) with each replace hunk split where
+ * its lines pair: a replace hunk of its paired lines (A and B the same
+ * number of lines, line a0 + i paired with b0 + i), the lines between two
+ * pairs as a delete hunk then an insert hunk.  So two non-equal hunks may
+ * follow each other; tk_diff_group() and tk_diff_changes() group them as
+ * before (the equal hunks are the same).  TEXT gives the lines of replace
+ * hunks only.  A 1:1 replace stays as it is; a block of more than 2^18
+ * line pairs, one with a line TEXT cannot read, and the blocks past a
+ * whole budget of 2^22 pairs or 2^16 lines read stay as they are (paired
+ * by position).  Returns the new hunks, *OUT_N of them (NULL when N is 0);
+ * caller frees with g_free(). */
+TK_API
+tk_hunk *tk_diff_align(const tk_hunk *hunks, size_t n, tk_diff_text_fn text, void *user,
+                       size_t *out_n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -86,6 +86,18 @@ tk_diff_stats tk_ir_diff_stats(const tk_ir_diff *d);
 TK_API
 const tk_hunk *tk_ir_diff_hunks(const tk_ir_diff *d, size_t *n);
 
+/* The hunks as a view shows them: tk_ir_diff_hunks()'s with each replaced
+ * block's lines paired by likeness (tk_diff_align(), tk_diff.h): a replace
+ * hunk pairs its lines one to one, in order (unless its block was too big
+ * to align), and the lines that pair with none are a delete and an insert
+ * hunk beside it.  The same lines are changed and the same changes made
+ * (tk_diff_changes() gives the same groups).  Made on the first call, by
+ * reading the starts of the replaced lines back; owned by the diff.  The
+ * CLI's unified diff, the report's pass diffs and the viewer's diff views
+ * show these rows; tk_ir_diff_group_budget() hands these out. */
+TK_API
+const tk_hunk *tk_ir_diff_aligned(const tk_ir_diff *d, size_t *n);
+
 TK_API
 uint32_t tk_ir_diff_kept_count(const tk_ir_diff *d, int side);
 /* ---- reading lines back ------------------------------------------------
@@ -177,12 +189,13 @@ typedef struct {
 
 /* Hands the groups of D's unified diff to FN as tk_diff_group() does (a
  * TK_HUNK_GROUP hunk giving the extent of what is handed out of the group,
- * then its hunks, over kept lines), starting BUDGET->first_line lines in
+ * then its hunks, over kept lines: tk_ir_diff_aligned()'s), starting BUDGET->first_line lines in
  * and stopping when the next line would pass BUDGET->max_lines or
  * BUDGET->max_bytes (at least one line is handed out, whatever its size).
  * A group is cut between lines: a cut hunk keeps the lines handed out
- * (a replace cut among its removed lines becomes a delete).  Nothing is
- * read: the counts come from the lines' lengths.  Fills *CUT (may be
+ * (a replace cut among its removed lines becomes a delete).  The counts
+ * come from the lines' lengths: nothing is read but what aligning the
+ * replaced blocks reads (the starts of their lines, bounded).  Fills *CUT (may be
  * NULL).  Returns 0, or what FN returned to stop.  BUDGET NULL: no limit,
  * context 3. */
 TK_API

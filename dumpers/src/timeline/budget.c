@@ -2,11 +2,12 @@
  * and bytes (tk_ir_diff_group_budget()), so that a pass that rewrites a
  * 2 GB module shows its start and says what it left out.
  *
- * The groups come from tk_diff_group(); each is held until it is whole
+ * The groups come from tk_diff_group() over the aligned hunks
+ * (tk_ir_diff_aligned(): replaced lines paired by likeness); each is held until it is whole
  * (its hunks are a few words each), then walked in unified order: an
  * equal hunk's lines, a change's removed lines then its added lines.  Only
  * the lines handed out are looked at one by one (their lengths, from the
- * diff's line records; no text is read); the rest is counted. */
+ * diff's line records; no text is read here); the rest is counted. */
 #include <glib.h>
 #include <string.h>
 
@@ -182,7 +183,7 @@ int tk_ir_diff_group_budget(const tk_ir_diff *d, const tk_ir_diff_budget *budget
         g.b.context = 3;
     memset(g.cut, 0, sizeof *g.cut);
     size_t nh;
-    const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
+    const tk_hunk *h = tk_ir_diff_aligned(d, &nh);
     int rc = tk_diff_group(h, nh, g.b.context, collect, &g);
     if (!rc) {
         walk_group(&g);

@@ -32,6 +32,10 @@ struct tk_ir_diff {
     int bound;
     tk_hunk *hunks;
     size_t n_hunks;
+    /* tk_ir_diff_aligned()'s, made on its first call; always the diff's */
+    tk_hunk *aligned;
+    size_t n_aligned;
+    int have_aligned;
     tk_diff_stats stats;
     /* Not NULL: lines, normalizations, stacks and hunks are the walker's
      * (tl_walker_diff); the names and read buffers are the diff's own. */
@@ -219,6 +223,7 @@ void tl_walker_diff_release(tk_ir_diff *d)
         g_free(d->name[s]);
         side_free(&d->side[s], 1);
     }
+    g_free(d->aligned);
     g_free(d);
 }
 
@@ -233,6 +238,7 @@ void tk_ir_diff_free(tk_ir_diff *d)
     g_free(d->parts[0]);
     g_free(d->parts[1]);
     g_free(d->hunks);
+    g_free(d->aligned);
     g_free(d);
 }
 
@@ -255,6 +261,23 @@ const tk_hunk *tk_ir_diff_hunks(const tk_ir_diff *d, size_t *n)
 {
     *n = d->n_hunks;
     return d->hunks;
+}
+
+static const char *aligned_text(int side, uint32_t k, size_t *len, void *user)
+{
+    /* the start of the line is what tk_diff_align() reads */
+    return tk_ir_diff_kept_head(user, side, k, 512, len, NULL);
+}
+
+const tk_hunk *tk_ir_diff_aligned(const tk_ir_diff *d, size_t *n)
+{
+    tk_ir_diff *m = (tk_ir_diff *)d; /* a cache; a diff is one thread's */
+    if (!m->have_aligned) {
+        m->aligned = tk_diff_align(d->hunks, d->n_hunks, aligned_text, m, &m->n_aligned);
+        m->have_aligned = 1;
+    }
+    *n = d->n_aligned;
+    return d->aligned;
 }
 
 const tk_normalize *tk_ir_diff_normalized(const tk_ir_diff *d, int side)

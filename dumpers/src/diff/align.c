@@ -1,0 +1,243 @@
+/* align.c - the lines of a replaced block paired by likeness
+ * (tk_diff_align(), tk_diff.h).
+ *
+ * A diff says which lines of A became which lines of B only where they
+ * are equal; a replace hunk of k removed and m added lines says nothing of
+ * which removed line became which added one.  Showing them side by side
+ * by position faces unrelated lines (a `tt.load` with a `ttg.local_alloc`
+ * three lines below the load it was made from).  Here each line is cut
+ * into words, the likeness of two lines is the Dice coefficient of their
+ * word multisets, and the pairs are the in-order matching with the
+ * largest total likeness among pairs alike enough (an LCS-style dynamic
+ * program over the k x m block), as difflib's "fancy replace" and Meld do
+ * in spirit.  Words lose their digits' values (`%45` and `%47`, `#loc3`
+ * and `#loc9` are alike): a pass renumbers values without changing what a
+ * line does.
+ *
+ * Bounded: a block of more than DIFF_ALIGN_MAX_CELLS pairs, or past the
+ * diff's total budget of lines read and pairs scored, keeps its hunk as
+ * it is (paired by position, as before this file). */
+#include <glib.h>
+#include <string.h>
+
+#include "diff/internal.h"
+
+/* Pairs scored in one block at most (a 512 x 512 block). */
+#define DIFF_ALIGN_MAX_CELLS (1u << 18)
+/* Over all blocks of one diff: pairs scored and lines read. */
+#define DIFF_ALIGN_MAX_TOTAL_CELLS (1u << 22)
+#define DIFF_ALIGN_MAX_TOTAL_LINES (1u << 16)
+/* Bytes of a line's start that its words are taken from. */
+#define DIFF_ALIGN_HEAD 512u
+/* Two lines less alike than this are not paired (Dice, in 1/1000). */
+#define DIFF_ALIGN_MIN_LIKE 500u
+
+/* The words of one line: sorted hashes, in WORDS from FIRST, N of them. */
+typedef struct {
+    uint32_t first, n;
+    uint64_t whole; /* hash of the line's text without blanks: lines with no
+                       word compare by it */
+} line_words;
+
+static int word_byte(unsigned char c)
+{
+    return g_ascii_isalnum(c) || c == '_' || c == '.' || c == '$' || c >= 0x80;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Cuts TEXT into words and appends their hashes (sorted) to WORDS. */
+static line_words cut_words(const char *text, size_t len, GArray *words)
+{
+    line_words lw = {.first = words->len};
+    uint64_t whole = 1469598103934665603ull;
+    size_t i = 0;
+    if (len > DIFF_ALIGN_HEAD)
+        len = DIFF_ALIGN_HEAD;
+    while (i < len) {
+        unsigned char c = (unsigned char)text[i];
+        if (!word_byte(c)) {
+            if (c != ' ' && c != '\t')
+                whole = (whole ^ c) * 1099511628211ull;
+            i++;
+            continue;
+        }
+        uint64_t h = 1469598103934665603ull;
+        int letters = 0;
+        while (i < len && word_byte((unsigned char)text[i])) {
+            unsigned char w = (unsigned char)text[i];
+            if (g_ascii_isdigit(w)) {
+                /* a run of digits is one '0': values and locations are
+                 * renumbered by passes that change nothing else */
+                while (i + 1 < len && g_ascii_isdigit(text[i + 1]))
+                    i++;
+                w = '0';
+            } else
+                letters = 1;
+            h = (h ^ w) * 1099511628211ull;
+            whole = (whole ^ w) * 1099511628211ull;
+            i++;
+        }
+        if (letters) /* a bare number says nothing of what a line does */
+            g_array_append_val(words, h);
+    }
+    lw.n = words->len - lw.first;
+    lw.whole = whole;
+    qsort((uint64_t *)words->data + lw.first, lw.n, sizeof(uint64_t), cmp_u64);
+    return lw;
+}
+
+/* Likeness of X and Y in 1/1000 (Dice of the word multisets). */
+static uint32_t likeness(const uint64_t *w, const line_words *x, const line_words *y)
+{
+    if (x->n == 0 || y->n == 0)
+        return x->n == y->n && x->whole == y->whole ? 1000u : 0u;
+    const uint64_t *a = w + x->first, *b = w + y->first;
+    uint32_t i = 0, j = 0, common = 0;
+    while (i < x->n && j < y->n) {
+        if (a[i] == b[j]) {
+            common++;
+            i++;
+            j++;
+        } else if (a[i] < b[j])
+            i++;
+        else
+            j++;
+    }
+    return (uint32_t)(2000ull * common / (x->n + y->n));
+}
+
+typedef struct {
+    tk_diff_text_fn text;
+    void *user;
+    uint64_t cells, lines; /* spent so far */
+    GArray *out;           /* tk_hunk */
+    GArray *words;         /* uint64_t */
+} aligner;
+
+static void push(GArray *out, tk_hunk_tag tag, uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1)
+{
+    if (a0 == a1 && b0 == b1)
+        return;
+    if (out->len > 0) {
+        tk_hunk *last = &g_array_index(out, tk_hunk, out->len - 1);
+        if (last->tag == tag && last->a1 == a0 && last->b1 == b0) {
+            last->a1 = a1;
+            last->b1 = b1;
+            return;
+        }
+    }
+    tk_hunk h = {tag, a0, a1, b0, b1};
+    g_array_append_val(out, h);
+}
+
+/* The lines of A[a0, a1) and B[b0, b1) between two pairs: removed ones
+ * first, as a unified diff shows them. */
+static void push_gap(GArray *out, uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1)
+{
+    push(out, TK_HUNK_DELETE, a0, a1, b0, b0);
+    push(out, TK_HUNK_INSERT, a1, a1, b0, b1);
+}
+
+/* Reads the words of the block's lines; FALSE when a line cannot be read. */
+static gboolean read_block(aligner *al, const tk_hunk *h, line_words *lw)
+{
+    uint32_t na = h->a1 - h->a0, nb = h->b1 - h->b0;
+    g_array_set_size(al->words, 0);
+    for (uint32_t i = 0; i < na + nb; i++) {
+        int side = i < na ? 0 : 1;
+        uint32_t k = i < na ? h->a0 + i : h->b0 + (i - na);
+        size_t len = 0;
+        const char *t = al->text(side, k, &len, al->user);
+        if (!t)
+            return FALSE;
+        lw[i] = cut_words(t, len, al->words);
+    }
+    return TRUE;
+}
+
+/* Aligns replace hunk H into AL->out. */
+static void align_block(aligner *al, const tk_hunk *h)
+{
+    uint32_t na = h->a1 - h->a0, nb = h->b1 - h->b0;
+    uint64_t cells = (uint64_t)na * nb;
+    if ((na == 1 && nb == 1) || cells > DIFF_ALIGN_MAX_CELLS ||
+        al->cells + cells > DIFF_ALIGN_MAX_TOTAL_CELLS ||
+        al->lines + na + nb > DIFF_ALIGN_MAX_TOTAL_LINES) {
+        g_array_append_val(al->out, *h);
+        return;
+    }
+    al->cells += cells;
+    al->lines += na + nb;
+    line_words *lw = g_new(line_words, (size_t)na + nb);
+    if (!read_block(al, h, lw)) {
+        g_free(lw);
+        g_array_append_val(al->out, *h);
+        return;
+    }
+    const uint64_t *w = (const uint64_t *)al->words->data;
+    /* best[i][j]: the largest total likeness pairing A[i..) with B[j..);
+     * filled from the end so that the walk below goes forward. */
+    size_t cols = (size_t)nb + 1;
+    uint64_t *best = g_new0(uint64_t, ((size_t)na + 1) * cols);
+    uint16_t *like = g_new(uint16_t, (size_t)na * nb);
+    for (uint32_t i = na; i-- > 0;)
+        for (uint32_t j = nb; j-- > 0;) {
+            uint32_t s = likeness(w, &lw[i], &lw[na + j]);
+            like[(size_t)i * nb + j] = (uint16_t)s;
+            uint64_t v = MAX(best[(size_t)(i + 1) * cols + j], best[(size_t)i * cols + j + 1]);
+            if (s >= DIFF_ALIGN_MIN_LIKE)
+                v = MAX(v, best[(size_t)(i + 1) * cols + j + 1] + s);
+            best[(size_t)i * cols + j] = v;
+        }
+    /* Walk: take a pair when it is on a best path, preferring a pair to
+     * skipping (so that equally good pairings keep lines in step). */
+    uint32_t i = 0, j = 0, ga = 0, gb = 0;
+    while (i < na && j < nb) {
+        uint32_t s = like[(size_t)i * nb + j];
+        uint64_t here = best[(size_t)i * cols + j];
+        if (s >= DIFF_ALIGN_MIN_LIKE && here == best[(size_t)(i + 1) * cols + j + 1] + s) {
+            push_gap(al->out, h->a0 + ga, h->a0 + i, h->b0 + gb, h->b0 + j);
+            push(al->out, TK_HUNK_REPLACE, h->a0 + i, h->a0 + i + 1, h->b0 + j, h->b0 + j + 1);
+            i++;
+            j++;
+            ga = i;
+            gb = j;
+        } else if (here == best[(size_t)(i + 1) * cols + j])
+            i++;
+        else
+            j++;
+    }
+    push_gap(al->out, h->a0 + ga, h->a1, h->b0 + gb, h->b1);
+    g_free(best);
+    g_free(like);
+    g_free(lw);
+}
+
+tk_hunk *tk_diff_align(const tk_hunk *hunks, size_t n, tk_diff_text_fn text, void *user,
+                       size_t *out_n)
+{
+    aligner al = {
+        .text = text,
+        .user = user,
+        .out = g_array_sized_new(FALSE, FALSE, sizeof(tk_hunk), (guint)n),
+        .words = g_array_new(FALSE, FALSE, sizeof(uint64_t)),
+    };
+    for (size_t k = 0; k < n; k++) {
+        if (hunks[k].tag == TK_HUNK_REPLACE && text)
+            align_block(&al, &hunks[k]);
+        else
+            g_array_append_val(al.out, hunks[k]);
+    }
+    g_array_free(al.words, TRUE);
+    *out_n = al.out->len;
+    if (al.out->len == 0) {
+        g_array_free(al.out, TRUE);
+        return NULL;
+    }
+    return (tk_hunk *)g_array_free(al.out, FALSE);
+}
