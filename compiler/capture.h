@@ -107,6 +107,32 @@ void cap_progress_clear(cap_progress *p);
 unsigned cap_progress_kernels(cap_progress *p);
 uint64_t cap_progress_bytes(cap_progress *p);
 
+/* ---- the program's stdout (capture_tee.c, capture_pty.c) -------------- */
+
+/* What of the program's stdout is shown: all but the ptxas log that
+ * TRITON_DUMP_PTXAS_LOG prints (capture_tee.c says how it is told). */
+typedef struct cap_stdout_filter cap_stdout_filter;
+cap_stdout_filter *cap_stdout_filter_new(void);
+void cap_stdout_filter_free(cap_stdout_filter *f);
+/* Feeds LEN bytes of the stream; appends to OUT the bytes to show now, in
+ * order (some may be held until a later call). */
+void cap_stdout_filter_feed(cap_stdout_filter *f, const char *buf, size_t len,
+                            GString *out);
+/* The stream ended: appends what is still held. */
+void cap_stdout_filter_end(cap_stdout_filter *f, GString *out);
+uint64_t cap_stdout_filter_hidden_lines(const cap_stdout_filter *f);
+/* Whether tkview's own environment turns TRITON_DUMP_PTXAS_LOG on (as
+ * Triton reads it): then the user asked for the log and sees it. */
+gboolean cap_user_set_ptxas_log(void);
+
+/* The channel for the program's stdout: a pty when tkview's stdout is a
+ * terminal (*IS_PTY), else a pipe.  FDS[0] is tkview's end, FDS[1] the
+ * program's, both close-on-exec.  Returns 0, or -1 with errno. */
+int cap_out_channel_open(int fds[2], gboolean *is_pty);
+/* Whether a read of GOT bytes (errno ERR) on tkview's end is its end (a
+ * pty's master says EIO once no one has the pty open). */
+gboolean cap_out_channel_eof(gssize got, int err);
+
 /* ---- child processes (capture_child.c) -------------------------------- */
 
 typedef struct {
@@ -120,6 +146,8 @@ typedef struct {
                              tkview's own stdout unchanged and copied to
                              STDOUT_COPY_FD (a file) */
     int stdout_copy_fd;
+    cap_stdout_filter *stdout_filter; /* with tee_stdout: which bytes reach
+                             tkview's stdout (all are copied); NULL: all */
     int stderr_fd;        /* the raw stderr is copied here (a file); -1:
                              not */
     GString *stderr_text; /* the first 64 KiB of stderr are appended here;
@@ -143,6 +171,7 @@ typedef struct {
     double seconds;
     uint64_t stderr_bytes;
     uint64_t stdout_bytes; /* with tee_stdout */
+    gboolean stdout_pty;  /* with tee_stdout: it went through a pty */
     char *error;          /* why it could not be run; caller frees */
 } cap_child_result;
 

@@ -6,12 +6,12 @@
  * the terminal's; its stderr comes through a pipe: every byte is copied to
  * a file, and the lines the filter calls the program's own are shown.  Its
  * stdout is the terminal's too, or (tee_stdout) comes through a second pipe
- * whose every byte is written to tkview's stdout unchanged, in the order
- * read, and copied to a file: ptxas's log (TRITON_DUMP_PTXAS_LOG) is
- * printed there.  Through a pipe the program's stdout is no terminal, so
- * Python buffers it by blocks rather than lines: the bytes are the same,
- * they may come later.  One poll loop waits on the pipe and on the signal pipe
- * (capture_signals.c), with a quarter-second tick for the progress line.
+ * (a pty when tkview's stdout is a terminal, capture_pty.c) whose every
+ * byte is copied to a file and written to tkview's stdout unchanged, in the
+ * order read, except what the stdout filter holds back (capture_tee.c:
+ * ptxas's log, which TRITON_DUMP_PTXAS_LOG prints there).  One poll loop
+ * waits on the pipes and on the signal pipe (capture_signals.c), with a
+ * quarter-second tick for the progress line.
  *
  * Stopping: the first stop signal sent to tkview alone is passed on to the
  * program; one from the terminal already reached it.  A second stop signal,
@@ -104,6 +104,29 @@ static void feed(line_state *ls, const char *buf, size_t len)
         buf = nl + 1;
         len -= n + 1;
     }
+}
+
+/* ---- stdout ---------------------------------------------------------- */
+
+/* Passes LEN bytes of the program's stdout on to tkview's, through
+ * SPEC's filter (capture_tee.c) when it has one; SHOWN is scratch.
+ * FALSE once tkview's stdout is gone. */
+static gboolean forward(const cap_child_spec *spec, GString *shown,
+                        const char *buf, size_t len)
+{
+    if (spec->stdout_filter) {
+        g_string_truncate(shown, 0);
+        if (buf)
+            cap_stdout_filter_feed(spec->stdout_filter, buf, len, shown);
+        else
+            cap_stdout_filter_end(spec->stdout_filter, shown);
+        buf = shown->str;
+        len = shown->len;
+    }
+    if (len == 0 || !buf)
+        return TRUE;
+    cap_progress_clear(spec->progress);
+    return write_all(1, buf, len) == 0;
 }
 
 /* ---- the child ------------------------------------------------------- */
@@ -214,7 +237,8 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         return -1;
     }
     int outp[2] = {-1, -1};
-    if (spec->tee_stdout && spec->stdout_fd < 0 && pipe2(outp, O_CLOEXEC) != 0) {
+    if (spec->tee_stdout && spec->stdout_fd < 0 &&
+        cap_out_channel_open(outp, &res->stdout_pty) != 0) {
         res->error = g_strdup_printf("cannot make a pipe: %s",
                                      g_strerror(errno));
         close(errp[0]);
@@ -270,6 +294,7 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK);
 
     line_state ls = {spec, g_string_sized_new(256), FALSE};
+    GString *shown = g_string_new(NULL);
     char *buf = g_malloc(READ_CHUNK);
     int err_fd = errp[0];
     gboolean reaped = FALSE, write_failed = FALSE;
@@ -288,22 +313,19 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
                 ssize_t got = read(out_fd, buf, READ_CHUNK);
                 if (got < 0 && errno == EINTR)
                     continue;
-                if (got < 0)
-                    break; /* EAGAIN: drained for now */
-                if (got == 0) {
+                if (cap_out_channel_eof(got, errno)) {
                     close(out_fd);
                     out_fd = -1;
                     break;
                 }
+                if (got < 0)
+                    break; /* EAGAIN: drained for now */
                 res->stdout_bytes += (uint64_t)got;
                 /* The terminal first: what the user sees does not wait
                  * for the disk.  A reader that went away (tkview | head)
                  * stops the passing on, not the capture. */
-                if (out_forward) {
-                    cap_progress_clear(spec->progress);
-                    if (write_all(1, buf, (size_t)got) != 0)
-                        out_forward = FALSE;
-                }
+                if (out_forward)
+                    out_forward = forward(spec, shown, buf, (size_t)got);
                 if (out_copy &&
                     write_all(spec->stdout_copy_fd, buf, (size_t)got) != 0) {
                     out_copy = FALSE;
@@ -389,6 +411,9 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         close(err_fd);
     if (out_fd >= 0)
         close(out_fd);
+    if (outp[0] >= 0 && out_forward)
+        forward(spec, shown, NULL, 0); /* what the filter still held */
+    g_string_free(shown, TRUE);
     if (ls.line->len > 0 || ls.cut)
         line_done(&ls);
     g_string_free(ls.line, TRUE);

@@ -176,6 +176,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     int rc = CAP_EXIT_NONE;
     int err_fd = -1, msg_fd = -1, out_fd = -1;
     cap_stderr_filter *filter = NULL;
+    cap_stdout_filter *out_filter = NULL;
     cap_progress *progress = NULL;
     char **env = NULL;
     cap_child_result res = {0};
@@ -241,10 +242,13 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     char **run_argv = o->ncu ? cap_profile_argv(c, o->ncu, o->kernel,
                                                       o->ncu_args, o->argv)
                              : g_strdupv(o->argv);
+    /* A copy of stdout for ptxas's log; the terminal gets every byte but
+     * that log, unless the user asked for it (capture_tee.c). */
+    out_filter = cap_user_set_ptxas_log() ? NULL : cap_stdout_filter_new();
     cap_child_spec spec = {
         .argv = run_argv, .envp = env, .stdin_fd = -1, .stdout_fd = -1,
-        /* A copy of stdout for ptxas's log; the terminal gets every byte. */
         .tee_stdout = TRUE, .stdout_copy_fd = out_fd,
+        .stdout_filter = out_filter,
         .stderr_fd = err_fd, .filter = filter, .show = stderr,
         .messages_fd = msg_fd, .progress = progress, .grace_s = 30};
     cap_signals_install();
@@ -282,6 +286,9 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
                             (int64_t)cap_stderr_filter_dump_lines(filter));
     cap_info_set_int(c, "stderr_shown_lines",
                             (int64_t)cap_stderr_filter_shown_lines(filter));
+    cap_info_set_int(c, "stdout_hidden_lines",
+                     (int64_t)cap_stdout_filter_hidden_lines(out_filter));
+    json_object_set_boolean_member(c->info, "stdout_pty", res.stdout_pty);
     if (run_rc != 0 && res.error) {
         fprintf(stderr, "tkview: %s\n", res.error);
         cap_info_set_string(c, "error", res.error);
@@ -325,6 +332,7 @@ out:
     cap_signals_restore();
     cap_progress_free(progress);
     cap_stderr_filter_free(filter);
+    cap_stdout_filter_free(out_filter);
     if (err_fd >= 0)
         close(err_fd);
     if (msg_fd >= 0)
