@@ -7,28 +7,6 @@
 
 #include "diag/internal.h"
 
-struct diag_reader {
-    tk_diag_set *set;
-    const char *name;        /* "stdout"/"stderr", from the set's strings */
-    uint64_t lineno;
-    unsigned group;
-    diag_item *last;         /* the message notes attach to; NULL after a
-                                merged repeat (its notes were read once) */
-    diag_item *last_ptxas_error;
-    /* ptxas's log: the block being read. */
-    const char *ptxas_fn;
-    tk_diag_ptxas_summary summary;
-    int64_t pending_gmem;
-    /* A traceback being read. */
-    int in_traceback;
-    int tb_has_stage;
-    tk_stage_kind tb_stage;
-    GPtrArray *tb_files;     /* strings of the set */
-    /* A front-end error's text being read: 1 snippet, 2 message. */
-    int fe_state;
-    diag_item *fe;
-    GString *fe_message;
-};
 
 void diag_summary_init(tk_diag_ptxas_summary *s)
 {
@@ -58,12 +36,12 @@ static gboolean starts(const char *s, size_t len, const char *p)
 }
 
 /* The first occurrence of P in S[0, LEN), or NULL. */
-static const char *find(const char *s, size_t len, const char *p)
+const char *diag_find(const char *s, size_t len, const char *p)
 {
     return memmem(s, len, p, strlen(p));
 }
 
-static uint32_t parse_u32(const char **p, const char *end, int *ok)
+uint32_t diag_parse_u32(const char **p, const char *end, int *ok)
 {
     uint64_t v = 0;
     const char *s = *p;
@@ -74,7 +52,7 @@ static uint32_t parse_u32(const char **p, const char *end, int *ok)
     return (uint32_t)v;
 }
 
-static diag_item *item_new(diag_reader *r, tk_diag_origin origin,
+diag_item *diag_item_new(diag_reader *r, tk_diag_origin origin,
                            tk_diag_level level, const char *message,
                            size_t mlen)
 {
@@ -92,7 +70,7 @@ static diag_item *item_new(diag_reader *r, tk_diag_origin origin,
     return it;
 }
 
-static void item_free(diag_item *it)
+void diag_item_free(diag_item *it)
 {
     g_ptr_array_free(it->notes, TRUE);
     g_array_free(it->frames, TRUE);
@@ -106,7 +84,7 @@ static void item_free(diag_item *it)
 /* Adds IT, or counts it on an earlier identical message (same origin,
  * level, code, function, place and text) and frees it.  Returns the item
  * kept, and sets *MERGED. */
-static diag_item *item_add(diag_reader *r, diag_item *it, int *merged)
+diag_item *diag_item_add(diag_reader *r, diag_item *it, int *merged)
 {
     const tk_diag_frame *f = it->frames->len
         ? &g_array_index(it->frames, tk_diag_frame, 0) : NULL;
@@ -121,7 +99,7 @@ static diag_item *item_add(diag_reader *r, diag_item *it, int *merged)
         if (old->pub.stream == r->name)
             old->pub.count++;
         g_free(key);
-        item_free(it);
+        diag_item_free(it);
         *merged = 1;
         return old;
     }
@@ -151,7 +129,7 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
                   {": note: ", -1}};
     const char *end = s + len;
     for (size_t k = 0; k < G_N_ELEMENTS(levels); k++) {
-        const char *w = find(s, len, levels[k].word);
+        const char *w = diag_find(s, len, levels[k].word);
         if (!w)
             continue;
         /* Back from W over ":L:C" to the path. */
@@ -172,9 +150,9 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
             continue;
         int ok1, ok2;
         const char *q = l_colon + 1;
-        uint32_t line = parse_u32(&q, c_colon, &ok1);
+        uint32_t line = diag_parse_u32(&q, c_colon, &ok1);
         q = c_colon + 1;
-        uint32_t col = parse_u32(&q, w, &ok2);
+        uint32_t col = diag_parse_u32(&q, w, &ok2);
         if (!ok1 || !ok2 || line == 0)
             continue;
         const char *msg = w + strlen(levels[k].word);
@@ -189,7 +167,7 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
                 g_ptr_array_add(r->last->notes,
                                 (char *)diag_str(r->set, msg, (gssize)mlen));
             /* The pass a failed pipeline names. */
-            const char *pf = find(msg, mlen, "Pipeline failed while executing [`");
+            const char *pf = diag_find(msg, mlen, "Pipeline failed while executing [`");
             if (pf) {
                 const char *a = pf + strlen("Pipeline failed while executing [`");
                 const char *b = memchr(a, '`', (size_t)(end - a));
@@ -207,11 +185,11 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
             }
             return 1;
         }
-        diag_item *it = item_new(r, TK_DIAG_ORIGIN_MLIR, levels[k].level, msg,
+        diag_item *it = diag_item_new(r, TK_DIAG_ORIGIN_MLIR, levels[k].level, msg,
                                  mlen);
         frame_add(r, it, s, (size_t)(l_colon - s), line, col);
         int merged;
-        diag_item *kept = item_add(r, it, &merged);
+        diag_item *kept = diag_item_add(r, it, &merged);
         r->last = merged ? NULL : kept;
         return 1;
     }
@@ -226,8 +204,8 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
         if (starts(s, len, bare[k].word)) {
             size_t n = strlen(bare[k].word);
             int merged;
-            diag_item *kept = item_add(r,
-                item_new(r, TK_DIAG_ORIGIN_LLVM, bare[k].level, s + n, len - n),
+            diag_item *kept = diag_item_add(r,
+                diag_item_new(r, TK_DIAG_ORIGIN_LLVM, bare[k].level, s + n, len - n),
                 &merged);
             r->last = merged ? NULL : kept;
             return 1;
@@ -237,7 +215,7 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
 
 static int64_t number_before(const char *s, size_t len, const char *word)
 {
-    const char *w = find(s, len, word);
+    const char *w = diag_find(s, len, word);
     if (!w)
         return -1;
     const char *q = w;
@@ -253,7 +231,7 @@ static int64_t number_before(const char *s, size_t len, const char *word)
 
 static int64_t number_after(const char *s, size_t len, const char *word)
 {
-    const char *w = find(s, len, word);
+    const char *w = diag_find(s, len, word);
     if (!w)
         return -1;
     w += strlen(word);
@@ -266,10 +244,10 @@ static int64_t number_after(const char *s, size_t len, const char *word)
  * 'K'", "in function K." */
 static const char *ptxas_function(diag_reader *r, const char *s, size_t len)
 {
-    const char *w = find(s, len, "in the function ");
+    const char *w = diag_find(s, len, "in the function ");
     size_t n = strlen("in the function ");
     if (!w) {
-        w = find(s, len, "in function ");
+        w = diag_find(s, len, "in function ");
         n = strlen("in function ");
     }
     if (!w)
@@ -296,14 +274,14 @@ static void ptxas_block_end(diag_reader *r)
                 " bytes spill stores, %" G_GINT64_FORMAT " bytes spill loads",
                 r->summary.stack_frame, r->summary.spill_stores,
                 r->summary.spill_loads);
-            diag_item *it = item_new(r, TK_DIAG_ORIGIN_PTXAS,
+            diag_item *it = diag_item_new(r, TK_DIAG_ORIGIN_PTXAS,
                                      TK_DIAG_LEVEL_WARNING, msg, -1);
             g_free(msg);
             it->kernel_name = r->ptxas_fn;
             it->has_summary = 1;
             it->summary = r->summary;
             int merged;
-            item_add(r, it, &merged);
+            diag_item_add(r, it, &merged);
         }
     }
     r->ptxas_fn = NULL;
@@ -311,11 +289,23 @@ static void ptxas_block_end(diag_reader *r)
 }
 
 /* A line of ptxas's log ("ptxas info    : ...") or of its error output. */
+/* Blanks, then a digit. */
+static int stack_line_start(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && s[i] == ' ')
+        i++;
+    return i < len && s[i] >= '0' && s[i] <= '9';
+}
+
 static int ptxas_line(diag_reader *r, const char *s, size_t len)
 {
     const char *end = s + len;
-    /* The stack/spill line has no "ptxas" prefix. */
-    if (len && s[0] == ' ' && find(s, len, "bytes stack frame,")) {
+    /* The stack/spill line has no "ptxas" prefix: "    N bytes stack
+     * frame, ...".  IR lines start with blanks too, seldom then a digit:
+     * that is looked at first (a stream is mostly IR). */
+    if (len && s[0] == ' ' && stack_line_start(s, len) &&
+        diag_find(s, len, "bytes stack frame,")) {
         r->summary.present = 1;
         r->summary.stack_frame = number_before(s, len, "bytes stack frame");
         r->summary.spill_stores = number_before(s, len, "bytes spill stores");
@@ -337,12 +327,12 @@ static int ptxas_line(diag_reader *r, const char *s, size_t len)
         level = TK_DIAG_LEVEL_ERROR;
     else {
         /* "ptxas FILE, line N; error   : ..." */
-        const char *l = find(p, (size_t)(end - p), ", line ");
+        const char *l = diag_find(p, (size_t)(end - p), ", line ");
         if (!l)
             return 0;
         const char *q = l + 7;
         int ok;
-        ptx_line = parse_u32(&q, end, &ok);
+        ptx_line = diag_parse_u32(&q, end, &ok);
         if (!ok || q >= end || *q != ';')
             return 0;
         p = q + 1;
@@ -366,11 +356,11 @@ static int ptxas_line(diag_reader *r, const char *s, size_t len)
     if (info) {
         int64_t v;
         if ((v = number_before(msg, mlen, "bytes gmem")) >= 0 &&
-            !find(msg, mlen, "(C")) {
+            !diag_find(msg, mlen, "(C")) {
             r->pending_gmem = v;
             return 1;
         }
-        const char *w = find(msg, mlen, "Compiling entry function '");
+        const char *w = diag_find(msg, mlen, "Compiling entry function '");
         if (w || starts(msg, mlen, "Function properties for ")) {
             const char *a = w ? w + strlen("Compiling entry function '")
                               : msg + strlen("Function properties for ");
@@ -427,7 +417,7 @@ static int ptxas_line(diag_reader *r, const char *s, size_t len)
                             (char *)diag_str(r->set, msg, (gssize)mlen));
         return 1;
     }
-    diag_item *it = item_new(r, TK_DIAG_ORIGIN_PTXAS, level, msg, mlen);
+    diag_item *it = diag_item_new(r, TK_DIAG_ORIGIN_PTXAS, level, msg, mlen);
     it->pub.code = code;
     it->kernel_name = ptxas_function(r, msg, mlen);
     if (!it->kernel_name)
@@ -441,134 +431,27 @@ static int ptxas_line(diag_reader *r, const char *s, size_t len)
         it->pub.stage = TK_STAGE_PTX;
     }
     int merged;
-    diag_item *kept = item_add(r, it, &merged);
+    diag_item *kept = diag_item_add(r, it, &merged);
     r->last = NULL;
     if (level == TK_DIAG_LEVEL_ERROR)
         r->last_ptxas_error = merged ? NULL : kept;
     return 1;
 }
 
-/* Triton's make_ttir ... make_cubin frames tell the stage being made. */
-static void traceback_frame(diag_reader *r, const char *s, size_t len)
+/* Cheap filter before mlir_line()'s searches: an MLIR message has ": "
+ * then one of its level words ("remark", "warning", "error", "note"); an
+ * LLVM one starts with one.  Most lines of a stream are IR, with few ':'. */
+static int may_be_mlir(const char *s, size_t len)
 {
-    const char *f = find(s, len, "File \"");
-    if (f) {
-        const char *a = f + 6;
-        const char *b = memchr(a, '"', (size_t)(s + len - a));
-        /* The user's files, not Python's or Triton's installed ones. */
-        if (b && g_strstr_len(a, b - a, "-packages/") == NULL)
-            g_ptr_array_add(r->tb_files, (char *)diag_str(r->set, a, b - a));
-    }
-    static const struct {
-        const char *fn;
-        tk_stage_kind kind;
-    } makes[] = {{", in make_ttir", TK_STAGE_TTIR},
-                 {", in make_ttgir", TK_STAGE_TTGIR},
-                 {", in make_llir", TK_STAGE_LLIR},
-                 {", in make_ptx", TK_STAGE_PTX},
-                 {", in make_cubin", TK_STAGE_PTX}};
-    for (size_t k = 0; k < G_N_ELEMENTS(makes); k++)
-        if (find(s, len, makes[k].fn)) {
-            r->tb_has_stage = 1;
-            r->tb_stage = makes[k].kind;
-        }
-}
-
-/* The exception that ends a traceback: gives the stage to this compile's
- * MLIR messages, starts a front-end error, and ends the group. */
-static void traceback_end(diag_reader *r, const char *s, size_t len)
-{
-    if (r->tb_has_stage)
-        for (guint i = 0; i < r->set->items->len; i++) {
-            diag_item *it = r->set->items->pdata[i];
-            if (it->pub.stream == r->name && it->group == r->group &&
-                it->pub.origin != TK_DIAG_ORIGIN_PTXAS && !it->pub.has_stage) {
-                it->pub.has_stage = 1;
-                it->pub.stage = r->tb_stage;
-                it->stage_from_stream = 1;
-            }
-        }
-    /* "....CompilationError: at 5:8:" (and its subclasses'). */
-    const char *w = find(s, len, "Error: at ");
-    if (!w)
-        w = find(s, len, "Failure: at ");
-    if (!w)
-        w = find(s, len, "Construct: at ");
-    if (w) {
-        const char *q = strstr(w, ": at ") + 5;
-        const char *end = s + len;
-        int ok1, ok2 = 0;
-        uint32_t l = parse_u32(&q, end, &ok1);
-        uint32_t c = 0;
-        if (ok1 && q < end && *q == ':') {
-            q++;
-            c = parse_u32(&q, end, &ok2);
-        }
-        if (ok1 && ok2 && l > 0) {
-            diag_item *it = item_new(r, TK_DIAG_ORIGIN_FRONTEND,
-                                     TK_DIAG_LEVEL_ERROR, "", 0);
-            it->fe_line = l;
-            it->fe_col = c;
-            it->fe_snippet = g_ptr_array_new_with_free_func(g_free);
-            it->fe_files = g_ptr_array_new();
-            for (guint i = 0; i < r->tb_files->len; i++)
-                g_ptr_array_add(it->fe_files, r->tb_files->pdata[i]);
-            r->fe = it;
-            r->fe_state = 1;
-            r->fe_message = g_string_new(NULL);
-        }
-    }
-    r->in_traceback = 0;
-    r->tb_has_stage = 0;
-    r->group++;
-    r->last = NULL;
-}
-
-static void fe_finish(diag_reader *r)
-{
-    diag_item *it = r->fe;
-    if (!it)
-        return;
-    if (r->fe_state != 2 || r->fe_message->len == 0) {
-        /* No caret or no message: not the form Triton prints. */
-        g_string_free(r->fe_message, TRUE);
-        r->fe_message = NULL;
-        r->fe = NULL;
-        r->fe_state = 0;
-        item_free(it);
-        return;
-    }
-    it->pub.message = diag_str(r->set, r->fe_message->str, -1);
-    if (it->fe_snippet->len) {
-        /* "def NAME(": the kernel. */
-        const char *d = it->fe_snippet->pdata[0];
-        while (*d == ' ')
-            d++;
-        if (g_str_has_prefix(d, "def ")) {
-            const char *a = d + 4, *b = a;
-            while (g_ascii_isalnum(*b) || *b == '_')
-                b++;
-            if (b > a)
-                it->kernel_name = diag_str(r->set, a, b - a);
-        }
-    }
-    int merged;
-    item_add(r, it, &merged);
-    g_string_free(r->fe_message, TRUE);
-    r->fe_message = NULL;
-    r->fe = NULL;
-    r->fe_state = 0;
-}
-
-static int caret_line(const char *s, size_t len)
-{
-    int caret = 0;
-    for (size_t i = 0; i < len; i++)
-        if (s[i] == '^')
-            caret = 1;
-        else if (s[i] != ' ' && s[i] != '~')
-            return 0;
-    return caret;
+    if (s[0] == 'r' || s[0] == 'w' || s[0] == 'e')
+        return 1;
+    const char *end = s + len;
+    for (const char *c = memchr(s, ':', len); c && end - c > 2;
+         c = memchr(c + 1, ':', (size_t)(end - c - 1)))
+        if (c[1] == ' ' &&
+            (c[2] == 'r' || c[2] == 'w' || c[2] == 'e' || c[2] == 'n'))
+            return 1;
+    return 0;
 }
 
 void diag_reader_line(diag_reader *r, const char *s, size_t len)
@@ -577,7 +460,7 @@ void diag_reader_line(diag_reader *r, const char *s, size_t len)
     if (len && s[len - 1] == '\r')
         len--;
     if (r->fe_state == 1) {
-        if (caret_line(s, len))
+        if (diag_caret_line(s, len))
             r->fe_state = 2;
         else if (r->fe->fe_snippet->len < 10000)
             g_ptr_array_add(r->fe->fe_snippet, g_strndup(s, len));
@@ -586,7 +469,7 @@ void diag_reader_line(diag_reader *r, const char *s, size_t len)
     if (r->fe_state == 2) {
         if (len == 0 || starts(s, len, "Traceback ") ||
             starts(s, len, "The above exception")) {
-            fe_finish(r);
+            diag_fe_finish(r);
         } else {
             if (r->fe_message->len && r->fe_message->len < 65536)
                 g_string_append_c(r->fe_message, '\n');
@@ -602,25 +485,24 @@ void diag_reader_line(diag_reader *r, const char *s, size_t len)
     }
     if (r->in_traceback) {
         if (len && s[0] == ' ') {
-            traceback_frame(r, s, len);
+            diag_traceback_frame(r, s, len);
             return;
         }
         if (len == 0)
             return;
-        traceback_end(r, s, len);
+        diag_traceback_end(r, s, len);
         return;
     }
     if (ptxas_line(r, s, len))
         return;
-    /* Cheap filter: an MLIR message has ": " and a digit before it. */
-    if (len > 4 && memchr(s, ':', len))
+    if (len > 4 && may_be_mlir(s, len))
         mlir_line(r, s, len);
 }
 
 void diag_reader_end(diag_reader *r)
 {
     if (r->fe)
-        fe_finish(r);
+        diag_fe_finish(r);
     ptxas_block_end(r);
     g_ptr_array_free(r->tb_files, TRUE);
     g_free(r);
