@@ -19,6 +19,7 @@
 #include "bind/tkv_bind_view.h"
 #include "compare/tkv_compare_view.h"
 #include "document/tkv_document.h"
+#include "panels/tkv_diag_panel.h"
 #include "panels/tkv_hot_panel.h"
 #include "panels/tkv_meta_panel.h"
 #include "panels/tkv_stack_panel.h"
@@ -72,6 +73,7 @@ TkvCompareView *tkv_window_get_compare_view(TkvWindow *self);
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self);
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self);
 TkvHotPanel *tkv_window_get_hot_panel(TkvWindow *self);
+TkvDiagPanel *tkv_window_get_diag_panel(TkvWindow *self);
 
 /* Signals:
  *   "loaded" (gboolean ok)  loading finished and the first view is set up

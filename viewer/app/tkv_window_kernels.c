@@ -43,6 +43,7 @@ void tkv_window_show_kernel(TkvWindow *self, int index)
     tkv_hot_panel_show(self->hot_panel, self->doc, (guint)index,
                        tkv_bind_view_get_metric(self->bind_view));
     tkv_stack_panel_clear(self->stack_panel, "Select an IR line to see where it came from.");
+    tkv_diag_panel_show(self->diag_panel, self->doc, (guint)index);
     const tk_kernel *k = tkv_document_get_kernel(self->doc, (guint)index);
     char *sub = g_strdup_printf("%.12s · %s", tk_kernel_hash(k), tkv_document_get_path(self->doc));
     tkv_window_set_titles(self, tk_kernel_name(k), sub);

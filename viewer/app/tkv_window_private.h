@@ -40,6 +40,7 @@ struct _TkvWindow {
     TkvStackPanel *stack_panel;
     TkvMetaPanel *meta_panel;
     TkvHotPanel *hot_panel;
+    TkvDiagPanel *diag_panel;
     GtkTextView *problems_view;
     GtkStack *mode_stack;
     TkvPassView *pass_view;

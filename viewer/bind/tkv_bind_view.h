@@ -106,6 +106,10 @@ guint tkv_bind_view_get_metric(TkvBindView *self);
  * NULL when it shows nothing there. */
 char *tkv_bind_view_heat_text(TkvBindView *self, TkvPaneId pane, guint line);
 
+/* The worst severity (tk_diag_level) of the compiler messages the
+ * message column of PANE marks on LINE, -1 for none (for tests). */
+int tkv_bind_view_diag_level(TkvBindView *self, TkvPaneId pane, guint line);
+
 /* Signals:
  *   "anchor-changed"  the anchor moved (the stack panel follows);
  *   "stage-changed" (guint pane)  a pane's stage changed, or the second pane

@@ -149,6 +149,8 @@ void tkv_bind_view_render_source_pane(TkvBindView *self);
 /* Installs or removes the cost columns of every view for the kernel shown
  * (none without SASS) and redraws them. */
 void tkv_bind_view_update_heat(TkvBindView *self);
+/* The compiler-message columns (tkv_bind_view_diag.c). */
+void tkv_bind_view_update_diag(TkvBindView *self);
 
 /* tkv_bind_view_notes.c */
 /* Says what the answer shown is (the anchor just rendered). */
