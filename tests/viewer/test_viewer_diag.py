@@ -64,7 +64,16 @@ def win(i=0):
     return S.state()['windows'][i]
 
 
+def wait_diag(window):
+    """Until window WINDOW's document has its messages (read on a worker)."""
+    deadline = time.time() + 120
+    while not S.state()['windows'][window - 1]['diag']['ready']:
+        assert time.time() < deadline, 'the compiler messages never came in'
+        time.sleep(0.1)
+
+
 def show(kernel, window=1):
+    wait_diag(window)
     S.activate('select-kernel', "<'%s'>" % kernel, window=window)
     w = S.state()['windows'][window - 1]
     assert w['kernel']['name'] == kernel, (w['kernel'], w['last_error'])
@@ -100,6 +109,7 @@ def messages_without_a_line_are_listed_and_mark_nothing():
     w = show('serialized_dot_kernel')
     d = w['diag']
     assert d['heading'] == '2 compiler messages', d['heading']
+    assert d['failed_rows'] == [], d['failed_rows']  # none of diag_remarks failed
     assert len(d['rows']) == 2
     assert d['rows'][0].startswith('warning ptxas C7511 | no source line | Potential '
                                    'Performance Loss: wgmma.mma_async instructions are '
@@ -116,6 +126,7 @@ def failed_compile_shows_its_error_pinned_to_its_lines():
     S.wait_window(1)
     w = show('regcap_matmul_kernel', window=2)
     d = w['diag']
+    assert d['failed_rows'] == ['regcap_matmul_kernel'], d['failed_rows']
     assert d['heading'] == '1 compiler message: the compile FAILED', d['heading']
     assert d['rows'] == ['error ptxas C7602 | diag_ptxas_fatal.py:28:27 [ptx:630] | '
                          'Insufficient registers (128) to compile instruction at line 630 in '

@@ -132,6 +132,7 @@ static void on_loaded(GObject *source, GAsyncResult *res, gpointer data)
     }
     self->updating = FALSE;
     tkv_window_update_kernel_count(self);
+    tkv_window_watch_diag(self);
     fill_problems(self);
     set_state(self, "ready");
     tkv_window_set_action_state(self, "mode", g_variant_new_string("bind"));

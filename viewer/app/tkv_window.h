@@ -68,6 +68,8 @@ gboolean tkv_window_get_sidebar_visible(TkvWindow *self);
 /* The number of kernels, and in *LISTED (may be NULL) how many the filter
  * lists. */
 guint tkv_window_get_kernel_count(TkvWindow *self, guint *listed);
+/* The kernel list's rows (TkvKernelItem), all of them, as listed. */
+GListModel *tkv_window_get_kernel_items(TkvWindow *self);
 TkvPassView *tkv_window_get_pass_view(TkvWindow *self);
 TkvCompareView *tkv_window_get_compare_view(TkvWindow *self);
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self);

@@ -122,3 +122,28 @@ void tkv_window_kernels_init(TkvWindow *self)
     gtk_list_view_set_model(self->kernel_list, GTK_SELECTION_MODEL(self->selection));
     g_signal_connect(self->kernel_filter, "search-changed", G_CALLBACK(on_filter_changed), self);
 }
+
+void tkv_window_mark_failed_kernels(TkvWindow *self, gboolean (*failed)(TkvDocument *, guint))
+{
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->kernels));
+    gboolean any = FALSE;
+    self->updating = TRUE;
+    for (guint i = 0; i < n; i++) {
+        TkvKernelItem *it = g_list_model_get_item(G_LIST_MODEL(self->kernels), i);
+        if (failed(self->doc, tkv_kernel_item_get_index(it))) {
+            tkv_kernel_item_set_failed(it);
+            /* the row is bound once: the item put back binds it again */
+            g_list_store_splice(self->kernels, i, 1, (gpointer *)&it, 1);
+            any = TRUE;
+        }
+        g_object_unref(it);
+    }
+    if (any && self->kernel >= 0)
+        select_row(self, self->kernel);
+    self->updating = FALSE;
+}
+
+GListModel *tkv_window_get_kernel_items(TkvWindow *self)
+{
+    return G_LIST_MODEL(self->kernels);
+}

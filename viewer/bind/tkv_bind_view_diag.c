@@ -69,3 +69,8 @@ int tkv_bind_view_diag_level(TkvBindView *self, TkvPaneId pane, guint line)
     return tkv_diag_kernel_ir_level(d, self->pane_stage[pane == TKV_PANE_PRIMARY ? 0 : 1],
                                     line);
 }
+
+void tkv_bind_view_refresh_diag(TkvBindView *self)
+{
+    tkv_bind_view_update_diag(self);
+}

@@ -14,11 +14,6 @@ struct TkvDiagKernel {
     GHashTable *ir;      /* "stage:line" -> GPtrArray of entries */
 };
 
-typedef struct {
-    tk_diag_set *set;
-    GHashTable *kernels; /* kernel index + 1 -> TkvDiagKernel, NULL value: none */
-} DiagDoc;
-
 static void kernel_free(gpointer p)
 {
     TkvDiagKernel *k = p;
@@ -31,32 +26,124 @@ static void kernel_free(gpointer p)
     g_free(k);
 }
 
-static void doc_free(gpointer p)
+/* Per document, kept as its data: the set, and the kernels looked up.  A
+ * GObject for its "ready" signal. */
+#define TKV_TYPE_DIAG_DOC (tkv_diag_doc_get_type())
+G_DECLARE_FINAL_TYPE(TkvDiagDoc, tkv_diag_doc, TKV, DIAG_DOC, GObject)
+
+struct _TkvDiagDoc {
+    GObject parent_instance;
+    TkvDocument *doc;    /* not a reference: the document owns this */
+    tk_diag_set *set;    /* NULL: none (yet) */
+    gboolean started, ready;
+    GHashTable *kernels; /* kernel index + 1 -> TkvDiagKernel, NULL value: none */
+};
+
+G_DEFINE_FINAL_TYPE(TkvDiagDoc, tkv_diag_doc, G_TYPE_OBJECT)
+
+static guint ready_sig;
+
+static void tkv_diag_doc_finalize(GObject *object)
 {
-    DiagDoc *d = p;
+    TkvDiagDoc *d = TKV_DIAG_DOC(object);
+    if (d->doc)
+        g_object_remove_weak_pointer(G_OBJECT(d->doc), (gpointer *)&d->doc);
     g_hash_table_destroy(d->kernels);
     tk_diag_set_free(d->set);
-    g_free(d);
+    G_OBJECT_CLASS(tkv_diag_doc_parent_class)->finalize(object);
 }
 
-static DiagDoc *diag_doc(TkvDocument *doc)
+static void tkv_diag_doc_class_init(TkvDiagDocClass *klass)
 {
-    DiagDoc *d = g_object_get_data(G_OBJECT(doc), DATA_KEY);
+    G_OBJECT_CLASS(klass)->finalize = tkv_diag_doc_finalize;
+    ready_sig = g_signal_new("ready", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                             NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void tkv_diag_doc_init(TkvDiagDoc *d)
+{
+    d->kernels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, kernel_free);
+}
+
+static TkvDiagDoc *diag_doc(TkvDocument *doc)
+{
+    TkvDiagDoc *d = g_object_get_data(G_OBJECT(doc), DATA_KEY);
     if (d)
         return d;
-    d = g_new0(DiagDoc, 1);
-    d->kernels = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, kernel_free);
-    tk_bundle *b = tkv_document_get_bundle(doc);
-    const char *path = tkv_document_get_path(doc);
-    if (b && path && g_file_test(path, G_FILE_TEST_IS_DIR)) {
-        d->set = tk_diag_set_load(path, b, NULL);
-        if (!tk_diag_set_stream_count(d->set)) {
-            tk_diag_set_free(d->set);
-            d->set = NULL;
-        }
-    }
-    g_object_set_data_full(G_OBJECT(doc), DATA_KEY, d, doc_free);
+    d = g_object_new(TKV_TYPE_DIAG_DOC, NULL);
+    d->doc = doc;
+    /* a read still running when the document goes finds it gone */
+    g_object_add_weak_pointer(G_OBJECT(doc), (gpointer *)&d->doc);
+    g_object_set_data_full(G_OBJECT(doc), DATA_KEY, d, g_object_unref);
     return d;
+}
+
+/* The folder whose streams are read: the document's, when it is one. */
+static const char *folder_of(TkvDocument *doc)
+{
+    const char *path = tkv_document_get_path(doc);
+    return tkv_document_get_bundle(doc) && path && g_file_test(path, G_FILE_TEST_IS_DIR)
+               ? path
+               : NULL;
+}
+
+/* The streams read (on any thread): ties them to the bundle's kernels on
+ * the main thread, where the bundle is read. */
+static void attach(TkvDiagDoc *d, tk_diag_set *set)
+{
+    if (set && tk_diag_set_stream_count(set)) {
+        tk_diag_set_attach(set, tkv_document_get_bundle(d->doc), NULL, NULL);
+        d->set = set;
+    } else {
+        tk_diag_set_free(set);
+    }
+    d->ready = TRUE;
+}
+
+static void read_in_thread(GTask *task, gpointer source, gpointer data, GCancellable *c)
+{
+    tk_diag_set *set = tk_diag_set_new();
+    tk_diag_set_read_folder(set, data, NULL);
+    g_task_return_pointer(task, set, (GDestroyNotify)tk_diag_set_free);
+}
+
+static void read_done(GObject *source, GAsyncResult *res, gpointer unused)
+{
+    TkvDiagDoc *d = TKV_DIAG_DOC(source);
+    tk_diag_set *set = g_task_propagate_pointer(G_TASK(res), NULL);
+    if (!d->doc) {
+        tk_diag_set_free(set);
+        return;
+    }
+    attach(d, set);
+    g_signal_emit(d, ready_sig, 0);
+}
+
+gpointer tkv_diag_doc_load_async(TkvDocument *doc)
+{
+    if (!doc || !tkv_document_is_loaded(doc))
+        return NULL;
+    TkvDiagDoc *d = diag_doc(doc);
+    if (d->started)
+        return d;
+    d->started = TRUE;
+    const char *folder = folder_of(doc);
+    if (!folder) {
+        d->ready = TRUE;
+        return d;
+    }
+    /* The task holds D (and so the document's data) until it is done. */
+    GTask *task = g_task_new(d, NULL, read_done, NULL);
+    g_task_set_task_data(task, g_strdup(folder), g_free);
+    g_task_run_in_thread(task, read_in_thread);
+    g_object_unref(task);
+    return d;
+}
+
+gboolean tkv_diag_doc_is_ready(TkvDocument *doc)
+{
+    TkvDiagDoc *d = doc ? g_object_get_data(G_OBJECT(doc), DATA_KEY) : NULL;
+    return d && d->ready;
 }
 
 static void add(GHashTable *map, char *key, const tk_diag_entry *e)
@@ -130,7 +217,17 @@ const TkvDiagKernel *tkv_diag_doc_kernel(TkvDocument *doc, guint kernel)
 {
     if (!doc || !tkv_document_is_loaded(doc))
         return NULL;
-    DiagDoc *d = diag_doc(doc);
+    TkvDiagDoc *d = diag_doc(doc);
+    if (!d->started) { /* nobody asked for it early: read it now */
+        d->started = TRUE;
+        const char *folder = folder_of(doc);
+        tk_diag_set *set = NULL;
+        if (folder) {
+            set = tk_diag_set_new();
+            tk_diag_set_read_folder(set, folder, NULL);
+        }
+        attach(d, set);
+    }
     if (!d->set)
         return NULL;
     gpointer key = GUINT_TO_POINTER(kernel + 1), v;

@@ -11,8 +11,8 @@
  * of a message's stack, and its stage's IR line).  Nothing here reads a
  * stream or decides a tie.
  *
- * Loaded on the first call for a document (main thread only) and kept with
- * it.  The source files are matched by the paths the locations name, looked
+ * Read once per document and kept with it (main thread only, but for the
+ * worker tkv_diag_doc_load_async() starts).  The source files are matched by the paths the locations name, looked
  * up in the bundle's location table (never added to it).
  */
 #ifndef TKV_DIAG_DOC_H
@@ -26,6 +26,15 @@
 G_BEGIN_DECLS
 
 typedef struct TkvDiagKernel TkvDiagKernel;
+
+/* Starts reading DOC's streams on a worker, once per document (a raw
+ * folder's stderr may be hundreds of MB); the messages are tied to the
+ * kernels on the main thread when read.  Returns the object that emits
+ * "ready" (no arguments) then, owned by DOC, or NULL when DOC is not
+ * loaded.  Until ready, tkv_diag_doc_kernel() answers NULL; when nobody
+ * started it, the first tkv_diag_doc_kernel() reads them itself. */
+gpointer tkv_diag_doc_load_async(TkvDocument *doc);
+gboolean tkv_diag_doc_is_ready(TkvDocument *doc);
 
 /* Kernel KERNEL's messages, or NULL when the compiler said nothing about
  * it (or the folder has no streams).  Owned by DOC. */

@@ -88,7 +88,9 @@ void tkv_diag_panel_show(TkvDiagPanel *self, TkvDocument *doc, guint kernel)
     self->diag = doc ? tkv_diag_doc_kernel(doc, kernel) : NULL;
     guint n = tkv_diag_kernel_count(self->diag);
     char *h;
-    if (!self->diag)
+    if (doc && !self->diag && !tkv_diag_doc_is_ready(doc))
+        h = g_strdup("Reading the compiler's messages…");
+    else if (!self->diag)
         h = g_strdup("The compiler said nothing about this kernel (or its output was "
                      "not kept beside the capture).");
     else
