@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'tests', 'viewer'))
 from viewer_harness import Session, missing_tools  # noqa: E402
 
-# What each figure should be (issue 25; tkv_bench.c's own targets).
+# What each figure should be (issue 25; tkv_bench_report.c's own targets).
 TARGETS = [
     ('first_view_ms', 'first view', 150),
     ('select source line (TTGIR)', 'select source line (TTGIR)', 16),

@@ -1,7 +1,7 @@
 /* tkv_compare_view.c - compare mode (tkv_compare_view.h): the widget, its
- * actions and keys, the comparison and each row's diff fetched from the
- * document's worker, and what it shows. */
-#include "compare/tkv_compare_view.h"
+ * actions and keys, the comparison fetched from the document's worker, and
+ * what it shows of it (a row's diff: tkv_compare_view_diff.c). */
+#include "compare/tkv_compare_view_private.h"
 
 #include <string.h>
 
@@ -9,52 +9,9 @@
 #include "widgets/tkv_action_error.h"
 #include "widgets/tkv_view_shortcuts.h"
 
-/* Rows of a side-by-side diff drawn at most: a pass that rewrote a whole
- * LLVM module on both sides differs everywhere. */
-#define MAX_DIFF_ROWS 20000
-
-struct _TkvCompareView {
-    GtkWidget parent_instance;
-
-    /* template */
-    GtkDropDown *other_dropdown;
-    GtkLabel *first_label;
-    GtkStack *stack;
-    GtkSpinner *spinner;
-    GtkLabel *message;
-    GtkListBox *rows_list;
-    GtkTextView *facts_view;
-    GtkLabel *diff_title;
-    GtkToggleButton *before_button, *after_button;
-    GtkScrolledWindow *a_scroll, *b_scroll;
-    GtkTextView *a_view, *b_view;
-
-    TkvDocument *doc;
-    guint kernel;
-    gboolean has_kernel;
-    int other;                 /* B, -1 none */
-    GtkStringList *others;     /* the dropdown's entries */
-    GArray *other_index;       /* guint: kernel of each entry */
-    gboolean updating;
-    const char *state;
-    char *message_text;
-    char *first_text;
-    char *title_text;
-
-    GCancellable *cancel;      /* the comparison being made */
-    TkvCompareHold *hold;      /* the comparison shown */
-    int row;
-    gboolean after;
-    GCancellable *diff_cancel;
-    gboolean diff_pending;
-    tk_ir_diff *diff;
-};
-
 G_DEFINE_FINAL_TYPE(TkvCompareView, tkv_compare_view, GTK_TYPE_WIDGET)
 
-/* LEN bytes of TEXT, lines and all, made safe for a text buffer (each line
- * as tkv_text.h does).  Caller frees. */
-static char *safe_text(const char *text, size_t len)
+char *tkv_compare_view_safe_text(const char *text, size_t len)
 {
     GString *out = g_string_sized_new(len + 1);
     const char *p = text, *end = text + len;
@@ -68,11 +25,6 @@ static char *safe_text(const char *text, size_t len)
         p = e + 1;
     }
     return g_string_free(out, FALSE);
-}
-
-static tk_compare *cmp_of(TkvCompareView *self)
-{
-    return self->hold ? self->hold->cmp : NULL;
 }
 
 static void set_message(TkvCompareView *self, const char *state, const char *text,
@@ -139,7 +91,7 @@ static void fill_others(TkvCompareView *self)
                 g_string_append_printf(s, "  %" G_GINT64_FORMAT " warps", (gint64)m->num_warps);
             if (m->num_stages >= 0)
                 g_string_append_printf(s, "  %" G_GINT64_FORMAT " stages", (gint64)m->num_stages);
-            char *t = safe_text(s->str, s->len);
+            char *t = tkv_compare_view_safe_text(s->str, s->len);
             gtk_string_list_append(self->others, t);
             g_free(t);
             g_string_free(s, TRUE);
@@ -212,7 +164,7 @@ static void fill_rows(TkvCompareView *self)
             r->align == TK_COMPARE_ONLY_A   ? "  [only A]"
             : r->align == TK_COMPARE_ONLY_B ? "  [only B]"
                                             : "");
-        char *safe = safe_text(text, strlen(text));
+        char *safe = tkv_compare_view_safe_text(text, strlen(text));
         GtkWidget *l = gtk_label_new(safe);
         gtk_label_set_xalign(GTK_LABEL(l), 0);
         gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_END);
@@ -275,7 +227,7 @@ static void fill_facts(TkvCompareView *self)
                                    l[i].sass[1], base ? base + 1 : l[i].file, l[i].line);
         }
     }
-    char *safe = safe_text(s->str, s->len);
+    char *safe = tkv_compare_view_safe_text(s->str, s->len);
     gtk_text_buffer_set_text(gtk_text_view_get_buffer(self->facts_view), safe, -1);
     g_free(safe);
     g_string_free(s, TRUE);
@@ -302,205 +254,10 @@ static void fill_first(TkvCompareView *self)
         r->arg, r->arg[0] ? ")" : "", tk_pass_level_name(r->level),
         r->input == TK_COMPARE_DIFFERENT ? ": the IR before it already differs" : "",
         unknown ? "; earlier passes could not all be compared" : "");
-    char *safe = safe_text(t, strlen(t));
+    char *safe = tkv_compare_view_safe_text(t, strlen(t));
     set_first(self, safe);
     g_free(t);
     g_free(safe);
-}
-
-/* ---- a row's diff ------------------------------------------------------------------ */
-
-static void ensure_tags(GtkTextBuffer *b)
-{
-    GtkTextTagTable *t = gtk_text_buffer_get_tag_table(b);
-    if (gtk_text_tag_table_lookup(t, "del"))
-        return;
-    gtk_text_buffer_create_tag(b, "del", "paragraph-background", "rgba(220,60,60,0.22)", NULL);
-    gtk_text_buffer_create_tag(b, "add", "paragraph-background", "rgba(60,170,80,0.22)", NULL);
-    gtk_text_buffer_create_tag(b, "filler", "paragraph-background", "rgba(128,128,128,0.12)",
-                               NULL);
-    gtk_text_buffer_create_tag(b, "group", "foreground", "gray", "scale", 0.85, NULL);
-}
-
-typedef struct {
-    const tk_ir_diff *d;
-    GtkTextBuffer *buf[2];
-    guint rows;
-} diff_fill;
-
-static void side_line(diff_fill *f, int s, int64_t k, const char *tag)
-{
-    GtkTextBuffer *b = f->buf[s];
-    GtkTextIter end;
-    gtk_text_buffer_get_end_iter(b, &end);
-    if (k < 0) {
-        gtk_text_buffer_insert_with_tags_by_name(b, &end, "\n", 1, "filler", NULL);
-        return;
-    }
-    size_t len;
-    uint32_t line = 0;
-    const char *t = tk_ir_diff_kept_line(f->d, s, (uint32_t)k, &len, &line);
-    char *safe = safe_text(t ? t : "", t ? len : 0);
-    char *row = g_strdup_printf("%5u  %s\n", line, safe);
-    if (tag)
-        gtk_text_buffer_insert_with_tags_by_name(b, &end, row, -1, tag, NULL);
-    else
-        gtk_text_buffer_insert(b, &end, row, -1);
-    g_free(safe);
-    g_free(row);
-}
-
-static int fill_hunk(const tk_hunk *h, void *user)
-{
-    diff_fill *f = user;
-    if (f->rows >= MAX_DIFF_ROWS)
-        return 1;
-    if (h->tag == TK_HUNK_GROUP) {
-        for (int s = 0; s < 2; s++) {
-            GtkTextIter end;
-            gtk_text_buffer_get_end_iter(f->buf[s], &end);
-            gtk_text_buffer_insert_with_tags_by_name(f->buf[s], &end, "\u2026\n", -1, "group",
-                                                     NULL);
-        }
-        f->rows++;
-        return 0;
-    }
-    uint32_t na = h->a1 - h->a0, nb = h->b1 - h->b0;
-    for (uint32_t i = 0; i < MAX(na, nb); i++, f->rows++) {
-        if (h->tag == TK_HUNK_EQUAL) {
-            side_line(f, 0, h->a0 + i, NULL);
-            side_line(f, 1, h->b0 + i, NULL);
-            continue;
-        }
-        side_line(f, 0, i < na ? (int64_t)(h->a0 + i) : -1, "del");
-        side_line(f, 1, i < nb ? (int64_t)(h->b0 + i) : -1, "add");
-    }
-    return 0;
-}
-
-static void set_title(TkvCompareView *self, const char *text)
-{
-    g_free(self->title_text);
-    self->title_text = safe_text(text, strlen(text));
-    gtk_label_set_text(self->diff_title, self->title_text);
-}
-
-static void show_diff(TkvCompareView *self)
-{
-    GtkTextBuffer *ba = gtk_text_view_get_buffer(self->a_view);
-    GtkTextBuffer *bb = gtk_text_view_get_buffer(self->b_view);
-    gtk_text_buffer_set_text(ba, "", -1);
-    gtk_text_buffer_set_text(bb, "", -1);
-    if (!self->diff)
-        return;
-    ensure_tags(ba);
-    ensure_tags(bb);
-    diff_fill f = {self->diff, {ba, bb}, 0};
-    size_t n;
-    const tk_hunk *h = tk_ir_diff_hunks(self->diff, &n);
-    tk_diff_group(h, n, TK_DIFF_CONTEXT, fill_hunk, &f);
-    if (f.rows >= MAX_DIFF_ROWS)
-        for (int s = 0; s < 2; s++) {
-            GtkTextIter end;
-            gtk_text_buffer_get_end_iter(f.buf[s], &end);
-            gtk_text_buffer_insert_with_tags_by_name(
-                f.buf[s], &end, "(cut: more rows than are drawn; tkview compare shows them)\n",
-                -1, "group", NULL);
-        }
-    tk_diff_stats st = tk_ir_diff_stats(self->diff);
-    const tk_compare_row *r = tk_compare_row_get(cmp_of(self), (size_t)self->row);
-    char *t = g_strdup_printf("IR %s row %d, %s: +%u \u2212%u   A: %s   B: %s",
-                              self->after ? "after" : "before", self->row, r->name, st.added,
-                              st.removed, tk_ir_diff_name(self->diff, 0),
-                              tk_ir_diff_name(self->diff, 1));
-    set_title(self, t);
-    g_free(t);
-}
-
-static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
-{
-    TkvCompareView *self = data;
-    char *why = NULL;
-    tk_ir_diff *d = tkv_document_compare_diff_finish(TKV_DOCUMENT(source), res, &why);
-    if (why && strcmp(why, "cancelled") == 0) {
-        tk_ir_diff_free(d);
-        g_free(why);
-        g_object_unref(self);
-        return;
-    }
-    self->diff_pending = FALSE;
-    g_clear_object(&self->diff_cancel);
-    g_clear_pointer(&self->diff, tk_ir_diff_free);
-    self->diff = d;
-    if (d) {
-        show_diff(self);
-    } else {
-        char *t = g_strdup_printf("No IR to compare here: %s", why ? why : "unknown");
-        set_title(self, t);
-        g_free(t);
-    }
-    g_free(why);
-    g_object_unref(self);
-}
-
-static void load_diff(TkvCompareView *self)
-{
-    if (self->diff_cancel) {
-        g_cancellable_cancel(self->diff_cancel);
-        g_clear_object(&self->diff_cancel);
-    }
-    g_clear_pointer(&self->diff, tk_ir_diff_free);
-    gtk_text_buffer_set_text(gtk_text_view_get_buffer(self->a_view), "", -1);
-    gtk_text_buffer_set_text(gtk_text_view_get_buffer(self->b_view), "", -1);
-    gtk_toggle_button_set_active(self->after_button, self->after);
-    gtk_toggle_button_set_active(self->before_button, !self->after);
-    tk_compare *cmp = cmp_of(self);
-    const tk_compare_row *r = tk_compare_row_get(cmp, (size_t)self->row);
-    tk_compare_verdict v = self->after ? r->output : r->input;
-    if (v == TK_COMPARE_SAME) {
-        char *t = g_strdup_printf("IR %s row %d, %s: the same in both once normalized",
-                                  self->after ? "after" : "before", self->row, r->name);
-        set_title(self, t);
-        g_free(t);
-        self->diff_pending = FALSE;
-        return;
-    }
-    set_title(self, "Comparing\u2026");
-    self->diff_pending = TRUE;
-    self->diff_cancel = g_cancellable_new();
-    tkv_document_compare_diff_async(self->doc, self->hold, (size_t)self->row,
-                                    self->after ? TK_TL_OUTPUT : TK_TL_INPUT,
-                                    self->diff_cancel, on_diff, g_object_ref(self));
-}
-
-gboolean tkv_compare_view_select_row(TkvCompareView *self, guint row)
-{
-    tk_compare *cmp = cmp_of(self);
-    if (!cmp || row >= tk_compare_row_count(cmp))
-        return FALSE;
-    self->row = (int)row;
-    self->updating = TRUE;
-    GtkListBoxRow *lr = gtk_list_box_get_row_at_index(self->rows_list, (int)row);
-    gtk_list_box_select_row(self->rows_list, lr);
-    if (lr)
-        gtk_widget_grab_focus(GTK_WIDGET(lr));
-    self->updating = FALSE;
-    load_diff(self);
-    return TRUE;
-}
-
-gboolean tkv_compare_view_set_which(TkvCompareView *self, const char *which)
-{
-    if (strcmp(which, "before") != 0 && strcmp(which, "after") != 0)
-        return FALSE;
-    self->after = strcmp(which, "after") == 0;
-    if (cmp_of(self) && self->row >= 0)
-        load_diff(self);
-    else {
-        gtk_toggle_button_set_active(self->after_button, self->after);
-        gtk_toggle_button_set_active(self->before_button, !self->after);
-    }
-    return TRUE;
 }
 
 /* ---- making the comparison ------------------------------------------------------------ */
@@ -747,31 +504,6 @@ const char *tkv_compare_view_get_which(TkvCompareView *self)
 const char *tkv_compare_view_get_first_text(TkvCompareView *self)
 {
     return self->first_text ? self->first_text : "";
-}
-const char *tkv_compare_view_get_diff_title(TkvCompareView *self)
-{
-    return self->title_text ? self->title_text : "";
-}
-gboolean tkv_compare_view_get_diff_pending(TkvCompareView *self) { return self->diff_pending; }
-const tk_ir_diff *tkv_compare_view_get_diff(TkvCompareView *self) { return self->diff; }
-
-char **tkv_compare_view_get_marked(TkvCompareView *self, int side, const char *kind)
-{
-    GtkTextBuffer *b = gtk_text_view_get_buffer(side ? self->b_view : self->a_view);
-    GtkTextTag *tag = gtk_text_tag_table_lookup(gtk_text_buffer_get_tag_table(b), kind);
-    GPtrArray *out = g_ptr_array_new();
-    for (int l = 0; tag && l < gtk_text_buffer_get_line_count(b); l++) {
-        GtkTextIter s, e;
-        gtk_text_buffer_get_iter_at_line(b, &s, l);
-        if (!gtk_text_iter_has_tag(&s, tag))
-            continue;
-        e = s;
-        if (!gtk_text_iter_ends_line(&e))
-            gtk_text_iter_forward_to_line_end(&e);
-        g_ptr_array_add(out, gtk_text_buffer_get_text(b, &s, &e, TRUE));
-    }
-    g_ptr_array_add(out, NULL);
-    return (char **)g_ptr_array_free(out, FALSE);
 }
 
 char *tkv_compare_view_get_facts_text(TkvCompareView *self)
