@@ -133,6 +133,23 @@ int cap_out_channel_open(int fds[2], gboolean *is_pty);
  * pty's master says EIO once no one has the pty open). */
 gboolean cap_out_channel_eof(gssize got, int err);
 
+/* ---- MLIR remarks off the terminal (capture_diag_hide.c) --------------- */
+
+/* Which MLIR diagnostics shown on stderr the user would see without
+ * capture: SHOW_LEVEL 0 errors only (Triton's default), 1 warnings too, 2
+ * remarks too; the others are held back with their notes and snippets. */
+typedef struct cap_diag_hide cap_diag_hide;
+cap_diag_hide *cap_diag_hide_new(int show_level);
+void cap_diag_hide_free(cap_diag_hide *h);
+/* Feeds one line (with its newline); appends to OUT what to show now (a
+ * line may be held until the next). */
+void cap_diag_hide_line(cap_diag_hide *h, const char *s, size_t len, GString *out);
+/* The stream ended: appends what is still held. */
+void cap_diag_hide_end(cap_diag_hide *h, GString *out);
+uint64_t cap_diag_hide_hidden_lines(const cap_diag_hide *h);
+/* The level tkview's own MLIR_ENABLE_DIAGNOSTICS asks for (as above). */
+int cap_diag_hide_user_level(void);
+
 /* ---- child processes (capture_child.c) -------------------------------- */
 
 typedef struct {
@@ -154,6 +171,9 @@ typedef struct {
                              NULL: not */
     cap_stderr_filter *filter; /* decides which lines are shown; NULL: none */
     FILE *show;           /* where shown lines go (stderr); NULL: nowhere */
+    cap_diag_hide *diag_hide; /* keeps the remarks and warnings capture's
+                             knob added off SHOW (not off MESSAGES_FD);
+                             NULL: none kept off */
     int messages_fd;      /* shown lines are also appended here; -1: not */
     cap_progress *progress; /* may be NULL */
     double timeout_s;     /* 0: none; else the child is killed after it */

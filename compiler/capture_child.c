@@ -64,7 +64,31 @@ typedef struct {
     const cap_child_spec *spec;
     GString *line;      /* the current line, its first LINE_CAP bytes */
     gboolean cut;       /* the current line was longer */
+    GString *shown;     /* scratch for what the diagnostics filter shows */
 } line_state;
+
+/* Shows a line (S NULL: the stream's end) on SPEC->show, through the
+ * filter of the remarks capture's knob added (capture_diag_hide.c). */
+static void show_line(line_state *ls, const char *s, size_t len)
+{
+    const cap_child_spec *spec = ls->spec;
+    if (spec->diag_hide) {
+        if (!ls->shown)
+            ls->shown = g_string_new(NULL);
+        g_string_truncate(ls->shown, 0);
+        if (s)
+            cap_diag_hide_line(spec->diag_hide, s, len, ls->shown);
+        else
+            cap_diag_hide_end(spec->diag_hide, ls->shown);
+        s = ls->shown->str;
+        len = ls->shown->len;
+    }
+    if (!s || !len)
+        return;
+    cap_progress_clear(spec->progress);
+    fwrite(s, 1, len, spec->show);
+    fflush(spec->show);
+}
 
 static void line_done(line_state *ls)
 {
@@ -74,11 +98,8 @@ static void line_done(line_state *ls)
         if (ls->cut)
             g_string_append(ls->line, " [...]");
         g_string_append_c(ls->line, '\n');
-        if (spec->show) {
-            cap_progress_clear(spec->progress);
-            fwrite(ls->line->str, 1, ls->line->len, spec->show);
-            fflush(spec->show);
-        }
+        if (spec->show)
+            show_line(ls, ls->line->str, ls->line->len);
         if (spec->messages_fd >= 0)
             write_all(spec->messages_fd, ls->line->str, ls->line->len);
     }
@@ -293,7 +314,7 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
     if (out_fd >= 0)
         fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK);
 
-    line_state ls = {spec, g_string_sized_new(256), FALSE};
+    line_state ls = {spec, g_string_sized_new(256), FALSE, NULL};
     GString *shown = g_string_new(NULL);
     char *buf = g_malloc(READ_CHUNK);
     int err_fd = errp[0];
@@ -416,7 +437,11 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
     g_string_free(shown, TRUE);
     if (ls.line->len > 0 || ls.cut)
         line_done(&ls);
+    if (spec->show)
+        show_line(&ls, NULL, 0); /* what the diagnostics filter held */
     g_string_free(ls.line, TRUE);
+    if (ls.shown)
+        g_string_free(ls.shown, TRUE);
     g_free(buf);
     if (WIFEXITED(status)) {
         res->exit_status = WEXITSTATUS(status);

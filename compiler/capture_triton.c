@@ -177,6 +177,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     int err_fd = -1, msg_fd = -1, out_fd = -1;
     cap_stderr_filter *filter = NULL;
     cap_stdout_filter *out_filter = NULL;
+    cap_diag_hide *diag_hide = NULL;
     cap_progress *progress = NULL;
     char **env = NULL;
     cap_child_result res = {0};
@@ -245,11 +246,13 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     /* A copy of stdout for ptxas's log; the terminal gets every byte but
      * that log, unless the user asked for it (capture_tee.c). */
     out_filter = cap_user_set_ptxas_log() ? NULL : cap_stdout_filter_new();
+    /* Likewise the MLIR remarks and warnings the knob adds on stderr. */
+    diag_hide = cap_diag_hide_new(cap_diag_hide_user_level());
     cap_child_spec spec = {
         .argv = run_argv, .envp = env, .stdin_fd = -1, .stdout_fd = -1,
         .tee_stdout = TRUE, .stdout_copy_fd = out_fd,
         .stdout_filter = out_filter,
-        .stderr_fd = err_fd, .filter = filter, .show = stderr,
+        .stderr_fd = err_fd, .filter = filter, .show = stderr, .diag_hide = diag_hide,
         .messages_fd = msg_fd, .progress = progress, .grace_s = 30};
     cap_signals_install();
     int run_rc = cap_child_run(&spec, &res);
@@ -289,6 +292,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     cap_info_set_int(c, "stdout_hidden_lines",
                      (int64_t)cap_stdout_filter_hidden_lines(out_filter));
     json_object_set_boolean_member(c->info, "stdout_pty", res.stdout_pty);
+    cap_info_set_int(c, "stderr_diag_hidden_lines",
+                     (int64_t)cap_diag_hide_hidden_lines(diag_hide));
     if (run_rc != 0 && res.error) {
         fprintf(stderr, "tkview: %s\n", res.error);
         cap_info_set_string(c, "error", res.error);
@@ -333,6 +338,7 @@ out:
     cap_progress_free(progress);
     cap_stderr_filter_free(filter);
     cap_stdout_filter_free(out_filter);
+    cap_diag_hide_free(diag_hide);
     if (err_fd >= 0)
         close(err_fd);
     if (msg_fd >= 0)

@@ -253,7 +253,14 @@ def stdout_passes_through_byte_identical_and_diagnostics_are_kept():
     assert p.stdout == plain, (p.stdout, plain)
     with open(os.path.join(out, 'capture', 'stdout.txt'), 'rb') as f:
         assert f.read() == logged
+    # The remark (4 lines: it, the source line, the caret, the note) is
+    # the knob's too: kept in the bundle (diagnostics below reads it), not
+    # on the terminal, where Triton shows errors only without the knob.
+    assert b'fake remark' not in p.stderr and b'a note about it' not in p.stderr, p.stderr
+    with open(os.path.join(out, 'capture', 'stderr.txt'), 'rb') as f:
+        assert b'16:15: remark: fake remark about the store' in f.read()
     cap = manifest(out)['capture']
+    assert cap['stderr_diag_hidden_lines'] == 4, cap
     assert cap['stdout'] == 'capture/stdout.txt'
     assert cap['stdout_hidden_lines'] == PTXAS_LOG_LINES, cap
     assert cap['stdout_pty'] is False, cap
@@ -277,16 +284,21 @@ def stdout_passes_through_byte_identical_and_diagnostics_are_kept():
 @test('dumps')
 def ptxas_log_is_shown_when_the_user_set_the_knob():
     """TRITON_DUMP_PTXAS_LOG=on in the user's environment (Triton reads
-    "on" as true): the user asked for the log and sees all of stdout."""
+    "on" as true): the user asked for the log and sees all of stdout; and
+    MLIR_ENABLE_DIAGNOSTICS=remarks: the remark on stderr."""
     logged = fake_diag_plain('diag-logged2', True)
     out = fresh('diag-knob')
     p = subprocess.run([TKVIEW, 'capture', '-o', out, '--no-progress', '--',
                         sys.executable, FAKE, 'diag', 'vector_add'],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=TMP,
                        env=dict(os.environ, TK_TEST_DUMPS=DUMPS,
-                                TRITON_DUMP_PTXAS_LOG='on'), timeout=300)
+                                TRITON_DUMP_PTXAS_LOG='on',
+                                MLIR_ENABLE_DIAGNOSTICS='remarks'), timeout=300)
     assert p.returncode == 0, p.stderr.decode()
     assert p.stdout == logged, (p.stdout, logged)
+    assert (b'16:15: remark: fake remark about the store\n'
+            b'    tl.store(output_ptr + offsets, output, mask=mask)\n'
+            b'              ^\n') in p.stderr, p.stderr
     assert manifest(out)['capture']['stdout_hidden_lines'] == 0
     no_work_folders()
 
