@@ -125,6 +125,11 @@ void cli_json_string(JsonBuilder *b, const char *s, size_t len);
 void cli_json_stack(JsonBuilder *b, const tk_loctab *tab, tk_stack_id id);
 /* Prints the builder's root, pretty, followed by a newline. */
 void cli_json_print(JsonBuilder *b);
+/* JSON: member NAME, V or null when V is negative (not known: the library's
+ * convention for counts and sizes it could not read). */
+void cli_json_int_or_null(JsonBuilder *j, const char *name, int64_t v);
+/* JSON: member NAME, S (made valid UTF-8) or null when S is NULL. */
+void cli_json_str_or_null(JsonBuilder *j, const char *name, const char *s);
 
 /* "ttir, ttgir, llir, ptx, sass, amdgcn": the stage names the library knows,
  * for messages and help.  Static. */
@@ -167,6 +172,13 @@ void cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
 void cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
                          const tk_loctab *tab, tk_stage_kind stage,
                          uint32_t line);
+/* bind --ir: what line LINE of STAGE costs by the default metric: its own
+ * share, the SASS bound to it and its source line's total (tk_cost.h);
+ * as a text line, or as the member "cost" (null without SASS or cost). */
+void cli_cost_ir_text(const tk_kernel *k, const tk_bind *ix, tk_loctab *tab,
+                      tk_stage_kind stage, uint32_t line);
+void cli_cost_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
+                      tk_loctab *tab, tk_stage_kind stage, uint32_t line);
 /* cli_cost() with the profile already read by tk_profile_load() (NULL:
  * none) and what reading it said (DIAGS, printed here). */
 tk_cost *cli_cost_with(const tk_kernel *k, const tk_bind *ix,
@@ -189,11 +201,10 @@ typedef struct cli_diag_reading cli_diag_reading;
 cli_diag_reading *cli_diag_start(const char *path);
 tk_diag_set *cli_diag_finish(cli_diag_reading *r, tk_bundle *b);
 /* One message as `diagnostics` shows it (text: indented lines with the
- * known-message explanation); a JSON string member or null. */
+ * known-message explanation). */
 void cli_diag_entry_text(const tk_diag_entry *e);
 void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e);
 void cli_diag_summary_text(const tk_diag_ptxas_summary *s);
-void cli_diag_json_str(JsonBuilder *j, const char *name, const char *s);
 /* info: kernel K's counts, whether it failed, ptxas's summary. */
 void cli_diag_kernel_text(const tk_diag_set *set, const tk_kernel *k);
 void cli_diag_kernel_json(JsonBuilder *j, const tk_diag_set *set,

@@ -7,15 +7,6 @@
 
 #include "tkdump/tk_diag.h"
 
-void cli_diag_json_str(JsonBuilder *j, const char *name, const char *s)
-{
-    json_builder_set_member_name(j, name);
-    if (s)
-        cli_json_string(j, s, strlen(s));
-    else
-        json_builder_add_null_value(j);
-}
-
 static void json_uint_or_null(JsonBuilder *j, const char *name, uint64_t v)
 {
     json_builder_set_member_name(j, name);
@@ -29,31 +20,31 @@ void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e)
 {
     const tk_diag_frame *f = e->n_stack ? &e->stack[0] : NULL;
     json_builder_begin_object(j);
-    cli_diag_json_str(j, "origin", tk_diag_origin_name(e->origin));
-    cli_diag_json_str(j, "severity", tk_diag_level_name(e->level));
-    cli_diag_json_str(j, "code", e->code);
-    cli_diag_json_str(j, "message", e->message);
+    cli_json_str_or_null(j, "origin", tk_diag_origin_name(e->origin));
+    cli_json_str_or_null(j, "severity", tk_diag_level_name(e->level));
+    cli_json_str_or_null(j, "code", e->code);
+    cli_json_str_or_null(j, "message", e->message);
     json_builder_set_member_name(j, "notes");
     json_builder_begin_array(j);
     for (size_t i = 0; i < e->n_notes; i++)
         cli_json_string(j, e->notes[i], strlen(e->notes[i]));
     json_builder_end_array(j);
-    cli_diag_json_str(j, "file", f ? f->file : NULL);
+    cli_json_str_or_null(j, "file", f ? f->file : NULL);
     json_uint_or_null(j, "line", f ? f->line : 0);
     json_uint_or_null(j, "column", f ? f->column : 0);
     json_builder_set_member_name(j, "stack");
     json_builder_begin_array(j);
     for (size_t i = 0; i < e->n_stack; i++) {
         json_builder_begin_object(j);
-        cli_diag_json_str(j, "file", e->stack[i].file);
+        cli_json_str_or_null(j, "file", e->stack[i].file);
         json_uint_or_null(j, "line", e->stack[i].line);
         json_uint_or_null(j, "column", e->stack[i].column);
         json_builder_end_object(j);
     }
     json_builder_end_array(j);
-    cli_diag_json_str(j, "stage", e->has_stage ? tk_stage_kind_name(e->stage) : NULL);
+    cli_json_str_or_null(j, "stage", e->has_stage ? tk_stage_kind_name(e->stage) : NULL);
     json_uint_or_null(j, "ir_line", e->ir_line);
-    cli_diag_json_str(j, "pass", e->pass);
+    cli_json_str_or_null(j, "pass", e->pass);
     json_builder_end_object(j);
 }
 
@@ -213,21 +204,14 @@ static void summary_json(JsonBuilder *j, const tk_diag_ptxas_summary *s)
         return;
     }
     json_builder_begin_object(j);
-#define FIELD(name, v)                                                         \
-    json_builder_set_member_name(j, name);                                     \
-    if ((v) >= 0)                                                             \
-        json_builder_add_int_value(j, (v));                                   \
-    else                                                                      \
-        json_builder_add_null_value(j);
-    FIELD("registers", s->registers)
-    FIELD("barriers", s->barriers)
-    FIELD("stack_frame", s->stack_frame)
-    FIELD("spill_stores", s->spill_stores)
-    FIELD("spill_loads", s->spill_loads)
-    FIELD("cumulative_stack", s->cumulative_stack)
-    FIELD("gmem", s->gmem)
-    FIELD("cmem0", s->cmem[0])
-#undef FIELD
+    cli_json_int_or_null(j, "registers", s->registers);
+    cli_json_int_or_null(j, "barriers", s->barriers);
+    cli_json_int_or_null(j, "stack_frame", s->stack_frame);
+    cli_json_int_or_null(j, "spill_stores", s->spill_stores);
+    cli_json_int_or_null(j, "spill_loads", s->spill_loads);
+    cli_json_int_or_null(j, "cumulative_stack", s->cumulative_stack);
+    cli_json_int_or_null(j, "gmem", s->gmem);
+    cli_json_int_or_null(j, "cmem0", s->cmem[0]);
     json_builder_end_object(j);
 }
 
@@ -306,8 +290,8 @@ void cli_diag_failed_json(JsonBuilder *j, const tk_diag_set *set)
     for (size_t i = 0; i < n; i++) {
         const tk_diag_kernel *k = tk_diag_set_kernel(set, idx[i]);
         json_builder_begin_object(j);
-        cli_diag_json_str(j, "name", k->name);
-        cli_diag_json_str(j, "hash", k->hash);
+        cli_json_str_or_null(j, "name", k->name);
+        cli_json_str_or_null(j, "hash", k->hash);
         json_builder_end_object(j);
     }
     json_builder_end_array(j);

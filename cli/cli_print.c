@@ -3,7 +3,9 @@
  * and IR text all come from dumps someone mailed; printed through these,
  * none can reach the terminal with a raw control character, whatever the
  * call site remembers to do.  The escaping itself (cli_escape) lives
- * here too, so the rest of cli_common.c only calls down into this file. */
+ * here too, so the rest of cli_common.c only calls down into this file.
+ * Also the JSON values that commands wrote alike: a count or a string, or
+ * null. */
 #include "cli.h"
 
 #include <stdarg.h>
@@ -201,4 +203,22 @@ void cli_printf(const char *fmt, ...)
     va_start(ap, fmt);
     cli_vfprintf(stdout, fmt, ap);
     va_end(ap);
+}
+
+void cli_json_int_or_null(JsonBuilder *j, const char *name, int64_t v)
+{
+    json_builder_set_member_name(j, name);
+    if (v >= 0)
+        json_builder_add_int_value(j, v);
+    else
+        json_builder_add_null_value(j);
+}
+
+void cli_json_str_or_null(JsonBuilder *j, const char *name, const char *s)
+{
+    json_builder_set_member_name(j, name);
+    if (s)
+        cli_json_string(j, s, strlen(s));
+    else
+        json_builder_add_null_value(j);
 }

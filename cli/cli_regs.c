@@ -1,8 +1,8 @@
 /* cli_regs.c - a kernel's registers for `tkview info`: ptxas's count from
  * the cubin, the live register peak nvdisasm's life ranges give (where it
  * is, on which source line), and what the count means for occupancy.
- * Every number comes from the library (tk_cost.h); this file only words
- * them. */
+ * Every number comes from the library (tk_cost.h, tk_cost_register_peak());
+ * this file only words them. */
 #include "cli.h"
 
 #include <string.h>
@@ -14,7 +14,8 @@ typedef struct {
     uint32_t sass_line;  /* where the GPR count peaks; 0 none */
     uint32_t offset;
     gboolean has_offset;
-    const tk_frame *frame; /* its innermost frame, or NULL */
+    tk_file_id file;     /* its innermost frame: TK_NO_FILE none */
+    uint32_t line;
     const char *why;     /* why there are no life ranges */
     tk_occupancy occ;
     int has_occ;
@@ -24,36 +25,21 @@ static void regs_get(const tk_kernel *k, const tk_bind *ix,
                      const tk_loctab *tab, const tk_cost *c, regs_info *r)
 {
     memset(r, 0, sizeof *r);
-    static const char *const names[] = {"live_registers", "live_predicates",
-                                        "live_uniform_registers",
-                                        "live_uniform_predicates"};
-    int m = tk_cost_metric_find(c, names[0]);
     tk_cost_life_ranges(c, &r->why);
     r->has_occ = tk_cost_occupancy(k, &r->occ) == 0;
-    if (m < 0)
+    tk_cost_reg_peak pk;
+    if (tk_cost_register_peak(c, k, ix, tab, &pk) != 0)
         return;
     r->live = 1;
-    for (int f = 0; f < 4; f++) {
-        int mf = tk_cost_metric_find(c, names[f]);
-        r->peak[f] = mf < 0 ? 0 : tk_cost_total(c)[mf];
-    }
-    r->sass_line = tk_cost_peak_sass_line(c, (size_t)m, TK_NO_FILE, 0, 0);
-    if (!r->sass_line)
-        return;
-    size_t len;
-    const char *s = tk_stage_line(tk_kernel_stage(k, TK_STAGE_SASS),
-                                  r->sass_line, &len);
-    tk_sass_insn in;
-    if (tk_sass_insn_parse(s, len, &in)) {
-        r->offset = in.offset;
-        r->has_offset = TRUE;
-    }
-    const tk_stack_id *ids;
-    if (tk_bind_line_stacks(ix, TK_STAGE_SASS, r->sass_line, &ids)) {
-        size_t nf;
-        const tk_frame *fr = tk_loctab_stack_frames(tab, ids[0], &nf);
-        r->frame = nf ? &fr[0] : NULL;
-    }
+    r->peak[0] = pk.gpr;
+    r->peak[1] = pk.pred;
+    r->peak[2] = pk.ugpr;
+    r->peak[3] = pk.upred;
+    r->sass_line = pk.sass_line;
+    r->offset = pk.offset;
+    r->has_offset = pk.has_offset;
+    r->file = pk.file;
+    r->line = pk.line;
 }
 
 void cli_regs_text(const tk_kernel *k, const tk_bind *ix,
@@ -67,9 +53,8 @@ void cli_regs_text(const tk_kernel *k, const tk_bind *ix,
                r.sass_line);
         if (r.has_offset)
             cli_printf(" (offset 0x%04x)", r.offset);
-        if (r.frame)
-            cli_printf(", %s:%u", tk_loctab_file_path(tab, r.frame->file),
-                   r.frame->line);
+        if (r.file != TK_NO_FILE)
+            cli_printf(", %s:%u", tk_loctab_file_path(tab, r.file), r.line);
         cli_printf("; %.0f predicates, %.0f uniform, %.0f uniform predicates",
                r.peak[1], r.peak[2], r.peak[3]);
         if (meta->registers > 0)
@@ -126,12 +111,12 @@ void cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
         else
             json_builder_add_null_value(j);
         json_builder_set_member_name(j, "peak_source");
-        if (r.frame) {
+        if (r.file != TK_NO_FILE) {
             json_builder_begin_object(j);
             json_builder_set_member_name(j, "file");
-            json_builder_add_string_value(j, tk_loctab_file_path(tab, r.frame->file));
+            json_builder_add_string_value(j, tk_loctab_file_path(tab, r.file));
             json_builder_set_member_name(j, "line");
-            json_builder_add_int_value(j, r.frame->line);
+            json_builder_add_int_value(j, r.line);
             json_builder_end_object(j);
         } else {
             json_builder_add_null_value(j);

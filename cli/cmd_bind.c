@@ -203,6 +203,7 @@ static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
         json_builder_set_member_name(j, "query");
         cmd_bind_json_line(j, ix, tab, st, from, line);
         cli_regs_ir_json(j, k, ix, tab, from, line);
+        cli_cost_ir_json(j, k, ix, tab, from, line);
         json_builder_set_member_name(j, "stages");
         json_builder_begin_object(j);
     } else {
@@ -216,6 +217,7 @@ static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
             fputs("(no location)", stdout);
         putchar('\n');
         cli_regs_ir_text(k, ix, tab, from, line);
+        cli_cost_ir_text(k, ix, tab, from, line);
     }
     for (tk_stage_kind to = 0; to < TK_STAGE_COUNT; to++) {
         if (to == from || !cli_stage_listed(k, to, only))

@@ -110,8 +110,8 @@ int cmd_diagnostics(int argc, char **argv)
         shown++;
         if (j) {
             json_builder_begin_object(j);
-            cli_diag_json_str(j, "name", k ? k->name : NULL);
-            cli_diag_json_str(j, "hash", k ? k->hash : NULL);
+            cli_json_str_or_null(j, "name", k ? k->name : NULL);
+            cli_json_str_or_null(j, "hash", k ? k->hash : NULL);
             json_builder_set_member_name(j, "failed");
             json_builder_add_boolean_value(j, k && k->failed);
             json_builder_set_member_name(j, "diagnostics");

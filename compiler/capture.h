@@ -82,11 +82,39 @@ gboolean cap_stderr_filter_line(cap_stderr_filter *f, const char *line,
 uint64_t cap_stderr_filter_dump_lines(const cap_stderr_filter *f);
 uint64_t cap_stderr_filter_shown_lines(const cap_stderr_filter *f);
 
+/* ---- stderr batching (capture_batch.c, stderr_batch.c) ---------------- */
+/* The LD_PRELOAD value that batches a Triton program's writes to stderr
+ * (libtkview-stderr-batch.so, then the user's own LD_PRELOAD), or NULL
+ * when that library is not found.  Caller frees. */
+char *cap_stderr_batch_preload(void);
+
+/* ---- each compile's dump file (capture_compiles.c) -------------------- */
+
+/* The messages among the dumps of each compile's file in DIR (tkview's
+ * Python hook writes one per compile, docs/capture.md): every file, oldest
+ * first, read through a filter of its own; the lines it shows are appended
+ * to MESSAGES_FD (-1: not) and written to SHOW (NULL: not) through HIDE
+ * (NULL: none kept off; capture_diag_hide.c, below, each file a stream of
+ * its own), as a stderr's would have been.  Returns how many lines the
+ * filters showed (HIDE's hidden ones included, as for the live stderr). */
+typedef struct cap_diag_hide cap_diag_hide;
+uint64_t cap_compiles_messages(const char *dir, FILE *show, cap_diag_hide *hide,
+                               int messages_fd);
+
+/* How many compiles' dump files (.txt) DIR holds. */
+unsigned cap_compiles_count(const char *dir);
+
+/* Appends to STDOUT_FD what compile workers printed while a stage of a
+ * compile ran (DIR's HASH.PID.N.out files, oldest first).  Returns the
+ * bytes added. */
+uint64_t cap_compiles_stdout(const char *dir, int stdout_fd);
+
 /* ---- progress on a terminal (capture_progress.c) ---------------------- */
 
 /* One status line on stderr, redrawn at most four times a second: kernels
  * compiled (entries of Triton's cache holding a __grp__NAME.json, written
- * last), bytes of dumps written. */
+ * last), bytes of dumps written (DUMP_FILES: files, or folders whose files
+ * are counted). */
 typedef struct cap_progress cap_progress;
 
 /* TTY may be NULL: then nothing is drawn but counting still works.

@@ -240,6 +240,103 @@ static void drain(const cap_child_spec *spec, cap_child_result *res,
     }
 }
 
+/* Reads what the program wrote on *OUT_FD so far (non-blocking) into BUF:
+ * passed on to our stdout through forward() (SHOWN its scratch) while
+ * *OUT_FORWARD, copied to SPEC->stdout_copy_fd while *OUT_COPY (each FALSE
+ * once it failed); closes *OUT_FD (-1) at its end (a pty's EIO included,
+ * capture_pty.c). */
+static void forward_stdout(const cap_child_spec *spec, cap_child_result *res, char *buf,
+                           GString *shown, int *out_fd, gboolean *out_forward,
+                           gboolean *out_copy)
+{
+    for (;;) {
+        ssize_t got = read(*out_fd, buf, READ_CHUNK);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (cap_out_channel_eof(got, errno)) {
+            close(*out_fd);
+            *out_fd = -1;
+            break;
+        }
+        if (got < 0)
+            break; /* EAGAIN: drained for now */
+        res->stdout_bytes += (uint64_t)got;
+        /* The terminal first: what the user sees does not wait
+         * for the disk.  A reader that went away (tkview | head)
+         * stops the passing on, not the capture. */
+        if (*out_forward)
+            *out_forward = forward(spec, shown, buf, (size_t)got);
+        if (*out_copy &&
+            write_all(spec->stdout_copy_fd, buf, (size_t)got) != 0) {
+            *out_copy = FALSE;
+            if (!res->error)
+                res->error = g_strdup_printf(
+                    "cannot keep the program's stdout: %s",
+                    g_strerror(errno));
+        }
+        if (got < READ_CHUNK)
+            break;
+    }
+}
+
+/* The interrupts received since the last call (*STOPS counts them all):
+ * the first is passed on to the program (unless the terminal sent it to
+ * the program too) and starts *FIRST_STOP's grace, the second kills it.
+ * Nothing is done to a program already REAPED. */
+static void take_signals(const cap_child_spec *spec, cap_child_result *res, pid_t pid,
+                         gboolean reaped, unsigned *stops, double *first_stop)
+{
+    cap_signal sig;
+    while (cap_signals_take(&sig)) {
+        res->interrupted = TRUE;
+        (*stops)++;
+        if (reaped)
+            continue;
+        if (*stops == 1) {
+            *first_stop = now_s();
+            if (!sig.from_tty)
+                kill(pid, sig.signo);
+            if (spec->show) {
+                cap_progress_clear(spec->progress);
+                fprintf(spec->show,
+                        "tkview: %s: waiting for the program to end "
+                        "(interrupt again to kill it)\n",
+                        g_strsignal(sig.signo));
+            }
+        } else if (!res->killed) {
+            kill(pid, SIGKILL);
+            res->killed = TRUE;
+            if (spec->show) {
+                cap_progress_clear(spec->progress);
+                fprintf(spec->show, "tkview: killing the program\n");
+            }
+        }
+    }
+}
+
+/* The streams' ends: ERR_FD and OUT_FD closed (those >= 0), what the
+ * filters still held shown (stdout's when FLUSH_STDOUT: it was passed on),
+ * stderr's last line without its newline taken, LS's and SHOWN's strings
+ * freed. */
+static void end_streams(const cap_child_spec *spec, line_state *ls, GString *shown,
+                        int err_fd, int out_fd, gboolean flush_stdout)
+{
+    if (err_fd >= 0)
+        close(err_fd);
+    if (out_fd >= 0)
+        close(out_fd);
+    if (flush_stdout)
+        forward(spec, shown, NULL, 0); /* what the filter still held */
+    g_string_free(shown, TRUE);
+    if (ls->line->len > 0 || ls->cut)
+        line_done(ls);
+    if (spec->show)
+        show_line(ls, NULL, 0); /* what the diagnostics filter held */
+    g_string_free(ls->line, TRUE);
+    if (ls->shown)
+        g_string_free(ls->shown, TRUE);
+}
+
 int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -330,62 +427,10 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         if (n < 0 && errno != EINTR)
             break;
         if (out_fd >= 0 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR)))
-            for (;;) {
-                ssize_t got = read(out_fd, buf, READ_CHUNK);
-                if (got < 0 && errno == EINTR)
-                    continue;
-                if (cap_out_channel_eof(got, errno)) {
-                    close(out_fd);
-                    out_fd = -1;
-                    break;
-                }
-                if (got < 0)
-                    break; /* EAGAIN: drained for now */
-                res->stdout_bytes += (uint64_t)got;
-                /* The terminal first: what the user sees does not wait
-                 * for the disk.  A reader that went away (tkview | head)
-                 * stops the passing on, not the capture. */
-                if (out_forward)
-                    out_forward = forward(spec, shown, buf, (size_t)got);
-                if (out_copy &&
-                    write_all(spec->stdout_copy_fd, buf, (size_t)got) != 0) {
-                    out_copy = FALSE;
-                    if (!res->error)
-                        res->error = g_strdup_printf(
-                            "cannot keep the program's stdout: %s",
-                            g_strerror(errno));
-                }
-                if (got < READ_CHUNK)
-                    break;
-            }
+            forward_stdout(spec, res, buf, shown, &out_fd, &out_forward, &out_copy);
         if (err_fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
             drain(spec, res, &ls, buf, &err_fd, &write_failed);
-        cap_signal sig;
-        while (cap_signals_take(&sig)) {
-            res->interrupted = TRUE;
-            stops++;
-            if (reaped)
-                continue;
-            if (stops == 1) {
-                first_stop = now_s();
-                if (!sig.from_tty)
-                    kill(pid, sig.signo);
-                if (spec->show) {
-                    cap_progress_clear(spec->progress);
-                    fprintf(spec->show,
-                            "tkview: %s: waiting for the program to end "
-                            "(interrupt again to kill it)\n",
-                            g_strsignal(sig.signo));
-                }
-            } else if (!res->killed) {
-                kill(pid, SIGKILL);
-                res->killed = TRUE;
-                if (spec->show) {
-                    cap_progress_clear(spec->progress);
-                    fprintf(spec->show, "tkview: killing the program\n");
-                }
-            }
-        }
+        take_signals(spec, res, pid, reaped, &stops, &first_stop);
         double t = now_s();
         if (!reaped && !res->killed && first_stop > 0 && spec->grace_s > 0 &&
             t - first_stop > spec->grace_s) {
@@ -428,20 +473,7 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         res->killed = TRUE;
         res->seconds = now_s() - t0;
     }
-    if (err_fd >= 0)
-        close(err_fd);
-    if (out_fd >= 0)
-        close(out_fd);
-    if (outp[0] >= 0 && out_forward)
-        forward(spec, shown, NULL, 0); /* what the filter still held */
-    g_string_free(shown, TRUE);
-    if (ls.line->len > 0 || ls.cut)
-        line_done(&ls);
-    if (spec->show)
-        show_line(&ls, NULL, 0); /* what the diagnostics filter held */
-    g_string_free(ls.line, TRUE);
-    if (ls.shown)
-        g_string_free(ls.shown, TRUE);
+    end_streams(spec, &ls, shown, err_fd, out_fd, outp[0] >= 0 && out_forward);
     g_free(buf);
     if (WIFEXITED(status)) {
         res->exit_status = WEXITSTATUS(status);

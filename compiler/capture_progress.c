@@ -126,6 +126,23 @@ unsigned cap_progress_kernels(cap_progress *p)
     return n;
 }
 
+/* The bytes of the regular files in DIR (each compile's dump file). */
+static uint64_t folder_bytes(const char *dir)
+{
+    uint64_t n = 0;
+    GDir *d = g_dir_open(dir, 0, NULL);
+    for (const char *e; d && (e = g_dir_read_name(d));) {
+        char *path = g_build_filename(dir, e, NULL);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+            n += (uint64_t)st.st_size;
+        g_free(path);
+    }
+    if (d)
+        g_dir_close(d);
+    return n;
+}
+
 uint64_t cap_progress_bytes(cap_progress *p)
 {
     if (!p)
@@ -133,8 +150,12 @@ uint64_t cap_progress_bytes(cap_progress *p)
     uint64_t n = p->stderr_bytes;
     for (size_t i = 0; p->dump_files && p->dump_files[i]; i++) {
         struct stat st;
-        if (stat(p->dump_files[i], &st) == 0 && S_ISREG(st.st_mode))
+        if (stat(p->dump_files[i], &st) != 0)
+            continue;
+        if (S_ISREG(st.st_mode))
             n += (uint64_t)st.st_size;
+        else if (S_ISDIR(st.st_mode))
+            n += folder_bytes(p->dump_files[i]);
     }
     return n;
 }

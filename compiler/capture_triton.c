@@ -15,16 +15,36 @@
  *                                on stderr
  *   TRITON_DUMP_PTXAS_LOG=1      ptxas's log per kernel (registers,
  *                                spills, C75xx warnings), on stdout
- *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code,
- *   TORCHINDUCTOR_COMPILE_THREADS=1        compiled in this process
+ *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code
  *   USE_IR_LOC=ttir|ttgir        with --irloc
  *   TKVIEW_TARGET=hip:gfx942     with --target: for the program to read
+ *   LD_PRELOAD=libtkview-stderr-batch.so   its writes to stderr batched
+ *                                (LLVM's dumps: capture_batch.c)
  *   PYTHONPATH=HOOK:$PYTHONPATH  tkview's sitecustomize (compiler/python),
  *   TKVIEW_AUTOTUNE_DIR=run/autotune   which writes the timings of every
  *                                configuration Triton's autotuner benchmarked
  *                                here (the user's own sitecustomize still
  *                                runs; TKVIEW_PYTHON_DIR overrides where the
  *                                hook is, for tests)
+ *   TKVIEW_COMPILES_DIR=run/compiles   and, through Triton's stage hook,
+ *                                keeps each compile's dumps in a file of its
+ *                                own there (HASH.PID.N.txt): stderr is that
+ *                                file while a stage of the compile runs.
+ *                                MLIR_DUMP_PATH is then left unset, so that
+ *                                MLIR's dumps go to stderr too (Triton opens
+ *                                MLIR_DUMP_PATH once per process, truncating
+ *                                it: parallel compile workers would write
+ *                                over each other), and Inductor compiles in
+ *                                its parallel workers as it does without
+ *                                tkview.  TKVIEW_MLIR_DUMP_PATH=run/
+ *                                mlir_passes.txt is what the hook sets
+ *                                MLIR_DUMP_PATH to, with
+ *                                TORCHINDUCTOR_COMPILE_THREADS=1, for a
+ *                                Triton without that hook (no knobs.py).
+ *
+ * Without the hook installed: MLIR_DUMP_PATH=run/mlir_passes.txt and
+ * TORCHINDUCTOR_COMPILE_THREADS=1 (one stream, compiles in this process),
+ * and dumps are told apart by content when the capture is loaded.
  *
  * which is the set the project's reference captures were made with
  * (../shared/dumps/README.md).  Values the user had for these are replaced.
@@ -165,6 +185,118 @@ gboolean cap_target_valid(const char *target)
     return TRUE;
 }
 
+/* What the program wrote while a compile ran, kept in that compile's files
+ * by tkview's hook: its messages shown (through DIAG_HIDE, as the live
+ * stderr's) and kept, compile workers' stdout (ptxas's log) added to the
+ * kept stdout at OUTPATH.  Returns the lines shown. */
+static uint64_t keep_compile_output(cap_capture *c, const char *compiles,
+                                    const char *outpath, cap_diag_hide *diag_hide)
+{
+    int fd = open(c->messages, O_WRONLY | O_APPEND | O_CLOEXEC);
+    uint64_t shown = cap_compiles_messages(compiles, c->quiet ? NULL : stderr,
+                                           diag_hide, fd);
+    if (fd >= 0)
+        close(fd);
+    fd = open(outpath, O_WRONLY | O_APPEND | O_CLOEXEC);
+    cap_compiles_stdout(compiles, fd);
+    if (fd >= 0)
+        close(fd);
+    cap_info_set_int(c, "compiles_kept_apart", cap_compiles_count(compiles));
+    return shown;
+}
+
+/* SASS beside every cubin, and its life ranges. */
+static void make_sass(cap_capture *c, const cap_triton_opts *o,
+                      const char *const *kdirs)
+{
+    char *nvdisasm = find_nvdisasm(c, o->argv);
+    cap_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
+    /* Life ranges: Triton's own nvdisasm first, the one its ptxas
+     * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
+    char *tdir = nvdisasm ? triton_bin_dir(c, o->argv) : NULL;
+    char *tnv = tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
+    const char *tools[3] = {NULL, NULL, NULL};
+    size_t nt = 0;
+    if (tnv && access(tnv, X_OK) == 0)
+        tools[nt++] = tnv;
+    if (nvdisasm && (!nt || strcmp(tools[0], nvdisasm) != 0))
+        tools[nt++] = nvdisasm;
+    cap_make_life_ranges(c, tools, kdirs, nvdisasm_places);
+    g_free(tnv);
+    g_free(tdir);
+    g_free(nvdisasm);
+}
+
+/* The run's outcome in the manifest's "capture", and said on stderr. */
+static void record_run(cap_capture *c, const cap_child_result *res, int run_rc,
+                       unsigned kernels, uint64_t dump_bytes,
+                       uint64_t dump_lines, uint64_t shown_lines)
+{
+    c->complete = run_rc == 0 && cap_child_ok(res);
+    char *how = cap_child_describe(res);
+    cap_info_set_string(c, "result", how);
+    if (res->term_signal)
+        json_object_set_null_member(c->info, "exit_status");
+    else
+        cap_info_set_int(c, "exit_status", res->exit_status);
+    cap_info_set_int(c, "signal", res->term_signal);
+    json_object_set_boolean_member(c->info, "interrupted", res->interrupted);
+    json_object_set_double_member(c->info, "seconds", res->seconds);
+    cap_info_set_int(c, "kernels_compiled", kernels);
+    cap_info_set_int(c, "stderr_bytes", (int64_t)res->stderr_bytes);
+    cap_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
+    cap_info_set_int(c, "stderr_dump_lines", (int64_t)dump_lines);
+    cap_info_set_int(c, "stderr_shown_lines", (int64_t)shown_lines);
+    if (run_rc != 0 && res->error) {
+        fprintf(stderr, "tkview: %s\n", res->error);
+        cap_info_set_string(c, "error", res->error);
+    }
+    if (!c->quiet) {
+        char *bytes = cap_format_bytes(dump_bytes);
+        fprintf(stderr, "tkview: the program %s: %u kernel%s compiled, %s of "
+                        "dumps\n",
+                how, kernels, kernels == 1 ? "" : "s", bytes);
+        g_free(bytes);
+    }
+    g_free(how);
+}
+
+/* What the terminal went without, in the manifest's "capture": ptxas's log
+ * on stdout (OUT_FILTER NULL: the user asked for it) and the remarks and
+ * warnings capture's knob added on stderr, the compiles' files included. */
+static void record_hidden(cap_capture *c, const cap_child_result *res,
+                          const cap_stdout_filter *out_filter,
+                          const cap_diag_hide *diag_hide)
+{
+    cap_info_set_int(c, "stdout_hidden_lines",
+                     (int64_t)cap_stdout_filter_hidden_lines(out_filter));
+    json_object_set_boolean_member(c->info, "stdout_pty", res->stdout_pty);
+    cap_info_set_int(c, "stderr_diag_hidden_lines",
+                     (int64_t)cap_diag_hide_hidden_lines(diag_hide));
+}
+
+/* The program's environment: tkview's with the N KNOBS set (a NULL value:
+ * left as it is), recorded in the manifest's "env".  Caller frees with
+ * g_strfreev(). */
+static char **run_environ(cap_capture *c, const char *knobs[][2], size_t n,
+                          gboolean have_hook)
+{
+    char **env = g_get_environ();
+    /* With the hook, each compile's dumps go to its own file through
+     * stderr; a user's MLIR_DUMP_PATH would take MLIR's away from it. */
+    if (have_hook)
+        env = g_environ_unsetenv(env, "MLIR_DUMP_PATH");
+    JsonObject *envo = json_object_new();
+    for (size_t i = 0; i < n; i++) {
+        if (!knobs[i][1])
+            continue;
+        env = g_environ_setenv(env, knobs[i][0], knobs[i][1], TRUE);
+        json_object_set_string_member(envo, knobs[i][0], knobs[i][1]);
+    }
+    json_object_set_object_member(c->info, "env", envo);
+    return env;
+}
+
 int cap_triton(cap_capture *c, const cap_triton_opts *o)
 {
     char *kdump = g_build_filename(c->run, "kernel_dump", NULL);
@@ -183,6 +315,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     cap_child_result res = {0};
 
     char *autotune = g_build_filename(c->run, "autotune", NULL);
+    char *compiles = g_build_filename(c->run, "compiles", NULL);
     const char *hook = g_getenv("TKVIEW_PYTHON_DIR") ? g_getenv("TKVIEW_PYTHON_DIR")
                                                      : TKVIEW_PYTHON_DIR;
     char *hook_file = g_build_filename(hook, "sitecustomize.py", NULL);
@@ -192,8 +325,10 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     char *pythonpath = !have_hook ? NULL
                        : old_pp && *old_pp ? g_strconcat(hook, ":", old_pp, NULL)
                                            : g_strdup(hook);
+    char *preload = cap_stderr_batch_preload();
     if (g_mkdir(kdump, 0755) != 0 || g_mkdir(cache, 0755) != 0 ||
-        g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0) {
+        g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0 ||
+        (have_hook && g_mkdir(compiles, 0755) != 0)) {
         fprintf(stderr, "tkview: cannot make folders in %s: %s\n", c->run,
                 g_strerror(errno));
         tk_staged_dir_remove_tree(c->work);
@@ -205,26 +340,21 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"TRITON_DUMP_DIR", kdump},
         {"TRITON_CACHE_DIR", cache},
         {"MLIR_ENABLE_DUMP", o->kernel ? o->kernel : "1"},
-        {"MLIR_DUMP_PATH", mlir},
+        {"MLIR_DUMP_PATH", have_hook ? NULL : mlir},
         {"LLVM_IR_ENABLE_DUMP", "1"},
         {"MLIR_ENABLE_DIAGNOSTICS", "warnings,remarks"},
         {"TRITON_DUMP_PTXAS_LOG", "1"},
         {"TORCHINDUCTOR_CACHE_DIR", inductor},
-        {"TORCHINDUCTOR_COMPILE_THREADS", "1"},
+        {"TORCHINDUCTOR_COMPILE_THREADS", have_hook ? NULL : "1"},
         {"USE_IR_LOC", o->irloc},
         {"TKVIEW_TARGET", c->target},
         {"PYTHONPATH", pythonpath},
+        {"LD_PRELOAD", preload},
         {"TKVIEW_AUTOTUNE_DIR", have_hook ? autotune : NULL},
+        {"TKVIEW_COMPILES_DIR", have_hook ? compiles : NULL},
+        {"TKVIEW_MLIR_DUMP_PATH", have_hook ? mlir : NULL},
     };
-    env = g_get_environ();
-    JsonObject *envo = json_object_new();
-    for (size_t i = 0; i < G_N_ELEMENTS(knobs); i++) {
-        if (!knobs[i][1])
-            continue;
-        env = g_environ_setenv(env, knobs[i][0], knobs[i][1], TRUE);
-        json_object_set_string_member(envo, knobs[i][0], knobs[i][1]);
-    }
-    json_object_set_object_member(c->info, "env", envo);
+    env = run_environ(c, knobs, G_N_ELEMENTS(knobs), have_hook);
     cap_info_set_string(c, "route", "triton");
     if (o->kernel)
         cap_info_set_string(c, "kernel", o->kernel);
@@ -237,7 +367,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         goto out;
     }
     filter = cap_stderr_filter_new();
-    const char *dump_files[] = {mlir, NULL};
+    const char *dump_files[] = {mlir, compiles, NULL};
     progress = cap_progress_new(o->progress && !c->quiet ? stderr : NULL,
                                        cache, dump_files);
     char **run_argv = o->ncu ? cap_profile_argv(c, o->ncu, o->kernel,
@@ -272,63 +402,18 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         tk_staged_dir_remove_tree(c->work);
         goto out;
     }
-    c->complete = run_rc == 0 && cap_child_ok(&res);
-    char *how = cap_child_describe(&res);
-    cap_info_set_string(c, "result", how);
-    if (res.term_signal)
-        json_object_set_null_member(c->info, "exit_status");
-    else
-        cap_info_set_int(c, "exit_status", res.exit_status);
-    cap_info_set_int(c, "signal", res.term_signal);
-    json_object_set_boolean_member(c->info, "interrupted", res.interrupted);
-    json_object_set_double_member(c->info, "seconds", res.seconds);
-    cap_info_set_int(c, "kernels_compiled", kernels);
-    cap_info_set_int(c, "stderr_bytes", (int64_t)res.stderr_bytes);
-    cap_info_set_int(c, "dump_bytes", (int64_t)dump_bytes);
-    cap_info_set_int(c, "stderr_dump_lines",
-                            (int64_t)cap_stderr_filter_dump_lines(filter));
-    cap_info_set_int(c, "stderr_shown_lines",
-                            (int64_t)cap_stderr_filter_shown_lines(filter));
-    cap_info_set_int(c, "stdout_hidden_lines",
-                     (int64_t)cap_stdout_filter_hidden_lines(out_filter));
-    json_object_set_boolean_member(c->info, "stdout_pty", res.stdout_pty);
-    cap_info_set_int(c, "stderr_diag_hidden_lines",
-                     (int64_t)cap_diag_hide_hidden_lines(diag_hide));
-    if (run_rc != 0 && res.error) {
-        fprintf(stderr, "tkview: %s\n", res.error);
-        cap_info_set_string(c, "error", res.error);
-    }
-    if (!c->quiet) {
-        char *bytes = cap_format_bytes(dump_bytes);
-        fprintf(stderr, "tkview: the program %s: %u kernel%s compiled, %s of "
-                        "dumps\n",
-                how, kernels, kernels == 1 ? "" : "s", bytes);
-        g_free(bytes);
-    }
-    g_free(how);
+    uint64_t compile_shown =
+        have_hook ? keep_compile_output(c, compiles, outpath, diag_hide) : 0;
+    record_run(c, &res, run_rc, kernels, dump_bytes,
+               cap_stderr_filter_dump_lines(filter),
+               cap_stderr_filter_shown_lines(filter) + compile_shown);
+    record_hidden(c, &res, out_filter, diag_hide);
 
     if (o->ncu)
         cap_profile_export(c);
     const char *kdirs[] = {kdump, cache, NULL};
-    if (cap_any_kernel_file(kdirs, ".cubin")) {
-        /* NVIDIA kernels; an AMD capture has code objects (.hsaco) only. */
-        char *nvdisasm = find_nvdisasm(c, o->argv);
-        cap_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
-        /* Life ranges: Triton's own nvdisasm first, the one its ptxas
-         * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
-        char *tdir = nvdisasm ? triton_bin_dir(c, o->argv) : NULL;
-        char *tnv = tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
-        const char *tools[3] = {NULL, NULL, NULL};
-        size_t nt = 0;
-        if (tnv && access(tnv, X_OK) == 0)
-            tools[nt++] = tnv;
-        if (nvdisasm && (!nt || strcmp(tools[0], nvdisasm) != 0))
-            tools[nt++] = nvdisasm;
-        cap_make_life_ranges(c, tools, kdirs, nvdisasm_places);
-        g_free(tnv);
-        g_free(tdir);
-        g_free(nvdisasm);
-    }
+    if (cap_any_kernel_file(kdirs, ".cubin"))
+        make_sass(c, o, kdirs); /* NVIDIA; an AMD capture has .hsaco only */
     cap_make_amdgcn(c, kdirs);
     if (o->kernel)
         keep_only_kernel(kdirs, o->kernel);
@@ -351,7 +436,9 @@ out:
     g_free(cache);
     g_free(inductor);
     g_free(autotune);
+    g_free(compiles);
     g_free(pythonpath);
+    g_free(preload);
     g_free(mlir);
     g_free(errpath);
     g_free(outpath);

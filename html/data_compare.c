@@ -10,6 +10,8 @@
  *                        aligned rows (each with the diff of the two sides'
  *                        IR after it, as a diff number), the configurations
  *                        side by side, final stages, SASS per source line
+ * data/cNNN/sK.js        final stage K (tk_stage_kind) of the two diffed
+ *                        whole, where they differ (html_report_diff_json)
  * data/cNNN/dK.js        diff K: the two sides' IR at one point, as change
  *                        groups with 3 lines of context (html_report_diff_json)
  * Rows whose IR is the same on both sides need no diff; a row whose passes
@@ -353,7 +355,29 @@ static void write_rows(pair_writer *pw, jw *w)
     jw_arr_end(w);
 }
 
-static void write_stages(jw *w, const tk_compare *cmp)
+/* Final stage KIND of both sides diffed whole (tk_ir_diff_stages(): PTX
+ * and SASS registers renamed by first use, as `tkview diff` shows it) as
+ * data/cNNN/sK.js; 0, or -1 when it was not written. */
+static int stage_diff(pair_writer *pw, tk_stage_kind kind)
+{
+    const tk_stage *a = tk_kernel_stage(pw->rc->kernel[0], kind);
+    const tk_stage *b = tk_kernel_stage(pw->rc->kernel[1], kind);
+    tk_ir_diff *diff = a && b ? tk_ir_diff_stages(a, b, NULL) : NULL;
+    if (!diff)
+        return -1;
+    GString *g = g_string_new(NULL);
+    jw w;
+    jw_init(&w, g);
+    html_report_diff_json(NULL, diff, NULL, &w);
+    tk_ir_diff_free(diff);
+    char rel[64], key[64];
+    g_snprintf(rel, sizeof rel, "data/%s/s%d.js", pw->rc->id, (int)kind);
+    g_snprintf(key, sizeof key, "%s/s%d", pw->rc->id, (int)kind);
+    return html_report_put_z(pw->r, rel, key, g) ? -1 : 0; /* taken */
+}
+
+/* "diff": K of data/cNNN/sK.js where the stage differs on two sides. */
+static void write_stages(pair_writer *pw, jw *w, const tk_compare *cmp)
 {
     jw_arr(w);
     for (int k = 0; k < TK_STAGE_COUNT; k++) {
@@ -373,6 +397,12 @@ static void write_stages(jw *w, const tk_compare *cmp)
         jw_int(w, st->stats.added);
         jw_key(w, "removed");
         jw_int(w, st->stats.removed);
+        jw_key(w, "kind");
+        jw_str(w, tk_stage_kind_name((tk_stage_kind)k));
+        if (st->verdict == TK_COMPARE_DIFFERENT && stage_diff(pw, (tk_stage_kind)k) == 0) {
+            jw_key(w, "diff");
+            jw_int(w, k);
+        }
         jw_obj_end(w);
     }
     jw_arr_end(w);
@@ -437,7 +467,7 @@ static int write_pair(html_report *r, html_report_compare *rc)
     jw_key(&w, "config");
     write_config(&w, cmp);
     jw_key(&w, "stages");
-    write_stages(&w, cmp);
+    write_stages(&pw, &w, cmp);
     jw_key(&w, "rows");
     write_rows(&pw, &w);
     jw_key(&w, "lines");

@@ -9,7 +9,12 @@
  *    "disagree": [[file, line, text], ...]  (the PTX and the SASS line
  *                 table disagree: tk_cost_line_disagreements()),
  *    "stages": {"ttgir": {"line": [group + 1 or 0, per line],
- *                          "groups": [V, ...]}, ...}}
+ *                          "groups": [V, ...],  (bound: tk_cost_ir_line())
+ *                          "own": [share + 1 or 0, per line],
+ *                          "owns": [V, ...],    (tk_cost_ir_line_own())
+ *                          "src": [row of "src" + 1 or 0, per line]},
+ *               ...},  (SASS lines have no "own": their own is "line")
+ *    "regs": the register pressure (data_regs.c)}
  *
  * V is one number per metric, in the metrics' order, its trailing zeros
  * left out (most lines have no tensor, TMA or stall values).  An IR line
@@ -45,18 +50,21 @@ static void write_vec(jw *w, const double *v, size_t n)
     jw_arr_end(w);
 }
 
-/* Line -> vector index of STAGE: the vectors are deduplicated by their
- * pointer (tk_cost_ir_line() hands out one per distinct SASS line set). */
-static void write_stage(jw *w, const tk_cost *c, tk_stage_kind kind,
-                        uint32_t n_lines, size_t nm)
+typedef const double *(*line_values)(const tk_cost *, tk_stage_kind, uint32_t);
+
+/* KEY: line -> vector index of STAGE by GET, and KEYS: the vectors,
+ * deduplicated by their pointer (the cost hands out one per distinct set
+ * of SASS lines, and per distinct share). */
+static void write_lines(jw *w, const tk_cost *c, tk_stage_kind kind,
+                        uint32_t n_lines, size_t nm, line_values get,
+                        const char *key, const char *keys)
 {
     GHashTable *idx = g_hash_table_new(g_direct_hash, g_direct_equal);
     GPtrArray *order = g_ptr_array_new();
-    jw_obj(w);
-    jw_key(w, "line");
+    jw_key(w, key);
     jw_arr(w);
     for (uint32_t l = 1; l <= n_lines; l++) {
-        const double *v = tk_cost_ir_line(c, kind, l);
+        const double *v = get(c, kind, l);
         if (!v) {
             jw_int(w, 0);
             continue;
@@ -70,14 +78,38 @@ static void write_stage(jw *w, const tk_cost *c, tk_stage_kind kind,
         jw_int(w, GPOINTER_TO_UINT(g));
     }
     jw_arr_end(w);
-    jw_key(w, "groups");
+    jw_key(w, keys);
     jw_arr(w);
     for (guint i = 0; i < order->len; i++)
         write_vec(w, order->pdata[i], nm);
     jw_arr_end(w);
-    jw_obj_end(w);
     g_ptr_array_free(order, TRUE);
     g_hash_table_destroy(idx);
+}
+
+/* A stage's lines: what is bound to each ("line", "groups"), each line's
+ * own share ("own", "owns": the heat of an IR pane) and the source line
+ * it is code of ("src": its row in the data's "src" + 1, 0 none), all
+ * tk_cost.h's. */
+static void write_stage(jw *w, const tk_cost *c, tk_stage_kind kind,
+                        uint32_t n_lines, size_t nm)
+{
+    jw_obj(w);
+    write_lines(w, c, kind, n_lines, nm, tk_cost_ir_line, "line", "groups");
+    if (kind != TK_STAGE_SASS)
+        write_lines(w, c, kind, n_lines, nm, tk_cost_ir_line_own, "own",
+                    "owns");
+    const tk_cost_line *rows;
+    tk_cost_source_lines(c, &rows);
+    jw_key(w, "src");
+    jw_arr(w);
+    for (uint32_t l = 1; l <= n_lines; l++) {
+        const tk_cost_line *src =
+            tk_cost_ir_line(c, kind, l) ? tk_cost_ir_line_source(c, kind, l) : NULL;
+        jw_int(w, src ? (int64_t)(src - rows) + 1 : 0);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
 }
 
 int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind *ix)
@@ -172,6 +204,7 @@ int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind 
         write_stage(&w, c, (tk_stage_kind)t, tk_stage_line_count(st), nm);
     }
     jw_obj_end(&w);
+    html_report_regs_data(&w, c, k, ix, tab);
     jw_obj_end(&w);
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/cost.js", rk->id);

@@ -27,272 +27,20 @@
  * budget (pass_budget.h): the report grows with what the passes changed,
  * up to what a page can show.  The diffs, counts and stacks are the library's, handed
  * out while the timeline is built (tk_timeline_build_steps()): each pass is
- * read, normalized and diffed once, and nothing here compares IR.
+ * read, normalized and diffed once, and nothing here compares IR.  A diff's
+ * rows are written by data_diff.c; the kernels are shared between two
+ * threads by data_passes_plan.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "data_layouts.h"
-#include "data_locs.h"
-#include "data_words.h"
+#include "data_diff.h"
+#include "data_passes.h"
 #include "pass_budget.h"
 #include "pass_chain.h"
 #include "report.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
-
-/* Equal lines shown around each change: the library's TK_DIFF_CONTEXT
- * (tk_diff.h).  It is written into passes.js with the budget
- * (pass_budget.h): the browser groups and cuts the diffs it composes with
- * them. */
-#define CONTEXT TK_DIFF_CONTEXT
-
-/* Writes the rows of the groups tk_ir_diff_group_budget() hands out. */
-typedef struct {
-    const tk_ir_diff *d;
-    jw *w;
-    gboolean in_group;
-    /* What each row's sides name in the source (data_locs.h), NULL: not
-     * written; RS: per group the entries of its rows, [a, b, a, b, ...] */
-    html_report_locs *locs;
-    GString *rs;
-    /* The layouts of each row's sides (MLIR), NULL: not written; RY: per
-     * group their references, [a, b, a, b, ...] */
-    html_report_lays *lays;
-    GString *ry;
-    jw ryw;
-} diff_writer;
-
-/* TOUCHED ("file:line" -> 1) gets the source lines in the stacks of kept
- * line K of SIDE of D (its number is known without reading it). */
-static void touch(const tk_ir_diff *d, tk_loctab *tab, GHashTable *touched, int side, uint32_t k)
-{
-    uint32_t line = tk_ir_diff_kept_number(d, side, k);
-    if (!line)
-        return;
-    const tk_stack_id *ids;
-    size_t n = tk_ir_diff_line_stacks(d, side, line, &ids);
-    for (size_t i = 0; i < n; i++) {
-        size_t nf;
-        const tk_frame *fr = tk_loctab_stack_frames(tab, ids[i], &nf);
-        for (size_t j = 0; j < nf; j++) {
-            guint64 key = ((guint64)fr[j].file << 32) | fr[j].line;
-            g_hash_table_add(touched, g_memdup2(&key, sizeof key));
-        }
-    }
-}
-
-/* One row: [kind, aLine, aText, bLine, bText] with kind "e" (context),
- * "d" (only in A), "i" (only in B), "r" (A's line became B's); a context
- * row whose two texts are the same bytes leaves bText out.  An "r" row
- * also has [aWords, bWords]: the changed words of each side
- * (data_words.h).  KA, KB: kept
- * lines, -1 for a side the row lacks. */
-static void row(diff_writer *dw, char kind, int64_t ka, int64_t kb)
-{
-    size_t la = 0, lb = 0;
-    uint32_t na = 0, nb = 0;
-    const char *a = ka >= 0 ? tk_ir_diff_kept_line(dw->d, TK_IR_A, (uint32_t)ka, &la, &na) : NULL;
-    const char *b = kb >= 0 ? tk_ir_diff_kept_line(dw->d, TK_IR_B, (uint32_t)kb, &lb, &nb) : NULL;
-    if (!a)
-        la = 0;
-    if (!b)
-        lb = 0;
-    gboolean same = kind == 'e' && a && b && la == lb && memcmp(a, b, la) == 0;
-    jw_arr(dw->w);
-    char k[2] = {kind, 0};
-    jw_str(dw->w, k);
-    if (ka >= 0) {
-        jw_int(dw->w, na);
-        jw_strn(dw->w, a ? a : "", la);
-    } else {
-        jw_int(dw->w, 0);
-        jw_null(dw->w);
-    }
-    if (kind == 'e') {
-        jw_int(dw->w, nb);
-        if (!same)
-            jw_strn(dw->w, b ? b : "", lb);
-    } else if (kb >= 0) {
-        jw_int(dw->w, nb);
-        jw_strn(dw->w, b ? b : "", lb);
-    } else {
-        jw_int(dw->w, 0);
-        jw_null(dw->w);
-    }
-    if (kind == 'r' && a && b) {
-        html_report_write_words(dw->w, a, la, b, lb);
-    }
-    jw_arr_end(dw->w);
-    if (dw->locs) {
-        uint32_t ea = ka >= 0 ? html_report_locs_kept(dw->locs, dw->d, TK_IR_A, (uint32_t)ka) : 0;
-        uint32_t eb = kb >= 0 ? html_report_locs_kept(dw->locs, dw->d, TK_IR_B, (uint32_t)kb) : 0;
-        char last = dw->rs->str[dw->rs->len - 1];
-        g_string_append_printf(dw->rs, "%s%u,%u", last == '[' ? "" : ",", ea, eb);
-    }
-    if (dw->lays) {
-        html_report_lays_line(dw->lays, &dw->ryw, TK_IR_A, a, la);
-        html_report_lays_line(dw->lays, &dw->ryw, TK_IR_B, b, lb);
-    }
-}
-
-static int group_hunk(const tk_hunk *h, void *user)
-{
-    diff_writer *dw = user;
-    if (h->tag == TK_HUNK_GROUP) {
-        if (dw->in_group)
-            jw_arr_end(dw->w);
-        jw_arr(dw->w);
-        if (dw->locs)
-            g_string_append(dw->rs, dw->in_group ? "],[" : "[");
-        if (dw->lays) {
-            if (dw->in_group)
-                jw_arr_end(&dw->ryw);
-            jw_arr(&dw->ryw);
-        }
-        dw->in_group = TRUE;
-        return 0;
-    }
-    uint32_t na = h->a1 - h->a0, nb = h->b1 - h->b0;
-    switch (h->tag) {
-    case TK_HUNK_EQUAL:
-        for (uint32_t i = 0; i < na; i++)
-            row(dw, 'e', h->a0 + i, h->b0 + i);
-        break;
-    case TK_HUNK_DELETE:
-        for (uint32_t i = 0; i < na; i++)
-            row(dw, 'd', h->a0 + i, -1);
-        break;
-    case TK_HUNK_INSERT:
-        for (uint32_t i = 0; i < nb; i++)
-            row(dw, 'i', -1, h->b0 + i);
-        break;
-    case TK_HUNK_REPLACE:
-        for (uint32_t i = 0; i < MAX(na, nb); i++)
-            row(dw, i < na && i < nb ? 'r' : i < na ? 'd' : 'i',
-                i < na ? (int64_t)(h->a0 + i) : -1, i < nb ? (int64_t)(h->b0 + i) : -1);
-        break;
-    default:
-        break;
-    }
-    return 0;
-}
-
-/* TOUCHED collects the source lines of all D's changed lines (stored or
- * not: no text is read). */
-static void touch_changed(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched)
-{
-    tk_ir_diff_bind(d, tab, NULL);
-    size_t nh;
-    const tk_hunk *h = tk_ir_diff_hunks(d, &nh);
-    for (size_t i = 0; i < nh; i++) {
-        if (h[i].tag == TK_HUNK_EQUAL)
-            continue;
-        for (uint32_t k = h[i].a0; k < h[i].a1; k++)
-            touch(d, tab, touched, TK_IR_A, k);
-        for (uint32_t k = h[i].b0; k < h[i].b1; k++)
-            touch(d, tab, touched, TK_IR_B, k);
-    }
-}
-
-static int count_nothing(const tk_hunk *h, void *user)
-{
-    (void)h;
-    (void)user;
-    return 0;
-}
-
-/* Whether D's diff is over the budget for one pass: told from its lines'
- * lengths, nothing read. */
-static gboolean diff_over_budget(const tk_ir_diff *d)
-{
-    tk_ir_diff_budget b = html_pass_diff_budget(CONTEXT);
-    tk_ir_diff_cut cut;
-    tk_ir_diff_group_budget(d, &b, count_nothing, NULL, &cut);
-    return cut.cut != 0;
-}
-
-/* Diff D as a JSON object on W, as much of it as the budget for one pass
- * takes (pass_budget.h: the library cuts it, and reads back only the
- * lines stored); TOUCHED (may be NULL) collects the source lines of its
- * changed lines (all of them, cut or not).  Returns the number of lines
- * of its unified diff left out. */
-static uint64_t diff_json(tk_loctab *tab, html_report_locs *locs, html_report_lays *lays, tk_ir_diff *d,
-                          GHashTable *touched, jw *w)
-{
-    if (lays && tk_ir_diff_dialect(d) != TK_IR_MLIR)
-        lays = NULL;
-    if (lays) {
-        /* both sides' layout definitions, read before any row */
-        html_report_lays_clear(lays);
-        html_report_lays_text(lays, d, TK_IR_A);
-        html_report_lays_text(lays, d, TK_IR_B);
-    }
-    if (touched)
-        touch_changed(tab, d, touched);
-    if (locs) {
-        tk_ir_diff_bind(d, tab, NULL);
-        html_report_locs_clear(locs);
-    }
-    jw_obj(w);
-    jw_key(w, "a");
-    jw_str(w, tk_ir_diff_name(d, TK_IR_A));
-    jw_key(w, "b");
-    jw_str(w, tk_ir_diff_name(d, TK_IR_B));
-    tk_diff_stats st = tk_ir_diff_stats(d);
-    jw_key(w, "added");
-    jw_int(w, st.added);
-    jw_key(w, "removed");
-    jw_int(w, st.removed);
-    jw_key(w, "groups");
-    jw_arr(w);
-    diff_writer dw = {.d = d, .w = w, .locs = locs, .rs = locs ? g_string_new("[") : NULL, .lays = lays,
-                      .ry = lays ? g_string_new(NULL) : NULL};
-    if (lays) {
-        jw_init(&dw.ryw, dw.ry);
-        jw_arr(&dw.ryw);
-    }
-    tk_ir_diff_budget budget = html_pass_diff_budget(CONTEXT);
-    tk_ir_diff_cut cut;
-    tk_ir_diff_group_budget(d, &budget, group_hunk, &dw, &cut);
-    if (dw.in_group)
-        jw_arr_end(w);
-    jw_arr_end(w);
-    if (locs) {
-        /* per group, the source entries of its rows' two sides, and the
-         * table of what they name (data_locs.h) */
-        g_string_append(dw.rs, dw.in_group ? "]]" : "]");
-        jw_key(w, "rs");
-        jw_raw(w, dw.rs);
-        g_string_free(dw.rs, TRUE);
-        jw_key(w, "st");
-        html_report_locs_write(locs, w);
-    }
-    if (lays) {
-        if (dw.in_group)
-            jw_arr_end(&dw.ryw);
-        jw_arr_end(&dw.ryw);
-        if (html_report_lays_any(lays)) {
-            /* per group, the layout references of its rows' two sides,
-             * and the layouts they name (data_layouts.h) */
-            jw_key(w, "ry");
-            jw_raw(w, dw.ry);
-            jw_key(w, "ly");
-            html_report_lays_write(lays, w);
-        }
-        g_string_free(dw.ry, TRUE);
-    }
-    uint64_t left = cut.lines_skipped + cut.lines_left;
-    jw_key(w, "cut");
-    jw_int(w, (int64_t)left);
-    jw_obj_end(w);
-    return left;
-}
-
-void html_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w)
-{
-    diff_json(tab, NULL, NULL, d, touched, w);
-}
 
 /* What passes.js says of a pass's stored diff beyond its entry. */
 typedef struct {
@@ -488,7 +236,7 @@ static void group_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     char key[24];
     g_snprintf(key, sizeof key, "%zu", pass);
     jw_key(&k->gw, key);
-    diff_json(k->tab, k->locs, k->lays, d, k->touched, &k->gw);
+    html_diff_json(k->tab, k->locs, k->lays, d, k->touched, &k->gw);
 }
 
 /* The diff of a pass over the budget (its diff, or its text for a chain),
@@ -499,7 +247,7 @@ static void own_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
     GString *g = g_string_new(NULL);
     jw w;
     jw_init(&w, g);
-    uint64_t cut = diff_json(k->tab, k->locs, k->lays, d, k->touched, &w);
+    uint64_t cut = html_diff_json(k->tab, k->locs, k->lays, d, k->touched, &w);
     char what[32];
     g_snprintf(what, sizeof what, "pb-%zu", pass);
     int rc = put_data(k->r, k->rk, what, g);
@@ -521,7 +269,7 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
             GString *g = g_string_new(NULL);
             jw w;
             jw_init(&w, g);
-            diff_json(k->tab, k->locs, k->lays, st->diff, NULL, &w);
+            html_diff_json(k->tab, k->locs, k->lays, st->diff, NULL, &w);
             char what[48];
             g_snprintf(what, sizeof what, "ps-%zu-%zu", st->pass, st->substep);
             int rc = put_data(k->r, k->rk, what, g);
@@ -552,8 +300,8 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
     k->changed++;
     g_hash_table_remove_all(k->touched);
     if (v == HTML_CHAIN_IN)
-        touch_changed(k->tab, st->diff, k->touched);
-    else if (v == HTML_CHAIN_OVER_BUDGET || diff_over_budget(st->diff))
+        html_diff_touch_changed(k->tab, st->diff, k->touched);
+    else if (v == HTML_CHAIN_OVER_BUDGET || html_diff_over_budget(st->diff))
         own_diff(k, st->pass, st->diff);
     else
         group_diff(k, st->pass, st->diff);
@@ -642,7 +390,7 @@ static int write_level(html_report *r, html_report_kernel *rk, const tk_timeline
             GString *g = g_string_new(NULL);
             jw dw;
             jw_init(&dw, g);
-            diff_json(k->tab, k->locs, k->lays, d, NULL, &dw);
+            html_diff_json(k->tab, k->locs, k->lays, d, NULL, &dw);
             rc = put_data(r, rk, what, g);
             tk_ir_diff_free(d);
             jw_key(w, "diff");
@@ -683,8 +431,8 @@ static void see_commands(html_report *r, const html_report_kernel *rk, char **se
  * problems to DIAGS.  No bundle call but the location table's (under
  * R->lock): the pass indexes are only read (pread), the kernel's stages
  * too, so two kernels can be done at the same time (tk_bundle.h). */
-static int kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part *parts,
-                         size_t n_parts, tk_loctab *tab, tk_diags *diags)
+int html_kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part *parts,
+                       size_t n_parts, tk_loctab *tab, tk_diags *diags)
 {
     rk->n_passes = rk->n_changed = -1;
     if (n_parts == 0) {
@@ -735,7 +483,7 @@ static int kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_par
     jw_key(&w, "diffs");
     jw_obj(&w);
     jw_key(&w, "context");
-    jw_int(&w, CONTEXT);
+    jw_int(&w, HTML_DIFF_CONTEXT);
     jw_key(&w, "maxLines");
     jw_int(&w, HTML_PASS_BUDGET_LINES);
     jw_key(&w, "maxBytes");
@@ -810,128 +558,4 @@ static int kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_par
     rk->n_changed = k.changed;
     tk_timeline_free(tl);
     return rc;
-}
-
-/* The kernels' pass work, planned (parts found, pass files indexed) and
- * then done by two threads, which take kernels in turn, the biggest
- * first. */
-struct html_report_passes {
-    html_report *r;
-    gint next;
-    guint *order;             /* kernel indexes, most pass dump bytes first */
-    tk_timeline_part **parts; /* per kernel, taken by kernel_passes() */
-    size_t *n_parts;
-    tk_diags **diags;         /* per kernel */
-    int *rc;                  /* per kernel */
-};
-
-static gpointer passes_worker(gpointer data)
-{
-    html_report_passes *pw = data;
-    for (;;) {
-        gint x = g_atomic_int_add(&pw->next, 1);
-        if (x < 0 || (guint)x >= pw->r->kernels->len)
-            return NULL;
-        guint i = pw->order[x];
-        html_report_kernel *rk = &g_array_index(pw->r->kernels, html_report_kernel, i);
-        tk_loctab *tab = tk_loctab_new();
-        pw->rc[i] = kernel_passes(pw->r, rk, pw->parts[i], pw->n_parts[i], tab, pw->diags[i]);
-        tk_loctab_free(tab);
-    }
-}
-
-/* Bytes of pass dumps of a kernel's parts: how long its timeline takes,
- * roughly, to start the longest first (two threads finish together). */
-static guint64 parts_bytes(const tk_timeline_part *parts, size_t n)
-{
-    guint64 b = 0;
-    for (size_t i = 0; i < n; i++) {
-        const tk_pass_seq *q = tk_passes_seq(parts[i].passes, parts[i].seq);
-        for (size_t j = 0; q && j < q->n_dumps; j++) {
-            const tk_pass_dump *d = tk_passes_get(parts[i].passes, q->dumps[j]);
-            if (d)
-                b += d->body_len;
-        }
-    }
-    return b;
-}
-
-static guint64 *sort_bytes; /* for by_bytes, set while sorting (one thread) */
-
-static gint by_bytes(gconstpointer a, gconstpointer b)
-{
-    guint64 x = sort_bytes[*(const guint *)a], y = sort_bytes[*(const guint *)b];
-    return x < y ? 1 : x > y ? -1 : (*(const guint *)a > *(const guint *)b) - (*(const guint *)a < *(const guint *)b);
-}
-
-html_report_passes *html_report_passes_plan(html_report *r)
-{
-    /* The bundle is asked here, on one thread (indexing the pass files on
-     * the first call); the threads only read the indexes it made. */
-    guint n = r->kernels->len;
-    html_report_passes *pw = g_new0(html_report_passes, 1);
-    pw->r = r;
-    pw->order = g_new0(guint, n + 1);
-    pw->parts = g_new0(tk_timeline_part *, n + 1);
-    pw->n_parts = g_new0(size_t, n + 1);
-    pw->diags = g_new0(tk_diags *, n + 1);
-    pw->rc = g_new0(int, n + 1);
-    guint64 *bytes = g_new0(guint64, n + 1);
-    for (guint i = 0; i < n; i++) {
-        html_report_kernel *rk = &g_array_index(r->kernels, html_report_kernel, i);
-        pw->n_parts[i] = tk_timeline_parts_of_kernel(r->bundle, rk->kernel, &pw->parts[i],
-                                                     r->diags);
-        rk->has_passes = pw->n_parts[i] > 0;
-        pw->diags[i] = tk_diags_new();
-        pw->order[i] = i;
-        bytes[i] = parts_bytes(pw->parts[i], pw->n_parts[i]);
-    }
-    sort_bytes = bytes;
-    qsort(pw->order, n, sizeof *pw->order, (int (*)(const void *, const void *))by_bytes);
-    sort_bytes = NULL;
-    g_free(bytes);
-    return pw;
-}
-
-int html_report_passes_run(html_report *r, html_report_passes *pw)
-{
-    guint n = r->kernels->len;
-    GThread *t = NULL;
-    if (n > 1 && g_get_num_processors() > 1)
-        t = g_thread_try_new("tkview-passes", passes_worker, pw, NULL);
-    passes_worker(pw);
-    if (t)
-        g_thread_join(t);
-    int rc = 0;
-    /* the diagnostics in kernel order, whichever thread made them (under
-     * the lock: the stage data thread may report too, report.c) */
-    g_mutex_lock(&r->lock);
-    for (guint i = 0; i < n; i++) {
-        for (size_t j = 0; j < tk_diags_count(pw->diags[i]); j++) {
-            const tk_diag *d = tk_diags_get(pw->diags[i], j);
-            tk_diags_add(r->diags, d->severity, d->file, d->line, "%s", d->message);
-        }
-        if (!rc)
-            rc = pw->rc[i];
-    }
-    g_mutex_unlock(&r->lock);
-    html_report_passes_free(pw);
-    return rc;
-}
-
-void html_report_passes_free(html_report_passes *pw)
-{
-    if (!pw)
-        return;
-    for (guint i = 0; i < pw->r->kernels->len; i++) {
-        tk_diags_free(pw->diags[i]);
-        if (pw->next <= 0) /* never run: its parts were not taken */
-            g_free(pw->parts[i]);
-    }
-    g_free(pw->order);
-    g_free(pw->parts);
-    g_free(pw->n_parts);
-    g_free(pw->diags);
-    g_free(pw->rc);
-    g_free(pw);
 }

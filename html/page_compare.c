@@ -160,6 +160,15 @@ void html_report_index_compares(html_report *r, xmlNodePtr body)
     html_el(sec, "p", "dim",
           "Where two compilations of a kernel part ways, pass by pass: the first pass "
           "whose output differs, the aligned pipelines, the IR of both at any pass.");
+    if (r->has_configs) {
+        /* every compile of a kernel in one table (page_configs.c) */
+        xmlNodePtr p = html_el(sec, "p", NULL, NULL);
+        xmlNodePtr a = html_el(p, "a", NULL, "Every compile side by side");
+        html_attr(a, "href", "configs.html");
+        html_attr(a, "id", "configs-link");
+        html_text(p, ": a row per configuration with the autotuner's time, the winner, "
+                     "where each parts from it, and SASS per source line.");
+    }
     /* autotune groups: kernels of one name */
     guint n = r->kernels->len;
     gboolean *seen = g_new0(gboolean, n ? n : 1);

@@ -144,7 +144,8 @@ int html_write(tk_bundle *bundle, const char *outdir,
         stage_data(&sw);
     if (prc || sw.rc)
         goto fail;
-    if (html_report_compares(&r) || html_report_files(&r) || html_report_index(&r, notes) ||
+    if (html_report_compares(&r) || html_report_configs(&r) || html_report_files(&r) ||
+        html_report_index(&r, notes) ||
         write_marker(&r))
         goto fail;
     int qrc = html_put_queue_finish(r.queue, diags);

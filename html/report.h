@@ -55,6 +55,7 @@ typedef struct {
     tk_diag_set *diag;    /* the compiler's messages beside the input (read
                              before the threads start; read only after) */
     gint files;           /* written or queued; atomic (threads) */
+    gboolean has_configs; /* configs.html was written (page_configs.c) */
     /* While threads run: the bundle (its location table and caches) and
      * DIAGS.  The stage data thread holds it for each kernel's data and
      * page; the pass threads for a lookup in the location table. */
@@ -78,6 +79,11 @@ int html_report_kernel_data(html_report *r, html_report_kernel *rk);
 /* data/ID/cost.js: the kernel's cost tables (data_cost.c), when it has
  * SASS; sets rk->cost.  IX is the kernel's binding index. */
 int html_report_cost_data(html_report *r, html_report_kernel *rk, const tk_bind *ix);
+/* Its "regs" member: the live registers per SASS line and the kernel's
+ * peak, from the cost C of kernel K (data_regs.c). */
+struct tk_cost;
+void html_report_regs_data(jw *w, const struct tk_cost *c, const tk_kernel *k,
+                           const tk_bind *ix, const tk_loctab *tab);
 
 /* data/ID/diag.js: the compiler's messages about the kernel (data_diag.c),
  * when there are some; sets rk->n_diag and rk->failed.  Under r->lock (it
@@ -146,6 +152,11 @@ void html_report_index_compares(html_report *r, xmlNodePtr body);
  * in "cut".  TOUCHED (may be NULL) collects the source lines of its
  * changed lines, read into TAB (data_passes.c). */
 void html_report_diff_json(tk_loctab *tab, tk_ir_diff *d, GHashTable *touched, jw *w);
+
+/* configs.html: every kernel compiled more than once, its compiles side by
+ * side (tk_configs.h); none when there is no such kernel.  Sets
+ * r->has_configs (page_configs.c). */
+int html_report_configs(html_report *r);
 
 /* index.html (page_index.c); NOTES_HTML is the rendered note or NULL. */
 int html_report_index(html_report *r, const char *notes_html);

@@ -9,6 +9,19 @@ triton.runtime.autotuner to be imported, then wraps Autotuner.run, which
 sets self.configs_timings ({Config: [median, p20, p80] ms}) when it
 benchmarks.  Then the user's own sitecustomize (the next one on sys.path),
 if any, is run as it would have been without tkview.
+
+With $TKVIEW_COMPILES_DIR it also keeps each compile's pass dumps apart as
+they are made (docs/capture.md, "Each compile's dumps"): Triton's own hook
+knobs.runtime.add_stages_inspection_hook wraps every stage of every compile
+so that, while the stage runs, file descriptor 2 (where LLVM's
+print-after-all and, with MLIR_DUMP_PATH unset, MLIR's pass dumps go, both
+unbuffered) is the file COMPILES_DIR/HASH.PID.N.txt of that compile.  The
+hook is installed in every process that imports Triton, so torch.compile's
+parallel compile workers (which inherit PYTHONPATH) write their compiles'
+dumps to files of their own, never into one interleaved stream.  A Triton
+without that hook (before knobs.py) gets today's single stream instead:
+MLIR_DUMP_PATH set back from $TKVIEW_MLIR_DUMP_PATH and Inductor's compiles
+kept in one process (TORCHINDUCTOR_COMPILE_THREADS=1).
 """
 import importlib.abc
 import importlib.machinery
@@ -16,8 +29,10 @@ import importlib.util
 import json
 import os
 import sys
+import threading
 
 _DIR = os.environ.get('TKVIEW_AUTOTUNE_DIR')
+_COMPILES = os.environ.get('TKVIEW_COMPILES_DIR')
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _records = []
 
@@ -70,6 +85,103 @@ def _patch(module):
     cls.run = run
 
 
+# ---- each compile's dumps in a file of its own ----------------------------
+
+_lock = threading.RLock()  # fd 2 is the process's: one stage at a time
+_count = [0]               # compiles seen by this process
+_installed = []            # the hook is in
+
+
+# The program's own process: the first Python process of the run (its
+# children inherit the variable).  In the others (torch.compile's compile
+# workers), stdout is Inductor's, not the user's terminal: what a stage
+# prints there (ptxas's log, TRITON_DUMP_PTXAS_LOG) goes to HASH.PID.N.out,
+# which capture adds to the program's stdout it keeps.
+_MAIN = not _COMPILES or (os.environ.setdefault('TKVIEW_MAIN_PID', str(os.getpid()))
+                           == str(os.getpid()))
+
+
+def _stage_file(token, metadata, ext):
+    h = metadata.get('hash') if isinstance(metadata, dict) else None
+    if not isinstance(h, str) or not h.isalnum():
+        h = 'unknown'
+    return os.path.join(_COMPILES, '%s.%d.%d.%s' % (h, os.getpid(), token, ext))
+
+
+def _redirect(fd_no, path):
+    """Points FD_NO at PATH (appending); returns the saved descriptor."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+    saved = os.dup(fd_no)
+    os.dup2(fd, fd_no)
+    os.close(fd)
+    return saved
+
+
+def _flush():
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except (AttributeError, OSError, ValueError):
+            pass  # None (no console), closed: nothing buffered to keep apart
+
+
+def _wrap_stage(fn, token):
+    def stage(src, metadata):
+        with _lock:
+            fds = (2,) if _MAIN else (1, 2)
+            _flush()
+            saved = []
+            try:
+                for n in fds:
+                    saved.append((n, _redirect(n, _stage_file(
+                        token, metadata, 'txt' if n == 2 else 'out'))))
+            except OSError:
+                pass  # the folder is gone: the dumps go where they would
+            try:
+                return fn(src, metadata)
+            finally:
+                _flush()
+                for n, s in saved:
+                    os.dup2(s, n)
+                    os.close(s)
+    return stage
+
+
+def _install_compiles_hook(knobs):
+    runtime = getattr(knobs, 'runtime', None)
+    if runtime is None or _installed:
+        return
+    previous = getattr(runtime, 'add_stages_inspection_hook', None)
+
+    def hook(*args):
+        if not args:
+            # Asked for a cache key: tkview adds nothing to the compile's
+            # hash (key ""), so kernels keep the hashes they have without it.
+            if previous is not None:
+                return previous()
+            return '', 'tkview'
+        if previous is not None:
+            previous(*args)
+        stages = args[1]
+        with _lock:
+            _count[0] += 1
+            token = _count[0]
+        for name in list(stages):
+            stages[name] = _wrap_stage(stages[name], token)
+        return None
+
+    runtime.add_stages_inspection_hook = hook
+    _installed.append(True)
+
+
+def _old_triton_single_stream():
+    """A Triton without knobs.py has no stage hook: one stream, one process."""
+    mlir = os.environ.get('TKVIEW_MLIR_DUMP_PATH')
+    if mlir:
+        os.environ['MLIR_DUMP_PATH'] = mlir
+    os.environ['TORCHINDUCTOR_COMPILE_THREADS'] = '1'
+
+
 class _Loader(importlib.abc.Loader):
     def __init__(self, inner):
         self.inner = inner
@@ -79,12 +191,18 @@ class _Loader(importlib.abc.Loader):
 
     def exec_module(self, module):
         self.inner.exec_module(module)
-        _patch(module)
+        if module.__name__ == 'triton.knobs':
+            _install_compiles_hook(module)
+        else:
+            _patch(module)
 
 
 class _Finder(importlib.abc.MetaPathFinder):
+    def __init__(self, names):
+        self.names = names
+
     def find_spec(self, name, path, target=None):
-        if name != 'triton.runtime.autotuner':
+        if name not in self.names:
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is not None and spec.loader is not None:
@@ -102,10 +220,29 @@ def _chain_user_sitecustomize():
     spec.loader.exec_module(module)
 
 
+_wanted = set()
 if _DIR and os.path.isdir(_DIR):
     if 'triton.runtime.autotuner' in sys.modules:
         # imported already (a .pth file ran before this): patch it now
         _patch(sys.modules['triton.runtime.autotuner'])
     else:
-        sys.meta_path.insert(0, _Finder())
+        _wanted.add('triton.runtime.autotuner')
+if _COMPILES and os.path.isdir(_COMPILES):
+    if 'triton.knobs' in sys.modules:
+        _install_compiles_hook(sys.modules['triton.knobs'])
+    else:
+        # Looked up without importing triton (find_spec of a submodule
+        # would import the package into every Python process).
+        try:
+            spec = importlib.machinery.PathFinder.find_spec('triton')
+        except (ImportError, ValueError):
+            spec = None
+        places = (spec.submodule_search_locations or []) if spec else []
+        has_knobs = any(os.path.isfile(os.path.join(p, 'knobs.py')) for p in places)
+        if has_knobs:
+            _wanted.add('triton.knobs')
+        else:
+            _old_triton_single_stream()
+if _wanted:
+    sys.meta_path.insert(0, _Finder(_wanted))
 _chain_user_sitecustomize()

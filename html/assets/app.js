@@ -12,13 +12,13 @@
  *   (start, setStage, gotoHit, refresh, showSource, showIR), layouts
  *   (hover), passes (open, key, forSource), cost (load, controls,
  *   renderHot, onChange, hotShown), diag (load, panel: the compiler's
- *   messages), find (start: the find bar's keys),
+ *   messages), regs (start, update: the register pressure strip), find (start: the find bar's keys),
  *   links (start: the URL fragment shown, then kept up to date; changed).
  * Interface: inspect() (for the tests, read only: {interactive, setup}
  *   in ms).
  */
 'use strict';
-TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag', 'find', 'links'], function (dom, kernel, panes, layouts, passes, cost, diag, find, links) {
+TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag', 'regs', 'find', 'links'], function (dom, kernel, panes, layouts, passes, cost, diag, regs, find, links) {
   const { el, fmtBytes } = dom;
   const timing = { interactive: -1, setup: -1 };
   let mode = 'kernel';
@@ -117,10 +117,13 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag',
     document.getElementById('mode-passes').addEventListener('click', () => setMode('passes'));
     document.addEventListener('keydown', onKey);
     layouts.hover(document.getElementById('kernel-view'));
-    /* the heat column needs the cost data before the panes draw */
-    if (await cost.load().catch(() => false)) costControls();
-    /* the compiler's messages mark lines: loaded before the panes draw */
-    await diag.load().catch(() => false);
+    /* the heat column needs the cost data before the panes draw, and the
+     * compiler's messages mark lines: both loaded at once (each is a
+     * script load of its own, a round trip) before the panes draw */
+    const costLoaded = cost.load().catch(() => false);
+    const diagLoaded = diag.load().catch(() => false);
+    if (await costLoaded) costControls();
+    await diagLoaded;
     await panes.start({
       passesOf: (file, line) => {
         setMode('passes');
@@ -128,6 +131,10 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag',
       },
     });
     diag.panel(document.getElementById('diag'), { showSource: panes.showSource, showIR: panes.showIR });
+    /* the register pressure strip along the SASS, kept to the stage and
+     * the line selected */
+    regs.start({ showIR: panes.showIR, shown: panes.shown });
+    panes.listen(() => regs.update());
     /* a kernel known from its pass dumps only opens on its passes */
     const none = kernel.stages().every((st) => meta.stages[st].missing);
     setMode(none && meta.passes ? 'passes' : 'kernel');

@@ -12,13 +12,14 @@
  * away (rowOf() / lineAt() map between the two).  Its state (what is
  * drawn, the marks) is the object's own.
  *
- * Depends on: dom (el), syntax (paint).
+ * Depends on: dom (el, esc), syntax (paint, html).
  * Interface: CodeView (class).
  */
 'use strict';
 TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
   const el = dom.el;
   const paint = syntax.paint;
+  const esc = dom.esc;
 
   /* The two highlights the find bar paints: every text found, the one it
    * is on (CSS: ::highlight(tk-found), ::highlight(tk-found-cur)). */
@@ -269,57 +270,84 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.setScroll(Math.max(0, (this.rowOf(line) - 1) * this.lh - (h - this.lh) / 2));
       this.render(false);
     }
-    paintRow(i) {
+    /* Row I as markup (its text escaped: syntax.html): a pane's new rows
+     * are parsed from one string, several times faster than building
+     * them element by element.  What markup cannot carry (the heat's
+     * shade: the page's CSP forbids style attributes; layout references,
+     * which are elements with handlers) is set by finish(). */
+    rowHTML(i, plain) {
       const d = this.doc;
-      const row = el('div', 'ln ' + (d.cls ? d.cls(i) : ''));
-      row.dataset.n = i;
-      row.dataset.mark = '';
-      const no = el('span', 'no', i);
-      const g = el('span', 'gut', d.gutter ? d.gutter(i) : '');
-      const tx = el('span', 'tx');
-      const plain = this.plainFrom();
-      paint(tx, d.text(i), d.lang, d.ranges ? d.ranges(i) : null, plain === undefined ? undefined : 3 * plain, plain);
-      if (d.title) {
-        const t = d.title(i);
-        if (t) no.title = t;
-      }
-      row.append(no, g);
+      const t = d.title ? d.title(i) : null;
+      let s = '<div class="ln ' + esc(d.cls ? d.cls(i) : '') + '" data-n="' + i + '" data-mark=""><span class="no"' +
+        (t ? ' title="' + esc(t) + '"' : '') + '>' + i + '</span><span class="gut">' + esc(d.gutter ? d.gutter(i) : '') + '</span>';
       if (d.heat) {
         const h = d.heat(i);
-        const c = el('span', 'heat', h ? h.text : '');
-        if (h) {
-          c.title = h.title;
-          c.style.setProperty('--heat', h.frac.toFixed(3));
-          c.classList.add('on');
-        }
-        row.appendChild(c);
+        s += h ? '<span class="heat on" title="' + esc(h.title) + '">' + esc(h.text) + '</span>' : '<span class="heat"></span>';
       }
-      row.appendChild(tx);
-      return row;
+      const rg = d.ranges ? d.ranges(i) : null;
+      const tx = rg && rg.length ? '' : syntax.html(d.text(i), d.lang, plain === undefined ? undefined : 3 * plain, plain);
+      return s + '<span class="tx">' + tx + '</span></div>';
     }
-    /* Draws lines first..last, reusing rows already drawn (FORCE: redraw
-     * them all, after the document or its classes changed). */
+    /* Lines LINES as rows (elements, in order): parsed from rowHTML(),
+     * then what markup left out. */
+    paintRows(lines) {
+      const d = this.doc;
+      const plain = this.plainFrom();
+      let s = '';
+      for (const i of lines) s += this.rowHTML(i, plain);
+      /* parsed in this document, in a div's context (no adoption later) */
+      const range = document.createRange();
+      range.selectNodeContents(this.body);
+      const rows = [...range.createContextualFragment(s).children];
+      rows.forEach((row, k) => {
+        const i = lines[k];
+        if (d.heat) {
+          const h = d.heat(i);
+          if (h) row.querySelector('.heat').style.setProperty('--heat', h.frac.toFixed(3));
+        }
+        const rg = d.ranges ? d.ranges(i) : null;
+        if (rg && rg.length)
+          paint(row.querySelector('.tx'), d.text(i), d.lang, rg, plain === undefined ? undefined : 3 * plain, plain);
+      });
+      return rows;
+    }
+    /* Draws lines first..last, keeping the rows already drawn where they
+     * are (moving one costs its style and layout again) and adding the
+     * new ones above and below them (FORCE: redraw them all, after the
+     * document or its classes changed). */
     render(force) {
       const h = this.height();
       const first = Math.max(1, Math.floor(this.st / this.lh) - 10);
       const last = Math.min(this.n, first + Math.ceil(h / this.lh) + 20);
-      if (force) this.rows = new Map();
-      else if (first === this.first && last === this.last) return;
+      if (!force && first === this.first && last === this.last) return;
       this.first = first;
       this.last = last;
       this.top.style.height = (first - 1) * this.lh + 'px';
       this.bottom.style.height = Math.max(0, this.n - last) * this.lh + 'px';
+      const want = [];
+      for (let r = first; r <= last && this.doc; r++) want.push(this.lineAt(r));
+      const old = force ? new Map() : this.rows;
+      /* the rows kept: one run of WANT (both are runs of rows, ascending) */
+      let a = want.findIndex((i) => old.has(i));
+      let b = a;
+      if (a < 0) a = b = want.length;
+      else while (b < want.length && old.has(want[b])) b++;
+      const keep = new Set(want.slice(a, b));
+      if (keep.size) for (const [i, row] of old) if (!keep.has(i)) row.remove();
       const rows = new Map();
-      const frag = document.createDocumentFragment();
-      for (let r = first; r <= last && this.doc; r++) {
-        const i = this.lineAt(r);
-        const row = this.rows.get(i) || this.paintRow(i);
+      const above = a > 0 ? this.paintRows(want.slice(0, a)) : [];
+      const below = b < want.length ? this.paintRows(want.slice(b)) : [];
+      if (!keep.size) this.body.replaceChildren(...above, ...below);
+      else {
+        this.body.prepend(...above);
+        this.body.append(...below);
+      }
+      want.forEach((i, k) => {
+        const row = k < a ? above[k] : k >= b ? below[k - b] : old.get(i);
         this.decorate(row, i);
         rows.set(i, row);
-        frag.appendChild(row);
-      }
+      });
       this.rows = rows;
-      this.body.replaceChildren(frag);
       if (this.found || (this.hlRanges && this.hlRanges.length)) this.paintFound();
     }
     /* LINE into view when it is not (LATER: drawn by the caller's

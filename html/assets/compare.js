@@ -7,7 +7,9 @@
  * divergence highlighted), the two configurations, final stages and SASS
  * per source line side by side, and for the selected row the two sides'
  * IR after it (or before it) as a side-by-side diff, loaded from
- * data/cNNN/dK.js when first shown.  Keys: j / k (or arrows) next /
+ * data/cNNN/dK.js when first shown; a final stage clicked (or, without a
+ * divergence in the passes, the first that differs) diffed whole from
+ * data/cNNN/sK.js.  Keys: j / k (or arrows) next /
  * previous row, f the first divergence, d the next row whose pass did
  * something different to the two, b / a the IR before / after the row.
  * Every verdict and diff was made by libtkdump (tk_compare.h); this only
@@ -15,12 +17,13 @@
  *
  * Depends on: dom (el), data (get, load), syntax (paint, dialectLang).
  * Interface: start(), inspect() (for the tests, read only: {row, which,
- *   diff: the shown diff's number or its reason, rows: drawn diff rows}).
+ *   diff: the shown diff's number or its reason ("sK": final stage K),
+ *   stage: the final stage shown ('' none), rows: drawn diff rows}).
  */
 'use strict';
 TK.define('compare', ['dom', 'data', 'syntax'], function (dom, data, syntax) {
   const { el } = dom;
-  const S = { id: '', c: null, row: -1, which: 'after', diff: null, drawn: 0 };
+  const S = { id: '', c: null, row: -1, which: 'after', diff: null, drawn: 0, stage: '' };
   const MARK = { same: '=', different: '\u2260', unknown: '?' };
   const LEVEL_DIALECT = { ttir: 'mlir', ttgir: 'mlir', 'llvm-dialect': 'mlir', 'llvm-ir': 'llvm', 'codegen-ir': 'llvm' };
   const DRAW_ROWS = 1500;
@@ -104,9 +107,15 @@ TK.define('compare', ['dom', 'data', 'syntax'], function (dom, data, syntax) {
     })));
     box.appendChild(el('h3', null, 'Final stages'));
     box.appendChild(table('stages', ['stage', 'A \u2192 B'], c.stages.map((s) => {
-      const tr = el('tr', s.verdict);
+      const tr = el('tr', s.verdict + (s.diff !== undefined ? ' has-diff' : ''));
       tr.append(el('td', null, s.stage), el('td', null, s.verdict === 'same' ? 'the same'
         : s.verdict === 'different' ? '+' + s.added + ' \u2212' + s.removed : 'only ' + (s.a ? 'A' : 'B') + ' has it'));
+      if (s.diff !== undefined) {
+        /* the whole stage diffed, shown in the diff pane */
+        tr.dataset.stage = s.kind;
+        tr.title = 'show the ' + s.stage + ' diff' + (s.kind === 'ptx' || s.kind === 'sass' ? ' (registers renamed by first use, as tkview diff shows it)' : '');
+        tr.addEventListener('click', () => showStage(s));
+      }
       return tr;
     })));
     const differ = c.lines.filter((l) => l[2] !== l[3]).length;
@@ -132,7 +141,36 @@ TK.define('compare', ['dom', 'data', 'syntax'], function (dom, data, syntax) {
     return rows[i - 1].d;
   }
 
+  /* Final stage S (an entry of c.stages with a diff) diffed whole, from
+   * data/cNNN/sK.js, in the diff pane. */
+  async function showStage(s) {
+    S.row = -1;
+    S.stage = s.kind;
+    document.querySelectorAll('#cv-rows .cvr.on, #cv-facts tr.on').forEach((x) => x.classList.remove('on'));
+    const tr = document.querySelector('#cv-facts tr[data-stage="' + s.kind + '"]');
+    if (tr) tr.classList.add('on');
+    const bar = document.getElementById('cv-bar'), out = document.getElementById('cv-diff');
+    bar.replaceChildren(el('strong', null, 'final ' + s.stage + ', A \u2192 B' + (s.kind === 'ptx' || s.kind === 'sass' ? ' (registers renamed by first use)' : '')));
+    out.replaceChildren();
+    out.scrollTop = 0;
+    S.diff = 's' + s.diff;
+    S.drawn = 0;
+    let d;
+    try {
+      d = await data.load(S.id + '/s' + s.diff);
+    } catch (e) {
+      out.appendChild(el('p', 'why', e.message));
+      return;
+    }
+    if (S.stage !== s.kind) return; /* moved on meanwhile */
+    bar.append(el('span', 'cnt plus', '+' + d.added), el('span', 'cnt minus', '\u2212' + d.removed),
+      el('span', 'file', d.a + '  |  ' + d.b));
+    drawDiff(d, syntax.stageLang(s.kind), DRAW_ROWS);
+  }
+
   async function showDiff() {
+    S.stage = '';
+    document.querySelectorAll('#cv-facts tr.on').forEach((x) => x.classList.remove('on'));
     const i = S.row, r = S.c.rows[i];
     const ref = refOf(i, S.which);
     const bar = document.getElementById('cv-bar'), out = document.getElementById('cv-diff');
@@ -241,7 +279,7 @@ TK.define('compare', ['dom', 'data', 'syntax'], function (dom, data, syntax) {
     else if (k === 'k' || k === 'ArrowUp') select(S.row - 1);
     else if (k === 'f' && S.c.first !== null) select(S.c.first);
     else if (k === 'd') nextEffect();
-    else if (k === 'b' || k === 'a') {
+    else if ((k === 'b' || k === 'a') && S.row >= 0) {
       S.which = k === 'b' ? 'before' : 'after';
       showDiff();
     } else return;
@@ -262,12 +300,19 @@ TK.define('compare', ['dom', 'data', 'syntax'], function (dom, data, syntax) {
     renderRows();
     renderFacts();
     document.addEventListener('keydown', onKey);
-    if (S.c.rows.length) select(S.c.first !== null ? S.c.first : 0);
+    /* Without pass rows, or with no divergence in them, the page opens on
+     * the first final stage that differs: the change is there, and the
+     * diff pane is never left empty. */
+    const firstStage = S.c.stages.find((s) => s.diff !== undefined);
+    if (!S.c.rows.length) document.getElementById('cv-rows').closest('.cv-left').classList.add('norows');
+    if (S.c.rows.length && (S.c.first !== null || !firstStage)) select(S.c.first !== null ? S.c.first : 0);
+    else if (firstStage) showStage(firstStage);
+    else document.getElementById('cv-diff').appendChild(el('p', 'why', 'The final stages are the same in both' + (S.c.rows.length ? '' : ', and there are no pass dumps to compare') + '.'));
     document.body.dataset.ready = '1';
   }
 
   function inspect() {
-    return { row: S.row, which: S.which, diff: S.diff, rows: document.querySelectorAll('#cv-diff .drow').length };
+    return { row: S.row, which: S.which, diff: S.diff, stage: S.stage, rows: document.querySelectorAll('#cv-diff .drow').length };
   }
 
   return { start, inspect };

@@ -3,7 +3,8 @@
  *
  * Job: loads data/ID/cost.js (html/data_cost.c, from libtkdump's
  * tk_cost.h: per metric the values of every source line, exact,
- * inclusive and shared, and of every IR line of every stage), keeps the
+ * inclusive and shared, and of every IR line of every stage: its own
+ * share, what is bound to it, its source line), keeps the
  * metric shown, and answers a line's heat (its value against the largest
  * of its pane, with a tooltip that breaks the value down: exact /
  * inclusive / shared, SASS classes, stall reasons) and draws the hot
@@ -17,7 +18,8 @@
  * Interface: load() -> Promise (false: the kernel has no cost data),
  *   ready(), metric(), metricName(), setMetric(i), onChange(f),
  *   srcHeat(file, line, mode), irHeat(stage, line), controls(box),
- *   renderHot(box, go), hotShown(), inspect() (for the tests, read only).
+ *   renderHot(box, go), hotShown(), regs() (the "regs" member: the
+ *   register pressure regs.js draws), inspect() (for the tests, read only).
  */
 'use strict';
 TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
@@ -69,7 +71,7 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
       for (const r of C.d.src) mx = Math.max(mx, at(r[k], C.metric));
     } else {
       const s = C.d.stages[pane];
-      if (s) for (const g of s.groups) mx = Math.max(mx, at(g, C.metric));
+      if (s) for (const g of s.owns || s.groups) mx = Math.max(mx, at(g, C.metric));
     }
     C.max.set(key, mx);
     return mx;
@@ -82,6 +84,9 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     if (a < 1e6) return (v / 1e3).toFixed(a < 1e5 ? 1 : 0).replace(/\.0$/, '') + 'k';
     return (v / 1e6).toFixed(a < 1e8 ? 1 : 0).replace(/\.0$/, '') + 'M';
   }
+
+  /* A number in a tooltip: whole, or to two decimals (a share). */
+  const num = (v) => String(Math.round(v * 100) / 100);
 
   function pct(v) {
     const t = at(C.d.total, C.metric);
@@ -160,18 +165,32 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     return h;
   }
 
-  function irVec(stage, line) {
+  /* Line LINE of STAGE: the vector of what is bound to it (KEY 'line'),
+   * or of its own share ('own'; a SASS line's own is what is bound). */
+  function irVec(stage, line, key) {
     const s = C.d && C.d.stages[stage];
-    const g = s && s.line[line - 1];
-    return g ? s.groups[g - 1] : null;
+    if (!s) return null;
+    const own = key === 'own' && s.own;
+    const g = (own ? s.own : s.line)[line - 1];
+    return g ? (own ? s.owns : s.groups)[g - 1] : null;
   }
 
+  /* The heat of an IR line is its own share (tk_cost.h: "own"); the
+   * tooltip names each number: "this PTX line: 0.55 (its share of the 8
+   * bound to it); source line vector_add.py:12 total: 8". */
   function irHeat(stage, line) {
-    const vec = irVec(stage, line);
-    if (!vec) return null;
-    const v = at(vec, C.metric);
-    const what = stage === 'sass' ? 'this instruction' : 'the SASS bound to this line';
-    return heat(v, largest(stage), [label() + ': ' + v + pct(v) + ', ' + what].concat(breakdown(vec)).join('\n'));
+    const vec = irVec(stage, line, 'own');
+    const bound = irVec(stage, line, 'line');
+    if (!vec && !bound) return null;
+    const m = C.metric;
+    const v = at(vec, m);
+    const sass = stage === 'sass';
+    let first = label() + ': this ' + kernel.label(stage) + (sass ? ' instruction: ' : ' line: ') + num(v);
+    if (!sass) first += ' (its share of the ' + num(at(bound, m)) + ' bound to it)';
+    const s = C.d.stages[stage];
+    const r = s.src && s.src[line - 1] ? C.d.src[s.src[line - 1] - 1] : null;
+    if (r) first += '; source line ' + base(kernel.path(r[0])) + ':' + r[1] + ' total: ' + num(at(r[2], m));
+    return heat(v, largest(stage), [first].concat(breakdown(vec)).join('\n'));
   }
 
   /* The metric menu and the "hot lines" switch, in BOX (the meta line).
@@ -232,10 +251,12 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     } else {
       const s = C.d.stages[C.scope];
       const text = kernel.text(C.scope);
+      /* an IR line's own share, as its heat shows it */
       if (s) s.line.forEach((g, i) => {
-        const v = g ? at(s.groups[g - 1], m) : 0;
+        const vec = irVec(C.scope, i + 1, 'own');
+        const v = at(vec, m);
         if (v) rows.push({ stage: C.scope, line: i + 1, exact: v, incl: v, shared: 0,
-          where: String(i + 1), stalls: stallText(s.groups[g - 1]), text: text ? (text[i] || '').trim() : '' });
+          where: String(i + 1), stalls: stallText(vec), text: text ? (text[i] || '').trim() : '' });
       });
     }
     const k = C.sort;
@@ -283,7 +304,7 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     const tr = el('tr');
     const cols = C.scope === 'src'
       ? [['where', 'line'], ['exact', 'exact'], ['incl', 'inclusive'], ['shared', 'shared'], ['text', 'code']]
-      : [['line', 'line'], ['exact', label()], ['text', 'code']];
+      : [['line', 'line'], ['exact', label() + ' (this line\'s own)'], ['text', 'code']];
     /* with a profile, the main stall reasons on the row, before the code */
     if (C.d.stall[1]) cols.splice(cols.length - 1, 0, ['stalls', 'stalls']);
     for (const [k, name] of cols) {
@@ -308,7 +329,7 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
       row.dataset.line = r.line;
       for (const [k] of cols) {
         const v = r[k];
-        const td = el('td', typeof v === 'number' && k !== 'line' ? 'num' : k, typeof v === 'number' && k !== 'line' ? (v ? String(v) : '') : String(v));
+        const td = el('td', typeof v === 'number' && k !== 'line' ? 'num' : k, typeof v === 'number' && k !== 'line' ? (v ? (Number.isInteger(v) ? String(v) : short(v)) : '') : String(v));
         if (k === 'exact' && t > 0) td.title = (100 * v / t).toFixed(1) + '% of ' + t;
         row.appendChild(td);
       }
@@ -332,6 +353,8 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     controls,
     renderHot,
     hotShown: () => C.shown,
+    /* the register pressure (data_regs.c), for regs.js; null without */
+    regs: () => (C.d ? C.d.regs || null : null),
     inspect: () => C,
   };
 });

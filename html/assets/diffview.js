@@ -350,7 +350,10 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
     heading(g) {
       const d = this.diff, rows = d.groups[g];
       const fa = rows.find((r) => r[1]), fb = rows.find((r) => r[3]);
-      const h = el('div', 'dgroup', 'change ' + (g + 1) + ' of ' + d.groups.length +
+      /* a diff cut over its budget counts the changes of the whole diff
+       * (ng, the library's), as tkview diff and the viewer do */
+      const h = el('div', 'dgroup', 'change ' + (g + 1) + ' of ' + (d.ng || d.groups.length) +
+        (d.ng ? ' (' + d.groups.length + ' shown)' : '') +
         (fa ? ' \u2014 before: line ' + fa[1] : '') + (fb ? ', after: line ' + fb[3] : ''));
       h.dataset.g = g;
       if (g === this.cur) h.classList.add('cur');

@@ -1,10 +1,10 @@
 /* dom.js - small helpers that build the page's elements and texts.
  *
- * Job: elements with a class and a text (always textContent: dump text
- * never becomes markup), SVG elements, a path's last part, byte counts.
+ * Job: elements with a class and a text (textContent, or markup built
+ * with esc(): dump text never becomes markup), SVG elements, a path's last part, byte counts.
  *
  * Depends on: nothing.
- * Interface: el(tag, cls, text), svgEl(tag, attrs), base(path), fmtBytes(n).
+ * Interface: el(tag, cls, text), esc(text), svgEl(tag, attrs), base(path), fmtBytes(n).
  */
 'use strict';
 TK.define('dom', [], function () {
@@ -13,6 +13,13 @@ TK.define('dom', [], function () {
     if (cls) e.className = cls;
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
+  }
+  /* TEXT as HTML text or attribute value: the characters the parser would
+   * read as markup or change (a carriage return) written as references,
+   * so that markup built from dump text shows it as text. */
+  const ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '\r': '&#13;' };
+  function esc(text) {
+    return String(text).replace(/[&<>"'\r]/g, (c) => ESC[c]);
   }
   function svgEl(tag, attrs) {
     const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
@@ -28,5 +35,5 @@ TK.define('dom', [], function () {
     if (n >= 1 << 10) return (n / (1 << 10)).toFixed(1) + ' KiB';
     return n + ' B';
   }
-  return { el, svgEl, base, fmtBytes };
+  return { el, esc, svgEl, base, fmtBytes };
 });

@@ -19,7 +19,8 @@
  * Depends on: dom (el, base), codeview (CodeView), syntax (stageLang),
  *   kernel (texts, bindings, lookups), info (help, source, ir, count),
  *   cost (srcHeat, irHeat: the heat column, when the kernel has cost data),
- *   diag (srcMark, irMark, srcTitle, irTitle: the compiler's messages).
+ *   diag (srcMark, irMark, srcTitle, irTitle: the compiler's messages),
+ *   regs (srcMark, srcTitle: the kernel's register peak on its line).
  * Interface: start({passesOf}) -> Promise (the first stage and file
  *   shown), setStage(stage), gotoHit(d), setFold(on), refresh() (the heat
  *   column again, after the metric changed), showSource(file, line),
@@ -34,7 +35,7 @@
  *   shared, approx).
  */
 'use strict';
-TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost', 'diag'], function (dom, codeview, syntax, kernel, info, cost, diag) {
+TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost', 'diag', 'regs'], function (dom, codeview, syntax, kernel, info, cost, diag, regs) {
   const { el, base } = dom;
   const S = {
     stage: 'ttgir',
@@ -129,11 +130,11 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost', 'diag
       text: (i) => lines[i - 1],
       cls: (i) => {
         const r = kernel.srcRow(stage, file, i);
-        return (r ? (r[2].length ? 'b' : 'b called') : 'u') + diag.srcMark(file, i);
+        return (r ? (r[2].length ? 'b' : 'b called') : 'u') + diag.srcMark(file, i) + regs.srcMark(file, i);
       },
       gutter: (i) => String(kernel.srcCount(stage, file, i, S.mode) || ''),
       heat: cost.ready() ? (i) => cost.srcHeat(file, i, S.mode) : null,
-      title: diag.ready() ? (i) => diag.srcTitle(file, i) || null : null,
+      title: (i) => [diag.ready() ? diag.srcTitle(file, i) : '', regs.srcTitle(file, i)].filter((t) => t).join('\n\n') || null,
       onClick: (line) => clickSource(file, line),
     };
   }

@@ -109,7 +109,11 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     /* The find bar searches the open diff while pass mode shows one. */
     find.attachDiff({ active: () => !document.getElementById('pass-view').hidden && !!P.diff, view: () => P.view });
     renderPassList();
-    renderCompare();
+    /* The compare menus (an option per pass of every chain, 500 on the
+     * largest kernels) cost Chromium a third of the view's first layout:
+     * made once the first pass is drawn. */
+    const later = window.requestIdleCallback || ((f) => setTimeout(f, 50));
+    later(() => renderCompare(), { timeout: 200 });
   }
 
   /* Two passes of one chain to compare: the text before the first against
@@ -273,8 +277,16 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
       const i = +r.dataset.i;
       r.classList.toggle('on', P.range ? i >= P.range[0] && i <= P.range[1] : i === P.sel);
     }
-    const on = document.querySelector('#pass-list .ps.on, #pass-list .pss.on');
-    if (on) on.scrollIntoView({ block: 'nearest' });
+    /* scrolled in the next frame's layout, not in one of its own now
+     * (the diff drawn after this would lay the page out again) */
+    if (!P.scrollPending) {
+      P.scrollPending = true;
+      requestAnimationFrame(() => {
+        P.scrollPending = false;
+        const on = document.querySelector('#pass-list .ps.on, #pass-list .pss.on');
+        if (on) on.scrollIntoView({ block: 'nearest' });
+      });
+    }
     const m = document.getElementById('pass-chart-sel');
     if (m && P.sel >= 0) m.setAttribute('x', String((P.sel * +document.getElementById('pass-chart').viewBox.baseVal.width) / P.data.passes.length));
     syncCompare();

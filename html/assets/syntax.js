@@ -7,14 +7,16 @@
  * parts of the line (layout references) wrapped in elements the caller
  * makes.
  *
- * Depends on: dom (el).
+ * Depends on: dom (el, esc).
  * Interface: tokenize(text, lang), paint(element, text, lang, ranges, max, plain),
+ *   html(text, lang, max, plain): paint()'s elements as escaped markup,
  *   stageLang(stage), dialectLang(dialect): the rules a final stage, or
  *   the texts of an IR dialect (passes.js's levels), are coloured with.
  */
 'use strict';
 TK.define('syntax', ['dom'], function (dom) {
   const el = dom.el;
+  const esc = dom.esc;
   const STAGE_LANG = { ttir: 'mlir', ttgir: 'mlir', llir: 'llvm', ptx: 'ptx', sass: 'sass', amdgcn: 'amdgcn' };
   /* tk_ir_dialect_name()s: machine code and plain text are not coloured */
   const DIALECT_LANG = { mlir: 'mlir', llvm: 'llvm' };
@@ -114,14 +116,10 @@ TK.define('syntax', ['dom'], function (dom) {
 
   const MAX_SHOWN = 4000; /* characters of one line drawn; the rest on demand */
 
-  /* Fills TX with TEXT coloured as LANG, RANGES ([start, end, node maker])
-   * wrapping parts of it (layout references); at most MAX characters
-   * (default MAX_SHOWN), the rest counted.  PLAIN (optional): from this
-   * character on, tokens are plain text (location suffixes and RANGES
-   * still marked): a code pane draws coloured only what its width shows
-   * (an LLVM IR line of 4000 characters is hundreds of elements to lay
-   * out), and all of it once scrolled sideways. */
-  function paint(tx, text, lang, ranges, max, plain) {
+  /* TEXT cut to MAX characters (default MAX_SHOWN) and its tokens, plain
+   * from PLAIN on (paint() says why): {text, cut (characters left out, or
+   * ''), toks}. */
+  function prepare(text, lang, max, plain) {
     let cut = '';
     const most = max || MAX_SHOWN;
     if (text.length > most) {
@@ -130,6 +128,20 @@ TK.define('syntax', ['dom'], function (dom) {
     }
     let toks = tokenize(text, lang);
     if (plain !== undefined && text.length > plain) toks = toks.filter((t) => t[0] < plain || t[2] === 'loc');
+    return { text, cut, toks };
+  }
+
+  /* Fills TX with TEXT coloured as LANG, RANGES ([start, end, node maker])
+   * wrapping parts of it (layout references); at most MAX characters
+   * (default MAX_SHOWN), the rest counted.  PLAIN (optional): from this
+   * character on, tokens are plain text (location suffixes and RANGES
+   * still marked): a code pane draws coloured only what its width shows
+   * (an LLVM IR line of 4000 characters is hundreds of elements to lay
+   * out), and all of it once scrolled sideways. */
+  function paint(tx, text, lang, ranges, max, plain) {
+    const pre = prepare(text, lang, max, plain);
+    const toks = pre.toks, cut = pre.cut;
+    text = pre.text;
     let r = 0;
     let host = tx;
     let pos = 0;
@@ -184,6 +196,27 @@ TK.define('syntax', ['dom'], function (dom) {
     if (cut) tx.appendChild(el('span', 'cut', ' \u2026 ' + cut + ' more characters'));
   }
 
+  /* What paint() puts in an element for TEXT without ranges, as markup:
+   * every character of the text escaped (dom.esc), so the dump's text is
+   * never markup.  A code pane builds its rows from one string: the
+   * browser's parser makes the elements several times faster than one
+   * createElement per token (a click redraws three panes). */
+  function html(text, lang, max, plain) {
+    const { text: t, cut, toks } = prepare(text, lang, max, plain);
+    let out = '';
+    let pos = 0;
+    for (const [s, e, cls] of toks) {
+      if (s > pos) out += esc(t.slice(pos, s));
+      const part = esc(t.slice(s, e));
+      if (cls === 'loc') out += '<span class="loc">' + part + '</span><span class="locmark" title="' + esc(t.slice(s, e).trim()) + '">\u2026</span>';
+      else out += '<span class="t-' + cls + '">' + part + '</span>';
+      pos = e;
+    }
+    if (t.length > pos) out += esc(t.slice(pos));
+    if (cut) out += '<span class="cut"> \u2026 ' + cut + ' more characters</span>';
+    return out;
+  }
+
   function stageLang(stage) {
     return STAGE_LANG[stage];
   }
@@ -192,5 +225,5 @@ TK.define('syntax', ['dom'], function (dom) {
     return DIALECT_LANG[dialect] || '';
   }
 
-  return { tokenize, paint, stageLang, dialectLang };
+  return { tokenize, paint, html, stageLang, dialectLang };
 });

@@ -38,6 +38,15 @@ Usage: fake_triton.py MODE [ARGS...]   (TK_TEST_DUMPS names the captures)
                      C7602 fatal at PTX line 61 on stdout, with bytes no
                      terminal would print as text and whether stdout is a
                      tty
+  compiles CAP1 CAP2 CAP1 compiled here and CAP2 in a child process at the
+                     same time (as torch.compile's parallel workers do), each
+                     through the stage hook that tkview's Python hook puts in
+                     triton.knobs (tests/capture/fake_pkg must be on
+                     PYTHONPATH): its MLIR dumps written to fd 2 by the
+                     "ttir" stage, its LLVM dumps, a message and an MLIR
+                     remark with its note by "llir",
+                     in pieces, the two processes taking turns, and a line
+                     of ptxas's log on stdout
   sample DIR         the stage files of one kernel folder of a tkview bundle
                      (DIR, e.g. sample_dumps/matmul_profile/matmul_pipelined-
                      bc33df85) as Triton's kernel dump of that kernel; no
@@ -272,6 +281,61 @@ class Autotuner:
     if os.environ.get('TK_USER_SITE'):
         print('fake: user site ran', flush=True)
     print('fake: done', flush=True)
+elif MODE in ('compiles', 'compile-one'):
+    import subprocess
+    import triton.knobs as knobs
+
+    def compile_one(cap):
+        """One compile as Triton 3.6 runs it: the hook asked for a cache key,
+        then given the stages dict, then each stage run with the metadata
+        (whose "hash" is NAME.json's)."""
+        root = os.path.join(DUMPS, cap)
+        [meta] = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(root, 'cache'))
+                  for f in fs if f.endswith('.json') and not f.startswith('__grp__')]
+        with open(meta) as f:
+            metadata = {'hash': json.load(f)['hash']}
+        hook = knobs.runtime.add_stages_inspection_hook
+        assert hook is not None, 'tkview did not install its stage hook'
+        assert hook()[0] == '', 'the hook must not change the compile hash'
+
+        def write_fd2(path):
+            with open(path, 'rb') as f:
+                data = f.read()
+            for i in range(0, len(data), 1 << 14):
+                os.write(2, data[i:i + (1 << 14)])
+                time.sleep(0)  # let the other process write in between
+
+        def ttir(src, md):
+            write_fd2(os.path.join(root, 'mlir_passes.txt'))
+            return 'ttir'
+
+        def llir(src, md):
+            write_fd2(os.path.join(root, 'stderr.txt'))
+            os.write(2, b'fake: a message while compiling %s\n' % cap.encode())
+            # what MLIR_ENABLE_DIAGNOSTICS=warnings,remarks adds, as Triton
+            # 3.6 prints it (sample_dumps/raw/diag_*): a remark and its note
+            os.write(2, b'/tmp/capture/%s.py:16:15: remark: fake remark of %s\n'
+                        b'/tmp/capture/%s.py:16:15: note: a note about it\n'
+                     % (cap.encode(), cap.encode(), cap.encode()))
+            print('ptxas info    : fake log of %s' % cap, flush=True)
+            return 'llir'
+        stages = {'ttir': ttir, 'llir': llir}
+        hook(None, stages, None, None, None)
+        module = None
+        for stage in stages.values():
+            module = stage(module, metadata)
+        copy_tree(os.path.join(root, 'kernel_dump'), knob('TRITON_DUMP_DIR'))
+        copy_tree(os.path.join(root, 'cache'), knob('TRITON_CACHE_DIR'))
+
+    if MODE == 'compile-one':
+        compile_one(ARGS[0])
+    else:
+        child = subprocess.Popen([sys.executable, os.path.abspath(__file__),
+                                  'compile-one', ARGS[1]])
+        compile_one(ARGS[0])
+        assert child.wait() == 0
+        write_stderr(b'fake: a message after compiling\n')
+        print('fake: done', flush=True)
 elif MODE == 'sample':
     src = ARGS[0]
     folder = os.path.join(knob('TRITON_DUMP_DIR'), 'SAMPLEHASH')

@@ -391,6 +391,92 @@ def autotune_timings_are_kept():
         ('mm_kernel', {'BLOCK_M': 64, 'BLOCK_N': 64}, 4, 4, [0.125, 0.12, 0.13], True)], got
 
 
+def count_lines(path, prefixes):
+    with open(path, 'rb') as f:
+        return sum(1 for line in f if line.startswith(prefixes))
+
+
+def check_compiles_capture(out, err, returncode, work):
+    assert returncode == 0, err
+    m = manifest(out)
+    env = m['capture']['env']
+    assert 'MLIR_DUMP_PATH' not in env and 'TORCHINDUCTOR_COMPILE_THREADS' not in env, env
+    assert env['TKVIEW_COMPILES_DIR'].endswith('/run/compiles'), env
+    assert m['capture']['compiles_kept_apart'] == 2, m['capture']
+    # The messages written while compiling reach the terminal and the bundle.
+    for cap in ('vector_add', 'softmax'):
+        assert 'fake: a message while compiling %s\n' % cap in err, err
+    with open(os.path.join(out, m['capture']['stderr'])) as f:
+        kept = f.read()
+    assert 'fake: a message while compiling softmax' in kept, kept
+    # The remarks capture's knob added, written into the compiles' files:
+    # kept for `tkview diagnostics`, not shown (the user did not ask for
+    # them), as on the live stderr; each a remark and its note.
+    for cap in ('vector_add', 'softmax'):
+        remark = '/tmp/capture/%s.py:16:15: remark: fake remark of %s\n' % (cap, cap)
+        note = '/tmp/capture/%s.py:16:15: note: a note about it\n' % cap
+        assert remark in kept and note in kept, kept
+        assert remark not in err and note not in err, err
+    assert m['capture']['stderr_diag_hidden_lines'] == 4, m['capture']
+    # Each kernel has all its dumps, none of the other's: as many passes as
+    # its capture's mlir_passes.txt has "IR Dump Before" headers plus its
+    # stderr.txt LLVM "IR Dump" headers (vector_add 73 + 191 = 264, softmax
+    # 76 + 207 = 283, counted with grep in the files).
+    ks = kernels_by_name(m)
+    for cap, name in (('vector_add', 'add_kernel'), ('softmax', 'softmax_kernel')):
+        want_mlir = count_lines(os.path.join(DUMPS, cap, 'mlir_passes.txt'),
+                                (b'// -----// IR Dump Before',))
+        want_llvm = count_lines(os.path.join(DUMPS, cap, 'stderr.txt'),
+                                (b'; *** IR Dump', b'*** IR Dump', b'# *** IR Dump'))
+        [entry] = ks[name]['passes']
+        assert entry['kind'] == 'mixed', entry
+        code, text, e = run('passes', out, '--kernel', name, '--json')
+        assert code == 0, e
+        [k] = json.loads(text)['kernels']
+        got = k['summary']['passes']
+        assert got == want_mlir + want_llvm, (name, got, want_mlir, want_llvm)
+        assert (want_mlir, want_llvm) == {'add_kernel': (73, 191),
+                                          'softmax_kernel': (76, 207)}[name]
+    assert len(work) == 1, work
+    files = os.listdir(os.path.join(TMP, work[0], 'run', 'compiles'))
+    hashes = {dump_json('vector_add', 'add_kernel')['hash'],
+              dump_json('softmax', 'softmax_kernel')['hash']}
+    assert {f.split('.')[0] for f in files} == hashes, files
+    assert len({f.split('.')[1] for f in files}) == 2, files  # two processes
+
+
+@test('dumps')
+def each_compile_keeps_its_own_dumps_from_parallel_processes():
+    """tkview's hook, through Triton's stage hook (a stand-in triton.knobs),
+    gives each compile a dump file of its own, also in a second process
+    compiling at the same time; MLIR_DUMP_PATH and
+    TORCHINDUCTOR_COMPILE_THREADS are left alone."""
+    out = fresh('compiles')
+    hook = os.path.join(os.environ['TK_TEST_SRCDIR'], '..', 'compiler', 'python')
+    pkg = os.path.join(HERE, 'fake_pkg')
+    p = subprocess.run([TKVIEW, 'capture', '--keep-work', '-o', out, '--', sys.executable,
+                        FAKE, 'compiles', 'vector_add', 'softmax'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300, cwd=TMP,
+                       env=dict(os.environ, TK_TEST_DUMPS=DUMPS, PYTHONPATH=pkg,
+                                TKVIEW_PYTHON_DIR=hook))
+    err = p.stderr.decode()
+    work = [e for e in os.listdir(TMP) if e.startswith('.compiles.capture-')]
+    try:
+        check_compiles_capture(out, err, p.returncode, work)
+        # ptxas's log: the program's own on its stdout; the child's (a
+        # compile worker's stdout is not the user's) only in the bundle.
+        stdout = p.stdout.decode()
+        assert 'ptxas info    : fake log of vector_add\n' in stdout, stdout
+        assert 'fake log of softmax' not in stdout, stdout
+        with open(os.path.join(out, 'capture', 'stdout.txt')) as f:
+            kept = f.read()
+        for cap in ('vector_add', 'softmax'):
+            assert 'ptxas info    : fake log of %s\n' % cap in kept, kept
+    finally:
+        for w in work:
+            shutil.rmtree(os.path.join(TMP, w))
+
+
 @test('dumps')
 def crash_half_way_keeps_what_was_dumped():
     out = fresh('crash')

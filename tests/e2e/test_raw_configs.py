@@ -197,6 +197,55 @@ def autotune_configs_table():
             assert row['first_divergence'].startswith('Inliner (ttir)'), row
 
 
+def gi_lines(path, base):
+    """SASS instructions per line of the file named BASE in a .sass_gi, each
+    on the line of the last `//## File "P", line N` above it (its innermost
+    frame): read here, sharing nothing with tkview."""
+    import re
+    count, cur = {}, None
+    with open(path, encoding='utf-8') as f:
+        for ln in f:
+            m = re.search(r'//## File "([^"]+)", line (\d+)', ln)
+            if m:
+                cur = int(m.group(2)) if os.path.basename(m.group(1)) == base else None
+            elif cur is not None and re.search(r'/\*[0-9a-f]{4,}\*/\s+\S', ln):
+                count[cur] = count.get(cur, 0) + 1
+    return count
+
+
+@test
+def autotune_configs_matrix():
+    """configs --json "lines": the SASS instructions of every source line per
+    compile, against each compile's .sass_gi (a raw capture keeps SASS for
+    the kernel_dump compiles only: the others count 0, their "sass" null)"""
+    d = unpack('autotune_matmul', 'mlir_passes.txt', 'cache', 'kernel_dump', 'src',
+               'autotune_timings.json')
+    r, _ = run_json('configs', d)
+    g = r['groups'][0]
+    info, _ = run_json('info', d)
+    gi_of = {k['hash']: (k['stages'].get('sass') or {}).get('path') for k in info['kernels']}
+    mine = [ln for ln in g['lines'] if os.path.basename(ln['file']) == 'autotune_matmul.py']
+    assert len(mine) >= 10, len(mine)
+    keys = [(ln['file'], ln['line']) for ln in g['lines']]
+    assert keys == sorted(keys), 'sorted by file and line'
+    checked = 0
+    for c, row in enumerate(g['configs']):
+        gi = gi_of[row['hash']]
+        if not gi:
+            assert row['sass'] is None and all(ln['sass'][c] == 0 for ln in g['lines'])
+            continue
+        want = gi_lines(gi, 'autotune_matmul.py')
+        got = {ln['line']: ln['sass'][c] for ln in mine}
+        for line in set(want) | set(got):
+            assert got.get(line, 0) == want.get(line, 0), (row['hash'], line)
+            checked += 1
+    assert checked >= 40, checked
+    # by hand (awk over the winner's .sass_gi): line 39 (for k in range(...))
+    # holds 241 instructions in BLOCK_N=256's compile
+    w = [c for c, row in enumerate(g['configs']) if row['winner']][0]
+    assert [ln['sass'][w] for ln in mine if ln['line'] == 39] == [241]
+
+
 try:
     finish_code = finish()
 finally:

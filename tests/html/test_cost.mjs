@@ -72,22 +72,30 @@ await test('source heat: every line as tkview hot says', async () => {
   await page.click('#mode-called');
 });
 
-await test('IR heat: a TTGIR line is worth the SASS bound to it', async () => {
+await test('IR heat: a TTGIR line shows its own share, named beside what is bound and its source line', async () => {
   const ttgir = fs.readFileSync(path.join(MP, 'matmul_pipelined-bc33df85', 'matmul_pipelined.ttgir'), 'utf8').split('\n');
   const dot = ttgir.findIndex((l) => l.includes('ttng.warp_group_dot ')) + 1;
   assert(dot > 0, 'a warp_group_dot line');
-  const [, title] = await heatOf('ir-pane', dot);
-  const m = /^samples: (\d+)/.exec(title);
+  const [text, title] = await heatOf('ir-pane', dot);
+  const m = /^samples: this TTGIR line: ([\d.]+) \(its share of the (\d+) bound to it\); source line matmul_profile\.py:54 total: (\d+)/.exec(title);
   assert(m, title);
-  const bound = JSON.parse(tkview('bind', MP, '--ir', 'ttgir:' + dot, '--json')).stages.sass.map((l) => l.line);
+  // what is bound to it: the samples of its SASS lines, each as the SASS
+  // pane's heat names it ("this SASS instruction: N")
+  const bound = JSON.parse(tkview('bind', MP, '--ir', 'ttgir:' + dot, '--json'));
   const sum = await page.evaluate((ls) => {
     const cost = TK.use('cost');
     return ls.reduce((s, l) => {
       const h = cost.irHeat('sass', l);
-      return s + (h ? +/^samples: (\d+)/.exec(h.title)[1] : 0);
+      return s + (h ? +/^samples: this SASS instruction: (\d+)/.exec(h.title)[1] : 0);
     }, 0);
-  }, bound);
-  eq(+m[1], sum, 'TTGIR line ' + dot + ' against its ' + bound.length + ' SASS lines');
+  }, bound.stages.sass.map((l) => l.line));
+  eq(+m[2], sum, 'TTGIR line ' + dot + ' against its ' + bound.stages.sass.length + ' SASS lines');
+  // the same three numbers as `tkview bind --ir --json`, and the source
+  // line's as `tkview hot` has line 54's exact value (10874)
+  eq([+m[1], +m[2], +m[3]], [Math.round(bound.cost.own * 100) / 100, bound.cost.bound, bound.cost.source.total], 'own, bound, source as bind --ir says');
+  eq(+m[3], byLine.get(54).exact, 'line 54 exact');
+  assert(+m[1] < +m[2], 'its own share is less than what the dot and its wait are bound to');
+  assert(text !== '', 'the gutter shows the share');
   assert(title.includes('tensor'), title);
 });
 

@@ -94,9 +94,10 @@ check "the packaged example built with pkg-config tkdump, run" \
            grep -x 'vector_add_sum\.py:12 1 1' '$work/example.out'"
 
 if command -v lintian >/dev/null; then
+    # One run (lintian takes minutes on a busy machine): every tag shown,
+    # only errors and warnings fail.
     check "lintian: no error or warning" \
-        sh -c "lintian --fail-on error,warning '$work'/src/tkview_*.changes; status=\$?;
-               lintian -I --pedantic --show-overrides '$work'/src/tkview_*.changes; exit \$status"
+        sh -c "lintian -I --pedantic --show-overrides --fail-on error,warning '$work'/src/tkview_*.changes"
     [ "$failed" = 0 ] && sed 's/^/# lintian: /' "$work/out.$n"
 else
     check "lintian is installed (debian-packages.txt lists it)" false

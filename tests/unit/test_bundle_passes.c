@@ -108,6 +108,16 @@ static void copy_dump_n(const char *rel, const char *dir, const char *name,
 
 /* Whether a diagnostic of at least SEV names FILE_PART in its file and
  * MSG_PART in its message. */
+/* Whether PATH is a refs file: a slice stored as pieces of the bundle's
+ * dump pool (docs/bundle.md, "Shared dump text"). */
+static gboolean is_refs_file(const char *path)
+{
+    char *text = read_file(path, NULL);
+    gboolean yes = text && g_str_has_prefix(text, "tkview-dump-refs 1\npool ");
+    g_free(text);
+    return yes;
+}
+
 static gboolean diag_about(const tk_diags *d, tk_diag_severity sev,
                            const char *file_part, const char *msg_part)
 {
@@ -573,9 +583,9 @@ static void test_pass_folder(void)
     g_assert_nonnull(strstr(tk_kernel_stage_missing(ks, TK_STAGE_TTIR),
                             "no final stages were found"));
     g_assert_cmpuint(tk_bundle_pass_file_count(s, d), ==, 2);
-    g_assert_cmpuint(seq_of(s, ks, pass_file(s, "/mlir.txt.gz"))->n_dumps, ==,
+    g_assert_cmpuint(seq_of(s, ks, pass_file(s, "/mlir.refs"))->n_dumps, ==,
                      73);
-    g_assert_cmpuint(seq_of(s, ks, pass_file(s, "/llvm.txt.gz"))->n_dumps, ==,
+    g_assert_cmpuint(seq_of(s, ks, pass_file(s, "/llvm.refs"))->n_dumps, ==,
                      193);
     g_assert_cmpuint(assert_same_timeline(s, ks, c, tk_bundle_kernel(c, 0)),
                      ==, 73 + 191);
@@ -826,7 +836,7 @@ static void round_trip(const char *rel, size_t n_kernels)
             g_assert_cmpuint(tk_passes_count(q), ==, s->n_dumps);
             g_assert_cmpuint(tk_passes_seq_count(q), ==, 1);
             g_assert_cmpuint(tk_passes_other_count(q), ==, 0);
-            g_assert_true(bundle_gzip_is(tk_passes_path(q)));
+            g_assert_true(is_refs_file(tk_passes_path(q)));
             g_assert_nonnull(strstr(tk_passes_path(q), "/passes/"));
             assert_same_seq(tk_bundle_pass_file(b, f), s, q,
                             seq_of(c, kc, next));
@@ -853,10 +863,10 @@ static void round_trip(const char *rel, size_t n_kernels)
     char *mpath = g_build_filename(out, "manifest.json", NULL);
     char *text = read_file(mpath, NULL);
     g_assert_nonnull(strstr(text, "\"passes\" : ["));
-    g_assert_nonnull(strstr(text, "/passes/mlir.txt.gz\""));
-    g_assert_nonnull(strstr(text, "/passes/llvm.txt.gz\""));
-    g_assert_nonnull(strstr(text, "\"compression\" : \"gzip\""));
-    g_assert_cmpint(strstr(text, "\"format_version\" : 1,") != NULL, ==, 1);
+    g_assert_nonnull(strstr(text, "/passes/mlir.refs\""));
+    g_assert_nonnull(strstr(text, "/passes/llvm.refs\""));
+    g_assert_nonnull(strstr(text, "\"compression\" : \"refs\""));
+    g_assert_cmpint(strstr(text, "\"format_version\" : 2,") != NULL, ==, 1);
     g_free(text);
     g_free(mpath);
 
@@ -1028,10 +1038,10 @@ static void test_bad_pass_files(void)
     /* The LLVM slice cannot be read (a folder where the file should be);
      * the MLIR slice is cut in half; a plain-text file listed for
      * add_kernel holds another program's dumps. */
-    char *llvm = g_build_filename(kdir, "passes", "llvm.txt.gz", NULL);
+    char *llvm = g_build_filename(kdir, "passes", "llvm.refs", NULL);
     g_assert_cmpint(g_unlink(llvm), ==, 0);
     g_assert_cmpint(g_mkdir(llvm, 0755), ==, 0);
-    char *mlir = g_build_filename(kdir, "passes", "mlir.txt.gz", NULL);
+    char *mlir = g_build_filename(kdir, "passes", "mlir.refs", NULL);
     gsize len = 0;
     char *gz = read_file(mlir, &len);
     write_file(mlir, gz, (gssize)(len / 2));
@@ -1054,17 +1064,17 @@ static void test_bad_pass_files(void)
     size_t n = tk_bundle_pass_file_count(b, d);
     tk_test_print_diags(d);
     g_assert_cmpuint(n, ==, 2); /* gluon.txt and the cut MLIR slice */
-    g_assert_true(diag_about(d, TK_DIAG_ERROR, "passes/llvm.txt.gz",
+    g_assert_true(diag_about(d, TK_DIAG_ERROR, "passes/llvm.refs",
                              "not a regular file"));
     g_assert_true(diag_about(d, TK_DIAG_ERROR, "passes/fifo.txt",
                              "not a regular file"));
-    g_assert_true(diag_about(d, TK_DIAG_WARNING, "passes/mlir.txt.gz",
+    g_assert_true(diag_about(d, TK_DIAG_WARNING, "passes/mlir.refs",
                              "cut short"));
     g_assert_true(diag_about(d, TK_DIAG_WARNING, "passes/gluon.txt",
                              "holds no dump of kernel add_kernel"));
     const tk_kernel *k = tk_bundle_kernel(b, 0);
     size_t g = pass_file(b, "/gluon.txt");
-    size_t m = pass_file(b, "/mlir.txt.gz");
+    size_t m = pass_file(b, "/mlir.refs");
     g_assert_cmpint(tk_bundle_kernel_pass_seq(b, k, g), ==, -1);
     /* What came before the cut is read: some of the 73 dumps. */
     size_t got = seq_of(b, k, m)->n_dumps;
@@ -1074,7 +1084,8 @@ static void test_bad_pass_files(void)
     tk_bundle_free(b);
     tk_diags_free(d);
 
-    /* Damaged compressed data in the middle: the text before it is read. */
+    /* Damaged compressed data in the middle of the pool (its LLVM pieces,
+     * written after the MLIR ones): the text before it is read. */
     char *gz2 = NULL;
     {
         tk_diags *e = tk_diags_new();
@@ -1083,17 +1094,16 @@ static void test_bad_pass_files(void)
         char *out2 = g_build_filename(dir2, "b", NULL);
         g_assert_cmpint(tk_bundle_save(v, out2, e), ==, 0);
         tk_bundle_free(v);
-        gz2 = g_build_filename(out2, "add_kernel-faf6139b", "passes",
-                               "llvm.txt.gz", NULL);
+        gz2 = g_build_filename(out2, "dumps", "pool.gz", NULL);
         char *data = read_file(gz2, &len);
         memset(data + len / 2, 0x55, 64);
         write_file(gz2, data, (gssize)len);
         g_free(data);
         v = load_path(out2, e);
         g_assert_cmpuint(tk_bundle_pass_file_count(v, e), ==, 2);
-        g_assert_true(diag_about(e, TK_DIAG_WARNING, "passes/llvm.txt.gz",
+        g_assert_true(diag_about(e, TK_DIAG_WARNING, "passes/llvm.refs",
                                  "damaged"));
-        size_t l = pass_file(v, "/llvm.txt.gz");
+        size_t l = pass_file(v, "/llvm.refs");
         size_t dumps = tk_passes_count(tk_bundle_pass_file(v, l));
         g_assert_cmpuint(dumps, >, 0);
         g_assert_cmpuint(dumps, <, 193);

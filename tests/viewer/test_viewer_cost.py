@@ -122,6 +122,26 @@ def metric_follows_the_panel():
 
 
 @test
+def an_ir_line_shows_its_own_share_named_as_bind_says():
+    # matmul_pipelined.ttgir:134 is the ttng.warp_group_dot of line 54, 135
+    # its warp_group_dot_wait: both are bound to all of line 54's SASS,
+    # whose 6 HGMMA (.sass_gi, under "line 54") are the dot's own share
+    S.activate('bind-view.stage', "<'ttgir'>", window=1)
+    S.activate('bind-view.select-ir-line', "<('ttgir', uint32 134)>", window=1)
+    p = win()['bind']['primary']
+    cli = subprocess.run([TKVIEW, 'bind', MP, '--ir', 'ttgir:134', '--stage', 'sass'],
+                         stdout=subprocess.PIPE, check=True, text=True).stdout.split('\n')
+    said = [l.strip() for l in cli if l.strip().startswith('samples: this TTGIR line: ')]
+    assert said and p['heat_tip'].split('\n')[0] == said[0], (p['heat_tip'], said)
+    assert 'source line matmul_profile.py:54 total: %d' % LINES[54]['exact'] in said[0], said
+    S.activate('hot.metric', "<'tensor'>", window=1)
+    p = win()['bind']['primary']
+    assert p['heat'].get('134') == '6' and '135' not in p['heat'], p['heat']
+    assert p['heat_tip'].startswith('tensor: this TTGIR line: 6 (its share of the 6 bound to it)'), p['heat_tip']
+    S.activate('hot.metric', "<'samples'>", window=1)
+
+
+@test
 def quits_cleanly():
     assert S.quit(viewer) == 0, S.log(viewer)
 

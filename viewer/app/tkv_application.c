@@ -39,6 +39,7 @@ static const struct {
     {"win.mode::bind", {"<Control>1", NULL}},
     {"win.mode::passes", {"<Control>2", NULL}},
     {"win.mode::compare", {"<Control>3", NULL}},
+    {"win.mode::configs", {"<Control>4", NULL}},
     {"win.focus-kernel-filter", {"<Control>k", NULL}},
     {"win.show-sidebar", {"F9", NULL}},
     {"win.sidebar-page::stack", {"<Control><Shift>s", NULL}},

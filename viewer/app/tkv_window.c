@@ -158,6 +158,7 @@ void tkv_window_load(TkvWindow *self, const char *path, const char *const *sourc
     tkv_bind_view_set_kernel(self->bind_view, NULL, 0);
     tkv_pass_view_set_kernel(self->pass_view, NULL, 0);
     tkv_compare_view_set_kernel(self->compare_view, NULL, 0);
+    tkv_configs_view_set_document(self->configs_view, NULL);
     tkv_meta_panel_show(self->meta_panel, NULL, 0);
     tkv_hot_panel_show(self->hot_panel, NULL, 0, 0);
     tkv_diag_panel_show(self->diag_panel, NULL, 0);
@@ -203,6 +204,7 @@ const char *tkv_window_get_last_error(TkvWindow *self)
 }
 TkvPassView *tkv_window_get_pass_view(TkvWindow *self) { return self->pass_view; }
 TkvCompareView *tkv_window_get_compare_view(TkvWindow *self) { return self->compare_view; }
+TkvConfigsView *tkv_window_get_configs_view(TkvWindow *self) { return self->configs_view; }
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self) { return self->stack_panel; }
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self) { return self->meta_panel; }
 TkvHotPanel *tkv_window_get_hot_panel(TkvWindow *self) { return self->hot_panel; }
@@ -444,6 +446,7 @@ static void tkv_window_class_init(TkvWindowClass *klass)
     g_type_ensure(TKV_TYPE_HOT_PANEL);
     g_type_ensure(TKV_TYPE_PASS_VIEW);
     g_type_ensure(TKV_TYPE_COMPARE_VIEW);
+    g_type_ensure(TKV_TYPE_CONFIGS_VIEW);
     gtk_widget_class_set_template_from_resource(wc, "/org/tkview/Viewer/ui/tkv_window.ui");
     gtk_widget_class_bind_template_child(wc, TkvWindow, title_label);
     gtk_widget_class_bind_template_child(wc, TkvWindow, subtitle_label);
@@ -472,6 +475,7 @@ static void tkv_window_class_init(TkvWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvWindow, pass_view);
     gtk_widget_class_bind_template_child(wc, TkvWindow, bind_view);
     gtk_widget_class_bind_template_child(wc, TkvWindow, compare_view);
+    gtk_widget_class_bind_template_child(wc, TkvWindow, configs_view);
     gtk_widget_class_bind_template_callback(wc, on_banner_close);
 }
 

@@ -18,6 +18,7 @@
 
 #include "bind/tkv_bind_view.h"
 #include "compare/tkv_compare_view.h"
+#include "configs/tkv_configs_view.h"
 #include "document/tkv_document.h"
 #include "panels/tkv_diag_panel.h"
 #include "panels/tkv_hot_panel.h"
@@ -72,6 +73,7 @@ guint tkv_window_get_kernel_count(TkvWindow *self, guint *listed);
 GListModel *tkv_window_get_kernel_items(TkvWindow *self);
 TkvPassView *tkv_window_get_pass_view(TkvWindow *self);
 TkvCompareView *tkv_window_get_compare_view(TkvWindow *self);
+TkvConfigsView *tkv_window_get_configs_view(TkvWindow *self);
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self);
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self);
 TkvHotPanel *tkv_window_get_hot_panel(TkvWindow *self);

@@ -90,9 +90,9 @@ static void act_mode(GSimpleAction *a, GVariant *v, gpointer data)
     TkvWindow *self = data;
     const char *mode = g_variant_get_string(v, NULL);
     if (strcmp(mode, "bind") != 0 && strcmp(mode, "passes") != 0 &&
-        strcmp(mode, "compare") != 0) {
-        tkv_action_error(GTK_WIDGET(self), "mode: \"%s\" is not bind, passes or compare",
-                         mode);
+        strcmp(mode, "compare") != 0 && strcmp(mode, "configs") != 0) {
+        tkv_action_error(GTK_WIDGET(self),
+                         "mode: \"%s\" is not bind, passes, compare or configs", mode);
         return;
     }
     gtk_stack_set_visible_child_name(self->mode_stack, mode);
@@ -101,6 +101,8 @@ static void act_mode(GSimpleAction *a, GVariant *v, gpointer data)
         tkv_pass_view_activate(self->pass_view);
     if (strcmp(mode, "compare") == 0)
         tkv_compare_view_activate(self->compare_view);
+    if (strcmp(mode, "configs") == 0)
+        tkv_configs_view_activate(self->configs_view);
     tkv_window_update_stack_panel(self);
 }
 

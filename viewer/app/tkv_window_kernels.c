@@ -6,6 +6,7 @@
 #include "app/tkv_window_private.h"
 
 #include "app/tkv_kernel_item.h"
+#include "tkdump/tk_config.h"
 
 void tkv_window_update_kernel_count(TkvWindow *self)
 {
@@ -44,10 +45,21 @@ void tkv_window_show_kernel(TkvWindow *self, int index)
                        tkv_bind_view_get_metric(self->bind_view));
     tkv_stack_panel_clear(self->stack_panel, "Select an IR line to see where it came from.");
     tkv_diag_panel_show(self->diag_panel, self->doc, (guint)index);
+    tkv_configs_view_set_document(self->configs_view, self->doc);
     const tk_kernel *k = tkv_document_get_kernel(self->doc, (guint)index);
+    /* the hash prefix and the options that set this compile apart from the
+     * other compiles of its name (the library's, as the report's titles) */
+    tk_config *apart = tk_config_apart_in(tkv_document_get_bundle(self->doc), k, NULL);
+    char *label = tk_config_label(apart);
+    tk_config_free(apart);
+    char *title = *label ? g_strdup_printf("%s %.8s (%s)", tk_kernel_name(k), tk_kernel_hash(k),
+                                           label)
+                         : g_strdup_printf("%s %.8s", tk_kernel_name(k), tk_kernel_hash(k));
     char *sub = g_strdup_printf("%.12s · %s", tk_kernel_hash(k), tkv_document_get_path(self->doc));
-    tkv_window_set_titles(self, tk_kernel_name(k), sub);
+    tkv_window_set_titles(self, title, sub);
     g_free(sub);
+    g_free(title);
+    g_free(label);
     select_row(self, index);
 }
 

@@ -46,6 +46,7 @@ struct _TkvWindow {
     TkvPassView *pass_view;
     TkvBindView *bind_view;
     TkvCompareView *compare_view;
+    TkvConfigsView *configs_view;
     GtkPaned *main_paned; /* the side panel (kernel list, stack, ...) | the mode shown */
 
     TkvDocument *doc;     /* loading or loaded */

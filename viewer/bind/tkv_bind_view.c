@@ -11,6 +11,7 @@ static guint sigs[N_SIGS];
 
 void tkv_bind_view_emit_stage_changed(TkvBindView *self, TkvPaneId pane)
 {
+    tkv_bind_view_update_regs(self);
     g_signal_emit(self, sigs[SIG_STAGE_CHANGED], 0, (guint)pane);
 }
 
@@ -57,6 +58,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
     g_set_object(&self->doc, doc);
     self->k = doc ? tkv_document_get_kernel(doc, kernel) : NULL;
     self->kernel = kernel;
+    self->regs_loaded = FALSE; /* the strip's data are the next kernel's */
     self->ix = self->k ? tkv_document_get_index(doc, kernel) : NULL;
     self->anchor = TKV_ANCHOR_NONE;
     tk_bind_shared_clear(&self->shared);
@@ -101,6 +103,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
             tkv_code_pane_set_title(tkv_bind_view_ir_pane(self, w), self->k ? "no stage" : "",
                                     NULL);
         tkv_code_pane_set_title(self->source_pane, "", NULL);
+        tkv_bind_view_update_regs(self);
         g_signal_emit(self, sigs[SIG_ANCHOR_CHANGED], 0);
         return;
     }
@@ -319,6 +322,7 @@ static void tkv_bind_view_finalize(GObject *object)
     g_hash_table_unref(self->file_buf);
     g_array_unref(self->file_counts);
     tk_bind_shared_clear(&self->shared);
+    g_free(self->regs_peak_text);
     G_OBJECT_CLASS(tkv_bind_view_parent_class)->finalize(object);
 }
 
@@ -427,6 +431,8 @@ static void tkv_bind_view_init(TkvBindView *self)
     g_signal_connect(self->source_pane, "focused", G_CALLBACK(on_pane_focused), self);
     tkv_bind_view_actions_init(self);
     tkv_bind_view_notes_init(self);
+    self->regs_peak_file = TKV_NO_FILE;
+    tkv_bind_view_regs_init(self);
     g_signal_connect(self->outer, "notify::max-position", G_CALLBACK(on_outer_max), self);
     g_signal_connect(self, "unmap", G_CALLBACK(on_unmap), NULL);
 }

@@ -28,6 +28,7 @@
 
 #include "document/tkv_document.h"
 #include "widgets/tkv_code_pane.h"
+#include "widgets/tkv_regs_strip.h"
 #include "widgets/tkv_find_bar.h"
 
 G_BEGIN_DECLS
@@ -87,6 +88,11 @@ tk_file_id tkv_bind_view_get_file(TkvBindView *self);
 TkvCodePane *tkv_bind_view_get_pane(TkvBindView *self, TkvPaneId pane);
 /* The pane that last had the keyboard focus (the primary pane at first). */
 TkvCodePane *tkv_bind_view_get_focused_pane(TkvBindView *self);
+/* The register strip (tkv_bind_view_regs.c) in *STRIP, the source line of
+ * the kernel's register peak in *FILE (TKV_NO_FILE: none) and *LINE; TRUE
+ * while the strip is shown (the primary pane shows SASS).  For the tests. */
+gboolean tkv_bind_view_get_regs(TkvBindView *self, TkvRegsStrip **strip, tk_file_id *file,
+                                guint *line);
 /* The view's find bar, over its panes (tkv_find_bar.h). */
 TkvFindBar *tkv_bind_view_get_find_bar(TkvBindView *self);
 /* Next/previous match in the focused pane, or in the first pane that has
@@ -105,6 +111,9 @@ guint tkv_bind_view_get_metric(TkvBindView *self);
 /* What the cost column of PANE shows for LINE ("10.9k"; caller frees), or
  * NULL when it shows nothing there. */
 char *tkv_bind_view_heat_text(TkvBindView *self, TkvPaneId pane, guint line);
+/* The tooltip of LINE's cost in the IR pane PANE (tkv_cost_ir_tip()), or
+ * NULL; caller frees. */
+char *tkv_bind_view_heat_tip(TkvBindView *self, TkvPaneId pane, guint line);
 
 /* The worst severity (tk_diag_level) of the compiler messages the
  * message column of PANE marks on LINE, -1 for none (for tests). */

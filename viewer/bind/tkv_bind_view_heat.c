@@ -3,8 +3,8 @@
  * (tk_cost.h, through tkv_document_get_cost()).
  *
  * A source line shows its value with what it called, or its own under
- * "this line only"; an IR line the sum over the SASS bound to it; a SASS
- * line its own.  Each pane is shaded against its costliest line: the
+ * "this line only"; an IR line its own share of the SASS bound to it
+ * (tk_cost_ir_line_own(), as the report's heat); a SASS line its own.  Each pane is shaded against its costliest line: the
  * largest value per stage and per way of asking a source line is found
  * once per metric and kept.
  */
@@ -24,7 +24,7 @@ static double ir_max(TkvBindView *self, const tk_cost *c, tk_stage_kind s)
     double mx = 0;
     const tk_stage *st = tk_kernel_stage(self->k, s);
     for (uint32_t l = 1; st && l <= tk_stage_line_count(st); l++) {
-        const double *v = tk_cost_ir_line(c, s, l);
+        const double *v = tk_cost_ir_line_own(c, s, l);
         if (v && v[self->metric] > mx)
             mx = v[self->metric];
     }
@@ -57,7 +57,7 @@ static gboolean ir_heat(guint line, double *value, double *max, gpointer data)
     TkvBindView *self = ref->view;
     const tk_cost *c = cost_of(self);
     tk_stage_kind s = self->pane_stage[ref->which];
-    const double *v = c ? tk_cost_ir_line(c, s, line) : NULL;
+    const double *v = c ? tk_cost_ir_line_own(c, s, line) : NULL;
     if (!v || v[self->metric] == 0)
         return FALSE;
     *value = v[self->metric];
@@ -71,8 +71,7 @@ static char *ir_tip(guint line, gpointer data)
     TkvBindView *self = ref->view;
     const tk_cost *c = cost_of(self);
     tk_stage_kind s = self->pane_stage[ref->which];
-    const double *v = c ? tk_cost_ir_line(c, s, line) : NULL;
-    return v ? tkv_cost_ir_tip(c, self->metric, v, s == TK_STAGE_SASS) : NULL;
+    return c ? tkv_cost_ir_tip(self->doc, c, self->metric, s, line) : NULL;
 }
 
 static const tk_cost_line *source_line(TkvBindView *self, guint line)
@@ -143,4 +142,11 @@ char *tkv_bind_view_heat_text(TkvBindView *self, TkvPaneId pane, guint line)
     char buf[16];
     tkv_cost_short(v, buf);
     return g_strdup(buf);
+}
+
+char *tkv_bind_view_heat_tip(TkvBindView *self, TkvPaneId pane, guint line)
+{
+    if (pane == TKV_PANE_SOURCE)
+        return NULL;
+    return ir_tip(line, &self->pane_ref[pane == TKV_PANE_PRIMARY ? 0 : 1]);
 }

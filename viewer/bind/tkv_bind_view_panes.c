@@ -317,6 +317,7 @@ void tkv_bind_view_show_source_file(TkvBindView *self, tk_file_id file)
             select_in_dropdown(self, tkv_code_pane_get_selector(self->source_pane), i);
     update_source_title(self);
     tkv_bind_view_update_file_counts(self);
+    tkv_bind_view_update_regs(self); /* the peak's mark, in this file's buffer */
     tkv_bind_view_emit_file_changed(self);
     tkv_find_bar_refresh(self->find);
 }

@@ -9,6 +9,8 @@
  *                            files' buffers, the headers and the gutters;
  *   tkv_bind_view_render.c   the anchor drawn as highlights in every pane;
  *   tkv_bind_view_heat.c     the cost columns (what each line cost);
+ *   tkv_bind_view_regs.c     register pressure: the strip above a SASS
+ *                            pane, the peak's source line marked;
  *   tkv_bind_view_notes.c    the bar above the panes that says what the
  *                            answer is: a statement's lines, helper code
  *                            shared by call sites ("Show them"),
@@ -91,6 +93,15 @@ struct _TkvBindView {
     double heat_max[TK_STAGE_COUNT + 2];
     guint heat_max_ok;
 
+    /* Register pressure (tkv_bind_view_regs.c): the strip above the
+     * primary pane, whether it has the kernel's data, the peak's source line and
+     * its sentence. */
+    GtkWidget *regs_strip;
+    gboolean regs_loaded;
+    tk_file_id regs_peak_file;
+    guint regs_peak_line;
+    char *regs_peak_text;
+
     TkvCodePane *focused;
     TkvFindBar *find;  /* over the panes shown (tkv_find_bar.h) */
     gboolean updating; /* the program is setting selectors */
@@ -151,6 +162,12 @@ void tkv_bind_view_render_source_pane(TkvBindView *self);
 void tkv_bind_view_update_heat(TkvBindView *self);
 /* The compiler-message columns (tkv_bind_view_diag.c). */
 void tkv_bind_view_update_diag(TkvBindView *self);
+
+/* tkv_bind_view_regs.c: the register strip made and put above the primary
+ * pane, the peak mark's look; the strip and the mark brought up to date
+ * (the kernel, the stage shown, the line selected). */
+void tkv_bind_view_regs_init(TkvBindView *self);
+void tkv_bind_view_update_regs(TkvBindView *self);
 
 /* tkv_bind_view_notes.c */
 /* Says what the answer shown is (the anchor just rendered). */

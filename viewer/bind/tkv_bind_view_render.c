@@ -154,4 +154,5 @@ void tkv_bind_view_render(TkvBindView *self)
         if (tkv_bind_view_pane_shown(self, w))
             tkv_bind_view_render_ir_pane(self, w);
     tkv_bind_view_update_notes(self);
+    tkv_bind_view_update_regs(self); /* the strip's cursor */
 }

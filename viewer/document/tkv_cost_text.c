@@ -79,12 +79,44 @@ char *tkv_cost_source_tip(const tk_cost *c, size_t m, const tk_cost_line *l, gbo
     return g_string_free(s, FALSE);
 }
 
-char *tkv_cost_ir_tip(const tk_cost *c, size_t m, const double *v, gboolean sass)
+/* V as the report's tooltips and `tkview bind --ir` write it: whole, or
+ * to two decimals (a share: 0.55). */
+static void put_num(GString *s, double v)
 {
+    char buf[48];
+    g_snprintf(buf, sizeof buf, "%.2f", v);
+    char *e = buf + strlen(buf);
+    while (e > buf && e[-1] == '0')
+        *--e = 0;
+    if (e > buf && e[-1] == '.')
+        *--e = 0;
+    g_string_append(s, strcmp(buf, "-0") == 0 ? "0" : buf);
+}
+
+char *tkv_cost_ir_tip(TkvDocument *doc, const tk_cost *c, size_t m, tk_stage_kind stage,
+                      guint line)
+{
+    const double *own = tk_cost_ir_line_own(c, stage, line);
+    const double *bound = tk_cost_ir_line(c, stage, line);
+    if (!own && !bound)
+        return NULL;
+    gboolean sass = stage == TK_STAGE_SASS;
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "%s: %.15g", tk_cost_metric_name(c, m), v[m]);
-    share(s, c, m, v[m]);
-    g_string_append(s, sass ? ", this instruction" : ", the SASS bound to this line");
-    breakdown(s, c, v);
+    g_string_append_printf(s, "%s: this %s %s: ", tk_cost_metric_name(c, m),
+                           tk_stage_kind_label(stage), sass ? "instruction" : "line");
+    put_num(s, own ? own[m] : 0);
+    if (!sass) {
+        g_string_append(s, " (its share of the ");
+        put_num(s, bound ? bound[m] : 0);
+        g_string_append(s, " bound to it)");
+    }
+    const tk_cost_line *src = tk_cost_ir_line_source(c, stage, line);
+    if (src) {
+        char *base = g_path_get_basename(tkv_document_get_file_path(doc, src->file));
+        g_string_append_printf(s, "; source line %s:%u total: ", base, src->line);
+        put_num(s, src->exact[m]);
+        g_free(base);
+    }
+    breakdown(s, c, own ? own : bound);
     return g_string_free(s, FALSE);
 }

@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "document/tkv_document.h"
 #include "tkdump/tk_cost.h"
 
 G_BEGIN_DECLS
@@ -20,9 +21,13 @@ void tkv_cost_short(double v, char buf[16]);
 char *tkv_cost_source_tip(const tk_cost *cost, size_t m, const tk_cost_line *line,
                           gboolean exact);
 
-/* An IR line's tooltip for metric M, V its values (tk_cost_ir_line()).
- * Caller frees. */
-char *tkv_cost_ir_tip(const tk_cost *cost, size_t m, const double *v, gboolean sass);
+/* Line LINE of STAGE's tooltip for metric M, as the report's and `tkview
+ * bind --ir` say it: "instructions: this PTX line: 0.55 (its share of the 8
+ * bound to it); source line vector_add.py:12 total: 8" (tk_cost.h, "IR
+ * lines"), then the SASS classes and stall reasons of its own share.
+ * NULL when nothing is bound to it.  Caller frees. */
+char *tkv_cost_ir_tip(TkvDocument *doc, const tk_cost *c, size_t m, tk_stage_kind stage,
+                      guint line);
 
 G_END_DECLS
 

@@ -210,7 +210,8 @@ static void fill(TkvHotPanel *self)
         tk_stage_kind s = (tk_stage_kind)self->scope;
         const tk_stage *st = tk_kernel_stage(tkv_document_get_kernel(self->doc, self->kernel), s);
         for (uint32_t l = 1; st && l <= tk_stage_line_count(st); l++) {
-            const double *v = tk_cost_ir_line(self->cost, s, l);
+            /* an IR line's own share, as its heat shows it */
+            const double *v = tk_cost_ir_line_own(self->cost, s, l);
             if (!v || !v[m])
                 continue;
             TkvHotRow *r = new_row(s, TKV_NO_FILE, l, v[m], v[m], 0);

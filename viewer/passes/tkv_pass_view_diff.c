@@ -54,16 +54,22 @@ static const tk_hunk *hunks_of(TkvPassView *self, size_t *n)
 
 static void update_change_label(TkvPassView *self)
 {
-    char buf[64];
+    char buf[96], shown[32] = "";
+    /* A diff cut over its budget counts the changes of the whole diff, as
+     * tkview diff and the report do, and says how many are shown. */
+    guint n = self->changes->len;
+    if (self->cut.cut && self->cut.groups > n) {
+        g_snprintf(shown, sizeof shown, " (%u shown)", n);
+        n = self->cut.groups;
+    }
     if (!self->diff)
         buf[0] = 0;
-    else if (!self->changes->len)
+    else if (!n)
         g_snprintf(buf, sizeof buf, "no change");
-    else if (self->cur_change < 0)
-        g_snprintf(buf, sizeof buf, "%u change%s", self->changes->len,
-                   self->changes->len == 1 ? "" : "s");
+    else if (self->cur_change < 0 || !self->changes->len)
+        g_snprintf(buf, sizeof buf, "%u change%s%s", n, n == 1 ? "" : "s", shown);
     else
-        g_snprintf(buf, sizeof buf, "change %d of %u", self->cur_change + 1, self->changes->len);
+        g_snprintf(buf, sizeof buf, "change %d of %u%s", self->cur_change + 1, n, shown);
     gtk_label_set_text(self->change_label, buf);
 }
 

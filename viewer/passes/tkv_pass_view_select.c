@@ -80,9 +80,8 @@ static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
             const tk_timeline_entry *e = tk_timeline_get(self->tl, r->a);
             GString *text = g_string_new(title);
             if (r->a == r->b && r->sub == TK_TL_NONE && e->effect == TK_EFFECT_UNKNOWN)
-                g_string_append_printf(text, ": effect unknown (%s). %s",
-                                       tk_unknown_why_name(e->why),
-                                       tk_unknown_why_advice(e->why));
+                /* the library's sentence, as the report and `tkview diff` say it */
+                g_string_append_printf(text, ": %s", tk_unknown_why_sentence(e->why));
             else
                 g_string_append_printf(text, ": %s", why ? why : "no diff");
             char *safe = g_utf8_make_valid(text->str, -1);

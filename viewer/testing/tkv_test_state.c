@@ -7,6 +7,7 @@
 #include "panels/tkv_meta_panel.h"
 #include "panels/tkv_stack_panel.h"
 #include "passes/tkv_pass_view.h"
+#include "testing/tkv_test_state_more.h"
 #include "widgets/tkv_buffer_lines.h"
 #include "widgets/tkv_chunk_map.h"
 #include "widgets/tkv_linked_scroll.h"
@@ -152,8 +153,8 @@ static void write_code_pane(JsonBuilder *b, TkvCodePane *pane)
 }
 
 /* What the cost column of PANE shows, line -> text, for the lines that
- * show something. */
-static void write_heat(TkvBindView *bv, TkvPaneId pane, JsonBuilder *b)
+ * show something; and the tooltip of line TIP (0: none). */
+static void write_heat(TkvBindView *bv, TkvPaneId pane, guint tip, JsonBuilder *b)
 {
     TkvCodeView *v = tkv_code_pane_get_view(tkv_bind_view_get_pane(bv, pane));
     json_builder_set_member_name(b, "heat");
@@ -169,6 +170,9 @@ static void write_heat(TkvBindView *bv, TkvPaneId pane, JsonBuilder *b)
         g_free(t);
     }
     json_builder_end_object(b);
+    char *t = tip ? tkv_bind_view_heat_tip(bv, pane, tip) : NULL;
+    add_string(b, "heat_tip", t ? t : "");
+    g_free(t);
 }
 
 static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
@@ -202,7 +206,7 @@ static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
         add_string(b, "resolved", tkv_document_get_source_path(doc, shown));
     }
     write_code_pane(b, tkv_bind_view_get_pane(bv, TKV_PANE_SOURCE));
-    write_heat(bv, TKV_PANE_SOURCE, b);
+    write_heat(bv, TKV_PANE_SOURCE, 0, b);
     json_builder_end_object(b);
 
     for (int w = 0; w < 2; w++) {
@@ -215,7 +219,7 @@ static void write_bind_view(TkvBindView *bv, TkvDocument *doc, JsonBuilder *b)
         add_string(b, "stage", s != TK_STAGE_UNKNOWN ? tk_stage_kind_name(s) : "");
         if (shown_pane) {
             write_code_pane(b, tkv_bind_view_get_pane(bv, pane));
-            write_heat(bv, pane, b);
+            write_heat(bv, pane, kind == TKV_ANCHOR_IR && stage == s ? line : 0, b);
         }
         json_builder_end_object(b);
     }
@@ -587,4 +591,6 @@ void tkv_test_state_write_window(TkvWindow *win, JsonBuilder *b)
     char *meta = tkv_meta_panel_get_text(tkv_window_get_meta_panel(win));
     add_string(b, "meta", meta);
     g_free(meta);
+    tkv_test_state_write_regs(win, b);
+    tkv_test_state_write_configs(win, b);
 }

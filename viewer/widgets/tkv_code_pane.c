@@ -21,6 +21,7 @@ struct _TkvCodePane {
     TkvCodeView *view;   /* shown */
 
     char *empty_text;
+    GtkWidget *strip; /* tkv_code_pane_set_strip(), or NULL */
 };
 
 G_DEFINE_FINAL_TYPE(TkvCodePane, tkv_code_pane, GTK_TYPE_WIDGET)
@@ -120,6 +121,7 @@ static void watch_view(TkvCodePane *self, TkvCodeView *view)
 static void tkv_code_pane_dispose(GObject *object)
 {
     TkvCodePane *self = TKV_CODE_PANE(object);
+    g_clear_pointer(&self->strip, gtk_widget_unparent);
     gtk_widget_dispose_template(GTK_WIDGET(self), TKV_TYPE_CODE_PANE);
     G_OBJECT_CLASS(tkv_code_pane_parent_class)->dispose(object);
 }
@@ -234,6 +236,14 @@ void tkv_code_pane_show_view(TkvCodePane *self, TkvCodeView *view)
     update_match_label(self);
 }
 GtkDropDown *tkv_code_pane_get_selector(TkvCodePane *self) { return self->selector; }
+
+void tkv_code_pane_set_strip(TkvCodePane *self, GtkWidget *strip)
+{
+    g_clear_pointer(&self->strip, gtk_widget_unparent);
+    self->strip = strip;
+    if (strip)
+        gtk_widget_insert_before(strip, GTK_WIDGET(self), GTK_WIDGET(self->views));
+}
 
 void tkv_code_pane_set_title(TkvCodePane *self, const char *title, const char *tooltip)
 {

@@ -42,6 +42,11 @@ void tkv_code_pane_set_empty_text(TkvCodePane *self, const char *text);
 /* The label as shown ("2 of 6"), for tests. */
 const char *tkv_code_pane_get_match_text(TkvCodePane *self);
 
+/* STRIP (a widget the pane then owns; NULL: none) put between the header
+ * and the code: a view's summary of the whole pane, such as register
+ * pressure along a SASS pane (tkv_regs_strip.h). */
+void tkv_code_pane_set_strip(TkvCodePane *self, GtkWidget *strip);
+
 /* Shows the go-to-line bar and focuses its entry. */
 void tkv_code_pane_goto_line(TkvCodePane *self);
 

@@ -15,6 +15,16 @@
  * tk_ir_diff_bind(), tk_stage_read() with its table), which may move the
  * table's arrays; a program that works on one bundle from several threads
  * serializes those calls against every other use of the bundle.
+ *
+ * One header, several folders.  The bundle object and what it answers about
+ * its kernels and sources are bundle/'s; the jobs done on a bundle live in
+ * folders of their own (dumpers/src/README.md), and each section below names
+ * the folder that implements it: loading (load/), a source line's statement
+ * (statement/), writing (write/), pass dumps (passfiles/).  A file a user
+ * names is matched by query/, with a header of its own (tk_file_query.h).
+ * They stay in one header because a program uses a bundle as one object,
+ * with one include, and because a header per folder would make this one
+ * (bundle/'s, below those folders) include the headers of its own users.
  */
 #ifndef TKDUMP_TK_BUNDLE_H
 #define TKDUMP_TK_BUNDLE_H
@@ -51,6 +61,8 @@ typedef struct {
 
 typedef struct tk_bundle tk_bundle;
 
+/* ---- loading (load/) ----------------------------------------------------- */
+
 /* Loads PATH (a folder or a single stage file).  Returns NULL, with an error
  * in DIAGS, only when nothing usable was found; otherwise a bundle with every
  * kernel that could be read and a diagnostic for each thing skipped.  OPTS may
@@ -70,6 +82,8 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
                           tk_diags *diags);
 TK_API
 void tk_bundle_free(tk_bundle *bundle);
+
+/* ---- the bundle, its kernels and sources (bundle/) ----------------------- */
 
 TK_API
 tk_input_kind tk_bundle_input_kind(const tk_bundle *bundle);
@@ -140,18 +154,7 @@ const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
 TK_API
 int tk_bundle_source_refused(const tk_bundle *bundle, tk_file_id file);
 
-/* Checks that writing the folder OUTDIR cannot touch what BUNDLE reads:
- * refuses (-1, with an error naming OUTDIR and the input in DIAGS) an
- * OUTDIR that is the loaded path, lies inside it or contains it (the same
- * for the bundle folder when a file or kernel folder of a bundle was
- * loaded), or that is or contains a --source-dir folder.  Returns 0 when
- * OUTDIR is apart from all of them.  tk_staged_dir_overlap() compares the
- * paths (links and bind mounts resolved).  tk_bundle_save() checks this
- * first; a program writing any other output of a bundle (the report) calls
- * it before it stages anything. */
-TK_API
-int tk_bundle_check_output(const tk_bundle *bundle, const char *outdir,
-                           tk_diags *diags);
+/* ---- a source line's statement (statement/) ------------------------------ */
 
 /* The statement a source line belongs to (tk_pysource.h), for binding a
  * click on any line of a wrapped call to the IR Triton recorded at one of
@@ -177,6 +180,21 @@ typedef struct {
 TK_API
 tk_statement_status tk_bundle_statement(tk_bundle *bundle, tk_file_id file,
                                         uint32_t line, tk_statement *out);
+
+/* ---- writing (write/) ---------------------------------------------------- */
+
+/* Checks that writing the folder OUTDIR cannot touch what BUNDLE reads:
+ * refuses (-1, with an error naming OUTDIR and the input in DIAGS) an
+ * OUTDIR that is the loaded path, lies inside it or contains it (the same
+ * for the bundle folder when a file or kernel folder of a bundle was
+ * loaded), or that is or contains a --source-dir folder.  Returns 0 when
+ * OUTDIR is apart from all of them.  tk_staged_dir_overlap() compares the
+ * paths (links and bind mounts resolved).  tk_bundle_save() checks this
+ * first; a program writing any other output of a bundle (the report) calls
+ * it before it stages anything. */
+TK_API
+int tk_bundle_check_output(const tk_bundle *bundle, const char *outdir,
+                           tk_diags *diags);
 
 /* Writes BUNDLE as a tkview bundle into the folder OUTDIR (see
  * docs/bundle.md): each kernel's stage files, metadata and cubin in a
@@ -206,7 +224,7 @@ int tk_bundle_add_kernel_file(tk_bundle *bundle, const tk_kernel *kernel,
                               const void *data, size_t len, int replace,
                               tk_diags *diags);
 
-/* ---- pass dumps --------------------------------------------------------- */
+/* ---- pass dumps (passfiles/) --------------------------------------------- */
 
 /* Pass dumps that came with the input (tk_passes.h): in a capture folder or
  * any loaded folder, every text file whose content holds pass dump headers

@@ -49,10 +49,26 @@
  * the same.  An instruction line with several stacks (not seen from
  * nvdisasm) gives its exact value to the first one's innermost frame.
  *
- * An IR line of any stage is worth the sum over the SASS instructions
- * bound to it (tk_bind_stage_to_stage()); a SASS line, its own value.
- * Since an instruction may be bound to several IR lines, IR lines' values
- * do not add up to the total.
+ * IR lines.  Three numbers, each named for what it is wherever it is shown:
+ *   own        an IR line's own share (tk_cost_ir_line_own(), the heat
+ *              column of IR panes): each SASS instruction bound to several
+ *              lines of a stage (every PTX line of a tl.dot has the dot's
+ *              stack) is divided among them, among those that do its kind
+ *              of work when some do (a wgmma line gets the HGMMAs: the
+ *              tensor, TMA, barrier, global and shared classes, read from
+ *              the PTX opcode or the TTIR/TTGIR operation), else among
+ *              those that do none of these kinds, else among all.  The
+ *              own values of a stage's lines add up to the values of the
+ *              instructions bound to any of them.  A SASS line's own value
+ *              is its instruction's.  Peak metrics are not divided: an IR
+ *              line's is the largest of the instructions it gets.
+ *   bound      the sum over every SASS instruction bound to the line
+ *              (tk_bind_stage_to_stage(), tk_cost_ir_line()): the same on
+ *              every line with the same stacks, so IR lines' bound values
+ *              do not add up to the total;
+ *   source     the exact value of the source line the IR line is code of
+ *              (tk_cost_ir_line_source()).
+ * Front ends say "this PTX line: 2.5; source line F:L total: 22".
  *
  * Memory: per source line three arrays, per IR line an index into the
  * arrays of the distinct sets of SASS lines, so a 100 000 line stage costs
@@ -208,11 +224,26 @@ TK_API
 const tk_cost_line *tk_cost_source_line(const tk_cost *cost, tk_file_id file,
                                         uint32_t line);
 
-/* The values of line LINE of STAGE, or NULL when no SASS instruction is
- * bound to it (for SASS: when it is no instruction line). */
+/* The bound values of line LINE of STAGE (the sum over every SASS
+ * instruction bound to it), or NULL when none is (for SASS: its own
+ * values, NULL when it is no instruction line). */
 TK_API
 const double *tk_cost_ir_line(const tk_cost *cost, tk_stage_kind stage,
                               uint32_t line);
+
+/* Line LINE of STAGE's own share (see above: the heat column of an IR
+ * pane), or NULL when it gets none.  For SASS, tk_cost_ir_line(). */
+TK_API
+const double *tk_cost_ir_line_own(const tk_cost *cost, tk_stage_kind stage,
+                                  uint32_t line);
+
+/* The source line line LINE of STAGE is code of (the innermost frame of its
+ * first stack as the binding index gives it), or NULL without a location
+ * or when no instruction names it.  Its exact values are the "source line
+ * total" shown beside an IR line's own. */
+TK_API
+const tk_cost_line *tk_cost_ir_line_source(const tk_cost *cost,
+                                           tk_stage_kind stage, uint32_t line);
 
 /* Whether METRIC's values are maxima over instructions, not sums (the live
  * register counts). */
@@ -238,6 +269,29 @@ uint32_t tk_cost_peak_sass_line(const tk_cost *cost, size_t metric,
 TK_API
 uint32_t tk_cost_ir_peak_sass_line(const tk_cost *cost, size_t metric,
                                    tk_stage_kind stage, uint32_t line);
+
+/* Where the kernel's live registers peak, as front ends show it: the peaks
+ * of the four register files (the totals of the live_* metrics), the SASS
+ * line of the first instruction at the GPR peak (tk_cost_peak_sass_line()),
+ * its offset, and the innermost frame of its first stack (what `tkview
+ * info`, the report and the viewer call the peak's source line). */
+typedef struct {
+    size_t metric;        /* the index of "live_registers" */
+    double gpr, pred, ugpr, upred;
+    uint32_t sass_line;   /* 0: no instruction */
+    int has_offset;
+    uint32_t offset;
+    tk_file_id file;      /* TK_NO_FILE: the instruction has no location */
+    uint32_t line;
+} tk_cost_reg_peak;
+
+/* Fills *OUT for COST of KERNEL, bound by INDEX with locations in TAB (the
+ * ones the cost was built with).  Returns 0, or -1 when the cost has no
+ * life ranges (tk_cost_life_ranges() says why). */
+TK_API
+int tk_cost_register_peak(const tk_cost *cost, const tk_kernel *kernel,
+                          const tk_bind *index, const tk_loctab *tab,
+                          tk_cost_reg_peak *out);
 
 /* ---- occupancy ---------------------------------------------------------- */
 

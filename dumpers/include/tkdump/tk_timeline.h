@@ -153,6 +153,11 @@ const char *tk_unknown_why_name(tk_unknown_why why);
  * what to do ("" for TK_UNKNOWN_NONE).  Static. */
 TK_API
 const char *tk_unknown_why_advice(tk_unknown_why why);
+/* The one sentence every front end shows for a step whose effect is
+ * unknown (the report's pass pane, the viewer's, `tkview diff`'s error):
+ * "Effect unknown: " name ". " advice ("" for TK_UNKNOWN_NONE).  Static. */
+TK_API
+const char *tk_unknown_why_sentence(tk_unknown_why why);
 
 /* Bits of tk_timeline_entry.flags. */
 #define TK_TL_TO_FINAL    (1u << 0) /* the after side is a final stage */

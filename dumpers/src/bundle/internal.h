@@ -71,7 +71,9 @@ struct tk_bundle {
  * of pass dump files by passfiles/) ---- */
 
 #define BUNDLE_FORMAT "tkview-bundle"
-#define BUNDLE_FORMAT_VERSION 1
+/* 2: pass dump slices may be refs files into the bundle's dump pool
+ * (docs/bundle.md, "Shared dump text"), which a reader of 1 cannot read. */
+#define BUNDLE_FORMAT_VERSION 2
 
 /* Reads the manifest at MANIFEST of the bundle folder BUNDLE->root.
  * Returns 0 when it is a tkview manifest this reader understands (kernels
@@ -85,6 +87,8 @@ typedef struct {
     char *file;       /* relative to the bundle */
     const char *kind; /* static: "mlir", "llvm", "mixed" */
     size_t dumps;
+    const char *compression; /* static: "refs" (a refs file, pieces of the
+                                bundle's dump pool), "gzip" */
 } bundle_manifest_pass;
 
 /* What the writer decided for one kernel: paths relative to the bundle,

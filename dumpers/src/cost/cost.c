@@ -8,8 +8,10 @@
  * only on a line's stacks (tk_bind_stage_to_stage() looks at nothing
  * else), so it is asked once per distinct stack set and each line keeps
  * the index of its set's vector.
+ *
+ * The tables are read by cost_query.c.
  */
-#include "cost/internal.h"
+#include "cost/cost_table.h"
 
 #include <stdlib.h>
 
@@ -23,44 +25,6 @@ typedef struct {
     size_t at; /* its exact, inclusive and shared vectors in the pool */
     uint32_t sites;
 } src_entry;
-
-typedef struct {
-    uint32_t *group; /* per line (index 0 = line 1): group + 1, 0 none */
-    uint32_t n_lines;
-} stage_cost;
-
-struct tk_cost {
-    const tk_loctab *tab;
-    const tk_bind *ix;
-    size_t nm;
-    guint8 *peak;      /* per metric: a maximum, not a sum */
-    size_t n_static;   /* metrics before the profile's */
-    size_t m_spill, m_live; /* spill_instructions; live_registers or 0 */
-    char *lr_path, *lr_why;
-    uint16_t *lr;      /* COST_LR_FILES per instruction; NULL without */
-    GPtrArray *names;  /* const char *, borrowed (static or the profile's) */
-    GPtrArray *labels; /* char *, owned */
-    GArray *kinds;     /* tk_metric_kind */
-    size_t def, stall_first, n_stall;
-    double *total, *noloc;
-    cost_insns insns;
-    double *ivals;     /* per instruction, nm each */
-    GArray *entries;   /* src_entry while building */
-    GArray *pool;      /* double: 3 * nm per source line */
-    GHashTable *src_index; /* position key -> index into lines + 1 */
-    tk_cost_line *lines;
-    size_t n_lines;
-    stage_cost st[TK_STAGE_COUNT];
-    GArray *groups;    /* double: nm per group */
-    uint32_t unsplit;
-    GArray *disagree;  /* cost_disagreement, sorted like the lines */
-    tk_cost_disagreement *dpub; /* their public halves, same order */
-};
-
-static uint64_t pos_key(tk_file_id f, uint32_t l)
-{
-    return (uint64_t)f << 32 | l;
-}
 
 /* ---- metrics ------------------------------------------------------------- */
 
@@ -179,7 +143,7 @@ static double *entry_vec(tk_cost *c, size_t idx, int which)
 
 static size_t entry_of(tk_cost *c, tk_file_id f, uint32_t l)
 {
-    uint64_t key = pos_key(f, l);
+    uint64_t key = cost_pos_key(f, l);
     gpointer v = g_hash_table_lookup(c->src_index, &key);
     if (v)
         return GPOINTER_TO_SIZE(v) - 1;
@@ -192,7 +156,7 @@ static size_t entry_of(tk_cost *c, tk_file_id f, uint32_t l)
 }
 
 /* Adds V to TO, or for a peak metric keeps the larger. */
-static void add_vec(const tk_cost *c, double *to, const double *v)
+void cost_add_vec(const tk_cost *c, double *to, const double *v)
 {
     for (size_t i = 0; i < c->nm; i++)
         to[i] = c->peak[i] ? MAX(to[i], v[i]) : to[i] + v[i];
@@ -204,7 +168,7 @@ static void add_positions(const tk_loctab *tab, tk_stack_id id, GArray *keys)
     size_t n;
     const tk_frame *fr = tk_loctab_stack_frames(tab, id, &n);
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = pos_key(fr[i].file, fr[i].line);
+        uint64_t k = cost_pos_key(fr[i].file, fr[i].line);
         gboolean seen = FALSE;
         for (guint j = 0; j < keys->len && !seen; j++)
             seen = g_array_index(keys, uint64_t, j) == k;
@@ -221,12 +185,12 @@ static void attribute(tk_cost *c, const tk_bind *ix,
     const tk_stack_id *ids;
     size_t n = tk_bind_line_stacks(ix, TK_STAGE_SASS, line, &ids);
     if (n == 0) {
-        add_vec(c, c->noloc, v);
+        cost_add_vec(c, c->noloc, v);
         return;
     }
     size_t nfr;
     const tk_frame *fr = tk_loctab_stack_frames(c->tab, ids[0], &nfr);
-    add_vec(c, entry_vec(c, entry_of(c, fr[0].file, fr[0].line), 0), v);
+    cost_add_vec(c, entry_vec(c, entry_of(c, fr[0].file, fr[0].line), 0), v);
 
     g_array_set_size(keys, 0);
     for (size_t i = 0; i < n; i++)
@@ -241,7 +205,7 @@ static void attribute(tk_cost *c, const tk_bind *ix,
         const tk_frame *cf;
         size_t ncf = tk_bind_line_certain_frames(ix, TK_STAGE_SASS, line, &cf);
         for (size_t j = 0; j < ncf; j++) {
-            uint64_t key = pos_key(cf[j].file, cf[j].line);
+            uint64_t key = cost_pos_key(cf[j].file, cf[j].line);
             gboolean known = FALSE;
             for (guint q = 0; q < keys->len && !known; q++)
                 known = g_array_index(keys, uint64_t, q) == key;
@@ -265,12 +229,12 @@ static void attribute(tk_cost *c, const tk_bind *ix,
     for (guint j = 0; j < keys->len; j++) {
         uint64_t key = g_array_index(keys, uint64_t, j);
         size_t e = entry_of(c, (tk_file_id)(key >> 32), (uint32_t)key);
-        add_vec(c, entry_vec(c, e, 1), v);
+        cost_add_vec(c, entry_vec(c, e, 1), v);
     }
     for (guint j = 0; j < some->len; j++) {
         uint64_t key = g_array_index(some, uint64_t, j);
         size_t e = entry_of(c, (tk_file_id)(key >> 32), (uint32_t)key);
-        add_vec(c, entry_vec(c, e, 2), v);
+        cost_add_vec(c, entry_vec(c, e, 2), v);
         src_entry *se = &g_array_index(c->entries, src_entry, e);
         if (se->sites < nc)
             se->sites = (uint32_t)nc;
@@ -304,83 +268,10 @@ static void finish_lines(tk_cost *c)
                       cmp_line, (gpointer)c->tab);
     g_hash_table_remove_all(c->src_index);
     for (size_t i = 0; i < c->n_lines; i++) {
-        uint64_t key = pos_key(c->lines[i].file, c->lines[i].line);
+        uint64_t key = cost_pos_key(c->lines[i].file, c->lines[i].line);
         g_hash_table_insert(c->src_index, g_memdup2(&key, sizeof key),
                             GSIZE_TO_POINTER(i + 1));
     }
-}
-
-/* ---- IR lines ------------------------------------------------------------- */
-
-/* The instruction index of SASS line LINE, or -1. */
-static ptrdiff_t insn_at(const tk_cost *c, uint32_t line)
-{
-    size_t lo = 0, hi = c->insns.n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->insns.line[mid] < line)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < c->insns.n && c->insns.line[lo] == line ? (ptrdiff_t)lo : -1;
-}
-
-/* A new group: the sum of the instructions among LINES (SASS lines).
- * Returns its index + 1, or 0 when no line is an instruction. */
-static uint32_t make_group(tk_cost *c, const uint32_t *lines, size_t n)
-{
-    double *sum = NULL;
-    for (size_t i = 0; i < n; i++) {
-        ptrdiff_t k = insn_at(c, lines[i]);
-        if (k < 0)
-            continue;
-        if (!sum) {
-            g_array_set_size(c->groups, c->groups->len + c->nm);
-            sum = &g_array_index(c->groups, double, c->groups->len - c->nm);
-        }
-        add_vec(c, sum, c->ivals + (size_t)k * c->nm);
-    }
-    return sum ? (uint32_t)(c->groups->len / c->nm) : 0;
-}
-
-static void build_stage(tk_cost *c, const tk_bind *ix, const tk_stage *st,
-                        tk_stage_kind kind)
-{
-    stage_cost *s = &c->st[kind];
-    s->n_lines = tk_stage_line_count(st);
-    s->group = g_new0(uint32_t, (size_t)s->n_lines + 1);
-    gboolean by_line = tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN;
-    GHashTable *cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-                                              NULL);
-    GString *key = g_string_new(NULL);
-    for (uint32_t l = 1; l <= s->n_lines; l++) {
-        /* Only instructions cost: a .loc or a //## line gets no heat. */
-        if (tk_stage_line_kind(st, l) != TK_LINE_INSTRUCTION)
-            continue;
-        const tk_stack_id *ids;
-        size_t n = tk_bind_line_stacks(ix, kind, l, &ids);
-        if (!n && !by_line)
-            continue;
-        g_string_truncate(key, 0);
-        for (size_t i = 0; i < n && !by_line; i++)
-            g_string_append_printf(key, "%u,", ids[i]);
-        gpointer hit;
-        if (!by_line &&
-            g_hash_table_lookup_extended(cache, key->str, NULL, &hit)) {
-            s->group[l - 1] = GPOINTER_TO_UINT(hit);
-            continue;
-        }
-        uint32_t *lines = NULL;
-        size_t nl = tk_bind_stage_to_stage(ix, kind, l, TK_STAGE_SASS, &lines);
-        uint32_t g = make_group(c, lines, nl);
-        free(lines);
-        s->group[l - 1] = g;
-        if (!by_line)
-            g_hash_table_insert(cache, g_strdup(key->str), GUINT_TO_POINTER(g));
-    }
-    g_string_free(key, TRUE);
-    g_hash_table_destroy(cache);
 }
 
 /* ---- stages that disagree ------------------------------------------------ */
@@ -483,7 +374,6 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
     c->noloc = g_new0(double, c->nm);
     c->entries = g_array_new(FALSE, FALSE, sizeof(src_entry));
     c->pool = g_array_new(FALSE, TRUE, sizeof(double));
-    c->groups = g_array_new(FALSE, TRUE, sizeof(double));
     c->src_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
                                          NULL);
     size_t n_static = c->n_static;
@@ -509,18 +399,15 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
                              : NULL;
         if (pv)
             memcpy(v + n_static, pv, (c->nm - n_static) * sizeof *v);
-        add_vec(c, c->total, v);
+        cost_add_vec(c, c->total, v);
         attribute(c, ix, c->insns.line[i], v, keys, some);
     }
     g_array_free(keys, TRUE);
     g_array_free(some, TRUE);
     finish_lines(c);
     find_disagreements(c, ix, k, tab);
-    for (int t = 0; t < TK_STAGE_COUNT; t++) {
-        const tk_stage *st = tk_kernel_stage(k, (tk_stage_kind)t);
-        if (st && t != TK_STAGE_SASS && sass)
-            build_stage(c, ix, st, (tk_stage_kind)t);
-    }
+    if (sass)
+        cost_ir_build(c, k);
     return c;
 }
 
@@ -543,160 +430,11 @@ void tk_cost_free(tk_cost *c)
     g_array_free(c->pool, TRUE);
     g_hash_table_destroy(c->src_index);
     g_free(c->lines);
-    for (int t = 0; t < TK_STAGE_COUNT; t++)
-        g_free(c->st[t].group);
-    g_array_free(c->groups, TRUE);
+    cost_ir_clear(c);
     for (guint i = 0; c->disagree && i < c->disagree->len; i++)
         g_free(g_array_index(c->disagree, cost_disagreement, i).text);
     if (c->disagree)
         g_array_free(c->disagree, TRUE);
     g_free(c->dpub);
     g_free(c);
-}
-
-/* ---- queries ------------------------------------------------------------- */
-
-const double *tk_cost_total(const tk_cost *c)
-{
-    return c->total;
-}
-
-const double *tk_cost_no_location(const tk_cost *c)
-{
-    return c->noloc;
-}
-
-size_t tk_cost_source_lines(const tk_cost *c, const tk_cost_line **lines)
-{
-    *lines = c->lines;
-    return c->n_lines;
-}
-
-const tk_cost_line *tk_cost_source_line(const tk_cost *c, tk_file_id f,
-                                        uint32_t l)
-{
-    uint64_t key = pos_key(f, l);
-    gpointer v = g_hash_table_lookup(c->src_index, &key);
-    return v ? &c->lines[GPOINTER_TO_SIZE(v) - 1] : NULL;
-}
-
-const double *tk_cost_ir_line(const tk_cost *c, tk_stage_kind stage,
-                              uint32_t line)
-{
-    if (stage == TK_STAGE_SASS) {
-        ptrdiff_t k = insn_at(c, line);
-        return k < 0 ? NULL : c->ivals + (size_t)k * c->nm;
-    }
-    if (stage >= TK_STAGE_COUNT || !c->st[stage].group || line == 0 ||
-        line > c->st[stage].n_lines)
-        return NULL;
-    uint32_t g = c->st[stage].group[line - 1];
-    return g ? &g_array_index(c->groups, double, (size_t)(g - 1) * c->nm)
-             : NULL;
-}
-
-int tk_cost_sass_class(const tk_cost *c, uint32_t line)
-{
-    ptrdiff_t k = insn_at(c, line);
-    return k < 0 ? -1 : c->insns.cls[k];
-}
-
-uint32_t tk_cost_unsplit_instructions(const tk_cost *c)
-{
-    return c->unsplit;
-}
-
-int tk_cost_metric_is_peak(const tk_cost *c, size_t m)
-{
-    return m < c->nm && c->peak[m];
-}
-
-const char *tk_cost_life_ranges(const tk_cost *c, const char **why)
-{
-    if (why)
-        *why = c->lr_path ? NULL : c->lr_why;
-    return c->lr_path;
-}
-
-/* Whether stack ID has FILE:LINE (KEY, pos_key()) as any of its frames. */
-static gboolean stack_has(const tk_loctab *tab, tk_stack_id id, uint64_t key)
-{
-    size_t n;
-    const tk_frame *fr = tk_loctab_stack_frames(tab, id, &n);
-    for (size_t i = 0; i < n; i++)
-        if (pos_key(fr[i].file, fr[i].line) == key)
-            return TRUE;
-    return FALSE;
-}
-
-/* Whether instruction I's SASS line has FILE:LINE as the innermost frame
- * of its first stack, or (INCLUSIVE) as any frame of any stack. */
-static gboolean insn_on(const tk_cost *c, size_t i, uint64_t key,
-                        int inclusive)
-{
-    const tk_stack_id *ids;
-    size_t n = tk_bind_line_stacks(c->ix, TK_STAGE_SASS, c->insns.line[i],
-                                   &ids);
-    if (!n)
-        return FALSE;
-    if (!inclusive) {
-        size_t nf;
-        const tk_frame *fr = tk_loctab_stack_frames(c->tab, ids[0], &nf);
-        return nf && pos_key(fr[0].file, fr[0].line) == key;
-    }
-    for (size_t s = 0; s < n; s++)
-        if (stack_has(c->tab, ids[s], key))
-            return TRUE;
-    return FALSE;
-}
-
-uint32_t tk_cost_peak_sass_line(const tk_cost *c, size_t m, tk_file_id file,
-                                uint32_t line, int inclusive)
-{
-    if (m >= c->nm)
-        return 0;
-    uint64_t key = pos_key(file, line);
-    uint32_t best = 0;
-    double top = -1;
-    for (size_t i = 0; i < c->insns.n; i++) {
-        double v = c->ivals[i * c->nm + m];
-        if (v > top && (file == TK_NO_FILE || insn_on(c, i, key, inclusive))) {
-            top = v;
-            best = c->insns.line[i];
-        }
-    }
-    return best;
-}
-
-uint32_t tk_cost_ir_peak_sass_line(const tk_cost *c, size_t m,
-                                   tk_stage_kind stage, uint32_t line)
-{
-    if (m >= c->nm || stage >= TK_STAGE_COUNT)
-        return 0;
-    if (stage == TK_STAGE_SASS)
-        return insn_at(c, line) < 0 ? 0 : line;
-    uint32_t *lines = NULL;
-    size_t nl = tk_bind_stage_to_stage(c->ix, stage, line, TK_STAGE_SASS,
-                                       &lines);
-    uint32_t best = 0;
-    double top = -1;
-    for (size_t j = 0; j < nl; j++) {
-        ptrdiff_t k = insn_at(c, lines[j]);
-        if (k < 0)
-            continue;
-        double v = c->ivals[(size_t)k * c->nm + m];
-        if (v > top || (v == top && lines[j] < best)) {
-            top = v;
-            best = lines[j];
-        }
-    }
-    free(lines);
-    return best;
-}
-
-const char *tk_cost_metric_missing(const tk_cost *c, const char *name)
-{
-    if (!c->lr && c->lr_why && g_str_has_prefix(name, "live_"))
-        return c->lr_why;
-    return NULL;
 }

@@ -5,7 +5,10 @@
  * profile.c      tk_profile: the table, its file in a bundle, matching
  * ncu_csv.c      Nsight Compute's source page export read
  * regs.c         live registers (NAME.sass_lr), local memory, occupancy
- * cost.c         tk_cost: the tables per source line and IR line
+ * cost.c         tk_cost: the tables per source line and IR line, built
+ * cost_query.c   tk_cost: what the tables answer (cost_table.h)
+ * ir_lines.c     the IR lines' tables: the SASS bound to each, built
+ * ir_share.c     an IR line's own share, by the class of its operation
  * stage_disagree.c  lines whose PTX and SASS disagree by class
  */
 #ifndef TKDUMP_COST_INTERNAL_H

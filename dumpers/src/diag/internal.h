@@ -55,47 +55,6 @@ diag_reader *diag_reader_begin(tk_diag_set *set, const char *name);
 void diag_reader_line(diag_reader *r, const char *line, size_t len);
 void diag_reader_end(diag_reader *r);
 
-/* What a reader holds between lines (stream.c, traceback.c). */
-struct diag_reader {
-    tk_diag_set *set;
-    const char *name;        /* "stdout"/"stderr", from the set's strings */
-    uint64_t lineno;
-    unsigned group;
-    diag_item *last;         /* the message notes attach to; NULL after a
-                                merged repeat (its notes were read once) */
-    diag_item *last_ptxas_error;
-    /* ptxas's log: the block being read. */
-    const char *ptxas_fn;
-    tk_diag_ptxas_summary summary;
-    int64_t pending_gmem;
-    /* A traceback being read. */
-    int in_traceback;
-    int tb_has_stage;
-    tk_stage_kind tb_stage;
-    GPtrArray *tb_files;     /* strings of the set */
-    /* A front-end error's text being read: 1 snippet, 2 message. */
-    int fe_state;
-    diag_item *fe;
-    GString *fe_message;
-};
-
-/* stream.c's helpers for traceback.c: messages made, added (repeats
- * merged: returns the one kept, *MERGED set) and freed; P in S; a decimal
- * number at *P (advanced), *OK when there was one. */
-diag_item *diag_item_new(diag_reader *r, tk_diag_origin origin,
-                         tk_diag_level level, const char *message, size_t mlen);
-diag_item *diag_item_add(diag_reader *r, diag_item *it, int *merged);
-void diag_item_free(diag_item *it);
-const char *diag_find(const char *s, size_t len, const char *p);
-uint32_t diag_parse_u32(const char **p, const char *end, int *ok);
-
-/* traceback.c: a frame line, the exception line that ends a traceback,
- * the end of a front-end error's text, and a line of carets. */
-void diag_traceback_frame(diag_reader *r, const char *s, size_t len);
-void diag_traceback_end(diag_reader *r, const char *s, size_t len);
-void diag_fe_finish(diag_reader *r);
-int diag_caret_line(const char *s, size_t len);
-
 /* A ptxas summary with no value read yet. */
 void diag_summary_init(tk_diag_ptxas_summary *s);
 

@@ -1,12 +1,12 @@
 /* stream.c - a program's stdout or stderr read a line at a time into
  * compiler messages (tk_diag.h says which forms).  Everything else on the
  * streams (IR dumps, the program's own output) is skipped; nothing is
- * held but the messages and the little state below. */
+ * held but the messages and the little state below (reader.h).  ptxas's log
+ * is read by stream_ptxas.c. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag/internal.h"
-
+#include "diag/reader.h"
 
 void diag_summary_init(tk_diag_ptxas_summary *s)
 {
@@ -29,7 +29,7 @@ diag_reader *diag_reader_begin(tk_diag_set *set, const char *name)
     return r;
 }
 
-static gboolean starts(const char *s, size_t len, const char *p)
+gboolean diag_starts(const char *s, size_t len, const char *p)
 {
     size_t n = strlen(p);
     return len >= n && memcmp(s, p, n) == 0;
@@ -53,8 +53,8 @@ uint32_t diag_parse_u32(const char **p, const char *end, int *ok)
 }
 
 diag_item *diag_item_new(diag_reader *r, tk_diag_origin origin,
-                           tk_diag_level level, const char *message,
-                           size_t mlen)
+                         tk_diag_level level, const char *message,
+                         size_t mlen)
 {
     diag_item *it = g_new0(diag_item, 1);
     it->pub.kernel = SIZE_MAX;
@@ -70,7 +70,7 @@ diag_item *diag_item_new(diag_reader *r, tk_diag_origin origin,
     return it;
 }
 
-void diag_item_free(diag_item *it)
+static void item_free(diag_item *it)
 {
     g_ptr_array_free(it->notes, TRUE);
     g_array_free(it->frames, TRUE);
@@ -99,7 +99,7 @@ diag_item *diag_item_add(diag_reader *r, diag_item *it, int *merged)
         if (old->pub.stream == r->name)
             old->pub.count++;
         g_free(key);
-        diag_item_free(it);
+        item_free(it);
         *merged = 1;
         return old;
     }
@@ -161,7 +161,7 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
             if (!r->last)
                 return 1;
             /* "called from": the caller of an inlined location. */
-            if (starts(msg, mlen, "called from"))
+            if (diag_starts(msg, mlen, "called from"))
                 frame_add(r, r->last, s, (size_t)(l_colon - s), line, col);
             else
                 g_ptr_array_add(r->last->notes,
@@ -186,7 +186,7 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
             return 1;
         }
         diag_item *it = diag_item_new(r, TK_DIAG_ORIGIN_MLIR, levels[k].level, msg,
-                                 mlen);
+                                      mlen);
         frame_add(r, it, s, (size_t)(l_colon - s), line, col);
         int merged;
         diag_item *kept = diag_item_add(r, it, &merged);
@@ -201,7 +201,7 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
                 {"warning: ", TK_DIAG_LEVEL_WARNING},
                 {"error: ", TK_DIAG_LEVEL_ERROR}};
     for (size_t k = 0; k < G_N_ELEMENTS(bare); k++)
-        if (starts(s, len, bare[k].word)) {
+        if (diag_starts(s, len, bare[k].word)) {
             size_t n = strlen(bare[k].word);
             int merged;
             diag_item *kept = diag_item_add(r,
@@ -213,229 +213,127 @@ static int mlir_line(diag_reader *r, const char *s, size_t len)
     return 0;
 }
 
-static int64_t number_before(const char *s, size_t len, const char *word)
+/* Triton's make_ttir ... make_cubin frames tell the stage being made. */
+static void traceback_frame(diag_reader *r, const char *s, size_t len)
 {
-    const char *w = diag_find(s, len, word);
-    if (!w)
-        return -1;
-    const char *q = w;
-    while (q > s && q[-1] == ' ')
-        q--;
-    const char *e = q;
-    while (q > s && q[-1] >= '0' && q[-1] <= '9')
-        q--;
-    if (q == e)
-        return -1;
-    return g_ascii_strtoll(q, NULL, 10);
-}
-
-static int64_t number_after(const char *s, size_t len, const char *word)
-{
-    const char *w = diag_find(s, len, word);
-    if (!w)
-        return -1;
-    w += strlen(word);
-    if (w >= s + len || *w < '0' || *w > '9')
-        return -1;
-    return g_ascii_strtoll(w, NULL, 10);
-}
-
-/* The function a ptxas message names: "in function 'K'", "in the function
- * 'K'", "in function K." */
-static const char *ptxas_function(diag_reader *r, const char *s, size_t len)
-{
-    const char *w = diag_find(s, len, "in the function ");
-    size_t n = strlen("in the function ");
-    if (!w) {
-        w = diag_find(s, len, "in function ");
-        n = strlen("in function ");
+    const char *f = diag_find(s, len, "File \"");
+    if (f) {
+        const char *a = f + 6;
+        const char *b = memchr(a, '"', (size_t)(s + len - a));
+        /* The user's files, not Python's or Triton's installed ones. */
+        if (b && g_strstr_len(a, b - a, "-packages/") == NULL)
+            g_ptr_array_add(r->tb_files, (char *)diag_str(r->set, a, b - a));
     }
-    if (!w)
-        return NULL;
-    const char *a = w + n, *end = s + len;
-    if (a < end && *a == '\'')
-        a++;
-    const char *b = a;
-    while (b < end && (g_ascii_isalnum(*b) || *b == '_' || *b == '$' || *b == '.'))
-        b++;
-    while (b > a && b[-1] == '.')
-        b--;
-    return b > a ? diag_str(r->set, a, b - a) : NULL;
+    static const struct {
+        const char *fn;
+        tk_stage_kind kind;
+    } makes[] = {{", in make_ttir", TK_STAGE_TTIR},
+                 {", in make_ttgir", TK_STAGE_TTGIR},
+                 {", in make_llir", TK_STAGE_LLIR},
+                 {", in make_ptx", TK_STAGE_PTX},
+                 {", in make_cubin", TK_STAGE_PTX}};
+    for (size_t k = 0; k < G_N_ELEMENTS(makes); k++)
+        if (diag_find(s, len, makes[k].fn)) {
+            r->tb_has_stage = 1;
+            r->tb_stage = makes[k].kind;
+        }
 }
 
-static void ptxas_block_end(diag_reader *r)
+/* The exception that ends a traceback: gives the stage to this compile's
+ * MLIR messages, starts a front-end error, and ends the group. */
+static void traceback_end(diag_reader *r, const char *s, size_t len)
 {
-    if (r->ptxas_fn && r->summary.present) {
-        diag_summary sm = {r->ptxas_fn, r->summary};
-        g_array_append_val(r->set->summaries, sm);
-        if (r->summary.spill_stores > 0 || r->summary.spill_loads > 0) {
-            char *msg = g_strdup_printf(
-                "%" G_GINT64_FORMAT " bytes stack frame, %" G_GINT64_FORMAT
-                " bytes spill stores, %" G_GINT64_FORMAT " bytes spill loads",
-                r->summary.stack_frame, r->summary.spill_stores,
-                r->summary.spill_loads);
-            diag_item *it = diag_item_new(r, TK_DIAG_ORIGIN_PTXAS,
-                                     TK_DIAG_LEVEL_WARNING, msg, -1);
-            g_free(msg);
-            it->kernel_name = r->ptxas_fn;
-            it->has_summary = 1;
-            it->summary = r->summary;
-            int merged;
-            diag_item_add(r, it, &merged);
+    if (r->tb_has_stage)
+        for (guint i = 0; i < r->set->items->len; i++) {
+            diag_item *it = r->set->items->pdata[i];
+            if (it->pub.stream == r->name && it->group == r->group &&
+                it->pub.origin != TK_DIAG_ORIGIN_PTXAS && !it->pub.has_stage) {
+                it->pub.has_stage = 1;
+                it->pub.stage = r->tb_stage;
+                it->stage_from_stream = 1;
+            }
+        }
+    /* "....CompilationError: at 5:8:" (and its subclasses'). */
+    const char *w = diag_find(s, len, "Error: at ");
+    if (!w)
+        w = diag_find(s, len, "Failure: at ");
+    if (!w)
+        w = diag_find(s, len, "Construct: at ");
+    if (w) {
+        const char *q = strstr(w, ": at ") + 5;
+        const char *end = s + len;
+        int ok1, ok2 = 0;
+        uint32_t l = diag_parse_u32(&q, end, &ok1);
+        uint32_t c = 0;
+        if (ok1 && q < end && *q == ':') {
+            q++;
+            c = diag_parse_u32(&q, end, &ok2);
+        }
+        if (ok1 && ok2 && l > 0) {
+            diag_item *it = diag_item_new(r, TK_DIAG_ORIGIN_FRONTEND,
+                                          TK_DIAG_LEVEL_ERROR, "", 0);
+            it->fe_line = l;
+            it->fe_col = c;
+            it->fe_snippet = g_ptr_array_new_with_free_func(g_free);
+            it->fe_files = g_ptr_array_new();
+            for (guint i = 0; i < r->tb_files->len; i++)
+                g_ptr_array_add(it->fe_files, r->tb_files->pdata[i]);
+            r->fe = it;
+            r->fe_state = 1;
+            r->fe_message = g_string_new(NULL);
         }
     }
-    r->ptxas_fn = NULL;
-    diag_summary_init(&r->summary);
+    r->in_traceback = 0;
+    r->tb_has_stage = 0;
+    r->group++;
+    r->last = NULL;
 }
 
-/* A line of ptxas's log ("ptxas info    : ...") or of its error output. */
-/* Blanks, then a digit. */
-static int stack_line_start(const char *s, size_t len)
+static void fe_finish(diag_reader *r)
 {
-    size_t i = 0;
-    while (i < len && s[i] == ' ')
-        i++;
-    return i < len && s[i] >= '0' && s[i] <= '9';
-}
-
-static int ptxas_line(diag_reader *r, const char *s, size_t len)
-{
-    const char *end = s + len;
-    /* The stack/spill line has no "ptxas" prefix: "    N bytes stack
-     * frame, ...".  IR lines start with blanks too, seldom then a digit:
-     * that is looked at first (a stream is mostly IR). */
-    if (len && s[0] == ' ' && stack_line_start(s, len) &&
-        diag_find(s, len, "bytes stack frame,")) {
-        r->summary.present = 1;
-        r->summary.stack_frame = number_before(s, len, "bytes stack frame");
-        r->summary.spill_stores = number_before(s, len, "bytes spill stores");
-        r->summary.spill_loads = number_before(s, len, "bytes spill loads");
-        return 1;
+    diag_item *it = r->fe;
+    if (!it)
+        return;
+    if (r->fe_state != 2 || r->fe_message->len == 0) {
+        /* No caret or no message: not the form Triton prints. */
+        g_string_free(r->fe_message, TRUE);
+        r->fe_message = NULL;
+        r->fe = NULL;
+        r->fe_state = 0;
+        item_free(it);
+        return;
     }
-    if (!starts(s, len, "ptxas "))
-        return 0;
-    const char *p = s + 6;
-    tk_diag_level level;
-    int info = 0;
-    uint32_t ptx_line = 0;
-    if (starts(p, (size_t)(end - p), "info"))
-        info = 1, level = TK_DIAG_LEVEL_WARNING;
-    else if (starts(p, (size_t)(end - p), "warning"))
-        level = TK_DIAG_LEVEL_WARNING;
-    else if (starts(p, (size_t)(end - p), "error") ||
-             starts(p, (size_t)(end - p), "fatal"))
-        level = TK_DIAG_LEVEL_ERROR;
-    else {
-        /* "ptxas FILE, line N; error   : ..." */
-        const char *l = diag_find(p, (size_t)(end - p), ", line ");
-        if (!l)
-            return 0;
-        const char *q = l + 7;
-        int ok;
-        ptx_line = diag_parse_u32(&q, end, &ok);
-        if (!ok || q >= end || *q != ';')
-            return 0;
-        p = q + 1;
-        while (p < end && *p == ' ')
-            p++;
-        if (starts(p, (size_t)(end - p), "warning"))
-            level = TK_DIAG_LEVEL_WARNING;
-        else if (starts(p, (size_t)(end - p), "error") ||
-                 starts(p, (size_t)(end - p), "fatal"))
-            level = TK_DIAG_LEVEL_ERROR;
-        else
-            return 0;
-    }
-    const char *colon = memchr(p, ':', (size_t)(end - p));
-    if (!colon)
-        return 1;
-    const char *msg = colon + 1;
-    while (msg < end && *msg == ' ')
-        msg++;
-    size_t mlen = (size_t)(end - msg);
-    if (info) {
-        int64_t v;
-        if ((v = number_before(msg, mlen, "bytes gmem")) >= 0 &&
-            !diag_find(msg, mlen, "(C")) {
-            r->pending_gmem = v;
-            return 1;
-        }
-        const char *w = diag_find(msg, mlen, "Compiling entry function '");
-        if (w || starts(msg, mlen, "Function properties for ")) {
-            const char *a = w ? w + strlen("Compiling entry function '")
-                              : msg + strlen("Function properties for ");
-            const char *b = a;
-            while (b < end && *b != '\'' && *b != ' ')
+    it->pub.message = diag_str(r->set, r->fe_message->str, -1);
+    if (it->fe_snippet->len) {
+        /* "def NAME(": the kernel. */
+        const char *d = it->fe_snippet->pdata[0];
+        while (*d == ' ')
+            d++;
+        if (g_str_has_prefix(d, "def ")) {
+            const char *a = d + 4, *b = a;
+            while (g_ascii_isalnum(*b) || *b == '_')
                 b++;
-            const char *fn = diag_str(r->set, a, b - a);
-            if (r->ptxas_fn && strcmp(r->ptxas_fn, fn) != 0)
-                ptxas_block_end(r);
-            r->ptxas_fn = fn;
-            if (r->pending_gmem >= 0) {
-                r->summary.gmem = r->pending_gmem;
-                r->pending_gmem = -1;
-            }
-            return 1;
+            if (b > a)
+                it->kernel_name = diag_str(r->set, a, b - a);
         }
-        if (starts(msg, mlen, "Used ")) {
-            r->summary.present = 1;
-            r->summary.registers = number_before(msg, mlen, "registers");
-            r->summary.barriers = number_before(msg, mlen, "barriers");
-            r->summary.cumulative_stack =
-                number_before(msg, mlen, "bytes cumulative stack size");
-            for (int i = 0; i < 4; i++) {
-                char word[16];
-                g_snprintf(word, sizeof word, "bytes cmem[%d]", i);
-                r->summary.cmem[i] = number_before(msg, mlen, word);
-            }
-            return 1;
-        }
-        if (starts(msg, mlen, "Compile time")) {
-            ptxas_block_end(r);
-            return 1;
-        }
-        if (!starts(msg, mlen, "(C"))
-            return 1; /* other info lines: not messages */
-    }
-    /* "(C7602) text": the code. */
-    const char *code = NULL;
-    if (starts(msg, mlen, "(C")) {
-        const char *c = memchr(msg, ')', mlen);
-        if (c && c - msg <= 8) {
-            code = diag_str(r->set, msg + 1, c - msg - 1);
-            msg = c + 1;
-            while (msg < end && *msg == ' ')
-                msg++;
-            mlen = (size_t)(end - msg);
-        }
-    }
-    if (level == TK_DIAG_LEVEL_ERROR && !code &&
-        starts(msg, mlen, "Ptx assembly aborted due to errors")) {
-        if (r->last_ptxas_error &&
-            r->last_ptxas_error->notes->len == 0)
-            g_ptr_array_add(r->last_ptxas_error->notes,
-                            (char *)diag_str(r->set, msg, (gssize)mlen));
-        return 1;
-    }
-    diag_item *it = diag_item_new(r, TK_DIAG_ORIGIN_PTXAS, level, msg, mlen);
-    it->pub.code = code;
-    it->kernel_name = ptxas_function(r, msg, mlen);
-    if (!it->kernel_name)
-        it->kernel_name = r->ptxas_fn;
-    int64_t at = number_after(msg, mlen, "at line ");
-    if (at > 0 && at <= 0xffffffff)
-        ptx_line = (uint32_t)at;
-    if (ptx_line) {
-        it->pub.ir_line = ptx_line;
-        it->pub.has_stage = 1;
-        it->pub.stage = TK_STAGE_PTX;
     }
     int merged;
-    diag_item *kept = diag_item_add(r, it, &merged);
-    r->last = NULL;
-    if (level == TK_DIAG_LEVEL_ERROR)
-        r->last_ptxas_error = merged ? NULL : kept;
-    return 1;
+    diag_item_add(r, it, &merged);
+    g_string_free(r->fe_message, TRUE);
+    r->fe_message = NULL;
+    r->fe = NULL;
+    r->fe_state = 0;
+}
+
+static int caret_line(const char *s, size_t len)
+{
+    int caret = 0;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '^')
+            caret = 1;
+        else if (s[i] != ' ' && s[i] != '~')
+            return 0;
+    return caret;
 }
 
 /* Cheap filter before mlir_line()'s searches: an MLIR message has ": "
@@ -460,16 +358,16 @@ void diag_reader_line(diag_reader *r, const char *s, size_t len)
     if (len && s[len - 1] == '\r')
         len--;
     if (r->fe_state == 1) {
-        if (diag_caret_line(s, len))
+        if (caret_line(s, len))
             r->fe_state = 2;
         else if (r->fe->fe_snippet->len < 10000)
             g_ptr_array_add(r->fe->fe_snippet, g_strndup(s, len));
         return;
     }
     if (r->fe_state == 2) {
-        if (len == 0 || starts(s, len, "Traceback ") ||
-            starts(s, len, "The above exception")) {
-            diag_fe_finish(r);
+        if (len == 0 || diag_starts(s, len, "Traceback ") ||
+            diag_starts(s, len, "The above exception")) {
+            fe_finish(r);
         } else {
             if (r->fe_message->len && r->fe_message->len < 65536)
                 g_string_append_c(r->fe_message, '\n');
@@ -478,22 +376,22 @@ void diag_reader_line(diag_reader *r, const char *s, size_t len)
             return;
         }
     }
-    if (starts(s, len, "Traceback (most recent call last):")) {
+    if (diag_starts(s, len, "Traceback (most recent call last):")) {
         r->in_traceback = 1;
         g_ptr_array_set_size(r->tb_files, 0);
         return;
     }
     if (r->in_traceback) {
         if (len && s[0] == ' ') {
-            diag_traceback_frame(r, s, len);
+            traceback_frame(r, s, len);
             return;
         }
         if (len == 0)
             return;
-        diag_traceback_end(r, s, len);
+        traceback_end(r, s, len);
         return;
     }
-    if (ptxas_line(r, s, len))
+    if (diag_ptxas_line(r, s, len))
         return;
     if (len > 4 && may_be_mlir(s, len))
         mlir_line(r, s, len);
@@ -502,8 +400,8 @@ void diag_reader_line(diag_reader *r, const char *s, size_t len)
 void diag_reader_end(diag_reader *r)
 {
     if (r->fe)
-        diag_fe_finish(r);
-    ptxas_block_end(r);
+        fe_finish(r);
+    diag_ptxas_block_end(r);
     g_ptr_array_free(r->tb_files, TRUE);
     g_free(r);
 }

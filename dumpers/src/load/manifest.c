@@ -479,7 +479,8 @@ static void add_kernel(JsonBuilder *jb, const bundle_manifest_kernel *mk)
             json_builder_begin_object(jb);
             add_string(jb, "kind", mp->kind);
             add_string(jb, "file", mp->file);
-            add_string(jb, "compression", "gzip");
+            add_string(jb, "compression",
+                       mp->compression ? mp->compression : "gzip");
             add_known_int(jb, "dumps", (int64_t)mp->dumps);
             json_builder_end_object(jb);
         }

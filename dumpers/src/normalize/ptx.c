@@ -43,6 +43,72 @@ static const char *skip_space(const char *p, const char *end)
     return p;
 }
 
+/* What a dialect's token at P is; *Q is set past it. */
+typedef enum {
+    TOK_CHAR,    /* one character, kept */
+    TOK_KEPT,    /* [P, *Q) kept as it is */
+    TOK_RENAMED, /* [P, *Q) a numbered name: renamed (put_renamed) */
+    TOK_SKIP,    /* [P, *Q) dropped */
+    TOK_END      /* a comment to the end of the line */
+} token_kind;
+
+/* The token at P of line S..END. */
+typedef token_kind (*token_fn)(const char *s, const char *p, const char *end,
+                               const char **q);
+
+/* The rest of a line from P, token by token (PTX and SASS differ only in
+ * their tokens): numbered names renamed, comments dropped. */
+static void renumber(nb_builder *b, const char *s, const char *p, const char *end,
+                     uint32_t orig, token_fn token)
+{
+    while (p < end) {
+        const char *q = p + 1;
+        token_kind k = token(s, p, end, &q);
+        if (k == TOK_END)
+            break;
+        if (k == TOK_CHAR)
+            nb_putc(b, *p);
+        else if (k == TOK_KEPT)
+            nb_put(b, p, (size_t)(q - p));
+        else if (k == TOK_RENAMED)
+            put_renamed(b, p, q);
+        p = q;
+    }
+    nb_end_line(b, orig);
+}
+
+/* PTX: `%r12` renamed, `%tid` kept; `$L__BB0_3` renamed; words kept. */
+static token_kind ptx_token(const char *s, const char *p, const char *end,
+                            const char **q)
+{
+    (void)s;
+    unsigned char c = (unsigned char)*p;
+    if (c == '/' && p + 1 < end && p[1] == '/')
+        return TOK_END;
+    if (c == '%' && p + 1 < end && nb_is_id((unsigned char)p[1])) {
+        const char *e = p + 1;
+        while (e < end && nb_is_id((unsigned char)*e))
+            e++;
+        *q = e;
+        return nb_is_digit((unsigned char)e[-1]) ? TOK_RENAMED : TOK_KEPT;
+    }
+    if (c == '$' && p + 3 < end && p[1] == 'L' && p[2] == '_') {
+        const char *e = p + 1;
+        while (e < end && nb_is_id((unsigned char)*e))
+            e++;
+        *q = e;
+        return TOK_RENAMED;
+    }
+    if (nb_is_id(c)) {
+        const char *e = p;
+        while (e < end && is_word((unsigned char)*e))
+            e++;
+        *q = e;
+        return TOK_KEPT;
+    }
+    return TOK_CHAR;
+}
+
 void norm_ptx_line(nb_builder *b, const char *s, const char *end, uint32_t orig)
 {
     const char *p = skip_space(s, end);
@@ -53,37 +119,7 @@ void norm_ptx_line(nb_builder *b, const char *s, const char *end, uint32_t orig)
         nb_ignore_line(b, orig);
         return;
     }
-    while (p < end) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '/' && p + 1 < end && p[1] == '/')
-            break; /* a comment to the end of the line */
-        if (c == '%' && p + 1 < end && nb_is_id((unsigned char)p[1])) {
-            const char *q = p + 1;
-            while (q < end && nb_is_id((unsigned char)*q))
-                q++;
-            if (nb_is_digit((unsigned char)q[-1]))
-                put_renamed(b, p, q);
-            else
-                nb_put(b, p, (size_t)(q - p));
-            p = q;
-        } else if (c == '$' && p + 3 < end && p[1] == 'L' && p[2] == '_') {
-            const char *q = p + 1;
-            while (q < end && nb_is_id((unsigned char)*q))
-                q++;
-            put_renamed(b, p, q);
-            p = q;
-        } else if (nb_is_id(c)) {
-            const char *q = p;
-            while (q < end && is_word((unsigned char)*q))
-                q++;
-            nb_put(b, p, (size_t)(q - p));
-            p = q;
-        } else {
-            nb_putc(b, (char)c);
-            p++;
-        }
-    }
-    nb_end_line(b, orig);
+    renumber(b, s, p, end, orig, ptx_token);
 }
 
 /* R12, UR4, P0, UP1, B3: a register class and a number. */
@@ -103,6 +139,44 @@ static size_t sass_reg(const char *p, const char *end)
     return (size_t)(q - p);
 }
 
+/* SASS: the address comment dropped; registers and `.L_x_7` renamed;
+ * words kept. */
+static token_kind sass_token(const char *s, const char *p, const char *end,
+                             const char **q)
+{
+    unsigned char c = (unsigned char)*p;
+    if (c == '/' && p + 1 < end && p[1] == '*') {
+        /* the address comment */
+        const char *e = p + 2;
+        while (e + 1 < end && !(e[0] == '*' && e[1] == '/'))
+            e++;
+        *q = skip_space(e + 1 < end ? e + 2 : end, end);
+        return TOK_SKIP;
+    }
+    if (c == '/' && p + 1 < end && p[1] == '/')
+        return TOK_END;
+    size_t r = (p == s || !is_word((unsigned char)p[-1])) ? sass_reg(p, end) : 0;
+    if (r) {
+        *q = p + r;
+        return TOK_RENAMED;
+    }
+    if (c == '.' && end - p > 4 && memcmp(p, ".L_x_", 5) == 0) {
+        const char *e = p + 5;
+        while (e < end && nb_is_id((unsigned char)*e))
+            e++;
+        *q = e;
+        return TOK_RENAMED;
+    }
+    if (is_word(c)) {
+        const char *e = p;
+        while (e < end && is_word((unsigned char)*e))
+            e++;
+        *q = e;
+        return TOK_KEPT;
+    }
+    return TOK_CHAR;
+}
+
 void norm_sass_line(nb_builder *b, const char *s, const char *end, uint32_t orig)
 {
     const char *p = skip_space(s, end);
@@ -110,39 +184,5 @@ void norm_sass_line(nb_builder *b, const char *s, const char *end, uint32_t orig
         nb_ignore_line(b, orig);
         return;
     }
-    while (p < end) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '/' && p + 1 < end && p[1] == '*') {
-            /* the address comment */
-            const char *q = p + 2;
-            while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
-                q++;
-            p = q + 1 < end ? q + 2 : end;
-            p = skip_space(p, end);
-            continue;
-        }
-        if (c == '/' && p + 1 < end && p[1] == '/')
-            break;
-        size_t r = (p == s || !is_word((unsigned char)p[-1])) ? sass_reg(p, end) : 0;
-        if (r) {
-            put_renamed(b, p, p + r);
-            p += r;
-        } else if (c == '.' && end - p > 4 && memcmp(p, ".L_x_", 5) == 0) {
-            const char *q = p + 5;
-            while (q < end && nb_is_id((unsigned char)*q))
-                q++;
-            put_renamed(b, p, q);
-            p = q;
-        } else if (is_word(c)) {
-            const char *q = p;
-            while (q < end && is_word((unsigned char)*q))
-                q++;
-            nb_put(b, p, (size_t)(q - p));
-            p = q;
-        } else {
-            nb_putc(b, (char)c);
-            p++;
-        }
-    }
-    nb_end_line(b, orig);
+    renumber(b, s, p, end, orig, sass_token);
 }

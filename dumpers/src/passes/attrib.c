@@ -40,7 +40,8 @@ static size_t new_seq(GArray *b, const char *kernel)
     return b->len - 1;
 }
 
-void passes_attribute(tk_passes *p)
+/* ONE: every dump is the one compile's (a capture's per-compile file). */
+static void attribute(tk_passes *p, int one)
 {
     GArray *b = g_array_new(FALSE, FALSE, sizeof(seq_build));
     /* kernel or function name -> 1 + index of its latest sequence */
@@ -50,7 +51,12 @@ void passes_attribute(tk_passes *p)
     for (size_t i = 0; i < p->dumps->len; i++) {
         tk_pass_dump *d = &g_array_index(p->dumps, tk_pass_dump, i);
         size_t s = (size_t)-1;
-        if (d->kernel[0]) {
+        if (one) {
+            s = b->len ? 0 : new_seq(b, d->kernel);
+            seq_build *sb = &g_array_index(b, seq_build, s);
+            if (!sb->kernel[0] && d->kernel[0])
+                sb->kernel = d->kernel;
+        } else if (d->kernel[0]) {
             gpointer v = g_hash_table_lookup(latest, d->kernel);
             if (v) {
                 s = GPOINTER_TO_SIZE(v) - 1;
@@ -123,6 +129,21 @@ void passes_attribute(tk_passes *p)
     }
     g_array_free(b, TRUE);
     g_hash_table_destroy(latest);
+}
+
+void passes_attribute(tk_passes *p)
+{
+    attribute(p, 0);
+}
+
+void passes_attribute_one_compile(tk_passes *p)
+{
+    if (p->seqs->len <= 1)
+        return;
+    g_array_set_size(p->seqs, 0);
+    g_free(p->seq_dumps);
+    p->seq_dumps = NULL;
+    attribute(p, 1);
 }
 
 size_t tk_passes_seq_count(const tk_passes *p)

@@ -98,6 +98,8 @@ struct passes_gz {
     uint64_t size;       /* the text's size, once the pass is over */
     char *damage;        /* what stopped the pass early, NULL when whole */
     char *scratch;       /* GZ_SKIP bytes */
+    passes_refs *refs;   /* or: a refs file's text (refs.c), read through it */
+    uint64_t refs_at;    /* where the pass in order is in it */
 };
 
 static void end_stream(passes_gz *g)
@@ -142,10 +144,42 @@ passes_gz *passes_gz_new(int fd)
     return g;
 }
 
+passes_gz *passes_gz_new_refs(passes_refs *r)
+{
+    passes_gz *g = g_new0(passes_gz, 1);
+    g->fd = -1;
+    g_mutex_init(&g->lock);
+    g->c = &g->cur[0];
+    g->points = g_array_new(FALSE, FALSE, sizeof(gz_point));
+    g->refs = r;
+    g->recording = 1;
+    g->size = passes_refs_size(r);
+    if (passes_refs_cut(r))
+        g->damage = g_strdup("its refs file is cut short");
+    return g;
+}
+
+/* The pass in order over a refs file's text: a damaged piece ends it. */
+static ssize_t refs_next(passes_gz *g, char *buf, size_t n)
+{
+    int64_t r = passes_refs_pread(g->refs, g->refs_at, buf, n);
+    if (r < 0) {
+        if (!g->damage)
+            g->damage = g_strdup("a piece of its pool is damaged");
+        g->size = g->refs_at;
+        r = 0;
+    }
+    g->refs_at += (uint64_t)r;
+    if (r == 0)
+        g->recording = 0;
+    return (ssize_t)r;
+}
+
 void passes_gz_free(passes_gz *g)
 {
     if (!g)
         return;
+    passes_refs_free(g->refs);
     for (int i = 0; i < GZ_CURSORS; i++) {
         g->c = &g->cur[i];
         end_stream(g);
@@ -390,6 +424,8 @@ static void keep_blocks(passes_gz *g, uint64_t at, const unsigned char *p,
 
 ssize_t passes_gz_next(passes_gz *g, char *buf, size_t n)
 {
+    if (g->refs)
+        return refs_next(g, buf, n);
     uint64_t at = g->c->out;
     int64_t r = produce(g, (unsigned char *)buf, n);
     if (r >= 0 && g->recording) {
@@ -406,6 +442,11 @@ ssize_t passes_gz_next(passes_gz *g, char *buf, size_t n)
 
 void passes_gz_done(passes_gz *g)
 {
+    if (g->refs) {
+        g->recording = 0;
+        passes_refs_drop(g->refs); /* reads back inflate what they need */
+        return;
+    }
     if (g->recording)
         g->size = g->c->out;
     g->recording = 0;
@@ -520,6 +561,8 @@ int64_t passes_gz_pread(passes_gz *g, uint64_t off, char *buf, size_t n)
 {
     if (off >= g->size || n == 0)
         return 0;
+    if (g->refs)
+        return passes_refs_pread(g->refs, off, buf, MIN(n, g->size - off));
     if (n > g->size - off)
         n = (size_t)(g->size - off);
     g_mutex_lock(&g->lock);

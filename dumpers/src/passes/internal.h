@@ -120,9 +120,38 @@ void passes_digester_finish(passes_digester *d, tk_pass_digest *out);
 
 /* ---- the index ------------------------------------------------------------ */
 
+/* ---- a text made of pieces of a shared pool (refs.c) --------------------- */
+
+#define PASSES_REFS_MAGIC "tkview-dump-refs 1\n"
+/* Text of one piece, at most (the writer cuts bodies at PASSES_REFS_PIECE). */
+#define PASSES_REFS_PIECE (1 << 20)
+#define PASSES_REFS_MAX_PIECE (4 << 20)
+
+typedef struct passes_refs passes_refs;
+/* Whether the file open as FD is a refs file (its first line). */
+int passes_refs_is(int fd);
+/* The pool the refs file PATH names (caller frees), or NULL with *WHY set
+ * (caller frees): for the bundle's trust check, before it is opened. */
+char *passes_refs_pool_path(const char *path, char **why);
+/* Opens the refs file PATH and its pool.  NULL with *WHY set (caller
+ * frees) when either is not what it must be (refs.c says what). */
+passes_refs *passes_refs_open(const char *path, char **why);
+void passes_refs_free(passes_refs *r); /* NULL: nothing */
+uint64_t passes_refs_size(const passes_refs *r);
+/* Whether the refs file ends inside a line (cut short): its text is that
+ * of the pieces before. */
+int passes_refs_cut(const passes_refs *r);
+/* Up to N bytes of text at OFF; -1 when a piece cannot be read. */
+int64_t passes_refs_pread(passes_refs *r, uint64_t off, char *buf, size_t n);
+/* Frees the piece of text it holds. */
+void passes_refs_drop(passes_refs *r);
+
 /* ---- gzip files read as their text (gz.c) -------------------------------- */
 
 typedef struct passes_gz passes_gz;
+/* A refs file's text read through the calls below, as a gzip file's is
+ * (takes R). */
+passes_gz *passes_gz_new_refs(passes_refs *r);
 
 /* Reads the gzip file open as FD as its text: first once in order
  * (passes_gz_next(), recording restart points), then at any offset
@@ -195,6 +224,9 @@ void passes_set_path(tk_passes *p, const char *path);
 /* Groups the dumps into sequences and sets each dump's seq
  * (attrib.c). */
 void passes_attribute(tk_passes *p);
+/* Groups P's dumps again into one sequence: P holds one compile's only (a
+ * capture's per-compile file), whatever levels and names its dumps show. */
+void passes_attribute_one_compile(tk_passes *p);
 
 static inline passes_span passes_span_of(const char *p, size_t n)
 {

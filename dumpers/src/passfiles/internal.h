@@ -10,7 +10,9 @@ struct bundle_pass_file {
     char *path;             /* as found: shown, named in diagnostics */
     const tk_kernel *owner; /* listed for this kernel by a manifest; NULL:
                                found by content, for any kernel */
+    const char *confine;    /* the bundle's (tk_bundle's confine), or NULL */
     gboolean direct;        /* the input itself: its sequences are kernels */
+    gboolean one_compile;   /* a capture's per-compile file (compiles.c) */
     gboolean tried;         /* indexing was attempted */
     tk_passes *ix;          /* NULL until indexed, or when that failed */
     GHashTable *seq_of;     /* const tk_kernel * -> 1 + its sequence */
@@ -23,6 +25,32 @@ unsigned long long bundle_passfiles_seq_line(const tk_passes *p, size_t s);
  * have been indexed and are all "direct" (passfiles_only.c). */
 void bundle_passfiles_make_kernels(tk_bundle *b, tk_diags *diags);
 
+/* ---- compiles.c ---- */
+
+/* Adds ROOT/compiles/HASH.PID.N.txt, the dump files a capture kept apart
+ * per compile, each for the kernel of its hash (none: found by content).
+ * Returns TRUE when ROOT has that folder (bundle_passfiles_find then leaves
+ * it out of the look by content). */
+gboolean bundle_passfiles_add_compiles(tk_bundle *bundle, const char *root,
+                                       tk_diags *diags);
+
+/* Whether a file of BUNDLE is listed for K (a manifest's slice, a capture's
+ * per-compile file): then K is not matched by content in the others. */
+gboolean bundle_passfiles_owns(const tk_bundle *bundle, const tk_kernel *k);
+
+/* Whether the pass file PATH may be indexed: TRUE unless it is a refs file
+ * (a bundle's slice made of pieces of its dump pool, passes/refs.c) whose
+ * pool bundle_may_read() refuses under CONFINE, or that names no pool
+ * (an error in DIAGS). */
+gboolean bundle_passfiles_refs_allowed(const char *path, const char *confine,
+                                       tk_diags *diags);
+/* Whether PATH is a refs file. */
+gboolean bundle_passfiles_is_refs(const char *path);
+/* Up to CAP bytes of the text of the refs file PATH into BUF, when its pool
+ * may be read under CONFINE; their count, or -1. */
+int64_t bundle_passfiles_refs_head(const char *path, const char *confine,
+                                   char *buf, size_t cap);
+
 /* ---- passfiles.c ---- */
 
 /* Adds the pass dump file PATH (a bundle's manifest lists it for OWNER; NULL
@@ -32,7 +60,8 @@ void bundle_passfiles_add(tk_bundle *bundle, const char *path,
 
 /* Looks for pass dump files by content in ROOT and in its subfolders (one
  * level down), skipping files whose name says they are something else
- * (stage files, metadata, cubins, Python). */
+ * (stage files, metadata, cubins, Python); ROOT/compiles, a capture's
+ * dumps kept apart per compile, is read by name (compiles.c). */
 void bundle_passfiles_find(tk_bundle *bundle, const char *root, tk_diags *diags);
 
 /* When the file PATH (given as the input) holds pass dumps: indexes it and

@@ -24,6 +24,7 @@
  * compressed (gzip.c) and copied a bounded chunk at a time.
  */
 #include "passfiles/internal.h"
+#include "passes/internal.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -54,6 +55,7 @@ static bundle_pass_file *add_file(tk_bundle *b, const char *path,
     bundle_pass_file *f = g_new0(bundle_pass_file, 1);
     f->path = g_strdup(path);
     f->owner = owner;
+    f->confine = b->confine;
     f->seq_of = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_ptr_array_add(b->pass_found, f);
     return f;
@@ -78,12 +80,15 @@ void bundle_passfiles_clear(tk_bundle *b)
 /* ---- finding files by content ------------------------------------------- */
 
 /* What the content of PATH says, reading a gzip file's text. */
-static tk_passes_file_kind sniff(const char *path)
+static tk_passes_file_kind sniff(const char *path, const char *confine)
 {
-    if (!bundle_gzip_is(path))
+    int refs = bundle_passfiles_is_refs(path);
+    if (!refs && !bundle_gzip_is(path))
         return tk_passes_sniff_file(path);
     char *buf = g_malloc(TK_PASSES_SNIFF_BYTES);
-    int64_t n = bundle_gzip_read_head(path, buf, TK_PASSES_SNIFF_BYTES);
+    int64_t n = refs ? bundle_passfiles_refs_head(path, confine, buf,
+                                                  TK_PASSES_SNIFF_BYTES)
+                     : bundle_gzip_read_head(path, buf, TK_PASSES_SNIFF_BYTES);
     tk_passes_file_kind k =
         n > 0 ? tk_passes_sniff(buf, (size_t)n) : TK_PASSES_FILE_NONE;
     g_free(buf);
@@ -119,6 +124,7 @@ typedef struct {
     tk_bundle *b;
     size_t sniffed;
     gboolean capped;
+    const char *skip; /* a subfolder read otherwise (compiles/), or NULL */
 } finder;
 
 /* Keeps why PATH is no pass dump file, to be said if the load finds
@@ -169,7 +175,8 @@ static void look_in(finder *f, const char *dir, gboolean descend)
             continue;
         }
         if (S_ISDIR(st.st_mode)) {
-            if (descend && base[0] != '.')
+            if (descend && base[0] != '.' &&
+                !(f->skip && strcmp(base, f->skip) == 0))
                 g_ptr_array_add(subs, path);
             else
                 g_free(path);
@@ -196,7 +203,7 @@ static void look_in(finder *f, const char *dir, gboolean descend)
             continue;
         }
         f->sniffed++;
-        if (sniff(path) != TK_PASSES_FILE_NONE)
+        if (sniff(path, f->b->confine) != TK_PASSES_FILE_NONE)
             add_file(f->b, path, NULL);
         else
             reject(f->b, path,
@@ -212,7 +219,8 @@ static void look_in(finder *f, const char *dir, gboolean descend)
 
 void bundle_passfiles_find(tk_bundle *b, const char *root, tk_diags *diags)
 {
-    finder f = {b, 0, FALSE};
+    gboolean compiles = bundle_passfiles_add_compiles(b, root, diags);
+    finder f = {b, 0, FALSE, compiles ? "compiles" : NULL};
     look_in(&f, root, TRUE);
     if (f.capped)
         tk_diags_add(diags, TK_DIAG_NOTE, root, 0,
@@ -241,7 +249,15 @@ static void index_one(bundle_pass_file *f, tk_diags *diags)
                      "cannot read pass dumps: not a regular file");
         return;
     }
+    if (!bundle_passfiles_refs_allowed(f->path, f->confine, diags))
+        return;
     f->ix = tk_passes_index(f->path, diags);
+    /* A file listed for one kernel (a bundle's slice, a capture's
+     * per-compile file) holds one compile: its dumps are one sequence even
+     * where their levels would start another (Triton's pipeliner dumps
+     * written between MLIR passes, a slice's dumps in file order). */
+    if (f->ix && (f->one_compile || f->owner))
+        passes_attribute_one_compile(f->ix);
 }
 static void warn_tie(const bundle_pass_file *f, const tk_kernel *k, ptrdiff_t s,
                      size_t n_best, tk_diags *diags)
@@ -307,51 +323,6 @@ static ptrdiff_t share_tie(bundle_pass_file *f, const tk_kernel *k,
     return s;
 }
 
-/* The warps the kernel's compile was asked for, as its TTGIR's module says
- * ("ttg.num-warps"), or -1: a warp-specialized kernel's metadata counts
- * its partitions' warps too (4 asked + 2 partitions of 4 = 12), and the
- * pass dumps say what the module says. */
-static int64_t asked_warps(const tk_stage *ttgir)
-{
-    static const char attr[] = "\"ttg.num-warps\" = ";
-    uint32_t n = ttgir ? tk_stage_line_count(ttgir) : 0;
-    for (uint32_t i = 1; i <= n; i++) {
-        size_t len = 0;
-        const char *l = tk_stage_line(ttgir, i, &len);
-        if (!l || len < 8 || strncmp(l, "module attributes", 17) != 0)
-            continue;
-        char buf[512];
-        size_t m = len < sizeof buf - 1 ? len : sizeof buf - 1;
-        memcpy(buf, l, m);
-        buf[m] = 0;
-        const char *at = strstr(buf, attr);
-        if (!at)
-            return -1;
-        return g_ascii_strtoll(at + strlen(attr), NULL, 10);
-    }
-    return -1;
-}
-
-/* The key's stages are the first stage kinds. */
-G_STATIC_ASSERT(TK_STAGE_TTIR == 0 && TK_STAGE_TTGIR == 1 &&
-                TK_STAGE_LLIR == 2 && TK_PASS_KEY_STAGES == 3);
-
-void tk_kernel_pass_key(const tk_kernel *k, tk_pass_key *key)
-{
-    memset(key, 0, sizeof *key);
-    key->name = k->name;
-    key->num_warps = k->meta.num_warps;
-    int64_t asked = asked_warps(k->stages[TK_STAGE_TTGIR]);
-    if (asked > 0)
-        key->num_warps = asked;
-    for (int i = 0; i < TK_PASS_KEY_STAGES; i++) {
-        if (k->stages[i]) {
-            key->have[i] = 1;
-            tk_pass_digest_stage(k->stages[i], &key->stage[i]);
-        }
-    }
-}
-
 /* The sequence of the kernel a manifest listed F for. */
 static void match_owner(bundle_pass_file *f, tk_diags *diags)
 {
@@ -388,6 +359,8 @@ static void match_all(tk_bundle *b, bundle_pass_file *f, tk_diags *diags)
     GPtrArray *missing = g_ptr_array_new();
     for (guint i = 0; i < b->kernels->len; i++) {
         const tk_kernel *k = g_ptr_array_index(b->kernels, i);
+        if (bundle_passfiles_owns(b, k))
+            continue; /* its dumps are known, not guessed */
         tk_pass_key key;
         tk_kernel_pass_key(k, &key);
         size_t n_best = 0;
@@ -569,7 +542,7 @@ ptrdiff_t tk_bundle_kernel_pass_seq(tk_bundle *b, const tk_kernel *k,
 gboolean bundle_passfiles_load_direct(tk_bundle *b, const char *path,
                                       tk_diags *diags)
 {
-    if (sniff(path) == TK_PASSES_FILE_NONE)
+    if (sniff(path, b->confine) == TK_PASSES_FILE_NONE)
         return FALSE;
     bundle_pass_file *f = add_file(b, path, NULL);
     f->direct = TRUE;

@@ -1,48 +1,165 @@
 /* slice.c - a kernel's slice of its pass dump file written into a bundle
  * (bundle_passfiles_write_kernel() then bundle_passfiles_write_slices(),
- * called by write/): its sequence, headers included, in file order,
- * gzip-compressed.  The slices are compressed on the machine's cores: on a
+ * called by write/): its sequence, headers included, in file order, cut
+ * into pieces each compressed as a gzip member, which pool.c then stores
+ * once each in the bundle's dumps/ pool, the slice itself a refs file
+ * naming them (passes/refs.c, docs/bundle.md "Shared dump text").  The slices are compressed on the machine's cores: on a
  * capture of 500 MB of dumps compressing them one after another was most of
  * what capture did after the program ended (issue 25). */
 #include "passfiles/internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
-#define COPY_CHUNK ((uint64_t)1 << 20)
+#include "passes/internal.h"
 
 /* ---- bundles: each kernel's slice ------------------------------------------ */
 
-/* Copies the dumps of sequence S of P, header through body, into W, a chunk
- * at a time.  Returns 0, or -1 when P cannot be read (reported in DIAGS) or
- * W failed. */
-static int copy_seq(const tk_passes *p, const tk_pass_seq *s,
-                    bundle_gzip_writer *w, tk_diags *diags)
+/* A piece of a slice's text (passes/refs.c reads them back from the
+ * bundle's pool). */
+typedef struct {
+    guint8 digest[32]; /* SHA-256 of its text */
+    uint64_t len;      /* bytes of text */
+} piece_rec;
+
+/* Who compresses each distinct piece: the first slice job to meet it, as
+ * one gzip member into its piece file; the others only name it.  A member
+ * is the same whichever job made it, and the pool takes members in the
+ * order the slices were planned, so the bundle does not depend on which
+ * thread came first. */
+typedef struct {
+    const char *piece_path; /* the file its member is in */
+    uint64_t at, in_len;    /* where, how long */
+    gboolean written;
+} piece_claim;
+
+typedef struct {
+    GMutex lock;
+    GHashTable *of; /* GBytes digest -> piece_claim */
+} piece_claims;
+
+static int write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Where a job writes its pieces: its piece file, and the claims. */
+typedef struct {
+    int fd;
+    uint64_t at;             /* the piece file's size so far */
+    const char *piece_path;
+    piece_claims *claims;
+    GArray *pieces;          /* piece_rec */
+} piece_sink;
+
+/* Records the LEN bytes of TEXT as the next piece; the first time any job
+ * meets that text, compresses it as one gzip member appended to the piece
+ * file.  Returns 0, or -1 when the write failed. */
+static int add_piece(piece_sink *k, const char *text, size_t len)
+{
+    piece_rec r;
+    memset(&r, 0, sizeof r);
+    GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
+    g_checksum_update(c, (const guchar *)text, (gssize)len);
+    gsize dlen = sizeof r.digest;
+    g_checksum_get_digest(c, r.digest, &dlen);
+    g_checksum_free(c);
+    r.len = len;
+    g_array_append_val(k->pieces, r);
+    GBytes *key = g_bytes_new(r.digest, sizeof r.digest);
+    g_mutex_lock(&k->claims->lock);
+    piece_claim *mine = NULL;
+    if (!g_hash_table_contains(k->claims->of, key)) {
+        mine = g_new0(piece_claim, 1);
+        mine->piece_path = k->piece_path;
+        g_hash_table_insert(k->claims->of, g_bytes_ref(key), mine);
+    }
+    g_mutex_unlock(&k->claims->lock);
+    g_bytes_unref(key);
+    if (!mine)
+        return 0; /* another job's, or an earlier piece of this one */
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK)
+        return -1;
+    uLong bound = deflateBound(&zs, (uLong)len) + 64;
+    unsigned char *out = g_malloc(bound);
+    zs.next_in = (Bytef *)text;
+    zs.avail_in = (uInt)len;
+    zs.next_out = out;
+    zs.avail_out = (uInt)bound;
+    int ok = deflate(&zs, Z_FINISH) == Z_STREAM_END &&
+             write_all(k->fd, out, zs.total_out) == 0;
+    uint64_t in_len = zs.total_out;
+    deflateEnd(&zs);
+    g_free(out);
+    if (!ok)
+        return -1;
+    g_mutex_lock(&k->claims->lock);
+    mine->at = k->at;
+    mine->in_len = in_len;
+    mine->written = TRUE;
+    g_mutex_unlock(&k->claims->lock);
+    k->at += in_len;
+    return 0;
+}
+
+/* Cuts the dumps of sequence S of P into pieces written to FD: each dump's
+ * header, then its body (with the blank line the printers leave between
+ * dumps) in pieces of PASSES_REFS_PIECE bytes, so that identical bodies
+ * are identical pieces whatever their headers say (add_piece()).  Returns 0, 1 when P
+ * cannot be read (reported in DIAGS), -1 when the write failed. */
+static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
+                   tk_diags *diags)
 {
     for (size_t j = 0; j < s->n_dumps; j++) {
         const tk_pass_dump *d = tk_passes_get(p, s->dumps[j]);
-        uint64_t off = d->header_offset;
-        uint64_t end = d->body_offset + d->body_len;
-        char last = '\n';
-        while (off < end) {
-            uint64_t n = end - off < COPY_CHUNK ? end - off : COPY_CHUNK;
-            char *chunk = tk_passes_read_range(p, off, n, diags);
-            if (!chunk)
-                return -1;
-            int rc = bundle_gzip_write(w, chunk, (size_t)n);
-            last = chunk[n - 1];
-            g_free(chunk);
+        uint64_t head = d->body_offset - d->header_offset;
+        char *text = head ? tk_passes_read_range(p, d->header_offset, head, diags)
+                          : NULL;
+        if (head && !text)
+            return 1;
+        int rc = head ? add_piece(k, text, (size_t)head) : 0;
+        g_free(text);
+        if (rc != 0)
+            return -1;
+        uint64_t off = d->body_offset, end = d->body_offset + d->body_len;
+        do {
+            uint64_t n = MIN(end - off, (uint64_t)PASSES_REFS_PIECE);
+            text = n ? tk_passes_read_range(p, off, n, diags) : g_strdup("");
+            if (!text)
+                return 1;
+            size_t len = (size_t)n;
+            if (off + n == end) {
+                /* The body's last line may lack its line end (the end of
+                 * the file); then a blank line. */
+                gboolean ended = n == 0 || text[n - 1] == '\n';
+                text = g_realloc(text, len + 2);
+                memcpy(text + len, "\n\n", ended ? 1 : 2);
+                len += ended ? 1 : 2;
+            }
+            rc = add_piece(k, text, len);
+            g_free(text);
             if (rc != 0)
                 return -1;
             off += n;
-        }
-        /* The body's last line may lack its line end (the end of the
-         * file); then a blank line, as the printers leave between dumps. */
-        if (bundle_gzip_write(w, "\n\n", last == '\n' ? 1 : 2) != 0)
-            return -1;
+        } while (off < end);
     }
     return 0;
 }
@@ -59,6 +176,10 @@ struct bundle_pass_slice {
     bundle_manifest_kernel *mk;
     const char *kind;
     char *rel, *to;
+    char *root;        /* the bundle being built, where dumps/ goes */
+    char *piece_path;  /* TO's pieces, until they are pooled */
+    GArray *pieces;    /* piece_rec */
+    piece_claims *claims; /* shared by the jobs of one bundle */
     /* outcome */
     tk_diags *reads;   /* what could not be read of F */
     char *write_err;   /* why the slice could not be written */
@@ -66,22 +187,32 @@ struct bundle_pass_slice {
     gboolean left_out; /* F could not be read: no slice */
 };
 
-/* Reads and compresses one slice (a worker's task, or the caller's). */
+/* Reads and compresses one slice's pieces (a worker's task, or the
+ * caller's); bundle_passfiles_write_slices() pools them. */
 static void slice_run(bundle_pass_slice *j)
 {
     j->reads = tk_diags_new();
-    bundle_gzip_writer *w = bundle_gzip_create(j->to, &j->write_err);
-    if (!w)
+    j->pieces = g_array_new(FALSE, FALSE, sizeof(piece_rec));
+    int fd = open(j->piece_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        j->write_err = g_strdup_printf("cannot create %s: %s", j->piece_path,
+                                       g_strerror(errno));
         return;
+    }
     /* A read error is about the input: the slice is left out and the
      * bundle written.  A write error loses the bundle. */
-    int copied = copy_seq(j->f->ix, j->seq, w, j->reads);
-    if (copied != 0 && tk_diags_count(j->reads) > 0) {
-        bundle_gzip_finish(w, FALSE, NULL);
+    piece_sink k = {fd, 0, j->piece_path, j->claims, j->pieces};
+    int cut = cut_seq(j->f->ix, j->seq, &k, j->reads);
+    if (close(fd) != 0 && cut == 0)
+        cut = -1;
+    if (cut == 1 && tk_diags_count(j->reads) > 0)
         j->left_out = TRUE;
-    } else if (bundle_gzip_finish(w, TRUE, &j->write_err) == 0) {
+    else if (cut != 0)
+        j->write_err = g_strdup_printf("cannot write %s", j->piece_path);
+    else
         j->done = TRUE;
-    }
+    /* Its piece file stays until the pool is made: other jobs' pieces may be
+     * members in it. */
 }
 
 /* The slices of one gzip pass file run one after another on one worker: its
@@ -130,10 +261,10 @@ int bundle_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
         }
         const char *kind =
             tk_passes_file_kind_name(tk_passes_content_kind(f->ix));
-        char *name = g_strdup_printf("%s.txt.gz", kind);
+        char *name = g_strdup_printf("%s.refs", kind);
         for (int c = 2; g_hash_table_contains(used, name); c++) {
             g_free(name);
-            name = g_strdup_printf("%s-%d.txt.gz", kind, c);
+            name = g_strdup_printf("%s-%d.refs", kind, c);
         }
         g_hash_table_add(used, name);
         bundle_pass_slice *j = g_new0(bundle_pass_slice, 1);
@@ -144,6 +275,8 @@ int bundle_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
         j->kind = kind;
         j->rel = g_strdup_printf("%s/passes/%s", mk->folder, name);
         j->to = g_build_filename(tmp, j->rel, NULL);
+        j->root = g_strdup(tmp);
+        j->piece_path = g_strconcat(j->to, ".pieces", NULL);
         g_ptr_array_add(jobs, j);
     }
     g_hash_table_destroy(used);
@@ -165,6 +298,113 @@ static void run_tasks(GPtrArray *tasks)
             slice_task_run(g_ptr_array_index(tasks, i), NULL);
     if (pool)
         g_thread_pool_free(pool, FALSE, TRUE); /* waits for every task */
+}
+
+/* ---- the pool: each distinct piece once --------------------------------- */
+
+typedef struct {
+    uint64_t at, in_len; /* its member in the pool */
+} pooled;
+
+/* Writes J's refs file, adding to the pool (POOL_FD, its size *POOL_AT,
+ * what it holds SEEN: digest -> pooled) the pieces it does not hold yet,
+ * copied from the piece file of the job that compressed each (CLAIMS).
+ * Returns 0; 1 when a piece has no member (the job that claimed it could
+ * not read its input: J is left out too); -1 with *ERR set. */
+static int pool_one(bundle_pass_slice *j, int pool_fd, uint64_t *pool_at,
+                    GHashTable *seen, piece_claims *claims, char **err)
+{
+    FILE *out = fopen(j->to, "wx");
+    int rc = out ? 0 : -1;
+    if (out)
+        fprintf(out, "%spool pool.gz\n", PASSES_REFS_MAGIC);
+    char *buf = NULL;
+    int in = -1;
+    const char *in_path = NULL;
+    for (guint i = 0; rc == 0 && i < j->pieces->len; i++) {
+        const piece_rec *r = &g_array_index(j->pieces, piece_rec, i);
+        GBytes *key = g_bytes_new(r->digest, sizeof r->digest);
+        pooled *p = g_hash_table_lookup(seen, key);
+        const piece_claim *c = p ? NULL : g_hash_table_lookup(claims->of, key);
+        if (!p && (!c || !c->written))
+            rc = 1;
+        if (!p && rc == 0) {
+            if (in_path != c->piece_path) {
+                if (in >= 0)
+                    close(in);
+                in = open(in_path = c->piece_path, O_RDONLY | O_CLOEXEC);
+            }
+            buf = g_realloc(buf, c->in_len);
+            if (in < 0 ||
+                pread(in, buf, c->in_len, (off_t)c->at) != (ssize_t)c->in_len ||
+                write_all(pool_fd, buf, c->in_len) != 0)
+                rc = -1;
+            p = g_new(pooled, 1);
+            *p = (pooled){*pool_at, c->in_len};
+            *pool_at += c->in_len;
+            g_hash_table_insert(seen, g_bytes_ref(key), p);
+        }
+        g_bytes_unref(key);
+        if (rc == 0 &&
+            fprintf(out, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %"
+                    G_GUINT64_FORMAT "\n", p->at, p->in_len, r->len) < 0)
+            rc = -1;
+    }
+    g_free(buf);
+    if (in >= 0)
+        close(in);
+    if (out && fclose(out) != 0 && rc == 0)
+        rc = -1;
+    if (rc != 0)
+        unlink(j->to);
+    if (rc < 0)
+        *err = g_strdup_printf("cannot write %s: %s", j->to, g_strerror(errno));
+    return rc;
+}
+
+/* Stores the pieces of the slices written (J->done) once each in
+ * ROOT/dumps/pool.gz, in the order planned (a bundle written twice is the
+ * same), and writes each slice's refs file.  Returns 0, or -1 with *ERR. */
+static int pool_slices(GPtrArray *jobs, piece_claims *claims, char **err)
+{
+    bundle_pass_slice *first = NULL;
+    for (guint i = 0; i < jobs->len && !first; i++) {
+        bundle_pass_slice *j = g_ptr_array_index(jobs, i);
+        first = j->done ? j : NULL;
+    }
+    if (!first)
+        return 0;
+    char *dir = g_build_filename(first->root, "dumps", NULL);
+    char *path = g_build_filename(dir, "pool.gz", NULL);
+    int fd = g_mkdir(dir, 0755) == 0
+                 ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
+    int rc = 0;
+    if (fd < 0) {
+        *err = g_strdup_printf("cannot create %s: %s", path, g_strerror(errno));
+        rc = -1;
+    }
+    GHashTable *seen = g_hash_table_new_full(g_bytes_hash, g_bytes_equal,
+                                             (GDestroyNotify)g_bytes_unref, g_free);
+    uint64_t at = 0;
+    for (guint i = 0; rc == 0 && i < jobs->len; i++) {
+        bundle_pass_slice *j = g_ptr_array_index(jobs, i);
+        if (!j->done)
+            continue;
+        rc = pool_one(j, fd, &at, seen, claims, err);
+        if (rc == 1) { /* its input could not be read: the slice is left out */
+            j->done = FALSE;
+            j->left_out = TRUE;
+            rc = 0;
+        }
+    }
+    if (fd >= 0 && close(fd) != 0 && rc == 0) {
+        *err = g_strdup_printf("cannot write %s: %s", path, g_strerror(errno));
+        rc = -1;
+    }
+    g_hash_table_destroy(seen);
+    g_free(path);
+    g_free(dir);
+    return rc;
 }
 
 int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
@@ -198,6 +438,12 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
     }
     g_hash_table_destroy(plain);
     g_hash_table_destroy(of_file);
+    piece_claims claims;
+    g_mutex_init(&claims.lock);
+    claims.of = g_hash_table_new_full(g_bytes_hash, g_bytes_equal,
+                                      (GDestroyNotify)g_bytes_unref, g_free);
+    for (guint i = 0; i < jobs->len; i++)
+        ((bundle_pass_slice *)g_ptr_array_index(jobs, i))->claims = &claims;
     run_tasks(tasks);
     for (guint i = 0; i < tasks->len; i++) {
         slice_task *t = g_ptr_array_index(tasks, i);
@@ -206,8 +452,23 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
     }
     g_ptr_array_free(tasks, TRUE);
 
+    /* The pieces stored once each, in the order the slices were planned. */
+    char *perr = NULL;
+    int rc = pool_slices(jobs, &claims, &perr);
+    for (guint i = 0; i < jobs->len; i++) {
+        bundle_pass_slice *j = g_ptr_array_index(jobs, i);
+        unlink(j->piece_path);
+        j->claims = NULL;
+    }
+    g_hash_table_destroy(claims.of);
+    g_mutex_clear(&claims.lock);
+    if (rc != 0) {
+        tk_diags_add(diags, TK_DIAG_ERROR, outdir, 0,
+                     "cannot write the bundle: %s", perr);
+        g_free(perr);
+        return -1;
+    }
     /* The outcomes, in the order the slices were planned. */
-    int rc = 0;
     for (guint i = 0; i < jobs->len && rc == 0; i++) {
         bundle_pass_slice *j = g_ptr_array_index(jobs, i);
         for (size_t x = 0; j->reads && x < tk_diags_count(j->reads); x++) {
@@ -231,7 +492,7 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
                 mk->passes = g_array_new(FALSE, FALSE,
                                          sizeof(bundle_manifest_pass));
             bundle_manifest_pass mp = {g_strdup(j->rel), j->kind,
-                                       j->seq->n_dumps};
+                                       j->seq->n_dumps, "refs"};
             g_array_append_val(mk->passes, mp);
         }
     }
@@ -247,6 +508,10 @@ void bundle_passfiles_slices_free(GPtrArray *jobs)
         g_free(j->write_err);
         g_free(j->rel);
         g_free(j->to);
+        g_free(j->root);
+        g_free(j->piece_path);
+        if (j->pieces)
+            g_array_free(j->pieces, TRUE);
         g_free(j);
     }
     if (jobs)

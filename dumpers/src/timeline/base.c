@@ -36,29 +36,48 @@ const char *tk_effect_name(tk_effect effect)
     }
 }
 
+/* Each reason's name and advice, and the sentence every front end shows
+ * (tk_unknown_why_sentence()): one text each. */
+#define NO_AFTER_NAME "no dump after it"
+#define NO_AFTER_ADVICE                                                                  \
+    "The dumps have this pass's IR before it ran but nothing after it, and no "          \
+    "final stage of its IR level to compare with: the compile stopped here, or "          \
+    "the dump was cut. Capture again (tkview capture) to see what it did."
+#define NO_BEFORE_NAME "nothing comparable before it"
+#define NO_BEFORE_ADVICE                                                                 \
+    "The dumps have this pass's IR after it ran but no IR of the same level and "         \
+    "scope before it to compare with (its level's first dump, or a function "            \
+    "dumped on its own). Read its IR as it is; the pass before it shows what it "         \
+    "started from."
+#define NO_BODY_NAME "no IR printed"
+#define NO_BODY_ADVICE                                                                   \
+    "The dump has this pass's banner but no IR under it, so there is nothing to "         \
+    "compare. Compilers print such banners for passes that ran on nothing "              \
+    "(a declaration, an empty function)."
+#define UNREADABLE_NAME "unreadable"
+#define UNREADABLE_ADVICE                                                                \
+    "A dump text could not be read (its file changed since it was indexed) or "           \
+    "the diff was too large to make; the Problems list names the file. Open the "         \
+    "bundle again, or diff the pass with tkview diff."
+#define NOT_MEASURED_NAME "not measured"
+#define NOT_MEASURED_ADVICE                                                              \
+    "Its effect was not measured when the pass list was built; open the pass to "         \
+    "see its diff."
+#define SENTENCE(X) "Effect unknown: " X##_NAME ". " X##_ADVICE
+
 const char *tk_unknown_why_advice(tk_unknown_why why)
 {
     switch (why) {
     case TK_UNKNOWN_NO_AFTER:
-        return "The dumps have this pass's IR before it ran but nothing after it, and no "
-               "final stage of its IR level to compare with: the compile stopped here, or "
-               "the dump was cut. Capture again (tkview capture) to see what it did.";
+        return NO_AFTER_ADVICE;
     case TK_UNKNOWN_NO_BEFORE:
-        return "The dumps have this pass's IR after it ran but no IR of the same level and "
-               "scope before it to compare with (its level's first dump, or a function "
-               "dumped on its own). Read its IR as it is; the pass before it shows what it "
-               "started from.";
+        return NO_BEFORE_ADVICE;
     case TK_UNKNOWN_NO_BODY:
-        return "The dump has this pass's banner but no IR under it, so there is nothing to "
-               "compare. Compilers print such banners for passes that ran on nothing "
-               "(a declaration, an empty function).";
+        return NO_BODY_ADVICE;
     case TK_UNKNOWN_UNREADABLE:
-        return "A dump text could not be read (its file changed since it was indexed) or "
-               "the diff was too large to make; the Problems list names the file. Open the "
-               "bundle again, or diff the pass with tkview diff.";
+        return UNREADABLE_ADVICE;
     case TK_UNKNOWN_NOT_MEASURED:
-        return "Its effect was not measured when the pass list was built; open the pass to "
-               "see its diff.";
+        return NOT_MEASURED_ADVICE;
     default:
         return "";
     }
@@ -68,15 +87,33 @@ const char *tk_unknown_why_name(tk_unknown_why why)
 {
     switch (why) {
     case TK_UNKNOWN_NO_AFTER:
-        return "no dump after it";
+        return NO_AFTER_NAME;
     case TK_UNKNOWN_NO_BEFORE:
-        return "nothing comparable before it";
+        return NO_BEFORE_NAME;
     case TK_UNKNOWN_NO_BODY:
-        return "no IR printed";
+        return NO_BODY_NAME;
     case TK_UNKNOWN_UNREADABLE:
-        return "unreadable";
+        return UNREADABLE_NAME;
     case TK_UNKNOWN_NOT_MEASURED:
-        return "not measured";
+        return NOT_MEASURED_NAME;
+    default:
+        return "";
+    }
+}
+
+const char *tk_unknown_why_sentence(tk_unknown_why why)
+{
+    switch (why) {
+    case TK_UNKNOWN_NO_AFTER:
+        return SENTENCE(NO_AFTER);
+    case TK_UNKNOWN_NO_BEFORE:
+        return SENTENCE(NO_BEFORE);
+    case TK_UNKNOWN_NO_BODY:
+        return SENTENCE(NO_BODY);
+    case TK_UNKNOWN_UNREADABLE:
+        return SENTENCE(UNREADABLE);
+    case TK_UNKNOWN_NOT_MEASURED:
+        return SENTENCE(NOT_MEASURED);
     default:
         return "";
     }

@@ -296,16 +296,15 @@ static tk_ir_diff *diff_sides(const tk_timeline *tl, const tk_timeline_entry *fi
                               const tk_diff_opts *opts, tk_diags *diags)
 {
     if (before->kind == TK_SIDE_NONE || after->kind == TK_SIDE_NONE) {
+        /* The words the report and the viewer show for the step. */
         if (before->kind == TK_SIDE_NONE)
-            tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
-                         "%s: no IR before it to compare with (%s)", first->pass,
-                         tk_unknown_why_name(first->why ? first->why
-                                                        : TK_UNKNOWN_NO_BEFORE));
+            tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0, "%s: %s", first->pass,
+                         tk_unknown_why_sentence(first->why ? first->why
+                                                            : TK_UNKNOWN_NO_BEFORE));
         else
-            tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0,
-                         "%s: no IR after it to compare with (%s)", last->pass,
-                         tk_unknown_why_name(last->why ? last->why
-                                                       : TK_UNKNOWN_NO_AFTER));
+            tk_diags_add(diags, TK_DIAG_ERROR, tl->kernel_name, 0, "%s: %s", last->pass,
+                         tk_unknown_why_sentence(last->why ? last->why
+                                                           : TK_UNKNOWN_NO_AFTER));
         return NULL;
     }
     tk_ir_dialect d = tl_entry_dialect(first);

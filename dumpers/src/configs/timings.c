@@ -1,0 +1,130 @@
+/* timings.c - the autotuner's timings file (tk_configs.h says its shape)
+ * read and matched to compiles by their configuration items. */
+#include "configs/internal.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A timings file lists one entry per config benchmarked: a few hundred
+ * bytes each.  Anything larger is not one. */
+#define TIMINGS_MAX_BYTES ((gsize)16 << 20)
+
+struct configs_timings {
+    JsonParser *parser;
+    JsonArray *configs; /* owned by PARSER */
+};
+
+configs_timings *configs_timings_read(const char *path, tk_diags *diags)
+{
+    struct stat st;
+    if (!path || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
+    if ((gsize)st.st_size > TIMINGS_MAX_BYTES) {
+        tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
+                     "autotune timings file of %lld bytes is too large; timings left out",
+                     (long long)st.st_size);
+        return NULL;
+    }
+    JsonParser *p = json_parser_new();
+    GError *err = NULL;
+    if (!json_parser_load_from_file(p, path, &err)) {
+        tk_diags_add(diags, TK_DIAG_WARNING, path, 0, "autotune timings not read: %s",
+                     err ? err->message : "not JSON");
+        g_clear_error(&err);
+        g_object_unref(p);
+        return NULL;
+    }
+    JsonNode *root = json_parser_get_root(p);
+    JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
+    JsonNode *cfg = o ? json_object_get_member(o, "configs") : NULL;
+    if (!cfg || !JSON_NODE_HOLDS_ARRAY(cfg)) {
+        tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
+                     "autotune timings not read: no \"configs\" list");
+        g_object_unref(p);
+        return NULL;
+    }
+    configs_timings *t = g_new0(configs_timings, 1);
+    t->parser = p;
+    t->configs = json_node_get_array(cfg);
+    return t;
+}
+
+void configs_timings_free(configs_timings *t)
+{
+    if (!t)
+        return;
+    g_object_unref(t->parser);
+    g_free(t);
+}
+
+/* Whether entry E is configuration C of kernel NAME: every kwarg and
+ * num_warps / num_stages it names equals C's item of that name. */
+static gboolean matches(JsonObject *e, const tk_config *c, const char *name)
+{
+    JsonNode *kn = json_object_get_member(e, "kernel");
+    if (kn && (!JSON_NODE_HOLDS_VALUE(kn) ||
+               json_node_get_value_type(kn) != G_TYPE_STRING ||
+               g_strcmp0(json_node_get_string(kn), name) != 0))
+        return FALSE;
+    static const char *const top[] = {"num_warps", "num_stages"};
+    for (size_t i = 0; i < G_N_ELEMENTS(top); i++) {
+        JsonNode *v = json_object_get_member(e, top[i]);
+        if (!v)
+            continue;
+        const tk_config_item *it = tk_config_find(c, top[i]);
+        if (!it || !it->is_number || !JSON_NODE_HOLDS_VALUE(v) ||
+            json_node_get_value_type(v) != G_TYPE_INT64 ||
+            it->number != json_node_get_int(v))
+            return FALSE;
+    }
+    JsonNode *kwn = json_object_get_member(e, "kwargs");
+    if (!kwn)
+        return TRUE;
+    if (!JSON_NODE_HOLDS_OBJECT(kwn))
+        return FALSE;
+    JsonObject *kw = json_node_get_object(kwn);
+    GList *m = json_object_get_members(kw);
+    gboolean ok = TRUE;
+    for (GList *l = m; l && ok; l = l->next) {
+        const tk_config_item *it = tk_config_find(c, l->data);
+        char *text = json_to_string(json_object_get_member(kw, l->data), FALSE);
+        ok = it && strcmp(it->value, text) == 0;
+        g_free(text);
+    }
+    g_list_free(m);
+    return ok;
+}
+
+/* The median of entry E's "ms": the first of a list, or the number. */
+static gboolean median_of(JsonObject *e, double *ms)
+{
+    JsonNode *n = json_object_get_member(e, "ms");
+    if (n && JSON_NODE_HOLDS_ARRAY(n) && json_array_get_length(json_node_get_array(n)))
+        n = json_array_get_element(json_node_get_array(n), 0);
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return FALSE;
+    GType ty = json_node_get_value_type(n);
+    if (ty != G_TYPE_DOUBLE && ty != G_TYPE_INT64)
+        return FALSE;
+    *ms = json_node_get_double(n);
+    return TRUE;
+}
+
+int configs_timings_of(const configs_timings *t, const tk_config *c, const char *name,
+                       double *ms)
+{
+    int hits = 0;
+    for (guint i = 0; t && i < json_array_get_length(t->configs); i++) {
+        JsonNode *n = json_array_get_element(t->configs, i);
+        if (!JSON_NODE_HOLDS_OBJECT(n))
+            continue;
+        JsonObject *e = json_node_get_object(n);
+        double v;
+        if (matches(e, c, name) && median_of(e, &v)) {
+            *ms = v;
+            hits++;
+        }
+    }
+    return hits == 1; /* two entries match: not known to be this one's */
+}

@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""End-to-end tests on GPU captures made by `tkview capture` with its hook
+(kept work folders, sample_dumps/raw/*.tar.xz, see its README): each compile's
+dumps in a file of its own (run/compiles/HASH.PID.N.txt), also from
+torch.compile's parallel compile workers; and bundles that store identical
+dump text once (refs files into dumps/pool.gz), with the trust checks a
+stranger's bundle gets.
+
+Expected values were read off the captures by hand (grep -c, cmp, the cache's
+NAME.json files); the comments quote them.  Prints TAP.
+
+Usage: test_raw_compiles.py TKVIEW   (TK_TEST_SAMPLES names sample_dumps/)
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import Skip, finish, test  # noqa: E402
+
+TKVIEW = sys.argv[1]
+RAW = os.path.join(os.environ['TK_TEST_SAMPLES'], 'raw')
+TMP = tempfile.mkdtemp(prefix='raw-compiles-')
+_unpacked = {}
+
+
+def unpack(name):
+    if name in _unpacked:
+        return _unpacked[name]
+    tar = os.path.join(RAW, name + '.tar.xz')
+    if not os.path.exists(tar) or not shutil.which('tar'):
+        raise Skip('no %s or no tar' % tar)
+    subprocess.run(['tar', 'xJf', tar, '-C', TMP], check=True)
+    _unpacked[name] = os.path.join(TMP, name)
+    return _unpacked[name]
+
+
+def run(*args):
+    p = subprocess.run([TKVIEW, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=600)
+    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+
+
+def run_json(*args, rc=0):
+    code, out, err = run(*args, '--json')
+    assert code == rc, (code, err)
+    return json.loads(out), err
+
+
+# inductor_parallel: the program's pid is 532 (stdout.txt: "inductor_parallel:
+# pid 532, compile threads default"); compiles/ holds 4b9efdbf...532.1.txt,
+# b857a347...777.1.txt and 91dae16b...779.1.txt: two of the three kernels were
+# compiled by Inductor's worker processes 777 and 779.  Headers per file
+# (grep -c "^// -----// IR Dump Before", LLVM's "; *** IR Dump" / "*** IR
+# Dump" / "# *** IR Dump", "SoftwarePipeliner internal IR Dump"):
+# 4b9efdbf 83 + 218 + 2, 91dae16b 73 + 191 + 2, b857a347 73 + 217 + 2.
+INDUCTOR = {  # name: (hash, pid, MLIR headers, LLVM headers)
+    'triton_per_fused__softmax_add_amax_cumsum_exp_gelu_mul_native_layer_norm_prepare_softmax_online_sub_0':
+        ('4b9efdbf4685', 532, 83, 218),
+    'triton_per_fused_sum_2': ('91dae16b9626', 779, 73, 191),
+    'triton_red_fused_sum_1': ('b857a3479d40', 777, 73, 217),
+}
+
+
+@test
+def parallel_workers_compiles_each_have_their_file():
+    d = unpack('inductor_parallel')
+    with open(os.path.join(d, 'stdout.txt')) as f:
+        assert 'inductor_parallel: pid 532,' in f.read()
+    r, err = run_json('info', d)
+    got = {k['name']: k for k in r['kernels']}
+    assert set(got) == set(INDUCTOR), list(got)
+    for name, (hash12, pid, mlir, llvm) in INDUCTOR.items():
+        k = got[name]
+        assert k['hash'].startswith(hash12), (name, k['hash'])
+        [p] = k['passes']
+        base = os.path.basename(p['path'])
+        assert base == '%s.%d.1.txt' % (k['hash'], pid), base
+        # Every dump of the file: its MLIR and LLVM dumps and the two
+        # SoftwarePipeliner dumps.
+        assert p['dumps'] == mlir + llvm + 2 and p['shared_by'] == 0, (name, p)
+    assert 'equally well' not in err and 'none is shown' not in err, err
+
+
+@test
+def parallel_workers_passes_split_per_kernel():
+    """The same split as the serial captures of the same program (with the
+    hook, and without it, by content) gave on the GPU: MLIR passes first,
+    then LLVM's, one compile in the order made."""
+    d = unpack('inductor_parallel')
+    for name, (hash12, _, mlir, llvm) in INDUCTOR.items():
+        r, err = run_json('passes', d, '--kernel', hash12)
+        [k] = r['kernels']
+        assert k['summary']['passes'] == mlir + llvm, (name, k['summary'])
+        kinds = [p['kind'] for p in k['passes']]
+        assert kinds[:mlir] == ['mlir'] * mlir, (name, kinds[:mlir])
+        assert 'mlir' not in kinds[mlir:], (name, kinds[mlir:])
+
+
+# fp8_matmul_three_tkview: cache NAME.json 3a52dd83 num_stages 3, 5f421c2f
+# num_stages 4, 8720e1fd num_stages 3 with enable_fp_fusion false.  Each
+# compile file has 72 + 207 + 2 headers.  cmp of the 3a52dd83 and 8720e1fd
+# files: first difference at line 432614 of 475790, inside dump 245 (a machine
+# code dump, FMUL where the other has FMA): their first 244 dumps are
+# identical.
+FP8 = {'3a52dd83': 281, '5f421c2f': 281, '8720e1fd': 281}
+
+
+@test
+def fp8_each_compile_has_its_own_dumps():
+    d = unpack('fp8_matmul_three_tkview')
+    r, err = run_json('info', d)
+    got = {k['hash'][:8]: k for k in r['kernels']}
+    assert set(got) == set(FP8), list(got)
+    for h, dumps in FP8.items():
+        [p] = got[h]['passes']
+        assert p['dumps'] == dumps and p['shared_by'] == 0, (h, p)
+        assert os.path.basename(p['path']).startswith(got[h]['hash']), p
+    assert 'none is shown' not in err and 'identical dumps' not in err, err
+
+
+def refs_lines(bundle, kernel_hash8):
+    m = json.load(open(os.path.join(bundle, 'manifest.json')))
+    [k] = [k for k in m['kernels'] if k['hash'].startswith(kernel_hash8)]
+    [p] = k['passes']
+    assert p['compression'] == 'refs' and p['file'].endswith('/passes/mixed.refs'), p
+    with open(os.path.join(bundle, p['file'])) as f:
+        lines = f.read().splitlines()
+    assert lines[:2] == ['tkview-dump-refs 1', 'pool pool.gz'], lines[:2]
+    return lines[2:]
+
+
+def fp8_bundle():
+    out = os.path.join(TMP, 'fp8.bundle')
+    if not os.path.exists(out):
+        code, _, err = run('bundle', unpack('fp8_matmul_three_tkview'), '-o', out, '-q')
+        assert code == 0, err
+    return out
+
+
+@test
+def bundle_stores_identical_dumps_once():
+    out = fp8_bundle()
+    m = json.load(open(os.path.join(out, 'manifest.json')))
+    assert m['format_version'] == 2
+    a, c = refs_lines(out, '3a52dd83'), refs_lines(out, '8720e1fd')
+    # The first 244 dumps are identical: each a header piece and at least one
+    # body piece, so at least 488 pieces in the same places.
+    same = 0
+    while same < min(len(a), len(c)) and a[same] == c[same]:
+        same += 1
+    assert same >= 2 * 244, same
+    assert a != c
+    pool = os.path.getsize(os.path.join(out, 'dumps', 'pool.gz'))
+    named = sum(int(l.split()[1]) for h in FP8 for l in refs_lines(out, h))
+    assert pool < named, (pool, named)
+    # Read back: every kernel has its 281 dumps, the pair part in dump 245.
+    r, err = run_json('info', out)
+    for k in r['kernels']:
+        assert [p['dumps'] for p in k['passes']] == [281], k['passes']
+    code, text, err = run('passes', out, '--kernel', '3a52dd83', '--json')
+    assert code == 0, err
+
+
+def copy_bundle(name):
+    src = fp8_bundle() if name == 'fp8' else None
+    dst = os.path.join(TMP, 'hostile-%d' % len(os.listdir(TMP)))
+    shutil.copytree(src, dst, symlinks=True)
+    return dst
+
+
+def first_refs(bundle):
+    m = json.load(open(os.path.join(bundle, 'manifest.json')))
+    return os.path.join(bundle, m['kernels'][0]['passes'][0]['file']), m['kernels'][0]['hash']
+
+
+def passes_of_first(bundle):
+    code, out, err = run('info', bundle, '--json')
+    assert code == 0, err
+    k = json.loads(out)['kernels'][0]
+    return k['passes'], err
+
+
+@test
+def refs_pool_never_read_outside_the_bundle():
+    b = copy_bundle('fp8')
+    refs, _ = first_refs(b)
+    secret = os.path.join(TMP, 'secret.gz')
+    shutil.copyfile(os.path.join(b, 'dumps', 'pool.gz'), secret)
+    # The pool a link out of the bundle (to a valid pool, even).
+    os.unlink(os.path.join(b, 'dumps', 'pool.gz'))
+    os.symlink(secret, os.path.join(b, 'dumps', 'pool.gz'))
+    passes, err = passes_of_first(b)
+    assert passes == [], passes
+    assert 'outside the bundle' in err, err
+    # dumps/ itself a link out.
+    b = copy_bundle('fp8')
+    shutil.move(os.path.join(b, 'dumps'), os.path.join(TMP, 'dumps-elsewhere'))
+    os.symlink(os.path.join(TMP, 'dumps-elsewhere'), os.path.join(b, 'dumps'))
+    passes, err = passes_of_first(b)
+    assert passes == [] and 'outside the bundle' in err, (passes, err)
+
+
+@test
+def refs_names_and_pieces_are_checked():
+    cases = [
+        ('pool ../../../x.gz', 'not a plain file name'),
+        ('pool /etc/passwd', 'not a plain file name'),
+        ('pool .hidden', 'not a plain file name'),
+    ]
+    for line, why in cases:
+        b = copy_bundle('fp8')
+        refs, _ = first_refs(b)
+        text = open(refs).read().splitlines()
+        text[1] = line
+        open(refs, 'w').write('\n'.join(text) + '\n')
+        passes, err = passes_of_first(b)
+        assert passes == [] and why in err, (line, passes, err)
+    # A piece past the pool's end, one of more than 4 MiB of text.
+    size = os.path.getsize(os.path.join(fp8_bundle(), 'dumps', 'pool.gz'))
+    for bad in ('%d 100 10' % size, '0 100 %d' % (5 << 20)):
+        b = copy_bundle('fp8')
+        refs, _ = first_refs(b)
+        text = open(refs).read().splitlines()
+        text.insert(3, bad)
+        open(refs, 'w').write('\n'.join(text) + '\n')
+        passes, err = passes_of_first(b)
+        assert passes == [] and 'is no piece of the pool' in err, (bad, err)
+    # The pool a refs file (a loop): refused, nothing read in circles.
+    b = copy_bundle('fp8')
+    refs, _ = first_refs(b)
+    shutil.copyfile(refs, os.path.join(b, 'dumps', 'pool.gz'))
+    passes, err = passes_of_first(b)
+    assert passes == [] and 'not a gzip file' in err, err
+
+
+@test
+def refs_piece_that_lies_about_its_text_ends_the_text():
+    """A piece whose member inflates to other than LEN bytes: the text ends
+    before it, with a warning, the dumps before it kept."""
+    b = copy_bundle('fp8')
+    refs, _ = first_refs(b)
+    text = open(refs).read().splitlines()
+    at, in_len, n = text[400].split()
+    text[400] = '%s %s %d' % (at, in_len, int(n) + 1)
+    open(refs, 'w').write('\n'.join(text) + '\n')
+    passes, err = passes_of_first(b)
+    assert 'damaged' in err, err
+    assert len(passes) == 1 and 0 < passes[0]['dumps'] < 281, passes
+
+
+try:
+    finish_code = finish()
+finally:
+    shutil.rmtree(TMP, ignore_errors=True)
+sys.exit(finish_code)

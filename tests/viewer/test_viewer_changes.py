@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The viewer counts every pass's changes as `tkview diff` does, under Xvfb.
+
+For every kernel of the bundle and every pass and sub-step `tkview passes
+--json` marks as changed, the pass view's change count (its "change K of
+N" label, N the whole diff's when it is cut over its budget) must be the number of hunks `tkview diff
+PATH --kernel HASH --pass N[.J] --json` prints.  Both group edits with 3
+lines of context (tk_diff_changes()); tests/html/test_change_counts.mjs
+checks the report against the same CLI.
+
+TK_BREAK_COUNT=N adds N to the viewer's count of the first pass (to see
+this test fail).
+
+Usage: test_viewer_changes.py TKVIEW-VIEWER-TEST TKVIEW BUNDLE   Prints TAP.
+"""
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+
+from viewer_harness import Session, test, tap, skip_all, missing_tools
+
+VIEWER, TKVIEW, BUNDLE = sys.argv[1], sys.argv[2], sys.argv[3]
+BREAK = int(os.environ.get('TK_BREAK_COUNT', '0'))
+
+if missing_tools():
+    skip_all('needs %s (debian-packages.txt: xvfb, dbus-daemon, libglib2.0-bin)'
+             % ', '.join(missing_tools()))
+
+
+def tk_json(*args):
+    p = subprocess.run([TKVIEW, *args, '--json', '--quiet'], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    assert p.returncode == 0, (args, p.stderr.decode()[-400:])
+    return json.loads(p.stdout)
+
+
+PASSES = tk_json('passes', BUNDLE)['kernels']
+WANT = []  # (kernel index, hash, "N" or "N.J")
+for ki, k in enumerate(PASSES):
+    for p in k['passes']:
+        if p['effect'] == 'changed':
+            WANT.append((ki, k['hash'], str(p['index'])))
+        for s in p['substeps']:
+            if s['effect'] == 'changed':
+                WANT.append((ki, k['hash'], '%d.%d' % (p['index'], s['index'])))
+
+# tkview diff's hunks, a few processes at a time while the viewer works
+POOL = concurrent.futures.ThreadPoolExecutor(max_workers=3)
+CLI = [POOL.submit(lambda w=w: len(tk_json('diff', BUNDLE, '--kernel', w[1], '--pass', w[2])['hunks']))
+       for w in WANT]
+
+S = Session()
+viewer = S.start([VIEWER, BUNDLE])
+S.wait_registered(viewer)
+S.wait_window(0)
+
+
+@test
+def every_changed_pass_has_as_many_changes_as_tkview_diff_prints():
+    assert WANT, 'no changed pass in ' + BUNDLE
+    shown = None
+    bad = []
+    for i, (ki, h, spec) in enumerate(WANT):
+        if shown != h:
+            S.activate('select-kernel', "<'%s'>" % h, window=1)
+            S.activate('mode', "<'passes'>", window=1)
+            S.wait_passes()
+            shown = h
+        S.activate('pass-view.select-pass', "<'%s'>" % spec, window=1)
+        p = S.wait_passes()
+        assert p['selected'] == spec, (p['selected'], spec)
+        # what the user reads: "change K of N", "N changes" or "no change"
+        # (of a diff cut over its budget, N is the whole diff's)
+        m = re.search(r'of (\d+)|^(\d+) changes?', p['change_text'])
+        got = (int(m.group(1) or m.group(2)) if m else 0) + (BREAK if i == 0 else 0)
+        assert m or p['change_text'] == 'no change', p['change_text']
+        want = CLI[i].result()
+        if got != want:
+            bad.append((h[:12], spec, got, want))
+    print('# %s: %d changed passes and sub-steps compared' % (os.path.basename(BUNDLE.rstrip('/')), len(WANT)))
+    assert not bad, '%d of %d differ ((hash, pass, viewer, tkview diff)): %s' % (len(bad), len(WANT), bad[:12])
+
+
+@test
+def quits_cleanly():
+    rc = S.quit(viewer)
+    log = S.log(viewer)
+    assert rc == 0 and 'CRITICAL' not in log, (rc, log)
+
+
+POOL.shutdown()
+S.close()
+sys.exit(tap())
