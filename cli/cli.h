@@ -193,6 +193,13 @@ void cli_json_number(JsonBuilder *j, double v);
  * messages of PATH's stdout.txt and stderr.txt tied to B's kernels (B may
  * be NULL), or NULL when PATH has neither; free with tk_diag_set_free(). */
 tk_diag_set *cli_diag_load(const char *path, tk_bundle *b);
+/* The same in two halves: cli_diag_start() reads PATH's streams on a
+ * worker (no bundle needed: the bundle may load meanwhile);
+ * cli_diag_finish() waits for it and ties them to B as cli_diag_load()
+ * does, returning the same. */
+typedef struct cli_diag_reading cli_diag_reading;
+cli_diag_reading *cli_diag_start(const char *path);
+tk_diag_set *cli_diag_finish(cli_diag_reading *r, tk_bundle *b);
 /* One message as `diagnostics` shows it (text: indented lines with the
  * known-message explanation). */
 void cli_diag_entry_text(const tk_diag_entry *e);

@@ -122,6 +122,52 @@ tk_diag_set *cli_diag_load(const char *path, tk_bundle *b)
     return set;
 }
 
+struct cli_diag_reading {
+    GThread *thread;  /* NULL: PATH is no folder, nothing to read */
+    tk_diag_set *set;
+    char *path;
+};
+
+static gpointer read_streams(gpointer data)
+{
+    cli_diag_reading *r = data;
+    /* Problems reading are the `diagnostics` command's to report. */
+    tk_diags *d = tk_diags_new();
+    tk_diag_set_read_folder(r->set, r->path, d);
+    tk_diags_free(d);
+    return NULL;
+}
+
+cli_diag_reading *cli_diag_start(const char *path)
+{
+    cli_diag_reading *r = g_new0(cli_diag_reading, 1);
+    if (!g_file_test(path, G_FILE_TEST_IS_DIR))
+        return r;
+    r->set = tk_diag_set_new();
+    r->path = g_strdup(path);
+    r->thread = g_thread_try_new("tkview-diag", read_streams, r, NULL);
+    if (!r->thread)
+        read_streams(r);
+    return r;
+}
+
+tk_diag_set *cli_diag_finish(cli_diag_reading *r, tk_bundle *b)
+{
+    if (r->thread)
+        g_thread_join(r->thread);
+    tk_diag_set *set = r->set;
+    g_free(r->path);
+    g_free(r);
+    if (!set || !tk_diag_set_stream_count(set)) {
+        tk_diag_set_free(set);
+        return NULL;
+    }
+    tk_diags *d = tk_diags_new();
+    tk_diag_set_attach(set, b, NULL, d);
+    tk_diags_free(d);
+    return set;
+}
+
 /* Counts of K's messages by level. */
 static void count_levels(const tk_diag_set *set, size_t ki, size_t n[3])
 {

@@ -63,11 +63,14 @@ int cmd_info(int argc, char **argv)
         rc = CLI_EXIT_USAGE;
         goto out;
     }
-    tk_bundle *b = cli_load(argv[1], &common);
     /* The compiler's messages beside the capture: counts per kernel, and
-     * compiles that failed before any IR (shown even when nothing loads). */
-    tk_diag_set *ds = cli_diag_load(argv[1], b);
+     * compiles that failed before any IR (shown even when nothing loads).
+     * Their streams (a raw folder's stderr may be hundreds of MB) are read
+     * on a worker while the bundle loads and its passes are indexed. */
+    cli_diag_reading *dr = cli_diag_start(argv[1]);
+    tk_bundle *b = cli_load(argv[1], &common);
     if (!b) {
+        tk_diag_set *ds = cli_diag_finish(dr, NULL);
         if (ds && !common.json)
             cli_diag_failed_text(ds);
         tk_diag_set_free(ds);
@@ -81,6 +84,7 @@ int cmd_info(int argc, char **argv)
     tk_diags *pd = tk_diags_new();
     tk_bundle_pass_file_count(b, pd);
     profiles_join(&pf);
+    tk_diag_set *ds = cli_diag_finish(dr, b);
     cli_print_diags(pd, common.quiet);
     tk_diags_free(pd);
     if (common.json)

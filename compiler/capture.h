@@ -92,10 +92,14 @@ char *cap_stderr_batch_preload(void);
 
 /* The messages among the dumps of each compile's file in DIR (tkview's
  * Python hook writes one per compile, docs/capture.md): every file, oldest
- * first, read through a filter of its own; the lines it shows are written to
- * SHOW (NULL: not) and appended to MESSAGES_FD (-1: not), as a stderr's
- * would have been.  Returns how many lines were shown. */
-uint64_t cap_compiles_messages(const char *dir, FILE *show, int messages_fd);
+ * first, read through a filter of its own; the lines it shows are appended
+ * to MESSAGES_FD (-1: not) and written to SHOW (NULL: not) through HIDE
+ * (NULL: none kept off; capture_diag_hide.c, below, each file a stream of
+ * its own), as a stderr's would have been.  Returns how many lines the
+ * filters showed (HIDE's hidden ones included, as for the live stderr). */
+typedef struct cap_diag_hide cap_diag_hide;
+uint64_t cap_compiles_messages(const char *dir, FILE *show, cap_diag_hide *hide,
+                               int messages_fd);
 
 /* How many compiles' dump files (.txt) DIR holds. */
 unsigned cap_compiles_count(const char *dir);
@@ -131,6 +135,49 @@ void cap_progress_clear(cap_progress *p);
 unsigned cap_progress_kernels(cap_progress *p);
 uint64_t cap_progress_bytes(cap_progress *p);
 
+/* ---- the program's stdout (capture_tee.c, capture_pty.c) -------------- */
+
+/* What of the program's stdout is shown: all but the ptxas log that
+ * TRITON_DUMP_PTXAS_LOG prints (capture_tee.c says how it is told). */
+typedef struct cap_stdout_filter cap_stdout_filter;
+cap_stdout_filter *cap_stdout_filter_new(void);
+void cap_stdout_filter_free(cap_stdout_filter *f);
+/* Feeds LEN bytes of the stream; appends to OUT the bytes to show now, in
+ * order (some may be held until a later call). */
+void cap_stdout_filter_feed(cap_stdout_filter *f, const char *buf, size_t len,
+                            GString *out);
+/* The stream ended: appends what is still held. */
+void cap_stdout_filter_end(cap_stdout_filter *f, GString *out);
+uint64_t cap_stdout_filter_hidden_lines(const cap_stdout_filter *f);
+/* Whether tkview's own environment turns TRITON_DUMP_PTXAS_LOG on (as
+ * Triton reads it): then the user asked for the log and sees it. */
+gboolean cap_user_set_ptxas_log(void);
+
+/* The channel for the program's stdout: a pty when tkview's stdout is a
+ * terminal (*IS_PTY), else a pipe.  FDS[0] is tkview's end, FDS[1] the
+ * program's, both close-on-exec.  Returns 0, or -1 with errno. */
+int cap_out_channel_open(int fds[2], gboolean *is_pty);
+/* Whether a read of GOT bytes (errno ERR) on tkview's end is its end (a
+ * pty's master says EIO once no one has the pty open). */
+gboolean cap_out_channel_eof(gssize got, int err);
+
+/* ---- MLIR remarks off the terminal (capture_diag_hide.c) --------------- */
+
+/* Which MLIR diagnostics shown on stderr the user would see without
+ * capture: SHOW_LEVEL 0 errors only (Triton's default), 1 warnings too, 2
+ * remarks too; the others are held back with their notes and snippets. */
+typedef struct cap_diag_hide cap_diag_hide;
+cap_diag_hide *cap_diag_hide_new(int show_level);
+void cap_diag_hide_free(cap_diag_hide *h);
+/* Feeds one line (with its newline); appends to OUT what to show now (a
+ * line may be held until the next). */
+void cap_diag_hide_line(cap_diag_hide *h, const char *s, size_t len, GString *out);
+/* The stream ended: appends what is still held. */
+void cap_diag_hide_end(cap_diag_hide *h, GString *out);
+uint64_t cap_diag_hide_hidden_lines(const cap_diag_hide *h);
+/* The level tkview's own MLIR_ENABLE_DIAGNOSTICS asks for (as above). */
+int cap_diag_hide_user_level(void);
+
 /* ---- child processes (capture_child.c) -------------------------------- */
 
 typedef struct {
@@ -144,12 +191,17 @@ typedef struct {
                              tkview's own stdout unchanged and copied to
                              STDOUT_COPY_FD (a file) */
     int stdout_copy_fd;
+    cap_stdout_filter *stdout_filter; /* with tee_stdout: which bytes reach
+                             tkview's stdout (all are copied); NULL: all */
     int stderr_fd;        /* the raw stderr is copied here (a file); -1:
                              not */
     GString *stderr_text; /* the first 64 KiB of stderr are appended here;
                              NULL: not */
     cap_stderr_filter *filter; /* decides which lines are shown; NULL: none */
     FILE *show;           /* where shown lines go (stderr); NULL: nowhere */
+    cap_diag_hide *diag_hide; /* keeps the remarks and warnings capture's
+                             knob added off SHOW (not off MESSAGES_FD);
+                             NULL: none kept off */
     int messages_fd;      /* shown lines are also appended here; -1: not */
     cap_progress *progress; /* may be NULL */
     double timeout_s;     /* 0: none; else the child is killed after it */
@@ -167,6 +219,7 @@ typedef struct {
     double seconds;
     uint64_t stderr_bytes;
     uint64_t stdout_bytes; /* with tee_stdout */
+    gboolean stdout_pty;  /* with tee_stdout: it went through a pty */
     char *error;          /* why it could not be run; caller frees */
 } cap_child_result;
 

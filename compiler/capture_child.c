@@ -6,12 +6,12 @@
  * the terminal's; its stderr comes through a pipe: every byte is copied to
  * a file, and the lines the filter calls the program's own are shown.  Its
  * stdout is the terminal's too, or (tee_stdout) comes through a second pipe
- * whose every byte is written to tkview's stdout unchanged, in the order
- * read, and copied to a file: ptxas's log (TRITON_DUMP_PTXAS_LOG) is
- * printed there.  Through a pipe the program's stdout is no terminal, so
- * Python buffers it by blocks rather than lines: the bytes are the same,
- * they may come later.  One poll loop waits on the pipe and on the signal pipe
- * (capture_signals.c), with a quarter-second tick for the progress line.
+ * (a pty when tkview's stdout is a terminal, capture_pty.c) whose every
+ * byte is copied to a file and written to tkview's stdout unchanged, in the
+ * order read, except what the stdout filter holds back (capture_tee.c:
+ * ptxas's log, which TRITON_DUMP_PTXAS_LOG prints there).  One poll loop
+ * waits on the pipes and on the signal pipe (capture_signals.c), with a
+ * quarter-second tick for the progress line.
  *
  * Stopping: the first stop signal sent to tkview alone is passed on to the
  * program; one from the terminal already reached it.  A second stop signal,
@@ -64,7 +64,31 @@ typedef struct {
     const cap_child_spec *spec;
     GString *line;      /* the current line, its first LINE_CAP bytes */
     gboolean cut;       /* the current line was longer */
+    GString *shown;     /* scratch for what the diagnostics filter shows */
 } line_state;
+
+/* Shows a line (S NULL: the stream's end) on SPEC->show, through the
+ * filter of the remarks capture's knob added (capture_diag_hide.c). */
+static void show_line(line_state *ls, const char *s, size_t len)
+{
+    const cap_child_spec *spec = ls->spec;
+    if (spec->diag_hide) {
+        if (!ls->shown)
+            ls->shown = g_string_new(NULL);
+        g_string_truncate(ls->shown, 0);
+        if (s)
+            cap_diag_hide_line(spec->diag_hide, s, len, ls->shown);
+        else
+            cap_diag_hide_end(spec->diag_hide, ls->shown);
+        s = ls->shown->str;
+        len = ls->shown->len;
+    }
+    if (!s || !len)
+        return;
+    cap_progress_clear(spec->progress);
+    fwrite(s, 1, len, spec->show);
+    fflush(spec->show);
+}
 
 static void line_done(line_state *ls)
 {
@@ -74,11 +98,8 @@ static void line_done(line_state *ls)
         if (ls->cut)
             g_string_append(ls->line, " [...]");
         g_string_append_c(ls->line, '\n');
-        if (spec->show) {
-            cap_progress_clear(spec->progress);
-            fwrite(ls->line->str, 1, ls->line->len, spec->show);
-            fflush(spec->show);
-        }
+        if (spec->show)
+            show_line(ls, ls->line->str, ls->line->len);
         if (spec->messages_fd >= 0)
             write_all(spec->messages_fd, ls->line->str, ls->line->len);
     }
@@ -104,6 +125,29 @@ static void feed(line_state *ls, const char *buf, size_t len)
         buf = nl + 1;
         len -= n + 1;
     }
+}
+
+/* ---- stdout ---------------------------------------------------------- */
+
+/* Passes LEN bytes of the program's stdout on to tkview's, through
+ * SPEC's filter (capture_tee.c) when it has one; SHOWN is scratch.
+ * FALSE once tkview's stdout is gone. */
+static gboolean forward(const cap_child_spec *spec, GString *shown,
+                        const char *buf, size_t len)
+{
+    if (spec->stdout_filter) {
+        g_string_truncate(shown, 0);
+        if (buf)
+            cap_stdout_filter_feed(spec->stdout_filter, buf, len, shown);
+        else
+            cap_stdout_filter_end(spec->stdout_filter, shown);
+        buf = shown->str;
+        len = shown->len;
+    }
+    if (len == 0 || !buf)
+        return TRUE;
+    cap_progress_clear(spec->progress);
+    return write_all(1, buf, len) == 0;
 }
 
 /* ---- the child ------------------------------------------------------- */
@@ -197,32 +241,31 @@ static void drain(const cap_child_spec *spec, cap_child_result *res,
 }
 
 /* Reads what the program wrote on *OUT_FD so far (non-blocking) into BUF:
- * passed on to our stdout while *OUT_FORWARD, copied to
- * SPEC->stdout_copy_fd while *OUT_COPY (each FALSE once it failed); closes
- * *OUT_FD (-1) at its end. */
+ * passed on to our stdout through forward() (SHOWN its scratch) while
+ * *OUT_FORWARD, copied to SPEC->stdout_copy_fd while *OUT_COPY (each FALSE
+ * once it failed); closes *OUT_FD (-1) at its end (a pty's EIO included,
+ * capture_pty.c). */
 static void forward_stdout(const cap_child_spec *spec, cap_child_result *res, char *buf,
-                           int *out_fd, gboolean *out_forward, gboolean *out_copy)
+                           GString *shown, int *out_fd, gboolean *out_forward,
+                           gboolean *out_copy)
 {
     for (;;) {
         ssize_t got = read(*out_fd, buf, READ_CHUNK);
         if (got < 0 && errno == EINTR)
             continue;
-        if (got < 0)
-            break; /* EAGAIN: drained for now */
-        if (got == 0) {
+        if (cap_out_channel_eof(got, errno)) {
             close(*out_fd);
             *out_fd = -1;
             break;
         }
+        if (got < 0)
+            break; /* EAGAIN: drained for now */
         res->stdout_bytes += (uint64_t)got;
         /* The terminal first: what the user sees does not wait
          * for the disk.  A reader that went away (tkview | head)
          * stops the passing on, not the capture. */
-        if (*out_forward) {
-            cap_progress_clear(spec->progress);
-            if (write_all(1, buf, (size_t)got) != 0)
-                *out_forward = FALSE;
-        }
+        if (*out_forward)
+            *out_forward = forward(spec, shown, buf, (size_t)got);
         if (*out_copy &&
             write_all(spec->stdout_copy_fd, buf, (size_t)got) != 0) {
             *out_copy = FALSE;
@@ -271,6 +314,29 @@ static void take_signals(const cap_child_spec *spec, cap_child_result *res, pid_
     }
 }
 
+/* The streams' ends: ERR_FD and OUT_FD closed (those >= 0), what the
+ * filters still held shown (stdout's when FLUSH_STDOUT: it was passed on),
+ * stderr's last line without its newline taken, LS's and SHOWN's strings
+ * freed. */
+static void end_streams(const cap_child_spec *spec, line_state *ls, GString *shown,
+                        int err_fd, int out_fd, gboolean flush_stdout)
+{
+    if (err_fd >= 0)
+        close(err_fd);
+    if (out_fd >= 0)
+        close(out_fd);
+    if (flush_stdout)
+        forward(spec, shown, NULL, 0); /* what the filter still held */
+    g_string_free(shown, TRUE);
+    if (ls->line->len > 0 || ls->cut)
+        line_done(ls);
+    if (spec->show)
+        show_line(ls, NULL, 0); /* what the diagnostics filter held */
+    g_string_free(ls->line, TRUE);
+    if (ls->shown)
+        g_string_free(ls->shown, TRUE);
+}
+
 int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -289,7 +355,8 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         return -1;
     }
     int outp[2] = {-1, -1};
-    if (spec->tee_stdout && spec->stdout_fd < 0 && pipe2(outp, O_CLOEXEC) != 0) {
+    if (spec->tee_stdout && spec->stdout_fd < 0 &&
+        cap_out_channel_open(outp, &res->stdout_pty) != 0) {
         res->error = g_strdup_printf("cannot make a pipe: %s",
                                      g_strerror(errno));
         close(errp[0]);
@@ -344,7 +411,8 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
     if (out_fd >= 0)
         fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK);
 
-    line_state ls = {spec, g_string_sized_new(256), FALSE};
+    line_state ls = {spec, g_string_sized_new(256), FALSE, NULL};
+    GString *shown = g_string_new(NULL);
     char *buf = g_malloc(READ_CHUNK);
     int err_fd = errp[0];
     gboolean reaped = FALSE, write_failed = FALSE;
@@ -359,7 +427,7 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         if (n < 0 && errno != EINTR)
             break;
         if (out_fd >= 0 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR)))
-            forward_stdout(spec, res, buf, &out_fd, &out_forward, &out_copy);
+            forward_stdout(spec, res, buf, shown, &out_fd, &out_forward, &out_copy);
         if (err_fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
             drain(spec, res, &ls, buf, &err_fd, &write_failed);
         take_signals(spec, res, pid, reaped, &stops, &first_stop);
@@ -405,13 +473,7 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         res->killed = TRUE;
         res->seconds = now_s() - t0;
     }
-    if (err_fd >= 0)
-        close(err_fd);
-    if (out_fd >= 0)
-        close(out_fd);
-    if (ls.line->len > 0 || ls.cut)
-        line_done(&ls);
-    g_string_free(ls.line, TRUE);
+    end_streams(spec, &ls, shown, err_fd, out_fd, outp[0] >= 0 && out_forward);
     g_free(buf);
     if (WIFEXITED(status)) {
         res->exit_status = WEXITSTATUS(status);

@@ -6,8 +6,10 @@
  * (MLIR's remarks and warnings, a Python warning).  Those messages would have
  * reached the terminal through the stderr filter; here each file is read
  * through a filter of its own once the program has ended, and what it shows
- * is shown and kept with the capture's messages (capture/stderr.txt, which
- * `tkview diagnostics` reads), as before.  Files are taken oldest first
+ * is kept with the capture's messages (capture/stderr.txt, which `tkview
+ * diagnostics` reads), as before, and shown but for the remarks and
+ * warnings capture's knob added (capture_diag_hide.c), as on the live
+ * stderr.  Files are taken oldest first
  * (then by name): the order the compiles ended in, across processes.
  * In a process other than the program's own (a compile worker), stdout is
  * kept too while a stage runs, as HASH.PID.N.out (ptxas's log): added to
@@ -97,9 +99,29 @@ typedef struct {
     GString *line;
     gboolean cut;
     FILE *show;
+    cap_diag_hide *hide;  /* NULL: every shown line reaches SHOW */
+    GString *out;         /* scratch: what HIDE lets through */
     int messages_fd;
     uint64_t shown;
 } line_feed;
+
+/* Writes a shown line (S NULL: the file's end) to LF->show through
+ * LF->hide.  HIDE sees every line even without SHOW, so that its count of
+ * hidden lines does not depend on --quiet. */
+static void show_line(line_feed *lf, const char *s, size_t len)
+{
+    if (lf->hide) {
+        g_string_truncate(lf->out, 0);
+        if (s)
+            cap_diag_hide_line(lf->hide, s, len, lf->out);
+        else
+            cap_diag_hide_end(lf->hide, lf->out);
+        s = lf->out->str;
+        len = lf->out->len;
+    }
+    if (lf->show && s && len)
+        fwrite(s, 1, len, lf->show);
+}
 
 static void line_done(line_feed *lf)
 {
@@ -107,8 +129,7 @@ static void line_done(line_feed *lf)
         if (lf->cut)
             g_string_append(lf->line, " [...]");
         g_string_append_c(lf->line, '\n');
-        if (lf->show)
-            fwrite(lf->line->str, 1, lf->line->len, lf->show);
+        show_line(lf, lf->line->str, lf->line->len);
         if (lf->messages_fd >= 0)
             write_all(lf->messages_fd, lf->line->str, lf->line->len);
         lf->shown++;
@@ -118,13 +139,14 @@ static void line_done(line_feed *lf)
 }
 
 /* Feeds PATH's lines to a new filter; shows and keeps what it shows. */
-static uint64_t one_file(const char *path, FILE *show, int messages_fd)
+static uint64_t one_file(const char *path, FILE *show, cap_diag_hide *hide,
+                         int messages_fd)
 {
     FILE *in = fopen(path, "rb");
     if (!in)
         return 0;
     line_feed lf = {cap_stderr_filter_new(), g_string_new(NULL), FALSE, show,
-                    messages_fd, 0};
+                    hide, g_string_new(NULL), messages_fd, 0};
     char *buf = g_malloc(65536);
     for (size_t n; (n = fread(buf, 1, 65536, in)) > 0;) {
         for (size_t i = 0; i < n;) {
@@ -142,19 +164,22 @@ static uint64_t one_file(const char *path, FILE *show, int messages_fd)
     }
     if (lf.line->len)
         line_done(&lf);
+    show_line(&lf, NULL, 0); /* what HIDE still held */
     g_free(buf);
     fclose(in);
     cap_stderr_filter_free(lf.filter);
     g_string_free(lf.line, TRUE);
+    g_string_free(lf.out, TRUE);
     return lf.shown;
 }
 
-uint64_t cap_compiles_messages(const char *dir, FILE *show, int messages_fd)
+uint64_t cap_compiles_messages(const char *dir, FILE *show, cap_diag_hide *hide,
+                               int messages_fd)
 {
     GArray *files = list_files(dir, ".txt");
     uint64_t shown = 0;
     for (guint i = 0; i < files->len; i++)
-        shown += one_file(g_array_index(files, dump_file, i).path, show,
+        shown += one_file(g_array_index(files, dump_file, i).path, show, hide,
                           messages_fd);
     if (show)
         fflush(show);

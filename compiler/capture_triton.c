@@ -186,14 +186,15 @@ gboolean cap_target_valid(const char *target)
 }
 
 /* What the program wrote while a compile ran, kept in that compile's files
- * by tkview's hook: its messages shown and kept, compile workers' stdout
- * (ptxas's log) added to the kept stdout at OUTPATH.  Returns the lines
- * shown. */
+ * by tkview's hook: its messages shown (through DIAG_HIDE, as the live
+ * stderr's) and kept, compile workers' stdout (ptxas's log) added to the
+ * kept stdout at OUTPATH.  Returns the lines shown. */
 static uint64_t keep_compile_output(cap_capture *c, const char *compiles,
-                                    const char *outpath)
+                                    const char *outpath, cap_diag_hide *diag_hide)
 {
     int fd = open(c->messages, O_WRONLY | O_APPEND | O_CLOEXEC);
-    uint64_t shown = cap_compiles_messages(compiles, c->quiet ? NULL : stderr, fd);
+    uint64_t shown = cap_compiles_messages(compiles, c->quiet ? NULL : stderr,
+                                           diag_hide, fd);
     if (fd >= 0)
         close(fd);
     fd = open(outpath, O_WRONLY | O_APPEND | O_CLOEXEC);
@@ -260,6 +261,42 @@ static void record_run(cap_capture *c, const cap_child_result *res, int run_rc,
     g_free(how);
 }
 
+/* What the terminal went without, in the manifest's "capture": ptxas's log
+ * on stdout (OUT_FILTER NULL: the user asked for it) and the remarks and
+ * warnings capture's knob added on stderr, the compiles' files included. */
+static void record_hidden(cap_capture *c, const cap_child_result *res,
+                          const cap_stdout_filter *out_filter,
+                          const cap_diag_hide *diag_hide)
+{
+    cap_info_set_int(c, "stdout_hidden_lines",
+                     (int64_t)cap_stdout_filter_hidden_lines(out_filter));
+    json_object_set_boolean_member(c->info, "stdout_pty", res->stdout_pty);
+    cap_info_set_int(c, "stderr_diag_hidden_lines",
+                     (int64_t)cap_diag_hide_hidden_lines(diag_hide));
+}
+
+/* The program's environment: tkview's with the N KNOBS set (a NULL value:
+ * left as it is), recorded in the manifest's "env".  Caller frees with
+ * g_strfreev(). */
+static char **run_environ(cap_capture *c, const char *knobs[][2], size_t n,
+                          gboolean have_hook)
+{
+    char **env = g_get_environ();
+    /* With the hook, each compile's dumps go to its own file through
+     * stderr; a user's MLIR_DUMP_PATH would take MLIR's away from it. */
+    if (have_hook)
+        env = g_environ_unsetenv(env, "MLIR_DUMP_PATH");
+    JsonObject *envo = json_object_new();
+    for (size_t i = 0; i < n; i++) {
+        if (!knobs[i][1])
+            continue;
+        env = g_environ_setenv(env, knobs[i][0], knobs[i][1], TRUE);
+        json_object_set_string_member(envo, knobs[i][0], knobs[i][1]);
+    }
+    json_object_set_object_member(c->info, "env", envo);
+    return env;
+}
+
 int cap_triton(cap_capture *c, const cap_triton_opts *o)
 {
     char *kdump = g_build_filename(c->run, "kernel_dump", NULL);
@@ -271,6 +308,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     int rc = CAP_EXIT_NONE;
     int err_fd = -1, msg_fd = -1, out_fd = -1;
     cap_stderr_filter *filter = NULL;
+    cap_stdout_filter *out_filter = NULL;
+    cap_diag_hide *diag_hide = NULL;
     cap_progress *progress = NULL;
     char **env = NULL;
     cap_child_result res = {0};
@@ -315,19 +354,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"TKVIEW_COMPILES_DIR", have_hook ? compiles : NULL},
         {"TKVIEW_MLIR_DUMP_PATH", have_hook ? mlir : NULL},
     };
-    env = g_get_environ();
-    /* With the hook, each compile's dumps go to its own file through
-     * stderr; a user's MLIR_DUMP_PATH would take MLIR's away from it. */
-    if (have_hook)
-        env = g_environ_unsetenv(env, "MLIR_DUMP_PATH");
-    JsonObject *envo = json_object_new();
-    for (size_t i = 0; i < G_N_ELEMENTS(knobs); i++) {
-        if (!knobs[i][1])
-            continue;
-        env = g_environ_setenv(env, knobs[i][0], knobs[i][1], TRUE);
-        json_object_set_string_member(envo, knobs[i][0], knobs[i][1]);
-    }
-    json_object_set_object_member(c->info, "env", envo);
+    env = run_environ(c, knobs, G_N_ELEMENTS(knobs), have_hook);
     cap_info_set_string(c, "route", "triton");
     if (o->kernel)
         cap_info_set_string(c, "kernel", o->kernel);
@@ -346,11 +373,16 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     char **run_argv = o->ncu ? cap_profile_argv(c, o->ncu, o->kernel,
                                                       o->ncu_args, o->argv)
                              : g_strdupv(o->argv);
+    /* A copy of stdout for ptxas's log; the terminal gets every byte but
+     * that log, unless the user asked for it (capture_tee.c). */
+    out_filter = cap_user_set_ptxas_log() ? NULL : cap_stdout_filter_new();
+    /* Likewise the MLIR remarks and warnings the knob adds on stderr. */
+    diag_hide = cap_diag_hide_new(cap_diag_hide_user_level());
     cap_child_spec spec = {
         .argv = run_argv, .envp = env, .stdin_fd = -1, .stdout_fd = -1,
-        /* A copy of stdout for ptxas's log; the terminal gets every byte. */
         .tee_stdout = TRUE, .stdout_copy_fd = out_fd,
-        .stderr_fd = err_fd, .filter = filter, .show = stderr,
+        .stdout_filter = out_filter,
+        .stderr_fd = err_fd, .filter = filter, .show = stderr, .diag_hide = diag_hide,
         .messages_fd = msg_fd, .progress = progress, .grace_s = 30};
     cap_signals_install();
     int run_rc = cap_child_run(&spec, &res);
@@ -371,10 +403,11 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         goto out;
     }
     uint64_t compile_shown =
-        have_hook ? keep_compile_output(c, compiles, outpath) : 0;
+        have_hook ? keep_compile_output(c, compiles, outpath, diag_hide) : 0;
     record_run(c, &res, run_rc, kernels, dump_bytes,
                cap_stderr_filter_dump_lines(filter),
                cap_stderr_filter_shown_lines(filter) + compile_shown);
+    record_hidden(c, &res, out_filter, diag_hide);
 
     if (o->ncu)
         cap_profile_export(c);
@@ -389,6 +422,8 @@ out:
     cap_signals_restore();
     cap_progress_free(progress);
     cap_stderr_filter_free(filter);
+    cap_stdout_filter_free(out_filter);
+    cap_diag_hide_free(diag_hide);
     if (err_fd >= 0)
         close(err_fd);
     if (msg_fd >= 0)

@@ -203,35 +203,67 @@ def knobs_point_into_the_work_folder():
     no_work_folders()
 
 
-@test('dumps')
-def stdout_passes_through_byte_identical_and_diagnostics_are_kept():
-    """The program's stdout reaches tkview's stdout byte for byte (the
-    fake's raw bytes, \\r, no final newline), as it does without capture
-    under the same knobs, and its copy in the bundle feeds tkview
-    diagnostics with the ptxas log; the remark comes from stderr."""
-    scratch = fresh('diag-plain')
+def fake_diag_plain(name, knobs_on, extra_env=None):
+    """fake_triton.py diag run without tkview, under the dump knobs it
+    needs, with TRITON_DUMP_PTXAS_LOG (and the remarks) when KNOBS_ON:
+    its stdout, as a program's user would see it."""
+    scratch = fresh(name)
     os.makedirs(os.path.join(scratch, 'kd'))
     os.makedirs(os.path.join(scratch, 'cache'))
     knobs = {'TRITON_DUMP_DIR': os.path.join(scratch, 'kd'),
              'TRITON_CACHE_DIR': os.path.join(scratch, 'cache'),
-             'MLIR_DUMP_PATH': os.path.join(scratch, 'mlir.txt'),
-             'MLIR_ENABLE_DIAGNOSTICS': 'warnings,remarks',
-             'TRITON_DUMP_PTXAS_LOG': '1'}
-    plain = subprocess.run([sys.executable, FAKE, 'diag', 'vector_add'],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                           env=dict(os.environ, TK_TEST_DUMPS=DUMPS, **knobs),
-                           timeout=300, check=True).stdout
+             'MLIR_DUMP_PATH': os.path.join(scratch, 'mlir.txt')}
+    if knobs_on:
+        knobs.update({'MLIR_ENABLE_DIAGNOSTICS': 'warnings,remarks',
+                      'TRITON_DUMP_PTXAS_LOG': '1'})
+    env = dict(os.environ, TK_TEST_DUMPS=DUMPS, **knobs)
+    if not knobs_on:
+        env.pop('TRITON_DUMP_PTXAS_LOG', None)
+    return subprocess.run([sys.executable, FAKE, 'diag', 'vector_add'],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          env=env, timeout=300, check=True).stdout
+
+
+# What fake_triton.py diag prints for ptxas's log under the knob (8 lines:
+# seven of ptxas -v's log and print()'s blank line), read from its text.
+PTXAS_LOG_LINES = 8
+
+
+@test('dumps')
+def stdout_passes_through_byte_identical_and_diagnostics_are_kept():
+    """The program's stdout reaches tkview's stdout byte for byte (the
+    fake's raw bytes, \\r, no final newline) as it does without capture,
+    that is without the ptxas log capture's knob adds; Triton's failure
+    banner, printed knob or not, is shown.  Its copy in the bundle is the
+    stream under the knobs, and feeds tkview diagnostics with the ptxas
+    log; the remark comes from stderr."""
+    plain = fake_diag_plain('diag-plain', False)
+    logged = fake_diag_plain('diag-logged', True)
     assert b'\xff\xfe\r\n' in plain and plain.endswith(b'no newline at the end')
+    assert b'ptxas info' not in plain and b'ptxas fatal   : (C7602)' in plain
+    assert logged.count(b'ptxas info') == 6 and len(logged) > len(plain)
     out = fresh('diag')
+    env = dict(os.environ, TK_TEST_DUMPS=DUMPS)
+    env.pop('TRITON_DUMP_PTXAS_LOG', None)
     p = subprocess.run([TKVIEW, 'capture', '-o', out, '--no-progress', '--',
                         sys.executable, FAKE, 'diag', 'vector_add'],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=TMP,
-                       env=dict(os.environ, TK_TEST_DUMPS=DUMPS), timeout=300)
+                       env=env, timeout=300)
     assert p.returncode == 0, p.stderr.decode()
     assert p.stdout == plain, (p.stdout, plain)
     with open(os.path.join(out, 'capture', 'stdout.txt'), 'rb') as f:
-        assert f.read() == plain
-    assert manifest(out)['capture']['stdout'] == 'capture/stdout.txt'
+        assert f.read() == logged
+    # The remark (4 lines: it, the source line, the caret, the note) is
+    # the knob's too: kept in the bundle (diagnostics below reads it), not
+    # on the terminal, where Triton shows errors only without the knob.
+    assert b'fake remark' not in p.stderr and b'a note about it' not in p.stderr, p.stderr
+    with open(os.path.join(out, 'capture', 'stderr.txt'), 'rb') as f:
+        assert b'16:15: remark: fake remark about the store' in f.read()
+    cap = manifest(out)['capture']
+    assert cap['stderr_diag_hidden_lines'] == 4, cap
+    assert cap['stdout'] == 'capture/stdout.txt'
+    assert cap['stdout_hidden_lines'] == PTXAS_LOG_LINES, cap
+    assert cap['stdout_pty'] is False, cap
     code, js, err = run('diagnostics', out, '--json')
     assert code == 0, err
     [k] = json.loads(js)['kernels']
@@ -246,6 +278,80 @@ def stdout_passes_through_byte_identical_and_diagnostics_are_kept():
     # .loc before it (line 55) is ".loc 1 12 16".
     f = by[('ptxas', 'C7602')]
     assert (f['stage'], f['ir_line'], f['line'], f['column']) == ('ptx', 61, 12, 16), f
+    no_work_folders()
+
+
+@test('dumps')
+def ptxas_log_is_shown_when_the_user_set_the_knob():
+    """TRITON_DUMP_PTXAS_LOG=on in the user's environment (Triton reads
+    "on" as true): the user asked for the log and sees all of stdout; and
+    MLIR_ENABLE_DIAGNOSTICS=remarks: the remark on stderr."""
+    logged = fake_diag_plain('diag-logged2', True)
+    out = fresh('diag-knob')
+    p = subprocess.run([TKVIEW, 'capture', '-o', out, '--no-progress', '--',
+                        sys.executable, FAKE, 'diag', 'vector_add'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=TMP,
+                       env=dict(os.environ, TK_TEST_DUMPS=DUMPS,
+                                TRITON_DUMP_PTXAS_LOG='on',
+                                MLIR_ENABLE_DIAGNOSTICS='remarks'), timeout=300)
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout == logged, (p.stdout, logged)
+    assert (b'16:15: remark: fake remark about the store\n'
+            b'    tl.store(output_ptr + offsets, output, mask=mask)\n'
+            b'              ^\n') in p.stderr, p.stderr
+    assert manifest(out)['capture']['stdout_hidden_lines'] == 0
+    no_work_folders()
+
+
+def run_on_pty(argv, env):
+    """Runs ARGV with its stdout on a fresh pty (raw: no byte translated),
+    stdin and stderr elsewhere; returns (exit status, bytes read from the
+    pty until the last writer closed it)."""
+    import tty
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    with open(os.path.join(TMP, 'pty-stderr.txt'), 'wb') as err:
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave,
+                             stderr=err, cwd=TMP, env=env)
+    os.close(slave)
+    got = b''
+    end = time.time() + 300
+    while time.time() < end:
+        r, _, _ = select.select([master], [], [], 1.0)
+        if not r:
+            if p.poll() is not None:
+                break
+            continue
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: no writer left
+            break
+        if not chunk:
+            break
+        got += chunk
+    os.close(master)
+    return p.wait(timeout=60), got
+
+
+@test('dumps')
+def program_stdout_is_a_tty_when_tkview_stdout_is_one():
+    """On a terminal, capture gives the program a pty: sys.stdout.isatty()
+    is True as without tkview, and the bytes (\\r, \\xff, no final
+    newline) arrive unchanged, on the terminal and in the bundle."""
+    plain = fake_diag_plain('diag-plain-tty', False)
+    logged = fake_diag_plain('diag-logged-tty', True)
+    assert b'stdout is a tty: False\n' in plain  # through a pipe
+    env = dict(os.environ, TK_TEST_DUMPS=DUMPS)
+    env.pop('TRITON_DUMP_PTXAS_LOG', None)
+    out = fresh('diag-tty')
+    code, shown = run_on_pty([TKVIEW, 'capture', '-o', out, '--no-progress', '--',
+                              sys.executable, FAKE, 'diag', 'vector_add'], env)
+    assert code == 0, open(os.path.join(TMP, 'pty-stderr.txt'), 'rb').read()
+    tty_true = lambda b: b.replace(b'tty: False', b'tty: True')
+    assert shown == tty_true(plain), (shown, plain)
+    with open(os.path.join(out, 'capture', 'stdout.txt'), 'rb') as f:
+        assert f.read() == tty_true(logged)
+    assert manifest(out)['capture']['stdout_pty'] is True
     no_work_folders()
 
 
@@ -303,6 +409,15 @@ def check_compiles_capture(out, err, returncode, work):
     with open(os.path.join(out, m['capture']['stderr'])) as f:
         kept = f.read()
     assert 'fake: a message while compiling softmax' in kept, kept
+    # The remarks capture's knob added, written into the compiles' files:
+    # kept for `tkview diagnostics`, not shown (the user did not ask for
+    # them), as on the live stderr; each a remark and its note.
+    for cap in ('vector_add', 'softmax'):
+        remark = '/tmp/capture/%s.py:16:15: remark: fake remark of %s\n' % (cap, cap)
+        note = '/tmp/capture/%s.py:16:15: note: a note about it\n' % cap
+        assert remark in kept and note in kept, kept
+        assert remark not in err and note not in err, err
+    assert m['capture']['stderr_diag_hidden_lines'] == 4, m['capture']
     # Each kernel has all its dumps, none of the other's: as many passes as
     # its capture's mlir_passes.txt has "IR Dump Before" headers plus its
     # stderr.txt LLVM "IR Dump" headers (vector_add 73 + 191 = 264, softmax

@@ -46,6 +46,7 @@ static const struct {
     {"win.sidebar-page::meta", {"<Control><Shift>i", NULL}},
     {"win.sidebar-page::problems", {"<Control><Shift>p", NULL}},
     {"win.sidebar-page::hot", {"<Control><Shift>h", NULL}},
+    {"win.sidebar-page::diag", {"<Control><Shift>d", NULL}},
     {"app.color-scheme::system", {"<Control><Alt>0", NULL}},
     {"app.color-scheme::light", {"<Control><Alt>8", NULL}},
     {"app.color-scheme::dark", {"<Control><Alt>9", NULL}},

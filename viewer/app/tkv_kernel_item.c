@@ -80,3 +80,13 @@ guint tkv_kernel_item_get_index(TkvKernelItem *item) { return item->index; }
 const char *tkv_kernel_item_get_name(TkvKernelItem *item) { return item->name; }
 const char *tkv_kernel_item_get_hash(TkvKernelItem *item) { return item->hash; }
 const char *tkv_kernel_item_get_subtitle(TkvKernelItem *item) { return item->subtitle; }
+
+void tkv_kernel_item_set_failed(TkvKernelItem *item)
+{
+    if (g_str_has_prefix(item->subtitle, "FAILED"))
+        return;
+    char *s = g_strdup_printf("FAILED to compile · %s", item->subtitle);
+    g_free(item->subtitle);
+    item->subtitle = s;
+    g_object_notify_by_pspec(G_OBJECT(item), props[PROP_SUBTITLE]);
+}

@@ -24,6 +24,8 @@ const char *tkv_kernel_item_get_name(TkvKernelItem *item);
 const char *tkv_kernel_item_get_hash(TkvKernelItem *item);
 /* "ttir ttgir llir ptx sass · 4 warps · 3 stages" */
 const char *tkv_kernel_item_get_subtitle(TkvKernelItem *item);
+/* The kernel's compile failed (tk_diag.h): the subtitle says so. */
+void tkv_kernel_item_set_failed(TkvKernelItem *item);
 
 G_END_DECLS
 

@@ -132,6 +132,7 @@ static void on_loaded(GObject *source, GAsyncResult *res, gpointer data)
     }
     self->updating = FALSE;
     tkv_window_update_kernel_count(self);
+    tkv_window_watch_diag(self);
     fill_problems(self);
     set_state(self, "ready");
     tkv_window_set_action_state(self, "mode", g_variant_new_string("bind"));
@@ -160,6 +161,7 @@ void tkv_window_load(TkvWindow *self, const char *path, const char *const *sourc
     tkv_configs_view_set_document(self->configs_view, NULL);
     tkv_meta_panel_show(self->meta_panel, NULL, 0);
     tkv_hot_panel_show(self->hot_panel, NULL, 0, 0);
+    tkv_diag_panel_show(self->diag_panel, NULL, 0);
     g_list_store_remove_all(self->kernels);
     g_clear_object(&self->doc);
     self->kernel = -1;
@@ -206,6 +208,7 @@ TkvConfigsView *tkv_window_get_configs_view(TkvWindow *self) { return self->conf
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self) { return self->stack_panel; }
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self) { return self->meta_panel; }
 TkvHotPanel *tkv_window_get_hot_panel(TkvWindow *self) { return self->hot_panel; }
+TkvDiagPanel *tkv_window_get_diag_panel(TkvWindow *self) { return self->diag_panel; }
 
 gboolean tkv_window_get_sidebar_visible(TkvWindow *self)
 {
@@ -367,7 +370,9 @@ static void on_anchor_changed(TkvBindView *bv, TkvWindow *self)
     TkvAnchorKind kind = tkv_bind_view_get_anchor(bv, &stage, NULL, &line);
     if (kind == TKV_ANCHOR_IR) {
         tkv_stack_panel_show(self->stack_panel, self->doc, (guint)self->kernel, stage, line);
-        if (strcmp(gtk_stack_get_visible_child_name(self->info_stack), "problems") != 0)
+        /* the lists a line is opened from stay in view */
+        const char *page = gtk_stack_get_visible_child_name(self->info_stack);
+        if (strcmp(page, "problems") != 0 && strcmp(page, "diag") != 0)
             gtk_stack_set_visible_child_name(self->info_stack, "stack");
     } else {
         tkv_stack_panel_clear(self->stack_panel,
@@ -437,6 +442,7 @@ static void tkv_window_class_init(TkvWindowClass *klass)
     g_type_ensure(TKV_TYPE_BIND_VIEW);
     g_type_ensure(TKV_TYPE_STACK_PANEL);
     g_type_ensure(TKV_TYPE_META_PANEL);
+    g_type_ensure(TKV_TYPE_DIAG_PANEL);
     g_type_ensure(TKV_TYPE_HOT_PANEL);
     g_type_ensure(TKV_TYPE_PASS_VIEW);
     g_type_ensure(TKV_TYPE_COMPARE_VIEW);
@@ -463,6 +469,7 @@ static void tkv_window_class_init(TkvWindowClass *klass)
     gtk_widget_class_bind_template_child(wc, TkvWindow, stack_panel);
     gtk_widget_class_bind_template_child(wc, TkvWindow, meta_panel);
     gtk_widget_class_bind_template_child(wc, TkvWindow, hot_panel);
+    gtk_widget_class_bind_template_child(wc, TkvWindow, diag_panel);
     gtk_widget_class_bind_template_child(wc, TkvWindow, problems_view);
     gtk_widget_class_bind_template_child(wc, TkvWindow, mode_stack);
     gtk_widget_class_bind_template_child(wc, TkvWindow, pass_view);
@@ -487,6 +494,8 @@ static void tkv_window_init(TkvWindow *self)
     g_signal_connect(self->pass_view, "loaded", G_CALLBACK(on_passes_loaded), self);
     g_signal_connect(self->hot_panel, "metric-changed", G_CALLBACK(on_hot_metric), self);
     g_signal_connect(self->hot_panel, "row-activated", G_CALLBACK(on_hot_row), self);
+    /* a compiler message opens at its line as a hot line does */
+    g_signal_connect(self->diag_panel, "entry-activated", G_CALLBACK(on_hot_row), self);
 
     GtkDropTarget *drop = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
     GType types[] = {GDK_TYPE_FILE_LIST, G_TYPE_FILE};

@@ -20,6 +20,7 @@
 #include "compare/tkv_compare_view.h"
 #include "configs/tkv_configs_view.h"
 #include "document/tkv_document.h"
+#include "panels/tkv_diag_panel.h"
 #include "panels/tkv_hot_panel.h"
 #include "panels/tkv_meta_panel.h"
 #include "panels/tkv_stack_panel.h"
@@ -68,12 +69,15 @@ gboolean tkv_window_get_sidebar_visible(TkvWindow *self);
 /* The number of kernels, and in *LISTED (may be NULL) how many the filter
  * lists. */
 guint tkv_window_get_kernel_count(TkvWindow *self, guint *listed);
+/* The kernel list's rows (TkvKernelItem), all of them, as listed. */
+GListModel *tkv_window_get_kernel_items(TkvWindow *self);
 TkvPassView *tkv_window_get_pass_view(TkvWindow *self);
 TkvCompareView *tkv_window_get_compare_view(TkvWindow *self);
 TkvConfigsView *tkv_window_get_configs_view(TkvWindow *self);
 TkvStackPanel *tkv_window_get_stack_panel(TkvWindow *self);
 TkvMetaPanel *tkv_window_get_meta_panel(TkvWindow *self);
 TkvHotPanel *tkv_window_get_hot_panel(TkvWindow *self);
+TkvDiagPanel *tkv_window_get_diag_panel(TkvWindow *self);
 
 /* Signals:
  *   "loaded" (gboolean ok)  loading finished and the first view is set up

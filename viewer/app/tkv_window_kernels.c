@@ -44,6 +44,7 @@ void tkv_window_show_kernel(TkvWindow *self, int index)
     tkv_hot_panel_show(self->hot_panel, self->doc, (guint)index,
                        tkv_bind_view_get_metric(self->bind_view));
     tkv_stack_panel_clear(self->stack_panel, "Select an IR line to see where it came from.");
+    tkv_diag_panel_show(self->diag_panel, self->doc, (guint)index);
     tkv_configs_view_set_document(self->configs_view, self->doc);
     const tk_kernel *k = tkv_document_get_kernel(self->doc, (guint)index);
     /* the hash prefix and the options that set this compile apart from the
@@ -132,4 +133,29 @@ void tkv_window_kernels_init(TkvWindow *self)
     g_object_unref(factory);
     gtk_list_view_set_model(self->kernel_list, GTK_SELECTION_MODEL(self->selection));
     g_signal_connect(self->kernel_filter, "search-changed", G_CALLBACK(on_filter_changed), self);
+}
+
+void tkv_window_mark_failed_kernels(TkvWindow *self, gboolean (*failed)(TkvDocument *, guint))
+{
+    guint n = g_list_model_get_n_items(G_LIST_MODEL(self->kernels));
+    gboolean any = FALSE;
+    self->updating = TRUE;
+    for (guint i = 0; i < n; i++) {
+        TkvKernelItem *it = g_list_model_get_item(G_LIST_MODEL(self->kernels), i);
+        if (failed(self->doc, tkv_kernel_item_get_index(it))) {
+            tkv_kernel_item_set_failed(it);
+            /* the row is bound once: the item put back binds it again */
+            g_list_store_splice(self->kernels, i, 1, (gpointer *)&it, 1);
+            any = TRUE;
+        }
+        g_object_unref(it);
+    }
+    if (any && self->kernel >= 0)
+        select_row(self, self->kernel);
+    self->updating = FALSE;
+}
+
+GListModel *tkv_window_get_kernel_items(TkvWindow *self)
+{
+    return G_LIST_MODEL(self->kernels);
 }

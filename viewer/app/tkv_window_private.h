@@ -40,6 +40,7 @@ struct _TkvWindow {
     TkvStackPanel *stack_panel;
     TkvMetaPanel *meta_panel;
     TkvHotPanel *hot_panel;
+    TkvDiagPanel *diag_panel;
     GtkTextView *problems_view;
     GtkStack *mode_stack;
     TkvPassView *pass_view;
@@ -74,6 +75,13 @@ void tkv_window_kernels_init(TkvWindow *self);
 void tkv_window_update_kernel_count(TkvWindow *self);
 /* Shows kernel INDEX of the document in the views and the panels. */
 void tkv_window_show_kernel(TkvWindow *self, int index);
+/* Marks in the list the kernels for which FAILED says their compile failed. */
+void tkv_window_mark_failed_kernels(TkvWindow *self, gboolean (*failed)(TkvDocument *, guint));
+
+/* tkv_window_diag.c */
+/* Reads the document's compiler messages on a worker; when they are in,
+ * the list, the Diagnostics panel and the gutters show them. */
+void tkv_window_watch_diag(TkvWindow *self);
 
 /* tkv_window_actions.c */
 /* Adds the window's actions (at init). */

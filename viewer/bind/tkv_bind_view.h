@@ -115,6 +115,12 @@ char *tkv_bind_view_heat_text(TkvBindView *self, TkvPaneId pane, guint line);
  * NULL; caller frees. */
 char *tkv_bind_view_heat_tip(TkvBindView *self, TkvPaneId pane, guint line);
 
+/* The worst severity (tk_diag_level) of the compiler messages the
+ * message column of PANE marks on LINE, -1 for none (for tests). */
+int tkv_bind_view_diag_level(TkvBindView *self, TkvPaneId pane, guint line);
+/* The compiler messages of the document came in: the columns show them. */
+void tkv_bind_view_refresh_diag(TkvBindView *self);
+
 /* Signals:
  *   "anchor-changed"  the anchor moved (the stack panel follows);
  *   "stage-changed" (guint pane)  a pane's stage changed, or the second pane

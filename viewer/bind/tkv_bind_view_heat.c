@@ -116,6 +116,7 @@ void tkv_bind_view_update_heat(TkvBindView *self)
             tkv_code_view_set_heat_func(v, c ? ir_heat : NULL, ir_tip, &self->pane_ref[w]);
             tkv_code_view_refresh_gutter(v);
         }
+    tkv_bind_view_update_diag(self);
 }
 
 void tkv_bind_view_set_metric(TkvBindView *self, guint metric)

@@ -160,6 +160,8 @@ void tkv_bind_view_render_source_pane(TkvBindView *self);
 /* Installs or removes the cost columns of every view for the kernel shown
  * (none without SASS) and redraws them. */
 void tkv_bind_view_update_heat(TkvBindView *self);
+/* The compiler-message columns (tkv_bind_view_diag.c). */
+void tkv_bind_view_update_diag(TkvBindView *self);
 
 /* tkv_bind_view_regs.c: the register strip made and put above the primary
  * pane, the peak mark's look; the strip and the mark brought up to date

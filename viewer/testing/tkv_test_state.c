@@ -593,6 +593,7 @@ void tkv_test_state_write_window(TkvWindow *win, JsonBuilder *b)
     json_builder_begin_object(b);
     write_hot_panel(tkv_window_get_hot_panel(win), b);
     json_builder_end_object(b);
+    tkv_test_state_write_diag(win, b);
     char *meta = tkv_meta_panel_get_text(tkv_window_get_meta_panel(win));
     add_string(b, "meta", meta);
     g_free(meta);

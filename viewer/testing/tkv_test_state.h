@@ -19,6 +19,8 @@ G_BEGIN_DECLS
 
 /* Writes WIN's state into B, inside an object B has begun. */
 void tkv_test_state_write_window(TkvWindow *win, JsonBuilder *b);
+/* Its "diag" member (tkv_test_diag.c): the compiler messages shown. */
+void tkv_test_state_write_diag(TkvWindow *win, JsonBuilder *b);
 
 G_END_DECLS
 

@@ -166,6 +166,15 @@ TK_API
 tk_diag_set *tk_diag_set_load(const char *folder, tk_bundle *bundle,
                               tk_diags *diags);
 
+/* The reading half of tk_diag_set_load(): FOLDER's streams read into SET,
+ * not yet tied to kernels (then tk_diag_set_attach() once, whose NULL
+ * SOURCE_DIR then means FOLDER's src/).  Needs no bundle, so it may run on
+ * a worker while the bundle loads; touches nothing but SET and DIAGS.
+ * Returns how many stream files it found. */
+TK_API
+size_t tk_diag_set_read_folder(tk_diag_set *set, const char *folder,
+                               tk_diags *diags);
+
 /* How many of the stream files tk_diag_set_load() found (0, 1 or 2). */
 TK_API
 size_t tk_diag_set_stream_count(const tk_diag_set *set);
@@ -184,8 +193,9 @@ void tk_diag_set_read(tk_diag_set *set, const char *name, const char *data,
                       size_t len);
 
 /* Ties the messages read to BUNDLE's kernels (may be NULL) as the header
- * says.  SOURCE_DIR (may be NULL) is where front-end errors' source files
- * are looked for by base name when BUNDLE cannot resolve them. */
+ * says.  SOURCE_DIR (may be NULL: tk_diag_set_read_folder()'s, else none)
+ * is where front-end errors' source files are looked for by base name when
+ * BUNDLE cannot resolve them. */
 TK_API
 void tk_diag_set_attach(tk_diag_set *set, tk_bundle *bundle,
                         const char *source_dir, tk_diags *diags);

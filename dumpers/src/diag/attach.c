@@ -247,7 +247,9 @@ void tk_diag_set_attach(tk_diag_set *set, tk_bundle *bundle,
                 ptx_line_stack(set, bundle, k, it->pub.ir_line, it);
             break;
         case TK_DIAG_ORIGIN_FRONTEND:
-            frontend_place(set, bundle, source_dir, it, diags);
+            frontend_place(set, bundle,
+                           source_dir ? source_dir : set->source_dir, it,
+                           diags);
             break;
         default: {
             const tk_diag_frame *f = it->frames->len

@@ -42,7 +42,8 @@ struct tk_diag_set {
     GArray *kernels;       /* tk_diag_kernel */
     GStringChunk *strings;
     int attached;
-    size_t streams_read;   /* files tk_diag_set_load() found */
+    size_t streams_read;   /* files tk_diag_set_read_folder() found */
+    char *source_dir;      /* FOLDER/src of tk_diag_set_read_folder() */
 };
 
 const char *diag_str(tk_diag_set *set, const char *s, gssize len);

@@ -70,6 +70,7 @@ void tk_diag_set_free(tk_diag_set *set)
     g_array_free(set->summaries, TRUE);
     g_array_free(set->kernels, TRUE);
     g_string_chunk_free(set->strings);
+    g_free(set->source_dir);
     g_free(set);
 }
 
@@ -88,6 +89,13 @@ static void feed(line_feed *f, const char *data, size_t len)
     while (len) {
         const char *nl = memchr(data, '\n', len);
         size_t n = nl ? (size_t)(nl - data) : len;
+        if (nl && f->len == 0) {
+            /* A whole line in DATA: read in place, not copied. */
+            diag_reader_line(f->r, data, MIN(n, (size_t)LINE_MAX_BYTES));
+            data = nl + 1;
+            len -= n + 1;
+            continue;
+        }
         if (f->len < LINE_MAX_BYTES) {
             size_t take = MIN(n, LINE_MAX_BYTES - f->len);
             memcpy(f->buf + f->len, data, take);
@@ -168,10 +176,10 @@ static void read_stream_file(tk_diag_set *set, const char *folder,
     g_free(path);
 }
 
-tk_diag_set *tk_diag_set_load(const char *folder, tk_bundle *bundle,
-                              tk_diags *diags)
+size_t tk_diag_set_read_folder(tk_diag_set *set, const char *folder,
+                               tk_diags *diags)
 {
-    tk_diag_set *set = tk_diag_set_new();
+    size_t before = set->streams_read;
     char *dir = NULL;
     if (g_file_test(folder, G_FILE_TEST_IS_DIR)) {
         read_stream_file(set, folder, "stderr", diags);
@@ -183,10 +191,18 @@ tk_diag_set *tk_diag_set_load(const char *folder, tk_bundle *bundle,
         dir = g_path_get_dirname(folder);
         read_stream_path(set, folder, "stderr", diags);
     }
-    char *src = g_build_filename(dir, "src", NULL);
+    g_free(set->source_dir);
+    set->source_dir = g_build_filename(dir, "src", NULL);
     g_free(dir);
-    tk_diag_set_attach(set, bundle, src, diags);
-    g_free(src);
+    return set->streams_read - before;
+}
+
+tk_diag_set *tk_diag_set_load(const char *folder, tk_bundle *bundle,
+                              tk_diags *diags)
+{
+    tk_diag_set *set = tk_diag_set_new();
+    tk_diag_set_read_folder(set, folder, diags);
+    tk_diag_set_attach(set, bundle, NULL, diags);
     return set;
 }
 

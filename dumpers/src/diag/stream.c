@@ -336,6 +336,22 @@ static int caret_line(const char *s, size_t len)
     return caret;
 }
 
+/* Cheap filter before mlir_line()'s searches: an MLIR message has ": "
+ * then one of its level words ("remark", "warning", "error", "note"); an
+ * LLVM one starts with one.  Most lines of a stream are IR, with few ':'. */
+static int may_be_mlir(const char *s, size_t len)
+{
+    if (s[0] == 'r' || s[0] == 'w' || s[0] == 'e')
+        return 1;
+    const char *end = s + len;
+    for (const char *c = memchr(s, ':', len); c && end - c > 2;
+         c = memchr(c + 1, ':', (size_t)(end - c - 1)))
+        if (c[1] == ' ' &&
+            (c[2] == 'r' || c[2] == 'w' || c[2] == 'e' || c[2] == 'n'))
+            return 1;
+    return 0;
+}
+
 void diag_reader_line(diag_reader *r, const char *s, size_t len)
 {
     r->lineno++;
@@ -377,8 +393,7 @@ void diag_reader_line(diag_reader *r, const char *s, size_t len)
     }
     if (diag_ptxas_line(r, s, len))
         return;
-    /* Cheap filter: an MLIR message has ": " and a digit before it. */
-    if (len > 4 && memchr(s, ':', len))
+    if (len > 4 && may_be_mlir(s, len))
         mlir_line(r, s, len);
 }
 

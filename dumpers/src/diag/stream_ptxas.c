@@ -81,12 +81,24 @@ void diag_ptxas_block_end(diag_reader *r)
     diag_summary_init(&r->summary);
 }
 
+/* Blanks, then a digit. */
+static int stack_line_start(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && s[i] == ' ')
+        i++;
+    return i < len && s[i] >= '0' && s[i] <= '9';
+}
+
 /* A line of ptxas's log ("ptxas info    : ...") or of its error output. */
 int diag_ptxas_line(diag_reader *r, const char *s, size_t len)
 {
     const char *end = s + len;
-    /* The stack/spill line has no "ptxas" prefix. */
-    if (len && s[0] == ' ' && diag_find(s, len, "bytes stack frame,")) {
+    /* The stack/spill line has no "ptxas" prefix: "    N bytes stack
+     * frame, ...".  IR lines start with blanks too, seldom then a digit:
+     * that is looked at first (a stream is mostly IR). */
+    if (len && s[0] == ' ' && stack_line_start(s, len) &&
+        diag_find(s, len, "bytes stack frame,")) {
         r->summary.present = 1;
         r->summary.stack_frame = number_before(s, len, "bytes stack frame");
         r->summary.spill_stores = number_before(s, len, "bytes spill stores");
