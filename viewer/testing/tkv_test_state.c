@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#include "compare/tkv_compare_view.h"
 #include "panels/tkv_meta_panel.h"
 #include "panels/tkv_stack_panel.h"
 #include "passes/tkv_pass_view.h"
@@ -440,42 +439,6 @@ static void write_pass_view(TkvPassView *pv, TkvDocument *doc, JsonBuilder *b)
         write_diff(pv, doc, b);
 }
 
-/* ---- the compare view ---------------------------------------------------------------- */
-
-static void add_strv(JsonBuilder *b, const char *name, char **v)
-{
-    json_builder_set_member_name(b, name);
-    json_builder_begin_array(b);
-    for (char **p = v; p && *p; p++)
-        json_builder_add_string_value(b, *p);
-    json_builder_end_array(b);
-    g_strfreev(v);
-}
-
-static void write_compare_view(TkvCompareView *cv, JsonBuilder *b)
-{
-    add_string(b, "state", tkv_compare_view_get_load_state(cv));
-    add_string(b, "message", tkv_compare_view_get_message(cv));
-    add_int(b, "other", tkv_compare_view_get_other(cv));
-    tk_compare *cmp = tkv_compare_view_get_compare(cv);
-    if (!cmp)
-        return;
-    add_int(b, "rows", (gint64)tk_compare_row_count(cmp));
-    size_t first = tk_compare_first_divergence(cmp, NULL);
-    add_int(b, "first", first == TK_COMPARE_NONE ? -1 : (gint64)first);
-    add_string(b, "first_text", tkv_compare_view_get_first_text(cv));
-    add_int(b, "row", tkv_compare_view_get_row(cv));
-    add_string(b, "which", tkv_compare_view_get_which(cv));
-    add_bool(b, "diff_pending", tkv_compare_view_get_diff_pending(cv));
-    add_string(b, "title", tkv_compare_view_get_diff_title(cv));
-    add_bool(b, "has_diff", tkv_compare_view_get_diff(cv) != NULL);
-    add_strv(b, "a_del", tkv_compare_view_get_marked(cv, 0, "del"));
-    add_strv(b, "b_add", tkv_compare_view_get_marked(cv, 1, "add"));
-    char *facts = tkv_compare_view_get_facts_text(cv);
-    add_string(b, "facts", facts);
-    g_free(facts);
-}
-
 /* ---- the side panels ---------------------------------------------------------------- */
 
 static void write_stack_panel(TkvStackPanel *sp, TkvDocument *doc, JsonBuilder *b)
@@ -583,7 +546,7 @@ void tkv_test_state_write_window(TkvWindow *win, JsonBuilder *b)
     json_builder_end_object(b);
     json_builder_set_member_name(b, "compare");
     json_builder_begin_object(b);
-    write_compare_view(tkv_window_get_compare_view(win), b);
+    tkv_test_state_write_compare(tkv_window_get_compare_view(win), b);
     json_builder_end_object(b);
     json_builder_set_member_name(b, "stack");
     json_builder_begin_object(b);

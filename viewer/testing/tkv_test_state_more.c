@@ -1,8 +1,9 @@
-/* tkv_test_state_more.c - the register strip and configs mode as JSON
- * (tkv_test_state_more.h). */
+/* tkv_test_state_more.c - the register strip, configs mode and the compare
+ * view as JSON (tkv_test_state_more.h). */
 #include "testing/tkv_test_state_more.h"
 
 #include "bind/tkv_bind_view.h"
+#include "compare/tkv_compare_view.h"
 #include "configs/tkv_configs_view.h"
 #include "widgets/tkv_regs_strip.h"
 
@@ -22,6 +23,12 @@ static void member_str(JsonBuilder *b, const char *name, const char *v)
     char *s = g_utf8_make_valid(v, -1);
     json_builder_add_string_value(b, s);
     g_free(s);
+}
+
+static void member_bool(JsonBuilder *b, const char *name, gboolean v)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_add_boolean_value(b, v);
 }
 
 void tkv_test_state_write_regs(TkvWindow *win, JsonBuilder *b)
@@ -145,4 +152,38 @@ void tkv_test_state_write_configs(TkvWindow *win, JsonBuilder *b)
         json_builder_end_array(b);
     }
     json_builder_end_object(b);
+}
+
+static void add_strv(JsonBuilder *b, const char *name, char **v)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_begin_array(b);
+    for (char **p = v; p && *p; p++)
+        json_builder_add_string_value(b, *p);
+    json_builder_end_array(b);
+    g_strfreev(v);
+}
+
+void tkv_test_state_write_compare(TkvCompareView *cv, JsonBuilder *b)
+{
+    member_str(b, "state", tkv_compare_view_get_load_state(cv));
+    member_str(b, "message", tkv_compare_view_get_message(cv));
+    member_int(b, "other", tkv_compare_view_get_other(cv));
+    tk_compare *cmp = tkv_compare_view_get_compare(cv);
+    if (!cmp)
+        return;
+    member_int(b, "rows", (gint64)tk_compare_row_count(cmp));
+    size_t first = tk_compare_first_divergence(cmp, NULL);
+    member_int(b, "first", first == TK_COMPARE_NONE ? -1 : (gint64)first);
+    member_str(b, "first_text", tkv_compare_view_get_first_text(cv));
+    member_int(b, "row", tkv_compare_view_get_row(cv));
+    member_str(b, "which", tkv_compare_view_get_which(cv));
+    member_bool(b, "diff_pending", tkv_compare_view_get_diff_pending(cv));
+    member_str(b, "title", tkv_compare_view_get_diff_title(cv));
+    member_bool(b, "has_diff", tkv_compare_view_get_diff(cv) != NULL);
+    add_strv(b, "a_del", tkv_compare_view_get_marked(cv, 0, "del"));
+    add_strv(b, "b_add", tkv_compare_view_get_marked(cv, 1, "add"));
+    char *facts = tkv_compare_view_get_facts_text(cv);
+    member_str(b, "facts", facts);
+    g_free(facts);
 }

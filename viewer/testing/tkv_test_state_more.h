@@ -1,12 +1,14 @@
 /* tkv_test_state_more.h - parts of a window's state written by
  * tkv_test_state.c, kept in a file of their own: the register strip and
- * the peak's source mark of the binding view, and configs mode. */
+ * the peak's source mark of the binding view, configs mode, the compare
+ * view. */
 #ifndef TKV_TEST_STATE_MORE_H
 #define TKV_TEST_STATE_MORE_H
 
 #include <json-glib/json-glib.h>
 
 #include "app/tkv_window.h"
+#include "compare/tkv_compare_view.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +24,11 @@ void tkv_test_state_write_regs(TkvWindow *win, JsonBuilder *b);
  * "lines": [{"file", "line", "cells": [text as shown], "marked": [bool]}]}]}
  * once built, else "configs": {"built": false}. */
 void tkv_test_state_write_configs(TkvWindow *win, JsonBuilder *b);
+
+/* The compare view: "state", "message", "other", and once compared "rows",
+ * "first", "first_text", "row", "which", "diff_pending", "title",
+ * "has_diff", "a_del", "b_add", "facts". */
+void tkv_test_state_write_compare(TkvCompareView *cv, JsonBuilder *b);
 
 G_END_DECLS
 
