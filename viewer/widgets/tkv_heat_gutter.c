@@ -1,6 +1,7 @@
 /* tkv_heat_gutter.c - the cost column: a shaded cell and a short number per
  * line. */
 #include "widgets/tkv_heat_gutter.h"
+#include "widgets/tkv_gutter_line.h"
 
 #include "document/tkv_cost_text.h"
 #include "widgets/tkv_style.h"
@@ -70,27 +71,11 @@ static void tkv_heat_gutter_measure(GtkWidget *widget, GtkOrientation orientatio
     *min_baseline = *nat_baseline = -1;
 }
 
-/* The line under Y (the renderer's own coordinates), 1-based, or 0. */
-static guint line_at(TkvHeatGutter *self, double x, double y)
-{
-    GtkSourceView *view = gtk_source_gutter_renderer_get_view(GTK_SOURCE_GUTTER_RENDERER(self));
-    double vx, vy;
-    if (!view || !gtk_widget_translate_coordinates(GTK_WIDGET(self), GTK_WIDGET(view), x, y,
-                                                   &vx, &vy))
-        return 0;
-    int bx, by;
-    gtk_text_view_window_to_buffer_coords(GTK_TEXT_VIEW(view), GTK_TEXT_WINDOW_WIDGET, (int)vx,
-                                          (int)vy, &bx, &by);
-    GtkTextIter it;
-    gtk_text_view_get_line_at_y(GTK_TEXT_VIEW(view), &it, by, NULL);
-    return (guint)gtk_text_iter_get_line(&it) + 1;
-}
-
 static gboolean on_query_tooltip(GtkWidget *widget, int x, int y, gboolean keyboard,
                                  GtkTooltip *tooltip)
 {
     TkvHeatGutter *self = TKV_HEAT_GUTTER(widget);
-    guint line = keyboard ? 0 : line_at(self, x, y);
+    guint line = keyboard ? 0 : tkv_gutter_line_at(GTK_SOURCE_GUTTER_RENDERER(self), x, y);
     char *text = line && self->tip ? self->tip(line, self->data) : NULL;
     if (!text)
         return FALSE;
