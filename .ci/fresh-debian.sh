@@ -9,9 +9,11 @@
 # section as they are written there (read from the README, so they cannot
 # drift), as root, each timed.
 #
-# Usage (as root): .ci/fresh-debian.sh [--test-only] [--keep] [--ref REF]
+# Usage (as root): .ci/fresh-debian.sh [--test-only|--setup-only] [--keep] [--ref REF]
 #                  .ci/fresh-debian.sh --in DIR COMMAND
 #   --test-only  run only the README's test command (the second block), as CI does
+#   --setup-only run only the README's first command (install, build, the sample):
+#                with --keep, a system to run single tests in with --in
 #   --keep       leave the system in place (its path is printed) for a look inside
 #   --ref REF    the commit to clone (default HEAD; uncommitted changes are not seen)
 #   --in DIR COMMAND  run COMMAND (one shell line) in /work/tkview of a system an
@@ -40,10 +42,11 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-test_only=0 keep=0 ref=HEAD in_dir='' in_cmd=''
+test_only=0 setup_only=0 keep=0 ref=HEAD in_dir='' in_cmd=''
 while [ $# -gt 0 ]; do
     case $1 in
         --test-only) test_only=1 ;;
+        --setup-only) setup_only=1 ;;
         --keep) keep=1 ;;
         --ref) ref=$2; shift ;;
         --in) [ $# -ge 3 ] || { echo "fresh-debian: --in DIR COMMAND" >&2; exit 2; }
@@ -101,6 +104,7 @@ else
     fi
     names=(setup test)
     if [ "$test_only" = 1 ]; then cmds=("${cmds[1]}"); names=(test); fi
+    if [ "$setup_only" = 1 ]; then cmds=("${cmds[0]}"); names=(setup); fi
 
     command -v debootstrap >/dev/null || {
         echo "fresh-debian: installing debootstrap on this machine" >&2
