@@ -37,6 +37,8 @@ void tkv_window_act_show_sidebar(GSimpleAction *a, GVariant *v, gpointer data)
 {
     TkvWindow *self = data;
     gboolean on = g_variant_get_boolean(v);
+    /* asked for: that wins over a change for a new width not yet made */
+    g_clear_handle_id(&self->narrow_idle, g_source_remove);
     set_sidebar(self, on);
     GSettings *s = settings_of(self);
     if (s && self->narrow != 1 && g_settings_get_boolean(s, "sidebar-visible") != on)
@@ -67,8 +69,11 @@ void tkv_window_layout_width(TkvWindow *self, int width)
     if (narrow == self->narrow)
         return;
     self->narrow = narrow;
+    /* before the next frame is laid out (GDK_PRIORITY_REDRAW is lower):
+     * at the default idle priority a busy start (a stage's text measured,
+     * highlighted) kept it waiting while frames at the new width came */
     if (!self->narrow_idle)
-        self->narrow_idle = g_idle_add(apply_width, self);
+        self->narrow_idle = g_idle_add_full(G_PRIORITY_HIGH_IDLE, apply_width, self, NULL);
 }
 
 /* The side panel's width dragged: remembered (while it is shown). */
