@@ -75,7 +75,10 @@ def misplaced(view, key):
     # one row: the height of a line that is not wrapped (the shortest)
     row = min(d[4] for d in drawn)
     for line, ty, th, ly, lh in drawn:
-        if ty < ly - 2 or ty + th > ly + row + 2:
+        # centred on the first row: its top near the line's top (the
+        # text and the row differ in height by a few pixels at most; a
+        # number centred on a wrapped line of two rows is half a row low)
+        if abs(ty - ly) > 3 + abs(row - th) / 2:
             bad.append('%s of line %d at %d..%d, its first row %d..%d' % (key, line, ty, ty + th, ly, ly + row))
     for a, b in zip(drawn, drawn[1:]):
         if b[1] < a[1] + a[2] - 2:

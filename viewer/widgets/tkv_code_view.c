@@ -371,5 +371,12 @@ guint tkv_code_view_get_line_count(TkvCodeView *self)
 
 GArray *tkv_code_view_get_gutter_drawn(TkvCodeView *self, gboolean heat)
 {
-    return tkv_gutter_drawn(heat ? self->heat : self->numbers);
+    gint64 fn, fh;
+    GArray *numbers = tkv_gutter_drawn(self->numbers, &fn);
+    if (!heat)
+        return numbers;
+    /* the numbers are drawn on every frame of the gutter, the cost only on
+     * lines that have one: a list from an older frame is not on screen */
+    GArray *cost = tkv_gutter_drawn(self->heat, &fh);
+    return fh == fn ? cost : NULL;
 }

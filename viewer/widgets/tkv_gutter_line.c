@@ -27,8 +27,19 @@ void tkv_gutter_drawn_note(GtkSourceGutterRenderer *renderer, guint line, float 
         g_object_set_data_full(G_OBJECT(renderer), "tkv-drawn", a,
                                (GDestroyNotify)g_array_unref);
     }
-    if (a->len && g_array_index(a, TkvGutterDrawn, a->len - 1).line >= line + 1)
+    /* a new frame starts a new list: a frame drawing no line of this
+     * gutter (no cost in view) must not leave the last one's */
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(GTK_WIDGET(renderer));
+    gint64 frame = clock ? gdk_frame_clock_get_frame_counter(clock) : 0;
+    gint64 *last = g_object_get_data(G_OBJECT(renderer), "tkv-drawn-frame");
+    if (!last) {
+        last = g_new0(gint64, 1);
+        g_object_set_data_full(G_OBJECT(renderer), "tkv-drawn-frame", last, g_free);
+    }
+    if (*last != frame ||
+        (a->len && g_array_index(a, TkvGutterDrawn, a->len - 1).line >= line + 1))
         g_array_set_size(a, 0);
+    *last = frame;
     if (a->len >= DRAWN_MAX)
         return;
     /* the view's coordinates: the text's lines are measured there */
@@ -40,7 +51,9 @@ void tkv_gutter_drawn_note(GtkSourceGutterRenderer *renderer, guint line, float 
     g_array_append_val(a, d);
 }
 
-GArray *tkv_gutter_drawn(GtkSourceGutterRenderer *renderer)
+GArray *tkv_gutter_drawn(GtkSourceGutterRenderer *renderer, gint64 *frame)
 {
+    gint64 *last = g_object_get_data(G_OBJECT(renderer), "tkv-drawn-frame");
+    *frame = last ? *last : -1;
     return g_object_get_data(G_OBJECT(renderer), "tkv-drawn");
 }

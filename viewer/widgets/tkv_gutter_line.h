@@ -25,9 +25,10 @@ typedef struct {
  * ascending order: a line at or before the last noted starts a new frame's
  * list.  Cheap: a store per line drawn. */
 void tkv_gutter_drawn_note(GtkSourceGutterRenderer *renderer, guint line, float y, int h);
-/* The lines RENDERER drew text for in its last frame (TkvGutterDrawn),
- * owned by RENDERER; NULL when none. */
-GArray *tkv_gutter_drawn(GtkSourceGutterRenderer *renderer);
+/* The lines RENDERER drew text for in the last frame it drew any
+ * (TkvGutterDrawn), owned by RENDERER, NULL when none; that frame's
+ * counter (the frame clock's) in *FRAME, -1 when none. */
+GArray *tkv_gutter_drawn(GtkSourceGutterRenderer *renderer, gint64 *frame);
 
 G_END_DECLS
 
