@@ -13,11 +13,16 @@
  * (autotune_timings.json beside the input, written by `tkview capture`'s
  * hook): {"configs": [{"kwargs": {...}, "num_warps": N, "num_stages": N,
  * "ms": [median, p20, p80] or a number, "kernel": NAME (optional)}, ...]}.
- * An entry belongs to a compile when every kwarg, num_warps and num_stages
- * it names equals the compile's configuration item of that name (the value
- * as JSON text); a compile two entries match gets no time (the entry is
- * not known to be its).  The winner is the compile with the smallest
- * median; none without timings.
+ * An entry belongs to a compile when num_warps and num_stages, where it
+ * names them, and every kwarg the compile has a configuration item of that
+ * name for (the value as JSON text) are equal, at least one of them
+ * checked: a kwarg no item shows (Inductor's GROUP_M, a constexpr no
+ * tl.arange reads) is passed over; a compile two entries match gets no
+ * time (the entry is not known to be its).  Inductor's max-autotune
+ * entries ("source": "inductor") name the template's benchmark kernel
+ * ("triton_mm"); its extern choices (aten's mm, "extern": true) match no
+ * compile.  The winner is the compile with the smallest median; none
+ * without timings.
  *
  * The matrix.  The source lines any compile's SASS is on (innermost
  * frame), sorted by file path and line, each with its SASS instruction
