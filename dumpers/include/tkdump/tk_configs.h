@@ -87,10 +87,31 @@ typedef struct tk_configs tk_configs;
  * with one compile), with timings read from TIMINGS (a path; NULL or a
  * file that is not there: no timings; a file that cannot be read adds a
  * warning to DIAGS, which may be NULL).  Builds every compile's binding
- * and cost, and compares each with the winner: seconds on a big bundle. */
+ * and cost, and compares each with the winner: seconds on a big bundle,
+ * almost all of it the comparisons (tk_configs_new() then
+ * tk_configs_diverge() for every row). */
 TK_API
 tk_configs *tk_configs_build(tk_bundle *bundle, const char *only,
                              const char *timings, tk_diags *diags);
+
+/* In two steps, for a front end that compares on a worker thread.
+ * tk_configs_new(): as tk_configs_build() without the comparisons: every
+ * row's DIVERGE is NULL.  It binds and costs every compile, interning
+ * stacks into the bundle's location table (tk_bundle.h, "Threads"): call
+ * it where that table may be written; a fraction of a second.
+ * tk_configs_diverge(): fills in row ROW of group GROUP's first divergence
+ * from the winner (tk_compare_build(): it touches the bundle only through
+ * its pass files and final stages' text, never the location table, so it
+ * may run on a worker while another thread reads the table, serialized
+ * with every other use of the pass files).  While it runs, another thread
+ * may read every field of the rows but DIVERGE.  Returns 1 when it
+ * compared, 0 when there was nothing to do (no winner, out of range, done
+ * already). */
+TK_API
+tk_configs *tk_configs_new(tk_bundle *bundle, const char *only,
+                           const char *timings, tk_diags *diags);
+TK_API
+int tk_configs_diverge(tk_configs *configs, size_t group, size_t row);
 TK_API
 void tk_configs_free(tk_configs *configs);
 
