@@ -307,6 +307,31 @@ def inductor_max_autotune_timings_are_the_printed_ones():
             (k['hash'], k['passes'], headers)
 
 
+@test
+def inductor_own_triton_cache_is_read():
+    """A program that sets Inductor's force_disable_caches has Inductor
+    compile into a Triton cache of its own (inductor/tmpXXXX/triton/HASH/,
+    as a first capture of inductor_autotune.py did), not run/cache/: its
+    kernel_dump/ then has 9 folders for the 16 triton_mm compiles (Triton
+    names them by the source's hash; ls kernel_dump | wc -l), so only that
+    cache tells them apart.  The sample's cache/ moved there: the same 17
+    kernels, each with its own dumps."""
+    d = unpack('inductor_autotune')
+    moved = os.path.join(d, 'inductor', 'tmpforcedisabled', 'triton')
+    os.makedirs(os.path.dirname(moved))
+    os.rename(os.path.join(d, 'cache'), moved)
+    try:
+        assert len(os.listdir(os.path.join(d, 'kernel_dump'))) == 9
+        info, err = run_json('info', d)
+    finally:
+        os.rename(moved, os.path.join(d, 'cache'))
+        os.rmdir(os.path.dirname(moved))
+    mm = [k for k in info['kernels'] if k['name'] == 'triton_mm']
+    assert len(mm) == 16 and len(info['kernels']) == 17, [k['hash'][:8] for k in mm]
+    assert all(len(k['passes']) == 1 and k['passes'][0]['shared_by'] == 0 for k in mm), mm
+    assert 'equally well' not in err, err
+
+
 try:
     finish_code = finish()
 finally:

@@ -10,10 +10,11 @@ compiles, never aten's mm.  Inductor prints its "AUTOTUNE mm(...)" table
 to stderr: the times a capture must show.
 
 Not force_disable_caches: with it Inductor compiles into a Triton cache of
-its own under its temporary folder, not TRITON_CACHE_DIR, and a capture
-then finds each kernel only in kernel_dump/, whose folders Triton 3.6 names
-by the source's hash: two choices that differ only in num_warps or
-num_stages share one folder there, the later compile's files in it.
+its own under its temporary folder (TORCHINDUCTOR_CACHE_DIR/tmpXXXX/triton),
+not TRITON_CACHE_DIR.  tkview reads that cache too (kernel_dump/ alone,
+whose folders Triton 3.6 names by the source's hash, holds one folder for
+two choices that differ only in num_warps or num_stages), but the capture
+here shows the common case.
 """
 import torch
 import torch._inductor.config as inductor_config
