@@ -88,7 +88,6 @@ static GtkWidget *frame_row_new(void)
     gtk_button_set_child(GTK_BUTTON(button), box);
     gtk_widget_add_css_class(button, "flat");
     gtk_widget_add_css_class(button, "tkv-frame");
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(button), "win.select-source-location");
     g_object_set_data(G_OBJECT(button), "tkv-title", t);
     g_object_set_data(G_OBJECT(button), "tkv-role", r);
     g_object_set_data(G_OBJECT(button), "tkv-code", sub);
@@ -134,6 +133,9 @@ static void fill_frame_row(GtkWidget *button, TkvDocument *doc, const tk_frame *
         gtk_widget_set_tooltip_text(button, safe_path);
     gtk_actionable_set_action_target_value(GTK_ACTIONABLE(button),
                                            g_variant_new("(su)", path ? path : "", f->line));
+    /* named once it has a target: a name alone is an action without one */
+    if (!gtk_actionable_get_action_name(GTK_ACTIONABLE(button)))
+        gtk_actionable_set_action_name(GTK_ACTIONABLE(button), "win.select-source-location");
     g_free(safe_path);
     g_free(base);
     g_free(title);
