@@ -50,6 +50,23 @@ static int cmp_u64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* Sorts W (N): a line has a few dozen words, where inserting beats qsort's
+ * calls. */
+static void sort_words(uint64_t *w, uint32_t n)
+{
+    if (n > 64) {
+        qsort(w, n, sizeof *w, cmp_u64);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        uint64_t v = w[i];
+        uint32_t j = i;
+        for (; j > 0 && w[j - 1] > v; j--)
+            w[j] = w[j - 1];
+        w[j] = v;
+    }
+}
+
 /* Cuts TEXT into words and appends their hashes (sorted) to WORDS. */
 static line_words cut_words(const char *text, size_t len, GArray *words)
 {
@@ -58,6 +75,10 @@ static line_words cut_words(const char *text, size_t len, GArray *words)
     size_t i = 0;
     if (len > DIFF_ALIGN_HEAD)
         len = DIFF_ALIGN_HEAD;
+    /* at most a word per two bytes: room for all at once */
+    g_array_set_size(words, lw.first + (guint)(len / 2 + 1));
+    uint64_t *out = (uint64_t *)(void *)words->data + lw.first;
+    uint32_t n = 0;
     while (i < len) {
         unsigned char c = (unsigned char)text[i];
         if (!word_byte(c)) {
@@ -83,11 +104,12 @@ static line_words cut_words(const char *text, size_t len, GArray *words)
             i++;
         }
         if (letters) /* a bare number says nothing of what a line does */
-            g_array_append_val(words, h);
+            out[n++] = h;
     }
-    lw.n = words->len - lw.first;
+    g_array_set_size(words, lw.first + n);
+    lw.n = n;
     lw.whole = whole;
-    qsort((uint64_t *)words->data + lw.first, lw.n, sizeof(uint64_t), cmp_u64);
+    sort_words(out, n);
     return lw;
 }
 
