@@ -232,6 +232,17 @@ const GArray *tkv_stack_panel_get_frames(TkvStackPanel *self) { return self->fra
 const char *tkv_stack_panel_get_heading(TkvStackPanel *self) { return gtk_label_get_text(self->heading); }
 gboolean tkv_stack_panel_get_inferred(TkvStackPanel *self) { return self->inferred; }
 
+GPtrArray *tkv_stack_panel_get_row_titles(TkvStackPanel *self)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    for (GtkWidget *w = gtk_widget_get_first_child(GTK_WIDGET(self->rows)); w;
+         w = gtk_widget_get_next_sibling(w))
+        if (GTK_IS_BUTTON(w))
+            g_ptr_array_add(out, g_strdup(gtk_label_get_text(
+                                     g_object_get_data(G_OBJECT(w), "tkv-title"))));
+    return out;
+}
+
 static void tkv_stack_panel_dispose(GObject *object)
 {
     TkvStackPanel *self = TKV_STACK_PANEL(object);
