@@ -264,6 +264,40 @@ def bundle_keeps_sass_lr():
         {p[1]: v['exact'] for p, v in b.items()}
 
 
+SAMPLES = os.environ['TK_TEST_SAMPLES']
+
+
+@test
+def sample_bundles_with_sass_lr():
+    """The bundles of sample_dumps that carry NAME.sass_lr (made from their
+    cubins by Triton's nvdisasm, the manifest's capture.life_ranges_*):
+    every line's peak is the independent reading's.  By hand:
+    matmul_pipelined.sass_lr line 704, /*2ac0*/ SEL R204, RZ, 0x10, P6,
+    GPR cell 216, the largest of the file; matmul_pipelined.sass_gi puts
+    /*2ac0*/ under //## File ".../matmul_profile.py", line 53."""
+    n = 0
+    for lr in sorted(glob.glob(os.path.join(SAMPLES, '*', '*', '*.sass_lr'))):
+        bundle = os.path.dirname(os.path.dirname(lr))
+        folder = os.path.dirname(lr)
+        name = os.path.basename(lr)[:-len('.sass_lr')]
+        with open(os.path.join(bundle, 'manifest.json')) as f:
+            cap = json.load(f)['capture']
+        assert cap['life_ranges_tool'].endswith('/triton/backends/nvidia/bin/nvdisasm'), cap
+        assert cap['life_ranges_flags'] == '--print-life-ranges --life-range-mode count -c'
+        peak, _ = expected(folder)
+        got, k = hot(bundle, name, 'live_registers')
+        for pos, v in peak.items():
+            if v:
+                assert got[pos]['exact'] == v, (lr, pos, got.get(pos), v)
+        assert k['total']['live_registers'] == max(lr_gpr(lr).values()), (lr, k['total'])
+        n += 1
+    assert n >= 4, n  # fused_softmax, layer_norm_gelu (2), matmul_profile
+    got, k = hot(os.path.join(SAMPLES, 'matmul_profile'), 'matmul_pipelined', 'live_registers')
+    assert k['total']['live_registers'] == 216, k['total']
+    [line53] = [ln for p, ln in got.items() if p[1] == 53 and p[0].endswith('matmul_profile.py')]
+    assert line53['exact'] == 216, line53
+
+
 @test
 def without_sass_lr():
     """without NAME.sass_lr: live_registers is missing and the error says how to make it"""
