@@ -74,6 +74,10 @@ gboolean cli_split_line_spec(const char *spec, char **head, uint32_t *line);
 /* Loads PATH; prints diagnostics to stderr (errors always, the rest unless
  * --quiet).  Returns NULL when nothing could be loaded. */
 tk_bundle *cli_load(const char *path, const cli_common *common);
+/* Makes with nvdisasm, into tkview's cache, the NAME.sass_lr of B's
+ * kernels that lack one (cli_life_ranges.c), and says so on stderr
+ * (nothing with QUIET). */
+void cli_life_ranges(tk_bundle *b, gboolean quiet);
 
 /* Prints diagnostics as "tkview: FILE:LINE: SEVERITY: MESSAGE". */
 void cli_print_diags(const tk_diags *diags, gboolean quiet);

@@ -110,6 +110,43 @@ size_t tk_bundle_kernel_count(const tk_bundle *bundle);
 TK_API
 const tk_kernel *tk_bundle_kernel(const tk_bundle *bundle, size_t i);
 
+/* ---- register life ranges made afterwards --------------------------------
+ * A kernel's live register counts come from NAME.sass_lr, the text of
+ * `nvdisasm --print-life-ranges --life-range-mode count -c NAME.cubin`,
+ * beside its cubin (capture writes it) or beside its SASS.  For inputs
+ * capture did not make (a raw folder, a Triton cache) a front end may make
+ * it: the library runs no programs, so it only says which kernels lack it,
+ * gives the command's arguments and a cache file name, and takes the file
+ * made (load/life_ranges.c). */
+
+/* Whether kernel I has a cubin and SASS but no NAME.sass_lr beside them
+ * and none set: one could be made from its cubin. */
+TK_API
+int tk_bundle_kernel_lacks_life_ranges(const tk_bundle *bundle, size_t i);
+/* Kernel I's cubin file, or NULL.  Owned by the bundle. */
+TK_API
+const char *tk_bundle_kernel_cubin(const tk_bundle *bundle, size_t i);
+/* The name kernel I's life ranges have in a front end's cache folder:
+ * "HASH.sass_lr", HASH the SHA-256 of the cubin's bytes (the same cubin
+ * anywhere is the same file; another cubin never reuses it).  NULL when
+ * it has no cubin or it cannot be read (DIAGS says why).  Caller frees
+ * with free(). */
+TK_API
+char *tk_bundle_kernel_life_ranges_name(const tk_bundle *bundle, size_t i,
+                                        tk_diags *diags);
+/* Kernel I's life ranges are the file at PATH (made by a front end): read
+ * where none lies beside the cubin or the SASS.  Set before the kernel's
+ * cost is made (tk_cost_new()). */
+TK_API
+void tk_bundle_kernel_set_life_ranges(tk_bundle *bundle, size_t i,
+                                      const char *path);
+/* The arguments after the program's name that make life ranges from
+ * CUBIN: "--print-life-ranges", "--life-range-mode", "count", "-c", CUBIN
+ * (stdout is the file).  Writes at most MAX (>= 6) pointers, the last
+ * NULL; returns how many arguments.  The strings are static or CUBIN. */
+TK_API
+size_t tk_bundle_life_ranges_args(const char *cubin, const char **argv, size_t max);
+
 /* Finds a kernel by what a user types, by the first of these rules that
  * matches any kernel: an index ("3"); "name:hashprefix"; a full name; a
  * prefix of a name or of a hash ("attn" for attn_fwd, "e75ec6").  Returns
