@@ -25,8 +25,6 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "tkdump/tk_bundle.h"
-
 /* Exit codes of `tkview capture` (README.md, docs/capture.md). */
 enum {
     CAP_EXIT_COMPLETE = 0,   /* the bundle is written and complete */
@@ -137,28 +135,6 @@ void cap_progress_tick(cap_progress *p);
 void cap_progress_clear(cap_progress *p);
 unsigned cap_progress_kernels(cap_progress *p);
 uint64_t cap_progress_bytes(cap_progress *p);
-
-/* ---- life ranges made for inputs capture did not make (capture_lr_made.c) */
-
-/* What cap_lr_made_for_bundle() did. */
-typedef struct {
-    unsigned made;    /* made now */
-    unsigned cached;  /* found in the cache */
-    unsigned failed;  /* every nvdisasm refused the cubin */
-    unsigned no_tool; /* lacked, and no nvdisasm was found */
-    char *cache;      /* the cache folder used; NULL: none needed */
-    char *tool;       /* the nvdisasm that made the first; NULL: none */
-    char *why;        /* the first refusal, or why the cache failed */
-} cap_lr_made;
-
-/* $XDG_CACHE_HOME/tkview/sass_lr (caller frees). */
-char *cap_lr_cache_dir(void);
-/* For every kernel of B that lacks NAME.sass_lr (tk_bundle.h): the one in
- * the cache, else one made there with nvdisasm (Triton's first), set on
- * the kernel.  Never writes into B's folder.  OUT: cleared, then filled;
- * free with cap_lr_made_clear(). */
-void cap_lr_made_for_bundle(tk_bundle *b, cap_lr_made *out);
-void cap_lr_made_clear(cap_lr_made *m);
 
 /* ---- the program's stdout (capture_tee.c, capture_pty.c) -------------- */
 
