@@ -6,6 +6,7 @@
 
 #include <gtksourceview/gtksource.h>
 
+#include "app/tkv_app_code_prefs.h"
 #include "app/tkv_settings.h"
 #include "app/tkv_window.h"
 #include "tkview-config.h"
@@ -24,7 +25,7 @@ G_DEFINE_FINAL_TYPE(TkvApplication, tkv_application, GTK_TYPE_APPLICATION)
  * The shortcuts window (gtk/help-overlay.ui) lists them all. */
 static const struct {
     const char *action;
-    const char *accels[3];
+    const char *accels[4]; /* NULL-terminated */
 } shortcuts[] = {
     {"app.open", {"<Control>o", NULL}},
     {"app.open-file", {"<Control><Shift>o", NULL}},
@@ -50,6 +51,10 @@ static const struct {
     {"app.color-scheme::system", {"<Control><Alt>0", NULL}},
     {"app.color-scheme::light", {"<Control><Alt>8", NULL}},
     {"app.color-scheme::dark", {"<Control><Alt>9", NULL}},
+    {"app.zoom-in", {"<Control>plus", "<Control>equal", "<Control>KP_Add"}},
+    {"app.zoom-out", {"<Control>minus", "<Control>KP_Subtract", NULL}},
+    {"app.zoom-reset", {"<Control>0", "<Control>KP_0", NULL}},
+    {"app.wrap-lines", {"<Alt>z", NULL}},
 };
 
 /* ---- windows ------------------------------------------------------------------ */
@@ -369,6 +374,7 @@ static void tkv_application_startup(GApplication *app)
         gtk_application_set_accels_for_action(GTK_APPLICATION(app), shortcuts[i].action,
                                               shortcuts[i].accels);
     TKV_APPLICATION(app)->settings = tkv_settings_new();
+    tkv_app_code_prefs_init(GTK_APPLICATION(app), TKV_APPLICATION(app)->settings);
 }
 
 static void tkv_application_finalize(GObject *object)

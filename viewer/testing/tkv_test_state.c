@@ -465,6 +465,10 @@ static void write_hot_panel(TkvHotPanel *hp, JsonBuilder *b)
     add_string(b, "heading", tkv_hot_panel_get_heading(hp));
     add_int(b, "metric", tkv_hot_panel_get_metric(hp));
     add_string(b, "scope", tkv_hot_panel_get_scope(hp));
+    int needs, has;
+    tkv_hot_panel_get_table_fit(hp, &needs, &has);
+    add_int(b, "table_needs", needs);
+    add_int(b, "table_has", has);
     json_builder_set_member_name(b, "rows");
     json_builder_begin_array(b);
     GArray *rows = tkv_hot_panel_get_rows(hp, 40);

@@ -136,6 +136,11 @@ guint tkv_code_view_get_cursor_line(TkvCodeView *self);
 /* Number of lines of the current buffer. */
 guint tkv_code_view_get_line_count(TkvCodeView *self);
 
+/* For the tests: where the line numbers (HEAT FALSE) or the cost column
+ * drew their text in their last frame (tkv_gutter_line.h's TkvGutterDrawn,
+ * in the view's coordinates), owned by the view; NULL when none. */
+GArray *tkv_code_view_get_gutter_drawn(TkvCodeView *self, gboolean heat);
+
 G_END_DECLS
 
 #endif
