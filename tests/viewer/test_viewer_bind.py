@@ -179,6 +179,15 @@ def ir_line_shows_its_stack_source_and_other_stage():
     assert 98 in c and 107 not in c and set(c) <= set(b['secondary']['hidden_locations']), c
     # the PTX has the whole stack: no match is approximate
     assert b['secondary']['approx'] == [] and b['notes'] == '', b
+    assert w['stack']['rows'] == ['standard.py:263:15', 'standard.py:293:36',
+                                  'vector_add.py:16:15'], w['stack']
+    # The panel's rows are refilled for the next line, not made anew: PTX
+    # 107 `.loc 2 293 36 // standard.py:293:36 @[ vector_add.py:16:15 ]`
+    # shows two frames, none left over from the three before.
+    S.activate('bind-view.select-ir-line', "<('ptx', uint32 107)>", window=1)
+    w = S.state()['windows'][0]
+    assert w['stack']['rows'] == ['standard.py:293:36', 'vector_add.py:16:15'], w['stack']
+    assert w['stack']['heading'] == 'PTX line 107', w['stack']
 
 
 @test

@@ -10,6 +10,7 @@
 #include "app/tkv_settings.h"
 #include "app/tkv_window.h"
 #include "tkview-config.h"
+#include "widgets/tkv_code_view.h"
 #include "widgets/tkv_style.h"
 
 struct _TkvApplication {
@@ -377,6 +378,12 @@ static void tkv_application_startup(GApplication *app)
     tkv_app_code_prefs_init(GTK_APPLICATION(app), TKV_APPLICATION(app)->settings);
 }
 
+static void tkv_application_shutdown(GApplication *app)
+{
+    tkv_code_view_stop_highlighting();
+    G_APPLICATION_CLASS(tkv_application_parent_class)->shutdown(app);
+}
+
 static void tkv_application_finalize(GObject *object)
 {
     g_strfreev(TKV_APPLICATION(object)->source_dirs);
@@ -389,6 +396,7 @@ static void tkv_application_class_init(TkvApplicationClass *klass)
     G_OBJECT_CLASS(klass)->finalize = tkv_application_finalize;
     GApplicationClass *ac = G_APPLICATION_CLASS(klass);
     ac->startup = tkv_application_startup;
+    ac->shutdown = tkv_application_shutdown;
     ac->activate = tkv_application_activate;
     ac->open = tkv_application_open;
     ac->command_line = tkv_application_command_line;

@@ -458,6 +458,14 @@ static void write_stack_panel(TkvStackPanel *sp, TkvDocument *doc, JsonBuilder *
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    /* what the rows show (they are refilled, not made anew) */
+    json_builder_set_member_name(b, "rows");
+    json_builder_begin_array(b);
+    GPtrArray *titles = tkv_stack_panel_get_row_titles(sp);
+    for (guint i = 0; i < titles->len; i++)
+        json_builder_add_string_value(b, g_ptr_array_index(titles, i));
+    g_ptr_array_unref(titles);
+    json_builder_end_array(b);
 }
 
 static void write_hot_panel(TkvHotPanel *hp, JsonBuilder *b)

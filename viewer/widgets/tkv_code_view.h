@@ -42,6 +42,10 @@ G_DECLARE_FINAL_TYPE(TkvCodeView, tkv_code_view, TKV, CODE_VIEW, GtkSourceView)
 
 GtkWidget *tkv_code_view_new(void);
 
+/* Ends the background syntax highlighting of every buffer and starts no
+ * more (the application's shutdown: nothing is shown any longer). */
+void tkv_code_view_stop_highlighting(void);
+
 /* A buffer holding LEN bytes of TEXT (made safe by tkv_text.h already), in
  * LANGUAGE_ID ("tkview-mlir", "python3", NULL for none).  Caller owns the
  * returned reference. */
