@@ -506,6 +506,7 @@ static void tkv_window_init(TkvWindow *self)
     g_signal_connect(self->hot_panel, "row-activated", G_CALLBACK(on_hot_row), self);
     /* a compiler message opens at its line as a hot line does */
     g_signal_connect(self->diag_panel, "entry-activated", G_CALLBACK(on_hot_row), self);
+    tkv_window_diag_init(self); /* and its pass, in pass mode */
 
     GtkDropTarget *drop = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
     GType types[] = {GDK_TYPE_FILE_LIST, G_TYPE_FILE};

@@ -63,6 +63,10 @@ struct _TkvWindow {
     GtkStringFilter *filter;
     GtkSingleSelection *selection;
     int kernel;
+    /* A compiler message whose pass is to be opened once the pass view
+     * has its timeline (tkv_window_diag.c): its position in the
+     * Diagnostics panel of kernel DIAG_PASS_KERNEL; -1 none. */
+    int diag_pass_pos, diag_pass_kernel;
     gboolean updating;
     gint64 loaded_at; /* monotonic time the loaded data reached the main thread */
 };
@@ -86,6 +90,8 @@ void tkv_window_mark_failed_kernels(TkvWindow *self, gboolean (*failed)(TkvDocum
 /* Reads the document's compiler messages on a worker; when they are in,
  * the list, the Diagnostics panel and the gutters show them. */
 void tkv_window_watch_diag(TkvWindow *self);
+/* Connects the Diagnostics panel's "Open pass" to pass mode (at init). */
+void tkv_window_diag_init(TkvWindow *self);
 
 /* tkv_window_actions.c */
 /* Adds the window's actions (at init). */
