@@ -12,42 +12,27 @@ static const char *const input_kind_names[] = {
     [TK_INPUT_FILES] = "loose stage files",
 };
 
-/* ", NAME V UNIT" on S (no comma first), when V is known (not negative). */
-static void put_field(GString *s, const char *name, int64_t v, const char *unit)
-{
-    if (v >= 0)
-        g_string_append_printf(s, "%s%s %lld%s", s->len ? ", " : "", name, (long long)v, unit);
-}
-
+/* The metadata line, and AMD's facts on a second line so that NVIDIA's
+ * reads as it always did (tk_kernel_meta_fields(): the viewer's Kernel
+ * panel lists the same facts). */
 static void meta_text(const tk_kernel_meta *m)
 {
-    GString *s = g_string_new(NULL);
-    put_field(s, "num_warps", m->num_warps, "");
-    put_field(s, "num_ctas", m->num_ctas, "");
-    put_field(s, "num_stages", m->num_stages, "");
-    put_field(s, "shared", m->shared_bytes, " B");
-    put_field(s, "registers", m->registers, "");
-    put_field(s, "spills", m->spill_bytes, " B");
-    if (m->target)
-        g_string_append_printf(s, "%starget %s", s->len ? ", " : "", m->target);
-    if (m->triton_version)
-        g_string_append_printf(s, "%striton %s", s->len ? ", " : "",
-                               m->triton_version);
-    /* AMD: a second line, so that NVIDIA's reads as it always did. */
-    GString *amd = g_string_new(NULL);
-    put_field(amd, "wavefront", m->warp_size, "");
-    put_field(amd, "waves_per_eu", m->waves_per_eu, "");
-    put_field(amd, "sgprs", m->sgprs, "");
-    put_field(amd, "agprs", m->agprs, "");
-    put_field(amd, "vgpr_spills", m->vgpr_spills, "");
-    put_field(amd, "sgpr_spills", m->sgpr_spills, "");
-    put_field(amd, "static LDS", m->lds_static_bytes, " B");
-    put_field(amd, "occupancy", m->occupancy, " waves/SIMD");
-    cli_printf("  metadata: %s\n", s->len ? s->str : "(none found)");
-    g_string_free(s, TRUE);
-    if (m->target && g_str_has_prefix(m->target, "hip") && amd->len)
-        printf("  amd: %s\n", amd->str);
-    g_string_free(amd, TRUE);
+    tk_meta_field f[TK_META_FIELD_MAX];
+    size_t n = tk_kernel_meta_fields(m, f, TK_META_FIELD_MAX);
+    GString *line[2] = {g_string_new(NULL), g_string_new(NULL)};
+    for (size_t i = 0; i < n; i++) {
+        GString *s = line[f[i].amd];
+        g_string_append_printf(s, "%s%s ", s->len ? ", " : "", f[i].key);
+        if (f[i].text)
+            g_string_append(s, f[i].text);
+        else
+            g_string_append_printf(s, "%lld%s", (long long)f[i].value, f[i].unit);
+    }
+    cli_printf("  metadata: %s\n", line[0]->len ? line[0]->str : "(none found)");
+    if (line[1]->len)
+        printf("  amd: %s\n", line[1]->str);
+    g_string_free(line[0], TRUE);
+    g_string_free(line[1], TRUE);
 }
 
 /* The kernel's SASS by class and its profile's totals (tk_cost.h). */

@@ -68,29 +68,14 @@ void tkv_meta_panel_show(TkvMetaPanel *self, TkvDocument *doc, guint kernel)
     add_heading(self, "Kernel");
     add_row(self, "name", tk_kernel_name(k), NULL);
     add_row(self, "hash", tk_kernel_hash(k), NULL);
-    const tk_kernel_meta *m = tk_kernel_metadata(k);
-    if (m) {
-        add_int(self, "num_warps", m->num_warps, "");
-        add_int(self, "num_ctas", m->num_ctas, "");
-        add_int(self, "num_stages", m->num_stages, "");
-        add_int(self, "shared memory", m->shared_bytes, " bytes");
-        add_int(self, "registers", m->registers, " per thread");
-        add_int(self, "spills", m->spill_bytes, " bytes");
-        if (m->target)
-            add_row(self, "target", m->target, NULL);
-        if (m->triton_version)
-            add_row(self, "Triton", m->triton_version, NULL);
-        if (m->target && g_str_has_prefix(m->target, "hip")) {
-            /* AMD: from NAME.json and the .amdgcn's kernel descriptor */
-            add_int(self, "wavefront", m->warp_size, " lanes");
-            add_int(self, "waves_per_eu", m->waves_per_eu, "");
-            add_int(self, "SGPRs", m->sgprs, "");
-            add_int(self, "AGPRs", m->agprs, " (of the registers)");
-            add_int(self, "VGPR spills", m->vgpr_spills, "");
-            add_int(self, "SGPR spills", m->sgpr_spills, "");
-            add_int(self, "static LDS", m->lds_static_bytes, " bytes");
-            add_int(self, "occupancy", m->occupancy, " waves per SIMD");
-        }
+    /* the facts `tkview info` prints, in its order (tk_kernel_meta_fields) */
+    tk_meta_field f[TK_META_FIELD_MAX];
+    size_t n = tk_kernel_meta_fields(tk_kernel_metadata(k), f, TK_META_FIELD_MAX);
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].text)
+            add_row(self, f[i].label, f[i].text, NULL);
+        else
+            add_int(self, f[i].label, f[i].value, f[i].unit_long);
     }
     add_row(self, "from", tk_kernel_origin(k), NULL);
 

@@ -87,6 +87,27 @@ typedef struct {
 TK_API
 const tk_kernel_meta *tk_kernel_metadata(const tk_kernel *kernel);
 
+/* One fact of a kernel's metadata, as every front end lists it: `tkview
+ * info`'s line and the viewer's Kernel panel read the same table, in this
+ * order, so that neither can drop or reorder a fact the other shows. */
+typedef struct {
+    const char *key;   /* "num_warps", "shared": the CLI's word */
+    const char *label; /* "shared memory": a person's words */
+    const char *text;  /* the value when it is text ("cuda:90"), else NULL */
+    int64_t value;     /* the value when TEXT is NULL */
+    const char *unit;      /* after the value in the CLI (" B"), or "" */
+    const char *unit_long; /* after it in the viewer (" bytes"), or "" */
+    int amd;               /* 1: an AMD fact (the CLI's second line) */
+} tk_meta_field;
+
+/* The facts M knows (values not -1, texts not NULL), in the order they are
+ * shown, into OUT (room for MAX); returns how many there are (at most
+ * TK_META_FIELD_MAX).  AMD facts only when M's target is AMD ("hip:...").
+ * The strings are static or M's. */
+#define TK_META_FIELD_MAX 16
+TK_API
+size_t tk_kernel_meta_fields(const tk_kernel_meta *m, tk_meta_field *out, size_t max);
+
 /* The constants Triton's metadata records for the kernel, when it does:
  * the members of NAME.json's "constants" object (older Triton wrote the
  * constexpr values there, by name or by argument index; Triton 3.6 does
