@@ -166,7 +166,7 @@ void tkv_pass_view_clear_diff(TkvPassView *self)
         tkv_code_view_set_selected(v, 0, FALSE, FALSE);
         tkv_code_view_set_current_block(v, 0, 0);
         GtkSourceBuffer *b = tkv_code_view_new_buffer("", 0, NULL);
-        gtk_text_view_set_buffer(GTK_TEXT_VIEW(v), GTK_TEXT_BUFFER(b));
+        tkv_code_view_set_buffer(v, GTK_TEXT_BUFFER(b));
         g_object_unref(b);
         g_array_set_size(self->orig[s], 0);
         tkv_code_pane_set_title(tkv_pass_view_side_pane(self, s), "", NULL);
@@ -422,8 +422,7 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title
                                                       language_of(tk_ir_diff_dialect(d)));
         gtk_text_buffer_create_tag(GTK_TEXT_BUFFER(b), TKV_DIFF_WORD_TAG, "background",
                                    "rgba(70,120,210,0.30)", NULL);
-        gtk_text_view_set_buffer(GTK_TEXT_VIEW(tkv_pass_view_side_view(self, s)),
-                                 GTK_TEXT_BUFFER(b));
+        tkv_code_view_set_buffer(tkv_pass_view_side_view(self, s), GTK_TEXT_BUFFER(b));
         g_object_unref(b);
         g_string_free(text, TRUE);
         char *name = g_utf8_make_valid(tk_ir_diff_name(d, s), -1);
