@@ -55,12 +55,14 @@ static const tk_hunk *hunks_of(TkvPassView *self, size_t *n)
 static void update_change_label(TkvPassView *self)
 {
     char buf[96], shown[32] = "";
-    /* A diff cut over its budget counts the changes of the whole diff, as
-     * tkview diff and the report do, and says how many are shown. */
+    /* A diff cut over its budget counts the changes of the whole diff, by
+     * the library's count (tkview diff's and the report's), and says how
+     * many are shown. */
     guint n = self->changes->len;
-    if (self->cut.cut && self->cut.groups > n) {
+    guint whole = self->cut.cut ? (guint)tk_ir_diff_change_count(self->diff) : n;
+    if (whole > n) {
         g_snprintf(shown, sizeof shown, " (%u shown)", n);
-        n = self->cut.groups;
+        n = whole;
     }
     if (!self->diff)
         buf[0] = 0;
