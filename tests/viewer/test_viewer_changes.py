@@ -90,6 +90,45 @@ def every_changed_pass_has_as_many_changes_as_tkview_diff_prints():
     assert not bad, '%d of %d differ ((hash, pass, viewer, tkview diff)): %s' % (len(bad), len(WANT), bad[:12])
 
 
+NO_BEFORE = [(k['hash'], str(p['index'])) for k in PASSES for p in k['passes']
+             if p['effect'] == 'unknown' and p['reason'] == 'nothing comparable before it'
+             and p['after']['kind'] == 'dump'][:4]
+
+
+@test
+def a_pass_with_nothing_before_it_shows_its_ir_after_it():
+    # The IR after it alone (no empty pane), and the sentence `tkview diff
+    # --pass N` says (tk_unknown_why_sentence()).
+    shown = None
+    for h, spec in NO_BEFORE:
+        if shown != h:
+            S.activate('select-kernel', "<'%s'>" % h, window=1)
+            S.activate('mode', "<'passes'>", window=1)
+            S.wait_passes()
+            shown = h
+        S.activate('pass-view.select-pass', "<'%s'>" % spec, window=1)
+        p = S.wait_passes()
+        cli = subprocess.run([TKVIEW, 'diff', BUNDLE, '--kernel', h, '--pass', spec, '--quiet'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE).stderr.decode()
+        sentence = cli[cli.index('Effect unknown'):].strip()
+        assert sentence in p['title'], (spec, cli, p['title'])
+        assert not p['a']['visible'] and p['b']['visible'] and p['b']['rows'] > 0, (spec, p['a'], p['b'])
+        assert p['change_text'] == '' and p['stats_text'] == '', (spec, p)
+        if os.path.basename(BUNDLE.rstrip('/')) == 'amd_gfx942' and spec == '61':
+            # add_sum_kernel's first LLVM IR dump, llvm.txt.gz:1 ("*** IR Dump
+            # After Annotation2MetadataPass on [module] ***", to line 295):
+            # 223 lines neither blank nor metadata, and 5 metadata lines that
+            # are not debug information (!llvm.dbg.cu, !llvm.module.flags,
+            # !2, !3, !6 = !{}): 228 rows; the 25 !DI... lines are left out.
+            assert p['b']['name'] == 'llvm.txt.gz:1' and p['b']['rows'] == 228, p['b']
+    if WANT:
+        # a changed pass shows both sides again
+        S.activate('pass-view.select-pass', "<'%s'>" % WANT[-1][2], window=1)
+        p = S.wait_passes()
+        assert p['a']['visible'] and p['b']['visible'], (p['a'], p['b'])
+    print('# %d passes with nothing comparable before them' % len(NO_BEFORE))
+
+
 @test
 def quits_cleanly():
     rc = S.quit(viewer)

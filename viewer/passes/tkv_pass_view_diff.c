@@ -471,3 +471,9 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title
         self->cur_change = -1;
     }
 }
+
+void tkv_pass_view_show_after_only(TkvPassView *self)
+{
+    gtk_label_set_text(self->change_label, "");
+    gtk_label_set_text(self->stats_label, "");
+}
