@@ -55,6 +55,10 @@ def _save(name, timings, best):
             if v is not None:
                 entry[k] = _plain(v)
         _records.append(entry)
+    _write()
+
+
+def _write():
     path = os.path.join(_DIR, '%d.json' % os.getpid())
     tmp = path + '.tmp'
     with open(tmp, 'w') as f:
@@ -83,6 +87,81 @@ def _patch(module):
 
     run._tkview = True
     cls.run = run
+
+
+# ---- Inductor's max-autotune: its template choices and their times --------
+
+def _literal(text):
+    import ast
+    try:
+        return _plain(ast.literal_eval(text.strip()))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return text.strip()
+
+
+def _choice_kwargs(choice):
+    """The template's parameters as Inductor describes the choice
+    ("BLOCK_K=32, BLOCK_M=64, ..., num_stages=2, num_warps=4")."""
+    import re
+    out = {}
+    desc = getattr(choice, 'description', '') or ''
+    for m in re.finditer(r'(\w+)=((?:\'[^\']*\'|"[^"]*"|[^,])+)', str(desc)):
+        if m.group(1) not in ('num_warps', 'num_stages'):
+            out[m.group(1)] = _literal(m.group(2))
+    return out
+
+
+def _save_inductor(timings, op):
+    """TIMINGS: {ChoiceCaller: ms} of one autotuned operation OP ("mm").  A
+    Triton template choice names the kernel it benchmarked
+    (choice.bmreq.kernel_name, "triton_mm"); an extern one (aten's mm) is
+    kept with its own name, and matches no Triton compile."""
+    import math
+    timed = []
+    for choice, ms in timings.items():
+        try:
+            ms = float(ms)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(ms):
+            timed.append((choice, ms))
+    best = min(timed, key=lambda t: t[1])[0] if timed else None
+    for choice, ms in timed:
+        bm = getattr(choice, 'bmreq', None)
+        kernel = getattr(bm, 'kernel_name', None)
+        entry = {'kernel': kernel if isinstance(kernel, str)
+                 else str(getattr(choice, 'name', '?')),
+                 'kwargs': _choice_kwargs(choice), 'ms': [ms], 'best': choice is best,
+                 'source': 'inductor', 'op': str(op),
+                 'choice': str(getattr(choice, 'name', ''))}
+        if not isinstance(kernel, str):
+            entry['extern'] = True
+        for k in ('num_warps', 'num_stages'):
+            v = getattr(bm, k, None)
+            if isinstance(v, int):
+                entry[k] = v
+        _records.append(entry)
+    _write()
+
+
+def _patch_inductor(module):
+    add = getattr(module, 'add_feedback_saver', None)
+    if add is None or getattr(module, '_tkview', False):
+        return
+
+    def saver(*args):
+        try:
+            if len(args) >= 2 and isinstance(args[0], dict):
+                _save_inductor(args[0], args[1])
+        except Exception as e:  # never break the program
+            print('tkview: could not record Inductor\'s autotune timings: %s' % e,
+                  file=sys.stderr)
+
+    try:
+        add(saver)
+        module._tkview = True
+    except Exception as e:
+        print('tkview: cannot hook Inductor\'s autotuning: %s' % e, file=sys.stderr)
 
 
 # ---- each compile's dumps in a file of its own ----------------------------
@@ -193,6 +272,8 @@ class _Loader(importlib.abc.Loader):
         self.inner.exec_module(module)
         if module.__name__ == 'triton.knobs':
             _install_compiles_hook(module)
+        elif module.__name__ == 'torch._inductor.select_algorithm':
+            _patch_inductor(module)
         else:
             _patch(module)
 
@@ -227,6 +308,10 @@ if _DIR and os.path.isdir(_DIR):
         _patch(sys.modules['triton.runtime.autotuner'])
     else:
         _wanted.add('triton.runtime.autotuner')
+    if 'torch._inductor.select_algorithm' in sys.modules:
+        _patch_inductor(sys.modules['torch._inductor.select_algorithm'])
+    else:
+        _wanted.add('torch._inductor.select_algorithm')
 if _COMPILES and os.path.isdir(_COMPILES):
     if 'triton.knobs' in sys.modules:
         _install_compiles_hook(sys.modules['triton.knobs'])

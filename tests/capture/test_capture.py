@@ -386,9 +386,17 @@ def autotune_timings_are_kept():
         got = json.load(f)['configs']
     # The two configurations the stand-in measured, as it measured them.
     assert [(c['kernel'], c['kwargs'], c['num_warps'], c['num_stages'], c['ms'], c['best'])
-            for c in got] == [
+            for c in got[:2]] == [
         ('mm_kernel', {'BLOCK_M': 128, 'BLOCK_N': 64}, 8, 3, [0.25, 0.24, 0.26], False),
         ('mm_kernel', {'BLOCK_M': 64, 'BLOCK_N': 64}, 4, 4, [0.125, 0.12, 0.13], True)], got
+    # Then Inductor's choices (the stand-in's feedback savers): the template
+    # with its description's parameters, aten's mm as an extern choice (the
+    # fastest), the one that failed (inf ms) left out.
+    assert [(c['kernel'], c['kwargs'], c.get('num_warps'), c.get('num_stages'), c['ms'],
+             c['best'], c['source'], c.get('extern', False)) for c in got[2:]] == [
+        ('triton_mm', {'ACC_TYPE': 'tl.float32', 'BLOCK_M': 64, 'EVEN_K': True}, 4, 3, [0.5],
+         False, 'inductor', False),
+        ('extern_mm', {}, None, None, [0.25], True, 'inductor', True)], got
 
 
 def count_lines(path, prefixes):

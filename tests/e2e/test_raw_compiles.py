@@ -252,6 +252,86 @@ def refs_piece_that_lies_about_its_text_ends_the_text():
     assert len(passes) == 1 and 0 < passes[0]['dumps'] < 281, passes
 
 
+# inductor_autotune: torch.compile(mode="max-autotune") of one 64x64 fp16
+# matmul, Inductor's Triton template only.  stderr.txt lines 8-17, the
+# "AUTOTUNE mm(64x64, 64x64)" table Inductor printed (its ten fastest of 16
+# choices, ms rounded to 4 places), as (BLOCK_M, BLOCK_N, BLOCK_K,
+# num_stages, num_warps): ms.  The first is the one Inductor chose.
+INDUCTOR_AUTOTUNE = {
+    (64, 64, 64, 4, 8): '0.0063',  # triton_mm_15 100.0%
+    (64, 64, 64, 5, 8): '0.0069',
+    (64, 64, 32, 2, 8): '0.0071',
+    (32, 64, 32, 5, 8): '0.0073',
+    (64, 64, 32, 3, 4): '0.0073',
+    (64, 64, 16, 2, 4): '0.0078',
+    (64, 64, 64, 3, 8): '0.0079',
+    (32, 32, 64, 2, 4): '0.0084',
+    (64, 32, 32, 5, 8): '0.0191',
+    (64, 32, 64, 5, 4): '0.0196',
+}
+
+
+@test
+def inductor_max_autotune_timings_are_the_printed_ones():
+    """Every one of the 16 benchmarked compiles (compiles/ holds 16
+    triton_mm files of pid 512) has its own pass dumps, and a time: the ten
+    Inductor printed are those shown, its choice the winner."""
+    d = unpack('inductor_autotune')
+    r, err = run_json('configs', d)
+    assert [g['kernel'] for g in r['groups']] == ['triton_mm'], err
+    rows = r['groups'][0]['configs']
+    assert len(rows) == 16 and all(row['ms'] is not None for row in rows), rows
+    shown = {}
+    for row in rows:
+        apart = dict(x.split('=') for x in row['apart'].split(', '))
+        key = (int(apart['BLOCK_M']), int(apart['BLOCK_N']), int(apart['BLOCK_K']),
+               row['num_stages'], row['num_warps'])
+        assert key not in shown, key
+        shown[key] = row
+    for key, ms in INDUCTOR_AUTOTUNE.items():
+        assert '%.4f' % shown[key]['ms'] == ms, (key, shown[key]['ms'], ms)
+    win = [row for row in rows if row['winner']]
+    assert len(win) == 1 and win[0] is shown[(64, 64, 64, 4, 8)], win
+    # Each compile's dumps are its own file's: "IR Dump" headers counted here.
+    info, _ = run_json('info', d)
+    files = os.listdir(os.path.join(d, 'compiles'))
+    mm = [k for k in info['kernels'] if k['name'] == 'triton_mm']
+    assert len(mm) == 16
+    for k in mm:
+        mine = [f for f in files if f.startswith(k['hash']) and f.endswith('.txt')]
+        assert len(mine) == 1, (k['hash'], mine)
+        with open(os.path.join(d, 'compiles', mine[0]), encoding='utf-8',
+                  errors='replace') as f:
+            headers = sum('IR Dump' in ln for ln in f)
+        assert [(p['dumps'], p['shared_by']) for p in k['passes']] == [(headers, 0)], \
+            (k['hash'], k['passes'], headers)
+
+
+@test
+def inductor_own_triton_cache_is_read():
+    """A program that sets Inductor's force_disable_caches has Inductor
+    compile into a Triton cache of its own (inductor/tmpXXXX/triton/HASH/,
+    as a first capture of inductor_autotune.py did), not run/cache/: its
+    kernel_dump/ then has 9 folders for the 16 triton_mm compiles (Triton
+    names them by the source's hash; ls kernel_dump | wc -l), so only that
+    cache tells them apart.  The sample's cache/ moved there: the same 17
+    kernels, each with its own dumps."""
+    d = unpack('inductor_autotune')
+    moved = os.path.join(d, 'inductor', 'tmpforcedisabled', 'triton')
+    os.makedirs(os.path.dirname(moved))
+    os.rename(os.path.join(d, 'cache'), moved)
+    try:
+        assert len(os.listdir(os.path.join(d, 'kernel_dump'))) == 9
+        info, err = run_json('info', d)
+    finally:
+        os.rename(moved, os.path.join(d, 'cache'))
+        os.rmdir(os.path.dirname(moved))
+    mm = [k for k in info['kernels'] if k['name'] == 'triton_mm']
+    assert len(mm) == 16 and len(info['kernels']) == 17, [k['hash'][:8] for k in mm]
+    assert all(len(k['passes']) == 1 and k['passes'][0]['shared_by'] == 0 for k in mm), mm
+    assert 'equally well' not in err, err
+
+
 try:
     finish_code = finish()
 finally:

@@ -9,11 +9,17 @@ struct _TkvConfigsView {
     GtkWidget *scroller;
     GtkWidget *box;
     TkvDocument *doc;
-    tk_configs *configs;
+    TkvConfigsHold *hold; /* the table, shared with the job comparing */
     gboolean built;
     char *message;
     GPtrArray *matrices; /* GtkGrid per group, borrowed from the box */
+    /* Each row's "first divergence" label, group by group, borrowed from
+     * the box: a placeholder until the comparisons are done. */
+    GPtrArray *diverge_cells;
+    GCancellable *cancel; /* the comparisons running, or NULL */
 };
+
+#define COMPARING "comparing with the winner\xe2\x80\xa6"
 
 G_DEFINE_FINAL_TYPE(TkvConfigsView, tkv_configs_view, GTK_TYPE_WIDGET)
 
@@ -103,7 +109,11 @@ static void rows_table(TkvConfigsView *self, const tk_configs_group *g)
         if (x->has_ms)
             g_snprintf(ms, sizeof ms, "%.4f", x->ms);
         cell(grid, 9, row, ms, "tkv-config-num", 1);
-        cell(grid, 10, row, x->diverge ? x->diverge : "-", wcls, 0);
+        /* Made by a job when there is a winner (tkv_configs_view_activate()). */
+        GtkWidget *d = cell(grid, 10, row, g->winner >= 0 ? COMPARING : "-", wcls, 0);
+        if (g->winner >= 0)
+            gtk_widget_add_css_class(d, "dim-label");
+        g_ptr_array_add(self->diverge_cells, d);
     }
     gtk_box_append(GTK_BOX(self->box), GTK_WIDGET(grid));
 }
@@ -158,13 +168,23 @@ static void matrix(TkvConfigsView *self, const tk_configs_group *g)
     g_ptr_array_add(self->matrices, grid);
 }
 
+static void stop(TkvConfigsView *self)
+{
+    if (self->cancel) {
+        g_cancellable_cancel(self->cancel);
+        g_clear_object(&self->cancel);
+    }
+}
+
 static void clear(TkvConfigsView *self)
 {
+    stop(self);
     GtkWidget *c;
     while ((c = gtk_widget_get_first_child(self->box)))
         gtk_box_remove(GTK_BOX(self->box), c);
     g_ptr_array_set_size(self->matrices, 0);
-    g_clear_pointer(&self->configs, tk_configs_free);
+    g_ptr_array_set_size(self->diverge_cells, 0);
+    g_clear_pointer(&self->hold, tkv_configs_hold_release);
     g_clear_pointer(&self->message, g_free);
     self->built = FALSE;
 }
@@ -179,28 +199,58 @@ static void say(TkvConfigsView *self, const char *text)
     gtk_box_append(GTK_BOX(self->box), l);
 }
 
+/* A comparison job and the table it was started for. */
+typedef struct {
+    TkvConfigsView *self;  /* a reference */
+    TkvConfigsHold *hold;  /* a reference */
+} Pending;
+
+/* The rows' first divergences are made: into their cells. */
+static void on_diverged(GObject *source, GAsyncResult *res, gpointer data)
+{
+    Pending *p = data;
+    TkvConfigsView *self = p->self;
+    GError *error = NULL;
+    gboolean done = tkv_document_configs_diverge_finish(TKV_DOCUMENT(source), res, &error);
+    if (done && p->hold == self->hold) {
+        g_clear_object(&self->cancel);
+        const tk_configs *cf = self->hold->configs;
+        guint k = 0;
+        for (size_t i = 0; i < tk_configs_group_count(cf); i++) {
+            const tk_configs_group *g = tk_configs_group_get(cf, i);
+            for (size_t r = 0; r < g->n_rows && k < self->diverge_cells->len; r++, k++) {
+                GtkWidget *l = g_ptr_array_index(self->diverge_cells, k);
+                gtk_label_set_text(GTK_LABEL(l), g->rows[r].diverge ? g->rows[r].diverge : "-");
+                gtk_widget_remove_css_class(l, "dim-label");
+            }
+        }
+    }
+    g_clear_error(&error);
+    tkv_configs_hold_release(p->hold);
+    g_object_unref(self);
+    g_free(p);
+}
+
 void tkv_configs_view_activate(TkvConfigsView *self)
 {
     if (self->built)
         return;
     clear(self);
     self->built = TRUE;
-    tk_bundle *b = self->doc ? tkv_document_get_bundle(self->doc) : NULL;
-    if (!b) {
+    self->hold = self->doc ? tkv_document_configs_new(self->doc) : NULL;
+    if (!self->hold) {
         say(self, "No bundle is open.");
         return;
     }
-    char *timings = g_build_filename(tkv_document_get_path(self->doc), "autotune_timings.json",
-                                     NULL);
-    self->configs = tk_configs_build(b, NULL, timings, NULL);
-    g_free(timings);
-    size_t n = tk_configs_group_count(self->configs);
+    const tk_configs *cf = self->hold->configs;
+    size_t n = tk_configs_group_count(cf);
     if (!n) {
         say(self, "No kernel was compiled more than once.");
         return;
     }
+    gboolean winners = FALSE;
     for (size_t i = 0; i < n; i++) {
-        const tk_configs_group *g = tk_configs_group_get(self->configs, i);
+        const tk_configs_group *g = tk_configs_group_get(cf, i);
         char *h = g_strdup_printf("%s: %zu compiles%s", g->name, g->n_rows,
                                   g->winner < 0 ? " (no autotuner timings)" : "");
         GtkWidget *title = gtk_label_new(h);
@@ -210,6 +260,16 @@ void tkv_configs_view_activate(TkvConfigsView *self)
         gtk_box_append(GTK_BOX(self->box), title);
         rows_table(self, g);
         matrix(self, g);
+        winners |= g->winner >= 0;
+    }
+    /* Comparing each compile with the winner reads every pass dump of
+     * both: seconds on a big autotune, on a worker. */
+    if (winners) {
+        self->cancel = g_cancellable_new();
+        Pending *p = g_new0(Pending, 1);
+        p->self = g_object_ref(self);
+        p->hold = g_rc_box_acquire(self->hold);
+        tkv_document_configs_diverge_async(self->doc, self->hold, self->cancel, on_diverged, p);
     }
 }
 
@@ -221,7 +281,12 @@ void tkv_configs_view_set_document(TkvConfigsView *self, TkvDocument *doc)
     g_set_object(&self->doc, doc);
 }
 
-const tk_configs *tkv_configs_view_get_configs(TkvConfigsView *self) { return self->configs; }
+const tk_configs *tkv_configs_view_get_configs(TkvConfigsView *self)
+{
+    return self->hold ? self->hold->configs : NULL;
+}
+
+gboolean tkv_configs_view_is_comparing(TkvConfigsView *self) { return self->cancel != NULL; }
 const char *tkv_configs_view_get_message(TkvConfigsView *self) { return self->message; }
 
 const char *tkv_configs_view_get_cell(TkvConfigsView *self, guint group, guint row,
@@ -240,6 +305,7 @@ const char *tkv_configs_view_get_cell(TkvConfigsView *self, guint group, guint r
 static void tkv_configs_view_dispose(GObject *object)
 {
     TkvConfigsView *self = TKV_CONFIGS_VIEW(object);
+    stop(self);
     g_clear_pointer(&self->scroller, gtk_widget_unparent);
     g_clear_object(&self->doc);
     G_OBJECT_CLASS(tkv_configs_view_parent_class)->dispose(object);
@@ -248,9 +314,10 @@ static void tkv_configs_view_dispose(GObject *object)
 static void tkv_configs_view_finalize(GObject *object)
 {
     TkvConfigsView *self = TKV_CONFIGS_VIEW(object);
-    tk_configs_free(self->configs);
+    g_clear_pointer(&self->hold, tkv_configs_hold_release);
     g_free(self->message);
     g_ptr_array_unref(self->matrices);
+    g_ptr_array_unref(self->diverge_cells);
     G_OBJECT_CLASS(tkv_configs_view_parent_class)->finalize(object);
 }
 
@@ -267,6 +334,7 @@ static void tkv_configs_view_class_init(TkvConfigsViewClass *klass)
 static void tkv_configs_view_init(TkvConfigsView *self)
 {
     self->matrices = g_ptr_array_new();
+    self->diverge_cells = g_ptr_array_new();
     self->scroller = gtk_scrolled_window_new();
     gtk_widget_set_hexpand(self->scroller, TRUE);
     gtk_widget_set_vexpand(self->scroller, TRUE);

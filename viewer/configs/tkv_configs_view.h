@@ -9,8 +9,11 @@
  * selects it (win.select-kernel).
  *
  * The table is built when the view is first shown for a document
- * (tkv_configs_view_activate()): it binds and costs every compile and
- * compares each with the winner.
+ * (tkv_configs_view_activate()): it binds and costs every compile there
+ * (a fraction of a second), and compares each with the winner on a worker
+ * (tkv_document_configs_diverge_async(): seconds on a big autotune), the
+ * "first divergence" cells saying "comparing with the winner…" until it
+ * is done; another document, or the view's end, cancels it.
  */
 #ifndef TKV_CONFIGS_VIEW_H
 #define TKV_CONFIGS_VIEW_H
@@ -37,6 +40,9 @@ void tkv_configs_view_activate(TkvConfigsView *self);
 const tk_configs *tkv_configs_view_get_configs(TkvConfigsView *self);
 const char *tkv_configs_view_get_cell(TkvConfigsView *self, guint group, guint row,
                                       guint column, gboolean *marked);
+/* Whether the rows' first divergences are still being made (their cells
+ * and the table's DIVERGE are then placeholders and NULL). */
+gboolean tkv_configs_view_is_comparing(TkvConfigsView *self);
 /* What the view says instead of a table ("no kernel was compiled more than
  * once"), or NULL. */
 const char *tkv_configs_view_get_message(TkvConfigsView *self);

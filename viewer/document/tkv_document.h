@@ -22,6 +22,7 @@
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_compare.h"
+#include "tkdump/tk_configs.h"
 #include "tkdump/tk_cost.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_timeline.h"
@@ -173,6 +174,34 @@ void tkv_document_compare_diff_async(TkvDocument *doc, TkvCompareHold *hold, siz
 /* The diff (caller frees), or NULL with *WHY (caller frees) saying why. */
 tk_ir_diff *tkv_document_compare_diff_finish(TkvDocument *doc, GAsyncResult *result,
                                              char **why);
+
+/* ---- every compile side by side (configs mode) -------------------------------- */
+
+/* The library's table of the document's compiles (tk_configs.h) with the
+ * timings beside the bundle (autotune_timings.json), shared by the view
+ * and the job that fills it in: a reference-counted box
+ * (g_rc_box_acquire() / tkv_configs_hold_release()), the table freed with
+ * the last reference.  It borrows the document's bundle. */
+typedef struct {
+    tk_configs *configs;
+} TkvConfigsHold;
+void tkv_configs_hold_release(TkvConfigsHold *hold);
+
+/* The table without the rows' first divergences (tk_configs_new()), made
+ * here: main thread only (it writes the location table).  NULL when the
+ * document is not loaded. */
+TkvConfigsHold *tkv_document_configs_new(TkvDocument *doc);
+/* Fills in every row's first divergence from the winner
+ * (tk_configs_diverge()) on a worker thread, one row at a time with the
+ * timeline builds and diffs; the job keeps a reference to HOLD.  Until it
+ * has finished, the main thread reads every field of the rows but their
+ * DIVERGE.  CALLBACK runs on the calling thread's context. */
+void tkv_document_configs_diverge_async(TkvDocument *doc, TkvConfigsHold *hold,
+                                        GCancellable *cancellable,
+                                        GAsyncReadyCallback callback, gpointer user_data);
+/* TRUE when every row was done; FALSE with ERROR set when cancelled. */
+gboolean tkv_document_configs_diverge_finish(TkvDocument *doc, GAsyncResult *result,
+                                             GError **error);
 
 /* What indexing the pass files and building timelines reported, formatted
  * like tkv_document_format_diags(); caller frees.  Main thread, after a

@@ -6,6 +6,8 @@
  *   tkv_document_load.c    loading and indexing on a worker thread;
  *   tkv_document_passes.c  timelines, pass diffs and comparisons made on
  *                          worker threads;
+ *   tkv_document_configs.c every compile side by side: the table here,
+ *                          its comparisons on a worker;
  *   tkv_document_job.c     what every worker job shares: its task, the
  *                          window's budget, a diff handed back.
  * Nothing outside these files includes this header.

@@ -145,6 +145,8 @@ void tkv_test_state_write_configs(TkvWindow *win, JsonBuilder *b)
     json_builder_add_boolean_value(b, cf != NULL || (cv && tkv_configs_view_get_message(cv)));
     if (cv) {
         member_str(b, "message", tkv_configs_view_get_message(cv));
+        json_builder_set_member_name(b, "comparing");
+        json_builder_add_boolean_value(b, tkv_configs_view_is_comparing(cv));
         json_builder_set_member_name(b, "groups");
         json_builder_begin_array(b);
         for (size_t i = 0; i < tk_configs_group_count(cf); i++)

@@ -110,6 +110,29 @@ static void on_click_pressed(GtkGestureClick *gesture, int n, double x, double y
     self->clicked = TRUE;
 }
 
+/* GTK 4.8 aborts a running scroll animation when a GtkScrolledWindow is
+ * unmapped (gtk_adjustment_enable_animation with no clock), and the value
+ * it jumps to makes GtkTextView set the adjustment again from inside
+ * "value-changed": that ends the animation a second time and GTK
+ * disconnects its tick handler 0 ("g_signal_handler_disconnect: assertion
+ * 'handler_id > 0' failed").  Seen when a stage is switched, or a window
+ * closed, while scroll_to_mark still animates (easily under ASan).  Our
+ * children are unmapped before the scrolled window ends its animations, so
+ * stop them here, at their current value: a view that is not shown is
+ * scrolled again when it is. */
+static void stop_animation(GtkAdjustment *adj)
+{
+    if (adj)
+        gtk_adjustment_set_value(adj, gtk_adjustment_get_value(adj));
+}
+
+static void tkv_code_view_unmap(GtkWidget *widget)
+{
+    stop_animation(gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(widget)));
+    stop_animation(gtk_scrollable_get_hadjustment(GTK_SCROLLABLE(widget)));
+    GTK_WIDGET_CLASS(tkv_code_view_parent_class)->unmap(widget);
+}
+
 /* ---- GObject -------------------------------------------------------------- */
 
 static void tkv_code_view_dispose(GObject *object)
@@ -143,6 +166,7 @@ static void tkv_code_view_class_init(TkvCodeViewClass *klass)
     oc->finalize = tkv_code_view_finalize;
     GTK_TEXT_VIEW_CLASS(klass)->snapshot_layer = tkv_code_view_snapshot_layer;
     GTK_WIDGET_CLASS(klass)->snapshot = tkv_code_view_snapshot;
+    GTK_WIDGET_CLASS(klass)->unmap = tkv_code_view_unmap;
     sigs[SIG_LINE_SELECTED] = g_signal_new("line-selected", G_TYPE_FROM_CLASS(klass),
                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                            G_TYPE_NONE, 1, G_TYPE_UINT);

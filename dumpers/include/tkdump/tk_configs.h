@@ -13,11 +13,16 @@
  * (autotune_timings.json beside the input, written by `tkview capture`'s
  * hook): {"configs": [{"kwargs": {...}, "num_warps": N, "num_stages": N,
  * "ms": [median, p20, p80] or a number, "kernel": NAME (optional)}, ...]}.
- * An entry belongs to a compile when every kwarg, num_warps and num_stages
- * it names equals the compile's configuration item of that name (the value
- * as JSON text); a compile two entries match gets no time (the entry is
- * not known to be its).  The winner is the compile with the smallest
- * median; none without timings.
+ * An entry belongs to a compile when num_warps and num_stages, where it
+ * names them, and every kwarg the compile has a configuration item of that
+ * name for (the value as JSON text) are equal, at least one of them
+ * checked: a kwarg no item shows (Inductor's GROUP_M, a constexpr no
+ * tl.arange reads) is passed over; a compile two entries match gets no
+ * time (the entry is not known to be its).  Inductor's max-autotune
+ * entries ("source": "inductor") name the template's benchmark kernel
+ * ("triton_mm"); its extern choices (aten's mm, "extern": true) match no
+ * compile.  The winner is the compile with the smallest median; none
+ * without timings.
  *
  * The matrix.  The source lines any compile's SASS is on (innermost
  * frame), sorted by file path and line, each with its SASS instruction
@@ -82,10 +87,31 @@ typedef struct tk_configs tk_configs;
  * with one compile), with timings read from TIMINGS (a path; NULL or a
  * file that is not there: no timings; a file that cannot be read adds a
  * warning to DIAGS, which may be NULL).  Builds every compile's binding
- * and cost, and compares each with the winner: seconds on a big bundle. */
+ * and cost, and compares each with the winner: seconds on a big bundle,
+ * almost all of it the comparisons (tk_configs_new() then
+ * tk_configs_diverge() for every row). */
 TK_API
 tk_configs *tk_configs_build(tk_bundle *bundle, const char *only,
                              const char *timings, tk_diags *diags);
+
+/* In two steps, for a front end that compares on a worker thread.
+ * tk_configs_new(): as tk_configs_build() without the comparisons: every
+ * row's DIVERGE is NULL.  It binds and costs every compile, interning
+ * stacks into the bundle's location table (tk_bundle.h, "Threads"): call
+ * it where that table may be written; a fraction of a second.
+ * tk_configs_diverge(): fills in row ROW of group GROUP's first divergence
+ * from the winner (tk_compare_build(): it touches the bundle only through
+ * its pass files and final stages' text, never the location table, so it
+ * may run on a worker while another thread reads the table, serialized
+ * with every other use of the pass files).  While it runs, another thread
+ * may read every field of the rows but DIVERGE.  Returns 1 when it
+ * compared, 0 when there was nothing to do (no winner, out of range, done
+ * already). */
+TK_API
+tk_configs *tk_configs_new(tk_bundle *bundle, const char *only,
+                           const char *timings, tk_diags *diags);
+TK_API
+int tk_configs_diverge(tk_configs *configs, size_t group, size_t row);
 TK_API
 void tk_configs_free(tk_configs *configs);
 

@@ -18,7 +18,8 @@ typedef struct {
 } group;
 
 struct tk_configs {
-    GArray *groups; /* group */
+    tk_bundle *bundle; /* borrowed */
+    GArray *groups;    /* group */
     int timings;
 };
 
@@ -134,12 +135,6 @@ static void build_group(tk_configs *out, tk_bundle *b, const char *name, tk_conf
     for (guint r = 0; r < g.rows->len; r++) {
         tk_configs_row *x = &g_array_index(g.rows, tk_configs_row, r);
         add_sass(&g, r, g.rows->len, tab, keys);
-        if (g.g.winner >= 0) {
-            char *d = divergence(b, g_array_index(g.rows, tk_configs_row, g.g.winner).kernel,
-                                 x->kernel);
-            g_ptr_array_add(g.own, d);
-            x->diverge = d;
-        }
         if ((ptrdiff_t)r == g.g.winner)
             x->winner = 1;
     }
@@ -149,10 +144,11 @@ static void build_group(tk_configs *out, tk_bundle *b, const char *name, tk_conf
     g_array_append_val(out->groups, g);
 }
 
-tk_configs *tk_configs_build(tk_bundle *b, const char *only, const char *timings,
-                             tk_diags *diags)
+tk_configs *tk_configs_new(tk_bundle *b, const char *only, const char *timings,
+                           tk_diags *diags)
 {
     tk_configs *out = g_new0(tk_configs, 1);
+    out->bundle = b;
     out->groups = g_array_new(FALSE, TRUE, sizeof(group));
     configs_timings *tm = configs_timings_read(timings, diags);
     out->timings = tm != NULL;
@@ -184,6 +180,32 @@ tk_configs *tk_configs_build(tk_bundle *b, const char *only, const char *timings
         g->g.lines = (const tk_configs_line *)g->lines->data;
     }
     return out;
+}
+
+int tk_configs_diverge(tk_configs *c, size_t gi, size_t r)
+{
+    if (!c || gi >= c->groups->len)
+        return 0;
+    group *g = &g_array_index(c->groups, group, gi);
+    if (g->g.winner < 0 || r >= g->rows->len)
+        return 0;
+    tk_configs_row *x = &g_array_index(g->rows, tk_configs_row, r);
+    if (x->diverge)
+        return 0;
+    char *d = divergence(c->bundle, g->g.rows[g->g.winner].kernel, x->kernel);
+    g_ptr_array_add(g->own, d);
+    x->diverge = d;
+    return 1;
+}
+
+tk_configs *tk_configs_build(tk_bundle *b, const char *only, const char *timings,
+                             tk_diags *diags)
+{
+    tk_configs *c = tk_configs_new(b, only, timings, diags);
+    for (size_t gi = 0; gi < tk_configs_group_count(c); gi++)
+        for (size_t r = 0; r < tk_configs_group_get(c, gi)->n_rows; r++)
+            tk_configs_diverge(c, gi, r);
+    return c;
 }
 
 void tk_configs_free(tk_configs *c)

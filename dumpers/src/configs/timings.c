@@ -58,8 +58,13 @@ void configs_timings_free(configs_timings *t)
     g_free(t);
 }
 
-/* Whether entry E is configuration C of kernel NAME: every kwarg and
- * num_warps / num_stages it names equals C's item of that name. */
+/* Whether entry E is configuration C of kernel NAME: num_warps and
+ * num_stages, when it names them, equal C's, and so does every kwarg C has
+ * an item of that name for, at least one thing checked.  A kwarg C has no
+ * item for (Inductor's GROUP_M, ACC_TYPE: constexprs no tl.arange shows)
+ * can be neither confirmed nor refuted: it is passed over, and an entry
+ * that then matches two compiles, or a compile two entries, gives none
+ * its time (configs_timings_of()). */
 static gboolean matches(JsonObject *e, const tk_config *c, const char *name)
 {
     JsonNode *kn = json_object_get_member(e, "kernel");
@@ -67,6 +72,7 @@ static gboolean matches(JsonObject *e, const tk_config *c, const char *name)
                json_node_get_value_type(kn) != G_TYPE_STRING ||
                g_strcmp0(json_node_get_string(kn), name) != 0))
         return FALSE;
+    int checked = 0;
     static const char *const top[] = {"num_warps", "num_stages"};
     for (size_t i = 0; i < G_N_ELEMENTS(top); i++) {
         JsonNode *v = json_object_get_member(e, top[i]);
@@ -77,10 +83,11 @@ static gboolean matches(JsonObject *e, const tk_config *c, const char *name)
             json_node_get_value_type(v) != G_TYPE_INT64 ||
             it->number != json_node_get_int(v))
             return FALSE;
+        checked++;
     }
     JsonNode *kwn = json_object_get_member(e, "kwargs");
     if (!kwn)
-        return TRUE;
+        return checked > 0;
     if (!JSON_NODE_HOLDS_OBJECT(kwn))
         return FALSE;
     JsonObject *kw = json_node_get_object(kwn);
@@ -88,12 +95,15 @@ static gboolean matches(JsonObject *e, const tk_config *c, const char *name)
     gboolean ok = TRUE;
     for (GList *l = m; l && ok; l = l->next) {
         const tk_config_item *it = tk_config_find(c, l->data);
+        if (!it)
+            continue;
         char *text = json_to_string(json_object_get_member(kw, l->data), FALSE);
-        ok = it && strcmp(it->value, text) == 0;
+        ok = strcmp(it->value, text) == 0;
+        checked++;
         g_free(text);
     }
     g_list_free(m);
-    return ok;
+    return ok && checked > 0;
 }
 
 /* The median of entry E's "ms": the first of a list, or the number. */

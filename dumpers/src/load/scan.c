@@ -473,6 +473,34 @@ static void add_kernels(tk_bundle *b, GPtrArray *cands, tk_diags *diags)
 
 /* ---- entry points ----------------------------------------------------- */
 
+/* The Triton caches of Inductor's own in a capture's inductor/ folder
+ * (TORCHINDUCTOR_CACHE_DIR): a program that sets Inductor's
+ * force_disable_caches has it compile into a fresh Triton cache in a
+ * temporary folder there (inductor/tmpXXXX/triton/HASH/), not
+ * TRITON_CACHE_DIR.  Without them those compiles are found only in
+ * kernel_dump/, whose folders Triton 3.6 names by the source's hash: two
+ * compiles of one source (num_warps 4 and 8) share one, the later one's
+ * files in it. */
+static void scan_inductor_caches(GPtrArray *cands, const char *root, const char *confine,
+                                 tk_diags *diags)
+{
+    char *ind = g_build_filename(root, "inductor", NULL);
+    GPtrArray *names = g_file_test(ind, G_FILE_TEST_IS_DIR) && may_read(confine, ind)
+                           ? list_dir(ind, diags)
+                           : NULL;
+    for (guint i = 0; names && i < names->len; i++) {
+        const char *base = g_ptr_array_index(names, i);
+        char *triton = g_build_filename(ind, base, "triton", NULL);
+        if (base[0] != '.' && g_file_test(triton, G_FILE_TEST_IS_DIR) &&
+            may_read(confine, triton))
+            scan_hash_dirs(cands, triton, NULL, confine, diags);
+        g_free(triton);
+    }
+    if (names)
+        g_ptr_array_unref(names);
+    g_free(ind);
+}
+
 void bundle_scan_folder(tk_bundle *b, const char *root, const char *skip,
                         tk_diags *diags)
 {
@@ -492,6 +520,7 @@ void bundle_scan_folder(tk_bundle *b, const char *root, const char *skip,
             scan_hash_dirs(cands, dump, NULL, confine, diags);
         if (have_cache)
             scan_hash_dirs(cands, cache, NULL, confine, diags);
+        scan_inductor_caches(cands, root, confine, diags);
     } else {
         gboolean triton_dir = scan_dir(cands, root, confine, diags);
         if (cands->len > 0) {
