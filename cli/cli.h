@@ -18,6 +18,7 @@
 #include "tkdump/tk_diag.h"
 #include "tkdump/tk_diags.h"
 #include "tkdump/tk_profile.h"
+#include "tkdump/tk_timeline.h"
 
 enum {
     CLI_EXIT_OK = 0,        /* done, and the query found something */
@@ -73,6 +74,10 @@ gboolean cli_split_line_spec(const char *spec, char **head, uint32_t *line);
 /* Loads PATH; prints diagnostics to stderr (errors always, the rest unless
  * --quiet).  Returns NULL when nothing could be loaded. */
 tk_bundle *cli_load(const char *path, const cli_common *common);
+/* Makes with nvdisasm, into tkview's cache, the NAME.sass_lr of B's
+ * kernels that lack one (cli_life_ranges.c), and says so on stderr
+ * (nothing with QUIET). */
+void cli_life_ranges(tk_bundle *b, gboolean quiet);
 
 /* Prints diagnostics as "tkview: FILE:LINE: SEVERITY: MESSAGE". */
 void cli_print_diags(const tk_diags *diags, gboolean quiet);
@@ -202,8 +207,11 @@ cli_diag_reading *cli_diag_start(const char *path);
 tk_diag_set *cli_diag_finish(cli_diag_reading *r, tk_bundle *b);
 /* One message as `diagnostics` shows it (text: indented lines with the
  * known-message explanation). */
-void cli_diag_entry_text(const tk_diag_entry *e);
-void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e);
+/* TL: the timeline of E's kernel, to name the step of E's pass
+ * (tk_diag_pass.h); NULL: the pass by name only. */
+void cli_diag_entry_text(const tk_diag_entry *e, const tk_timeline *tl);
+void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e,
+                         const tk_timeline *tl);
 void cli_diag_summary_text(const tk_diag_ptxas_summary *s);
 /* info: kernel K's counts, whether it failed, ptxas's summary. */
 void cli_diag_kernel_text(const tk_diag_set *set, const tk_kernel *k);

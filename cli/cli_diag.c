@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tkdump/tk_diag.h"
+#include "tkdump/tk_diag_pass.h"
 
 static void json_uint_or_null(JsonBuilder *j, const char *name, uint64_t v)
 {
@@ -16,7 +17,8 @@ static void json_uint_or_null(JsonBuilder *j, const char *name, uint64_t v)
         json_builder_add_null_value(j);
 }
 
-void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e)
+void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e,
+                         const tk_timeline *tl)
 {
     const tk_diag_frame *f = e->n_stack ? &e->stack[0] : NULL;
     json_builder_begin_object(j);
@@ -45,6 +47,16 @@ void cli_diag_entry_json(JsonBuilder *j, const tk_diag_entry *e)
     cli_json_str_or_null(j, "stage", e->has_stage ? tk_stage_kind_name(e->stage) : NULL);
     json_uint_or_null(j, "ir_line", e->ir_line);
     cli_json_str_or_null(j, "pass", e->pass);
+    /* Where that pass is in `tkview passes` (tk_diag_pass.h's rule); null
+     * when no timeline was looked at (bind) or the rule cannot say. */
+    tk_diag_step st = tk_diag_entry_step(e, tl);
+    json_builder_set_member_name(j, "pass_step");
+    if (st.step != TK_TL_NONE)
+        json_builder_add_int_value(j, (gint64)st.step);
+    else
+        json_builder_add_null_value(j);
+    cli_json_str_or_null(j, "pass_step_how",
+                         tl || !e->pass ? tk_diag_step_how_name(st.how) : NULL);
     json_builder_end_object(j);
 }
 
@@ -59,7 +71,33 @@ static void put_frame(const tk_diag_frame *f)
     g_free(base);
 }
 
-void cli_diag_entry_text(const tk_diag_entry *e)
+/* "step 12 (its only run)" and the like, after "pass: NAME". */
+static void put_step(const tk_diag_entry *e, const tk_timeline *tl)
+{
+    if (!tl)
+        return;
+    tk_diag_step st = tk_diag_entry_step(e, tl);
+    switch (st.how) {
+    case TK_DIAG_STEP_ONLY_RUN:
+        cli_printf(", step %zu of `tkview passes` (its only run)", st.step);
+        break;
+    case TK_DIAG_STEP_FAILED_RUN:
+        cli_printf(", step %zu of `tkview passes` (run %zu of %zu: the "
+                   "pipeline failed in it)", st.step, st.run + 1, st.n_runs);
+        break;
+    case TK_DIAG_STEP_SEVERAL:
+        cli_printf(" (it ran %zu times; which run printed this is unknown)",
+                   st.n_runs);
+        break;
+    case TK_DIAG_STEP_NOT_RUN:
+        cli_printf(" (no such step in the kernel's pass dumps)");
+        break;
+    case TK_DIAG_STEP_NO_PASS:
+        break;
+    }
+}
+
+void cli_diag_entry_text(const tk_diag_entry *e, const tk_timeline *tl)
 {
     cli_printf("  %s %s%s%s ", tk_diag_level_name(e->level),
                   tk_diag_origin_name(e->origin), e->code ? " " : "",
@@ -80,10 +118,13 @@ void cli_diag_entry_text(const tk_diag_entry *e)
     }
     for (size_t i = 0; i < e->n_notes; i++)
         cli_printf("    note: %s\n", e->notes[i]);
-    if (e->pass)
-        cli_printf("    pass: %s%s\n", e->pass,
+    if (e->pass) {
+        cli_printf("    pass: %s%s", e->pass,
                       e->pass_from && !strcmp(e->pass_from, "table")
                           ? " (the pass that emits this message)" : "");
+        put_step(e, tl);
+        cli_printf("\n");
+    }
     const tk_diag_known *k = tk_diag_entry_explain(e);
     if (k)
         cli_printf("    what it means: %s\n    what to try: %s\n", k->meaning,
@@ -326,9 +367,9 @@ size_t cli_diag_on_lines(const tk_diag_set *set, const tk_kernel *k,
         if (!n++ && !j)
             cli_printf("  compiler messages on this line:\n");
         if (j)
-            cli_diag_entry_json(j, e);
+            cli_diag_entry_json(j, e, NULL);
         else
-            cli_diag_entry_text(e);
+            cli_diag_entry_text(e, NULL);
     }
     if (j)
         json_builder_end_array(j);

@@ -316,6 +316,7 @@ int cmd_bind(int argc, char **argv)
         rc = CLI_EXIT_INPUT;
         goto out;
     }
+    cli_life_ranges(b, a.common.quiet);
     /* --source: the compiler's messages on the line too, from the
      * streams beside the capture. */
     if (a.source)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tkdump/tk_diag.h"
+#include "tkdump/tk_diag_pass.h"
 
 /* Whether kernel entry K is the one SPEC names: its name, a prefix of its
  * hash, or NAME:HASHPREFIX. */
@@ -29,6 +30,23 @@ static gboolean named_in(const tk_bundle *b, const char *name)
         if (!strcmp(tk_kernel_name(tk_bundle_kernel(b, i)), name))
             return TRUE;
     return FALSE;
+}
+
+/* The pass timeline of kernel entry K (index KI), planned only (no dump
+ * read), when one of its messages names a pass; else NULL. */
+static tk_timeline *pass_timeline(const tk_diag_set *set, size_t ki,
+                                  tk_bundle *b, const tk_diag_kernel *k,
+                                  tk_diags *diags)
+{
+    if (!b || !k->kernel)
+        return NULL;
+    gboolean any = FALSE;
+    for (size_t i = 0; i < tk_diag_set_count(set) && !any; i++) {
+        const tk_diag_entry *e = tk_diag_set_entry(set, i);
+        any = e->kernel == ki && e->pass;
+    }
+    tk_timeline_opts o = {.flags = TK_TIMELINE_NO_MEASURE};
+    return any ? tk_timeline_of_kernel(b, k->kernel, &o, diags) : NULL;
 }
 
 int cmd_diagnostics(int argc, char **argv)
@@ -129,6 +147,7 @@ int cmd_diagnostics(int argc, char **argv)
             if (k)
                 cli_diag_summary_text(&k->ptxas);
         }
+        tk_timeline *tl = k ? pass_timeline(set, want, b, k, diags) : NULL;
         size_t n = 0;
         for (size_t i = 0; i < tk_diag_set_count(set); i++) {
             const tk_diag_entry *e = tk_diag_set_entry(set, i);
@@ -136,10 +155,11 @@ int cmd_diagnostics(int argc, char **argv)
                 continue;
             n++;
             if (j)
-                cli_diag_entry_json(j, e);
+                cli_diag_entry_json(j, e, tl);
             else
-                cli_diag_entry_text(e);
+                cli_diag_entry_text(e, tl);
         }
+        tk_timeline_free(tl);
         if (j) {
             json_builder_end_array(j);
             json_builder_end_object(j);

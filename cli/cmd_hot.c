@@ -482,6 +482,8 @@ int cmd_hot(int argc, char **argv)
     const tk_kernel *one = NULL;
     if ((rc = cli_open(argv[1], &common, kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
+    if (metric && !strcmp(metric, "live_registers"))
+        cli_life_ranges(b, common.quiet);
     src = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
                                 (GDestroyNotify)g_ptr_array_unref);
     if (common.json) {

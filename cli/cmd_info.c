@@ -69,6 +69,8 @@ int cmd_info(int argc, char **argv)
      * on a worker while the bundle loads and its passes are indexed. */
     cli_diag_reading *dr = cli_diag_start(argv[1]);
     tk_bundle *b = cli_load(argv[1], &common);
+    if (b)
+        cli_life_ranges(b, common.quiet);
     if (!b) {
         tk_diag_set *ds = cli_diag_finish(dr, NULL);
         if (ds && !common.json)

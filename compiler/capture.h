@@ -23,6 +23,7 @@
 #include <json-glib/json-glib.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Exit codes of `tkview capture` (README.md, docs/capture.md). */
 enum {
@@ -157,6 +158,12 @@ gboolean cap_user_set_ptxas_log(void);
  * terminal (*IS_PTY), else a pipe.  FDS[0] is tkview's end, FDS[1] the
  * program's, both close-on-exec.  Returns 0, or -1 with errno. */
 int cap_out_channel_open(int fds[2], gboolean *is_pty);
+/* While PID runs with the pty whose master is MASTER: a SIGWINCH tkview
+ * gets copies the terminal's window size onto the pty and passes the
+ * signal on to PID (capture_pty.c says why).  Until
+ * cap_out_channel_unfollow(), which restores the old handler. */
+void cap_out_channel_follow(int master, pid_t pid);
+void cap_out_channel_unfollow(void);
 /* Whether a read of GOT bytes (errno ERR) on tkview's end is its end (a
  * pty's master says EIO once no one has the pty open). */
 gboolean cap_out_channel_eof(gssize got, int err);

@@ -314,6 +314,17 @@ static void take_signals(const cap_child_spec *spec, cap_child_result *res, pid_
     }
 }
 
+/* Stops passing SIGWINCH on to PID before its pid is freed (it could name
+ * another process once reaped): when it has exited but is not reaped. */
+static void unfollow_if_exited(pid_t pid)
+{
+    siginfo_t si;
+    si.si_pid = 0;
+    if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        si.si_pid == pid)
+        cap_out_channel_unfollow();
+}
+
 /* The streams' ends: ERR_FD and OUT_FD closed (those >= 0), what the
  * filters still held shown (stdout's when FLUSH_STDOUT: it was passed on),
  * stderr's last line without its newline taken, LS's and SHOWN's strings
@@ -410,6 +421,8 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
     gboolean out_forward = TRUE, out_copy = spec->stdout_copy_fd >= 0;
     if (out_fd >= 0)
         fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK);
+    if (res->stdout_pty)
+        cap_out_channel_follow(out_fd, pid);
 
     line_state ls = {spec, g_string_sized_new(256), FALSE, NULL};
     GString *shown = g_string_new(NULL);
@@ -450,6 +463,7 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
             res->timed_out = TRUE;
         }
         if (!reaped) {
+            unfollow_if_exited(pid);
             pid_t w = waitpid(pid, &status, WNOHANG);
             if (w == pid) {
                 reaped = TRUE;
@@ -466,6 +480,7 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         }
         cap_progress_tick(spec->progress);
     }
+    cap_out_channel_unfollow();
     if (!reaped) { /* poll failed: do not leave it running unattended */
         kill(pid, SIGKILL);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

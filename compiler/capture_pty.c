@@ -14,11 +14,25 @@
  * terminal (Ctrl-C reaches it there) and its stdin is the terminal's.
  * After the program and whatever it started closed the pty, reading its
  * master end fails with EIO: cap_out_channel_eof() says that is the end.
+ *
+ * Window size: a resized terminal sends SIGWINCH to its foreground process
+ * group, tkview and the program alike, and the program then asks its
+ * stdout (the pty) for the new size.  The pty is no one's controlling
+ * terminal, so nothing changes its size unless tkview does: while the
+ * program runs, tkview's SIGWINCH handler copies the terminal's size onto
+ * the pty (TIOCGWINSZ on tkview's stdout, TIOCSWINSZ on the master) and
+ * then sends the program a SIGWINCH of its own.  That second signal is
+ * not redundant: the terminal's own may reach the program before tkview
+ * has copied the size, and a SIGWINCH sent to tkview alone (kill -WINCH)
+ * would otherwise never reach the program.  A program asks again on every
+ * SIGWINCH, so one more is harmless.
  */
 #include "capture.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <termios.h>
@@ -66,4 +80,62 @@ int cap_out_channel_open(int fds[2], gboolean *is_pty)
 gboolean cap_out_channel_eof(gssize got, int err)
 {
     return got == 0 || (got < 0 && err == EIO);
+}
+
+/* The pty and program the SIGWINCH handler serves; -1 / 0: none.  The
+ * master is a dup of tkview's end, so that it stays valid (never some
+ * other file reusing its number) until cap_out_channel_unfollow(). */
+static volatile sig_atomic_t winch_master = -1;
+static volatile sig_atomic_t winch_pid = 0;
+static struct sigaction old_winch;
+static int winch_installed;
+
+static void on_winch(int signo)
+{
+    (void)signo;
+    int saved = errno;
+    int m = winch_master;
+    struct winsize ws;
+    if (m >= 0 && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
+        ioctl(m, TIOCSWINSZ, &ws);
+    if (winch_pid > 0)
+        kill((pid_t)winch_pid, SIGWINCH);
+    errno = saved;
+}
+
+void cap_out_channel_follow(int master, pid_t pid)
+{
+    if (winch_installed || master < 0 || pid <= 0)
+        return;
+    int m = fcntl(master, F_DUPFD_CLOEXEC, 3);
+    if (m < 0)
+        return;
+    winch_master = m;
+    winch_pid = pid;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_winch;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGWINCH, &sa, &old_winch) != 0) {
+        winch_master = -1;
+        winch_pid = 0;
+        close(m);
+        return;
+    }
+    winch_installed = 1;
+    /* A resize between the pty's making and now was missed: copy once. */
+    on_winch(SIGWINCH);
+}
+
+void cap_out_channel_unfollow(void)
+{
+    if (!winch_installed)
+        return;
+    sigaction(SIGWINCH, &old_winch, NULL);
+    int m = winch_master;
+    winch_master = -1;
+    winch_pid = 0;
+    close(m);
+    winch_installed = 0;
 }

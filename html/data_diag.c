@@ -6,17 +6,21 @@
  *    "list": [{"origin", "severity", "code", "message", "notes": [...],
  *              "file": file id or -1, "line", "column", "stack": [[file id,
  *              line, column], ...], "stage", "ir_line", "pass",
- *              "meaning", "try"}, ...]}
+ *              "pass_step", "meaning", "try"}, ...]}
  *
  * File ids are the location table's (those of files.js), so the page
  * finds a message's source line as it finds any other.  The meaning and
  * what to try come from the library's table (tk_diag_entry_explain()):
- * the page only shows them.  Written only when the compiler said something
+ * the page only shows them.  "pass_step" is the step of the kernel's pass
+ * list the message's pass is (tk_diag_entry_step(), the rule the viewer
+ * and `tkview diagnostics` use too), null when unknown: the list links it
+ * as #pass=N.  Written only when the compiler said something
  * about the kernel.
  */
 #include <string.h>
 
 #include "report.h"
+#include "tkdump/tk_diag_pass.h"
 
 static void write_file(jw *w, tk_loctab *tab, const char *path)
 {
@@ -27,7 +31,8 @@ static void write_file(jw *w, tk_loctab *tab, const char *path)
     jw_int(w, (int64_t)tk_loctab_file(tab, path, strlen(path)));
 }
 
-static void write_entry(jw *w, tk_loctab *tab, const tk_diag_entry *e)
+static void write_entry(jw *w, tk_loctab *tab, const tk_diag_entry *e,
+                        size_t step)
 {
     const tk_diag_frame *f = e->n_stack ? &e->stack[0] : NULL;
     jw_obj(w);
@@ -66,6 +71,11 @@ static void write_entry(jw *w, tk_loctab *tab, const tk_diag_entry *e)
     jw_int(w, e->ir_line);
     jw_key(w, "pass");
     jw_str(w, e->pass);
+    jw_key(w, "pass_step");
+    if (step != TK_TL_NONE)
+        jw_int(w, (int64_t)step);
+    else
+        jw_null(w);
     const tk_diag_known *k = tk_diag_entry_explain(e);
     jw_key(w, "meaning");
     jw_str(w, k ? k->meaning : NULL);
@@ -74,13 +84,42 @@ static void write_entry(jw *w, tk_loctab *tab, const tk_diag_entry *e)
     jw_obj_end(w);
 }
 
-int html_report_diag_data(html_report *r, html_report_kernel *rk)
+void html_report_diag_count(html_report *r, html_report_kernel *rk)
 {
     size_t ki = tk_diag_set_find_kernel(r->diag, rk->kernel);
     if (ki == SIZE_MAX)
+        return;
+    rk->failed = tk_diag_set_kernel(r->diag, ki)->failed;
+    size_t n = 0;
+    for (size_t i = 0; i < tk_diag_set_count(r->diag); i++)
+        n += tk_diag_set_entry(r->diag, i)->kernel == ki;
+    rk->n_diag = n;
+}
+
+void html_report_diag_steps(html_report *r, html_report_kernel *rk,
+                            const tk_timeline *tl)
+{
+    size_t ki = tk_diag_set_find_kernel(r->diag, rk->kernel);
+    if (ki == SIZE_MAX || !tl)
+        return;
+    GArray *steps = g_array_new(FALSE, FALSE, sizeof(size_t));
+    for (size_t i = 0; i < tk_diag_set_count(r->diag); i++) {
+        const tk_diag_entry *e = tk_diag_set_entry(r->diag, i);
+        if (e->kernel != ki)
+            continue;
+        size_t step = tk_diag_entry_step(e, tl).step;
+        g_array_append_val(steps, step);
+    }
+    rk->n_diag_steps = steps->len;
+    rk->diag_steps = (size_t *)(void *)g_array_free(steps, FALSE);
+}
+
+int html_report_diag_data(html_report *r, html_report_kernel *rk)
+{
+    size_t ki = tk_diag_set_find_kernel(r->diag, rk->kernel);
+    if (ki == SIZE_MAX || !rk->n_diag)
         return 0;
     const tk_diag_kernel *dk = tk_diag_set_kernel(r->diag, ki);
-    rk->failed = dk->failed;
     tk_loctab *tab = tk_bundle_loctab(r->bundle);
     GString *g = g_string_new(NULL);
     jw w;
@@ -95,20 +134,16 @@ int html_report_diag_data(html_report *r, html_report_kernel *rk)
         const tk_diag_entry *e = tk_diag_set_entry(r->diag, i);
         if (e->kernel != ki)
             continue;
-        write_entry(&w, tab, e);
+        write_entry(&w, tab, e,
+                    n < rk->n_diag_steps ? rk->diag_steps[n] : TK_TL_NONE);
         n++;
     }
     jw_arr_end(&w);
     jw_obj_end(&w);
-    int rc = 0;
-    if (n) {
-        char rel[64], key[64];
-        g_snprintf(rel, sizeof rel, "data/%s/diag.js", rk->id);
-        g_snprintf(key, sizeof key, "%s/diag", rk->id);
-        rc = html_report_put(r, rel, key, g);
-        if (rc == 0)
-            rk->n_diag = n;
-    }
+    char rel[64], key[64];
+    g_snprintf(rel, sizeof rel, "data/%s/diag.js", rk->id);
+    g_snprintf(key, sizeof key, "%s/diag", rk->id);
+    int rc = html_report_put(r, rel, key, g);
     g_string_free(g, TRUE);
     return rc;
 }

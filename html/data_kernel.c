@@ -576,7 +576,7 @@ int html_report_kernel_data(html_report *r, html_report_kernel *rk)
     if (rc == 0)
         rc = html_report_cost_data(r, rk, k.ix);
     if (rc == 0)
-        rc = html_report_diag_data(r, rk);
+        html_report_diag_count(r, rk); /* the data once the steps are known */
     if (rc == 0)
         rc = write_meta(&k);
     tk_bind_free(k.ix);

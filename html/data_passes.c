@@ -556,6 +556,7 @@ int html_kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part 
     g_array_free(k.notes, TRUE);
     rk->n_passes = (int)n;
     rk->n_changed = k.changed;
+    html_report_diag_steps(r, rk, tl);
     tk_timeline_free(tl);
     return rc;
 }

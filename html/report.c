@@ -144,6 +144,10 @@ int html_write(tk_bundle *bundle, const char *outdir,
         stage_data(&sw);
     if (prc || sw.rc)
         goto fail;
+    /* The compiler's messages, with the pass steps the timelines gave. */
+    for (size_t i = 0; i < nk; i++)
+        if (html_report_diag_data(&r, &g_array_index(r.kernels, html_report_kernel, i)))
+            goto fail;
     if (html_report_compares(&r) || html_report_configs(&r) || html_report_files(&r) ||
         html_report_index(&r, notes) ||
         write_marker(&r))
@@ -174,8 +178,10 @@ done:
     if (stats)
         stats->seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
     g_hash_table_destroy(r.sources);
-    for (guint i = 0; i < r.kernels->len; i++)
+    for (guint i = 0; i < r.kernels->len; i++) {
         g_free(g_array_index(r.kernels, html_report_kernel, i).apart);
+        g_free(g_array_index(r.kernels, html_report_kernel, i).diag_steps);
+    }
     g_array_free(r.kernels, TRUE);
     g_array_free(r.compares, TRUE);
     tk_diag_set_free(r.diag);

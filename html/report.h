@@ -14,6 +14,7 @@
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_diag.h"
 #include "tkdump/tk_ir_diff.h"
+#include "tkdump/tk_timeline.h"
 
 /* What the index page shows of one kernel, filled by the kernel writer. */
 typedef struct {
@@ -27,6 +28,11 @@ typedef struct {
     gboolean cost;      /* data/ID/cost.js was written (it has SASS) */
     size_t n_diag;      /* compiler messages in data/ID/diag.js (0: none) */
     gboolean failed;    /* the compiler's messages say its compile failed */
+    size_t *diag_steps; /* the pass step of each of its messages, in the
+                           set's order (tk_diag_entry_step(); TK_TL_NONE:
+                           unknown); NULL: no timeline; freed with the
+                           report */
+    size_t n_diag_steps;
     char *apart;        /* what sets it apart from the other kernels of its
                            name (tk_config_label(tk_config_apart...)): "" when
                            it is the only one; freed with the report */
@@ -85,9 +91,16 @@ struct tk_cost;
 void html_report_regs_data(jw *w, const struct tk_cost *c, const tk_kernel *k,
                            const tk_bind *ix, const tk_loctab *tab);
 
-/* data/ID/diag.js: the compiler's messages about the kernel (data_diag.c),
- * when there are some; sets rk->n_diag and rk->failed.  Under r->lock (it
- * interns the messages' files into the location table). */
+/* The compiler's messages about the kernel (data_diag.c).  COUNT sets
+ * rk->n_diag and rk->failed (for its page and the index).  STEPS, with the
+ * kernel's timeline TL once built (the passes run), places each message's
+ * pass on it (tk_diag_pass.h).  DATA writes data/ID/diag.js when there are
+ * messages, each with its step: after the passes run, under r->lock or
+ * with no thread left (it interns the messages' files into the location
+ * table). */
+void html_report_diag_count(html_report *r, html_report_kernel *rk);
+void html_report_diag_steps(html_report *r, html_report_kernel *rk,
+                            const tk_timeline *tl);
 int html_report_diag_data(html_report *r, html_report_kernel *rk);
 
 /* ---- statements, line kinds, partial answers (data_statements.c) ---- */

@@ -4,7 +4,8 @@
  * tk_diag.h), answers the mark of every source and IR line a message is
  * about (severity as colour, the messages as its title) and fills the list
  * of messages in the panel on the right, each opening its source line or
- * its IR line.  Every answer (the kernel, the line, the IR line, the
+ * its IR line, and its pass in pass mode (a #pass=N link, N the step the
+ * library placed the message's pass at: "pass_step").  Every answer (the kernel, the line, the IR line, the
  * pass, the meaning and what to try) was computed by the library; this
  * module only looks them up.
  *
@@ -55,7 +56,7 @@ TK.define('diag', ['dom', 'data', 'kernel'], function (dom, data, kernel) {
     const head = d.severity + ' (' + d.origin + (d.code ? ' ' + d.code : '') + ')';
     const out = [head + ': ' + d.message];
     for (const n of d.notes) out.push('note: ' + n);
-    if (d.pass) out.push('pass: ' + d.pass);
+    if (d.pass) out.push('pass: ' + d.pass + (d.pass_step != null ? ' (pass ' + d.pass_step + ')' : ''));
     if (d.meaning) out.push('what it means: ' + d.meaning);
     if (d.try) out.push('what to try: ' + d.try);
     return out.join('\n');
@@ -80,7 +81,18 @@ TK.define('diag', ['dom', 'data', 'kernel'], function (dom, data, kernel) {
                         (d.stage && d.ir_line ? ' [' + d.stage + ':' + d.ir_line + ']' : '')));
       li.appendChild(el('div', 'dg-msg', d.message));
       for (const n of d.notes) li.appendChild(el('div', 'dg-note', 'note: ' + n));
-      if (d.pass) li.appendChild(el('div', 'dg-note', 'pass: ' + d.pass));
+      if (d.pass) {
+        const p = el('div', 'dg-note', 'pass: ' + d.pass);
+        if (d.pass_step != null) {
+          /* followed, the fragment opens pass mode there (links.js) */
+          const a = el('a', 'dg-pass', 'open pass ' + d.pass_step);
+          a.href = '#pass=' + d.pass_step;
+          a.addEventListener('click', (ev) => ev.stopPropagation());
+          p.appendChild(document.createTextNode(' '));
+          p.appendChild(a);
+        }
+        li.appendChild(p);
+      }
       if (d.meaning) li.appendChild(el('div', 'dg-why', d.meaning));
       if (d.try) li.appendChild(el('div', 'dg-try', 'Try: ' + d.try));
       li.title = 'Open ' + (d.file >= 0 ? 'its source line' : d.ir_line ? 'its IR line' : '');

@@ -355,6 +355,74 @@ def program_stdout_is_a_tty_when_tkview_stdout_is_one():
     no_work_folders()
 
 
+WINCH_PROGRAM = r"""
+import os, signal, sys, time
+seen = []
+signal.signal(signal.SIGWINCH,
+              lambda *a: seen.append(tuple(os.get_terminal_size(1))))
+print('size', tuple(os.get_terminal_size(1)), flush=True)
+end = time.time() + 240
+while not seen and time.time() < end:
+    time.sleep(0.05)
+print('winch', seen[0] if seen else None, flush=True)
+"""
+
+
+def set_winsize(fd, rows, cols):
+    import fcntl
+    import struct
+    import termios
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
+
+
+@test()
+def window_resize_reaches_the_program_on_its_pty():
+    """The terminal is resized while the program runs: tkview's SIGWINCH
+    copies the new size onto the program's pty and passes the signal on,
+    so the program's stdout answers the new size.  The outer pty here is
+    nobody's controlling terminal, so the test sends SIGWINCH to tkview
+    itself, as a terminal would (to the whole group: the program gets its
+    own too, but only tkview's copy makes the size right)."""
+    import tty
+    box = fresh('winch')
+    os.makedirs(box)
+    prog = os.path.join(box, 'winch.py')
+    with open(prog, 'w') as f:
+        f.write(WINCH_PROGRAM)
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    set_winsize(slave, 24, 80)
+    with open(os.path.join(box, 'stderr.txt'), 'wb') as err:
+        p = subprocess.Popen([TKVIEW, 'capture', '-o', os.path.join(box, 'b'),
+                              '--no-progress', '--', sys.executable, prog],
+                             stdin=subprocess.DEVNULL, stdout=slave,
+                             stderr=err, cwd=box, env=dict(os.environ))
+    os.close(slave)
+    got, resized = b'', False
+    end = time.time() + 300
+    while time.time() < end:
+        if not resized and b'size (80, 24)' in got:
+            set_winsize(master, 33, 111)  # the terminal's new size
+            os.kill(p.pid, signal.SIGWINCH)
+            resized = True
+        r, _, _ = select.select([master], [], [], 1.0)
+        if not r:
+            if p.poll() is not None:
+                break
+            continue
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: no writer left
+            break
+        if not chunk:
+            break
+        got += chunk
+    os.close(master)
+    p.wait(timeout=60)
+    assert b'size (80, 24)\n' in got, got  # the size at the start
+    assert b'winch (111, 33)\n' in got, got
+
+
 @test('dumps')
 def kernel_option_keeps_one_kernel():
     out = fresh('onekernel')

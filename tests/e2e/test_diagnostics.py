@@ -30,6 +30,14 @@ Expected values were read by hand from the captures:
     'tt.descriptor_store' op tensor descriptor block and tensor types must
     match" (`c_desc.store(...)`), line 532 "Pipeline failed while executing
     [`NVGPUWarpSpecialization` ...", a traceback through make_ttgir.
+  The pass steps (tk_diag_pass.h; numbers as `tkview passes` counts, from
+  0): diag_remarks/mlir_passes.txt's first 15 "IR Dump Before" headers are
+    small_dot_kernel's (line 7 is its `tt.func public @small_dot_kernel`),
+    the 16th, line 1371, is "IR Dump Before TritonGPUAccelerateMatmul", its
+    only one for that kernel: step 15.  diag_ws_store/mlir_passes.txt (one
+    kernel) has 30 "IR Dump Before" headers before line 3330, "IR Dump
+    Before NVGPUWarpSpecialization", the last (3431 is its "IR Dump After
+    NVGPUWarpSpecialization Failed"): step 30.
 
 Only the files needed are unpacked, into this test's own temporary folder
 (stderr.txt of the two big captures: its first 200 KB, or its last 64 KB).
@@ -51,24 +59,28 @@ RAW = os.path.join(os.environ['TK_TEST_SAMPLES'], 'raw')
 TMP = tempfile.mkdtemp(prefix='diagnostics-')
 
 
-def unpack(name, big=None):
-    """Unpacks NAME's capture without mlir_passes.txt; BIG: 'head' or 'tail'
-    keeps that part of stderr.txt only, 'none' none of it."""
+def unpack(name, big=None, mlir=False, into=None):
+    """Unpacks NAME's capture without mlir_passes.txt (MLIR: with it) into
+    TMP (or TMP/INTO); BIG: 'head' or 'tail' keeps that part of stderr.txt
+    only, 'none' none of it."""
     archive = os.path.join(RAW, name + '.tar.xz')
-    cmd = ['tar', '-xJf', archive, '-C', TMP]
+    top = os.path.join(TMP, into) if into else TMP
+    os.makedirs(top, exist_ok=True)
+    cmd = ['tar', '-xJf', archive, '-C', top]
     if big:
-        cmd += ['--exclude', name + '/mlir_passes.txt',
-                '--exclude', name + '/stderr.txt']
+        cmd += ['--exclude', name + '/stderr.txt']
+        if not mlir:
+            cmd += ['--exclude', name + '/mlir_passes.txt']
     subprocess.run(cmd, check=True)
     if big in ('head', 'tail'):
         cut = ['head', '-c', '200000'] if big == 'head' else ['tail', '-c', '65536']
-        with open(os.path.join(TMP, name, 'stderr.txt'), 'wb') as out:
+        with open(os.path.join(top, name, 'stderr.txt'), 'wb') as out:
             tar = subprocess.Popen(['tar', '-xJOf', archive, name + '/stderr.txt'],
                                    stdout=subprocess.PIPE)
             subprocess.run(cut, stdin=tar.stdout, stdout=out, check=True)
             tar.stdout.close()
             tar.wait()
-    return os.path.join(TMP, name)
+    return os.path.join(top, name)
 
 
 def diagnostics(folder, *extra):
@@ -96,6 +108,7 @@ FP8 = unpack('fp8_matmul_three', 'none')
 FATAL = unpack('diag_ptxas_fatal', 'tail')
 TYPE_ERROR = unpack('diag_type_error')
 WS_STORE = unpack('diag_ws_store')
+REMARKS_PASSES = unpack('diag_remarks', 'head', mlir=True, into='with-passes')
 
 
 @test
@@ -191,6 +204,43 @@ def failed_pass_named_with_its_error_on_line_41():
     fail = [d for d in k['diagnostics'] if d['message'].startswith('Failures have been detected')]
     assert len(fail) == 1 and fail[0]['notes'][0].startswith(
         'Pipeline failed while executing [`NVGPUWarpSpecialization`'), fail
+
+
+@test
+def remark_opens_the_only_run_of_its_pass():
+    k = kernel(diagnostics(REMARKS_PASSES), 'small_dot_kernel')
+    [d] = [d for d in k['diagnostics'] if 'MMA version 3' in d['message']]
+    assert d['pass'] == 'TritonGPUAccelerateMatmul', d
+    assert (d['pass_step'], d['pass_step_how']) == (15, 'only-run'), d
+    code, out, err = run('diagnostics', REMARKS_PASSES, '--kernel', 'small_dot_kernel')
+    assert code == 0, err
+    assert ('pass: TritonGPUAccelerateMatmul (the pass that emits this message), '
+            'step 15 of `tkview passes` (its only run)') in out, out
+
+
+@test
+def no_mlir_dumps_no_step():
+    """Without mlir_passes.txt the timeline has only LLVM's passes: the
+    remark's pass is named, its step is not guessed."""
+    k = kernel(diagnostics(REMARKS), 'small_dot_kernel')
+    [d] = [d for d in k['diagnostics'] if 'MMA version 3' in d['message']]
+    assert d['pass_step'] is None and d['pass_step_how'] in ('not-run', None), d
+
+
+@test
+def failed_pipeline_opens_the_run_that_failed():
+    k = kernel(diagnostics(WS_STORE), 'persistent_matmul_kernel')
+    named = [d for d in k['diagnostics'] if d['pass'] == 'NVGPUWarpSpecialization']
+    assert len(named) >= 2, k['diagnostics']  # the error on line 41, the failure
+    for d in named:
+        assert (d['pass_step'], d['pass_step_how']) == (30, 'failed-run'), d
+    # The report's list links the same step (data written by C).
+    out = os.path.join(TMP, 'report-ws')
+    code, _, err = run('--html', out, WS_STORE, '--quiet')
+    assert code == 0, err
+    with open(os.path.join(out, 'data', 'k001', 'diag.js'), encoding='utf-8') as f:
+        js = f.read()
+    assert '"pass":"NVGPUWarpSpecialization","pass_step":30' in js, js
 
 
 @test

@@ -32,9 +32,12 @@ from tap import finish, test  # noqa: E402
 
 TKVIEW = sys.argv[1]
 RAW = os.path.join(os.environ['TK_TEST_SAMPLES'], 'raw')
+TMP = tempfile.mkdtemp(prefix='regs-')
+# No nvdisasm of this machine's is run (the tests that make life ranges
+# name a fake one), and tkview's cache is this test's own.
 ENV = {k: v for k, v in os.environ.items()
        if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
-TMP = tempfile.mkdtemp(prefix='regs-')
+ENV.update(TKVIEW_NVDISASM='none', XDG_CACHE_HOME=os.path.join(TMP, 'cache'))
 
 
 def run(*args, env=None):
@@ -264,6 +267,40 @@ def bundle_keeps_sass_lr():
         {p[1]: v['exact'] for p, v in b.items()}
 
 
+SAMPLES = os.environ['TK_TEST_SAMPLES']
+
+
+@test
+def sample_bundles_with_sass_lr():
+    """The bundles of sample_dumps that carry NAME.sass_lr (made from their
+    cubins by Triton's nvdisasm, the manifest's capture.life_ranges_*):
+    every line's peak is the independent reading's.  By hand:
+    matmul_pipelined.sass_lr line 704, /*2ac0*/ SEL R204, RZ, 0x10, P6,
+    GPR cell 216, the largest of the file; matmul_pipelined.sass_gi puts
+    /*2ac0*/ under //## File ".../matmul_profile.py", line 53."""
+    n = 0
+    for lr in sorted(glob.glob(os.path.join(SAMPLES, '*', '*', '*.sass_lr'))):
+        bundle = os.path.dirname(os.path.dirname(lr))
+        folder = os.path.dirname(lr)
+        name = os.path.basename(lr)[:-len('.sass_lr')]
+        with open(os.path.join(bundle, 'manifest.json')) as f:
+            cap = json.load(f)['capture']
+        assert cap['life_ranges_tool'].endswith('/triton/backends/nvidia/bin/nvdisasm'), cap
+        assert cap['life_ranges_flags'] == '--print-life-ranges --life-range-mode count -c'
+        peak, _ = expected(folder)
+        got, k = hot(bundle, name, 'live_registers')
+        for pos, v in peak.items():
+            if v:
+                assert got[pos]['exact'] == v, (lr, pos, got.get(pos), v)
+        assert k['total']['live_registers'] == max(lr_gpr(lr).values()), (lr, k['total'])
+        n += 1
+    assert n >= 4, n  # fused_softmax, layer_norm_gelu (2), matmul_profile
+    got, k = hot(os.path.join(SAMPLES, 'matmul_profile'), 'matmul_pipelined', 'live_registers')
+    assert k['total']['live_registers'] == 216, k['total']
+    [line53] = [ln for p, ln in got.items() if p[1] == 53 and p[0].endswith('matmul_profile.py')]
+    assert line53['exact'] == 216, line53
+
+
 @test
 def without_sass_lr():
     """without NAME.sass_lr: live_registers is missing and the error says how to make it"""
@@ -278,6 +315,85 @@ def without_sass_lr():
     # the static metrics still work
     code, out, err = run('hot', folder, '--metric', 'spill_bytes')
     assert code == 0, err
+
+
+def fake_nvdisasm(path, lr):
+    """A stand-in nvdisasm: the real life-range text LR for exactly the
+    arguments tkview must give (`--print-life-ranges --life-range-mode
+    count -c X/spill_rows_kernel.cubin`), a refusal for anything else."""
+    with open(path, 'w') as f:
+        f.write('#!/bin/sh\n'
+                'if [ "$1 $2 $3 $4" = "--print-life-ranges --life-range-mode count -c" ]; then\n'
+                '  case "$5" in *spill_rows_kernel.cubin) exec cat "%s";; esac\n'
+                'fi\n'
+                'echo "fake nvdisasm: not these arguments: $*" >&2; exit 3\n' % lr)
+    os.chmod(path, 0o755)
+    return path
+
+
+@test
+def life_ranges_made_with_nvdisasm_into_the_cache():
+    """A folder without NAME.sass_lr: hot, info and bind have nvdisasm
+    (TKVIEW_NVDISASM, a fake printing the capture's real .sass_lr) make
+    it, into $XDG_CACHE_HOME/tkview/sass_lr/SHA256-OF-CUBIN.sass_lr, never
+    into the folder; the second run reads the cache; line 36's peak is 53
+    (read_by_hand)."""
+    import hashlib
+    src = os.path.dirname(glob.glob(os.path.join(
+        REMARKS, 'kernel_dump', '*', 'spill_rows_kernel.sass_gi'))[0])
+    folder = os.path.join(TMP, 'made')
+    shutil.copytree(src, folder)
+    os.remove(os.path.join(folder, 'spill_rows_kernel.sass_lr'))
+    os.chmod(folder, 0o555)  # a stranger's folder: read-only
+    before = sorted(os.listdir(folder))
+    cache = os.path.join(TMP, 'cache-made')
+    env = dict(ENV, XDG_CACHE_HOME=cache,
+               TKVIEW_NVDISASM=fake_nvdisasm(os.path.join(TMP, 'nvdisasm-fake'),
+                                             os.path.join(src, 'spill_rows_kernel.sass_lr')))
+    code, out, err = run('hot', folder, '--metric', 'live_registers', '--json',
+                         '--top', '0', env=env)
+    assert code == 0, err
+    assert 'made the register life ranges of 1 kernel with ' in err, err
+    lines = {ln['line']: ln['exact'] for ln in json.loads(out)['kernels'][0]['lines']}
+    assert lines[36] == 53 and lines[33] == 1, lines
+    assert sorted(os.listdir(folder)) == before
+    with open(os.path.join(folder, 'spill_rows_kernel.cubin'), 'rb') as f:
+        key = hashlib.sha256(f.read()).hexdigest()
+    made = os.path.join(cache, 'tkview', 'sass_lr', key + '.sass_lr')
+    with open(made) as a, open(os.path.join(src, 'spill_rows_kernel.sass_lr')) as b:
+        assert a.read() == b.read()
+    # again, with no nvdisasm at all: the cache answers, nothing is said
+    env['TKVIEW_NVDISASM'] = 'none'
+    code, out, err = run('info', folder, '--json', env=env)
+    assert code == 0, err
+    assert 'nvdisasm' not in err, err
+    (k,) = json.loads(out)['kernels']
+    assert k['cost']['registers']['peak']['gpr'] == 62, k['cost']['registers']
+    os.chmod(folder, 0o755)
+
+
+@test
+def no_nvdisasm_said_plainly_and_info_goes_on():
+    folder = os.path.join(TMP, 'nonvd')
+    shutil.copytree(os.path.dirname(glob.glob(os.path.join(
+        REMARKS, 'kernel_dump', '*', 'spill_rows_kernel.sass_gi'))[0]), folder)
+    os.remove(os.path.join(folder, 'spill_rows_kernel.sass_lr'))
+    code, out, err = run('info', folder)
+    assert code == 0, err
+    assert '1 kernel has no NAME.sass_lr and no nvdisasm was found' in err, err
+    assert 'spill_rows_kernel' in out, out
+    # a refusing nvdisasm (CUDA 13.0's on Triton 3.6's cubins): its words
+    # are shown, the command goes on
+    nvd = os.path.join(TMP, 'nvd-refuses')
+    with open(nvd, 'w') as f:
+        f.write('#!/bin/sh\necho "nvdisasm error   : Cannot print life ranges as '
+                'flow analysis is disabled" >&2\nexit 1\n')
+    os.chmod(nvd, 0o755)
+    code, out, err = run('info', folder, env=dict(ENV, TKVIEW_NVDISASM=nvd))
+    assert code == 0, err
+    assert ('nvdisasm could not make the register life ranges of 1 kernel: %s: '
+            'nvdisasm error   : Cannot print life ranges' % nvd) in err, err
+    assert 'spill_rows_kernel' in out, out
 
 
 @test

@@ -4,7 +4,11 @@
 // small_dot_kernel's remark "MMA version 3 acceleration not applied" is at
 // diag_remarks.py:28:18 and on TTGIR line 46 (the tt.dot; read by hand,
 // tests/e2e/test_diagnostics.py); spill_rows_kernel's ptxas spill has no
-// line.  Prints TAP.
+// line.  And sample_dumps/raw/diag_ws_store whole (small): its error's
+// pass, NVGPUWarpSpecialization, is pass 30 (mlir_passes.txt, one kernel:
+// 30 "IR Dump Before" headers before line 3330, that pass's; read by
+// hand, tests/e2e/test_diagnostics.py): its "open pass 30" link opens
+// pass mode there.  Prints TAP.
 //
 // Usage: node test_diag.mjs TKVIEW BUILD_DIR PLAYWRIGHT_CORE_INDEX
 //   TK_TEST_SAMPLES names sample_dumps.
@@ -44,6 +48,24 @@ await test('remark: a mark on its source and TTGIR lines, and in the list', asyn
   assert(title.startsWith('remark (mlir): MMA version 3 acceleration not applied'), title);
   await page.waitForSelector('#ir-pane .ln[data-n="46"].dg-remark');
   eq(await page.$$eval('#src-pane .ln.dg', (l) => l.length), 1, 'one source line marked');
+  eq(page.problems, [], 'no script error');
+  await page.close();
+});
+
+await test('a message\'s pass: its link opens pass mode at that pass', async () => {
+  const WS = path.join(process.env.TK_TEST_SAMPLES, 'raw', 'diag_ws_store.tar.xz');
+  execSync(`tar -xJf '${WS}' -C '${tmp}'`);
+  const wsOut = path.join(tmp, 'report-ws');
+  const r = spawnSync(TKVIEW, ['--html', wsOut, path.join(tmp, 'diag_ws_store'), '--quiet'], { encoding: 'utf8' });
+  eq(r.status, 0, 'tkview --html: ' + r.stderr);
+  const file = fs.readdirSync(wsOut).find((f) => f.endsWith('-persistent_matmul_kernel.html'));
+  const page = await openReady(browser, pathToFileURL(path.join(wsOut, file)).href);
+  const links = await page.$$eval('#diag a.dg-pass', (l) => l.map((e) => [e.textContent, e.getAttribute('href')]));
+  assert(links.length >= 2, JSON.stringify(links));
+  for (const l of links) eq(l, ['open pass 30', '#pass=30']);
+  await page.click('#diag a.dg-pass');
+  await page.waitForFunction(() => (document.querySelector('#pass-bar strong') || {}).textContent?.startsWith('30: NVGPUWarpSpecialization'));
+  assert(!(await page.$eval('#pass-view', (v) => v.hidden)), 'pass mode');
   eq(page.problems, [], 'no script error');
   await page.close();
 });

@@ -14,6 +14,13 @@ the first 200 KB of stderr.txt, which hold its every message):
    (stdout.txt); line 630 of its PTX is a wgmma.mma_async whose governing
    .loc (line 620) is ".loc 1 28 27", diag_ptxas_fatal.py:28:27.
 
+And one with its pass dumps whole (small): diag_ws_store, whose
+persistent_matmul_kernel failed in NVGPUWarpSpecialization ("Pipeline
+failed while executing [`NVGPUWarpSpecialization` ...", stderr.txt line
+532); mlir_passes.txt (one kernel) has 30 "IR Dump Before" headers before
+line 3330, "IR Dump Before NVGPUWarpSpecialization": pass 30.  "Open pass"
+on its error opens pass mode at pass 30.
+
 Each value above was read by hand from the capture's files.  A dot in the
 gutter of each such line, coloured by severity (2 error, 0 remark); the
 Diagnostics panel lists the messages and opens each at its line.  Prints TAP.
@@ -53,6 +60,8 @@ def unpack(name, stderr_bytes):
 
 REMARKS = unpack('diag_remarks', 200000)
 FATAL = unpack('diag_ptxas_fatal', 0)
+subprocess.run(['tar', '-xJf', os.path.join(RAW, 'diag_ws_store.tar.xz'), '-C', TMP], check=True)
+WS_STORE = os.path.join(TMP, 'diag_ws_store')
 
 S = Session()
 viewer = S.start([VIEWER, REMARKS])
@@ -177,6 +186,27 @@ def screenshot_of_the_failed_kernel_and_its_message():
         S.activate('diag.activate', '<uint32 0>', window=2)
     print('# screenshot %s (%dx%d), red dots (top, pixels): %s' % (path, w, h, dots))
     assert len(dots) == 2 and all(20 <= n <= 150 for _, n in dots), dots
+
+
+@test
+def open_pass_opens_the_pass_the_pipeline_failed_in():
+    p = S.run([VIEWER, WS_STORE], timeout=300)
+    assert p.returncode == 0, p.stderr
+    S.wait_window(2)
+    w = show('persistent_matmul_kernel', window=3)
+    rows = w['diag']['rows']
+    pos = [i for i, r in enumerate(rows) if 'descriptor block and tensor types' in r]
+    assert len(pos) == 1, rows
+    S.activate('diag.open-pass', '<uint32 %d>' % pos[0], window=3)
+    deadline = time.time() + 300
+    while True:
+        w = win(2)
+        ps = w['passes']
+        if w['mode'] == 'passes' and ps.get('state') == 'ready' and ps.get('selected') == '30':
+            break
+        assert time.time() < deadline, (w['mode'], ps.get('state'), ps.get('selected'))
+        time.sleep(0.2)
+    assert ps['selected_rows'] == ['30'], ps['selected_rows']
 
 
 @test

@@ -57,7 +57,23 @@ def sass_line(offset):
     return [i + 1 for i, l in enumerate(GI) if '/*%s*/' % offset in l][0]
 
 
+# The nvdisasm the viewer may run: a fake printing spill_rows_kernel's real
+# .sass_lr (kept aside here) for exactly the arguments the library gives,
+# refusing anything else; tkview's cache is this test's.
+LR_COPY = os.path.join(TMP, 'spill_rows_kernel.sass_lr.real')
+with open(SPILL_GI[:-len('.sass_gi')] + '.sass_lr', 'rb') as f, open(LR_COPY, 'wb') as g:
+    g.write(f.read())
+FAKE_NVDISASM = os.path.join(TMP, 'nvdisasm-fake')
+with open(FAKE_NVDISASM, 'w') as f:
+    f.write('#!/bin/sh\n'
+            'if [ "$1 $2 $3 $4" = "--print-life-ranges --life-range-mode count -c" ]; then\n'
+            '  case "$5" in *spill_rows_kernel.cubin) exec cat "%s";; esac\n'
+            'fi\n'
+            'echo "fake nvdisasm: not these arguments: $*" >&2; exit 3\n' % LR_COPY)
+os.chmod(FAKE_NVDISASM, 0o755)
+
 S = Session()
+S.env.update(TKVIEW_NVDISASM=FAKE_NVDISASM, XDG_CACHE_HOME=os.path.join(TMP, 'cache'))
 viewer = S.start([VIEWER, DR])
 S.wait_registered(viewer)
 S.wait_window(0)
@@ -127,6 +143,30 @@ def no_life_ranges_says_why():
     if 'unknown' in r['caption']:
         assert 'sass_lr' in r['caption'], r['caption']
     del w
+
+
+@test
+def life_ranges_made_with_nvdisasm_for_a_folder_without():
+    """spill_rows_kernel's dump folder without its .sass_lr (read-only):
+    the viewer has the fake nvdisasm make it, into the cache, never into
+    the folder, and the strip shows the same cells."""
+    import shutil
+    folder = os.path.join(TMP, 'nolr')
+    shutil.copytree(os.path.dirname(SPILL_GI), folder)
+    os.remove(os.path.join(folder, 'spill_rows_kernel.sass_lr'))
+    os.chmod(folder, 0o555)
+    before = sorted(os.listdir(folder))
+    S.run([VIEWER, folder], timeout=300)
+    S.wait_window(2)
+    S.activate('select-kernel', "<'spill_rows_kernel'>", window=3)
+    S.activate('bind-view.stage', "<'sass'>", window=3)
+    r = S.state()['windows'][2]['regs']
+    assert r['shown'] and r['peak'] == 62, r.get('caption')
+    assert r['counts'][sass_line('11d0') - 1] == 53
+    assert sorted(os.listdir(folder)) == before
+    made = os.listdir(os.path.join(TMP, 'cache', 'tkview', 'sass_lr'))
+    assert len(made) == 1 and made[0].endswith('.sass_lr'), made
+    os.chmod(folder, 0o755)
 
 
 S2 = Session()

@@ -6,9 +6,11 @@
 
 #include <gtksourceview/gtksource.h>
 
+#include "app/tkv_app_code_prefs.h"
 #include "app/tkv_settings.h"
 #include "app/tkv_window.h"
 #include "tkview-config.h"
+#include "widgets/tkv_code_view.h"
 #include "widgets/tkv_style.h"
 
 struct _TkvApplication {
@@ -24,7 +26,7 @@ G_DEFINE_FINAL_TYPE(TkvApplication, tkv_application, GTK_TYPE_APPLICATION)
  * The shortcuts window (gtk/help-overlay.ui) lists them all. */
 static const struct {
     const char *action;
-    const char *accels[3];
+    const char *accels[4]; /* NULL-terminated */
 } shortcuts[] = {
     {"app.open", {"<Control>o", NULL}},
     {"app.open-file", {"<Control><Shift>o", NULL}},
@@ -50,6 +52,10 @@ static const struct {
     {"app.color-scheme::system", {"<Control><Alt>0", NULL}},
     {"app.color-scheme::light", {"<Control><Alt>8", NULL}},
     {"app.color-scheme::dark", {"<Control><Alt>9", NULL}},
+    {"app.zoom-in", {"<Control>plus", "<Control>equal", "<Control>KP_Add"}},
+    {"app.zoom-out", {"<Control>minus", "<Control>KP_Subtract", NULL}},
+    {"app.zoom-reset", {"<Control>0", "<Control>KP_0", NULL}},
+    {"app.wrap-lines", {"<Alt>z", NULL}},
 };
 
 /* ---- windows ------------------------------------------------------------------ */
@@ -369,6 +375,13 @@ static void tkv_application_startup(GApplication *app)
         gtk_application_set_accels_for_action(GTK_APPLICATION(app), shortcuts[i].action,
                                               shortcuts[i].accels);
     TKV_APPLICATION(app)->settings = tkv_settings_new();
+    tkv_app_code_prefs_init(GTK_APPLICATION(app), TKV_APPLICATION(app)->settings);
+}
+
+static void tkv_application_shutdown(GApplication *app)
+{
+    tkv_code_view_stop_highlighting();
+    G_APPLICATION_CLASS(tkv_application_parent_class)->shutdown(app);
 }
 
 static void tkv_application_finalize(GObject *object)
@@ -383,6 +396,7 @@ static void tkv_application_class_init(TkvApplicationClass *klass)
     G_OBJECT_CLASS(klass)->finalize = tkv_application_finalize;
     GApplicationClass *ac = G_APPLICATION_CLASS(klass);
     ac->startup = tkv_application_startup;
+    ac->shutdown = tkv_application_shutdown;
     ac->activate = tkv_application_activate;
     ac->open = tkv_application_open;
     ac->command_line = tkv_application_command_line;

@@ -398,6 +398,7 @@ static void tkv_window_dispose(GObject *object)
         g_clear_object(&self->cancel);
     }
     stop_progress(self);
+    g_clear_handle_id(&self->narrow_idle, g_source_remove);
     g_signal_handlers_disconnect_by_data(gtk_recent_manager_get_default(), self);
     /* No gtk_widget_dispose_template(): GtkWindow unparents its own child
      * and titlebar, and would find the titlebar gone. */
@@ -431,12 +432,20 @@ static void on_hot_row(TkvHotPanel *hot, int stage, guint file, guint line, TkvW
         tkv_bind_view_select_ir(self->bind_view, (tk_stage_kind)stage, line);
 }
 
+/* A narrow window folds its side panel away (tkv_window_layout.c). */
+static void tkv_window_size_allocate(GtkWidget *w, int width, int height, int baseline)
+{
+    GTK_WIDGET_CLASS(tkv_window_parent_class)->size_allocate(w, width, height, baseline);
+    tkv_window_layout_width(TKV_WINDOW(w), width);
+}
+
 static void tkv_window_class_init(TkvWindowClass *klass)
 {
     GObjectClass *oc = G_OBJECT_CLASS(klass);
     GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
     oc->dispose = tkv_window_dispose;
     oc->finalize = tkv_window_finalize;
+    wc->size_allocate = tkv_window_size_allocate;
     sigs[SIG_LOADED] = g_signal_new("loaded", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
                                     NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
     g_type_ensure(TKV_TYPE_BIND_VIEW);
@@ -484,6 +493,7 @@ static void tkv_window_init(TkvWindow *self)
     gtk_widget_init_template(GTK_WIDGET(self));
     self->state = g_strdup("welcome");
     self->kernel = -1;
+    self->narrow = -1;
     tkv_window_actions_init(self);
 
     tkv_window_kernels_init(self);
@@ -496,6 +506,7 @@ static void tkv_window_init(TkvWindow *self)
     g_signal_connect(self->hot_panel, "row-activated", G_CALLBACK(on_hot_row), self);
     /* a compiler message opens at its line as a hot line does */
     g_signal_connect(self->diag_panel, "entry-activated", G_CALLBACK(on_hot_row), self);
+    tkv_window_diag_init(self); /* and its pass, in pass mode */
 
     GtkDropTarget *drop = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
     GType types[] = {GDK_TYPE_FILE_LIST, G_TYPE_FILE};

@@ -114,46 +114,9 @@ static void act_sidebar_page(GSimpleAction *a, GVariant *v, gpointer data)
         return;
     gtk_stack_set_visible_child_name(self->info_stack, page);
     g_simple_action_set_state(a, v);
-}
-
-static GSettings *settings_of(TkvWindow *self)
-{
-    GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
-    return app ? tkv_application_get_settings(TKV_APPLICATION(app)) : NULL;
-}
-
-/* The kernel list and side panel hidden (F9): all the width for the code. */
-static void act_show_sidebar(GSimpleAction *a, GVariant *v, gpointer data)
-{
-    TkvWindow *self = data;
-    gboolean on = g_variant_get_boolean(v);
-    gtk_widget_set_visible(gtk_paned_get_start_child(self->main_paned), on);
-    g_simple_action_set_state(a, v);
-    GSettings *s = settings_of(self);
-    if (s && g_settings_get_boolean(s, "sidebar-visible") != on)
-        g_settings_set_boolean(s, "sidebar-visible", on);
-}
-
-/* The side panel's width dragged: remembered (while it is shown). */
-static void on_sidebar_moved(GtkPaned *paned, GParamSpec *pspec, TkvWindow *self)
-{
-    GSettings *s = settings_of(self);
-    int pos = gtk_paned_get_position(paned);
-    if (s && pos > 0 && gtk_widget_get_visible(gtk_paned_get_start_child(paned)) &&
-        gtk_widget_get_mapped(GTK_WIDGET(paned)) && g_settings_get_int(s, "sidebar-width") != pos)
-        g_settings_set_int(s, "sidebar-width", pos);
-}
-
-void tkv_window_layout_init(TkvWindow *self)
-{
-    GSettings *s = settings_of(self);
-    if (s) {
-        gtk_paned_set_position(self->main_paned, g_settings_get_int(s, "sidebar-width"));
-        g_action_group_change_action_state(
-            G_ACTION_GROUP(self), "show-sidebar",
-            g_variant_new_boolean(g_settings_get_boolean(s, "sidebar-visible")));
-    }
-    g_signal_connect(self->main_paned, "notify::position", G_CALLBACK(on_sidebar_moved), self);
+    /* a page asked for is a page to see: the side panel comes back if the
+     * window's narrowness had folded it away */
+    tkv_window_reveal_sidebar(self);
 }
 
 static void act_reload(GSimpleAction *a, GVariant *p, gpointer data)
@@ -183,7 +146,7 @@ static const GActionEntry win_actions[] = {
     {"focus-kernel-filter", act_focus_filter, NULL, NULL, NULL, {0}},
     {"mode", NULL, "s", "'bind'", act_mode, {0}},
     {"sidebar-page", NULL, "s", "'stack'", act_sidebar_page, {0}},
-    {"show-sidebar", NULL, NULL, "true", act_show_sidebar, {0}},
+    {"show-sidebar", NULL, NULL, "true", tkv_window_act_show_sidebar, {0}},
     {"reload", act_reload, NULL, NULL, NULL, {0}},
     {"close", act_close, NULL, NULL, NULL, {0}},
     {"none", act_none, NULL, NULL, NULL, {0}},

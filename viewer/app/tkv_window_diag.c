@@ -2,10 +2,16 @@
  * (tkv_diag_doc.h): read on a worker once the document is loaded, so that a
  * raw capture's hundreds of MB of stderr do not hold the window; when they
  * are in, the kernel list marks the compiles that failed, and the
- * Diagnostics panel and the binding view's gutters show the kernel's. */
+ * Diagnostics panel and the binding view's gutters show the kernel's.
+ * A message's "Open pass" opens pass mode at the step its pass is
+ * (tk_diag_pass.h: the same rule as `tkview diagnostics` and the report),
+ * once the pass view has the kernel's timeline. */
 #include "app/tkv_window_private.h"
 
+#include <string.h>
+
 #include "document/tkv_diag_doc.h"
+#include "tkdump/tk_diag_pass.h"
 
 static gboolean kernel_failed(TkvDocument *doc, guint kernel)
 {
@@ -32,4 +38,52 @@ void tkv_window_watch_diag(TkvWindow *self)
         on_ready(d, self);
     else
         g_signal_connect_object(d, "ready", G_CALLBACK(on_ready), self, 0);
+}
+
+/* Selects the step of the waiting message's pass, once the pass view has
+ * its timeline; a kernel changed meanwhile, or no timeline, drops it. */
+static void open_waiting_pass(TkvWindow *self)
+{
+    if (self->diag_pass_pos < 0)
+        return;
+    const tk_timeline *tl = tkv_pass_view_get_timeline(self->pass_view);
+    const char *state = tkv_pass_view_get_load_state(self->pass_view);
+    if (!tl && strcmp(state, "loading") == 0 && self->kernel == self->diag_pass_kernel)
+        return; /* not yet: the "loaded" signal comes back here */
+    const tk_diag_entry *e = self->kernel == self->diag_pass_kernel
+                                 ? tkv_diag_panel_get_entry(self->diag_panel,
+                                                            (guint)self->diag_pass_pos)
+                                 : NULL;
+    self->diag_pass_pos = -1;
+    if (!e || !tl)
+        return;
+    tk_diag_step st = tk_diag_entry_step(e, tl);
+    if (st.step == TK_TL_NONE)
+        return; /* several runs and nothing says which: pass mode as it is */
+    char spec[32];
+    g_snprintf(spec, sizeof spec, "%zu", st.step);
+    tkv_pass_view_select(self->pass_view, spec);
+}
+
+static void on_pass_activated(TkvDiagPanel *panel, guint pos, TkvWindow *self)
+{
+    if (self->kernel < 0)
+        return;
+    self->diag_pass_pos = (int)pos;
+    self->diag_pass_kernel = self->kernel;
+    if (!tkv_window_in_pass_mode(self))
+        gtk_widget_activate_action(GTK_WIDGET(self), "win.mode", "s", "passes");
+    open_waiting_pass(self);
+}
+
+static void on_passes_loaded(TkvPassView *pv, TkvWindow *self)
+{
+    open_waiting_pass(self);
+}
+
+void tkv_window_diag_init(TkvWindow *self)
+{
+    self->diag_pass_pos = -1;
+    g_signal_connect(self->diag_panel, "pass-activated", G_CALLBACK(on_pass_activated), self);
+    g_signal_connect(self->pass_view, "loaded", G_CALLBACK(on_passes_loaded), self);
 }

@@ -111,7 +111,8 @@ static void show_diff(TkvCompareView *self)
         }
     tk_diff_stats st = tk_ir_diff_stats(self->diff);
     const tk_compare_row *r = tk_compare_row_get(cmp_of(self), (size_t)self->row);
-    char *t = g_strdup_printf("IR %s row %d, %s: +%u \u2212%u   A: %s   B: %s",
+    /* the names say their side already ("A: mlir.txt.gz:6979") */
+    char *t = g_strdup_printf("IR %s row %d, %s: +%u \u2212%u   %s   %s",
                               self->after ? "after" : "before", self->row, r->name, st.added,
                               st.removed, tk_ir_diff_name(self->diff, 0),
                               tk_ir_diff_name(self->diff, 1));

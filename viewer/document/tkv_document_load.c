@@ -63,6 +63,10 @@ static void load_thread(GTask *task, gpointer source, gpointer task_data,
                                 "Nothing could be loaded from %s", self->path);
         return;
     }
+    /* Before any cost is made: a raw folder's kernels get their live
+     * registers from nvdisasm (into tkview's cache). */
+    set_phase(self, -1, g_strdup("Finding register life ranges"));
+    tkv_document_make_life_ranges(b, diags);
     size_t n = tk_bundle_kernel_count(b);
     KernelData *kd = g_new0(KernelData, n ? n : 1);
     tk_loctab *tab = tk_bundle_loctab(b);

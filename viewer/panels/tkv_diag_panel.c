@@ -16,7 +16,7 @@ struct _TkvDiagPanel {
 
 G_DEFINE_FINAL_TYPE(TkvDiagPanel, tkv_diag_panel, GTK_TYPE_WIDGET)
 
-enum { SIG_ENTRY_ACTIVATED, N_SIGS };
+enum { SIG_ENTRY_ACTIVATED, SIG_PASS_ACTIVATED, N_SIGS };
 static guint sigs[N_SIGS];
 
 static GtkWidget *label(const char *text, const char *css)
@@ -31,7 +31,13 @@ static GtkWidget *label(const char *text, const char *css)
     return l;
 }
 
-static GtkWidget *row_for(TkvDiagPanel *self, const tk_diag_entry *e)
+static void on_open_pass(GtkButton *button, TkvDiagPanel *self)
+{
+    guint pos = GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(button), "tkv-position"));
+    g_signal_emit(self, sigs[SIG_PASS_ACTIVATED], 0, pos);
+}
+
+static GtkWidget *row_for(TkvDiagPanel *self, const tk_diag_entry *e, guint pos)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
     gtk_widget_set_margin_top(box, 4);
@@ -58,8 +64,18 @@ static GtkWidget *row_for(TkvDiagPanel *self, const tk_diag_entry *e)
     }
     if (e->pass) {
         char *p = g_strdup_printf("pass: %s", e->pass);
-        gtk_box_append(GTK_BOX(box), label(p, "dim-label"));
+        GtkWidget *line = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
+        gtk_box_append(GTK_BOX(line), label(p, "dim-label"));
         g_free(p);
+        /* pass mode at that pass's step (the window finds it) */
+        GtkWidget *open = gtk_button_new_with_label("Open pass");
+        gtk_widget_add_css_class(open, "flat");
+        gtk_widget_set_valign(open, GTK_ALIGN_CENTER);
+        gtk_widget_set_tooltip_text(open, "Show what this pass changed, in pass mode");
+        g_object_set_data(G_OBJECT(open), "tkv-position", GUINT_TO_POINTER(pos));
+        g_signal_connect(open, "clicked", G_CALLBACK(on_open_pass), self);
+        gtk_box_append(GTK_BOX(line), open);
+        gtk_box_append(GTK_BOX(box), line);
     }
     const tk_diag_known *k = tk_diag_entry_explain(e);
     if (k && k->meaning)
@@ -102,7 +118,7 @@ void tkv_diag_panel_show(TkvDiagPanel *self, TkvDocument *doc, guint kernel)
     if (tkv_diag_kernel_failed(self->diag))
         gtk_widget_add_css_class(GTK_WIDGET(self->heading), "error");
     for (guint i = 0; i < n; i++)
-        gtk_list_box_append(self->list, row_for(self, tkv_diag_kernel_entry(self->diag, i)));
+        gtk_list_box_append(self->list, row_for(self, tkv_diag_kernel_entry(self->diag, i), i));
 }
 
 static void activate_position(TkvDiagPanel *self, guint pos)
@@ -127,6 +143,20 @@ static void on_row_activated(GtkListBox *list, GtkListBoxRow *row, TkvDiagPanel 
 static void act_activate(GtkWidget *w, const char *name, GVariant *p)
 {
     activate_position(TKV_DIAG_PANEL(w), g_variant_get_uint32(p));
+}
+
+static void act_open_pass(GtkWidget *w, const char *name, GVariant *p)
+{
+    TkvDiagPanel *self = TKV_DIAG_PANEL(w);
+    guint pos = g_variant_get_uint32(p);
+    const tk_diag_entry *e = tkv_diag_kernel_entry(self->diag, pos);
+    if (e && e->pass)
+        g_signal_emit(self, sigs[SIG_PASS_ACTIVATED], 0, pos);
+}
+
+const tk_diag_entry *tkv_diag_panel_get_entry(TkvDiagPanel *self, guint position)
+{
+    return tkv_diag_kernel_entry(self->diag, position);
 }
 
 const char *tkv_diag_panel_get_heading(TkvDiagPanel *self)
@@ -160,9 +190,13 @@ static void tkv_diag_panel_class_init(TkvDiagPanelClass *klass)
     oc->dispose = tkv_diag_panel_dispose;
     gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
     gtk_widget_class_install_action(wc, "diag.activate", "u", act_activate);
+    gtk_widget_class_install_action(wc, "diag.open-pass", "u", act_open_pass);
     sigs[SIG_ENTRY_ACTIVATED] =
         g_signal_new("entry-activated", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                      NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT, G_TYPE_UINT, G_TYPE_UINT);
+    sigs[SIG_PASS_ACTIVATED] =
+        g_signal_new("pass-activated", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                     NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void tkv_diag_panel_init(TkvDiagPanel *self)

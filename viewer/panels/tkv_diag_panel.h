@@ -10,6 +10,12 @@
  * guint line): STAGE -1 with the source FILE:LINE when the message has no
  * IR line, else that stage's LINE (its source line follows through the IR
  * line's stacks).  The window opens it in the binding view.
+ *
+ * A message that names its pass has an "Open pass" button (or the action
+ * diag.open-pass (u), the row's position): it emits "pass-activated"
+ * (guint position), and the window opens pass mode at the step of the
+ * kernel's timeline that pass is (tk_diag_pass.h's rule, once the
+ * timeline is there; tkv_diag_panel_get_entry() gives the message).
  */
 #ifndef TKV_DIAG_PANEL_H
 #define TKV_DIAG_PANEL_H
@@ -17,6 +23,7 @@
 #include <gtk/gtk.h>
 
 #include "document/tkv_document.h"
+#include "tkdump/tk_diag.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +32,9 @@ G_DECLARE_FINAL_TYPE(TkvDiagPanel, tkv_diag_panel, TKV, DIAG_PANEL, GtkWidget)
 
 /* Shows kernel KERNEL of DOC (DOC NULL: nothing). */
 void tkv_diag_panel_show(TkvDiagPanel *self, TkvDocument *doc, guint kernel);
+
+/* The message at POSITION as shown, or NULL; owned by the document. */
+const tk_diag_entry *tkv_diag_panel_get_entry(TkvDiagPanel *self, guint position);
 
 /* For the tests: the heading, and per row shown "SEVERITY ORIGIN[ CODE] |
  * WHERE | MESSAGE" (caller frees with g_strfreev()). */

@@ -21,7 +21,8 @@ struct _TkvHotRow {
     tk_file_id file;
     guint line;
     double exact, inclusive, shared;
-    char *where;
+    char *where; /* "file.py:54", "1078" */
+    const char *shown; /* in the table: the line alone when every row has one file */
     char *code;
 };
 
@@ -69,6 +70,8 @@ struct _TkvHotPanel {
     guint n_scopes;
     gboolean updating;
     char *heading_text;
+    gboolean one_file;   /* every row is a line of one source file */
+    gboolean any_shared; /* a row has a shared cost */
 };
 
 G_DEFINE_FINAL_TYPE(TkvHotPanel, tkv_hot_panel, GTK_TYPE_WIDGET)
@@ -106,9 +109,17 @@ static void cell_setup(GtkSignalListItemFactory *f, GtkListItem *item, gpointer 
     int col = GPOINTER_TO_INT(data);
     GtkWidget *l = gtk_label_new(NULL);
     gtk_label_set_xalign(GTK_LABEL(l), col == COL_WHERE || col == COL_CODE ? 0 : 1);
+    /* the table fits the side panel's 300 px without scrolling sideways:
+     * the place keeps its line number (cut at its start, whole in its
+     * tooltip), the code is cut at its end; the numbers are whole */
     if (col == COL_CODE) {
         gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_END);
         gtk_widget_add_css_class(l, "monospace");
+    } else if (col == COL_WHERE) {
+        gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_START);
+        /* "…e.py:54": the line and the name's end, before the code */
+        gtk_label_set_width_chars(GTK_LABEL(l), 8);
+        gtk_label_set_max_width_chars(GTK_LABEL(l), 16);
     } else {
         gtk_widget_add_css_class(l, "numeric");
     }
@@ -121,7 +132,8 @@ static void cell_bind(GtkSignalListItemFactory *f, GtkListItem *item, gpointer d
     TkvHotRow *r = TKV_HOT_ROW(gtk_list_item_get_item(item));
     GtkLabel *l = GTK_LABEL(gtk_list_item_get_child(item));
     if (col == COL_WHERE) {
-        gtk_label_set_text(l, r->where);
+        gtk_label_set_text(l, r->shown ? r->shown : r->where);
+        gtk_widget_set_tooltip_text(GTK_WIDGET(l), r->where);
     } else if (col == COL_CODE) {
         gtk_label_set_text(l, r->code);
         gtk_widget_set_tooltip_text(GTK_WIDGET(l), r->code);
@@ -226,6 +238,19 @@ static void fill(TkvHotPanel *self)
             g_ptr_array_set_size(rows, MAX_ROWS);
         }
     }
+    /* one file (a kernel's own source, usually): its name would take the
+     * column for nothing, the heading and each row's tooltip say it */
+    self->one_file = rows->len > 0;
+    self->any_shared = FALSE;
+    for (guint i = 0; i < rows->len; i++) {
+        TkvHotRow *r = rows->pdata[i];
+        self->one_file &= r->file == ((TkvHotRow *)rows->pdata[0])->file;
+        self->any_shared |= r->shared != 0;
+    }
+    for (guint i = 0; self->one_file && self->scope < 0 && i < rows->len; i++) {
+        TkvHotRow *r = rows->pdata[i];
+        r->shown = strrchr(r->where, ':') + 1;
+    }
     g_list_store_splice(self->store, 0, 0, rows->pdata, rows->len);
     g_ptr_array_unref(rows);
 }
@@ -253,6 +278,14 @@ static void update_heading(TkvHotPanel *self)
         const char *problem = tkv_document_get_cost_problem(self->doc, self->kernel);
         if (problem)
             g_string_append_printf(s, "\nThe bundle's profile was not used: %s", problem);
+        TkvHotRow *first = self->one_file && self->scope < 0
+                               ? g_list_model_get_item(G_LIST_MODEL(self->store), 0)
+                               : NULL;
+        if (first) { /* the table shows line numbers alone: whose */
+            g_string_append_printf(s, "\nLines of %.*s.",
+                                   (int)(strrchr(first->where, ':') - first->where), first->where);
+            g_object_unref(first);
+        }
     }
     g_free(self->heading_text);
     self->heading_text = g_utf8_make_valid(s->str, -1);
@@ -262,15 +295,16 @@ static void update_heading(TkvHotPanel *self)
 
 static void refill(TkvHotPanel *self)
 {
-    update_heading(self);
     fill(self);
+    update_heading(self);
     gtk_column_view_column_set_visible(self->cols[COL_INCL], self->scope < 0);
-    gtk_column_view_column_set_visible(self->cols[COL_SHARED], self->scope < 0);
+    /* shared only where a line has some: the column is narrow room */
+    gtk_column_view_column_set_visible(self->cols[COL_SHARED], self->scope < 0 && self->any_shared);
     gtk_column_view_column_set_title(self->cols[COL_EXACT],
                                      self->scope < 0 ? "exact"
                                      : self->cost ? tk_cost_metric_name(self->cost, self->metric)
                                                   : "value");
-    gtk_column_view_column_set_title(self->cols[COL_WHERE], self->scope < 0 ? "line" : "line");
+    gtk_column_view_column_set_title(self->cols[COL_WHERE], "line");
 }
 
 static void set_metric(TkvHotPanel *self, guint metric, gboolean emit)
@@ -510,18 +544,29 @@ static void tkv_hot_panel_init(TkvHotPanel *self)
     g_object_unref(sel);
     gtk_column_view_set_single_click_activate(self->table, TRUE);
     gtk_column_view_set_show_column_separators(self->table, FALSE);
+    gtk_widget_add_css_class(GTK_WIDGET(self->table), "tkv-hot");
     add_column(self, COL_WHERE, "line");
     add_column(self, COL_EXACT, "exact");
-    add_column(self, COL_INCL, "inclusive");
+    add_column(self, COL_INCL, "incl.");
     add_column(self, COL_SHARED, "shared");
     add_column(self, COL_CODE, "code");
     g_signal_connect(self->table, "activate", G_CALLBACK(on_activate), self);
     self->scroller = gtk_scrolled_window_new();
     gtk_widget_set_vexpand(self->scroller, TRUE);
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(self->scroller), GTK_POLICY_NEVER,
+                                   GTK_POLICY_AUTOMATIC);
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(self->scroller), GTK_WIDGET(self->table));
     gtk_widget_set_parent(self->scroller, w);
     g_signal_connect_swapped(self->metric_menu, "notify::selected",
                              G_CALLBACK(on_metric_selected), self);
     g_signal_connect_swapped(self->scope_menu, "notify::selected",
                              G_CALLBACK(on_scope_selected), self);
+}
+
+void tkv_hot_panel_get_table_fit(TkvHotPanel *self, int *needs, int *has)
+{
+    int nat;
+    gtk_widget_measure(GTK_WIDGET(self->table), GTK_ORIENTATION_HORIZONTAL, -1, needs, &nat,
+                       NULL, NULL);
+    *has = gtk_widget_get_width(self->scroller);
 }

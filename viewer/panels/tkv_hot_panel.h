@@ -49,6 +49,9 @@ typedef struct {
 const char *tkv_hot_panel_get_heading(TkvHotPanel *self);
 GArray *tkv_hot_panel_get_rows(TkvHotPanel *self, guint n);
 const char *tkv_hot_panel_get_scope(TkvHotPanel *self);
+/* For the tests: the least width the table needs (its numbers whole, the
+ * places and the code cut) in *NEEDS, the width it has in *HAS. */
+void tkv_hot_panel_get_table_fit(TkvHotPanel *self, int *needs, int *has);
 
 G_END_DECLS
 

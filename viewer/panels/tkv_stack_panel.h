@@ -47,6 +47,9 @@ const GArray *tkv_stack_panel_get_frames(TkvStackPanel *self);
 /* The heading ("TTGIR line 32") and the note ("callers from the PTX"). */
 const char *tkv_stack_panel_get_heading(TkvStackPanel *self);
 gboolean tkv_stack_panel_get_inferred(TkvStackPanel *self);
+/* The title of each frame's row as shown ("standard.py:263:15"), in order;
+ * caller frees with g_ptr_array_unref. */
+GPtrArray *tkv_stack_panel_get_row_titles(TkvStackPanel *self);
 
 G_END_DECLS
 

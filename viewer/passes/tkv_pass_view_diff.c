@@ -101,7 +101,9 @@ gboolean tkv_pass_view_step_change(TkvPassView *self, int delta)
 void tkv_pass_view_stop_waiting(TkvPassView *self)
 {
     if (self->paint_clock) {
-        g_signal_handler_disconnect(self->paint_clock, self->paint_id);
+        /* a clock disposed with its window has dropped it already */
+        if (g_signal_handler_is_connected(self->paint_clock, self->paint_id))
+            g_signal_handler_disconnect(self->paint_clock, self->paint_id);
         g_clear_object(&self->paint_clock);
         self->paint_id = 0;
     }

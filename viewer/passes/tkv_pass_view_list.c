@@ -15,9 +15,12 @@ static void update_count(TkvPassView *self)
     size_t n = tk_timeline_count(self->tl), changed = 0;
     for (size_t i = 0; i < n; i++)
         changed += tk_timeline_get(self->tl, i)->effect == TK_EFFECT_CHANGED;
-    char *t = g_strdup_printf("%zu passes, %zu changed", n, changed);
+    char *t = g_strdup_printf("%zu of %zu changed", changed, n);
+    char *tip = g_strdup_printf("%zu passes ran, %zu of them changed the IR", n, changed);
     gtk_label_set_text(self->count_label, t);
+    gtk_widget_set_tooltip_text(GTK_WIDGET(self->count_label), tip);
     g_free(t);
+    g_free(tip);
 }
 
 static void on_selection_changed(GtkSelectionModel *model, guint pos, guint n, TkvPassView *self)

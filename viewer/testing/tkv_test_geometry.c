@@ -14,6 +14,8 @@
  */
 #include "testing/tkv_test_geometry.h"
 
+#include "testing/tkv_test_code.h"
+
 /* Whether W scrolls what it holds: that may be larger than W. */
 static gboolean scrolls(GtkWidget *w)
 {
@@ -105,6 +107,7 @@ void tkv_test_geometry_write(GtkWindow *win, JsonBuilder *b)
     json_builder_add_value(b, json_builder_get_root(k.off));
     json_builder_set_member_name(b, "cut_labels");
     json_builder_add_value(b, json_builder_get_root(k.cut));
+    tkv_test_code_write(win, b);
     json_builder_end_object(b);
     g_object_unref(k.off);
     g_object_unref(k.cut);

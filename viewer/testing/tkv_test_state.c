@@ -459,6 +459,14 @@ static void write_stack_panel(TkvStackPanel *sp, TkvDocument *doc, JsonBuilder *
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    /* what the rows show (they are refilled, not made anew) */
+    json_builder_set_member_name(b, "rows");
+    json_builder_begin_array(b);
+    GPtrArray *titles = tkv_stack_panel_get_row_titles(sp);
+    for (guint i = 0; i < titles->len; i++)
+        json_builder_add_string_value(b, g_ptr_array_index(titles, i));
+    g_ptr_array_unref(titles);
+    json_builder_end_array(b);
 }
 
 static void write_hot_panel(TkvHotPanel *hp, JsonBuilder *b)
@@ -466,6 +474,10 @@ static void write_hot_panel(TkvHotPanel *hp, JsonBuilder *b)
     add_string(b, "heading", tkv_hot_panel_get_heading(hp));
     add_int(b, "metric", tkv_hot_panel_get_metric(hp));
     add_string(b, "scope", tkv_hot_panel_get_scope(hp));
+    int needs, has;
+    tkv_hot_panel_get_table_fit(hp, &needs, &has);
+    add_int(b, "table_needs", needs);
+    add_int(b, "table_has", has);
     json_builder_set_member_name(b, "rows");
     json_builder_begin_array(b);
     GArray *rows = tkv_hot_panel_get_rows(hp, 40);

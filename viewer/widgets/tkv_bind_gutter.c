@@ -90,7 +90,12 @@ static void tkv_bind_gutter_snapshot_line(GtkSourceGutterRenderer *renderer,
                                   &GRAPHENE_RECT_INIT(bar_x + 1, (float)y + 1, BAR_WIDTH - 2,
                                                       (float)(h > 2 ? h - 2 : h)));
     const Count *c;
-    if (self->show_counts && count && (c = count_of(self, count))) {
+    /* no count for a hidden (folded location) line: it has no row */
+    if (self->show_counts && count && h > 1 && (c = count_of(self, count))) {
+        /* on the line's first row (tkv_heat_gutter.c) */
+        gtk_source_gutter_lines_get_line_yrange(lines, line,
+                                                GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST,
+                                                &y, &h);
         gtk_snapshot_save(snapshot);
         gtk_snapshot_translate(snapshot,
                                &GRAPHENE_POINT_INIT(bar_x - 3 - (float)c->width,
@@ -162,6 +167,10 @@ static void tkv_bind_gutter_class_init(TkvBindGutterClass *klass)
 
 static void tkv_bind_gutter_init(TkvBindGutter *self)
 {
+    /* GtkSourceView measures a wrapped line's first row only for a gutter
+     * with a renderer that asks for it: the text goes there (tkv_gutter_line.h) */
+    gtk_source_gutter_renderer_set_alignment_mode(GTK_SOURCE_GUTTER_RENDERER(self),
+                                                  GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST);
     self->counts = g_hash_table_new_full(NULL, NULL, NULL, count_free);
     gtk_widget_set_tooltip_text(GTK_WIDGET(self),
                                 "Bar: the line has a source location (IR) or IR bound to "

@@ -2,6 +2,9 @@
  * its signals and highlights (tkv_code_view_private.h lists its other files). */
 #include "widgets/tkv_code_view_private.h"
 
+#include "widgets/tkv_code_prefs.h"
+#include "widgets/tkv_gutter_line.h"
+
 #include "widgets/tkv_line_numbers.h"
 #include "widgets/tkv_style.h"
 
@@ -195,11 +198,12 @@ static void tkv_code_view_init(TkvCodeView *self)
     /* Line numbers of our own (tkv_line_numbers.h says why), where
      * GtkSourceView puts its own. */
     gtk_source_view_set_show_line_numbers(sv, FALSE);
+    self->numbers = tkv_line_numbers_new();
     gtk_source_gutter_insert(gtk_source_view_get_gutter(sv, GTK_TEXT_WINDOW_LEFT),
-                             tkv_line_numbers_new(), GTK_SOURCE_VIEW_GUTTER_POSITION_LINES);
+                             self->numbers, GTK_SOURCE_VIEW_GUTTER_POSITION_LINES);
     gtk_source_view_set_highlight_current_line(sv, TRUE);
     gtk_source_view_set_tab_width(sv, 8);
-    gtk_widget_add_css_class(GTK_WIDGET(self), "tkv-code");
+    tkv_code_prefs_follow(tv); /* zoom and wrap */
     self->gutter = tkv_bind_gutter_new();
     gtk_source_gutter_insert(gtk_source_view_get_gutter(sv, GTK_TEXT_WINDOW_LEFT),
                              self->gutter, 0);
@@ -387,4 +391,16 @@ guint tkv_code_view_get_cursor_line(TkvCodeView *self)
 guint tkv_code_view_get_line_count(TkvCodeView *self)
 {
     return (guint)gtk_text_buffer_get_line_count(buffer_of(self));
+}
+
+GArray *tkv_code_view_get_gutter_drawn(TkvCodeView *self, gboolean heat)
+{
+    gint64 fn, fh;
+    GArray *numbers = tkv_gutter_drawn(self->numbers, &fn);
+    if (!heat)
+        return numbers;
+    /* the numbers are drawn on every frame of the gutter, the cost only on
+     * lines that have one: a list from an older frame is not on screen */
+    GArray *cost = tkv_gutter_drawn(self->heat, &fh);
+    return fh == fn ? cost : NULL;
 }

@@ -42,6 +42,10 @@ G_DECLARE_FINAL_TYPE(TkvCodeView, tkv_code_view, TKV, CODE_VIEW, GtkSourceView)
 
 GtkWidget *tkv_code_view_new(void);
 
+/* Ends the background syntax highlighting of every buffer and starts no
+ * more (the application's shutdown: nothing is shown any longer). */
+void tkv_code_view_stop_highlighting(void);
+
 /* A buffer holding LEN bytes of TEXT (made safe by tkv_text.h already), in
  * LANGUAGE_ID ("tkview-mlir", "python3", NULL for none).  Caller owns the
  * returned reference. */
@@ -140,6 +144,11 @@ guint tkv_code_view_get_cursor_line(TkvCodeView *self);
 
 /* Number of lines of the current buffer. */
 guint tkv_code_view_get_line_count(TkvCodeView *self);
+
+/* For the tests: where the line numbers (HEAT FALSE) or the cost column
+ * drew their text in their last frame (tkv_gutter_line.h's TkvGutterDrawn,
+ * in the view's coordinates), owned by the view; NULL when none. */
+GArray *tkv_code_view_get_gutter_drawn(TkvCodeView *self, gboolean heat);
 
 G_END_DECLS
 

@@ -25,6 +25,7 @@ struct _TkvCodeView {
 
     GtkSourceGutterRenderer *gutter;
     GtkSourceGutterRenderer *heat;
+    GtkSourceGutterRenderer *numbers;
 
     GdkRGBA colors[TKV_HL_COUNT]; /* the highlights', from the style scheme */
     GdkRGBA fold_color;           /* "… N more" */

@@ -36,10 +36,13 @@ static void snapshot_line(GtkSourceGutterRenderer *renderer, GtkSnapshot *snapsh
         return;
     int y, h;
     gtk_source_gutter_lines_get_line_yrange(lines, line,
+                                            GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_CELL,
+                                            &y, &h);
+    if (h <= 1) /* a hidden (folded location) line: its first row is the next line's */
+        return;
+    gtk_source_gutter_lines_get_line_yrange(lines, line,
                                             GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST,
                                             &y, &h);
-    if (h <= 1) /* a hidden (folded location) line */
-        return;
     float d = (float)MIN(h, WIDTH) - 4;
     GskRoundedRect r;
     gsk_rounded_rect_init_from_rect(
@@ -87,6 +90,10 @@ static void tkv_diag_gutter_class_init(TkvDiagGutterClass *klass)
 
 static void tkv_diag_gutter_init(TkvDiagGutter *self)
 {
+    /* GtkSourceView measures a wrapped line's first row only for a gutter
+     * with a renderer that asks for it: the text goes there (tkv_gutter_line.h) */
+    gtk_source_gutter_renderer_set_alignment_mode(GTK_SOURCE_GUTTER_RENDERER(self),
+                                                  GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST);
     gtk_widget_set_has_tooltip(GTK_WIDGET(self), TRUE);
     load_colors(self);
     g_signal_connect_swapped(tkv_style_get_default(), "changed", G_CALLBACK(load_colors), self);

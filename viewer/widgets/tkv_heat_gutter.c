@@ -53,9 +53,16 @@ static void tkv_heat_gutter_snapshot_line(GtkSourceGutterRenderer *renderer,
     pango_layout_set_text(self->layout, buf, -1);
     int tw, th;
     pango_layout_get_pixel_size(self->layout, &tw, &th);
+    /* the number on the line's first row: a wrapped line's cell is taller,
+     * and its middle is beside no line's text */
+    int fy, fh;
+    gtk_source_gutter_lines_get_line_yrange(lines, line,
+                                            GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST,
+                                            &fy, &fh);
+    float top = (float)fy + (float)(fh - th) / 2;
+    tkv_gutter_drawn_note(renderer, line, top, th);
     gtk_snapshot_save(snapshot);
-    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(width - 4 - tw),
-                                                          (float)y + (float)(h - th) / 2));
+    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(width - 4 - tw), top));
     gtk_snapshot_append_layout(snapshot, self->layout, &self->fg);
     gtk_snapshot_restore(snapshot);
 }
@@ -123,6 +130,10 @@ static void tkv_heat_gutter_class_init(TkvHeatGutterClass *klass)
 
 static void tkv_heat_gutter_init(TkvHeatGutter *self)
 {
+    /* GtkSourceView measures a wrapped line's first row only for a gutter
+     * with a renderer that asks for it: the text goes there (tkv_gutter_line.h) */
+    gtk_source_gutter_renderer_set_alignment_mode(GTK_SOURCE_GUTTER_RENDERER(self),
+                                                  GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST);
     gtk_widget_set_has_tooltip(GTK_WIDGET(self), TRUE);
     update_font(self);
     load_colors(self);

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "widgets/tkv_gutter_line.h"
 #include "widgets/tkv_style.h"
 
 #define XPAD 3           /* GtkSourceView's */
@@ -171,17 +172,21 @@ static void tkv_line_numbers_snapshot_line(GtkSourceGutterRenderer *renderer,
         return;
     int y, h;
     gtk_source_gutter_lines_get_line_yrange(lines, line,
-                                            GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST, &y,
+                                            GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_CELL, &y,
                                             &h);
     /* A hidden line (a folded .loc, //## or #loc line) is a line of no
      * height at the next one's top: its number would be drawn over the
-     * next line's. */
+     * next line's.  (Its first row, below, is the next line's.) */
     if (h < n->height / 2)
         return;
+    gtk_source_gutter_lines_get_line_yrange(lines, line,
+                                            GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST, &y,
+                                            &h);
     int width = gtk_widget_get_width(GTK_WIDGET(self));
+    float top = (float)y + (float)(h - n->height) / 2;
+    tkv_gutter_drawn_note(renderer, line, top, n->height);
     gtk_snapshot_save(snapshot);
-    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(width - XPAD - n->width),
-                                                          (float)y + (float)(h - n->height) / 2));
+    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)(width - XPAD - n->width), top));
     gtk_snapshot_append_node(snapshot, n->node);
     gtk_snapshot_restore(snapshot);
 }
@@ -345,6 +350,10 @@ static void tkv_line_numbers_class_init(TkvLineNumbersClass *klass)
 
 static void tkv_line_numbers_init(TkvLineNumbers *self)
 {
+    /* GtkSourceView measures a wrapped line's first row only for a gutter
+     * with a renderer that asks for it: the text goes there (tkv_gutter_line.h) */
+    gtk_source_gutter_renderer_set_alignment_mode(GTK_SOURCE_GUTTER_RENDERER(self),
+                                                  GTK_SOURCE_GUTTER_RENDERER_ALIGNMENT_MODE_FIRST);
     self->plain = g_hash_table_new_full(NULL, NULL, NULL, number_free);
     self->current = g_hash_table_new_full(NULL, NULL, NULL, number_free);
     self->digits = MIN_DIGITS;

@@ -50,6 +50,23 @@ static int cmp_u64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* Sorts W (N): a line has a few dozen words, where inserting beats qsort's
+ * calls. */
+static void sort_words(uint64_t *w, uint32_t n)
+{
+    if (n > 64) {
+        qsort(w, n, sizeof *w, cmp_u64);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        uint64_t v = w[i];
+        uint32_t j = i;
+        for (; j > 0 && w[j - 1] > v; j--)
+            w[j] = w[j - 1];
+        w[j] = v;
+    }
+}
+
 /* Cuts TEXT into words and appends their hashes (sorted) to WORDS. */
 static line_words cut_words(const char *text, size_t len, GArray *words)
 {
@@ -58,6 +75,10 @@ static line_words cut_words(const char *text, size_t len, GArray *words)
     size_t i = 0;
     if (len > DIFF_ALIGN_HEAD)
         len = DIFF_ALIGN_HEAD;
+    /* at most a word per two bytes: room for all at once */
+    g_array_set_size(words, lw.first + (guint)(len / 2 + 1));
+    uint64_t *out = (uint64_t *)(void *)words->data + lw.first;
+    uint32_t n = 0;
     while (i < len) {
         unsigned char c = (unsigned char)text[i];
         if (!word_byte(c)) {
@@ -83,11 +104,12 @@ static line_words cut_words(const char *text, size_t len, GArray *words)
             i++;
         }
         if (letters) /* a bare number says nothing of what a line does */
-            g_array_append_val(words, h);
+            out[n++] = h;
     }
-    lw.n = words->len - lw.first;
+    g_array_set_size(words, lw.first + n);
+    lw.n = n;
     lw.whole = whole;
-    qsort((uint64_t *)words->data + lw.first, lw.n, sizeof(uint64_t), cmp_u64);
+    sort_words(out, n);
     return lw;
 }
 
@@ -160,6 +182,54 @@ static gboolean read_block(aligner *al, const tk_hunk *h, line_words *lw)
     return TRUE;
 }
 
+/* Lines of one side with the same words (after digits lost their values)
+ * score alike against every line: they form one class, and the likeness
+ * of two classes is computed once.  IR repeats itself (a block of
+ * `%N = arith.addi %N, %N : i32`), so a block has far fewer classes than
+ * lines.  CLS[i] gets line I's class (I in [FIRST, FIRST + N) of LW), REP
+ * each class's first line; returns the number of classes. */
+static uint32_t classify(const uint64_t *w, const line_words *lw, uint32_t first, uint32_t n,
+                         uint32_t *cls, uint32_t *rep)
+{
+    GHashTable *seen = g_hash_table_new(g_int64_hash, g_int64_equal);
+    uint64_t *keys = g_new(uint64_t, n ? n : 1);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const line_words *x = &lw[first + i];
+        uint64_t h = x->n ? 1469598103934665603ull : x->whole;
+        for (uint32_t t = 0; t < x->n; t++)
+            h = (h ^ w[x->first + t]) * 1099511628211ull;
+        keys[i] = h;
+        gpointer v;
+        if (g_hash_table_lookup_extended(seen, &keys[i], NULL, &v)) {
+            const line_words *y = &lw[first + rep[GPOINTER_TO_UINT(v)]];
+            if (x->n == y->n && (x->n || x->whole == y->whole) &&
+                memcmp(w + x->first, w + y->first, x->n * sizeof *w) == 0) {
+                cls[i] = GPOINTER_TO_UINT(v);
+                continue;
+            }
+            /* a hash shared by other words: a class of its own */
+        } else {
+            g_hash_table_insert(seen, &keys[i], GUINT_TO_POINTER(k));
+        }
+        rep[k] = i;
+        cls[i] = k++;
+    }
+    g_hash_table_destroy(seen);
+    g_free(keys);
+    return k;
+}
+
+/* Likeness of X and Y, or 0 when it cannot reach DIFF_ALIGN_MIN_LIKE
+ * whatever words they share (told from their counts alone). */
+static uint32_t likeness_min(const uint64_t *w, const line_words *x, const line_words *y)
+{
+    if (x->n && y->n &&
+        2000ull * MIN(x->n, y->n) < (uint64_t)DIFF_ALIGN_MIN_LIKE * (x->n + y->n))
+        return 0;
+    return likeness(w, x, y);
+}
+
 /* Aligns replace hunk H into AL->out. */
 static void align_block(aligner *al, const tk_hunk *h)
 {
@@ -180,15 +250,25 @@ static void align_block(aligner *al, const tk_hunk *h)
         return;
     }
     const uint64_t *w = (const uint64_t *)al->words->data;
+    uint32_t *ca = g_new(uint32_t, (size_t)na + nb), *cb = ca + na;
+    uint32_t *ra = g_new(uint32_t, (size_t)na + nb), *rb = ra + na;
+    uint32_t ka = classify(w, lw, 0, na, ca, ra), kb = classify(w, lw, na, nb, cb, rb);
+    /* like[ca * kb + cb]: the likeness of two classes, UNSCORED until
+     * asked for */
+    enum { UNSCORED = 0xffff };
+    uint16_t *like = g_new(uint16_t, (size_t)ka * kb);
+    memset(like, 0xff, (size_t)ka * kb * sizeof *like);
+#define LIKE(i, j) like[(size_t)ca[i] * kb + cb[j]]
     /* best[i][j]: the largest total likeness pairing A[i..) with B[j..);
      * filled from the end so that the walk below goes forward. */
     size_t cols = (size_t)nb + 1;
     uint64_t *best = g_new0(uint64_t, ((size_t)na + 1) * cols);
-    uint16_t *like = g_new(uint16_t, (size_t)na * nb);
     for (uint32_t i = na; i-- > 0;)
         for (uint32_t j = nb; j-- > 0;) {
-            uint32_t s = likeness(w, &lw[i], &lw[na + j]);
-            like[(size_t)i * nb + j] = (uint16_t)s;
+            uint16_t *sp = &LIKE(i, j);
+            if (*sp == UNSCORED)
+                *sp = (uint16_t)likeness_min(w, &lw[ra[ca[i]]], &lw[na + rb[cb[j]]]);
+            uint32_t s = *sp;
             uint64_t v = MAX(best[(size_t)(i + 1) * cols + j], best[(size_t)i * cols + j + 1]);
             if (s >= DIFF_ALIGN_MIN_LIKE)
                 v = MAX(v, best[(size_t)(i + 1) * cols + j + 1] + s);
@@ -198,7 +278,7 @@ static void align_block(aligner *al, const tk_hunk *h)
      * skipping (so that equally good pairings keep lines in step). */
     uint32_t i = 0, j = 0, ga = 0, gb = 0;
     while (i < na && j < nb) {
-        uint32_t s = like[(size_t)i * nb + j];
+        uint32_t s = LIKE(i, j);
         uint64_t here = best[(size_t)i * cols + j];
         if (s >= DIFF_ALIGN_MIN_LIKE && here == best[(size_t)(i + 1) * cols + j + 1] + s) {
             push_gap(al->out, h->a0 + ga, h->a0 + i, h->b0 + gb, h->b0 + j);
@@ -212,9 +292,12 @@ static void align_block(aligner *al, const tk_hunk *h)
         else
             j++;
     }
+#undef LIKE
     push_gap(al->out, h->a0 + ga, h->a1, h->b0 + gb, h->b1);
     g_free(best);
     g_free(like);
+    g_free(ca);
+    g_free(ra);
     g_free(lw);
 }
 

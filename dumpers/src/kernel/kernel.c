@@ -45,6 +45,7 @@ void kernel_free(tk_kernel *k)
     g_free(k->hsaco_path);
     g_free(k->source_path);
     g_free(k->profile_path);
+    g_free(k->life_ranges_path);
     g_free(k->target);
     g_free(k->triton_version);
     if (k->constants)

@@ -49,6 +49,9 @@ struct tk_kernel {
                           pass views); NULL when none */
     char *profile_path; /* a bundle's measured cost file (files.profile,
                            docs/bundle.md); NULL when none */
+    char *life_ranges_path; /* NAME.sass_lr a front end made elsewhere (a
+                               cache: tk_bundle_kernel_set_life_ranges());
+                               NULL when none */
     tk_kernel_meta meta; /* its strings point at the two below */
     char *target;
     char *triton_version;

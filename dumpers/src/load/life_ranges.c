@@ -12,7 +12,12 @@
  */
 #include "load/internal.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "tkdump/tk_input_file.h"
 
 /* DIR/STEM.sass_lr for the file PATH (".../NAME.cubin" or
  * ".../NAME.sass_gi"), when it is a regular file; else NULL. */
@@ -36,5 +41,212 @@ char *bundle_meta_life_ranges_path(const tk_kernel *k)
     char *p = beside(k->cubin_path);
     if (!p)
         p = beside(k->files[TK_STAGE_SASS].path);
+    if (!p && k->life_ranges_path &&
+        g_file_test(k->life_ranges_path, G_FILE_TEST_IS_REGULAR))
+        p = g_strdup(k->life_ranges_path);
     return p;
+}
+
+/* ---- made afterwards by a front end (tk_bundle.h) ------------------------ */
+
+#define PY_TRITON_BIN                                                        \
+    "import os, triton; print(os.path.join(os.path.dirname("                 \
+    "triton.__file__), 'backends', 'nvidia', 'bin'))"
+
+static tk_kernel *kernel_at(const tk_bundle *b, size_t i)
+{
+    return b && i < b->kernels->len ? g_ptr_array_index(b->kernels, i) : NULL;
+}
+
+static int lacks(const tk_kernel *k)
+{
+    if (!k->cubin_path || !k->files[TK_STAGE_SASS].path)
+        return 0;
+    char *p = bundle_meta_life_ranges_path(k);
+    g_free(p);
+    return p == NULL;
+}
+
+/* "HASH.sass_lr" of the cubin's bytes, or NULL. */
+static char *cache_name(const tk_kernel *k)
+{
+    size_t len;
+    char *data = tk_input_file_read(k->cubin_path, TK_INPUT_FILE_CUBIN, &len, NULL);
+    if (!data)
+        return NULL;
+    char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
+    g_free(data);
+    char *name = g_strconcat(sum, ".sass_lr", NULL);
+    g_free(sum);
+    return name;
+}
+
+static void add_tool(GPtrArray *tools, char *path)
+{
+    if (!path || access(path, X_OK) != 0) {
+        g_free(path);
+        return;
+    }
+    for (guint i = 0; i < tools->len; i++)
+        if (strcmp(tools->pdata[i], path) == 0) {
+            g_free(path);
+            return;
+        }
+    g_ptr_array_add(tools, path);
+}
+
+/* Triton's bin folder, asked of python3 through RUN; NULL when none. */
+static char *triton_bin(tk_run_fn run, void *user)
+{
+    char *scratch = NULL;
+    int fd = g_file_open_tmp("tkview-triton-XXXXXX.txt", &scratch, NULL);
+    if (fd < 0)
+        return NULL;
+    close(fd);
+    const char *argv[] = {"python3", "-c", PY_TRITON_BIN, NULL};
+    char *err = NULL, *text = NULL, *dir = NULL;
+    if (run(argv, scratch, &err, user) == 0 &&
+        (text = tk_input_file_read(scratch, TK_INPUT_FILE_STAGE, NULL, NULL))) {
+        g_strstrip(text);
+        if (*text && !strchr(text, '\n') && g_path_is_absolute(text))
+            dir = g_strdup(text);
+    }
+    free(err);
+    g_free(text);
+    unlink(scratch);
+    g_free(scratch);
+    return dir;
+}
+
+/* Every nvdisasm to try, in order (tk_bundle.h). */
+static GPtrArray *find_tools(tk_run_fn run, void *user)
+{
+    GPtrArray *tools = g_ptr_array_new_with_free_func(g_free);
+    const char *only = g_getenv("TKVIEW_NVDISASM");
+    if (only) {
+        if (*only && strcmp(only, "none") != 0)
+            add_tool(tools, g_strdup(only));
+        return tools;
+    }
+    char *tdir = triton_bin(run, user);
+    if (tdir)
+        add_tool(tools, g_build_filename(tdir, "nvdisasm", NULL));
+    g_free(tdir);
+    const char *env = g_getenv("TRITON_NVDISASM_PATH");
+    if (env && *env)
+        add_tool(tools, g_strdup(env));
+    add_tool(tools, g_find_program_in_path("nvdisasm"));
+    const char *cuda_home = g_getenv("CUDA_HOME");
+    if (cuda_home && *cuda_home)
+        add_tool(tools, g_build_filename(cuda_home, "bin", "nvdisasm", NULL));
+    add_tool(tools, g_strdup("/usr/local/cuda/bin/nvdisasm"));
+    return tools;
+}
+
+/* Kernel K's file made at PATH by the first tool that succeeds: that
+ * tool, or NULL with *WHY (g_free) the last refusal. */
+static const char *make_one(const tk_kernel *k, GPtrArray *tools, const char *path,
+                            tk_run_fn run, void *user, char **why)
+{
+    char *tmp = g_strdup_printf("%s.%d.tmp", path, (int)getpid());
+    for (guint t = 0; t < tools->len; t++) {
+        const char *argv[] = {tools->pdata[t], "--print-life-ranges", "--life-range-mode",
+                              "count", "-c", k->cubin_path, NULL};
+        char *err = NULL;
+        int rc = run(argv, tmp, &err, user);
+        if (rc == 0 && rename(tmp, path) == 0) {
+            free(err);
+            g_free(tmp);
+            return tools->pdata[t];
+        }
+        unlink(tmp);
+        g_free(*why);
+        char *e = g_strstrip(g_strdup(err && *err ? err : "failed"));
+        for (char *c = e; *c; c++)
+            if (*c == '\n' || *c == '\t')
+                *c = ' ';
+        *why = g_strdup_printf("%s: %s", (char *)tools->pdata[t], e);
+        g_free(e);
+        free(err);
+    }
+    g_free(tmp);
+    return NULL;
+}
+
+/* The file for kernel K, made or found; 1 when K now has one. */
+static void one_kernel(tk_kernel *k, const char *cache, GPtrArray **tools,
+                       tk_run_fn run, void *user, tk_life_ranges_made *out)
+{
+    char *name = cache_name(k);
+    if (!name)
+        return;
+    char *path = g_build_filename(cache, name, NULL);
+    g_free(name);
+    if (g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+        g_free(k->life_ranges_path);
+        k->life_ranges_path = path;
+        out->cached++;
+        if (!out->cache)
+            out->cache = g_strdup(cache);
+        return;
+    }
+    if (!*tools)
+        *tools = find_tools(run, user);
+    if (!(*tools)->len) {
+        out->no_tool++;
+        g_free(path);
+        return;
+    }
+    char *why = NULL;
+    const char *tool = g_mkdir_with_parents(cache, 0700) == 0
+                           ? make_one(k, *tools, path, run, user, &why)
+                           : NULL;
+    if (!tool && !why)
+        why = g_strdup_printf("cannot make the cache folder %s", cache);
+    if (tool) {
+        g_free(k->life_ranges_path);
+        k->life_ranges_path = path;
+        path = NULL;
+        out->made++;
+        if (!out->tool)
+            out->tool = g_strdup(tool);
+        if (!out->cache)
+            out->cache = g_strdup(cache);
+    } else {
+        out->failed++;
+        if (!out->why) {
+            out->why = why;
+            why = NULL;
+        }
+    }
+    g_free(why);
+    g_free(path);
+}
+
+void tk_bundle_make_life_ranges(tk_bundle *b, tk_run_fn run, void *user,
+                                tk_life_ranges_made *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!b || !run)
+        return;
+    char *cache = g_build_filename(g_get_user_cache_dir(), "tkview", "sass_lr", NULL);
+    GPtrArray *tools = NULL;
+    for (size_t i = 0; i < b->kernels->len; i++) {
+        tk_kernel *k = kernel_at(b, i);
+        if (lacks(k))
+            one_kernel(k, cache, &tools, run, user, out);
+    }
+    if (tools)
+        g_ptr_array_unref(tools);
+    g_free(cache);
+}
+
+void tk_life_ranges_made_clear(tk_life_ranges_made *m)
+{
+    if (!m)
+        return;
+    g_free(m->cache);
+    g_free(m->tool);
+    g_free(m->why);
+    memset(m, 0, sizeof *m);
 }
