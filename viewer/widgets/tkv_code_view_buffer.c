@@ -47,8 +47,12 @@ static gboolean highlight_slice(gpointer data)
 {
     Highlighter *h = data;
     GtkSourceBuffer *b = g_weak_ref_get(&h->buffer);
-    if (!b)
+    if (!b) {
+        /* the buffer is gone: this source ends, and is no longer pending
+         * (tkv_code_view_stop_highlighting() would remove it again) */
+        g_hash_table_remove(pending, GUINT_TO_POINTER(g_source_get_id(g_main_current_source())));
         return G_SOURCE_REMOVE;
+    }
     GtkTextBuffer *tb = GTK_TEXT_BUFFER(b);
     int lines = gtk_text_buffer_get_line_count(tb);
     GtkTextIter s, e;
