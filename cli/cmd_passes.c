@@ -11,7 +11,39 @@ typedef struct {
     char *kernel;
     char *algorithm;
     gboolean changed_only;
+    gboolean changes;
 } passes_args;
+
+/* --changes: each changed pass's and sub-step's diff is made, as `tkview
+ * diff --pass N[.J]` makes it, and its changes counted by the library
+ * (tk_ir_diff_change_count(): the "N" of "change k of N" in the report and
+ * the viewer).  One process for a kernel's every count, where a script
+ * comparing them ran one `tkview diff` a pass, loading the bundle each
+ * time. */
+typedef struct {
+    const tk_diff_opts *opts; /* NULL: not counted */
+    gboolean quiet;
+} counting;
+
+/* The changes of entry E (pass INDEX, or sub-step INDEX of its pass); -1
+ * when not counted (no --changes, an unknown effect, no diff made). */
+static long change_count(const counting *c, const tk_timeline *tl, const tk_timeline_entry *e,
+                         size_t index)
+{
+    if (!c->opts || e->effect == TK_EFFECT_UNKNOWN)
+        return -1;
+    if (e->effect == TK_EFFECT_UNCHANGED)
+        return 0;
+    tk_diags *diags = tk_diags_new();
+    tk_ir_diff *d = e->parent == TK_TL_NONE
+                        ? tk_timeline_diff(tl, index, index, c->opts, diags)
+                        : tk_timeline_diff_substep(tl, e->parent, index, c->opts, diags);
+    cli_print_diags(diags, c->quiet);
+    tk_diags_free(diags);
+    long n = d ? (long)tk_ir_diff_change_count(d) : -1;
+    tk_ir_diff_free(d);
+    return n;
+}
 
 static const char *kind_name(tk_pass_kind k)
 {
@@ -76,8 +108,8 @@ static const char *base_name(const char *path)
 
 /* ---- text ------------------------------------------------------------- */
 
-static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
-                      const char *index)
+static void put_entry(const counting *c, const tk_timeline *tl, const tk_timeline_entry *e,
+                      size_t at, const char *index)
 {
     char effect[48];
     if (e->effect == TK_EFFECT_CHANGED)
@@ -103,6 +135,9 @@ static void put_entry(const tk_timeline *tl, const tk_timeline_entry *e,
      * without attribute aliases): the report and the viewer say the same. */
     if (tk_timeline_entry_note(e))
         g_string_append_printf(tail, "  [%s]", tk_timeline_entry_note(e));
+    long changes = e->effect == TK_EFFECT_CHANGED ? change_count(c, tl, e, at) : -1;
+    if (changes >= 0)
+        g_string_append_printf(tail, "  [%ld change%s]", changes, changes == 1 ? "" : "s");
     if (e->flags & TK_TL_TO_FINAL)
         g_string_append(tail, "  [against the final stage]");
     if (e->flags & TK_TL_SPANS_LOOPS)
@@ -140,7 +175,8 @@ static gboolean sub_not_unchanged(const tk_timeline *tl, size_t i)
     return FALSE;
 }
 
-static void put_text(const tk_timeline *tl, const tk_kernel *k, gboolean changed_only)
+static void put_text(const counting *c, const tk_timeline *tl, const tk_kernel *k,
+                     gboolean changed_only)
 {
     size_t n = tk_timeline_count(tl), counts[3] = {0};
     for (size_t i = 0; i < n; i++)
@@ -166,14 +202,14 @@ static void put_text(const tk_timeline *tl, const tk_kernel *k, gboolean changed
         char index[32];
         if (!(changed_only && e->effect == TK_EFFECT_UNCHANGED)) {
             g_snprintf(index, sizeof index, "%zu", i);
-            put_entry(tl, e, index);
+            put_entry(c, tl, e, i, index);
         }
         for (size_t j = 0; j < e->n_substeps; j++) {
             const tk_timeline_entry *s = tk_timeline_substep(tl, i, j);
             if (changed_only && s->effect == TK_EFFECT_UNCHANGED)
                 continue;
             g_snprintf(index, sizeof index, "%zu.%zu", i, j);
-            put_entry(tl, s, index);
+            put_entry(c, tl, s, j, index);
         }
     }
 }
@@ -222,8 +258,8 @@ static void json_side(const tk_timeline *tl, const char *name, const tk_timeline
     putchar('}');
 }
 
-static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t index,
-                       gboolean changed_only)
+static void json_entry(const counting *c, const tk_timeline *tl, const tk_timeline_entry *e,
+                       size_t index, gboolean changed_only)
 {
     cli_printf("{\"index\": %zu", index);
     jmember("level", tk_pass_level_name(e->level), FALSE);
@@ -253,7 +289,13 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
         jstr(tk_unknown_why_name(e->why));
     else
         fputs("null", stdout);
-    cli_printf(", \"added\": %u, \"removed\": %u, \"flags\": [", e->added, e->removed);
+    cli_printf(", \"added\": %u, \"removed\": %u", e->added, e->removed);
+    long changes = change_count(c, tl, e, index);
+    if (changes >= 0)
+        cli_printf(", \"changes\": %ld", changes);
+    else
+        fputs(", \"changes\": null", stdout);
+    fputs(", \"flags\": [", stdout);
     static const struct {
         unsigned bit;
         const char *name;
@@ -282,7 +324,7 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
             if (changed_only && sub->effect == TK_EFFECT_UNCHANGED)
                 continue;
             fputs(first ? "\n     " : ",\n     ", stdout);
-            json_entry(tl, sub, s, changed_only);
+            json_entry(c, tl, sub, s, changed_only);
             first = FALSE;
         }
         putchar(']');
@@ -290,8 +332,8 @@ static void json_entry(const tk_timeline *tl, const tk_timeline_entry *e, size_t
     putchar('}');
 }
 
-static void json_timeline(const tk_timeline *tl, const tk_kernel *k, gboolean changed_only,
-                          gboolean first_kernel)
+static void json_timeline(const counting *c, const tk_timeline *tl, const tk_kernel *k,
+                          gboolean changed_only, gboolean first_kernel)
 {
     fputs(first_kernel ? "\n " : ",\n ", stdout);
     putchar('{');
@@ -317,7 +359,7 @@ static void json_timeline(const tk_timeline *tl, const tk_kernel *k, gboolean ch
         if (changed_only && e->effect == TK_EFFECT_UNCHANGED && !sub_not_unchanged(tl, i))
             continue;
         fputs(first ? "\n  " : ",\n  ", stdout);
-        json_entry(tl, e, i, changed_only);
+        json_entry(c, tl, e, i, changed_only);
         first = FALSE;
     }
     fputs("]}", stdout);
@@ -343,6 +385,8 @@ int cmd_passes(int argc, char **argv)
         CLI_KERNEL_OPTION(&a.kernel, "Kernel", " (default: every kernel)"),
         {"changed-only", 0, 0, G_OPTION_ARG_NONE, &a.changed_only,
          "Leave out the passes that changed nothing", NULL},
+        {"changes", 0, 0, G_OPTION_ARG_NONE, &a.changes,
+         "Count each changed pass's changes, as `tkview diff --pass` groups them", NULL},
         {"algorithm", 0, 0, G_OPTION_ARG_STRING, &a.algorithm,
          "Diff algorithm: histogram (default) or myers", "A"},
         G_OPTION_ENTRY_NULL,
@@ -355,7 +399,7 @@ int cmd_passes(int argc, char **argv)
     tk_timeline_opts opts = {{0}, 0};
     if (!g_option_context_parse(ctx, &argc, &argv, &err) || argc != 2) {
         rc = cli_usage(&err, "usage: tkview passes PATH [--kernel K] "
-                             "[--changed-only] [--json]");
+                             "[--changed-only] [--changes] [--json]");
         goto out;
     }
     if (parse_algorithm(a.algorithm, &opts.diff.algorithm) != 0) {
@@ -367,6 +411,7 @@ int cmd_passes(int argc, char **argv)
     const tk_kernel *one = NULL;
     if ((rc = cli_open(argv[1], &a.common, a.kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
+    counting count = {a.changes ? &opts.diff : NULL, a.common.quiet};
     tk_diags *diags = tk_diags_new();
     if (a.common.json)
         fputs("{\"kernels\": [", stdout);
@@ -386,11 +431,11 @@ int cmd_passes(int argc, char **argv)
             continue;
         }
         if (a.common.json) {
-            json_timeline(tl, k, a.changed_only, shown == 0);
+            json_timeline(&count, tl, k, a.changed_only, shown == 0);
         } else {
             if (shown)
                 putchar('\n');
-            put_text(tl, k, a.changed_only);
+            put_text(&count, tl, k, a.changed_only);
         }
         shown++;
         tk_timeline_free(tl);

@@ -251,7 +251,7 @@ uint64_t html_diff_json(tk_loctab *tab, html_report_locs *locs, html_report_lays
     jw_int(w, (int64_t)left);
     if (cut.groups > cut.groups_shown) { /* "change K of N": N is the whole diff's */
         jw_key(w, "ng");
-        jw_int(w, cut.groups);
+        jw_int(w, (int64_t)tk_ir_diff_change_count(d));
     }
     jw_obj_end(w);
     return left;

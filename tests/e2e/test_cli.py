@@ -423,6 +423,30 @@ def amd_passes_list_the_amd_pipeline():
         assert p in names, p
 
 
+@test
+def passes_changes_counts_what_diff_prints():
+    # `tkview passes --changes`: each changed pass's changes in one run.
+    # sample_dumps/amd_gfx942 add_sum_kernel pass 16 (TritonGPUCoalesce),
+    # read in `tkview diff --pass 16`: #blocked1 added at line 2; the x
+    # and y loads rewritten at lines 24-33 (two equal lines between them:
+    # one change with 3 lines of context); the store at line 47.  3 changes.
+    r = run_json('passes', AMD, '--kernel', 'add_sum_kernel', '--changes')
+    ps = r['kernels'][0]['passes']
+    assert ps[16]['pass'] == 'TritonGPUCoalesce' and ps[16]['changes'] == 3, ps[16]
+    # an unchanged pass has none, an unknown one no count
+    assert all(p['changes'] == 0 for p in ps if p['effect'] == 'unchanged')
+    assert all(p['changes'] is None for p in ps if p['effect'] == 'unknown')
+    # and every count is the number of hunks `tkview diff --json` prints
+    changed = [p for p in ps if p['effect'] == 'changed']
+    assert len(changed) > 20
+    for p in changed[:: max(1, len(changed) // 12)]:
+        d = run_json('diff', AMD, '--kernel', 'add_sum_kernel', '--pass', str(p['index']))
+        assert len(d['hunks']) == p['changes'], (p['index'], len(d['hunks']), p['changes'])
+    # without --changes nothing is counted
+    r = run_json('passes', AMD, '--kernel', 'add_sum_kernel')
+    assert all(p['changes'] is None for p in r['kernels'][0]['passes'])
+
+
 
 ATTN = os.path.join(os.environ['TK_TEST_SAMPLES'], 'attention_fwd')
 

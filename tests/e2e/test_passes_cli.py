@@ -73,7 +73,7 @@ def passes_vector_add_json():
     p = k['passes']
     assert [x['index'] for x in p] == list(range(264))
     keys = {'index', 'level', 'level_after', 'starts_level', 'pass', 'arg', 'scope', 'scope_kind', 'scope_name', 'kind',
-            'when', 'file', 'line', 'effect', 'reason', 'added', 'removed', 'flags',
+            'when', 'file', 'line', 'effect', 'reason', 'added', 'removed', 'changes', 'flags',
             'before', 'after', 'substeps', 'note'}
     assert set(p[0]) == keys, set(p[0]) ^ keys
     # mlir_passes.txt:1178 "IR Dump Before TritonGPUCoalesce (tritongpu-coalesce)":

@@ -39,8 +39,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
 {
     /* Views let go of the old buffers before they are freed. */
     GtkSourceBuffer *empty = gtk_source_buffer_new(NULL);
-    gtk_text_view_set_buffer(GTK_TEXT_VIEW(tkv_bind_view_source_view(self)),
-                             GTK_TEXT_BUFFER(empty));
+    tkv_code_view_set_buffer(tkv_bind_view_source_view(self), GTK_TEXT_BUFFER(empty));
     for (int w = 0; w < TKV_BIND_VIEW_IR_PANES; w++) {
         for (int s = -1; s < TK_STAGE_COUNT; s++) {
             TkvCodeView *v = s < 0 ? tkv_bind_view_ir_view(self, w) : self->stage_view[w][s];
@@ -48,7 +47,7 @@ void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel)
                 continue;
             tkv_code_view_set_matches(v, NULL, 0, FALSE);
             tkv_code_view_set_selected(v, 0, FALSE, FALSE);
-            gtk_text_view_set_buffer(GTK_TEXT_VIEW(v), GTK_TEXT_BUFFER(empty));
+            tkv_code_view_set_buffer(v, GTK_TEXT_BUFFER(empty));
         }
     }
     tkv_code_view_set_matches(tkv_bind_view_source_view(self), NULL, 0, FALSE);

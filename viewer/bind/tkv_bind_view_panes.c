@@ -163,7 +163,7 @@ static TkvCodeView *stage_view(TkvBindView *self, int which, tk_stage_kind s)
     }
     GtkTextBuffer *b = GTK_TEXT_BUFFER(stage_buffer(self, which, s));
     if (gtk_text_view_get_buffer(GTK_TEXT_VIEW(v)) != b) {
-        gtk_text_view_set_buffer(GTK_TEXT_VIEW(v), b);
+        tkv_code_view_set_buffer(v, b);
         tkv_code_view_scroll_to_top(v, first_instruction(self, s));
     }
     return v;
@@ -310,7 +310,7 @@ void tkv_bind_view_show_source_file(TkvBindView *self, tk_file_id file)
     if (self->file == file)
         return;
     self->file = file;
-    gtk_text_view_set_buffer(GTK_TEXT_VIEW(tkv_bind_view_source_view(self)),
+    tkv_code_view_set_buffer(tkv_bind_view_source_view(self),
                              GTK_TEXT_BUFFER(file_buffer(self, file)));
     for (guint i = 0; i < self->n_files; i++)
         if (self->files[i] == file)

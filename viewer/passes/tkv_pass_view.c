@@ -95,7 +95,7 @@ void tkv_pass_view_set_kernel(TkvPassView *self, TkvDocument *doc, guint kernel)
     tkv_code_view_set_matches(sv, NULL, 0, FALSE);
     tkv_code_view_set_selected(sv, 0, FALSE, FALSE);
     GtkSourceBuffer *empty = tkv_code_view_new_buffer("", 0, NULL);
-    gtk_text_view_set_buffer(GTK_TEXT_VIEW(sv), GTK_TEXT_BUFFER(empty));
+    tkv_code_view_set_buffer(TKV_CODE_VIEW(sv), GTK_TEXT_BUFFER(empty));
     g_object_unref(empty);
     g_hash_table_remove_all(self->src_bufs);
     g_list_store_remove_all(self->items);

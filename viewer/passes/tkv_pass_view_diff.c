@@ -55,12 +55,14 @@ static const tk_hunk *hunks_of(TkvPassView *self, size_t *n)
 static void update_change_label(TkvPassView *self)
 {
     char buf[96], shown[32] = "";
-    /* A diff cut over its budget counts the changes of the whole diff, as
-     * tkview diff and the report do, and says how many are shown. */
+    /* A diff cut over its budget counts the changes of the whole diff, by
+     * the library's count (tkview diff's and the report's), and says how
+     * many are shown. */
     guint n = self->changes->len;
-    if (self->cut.cut && self->cut.groups > n) {
+    guint whole = self->cut.cut ? (guint)tk_ir_diff_change_count(self->diff) : n;
+    if (whole > n) {
         g_snprintf(shown, sizeof shown, " (%u shown)", n);
-        n = self->cut.groups;
+        n = whole;
     }
     if (!self->diff)
         buf[0] = 0;
@@ -168,7 +170,7 @@ void tkv_pass_view_clear_diff(TkvPassView *self)
         tkv_code_view_set_selected(v, 0, FALSE, FALSE);
         tkv_code_view_set_current_block(v, 0, 0);
         GtkSourceBuffer *b = tkv_code_view_new_buffer("", 0, NULL);
-        gtk_text_view_set_buffer(GTK_TEXT_VIEW(v), GTK_TEXT_BUFFER(b));
+        tkv_code_view_set_buffer(v, GTK_TEXT_BUFFER(b));
         g_object_unref(b);
         g_array_set_size(self->orig[s], 0);
         tkv_code_pane_set_title(tkv_pass_view_side_pane(self, s), "", NULL);
@@ -424,8 +426,7 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title
                                                       language_of(tk_ir_diff_dialect(d)));
         gtk_text_buffer_create_tag(GTK_TEXT_BUFFER(b), TKV_DIFF_WORD_TAG, "background",
                                    "rgba(70,120,210,0.30)", NULL);
-        gtk_text_view_set_buffer(GTK_TEXT_VIEW(tkv_pass_view_side_view(self, s)),
-                                 GTK_TEXT_BUFFER(b));
+        tkv_code_view_set_buffer(tkv_pass_view_side_view(self, s), GTK_TEXT_BUFFER(b));
         g_object_unref(b);
         g_string_free(text, TRUE);
         char *name = g_utf8_make_valid(tk_ir_diff_name(d, s), -1);
@@ -471,4 +472,10 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title
         self->pending_first_change = FALSE;
         self->cur_change = -1;
     }
+}
+
+void tkv_pass_view_show_after_only(TkvPassView *self)
+{
+    gtk_label_set_text(self->change_label, "");
+    gtk_label_set_text(self->stats_label, "");
 }

@@ -122,6 +122,9 @@ gboolean tkv_pass_view_parse_spec(const tk_timeline *tl, const char *spec, size_
 /* Shows D (the view takes it) under TITLE; tkv_pass_view_clear_diff(): none. */
 void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title);
 void tkv_pass_view_clear_diff(TkvPassView *self);
+/* The diff shown is a pass's IR after it against itself (nothing comparable
+ * before it): no change count, no +/- counts (the caller hides side A). */
+void tkv_pass_view_show_after_only(TkvPassView *self);
 /* The line of the side's dump shown in ROW of SIDE (0: none). */
 guint32 tkv_pass_view_orig_line(TkvPassView *self, int side, guint row);
 /* The sides' gutter callback (tkv_bind_gutter.h); DATA is the side's view. */

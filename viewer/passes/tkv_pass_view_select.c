@@ -69,8 +69,19 @@ static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
             g_free(title);
             title = t;
         }
+        gboolean after_only = d && one && one->effect == TK_EFFECT_UNKNOWN;
+        if (after_only) {
+            /* Nothing comparable before it: the IR after it, alone, with
+             * the library's sentence (the report's and `tkview diff`'s). */
+            char *t = g_strdup_printf("%s: %s", title, tk_unknown_why_sentence(one->why));
+            g_free(title);
+            title = t;
+        }
+        gtk_widget_set_visible(GTK_WIDGET(tkv_pass_view_side_pane(self, 0)), !after_only);
         if (d) {
             tkv_pass_view_show_diff(self, d, title);
+            if (after_only)
+                tkv_pass_view_show_after_only(self);
             /* A source line stays selected from pass to pass: its lines in
              * the new diff are highlighted. */
             if (self->src_line && self->src_file != TKV_NO_FILE)

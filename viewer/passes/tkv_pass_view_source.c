@@ -29,7 +29,7 @@ void tkv_pass_view_show_source_file(TkvPassView *self, tk_file_id file)
     TkvCodeView *v = tkv_code_pane_get_view(self->source_pane);
     tkv_code_view_set_matches(v, NULL, 0, FALSE);
     tkv_code_view_set_selected(v, 0, FALSE, FALSE);
-    gtk_text_view_set_buffer(GTK_TEXT_VIEW(v), GTK_TEXT_BUFFER(source_buffer(self, file)));
+    tkv_code_view_set_buffer(v, GTK_TEXT_BUFFER(source_buffer(self, file)));
     const char *local = tkv_document_get_source_path(self->doc, file);
     const char *path = tkv_document_get_file_path(self->doc, file);
     char *t = local ? g_strdup(local) : g_strdup_printf("not at hand: %s", path);

@@ -234,6 +234,7 @@ static void write_diff_side(TkvPassView *pv, JsonBuilder *b, int s)
     json_builder_begin_object(b);
     add_string(b, "name", tk_ir_diff_name(tkv_pass_view_get_diff(pv), s));
     add_int(b, "rows", tkv_code_view_get_line_count(v));
+    add_bool(b, "visible", gtk_widget_get_visible(GTK_WIDGET(pane)));
     const char *tags[] = {"tkv-diff-delete", "tkv-diff-insert", "tkv-diff-replace", "tkv-selected",
                           "tkv-match"};
     const char *names[] = {"delete", "insert", "replace", "selected", "matches"};

@@ -24,7 +24,7 @@
  *
  * Buffers: tkv_code_view_new_buffer() makes a buffer with the current scheme
  * and its long lines folded; the owner keeps buffers (one per stage) and
- * swaps them in with gtk_text_view_set_buffer().  They are never edited.
+ * swaps them in with tkv_code_view_set_buffer().  They are never edited.
  */
 #ifndef TKV_CODE_VIEW_H
 #define TKV_CODE_VIEW_H
@@ -51,6 +51,11 @@ void tkv_code_view_stop_highlighting(void);
  * returned reference. */
 GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
                                           const char *language_id);
+
+/* Shows buffer B (a reference is taken), after making the view forget how
+ * it laid out the lines of the buffer it showed (tkv_code_view_buffer.c says
+ * why gtk_text_view_set_buffer() alone is not safe in GTK 4.8). */
+void tkv_code_view_set_buffer(TkvCodeView *self, GtkTextBuffer *b);
 
 /* The text of B (LEN bytes in *LEN), hidden characters included, owned by
  * B: kept from tkv_code_view_new_buffer() (read back once for another

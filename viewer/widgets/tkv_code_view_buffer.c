@@ -47,8 +47,12 @@ static gboolean highlight_slice(gpointer data)
 {
     Highlighter *h = data;
     GtkSourceBuffer *b = g_weak_ref_get(&h->buffer);
-    if (!b)
+    if (!b) {
+        /* the buffer is gone: this source ends, and is no longer pending
+         * (tkv_code_view_stop_highlighting() would remove it again) */
+        g_hash_table_remove(pending, GUINT_TO_POINTER(g_source_get_id(g_main_current_source())));
         return G_SOURCE_REMOVE;
+    }
     GtkTextBuffer *tb = GTK_TEXT_BUFFER(b);
     int lines = gtk_text_buffer_get_line_count(tb);
     GtkTextIter s, e;
@@ -176,4 +180,31 @@ GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
         gtk_source_buffer_set_highlight_syntax(b, FALSE);
     }
     return b;
+}
+
+/* GTK 4.8's text layout caches the display of a line (its Pango layout)
+ * also for lines it has not measured yet: the cursor's line, looked up by
+ * the view's own "value-changed" handler (the input method's spot), a line
+ * whose position was asked for.  gtk_text_view_set_buffer() drops the
+ * displays of measured lines only, so the others stay in the cache, keyed by
+ * lines of the old buffer; the cache keeps its displays sorted by line
+ * number, and the next display made for the new buffer is compared with
+ * them: "gtk_text_btree_line_number couldn't find line", or a read of freed
+ * lines (SIGSEGV in gtk_text_view_get_cursor_locations) once the old buffer
+ * is gone.  Walking the passes of sample_dumps/amd_gfx942 met it within a
+ * minute (tests/viewer/test_viewer_changes.py).
+ *
+ * A change of the view's default style makes the layout invalidate the
+ * whole buffer, line by line, while the old buffer's lines are still there:
+ * every cached display goes, measured or not.  The margin is set back at
+ * once; nothing is drawn in between. */
+void tkv_code_view_set_buffer(TkvCodeView *self, GtkTextBuffer *b)
+{
+    GtkTextView *tv = GTK_TEXT_VIEW(self);
+    if (gtk_text_view_get_buffer(tv) == b)
+        return;
+    int margin = gtk_text_view_get_left_margin(tv);
+    gtk_text_view_set_left_margin(tv, margin + 1);
+    gtk_text_view_set_left_margin(tv, margin);
+    gtk_text_view_set_buffer(tv, b);
 }

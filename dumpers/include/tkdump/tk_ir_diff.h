@@ -147,6 +147,15 @@ TK_API
 const char *tk_ir_diff_kept_head(const tk_ir_diff *d, int side, uint32_t k,
                                  size_t max, size_t *len, uint32_t *line);
 
+/* The number of changes of D: the groups tk_diff_changes() makes of its
+ * hunks (TK_DIFF_CONTEXT lines of context), counted without keeping them.
+ * It is the "N" of "change k of N" everywhere: `tkview diff --json`'s
+ * "hunks", `tkview passes --changes`, the report's pass diffs and the
+ * viewer's count, a diff cut over a front end's budget included (this
+ * counts the whole diff).  0 for NULL. */
+TK_API
+size_t tk_ir_diff_change_count(const tk_ir_diff *d);
+
 /* ---- showing a giant diff within a budget ----------------------------- *
  *
  * A pass that rewrites a 2 GB module changes every line of it: no page,

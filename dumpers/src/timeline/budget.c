@@ -194,3 +194,20 @@ int tk_ir_diff_group_budget(const tk_ir_diff *d, const tk_ir_diff_budget *budget
     g_array_free(g.out, TRUE);
     return rc;
 }
+
+static int count_group(const tk_hunk *h, void *user)
+{
+    if (h->tag == TK_HUNK_GROUP)
+        ++*(size_t *)user;
+    return 0;
+}
+
+size_t tk_ir_diff_change_count(const tk_ir_diff *d)
+{
+    if (!d)
+        return 0;
+    size_t nh, n = 0;
+    const tk_hunk *h = tk_ir_diff_aligned(d, &nh);
+    tk_diff_group(h, nh, TK_DIFF_CONTEXT, count_group, &n);
+    return n;
+}
