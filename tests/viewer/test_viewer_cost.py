@@ -52,12 +52,16 @@ def win():
     return S.state()['windows'][0]
 
 
+SAMPLES = 16  # the index of the first profile metric (see below)
+
+
 @test
 def source_column_is_tkview_hot():
     b = W['bind']
-    # samples: after the 12 static metrics (instructions, 9 classes,
-    # spill_instructions, spill_bytes; no NAME.sass_lr in this sample)
-    assert b['metric'] == 12, b['metric']
+    # samples: after the 16 static metrics (instructions, 9 classes,
+    # spill_instructions, spill_bytes, and the four live_* counts of the
+    # bundle's matmul_pipelined.sass_lr)
+    assert b['metric'] == SAMPLES, b['metric']
     heat = b['source']['heat']
     # "and what it called" (the default): the inclusive values
     want = {str(n): short(l['inclusive']) for n, l in LINES.items() if l['inclusive']}
@@ -78,7 +82,7 @@ def this_line_only_shows_exact_values():
 @test
 def hot_panel_lists_and_sorts():
     h = win()['hot']
-    assert h['scope'] == 'source' and h['metric'] == 12, h
+    assert h['scope'] == 'source' and h['metric'] == SAMPLES, h
     assert h['heading'].startswith('Warp Stall Sampling (All Samples): 40471 in all'), h
     assert 'could not be given to one call site' in h['heading'], h
     # every line with a value, as `tkview hot --inclusive` lists them, by
