@@ -108,6 +108,27 @@ static void json_range(JsonBuilder *j, void *user)
     json_builder_end_object(j);
 }
 
+/* A pass with nothing comparable before it (tk_timeline_diff_shown()):
+ * the sentence every front end shows, then its IR after it, numbered. */
+static void print_after_only(const tk_kernel *k, const tk_timeline_entry *e, size_t i,
+                             const tk_ir_diff *d)
+{
+    cli_printf("%s: %s (pass %zu): %s\n", tk_kernel_name(k), e->pass, i,
+               tk_unknown_why_sentence(e->why));
+    cli_printf("Its IR after it, %s:\n", tk_ir_diff_name(d, TK_IR_B));
+    int cols = cli_term_columns();
+    for (uint32_t n = tk_ir_diff_kept_count(d, TK_IR_B), j = 0; j < n; j++) {
+        size_t len;
+        uint32_t line;
+        const char *t = tk_ir_diff_kept_line(d, TK_IR_B, j, &len, &line);
+        if (!t)
+            break;
+        printf("%6u  ", line);
+        cli_term_put(stdout, t, len, cols > 8 ? cols - 8 : cols);
+        putchar('\n');
+    }
+}
+
 static int diff_passes(tk_bundle *b, const cmd_diff_args *a, gboolean color,
                        const tk_diff_opts *dopts)
 {
@@ -166,19 +187,26 @@ static int diff_passes(tk_bundle *b, const cmd_diff_args *a, gboolean color,
     }
     diags = tk_diags_new();
     tk_ir_diff *d;
+    int after_only = 0;
     if (r.sub != TK_TL_NONE) {
         r.first = r.last = tk_timeline_substep(tl, r.from, r.sub);
         d = tk_timeline_diff_substep(tl, r.from, r.sub, dopts, diags);
     } else {
         r.first = tk_timeline_get(tl, r.from);
         r.last = tk_timeline_get(tl, r.to);
-        d = tk_timeline_diff(tl, r.from, r.to, dopts, diags);
+        d = tk_timeline_diff_shown(tl, r.from, r.to, dopts, &after_only, diags);
     }
     cli_print_diags(diags, FALSE);
     tk_diags_free(diags);
     if (!d) {
         tk_timeline_free(tl);
         return CLI_EXIT_NOTHING;
+    }
+    if (after_only && !a->common.json) {
+        print_after_only(k, r.first, r.from, d);
+        tk_ir_diff_free(d);
+        tk_timeline_free(tl);
+        return CLI_EXIT_OK;
     }
     tk_diags *bd = tk_diags_new();
     if (a->common.json || a->stacks)

@@ -351,10 +351,12 @@ def diff_range_and_refusals():
     assert code == 2 and 'give its number' in err
     assert run('diff', VA, '--pass', 'NoSuchPass')[0] == 1
     assert run('diff', VA, '--pass', '14', '--to', '13')[0] == 2
-    # LLVMDIScope: nothing after it; the first LLVM IR dump: nothing before.
+    # LLVMDIScope: nothing after it (refused); the first LLVM IR dump
+    # (stderr.txt:70): nothing before it, so its IR after it is shown.
     code, _, err = run('diff', VA, '--pass', '72')
     assert code == 1 and 'no dump after it' in err
-    assert run('diff', VA, '--pass', '73')[0] == 1
+    code, out, _ = run('diff', VA, '--pass', '73')
+    assert code == 0 and 'Its IR after it, stderr.txt:70:' in out, (code, out[:300])
     # An unchanged pass: nothing to show, exit 1.
     code, out, err = run('diff', VA, '--pass', '7')
     assert code == 1 and out == '' and 'compare equal' in err
@@ -447,6 +449,26 @@ def history_vector_add_line16():
     assert k['changed_passes_read'] >= len(k['passes'])
     code, out, _ = run('history', VA, '--source', 'vector_add.py:16')
     assert code == 0 and 'ConvertTritonGPUToLLVM' in out
+
+
+@test
+def a_pass_with_nothing_before_it_shows_its_ir_after_it():
+    # sample_dumps/amd_gfx942, add_sum_kernel: pass 61 is LLVM's first dump
+    # ("; *** IR Dump After Annotation2MetadataPass on [module] ***", line 1
+    # of passes/llvm.txt.gz): no IR of its level before it.  Its text runs to
+    # the next header: 295 lines, of which 42 are blank and 25 debug-info
+    # metadata (`!N = !DI...`, `distinct !DI...`), which a diff leaves out:
+    # 228 lines, the first "; ModuleID = 'LLVMDialectModule'".
+    amd = os.path.join(os.environ['TK_TEST_SAMPLES'], 'amd_gfx942')
+    code, out, err = run('diff', amd, '--kernel', '0', '--pass', '61', '--wide')
+    assert code == 0, (code, err)
+    lines = out.split('\n')
+    assert lines[0].startswith('add_sum_kernel: Annotation2MetadataPass (pass 61): '
+                               'Effect unknown: nothing comparable before it.'), lines[0]
+    assert lines[1] == 'Its IR after it, llvm.txt.gz:1:', lines[1]
+    body = [l for l in lines[2:] if l]
+    assert len(body) == 228, len(body)
+    assert body[0] == "     1  ; ModuleID = 'LLVMDialectModule'", body[0]
 
 
 @test

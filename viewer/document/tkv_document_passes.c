@@ -71,17 +71,11 @@ static void diff_job_free(gpointer p)
 static tk_ir_diff *make_diff(gpointer job, tk_diags *diags)
 {
     DiffJob *j = job;
-    /* A pass whose IR after it is in the dumps but has nothing comparable
-     * before it (the first LLVM IR dump): its IR after it, as both sides of
-     * a diff without a change, for the pass view to show the side that
-     * exists (tkv_pass_view_select.c). */
-    const tk_timeline_entry *e = j->sub == TK_TL_NONE && j->from == j->to
-                                     ? tk_timeline_get(j->tl, j->from) : NULL;
-    if (e && e->effect == TK_EFFECT_UNKNOWN && e->why == TK_UNKNOWN_NO_BEFORE)
-        return tk_timeline_diff_across(j->tl, j->from, TK_TL_OUTPUT, NULL, j->tl, j->from,
-                                       TK_TL_OUTPUT, NULL, NULL, diags);
+    /* A pass with nothing comparable before it (the first LLVM IR dump):
+     * its IR after it on both sides, a diff without a change, for the pass
+     * view to show the side that exists (tkv_pass_view_select.c). */
     return j->sub != TK_TL_NONE ? tk_timeline_diff_substep(j->tl, j->from, j->sub, NULL, diags)
-                                : tk_timeline_diff(j->tl, j->from, j->to, NULL, diags);
+                                : tk_timeline_diff_shown(j->tl, j->from, j->to, NULL, NULL, diags);
 }
 
 static void diff_thread(GTask *task, gpointer source, gpointer task_data,

@@ -408,6 +408,18 @@ TK_API
 tk_ir_diff *tk_timeline_diff(const tk_timeline *tl, size_t from, size_t to,
                              const tk_diff_opts *opts, tk_diags *diags);
 
+/* What a front end shows for passes FROM..TO: tk_timeline_diff(), except
+ * that one pass (FROM == TO) whose effect is unknown for want of anything
+ * comparable before it (TK_UNKNOWN_NO_BEFORE: the first dump of its IR
+ * level, or a function dumped on its own) is its IR after it on both sides,
+ * a diff without a change, and *AFTER_ONLY (may be NULL) is set: show that
+ * side, under tk_unknown_why_sentence(), never an empty pane.  `tkview
+ * diff` and the viewer's pass view show what this gives. */
+TK_API
+tk_ir_diff *tk_timeline_diff_shown(const tk_timeline *tl, size_t from, size_t to,
+                                   const tk_diff_opts *opts, int *after_only,
+                                   tk_diags *diags);
+
 /* Which text of a pass tk_timeline_diff_across() takes. */
 typedef enum {
     TK_TL_INPUT,  /* the text before the pass (tk_timeline_entry.before) */

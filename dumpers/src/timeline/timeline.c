@@ -359,6 +359,20 @@ tk_ir_diff *tk_timeline_diff(const tk_timeline *tl, size_t from, size_t to,
     return diff_sides(tl, f, &f->before, t, &t->after, opts, diags);
 }
 
+tk_ir_diff *tk_timeline_diff_shown(const tk_timeline *tl, size_t from, size_t to,
+                                   const tk_diff_opts *opts, int *after_only,
+                                   tk_diags *diags)
+{
+    const tk_timeline_entry *e = from == to ? tk_timeline_get(tl, from) : NULL;
+    int only = e && e->effect == TK_EFFECT_UNKNOWN && e->why == TK_UNKNOWN_NO_BEFORE;
+    if (after_only)
+        *after_only = only;
+    if (only)
+        return tk_timeline_diff_across(tl, from, TK_TL_OUTPUT, NULL, tl, from, TK_TL_OUTPUT,
+                                       NULL, opts, diags);
+    return tk_timeline_diff(tl, from, to, opts, diags);
+}
+
 tk_ir_diff *tk_timeline_diff_substep(const tk_timeline *tl, size_t i, size_t j,
                                      const tk_diff_opts *opts, tk_diags *diags)
 {
