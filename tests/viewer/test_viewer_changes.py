@@ -108,8 +108,10 @@ def a_pass_with_nothing_before_it_shows_its_ir_after_it():
             shown = h
         S.activate('pass-view.select-pass', "<'%s'>" % spec, window=1)
         p = S.wait_passes()
-        cli = subprocess.run([TKVIEW, 'diff', BUNDLE, '--kernel', h, '--pass', spec, '--quiet'],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE).stderr.decode()
+        # its first line: "KERNEL: PASS (pass N): Effect unknown: ..."
+        cli = subprocess.run([TKVIEW, 'diff', BUNDLE, '--kernel', h, '--pass', spec, '--quiet',
+                              '--wide'], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE).stdout.decode().split('\n')[0]
         sentence = cli[cli.index('Effect unknown'):].strip()
         assert sentence in p['title'], (spec, cli, p['title'])
         assert not p['a']['visible'] and p['b']['visible'] and p['b']['rows'] > 0, (spec, p['a'], p['b'])
