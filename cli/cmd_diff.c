@@ -202,11 +202,17 @@ static int diff_passes(tk_bundle *b, const cmd_diff_args *a, gboolean color,
         tk_timeline_free(tl);
         return CLI_EXIT_NOTHING;
     }
-    if (after_only && !a->common.json) {
-        print_after_only(k, r.first, r.from, d);
+    if (after_only) {
+        /* JSON has no form for "one side, effect unknown": its reader gets
+         * the sentence and exit status 1, as before */
+        if (a->common.json)
+            cli_error("%s: %s: %s", tk_kernel_name(k), r.first->pass,
+                      tk_unknown_why_sentence(r.first->why));
+        else
+            print_after_only(k, r.first, r.from, d);
         tk_ir_diff_free(d);
         tk_timeline_free(tl);
-        return CLI_EXIT_OK;
+        return a->common.json ? CLI_EXIT_NOTHING : CLI_EXIT_OK;
     }
     tk_diags *bd = tk_diags_new();
     if (a->common.json || a->stacks)

@@ -469,6 +469,9 @@ def a_pass_with_nothing_before_it_shows_its_ir_after_it():
     body = [l for l in lines[2:] if l]
     assert len(body) == 228, len(body)
     assert body[0] == "     1  ; ModuleID = 'LLVMDialectModule'", body[0]
+    # JSON has no form for one side alone: the sentence, exit status 1
+    code, out, err = run('diff', amd, '--kernel', '0', '--pass', '61', '--json')
+    assert code == 1 and out == '' and 'nothing comparable before it' in err, (code, err)
 
 
 @test
