@@ -279,8 +279,10 @@ def screenshot_of_the_binding_view():
         S.activate('select-source-location', "<('vector_add.py', uint32 1)>", window=1)
         S.activate('select-source-location', "<('vector_add.py', uint32 16)>", window=1)
     src = bind()['source']
-    print('# screenshot %s (%dx%d); source pane: top line %s, middle %s, selected %s'
-          % (path, w, h, src.get('top_line'), src.get('center_line'), src.get('selected')))
+    print('# screenshot %s (%dx%d); source pane: top line %s, middle %s, selected %s, '
+          'lines laid out with no height %s, folded %s, hidden %s'
+          % (path, w, h, src.get('top_line'), src.get('center_line'), src.get('selected'),
+             src.get('flat_lines'), src.get('folded'), src.get('hidden_locations')))
     assert w >= 1000 and h >= 600, (w, h)
     # The highlights are painted (viewer/data/styles/tkview-light.xml): TTGIR 29 in
     # tkview:match-current #ffd666, 30, 32, 33 in tkview:match #fff1b8, 31 and 34 (no

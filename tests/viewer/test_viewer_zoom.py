@@ -103,7 +103,10 @@ S.activate('test-resize', "<(uint32 %d, 1280, 800)>" % WID)
 S.set_state('show-second-view', '<true>', window=WID)
 S.activate('bind-view.second-stage', "<'sass'>", window=WID)
 S.activate('select-source-location', "<('matmul_profile.py', uint32 54)>", window=WID)
-c0 = code(lambda c: len(bind_views(c)) == 3 and all(v['numbers'] for v in bind_views(c)))
+# the cost column comes with the profile's cost, loaded on a worker: wait
+# for it too (under load it came after the numbers)
+c0 = code(lambda c: len(bind_views(c)) == 3 and all(v['numbers'] for v in bind_views(c))
+          and any(v['heat'] for v in bind_views(c)))
 
 
 @test

@@ -123,6 +123,18 @@ static void write_code_pane(JsonBuilder *b, TkvCodePane *pane)
     while (top_y < vis.y && gtk_text_iter_forward_line(&top))
         gtk_text_view_get_line_yrange(GTK_TEXT_VIEW(v), &top, &top_y, &top_h);
     add_int(b, "top_line", gtk_text_iter_get_line(&top) + 1);
+    /* the lines GTK lays out with no height (hidden, or not measured): of
+     * the first 4000, those with a zero-height y range */
+    GArray *flat = g_array_new(FALSE, FALSE, sizeof(guint32));
+    for (guint32 l = 1; tb && l <= (guint32)gtk_text_buffer_get_line_count(tb) && l <= 4000; l++) {
+        GtkTextIter it;
+        int y, h;
+        gtk_text_buffer_get_iter_at_line(tb, &it, (int)l - 1);
+        gtk_text_view_get_line_yrange(GTK_TEXT_VIEW(v), &it, &y, &h);
+        if (h <= 0)
+            g_array_append_val(flat, l);
+    }
+    add_lines(b, "flat_lines", flat);
     GtkAdjustment *hadj = gtk_scrollable_get_hadjustment(GTK_SCROLLABLE(v));
     json_builder_set_member_name(b, "hscroll");
     json_builder_add_double_value(b, hadj ? gtk_adjustment_get_value(hadj) : 0);

@@ -19,6 +19,24 @@ void tkv_code_view_stop_scroll(TkvCodeView *self)
 
 /* ---- scrolling to a line or a group of lines ---------------------------------- */
 
+/* GtkTextView (GTK 4.8) can keep a vertical offset its adjustment no
+ * longer has: seen in a fresh Debian 12 under ASan, a 33-line source pane
+ * shown from y 512 (its last line at the top) while its adjustment said 0
+ * of 0 (the buffer fits the page).  Setting the adjustment to the value it
+ * already has emits nothing, so no scroll could bring the view back.  The
+ * view takes its adjustment's value again on "value-changed": emitted here
+ * when the two disagree, before a scroll is worked out from either. */
+static void sync_offset(TkvCodeView *self)
+{
+    GtkAdjustment *adj = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(self));
+    if (!adj || !gtk_widget_get_mapped(GTK_WIDGET(self)))
+        return;
+    GdkRectangle vis;
+    gtk_text_view_get_visible_rect(GTK_TEXT_VIEW(self), &vis);
+    if (fabs(vis.y - gtk_adjustment_get_value(adj)) >= 1)
+        g_signal_emit_by_name(adj, "value-changed");
+}
+
 /* Whether lines FIRST..LAST (1-based) are wholly in view; FALSE also while
  * the view cannot tell (not mapped, or the lines not measured yet). */
 static gboolean lines_in_view(TkvCodeView *self, guint first, guint last)
@@ -107,6 +125,7 @@ static gboolean center_tick(GtkWidget *widget, GdkFrameClock *clock, gpointer da
 static void center_lines(TkvCodeView *self, guint first, guint last)
 {
     tkv_code_view_stop_scroll(self);
+    sync_offset(self);
     GtkTextBuffer *b = buffer_of(self);
     GtkAdjustment *adj = gtk_scrollable_get_vadjustment(GTK_SCROLLABLE(self));
     double v = 0;
@@ -203,6 +222,7 @@ void tkv_code_view_center_line(TkvCodeView *self, guint line, guint index, guint
 void tkv_code_view_scroll_to_line(TkvCodeView *self, guint line)
 {
     tkv_code_view_stop_scroll(self); /* a line asked for: no longer the opening scroll */
+    sync_offset(self);
     GtkTextView *tv = GTK_TEXT_VIEW(self);
     GtkTextBuffer *b = buffer_of(self);
     GtkTextIter it;
