@@ -63,21 +63,29 @@ S.wait_registered(viewer)
 S.wait_window(0)
 
 
+SHOWN = [None]  # the kernel whose passes the window shows
+
+
+def select_pass(h, spec):
+    """Pass SPEC of kernel H in pass mode (the kernel and mode chosen only
+    when they change); the pass view's state once it shows it."""
+    if SHOWN[0] != h:
+        S.activate('select-kernel', "<'%s'>" % h, window=1)
+        S.activate('mode', "<'passes'>", window=1)
+        S.wait_passes()
+        SHOWN[0] = h
+    S.activate('pass-view.select-pass', "<'%s'>" % spec, window=1)
+    return S.wait_passes()
+
+
 @test
 def every_changed_pass_has_as_many_changes_as_tkview_diff_prints():
     assert WANT, 'no changed pass in ' + BUNDLE
-    shown = None
     bad = []
     for w in {WANT[0], WANT[-1]} if WANT else ():
         assert diff_hunks(w[1], w[2]) == w[3], ('tkview passes --changes and tkview diff --json', w)
     for i, (ki, h, spec, want) in enumerate(WANT):
-        if shown != h:
-            S.activate('select-kernel', "<'%s'>" % h, window=1)
-            S.activate('mode', "<'passes'>", window=1)
-            S.wait_passes()
-            shown = h
-        S.activate('pass-view.select-pass', "<'%s'>" % spec, window=1)
-        p = S.wait_passes()
+        p = select_pass(h, spec)
         assert p['selected'] == spec, (p['selected'], spec)
         # what the user reads: "change K of N", "N changes" or "no change"
         # (of a diff cut over its budget, N is the whole diff's)
@@ -99,15 +107,8 @@ NO_BEFORE = [(k['hash'], str(p['index'])) for k in PASSES for p in k['passes']
 def a_pass_with_nothing_before_it_shows_its_ir_after_it():
     # The IR after it alone (no empty pane), and the sentence `tkview diff
     # --pass N` says (tk_unknown_why_sentence()).
-    shown = None
     for h, spec in NO_BEFORE:
-        if shown != h:
-            S.activate('select-kernel', "<'%s'>" % h, window=1)
-            S.activate('mode', "<'passes'>", window=1)
-            S.wait_passes()
-            shown = h
-        S.activate('pass-view.select-pass', "<'%s'>" % spec, window=1)
-        p = S.wait_passes()
+        p = select_pass(h, spec)
         # its first line: "KERNEL: PASS (pass N): Effect unknown: ..."
         cli = subprocess.run([TKVIEW, 'diff', BUNDLE, '--kernel', h, '--pass', spec, '--quiet',
                               '--wide'], stdout=subprocess.PIPE,
