@@ -314,11 +314,26 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
     /* Draws lines first..last, keeping the rows already drawn where they
      * are (moving one costs its style and layout again) and adding the
      * new ones above and below them (FORCE: redraw them all, after the
-     * document or its classes changed). */
+     * document or its classes changed).  After a jump (FORCE, or none of
+     * the rows in view drawn: a click that scrolls a pane to its lines),
+     * only the rows in view are drawn in this frame and the others around
+     * them once it is on screen (fillLater): a click's frame styles, lays
+     * out and paints the rows it shows, half of what it drew before. */
     render(force) {
       const h = this.height();
-      const first = Math.max(1, Math.floor(this.st / this.lh) - 10);
-      const last = Math.min(this.n, first + Math.ceil(h / this.lh) + 20);
+      const past = Math.floor(this.st / this.lh); /* rows scrolled past */
+      let first = Math.max(1, past - 10);
+      let last = Math.min(this.n, first + Math.ceil(h / this.lh) + 20);
+      const vf = Math.max(1, past), vl = Math.min(this.n, past + Math.ceil(h / this.lh) + 2);
+      const seen = !force && this.rows.size && this.first <= vl && this.last >= vf;
+      /* the rows in view are drawn and those around them wait for their
+       * frame (the scroll event of the jump comes before it) */
+      if (!force && this.filling && vf >= this.first && vl <= this.last) return;
+      if (!seen && (vf > first || vl < last)) {
+        first = vf;
+        last = vl;
+        this.fillLater();
+      }
       if (!force && first === this.first && last === this.last) return;
       this.first = first;
       this.last = last;
@@ -349,6 +364,16 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       });
       this.rows = rows;
       if (this.found || (this.hlRanges && this.hlRanges.length)) this.paintFound();
+    }
+    /* The rows around those in view drawn once the frame that shows
+     * them is painted (render() drew only those in view). */
+    fillLater() {
+      if (this.filling) return;
+      this.filling = true;
+      requestAnimationFrame(() => setTimeout(() => {
+        this.filling = false;
+        this.render(false);
+      }, 0));
     }
     /* LINE into view when it is not (LATER: drawn by the caller's
      * render(), so that the caller scrolls every pane before it changes

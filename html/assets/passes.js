@@ -15,7 +15,8 @@
  *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView),
  *   find (attachDiff, diffShown: the find bar over the open diff),
  *   layouts (tipFor, hide: a TTGIR layout explained on hover in a diff).
- * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
+ * Interface: open() -> Promise (the timeline loaded and drawn), warm()
+ *   (what open() shows first loaded, not drawn: for an idle page), key(ev),
  *   forSource(file, line, first = true) (the passes that touched a source
  *   line marked, and the rows of the diffs from it; FIRST: the first of
  *   them opened), select(i), selectSub(i, j), subs(i) (how many
@@ -65,9 +66,17 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     if (!P.data) {
       view.replaceChildren(el('p', 'why', 'Loading the pass timeline\u2026'));
       P.data = await data.load(kernel.id() + '/passes');
-      buildPassView(view);
       const first = P.data.passes.findIndex((p) => p.effect === 'changed');
+      /* its diff asked for before the view is built: the load (a round
+       * trip, then inflating a chain) runs while the view is laid out */
+      if (first >= 0) prefetch(first);
+      buildPassView(view);
       if (first >= 0) await selectPass(first);
+      /* The compare menus (an option per pass of every chain, 500 on the
+       * largest kernels) cost Chromium a third of the view's first
+       * layout: made once the first pass is drawn. */
+      const later = window.requestIdleCallback || ((f) => setTimeout(f, 50));
+      later(() => renderCompare(), { timeout: 200 });
     }
     document.body.dataset.passes = '1';
   }
@@ -109,11 +118,12 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     /* The find bar searches the open diff while pass mode shows one. */
     find.attachDiff({ active: () => !document.getElementById('pass-view').hidden && !!P.diff, view: () => P.view });
     renderPassList();
-    /* The compare menus (an option per pass of every chain, 500 on the
-     * largest kernels) cost Chromium a third of the view's first layout:
-     * made once the first pass is drawn. */
-    const later = window.requestIdleCallback || ((f) => setTimeout(f, 50));
-    later(() => renderCompare(), { timeout: 200 });
+  }
+
+  /* Pass I's diff loaded (not drawn): a chain's data or a stored diff. */
+  function prefetch(i) {
+    const p = P.data.passes[i];
+    (p.ch !== undefined ? chain.load(p.ch) : storedDiff(i)).catch(() => null);
   }
 
   /* Two passes of one chain to compare: the text before the first against
@@ -176,16 +186,31 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     P.data.levels.forEach((lv, k) => {
       if (k % 2) svg.appendChild(svgEl('rect', { x: lv.from * bw, y: 0, width: (lv.to - lv.from + 1) * bw, height: H, class: 'lvlband', fill: 'rgba(128,128,128,0.08)' }));
     });
+    /* the bars of each colour as one path (an element per bar was a
+     * thousand elements to style and lay out on entering pass mode) */
+    let add = '', del = '';
+    const bar = (x, y, w, h) => 'M' + +x.toFixed(2) + ' ' + +y.toFixed(2) + 'h' + +w.toFixed(2) + 'v' + +h.toFixed(2) + 'h' + -w.toFixed(2) + 'z';
+    const bwd = Math.max(1, bw - 0.5);
     ps.forEach((p, i) => {
-      if (p.added) svg.appendChild(svgEl('rect', { x: i * bw, y: mid - sc(p.added), width: Math.max(1, bw - 0.5), height: sc(p.added), class: 'bar-add' }));
-      if (p.removed) svg.appendChild(svgEl('rect', { x: i * bw, y: mid, width: Math.max(1, bw - 0.5), height: sc(p.removed) * 0.7, class: 'bar-del' }));
+      if (p.added) add += bar(i * bw, mid - sc(p.added), bwd, sc(p.added));
+      if (p.removed) del += bar(i * bw, mid, bwd, sc(p.removed) * 0.7);
+    });
+    if (add) svg.appendChild(svgEl('path', { d: add, class: 'bar-add' }));
+    if (del) svg.appendChild(svgEl('path', { d: del, class: 'bar-del' }));
+    ps.forEach((p, i) => {
       const hit = svgEl('rect', { x: i * bw, y: 0, width: bw, height: H, class: 'bar-hit' });
       hit.dataset.i = i;
       const t = svgEl('title', {});
       t.textContent = i + ': ' + passLabel(p) + ' +' + p.added + ' \u2212' + p.removed;
       hit.appendChild(t);
-      hit.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(i) : selectPass(i)));
       svg.appendChild(hit);
+    });
+    svg.addEventListener('click', (ev) => {
+      const hit = ev.target.closest && ev.target.closest('.bar-hit');
+      if (!hit) return;
+      const i = +hit.dataset.i;
+      if (ev.shiftKey) shiftPick(i);
+      else selectPass(i);
     });
     const selm = svgEl('rect', { x: 0, y: 0, width: Math.max(1, bw), height: H, class: 'bar-sel', opacity: 0.35, id: 'pass-chart-sel' });
     svg.appendChild(selm);
@@ -573,11 +598,32 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
       : rows + ' row' + (rows === 1 ? '' : 's') + ' of this diff come' + (rows === 1 ? 's' : '') + ' from it (line numbers marked). ';
   }
 
+  /* The pass timeline and the first changed pass's diff loaded while the
+   * kernel page is idle (the caller asks once it is ready), so that
+   * entering pass mode draws at once; nothing is drawn. */
+  async function warm() {
+    if (P.data || !kernel.meta().passes) return;
+    const d = await data.load(kernel.id() + '/passes');
+    const first = d.passes.findIndex((p) => p.effect === 'changed');
+    if (first < 0) return;
+    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 50));
+    idle(() => {
+      if (P.data) return; /* pass mode opened meanwhile: it loads what it shows */
+      const p = d.passes[first];
+      if (p.ch !== undefined) chain.load(p.ch).catch(() => null);
+      else if (p.pb) data.load(kernel.id() + '/pb-' + first).catch(() => null);
+      else {
+        const lv = d.levels.find((l) => l.from <= first && first <= l.to);
+        if (lv && lv.pd) data.load(kernel.id() + '/' + lv.pd).catch(() => null);
+      }
+    });
+  }
+
   const shown = () => ({ sel: P.sel, range: P.range && P.range.slice(), sub: P.sub || null, src: P.src || null, count: P.data ? P.data.passes.length : 0 });
 
   /* How many sub-steps pass I has listed (0: none). */
   const subs = (i) => (P.data && P.data.passes[i] && P.data.passes[i].subs ? P.data.passes[i].subs.length : 0);
 
-  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, selectSub, subs, compare: comparePasses, shown,
+  return { open: passesOpen, warm, key: passesKey, forSource: passesFor, select: selectPass, selectSub, subs, compare: comparePasses, shown,
     list: () => (P.data ? P.data.passes : []), inspect: () => P };
 });
