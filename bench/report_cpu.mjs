@@ -3,10 +3,14 @@
 // in a trace), which a busy machine moves much less than wall times
 // (issue 25: the shared 2-core VM runs at load 16-28).  Reports are
 // measured in turns; each figure is the best of the turns.  Prints, per
-// report: the click handler's own time (median), the main thread's CPU per
-// click and its split by phase (nested events counted in each), the click
-// to next frame (wall median, p95), pass mode entered (wall, CPU) and the
-// page load (ready wall, CPU).  Asserts nothing.
+// report: the click handler's own time (median), the main thread's CPU
+// from a click to the end of the frame that shows it (median, p95: the
+// task that handled it to the first task after it that painted), the
+// main thread's CPU per click with what the test driver and the page do
+// between clicks, and its split by phase (nested events counted in each,
+// so Paint counts twice), the click to next frame (wall median, p95), pass
+// mode entered (wall, CPU) and the page load (ready wall, and the CPU of
+// the tasks begun before ready).  Asserts nothing.  KEEP=1 keeps the traces.
 //
 // Usage: node bench/report_cpu.mjs PLAYWRIGHT_CORE_INDEX TURNS REPORT_DIR[+PAGE][@CSS] ...
 //   REPORT_DIR: a `tkview --html` output of persistent_tma_matmul (or any
