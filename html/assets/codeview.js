@@ -127,13 +127,18 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
     }
     /* The character from which a row is drawn plain (syntax.paint): past
      * what the pane's width shows, with room to spare; none once the pane
-     * was scrolled sideways.  A row is drawn to three times that (the
-     * rest: "… N more characters"; a 4000-character line is text to lay
-     * out), all of it once scrolled sideways or a find hit lies past it. */
+     * was scrolled sideways.  A row is drawn to half as much again
+     * (drawnTo(); the rest: "… N more characters": LLVM IR lines of 300 to
+     * 4000 characters are text to lay out and paint that no one sees
+     * before scrolling sideways), all of it once scrolled sideways or a
+     * find hit lies past it. */
     plainFrom() {
       if (this.sideways) return undefined;
       if (!this.w) this.w = this.code.clientWidth;
       return Math.max(200, Math.ceil((this.w || 1200) / 5) + 40);
+    }
+    drawnTo(plain) {
+      return plain === undefined ? undefined : Math.ceil(1.5 * plain);
     }
     /* The pane's height in pixels (read once, then kept up to date by the
      * ResizeObserver). */
@@ -211,7 +216,7 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
      * the rows' own elements). */
     setFound(found, cur, spans) {
       const plain = this.plainFrom();
-      if (found && cur && spans && plain !== undefined && spans(cur).some((sp) => sp[1] > 3 * plain)) {
+      if (found && cur && spans && plain !== undefined && spans(cur).some((sp) => sp[1] > this.drawnTo(plain))) {
         this.sideways = true; /* the text found is past what a row draws */
         this.render(true);
       }
@@ -285,7 +290,7 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
         s += h ? '<span class="heat on" title="' + esc(h.title) + '">' + esc(h.text) + '</span>' : '<span class="heat"></span>';
       }
       const rg = d.ranges ? d.ranges(i) : null;
-      const tx = rg && rg.length ? '' : syntax.html(d.text(i), d.lang, plain === undefined ? undefined : 3 * plain, plain);
+      const tx = rg && rg.length ? '' : syntax.html(d.text(i), d.lang, this.drawnTo(plain), plain);
       return s + '<span class="tx">' + tx + '</span></div>';
     }
     /* Lines LINES as rows (elements, in order): parsed from rowHTML(),
@@ -307,7 +312,7 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
         }
         const rg = d.ranges ? d.ranges(i) : null;
         if (rg && rg.length)
-          paint(row.querySelector('.tx'), d.text(i), d.lang, rg, plain === undefined ? undefined : 3 * plain, plain);
+          paint(row.querySelector('.tx'), d.text(i), d.lang, rg, this.drawnTo(plain), plain);
       });
       return rows;
     }
