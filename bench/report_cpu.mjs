@@ -80,12 +80,13 @@ async function run(v) {
   await browser.stopTracing();
   const load = cpu(TMP + '/ab-load.json', ready)[0];
   if (css) await page.evaluate((c) => { const s = new CSSStyleSheet(); s.replaceSync(c); document.adoptedStyleSheets = [s]; }, css);
-  /* LLVM IR beside SASS, where the kernel has both */
-  if (await page.$('#ir-pane button.tab[data-stage="llir"]:not(.missing)')) {
+  /* LLVM IR beside SASS, where the kernel has both (and a source to click) */
+  const src = !!(await page.$('#src-pane .ln'));
+  if (src && await page.$('#ir-pane button.tab[data-stage="llir"]:not(.missing)')) {
     await page.click('#ir-pane button.tab[data-stage="llir"]'); await page.waitForSelector('body[data-stage="llir"]'); }
-  if (await page.$('#stage2 option[value="sass"]')) {
+  if (src && await page.$('#stage2 option[value="sass"]')) {
     await page.selectOption('#stage2', 'sass'); await page.waitForSelector('#ir2-pane:not([hidden]) .ln'); }
-  const lines = await page.evaluate(() => { const K = window.TK.use('kernel'), P = window.TK.use('panes').inspect();
+  const lines = !src ? [] : await page.evaluate(() => { const K = window.TK.use('kernel'), P = window.TK.use('panes').inspect();
     const seen = new Set(); for (const r of K.bind(P.stage).src) if (r[0] === P.file) seen.add(r[1]); return [...seen].sort((a, b) => a - b); });
   const step = Math.max(1, Math.ceil(lines.length / 30)); const cs = [];
   await browser.startTracing(page, { path: TMP + '/ab-click.json', categories: cats });
@@ -107,9 +108,19 @@ async function run(v) {
     cfmed: cf[cf.length >> 1], cfp95: cf[Math.ceil(0.95 * cf.length) - 1] };
 }
 const res = variants.map(() => []);
-for (let r = 0; r < +turns; r++) for (let v = 0; v < variants.length; v++) res[v].push(await run(variants[v]));
+/* a turn that fails (a wait run out on a loaded machine) is said and left out */
+for (let r = 0; r < +turns; r++) for (let v = 0; v < variants.length; v++) {
+  try {
+    res[v].push(await run(variants[v]));
+  } catch (e) {
+    console.log(`turn ${r + 1} of ${variants[v]} failed: ${e.message.split("\n").slice(0, 4).join(" ")}`);
+    await browser.stopTracing().catch(() => null);
+    for (const p of browser.contexts().flatMap((c) => c.pages())) await p.close().catch(() => null);
+  }
+}
 const min = (a) => Math.min(...a).toFixed(1);
 variants.forEach((v, i) => { const R = res[i];
+  if (!R.length) return;
   console.log(v.slice(0, 70));
   console.log(`   click handler (JS) median ${min(R.map((x) => x.hmed))} ms; ready wall ${min(R.map((x) => x.ready))} ms, load cpu ${min(R.map((x) => x.load))} ms | click to frame cpu median ${min(R.map((x) => x.cfmed))} p95 ${min(R.map((x) => x.cfp95))} ms, cpu/click ${min(R.map((x) => x.clickcpu))} ms (wall median ${min(R.map((x) => x.med))} p95 ${min(R.map((x) => x.p95))}) | pass mode wall ${min(R.map((x) => x.pw))} cpu ${min(R.map((x) => x.pc))}`);
   console.log('   per click cpu by phase (last turn):', JSON.stringify(R.at(-1).by)); });
