@@ -424,10 +424,11 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       const last = Math.min(n - 1, this.itemAt((Math.max(0, y) + h) / ROW_H) + (lean ? 1 : 2 * over));
       if (lean && !this.filling) {
         this.filling = true;
-        requestAnimationFrame(() => setTimeout(() => {
+        const fill = () => {
           this.filling = false;
           this.render(false);
-        }, 0));
+        };
+        requestAnimationFrame(() => (window.requestIdleCallback ? requestIdleCallback(fill, { timeout: 100 }) : setTimeout(fill, 0)));
       }
       if (!force && first === this.first && last === this.last) return;
       if (force) this.chars = rowChars(this.root);
