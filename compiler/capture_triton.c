@@ -66,7 +66,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tkdump/tk_bundle.h"
+#include "tkdump/tk_life_ranges.h"
 #include "tkdump/tk_staged_dir.h"
 #include "tkview-config.h"
 
