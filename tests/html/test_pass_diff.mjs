@@ -610,6 +610,18 @@ await test('a pass with nothing comparable before it: the sentence, then its IR 
   eq(got.counts, 0, 'no +/- counts');
   assert(got.cols.length > 0 && got.cols.every((n) => n === 2), 'one pane: a line number and a text per row, ' + got.cols.slice(0, 3));
   await page.screenshot({ path: path.join(ART, 'pass-after-only.png') });
+  // pass 60, ConvertBuiltinFuncToLLVM (mlir.txt.gz: its Before dump, the
+  // last MLIR one, and no dump after it): the page says what `tkview diff
+  // --pass 60` says on stderr after "ConvertBuiltinFuncToLLVM: "
+  const no = spawnSync(TKVIEW, ['diff', path.join(process.env.TK_TEST_SAMPLES, 'amd_gfx942'), '--kernel', '0',
+    '--pass', '60'], { encoding: 'utf8' });
+  const said = no.stderr.trim().split('ConvertBuiltinFuncToLLVM: ')[1];
+  assert(no.status === 1 && said && said.startsWith('Effect unknown: no dump after it. '), no.stderr);
+  const shown = await page.evaluate(async () => {
+    await window.TK.use('passes').select(60);
+    return [document.querySelector('#pass-rows .why').textContent, document.querySelectorAll('#pass-rows .drow').length];
+  });
+  eq(shown, [said, 0], 'pass 60: the sentence of tkview diff, no rows');
   eq(page.problems, [], 'problems');
   await page.close();
 });
