@@ -48,7 +48,7 @@ char *bundle_meta_life_ranges_path(const tk_kernel *k)
     return p;
 }
 
-/* ---- made afterwards by a front end (tk_life_ranges.h) ------------------------ */
+/* ---- made afterwards by a front end (tk_life_ranges.h) ------------------ */
 
 #define PY_TRITON_BIN                                                        \
     "import os, triton; print(os.path.join(os.path.dirname("                 \
