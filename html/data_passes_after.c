@@ -93,7 +93,6 @@ static gboolean same_side(const tk_timeline_side *x, const tk_timeline_side *y)
  * 0 or a write error. */
 static int write_own(html_report *r, html_report_kernel *rk, const tk_timeline *tl,
                      size_t pass, tk_loctab *tab, gboolean *written, uint64_t *cut)
-
 {
     *cut = 0;
     *written = FALSE;
