@@ -173,7 +173,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     go.type = 'button';
     go.id = 'cmp-go';
     go.title = 'The IR before the first pass against the IR after the second; shift-click a pass in the list to do the same';
-    go.addEventListener('click', () => comparePasses(+a.value, +b.value));
+    go.addEventListener('click', () => { if (a.value && b.value) comparePasses(+a.value, +b.value); });
     cmp.append(el('span', null, 'before'), a, el('span', null, 'to after'), b, go);
     syncCompare();
   }
@@ -183,7 +183,11 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     if (!r) return;
     for (const [id, v] of [['cmp-from', r[0]], ['cmp-to', r[1]]]) {
       const s = document.getElementById(id);
-      if (s && s.querySelector('option[value="' + v + '"]')) s.value = String(v);
+      if (!s) continue;
+      /* a pass no chain holds (nothing comparable before it) leaves both
+       * empty rather than showing some other pass */
+      if (s.querySelector('option[value="' + v + '"]')) s.value = String(v);
+      else s.selectedIndex = -1;
     }
   }
 
