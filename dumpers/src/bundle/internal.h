@@ -117,6 +117,8 @@ typedef struct {
  * frees with json_node_unref), or NULL with *ERROR set (caller frees). */
 JsonNode *bundle_json_read_file(const char *path, tk_input_file_kind kind,
                                 char **error);
+/* The same for LEN bytes at DATA already read (no NUL, nesting checked). */
+JsonNode *bundle_json_parse(const char *data, size_t len, char **error);
 
 /* Typed members of OBJ; NULL / -1 / default when absent or of another
  * type (no GLib criticals, unlike json_object_get_*_member). */
