@@ -419,6 +419,9 @@ def inductor_max_autotune_timings_are_the_printed_ones():
         assert '%.4f' % shown[key]['ms'] == ms, (key, shown[key]['ms'], ms)
     win = [row for row in rows if row['winner']]
     assert len(win) == 1 and win[0] is shown[(64, 64, 64, 4, 8)], win
+    # Its timings file has 16 entries, all "kernel": "triton_mm", none
+    # "extern" (the program asked for Triton templates only).
+    assert r['groups'][0]['extern_winner'] is None, r['groups'][0]['extern_winner']
     # Each compile's dumps are its own file's: "IR Dump" headers counted here.
     info, _ = run_json('info', d)
     files = os.listdir(os.path.join(d, 'compiles'))
@@ -432,6 +435,60 @@ def inductor_max_autotune_timings_are_the_printed_ones():
             headers = sum('IR Dump' in ln for ln in f)
         assert [(p['dumps'], p['shared_by']) for p in k['passes']] == [(headers, 0)], \
             (k['hash'], k['passes'], headers)
+
+
+def with_extern(entries):
+    """A copy of inductor_autotune whose timings file also has ENTRIES
+    (Inductor's extern choices, as the hook writes them), Inductor's choice
+    moved to the first of them that says "best"."""
+    src = unpack('inductor_autotune')
+    dst = os.path.join(TMP, 'inductor-extern-%d' % len(os.listdir(TMP)))
+    shutil.copytree(src, dst, symlinks=True)
+    path = os.path.join(dst, 'autotune_timings.json')
+    t = json.load(open(path))
+    if any(e.get('best') for e in entries):
+        for e in t['configs']:
+            e['best'] = False
+    t['configs'] += entries
+    json.dump(t, open(path, 'w'))
+    return dst
+
+
+def extern(name, ms, op='mm', best=False):
+    return {'kernel': name, 'kwargs': {}, 'ms': [ms], 'best': best, 'source': 'inductor',
+            'op': op, 'choice': name, 'extern': True}
+
+
+@test
+def inductor_extern_winner_is_shown():
+    """When aten's mm (an extern choice of the same op) beat every Triton
+    compile, the table says so and stars no compile; the fastest compile
+    (64, 64, 64, stages 4, warps 8: 0.0063 ms in Inductor's table) is what
+    the rows part from.  A slower extern, or a fast one of another op,
+    changes nothing."""
+    d = with_extern([extern('mm', 0.0051, best=True), extern('addmm', 0.001, op='addmm')])
+    r, err = run_json('configs', d)
+    g = r['groups'][0]
+    assert g['extern_winner'] == {'name': 'mm', 'ms': 0.0051}, g['extern_winner']
+    assert not any(row['winner'] for row in g['configs']), [row['winner'] for row in g['configs']]
+    fastest = [row for row in g['configs'] if row['first_divergence'] == '(fastest compile)']
+    assert len(fastest) == 1 and '%.4f' % fastest[0]['ms'] == '0.0063', fastest
+    code, text, err = run('configs', d)
+    assert code == 0, err
+    assert 'winner: the extern kernel mm, 0.0051 ms' in text, text[:400]
+    assert not any(ln.startswith('  *') for ln in text.splitlines()), text[:400]
+    out = os.path.join(TMP, 'extern-report')
+    code, _, err = run('--html', out, d, '-q')
+    assert code == 0, err
+    page = open(os.path.join(out, 'configs.html')).read()
+    assert 'Winner: the extern kernel mm, 0.0051 ms' in page and 'class="winner"' not in page
+    # Slower than the fastest compile: the compile wins.
+    d = with_extern([extern('mm', 0.05)])
+    r, err = run_json('configs', d)
+    g = r['groups'][0]
+    assert g['extern_winner'] is None, g['extern_winner']
+    win = [row for row in g['configs'] if row['winner']]
+    assert len(win) == 1 and '%.4f' % win[0]['ms'] == '0.0063', win
 
 
 @test
