@@ -370,6 +370,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     const char *dump_files[] = {mlir, compiles, NULL};
     progress = cap_progress_new(o->progress && !c->quiet ? stderr : NULL,
                                        cache, dump_files);
+    cap_progress_watch_inductor(progress, inductor);
     char **run_argv = o->ncu ? cap_profile_argv(c, o->ncu, o->kernel,
                                                       o->ncu_args, o->argv)
                              : g_strdupv(o->argv);
