@@ -19,8 +19,10 @@
 #include <unistd.h>
 
 #include "tkdump/tk_bundle.h"
-#include "tkdump/tk_staged_dir.h"
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_write.h"
 #include "tkdump/tk_input_file.h"
+#include "tkdump/tk_staged_dir.h"
 
 /* The program's messages kept in the bundle: at most this many bytes, the
  * last ones (a traceback is at the end). */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "tkdump/tk_input_file.h"
+#include "tkdump/tk_life_ranges.h"
 
 /* DIR/STEM.sass_lr for the file PATH (".../NAME.cubin" or
  * ".../NAME.sass_gi"), when it is a regular file; else NULL. */
@@ -47,7 +48,7 @@ char *bundle_meta_life_ranges_path(const tk_kernel *k)
     return p;
 }
 
-/* ---- made afterwards by a front end (tk_bundle.h) ------------------------ */
+/* ---- made afterwards by a front end (tk_life_ranges.h) ------------------ */
 
 #define PY_TRITON_BIN                                                        \
     "import os, triton; print(os.path.join(os.path.dirname("                 \
@@ -118,7 +119,7 @@ static char *triton_bin(tk_run_fn run, void *user)
     return dir;
 }
 
-/* Every nvdisasm to try, in order (tk_bundle.h). */
+/* Every nvdisasm to try, in order (tk_life_ranges.h). */
 static GPtrArray *find_tools(tk_run_fn run, void *user)
 {
     GPtrArray *tools = g_ptr_array_new_with_free_func(g_free);

@@ -9,6 +9,8 @@
  * compressing them one after another was most of what capture did after
  * the program ended (issue 25). */
 #include "passfiles/slice.h"
+#include "tkdump/tk_bundle_passes.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
