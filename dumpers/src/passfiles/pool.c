@@ -81,7 +81,7 @@ static unsigned char *text_of(ZSTD_DCtx *dc, const distinct *d)
 
 /* Bases a body is tried against: the last bodies of its slice stored
  * alone. */
-#define BASES_TRIED 4
+#define BASES_TRIED 2
 
 typedef struct {
     distinct *all;

@@ -10,7 +10,7 @@
 
 /* zstd levels: a piece alone, a piece against its base, and a base tried. */
 #define BUNDLE_PASS_LEVEL 6
-#define BUNDLE_PASS_DELTA_LEVEL 9
+#define BUNDLE_PASS_DELTA_LEVEL 6
 #define BUNDLE_PASS_TRY_LEVEL 1
 
 /* A piece of a slice's text (passes/refs.c reads them back). */
