@@ -152,13 +152,18 @@ static int number(const char **s, int after_space, uint64_t *v)
     return end != p;
 }
 
-/* Whether [IN, IN + LEN) is a frame or member of the pool that can hold
+/* The most bytes a frame or member of PASSES_REFS_MAX_PIECE bytes of text
+ * takes (text that does not compress, and the headers): what a read may
+ * allocate for one, whatever the refs file says. */
+#define MAX_FRAME (PASSES_REFS_MAX_PIECE + PASSES_REFS_MAX_PIECE / 64 + 4096)
+
+/* Whether [IN, IN + IN_LEN) is a frame or member of the pool that can hold
  * between 1 and PASSES_REFS_MAX_PIECE bytes of text. */
 static int in_pool(const passes_refs *r, uint64_t in, uint64_t in_len,
                    uint64_t len)
 {
     uint64_t least = r->version == 1 ? 18 : 9; /* the smallest header */
-    return in_len >= least && in <= r->pool_size &&
+    return in_len >= least && in_len <= MAX_FRAME && in <= r->pool_size &&
            in_len <= r->pool_size - in && len > 0 &&
            len <= PASSES_REFS_MAX_PIECE;
 }
@@ -226,10 +231,10 @@ static int parse_pieces(passes_refs *r, const char *t, char **why)
         if (!ok || *s != '\n') {
             *why = g_strdup_printf("line %llu is no piece of the pool "
                                    "(IN IN_LEN LEN%s, inside its %llu bytes, "
-                                   "at most %d bytes of text)",
+                                   "at most %d bytes of text in at most %d)",
                                    line, r->version >= 2 ? " [BIN BIN_LEN BLEN]" : "",
                                    (unsigned long long)r->pool_size,
-                                   PASSES_REFS_MAX_PIECE);
+                                   PASSES_REFS_MAX_PIECE, MAX_FRAME);
             g_array_free(a, TRUE);
             return -1;
         }
