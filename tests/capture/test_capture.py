@@ -787,12 +787,13 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
                 'if [ "$1" = "--version" ]; then echo "fake nvdisasm"; '
                 'echo "Build fake_12.8"; exit 0; fi\n'
                 'for a; do last=$a; done\n'
+                'echo "$1 $last" >>"%s"\n'
                 'case "$1.$last" in\n'
                 '  --print-life-ranges.*add_kernel.cubin) '
                 'echo "// fake life ranges of $last";;\n'
                 '  -c.*add_kernel.cubin) echo "// fake SASS of $last";;\n'
                 '  *) echo "fake nvdisasm: cannot read $last" >&2; exit 3;;\n'
-                'esac\n')
+                'esac\n' % os.path.join(box, 'runs.txt'))
     os.chmod(py, 0o755)
     os.chmod(nvd, 0o755)
     out = fresh('fakesass')
@@ -822,6 +823,13 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
     with open(cubin[:-len('.cubin')] + '.sass_lr') as f:
         assert f.read().startswith('// fake life ranges of ')
     assert not glob.glob(os.path.join(out, '*', 'softmax_kernel.sass_lr'))
+    # kernel_dump/ and cache/ hold the same bytes: each distinct cubin is
+    # disassembled once per kind (issue 25), the copy takes its outcome.
+    with open(os.path.join(box, 'runs.txt')) as f:
+        runs = [l.split()[0] for l in f]
+    assert runs.count('-c') == 2 and runs.count('--print-life-ranges') == 2, runs
+    # capture's own steps timed in the manifest
+    assert {'program', 'sass_and_lr', 'load', 'save'} <= set(cap['phase_seconds']), cap
 
 
 @test('dumps')

@@ -247,6 +247,11 @@ def failed_pipeline_opens_the_run_that_failed():
     with open(os.path.join(out, 'data', 'k001', 'diag.js'), encoding='utf-8') as f:
         js = f.read()
     assert '"pass":"NVGPUWarpSpecialization","pass_step":30' in js, js
+    # ... in the words `tkview diagnostics` prints
+    assert ('"pass_says":"step 30 of `tkview passes` (run 1 of 1: the pipeline '
+            'failed in it)"') in js, js
+    code, out, err = run('diagnostics', WS_STORE)
+    assert 'step 30 of `tkview passes` (run 1 of 1: the pipeline failed in it)' in out, out
 
 
 @test

@@ -38,6 +38,15 @@ extern "C" {
 typedef int (*tk_run_fn)(const char *const *argv, const char *stdout_path,
                          char **err, void *user);
 
+/* Triton's own folder of CUDA tools, triton/backends/nvidia/bin, as
+ * PYTHON (NULL: "python3") tells it through RUN (`PYTHON -c "import
+ * triton; ..."`): an absolute path, or NULL when Triton could not be
+ * imported or the answer was not one path.  It may not exist (an AMD
+ * build).  Caller frees with g_free().  tk_bundle_make_life_ranges()
+ * looks there first; capture asks the captured program's Python. */
+TK_API
+char *tk_triton_nvidia_bin(const char *python, tk_run_fn run, void *user);
+
 /* What tk_bundle_make_life_ranges() did; free with
  * tk_life_ranges_made_clear(). */
 typedef struct {
