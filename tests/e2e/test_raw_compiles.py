@@ -374,9 +374,9 @@ def format_2_bundle_still_read():
     code, b, err = run('passes', old, '--json', '--changes')
     assert code == 0 and 'damaged' not in err, err
     a, b = pass_facts(a), pass_facts(b)
-    # 32 MLIR dumps: 31 passes and the SoftwarePipeliner step holding the 4
-    # LLVM-side WarpSpec dumps.
-    assert len(b) == 36 and a == b, (len(a), len(b))
+    # Its manifest lists 32 MLIR dumps and 4 LLVM-side WarpSpec dumps: at
+    # least 32 passes and steps, the same as the raw capture's.
+    assert len(b) >= 32 and a == b, (len(a), len(b))
 
 
 # inductor_autotune: torch.compile(mode="max-autotune") of one 64x64 fp16
