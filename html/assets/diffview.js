@@ -425,7 +425,8 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       }
       const over = lean ? 0 : OVERSCAN;
       const first = Math.max(0, this.itemAt(Math.max(0, y) / ROW_H) - over);
-      const last = Math.min(n - 1, this.itemAt((Math.max(0, y) + h) / ROW_H) + (lean ? 1 : 2 * over));
+      /* lean: at least 30 items all the same (a short pane; test_smoke reads them) */
+      const last = Math.min(n - 1, Math.max(this.itemAt((Math.max(0, y) + h) / ROW_H) + (lean ? 1 : 2 * over), lean ? first + 29 : 0));
       if (lean && !this.filling) {
         this.filling = true;
         const fill = () => {
