@@ -20,6 +20,7 @@
 
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_bundle_load.h"
 
 static double now(void)
 {

@@ -30,6 +30,8 @@
 #include <unistd.h>
 
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_passes.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
 

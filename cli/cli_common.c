@@ -1,5 +1,6 @@
 /* cli_common.c - loading, messages and output helpers of the tkview program. */
 #include "cli.h"
+#include "tkdump/tk_bundle_load.h"
 
 #include <stdarg.h>
 #include <string.h>

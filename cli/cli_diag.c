@@ -71,30 +71,17 @@ static void put_frame(const tk_diag_frame *f)
     g_free(base);
 }
 
-/* "step 12 (its only run)" and the like, after "pass: NAME". */
+/* ", step 12 of `tkview passes` (its only run)" and the like, after
+ * "pass: NAME": the library's sentence (tk_diag_step_sentence()). */
 static void put_step(const tk_diag_entry *e, const tk_timeline *tl)
 {
     if (!tl)
         return;
     tk_diag_step st = tk_diag_entry_step(e, tl);
-    switch (st.how) {
-    case TK_DIAG_STEP_ONLY_RUN:
-        cli_printf(", step %zu of `tkview passes` (its only run)", st.step);
-        break;
-    case TK_DIAG_STEP_FAILED_RUN:
-        cli_printf(", step %zu of `tkview passes` (run %zu of %zu: the "
-                   "pipeline failed in it)", st.step, st.run + 1, st.n_runs);
-        break;
-    case TK_DIAG_STEP_SEVERAL:
-        cli_printf(" (it ran %zu times; which run printed this is unknown)",
-                   st.n_runs);
-        break;
-    case TK_DIAG_STEP_NOT_RUN:
-        cli_printf(" (no such step in the kernel's pass dumps)");
-        break;
-    case TK_DIAG_STEP_NO_PASS:
-        break;
-    }
+    char *say = tk_diag_step_sentence(&st);
+    if (say)
+        cli_printf(st.step != TK_TL_NONE ? ", %s" : " (%s)", say);
+    g_free(say);
 }
 
 void cli_diag_entry_text(const tk_diag_entry *e, const tk_timeline *tl)

@@ -5,6 +5,7 @@
  * capture's runner, and say what was done, or plainly that no nvdisasm was
  * found. */
 #include "cli.h"
+#include "tkdump/tk_life_ranges.h"
 
 #include <stdlib.h>
 

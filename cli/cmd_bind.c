@@ -1,5 +1,6 @@
 /* cmd_bind.c - `tkview bind PATH --source FILE:LINE | --ir STAGE:LINE`. */
 #include "cmd_bind.h"
+#include "tkdump/tk_bundle_load.h"
 
 #include <stdlib.h>
 #include <string.h>

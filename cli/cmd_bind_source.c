@@ -9,6 +9,7 @@
 
 #include "tkdump/tk_cost.h"
 #include "tkdump/tk_file_query.h"
+#include "tkdump/tk_statement.h"
 
 /* ---- --source FILE:LINE ---------------------------------------------- */
 

@@ -3,6 +3,9 @@
  * its locations name, each kernel's pass dumps) that opens the same on
  * another machine. */
 #include "cli.h"
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_passes.h"
+#include "tkdump/tk_bundle_write.h"
 
 int cmd_bundle(int argc, char **argv)
 {

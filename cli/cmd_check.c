@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_check.h"
 #include "tkdump/tk_input_file.h"
 

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_compare.h"
 
 typedef struct {

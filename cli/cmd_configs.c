@@ -6,6 +6,7 @@
  * each row's first divergence from the winner, and with --json the source
  * line x compile matrix: all of it the library's (tk_configs.h). */
 #include "cli.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_configs.h"
 
 #include <string.h>

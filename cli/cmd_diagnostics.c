@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_diag.h"
 #include "tkdump/tk_diag_pass.h"
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_passref.h"
 #include "tkdump/tk_timeline.h"
 

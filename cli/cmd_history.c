@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_file_query.h"
 #include "tkdump/tk_timeline.h"
 

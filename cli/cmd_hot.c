@@ -3,6 +3,7 @@
  * profile, warp stall samples with one; each with its IR line counts per
  * stage and, with samples, its main stall reasons. */
 #include "cli.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_input_file.h"
 
 #include <stdlib.h>

@@ -2,6 +2,7 @@
  * PATH`): the static, offline report of PATH (html/html.h). */
 #include "cli.h"
 #include "html.h"
+#include "tkdump/tk_bundle_load.h"
 
 int cmd_html(int argc, char **argv)
 {

@@ -3,6 +3,8 @@
  * file loads PATH and reads the profiles; cmd_info_text.c and
  * cmd_info_json.c print. */
 #include "cmd_info.h"
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_passes.h"
 
 static gpointer profiles_read(gpointer data)
 {

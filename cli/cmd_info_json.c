@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "tkdump/tk_bundle_passes.h"
 #include "tkdump/tk_config.h"
 
 static const char *const input_kind_ids[] = {

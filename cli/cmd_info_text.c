@@ -2,6 +2,7 @@
  * metadata, binding counts, cost and pass dumps, then the pass files. */
 #include "cmd_info.h"
 
+#include "tkdump/tk_bundle_passes.h"
 #include "tkdump/tk_config.h"
 
 static const char *const input_kind_names[] = {

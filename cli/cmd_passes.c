@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_timeline.h"
 
 typedef struct {

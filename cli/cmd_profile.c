@@ -2,6 +2,7 @@
  * GPU machine (Nsight Compute's source page exported as CSV) put into a
  * bundle, each kernel section matched to the kernel whose SASS it is. */
 #include "cli.h"
+#include "tkdump/tk_bundle_load.h"
 
 #include <string.h>
 

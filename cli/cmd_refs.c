@@ -1,5 +1,6 @@
 /* cmd_refs.c - `tkview refs PATH`: the source lines each stage has code for. */
 #include "cli.h"
+#include "tkdump/tk_bundle_load.h"
 
 #include <string.h>
 

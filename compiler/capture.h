@@ -296,6 +296,9 @@ typedef struct {
     char *profile_report;
     char *profile_csv;
     gboolean profile_failed;
+
+    /* When the step being timed began (capture_phase.c); 0: not yet. */
+    gint64 phase_t0;
 } cap_capture;
 
 /* Checks that OUTDIR can be written (absent, an empty folder, or with
@@ -320,6 +323,13 @@ gboolean cap_replaceable(const char *path);
 void cap_info_set_string(cap_capture *c, const char *key,
                                 const char *value);
 void cap_info_set_int(cap_capture *c, const char *key, int64_t value);
+
+/* Starts timing capture's steps (capture_phase.c). */
+void cap_phase_start(cap_capture *c);
+/* The step NAME ended now: its seconds since the last one ended go into
+ * the manifest's capture.phase_seconds, and on stderr when
+ * TKVIEW_CAPTURE_TIMES is set. */
+void cap_phase_done(cap_capture *c, const char *name);
 
 /* "12.3 MB"; caller frees. */
 char *cap_format_bytes(uint64_t n);
@@ -380,6 +390,30 @@ extern const char cap_mlir_default_pipeline[];
 
 int cap_mlir(cap_capture *c, const cap_mlir_opts *o);
 
+/* ---- tools run on every cubin (capture_jobs.c) ------------------------- */
+
+/* One run of a tool on one cubin, writing OUT.  A kind's job embeds this
+ * first.  RUN does the work and sets RC (0: OUT made); ADOPT takes the
+ * outcome of LEADER, an earlier job of the same kind on the same bytes,
+ * whose file is already linked to OUT when RC is 0. */
+typedef struct cap_job {
+    const char *kind;            /* "sass", "lr": jobs are shared per kind */
+    char *cubin, *out;
+    void (*run)(struct cap_job *j);
+    void (*adopt)(struct cap_job *j, const struct cap_job *leader);
+    int rc;
+    char *key;                   /* kind:SHA-256 of the cubin */
+    const struct cap_job *leader;/* NULL: run itself */
+} cap_job;
+
+void cap_job_init(cap_job *j, const char *kind, const char *cubin,
+                  const char *out, void (*run)(cap_job *),
+                  void (*adopt)(cap_job *, const cap_job *));
+void cap_job_clear(cap_job *j);
+/* Runs JOBS (cap_job *) on the machine's cores, each distinct cubin of a
+ * kind once (the others adopt its outcome); returns when all are done. */
+void cap_jobs_run(GPtrArray *jobs);
+
 /* Makes NAME.sass_gi beside every NAME.cubin under the folders DIRS
  * (NULL-terminated; each holds one folder per kernel) with NVDISASM -c -gi,
  * and records in C why a kernel has none.  NVDISASM NULL: records
@@ -396,6 +430,16 @@ void cap_make_sass(cap_capture *c, const char *nvdisasm,
 void cap_make_life_ranges(cap_capture *c, const char *const *tools,
                                  const char *const *dirs,
                                  const char *why_missing);
+
+/* The same in steps, so that both kinds of job share one pool
+ * (cap_jobs_run()): the jobs for every cubin under DIRS (none when the
+ * tool is NULL), then their outcomes recorded in C, the jobs freed. */
+GPtrArray *cap_sass_plan(const char *nvdisasm, const char *const *dirs);
+void cap_sass_record(cap_capture *c, const char *nvdisasm, GPtrArray *jobs,
+                     const char *why_missing);
+GPtrArray *cap_lr_plan(const char *const *tools, const char *const *dirs);
+void cap_lr_record(cap_capture *c, const char *const *tools, GPtrArray *jobs,
+                   const char *why_missing);
 
 /* Whether a kernel folder under one of DIRS (NULL-terminated; each holds
  * one folder per kernel) holds a file whose name ends with SUFFIX. */

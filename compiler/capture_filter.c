@@ -23,6 +23,7 @@
 
 #include <string.h>
 
+#include "tkdump/tk_lines.h"
 #include "tkdump/tk_passes.h"
 
 typedef enum { IN_TEXT, IN_MLIR, IN_LLVM } filter_mode;
@@ -195,8 +196,7 @@ static gboolean is_header(const char *s, size_t len, filter_mode *kind)
 
 gboolean cap_stderr_filter_line(cap_stderr_filter *f, const char *s, size_t len)
 {
-    if (len > 0 && s[len - 1] == '\r')
-        len--;
+    len = tk_lines_trim(s, len);
     filter_mode kind;
     if (is_header(s, len, &kind)) {
         f->mode = kind;

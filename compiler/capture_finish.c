@@ -19,8 +19,10 @@
 #include <unistd.h>
 
 #include "tkdump/tk_bundle.h"
-#include "tkdump/tk_staged_dir.h"
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_write.h"
 #include "tkdump/tk_input_file.h"
+#include "tkdump/tk_staged_dir.h"
 
 /* The program's messages kept in the bundle: at most this many bytes, the
  * last ones (a traceback is at the end). */
@@ -401,6 +403,7 @@ int cap_finish(cap_capture *c)
                             dirs ? g_strv_length(dirs) : 0};
     tk_diags *diags = tk_diags_new();
     tk_bundle *b = tk_bundle_load(c->run, &opts, diags);
+    cap_phase_done(c, "load");
     int rc = CAP_EXIT_NONE;
     char *built = g_build_filename(c->work, "bundle", NULL);
     char *final = NULL;
@@ -422,6 +425,7 @@ int cap_finish(cap_capture *c)
         goto done;
     }
     print_diags(diags, c->quiet);
+    cap_phase_done(c, "save");
     /* The profile goes in before the manifest is completed, which then
      * says how it went (capture.profile). */
     if (c->profile_report)
@@ -438,6 +442,7 @@ int cap_finish(cap_capture *c)
         keep = TRUE;
         goto done;
     }
+    cap_phase_done(c, "manifest");
     if (!(final = place(c, built))) {
         keep = TRUE;
         goto done;
@@ -465,6 +470,7 @@ done:
         fprintf(stderr, "tkview: the capture folder is kept at %s\n", c->work);
     else
         tk_staged_dir_remove_tree(c->work);
+    cap_phase_done(c, "place_cleanup");
     tk_diags_free(diags);
     tk_bundle_free(b);
     g_free(built);

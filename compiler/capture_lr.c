@@ -23,14 +23,16 @@
 #define LR_TIMEOUT_S 120.0
 #define LR_REFUSALS_MAX 8
 
+/* One cubin: each tool tried in order until one makes its file
+ * (capture_jobs.c runs them on the machine's cores, each distinct cubin
+ * once); outcomes are taken in folder order, so the manifest says what it
+ * said when they ran one by one. */
 typedef struct {
-    cap_capture *c;
+    cap_job job;
     const char *const *tools;
-    unsigned made, failed;
-    GHashTable *used;     /* tool -> count of cubins it made */
-    JsonArray *refusals;  /* "TOOL: its first line of complaint", distinct */
-    GHashTable *seen;
-} lr_run;
+    int made_by;      /* index in tools, -1: none */
+    GPtrArray *why;   /* per tool tried and refused: its complaint (g_free) */
+} lr_job;
 
 /* The first 300 bytes of ERR on one line. */
 static char *one_line(const char *err)
@@ -42,47 +44,43 @@ static char *one_line(const char *err)
     return g_strstrip(s);
 }
 
-static void lr_for_cubin(lr_run *r, const char *cubin)
+static void lr_job_run(cap_job *base)
 {
-    char *base = g_strndup(cubin, strlen(cubin) - strlen(".cubin"));
-    char *out = g_strconcat(base, ".sass_lr", NULL);
-    char *tmp = g_strconcat(base, ".sass_lr.tmp", NULL);
-    gboolean ok = FALSE;
-    for (size_t t = 0; r->tools[t] && !ok; t++) {
-        char *argv[] = {(char *)r->tools[t], "--print-life-ranges",
-                        "--life-range-mode", "count", "-c", (char *)cubin,
-                        NULL};
+    lr_job *j = (lr_job *)base;
+    char *tmp = g_strconcat(base->out, ".tmp", NULL);
+    j->made_by = -1;
+    for (size_t t = 0; j->tools[t] && j->made_by < 0; t++) {
+        char *argv[] = {(char *)j->tools[t], "--print-life-ranges",
+                        "--life-range-mode", "count", "-c", base->cubin, NULL};
         char *err = NULL;
         if (cap_tool_run(argv, tmp, LR_TIMEOUT_S, &err) == 0 &&
-            rename(tmp, out) == 0) {
-            ok = TRUE;
-            gpointer n = g_hash_table_lookup(r->used, r->tools[t]);
-            g_hash_table_replace(r->used, (gpointer)r->tools[t],
-                                 GUINT_TO_POINTER(GPOINTER_TO_UINT(n) + 1));
+            rename(tmp, base->out) == 0) {
+            j->made_by = (int)t;
         } else {
             unlink(tmp);
             char *why = one_line(err);
-            char *line = g_strdup_printf("%s: %s", r->tools[t], why);
-            if (!g_hash_table_contains(r->seen, line) &&
-                json_array_get_length(r->refusals) < LR_REFUSALS_MAX) {
-                json_array_add_string_element(r->refusals, line);
-                g_hash_table_add(r->seen, g_strdup(line));
-            }
-            g_free(line);
+            g_ptr_array_add(j->why, g_strdup_printf("%s: %s", j->tools[t], why));
             g_free(why);
         }
         g_free(err);
     }
-    if (ok)
-        r->made++;
-    else
-        r->failed++;
-    g_free(base);
-    g_free(out);
+    base->rc = j->made_by >= 0 ? 0 : -1;
     g_free(tmp);
 }
 
-static void lr_for_folder(lr_run *r, const char *dir)
+/* The same bytes, the same tools: the same answers (the refusals name the
+ * leader's cubin, as the tool would have named this one's). */
+static void lr_job_adopt(cap_job *base, const cap_job *leader)
+{
+    lr_job *j = (lr_job *)base;
+    const lr_job *l = (const lr_job *)leader;
+    j->made_by = base->rc == 0 ? l->made_by : -1;
+    for (guint i = 0; i < l->why->len; i++)
+        g_ptr_array_add(j->why, g_strdup(g_ptr_array_index(l->why, i)));
+}
+
+static void lr_for_folder(GPtrArray *jobs, const char *const *tools,
+                          const char *dir)
 {
     GDir *d = g_dir_open(dir, 0, NULL);
     for (const char *e; d && (e = g_dir_read_name(d));) {
@@ -90,12 +88,39 @@ static void lr_for_folder(lr_run *r, const char *dir)
             continue;
         char *cubin = g_build_filename(dir, e, NULL);
         struct stat st;
-        if (lstat(cubin, &st) == 0 && S_ISREG(st.st_mode))
-            lr_for_cubin(r, cubin);
+        if (lstat(cubin, &st) == 0 && S_ISREG(st.st_mode)) {
+            lr_job *j = g_new0(lr_job, 1);
+            char *base = g_strndup(cubin, strlen(cubin) - strlen(".cubin"));
+            char *out = g_strconcat(base, ".sass_lr", NULL);
+            cap_job_init(&j->job, "lr", cubin, out, lr_job_run, lr_job_adopt);
+            g_free(out);
+            g_free(base);
+            j->tools = tools;
+            j->why = g_ptr_array_new_with_free_func(g_free);
+            g_ptr_array_add(jobs, j);
+        }
         g_free(cubin);
     }
     if (d)
         g_dir_close(d);
+}
+
+GPtrArray *cap_lr_plan(const char *const *tools, const char *const *dirs)
+{
+    GPtrArray *jobs = g_ptr_array_new();
+    for (size_t i = 0; tools && tools[0] && dirs && dirs[i]; i++) {
+        GDir *d = g_dir_open(dirs[i], 0, NULL);
+        for (const char *e; d && (e = g_dir_read_name(d));) {
+            char *sub = g_build_filename(dirs[i], e, NULL);
+            struct stat st;
+            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+                lr_for_folder(jobs, tools, sub);
+            g_free(sub);
+        }
+        if (d)
+            g_dir_close(d);
+    }
+    return jobs;
 }
 
 /* The last non-empty line of `TOOL --version` ("Build cuda_12.8.r12.8/
@@ -121,39 +146,44 @@ static char *tool_version(cap_capture *c, const char *tool)
     return v;
 }
 
-void cap_make_life_ranges(cap_capture *c, const char *const *tools,
-                                 const char *const *dirs,
-                                 const char *why_missing)
+void cap_lr_record(cap_capture *c, const char *const *tools, GPtrArray *jobs,
+                   const char *why_missing)
 {
     if (!tools || !tools[0]) {
         cap_info_set_string(c, "life_ranges_missing", why_missing);
+        g_ptr_array_free(jobs, TRUE);
         return;
     }
-    lr_run r = {c, tools, 0, 0, g_hash_table_new(g_str_hash, g_str_equal),
-                json_array_new(),
-                g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL)};
-    for (size_t i = 0; dirs && dirs[i]; i++) {
-        GDir *d = g_dir_open(dirs[i], 0, NULL);
-        for (const char *e; d && (e = g_dir_read_name(d));) {
-            char *sub = g_build_filename(dirs[i], e, NULL);
-            struct stat st;
-            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-                lr_for_folder(&r, sub);
-            g_free(sub);
+    size_t ntools = g_strv_length((char **)tools);
+    unsigned *used = g_new0(unsigned, ntools);
+    unsigned made = 0, failed = 0;
+    JsonArray *refusals = json_array_new();
+    GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+    for (guint i = 0; i < jobs->len; i++) {
+        lr_job *j = g_ptr_array_index(jobs, i);
+        for (guint w = 0; w < j->why->len; w++) {
+            const char *line = g_ptr_array_index(j->why, w);
+            if (!g_hash_table_contains(seen, line) &&
+                json_array_get_length(refusals) < LR_REFUSALS_MAX) {
+                json_array_add_string_element(refusals, line);
+                g_hash_table_add(seen, (gpointer)line);
+            }
         }
-        if (d)
-            g_dir_close(d);
+        if (j->made_by >= 0) {
+            made++;
+            used[j->made_by]++;
+        } else {
+            failed++;
+        }
     }
     /* The tool that made the most (the first in order on a tie). */
     const char *best = NULL;
     unsigned most = 0;
-    for (size_t t = 0; tools[t]; t++) {
-        unsigned n = GPOINTER_TO_UINT(g_hash_table_lookup(r.used, tools[t]));
-        if (n > most) {
-            most = n;
+    for (size_t t = 0; t < ntools; t++)
+        if (used[t] > most) {
+            most = used[t];
             best = tools[t];
         }
-    }
     cap_info_set_string(c, "life_ranges_tool", best);
     if (best) {
         char *v = tool_version(c, best);
@@ -162,12 +192,27 @@ void cap_make_life_ranges(cap_capture *c, const char *const *tools,
     }
     cap_info_set_string(c, "life_ranges_flags",
                                "--print-life-ranges --life-range-mode count -c");
-    cap_info_set_int(c, "life_ranges_made", r.made);
-    cap_info_set_int(c, "life_ranges_failed", r.failed);
-    if (json_array_get_length(r.refusals))
+    cap_info_set_int(c, "life_ranges_made", made);
+    cap_info_set_int(c, "life_ranges_failed", failed);
+    if (json_array_get_length(refusals))
         json_object_set_array_member(c->info, "life_ranges_refused",
-                                     json_array_ref(r.refusals));
-    json_array_unref(r.refusals);
-    g_hash_table_destroy(r.used);
-    g_hash_table_destroy(r.seen);
+                                     json_array_ref(refusals));
+    json_array_unref(refusals);
+    g_hash_table_destroy(seen); /* its keys are the jobs' */
+    for (guint i = 0; i < jobs->len; i++) {
+        lr_job *j = g_ptr_array_index(jobs, i);
+        cap_job_clear(&j->job);
+        g_ptr_array_free(j->why, TRUE);
+        g_free(j);
+    }
+    g_ptr_array_free(jobs, TRUE);
+    g_free(used);
+}
+
+void cap_make_life_ranges(cap_capture *c, const char *const *tools,
+                          const char *const *dirs, const char *why_missing)
+{
+    GPtrArray *jobs = cap_lr_plan(tools, dirs);
+    cap_jobs_run(jobs);
+    cap_lr_record(c, tools, jobs, why_missing);
 }

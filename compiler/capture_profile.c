@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_profile.h"
 
 #define EXPORT_TIMEOUT_S 600.0

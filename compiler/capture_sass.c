@@ -16,29 +16,32 @@
 
 #define NVDISASM_TIMEOUT_S 120.0
 
-/* One cubin to disassemble.  The jobs are listed in folder order, run on
- * the machine's cores (one nvdisasm process each: a capture's cubins are
- * independent, and 37 of them one after another were seconds of the
- * capture's own time, issue 25), and their outcomes taken in list order,
- * so the manifest says what it said when they ran one by one. */
+/* One cubin to disassemble (capture_jobs.c runs them on the machine's
+ * cores, each distinct cubin once: 37 of them one after another were
+ * seconds of the capture's own time, issue 25). */
 typedef struct {
-    char *cubin, *name, *out, *tmp;
+    cap_job job;
+    char *name, *tmp;
     const char *nvdisasm;
-    int rc;    /* 0: made */
     char *err; /* cap_tool_run()'s reason */
 } sass_job;
 
-static void sass_job_run(gpointer data, gpointer user)
+static void sass_job_run(cap_job *base)
 {
-    (void)user;
-    sass_job *j = data;
-    char *argv[] = {(char *)j->nvdisasm, "-c", "-gi", j->cubin, NULL};
-    j->rc = cap_tool_run(argv, j->tmp, NVDISASM_TIMEOUT_S, &j->err) == 0 &&
-                    rename(j->tmp, j->out) == 0
-                ? 0
-                : -1;
-    if (j->rc != 0)
+    sass_job *j = (sass_job *)base;
+    char *argv[] = {(char *)j->nvdisasm, "-c", "-gi", base->cubin, NULL};
+    base->rc = cap_tool_run(argv, j->tmp, NVDISASM_TIMEOUT_S, &j->err) == 0 &&
+                       rename(j->tmp, base->out) == 0
+                   ? 0
+                   : -1;
+    if (base->rc != 0)
         unlink(j->tmp);
+}
+
+static void sass_job_adopt(cap_job *base, const cap_job *leader)
+{
+    sass_job *j = (sass_job *)base;
+    j->err = g_strdup(((const sass_job *)leader)->err);
 }
 
 static void sass_for_folder(const char *nvdisasm, const char *dir, GPtrArray *jobs)
@@ -55,45 +58,24 @@ static void sass_for_folder(const char *nvdisasm, const char *dir, GPtrArray *jo
         }
         sass_job *j = g_new0(sass_job, 1);
         char *base = g_strndup(cubin, strlen(cubin) - strlen(".cubin"));
-        j->cubin = cubin;
+        char *out = g_strconcat(base, ".sass_gi", NULL);
+        cap_job_init(&j->job, "sass", cubin, out, sass_job_run, sass_job_adopt);
         j->name = g_strndup(e, strlen(e) - strlen(".cubin"));
-        j->out = g_strconcat(base, ".sass_gi", NULL);
         j->tmp = g_strconcat(base, ".sass_gi.tmp", NULL);
         j->nvdisasm = nvdisasm;
+        g_free(out);
         g_free(base);
+        g_free(cubin);
         g_ptr_array_add(jobs, j);
     }
     if (d)
         g_dir_close(d);
 }
 
-static void run_jobs(GPtrArray *jobs)
+GPtrArray *cap_sass_plan(const char *nvdisasm, const char *const *dirs)
 {
-    guint cores = g_get_num_processors();
-    GThreadPool *pool = NULL;
-    if (cores > 1 && jobs->len > 1)
-        pool = g_thread_pool_new(sass_job_run, NULL, (gint)MIN(cores, jobs->len),
-                                 FALSE, NULL);
-    for (guint i = 0; i < jobs->len; i++)
-        if (!pool || !g_thread_pool_push(pool, g_ptr_array_index(jobs, i), NULL))
-            sass_job_run(g_ptr_array_index(jobs, i), NULL);
-    if (pool)
-        g_thread_pool_free(pool, FALSE, TRUE); /* waits for every job */
-}
-
-void cap_make_sass(cap_capture *c, const char *nvdisasm,
-                          const char *const *dirs, const char *why_missing)
-{
-    if (!nvdisasm) {
-        g_free(c->sass_missing_all);
-        c->sass_missing_all = g_strdup(why_missing);
-        cap_info_set_string(c, "sass_tool", NULL);
-        cap_info_set_string(c, "sass_missing", why_missing);
-        return;
-    }
-    unsigned made = 0, failed = 0;
     GPtrArray *jobs = g_ptr_array_new();
-    for (size_t i = 0; dirs && dirs[i]; i++) {
+    for (size_t i = 0; nvdisasm && dirs && dirs[i]; i++) {
         GDir *d = g_dir_open(dirs[i], 0, NULL);
         for (const char *e; d && (e = g_dir_read_name(d));) {
             char *sub = g_build_filename(dirs[i], e, NULL);
@@ -105,30 +87,51 @@ void cap_make_sass(cap_capture *c, const char *nvdisasm,
         if (d)
             g_dir_close(d);
     }
-    run_jobs(jobs);
+    return jobs;
+}
+
+void cap_sass_record(cap_capture *c, const char *nvdisasm, GPtrArray *jobs,
+                     const char *why_missing)
+{
+    if (!nvdisasm) {
+        g_free(c->sass_missing_all);
+        c->sass_missing_all = g_strdup(why_missing);
+        cap_info_set_string(c, "sass_tool", NULL);
+        cap_info_set_string(c, "sass_missing", why_missing);
+    }
+    unsigned made = 0, failed = 0;
     for (guint i = 0; i < jobs->len; i++) {
         sass_job *j = g_ptr_array_index(jobs, i);
-        if (j->rc == 0) {
+        if (j->job.rc == 0) {
             made++;
         } else {
             failed++;
-            const char *cubin_name = strrchr(j->cubin, '/');
-            cubin_name = cubin_name ? cubin_name + 1 : j->cubin;
+            const char *cubin_name = strrchr(j->job.cubin, '/');
+            cubin_name = cubin_name ? cubin_name + 1 : j->job.cubin;
             char *why = g_strdup_printf("nvdisasm failed on %s: %s", cubin_name,
                                         j->err && *j->err ? j->err
                                                           : "no reason given");
             g_hash_table_replace(c->sass_missing, g_strdup(j->name), why);
         }
-        g_free(j->cubin);
+        cap_job_clear(&j->job);
         g_free(j->name);
-        g_free(j->out);
         g_free(j->tmp);
         g_free(j->err);
         g_free(j);
     }
     g_ptr_array_free(jobs, TRUE);
+    if (!nvdisasm)
+        return;
     cap_info_set_string(c, "sass_tool", nvdisasm);
     cap_info_set_string(c, "sass_flags", "-c -gi");
     cap_info_set_int(c, "sass_made", made);
     cap_info_set_int(c, "sass_failed", failed);
+}
+
+void cap_make_sass(cap_capture *c, const char *nvdisasm,
+                   const char *const *dirs, const char *why_missing)
+{
+    GPtrArray *jobs = cap_sass_plan(nvdisasm, dirs);
+    cap_jobs_run(jobs);
+    cap_sass_record(c, nvdisasm, jobs, why_missing);
 }

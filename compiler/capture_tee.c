@@ -25,6 +25,8 @@
 
 #include <string.h>
 
+#include "tkdump/tk_lines.h"
+
 #define PREFIX "ptxas "
 #define PREFIX_LEN 6
 #define LINE_CAP (64 * 1024)      /* a longer held line is shown */
@@ -97,8 +99,7 @@ static void line_complete(cap_stdout_filter *f, GString *out)
 {
     const char *s = f->line->str;
     size_t len = f->line->len - 1; /* without '\n' */
-    if (len > 0 && s[len - 1] == '\r')
-        len--;
+    len = tk_lines_trim(s, len);
     if (f->block_lines && len == 0) {
         if (f->block_failed) {
             release_block(f, out);

@@ -66,8 +66,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tkdump/tk_life_ranges.h"
 #include "tkdump/tk_staged_dir.h"
-#include "tkdump/tk_input_file.h"
 #include "tkview-config.h"
 
 /* Where nvdisasm is looked for, in order; the last is asked of Python. */
@@ -75,32 +75,34 @@ static const char nvdisasm_places[] =
     "nvdisasm was not found (looked at TRITON_NVDISASM_PATH, in PATH, "
     "CUDA_HOME/bin, /usr/local/cuda/bin and Triton's backends/nvidia/bin)";
 
-/* Triton's own copy of the CUDA tools: PYTHON -c "import triton" tells
- * where Triton is.  Returns the folder (caller frees) or NULL. */
-static char *triton_bin_dir(const cap_capture *c, char **argv)
+/* tk_run_fn over cap_tool_run(), bounded by 120 s: how the library asks
+ * the program's Python where Triton is (tk_triton_nvidia_bin()). */
+static int run_bounded(const char *const *argv, const char *stdout_path,
+                       char **err, void *user)
+{
+    (void)user;
+    char *e = NULL;
+    int rc = cap_tool_run((char **)argv, stdout_path, 120, &e);
+    if (err)
+        *err = e ? strdup(e) : NULL;
+    g_free(e);
+    return rc;
+}
+
+/* Triton's own copy of the CUDA tools, asked of the program's Python
+ * (ARGV[0] when it is a python, else python3).  Caller frees; NULL: none. */
+static char *triton_bin_dir(char **argv)
 {
     char *base = g_path_get_basename(argv[0]);
-    const char *py = g_str_has_prefix(base, "python") ? argv[0] : "python3";
-    char *out = g_build_filename(c->work, "triton-dir.txt", NULL);
-    char *pargv[] = {(char *)py, "-c",
-                     "import os, triton; print(os.path.join(os.path.dirname("
-                     "triton.__file__), 'backends', 'nvidia', 'bin'))",
-                     NULL};
-    char *dir = NULL, *text = NULL;
-    if (cap_tool_run(pargv, out, 120, NULL) == 0 &&
-        (text = tk_input_file_read(out, TK_INPUT_FILE_STAGE, NULL, NULL))) {
-        g_strstrip(text);
-        if (*text && !strchr(text, '\n') && g_path_is_absolute(text))
-            dir = g_strdup(text);
-    }
-    g_free(text);
-    unlink(out);
-    g_free(out);
+    const char *py = g_str_has_prefix(base, "python") ? argv[0] : NULL;
+    char *dir = tk_triton_nvidia_bin(py, run_bounded, NULL);
     g_free(base);
     return dir;
 }
 
-static char *find_nvdisasm(const cap_capture *c, char **argv)
+/* The nvdisasm for SASS: TRITON_NVDISASM_PATH, PATH, CUDA_HOME/bin,
+ * /usr/local/cuda/bin, then Triton's bin folder TDIR (may be NULL). */
+static char *find_nvdisasm(const char *tdir)
 {
     const char *env = g_getenv("TRITON_NVDISASM_PATH");
     if (env && *env && access(env, X_OK) == 0)
@@ -112,18 +114,13 @@ static char *find_nvdisasm(const cap_capture *c, char **argv)
     const char *dirs[] = {cuda_bin, "/usr/local/cuda/bin", NULL};
     char *found = cap_tool_find(names, dirs);
     g_free(cuda_bin);
-    if (found)
+    if (found || !tdir)
         return found;
-    char *tdir = triton_bin_dir(c, argv);
-    if (tdir) {
-        char *p = g_build_filename(tdir, "nvdisasm", NULL);
-        if (access(p, X_OK) == 0)
-            found = p;
-        else
-            g_free(p);
-        g_free(tdir);
-    }
-    return found;
+    char *p = g_build_filename(tdir, "nvdisasm", NULL);
+    if (access(p, X_OK) == 0)
+        return p;
+    g_free(p);
+    return NULL;
 }
 
 /* Whether the kernel folder DIR holds files of kernel NAME ("NAME.ttir"). */
@@ -205,23 +202,37 @@ static uint64_t keep_compile_output(cap_capture *c, const char *compiles,
     return shown;
 }
 
-/* SASS beside every cubin, and its life ranges. */
+/* SASS beside every cubin, and its life ranges.  Where Triton is is asked
+ * once: it is the last place for SASS's nvdisasm and the first for the
+ * life ranges'. */
 static void make_sass(cap_capture *c, const cap_triton_opts *o,
                       const char *const *kdirs)
 {
-    char *nvdisasm = find_nvdisasm(c, o->argv);
-    cap_make_sass(c, nvdisasm, kdirs, nvdisasm_places);
+    char *tdir = triton_bin_dir(o->argv);
+    char *nvdisasm = find_nvdisasm(tdir);
+    cap_phase_done(c, "find_nvdisasm");
     /* Life ranges: Triton's own nvdisasm first, the one its ptxas
      * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
-    char *tdir = nvdisasm ? triton_bin_dir(c, o->argv) : NULL;
-    char *tnv = tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
+    char *tnv = nvdisasm && tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
     const char *tools[3] = {NULL, NULL, NULL};
     size_t nt = 0;
     if (tnv && access(tnv, X_OK) == 0)
         tools[nt++] = tnv;
     if (nvdisasm && (!nt || strcmp(tools[0], nvdisasm) != 0))
         tools[nt++] = nvdisasm;
-    cap_make_life_ranges(c, tools, kdirs, nvdisasm_places);
+    /* One pool for both, the life ranges (the longer) first. */
+    GPtrArray *lr = cap_lr_plan(tools, kdirs);
+    GPtrArray *sass = cap_sass_plan(nvdisasm, kdirs);
+    GPtrArray *all = g_ptr_array_new();
+    for (guint i = 0; i < lr->len; i++)
+        g_ptr_array_add(all, lr->pdata[i]);
+    for (guint i = 0; i < sass->len; i++)
+        g_ptr_array_add(all, sass->pdata[i]);
+    cap_jobs_run(all);
+    g_ptr_array_free(all, TRUE);
+    cap_sass_record(c, nvdisasm, sass, nvdisasm_places);
+    cap_lr_record(c, tools, lr, nvdisasm_places);
+    cap_phase_done(c, "sass_and_lr");
     g_free(tnv);
     g_free(tdir);
     g_free(nvdisasm);
@@ -385,7 +396,9 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         .stderr_fd = err_fd, .filter = filter, .show = stderr, .diag_hide = diag_hide,
         .messages_fd = msg_fd, .progress = progress, .grace_s = 30};
     cap_signals_install();
+    cap_phase_start(c);
     int run_rc = cap_child_run(&spec, &res);
+    cap_phase_done(c, "program");
     g_strfreev(run_argv);
     unsigned kernels = cap_progress_kernels(progress);
     uint64_t dump_bytes = cap_progress_bytes(progress);
@@ -408,6 +421,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
                cap_stderr_filter_dump_lines(filter),
                cap_stderr_filter_shown_lines(filter) + compile_shown);
     record_hidden(c, &res, out_filter, diag_hide);
+    cap_phase_done(c, "compile_files");
 
     if (o->ncu)
         cap_profile_export(c);
@@ -417,6 +431,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     cap_make_amdgcn(c, kdirs);
     if (o->kernel)
         keep_only_kernel(kdirs, o->kernel);
+    cap_phase_done(c, "amdgcn_kernel");
     rc = cap_finish(c);
 out:
     cap_signals_restore();

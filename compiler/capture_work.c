@@ -148,6 +148,7 @@ int cap_begin(cap_capture *c)
     }
     if (!c->info)
         c->info = json_object_new();
+    cap_phase_start(c);
     if (!c->sass_missing)
         c->sass_missing = g_hash_table_new_full(g_str_hash, g_str_equal,
                                                 g_free, g_free);

@@ -10,6 +10,7 @@
 
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_bundle_load.h"
 
 int main(int argc, char **argv)
 {

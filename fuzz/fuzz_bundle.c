@@ -26,6 +26,8 @@
 #include <unistd.h>
 
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_passes.h"
 #include "tkdump/tk_input_file.h"
 #include "tkdump/tk_staged_dir.h"
 

@@ -6,7 +6,7 @@
  *    "list": [{"origin", "severity", "code", "message", "notes": [...],
  *              "file": file id or -1, "line", "column", "stack": [[file id,
  *              line, column], ...], "stage", "ir_line", "pass",
- *              "pass_step", "meaning", "try"}, ...]}
+ *              "pass_step", "pass_says", "meaning", "try"}, ...]}
  *
  * File ids are the location table's (those of files.js), so the page
  * finds a message's source line as it finds any other.  The meaning and
@@ -14,7 +14,9 @@
  * the page only shows them.  "pass_step" is the step of the kernel's pass
  * list the message's pass is (tk_diag_entry_step(), the rule the viewer
  * and `tkview diagnostics` use too), null when unknown: the list links it
- * as #pass=N.  Written only when the compiler said something
+ * as #pass=N; "pass_says" is what the front ends say about it
+ * (tk_diag_step_sentence(): which step, or why none), null without a
+ * pass or a timeline.  Written only when the compiler said something
  * about the kernel.
  */
 #include <string.h>
@@ -32,7 +34,7 @@ static void write_file(jw *w, tk_loctab *tab, const char *path)
 }
 
 static void write_entry(jw *w, tk_loctab *tab, const tk_diag_entry *e,
-                        size_t step)
+                        const tk_diag_step *step)
 {
     const tk_diag_frame *f = e->n_stack ? &e->stack[0] : NULL;
     jw_obj(w);
@@ -72,10 +74,14 @@ static void write_entry(jw *w, tk_loctab *tab, const tk_diag_entry *e,
     jw_key(w, "pass");
     jw_str(w, e->pass);
     jw_key(w, "pass_step");
-    if (step != TK_TL_NONE)
-        jw_int(w, (int64_t)step);
+    if (step && step->step != TK_TL_NONE)
+        jw_int(w, (int64_t)step->step);
     else
         jw_null(w);
+    char *says = step ? tk_diag_step_sentence(step) : NULL;
+    jw_key(w, "pass_says");
+    jw_str(w, says);
+    g_free(says);
     const tk_diag_known *k = tk_diag_entry_explain(e);
     jw_key(w, "meaning");
     jw_str(w, k ? k->meaning : NULL);
@@ -102,16 +108,16 @@ void html_report_diag_steps(html_report *r, html_report_kernel *rk,
     size_t ki = tk_diag_set_find_kernel(r->diag, rk->kernel);
     if (ki == SIZE_MAX || !tl)
         return;
-    GArray *steps = g_array_new(FALSE, FALSE, sizeof(size_t));
+    GArray *steps = g_array_new(FALSE, FALSE, sizeof(tk_diag_step));
     for (size_t i = 0; i < tk_diag_set_count(r->diag); i++) {
         const tk_diag_entry *e = tk_diag_set_entry(r->diag, i);
         if (e->kernel != ki)
             continue;
-        size_t step = tk_diag_entry_step(e, tl).step;
+        tk_diag_step step = tk_diag_entry_step(e, tl);
         g_array_append_val(steps, step);
     }
     rk->n_diag_steps = steps->len;
-    rk->diag_steps = (size_t *)(void *)g_array_free(steps, FALSE);
+    rk->diag_steps = (tk_diag_step *)(void *)g_array_free(steps, FALSE);
 }
 
 int html_report_diag_data(html_report *r, html_report_kernel *rk)
@@ -135,7 +141,7 @@ int html_report_diag_data(html_report *r, html_report_kernel *rk)
         if (e->kernel != ki)
             continue;
         write_entry(&w, tab, e,
-                    n < rk->n_diag_steps ? rk->diag_steps[n] : TK_TL_NONE);
+                    n < rk->n_diag_steps ? &rk->diag_steps[n] : NULL);
         n++;
     }
     jw_arr_end(&w);

@@ -22,6 +22,9 @@
  *                        one pass (pass_budget.h): cut, in a file of its own
  * data/ID/pl-L.js        the diff over a whole level that no chain holds
  *                        (its first pass's input to its last pass's output)
+ * data/ID/pa-N.js        the IR after pass N, which has nothing comparable
+ *                        before it, when no chain starts from it
+ *                        (data_passes_after.c)
  * Only changed lines and their context (or a chain's first text) are
  * stored, never a copy of a dump per pass, and of each pass at most its
  * budget (pass_budget.h): the report grows with what the passes changed,
@@ -60,7 +63,7 @@ static int put_data(html_report *r, html_report_kernel *rk, const char *what, GS
 }
 
 static void write_entry(jw *w, const tk_timeline *tl, size_t i, ptrdiff_t chain,
-                        const pass_note *note)
+                        const pass_note *note, const html_pass_afters *afters)
 {
     const tk_timeline_entry *e = tk_timeline_get(tl, i);
     jw_obj(w);
@@ -77,9 +80,10 @@ static void write_entry(jw *w, const tk_timeline *tl, size_t i, ptrdiff_t chain,
     if (e->effect == TK_EFFECT_UNKNOWN) {
         jw_key(w, "why");
         jw_str(w, tk_unknown_why_name(e->why));
-        jw_key(w, "why_advice");
-        jw_str(w, tk_unknown_why_advice(e->why));
+        jw_key(w, "sentence"); /* the library's words, as every front end says them */
+        jw_str(w, tk_unknown_why_sentence(e->why));
     }
+    html_pass_afters_json(afters, i, w);
     if (tk_timeline_entry_note(e)) {
         jw_key(w, "note"); /* the library's words, as the CLI prints them */
         jw_str(w, tk_timeline_entry_note(e));
@@ -129,6 +133,8 @@ static void write_entry(jw *w, const tk_timeline *tl, size_t i, ptrdiff_t chain,
             if (s->effect == TK_EFFECT_UNKNOWN) {
                 jw_key(w, "why");
                 jw_str(w, tk_unknown_why_name(s->why));
+                jw_key(w, "sentence");
+                jw_str(w, tk_unknown_why_sentence(s->why));
             }
             if (tk_timeline_entry_note(s)) {
                 jw_key(w, "note"); /* the library's words, as the CLI prints them */
@@ -184,6 +190,7 @@ typedef struct {
     html_report_locs *locs; /* what stored diffs' lines name (data_locs.h) */
     html_report_lays *lays; /* the layouts of their lines (data_layouts.h) */
     html_pass_chains *chains;
+    html_pass_afters *afters; /* where the IR after unknown passes is */
     GHashTable *touched; /* scratch: one pass's source lines */
     GHashTable *by_line; /* source line -> passes that touched it */
     int rc, changed;
@@ -292,6 +299,7 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
      * text by the timeline's walker. */
     if (st->diff)
         tk_ir_diff_bind(st->diff, k->tab, NULL);
+    html_pass_afters_step(k->afters, st);
     html_pass_chain_verdict v = html_pass_chains_step(k->chains, st);
     if (v == HTML_CHAIN_OVER_BUDGET)
         note_of(k, st->pass)->big = TRUE;
@@ -446,6 +454,7 @@ int html_kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part 
         .locs = html_report_locs_new(r, tab),
         .lays = html_report_lays_new(),
         .chains = html_pass_chains_new(r, rk, tab),
+        .afters = html_pass_afters_new(),
         .touched = g_hash_table_new_full(u64_hash, u64_equal, g_free, NULL),
         .by_line = g_hash_table_new_full(u64_hash, u64_equal, g_free,
                                          (GDestroyNotify)g_array_unref),
@@ -469,6 +478,7 @@ int html_kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part 
         html_report_locs_free(k.locs);
         html_report_lays_free(k.lays);
         html_pass_chains_free(k.chains);
+        html_pass_afters_free(k.afters);
         g_hash_table_destroy(k.touched);
         g_hash_table_destroy(k.by_line);
         g_array_free(k.groups, TRUE);
@@ -476,6 +486,8 @@ int html_kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part 
         return rc;
     }
     size_t n = tk_timeline_count(tl);
+    if (!rc)
+        rc = html_pass_afters_place(k.afters, r, rk, tl, k.chains, tab);
     GString *g = g_string_new(NULL);
     jw w;
     jw_init(&w, g);
@@ -522,7 +534,7 @@ int html_kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part 
     jw_arr(&w);
     for (size_t i = 0; i < n; i++)
         write_entry(&w, tl, i, html_pass_chains_of(k.chains, i),
-                    i < k.notes->len ? &g_array_index(k.notes, pass_note, i) : NULL);
+                    i < k.notes->len ? &g_array_index(k.notes, pass_note, i) : NULL, k.afters);
     jw_arr_end(&w);
     jw_key(&w, "touch");
     jw_arr(&w);
@@ -552,6 +564,7 @@ int html_kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part 
     html_report_locs_free(k.locs);
     html_report_lays_free(k.lays);
     html_pass_chains_free(k.chains);
+    html_pass_afters_free(k.afters);
     g_array_free(k.groups, TRUE);
     g_array_free(k.notes, TRUE);
     rk->n_passes = (int)n;

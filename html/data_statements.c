@@ -15,6 +15,8 @@
  * instruction or a shared line is. */
 #include <stdlib.h>
 
+#include "tkdump/tk_statement.h"
+
 #include "report.h"
 
 /* The files the stages of IX refer to (any frame). */

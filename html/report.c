@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "put_queue.h"
+#include "tkdump/tk_bundle_write.h"
 #include "tkdump/tk_config.h"
 #include "tkdump/tk_staged_dir.h"
 

@@ -13,6 +13,7 @@
 #include "tkdump/tk_bind.h"
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_diag.h"
+#include "tkdump/tk_diag_pass.h"
 #include "tkdump/tk_ir_diff.h"
 #include "tkdump/tk_timeline.h"
 
@@ -28,10 +29,9 @@ typedef struct {
     gboolean cost;      /* data/ID/cost.js was written (it has SASS) */
     size_t n_diag;      /* compiler messages in data/ID/diag.js (0: none) */
     gboolean failed;    /* the compiler's messages say its compile failed */
-    size_t *diag_steps; /* the pass step of each of its messages, in the
-                           set's order (tk_diag_entry_step(); TK_TL_NONE:
-                           unknown); NULL: no timeline; freed with the
-                           report */
+    tk_diag_step *diag_steps; /* the pass step of each of its messages,
+                           in the set's order (tk_diag_entry_step());
+                           NULL: no timeline; freed with the report */
     size_t n_diag_steps;
     char *apart;        /* what sets it apart from the other kernels of its
                            name (tk_config_label(tk_config_apart...)): "" when

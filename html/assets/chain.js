@@ -13,7 +13,8 @@
  * library's equal runs and pairs are composed.  The chains loaded are kept here.
  *
  * Depends on: data (load), kernel (id).
- * Interface: load(ci) -> Promise of a chain, text(chain, k), apply(text,
+ * Interface: load(ci) -> Promise of a chain, text(chain, k), lines(runs,
+ *   n) (a text's line numbers from its runs, "n"), apply(text,
  *   step), map(chain, n, m), group(A, B, hunks, rules, words) (the rule
  *   itself, for the tests), compose(ci, n, m, rules) -> Promise of
  *   {added, removed, groups, cut, rs, st, ry, ly} (rs: per group, what
@@ -251,5 +252,5 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
     return { added: B.t.length - kept, removed: A.t.length - kept, groups, cut, rs, st: ch.st, ry, ly: ry ? ch.ly : null };
   }
 
-  return { load: loadChain, text: chainText, apply: applyStep, map: composeMap, compose: composeDiff, group: groupRows };
+  return { load: loadChain, text: chainText, lines: runsToLines, apply: applyStep, map: composeMap, compose: composeDiff, group: groupRows };
 });

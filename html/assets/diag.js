@@ -56,7 +56,7 @@ TK.define('diag', ['dom', 'data', 'kernel'], function (dom, data, kernel) {
     const head = d.severity + ' (' + d.origin + (d.code ? ' ' + d.code : '') + ')';
     const out = [head + ': ' + d.message];
     for (const n of d.notes) out.push('note: ' + n);
-    if (d.pass) out.push('pass: ' + d.pass + (d.pass_step != null ? ' (pass ' + d.pass_step + ')' : ''));
+    if (d.pass) out.push('pass: ' + d.pass + (d.pass_says ? ': ' + d.pass_says : ''));
     if (d.meaning) out.push('what it means: ' + d.meaning);
     if (d.try) out.push('what to try: ' + d.try);
     return out.join('\n');
@@ -90,6 +90,9 @@ TK.define('diag', ['dom', 'data', 'kernel'], function (dom, data, kernel) {
           a.addEventListener('click', (ev) => ev.stopPropagation());
           p.appendChild(document.createTextNode(' '));
           p.appendChild(a);
+        } else if (d.pass_says) {
+          /* no step to open: the library's words say why */
+          p.appendChild(document.createTextNode(' (' + d.pass_says + ')'));
         }
         li.appendChild(p);
       }

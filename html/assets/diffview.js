@@ -8,7 +8,8 @@
  * of a replaced row drawn stronger; rs and st: what each side names in the
  * source, data_locs.h), as one list of items: a heading per
  * change group ("change k of n — before: line ..."), then its rows side by
- * side.  Wrapped (the default), a row is as many lines high as its longer
+ * side (a diff with "one", its heading: one text alone, the B side of each
+ * row in one pane, no count).  Wrapped (the default), a row is as many lines high as its longer
  * side needs at the width of a column, so every character can be read;
  * not wrapped, each side is drawn as far as its column shows it (the whole
  * line on hover).  Heights are known by arithmetic (a side of L characters
@@ -169,6 +170,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
        * these would make Chromium lay the page out again, at once. */
       this.height = this.root.clientHeight || 800;
       this.chars = rowChars(this.root);
+      this.one = !!(d && d.one);
       if (this.wrap) this.cols = this.columnChars();
       if (this.root.scrollTop) this.root.scrollTop = 0;
       this.diff = d;
@@ -256,14 +258,15 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
      * numbers, measured on a row made for it (once per show or resize:
      * wrapped heights depend on it). */
     columnChars() {
-      const probe = el('div', 'drow');
+      const probe = el('div', this.one ? 'drow one' : 'drow');
       probe.style.visibility = 'hidden';
       /* the characters' width from a run of them alone: the column's
        * scrollWidth is at least its own width, which made a character
        * 8.5 px for 7.5, wrapped rows one line too tall (blank gaps) */
       const t = el('span', 'tx'), x = el('span', null, 'x'.repeat(50));
       t.appendChild(x);
-      probe.append(el('span', 'no'), t, el('span', 'no'), el('span', 'tx'));
+      if (this.one) probe.append(el('span', 'no'), t);
+      else probe.append(el('span', 'no'), t, el('span', 'no'), el('span', 'tx'));
       this.root.appendChild(probe);
       const w = t.getBoundingClientRect().width, cw = x.getBoundingClientRect().width / 50 || charW || 7.5;
       probe.remove();
@@ -353,6 +356,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
 
     heading(g) {
       const d = this.diff, rows = d.groups[g];
+      if (d.one) return el('div', 'dgroup', d.one);
       const fa = rows.find((r) => r[1]), fb = rows.find((r) => r[3]);
       /* a diff cut over its budget counts the changes of the whole diff
        * (ng, the library's), as tkview diff and the viewer do */
@@ -368,7 +372,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
      * sides are the same text stores it once (no bText). */
     row(r) {
       const words = r[0] === 'r' && r[5] && (r[5][0].length || r[5][1].length) ? r[5] : null;
-      const row = el('div', 'drow ' + r[0] + (words ? ' words' : '') + (this.wrap ? ' wrap' : ''));
+      const row = el('div', 'drow ' + r[0] + (words ? ' words' : '') + (this.wrap ? ' wrap' : '') + (this.one ? ' one' : ''));
       const most = this.wrap ? WRAP_MAX : this.chars;
       const side = (no, text, cls, w) => {
         const nn = el('span', 'no', no || '');
@@ -379,7 +383,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
         }
         row.append(nn, t);
       };
-      side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del', words && r[5][0]);
+      if (!this.one) side(r[1], r[2], r[0] === 'e' ? '' : r[0] === 'i' ? 'none' : 'del', words && r[5][0]);
       side(r[3], r.length > 4 ? r[4] : r[2], r[0] === 'e' ? '' : r[0] === 'd' ? 'none' : 'add',
         words && r[5][1]);
       return row;
@@ -392,8 +396,8 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
         /* a side that comes from the source line marked: its line number */
         const rs = this.diff.rs[g], a = this.srcHit[rs[2 * i - 2]], b = this.srcHit[rs[2 * i - 1]];
         if (a || b) e.classList.add('src');
-        if (a) e.children[0].classList.add('src');
-        if (b) e.children[2].classList.add('src');
+        if (a && !this.one) e.children[0].classList.add('src');
+        if (b) e.children[this.one ? 0 : 2].classList.add('src');
       }
       if (i > 0 && g === this.cur && this.diff.groups[g][i - 1][0] !== 'e') e.classList.add('cur');
       if (this.found && this.found.has(k)) e.classList.add(k === this.foundCur ? 'found-cur' : 'found');

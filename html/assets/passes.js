@@ -45,6 +45,30 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     return { a: ps[n].before, b: ps[m].after, added: d.added, removed: d.removed, groups: d.groups, cut: d.cut, composed: n !== m, rs: d.rs, st: d.st, ry: d.ry, ly: d.ly };
   }
 
+  /* Pass I (P), with nothing comparable before it (tk_timeline_diff_shown()):
+   * its IR after it alone, one pane under the library's sentence, as
+   * `tkview diff --pass I` and the viewer show it; the first text of the
+   * chain that goes on from it (p.ac), else its own file (pa-I.js). */
+  async function afterOnly(i, p) {
+    let t, st, cut = 0;
+    if (p.ac !== undefined) {
+      const ch = await chain.load(p.ac);
+      t = chain.text(ch, 0);
+      st = ch.st;
+    } else {
+      const f = await data.load(kernel.id() + '/pa-' + i);
+      t = { t: f.t, ln: chain.lines(f.n, f.t.length), s: f.s };
+      st = f.st;
+      cut = f.cut;
+    }
+    const rows = [], rs = [];
+    for (let k = 0; k < t.t.length; k++) {
+      rows.push(['e', 0, null, t.ln[k], t.t[k]]);
+      rs.push(0, t.s[k]);
+    }
+    return { one: 'Its IR after it, ' + p.after + ':', sentence: p.sentence, b: p.after, groups: [rows], rs: [rs], st, cut };
+  }
+
   /* The stored diff of a changed pass outside a chain: in its level's
    * file, or in a file of its own when it is over the budget for one pass
    * (pb-N.js). */
@@ -149,7 +173,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     go.type = 'button';
     go.id = 'cmp-go';
     go.title = 'The IR before the first pass against the IR after the second; shift-click a pass in the list to do the same';
-    go.addEventListener('click', () => comparePasses(+a.value, +b.value));
+    go.addEventListener('click', () => { if (a.value && b.value) comparePasses(+a.value, +b.value); });
     cmp.append(el('span', null, 'before'), a, el('span', null, 'to after'), b, go);
     syncCompare();
   }
@@ -159,7 +183,11 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     if (!r) return;
     for (const [id, v] of [['cmp-from', r[0]], ['cmp-to', r[1]]]) {
       const s = document.getElementById(id);
-      if (s && s.querySelector('option[value="' + v + '"]')) s.value = String(v);
+      if (!s) continue;
+      /* a pass no chain holds (nothing comparable before it) leaves both
+       * empty rather than showing some other pass */
+      if (s.querySelector('option[value="' + v + '"]')) s.value = String(v);
+      else s.selectedIndex = -1;
     }
   }
 
@@ -303,8 +331,13 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     if (hadRange) renderPassList();
     markSelection();
     const title = i + ': ' + passLabel(p) + (p.scope ? ' on ' + p.scope : '');
+    if (p.ac !== undefined || p.pa) {
+      const d = await afterOnly(i, p);
+      if (P.sel === i && !P.range) showDiff(title, p, d, '', [i, i]);
+      return;
+    }
     if (p.effect !== 'changed') {
-      showDiff(title, p, null, p.effect === 'unchanged' ? 'This pass changed nothing (once locations and value numbers are set aside).' : 'Effect unknown: ' + (p.why || 'no reason recorded') + '. ' + (p.why_advice || ''));
+      showDiff(title, p, null, p.effect === 'unchanged' ? 'This pass changed nothing (once locations and value numbers are set aside).' : p.sentence);
       return;
     }
     const d = p.ch !== undefined ? await composeDiff(p.ch, i, i) : await storedDiff(i);
@@ -322,7 +355,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     const title = i + '.' + j + ': ' + s.pass + ' (' + s.arg + ')';
     if (s.effect !== 'changed' || !s.ps) {
       showDiff(title, s, null, s.effect === 'unchanged' ? 'This sub-step changed nothing (once locations and value numbers are set aside).'
-        : s.effect === 'unknown' ? 'Effect unknown: ' + (s.why || 'no reason recorded') + '. ' + (s.why_advice || '') : 'This sub-step\u2019s diff is not in the report.');
+        : s.effect === 'unknown' ? s.sentence : 'This sub-step\u2019s diff is not in the report.');
       return;
     }
     const d = await data.load(kernel.id() + '/ps-' + i + '-' + j);
@@ -431,7 +464,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
   function showDiff(title, p, d, msg, span) {
     const bar = document.getElementById('pass-bar');
     bar.replaceChildren(el('strong', null, title));
-    if (d) {
+    if (d && d.one) bar.appendChild(el('span', 'file', d.b));
+    else if (d) {
       bar.appendChild(el('span', 'cnt plus', '+' + d.added));
       bar.appendChild(el('span', 'cnt minus', '\u2212' + d.removed));
       bar.appendChild(el('span', 'file', d.a + ' \u2192 ' + d.b));
@@ -468,7 +502,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     const level = p ? p.level : d.level || '';
     const lv = P.data.levels.find((l) => l.level === level);
     P.lang = syntax.dialectLang(lv && lv.dialect);
-    const head = [];
+    const head = d.one ? [el('p', 'why', d.sentence)] : [];
     const cut = budgetNote(d, span || [P.sel, P.sel]);
     if (cut) head.push(cut);
     if (d.composed) head.push(el('p', 'why', 'Composed from the diffs of the passes in between: a line that one pass added and a later one removed is not shown; a line one pass removed and another added back shows as removed and added.'));

@@ -303,20 +303,26 @@ def ptxas_log_is_shown_when_the_user_set_the_knob():
     no_work_folders()
 
 
-def run_on_pty(argv, env):
-    """Runs ARGV with its stdout on a fresh pty (raw: no byte translated),
-    stdin and stderr elsewhere; returns (exit status, bytes read from the
-    pty until the last writer closed it)."""
+def run_on_pty(argv, env, cwd=None, stderr_path=None, size=None, on_output=None):
+    """Runs ARGV with its stdout on a fresh pty (raw: no byte translated;
+    SIZE (rows, cols) set on it), stdin and stderr (into STDERR_PATH)
+    elsewhere; ON_OUTPUT(master, process, bytes so far) is called as bytes
+    arrive.  Returns (exit status, bytes read from the pty until the last
+    writer closed it)."""
     import tty
     master, slave = pty.openpty()
     tty.setraw(slave)
-    with open(os.path.join(TMP, 'pty-stderr.txt'), 'wb') as err:
+    if size:
+        set_winsize(slave, *size)
+    with open(stderr_path or os.path.join(TMP, 'pty-stderr.txt'), 'wb') as err:
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave,
-                             stderr=err, cwd=TMP, env=env)
+                             stderr=err, cwd=cwd or TMP, env=env)
     os.close(slave)
     got = b''
     end = time.time() + 300
     while time.time() < end:
+        if on_output:
+            on_output(master, p, got)
         r, _, _ = select.select([master], [], [], 1.0)
         if not r:
             if p.poll() is not None:
@@ -331,6 +337,13 @@ def run_on_pty(argv, env):
         got += chunk
     os.close(master)
     return p.wait(timeout=60), got
+
+
+def set_winsize(fd, rows, cols):
+    import fcntl
+    import struct
+    import termios
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
 
 
 @test('dumps')
@@ -368,13 +381,6 @@ print('winch', seen[0] if seen else None, flush=True)
 """
 
 
-def set_winsize(fd, rows, cols):
-    import fcntl
-    import struct
-    import termios
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
-
-
 @test()
 def window_resize_reaches_the_program_on_its_pty():
     """The terminal is resized while the program runs: tkview's SIGWINCH
@@ -383,42 +389,24 @@ def window_resize_reaches_the_program_on_its_pty():
     nobody's controlling terminal, so the test sends SIGWINCH to tkview
     itself, as a terminal would (to the whole group: the program gets its
     own too, but only tkview's copy makes the size right)."""
-    import tty
     box = fresh('winch')
     os.makedirs(box)
     prog = os.path.join(box, 'winch.py')
     with open(prog, 'w') as f:
         f.write(WINCH_PROGRAM)
-    master, slave = pty.openpty()
-    tty.setraw(slave)
-    set_winsize(slave, 24, 80)
-    with open(os.path.join(box, 'stderr.txt'), 'wb') as err:
-        p = subprocess.Popen([TKVIEW, 'capture', '-o', os.path.join(box, 'b'),
-                              '--no-progress', '--', sys.executable, prog],
-                             stdin=subprocess.DEVNULL, stdout=slave,
-                             stderr=err, cwd=box, env=dict(os.environ))
-    os.close(slave)
-    got, resized = b'', False
-    end = time.time() + 300
-    while time.time() < end:
+    resized = []
+
+    def resize_once(master, p, got):
         if not resized and b'size (80, 24)' in got:
             set_winsize(master, 33, 111)  # the terminal's new size
             os.kill(p.pid, signal.SIGWINCH)
-            resized = True
-        r, _, _ = select.select([master], [], [], 1.0)
-        if not r:
-            if p.poll() is not None:
-                break
-            continue
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # EIO: no writer left
-            break
-        if not chunk:
-            break
-        got += chunk
-    os.close(master)
-    p.wait(timeout=60)
+            resized.append(True)
+
+    _, got = run_on_pty([TKVIEW, 'capture', '-o', os.path.join(box, 'b'),
+                         '--no-progress', '--', sys.executable, prog],
+                        dict(os.environ), cwd=box,
+                        stderr_path=os.path.join(box, 'stderr.txt'),
+                        size=(24, 80), on_output=resize_once)
     assert b'size (80, 24)\n' in got, got  # the size at the start
     assert b'winch (111, 33)\n' in got, got
 
@@ -799,12 +787,13 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
                 'if [ "$1" = "--version" ]; then echo "fake nvdisasm"; '
                 'echo "Build fake_12.8"; exit 0; fi\n'
                 'for a; do last=$a; done\n'
+                'echo "$1 $last" >>"%s"\n'
                 'case "$1.$last" in\n'
                 '  --print-life-ranges.*add_kernel.cubin) '
                 'echo "// fake life ranges of $last";;\n'
                 '  -c.*add_kernel.cubin) echo "// fake SASS of $last";;\n'
                 '  *) echo "fake nvdisasm: cannot read $last" >&2; exit 3;;\n'
-                'esac\n')
+                'esac\n' % os.path.join(box, 'runs.txt'))
     os.chmod(py, 0o755)
     os.chmod(nvd, 0o755)
     out = fresh('fakesass')
@@ -834,6 +823,13 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
     with open(cubin[:-len('.cubin')] + '.sass_lr') as f:
         assert f.read().startswith('// fake life ranges of ')
     assert not glob.glob(os.path.join(out, '*', 'softmax_kernel.sass_lr'))
+    # kernel_dump/ and cache/ hold the same bytes: each distinct cubin is
+    # disassembled once per kind (issue 25), the copy takes its outcome.
+    with open(os.path.join(box, 'runs.txt')) as f:
+        runs = [l.split()[0] for l in f]
+    assert runs.count('-c') == 2 and runs.count('--print-life-ranges') == 2, runs
+    # capture's own steps timed in the manifest
+    assert {'program', 'sass_and_lr', 'load', 'save'} <= set(cap['phase_seconds']), cap
 
 
 @test('dumps')

@@ -38,6 +38,12 @@ Expected values were read by hand from the captures:
     kernel) has 30 "IR Dump Before" headers before line 3330, "IR Dump
     Before NVGPUWarpSpecialization", the last (3431 is its "IR Dump After
     NVGPUWarpSpecialization Failed"): step 30.
+  diag_ws_store/stderr.txt lines 1, 44, 87, 146: "// -----// WarpSpec
+    internal IR Dump After: doTaskPartition" (then doTaskIdPropagate,
+    doDataPartition, doCodePartition), printed inside that pass (the
+    failing NVGPUWarpSpecialization is Triton's only pass printing
+    "WarpSpec" dumps): its sub-steps 30.0-30.3.  Lines 484-508 are the
+    `module {...}` MLIR printed with the error of line 481, no pass dump.
 
 Only the files needed are unpacked, into this test's own temporary folder
 (stderr.txt of the two big captures: its first 200 KB, or its last 64 KB).
@@ -241,6 +247,26 @@ def failed_pipeline_opens_the_run_that_failed():
     with open(os.path.join(out, 'data', 'k001', 'diag.js'), encoding='utf-8') as f:
         js = f.read()
     assert '"pass":"NVGPUWarpSpecialization","pass_step":30' in js, js
+    # ... in the words `tkview diagnostics` prints
+    assert ('"pass_says":"step 30 of `tkview passes` (run 1 of 1: the pipeline '
+            'failed in it)"') in js, js
+    code, out, err = run('diagnostics', WS_STORE)
+    assert 'step 30 of `tkview passes` (run 1 of 1: the pipeline failed in it)' in out, out
+
+
+@test
+def warp_spec_dumps_are_substeps_of_their_pass():
+    code, out, err = run('passes', WS_STORE, '--json')
+    assert code == 0, err
+    steps = json.loads(out)['kernels'][0]['passes']
+    ws = [p for p in steps if p['pass'] == 'NVGPUWarpSpecialization']
+    assert len(ws) == 1 and ws[0]['index'] == 30 and ws[0]['line'] == 3330, ws
+    subs = [(s['arg'], s['line']) for s in ws[0]['substeps']]
+    assert subs == [('doTaskPartition', 1), ('doTaskIdPropagate', 44),
+                    ('doDataPartition', 87), ('doCodePartition', 146)], subs
+    assert not [p for p in steps if p['pass'] in ('SoftwarePipeliner', 'WarpSpec')], steps
+    # The module printed with the error is no torn dump.
+    assert 'outside any dump' not in err, err
 
 
 @test

@@ -569,5 +569,62 @@ await test('Ctrl+F in pass mode finds in every row of the open diff, drawn or no
   await page.close();
 });
 
+await test('a pass with nothing comparable before it: the sentence, then its IR after it in one pane, as tkview diff says it', async () => {
+  // sample_dumps/amd_gfx942, add_sum_kernel: pass 61 is LLVM's first dump
+  // ("; *** IR Dump After Annotation2MetadataPass on [module] ***", line 1
+  // of passes/llvm.txt.gz).  Its text runs to the next header (line 297):
+  // 295 lines, of which 42 are blank and 25 debug-info metadata (`!N =
+  // !DI...`, `distinct !DI...`), left out as in every diff: 228 lines,
+  // the first "; ModuleID = 'LLVMDialectModule'" (line 1 of its text).
+  const AMD = report(path.join(process.env.TK_TEST_SAMPLES, 'amd_gfx942'), 'amd');
+  const page = await openReady(browser, kernelUrl(AMD, '#pass=61'), { width: 1400, height: 900 });
+  await page.waitForFunction(() => {
+    const b = document.querySelector('#pass-bar strong');
+    return b && b.textContent.startsWith('61: Annotation2MetadataPass') && document.querySelector('#pass-rows .drow');
+  });
+  const got = await page.evaluate(() => {
+    const P = window.TK.use('passes').inspect();
+    const d = P.diff;
+    return {
+      sentence: document.querySelector('#pass-rows .dhead .why').textContent,
+      heads: [...document.querySelectorAll('#pass-rows .dgroup')].map((h) => h.textContent),
+      counts: document.querySelectorAll('#pass-bar .cnt').length,
+      rows: d.groups[0].length,
+      first: d.groups[0][0].slice(3, 5),
+      cols: [...document.querySelectorAll('#pass-rows .drow')].map((r) => r.children.length),
+    };
+  });
+  // the words of `tkview diff --pass 61`, byte for byte: its first line
+  // after "KERNEL: PASS (pass 61): ", and its second
+  const cli = spawnSync(TKVIEW, ['diff', path.join(process.env.TK_TEST_SAMPLES, 'amd_gfx942'), '--kernel', '0',
+    '--pass', '61', '--wide'], { encoding: 'utf8' });
+  eq(cli.status, 0, 'tkview diff: ' + cli.stderr);
+  const lines = cli.stdout.split('\n');
+  const lead = 'add_sum_kernel: Annotation2MetadataPass (pass 61): ';
+  assert(lines[0].startsWith(lead), lines[0]);
+  eq(got.sentence, lines[0].slice(lead.length), 'the sentence, as tkview diff prints it');
+  assert(got.sentence.startsWith('Effect unknown: nothing comparable before it. '), got.sentence);
+  eq(got.heads, [lines[1]], 'one heading, the CLI\'s "Its IR after it, ...:"');
+  eq(lines[1], 'Its IR after it, llvm.txt.gz:1:', 'the CLI names the text');
+  eq([got.rows, got.first], [228, [1, "; ModuleID = 'LLVMDialectModule'"]], 'its 228 lines, numbered');
+  eq(got.counts, 0, 'no +/- counts');
+  assert(got.cols.length > 0 && got.cols.every((n) => n === 2), 'one pane: a line number and a text per row, ' + got.cols.slice(0, 3));
+  await page.screenshot({ path: path.join(ART, 'pass-after-only.png') });
+  // pass 60, ConvertBuiltinFuncToLLVM (mlir.txt.gz: its Before dump, the
+  // last MLIR one, and no dump after it): the page says what `tkview diff
+  // --pass 60` says on stderr after "ConvertBuiltinFuncToLLVM: "
+  const no = spawnSync(TKVIEW, ['diff', path.join(process.env.TK_TEST_SAMPLES, 'amd_gfx942'), '--kernel', '0',
+    '--pass', '60'], { encoding: 'utf8' });
+  const said = no.stderr.trim().split('ConvertBuiltinFuncToLLVM: ')[1];
+  assert(no.status === 1 && said && said.startsWith('Effect unknown: no dump after it. '), no.stderr);
+  const shown = await page.evaluate(async () => {
+    await window.TK.use('passes').select(60);
+    return [document.querySelector('#pass-rows .why').textContent, document.querySelectorAll('#pass-rows .drow').length];
+  });
+  eq(shown, [said, 0], 'pass 60: the sentence of tkview diff, no rows');
+  eq(page.problems, [], 'problems');
+  await page.close();
+});
+
 await browser.close();
 finish();

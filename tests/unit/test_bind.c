@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_statement.h"
+
 #include "tk_test.h"
 
 typedef struct {

@@ -12,6 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_passes.h"
+#include "tkdump/tk_bundle_write.h"
+
 #include "load/internal.h"
 #include "tk_test.h"
 

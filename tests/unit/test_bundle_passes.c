@@ -26,6 +26,9 @@
 
 #include "passfiles/internal.h"
 #include "tk_test.h"
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_passes.h"
+#include "tkdump/tk_bundle_write.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
 

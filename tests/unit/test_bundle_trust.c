@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tkdump/tk_bundle_load.h"
+
 #include "tk_test.h"
 
 /* The folder of one test: BUNDLE (a copy of the sample vector_add),

@@ -5,6 +5,7 @@
 
 #include "check/internal.h"
 #include "tk_test.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_check.h"
 
 static tk_check_rules *parse(const char *text, tk_diags *d)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tk_test.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_compare.h"
 
 #define A TK_COMPARE_A

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_write.h"
+
 #include <sys/stat.h>
 #include <zlib.h>
 

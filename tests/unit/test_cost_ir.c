@@ -27,6 +27,7 @@
 
 #include "tk_test.h"
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_cost.h"
 
 typedef struct {

@@ -78,7 +78,26 @@ static void test_failed_pipeline_is_its_last_run(void)
     g_assert_cmpuint(s.step, ==, 28);
     g_assert_cmpuint(s.n_runs, ==, 9);
     g_assert_cmpuint(s.run, ==, 8);
+    char *say = tk_diag_step_sentence(&s);
+    g_assert_cmpstr(say, ==, "step 28 of `tkview passes` (run 9 of 9: the pipeline "
+                             "failed in it)");
+    g_free(say);
     tk_diag_set_free(set);
+}
+
+/* A pass that ran several times, named by no failed pipeline: no step,
+ * and the words say why. */
+static void test_several_runs_no_step(void)
+{
+    tk_diag_entry e = {0};
+    e.pass = "Canonicalizer"; /* as the known-message table would name it */
+    tk_diag_step s = tk_diag_entry_step(&e, tl);
+    g_assert_cmpint(s.how, ==, TK_DIAG_STEP_SEVERAL);
+    g_assert_cmpuint(s.step, ==, TK_TL_NONE);
+    g_assert_cmpuint(s.n_runs, ==, 9);
+    char *say = tk_diag_step_sentence(&s);
+    g_assert_cmpstr(say, ==, "it ran 9 times; which run printed this is unknown");
+    g_free(say);
 }
 
 static void test_table_pass_only_run_no_pass_not_run(void)
@@ -93,6 +112,9 @@ static void test_table_pass_only_run_no_pass_not_run(void)
     g_assert_cmpint(s.how, ==, TK_DIAG_STEP_ONLY_RUN);
     g_assert_cmpuint(s.step, ==, 19);
     g_assert_cmpuint(s.n_runs, ==, 1);
+    char *say = tk_diag_step_sentence(&s);
+    g_assert_cmpstr(say, ==, "step 19 of `tkview passes` (its only run)");
+    g_free(say);
     tk_diag_set_free(set);
 
     /* NULL pass, a name no step has, no timeline */
@@ -101,6 +123,7 @@ static void test_table_pass_only_run_no_pass_not_run(void)
     s = tk_diag_entry_step(e, tl);
     g_assert_cmpint(s.how, ==, TK_DIAG_STEP_NO_PASS);
     g_assert_cmpuint(s.step, ==, TK_TL_NONE);
+    g_assert_null(tk_diag_step_sentence(&s));
     tk_diag_set_free(set);
     e = one("/w/k.py:20:0: error: Failures have been detected\n"
             "/w/k.py:20:0: note: Pipeline failed while executing "
@@ -110,6 +133,9 @@ static void test_table_pass_only_run_no_pass_not_run(void)
     g_assert_cmpuint(s.step, ==, TK_TL_NONE);
     s = tk_diag_entry_step(e, NULL);
     g_assert_cmpint(s.how, ==, TK_DIAG_STEP_NOT_RUN);
+    say = tk_diag_step_sentence(&s);
+    g_assert_cmpstr(say, ==, "no such step in the kernel's pass dumps");
+    g_free(say);
     tk_diag_set_free(set);
 }
 
@@ -119,6 +145,7 @@ int main(int argc, char **argv)
     open_timeline();
     g_test_add_func("/diag_pass/failed_pipeline", test_failed_pipeline_is_its_last_run);
     g_test_add_func("/diag_pass/table_only_no_pass_not_run", test_table_pass_only_run_no_pass_not_run);
+    g_test_add_func("/diag_pass/several_runs", test_several_runs_no_step);
     int rc = g_test_run();
     tk_timeline_free(tl);
     tk_passes_free(passes);

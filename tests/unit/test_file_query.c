@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tk_test.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_file_query.h"
 
 #define VA_PY "/tmp/capture/vector_add/src/vector_add.py"

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 
 #include "tk_test.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_kernel.h"
 
 /* The first stage of the one kernel found in DIR. */

@@ -12,6 +12,8 @@
 
 #include "passes/internal.h"
 #include "tk_test.h"
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_passes.h"
 #include "tkdump/tk_passes.h"
 
 /* ---- helpers ------------------------------------------------------------ */

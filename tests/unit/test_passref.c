@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "tk_test.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_passref.h"
 #include "tkdump/tk_timeline.h"
 

@@ -15,6 +15,8 @@
 
 #include "timeline/lines.h"
 #include "tk_test.h"
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_bundle_passes.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tk_test.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
 

@@ -207,6 +207,10 @@ def open_pass_opens_the_pass_the_pipeline_failed_in():
         assert time.time() < deadline, (w['mode'], ps.get('state'), ps.get('selected'))
         time.sleep(0.2)
     assert ps['selected_rows'] == ['30'], ps['selected_rows']
+    # the row says which step it opened, in `tkview diagnostics`'s words
+    said = win(2)['diag']['said'][pos[0]]
+    assert said == ('step 30 of `tkview passes` (run 1 of 1: the pipeline failed '
+                    'in it)'), said
 
 
 @test

@@ -50,14 +50,18 @@ static void open_waiting_pass(TkvWindow *self)
     const char *state = tkv_pass_view_get_load_state(self->pass_view);
     if (!tl && strcmp(state, "loading") == 0 && self->kernel == self->diag_pass_kernel)
         return; /* not yet: the "loaded" signal comes back here */
+    guint pos = (guint)self->diag_pass_pos;
     const tk_diag_entry *e = self->kernel == self->diag_pass_kernel
-                                 ? tkv_diag_panel_get_entry(self->diag_panel,
-                                                            (guint)self->diag_pass_pos)
+                                 ? tkv_diag_panel_get_entry(self->diag_panel, pos)
                                  : NULL;
     self->diag_pass_pos = -1;
     if (!e || !tl)
         return;
     tk_diag_step st = tk_diag_entry_step(e, tl);
+    /* The row says which step, or why none (the CLI's and report's words) */
+    char *say = tk_diag_step_sentence(&st);
+    tkv_diag_panel_say(self->diag_panel, pos, say);
+    g_free(say);
     if (st.step == TK_TL_NONE)
         return; /* several runs and nothing says which: pass mode as it is */
     char spec[32];

@@ -8,6 +8,7 @@
  * bound (a .loc, a //## comment) context; matches made on the innermost
  * frame only are marked approximate. */
 #include "bind/tkv_bind_view_private.h"
+#include "tkdump/tk_statement.h"
 
 #include <stdlib.h>
 

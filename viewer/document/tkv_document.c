@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "document/tkv_text.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_file_query.h"
+#include "tkdump/tk_statement.h"
 
 G_DEFINE_FINAL_TYPE(TkvDocument, tkv_document, G_TYPE_OBJECT)
 

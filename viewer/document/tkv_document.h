@@ -25,6 +25,7 @@
 #include "tkdump/tk_configs.h"
 #include "tkdump/tk_cost.h"
 #include "tkdump/tk_diags.h"
+#include "tkdump/tk_statement.h"
 #include "tkdump/tk_timeline.h"
 
 G_BEGIN_DECLS

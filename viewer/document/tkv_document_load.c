@@ -2,6 +2,8 @@
  * worker thread, with its progress for the loading page.  Apart from the
  * object: this is the one code that writes the document's loaded state. */
 #include "document/tkv_document_private.h"
+#include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_statement.h"
 
 #include <string.h>
 

@@ -5,6 +5,7 @@
  * what was done, or that no nvdisasm was found, is a note in the window's
  * problems list.  The CLI does the same (cli/cli_life_ranges.c). */
 #include "document/tkv_document_private.h"
+#include "tkdump/tk_life_ranges.h"
 
 #include <stdlib.h>
 #include <string.h>

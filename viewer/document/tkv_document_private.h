@@ -105,7 +105,7 @@ void tkv_diff_out_make(GTask *task, TkvDocument *self, GCancellable *cancellable
 void tkv_diff_out_clear(TkvDiffOut *out);
 
 /* tkv_document_lr.c: on the loading worker, the NAME.sass_lr B's kernels
- * lack made with nvdisasm into tkview's cache (tk_bundle.h); what was done
+ * lack made with nvdisasm into tkview's cache (tk_life_ranges.h); what was done
  * (or that no nvdisasm was found) a note in DIAGS. */
 void tkv_document_make_life_ranges(tk_bundle *b, tk_diags *diags);
 /* The diff of a finished job whose result was a boolean (FALSE:

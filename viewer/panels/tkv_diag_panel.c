@@ -12,6 +12,9 @@ struct _TkvDiagPanel {
     TkvDocument *doc;
     const TkvDiagKernel *diag;
     GPtrArray *rows; /* char *: each row in words, for the tests */
+    GPtrArray *says; /* GtkLabel * per row: what its pass step is, said
+                        once the window knows (tkv_diag_panel_say());
+                        NULL for a row without a pass; not owned */
 };
 
 G_DEFINE_FINAL_TYPE(TkvDiagPanel, tkv_diag_panel, GTK_TYPE_WIDGET)
@@ -76,6 +79,12 @@ static GtkWidget *row_for(TkvDiagPanel *self, const tk_diag_entry *e, guint pos)
         g_signal_connect(open, "clicked", G_CALLBACK(on_open_pass), self);
         gtk_box_append(GTK_BOX(line), open);
         gtk_box_append(GTK_BOX(box), line);
+        GtkWidget *says = label("", "dim-label");
+        gtk_widget_set_visible(says, FALSE);
+        gtk_box_append(GTK_BOX(box), says);
+        g_ptr_array_add(self->says, says);
+    } else {
+        g_ptr_array_add(self->says, NULL);
     }
     const tk_diag_known *k = tk_diag_entry_explain(e);
     if (k && k->meaning)
@@ -100,6 +109,7 @@ void tkv_diag_panel_show(TkvDiagPanel *self, TkvDocument *doc, guint kernel)
     while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->list))))
         gtk_list_box_remove(self->list, child);
     g_ptr_array_set_size(self->rows, 0);
+    g_ptr_array_set_size(self->says, 0);
     self->doc = doc;
     self->diag = doc ? tkv_diag_doc_kernel(doc, kernel) : NULL;
     guint n = tkv_diag_kernel_count(self->diag);
@@ -159,6 +169,23 @@ const tk_diag_entry *tkv_diag_panel_get_entry(TkvDiagPanel *self, guint position
     return tkv_diag_kernel_entry(self->diag, position);
 }
 
+void tkv_diag_panel_say(TkvDiagPanel *self, guint position, const char *text)
+{
+    if (position >= self->says->len || !self->says->pdata[position])
+        return;
+    GtkLabel *l = self->says->pdata[position];
+    gtk_label_set_text(l, text ? text : "");
+    gtk_widget_set_visible(GTK_WIDGET(l), text && *text);
+}
+
+const char *tkv_diag_panel_get_said(TkvDiagPanel *self, guint position)
+{
+    if (position >= self->says->len || !self->says->pdata[position] ||
+        !gtk_widget_get_visible(self->says->pdata[position]))
+        return NULL;
+    return gtk_label_get_text(self->says->pdata[position]);
+}
+
 const char *tkv_diag_panel_get_heading(TkvDiagPanel *self)
 {
     return gtk_label_get_text(self->heading);
@@ -180,6 +207,7 @@ static void tkv_diag_panel_dispose(GObject *object)
         g_ptr_array_unref(self->rows);
         self->rows = NULL;
     }
+    g_clear_pointer(&self->says, g_ptr_array_unref);
     G_OBJECT_CLASS(tkv_diag_panel_parent_class)->dispose(object);
 }
 
@@ -202,6 +230,7 @@ static void tkv_diag_panel_class_init(TkvDiagPanelClass *klass)
 static void tkv_diag_panel_init(TkvDiagPanel *self)
 {
     self->rows = g_ptr_array_new_with_free_func(g_free);
+    self->says = g_ptr_array_new();
     self->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
     gtk_widget_set_parent(self->box, GTK_WIDGET(self));
     self->heading = GTK_LABEL(label("", NULL));

@@ -16,6 +16,8 @@
  * (guint position), and the window opens pass mode at the step of the
  * kernel's timeline that pass is (tk_diag_pass.h's rule, once the
  * timeline is there; tkv_diag_panel_get_entry() gives the message).
+ * The window then has the row say which step that is, or why there is
+ * none (tkv_diag_panel_say(): tk_diag_step_sentence()'s words).
  */
 #ifndef TKV_DIAG_PANEL_H
 #define TKV_DIAG_PANEL_H
@@ -35,6 +37,12 @@ void tkv_diag_panel_show(TkvDiagPanel *self, TkvDocument *doc, guint kernel);
 
 /* The message at POSITION as shown, or NULL; owned by the document. */
 const tk_diag_entry *tkv_diag_panel_get_entry(TkvDiagPanel *self, guint position);
+
+/* Shows TEXT under the pass of the row at POSITION (NULL or "": nothing);
+ * a row without a pass ignores it. */
+void tkv_diag_panel_say(TkvDiagPanel *self, guint position, const char *text);
+/* What the row at POSITION says under its pass, or NULL; owned by it. */
+const char *tkv_diag_panel_get_said(TkvDiagPanel *self, guint position);
 
 /* For the tests: the heading, and per row shown "SEVERITY ORIGIN[ CODE] |
  * WHERE | MESSAGE" (caller frees with g_strfreev()). */

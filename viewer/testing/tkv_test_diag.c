@@ -5,6 +5,8 @@
  *              compile",
  *   "heading"  the Diagnostics panel's heading,
  *   "rows"     its rows as shown, "SEVERITY ORIGIN[ CODE] | WHERE | MESSAGE",
+ *   "said"     per row, what it says under its pass once "Open pass" ran
+ *              (tk_diag_step_sentence()), or null,
  *   "source", "primary", "secondary"  per pane of the binding view, the
  *              lines its message column marks: {"LINE": level} (0 remark,
  *              1 warning, 2 error), over the text the pane shows now.
@@ -58,6 +60,17 @@ void tkv_test_state_write_diag(TkvWindow *win, JsonBuilder *b)
     char **rows = tkv_diag_panel_get_rows(dp);
     for (char **r = rows; *r; r++)
         json_builder_add_string_value(b, *r);
+    json_builder_end_array(b);
+    /* per row, what it says under its pass (null: nothing) */
+    json_builder_set_member_name(b, "said");
+    json_builder_begin_array(b);
+    for (guint i = 0; rows[i]; i++) {
+        const char *said = tkv_diag_panel_get_said(dp, i);
+        if (said)
+            json_builder_add_string_value(b, said);
+        else
+            json_builder_add_null_value(b);
+    }
     g_strfreev(rows);
     json_builder_end_array(b);
     static const struct {

@@ -20,6 +20,7 @@
 #define TKDUMP_TK_CHECK_H
 #include <stddef.h>
 #include <stdint.h>
+
 #include "tk_bundle.h"
 #include "tk_diag.h"
 #include "tk_diags.h"

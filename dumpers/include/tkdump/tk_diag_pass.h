@@ -60,6 +60,16 @@ TK_API
 tk_diag_step tk_diag_entry_step(const tk_diag_entry *entry,
                                 const tk_timeline *tl);
 
+/* What a front end says after "pass: NAME", the same words everywhere
+ * (`tkview diagnostics`, the report's list, the viewer's Diagnostics panel):
+ *   "step 30 of `tkview passes` (its only run)",
+ *   "step 28 of `tkview passes` (run 9 of 9: the pipeline failed in it)",
+ *   "it ran 9 times; which run printed this is unknown",
+ *   "no such step in the kernel's pass dumps";
+ * NULL for NO_PASS.  Caller frees with g_free(). */
+TK_API
+char *tk_diag_step_sentence(const tk_diag_step *step);
+
 /* "no-pass", "not-run", "several", "only-run", "failed-run".  Static. */
 TK_API
 const char *tk_diag_step_how_name(tk_diag_step_how how);

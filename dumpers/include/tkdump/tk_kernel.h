@@ -1,7 +1,7 @@
 /* tk_kernel.h - one compiled kernel: its name and hash, the final stages
  * that were found for it, and the metadata Triton wrote.
  *
- * Kernels are made by loading (tk_bundle.h): a bundle owns its kernels, their
+ * Kernels are made by loading (tk_bundle_load.h): a bundle owns its kernels, their
  * stages and every string they return, and freeing the bundle frees them.
  * Autotune configurations and repeated compiles are separate kernels.
  */

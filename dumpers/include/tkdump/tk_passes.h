@@ -346,7 +346,7 @@ void tk_pass_digest_stage(const tk_stage *stage, tk_pass_digest *out);
 
 /* What a compile is recognized by: a kernel's name, its num_warps and the
  * digests of its final stages.  The index knows nothing of kernels; the
- * loader fills a key from one (tk_kernel_pass_key(), tk_bundle.h). */
+ * loader fills a key from one (tk_kernel_pass_key(), tk_bundle_passes.h). */
 #define TK_PASS_KEY_STAGES 3 /* indexed by TK_STAGE_TTIR, _TTGIR, _LLIR */
 typedef struct {
     const char *name;   /* the kernel's name; borrowed */

@@ -12,6 +12,7 @@
 #include "tkdump/tk_file_query.h"
 #include "tkdump/tk_input_file.h"
 #include "tkdump/tk_profile.h"
+#include "tkdump/tk_statement.h"
 #include "tkdump/tk_timeline.h"
 
 struct tk_check_report {

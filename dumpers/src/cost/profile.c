@@ -17,6 +17,7 @@
  * kernel must not put numbers on the wrong lines.
  */
 #include "cost/internal.h"
+#include "tkdump/tk_bundle_write.h"
 
 #include <math.h>
 #include <stdio.h>

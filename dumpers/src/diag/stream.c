@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tkdump/tk_lines.h"
+
 #include "diag/reader.h"
 
 void diag_summary_init(tk_diag_ptxas_summary *s)
@@ -355,8 +357,7 @@ static int may_be_mlir(const char *s, size_t len)
 void diag_reader_line(diag_reader *r, const char *s, size_t len)
 {
     r->lineno++;
-    if (len && s[len - 1] == '\r')
-        len--;
+    len = tk_lines_trim(s, len);
     if (r->fe_state == 1) {
         if (caret_line(s, len))
             r->fe_state = 2;

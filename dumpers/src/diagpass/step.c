@@ -2,6 +2,8 @@
  * tk_diag_pass.h states. */
 #include <string.h>
 
+#include <glib.h>
+
 #include "tkdump/tk_diag_pass.h"
 
 static int named(const tk_timeline_entry *t, const char *pass)
@@ -59,4 +61,24 @@ const char *tk_diag_step_how_name(tk_diag_step_how how)
         return "failed-run";
     }
     return "";
+}
+
+char *tk_diag_step_sentence(const tk_diag_step *s)
+{
+    switch (s->how) {
+    case TK_DIAG_STEP_ONLY_RUN:
+        return g_strdup_printf("step %zu of `tkview passes` (its only run)", s->step);
+    case TK_DIAG_STEP_FAILED_RUN:
+        return g_strdup_printf("step %zu of `tkview passes` (run %zu of %zu: the "
+                               "pipeline failed in it)",
+                               s->step, s->run + 1, s->n_runs);
+    case TK_DIAG_STEP_SEVERAL:
+        return g_strdup_printf("it ran %zu times; which run printed this is unknown",
+                               s->n_runs);
+    case TK_DIAG_STEP_NOT_RUN:
+        return g_strdup("no such step in the kernel's pass dumps");
+    case TK_DIAG_STEP_NO_PASS:
+        break;
+    }
+    return NULL;
 }

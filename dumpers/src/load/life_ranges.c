@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "tkdump/tk_input_file.h"
+#include "tkdump/tk_life_ranges.h"
 
 /* DIR/STEM.sass_lr for the file PATH (".../NAME.cubin" or
  * ".../NAME.sass_gi"), when it is a regular file; else NULL. */
@@ -47,7 +48,7 @@ char *bundle_meta_life_ranges_path(const tk_kernel *k)
     return p;
 }
 
-/* ---- made afterwards by a front end (tk_bundle.h) ------------------------ */
+/* ---- made afterwards by a front end (tk_life_ranges.h) ------------------ */
 
 #define PY_TRITON_BIN                                                        \
     "import os, triton; print(os.path.join(os.path.dirname("                 \
@@ -95,15 +96,19 @@ static void add_tool(GPtrArray *tools, char *path)
     g_ptr_array_add(tools, path);
 }
 
-/* Triton's bin folder, asked of python3 through RUN; NULL when none. */
-static char *triton_bin(tk_run_fn run, void *user)
+/* Triton's bin folder (tk_bundle.h), the one rule for every front end:
+ * capture asks the program's own Python, the others python3. */
+char *tk_triton_nvidia_bin(const char *python, tk_run_fn run, void *user)
 {
+    if (!run)
+        return NULL;
     char *scratch = NULL;
     int fd = g_file_open_tmp("tkview-triton-XXXXXX.txt", &scratch, NULL);
     if (fd < 0)
         return NULL;
     close(fd);
-    const char *argv[] = {"python3", "-c", PY_TRITON_BIN, NULL};
+    const char *argv[] = {python && *python ? python : "python3", "-c",
+                          PY_TRITON_BIN, NULL};
     char *err = NULL, *text = NULL, *dir = NULL;
     if (run(argv, scratch, &err, user) == 0 &&
         (text = tk_input_file_read(scratch, TK_INPUT_FILE_STAGE, NULL, NULL))) {
@@ -118,7 +123,7 @@ static char *triton_bin(tk_run_fn run, void *user)
     return dir;
 }
 
-/* Every nvdisasm to try, in order (tk_bundle.h). */
+/* Every nvdisasm to try, in order (tk_life_ranges.h). */
 static GPtrArray *find_tools(tk_run_fn run, void *user)
 {
     GPtrArray *tools = g_ptr_array_new_with_free_func(g_free);
@@ -128,7 +133,7 @@ static GPtrArray *find_tools(tk_run_fn run, void *user)
             add_tool(tools, g_strdup(only));
         return tools;
     }
-    char *tdir = triton_bin(run, user);
+    char *tdir = tk_triton_nvidia_bin(NULL, run, user);
     if (tdir)
         add_tool(tools, g_build_filename(tdir, "nvdisasm", NULL));
     g_free(tdir);

@@ -2,6 +2,7 @@
  * files), scanning it, its pass files, and freeing the bundle with all
  * that its jobs keep on it. */
 #include "tkdump/tk_bundle.h"
+#include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_input_file.h"
 
 #include <stdlib.h>

@@ -81,6 +81,7 @@ typedef struct {
     size_t line_begin;        /* offset in n->text where this line began */
     size_t refs_begin;
     uint32_t scope;           /* current function (0: module level) */
+    int in_body;              /* LLVM IR: between a "define" and its "}" */
 
     nb_vslot *slots;          /* name table, open addressing */
     size_t slot_mask, slot_used;

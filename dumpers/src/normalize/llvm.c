@@ -4,7 +4,8 @@
  * and the debug metadata nodes (`!N = !DI...`, `!N = distinct !DI...`).  Renamed: local
  * values and labels lose their numbers (`%12`, `12:`, the digits LLVM appends
  * to keep a name unique, `%.critedge1`), metadata ids become `!`, attribute
- * groups `#`.  Globals (`@add_kernel`) stay.  The padding after a label (the
+ * groups `#` (inside a function, values of that function: a function printed
+ * alone numbers them afresh).  Globals (`@add_kernel`) stay.  The padding after a label (the
  * spaces that align `; preds = ...`) shrinks to one space.
  */
 #include "normalize/internal.h"
@@ -82,8 +83,11 @@ void norm_llvm_line(nb_builder *b, const char *s, const char *end,
         nb_ignore_line(b, orig);
         return;
     }
-    if (end - s >= 7 && memcmp(s, "define ", 7) == 0)
+    if (end - s >= 7 && memcmp(s, "define ", 7) == 0) {
         nb_new_scope(b);
+        b->in_body = 1;
+    } else if (end - s == 1 && *s == '}')
+        b->in_body = 0;
     else if (p == s && (nb_is_id((unsigned char)*s) || *s == '"')) {
         /* A label ("12:", ".lr.ph:", "\"x\":") starts at column 0; so do
          * keywords (define, declare, target...), which have no ':' right
@@ -149,8 +153,13 @@ void norm_llvm_line(nb_builder *b, const char *s, const char *end,
             while (q < end && nb_is_digit((unsigned char)*q))
                 q++;
             nb_putc(b, *p);
+            /* In a function, numbered in that function: LLVM numbers the
+             * attribute groups and metadata of a function printed alone
+             * afresh, so a function pass's text put into its module
+             * (TK_TIMELINE_WHOLE_UNITS) compares as the function alone
+             * does. */
             if (q > p + 1 && (q == end || !nb_is_id((unsigned char)*q)))
-                nb_ref(b, NB_MODULE, p, (size_t)(q - p));
+                nb_ref(b, b->in_body ? b->scope : NB_MODULE, p, (size_t)(q - p));
             else
                 q = p + 1;
             p = q;

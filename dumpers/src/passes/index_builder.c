@@ -290,7 +290,7 @@ void passes_line_begin(passes_builder *b, uint64_t off, const char *s, size_t le
         }
         b->in_binary = 1;
         b->role = PASSES_ROLE_OTHER;
-        b->line_ir = 0;
+        b->line_ir = b->line_message = 0;
         return;
     }
     b->in_binary = 0;
@@ -334,6 +334,7 @@ void passes_line_begin(passes_builder *b, uint64_t off, const char *s, size_t le
     }
     b->role = PASSES_ROLE_OTHER;
     b->line_ir = passes_ir_like(s, len);
+    b->line_message = !b->line_ir && passes_message_like(s, len);
 }
 
 void passes_line_more(passes_builder *b, const char *s, size_t len)
@@ -372,8 +373,13 @@ void passes_line_end(passes_builder *b, uint64_t next)
             b->oth.offset = b->line_off;
             b->oth.line = b->line;
             b->ir_lines = 0;
+            b->after_message = 0;
         }
-        if (b->line_ir && b->ir_lines++ == 0)
+        /* IR after a compiler message is the operation it printed with it
+         * (MLIR's default), not a torn dump. */
+        if (b->line_message)
+            b->after_message = 1;
+        if (b->line_ir && !b->after_message && b->ir_lines++ == 0)
             b->ir_first = b->line;
         b->oth_end = next;
         b->oth_last = b->line;

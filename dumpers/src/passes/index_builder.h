@@ -47,6 +47,9 @@ typedef struct {
     uint64_t oth_end, oth_last;
     uint64_t ir_lines, ir_first;
     int line_ir; /* the current other line looks like IR */
+    int line_message; /* ... is a compiler message */
+    int after_message; /* this other run had a compiler message: the IR
+                          after it is what the message printed */
 
     int in_binary;
     int one_scan; /* never in two halves (passes_index_one_scan()) */

@@ -89,6 +89,10 @@ int passes_noise_line(const char *s, size_t len);
 /* Whether a line outside any dump looks like IR: a sign that a dump was torn
  * apart (two processes writing at once). */
 int passes_ir_like(const char *s, size_t len);
+/* Whether an other line is a compiler message ("F:L:C: error: ..."): MLIR
+ * prints the operation or module it is about after it, which is IR but
+ * no dump. */
+int passes_message_like(const char *s, size_t len);
 
 /* ---- digests ------------------------------------------------------------ */
 

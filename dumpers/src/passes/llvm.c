@@ -400,6 +400,17 @@ int passes_ir_like(const char *s, size_t len)
     return passes_span_find(passes_span_of(s + i, len - i), " = ") != NULL;
 }
 
+int passes_message_like(const char *s, size_t len)
+{
+    /* "FILE:LINE:COL: error: ...", as MLIR and LLVM print a diagnostic. */
+    static const char *const kinds[] = {": error: ", ": warning: ", ": note: ", ": remark: "};
+    passes_span l = passes_span_of(s, len);
+    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++)
+        if (passes_span_find(l, kinds[i]))
+            return 1;
+    return 0;
+}
+
 int passes_parse_header(const char *s, size_t len, passes_header *h)
 {
     if (len < 10)

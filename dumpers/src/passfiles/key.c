@@ -1,7 +1,8 @@
 /* key.c - a kernel turned into what its pass dumps are matched with
- * (tk_kernel_pass_key(), tk_bundle.h): its name, the warps its compile was
+ * (tk_kernel_pass_key(), tk_bundle_passes.h): its name, the warps its compile was
  * asked for, its first stages' digests. */
 #include "passfiles/internal.h"
+#include "tkdump/tk_bundle_passes.h"
 
 #include <string.h>
 

@@ -25,6 +25,7 @@
  */
 #include "passfiles/internal.h"
 #include "passes/internal.h"
+#include "tkdump/tk_bundle_passes.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

@@ -1,6 +1,6 @@
 /* passfiles_only.c - pass dump files as the whole input (one given
  * directly, or a folder holding nothing else): their compiles are the
- * kernels, without final stages (tk_bundle.h).
+ * kernels, without final stages (tk_bundle_load.h).
  *
  * A compile's MLIR_DUMP_PATH sequence and its stderr sequence are one
  * kernel when they can be paired without a guess: one of each names the

@@ -7,6 +7,7 @@
  * capture of 500 MB of dumps compressing them one after another was most of
  * what capture did after the program ended (issue 25). */
 #include "passfiles/internal.h"
+#include "tkdump/tk_bundle_passes.h"
 
 #include <errno.h>
 #include <fcntl.h>

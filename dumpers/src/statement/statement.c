@@ -6,6 +6,7 @@
 
 #include "statement/statement.h"
 #include "tkdump/tk_pysource.h"
+#include "tkdump/tk_statement.h"
 
 /* Stored for a file that could not be read as Python. */
 static char not_python;

@@ -1,6 +1,7 @@
 /* bundle.c - a bundle kernel's timeline from the pass files found
  * with the bundle. */
 #include "timeline/internal.h"
+#include "tkdump/tk_bundle_passes.h"
 
 size_t tk_timeline_parts_of_kernel(tk_bundle *bundle, const tk_kernel *kernel,
                                    tk_timeline_part **parts, tk_diags *diags)

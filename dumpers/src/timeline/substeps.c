@@ -6,17 +6,32 @@
 
 #include "timeline/internal.h"
 
-static int is_pipeline_pass(const tk_timeline_entry *e)
+/* The pass whose run prints an owner's internal dumps ("SoftwarePipeliner
+ * internal IR Dump After: LowerLoops" is printed inside tritongpu-pipeline,
+ * "WarpSpec internal IR Dump After: doTaskPartition" inside
+ * nvgpu-warp-specialization).  An owner missing here has no host by name. */
+static const struct {
+    const char *owner, *arg, *pass;
+} internal_owners[] = {
+    {"SoftwarePipeliner", "tritongpu-pipeline", "TritonGPUPipeline"},
+    {"WarpSpec", "nvgpu-warp-specialization", "NVGPUWarpSpecialization"},
+};
+
+static int is_host_pass(const tk_timeline_entry *e, const char *owner)
 {
-    return e->kind == TK_PASS_MLIR && !(e->flags & TK_TL_PLACEHOLDER) &&
-           (strcmp(e->arg, "tritongpu-pipeline") == 0 ||
-            strcmp(e->pass, "TritonGPUPipeline") == 0);
+    if (e->kind != TK_PASS_MLIR || (e->flags & TK_TL_PLACEHOLDER))
+        return 0;
+    for (size_t i = 0; i < G_N_ELEMENTS(internal_owners); i++)
+        if (strcmp(owner, internal_owners[i].owner) == 0)
+            return strcmp(e->arg, internal_owners[i].arg) == 0 ||
+                   strcmp(e->pass, internal_owners[i].pass) == 0;
+    return 0;
 }
 
-/* Makes room for a placeholder pass holding sub-steps whose pass has no
- * dump: after the last TTGIR-level MLIR pass, else after the last MLIR
- * pass, else first. */
-static size_t add_placeholder(tk_timeline *tl)
+/* Makes room for a placeholder pass, named OWNER, holding OWNER's sub-steps
+ * when their pass has no dump: after the last TTGIR-level MLIR pass, else
+ * after the last MLIR pass, else first. */
+static size_t add_placeholder(tk_timeline *tl, const char *owner)
 {
     GArray *es = tl->entries;
     size_t at = 0, at_mlir = 0;
@@ -37,7 +52,7 @@ static size_t add_placeholder(tk_timeline *tl)
     e.status = TK_PASS_PRINTED;
     e.scope_kind = TK_PASS_SCOPE_NONE;
     e.level = TK_PASS_LEVEL_TTGIR;
-    e.pass = "SoftwarePipeliner";
+    e.pass = owner;
     e.arg = e.scope = e.scope_name = "";
     e.effect = TK_EFFECT_UNKNOWN;
     e.why = TK_UNKNOWN_NO_BEFORE;
@@ -46,6 +61,25 @@ static size_t add_placeholder(tk_timeline *tl)
     e.parent = TK_TL_NONE;
     g_array_insert_val(es, at, e);
     return at;
+}
+
+/* What the by-name rule keeps per owner of internal dumps. */
+typedef struct {
+    const char *name;   /* the owner, "SoftwarePipeliner" */
+    size_t n_runs;      /* its runs so far */
+    size_t last_run;    /* the run of its last dump */
+    GArray *hosts;      /* the entries of its pass (size_t), made on need */
+    size_t placeholder; /* its placeholder entry, or TK_TL_NONE */
+} owner_state;
+
+static owner_state *owner_of(GArray *owners, const char *name)
+{
+    for (guint i = 0; i < owners->len; i++)
+        if (strcmp(g_array_index(owners, owner_state, i).name, name) == 0)
+            return &g_array_index(owners, owner_state, i);
+    owner_state o = {name, 0, 0, NULL, TK_TL_NONE};
+    g_array_append_val(owners, o);
+    return &g_array_index(owners, owner_state, owners->len - 1);
 }
 
 /* Hangs Triton's internal dumps under their pass as sub-steps.  Linear in
@@ -92,29 +126,50 @@ void tl_attach_internal(tk_timeline *tl, GArray *internal)
         }
         hosts[i] = host;
     }
-    /* By name: the n-th run to the n-th pipeline pass. */
-    GArray *pipes = g_array_new(FALSE, FALSE, sizeof(size_t));
-    for (size_t i = 0; i < es->len; i++)
-        if (is_pipeline_pass(&g_array_index(tl->entries, tk_timeline_entry, i)))
-            g_array_append_val(pipes, i);
-    size_t placeholder = TK_TL_NONE;
+    /* By name: an owner's n-th run to the n-th run of its pass (the runs
+     * of each owner counted apart); else to a placeholder named after the
+     * owner, one per owner.  Owners are few (internal_owners). */
+    GArray *owners = g_array_new(FALSE, TRUE, sizeof(owner_state));
     for (size_t i = 0; i < n; i++) {
+        owner_state *o = owner_of(owners, tl_dump(tl, in[i].part, in[i].dump)->pass);
+        if (o->n_runs == 0 || o->last_run != runs[i])
+            o->n_runs++;
+        o->last_run = runs[i];
         if (hosts[i] != TK_TL_NONE)
             continue;
-        if (pipes->len) {
-            size_t want = runs[i] < pipes->len ? runs[i] : pipes->len - 1;
-            hosts[i] = g_array_index(pipes, size_t, want);
+        if (!o->hosts) {
+            o->hosts = g_array_new(FALSE, FALSE, sizeof(size_t));
+            for (size_t e = 0; e < es->len; e++)
+                if (is_host_pass(&g_array_index(es, tk_timeline_entry, e), o->name))
+                    g_array_append_val(o->hosts, e);
+        }
+        if (o->hosts->len) {
+            size_t want = o->n_runs - 1;
+            hosts[i] = g_array_index(o->hosts, size_t,
+                                     want < o->hosts->len ? want : o->hosts->len - 1);
             continue;
         }
-        if (placeholder == TK_TL_NONE) {
-            placeholder = add_placeholder(tl);
+        if (o->placeholder == TK_TL_NONE) {
+            size_t at = add_placeholder(tl, o->name);
             for (size_t k = 0; k < n; k++)
-                if (hosts[k] != TK_TL_NONE && hosts[k] >= placeholder)
+                if (hosts[k] != TK_TL_NONE && hosts[k] >= at)
                     hosts[k]++;
+            for (guint q = 0; q < owners->len; q++) {
+                owner_state *x = &g_array_index(owners, owner_state, q);
+                if (x->placeholder != TK_TL_NONE && x->placeholder >= at)
+                    x->placeholder++;
+                for (guint h = 0; x->hosts && h < x->hosts->len; h++)
+                    if (g_array_index(x->hosts, size_t, h) >= at)
+                        g_array_index(x->hosts, size_t, h)++;
+            }
+            o->placeholder = at;
         }
-        hosts[i] = placeholder;
+        hosts[i] = o->placeholder;
     }
-    g_array_free(pipes, TRUE);
+    for (guint q = 0; q < owners->len; q++)
+        if (g_array_index(owners, owner_state, q).hosts)
+            g_array_free(g_array_index(owners, owner_state, q).hosts, TRUE);
+    g_array_free(owners, TRUE);
     for (size_t i = 0; i < n; i++) {
         tk_timeline_entry s = tl_entry_from_dump(tl, in[i].part, in[i].dump);
         s.parent = hosts[i];

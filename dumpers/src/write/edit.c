@@ -10,6 +10,7 @@
  * file does not know are kept.
  */
 #include "bundle/internal.h"
+#include "tkdump/tk_bundle_write.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,7 @@
 /* output.c - an output folder checked against what a loaded bundle reads
  * (tk_bundle_check_output()): never write where you read. */
 #include "bundle/internal.h"
+#include "tkdump/tk_bundle_write.h"
 #include "tkdump/tk_staged_dir.h"
 
 /* Adds the error for OUTDIR lying as REL against INPUT and returns -1; 0

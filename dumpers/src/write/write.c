@@ -10,6 +10,7 @@
  */
 #include "load/internal.h"
 #include "passfiles/internal.h"
+#include "tkdump/tk_bundle_write.h"
 #include "tkdump/tk_staged_dir.h"
 
 #include <errno.h>

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""capture_bench.py - what `tkview capture` costs over the program it captures.
+
+Issue 25: capture's own work must cost <= 10% over the program run under the
+same Triton knobs, and a whole capture should take <= 2x the plain run.  On a
+GPU machine with Triton, each PROGRAM is run, one run at a time, with fresh
+caches (TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR in a new temp folder):
+
+  plain        the program alone
+  knobs        capture's knob set (docs/capture.md), stderr batched, no hook
+  knobs_hook   the same plus tkview's Python hook (each compile's dumps in a
+               file of its own): the program as capture runs it
+  capture      `tkview capture` (TKVIEW_CAPTURE_TIMES=1: its steps' times)
+  capture_base the same with --base's tkview (an older build, for before/after)
+  and the knob alternatives (what a capture could ask for instead):
+  mlir_only    the knobs without LLVM_IR_ENABLE_DUMP (MLIR pass dumps only)
+  llvm_only    the knobs without MLIR_ENABLE_DUMP
+  codegen_only no MLIR dumps, LLVM's print-after-all for the code generator
+               only (DISABLE_LLVM_OPT=print-after-all sets the option without
+               the optimizer's instrumentation)
+  final_only   neither pass dump: final stages, diagnostics, ptxas's log
+
+It prints wall and CPU seconds (user+system of the process tree: how many
+cores were kept busy) and bytes of stderr, each variant's ratio to plain and
+capture's to knobs_hook, and writes them as JSON with --json.  It asserts
+nothing.
+
+  python3 bench/capture_bench.py --tkview DIR/bin/tkview --batch DIR/lib/libtkview-stderr-batch.so \
+      --hook compiler/python [--variants plain,knobs,capture] [--runs 2] PROGRAM.py ...
+"""
+import argparse
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ALL = ['plain', 'knobs', 'knobs_hook', 'capture', 'capture_base', 'mlir_only', 'llvm_only',
+       'codegen_only', 'final_only']
+
+
+def knob_env(tmp, batch, variant, hook):
+    env = {
+        'TRITON_ALWAYS_COMPILE': '1',
+        'TRITON_KERNEL_DUMP': '1',
+        'TRITON_DUMP_DIR': os.path.join(tmp, 'kernel_dump'),
+        'MLIR_ENABLE_DUMP': '1',
+        'LLVM_IR_ENABLE_DUMP': '1',
+        'MLIR_ENABLE_DIAGNOSTICS': 'warnings,remarks',
+        'TRITON_DUMP_PTXAS_LOG': '1',
+        'LD_PRELOAD': batch,
+    }
+    if variant in ('mlir_only', 'codegen_only', 'final_only'):
+        del env['LLVM_IR_ENABLE_DUMP']
+    if variant in ('llvm_only', 'codegen_only', 'final_only'):
+        del env['MLIR_ENABLE_DUMP']
+    if variant == 'codegen_only':
+        env['DISABLE_LLVM_OPT'] = 'print-after-all'
+    if variant == 'knobs_hook':
+        for d in ('autotune', 'compiles'):
+            os.makedirs(os.path.join(tmp, d))
+        old = os.environ.get('PYTHONPATH')
+        env.update({'PYTHONPATH': hook + (':' + old if old else ''),
+                    'TKVIEW_AUTOTUNE_DIR': os.path.join(tmp, 'autotune'),
+                    'TKVIEW_COMPILES_DIR': os.path.join(tmp, 'compiles'),
+                    'TKVIEW_MLIR_DUMP_PATH': os.path.join(tmp, 'mlir_passes.txt')})
+    return env
+
+
+def cpu_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_one(args, prog, variant):
+    tmp = tempfile.mkdtemp(prefix='capbench-', dir=args.tmp)
+    env = dict(os.environ)
+    for k in ('TRITON_CACHE_DIR', 'TORCHINDUCTOR_CACHE_DIR', 'MLIR_DUMP_PATH'):
+        env.pop(k, None)
+    env['TRITON_CACHE_DIR'] = os.path.join(tmp, 'cache')
+    env['TORCHINDUCTOR_CACHE_DIR'] = os.path.join(tmp, 'inductor')
+    argv = [sys.executable, prog]
+    if variant in ('capture', 'capture_base'):
+        env.update({'TKVIEW_CAPTURE_TIMES': '1', 'TKVIEW_STDERR_BATCH': args.batch,
+                    'TKVIEW_PYTHON_DIR': args.hook})
+        argv = [args.base if variant == 'capture_base' else args.tkview, 'capture', '--no-progress', '-o',
+                os.path.join(tmp, 'b.tkview'), '--'] + argv
+    elif variant != 'plain':
+        env.update(knob_env(tmp, args.batch, variant, args.hook))
+    out_path, err_path = os.path.join(tmp, 'stdout'), os.path.join(tmp, 'stderr')
+    c0, t0 = cpu_children(), time.monotonic()
+    with open(out_path, 'wb') as out, open(err_path, 'wb') as err:
+        rc = subprocess.call(argv, env=env, stdout=out, stderr=err,
+                             cwd=os.path.dirname(os.path.abspath(prog)))
+    wall, cpu = time.monotonic() - t0, cpu_children() - c0
+    res = {'program': os.path.basename(prog), 'variant': variant, 'rc': rc,
+           'wall': round(wall, 2), 'cpu': round(cpu, 2),
+           'stderr_bytes': os.path.getsize(err_path)}
+    comp = os.path.join(tmp, 'compiles')
+    if os.path.isdir(comp):
+        res['compiles_bytes'] = sum(os.path.getsize(os.path.join(comp, f))
+                                    for f in os.listdir(comp))
+    text = open(err_path, errors='replace').read()
+    if variant in ('capture', 'capture_base'):
+        res['phases'] = {m.group(1): float(m.group(2)) for m in
+                         re.finditer(r'^tkview: time (\S+)\s+([\d.]+) s$', text, re.M)}
+        man = os.path.join(tmp, 'b.tkview', 'manifest.json')
+        if os.path.exists(man) and args.keep:
+            shutil.copy(man, os.path.join(args.keep, '%s.%s.manifest.json' %
+                                          (res['program'], variant)))
+    if rc != 0:
+        res['stderr_tail'] = text[-600:]
+    shutil.rmtree(tmp, ignore_errors=True)
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('programs', nargs='+')
+    ap.add_argument('--tkview', required=True)
+    ap.add_argument('--batch', required=True, help='libtkview-stderr-batch.so')
+    ap.add_argument('--hook', required=True, help="the folder of tkview's sitecustomize.py")
+    ap.add_argument('--base', default=None, help='another tkview, for capture_base')
+    ap.add_argument('--variants', default=None)
+    ap.add_argument('--runs', type=int, default=1)
+    ap.add_argument('--tmp', default=None)
+    ap.add_argument('--keep', default=None, help='folder for the capture manifests')
+    ap.add_argument('--json', default=None)
+    args = ap.parse_args()
+    args.tkview, args.batch, args.hook = (os.path.abspath(p) for p in
+                                          (args.tkview, args.batch, args.hook))
+    if args.base:
+        args.base = os.path.abspath(args.base)
+    if not args.variants:
+        args.variants = ','.join(v for v in ALL if v != 'capture_base' or args.base)
+    results = []
+    for prog in args.programs:
+        for r in range(args.runs):
+            for v in args.variants.split(','):
+                res = run_one(args, prog, v)
+                res['turn'] = r
+                results.append(res)
+                print(json.dumps(res), flush=True)
+    print('\n| program | variant | wall s (best) | CPU s | x plain | stderr MB |')
+    print('| --- | --- | --- | --- | --- | --- |')
+    for prog in args.programs:
+        name = os.path.basename(prog)
+        best = {}
+        for res in results:
+            if res['program'] == name and (res['variant'] not in best or
+                                           res['wall'] < best[res['variant']]['wall']):
+                best[res['variant']] = res
+        plain = best.get('plain', {}).get('wall')
+        for v, res in best.items():
+            ratio = '%.2f' % (res['wall'] / plain) if plain else ''
+            mb = (res['stderr_bytes'] + res.get('compiles_bytes', 0)) / 1e6
+            print('| %s | %s | %.2f | %.2f | %s | %.1f |' % (name, v, res['wall'], res['cpu'],
+                                                          ratio, mb))
+        for cap in ('capture', 'capture_base'):
+            if cap in best and 'knobs_hook' in best:
+                print('| %s | %s / knobs_hook | %.2f |  |  |  |' %
+                      (name, cap, best[cap]['wall'] / best['knobs_hook']['wall']))
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == '__main__':
+    main()
