@@ -169,21 +169,20 @@ void cli_regs_text(const tk_kernel *k, const tk_bind *ix,
 void cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
                       const tk_loctab *tab, const tk_cost *c);
 /* bind --ir: the live register peak over the SASS bound to LINE of STAGE
- * and the SASS line where it is (nothing, or null, without life ranges or
+ * and the SASS line where it is, from the kernel's cost C (cli_cost();
+ * NULL: the kernel has no SASS) (nothing, or null, without life ranges or
  * bound SASS); as a text line, or as the member "live_registers". */
-void cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
-                         const tk_loctab *tab, tk_stage_kind stage,
-                         uint32_t line);
-void cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
-                         const tk_loctab *tab, tk_stage_kind stage,
-                         uint32_t line);
-/* bind --ir: what line LINE of STAGE costs by the default metric: its own
- * share, the SASS bound to it and its source line's total (tk_cost.h);
- * as a text line, or as the member "cost" (null without SASS or cost). */
-void cli_cost_ir_text(const tk_kernel *k, const tk_bind *ix, tk_loctab *tab,
+void cli_regs_ir_text(const tk_cost *c, tk_stage_kind stage, uint32_t line);
+void cli_regs_ir_json(JsonBuilder *j, const tk_cost *c, tk_stage_kind stage,
+                      uint32_t line);
+/* bind --ir: what line LINE of STAGE costs by the default metric of C (as
+ * above): its own share, the SASS bound to it and its source line's total
+ * (tk_cost.h); as a text line, or as the member "cost" (null without SASS
+ * or cost). */
+void cli_cost_ir_text(const tk_cost *c, const tk_loctab *tab, tk_stage_kind stage,
+                      uint32_t line);
+void cli_cost_ir_json(JsonBuilder *j, const tk_cost *c, const tk_loctab *tab,
                       tk_stage_kind stage, uint32_t line);
-void cli_cost_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
-                      tk_loctab *tab, tk_stage_kind stage, uint32_t line);
 /* cli_cost() with the profile already read by tk_profile_load() (NULL:
  * none) and what reading it said (DIAGS, printed here). */
 tk_cost *cli_cost_with(const tk_kernel *k, const tk_bind *ix,

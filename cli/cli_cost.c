@@ -84,15 +84,11 @@ static int ir_cost_of(const tk_cost *c, tk_stage_kind stage, uint32_t line,
     return 1;
 }
 
-void cli_cost_ir_text(const tk_kernel *k, const tk_bind *ix, tk_loctab *tab,
-                      tk_stage_kind stage, uint32_t line)
+void cli_cost_ir_text(const tk_cost *c, const tk_loctab *tab, tk_stage_kind stage,
+                      uint32_t line)
 {
-    if (!tk_kernel_stage(k, TK_STAGE_SASS))
-        return;
-    tk_profile *p;
-    tk_cost *c = cli_cost(k, ix, tab, TRUE, &p);
     ir_cost ic;
-    if (ir_cost_of(c, stage, line, &ic)) {
+    if (c && ir_cost_of(c, stage, line, &ic)) {
         cli_printf("  %s: this %s %s: ", ic.metric, tk_stage_kind_label(stage),
                    stage == TK_STAGE_SASS ? "instruction" : "line");
         put_share(ic.own);
@@ -110,17 +106,12 @@ void cli_cost_ir_text(const tk_kernel *k, const tk_bind *ix, tk_loctab *tab,
         }
         putchar('\n');
     }
-    tk_cost_free(c);
-    tk_profile_free(p);
 }
 
-void cli_cost_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
-                      tk_loctab *tab, tk_stage_kind stage, uint32_t line)
+void cli_cost_ir_json(JsonBuilder *j, const tk_cost *c, const tk_loctab *tab,
+                      tk_stage_kind stage, uint32_t line)
 {
     json_builder_set_member_name(j, "cost");
-    tk_profile *p = NULL;
-    tk_cost *c = tk_kernel_stage(k, TK_STAGE_SASS)
-                     ? cli_cost(k, ix, tab, TRUE, &p) : NULL;
     ir_cost ic;
     if (!c || !ir_cost_of(c, stage, line, &ic)) {
         json_builder_add_null_value(j);
@@ -148,6 +139,4 @@ void cli_cost_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
         }
         json_builder_end_object(j);
     }
-    tk_cost_free(c);
-    tk_profile_free(p);
 }

@@ -150,14 +150,12 @@ void cli_regs_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
 /* The peak of live_registers over the SASS instructions bound to line
  * LINE of STAGE, and where; returns 0 when the kernel has no life ranges
  * or no instruction is bound (*WHY then says why, when it is the former). */
-static int ir_peak(const tk_kernel *k, const tk_bind *ix, const tk_loctab *tab,
-                   tk_stage_kind stage, uint32_t line, double *peak,
-                   uint32_t *sass_line, char **why)
+static int ir_peak(const tk_cost *c, tk_stage_kind stage, uint32_t line,
+                   double *peak, uint32_t *sass_line, char **why)
 {
     *why = NULL;
-    if (!tk_kernel_stage(k, TK_STAGE_SASS))
+    if (!c)
         return 0;
-    tk_cost *c = tk_cost_new(ix, k, tab, NULL);
     int m = tk_cost_metric_find(c, "live_registers");
     int ok = 0;
     if (m < 0) {
@@ -171,32 +169,28 @@ static int ir_peak(const tk_kernel *k, const tk_bind *ix, const tk_loctab *tab,
             ok = 1;
         }
     }
-    tk_cost_free(c);
     return ok;
 }
 
-void cli_regs_ir_text(const tk_kernel *k, const tk_bind *ix,
-                         const tk_loctab *tab, tk_stage_kind stage,
-                         uint32_t line)
+void cli_regs_ir_text(const tk_cost *c, tk_stage_kind stage, uint32_t line)
 {
     double peak = 0;
     uint32_t at = 0;
     char *why;
-    if (ir_peak(k, ix, tab, stage, line, &peak, &at, &why))
+    if (ir_peak(c, stage, line, &peak, &at, &why))
         cli_printf("  live registers: peak %.0f (GPR) over its SASS, at "
                       "sass:%u\n", peak, at);
     g_free(why);
 }
 
-void cli_regs_ir_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
-                         const tk_loctab *tab, tk_stage_kind stage,
-                         uint32_t line)
+void cli_regs_ir_json(JsonBuilder *j, const tk_cost *c, tk_stage_kind stage,
+                      uint32_t line)
 {
     double peak = 0;
     uint32_t at = 0;
     char *why;
     json_builder_set_member_name(j, "live_registers");
-    if (ir_peak(k, ix, tab, stage, line, &peak, &at, &why)) {
+    if (ir_peak(c, stage, line, &peak, &at, &why)) {
         json_builder_begin_object(j);
         json_builder_set_member_name(j, "peak");
         cli_json_number(j, peak);

@@ -188,6 +188,11 @@ static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
     }
     tk_loctab *tab = tk_bundle_loctab(b);
     tk_bind *ix = tk_bind_new(k, tab);
+    /* One cost for the line's registers and its cost (the profile's
+     * metrics do not move live_registers' values). */
+    tk_profile *prof = NULL;
+    tk_cost *cost = tk_kernel_stage(k, TK_STAGE_SASS)
+                        ? cli_cost(k, ix, tab, TRUE, &prof) : NULL;
     const tk_stack_id *ids;
     size_t n_stacks = tk_bind_line_stacks(ix, from, line, &ids);
     size_t total = n_stacks;
@@ -203,8 +208,8 @@ static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
         json_builder_add_string_value(j, tk_stage_kind_name(from));
         json_builder_set_member_name(j, "query");
         cmd_bind_json_line(j, ix, tab, st, from, line);
-        cli_regs_ir_json(j, k, ix, tab, from, line);
-        cli_cost_ir_json(j, k, ix, tab, from, line);
+        cli_regs_ir_json(j, cost, from, line);
+        cli_cost_ir_json(j, cost, tab, from, line);
         json_builder_set_member_name(j, "stages");
         json_builder_begin_object(j);
     } else {
@@ -217,8 +222,8 @@ static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
         else
             fputs("(no location)", stdout);
         putchar('\n');
-        cli_regs_ir_text(k, ix, tab, from, line);
-        cli_cost_ir_text(k, ix, tab, from, line);
+        cli_regs_ir_text(cost, from, line);
+        cli_cost_ir_text(cost, tab, from, line);
     }
     for (tk_stage_kind to = 0; to < TK_STAGE_COUNT; to++) {
         if (to == from || !cli_stage_listed(k, to, only))
@@ -270,6 +275,8 @@ static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
         cli_json_print(j);
         g_object_unref(j);
     }
+    tk_cost_free(cost);
+    tk_profile_free(prof);
     tk_bind_free(ix);
     return total ? CLI_EXIT_OK : CLI_EXIT_NOTHING;
 }

@@ -17,8 +17,10 @@ static const char summary[] =
     "others, num_warps, num_stages, registers, spills, shared memory, its\n"
     "SASS instructions by class, the time the autotuner measured for it\n"
     "(median ms, from autotune_timings.json in PATH when there is one), the\n"
-    "winner (*: the fastest measured), and the first pass where it parts\n"
-    "from the winner.  See docs/cli-json.md.";
+    "winner (*: the fastest measured; an extern kernel such as aten's mm\n"
+    "when Inductor measured it faster than every compile, then no row is\n"
+    "starred), and the first pass where it parts from the winner (from the\n"
+    "fastest compile when an extern kernel won).  See docs/cli-json.md.";
 
 static void put_num(int64_t v)
 {
@@ -33,6 +35,18 @@ static void json_group(JsonBuilder *j, const tk_configs_group *g)
     json_builder_begin_object(j);
     json_builder_set_member_name(j, "kernel");
     json_builder_add_string_value(j, g->name);
+    /* an extern kernel (aten's mm) that beat every compile */
+    json_builder_set_member_name(j, "extern_winner");
+    if (g->extern_winner) {
+        json_builder_begin_object(j);
+        json_builder_set_member_name(j, "name");
+        json_builder_add_string_value(j, g->extern_winner);
+        json_builder_set_member_name(j, "ms");
+        json_builder_add_double_value(j, g->extern_ms);
+        json_builder_end_object(j);
+    } else {
+        json_builder_add_null_value(j);
+    }
     json_builder_set_member_name(j, "configs");
     json_builder_begin_array(j);
     for (size_t r = 0; r < g->n_rows; r++) {
@@ -104,9 +118,17 @@ static void text_group(const tk_configs_group *g, size_t gi)
            g->winner < 0 ? " (no timings: autotune_timings.json not found or "
                            "matching none)"
                          : "");
+    if (g->extern_winner) {
+        printf("  winner: the extern kernel ");
+        cli_put_text(stdout, g->extern_winner, strlen(g->extern_winner));
+        printf(", %.4f ms, faster than every compile here (the fastest: %.4f ms); "
+               "rows part from the fastest compile\n",
+               g->extern_ms, g->rows[g->winner].ms);
+    }
     printf("    %5s %8s %8s %8s %8s %8s %8s %10s  %s\n", "index", "warps", "stages", "regs",
            "spills", "shared", "sass", "ms",
-           "apart / classes / first divergence from the winner");
+           g->extern_winner ? "apart / classes / first divergence from the fastest compile"
+                            : "apart / classes / first divergence from the winner");
     for (size_t r = 0; r < g->n_rows; r++) {
         const tk_configs_row *x = &g->rows[r];
         const tk_kernel_meta *m = tk_kernel_metadata(x->kernel);
@@ -131,8 +153,9 @@ static void text_group(const tk_configs_group *g, size_t gi)
                     printf(" %s %.0f", tk_sass_class_name((tk_sass_class)s), x->sass[1 + s]);
             putchar('\n');
         }
-        if (x->diverge && !x->winner)
-            printf("%*s parts from the winner at: %s\n", 66, "", x->diverge);
+        if (x->diverge && !x->winner && (ptrdiff_t)r != g->winner)
+            printf("%*s parts from the %s at: %s\n", 66, "",
+                   g->extern_winner ? "fastest compile" : "winner", x->diverge);
     }
 }
 

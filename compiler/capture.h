@@ -124,6 +124,10 @@ typedef struct cap_progress cap_progress;
  * (NULL-terminated; may be NULL). */
 cap_progress *cap_progress_new(FILE *tty, const char *cache_dir,
                                              const char *const *dump_files);
+/* Also counts the Triton caches of Inductor's own in DIR
+ * (TORCHINDUCTOR_CACHE_DIR/X/triton/KEY/: where Inductor compiles when a
+ * program sets its force_disable_caches, as max-autotune's choices do). */
+void cap_progress_watch_inductor(cap_progress *p, const char *dir);
 void cap_progress_free(cap_progress *p); /* clears the line */
 void cap_progress_add_bytes(cap_progress *p, uint64_t n);
 /* A label shown before the counts ("llc-19"); NULL for none. */

@@ -13,7 +13,11 @@
  * share one).  A compile that hit the same key again (TRITON_ALWAYS_COMPILE
  * recompiling the same kernel) rewrites the same entry and counts once.
  * Entries already counted are remembered, so a tick costs one listing of
- * the cache folder plus one listing of each new entry.
+ * the cache folder plus one listing of each new entry.  Inductor's own
+ * Triton caches (TORCHINDUCTOR_CACHE_DIR/X/triton/KEY/, made when a program
+ * sets force_disable_caches, as its max-autotune benchmarks do) are counted
+ * the same way: its template choices compile there, not in
+ * TRITON_CACHE_DIR, and a capture of them said "0 kernels compiled".
  * The program's own stdout goes to the terminal unchanged and may land on
  * the status line; the line is erased before every stderr message tkview
  * shows and when the capture ends.
@@ -27,6 +31,7 @@
 struct cap_progress {
     FILE *tty;
     char *cache_dir;
+    char *inductor_dir; /* TORCHINDUCTOR_CACHE_DIR, or NULL */
     char **dump_files;
     GHashTable *compiled; /* cache entry name -> its group files (count) */
     uint64_t stderr_bytes;
@@ -60,6 +65,7 @@ void cap_progress_free(cap_progress *p)
         return;
     cap_progress_clear(p);
     g_free(p->cache_dir);
+    g_free(p->inductor_dir);
     g_strfreev(p->dump_files);
     g_hash_table_destroy(p->compiled);
     g_free(p->step);
@@ -94,19 +100,52 @@ static guint groups_in(const char *dir)
     return n;
 }
 
-static void recount(cap_progress *p)
+/* Counts the new entries of the Triton cache CACHE, remembered under
+ * PREFIX + their name. */
+static void recount_cache(cap_progress *p, const char *cache, const char *prefix)
 {
-    if (!p->cache_dir)
-        return;
-    GDir *d = g_dir_open(p->cache_dir, 0, NULL);
+    GDir *d = g_dir_open(cache, 0, NULL);
     for (const char *e; d && (e = g_dir_read_name(d));) {
-        if (g_hash_table_contains(p->compiled, e))
+        char *key = g_strconcat(prefix, e, NULL);
+        if (g_hash_table_contains(p->compiled, key)) {
+            g_free(key);
             continue;
-        char *sub = g_build_filename(p->cache_dir, e, NULL);
+        }
+        char *sub = g_build_filename(cache, e, NULL);
         guint n = groups_in(sub);
         if (n)
-            g_hash_table_insert(p->compiled, g_strdup(e), GUINT_TO_POINTER(n));
+            g_hash_table_insert(p->compiled, key, GUINT_TO_POINTER(n));
+        else
+            g_free(key);
         g_free(sub);
+    }
+    if (d)
+        g_dir_close(d);
+}
+
+void cap_progress_watch_inductor(cap_progress *p, const char *dir)
+{
+    if (!p)
+        return;
+    g_free(p->inductor_dir);
+    p->inductor_dir = g_strdup(dir);
+}
+
+static void recount(cap_progress *p)
+{
+    if (p->cache_dir)
+        recount_cache(p, p->cache_dir, "");
+    GDir *d = p->inductor_dir ? g_dir_open(p->inductor_dir, 0, NULL) : NULL;
+    for (const char *e; d && (e = g_dir_read_name(d));) {
+        if (e[0] == '.')
+            continue;
+        char *triton = g_build_filename(p->inductor_dir, e, "triton", NULL);
+        if (g_file_test(triton, G_FILE_TEST_IS_DIR)) {
+            char *prefix = g_strconcat("inductor/", e, "/", NULL);
+            recount_cache(p, triton, prefix);
+            g_free(prefix);
+        }
+        g_free(triton);
     }
     if (d)
         g_dir_close(d);

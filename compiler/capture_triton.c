@@ -308,6 +308,18 @@ static char **run_environ(cap_capture *c, const char *knobs[][2], size_t n,
     return env;
 }
 
+/* The status line, counting the kernels compiled into Triton's cache
+ * CACHE and Inductor's own caches under INDUCTOR. */
+static cap_progress *new_progress(cap_capture *c, const cap_triton_opts *o,
+                                  const char *cache, const char *inductor,
+                                  const char *const *dump_files)
+{
+    cap_progress *p = cap_progress_new(o->progress && !c->quiet ? stderr : NULL,
+                                       cache, dump_files);
+    cap_progress_watch_inductor(p, inductor);
+    return p;
+}
+
 int cap_triton(cap_capture *c, const cap_triton_opts *o)
 {
     char *kdump = g_build_filename(c->run, "kernel_dump", NULL);
@@ -379,8 +391,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     }
     filter = cap_stderr_filter_new();
     const char *dump_files[] = {mlir, compiles, NULL};
-    progress = cap_progress_new(o->progress && !c->quiet ? stderr : NULL,
-                                       cache, dump_files);
+    progress = new_progress(c, o, cache, inductor, dump_files);
     char **run_argv = o->ncu ? cap_profile_argv(c, o->ncu, o->kernel,
                                                       o->ncu_args, o->argv)
                              : g_strdupv(o->argv);

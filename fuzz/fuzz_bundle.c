@@ -40,7 +40,7 @@ static const char *const FILES[] = {
     "manifest.json",  "k/k.ttir",  "k/k.ttgir",       "k/k.llir",
     "k/k.ptx",        "k/k.sass_gi", "k/k.json",      "k/k.cubin",
     "k/k.source",     "k/passes/mlir.txt", "k/passes/llvm.txt",
-    "sources/0000-k.py",
+    "sources/0000-k.py", "dumps/pool.zst",
 };
 #define N_FILES (sizeof FILES / sizeof FILES[0])
 

@@ -1,14 +1,14 @@
 /* data_passes_plan.c - every kernel's pass data (data_passes.c) made by
- * two threads: the pass files indexed first on one thread, then the
- * kernels taken in turn, the most pass dump bytes first, so both threads
+ * several threads: the pass files indexed first on one thread, then the
+ * kernels taken in turn, the most pass dump bytes first, so the threads
  * finish together.  Apart from data_passes.c: scheduling, not data. */
 #include "data_passes.h"
 #include "report.h"
 #include "tkdump/tk_passes.h"
 
 /* The kernels' pass work, planned (parts found, pass files indexed) and
- * then done by two threads, which take kernels in turn, the biggest
- * first. */
+ * then done by up to PASS_THREADS threads (one per core), which take
+ * kernels in turn, the biggest first. */
 struct html_report_passes {
     html_report *r;
     gint next;
@@ -35,7 +35,7 @@ static gpointer passes_worker(gpointer data)
 }
 
 /* Bytes of pass dumps of a kernel's parts: how long its timeline takes,
- * roughly, to start the longest first (two threads finish together). */
+ * roughly, to start the longest first (the threads finish together). */
 static guint64 parts_bytes(const tk_timeline_part *parts, size_t n)
 {
     guint64 b = 0;
@@ -87,15 +87,24 @@ html_report_passes *html_report_passes_plan(html_report *r)
     return pw;
 }
 
+/* Threads that build kernels' timelines at once, at most: each holds about
+ * two of its kernel's dumps (a 2 GB dump's kernel: tens of MB), and a
+ * 37-kernel autotune on a 64-core machine need not hold 37 kernels'. */
+#define PASS_THREADS 8
+
 int html_report_passes_run(html_report *r, html_report_passes *pw)
 {
     guint n = r->kernels->len;
-    GThread *t = NULL;
-    if (n > 1 && g_get_num_processors() > 1)
-        t = g_thread_try_new("tkview-passes", passes_worker, pw, NULL);
+    /* One thread per core, as many as there are kernels: a 16-kernel
+     * training step took 16 timelines on two threads. */
+    guint want = MIN(MIN(n, (guint)g_get_num_processors()), PASS_THREADS);
+    GThread *t[PASS_THREADS] = {NULL};
+    for (guint i = 1; i < want; i++)
+        t[i] = g_thread_try_new("tkview-passes", passes_worker, pw, NULL);
     passes_worker(pw);
-    if (t)
-        g_thread_join(t);
+    for (guint i = 1; i < want; i++)
+        if (t[i])
+            g_thread_join(t[i]);
     int rc = 0;
     /* the diagnostics in kernel order, whichever thread made them (under
      * the lock: the stage data thread may report too, report.c) */

@@ -8,6 +8,11 @@
 
 /* JSON waiting to be written, at most (bytes) before push() waits. */
 #define MAX_PENDING ((gsize)64 << 20)
+/* Writer threads, at most: one per four cores (one on CI's two), as the
+ * pass threads (data_passes_plan.c) can fill the queue faster than one
+ * gzip empties it.  Each file is compressed alone by a compressor reset
+ * before it, so which writer takes it changes no byte. */
+#define MAX_WRITERS 4
 
 typedef struct {
     char *rel, *key;
@@ -16,16 +21,15 @@ typedef struct {
 
 struct html_put_queue {
     html_outdir *out;
-    GThread *thread;   /* NULL: no thread could be made, write at once */
+    GThread *thread[MAX_WRITERS]; /* [0] NULL: none could be made, write at once */
+    guint n_threads;
     GAsyncQueue *jobs;
     GMutex lock;       /* guards the fields below */
     GCond drained;
     gsize pending;
     int failed;
     tk_diags *diags;   /* the writer's, moved to the caller's at the end */
-    GConverter *z;     /* the compressor, made once and reset after each
-                          job: a new one allocates and clears a quarter of
-                          a megabyte, for hundreds of files */
+    GConverter *z;     /* the compressor without a writer thread */
 };
 
 /* gzip with GIO's converter, then base64: the browser inflates it with
@@ -33,12 +37,15 @@ struct html_put_queue {
  * data (9 MB of JSON for compiled_block) it takes a third of level 6's time
  * for a fifth more bytes, and the report stays well within its size budget
  * (bench/bench_html.py). */
-static GByteArray *gzip(html_put_queue *q, const GString *json, const char *rel,
+/* *ZP is a writer's compressor, made once and reset after each job: a new
+ * one allocates and clears a quarter of a megabyte, for hundreds of
+ * files. */
+static GByteArray *gzip(GConverter **zp, const GString *json, const char *rel,
                         tk_diags *diags)
 {
-    if (!q->z)
-        q->z = G_CONVERTER(g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP, 2));
-    GConverter *z = q->z;
+    if (!*zp)
+        *zp = G_CONVERTER(g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP, 2));
+    GConverter *z = *zp;
     GByteArray *out = g_byte_array_sized_new((guint)(json->len / 8 + 64));
     guint8 buf[65536];
     const char *in = json->str;
@@ -53,7 +60,7 @@ static GByteArray *gzip(html_put_queue *q, const GString *json, const char *rel,
             tk_diags_add(diags, TK_DIAG_ERROR, rel, 0, "cannot compress: %s", err->message);
             g_error_free(err);
             g_object_unref(z);
-            q->z = NULL;
+            *zp = NULL;
             g_byte_array_free(out, TRUE);
             return NULL;
         }
@@ -65,9 +72,9 @@ static GByteArray *gzip(html_put_queue *q, const GString *json, const char *rel,
     return out;
 }
 
-static int write_job(html_put_queue *q, const job *j, tk_diags *diags)
+static int write_job(html_put_queue *q, GConverter **zp, const job *j, tk_diags *diags)
 {
-    GByteArray *z = gzip(q, j->json, j->rel, diags);
+    GByteArray *z = gzip(zp, j->json, j->rel, diags);
     if (!z)
         return -1;
     char *b64 = g_base64_encode(z->data, z->len);
@@ -96,17 +103,20 @@ static void job_free(job *j)
 static gpointer writer(gpointer data)
 {
     html_put_queue *q = data;
+    GConverter *zc = NULL;
     for (;;) {
         job *j = g_async_queue_pop(q->jobs);
         if (!j->json) {
             job_free(j);
+            if (zc)
+                g_object_unref(zc);
             return NULL;
         }
         g_mutex_lock(&q->lock);
         int skip = q->failed;
         g_mutex_unlock(&q->lock);
         tk_diags *local = tk_diags_new();
-        int rc = skip ? 0 : write_job(q, j, local);
+        int rc = skip ? 0 : write_job(q, &zc, j, local);
         gsize len = j->json->len;
         job_free(j);
         g_mutex_lock(&q->lock);
@@ -131,7 +141,12 @@ html_put_queue *html_put_queue_new(html_outdir *out)
     g_mutex_init(&q->lock);
     g_cond_init(&q->drained);
     q->diags = tk_diags_new();
-    q->thread = g_thread_try_new("tkview-writer", writer, q, NULL);
+    guint want = CLAMP((guint)g_get_num_processors() / 4, 1, MAX_WRITERS);
+    for (guint i = 0; i < want; i++) {
+        if (!(q->thread[q->n_threads] = g_thread_try_new("tkview-writer", writer, q, NULL)))
+            break;
+        q->n_threads++;
+    }
     return q;
 }
 
@@ -142,10 +157,10 @@ int html_put_queue_push(html_put_queue *q, const char *rel, const char *key,
     j->rel = g_strdup(rel);
     j->key = g_strdup(key);
     j->json = json;
-    if (!q->thread) {
-        /* no writer thread: write it now (callers may be two threads) */
+    if (!q->n_threads) {
+        /* no writer thread: write it now (callers may be several threads) */
         g_mutex_lock(&q->lock);
-        int rc = q->failed ? -1 : write_job(q, j, q->diags);
+        int rc = q->failed ? -1 : write_job(q, &q->z, j, q->diags);
         if (rc)
             q->failed = 1;
         g_mutex_unlock(&q->lock);
@@ -171,10 +186,10 @@ int html_put_queue_finish(html_put_queue *q, tk_diags *diags)
 {
     if (!q)
         return 0;
-    if (q->thread) {
-        g_async_queue_push(q->jobs, g_new0(job, 1)); /* the end */
-        g_thread_join(q->thread);
-    }
+    for (guint i = 0; i < q->n_threads; i++)
+        g_async_queue_push(q->jobs, g_new0(job, 1)); /* the end, for each */
+    for (guint i = 0; i < q->n_threads; i++)
+        g_thread_join(q->thread[i]);
     for (size_t i = 0; i < tk_diags_count(q->diags); i++) {
         const tk_diag *d = tk_diags_get(q->diags, i);
         tk_diags_add(diags, d->severity, d->file, d->line, "%s", d->message);

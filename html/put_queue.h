@@ -1,15 +1,16 @@
-/* put_queue.h - compressing and writing the report's data files on a second
- * thread (put_queue.c).
+/* put_queue.h - compressing and writing the report's data files on writer
+ * threads of their own (put_queue.c: one, or one per four cores).
  *
  * gzip costs about as much as building the pass timeline whose diffs it
  * compresses; done on a writer thread, it overlaps that build instead of
- * following it.  Files are written in the order they were queued.  At most
- * about 64 MiB of JSON wait at any time: a producer faster than the writer
- * waits for it.
+ * following it.  With one writer files are written in the order they were
+ * queued; each file's bytes do not depend on which writer made them.  At
+ * most about 64 MiB of JSON wait at any time: a producer faster than the
+ * writers waits for them.
  *
  * Ownership: the queue takes the JSON strings given to it; the outdir must
  * outlive the queue (html_put_queue_finish() before committing or aborting).
- * Two threads may push at the same time.
+ * Several threads may push at the same time.
  */
 #ifndef HTML_PUT_QUEUE_H
 #define HTML_PUT_QUEUE_H

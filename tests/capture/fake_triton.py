@@ -24,6 +24,11 @@ Usage: fake_triton.py MODE [ARGS...]   (TK_TEST_DUMPS names the captures)
   onefolder CAP      CAP's kernel_dump folders written into one folder, as
                      Triton 3.6 names them after the source (configurations
                      of one kernel share it); the cache as it is
+  inductorcache CAP  CAP's kernel_dump, and its cache written where Inductor
+                     compiles when a program sets force_disable_caches (as
+                     max-autotune's benchmarks do): a Triton cache of its
+                     own, TORCHINDUCTOR_CACHE_DIR/tmpXXXX/triton/, none in
+                     TRITON_CACHE_DIR
   autotune CAP       CAP's dumps, then a stand-in for Triton 3.6's
                      triton.runtime.autotuner (Config, Autotuner.run setting
                      configs_timings and best_config) imported and run on
@@ -193,6 +198,12 @@ elif MODE == 'onefolder':
         for f in sorted(os.listdir(os.path.join(src, entry))):
             shutil.copyfile(os.path.join(src, entry, f), os.path.join(one, f))
     copy_tree(os.path.join(root, 'cache'), knob('TRITON_CACHE_DIR'))
+    print('fake: done', flush=True)
+elif MODE == 'inductorcache':
+    root = os.path.join(DUMPS, ARGS[0])
+    copy_tree(os.path.join(root, 'kernel_dump'), knob('TRITON_DUMP_DIR'))
+    copy_tree(os.path.join(root, 'cache'),
+              os.path.join(knob('TORCHINDUCTOR_CACHE_DIR'), 'tmpq1w2e3r4', 'triton'))
     print('fake: done', flush=True)
 elif MODE == 'diag':
     # The texts as Triton 3.6 prints them (sample_dumps/raw/diag_*): the

@@ -1122,6 +1122,22 @@ def kernels_compiled_counts_cache_entries():
     no_work_folders()
 
 
+@test('dumps')
+def kernels_compiled_counts_inductors_own_caches():
+    """Inductor's max-autotune compiles its choices into a Triton cache of
+    its own (TORCHINDUCTOR_CACHE_DIR/tmpXXXX/triton/): autotuned_matmul's 3
+    compiles written there (`ls cache/*/__grp__*` lists 3), none in
+    TRITON_CACHE_DIR, are three kernels compiled, and the bundle has them."""
+    out = fresh('inductorcache')
+    code, _, err = capture_fake(out, 'inductorcache', 'autotuned_matmul')
+    assert code == 0, err
+    assert '3 kernels compiled' in err, err
+    m = manifest(out)
+    assert m['capture']['kernels_compiled'] == 3, m['capture']
+    assert len(m['kernels']) == 3, [k['name'] for k in m['kernels']]
+    no_work_folders()
+
+
 print('1..%d' % len(results))
 for i, (name, err) in enumerate(results, 1):
     if err is None:

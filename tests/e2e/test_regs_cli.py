@@ -397,6 +397,43 @@ def no_nvdisasm_said_plainly_and_info_goes_on():
 
 
 @test
+def python_asked_once_an_hour():
+    """Without TKVIEW_NVDISASM, where Triton's nvdisasm is is asked of
+    python3 (a fake here, first in PATH, which counts its runs and finds
+    no Triton); its answer is kept in $XDG_CACHE_HOME/tkview/python, so a
+    second info asks nothing, and another PATH asks again."""
+    folder = os.path.join(TMP, 'askpy')
+    shutil.copytree(os.path.dirname(glob.glob(os.path.join(
+        REMARKS, 'kernel_dump', '*', 'spill_rows_kernel.sass_gi'))[0]), folder)
+    os.remove(os.path.join(folder, 'spill_rows_kernel.sass_lr'))
+    bindir = os.path.join(TMP, 'fake-python')
+    os.makedirs(bindir)
+    count = os.path.join(TMP, 'python-runs.txt')
+    with open(os.path.join(bindir, 'python3'), 'w') as f:
+        f.write('#!/bin/sh\necho "$*" >> "%s"\n'
+                'echo "ModuleNotFoundError: No module named triton" >&2\nexit 1\n' % count)
+    os.chmod(os.path.join(bindir, 'python3'), 0o755)
+    env = {k: v for k, v in ENV.items() if k != 'TKVIEW_NVDISASM'}
+    env.update(PATH=bindir + os.pathsep + env.get('PATH', ''),
+               XDG_CACHE_HOME=os.path.join(TMP, 'cache-askpy'))
+
+    def runs():
+        with open(count) as f:
+            return len(f.read().splitlines())
+    for _ in range(2):
+        code, out, err = run('info', folder, env=env)
+        assert code == 0, err
+        assert 'spill_rows_kernel' in out, out
+    assert runs() == 1, runs()
+    kept = glob.glob(os.path.join(TMP, 'cache-askpy', 'tkview', 'python', '*.txt'))
+    assert len(kept) == 1, kept
+    env['PATH'] += os.pathsep + os.path.join(TMP, 'elsewhere')
+    code, out, err = run('info', folder, env=env)
+    assert code == 0, err
+    assert runs() == 2, runs()
+
+
+@test
 def info_peak_and_occupancy():
     """info's registers: the kernel's peak is the largest GPR cell, at the
     first instruction that has it, on that instruction's -gi line; the

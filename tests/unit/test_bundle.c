@@ -1171,10 +1171,10 @@ static void test_bad_input(void)
 
     /* A newer format_version, wrong types everywhere. */
     write_file(garbage, "manifest.json",
-               "{\"format\": \"tkview-bundle\", \"format_version\": 3}", -1);
+               "{\"format\": \"tkview-bundle\", \"format_version\": 4}", -1);
     b = tk_bundle_load(garbage, NULL, d);
     g_assert_nonnull(b);
-    g_assert_true(diags_mention(d, TK_DIAG_WARNING, "format_version 3"));
+    g_assert_true(diags_mention(d, TK_DIAG_WARNING, "format_version 4"));
     tk_bundle_free(b);
     write_file(garbage, "manifest.json",
                "{\"format\": \"tkview-bundle\", \"format_version\": 1,"

@@ -116,7 +116,7 @@ static void copy_dump_n(const char *rel, const char *dir, const char *name,
 static gboolean is_refs_file(const char *path)
 {
     char *text = read_file(path, NULL);
-    gboolean yes = text && g_str_has_prefix(text, "tkview-dump-refs 1\npool ");
+    gboolean yes = text && g_str_has_prefix(text, "tkview-dump-refs 2\npool ");
     g_free(text);
     return yes;
 }
@@ -869,7 +869,7 @@ static void round_trip(const char *rel, size_t n_kernels)
     g_assert_nonnull(strstr(text, "/passes/mlir.refs\""));
     g_assert_nonnull(strstr(text, "/passes/llvm.refs\""));
     g_assert_nonnull(strstr(text, "\"compression\" : \"refs\""));
-    g_assert_cmpint(strstr(text, "\"format_version\" : 2,") != NULL, ==, 1);
+    g_assert_cmpint(strstr(text, "\"format_version\" : 3,") != NULL, ==, 1);
     g_free(text);
     g_free(mpath);
 
@@ -1097,7 +1097,7 @@ static void test_bad_pass_files(void)
         char *out2 = g_build_filename(dir2, "b", NULL);
         g_assert_cmpint(tk_bundle_save(v, out2, e), ==, 0);
         tk_bundle_free(v);
-        gz2 = g_build_filename(out2, "dumps", "pool.gz", NULL);
+        gz2 = g_build_filename(out2, "dumps", "pool.zst", NULL);
         char *data = read_file(gz2, &len);
         memset(data + len / 2, 0x55, 64);
         write_file(gz2, data, (gssize)len);

@@ -599,6 +599,79 @@ static void test_damaged_profile_file(void)
     g_free(dir);
 }
 
+/* The first instruction of matmul_profile's profile file (sample_dumps,
+ * "[0, \"LDC\", 307, 307, 1024, ...]") written in the other ways JSON
+ * allows: fractions, exponents, a minus zero, a 16-digit integer, an
+ * escaped opcode, a member after the rows.  profile_rows.c reads the
+ * plain ones and hands the rest to JSON-GLib: every way gives the values
+ * written, on the SASS line of the kernel's first instruction. */
+static void test_profile_number_forms(void)
+{
+    char *dir = tk_test_make_tmp("prof-forms-XXXXXX");
+    char *copy = g_build_filename(dir, "b", NULL);
+    char *bp = sample("matmul_profile");
+    copy_tree(bp, copy);
+    g_free(bp);
+    char *pf = g_build_filename(copy, "matmul_pipelined-bc33df85",
+                                "matmul_pipelined.profile.json", NULL);
+    char *orig;
+    g_assert_true(g_file_get_contents(pf, &orig, NULL, NULL));
+    const char *row = "[0, \"LDC\", 307, 307, 1024,";
+    char *at = strstr(orig, row);
+    g_assert_nonnull(at);
+    struct {
+        const char *row;  /* replaces ROW */
+        const char *tail; /* replaces the file's last "\n  ]\n}\n" */
+        double v[3];
+    } forms[] = {
+        {"[0, \"LDC\", 1.5, 2.25e3, -0,", NULL, {1.5, 2250, 0}},
+        {"[0, \"LDC\", 1E-2, 7e0, -2.5,", NULL, {0.01, 7, -2.5}},
+        {"[0, \"LDC\", 1234567890123456, 12345678901234567, 0.1,", NULL,
+         {1234567890123456.0, 12345678901234567.0, 0.1}},
+        {"[0, \"L\\u0044C\", 307, 307, 1024,", NULL, {307, 307, 1024}},
+        {"[0, \"LDC\", 3, 4, 5,", "\n  ],\n  \"note\": \"x\"\n}\n", {3, 4, 5}},
+    };
+    tk_diags *d = tk_diags_new();
+    for (size_t i = 0; i < G_N_ELEMENTS(forms); i++) {
+        GString *t = g_string_new_len(orig, at - orig);
+        g_string_append(t, forms[i].row);
+        g_string_append(t, at + strlen(row));
+        if (forms[i].tail) {
+            g_assert_true(g_str_has_suffix(t->str, "\n  ]\n}\n"));
+            g_string_truncate(t, t->len - strlen("\n  ]\n}\n"));
+            g_string_append(t, forms[i].tail);
+        }
+        g_assert_true(g_file_set_contents(pf, t->str, (gssize)t->len, NULL));
+        g_string_free(t, TRUE);
+        g_test_message("%s", forms[i].row);
+        tk_bundle *b = tk_bundle_load(copy, NULL, d);
+        const tk_kernel *k = tk_bundle_kernel(b, 0);
+        tk_profile *p = tk_profile_load(k, d);
+        tk_test_print_diags(d);
+        g_assert_nonnull(p);
+        g_assert_cmpuint(tk_profile_row_count(p), ==, 1344);
+        g_assert_cmpstr(tk_profile_metric_name(p, 0), ==, "samples");
+        /* the kernel's first instruction: its SASS line */
+        const tk_stage *sass = tk_kernel_stage(k, TK_STAGE_SASS);
+        uint32_t first = 0;
+        for (uint32_t l = 1; l <= tk_stage_line_count(sass) && !first; l++)
+            if (tk_profile_line_values(p, l))
+                first = l;
+        const double *v = tk_profile_line_values(p, first);
+        g_assert_nonnull(v);
+        for (int m = 0; m < 3; m++)
+            g_assert_cmpfloat(v[m], ==, forms[i].v[m]);
+        tk_profile_free(p);
+        tk_bundle_free(b);
+    }
+    tk_diags_free(d);
+    g_free(orig);
+    g_free(pf);
+    tk_test_remove_tree(dir);
+    g_free(copy);
+    g_free(dir);
+}
+
 /* One opcode changed in a copy of the export: refused, with where. */
 static void test_refused_opcode(void)
 {
@@ -937,6 +1010,7 @@ int main(int argc, char **argv)
     g_test_add_func("/cost/refused_opcode", test_refused_opcode);
     g_test_add_func("/cost/damaged_export", test_damaged_export);
     g_test_add_func("/cost/damaged_profile_file", test_damaged_profile_file);
+    g_test_add_func("/cost/profile_number_forms", test_profile_number_forms);
     g_test_add_func("/cost/saved_and_loaded", test_saved_and_loaded);
     g_test_add_func("/cost/occupancy", test_occupancy);
     g_test_add_func("/cost/life_ranges", test_life_ranges);

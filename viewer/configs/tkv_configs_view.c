@@ -75,7 +75,9 @@ static void rows_table(TkvConfigsView *self, const tk_configs_group *g)
 {
     GtkGrid *grid = GTK_GRID(new_grid());
     const char *heads[] = {"", "hash", "sets it apart", "warps", "stages", "registers",
-                           "spills", "shared", "SASS", "ms", "first divergence from the winner"};
+                           "spills", "shared", "SASS", "ms",
+                           g->extern_winner ? "first divergence from the fastest compile"
+                                            : "first divergence from the winner"};
     for (int i = 0; i < (int)G_N_ELEMENTS(heads); i++)
         cell(grid, i, 0, heads[i], "tkv-config-head", i >= 3 && i <= 9 ? 1 : 0);
     for (size_t r = 0; r < g->n_rows; r++) {
@@ -140,7 +142,9 @@ static void matrix(TkvConfigsView *self, const tk_configs_group *g)
                                  "compile: %zu lines, %zu where the compiles differ (marked "
                                  "against the %s).",
                                  g->n_lines, differ,
-                                 g->winner >= 0 ? "winner" : "first compile with SASS");
+                                 g->extern_winner ? "fastest compile"
+                                 : g->winner >= 0 ? "winner"
+                                                  : "first compile with SASS");
     GtkWidget *l = gtk_label_new(note);
     g_free(note);
     gtk_label_set_xalign(GTK_LABEL(l), 0);
@@ -258,6 +262,17 @@ void tkv_configs_view_activate(TkvConfigsView *self)
         gtk_label_set_xalign(GTK_LABEL(title), 0);
         gtk_widget_add_css_class(title, "title-3");
         gtk_box_append(GTK_BOX(self->box), title);
+        if (g->extern_winner) {
+            /* aten's mm beat every Triton compile: no row is starred */
+            char *w = g_strdup_printf("Winner: the extern kernel %s, %.4f ms, faster than "
+                                      "every compile here (the fastest: %.4f ms).",
+                                      g->extern_winner, g->extern_ms, g->rows[g->winner].ms);
+            GtkWidget *wl = gtk_label_new(w);
+            g_free(w);
+            gtk_label_set_xalign(GTK_LABEL(wl), 0);
+            gtk_widget_set_name(wl, "tkv-configs-extern-winner");
+            gtk_box_append(GTK_BOX(self->box), wl);
+        }
         rows_table(self, g);
         matrix(self, g);
         winners |= g->winner >= 0;

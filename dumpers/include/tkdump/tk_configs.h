@@ -22,7 +22,11 @@
  * entries ("source": "inductor") name the template's benchmark kernel
  * ("triton_mm"); its extern choices (aten's mm, "extern": true) match no
  * compile.  The winner is the compile with the smallest median; none
- * without timings.
+ * without timings.  When an extern choice benchmarked for the same
+ * operation ("op") as the group's compiles was faster than all of them,
+ * the group says so (EXTERN_WINNER, EXTERN_MS), no row is the winner, and
+ * the fastest compile (WINNER, the row) is what the others are compared
+ * with.
  *
  * The matrix.  The source lines any compile's SASS is on (innermost
  * frame), sorted by file path and line, each with its SASS instruction
@@ -58,10 +62,11 @@ typedef struct {
     double sass[1 + TK_SASS_CLASS_COUNT];
     int has_ms;
     double ms;         /* the autotuner's median, when HAS_MS */
-    int winner;
-    /* Its first divergence from the winner, as a person reads it:
-     * "(winner)", "ConvertTritonToTritonGPU (ttir)", "none: every pass
-     * the same", "- (no pass dumps)"; NULL when there is no winner. */
+    int winner;        /* the fastest measured, and no extern kernel faster */
+    /* Its first divergence from the winner (from the fastest compile when
+     * an extern kernel won), as a person reads it: "(winner)", "(fastest
+     * compile)", "ConvertTritonToTritonGPU (ttir)", "none: every pass the
+     * same", "- (no pass dumps)"; NULL when there is no winner. */
     const char *diverge;
 } tk_configs_row;
 
@@ -76,9 +81,16 @@ typedef struct {
     const char *name;
     size_t n_rows;
     const tk_configs_row *rows; /* in the bundle's order */
-    ptrdiff_t winner;           /* the winner's row, -1 none */
+    /* The winner's row; the fastest compile's when an extern kernel won
+     * (EXTERN_WINNER); -1 none (no timings). */
+    ptrdiff_t winner;
     size_t n_lines;
     const tk_configs_line *lines;
+    /* An extern kernel faster than every compile here (Inductor's aten
+     * mm): its name as the timings give it ("mm", "extern_mm") and its
+     * median; NULL when a compile won or nothing was timed. */
+    const char *extern_winner;
+    double extern_ms;
 } tk_configs_group;
 
 typedef struct tk_configs tk_configs;

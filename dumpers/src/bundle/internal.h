@@ -72,8 +72,10 @@ struct tk_bundle {
 
 #define BUNDLE_FORMAT "tkview-bundle"
 /* 2: pass dump slices may be refs files into the bundle's dump pool
- * (docs/bundle.md, "Shared dump text"), which a reader of 1 cannot read. */
-#define BUNDLE_FORMAT_VERSION 2
+ * (docs/bundle.md, "Shared dump text"), which a reader of 1 cannot read;
+ * 3: refs files name zstd frames of dumps/pool.zst, some made against a
+ * base, which a reader of 2 cannot read. */
+#define BUNDLE_FORMAT_VERSION 3
 
 /* Reads the manifest at MANIFEST of the bundle folder BUNDLE->root.
  * Returns 0 when it is a tkview manifest this reader understands (kernels
@@ -117,6 +119,8 @@ typedef struct {
  * frees with json_node_unref), or NULL with *ERROR set (caller frees). */
 JsonNode *bundle_json_read_file(const char *path, tk_input_file_kind kind,
                                 char **error);
+/* The same for LEN bytes at DATA already read (no NUL, nesting checked). */
+JsonNode *bundle_json_parse(const char *data, size_t len, char **error);
 
 /* Typed members of OBJ; NULL / -1 / default when absent or of another
  * type (no GLib criticals, unlike json_object_get_*_member). */

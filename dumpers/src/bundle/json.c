@@ -43,24 +43,16 @@ static int json_depth(const char *p, size_t len)
     return deepest;
 }
 
-JsonNode *bundle_json_read_file(const char *path, tk_input_file_kind kind,
-                                char **error)
+JsonNode *bundle_json_parse(const char *data, size_t len, char **error)
 {
-    size_t len = 0;
     GError *err = NULL;
     *error = NULL;
-    /* A regular file of at most the kind's limit, read without blocking. */
-    char *data = tk_input_file_read(path, kind, &len, error);
-    if (!data)
-        return NULL;
     if (memchr(data, '\0', len)) {
         *error = g_strdup("binary data, not JSON");
-        g_free(data);
         return NULL;
     }
     if (json_depth(data, len) > MAX_DEPTH) {
         *error = g_strdup_printf("nested more than %d levels deep", MAX_DEPTH);
-        g_free(data);
         return NULL;
     }
     JsonParser *parser = json_parser_new_immutable();
@@ -75,6 +67,19 @@ JsonNode *bundle_json_read_file(const char *path, tk_input_file_kind kind,
         g_error_free(err);
     }
     g_object_unref(parser);
+    return root;
+}
+
+JsonNode *bundle_json_read_file(const char *path, tk_input_file_kind kind,
+                                char **error)
+{
+    size_t len = 0;
+    *error = NULL;
+    /* A regular file of at most the kind's limit, read without blocking. */
+    char *data = tk_input_file_read(path, kind, &len, error);
+    if (!data)
+        return NULL;
+    JsonNode *root = bundle_json_parse(data, len, error);
     g_free(data);
     return root;
 }

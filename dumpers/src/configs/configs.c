@@ -23,11 +23,13 @@ struct tk_configs {
     int timings;
 };
 
-/* Row R's first divergence from the winner W, in words. */
-static char *divergence(tk_bundle *b, const tk_kernel *w, const tk_kernel *k)
+/* Row R's first divergence from the winner W (the fastest compile when
+ * an extern kernel won: EXT), in words. */
+static char *divergence(tk_bundle *b, const tk_kernel *w, const tk_kernel *k,
+                        gboolean ext)
 {
     if (k == w)
-        return g_strdup("(winner)");
+        return g_strdup(ext ? "(fastest compile)" : "(winner)");
     tk_diags *quiet = tk_diags_new();
     tk_compare *cmp = tk_compare_build(b, w, b, k, NULL, quiet);
     tk_diags_free(quiet);
@@ -130,12 +132,22 @@ static void build_group(tk_configs *out, tk_bundle *b, const char *name, tk_conf
             (g.g.winner < 0 || x->ms < g_array_index(g.rows, tk_configs_row, g.g.winner).ms))
             g.g.winner = r;
     }
+    /* An extern kernel (aten's mm) faster than every compile: it won. */
+    double ext_ms = 0;
+    char *ext = g.g.winner >= 0 ? configs_timings_extern(tm, name, &ext_ms) : NULL;
+    if (ext && ext_ms < g_array_index(g.rows, tk_configs_row, g.g.winner).ms) {
+        g_ptr_array_add(g.own, ext);
+        g.g.extern_winner = ext;
+        g.g.extern_ms = ext_ms;
+    } else {
+        g_free(ext);
+    }
     GHashTable *keys = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     tk_loctab *tab = tk_bundle_loctab(b);
     for (guint r = 0; r < g.rows->len; r++) {
         tk_configs_row *x = &g_array_index(g.rows, tk_configs_row, r);
         add_sass(&g, r, g.rows->len, tab, keys);
-        if ((ptrdiff_t)r == g.g.winner)
+        if ((ptrdiff_t)r == g.g.winner && !g.g.extern_winner)
             x->winner = 1;
     }
     g_hash_table_destroy(keys);
@@ -192,7 +204,8 @@ int tk_configs_diverge(tk_configs *c, size_t gi, size_t r)
     tk_configs_row *x = &g_array_index(g->rows, tk_configs_row, r);
     if (x->diverge)
         return 0;
-    char *d = divergence(c->bundle, g->g.rows[g->g.winner].kernel, x->kernel);
+    char *d = divergence(c->bundle, g->g.rows[g->g.winner].kernel, x->kernel,
+                         g->g.extern_winner != NULL);
     g_ptr_array_add(g->own, d);
     x->diverge = d;
     return 1;

@@ -17,5 +17,9 @@ void configs_timings_free(configs_timings *t);
  * 0 when none or several match. */
 int configs_timings_of(const configs_timings *t, const tk_config *c, const char *name,
                        double *ms);
+/* The fastest extern choice (Inductor's "extern": true, aten's mm)
+ * benchmarked against the compiles of kernel NAME: one of the same "op"
+ * as an entry of NAME.  Its name (caller frees) and *MS, or NULL. */
+char *configs_timings_extern(const configs_timings *t, const char *name, double *ms);
 
 #endif

@@ -138,3 +138,52 @@ int configs_timings_of(const configs_timings *t, const tk_config *c, const char 
     }
     return hits == 1; /* two entries match: not known to be this one's */
 }
+
+/* Entry E's member KEY when it is a string, else NULL. */
+static const char *string_of(JsonObject *e, const char *key)
+{
+    JsonNode *n = json_object_get_member(e, key);
+    return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING
+               ? json_node_get_string(n)
+               : NULL;
+}
+
+static gboolean is_extern(JsonObject *e)
+{
+    JsonNode *n = json_object_get_member(e, "extern");
+    return n && JSON_NODE_HOLDS_VALUE(n) &&
+           json_node_get_value_type(n) == G_TYPE_BOOLEAN && json_node_get_boolean(n);
+}
+
+char *configs_timings_extern(const configs_timings *t, const char *name, double *ms)
+{
+    if (!t)
+        return NULL;
+    /* The operations NAME's compiles were benchmarked for ("mm"). */
+    GHashTable *ops = g_hash_table_new(g_str_hash, g_str_equal);
+    guint n = json_array_get_length(t->configs);
+    for (guint i = 0; i < n; i++) {
+        JsonNode *x = json_array_get_element(t->configs, i);
+        JsonObject *e = JSON_NODE_HOLDS_OBJECT(x) ? json_node_get_object(x) : NULL;
+        const char *op = e ? string_of(e, "op") : NULL;
+        if (op && !is_extern(e) && g_strcmp0(string_of(e, "kernel"), name) == 0)
+            g_hash_table_add(ops, (gpointer)op);
+    }
+    const char *best = NULL;
+    for (guint i = 0; i < n && g_hash_table_size(ops); i++) {
+        JsonNode *x = json_array_get_element(t->configs, i);
+        JsonObject *e = JSON_NODE_HOLDS_OBJECT(x) ? json_node_get_object(x) : NULL;
+        const char *op = e ? string_of(e, "op") : NULL;
+        double v;
+        if (!op || !is_extern(e) || !g_hash_table_contains(ops, op) || !median_of(e, &v))
+            continue;
+        if (!best || v < *ms) {
+            const char *label = string_of(e, "choice");
+            best = label && *label ? label : string_of(e, "kernel");
+            best = best ? best : "extern";
+            *ms = v;
+        }
+    }
+    g_hash_table_destroy(ops);
+    return best ? g_strdup(best) : NULL;
+}

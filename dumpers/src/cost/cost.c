@@ -287,9 +287,16 @@ static gint cmp_disagree(gconstpointer a, gconstpointer b, gpointer tab)
     return (x->pub.cls > y->pub.cls) - (x->pub.cls < y->pub.cls);
 }
 
-static void find_disagreements(tk_cost *c, const tk_bind *ix, const tk_kernel *k,
-                               const tk_loctab *tab)
+/* Found the first time they are asked for (`info` and `bind --ir` do
+ * not ask), by the first thread that asks. */
+static void find_disagreements(const tk_cost *cc)
 {
+    tk_cost *c = (tk_cost *)cc;
+    if (!g_once_init_enter(&c->disagree_ready))
+        return;
+    const tk_bind *ix = c->ix;
+    const tk_kernel *k = c->kernel;
+    const tk_loctab *tab = c->tab;
     c->disagree = g_array_new(FALSE, FALSE, sizeof(cost_disagreement));
     cost_disagreements_find(ix, k, tab, &c->insns, c->disagree);
     if (c->disagree->len)
@@ -298,10 +305,12 @@ static void find_disagreements(tk_cost *c, const tk_bind *ix, const tk_kernel *k
     c->dpub = g_new0(tk_cost_disagreement, c->disagree->len + 1);
     for (guint i = 0; i < c->disagree->len; i++)
         c->dpub[i] = g_array_index(c->disagree, cost_disagreement, i).pub;
+    g_once_init_leave(&c->disagree_ready, 1);
 }
 
 size_t tk_cost_disagreements(const tk_cost *c, const tk_cost_disagreement **out)
 {
+    find_disagreements(c);
     *out = c->disagree->len ? c->dpub : NULL;
     return c->disagree->len;
 }
@@ -309,6 +318,7 @@ size_t tk_cost_disagreements(const tk_cost *c, const tk_cost_disagreement **out)
 size_t tk_cost_line_disagreements(const tk_cost *c, tk_file_id file, uint32_t line,
                                   const tk_cost_disagreement **out)
 {
+    find_disagreements(c);
     *out = NULL;
     size_t n = 0;
     for (guint i = 0; i < c->disagree->len; i++) {
@@ -366,6 +376,7 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
     tk_cost *c = g_new0(tk_cost, 1);
     c->tab = tab;
     c->ix = ix;
+    c->kernel = k;
     const tk_stage *sass = tk_kernel_stage(k, TK_STAGE_SASS);
     cost_insns_read(sass, tk_kernel_name(k), &c->insns);
     read_life_ranges(c, k, sass);
@@ -405,9 +416,6 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
     g_array_free(keys, TRUE);
     g_array_free(some, TRUE);
     finish_lines(c);
-    find_disagreements(c, ix, k, tab);
-    if (sass)
-        cost_ir_build(c, k);
     return c;
 }
 

@@ -38,11 +38,11 @@ const double *tk_cost_ir_line(const tk_cost *c, tk_stage_kind stage,
         ptrdiff_t k = cost_insn_at(c, line);
         return k < 0 ? NULL : c->ivals + (size_t)k * c->nm;
     }
-    if (stage >= TK_STAGE_COUNT || !c->st[stage].group || line == 0 ||
-        line > c->st[stage].n_lines)
+    const cost_stage_cost *s = cost_ir_stage_line(c, stage, line);
+    if (!s)
         return NULL;
-    uint32_t g = c->st[stage].group[line - 1];
-    return g ? &g_array_index(c->groups, double, (size_t)(g - 1) * c->nm)
+    uint32_t g = s->group[line - 1];
+    return g ? &g_array_index(s->groups, double, (size_t)(g - 1) * c->nm)
              : NULL;
 }
 

@@ -5,15 +5,21 @@
 
 #include "cost/internal.h"
 
+/* One stage's IR line tables, built the first time a line of the stage
+ * is asked about (ir_lines.c): `info` asks none, `bind --ir` one stage's. */
 typedef struct {
+    gsize ready;     /* g_once: the tables below are built */
     uint32_t *group; /* per line (index 0 = line 1): group + 1, 0 none */
     uint32_t *own;   /* per line: its own share's vector + 1, 0 none */
     uint32_t n_lines;
+    GArray *groups;  /* double: nm per group */
+    GArray *owns;    /* double: nm per distinct own share (ir_share.c) */
 } cost_stage_cost;
 
 struct tk_cost {
     const tk_loctab *tab;
     const tk_bind *ix;
+    const tk_kernel *kernel;
     size_t nm;
     guint8 *peak;      /* per metric: a maximum, not a sum */
     size_t n_static;   /* metrics before the profile's */
@@ -33,9 +39,8 @@ struct tk_cost {
     tk_cost_line *lines;
     size_t n_lines;
     cost_stage_cost st[TK_STAGE_COUNT];
-    GArray *groups;    /* double: nm per group */
-    GArray *owns;      /* double: nm per distinct own share (ir_share.c) */
     uint32_t unsplit;
+    gsize disagree_ready; /* g_once: the two below are found (cost.c) */
     GArray *disagree;  /* cost_disagreement, sorted like the lines */
     tk_cost_disagreement *dpub; /* their public halves, same order */
 };
@@ -54,9 +59,15 @@ void cost_add_vec(const tk_cost *c, double *to, const double *v);
 
 /* ---- ir_lines.c ---- */
 
-/* Fills C's tables of the IR lines of every stage of K but SASS (the
- * instructions and their values are read). */
-void cost_ir_build(tk_cost *c, const tk_kernel *k);
+/* C's tables of the IR lines of STAGE (not SASS), built on the first
+ * call (from any thread; the instructions and their values are read);
+ * NULL when the kernel has no such stage. */
+const cost_stage_cost *cost_ir_stage(const tk_cost *c, tk_stage_kind stage);
+/* The same for a query about line LINE of STAGE: NULL, without building
+ * anything, when the tables have nothing for it (not a line of the
+ * stage, or not an instruction: only instructions cost). */
+const cost_stage_cost *cost_ir_stage_line(const tk_cost *c, tk_stage_kind stage,
+                                          uint32_t line);
 void cost_ir_clear(tk_cost *c);
 
 /* ---- ir_share.c ---- */
@@ -68,10 +79,10 @@ typedef struct {
     GArray *start; /* uint32_t, one per group and one more */
 } cost_members;
 
-/* Fills C->st[KIND].own from the groups of ST's lines and their MEMBERS
- * (tk_cost.h says how an instruction is shared). */
-void cost_ir_share(tk_cost *c, const tk_stage *st, tk_stage_kind kind,
-                   const cost_members *members);
+/* Fills S->own (C->st[KIND], being built) from the groups of ST's lines
+ * and their MEMBERS (tk_cost.h says how an instruction is shared). */
+void cost_ir_share(const tk_cost *c, cost_stage_cost *s, const tk_stage *st,
+                   tk_stage_kind kind, const cost_members *members);
 
 /* The class (a tk_sass_class among tensor, TMA, barrier, global, shared)
  * of the operation on line TEXT (LEN bytes) of a TTIR or TTGIR stage, or

@@ -3,6 +3,7 @@
  * sass_class.c   SASS lines read, the opcode -> class table
  * kernel_sass.c  a kernel's SASS instructions: line, offset, opcode
  * profile.c      tk_profile: the table, its file in a bundle, matching
+ * profile_rows.c its rows read without a JSON tree
  * ncu_csv.c      Nsight Compute's source page export read
  * regs.c         live registers (NAME.sass_lr), local memory, occupancy
  * cost.c         tk_cost: the tables per source line and IR line, built
@@ -104,6 +105,16 @@ void cost_profile_add_metric(tk_profile *p, const char *name,
 void cost_profile_add_row(tk_profile *p, uint32_t offset, const char *op,
                           size_t op_len, const double *values);
 tk_profile *cost_profile_copy(const tk_profile *p);
+
+/* ---- profile_rows.c ---- */
+
+/* Where the rows of the profile file's text (LEN bytes at DATA) begin:
+ * just past the '[' of its top-level "instructions"; 0 when not found. */
+size_t cost_profile_rows_at(const char *data, size_t len);
+/* Adds to P (NM metrics) the rows in LEN bytes at TEXT (what follows that
+ * '['), which must end the file ("] }"); 0, or -1 at anything else
+ * (P then has some of the rows: free it). */
+int cost_profile_rows_read(const char *text, size_t len, tk_profile *p, size_t nm);
 /* Why P's rows are not the SASS instructions of KERNEL (caller frees), or
  * NULL when they are. */
 char *cost_profile_mismatch(const tk_profile *p, const tk_kernel *kernel);

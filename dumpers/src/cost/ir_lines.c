@@ -28,8 +28,8 @@ ptrdiff_t cost_insn_at(const tk_cost *c, uint32_t line)
 /* A new group: the sum of the instructions among LINES (SASS lines), its
  * instructions appended to MEMBERS.  Returns its index + 1, or 0 when no
  * line is an instruction. */
-static uint32_t make_group(tk_cost *c, const uint32_t *lines, size_t n,
-                           cost_members *members)
+static uint32_t make_group(const tk_cost *c, GArray *groups, const uint32_t *lines,
+                           size_t n, cost_members *members)
 {
     double *sum = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -37,8 +37,8 @@ static uint32_t make_group(tk_cost *c, const uint32_t *lines, size_t n,
         if (k < 0)
             continue;
         if (!sum) {
-            g_array_set_size(c->groups, c->groups->len + c->nm);
-            sum = &g_array_index(c->groups, double, c->groups->len - c->nm);
+            g_array_set_size(groups, groups->len + c->nm);
+            sum = &g_array_index(groups, double, groups->len - c->nm);
         }
         cost_add_vec(c, sum, c->ivals + (size_t)k * c->nm);
         uint32_t ki = (uint32_t)k;
@@ -48,14 +48,13 @@ static uint32_t make_group(tk_cost *c, const uint32_t *lines, size_t n,
         return 0;
     uint32_t end = members->insn->len;
     g_array_append_val(members->start, end);
-    return (uint32_t)(c->groups->len / c->nm);
+    return (uint32_t)(groups->len / c->nm);
 }
 
-static void build_stage(tk_cost *c, const tk_stage *st, tk_stage_kind kind,
-                        cost_members *members)
+static void build_stage(const tk_cost *c, cost_stage_cost *s, const tk_stage *st,
+                        tk_stage_kind kind, cost_members *members)
 {
     const tk_bind *ix = c->ix;
-    cost_stage_cost *s = &c->st[kind];
     s->n_lines = tk_stage_line_count(st);
     s->group = g_new0(uint32_t, (size_t)s->n_lines + 1);
     gboolean by_line = tk_bind_irloc_stage(ix) != TK_STAGE_UNKNOWN;
@@ -81,7 +80,7 @@ static void build_stage(tk_cost *c, const tk_stage *st, tk_stage_kind kind,
         }
         uint32_t *lines = NULL;
         size_t nl = tk_bind_stage_to_stage(ix, kind, l, TK_STAGE_SASS, &lines);
-        uint32_t g = make_group(c, lines, nl, members);
+        uint32_t g = make_group(c, s->groups, lines, nl, members);
         free(lines);
         s->group[l - 1] = g;
         if (!by_line)
@@ -91,23 +90,42 @@ static void build_stage(tk_cost *c, const tk_stage *st, tk_stage_kind kind,
     g_hash_table_destroy(cache);
 }
 
-void cost_ir_build(tk_cost *c, const tk_kernel *k)
+const cost_stage_cost *cost_ir_stage(const tk_cost *c, tk_stage_kind stage)
 {
-    c->groups = g_array_new(FALSE, TRUE, sizeof(double));
-    c->owns = g_array_new(FALSE, TRUE, sizeof(double));
-    cost_members members = {g_array_new(FALSE, FALSE, sizeof(uint32_t)),
-                            g_array_new(FALSE, FALSE, sizeof(uint32_t))};
-    uint32_t zero = 0;
-    g_array_append_val(members.start, zero);
-    for (int t = 0; t < TK_STAGE_COUNT; t++) {
-        const tk_stage *st = tk_kernel_stage(k, (tk_stage_kind)t);
-        if (!st || t == TK_STAGE_SASS)
-            continue;
-        build_stage(c, st, (tk_stage_kind)t, &members);
-        cost_ir_share(c, st, (tk_stage_kind)t, &members);
+    if (stage >= TK_STAGE_COUNT || stage == TK_STAGE_SASS)
+        return NULL;
+    /* Built once, by the first thread to ask; the tables never change
+     * after, so the pointers the queries hand out stay valid. */
+    cost_stage_cost *s = (cost_stage_cost *)&c->st[stage];
+    const tk_stage *st = tk_kernel_stage(c->kernel, stage);
+    if (!st || !tk_kernel_stage(c->kernel, TK_STAGE_SASS))
+        return NULL;
+    if (g_once_init_enter(&s->ready)) {
+        s->groups = g_array_new(FALSE, TRUE, sizeof(double));
+        s->owns = g_array_new(FALSE, TRUE, sizeof(double));
+        cost_members members = {g_array_new(FALSE, FALSE, sizeof(uint32_t)),
+                                g_array_new(FALSE, FALSE, sizeof(uint32_t))};
+        uint32_t zero = 0;
+        g_array_append_val(members.start, zero);
+        build_stage(c, s, st, stage, &members);
+        cost_ir_share(c, s, st, stage, &members);
+        g_array_free(members.insn, TRUE);
+        g_array_free(members.start, TRUE);
+        g_once_init_leave(&s->ready, 1);
     }
-    g_array_free(members.insn, TRUE);
-    g_array_free(members.start, TRUE);
+    return s;
+}
+
+const cost_stage_cost *cost_ir_stage_line(const tk_cost *c, tk_stage_kind stage,
+                                          uint32_t line)
+{
+    if (stage >= TK_STAGE_COUNT || stage == TK_STAGE_SASS || line == 0)
+        return NULL;
+    const tk_stage *st = tk_kernel_stage(c->kernel, stage);
+    if (!st || line > tk_stage_line_count(st) ||
+        tk_stage_line_kind(st, line) != TK_LINE_INSTRUCTION)
+        return NULL;
+    return cost_ir_stage(c, stage);
 }
 
 void cost_ir_clear(tk_cost *c)
@@ -115,11 +133,11 @@ void cost_ir_clear(tk_cost *c)
     for (int t = 0; t < TK_STAGE_COUNT; t++) {
         g_free(c->st[t].group);
         g_free(c->st[t].own);
+        if (c->st[t].groups)
+            g_array_free(c->st[t].groups, TRUE);
+        if (c->st[t].owns)
+            g_array_free(c->st[t].owns, TRUE);
     }
-    if (c->groups)
-        g_array_free(c->groups, TRUE);
-    if (c->owns)
-        g_array_free(c->owns, TRUE);
 }
 
 /* ---- queries ------------------------------------------------------------- */
@@ -127,10 +145,7 @@ void cost_ir_clear(tk_cost *c)
 static const cost_stage_cost *stage_of(const tk_cost *c, tk_stage_kind stage,
                                   uint32_t line)
 {
-    if (stage >= TK_STAGE_COUNT || !c->st[stage].group || line == 0 ||
-        line > c->st[stage].n_lines)
-        return NULL;
-    return &c->st[stage];
+    return cost_ir_stage_line(c, stage, line);
 }
 
 const double *tk_cost_ir_line_own(const tk_cost *c, tk_stage_kind stage,
@@ -140,7 +155,7 @@ const double *tk_cost_ir_line_own(const tk_cost *c, tk_stage_kind stage,
         return tk_cost_ir_line(c, stage, line);
     const cost_stage_cost *s = stage_of(c, stage, line);
     uint32_t o = s ? s->own[line - 1] : 0;
-    return o ? &g_array_index(c->owns, double, (size_t)(o - 1) * c->nm)
+    return o ? &g_array_index(s->owns, double, (size_t)(o - 1) * c->nm)
              : NULL;
 }
 

@@ -130,9 +130,10 @@ static void choose(const tk_cost *c, const uint32_t *count, size_t i,
 }
 
 /* The share of group G's instructions a line of bucket B gets, appended
- * to C->owns.  Returns its index + 1, 0 when it gets none. */
-static uint32_t make_share(tk_cost *c, const cost_members *m, uint32_t g,
-                           int b, const uint8_t *to, const uint32_t *among)
+ * to OWNS.  Returns its index + 1, 0 when it gets none. */
+static uint32_t make_share(const tk_cost *c, GArray *owns, const cost_members *m,
+                           uint32_t g, int b, const uint8_t *to,
+                           const uint32_t *among)
 {
     uint32_t first = g_array_index(m->start, uint32_t, g - 1);
     uint32_t last = g_array_index(m->start, uint32_t, g);
@@ -143,21 +144,20 @@ static uint32_t make_share(tk_cost *c, const cost_members *m, uint32_t g,
         if (to[i] != ALL_BUCKETS && to[i] != b)
             continue;
         if (!sum) {
-            g_array_set_size(c->owns, c->owns->len + c->nm);
-            sum = &g_array_index(c->owns, double, c->owns->len - c->nm);
+            g_array_set_size(owns, owns->len + c->nm);
+            sum = &g_array_index(owns, double, owns->len - c->nm);
         }
         const double *v = c->ivals + (size_t)i * c->nm;
         for (size_t k = 0; k < c->nm; k++)
             part[k] = c->peak[k] ? v[k] : v[k] / among[i];
         cost_add_vec(c, sum, part);
     }
-    return sum ? (uint32_t)(c->owns->len / c->nm) : 0;
+    return sum ? (uint32_t)(owns->len / c->nm) : 0;
 }
 
-void cost_ir_share(tk_cost *c, const tk_stage *st, tk_stage_kind kind,
-                   const cost_members *m)
+void cost_ir_share(const tk_cost *c, cost_stage_cost *s, const tk_stage *st,
+                   tk_stage_kind kind, const cost_members *m)
 {
-    cost_stage_cost *s = &c->st[kind];
     s->own = g_new0(uint32_t, (size_t)s->n_lines + 1);
     uint8_t *bucket = g_new0(uint8_t, (size_t)s->n_lines + 1);
     uint32_t *count = g_new0(uint32_t, c->insns.n * N_BUCKETS + 1);
@@ -186,7 +186,7 @@ void cost_ir_share(tk_cost *c, const tk_stage *st, tk_stage_kind kind,
         gpointer hit;
         if (!g_hash_table_lookup_extended(made, GUINT_TO_POINTER(key), NULL,
                                           &hit)) {
-            hit = GUINT_TO_POINTER(make_share(c, m, g, bucket[l - 1], to, among));
+            hit = GUINT_TO_POINTER(make_share(c, s->owns, m, g, bucket[l - 1], to, among));
             g_hash_table_insert(made, GUINT_TO_POINTER(key), hit);
         }
         s->own[l - 1] = GPOINTER_TO_UINT(hit);

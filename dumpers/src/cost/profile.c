@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "bundle/internal.h"
+#include "tkdump/tk_input_file.h"
 
 #define PROFILE_FORMAT "tkview-profile"
 #define PROFILE_VERSION 1
@@ -285,42 +286,37 @@ static const char *element_string(JsonArray *a, guint i)
     return json_node_get_string(n);
 }
 
-/* Reads the profile file PATH; NULL with *WHY set when it is not one. */
-static tk_profile *read_file(const char *path, char **why)
+/* The profile ROOT's members but its rows (format, tool, metrics), or
+ * NULL with *WHY set; *ROWS is its "instructions". */
+static tk_profile *read_head(JsonNode *root, JsonArray **rows, char **why)
 {
-    char *err = NULL;
-    JsonNode *root = bundle_json_read_file(path, TK_INPUT_FILE_PROFILE, &err);
     if (!root || !JSON_NODE_HOLDS_OBJECT(root)) {
-        *why = g_strdup(err ? err : "not a JSON object");
-        g_free(err);
-        if (root)
-            json_node_unref(root);
+        *why = g_strdup("not a JSON object");
         return NULL;
     }
     JsonObject *o = json_node_get_object(root);
-    tk_profile *p = NULL;
     const char *format = bundle_json_string(o, "format");
     int64_t version = bundle_json_int(o, "format_version");
     JsonArray *metrics = bundle_json_array(o, "metrics");
-    JsonArray *rows = bundle_json_array(o, "instructions");
+    *rows = bundle_json_array(o, "instructions");
     if (!format || strcmp(format, PROFILE_FORMAT) != 0) {
         *why = g_strdup("not a tkview profile (its \"format\" is not \""
                         PROFILE_FORMAT "\")");
-        goto done;
+        return NULL;
     }
     if (version != PROFILE_VERSION) {
         *why = g_strdup_printf("format_version %lld: this tkview reads "
                                "version %d",
                                (long long)version, PROFILE_VERSION);
-        goto done;
+        return NULL;
     }
-    if (!metrics || !rows) {
+    if (!metrics || !*rows) {
         *why = g_strdup("no \"metrics\" or no \"instructions\"");
-        goto done;
+        return NULL;
     }
-    p = cost_profile_new(bundle_json_string(o, "tool"),
-                         bundle_json_string(o, "from"),
-                         bundle_json_string(o, "kernel"));
+    tk_profile *p = cost_profile_new(bundle_json_string(o, "tool"),
+                                     bundle_json_string(o, "from"),
+                                     bundle_json_string(o, "kernel"));
     for (guint m = 0; m < json_array_get_length(metrics); m++) {
         JsonNode *n = json_array_get_element(metrics, m);
         const char *name = JSON_NODE_HOLDS_OBJECT(n)
@@ -328,12 +324,20 @@ static tk_profile *read_file(const char *path, char **why)
                                : NULL;
         if (!name || !*name) {
             *why = g_strdup_printf("metric %u has no name", m + 1);
-            goto bad;
+            tk_profile_free(p);
+            return NULL;
         }
         cost_profile_add_metric(p, name,
                                 bundle_json_string(json_node_get_object(n),
                                                    "label"));
     }
+    return p;
+}
+
+/* The rows of P from the JSON array ROWS; -1 with *WHY set when one is
+ * not [offset, opcode, a number per metric]. */
+static int read_rows(tk_profile *p, JsonArray *rows, char **why)
+{
     size_t nm = p->names->len;
     double *vals = g_new0(double, nm ? nm : 1);
     for (guint r = 0; r < json_array_get_length(rows); r++) {
@@ -352,17 +356,66 @@ static tk_profile *read_file(const char *path, char **why)
                                    "%zu numbers]",
                                    r + 1, nm);
             g_free(vals);
-            goto bad;
+            return -1;
         }
         cost_profile_add_row(p, (uint32_t)off, op, strlen(op), vals);
     }
     g_free(vals);
-    goto done;
-bad:
-    tk_profile_free(p);
-    p = NULL;
-done:
-    json_node_unref(root);
+    return 0;
+}
+
+/* The profile in LEN bytes at DATA, its rows read by profile_rows.c and
+ * the rest (up to ROWS_AT, the rows' opening bracket) by JSON-GLib; NULL
+ * when the rows are not as profile.c writes them or anything else is
+ * wrong, for read_file() to parse it all again and say what. */
+static tk_profile *read_fast(const char *data, size_t len, size_t rows_at)
+{
+    GString *head = g_string_new_len(data, (gssize)rows_at);
+    g_string_append(head, "]}");
+    char *err = NULL;
+    JsonNode *root = bundle_json_parse(head->str, head->len, &err);
+    g_string_free(head, TRUE);
+    JsonArray *rows = NULL;
+    tk_profile *p = root ? read_head(root, &rows, &err) : NULL;
+    if (p && (json_array_get_length(rows) != 0 ||
+              cost_profile_rows_read(data + rows_at, len - rows_at, p,
+                                     p->names->len) != 0)) {
+        tk_profile_free(p);
+        p = NULL;
+    }
+    g_free(err);
+    if (root)
+        json_node_unref(root);
+    return p;
+}
+
+/* Reads the profile file PATH; NULL with *WHY set when it is not one. */
+static tk_profile *read_file(const char *path, char **why)
+{
+    char *err = NULL;
+    size_t len = 0;
+    char *data = tk_input_file_read(path, TK_INPUT_FILE_PROFILE, &len, &err);
+    if (!data) {
+        *why = g_strdup(err ? err : "not a JSON object");
+        g_free(err);
+        return NULL;
+    }
+    size_t rows_at = cost_profile_rows_at(data, len);
+    tk_profile *p = rows_at ? read_fast(data, len, rows_at) : NULL;
+    if (!p) {
+        JsonNode *root = bundle_json_parse(data, len, &err);
+        JsonArray *rows = NULL;
+        if (!root)
+            *why = g_strdup(err ? err : "not a JSON object");
+        else if ((p = read_head(root, &rows, why)) && read_rows(p, rows, why) != 0) {
+            tk_profile_free(p);
+            p = NULL;
+        }
+        g_free(err);
+        if (root)
+            json_node_unref(root);
+    }
+    g_free(data);
     return p;
 }
 

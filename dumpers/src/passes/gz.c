@@ -164,8 +164,11 @@ static ssize_t refs_next(passes_gz *g, char *buf, size_t n)
 {
     int64_t r = passes_refs_pread(g->refs, g->refs_at, buf, n);
     if (r < 0) {
-        if (!g->damage)
-            g->damage = g_strdup("a piece of its pool is damaged");
+        if (!g->damage) {
+            const char *why = passes_refs_why(g->refs);
+            g->damage = g_strdup_printf("a piece of its pool is damaged%s%s",
+                                        why ? ": " : "", why ? why : "");
+        }
         g->size = g->refs_at;
         r = 0;
     }

@@ -126,7 +126,8 @@ void passes_digester_finish(passes_digester *d, tk_pass_digest *out);
 
 /* ---- a text made of pieces of a shared pool (refs.c) --------------------- */
 
-#define PASSES_REFS_MAGIC "tkview-dump-refs 1\n"
+#define PASSES_REFS_MAGIC "tkview-dump-refs 1\n"  /* pieces: gzip members */
+#define PASSES_REFS_MAGIC2 "tkview-dump-refs 2\n" /* zstd frames, bases */
 /* Text of one piece, at most (the writer cuts bodies at PASSES_REFS_PIECE). */
 #define PASSES_REFS_PIECE (1 << 20)
 #define PASSES_REFS_MAX_PIECE (4 << 20)
@@ -142,6 +143,8 @@ char *passes_refs_pool_path(const char *path, char **why);
 passes_refs *passes_refs_open(const char *path, char **why);
 void passes_refs_free(passes_refs *r); /* NULL: nothing */
 uint64_t passes_refs_size(const passes_refs *r);
+/* Why the last read failed ("line 7: ..."), or NULL; R's own. */
+const char *passes_refs_why(const passes_refs *r);
 /* Whether the refs file ends inside a line (cut short): its text is that
  * of the pieces before. */
 int passes_refs_cut(const passes_refs *r);

@@ -1,12 +1,14 @@
 /* slice.c - a kernel's slice of its pass dump file written into a bundle
  * (bundle_passfiles_write_kernel() then bundle_passfiles_write_slices(),
  * called by write/): its sequence, headers included, in file order, cut
- * into pieces each compressed as a gzip member, which pool.c then stores
- * once each in the bundle's dumps/ pool, the slice itself a refs file
- * naming them (passes/refs.c, docs/bundle.md "Shared dump text").  The slices are compressed on the machine's cores: on a
- * capture of 500 MB of dumps compressing them one after another was most of
- * what capture did after the program ended (issue 25). */
-#include "passfiles/internal.h"
+ * into pieces, each distinct one compressed alone as a zstd frame, which
+ * pool.c then stores once each in the bundle's dumps/ pool (like pieces as
+ * differences from a base), the slice itself a refs file naming them
+ * (passes/refs.c, docs/bundle.md "Shared dump text").  The slices are
+ * compressed on the machine's cores: on a capture of 500 MB of dumps
+ * compressing them one after another was most of what capture did after
+ * the program ended (issue 25). */
+#include "passfiles/slice.h"
 #include "tkdump/tk_bundle_passes.h"
 
 #include <errno.h>
@@ -15,34 +17,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <zstd.h>
 
 #include "passes/internal.h"
 
 /* ---- bundles: each kernel's slice ------------------------------------------ */
-
-/* A piece of a slice's text (passes/refs.c reads them back from the
- * bundle's pool). */
-typedef struct {
-    guint8 digest[32]; /* SHA-256 of its text */
-    uint64_t len;      /* bytes of text */
-} piece_rec;
-
-/* Who compresses each distinct piece: the first slice job to meet it, as
- * one gzip member into its piece file; the others only name it.  A member
- * is the same whichever job made it, and the pool takes members in the
- * order the slices were planned, so the bundle does not depend on which
- * thread came first. */
-typedef struct {
-    const char *piece_path; /* the file its member is in */
-    uint64_t at, in_len;    /* where, how long */
-    gboolean written;
-} piece_claim;
-
-typedef struct {
-    GMutex lock;
-    GHashTable *of; /* GBytes digest -> piece_claim */
-} piece_claims;
 
 static int write_all(int fd, const void *data, size_t n)
 {
@@ -64,16 +43,45 @@ typedef struct {
     int fd;
     uint64_t at;             /* the piece file's size so far */
     const char *piece_path;
-    piece_claims *claims;
-    GArray *pieces;          /* piece_rec */
+    bundle_pass_claims *claims;
+    GArray *pieces;          /* bundle_pass_piece */
+    ZSTD_CCtx *cc;
 } piece_sink;
 
-/* Records the LEN bytes of TEXT as the next piece; the first time any job
- * meets that text, compresses it as one gzip member appended to the piece
- * file.  Returns 0, or -1 when the write failed. */
-static int add_piece(piece_sink *k, const char *text, size_t len)
+GBytes *bundle_pass_compress(void *cc, const void *text, size_t len,
+                             const void *prefix, size_t plen, int level)
 {
-    piece_rec r;
+    ZSTD_CCtx *c = cc;
+    ZSTD_CCtx_reset(c, ZSTD_reset_session_and_parameters);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 1);
+    if (prefix) {
+        /* The window must reach back over the whole base. */
+        int wlog = 10; /* ZSTD_WINDOWLOG_MIN */
+        while (wlog < 24 && ((size_t)1 << wlog) < plen + len)
+            wlog++;
+        ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, wlog);
+        if (ZSTD_isError(ZSTD_CCtx_refPrefix(c, prefix, plen)))
+            return NULL;
+    }
+    size_t bound = ZSTD_compressBound(len);
+    void *out = g_malloc(bound);
+    size_t n = ZSTD_compress2(c, out, bound, text, len);
+    if (ZSTD_isError(n)) {
+        g_free(out);
+        return NULL;
+    }
+    return g_bytes_new_take(g_realloc(out, n ? n : 1), n);
+}
+
+/* Records the LEN bytes of TEXT as the next piece (BODY: of a dump's body);
+ * the first time any job meets that text, compresses it alone as one zstd
+ * frame appended to the piece file.  Returns 0, or -1 when the write
+ * failed. */
+static int add_piece(piece_sink *k, const char *text, size_t len, gboolean body)
+{
+    bundle_pass_piece r;
     memset(&r, 0, sizeof r);
     GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
     g_checksum_update(c, (const guchar *)text, (gssize)len);
@@ -81,12 +89,13 @@ static int add_piece(piece_sink *k, const char *text, size_t len)
     g_checksum_get_digest(c, r.digest, &dlen);
     g_checksum_free(c);
     r.len = len;
+    r.body = body;
     g_array_append_val(k->pieces, r);
     GBytes *key = g_bytes_new(r.digest, sizeof r.digest);
     g_mutex_lock(&k->claims->lock);
-    piece_claim *mine = NULL;
+    bundle_pass_claim *mine = NULL;
     if (!g_hash_table_contains(k->claims->of, key)) {
-        mine = g_new0(piece_claim, 1);
+        mine = g_new0(bundle_pass_claim, 1);
         mine->piece_path = k->piece_path;
         g_hash_table_insert(k->claims->of, g_bytes_ref(key), mine);
     }
@@ -94,22 +103,13 @@ static int add_piece(piece_sink *k, const char *text, size_t len)
     g_bytes_unref(key);
     if (!mine)
         return 0; /* another job's, or an earlier piece of this one */
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    if (deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
-                     Z_DEFAULT_STRATEGY) != Z_OK)
-        return -1;
-    uLong bound = deflateBound(&zs, (uLong)len) + 64;
-    unsigned char *out = g_malloc(bound);
-    zs.next_in = (Bytef *)text;
-    zs.avail_in = (uInt)len;
-    zs.next_out = out;
-    zs.avail_out = (uInt)bound;
-    int ok = deflate(&zs, Z_FINISH) == Z_STREAM_END &&
-             write_all(k->fd, out, zs.total_out) == 0;
-    uint64_t in_len = zs.total_out;
-    deflateEnd(&zs);
-    g_free(out);
+    GBytes *frame = bundle_pass_compress(k->cc, text, len, NULL, 0,
+                                         BUNDLE_PASS_LEVEL);
+    gsize in_len = 0;
+    const void *data = frame ? g_bytes_get_data(frame, &in_len) : NULL;
+    int ok = frame && write_all(k->fd, data, in_len) == 0;
+    if (frame)
+        g_bytes_unref(frame);
     if (!ok)
         return -1;
     g_mutex_lock(&k->claims->lock);
@@ -136,7 +136,7 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
                           : NULL;
         if (head && !text)
             return 1;
-        int rc = head ? add_piece(k, text, (size_t)head) : 0;
+        int rc = head ? add_piece(k, text, (size_t)head, FALSE) : 0;
         g_free(text);
         if (rc != 0)
             return -1;
@@ -155,7 +155,7 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
                 memcpy(text + len, "\n\n", ended ? 1 : 2);
                 len += ended ? 1 : 2;
             }
-            rc = add_piece(k, text, len);
+            rc = add_piece(k, text, len, TRUE);
             g_free(text);
             if (rc != 0)
                 return -1;
@@ -165,35 +165,12 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
     return 0;
 }
 
-/* One slice to write: sequence SEQ of pass file F, as TO.  Filled on the
- * calling thread (names, folders), run on a worker (read and compress), and
- * its outcome merged on the calling thread in the order the slices were
- * planned, so the manifest and the diagnostics are as if written one by
- * one. */
-struct bundle_pass_slice {
-    const bundle_pass_file *f;
-    const tk_pass_seq *seq;
-    const tk_kernel *k;
-    bundle_manifest_kernel *mk;
-    const char *kind;
-    char *rel, *to;
-    char *root;        /* the bundle being built, where dumps/ goes */
-    char *piece_path;  /* TO's pieces, until they are pooled */
-    GArray *pieces;    /* piece_rec */
-    piece_claims *claims; /* shared by the jobs of one bundle */
-    /* outcome */
-    tk_diags *reads;   /* what could not be read of F */
-    char *write_err;   /* why the slice could not be written */
-    gboolean done;     /* written and kept */
-    gboolean left_out; /* F could not be read: no slice */
-};
-
 /* Reads and compresses one slice's pieces (a worker's task, or the
  * caller's); bundle_passfiles_write_slices() pools them. */
 static void slice_run(bundle_pass_slice *j)
 {
     j->reads = tk_diags_new();
-    j->pieces = g_array_new(FALSE, FALSE, sizeof(piece_rec));
+    j->pieces = g_array_new(FALSE, FALSE, sizeof(bundle_pass_piece));
     int fd = open(j->piece_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
         j->write_err = g_strdup_printf("cannot create %s: %s", j->piece_path,
@@ -202,8 +179,9 @@ static void slice_run(bundle_pass_slice *j)
     }
     /* A read error is about the input: the slice is left out and the
      * bundle written.  A write error loses the bundle. */
-    piece_sink k = {fd, 0, j->piece_path, j->claims, j->pieces};
-    int cut = cut_seq(j->f->ix, j->seq, &k, j->reads);
+    piece_sink k = {fd, 0, j->piece_path, j->claims, j->pieces, ZSTD_createCCtx()};
+    int cut = k.cc ? cut_seq(j->f->ix, j->seq, &k, j->reads) : -1;
+    ZSTD_freeCCtx(k.cc);
     if (close(fd) != 0 && cut == 0)
         cut = -1;
     if (cut == 1 && tk_diags_count(j->reads) > 0)
@@ -301,113 +279,6 @@ static void run_tasks(GPtrArray *tasks)
         g_thread_pool_free(pool, FALSE, TRUE); /* waits for every task */
 }
 
-/* ---- the pool: each distinct piece once --------------------------------- */
-
-typedef struct {
-    uint64_t at, in_len; /* its member in the pool */
-} pooled;
-
-/* Writes J's refs file, adding to the pool (POOL_FD, its size *POOL_AT,
- * what it holds SEEN: digest -> pooled) the pieces it does not hold yet,
- * copied from the piece file of the job that compressed each (CLAIMS).
- * Returns 0; 1 when a piece has no member (the job that claimed it could
- * not read its input: J is left out too); -1 with *ERR set. */
-static int pool_one(bundle_pass_slice *j, int pool_fd, uint64_t *pool_at,
-                    GHashTable *seen, piece_claims *claims, char **err)
-{
-    FILE *out = fopen(j->to, "wx");
-    int rc = out ? 0 : -1;
-    if (out)
-        fprintf(out, "%spool pool.gz\n", PASSES_REFS_MAGIC);
-    char *buf = NULL;
-    int in = -1;
-    const char *in_path = NULL;
-    for (guint i = 0; rc == 0 && i < j->pieces->len; i++) {
-        const piece_rec *r = &g_array_index(j->pieces, piece_rec, i);
-        GBytes *key = g_bytes_new(r->digest, sizeof r->digest);
-        pooled *p = g_hash_table_lookup(seen, key);
-        const piece_claim *c = p ? NULL : g_hash_table_lookup(claims->of, key);
-        if (!p && (!c || !c->written))
-            rc = 1;
-        if (!p && rc == 0) {
-            if (in_path != c->piece_path) {
-                if (in >= 0)
-                    close(in);
-                in = open(in_path = c->piece_path, O_RDONLY | O_CLOEXEC);
-            }
-            buf = g_realloc(buf, c->in_len);
-            if (in < 0 ||
-                pread(in, buf, c->in_len, (off_t)c->at) != (ssize_t)c->in_len ||
-                write_all(pool_fd, buf, c->in_len) != 0)
-                rc = -1;
-            p = g_new(pooled, 1);
-            *p = (pooled){*pool_at, c->in_len};
-            *pool_at += c->in_len;
-            g_hash_table_insert(seen, g_bytes_ref(key), p);
-        }
-        g_bytes_unref(key);
-        if (rc == 0 &&
-            fprintf(out, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %"
-                    G_GUINT64_FORMAT "\n", p->at, p->in_len, r->len) < 0)
-            rc = -1;
-    }
-    g_free(buf);
-    if (in >= 0)
-        close(in);
-    if (out && fclose(out) != 0 && rc == 0)
-        rc = -1;
-    if (rc != 0)
-        unlink(j->to);
-    if (rc < 0)
-        *err = g_strdup_printf("cannot write %s: %s", j->to, g_strerror(errno));
-    return rc;
-}
-
-/* Stores the pieces of the slices written (J->done) once each in
- * ROOT/dumps/pool.gz, in the order planned (a bundle written twice is the
- * same), and writes each slice's refs file.  Returns 0, or -1 with *ERR. */
-static int pool_slices(GPtrArray *jobs, piece_claims *claims, char **err)
-{
-    bundle_pass_slice *first = NULL;
-    for (guint i = 0; i < jobs->len && !first; i++) {
-        bundle_pass_slice *j = g_ptr_array_index(jobs, i);
-        first = j->done ? j : NULL;
-    }
-    if (!first)
-        return 0;
-    char *dir = g_build_filename(first->root, "dumps", NULL);
-    char *path = g_build_filename(dir, "pool.gz", NULL);
-    int fd = g_mkdir(dir, 0755) == 0
-                 ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
-    int rc = 0;
-    if (fd < 0) {
-        *err = g_strdup_printf("cannot create %s: %s", path, g_strerror(errno));
-        rc = -1;
-    }
-    GHashTable *seen = g_hash_table_new_full(g_bytes_hash, g_bytes_equal,
-                                             (GDestroyNotify)g_bytes_unref, g_free);
-    uint64_t at = 0;
-    for (guint i = 0; rc == 0 && i < jobs->len; i++) {
-        bundle_pass_slice *j = g_ptr_array_index(jobs, i);
-        if (!j->done)
-            continue;
-        rc = pool_one(j, fd, &at, seen, claims, err);
-        if (rc == 1) { /* its input could not be read: the slice is left out */
-            j->done = FALSE;
-            j->left_out = TRUE;
-            rc = 0;
-        }
-    }
-    if (fd >= 0 && close(fd) != 0 && rc == 0) {
-        *err = g_strdup_printf("cannot write %s: %s", path, g_strerror(errno));
-        rc = -1;
-    }
-    g_hash_table_destroy(seen);
-    g_free(path);
-    g_free(dir);
-    return rc;
-}
-
 int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
                                   tk_diags *diags)
 {
@@ -439,7 +310,7 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
     }
     g_hash_table_destroy(plain);
     g_hash_table_destroy(of_file);
-    piece_claims claims;
+    bundle_pass_claims claims;
     g_mutex_init(&claims.lock);
     claims.of = g_hash_table_new_full(g_bytes_hash, g_bytes_equal,
                                       (GDestroyNotify)g_bytes_unref, g_free);
@@ -455,7 +326,7 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
 
     /* The pieces stored once each, in the order the slices were planned. */
     char *perr = NULL;
-    int rc = pool_slices(jobs, &claims, &perr);
+    int rc = bundle_pass_pool_write(jobs, &claims, &perr);
     for (guint i = 0; i < jobs->len; i++) {
         bundle_pass_slice *j = g_ptr_array_index(jobs, i);
         unlink(j->piece_path);
