@@ -2,7 +2,7 @@
  * side, one table per kernel name with two or more compiles: what sets each
  * apart (tk_config_apart), warps, stages, registers, spills, shared memory,
  * SASS instructions by class, the time the autotuner measured (when the
- * capture kept it: autotune_timings.json beside the input), the winner, and
+ * capture kept it: tk_bundle_autotune_timings()), the winner, and
  * each row's first divergence from the winner, and with --json the source
  * line x compile matrix: all of it the library's (tk_configs.h). */
 #include "cli.h"
@@ -183,7 +183,7 @@ int cmd_configs(int argc, char **argv)
     if ((rc = cli_open(argv[1], &common, kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
         goto out;
     const char *only = one ? tk_kernel_name(one) : NULL;
-    char *timings = g_build_filename(argv[1], "autotune_timings.json", NULL);
+    char *timings = tk_bundle_autotune_timings(b);
     tk_diags *diags = tk_diags_new();
     tk_configs *cf = tk_configs_build(b, only, timings, diags);
     g_free(timings);

@@ -137,7 +137,7 @@ static void matrix(const html_report *r, xmlNodePtr sec, const tk_configs_group 
 
 int html_report_configs(html_report *r)
 {
-    char *timings = g_build_filename(tk_bundle_path(r->bundle), "autotune_timings.json", NULL);
+    char *timings = tk_bundle_autotune_timings(r->bundle);
     tk_configs *cf = tk_configs_build(r->bundle, NULL, timings, r->diags);
     g_free(timings);
     size_t n = tk_configs_group_count(cf);

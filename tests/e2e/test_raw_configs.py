@@ -197,6 +197,25 @@ def autotune_configs_table():
             assert row['first_divergence'].startswith('Inliner (ttir)'), row
 
 
+@test
+def bundle_keeps_the_autotune_timings():
+    """`tkview bundle` of a capture folder copies its autotune_timings.json:
+    the bundle's configs table has the same times."""
+    d = unpack('autotune_matmul', 'mlir_passes.txt', 'cache', 'kernel_dump', 'src',
+               'autotune_timings.json')
+    out = os.path.join(TMP, 'autotune-bundle')
+    code, _, err = run('bundle', d, '-o', out)
+    assert code == 0, err
+    with open(os.path.join(d, 'autotune_timings.json'), 'rb') as a, \
+            open(os.path.join(out, 'autotune_timings.json'), 'rb') as b:
+        assert a.read() == b.read()
+    raw, _ = run_json('configs', d)
+    kept, _ = run_json('configs', out)
+    ms = lambda r: sorted((row['apart'], row['ms'], row['winner'])
+                          for row in r['groups'][0]['configs'])
+    assert ms(kept) == ms(raw) and all(t is not None for _, t, _ in ms(kept)), ms(kept)
+
+
 def gi_lines(path, base):
     """SASS instructions per line of the file named BASE in a .sass_gi, each
     on the line of the last `//## File "P", line N` above it (its innermost

@@ -179,6 +179,7 @@ void tkv_window_load(TkvWindow *self, const char *path, const char *const *sourc
     if (!self->progress_timer)
         self->progress_timer = g_timeout_add(50, on_progress_tick, self);
     tkv_document_load_async(self->doc, self->cancel, on_loaded, g_object_ref(self));
+    tkv_bind_view_warm_up(); /* while the worker loads */
 }
 
 gboolean tkv_window_is_empty(TkvWindow *self)

@@ -4,6 +4,8 @@
  * tkv_bind_view_private.h lists. */
 #include "bind/tkv_bind_view_private.h"
 
+#include "widgets/tkv_width_first_layout.h"
+
 G_DEFINE_FINAL_TYPE(TkvBindView, tkv_bind_view, GTK_TYPE_WIDGET)
 
 enum { SIG_ANCHOR_CHANGED, SIG_STAGE_CHANGED, SIG_FILE_CHANGED, N_SIGS };
@@ -417,6 +419,11 @@ static void find_targets(gpointer data, GArray *targets, int *focused)
 
 static void tkv_bind_view_init(TkvBindView *self)
 {
+    /* top to bottom, its width asked for no height: the notes bar's wrapping
+     * label is not laid out at width after width on every answer
+     * (tkv_width_first_layout.h) */
+    gtk_widget_set_layout_manager(GTK_WIDGET(self),
+                                  tkv_width_first_layout_new(GTK_ORIENTATION_VERTICAL, 0));
     gtk_widget_init_template(GTK_WIDGET(self));
     self->find = TKV_FIND_BAR(tkv_find_bar_new(find_targets, self));
     gtk_widget_insert_after(GTK_WIDGET(self->find), GTK_WIDGET(self), NULL);

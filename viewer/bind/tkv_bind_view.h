@@ -51,6 +51,9 @@ typedef enum {
 /* Shows kernel KERNEL of DOC (DOC NULL: nothing), its own source file, TTGIR
  * (or its first stage) in the primary pane. */
 void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel);
+/* Reads the code languages' definitions in idle time (once per process):
+ * call when a bundle starts loading, so that the first view does not. */
+void tkv_bind_view_warm_up(void);
 
 /* Anchors on source FILE:LINE, showing FILE.  FALSE when FILE is not one of
  * the kernel's files or LINE is 0. */

@@ -102,24 +102,29 @@ const tk_bind *tkv_document_get_index(TkvDocument *doc, size_t i)
     return doc->loaded && i < doc->n_kernels ? doc->kernels[i].index : NULL;
 }
 
-const tk_cost *tkv_document_get_cost(TkvDocument *doc, size_t i)
+void tkv_document_build_cost(KernelData *kd, const tk_kernel *k, tk_loctab *tab)
 {
-    if (!doc->loaded || i >= doc->n_kernels)
-        return NULL;
-    KernelData *kd = &doc->kernels[i];
-    const tk_kernel *k = tk_bundle_kernel(doc->bundle, i);
     if (!kd->cost_built && tk_kernel_stage(k, TK_STAGE_SASS)) {
         /* Reading the profile (a few hundred KB of JSON at most) and making
-         * the tables take milliseconds; done once, when first shown. */
+         * the tables take milliseconds. */
         tk_diags *d = tk_diags_new();
         kd->profile = tk_profile_load(k, d);
         if (tk_diags_count(d))
             kd->cost_problem = g_strdup(tk_diags_get(d, 0)->message);
         tk_diags_free(d);
-        kd->cost = tk_cost_new(kd->index, k, tk_bundle_loctab(doc->bundle), kd->profile);
+        kd->cost = tk_cost_new(kd->index, k, tab, kd->profile);
     }
     kd->cost_built = TRUE;
-    return kd->cost;
+}
+
+const tk_cost *tkv_document_get_cost(TkvDocument *doc, size_t i)
+{
+    if (!doc->loaded || i >= doc->n_kernels)
+        return NULL;
+    /* the first kernel's was made by the loading worker; others when shown */
+    tkv_document_build_cost(&doc->kernels[i], tk_bundle_kernel(doc->bundle, i),
+                            tk_bundle_loctab(doc->bundle));
+    return doc->kernels[i].cost;
 }
 
 const char *tkv_document_get_cost_problem(TkvDocument *doc, size_t i)

@@ -179,7 +179,7 @@ tk_ir_diff *tkv_document_compare_diff_finish(TkvDocument *doc, GAsyncResult *res
 /* ---- every compile side by side (configs mode) -------------------------------- */
 
 /* The library's table of the document's compiles (tk_configs.h) with the
- * timings beside the bundle (autotune_timings.json), shared by the view
+ * timings that came with the bundle (tk_bundle_autotune_timings()), shared by the view
  * and the job that fills it in: a reference-counted box
  * (g_rc_box_acquire() / tkv_configs_hold_release()), the table freed with
  * the last reference.  It borrows the document's bundle. */

@@ -13,7 +13,7 @@ TkvConfigsHold *tkv_document_configs_new(TkvDocument *doc)
 {
     if (!doc->loaded || !doc->bundle)
         return NULL;
-    char *timings = g_build_filename(doc->path, "autotune_timings.json", NULL);
+    char *timings = tk_bundle_autotune_timings(doc->bundle);
     TkvConfigsHold *hold = g_rc_box_new0(TkvConfigsHold);
     hold->configs = tk_configs_new(doc->bundle, NULL, timings, NULL);
     g_free(timings);

@@ -90,12 +90,20 @@ static void load_thread(GTask *task, gpointer source, gpointer task_data,
         tk_statement st;
         tk_bundle_statement(b, (tk_file_id)f, 1, &st);
     }
+    /* The first kernel's costs too: the window shows it first, and its
+     * cost columns and hot lines would read the profile on the main thread
+     * in the first view (~15 ms for attention_fwd's). */
+    if (n && !g_cancellable_is_cancelled(cancellable))
+        tkv_document_build_cost(&kd[0], tk_bundle_kernel(b, 0), tab);
     gint64 t2 = g_get_monotonic_time();
     if (g_cancellable_is_cancelled(cancellable)) {
         for (size_t i = 0; i < n; i++) {
             tk_bind_free(kd[i].index);
             if (kd[i].files)
                 g_array_unref(kd[i].files);
+            tk_cost_free(kd[i].cost);
+            tk_profile_free(kd[i].profile);
+            g_free(kd[i].cost_problem);
         }
         g_free(kd);
         g_free(resolved);

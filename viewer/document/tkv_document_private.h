@@ -25,7 +25,8 @@ typedef struct {
     GArray *files; /* tk_file_id, own file first */
     tk_timeline *timeline; /* written under pass_lock by a worker */
     gboolean timeline_built;
-    /* Made on the main thread on first use (tkv_document_get_cost). */
+    /* Made on first use (tkv_document_get_cost), the first kernel's by the
+     * loading worker (it is shown first). */
     tk_profile *profile;
     tk_cost *cost;
     char *cost_problem;
@@ -36,6 +37,9 @@ typedef struct {
     GString *text;     /* safe text (tkv_text.h) */
     GArray *starts;    /* gsize offset of each line */
 } SourceText;
+
+/* Reads KD's profile and makes its cost tables, once (tkv_document.c). */
+void tkv_document_build_cost(KernelData *kd, const tk_kernel *k, tk_loctab *tab);
 
 struct _TkvDocument {
     GObject parent_instance;

@@ -104,10 +104,30 @@ static int compare_rows(gconstpointer a, gconstpointer b, gpointer data)
            : x->line > y->line ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
 }
 
+/* A cut cell's whole text, asked for when its tooltip is shown: set on
+ * every bind, a tooltip text made GTK 4.8 ask the X server where the
+ * pointer is (a round trip per row and column filled, ~40% of the first
+ * view's main thread). */
+static gboolean on_cell_tooltip(GtkWidget *l, int x, int y, gboolean keyboard, GtkTooltip *tip,
+                                GtkListItem *item)
+{
+    gpointer r = gtk_list_item_get_item(item);
+    if (!r)
+        return FALSE;
+    int col = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(l), "tkv-col"));
+    gtk_tooltip_set_text(tip, col == COL_WHERE ? TKV_HOT_ROW(r)->where : TKV_HOT_ROW(r)->code);
+    return TRUE;
+}
+
 static void cell_setup(GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
 {
     int col = GPOINTER_TO_INT(data);
     GtkWidget *l = gtk_label_new(NULL);
+    if (col == COL_WHERE || col == COL_CODE) {
+        g_object_set_data(G_OBJECT(l), "tkv-col", GINT_TO_POINTER(col));
+        gtk_widget_set_has_tooltip(l, TRUE);
+        g_signal_connect(l, "query-tooltip", G_CALLBACK(on_cell_tooltip), item);
+    }
     gtk_label_set_xalign(GTK_LABEL(l), col == COL_WHERE || col == COL_CODE ? 0 : 1);
     /* the table fits the side panel's 300 px without scrolling sideways:
      * the place keeps its line number (cut at its start, whole in its
@@ -133,10 +153,8 @@ static void cell_bind(GtkSignalListItemFactory *f, GtkListItem *item, gpointer d
     GtkLabel *l = GTK_LABEL(gtk_list_item_get_child(item));
     if (col == COL_WHERE) {
         gtk_label_set_text(l, r->shown ? r->shown : r->where);
-        gtk_widget_set_tooltip_text(GTK_WIDGET(l), r->where);
     } else if (col == COL_CODE) {
         gtk_label_set_text(l, r->code);
-        gtk_widget_set_tooltip_text(GTK_WIDGET(l), r->code);
     } else {
         double v = row_value(r, col);
         char buf[32];

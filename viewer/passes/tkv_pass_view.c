@@ -237,6 +237,7 @@ static void tkv_pass_view_map(GtkWidget *widget)
     tkv_linked_scroll_attach(self->linked);
     GtkScrollable *b = GTK_SCROLLABLE(tkv_pass_view_side_view(self, 1));
     tkv_chunk_map_set_adjustment(self->chunk_map, gtk_scrollable_get_vadjustment(b));
+    tkv_pass_view_words_watch(self);
 }
 
 static void tkv_pass_view_dispose(GObject *object)
@@ -247,6 +248,7 @@ static void tkv_pass_view_dispose(GObject *object)
         g_clear_object(&self->cancel);
     }
     tkv_pass_view_stop_waiting(self);
+    tkv_pass_view_words_free(self);
     if (self->find) {
         gtk_widget_unparent(GTK_WIDGET(self->find));
         self->find = NULL;

@@ -96,6 +96,9 @@ const char *tkv_pass_view_get_diff_title(TkvPassView *self);
 const char *tkv_pass_view_get_stats_text(TkvPassView *self);
 /* The diff shown (owned by the view), NULL when none. */
 const tk_ir_diff *tkv_pass_view_get_diff(TkvPassView *self);
+/* For tests: tags the changed words of every replaced row now (they are
+ * tagged as they come into view). */
+void tkv_pass_view_tag_all_words(TkvPassView *self);
 /* What of it is left out (cut 0: shown whole), and the hunks over the rows
  * the sides show (the diff's own when shown whole); owned by the view. */
 const tk_ir_diff_cut *tkv_pass_view_get_cut(TkvPassView *self);

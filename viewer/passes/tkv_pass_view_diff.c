@@ -188,64 +188,6 @@ void tkv_pass_view_clear_diff(TkvPassView *self)
     tkv_find_bar_refresh(self->find);
 }
 
-/* Lines longer than this (either side) are not cut into words: their
- * replace shows as a whole, as before (a 32 KB struct type would cost
- * more to tokenize than the whole view costs to lay out). */
-#define WORDS_MAX_LINE_BYTES 8192
-
-/* The text of row ROW (0-based) of B, without its line end, hidden
- * characters included (the tail of a folded long line). */
-static char *row_text(GtkTextBuffer *b, guint row)
-{
-    GtkTextIter s0, e0;
-    gtk_text_buffer_get_iter_at_line(b, &s0, (int)row);
-    e0 = s0;
-    if (!gtk_text_iter_ends_line(&e0))
-        gtk_text_iter_forward_to_line_end(&e0);
-    return gtk_text_buffer_get_text(b, &s0, &e0, TRUE);
-}
-
-/* Tags the ranges SP (N of them, bytes of TEXT, row ROW of B) as changed
- * words. */
-static void tag_words(GtkTextBuffer *b, guint row, const char *text, const tk_ir_span *sp,
-                      size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        GtkTextIter s0, e0;
-        gtk_text_buffer_get_iter_at_line_offset(
-            b, &s0, (int)row, (int)g_utf8_pointer_to_offset(text, text + sp[i].off));
-        gtk_text_buffer_get_iter_at_line_offset(
-            b, &e0, (int)row,
-            (int)g_utf8_pointer_to_offset(text, text + sp[i].off + sp[i].len));
-        gtk_text_buffer_apply_tag_by_name(b, TKV_DIFF_WORD_TAG, &s0, &e0);
-    }
-}
-
-/* The changed words of the rows a replace pairs (the first of A with the
- * first of B, ...: tk_ir_diff_aligned() paired them by likeness), as the
- * library finds them (tk_ir_diff_words(): the
- * report marks the same ones). */
-static void tag_replace_words(TkvPassView *self, const tk_hunk *h)
-{
-    GtkTextBuffer *ba = gtk_text_view_get_buffer(GTK_TEXT_VIEW(tkv_pass_view_side_view(self, 0)));
-    GtkTextBuffer *bb = gtk_text_view_get_buffer(GTK_TEXT_VIEW(tkv_pass_view_side_view(self, 1)));
-    for (guint32 j = 0; h->a0 + j < h->a1 && h->b0 + j < h->b1; j++) {
-        char *ta = row_text(ba, h->a0 + j), *tb = row_text(bb, h->b0 + j);
-        size_t la = strlen(ta), lb = strlen(tb);
-        tk_ir_span *sa, *sb;
-        size_t na, nb;
-        if (la <= WORDS_MAX_LINE_BYTES && lb <= WORDS_MAX_LINE_BYTES &&
-            tk_ir_diff_words(ta, la, tb, lb, &sa, &na, &sb, &nb) == 0) {
-            tag_words(ba, h->a0 + j, ta, sa, na);
-            tag_words(bb, h->b0 + j, tb, sb, nb);
-            g_free(sa);
-            g_free(sb);
-        }
-        g_free(ta);
-        g_free(tb);
-    }
-}
-
 static void tag_hunks(TkvPassView *self)
 {
     size_t n;
@@ -259,9 +201,10 @@ static void tag_hunks(TkvPassView *self)
                                 h[i].a1 - h[i].a0);
         tkv_code_view_tag_lines(tkv_pass_view_side_view(self, 1), tb, h[i].b0 + 1,
                                 h[i].b1 - h[i].b0);
-        if (h[i].tag == TK_HUNK_REPLACE)
-            tag_replace_words(self, &h[i]);
     }
+    /* the replaced rows' changed words: those in view now, the others as
+     * they come into view (tkv_pass_view_words.c) */
+    tkv_pass_view_words_reset(self);
 }
 
 /* ---- the rows shown ------------------------------------------------------------ */

@@ -77,6 +77,12 @@ struct _TkvPassView {
     guint generation;           /* of the last selection */
     GdkFrameClock *paint_clock; /* waiting for a frame before the first change */
     gulong paint_id;
+    /* the changed words, tagged as rows come into view (tkv_pass_view_words.c) */
+    guint8 *words_done;         /* per row of A: its pair's words tagged */
+    guint words_len;
+    guint words_idle;
+    GtkAdjustment *words_adj[2]; /* the sides' vertical adjustments watched */
+    gulong words_value_id[2], words_changed_id[2];
 
     /* the binding (tkv_pass_view_source.c) */
     guint src_line;         /* the selected source line (0: none) */
@@ -99,6 +105,16 @@ static inline TkvCodeView *tkv_pass_view_side_view(TkvPassView *self, int side)
 {
     return tkv_code_pane_get_view(tkv_pass_view_side_pane(self, side));
 }
+
+/* tkv_pass_view_words.c */
+/* A new diff is shown: its replaced rows in view get their changed words
+ * now, the others as they come into view. */
+void tkv_pass_view_words_reset(TkvPassView *self);
+/* Follows the sides' scrolling (at map); unwatch: one side's no longer. */
+void tkv_pass_view_words_watch(TkvPassView *self);
+void tkv_pass_view_words_unwatch(TkvPassView *self, int side);
+/* Frees what the words keep (at dispose). */
+void tkv_pass_view_words_free(TkvPassView *self);
 
 /* tkv_pass_view.c */
 void tkv_pass_view_emit_anchor_changed(TkvPassView *self);

@@ -80,6 +80,10 @@ static void on_after_paint(GdkFrameClock *clock, Bench *b)
         b->first_frame = FALSE;
         b->first_view_ms = ms(now - b->loaded_at);
         b->first_setup_ms = ms(b->setup_done - b->loaded_at);
+        /* the first view's span too, series -1 (TKV_BENCH_TRACE below) */
+        if (g_getenv("TKV_BENCH_TRACE"))
+            fprintf(stderr, "tkv-bench-step -1 %.6f %.6f first view\n", b->loaded_at / 1e6,
+                    now / 1e6);
     } else if (b->pending) {
         Step *s = b->pending;
         double handler = ms(b->t1 - b->t0);

@@ -59,6 +59,10 @@ void tkv_bench_report(Bench *b)
                b->first_view_ms, b->first_setup_ms, b->kernel_view_ms);
         for (int i = 0; i < N_SERIES; i++) {
             Series *s = &b->series[i];
+            if (!s->total->len) { /* not run (--passes 0): no figure, and no NaN in JSON */
+                printf("  \"%s\": {\"n\": 0},\n", s->name);
+                continue;
+            }
             printf("  \"%s\": {\"n\": %u, \"handler_median_ms\": %.3f, \"median_ms\": %.3f, "
                    "\"p95_ms\": %.3f, \"max_ms\": %.3f, \"wall_median_ms\": %.3f, "
                    "\"layout_median_ms\": %.3f, \"paint_median_ms\": %.3f, "

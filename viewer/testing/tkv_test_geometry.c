@@ -73,7 +73,8 @@ static void visit(walk *k, GtkWidget *w, const graphene_rect_t *clip)
         json_builder_set_member_name(k->cut, "text");
         json_builder_add_string_value(k->cut, gtk_label_get_text(GTK_LABEL(w)));
         json_builder_set_member_name(k->cut, "tooltip");
-        json_builder_add_boolean_value(k->cut, gtk_widget_get_tooltip_text(w) != NULL);
+        /* a text set, or one asked for when shown (query-tooltip) */
+        json_builder_add_boolean_value(k->cut, gtk_widget_get_has_tooltip(w));
         json_builder_end_object(k->cut);
     }
     const graphene_rect_t *inner = clip;

@@ -280,6 +280,7 @@ static void write_diff_side(TkvPassView *pv, JsonBuilder *b, int s)
     /* The changed words: the text of each range tagged as one, "ROW:TEXT"
      * (rows 1-based), in order. */
     json_builder_set_member_name(b, "words");
+    tkv_pass_view_tag_all_words(pv); /* not only those in view */
     json_builder_begin_array(b);
     GtkTextTag *wt = gtk_text_tag_table_lookup(gtk_text_buffer_get_tag_table(tb), TKV_DIFF_WORD_TAG);
     GtkTextIter it;

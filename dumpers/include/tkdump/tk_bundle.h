@@ -114,6 +114,15 @@ TK_API
 const char *tk_bundle_resolve_source(tk_bundle *bundle, tk_file_id file,
                                      tk_diags *diags);
 
+/* The autotuner's timings that came with the input (tk_configs.h says
+ * their shape): autotune_timings.json in the folder loaded, where
+ * `tkview capture` writes it, else in the bundle folder of a kernel folder
+ * loaded from a bundle; a regular file only, and for a bundle only one
+ * inside it.  NULL when there is none.  Caller frees with g_free().  The
+ * front ends give it to tk_configs_new(); tk_bundle_save() copies it. */
+TK_API
+char *tk_bundle_autotune_timings(const tk_bundle *bundle);
+
 /* 1 when tk_bundle_resolve_source() gave NULL for FILE because of the trust
  * rule (a file exists where the location points, but outside the bundle),
  * 0 otherwise (also before FILE was resolved): for saying why a source is

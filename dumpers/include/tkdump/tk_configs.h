@@ -10,8 +10,8 @@
  * won, and its first divergence from the winner (tk_compare.h).
  *
  * Timings.  The autotuner's measurements are read from a JSON file
- * (autotune_timings.json beside the input, written by `tkview capture`'s
- * hook): {"configs": [{"kwargs": {...}, "num_warps": N, "num_stages": N,
+ * (tk_bundle_autotune_timings(): autotune_timings.json beside the input,
+ * written by `tkview capture`'s hook): {"configs": [{"kwargs": {...}, "num_warps": N, "num_stages": N,
  * "ms": [median, p20, p80] or a number, "kernel": NAME (optional)}, ...]}.
  * An entry belongs to a compile when num_warps and num_stages, where it
  * names them, and every kwarg the compile has a configuration item of that

@@ -153,3 +153,21 @@ size_t tk_bundle_find_kernels(const tk_bundle *b, const char *spec, size_t **ind
         g_array_free(out, TRUE);
     return n;
 }
+
+char *tk_bundle_autotune_timings(const tk_bundle *b)
+{
+    if (!b)
+        return NULL;
+    const char *dirs[] = {b->root, b->confine};
+    for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
+        if (!dirs[i])
+            continue;
+        char *path = g_build_filename(dirs[i], "autotune_timings.json", NULL);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+            bundle_may_read(b->confine, path))
+            return path;
+        g_free(path);
+    }
+    return NULL;
+}

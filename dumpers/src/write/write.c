@@ -299,6 +299,34 @@ static int write_sources(writer *w, bundle_manifest_source *srcs, size_t n)
     return rc;
 }
 
+/* The autotuner's timings that came with the input, kept at the bundle's
+ * top where tk_bundle_autotune_timings() finds them again.  A file that
+ * cannot be read as one (too large, not a regular file) is left out with
+ * a warning: the bundle is whole without it. */
+static int write_timings(writer *w)
+{
+    char *from = tk_bundle_autotune_timings(w->b);
+    if (!from)
+        return 0;
+    char *to = g_build_filename(w->tmp, "autotune_timings.json", NULL);
+    char *err = NULL;
+    /* the limit of a metadata file: a timings file of a few hundred bytes
+     * a config is far below it (configs/timings.c reads up to 16 MiB) */
+    int rc = copy_file(from, to, TK_INPUT_FILE_METADATA, &err);
+    if (rc == COPY_REFUSED) {
+        tk_diags_add(w->diags, TK_DIAG_WARNING, from, 0,
+                     "autotune timings left out of the bundle: %s", err);
+        rc = 0;
+    } else if (rc != 0) {
+        tk_diags_add(w->diags, TK_DIAG_ERROR, w->outdir, 0,
+                     "cannot write the bundle: %s", err);
+    }
+    g_free(err);
+    g_free(to);
+    g_free(from);
+    return rc;
+}
+
 int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
                    tk_diags *diags)
 {
@@ -341,6 +369,7 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
                 .slices = g_ptr_array_new()};
     g_hash_table_add(w.used, g_strdup("sources"));
     g_hash_table_add(w.used, g_strdup("manifest.json"));
+    g_hash_table_add(w.used, g_strdup("autotune_timings.json"));
 
     size_t nk = b->kernels->len;
     bundle_manifest_kernel *mks = g_new0(bundle_manifest_kernel, nk ? nk : 1);
@@ -355,6 +384,8 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
     bundle_manifest_source *srcs = g_new0(bundle_manifest_source, ns ? ns : 1);
     if (rc == 0)
         rc = write_sources(&w, srcs, ns);
+    if (rc == 0)
+        rc = write_timings(&w);
     if (rc == 0) {
         size_t len = 0;
         char *text = bundle_manifest_build(b, mks, nk, srcs, ns, &len);
