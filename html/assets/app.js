@@ -10,7 +10,8 @@
  *
  * Depends on: dom (el, fmtBytes), kernel (init, meta, stages), panes
  *   (start, setStage, gotoHit, refresh, showSource, showIR), layouts
- *   (hover), passes (open, key, forSource), cost (load, controls,
+ *   (hover), passes (open, key, forSource,
+ *   warm: pass mode's data loaded once the page is idle), cost (load, controls,
  *   renderHot, onChange, hotShown), diag (load, panel: the compiler's
  *   messages), regs (start, update: the register pressure strip), find (start: the find bar's keys),
  *   links (start: the URL fragment shown, then kept up to date; changed).
@@ -122,6 +123,12 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag',
      * script load of its own, a round trip) before the panes draw */
     const costLoaded = cost.load().catch(() => false);
     const diagLoaded = diag.load().catch(() => false);
+    /* the first stage's text and bindings and the main source asked for
+     * now too: every script load of the first view in one round trip
+     * (loads are made once; panes.start finds them in or under way) */
+    const first = meta.first || 'ttgir';
+    if (meta.stages[first] && !meta.stages[first].missing) kernel.loadStage(first).catch(() => {});
+    if (meta.main >= 0) kernel.loadSource(meta.main).catch(() => {});
     if (await costLoaded) costControls();
     await diagLoaded;
     await panes.start({
@@ -145,6 +152,11 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag',
     timing.interactive = performance.now();
     timing.setup = performance.now() - t0;
     document.body.dataset.ready = '1';
+    /* pass mode's first view loaded while the page is idle */
+    if (mode === 'kernel' && meta.passes) {
+      const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+      idle(() => passes.warm().catch(() => null), { timeout: 2000 });
+    }
   }
 
   function start() {

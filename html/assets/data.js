@@ -27,9 +27,13 @@ TK.define('data', [], function () {
   /* Pass data come gzip-compressed in base64 (report.c: tk_report_put_z):
    * inflated with the browser's own DecompressionStream. */
   function putz(key, b64) {
-    const bin = atob(b64);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    let bytes;
+    if (Uint8Array.fromBase64) bytes = Uint8Array.fromBase64(b64); /* native, no string of bytes in between */
+    else {
+      const bin = atob(b64);
+      bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    }
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
     new Response(stream).text().then((t) => put(key, JSON.parse(t)));
   }

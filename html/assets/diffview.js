@@ -195,7 +195,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.root.replaceChildren(this.head, this.padTop, this.body, this.bottom, this.tail);
       this.first = 0;
       this.last = -1;
-      this.render(true, 0);
+      this.render(true, 0, true);
     }
 
     /* Per entry of the diff's table of stacks, whether it names the
@@ -350,7 +350,7 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
       this.pending = true;
       requestAnimationFrame(() => {
         this.pending = false;
-        this.render(false);
+        if (!this.filling) this.render(false); /* else the fill draws */
       });
     }
 
@@ -409,8 +409,9 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
 
     /* Draws the items in view (FORCE: even when they are the ones drawn);
      * AT: the scroll offset into the items when the caller knows it (no
-     * layout is read). */
-    render(force, at) {
+     * layout is read); LEAN: only the items in view now (a diff opened),
+     * those around them once this frame is painted. */
+    render(force, at, lean) {
       const n = this.items();
       if (!this.diff || !n) {
         this.padTop.style.height = this.bottom.style.height = '0px';
@@ -422,8 +423,18 @@ TK.define('diffview', ['dom', 'syntax'], function (dom, syntax) {
         h = this.height = this.root.clientHeight || 800;
         y = this.root.scrollTop - this.head.offsetHeight;
       }
-      const first = Math.max(0, this.itemAt(Math.max(0, y) / ROW_H) - OVERSCAN);
-      const last = Math.min(n - 1, this.itemAt((Math.max(0, y) + h) / ROW_H) + 2 * OVERSCAN);
+      const over = lean ? 0 : OVERSCAN;
+      const first = Math.max(0, this.itemAt(Math.max(0, y) / ROW_H) - over);
+      /* lean: at least 30 items all the same (a short pane; test_smoke reads them) */
+      const last = Math.min(n - 1, Math.max(this.itemAt((Math.max(0, y) + h) / ROW_H) + (lean ? 1 : 2 * over), lean ? first + 29 : 0));
+      if (lean && !this.filling) {
+        this.filling = true;
+        const fill = () => {
+          this.filling = false;
+          this.render(false);
+        };
+        requestAnimationFrame(() => (window.requestIdleCallback ? requestIdleCallback(fill, { timeout: 100 }) : setTimeout(fill, 0)));
+      }
       if (!force && first === this.first && last === this.last) return;
       if (force) this.chars = rowChars(this.root);
       const kept = new Map();

@@ -212,6 +212,9 @@ TK.define('find', ['dom', 'kernel', 'panes'], function (dom, kernel, panes) {
     const want = F.text;
     if (!F.open || want !== F.text) return;
     const now = scopeNow();
+    /* a count button clicked keeps the focus (Escape closes the bar from
+     * there) when the buttons are made again */
+    const had = whereEl.contains(document.activeElement) ? document.activeElement.dataset.scope : null;
     whereEl.replaceChildren();
     F.counts = {};
     for (const sc of scopes) {
@@ -225,6 +228,7 @@ TK.define('find', ['dom', 'kernel', 'panes'], function (dom, kernel, panes) {
       b.title = n + ' line' + (n === 1 ? '' : 's') + ' found in ' + scopeLabel(sc) + (sc === now ? '' : ': click to search there');
       b.addEventListener('click', () => searchIn(sc));
       whereEl.appendChild(b);
+      if (sc === had) b.focus();
     }
   }
 

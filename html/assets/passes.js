@@ -11,11 +11,13 @@
  * pass, range or level is shown, and the diff on screen, are this
  * module's state.
  *
- * Depends on: dom (el, svgEl, base), data (load, expand), syntax
+ * Depends on: dom (el, base), data (load, expand), syntax
  *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView),
  *   find (attachDiff, diffShown: the find bar over the open diff),
- *   layouts (tipFor, hide: a TTGIR layout explained on hover in a diff).
- * Interface: open() -> Promise (the timeline loaded and drawn), key(ev),
+ *   layouts (tipFor, hide: a TTGIR layout explained on hover in a diff),
+ *   passchart (chart: the lines each pass changed).
+ * Interface: open() -> Promise (the timeline loaded and drawn), warm()
+ *   (what open() shows first loaded, not drawn: for an idle page), key(ev),
  *   forSource(file, line, first = true) (the passes that touched a source
  *   line marked, and the rows of the diffs from it; FIRST: the first of
  *   them opened), select(i), selectSub(i, j), subs(i) (how many
@@ -28,10 +30,13 @@
  *   tests, read only: data, sel, range, diff, group, ...).
  */
 'use strict';
-TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find', 'layouts'], function (dom, data, syntax, kernel, chain, diffview, find, layouts) {
-  const { el, svgEl, base } = dom;
+TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find', 'layouts', 'passchart'], function (dom, data, syntax, kernel, chain, diffview, find, layouts, passchart) {
+  const { el, base } = dom;
   const expand = data.expand;
   const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null, sub: null, src: null };
+
+  /* F run once the page is idle (within 200 ms). */
+  const idle = (f) => (window.requestIdleCallback ? requestIdleCallback(f, { timeout: 200 }) : setTimeout(f, 50));
 
   function passLabel(p) {
     return p.pass + (p.arg && p.arg !== p.pass ? ' (' + p.arg + ')' : '');
@@ -89,9 +94,14 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     if (!P.data) {
       view.replaceChildren(el('p', 'why', 'Loading the pass timeline\u2026'));
       P.data = await data.load(kernel.id() + '/passes');
-      buildPassView(view);
       const first = P.data.passes.findIndex((p) => p.effect === 'changed');
+      if (first >= 0) prefetch(first, P.data); /* loads while the view is laid out */
+      buildPassView(view);
       if (first >= 0) await selectPass(first);
+      /* The compare menus (an option per pass of every chain, 500 on the
+       * largest kernels): a third of the view's first layout, made once
+       * the first pass is drawn. */
+      idle(() => renderCompare());
     }
     document.body.dataset.passes = '1';
   }
@@ -99,7 +109,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
   function buildPassView(view) {
     view.replaceChildren();
     const chart = el('div', 'pv-chart');
-    chart.appendChild(passChart());
+    chart.appendChild(passchart.chart(P.data, passLabel, (i, shift) => (shift ? shiftPick(i) : selectPass(i))));
     const list = el('div', 'pv-list');
     list.id = 'pass-list';
     const diff = el('div', 'pv-diff');
@@ -133,11 +143,14 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     /* The find bar searches the open diff while pass mode shows one. */
     find.attachDiff({ active: () => !document.getElementById('pass-view').hidden && !!P.diff, view: () => P.view });
     renderPassList();
-    /* The compare menus (an option per pass of every chain, 500 on the
-     * largest kernels) cost Chromium a third of the view's first layout:
-     * made once the first pass is drawn. */
-    const later = window.requestIdleCallback || ((f) => setTimeout(f, 50));
-    later(() => renderCompare(), { timeout: 200 });
+  }
+
+  /* Pass I's diff loaded, not drawn (D: the timeline): its chain's data
+   * or its stored diff's file. */
+  function prefetch(i, d) {
+    const p = d.passes[i], lv = d.levels.find((l) => l.from <= i && i <= l.to);
+    const file = p.ch !== undefined ? null : p.pb ? 'pb-' + i : lv && lv.pd;
+    (file ? data.load(kernel.id() + '/' + file) : chain.load(p.ch)).catch(() => null);
   }
 
   /* Two passes of one chain to compare: the text before the first against
@@ -189,35 +202,6 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
       if (s.querySelector('option[value="' + v + '"]')) s.value = String(v);
       else s.selectedIndex = -1;
     }
-  }
-
-  /* Lines changed per pass: green up (added), red down (removed); click a
-   * bar to open that pass. */
-  function passChart() {
-    const ps = P.data.passes;
-    const n = ps.length;
-    const W = Math.max(300, n * 4), H = 70, mid = 40;
-    const svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, preserveAspectRatio: 'none', id: 'pass-chart' });
-    const max = Math.max(1, ...ps.map((p) => Math.max(p.added, p.removed)));
-    const sc = (v) => (v ? Math.max(1.5, (Math.log(1 + v) / Math.log(1 + max)) * (mid - 4)) : 0);
-    const bw = W / n;
-    P.data.levels.forEach((lv, k) => {
-      if (k % 2) svg.appendChild(svgEl('rect', { x: lv.from * bw, y: 0, width: (lv.to - lv.from + 1) * bw, height: H, class: 'lvlband', fill: 'rgba(128,128,128,0.08)' }));
-    });
-    ps.forEach((p, i) => {
-      if (p.added) svg.appendChild(svgEl('rect', { x: i * bw, y: mid - sc(p.added), width: Math.max(1, bw - 0.5), height: sc(p.added), class: 'bar-add' }));
-      if (p.removed) svg.appendChild(svgEl('rect', { x: i * bw, y: mid, width: Math.max(1, bw - 0.5), height: sc(p.removed) * 0.7, class: 'bar-del' }));
-      const hit = svgEl('rect', { x: i * bw, y: 0, width: bw, height: H, class: 'bar-hit' });
-      hit.dataset.i = i;
-      const t = svgEl('title', {});
-      t.textContent = i + ': ' + passLabel(p) + ' +' + p.added + ' \u2212' + p.removed;
-      hit.appendChild(t);
-      hit.addEventListener('click', (ev) => (ev.shiftKey ? shiftPick(i) : selectPass(i)));
-      svg.appendChild(hit);
-    });
-    const selm = svgEl('rect', { x: 0, y: 0, width: Math.max(1, bw), height: H, class: 'bar-sel', opacity: 0.35, id: 'pass-chart-sel' });
-    svg.appendChild(selm);
-    return svg;
   }
 
   function renderPassList() {
@@ -607,11 +591,20 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
       : rows + ' row' + (rows === 1 ? '' : 's') + ' of this diff come' + (rows === 1 ? 's' : '') + ' from it (line numbers marked). ';
   }
 
+  /* The timeline and the first changed pass's diff loaded, not drawn,
+   * while the kernel page is idle (app.js asks once it is ready). */
+  async function warm() {
+    if (P.data || !kernel.meta().passes) return;
+    const d = await data.load(kernel.id() + '/passes');
+    const first = d.passes.findIndex((p) => p.effect === 'changed');
+    if (first >= 0) idle(() => P.data || prefetch(first, d));
+  }
+
   const shown = () => ({ sel: P.sel, range: P.range && P.range.slice(), sub: P.sub || null, src: P.src || null, count: P.data ? P.data.passes.length : 0 });
 
   /* How many sub-steps pass I has listed (0: none). */
   const subs = (i) => (P.data && P.data.passes[i] && P.data.passes[i].subs ? P.data.passes[i].subs.length : 0);
 
-  return { open: passesOpen, key: passesKey, forSource: passesFor, select: selectPass, selectSub, subs, compare: comparePasses, shown,
+  return { open: passesOpen, warm, key: passesKey, forSource: passesFor, select: selectPass, selectSub, subs, compare: comparePasses, shown,
     list: () => (P.data ? P.data.passes : []), inspect: () => P };
 });
