@@ -33,21 +33,6 @@ typedef struct {
     uint64_t at, in_len;       /* where it is in the pool */
 } distinct;
 
-static int write_all(int fd, const void *data, size_t n)
-{
-    const char *p = data;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Reads the frame of claim C (NULL on failure; caller frees). */
 static unsigned char *read_frame(const bundle_pass_claim *c)
 {
@@ -279,7 +264,7 @@ int bundle_pass_pool_write(GPtrArray *jobs, bundle_pass_claims *claims, char **e
         const void *data = d->delta ? g_bytes_get_data(d->delta, &n) : own;
         if (!d->delta)
             n = d->claim->in_len;
-        if (!data || write_all(fd, data, n) != 0)
+        if (!data || bundle_pass_write_all(fd, data, n) != 0)
             rc = -1;
         g_free(own);
         d->at = at;

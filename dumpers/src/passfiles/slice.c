@@ -23,7 +23,7 @@
 
 /* ---- bundles: each kernel's slice ------------------------------------------ */
 
-static int write_all(int fd, const void *data, size_t n)
+int bundle_pass_write_all(int fd, const void *data, size_t n)
 {
     const char *p = data;
     while (n > 0) {
@@ -107,7 +107,7 @@ static int add_piece(piece_sink *k, const char *text, size_t len, gboolean body)
                                          BUNDLE_PASS_LEVEL);
     gsize in_len = 0;
     const void *data = frame ? g_bytes_get_data(frame, &in_len) : NULL;
-    int ok = frame && write_all(k->fd, data, in_len) == 0;
+    int ok = frame && bundle_pass_write_all(k->fd, data, in_len) == 0;
     if (frame)
         g_bytes_unref(frame);
     if (!ok)

@@ -13,6 +13,10 @@
 #define BUNDLE_PASS_DELTA_LEVEL 6
 #define BUNDLE_PASS_TRY_LEVEL 1
 
+/* Writes N bytes at DATA to FD whole (short writes and EINTR retried):
+ * 0, or -1 with errno set. */
+int bundle_pass_write_all(int fd, const void *data, size_t n);
+
 /* A piece of a slice's text (passes/refs.c reads them back). */
 typedef struct {
     guint8 digest[32]; /* SHA-256 of its text */
