@@ -47,6 +47,8 @@ typedef enum {
     TK_INPUT_FILE_PROFILE,   /* a kernel's measured cost (profile.json): 256 MiB */
     TK_INPUT_FILE_NCU_EXPORT, /* an Nsight Compute CSV export, read a line at
                                  a time: 1 GiB */
+    TK_INPUT_FILE_TIMINGS,   /* the autotuner's timings
+                                (autotune_timings.json): 16 MiB */
     TK_INPUT_FILE_PASS_DUMP, /* a pass dump file, streamed: no limit */
     TK_INPUT_FILE_KIND_COUNT
 } tk_input_file_kind;

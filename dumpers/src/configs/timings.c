@@ -6,9 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* A timings file lists one entry per config benchmarked: a few hundred
- * bytes each.  Anything larger is not one. */
-#define TIMINGS_MAX_BYTES ((gsize)16 << 20)
+#include "tkdump/tk_input_file.h"
+
 
 struct configs_timings {
     JsonParser *parser;
@@ -20,7 +19,9 @@ configs_timings *configs_timings_read(const char *path, tk_diags *diags)
     struct stat st;
     if (!path || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return NULL;
-    if ((gsize)st.st_size > TIMINGS_MAX_BYTES) {
+    /* one entry per config benchmarked, a few hundred bytes each: a file
+     * over the limit of its kind (tk_input_file.h) is not one */
+    if ((uint64_t)st.st_size > tk_input_file_limit(TK_INPUT_FILE_TIMINGS)) {
         tk_diags_add(diags, TK_DIAG_WARNING, path, 0,
                      "autotune timings file of %lld bytes is too large; timings left out",
                      (long long)st.st_size);

@@ -24,6 +24,7 @@ static const struct {
     [TK_INPUT_FILE_NOTES] = {"note", 4 * MiB, "4 MiB"},
     [TK_INPUT_FILE_PROFILE] = {"profile", 256 * MiB, "256 MiB"},
     [TK_INPUT_FILE_NCU_EXPORT] = {"Nsight Compute export", 1024 * MiB, "1 GiB"},
+    [TK_INPUT_FILE_TIMINGS] = {"autotune timings file", 16 * MiB, "16 MiB"},
     [TK_INPUT_FILE_PASS_DUMP] = {"pass dump file", UINT64_MAX, NULL},
 };
 

@@ -300,29 +300,16 @@ static int write_sources(writer *w, bundle_manifest_source *srcs, size_t n)
 }
 
 /* The autotuner's timings that came with the input, kept at the bundle's
- * top where tk_bundle_autotune_timings() finds them again.  A file that
- * cannot be read as one (too large, not a regular file) is left out with
- * a warning: the bundle is whole without it. */
+ * top where tk_bundle_autotune_timings() finds them again (a file that
+ * cannot be read as one is left out with a warning, as put_file() does). */
 static int write_timings(writer *w)
 {
     char *from = tk_bundle_autotune_timings(w->b);
     if (!from)
         return 0;
-    char *to = g_build_filename(w->tmp, "autotune_timings.json", NULL);
-    char *err = NULL;
-    /* the limit of a metadata file: a timings file of a few hundred bytes
-     * a config is far below it (configs/timings.c reads up to 16 MiB) */
-    int rc = copy_file(from, to, TK_INPUT_FILE_METADATA, &err);
-    if (rc == COPY_REFUSED) {
-        tk_diags_add(w->diags, TK_DIAG_WARNING, from, 0,
-                     "autotune timings left out of the bundle: %s", err);
-        rc = 0;
-    } else if (rc != 0) {
-        tk_diags_add(w->diags, TK_DIAG_ERROR, w->outdir, 0,
-                     "cannot write the bundle: %s", err);
-    }
-    g_free(err);
-    g_free(to);
+    char *rel = g_strdup("autotune_timings.json");
+    int rc = put_file(w, from, &rel, TK_INPUT_FILE_TIMINGS);
+    g_free(rel);
     g_free(from);
     return rc;
 }
