@@ -445,6 +445,12 @@ GPtrArray *cap_lr_plan(const char *const *tools, const char *const *dirs);
 void cap_lr_record(cap_capture *c, const char *const *tools, GPtrArray *jobs,
                    const char *why_missing);
 
+/* Calls FN(folder, USER) for each kernel folder under DIRS (NULL-terminated;
+ * each holds one folder per kernel): each real folder, links not followed,
+ * in directory order. */
+void cap_each_kernel_folder(const char *const *dirs,
+                            void (*fn)(const char *folder, void *user), void *user);
+
 /* Whether a kernel folder under one of DIRS (NULL-terminated; each holds
  * one folder per kernel) holds a file whose name ends with SUFFIX. */
 gboolean cap_any_kernel_file(const char *const *dirs, const char *suffix);

@@ -105,22 +105,23 @@ static void lr_for_folder(GPtrArray *jobs, const char *const *tools,
         g_dir_close(d);
 }
 
+typedef struct {
+    GPtrArray *jobs;
+    const char *const *tools;
+} lr_plan;
+
+static void plan_folder(const char *folder, void *user)
+{
+    lr_plan *p = user;
+    lr_for_folder(p->jobs, p->tools, folder);
+}
+
 GPtrArray *cap_lr_plan(const char *const *tools, const char *const *dirs)
 {
-    GPtrArray *jobs = g_ptr_array_new();
-    for (size_t i = 0; tools && tools[0] && dirs && dirs[i]; i++) {
-        GDir *d = g_dir_open(dirs[i], 0, NULL);
-        for (const char *e; d && (e = g_dir_read_name(d));) {
-            char *sub = g_build_filename(dirs[i], e, NULL);
-            struct stat st;
-            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-                lr_for_folder(jobs, tools, sub);
-            g_free(sub);
-        }
-        if (d)
-            g_dir_close(d);
-    }
-    return jobs;
+    lr_plan p = {g_ptr_array_new(), tools};
+    if (tools && tools[0])
+        cap_each_kernel_folder(dirs, plan_folder, &p);
+    return p.jobs;
 }
 
 /* The last non-empty line of `TOOL --version` ("Build cuda_12.8.r12.8/

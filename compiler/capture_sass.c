@@ -72,22 +72,23 @@ static void sass_for_folder(const char *nvdisasm, const char *dir, GPtrArray *jo
         g_dir_close(d);
 }
 
+typedef struct {
+    GPtrArray *jobs;
+    const char *nvdisasm;
+} sass_plan;
+
+static void plan_folder(const char *folder, void *user)
+{
+    sass_plan *p = user;
+    sass_for_folder(p->nvdisasm, folder, p->jobs);
+}
+
 GPtrArray *cap_sass_plan(const char *nvdisasm, const char *const *dirs)
 {
-    GPtrArray *jobs = g_ptr_array_new();
-    for (size_t i = 0; nvdisasm && dirs && dirs[i]; i++) {
-        GDir *d = g_dir_open(dirs[i], 0, NULL);
-        for (const char *e; d && (e = g_dir_read_name(d));) {
-            char *sub = g_build_filename(dirs[i], e, NULL);
-            struct stat st;
-            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-                sass_for_folder(nvdisasm, sub, jobs);
-            g_free(sub);
-        }
-        if (d)
-            g_dir_close(d);
-    }
-    return jobs;
+    sass_plan p = {g_ptr_array_new(), nvdisasm};
+    if (nvdisasm)
+        cap_each_kernel_folder(dirs, plan_folder, &p);
+    return p.jobs;
 }
 
 void cap_sass_record(cap_capture *c, const char *nvdisasm, GPtrArray *jobs,

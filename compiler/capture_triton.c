@@ -137,25 +137,25 @@ static gboolean folder_has_kernel(const char *dir, const char *name)
 }
 
 /* --kernel NAME: the other kernels' folders are left out of the bundle. */
+typedef struct {
+    const char *name;
+    unsigned dropped;
+} keep_only;
+
+static void drop_other(const char *folder, void *user)
+{
+    keep_only *k = user;
+    if (!folder_has_kernel(folder, k->name)) {
+        tk_staged_dir_remove_tree(folder);
+        k->dropped++;
+    }
+}
+
 static unsigned keep_only_kernel(const char *const *dirs, const char *name)
 {
-    unsigned dropped = 0;
-    for (size_t i = 0; dirs[i]; i++) {
-        GDir *d = g_dir_open(dirs[i], 0, NULL);
-        for (const char *e; d && (e = g_dir_read_name(d));) {
-            char *sub = g_build_filename(dirs[i], e, NULL);
-            struct stat st;
-            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
-                !folder_has_kernel(sub, name)) {
-                tk_staged_dir_remove_tree(sub);
-                dropped++;
-            }
-            g_free(sub);
-        }
-        if (d)
-            g_dir_close(d);
-    }
-    return dropped;
+    keep_only k = {name, 0};
+    cap_each_kernel_folder(dirs, drop_other, &k);
+    return k.dropped;
 }
 
 static int open_new(const char *path)

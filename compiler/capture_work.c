@@ -198,6 +198,23 @@ void cap_info_set_int(cap_capture *c, const char *key, int64_t value)
     json_object_set_int_member(c->info, key, value);
 }
 
+void cap_each_kernel_folder(const char *const *dirs,
+                            void (*fn)(const char *folder, void *user), void *user)
+{
+    for (size_t i = 0; dirs && dirs[i]; i++) {
+        GDir *d = g_dir_open(dirs[i], 0, NULL);
+        for (const char *e; d && (e = g_dir_read_name(d));) {
+            char *sub = g_build_filename(dirs[i], e, NULL);
+            struct stat st;
+            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+                fn(sub, user);
+            g_free(sub);
+        }
+        if (d)
+            g_dir_close(d);
+    }
+}
+
 gboolean cap_any_kernel_file(const char *const *dirs, const char *suffix)
 {
     gboolean found = FALSE;
