@@ -555,16 +555,24 @@ static void test_damaged_export(void)
     tk_diags_free(d);
 }
 
+/* A copy of sample matmul_profile in DIR/b (its path in *COPY, g_free),
+ * for tests that edit it: returns its profile file's path in the copy. */
+static char *matmul_profile_copy(const char *dir, char **copy)
+{
+    *copy = g_build_filename(dir, "b", NULL);
+    char *bp = sample("matmul_profile");
+    copy_tree(bp, *copy);
+    g_free(bp);
+    return g_build_filename(*copy, "matmul_pipelined-bc33df85",
+                            "matmul_pipelined.profile.json", NULL);
+}
+
 /* Profile files edited into every wrong shape: refused with why. */
 static void test_damaged_profile_file(void)
 {
     char *dir = tk_test_make_tmp("prof-XXXXXX");
-    char *copy = g_build_filename(dir, "b", NULL);
-    char *bp = sample("matmul_profile");
-    copy_tree(bp, copy);
-    g_free(bp);
-    char *pf = g_build_filename(copy, "matmul_pipelined-bc33df85",
-                                "matmul_pipelined.profile.json", NULL);
+    char *copy;
+    char *pf = matmul_profile_copy(dir, &copy);
     const char *bad[][2] = {
         {"[1, 2]", "not a JSON object"},
         {"{\"format\": \"other\"}", "not a tkview profile"},
@@ -608,12 +616,8 @@ static void test_damaged_profile_file(void)
 static void test_profile_number_forms(void)
 {
     char *dir = tk_test_make_tmp("prof-forms-XXXXXX");
-    char *copy = g_build_filename(dir, "b", NULL);
-    char *bp = sample("matmul_profile");
-    copy_tree(bp, copy);
-    g_free(bp);
-    char *pf = g_build_filename(copy, "matmul_pipelined-bc33df85",
-                                "matmul_pipelined.profile.json", NULL);
+    char *copy;
+    char *pf = matmul_profile_copy(dir, &copy);
     char *orig;
     g_assert_true(g_file_get_contents(pf, &orig, NULL, NULL));
     const char *row = "[0, \"LDC\", 307, 307, 1024,";
