@@ -211,6 +211,10 @@ def open_pass_opens_the_pass_the_pipeline_failed_in():
     said = win(2)['diag']['said'][pos[0]]
     assert said == ('step 30 of `tkview passes` (run 1 of 1: the pipeline failed '
                     'in it)'), said
+    # kept for a look: the row with its words, beside the pass it opened
+    S.activate('sidebar-page', "<'diag'>", window=3)
+    time.sleep(1)
+    S.screenshot(os.path.join(artefact_dir(), 'viewer-diag-open-pass.png'), window=3)
 
 
 @test
