@@ -14,6 +14,10 @@
  * cap_jobs_run() finds each cubin's outcome here by its bytes' key and
  * runs only what is left; capture_jobs.c retells the copy's path.
  *
+ * TKVIEW_CAPTURE_LATE=1 in tkview's environment turns this off (every
+ * cubin then after the program, as before): for bench/capture_bench.py's
+ * same-build comparison.
+ *
  * The tools are looked for on the first cubin seen (an AMD capture has
  * none, and asks no Python where Triton is), as they would be after it.
  */
@@ -241,7 +245,8 @@ cap_early *cap_early_start(const char *work, const char *cache, char **argv)
     e->seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     e->done = g_hash_table_new(g_str_hash, g_str_equal); /* keys: the jobs' */
     e->jobs = g_ptr_array_new();
-    if (g_mkdir_with_parents(e->dir, 0755) == 0)
+    const char *late = g_getenv("TKVIEW_CAPTURE_LATE");
+    if ((!late || !*late || *late == '0') && g_mkdir_with_parents(e->dir, 0755) == 0)
         e->scanner = g_thread_try_new("tkview-early", scanner, e, NULL);
     return e;
 }
