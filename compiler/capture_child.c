@@ -483,7 +483,9 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         if (!reaped)
             enforce_limits(spec, res, pid, t - t0, first_stop > 0 ? t - first_stop : -1);
         if (!reaped) {
-            unfollow_if_exited(pid);
+            if (res->stdout_pty) /* only the run that followed: a tool run
+                                    beside the program must not unfollow it */
+                unfollow_if_exited(pid);
             pid_t w = waitpid(pid, &status, WNOHANG);
             if (w == pid) {
                 reaped = TRUE;
@@ -500,7 +502,8 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         }
         cap_progress_tick(spec->progress);
     }
-    cap_out_channel_unfollow();
+    if (res->stdout_pty)
+        cap_out_channel_unfollow();
     if (!reaped) { /* poll failed: do not leave it running unattended */
         kill(pid, SIGKILL);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

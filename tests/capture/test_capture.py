@@ -920,6 +920,40 @@ def passes_option_narrows_the_dump_knobs():
 
 
 @test('dumps')
+def window_resize_reaches_the_program_after_nvdisasm_ran_beside_it():
+    """A tool run beside the program (nvdisasm on a cubin, while the
+    program runs) must leave the program's pty and SIGWINCH alone: the
+    program first compiles (the fake's dumps) and waits for the fake
+    nvdisasm's runs, then is resized as in the test above."""
+    if nvdisasm_installed():
+        raise Skip('a real nvdisasm is installed here')
+    box, py, _ = fake_nvdisasm_bin('winchbin')
+    prog = os.path.join(box, 'winch_after.py')
+    with open(prog, 'w') as f:
+        f.write('import subprocess, sys\n'
+                'subprocess.run([sys.executable, %r, "waitsass", %r, "vector_add"],'
+                ' stdout=sys.stderr, check=True)\n' % (FAKE, os.path.join(box, 'runs.txt'))
+                + WINCH_PROGRAM)
+    resized = []
+
+    def resize_once(master, p, got):
+        if not resized and b'size (80, 24)' in got:
+            set_winsize(master, 33, 111)
+            os.kill(p.pid, signal.SIGWINCH)
+            resized.append(True)
+
+    env = dict(os.environ, TK_TEST_DUMPS=DUMPS)
+    env.pop('TRITON_NVDISASM_PATH', None)
+    err = os.path.join(box, 'stderr.txt')
+    _, got = run_on_pty([TKVIEW, 'capture', '-o', os.path.join(box, 'b'),
+                         '--no-progress', '--', py, prog], env, cwd=box,
+                        stderr_path=err, size=(24, 80), on_output=resize_once)
+    with open(err, 'rb') as f:
+        assert b'fake: nvdisasm ran while I ran' in f.read()
+    assert b'winch (111, 33)\n' in got, got
+
+
+@test('dumps')
 def no_nvdisasm_no_life_ranges_said_and_capture_goes_on():
     """Without any nvdisasm (a Debian machine without CUDA) the capture
     still succeeds and its manifest says why there are no NAME.sass_lr."""
