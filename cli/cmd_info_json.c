@@ -157,6 +157,7 @@ void cmd_info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds,
         json_builder_add_boolean_value(j, tk_bundle_complete(b));
     else
         json_builder_add_null_value(j);
+    cli_json_str_or_null(j, "passes_asked", tk_bundle_passes_asked(b));
     json_builder_set_member_name(j, "kernels");
     json_builder_begin_array(j);
     tk_config **apart = tk_config_apart_all(b, NULL);

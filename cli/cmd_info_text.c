@@ -129,6 +129,8 @@ void cmd_info_text(tk_bundle *b, gboolean quiet, const tk_diag_set *ds,
             cli_printf("command: %s\n", v);
         int c = tk_bundle_complete(b);
         cli_printf("capture: %s\n", c == 1 ? "complete" : c == 0 ? "INCOMPLETE" : "unknown");
+        if ((v = tk_bundle_passes_not_asked(b)))
+            cli_printf("passes: %s\n", v);
     }
     pass_files_text(b);
     tk_config **apart = tk_config_apart_all(b, NULL);

@@ -444,6 +444,9 @@ int cmd_passes(int argc, char **argv)
     tk_diags_free(diags);
     if (a.common.json) {
         fputs(shown ? "\n]}\n" : "]}\n", stdout);
+    } else if (!shown && !one && tk_bundle_passes_not_asked(b)) {
+        cli_error("no pass dumps were found with %s: %s", argv[1],
+                  tk_bundle_passes_not_asked(b));
     } else if (!shown && !one) {
         cli_error("no pass dumps were found with %s (MLIR_ENABLE_DUMP / "
                      "LLVM_IR_ENABLE_DUMP output: see docs/passes.md)", argv[1]);

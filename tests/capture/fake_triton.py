@@ -103,13 +103,16 @@ def dump(cap, fraction=1.0, keep=lambda name: True):
     copy_tree(os.path.join(root, 'kernel_dump'), knob('TRITON_DUMP_DIR'), keep)
     if fraction == 1.0:
         copy_tree(os.path.join(root, 'cache'), knob('TRITON_CACHE_DIR'))
-    with open(os.path.join(root, 'mlir_passes.txt'), 'rb') as f:
-        mlir = f.read()
-    with open(knob('MLIR_DUMP_PATH'), 'ab') as f:
-        f.write(mlir[:int(len(mlir) * fraction)] if fraction < 1 else mlir)
-    with open(os.path.join(root, 'stderr.txt'), 'rb') as f:
-        err = f.read()
-    write_stderr(err[:int(len(err) * fraction / 1.5)] if fraction < 1 else err)
+    # as Triton: pass dumps only where their knobs ask (capture --passes)
+    if os.environ.get('MLIR_ENABLE_DUMP'):
+        with open(os.path.join(root, 'mlir_passes.txt'), 'rb') as f:
+            mlir = f.read()
+        with open(knob('MLIR_DUMP_PATH'), 'ab') as f:
+            f.write(mlir[:int(len(mlir) * fraction)] if fraction < 1 else mlir)
+    if os.environ.get('LLVM_IR_ENABLE_DUMP'):
+        with open(os.path.join(root, 'stderr.txt'), 'rb') as f:
+            err = f.read()
+        write_stderr(err[:int(len(err) * fraction / 1.5)] if fraction < 1 else err)
 
 
 def dump_amd(with_asm=True):

@@ -904,6 +904,17 @@ def passes_option_narrows_the_dump_knobs():
                         manifest(out)['capture']['passes'])
     assert seen == {'all': ('1', '1', 'all'), None: ('1', '1', 'all'),
                     'mlir': ('1', None, 'mlir'), 'none': (None, None, 'none')}, seen
+    # every front end says why there are no pass dumps: info (text, JSON)
+    # and passes name the option, from the library's one sentence
+    out = fresh('passes-none')
+    code, _, err = capture_fake(out, 'ok', 'vector_add', extra=('--passes', 'none'))
+    assert code == 0, err
+    code, text, err = run('info', out)
+    assert code == 0 and 'passes: pass dumps were not captured (`tkview capture --passes none`)' in text, (code, text, err)
+    code, text, err = run('info', out, '--json')
+    assert code == 0 and json.loads(text)['passes_asked'] == 'none', (code, text[:300], err)
+    code, _, err = run('passes', out)
+    assert code != 0 and 'were not captured (`tkview capture --passes none`)' in err, (code, err)
     # with --kernel, --passes mlir still names the kernel for MLIR
     out = fresh('passes-kernel')
     code, _, err = capture_fake(out, 'env', envfile, 'vector_add',

@@ -70,6 +70,20 @@ const char *tk_bundle_command(const tk_bundle *bundle);
  * -1: unknown (not a bundle). */
 TK_API
 int tk_bundle_complete(const tk_bundle *bundle);
+/* The pass dumps the capture asked for (`tkview capture --passes`, the
+ * manifest's "capture"."passes"): "all", "mlir" or "none"; NULL when the
+ * manifest does not say (an older bundle, not a bundle: all that were
+ * made). */
+TK_API
+const char *tk_bundle_passes_asked(const tk_bundle *bundle);
+/* Why a kernel of BUNDLE may have no pass dumps, or no LLVM IR ones, when
+ * the capture asked for fewer than all: "pass dumps were not captured
+ * (`tkview capture --passes none`)", "LLVM IR pass dumps were not
+ * captured (`tkview capture --passes mlir`)"; NULL when all were asked
+ * for.  The one sentence every front end says beside "no pass dumps".
+ * Static storage. */
+TK_API
+const char *tk_bundle_passes_not_asked(const tk_bundle *bundle);
 
 TK_API
 size_t tk_bundle_kernel_count(const tk_bundle *bundle);

@@ -44,6 +44,22 @@ int tk_bundle_complete(const tk_bundle *b)
     return b->complete;
 }
 
+const char *tk_bundle_passes_asked(const tk_bundle *b)
+{
+    return b->passes_asked;
+}
+
+const char *tk_bundle_passes_not_asked(const tk_bundle *b)
+{
+    if (!b->passes_asked)
+        return NULL;
+    if (!strcmp(b->passes_asked, "none"))
+        return "pass dumps were not captured (`tkview capture --passes none`)";
+    if (!strcmp(b->passes_asked, "mlir"))
+        return "LLVM IR pass dumps were not captured (`tkview capture --passes mlir`)";
+    return NULL;
+}
+
 size_t tk_bundle_kernel_count(const tk_bundle *b)
 {
     return b->kernels->len;

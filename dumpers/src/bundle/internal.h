@@ -44,6 +44,7 @@ struct tk_bundle {
     char *command;
     char *created;
     int complete;
+    char *passes_asked; /* the manifest's "capture"."passes", or NULL */
 
     /* Source resolution. */
     GHashTable *stored_sources; /* original path -> local copy (absolute) */

@@ -238,5 +238,6 @@ void tk_bundle_free(tk_bundle *b)
     g_free(b->compiler_target);
     g_free(b->command);
     g_free(b->created);
+    g_free(b->passes_asked);
     g_free(b);
 }

@@ -64,6 +64,11 @@ static void read_header(tk_bundle *b, JsonObject *o)
     }
     b->complete = bundle_json_bool(o, "complete");
     b->created = g_strdup(bundle_json_string(o, "created"));
+    const char *passes = bundle_json_string(bundle_json_object(o, "capture"), "passes");
+    /* only the words capture writes: anything else says nothing */
+    if (passes && (!strcmp(passes, "all") || !strcmp(passes, "mlir") ||
+                   !strcmp(passes, "none")))
+        b->passes_asked = g_strdup(passes);
 }
 
 /* A source's original path: "path_hex" when present (the exact bytes of a
