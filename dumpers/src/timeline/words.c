@@ -30,7 +30,9 @@ static size_t token_len(const char *p, const char *end)
     if (is_blank(*s)) {
         while (q < e && is_blank(*q))
             q++;
-    } else if (strchr("%@#^!", *s) && q < e && (is_word(*q) || *q == '-')) {
+    } else if ((*s == '%' || *s == '@' || *s == '#' || *s == '^' || *s == '!' ||
+                *s == '\0' /* as strchr("%@#^!", c) said */) && q < e &&
+               (is_word(*q) || *q == '-')) {
         while (q < e && (is_word(*q) || *q == '-'))
             q++;
     } else if (is_word(*s)) {
