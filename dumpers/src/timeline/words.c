@@ -50,27 +50,45 @@ static size_t token_len(const char *p, const char *end)
     return (size_t)(q - s);
 }
 
-/* TEXT's tokens, as diff lines pointing into TEXT; NULL (and *N = 0)
- * past TK_IR_WORDS_MAX_TOKENS.  A token is at least a byte: the array is
- * made once for the most a line can have (a GArray grown per token cost a
- * third of a report's word diffs). */
-static tk_diff_line *tokens(const char *text, size_t len, uint32_t *n)
+/* A token's hash for the diff's classes (FNV-1a, mixed): tokens are a
+ * few bytes, where tk_diff_hash()'s lanes cost more than the bytes.  Only
+ * equal bytes make a class (the diff compares them too), so any hash of
+ * the bytes gives the same hunks. */
+static uint64_t token_hash(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603ull ^ len;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+/* TEXT's tokens, as diff lines pointing into TEXT, and in *HASHES their
+ * hashes (token_hash; caller frees both with g_free); NULL (and *N = 0)
+ * past TK_IR_WORDS_MAX_TOKENS.  A token is at least a byte: the arrays
+ * are made once for the most a line can have (a GArray grown per token
+ * cost a third of a report's word diffs). */
+static tk_diff_line *tokens(const char *text, size_t len, uint32_t *n, uint64_t **hashes)
 {
     size_t cap = MIN(len, (size_t)TK_IR_WORDS_MAX_TOKENS);
     tk_diff_line *t = g_new(tk_diff_line, cap ? cap : 1);
+    uint64_t *h = g_new(uint64_t, cap ? cap : 1);
     uint32_t k = 0;
     const char *p = text, *end = text + len;
     while (p < end) {
         if (k >= TK_IR_WORDS_MAX_TOKENS) {
             g_free(t);
+            g_free(h);
             *n = 0;
+            *hashes = NULL;
             return NULL;
         }
         t[k].text = p;
         t[k].len = token_len(p, end);
+        h[k] = token_hash(p, t[k].len);
         p += t[k++].len;
     }
     *n = k;
+    *hashes = h;
     return t;
 }
 
@@ -172,8 +190,8 @@ static void put_hunk(GArray *out, tk_hunk_tag tag, uint32_t a0, uint32_t a1, uin
  * The diff trims the same ends itself (tokens of the same bytes are one
  * class), so the middle's hunks are the same; its work bounds are the
  * ones it would take for all the tokens. */
-static tk_hunk *token_hunks(const tk_diff_line *ta, uint32_t na, const tk_diff_line *tb,
-                            uint32_t nb, size_t *n)
+static tk_hunk *token_hunks(const tk_diff_line *ta, const uint64_t *ha, uint32_t na,
+                            const tk_diff_line *tb, const uint64_t *hb, uint32_t nb, size_t *n)
 {
     uint32_t p = 0;
     while (p < na && p < nb && same_pair(&ta[p], &tb[p]))
@@ -197,7 +215,7 @@ static tk_hunk *token_hunks(const tk_diff_line *ta, uint32_t na, const tk_diff_l
             r++;
         tk_diff_opts o = {.algorithm = TK_DIFF_HISTOGRAM, .max_cost = r < 1024 ? 1024 : r,
                           .max_work = 64 * total + (1u << 22)};
-        tk_diff_input ia = {ta + p, NULL, ea - p}, ib = {tb + p, NULL, eb - p};
+        tk_diff_input ia = {ta + p, ha + p, ea - p}, ib = {tb + p, hb + p, eb - p};
         size_t nm;
         tk_hunk *m = tk_diff_collect(&ia, &ib, &o, &nm);
         for (size_t i = 0; i < nm; i++) {
@@ -238,8 +256,9 @@ int tk_ir_diff_words(const char *a, size_t a_len, const char *b, size_t b_len,
     if (a_len == b_len && memcmp(a, b, a_len) == 0)
         return 0;
     uint32_t na, nb;
-    tk_diff_line *ta = tokens(a, a_len, &na);
-    tk_diff_line *tb = ta || !a_len ? tokens(b, b_len, &nb) : NULL;
+    uint64_t *ha = NULL, *hb = NULL;
+    tk_diff_line *ta = tokens(a, a_len, &na, &ha);
+    tk_diff_line *tb = ta || !a_len ? tokens(b, b_len, &nb, &hb) : NULL;
     struct {
         side a, b;
     } w = {{a, ta, g_array_new(FALSE, FALSE, sizeof(tk_ir_span))},
@@ -256,12 +275,14 @@ int tk_ir_diff_words(const char *a, size_t a_len, const char *b, size_t b_len,
         add_range(&w.b, 0, nb);
     } else {
         size_t nh;
-        tk_hunk *h = token_hunks(ta, na, tb, nb, &nh);
+        tk_hunk *h = token_hunks(ta, ha, na, tb, hb, nb, &nh);
         add_hunks(&w.a, &w.b, h, nh);
         g_free(h);
     }
     g_free(ta);
     g_free(tb);
+    g_free(ha);
+    g_free(hb);
     *a_spans = take(w.a.spans, a_n);
     *b_spans = take(w.b.spans, b_n);
     return 0;
