@@ -10,6 +10,12 @@
 // one) are measured in turns, so that both see the same moments of a
 // shared machine.
 //
+// A report older than the TK.define modules (1fece7b's single report.js,
+// the issue's baseline) is read through what it exposed instead: TK.timing
+// ({interactive, clicks}) and TK.state (the stage, the file, each stage's
+// bind table).  A report that exposes neither is "not measurable" and says
+// why; the other reports are still measured.
+//
 // Usage: node report_bench.mjs PLAYWRIGHT_CORE_INDEX [--runs N] [--json]
 //          LABEL=REPORT_DIR ...
 //   run it through bench/report_bench.sh, which installs playwright-core as
@@ -37,10 +43,48 @@ const pct = (xs, p) => {
   return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
 };
 
+/* What the page exposes to be measured: 'modules' (TK.use, this tree's
+ * report), 'legacy' (TK.timing and TK.state, 1fece7b's report.js) or null. */
+const flavour = (page) => page.evaluate(() => {
+  const TK = window.TK || {};
+  if (typeof TK.use === 'function') return 'modules';
+  if (TK.timing && TK.state && TK.state.bind) return 'legacy';
+  return null;
+});
+
+/* The readings, the same for both flavours (the click's is in measure()). */
+const READ = {
+  modules: {
+    interactive: () => window.TK.use('app').inspect().interactive,
+    boundLines: () => {
+      const K = window.TK.use('kernel'), P = window.TK.use('panes').inspect();
+      const st = P.stage, f = P.file, seen = new Set();
+      for (const r of K.bind(st).src) if (r[0] === f) seen.add(r[1]);
+      return [...seen].sort((a, b) => a - b);
+    },
+  },
+  legacy: {
+    interactive: () => window.TK.timing.interactive,
+    boundLines: () => {
+      const S = window.TK.state, b = S.bind[S.stage], seen = new Set();
+      for (const r of (b && b.src) || []) if (r[0] === S.file) seen.add(r[1]);
+      return [...seen].sort((a, b2) => a - b2);
+    },
+  },
+};
+
+class NotMeasurable extends Error {}
+
 async function measure(browser, dir) {
   const page = await open(browser, kernelUrl(dir));
   await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
-  const ready = await page.evaluate(() => window.TK.use('app').inspect().interactive);
+  const kind = await flavour(page);
+  if (!kind) {
+    await page.close();
+    throw new NotMeasurable('its page exposes neither TK.use (modules) nor TK.timing and TK.state (1fece7b)');
+  }
+  const R = READ[kind];
+  const ready = await page.evaluate(R.interactive);
   // LLVM IR beside SASS, when the kernel has both
   const stages = await page.$$eval('#ir-pane button.tab', (b) => b.map((e) => e.dataset.stage));
   if (stages.includes('llir')) {
@@ -53,23 +97,18 @@ async function measure(browser, dir) {
     await page.waitForSelector('#ir2-pane:not([hidden]) .ln');
   }
   // every source line of the kernel's file bound to the stage shown
-  const lines = await page.evaluate(() => {
-    const K = window.TK.use('kernel'), P = window.TK.use('panes').inspect();
-    const st = P.stage, f = P.file, seen = new Set();
-    for (const r of K.bind(st).src) if (r[0] === f) seen.add(r[1]);
-    return [...seen].sort((a, b) => a - b);
-  });
+  const lines = await page.evaluate(R.boundLines);
   const step = Math.max(1, Math.ceil(lines.length / 60));
   const clicks = [];
   for (let i = 0; i < lines.length; i += step) {
     await clickLine(page, 'src-pane', lines[i]);
     // the click's handler ran; wait for the frame that shows it
-    clicks.push(await page.evaluate(async () => {
-      const t = window.TK.use('panes').inspect().clicks.at(-1);
+    clicks.push(await page.evaluate(async (kind) => {
+      const T = window.TK, t = (kind === 'modules' ? T.use('panes').inspect() : T.timing).clicks.at(-1);
       const t0 = performance.now();
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
       return t + (performance.now() - t0);
-    }));
+    }, kind));
   }
   // pass mode: the click to the first pass drawn
   let passes = NaN;
@@ -87,23 +126,33 @@ async function measure(browser, dir) {
   }
   await page.close();
   return { ready_ms: ready, click_median_ms: pct(clicks, 50), click_p95_ms: pct(clicks, 95),
-    clicks: clicks.length, passes_ms: passes };
+    clicks: clicks.length, passes_ms: passes, reading: kind };
 }
 
 const browser = await launch(PW);
-const best = {};
+const best = {}, unmeasurable = {};
 for (let r = 0; r < runs; r++)
   for (const rep of reports) {
-    const m = await measure(browser, rep.dir);
+    if (unmeasurable[rep.label]) continue;
+    let m;
+    try {
+      m = await measure(browser, rep.dir);
+    } catch (e) {
+      if (!(e instanceof NotMeasurable)) throw e;
+      unmeasurable[rep.label] = e.message;
+      continue;
+    }
     const b = best[rep.label];
     if (!b) best[rep.label] = m;
-    else for (const k of Object.keys(m)) if (k !== 'clicks' && !(b[k] <= m[k])) b[k] = m[k];
+    else for (const k of Object.keys(m)) if (k !== 'clicks' && k !== 'reading' && !(b[k] <= m[k])) b[k] = m[k];
   }
 await browser.close();
 if (json) {
-  console.log(JSON.stringify({ target: TARGET, runs, reports: best }));
+  console.log(JSON.stringify({ target: TARGET, runs, reports: best, not_measurable: unmeasurable }));
 } else {
   console.log(`report in Chromium: best of ${runs} turns (each turn: every report once)`);
+  for (const [label, why] of Object.entries(unmeasurable))
+    console.log(`  ${label}: not measurable: ${why}`);
   for (const [label, m] of Object.entries(best)) {
     console.log(`  ${label}: kernel page interactive ${m.ready_ms.toFixed(0)} ms (target ${TARGET.ready_ms}), ` +
       `click to frame median ${m.click_median_ms.toFixed(1)} p95 ${m.click_p95_ms.toFixed(1)} ms over ${m.clicks} ` +

@@ -5,15 +5,18 @@ For each capture: `tkview info` and `tkview bind` (target 10 ms), `tkview
 `--bench` (first view 150 ms, any selection's 95th percentile 16 ms) and the
 report in Chromium (bench/report_bench.mjs: kernel page interactive 300 ms,
 click to frame p95 50 ms, pass mode entered 300 ms).  With --base BUILD the
-same commands of that build run in the same turns (the baseline); `wc -l`
-runs in the same turns too.  Nothing here fails on a figure: it prints the
+same commands of that build run in the same turns (the baseline); --base may
+be given twice or more (the first is "base", then "base2", ...: --html and
+the report print each; info and the viewer the first); `wc -l` runs in the
+same turns too.  Nothing here fails on a figure: it prints the
 figure, its baseline and the target.
 
-Wall times are the best of --runs turns.  On a shared machine they move by
+Wall times are the best of --runs turns; --html prints its best CPU time
+(user + sys) too, which a busy machine inflates less.  On a shared machine they move by
 2x from run to run; --instr adds the instruction counts of info, bind and
 --html under callgrind (valgrind), which do not move with the load.
 
-Usage: targets.py [--base BUILD] [--runs N] [--instr] [--only info,html,viewer,report]
+Usage: targets.py [--base BUILD]... [--runs N] [--instr] [--only info,html,viewer,report]
                   BUILD [CAPTURE ...]
   default captures: sample_dumps/attention_fwd and BUILD/tests/dumps/
   {persistent_tma_matmul,compiled_block,autotuned_matmul}; a CAPTURE that is
@@ -36,7 +39,8 @@ TARGET = {'info_ms': 10, 'bind_ms': 10, 'html_x_wc': 10, 'first_view_ms': 150,
           'select_p95_ms': 16}
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-ap.add_argument('--base', help='a baseline build folder, run in the same turns')
+ap.add_argument('--base', action='append', default=[],
+                help='a baseline build folder, run in the same turns (repeatable)')
 ap.add_argument('--runs', type=int, default=7)
 ap.add_argument('--instr', action='store_true', help='instruction counts (callgrind) too')
 ap.add_argument('--only', default='info,html,viewer,report')
@@ -50,7 +54,8 @@ dumps = os.path.join(args.build, 'tests', 'dumps')
 captures = args.captures or [os.path.join(ROOT, 'sample_dumps', 'attention_fwd'),
                              'persistent_tma_matmul', 'compiled_block', 'autotuned_matmul']
 captures = [c if os.path.exists(c) else os.path.join(dumps, c) for c in captures]
-builds = [('new', args.build)] + ([('base', args.base)] if args.base else [])
+builds = [('new', args.build)] + [('base' if i == 0 else 'base%d' % (i + 1), b)
+                                  for i, b in enumerate(args.base)]
 tmp = tempfile.mkdtemp(prefix='tkview-targets-')
 
 
@@ -58,20 +63,29 @@ def tkview(build):
     return os.path.join(build, 'cli', 'tkview')
 
 
+last_cpu = [0.0]  # CPU seconds (user + sys) of the last wall() command
+
+
 def wall(cmd):
     t0 = time.perf_counter()
-    rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = rc = os.waitstatus_to_exitcode(status)
+    last_cpu[0] = ru.ru_utime + ru.ru_stime
     if rc > 1:  # bind exits 1 when the line binds to nothing: the work is the same
         sys.exit('%s: exit status %d' % (' '.join(cmd), rc))
     return time.perf_counter() - t0
 
 
-def turns(cmds):
-    """Best wall seconds of each of CMDS (a dict), run in turns."""
+def turns(cmds, cpu=None):
+    """Best wall seconds of each of CMDS (a dict), run in turns; with CPU
+    (a dict), the best CPU seconds of each too."""
     best = {k: float('inf') for k in cmds}
     for _ in range(args.runs):
         for k, c in cmds.items():
             best[k] = min(best[k], wall(c() if callable(c) else c))
+            if cpu is not None:
+                cpu[k] = min(cpu.get(k, float('inf')), last_cpu[0])
     return best
 
 
@@ -134,14 +148,16 @@ def html_targets(cap):
             shutil.rmtree(out, ignore_errors=True)
             return [tkview(d), '--html', out, cap, '--quiet']
         cmds[b] = run
-    best = turns(cmds)
+    cpu = {}
+    best = turns(cmds, cpu)
     wc = best['wc -l']
-    base = best.get('base')
     line = '  %-28s %8.1f ms = %.1fx wc -l (%.1f ms)' % ('tkview --html', best['new'] * 1e3,
                                                        best['new'] / wc, wc * 1e3)
-    if base:
-        line += ', base %.1f ms = %.1fx' % (base * 1e3, base / wc)
+    for b, _ in builds[1:]:
+        line += ', %s %.1f ms = %.1fx' % (b, best[b] * 1e3, best[b] / wc)
     print(line + ', target %dx' % TARGET['html_x_wc'])
+    print('  %-28s %s' % ('  CPU (user+sys)', ', '.join(
+        '%s %.1f ms' % (b, cpu[b] * 1e3) for b in ['wc -l'] + [b for b, _ in builds])))
     if args.instr:
         ir = {}
         for b, d in builds:

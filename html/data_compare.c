@@ -427,11 +427,19 @@ static void write_lines(jw *w, tk_compare *cmp)
     jw_arr_end(w);
 }
 
+/* One pair's data and page.  Pairs are written by several threads at
+ * once (html_report_compares): what may report to r->diags (making its
+ * folder, writing a file whole, its page) holds r->lock; the rest is the
+ * pair's own or read only (the bundles, their pass indexes and stages,
+ * all made before). */
 static int write_pair(html_report *r, html_report_compare *rc)
 {
     char dir[32];
     g_snprintf(dir, sizeof dir, "data/%s", rc->id);
-    if (html_outdir_mkdir(r->out, dir, r->diags))
+    g_mutex_lock(&r->lock);
+    int made = html_outdir_mkdir(r->out, dir, r->diags);
+    g_mutex_unlock(&r->lock);
+    if (made)
         return -1;
     tk_compare_opts opts = {0};
     if (r->opts->no_passes)
@@ -476,10 +484,34 @@ static int write_pair(html_report *r, html_report_compare *rc)
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/compare.js", rc->id);
     g_snprintf(key, sizeof key, "%s/compare", rc->id);
-    int ret = html_report_put(r, rel, key, g);
-    g_string_free(g, TRUE);
     tk_compare_free(cmp);
-    return ret ? ret : html_report_compare_write(r, rc);
+    g_mutex_lock(&r->lock);
+    int ret = html_report_put(r, rel, key, g);
+    if (!ret)
+        ret = html_report_compare_write(r, rc);
+    g_mutex_unlock(&r->lock);
+    g_string_free(g, TRUE);
+    return ret;
+}
+
+/* Threads writing pairs at once, at most: each holds two timelines. */
+#define PAIR_THREADS 8
+
+typedef struct {
+    html_report *r;
+    gint next;
+    int *rc; /* per pair */
+} pair_pool;
+
+static gpointer pair_worker(gpointer data)
+{
+    pair_pool *pp = data;
+    for (;;) {
+        gint i = g_atomic_int_add(&pp->next, 1);
+        if (i < 0 || (guint)i >= pp->r->compares->len)
+            return NULL;
+        pp->rc[i] = write_pair(pp->r, &g_array_index(pp->r->compares, html_report_compare, i));
+    }
 }
 
 int html_report_compares(html_report *r)
@@ -488,8 +520,22 @@ int html_report_compares(html_report *r)
         if (explicit_pair(r, r->opts->compare[i]))
             return -1;
     group_pairs(r);
-    for (guint i = 0; i < r->compares->len; i++)
-        if (write_pair(r, &g_array_index(r->compares, html_report_compare, i)))
-            return -1;
-    return 0;
+    /* The pairs on one thread per core: a 16-kernel training step has 7
+     * pairs, each two timelines built again, and nothing else runs now
+     * but the writer. */
+    guint n = r->compares->len;
+    pair_pool pp = {r, 0, g_new0(int, n + 1)};
+    guint want = MIN(MIN(n, (guint)g_get_num_processors()), PAIR_THREADS);
+    GThread *t[PAIR_THREADS] = {NULL};
+    for (guint i = 1; i < want; i++)
+        t[i] = g_thread_try_new("tkview-compare", pair_worker, &pp, NULL);
+    pair_worker(&pp);
+    for (guint i = 1; i < want; i++)
+        if (t[i])
+            g_thread_join(t[i]);
+    int rc = 0;
+    for (guint i = 0; i < n && !rc; i++)
+        rc = pp.rc[i];
+    g_free(pp.rc);
+    return rc ? -1 : 0;
 }

@@ -14,7 +14,13 @@
 
 #include "jsonw.h"
 
-/* Writes [aWords, bWords] for line A (LA bytes) replaced by line B (LB). */
+/* Writes [aWords, bWords] for line A (LA bytes) replaced by line B (LB).
+ * A pair written before is written again from memory (data_words.c); any
+ * thread may call it. */
 void html_report_write_words(jw *w, const char *a, size_t la, const char *b, size_t lb);
+
+/* Frees what html_report_write_words() kept (html_write() calls it when
+ * the report is written). */
+void html_report_words_forget(void);
 
 #endif

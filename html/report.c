@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "data_words.h"
 #include "put_queue.h"
 #include "tkdump/tk_bundle_write.h"
 #include "tkdump/tk_config.h"
@@ -176,6 +177,7 @@ fail:
     html_outdir_abort(r.out);
     r.out = NULL;
 done:
+    html_report_words_forget();
     if (stats)
         stats->seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
     g_hash_table_destroy(r.sources);

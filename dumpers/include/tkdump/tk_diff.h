@@ -85,7 +85,10 @@ typedef struct {
 
 /* The lines of one side.  HASHES may be NULL; when not, HASHES[i] must be
  * tk_diff_hash() of LINES[i] (a normalizer that already touched every byte
- * saves the engine a second pass).  LINES may be NULL when HASHES is not:
+ * saves the engine a second pass), or, where LINES are given too, any hash
+ * of their bytes that both sides take alike (the engine compares the bytes
+ * of lines whose hashes match: a word diff hashes its short tokens more
+ * cheaply).  LINES may be NULL when HASHES is not:
  * the lines are then known by their hashes alone, and two lines are equal
  * when their hashes are (a normalization of a 2 GB dump keeps no text; the
  * 64-bit hash makes a false match between two different lines about as

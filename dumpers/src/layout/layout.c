@@ -509,18 +509,24 @@ size_t tk_layouts_line_uses(tk_layouts *t, const char *s, size_t len,
     size_t n = 0;
     if (!t || !s || len > UINT32_MAX)
         return 0;
-    for (size_t i = 0; i + 7 < len; i++) {
+    /* From each '<' (memchr: a line has a few, and hundreds of bytes),
+     * back to the type it opens: the same uses, in the same order, as a
+     * walk over every byte finds. */
+    size_t from = 0; /* no use starts before (the end of the last one) */
+    for (const char *lt; from < len && (lt = memchr(s + from, '<', len - from));) {
+        size_t p = (size_t)(lt - s), i;
         int memdesc;
-        size_t open;
-        if (s[i] == 't' && memcmp(s + i, "tensor<", 7) == 0 &&
+        size_t open = p;
+        if (p + 1 >= len) /* "tensor<" ends the line: nothing after it */
+            break;
+        if (p >= 6 && (i = p - 6) >= from && memcmp(s + i, "tensor", 6) == 0 &&
             (i == 0 || !is_ident(s[i - 1]))) {
             memdesc = 0;
-            open = i + 6;
-        } else if (s[i] == 'm' && len - i > 8 && memcmp(s + i, "memdesc<", 8) == 0 &&
-                   i > 0 && s[i - 1] == '.') {
+        } else if (p >= 8 && (i = p - 7) >= from && memcmp(s + i, "memdesc", 7) == 0 &&
+                   s[i - 1] == '.') {
             memdesc = 1;
-            open = i + 7;
         } else {
+            from = p + 1;
             continue;
         }
         size_t close = layout_skip_balanced(s, open, len);
@@ -533,7 +539,7 @@ size_t tk_layouts_line_uses(tk_layouts *t, const char *s, size_t len,
                 out[n] = u;
             n++;
         }
-        i = close - 1;
+        from = close;
     }
     return n;
 }

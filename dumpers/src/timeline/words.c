@@ -30,7 +30,9 @@ static size_t token_len(const char *p, const char *end)
     if (is_blank(*s)) {
         while (q < e && is_blank(*q))
             q++;
-    } else if (strchr("%@#^!", *s) && q < e && (is_word(*q) || *q == '-')) {
+    } else if ((*s == '%' || *s == '@' || *s == '#' || *s == '^' || *s == '!' ||
+                *s == '\0' /* as strchr("%@#^!", c) said */) && q < e &&
+               (is_word(*q) || *q == '-')) {
         while (q < e && (is_word(*q) || *q == '-'))
             q++;
     } else if (is_word(*s)) {
@@ -48,24 +50,46 @@ static size_t token_len(const char *p, const char *end)
     return (size_t)(q - s);
 }
 
-/* TEXT's tokens, as diff lines pointing into TEXT; NULL (and *N = 0)
- * past TK_IR_WORDS_MAX_TOKENS. */
-static tk_diff_line *tokens(const char *text, size_t len, uint32_t *n)
+/* A token's hash for the diff's classes (FNV-1a, mixed): tokens are a
+ * few bytes, where tk_diff_hash()'s lanes cost more than the bytes.  Only
+ * equal bytes make a class (the diff compares them too), so any hash of
+ * the bytes gives the same hunks. */
+static uint64_t token_hash(const char *s, size_t len)
 {
-    GArray *t = g_array_new(FALSE, FALSE, sizeof(tk_diff_line));
+    uint64_t h = 1469598103934665603ull ^ len;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+/* TEXT's tokens, as diff lines pointing into TEXT, and in *HASHES their
+ * hashes (token_hash; caller frees both with g_free); NULL (and *N = 0)
+ * past TK_IR_WORDS_MAX_TOKENS.  A token is at least a byte: the arrays
+ * are made once for the most a line can have (a GArray grown per token
+ * cost a third of a report's word diffs). */
+static tk_diff_line *tokens(const char *text, size_t len, uint32_t *n, uint64_t **hashes)
+{
+    size_t cap = MIN(len, (size_t)TK_IR_WORDS_MAX_TOKENS);
+    tk_diff_line *t = g_new(tk_diff_line, cap ? cap : 1);
+    uint64_t *h = g_new(uint64_t, cap ? cap : 1);
+    uint32_t k = 0;
     const char *p = text, *end = text + len;
     while (p < end) {
-        if (t->len >= TK_IR_WORDS_MAX_TOKENS) {
-            g_array_free(t, TRUE);
+        if (k >= TK_IR_WORDS_MAX_TOKENS) {
+            g_free(t);
+            g_free(h);
             *n = 0;
+            *hashes = NULL;
             return NULL;
         }
-        tk_diff_line tok = {p, token_len(p, end)};
-        g_array_append_val(t, tok);
-        p += tok.len;
+        t[k].text = p;
+        t[k].len = token_len(p, end);
+        h[k] = token_hash(p, t[k].len);
+        p += t[k++].len;
     }
-    *n = t->len;
-    return (tk_diff_line *)g_array_free(t, FALSE);
+    *n = k;
+    *hashes = h;
+    return t;
 }
 
 /* The ranges of one side being built: tokens [t0, t1) changed. */
@@ -147,6 +171,80 @@ static tk_ir_span *take(GArray *spans, size_t *n)
     return (tk_ir_span *)g_array_free(spans, FALSE);
 }
 
+static gboolean same_pair(const tk_diff_line *x, const tk_diff_line *y)
+{
+    return x->len == y->len && memcmp(x->text, y->text, x->len) == 0;
+}
+
+static void put_hunk(GArray *out, tk_hunk_tag tag, uint32_t a0, uint32_t a1, uint32_t b0,
+                     uint32_t b1)
+{
+    tk_hunk h = {tag, a0, a1, b0, b1};
+    g_array_append_val(out, h);
+}
+
+/* The hunks of the token diff of TA (NA) and TB (NB), both not empty:
+ * what tk_diff_collect() gives for all of them, with its common ends
+ * trimmed here first, so that only the tokens between them are hashed
+ * and classed (a changed line differs in a word or two of a hundred).
+ * The diff trims the same ends itself (tokens of the same bytes are one
+ * class), so the middle's hunks are the same; its work bounds are the
+ * ones it would take for all the tokens. */
+static tk_hunk *token_hunks(const tk_diff_line *ta, const uint64_t *ha, uint32_t na,
+                            const tk_diff_line *tb, const uint64_t *hb, uint32_t nb, size_t *n)
+{
+    uint32_t p = 0;
+    while (p < na && p < nb && same_pair(&ta[p], &tb[p]))
+        p++;
+    uint32_t ea = na, eb = nb;
+    while (ea > p && eb > p && same_pair(&ta[ea - 1], &tb[eb - 1])) {
+        ea--;
+        eb--;
+    }
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
+    if (p)
+        put_hunk(out, TK_HUNK_EQUAL, 0, p, 0, p);
+    if (ea == p || eb == p) {
+        if (ea > p || eb > p)
+            put_hunk(out, ea == p ? TK_HUNK_INSERT : eb == p ? TK_HUNK_DELETE : TK_HUNK_REPLACE,
+                     p, ea, p, eb);
+    } else {
+        uint64_t total = (uint64_t)na + nb;
+        uint32_t r = 1;
+        while ((uint64_t)r * r < total + 3)
+            r++;
+        tk_diff_opts o = {.algorithm = TK_DIFF_HISTOGRAM, .max_cost = r < 1024 ? 1024 : r,
+                          .max_work = 64 * total + (1u << 22)};
+        tk_diff_input ia = {ta + p, ha + p, ea - p}, ib = {tb + p, hb + p, eb - p};
+        size_t nm;
+        tk_hunk *m = tk_diff_collect(&ia, &ib, &o, &nm);
+        for (size_t i = 0; i < nm; i++) {
+            tk_hunk h = m[i];
+            h.a0 += p;
+            h.a1 += p;
+            h.b0 += p;
+            h.b1 += p;
+            tk_hunk *last = out->len ? &g_array_index(out, tk_hunk, out->len - 1) : NULL;
+            if (last && last->tag == TK_HUNK_EQUAL && h.tag == TK_HUNK_EQUAL) {
+                last->a1 = h.a1;
+                last->b1 = h.b1;
+            } else
+                g_array_append_val(out, h);
+        }
+        g_free(m);
+    }
+    if (ea < na) {
+        tk_hunk *last = out->len ? &g_array_index(out, tk_hunk, out->len - 1) : NULL;
+        if (last && last->tag == TK_HUNK_EQUAL) {
+            last->a1 = na;
+            last->b1 = nb;
+        } else
+            put_hunk(out, TK_HUNK_EQUAL, ea, na, eb, nb);
+    }
+    *n = out->len;
+    return (tk_hunk *)g_array_free(out, FALSE);
+}
+
 int tk_ir_diff_words(const char *a, size_t a_len, const char *b, size_t b_len,
                      tk_ir_span **a_spans, size_t *a_n,
                      tk_ir_span **b_spans, size_t *b_n)
@@ -158,8 +256,9 @@ int tk_ir_diff_words(const char *a, size_t a_len, const char *b, size_t b_len,
     if (a_len == b_len && memcmp(a, b, a_len) == 0)
         return 0;
     uint32_t na, nb;
-    tk_diff_line *ta = tokens(a, a_len, &na);
-    tk_diff_line *tb = ta || !a_len ? tokens(b, b_len, &nb) : NULL;
+    uint64_t *ha = NULL, *hb = NULL;
+    tk_diff_line *ta = tokens(a, a_len, &na, &ha);
+    tk_diff_line *tb = ta || !a_len ? tokens(b, b_len, &nb, &hb) : NULL;
     struct {
         side a, b;
     } w = {{a, ta, g_array_new(FALSE, FALSE, sizeof(tk_ir_span))},
@@ -175,14 +274,15 @@ int tk_ir_diff_words(const char *a, size_t a_len, const char *b, size_t b_len,
         add_range(&w.a, 0, na);
         add_range(&w.b, 0, nb);
     } else {
-        tk_diff_input ia = {ta, NULL, na}, ib = {tb, NULL, nb};
         size_t nh;
-        tk_hunk *h = tk_diff_collect(&ia, &ib, NULL, &nh);
+        tk_hunk *h = token_hunks(ta, ha, na, tb, hb, nb, &nh);
         add_hunks(&w.a, &w.b, h, nh);
         g_free(h);
     }
     g_free(ta);
     g_free(tb);
+    g_free(ha);
+    g_free(hb);
     *a_spans = take(w.a.spans, a_n);
     *b_spans = take(w.b.spans, b_n);
     return 0;
