@@ -183,6 +183,14 @@ const char *tk_kernel_stage_missing(const tk_kernel *ck, tk_stage_kind kind)
         else if (k->files[kind].path)
             k->missing_default[kind] = g_strdup_printf(
                 "%s could not be read", k->files[kind].path);
+        else if (kind == TK_STAGE_SASS && k->cubin_path &&
+                 g_str_has_suffix(k->cubin_path, ".zst"))
+            /* a format-4 bundle's cubin is compressed: nvdisasm needs it
+             * plain */
+            k->missing_default[kind] = g_strdup_printf(
+                "no %s.sass_gi, .sass_g or .sass beside the cubin; make one "
+                "with: zstd -dc %s > %s.cubin && nvdisasm -c -gi %s.cubin",
+                k->name, k->cubin_path, k->name, k->name);
         else if (kind == TK_STAGE_SASS && k->cubin_path)
             k->missing_default[kind] = g_strdup_printf(
                 "no %s.sass_gi, .sass_g or .sass beside the cubin; make one "
