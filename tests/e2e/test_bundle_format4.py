@@ -345,6 +345,24 @@ def a_zst_path_out_of_the_bundle_is_refused():
 
 
 @test
+def unusable_manifest_still_reads_the_zst_files():
+    """A manifest of a newer format_version: the folder is read as kernel
+    folders, FILE.zst as FILE.  A kernel whose file is another's has it no
+    more (8720e1fd: its TTIR, TTGIR and LLVM IR are 3a52dd83's)."""
+    b = copy_bundle('newer')
+    m = manifest(b)
+    m['format_version'] = 99
+    with open(os.path.join(b, 'manifest.json'), 'w') as f:
+        json.dump(m, f)
+    code, r, err = info_err(b)
+    assert code == 0 and 'format_version 99' in err, err[-400:]
+    got = {k['hash'][:8]: sorted(s for s, v in k['stages'].items() if v) for k in r['kernels']}
+    assert got['3a52dd83'] == ['llir', 'ptx', 'sass', 'ttgir', 'ttir'], got
+    assert got['8720e1fd'] == ['ptx', 'sass'], got
+    assert r['kernels'][0]['stages']['ttir']['path'].endswith('.ttir.zst')
+
+
+@test
 def format_3_bundle_still_read():
     """tests/bundles/format3_ws_store: diag_ws_store bundled at 97d2fcc
     (format_version 3: plain kernel files, refs into dumps/pool.zst): its
