@@ -13,9 +13,9 @@ its cache/ folders (HJJN3AZI, L5BBYL4V, Q4QOD7IK):
 So 9 files x 3 kernels = 27 entries, of which 1+1+2+2+3*5 = 21 are distinct.
 
 The format-3 twin of a format-4 bundle (each kernel's files plain, in its
-own folder, format_version 3) is made here from the format-4 one with the
-`zstd` program: both must give the same output, paths apart.  A format-3
-bundle written before this change (tests/bundles/format3_ws_store) is still
+own folder, format_version 3) is made here from the format-4 one (libzstd
+through ctypes, tests/support/zstd_file.py): both must give the same
+output, paths apart.  A format-3 bundle written before this change (tests/bundles/format3_ws_store) is still
 read.  Prints TAP.
 
 Usage: test_bundle_format4.py TKVIEW   (TK_TEST_SAMPLES names sample_dumps/)
@@ -35,12 +35,12 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
 from tap import Skip, finish, test  # noqa: E402
+from zstd_file import read_kernel_file  # noqa: E402
 
 TKVIEW = sys.argv[1]
 RAW = os.path.join(os.environ['TK_TEST_SAMPLES'], 'raw')
 HERE = os.path.dirname(os.path.abspath(__file__))
 TMP = tempfile.mkdtemp(prefix='bundle-format4-')
-ZSTD = shutil.which('zstd')
 KFILES = ('ttir', 'ttgir', 'llir', 'ptx', 'sass_gi', 'sass_lr', 'cubin', 'json', 'source')
 _made = {}
 
@@ -86,12 +86,7 @@ def entries(m):
 
 
 def inflate(path):
-    if not path.endswith('.zst'):
-        with open(path, 'rb') as f:
-            return f.read()
-    if not ZSTD:
-        raise Skip('no zstd program')
-    return subprocess.run([ZSTD, '-dc', path], stdout=subprocess.PIPE, check=True).stdout
+    return read_kernel_file(path)
 
 
 def format3_twin(b4, out):
