@@ -131,10 +131,15 @@ typedef struct {
 static int put_file(writer *w, const char *from, char **rel,
                     tk_input_file_kind kind, gboolean kernel_file)
 {
-    char *to = g_build_filename(w->tmp, *rel, NULL);
     char *err = NULL;
-    int rc = kernel_file ? bundle_write_store_put(w->store, from, rel, kind, &err)
-                         : copy_file(from, to, kind, &err);
+    int rc;
+    if (kernel_file) {
+        rc = bundle_write_store_put(w->store, from, rel, kind, &err);
+    } else {
+        char *to = g_build_filename(w->tmp, *rel, NULL);
+        rc = copy_file(from, to, kind, &err);
+        g_free(to);
+    }
     if (rc == COPY_REFUSED) {
         tk_diags_add(w->diags, TK_DIAG_WARNING, from, 0,
                      "left out of the bundle: cannot read this %s: %s",
@@ -148,7 +153,6 @@ static int put_file(writer *w, const char *from, char **rel,
                      "cannot write the bundle: %s", err);
         g_free(err);
     }
-    g_free(to);
     return rc;
 }
 
