@@ -340,6 +340,81 @@ def a_zst_path_out_of_the_bundle_is_refused():
 
 
 @test
+def nvdisasm_gets_a_plain_copy_of_a_zst_cubin():
+    """A format-4 bundle whose first kernel lost its life ranges: tkview has
+    nvdisasm (a fake that accepts only a plain ELF file, not a .zst, and
+    prints the capture's own .sass_lr) make them from a plain copy of
+    CUBIN.zst in $TMPDIR, removed afterwards; the peak is the one the
+    bundle's own file gave (info above: 164 registers at SASS line 460)."""
+    b = copy_bundle('nolr')
+    m = manifest(b)
+    k = m['kernels'][0]
+    assert k['files']['cubin'].endswith('.cubin.zst'), k['files']
+    lr = os.path.join(TMP, 'real.sass_lr')
+    with open(lr, 'wb') as f:
+        f.write(inflate(os.path.join(b, k['files']['sass_lr'])))
+    os.unlink(os.path.join(b, k['files'].pop('sass_lr')))
+    with open(os.path.join(b, 'manifest.json'), 'w') as f:
+        json.dump(m, f)
+    fake = os.path.join(TMP, 'nvdisasm-fake')
+    with open(fake, 'w') as f:
+        f.write('#!/bin/sh\n'
+                'case "$5" in *.zst) echo "fake nvdisasm: given $5" >&2; exit 3;; esac\n'
+                'if [ "$1 $2 $3 $4" = "--print-life-ranges --life-range-mode count -c" ] &&\n'
+                '   [ "$(head -c 4 "$5" | od -An -tx1 | tr -d " ")" = "7f454c46" ]; then\n'
+                '  exec cat "%s"\n'
+                'fi\n'
+                'echo "fake nvdisasm: not a plain cubin: $*" >&2; exit 3\n' % lr)
+    os.chmod(fake, 0o755)
+    tmp = os.path.join(TMP, 'nolr-tmp')
+    os.mkdir(tmp)
+    env = dict(os.environ, TKVIEW_NVDISASM=fake, TMPDIR=tmp,
+               XDG_CACHE_HOME=os.path.join(TMP, 'nolr-cache'))
+    p = subprocess.run([TKVIEW, 'info', b, '--json'], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=env, timeout=600)
+    err = p.stderr.decode()
+    assert p.returncode == 0, err
+    assert 'made the register life ranges of 1 kernel with ' in err, err
+    regs = json.loads(p.stdout)['kernels'][0]['cost']['registers']
+    assert regs['peak']['gpr'] == 164 and regs['peak_sass_line'] == 460, regs
+    assert os.listdir(tmp) == [], os.listdir(tmp)
+
+
+@test
+def missing_stage_hints_unpack_the_binary_first():
+    """A stage missing beside a CUBIN.zst or HSACO.zst: the command the
+    message gives works on the plain file (nvdisasm and llvm-objdump do not
+    read zstd)."""
+    b = copy_bundle('nosass')
+    m = manifest(b)
+    k = m['kernels'][0]
+    del k['stages']['sass']
+    with open(os.path.join(b, 'manifest.json'), 'w') as f:
+        json.dump(m, f)
+    code, r, err = info_err(b)
+    cubin = os.path.join(b, k['files']['cubin'])
+    assert cubin.endswith('.zst'), cubin
+    assert r['kernels'][0]['missing_stages']['sass'].endswith(
+        'make one with: zstd -dc %s > fp8_matmul_kernel.cubin && '
+        'nvdisasm -c -gi fp8_matmul_kernel.cubin' % cubin), r['kernels'][0]['missing_stages']
+    amd = os.path.join(TMP, 'amd4')
+    code, _, err = run('bundle', os.path.join(os.environ['TK_TEST_SAMPLES'], 'amd_gfx942'),
+                       '-o', amd)
+    assert code == 0, err
+    m = manifest(amd)
+    k = m['kernels'][0]
+    del k['stages']['amdgcn']
+    with open(os.path.join(amd, 'manifest.json'), 'w') as f:
+        json.dump(m, f)
+    code, r, err = info_err(amd)
+    hsaco = os.path.join(amd, k['files']['hsaco'])
+    assert hsaco.endswith('.hsaco.zst'), hsaco
+    why = r['kernels'][0]['missing_stages']['amdgcn']
+    assert ('zstd -dc %s > %s.hsaco && llvm-objdump-19 -d --line-numbers --mcpu=gfx942 '
+            '%s.hsaco > %s.amdgcn_dis' % (hsaco, k['name'], k['name'], k['name'])) in why, why
+
+
+@test
 def unusable_manifest_still_reads_the_zst_files():
     """A manifest of a newer format_version: the folder is read as kernel
     folders, FILE.zst as FILE.  A kernel whose file is another's has it no
