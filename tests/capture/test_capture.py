@@ -875,8 +875,7 @@ def nvdisasm_runs_while_the_program_runs():
     # What the fake printed names the cubin it was given: as told of the
     # capture's own (kernel_dump/), as when it ran after the program.
     ks = kernels_by_name(manifest(out))
-    with open(os.path.join(out, ks['add_kernel']['stages']['sass'])) as f:
-        sass = f.read()
+    sass = read_kernel_file(os.path.join(out, ks['add_kernel']['stages']['sass'])).decode()
     assert re.match(r'// fake SASS of \S*/run/kernel_dump/[^/]+/add_kernel\.cubin$',
                     sass.strip()), sass
     [refused] = [r for r in cap['life_ranges_refused'] if 'softmax_kernel' in r]
