@@ -41,6 +41,8 @@ static const char *const FILES[] = {
     "k/k.ptx",        "k/k.sass_gi", "k/k.json",      "k/k.cubin",
     "k/k.source",     "k/passes/mlir.txt", "k/passes/llvm.txt",
     "sources/0000-k.py", "dumps/pool.zst",
+    /* format 4: kernel files as zstd frames (read inflated) */
+    "k/k.ttgir.zst",  "k/k.json.zst",
 };
 #define N_FILES (sizeof FILES / sizeof FILES[0])
 

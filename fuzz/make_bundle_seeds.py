@@ -22,7 +22,8 @@ SEP = b'#TKFILE#'
 # The order of FILES[] in fuzz_bundle.c, and the budget of each part.
 FILES = ['manifest.json', 'k/k.ttir', 'k/k.ttgir', 'k/k.llir', 'k/k.ptx',
          'k/k.sass_gi', 'k/k.json', 'k/k.cubin', 'k/k.source',
-         'k/passes/mlir.txt', 'k/passes/llvm.txt', 'sources/0000-k.py']
+         'k/passes/mlir.txt', 'k/passes/llvm.txt', 'sources/0000-k.py',
+         'dumps/pool.zst', 'k/k.ttgir.zst', 'k/k.json.zst']
 BUDGET = 2500
 
 

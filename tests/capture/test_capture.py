@@ -32,6 +32,8 @@ HAVE_DUMPS = os.environ.get('TK_TEST_HAVE_DUMPS') == '1'
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 FAKE = os.path.join(HERE, 'fake_triton.py')
+sys.path.insert(0, os.path.join(HERE, '..', 'support'))
+from zstd_file import read_kernel_file  # noqa: E402
 EXAMPLE = os.path.join(ROOT, 'compiler', 'examples', 'mlir', 'add_sum.mlir')
 HAVE_MLIR = all(shutil.which(t) for t in ('mlir-opt-19', 'mlir-translate-19',
                                           'llc-19'))
@@ -134,7 +136,7 @@ def complete_capture_keeps_every_kernel_and_shows_only_messages():
     assert ks['softmax_kernel']['hash'] == dump_json('softmax', 'softmax_kernel')['hash']
     for k in ks.values():
         assert set(k['stages']) == {'ttir', 'ttgir', 'llir', 'ptx', 'sass'}, k
-        assert k['stages']['sass'].endswith('.sass_gi'), k['stages']
+        assert k['stages']['sass'].endswith(('.sass_gi', '.sass_gi.zst')), k['stages']
         kinds = sorted(p['kind'] for p in k.get('passes', []))
         assert kinds == ['llvm', 'mlir'], (k['name'], kinds)
     # vector_add's add_kernel.json: "num_warps": 4, "shared": 16
@@ -818,19 +820,22 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
     # Each kernel has a cubin under kernel_dump/ and one under cache/.
     assert cap['sass_made'] == 2 and cap['sass_failed'] == 2, cap
     ks = kernels_by_name(manifest(out))
-    with open(os.path.join(out, ks['add_kernel']['stages']['sass'])) as f:
-        assert f.read().startswith('// fake SASS of '), 'not nvdisasm\'s output'
+    sass = read_kernel_file(os.path.join(out, ks['add_kernel']['stages']['sass']))
+    assert sass.startswith(b'// fake SASS of '), 'not nvdisasm\'s output'
     # The life ranges: made by the same tool (Triton's), its version and
-    # refusals recorded; the bundle keeps NAME.sass_lr beside the cubin.
+    # refusals recorded; the bundle keeps NAME.sass_lr beside the cubin
+    # (format 4: NAME.sass_lr.zst, named by the manifest).
     assert cap['life_ranges_tool'] == nvd, cap
     assert cap['life_ranges_tool_version'] == 'Build fake_12.8', cap
     assert cap['life_ranges_made'] == 2 and cap['life_ranges_failed'] == 2, cap
     assert any('cannot read' in r and 'softmax_kernel.cubin' in r
                for r in cap['life_ranges_refused']), cap
-    cubin = os.path.join(out, ks['add_kernel']['files']['cubin'])
-    with open(cubin[:-len('.cubin')] + '.sass_lr') as f:
-        assert f.read().startswith('// fake life ranges of ')
-    assert not glob.glob(os.path.join(out, '*', 'softmax_kernel.sass_lr'))
+    lr = os.path.join(out, ks['add_kernel']['files']['sass_lr'])
+    assert os.path.dirname(lr) == os.path.dirname(
+        os.path.join(out, ks['add_kernel']['files']['cubin'])), lr
+    assert read_kernel_file(lr).startswith(b'// fake life ranges of ')
+    assert not glob.glob(os.path.join(out, '*', 'softmax_kernel.sass_lr*'))
+    assert 'sass_lr' not in ks['softmax_kernel']['files'], ks['softmax_kernel']
     # kernel_dump/ and cache/ hold the same bytes: each distinct cubin is
     # disassembled once per kind (issue 25), the copy takes its outcome.
     with open(os.path.join(box, 'runs.txt')) as f:
@@ -870,8 +875,7 @@ def nvdisasm_runs_while_the_program_runs():
     # What the fake printed names the cubin it was given: as told of the
     # capture's own (kernel_dump/), as when it ran after the program.
     ks = kernels_by_name(manifest(out))
-    with open(os.path.join(out, ks['add_kernel']['stages']['sass'])) as f:
-        sass = f.read()
+    sass = read_kernel_file(os.path.join(out, ks['add_kernel']['stages']['sass'])).decode()
     assert re.match(r'// fake SASS of \S*/run/kernel_dump/[^/]+/add_kernel\.cubin$',
                     sass.strip()), sass
     [refused] = [r for r in cap['life_ranges_refused'] if 'softmax_kernel' in r]
@@ -976,7 +980,7 @@ def no_nvdisasm_no_life_ranges_said_and_capture_goes_on():
     cap = manifest(out)['capture']
     assert cap['life_ranges_missing'].startswith('nvdisasm was not found'), cap
     assert 'life_ranges_made' not in cap, cap
-    assert not glob.glob(os.path.join(out, '*', '*.sass_lr'))
+    assert not glob.glob(os.path.join(out, '*', '*.sass_lr*'))
 
 
 # ---- the bundles captured on a GPU, opened here ---------------------------
@@ -1151,7 +1155,7 @@ def amd_capture_keeps_amdgcn_and_hsaco():
     assert set(ks) == {'add_sum_kernel', 'matmul_kernel'}, list(ks)
     for k in ks.values():
         assert set(k['stages']) == {'ttir', 'ttgir', 'llir', 'amdgcn'}, k['stages']
-        assert k['stages']['amdgcn'].endswith('.amdgcn')
+        assert k['stages']['amdgcn'].endswith(('.amdgcn', '.amdgcn.zst'))
         assert 'hsaco' in k['files'] and 'sass_missing' not in k, k
         assert 'amdgcn_missing' not in k, k
         # add_sum_kernel.json: "warp_size": 64, "waves_per_eu": 0
@@ -1225,7 +1229,7 @@ def amd_code_objects_alone_are_disassembled():
     # two kernels, each in kernel_dump/ and in the cache
     assert cap['amdgcn_made'] == 4 and cap['amdgcn_failed'] == 0, cap
     for k in m['kernels']:
-        assert k['stages']['amdgcn'].endswith('.amdgcn_dis'), k['stages']
+        assert k['stages']['amdgcn'].endswith(('.amdgcn_dis', '.amdgcn_dis.zst')), k['stages']
     cov = subprocess.run([sys.executable, os.path.join(ROOT, 'tests', 'e2e', 'coverage.py'),
                           TKVIEW, out], stdout=subprocess.PIPE, text=True)
     assert cov.returncode == 0, cov.stdout

@@ -95,7 +95,7 @@ def capture_example(name, script=None, script_is_source=True):
     assert m['capture']['sass_tool'], m['capture']
     for k in m['kernels']:
         assert set(k['stages']) == {'ttir', 'ttgir', 'llir', 'ptx', 'sass'}, k
-        assert k['stages']['sass'].endswith('.sass_gi')
+        assert k['stages']['sass'].endswith(('.sass_gi', '.sass_gi.zst'))
         with open(os.path.join(out, k['stages']['sass'])) as f:
             assert '//## File' in f.read()  # nvdisasm -gi line info
         assert k['metadata']['registers'] > 0, k['metadata']

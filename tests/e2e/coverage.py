@@ -24,6 +24,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from zstd_file import read_kernel_file  # noqa: E402  (a format-4 bundle's FILE.zst)
+
 
 # Every reader below counts what INSTRUCTION lines refer to (directives and
 # comments that carry a location, such as PTX ".loc" or SASS "//##" lines,
@@ -263,8 +266,8 @@ def main():
             if irloc and order.index(stage) > order.index(irloc):
                 checks.append((label, None, 'USE_IR_LOC later stage: see test_bind'))
                 continue
-            with open(sinfo['path'], encoding='utf-8', errors='surrogateescape') as f:
-                want = {r for r in READERS[stage](f.read()) if r[1] != 0}
+            text = read_kernel_file(sinfo['path']).decode('utf-8', 'surrogateescape')
+            want = {r for r in READERS[stage](text) if r[1] != 0}
             # SASS and a disassembled AMDGCN name innermost frames only:
             # tkview may add callers from another stage, not counted here.
             innermost = stage == 'sass' or (

@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
 from tap import finish, run as run_case  # noqa: E402
+from zstd_file import read_kernel_file  # noqa: E402
 
 TKVIEW = os.path.abspath(sys.argv[1])
 SAMPLE = os.path.join(os.environ['TK_TEST_SAMPLES'], 'vector_add')
@@ -96,12 +97,18 @@ def make_fifo(path):
 
 
 def all_text(d):
-    """Every file's bytes under D, joined."""
+    """Every file's bytes under D, joined (a kernel's FILE.zst inflated:
+    format 4; the dump pool's frames may need their base, kept as they
+    are)."""
     out = b''
     for root, _, files in os.walk(d):
         for f in files:
-            with open(os.path.join(root, f), 'rb') as fh:
-                out += fh.read()
+            p = os.path.join(root, f)
+            if os.path.basename(root) == 'dumps':
+                with open(p, 'rb') as fh:
+                    out += fh.read()
+            else:
+                out += read_kernel_file(p)
     return out
 
 

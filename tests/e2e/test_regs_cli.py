@@ -253,14 +253,20 @@ def spill_bytes_per_line():
 
 @test
 def bundle_keeps_sass_lr():
-    """a bundle keeps NAME.sass_lr beside the cubin and gives the same numbers"""
+    """a bundle keeps NAME.sass_lr beside the cubin (format 4: as
+    NAME.sass_lr.zst, named by the manifest) and gives the same numbers"""
     out = os.path.join(TMP, 'bundle')
     code, _, err = run('bundle', REMARKS, '-o', out)
     assert code == 0, err
-    lrs = glob.glob(os.path.join(out, '*', '*.sass_lr'))
+    lrs = glob.glob(os.path.join(out, '*', '*.sass_lr.zst'))
     assert len(lrs) == 3, lrs
     for lr in lrs:
-        assert os.path.exists(lr[:-len('.sass_lr')] + '.cubin'), lr
+        stem = lr[:-len('.sass_lr.zst')]
+        assert os.path.exists(stem + '.cubin') or os.path.exists(stem + '.cubin.zst'), lr
+    with open(os.path.join(out, 'manifest.json')) as f:
+        named = sorted(os.path.join(out, k['files']['sass_lr'])
+                       for k in json.load(f)['kernels'])
+    assert named == sorted(lrs), (named, lrs)
     a, _ = hot(REMARKS, 'spill_rows_kernel', 'live_registers')
     b, _ = hot(out, 'spill_rows_kernel', 'live_registers')
     assert {p[1]: v['exact'] for p, v in a.items()} == \

@@ -869,7 +869,7 @@ static void round_trip(const char *rel, size_t n_kernels)
     g_assert_nonnull(strstr(text, "/passes/mlir.refs\""));
     g_assert_nonnull(strstr(text, "/passes/llvm.refs\""));
     g_assert_nonnull(strstr(text, "\"compression\" : \"refs\""));
-    g_assert_cmpint(strstr(text, "\"format_version\" : 3,") != NULL, ==, 1);
+    g_assert_cmpint(strstr(text, "\"format_version\" : 4,") != NULL, ==, 1);
     g_free(text);
     g_free(mpath);
 

@@ -134,10 +134,25 @@ int tk_input_file_open(const char *path, tk_input_file_kind kind,
  * while read refused too.  Returns the bytes followed by a NUL (caller frees
  * with g_free()) with *LEN set to their number, or NULL with *WHY set as for
  * tk_input_file_open() (caller frees).  A PASS_DUMP file is not read whole:
- * NULL, "pass dump files are streamed". */
+ * NULL, "pass dump files are streamed".
+ *
+ * A PATH whose name ends in ".zst" (a format-4 bundle stores its kernel
+ * files so, docs/bundle.md) is one zstd frame, and what is returned is its
+ * text: the frame must declare its content size, that size must be within
+ * KIND's limit and is what is charged to the load's budget (before anything
+ * is allocated), and the frame must decode to exactly that size, checksum
+ * included.  A frame that is not zstd, is cut, declares no size or a wrong
+ * one, or would inflate past the limit is refused with *WHY saying which
+ * ("inflates to 2147483648 bytes, over the 1 GiB a stage file may have"). */
 TK_API
 char *tk_input_file_read(const char *path, tk_input_file_kind kind,
                          size_t *len, char **why);
+
+/* Whether tk_input_file_read() inflates PATH: its name ends in ".zst".
+ * A program given the file itself (nvdisasm on a cubin) needs the plain
+ * bytes written somewhere first. */
+TK_API
+int tk_input_file_is_zstd(const char *path);
 
 #ifdef __cplusplus
 }

@@ -78,7 +78,7 @@ struct tk_bundle {
  * (docs/bundle.md, "Shared dump text"), which a reader of 1 cannot read;
  * 3: refs files name zstd frames of dumps/pool.zst, some made against a
  * base, which a reader of 2 cannot read. */
-#define BUNDLE_FORMAT_VERSION 3
+#define BUNDLE_FORMAT_VERSION 4
 
 /* Reads the manifest at MANIFEST of the bundle folder BUNDLE->root.
  * Returns 0 when it is a tkview manifest this reader understands (kernels
@@ -103,6 +103,8 @@ typedef struct {
     char *folder;
     char *stage[TK_STAGE_COUNT];
     char *metadata, *cubin, *hsaco, *source_ttir, *profile;
+    char *sass_lr; /* register life ranges (format 4: named, as the file
+                      may be another kernel's) */
     GArray *passes; /* bundle_manifest_pass; NULL when none */
 } bundle_manifest_kernel;
 

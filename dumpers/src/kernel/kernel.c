@@ -183,6 +183,14 @@ const char *tk_kernel_stage_missing(const tk_kernel *ck, tk_stage_kind kind)
         else if (k->files[kind].path)
             k->missing_default[kind] = g_strdup_printf(
                 "%s could not be read", k->files[kind].path);
+        else if (kind == TK_STAGE_SASS && k->cubin_path &&
+                 g_str_has_suffix(k->cubin_path, ".zst"))
+            /* a format-4 bundle's cubin is compressed: nvdisasm needs it
+             * plain */
+            k->missing_default[kind] = g_strdup_printf(
+                "no %s.sass_gi, .sass_g or .sass beside the cubin; make one "
+                "with: zstd -dc %s > %s.cubin && nvdisasm -c -gi %s.cubin",
+                k->name, k->cubin_path, k->name, k->name);
         else if (kind == TK_STAGE_SASS && k->cubin_path)
             k->missing_default[kind] = g_strdup_printf(
                 "no %s.sass_gi, .sass_g or .sass beside the cubin; make one "
@@ -190,12 +198,22 @@ const char *tk_kernel_stage_missing(const tk_kernel *ck, tk_stage_kind kind)
         else if (kind == TK_STAGE_AMDGCN && k->hsaco_path) {
             const char *arch = k->meta.target ? strchr(k->meta.target, ':')
                                               : NULL;
+            /* a format-4 bundle's code object is compressed: unpacked
+             * first, as llvm-objdump needs it plain */
+            gboolean zst = g_str_has_suffix(k->hsaco_path, ".zst");
+            char *unpack = zst ? g_strdup_printf("zstd -dc %s > %s.hsaco && ",
+                                                 k->hsaco_path, k->name)
+                               : g_strdup("");
+            char *obj = zst ? g_strdup_printf("%s.hsaco", k->name)
+                            : g_strdup(k->hsaco_path);
             k->missing_default[kind] = g_strdup_printf(
                 "no %s.amdgcn beside the code object; make a disassembly "
-                "with line numbers with: llvm-objdump-19 -d --line-numbers "
+                "with line numbers with: %sllvm-objdump-19 -d --line-numbers "
                 "--mcpu=%s %s > %s.amdgcn_dis",
-                k->name, arch && arch[1] ? arch + 1 : "gfx942", k->hsaco_path,
+                k->name, unpack, arch && arch[1] ? arch + 1 : "gfx942", obj,
                 k->name);
+            g_free(unpack);
+            g_free(obj);
         }
         else
             k->missing_default[kind] = g_strdup_printf(

@@ -20,31 +20,41 @@
 #include "tkdump/tk_input_file.h"
 #include "tkdump/tk_life_ranges.h"
 
-/* DIR/STEM.sass_lr for the file PATH (".../NAME.cubin" or
- * ".../NAME.sass_gi"), when it is a regular file; else NULL. */
+/* DIR/STEM.sass_lr (or .sass_lr.zst, a format-4 bundle's) for the file
+ * PATH (".../NAME.cubin", ".../NAME.cubin.zst" or ".../NAME.sass_gi"), when
+ * it is a regular file; else NULL. */
 static char *beside(const char *path)
 {
     if (!path)
         return NULL;
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(path, '.');
-    if (!dot || (slash && dot < slash))
-        return NULL;
-    char *lr = g_strdup_printf("%.*s.sass_lr", (int)(dot - path), path);
-    if (g_file_test(lr, G_FILE_TEST_IS_REGULAR))
-        return lr;
-    g_free(lr);
-    return NULL;
+    char *plain = g_strdup(path);
+    if (g_str_has_suffix(plain, ".zst"))
+        plain[strlen(plain) - 4] = '\0';
+    const char *slash = strrchr(plain, '/');
+    const char *dot = strrchr(plain, '.');
+    char *found = NULL;
+    for (int z = 0; z < 2 && !found && dot && !(slash && dot < slash); z++) {
+        char *lr = g_strdup_printf("%.*s.sass_lr%s", (int)(dot - plain), plain,
+                                   z ? ".zst" : "");
+        if (g_file_test(lr, G_FILE_TEST_IS_REGULAR))
+            found = lr;
+        else
+            g_free(lr);
+    }
+    g_free(plain);
+    return found;
 }
 
 char *bundle_meta_life_ranges_path(const tk_kernel *k)
 {
+    /* Named first: a format-4 bundle's manifest names it (the file may be
+     * another kernel's), a front end names the one it made. */
+    if (k->life_ranges_path &&
+        g_file_test(k->life_ranges_path, G_FILE_TEST_IS_REGULAR))
+        return g_strdup(k->life_ranges_path);
     char *p = beside(k->cubin_path);
     if (!p)
         p = beside(k->files[TK_STAGE_SASS].path);
-    if (!p && k->life_ranges_path &&
-        g_file_test(k->life_ranges_path, G_FILE_TEST_IS_REGULAR))
-        p = g_strdup(k->life_ranges_path);
     return p;
 }
 
@@ -150,19 +160,57 @@ static GPtrArray *find_tools(tk_run_fn run, void *user)
 
 /* Kernel K's file made at PATH by the first tool that succeeds: that
  * tool, or NULL with *WHY (g_free) the last refusal. */
+/* The cubin as a file nvdisasm can read: its own path, or for a
+ * CUBIN.zst (a format-4 bundle's) a plain copy in a temporary file, named in
+ * *TEMP (unlink and free).  NULL with *WHY when it cannot be read. */
+static char *plain_cubin(const tk_kernel *k, char **temp, char **why)
+{
+    *temp = NULL;
+    if (!tk_input_file_is_zstd(k->cubin_path))
+        return g_strdup(k->cubin_path);
+    size_t len = 0;
+    char *err = NULL;
+    char *data = tk_input_file_read(k->cubin_path, TK_INPUT_FILE_CUBIN, &len, &err);
+    int fd = data ? g_file_open_tmp("tkview-cubin-XXXXXX.cubin", temp, NULL) : -1;
+    gboolean ok = fd >= 0;
+    for (size_t done = 0; ok && done < len;) {
+        ssize_t w = write(fd, data + done, len - done);
+        ok = w > 0;
+        done += ok ? (size_t)w : 0;
+    }
+    if (fd >= 0 && close(fd) != 0)
+        ok = FALSE;
+    g_free(data);
+    if (!ok) {
+        *why = g_strdup_printf("%s: %s", k->cubin_path,
+                               err ? err : "cannot write a plain copy");
+        if (*temp)
+            unlink(*temp);
+        g_free(*temp);
+        *temp = NULL;
+    }
+    g_free(err);
+    return ok ? g_strdup(*temp) : NULL;
+}
+
 static const char *make_one(const tk_kernel *k, GPtrArray *tools, const char *path,
                             tk_run_fn run, void *user, char **why)
 {
+    char *temp = NULL;
+    char *cubin = plain_cubin(k, &temp, why);
+    if (!cubin)
+        return NULL;
+    const char *made = NULL;
     char *tmp = g_strdup_printf("%s.%d.tmp", path, (int)getpid());
-    for (guint t = 0; t < tools->len; t++) {
+    for (guint t = 0; t < tools->len && !made; t++) {
         const char *argv[] = {tools->pdata[t], "--print-life-ranges", "--life-range-mode",
-                              "count", "-c", k->cubin_path, NULL};
+                              "count", "-c", cubin, NULL};
         char *err = NULL;
         int rc = run(argv, tmp, &err, user);
         if (rc == 0 && rename(tmp, path) == 0) {
             free(err);
-            g_free(tmp);
-            return tools->pdata[t];
+            made = tools->pdata[t];
+            break;
         }
         unlink(tmp);
         g_free(*why);
@@ -175,7 +223,11 @@ static const char *make_one(const tk_kernel *k, GPtrArray *tools, const char *pa
         free(err);
     }
     g_free(tmp);
-    return NULL;
+    if (temp)
+        unlink(temp);
+    g_free(temp);
+    g_free(cubin);
+    return made;
 }
 
 /* The file for kernel K, made or found; 1 when K now has one. */

@@ -127,10 +127,18 @@ static void read_sources(tk_bundle *b, JsonObject *o, const char *manifest,
  * flavour, the others their stage name. */
 static const char *store_ext(tk_stage_kind kind, const char *file)
 {
-    if (kind == TK_STAGE_SASS)
-        return g_str_has_suffix(file, ".sass_gi") ? "sass_gi"
-               : g_str_has_suffix(file, ".sass_g") ? "sass_g"
-                                                   : "sass";
+    if (kind == TK_STAGE_SASS) {
+        /* FILE.zst (format 4) is FILE compressed */
+        size_t n = strlen(file);
+        if (g_str_has_suffix(file, ".zst"))
+            n -= 4;
+        char *plain = g_strndup(file, n);
+        const char *ext = g_str_has_suffix(plain, ".sass_gi") ? "sass_gi"
+                          : g_str_has_suffix(plain, ".sass_g") ? "sass_g"
+                                                               : "sass";
+        g_free(plain);
+        return ext;
+    }
     return tk_stage_kind_name(kind);
 }
 
@@ -275,6 +283,12 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     k->source_path =
         kernel_file(b, files, "source_ttir", name, manifest, diags);
     k->profile_path = kernel_file(b, files, "profile", name, manifest, diags);
+    /* Format 4 names the life ranges: they may be another kernel's file. */
+    char *lr = kernel_file(b, files, "sass_lr", name, manifest, diags);
+    if (lr) {
+        g_free(k->life_ranges_path);
+        k->life_ranges_path = lr;
+    }
 
     /* The manifest's own metadata is what the writer knew; without it, the
      * files say what they can. */
@@ -474,6 +488,8 @@ static void add_kernel(JsonBuilder *jb, const bundle_manifest_kernel *mk)
         add_string(jb, "source_ttir", mk->source_ttir);
     if (mk->profile)
         add_string(jb, "profile", mk->profile);
+    if (mk->sass_lr)
+        add_string(jb, "sass_lr", mk->sass_lr);
     json_builder_end_object(jb);
     if (mk->passes && mk->passes->len > 0) {
         json_builder_set_member_name(jb, "passes");

@@ -71,6 +71,19 @@ static const ext_rule *classify(const char *base, char **stem)
      * entry's files), are not kernels. */
     if (base[0] == '.' || g_str_has_prefix(base, "__grp__"))
         return NULL;
+    /* NAME.EXT.zst (a format-4 bundle's file, read inflated by
+     * tk_input_file_read()) is NAME.EXT; its bytes are never sniffed. */
+    size_t n = strlen(base);
+    if (n > 4 && g_str_has_suffix(base, ".zst")) {
+        char *plain = g_strndup(base, n - 4);
+        const ext_rule *r = classify(plain, stem);
+        g_free(plain);
+        if (r && r->fk != FK_SNIFF)
+            return r;
+        g_free(*stem);
+        *stem = NULL;
+        return NULL;
+    }
     const char *dot = strrchr(base, '.');
     if (!dot) {
         *stem = g_strdup(base);

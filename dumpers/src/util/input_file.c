@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #define MiB ((uint64_t)1 << 20)
 
@@ -232,6 +233,73 @@ int tk_input_file_open(const char *path, tk_input_file_kind kind,
     return fd;
 }
 
+int tk_input_file_is_zstd(const char *path)
+{
+    return path && g_str_has_suffix(path, ".zst");
+}
+
+/* The text of the zstd frame FRAME (N bytes, the whole of a FILE.zst) as a
+ * file of KIND: one frame that declares its content size, within KIND's
+ * limit and the load's budget (charged before anything is allocated), and
+ * decodes to exactly that size.  Returns it NUL-ended (caller frees) with
+ * *LEN set, or NULL with *WHY. */
+static char *inflate_frame(const char *frame, size_t n, tk_input_file_kind kind,
+                           size_t *len, char **why)
+{
+    unsigned long long size = ZSTD_getFrameContentSize(frame, n);
+    if (size == ZSTD_CONTENTSIZE_ERROR) {
+        set_why(why, g_strdup("not a zstd frame, though its name ends in .zst"));
+        return NULL;
+    }
+    if (size == ZSTD_CONTENTSIZE_UNKNOWN) {
+        set_why(why, g_strdup("a zstd frame that does not say its content "
+                              "size (a bundle's FILE.zst always does)"));
+        return NULL;
+    }
+    size_t whole = ZSTD_findFrameCompressedSize(frame, n);
+    if (ZSTD_isError(whole) || whole != n) {
+        set_why(why, ZSTD_isError(whole)
+                         ? g_strdup_printf("a damaged or cut zstd frame (%s)",
+                                           ZSTD_getErrorName(whole))
+                         : g_strdup("more than one zstd frame, or bytes after "
+                                    "it"));
+        return NULL;
+    }
+    if ((uint64_t)size > kinds[kind].limit) {
+        set_why(why, g_strdup_printf("inflates to %llu bytes, over the %s a %s "
+                                     "may have",
+                                     size, kinds[kind].limit_words,
+                                     kinds[kind].name));
+        return NULL;
+    }
+    if (tk_input_budget_charge(TK_INPUT_BUDGET_WHOLE_BYTES, size, why) != 0)
+        return NULL;
+    char *out = g_try_malloc((size_t)size + 1);
+    if (!out) {
+        tk_input_budget_refund(TK_INPUT_BUDGET_WHOLE_BYTES, size);
+        set_why(why, g_strdup_printf("inflates to %llu bytes: out of memory",
+                                     size));
+        return NULL;
+    }
+    /* Decoded into a buffer of the declared size: a frame that holds more
+     * than it says fails here instead of growing anything. */
+    size_t got = ZSTD_decompress(out, (size_t)size, frame, n);
+    if (ZSTD_isError(got) || got != (size_t)size) {
+        set_why(why, g_strdup_printf("a damaged zstd frame, or one that does "
+                                     "not hold the %llu bytes it says (%s)",
+                                     size,
+                                     ZSTD_isError(got) ? ZSTD_getErrorName(got)
+                                                       : "it holds fewer"));
+        tk_input_budget_refund(TK_INPUT_BUDGET_WHOLE_BYTES, size);
+        g_free(out);
+        return NULL;
+    }
+    out[size] = '\0';
+    if (len)
+        *len = (size_t)size;
+    return out;
+}
+
 char *tk_input_file_read(const char *path, tk_input_file_kind kind,
                          size_t *len, char **why)
 {
@@ -246,9 +314,14 @@ char *tk_input_file_read(const char *path, tk_input_file_kind kind,
     if (fd < 0)
         return NULL;
     uint64_t limit = kinds[kind].limit;
+    /* FILE.zst (a format-4 bundle's kernel files): its frame is read (within
+     * KIND's limit, which the text must fit too) and held only while it is
+     * inflated, so it is charged to the budget by its text alone. */
+    gboolean zst = tk_input_file_is_zstd(path);
     /* The file's own limit, and what is left of the load's (eight kernels
      * naming the same gigabyte): checked before anything is allocated. */
-    if (tk_input_budget_charge(TK_INPUT_BUDGET_WHOLE_BYTES, size, why) != 0) {
+    if (!zst &&
+        tk_input_budget_charge(TK_INPUT_BUDGET_WHOLE_BYTES, size, why) != 0) {
         close(fd);
         return NULL;
     }
@@ -285,6 +358,11 @@ char *tk_input_file_read(const char *path, tk_input_file_kind kind,
         have += (size_t)r;
     }
     close(fd);
+    if (zst) {
+        char *text = inflate_frame(buf, have, kind, len, why);
+        g_free(buf);
+        return text;
+    }
     buf[have] = '\0';
     if (len)
         *len = have;

@@ -12,6 +12,7 @@
 #include "passfiles/internal.h"
 #include "tkdump/tk_bundle_write.h"
 #include "tkdump/tk_staged_dir.h"
+#include "write/store.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +28,7 @@
 
 /* What copy_file() returns when FROM is refused before anything is
  * written: the input is at fault, not the bundle being written. */
-#define COPY_REFUSED (-2)
+#define COPY_REFUSED BUNDLE_WRITE_REFUSED
 
 /* Copies the file FROM, read as a file of KIND (tk_input_file.h: a regular
  * file, opened without blocking, within KIND's limit), to the new file TO
@@ -117,18 +118,28 @@ typedef struct {
     const char *outdir;
     GHashTable *used; /* names taken in the bundle folder */
     GPtrArray *slices; /* the pass dump slices to write (passfiles/) */
+    bundle_write_store *store; /* the kernels' files, each stored once */
 } writer;
 
-/* Copies FROM into the bundle as *REL (relative to the bundle).  Returns 0,
- * or -1 with an error.  A FROM that cannot be read as a file of KIND (a FIFO
- * or a device in someone's bundle) is left out with a warning: *REL is
- * freed and set to NULL, and the manifest does not list it. */
+/* Puts FROM into the bundle as *REL (relative to the bundle): a kernel's
+ * file (KERNEL_FILE) through the store, which may name another kernel's
+ * file with the same bytes or FILE.zst instead (*REL says which), any other
+ * copied as it is.  Returns 0, or -1 with an error.  A FROM that cannot be
+ * read as a file of KIND (a FIFO or a device in someone's bundle) is left
+ * out with a warning: *REL is freed and set to NULL, and the manifest does
+ * not list it. */
 static int put_file(writer *w, const char *from, char **rel,
-                    tk_input_file_kind kind)
+                    tk_input_file_kind kind, gboolean kernel_file)
 {
-    char *to = g_build_filename(w->tmp, *rel, NULL);
     char *err = NULL;
-    int rc = copy_file(from, to, kind, &err);
+    int rc;
+    if (kernel_file) {
+        rc = bundle_write_store_put(w->store, from, rel, kind, &err);
+    } else {
+        char *to = g_build_filename(w->tmp, *rel, NULL);
+        rc = copy_file(from, to, kind, &err);
+        g_free(to);
+    }
     if (rc == COPY_REFUSED) {
         tk_diags_add(w->diags, TK_DIAG_WARNING, from, 0,
                      "left out of the bundle: cannot read this %s: %s",
@@ -142,7 +153,6 @@ static int put_file(writer *w, const char *from, char **rel,
                      "cannot write the bundle: %s", err);
         g_free(err);
     }
-    g_free(to);
     return rc;
 }
 
@@ -183,7 +193,8 @@ static int write_kernel(writer *w, const tk_kernel *k, bundle_manifest_kernel *m
         const char *ext = k->files[i].ext ? k->files[i].ext
                                           : tk_stage_kind_name((tk_stage_kind)i);
         mk->stage[i] = g_strdup_printf("%s/%s.%s", mk->folder, base, ext);
-        rc = put_file(w, k->files[i].path, &mk->stage[i], TK_INPUT_FILE_STAGE);
+        rc = put_file(w, k->files[i].path, &mk->stage[i], TK_INPUT_FILE_STAGE,
+                      TRUE);
     }
     struct {
         const char *from;
@@ -204,15 +215,15 @@ static int write_kernel(writer *w, const tk_kernel *k, bundle_manifest_kernel *m
             continue;
         *extra[i].rel = g_strdup_printf("%s/%s.%s", mk->folder, base,
                                         extra[i].ext);
-        rc = put_file(w, extra[i].from, extra[i].rel, extra[i].kind);
+        rc = put_file(w, extra[i].from, extra[i].rel, extra[i].kind, TRUE);
     }
     /* The register life ranges go beside the cubin under the same name,
-     * where bundle_meta_life_ranges_path() looks for them. */
+     * and the manifest names them (files.sass_lr): a kernel whose cubin is
+     * another's shares its file. */
     char *lr = rc == 0 ? bundle_meta_life_ranges_path(k) : NULL;
     if (lr) {
-        char *rel = g_strdup_printf("%s/%s.sass_lr", mk->folder, base);
-        rc = put_file(w, lr, &rel, TK_INPUT_FILE_STAGE);
-        g_free(rel);
+        mk->sass_lr = g_strdup_printf("%s/%s.sass_lr", mk->folder, base);
+        rc = put_file(w, lr, &mk->sass_lr, TK_INPUT_FILE_STAGE, TRUE);
         g_free(lr);
     }
     g_free(base);
@@ -308,7 +319,7 @@ static int write_timings(writer *w)
     if (!from)
         return 0;
     char *rel = g_strdup("autotune_timings.json");
-    int rc = put_file(w, from, &rel, TK_INPUT_FILE_TIMINGS);
+    int rc = put_file(w, from, &rel, TK_INPUT_FILE_TIMINGS, FALSE);
     g_free(rel);
     g_free(from);
     return rc;
@@ -353,7 +364,8 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
     writer w = {.b = b, .tmp = tmpl, .diags = diags, .outdir = outdir,
                 .used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
                                               NULL),
-                .slices = g_ptr_array_new()};
+                .slices = g_ptr_array_new(),
+                .store = bundle_write_store_new(tmpl)};
     g_hash_table_add(w.used, g_strdup("sources"));
     g_hash_table_add(w.used, g_strdup("manifest.json"));
     g_hash_table_add(w.used, g_strdup("autotune_timings.json"));
@@ -405,6 +417,7 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
         g_free(mks[i].hsaco);
         g_free(mks[i].profile);
         g_free(mks[i].source_ttir);
+        g_free(mks[i].sass_lr);
         for (guint p = 0; mks[i].passes && p < mks[i].passes->len; p++)
             g_free(g_array_index(mks[i].passes, bundle_manifest_pass, p).file);
         if (mks[i].passes)
@@ -415,6 +428,7 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
         g_free(srcs[i].file);
     g_free(srcs);
     g_hash_table_destroy(w.used);
+    bundle_write_store_free(w.store);
     g_free(out);
     return rc;
 }
