@@ -1,5 +1,6 @@
 /* tkv_code_view_buffer.c - the buffers a TkvCodeView shows: in the current
- * scheme, syntax highlighted in idle time, their text kept beside them.  Apart
+ * scheme, syntax highlighted in idle time, their text kept beside them, and
+ * emptied in idle time once a view lets them go.  Apart
  * from the widget because a buffer is made and kept by the view's owner, long
  * before and after any view shows it. */
 #include "widgets/tkv_code_view_private.h"
