@@ -12,6 +12,12 @@ caches (TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR in a new temp folder):
                file of its own): the program as capture runs it
   capture      `tkview capture` (TKVIEW_CAPTURE_TIMES=1: its steps' times)
   capture_base the same with --base's tkview (an older build, for before/after)
+  capture_late `tkview capture` with TKVIEW_CAPTURE_LATE=1: nvdisasm only
+               after the program, as before issue 25's second round
+  capture_mlir, capture_none   `tkview capture --passes mlir|none`
+  knobs_hook_mlir, knobs_hook_none   knobs_hook without LLVM_IR_ENABLE_DUMP,
+               and without either pass dump: what those captures are
+               measured against
   and the knob alternatives (what a capture could ask for instead):
   mlir_only    the knobs without LLVM_IR_ENABLE_DUMP (MLIR pass dumps only)
   llvm_only    the knobs without MLIR_ENABLE_DUMP
@@ -40,7 +46,12 @@ import tempfile
 import time
 
 ALL = ['plain', 'knobs', 'knobs_hook', 'capture', 'capture_base', 'mlir_only', 'llvm_only',
-       'codegen_only', 'final_only']
+       'codegen_only', 'final_only', 'knobs_hook_mlir', 'capture_mlir', 'knobs_hook_none',
+       'capture_none', 'capture_late']
+CAPTURES = ('capture', 'capture_base', 'capture_mlir', 'capture_none', 'capture_late')
+# each capture against the program under the same knobs
+AGAINST = {'capture': 'knobs_hook', 'capture_base': 'knobs_hook', 'capture_late': 'knobs_hook',
+           'capture_mlir': 'knobs_hook_mlir', 'capture_none': 'knobs_hook_none'}
 
 
 def knob_env(tmp, batch, variant, hook):
@@ -54,13 +65,14 @@ def knob_env(tmp, batch, variant, hook):
         'TRITON_DUMP_PTXAS_LOG': '1',
         'LD_PRELOAD': batch,
     }
-    if variant in ('mlir_only', 'codegen_only', 'final_only'):
+    if variant in ('mlir_only', 'codegen_only', 'final_only', 'knobs_hook_mlir',
+                   'knobs_hook_none'):
         del env['LLVM_IR_ENABLE_DUMP']
-    if variant in ('llvm_only', 'codegen_only', 'final_only'):
+    if variant in ('llvm_only', 'codegen_only', 'final_only', 'knobs_hook_none'):
         del env['MLIR_ENABLE_DUMP']
     if variant == 'codegen_only':
         env['DISABLE_LLVM_OPT'] = 'print-after-all'
-    if variant == 'knobs_hook':
+    if variant.startswith('knobs_hook'):
         for d in ('autotune', 'compiles'):
             os.makedirs(os.path.join(tmp, d))
         old = os.environ.get('PYTHONPATH')
@@ -84,11 +96,17 @@ def run_one(args, prog, variant):
     env['TRITON_CACHE_DIR'] = os.path.join(tmp, 'cache')
     env['TORCHINDUCTOR_CACHE_DIR'] = os.path.join(tmp, 'inductor')
     argv = [sys.executable, prog]
-    if variant in ('capture', 'capture_base'):
+    if variant in CAPTURES:
         env.update({'TKVIEW_CAPTURE_TIMES': '1', 'TKVIEW_STDERR_BATCH': args.batch,
                     'TKVIEW_PYTHON_DIR': args.hook})
-        argv = [args.base if variant == 'capture_base' else args.tkview, 'capture', '--no-progress', '-o',
-                os.path.join(tmp, 'b.tkview'), '--'] + argv
+        if variant == 'capture_late':
+            env['TKVIEW_CAPTURE_LATE'] = '1'
+        if variant == 'capture_base' and args.base_lib:
+            env['LD_LIBRARY_PATH'] = args.base_lib + ':' + env.get('LD_LIBRARY_PATH', '')
+        passes = ['--passes', variant[len('capture_'):]] if variant in (
+            'capture_mlir', 'capture_none') else []
+        argv = [args.base if variant == 'capture_base' else args.tkview, 'capture', '--no-progress',
+                *passes, '-o', os.path.join(tmp, 'b.tkview'), '--'] + argv
     elif variant != 'plain':
         env.update(knob_env(tmp, args.batch, variant, args.hook))
     out_path, err_path = os.path.join(tmp, 'stdout'), os.path.join(tmp, 'stderr')
@@ -105,10 +123,16 @@ def run_one(args, prog, variant):
         res['compiles_bytes'] = sum(os.path.getsize(os.path.join(comp, f))
                                     for f in os.listdir(comp))
     text = open(err_path, errors='replace').read()
-    if variant in ('capture', 'capture_base'):
+    if variant in CAPTURES:
         res['phases'] = {m.group(1): float(m.group(2)) for m in
                          re.finditer(r'^tkview: time (\S+)\s+([\d.]+) s$', text, re.M)}
         man = os.path.join(tmp, 'b.tkview', 'manifest.json')
+        if os.path.exists(man):
+            with open(man) as f:
+                c = json.load(f).get('capture', {})
+            res['early_cubins'] = c.get('cubins_disassembled_while_running')
+            res['bundle_bytes'] = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in
+                                      os.walk(os.path.join(tmp, 'b.tkview')) for f in fs)
         if os.path.exists(man) and args.keep:
             shutil.copy(man, os.path.join(args.keep, '%s.%s.manifest.json' %
                                           (res['program'], variant)))
@@ -125,6 +149,8 @@ def main():
     ap.add_argument('--batch', required=True, help='libtkview-stderr-batch.so')
     ap.add_argument('--hook', required=True, help="the folder of tkview's sitecustomize.py")
     ap.add_argument('--base', default=None, help='another tkview, for capture_base')
+    ap.add_argument('--base-lib', default=None, help="a folder put first on LD_LIBRARY_PATH "
+                    "for --base (its libtkdump)")
     ap.add_argument('--variants', default=None)
     ap.add_argument('--runs', type=int, default=1)
     ap.add_argument('--tmp', default=None)
@@ -160,10 +186,10 @@ def main():
             mb = (res['stderr_bytes'] + res.get('compiles_bytes', 0)) / 1e6
             print('| %s | %s | %.2f | %.2f | %s | %.1f |' % (name, v, res['wall'], res['cpu'],
                                                           ratio, mb))
-        for cap in ('capture', 'capture_base'):
-            if cap in best and 'knobs_hook' in best:
-                print('| %s | %s / knobs_hook | %.2f |  |  |  |' %
-                      (name, cap, best[cap]['wall'] / best['knobs_hook']['wall']))
+        for cap in CAPTURES:
+            if cap in best and AGAINST[cap] in best:
+                print('| %s | %s / %s | %.2f |  |  |  |' %
+                      (name, cap, AGAINST[cap], best[cap]['wall'] / best[AGAINST[cap]]['wall']))
     if args.json:
         with open(args.json, 'w') as f:
             json.dump(results, f, indent=1)

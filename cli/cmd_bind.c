@@ -159,6 +159,41 @@ void cmd_bind_json_kernel_id(JsonBuilder *j, const tk_kernel *k)
 
 /* ---- --ir STAGE:LINE -------------------------------------------------- */
 
+/* Whether line LINE of FROM can cost anything (tk_cost.h): only a line
+ * bound to a SASS instruction of the kernel does, by the rule cost/'s IR
+ * tables follow (ir_lines.c: an instruction line, with a stack unless the
+ * capture is USE_IR_LOC, whose SASS lines hold an instruction).  FALSE
+ * means no cost and no live registers to show, so none is made. */
+static gboolean line_may_cost(const tk_bind *ix, const tk_kernel *k, tk_stage_kind from,
+                              uint32_t line)
+{
+    const tk_stage *sass = tk_kernel_stage(k, TK_STAGE_SASS);
+    if (!sass)
+        return FALSE;
+    tk_sass_insn in;
+    size_t len;
+    const char *s;
+    if (from == TK_STAGE_SASS) {
+        s = tk_stage_line(sass, line, &len);
+        return s && tk_sass_insn_parse(s, len, &in);
+    }
+    if (tk_stage_line_kind(tk_kernel_stage(k, from), line) != TK_LINE_INSTRUCTION)
+        return FALSE;
+    const tk_stack_id *ids;
+    if (!tk_bind_line_stacks(ix, from, line, &ids) &&
+        tk_bind_irloc_stage(ix) == TK_STAGE_UNKNOWN)
+        return FALSE;
+    uint32_t *lines = NULL;
+    size_t n = tk_bind_stage_to_stage(ix, from, line, TK_STAGE_SASS, &lines);
+    gboolean any = FALSE;
+    for (size_t i = 0; i < n && !any; i++) {
+        s = tk_stage_line(sass, lines[i], &len);
+        any = s && tk_sass_insn_parse(s, len, &in);
+    }
+    free(lines);
+    return any;
+}
+
 static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
 {
     char *stage_name;
@@ -189,10 +224,15 @@ static int bind_ir(tk_bundle *b, const cmd_bind_args *a, tk_stage_kind only)
     tk_loctab *tab = tk_bundle_loctab(b);
     tk_bind *ix = tk_bind_new(k, tab);
     /* One cost for the line's registers and its cost (the profile's
-     * metrics do not move live_registers' values). */
+     * metrics do not move live_registers' values), made only for a line
+     * that can have either: the kernel's cost tables, its profile and its
+     * register life ranges were most of bind's time. */
     tk_profile *prof = NULL;
-    tk_cost *cost = tk_kernel_stage(k, TK_STAGE_SASS)
-                        ? cli_cost(k, ix, tab, TRUE, &prof) : NULL;
+    tk_cost *cost = NULL;
+    if (line_may_cost(ix, k, from, line)) {
+        cli_life_ranges(b, a->common.quiet);
+        cost = cli_cost(k, ix, tab, TRUE, &prof);
+    }
     const tk_stack_id *ids;
     size_t n_stacks = tk_bind_line_stacks(ix, from, line, &ids);
     size_t total = n_stacks;
@@ -324,7 +364,6 @@ int cmd_bind(int argc, char **argv)
         rc = CLI_EXIT_INPUT;
         goto out;
     }
-    cli_life_ranges(b, a.common.quiet);
     /* --source: the compiler's messages on the line too, from the
      * streams beside the capture. */
     if (a.source)

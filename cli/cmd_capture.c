@@ -55,7 +55,7 @@ static char *default_outdir(char **prog, const char *mlir)
 
 /* The options of `tkview capture` (cmd_capture()). */
 typedef struct {
-    char *out, *kernel, *irloc, *mlir, *pipeline, *arch, *target, *ncu_given;
+    char *out, *kernel, *passes, *irloc, *mlir, *pipeline, *arch, *target, *ncu_given;
     char **source_dirs, **ncu_args;
     gboolean profile, force, keep_work, no_progress, quiet;
 } capture_opts;
@@ -77,8 +77,13 @@ static gboolean options_ok(const capture_opts *o, char **prog)
         cli_error("--irloc %s: expected ttir or ttgir", o->irloc);
         return FALSE;
     }
-    if (o->mlir && (o->kernel || o->irloc)) {
-        cli_error("--kernel and --irloc are for Triton programs, not --mlir");
+    if (o->passes && !cap_passes_valid(o->passes)) {
+        cli_error("--passes %s: expected all, mlir or none", o->passes);
+        return FALSE;
+    }
+    if (o->mlir && (o->kernel || o->irloc || o->passes)) {
+        cli_error("--kernel, --passes and --irloc are for Triton programs, "
+                  "not --mlir");
         return FALSE;
     }
     if (o->target && o->mlir) {
@@ -143,6 +148,10 @@ int cmd_capture(int argc, char **argv)
          "Replace an existing bundle at BUNDLE", NULL},
         {"kernel", 0, 0, G_OPTION_ARG_STRING, &o.kernel,
          "Dump and keep only the kernel NAME", "NAME"},
+        {"passes", 0, 0, G_OPTION_ARG_STRING, &o.passes,
+         "Which pass dumps to capture: all (default), mlir (no LLVM "
+         "print-after-all: a cheaper run) or none (stages only, the "
+         "cheapest); the manifest says which", "all|mlir|none"},
         {"irloc", 0, 0, G_OPTION_ARG_STRING, &o.irloc,
          "Capture with USE_IR_LOC=ttir|ttgir (later stages point at IR lines)",
          "ttir|ttgir"},
@@ -240,8 +249,8 @@ int cmd_capture(int argc, char **argv)
         cap_mlir_opts mo = {o.mlir, o.pipeline, o.arch, progress};
         rc = cap_mlir(&c, &mo);
     } else {
-        cap_triton_opts to = {prog, o.kernel, o.irloc, progress, ncu,
-                                     o.ncu_args};
+        cap_triton_opts to = {prog, o.kernel, o.passes, o.irloc, progress,
+                              ncu, o.ncu_args};
         rc = cap_triton(&c, &to);
     }
 done:
@@ -251,6 +260,7 @@ done:
     g_free(args_owner);
     g_free(o.out);
     g_free(o.kernel);
+    g_free(o.passes);
     g_free(o.irloc);
     g_free(o.mlir);
     g_free(o.pipeline);

@@ -19,7 +19,23 @@ typedef struct {
     tk_profile **profile; /* per kernel, NULL: none */
     tk_diags **diags;     /* per kernel: what reading it said */
     GThread *thread;
+    /* Per kernel, made while the pass dumps were still being indexed
+     * (tk_bundle_pass_files_start()), else NULL: its binding index and its
+     * cost, taken by the printers (cmd_info_bind(), cmd_info_cost()). */
+    tk_bind **ix;
+    tk_cost **cost;
 } cmd_info_profiles;
+
+/* Kernel I's binding index (caller frees with tk_bind_free()), the one
+ * made ahead if there is one. */
+tk_bind *cmd_info_bind(const cmd_info_profiles *pf, size_t i, const tk_kernel *k,
+                       tk_loctab *tab);
+
+/* Kernel I's cost on IX (caller frees with tk_cost_free(), before IX),
+ * the one made ahead with IX if there is one, after printing what reading
+ * its profile said (cli_cost_with()). */
+tk_cost *cmd_info_cost(const cmd_info_profiles *pf, size_t i, const tk_kernel *k,
+                       const tk_bind *ix, const tk_loctab *tab, gboolean quiet);
 
 /* Distinct source positions a stage refers to, in any frame. */
 static inline size_t cmd_info_source_positions(const tk_bind *ix, tk_stage_kind k)

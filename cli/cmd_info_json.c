@@ -25,7 +25,7 @@ static void cost_json(JsonBuilder *j, const tk_kernel *k, const tk_bind *ix,
         return;
     }
     const tk_profile *p = pf->profile[ki];
-    tk_cost *c = cli_cost_with(k, ix, tab, quiet, p, pf->diags[ki]);
+    tk_cost *c = cmd_info_cost(pf, ki, k, ix, tab, quiet);
     const double *t = tk_cost_total(c);
     json_builder_begin_object(j);
     json_builder_set_member_name(j, "instructions");
@@ -162,7 +162,7 @@ void cmd_info_json(tk_bundle *b, gboolean quiet, const tk_diag_set *ds,
     tk_config **apart = tk_config_apart_all(b, NULL);
     for (size_t i = 0; i < tk_bundle_kernel_count(b); i++) {
         const tk_kernel *k = tk_bundle_kernel(b, i);
-        tk_bind *ix = tk_bind_new(k, tab);
+        tk_bind *ix = cmd_info_bind(pf, i, k, tab);
         json_builder_begin_object(j);
         json_builder_set_member_name(j, "index");
         json_builder_add_int_value(j, (gint64)i);

@@ -43,7 +43,7 @@ static void cost_text(const tk_kernel *k, const tk_bind *ix, const tk_loctab *ta
     if (!tk_kernel_stage(k, TK_STAGE_SASS))
         return;
     const tk_profile *p = pf->profile[ki];
-    tk_cost *c = cli_cost_with(k, ix, tab, quiet, p, pf->diags[ki]);
+    tk_cost *c = cmd_info_cost(pf, ki, k, ix, tab, quiet);
     const double *t = tk_cost_total(c);
     printf("  cost: %.0f SASS instructions:", t[0]);
     for (int i = 0; i < TK_SASS_CLASS_COUNT; i++)
@@ -146,7 +146,7 @@ void cmd_info_text(tk_bundle *b, gboolean quiet, const tk_diag_set *ds,
         }
         if (ds)
             cli_diag_kernel_text(ds, k);
-        tk_bind *ix = tk_bind_new(k, tab);
+        tk_bind *ix = cmd_info_bind(pf, i, k, tab);
         if (!tk_kernel_has_stages(k)) {
             /* Pass dumps alone: one reason, not five times the same. */
             const char *why = tk_kernel_stage_missing(k, TK_STAGE_TTGIR);

@@ -217,6 +217,11 @@ typedef struct {
     cap_progress *progress; /* may be NULL */
     double timeout_s;     /* 0: none; else the child is killed after it */
     double grace_s;       /* after a stop signal, SIGKILL after this long */
+    gboolean beside;      /* a tool run while the program runs, from any
+                             thread: in a process group of its own (the
+                             terminal's Ctrl-C is the program's), niced,
+                             and the signal pipe left to the program's
+                             loop (neither watched nor emptied) */
 } cap_child_spec;
 
 typedef struct {
@@ -253,6 +258,9 @@ char *cap_child_describe(const cap_child_result *res);
  * saying why when it could not be run.  The file is removed on failure. */
 int cap_tool_run(char **argv, const char *stdout_path, double timeout_s,
                 char **err_text);
+/* The same; BESIDE: while the program runs (cap_child_spec's beside). */
+int cap_tool_run_beside(char **argv, const char *stdout_path, double timeout_s,
+                        gboolean beside, char **err_text);
 
 /* The first of NAMES (NULL-terminated) found as an executable in PATH or in
  * the folders of EXTRA_DIRS (NULL-terminated; may be NULL), searched after
@@ -343,6 +351,8 @@ char *cap_format_bytes(uint64_t n);
 typedef struct {
     char **argv;          /* the program to capture */
     const char *kernel;   /* --kernel: dump only this kernel; NULL: all */
+    const char *passes;   /* --passes: which pass dumps, "all" (NULL),
+                             "mlir" (no LLVM print-after-all) or "none" */
     const char *irloc;    /* --irloc ttir|ttgir; NULL: none */
     gboolean progress;    /* draw progress (stderr is a terminal) */
     const char *ncu;      /* --profile: the ncu to run the program under
@@ -353,6 +363,9 @@ typedef struct {
 /* Whether TARGET reads as --target takes it: "hip:ARCH" or "cuda:ARCH",
  * ARCH of [A-Za-z0-9_] ("hip:gfx942", "cuda:90"). */
 gboolean cap_target_valid(const char *target);
+
+/* Whether PASSES is a value --passes takes (all, mlir, none). */
+gboolean cap_passes_valid(const char *passes);
 
 /* Captures a Triton program into C (begun).  Returns a TK_CAPTURE_EXIT_*
  * code; prints what happened. */
@@ -399,24 +412,67 @@ int cap_mlir(cap_capture *c, const cap_mlir_opts *o);
 /* One run of a tool on one cubin, writing OUT.  A kind's job embeds this
  * first.  RUN does the work and sets RC (0: OUT made); ADOPT takes the
  * outcome of LEADER, an earlier job of the same kind on the same bytes,
- * whose file is already linked to OUT when RC is 0. */
+ * whose file is already linked to OUT when RC is 0 (its texts through
+ * cap_job_retell()); DESTROY frees the job. */
 typedef struct cap_job {
     const char *kind;            /* "sass", "lr": jobs are shared per kind */
     char *cubin, *out;
     void (*run)(struct cap_job *j);
     void (*adopt)(struct cap_job *j, const struct cap_job *leader);
+    void (*destroy)(struct cap_job *j);
     int rc;
     char *key;                   /* kind:SHA-256 of the cubin */
     const struct cap_job *leader;/* NULL: run itself */
+    gboolean beside;             /* run while the program runs, on a copy
+                                    of the cubin (capture_early.c) */
 } cap_job;
 
 void cap_job_init(cap_job *j, const char *kind, const char *cubin,
                   const char *out, void (*run)(cap_job *),
                   void (*adopt)(cap_job *, const cap_job *));
 void cap_job_clear(cap_job *j);
+/* TEXT (a tool's output or complaint about LEADER's cubin) as it would
+ * read about J's: LEADER's cubin path replaced by J's when LEADER ran
+ * beside the program on a copy.  Caller frees; NULL for NULL. */
+char *cap_job_retell(const cap_job *j, const cap_job *leader, const char *text);
 /* Runs JOBS (cap_job *) on the machine's cores, each distinct cubin of a
- * kind once (the others adopt its outcome); returns when all are done. */
-void cap_jobs_run(GPtrArray *jobs);
+ * kind once (the others adopt its outcome); a cubin whose key is in DONE
+ * (key -> finished cap_job, capture_early.c; may be NULL) is not run
+ * again, it adopts that job's outcome.  Returns when all are done. */
+void cap_jobs_run(GPtrArray *jobs, GHashTable *done);
+
+/* One job of each kind, on CUBIN, writing OUT (DESTROY frees it). */
+cap_job *cap_sass_job_new(const char *nvdisasm, const char *cubin, const char *out);
+cap_job *cap_lr_job_new(const char *const *tools, const char *cubin,
+                        const char *out);
+
+/* ---- nvdisasm while the program runs (capture_early.c) ---------------- */
+
+/* Where the nvdisasm tools are: Triton's bin folder (asked of ARGV's
+ * Python), the nvdisasm for SASS (TRITON_NVDISASM_PATH, PATH, CUDA_HOME,
+ * /usr/local/cuda, Triton's), the life ranges' in order (Triton's first). */
+typedef struct {
+    char *tdir, *nvdisasm, *tnv;
+    const char *tools[3];        /* NULL-terminated, into the above */
+} cap_nv_tools;
+void cap_nv_tools_find(cap_nv_tools *t, char **argv, gboolean beside);
+void cap_nv_tools_clear(cap_nv_tools *t);
+
+/* Watches CACHE (Triton's cache folder) while the program runs: each cubin
+ * whose NAME.json has appeared (Triton writes it after the cubin) is
+ * copied into WORK/early and disassembled there for SASS and life ranges
+ * on a pool beside the program, so that after it only the cubins of its
+ * last moments are left.  ARGV is the program (for cap_nv_tools_find, on
+ * the first cubin). */
+typedef struct cap_early cap_early;
+cap_early *cap_early_start(const char *work, const char *cache, char **argv);
+/* Stops watching and waits for the jobs begun.  Returns the finished jobs
+ * by key (for cap_jobs_run()), owned by E; *TOOLS is set when they were
+ * looked for (then owned by E too), else left as it is. */
+GHashTable *cap_early_finish(cap_early *e, const cap_nv_tools **tools);
+/* How many distinct cubins were disassembled beside the program. */
+unsigned cap_early_cubins(const cap_early *e);
+void cap_early_free(cap_early *e);
 
 /* Makes NAME.sass_gi beside every NAME.cubin under the folders DIRS
  * (NULL-terminated; each holds one folder per kernel) with NVDISASM -c -gi,

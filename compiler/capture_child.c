@@ -36,6 +36,7 @@
 #define LINE_CAP (64 * 1024)     /* bytes of one line the filter looks at */
 #define TEXT_CAP (64 * 1024)     /* bytes of stderr kept in stderr_text */
 #define DRAIN_LIMIT_S 10.0
+#define BESIDE_NICE 5            /* a tool run beside the program yields */
 
 static double now_s(void)
 {
@@ -159,6 +160,10 @@ static void child_exec(const cap_child_spec *spec, int out_w, int err_w,
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     signal(SIGPIPE, SIG_DFL);
+    /* Beside: out of the terminal's group (its Ctrl-C is the program's),
+     * below the program in the CPU's queue (a failed nice() is harmless). */
+    if (spec->beside && (setpgid(0, 0) != 0 || nice(BESIDE_NICE) == -1))
+        errno = 0;
     if (spec->stdin_fd >= 0)
         dup2(spec->stdin_fd, 0);
     if (spec->stdout_fd >= 0)
@@ -314,6 +319,30 @@ static void take_signals(const cap_child_spec *spec, cap_child_result *res, pid_
     }
 }
 
+/* Kills PID (not reaped) when the grace period after a stop signal
+ * (SINCE_STOP seconds ago; < 0: none came) or the timeout (RAN seconds
+ * since it started) is over. */
+static void enforce_limits(const cap_child_spec *spec, cap_child_result *res,
+                           pid_t pid, double ran, double since_stop)
+{
+    if (!res->killed && since_stop >= 0 && spec->grace_s > 0 &&
+        since_stop > spec->grace_s) {
+        kill(pid, SIGKILL);
+        res->killed = TRUE;
+        if (spec->show) {
+            cap_progress_clear(spec->progress);
+            fprintf(spec->show, "tkview: the program did not end within "
+                                "%.0f seconds of the interrupt; killed it\n",
+                    spec->grace_s);
+        }
+    }
+    if (!res->killed && spec->timeout_s > 0 && ran > spec->timeout_s) {
+        kill(pid, SIGKILL);
+        res->killed = TRUE;
+        res->timed_out = TRUE;
+    }
+}
+
 /* Stops passing SIGWINCH on to PID before its pid is freed (it could name
  * another process once reaped): when it has exited but is not reaped. */
 static void unfollow_if_exited(pid_t pid)
@@ -433,37 +462,30 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
     double first_stop = 0, reaped_at = 0;
     int status = 0;
     while (!reaped || err_fd >= 0 || out_fd >= 0) {
+        /* Beside, the signal pipe is the program loop's: not watched,
+         * so the tool's end is looked for often once its pipes closed. */
         struct pollfd fds[3] = {{err_fd, POLLIN, 0},
-                                {cap_signals_fd(), POLLIN, 0},
+                                {spec->beside ? -1 : cap_signals_fd(), POLLIN, 0},
                                 {out_fd, POLLIN, 0}};
-        int n = poll(fds, 3, reaped ? 100 : 250);
+        int wait_ms = reaped ? 100 : 250;
+        if (spec->beside && err_fd < 0 && out_fd < 0)
+            wait_ms = 2;
+        int n = poll(fds, 3, wait_ms);
         if (n < 0 && errno != EINTR)
             break;
         if (out_fd >= 0 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR)))
             forward_stdout(spec, res, buf, shown, &out_fd, &out_forward, &out_copy);
         if (err_fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
             drain(spec, res, &ls, buf, &err_fd, &write_failed);
-        take_signals(spec, res, pid, reaped, &stops, &first_stop);
+        if (!spec->beside)
+            take_signals(spec, res, pid, reaped, &stops, &first_stop);
         double t = now_s();
-        if (!reaped && !res->killed && first_stop > 0 && spec->grace_s > 0 &&
-            t - first_stop > spec->grace_s) {
-            kill(pid, SIGKILL);
-            res->killed = TRUE;
-            if (spec->show) {
-                cap_progress_clear(spec->progress);
-                fprintf(spec->show, "tkview: the program did not end within "
-                                    "%.0f seconds of the interrupt; killed it\n",
-                        spec->grace_s);
-            }
-        }
-        if (!reaped && !res->killed && spec->timeout_s > 0 &&
-            t - t0 > spec->timeout_s) {
-            kill(pid, SIGKILL);
-            res->killed = TRUE;
-            res->timed_out = TRUE;
-        }
+        if (!reaped)
+            enforce_limits(spec, res, pid, t - t0, first_stop > 0 ? t - first_stop : -1);
         if (!reaped) {
-            unfollow_if_exited(pid);
+            if (res->stdout_pty) /* only the run that followed: a tool run
+                                    beside the program must not unfollow it */
+                unfollow_if_exited(pid);
             pid_t w = waitpid(pid, &status, WNOHANG);
             if (w == pid) {
                 reaped = TRUE;
@@ -480,7 +502,8 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         }
         cap_progress_tick(spec->progress);
     }
-    cap_out_channel_unfollow();
+    if (res->stdout_pty)
+        cap_out_channel_unfollow();
     if (!reaped) { /* poll failed: do not leave it running unattended */
         kill(pid, SIGKILL);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -497,90 +520,4 @@ int cap_child_run(const cap_child_spec *spec, cap_child_result *res)
         res->exit_status = -1;
     }
     return write_failed ? -1 : 0;
-}
-
-/* ---- tools ---------------------------------------------------------- */
-
-int cap_tool_run(char **argv, const char *stdout_path, double timeout_s,
-                char **err_text)
-{
-    if (err_text)
-        *err_text = NULL;
-    int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    int out = stdout_path
-                  ? open(stdout_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                         0644)
-                  : open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (in < 0 || out < 0) {
-        if (err_text)
-            *err_text = g_strdup_printf("cannot open %s: %s",
-                                        stdout_path ? stdout_path : "/dev/null",
-                                        g_strerror(errno));
-        if (in >= 0)
-            close(in);
-        if (out >= 0)
-            close(out);
-        return -1;
-    }
-    GString *text = g_string_new(NULL);
-    cap_child_spec spec = {
-        .argv = argv, .stdin_fd = in, .stdout_fd = out, .stderr_fd = -1,
-        .stderr_text = text, .messages_fd = -1, .timeout_s = timeout_s,
-        .grace_s = 5};
-    cap_child_result res;
-    int rc = cap_child_run(&spec, &res);
-    close(in);
-    if (close(out) != 0 && rc == 0 && stdout_path) {
-        g_string_append_printf(text, "cannot write %s: %s\n", stdout_path,
-                               g_strerror(errno));
-        rc = -1;
-    }
-    if (rc == 0 && !cap_child_ok(&res)) {
-        char *why = cap_child_describe(&res);
-        g_string_append_printf(text, "%s%s %s", text->len ? "\n" : "",
-                               argv[0], why);
-        g_free(why);
-        rc = -1;
-    } else if (rc != 0 && res.error) {
-        g_string_append(text, res.error);
-    }
-    g_free(res.error);
-    if (rc != 0 && stdout_path)
-        unlink(stdout_path);
-    if (err_text)
-        *err_text = g_strstrip(g_string_free(text, FALSE));
-    else
-        g_string_free(text, TRUE);
-    return rc;
-}
-
-static char *executable_in(const char *dir, const char *name)
-{
-    char *p = g_build_filename(dir, name, NULL);
-    struct stat st;
-    if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0)
-        return p;
-    g_free(p);
-    return NULL;
-}
-
-char *cap_tool_find(const char *const *names, const char *const *extra_dirs)
-{
-    for (size_t i = 0; names[i]; i++) {
-        if (strchr(names[i], '/')) {
-            if (access(names[i], X_OK) == 0)
-                return g_strdup(names[i]);
-            continue;
-        }
-        char *p = g_find_program_in_path(names[i]);
-        if (p)
-            return p;
-        for (size_t d = 0; extra_dirs && extra_dirs[d]; d++) {
-            if (!*extra_dirs[d])
-                continue;
-            if ((p = executable_in(extra_dirs[d], names[i])))
-                return p;
-        }
-    }
-    return NULL;
 }

@@ -12,7 +12,11 @@
  * whose cubin has the same bytes as an earlier job's of the same kind is
  * not run: it takes that job's outcome, its file linked (or copied) to its
  * own place.  Outcomes are then taken in the planned order, so the
- * manifest says what it said when every cubin was disassembled.
+ * manifest says what it said when every cubin was disassembled.  A cubin
+ * already disassembled while the program ran (capture_early.c, on a copy
+ * of its bytes) is not run again: the first job of its key adopts that
+ * outcome, its texts retold as about its own cubin (the copy's path is the
+ * one thing that differs), so the bundle is the same bytes either way.
  */
 #include "capture.h"
 
@@ -33,6 +37,16 @@ void cap_job_init(cap_job *j, const char *kind, const char *cubin,
     j->run = run;
     j->adopt = adopt;
     j->rc = -1;
+}
+
+char *cap_job_retell(const cap_job *j, const cap_job *leader, const char *text)
+{
+    if (!text || !leader->beside || !strstr(text, leader->cubin))
+        return g_strdup(text);
+    char **parts = g_strsplit(text, leader->cubin, -1);
+    char *s = g_strjoinv(j->cubin, parts);
+    g_strfreev(parts);
+    return s;
 }
 
 void cap_job_clear(cap_job *j)
@@ -73,6 +87,28 @@ static int link_or_copy(const char *src, const char *dst)
     return rc;
 }
 
+/* J's file from LEADER's: retold when LEADER ran on a copy and its output
+ * names it, else a link.  0 or -1. */
+static int take_file(const cap_job *j, const cap_job *leader)
+{
+    if (!leader->beside)
+        return link_or_copy(leader->out, j->out);
+    char *data = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(leader->out, &data, &len, NULL))
+        return -1;
+    int rc;
+    if (strlen(data) == len && strstr(data, leader->cubin)) {
+        char *told = cap_job_retell(j, leader, data);
+        rc = g_file_set_contents(j->out, told, -1, NULL) ? 0 : -1;
+        g_free(told);
+    } else {
+        rc = link_or_copy(leader->out, j->out);
+    }
+    g_free(data);
+    return rc;
+}
+
 static void pool_run(gpointer data, gpointer user)
 {
     (void)user;
@@ -80,7 +116,7 @@ static void pool_run(gpointer data, gpointer user)
     j->run(j);
 }
 
-void cap_jobs_run(GPtrArray *jobs)
+void cap_jobs_run(GPtrArray *jobs, GHashTable *done)
 {
     GHashTable *first = g_hash_table_new(g_str_hash, g_str_equal);
     GPtrArray *todo = g_ptr_array_new();
@@ -88,6 +124,9 @@ void cap_jobs_run(GPtrArray *jobs)
         cap_job *j = g_ptr_array_index(jobs, i);
         j->key = job_key(j);
         j->leader = j->key ? g_hash_table_lookup(first, j->key) : NULL;
+        if (!j->leader && j->key && done &&
+            (j->leader = g_hash_table_lookup(done, j->key)))
+            g_hash_table_insert(first, j->key, j); /* its twins adopt J */
         if (!j->leader) {
             if (j->key)
                 g_hash_table_insert(first, j->key, j);
@@ -109,7 +148,7 @@ void cap_jobs_run(GPtrArray *jobs)
         if (!j->leader)
             continue;
         j->rc = j->leader->rc;
-        if (j->rc == 0 && link_or_copy(j->leader->out, j->out) != 0)
+        if (j->rc == 0 && take_file(j, j->leader) != 0)
             j->rc = -1;
         j->adopt(j, j->leader);
     }

@@ -53,7 +53,7 @@ static void lr_job_run(cap_job *base)
         char *argv[] = {(char *)j->tools[t], "--print-life-ranges",
                         "--life-range-mode", "count", "-c", base->cubin, NULL};
         char *err = NULL;
-        if (cap_tool_run(argv, tmp, LR_TIMEOUT_S, &err) == 0 &&
+        if (cap_tool_run_beside(argv, tmp, LR_TIMEOUT_S, base->beside, &err) == 0 &&
             rename(tmp, base->out) == 0) {
             j->made_by = (int)t;
         } else {
@@ -76,7 +76,27 @@ static void lr_job_adopt(cap_job *base, const cap_job *leader)
     const lr_job *l = (const lr_job *)leader;
     j->made_by = base->rc == 0 ? l->made_by : -1;
     for (guint i = 0; i < l->why->len; i++)
-        g_ptr_array_add(j->why, g_strdup(g_ptr_array_index(l->why, i)));
+        g_ptr_array_add(j->why, cap_job_retell(base, leader,
+                                               g_ptr_array_index(l->why, i)));
+}
+
+static void lr_job_destroy(cap_job *base)
+{
+    lr_job *j = (lr_job *)base;
+    cap_job_clear(base);
+    g_ptr_array_free(j->why, TRUE);
+    g_free(j);
+}
+
+cap_job *cap_lr_job_new(const char *const *tools, const char *cubin,
+                        const char *out)
+{
+    lr_job *j = g_new0(lr_job, 1);
+    cap_job_init(&j->job, "lr", cubin, out, lr_job_run, lr_job_adopt);
+    j->job.destroy = lr_job_destroy;
+    j->tools = tools;
+    j->why = g_ptr_array_new_with_free_func(g_free);
+    return &j->job;
 }
 
 static void lr_for_folder(GPtrArray *jobs, const char *const *tools,
@@ -89,15 +109,11 @@ static void lr_for_folder(GPtrArray *jobs, const char *const *tools,
         char *cubin = g_build_filename(dir, e, NULL);
         struct stat st;
         if (lstat(cubin, &st) == 0 && S_ISREG(st.st_mode)) {
-            lr_job *j = g_new0(lr_job, 1);
             char *base = g_strndup(cubin, strlen(cubin) - strlen(".cubin"));
             char *out = g_strconcat(base, ".sass_lr", NULL);
-            cap_job_init(&j->job, "lr", cubin, out, lr_job_run, lr_job_adopt);
+            g_ptr_array_add(jobs, cap_lr_job_new(tools, cubin, out));
             g_free(out);
             g_free(base);
-            j->tools = tools;
-            j->why = g_ptr_array_new_with_free_func(g_free);
-            g_ptr_array_add(jobs, j);
         }
         g_free(cubin);
     }
@@ -201,10 +217,8 @@ void cap_lr_record(cap_capture *c, const char *const *tools, GPtrArray *jobs,
     json_array_unref(refusals);
     g_hash_table_destroy(seen); /* its keys are the jobs' */
     for (guint i = 0; i < jobs->len; i++) {
-        lr_job *j = g_ptr_array_index(jobs, i);
-        cap_job_clear(&j->job);
-        g_ptr_array_free(j->why, TRUE);
-        g_free(j);
+        cap_job *j = g_ptr_array_index(jobs, i);
+        j->destroy(j);
     }
     g_ptr_array_free(jobs, TRUE);
     g_free(used);
@@ -214,6 +228,6 @@ void cap_make_life_ranges(cap_capture *c, const char *const *tools,
                           const char *const *dirs, const char *why_missing)
 {
     GPtrArray *jobs = cap_lr_plan(tools, dirs);
-    cap_jobs_run(jobs);
+    cap_jobs_run(jobs, NULL);
     cap_lr_record(c, tools, jobs, why_missing);
 }

@@ -30,7 +30,8 @@ static void sass_job_run(cap_job *base)
 {
     sass_job *j = (sass_job *)base;
     char *argv[] = {(char *)j->nvdisasm, "-c", "-gi", base->cubin, NULL};
-    base->rc = cap_tool_run(argv, j->tmp, NVDISASM_TIMEOUT_S, &j->err) == 0 &&
+    base->rc = cap_tool_run_beside(argv, j->tmp, NVDISASM_TIMEOUT_S,
+                                   base->beside, &j->err) == 0 &&
                        rename(j->tmp, base->out) == 0
                    ? 0
                    : -1;
@@ -41,7 +42,30 @@ static void sass_job_run(cap_job *base)
 static void sass_job_adopt(cap_job *base, const cap_job *leader)
 {
     sass_job *j = (sass_job *)base;
-    j->err = g_strdup(((const sass_job *)leader)->err);
+    j->err = cap_job_retell(base, leader, ((const sass_job *)leader)->err);
+}
+
+static void sass_job_destroy(cap_job *base)
+{
+    sass_job *j = (sass_job *)base;
+    cap_job_clear(base);
+    g_free(j->name);
+    g_free(j->tmp);
+    g_free(j->err);
+    g_free(j);
+}
+
+cap_job *cap_sass_job_new(const char *nvdisasm, const char *cubin, const char *out)
+{
+    sass_job *j = g_new0(sass_job, 1);
+    cap_job_init(&j->job, "sass", cubin, out, sass_job_run, sass_job_adopt);
+    j->job.destroy = sass_job_destroy;
+    char *base = g_path_get_basename(cubin);
+    j->name = g_strndup(base, strlen(base) - MIN(strlen(base), strlen(".cubin")));
+    g_free(base);
+    j->tmp = g_strconcat(out, ".tmp", NULL);
+    j->nvdisasm = nvdisasm;
+    return &j->job;
 }
 
 static void sass_for_folder(const char *nvdisasm, const char *dir, GPtrArray *jobs)
@@ -56,13 +80,9 @@ static void sass_for_folder(const char *nvdisasm, const char *dir, GPtrArray *jo
             g_free(cubin);
             continue;
         }
-        sass_job *j = g_new0(sass_job, 1);
         char *base = g_strndup(cubin, strlen(cubin) - strlen(".cubin"));
         char *out = g_strconcat(base, ".sass_gi", NULL);
-        cap_job_init(&j->job, "sass", cubin, out, sass_job_run, sass_job_adopt);
-        j->name = g_strndup(e, strlen(e) - strlen(".cubin"));
-        j->tmp = g_strconcat(base, ".sass_gi.tmp", NULL);
-        j->nvdisasm = nvdisasm;
+        cap_job *j = cap_sass_job_new(nvdisasm, cubin, out);
         g_free(out);
         g_free(base);
         g_free(cubin);
@@ -114,11 +134,7 @@ void cap_sass_record(cap_capture *c, const char *nvdisasm, GPtrArray *jobs,
                                                           : "no reason given");
             g_hash_table_replace(c->sass_missing, g_strdup(j->name), why);
         }
-        cap_job_clear(&j->job);
-        g_free(j->name);
-        g_free(j->tmp);
-        g_free(j->err);
-        g_free(j);
+        j->job.destroy(&j->job);
     }
     g_ptr_array_free(jobs, TRUE);
     if (!nvdisasm)
@@ -133,6 +149,6 @@ void cap_make_sass(cap_capture *c, const char *nvdisasm,
                    const char *const *dirs, const char *why_missing)
 {
     GPtrArray *jobs = cap_sass_plan(nvdisasm, dirs);
-    cap_jobs_run(jobs);
+    cap_jobs_run(jobs, NULL);
     cap_sass_record(c, nvdisasm, jobs, why_missing);
 }

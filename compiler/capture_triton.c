@@ -75,54 +75,6 @@ static const char nvdisasm_places[] =
     "nvdisasm was not found (looked at TRITON_NVDISASM_PATH, in PATH, "
     "CUDA_HOME/bin, /usr/local/cuda/bin and Triton's backends/nvidia/bin)";
 
-/* tk_run_fn over cap_tool_run(), bounded by 120 s: how the library asks
- * the program's Python where Triton is (tk_triton_nvidia_bin()). */
-static int run_bounded(const char *const *argv, const char *stdout_path,
-                       char **err, void *user)
-{
-    (void)user;
-    char *e = NULL;
-    int rc = cap_tool_run((char **)argv, stdout_path, 120, &e);
-    if (err)
-        *err = e ? strdup(e) : NULL;
-    g_free(e);
-    return rc;
-}
-
-/* Triton's own copy of the CUDA tools, asked of the program's Python
- * (ARGV[0] when it is a python, else python3).  Caller frees; NULL: none. */
-static char *triton_bin_dir(char **argv)
-{
-    char *base = g_path_get_basename(argv[0]);
-    const char *py = g_str_has_prefix(base, "python") ? argv[0] : NULL;
-    char *dir = tk_triton_nvidia_bin(py, run_bounded, NULL);
-    g_free(base);
-    return dir;
-}
-
-/* The nvdisasm for SASS: TRITON_NVDISASM_PATH, PATH, CUDA_HOME/bin,
- * /usr/local/cuda/bin, then Triton's bin folder TDIR (may be NULL). */
-static char *find_nvdisasm(const char *tdir)
-{
-    const char *env = g_getenv("TRITON_NVDISASM_PATH");
-    if (env && *env && access(env, X_OK) == 0)
-        return g_strdup(env);
-    const char *cuda_home = g_getenv("CUDA_HOME");
-    char *cuda_bin = cuda_home ? g_build_filename(cuda_home, "bin", NULL)
-                               : g_strdup("");
-    const char *names[] = {"nvdisasm", NULL};
-    const char *dirs[] = {cuda_bin, "/usr/local/cuda/bin", NULL};
-    char *found = cap_tool_find(names, dirs);
-    g_free(cuda_bin);
-    if (found || !tdir)
-        return found;
-    char *p = g_build_filename(tdir, "nvdisasm", NULL);
-    if (access(p, X_OK) == 0)
-        return p;
-    g_free(p);
-    return NULL;
-}
-
 /* Whether the kernel folder DIR holds files of kernel NAME ("NAME.ttir"). */
 static gboolean folder_has_kernel(const char *dir, const char *name)
 {
@@ -167,6 +119,12 @@ static int open_new(const char *path)
     return fd;
 }
 
+gboolean cap_passes_valid(const char *passes)
+{
+    return !strcmp(passes, "all") || !strcmp(passes, "mlir") ||
+           !strcmp(passes, "none");
+}
+
 gboolean cap_target_valid(const char *target)
 {
     const char *arch = NULL;
@@ -202,40 +160,58 @@ static uint64_t keep_compile_output(cap_capture *c, const char *compiles,
     return shown;
 }
 
-/* SASS beside every cubin, and its life ranges.  Where Triton is is asked
- * once: it is the last place for SASS's nvdisasm and the first for the
- * life ranges'. */
+/* SASS beside every cubin, and its life ranges: what EARLY did not do
+ * while the program ran (capture_early.c).  Where Triton is is asked once
+ * (there when EARLY saw a cubin): it is the last place for SASS's nvdisasm
+ * and the first for the life ranges'. */
 static void make_sass(cap_capture *c, const cap_triton_opts *o,
-                      const char *const *kdirs)
+                      const char *const *kdirs, cap_early *early)
 {
-    char *tdir = triton_bin_dir(o->argv);
-    char *nvdisasm = find_nvdisasm(tdir);
+    const cap_nv_tools *found = NULL;
+    GHashTable *done = cap_early_finish(early, &found);
+    cap_phase_done(c, "early_wait");
+    cap_nv_tools mine = {0};
+    if (!found) {
+        cap_nv_tools_find(&mine, o->argv, FALSE);
+        found = &mine;
+    }
     cap_phase_done(c, "find_nvdisasm");
-    /* Life ranges: Triton's own nvdisasm first, the one its ptxas
-     * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
-    char *tnv = nvdisasm && tdir ? g_build_filename(tdir, "nvdisasm", NULL) : NULL;
-    const char *tools[3] = {NULL, NULL, NULL};
-    size_t nt = 0;
-    if (tnv && access(tnv, X_OK) == 0)
-        tools[nt++] = tnv;
-    if (nvdisasm && (!nt || strcmp(tools[0], nvdisasm) != 0))
-        tools[nt++] = nvdisasm;
     /* One pool for both, the life ranges (the longer) first. */
-    GPtrArray *lr = cap_lr_plan(tools, kdirs);
-    GPtrArray *sass = cap_sass_plan(nvdisasm, kdirs);
+    GPtrArray *lr = cap_lr_plan(found->tools, kdirs);
+    GPtrArray *sass = cap_sass_plan(found->nvdisasm, kdirs);
     GPtrArray *all = g_ptr_array_new();
     for (guint i = 0; i < lr->len; i++)
         g_ptr_array_add(all, lr->pdata[i]);
     for (guint i = 0; i < sass->len; i++)
         g_ptr_array_add(all, sass->pdata[i]);
-    cap_jobs_run(all);
+    cap_jobs_run(all, done);
     g_ptr_array_free(all, TRUE);
-    cap_sass_record(c, nvdisasm, sass, nvdisasm_places);
-    cap_lr_record(c, tools, lr, nvdisasm_places);
+    cap_sass_record(c, found->nvdisasm, sass, nvdisasm_places);
+    cap_lr_record(c, found->tools, lr, nvdisasm_places);
+    cap_info_set_int(c, "cubins_disassembled_while_running",
+                     cap_early_cubins(early));
     cap_phase_done(c, "sass_and_lr");
-    g_free(tnv);
-    g_free(tdir);
-    g_free(nvdisasm);
+    cap_nv_tools_clear(&mine);
+}
+
+/* What is left after the program: ncu's export, SASS and life ranges
+ * (what EARLY did not do), AMDGCN, --kernel's pruning, then the bundle.
+ * Returns cap_finish()'s exit code. */
+static int after_program(cap_capture *c, const cap_triton_opts *o,
+                         const char *kdump, const char *cache, cap_early *early)
+{
+    if (o->ncu)
+        cap_profile_export(c);
+    const char *kdirs[] = {kdump, cache, NULL};
+    if (cap_any_kernel_file(kdirs, ".cubin"))
+        make_sass(c, o, kdirs, early); /* NVIDIA; AMD's have .hsaco only */
+    cap_make_amdgcn(c, kdirs);
+    if (o->kernel)
+        keep_only_kernel(kdirs, o->kernel);
+    cap_phase_done(c, "amdgcn_kernel");
+    const cap_nv_tools *unused = NULL;
+    cap_early_finish(early, &unused); /* its jobs end before cap_finish() */
+    return cap_finish(c);
 }
 
 /* The run's outcome in the manifest's "capture", and said on stderr. */
@@ -308,6 +284,20 @@ static char **run_environ(cap_capture *c, const char *knobs[][2], size_t n,
     return env;
 }
 
+/* --passes PASSES: the dumps not asked for are off whatever the user had
+ * (MLIR_DUMPS, LLVM_DUMPS: asked for); the manifest says what was asked.
+ * Returns ENV changed. */
+static char **passes_environ(cap_capture *c, char **env, const char *passes,
+                             gboolean mlir_dumps, gboolean llvm_dumps)
+{
+    if (!mlir_dumps)
+        env = g_environ_unsetenv(env, "MLIR_ENABLE_DUMP");
+    if (!llvm_dumps)
+        env = g_environ_unsetenv(env, "LLVM_IR_ENABLE_DUMP");
+    cap_info_set_string(c, "passes", passes);
+    return env;
+}
+
 /* The status line, counting the kernels compiled into Triton's cache
  * CACHE and Inductor's own caches under INDUCTOR. */
 static cap_progress *new_progress(cap_capture *c, const cap_triton_opts *o,
@@ -334,6 +324,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     cap_stdout_filter *out_filter = NULL;
     cap_diag_hide *diag_hide = NULL;
     cap_progress *progress = NULL;
+    cap_early *early = NULL;
     char **env = NULL;
     cap_child_result res = {0};
 
@@ -349,6 +340,10 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
                        : old_pp && *old_pp ? g_strconcat(hook, ":", old_pp, NULL)
                                            : g_strdup(hook);
     char *preload = cap_stderr_batch_preload();
+    /* --passes (docs/capture.md, "Cheaper captures"): LLVM's print-after-all
+     * is most of what the knobs cost; MLIR's dumps the rest. */
+    const char *passes = o->passes ? o->passes : "all";
+    gboolean mlir_dumps = strcmp(passes, "none") != 0, llvm_dumps = !strcmp(passes, "all");
     if (g_mkdir(kdump, 0755) != 0 || g_mkdir(cache, 0755) != 0 ||
         g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0 ||
         (have_hook && g_mkdir(compiles, 0755) != 0)) {
@@ -362,9 +357,9 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"TRITON_KERNEL_DUMP", "1"},
         {"TRITON_DUMP_DIR", kdump},
         {"TRITON_CACHE_DIR", cache},
-        {"MLIR_ENABLE_DUMP", o->kernel ? o->kernel : "1"},
+        {"MLIR_ENABLE_DUMP", mlir_dumps ? (o->kernel ? o->kernel : "1") : NULL},
         {"MLIR_DUMP_PATH", have_hook ? NULL : mlir},
-        {"LLVM_IR_ENABLE_DUMP", "1"},
+        {"LLVM_IR_ENABLE_DUMP", llvm_dumps ? "1" : NULL},
         {"MLIR_ENABLE_DIAGNOSTICS", "warnings,remarks"},
         {"TRITON_DUMP_PTXAS_LOG", "1"},
         {"TORCHINDUCTOR_CACHE_DIR", inductor},
@@ -378,6 +373,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"TKVIEW_MLIR_DUMP_PATH", have_hook ? mlir : NULL},
     };
     env = run_environ(c, knobs, G_N_ELEMENTS(knobs), have_hook);
+    env = passes_environ(c, env, passes, mlir_dumps, llvm_dumps);
     cap_info_set_string(c, "route", "triton");
     if (o->kernel)
         cap_info_set_string(c, "kernel", o->kernel);
@@ -408,6 +404,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         .messages_fd = msg_fd, .progress = progress, .grace_s = 30};
     cap_signals_install();
     cap_phase_start(c);
+    early = cap_early_start(c->work, cache, o->argv);
     int run_rc = cap_child_run(&spec, &res);
     cap_phase_done(c, "program");
     g_strfreev(run_argv);
@@ -423,6 +420,8 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     out_fd = -1;
     if (!res.started) {
         fprintf(stderr, "tkview: %s\n", res.error);
+        cap_early_free(early);
+        early = NULL;
         tk_staged_dir_remove_tree(c->work);
         goto out;
     }
@@ -434,17 +433,9 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     record_hidden(c, &res, out_filter, diag_hide);
     cap_phase_done(c, "compile_files");
 
-    if (o->ncu)
-        cap_profile_export(c);
-    const char *kdirs[] = {kdump, cache, NULL};
-    if (cap_any_kernel_file(kdirs, ".cubin"))
-        make_sass(c, o, kdirs); /* NVIDIA; an AMD capture has .hsaco only */
-    cap_make_amdgcn(c, kdirs);
-    if (o->kernel)
-        keep_only_kernel(kdirs, o->kernel);
-    cap_phase_done(c, "amdgcn_kernel");
-    rc = cap_finish(c);
+    rc = after_program(c, o, kdump, cache, early);
 out:
+    cap_early_free(early); /* waits for its jobs: before the work folder goes */
     cap_signals_restore();
     cap_progress_free(progress);
     cap_stderr_filter_free(filter);

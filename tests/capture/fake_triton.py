@@ -52,6 +52,11 @@ Usage: fake_triton.py MODE [ARGS...]   (TK_TEST_DUMPS names the captures)
                      remark with its note by "llir",
                      in pieces, the two processes taking turns, and a line
                      of ptxas's log on stdout
+  waitsass RUNS CAP... every capture's dumps, then waits (at most 90 s)
+                     until RUNS (the log a fake nvdisasm keeps of its runs)
+                     holds a SASS run and a life-range run per capture (one
+                     kernel each), and says on stdout whether they came
+                     while it still ran
   sample DIR         the stage files of one kernel folder of a tkview bundle
                      (DIR, e.g. sample_dumps/matmul_profile/matmul_pipelined-
                      bc33df85) as Triton's kernel dump of that kernel; no
@@ -382,6 +387,18 @@ elif MODE in ('compiles', 'compile-one'):
         assert child.wait() == 0
         write_stderr(b'fake: a message after compiling\n')
         print('fake: done', flush=True)
+elif MODE == 'waitsass':
+    for cap in ARGS[1:]:
+        dump(cap)
+    end, n, ran = time.time() + 90, len(ARGS) - 1, False
+    while time.time() < end and not ran:
+        time.sleep(0.05)
+        if os.path.exists(ARGS[0]):
+            with open(ARGS[0]) as f:
+                kinds = [l.split()[0] for l in f if l.strip()]
+            ran = kinds.count('-c') >= n and kinds.count('--print-life-ranges') >= n
+    print('fake: nvdisasm %s while I ran' % ('ran' if ran else 'did not run'),
+          flush=True)
 elif MODE == 'sample':
     src = ARGS[0]
     folder = os.path.join(knob('TRITON_DUMP_DIR'), 'SAMPLEHASH')

@@ -764,16 +764,11 @@ def nvdisasm_installed():
                 or os.path.exists('/usr/local/cuda/bin/nvdisasm'))
 
 
-@test('dumps')
-def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
-    """No nvdisasm in PATH: tkview asks the program's Python where Triton is
-    and uses backends/nvidia/bin/nvdisasm there.  A fake "python" answers
-    with a folder holding a fake nvdisasm that disassembles add_kernel and
-    fails on softmax_kernel."""
-    if nvdisasm_installed():
-        raise Skip('a real nvdisasm is installed here (PATH, CUDA_HOME or '
-                   '/usr/local/cuda/bin): it would be found first')
-    box = fresh('fakebin')
+def fake_nvdisasm_bin(name):
+    """A fake "python" that answers where Triton is with a folder holding a
+    fake nvdisasm, which disassembles add_kernel, fails on softmax_kernel
+    and logs each run to BOX/runs.txt.  Returns (box, python, nvdisasm)."""
+    box = fresh(name)
     tbin = os.path.join(box, 'triton', 'backends', 'nvidia', 'bin')
     os.makedirs(tbin)
     py = os.path.join(box, 'python-fake')
@@ -796,6 +791,19 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
                 'esac\n' % os.path.join(box, 'runs.txt'))
     os.chmod(py, 0o755)
     os.chmod(nvd, 0o755)
+    return box, py, nvd
+
+
+@test('dumps')
+def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
+    """No nvdisasm in PATH: tkview asks the program's Python where Triton is
+    and uses backends/nvidia/bin/nvdisasm there.  A fake "python" answers
+    with a folder holding a fake nvdisasm that disassembles add_kernel and
+    fails on softmax_kernel."""
+    if nvdisasm_installed():
+        raise Skip('a real nvdisasm is installed here (PATH, CUDA_HOME or '
+                   '/usr/local/cuda/bin): it would be found first')
+    box, py, nvd = fake_nvdisasm_bin('fakebin')
     out = fresh('fakesass')
     env = dict(os.environ, TK_TEST_DUMPS=DUMPS)
     env.pop('TRITON_NVDISASM_PATH', None)
@@ -830,6 +838,119 @@ def nvdisasm_found_in_tritons_folder_and_its_failures_recorded():
     assert runs.count('-c') == 2 and runs.count('--print-life-ranges') == 2, runs
     # capture's own steps timed in the manifest
     assert {'program', 'sass_and_lr', 'load', 'save'} <= set(cap['phase_seconds']), cap
+
+
+@test('dumps')
+def nvdisasm_runs_while_the_program_runs():
+    """Issue 25: each cubin is disassembled as soon as its compile ended
+    (its NAME.json in the cache), while the program still runs; the
+    bundle is the one made after the program (the outputs and complaints
+    name the cubins the capture holds, not the copies run beside it)."""
+    if nvdisasm_installed():
+        raise Skip('a real nvdisasm is installed here')
+    box, py, nvd = fake_nvdisasm_bin('earlybin')
+    runs = os.path.join(box, 'runs.txt')
+    out = fresh('earlysass')
+    env = dict(os.environ, TK_TEST_DUMPS=DUMPS)
+    env.pop('TRITON_NVDISASM_PATH', None)
+    p = subprocess.run([TKVIEW, 'capture', '-o', out, '--', py, FAKE,
+                        'waitsass', runs, 'vector_add', 'softmax'], cwd=TMP,
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=300)
+    err = p.stderr.decode()
+    assert p.returncode == 0, err
+    assert b'fake: nvdisasm ran while I ran' in p.stdout, p.stdout
+    cap = manifest(out)['capture']
+    assert cap['cubins_disassembled_while_running'] == 2, cap
+    assert cap['sass_made'] == 2 and cap['sass_failed'] == 2, cap
+    assert cap['life_ranges_made'] == 2 and cap['life_ranges_failed'] == 2, cap
+    with open(runs) as f:
+        kinds = [l.split()[0] for l in f]
+    assert kinds.count('-c') == 2 and kinds.count('--print-life-ranges') == 2, kinds
+    # What the fake printed names the cubin it was given: as told of the
+    # capture's own (kernel_dump/), as when it ran after the program.
+    ks = kernels_by_name(manifest(out))
+    with open(os.path.join(out, ks['add_kernel']['stages']['sass'])) as f:
+        sass = f.read()
+    assert re.match(r'// fake SASS of \S*/run/kernel_dump/[^/]+/add_kernel\.cubin$',
+                    sass.strip()), sass
+    [refused] = [r for r in cap['life_ranges_refused'] if 'softmax_kernel' in r]
+    assert re.search(r'cannot read \S*/run/kernel_dump/[^/]+/softmax_kernel\.cubin',
+                     refused), refused
+    assert '/early/' not in json.dumps(manifest(out)), manifest(out)
+    no_work_folders()
+
+
+@test('dumps')
+def passes_option_narrows_the_dump_knobs():
+    """--passes mlir leaves LLVM's print-after-all off, --passes none both
+    pass dumps, whatever the user's environment had; the manifest says what
+    was asked (absent in older bundles: all)."""
+    envfile = os.path.join(TMP, 'passes.json')
+    seen = {}
+    for passes in ('all', 'mlir', 'none', None):
+        out = fresh('passes-%s' % passes)
+        extra = ('--passes', passes) if passes else ()
+        p = subprocess.run([TKVIEW, 'capture', '-o', out, *extra, '--',
+                            sys.executable, FAKE, 'env', envfile, 'vector_add'],
+                           cwd=TMP, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=dict(os.environ, TK_TEST_DUMPS=DUMPS,
+                                    MLIR_ENABLE_DUMP='1', LLVM_IR_ENABLE_DUMP='1'),
+                           timeout=300)
+        assert p.returncode == 0, p.stderr
+        with open(envfile) as f:
+            env = json.load(f)
+        seen[passes] = (env['MLIR_ENABLE_DUMP'], env['LLVM_IR_ENABLE_DUMP'],
+                        manifest(out)['capture']['passes'])
+    assert seen == {'all': ('1', '1', 'all'), None: ('1', '1', 'all'),
+                    'mlir': ('1', None, 'mlir'), 'none': (None, None, 'none')}, seen
+    # with --kernel, --passes mlir still names the kernel for MLIR
+    out = fresh('passes-kernel')
+    code, _, err = capture_fake(out, 'env', envfile, 'vector_add',
+                                extra=('--passes', 'mlir', '--kernel', 'add_kernel'))
+    assert code == 0, err
+    with open(envfile) as f:
+        env = json.load(f)
+    assert env['MLIR_ENABLE_DUMP'] == 'add_kernel' and env['LLVM_IR_ENABLE_DUMP'] is None
+    for bad in (('--passes', 'llvm', '--', sys.executable, FAKE, 'ok', 'vector_add'),
+                ('--passes', 'mlir', '--mlir', EXAMPLE)):
+        code, _, err = run('capture', '-o', fresh('passes-bad'), *bad)
+        assert code == 2 and '--passes' in err, (bad, code, err)
+    no_work_folders()
+
+
+@test('dumps')
+def window_resize_reaches_the_program_after_nvdisasm_ran_beside_it():
+    """A tool run beside the program (nvdisasm on a cubin, while the
+    program runs) must leave the program's pty and SIGWINCH alone: the
+    program first compiles (the fake's dumps) and waits for the fake
+    nvdisasm's runs, then is resized as in the test above."""
+    if nvdisasm_installed():
+        raise Skip('a real nvdisasm is installed here')
+    box, py, _ = fake_nvdisasm_bin('winchbin')
+    prog = os.path.join(box, 'winch_after.py')
+    with open(prog, 'w') as f:
+        f.write('import subprocess, sys\n'
+                'subprocess.run([sys.executable, %r, "waitsass", %r, "vector_add"],'
+                ' stdout=sys.stderr, check=True)\n' % (FAKE, os.path.join(box, 'runs.txt'))
+                + WINCH_PROGRAM)
+    resized = []
+
+    def resize_once(master, p, got):
+        if not resized and b'size (80, 24)' in got:
+            set_winsize(master, 33, 111)
+            os.kill(p.pid, signal.SIGWINCH)
+            resized.append(True)
+
+    env = dict(os.environ, TK_TEST_DUMPS=DUMPS)
+    env.pop('TRITON_NVDISASM_PATH', None)
+    err = os.path.join(box, 'stderr.txt')
+    _, got = run_on_pty([TKVIEW, 'capture', '-o', os.path.join(box, 'b'),
+                         '--no-progress', '--', py, prog], env, cwd=box,
+                        stderr_path=err, size=(24, 80), on_output=resize_once)
+    with open(err, 'rb') as f:
+        assert b'fake: nvdisasm ran while I ran' in f.read()
+    assert b'winch (111, 33)\n' in got, got
 
 
 @test('dumps')

@@ -1170,6 +1170,75 @@ static void big_child(const char *out, const char *report)
     tk_diags_free(d);
 }
 
+/* The index begun ahead on a worker (tk_bundle_pass_files_start()): the
+ * same counts as test_vector_add's (73 and 193, grep), and on a copy of
+ * vector_add whose MLIR file is cut in the middle of a dump, the very
+ * diagnostics, in the same order, as indexing when first asked. */
+static char *ahead_diags(const char *path, int ahead, size_t *n_dumps)
+{
+    tk_diags *d = tk_diags_new();
+    tk_bundle *b = load_path(path, d);
+    if (ahead) {
+        g_assert_cmpint(tk_bundle_pass_files_start(b), ==, g_get_num_processors() > 1);
+        g_assert_cmpint(tk_bundle_pass_files_start(b), ==, 0); /* once */
+    }
+    GString *said = g_string_new(NULL);
+    size_t n = tk_bundle_pass_file_count(b, d);
+    g_assert_false(tk_bundle_pass_files_indexing(b));
+    *n_dumps = 0;
+    for (size_t i = 0; i < n; i++)
+        *n_dumps += tk_passes_count(tk_bundle_pass_file(b, i));
+    for (size_t i = 0; i < tk_diags_count(d); i++) {
+        const tk_diag *g = tk_diags_get(d, i);
+        g_string_append_printf(said, "%d %s:%u %s\n", (int)g->severity, g->file,
+                               (unsigned)g->line, g->message);
+    }
+    tk_bundle_free(b);
+    tk_diags_free(d);
+    return g_string_free(said, FALSE);
+}
+
+static void test_ahead(void)
+{
+    if (!tk_test_have_dumps())
+        return;
+    char *va = tk_test_dump_path("vector_add");
+    size_t n = 0;
+    char *said = ahead_diags(va, 1, &n);
+    g_assert_cmpuint(n, ==, 73 + 193);
+    g_assert_cmpstr(said, ==, "");
+    g_free(said);
+    /* Freed before anyone asked: freeing waits for the worker. */
+    tk_diags *d = tk_diags_new();
+    tk_bundle *b = load_path(va, d);
+    tk_bundle_pass_files_start(b);
+    tk_bundle_free(b);
+    tk_diags_free(d);
+
+    char *dir = tk_test_make_tmp("ahead-XXXXXX");
+    char *cut = g_build_filename(dir, "vector_add", NULL);
+    copy_tree(va, cut);
+    char *mlir = g_build_filename(cut, "mlir_passes.txt", NULL);
+    gsize len = 0;
+    char *text = read_file(mlir, &len);
+    write_file(mlir, text, (gssize)(len / 2));
+    g_free(text);
+    size_t n_late = 0, n_ahead = 0;
+    char *late = ahead_diags(cut, 0, &n_late);
+    char *early = ahead_diags(cut, 1, &n_ahead);
+    g_assert_true(strstr(late, "mlir_passes.txt") != NULL); /* the cut is said */
+    g_assert_cmpstr(early, ==, late);
+    g_assert_cmpuint(n_ahead, ==, n_late);
+    g_assert_cmpuint(n_late, <, 73 + 193);
+    g_free(early);
+    g_free(late);
+    g_free(mlir);
+    g_free(cut);
+    tk_test_remove_tree(dir);
+    g_free(dir);
+    g_free(va);
+}
+
 static void test_big_capture(void)
 {
     /* The same path in the child (a subprocess shares the parent's
@@ -1219,5 +1288,6 @@ int main(int argc, char **argv)
     g_test_add_func("/bundle-passes/bad/manifest", test_bad_manifest_entries);
     g_test_add_func("/bundle-passes/bad/pass-files", test_bad_pass_files);
     g_test_add_func("/bundle-passes/big-capture", test_big_capture);
+    g_test_add_func("/bundle-passes/ahead", test_ahead);
     return g_test_run();
 }

@@ -30,6 +30,21 @@ size_t tk_bundle_pass_file_count(tk_bundle *bundle, tk_diags *diags);
 TK_API
 const tk_passes *tk_bundle_pass_file(tk_bundle *bundle, size_t i);
 
+/* Begins indexing BUNDLE's pass dump files on a worker thread, so that a
+ * front end can do other work meanwhile (info: its binding indexes and
+ * costs); tk_bundle_pass_file_count() and every other call that needs the
+ * index waits for it, and finds and says exactly what it would have
+ * without.  Returns 1 when it began, 0 when there is nothing to index,
+ * the index is made already, or the machine has one core.  Call it on the
+ * thread that loaded BUNDLE (its budget is charged), before any other pass
+ * call; freeing BUNDLE waits for it. */
+TK_API
+int tk_bundle_pass_files_start(tk_bundle *bundle);
+
+/* 1 while indexing begun by tk_bundle_pass_files_start() still runs. */
+TK_API
+int tk_bundle_pass_files_indexing(const tk_bundle *bundle);
+
 /* KERNEL's sequence of dumps in pass file I (tk_passes_seq()), chosen with
  * tk_passes_find_seq() for its tk_kernel_pass_key(), or -1 when that file has
  * none for it (or when the dumps cannot tell it apart from another compile:

@@ -473,6 +473,9 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
     /* Count first, then fill plain arrays: an append per frame was a fifth
      * of the whole index's cost. */
     size_t n_exact = 0, n_called = 0;
+    /* Each line's certain frames, asked once, not again below. */
+    const tk_frame **cfs = g_new(const tk_frame *, (size_t)n_lines + 1);
+    uint32_t *ncfs = g_new(uint32_t, (size_t)n_lines + 1);
     for (uint32_t l = 1; l <= n_lines; l++) {
         const tk_stack_id *ids;
         size_t n = tk_bind_line_stacks(ix, kind, l, &ids);
@@ -485,8 +488,8 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
             tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
             n_called += nfr;
         }
-        const tk_frame *cf;
-        n_called += tk_bind_line_certain_frames(ix, kind, l, &cf);
+        ncfs[l] = (uint32_t)tk_bind_line_certain_frames(ix, kind, l, &cfs[l]);
+        n_called += ncfs[l];
     }
     bind_ref *exact = g_new(bind_ref, n_exact ? n_exact : 1);
     bind_ref *called = g_new(bind_ref, n_called ? n_called : 1);
@@ -503,19 +506,25 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
         }
         /* A helper's line shared by call sites is still certain code of
          * the lines all its candidate stacks pass through. */
-        const tk_frame *cf;
-        size_t ncf = tk_bind_line_certain_frames(ix, kind, l, &cf);
-        for (size_t j = 0; j < ncf; j++)
-            called[nc++] = (bind_ref){bind_pos_key(cf[j].file, cf[j].line), l};
+        for (size_t j = 0; j < ncfs[l]; j++)
+            called[nc++] = (bind_ref){bind_pos_key(cfs[l][j].file, cfs[l][j].line), l};
     }
+    g_free(cfs);
+    g_free(ncfs);
     ref_index_from(exact, ne, &s->exact);
     ref_index_from(called, nc, &s->called);
     g_free(exact);
     g_free(called);
+}
 
-    /* Per source position, how many instruction lines in each mode (every
-     * exact position is also a called one).  A position only directives
-     * refer to (a .loc no instruction follows) is not listed. */
+/* Per source position, its instruction lines in each mode, built by the
+ * first thread to ask (bind --ir never does); a position only directives
+ * refer to (a .loc no instruction follows) is not listed. */
+void bind_source_refs_build(const tk_bind *ix, tk_stage_kind kind)
+{
+    bind_stage_index *s = (bind_stage_index *)&ix->st[kind];
+    if (!g_once_init_enter(&s->refs_ready))
+        return;
     GArray *refs = g_array_new(FALSE, FALSE, sizeof(tk_source_ref));
     for (size_t c = 0; c < s->called.n_keys; c++) {
         uint64_t key = s->called.keys[c];
@@ -536,6 +545,7 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
                       cmp_source_ref, ix->tab);
     s->n_refs = refs->len;
     s->refs = (tk_source_ref *)g_array_free(refs, FALSE);
+    g_once_init_leave(&s->refs_ready, 1);
 }
 
 /* ---- build / free ----------------------------------------------------- */

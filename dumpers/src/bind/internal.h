@@ -27,8 +27,9 @@ typedef struct {
     guint8 *inferred;         /* per line (1-based), completion only */
     tk_stage_kind inferred_from; /* the stage completion took callers from */
     bind_ref_index exact, called;
-    tk_source_ref *refs;
+    tk_source_ref *refs;      /* built when first asked: bind_source_refs_build() */
     size_t n_refs;
+    gsize refs_ready;
     uint32_t n_bound;
     gboolean inline_frames;   /* the stage records inline frames */
     /* SASS completed from the PTX: the innermost positions the PTX shows
@@ -71,5 +72,8 @@ gboolean bind_is_irloc_file(const tk_bind *ix, tk_file_id f);
 
 /* qsort order of uint64_t. */
 int bind_cmp_u64(const void *a, const void *b);
+
+/* Builds KIND's source positions (refs, n_refs) once, on first use. */
+void bind_source_refs_build(const tk_bind *ix, tk_stage_kind kind);
 
 #endif

@@ -32,6 +32,7 @@ size_t tk_bind_source_refs(const tk_bind *ix, tk_stage_kind stage,
     *refs = NULL;
     if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage)
         return 0;
+    bind_source_refs_build(ix, stage);
     *refs = ix->st[stage].refs;
     return ix->st[stage].n_refs;
 }

@@ -65,6 +65,8 @@ struct tk_bundle {
     tk_diags *pass_rejected;  /* why the first files looked at are no pass
                                  dumps (errors); NULL when none */
     size_t n_rejected;        /* how many were, in all */
+    struct bundle_pass_ahead *pass_ahead; /* indexing begun ahead (index_jobs.c),
+                                             NULL when none runs */
 };
 
 /* ---- the manifest's shape: read by load/, written by write/ (the slices

@@ -152,54 +152,74 @@ const double *tk_profile_line_values(const tk_profile *p, uint32_t line)
 
 /* ---- matching ---------------------------------------------------------- */
 
-char *cost_profile_mismatch(const tk_profile *p, const tk_kernel *k)
+/* Why P's rows are not the instructions IN of kernel K's SASS ST, or NULL. */
+static char *mismatch_with(const tk_profile *p, const tk_kernel *k, const tk_stage *st,
+                           const cost_insns *in)
 {
-    const tk_stage *st = tk_kernel_stage(k, TK_STAGE_SASS);
-    if (!st)
-        return g_strdup_printf("kernel %s (%.8s) has no SASS to match the "
-                               "profile's instructions against",
-                               tk_kernel_name(k), tk_kernel_hash(k));
-    cost_insns in;
-    cost_insns_read(st, tk_kernel_name(k), &in);
     char *why = NULL;
     size_t n = p->offset->len;
-    if (n != in.n) {
+    if (n != in->n) {
         why = g_strdup_printf("it has %zu instructions, the SASS of kernel %s "
                               "(%.8s, %s) has %zu",
                               n, tk_kernel_name(k), tk_kernel_hash(k),
-                              tk_stage_path(st), in.n);
+                              tk_stage_path(st), in->n);
     }
     for (size_t r = 0; r < n && !why; r++) {
         uint32_t off = g_array_index(p->offset, uint32_t, r);
         const char *op = p->opcode->pdata[r];
         size_t len;
-        const char *s = tk_stage_line(st, in.line[r], &len);
-        const char *iop = s + in.op[r];
-        if (off != in.offset[r] || strlen(op) != in.op_len[r] ||
-            memcmp(op, iop, in.op_len[r]) != 0)
+        const char *s = tk_stage_line(st, in->line[r], &len);
+        const char *iop = s + in->op[r];
+        if (off != in->offset[r] || strlen(op) != in->op_len[r] ||
+            memcmp(op, iop, in->op_len[r]) != 0)
             why = g_strdup_printf(
                 "its instruction %zu is %s at offset 0x%04x, but the SASS of "
                 "kernel %s (%.8s) has %.*s at offset 0x%04x (%s:%u)",
                 r + 1, op, off, tk_kernel_name(k), tk_kernel_hash(k),
-                (int)in.op_len[r], iop, in.offset[r], tk_stage_path(st),
-                in.line[r]);
+                (int)in->op_len[r], iop, in->offset[r], tk_stage_path(st),
+                in->line[r]);
     }
+    return why;
+}
+
+static char *no_sass(const tk_kernel *k)
+{
+    return g_strdup_printf("kernel %s (%.8s) has no SASS to match the "
+                           "profile's instructions against",
+                           tk_kernel_name(k), tk_kernel_hash(k));
+}
+
+char *cost_profile_mismatch(const tk_profile *p, const tk_kernel *k)
+{
+    const tk_stage *st = tk_kernel_stage(k, TK_STAGE_SASS);
+    if (!st)
+        return no_sass(k);
+    cost_insns in;
+    cost_insns_read(st, tk_kernel_name(k), &in);
+    char *why = mismatch_with(p, k, st, &in);
     cost_insns_clear(&in);
     return why;
 }
 
+/* The SASS is read once for the check and the rows' lines: reading it
+ * twice was a third of a profile's load (callgrind, issue 25). */
 int cost_profile_match(tk_profile *p, const tk_kernel *k, char **why)
 {
-    *why = cost_profile_mismatch(p, k);
-    if (*why)
+    const tk_stage *st = tk_kernel_stage(k, TK_STAGE_SASS);
+    if (!st) {
+        *why = no_sass(k);
         return -1;
+    }
     cost_insns in;
-    cost_insns_read(tk_kernel_stage(k, TK_STAGE_SASS), tk_kernel_name(k), &in);
-    g_free(p->line);
-    p->line = in.line; /* ascending: instruction lines in file order */
-    in.line = NULL;
+    cost_insns_read(st, tk_kernel_name(k), &in);
+    *why = mismatch_with(p, k, st, &in);
+    if (!*why) {
+        g_free(p->line);
+        p->line = in.line; /* ascending: instruction lines in file order */
+        in.line = NULL;
+    }
     cost_insns_clear(&in);
-    return 0;
+    return *why ? -1 : 0;
 }
 
 /* ---- the file in a bundle ---------------------------------------------- */

@@ -25,6 +25,31 @@ unsigned long long bundle_passfiles_seq_line(const tk_passes *p, size_t s);
  * have been indexed and are all "direct" (passfiles_only.c). */
 void bundle_passfiles_make_kernels(tk_bundle *b, tk_diags *diags);
 
+/* Indexes F (tk_passes_index()) into F->ix, a file listed for one kernel
+ * as one compile; what it reports goes to DIAGS (passfiles.c). */
+void bundle_passfiles_index_one(bundle_pass_file *f, tk_diags *diags);
+
+/* ---- index_jobs.c ---- */
+
+/* A file indexed on a thread of its own, its diagnostics kept aside. */
+typedef struct {
+    bundle_pass_file *f;
+    tk_diags *diags;
+    GThread *thread;
+    tk_input_budget *budget; /* the load's, charged from any thread */
+} bundle_passfiles_index_job;
+
+/* The files of B not tried yet, indexed: those tk_bundle_pass_files_start()
+ * began are waited for, the others indexed now.  JOBS[i] is file i's (g_free
+ * the array; each job's diags are the caller's), with its diagnostics, to
+ * be put after the ones before it in file order; f NULL where it was tried
+ * already. */
+bundle_passfiles_index_job *bundle_passfiles_index_jobs(tk_bundle *b);
+
+/* Waits for indexing begun ahead and drops what it found (a bundle freed
+ * before anyone asked for its passes). */
+void bundle_passfiles_ahead_clear(tk_bundle *b);
+
 /* ---- compiles.c ---- */
 
 /* Adds ROOT/compiles/HASH.PID.N.txt, the dump files a capture kept apart

@@ -69,6 +69,7 @@ void bundle_passfiles_add(tk_bundle *b, const char *path, const tk_kernel *owner
 
 void bundle_passfiles_clear(tk_bundle *b)
 {
+    bundle_passfiles_ahead_clear(b);
     if (b->pass_files)
         g_ptr_array_free(b->pass_files, TRUE);
     if (b->pass_found)
@@ -235,7 +236,7 @@ void bundle_passfiles_find(tk_bundle *b, const char *root, tk_diags *diags)
 /* Indexes F.  A gzip file is indexed as its text (tk_passes.h): read in
  * place, at any offset, through restart points, never decompressed to disk
  * or into memory. */
-static void index_one(bundle_pass_file *f, tk_diags *diags)
+void bundle_passfiles_index_one(bundle_pass_file *f, tk_diags *diags)
 {
     f->tried = TRUE;
     /* A manifest may name a FIFO or a device: opening it could block. */
@@ -425,62 +426,13 @@ static void match_all(tk_bundle *b, bundle_pass_file *f, tk_diags *diags)
     g_free(claims);
 }
 
-/* A file indexed on a thread of its own, its diagnostics kept aside. */
-typedef struct {
-    bundle_pass_file *f;
-    tk_diags *diags;
-    GThread *thread;
-    tk_input_budget *budget; /* the load's, charged from any thread */
-} index_job;
-
-static gpointer index_job_run(gpointer data)
-{
-    index_job *j = data;
-    tk_input_budget *before = tk_input_budget_use(j->budget);
-    index_one(j->f, j->diags);
-    tk_input_budget_use(before);
-    return NULL;
-}
-
-/* Indexes the files not tried yet: the first on this thread, the others on
- * threads of their own (an MLIR_DUMP_PATH file and a stderr are indexed at
- * once).  JOBS[i] is file i's, with its diagnostics, to be put after the
- * ones before it in file order; NULL where it was tried already. */
-static index_job *index_files(tk_bundle *b)
-{
-    guint n = b->pass_found ? b->pass_found->len : 0;
-    index_job *jobs = g_new0(index_job, n + 1);
-    int first = 1;
-    tk_input_budget *budget = tk_input_budget_use(NULL);
-    tk_input_budget_use(budget);
-    for (guint i = 0; i < n; i++) {
-        bundle_pass_file *f = g_ptr_array_index(b->pass_found, i);
-        if (f->tried)
-            continue;
-        jobs[i] = (index_job){f, tk_diags_new(), NULL, budget};
-        if (first)
-            first = 0; /* done below, on this thread */
-        else if (g_get_num_processors() > 1)
-            jobs[i].thread = g_thread_try_new("tkdump-index", index_job_run,
-                                              &jobs[i], NULL);
-    }
-    /* On this thread: the first, and any no thread could be made for. */
-    for (guint i = 0; i < n; i++)
-        if (jobs[i].f && !jobs[i].thread)
-            index_job_run(&jobs[i]);
-    for (guint i = 0; i < n; i++)
-        if (jobs[i].thread)
-            g_thread_join(jobs[i].thread);
-    return jobs;
-}
-
 /* Indexes every file found, once, and matches kernels to sequences. */
 static void index_all(tk_bundle *b, tk_diags *diags)
 {
     if (b->pass_files)
         return;
     b->pass_files = g_ptr_array_new();
-    index_job *jobs = index_files(b);
+    bundle_passfiles_index_job *jobs = bundle_passfiles_index_jobs(b);
     for (guint i = 0; b->pass_found && i < b->pass_found->len; i++) {
         bundle_pass_file *f = g_ptr_array_index(b->pass_found, i);
         if (jobs[i].f) {
@@ -492,7 +444,7 @@ static void index_all(tk_bundle *b, tk_diags *diags)
                 tk_passes_refund_budget(f->ix);
                 tk_passes_free(f->ix);
                 f->ix = NULL;
-                index_one(f, diags);
+                bundle_passfiles_index_one(f, diags);
             } else {
                 for (size_t k = 0; k < tk_diags_count(local); k++) {
                     const tk_diag *d = tk_diags_get(local, k);

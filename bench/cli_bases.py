@@ -1,0 +1,94 @@
+"""`tkview info` and `tkview bind` of several builds, side by side.
+
+Issue 25's command-line targets (<= 10 ms each, and never slower than the
+build of 1fece7b) measured for BUILD and every --base build in the same
+turns: the best wall time and the best CPU time (user + system, all
+threads) of --runs turns, and with --instr the instructions callgrind
+counts (all threads), which do not move with the machine's load.  It
+asserts nothing: it prints each figure and its ratio to each base.
+
+Usage: cli_bases.py [--base BUILD]... [--runs N] [--instr] [--bind-line STAGE:LINE]...
+                    BUILD [CAPTURE ...]
+  default captures: sample_dumps/attention_fwd, and the first base's
+  tests/dumps/{persistent_tma_matmul,compiled_block,autotuned_matmul}
+  (raw capture folders with their pass dumps); default bind line ttgir:20
+  (what bench/targets.py binds), add others with --bind-line.
+"""
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+ap.add_argument('--base', action='append', default=[], help='a baseline build (repeatable)')
+ap.add_argument('--runs', type=int, default=7)
+ap.add_argument('--instr', action='store_true', help='callgrind instruction counts too')
+ap.add_argument('--bind-line', action='append', default=[], help='STAGE:LINE (repeatable)')
+ap.add_argument('build')
+ap.add_argument('captures', nargs='*')
+args = ap.parse_args()
+builds = [('this', args.build)] + [(os.path.basename(b.rstrip('/')), b) for b in args.base]
+dumps = os.path.join((args.base or [args.build])[0], 'tests', 'dumps')
+captures = args.captures or [os.path.join(ROOT, 'sample_dumps', 'attention_fwd'),
+                             'persistent_tma_matmul', 'compiled_block', 'autotuned_matmul']
+captures = [c if os.path.exists(c) else os.path.join(dumps, c) for c in captures]
+lines = args.bind_line or ['ttgir:20']
+tmp = tempfile.mkdtemp(prefix='tkview-cli-bases-')
+
+
+def run_once(cmd):
+    """Wall and CPU seconds (user + system of the child and its threads)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if rc > 1:  # bind exits 1 when the line binds to nothing: the work is the same
+        sys.exit('%s: exit status %d' % (' '.join(cmd), rc))
+    return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+
+def instructions(cmd):
+    out = os.path.join(tmp, 'cg.out')
+    p = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out, *cmd],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    m = re.search(r'Collected : (\d+)', p.stderr)
+    return int(m.group(1)) if m else None
+
+
+def measure(name, argv):
+    cmds = {b: [os.path.join(d, 'cli', 'tkview'), *argv] for b, d in builds}
+    wall = {b: float('inf') for b in cmds}
+    cpu = dict(wall)
+    for _ in range(args.runs):
+        for b, c in cmds.items():
+            w, u = run_once(c)
+            wall[b] = min(wall[b], w)
+            cpu[b] = min(cpu[b], u)
+    ir = {b: instructions(c) for b, c in cmds.items()} if args.instr else {}
+    print('  %s' % name)
+    for b, _ in builds:
+        line = '    %-16s wall %7.1f ms  cpu %7.1f ms' % (b, wall[b] * 1e3, cpu[b] * 1e3)
+        if ir.get(b):
+            line += '  %8.1f M instr' % (ir[b] / 1e6)
+        if b != 'this':
+            line += '   this/%s: wall %.2fx cpu %.2fx' % (b, wall['this'] / wall[b],
+                                                      cpu['this'] / cpu[b])
+            if ir.get(b) and ir.get('this'):
+                line += ' instr %.2fx' % (ir['this'] / ir[b])
+        print(line)
+
+
+for cap in captures:
+    print('%s:' % os.path.basename(cap.rstrip('/')))
+    measure('info (target 10 ms)', ['info', cap])
+    for ln in lines:
+        measure('bind --kernel 0 --ir %s (target 10 ms)' % ln,
+                ['bind', cap, '--kernel', '0', '--ir', ln])
