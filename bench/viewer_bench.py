@@ -76,11 +76,18 @@ def wc_ms(files):
     return (time.perf_counter() - t0) * 1e3
 
 
-def best(runs):
+def cpu_figure(r, key):
+    """The p95 of a series' main-thread CPU time (what a busy machine moves
+    least); None for the first view and absent series."""
+    v = r.get(key)
+    return v.get('cpu_p95_ms') if isinstance(v, dict) and v.get('n') else None
+
+
+def best(runs, fig=figure):
     """Per figure, the least over the runs (the machine is shared)."""
     out = {}
     for key, _, _ in TARGETS:
-        vals = [figure(r, key) for r in runs if figure(r, key) is not None]
+        vals = [fig(r, key) for r in runs if fig(r, key) is not None]
         out[key] = min(vals) if vals else None
     return out
 
@@ -119,9 +126,12 @@ def main():
     print('machine floor: wc -l over the %d stage files, best %.2f ms' % (len(stages), min(wc)))
     mine = best(results['this'])
     base = best(results['baseline']) if a.baseline else None
+    mine_cpu = best(results['this'], cpu_figure)
+    base_cpu = best(results['baseline'], cpu_figure) if a.baseline else None
     head = '%-34s %10s %8s' % ('p95 (first view: once), ms', 'this', 'target')
     if base:
         head += ' %10s %7s' % ('baseline', 'ratio')
+    head += '  %s' % ('main-thread CPU p95: this' + (' / baseline' if base else ''))
     print(head)
     over = []
     for key, label, target in TARGETS:
@@ -134,7 +144,11 @@ def main():
             line += ' %10.2f %6.2fx' % (base[key], ratio)
             if a.guard and ratio > a.guard:
                 over.append('%s: %.2fx the baseline' % (label, ratio))
-        line += '  %s' % ('ok' if v <= target else 'over target')
+        line += '  %-11s' % ('ok' if v <= target else 'over target')
+        if mine_cpu.get(key) is not None:
+            line += ' %8.2f' % mine_cpu[key]
+            if base_cpu and base_cpu.get(key) is not None:
+                line += ' / %.2f' % base_cpu[key]
         print(line)
     print('peak RSS: %.1f MiB' % (max(r['max_rss_kb'] for r in results['this']) / 1024))
     if over:

@@ -51,8 +51,9 @@ typedef enum {
 /* Shows kernel KERNEL of DOC (DOC NULL: nothing), its own source file, TTGIR
  * (or its first stage) in the primary pane. */
 void tkv_bind_view_set_kernel(TkvBindView *self, TkvDocument *doc, guint kernel);
-/* Reads the code languages' definitions in idle time (once per process):
- * call when a bundle starts loading, so that the first view does not. */
+/* Reads the code languages' definitions (once per process, ~30 ms):
+ * call when a bundle starts loading on its worker, so that the first view
+ * does not. */
 void tkv_bind_view_warm_up(void);
 
 /* Anchors on source FILE:LINE, showing FILE.  FALSE when FILE is not one of

@@ -15,10 +15,12 @@ static const char *const stage_languages[TK_STAGE_COUNT] = {
 /* GtkSourceView reads and validates a language's definitions (XML, with
  * its RELAX NG schema) when the first buffer of it is made, and keeps them
  * while one is alive: ~30 ms of the first view's main thread for the
- * stages' languages and Python's.  Done in idle time while a bundle loads
- * on its worker instead, once, with an empty buffer per language kept for
- * the process's life. */
-static gboolean warm_languages(gpointer data)
+ * stages' languages and Python's.  Done while a bundle loads on its worker
+ * instead (the main thread waits for it then), once, with an empty buffer
+ * per language kept for the process's life.  Not in a low-priority idle: a
+ * load done before the window's first frames left no idle time, and the
+ * languages were read in the first view after all (perf, attention_fwd). */
+static void warm_languages(void)
 {
     static GtkSourceBuffer *keep[TK_STAGE_COUNT + 1];
     GtkSourceLanguageManager *lm = gtk_source_language_manager_get_default();
@@ -28,14 +30,13 @@ static gboolean warm_languages(gpointer data)
         if (l && !keep[s])
             keep[s] = gtk_source_buffer_new_with_language(l);
     }
-    return G_SOURCE_REMOVE;
 }
 
 void tkv_bind_view_warm_up(void)
 {
     static gboolean done;
     if (!done)
-        g_idle_add_full(G_PRIORITY_LOW, warm_languages, NULL, NULL);
+        warm_languages();
     done = TRUE;
 }
 

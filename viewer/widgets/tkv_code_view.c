@@ -80,6 +80,8 @@ static void on_mark_set(GtkTextBuffer *buffer, const GtkTextIter *location,
     g_signal_emit(self, sigs[SIG_LINE_SELECTED], 0, line);
 }
 
+static void untag_previous(TkvCodeView *self);
+
 static void on_buffer_changed(TkvCodeView *self)
 {
     GtkTextBuffer *buffer = gtk_text_view_get_buffer(GTK_TEXT_VIEW(self));
@@ -87,7 +89,15 @@ static void on_buffer_changed(TkvCodeView *self)
         return;
     if (self->watched) {
         g_signal_handlers_disconnect_by_data(self->watched, self);
-        g_object_unref(self->watched);
+        /* The highlights go with the buffer let go of (a buffer shown
+         * again is highlighted again by the next set_*()), and so does the
+         * reference that kept it tagged: the view's last word on it, which
+         * finalizes it in idle time (tkv_code_view_retire_buffer()). */
+        if (self->tagged == self->watched) {
+            untag_previous(self);
+            g_clear_object(&self->tagged);
+        }
+        tkv_code_view_retire_buffer(g_steal_pointer(&self->watched));
     }
     self->watched = buffer ? g_object_ref(buffer) : NULL;
     if (buffer) {

@@ -1,5 +1,6 @@
 /* tkv_code_view_buffer.c - the buffers a TkvCodeView shows: in the current
- * scheme, syntax highlighted in idle time, their text kept beside them.  Apart
+ * scheme, syntax highlighted in idle time, their text kept beside them, and
+ * emptied in idle time once a view lets them go.  Apart
  * from the widget because a buffer is made and kept by the view's owner, long
  * before and after any view shows it. */
 #include "widgets/tkv_code_view_private.h"
@@ -36,6 +37,10 @@ typedef struct {
 static GHashTable *pending;
 static GHashTable *live;
 static gboolean stopped;
+/* buffers let go of, being emptied (below) */
+static GQueue retirees = G_QUEUE_INIT; /* GtkTextBuffer *, one reference each */
+static guint retire_id;
+static guint retire_waited;
 
 static void forget_buffer(gpointer data, GObject *gone)
 {
@@ -90,6 +95,10 @@ static void highlight_in_background(GtkSourceBuffer *b)
 void tkv_code_view_stop_highlighting(void)
 {
     stopped = TRUE;
+    if (retire_id)
+        g_source_remove(retire_id);
+    retire_id = 0;
+    g_queue_clear_full(&retirees, g_object_unref);
     GHashTableIter it;
     gpointer key;
     if (pending) {
@@ -180,6 +189,57 @@ GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
         gtk_source_buffer_set_highlight_syntax(b, FALSE);
     }
     return b;
+}
+
+/* ---- buffers let go of ------------------------------------------------------ */
+
+/* A highlighted buffer of a pass diff's 40,000 lines took 300-450 ms of the
+ * main thread to finalize (perf: GtkSourceView's context engine removes
+ * each of its highlighting tags from the whole buffer, one walk of the
+ * text's tree per tag), paid inside the click that replaced it.  A buffer a
+ * view lets go of is kept instead, and emptied from its end RETIRE_SLICE
+ * lines at a time in low-priority idle slices (a deletion drops the tags'
+ * toggles with the text, in one walk of the lines deleted); finalized
+ * empty, it costs nothing.  A buffer someone else still holds (a stage's,
+ * shown again later) is not ours to empty: it is let go of as it is. */
+#define RETIRE_SLICE 2000
+#define RETIRE_WAIT_SLICES 8 /* slices a retiree waits for other holders */
+#define RETIRE_MIN_LINES 2000 /* smaller ones are cheap to finalize */
+
+
+static gboolean retire_slice(gpointer data)
+{
+    GtkTextBuffer *b = g_queue_peek_head(&retirees);
+    if (!b) {
+        retire_id = 0;
+        return G_SOURCE_REMOVE;
+    }
+    int lines = gtk_text_buffer_get_line_count(b);
+    if (G_OBJECT(b)->ref_count > 1 && retire_waited++ < RETIRE_WAIT_SLICES)
+        return G_SOURCE_CONTINUE;
+    if (G_OBJECT(b)->ref_count > 1 || lines <= 1) {
+        g_object_unref(g_queue_pop_head(&retirees));
+        retire_waited = 0;
+        return G_SOURCE_CONTINUE;
+    }
+    GtkTextIter s, e;
+    gtk_text_buffer_get_iter_at_line(b, &s, MAX(lines - RETIRE_SLICE, 0));
+    gtk_text_buffer_get_end_iter(b, &e);
+    gtk_text_buffer_delete(b, &s, &e);
+    return G_SOURCE_CONTINUE;
+}
+
+void tkv_code_view_retire_buffer(GtkTextBuffer *b)
+{
+    if (!b)
+        return;
+    if (stopped || gtk_text_buffer_get_line_count(b) < RETIRE_MIN_LINES) {
+        g_object_unref(b);
+        return;
+    }
+    g_queue_push_tail(&retirees, b);
+    if (!retire_id)
+        retire_id = g_idle_add_full(G_PRIORITY_LOW, retire_slice, NULL, NULL);
 }
 
 /* GTK 4.8's text layout caches the display of a line (its Pango layout)
