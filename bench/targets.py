@@ -98,13 +98,18 @@ def instructions(cmd):
 
 
 def inputs(cap):
-    """The files --html reads: final stages and pass dumps."""
+    """The files --html reads: final stages and pass dumps (a raw capture's
+    mlir_passes.txt and stderr.txt; a bundle's slices under KERNEL/passes/,
+    plain or gzip; a refs slice's zstd pool is not counted: its frames made
+    against a base decode only with it)."""
     files = []
     for r, _, fs in os.walk(cap):
         for f in fs:
-            if re.search(r'\.(ttir|ttgir|llir|ptx|sass_gi|sass|amdgcn|source)$|passes.*\.txt(\.gz)?$'
-                         r'|^mlir_passes\.txt$|^stderr\.txt$', f):
-                files.append(os.path.join(r, f))
+            path = os.path.join(r, f)
+            if re.search(r'\.(ttir|ttgir|llir|ptx|sass_gi|sass|amdgcn|source)$'
+                         r'|(^|/)passes/[^/]*\.txt(\.gz)?$|^mlir_passes\.txt$|^stderr\.txt$',
+                         os.path.relpath(path, cap) if f.endswith(('.txt', '.gz')) else f):
+                files.append(path)
     return sorted(files)
 
 
