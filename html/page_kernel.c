@@ -67,8 +67,12 @@ int html_report_kernel_write(html_report *r, html_report_kernel *rk)
     button(modes, "mode-kernel", "Kernel", "Source and IR, click to bind");
     xmlNodePtr pb = button(modes, "mode-passes", "Passes", "What each compiler pass changed");
     if (!rk->has_passes) {
+        const char *why = tk_bundle_passes_not_asked(r->bundle);
+        char *tip = why ? g_strdup_printf("No pass dumps were found for this kernel: %s", why)
+                        : g_strdup("No pass dumps were found for this kernel");
         html_attr(pb, "disabled", "disabled");
-        html_attr(pb, "title", "No pass dumps were found for this kernel");
+        html_attr(pb, "title", tip);
+        g_free(tip);
     }
     xmlNodePtr metaline = html_el(top, "div", "meta", NULL);
     html_attr(metaline, "id", "meta");

@@ -919,6 +919,13 @@ def passes_option_narrows_the_dump_knobs():
     assert code == 0 and json.loads(text)['passes_asked'] == 'none', (code, text[:300], err)
     code, _, err = run('passes', out)
     assert code != 0 and 'were not captured (`tkview capture --passes none`)' in err, (code, err)
+    report = fresh('passes-none-report')
+    code, _, err = run('--html', report, out)
+    assert code == 0, err
+    pages = [os.path.join(r, f) for r, _, fs in os.walk(report) for f in fs if f.endswith('.html')]
+    said = [p for p in pages if 'pass dumps were not captured (`tkview capture --passes none`)'
+            in open(p, encoding='utf-8').read()]
+    assert said, pages
     # with --kernel, --passes mlir still names the kernel for MLIR
     out = fresh('passes-kernel')
     code, _, err = capture_fake(out, 'env', envfile, 'vector_add',

@@ -88,6 +88,10 @@ await test('Enter / Shift+Enter step and centre; a count clicked searches its st
   await page.waitForSelector('body[data-stage="ptx"]');
   await page.waitForFunction(() => document.getElementById('find-count').textContent === '1 of 8');
   eq((await F(page)).hits[0], 877, 'first PTX hit (matmul_tma_persistent.ptx:877)');
+  // the fragment is written after the stage's first frame: wait for it (a
+  // loaded machine saw the count before the URL)
+  await page.waitForFunction(() => location.hash === '#stage=ptx&find=wgmma.mma_async',
+                             null, { timeout: 60000 }).catch(() => {});
   assert(page.url().endsWith('#stage=ptx&find=wgmma.mma_async'), page.url());
   await page.keyboard.press('Escape');
   eq(await foundRows(page), [], 'Escape clears the marks');

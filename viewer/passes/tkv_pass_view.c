@@ -42,7 +42,13 @@ static void on_timeline(GObject *source, GAsyncResult *res, gpointer data)
     }
     self->tl = tl;
     self->tl_known = TRUE;
-    if (!tl) {
+    const char *not_asked = tl ? NULL
+                               : tk_bundle_passes_not_asked(tkv_document_get_bundle(self->doc));
+    if (!tl && not_asked) {
+        char *text = g_strdup_printf("No pass dumps came with this kernel: %s.", not_asked);
+        show_message(self, text, FALSE);
+        g_free(text);
+    } else if (!tl) {
         show_message(self, "No pass dumps came with this kernel.\n\nCapture with "
                            "MLIR_ENABLE_DUMP=1 (and MLIR_DUMP_PATH) and LLVM_IR_ENABLE_DUMP=1, "
                            "keeping stderr, or use tkview capture, to see what each compiler "

@@ -27,6 +27,16 @@ void bundle_scan_file(tk_bundle *bundle, const char *path, tk_diags *diags);
 int bundle_manifest_load(tk_bundle *bundle, const char *manifest,
                          tk_diags *diags);
 
+/* ---- manifest_head.c ---- */
+
+/* The manifest O's bundle-wide keys into B: tool and compiler, command,
+ * "complete", "capture"."passes". */
+void bundle_manifest_read_header(tk_bundle *b, JsonObject *o);
+/* Its "sources": each stored copy, inside the bundle, into B's table of
+ * stored sources; a bad entry is a warning in DIAGS naming MANIFEST. */
+void bundle_manifest_read_sources(tk_bundle *b, JsonObject *o, const char *manifest,
+                                  tk_diags *diags);
+
 /* The text of a manifest.json for B (caller frees); *LEN its length. */
 char *bundle_manifest_build(const tk_bundle *b, const bundle_manifest_kernel *ks,
                             size_t n_kernels, const bundle_manifest_source *srcs,
