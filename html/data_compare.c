@@ -4,7 +4,9 @@
  * Pairs: every two kernels of one name in the bundle (an autotune group;
  * a group of more than GROUP_ALL_PAIRS configurations is compared with its
  * first one only: n (n - 1) / 2 timelines pairs would not be worth it), and
- * each --compare K:K2.
+ * each --compare K:K2.  The pairs are chosen before the pass data is made,
+ * which keeps the timelines of the kernels in them: a pair's comparison
+ * borrows them (tk_compare_build_from()) instead of building them again.
  *
  * data/cNNN/compare.js   the pair: both kernels, the first divergence, the
  *                        aligned rows (each with the diff of the two sides'
@@ -445,8 +447,20 @@ static int write_pair(html_report *r, html_report_compare *rc)
     if (r->opts->no_passes)
         opts.flags |= TK_COMPARE_NO_PASSES;
     tk_diags *notes = tk_diags_new();
-    tk_compare *cmp = tk_compare_build(rc->bundle[0], rc->kernel[0], rc->bundle[1],
-                                       rc->kernel[1], &opts, notes);
+    /* The timelines the pass data kept (read only here, lent to every
+     * pair of the kernel at once); a kernel of the other bundle has none. */
+    const tk_timeline *tl[2] = {NULL, NULL};
+    const tk_compare_digests *dig[2] = {NULL, NULL};
+    for (int s = 0; s < 2; s++)
+        if (rc->index[s] >= 0) {
+            const html_report_kernel *rk =
+                &g_array_index(r->kernels, html_report_kernel, rc->index[s]);
+            tl[s] = rk->tl;
+            dig[s] = rk->dig;
+        }
+    tk_compare *cmp = tk_compare_build_from(rc->bundle[0], rc->kernel[0], tl[0], dig[0],
+                                            rc->bundle[1], rc->kernel[1], tl[1], dig[1], &opts,
+                                            notes);
     tk_diags_free(notes); /* "no pass dumps" is said on the page */
     size_t unknown;
     size_t first = tk_compare_first_divergence(cmp, &unknown);
@@ -514,15 +528,26 @@ static gpointer pair_worker(gpointer data)
     }
 }
 
-int html_report_compares(html_report *r)
+int html_report_compare_pairs(html_report *r)
 {
     for (size_t i = 0; r->opts->compare && r->opts->compare[i]; i++)
         if (explicit_pair(r, r->opts->compare[i]))
             return -1;
     group_pairs(r);
+    for (guint i = 0; i < r->compares->len; i++) {
+        const html_report_compare *rc = &g_array_index(r->compares, html_report_compare, i);
+        for (int s = 0; s < 2; s++)
+            if (rc->index[s] >= 0)
+                g_array_index(r->kernels, html_report_kernel, rc->index[s]).in_pair = TRUE;
+    }
+    return 0;
+}
+
+int html_report_compares(html_report *r)
+{
     /* The pairs on one thread per core: a 16-kernel training step has 7
-     * pairs, each two timelines built again, and nothing else runs now
-     * but the writer. */
+     * pairs, and nothing else runs now but the writer.  Their timelines
+     * are the pass data's (html_report_compare_pairs() had them kept). */
     guint n = r->compares->len;
     pair_pool pp = {r, 0, g_new0(int, n + 1)};
     guint want = MIN(MIN(n, (guint)g_get_num_processors()), PAIR_THREADS);

@@ -42,6 +42,7 @@
 #include "pass_budget.h"
 #include "pass_chain.h"
 #include "report.h"
+#include "tkdump/tk_compare.h"
 #include "tkdump/tk_passes.h"
 #include "tkdump/tk_timeline.h"
 
@@ -268,6 +269,7 @@ static void own_diff(pass_sink *k, size_t pass, tk_ir_diff *d)
 static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user)
 {
     pass_sink *k = user;
+    tk_compare_digests_step(k->rk->dig, st); /* NULL: not in a pair */
     if (st->substep != TK_TL_NONE) {
         /* A sub-step (SoftwarePipeliner's LowerLoops, ExpandLoops): its
          * diff in a file of its own, as `tkview diff --pass N.J` shows it;
@@ -465,6 +467,10 @@ int html_kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part 
     /* Whole modules for LLVM IR and machine code, so that their passes
      * chain as MLIR passes do (any two of a level can be composed). */
     tk_timeline_opts opts = {.flags = TK_TIMELINE_WHOLE_UNITS};
+    /* A kernel in a comparison: the digests it needs, as the timeline goes
+     * by (built as tk_compare_build() builds it: whole units, histogram). */
+    if (rk->in_pair)
+        rk->dig = tk_compare_digests_new();
     tk_timeline *tl = tk_timeline_build_steps(parts, n_parts, rk->kernel, &opts, on_step, &k,
                                               diags);
     g_free(parts);
@@ -570,6 +576,9 @@ int html_kernel_passes(html_report *r, html_report_kernel *rk, tk_timeline_part 
     rk->n_passes = (int)n;
     rk->n_changed = k.changed;
     html_report_diag_steps(r, rk, tl);
-    tk_timeline_free(tl);
+    if (rk->in_pair)
+        rk->tl = tl; /* the comparisons' (freed with the report) */
+    else
+        tk_timeline_free(tl);
     return rc;
 }

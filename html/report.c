@@ -8,6 +8,7 @@
 #include "data_words.h"
 #include "put_queue.h"
 #include "tkdump/tk_bundle_write.h"
+#include "tkdump/tk_compare.h"
 #include "tkdump/tk_config.h"
 #include "tkdump/tk_staged_dir.h"
 
@@ -134,6 +135,8 @@ int html_write(tk_bundle *bundle, const char *outdir,
      * data and pages (on a thread of their own) at the same time: a
      * capture of one big kernel is a timeline on one thread, with a core
      * to spare. */
+    if (html_report_compare_pairs(&r))
+        goto fail;
     html_report_passes *plan = opts->no_passes ? NULL : html_report_passes_plan(&r);
     stage_work sw = {.r = &r};
     GThread *st = g_get_num_processors() > 1
@@ -184,6 +187,8 @@ done:
     for (guint i = 0; i < r.kernels->len; i++) {
         g_free(g_array_index(r.kernels, html_report_kernel, i).apart);
         g_free(g_array_index(r.kernels, html_report_kernel, i).diag_steps);
+        tk_timeline_free(g_array_index(r.kernels, html_report_kernel, i).tl);
+        tk_compare_digests_free(g_array_index(r.kernels, html_report_kernel, i).dig);
     }
     g_array_free(r.kernels, TRUE);
     g_array_free(r.compares, TRUE);

@@ -36,6 +36,13 @@ typedef struct {
     char *apart;        /* what sets it apart from the other kernels of its
                            name (tk_config_label(tk_config_apart...)): "" when
                            it is the only one; freed with the report */
+    /* A kernel the comparisons read (in a pair): its pass timeline and the
+     * comparison digests gathered while it was built, kept by the pass
+     * data (data_passes.c) for tk_compare_build_from() instead of being
+     * built again; freed with the report. */
+    gboolean in_pair;
+    struct tk_timeline *tl;
+    struct tk_compare_digests *dig;
 } html_report_kernel;
 
 /* A comparison page: two kernels and where their page is. */
@@ -152,6 +159,10 @@ void html_report_passes_free(html_report_passes *plan);
  * data and page (data_compare.c, page_compare.c).  Returns 0, or -1 with an
  * error in DIAGS (a --compare that names no kernel). */
 int html_report_compares(html_report *r);
+/* The pairs html_report_compares() writes, chosen before the pass data is
+ * made (each kernel in one is marked in_pair, so that its timeline is
+ * kept); -1 with an error in DIAGS for a --compare that names no kernel. */
+int html_report_compare_pairs(html_report *r);
 int html_report_compare_write(html_report *r, const html_report_compare *rc);
 
 /* The index's section on autotune groups and comparisons: one row per

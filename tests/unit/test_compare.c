@@ -157,6 +157,53 @@ static void test_num_stages(void)
  *   B: #blocked = #ttg.blocked<{..., warpsPerCTA = [4, 2], order = [1, 0]}>
  * so the output of pass 12, ConvertTritonToTritonGPU, where TTIR gets its
  * layouts from num_warps. */
+static int gather(const tk_timeline *tl, const tk_timeline_step *st, void *user)
+{
+    (void)tl;
+    tk_compare_digests_step(user, st);
+    return 0;
+}
+
+/* tk_compare_build_from(): the same pair as num-stages, A's timeline built
+ * here (as the HTML report builds it) and lent, B's built by the
+ * comparison; the same first divergence (pass 30, TritonGPUAssignLatencies,
+ * read above), and the lent timeline is still the caller's after
+ * tk_compare_free(). */
+static void test_lent_timeline(void)
+{
+    tk_bundle *b = load_sample("matmul_configs");
+    const tk_kernel *ka = kernel(b, "01cca3c5");
+    tk_timeline_part *parts;
+    size_t n = tk_timeline_parts_of_kernel(b, ka, &parts, NULL);
+    g_assert_cmpuint(n, >, 0);
+    tk_timeline_opts o = {.flags = TK_TIMELINE_WHOLE_UNITS};
+    tk_compare_digests *dig = tk_compare_digests_new();
+    tk_timeline *tl = tk_timeline_build_steps(parts, n, ka, &o, gather, dig, NULL);
+    g_free(parts);
+    g_assert_nonnull(tl);
+    g_assert_cmpuint(tk_timeline_count(tl), ==, 72);
+    tk_compare *cmp = tk_compare_build_from(b, ka, tl, dig, b, kernel(b, "0cfc4f76"), NULL,
+                                            NULL, NULL, NULL);
+    tk_compare_digests_free(dig); /* copied */
+    g_assert_true(tk_compare_timeline(cmp, A) == tl);
+    g_assert_nonnull(tk_compare_timeline(cmp, B));
+    g_assert_cmpuint(tk_compare_row_count(cmp), ==, 72);
+    size_t row;
+    const tk_compare_row *r = first_row(cmp, &row);
+    g_assert_cmpuint(row, ==, 30);
+    g_assert_cmpstr(r->name, ==, "TritonGPUAssignLatencies");
+    g_assert_cmpint(r->effect, ==, TK_COMPARE_DIFFERENT);
+    same_until(cmp, row);
+    tk_ir_diff *diff = tk_compare_diff_row(cmp, row, TK_TL_OUTPUT, NULL, NULL);
+    g_assert_nonnull(diff);
+    g_assert_cmpuint(tk_ir_diff_stats(diff).added, >=, 1);
+    tk_ir_diff_free(diff);
+    tk_compare_free(cmp);
+    g_assert_cmpuint(tk_timeline_count(tl), ==, 72); /* not freed with it */
+    tk_timeline_free(tl);
+    tk_bundle_free(b);
+}
+
 static void test_num_warps(void)
 {
     tk_bundle *b = load_sample("matmul_configs");
@@ -381,6 +428,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/compare/num-stages", test_num_stages);
+    g_test_add_func("/compare/lent-timeline", test_lent_timeline);
     g_test_add_func("/compare/num-warps", test_num_warps);
     g_test_add_func("/compare/itself", test_itself);
     g_test_add_func("/compare/autotuned", test_autotuned);

@@ -43,7 +43,8 @@
  * each source line side by side (tk_compare_lines()).
  *
  * Ownership: a comparison borrows both bundles and kernels (they must
- * outlive it); it owns its timelines, rows and configurations.  Strings in
+ * outlive it); it owns its timelines (but those lent by the caller to
+ * tk_compare_build_from()), rows and configurations.  Strings in
  * rows are the timelines' (their pass indexes').
  *
  * Threads: tk_compare_build() touches the bundles only through their pass
@@ -144,6 +145,38 @@ tk_compare *tk_compare_build(tk_bundle *bundle_a, const tk_kernel *kernel_a,
                              const tk_compare_opts *opts, tk_diags *diags);
 TK_API
 void tk_compare_free(tk_compare *cmp);
+
+/* What a comparison keeps of one timeline's passes: digests of their texts
+ * and of what each changed, never the texts.  A front end that builds a
+ * kernel's timeline for its own use gathers them as it goes, so that a
+ * comparison of that kernel need not build the timeline again: call
+ * tk_compare_digests_step() with every step its tk_timeline_build_steps()
+ * callback is handed (sub-steps are skipped here), before anything that may
+ * stop the calls.  The timeline must be built with TK_TIMELINE_WHOLE_UNITS
+ * and the comparison's diff options (tk_compare_opts.diff), as
+ * tk_compare_build() builds it.  Free with tk_compare_digests_free(). */
+typedef struct tk_compare_digests tk_compare_digests;
+TK_API
+tk_compare_digests *tk_compare_digests_new(void);
+TK_API
+void tk_compare_digests_step(tk_compare_digests *digests, const tk_timeline_step *step);
+TK_API
+void tk_compare_digests_free(tk_compare_digests *digests);
+
+/* tk_compare_build() with either side's timeline already built by the
+ * caller: TL_A with the digests DIG_A gathered while it was built (the
+ * same for B).  A side whose TL or DIG is NULL is built here, as
+ * tk_compare_build() does.  The caller keeps ownership: the comparison
+ * borrows TL (tk_compare_timeline() and tk_compare_diff_row() read it), so
+ * it must outlive the comparison; DIG is copied and may be freed at once.
+ * A timeline only read may be lent to several comparisons on several
+ * threads at once. */
+TK_API
+tk_compare *tk_compare_build_from(tk_bundle *bundle_a, const tk_kernel *kernel_a,
+                                  const tk_timeline *tl_a, const tk_compare_digests *dig_a,
+                                  tk_bundle *bundle_b, const tk_kernel *kernel_b,
+                                  const tk_timeline *tl_b, const tk_compare_digests *dig_b,
+                                  const tk_compare_opts *opts, tk_diags *diags);
 
 TK_API
 const tk_kernel *tk_compare_kernel(const tk_compare *cmp, int side);

@@ -66,17 +66,30 @@ static uint64_t effect_digest(const tk_ir_diff *d)
     return x > CMP_NO_CHANGE ? x : CMP_NO_CHANGE + 1;
 }
 
-typedef struct {
+struct tk_compare_digests {
     GArray *passes;      /* cmp_pass, by pass index */
     uint64_t last_after; /* the output of the last pass whose texts were read */
-} digest_sink;
+};
 
-static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user)
+tk_compare_digests *tk_compare_digests_new(void)
 {
-    (void)tl;
-    digest_sink *k = user;
-    if (st->substep != TK_TL_NONE)
-        return 0;
+    tk_compare_digests *k = g_new0(tk_compare_digests, 1);
+    k->passes = g_array_new(FALSE, TRUE, sizeof(cmp_pass));
+    return k;
+}
+
+void tk_compare_digests_free(tk_compare_digests *k)
+{
+    if (!k)
+        return;
+    g_array_free(k->passes, TRUE);
+    g_free(k);
+}
+
+void tk_compare_digests_step(tk_compare_digests *k, const tk_timeline_step *st)
+{
+    if (!k || !st || st->substep != TK_TL_NONE)
+        return;
     if (st->pass >= k->passes->len)
         g_array_set_size(k->passes, st->pass + 1);
     const tk_timeline_entry *e = st->entry;
@@ -96,7 +109,24 @@ static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user
     }
     if (p->after && !p->loop)
         k->last_after = p->after;
+}
+
+static int on_step(const tk_timeline *tl, const tk_timeline_step *st, void *user)
+{
+    (void)tl;
+    tk_compare_digests_step(user, st);
     return 0;
+}
+
+/* SIDE's passes from TL and its digests K (copied, padded to TL's count). */
+static void take_passes(cmp_side *side, const tk_compare_digests *k)
+{
+    size_t n = side->tl ? tk_timeline_count(side->tl) : 0;
+    side->n_passes = n;
+    side->passes = g_new0(cmp_pass, n ? n : 1);
+    if (k)
+        memcpy(side->passes, k->passes->data,
+               MIN(n, (size_t)k->passes->len) * sizeof(cmp_pass));
 }
 
 static void build_side(tk_compare *cmp, int s, unsigned flags, tk_diags *diags)
@@ -115,13 +145,11 @@ static void build_side(tk_compare *cmp, int s, unsigned flags, tk_diags *diags)
     }
     /* The digests are taken as each pass goes by. */
     tk_timeline_opts opts = {cmp->diff, TK_TIMELINE_WHOLE_UNITS};
-    digest_sink sink = {g_array_new(FALSE, TRUE, sizeof(cmp_pass)), 0};
-    side->tl = tk_timeline_build_steps(parts, n, side->kernel, &opts, on_step, &sink, diags);
+    tk_compare_digests *sink = tk_compare_digests_new();
+    side->tl = tk_timeline_build_steps(parts, n, side->kernel, &opts, on_step, sink, diags);
     g_free(parts);
-    if (side->tl && sink.passes->len < tk_timeline_count(side->tl))
-        g_array_set_size(sink.passes, tk_timeline_count(side->tl));
-    side->n_passes = side->tl ? tk_timeline_count(side->tl) : 0;
-    side->passes = (cmp_pass *)g_array_free(sink.passes, FALSE);
+    take_passes(side, sink);
+    tk_compare_digests_free(sink);
 }
 
 static void compare_stages(tk_compare *cmp)
@@ -149,6 +177,16 @@ tk_compare *tk_compare_build(tk_bundle *bundle_a, const tk_kernel *kernel_a,
                              tk_bundle *bundle_b, const tk_kernel *kernel_b,
                              const tk_compare_opts *opts, tk_diags *diags)
 {
+    return tk_compare_build_from(bundle_a, kernel_a, NULL, NULL, bundle_b, kernel_b, NULL, NULL,
+                                 opts, diags);
+}
+
+tk_compare *tk_compare_build_from(tk_bundle *bundle_a, const tk_kernel *kernel_a,
+                                  const tk_timeline *tl_a, const tk_compare_digests *dig_a,
+                                  tk_bundle *bundle_b, const tk_kernel *kernel_b,
+                                  const tk_timeline *tl_b, const tk_compare_digests *dig_b,
+                                  const tk_compare_opts *opts, tk_diags *diags)
+{
     if (!bundle_a || !kernel_a || !bundle_b || !kernel_b)
         return NULL;
     tk_compare *cmp = g_new0(tk_compare, 1);
@@ -164,9 +202,18 @@ tk_compare *tk_compare_build(tk_bundle *bundle_a, const tk_kernel *kernel_a,
         flags = opts->flags;
     }
     /* One timeline after the other: the texts of one are dropped before
-     * the other's are read. */
-    build_side(cmp, 0, flags, diags);
-    build_side(cmp, 1, flags, diags);
+     * the other's are read.  A side the caller built is borrowed. */
+    const tk_timeline *tl[2] = {tl_a, tl_b};
+    const tk_compare_digests *dig[2] = {dig_a, dig_b};
+    for (int s = 0; s < 2; s++) {
+        if (tl[s] && dig[s] && !(flags & TK_COMPARE_NO_PASSES)) {
+            cmp->side[s].tl = (tk_timeline *)tl[s];
+            cmp->side[s].borrowed = 1;
+            take_passes(&cmp->side[s], dig[s]);
+        } else {
+            build_side(cmp, s, flags, diags);
+        }
+    }
     cmp_align(cmp);
     compare_stages(cmp);
     return cmp;
@@ -177,7 +224,8 @@ void tk_compare_free(tk_compare *cmp)
     if (!cmp)
         return;
     for (int s = 0; s < 2; s++) {
-        tk_timeline_free(cmp->side[s].tl);
+        if (!cmp->side[s].borrowed)
+            tk_timeline_free(cmp->side[s].tl);
         g_free(cmp->side[s].passes);
         tk_config_free(cmp->side[s].config);
     }

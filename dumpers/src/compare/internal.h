@@ -24,6 +24,7 @@ typedef struct {
     tk_bundle *bundle;
     const tk_kernel *kernel;
     tk_timeline *tl;      /* NULL: no pass dumps */
+    int borrowed;         /* TL is the caller's (tk_compare_build_from()) */
     cmp_pass *passes;     /* one per pass of TL */
     size_t n_passes;
     tk_config *config;
