@@ -16,12 +16,14 @@ Usage: cli_bases.py [--base BUILD]... [--runs N] [--instr] [--bind-line STAGE:LI
 """
 import argparse
 import os
-import re
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import callgrind  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -56,11 +58,7 @@ def run_once(cmd):
 
 
 def instructions(cmd):
-    out = os.path.join(tmp, 'cg.out')
-    p = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out, *cmd],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    m = re.search(r'Collected : (\d+)', p.stderr)
-    return int(m.group(1)) if m else None
+    return callgrind.instructions(cmd, tmp)
 
 
 def measure(name, argv):

@@ -33,6 +33,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import callgrind  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 TARGET = {'info_ms': 10, 'bind_ms': 10, 'html_x_wc': 10, 'first_view_ms': 150,
@@ -90,11 +93,7 @@ def turns(cmds, cpu=None):
 
 
 def instructions(cmd):
-    out = os.path.join(tmp, 'cg.out')
-    p = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out, *cmd],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    m = re.search(r'Collected : (\d+)', p.stderr)
-    return int(m.group(1)) if m else None
+    return callgrind.instructions(cmd, tmp)
 
 
 def inputs(cap):
