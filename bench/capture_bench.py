@@ -44,6 +44,10 @@ nothing.
 
   python3 bench/capture_bench.py --tkview DIR/bin/tkview --batch DIR/lib/libtkview-stderr-batch.so \
       --hook compiler/python [--variants plain,knobs,capture] [--runs 2] PROGRAM.py ...
+
+With --runs N each turn starts one variant later than the one before
+(--no-rotate: same order), and each capture's ratio to its baseline is
+printed for every turn as well as for the best runs.
 """
 import argparse
 import json
@@ -197,6 +201,15 @@ def run_one(args, prog, variant):
     return res
 
 
+def turn_ratios(results, name, cap, against):
+    """CAP's wall over AGAINST's in each turn that ran both (same turn: the
+    machine as it was then)."""
+    by = {(r['variant'], r['turn']): r['wall'] for r in results if r['program'] == name}
+    turns = sorted({t for (_, t) in by})
+    return [by[(cap, t)] / by[(against, t)] for t in turns
+            if (cap, t) in by and (against, t) in by and by[(against, t)] > 0]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('programs', nargs='+')
@@ -210,6 +223,8 @@ def main():
     ap.add_argument('--kernel', default=None, help="capture_kernel's and capture_base_kernel's "
                     "--kernel NAME")
     ap.add_argument('--runs', type=int, default=1)
+    ap.add_argument('--no-rotate', dest='rotate', action='store_false',
+                    help='run the variants in the same order every turn')
     ap.add_argument('--tmp', default=None)
     ap.add_argument('--keep', default=None, help='folder for the capture manifests')
     ap.add_argument('--json', default=None)
@@ -223,8 +238,13 @@ def main():
                                  and (not v.endswith('_kernel') or args.kernel))
     results = []
     for prog in args.programs:
+        variants = args.variants.split(',')
         for r in range(args.runs):
-            for v in args.variants.split(','):
+            # Each turn starts one variant later: a machine that speeds up or
+            # slows down through the run (run 3 of 2026-11-28 slowed by 38%)
+            # then favours no variant.
+            k = r % len(variants) if args.rotate else 0
+            for v in variants[k:] + variants[:k]:
                 res = run_one(args, prog, v)
                 res['turn'] = r
                 results.append(res)
@@ -248,6 +268,10 @@ def main():
             if cap in best and AGAINST[cap] in best:
                 print('| %s | %s / %s | %.2f |  |  |  |' %
                       (name, cap, AGAINST[cap], best[cap]['wall'] / best[AGAINST[cap]]['wall']))
+                turns = turn_ratios(results, name, cap, AGAINST[cap])
+                if len(turns) > 1:
+                    print('| %s | %s / %s, each turn | %s |  |  |  |' %
+                          (name, cap, AGAINST[cap], ', '.join('%.2f' % t for t in turns)))
     if args.json:
         with open(args.json, 'w') as f:
             json.dump(results, f, indent=1)
