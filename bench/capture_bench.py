@@ -36,6 +36,9 @@ caches (TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR in a new temp folder):
                both (Triton forces print-after-all): what detecting changes costs
   knobs_hook_nofuncs     knobs_hook plus -filter-print-funcs=NONE: LLVM's
                instrumentation without printing: what the printing costs
+  knobs_hook_changed_only  knobs_hook_changed with LLVM's print-after-all
+               renamed (bench/llvm_site/sitecustomize.py), so that Triton
+               cannot set it: -print-changed alone (not yet run on a GPU)
 
 It prints wall and CPU seconds (user+system of the process tree: how many
 cores were kept busy) and bytes of stderr, each variant's ratio to plain and
@@ -63,12 +66,14 @@ import time
 ALL = ['plain', 'knobs', 'knobs_hook', 'capture', 'capture_base', 'mlir_only', 'llvm_only',
        'codegen_only', 'final_only', 'knobs_hook_mlir', 'capture_mlir', 'knobs_hook_none',
        'capture_none', 'capture_late', 'knobs_hook_cg_all', 'knobs_hook_cg_changed',
-       'knobs_hook_changed', 'knobs_hook_nofuncs', 'capture_kernel', 'capture_base_kernel']
+       'knobs_hook_changed', 'knobs_hook_nofuncs', 'knobs_hook_changed_only', 'capture_kernel',
+       'capture_base_kernel']
 # LLVM options the hook sets through LLVMParseCommandLineOptions (when
 # libtriton.so exports it): what a capture could ask LLVM for instead of
 # Triton's print-after-all.
 LLVM_OPTIONS = {'knobs_hook_cg_changed': '-print-changed',
                 'knobs_hook_changed': '-print-changed',
+                'knobs_hook_changed_only': '-print-changed',
                 'knobs_hook_nofuncs': '-filter-print-funcs=tkview_no_such_function'}
 CAPTURES = ('capture', 'capture_base', 'capture_mlir', 'capture_none', 'capture_late',
             'capture_kernel', 'capture_base_kernel')
@@ -104,6 +109,12 @@ def knob_env(tmp, batch, variant, hook):
         for d in ('autotune', 'compiles'):
             os.makedirs(os.path.join(tmp, d))
         old = os.environ.get('PYTHONPATH')
+        if variant == 'knobs_hook_changed_only':
+            # bench/llvm_site/sitecustomize.py, which the hook runs after it
+            # as the user's own
+            site = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'llvm_site')
+            old = site + (':' + old if old else '')
+            env['TKVIEW_BENCH_LLVM_RENAME'] = '1'
         env.update({'PYTHONPATH': hook + (':' + old if old else ''),
                     'TKVIEW_AUTOTUNE_DIR': os.path.join(tmp, 'autotune'),
                     'TKVIEW_COMPILES_DIR': os.path.join(tmp, 'compiles'),
