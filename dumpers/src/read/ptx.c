@@ -57,9 +57,15 @@ static void read_files(const text_buf *text, read_ptx_files *files,
 static void scan_code(const char *p, const char *end, const char **code_end,
                       long *delta)
 {
+    /* the characters the walk stops at; most of a line is none of them */
+    static const unsigned char stop[256] = {['{'] = 1, ['}'] = 1, ['/'] = 1, ['"'] = 1};
     long d = 0;
     const char *e = end;
     for (const char *q = p; q < end; q++) {
+        while (q < end && !stop[(unsigned char)*q])
+            q++;
+        if (q == end)
+            break;
         char c = *q;
         if (c == '{') {
             d++;
