@@ -25,13 +25,17 @@
 #include "read/readers.h"
 #include "util/scan.h"
 
-/* Whether [P, END) starts with directive DIR followed by a blank. */
-static int is_directive(const char *p, const char *end, const char *dir)
+/* Whether [P, END) starts with directive DIR (N bytes) followed by a
+ * blank. */
+static inline int directive_n(const char *p, const char *end, const char *dir, size_t n)
 {
-    size_t n = strlen(dir);
     return (size_t)(end - p) > n && memcmp(p, dir, n) == 0 &&
            (p[n] == ' ' || p[n] == '\t');
 }
+
+/* The same for a string literal DIR: its length known where it is asked
+ * (every line asks). */
+#define is_directive(p, end, dir) directive_n((p), (end), "" dir, sizeof(dir) - 1)
 
 static void read_files(const text_buf *text, read_ptx_files *files,
                        tk_diags *diags)
