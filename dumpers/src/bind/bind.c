@@ -488,7 +488,8 @@ static void build_source_index(tk_bind *ix, tk_stage_kind kind)
             tk_loctab_stack_frames(ix->tab, ids[i], &nfr);
             n_called += nfr;
         }
-        ncfs[l] = (uint32_t)tk_bind_line_certain_frames(ix, kind, l, &cfs[l]);
+        long c = s->n_conflicts ? bind_line_conflict_of(ix, kind, l, ids, n) : -1;
+        ncfs[l] = (uint32_t)bind_certain_frames_at(s, c, &cfs[l]);
         n_called += ncfs[l];
     }
     bind_ref *exact = g_new(bind_ref, n_exact ? n_exact : 1);
