@@ -64,6 +64,11 @@ static inline uint64_t bind_pos_key(tk_file_id file, uint32_t line)
     return (uint64_t)file << 32 | line;
 }
 
+/* OUT made from the N pairs REFS (ascending IR lines) (ref_index.c);
+ * cleared with bind_ref_index_clear(). */
+void bind_ref_index_from(const bind_ref *refs, size_t n, bind_ref_index *out);
+void bind_ref_index_clear(bind_ref_index *r);
+
 /* The lines of KEY in R are R->lines[*LO .. *HI). */
 void bind_ref_range(const bind_ref_index *r, uint64_t key, size_t *lo, size_t *hi);
 
