@@ -133,14 +133,22 @@ const tk_timeline *tkv_document_get_timeline(TkvDocument *doc, size_t i, gboolea
  * of pass FROM when SUB is not TK_TL_NONE (tk_timeline_diff_substep()),
  * made on a worker thread (reading and normalizing two dumps of a big kernel
  * takes a fraction of a second), one at a time with timeline builds.  TL
- * must be one of this document's timelines. */
+ * must be one of this document's timelines.  PREPARE (may be NULL) is then
+ * called on the same worker with the diff made, under the same lock, and
+ * what it returns is handed back with the diff (freed with PREPARED_FREE
+ * when it is not): what the caller would otherwise make from the diff in
+ * the click that shows it; it must read the diff alone. */
+typedef gpointer (*TkvDiffPrepare)(tk_ir_diff *d);
 void tkv_document_diff_async(TkvDocument *doc, const tk_timeline *tl, size_t from, size_t sub,
-                             size_t to, GCancellable *cancellable, GAsyncReadyCallback callback,
+                             size_t to, TkvDiffPrepare prepare, GDestroyNotify prepared_free,
+                             GCancellable *cancellable, GAsyncReadyCallback callback,
                              gpointer user_data);
-/* The diff (caller frees with tk_ir_diff_free()), or NULL with *WHY (caller
- * frees; may be NULL) saying why there is none: the library's first
- * diagnostic, or "cancelled". */
-tk_ir_diff *tkv_document_diff_finish(TkvDocument *doc, GAsyncResult *result, char **why);
+/* The diff (caller frees with tk_ir_diff_free()) and in *PREPARED (may be
+ * NULL) what PREPARE made of it (caller frees with PREPARED_FREE), or NULL
+ * with *WHY (caller frees; may be NULL) saying why there is none: the
+ * library's first diagnostic, or "cancelled". */
+tk_ir_diff *tkv_document_diff_finish(TkvDocument *doc, GAsyncResult *result, gpointer *prepared,
+                                     char **why);
 
 /* ---- comparing two kernels ---------------------------------------------------- */
 

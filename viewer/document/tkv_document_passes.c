@@ -58,12 +58,17 @@ const tk_timeline *tkv_document_get_timeline(TkvDocument *doc, size_t i, gboolea
 typedef struct {
     const tk_timeline *tl;
     size_t from, sub, to;
+    TkvDiffPrepare prepare;
+    GDestroyNotify prepared_free;
+    gpointer prepared; /* PREPARE's, until finish takes it */
     TkvDiffOut out;
 } DiffJob;
 
 static void diff_job_free(gpointer p)
 {
     DiffJob *j = p;
+    if (j->prepared && j->prepared_free)
+        j->prepared_free(j->prepared);
     tkv_diff_out_clear(&j->out);
     g_free(j);
 }
@@ -74,8 +79,12 @@ static tk_ir_diff *make_diff(gpointer job, tk_diags *diags)
     /* A pass with nothing comparable before it (the first LLVM IR dump):
      * its IR after it on both sides, a diff without a change, for the pass
      * view to show the side that exists (tkv_pass_view_select.c). */
-    return j->sub != TK_TL_NONE ? tk_timeline_diff_substep(j->tl, j->from, j->sub, NULL, diags)
-                                : tk_timeline_diff_shown(j->tl, j->from, j->to, NULL, NULL, diags);
+    tk_ir_diff *d = j->sub != TK_TL_NONE
+                        ? tk_timeline_diff_substep(j->tl, j->from, j->sub, NULL, diags)
+                        : tk_timeline_diff_shown(j->tl, j->from, j->to, NULL, NULL, diags);
+    if (d && j->prepare)
+        j->prepared = j->prepare(d);
+    return d;
 }
 
 static void diff_thread(GTask *task, gpointer source, gpointer task_data,
@@ -86,10 +95,13 @@ static void diff_thread(GTask *task, gpointer source, gpointer task_data,
 }
 
 void tkv_document_diff_async(TkvDocument *doc, const tk_timeline *tl, size_t from, size_t sub,
-                             size_t to, GCancellable *cancellable, GAsyncReadyCallback callback,
+                             size_t to, TkvDiffPrepare prepare, GDestroyNotify prepared_free,
+                             GCancellable *cancellable, GAsyncReadyCallback callback,
                              gpointer user_data)
 {
     DiffJob *j = g_new0(DiffJob, 1);
+    j->prepare = prepare;
+    j->prepared_free = prepared_free;
     j->tl = tl;
     j->from = from;
     j->sub = sub;
@@ -99,10 +111,17 @@ void tkv_document_diff_async(TkvDocument *doc, const tk_timeline *tl, size_t fro
                          diff_thread, j, diff_job_free);
 }
 
-tk_ir_diff *tkv_document_diff_finish(TkvDocument *doc, GAsyncResult *result, char **why)
+tk_ir_diff *tkv_document_diff_finish(TkvDocument *doc, GAsyncResult *result, gpointer *prepared,
+                                     char **why)
 {
     DiffJob *j = tkv_document_job_data(result);
-    return tkv_diff_out_finish(result, &j->out, why);
+    tk_ir_diff *d = tkv_diff_out_finish(result, &j->out, why);
+    if (prepared) {
+        *prepared = d ? j->prepared : NULL;
+        if (d)
+            j->prepared = NULL;
+    }
+    return d;
 }
 
 /* ---- comparing two kernels ------------------------------------------------------ */

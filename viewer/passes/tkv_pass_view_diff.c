@@ -6,41 +6,12 @@
  * location; next/previous change (a change is the library's,
  * tk_diff_changes(): a group of edits with their context, as the report
  * and `tkview diff` count them), and a new diff opens on its first change
- * once it has been drawn.  The chunk map shows the same hunks.
- *
- * A pass that rewrites a 2 GB module cannot be shown whole (a text view
- * holds what it shows, and lays it out): a diff bigger than the budget
- * below shows its changes with their context up to the budget
- * (tk_ir_diff_group_budget()), long lines by their start, the unchanged
- * stretches between them as one row each ("⋯ 812 unchanged lines ⋯"), and
- * says at its end and in the title what was left out and how to see it
- * all (tkview diff --pass N).  The rows are then not the sides' kept
- * lines: VIEW_HUNKS are the hunks over the rows shown. */
+ * once it has been drawn.  The chunk map shows the same hunks.  The rows
+ * (a diff too big to show whole is cut to a budget) are tkv_pass_rows.c's,
+ * made on the diff's worker thread; VIEW_HUNKS are the hunks over them. */
 #include "passes/tkv_pass_view_private.h"
 
 #include <stdlib.h>
-
-#include "document/tkv_text.h"
-
-/* A diff is shown whole when both its sides together have at most this
- * many lines and bytes; otherwise as much as the budget below holds (a
- * text view lays out and highlights all it holds: a few MB is what it
- * takes in the time a person waits). */
-#define WHOLE_LINES 40000u
-#define WHOLE_BYTES ((guint64)4 << 20)
-#define CUT_LINES 2000u
-#define CUT_BYTES ((guint64)256 << 10)
-#define CUT_LINE_BYTES 256u
-#define CONTEXT TK_DIFF_CONTEXT
-
-/* The budget, which tests may make smaller: TKV_PASS_DIFF_BUDGET="LINES"
- * (both the whole and the cut limits, in lines). */
-static guint budget_lines(guint dflt)
-{
-    const char *e = g_getenv("TKV_PASS_DIFF_BUDGET");
-    guint v = e ? (guint)strtoul(e, NULL, 10) : 0;
-    return v ? v : dflt;
-}
 
 static const tk_hunk *hunks_of(TkvPassView *self, size_t *n)
 {
@@ -207,171 +178,29 @@ static void tag_hunks(TkvPassView *self)
     tkv_pass_view_words_reset(self);
 }
 
-/* ---- the rows shown ------------------------------------------------------------ */
-
-/* What the sides show, row by row. */
-typedef struct {
-    const tk_ir_diff *d;
-    GString *text[2];
-    GArray *orig[2];
-    GArray *hunks;      /* over rows */
-    guint32 rows[2];
-    uint32_t end[2];    /* kept lines shown or skipped so far, per side */
-    gboolean head_only; /* long lines are shown by their start */
-} Rows;
-
-static void add_row(Rows *r, int s, const char *t, size_t len, guint32 line)
-{
-    if (r->rows[s]++)
-        g_string_append_c(r->text[s], '\n');
-    tkv_text_append_line(r->text[s], t, len);
-    g_array_append_val(r->orig[s], line);
-}
-
-static void add_kept(Rows *r, int s, uint32_t k)
-{
-    size_t len = 0;
-    uint32_t line = 0;
-    size_t full = tk_ir_diff_kept_len(r->d, s, k);
-    const char *t = r->head_only ? tk_ir_diff_kept_head(r->d, s, k, CUT_LINE_BYTES, &len, &line)
-                                 : tk_ir_diff_kept_line(r->d, s, k, &len, &line);
-    add_row(r, s, t ? t : "", t ? len : 0, line);
-    if (t && len < full)
-        g_string_append_printf(r->text[s], " \u2026 (%zu more bytes)", full - len);
-}
-
-/* A hunk over rows, merged into the last when both are equal. */
-static void add_hunk(Rows *r, tk_hunk_tag tag, guint32 na, guint32 nb)
-{
-    tk_hunk h = {tag, r->rows[0] - na, r->rows[0], r->rows[1] - nb, r->rows[1]};
-    if (na == 0 && nb == 0)
-        return;
-    if (r->hunks->len) {
-        tk_hunk *last = &g_array_index(r->hunks, tk_hunk, r->hunks->len - 1);
-        if (last->tag == TK_HUNK_EQUAL && tag == TK_HUNK_EQUAL) {
-            last->a1 = h.a1;
-            last->b1 = h.b1;
-            return;
-        }
-    }
-    g_array_append_val(r->hunks, h);
-}
-
-/* One row on both sides (an equal hunk) saying what is not shown. */
-static void add_note(Rows *r, const char *note_a, const char *note_b)
-{
-    add_row(r, 0, note_a, strlen(note_a), 0);
-    add_row(r, 1, note_b, strlen(note_b), 0);
-    add_hunk(r, TK_HUNK_EQUAL, 1, 1);
-}
-
-/* The unchanged lines between what was shown and kept lines A, B. */
-static void add_gap(Rows *r, uint32_t a, uint32_t b)
-{
-    if (a <= r->end[0] && b <= r->end[1])
-        return;
-    char *na = g_strdup_printf("\u22ef %u lines not shown \u22ef", a - r->end[0]);
-    char *nb = g_strdup_printf("\u22ef %u lines not shown \u22ef", b - r->end[1]);
-    add_note(r, na, nb);
-    g_free(na);
-    g_free(nb);
-    r->end[0] = a;
-    r->end[1] = b;
-}
-
-static int cut_hunk(const tk_hunk *h, void *user)
-{
-    Rows *r = user;
-    if (h->tag == TK_HUNK_GROUP) {
-        add_gap(r, h->a0, h->b0);
-        return 0;
-    }
-    for (uint32_t k = h->a0; k < h->a1; k++)
-        add_kept(r, 0, k);
-    for (uint32_t k = h->b0; k < h->b1; k++)
-        add_kept(r, 1, k);
-    add_hunk(r, h->tag, h->a1 - h->a0, h->b1 - h->b0);
-    r->end[0] = h->a1;
-    r->end[1] = h->b1;
-    return 0;
-}
-
-/* All kept lines, rows one to one with them. */
-static void whole_rows(Rows *r)
-{
-    for (int s = 0; s < 2; s++) {
-        uint32_t n = tk_ir_diff_kept_count(r->d, s);
-        for (uint32_t k = 0; k < n; k++)
-            add_kept(r, s, k);
-        r->rows[s] = n;
-    }
-    size_t nh;
-    const tk_hunk *h = tk_ir_diff_aligned(r->d, &nh); /* replaced lines paired by likeness */
-    g_array_append_vals(r->hunks, h, (guint)nh);
-}
-
-/* Whether D fits whole: its lines and bytes on both sides. */
-static gboolean fits_whole(const tk_ir_diff *d)
-{
-    guint64 lines = 0, bytes = 0;
-    for (int s = 0; s < 2; s++) {
-        uint32_t n = tk_ir_diff_kept_count(d, s);
-        lines += n;
-        for (uint32_t k = 0; k < n && bytes <= WHOLE_BYTES; k++)
-            bytes += tk_ir_diff_kept_len(d, s, k) + 1;
-    }
-    return lines <= budget_lines(WHOLE_LINES) && bytes <= WHOLE_BYTES;
-}
-
-/* The rows of a diff too big to show whole: its changes and their context
- * up to the budget, then what was left out. */
-static void cut_rows(TkvPassView *self, Rows *r)
-{
-    tk_ir_diff_budget b = {.context = CONTEXT, .max_lines = budget_lines(CUT_LINES),
-                           .max_bytes = CUT_BYTES, .max_line_bytes = CUT_LINE_BYTES};
-    r->head_only = TRUE;
-    tk_ir_diff_group_budget(r->d, &b, cut_hunk, r, &self->cut);
-    uint32_t na = tk_ir_diff_kept_count(r->d, 0), nb = tk_ir_diff_kept_count(r->d, 1);
-    if (self->cut.lines_left == 0) {
-        add_gap(r, na, nb);
-        return;
-    }
-    char *note = g_strdup_printf("\u22ef cut here: %" G_GUINT64_FORMAT " more lines of this "
-                                 "diff (+%u \u2212%u) are not shown; tkview diff --pass "
-                                 "prints them all \u22ef",
-                                 self->cut.lines_left, self->cut.added_left,
-                                 self->cut.removed_left);
-    add_note(r, note, note);
-    g_free(note);
-}
-
-void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title)
+void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, TkvPassRows *rows,
+                             const char *title)
 {
     tkv_pass_view_clear_diff(self);
     self->diff = d;
     tk_ir_diff_bind(d, tk_bundle_loctab(tkv_document_get_bundle(self->doc)), NULL);
-    Rows r = {.d = d, .hunks = self->view_hunks};
-    for (int s = 0; s < 2; s++) {
-        r.text[s] = g_string_new(NULL);
-        r.orig[s] = self->orig[s];
-        g_array_set_size(self->orig[s], 0);
-    }
-    if (fits_whole(d))
-        whole_rows(&r);
-    else
-        cut_rows(self, &r);
+    TkvPassRows *own = rows ? NULL : tkv_pass_rows_make(d);
+    TkvPassRows *r = rows ? rows : own;
+    g_array_append_vals(self->view_hunks, r->hunks->data, r->hunks->len);
+    self->cut = r->cut;
+    for (int s = 0; s < 2; s++)
+        g_array_append_vals(self->orig[s], r->orig[s]->data, r->orig[s]->len);
     size_t n_hunks;
     const tk_hunk *hunks = hunks_of(self, &n_hunks);
     tkv_linked_scroll_link(self->linked, hunks, n_hunks);
     for (int s = 0; s < 2; s++) {
-        GString *text = r.text[s];
+        GString *text = r->text[s];
         GtkSourceBuffer *b = tkv_code_view_new_buffer(text->str, (gssize)text->len,
                                                       language_of(tk_ir_diff_dialect(d)));
         gtk_text_buffer_create_tag(GTK_TEXT_BUFFER(b), TKV_DIFF_WORD_TAG, "background",
                                    "rgba(70,120,210,0.30)", NULL);
         tkv_code_view_set_buffer(tkv_pass_view_side_view(self, s), GTK_TEXT_BUFFER(b));
         g_object_unref(b);
-        g_string_free(text, TRUE);
         char *name = g_utf8_make_valid(tk_ir_diff_name(d, s), -1);
         char *t = g_strdup_printf("%s %s", s ? "after:" : "before:", name);
         tkv_code_pane_set_title(tkv_pass_view_side_pane(self, s), t, name);
@@ -386,7 +215,8 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title
     size_t n_changes = tk_diff_changes(hunks, n_hunks, &changes);
     g_array_append_vals(self->changes, changes, (guint)n_changes);
     free(changes);
-    tkv_chunk_map_set_hunks(self->chunk_map, hunks, n_hunks, r.rows[0], r.rows[1]);
+    tkv_chunk_map_set_hunks(self->chunk_map, hunks, n_hunks, r->rows[0], r->rows[1]);
+    tkv_pass_rows_free(own);
     tk_diff_stats st = tk_ir_diff_stats(d);
     char *stats = self->cut.cut
                       ? g_strdup_printf("+%u \u2212%u (too big to show whole: %" G_GUINT64_FORMAT

@@ -8,6 +8,8 @@
  *                            the diff asked of a worker thread;
  *   tkv_pass_view_diff.c     the diff shown: the sides' text and highlights,
  *                            their gutters, next/previous change;
+ *   tkv_pass_rows.c          the sides' rows made from a diff, on the
+ *                            worker thread that made it;
  *   tkv_pass_view_source.c   the binding in the diff: the source pane, a
  *                            diff line's source lines, a source line's rows;
  *   tkv_pass_view_actions.c  the view's actions (pass-view.*), their keys,
@@ -18,6 +20,7 @@
 #ifndef TKV_PASS_VIEW_PRIVATE_H
 #define TKV_PASS_VIEW_PRIVATE_H
 
+#include "passes/tkv_pass_rows.h"
 #include "passes/tkv_pass_view.h"
 #include "widgets/tkv_find_bar.h"
 
@@ -135,8 +138,10 @@ gboolean tkv_pass_view_parse_spec(const tk_timeline *tl, const char *spec, size_
                                   size_t *sub, size_t *b);
 
 /* tkv_pass_view_diff.c */
-/* Shows D (the view takes it) under TITLE; tkv_pass_view_clear_diff(): none. */
-void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, const char *title);
+/* Shows D (the view takes it) under TITLE, as ROWS (tkv_pass_rows_make(D),
+ * the caller's; NULL: made here); tkv_pass_view_clear_diff(): none. */
+void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, TkvPassRows *rows,
+                             const char *title);
 void tkv_pass_view_clear_diff(TkvPassView *self);
 /* The diff shown is a pass's IR after it against itself (nothing comparable
  * before it): no change count, no +/- counts (the caller hides side A). */

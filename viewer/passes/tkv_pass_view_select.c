@@ -51,7 +51,8 @@ static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
     DiffRequest *r = data;
     TkvPassView *self = r->view;
     char *why = NULL;
-    tk_ir_diff *d = tkv_document_diff_finish(TKV_DOCUMENT(source), res, &why);
+    TkvPassRows *rows = NULL;
+    tk_ir_diff *d = tkv_document_diff_finish(TKV_DOCUMENT(source), res, (gpointer *)&rows, &why);
     if (r->generation != self->generation || TKV_DOCUMENT(source) != self->doc) {
         /* A later selection, or another kernel: this diff is not wanted. */
         tk_ir_diff_free(d);
@@ -79,7 +80,7 @@ static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
         }
         gtk_widget_set_visible(GTK_WIDGET(tkv_pass_view_side_pane(self, 0)), !after_only);
         if (d) {
-            tkv_pass_view_show_diff(self, d, title);
+            tkv_pass_view_show_diff(self, d, rows, title);
             if (after_only)
                 tkv_pass_view_show_after_only(self);
             /* A source line stays selected from pass to pass: its lines in
@@ -103,6 +104,7 @@ static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
         g_free(title);
         tkv_pass_view_emit_anchor_changed(self);
     }
+    tkv_pass_rows_free(rows);
     g_free(why);
     g_object_unref(self);
     g_free(r);
@@ -138,7 +140,10 @@ gboolean tkv_pass_view_select(TkvPassView *self, const char *spec)
     r->a = a;
     r->sub = sub;
     r->b = b;
-    tkv_document_diff_async(self->doc, self->tl, a, sub, b, NULL, on_diff, r);
+    /* the sides' rows made on the worker too: a 40,000-line diff's are a
+     * tenth of the click otherwise (tkv_pass_rows.c) */
+    tkv_document_diff_async(self->doc, self->tl, a, sub, b, (TkvDiffPrepare)tkv_pass_rows_make,
+                            tkv_pass_rows_free, NULL, on_diff, r);
     tkv_pass_view_emit_anchor_changed(self);
     return TRUE;
 }
