@@ -24,6 +24,7 @@
  */
 #include <string.h>
 
+#include "data_compare_ahead.h"
 #include "report.h"
 #include "tkdump/tk_compare.h"
 
@@ -185,6 +186,7 @@ typedef struct {
     guint n_diffs;
     gsize spent;
     gboolean over;     /* DIFF_BUDGET reached */
+    html_compare_ahead *ahead; /* the row diffs made ahead, NULL: none */
 } pair_writer;
 
 static void write_side(jw *w, const html_report *r, const html_report_compare *rc,
@@ -253,52 +255,35 @@ static void write_entry(jw *w, const tk_compare *cmp, const tk_compare_row *row,
     jw_obj_end(w);
 }
 
-/* Whether the passes of ROW changed nothing on every side that runs it:
- * then the IR after it is the IR after the row before. */
-static gboolean row_unchanged(const tk_compare *cmp, const tk_compare_row *row)
-{
-    for (int s = 0; s < 2; s++) {
-        if (row->pass[s] == TK_COMPARE_NONE)
-            continue;
-        const tk_timeline_entry *e = tk_timeline_get(tk_compare_timeline(cmp, s), row->pass[s]);
-        if (e->effect != TK_EFFECT_UNCHANGED || e->scope_kind == TK_PASS_SCOPE_LOOP)
-            return FALSE;
-    }
-    return TRUE;
-}
-
 /* The diff of the two sides' IR at row I (WHICH), written once per pair of
  * texts; its number, or -1 with the reason in *WHY (left out past the
  * budget, or no text on a side). */
 static int64_t row_diff(pair_writer *pw, size_t i, tk_timeline_point which, const char **why)
 {
     const tk_compare_row *row = tk_compare_row_get(pw->cmp, i);
-    if (which == TK_TL_OUTPUT && i > 0 && pw->last >= 0 && row_unchanged(pw->cmp, row))
+    if (which == TK_TL_OUTPUT && i > 0 && pw->last >= 0 && html_compare_row_unchanged(pw->cmp, row))
         return pw->last; /* the same two texts as the row before */
     if (pw->over) {
         *why = "left out: the report stores at most 24 MiB of diffs per comparison "
                "(tkview compare and the viewer show it)";
         return -1;
     }
-    tk_diags *d = tk_diags_new();
-    tk_ir_diff *diff = tk_compare_diff_row(pw->cmp, i, which, NULL, d);
-    tk_diags_free(d);
-    if (!diff) {
+    GString *g = pw->ahead ? html_compare_ahead_take(pw->ahead, i, which)
+                           : html_compare_row_json(pw->cmp, i, which);
+    if (!g) {
         *why = "no text to compare here on one side";
         return -1;
     }
-    GString *g = g_string_new(NULL);
-    jw w;
-    jw_init(&w, g);
-    html_report_diff_json(NULL, diff, NULL, &w);
-    tk_ir_diff_free(diff);
     int64_t n = pw->n_diffs++;
     char rel[64], dkey[64];
     g_snprintf(rel, sizeof rel, "data/%s/d%" G_GINT64_FORMAT ".js", pw->rc->id, (gint64)n);
     g_snprintf(dkey, sizeof dkey, "%s/d%" G_GINT64_FORMAT, pw->rc->id, (gint64)n);
     pw->spent += g->len;
-    if (pw->spent > DIFF_BUDGET)
+    if (pw->spent > DIFF_BUDGET) {
         pw->over = TRUE;
+        html_compare_ahead_free(pw->ahead); /* what it made after this is left out */
+        pw->ahead = NULL;
+    }
     html_report_put_z(pw->r, rel, dkey, g); /* taken */
     return n;
 }
@@ -429,11 +414,11 @@ static void write_lines(jw *w, tk_compare *cmp)
     jw_arr_end(w);
 }
 
-/* One pair's data and page.  Pairs are written by several threads at
- * once (html_report_compares): what may report to r->diags (making its
- * folder, writing a file whole, its page) holds r->lock; the rest is the
- * pair's own or read only (the bundles, their pass indexes and stages,
- * all made before). */
+/* One pair's data and page.  Its row diffs are made by several threads
+ * at once (data_compare_ahead.h), which only read the pair's comparison,
+ * the bundles, their pass indexes and stages (all made before); what may
+ * report to r->diags (making its folder, writing a file whole, its page)
+ * holds r->lock. */
 static int write_pair(html_report *r, html_report_compare *rc)
 {
     char dir[32];
@@ -468,7 +453,8 @@ static int write_pair(html_report *r, html_report_compare *rc)
         rc->first_row = (int)first;
         g_strlcpy(rc->first_pass, tk_compare_row_get(cmp, first)->name, sizeof rc->first_pass);
     }
-    pair_writer pw = {r, rc, cmp, -1, 0, 0, FALSE};
+    /* the row diffs, made on the other cores while the final stages are */
+    pair_writer pw = {r, rc, cmp, -1, 0, 0, FALSE, html_compare_ahead_start(cmp)};
     GString *g = g_string_new(NULL);
     jw w;
     jw_init(&w, g);
@@ -498,6 +484,7 @@ static int write_pair(html_report *r, html_report_compare *rc)
     char rel[64], key[64];
     g_snprintf(rel, sizeof rel, "data/%s/compare.js", rc->id);
     g_snprintf(key, sizeof key, "%s/compare", rc->id);
+    html_compare_ahead_free(pw.ahead);
     tk_compare_free(cmp);
     g_mutex_lock(&r->lock);
     int ret = html_report_put(r, rel, key, g);
@@ -506,26 +493,6 @@ static int write_pair(html_report *r, html_report_compare *rc)
     g_mutex_unlock(&r->lock);
     g_string_free(g, TRUE);
     return ret;
-}
-
-/* Threads writing pairs at once, at most: each holds two timelines. */
-#define PAIR_THREADS 8
-
-typedef struct {
-    html_report *r;
-    gint next;
-    int *rc; /* per pair */
-} pair_pool;
-
-static gpointer pair_worker(gpointer data)
-{
-    pair_pool *pp = data;
-    for (;;) {
-        gint i = g_atomic_int_add(&pp->next, 1);
-        if (i < 0 || (guint)i >= pp->r->compares->len)
-            return NULL;
-        pp->rc[i] = write_pair(pp->r, &g_array_index(pp->r->compares, html_report_compare, i));
-    }
 }
 
 int html_report_compare_pairs(html_report *r)
@@ -545,22 +512,12 @@ int html_report_compare_pairs(html_report *r)
 
 int html_report_compares(html_report *r)
 {
-    /* The pairs on one thread per core: a 16-kernel training step has 7
-     * pairs, and nothing else runs now but the writer.  Their timelines
-     * are the pass data's (html_report_compare_pairs() had them kept). */
-    guint n = r->compares->len;
-    pair_pool pp = {r, 0, g_new0(int, n + 1)};
-    guint want = MIN(MIN(n, (guint)g_get_num_processors()), PAIR_THREADS);
-    GThread *t[PAIR_THREADS] = {NULL};
-    for (guint i = 1; i < want; i++)
-        t[i] = g_thread_try_new("tkview-compare", pair_worker, &pp, NULL);
-    pair_worker(&pp);
-    for (guint i = 1; i < want; i++)
-        if (t[i])
-            g_thread_join(t[i]);
-    int rc = 0;
-    for (guint i = 0; i < n && !rc; i++)
-        rc = pp.rc[i];
-    g_free(pp.rc);
-    return rc ? -1 : 0;
+    /* One pair at a time, each on every core (data_compare_ahead.h): a
+     * pair's rows are more even work than pairs are (autotuned_matmul's
+     * three pairs on two cores left one alone).  Their timelines are the
+     * pass data's (html_report_compare_pairs() had them kept). */
+    for (guint i = 0; i < r->compares->len; i++)
+        if (write_pair(r, &g_array_index(r->compares, html_report_compare, i)))
+            return -1;
+    return 0;
 }

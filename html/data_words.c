@@ -62,7 +62,9 @@ static void write_pair(jw *w, const char *a, size_t la, const char *b, size_t lb
  * pairs, 38,400 distinct, the word diffs 35% of its instructions), and a
  * chain's passes redo a change.  What a pair wrote is kept, keyed by both
  * lines' bytes (compared whole on a hit), up to MEMO_BYTES of them; the
- * pass and comparison threads share it under its lock. */
+ * pass and comparison threads share it under its lock.  A pair is in it
+ * from when a thread starts making it: another that wants it waits (the
+ * rows of a comparison made at once share most of their pairs). */
 #define MEMO_BYTES ((gsize)48 << 20)
 
 typedef struct {
@@ -73,7 +75,8 @@ typedef struct {
 } memo_pair;
 
 static GMutex memo_lock;
-static GHashTable *memo; /* memo_pair -> itself */
+static GCond memo_made;  /* a pair's words were made (or given up) */
+static GHashTable *memo; /* memo_pair -> itself; json NULL: being made */
 static gsize memo_bytes;
 
 static guint memo_hash(gconstpointer p)
@@ -93,7 +96,8 @@ static void memo_free(gpointer p)
 {
     memo_pair *m = p;
     g_free(m->lines);
-    g_string_free(m->json, TRUE);
+    if (m->json)
+        g_string_free(m->json, TRUE);
     g_free(m);
 }
 
@@ -108,11 +112,27 @@ void html_report_write_words(jw *w, const char *a, size_t la, const char *b, siz
     memo_pair key = {h, la, lb, lines, NULL};
     g_mutex_lock(&memo_lock);
     const memo_pair *hit = memo ? g_hash_table_lookup(memo, &key) : NULL;
+    /* a pair another thread is making (the diffs of a comparison's rows
+     * next to each other, data_compare_ahead.h): its words are waited
+     * for, not made twice */
+    while (hit && !hit->json) {
+        g_cond_wait(&memo_made, &memo_lock);
+        hit = g_hash_table_lookup(memo, &key);
+    }
     if (hit) {
         jw_raw(w, hit->json);
         g_mutex_unlock(&memo_lock);
         g_free(lines);
         return;
+    }
+    if (!memo)
+        memo = g_hash_table_new_full(memo_hash, memo_equal, memo_free, NULL);
+    memo_pair *m = NULL; /* the pair, being made: its words to come */
+    if (memo_bytes + la + lb + sizeof(memo_pair) <= MEMO_BYTES) {
+        m = g_new(memo_pair, 1);
+        *m = key;
+        g_hash_table_add(memo, m);
+        lines = NULL;
     }
     g_mutex_unlock(&memo_lock);
     GString *json = g_string_new(NULL);
@@ -122,17 +142,14 @@ void html_report_write_words(jw *w, const char *a, size_t la, const char *b, siz
     jw_raw(w, json);
     gsize cost = la + lb + json->len + sizeof(memo_pair);
     g_mutex_lock(&memo_lock);
-    if (!memo)
-        memo = g_hash_table_new_full(memo_hash, memo_equal, memo_free, NULL);
-    if (memo_bytes + cost <= MEMO_BYTES && !g_hash_table_contains(memo, &key)) {
-        memo_pair *m = g_new(memo_pair, 1);
-        *m = key;
+    if (m && memo_bytes + cost <= MEMO_BYTES) {
         m->json = json;
-        g_hash_table_add(memo, m);
         memo_bytes += cost;
         json = NULL;
-        lines = NULL;
+    } else if (m) {
+        g_hash_table_remove(memo, m); /* frees it: past the cap after all */
     }
+    g_cond_broadcast(&memo_made);
     g_mutex_unlock(&memo_lock);
     if (json)
         g_string_free(json, TRUE);

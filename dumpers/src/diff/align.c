@@ -41,10 +41,12 @@ typedef struct {
 
 /* Bytes of a word: ASCII letters and digits, '_', '.', '$' (a load per
  * byte: the cut reads every line of every replaced block), and every
- * byte of a UTF-8 sequence. */
+ * byte of a UTF-8 sequence (0x80 on).  Digits are WORD_DIGIT. */
+enum { WORD_LETTER = 1, WORD_DIGIT = 2 };
+#define WORD_ROW16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
 static const unsigned char WORD_BYTE[256] = {
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2,
+    ['8'] = 2, ['9'] = 2, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
     ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
     ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
     ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
@@ -52,12 +54,10 @@ static const unsigned char WORD_BYTE[256] = {
     ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
     ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['_'] = 1, ['.'] = 1,
     ['$'] = 1,
+    [0x80] = WORD_ROW16, WORD_ROW16, WORD_ROW16, WORD_ROW16,
+    WORD_ROW16, WORD_ROW16, WORD_ROW16, WORD_ROW16,
 };
-
-static int word_byte(unsigned char c)
-{
-    return c >= 0x80 || WORD_BYTE[c];
-}
+#undef WORD_ROW16
 
 /* Sorts W (N): a line has a few dozen words, where inserting beats qsort's
  * calls, and at most DIFF_ALIGN_HEAD / 2 (an LLVM call's arguments, a
@@ -78,11 +78,31 @@ static void sort_words(uint64_t *w, uint32_t n)
     }
 }
 
-/* Cuts TEXT into words and appends their hashes (sorted) to WORDS. */
+/* The hash of TEXT (LEN) without blanks, digits' runs as one '0': what
+ * a line with no word (cut_words()) compares by. */
+static uint64_t whole_hash(const char *text, size_t len)
+{
+    uint64_t whole = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (WORD_BYTE[c] == WORD_DIGIT) {
+            /* a run of digits is one '0', as in a word */
+            while (i + 1 < len && WORD_BYTE[(unsigned char)text[i + 1]] == WORD_DIGIT)
+                i++;
+            c = '0';
+        } else if (c == ' ' || c == '\t')
+            continue;
+        whole = (whole ^ c) * 1099511628211ull;
+    }
+    return whole;
+}
+
+/* Cuts TEXT into words and appends their hashes (sorted) to WORDS.  The
+ * hash of the whole line is made only for a line with no word: the only
+ * one that compares by it. */
 static line_words cut_words(const char *text, size_t len, GArray *words)
 {
     line_words lw = {.first = words->len};
-    uint64_t whole = 1469598103934665603ull;
     size_t i = 0;
     if (len > DIFF_ALIGN_HEAD)
         len = DIFF_ALIGN_HEAD;
@@ -91,27 +111,24 @@ static line_words cut_words(const char *text, size_t len, GArray *words)
     uint64_t *out = (uint64_t *)(void *)words->data + lw.first;
     uint32_t n = 0;
     while (i < len) {
-        unsigned char c = (unsigned char)text[i];
-        if (!word_byte(c)) {
-            if (c != ' ' && c != '\t')
-                whole = (whole ^ c) * 1099511628211ull;
+        if (!WORD_BYTE[(unsigned char)text[i]]) {
             i++;
             continue;
         }
         uint64_t h = 1469598103934665603ull;
         int letters = 0;
-        while (i < len && word_byte((unsigned char)text[i])) {
+        unsigned char k;
+        while (i < len && (k = WORD_BYTE[(unsigned char)text[i]]) != 0) {
             unsigned char w = (unsigned char)text[i];
-            if (g_ascii_isdigit(w)) {
+            if (k == WORD_DIGIT) {
                 /* a run of digits is one '0': values and locations are
                  * renumbered by passes that change nothing else */
-                while (i + 1 < len && g_ascii_isdigit(text[i + 1]))
+                while (i + 1 < len && WORD_BYTE[(unsigned char)text[i + 1]] == WORD_DIGIT)
                     i++;
                 w = '0';
             } else
                 letters = 1;
             h = (h ^ w) * 1099511628211ull;
-            whole = (whole ^ w) * 1099511628211ull;
             i++;
         }
         if (letters) /* a bare number says nothing of what a line does */
@@ -119,7 +136,7 @@ static line_words cut_words(const char *text, size_t len, GArray *words)
     }
     g_array_set_size(words, lw.first + n);
     lw.n = n;
-    lw.whole = whole;
+    lw.whole = n ? 0 : whole_hash(text, len);
     sort_words(out, n);
     return lw;
 }
