@@ -24,6 +24,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
 from tap import finish, test  # noqa: E402
+from zstd_file import read_kernel_file  # noqa: E402
 
 TKVIEW = sys.argv[1]
 SAMPLE = os.path.join(os.environ['TK_TEST_SAMPLES'], 'attention_fwd')
@@ -64,8 +65,20 @@ def info(path):
     return out.replace(path, 'B'), err
 
 
-def index_file(b):
-    return os.path.join(b, 'attn_fwd-e75ec6eb', 'passes', 'mlir.index')
+def plain_index(b):
+    """The stored index (one zstd frame) written out plain, the manifest
+    naming that: its path, for a test to edit."""
+    rel = 'attn_fwd-e75ec6eb/passes/mlir.index'
+    text = read_kernel_file(os.path.join(b, rel + '.zst'))
+    with open(os.path.join(b, rel), 'wb') as f:
+        f.write(text)
+    man = os.path.join(b, 'manifest.json')
+    with open(man) as f:
+        m = json.load(f)
+    m['kernels'][0]['passes'][0]['index'] = rel
+    with open(man, 'w') as f:
+        json.dump(m, f, indent=2)
+    return os.path.join(b, rel)
 
 
 # the bundle lists a stored index per slice, and info reads the 82 dumps from it
@@ -75,7 +88,7 @@ def index_listed():
     with open(os.path.join(b, 'manifest.json')) as f:
         m = json.load(f)
     entry = m['kernels'][0]['passes'][0]
-    assert entry['index'] == 'attn_fwd-e75ec6eb/passes/mlir.index', entry
+    assert entry['index'] == 'attn_fwd-e75ec6eb/passes/mlir.index.zst', entry
     assert m['format_version'] == 4
     n = headers_in_text()
     assert n == 82, n
@@ -102,7 +115,7 @@ def info_same():
 
 def lie(name, edit, why):
     b = make(name)
-    path = index_file(b)
+    path = plain_index(b)
     with open(path) as f:
         text = f.read()
     with open(path, 'w') as f:

@@ -19,6 +19,7 @@
 #include "tkdump/tk_bundle_load.h"
 #include "tkdump/tk_bundle_passes.h"
 #include "tkdump/tk_bundle_write.h"
+#include "tkdump/tk_input_file.h"
 #include "tkdump/tk_passes.h"
 
 #define ATTN_DUMPS 82
@@ -52,11 +53,41 @@ static char *save_attention(const char *dir)
     return out;
 }
 
-static char *find_index(const char *bundle)
+/* Replaces the first FROM in the file PATH by TO. */
+static void edit_file(const char *path, const char *from, const char *to)
 {
-    char *kdir = g_build_filename(bundle, "attn_fwd-e75ec6eb", "passes", "mlir.index", NULL);
-    g_assert_true(g_file_test(kdir, G_FILE_TEST_IS_REGULAR));
-    return kdir;
+    char *text = NULL;
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    char *at = strstr(text, from);
+    g_assert_nonnull(at);
+    GString *s = g_string_new_len(text, at - text);
+    g_string_append(s, to);
+    g_string_append(s, at + strlen(from));
+    g_assert_true(g_file_set_contents(path, s->str, (gssize)s->len, NULL));
+    g_string_free(s, TRUE);
+    g_free(text);
+}
+
+/* The bundle's stored index (one zstd frame, mlir.index.zst) written out
+ * plain as mlir.index, which the manifest then names, for a test to edit:
+ * its path. */
+static char *plain_index(const char *bundle)
+{
+    char *zst = g_build_filename(bundle, "attn_fwd-e75ec6eb", "passes", "mlir.index.zst", NULL);
+    g_assert_true(g_file_test(zst, G_FILE_TEST_IS_REGULAR));
+    size_t len = 0;
+    char *why = NULL;
+    char *text = tk_input_file_read(zst, TK_INPUT_FILE_MANIFEST, &len, &why);
+    g_assert_nonnull(text);
+    g_assert_true(g_str_has_prefix(text, "tkview-pass-index 1\n"));
+    char *plain = g_strndup(zst, strlen(zst) - 4);
+    g_assert_true(g_file_set_contents(plain, text, (gssize)len, NULL));
+    char *man = g_build_filename(bundle, "manifest.json", NULL);
+    edit_file(man, "passes/mlir.index.zst\"", "passes/mlir.index\"");
+    g_free(man);
+    g_free(text);
+    g_free(zst);
+    return plain;
 }
 
 static void assert_same_dump(const tk_pass_dump *a, const tk_pass_dump *b)
@@ -167,21 +198,6 @@ static void test_same_as_text_many(void)
     g_free(dir);
 }
 
-/* Replaces the first FROM in the file PATH by TO. */
-static void edit_file(const char *path, const char *from, const char *to)
-{
-    char *text = NULL;
-    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
-    char *at = strstr(text, from);
-    g_assert_nonnull(at);
-    GString *s = g_string_new_len(text, at - text);
-    g_string_append(s, to);
-    g_string_append(s, at + strlen(from));
-    g_assert_true(g_file_set_contents(path, s->str, (gssize)s->len, NULL));
-    g_string_free(s, TRUE);
-    g_free(text);
-}
-
 /* The numbers of dump line N (1-based) of the index text, and where its
  * line starts. */
 static char *dump_line(const char *text, int n)
@@ -202,7 +218,7 @@ static void refused(edit_fn edit, const char *why)
 {
     char *dir = tk_test_make_tmp("stored-XXXXXX");
     char *b = save_attention(dir);
-    char *index = find_index(b);
+    char *index = plain_index(b);
     edit(index);
     tk_diags *d = tk_diags_new();
     tk_bundle *c = tk_bundle_load(b, NULL, d);
@@ -295,7 +311,7 @@ static void test_body_lie(void)
 {
     char *dir = tk_test_make_tmp("stored-XXXXXX");
     char *b = save_attention(dir);
-    char *index = find_index(b);
+    char *index = plain_index(b);
     char *text = NULL;
     g_assert_true(g_file_get_contents(index, &text, NULL, NULL));
     char *line = dump_line(text, 7);

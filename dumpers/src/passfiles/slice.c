@@ -312,9 +312,10 @@ static void run_tasks(GPtrArray *tasks)
 }
 
 /* Writes J's stored index beside its refs file (docs/bundle.md, "The
- * stored index of a slice"): FOLDER/passes/KIND.index.  Returns 0, or -1
- * with *ERR set (caller frees). */
-static int write_index(bundle_pass_slice *j, char **err)
+ * stored index of a slice"): FOLDER/passes/KIND.index.zst, one zstd frame
+ * (a fifth of the text; read back inflated by tk_input_file_read()).
+ * Returns 0, or -1 with *ERR set (caller frees). */
+static int write_index(bundle_pass_slice *j, void *cc, char **err)
 {
     struct stat st;
     if (stat(j->to, &st) != 0) {
@@ -323,16 +324,22 @@ static int write_index(bundle_pass_slice *j, char **err)
     }
     size_t n = strlen(j->rel);
     size_t stem = n > 5 && g_str_has_suffix(j->rel, ".refs") ? n - 5 : n;
-    j->index_rel = g_strdup_printf("%.*s.index", (int)stem, j->rel);
+    j->index_rel = g_strdup_printf("%.*s.index.zst", (int)stem, j->rel);
     char *path = g_build_filename(j->root, j->index_rel, NULL);
     char *text = passes_stored_finish(j->stored, j->seq->n_dumps, j->text_size, j->n_lines,
                                       (uint64_t)st.st_size);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    int rc = fd >= 0 && bundle_pass_write_all(fd, text, strlen(text)) == 0 ? 0 : -1;
+    GBytes *frame = bundle_pass_compress(cc, text, strlen(text), NULL, 0, BUNDLE_PASS_LEVEL);
+    gsize flen = 0;
+    const void *data = frame ? g_bytes_get_data(frame, &flen) : NULL;
+    int fd = frame ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
+    int rc = fd >= 0 && bundle_pass_write_all(fd, data, flen) == 0 ? 0 : -1;
     if (fd >= 0 && close(fd) != 0)
         rc = -1;
     if (rc != 0)
-        *err = g_strdup_printf("cannot write %s: %s", path, g_strerror(errno));
+        *err = g_strdup_printf("cannot write %s: %s", path,
+                               frame ? g_strerror(errno) : "zstd failed");
+    if (frame)
+        g_bytes_unref(frame);
     g_free(text);
     g_free(path);
     return rc;
@@ -386,11 +393,13 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
     /* The pieces stored once each, in the order the slices were planned. */
     char *perr = NULL;
     int rc = bundle_pass_pool_write(jobs, &claims, &perr);
-    for (guint i = 0; i < jobs->len && rc == 0; i++) {
+    ZSTD_CCtx *cc = rc == 0 ? ZSTD_createCCtx() : NULL;
+    for (guint i = 0; cc && i < jobs->len && rc == 0; i++) {
         bundle_pass_slice *j = g_ptr_array_index(jobs, i);
         if (j->done)
-            rc = write_index(j, &perr);
+            rc = write_index(j, cc, &perr);
     }
+    ZSTD_freeCCtx(cc);
     for (guint i = 0; i < jobs->len; i++) {
         bundle_pass_slice *j = g_ptr_array_index(jobs, i);
         unlink(j->piece_path);
