@@ -322,7 +322,8 @@ static inline const char *passes_span_find(passes_span s, const char *lit)
 static inline int passes_span_eq(passes_span a, const char *lit)
 {
     size_t n = strlen(lit);
-    return a.n == n && memcmp(a.p, lit, n) == 0;
+    /* an absent span (NULL, 0) equals "" */
+    return a.n == n && (n == 0 || memcmp(a.p, lit, n) == 0);
 }
 
 #endif
