@@ -15,6 +15,8 @@ caches (TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR in a new temp folder):
   capture_late `tkview capture` with TKVIEW_CAPTURE_LATE=1: nvdisasm only
                after the program, as before issue 25's second round
   capture_mlir, capture_none   `tkview capture --passes mlir|none`
+  capture_kernel, capture_base_kernel   `tkview capture --kernel NAME` (--kernel),
+               this build's and --base's
   knobs_hook_mlir, knobs_hook_none   knobs_hook without LLVM_IR_ENABLE_DUMP,
                and without either pass dump: what those captures are
                measured against
@@ -25,6 +27,18 @@ caches (TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR in a new temp folder):
                only (DISABLE_LLVM_OPT=print-after-all sets the option without
                the optimizer's instrumentation)
   final_only   neither pass dump: final stages, diagnostics, ptxas's log
+  knobs_hook_cg_all      knobs_hook, LLVM's print-after-all for the code
+               generator only (as codegen_only)
+  knobs_hook_cg_changed  knobs_hook, no LLVM_IR_ENABLE_DUMP, LLVM's
+               -print-changed set through the hook (TKVIEW_LLVM_OPTIONS):
+               only the code generator's passes that changed the IR
+  knobs_hook_changed     knobs_hook plus -print-changed: the optimizer prints
+               both (Triton forces print-after-all): what detecting changes costs
+  knobs_hook_nofuncs     knobs_hook plus -filter-print-funcs=NONE: LLVM's
+               instrumentation without printing: what the printing costs
+  knobs_hook_changed_only  knobs_hook_changed with LLVM's print-after-all
+               renamed (bench/llvm_site/sitecustomize.py), so that Triton
+               cannot set it: -print-changed alone (not yet run on a GPU)
 
 It prints wall and CPU seconds (user+system of the process tree: how many
 cores were kept busy) and bytes of stderr, each variant's ratio to plain and
@@ -33,6 +47,10 @@ nothing.
 
   python3 bench/capture_bench.py --tkview DIR/bin/tkview --batch DIR/lib/libtkview-stderr-batch.so \
       --hook compiler/python [--variants plain,knobs,capture] [--runs 2] PROGRAM.py ...
+
+With --runs N each turn starts one variant later than the one before
+(--no-rotate: same order), and each capture's ratio to its baseline is
+printed for every turn as well as for the best runs.
 """
 import argparse
 import json
@@ -47,10 +65,21 @@ import time
 
 ALL = ['plain', 'knobs', 'knobs_hook', 'capture', 'capture_base', 'mlir_only', 'llvm_only',
        'codegen_only', 'final_only', 'knobs_hook_mlir', 'capture_mlir', 'knobs_hook_none',
-       'capture_none', 'capture_late']
-CAPTURES = ('capture', 'capture_base', 'capture_mlir', 'capture_none', 'capture_late')
+       'capture_none', 'capture_late', 'knobs_hook_cg_all', 'knobs_hook_cg_changed',
+       'knobs_hook_changed', 'knobs_hook_nofuncs', 'knobs_hook_changed_only', 'capture_kernel',
+       'capture_base_kernel']
+# LLVM options the hook sets through LLVMParseCommandLineOptions (when
+# libtriton.so exports it): what a capture could ask LLVM for instead of
+# Triton's print-after-all.
+LLVM_OPTIONS = {'knobs_hook_cg_changed': '-print-changed',
+                'knobs_hook_changed': '-print-changed',
+                'knobs_hook_changed_only': '-print-changed',
+                'knobs_hook_nofuncs': '-filter-print-funcs=tkview_no_such_function'}
+CAPTURES = ('capture', 'capture_base', 'capture_mlir', 'capture_none', 'capture_late',
+            'capture_kernel', 'capture_base_kernel')
 # each capture against the program under the same knobs
 AGAINST = {'capture': 'knobs_hook', 'capture_base': 'knobs_hook', 'capture_late': 'knobs_hook',
+           'capture_kernel': 'knobs_hook', 'capture_base_kernel': 'knobs_hook',
            'capture_mlir': 'knobs_hook_mlir', 'capture_none': 'knobs_hook_none'}
 
 
@@ -70,17 +99,46 @@ def knob_env(tmp, batch, variant, hook):
         del env['LLVM_IR_ENABLE_DUMP']
     if variant in ('llvm_only', 'codegen_only', 'final_only', 'knobs_hook_none'):
         del env['MLIR_ENABLE_DUMP']
-    if variant == 'codegen_only':
+    if variant in ('codegen_only', 'knobs_hook_cg_all'):
         env['DISABLE_LLVM_OPT'] = 'print-after-all'
+    if variant in ('knobs_hook_cg_all', 'knobs_hook_cg_changed'):
+        del env['LLVM_IR_ENABLE_DUMP']
+    if variant in LLVM_OPTIONS:
+        env['TKVIEW_LLVM_OPTIONS'] = LLVM_OPTIONS[variant]
     if variant.startswith('knobs_hook'):
         for d in ('autotune', 'compiles'):
             os.makedirs(os.path.join(tmp, d))
         old = os.environ.get('PYTHONPATH')
+        if variant == 'knobs_hook_changed_only':
+            # bench/llvm_site/sitecustomize.py, which the hook runs after it
+            # as the user's own
+            site = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'llvm_site')
+            old = site + (':' + old if old else '')
+            env['TKVIEW_BENCH_LLVM_RENAME'] = '1'
         env.update({'PYTHONPATH': hook + (':' + old if old else ''),
                     'TKVIEW_AUTOTUNE_DIR': os.path.join(tmp, 'autotune'),
                     'TKVIEW_COMPILES_DIR': os.path.join(tmp, 'compiles'),
                     'TKVIEW_MLIR_DUMP_PATH': os.path.join(tmp, 'mlir_passes.txt')})
     return env
+
+
+def count_headers(comp, keep):
+    """LLVM's dumps in the compiles' files: 'IR Dump After' headers printed,
+    and those -print-changed says it left out (no change); the headers
+    themselves written to KEEP."""
+    n = omitted = 0
+    out = open(keep, 'w') if keep else None
+    for f in sorted(os.listdir(comp)):
+        with open(os.path.join(comp, f), 'rb') as fh:
+            for line in fh:
+                if b'IR Dump After' in line[:40]:
+                    n += 1
+                    omitted += b'omitted because no change' in line
+                    if out:
+                        out.write(line.decode('utf-8', 'replace')[:200])
+    if out:
+        out.close()
+    return {'llvm_headers': n, 'omitted_no_change': omitted}
 
 
 def cpu_children():
@@ -101,11 +159,14 @@ def run_one(args, prog, variant):
                     'TKVIEW_PYTHON_DIR': args.hook})
         if variant == 'capture_late':
             env['TKVIEW_CAPTURE_LATE'] = '1'
-        if variant == 'capture_base' and args.base_lib:
+        if variant.startswith('capture_base') and args.base_lib:
             env['LD_LIBRARY_PATH'] = args.base_lib + ':' + env.get('LD_LIBRARY_PATH', '')
         passes = ['--passes', variant[len('capture_'):]] if variant in (
             'capture_mlir', 'capture_none') else []
-        argv = [args.base if variant == 'capture_base' else args.tkview, 'capture', '--no-progress',
+        if variant.endswith('_kernel'):
+            passes += ['--kernel', args.kernel]
+        argv = [args.base if variant.startswith('capture_base') else args.tkview, 'capture',
+                '--no-progress',
                 *passes, '-o', os.path.join(tmp, 'b.tkview'), '--'] + argv
     elif variant != 'plain':
         env.update(knob_env(tmp, args.batch, variant, args.hook))
@@ -122,6 +183,8 @@ def run_one(args, prog, variant):
     if os.path.isdir(comp):
         res['compiles_bytes'] = sum(os.path.getsize(os.path.join(comp, f))
                                     for f in os.listdir(comp))
+        res.update(count_headers(comp, args.keep and os.path.join(
+            args.keep, '%s.%s.headers.txt' % (os.path.basename(prog), variant))))
     text = open(err_path, errors='replace').read()
     if variant in CAPTURES:
         res['phases'] = {m.group(1): float(m.group(2)) for m in
@@ -136,10 +199,26 @@ def run_one(args, prog, variant):
         if os.path.exists(man) and args.keep:
             shutil.copy(man, os.path.join(args.keep, '%s.%s.manifest.json' %
                                           (res['program'], variant)))
+        if os.path.exists(man) and args.keep and variant.endswith('_kernel'):
+            # the kernel's pass list, to compare what --kernel kept
+            with open(os.path.join(args.keep, '%s.%s.passes.json' % (res['program'], variant)),
+                      'wb') as f:
+                subprocess.call([args.tkview, 'passes', os.path.join(tmp, 'b.tkview'),
+                                 '--kernel', args.kernel, '--json'], stdout=f,
+                                stderr=subprocess.DEVNULL)
     if rc != 0:
         res['stderr_tail'] = text[-600:]
     shutil.rmtree(tmp, ignore_errors=True)
     return res
+
+
+def turn_ratios(results, name, cap, against):
+    """CAP's wall over AGAINST's in each turn that ran both (same turn: the
+    machine as it was then)."""
+    by = {(r['variant'], r['turn']): r['wall'] for r in results if r['program'] == name}
+    turns = sorted({t for (_, t) in by})
+    return [by[(cap, t)] / by[(against, t)] for t in turns
+            if (cap, t) in by and (against, t) in by and by[(against, t)] > 0]
 
 
 def main():
@@ -152,7 +231,11 @@ def main():
     ap.add_argument('--base-lib', default=None, help="a folder put first on LD_LIBRARY_PATH "
                     "for --base (its libtkdump)")
     ap.add_argument('--variants', default=None)
+    ap.add_argument('--kernel', default=None, help="capture_kernel's and capture_base_kernel's "
+                    "--kernel NAME")
     ap.add_argument('--runs', type=int, default=1)
+    ap.add_argument('--no-rotate', dest='rotate', action='store_false',
+                    help='run the variants in the same order every turn')
     ap.add_argument('--tmp', default=None)
     ap.add_argument('--keep', default=None, help='folder for the capture manifests')
     ap.add_argument('--json', default=None)
@@ -162,11 +245,17 @@ def main():
     if args.base:
         args.base = os.path.abspath(args.base)
     if not args.variants:
-        args.variants = ','.join(v for v in ALL if v != 'capture_base' or args.base)
+        args.variants = ','.join(v for v in ALL if (not v.startswith('capture_base') or args.base)
+                                 and (not v.endswith('_kernel') or args.kernel))
     results = []
     for prog in args.programs:
+        variants = args.variants.split(',')
         for r in range(args.runs):
-            for v in args.variants.split(','):
+            # Each turn starts one variant later: a machine that speeds up or
+            # slows down through the run (run 3 of 2026-11-28 slowed by 38%)
+            # then favours no variant.
+            k = r % len(variants) if args.rotate else 0
+            for v in variants[k:] + variants[:k]:
                 res = run_one(args, prog, v)
                 res['turn'] = r
                 results.append(res)
@@ -190,6 +279,10 @@ def main():
             if cap in best and AGAINST[cap] in best:
                 print('| %s | %s / %s | %.2f |  |  |  |' %
                       (name, cap, AGAINST[cap], best[cap]['wall'] / best[AGAINST[cap]]['wall']))
+                turns = turn_ratios(results, name, cap, AGAINST[cap])
+                if len(turns) > 1:
+                    print('| %s | %s / %s, each turn | %s |  |  |  |' %
+                          (name, cap, AGAINST[cap], ', '.join('%.2f' % t for t in turns)))
     if args.json:
         with open(args.json, 'w') as f:
             json.dump(results, f, indent=1)

@@ -16,6 +16,8 @@
  *   TRITON_DUMP_PTXAS_LOG=1      ptxas's log per kernel (registers,
  *                                spills, C75xx warnings), on stdout
  *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code
+ *   TKVIEW_LLVM_OPTIONS=-filter-print-funcs=NAME   with --kernel NAME:
+ *                                for the hook, LLVM's dumps of NAME only
  *   USE_IR_LOC=ttir|ttgir        with --irloc
  *   TKVIEW_TARGET=hip:gfx942     with --target: for the program to read
  *   LD_PRELOAD=libtkview-stderr-batch.so   its writes to stderr batched
@@ -310,6 +312,33 @@ static cap_progress *new_progress(cap_capture *c, const cap_triton_opts *o,
     return p;
 }
 
+/* The program's PYTHONPATH with the hook's folder HOOK first, or NULL when
+ * HOOK has no sitecustomize.py (*HAVE_HOOK says which).  Caller frees. */
+static char *hook_pythonpath(const char *hook, gboolean *have_hook)
+{
+    char *hook_file = g_build_filename(hook, "sitecustomize.py", NULL);
+    *have_hook = g_file_test(hook_file, G_FILE_TEST_IS_REGULAR);
+    g_free(hook_file);
+    const char *old_pp = g_getenv("PYTHONPATH");
+    return !*have_hook ? NULL
+           : old_pp && *old_pp ? g_strconcat(hook, ":", old_pp, NULL)
+                               : g_strdup(hook);
+}
+
+/* --kernel NAME: LLVM's dumps of that kernel only, as MLIR's
+ * (MLIR_ENABLE_DUMP=NAME): TKVIEW_LLVM_OPTIONS, which the hook sets through
+ * LLVM's C API inside libtriton.so where it finds it (sitecustomize.py,
+ * _llvm_options()); elsewhere every kernel's LLVM dumps are made and the
+ * others' dropped with their folders, as before.  NULL when there is
+ * nothing to ask (no hook, no --kernel, no LLVM dumps).  Caller frees. */
+static char *kernel_llvm_options(const cap_triton_opts *o, gboolean have_hook,
+                                 gboolean llvm_dumps)
+{
+    return have_hook && o->kernel && llvm_dumps
+               ? g_strconcat("-filter-print-funcs=", o->kernel, NULL)
+               : NULL;
+}
+
 int cap_triton(cap_capture *c, const cap_triton_opts *o)
 {
     char *kdump = g_build_filename(c->run, "kernel_dump", NULL);
@@ -332,18 +361,14 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     char *compiles = g_build_filename(c->run, "compiles", NULL);
     const char *hook = g_getenv("TKVIEW_PYTHON_DIR") ? g_getenv("TKVIEW_PYTHON_DIR")
                                                      : TKVIEW_PYTHON_DIR;
-    char *hook_file = g_build_filename(hook, "sitecustomize.py", NULL);
-    gboolean have_hook = g_file_test(hook_file, G_FILE_TEST_IS_REGULAR);
-    g_free(hook_file);
-    const char *old_pp = g_getenv("PYTHONPATH");
-    char *pythonpath = !have_hook ? NULL
-                       : old_pp && *old_pp ? g_strconcat(hook, ":", old_pp, NULL)
-                                           : g_strdup(hook);
+    gboolean have_hook = FALSE;
+    char *pythonpath = hook_pythonpath(hook, &have_hook);
     char *preload = cap_stderr_batch_preload();
     /* --passes (docs/capture.md, "Cheaper captures"): LLVM's print-after-all
      * is most of what the knobs cost; MLIR's dumps the rest. */
     const char *passes = o->passes ? o->passes : "all";
     gboolean mlir_dumps = strcmp(passes, "none") != 0, llvm_dumps = !strcmp(passes, "all");
+    char *llvm_opts = kernel_llvm_options(o, have_hook, llvm_dumps);
     if (g_mkdir(kdump, 0755) != 0 || g_mkdir(cache, 0755) != 0 ||
         g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0 ||
         (have_hook && g_mkdir(compiles, 0755) != 0)) {
@@ -371,6 +396,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"TKVIEW_AUTOTUNE_DIR", have_hook ? autotune : NULL},
         {"TKVIEW_COMPILES_DIR", have_hook ? compiles : NULL},
         {"TKVIEW_MLIR_DUMP_PATH", have_hook ? mlir : NULL},
+        {"TKVIEW_LLVM_OPTIONS", llvm_opts},
     };
     env = run_environ(c, knobs, G_N_ELEMENTS(knobs), have_hook);
     env = passes_environ(c, env, passes, mlir_dumps, llvm_dumps);
@@ -456,6 +482,7 @@ out:
     g_free(compiles);
     g_free(pythonpath);
     g_free(preload);
+    g_free(llvm_opts);
     g_free(mlir);
     g_free(errpath);
     g_free(outpath);

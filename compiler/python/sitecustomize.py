@@ -22,6 +22,10 @@ dumps to files of their own, never into one interleaved stream.  A Triton
 without that hook (before knobs.py) gets today's single stream instead:
 MLIR_DUMP_PATH set back from $TKVIEW_MLIR_DUMP_PATH and Inductor's compiles
 kept in one process (TORCHINDUCTOR_COMPILE_THREADS=1).
+
+With $TKVIEW_LLVM_OPTIONS it sets those LLVM options, when triton.knobs is
+imported, through LLVMParseCommandLineOptions inside libtriton.so
+(_llvm_options()).
 """
 import importlib.abc
 import importlib.machinery
@@ -226,10 +230,101 @@ def _wrap_stage(fn, token):
     return stage
 
 
+def _symtab_value(path, name):
+    """st_value of the symbol NAME in the static symbol table (.symtab) of the
+    ELF64 little-endian file PATH, or None (no such table or symbol)."""
+    import struct
+    with open(path, 'rb') as f:
+        eh = f.read(64)
+        if eh[:4] != b'\x7fELF' or eh[4:6] != b'\x02\x01':
+            return None
+        shoff, = struct.unpack_from('<Q', eh, 0x28)
+        shentsize, shnum = struct.unpack_from('<HH', eh, 0x3A)
+        f.seek(shoff)
+        raw = f.read(shentsize * shnum)
+        # name, type, flags, addr, offset, size, link, info, addralign, entsize
+        secs = [struct.unpack_from('<IIQQQQIIQQ', raw, i * shentsize) for i in range(shnum)]
+        for sec in secs:
+            if sec[1] != 2 or sec[6] >= shnum:  # SHT_SYMTAB and its strings
+                continue
+            strs = secs[sec[6]]
+            f.seek(strs[4])
+            strtab = f.read(strs[5])
+            f.seek(sec[4])
+            syms = f.read(sec[5])
+            key = b'\0' + name.encode() + b'\0'
+            at = strtab.find(key)
+            while at >= 0:
+                want = struct.pack('<I', at + 1)
+                j = syms.find(want)
+                while j >= 0:
+                    if j % 24 == 0:
+                        value = struct.unpack_from('<Q', syms, j + 8)[0]
+                        if value:
+                            return value
+                    j = syms.find(want, j + 1)
+                at = strtab.find(key, at + 1)
+    return None
+
+
+def _llvm_parse(path):
+    """LLVM's C API LLVMParseCommandLineOptions inside libtriton.so at PATH as
+    a ctypes function, or None.  Triton 3.6 does not export it (its LLVM is
+    linked in with hidden symbols) but keeps its static symbol table: the
+    address is found from the one of PyInit_libtriton, which is exported.
+    Found once per run ($TKVIEW_LLVM_PARSE_AT, inherited by the compile
+    workers)."""
+    import ctypes
+    lib = ctypes.CDLL(path)
+    try:
+        init = ctypes.cast(lib.PyInit_libtriton, ctypes.c_void_p).value
+    except AttributeError:
+        return None
+    at = os.environ.get('TKVIEW_LLVM_PARSE_AT', '')
+    if not at:
+        parse, base = (_symtab_value(path, n) for n in
+                       ('LLVMParseCommandLineOptions', 'PyInit_libtriton'))
+        at = str(parse - base) if parse and base else 'none'
+        os.environ['TKVIEW_LLVM_PARSE_AT'] = at
+    if at == 'none':
+        return None
+    fn = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p),
+                          ctypes.c_char_p)(init + int(at))
+    return fn
+
+
+def _llvm_options():
+    """$TKVIEW_LLVM_OPTIONS: LLVM command-line options set in this process
+    through LLVM's C API, which Triton itself never calls (it parses no LLVM
+    command line).  `tkview capture --kernel NAME` asks for
+    -filter-print-funcs=NAME (LLVM's dumps of that kernel only);
+    bench/capture_bench.py's knob variants for others (-print-changed).
+    Where the function is not found, nothing is set (a note on stderr): the
+    capture then has every kernel's LLVM dumps, as without it."""
+    opts = os.environ.get('TKVIEW_LLVM_OPTIONS', '').split()
+    if not opts:
+        return
+    try:
+        spec = importlib.machinery.PathFinder.find_spec('triton')
+        parse = _llvm_parse(os.path.join(spec.submodule_search_locations[0], '_C',
+                                         'libtriton.so'))
+    except (AttributeError, IndexError, OSError, TypeError, ValueError) as e:
+        parse = None
+        sys.stderr.write('tkview: %s\n' % e)
+    if parse is None:
+        sys.stderr.write('tkview: TKVIEW_LLVM_OPTIONS not set: no '
+                         'LLVMParseCommandLineOptions in libtriton.so\n')
+        return
+    import ctypes
+    argv = [b'tkview'] + [o.encode() for o in opts]
+    parse(len(argv), (ctypes.c_char_p * len(argv))(*argv), b'')
+
+
 def _install_compiles_hook(knobs):
     runtime = getattr(knobs, 'runtime', None)
     if runtime is None or _installed:
         return
+    _llvm_options()
     previous = getattr(runtime, 'add_stages_inspection_hook', None)
 
     def hook(*args):

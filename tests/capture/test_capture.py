@@ -184,6 +184,7 @@ def knobs_point_into_the_work_folder():
     assert env['TRITON_KERNEL_DUMP'] == '1'
     assert env['TORCHINDUCTOR_COMPILE_THREADS'] == '1'
     assert env['USE_IR_LOC'] is None
+    assert env['TKVIEW_LLVM_OPTIONS'] is None  # no --kernel: every kernel's
     # The compiler's messages (tkview diagnostics), on by default.
     assert env['MLIR_ENABLE_DIAGNOSTICS'] == 'warnings,remarks'
     assert env['TRITON_DUMP_PTXAS_LOG'] == '1'
@@ -201,6 +202,21 @@ def knobs_point_into_the_work_folder():
     with open(envfile) as f:
         env = json.load(f)
     assert env['USE_IR_LOC'] == 'ttgir' and env['MLIR_ENABLE_DUMP'] == 'add_kernel'
+    assert env['TKVIEW_LLVM_OPTIONS'] is None  # no hook here: nothing to set it
+    # With tkview's hook: LLVM's dumps of that kernel only, which the hook
+    # asks LLVM for where it can (tests/capture/test_llvm_options.py)
+    hook = os.path.join(os.environ['TK_TEST_SRCDIR'], '..', 'compiler', 'python')
+    out3 = fresh('knobs3')
+    p = subprocess.run([TKVIEW, 'capture', '-o', out3, '--kernel', 'add_kernel', '--',
+                        sys.executable, FAKE, 'env', envfile, 'vector_add'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300, cwd=TMP,
+                       env=dict(os.environ, TK_TEST_DUMPS=DUMPS, TKVIEW_PYTHON_DIR=hook))
+    assert p.returncode == 0, p.stderr.decode()
+    with open(envfile) as f:
+        env = json.load(f)
+    assert env['TKVIEW_LLVM_OPTIONS'] == '-filter-print-funcs=add_kernel', env
+    assert manifest(out3)['capture']['env']['TKVIEW_LLVM_OPTIONS'] == \
+        '-filter-print-funcs=add_kernel'
     assert manifest(out)['capture']['env']['USE_IR_LOC'] == 'ttgir'
     no_work_folders()
 
@@ -934,6 +950,7 @@ def passes_option_narrows_the_dump_knobs():
     with open(envfile) as f:
         env = json.load(f)
     assert env['MLIR_ENABLE_DUMP'] == 'add_kernel' and env['LLVM_IR_ENABLE_DUMP'] is None
+    assert env['TKVIEW_LLVM_OPTIONS'] is None
     for bad in (('--passes', 'llvm', '--', sys.executable, FAKE, 'ok', 'vector_add'),
                 ('--passes', 'mlir', '--mlir', EXAMPLE)):
         code, _, err = run('capture', '-o', fresh('passes-bad'), *bad)

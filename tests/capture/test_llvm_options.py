@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""The hook's LLVM options (compiler/python/sitecustomize.py, _llvm_options()):
+Triton 3.6's libtriton.so does not export LLVM's C API
+LLVMParseCommandLineOptions but keeps it in its static symbol table; the
+hook finds it there, from the exported PyInit_libtriton, and calls it with
+$TKVIEW_LLVM_OPTIONS (`tkview capture --kernel NAME` asks for
+-filter-print-funcs=NAME).  A stand-in libtriton.so, built here with the
+C compiler, has both symbols; its parse function writes the arguments it was
+given to a file.  The arguments expected are the ones this test sets.
+Prints TAP.
+
+Usage: test_llvm_options.py [SRCDIR]   (default: this file's ../..)
+"""
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'support'))
+from tap import Skip, finish, test  # noqa: E402
+
+SRC = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                      os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+HOOK = os.path.join(SRC, 'compiler', 'python', 'sitecustomize.py')
+TMP = tempfile.mkdtemp(prefix='tkview-llvm-options-')
+
+STANDIN = r'''
+#include <stdio.h>
+#include <stdlib.h>
+/* Hidden, as in Triton's build: only .symtab names it. */
+__attribute__((visibility("hidden")))
+void LLVMParseCommandLineOptions(int argc, const char *const *argv, const char *overview)
+{
+    FILE *f = fopen(getenv("STANDIN_OUT"), "a");
+    for (int i = 0; i < argc; i++)
+        fprintf(f, "%s\n", argv[i]);
+    fprintf(f, "overview=[%s]\n", overview ? overview : "(null)");
+    fclose(f);
+}
+void *PyInit_libtriton(void) { return 0; }
+'''
+
+# A process with the hook loaded from its file and the stand-in package
+# first on sys.path: what the hook does when triton.knobs is imported.
+CHILD = r'''
+import importlib.util, os, sys
+spec = importlib.util.spec_from_file_location('tkview_hook', sys.argv[1])
+hook = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hook)
+hook._llvm_options()
+print(os.environ.get('TKVIEW_LLVM_PARSE_AT', 'unset'))
+'''
+
+
+def standin(name, strip):
+    """A package folder holding triton/_C/libtriton.so built from STANDIN."""
+    cc = shutil.which('cc') or shutil.which('gcc')
+    if not cc:
+        raise Skip('no C compiler to build the stand-in libtriton.so')
+    pkg = os.path.join(TMP, name)
+    os.makedirs(os.path.join(pkg, 'triton', '_C'))
+    open(os.path.join(pkg, 'triton', '__init__.py'), 'w').close()
+    c = os.path.join(TMP, name + '.c')
+    with open(c, 'w') as f:
+        f.write(STANDIN)
+    so = os.path.join(pkg, 'triton', '_C', 'libtriton.so')
+    subprocess.run([cc, '-shared', '-fPIC', '-O1', '-o', so, c], check=True)
+    if strip:
+        tool = shutil.which('strip')
+        if not tool:
+            raise Skip('no strip')
+        subprocess.run([tool, '--strip-all', so], check=True)
+    return pkg
+
+
+def child(pkg, options, out, parse_at=None):
+    env = dict(os.environ, PYTHONPATH=pkg, STANDIN_OUT=out,
+               TKVIEW_LLVM_OPTIONS=options)
+    env.pop('TKVIEW_LLVM_PARSE_AT', None)
+    if parse_at is not None:
+        env['TKVIEW_LLVM_PARSE_AT'] = parse_at
+    env.pop('PYTHONSTARTUP', None)
+    p = subprocess.run([sys.executable, '-S', '-c', CHILD, HOOK], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    assert p.returncode == 0, p.stderr.decode()
+    got = open(out).read() if os.path.exists(out) else None
+    return got, p.stdout.decode().strip(), p.stderr.decode()
+
+
+@test
+def options_reach_the_hidden_parse_function():
+    pkg = standin('plain', strip=False)
+    out = os.path.join(TMP, 'plain.txt')
+    got, at, err = child(pkg, '-filter-print-funcs=add_kernel -print-changed', out)
+    assert got == ('tkview\n-filter-print-funcs=add_kernel\n-print-changed\n'
+                   'overview=[]\n'), (got, err)
+    assert at not in ('unset', 'none'), at
+    # A compile worker inherits where the function is: no second search.
+    out2 = os.path.join(TMP, 'plain2.txt')
+    got, at2, err = child(pkg, '-filter-print-funcs=k2', out2, parse_at=at)
+    assert got == 'tkview\n-filter-print-funcs=k2\noverview=[]\n', (got, err)
+    assert at2 == at
+
+
+@test
+def a_stripped_library_is_left_alone_with_a_note():
+    pkg = standin('stripped', strip=True)
+    out = os.path.join(TMP, 'stripped.txt')
+    got, at, err = child(pkg, '-filter-print-funcs=add_kernel', out)
+    assert got is None, got
+    assert at == 'none', at
+    assert 'TKVIEW_LLVM_OPTIONS not set' in err, err
+
+
+@test
+def no_options_no_search():
+    pkg = standin('none', strip=False)
+    out = os.path.join(TMP, 'none.txt')
+    got, at, err = child(pkg, '', out)
+    assert got is None and at == 'unset' and err == '', (got, at, err)
+
+
+if __name__ == '__main__':
+    rc = finish()
+    shutil.rmtree(TMP, ignore_errors=True)
+    sys.exit(rc)
