@@ -113,6 +113,46 @@ def info_same():
     assert ja == jb
 
 
+CUT_DUMPS = '''// -----// IR Dump Before Inliner (inline) ('builtin.module' operation) //----- //
+module {
+  tt.func public @k() {
+    tt.return
+  }
+}
+
+// -----// IR Dump After Inliner (inline) ('builtin.module' operation) //----- //
+module {
+  tt.func public @k() {
+'''
+
+
+# a cut dump warns the same with and without the stored index (read by
+# hand: the second dump, line 8, ends inside its module at line 10)
+@test
+def cut_dump_warns_the_same():
+    src = os.path.join(TMP, 'cut.mlir-dump.txt')
+    with open(src, 'w') as f:
+        f.write(CUT_DUMPS)
+    outs = []
+    for name, keep in (('cut-with', True), ('cut-without', False)):
+        out = os.path.join(TMP, name)
+        rc, _, err = run('bundle', src, '-o', out)
+        assert rc == 0, err
+        with open(os.path.join(out, 'manifest.json')) as f:
+            m = json.load(f)
+        entry = m['kernels'][0]['passes'][0]
+        if not keep:
+            os.unlink(os.path.join(out, entry.pop('index')))
+            with open(os.path.join(out, 'manifest.json'), 'w') as f:
+                json.dump(m, f, indent=2)
+        rc, o, e = run('info', out)
+        assert rc == 0, e
+        outs.append((o.replace(out, 'B'), e.replace(out, 'B')))
+    assert outs[0] == outs[1], outs
+    assert re.search(r'passes/mlir.refs:8: warning: the MLIR dump at line 8 \(Inliner\) ends '
+                     r'inside its module at line 10', outs[0][1]), outs[0][1]
+
+
 def lie(name, edit, why):
     b = make(name)
     path = plain_index(b)

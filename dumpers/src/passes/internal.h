@@ -248,9 +248,11 @@ void passes_stored_dump(GString *out, const tk_pass_dump *d, uint64_t header_off
 char *passes_stored_finish(const GString *dumps, size_t n_dumps, uint64_t text_size,
                            uint64_t n_lines, uint64_t refs_size);
 /* The index of the refs file PATH read from INDEX_PATH, checked against
- * the slice (stored.c says how), its sequences made; NULL with *WHY set
+ * the slice (stored.c says how), its sequences made, the warnings indexing
+ * the text gives about its dumps (cut, empty...) added to DIAGS; NULL with *WHY set
  * (caller frees) when it is refused: then the text must be indexed. */
-tk_passes *passes_stored_open(const char *path, const char *index_path, char **why);
+tk_passes *passes_stored_open(const char *path, const char *index_path, tk_diags *diags,
+                              char **why);
 /* Whether dump I's body, BODY (LEN bytes, read by its offsets), is what a
  * stored index says (stored_check.c): 1, or 0 with *WHY set (caller frees).
  * An index read from the text: always 1. */
@@ -260,6 +262,12 @@ int passes_stored_check_body(const tk_passes *p, size_t i, const char *body, siz
  * the file, and indexes the text into P instead (a slice: one compile).
  * Returns 0, or -1 when the text could not be indexed (P unchanged). */
 int passes_stored_fallback(const tk_passes *p, const char *why, tk_diags *diags);
+
+/* The warnings indexing gives about dump D of the file NAME, for the
+ * flags in WHICH (TK_PASS_BAD_HEADER, _EMPTY, _CUT, _INTERLEAVED): said
+ * by the indexer (index_builder.c) and again from a stored index. */
+void passes_warn_dump(tk_diags *diags, const char *name, const tk_pass_dump *d,
+                      unsigned which);
 
 /* Groups the dumps into sequences and sets each dump's seq
  * (attrib.c). */

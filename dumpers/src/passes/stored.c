@@ -268,7 +268,8 @@ static char *parse_all(tk_passes *p, char *text, uint64_t text_size, uint64_t re
     return NULL;
 }
 
-tk_passes *passes_stored_open(const char *path, const char *index_path, char **why)
+tk_passes *passes_stored_open(const char *path, const char *index_path, tk_diags *diags,
+                              char **why)
 {
     *why = NULL;
     size_t len = 0;
@@ -324,6 +325,19 @@ tk_passes *passes_stored_open(const char *path, const char *index_path, char **w
         d->functions = d->n_functions ? (const char *const *)&p->funcs->pdata[first] : NULL;
     }
     p->stored = 1;
+    /* What indexing the text would have said of its dumps. */
+    for (guint i = 0; i < p->dumps->len; i++) {
+        const tk_pass_dump *d = &g_array_index(p->dumps, tk_pass_dump, i);
+        unsigned warn = d->flags & (TK_PASS_BAD_HEADER | TK_PASS_INTERLEAVED);
+        if (d->status == TK_PASS_PRINTED)
+            warn |= d->flags & (TK_PASS_EMPTY | TK_PASS_CUT);
+        else
+            warn &= ~TK_PASS_INTERLEAVED;
+        if (warn)
+            passes_warn_dump(diags, path, d, warn);
+    }
+    if (p->dumps->len == 0)
+        tk_diags_add(diags, TK_DIAG_NOTE, path, 0, "no pass dump header in this file");
     passes_attribute(p);
     return p;
 }

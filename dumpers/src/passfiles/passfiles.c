@@ -265,7 +265,7 @@ void bundle_passfiles_index_one(bundle_pass_file *f, tk_diags *diags)
         /* A bundle's stored index: no text inflated.  One that does not
          * match its slice is said so, and the text indexed instead. */
         char *why = NULL;
-        f->ix = passes_stored_open(f->path, f->index_path, &why);
+        f->ix = passes_stored_open(f->path, f->index_path, diags, &why);
         if (!f->ix)
             tk_diags_add(diags, TK_DIAG_WARNING, f->index_path, 0,
                          "stored index of %s not used: %s; its text is indexed instead",
