@@ -51,6 +51,15 @@ nothing.
 With --runs N each turn starts one variant later than the one before
 (--no-rotate: same order), and each capture's ratio to its baseline is
 printed for every turn as well as for the best runs.
+
+With --sample each run is watched through /proc every 0.2 s (Linux): the
+machine's busy cores (/proc/stat), and the nvdisasm processes capture runs
+beside the program: how many at once, seconds with any running, their CPU
+(each process's last sampled user+system: a tool that lives under 0.2 s is
+missed), the machine's busy cores while they ran, and tkview's own CPU (its
+threads, not its children).  With --keep the samples go to
+PROGRAM.VARIANT.TURN.samples.json.  --deadline S starts no run that the
+same program's last run says would end after S seconds from the start.
 """
 import argparse
 import json
@@ -61,6 +70,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ALL = ['plain', 'knobs', 'knobs_hook', 'capture', 'capture_base', 'mlir_only', 'llvm_only',
@@ -146,6 +156,81 @@ def cpu_children():
     return r.ru_utime + r.ru_stime
 
 
+TICK = os.sysconf('SC_CLK_TCK') if hasattr(os, 'sysconf') else 100
+
+
+def proc_cpu(pid):
+    """user+system seconds of PID (all its threads), or None."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            rest = f.read().rsplit(')', 1)[1].split()
+        return (int(rest[11]) + int(rest[12])) / TICK
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def machine_busy():
+    """(busy, total) jiffies of every core (/proc/stat's first line)."""
+    with open('/proc/stat') as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + (v[4] if len(v) > 4 else 0)
+    return sum(v) - idle, sum(v)
+
+
+class Sampler(threading.Thread):
+    """Every 0.2 s: busy cores, nvdisasm processes and their CPU, tkview's
+    own CPU (PID), until stop()."""
+
+    def __init__(self, pid):
+        super().__init__(daemon=True)
+        self.pid, self.halt = pid, threading.Event()
+        self.samples, self.tools, self.self_cpu = [], {}, 0.0
+        self.ncpu = os.cpu_count() or 1
+
+    def run(self):
+        t0, (b0, a0) = time.monotonic(), machine_busy()
+        while not self.halt.wait(0.2):
+            n, tool_now = 0, 0.0
+            for d in os.listdir('/proc'):
+                if not d.isdigit():
+                    continue
+                try:
+                    with open('/proc/%s/comm' % d) as f:
+                        if f.read().strip() != 'nvdisasm':
+                            continue
+                except OSError:
+                    continue
+                c = proc_cpu(int(d))
+                if c is not None:
+                    n += 1
+                    tool_now += c - self.tools.get(d, 0.0)
+                    self.tools[d] = c
+            c = proc_cpu(self.pid)
+            if c is not None:
+                self.self_cpu = c
+            b, a = machine_busy()
+            busy = self.ncpu * (b - b0) / (a - a0) if a > a0 else 0.0
+            b0, a0 = b, a
+            self.samples.append((round(time.monotonic() - t0, 2), round(busy, 2), n,
+                                 round(tool_now, 2)))
+
+    def stop(self):
+        self.halt.set()
+        self.join()
+
+    def summary(self):
+        s = self.samples
+        with_tools = [x for x in s if x[2]]
+        return {'busy_cores_mean': round(sum(x[1] for x in s) / len(s), 2) if s else None,
+                'tools_cpu': round(sum(self.tools.values()), 2),
+                'tools_seconds': round(0.2 * len(with_tools), 1),
+                'tools_max': max((x[2] for x in s), default=0),
+                'busy_cores_with_tools': round(sum(x[1] for x in with_tools) /
+                                               len(with_tools), 2) if with_tools else None,
+                'tools_last_at': with_tools[-1][0] if with_tools else None,
+                'tkview_self_cpu': round(self.self_cpu, 2)}
+
+
 def run_one(args, prog, variant):
     tmp = tempfile.mkdtemp(prefix='capbench-', dir=args.tmp)
     env = dict(os.environ)
@@ -173,12 +258,23 @@ def run_one(args, prog, variant):
     out_path, err_path = os.path.join(tmp, 'stdout'), os.path.join(tmp, 'stderr')
     c0, t0 = cpu_children(), time.monotonic()
     with open(out_path, 'wb') as out, open(err_path, 'wb') as err:
-        rc = subprocess.call(argv, env=env, stdout=out, stderr=err,
+        p = subprocess.Popen(argv, env=env, stdout=out, stderr=err,
                              cwd=os.path.dirname(os.path.abspath(prog)))
+        sampler = Sampler(p.pid) if args.sample else None
+        if sampler:
+            sampler.start()
+        rc = p.wait()
     wall, cpu = time.monotonic() - t0, cpu_children() - c0
     res = {'program': os.path.basename(prog), 'variant': variant, 'rc': rc,
            'wall': round(wall, 2), 'cpu': round(cpu, 2),
            'stderr_bytes': os.path.getsize(err_path)}
+    if sampler:
+        sampler.stop()
+        res.update(sampler.summary())
+        if args.keep:
+            with open(os.path.join(args.keep, '%s.%s.%d.samples.json' % (
+                    res['program'], variant, args.turn)), 'w') as f:
+                json.dump(sampler.samples, f)
     comp = os.path.join(tmp, 'compiles')
     if os.path.isdir(comp):
         res['compiles_bytes'] = sum(os.path.getsize(os.path.join(comp, f))
@@ -212,10 +308,14 @@ def run_one(args, prog, variant):
     return res
 
 
-def turn_ratios(results, name, cap, against):
-    """CAP's wall over AGAINST's in each turn that ran both (same turn: the
+def turn_ratios(results, name, cap, against, phase=False):
+    """CAP's wall (PHASE: its program phase, the program's own run under
+    tkview) over AGAINST's wall in each turn that ran both (same turn: the
     machine as it was then)."""
-    by = {(r['variant'], r['turn']): r['wall'] for r in results if r['program'] == name}
+    by = {(r['variant'], r['turn']): (r.get('phases', {}).get('program') if phase and
+                                      r['variant'] == cap else r['wall'])
+          for r in results if r['program'] == name}
+    by = {k: v for k, v in by.items() if v is not None}
     turns = sorted({t for (_, t) in by})
     return [by[(cap, t)] / by[(against, t)] for t in turns
             if (cap, t) in by and (against, t) in by and by[(against, t)] > 0]
@@ -239,7 +339,13 @@ def main():
     ap.add_argument('--tmp', default=None)
     ap.add_argument('--keep', default=None, help='folder for the capture manifests')
     ap.add_argument('--json', default=None)
+    ap.add_argument('--sample', action='store_true', help='watch each run through /proc: '
+                    'busy cores, nvdisasm beside the program, tkview\'s own CPU')
+    ap.add_argument('--deadline', type=float, default=None, help='seconds from the start '
+                    'after which no run should end')
     args = ap.parse_args()
+    args.turn = 0
+    start = time.monotonic()
     args.tkview, args.batch, args.hook = (os.path.abspath(p) for p in
                                           (args.tkview, args.batch, args.hook))
     if args.base:
@@ -256,6 +362,14 @@ def main():
             # then favours no variant.
             k = r % len(variants) if args.rotate else 0
             for v in variants[k:] + variants[:k]:
+                last = [x['wall'] for x in results if x['program'] == os.path.basename(prog)]
+                last = last or [x['wall'] for x in results]  # a first run: any program's
+                if args.deadline and (time.monotonic() - start + 1.2 * max(last, default=0) >
+                                      args.deadline):
+                    print('deadline: %s %s turn %d not run' % (os.path.basename(prog), v, r),
+                          flush=True)
+                    continue
+                args.turn = r
                 res = run_one(args, prog, v)
                 res['turn'] = r
                 results.append(res)
@@ -282,6 +396,10 @@ def main():
                 turns = turn_ratios(results, name, cap, AGAINST[cap])
                 if len(turns) > 1:
                     print('| %s | %s / %s, each turn | %s |  |  |  |' %
+                          (name, cap, AGAINST[cap], ', '.join('%.2f' % t for t in turns)))
+                turns = turn_ratios(results, name, cap, AGAINST[cap], phase=True)
+                if turns:
+                    print('| %s | %s program phase / %s, each turn | %s |  |  |  |' %
                           (name, cap, AGAINST[cap], ', '.join('%.2f' % t for t in turns)))
     if args.json:
         with open(args.json, 'w') as f:

@@ -23,11 +23,11 @@ if [ ! -d "$dumps" ]; then
 fi
 [ -f "$bench_build/build.ninja" ] ||
     meson setup "$bench_build" --buildtype=release -Dviewer=disabled -Dman=disabled >/dev/null
-ninja -C "$bench_build" cli/tkview >/dev/null
+ninja -C "$bench_build" cli/tkview html/libtkview-html.so >/dev/null
 captures=(sample_dumps/attention_fwd)
 for c in persistent_tma_matmul compiled_block autotuned_matmul; do
     [ -d "$dumps/$c" ] && captures+=("$dumps/$c")
 done
 echo "bench/ci.sh: speed figures of a release build on this machine ($(nproc) cores," \
      "load $(cut -d' ' -f1-3 /proc/loadavg)); printed, not asserted"
-python3 bench/targets.py --runs 3 --only info,html "$bench_build" "${captures[@]}"
+python3 bench/targets.py --runs 3 --only info,kernel,html "$bench_build" "${captures[@]}"

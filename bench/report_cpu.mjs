@@ -17,6 +17,9 @@
 //   kernel with LLVM IR and SASS); +PAGE: the kernel page whose name starts
 //   with PAGE (k011: the 11th kernel; default the first); @CSS: a style
 //   sheet adopted by the page before the clicks (to try a rule out).
+//   A report older than the TK.define modules (1fece7b's report.js, the
+//   issue's baseline) is read through TK.timing and TK.state, as
+//   report_bench.mjs does.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,7 +79,8 @@ async function run(v) {
   await browser.startTracing(page, { path: TMP + '/ab-load.json', categories: cats });
   await page.goto(pageUrl(dir, pg));
   await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
-  const ready = await page.evaluate(() => window.TK.use('app').inspect().interactive);
+  const legacy = await page.evaluate(() => typeof window.TK.use !== 'function');
+  const ready = await page.evaluate(() => (window.TK.use ? window.TK.use('app').inspect() : window.TK.timing).interactive);
   await browser.stopTracing();
   const load = cpu(TMP + '/ab-load.json', ready)[0];
   if (css) await page.evaluate((c) => { const s = new CSSStyleSheet(); s.replaceSync(c); document.adoptedStyleSheets = [s]; }, css);
@@ -86,12 +90,16 @@ async function run(v) {
     await page.click('#ir-pane button.tab[data-stage="llir"]'); await page.waitForSelector('body[data-stage="llir"]'); }
   if (src && await page.$('#stage2 option[value="sass"]')) {
     await page.selectOption('#stage2', 'sass'); await page.waitForSelector('#ir2-pane:not([hidden]) .ln'); }
-  const lines = !src ? [] : await page.evaluate(() => { const K = window.TK.use('kernel'), P = window.TK.use('panes').inspect();
-    const seen = new Set(); for (const r of K.bind(P.stage).src) if (r[0] === P.file) seen.add(r[1]); return [...seen].sort((a, b) => a - b); });
+  const lines = !src ? [] : await page.evaluate(() => {
+    const T = window.TK, seen = new Set();
+    const [rows, file] = T.use ? [T.use('kernel').bind(T.use('panes').inspect().stage).src, T.use('panes').inspect().file]
+      : [(T.state.bind[T.state.stage] || {}).src || [], T.state.file];
+    for (const r of rows) if (r[0] === file) seen.add(r[1]); return [...seen].sort((a, b) => a - b); });
   const step = Math.max(1, Math.ceil(lines.length / 30)); const cs = [];
   await browser.startTracing(page, { path: TMP + '/ab-click.json', categories: cats });
   for (let i = 0; i < lines.length; i += step) { await clickLine(page, 'src-pane', lines[i]);
-    cs.push(await page.evaluate(async () => { const t = window.TK.use('panes').inspect().clicks.at(-1); const t0 = performance.now();
+    cs.push(await page.evaluate(async () => { const T = window.TK, t = (T.use ? T.use('panes').inspect() : T.timing).clicks.at(-1);
+      const t0 = performance.now();
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))); return t + (performance.now() - t0); })); }
   await browser.stopTracing();
   const [clk, by, cf] = cpu(TMP + '/ab-click.json');
@@ -103,8 +111,8 @@ async function run(v) {
       if (document.querySelector('body[data-passes="1"] #pass-rows .drow, body[data-passes="1"] #pass-list .ps')) return performance.now() - t0; } });
   await browser.stopTracing();
   const pc = cpu(TMP + '/ab-pass.json')[0];
-  const hs = await page.evaluate(() => window.TK.use("panes").inspect().clicks.slice()); hs.sort((a, b) => a - b); await page.close(); cs.sort((a, b) => a - b);
-  return { hmed: hs[hs.length >> 1], ready, load, n: cs.length, clickcpu: clk / cs.length, by: Object.fromEntries(Object.entries(by).map(([k, x]) => [k, +(x / 1000 / cs.length).toFixed(1)])), med: cs[cs.length >> 1], p95: cs[Math.ceil(0.95 * cs.length) - 1], pw, pc,
+  const hs = await page.evaluate(() => (window.TK.use ? window.TK.use('panes').inspect() : window.TK.timing).clicks.slice()); hs.sort((a, b) => a - b); await page.close(); cs.sort((a, b) => a - b);
+  return { legacy, hmed: hs[hs.length >> 1], ready, load, n: cs.length, clickcpu: clk / cs.length, by: Object.fromEntries(Object.entries(by).map(([k, x]) => [k, +(x / 1000 / cs.length).toFixed(1)])), med: cs[cs.length >> 1], p95: cs[Math.ceil(0.95 * cs.length) - 1], pw, pc,
     cfmed: cf[cf.length >> 1], cfp95: cf[Math.ceil(0.95 * cf.length) - 1] };
 }
 const res = variants.map(() => []);

@@ -1,6 +1,8 @@
 """Every speed target of issue 25, measured with one command.
 
-For each capture: `tkview info` and `tkview bind` (target 10 ms), `tkview
+For each capture: `tkview info` and `tkview bind` (target 10 ms), the same
+of the capture's largest one-kernel folder (Triton's kernel_dump/HASH/ or a
+bundle's kernel folder: the issue's "info of the kernel folder"), `tkview
 --html` against `wc -l` over the same inputs (target 10x), the viewer's
 `--bench` (first view 150 ms, any selection's 95th percentile 16 ms) and the
 report in Chromium (bench/report_bench.mjs: kernel page interactive 300 ms,
@@ -16,7 +18,8 @@ Wall times are the best of --runs turns; --html prints its best CPU time
 2x from run to run; --instr adds the instruction counts of info, bind and
 --html under callgrind (valgrind), which do not move with the load.
 
-Usage: targets.py [--base BUILD]... [--runs N] [--instr] [--only info,html,viewer,report]
+Usage: targets.py [--base BUILD]... [--runs N] [--instr]
+                  [--only info,kernel,html,viewer,report]
                   BUILD [CAPTURE ...]
   default captures: sample_dumps/attention_fwd and BUILD/tests/dumps/
   {persistent_tma_matmul,compiled_block,autotuned_matmul}; a CAPTURE that is
@@ -46,7 +49,7 @@ ap.add_argument('--base', action='append', default=[],
                 help='a baseline build folder, run in the same turns (repeatable)')
 ap.add_argument('--runs', type=int, default=7)
 ap.add_argument('--instr', action='store_true', help='instruction counts (callgrind) too')
-ap.add_argument('--only', default='info,html,viewer,report')
+ap.add_argument('--only', default='info,kernel,html,viewer,report')
 ap.add_argument('--playwright', help="playwright-core's index.mjs (default: BUILD/npm's, "
                 'installed there from npm as the browser tests do)')
 ap.add_argument('build')
@@ -129,9 +132,30 @@ def fmt_pair(name, fig, base, target, unit='ms'):
     return '  %-28s %8.1f %s%s%s' % (name, fig, unit, b, t)
 
 
-def cli_targets(cap):
+STAGE_FILE = re.compile(r'\.(ttir|ttgir|llir|ptx|sass_gi|sass|amdgcn|cubin)(\.zst)?$')
+
+
+def kernel_folder(cap):
+    """The capture's one-kernel folder with the most bytes of stage files:
+    one of a raw capture's kernel_dump/HASH/, or a bundle's kernel folder
+    (CAP itself when it is one); None when it has none."""
+    roots = [os.path.join(cap, 'kernel_dump')] if os.path.isdir(os.path.join(cap, 'kernel_dump')) \
+        else [cap]
+    best, most = None, 0
+    for root in roots:
+        dirs = [root] + [os.path.join(root, d) for d in sorted(os.listdir(root))
+                         if os.path.isdir(os.path.join(root, d))]
+        for d in dirs:
+            size = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d)
+                       if STAGE_FILE.search(f) and os.path.isfile(os.path.join(d, f)))
+            if size > most:
+                best, most = d, size
+    return best
+
+
+def cli_targets(cap, label=None):
     name = os.path.basename(cap.rstrip('/'))
-    print('%s:' % name)
+    print('%s:' % (label or name))
     for cmd_name, extra in (('info', []), ('bind', ['--kernel', '0', '--ir', 'ttgir:20'])):
         cmds = {b: [tkview(d), cmd_name, cap, *extra] for b, d in builds}
         best = turns(cmds)
@@ -254,6 +278,11 @@ try:
             cli_targets(cap)
         else:
             print('%s:' % os.path.basename(cap.rstrip('/')))
+        if 'kernel' in only:
+            kf = kernel_folder(cap)
+            if kf and os.path.abspath(kf) != os.path.abspath(cap):
+                cli_targets(kf, '%s, one kernel folder %s' % (
+                    os.path.basename(cap.rstrip('/')), os.path.relpath(kf, cap)))
         if 'html' in only:
             html_targets(cap)
         if 'viewer' in only:

@@ -9,6 +9,12 @@
  * the data as small .js files loaded on demand.  docs/html.md describes it.
  *
  * Ownership: the caller keeps BUNDLE; nothing returned needs freeing.
+ *
+ * Built as a module (libtkview-html.so) that the program loads when it
+ * writes a report (cli/cmd_html.c), so that libxml2 and cmark load only
+ * then: HTML_API marks its interface, the two functions below, which the
+ * program looks up by the names HTML_WRITE_SYMBOL and
+ * HTML_VERSION_SYMBOL.
  */
 #ifndef HTML_H
 #define HTML_H
@@ -17,6 +23,11 @@
 
 #include "tkdump/tk_bundle.h"
 #include "tkdump/tk_diags.h"
+
+#define HTML_API __attribute__((visibility("default")))
+#define HTML_MODULE_NAME "libtkview-html.so"
+#define HTML_WRITE_SYMBOL "html_write"
+#define HTML_VERSION_SYMBOL "html_module_version"
 
 typedef struct {
     const char *notes_path; /* --notes FILE.md, or NULL */
@@ -42,8 +53,18 @@ typedef struct {
  * Problems that leave the report usable (a source file not found, a pass
  * dump that could not be read) are notes and warnings in DIAGS.  STATS may be
  * NULL. */
+HTML_API
 int html_write(tk_bundle *bundle, const char *outdir,
                   const html_options *opts, html_stats *stats,
                   tk_diags *diags);
+typedef int (*html_write_fn)(tk_bundle *bundle, const char *outdir,
+                             const html_options *opts, html_stats *stats,
+                             tk_diags *diags);
+
+/* The version of tkview the module was built with (TKVIEW_VERSION): the
+ * program refuses a module of another version (module.c). */
+HTML_API
+const char *html_module_version(void);
+typedef const char *(*html_module_version_fn)(void);
 
 #endif

@@ -29,8 +29,7 @@ int html_report_kernel_write(html_report *r, html_report_kernel *rk)
 {
     /* the report's scripts, then the data the page needs from the start */
     GPtrArray *scripts = g_ptr_array_new_with_free_func(g_free);
-    for (size_t i = 0; html_report_scripts[i]; i++)
-        g_ptr_array_add(scripts, g_strconcat("assets/", html_report_scripts[i], NULL));
+    g_ptr_array_add(scripts, g_strdup("assets/" HTML_REPORT_BUNDLE));
     g_ptr_array_add(scripts, g_strdup("data/files.js"));
     g_ptr_array_add(scripts, g_strdup_printf("data/%s/meta.js", rk->id));
     g_ptr_array_add(scripts, NULL);

@@ -193,8 +193,12 @@ char *html_report_notes(const char *path, tk_diags *diags);
 int html_report_assets(html_report *r);
 
 /* The report's scripts, the names of their files in assets/, in the order
- * a kernel page lists them; NULL-terminated (assets.c). */
+ * a kernel page runs them; NULL-terminated (assets.c). */
 extern const char *const html_report_scripts[];
+/* The file in assets/ that holds them all, joined in that order: the one
+ * script of the report a kernel page lists (assets.c says why). */
+#define HTML_REPORT_BUNDLE "report.js"
+
 /* The same for a comparison page. */
 extern const char *const html_report_compare_scripts[];
 

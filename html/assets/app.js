@@ -112,12 +112,6 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag',
       return;
     }
     const meta = kernel.meta();
-    document.body.classList.add('hideloc');
-    metaLine();
-    document.getElementById('mode-kernel').addEventListener('click', () => setMode('kernel'));
-    document.getElementById('mode-passes').addEventListener('click', () => setMode('passes'));
-    document.addEventListener('keydown', onKey);
-    layouts.hover(document.getElementById('kernel-view'));
     /* the heat column needs the cost data before the panes draw, and the
      * compiler's messages mark lines: both loaded at once (each is a
      * script load of its own, a round trip) before the panes draw */
@@ -125,10 +119,17 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag',
     const diagLoaded = diag.load().catch(() => false);
     /* the first stage's text and bindings and the main source asked for
      * now too: every script load of the first view in one round trip
-     * (loads are made once; panes.start finds them in or under way) */
+     * (loads are made once; panes.start finds them in or under way),
+     * asked before anything else is done, which they then come in beside */
     const first = meta.first || 'ttgir';
     if (meta.stages[first] && !meta.stages[first].missing) kernel.loadStage(first).catch(() => {});
     if (meta.main >= 0) kernel.loadSource(meta.main).catch(() => {});
+    document.body.classList.add('hideloc');
+    metaLine();
+    document.getElementById('mode-kernel').addEventListener('click', () => setMode('kernel'));
+    document.getElementById('mode-passes').addEventListener('click', () => setMode('passes'));
+    document.addEventListener('keydown', onKey);
+    layouts.hover(document.getElementById('kernel-view'));
     if (await costLoaded) costControls();
     await diagLoaded;
     await panes.start({

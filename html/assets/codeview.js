@@ -63,7 +63,6 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.top = el('div', 'pad');
       this.body = el('div', 'lines');
       this.bottom = el('div', 'pad');
-      this.code.append(this.top, this.body, this.bottom);
       this.n = 0;
       this.lh = 18;
       this.marks = new Map(); /* line -> class */
@@ -75,6 +74,11 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.first = 1;
       this.last = 0;
       this.rows = new Map();
+      /* The pane's size read before anything is added to it (at the
+       * page's first layout): read later, after other panes changed, it
+       * would lay the page out there and then (height(), plainFrom()). */
+      this.h = this.code.clientHeight;
+      this.w = this.code.clientWidth;
       /* for the tests, which scroll a line into view: its row, folds
        * counted */
       this.code.tkRowOf = (line) => this.rowOf(line);
@@ -83,14 +87,24 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
        * the page out there and then, and once more for the frame.  The
        * scroll offset is read in the scroll event (the layout is clean
        * there) and set by this view; the height by a ResizeObserver. */
-      this.h = 0;
       this.st = 0;
-      this.w = 0;
+      /* a scroll offset set by this view, written in the next frame
+       * (setScroll), and the last one written */
+      this.scrollDue = false;
+      this.wrote = 0;
+      this.code.append(this.top, this.body, this.bottom);
       /* Scrolled sideways once: every row coloured to its end from then on
        * (before, only as far as the pane's width shows: plainFrom()). */
       this.sideways = false;
       this.code.addEventListener('scroll', () => {
-        this.st = this.code.scrollTop;
+        const y = this.code.scrollTop;
+        /* scrolled by hand (or by a test): that wins over an offset set
+         * and not written yet; the event of this view's own last write
+         * does not */
+        if (!this.scrollDue || y !== this.wrote) {
+          this.scrollDue = false;
+          this.st = y;
+        }
         if (!this.sideways && this.code.scrollLeft > 0) {
           this.sideways = true;
           this.render(true);
@@ -98,13 +112,18 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
         }
         this.schedule();
       });
-      new ResizeObserver(() => {
-        this.h = this.code.clientHeight;
-        const w = this.code.clientWidth;
-        if (w > this.w && this.w) {
-          this.w = w;
+      /* the size from the observer's entry: read from the pane, after
+       * another pane's observer drew rows, it would lay the page out */
+      let seenW = 0;
+      new ResizeObserver((es) => {
+        const box = es[es.length - 1].contentRect;
+        this.h = box.height;
+        const w = box.width;
+        if (w > seenW && seenW) {
+          this.w = Math.max(this.w, w);
           this.render(true); /* wider: colour what it now shows */
-        } else this.w = w;
+        } else if (!this.w) this.w = w;
+        seenW = w;
       }).observe(this.code);
       this.code.addEventListener('click', (ev) => {
         const ln = ev.target.closest('.ln');
@@ -114,15 +133,16 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
     }
     /* DOC: {n, text(i), lang, cls(i), gutter(i), heat(i), title(i), ranges(i),
      * onClick, rows}; heat(i): null or {text, frac (0..1), title}: the cost
-     * column, shaded by FRAC. */
-    set(doc) {
+     * column, shaded by FRAC.  TOP: the line at the top of the pane (a
+     * stage opens on its first instruction), else the first. */
+    set(doc, top) {
       this.doc = doc;
       this.setRows(doc);
       this.marks = new Map();
       this.current = 0;
       this.found = null;
       this.foundCur = 0;
-      this.setScroll(0, true);
+      this.setScroll(doc && top ? (this.rowOf(top) - 1) * this.lh : 0, true);
       this.render(true);
     }
     /* The character from which a row is drawn plain (syntax.paint): past
@@ -146,12 +166,29 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       if (!this.h) this.h = this.code.clientHeight;
       return this.h || 600;
     }
-    /* Scrolls to Y pixels (within the rows), kept as this.st: set while
-     * nothing is changed yet, it costs no layout. */
+    /* Scrolls to Y pixels (within the rows), kept as this.st and drawn
+     * from there at once; the pane's own offset is written in the next
+     * frame, before it is laid out (scrollLater).  ALWAYS: written even
+     * when this.st is Y already (a new document). */
     setScroll(y, always) {
       y = Math.max(0, Math.min(y, this.n * this.lh - this.height()));
-      if (always || y !== this.st) this.code.scrollTop = y;
+      if (always || y !== this.st) this.scrollLater();
       this.st = y;
+    }
+    /* this.st written to the pane in the next animation frame: written
+     * now, after a change to any pane's rows (a page being put together,
+     * a click that marks three panes), it would lay the page out there
+     * and then, and again for the frame; in the frame's callbacks it is
+     * that frame's one layout. */
+    scrollLater() {
+      if (this.scrollDue) return;
+      this.scrollDue = true;
+      requestAnimationFrame(() => {
+        if (!this.scrollDue) return; /* scrolled by hand since */
+        this.scrollDue = false;
+        this.wrote = this.st;
+        this.code.scrollTop = this.st;
+      });
     }
     schedule() {
       if (this.pending) return;
@@ -391,11 +428,6 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       const y = (this.rowOf(line) - 1) * this.lh;
       if (y < this.st || y > this.st + h - this.lh * 2) this.setScroll(Math.max(0, y - h / 3));
       if (!later) this.render(false);
-    }
-    /* LINE at the top of the pane (a stage opens on its first instruction). */
-    scrollToTop(line) {
-      this.setScroll((this.rowOf(line) - 1) * this.lh);
-      this.render(false);
     }
   }
 

@@ -125,6 +125,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost', 'diag
   function srcDoc(file, lines) {
     const stage = S.stage;
     return {
+      stage, /* what its classes and counts were made for */
       n: lines.length,
       lang: 'py',
       text: (i) => lines[i - 1],
@@ -184,10 +185,11 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost', 'diag
       return;
     }
     await kernel.loadStage(st);
-    irView.set(irDoc(st, irView, 'ir'));
-    irView.scrollToTop(kernel.firstCode(st)); /* not on 40 rows of #loc */
+    irView.set(irDoc(st, irView, 'ir'), kernel.firstCode(st)); /* not on 40 rows of #loc */
     await setStage2(S.stage2);
-    refreshSource();
+    /* the source's classes and counts are the stage's (drawn for this one
+     * already when the page starts) */
+    if (srcView.doc && srcView.doc.stage !== st) refreshSource();
     reapply();
     document.body.dataset.stage = st;
     tell('stage');
@@ -206,8 +208,7 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost', 'diag
     document.body.classList.add('two');
     const bar = pane.querySelector('.bar');
     bar.replaceChildren(el('span', 'title', kernel.label(S.stage2) + ' \u2014 bound to the selected ' + kernel.label(S.stage) + ' line'));
-    ir2View.set(irDoc(S.stage2, ir2View, 'ir2'));
-    ir2View.scrollToTop(kernel.firstCode(S.stage2));
+    ir2View.set(irDoc(S.stage2, ir2View, 'ir2'), kernel.firstCode(S.stage2));
     reapply();
   }
 
@@ -474,8 +475,11 @@ TK.define('panes', ['dom', 'codeview', 'syntax', 'kernel', 'info', 'cost', 'diag
     S.stage = first;
     S.file = meta.main >= 0 ? meta.main : meta.files.length ? meta.files[0] : -1;
     info.help();
-    await Promise.all([setStage(first), S.file >= 0 ? setFile(S.file) : Promise.resolve()]);
-    refreshSource();
+    /* the source drawn once the stage is in (its classes and counts are
+     * the stage's): drawn once, not again when both are in */
+    const about = meta.stages[first];
+    const stageIn = about && !about.missing ? kernel.loadStage(first).catch(() => null) : Promise.resolve();
+    await Promise.all([setStage(first), S.file >= 0 ? stageIn.then(() => setFile(S.file)) : Promise.resolve()]);
   }
 
   /* The find bar's hits in the source pane or the IR pane. */

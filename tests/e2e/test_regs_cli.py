@@ -379,6 +379,63 @@ def life_ranges_made_with_nvdisasm_into_the_cache():
 
 
 @test
+def cache_key_remembered_by_stat_never_stale():
+    """The cache's key (the cubin's SHA-256) is remembered in
+    $XDG_CACHE_HOME/tkview/sass_lr/stat/DEV-INODE with the cubin's path and
+    stat (life_ranges.c), once the cubin is settled (ctime 2 s old): a run
+    with the same stat takes the sum from there; a cubin written again, even
+    with its size and mtime kept, is hashed again."""
+    import hashlib
+    import time
+    src = os.path.dirname(glob.glob(os.path.join(
+        REMARKS, 'kernel_dump', '*', 'spill_rows_kernel.sass_gi'))[0])
+    folder = os.path.join(TMP, 'statmemo')
+    shutil.copytree(src, folder)
+    os.remove(os.path.join(folder, 'spill_rows_kernel.sass_lr'))
+    cubin = os.path.join(folder, 'spill_rows_kernel.cubin')
+    # wait (on the file's state, bounded) until the copy is settled
+    deadline = time.time() + 120
+    while time.time() - os.stat(cubin).st_ctime < 2.5 and time.time() < deadline:
+        time.sleep(0.2)
+    cache = os.path.join(TMP, 'cache-stat')
+    env = dict(ENV, XDG_CACHE_HOME=cache,
+               TKVIEW_NVDISASM=fake_nvdisasm(os.path.join(TMP, 'nvdisasm-stat'),
+                                             os.path.join(src, 'spill_rows_kernel.sass_lr')))
+    code, out, err = run('info', folder, '--json', env=env)
+    assert code == 0 and 'made the register life ranges of 1 kernel' in err, err
+    with open(cubin, 'rb') as f:
+        data = f.read()
+    key = hashlib.sha256(data).hexdigest()
+    lr_dir = os.path.join(cache, 'tkview', 'sass_lr')
+    (memo,) = glob.glob(os.path.join(lr_dir, 'stat', '*'))
+    with open(memo) as f:
+        lines = f.read().split('\n')
+    assert lines[1] == cubin and lines[3] == key, lines
+    # the remembered sum is the one used: moved to another name, with the
+    # cached file, the cubin's own is never computed (no nvdisasm now)
+    other = 'ab' * 32
+    os.rename(os.path.join(lr_dir, key + '.sass_lr'), os.path.join(lr_dir, other + '.sass_lr'))
+    with open(memo, 'w') as f:
+        f.write('\n'.join(lines[:3] + [other, '']))
+    env['TKVIEW_NVDISASM'] = 'none'
+    code, out, err = run('info', folder, '--json', env=env)
+    assert code == 0 and 'nvdisasm' not in err, err
+    (k,) = json.loads(out)['kernels']
+    assert k['cost']['registers']['peak']['gpr'] == 62, k['cost']['registers']
+    # the same bytes written again, size and mtime kept: the ctime moved,
+    # so the sum is taken again, and nothing is cached under it
+    st = os.stat(cubin)
+    with open(cubin, 'wb') as f:
+        f.write(data)
+    os.utime(cubin, ns=(st.st_atime_ns, st.st_mtime_ns))
+    code, out, err = run('info', folder, '--json', env=env)
+    assert code == 0, err
+    assert '1 kernel has no NAME.sass_lr and no nvdisasm was found' in err, err
+    (k,) = json.loads(out)['kernels']
+    assert 'peak' not in k['cost']['registers'], k['cost']['registers']
+
+
+@test
 def no_nvdisasm_said_plainly_and_info_goes_on():
     folder = os.path.join(TMP, 'nonvd')
     shutil.copytree(os.path.dirname(glob.glob(os.path.join(

@@ -89,12 +89,13 @@ def scripts_are_modules_each_page_lists(d):
     """assets/*.js: one module per file (tk.js's registry), each starting
     with a comment that says its job and what it depends on, the
     dependencies it registers being the ones it says; the kernel page lists
-    the registry first, every module once (but compare.js, a comparison
-    page's), then its data; only tk.js puts anything on window."""
+    one script, assets/report.js: the registry first, every module once (but
+    compare.js, a comparison page's), each as written; then its data; only
+    tk.js puts anything on window."""
     out = os.path.join(d, 'r')
     code, _, err = run('--html', out, VA, '--quiet')
     assert code == 0, err
-    names = sorted(f for f in os.listdir(os.path.join(out, 'assets')) if f.endswith('.js'))
+    names = sorted(f for f in os.listdir(os.path.join(out, 'assets')) if f.endswith('.js') and f != 'report.js')
     assert 'tk.js' in names and 'app.js' in names and len(names) > 5, names
     for f in names:
         src = open(os.path.join(out, 'assets', f)).read()
@@ -113,10 +114,14 @@ def scripts_are_modules_each_page_lists(d):
         assert '.inspect()' not in src, (f, 'reads another module\'s state (inspect is for the tests)')
     page = open(os.path.join(out, next(f for f in os.listdir(out) if f.startswith('k001-')))).read()
     scripts = re.findall(r'<script src="([^"]+)" defer></script>', page)
-    assert scripts[0] == 'assets/tk.js', scripts
+    assert scripts == ['assets/report.js', 'data/files.js', 'data/k001/meta.js'], scripts
+    # the bundle: the modules one after another, each whole, tk.js first;
     # compare.js is the comparison pages' own entry point (test_compare.mjs)
-    assert sorted(scripts[:-2]) == ['assets/' + f for f in names if f != 'compare.js'], scripts
-    assert scripts[-2:] == ['data/files.js', 'data/k001/meta.js'], scripts
+    bundle = open(os.path.join(out, 'assets', 'report.js')).read()
+    heads = re.findall(r'^/\* ([a-z]+\.js) - ', bundle, re.M)
+    assert heads[0] == 'tk.js', heads
+    assert sorted(heads) == [f for f in names if f != 'compare.js'], heads
+    assert bundle == ''.join(open(os.path.join(out, 'assets', f)).read() for f in heads), 'not the modules joined'
 
 
 @test

@@ -64,6 +64,11 @@ static inline uint64_t bind_pos_key(tk_file_id file, uint32_t line)
     return (uint64_t)file << 32 | line;
 }
 
+/* OUT made from the N pairs REFS (ascending IR lines) (ref_index.c);
+ * cleared with bind_ref_index_clear(). */
+void bind_ref_index_from(const bind_ref *refs, size_t n, bind_ref_index *out);
+void bind_ref_index_clear(bind_ref_index *r);
+
 /* The lines of KEY in R are R->lines[*LO .. *HI). */
 void bind_ref_range(const bind_ref_index *r, uint64_t key, size_t *lo, size_t *hi);
 
@@ -72,6 +77,14 @@ gboolean bind_is_irloc_file(const tk_bind *ix, tk_file_id f);
 
 /* qsort order of uint64_t. */
 int bind_cmp_u64(const void *a, const void *b);
+
+/* The conflict (an index into conflict_keys) of line LINE of STAGE, whose
+ * stacks are IDS (N of them), or -1 for a line bound without doubt; STAGE
+ * has conflicts (query.c). */
+long bind_line_conflict_of(const tk_bind *ix, tk_stage_kind stage, uint32_t line,
+                           const tk_stack_id *ids, size_t n);
+/* Conflict C's certain frames (tk_bind_line_certain_frames()); 0 for C -1. */
+size_t bind_certain_frames_at(const bind_stage_index *s, long c, const tk_frame **frames);
 
 /* Builds KIND's source positions (refs, n_refs) once, on first use. */
 void bind_source_refs_build(const tk_bind *ix, tk_stage_kind kind);

@@ -205,15 +205,10 @@ static long caller_depth(const tk_frame *f, size_t n, tk_file_id file,
     return -1;
 }
 
-/* The conflict (an index into conflict_keys) of line LINE of STAGE, or -1
- * for a line bound without doubt. */
-static long line_conflict(const tk_bind *ix, tk_stage_kind stage, uint32_t line)
+long bind_line_conflict_of(const tk_bind *ix, tk_stage_kind stage, uint32_t line,
+                           const tk_stack_id *ids, size_t n)
 {
-    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage || !ix->st[stage].n_conflicts)
-        return -1;
     const bind_stage_index *s = &ix->st[stage];
-    const tk_stack_id *ids;
-    size_t n = tk_bind_line_stacks(ix, stage, line, &ids);
     if (n != 1 || tk_bind_stack_inferred(ix, stage, line))
         return -1;
     size_t nfr;
@@ -221,8 +216,36 @@ static long line_conflict(const tk_bind *ix, tk_stage_kind stage, uint32_t line)
     if (nfr != 1)
         return -1;
     uint64_t key = bind_pos_key(fr[0].file, fr[0].line);
-    const uint64_t *hit = bsearch(&key, s->conflict_keys, s->n_conflicts, sizeof key, bind_cmp_u64);
-    return hit ? (long)(hit - s->conflict_keys) : -1;
+    size_t a = 0, b = s->n_conflicts;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (s->conflict_keys[m] < key)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < s->n_conflicts && s->conflict_keys[a] == key ? (long)a : -1;
+}
+
+size_t bind_certain_frames_at(const bind_stage_index *s, long c, const tk_frame **frames)
+{
+    *frames = NULL;
+    if (c < 0)
+        return 0;
+    size_t n = s->certain_off[c + 1] - s->certain_off[c];
+    *frames = n ? s->certain + s->certain_off[c] : NULL;
+    return n;
+}
+
+/* The conflict (an index into conflict_keys) of line LINE of STAGE, or -1
+ * for a line bound without doubt. */
+static long line_conflict(const tk_bind *ix, tk_stage_kind stage, uint32_t line)
+{
+    if (stage >= TK_STAGE_COUNT || !ix->st[stage].stage || !ix->st[stage].n_conflicts)
+        return -1;
+    const tk_stack_id *ids;
+    size_t n = tk_bind_line_stacks(ix, stage, line, &ids);
+    return bind_line_conflict_of(ix, stage, line, ids, n);
 }
 
 size_t tk_bind_line_call_sites(const tk_bind *ix, tk_stage_kind stage,
@@ -240,14 +263,8 @@ size_t tk_bind_line_call_sites(const tk_bind *ix, tk_stage_kind stage,
 size_t tk_bind_line_certain_frames(const tk_bind *ix, tk_stage_kind stage,
                                    uint32_t line, const tk_frame **frames)
 {
-    *frames = NULL;
     long c = line_conflict(ix, stage, line);
-    if (c < 0)
-        return 0;
-    const bind_stage_index *s = &ix->st[stage];
-    size_t n = s->certain_off[c + 1] - s->certain_off[c];
-    *frames = n ? s->certain + s->certain_off[c] : NULL;
-    return n;
+    return bind_certain_frames_at(&ix->st[stage], c, frames);
 }
 
 /* Whether conflict C's lines are certain code of some line FIRST..LAST of

@@ -2,8 +2,9 @@
  * with a profile, measured ones) put on source lines and IR lines.
  *
  * One pass over the kernel's instructions gives each its value vector and
- * adds it to the source lines of its stack (exact, inclusive, shared:
- * tk_cost.h).  IR lines of the other stages are worth the sum over the
+ * the totals; the first question about source lines adds each vector to
+ * the source lines of its stack (exact, inclusive, shared: tk_cost.h):
+ * `info` asks only totals.  IR lines of the other stages are worth the sum over the
  * instructions bound to them; outside a USE_IR_LOC capture that depends
  * only on a line's stacks (tk_bind_stage_to_stage() looks at nothing
  * else), so it is asked once per distinct stack set and each line keeps
@@ -389,8 +390,6 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
                                          NULL);
     size_t n_static = c->n_static;
     c->ivals = g_new0(double, c->insns.n * c->nm + 1);
-    GArray *keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    GArray *some = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     for (size_t i = 0; i < c->insns.n; i++) {
         double *v = c->ivals + i * c->nm;
         v[0] = 1;
@@ -411,12 +410,23 @@ tk_cost *tk_cost_new(const tk_bind *ix, const tk_kernel *k,
         if (pv)
             memcpy(v + n_static, pv, (c->nm - n_static) * sizeof *v);
         cost_add_vec(c, c->total, v);
-        attribute(c, ix, c->insns.line[i], v, keys, some);
     }
+    return c;
+}
+
+void cost_lines_build(const tk_cost *cc)
+{
+    tk_cost *c = (tk_cost *)cc;
+    if (!g_once_init_enter(&c->lines_ready))
+        return;
+    GArray *keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    GArray *some = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (size_t i = 0; i < c->insns.n; i++)
+        attribute(c, c->ix, c->insns.line[i], c->ivals + i * c->nm, keys, some);
     g_array_free(keys, TRUE);
     g_array_free(some, TRUE);
     finish_lines(c);
-    return c;
+    g_once_init_leave(&c->lines_ready, 1);
 }
 
 void tk_cost_free(tk_cost *c)

@@ -14,11 +14,13 @@ const double *tk_cost_total(const tk_cost *c)
 
 const double *tk_cost_no_location(const tk_cost *c)
 {
+    cost_lines_build(c);
     return c->noloc;
 }
 
 size_t tk_cost_source_lines(const tk_cost *c, const tk_cost_line **lines)
 {
+    cost_lines_build(c);
     *lines = c->lines;
     return c->n_lines;
 }
@@ -26,6 +28,7 @@ size_t tk_cost_source_lines(const tk_cost *c, const tk_cost_line **lines)
 const tk_cost_line *tk_cost_source_line(const tk_cost *c, tk_file_id f,
                                         uint32_t l)
 {
+    cost_lines_build(c);
     uint64_t key = cost_pos_key(f, l);
     gpointer v = g_hash_table_lookup(c->src_index, &key);
     return v ? &c->lines[GPOINTER_TO_SIZE(v) - 1] : NULL;
@@ -54,6 +57,7 @@ int tk_cost_sass_class(const tk_cost *c, uint32_t line)
 
 uint32_t tk_cost_unsplit_instructions(const tk_cost *c)
 {
+    cost_lines_build(c);
     return c->unsplit;
 }
 

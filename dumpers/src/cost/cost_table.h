@@ -33,6 +33,7 @@ struct tk_cost {
     double *total, *noloc;
     cost_insns insns;
     double *ivals;     /* per instruction, nm each */
+    gsize lines_ready; /* g_once: the source lines below are built */
     GArray *entries;   /* src_entry (cost.c) while building */
     GArray *pool;      /* double: 3 * nm per source line */
     GHashTable *src_index; /* position key -> index into lines + 1 */
@@ -50,6 +51,10 @@ static inline uint64_t cost_pos_key(tk_file_id f, uint32_t l)
 {
     return (uint64_t)f << 32 | l;
 }
+
+/* Builds C's source line tables (lines, src_index, noloc, unsplit) the
+ * first time they are asked for, from any thread (cost.c). */
+void cost_lines_build(const tk_cost *c);
 
 /* The instruction index of SASS line LINE, or -1. */
 ptrdiff_t cost_insn_at(const tk_cost *c, uint32_t line);

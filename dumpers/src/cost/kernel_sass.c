@@ -53,11 +53,15 @@ void cost_insns_read(const tk_stage *st, const char *name, cost_insns *out)
         return;
     uint32_t n = tk_stage_line_count(st);
     uint32_t first = name ? function_label(st, name) : 0;
-    GArray *line = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    GArray *off = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    GArray *op = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    GArray *op_len = g_array_new(FALSE, FALSE, sizeof(uint16_t));
-    GArray *cls = g_array_new(FALSE, FALSE, sizeof(uint8_t));
+    /* At most one instruction a line: plain arrays of that size, filled in
+     * place (an append per field was a third of the reading). */
+    size_t cap = n > first ? n - first : 1;
+    out->line = g_new(uint32_t, cap);
+    out->offset = g_new(uint32_t, cap);
+    out->op = g_new(uint32_t, cap);
+    out->op_len = g_new(uint16_t, cap);
+    out->cls = g_new(uint8_t, cap);
+    size_t k = 0;
     for (uint32_t l = first ? first + 1 : 1; l <= n; l++) {
         size_t len;
         const char *s = tk_stage_line(st, l, &len);
@@ -68,21 +72,14 @@ void cost_insns_read(const tk_stage *st, const char *name, cost_insns *out)
         tk_sass_insn in;
         if (!tk_sass_insn_parse(s, len, &in))
             continue;
-        uint32_t o = (uint32_t)(in.opcode - s);
-        uint16_t ol = (uint16_t)MIN(in.opcode_len, (size_t)UINT16_MAX);
-        uint8_t c = (uint8_t)tk_sass_class_of(in.opcode, in.opcode_len);
-        g_array_append_val(line, l);
-        g_array_append_val(off, in.offset);
-        g_array_append_val(op, o);
-        g_array_append_val(op_len, ol);
-        g_array_append_val(cls, c);
+        out->line[k] = l;
+        out->offset[k] = in.offset;
+        out->op[k] = (uint32_t)(in.opcode - s);
+        out->op_len[k] = (uint16_t)MIN(in.opcode_len, (size_t)UINT16_MAX);
+        out->cls[k] = (uint8_t)tk_sass_class_of(in.opcode, in.opcode_len);
+        k++;
     }
-    out->n = line->len;
-    out->line = (uint32_t *)g_array_free(line, FALSE);
-    out->offset = (uint32_t *)g_array_free(off, FALSE);
-    out->op = (uint32_t *)g_array_free(op, FALSE);
-    out->op_len = (uint16_t *)g_array_free(op_len, FALSE);
-    out->cls = (uint8_t *)g_array_free(cls, FALSE);
+    out->n = k;
 }
 
 void cost_insns_clear(cost_insns *in)

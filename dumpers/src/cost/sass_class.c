@@ -275,11 +275,35 @@ static const op_class table[] = {
 #undef F
 #undef O
 
+/* Where each first letter's opcodes begin in the table (A..Z, then the
+ * end), so that a lookup searches one letter's few. */
+static guint16 letter_at[27];
+static gsize letters_ready;
+
+static void index_letters(void)
+{
+    if (!g_once_init_enter(&letters_ready))
+        return;
+    size_t i = 0;
+    for (int c = 0; c < 26; c++) {
+        while (i < G_N_ELEMENTS(table) && table[i].op[0] < 'A' + c)
+            i++;
+        letter_at[c] = (guint16)i;
+    }
+    letter_at[26] = (guint16)G_N_ELEMENTS(table);
+    g_once_init_leave(&letters_ready, 1);
+}
+
 tk_sass_class tk_sass_class_of(const char *op, size_t len)
 {
     const char *dot = memchr(op, '.', len);
     size_t n = dot ? (size_t)(dot - op) : len;
+    index_letters();
     size_t lo = 0, hi = G_N_ELEMENTS(table);
+    if (n && op[0] >= 'A' && op[0] <= 'Z') {
+        lo = letter_at[op[0] - 'A'];
+        hi = letter_at[op[0] - 'A' + 1];
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         const char *t = table[mid].op;

@@ -14,7 +14,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tkdump/tk_input_file.h"
@@ -78,16 +80,93 @@ static int lacks(const tk_kernel *k)
     return p == NULL;
 }
 
-/* "HASH.sass_lr" of the cubin's bytes, or NULL. */
-static char *cache_name(const tk_kernel *k)
+/* The SHA-256 (hex, g_free) of the bytes of the cubin at PATH, or NULL. */
+static char *cubin_sum(const char *path)
 {
     size_t len;
-    char *data = tk_input_file_read(k->cubin_path, TK_INPUT_FILE_CUBIN, &len, NULL);
+    char *data = tk_input_file_read(path, TK_INPUT_FILE_CUBIN, &len, NULL);
     if (!data)
         return NULL;
     char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
     g_free(data);
-    char *name = g_strconcat(sum, ".sass_lr", NULL);
+    return sum;
+}
+
+/* ---- the cache's key, remembered by the file's stat --------------------
+ *
+ * Hashing a cubin costs ~54 instructions a byte, more than the rest of
+ * `info` on a one-kernel folder.  Like git's index, the sum is kept in
+ * CACHE/stat/DEV-INODE with the file's path, device, inode, size, mtime
+ * and ctime (in ns), and trusted only while all six are unchanged.  No
+ * program sets a ctime: a write, a rename or a chmod moves it to the
+ * kernel's clock.  A file changed again within one tick of that clock
+ * (coarse: ~4 ms, or 1 s on some filesystems) after the sum was taken
+ * would keep its stat, so a sum is remembered only for a file whose mtime
+ * and ctime are at least MEMO_SETTLED_S old: a later change then stamps a
+ * later time. */
+#define MEMO_SETTLED_S 2
+#define MEMO_HEAD "tkview cubin sha256 1"
+
+static char *memo_key(const char *path, const struct stat *st)
+{
+    return g_strdup_printf(MEMO_HEAD "\n%s\n%ju %ju %jd %jd.%09ld %jd.%09ld\n", path,
+                           (uintmax_t)st->st_dev, (uintmax_t)st->st_ino,
+                           (intmax_t)st->st_size, (intmax_t)st->st_mtim.tv_sec,
+                           st->st_mtim.tv_nsec, (intmax_t)st->st_ctim.tv_sec,
+                           st->st_ctim.tv_nsec);
+}
+
+static gboolean is_sum(const char *s, size_t len)
+{
+    if (len != 64)
+        return FALSE;
+    for (size_t i = 0; i < len; i++)
+        if (!g_ascii_isxdigit(s[i]) || g_ascii_isupper(s[i]))
+            return FALSE;
+    return TRUE;
+}
+
+/* The sum of the cubin at PATH: remembered in MEMO_DIR when its stat is
+ * the one remembered, else computed (and remembered when settled). */
+static char *cubin_sum_memo(const char *path, const char *memo_dir)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return cubin_sum(path);
+    char *key = memo_key(path, &st);
+    char *name = g_strdup_printf("%ju-%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+    char *memo = g_build_filename(memo_dir, name, NULL);
+    g_free(name);
+    char *text = NULL, *sum = NULL;
+    gsize len = 0, kl = strlen(key);
+    if (g_file_get_contents(memo, &text, &len, NULL) && len == kl + 65 &&
+        memcmp(text, key, kl) == 0 && text[len - 1] == '\n' && is_sum(text + kl, 64))
+        sum = g_strndup(text + kl, 64);
+    g_free(text);
+    if (!sum && (sum = cubin_sum(path))) {
+        gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+        if (now - MAX((gint64)st.st_mtim.tv_sec, (gint64)st.st_ctim.tv_sec) >=
+                MEMO_SETTLED_S &&
+            g_mkdir_with_parents(memo_dir, 0700) == 0) {
+            char *line = g_strconcat(key, sum, "\n", NULL);
+            g_file_set_contents_full(memo, line, -1, G_FILE_SET_CONTENTS_CONSISTENT,
+                                     0600, NULL);
+            g_free(line);
+        }
+    }
+    g_free(memo);
+    g_free(key);
+    return sum;
+}
+
+/* "HASH.sass_lr": the name of kernel K's file in CACHE (HASH the SHA-256
+ * of its cubin's bytes), or NULL. */
+static char *cache_name(const tk_kernel *k, const char *cache)
+{
+    char *memo_dir = g_build_filename(cache, "stat", NULL);
+    char *sum = cubin_sum_memo(k->cubin_path, memo_dir);
+    g_free(memo_dir);
+    char *name = sum ? g_strconcat(sum, ".sass_lr", NULL) : NULL;
     g_free(sum);
     return name;
 }
@@ -230,11 +309,22 @@ static const char *make_one(const tk_kernel *k, GPtrArray *tools, const char *pa
     return made;
 }
 
-/* The file for kernel K, made or found; 1 when K now has one. */
-static void one_kernel(tk_kernel *k, const char *cache, GPtrArray **tools,
-                       tk_run_fn run, void *user, tk_life_ranges_made *out)
+/* The file for kernel K, made or found; 1 when K now has one.  Without a
+ * cache folder nothing is cached: the cubin is read and hashed only when
+ * there is an nvdisasm to make the file with. */
+static void one_kernel(tk_kernel *k, const char *cache, gboolean have_cache,
+                       GPtrArray **tools, tk_run_fn run, void *user,
+                       tk_life_ranges_made *out)
 {
-    char *name = cache_name(k);
+    if (!have_cache) {
+        if (!*tools)
+            *tools = find_tools(run, user);
+        if (!(*tools)->len) {
+            out->no_tool++;
+            return;
+        }
+    }
+    char *name = cache_name(k, cache);
     if (!name)
         return;
     char *path = g_build_filename(cache, name, NULL);
@@ -288,10 +378,14 @@ void tk_bundle_make_life_ranges(tk_bundle *b, tk_run_fn run, void *user,
         return;
     char *cache = g_build_filename(g_get_user_cache_dir(), "tkview", "sass_lr", NULL);
     GPtrArray *tools = NULL;
+    int have_cache = -1; /* not looked at yet */
     for (size_t i = 0; i < b->kernels->len; i++) {
         tk_kernel *k = kernel_at(b, i);
-        if (lacks(k))
-            one_kernel(k, cache, &tools, run, user, out);
+        if (!lacks(k))
+            continue;
+        if (have_cache == -1)
+            have_cache = g_file_test(cache, G_FILE_TEST_IS_DIR);
+        one_kernel(k, cache, have_cache, &tools, run, user, out);
     }
     if (tools)
         g_ptr_array_unref(tools);

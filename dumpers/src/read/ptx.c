@@ -25,13 +25,17 @@
 #include "read/readers.h"
 #include "util/scan.h"
 
-/* Whether [P, END) starts with directive DIR followed by a blank. */
-static int is_directive(const char *p, const char *end, const char *dir)
+/* Whether [P, END) starts with directive DIR (N bytes) followed by a
+ * blank. */
+static inline int directive_n(const char *p, const char *end, const char *dir, size_t n)
 {
-    size_t n = strlen(dir);
     return (size_t)(end - p) > n && memcmp(p, dir, n) == 0 &&
            (p[n] == ' ' || p[n] == '\t');
 }
+
+/* The same for a string literal DIR: its length known where it is asked
+ * (every line asks). */
+#define is_directive(p, end, dir) directive_n((p), (end), "" dir, sizeof(dir) - 1)
 
 static void read_files(const text_buf *text, read_ptx_files *files,
                        tk_diags *diags)
@@ -50,62 +54,47 @@ static void read_files(const text_buf *text, read_ptx_files *files,
     }
 }
 
-/* Net change of brace depth over the line, ignoring "//" comments and
- * quoted strings. */
-static long brace_delta(const char *p, const char *end)
+/* One walk over the line from P (blanks skipped): *CODE_END, the end of its
+ * code (before a "//" comment outside strings, and trailing blanks), and
+ * the net change of brace depth over that code, strings left out.  An
+ * unclosed string ends the walk: the rest is code, with no braces. */
+static void scan_code(const char *p, const char *end, const char **code_end,
+                      long *delta)
 {
+    /* the characters the walk stops at; most of a line is none of them */
+    static const unsigned char stop[256] = {['{'] = 1, ['}'] = 1, ['/'] = 1, ['"'] = 1};
     long d = 0;
-    for (; p < end; p++) {
-        switch (*p) {
-        case '{':
+    const char *e = end;
+    for (const char *q = p; q < end; q++) {
+        while (q < end && !stop[(unsigned char)*q])
+            q++;
+        if (q == end)
+            break;
+        char c = *q;
+        if (c == '{') {
             d++;
-            break;
-        case '}':
+        } else if (c == '}') {
             d--;
+        } else if (c == '/' && q + 1 < end && q[1] == '/') {
+            e = q;
             break;
-        case '/':
-            if (p + 1 < end && p[1] == '/')
-                return d;
-            break;
-        case '"': {
-            const char *q = scan_find(p + 1, end, '"');
-            if (!q)
-                return d;
-            p = q;
-            break;
-        }
-        default:
-            break;
+        } else if (c == '"') {
+            const char *close = scan_find(q + 1, end, '"');
+            if (!close)
+                break;
+            q = close;
         }
     }
-    return d;
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        e--;
+    *code_end = e;
+    *delta = d;
 }
 
 static int is_ident_char(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            (c >= '0' && c <= '9') || c == '_' || c == '$';
-}
-
-/* The end of the line's code: before a "//" comment (outside strings) and
- * trailing blanks. */
-static const char *code_end(const char *p, const char *end)
-{
-    const char *e = end;
-    for (const char *q = p; q < end; q++) {
-        if (*q == '"') {
-            const char *c = scan_find(q + 1, end, '"');
-            if (!c)
-                break;
-            q = c;
-        } else if (*q == '/' && q + 1 < end && q[1] == '/') {
-            e = q;
-            break;
-        }
-    }
-    while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-        e--;
-    return e;
 }
 
 /* A label at the start of a statement: a PTX identifier ("$L__BB0_2",
@@ -140,12 +129,13 @@ static int is_punctuation(const char *p, const char *e)
     return 1;
 }
 
-/* The kind of the line whose text starts at P (blanks skipped).  *OPEN says
+/* The kind of the line whose text starts at P (blanks skipped), its code
+ * ending at E (scan_code()).  *OPEN says
  * whether the statement of the last instruction line is still open (no ';'
  * yet): a line that continues it is not an instruction of its own, but
  * binds like one (*CONTINUES). */
-static tk_line_kind line_kind(const char *p, const char *end, int *open,
-                              int *location, int *continues)
+static tk_line_kind line_kind(const char *p, const char *end, const char *e,
+                              int *open, int *location, int *continues)
 {
     *location = 0;
     *continues = 0;
@@ -153,7 +143,6 @@ static tk_line_kind line_kind(const char *p, const char *end, int *open,
         return TK_LINE_OTHER;
     if (*p == '/' && p + 1 < end && p[1] == '/')
         return TK_LINE_COMMENT;
-    const char *e = code_end(p, end);
     if (*p == '.') {
         *open = 0;
         *location = is_directive(p, end, ".loc") || is_directive(p, end, ".file");
@@ -195,7 +184,10 @@ void read_ptx_locs(const text_buf *text, tk_loctab *tab,
         const char *end = line + len;
         const char *p = scan_skip_spaces(line, end);
         int location, continues;
-        tk_line_kind kind = line_kind(p, end, &open, &location, &continues);
+        const char *e;
+        long d;
+        scan_code(p, end, &e, &d);
+        tk_line_kind kind = line_kind(p, end, e, &open, &location, &continues);
         read_set_kind(info, l, kind, location);
         if (kind == TK_LINE_COMMENT || p >= end)
             continue;
@@ -210,7 +202,6 @@ void read_ptx_locs(const text_buf *text, tk_loctab *tab,
             }
             continue;
         }
-        long d = brace_delta(p, end);
         if (d != 0) {
             depth += d;
             if (depth <= 0) {

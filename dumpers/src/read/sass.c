@@ -53,6 +53,9 @@ typedef struct {
     GString *unescaped;  /* scratch for file names with backslashes */
     int pending;         /* the block's last frame came from "inlined at" */
     tk_stack_id cur;     /* the stack of the instructions that follow */
+    const char *last_path; /* the last file name interned, in the text */
+    size_t last_len;
+    tk_file_id last_file;
 } sass_reader;
 
 typedef enum {
@@ -92,12 +95,18 @@ static int read_path(sass_reader *r, uint32_t lineno, const char **p,
 {
     const char *s = *p + 1, *q = s;
     int escaped = 0;
-    while (q < end && *q != '"') {
-        if (*q == '\\' && q + 1 < end) {
-            escaped = 1;
+    /* Most names hold no backslash: the closing quote is the first. */
+    const char *quote = scan_find(s, end, '"');
+    if (quote && !memchr(s, '\\', (size_t)(quote - s))) {
+        q = quote;
+    } else {
+        while (q < end && *q != '"') {
+            if (*q == '\\' && q + 1 < end) {
+                escaped = 1;
+                q++;
+            }
             q++;
         }
-        q++;
     }
     if (q >= end) {
         tk_diags_add(r->diags, TK_DIAG_WARNING, r->text->name, lineno,
@@ -123,10 +132,19 @@ static int read_path(sass_reader *r, uint32_t lineno, const char **p,
         return -1;
     }
     static const char ptx_txt[] = ".nv_debug_ptx_txt";
-    if (len == sizeof ptx_txt - 1 && memcmp(path, ptx_txt, len) == 0)
+    if (len == sizeof ptx_txt - 1 && memcmp(path, ptx_txt, len) == 0) {
         *skip = 1;
-    else
+    } else if (!escaped && r->last_path && len == r->last_len &&
+               memcmp(path, r->last_path, len) == 0) {
+        *file = r->last_file; /* the comments name a few files, over and over */
+    } else {
         *file = tk_loctab_file(r->tab, path, len);
+        if (!escaped) {
+            r->last_path = path; /* in the text, which outlives the reader */
+            r->last_len = len;
+            r->last_file = *file;
+        }
+    }
     *p = q + 1;
     return 0;
 }
@@ -306,8 +324,9 @@ void read_sass_locs(const text_buf *text, tk_loctab *tab,
             continue;
         }
         close_block(&r);
-        read_set_kind(info, l, line_kind(p, end), 0);
-        if (is_instruction(p, end))
+        tk_line_kind kind = line_kind(p, end);
+        read_set_kind(info, l, kind, 0);
+        if (kind == TK_LINE_INSTRUCTION)
             read_linemap_add(out, l, r.cur);
         else if (is_boundary(line, p, end))
             r.cur = TK_NO_STACK;
