@@ -276,6 +276,28 @@ TK_API
 int64_t tk_passes_read_into(const tk_passes *passes, size_t i, char *buf,
                             size_t cap, tk_diags *diags);
 
+/* An index read from a bundle's stored index (docs/bundle.md, "The stored
+ * index of a slice") rather than from the text is checked a dump at a time
+ * as bodies are read: tk_passes_read() and tk_passes_read_into() do it
+ * themselves; a reader that reads a body by its offsets gives what it read
+ * (BODY, LEN bytes: the body_len bytes at body_offset) to
+ * tk_passes_check_body() first, or has tk_passes_check_dump() read it.
+ * Returns 1 when dump I may be shown as the index says (always, for an index
+ * made from the text); 0 when the stored index did not match the text: a
+ * warning naming the file is in DIAGS and PASSES now holds the index made
+ * from its text (its dumps and sequences may differ: ask again; pointers
+ * taken before stay valid, but describe the stored index); -1 with an
+ * error in DIAGS when the text could not be read. */
+TK_API
+int tk_passes_check_body(const tk_passes *passes, size_t i, const char *body, size_t len,
+                         tk_diags *diags);
+TK_API
+int tk_passes_check_dump(const tk_passes *passes, size_t i, tk_diags *diags);
+/* Whether PASSES was read from a stored index (and not replaced by the
+ * index of its text since): its dumps are checked as they are read. */
+TK_API
+int tk_passes_is_stored(const tk_passes *passes);
+
 /* Reads up to LEN bytes at OFFSET into the caller's BUF (fewer at the end
  * of the file as indexed): for reading a dump back a piece at a time.
  * Returns how many, or -1 with an error in DIAGS when the file cannot be

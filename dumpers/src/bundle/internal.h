@@ -94,6 +94,8 @@ typedef struct {
     size_t dumps;
     const char *compression; /* static: "refs" (a refs file, pieces of the
                                 bundle's dump pool), "gzip" */
+    char *index;      /* its stored index, relative to the bundle; NULL:
+                         none (passes/stored.c) */
 } bundle_manifest_pass;
 
 /* What the writer decided for one kernel: paths relative to the bundle,

@@ -109,8 +109,19 @@ static GPtrArray *read_passes(tk_bundle *b, JsonObject *o, guint index,
         char *what = g_strdup_printf("the pass dump file of kernel %s", name);
         char *p = bundle_path_inside(b->root, rel, manifest, what, diags);
         g_free(what);
-        if (p)
-            g_ptr_array_add(out, p);
+        if (!p)
+            continue;
+        /* Its stored index (optional; checked against the slice when read,
+         * passes/stored.c): OUT holds pairs, the index NULL when none. */
+        const char *irel = bundle_json_string(e, "index");
+        char *ip = NULL;
+        if (irel) {
+            what = g_strdup_printf("the stored index of a pass dump file of kernel %s", name);
+            ip = bundle_path_inside(b->root, irel, manifest, what, diags);
+            g_free(what);
+        }
+        g_ptr_array_add(out, p);
+        g_ptr_array_add(out, ip);
     }
     return out;
 }
@@ -220,8 +231,9 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     if (!meta)
         bundle_meta_read_amdgcn(k);
     g_ptr_array_add(b->kernels, k);
-    for (guint i = 0; i < passes->len; i++)
-        bundle_passfiles_add(b, g_ptr_array_index(passes, i), k);
+    for (guint i = 0; i + 1 < passes->len; i += 2)
+        bundle_passfiles_add_indexed(b, g_ptr_array_index(passes, i),
+                                     g_ptr_array_index(passes, i + 1), k);
     g_ptr_array_unref(passes);
 }
 
@@ -396,6 +408,8 @@ static void add_kernel(JsonBuilder *jb, const bundle_manifest_kernel *mk)
             add_string(jb, "compression",
                        mp->compression ? mp->compression : "gzip");
             add_known_int(jb, "dumps", (int64_t)mp->dumps);
+            if (mp->index)
+                add_string(jb, "index", mp->index);
             json_builder_end_object(jb);
         }
         json_builder_end_array(jb);

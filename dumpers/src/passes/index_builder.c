@@ -43,6 +43,34 @@ static const char *kind_word(tk_pass_kind k)
     return "";
 }
 
+void passes_warn_dump(tk_diags *diags, const char *name, const tk_pass_dump *d,
+                      unsigned which)
+{
+    unsigned long long hl = (unsigned long long)d->header_line;
+    if (which & TK_PASS_BAD_HEADER)
+        tk_diags_add(diags, TK_DIAG_WARNING, name, d->header_line,
+                     "the dump header at line %llu is cut or malformed; "
+                     "read as pass \"%s\"",
+                     hl, d->pass);
+    if (which & TK_PASS_EMPTY)
+        tk_diags_add(diags, TK_DIAG_WARNING, name, d->header_line,
+                     "the %s dump header at line %llu (%s) has no body", kind_word(d->kind),
+                     hl, d->pass);
+    else if (which & TK_PASS_CUT)
+        tk_diags_add(diags, TK_DIAG_WARNING, name, d->header_line,
+                     "the %s dump at line %llu (%s) ends inside its %s "
+                     "at line %llu: the file was cut or the dump torn",
+                     kind_word(d->kind), hl, d->pass,
+                     d->kind == TK_PASS_MLIR || d->kind == TK_PASS_MLIR_INTERNAL ? "module"
+                                                                                 : "function",
+                     (unsigned long long)(d->header_line + d->body_lines));
+    if (which & TK_PASS_INTERLEAVED)
+        tk_diags_add(diags, TK_DIAG_WARNING, name, d->header_line,
+                     "the %s dump at line %llu (%s) has lines of another "
+                     "dump mixed in: two processes wrote at once?",
+                     kind_word(d->kind), hl, d->pass);
+}
+
 static tk_pass_level level_of(const passes_builder *b)
 {
     const tk_pass_dump *d = &b->cur;
@@ -85,31 +113,16 @@ void passes_finish_dump(passes_builder *b)
     d->flags |= b->body.flags;
 
     if (d->status == TK_PASS_PRINTED) {
-        unsigned long long hl = (unsigned long long)d->header_line;
+        unsigned warn = d->flags & TK_PASS_INTERLEAVED;
         if (d->body_lines == 0) {
             d->flags |= TK_PASS_EMPTY;
-            tk_diags_add(b->diags, TK_DIAG_WARNING, b->name, d->header_line,
-                         "the %s dump header at line %llu (%s) has no body",
-                         kind_word(d->kind), hl, d->pass);
+            warn |= TK_PASS_EMPTY;
         } else if (b->body.open > 0 ||
                    (d->kind == TK_PASS_LLVM_MACHINE && b->body.mir != 2)) {
             d->flags |= TK_PASS_CUT;
-            tk_diags_add(b->diags, TK_DIAG_WARNING, b->name, d->header_line,
-                         "the %s dump at line %llu (%s) ends inside its %s "
-                         "at line %llu: the file was cut or the dump torn",
-                         kind_word(d->kind), hl, d->pass,
-                         d->kind == TK_PASS_LLVM_MACHINE ? "function"
-                         : d->kind == TK_PASS_MLIR ||
-                                 d->kind == TK_PASS_MLIR_INTERNAL
-                             ? "module"
-                             : "function",
-                         (unsigned long long)b->content_line);
+            warn |= TK_PASS_CUT;
         }
-        if (d->flags & TK_PASS_INTERLEAVED)
-            tk_diags_add(b->diags, TK_DIAG_WARNING, b->name, d->header_line,
-                         "the %s dump at line %llu (%s) has lines of another "
-                         "dump mixed in: two processes wrote at once?",
-                         kind_word(d->kind), hl, d->pass);
+        passes_warn_dump(b->diags, b->name, d, warn);
     }
     d->level = level_of(b);
     /* Legacy and machine headers do not name the IR unit: the body does. */
@@ -216,10 +229,7 @@ static void start_dump(passes_builder *b, const passes_header *h)
     b->candidate = NULL;
     b->in_dump = 1;
     if (h->bad)
-        tk_diags_add(b->diags, TK_DIAG_WARNING, b->name, b->line,
-                     "the dump header at line %llu is cut or malformed; "
-                     "read as pass \"%s\"",
-                     (unsigned long long)b->line, d->pass);
+        passes_warn_dump(b->diags, b->name, d, TK_PASS_BAD_HEADER);
 }
 
 static void take_facts(passes_builder *b, const passes_body_facts *f)

@@ -208,6 +208,12 @@ struct tk_passes {
     GString *scratch;     /* NUL-terminated copy for lookups while indexing */
     GArray *seqs;         /* tk_pass_seq */
     size_t *seq_dumps;    /* the dump lists of all sequences */
+    int stored;           /* read from a stored index (stored.c), not from
+                             the text: each body is checked when read */
+    GMutex check_lock;    /* guards BODY_OK, set by readers on any thread */
+    guint8 *body_ok;      /* per dump: its body was checked (stored only) */
+    tk_passes *retired;   /* the stored index's arrays, once the text was
+                             indexed instead (freed with this one) */
 };
 
 /* A copy of N bytes at S owned by the index; equal strings share one copy. */
@@ -227,6 +233,41 @@ tk_passes *passes_index_one_scan(const char *path, tk_diags *diags);
  * the file it read: the loader indexes the decompressed copy of a .gz pass
  * file under a temporary name (passfiles/passfiles.c). */
 void passes_set_path(tk_passes *p, const char *path);
+
+/* ---- a stored index (stored.c) ------------------------------------------- */
+
+#define PASSES_STORED_MAGIC "tkview-pass-index 1\n"
+
+/* Writing one: OUT emptied, then one line per dump D of the slice, which
+ * lies there at HEADER_OFFSET (line HEADER_LINE), its body at BODY_OFFSET;
+ * then the whole file's text (caller frees), for a slice of N_DUMPS dumps,
+ * TEXT_SIZE bytes and N_LINES lines whose refs file has REFS_SIZE bytes. */
+void passes_stored_begin(GString *out);
+void passes_stored_dump(GString *out, const tk_pass_dump *d, uint64_t header_offset,
+                        uint64_t header_line, uint64_t body_offset);
+char *passes_stored_finish(const GString *dumps, size_t n_dumps, uint64_t text_size,
+                           uint64_t n_lines, uint64_t refs_size);
+/* The index of the refs file PATH read from INDEX_PATH, checked against
+ * the slice (stored.c says how), its sequences made, the warnings indexing
+ * the text gives about its dumps (cut, empty...) added to DIAGS; NULL with *WHY set
+ * (caller frees) when it is refused: then the text must be indexed. */
+tk_passes *passes_stored_open(const char *path, const char *index_path, tk_diags *diags,
+                              char **why);
+/* Whether dump I's body, BODY (LEN bytes, read by its offsets), is what a
+ * stored index says (stored_check.c): 1, or 0 with *WHY set (caller frees).
+ * An index read from the text: always 1. */
+int passes_stored_check_body(const tk_passes *p, size_t i, const char *body, size_t len,
+                             char **why);
+/* P's stored index did not match its text (WHY): says so in DIAGS, naming
+ * the file, and indexes the text into P instead (a slice: one compile).
+ * Returns 0, or -1 when the text could not be indexed (P unchanged). */
+int passes_stored_fallback(const tk_passes *p, const char *why, tk_diags *diags);
+
+/* The warnings indexing gives about dump D of the file NAME, for the
+ * flags in WHICH (TK_PASS_BAD_HEADER, _EMPTY, _CUT, _INTERLEAVED): said
+ * by the indexer (index_builder.c) and again from a stored index. */
+void passes_warn_dump(tk_diags *diags, const char *name, const tk_pass_dump *d,
+                      unsigned which);
 
 /* Groups the dumps into sequences and sets each dump's seq
  * (attrib.c). */
@@ -289,7 +330,8 @@ static inline const char *passes_span_find(passes_span s, const char *lit)
 static inline int passes_span_eq(passes_span a, const char *lit)
 {
     size_t n = strlen(lit);
-    return a.n == n && memcmp(a.p, lit, n) == 0;
+    /* an absent span (NULL, 0) equals "" */
+    return a.n == n && (n == 0 || memcmp(a.p, lit, n) == 0);
 }
 
 #endif

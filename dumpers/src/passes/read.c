@@ -27,6 +27,8 @@ void tk_passes_free(tk_passes *p)
         g_string_free(p->scratch, TRUE);
     g_array_free(p->seqs, TRUE);
     g_free(p->seq_dumps);
+    g_free(p->body_ok);
+    tk_passes_free(p->retired);
     g_free(p);
 }
 
@@ -149,31 +151,97 @@ char *tk_passes_read_range(const tk_passes *p, uint64_t offset, uint64_t len,
     return buf;
 }
 
+/* Whether dump I's body, just read as BODY (LEN bytes), may be handed out:
+ * from a stored index it is first checked (stored_check.c); when that
+ * fails, the text is indexed instead (a warning naming the file) and the
+ * caller reads dump I again from that.  1: hand it out; 0: read again;
+ * -1: neither (an error in DIAGS). */
+static int body_trusted(const tk_passes *p, size_t i, const char *body, size_t len,
+                        tk_diags *diags)
+{
+    char *why = NULL;
+    if (passes_stored_check_body(p, i, body, len, &why))
+        return 1;
+    int rc = passes_stored_fallback(p, why, diags);
+    g_free(why);
+    if (rc != 0)
+        tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0, "its text cannot be indexed");
+    else if (i >= p->dumps->len)
+        tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0,
+                     "no dump %zu in the index made from its text", i + 1);
+    else
+        return 0;
+    return -1;
+}
+
+int tk_passes_is_stored(const tk_passes *p)
+{
+    return p && p->stored;
+}
+
+int tk_passes_check_body(const tk_passes *p, size_t i, const char *body, size_t len,
+                         tk_diags *diags)
+{
+    return p->stored ? body_trusted(p, i, body, len, diags) : 1;
+}
+
+int tk_passes_check_dump(const tk_passes *p, size_t i, tk_diags *diags)
+{
+    if (!p->stored)
+        return 1;
+    const tk_pass_dump *d = tk_passes_get(p, i);
+    if (!d)
+        return 1;
+    char *s = tk_passes_read_range(p, d->body_offset, d->body_len, diags);
+    if (!s)
+        return -1;
+    int rc = body_trusted(p, i, s, (size_t)d->body_len, diags);
+    g_free(s);
+    return rc;
+}
+
 char *tk_passes_read(const tk_passes *p, size_t i, size_t *len,
                      tk_diags *diags)
 {
-    const tk_pass_dump *d = tk_passes_get(p, i);
-    if (!d) {
-        tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0, "no dump %zu", i);
-        return NULL;
+    for (;;) {
+        const tk_pass_dump *d = tk_passes_get(p, i);
+        if (!d) {
+            tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0, "no dump %zu", i);
+            return NULL;
+        }
+        uint64_t blen = d->body_len;
+        char *s = tk_passes_read_range(p, d->body_offset, blen, diags);
+        if (!s)
+            return NULL;
+        int ok = p->stored ? body_trusted(p, i, s, (size_t)blen, diags) : 1;
+        if (ok == 1) {
+            if (len)
+                *len = (size_t)blen;
+            return s;
+        }
+        g_free(s);
+        if (ok < 0)
+            return NULL;
     }
-    char *s = tk_passes_read_range(p, d->body_offset, d->body_len, diags);
-    if (s && len)
-        *len = (size_t)d->body_len;
-    return s;
 }
 
 int64_t tk_passes_read_into(const tk_passes *p, size_t i, char *buf,
                             size_t cap, tk_diags *diags)
 {
-    const tk_pass_dump *d = tk_passes_get(p, i);
-    if (!d) {
-        tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0, "no dump %zu", i);
-        return -1;
+    for (;;) {
+        const tk_pass_dump *d = tk_passes_get(p, i);
+        if (!d) {
+            tk_diags_add(diags, TK_DIAG_ERROR, p->path, 0, "no dump %zu", i);
+            return -1;
+        }
+        if (d->body_len > cap)
+            return (int64_t)d->body_len;
+        if (read_at(p, d->body_offset, d->body_len, buf, diags) != 0)
+            return -1;
+        int ok = p->stored ? body_trusted(p, i, buf, (size_t)d->body_len, diags) : 1;
+        if (ok == 1)
+            return (int64_t)d->body_len;
+        if (ok < 0)
+            return -1;
     }
-    if (d->body_len > cap)
-        return (int64_t)d->body_len;
-    if (read_at(p, d->body_offset, d->body_len, buf, diags) != 0)
-        return -1;
-    return (int64_t)d->body_len;
 }

@@ -8,6 +8,7 @@
 
 struct bundle_pass_file {
     char *path;             /* as found: shown, named in diagnostics */
+    char *index_path;       /* its stored index (a bundle's slice), or NULL */
     const tk_kernel *owner; /* listed for this kernel by a manifest; NULL:
                                found by content, for any kernel */
     const char *confine;    /* the bundle's (tk_bundle's confine), or NULL */
@@ -82,6 +83,11 @@ int64_t bundle_passfiles_refs_head(const char *path, const char *confine,
  * when found by content, for any kernel).  It is indexed on first use. */
 void bundle_passfiles_add(tk_bundle *bundle, const char *path,
                           const tk_kernel *owner);
+/* The same, with the stored index a manifest lists for it (INDEX_PATH,
+ * checked like its other paths; NULL: none): read instead of indexing the
+ * text when it matches the file (passes/stored.c). */
+void bundle_passfiles_add_indexed(tk_bundle *bundle, const char *path,
+                                  const char *index_path, const tk_kernel *owner);
 
 /* Looks for pass dump files by content in ROOT and in its subfolders (one
  * level down), skipping files whose name says they are something else

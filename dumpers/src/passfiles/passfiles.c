@@ -45,6 +45,7 @@ static void pass_file_free(gpointer p)
     tk_passes_free(f->ix);
     g_hash_table_destroy(f->seq_of);
     g_free(f->path);
+    g_free(f->index_path);
     g_free(f);
 }
 
@@ -65,6 +66,13 @@ static bundle_pass_file *add_file(tk_bundle *b, const char *path,
 void bundle_passfiles_add(tk_bundle *b, const char *path, const tk_kernel *owner)
 {
     add_file(b, path, owner);
+}
+
+void bundle_passfiles_add_indexed(tk_bundle *b, const char *path, const char *index_path,
+                                  const tk_kernel *owner)
+{
+    bundle_pass_file *f = add_file(b, path, owner);
+    f->index_path = g_strdup(index_path);
 }
 
 void bundle_passfiles_clear(tk_bundle *b)
@@ -253,7 +261,19 @@ void bundle_passfiles_index_one(bundle_pass_file *f, tk_diags *diags)
     }
     if (!bundle_passfiles_refs_allowed(f->path, f->confine, diags))
         return;
-    f->ix = tk_passes_index(f->path, diags);
+    if (f->index_path && bundle_may_read(f->confine, f->index_path)) {
+        /* A bundle's stored index: no text inflated.  One that does not
+         * match its slice is said so, and the text indexed instead. */
+        char *why = NULL;
+        f->ix = passes_stored_open(f->path, f->index_path, diags, &why);
+        if (!f->ix)
+            tk_diags_add(diags, TK_DIAG_WARNING, f->index_path, 0,
+                         "stored index of %s not used: %s; its text is indexed instead",
+                         f->path, why);
+        g_free(why);
+    }
+    if (!f->ix)
+        f->ix = tk_passes_index(f->path, diags);
     /* A file listed for one kernel (a bundle's slice, a capture's
      * per-compile file) holds one compile: its dumps are one sequence even
      * where their levels would start another (Triton's pipeliner dumps

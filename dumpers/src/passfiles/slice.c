@@ -126,16 +126,35 @@ static int add_piece(piece_sink *k, const char *text, size_t len, gboolean body)
  * dumps) in pieces of PASSES_REFS_PIECE bytes, so that identical bodies
  * are identical pieces whatever their headers say (add_piece()).  Returns 0, 1 when P
  * cannot be read (reported in DIAGS), -1 when the write failed. */
-static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
-                   tk_diags *diags)
+static uint64_t count_lines(const char *text, size_t len)
 {
-    for (size_t j = 0; j < s->n_dumps; j++) {
-        const tk_pass_dump *d = tk_passes_get(p, s->dumps[j]);
+    uint64_t n = 0;
+    for (const char *q = text, *e = text + len; (q = memchr(q, '\n', (size_t)(e - q)));
+         q++)
+        n++;
+    return n;
+}
+
+static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
+                   bundle_pass_slice *j, tk_diags *diags)
+{
+    /* Where each dump lands in the slice's text, for its stored index
+     * (passes/stored.c): the text is what is cut here, piece by piece. */
+    uint64_t at = 0, line = 1;
+    passes_stored_begin(j->stored);
+    for (size_t x = 0; x < s->n_dumps; x++) {
+        const tk_pass_dump *d = tk_passes_get(p, s->dumps[x]);
         uint64_t head = d->body_offset - d->header_offset;
         char *text = head ? tk_passes_read_range(p, d->header_offset, head, diags)
                           : NULL;
         if (head && !text)
             return 1;
+        /* Binary data after a body (what ended it in P) is not copied. */
+        tk_pass_dump sd = *d;
+        sd.flags &= ~TK_PASS_BINARY;
+        passes_stored_dump(j->stored, &sd, at, line, at + head);
+        at += head;
+        line += head ? count_lines(text, (size_t)head) : 0;
         int rc = head ? add_piece(k, text, (size_t)head, FALSE) : 0;
         g_free(text);
         if (rc != 0)
@@ -155,6 +174,8 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
                 memcpy(text + len, "\n\n", ended ? 1 : 2);
                 len += ended ? 1 : 2;
             }
+            at += len;
+            line += count_lines(text, len);
             rc = add_piece(k, text, len, TRUE);
             g_free(text);
             if (rc != 0)
@@ -162,6 +183,8 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
             off += n;
         } while (off < end);
     }
+    j->text_size = at;
+    j->n_lines = line - 1;
     return 0;
 }
 
@@ -170,6 +193,7 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
 static void slice_run(bundle_pass_slice *j)
 {
     j->reads = tk_diags_new();
+    j->stored = g_string_new(NULL);
     j->pieces = g_array_new(FALSE, FALSE, sizeof(bundle_pass_piece));
     int fd = open(j->piece_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -180,7 +204,7 @@ static void slice_run(bundle_pass_slice *j)
     /* A read error is about the input: the slice is left out and the
      * bundle written.  A write error loses the bundle. */
     piece_sink k = {fd, 0, j->piece_path, j->claims, j->pieces, ZSTD_createCCtx()};
-    int cut = k.cc ? cut_seq(j->f->ix, j->seq, &k, j->reads) : -1;
+    int cut = k.cc ? cut_seq(j->f->ix, j->seq, &k, j, j->reads) : -1;
     ZSTD_freeCCtx(k.cc);
     if (close(fd) != 0 && cut == 0)
         cut = -1;
@@ -224,7 +248,15 @@ int bundle_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
         if (s < 0)
             continue;
         const bundle_pass_file *f = g_ptr_array_index(b->pass_files, i);
+        /* A bundle's stored index is copied into the new bundle's: every
+         * body is checked first (one that does not match is replaced by
+         * the index of the text, tk_passes.h), so no lie is passed on. */
+        for (size_t x = 0; tk_passes_is_stored(f->ix) && x < tk_passes_count(f->ix); x++)
+            if (tk_passes_check_dump(f->ix, x, diags) != 1)
+                break;
         const tk_pass_seq *seq = tk_passes_seq(f->ix, (size_t)s);
+        if (!seq)
+            continue;
         if (!have_dir) {
             char *dir = g_build_filename(tmp, mk->folder, "passes", NULL);
             if (g_mkdir(dir, 0755) != 0) {
@@ -279,6 +311,40 @@ static void run_tasks(GPtrArray *tasks)
         g_thread_pool_free(pool, FALSE, TRUE); /* waits for every task */
 }
 
+/* Writes J's stored index beside its refs file (docs/bundle.md, "The
+ * stored index of a slice"): FOLDER/passes/KIND.index.zst, one zstd frame
+ * (a fifth of the text; read back inflated by tk_input_file_read()).
+ * Returns 0, or -1 with *ERR set (caller frees). */
+static int write_index(bundle_pass_slice *j, void *cc, char **err)
+{
+    struct stat st;
+    if (stat(j->to, &st) != 0) {
+        *err = g_strdup_printf("cannot read back %s: %s", j->to, g_strerror(errno));
+        return -1;
+    }
+    size_t n = strlen(j->rel);
+    size_t stem = n > 5 && g_str_has_suffix(j->rel, ".refs") ? n - 5 : n;
+    j->index_rel = g_strdup_printf("%.*s.index.zst", (int)stem, j->rel);
+    char *path = g_build_filename(j->root, j->index_rel, NULL);
+    char *text = passes_stored_finish(j->stored, j->seq->n_dumps, j->text_size, j->n_lines,
+                                      (uint64_t)st.st_size);
+    GBytes *frame = bundle_pass_compress(cc, text, strlen(text), NULL, 0, BUNDLE_PASS_LEVEL);
+    gsize flen = 0;
+    const void *data = frame ? g_bytes_get_data(frame, &flen) : NULL;
+    int fd = frame ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
+    int rc = fd >= 0 && bundle_pass_write_all(fd, data, flen) == 0 ? 0 : -1;
+    if (fd >= 0 && close(fd) != 0)
+        rc = -1;
+    if (rc != 0)
+        *err = g_strdup_printf("cannot write %s: %s", path,
+                               frame ? g_strerror(errno) : "zstd failed");
+    if (frame)
+        g_bytes_unref(frame);
+    g_free(text);
+    g_free(path);
+    return rc;
+}
+
 int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
                                   tk_diags *diags)
 {
@@ -327,6 +393,13 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
     /* The pieces stored once each, in the order the slices were planned. */
     char *perr = NULL;
     int rc = bundle_pass_pool_write(jobs, &claims, &perr);
+    ZSTD_CCtx *cc = rc == 0 ? ZSTD_createCCtx() : NULL;
+    for (guint i = 0; cc && i < jobs->len && rc == 0; i++) {
+        bundle_pass_slice *j = g_ptr_array_index(jobs, i);
+        if (j->done)
+            rc = write_index(j, cc, &perr);
+    }
+    ZSTD_freeCCtx(cc);
     for (guint i = 0; i < jobs->len; i++) {
         bundle_pass_slice *j = g_ptr_array_index(jobs, i);
         unlink(j->piece_path);
@@ -364,7 +437,8 @@ int bundle_passfiles_write_slices(GPtrArray *jobs, const char *outdir,
                 mk->passes = g_array_new(FALSE, FALSE,
                                          sizeof(bundle_manifest_pass));
             bundle_manifest_pass mp = {g_strdup(j->rel), j->kind,
-                                       j->seq->n_dumps, "refs"};
+                                       j->seq->n_dumps, "refs",
+                                       g_strdup(j->index_rel)};
             g_array_append_val(mk->passes, mp);
         }
     }
@@ -384,6 +458,9 @@ void bundle_passfiles_slices_free(GPtrArray *jobs)
         g_free(j->piece_path);
         if (j->pieces)
             g_array_free(j->pieces, TRUE);
+        if (j->stored)
+            g_string_free(j->stored, TRUE);
+        g_free(j->index_rel);
         g_free(j);
     }
     if (jobs)

@@ -53,6 +53,9 @@ struct bundle_pass_slice {
     char *root;        /* the bundle being built, where dumps/ goes */
     char *piece_path;  /* TO's pieces, until they are pooled */
     GArray *pieces;    /* bundle_pass_piece */
+    GString *stored;   /* its stored index's dump lines (passes/stored.c) */
+    uint64_t text_size, n_lines; /* of its text */
+    char *index_rel;   /* its stored index, once written */
     bundle_pass_claims *claims; /* shared by the jobs of one bundle */
     /* outcome */
     tk_diags *reads;   /* what could not be read of F */

@@ -6,12 +6,20 @@
 typedef struct {
     GArray *out;
     tk_normalize_builder *nb;
+    GString *text; /* the body as read, when its index is a stored one */
+    int cut;       /* a line of it was given cut: TEXT is not the body */
 } collect_ctx;
 
 static int collect_line(void *user, const tl_line *rec, const char *text)
 {
     collect_ctx *c = user;
     g_array_append_val(c->out, *rec);
+    if (c->text && (rec->flags & TL_LF_CUT))
+        c->cut = 1;
+    else if (c->text) {
+        g_string_append_len(c->text, text, (gssize)rec->len);
+        g_string_append_c(c->text, '\n');
+    }
     if (c->nb)
         tk_normalize_builder_add(c->nb, text,
                                  (rec->flags & TL_LF_CUT) ? TL_LINE_MAX : rec->len);
@@ -27,11 +35,31 @@ int tl_walker_read_dump(tl_walker *w, size_t part, size_t dump, GArray *out,
     g_array_set_size(out, 0);
     if (!d || part >= TL_SRC_STAGE)
         return -1;
-    collect_ctx c = {out, nb};
-    return tl_stream_range(&w->srcs, (uint16_t)part, d->body_offset, d->body_len,
-                           &w->stream_buf, &w->stream_cap, collect_line, &c, w->diags) == 0
-               ? 0
-               : -1;
+    /* A bundle's stored index is checked against each body as it is first
+     * read (tk_passes.h); one that does not match is replaced by the index
+     * of the text, and the dump read again from that. */
+    const tk_passes *p = part < w->srcs.n_parts ? w->srcs.parts[part].passes : NULL;
+    int stored = p && tk_passes_is_stored(p);
+    collect_ctx c = {out, nb, stored ? g_string_sized_new((gsize)d->body_len + 1) : NULL, 0};
+    uint64_t blen = d->body_len;
+    int rc = tl_stream_range(&w->srcs, (uint16_t)part, d->body_offset, d->body_len,
+                             &w->stream_buf, &w->stream_cap, collect_line, &c, w->diags) == 0
+                 ? 0
+                 : -1;
+    if (stored && rc == 0) {
+        if (c.text->len > blen)
+            g_string_truncate(c.text, (gsize)blen);
+        int ok = !c.cut && c.text->len == blen
+                     ? tk_passes_check_body(p, dump, c.text->str, c.text->len, w->diags)
+                     : tk_passes_check_dump(p, dump, w->diags);
+        if (ok == 0)
+            rc = tl_walker_read_dump(w, part, dump, out, nb);
+        else if (ok < 0)
+            rc = -1;
+    }
+    if (c.text)
+        g_string_free(c.text, TRUE);
+    return rc;
 }
 
 int tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y)

@@ -418,8 +418,10 @@ int tk_bundle_save(const tk_bundle *bundle, const char *outdir,
         g_free(mks[i].profile);
         g_free(mks[i].source_ttir);
         g_free(mks[i].sass_lr);
-        for (guint p = 0; mks[i].passes && p < mks[i].passes->len; p++)
+        for (guint p = 0; mks[i].passes && p < mks[i].passes->len; p++) {
             g_free(g_array_index(mks[i].passes, bundle_manifest_pass, p).file);
+            g_free(g_array_index(mks[i].passes, bundle_manifest_pass, p).index);
+        }
         if (mks[i].passes)
             g_array_free(mks[i].passes, TRUE);
     }
