@@ -154,7 +154,10 @@ typedef struct tk_cost tk_cost;
 /* Builds the tables of KERNEL, bound by INDEX, whose locations are in TAB;
  * PROFILE (may be NULL: static counts only) is the kernel's, already
  * matched to its SASS (tk_profile_load()).  A kernel without SASS gives
- * tables of zeros.  Free with tk_cost_free(). */
+ * tables of zeros.  Free with tk_cost_free().  INDEX, KERNEL, TAB and
+ * PROFILE are borrowed and must outlive the tables: the source lines'
+ * tables are made from INDEX on the first question about them (once, safe
+ * from any thread). */
 TK_API
 tk_cost *tk_cost_new(const tk_bind *index, const tk_kernel *kernel,
                      const tk_loctab *tab, const tk_profile *profile);
