@@ -278,17 +278,18 @@ try:
             cli_targets(cap)
         else:
             print('%s:' % os.path.basename(cap.rstrip('/')))
-        if 'kernel' in only:
-            kf = kernel_folder(cap)
-            if kf and os.path.abspath(kf) != os.path.abspath(cap):
-                cli_targets(kf, '%s, one kernel folder %s' % (
-                    os.path.basename(cap.rstrip('/')), os.path.relpath(kf, cap)))
         if 'html' in only:
             html_targets(cap)
         if 'viewer' in only:
             viewer_targets(cap)
         if 'report' in only:
             report_targets(cap)
+        # last: its heading names the kernel folder, not the capture
+        if 'kernel' in only:
+            kf = kernel_folder(cap)
+            if kf and os.path.abspath(kf) != os.path.abspath(cap):
+                cli_targets(kf, '%s, one kernel folder %s' % (
+                    os.path.basename(cap.rstrip('/')), os.path.relpath(kf, cap)))
         sys.stdout.flush()
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
