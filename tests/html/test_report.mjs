@@ -210,6 +210,10 @@ await test('a stage opens on its first instruction, #loc and //## lines folded b
   // first op.
   const first = await page.evaluate(() => window.TK.use('kernel').firstCode('ttgir'));
   eq(first, 35, 'first instruction');
+  // the rows in view are drawn first and those around them in a later
+  // frame (codeview.js fillLater): wait for line 1 above, bounded
+  await page.waitForFunction(() => document.querySelector('#ir-pane .ln[data-n="1"]'),
+    null, { timeout: 30000 }).catch(() => {});
   let rows = await drawn(page, 'ir-pane');
   const top = await page.evaluate(() => {
     const c = document.querySelector('#ir-pane .code');
