@@ -1,6 +1,7 @@
 /* page_kernel.c - a kernel's page: the frame the script fills in.  The page
  * itself holds only names (escaped by libxml2); the text and bindings come
- * from the data/ID/ files, loaded by the script as they are needed. */
+ * from the data/ID/ files.  Those of the first view are listed in the page
+ * (first_view()), the others loaded by the script as they are needed. */
 #include "page.h"
 #include "report.h"
 
@@ -25,6 +26,38 @@ static xmlNodePtr pane(xmlNodePtr parent, const char *id, const char *cls)
     return sec;
 }
 
+/* The data files the first view reads, as scripts of the page, the
+ * same that app.js (initKernel) would ask for once the page is in: the
+ * cost tables and the compiler's messages when the kernel has them
+ * (meta.js: "cost", "diag"), the text and bindings of the stage opened
+ * first ("first", when it is there) and the kernel's own source ("main").
+ * Listed here, they load beside the page's script, in the one round trip,
+ * instead of one after it; data.js then finds them in and asks for none
+ * again.  The files stay where they are: later views and other pages read
+ * them too.  Called under r->lock (the location table, r->sources). */
+static void first_view(html_report *r, html_report_kernel *rk, GPtrArray *scripts)
+{
+    if (rk->cost)
+        g_ptr_array_add(scripts, g_strdup_printf("data/%s/cost.js", rk->id));
+    if (rk->n_diag)
+        g_ptr_array_add(scripts, g_strdup_printf("data/%s/diag.js", rk->id));
+    tk_stage_kind first = tk_kernel_first_stage(rk->kernel);
+    if (first != TK_STAGE_UNKNOWN && tk_kernel_stage_expected(rk->kernel, first) &&
+        tk_kernel_stage(rk->kernel, first)) {
+        const char *name = tk_stage_kind_name(first);
+        g_ptr_array_add(scripts, g_strdup_printf("data/%s/%s.text.js", rk->id, name));
+        g_ptr_array_add(scripts, g_strdup_printf("data/%s/%s.bind.js", rk->id, name));
+    }
+    /* the source's key as data/files.js will give it: only a file the
+     * kernel's data named (write_meta() stored it), "" when unreadable */
+    tk_file_id own = tk_kernel_main_source(rk->kernel, tk_bundle_loctab(r->bundle));
+    const char *key = own == TK_NO_FILE
+                          ? NULL
+                          : g_hash_table_lookup(r->sources, GUINT_TO_POINTER(own + 1));
+    if (key && *key)
+        g_ptr_array_add(scripts, g_strdup_printf("data/src/%s.js", key));
+}
+
 int html_report_kernel_write(html_report *r, html_report_kernel *rk)
 {
     /* the report's scripts, then the data the page needs from the start */
@@ -32,6 +65,7 @@ int html_report_kernel_write(html_report *r, html_report_kernel *rk)
     g_ptr_array_add(scripts, g_strdup("assets/" HTML_REPORT_BUNDLE));
     g_ptr_array_add(scripts, g_strdup("data/files.js"));
     g_ptr_array_add(scripts, g_strdup_printf("data/%s/meta.js", rk->id));
+    first_view(r, rk, scripts);
     g_ptr_array_add(scripts, NULL);
     /* the hash prefix sets two compiles of one kernel apart (tab titles,
      * the header), and so do the options that differ from its siblings */

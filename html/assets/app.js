@@ -113,14 +113,14 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag',
     }
     const meta = kernel.meta();
     /* the heat column needs the cost data before the panes draw, and the
-     * compiler's messages mark lines: both loaded at once (each is a
-     * script load of its own, a round trip) before the panes draw */
+     * compiler's messages mark lines: both read before the panes draw (the
+     * page lists their files, page_kernel.c: they are in, or inflating) */
     const costLoaded = cost.load().catch(() => false);
     const diagLoaded = diag.load().catch(() => false);
-    /* the first stage's text and bindings and the main source asked for
-     * now too: every script load of the first view in one round trip
-     * (loads are made once; panes.start finds them in or under way),
-     * asked before anything else is done, which they then come in beside */
+    /* the first stage's text and bindings and the main source: listed
+     * in the page too, so these find them in or under way and ask for
+     * nothing; asked here all the same, which costs nothing then, for a
+     * page that did not list them (panes.start finds them the same way) */
     const first = meta.first || 'ttgir';
     if (meta.stages[first] && !meta.stages[first].missing) kernel.loadStage(first).catch(() => {});
     if (meta.main >= 0) kernel.loadSource(meta.main).catch(() => {});

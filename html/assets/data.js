@@ -24,9 +24,14 @@ TK.define('data', [], function () {
     }
   }
 
-  /* Pass data come gzip-compressed in base64 (report.c: tk_report_put_z):
-   * inflated with the browser's own DecompressionStream. */
+  /* Pass data and stage texts come gzip-compressed in base64 (report.c:
+   * tk_report_put_z): inflated with the browser's own DecompressionStream,
+   * which answers later.  Until then the key counts as under way, so that
+   * load() waits for it rather than asking for its file again: the page
+   * lists the first view's files (page_kernel.c), which have all run, but
+   * may not all be inflated, when the page starts. */
   function putz(key, b64) {
+    if (!waiting[key]) waiting[key] = [];
     let bytes;
     if (Uint8Array.fromBase64) bytes = Uint8Array.fromBase64(b64); /* native, no string of bytes in between */
     else {
@@ -35,10 +40,15 @@ TK.define('data', [], function () {
       for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     }
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-    new Response(stream).text().then((t) => put(key, JSON.parse(t)));
+    new Response(stream).text().then((t) => put(key, JSON.parse(t))).catch((e) => {
+      const w = waiting[key] || [];
+      delete waiting[key];
+      w.forEach((f) => f[1](new Error('cannot read data/' + key + '.js: ' + e.message)));
+    });
   }
 
-  /* Loads data/KEY.js once; resolves with what it put. */
+  /* Loads data/KEY.js once; resolves with what it put.  A file the page
+   * itself listed is in (or being inflated) and is not asked for again. */
   function load(key) {
     if (key in store) return Promise.resolve(store[key]);
     return new Promise((resolve, reject) => {

@@ -90,8 +90,8 @@ def scripts_are_modules_each_page_lists(d):
     with a comment that says its job and what it depends on, the
     dependencies it registers being the ones it says; the kernel page lists
     one script, assets/report.js: the registry first, every module once (but
-    compare.js, a comparison page's), each as written; then its data; only
-    tk.js puts anything on window."""
+    compare.js, a comparison page's), each as written; then its data and
+    its first view's; only tk.js puts anything on window."""
     out = os.path.join(d, 'r')
     code, _, err = run('--html', out, VA, '--quiet')
     assert code == 0, err
@@ -114,7 +114,12 @@ def scripts_are_modules_each_page_lists(d):
         assert '.inspect()' not in src, (f, 'reads another module\'s state (inspect is for the tests)')
     page = open(os.path.join(out, next(f for f in os.listdir(out) if f.startswith('k001-')))).read()
     scripts = re.findall(r'<script src="([^"]+)" defer></script>', page)
-    assert scripts == ['assets/report.js', 'data/files.js', 'data/k001/meta.js'], scripts
+    # then the data of its first view (page_kernel.c): add_kernel has SASS
+    # (add_kernel.sass: cost.js), no compiler message, opens on TTGIR and is
+    # written in vector_add.py, the only source file (s0)
+    assert scripts == ['assets/report.js', 'data/files.js', 'data/k001/meta.js',
+                       'data/k001/cost.js', 'data/k001/ttgir.text.js',
+                       'data/k001/ttgir.bind.js', 'data/src/s0.js'], scripts
     # the bundle: the modules one after another, each whole, tk.js first;
     # compare.js is the comparison pages' own entry point (test_compare.mjs)
     bundle = open(os.path.join(out, 'assets', 'report.js')).read()

@@ -81,6 +81,42 @@ await test('spill: listed, no line marked', async () => {
   await page.close();
 });
 
+// The first view's data come with the page (page_kernel.c): small_dot_kernel
+// has SASS (small_dot_kernel.sass in the capture: cost.js), one message
+// (diag.js), opens on TTGIR (the remark above is on its line 46) and is
+// written in diag_remarks.py.  The page lists them as scripts of its own,
+// so they load beside the report's script, and data.js asks for none of
+// them again: each is asked for once, by the page.
+await test('the first view\'s data: listed in the page, each asked for once', async () => {
+  const name = pageOf('small_dot_kernel');
+  const html = fs.readFileSync(path.join(out, name), 'utf8');
+  const kid = html.match(/data-kernel="(k\d+)"/)[1];
+  const files = fs.readFileSync(path.join(out, 'data', 'files.js'), 'utf8');
+  const table = JSON.parse(files.slice(files.indexOf(',') + 1, files.lastIndexOf(')')));
+  const src = table.find((f) => f[0].endsWith('/diag_remarks.py'));
+  assert(src && src[1], 'diag_remarks.py has a source file: ' + JSON.stringify(table));
+  const want = [`data/${kid}/cost.js`, `data/${kid}/diag.js`, `data/${kid}/ttgir.text.js`,
+    `data/${kid}/ttgir.bind.js`, `data/src/${src[1]}.js`];
+  const listed = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
+  for (const w of want) assert(listed.includes(w), w + ' listed in the page: ' + listed.join(' '));
+  const page = await browser.newPage({ viewport: { width: 1500, height: 850 } });
+  const asked = [];
+  page.on('request', (r) => asked.push(r.url()));
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(pathToFileURL(path.join(out, name)).href);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
+  for (const w of want) {
+    eq(asked.filter((u) => u.endsWith('/' + w)).length, 1, w + ' asked for once');
+    eq(await page.$$eval(`script[src="${w}"]`, (l) => l.length), 1, w + ': no script added for it');
+  }
+  /* what they hold is shown: TTGIR and the source in the panes */
+  await page.waitForSelector('#ir-pane .ln[data-n="1"]');
+  await page.waitForSelector('#src-pane .ln[data-n="1"]');
+  eq(errors, [], 'no script error');
+  await page.close();
+});
+
 await browser.close();
 fs.rmSync(tmp, { recursive: true, force: true });
 finish();
