@@ -177,6 +177,24 @@ tk_passes *passes_new(const char *path)
     return p;
 }
 
+/* The index P is complete (from the text or a stored index): lets go of
+ * what only building needed and points each dump at its functions, now
+ * that the arrays have stopped growing. */
+void passes_index_seal(tk_passes *p)
+{
+    g_string_free(p->scratch, TRUE);
+    p->scratch = NULL;
+    g_hash_table_destroy(p->interned);
+    p->interned = NULL;
+    for (guint i = 0; i < p->dumps->len; i++) {
+        tk_pass_dump *d = &g_array_index(p->dumps, tk_pass_dump, i);
+        guint first = g_array_index(p->func_first, guint, i);
+        d->functions = d->n_functions
+                           ? (const char *const *)&p->funcs->pdata[first]
+                           : NULL;
+    }
+}
+
 static tk_passes *index_file(const char *path, size_t window, int one_scan,
                              tk_diags *diags)
 {
@@ -292,19 +310,7 @@ static tk_passes *index_file(const char *path, size_t window, int one_scan,
         p->size = passes_gz_size(p->gz);
     p->mtime = (int64_t)st.st_mtime;
     p->n_lines = b.line;
-    g_string_free(p->scratch, TRUE);
-    p->scratch = NULL;
-    g_hash_table_destroy(p->interned);
-    p->interned = NULL;
-
-    /* The arrays have stopped growing: point each dump at its functions. */
-    for (guint i = 0; i < p->dumps->len; i++) {
-        tk_pass_dump *d = &g_array_index(p->dumps, tk_pass_dump, i);
-        guint first = g_array_index(p->func_first, guint, i);
-        d->functions = d->n_functions
-                           ? (const char *const *)&p->funcs->pdata[first]
-                           : NULL;
-    }
+    passes_index_seal(p);
     if (p->dumps->len == 0)
         tk_diags_add(diags, TK_DIAG_NOTE, path, 0,
                      "no pass dump header in this file");

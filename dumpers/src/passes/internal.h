@@ -334,4 +334,8 @@ static inline int passes_span_eq(passes_span a, const char *lit)
     return a.n == n && (n == 0 || memcmp(a.p, lit, n) == 0);
 }
 
+/* The index P is complete: frees what building needed and points each
+ * dump at its functions (index.c; the stored index too). */
+void passes_index_seal(tk_passes *p);
+
 #endif

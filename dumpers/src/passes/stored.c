@@ -315,15 +315,7 @@ tk_passes *passes_stored_open(const char *path, const char *index_path, tk_diags
         tk_passes_free(p);
         return NULL;
     }
-    g_string_free(p->scratch, TRUE);
-    p->scratch = NULL;
-    g_hash_table_destroy(p->interned);
-    p->interned = NULL;
-    for (guint i = 0; i < p->dumps->len; i++) {
-        tk_pass_dump *d = &g_array_index(p->dumps, tk_pass_dump, i);
-        guint first = g_array_index(p->func_first, guint, i);
-        d->functions = d->n_functions ? (const char *const *)&p->funcs->pdata[first] : NULL;
-    }
+    passes_index_seal(p);
     p->stored = 1;
     /* What indexing the text would have said of its dumps. */
     for (guint i = 0; i < p->dumps->len; i++) {
