@@ -59,6 +59,20 @@ struct tk_bind {
 };
 
 /* A source position as one sorted key. */
+/* The first index of the N ascending KEYS not below KEY (N if none). */
+static inline size_t bind_lower_bound(const uint64_t *keys, size_t n, uint64_t key)
+{
+    size_t a = 0, b = n;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (keys[m] < key)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
+}
+
 static inline uint64_t bind_pos_key(tk_file_id file, uint32_t line)
 {
     return (uint64_t)file << 32 | line;

@@ -110,14 +110,7 @@ static void irloc_sources(const tk_bind *ix, tk_stage_kind kind,
 {
     const bind_stage_index *s = &ix->st[kind];
     uint64_t lo_key = (uint64_t)target << 32;
-    size_t a = 0, b = s->n_irloc_pairs;
-    while (a < b) {
-        size_t m = a + (b - a) / 2;
-        if (s->irloc_pairs[m] < lo_key)
-            a = m + 1;
-        else
-            b = m;
-    }
+    size_t a = bind_lower_bound(s->irloc_pairs, s->n_irloc_pairs, lo_key);
     for (; a < s->n_irloc_pairs && s->irloc_pairs[a] >> 32 == target; a++) {
         uint32_t l = (uint32_t)s->irloc_pairs[a];
         g_array_append_val(out, l);
@@ -216,14 +209,7 @@ long bind_line_conflict_of(const tk_bind *ix, tk_stage_kind stage, uint32_t line
     if (nfr != 1)
         return -1;
     uint64_t key = bind_pos_key(fr[0].file, fr[0].line);
-    size_t a = 0, b = s->n_conflicts;
-    while (a < b) {
-        size_t m = a + (b - a) / 2;
-        if (s->conflict_keys[m] < key)
-            a = m + 1;
-        else
-            b = m;
-    }
+    size_t a = bind_lower_bound(s->conflict_keys, s->n_conflicts, key);
     return a < s->n_conflicts && s->conflict_keys[a] == key ? (long)a : -1;
 }
 

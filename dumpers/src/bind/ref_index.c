@@ -37,14 +37,7 @@ void bind_ref_index_from(const bind_ref *refs, size_t n, bind_ref_index *out)
     qsort(sorted, n_keys, sizeof *sorted, bind_cmp_u64);
     uint32_t *rank = g_new(uint32_t, n_keys ? n_keys : 1);
     for (size_t d = 0; d < n_keys; d++) {
-        size_t a = 0, b = n_keys;
-        while (a < b) {
-            size_t m = a + (b - a) / 2;
-            if (sorted[m] < ukeys[d])
-                a = m + 1;
-            else
-                b = m;
-        }
+        size_t a = bind_lower_bound(sorted, n_keys, ukeys[d]);
         rank[d] = (uint32_t)a;
     }
     uint32_t *off = g_new0(uint32_t, n_keys + 1);
@@ -86,14 +79,7 @@ void bind_ref_index_clear(bind_ref_index *r)
 
 void bind_ref_range(const bind_ref_index *r, uint64_t key, size_t *lo, size_t *hi)
 {
-    size_t a = 0, b = r->n_keys;
-    while (a < b) {
-        size_t m = a + (b - a) / 2;
-        if (r->keys[m] < key)
-            a = m + 1;
-        else
-            b = m;
-    }
+    size_t a = bind_lower_bound(r->keys, r->n_keys, key);
     if (a < r->n_keys && r->keys[a] == key) {
         *lo = r->off[a];
         *hi = r->off[a + 1];
