@@ -358,6 +358,7 @@ void tkv_hot_panel_show(TkvHotPanel *self, TkvDocument *doc, guint kernel, guint
     g_set_object(&self->doc, doc);
     self->kernel = kernel;
     self->metric = metric;
+    self->cost = NULL; /* the last document's, which may be gone: fill_shown() reads it again */
     self->pending = TRUE;
     if (!doc || gtk_widget_get_mapped(GTK_WIDGET(self)))
         ensure_filled(self);
