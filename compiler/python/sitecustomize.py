@@ -25,7 +25,9 @@ kept in one process (TORCHINDUCTOR_COMPILE_THREADS=1).
 
 With $TKVIEW_LLVM_OPTIONS it sets those LLVM options, when triton.knobs is
 imported, through LLVMParseCommandLineOptions inside libtriton.so
-(_llvm_options()).
+(_llvm_options()).  With $TKVIEW_LLVM_CHANGED it asks LLVM for the passes
+that changed the IR instead of print-after-all (_print_changed()), and, when
+it names a folder, says in FOLDER/PID which it got.
 """
 import importlib.abc
 import importlib.machinery
@@ -293,6 +295,58 @@ def _llvm_parse(path):
     return fn
 
 
+def _symtab_offsets(path, names, env):
+    """Offsets of the symbols NAMES from PyInit_libtriton in PATH's .symtab,
+    found once per run ($ENV, inherited by the compile workers), or None."""
+    at = os.environ.get(env, '')
+    if not at:
+        vals = [_symtab_value(path, n) for n in ('PyInit_libtriton',) + names]
+        at = ','.join(str(v - vals[0]) for v in vals[1:]) if all(vals) else 'none'
+        os.environ[env] = at
+    return None if at == 'none' else [int(x) for x in at.split(',')]
+
+
+# LLVM keeps a pointer to the new name: it must live as long as the process.
+_RENAMED = b'tkview-renamed-print-after-all'
+_RENAMED_DONE = []
+
+
+def _print_changed(path):
+    """Renames LLVM's print-after-all option inside libtriton.so (its
+    cl::Option::setArgStr() on the static cl::opt PrintAfterAll, both in the
+    .symtab), so that Triton 3.6, which looks the option up by name and sets
+    it on every compile under LLVM_IR_ENABLE_DUMP, finds nothing; the caller
+    then asks for -print-changed, which prints only the passes that changed
+    the IR (docs/capture.md, "LLVM's own options").  True when renamed."""
+    import ctypes
+    if _RENAMED_DONE:
+        return True  # renamed twice, LLVM would stop the process
+    offs = _symtab_offsets(path, ('_ZN4llvm2cl6Option9setArgStrENS_9StringRefE',
+                                  '_ZL13PrintAfterAll'), 'TKVIEW_LLVM_RENAME_AT')
+    if offs is None:
+        return False
+    lib = ctypes.CDLL(path)
+    init = ctypes.cast(lib.PyInit_libtriton, ctypes.c_void_p).value
+    set_arg_str = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p,
+                                   ctypes.c_size_t)(init + offs[0])
+    set_arg_str(init + offs[1], _RENAMED, len(_RENAMED))
+    _RENAMED_DONE.append(True)
+    return True
+
+
+def _say_llvm_mode(mode):
+    """One line in $TKVIEW_LLVM_CHANGED/PID when it is a folder: the LLVM
+    dumps this process got (`tkview capture` puts them in the manifest)."""
+    folder = os.environ.get('TKVIEW_LLVM_CHANGED', '')
+    if not os.path.isdir(folder):
+        return
+    try:
+        with open(os.path.join(folder, str(os.getpid())), 'w') as f:
+            f.write(mode + '\n')
+    except OSError:
+        pass
+
+
 def _llvm_options():
     """$TKVIEW_LLVM_OPTIONS: LLVM command-line options set in this process
     through LLVM's C API, which Triton itself never calls (it parses no LLVM
@@ -302,18 +356,30 @@ def _llvm_options():
     Where the function is not found, nothing is set (a note on stderr): the
     capture then has every kernel's LLVM dumps, as without it."""
     opts = os.environ.get('TKVIEW_LLVM_OPTIONS', '').split()
-    if not opts:
+    changed = bool(os.environ.get('TKVIEW_LLVM_CHANGED'))
+    if not opts and not changed:
         return
     try:
         spec = importlib.machinery.PathFinder.find_spec('triton')
-        parse = _llvm_parse(os.path.join(spec.submodule_search_locations[0], '_C',
-                                         'libtriton.so'))
+        path = os.path.join(spec.submodule_search_locations[0], '_C', 'libtriton.so')
+        parse = _llvm_parse(path)
+        # Renamed only where -print-changed can then be set: else Triton's
+        # print-after-all stays, as without tkview.
+        if changed and parse is not None and _print_changed(path):
+            opts.append('-print-changed')
+            _say_llvm_mode('print-changed')
+        elif changed:
+            _say_llvm_mode('print-after-all: symbols not found in ' + path)
     except (AttributeError, IndexError, OSError, TypeError, ValueError) as e:
         parse = None
         sys.stderr.write('tkview: %s\n' % e)
+        if changed:
+            _say_llvm_mode('print-after-all: %s' % e)
     if parse is None:
         sys.stderr.write('tkview: TKVIEW_LLVM_OPTIONS not set: no '
                          'LLVMParseCommandLineOptions in libtriton.so\n')
+        return
+    if not opts:
         return
     import ctypes
     argv = [b'tkview'] + [o.encode() for o in opts]

@@ -7,6 +7,10 @@ $TKVIEW_LLVM_OPTIONS (`tkview capture --kernel NAME` asks for
 -filter-print-funcs=NAME).  A stand-in libtriton.so, built here with the
 C compiler, has both symbols; its parse function writes the arguments it was
 given to a file.  The arguments expected are the ones this test sets.
+With $TKVIEW_LLVM_CHANGED (what `tkview capture` asks for by default) the
+hook first renames LLVM's print-after-all (cl::Option::setArgStr on the
+static PrintAfterAll, both only in .symtab) and asks for -print-changed; the
+stand-in's setArgStr writes what it was given, and which object.
 Prints TAP.
 
 Usage: test_llvm_options.py [SRCDIR]   (default: this file's ../..)
@@ -40,6 +44,19 @@ void LLVMParseCommandLineOptions(int argc, const char *const *argv, const char *
     fclose(f);
 }
 void *PyInit_libtriton(void) { return 0; }
+#ifdef RENAME
+/* llvm::cl::Option::setArgStr(StringRef) and the static cl::opt
+ * PrintAfterAll, by their mangled names. */
+static char _ZL13PrintAfterAll[64];
+__attribute__((visibility("hidden"), used))
+void _ZN4llvm2cl6Option9setArgStrENS_9StringRefE(void *opt, const char *s, size_t n)
+{
+    FILE *f = fopen(getenv("STANDIN_OUT"), "a");
+    fprintf(f, "setArgStr(%s, %.*s)\n",
+            opt == (void *)_ZL13PrintAfterAll ? "PrintAfterAll" : "?", (int)n, s);
+    fclose(f);
+}
+#endif
 '''
 
 # A process with the hook loaded from its file and the stand-in package
@@ -54,7 +71,7 @@ print(os.environ.get('TKVIEW_LLVM_PARSE_AT', 'unset'))
 '''
 
 
-def standin(name, strip):
+def standin(name, strip, rename=False):
     """A package folder holding triton/_C/libtriton.so built from STANDIN."""
     cc = shutil.which('cc') or shutil.which('gcc')
     if not cc:
@@ -66,7 +83,8 @@ def standin(name, strip):
     with open(c, 'w') as f:
         f.write(STANDIN)
     so = os.path.join(pkg, 'triton', '_C', 'libtriton.so')
-    subprocess.run([cc, '-shared', '-fPIC', '-O1', '-o', so, c], check=True)
+    subprocess.run([cc, '-shared', '-fPIC', '-O1'] + (['-DRENAME'] if rename else []) +
+                   ['-o', so, c], check=True)
     if strip:
         tool = shutil.which('strip')
         if not tool:
@@ -75,10 +93,13 @@ def standin(name, strip):
     return pkg
 
 
-def child(pkg, options, out, parse_at=None):
+def child(pkg, options, out, parse_at=None, changed=None):
     env = dict(os.environ, PYTHONPATH=pkg, STANDIN_OUT=out,
                TKVIEW_LLVM_OPTIONS=options)
-    env.pop('TKVIEW_LLVM_PARSE_AT', None)
+    for k in ('TKVIEW_LLVM_PARSE_AT', 'TKVIEW_LLVM_RENAME_AT', 'TKVIEW_LLVM_CHANGED'):
+        env.pop(k, None)
+    if changed:
+        env['TKVIEW_LLVM_CHANGED'] = changed
     if parse_at is not None:
         env['TKVIEW_LLVM_PARSE_AT'] = parse_at
     env.pop('PYTHONSTARTUP', None)
@@ -120,6 +141,48 @@ def no_options_no_search():
     out = os.path.join(TMP, 'none.txt')
     got, at, err = child(pkg, '', out)
     assert got is None and at == 'unset' and err == '', (got, at, err)
+
+
+def mode_said(folder):
+    names = os.listdir(folder)
+    assert len(names) == 1, names
+    return open(os.path.join(folder, names[0])).read()
+
+
+@test
+def print_after_all_renamed_then_print_changed_asked():
+    pkg = standin('rename', strip=False, rename=True)
+    out, modes = os.path.join(TMP, 'rename.txt'), os.path.join(TMP, 'rename-modes')
+    os.mkdir(modes)
+    got, at, err = child(pkg, '-filter-print-funcs=add_kernel', out, changed=modes)
+    # renamed first, so that Triton cannot find it; then one parse with both
+    assert got == ('setArgStr(PrintAfterAll, tkview-renamed-print-after-all)\n'
+                   'tkview\n-filter-print-funcs=add_kernel\n-print-changed\n'
+                   'overview=[]\n'), (got, err)
+    assert mode_said(modes) == 'print-changed\n'
+
+
+@test
+def no_set_arg_str_keeps_print_after_all():
+    # The parse function alone (the plain stand-in): nothing renamed, no
+    # -print-changed, and the process says why.
+    pkg = standin('norename', strip=False)
+    out, modes = os.path.join(TMP, 'norename.txt'), os.path.join(TMP, 'norename-modes')
+    os.mkdir(modes)
+    got, at, err = child(pkg, '', out, changed=modes)
+    assert got is None, got
+    said = mode_said(modes)
+    assert said.startswith('print-after-all: symbols not found in '), said
+
+
+@test
+def stripped_library_keeps_print_after_all():
+    pkg = standin('stripped2', strip=True, rename=True)
+    out, modes = os.path.join(TMP, 'stripped2.txt'), os.path.join(TMP, 'stripped2-modes')
+    os.mkdir(modes)
+    got, at, err = child(pkg, '', out, changed=modes)
+    assert got is None, got
+    assert mode_said(modes).startswith('print-after-all'), mode_said(modes)
 
 
 if __name__ == '__main__':

@@ -1,0 +1,73 @@
+/* capture_llvm_mode.c - which LLVM dumps a capture asks for, and which it
+ * got.
+ *
+ * Triton 3.6 sets LLVM's print-after-all on every compile under
+ * LLVM_IR_ENABLE_DUMP, which prints the whole module after every pass.
+ * Where the hook finds what it needs in libtriton.so's symbol table it
+ * renames that option, so that Triton cannot set it, and asks LLVM for
+ * -print-changed instead: only the passes that changed the IR are printed,
+ * the others as a one-line "omitted because no change" (docs/capture.md,
+ * "LLVM's own options").  Each Python process that imported Triton says
+ * which it got in WORK/run/llvm_mode/PID ($TKVIEW_LLVM_CHANGED); the manifest's
+ * capture.llvm_dump_mode says what produced the bundle's LLVM dumps, so
+ * that a reader knows an absent pass means "printed nothing" (the code
+ * generator's IR passes under -print-changed) and not "not run".
+ * TKVIEW_LLVM_DUMPS=all asks for print-after-all, as before. */
+#include "capture.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+char *cap_llvm_mode_dir(const char *run, gboolean wanted)
+{
+    const char *v = g_getenv("TKVIEW_LLVM_DUMPS");
+    if (!wanted || (v && strcmp(v, "all") == 0))
+        return NULL;
+    char *dir = g_build_filename(run, "llvm_mode", NULL);
+    if (g_mkdir(dir, 0755) != 0) {
+        g_free(dir); /* print-after-all, as without it */
+        return NULL;
+    }
+    return dir;
+}
+
+/* "print-changed" when every process got it, "print-after-all" when none
+ * did, "mixed" otherwise; NULL when no process said (none imported Triton's
+ * knobs). */
+static const char *mode_of(const char *dir, char **why)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    if (!d)
+        return NULL;
+    unsigned changed = 0, all = 0;
+    const char *name;
+    while ((name = g_dir_read_name(d))) {
+        char *path = g_build_filename(dir, name, NULL), *text = NULL;
+        if (g_file_get_contents(path, &text, NULL, NULL)) {
+            if (g_str_has_prefix(text, "print-changed")) {
+                changed++;
+            } else {
+                all++;
+                if (!*why)
+                    *why = g_strdup(g_strstrip(text));
+            }
+        }
+        g_free(text);
+        g_free(path);
+    }
+    g_dir_close(d);
+    return changed && all ? "mixed" : changed ? "print-changed" : all ? "print-after-all" : NULL;
+}
+
+void cap_llvm_mode_record(cap_capture *c, const char *dir, gboolean llvm_dumps)
+{
+    if (!llvm_dumps)
+        return;
+    char *why = NULL;
+    const char *mode = dir ? mode_of(dir, &why) : NULL;
+    cap_info_set_string(c, "llvm_dump_mode", mode ? mode : "print-after-all");
+    if (why)
+        cap_info_set_string(c, "llvm_dump_mode_why", why);
+    g_free(why);
+}
