@@ -282,27 +282,30 @@ def _llvm_parse(path):
         init = ctypes.cast(lib.PyInit_libtriton, ctypes.c_void_p).value
     except AttributeError:
         return None
-    at = os.environ.get('TKVIEW_LLVM_PARSE_AT', '')
-    if not at:
-        parse, base = (_symtab_value(path, n) for n in
-                       ('LLVMParseCommandLineOptions', 'PyInit_libtriton'))
-        at = str(parse - base) if parse and base else 'none'
-        os.environ['TKVIEW_LLVM_PARSE_AT'] = at
-    if at == 'none':
+    offs = _symtab_offsets(path, ('LLVMParseCommandLineOptions',), 'TKVIEW_LLVM_PARSE_AT')
+    if offs is None:
         return None
     fn = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p),
-                          ctypes.c_char_p)(init + int(at))
+                          ctypes.c_char_p)(init + offs[0])
     return fn
 
 
 def _symtab_offsets(path, names, env):
     """Offsets of the symbols NAMES from PyInit_libtriton in PATH's .symtab,
-    found once per run ($ENV, inherited by the compile workers), or None."""
-    at = os.environ.get(env, '')
-    if not at:
+    or None.  Found once per run and inherited by the compile workers in $ENV
+    ("PATH:SIZE:MTIME=OFFSETS"), reused only for the same file: a program
+    that starts another Python with another Triton does not call into it at
+    this one's offsets."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = '%s:%d:%d' % (path, st.st_size, st.st_mtime_ns)
+    have, _, at = os.environ.get(env, '').rpartition('=')
+    if have != key:
         vals = [_symtab_value(path, n) for n in ('PyInit_libtriton',) + names]
         at = ','.join(str(v - vals[0]) for v in vals[1:]) if all(vals) else 'none'
-        os.environ[env] = at
+        os.environ[env] = key + '=' + at
     return None if at == 'none' else [int(x) for x in at.split(',')]
 
 
