@@ -32,42 +32,47 @@ char *cap_llvm_mode_dir(const char *run, gboolean wanted)
     return dir;
 }
 
-/* "print-changed" when every process got it, "print-after-all" when none
- * did, "mixed" otherwise; NULL when no process said (none imported Triton's
- * knobs). */
-static const char *mode_of(const char *dir, char **why)
+/* What every process said ("print-changed", "print-changed, code generator
+ * print-after-all", "print-after-all"), "mixed" when they differ; NULL when
+ * no process said (none imported Triton's knobs).  *WHY: the first reason a
+ * process gave for print-after-all. */
+static const char *mode_of(const char *dir, char **mode, char **why)
 {
     GDir *d = g_dir_open(dir, 0, NULL);
     if (!d)
         return NULL;
-    unsigned changed = 0, all = 0;
+    gboolean mixed = FALSE;
     const char *name;
     while ((name = g_dir_read_name(d))) {
         char *path = g_build_filename(dir, name, NULL), *text = NULL;
         if (g_file_get_contents(path, &text, NULL, NULL)) {
-            if (g_str_has_prefix(text, "print-changed")) {
-                changed++;
-            } else {
-                all++;
-                if (!*why)
-                    *why = g_strdup(g_strstrip(text));
-            }
+            g_strstrip(text);
+            char *colon = strchr(text, ':');
+            if (colon && !*why)
+                *why = g_strdup(g_strstrip(colon + 1));
+            if (colon)
+                *colon = '\0';
+            if (!*mode)
+                *mode = g_strdup(text);
+            else if (strcmp(*mode, text) != 0)
+                mixed = TRUE;
         }
         g_free(text);
         g_free(path);
     }
     g_dir_close(d);
-    return changed && all ? "mixed" : changed ? "print-changed" : all ? "print-after-all" : NULL;
+    return mixed ? "mixed" : *mode;
 }
 
 void cap_llvm_mode_record(cap_capture *c, const char *dir, gboolean llvm_dumps)
 {
     if (!llvm_dumps)
         return;
-    char *why = NULL;
-    const char *mode = dir ? mode_of(dir, &why) : NULL;
+    char *why = NULL, *first = NULL;
+    const char *mode = dir ? mode_of(dir, &first, &why) : NULL;
     cap_info_set_string(c, "llvm_dump_mode", mode ? mode : "print-after-all");
     if (why)
         cap_info_set_string(c, "llvm_dump_mode_why", why);
     g_free(why);
+    g_free(first);
 }

@@ -210,9 +210,10 @@ def _flush():
             pass  # None (no console), closed: nothing buffered to keep apart
 
 
-def _wrap_stage(fn, token):
+def _wrap_stage(fn, token, name):
     def stage(src, metadata):
         with _lock:
+            _set_printers(name)
             fds = (2,) if _MAIN else (1, 2)
             _flush()
             saved = []
@@ -334,7 +335,49 @@ def _print_changed(path):
                                    ctypes.c_size_t)(init + offs[0])
     set_arg_str(init + offs[1], _RENAMED, len(_RENAMED))
     _RENAMED_DONE.append(True)
+    _printers_per_stage(path, init, init + offs[1])
     return True
+
+
+# cl::opt<bool> and cl::opt<ChangePrinter>'s setDefault() and
+# handleOccurrence(unsigned, StringRef, StringRef), and llvm::PrintChanged.
+_TOGGLE_SYMS = ('_ZN4llvm12PrintChangedE',
+                '_ZN4llvm2cl3optIbLb0ENS0_6parserIbEEE10setDefaultEv',
+                '_ZN4llvm2cl3optIbLb0ENS0_6parserIbEEE16handleOccurrenceEjNS_9StringRefES5_',
+                '_ZN4llvm2cl3optINS_13ChangePrinterELb0ENS0_6parserIS2_EEE10setDefaultEv',
+                '_ZN4llvm2cl3optINS_13ChangePrinterELb0ENS0_6parserIS2_EEE16handleOccurrence'
+                'EjNS_9StringRefES6_')
+_TOGGLE = {}
+
+
+def _printers_per_stage(path, init, after_all):
+    """Where libtriton.so's .symtab has what it takes, the code generator
+    keeps print-after-all: the llir stage (the optimizer) runs with
+    -print-changed and print-after-all off, the ptx or amdgcn stage (the code
+    generator, whose IR passes print nothing under -print-changed) with
+    print-after-all on and -print-changed off (_set_printers())."""
+    import ctypes
+    offs = _symtab_offsets(path, _TOGGLE_SYMS, 'TKVIEW_LLVM_TOGGLE_AT')
+    if offs is None:
+        return
+    default = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+    occur = ctypes.CFUNCTYPE(ctypes.c_bool, ctypes.c_void_p, ctypes.c_uint, ctypes.c_char_p,
+                             ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
+    _TOGGLE.update(changed=init + offs[0], after_all=after_all,
+                   bool_default=default(init + offs[1]), bool_set=occur(init + offs[2]),
+                   cp_default=default(init + offs[3]), cp_set=occur(init + offs[4]))
+
+
+def _set_printers(stage_name):
+    t = _TOGGLE
+    if not t:
+        return
+    if stage_name == 'llir':
+        t['bool_default'](t['after_all'])
+        t['cp_set'](t['changed'], 0, b'print-changed', 13, b'', 0)
+    elif stage_name in ('ptx', 'amdgcn'):
+        t['cp_default'](t['changed'])
+        t['bool_set'](t['after_all'], 0, b'print-after-all', 15, b'true', 4)
 
 
 def _say_llvm_mode(mode):
@@ -370,7 +413,8 @@ def _llvm_options():
         # print-after-all stays, as without tkview.
         if changed and parse is not None and _print_changed(path):
             opts.append('-print-changed')
-            _say_llvm_mode('print-changed')
+            _say_llvm_mode('print-changed, code generator print-after-all' if _TOGGLE
+                           else 'print-changed')
         elif changed:
             _say_llvm_mode('print-after-all: symbols not found in ' + path)
     except (AttributeError, IndexError, OSError, TypeError, ValueError) as e:
@@ -410,7 +454,7 @@ def _install_compiles_hook(knobs):
             _count[0] += 1
             token = _count[0]
         for name in list(stages):
-            stages[name] = _wrap_stage(stages[name], token)
+            stages[name] = _wrap_stage(stages[name], token, name)
         return None
 
     runtime.add_stages_inspection_hook = hook

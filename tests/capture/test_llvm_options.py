@@ -57,6 +57,35 @@ void _ZN4llvm2cl6Option9setArgStrENS_9StringRefE(void *opt, const char *s, size_
     fclose(f);
 }
 #endif
+#ifdef TOGGLE
+/* llvm::PrintChanged, and cl::opt<bool> and cl::opt<ChangePrinter>'s
+ * setDefault() and handleOccurrence(unsigned, StringRef, StringRef). */
+char _ZN4llvm12PrintChangedE[64];
+static void say(const char *what, void *opt, const char *name, size_t n, const char *arg,
+                size_t an)
+{
+    FILE *f = fopen(getenv("STANDIN_OUT"), "a");
+    fprintf(f, "%s(%s", what, opt == (void *)_ZL13PrintAfterAll ? "PrintAfterAll"
+                            : opt == (void *)_ZN4llvm12PrintChangedE ? "PrintChanged" : "?");
+    if (name)
+        fprintf(f, ", %.*s, [%.*s]", (int)n, name, (int)an, arg);
+    fprintf(f, ")\n");
+    fclose(f);
+}
+__attribute__((visibility("hidden"), used))
+void _ZN4llvm2cl3optIbLb0ENS0_6parserIbEEE10setDefaultEv(void *o) { say("bool.setDefault", o, 0, 0, 0, 0); }
+__attribute__((visibility("hidden"), used))
+int _ZN4llvm2cl3optIbLb0ENS0_6parserIbEEE16handleOccurrenceEjNS_9StringRefES5_(
+    void *o, unsigned pos, const char *n, size_t nn, const char *a, size_t an)
+{ (void)pos; say("bool.handleOccurrence", o, n, nn, a, an); return 0; }
+__attribute__((visibility("hidden"), used))
+void _ZN4llvm2cl3optINS_13ChangePrinterELb0ENS0_6parserIS2_EEE10setDefaultEv(void *o)
+{ say("ChangePrinter.setDefault", o, 0, 0, 0, 0); }
+__attribute__((visibility("hidden"), used))
+int _ZN4llvm2cl3optINS_13ChangePrinterELb0ENS0_6parserIS2_EEE16handleOccurrenceEjNS_9StringRefES6_(
+    void *o, unsigned pos, const char *n, size_t nn, const char *a, size_t an)
+{ (void)pos; say("ChangePrinter.handleOccurrence", o, n, nn, a, an); return 0; }
+#endif
 '''
 
 # A process with the hook loaded from its file and the stand-in package
@@ -67,11 +96,13 @@ spec = importlib.util.spec_from_file_location('tkview_hook', sys.argv[1])
 hook = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(hook)
 hook._llvm_options()
+for stage in sys.argv[2:]:  # what the compile hook does before each stage
+    hook._set_printers(stage)
 print(os.environ.get('TKVIEW_LLVM_PARSE_AT', 'unset'))
 '''
 
 
-def standin(name, strip, rename=False):
+def standin(name, strip, rename=False, toggle=False):
     """A package folder holding triton/_C/libtriton.so built from STANDIN."""
     cc = shutil.which('cc') or shutil.which('gcc')
     if not cc:
@@ -84,6 +115,7 @@ def standin(name, strip, rename=False):
         f.write(STANDIN)
     so = os.path.join(pkg, 'triton', '_C', 'libtriton.so')
     subprocess.run([cc, '-shared', '-fPIC', '-O1'] + (['-DRENAME'] if rename else []) +
+                   (['-DTOGGLE'] if toggle else []) +
                    ['-o', so, c], check=True)
     if strip:
         tool = shutil.which('strip')
@@ -93,17 +125,18 @@ def standin(name, strip, rename=False):
     return pkg
 
 
-def child(pkg, options, out, parse_at=None, changed=None):
+def child(pkg, options, out, parse_at=None, changed=None, stages=()):
     env = dict(os.environ, PYTHONPATH=pkg, STANDIN_OUT=out,
                TKVIEW_LLVM_OPTIONS=options)
-    for k in ('TKVIEW_LLVM_PARSE_AT', 'TKVIEW_LLVM_RENAME_AT', 'TKVIEW_LLVM_CHANGED'):
+    for k in ('TKVIEW_LLVM_PARSE_AT', 'TKVIEW_LLVM_RENAME_AT', 'TKVIEW_LLVM_CHANGED',
+              'TKVIEW_LLVM_TOGGLE_AT'):
         env.pop(k, None)
     if changed:
         env['TKVIEW_LLVM_CHANGED'] = changed
     if parse_at is not None:
         env['TKVIEW_LLVM_PARSE_AT'] = parse_at
     env.pop('PYTHONSTARTUP', None)
-    p = subprocess.run([sys.executable, '-S', '-c', CHILD, HOOK], env=env,
+    p = subprocess.run([sys.executable, '-S', '-c', CHILD, HOOK, *stages], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     assert p.returncode == 0, p.stderr.decode()
     got = open(out).read() if os.path.exists(out) else None
@@ -170,12 +203,34 @@ def print_after_all_renamed_then_print_changed_asked():
     pkg = standin('rename', strip=False, rename=True)
     out, modes = os.path.join(TMP, 'rename.txt'), os.path.join(TMP, 'rename-modes')
     os.mkdir(modes)
-    got, at, err = child(pkg, '-filter-print-funcs=add_kernel', out, changed=modes)
-    # renamed first, so that Triton cannot find it; then one parse with both
+    got, at, err = child(pkg, '-filter-print-funcs=add_kernel', out, changed=modes,
+                         stages=('llir', 'ptx'))
+    # no per-stage symbols here: nothing toggled; renamed first, so that Triton cannot find it; then one parse with both
     assert got == ('setArgStr(PrintAfterAll, tkview-renamed-print-after-all)\n'
                    'tkview\n-filter-print-funcs=add_kernel\n-print-changed\n'
                    'overview=[]\n'), (got, err)
     assert mode_said(modes) == 'print-changed\n'
+
+
+@test
+def the_code_generator_keeps_print_after_all():
+    # With the options' own setDefault() and handleOccurrence(): the llir
+    # stage (the optimizer) -print-changed with print-after-all off, the ptx
+    # stage (the code generator) print-after-all with -print-changed off;
+    # MLIR's stages touch neither.
+    pkg = standin('toggle', strip=False, rename=True, toggle=True)
+    out, modes = os.path.join(TMP, 'toggle.txt'), os.path.join(TMP, 'toggle-modes')
+    os.mkdir(modes)
+    got, at, err = child(pkg, '', out, changed=modes,
+                         stages=('ttir', 'ttgir', 'llir', 'ptx', 'cubin', 'llir', 'amdgcn'))
+    llir = ('bool.setDefault(PrintAfterAll)\n'
+            'ChangePrinter.handleOccurrence(PrintChanged, print-changed, [])\n')
+    codegen = ('ChangePrinter.setDefault(PrintChanged)\n'
+               'bool.handleOccurrence(PrintAfterAll, print-after-all, [true])\n')
+    assert got == ('setArgStr(PrintAfterAll, tkview-renamed-print-after-all)\n'
+                   'tkview\n-print-changed\noverview=[]\n' + llir + codegen + llir +
+                   codegen), (got, err)
+    assert mode_said(modes) == 'print-changed, code generator print-after-all\n'
 
 
 @test
