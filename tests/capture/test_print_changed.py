@@ -4,8 +4,11 @@ capture asks for by default where its hook can rename print-after-all
 (docs/capture.md, "LLVM's own options").  sample_dumps/raw/
 vector_add_sum_changed.tar.xz holds compiler/examples/triton/vector_add_sum.py
 captured twice on the H200 (Triton 3.6.0), with tkview's hook, one compile of
-add_sum_kernel each: changed/ with -print-changed (print-after-all renamed),
-all/ with Triton's print-after-all; each has kernel_dump/ and compiles/.
+add_sum_kernel each: changed/ with -print-changed (print-after-all renamed)
+for the optimizer and the code generator alike (what a capture gets where the
+per-stage setters are missing: by default the code generator keeps
+print-after-all, whose dumps are all/'s), all/ with Triton's print-after-all;
+each has kernel_dump/ and compiles/.
 
 Expected values were read off the two files by hand (grep -c):
   changed: 1 "*** IR Dump At Start ***"; 110 new pass manager headers
