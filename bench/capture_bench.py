@@ -42,8 +42,9 @@ caches (TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR in a new temp folder):
                instrumentation without printing: what the printing costs
   knobs_hook_changed_only  knobs_hook with TKVIEW_LLVM_CHANGED: the hook
                renames LLVM's print-after-all inside libtriton.so, so that
-               Triton cannot set it, and sets -print-changed alone: the
-               program as `tkview capture` now runs it
+               Triton cannot set it, and sets -print-changed for the
+               optimizer (print-after-all for the code generator, where it
+               can): the program as `tkview capture` now runs it
 
 It prints wall and CPU seconds (user+system of the process tree: how many
 cores were kept busy) and bytes of stderr, each variant's ratio to plain and
