@@ -146,6 +146,11 @@ static int number(const char **s, int after_space, uint64_t *v)
         return 0;
     if (!g_ascii_isdigit(*p))
         return 0;
+    size_t n = passes_digits_u64(p, 10, v);
+    if (n) {
+        *s = p + n;
+        return 1;
+    }
     char *end = NULL;
     *v = g_ascii_strtoull(p, &end, 10);
     *s = end;
