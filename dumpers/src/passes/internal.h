@@ -133,6 +133,21 @@ void passes_digester_finish(passes_digester *d, tk_pass_digest *out);
 #define PASSES_REFS_MAX_PIECE (4 << 20)
 
 typedef struct passes_refs passes_refs;
+
+/* A pool as it was when a refs file was opened (frame_cache.c). */
+typedef struct {
+    uint64_t dev, ino, size;
+    int64_t mtime_ns;
+} passes_pool_id;
+
+/* frame_cache.c: the text of the pool's frame of IN_LEN bytes at IN,
+ * decoded alone, copied to OUT if it was decoded before and holds LEN
+ * bytes (1), else 0; and a frame's TEXT (LEN bytes) kept for the next
+ * reader (small frames only, a bounded total). */
+int passes_frame_cache_get(const passes_pool_id *pool, uint64_t in, uint64_t in_len,
+                           uint64_t len, unsigned char *out);
+void passes_frame_cache_put(const passes_pool_id *pool, uint64_t in, uint64_t in_len,
+                            const unsigned char *text, uint64_t len);
 /* Whether the file open as FD is a refs file (its first line). */
 int passes_refs_is(int fd);
 /* The pool the refs file PATH names (caller frees), or NULL with *WHY set
