@@ -36,7 +36,9 @@
  *
  * Reads decode the one piece they fall in (and its base), and keep that
  * piece's text and the last base until the next read needs others: reads
- * in order decode each piece once.  Safe from two threads (one read at a
+ * in order decode each piece once; a small frame decoded alone is decoded
+ * once for every refs file of the pool (frame_cache.c: a bundle's slices
+ * name the same header pieces).  Safe from two threads (one read at a
  * time).
  */
 #include "passes/internal.h"
