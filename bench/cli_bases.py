@@ -13,6 +13,11 @@ Usage: cli_bases.py [--base BUILD]... [--runs N] [--instr] [--bind-line STAGE:LI
   tests/dumps/{persistent_tma_matmul,compiled_block,autotuned_matmul}
   (raw capture folders with their pass dumps); default bind line ttgir:20
   (what bench/targets.py binds), add others with --bind-line.
+  --rebundle: measure each capture as BUILD's `tkview bundle` saves it
+  (a capture made now: format 4, each pass dump slice with its stored
+  index) instead of as it lies; a build that cannot read that bundle
+  (1fece7b predates format 4) is measured on the capture as it lies, and
+  its line says so.
 """
 import argparse
 import os
@@ -33,6 +38,8 @@ ap.add_argument('--base', action='append', default=[], help='a baseline build (r
 ap.add_argument('--runs', type=int, default=7)
 ap.add_argument('--instr', action='store_true', help='callgrind instruction counts too')
 ap.add_argument('--bind-line', action='append', default=[], help='STAGE:LINE (repeatable)')
+ap.add_argument('--rebundle', action='store_true',
+                help="measure each capture as this build's `tkview bundle` saves it")
 ap.add_argument('build')
 ap.add_argument('captures', nargs='*')
 args = ap.parse_args()
@@ -43,6 +50,24 @@ captures = args.captures or [os.path.join(ROOT, 'sample_dumps', 'attention_fwd')
 captures = [c if os.path.exists(c) else os.path.join(dumps, c) for c in captures]
 lines = args.bind_line or ['ttgir:20']
 tmp = tempfile.mkdtemp(prefix='tkview-cli-bases-')
+
+
+def rebundled(cap):
+    """CAP saved by this build's `tkview bundle` under TMP (once)."""
+    out = os.path.join(tmp, 'bundle-%d-%s' % (len(captures_done), os.path.basename(cap.rstrip('/'))))
+    captures_done.append(out)
+    subprocess.run([os.path.join(args.build, 'cli', 'tkview'), 'bundle', '-q', cap, '-o', out],
+                   check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+captures_done = []
+
+
+def loads(cmd):
+    """Whether COMMAND's build can load what it is given (not exit 3)."""
+    return subprocess.run(cmd, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode != 3
 
 
 def run_once(cmd):
@@ -61,8 +86,15 @@ def instructions(cmd):
     return callgrind.instructions(cmd, tmp)
 
 
-def measure(name, argv):
+def measure(name, argv, original=None):
+    """ARGV run by each build; ORIGINAL: the same on the capture as it lies,
+    for a build that cannot load ARGV's (a re-bundled capture)."""
     cmds = {b: [os.path.join(d, 'cli', 'tkview'), *argv] for b, d in builds}
+    as_it_lies = set()
+    for b, d in builds:
+        if args.rebundle and b != 'this' and not loads(cmds[b]):
+            cmds[b] = [os.path.join(d, 'cli', 'tkview'), *original]
+            as_it_lies.add(b)
     wall = {b: float('inf') for b in cmds}
     cpu = dict(wall)
     for _ in range(args.runs):
@@ -81,12 +113,20 @@ def measure(name, argv):
                                                       cpu['this'] / cpu[b])
             if ir.get(b) and ir.get('this'):
                 line += ' instr %.2fx' % (ir['this'] / ir[b])
+        if b in as_it_lies:
+            line += '  (on the capture as it lies: it cannot read the bundle)'
         print(line)
 
 
 for cap in captures:
-    print('%s:' % os.path.basename(cap.rstrip('/')))
-    measure('info (target 10 ms)', ['info', cap])
+    src = cap
+    if args.rebundle:
+        cap = rebundled(src)
+        print('%s (re-bundled by this build):' % os.path.basename(src.rstrip('/')))
+    else:
+        print('%s:' % os.path.basename(cap.rstrip('/')))
+    measure('info (target 10 ms)', ['info', cap], ['info', src])
     for ln in lines:
         measure('bind --kernel 0 --ir %s (target 10 ms)' % ln,
-                ['bind', cap, '--kernel', '0', '--ir', ln])
+                ['bind', cap, '--kernel', '0', '--ir', ln],
+                ['bind', src, '--kernel', '0', '--ir', ln])

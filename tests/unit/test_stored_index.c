@@ -305,6 +305,166 @@ static void test_lies(void)
     refused(wrong_size, "bytes of text; the slice has");
 }
 
+/* A stored index edited by EDIT, which changes how numbers are written
+ * but not what they are, is used as it was: the same 82 dumps, read from
+ * it (its numbers are read as strtoull() reads them, issue 25's quicker
+ * reader too). */
+static void accepted(edit_fn edit)
+{
+    char *dir = tk_test_make_tmp("stored-XXXXXX");
+    char *b = save_attention(dir);
+    char *index = plain_index(b);
+    edit(index);
+    tk_diags *d = tk_diags_new();
+    tk_bundle *c = tk_bundle_load(b, NULL, d);
+    g_assert_cmpuint(tk_bundle_pass_file_count(c, d), ==, 1);
+    if (diag_has(d, TK_DIAG_WARNING, "mlir.index", "not used"))
+        tk_test_print_diags(d);
+    g_assert_false(diag_has(d, TK_DIAG_WARNING, "mlir.index", "not used"));
+    const tk_passes *q = tk_bundle_pass_file(c, 0);
+    g_assert_true(tk_passes_is_stored(q));
+    g_assert_cmpuint(tk_passes_count(q), ==, ATTN_DUMPS);
+    g_assert_cmpstr(tk_passes_get(q, 4)->pass, ==, "Canonicalizer");
+    tk_bundle_free(c);
+    tk_diags_free(d);
+    g_free(index);
+    g_free(b);
+    tk_test_remove_tree(dir);
+    g_free(dir);
+}
+
+/* Field NUM (0-based) of the first dump's line rewritten by HOW. */
+static void edit_first_number(const char *index, int num, char *(*how)(const char *))
+{
+    char *text = NULL;
+    g_assert_true(g_file_get_contents(index, &text, NULL, NULL));
+    char *line = dump_line(text, 1);
+    char *tab = strchr(line, '\t');
+    *tab = '\0';
+    char **f = g_strsplit(line, " ", -1);
+    char *from = g_strjoinv(" ", f);
+    char *was = f[num];
+    f[num] = how(was);
+    char *to = g_strjoinv(" ", f);
+    g_free(f[num]);
+    f[num] = was;
+    char *from_nl = g_strconcat("\n", from, "\t", NULL);
+    char *to_nl = g_strconcat("\n", to, "\t", NULL);
+    edit_file(index, from_nl, to_nl);
+    g_free(from_nl);
+    g_free(to_nl);
+    g_free(from);
+    g_free(to);
+    g_strfreev(f);
+    g_free(line);
+    g_free(text);
+}
+
+static char *zero_padded(const char *n)
+{
+    return g_strconcat("000000000000000000000", n, NULL); /* 21 zeros */
+}
+
+static char *upper_case(const char *n)
+{
+    return g_ascii_strup(n, -1);
+}
+
+static char *overflowing(const char *n)
+{
+    (void)n;
+    return g_strdup("18446744073709551616"); /* 2^64 */
+}
+
+static char *signed_number(const char *n)
+{
+    return g_strconcat("+", n, NULL);
+}
+
+static void header_line_padded(const char *index)
+{
+    edit_first_number(index, 1, zero_padded);
+}
+
+static void digest_upper_case(const char *index)
+{
+    edit_first_number(index, 11, upper_case);
+}
+
+static void offset_overflows(const char *index)
+{
+    edit_first_number(index, 0, overflowing);
+}
+
+static void body_length_signed(const char *index)
+{
+    edit_first_number(index, 3, signed_number);
+}
+
+static void test_numbers(void)
+{
+    accepted(header_line_padded);
+    accepted(digest_upper_case);
+    refused(offset_overflows, "field 1 is not a number");
+    refused(body_length_signed, "field 4 is not a number");
+}
+
+static gboolean diag_says(const tk_diags *d, const char *msg_part)
+{
+    for (size_t i = 0; i < tk_diags_count(d); i++)
+        if (strstr(tk_diags_get(d, i)->message, msg_part))
+            return TRUE;
+    return FALSE;
+}
+
+/* The text of a pool's small frames is decoded once per process and kept
+ * (passes/frame_cache.c): a refs file read after that claiming a frame
+ * holds another length than it does is still refused, as it would be on
+ * a first read (the frame is decoded again, and says otherwise). */
+static void test_frame_cache_checks_length(void)
+{
+    char *dir = tk_test_make_tmp("stored-XXXXXX");
+    char *b = save_attention(dir);
+    tk_diags *d = tk_diags_new();
+    tk_bundle *c = tk_bundle_load(b, NULL, d); /* every header read back: kept */
+    g_assert_cmpuint(tk_bundle_pass_file_count(c, d), ==, 1);
+    g_assert_true(tk_passes_is_stored(tk_bundle_pass_file(c, 0)));
+    g_assert_false(diag_says(d, "does not declare"));
+    tk_bundle_free(c);
+    tk_diags_free(d);
+    /* The first piece (the first dump's header, a frame of its own):
+     * "IN IN_LEN LEN" -> "IN IN_LEN LEN-1". */
+    char *refs = g_build_filename(b, "attn_fwd-e75ec6eb", "passes", "mlir.refs", NULL);
+    char *text = NULL;
+    g_assert_true(g_file_get_contents(refs, &text, NULL, NULL));
+    char **lines = g_strsplit(text, "\n", 4);
+    char **f = g_strsplit(lines[2], " ", -1);
+    g_assert_cmpuint(g_strv_length(f), ==, 3);
+    guint64 len = g_ascii_strtoull(f[2], NULL, 10);
+    g_assert_cmpuint(len, >, 1);
+    g_assert_cmpuint(len, <=, 4096);
+    char *from = g_strdup_printf("\n%s\n", lines[2]);
+    char *to = g_strdup_printf("\n%s %s %" G_GUINT64_FORMAT "\n", f[0], f[1], len - 1);
+    edit_file(refs, from, to);
+    d = tk_diags_new();
+    c = tk_bundle_load(b, NULL, d);
+    tk_bundle_pass_file_count(c, d);
+    if (!diag_says(d, "does not declare the size of text the refs file gives"))
+        tk_test_print_diags(d);
+    g_assert_true(diag_says(d, "does not declare the size of text the refs file gives"));
+    tk_bundle_free(c);
+    tk_diags_free(d);
+    g_free(from);
+    g_free(to);
+    g_strfreev(f);
+    g_strfreev(lines);
+    g_free(text);
+    g_free(refs);
+    g_free(b);
+    tk_test_remove_tree(dir);
+    g_free(dir);
+}
+
 /* A lie only the body shows (a digest): accepted when loaded, found when
  * that body is read, said so naming the slice, and the text indexed. */
 static void test_body_lie(void)
@@ -358,5 +518,7 @@ int main(int argc, char **argv)
     g_test_add_func("/stored-index/same-as-text/compiled-block", test_same_as_text_many);
     g_test_add_func("/stored-index/lies", test_lies);
     g_test_add_func("/stored-index/body-lie", test_body_lie);
+    g_test_add_func("/stored-index/numbers", test_numbers);
+    g_test_add_func("/stored-index/frame-cache", test_frame_cache_checks_length);
     return g_test_run();
 }

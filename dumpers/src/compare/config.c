@@ -477,13 +477,27 @@ tk_config *tk_config_apart_in(tk_bundle *bundle, const tk_kernel *kernel,
     return out;
 }
 
+/* Whether another kernel of BUNDLE has kernel I's name. */
+static int has_namesake(tk_bundle *bundle, size_t i)
+{
+    const char *name = tk_kernel_name(tk_bundle_kernel(bundle, i));
+    for (size_t j = 0; j < tk_bundle_kernel_count(bundle); j++)
+        if (j != i && strcmp(tk_kernel_name(tk_bundle_kernel(bundle, j)), name) == 0)
+            return 1;
+    return 0;
+}
+
 tk_config **tk_config_apart_all(tk_bundle *bundle, tk_diags *diags)
 {
     size_t n = tk_bundle_kernel_count(bundle);
     tk_config **all = g_new0(tk_config *, n + 1);
     tk_config **out = g_new0(tk_config *, n + 1);
+    /* A kernel no other of the bundle shares its name with is set apart by
+     * nothing, so its configuration (NAME.json through json-glib, its TTIR)
+     * is read only to be told (DIAGS) what reading it says. */
     for (size_t i = 0; i < n; i++)
-        all[i] = tk_config_read(bundle, tk_bundle_kernel(bundle, i), diags);
+        if (diags || has_namesake(bundle, i))
+            all[i] = tk_config_read(bundle, tk_bundle_kernel(bundle, i), diags);
     const tk_config **sib = g_new0(const tk_config *, n + 1);
     for (size_t i = 0; i < n; i++) {
         const char *name = tk_kernel_name(tk_bundle_kernel(bundle, i));

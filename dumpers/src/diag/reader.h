@@ -6,6 +6,8 @@
 
 #include "diag/internal.h"
 
+#include <string.h>
+
 struct diag_reader {
     tk_diag_set *set;
     const char *name;        /* "stdout"/"stderr", from the set's strings */
@@ -29,10 +31,16 @@ struct diag_reader {
     GString *fe_message;
 };
 
-/* stream.c: whether S (LEN bytes) starts with P; the first occurrence of P
- * in S[0, LEN), or NULL; a decimal number at *P (moved past it), *OK 0 when
- * there is none or it overflows. */
-gboolean diag_starts(const char *s, size_t len, const char *p);
+/* Whether S (LEN bytes) starts with P; stream.c: the first occurrence of
+ * P in S[0, LEN), or NULL; a decimal number at *P (moved past it), *OK 0
+ * when there is none or it overflows. */
+static inline gboolean diag_starts(const char *s, size_t len, const char *p)
+{
+    /* inline: P is a literal, so its length and the compare fold (a
+     * stream's every line is asked several of these: issue 25) */
+    size_t n = strlen(p);
+    return len >= n && memcmp(s, p, n) == 0;
+}
 const char *diag_find(const char *s, size_t len, const char *p);
 uint32_t diag_parse_u32(const char **p, const char *end, int *ok);
 

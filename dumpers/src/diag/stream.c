@@ -31,12 +31,6 @@ diag_reader *diag_reader_begin(tk_diag_set *set, const char *name)
     return r;
 }
 
-gboolean diag_starts(const char *s, size_t len, const char *p)
-{
-    size_t n = strlen(p);
-    return len >= n && memcmp(s, p, n) == 0;
-}
-
 /* The first occurrence of P in S[0, LEN), or NULL. */
 const char *diag_find(const char *s, size_t len, const char *p)
 {

@@ -23,6 +23,18 @@ const char *passes_intern(tk_passes *p, const char *s, size_t n)
     return copy;
 }
 
+const char *passes_intern_str(tk_passes *p, const char *s)
+{
+    if (!*s)
+        return "";
+    const char *have = g_hash_table_lookup(p->interned, s);
+    if (have)
+        return have;
+    char *copy = g_string_chunk_insert(p->strings, s);
+    g_hash_table_insert(p->interned, copy, copy);
+    return copy;
+}
+
 static const char *intern_span(passes_builder *b, passes_span s)
 {
     return passes_intern(b->ix, s.p, s.n);

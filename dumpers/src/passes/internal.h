@@ -133,6 +133,21 @@ void passes_digester_finish(passes_digester *d, tk_pass_digest *out);
 #define PASSES_REFS_MAX_PIECE (4 << 20)
 
 typedef struct passes_refs passes_refs;
+
+/* A pool as it was when a refs file was opened (frame_cache.c). */
+typedef struct {
+    uint64_t dev, ino, size;
+    int64_t mtime_ns;
+} passes_pool_id;
+
+/* frame_cache.c: the text of the pool's frame of IN_LEN bytes at IN,
+ * decoded alone, copied to OUT if it was decoded before and holds LEN
+ * bytes (1), else 0; and a frame's TEXT (LEN bytes) kept for the next
+ * reader (small frames only, a bounded total). */
+int passes_frame_cache_get(const passes_pool_id *pool, uint64_t in, uint64_t in_len,
+                           uint64_t len, unsigned char *out);
+void passes_frame_cache_put(const passes_pool_id *pool, uint64_t in, uint64_t in_len,
+                            const unsigned char *text, uint64_t len);
 /* Whether the file open as FD is a refs file (its first line). */
 int passes_refs_is(int fd);
 /* The pool the refs file PATH names (caller frees), or NULL with *WHY set
@@ -216,8 +231,36 @@ struct tk_passes {
                              indexed instead (freed with this one) */
 };
 
+/* The number written in base BASE (10 or 16, lower or upper case) by the
+ * digits at P, when there are at most as many as cannot overflow (19, 16):
+ * how many were read, its value in *V.  0 where P starts with no digit or
+ * with too many: the caller asks strtoull(), which gives the same value
+ * where this one gives one (the readers of stored numbers call this for
+ * speed: their strtoull() was a tenth of `tkview info`, issue 25). */
+static inline size_t passes_digits_u64(const char *p, int base, uint64_t *v)
+{
+    uint64_t x = 0;
+    size_t n = 0;
+    for (;; n++) {
+        unsigned c = (unsigned char)p[n], d;
+        if (c - '0' < 10)
+            d = c - '0';
+        else if (base == 16 && (c | 0x20) - 'a' < 6)
+            d = (c | 0x20) - 'a' + 10;
+        else
+            break;
+        if (n == (base == 16 ? 16 : 19))
+            return 0;
+        x = x * (unsigned)base + d;
+    }
+    *v = x;
+    return n;
+}
+
 /* A copy of N bytes at S owned by the index; equal strings share one copy. */
 const char *passes_intern(tk_passes *p, const char *s, size_t n);
+/* The same for the NUL-terminated S, with no copy to look it up. */
+const char *passes_intern_str(tk_passes *p, const char *s);
 
 /* Indexes with a read window of WINDOW bytes (tests use small ones to
  * exercise lines longer than the window). */

@@ -36,7 +36,9 @@
  *
  * Reads decode the one piece they fall in (and its base), and keep that
  * piece's text and the last base until the next read needs others: reads
- * in order decode each piece once.  Safe from two threads (one read at a
+ * in order decode each piece once; a small frame decoded alone is decoded
+ * once for every refs file of the pool (frame_cache.c: a bundle's slices
+ * name the same header pieces).  Safe from two threads (one read at a
  * time).
  */
 #include "passes/internal.h"
@@ -73,6 +75,7 @@ struct passes_refs {
     ZSTD_DCtx *dctx;
     unsigned char *base;        /* the last base decoded */
     uint64_t base_in, base_in_len, base_len; /* which (base_len 0: none) */
+    passes_pool_id pool_id; /* its small frames' decoded text is shared */
     char *why;      /* why the last read failed */
 };
 
@@ -146,6 +149,11 @@ static int number(const char **s, int after_space, uint64_t *v)
         return 0;
     if (!g_ascii_isdigit(*p))
         return 0;
+    size_t n = passes_digits_u64(p, 10, v);
+    if (n) {
+        *s = p + n;
+        return 1;
+    }
     char *end = NULL;
     *v = g_ascii_strtoull(p, &end, 10);
     *s = end;
@@ -283,6 +291,11 @@ passes_refs *passes_refs_open(const char *path, char **why)
     }
     if (r->pool_fd >= 0) {
         r->pool_size = (uint64_t)st.st_size;
+        r->pool_id.dev = (uint64_t)st.st_dev;
+        r->pool_id.ino = (uint64_t)st.st_ino;
+        r->pool_id.size = (uint64_t)st.st_size;
+        r->pool_id.mtime_ns =
+            (int64_t)st.st_mtim.tv_sec * 1000000000 + (int64_t)st.st_mtim.tv_nsec;
         if (parse_pieces(r, text, why) == 0) {
             r->held = r->n;
             g_free(text);
@@ -430,9 +443,16 @@ static int hold(passes_refs *r, size_t i)
             r->base_in_len = p->bin_len;
             r->base_len = p->blen;
         }
-        if (decode_frame(r, p->in, p->in_len, p->len, p->bin_len ? r->base : NULL,
-                         p->blen, r->text, i + 3) != 0)
-            return -1;
+        if (p->bin_len) {
+            if (decode_frame(r, p->in, p->in_len, p->len, r->base, p->blen, r->text,
+                             i + 3) != 0)
+                return -1;
+        } else if (!passes_frame_cache_get(&r->pool_id, p->in, p->in_len, p->len,
+                                           r->text)) {
+            if (decode_frame(r, p->in, p->in_len, p->len, NULL, 0, r->text, i + 3) != 0)
+                return -1;
+            passes_frame_cache_put(&r->pool_id, p->in, p->in_len, r->text, p->len);
+        }
     }
     r->held = i;
     return 0;

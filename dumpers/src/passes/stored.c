@@ -76,6 +76,9 @@ char *passes_stored_finish(const GString *dumps, size_t n_dumps, uint64_t text_s
 
 static int parse_u64(const char *s, int base, uint64_t *v)
 {
+    size_t n = passes_digits_u64(s, base, v);
+    if (n && !s[n])
+        return 0;
     if (!*s || *s == '-' || *s == '+' || *s == ' ')
         return -1;
     char *end = NULL;
@@ -87,32 +90,69 @@ static int parse_u64(const char *s, int base, uint64_t *v)
     return 0;
 }
 
-/* One dump line into P; NULL, or why it is refused (caller frees). */
-static char *parse_dump(tk_passes *p, char *line, uint64_t text_size, uint64_t n_lines)
+/* The string of stored field F, interned in P.  PREV_RAW is the same
+ * field of the line before (NULL: none) and PREV its string: a field
+ * written as it was is that string again (a slice's dumps mostly share
+ * their module attributes, kernel, scope and functions), with no
+ * unescaping or hashing of long strings.  Fields are escaped as
+ * g_strescape() writes them, so undone by g_strcompress() where they hold
+ * a backslash (its copy and free, and the interning's, were half of reading
+ * an index: issue 25). */
+static const char *stored_string(tk_passes *p, const char *f, const char *prev_raw,
+                                 const char *prev)
 {
-    char **f = g_strsplit(line, "\t", -1);
-    guint nf = g_strv_length(f);
-    char *why = NULL;
-    char **nums = nf > 0 ? g_strsplit(f[0], " ", -1) : NULL;
+    if (prev_raw && strcmp(prev_raw, f) == 0)
+        return prev;
+    if (!strchr(f, '\\'))
+        return passes_intern_str(p, f);
+    char *c = g_strcompress(f);
+    const char *s = passes_intern(p, c, strlen(c));
+    g_free(c);
+    return s;
+}
+
+/* Cuts LINE in place at each SEP into NUL-terminated fields, as
+ * g_strsplit() would (an empty LINE has none): at most MAX of them into F,
+ * and how many there are. */
+static size_t cut_fields(char *line, char sep, char **f, size_t max)
+{
+    if (!*line)
+        return 0;
+    size_t n = 0;
+    for (char *s = line;; n++) {
+        char *e = strchr(s, sep);
+        if (n < max)
+            f[n] = s;
+        if (!e)
+            return n + 1;
+        *e = '\0';
+        s = e + 1;
+    }
+}
+
+/* One dump line into P; NULL, or why it is refused (caller frees).  LINE
+ * is cut in place; PREV holds the last line's strings' fields (each string
+ * field, the functions after the last), updated to this one's. */
+static char *parse_dump(tk_passes *p, char *line, uint64_t text_size, uint64_t n_lines,
+                        char *prev[6])
+{
+    /* Its fields, tab-separated: the numbers, the six strings, then the
+     * functions (counted first: a count that does not match refuses the
+     * line before any is read). */
+    char *fixed[7];
+    size_t nf = cut_fields(line, '\t', fixed, 7);
+    char *nums[N_NUMS + 1];
     uint64_t v[N_NUMS];
-    if (!nums || g_strv_length(nums) != N_NUMS) {
-        why = g_strdup("not the fields of a dump");
-        goto out;
-    }
+    if (nf == 0 || cut_fields(fixed[0], ' ', nums, N_NUMS + 1) != N_NUMS)
+        return g_strdup("not the fields of a dump");
     for (int i = 0; i < N_NUMS; i++)
-        if (parse_u64(nums[i], i == 11 || i == 12 ? 16 : 10, &v[i]) != 0) {
-            why = g_strdup_printf("field %d is not a number", i + 1);
-            goto out;
-        }
-    if (v[13] > STORED_MAX_FUNCS || nf != 7 + v[13]) {
-        why = g_strdup("its count of functions does not match them");
-        goto out;
-    }
+        if (parse_u64(nums[i], i == 11 || i == 12 ? 16 : 10, &v[i]) != 0)
+            return g_strdup_printf("field %d is not a number", i + 1);
+    if (v[13] > STORED_MAX_FUNCS || nf != 7 + v[13])
+        return g_strdup("its count of functions does not match them");
     if (v[5] > TK_PASS_LLVM_MACHINE || v[6] > TK_PASS_LABEL || v[7] > TK_PASS_NO_FUNCTION ||
-        v[8] > TK_PASS_SCOPE_LOOP || v[9] > TK_PASS_LEVEL_MACHINE || v[10] > 0xffff) {
-        why = g_strdup("a kind, status or level out of range");
-        goto out;
-    }
+        v[8] > TK_PASS_SCOPE_LOOP || v[9] > TK_PASS_LEVEL_MACHINE || v[10] > 0xffff)
+        return g_strdup("a kind, status or level out of range");
     tk_pass_dump d;
     memset(&d, 0, sizeof d);
     d.header_offset = v[0];
@@ -123,19 +163,13 @@ static char *parse_dump(tk_passes *p, char *line, uint64_t text_size, uint64_t n
     if (d.body_offset <= d.header_offset || d.body_offset > text_size ||
         d.body_len > text_size - d.body_offset || d.header_line == 0 ||
         d.header_line > n_lines || d.body_lines > n_lines ||
-        d.body_offset - d.header_offset > STORED_MAX_HEAD) {
-        why = g_strdup("its offsets or lines lie outside the slice's text");
-        goto out;
-    }
-    if (p->dumps->len > 0) {
-        const tk_pass_dump *prev =
-            &g_array_index(p->dumps, tk_pass_dump, p->dumps->len - 1);
-        if (d.header_offset < prev->body_offset + prev->body_len ||
-            d.header_line <= prev->header_line + prev->body_lines) {
-            why = g_strdup("it does not come after the dump before it");
-            goto out;
-        }
-    }
+        d.body_offset - d.header_offset > STORED_MAX_HEAD)
+        return g_strdup("its offsets or lines lie outside the slice's text");
+    const tk_pass_dump *pd =
+        p->dumps->len ? &g_array_index(p->dumps, tk_pass_dump, p->dumps->len - 1) : NULL;
+    if (pd && (d.header_offset < pd->body_offset + pd->body_len ||
+               d.header_line <= pd->header_line + pd->body_lines))
+        return g_strdup("it does not come after the dump before it");
     d.kind = (tk_pass_kind)v[5];
     d.when = (tk_pass_when)v[6];
     d.status = (tk_pass_status)v[7];
@@ -146,23 +180,29 @@ static char *parse_dump(tk_passes *p, char *line, uint64_t text_size, uint64_t n
     d.digest.noloc = v[12];
     d.n_functions = (size_t)v[13];
     const char **s[] = {&d.pass, &d.arg, &d.scope, &d.scope_name, &d.kernel, &d.module_attrs};
-    for (int i = 0; i < 6; i++) {
-        char *c = g_strcompress(f[1 + i]);
-        *s[i] = passes_intern(p, c, strlen(c));
-        g_free(c);
-    }
+    const char *ps[] = {pd ? pd->pass : NULL,   pd ? pd->arg : NULL,
+                        pd ? pd->scope : NULL,  pd ? pd->scope_name : NULL,
+                        pd ? pd->kernel : NULL, pd ? pd->module_attrs : NULL};
+    for (int i = 0; i < 6; i++)
+        *s[i] = stored_string(p, fixed[1 + i], pd ? prev[i] : NULL, ps[i]);
     guint first = p->funcs->len;
+    guint pf = pd ? g_array_index(p->func_first, guint, p->dumps->len - 1) : first;
     g_array_append_val(p->func_first, first);
+    /* The functions follow the sixth string's end, one field each; so do
+     * the last line's, as many as it had. */
+    const char *f = fixed[6], *pr = pd ? prev[5] : NULL;
     for (size_t i = 0; i < d.n_functions; i++) {
-        char *c = g_strcompress(f[7 + i]);
-        g_ptr_array_add(p->funcs, (gpointer)passes_intern(p, c, strlen(c)));
-        g_free(c);
+        f += strlen(f) + 1;
+        int before = pf + i < first;
+        if (pr)
+            pr = before ? pr + strlen(pr) + 1 : NULL;
+        const char *ps_i = before ? g_ptr_array_index(p->funcs, pf + i) : NULL;
+        g_ptr_array_add(p->funcs, (gpointer)stored_string(p, f, pr, ps_i));
     }
+    for (int i = 0; i < 6; i++)
+        prev[i] = fixed[1 + i];
     g_array_append_val(p->dumps, d);
-out:
-    g_strfreev(nums);
-    g_strfreev(f);
-    return why;
+    return NULL;
 }
 
 /* Dump I's header read back from the text: what it says must be what the
@@ -239,6 +279,7 @@ static char *parse_all(tk_passes *p, char *text, uint64_t text_size, uint64_t re
         return bwhy;
     p->charged[TK_INPUT_BUDGET_DUMPS] = dumps;
     uint64_t n = 0;
+    char *prev[6] = {NULL};
     for (line = nl + 1; *line; line = nl + 1, n++) {
         nl = strchr(line, '\n');
         if (!nl)
@@ -248,7 +289,7 @@ static char *parse_all(tk_passes *p, char *text, uint64_t text_size, uint64_t re
             return g_strdup_printf("it lists more dumps than the %" G_GUINT64_FORMAT
                                    " it says",
                                    dumps);
-        char *why = parse_dump(p, line, text_size, lines);
+        char *why = parse_dump(p, line, text_size, lines, prev);
         if (why) {
             char *full = g_strdup_printf("dump %" G_GUINT64_FORMAT ": %s", n + 1, why);
             g_free(why);

@@ -137,6 +137,14 @@ void bundle_passfiles_slices_free(GPtrArray *jobs);
 void bundle_passfiles_clear(tk_bundle *bundle);
 
 
+/* ---- key.c ---- */
+
+/* KERNEL's pass key (tk_kernel_pass_key()) without its stages' digests:
+ * its name and warps alone, for where the digests cannot change the
+ * answer (they only add to a score that the name and warps make
+ * nonzero). */
+void bundle_pass_key_without_stages(const tk_kernel *kernel, tk_pass_key *key);
+
 /* ---- gzip.c ---- */
 
 /* Whether the file at PATH starts with gzip's magic bytes. */

@@ -35,7 +35,7 @@ static int64_t asked_warps(const tk_stage *ttgir)
 G_STATIC_ASSERT(TK_STAGE_TTIR == 0 && TK_STAGE_TTGIR == 1 &&
                 TK_STAGE_LLIR == 2 && TK_PASS_KEY_STAGES == 3);
 
-void tk_kernel_pass_key(const tk_kernel *k, tk_pass_key *key)
+void bundle_pass_key_without_stages(const tk_kernel *k, tk_pass_key *key)
 {
     memset(key, 0, sizeof *key);
     key->name = k->name;
@@ -43,6 +43,11 @@ void tk_kernel_pass_key(const tk_kernel *k, tk_pass_key *key)
     int64_t asked = asked_warps(k->stages[TK_STAGE_TTGIR]);
     if (asked > 0)
         key->num_warps = asked;
+}
+
+void tk_kernel_pass_key(const tk_kernel *k, tk_pass_key *key)
+{
+    bundle_pass_key_without_stages(k, key);
     for (int i = 0; i < TK_PASS_KEY_STAGES; i++) {
         if (k->stages[i]) {
             key->have[i] = 1;
