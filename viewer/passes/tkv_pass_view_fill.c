@@ -143,7 +143,7 @@ static gboolean next_rows(TkvPassView *self, int side, guint *r0, guint *r1)
         return TRUE;
     }
     if (lo > 0) {
-        guint start = lo;
+        guint start = lo - 1; /* one row at least, however long */
         while (start > 0 && lo - start < FILL_SLICE_ROWS &&
                row_off(r, side, lo) - row_off(r, side, start - 1) < FILL_SLICE_BYTES)
             start--;
