@@ -46,6 +46,7 @@ typedef struct {
     const tk_ir_diff *d;
     GString *text[2];
     GArray *orig[2];
+    GArray *off[2];
     GArray *hunks;      /* over rows */
     guint32 rows[2];
     uint32_t end[2];    /* kept lines shown or skipped so far, per side */
@@ -56,6 +57,8 @@ static void add_row(Rows *r, int s, const char *t, size_t len, guint32 line)
 {
     if (r->rows[s]++)
         g_string_append_c(r->text[s], '\n');
+    gsize at = r->text[s]->len;
+    g_array_append_val(r->off[s], at);
     tkv_text_append_line(r->text[s], t, len);
     g_array_append_val(r->orig[s], line);
 }
@@ -185,6 +188,7 @@ TkvPassRows *tkv_pass_rows_make(tk_ir_diff *d)
     for (int s = 0; s < 2; s++) {
         out->text[s] = r.text[s] = g_string_new(NULL);
         out->orig[s] = r.orig[s] = g_array_new(FALSE, FALSE, sizeof(guint32));
+        out->off[s] = r.off[s] = g_array_new(FALSE, FALSE, sizeof(gsize));
     }
     if (fits_whole(d))
         whole_rows(&r);
@@ -204,6 +208,7 @@ void tkv_pass_rows_free(gpointer p)
         if (r->text[s])
             g_string_free(r->text[s], TRUE);
         g_array_unref(r->orig[s]);
+        g_array_unref(r->off[s]);
     }
     g_array_unref(r->hunks);
     g_free(r);

@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 typedef struct {
     GString *text[2];   /* each side's rows, one line each, safe for a buffer */
     GArray *orig[2];    /* guint32 per row: the side's line number, 0 for a note */
+    GArray *off[2];     /* gsize per row: where it starts in text[] (the view
+                           fills its buffers by rows: tkv_pass_view_fill.c) */
     GArray *hunks;      /* tk_hunk over rows (0-based) */
     guint32 rows[2];    /* rows per side */
     tk_ir_diff_cut cut; /* what a diff too big to show whole left out (cut.cut 0: whole) */

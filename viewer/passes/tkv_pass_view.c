@@ -186,6 +186,10 @@ char **tkv_pass_view_get_selected_rows(TkvPassView *self)
 
 const char *tkv_pass_view_get_selection(TkvPassView *self) { return self->spec; }
 gboolean tkv_pass_view_get_diff_pending(TkvPassView *self) { return self->diff_pending; }
+guint32 tkv_pass_view_get_dump_line(TkvPassView *self, int side, guint row)
+{
+    return tkv_pass_view_orig_line(self, side, row);
+}
 
 const char *tkv_pass_view_get_stats_text(TkvPassView *self)
 {
@@ -253,7 +257,8 @@ static void tkv_pass_view_dispose(GObject *object)
         g_cancellable_cancel(self->cancel);
         g_clear_object(&self->cancel);
     }
-    tkv_pass_view_stop_waiting(self);
+    tkv_pass_view_fill_stop(self);
+    tkv_pass_view_stop_holding(self);
     tkv_pass_view_words_free(self);
     if (self->find) {
         gtk_widget_unparent(GTK_WIDGET(self->find));

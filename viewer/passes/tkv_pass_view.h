@@ -90,6 +90,13 @@ char **tkv_pass_view_get_selected_rows(TkvPassView *self);
 const char *tkv_pass_view_get_selection(TkvPassView *self);
 /* Whether the diff of the selection is still being made. */
 gboolean tkv_pass_view_get_diff_pending(TkvPassView *self);
+/* Whether the diff shown is still being put into its sides' buffers in
+ * idle slices (tkv_pass_view_fill.c): its rows away from the first change
+ * are empty lines until then. */
+gboolean tkv_pass_view_get_diff_filling(TkvPassView *self);
+/* The line of SIDE's dump that ROW (1-based) shows, as its gutter numbers
+ * it: 0 for none (a note). */
+guint32 tkv_pass_view_get_dump_line(TkvPassView *self, int side, guint row);
 const char *tkv_pass_view_get_diff_title(TkvPassView *self);
 /* The counts beside the title: "+13 −3", and how much of a diff too big
  * to show whole is shown. */

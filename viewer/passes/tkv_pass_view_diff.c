@@ -5,13 +5,16 @@
  * the sides' gutters mark the lines that carry a
  * location; next/previous change (a change is the library's,
  * tk_diff_changes(): a group of edits with their context, as the report
- * and `tkview diff` count them), and a new diff opens on its first change
- * once it has been drawn.  The chunk map shows the same hunks.  The rows
+ * and `tkview diff` count them), and a new diff opens on its first change.  The chunk map shows the same hunks.  The rows
  * (a diff too big to show whole is cut to a budget) are tkv_pass_rows.c's,
  * made on the diff's worker thread; VIEW_HUNKS are the hunks over them. */
 #include "passes/tkv_pass_view_private.h"
 
 #include <stdlib.h>
+
+/* A first change taller than twice this many rows opens on its first rows
+ * (this many above the middle of the view), not on its middle. */
+#define TALL_ROWS 12
 
 static const tk_hunk *hunks_of(TkvPassView *self, size_t *n)
 {
@@ -69,42 +72,6 @@ gboolean tkv_pass_view_step_change(TkvPassView *self, int delta)
     return TRUE;
 }
 
-void tkv_pass_view_stop_waiting(TkvPassView *self)
-{
-    if (self->paint_clock) {
-        /* a clock disposed with its window has dropped it already */
-        if (g_signal_handler_is_connected(self->paint_clock, self->paint_id))
-            g_signal_handler_disconnect(self->paint_clock, self->paint_id);
-        g_clear_object(&self->paint_clock);
-        self->paint_id = 0;
-    }
-}
-
-/* The sides' lines below the screen have estimated heights until GTK
- * validates them, in idle time, a few frames after the first: a change far
- * down was "centred" at its estimated place, short of it, and the pass
- * opened away from its change.  So the first change is centred again on
- * the next few frames, as the heights become known. */
-#define RECENTER_FRAMES 8
-
-static void on_after_paint(GdkFrameClock *clock, TkvPassView *self)
-{
-    if (self->pending_first_change) {
-        self->pending_first_change = FALSE;
-        tkv_pass_view_step_change(self, 1);
-        self->recenter_frames = RECENTER_FRAMES;
-    } else if (self->recenter_frames > 0 && self->cur_change >= 0) {
-        self->recenter_frames--;
-        tkv_pass_view_step_change(self, 0);
-    } else {
-        self->recenter_frames = 0;
-    }
-    if (self->recenter_frames > 0)
-        gtk_widget_queue_draw(GTK_WIDGET(self));
-    else
-        tkv_pass_view_stop_waiting(self);
-}
-
 guint32 tkv_pass_view_orig_line(TkvPassView *self, int side, guint row)
 {
     GArray *o = self->orig[side];
@@ -135,14 +102,22 @@ static const char *language_of(tk_ir_dialect d)
 
 void tkv_pass_view_clear_diff(TkvPassView *self)
 {
+    tkv_pass_view_fill_stop(self);
+    tkv_pass_view_stop_holding(self);
     for (int s = 0; s < 2; s++) {
         TkvCodeView *v = tkv_pass_view_side_view(self, s);
         tkv_code_view_set_matches(v, NULL, 0, FALSE);
         tkv_code_view_set_selected(v, 0, FALSE, FALSE);
         tkv_code_view_set_current_block(v, 0, 0);
+        /* the old side is emptied in idle slices, not finalized inside
+         * the click (a twentieth of it: tkv_code_view_retire_buffer()) */
+        GtkTextBuffer *old = gtk_text_view_get_buffer(GTK_TEXT_VIEW(v));
+        if (old)
+            g_object_ref(old);
         GtkSourceBuffer *b = tkv_code_view_new_buffer("", 0, NULL);
         tkv_code_view_set_buffer(v, GTK_TEXT_BUFFER(b));
         g_object_unref(b);
+        tkv_code_view_retire_buffer(old);
         g_array_set_size(self->orig[s], 0);
         tkv_code_pane_set_title(tkv_pass_view_side_pane(self, s), "", NULL);
     }
@@ -178,14 +153,94 @@ static void tag_hunks(TkvPassView *self)
     tkv_pass_view_words_reset(self);
 }
 
+/* The row (0-based) each side opens on: the middle of the first change's
+ * rows there (its first rows when it is taller than a screen), or the top. */
+static void opening_rows(TkvPassView *self, guint out[2])
+{
+    out[0] = out[1] = 0;
+    if (!self->changes->len)
+        return;
+    const tk_hunk *c = &g_array_index(self->changes, tk_hunk, 0);
+    guint lo[2] = {c->a0, c->b0}, hi[2] = {c->a1, c->b1};
+    for (int s = 0; s < 2; s++)
+        out[s] = hi[s] - lo[s] > 2 * TALL_ROWS ? lo[s] + TALL_ROWS : lo[s] + (hi[s] - lo[s]) / 2;
+}
+
+/* GtkTextView scrolls a line it was asked to centre to the left edge of its
+ * start, which is its left margin: the sides opened a few pixels to the
+ * right.  While they open (HOLD_FRAMES frames) such a shift is undone. */
+#define HOLD_FRAMES 3
+#define HOLD_MAX_PX 12
+
+static void hold_left(GtkAdjustment *adj, gpointer data)
+{
+    double v = gtk_adjustment_get_value(adj);
+    if (v > 0 && v <= HOLD_MAX_PX)
+        gtk_adjustment_set_value(adj, 0);
+}
+
+void tkv_pass_view_stop_holding(TkvPassView *self)
+{
+    for (int s = 0; s < 2; s++) {
+        if (self->hold_adj[s])
+            g_signal_handler_disconnect(self->hold_adj[s], self->hold_id[s]);
+        self->hold_id[s] = 0;
+        g_clear_object(&self->hold_adj[s]);
+    }
+    if (self->hold_tick)
+        gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->hold_tick);
+    self->hold_tick = 0;
+}
+
+static gboolean hold_tick(GtkWidget *w, GdkFrameClock *clock, gpointer data)
+{
+    TkvPassView *self = TKV_PASS_VIEW(w);
+    if (++self->hold_frames < HOLD_FRAMES)
+        return G_SOURCE_CONTINUE;
+    self->hold_tick = 0; /* removed by returning */
+    tkv_pass_view_stop_holding(self);
+    return G_SOURCE_REMOVE;
+}
+
+static void hold_sides_left(TkvPassView *self)
+{
+    tkv_pass_view_stop_holding(self);
+    for (int s = 0; s < 2; s++) {
+        GtkAdjustment *h =
+            gtk_scrollable_get_hadjustment(GTK_SCROLLABLE(tkv_pass_view_side_view(self, s)));
+        if (!h)
+            continue;
+        self->hold_adj[s] = g_object_ref(h);
+        self->hold_id[s] = g_signal_connect(h, "value-changed", G_CALLBACK(hold_left), NULL);
+    }
+    self->hold_frames = 0;
+    self->hold_tick = gtk_widget_add_tick_callback(GTK_WIDGET(self), hold_tick, NULL, NULL);
+}
+
+/* Opens the diff on its first change, in the first frame that draws it:
+ * both sides centred on their rows of it (GtkTextView places a line it
+ * was asked to scroll to when it lays the view out, before drawing), and
+ * again in the next frames as the lines above are measured
+ * (tkv_code_view_center_line()).  It drew the top of both sides first,
+ * then jumped. */
+static void open_first_change(TkvPassView *self, const guint at[2])
+{
+    self->cur_change = 0;
+    const tk_hunk *c = &g_array_index(self->changes, tk_hunk, 0);
+    tkv_code_view_set_current_block(tkv_pass_view_side_view(self, 0), c->a0 + 1, c->a1 - c->a0);
+    tkv_code_view_set_current_block(tkv_pass_view_side_view(self, 1), c->b0 + 1, c->b1 - c->b0);
+    for (int s = 0; s < 2; s++)
+        tkv_code_view_center_line(tkv_pass_view_side_view(self, s), at[s] + 1, 0, 0);
+    hold_sides_left(self);
+}
+
 void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, TkvPassRows *rows,
                              const char *title)
 {
     tkv_pass_view_clear_diff(self);
     self->diff = d;
     tk_ir_diff_bind(d, tk_bundle_loctab(tkv_document_get_bundle(self->doc)), NULL);
-    TkvPassRows *own = rows ? NULL : tkv_pass_rows_make(d);
-    TkvPassRows *r = rows ? rows : own;
+    TkvPassRows *r = self->rows = rows ? rows : tkv_pass_rows_make(d);
     g_array_append_vals(self->view_hunks, r->hunks->data, r->hunks->len);
     self->cut = r->cut;
     for (int s = 0; s < 2; s++)
@@ -193,10 +248,19 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, TkvPassRows *rows
     size_t n_hunks;
     const tk_hunk *hunks = hunks_of(self, &n_hunks);
     tkv_linked_scroll_link(self->linked, hunks, n_hunks);
+    /* The changes n / p step through: the library's, so that "change k of
+     * n" counts what the report and `tkview diff` count. */
+    tk_hunk *changes;
+    size_t n_changes = tk_diff_changes(hunks, n_hunks, &changes);
+    g_array_append_vals(self->changes, changes, (guint)n_changes);
+    free(changes);
+    guint at[2];
+    opening_rows(self, at);
     for (int s = 0; s < 2; s++) {
-        GString *text = r->text[s];
-        GtkSourceBuffer *b = tkv_code_view_new_buffer(text->str, (gssize)text->len,
-                                                      language_of(tk_ir_diff_dialect(d)));
+        /* the rows around the first change now, the others in idle slices
+         * (tkv_pass_view_fill.c) */
+        GtkSourceBuffer *b =
+            tkv_pass_view_fill_buffer(self, s, at[s], language_of(tk_ir_diff_dialect(d)));
         gtk_text_buffer_create_tag(GTK_TEXT_BUFFER(b), TKV_DIFF_WORD_TAG, "background",
                                    "rgba(70,120,210,0.30)", NULL);
         tkv_code_view_set_buffer(tkv_pass_view_side_view(self, s), GTK_TEXT_BUFFER(b));
@@ -208,15 +272,7 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, TkvPassRows *rows
         g_free(name);
         tkv_code_view_refresh_gutter(tkv_pass_view_side_view(self, s));
     }
-    tag_hunks(self);
-    /* The changes n / p step through: the library's, so that "change k of
-     * n" counts what the report and `tkview diff` count. */
-    tk_hunk *changes;
-    size_t n_changes = tk_diff_changes(hunks, n_hunks, &changes);
-    g_array_append_vals(self->changes, changes, (guint)n_changes);
-    free(changes);
     tkv_chunk_map_set_hunks(self->chunk_map, hunks, n_hunks, r->rows[0], r->rows[1]);
-    tkv_pass_rows_free(own);
     tk_diff_stats st = tk_ir_diff_stats(d);
     char *stats = self->cut.cut
                       ? g_strdup_printf("+%u \u2212%u (too big to show whole: %" G_GUINT64_FORMAT
@@ -230,21 +286,12 @@ void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, TkvPassRows *rows
     char *safe = g_utf8_make_valid(title, -1);
     gtk_label_set_text(self->diff_title, safe);
     g_free(safe);
+    if (self->changes->len && gtk_widget_get_mapped(GTK_WIDGET(self)))
+        open_first_change(self, at);
+    tag_hunks(self);
     update_change_label(self);
     tkv_find_bar_refresh(self->find);
-    /* Follow the hunks: go to the first change once the sides are laid
-     * out (before that their line positions are not known). */
-    self->pending_first_change = self->changes->len > 0;
-    GdkFrameClock *clock = gtk_widget_get_frame_clock(GTK_WIDGET(self));
-    tkv_pass_view_stop_waiting(self);
-    if (clock && gtk_widget_get_mapped(GTK_WIDGET(self))) {
-        self->paint_clock = g_object_ref(clock);
-        self->paint_id = g_signal_connect(clock, "after-paint", G_CALLBACK(on_after_paint), self);
-        gtk_widget_queue_draw(GTK_WIDGET(self));
-    } else if (self->pending_first_change) {
-        self->pending_first_change = FALSE;
-        self->cur_change = -1;
-    }
+    tkv_pass_view_fill_start(self);
 }
 
 void tkv_pass_view_show_after_only(TkvPassView *self)

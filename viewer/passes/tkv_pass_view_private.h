@@ -10,6 +10,9 @@
  *                            their gutters, next/previous change;
  *   tkv_pass_rows.c          the sides' rows made from a diff, on the
  *                            worker thread that made it;
+ *   tkv_pass_view_fill.c     the sides' buffers filled with those rows by
+ *                            parts: the first change's first, the rest in
+ *                            idle slices;
  *   tkv_pass_view_source.c   the binding in the diff: the source pane, a
  *                            diff line's source lines, a source line's rows;
  *   tkv_pass_view_actions.c  the view's actions (pass-view.*), their keys,
@@ -74,18 +77,24 @@ struct _TkvPassView {
                                `tkview diff`'s groups) */
     int cur_change;
     TkvLinkedScroll *linked;    /* the sides scrolled together */
-    gboolean pending_first_change;
-    int recenter_frames; /* frames left to centre the first change again */
     gboolean diff_pending;      /* a diff is being made on a worker */
     guint generation;           /* of the last selection */
-    GdkFrameClock *paint_clock; /* waiting for a frame before the first change */
-    gulong paint_id;
     /* the changed words, tagged as rows come into view (tkv_pass_view_words.c) */
     guint8 *words_done;         /* per row of A: its pair's words tagged */
     guint words_len;
     guint words_idle;
     GtkAdjustment *words_adj[2]; /* the sides' vertical adjustments watched */
     gulong words_value_id[2], words_changed_id[2];
+    /* the sides' rows and how far their buffers hold them (tkv_pass_view_fill.c) */
+    TkvPassRows *rows;          /* of the diff shown (NULL: none) */
+    guint fill_lo[2], fill_hi[2]; /* rows [lo, hi) of each side hold their text */
+    guint fill_id;              /* the idle source filling the rest */
+    int fill_turn;              /* the side filled next */
+    /* the sides kept at their left edge while they open (tkv_pass_view_diff.c) */
+    GtkAdjustment *hold_adj[2];
+    gulong hold_id[2];
+    guint hold_tick;
+    int hold_frames;
 
     /* the binding (tkv_pass_view_source.c) */
     guint src_line;         /* the selected source line (0: none) */
@@ -118,6 +127,25 @@ void tkv_pass_view_words_watch(TkvPassView *self);
 void tkv_pass_view_words_unwatch(TkvPassView *self, int side);
 /* Frees what the words keep (at dispose). */
 void tkv_pass_view_words_free(TkvPassView *self);
+/* Rows were filled: those in view get their changed words before the next
+ * frame. */
+void tkv_pass_view_words_refresh(TkvPassView *self);
+
+/* tkv_pass_view_fill.c */
+/* A buffer for SIDE of self->rows (set by the caller) in LANGUAGE, its rows
+ * around AROUND (0-based) holding their text, the others empty until
+ * tkv_pass_view_fill_start() fills them; the caller owns it. */
+GtkSourceBuffer *tkv_pass_view_fill_buffer(TkvPassView *self, int side, guint around,
+                                           const char *language);
+/* Fills the rest of both sides (shown in their views) in idle slices. */
+void tkv_pass_view_fill_start(TkvPassView *self);
+/* Stops filling and frees self->rows (a diff cleared, at dispose). */
+void tkv_pass_view_fill_stop(TkvPassView *self);
+/* Whether ROW0 (0-based) of SIDE holds its text in the buffer yet. */
+gboolean tkv_pass_view_row_filled(TkvPassView *self, int side, guint row0);
+/* The text of ROW0 of SIDE (LEN bytes, no line end), owned by the view:
+ * "" past the rows. */
+const char *tkv_pass_view_row_text(TkvPassView *self, int side, guint row0, gsize *len);
 
 /* tkv_pass_view.c */
 void tkv_pass_view_emit_anchor_changed(TkvPassView *self);
@@ -139,7 +167,8 @@ gboolean tkv_pass_view_parse_spec(const tk_timeline *tl, const char *spec, size_
 
 /* tkv_pass_view_diff.c */
 /* Shows D (the view takes it) under TITLE, as ROWS (tkv_pass_rows_make(D),
- * the caller's; NULL: made here); tkv_pass_view_clear_diff(): none. */
+ * which the view takes too; NULL: made here); tkv_pass_view_clear_diff():
+ * none. */
 void tkv_pass_view_show_diff(TkvPassView *self, tk_ir_diff *d, TkvPassRows *rows,
                              const char *title);
 void tkv_pass_view_clear_diff(TkvPassView *self);
@@ -148,11 +177,10 @@ void tkv_pass_view_clear_diff(TkvPassView *self);
 void tkv_pass_view_show_after_only(TkvPassView *self);
 /* The line of the side's dump shown in ROW of SIDE (0: none). */
 guint32 tkv_pass_view_orig_line(TkvPassView *self, int side, guint row);
+/* Stops keeping the sides at their left edge (a diff cleared, at dispose). */
+void tkv_pass_view_stop_holding(TkvPassView *self);
 /* The sides' gutter callback (tkv_bind_gutter.h); DATA is the side's view. */
 TkvLineState tkv_pass_view_diff_line_state(guint line, guint *count, gpointer data);
-/* Stops waiting for the frame after which a new diff goes to its first
- * change. */
-void tkv_pass_view_stop_waiting(TkvPassView *self);
 
 /* tkv_pass_view_source.c */
 /* Shows FILE in the source pane (nothing when it is shown or TKV_NO_FILE). */

@@ -81,6 +81,7 @@ static void on_diff(GObject *source, GAsyncResult *res, gpointer data)
         gtk_widget_set_visible(GTK_WIDGET(tkv_pass_view_side_pane(self, 0)), !after_only);
         if (d) {
             tkv_pass_view_show_diff(self, d, rows, title);
+            rows = NULL; /* the view's now */
             if (after_only)
                 tkv_pass_view_show_after_only(self);
             /* A source line stays selected from pass to pass: its lines in

@@ -8,7 +8,8 @@
  * the main thread's time to show it (attention_fwd's biggest passes).  The
  * rows in view and WORDS_MARGIN rows around them are tagged when the diff
  * is shown, and the others when a side scrolls to them, before the frame
- * that draws them (an idle callback ahead of GTK's redraw). */
+ * that draws them (an idle callback ahead of GTK's redraw), or once their
+ * text is in the buffers (tkv_pass_view_fill.c). */
 #include "passes/tkv_pass_view_private.h"
 
 #include <string.h>
@@ -19,18 +20,6 @@
 #define WORDS_MAX_LINE_BYTES 8192
 /* Rows above and below those in view tagged with them. */
 #define WORDS_MARGIN 80
-
-/* The text of row ROW (0-based) of B, without its line end, hidden
- * characters included (the tail of a folded long line). */
-static char *row_text(GtkTextBuffer *b, guint row)
-{
-    GtkTextIter s0, e0;
-    gtk_text_buffer_get_iter_at_line(b, &s0, (int)row);
-    e0 = s0;
-    if (!gtk_text_iter_ends_line(&e0))
-        gtk_text_iter_forward_to_line_end(&e0);
-    return gtk_text_buffer_get_text(b, &s0, &e0, TRUE);
-}
 
 /* Tags the ranges SP (N of them, bytes of TEXT, row ROW of B) as changed
  * words. */
@@ -51,25 +40,29 @@ static void tag_words(GtkTextBuffer *b, guint row, const char *text, const tk_ir
 /* Row pair J of replace H, once. */
 static void tag_pair(TkvPassView *self, const tk_hunk *h, guint32 j)
 {
-    guint32 ra = h->a0 + j;
+    guint32 ra = h->a0 + j, rb = h->b0 + j;
     if (ra >= self->words_len || self->words_done[ra])
+        return;
+    /* a row not filled yet is tagged once it is (tkv_pass_view_fill.c) */
+    if (!tkv_pass_view_row_filled(self, 0, ra) || !tkv_pass_view_row_filled(self, 1, rb))
         return;
     self->words_done[ra] = 1;
     GtkTextBuffer *ba = gtk_text_view_get_buffer(GTK_TEXT_VIEW(tkv_pass_view_side_view(self, 0)));
     GtkTextBuffer *bb = gtk_text_view_get_buffer(GTK_TEXT_VIEW(tkv_pass_view_side_view(self, 1)));
-    char *ta = row_text(ba, ra), *tb = row_text(bb, h->b0 + j);
-    size_t la = strlen(ta), lb = strlen(tb);
+    /* the rows' text as made on the worker (hidden tails of folded lines
+     * included), not read back from the buffers */
+    gsize la, lb;
+    const char *ta = tkv_pass_view_row_text(self, 0, ra, &la);
+    const char *tb = tkv_pass_view_row_text(self, 1, rb, &lb);
     tk_ir_span *sa, *sb;
     size_t na, nb;
     if (la <= WORDS_MAX_LINE_BYTES && lb <= WORDS_MAX_LINE_BYTES &&
         tk_ir_diff_words(ta, la, tb, lb, &sa, &na, &sb, &nb) == 0) {
         tag_words(ba, ra, ta, sa, na);
-        tag_words(bb, h->b0 + j, tb, sb, nb);
+        tag_words(bb, rb, tb, sb, nb);
         g_free(sa);
         g_free(sb);
     }
-    g_free(ta);
-    g_free(tb);
 }
 
 /* The pairs with a row of SIDE in FIRST..LAST (0-based, inclusive). */
@@ -130,6 +123,11 @@ static void on_side_scrolled(GtkAdjustment *adj, TkvPassView *self)
 {
     if (!self->words_idle && self->diff)
         self->words_idle = g_idle_add_full(GDK_PRIORITY_REDRAW - 10, tag_idle, self, NULL);
+}
+
+void tkv_pass_view_words_refresh(TkvPassView *self)
+{
+    on_side_scrolled(NULL, self);
 }
 
 void tkv_pass_view_words_reset(TkvPassView *self)

@@ -276,6 +276,7 @@ static void write_diff_side(TkvPassView *pv, JsonBuilder *b, int s)
         g_free(t);
     }
     json_builder_end_object(b);
+    tkv_test_state_write_dump_lines(pv, b, s, shown);
     g_array_unref(shown);
     /* The changed words: the text of each range tagged as one, "ROW:TEXT"
      * (rows 1-based), in order. */
@@ -447,7 +448,10 @@ static void write_pass_view(TkvPassView *pv, TkvDocument *doc, JsonBuilder *b)
     json_builder_end_array(b);
     const char *spec = tkv_pass_view_get_selection(pv);
     add_string(b, "selected", spec ? spec : "");
-    add_bool(b, "diff_pending", tkv_pass_view_get_diff_pending(pv));
+    /* pending until the sides hold all their rows: what the tests read */
+    add_bool(b, "diff_pending",
+             tkv_pass_view_get_diff_pending(pv) || tkv_pass_view_get_diff_filling(pv));
+    add_bool(b, "diff_filling", tkv_pass_view_get_diff_filling(pv));
     add_string(b, "title", tkv_pass_view_get_diff_title(pv));
     if (tkv_pass_view_get_diff(pv))
         write_diff(pv, doc, b);

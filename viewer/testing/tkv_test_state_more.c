@@ -189,3 +189,17 @@ void tkv_test_state_write_compare(TkvCompareView *cv, JsonBuilder *b)
     member_str(b, "facts", facts);
     g_free(facts);
 }
+
+void tkv_test_state_write_dump_lines(TkvPassView *pv, JsonBuilder *b, int side, GArray *rows)
+{
+    json_builder_set_member_name(b, "dump_line");
+    json_builder_begin_object(b);
+    for (guint i = 0; i < rows->len && i < 4000; i++) {
+        guint32 r = g_array_index(rows, guint32, i);
+        char key[16];
+        g_snprintf(key, sizeof key, "%u", r);
+        json_builder_set_member_name(b, key);
+        json_builder_add_int_value(b, tkv_pass_view_get_dump_line(pv, side, r));
+    }
+    json_builder_end_object(b);
+}

@@ -9,6 +9,7 @@
 
 #include "app/tkv_window.h"
 #include "compare/tkv_compare_view.h"
+#include "passes/tkv_pass_view.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,11 @@ void tkv_test_state_write_configs(TkvWindow *win, JsonBuilder *b);
  * "first", "first_text", "row", "which", "diff_pending", "title",
  * "has_diff", "a_del", "b_add", "facts". */
 void tkv_test_state_write_compare(TkvCompareView *cv, JsonBuilder *b);
+
+/* "dump_line": {"ROW": the line of SIDE's dump that ROW shows, as its
+ * gutter numbers it (0: a note)} for ROWS (guint32, 1-based) of the pass
+ * diff shown. */
+void tkv_test_state_write_dump_lines(TkvPassView *pv, JsonBuilder *b, int side, GArray *rows);
 
 G_END_DECLS
 

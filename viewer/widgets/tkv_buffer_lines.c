@@ -297,6 +297,20 @@ static gboolean shown(const Lines *s, guint line0)
     return s->shown_first >= 0 && (int)line0 >= s->shown_first && (int)line0 <= s->shown_last;
 }
 
+void tkv_buffer_lines_refold(GtkTextBuffer *b, guint first0, guint end0)
+{
+    Lines *s = lines_of(b, FALSE);
+    if (!s || !s->fold)
+        return;
+    for (guint i = first_long_at(s, (int)first0); i < s->long_lines->len; i++) {
+        const LongLine *ll = &g_array_index(s->long_lines, LongLine, i);
+        if (ll->line >= end0)
+            break;
+        if (!shown(s, ll->line))
+            set_folded(b, s, ll, TRUE);
+    }
+}
+
 void tkv_buffer_lines_show(GtkTextBuffer *b, int first0, int last0)
 {
     Lines *s = lines_of(b, FALSE);

@@ -93,6 +93,11 @@ GArray *tkv_buffer_lines_hidden_location_lines(GtkTextBuffer *b);
  * (what was given to gtk_text_buffer_set_text(); the caller keeps it).
  * Once. */
 void tkv_buffer_lines_fold(GtkTextBuffer *b, const char *text, gsize len);
+/* Folds again the long lines in [FIRST0, END0) (0-based) but those shown
+ * whole: B's text there was given after tkv_buffer_lines_fold() (a pass
+ * diff fills its sides by rows, tkv_pass_view_fill.c; same lines, same
+ * numbers). */
+void tkv_buffer_lines_refold(GtkTextBuffer *b, guint first0, guint end0);
 /* Shows lines [FIRST0, LAST0] (0-based) whole and folds again the lines shown
  * whole before that are outside them.  Cheap when nothing changes. */
 void tkv_buffer_lines_show(GtkTextBuffer *b, int first0, int last0);

@@ -61,6 +61,10 @@ void tkv_code_view_set_buffer(TkvCodeView *self, GtkTextBuffer *b);
  * B: kept from tkv_code_view_new_buffer() (read back once for another
  * buffer). */
 const char *tkv_code_view_buffer_text(GtkTextBuffer *b, gsize *len);
+/* Keeps LEN bytes of TEXT (copied) as B's text, for a buffer filled by
+ * parts after tkv_code_view_new_buffer() (tkv_pass_view_fill.c): what
+ * tkv_code_view_buffer_text() answers from then on. */
+void tkv_code_view_buffer_keep_text(GtkTextBuffer *b, const char *text, gsize len);
 /* Takes the caller's reference to B, a buffer a view let go of: a big one
  * is emptied in low-priority idle slices before it is let go of (finalizing
  * a highlighted buffer of 40,000 lines took 300-450 ms), when no one else

@@ -133,7 +133,7 @@ static void buffer_text_free(gpointer p)
     g_free(t);
 }
 
-static void keep_text(GtkTextBuffer *b, const char *text, gsize len)
+void tkv_code_view_buffer_keep_text(GtkTextBuffer *b, const char *text, gsize len)
 {
     BufferText *t = g_new0(BufferText, 1);
     t->text = g_strndup(text, len);
@@ -149,7 +149,7 @@ const char *tkv_code_view_buffer_text(GtkTextBuffer *b, gsize *len)
         GtkTextIter s, e;
         gtk_text_buffer_get_bounds(b, &s, &e);
         char *text = gtk_text_buffer_get_text(b, &s, &e, TRUE);
-        keep_text(b, text, strlen(text));
+        tkv_code_view_buffer_keep_text(b, text, strlen(text));
         g_free(text);
         t = g_object_get_data(G_OBJECT(b), "tkv-text");
     }
@@ -171,7 +171,7 @@ GtkSourceBuffer *tkv_code_view_new_buffer(const char *text, gssize len,
             gtk_source_buffer_set_language(b, lang);
     }
     gtk_text_buffer_set_text(tb, text ? text : "", text ? len : 0);
-    keep_text(tb, text ? text : "", text ? (len < 0 ? strlen(text) : (gsize)len) : 0);
+    tkv_code_view_buffer_keep_text(tb, text ? text : "", text ? (len < 0 ? strlen(text) : (gsize)len) : 0);
     if (text)
         tkv_buffer_lines_fold(tb, text, len < 0 ? strlen(text) : (gsize)len);
     GtkTextIter start;
