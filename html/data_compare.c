@@ -34,7 +34,7 @@
  * line records, tk_timeline_texts_new()): an autotune group's kernels are
  * each a side of several pairs, so each text is read once, not once per
  * pair, while the texts of a pair's rows fit. */
-#define COMPARE_TEXTS_BYTES ((size_t)32 << 20)
+#define COMPARE_TEXTS_BYTES ((size_t)48 << 20)
 
 /* ---- which pairs ------------------------------------------------------------ */
 
@@ -516,20 +516,30 @@ int html_report_compare_pairs(html_report *r)
     return 0;
 }
 
-/* Before pair I: the texts of a kernel of the report are kept while a
- * pair after I has it (its timeline is the pass data's), and go after. */
+/* Whether a pair from FIRST on has kernel K of the report. */
+static gboolean in_pair_from(const html_report *r, guint first, guint k)
+{
+    for (guint j = first; j < r->compares->len; j++) {
+        const html_report_compare *c = &g_array_index(r->compares, html_report_compare, j);
+        if (c->index[0] == (int)k || c->index[1] == (int)k)
+            return TRUE;
+    }
+    return FALSE;
+}
+
+/* Before pair I: the texts a kernel's timeline (the pass data's) reads
+ * are kept while a pair after I has it; those of a kernel no pair from I
+ * on has go. */
 static void keep_texts(html_report *r, tk_timeline_texts *texts, guint i)
 {
     for (guint k = 0; k < r->kernels->len; k++) {
         const html_report_kernel *rk = &g_array_index(r->kernels, html_report_kernel, k);
         if (!rk->tl)
             continue;
-        gboolean later = FALSE;
-        for (guint j = i + 1; j < r->compares->len && !later; j++) {
-            const html_report_compare *c = &g_array_index(r->compares, html_report_compare, j);
-            later = c->index[0] == (int)k || c->index[1] == (int)k;
-        }
-        tk_timeline_texts_keep(texts, rk->tl, later);
+        if (in_pair_from(r, i + 1, k))
+            tk_timeline_texts_keep(texts, rk->tl, 1);
+        else if (!in_pair_from(r, i, k))
+            tk_timeline_texts_keep(texts, rk->tl, 0);
     }
 }
 

@@ -447,8 +447,9 @@ tk_ir_diff *tk_timeline_diff_across(const tk_timeline *a, size_t i,
  * back to the same texts (a report compares three compiles of a kernel two
  * by two: each text is a side of two comparisons).  Only the texts of the
  * timelines named by tk_timeline_texts_keep() are kept, at most MAX_BYTES
- * of them (about: line records and their normalization); past it the
- * texts kept longest go.  Safe to share between threads; the timelines
+ * of them (about: line records and their normalization); once full, the
+ * texts read next are not kept (they come back in the order they were
+ * first read: dropping the oldest would drop each before it is asked).  Safe to share between threads; the timelines
  * must outlive it.  Free with tk_timeline_texts_free(). */
 typedef struct tk_timeline_texts tk_timeline_texts;
 

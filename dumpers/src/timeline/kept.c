@@ -7,7 +7,7 @@
  * each (autotuned_matmul's report: 642 texts read, 1.65 G of its 15 G
  * instructions).  Here a text read is kept as its line records and
  * normalization, shared (counted references) by the diffs made from it,
- * until the store passes its byte bound; then the oldest go.  A diff from
+ * while the store has room, until its timeline is no longer kept.  A diff from
  * kept texts is the diff tk_timeline_diff_across() makes: the same texts,
  * the same normalization, the same engine.
  */
@@ -154,9 +154,10 @@ static tl_kept *kept_text(tk_timeline_texts *t, const tk_timeline *tl, size_t i,
         return other;
     }
     k->bytes = kept_bytes(k);
-    if (k->bytes <= t->max && g_hash_table_contains(t->keep, tl)) {
-        while (t->bytes + k->bytes > t->max && !g_queue_is_empty(&t->order))
-            drop(t, t->order.head->data);
+    /* Full, a text is not kept: the texts come back in the order they
+     * were first read (a pair's rows, then another pair's), and dropping
+     * the oldest for the newest would drop each before it is asked again. */
+    if (t->bytes + k->bytes <= t->max && g_hash_table_contains(t->keep, tl)) {
         g_atomic_int_inc(&k->ref); /* the store's */
         g_hash_table_insert(t->by_side, (gpointer)side, k);
         g_queue_push_tail(&t->order, k);
