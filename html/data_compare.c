@@ -30,6 +30,11 @@
 
 #define GROUP_ALL_PAIRS 4
 #define DIFF_BUDGET ((gsize)24 << 20)
+/* The pass texts kept for the comparisons' row diffs, at most (bytes of
+ * line records, tk_timeline_texts_new()): an autotune group's kernels are
+ * each a side of several pairs, so each text is read once, not once per
+ * pair, while the texts of a pair's rows fit. */
+#define COMPARE_TEXTS_BYTES ((size_t)48 << 20)
 
 /* ---- which pairs ------------------------------------------------------------ */
 
@@ -187,6 +192,7 @@ typedef struct {
     gsize spent;
     gboolean over;     /* DIFF_BUDGET reached */
     html_compare_ahead *ahead; /* the row diffs made ahead, NULL: none */
+    tk_timeline_texts *texts;  /* the report's (html_report_compares()) */
 } pair_writer;
 
 static void write_side(jw *w, const html_report *r, const html_report_compare *rc,
@@ -269,7 +275,7 @@ static int64_t row_diff(pair_writer *pw, size_t i, tk_timeline_point which, cons
         return -1;
     }
     GString *g = pw->ahead ? html_compare_ahead_take(pw->ahead, i, which)
-                           : html_compare_row_json(pw->cmp, i, which);
+                           : html_compare_row_json(pw->cmp, pw->texts, i, which);
     if (!g) {
         *why = "no text to compare here on one side";
         return -1;
@@ -419,7 +425,7 @@ static void write_lines(jw *w, tk_compare *cmp)
  * the bundles, their pass indexes and stages (all made before); what may
  * report to r->diags (making its folder, writing a file whole, its page)
  * holds r->lock. */
-static int write_pair(html_report *r, html_report_compare *rc)
+static int write_pair(html_report *r, html_report_compare *rc, tk_timeline_texts *texts)
 {
     char dir[32];
     g_snprintf(dir, sizeof dir, "data/%s", rc->id);
@@ -454,7 +460,7 @@ static int write_pair(html_report *r, html_report_compare *rc)
         g_strlcpy(rc->first_pass, tk_compare_row_get(cmp, first)->name, sizeof rc->first_pass);
     }
     /* the row diffs, made on the other cores while the final stages are */
-    pair_writer pw = {r, rc, cmp, -1, 0, 0, FALSE, html_compare_ahead_start(cmp)};
+    pair_writer pw = {r, rc, cmp, -1, 0, 0, FALSE, html_compare_ahead_start(cmp, texts), texts};
     GString *g = g_string_new(NULL);
     jw w;
     jw_init(&w, g);
@@ -510,14 +516,46 @@ int html_report_compare_pairs(html_report *r)
     return 0;
 }
 
+/* Whether a pair from FIRST on has kernel K of the report. */
+static gboolean in_pair_from(const html_report *r, guint first, guint k)
+{
+    for (guint j = first; j < r->compares->len; j++) {
+        const html_report_compare *c = &g_array_index(r->compares, html_report_compare, j);
+        if (c->index[0] == (int)k || c->index[1] == (int)k)
+            return TRUE;
+    }
+    return FALSE;
+}
+
+/* Before pair I: the texts a kernel's timeline (the pass data's) reads
+ * are kept while a pair after I has it; those of a kernel no pair from I
+ * on has go. */
+static void keep_texts(html_report *r, tk_timeline_texts *texts, guint i)
+{
+    for (guint k = 0; k < r->kernels->len; k++) {
+        const html_report_kernel *rk = &g_array_index(r->kernels, html_report_kernel, k);
+        if (!rk->tl)
+            continue;
+        if (in_pair_from(r, i + 1, k))
+            tk_timeline_texts_keep(texts, rk->tl, 1);
+        else if (!in_pair_from(r, i, k))
+            tk_timeline_texts_keep(texts, rk->tl, 0);
+    }
+}
+
 int html_report_compares(html_report *r)
 {
     /* One pair at a time, each on every core (data_compare_ahead.h): a
      * pair's rows are more even work than pairs are (autotuned_matmul's
      * three pairs on two cores left one alone).  Their timelines are the
      * pass data's (html_report_compare_pairs() had them kept). */
-    for (guint i = 0; i < r->compares->len; i++)
-        if (write_pair(r, &g_array_index(r->compares, html_report_compare, i)))
-            return -1;
-    return 0;
+    tk_timeline_texts *texts = tk_timeline_texts_new(COMPARE_TEXTS_BYTES);
+    int ret = 0;
+    for (guint i = 0; i < r->compares->len && !ret; i++) {
+        html_report_compare *rc = &g_array_index(r->compares, html_report_compare, i);
+        keep_texts(r, texts, i);
+        ret = write_pair(r, rc, texts);
+    }
+    tk_timeline_texts_free(texts);
+    return ret;
 }

@@ -30,6 +30,7 @@ typedef struct {
 
 struct html_compare_ahead {
     const tk_compare *cmp;
+    tk_timeline_texts *texts;
     GArray *jobs; /* ahead_job */
     guint next;   /* the first job not started */
     guint taken;  /* the jobs taken */
@@ -40,10 +41,11 @@ struct html_compare_ahead {
 };
 
 /* Diff row I (WHICH) as JSON; NULL when a side has no text there. */
-GString *html_compare_row_json(const tk_compare *cmp, size_t i, tk_timeline_point which)
+GString *html_compare_row_json(const tk_compare *cmp, tk_timeline_texts *texts, size_t i,
+                               tk_timeline_point which)
 {
     tk_diags *d = tk_diags_new();
-    tk_ir_diff *diff = tk_compare_diff_row(cmp, i, which, NULL, d);
+    tk_ir_diff *diff = tk_compare_diff_row_kept(cmp, texts, i, which, NULL, d);
     tk_diags_free(d);
     if (!diff)
         return NULL;
@@ -67,7 +69,7 @@ static gpointer ahead_worker(gpointer data)
         guint k = a->next++;
         ahead_job j = g_array_index(a->jobs, ahead_job, k);
         g_mutex_unlock(&a->lock);
-        GString *g = html_compare_row_json(a->cmp, j.row, j.which);
+        GString *g = html_compare_row_json(a->cmp, a->texts, j.row, j.which);
         g_mutex_lock(&a->lock);
         g_array_index(a->jobs, ahead_job, k).json = g;
         g_array_index(a->jobs, ahead_job, k).done = TRUE;
@@ -79,13 +81,14 @@ static gpointer ahead_worker(gpointer data)
 
 /* Starts the workers on CMP's jobs; NULL (each diff made when asked) on
  * one core, or when no thread could be made. */
-html_compare_ahead *html_compare_ahead_start(const tk_compare *cmp)
+html_compare_ahead *html_compare_ahead_start(const tk_compare *cmp, tk_timeline_texts *texts)
 {
     guint want = MIN((guint)g_get_num_processors(), AHEAD_THREADS);
     if (want < 2)
         return NULL;
     html_compare_ahead *a = g_new0(html_compare_ahead, 1);
     a->cmp = cmp;
+    a->texts = texts;
     a->jobs = g_array_new(FALSE, TRUE, sizeof(ahead_job));
     for (size_t i = 0; i < tk_compare_row_count(cmp); i++) {
         const tk_compare_row *row = tk_compare_row_get(cmp, i);
@@ -119,7 +122,7 @@ GString *html_compare_ahead_take(html_compare_ahead *a, size_t i, tk_timeline_po
                                 ? &g_array_index(a->jobs, ahead_job, a->taken)
                                 : NULL;
     if (!next || next->row != i || next->which != which)
-        return html_compare_row_json(a->cmp, i, which);
+        return html_compare_row_json(a->cmp, a->texts, i, which);
     g_mutex_lock(&a->lock);
     ahead_job *j = &g_array_index(a->jobs, ahead_job, a->taken);
     while (!j->done)

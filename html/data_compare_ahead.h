@@ -24,14 +24,16 @@ typedef struct html_compare_ahead html_compare_ahead;
  * then the IR after it is the IR after the row before. */
 gboolean html_compare_row_unchanged(const tk_compare *cmp, const tk_compare_row *row);
 
-/* Row I of CMP diffed at WHICH as the report's JSON (html_report_diff_json);
- * NULL when a side has no text there.  Caller frees with g_string_free(). */
-GString *html_compare_row_json(const tk_compare *cmp, size_t i, tk_timeline_point which);
+/* Row I of CMP diffed at WHICH as the report's JSON (html_report_diff_json),
+ * its texts taken from TEXTS (the report's, shared by its comparisons:
+ * tk_compare_diff_row_kept()); NULL when a side has no text there.  Caller frees with g_string_free(). */
+GString *html_compare_row_json(const tk_compare *cmp, tk_timeline_texts *texts, size_t i,
+                               tk_timeline_point which);
 
-/* Starts making CMP's row diffs (CMP read only, and kept until
+/* Starts making CMP's row diffs from TEXTS (CMP read only, and kept until
  * html_compare_ahead_free()); NULL on one core or when no thread could be
  * made: then each diff is made when asked for. */
-html_compare_ahead *html_compare_ahead_start(const tk_compare *cmp);
+html_compare_ahead *html_compare_ahead_start(const tk_compare *cmp, tk_timeline_texts *texts);
 
 /* Row I's diff at WHICH, as html_compare_row_json() gives it (caller
  * frees): the next job's, waited for, or made here when row I is not the

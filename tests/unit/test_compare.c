@@ -204,6 +204,104 @@ static void test_lent_timeline(void)
     tk_bundle_free(b);
 }
 
+/* The text of line LINE of SIDE of D, kept line by kept line (caller
+ * frees); NULL when no kept line has that number. */
+static char *numbered_line(const tk_ir_diff *d, int side, uint32_t line)
+{
+    for (uint32_t k = 0; k < tk_ir_diff_kept_count(d, side); k++) {
+        size_t len;
+        uint32_t n;
+        const char *t = tk_ir_diff_kept_line(d, side, k, &len, &n);
+        if (t && n == line)
+            return g_strndup(t, len);
+    }
+    return NULL;
+}
+
+/* D and E have the same hunks. */
+static void same_hunks(const tk_ir_diff *d, const tk_ir_diff *e)
+{
+    size_t nd, ne;
+    const tk_hunk *hd = tk_ir_diff_hunks(d, &nd), *he = tk_ir_diff_hunks(e, &ne);
+    g_assert_cmpuint(nd, ==, ne);
+    g_assert_cmpint(memcmp(hd, he, nd * sizeof *hd), ==, 0);
+}
+
+/* tk_timeline_texts: the report's comparisons of one kernel against two
+ * others share its texts.  A = 01cca3c5's timeline, lent to two
+ * comparisons and kept in TEXTS: against 0cfc4f76 at row 30
+ * (TritonGPUAssignLatencies, read above) the diff from kept texts is the
+ * one tk_compare_diff_row() makes, and line 73 of each side (dump line
+ * 7052, 73 under the Before dump at 6979) reads
+ *   A: %a_53 = tt.load ... {tt.latency = 2 : i32} ...
+ *   B: %a_53 = tt.load ... {tt.latency = 1 : i32} ...
+ * Against b4f5182e (8 warps; its line 7052 also says latency 2) A's text
+ * comes from the store.  A diff outlives the store it was made from. */
+static void test_kept_texts(void)
+{
+    tk_bundle *b = load_sample("matmul_configs");
+    const tk_kernel *ka = kernel(b, "01cca3c5");
+    tk_timeline_part *parts;
+    size_t n = tk_timeline_parts_of_kernel(b, ka, &parts, NULL);
+    tk_timeline_opts o = {.flags = TK_TIMELINE_WHOLE_UNITS};
+    tk_compare_digests *dig = tk_compare_digests_new();
+    tk_timeline *tl = tk_timeline_build_steps(parts, n, ka, &o, gather, dig, NULL);
+    g_free(parts);
+    g_assert_nonnull(tl);
+    tk_compare *c1 = tk_compare_build_from(b, ka, tl, dig, b, kernel(b, "0cfc4f76"), NULL, NULL,
+                                           NULL, NULL);
+    tk_compare *c2 = tk_compare_build_from(b, ka, tl, dig, b, kernel(b, "b4f5182e"), NULL, NULL,
+                                           NULL, NULL);
+    tk_compare_digests_free(dig);
+    tk_timeline_texts *texts = tk_timeline_texts_new((size_t)64 << 20);
+    tk_timeline_texts_keep(texts, tl, 1);
+
+    tk_ir_diff *plain = tk_compare_diff_row(c1, 30, TK_TL_OUTPUT, NULL, NULL);
+    tk_ir_diff *kept = tk_compare_diff_row_kept(c1, texts, 30, TK_TL_OUTPUT, NULL, NULL);
+    g_assert_nonnull(plain);
+    g_assert_nonnull(kept);
+    same_hunks(plain, kept);
+    g_assert_cmpstr(tk_ir_diff_name(kept, TK_IR_A), ==, tk_ir_diff_name(plain, TK_IR_A));
+    char *la = numbered_line(kept, TK_IR_A, 73), *lb = numbered_line(kept, TK_IR_B, 73);
+    g_assert_nonnull(strstr(la, "%a_53 = tt.load %a_ptrs_47, %a_52, %cst_0 {tt.latency = 2 : i32}"));
+    g_assert_nonnull(strstr(lb, "%a_53 = tt.load %a_ptrs_47, %a_52, %cst_0 {tt.latency = 1 : i32}"));
+    g_free(la);
+    g_free(lb);
+    tk_ir_diff_free(plain);
+    tk_ir_diff_free(kept);
+
+    /* The other pair: A's text again, from the store. */
+    plain = tk_compare_diff_row(c2, 30, TK_TL_OUTPUT, NULL, NULL);
+    kept = tk_compare_diff_row_kept(c2, texts, 30, TK_TL_OUTPUT, NULL, NULL);
+    g_assert_nonnull(kept);
+    same_hunks(plain, kept);
+    tk_ir_diff_free(plain);
+    /* no longer kept: the store's copy goes, the diff keeps its own */
+    tk_timeline_texts_keep(texts, tl, 0);
+    tk_timeline_texts_free(texts);
+    la = numbered_line(kept, TK_IR_A, 73);
+    lb = numbered_line(kept, TK_IR_B, 73);
+    g_assert_nonnull(strstr(la, "{tt.latency = 2 : i32}"));
+    g_assert_nonnull(strstr(lb, "%a_53 = tt.load %a_ptrs_47, %a_52, %cst_0 {tt.latency = 2 : i32}"));
+    g_free(la);
+    g_free(lb);
+    tk_ir_diff_free(kept);
+
+    /* A store that keeps nothing (no room) still gives the diff. */
+    texts = tk_timeline_texts_new(0);
+    tk_timeline_texts_keep(texts, tl, 1);
+    kept = tk_compare_diff_row_kept(c1, texts, 30, TK_TL_OUTPUT, NULL, NULL);
+    plain = tk_compare_diff_row(c1, 30, TK_TL_OUTPUT, NULL, NULL);
+    same_hunks(plain, kept);
+    tk_ir_diff_free(plain);
+    tk_ir_diff_free(kept);
+    tk_timeline_texts_free(texts);
+    tk_compare_free(c1);
+    tk_compare_free(c2);
+    tk_timeline_free(tl);
+    tk_bundle_free(b);
+}
+
 static void test_num_warps(void)
 {
     tk_bundle *b = load_sample("matmul_configs");
@@ -430,6 +528,7 @@ int main(int argc, char **argv)
     g_test_add_func("/compare/num-stages", test_num_stages);
     g_test_add_func("/compare/lent-timeline", test_lent_timeline);
     g_test_add_func("/compare/num-warps", test_num_warps);
+    g_test_add_func("/compare/kept-texts", test_kept_texts);
     g_test_add_func("/compare/itself", test_itself);
     g_test_add_func("/compare/autotuned", test_autotuned);
     g_test_add_func("/compare/added-pass", test_added_pass);

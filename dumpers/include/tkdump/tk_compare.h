@@ -214,6 +214,14 @@ tk_ir_diff *tk_compare_diff_row(const tk_compare *cmp, size_t i,
                                 tk_timeline_point which,
                                 const tk_diff_opts *opts, tk_diags *diags);
 
+/* The same, the texts read once into TEXTS and taken from there again
+ * (tk_timeline_texts_diff(): the comparisons of one report share one);
+ * TEXTS NULL: tk_compare_diff_row(). */
+TK_API
+tk_ir_diff *tk_compare_diff_row_kept(const tk_compare *cmp, tk_timeline_texts *texts,
+                                     size_t i, tk_timeline_point which,
+                                     const tk_diff_opts *opts, tk_diags *diags);
+
 /* ---- final stages ------------------------------------------------------ */
 
 typedef struct {

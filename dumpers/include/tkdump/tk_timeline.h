@@ -443,6 +443,38 @@ tk_ir_diff *tk_timeline_diff_across(const tk_timeline *a, size_t i,
                                     const char *prefix_b,
                                     const tk_diff_opts *opts, tk_diags *diags);
 
+/* Texts of passes kept once read, for diffs across timelines that come
+ * back to the same texts (a report compares three compiles of a kernel two
+ * by two: each text is a side of two comparisons).  Only the texts of the
+ * timelines named by tk_timeline_texts_keep() are kept, at most MAX_BYTES
+ * of them (about: line records and their normalization); once full, the
+ * texts read next are not kept (they come back in the order they were
+ * first read: dropping the oldest would drop each before it is asked).  Safe to share between threads; the timelines
+ * must outlive it.  Free with tk_timeline_texts_free(). */
+typedef struct tk_timeline_texts tk_timeline_texts;
+
+TK_API
+tk_timeline_texts *tk_timeline_texts_new(size_t max_bytes);
+
+TK_API
+void tk_timeline_texts_free(tk_timeline_texts *t);
+
+/* KEEP 1: the texts of TL read from now on are kept; 0: TL's kept texts
+ * go (the diffs made from them keep theirs) and later ones are not kept. */
+TK_API
+void tk_timeline_texts_keep(tk_timeline_texts *t, const tk_timeline *tl, int keep);
+
+/* tk_timeline_diff_across(), each text read once into T and taken from
+ * there again (the same diff: the same texts, normalization and engine);
+ * T NULL: tk_timeline_diff_across() itself.  The diff shares the kept
+ * texts and may outlive T.  Caller frees with tk_ir_diff_free(). */
+TK_API
+tk_ir_diff *tk_timeline_texts_diff(tk_timeline_texts *t, const tk_timeline *a, size_t i,
+                                   tk_timeline_point which_a, const char *prefix_a,
+                                   const tk_timeline *b, size_t j,
+                                   tk_timeline_point which_b, const char *prefix_b,
+                                   const tk_diff_opts *opts, tk_diags *diags);
+
 /* The effect of sub-step J of pass I. */
 TK_API
 tk_ir_diff *tk_timeline_diff_substep(const tk_timeline *tl, size_t i,

@@ -315,6 +315,13 @@ static int point_of(const tk_compare *cmp, size_t i, tk_timeline_point which, in
 tk_ir_diff *tk_compare_diff_row(const tk_compare *cmp, size_t i, tk_timeline_point which,
                                 const tk_diff_opts *opts, tk_diags *diags)
 {
+    return tk_compare_diff_row_kept(cmp, NULL, i, which, opts, diags);
+}
+
+tk_ir_diff *tk_compare_diff_row_kept(const tk_compare *cmp, tk_timeline_texts *texts,
+                                     size_t i, tk_timeline_point which,
+                                     const tk_diff_opts *opts, tk_diags *diags)
+{
     size_t pa, pb;
     tk_timeline_point wa, wb;
     if (!point_of(cmp, i, which, 0, &pa, &wa) || !point_of(cmp, i, which, 1, &pb, &wb)) {
@@ -322,6 +329,6 @@ tk_ir_diff *tk_compare_diff_row(const tk_compare *cmp, size_t i, tk_timeline_poi
                      "row %zu: a side has no pass dumps there", i);
         return NULL;
     }
-    return tk_timeline_diff_across(cmp->side[0].tl, pa, wa, "A: ", cmp->side[1].tl, pb, wb,
-                                   "B: ", opts ? opts : &cmp->diff, diags);
+    return tk_timeline_texts_diff(texts, cmp->side[0].tl, pa, wa, "A: ", cmp->side[1].tl, pb,
+                                  wb, "B: ", opts ? opts : &cmp->diff, diags);
 }

@@ -141,6 +141,82 @@ static line_words cut_words(const char *text, size_t len, GArray *words)
     return lw;
 }
 
+/* ---- the words of lines seen before ---------------------------------------
+ * A line's words are a function of its first DIFF_ALIGN_HEAD bytes, and the
+ * same lines come back: a comparison's diff after each pass replaces the
+ * same lines again (autotuned_matmul's report aligns 290,000 lines, cutting
+ * and sorting their words was 1.1 G of its 15 G instructions), and so does
+ * a chain's next pass.  Cut lines are kept here, keyed by their bytes
+ * (compared whole on a hit), shared by the diff threads under a lock, up
+ * to MEMO_BYTES, then forgotten all at once.  A hit gives the words the
+ * cut would: the pairing is the same. */
+#define MEMO_BYTES ((size_t)16 << 20)
+
+typedef struct {
+    uint64_t hash;
+    const char *text; /* the key's bytes: the entry's own after WORDS */
+    uint32_t len, n;
+    uint64_t whole;
+    uint64_t words[]; /* N, sorted; then LEN bytes */
+} memo_line;
+
+static GMutex memo_lock;
+static GHashTable *memo; /* memo_line -> itself */
+static size_t memo_bytes;
+
+static guint memo_hash(gconstpointer p)
+{
+    const memo_line *m = p;
+    return (guint)(m->hash ^ (m->hash >> 32));
+}
+
+static gboolean memo_equal(gconstpointer x, gconstpointer y)
+{
+    const memo_line *a = x, *b = y;
+    return a->hash == b->hash && a->len == b->len && memcmp(a->text, b->text, a->len) == 0;
+}
+
+/* cut_words(), from the memo when TEXT's head was cut before. */
+static line_words cut_words_seen(const char *text, size_t len, GArray *words)
+{
+    if (len > DIFF_ALIGN_HEAD)
+        len = DIFF_ALIGN_HEAD;
+    memo_line key = {.hash = tk_diff_hash(text, len), .text = text, .len = (uint32_t)len};
+    g_mutex_lock(&memo_lock);
+    const memo_line *hit = memo ? g_hash_table_lookup(memo, &key) : NULL;
+    if (hit) {
+        line_words lw = {.first = words->len, .n = hit->n, .whole = hit->whole};
+        g_array_append_vals(words, hit->words, hit->n);
+        g_mutex_unlock(&memo_lock);
+        return lw;
+    }
+    g_mutex_unlock(&memo_lock);
+    line_words lw = cut_words(text, len, words);
+    size_t size = sizeof(memo_line) + lw.n * sizeof(uint64_t) + len;
+    memo_line *m = g_malloc(size);
+    *m = key;
+    m->n = lw.n;
+    m->whole = lw.whole;
+    memcpy(m->words, (const uint64_t *)(void *)words->data + lw.first, lw.n * sizeof(uint64_t));
+    memcpy(m->words + lw.n, text, len);
+    m->text = (const char *)(m->words + lw.n);
+    g_mutex_lock(&memo_lock);
+    if (!memo)
+        memo = g_hash_table_new_full(memo_hash, memo_equal, g_free, NULL);
+    if (memo_bytes + size > MEMO_BYTES) {
+        g_hash_table_remove_all(memo);
+        memo_bytes = 0;
+    }
+    if (g_hash_table_contains(memo, m)) { /* another thread cut it meanwhile */
+        g_free(m);
+    } else {
+        g_hash_table_add(memo, m);
+        memo_bytes += size;
+    }
+    g_mutex_unlock(&memo_lock);
+    return lw;
+}
+
 /* Likeness of X and Y in 1/1000 (Dice of the word multisets). */
 static uint32_t likeness(const uint64_t *w, const line_words *x, const line_words *y)
 {
@@ -205,7 +281,7 @@ static gboolean read_block(aligner *al, const tk_hunk *h, line_words *lw)
         const char *t = al->text(side, k, &len, al->user);
         if (!t)
             return FALSE;
-        lw[i] = cut_words(t, len, al->words);
+        lw[i] = cut_words_seen(t, len, al->words);
     }
     return TRUE;
 }

@@ -16,6 +16,7 @@ typedef struct {
     tl_reader reader;      /* tk_ir_diff_kept_line()'s buffer */
     char *mem;             /* its text (tk_ir_diff_texts), owned */
     const tk_stage *ext;   /* a stage with its stacks (tk_ir_diff_stages) */
+    tl_kept *kept;         /* LINES, META and NORM are this kept text's */
     read_linemap own_map;  /* stacks read by tk_ir_diff_bind() */
     int have_own_map;
     const read_linemap *map;
@@ -173,6 +174,30 @@ tk_ir_diff *tl_walkers_take_diff(tl_walker *wa, int sa, tl_walker *wb, int sb,
     return finish(d, opts);
 }
 
+tk_ir_diff *tl_kept_take_diff(const tk_timeline *a, tl_kept *ka, const tk_timeline *b,
+                              tl_kept *kb, tk_stage_kind bind_as, char *name_a,
+                              char *name_b, const tk_diff_opts *opts)
+{
+    tk_ir_diff *d = g_new0(tk_ir_diff, 1);
+    d->dialect = ka->dialect;
+    d->bind_as = bind_as;
+    d->name[0] = name_a;
+    d->name[1] = name_b;
+    const tk_timeline *tl[2] = {a, b};
+    tl_kept *k[2] = {ka, kb};
+    for (int s = 0; s < 2; s++) {
+        ir_side *x = &d->side[s];
+        d->parts[s] = g_memdup2(tl[s]->parts, tl[s]->n_parts * sizeof *tl[s]->parts);
+        x->kept = k[s];
+        x->lines = k[s]->lines;
+        x->meta = k[s]->meta;
+        x->norm = k[s]->norm;
+        x->srcs = k[s]->srcs;
+        x->srcs.parts = d->parts[s];
+    }
+    return finish(d, opts);
+}
+
 tk_ir_diff *tl_walker_take_diff(tl_walker *w, tk_stage_kind bind_as, char *name_a,
                                 char *name_b, const tk_diff_opts *opts)
 {
@@ -207,6 +232,10 @@ static void side_free(ir_side *x, int borrowed)
         read_linemap_clear(&x->own_map);
     if (borrowed)
         return;
+    if (x->kept) { /* its texts are the kept text's */
+        tl_kept_unref(x->kept);
+        return;
+    }
     if (x->lines)
         g_array_unref(x->lines);
     if (x->meta)

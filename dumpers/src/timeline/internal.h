@@ -173,6 +173,31 @@ tk_ir_diff *tl_walkers_take_diff(tl_walker *wa, int sa, tl_walker *wb, int sb,
                                  tk_stage_kind bind_as, char *name_a, char *name_b,
                                  const tk_diff_opts *opts);
 
+/* ---- kept.c: texts kept for diffs across timelines ---------------------- */
+
+/* One text read and normalized (tk_timeline_texts), shared by counted
+ * references: the store's and each diff's (tl_kept_take_diff()). */
+typedef struct {
+    gint ref;
+    const tk_timeline_side *side; /* which text: the store's key */
+    const tk_timeline *tl;        /* whose */
+    size_t bytes;                 /* what the store counts for it */
+    tk_ir_dialect dialect;
+    GArray *lines;      /* tl_line */
+    GArray *meta;       /* its debug metadata lines; NULL */
+    tk_normalize *norm;
+    tl_srcs srcs;       /* where its lines are read from (RES NULL, PARTS the
+                           timeline's: a diff copies them) */
+} tl_kept;
+
+void tl_kept_unref(tl_kept *k);
+
+/* A diff of kept texts KA (of timeline A) and KB (of B); takes both
+ * references and NAME_A, NAME_B (g_malloc'd), as tl_walkers_take_diff(). */
+tk_ir_diff *tl_kept_take_diff(const tk_timeline *a, tl_kept *ka, const tk_timeline *b,
+                              tl_kept *kb, tk_stage_kind bind_as, char *name_a,
+                              char *name_b, const tk_diff_opts *opts);
+
 /* ---- dumps.c: dump bodies read for the walker; functions.c: the
  * functions of a text ---- */
 
