@@ -12,6 +12,10 @@ caches (TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR in a new temp folder):
                file of its own): the program as capture runs it
   capture      `tkview capture` (TKVIEW_CAPTURE_TIMES=1: its steps' times)
   capture_base the same with --base's tkview (an older build, for before/after)
+  capture_all  `tkview capture` with TKVIEW_LLVM_DUMPS=all: LLVM's
+               print-after-all as before issue 25's fifth round (capture
+               itself asks for -print-changed where the hook can, measured
+               against knobs_hook_changed_only)
   capture_late `tkview capture` with TKVIEW_CAPTURE_LATE=1: nvdisasm only
                after the program, as before issue 25's second round
   capture_mlir, capture_none   `tkview capture --passes mlir|none`
@@ -36,9 +40,11 @@ caches (TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR in a new temp folder):
                both (Triton forces print-after-all): what detecting changes costs
   knobs_hook_nofuncs     knobs_hook plus -filter-print-funcs=NONE: LLVM's
                instrumentation without printing: what the printing costs
-  knobs_hook_changed_only  knobs_hook_changed with LLVM's print-after-all
-               renamed (bench/llvm_site/sitecustomize.py), so that Triton
-               cannot set it: -print-changed alone (not yet run on a GPU)
+  knobs_hook_changed_only  knobs_hook with TKVIEW_LLVM_CHANGED: the hook
+               renames LLVM's print-after-all inside libtriton.so, so that
+               Triton cannot set it, and sets -print-changed for the
+               optimizer (print-after-all for the code generator, where it
+               can): the program as `tkview capture` now runs it
 
 It prints wall and CPU seconds (user+system of the process tree: how many
 cores were kept busy) and bytes of stderr, each variant's ratio to plain and
@@ -77,18 +83,18 @@ ALL = ['plain', 'knobs', 'knobs_hook', 'capture', 'capture_base', 'mlir_only', '
        'codegen_only', 'final_only', 'knobs_hook_mlir', 'capture_mlir', 'knobs_hook_none',
        'capture_none', 'capture_late', 'knobs_hook_cg_all', 'knobs_hook_cg_changed',
        'knobs_hook_changed', 'knobs_hook_nofuncs', 'knobs_hook_changed_only', 'capture_kernel',
-       'capture_base_kernel']
+       'capture_base_kernel', 'capture_all']
 # LLVM options the hook sets through LLVMParseCommandLineOptions (when
 # libtriton.so exports it): what a capture could ask LLVM for instead of
 # Triton's print-after-all.
 LLVM_OPTIONS = {'knobs_hook_cg_changed': '-print-changed',
                 'knobs_hook_changed': '-print-changed',
-                'knobs_hook_changed_only': '-print-changed',
                 'knobs_hook_nofuncs': '-filter-print-funcs=tkview_no_such_function'}
 CAPTURES = ('capture', 'capture_base', 'capture_mlir', 'capture_none', 'capture_late',
-            'capture_kernel', 'capture_base_kernel')
+            'capture_kernel', 'capture_base_kernel', 'capture_all')
 # each capture against the program under the same knobs
-AGAINST = {'capture': 'knobs_hook', 'capture_base': 'knobs_hook', 'capture_late': 'knobs_hook',
+AGAINST = {'capture': 'knobs_hook_changed_only', 'capture_all': 'knobs_hook',
+           'capture_base': 'knobs_hook', 'capture_late': 'knobs_hook',
            'capture_kernel': 'knobs_hook', 'capture_base_kernel': 'knobs_hook',
            'capture_mlir': 'knobs_hook_mlir', 'capture_none': 'knobs_hook_none'}
 
@@ -120,11 +126,8 @@ def knob_env(tmp, batch, variant, hook):
             os.makedirs(os.path.join(tmp, d))
         old = os.environ.get('PYTHONPATH')
         if variant == 'knobs_hook_changed_only':
-            # bench/llvm_site/sitecustomize.py, which the hook runs after it
-            # as the user's own
-            site = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'llvm_site')
-            old = site + (':' + old if old else '')
-            env['TKVIEW_BENCH_LLVM_RENAME'] = '1'
+            # what `tkview capture` asks the hook for (capture_llvm_mode.c)
+            env['TKVIEW_LLVM_CHANGED'] = '1'
         env.update({'PYTHONPATH': hook + (':' + old if old else ''),
                     'TKVIEW_AUTOTUNE_DIR': os.path.join(tmp, 'autotune'),
                     'TKVIEW_COMPILES_DIR': os.path.join(tmp, 'compiles'),
@@ -244,6 +247,8 @@ def run_one(args, prog, variant):
                     'TKVIEW_PYTHON_DIR': args.hook})
         if variant == 'capture_late':
             env['TKVIEW_CAPTURE_LATE'] = '1'
+        if variant == 'capture_all':
+            env['TKVIEW_LLVM_DUMPS'] = 'all'
         if variant.startswith('capture_base') and args.base_lib:
             env['LD_LIBRARY_PATH'] = args.base_lib + ':' + env.get('LD_LIBRARY_PATH', '')
         passes = ['--passes', variant[len('capture_'):]] if variant in (
@@ -295,6 +300,15 @@ def run_one(args, prog, variant):
         if os.path.exists(man) and args.keep:
             shutil.copy(man, os.path.join(args.keep, '%s.%s.manifest.json' %
                                           (res['program'], variant)))
+        if os.path.exists(man) and args.keep and variant in ('capture', 'capture_all') \
+                and args.turn == 0:
+            # the pass lists and kernels of a bundle captured each way, to compare
+            tk = args.tkview
+            for what, extra in (('passes', []), ('info', [])):
+                with open(os.path.join(args.keep, '%s.%s.%s.txt' % (res['program'], variant,
+                                                                    what)), 'wb') as f:
+                    subprocess.call([tk, what, os.path.join(tmp, 'b.tkview')] + extra,
+                                    stdout=f, stderr=subprocess.STDOUT)
         if os.path.exists(man) and args.keep and variant.endswith('_kernel'):
             # the kernel's pass list, to compare what --kernel kept
             with open(os.path.join(args.keep, '%s.%s.passes.json' % (res['program'], variant)),

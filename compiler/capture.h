@@ -336,6 +336,15 @@ void cap_info_set_string(cap_capture *c, const char *key,
                                 const char *value);
 void cap_info_set_int(cap_capture *c, const char *key, int64_t value);
 
+/* capture_llvm_mode.c: with WANTED (the hook and LLVM's dumps), the folder
+ * RUN/llvm_mode made for the hook to say what each process got when it asks
+ * LLVM for -print-changed instead of print-after-all; NULL when not asked
+ * (TKVIEW_LLVM_DUMPS=all) or not made.  Caller frees.  Then the manifest's
+ * capture.llvm_dump_mode from what the processes wrote in DIR (NULL: not
+ * asked); LLVM_DUMPS: LLVM's dumps were on at all. */
+char *cap_llvm_mode_dir(const char *run, gboolean wanted);
+void cap_llvm_mode_record(cap_capture *c, const char *dir, gboolean llvm_dumps);
+
 /* Starts timing capture's steps (capture_phase.c). */
 void cap_phase_start(cap_capture *c);
 /* The step NAME ended now: its seconds since the last one ended go into

@@ -18,6 +18,9 @@
  *   TORCHINDUCTOR_CACHE_DIR=run/inductor   torch.compile's generated code
  *   TKVIEW_LLVM_OPTIONS=-filter-print-funcs=NAME   with --kernel NAME:
  *                                for the hook, LLVM's dumps of NAME only
+ *   TKVIEW_LLVM_CHANGED=run/llvm_mode   for the hook: -print-changed
+ *                                instead of print-after-all, and what each
+ *                                process got (capture_llvm_mode.c)
  *   USE_IR_LOC=ttir|ttgir        with --irloc
  *   TKVIEW_TARGET=hip:gfx942     with --target: for the program to read
  *   LD_PRELOAD=libtkview-stderr-batch.so   its writes to stderr batched
@@ -341,14 +344,13 @@ static char *kernel_llvm_options(const cap_triton_opts *o, gboolean have_hook,
 
 int cap_triton(cap_capture *c, const cap_triton_opts *o)
 {
-    char *kdump = g_build_filename(c->run, "kernel_dump", NULL);
-    char *cache = g_build_filename(c->run, "cache", NULL);
+    char *kdump = g_build_filename(c->run, "kernel_dump", NULL),
+         *cache = g_build_filename(c->run, "cache", NULL);
     char *inductor = g_build_filename(c->run, "inductor", NULL);
     char *mlir = g_build_filename(c->run, "mlir_passes.txt", NULL);
-    char *errpath = g_build_filename(c->run, "stderr.txt", NULL);
-    char *outpath = g_build_filename(c->run, "stdout.txt", NULL);
-    int rc = CAP_EXIT_NONE;
-    int err_fd = -1, msg_fd = -1, out_fd = -1;
+    char *errpath = g_build_filename(c->run, "stderr.txt", NULL),
+         *outpath = g_build_filename(c->run, "stdout.txt", NULL);
+    int rc = CAP_EXIT_NONE, err_fd = -1, msg_fd = -1, out_fd = -1;
     cap_stderr_filter *filter = NULL;
     cap_stdout_filter *out_filter = NULL;
     cap_diag_hide *diag_hide = NULL;
@@ -356,7 +358,6 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     cap_early *early = NULL;
     char **env = NULL;
     cap_child_result res = {0};
-
     char *autotune = g_build_filename(c->run, "autotune", NULL);
     char *compiles = g_build_filename(c->run, "compiles", NULL);
     const char *hook = g_getenv("TKVIEW_PYTHON_DIR") ? g_getenv("TKVIEW_PYTHON_DIR")
@@ -369,6 +370,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     const char *passes = o->passes ? o->passes : "all";
     gboolean mlir_dumps = strcmp(passes, "none") != 0, llvm_dumps = !strcmp(passes, "all");
     char *llvm_opts = kernel_llvm_options(o, have_hook, llvm_dumps);
+    char *llvm_mode = cap_llvm_mode_dir(c->run, have_hook && llvm_dumps); /* or NULL */
     if (g_mkdir(kdump, 0755) != 0 || g_mkdir(cache, 0755) != 0 ||
         g_mkdir(inductor, 0755) != 0 || g_mkdir(autotune, 0755) != 0 ||
         (have_hook && g_mkdir(compiles, 0755) != 0)) {
@@ -397,6 +399,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"TKVIEW_COMPILES_DIR", have_hook ? compiles : NULL},
         {"TKVIEW_MLIR_DUMP_PATH", have_hook ? mlir : NULL},
         {"TKVIEW_LLVM_OPTIONS", llvm_opts},
+        {"TKVIEW_LLVM_CHANGED", llvm_mode},
     };
     env = run_environ(c, knobs, G_N_ELEMENTS(knobs), have_hook);
     env = passes_environ(c, env, passes, mlir_dumps, llvm_dumps);
@@ -457,6 +460,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
                cap_stderr_filter_dump_lines(filter),
                cap_stderr_filter_shown_lines(filter) + compile_shown);
     record_hidden(c, &res, out_filter, diag_hide);
+    cap_llvm_mode_record(c, llvm_mode, llvm_dumps);
     cap_phase_done(c, "compile_files");
 
     rc = after_program(c, o, kdump, cache, early);
@@ -483,6 +487,7 @@ out:
     g_free(pythonpath);
     g_free(preload);
     g_free(llvm_opts);
+    g_free(llvm_mode);
     g_free(mlir);
     g_free(errpath);
     g_free(outpath);

@@ -167,7 +167,11 @@ ssize_t write(int fd, const void *p, size_t n)
     if (fd != 2 || !atomic_load(&on) || mine())
         return real_write(fd, p, n);
     take();
-    if (used + n > BATCH)
+    /* A big write goes straight out, after what is batched before it:
+     * LLVM's -print-changed writes a dump's header, then its whole body in
+     * one write (before this, a body under BATCH - used bytes came out
+     * before its header). */
+    if (used + n > BATCH || n > BATCH / 2)
         flush_locked();
     if (n > BATCH / 2)
         write_out(p, n);

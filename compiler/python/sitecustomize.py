@@ -25,7 +25,9 @@ kept in one process (TORCHINDUCTOR_COMPILE_THREADS=1).
 
 With $TKVIEW_LLVM_OPTIONS it sets those LLVM options, when triton.knobs is
 imported, through LLVMParseCommandLineOptions inside libtriton.so
-(_llvm_options()).
+(_llvm_options()).  With $TKVIEW_LLVM_CHANGED it asks LLVM for the passes
+that changed the IR instead of print-after-all (_print_changed()), and, when
+it names a folder, says in FOLDER/PID which it got.
 """
 import importlib.abc
 import importlib.machinery
@@ -208,9 +210,10 @@ def _flush():
             pass  # None (no console), closed: nothing buffered to keep apart
 
 
-def _wrap_stage(fn, token):
+def _wrap_stage(fn, token, name):
     def stage(src, metadata):
         with _lock:
+            _set_printers(name)
             fds = (2,) if _MAIN else (1, 2)
             _flush()
             saved = []
@@ -280,17 +283,114 @@ def _llvm_parse(path):
         init = ctypes.cast(lib.PyInit_libtriton, ctypes.c_void_p).value
     except AttributeError:
         return None
-    at = os.environ.get('TKVIEW_LLVM_PARSE_AT', '')
-    if not at:
-        parse, base = (_symtab_value(path, n) for n in
-                       ('LLVMParseCommandLineOptions', 'PyInit_libtriton'))
-        at = str(parse - base) if parse and base else 'none'
-        os.environ['TKVIEW_LLVM_PARSE_AT'] = at
-    if at == 'none':
+    offs = _symtab_offsets(path, ('LLVMParseCommandLineOptions',), 'TKVIEW_LLVM_PARSE_AT')
+    if offs is None:
         return None
     fn = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p),
-                          ctypes.c_char_p)(init + int(at))
+                          ctypes.c_char_p)(init + offs[0])
     return fn
+
+
+def _symtab_offsets(path, names, env):
+    """Offsets of the symbols NAMES from PyInit_libtriton in PATH's .symtab,
+    or None.  Found once per run and inherited by the compile workers in $ENV
+    ("PATH:SIZE:MTIME=OFFSETS"), reused only for the same file: a program
+    that starts another Python with another Triton does not call into it at
+    this one's offsets."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = '%s:%d:%d' % (path, st.st_size, st.st_mtime_ns)
+    have, _, at = os.environ.get(env, '').rpartition('=')
+    if have != key:
+        vals = [_symtab_value(path, n) for n in ('PyInit_libtriton',) + names]
+        at = ','.join(str(v - vals[0]) for v in vals[1:]) if all(vals) else 'none'
+        os.environ[env] = key + '=' + at
+    return None if at == 'none' else [int(x) for x in at.split(',')]
+
+
+# LLVM keeps a pointer to the new name: it must live as long as the process.
+_RENAMED = b'tkview-renamed-print-after-all'
+_RENAMED_DONE = []
+
+
+def _print_changed(path):
+    """Renames LLVM's print-after-all option inside libtriton.so (its
+    cl::Option::setArgStr() on the static cl::opt PrintAfterAll, both in the
+    .symtab), so that Triton 3.6, which looks the option up by name and sets
+    it on every compile under LLVM_IR_ENABLE_DUMP, finds nothing; the caller
+    then asks for -print-changed, which prints only the passes that changed
+    the IR (docs/capture.md, "LLVM's own options").  True when renamed."""
+    import ctypes
+    if _RENAMED_DONE:
+        return True  # renamed twice, LLVM would stop the process
+    offs = _symtab_offsets(path, ('_ZN4llvm2cl6Option9setArgStrENS_9StringRefE',
+                                  '_ZL13PrintAfterAll'), 'TKVIEW_LLVM_RENAME_AT')
+    if offs is None:
+        return False
+    lib = ctypes.CDLL(path)
+    init = ctypes.cast(lib.PyInit_libtriton, ctypes.c_void_p).value
+    set_arg_str = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p,
+                                   ctypes.c_size_t)(init + offs[0])
+    set_arg_str(init + offs[1], _RENAMED, len(_RENAMED))
+    _RENAMED_DONE.append(True)
+    _printers_per_stage(path, init, init + offs[1])
+    return True
+
+
+# cl::opt<bool> and cl::opt<ChangePrinter>'s setDefault() and
+# handleOccurrence(unsigned, StringRef, StringRef), and llvm::PrintChanged.
+_TOGGLE_SYMS = ('_ZN4llvm12PrintChangedE',
+                '_ZN4llvm2cl3optIbLb0ENS0_6parserIbEEE10setDefaultEv',
+                '_ZN4llvm2cl3optIbLb0ENS0_6parserIbEEE16handleOccurrenceEjNS_9StringRefES5_',
+                '_ZN4llvm2cl3optINS_13ChangePrinterELb0ENS0_6parserIS2_EEE10setDefaultEv',
+                '_ZN4llvm2cl3optINS_13ChangePrinterELb0ENS0_6parserIS2_EEE16handleOccurrence'
+                'EjNS_9StringRefES6_')
+_TOGGLE = {}
+
+
+def _printers_per_stage(path, init, after_all):
+    """Where libtriton.so's .symtab has what it takes, the code generator
+    keeps print-after-all: the llir stage (the optimizer) runs with
+    -print-changed and print-after-all off, the ptx or amdgcn stage (the code
+    generator, whose IR passes print nothing under -print-changed) with
+    print-after-all on and -print-changed off (_set_printers())."""
+    import ctypes
+    offs = _symtab_offsets(path, _TOGGLE_SYMS, 'TKVIEW_LLVM_TOGGLE_AT')
+    if offs is None:
+        return
+    default = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+    occur = ctypes.CFUNCTYPE(ctypes.c_bool, ctypes.c_void_p, ctypes.c_uint, ctypes.c_char_p,
+                             ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
+    _TOGGLE.update(changed=init + offs[0], after_all=after_all,
+                   bool_default=default(init + offs[1]), bool_set=occur(init + offs[2]),
+                   cp_default=default(init + offs[3]), cp_set=occur(init + offs[4]))
+
+
+def _set_printers(stage_name):
+    t = _TOGGLE
+    if not t:
+        return
+    if stage_name == 'llir':
+        t['bool_default'](t['after_all'])
+        t['cp_set'](t['changed'], 0, b'print-changed', 13, b'', 0)
+    elif stage_name in ('ptx', 'amdgcn'):
+        t['cp_default'](t['changed'])
+        t['bool_set'](t['after_all'], 0, b'print-after-all', 15, b'true', 4)
+
+
+def _say_llvm_mode(mode):
+    """One line in $TKVIEW_LLVM_CHANGED/PID when it is a folder: the LLVM
+    dumps this process got (`tkview capture` puts them in the manifest)."""
+    folder = os.environ.get('TKVIEW_LLVM_CHANGED', '')
+    if not os.path.isdir(folder):
+        return
+    try:
+        with open(os.path.join(folder, str(os.getpid())), 'w') as f:
+            f.write(mode + '\n')
+    except OSError:
+        pass
 
 
 def _llvm_options():
@@ -302,18 +402,31 @@ def _llvm_options():
     Where the function is not found, nothing is set (a note on stderr): the
     capture then has every kernel's LLVM dumps, as without it."""
     opts = os.environ.get('TKVIEW_LLVM_OPTIONS', '').split()
-    if not opts:
+    changed = bool(os.environ.get('TKVIEW_LLVM_CHANGED'))
+    if not opts and not changed:
         return
     try:
         spec = importlib.machinery.PathFinder.find_spec('triton')
-        parse = _llvm_parse(os.path.join(spec.submodule_search_locations[0], '_C',
-                                         'libtriton.so'))
+        path = os.path.join(spec.submodule_search_locations[0], '_C', 'libtriton.so')
+        parse = _llvm_parse(path)
+        # Renamed only where -print-changed can then be set: else Triton's
+        # print-after-all stays, as without tkview.
+        if changed and parse is not None and _print_changed(path):
+            opts.append('-print-changed')
+            _say_llvm_mode('print-changed, code generator print-after-all' if _TOGGLE
+                           else 'print-changed')
+        elif changed:
+            _say_llvm_mode('print-after-all: symbols not found in ' + path)
     except (AttributeError, IndexError, OSError, TypeError, ValueError) as e:
         parse = None
         sys.stderr.write('tkview: %s\n' % e)
+        if changed:
+            _say_llvm_mode('print-after-all: %s' % e)
     if parse is None:
         sys.stderr.write('tkview: TKVIEW_LLVM_OPTIONS not set: no '
                          'LLVMParseCommandLineOptions in libtriton.so\n')
+        return
+    if not opts:
         return
     import ctypes
     argv = [b'tkview'] + [o.encode() for o in opts]
@@ -341,7 +454,7 @@ def _install_compiles_hook(knobs):
             _count[0] += 1
             token = _count[0]
         for name in list(stages):
-            stages[name] = _wrap_stage(stages[name], token)
+            stages[name] = _wrap_stage(stages[name], token, name)
         return None
 
     runtime.add_stages_inspection_hook = hook

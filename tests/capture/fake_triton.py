@@ -258,7 +258,8 @@ elif MODE == 'env':
              'LLVM_IR_ENABLE_DUMP', 'TRITON_KERNEL_DUMP', 'TRITON_DUMP_DIR',
              'TRITON_CACHE_DIR', 'TORCHINDUCTOR_CACHE_DIR',
              'TORCHINDUCTOR_COMPILE_THREADS', 'USE_IR_LOC', 'TKVIEW_TARGET',
-             'MLIR_ENABLE_DIAGNOSTICS', 'TRITON_DUMP_PTXAS_LOG', 'TKVIEW_LLVM_OPTIONS']
+             'MLIR_ENABLE_DIAGNOSTICS', 'TRITON_DUMP_PTXAS_LOG', 'TKVIEW_LLVM_OPTIONS',
+             'TKVIEW_LLVM_CHANGED']
     with open(ARGS[0], 'w') as f:
         json.dump({n: os.environ.get(n) for n in names}, f)
     dump(ARGS[1])

@@ -915,15 +915,26 @@ def passes_option_narrows_the_dump_knobs():
                             sys.executable, FAKE, 'env', envfile, 'vector_add'],
                            cwd=TMP, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            env=dict(os.environ, TK_TEST_DUMPS=DUMPS,
-                                    MLIR_ENABLE_DUMP='1', LLVM_IR_ENABLE_DUMP='1'),
+                                    MLIR_ENABLE_DUMP='1', LLVM_IR_ENABLE_DUMP='1',
+                                    TKVIEW_PYTHON_DIR=os.path.join(
+                                        os.environ['TK_TEST_SRCDIR'], '..', 'compiler',
+                                        'python')),
                            timeout=300)
         assert p.returncode == 0, p.stderr
         with open(envfile) as f:
             env = json.load(f)
-        seen[passes] = (env['MLIR_ENABLE_DUMP'], env['LLVM_IR_ENABLE_DUMP'],
-                        manifest(out)['capture']['passes'])
-    assert seen == {'all': ('1', '1', 'all'), None: ('1', '1', 'all'),
-                    'mlir': ('1', None, 'mlir'), 'none': (None, None, 'none')}, seen
+        cap = manifest(out)['capture']
+        # -print-changed is asked of the hook (a folder for each process to
+        # say what it got) only with LLVM's dumps; this program imports no
+        # Triton, so none said: print-after-all, what Triton does alone
+        changed = env['TKVIEW_LLVM_CHANGED']
+        seen[passes] = (env['MLIR_ENABLE_DUMP'], env['LLVM_IR_ENABLE_DUMP'], cap['passes'],
+                        bool(changed and changed.endswith('llvm_mode')),
+                        cap.get('llvm_dump_mode'))
+    assert seen == {'all': ('1', '1', 'all', True, 'print-after-all'),
+                    None: ('1', '1', 'all', True, 'print-after-all'),
+                    'mlir': ('1', None, 'mlir', False, None),
+                    'none': (None, None, 'none', False, None)}, seen
     # every front end says why there are no pass dumps: info (text, JSON)
     # and passes name the option, from the library's one sentence
     out = fresh('passes-none')

@@ -50,6 +50,10 @@ elif how == 'segv':
     os.write(2, b'END')
     import ctypes
     ctypes.string_at(0)
+elif how == 'big':
+    # LLVM's -print-changed: a header, then a whole body in one write
+    os.write(2, b'HEADER\n')
+    os.write(2, b'x' * 200000)
 elif how == 'raise':
     raise SystemExit('bye')
 elif how == 'pause':
@@ -102,6 +106,11 @@ def sigterm():
 @test
 def sigsegv():
     run('segv', -signal.SIGSEGV, b'END')
+
+
+@test
+def a_big_write_comes_after_what_was_batched_before_it():
+    run('big', 0, b'HEADER\n' + b'x' * 200000)
 
 
 @test

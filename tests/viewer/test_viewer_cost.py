@@ -56,6 +56,17 @@ SAMPLES = 16  # the index of the first profile metric (see below)
 
 
 @test
+def hot_lines_made_when_first_read():
+    # The side panel opens on the inline stack: the hot lines panel makes
+    # its rows when it is first shown or read (viewer/panels/tkv_hot_panel.c),
+    # not in the first view.  The first state of the ready window was
+    # written before anything read the panel; that read made them.
+    assert W['hot']['filled'] is False, W['hot']
+    h = win()['hot']
+    assert h['filled'] and h['rows'] and h['heading'], h
+
+
+@test
 def source_column_is_tkview_hot():
     b = W['bind']
     # samples: after the 16 static metrics (instructions, 9 classes,

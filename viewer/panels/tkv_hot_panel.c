@@ -6,45 +6,10 @@
 #include <string.h>
 
 #include "document/tkv_cost_text.h"
+#include "panels/tkv_hot_row.h"
 
 /* Rows listed at most: a stage of 100 000 lines keeps its costliest. */
 #define MAX_ROWS 2000
-
-/* ---- a row ------------------------------------------------------------------ */
-
-#define TKV_TYPE_HOT_ROW (tkv_hot_row_get_type())
-G_DECLARE_FINAL_TYPE(TkvHotRow, tkv_hot_row, TKV, HOT_ROW, GObject)
-
-struct _TkvHotRow {
-    GObject parent_instance;
-    int stage; /* -1: a source line */
-    tk_file_id file;
-    guint line;
-    double exact, inclusive, shared;
-    char *where; /* "file.py:54", "1078" */
-    const char *shown; /* in the table: the line alone when every row has one file */
-    char *code;
-};
-
-G_DEFINE_FINAL_TYPE(TkvHotRow, tkv_hot_row, G_TYPE_OBJECT)
-
-static void tkv_hot_row_finalize(GObject *o)
-{
-    TkvHotRow *r = TKV_HOT_ROW(o);
-    g_free(r->where);
-    g_free(r->code);
-    G_OBJECT_CLASS(tkv_hot_row_parent_class)->finalize(o);
-}
-
-static void tkv_hot_row_class_init(TkvHotRowClass *k)
-{
-    G_OBJECT_CLASS(k)->finalize = tkv_hot_row_finalize;
-}
-
-static void tkv_hot_row_init(TkvHotRow *r)
-{
-    (void)r;
-}
 
 /* ---- the panel --------------------------------------------------------------- */
 
@@ -72,6 +37,7 @@ struct _TkvHotPanel {
     char *heading_text;
     gboolean one_file;   /* every row is a line of one source file */
     gboolean any_shared; /* a row has a shared cost */
+    gboolean pending;    /* shown a kernel, not filled yet (ensure_filled()) */
 };
 
 G_DEFINE_FINAL_TYPE(TkvHotPanel, tkv_hot_panel, GTK_TYPE_WIDGET)
@@ -183,19 +149,6 @@ static GtkColumnViewColumn *add_column(TkvHotPanel *self, int col, const char *t
     return c;
 }
 
-static TkvHotRow *new_row(int stage, tk_file_id file, guint line, double exact, double incl,
-                          double shared)
-{
-    TkvHotRow *r = g_object_new(TKV_TYPE_HOT_ROW, NULL);
-    r->stage = stage;
-    r->file = file;
-    r->line = line;
-    r->exact = exact;
-    r->inclusive = incl;
-    r->shared = shared;
-    return r;
-}
-
 static char *safe_text(const char *s, size_t len)
 {
     while (len && (*s == ' ' || *s == '\t')) {
@@ -226,7 +179,7 @@ static void fill(TkvHotPanel *self)
             const tk_cost_line *l = &lines[i];
             if (!l->exact[m] && !l->inclusive[m] && !l->shared[m])
                 continue;
-            TkvHotRow *r = new_row(-1, l->file, l->line, l->exact[m], l->inclusive[m],
+            TkvHotRow *r = tkv_hot_row_new(-1, l->file, l->line, l->exact[m], l->inclusive[m],
                                    l->shared[m]);
             char *base = g_path_get_basename(tkv_document_get_file_path(self->doc, l->file));
             r->where = g_strdup_printf("%s:%u", base, l->line);
@@ -244,7 +197,7 @@ static void fill(TkvHotPanel *self)
             const double *v = tk_cost_ir_line_own(self->cost, s, l);
             if (!v || !v[m])
                 continue;
-            TkvHotRow *r = new_row(s, TKV_NO_FILE, l, v[m], v[m], 0);
+            TkvHotRow *r = tkv_hot_row_new(s, TKV_NO_FILE, l, v[m], v[m], 0);
             r->where = g_strdup_printf("%u", l);
             size_t len;
             const char *text = tk_stage_line(st, l, &len);
@@ -347,10 +300,11 @@ static void set_scope(TkvHotPanel *self, int scope)
     refill(self);
 }
 
-void tkv_hot_panel_show(TkvHotPanel *self, TkvDocument *doc, guint kernel, guint metric)
+/* The menus and the table of the kernel shown (self->doc, kernel, metric). */
+static void fill_shown(TkvHotPanel *self, guint metric)
 {
-    g_set_object(&self->doc, doc);
-    self->kernel = kernel;
+    TkvDocument *doc = self->doc;
+    guint kernel = self->kernel;
     self->cost = doc ? tkv_document_get_cost(doc, kernel) : NULL;
     GtkStringList *metrics = gtk_string_list_new(NULL);
     GtkStringList *scopes = gtk_string_list_new(NULL);
@@ -377,29 +331,71 @@ void tkv_hot_panel_show(TkvHotPanel *self, TkvDocument *doc, guint kernel, guint
     g_object_unref(scopes);
     gtk_widget_set_sensitive(GTK_WIDGET(self->metric_menu), self->cost != NULL);
     gtk_widget_set_sensitive(GTK_WIDGET(self->scope_menu), self->cost != NULL);
-    self->scope = -1;
-    set_metric(self, self->cost ? metric : 0, FALSE);
-    set_scope(self, -1);
+    /* sorted as the rows go in, and the rows made once (they were made
+     * twice, and sorted a third time) */
     gtk_column_view_sort_by_column(self->table, self->cols[COL_EXACT], GTK_SORT_DESCENDING);
+    self->scope = -1; /* the scope menu's first: source lines */
+    set_metric(self, self->cost ? metric : 0, FALSE);
+}
+
+/* What show() left for later, done now: a reader of the table or a user
+ * of the panel is there. */
+static void ensure_filled(TkvHotPanel *self)
+{
+    if (!self->pending)
+        return;
+    self->pending = FALSE;
+    fill_shown(self, self->metric);
+}
+
+/* Filled when the panel is first shown or read: the side panel opens on
+ * the inline stack, and making a kernel's hot lines into rows and the
+ * table's rows into widgets (its drop-downs' lists too) was a fifth of the
+ * first view's main thread (perf, attention_fwd), for a page most first
+ * views never show. */
+void tkv_hot_panel_show(TkvHotPanel *self, TkvDocument *doc, guint kernel, guint metric)
+{
+    g_set_object(&self->doc, doc);
+    self->kernel = kernel;
+    self->metric = metric;
+    self->cost = NULL; /* the last document's, which may be gone: fill_shown() reads it again */
+    self->pending = TRUE;
+    if (!doc || gtk_widget_get_mapped(GTK_WIDGET(self)))
+        ensure_filled(self);
+}
+
+gboolean tkv_hot_panel_get_filled(TkvHotPanel *self)
+{
+    return !self->pending;
+}
+
+static void tkv_hot_panel_map(GtkWidget *widget)
+{
+    ensure_filled(TKV_HOT_PANEL(widget));
+    GTK_WIDGET_CLASS(tkv_hot_panel_parent_class)->map(widget);
 }
 
 guint tkv_hot_panel_get_metric(TkvHotPanel *self)
 {
+    ensure_filled(self);
     return self->metric;
 }
 
 const char *tkv_hot_panel_get_heading(TkvHotPanel *self)
 {
+    ensure_filled(self);
     return self->heading_text ? self->heading_text : "";
 }
 
 const char *tkv_hot_panel_get_scope(TkvHotPanel *self)
 {
+    ensure_filled(self);
     return self->scope < 0 ? "source" : tk_stage_kind_name((tk_stage_kind)self->scope);
 }
 
 GArray *tkv_hot_panel_get_rows(TkvHotPanel *self, guint n)
 {
+    ensure_filled(self);
     GArray *a = g_array_new(FALSE, TRUE, sizeof(TkvHotShownRow));
     GListModel *m = G_LIST_MODEL(self->sorted);
     for (guint i = 0; i < n && i < g_list_model_get_n_items(m); i++) {
@@ -449,6 +445,7 @@ static void on_scope_selected(TkvHotPanel *self)
 static void act_metric(GtkWidget *w, const char *name, GVariant *p)
 {
     TkvHotPanel *self = TKV_HOT_PANEL(w);
+    ensure_filled(self);
     int m = self->cost ? tk_cost_metric_find(self->cost, g_variant_get_string(p, NULL)) : -1;
     if (m >= 0)
         set_metric(self, (guint)m, TRUE);
@@ -457,6 +454,7 @@ static void act_metric(GtkWidget *w, const char *name, GVariant *p)
 static void act_scope(GtkWidget *w, const char *name, GVariant *p)
 {
     TkvHotPanel *self = TKV_HOT_PANEL(w);
+    ensure_filled(self);
     const char *s = g_variant_get_string(p, NULL);
     if (!self->cost)
         return;
@@ -473,6 +471,7 @@ static void act_scope(GtkWidget *w, const char *name, GVariant *p)
 static void act_sort(GtkWidget *w, const char *name, GVariant *p)
 {
     TkvHotPanel *self = TKV_HOT_PANEL(w);
+    ensure_filled(self);
     const char *s = g_variant_get_string(p, NULL);
     gboolean asc = g_str_has_suffix(s, "-asc");
     size_t n = asc ? strlen(s) - 4 : strlen(s);
@@ -485,6 +484,7 @@ static void act_sort(GtkWidget *w, const char *name, GVariant *p)
 
 static void act_activate(GtkWidget *w, const char *name, GVariant *p)
 {
+    ensure_filled(TKV_HOT_PANEL(w));
     activate_position(TKV_HOT_PANEL(w), g_variant_get_uint32(p));
 }
 
@@ -513,6 +513,7 @@ static void tkv_hot_panel_class_init(TkvHotPanelClass *klass)
     G_OBJECT_CLASS(klass)->finalize = tkv_hot_panel_finalize;
     GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
     gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BOX_LAYOUT);
+    wc->map = tkv_hot_panel_map;
     gtk_widget_class_install_action(wc, "hot.metric", "s", act_metric);
     gtk_widget_class_install_action(wc, "hot.scope", "s", act_scope);
     gtk_widget_class_install_action(wc, "hot.sort", "s", act_sort);
@@ -583,6 +584,7 @@ static void tkv_hot_panel_init(TkvHotPanel *self)
 
 void tkv_hot_panel_get_table_fit(TkvHotPanel *self, int *needs, int *has)
 {
+    ensure_filled(self);
     int nat;
     gtk_widget_measure(GTK_WIDGET(self->table), GTK_ORIENTATION_HORIZONTAL, -1, needs, &nat,
                        NULL, NULL);

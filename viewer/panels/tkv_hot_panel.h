@@ -53,6 +53,11 @@ const char *tkv_hot_panel_get_scope(TkvHotPanel *self);
  * places and the code cut) in *NEEDS, the width it has in *HAS. */
 void tkv_hot_panel_get_table_fit(TkvHotPanel *self, int *needs, int *has);
 
+/* Whether the kernel last shown has been made into the menus and the
+ * table: they are made when the panel is first mapped or read (any getter
+ * above, any hot.* action), not when show() is called. */
+gboolean tkv_hot_panel_get_filled(TkvHotPanel *self);
+
 G_END_DECLS
 
 #endif

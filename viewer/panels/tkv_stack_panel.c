@@ -60,6 +60,20 @@ void tkv_stack_panel_clear(TkvStackPanel *self, const char *hint)
     gtk_widget_set_visible(GTK_WIDGET(self->note), hint && *hint);
 }
 
+/* A frame's row's tooltip, its file's whole path (fill_frame_row()), given
+ * when asked for: a tooltip text set made GTK 4.8 ask the X server where
+ * the pointer is (a round trip whenever an IR line's stack named another
+ * file). */
+static gboolean on_frame_tooltip(GtkWidget *button, int x, int y, gboolean keyboard,
+                                 GtkTooltip *tooltip, gpointer data)
+{
+    const char *path = g_object_get_data(G_OBJECT(button), "tkv-path");
+    if (!path || !*path)
+        return FALSE;
+    gtk_tooltip_set_text(tooltip, path);
+    return TRUE;
+}
+
 /* A frame's row: a flat button over its title ("file:line:col"), its role
  * ("called from") and its line of code.  Rows are made once and filled again
  * for the next stacks (fill_frame_row()): a label given the text it has
@@ -91,6 +105,8 @@ static GtkWidget *frame_row_new(void)
     g_object_set_data(G_OBJECT(button), "tkv-title", t);
     g_object_set_data(G_OBJECT(button), "tkv-role", r);
     g_object_set_data(G_OBJECT(button), "tkv-code", sub);
+    gtk_widget_set_has_tooltip(button, TRUE);
+    g_signal_connect(button, "query-tooltip", G_CALLBACK(on_frame_tooltip), NULL);
     return button;
 }
 
@@ -129,8 +145,8 @@ static void fill_frame_row(GtkWidget *button, TkvDocument *doc, const tk_frame *
     gtk_widget_add_css_class(GTK_WIDGET(sub), text ? "tkv-frame-code" : "dim-label");
     gtk_widget_remove_css_class(GTK_WIDGET(sub), text ? "dim-label" : "tkv-frame-code");
     char *safe_path = g_utf8_make_valid(path ? path : "", -1);
-    if (g_strcmp0(gtk_widget_get_tooltip_text(button), safe_path) != 0)
-        gtk_widget_set_tooltip_text(button, safe_path);
+    if (g_strcmp0(g_object_get_data(G_OBJECT(button), "tkv-path"), safe_path) != 0)
+        g_object_set_data_full(G_OBJECT(button), "tkv-path", g_strdup(safe_path), g_free);
     gtk_actionable_set_action_target_value(GTK_ACTIONABLE(button),
                                            g_variant_new("(su)", path ? path : "", f->line));
     /* named once it has a target: a name alone is an action without one */

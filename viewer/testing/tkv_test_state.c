@@ -484,6 +484,8 @@ static void write_stack_panel(TkvStackPanel *sp, TkvDocument *doc, JsonBuilder *
 
 static void write_hot_panel(TkvHotPanel *hp, JsonBuilder *b)
 {
+    /* first: what follows fills a panel shown a kernel and not filled yet */
+    add_bool(b, "filled", tkv_hot_panel_get_filled(hp));
     add_string(b, "heading", tkv_hot_panel_get_heading(hp));
     add_int(b, "metric", tkv_hot_panel_get_metric(hp));
     add_string(b, "scope", tkv_hot_panel_get_scope(hp));

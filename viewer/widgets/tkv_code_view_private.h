@@ -71,6 +71,12 @@ struct _TkvCodeView {
      * lines [block_first, block_first + block_n), or a gap before
      * block_first when block_n is 0; block_first 0: none. */
     guint block_first, block_n;
+
+    /* The scroll offsets the last frame was drawn at, and the key that
+     * changes when they do (tkv_code_view_snapshot(): a scrolled view is
+     * one damaged rectangle to the renderer, not one per line). */
+    double drawn_x, drawn_y;
+    int scroll_key;
 };
 
 /* The most frames an opening or centring scroll is kept up (top_tick,

@@ -102,6 +102,14 @@ void passes_finish_dump(passes_builder *b)
         return;
     b->in_dump = 0;
     tk_pass_dump *d = &b->cur;
+    if (d->status == TK_PASS_IGNORED || d->status == TK_PASS_FILTERED) {
+        /* -print-changed's banners for the pass manager's own wrappers
+         * ("IR Pass PassManager<Function> on f ignored") and for what
+         * -filter-print-funcs leaves out: print-after-all lists neither,
+         * and neither is a pass the IR went through. */
+        g_array_set_size(b->ix->func_first, b->ix->func_first->len - 1);
+        return;
+    }
     d->body_len = b->content_end - d->body_offset;
     d->body_lines = b->content_line - d->header_line;
     d->n_functions = b->ix->funcs->len -

@@ -82,6 +82,21 @@ static int split_legacy(passes_span s, passes_header *h)
     return 0;
 }
 
+/* Whether pass name S is a legacy description: a space outside <...>. */
+static int described(passes_span s)
+{
+    int depth = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        if (s.p[i] == '<')
+            depth++;
+        else if (s.p[i] == '>' && depth > 0)
+            depth--;
+        else if (s.p[i] == ' ' && depth == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int passes_llvm_header(const char *s, size_t len, passes_header *h)
 {
     passes_span line = passes_span_trim(passes_span_of(s, len));
@@ -171,9 +186,20 @@ int passes_llvm_header(const char *s, size_t len, passes_header *h)
         set_scope(passes_span_trim(passes_span_of(on + 4,
                                                   (size_t)(rest.p + rest.n - on - 4))),
                   h);
-        /* Machine -print-changed banners: "Description (arg) on F". */
-        if (!split_legacy(pass, h))
+        /* Machine -print-changed headers: "Description (arg) on F", or a
+         * description without an argument ("NVPTX Replace Image Handles on
+         * F").  The legacy pass manager's IR passes print nothing under
+         * -print-changed and print-after-all's legacy headers say no "on",
+         * so only a machine function pass prints this; the new pass
+         * manager's names are class names, spaces only inside <...>. */
+        if (split_legacy(pass, h)) {
+            if (!newpm)
+                h->kind = TK_PASS_LLVM_MACHINE;
+        } else {
             h->pass = pass;
+            if (!newpm && !machine && described(pass))
+                h->kind = TK_PASS_LLVM_MACHINE;
+        }
         return 1;
     }
     h->pass = rest;

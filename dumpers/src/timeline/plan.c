@@ -305,6 +305,16 @@ static void plan_dump(planner *p, size_t part, size_t dump, size_t pos,
         if (d->status == TK_PASS_NO_CHANGE ||
             d->status == TK_PASS_NO_FUNCTION) {
             e.effect = TK_EFFECT_UNCHANGED;
+            /* Its text before and after is its unit's as it stands (LLVM
+             * compared the two itself), so that a diff from or to it, or
+             * its text, reads what print-after-all would have printed; a
+             * loop's own text cannot be cut from its function's: none. */
+            if (d->status == TK_PASS_NO_CHANGE && d->scope_kind == TK_PASS_SCOPE_MODULE)
+                e.before = e.after = view_module(p, fam);
+            else if (d->status == TK_PASS_NO_CHANGE && d->scope_name[0] &&
+                     (d->scope_kind == TK_PASS_SCOPE_FUNCTION ||
+                      d->scope_kind == TK_PASS_SCOPE_CGSCC))
+                e.before = e.after = view_funcs(p, fam, &d->scope_name, 1);
         } else {
             e.why = TK_UNKNOWN_NO_BODY;
         }
