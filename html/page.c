@@ -1,7 +1,10 @@
 /* page.c - HTML pages with libxml2's tree API (page.h). */
 #include "page.h"
 
+#include <gio/gio.h>
 #include <string.h>
+
+#include "html_resources.h"
 
 char *html_page_clean(const char *s, size_t len)
 {
@@ -59,8 +62,38 @@ void html_attr(xmlNodePtr node, const char *name, const char *value)
     g_free(clean);
 }
 
-xmlDocPtr html_page_new(const char *title, const char *const *scripts,
-                      xmlNodePtr *body)
+/* The stylesheet (assets/report.css) as a <style> element of HEAD, and the
+ * page's policy allowing that element alone: the hash of its text, which
+ * the serializer writes as it is (libxml2 escapes no text of a <style>).
+ * Returns the policy (caller frees with g_free()), or NULL when the
+ * stylesheet is not in the program (the page then links the file). */
+static char *inline_css(xmlNodePtr head)
+{
+    GBytes *b = g_resource_lookup_data(html_get_resource(), "/org/tkview/html/report.css",
+                                       G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+    if (!b)
+        return NULL;
+    gsize len;
+    const guchar *css = g_bytes_get_data(b, &len);
+    GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+    g_checksum_update(sum, css, (gssize)len);
+    guint8 digest[32];
+    gsize dlen = sizeof digest;
+    g_checksum_get_digest(sum, digest, &dlen);
+    g_checksum_free(sum);
+    char *b64 = g_base64_encode(digest, dlen);
+    char *csp = g_strdup_printf(HTML_PAGE_CSP_INLINE_CSS, b64);
+    g_free(b64);
+    xmlNodePtr style = xmlNewDocNode(head->doc, NULL, BAD_CAST "style", NULL);
+    xmlAddChild(head, style);
+    /* our own text, not a dump's: put as it is, so that the hash holds */
+    xmlAddChild(style, xmlNewDocTextLen(head->doc, (const xmlChar *)css, (int)len));
+    g_bytes_unref(b);
+    return csp;
+}
+
+static xmlDocPtr page_new(const char *title, const char *const *scripts, int css_inline,
+                          xmlNodePtr *body)
 {
     xmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
     xmlCreateIntSubset(doc, BAD_CAST "html", NULL, NULL);
@@ -70,9 +103,9 @@ xmlDocPtr html_page_new(const char *title, const char *const *scripts,
     xmlNodePtr head = html_el(html, "head", NULL, NULL);
     xmlNodePtr m = html_el(head, "meta", NULL, NULL);
     html_attr(m, "charset", "utf-8");
-    m = html_el(head, "meta", NULL, NULL);
-    html_attr(m, "http-equiv", "Content-Security-Policy");
-    html_attr(m, "content", HTML_PAGE_CSP);
+    xmlNodePtr csp = html_el(head, "meta", NULL, NULL);
+    html_attr(csp, "http-equiv", "Content-Security-Policy");
+    html_attr(csp, "content", HTML_PAGE_CSP);
     m = html_el(head, "meta", NULL, NULL);
     html_attr(m, "name", "viewport");
     html_attr(m, "content", "width=device-width, initial-scale=1");
@@ -80,9 +113,15 @@ xmlDocPtr html_page_new(const char *title, const char *const *scripts,
     html_attr(m, "name", "referrer");
     html_attr(m, "content", "no-referrer");
     html_el(head, "title", NULL, title);
-    xmlNodePtr link = html_el(head, "link", NULL, NULL);
-    html_attr(link, "rel", "stylesheet");
-    html_attr(link, "href", "assets/report.css");
+    char *policy = css_inline ? inline_css(head) : NULL;
+    if (policy) {
+        html_attr(csp, "content", policy);
+        g_free(policy);
+    } else {
+        xmlNodePtr link = html_el(head, "link", NULL, NULL);
+        html_attr(link, "rel", "stylesheet");
+        html_attr(link, "href", "assets/report.css");
+    }
     for (size_t i = 0; scripts && scripts[i]; i++) {
         xmlNodePtr s = html_el(head, "script", NULL, NULL);
         html_attr(s, "src", scripts[i]);
@@ -90,6 +129,18 @@ xmlDocPtr html_page_new(const char *title, const char *const *scripts,
     }
     *body = html_el(html, "body", NULL, NULL);
     return doc;
+}
+
+xmlDocPtr html_page_new(const char *title, const char *const *scripts,
+                      xmlNodePtr *body)
+{
+    return page_new(title, scripts, 0, body);
+}
+
+xmlDocPtr html_page_app_new(const char *title, const char *const *scripts,
+                            xmlNodePtr *body)
+{
+    return page_new(title, scripts, 1, body);
 }
 
 int html_page_save(xmlDocPtr doc, html_outdir *o, const char *rel, tk_diags *diags)

@@ -6,7 +6,8 @@
  * (html_page_clean), since a dump may hold any bytes.
  *
  * Each page carries a Content-Security-Policy: scripts and styles only from
- * the report's own files, no inline script or event handler, no remote load.
+ * the report's own files (and the report's own stylesheet in the page, by its
+ * hash), no inline script or event handler, no remote load.
  */
 #ifndef HTML_PAGE_H
 #define HTML_PAGE_H
@@ -20,11 +21,26 @@
     "default-src 'none'; script-src 'self'; style-src 'self'; "              \
     "img-src 'self' data:; base-uri 'none'; form-action 'none'"
 
+/* The policy of a page that holds the stylesheet (html_page_app_new()):
+ * the one <style> whose text has the SHA-256 (base64) put for %s. */
+#define HTML_PAGE_CSP_INLINE_CSS                                                \
+    "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-%s'; "  \
+    "img-src 'self' data:; base-uri 'none'; form-action 'none'"
+
 /* A new page with TITLE, the report's stylesheet and SCRIPTS (NULL-terminated
  * list of generator-made relative URLs, loaded with defer in order).
  * *BODY receives the <body>.  Free with xmlFreeDoc(). */
 xmlDocPtr html_page_new(const char *title, const char *const *scripts,
                       xmlNodePtr *body);
+
+/* html_page_new() for a page that is an application (a kernel page, a
+ * comparison): the stylesheet in the page, not linked.  A linked one is a
+ * request the page's scripts wait for (a pending stylesheet blocks them):
+ * on a busy machine the file came 100-200 ms after the page, before
+ * anything could be drawn (issue 25, bench/README.md).  About 25 KB more
+ * per page. */
+xmlDocPtr html_page_app_new(const char *title, const char *const *scripts,
+                            xmlNodePtr *body);
 
 /* A child element TAG of PARENT with class CLS (may be NULL) holding TEXT
  * (may be NULL) as a text node. */

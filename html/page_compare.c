@@ -18,7 +18,7 @@ int html_report_compare_write(html_report *r, const html_report_compare *rc)
     char *title = g_strdup_printf("%s %.8s vs %.8s - tkview", tk_kernel_name(rc->kernel[0]),
                                   tk_kernel_hash(rc->kernel[0]), tk_kernel_hash(rc->kernel[1]));
     xmlNodePtr body;
-    xmlDocPtr doc = html_page_new(title, (const char *const *)scripts->pdata, &body);
+    xmlDocPtr doc = html_page_app_new(title, (const char *const *)scripts->pdata, &body);
     g_free(title);
     g_ptr_array_free(scripts, TRUE);
     html_attr(body, "class", "compare");

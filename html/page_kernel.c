@@ -75,7 +75,7 @@ int html_report_kernel_write(html_report *r, html_report_kernel *rk)
                       : g_strdup_printf("%s %.8s - tkview", tk_kernel_name(rk->kernel),
                                         tk_kernel_hash(rk->kernel));
     xmlNodePtr body;
-    xmlDocPtr doc = html_page_new(title, (const char *const *)scripts->pdata, &body);
+    xmlDocPtr doc = html_page_app_new(title, (const char *const *)scripts->pdata, &body);
     g_free(title);
     g_ptr_array_free(scripts, TRUE);
     html_attr(body, "class", "kernel");

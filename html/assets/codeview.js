@@ -106,7 +106,7 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
           this.st = y;
         }
         if (!this.sideways && this.code.scrollLeft > 0) {
-          this.sideways = true;
+          this.goSideways();
           this.render(true);
           return;
         }
@@ -125,6 +125,13 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
         } else if (!this.w) this.w = w;
         seenW = w;
       }).observe(this.code);
+      /* a heat cell's tooltip, made when the pointer comes over it */
+      this.code.addEventListener('mouseover', (ev) => {
+        const c = ev.target.closest && ev.target.closest('.heat.on');
+        if (!c || c.title || !this.doc || !this.doc.heat) return;
+        const h = this.doc.heat(+c.parentNode.dataset.n);
+        if (h) c.title = h.title;
+      });
       this.code.addEventListener('click', (ev) => {
         const ln = ev.target.closest('.ln');
         if (ln && this.doc && this.doc.onClick && !window.getSelection().toString())
@@ -144,6 +151,14 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       this.foundCur = 0;
       this.setScroll(doc && top ? (this.rowOf(top) - 1) * this.lh : 0, true);
       this.render(true);
+    }
+    /* Scrolled sideways (or about to be): every row coloured to its end,
+     * and the line numbers kept on the left (report.css, .code.sideways:
+     * sticky only from then on: a sticky element is a layer of its own
+     * to place and paint, and a click draws some eighty new rows). */
+    goSideways() {
+      this.sideways = true;
+      this.code.classList.add('sideways');
     }
     /* The character from which a row is drawn plain (syntax.paint): past
      * what the pane's width shows, with room to spare; none once the pane
@@ -254,7 +269,7 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
     setFound(found, cur, spans) {
       const plain = this.plainFrom();
       if (found && cur && spans && plain !== undefined && spans(cur).some((sp) => sp[1] > this.drawnTo(plain))) {
-        this.sideways = true; /* the text found is past what a row draws */
+        this.goSideways(); /* the text found is past what a row draws */
         this.render(true);
       }
       this.found = found;
@@ -317,14 +332,18 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
      * them element by element.  What markup cannot carry (the heat's
      * shade: the page's CSP forbids style attributes; layout references,
      * which are elements with handlers) is set by finish(). */
-    rowHTML(i, plain) {
+    rowHTML(i, plain, heats) {
       const d = this.doc;
       const t = d.title ? d.title(i) : null;
       let s = '<div class="ln ' + esc(d.cls ? d.cls(i) : '') + '" data-n="' + i + '" data-mark=""><span class="no"' +
         (t ? ' title="' + esc(t) + '"' : '') + '>' + i + '</span><span class="gut">' + esc(d.gutter ? d.gutter(i) : '') + '</span>';
       if (d.heat) {
+        /* its tooltip is put when the pointer comes over it (the
+         * constructor's mouseover): made for every row drawn, the
+         * tooltips were a tenth of a click's time */
         const h = d.heat(i);
-        s += h ? '<span class="heat on" title="' + esc(h.title) + '">' + esc(h.text) + '</span>' : '<span class="heat"></span>';
+        heats.push(h);
+        s += h ? '<span class="heat on">' + esc(h.text) + '</span>' : '<span class="heat"></span>';
       }
       const rg = d.ranges ? d.ranges(i) : null;
       const tx = rg && rg.length ? '' : syntax.html(d.text(i), d.lang, this.drawnTo(plain), plain);
@@ -336,7 +355,8 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       const d = this.doc;
       const plain = this.plainFrom();
       let s = '';
-      for (const i of lines) s += this.rowHTML(i, plain);
+      const heats = [];
+      for (const i of lines) s += this.rowHTML(i, plain, heats);
       /* parsed in this document, in a div's context (no adoption later) */
       const range = document.createRange();
       range.selectNodeContents(this.body);
@@ -344,7 +364,7 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       rows.forEach((row, k) => {
         const i = lines[k];
         if (d.heat) {
-          const h = d.heat(i);
+          const h = heats[k];
           if (h) row.querySelector('.heat').style.setProperty('--heat', h.frac.toFixed(3));
         }
         const rg = d.ranges ? d.ranges(i) : null;

@@ -138,9 +138,12 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     return { metric: C.d.metrics[metric][0], value: v, share: t > 0 ? v / t : 0, stalls };
   }
 
+  /* TITLE: a function making the tooltip, called when it is read: a code
+   * pane asks for the heat of every row it draws (eighty new rows on a
+   * click), and shows a row's tooltip only when the pointer is on it. */
   function heat(v, mx, title) {
     if (!v) return null;
-    return { text: short(v), frac: mx > 0 ? v / mx : 0, title };
+    return { text: short(v), frac: mx > 0 ? v / mx : 0, get title() { return title(); } };
   }
 
   function label() {
@@ -154,14 +157,17 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     if (!r) return null;
     const m = C.metric;
     const v = at(mode === 'exact' ? r[2] : r[3], m);
-    const lines = [label() + ': exact ' + at(r[2], m) + pct(at(r[2], m)),
-      'inclusive ' + at(r[3], m) + ' (with what it called)'];
-    if (at(r[4], m)) lines.push('shared ' + at(r[4], m) + ' by ' + r[5] + ' call sites: code of a helper inlined at each, which the SASS does not tell apart');
-    /* The library's sentences (data_cost.c): where the PTX and the SASS
-     * line table disagree about this line. */
-    for (const t of C.disagree.get(file + ':' + line) || []) lines.push('stages disagree: ' + t);
-    const h = heat(v, largest(mode), lines.concat(breakdown(mode === 'exact' ? r[2] : r[3])).join('\n'));
-    if (!h && at(r[4], m)) return { text: '(' + short(at(r[4], m)) + ')', frac: 0, title: lines.join('\n') };
+    const about = () => {
+      const lines = [label() + ': exact ' + at(r[2], m) + pct(at(r[2], m)),
+        'inclusive ' + at(r[3], m) + ' (with what it called)'];
+      if (at(r[4], m)) lines.push('shared ' + at(r[4], m) + ' by ' + r[5] + ' call sites: code of a helper inlined at each, which the SASS does not tell apart');
+      /* The library's sentences (data_cost.c): where the PTX and the SASS
+       * line table disagree about this line. */
+      for (const t of C.disagree.get(file + ':' + line) || []) lines.push('stages disagree: ' + t);
+      return lines;
+    };
+    const h = heat(v, largest(mode), () => about().concat(breakdown(mode === 'exact' ? r[2] : r[3])).join('\n'));
+    if (!h && at(r[4], m)) return { text: '(' + short(at(r[4], m)) + ')', frac: 0, get title() { return about().join('\n'); } };
     return h;
   }
 
@@ -184,13 +190,15 @@ TK.define('cost', ['data', 'dom', 'kernel'], function (data, dom, kernel) {
     if (!vec && !bound) return null;
     const m = C.metric;
     const v = at(vec, m);
-    const sass = stage === 'sass';
-    let first = label() + ': this ' + kernel.label(stage) + (sass ? ' instruction: ' : ' line: ') + num(v);
-    if (!sass) first += ' (its share of the ' + num(at(bound, m)) + ' bound to it)';
-    const s = C.d.stages[stage];
-    const r = s.src && s.src[line - 1] ? C.d.src[s.src[line - 1] - 1] : null;
-    if (r) first += '; source line ' + base(kernel.path(r[0])) + ':' + r[1] + ' total: ' + num(at(r[2], m));
-    return heat(v, largest(stage), [first].concat(breakdown(vec)).join('\n'));
+    return heat(v, largest(stage), () => {
+      const sass = stage === 'sass';
+      let first = label() + ': this ' + kernel.label(stage) + (sass ? ' instruction: ' : ' line: ') + num(v);
+      if (!sass) first += ' (its share of the ' + num(at(bound, m)) + ' bound to it)';
+      const s = C.d.stages[stage];
+      const r = s.src && s.src[line - 1] ? C.d.src[s.src[line - 1] - 1] : null;
+      if (r) first += '; source line ' + base(kernel.path(r[0])) + ':' + r[1] + ' total: ' + num(at(r[2], m));
+      return [first].concat(breakdown(vec)).join('\n');
+    });
   }
 
   /* The metric menu and the "hot lines" switch, in BOX (the meta line).

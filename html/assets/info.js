@@ -125,9 +125,9 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       tr.appendChild(el('th', null, kernel.label(st)));
       /* instructions only: a .loc or //## line is not counted */
       const count = () => {
-        const ex = kernel.query(st, file, line, 'exact');
-        const ca = kernel.query(st, file, line, 'called');
-        return ca.lines.length ? ex.code + ' exact, ' + ca.code + ' with callees' : '0';
+        const ex = kernel.count(st, file, line, 'exact');
+        const ca = kernel.count(st, file, line, 'called');
+        return ca.any ? ex.code + ' exact, ' + ca.code + ' with callees' : '0';
       };
       const td = el('td', null, kernel.bind(st) ? count() : '\u2026');
       tr.appendChild(td);

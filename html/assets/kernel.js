@@ -18,6 +18,7 @@
  *   srcLines(stage, file, line, mode), srcCount(stage, file, line, mode),
  *   isCode(stage, line), isLocation(stage, line), firstCode(stage),
  *   statement(file, line), query(stage, file, line, mode),
+ *   count(stage, file, line, mode) (query() without the lines),
  *   shared(stage, file, first, last), inspect() (for the tests, read only).
  */
 'use strict';
@@ -211,6 +212,19 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     return { lines: srcLines(stage, file, line, mode), code: srcCount(stage, file, line, mode), first: line, last: line };
   }
 
+  /* query() without its lines (the line panel's counts of every stage, on
+   * each click: the lists are not expanded): {any (a line at all), code}. */
+  function count(stage, file, line, mode) {
+    const st = statement(file, line);
+    const b = K.bind[stage];
+    const r = !b ? null : st ? b.stmtMap.get(file + ':' + st[0] + ':' + st[1]) : b.srcMap.get(file + ':' + line);
+    if (!r) return { any: false, code: 0 };
+    const k = st ? 3 : 2; /* [.., exact lines, called lines, exact code, called code] */
+    const list = mode === 'exact' ? r[k] : r[k + 1];
+    /* a compact list (data.expand) with an entry holds a line */
+    return { any: !!(list && list.length), code: mode === 'exact' ? r[k + 2] : r[k + 3] };
+  }
+
   /* The lines of STAGE of helper code shared by several call sites that
    * the query FIRST..LAST leaves out (tk_bind_shared_lines()), with the
    * call sites: {lines, sites: [{file, line}]}, or null. */
@@ -253,6 +267,7 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     firstCode,
     statement,
     query,
+    count,
     shared,
     inspect: () => K,
   };

@@ -36,13 +36,17 @@ const browser = await launch(PW);
 const page = await openPage(browser, pathToFileURL(path.join(out, pageFile)).href);
 await page.waitForSelector('body[data-ready="1"]', { timeout: 15000 });
 
-/* The heat cell of line N of PANE as drawn: [text, title]. */
+/* The heat cell of line N of PANE as drawn: [text, title].  The pointer
+ * is put on it first: a cell's tooltip is made when the pointer comes over
+ * it (codeview.js). */
 async function heatOf(pane, n) {
   await page.evaluate(([pane, n]) => {
     document.querySelector(`#${pane} .code`).scrollTop = Math.max(0, (n - 10) * 18);
   }, [pane, n]);
-  await page.waitForSelector(`#${pane} .ln[data-n="${n}"] .heat`);
-  return page.$eval(`#${pane} .ln[data-n="${n}"] .heat`, (e) => [e.textContent, e.title]);
+  const cell = `#${pane} .ln[data-n="${n}"] .heat`;
+  await page.waitForSelector(cell);
+  await page.hover(cell);
+  return page.$eval(cell, (e) => [e.textContent, e.title]);
 }
 
 await test('source heat: every line as tkview hot says', async () => {
