@@ -150,6 +150,18 @@ tk_ir_dialect tl_entry_dialect(const tk_timeline_entry *e)
     }
 }
 
+gboolean tl_same_dialect(const tk_timeline *a, size_t i, const tk_timeline *b, size_t j,
+                         tk_diags *diags)
+{
+    const tk_timeline_entry *ea = tk_timeline_get(a, i), *eb = tk_timeline_get(b, j);
+    if (!ea || !eb || tl_entry_dialect(ea) == tl_entry_dialect(eb))
+        return TRUE;
+    tk_diags_add(diags, TK_DIAG_ERROR, a->kernel_name, 0,
+                 "%s (%s) and %s (%s) are not the same kind of IR", ea->pass,
+                 tk_pass_level_name(ea->level), eb->pass, tk_pass_level_name(eb->level));
+    return FALSE;
+}
+
 tk_ir_dialect tl_side_dialect(const tk_timeline *tl,
                               const tk_timeline_entry *entry,
                               const tk_timeline_side *side)

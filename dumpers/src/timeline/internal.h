@@ -44,6 +44,12 @@ int tl_same_side(const tk_timeline_side *x, const tk_timeline_side *y);
 /* The dialect ENTRY's dumps are written in. */
 tk_ir_dialect tl_entry_dialect(const tk_timeline_entry *e);
 
+/* FALSE, with an error in DIAGS, when entry I of A and entry J of B are
+ * written in different dialects (a diff across them would mean nothing);
+ * TRUE when they are alike or either is missing (the caller says so). */
+gboolean tl_same_dialect(const tk_timeline *a, size_t i, const tk_timeline *b, size_t j,
+                         tk_diags *diags);
+
 /* The dialect SIDE of ENTRY is normalized as. */
 tk_ir_dialect tl_side_dialect(const tk_timeline *tl,
                               const tk_timeline_entry *entry,

@@ -176,14 +176,9 @@ tk_ir_diff *tk_timeline_texts_diff(tk_timeline_texts *t, const tk_timeline *a, s
     if (!t)
         return tk_timeline_diff_across(a, i, which_a, prefix_a, b, j, which_b, prefix_b, opts,
                                        diags);
-    const tk_timeline_entry *ea = tk_timeline_get(a, i), *eb = tk_timeline_get(b, j);
-    if (ea && eb && tl_entry_dialect(ea) != tl_entry_dialect(eb)) {
-        tk_diags_add(diags, TK_DIAG_ERROR, a->kernel_name, 0,
-                     "%s (%s) and %s (%s) are not the same kind of IR", ea->pass,
-                     tk_pass_level_name(ea->level), eb->pass,
-                     tk_pass_level_name(eb->level));
+    if (!tl_same_dialect(a, i, b, j, diags))
         return NULL;
-    }
+    const tk_timeline_entry *ea = tk_timeline_get(a, i);
     tl_kept *ka = kept_text(t, a, i, which_a, diags);
     tl_kept *kb = ka ? kept_text(t, b, j, which_b, diags) : NULL;
     if (!ka || !kb) {

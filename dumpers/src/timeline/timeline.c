@@ -422,14 +422,9 @@ tk_ir_diff *tk_timeline_diff_across(const tk_timeline *a, size_t i,
                                     const char *prefix_b,
                                     const tk_diff_opts *opts, tk_diags *diags)
 {
-    const tk_timeline_entry *ea = tk_timeline_get(a, i), *eb = tk_timeline_get(b, j);
-    if (ea && eb && tl_entry_dialect(ea) != tl_entry_dialect(eb)) {
-        tk_diags_add(diags, TK_DIAG_ERROR, a->kernel_name, 0,
-                     "%s (%s) and %s (%s) are not the same kind of IR", ea->pass,
-                     tk_pass_level_name(ea->level), eb->pass,
-                     tk_pass_level_name(eb->level));
+    if (!tl_same_dialect(a, i, b, j, diags))
         return NULL;
-    }
+    const tk_timeline_entry *ea = tk_timeline_get(a, i);
     /* Each text is held as line records by a walker of its own, read back
      * from its own timeline's pass dump files. */
     char *na = NULL, *nb = NULL;
