@@ -349,6 +349,16 @@ gboolean tkv_buffer_lines_any_folded(GtkTextBuffer *b)
              shown(s, g_array_index(s->long_lines, LongLine, n - 1).line));
 }
 
+/* Whether LL's text is in B: a pass diff's row not filled yet
+ * (passes/tkv_pass_view_fill.c) is an empty line whose fold is known from
+ * the whole text; nothing of it is hidden until its text comes. */
+static gboolean long_line_there(GtkTextBuffer *b, const LongLine *ll)
+{
+    GtkTextIter it;
+    gtk_text_buffer_get_iter_at_line(b, &it, (int)ll->line);
+    return gtk_text_iter_get_chars_in_line(&it) > TKV_FOLD_COLUMN;
+}
+
 guint tkv_buffer_lines_hidden(GtkTextBuffer *b, guint line0)
 {
     Lines *s = lines_of(b, FALSE);
@@ -358,7 +368,7 @@ guint tkv_buffer_lines_hidden(GtkTextBuffer *b, guint line0)
     if (i >= s->long_lines->len)
         return 0;
     const LongLine *ll = &g_array_index(s->long_lines, LongLine, i);
-    return ll->line == line0 ? ll->chars - TKV_FOLD_COLUMN : 0;
+    return ll->line == line0 && long_line_there(b, ll) ? ll->chars - TKV_FOLD_COLUMN : 0;
 }
 
 GArray *tkv_buffer_lines_folded(GtkTextBuffer *b)
@@ -367,7 +377,7 @@ GArray *tkv_buffer_lines_folded(GtkTextBuffer *b)
     Lines *s = lines_of(b, FALSE);
     for (guint i = 0; s && s->fold && i < s->long_lines->len; i++) {
         const LongLine *ll = &g_array_index(s->long_lines, LongLine, i);
-        if (!shown(s, ll->line)) {
+        if (!shown(s, ll->line) && long_line_there(b, ll)) {
             guint32 l = ll->line + 1;
             g_array_append_val(out, l);
         }

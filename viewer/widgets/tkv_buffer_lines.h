@@ -103,7 +103,8 @@ void tkv_buffer_lines_refold(GtkTextBuffer *b, guint first0, guint end0);
 void tkv_buffer_lines_show(GtkTextBuffer *b, int first0, int last0);
 /* Whether a line of B is folded now. */
 gboolean tkv_buffer_lines_any_folded(GtkTextBuffer *b);
-/* Characters hidden on LINE0 (0-based) now: 0 when it is not folded. */
+/* Characters hidden on LINE0 (0-based) now: 0 when it is not folded, or
+ * its text is not in the buffer yet (a pass diff row being filled). */
 guint tkv_buffer_lines_hidden(GtkTextBuffer *b, guint line0);
 /* The folded lines, ascending.  Caller frees with g_array_unref(). */
 GArray *tkv_buffer_lines_folded(GtkTextBuffer *b);

@@ -130,11 +130,7 @@ void tkv_code_view_snapshot_layer(GtkTextView *tv, GtkTextViewLayer layer,
             gtk_snapshot_append_color(snapshot, &self->colors[kind],
                                       &GRAPHENE_RECT_INIT((float)vis.x, (float)y,
                                                           (float)vis.width, (float)h));
-        } else if (!below && (hidden = tkv_buffer_lines_hidden(b, line0)) &&
-                   /* a pass diff's row not filled yet is empty: its fold
-                    * is known from the whole text, its marker comes when
-                    * the row's text does */
-                   gtk_text_iter_get_chars_in_line(&it) > TKV_FOLD_COLUMN) {
+        } else if (!below && (hidden = tkv_buffer_lines_hidden(b, line0))) {
             GtkTextIter last = it;
             GdkRectangle r;
             gtk_text_iter_set_line_offset(&last, TKV_FOLD_COLUMN - 1);
