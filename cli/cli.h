@@ -74,6 +74,15 @@ gboolean cli_split_line_spec(const char *spec, char **head, uint32_t *line);
 /* Loads PATH; prints diagnostics to stderr (errors always, the rest unless
  * --quiet).  Returns NULL when nothing could be loaded. */
 tk_bundle *cli_load(const char *path, const cli_common *common);
+
+/* PATH loaded for a command about one kernel, SPEC (as --kernel takes it;
+ * NULL: the only one): the stages of a bundle's other kernels are left
+ * unread (tk_bundle_load_on_demand()).  When that load or the
+ * reading of SPEC's kernel says anything, or SPEC does not name one
+ * kernel, PATH is loaded whole instead, as by cli_load(), so that what is
+ * printed is the same.  Free with tk_bundle_free(). */
+tk_bundle *cli_load_for_kernel(const char *path, const cli_common *common,
+                               const char *spec);
 /* Makes with nvdisasm, into tkview's cache, the NAME.sass_lr of B's
  * kernels that lack one (cli_life_ranges.c), and says so on stderr
  * (nothing with QUIET). */

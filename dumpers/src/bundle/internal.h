@@ -33,6 +33,8 @@ struct tk_bundle {
     tk_input_kind kind;
     tk_loctab *tab;
     GPtrArray *kernels; /* tk_kernel *, owned */
+    /* loaded by tk_bundle_load_on_demand() */
+    gboolean stages_on_demand;
 
     /* From a manifest; NULL / -1 otherwise. */
     char *tool_version;

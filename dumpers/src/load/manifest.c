@@ -197,9 +197,16 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     /* The manifest's own metadata is what the writer knew; without it, the
      * files say what they can. */
     JsonObject *meta = bundle_json_object(o, "metadata");
+    /* Kept whatever its stages hold (it has pass dumps), so numbered from
+     * here: what is left can wait for tk_bundle_kernel_read().  (Its pass
+     * files are read first then, so its warnings come in another order.) */
+    GPtrArray *passes = b->stages_on_demand && meta
+                            ? read_passes(b, o, index, name, manifest, diags)
+                            : NULL;
+    k->unread = passes && passes->len > 0;
     if (meta) {
         read_metadata(k, meta);
-        if (k->meta_path)
+        if (k->meta_path && !k->unread)
             bundle_meta_read_options(k, k->meta_path, diags);
     } else {
         if (k->meta_path)
@@ -214,14 +221,16 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
                        : NULL;
     if (!k->origin)
         k->origin = g_strdup(b->root);
-    GPtrArray *passes = read_passes(b, o, index, name, manifest, diags);
+    if (!passes)
+        passes = read_passes(b, o, index, name, manifest, diags);
     int listed = 0;
     for (int i = 0; i < TK_STAGE_COUNT; i++)
         listed += k->files[i].path != NULL;
     /* A kernel made from pass dumps alone has no stage: its passes are what
      * there is, and a missing stage says so. */
     k->from_passes = listed == 0 && passes->len > 0;
-    if (kernel_read_stages(k, b->tab, diags) == 0 && passes->len == 0) {
+    if (!k->unread && kernel_read_stages(k, b->tab, diags) == 0 &&
+        passes->len == 0) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "kernel %s: no stage file could be read; skipped", id);
         kernel_free(k);
