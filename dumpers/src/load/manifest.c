@@ -80,7 +80,7 @@ static char *kernel_file(tk_bundle *b, JsonObject *files, const char *key,
     if (!rel)
         return NULL;
     char *what = g_strdup_printf("the %s file of kernel %s", key, kname);
-    char *p = bundle_path_inside(b->root, rel, manifest, what, diags);
+    char *p = bundle_path_inside_of(b, rel, manifest, what, diags);
     g_free(what);
     return p;
 }
@@ -107,7 +107,7 @@ static GPtrArray *read_passes(tk_bundle *b, JsonObject *o, guint index,
             continue;
         }
         char *what = g_strdup_printf("the pass dump file of kernel %s", name);
-        char *p = bundle_path_inside(b->root, rel, manifest, what, diags);
+        char *p = bundle_path_inside_of(b, rel, manifest, what, diags);
         g_free(what);
         if (!p)
             continue;
@@ -117,7 +117,7 @@ static GPtrArray *read_passes(tk_bundle *b, JsonObject *o, guint index,
         char *ip = NULL;
         if (irel) {
             what = g_strdup_printf("the stored index of a pass dump file of kernel %s", name);
-            ip = bundle_path_inside(b->root, irel, manifest, what, diags);
+            ip = bundle_path_inside_of(b, irel, manifest, what, diags);
             g_free(what);
         }
         g_ptr_array_add(out, p);
@@ -161,7 +161,7 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
             continue; /* a stage a later tkview knows */
         char *what = g_strdup_printf("the %s of kernel %s",
                                      tk_stage_kind_name(kind), name);
-        char *p = bundle_path_inside(b->root, rel, manifest, what, diags);
+        char *p = bundle_path_inside_of(b, rel, manifest, what, diags);
         g_free(what);
         if (p)
             kernel_offer_stage(k, kind, p, KERNEL_RANK_NAMED,
@@ -217,7 +217,7 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
 
     /* Shown only, but never a path outside the bundle. */
     const char *folder = bundle_json_string(o, "folder");
-    k->origin = folder ? bundle_path_inside(b->root, folder, manifest, "", NULL)
+    k->origin = folder ? bundle_path_inside_of(b, folder, manifest, "", NULL)
                        : NULL;
     if (!k->origin)
         k->origin = g_strdup(b->root);
@@ -282,6 +282,7 @@ int bundle_manifest_load(tk_bundle *b, const char *manifest, tk_diags *diags)
         json_node_unref(root);
         return -1;
     }
+    b->real_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     bundle_manifest_read_header(b, o);
     bundle_manifest_read_sources(b, o, manifest, diags);
     JsonArray *kernels = bundle_json_array(o, "kernels");
@@ -291,6 +292,8 @@ int bundle_manifest_load(tk_bundle *b, const char *manifest, tk_diags *diags)
         read_kernel(b, json_array_get_element(kernels, i), i, seen, manifest,
                     diags);
     g_hash_table_destroy(seen);
+    g_hash_table_destroy(b->real_dirs);
+    b->real_dirs = NULL;
     if (b->kernels->len == 0)
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "the bundle holds no kernel");
