@@ -62,9 +62,14 @@ int cli_usage(GError **err, const char *usage);
 /* Loads PATH into *BUNDLE and, when KERNEL (a --kernel value) is given or
  * PICK is TRUE, picks the kernel into *ONE (cli_pick_kernel()).  Returns
  * CLI_EXIT_OK, CLI_EXIT_INPUT (nothing loaded) or CLI_EXIT_USAGE (no such
- * kernel; *BUNDLE is then freed and NULL). */
+ * kernel; *BUNDLE is then freed and NULL).  cli_open_kernel() is the same
+ * with the load of cli_load_for_kernel() when KERNEL is given: for a
+ * command that uses no other kernel than that one. */
 int cli_open(const char *path, const cli_common *common, const char *kernel,
              gboolean pick, tk_bundle **bundle, const tk_kernel **one);
+int cli_open_kernel(const char *path, const cli_common *common,
+                    const char *kernel, tk_bundle **bundle,
+                    const tk_kernel **one);
 
 /* Splits "A:N" (--source FILE:LINE, --ir STAGE:LINE) at the last colon
  * into *HEAD (caller frees) and *LINE.  Returns FALSE when N is not a line

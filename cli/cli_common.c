@@ -40,10 +40,10 @@ int cli_usage(GError **err, const char *usage)
     return CLI_EXIT_USAGE;
 }
 
-int cli_open(const char *path, const cli_common *common, const char *kernel,
-             gboolean pick, tk_bundle **bundle, const tk_kernel **one)
+static int open_with(tk_bundle *b, const char *kernel, gboolean pick,
+                     tk_bundle **bundle, const tk_kernel **one)
 {
-    if (!(*bundle = cli_load(path, common)))
+    if (!(*bundle = b))
         return CLI_EXIT_INPUT;
     if ((kernel || pick) && !(*one = cli_pick_kernel(*bundle, kernel))) {
         tk_bundle_free(*bundle);
@@ -51,6 +51,21 @@ int cli_open(const char *path, const cli_common *common, const char *kernel,
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
+}
+
+int cli_open(const char *path, const cli_common *common, const char *kernel,
+             gboolean pick, tk_bundle **bundle, const tk_kernel **one)
+{
+    return open_with(cli_load(path, common), kernel, pick, bundle, one);
+}
+
+int cli_open_kernel(const char *path, const cli_common *common,
+                    const char *kernel, tk_bundle **bundle,
+                    const tk_kernel **one)
+{
+    tk_bundle *b = kernel ? cli_load_for_kernel(path, common, kernel)
+                          : cli_load(path, common);
+    return open_with(b, kernel, FALSE, bundle, one);
 }
 
 gboolean cli_split_line_spec(const char *spec, char **head, uint32_t *line)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""`tkview bind --ir` of one kernel of a bundle reads that kernel's stage
-files only (cli_load_for_kernel(): tk_bundle_load_on_demand()), numbers the
+"""`tkview bind --ir` (and `hot --kernel`) of one kernel of a bundle reads
+that kernel's stage files only (cli_load_for_kernel():
+tk_bundle_load_on_demand()), numbers the
 kernels as `info` does, and falls back to loading the whole bundle when
 anything is wrong with the kernel asked for or with the manifest.
 
@@ -105,6 +106,18 @@ def another_kernels_broken_stage_is_not_read():
         rc, out, err = run('bind', b, '--kernel', str(i), '--ir', 'ttgir:20')
         rc0, out0, _ = run('bind', BUNDLE, '--kernel', str(i), '--ir', 'ttgir:20')
         assert (rc, out.replace(b, 'B')) == (rc0, out0.replace(BUNDLE, 'B')), (i, out, out0)
+        assert 'ttgir' not in err, err
+
+
+@test
+def hot_of_one_kernel_reads_only_it_too():
+    b, k2 = broken_ttgir('hot', 2)
+    for i in (0, 1):
+        rc, out, err = run('hot', b, '--kernel', str(i), '--json')
+        rc0, out0, _ = run('hot', BUNDLE, '--kernel', str(i), '--json')
+        assert rc == rc0 == 0, (rc, rc0, err)
+        assert json.loads(out)['kernels'][0]['hash'] == KERNELS[i]['hash']
+        assert out.replace(b, 'B') == out0.replace(BUNDLE, 'B')
         assert 'ttgir' not in err, err
 
 
