@@ -1309,6 +1309,39 @@ def kernels_compiled_counts_inductors_own_caches():
     no_work_folders()
 
 
+@test('dumps')
+def a_code_generator_left_out_is_said_once():
+    """A Python process whose hook could not keep print-after-all for LLVM's
+    code generator says "print-changed" alone (compiler/python/
+    sitecustomize.py): its code generator's IR passes print nothing under
+    -print-changed (sample_dumps/raw/vector_add_sum_changed's changed/ has
+    no "(codegenprepare)" header, all/ has one).  capture says so once on
+    stderr, counting the processes; not when every process kept it."""
+    hook = os.path.join(os.environ['TK_TEST_SRCDIR'], '..', 'compiler', 'python')
+    said = {}
+    for name, modes in (('both', ('print-changed', 'print-changed')),
+                        ('one', ('print-changed, code generator print-after-all',
+                                 'print-changed')),
+                        ('kept', ('print-changed, code generator print-after-all',) * 2)):
+        out = fresh('llvmmode-' + name)
+        p = subprocess.run([TKVIEW, 'capture', '-o', out, '--', sys.executable, FAKE,
+                            'llvmmode', *modes, 'vector_add'],
+                           cwd=TMP, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=dict(os.environ, TK_TEST_DUMPS=DUMPS, TKVIEW_PYTHON_DIR=hook),
+                           timeout=300)
+        err = p.stderr.decode('utf-8', 'replace')
+        assert p.returncode == 0, err
+        lines = [x for x in err.splitlines() if 'code generator ran under -print-changed' in x]
+        said[name] = (len(lines), lines[0].split(' in ')[1].split(' (')[0] if lines else None,
+                      manifest(out)['capture']['llvm_dump_mode'])
+        if lines:
+            assert 'its IR passes' in lines[0] and 'TKVIEW_LLVM_DUMPS=all' in lines[0], lines
+    assert said == {'both': (1, '2 Python processes', 'print-changed'),
+                    'one': (1, '1 Python process', 'mixed'),
+                    'kept': (0, None, 'print-changed, code generator print-after-all')}, said
+    no_work_folders()
+
+
 print('1..%d' % len(results))
 for i, (name, err) in enumerate(results, 1):
     if err is None:
