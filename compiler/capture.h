@@ -459,6 +459,11 @@ cap_job *cap_lr_job_new(const char *const *tools, const char *cubin,
 
 /* ---- nvdisasm while the program runs (capture_early.c) ---------------- */
 
+/* capture_early.c: the nvdisasm for SASS (TRITON_NVDISASM_PATH, PATH,
+ * CUDA_HOME/bin, /usr/local/cuda/bin, then Triton's bin folder TDIR, which
+ * may be NULL), or NULL.  Caller frees. */
+char *cap_nvdisasm_find(const char *tdir);
+
 /* Where the nvdisasm tools are: Triton's bin folder (asked of ARGV's
  * Python), the nvdisasm for SASS (TRITON_NVDISASM_PATH, PATH, CUDA_HOME,
  * /usr/local/cuda, Triton's), the life ranges' in order (Triton's first). */

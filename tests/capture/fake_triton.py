@@ -262,7 +262,7 @@ elif MODE == 'env':
              'TRITON_CACHE_DIR', 'TORCHINDUCTOR_CACHE_DIR',
              'TORCHINDUCTOR_COMPILE_THREADS', 'USE_IR_LOC', 'TKVIEW_TARGET',
              'MLIR_ENABLE_DIAGNOSTICS', 'TRITON_DUMP_PTXAS_LOG', 'TKVIEW_LLVM_OPTIONS',
-             'TKVIEW_LLVM_CHANGED']
+             'TKVIEW_LLVM_CHANGED', 'TKVIEW_TRITON_SASS']
     with open(ARGS[0], 'w') as f:
         json.dump({n: os.environ.get(n) for n in names}, f)
     dump(ARGS[1])
