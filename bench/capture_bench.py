@@ -7,6 +7,8 @@ GPU machine with Triton, each PROGRAM is run, one run at a time, with fresh
 caches (TRITON_CACHE_DIR and TORCHINDUCTOR_CACHE_DIR in a new temp folder):
 
   plain        the program alone
+  plain_hook   the program with tkview's hook and no dump knobs (with
+               --stage-times: each compile stage's time without the knobs)
   knobs        capture's knob set (docs/capture.md), stderr batched, no hook
   knobs_hook   the same plus tkview's Python hook (each compile's dumps in a
                file of its own): the program as capture runs it
@@ -79,7 +81,7 @@ import tempfile
 import threading
 import time
 
-ALL = ['plain', 'knobs', 'knobs_hook', 'capture', 'capture_base', 'mlir_only', 'llvm_only',
+ALL = ['plain', 'plain_hook', 'knobs', 'knobs_hook', 'capture', 'capture_base', 'mlir_only', 'llvm_only',
        'codegen_only', 'final_only', 'knobs_hook_mlir', 'capture_mlir', 'knobs_hook_none',
        'capture_none', 'capture_late', 'knobs_hook_cg_all', 'knobs_hook_cg_changed',
        'knobs_hook_changed', 'knobs_hook_nofuncs', 'knobs_hook_changed_only', 'capture_kernel',
@@ -121,7 +123,9 @@ def knob_env(tmp, batch, variant, hook):
         del env['LLVM_IR_ENABLE_DUMP']
     if variant in LLVM_OPTIONS:
         env['TKVIEW_LLVM_OPTIONS'] = LLVM_OPTIONS[variant]
-    if variant.startswith('knobs_hook'):
+    if variant == 'plain_hook':
+        env = {}
+    if variant.startswith('knobs_hook') or variant == 'plain_hook':
         for d in ('autotune', 'compiles'):
             os.makedirs(os.path.join(tmp, d))
         old = os.environ.get('PYTHONPATH')
@@ -260,6 +264,14 @@ def run_one(args, prog, variant):
                 *passes, '-o', os.path.join(tmp, 'b.tkview'), '--'] + argv
     elif variant != 'plain':
         env.update(knob_env(tmp, args.batch, variant, args.hook))
+    times = os.path.join(tmp, 'stage_times')
+    if args.stage_times:
+        os.makedirs(times)
+        env['TKVIEW_STAGE_TIMES'] = times
+    if args.perf and variant in args.perf_variants.split(','):
+        argv = ['perf', 'record', '-F', '499', '-q', '-o', os.path.join(
+            args.perf, '%s.%s.%d.data' % (os.path.basename(prog), variant, args.turn)),
+            '--'] + argv
     out_path, err_path = os.path.join(tmp, 'stdout'), os.path.join(tmp, 'stderr')
     c0, t0 = cpu_children(), time.monotonic()
     with open(out_path, 'wb') as out, open(err_path, 'wb') as err:
@@ -280,6 +292,8 @@ def run_one(args, prog, variant):
             with open(os.path.join(args.keep, '%s.%s.%d.samples.json' % (
                     res['program'], variant, args.turn)), 'w') as f:
                 json.dump(sampler.samples, f)
+    if args.stage_times:
+        res['stages'] = stage_totals(times)
     comp = os.path.join(tmp, 'compiles')
     if os.path.isdir(comp):
         res['compiles_bytes'] = sum(os.path.getsize(os.path.join(comp, f))
@@ -322,6 +336,21 @@ def run_one(args, prog, variant):
     return res
 
 
+def stage_totals(folder):
+    """Seconds per compile stage (ttir, ttgir, llir, ptx, cubin), summed
+    over the compiles, from the hook's TKVIEW_STAGE_TIMES lines, and the
+    number of compiles."""
+    tot, compiles = {}, set()
+    for f in os.listdir(folder):
+        with open(os.path.join(folder, f)) as fh:
+            for line in fh:
+                h, token, stage, sec = line.split()
+                tot[stage] = round(tot.get(stage, 0.0) + float(sec), 3)
+                compiles.add((f, token))
+    tot['compiles'] = len(compiles)
+    return tot
+
+
 def turn_ratios(results, name, cap, against, phase=False):
     """CAP's wall (PHASE: its program phase, the program's own run under
     tkview) over AGAINST's wall in each turn that ran both (same turn: the
@@ -357,6 +386,11 @@ def main():
                     'busy cores, nvdisasm beside the program, tkview\'s own CPU')
     ap.add_argument('--deadline', type=float, default=None, help='seconds from the start '
                     'after which no run should end')
+    ap.add_argument('--stage-times', action='store_true', help="the hook's time of each "
+                    "compile stage (TKVIEW_STAGE_TIMES), summed per stage in 'stages'")
+    ap.add_argument('--perf', default=None, help='a folder: the runs of --perf-variants '
+                    'under `perf record` (DIR/PROGRAM.VARIANT.TURN.data)')
+    ap.add_argument('--perf-variants', default='knobs_hook_changed_only')
     args = ap.parse_args()
     args.turn = 0
     start = time.monotonic()

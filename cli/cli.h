@@ -62,9 +62,14 @@ int cli_usage(GError **err, const char *usage);
 /* Loads PATH into *BUNDLE and, when KERNEL (a --kernel value) is given or
  * PICK is TRUE, picks the kernel into *ONE (cli_pick_kernel()).  Returns
  * CLI_EXIT_OK, CLI_EXIT_INPUT (nothing loaded) or CLI_EXIT_USAGE (no such
- * kernel; *BUNDLE is then freed and NULL). */
+ * kernel; *BUNDLE is then freed and NULL).  cli_open_kernel() is the same
+ * with the load of cli_load_for_kernel() when KERNEL is given: for a
+ * command that uses no other kernel than that one. */
 int cli_open(const char *path, const cli_common *common, const char *kernel,
              gboolean pick, tk_bundle **bundle, const tk_kernel **one);
+int cli_open_kernel(const char *path, const cli_common *common,
+                    const char *kernel, tk_bundle **bundle,
+                    const tk_kernel **one);
 
 /* Splits "A:N" (--source FILE:LINE, --ir STAGE:LINE) at the last colon
  * into *HEAD (caller frees) and *LINE.  Returns FALSE when N is not a line
@@ -74,6 +79,15 @@ gboolean cli_split_line_spec(const char *spec, char **head, uint32_t *line);
 /* Loads PATH; prints diagnostics to stderr (errors always, the rest unless
  * --quiet).  Returns NULL when nothing could be loaded. */
 tk_bundle *cli_load(const char *path, const cli_common *common);
+
+/* PATH loaded for a command about one kernel, SPEC (as --kernel takes it;
+ * NULL: the only one): the stages of a bundle's other kernels are left
+ * unread (tk_bundle_load_on_demand()).  When that load or the
+ * reading of SPEC's kernel says anything, or SPEC does not name one
+ * kernel, PATH is loaded whole instead, as by cli_load(), so that what is
+ * printed is the same.  Free with tk_bundle_free(). */
+tk_bundle *cli_load_for_kernel(const char *path, const cli_common *common,
+                               const char *spec);
 /* Makes with nvdisasm, into tkview's cache, the NAME.sass_lr of B's
  * kernels that lack one (cli_life_ranges.c), and says so on stderr
  * (nothing with QUIET). */

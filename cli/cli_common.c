@@ -1,6 +1,7 @@
 /* cli_common.c - loading, messages and output helpers of the tkview program. */
 #include "cli.h"
 #include "tkdump/tk_bundle_load.h"
+#include "tkdump/tk_input_file.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -39,10 +40,10 @@ int cli_usage(GError **err, const char *usage)
     return CLI_EXIT_USAGE;
 }
 
-int cli_open(const char *path, const cli_common *common, const char *kernel,
-             gboolean pick, tk_bundle **bundle, const tk_kernel **one)
+static int open_with(tk_bundle *b, const char *kernel, gboolean pick,
+                     tk_bundle **bundle, const tk_kernel **one)
 {
-    if (!(*bundle = cli_load(path, common)))
+    if (!(*bundle = b))
         return CLI_EXIT_INPUT;
     if ((kernel || pick) && !(*one = cli_pick_kernel(*bundle, kernel))) {
         tk_bundle_free(*bundle);
@@ -50,6 +51,21 @@ int cli_open(const char *path, const cli_common *common, const char *kernel,
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
+}
+
+int cli_open(const char *path, const cli_common *common, const char *kernel,
+             gboolean pick, tk_bundle **bundle, const tk_kernel **one)
+{
+    return open_with(cli_load(path, common), kernel, pick, bundle, one);
+}
+
+int cli_open_kernel(const char *path, const cli_common *common,
+                    const char *kernel, tk_bundle **bundle,
+                    const tk_kernel **one)
+{
+    tk_bundle *b = kernel ? cli_load_for_kernel(path, common, kernel)
+                          : cli_load(path, common);
+    return open_with(b, kernel, FALSE, bundle, one);
 }
 
 gboolean cli_split_line_spec(const char *spec, char **head, uint32_t *line)
@@ -119,6 +135,42 @@ tk_bundle *cli_load(const char *path, const cli_common *c)
         b = NULL;
     }
     return b;
+}
+
+/* The load of cli_load_for_kernel() that reads one kernel's stages, or
+ * NULL when anything was said (nothing is printed). */
+static tk_bundle *load_one_kernel(const char *path, const cli_common *c,
+                                  const char *spec)
+{
+    tk_load_options opts = {
+        (const char *const *)c->source_dirs,
+        c->source_dirs ? g_strv_length(c->source_dirs) : 0,
+    };
+    tk_diags *diags = tk_diags_new();
+    /* Charged to a budget of its own: a whole load after it starts afresh. */
+    tk_input_budget *budget = tk_input_budget_new();
+    tk_input_budget *before = tk_input_budget_use(budget);
+    tk_bundle *b = tk_bundle_load_on_demand(path, &opts, diags);
+    size_t n = b && tk_diags_count(diags) == 0 ? tk_bundle_kernel_count(b) : 0;
+    ptrdiff_t at = !n ? -1 : spec ? tk_bundle_find_kernel_index(b, spec, NULL)
+                           : n == 1 ? 0 : -1;
+    if (at >= 0)
+        tk_bundle_kernel_read(b, (size_t)at, diags);
+    tk_input_budget_use(before);
+    tk_input_budget_free(budget);
+    if (at < 0 || tk_diags_count(diags) != 0) {
+        tk_bundle_free(b);
+        b = NULL;
+    }
+    tk_diags_free(diags);
+    return b;
+}
+
+tk_bundle *cli_load_for_kernel(const char *path, const cli_common *c,
+                               const char *spec)
+{
+    tk_bundle *b = load_one_kernel(path, c, spec);
+    return b ? b : cli_load(path, c);
 }
 
 void cli_put_text(FILE *out, const char *s, size_t len)

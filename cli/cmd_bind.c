@@ -359,7 +359,9 @@ int cmd_bind(int argc, char **argv)
         rc = CLI_EXIT_USAGE;
         goto out;
     }
-    tk_bundle *b = cli_load(argv[1], &a.common);
+    /* --ir is about one kernel: the others' stages need not be read. */
+    tk_bundle *b = a.ir ? cli_load_for_kernel(argv[1], &a.common, a.kernel)
+                        : cli_load(argv[1], &a.common);
     if (!b) {
         rc = CLI_EXIT_INPUT;
         goto out;

@@ -481,7 +481,8 @@ int cmd_hot(int argc, char **argv)
         goto out;
     }
     const tk_kernel *one = NULL;
-    if ((rc = cli_open(argv[1], &common, kernel, FALSE, &b, &one)) != CLI_EXIT_OK)
+    /* With --kernel, the others' stages need not be read. */
+    if ((rc = cli_open_kernel(argv[1], &common, kernel, &b, &one)) != CLI_EXIT_OK)
         goto out;
     if (metric && !strcmp(metric, "live_registers"))
         cli_life_ranges(b, common.quiet);

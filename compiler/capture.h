@@ -341,7 +341,9 @@ void cap_info_set_int(cap_capture *c, const char *key, int64_t value);
  * LLVM for -print-changed instead of print-after-all; NULL when not asked
  * (TKVIEW_LLVM_DUMPS=all) or not made.  Caller frees.  Then the manifest's
  * capture.llvm_dump_mode from what the processes wrote in DIR (NULL: not
- * asked); LLVM_DUMPS: LLVM's dumps were on at all. */
+ * asked); LLVM_DUMPS: LLVM's dumps were on at all.  When a process fell
+ * back to -print-changed for the code generator too (which leaves out its IR
+ * passes), says so once on stderr. */
 char *cap_llvm_mode_dir(const char *run, gboolean wanted);
 void cap_llvm_mode_record(cap_capture *c, const char *dir, gboolean llvm_dumps);
 
@@ -456,6 +458,11 @@ cap_job *cap_lr_job_new(const char *const *tools, const char *cubin,
                         const char *out);
 
 /* ---- nvdisasm while the program runs (capture_early.c) ---------------- */
+
+/* capture_early.c: the nvdisasm for SASS (TRITON_NVDISASM_PATH, PATH,
+ * CUDA_HOME/bin, /usr/local/cuda/bin, then Triton's bin folder TDIR, which
+ * may be NULL), or NULL.  Caller frees. */
+char *cap_nvdisasm_find(const char *tdir);
 
 /* Where the nvdisasm tools are: Triton's bin folder (asked of ARGV's
  * Python), the nvdisasm for SASS (TRITON_NVDISASM_PATH, PATH, CUDA_HOME,

@@ -49,7 +49,7 @@ static int run_bounded(const char *const *argv, const char *stdout_path,
 
 /* The nvdisasm for SASS: TRITON_NVDISASM_PATH, PATH, CUDA_HOME/bin,
  * /usr/local/cuda/bin, then Triton's bin folder TDIR (may be NULL). */
-static char *find_nvdisasm(const char *tdir)
+char *cap_nvdisasm_find(const char *tdir)
 {
     const char *env = g_getenv("TRITON_NVDISASM_PATH");
     if (env && *env && access(env, X_OK) == 0)
@@ -79,7 +79,7 @@ void cap_nv_tools_find(cap_nv_tools *t, char **argv, gboolean beside)
     const char *py = g_str_has_prefix(base, "python") ? argv[0] : NULL;
     t->tdir = tk_triton_nvidia_bin(py, run_bounded, &beside);
     g_free(base);
-    t->nvdisasm = find_nvdisasm(t->tdir);
+    t->nvdisasm = cap_nvdisasm_find(t->tdir);
     /* Life ranges: Triton's own nvdisasm first, the one its ptxas
      * matches (a newer CUDA's may refuse its cubins, capture_lr.c). */
     t->tnv = t->nvdisasm && t->tdir ? g_build_filename(t->tdir, "nvdisasm", NULL)

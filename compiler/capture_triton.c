@@ -21,6 +21,10 @@
  *   TKVIEW_LLVM_CHANGED=run/llvm_mode   for the hook: -print-changed
  *                                instead of print-after-all, and what each
  *                                process got (capture_llvm_mode.c)
+ *   TKVIEW_TRITON_SASS=skip      for the hook, where nvdisasm is found:
+ *                                no Triton NAME.sass (cuobjdump) in the
+ *                                kernel dump; nvdisasm's NAME.sass_gi is
+ *                                the SASS shown
  *   USE_IR_LOC=ttir|ttgir        with --irloc
  *   TKVIEW_TARGET=hip:gfx942     with --target: for the program to read
  *   LD_PRELOAD=libtkview-stderr-batch.so   its writes to stderr batched
@@ -342,6 +346,17 @@ static char *kernel_llvm_options(const cap_triton_opts *o, gboolean have_hook,
                : NULL;
 }
 
+/* Triton's own NAME.sass (cuobjdump, ~0.45 s a compile) is not what tkview
+ * shows where nvdisasm makes NAME.sass_gi: with nvdisasm found, the hook
+ * skips it (compiler/python/sitecustomize.py, _skip_dump_sass()). */
+static gboolean nvdisasm_found(void)
+{
+    char *p = cap_nvdisasm_find(NULL);
+    gboolean found = p != NULL;
+    g_free(p);
+    return found;
+}
+
 int cap_triton(cap_capture *c, const cap_triton_opts *o)
 {
     char *kdump = g_build_filename(c->run, "kernel_dump", NULL),
@@ -365,8 +380,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
     gboolean have_hook = FALSE;
     char *pythonpath = hook_pythonpath(hook, &have_hook);
     char *preload = cap_stderr_batch_preload();
-    /* --passes (docs/capture.md, "Cheaper captures"): LLVM's print-after-all
-     * is most of what the knobs cost; MLIR's dumps the rest. */
+    /* --passes (docs/capture.md, "Cheaper captures"): LLVM's dumps cost most. */
     const char *passes = o->passes ? o->passes : "all";
     gboolean mlir_dumps = strcmp(passes, "none") != 0, llvm_dumps = !strcmp(passes, "all");
     char *llvm_opts = kernel_llvm_options(o, have_hook, llvm_dumps);
@@ -400,6 +414,7 @@ int cap_triton(cap_capture *c, const cap_triton_opts *o)
         {"TKVIEW_MLIR_DUMP_PATH", have_hook ? mlir : NULL},
         {"TKVIEW_LLVM_OPTIONS", llvm_opts},
         {"TKVIEW_LLVM_CHANGED", llvm_mode},
+        {"TKVIEW_TRITON_SASS", have_hook && nvdisasm_found() ? "skip" : NULL},
     };
     env = run_environ(c, knobs, G_N_ELEMENTS(knobs), have_hook);
     env = passes_environ(c, env, passes, mlir_dumps, llvm_dumps);

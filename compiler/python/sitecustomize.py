@@ -36,6 +36,7 @@ import json
 import os
 import sys
 import threading
+import time
 
 _DIR = os.environ.get('TKVIEW_AUTOTUNE_DIR')
 _COMPILES = os.environ.get('TKVIEW_COMPILES_DIR')
@@ -210,27 +211,78 @@ def _flush():
             pass  # None (no console), closed: nothing buffered to keep apart
 
 
+_TIMES = os.environ.get('TKVIEW_STAGE_TIMES')
+
+
+def _stage_time(token, name, metadata, seconds):
+    """$TKVIEW_STAGE_TIMES: "HASH TOKEN STAGE SECONDS" lines in FOLDER/PID.txt."""
+    h = metadata.get('hash') if isinstance(metadata, dict) else None
+    try:
+        with open(os.path.join(_TIMES, '%d.txt' % os.getpid()), 'a') as f:
+            f.write('%s %d %s %.6f\n' % (h if isinstance(h, str) else '?', token, name,
+                                         seconds))
+    except OSError:
+        pass  # the folder is gone: timing is never worth breaking the program
+
+
 def _wrap_stage(fn, token, name):
     def stage(src, metadata):
-        with _lock:
-            _set_printers(name)
-            fds = (2,) if _MAIN else (1, 2)
-            _flush()
-            saved = []
-            try:
-                for n in fds:
-                    saved.append((n, _redirect(n, _stage_file(
-                        token, metadata, 'txt' if n == 2 else 'out'))))
-            except OSError:
-                pass  # the folder is gone: the dumps go where they would
-            try:
-                return fn(src, metadata)
-            finally:
-                _flush()
-                for n, s in saved:
-                    os.dup2(s, n)
-                    os.close(s)
+        t0 = time.monotonic()
+        try:
+            return _run_stage(fn, token, name, src, metadata)
+        finally:
+            if _TIMES:
+                _stage_time(token, name, metadata, time.monotonic() - t0)
     return stage
+
+
+# $TKVIEW_TRITON_SASS=skip (capture found nvdisasm): Triton's compile() dumps NAME.sass
+# after the cubin stage via get_sass() (cuobjdump, ~0.45 s a compile on the H200: 4.5 s of an
+# autotuned program's 9.6); tkview shows nvdisasm -c -gi's.  Only that call gets the note.
+_SKIP_SASS = os.environ.get('TKVIEW_TRITON_SASS') == 'skip'
+_SASS_NOTE = "// tkview capture: no Triton SASS; nvdisasm -c -gi's is NAME.sass_gi\n"
+_after_cubin = threading.local()
+
+
+def _skip_dump_sass(module):
+    original = getattr(module, 'get_sass', None)
+    if original is None or getattr(original, '_tkview', False):
+        return
+
+    def get_sass(*args, **kwargs):
+        cubin = getattr(_after_cubin, 'out', None)
+        if cubin is not None and args and args[0] is cubin:  # the stage's own output
+            _after_cubin.out = None
+            return _SASS_NOTE
+        return original(*args, **kwargs)
+
+    get_sass._tkview = True
+    module.get_sass = get_sass
+
+
+def _run_stage(fn, token, name, src, metadata):
+    """One stage of a compile, its dumps into the compile's own file."""
+    _after_cubin.out = None
+    with _lock:
+        _set_printers(name)
+        fds = (2,) if _MAIN else (1, 2)
+        _flush()
+        saved = []
+        try:
+            for n in fds:
+                saved.append((n, _redirect(n, _stage_file(
+                    token, metadata, 'txt' if n == 2 else 'out'))))
+        except OSError:
+            pass  # the folder is gone: the dumps go where they would
+        try:
+            out = fn(src, metadata)
+        finally:
+            _flush()
+            for n, s in saved:
+                os.dup2(s, n)
+                os.close(s)
+    _after_cubin.out = out if _SKIP_SASS and name == 'cubin' else None
+    return out
 
 
 def _symtab_value(path, name):
@@ -482,6 +534,8 @@ class _Loader(importlib.abc.Loader):
             _install_compiles_hook(module)
         elif module.__name__ == 'torch._inductor.select_algorithm':
             _patch_inductor(module)
+        elif module.__name__ == 'triton.compiler.compiler':
+            _skip_dump_sass(module)
         else:
             _patch(module)
 
@@ -536,6 +590,11 @@ if _COMPILES and os.path.isdir(_COMPILES):
             _wanted.add('triton.knobs')
         else:
             _old_triton_single_stream()
+if _SKIP_SASS and _COMPILES and os.path.isdir(_COMPILES):
+    if 'triton.compiler.compiler' in sys.modules:
+        _skip_dump_sass(sys.modules['triton.compiler.compiler'])
+    else:
+        _wanted.add('triton.compiler.compiler')
 if _wanted:
     sys.meta_path.insert(0, _Finder(_wanted))
 _chain_user_sitecustomize()

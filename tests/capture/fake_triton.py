@@ -57,6 +57,9 @@ Usage: fake_triton.py MODE [ARGS...]   (TK_TEST_DUMPS names the captures)
                      holds a SASS run and a life-range run per capture (one
                      kernel each), and says on stdout whether they came
                      while it still ran
+  llvmmode SAID1 SAID2 CAP   SAID1 and SAID2 written where tkview's hook says
+                     which LLVM dumps a process got ($TKVIEW_LLVM_CHANGED/PID,
+                     as for two processes), then CAP as "ok"
   sample DIR         the stage files of one kernel folder of a tkview bundle
                      (DIR, e.g. sample_dumps/matmul_profile/matmul_pipelined-
                      bc33df85) as Triton's kernel dump of that kernel; no
@@ -259,10 +262,18 @@ elif MODE == 'env':
              'TRITON_CACHE_DIR', 'TORCHINDUCTOR_CACHE_DIR',
              'TORCHINDUCTOR_COMPILE_THREADS', 'USE_IR_LOC', 'TKVIEW_TARGET',
              'MLIR_ENABLE_DIAGNOSTICS', 'TRITON_DUMP_PTXAS_LOG', 'TKVIEW_LLVM_OPTIONS',
-             'TKVIEW_LLVM_CHANGED']
+             'TKVIEW_LLVM_CHANGED', 'TKVIEW_TRITON_SASS']
     with open(ARGS[0], 'w') as f:
         json.dump({n: os.environ.get(n) for n in names}, f)
     dump(ARGS[1])
+elif MODE == 'llvmmode':
+    # What tkview's hook writes for each Python process that asked LLVM for
+    # -print-changed ($TKVIEW_LLVM_CHANGED/PID): ARGS[0] for this process
+    # and ARGS[1] for another one (a compile worker), then CAP as "ok".
+    for pid, said in ((os.getpid(), ARGS[0]), (os.getpid() + 1, ARGS[1])):
+        with open(os.path.join(os.environ['TKVIEW_LLVM_CHANGED'], str(pid)), 'w') as f:
+            f.write(said + '\n')
+    dump(ARGS[2])
 elif MODE == 'autotune':
     import tempfile
     pkg = tempfile.mkdtemp(prefix='fake-triton-')

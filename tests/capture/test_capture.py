@@ -532,19 +532,29 @@ def each_compile_keeps_its_own_dumps_from_parallel_processes():
     """tkview's hook, through Triton's stage hook (a stand-in triton.knobs),
     gives each compile a dump file of its own, also in a second process
     compiling at the same time; MLIR_DUMP_PATH and
-    TORCHINDUCTOR_COMPILE_THREADS are left alone."""
+    TORCHINDUCTOR_COMPILE_THREADS are left alone.  With TKVIEW_STAGE_TIMES
+    (bench/capture_bench.py --stage-times) each process writes a line per
+    stage it ran: HASH (NAME.json's), the compile's number, the stage."""
     out = fresh('compiles')
     hook = os.path.join(os.environ['TK_TEST_SRCDIR'], '..', 'compiler', 'python')
     pkg = os.path.join(HERE, 'fake_pkg')
+    times = fresh('compiles-stage-times')
+    os.mkdir(times)
     p = subprocess.run([TKVIEW, 'capture', '--keep-work', '-o', out, '--', sys.executable,
                         FAKE, 'compiles', 'vector_add', 'softmax'],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300, cwd=TMP,
                        env=dict(os.environ, TK_TEST_DUMPS=DUMPS, PYTHONPATH=pkg,
-                                TKVIEW_PYTHON_DIR=hook))
+                                TKVIEW_PYTHON_DIR=hook, TKVIEW_STAGE_TIMES=times))
     err = p.stderr.decode()
     work = [e for e in os.listdir(TMP) if e.startswith('.compiles.capture-')]
     try:
         check_compiles_capture(out, err, p.returncode, work)
+        lines = sorted(line.split()[:3] for f in os.listdir(times)
+                       for line in open(os.path.join(times, f)))
+        hashes = sorted(dump_json(c, n)['hash'] for c, n in (('vector_add', 'add_kernel'),
+                                                             ('softmax', 'softmax_kernel')))
+        assert len(os.listdir(times)) == 2, os.listdir(times)  # two processes
+        assert lines == sorted([h, '1', s] for h in hashes for s in ('ttir', 'llir')), lines
         # ptxas's log: the program's own on its stdout; the child's (a
         # compile worker's stdout is not the user's) only in the bundle.
         stdout = p.stdout.decode()
@@ -1306,6 +1316,70 @@ def kernels_compiled_counts_inductors_own_caches():
     m = manifest(out)
     assert m['capture']['kernels_compiled'] == 3, m['capture']
     assert len(m['kernels']) == 3, [k['name'] for k in m['kernels']]
+    no_work_folders()
+
+
+@test('dumps')
+def a_code_generator_left_out_is_said_once():
+    """A Python process whose hook could not keep print-after-all for LLVM's
+    code generator says "print-changed" alone (compiler/python/
+    sitecustomize.py): its code generator's IR passes print nothing under
+    -print-changed (sample_dumps/raw/vector_add_sum_changed's changed/ has
+    no "(codegenprepare)" header, all/ has one).  capture says so once on
+    stderr, counting the processes; not when every process kept it."""
+    hook = os.path.join(os.environ['TK_TEST_SRCDIR'], '..', 'compiler', 'python')
+    said = {}
+    for name, modes in (('both', ('print-changed', 'print-changed')),
+                        ('one', ('print-changed, code generator print-after-all',
+                                 'print-changed')),
+                        ('kept', ('print-changed, code generator print-after-all',) * 2)):
+        out = fresh('llvmmode-' + name)
+        p = subprocess.run([TKVIEW, 'capture', '-o', out, '--', sys.executable, FAKE,
+                            'llvmmode', *modes, 'vector_add'],
+                           cwd=TMP, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=dict(os.environ, TK_TEST_DUMPS=DUMPS, TKVIEW_PYTHON_DIR=hook),
+                           timeout=300)
+        err = p.stderr.decode('utf-8', 'replace')
+        assert p.returncode == 0, err
+        lines = [x for x in err.splitlines() if 'code generator ran under -print-changed' in x]
+        said[name] = (len(lines), lines[0].split(' in ')[1].split(' (')[0] if lines else None,
+                      manifest(out)['capture']['llvm_dump_mode'])
+        if lines:
+            assert 'its IR passes' in lines[0] and 'TKVIEW_LLVM_DUMPS=all' in lines[0], lines
+    assert said == {'both': (1, '2 Python processes', 'print-changed'),
+                    'one': (1, '1 Python process', 'mixed'),
+                    'kept': (0, None, 'print-changed, code generator print-after-all')}, said
+    no_work_folders()
+
+
+@test('dumps')
+def triton_s_own_sass_is_skipped_where_nvdisasm_is():
+    """Where tkview finds nvdisasm before the program (TRITON_NVDISASM_PATH
+    first), it asks the hook to skip Triton's own NAME.sass
+    (TKVIEW_TRITON_SASS=skip; test_triton_sass.py has the hook's side);
+    where it finds none, Triton's stays."""
+    hook = os.path.join(os.environ['TK_TEST_SRCDIR'], '..', 'compiler', 'python')
+    envfile = os.path.join(TMP, 'sass-env.json')
+    tool = os.path.join(TMP, 'fake-nvdisasm')
+    with open(tool, 'w') as f:
+        f.write('#!/bin/sh\nexit 1\n')
+    os.chmod(tool, 0o755)
+    cases = [('found', dict(TRITON_NVDISASM_PATH=tool), 'skip')]
+    if not any(os.access(os.path.join(d, 'nvdisasm'), os.X_OK) for d in
+               ('/usr/local/cuda/bin', os.path.join(os.environ.get('CUDA_HOME', '/nonexistent'),
+                                                     'bin'))):
+        cases.append(('none', dict(PATH='/usr/bin:/bin'), None))
+    for name, extra, want in cases:
+        env = dict(os.environ, TK_TEST_DUMPS=DUMPS, TKVIEW_PYTHON_DIR=hook, **extra)
+        if name == 'none':
+            env.pop('TRITON_NVDISASM_PATH', None)
+        out = fresh('sass-' + name)
+        p = subprocess.run([TKVIEW, 'capture', '-o', out, '--', sys.executable, FAKE, 'env',
+                            envfile, 'vector_add'], cwd=TMP, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env, timeout=300)
+        assert p.returncode == 0, p.stderr.decode()
+        with open(envfile) as f:
+            assert json.load(f)['TKVIEW_TRITON_SASS'] == want, (name, want)
     no_work_folders()
 
 

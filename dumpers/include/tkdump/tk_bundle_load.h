@@ -40,6 +40,24 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
 TK_API
 void tk_bundle_free(tk_bundle *bundle);
 
+/* tk_bundle_load(), except that a bundle's kernels that are kept whatever
+ * their stage files hold (their manifest entry lists pass dumps and has its
+ * "metadata") are loaded with their stage files named but not read, nor
+ * their NAME.json's compile options: tk_bundle_kernel_read() reads them.
+ * For a command about one kernel of many (`tkview bind --kernel K`), which
+ * then reads only that one's.  Kernels are numbered as by tk_bundle_load();
+ * its diagnostics may come in another order.  Free with tk_bundle_free(). */
+TK_API
+tk_bundle *tk_bundle_load_on_demand(const char *path, const tk_load_options *opts,
+                                    tk_diags *diags);
+
+/* Reads what tk_bundle_load_on_demand() left unread of kernel INDEX
+ * (its compile options, then its stages), with the diagnostics a whole load
+ * gives about them going to DIAGS.  Returns the number of stages read then
+ * (0 when nothing was left unread or INDEX is past the count). */
+TK_API
+int tk_bundle_kernel_read(tk_bundle *bundle, size_t index, tk_diags *diags);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,6 +33,11 @@ struct tk_bundle {
     tk_input_kind kind;
     tk_loctab *tab;
     GPtrArray *kernels; /* tk_kernel *, owned */
+    /* loaded by tk_bundle_load_on_demand() */
+    gboolean stages_on_demand;
+    /* While the manifest is read: its folders found symlink-free
+     * (bundle_path_inside_of()); NULL otherwise. */
+    GHashTable *real_dirs;
 
     /* From a manifest; NULL / -1 otherwise. */
     char *tool_version;
@@ -148,6 +153,13 @@ int bundle_json_bool(JsonObject *obj, const char *key);
 char *bundle_path_inside(const char *root_real, const char *rel,
                          const char *manifest, const char *what,
                          tk_diags *diags);
+
+/* bundle_path_inside() of B's root, quicker for many paths while
+ * B->real_dirs is set (the folders found symlink-free so far: one lstat()
+ * per path instead of a realpath()).  Caller frees. */
+char *bundle_path_inside_of(tk_bundle *b, const char *rel,
+                            const char *manifest, const char *what,
+                            tk_diags *diags);
 
 /* Whether PATH, its symbolic links resolved, is a file or folder strictly
  * under ROOT_REAL (absolute and symlink-free).  FALSE when PATH does not

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Whether REL climbs out with a ".." component. */
 static gboolean has_dotdot(const char *rel)
@@ -54,9 +55,59 @@ gboolean bundle_may_read(const char *confine, const char *path)
     return !confine || bundle_path_within(confine, path);
 }
 
-char *bundle_path_inside(const char *root_real, const char *rel,
-                         const char *manifest, const char *what,
-                         tk_diags *diags)
+/* Whether REL's components are all names: none empty, "." or "..". */
+static gboolean is_plain(const char *rel)
+{
+    for (const char *p = rel;;) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        if (n == 0 || (n == 1 && p[0] == '.') ||
+            (n == 2 && p[0] == '.' && p[1] == '.'))
+            return FALSE;
+        if (!slash)
+            return TRUE;
+        p = slash + 1;
+    }
+}
+
+/* ROOT_REAL/REL when that is its real path, said with one lstat(): REL's
+ * folder is one found symlink-free before (in DIRS, added here after one
+ * realpath() of it) and REL itself is no symlink.  NULL when that cannot
+ * be said quickly: realpath() (a readlink() per component of the whole
+ * path, for each of the hundreds of files a manifest names) decides. */
+static char *inside_quick(const char *root_real, const char *rel,
+                          GHashTable *dirs)
+{
+    if (!dirs || !is_plain(rel))
+        return NULL;
+    const char *slash = strrchr(rel, '/');
+    if (slash) {
+        char *dir = g_strndup(rel, (gsize)(slash - rel));
+        if (!g_hash_table_contains(dirs, dir)) {
+            char *joined = g_build_filename(root_real, dir, NULL);
+            char *real = realpath(joined, NULL);
+            gboolean same = real && strcmp(real, joined) == 0;
+            free(real);
+            g_free(joined);
+            if (!same) {
+                g_free(dir);
+                return NULL;
+            }
+            g_hash_table_add(dirs, g_strdup(dir));
+        }
+        g_free(dir);
+    }
+    char *joined = g_build_filename(root_real, rel, NULL);
+    struct stat st;
+    if (lstat(joined, &st) != 0 || S_ISLNK(st.st_mode)) {
+        g_free(joined);
+        return NULL;
+    }
+    return joined;
+}
+
+static char *inside(const char *root_real, GHashTable *dirs, const char *rel,
+                    const char *manifest, const char *what, tk_diags *diags)
 {
     if (!rel || !*rel) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
@@ -77,6 +128,9 @@ char *bundle_path_inside(const char *root_real, const char *rel,
                      rel, what);
         return NULL;
     }
+    char *quick = inside_quick(root_real, rel, dirs);
+    if (quick)
+        return quick;
     char *joined = g_build_filename(root_real, rel, NULL);
     char *real = realpath(joined, NULL);
     if (!real) {
@@ -98,6 +152,20 @@ char *bundle_path_inside(const char *root_real, const char *rel,
     char *out = g_strdup(real);
     free(real);
     return out;
+}
+
+char *bundle_path_inside(const char *root_real, const char *rel,
+                         const char *manifest, const char *what,
+                         tk_diags *diags)
+{
+    return inside(root_real, NULL, rel, manifest, what, diags);
+}
+
+char *bundle_path_inside_of(tk_bundle *b, const char *rel,
+                            const char *manifest, const char *what,
+                            tk_diags *diags)
+{
+    return inside(b->root, b->real_dirs, rel, manifest, what, diags);
 }
 
 char *bundle_path_safe_name(const char *s, size_t max)

@@ -68,6 +68,10 @@ struct tk_kernel {
     /* Made from pass dumps alone (no stage file was ever looked for it):
      * tk_kernel_stage_missing() says so. */
     gboolean from_passes;
+    /* Loaded with its stage files named but not read, nor NAME.json's
+     * compile options (tk_bundle_load_on_demand()):
+     * tk_bundle_kernel_read() reads them. */
+    gboolean unread;
 };
 
 /* A new kernel with every metadata value unknown.  Free with

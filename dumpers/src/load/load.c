@@ -100,8 +100,8 @@ static void keep_within_budget(tk_bundle *b, const char *path, tk_diags *diags)
     g_ptr_array_set_size(b->kernels, (guint)keep);
 }
 
-tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
-                          tk_diags *diags)
+static tk_bundle *load(const char *path, const tk_load_options *opts,
+                       gboolean on_demand, tk_diags *diags)
 {
     if (!path || !*path) {
         tk_diags_add(diags, TK_DIAG_ERROR, "", 0, "no path given");
@@ -126,6 +126,7 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
         return NULL;
     }
     tk_bundle *b = bundle_new(path, opts);
+    b->stages_on_demand = on_demand;
     size_t errors_before =
         diags ? tk_diags_count_at_least(diags, TK_DIAG_ERROR) : 0;
     gboolean is_dir = g_file_test(real, G_FILE_TEST_IS_DIR);
@@ -213,6 +214,32 @@ tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
     g_ptr_array_sort(b->kernels, kernel_order);
     keep_within_budget(b, path, diags);
     return b;
+}
+
+tk_bundle *tk_bundle_load(const char *path, const tk_load_options *opts,
+                          tk_diags *diags)
+{
+    return load(path, opts, FALSE, diags);
+}
+
+tk_bundle *tk_bundle_load_on_demand(const char *path, const tk_load_options *opts,
+                                    tk_diags *diags)
+{
+    return load(path, opts, TRUE, diags);
+}
+
+int tk_bundle_kernel_read(tk_bundle *b, size_t index, tk_diags *diags)
+{
+    if (!b || index >= b->kernels->len)
+        return 0;
+    tk_kernel *k = g_ptr_array_index(b->kernels, (guint)index);
+    if (!k->unread)
+        return 0;
+    k->unread = FALSE;
+    /* In the order a whole load reads them (manifest.c, read_kernel()). */
+    if (k->meta_path)
+        bundle_meta_read_options(k, k->meta_path, diags);
+    return kernel_read_stages(k, b->tab, diags);
 }
 
 void tk_bundle_free(tk_bundle *b)

@@ -80,7 +80,7 @@ static char *kernel_file(tk_bundle *b, JsonObject *files, const char *key,
     if (!rel)
         return NULL;
     char *what = g_strdup_printf("the %s file of kernel %s", key, kname);
-    char *p = bundle_path_inside(b->root, rel, manifest, what, diags);
+    char *p = bundle_path_inside_of(b, rel, manifest, what, diags);
     g_free(what);
     return p;
 }
@@ -107,7 +107,7 @@ static GPtrArray *read_passes(tk_bundle *b, JsonObject *o, guint index,
             continue;
         }
         char *what = g_strdup_printf("the pass dump file of kernel %s", name);
-        char *p = bundle_path_inside(b->root, rel, manifest, what, diags);
+        char *p = bundle_path_inside_of(b, rel, manifest, what, diags);
         g_free(what);
         if (!p)
             continue;
@@ -117,7 +117,7 @@ static GPtrArray *read_passes(tk_bundle *b, JsonObject *o, guint index,
         char *ip = NULL;
         if (irel) {
             what = g_strdup_printf("the stored index of a pass dump file of kernel %s", name);
-            ip = bundle_path_inside(b->root, irel, manifest, what, diags);
+            ip = bundle_path_inside_of(b, irel, manifest, what, diags);
             g_free(what);
         }
         g_ptr_array_add(out, p);
@@ -161,7 +161,7 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
             continue; /* a stage a later tkview knows */
         char *what = g_strdup_printf("the %s of kernel %s",
                                      tk_stage_kind_name(kind), name);
-        char *p = bundle_path_inside(b->root, rel, manifest, what, diags);
+        char *p = bundle_path_inside_of(b, rel, manifest, what, diags);
         g_free(what);
         if (p)
             kernel_offer_stage(k, kind, p, KERNEL_RANK_NAMED,
@@ -197,9 +197,16 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
     /* The manifest's own metadata is what the writer knew; without it, the
      * files say what they can. */
     JsonObject *meta = bundle_json_object(o, "metadata");
+    /* Kept whatever its stages hold (it has pass dumps), so numbered from
+     * here: what is left can wait for tk_bundle_kernel_read().  (Its pass
+     * files are read first then, so its warnings come in another order.) */
+    GPtrArray *passes = b->stages_on_demand && meta
+                            ? read_passes(b, o, index, name, manifest, diags)
+                            : NULL;
+    k->unread = passes && passes->len > 0;
     if (meta) {
         read_metadata(k, meta);
-        if (k->meta_path)
+        if (k->meta_path && !k->unread)
             bundle_meta_read_options(k, k->meta_path, diags);
     } else {
         if (k->meta_path)
@@ -210,18 +217,20 @@ static void read_kernel(tk_bundle *b, JsonNode *n, guint index,
 
     /* Shown only, but never a path outside the bundle. */
     const char *folder = bundle_json_string(o, "folder");
-    k->origin = folder ? bundle_path_inside(b->root, folder, manifest, "", NULL)
+    k->origin = folder ? bundle_path_inside_of(b, folder, manifest, "", NULL)
                        : NULL;
     if (!k->origin)
         k->origin = g_strdup(b->root);
-    GPtrArray *passes = read_passes(b, o, index, name, manifest, diags);
+    if (!passes)
+        passes = read_passes(b, o, index, name, manifest, diags);
     int listed = 0;
     for (int i = 0; i < TK_STAGE_COUNT; i++)
         listed += k->files[i].path != NULL;
     /* A kernel made from pass dumps alone has no stage: its passes are what
      * there is, and a missing stage says so. */
     k->from_passes = listed == 0 && passes->len > 0;
-    if (kernel_read_stages(k, b->tab, diags) == 0 && passes->len == 0) {
+    if (!k->unread && kernel_read_stages(k, b->tab, diags) == 0 &&
+        passes->len == 0) {
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "kernel %s: no stage file could be read; skipped", id);
         kernel_free(k);
@@ -273,6 +282,7 @@ int bundle_manifest_load(tk_bundle *b, const char *manifest, tk_diags *diags)
         json_node_unref(root);
         return -1;
     }
+    b->real_dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     bundle_manifest_read_header(b, o);
     bundle_manifest_read_sources(b, o, manifest, diags);
     JsonArray *kernels = bundle_json_array(o, "kernels");
@@ -282,6 +292,8 @@ int bundle_manifest_load(tk_bundle *b, const char *manifest, tk_diags *diags)
         read_kernel(b, json_array_get_element(kernels, i), i, seen, manifest,
                     diags);
     g_hash_table_destroy(seen);
+    g_hash_table_destroy(b->real_dirs);
+    b->real_dirs = NULL;
     if (b->kernels->len == 0)
         tk_diags_add(diags, TK_DIAG_WARNING, manifest, 0,
                      "the bundle holds no kernel");

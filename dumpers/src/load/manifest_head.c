@@ -104,7 +104,7 @@ void bundle_manifest_read_sources(tk_bundle *b, JsonObject *o, const char *manif
             continue;
         }
         char *what = g_strdup_printf("the copy of source %s", path);
-        char *local = bundle_path_inside(b->root, file, manifest, what, diags);
+        char *local = bundle_path_inside_of(b, file, manifest, what, diags);
         g_free(what);
         if (local)
             g_hash_table_replace(b->stored_sources, path, local);

@@ -1,6 +1,6 @@
-/* index_jobs.c - pass dump files indexed on threads: each file on one of
- * its own (an MLIR_DUMP_PATH file and a stderr at once), and all of them
- * begun ahead, while a front end does other work (tk_bundle_passes.h:
+/* index_jobs.c - pass dump files indexed on threads: on as many as there
+ * are processors (an MLIR_DUMP_PATH file and a stderr at once), each taking
+ * the next file, and all of them begun ahead, while a front end does other work (tk_bundle_passes.h:
  * tk_bundle_pass_files_start()).
  *
  * Ahead or not, the same jobs run on the same files, and passfiles.c puts
@@ -30,31 +30,55 @@ static gpointer index_job_run(gpointer data)
     return NULL;
 }
 
-/* Indexes the files not tried yet, charging BUDGET: the first on this
- * thread, the others on threads of their own. */
+/* The jobs of one indexing, taken in turn by a few workers: a capture
+ * of 37 kernels has 74 slices, and a thread each cost more (its stack,
+ * its malloc arena) than the indexing of a slice with a stored index. */
+struct index_pool {
+    bundle_passfiles_index_job *jobs;
+    guint n;
+    gint next;
+};
+
+static gpointer pool_run(gpointer data)
+{
+    struct index_pool *p = data;
+    for (;;) {
+        guint i = (guint)g_atomic_int_add(&p->next, 1);
+        if (i >= p->n)
+            return NULL;
+        if (p->jobs[i].f)
+            index_job_run(&p->jobs[i]);
+    }
+}
+
+/* Indexes the files not tried yet, charging BUDGET: on this thread and
+ * on up to one more thread per other processor, each taking the next
+ * file not begun.  A job touches only its own file's entry, so what is
+ * found does not depend on which thread took it. */
 static bundle_passfiles_index_job *index_now(tk_bundle *b, tk_input_budget *budget)
 {
     guint n = b->pass_found ? b->pass_found->len : 0;
     bundle_passfiles_index_job *jobs = g_new0(bundle_passfiles_index_job, n + 1);
-    int first = 1;
+    guint todo = 0;
     for (guint i = 0; i < n; i++) {
         bundle_pass_file *f = g_ptr_array_index(b->pass_found, i);
         if (f->tried)
             continue;
-        jobs[i] = (bundle_passfiles_index_job){f, tk_diags_new(), NULL, budget};
-        if (first)
-            first = 0; /* done below, on this thread */
-        else if (g_get_num_processors() > 1)
-            jobs[i].thread = g_thread_try_new("tkdump-index", index_job_run,
-                                              &jobs[i], NULL);
+        jobs[i] = (bundle_passfiles_index_job){f, tk_diags_new(), budget};
+        todo++;
     }
-    /* On this thread: the first, and any no thread could be made for. */
-    for (guint i = 0; i < n; i++)
-        if (jobs[i].f && !jobs[i].thread)
-            index_job_run(&jobs[i]);
-    for (guint i = 0; i < n; i++)
-        if (jobs[i].thread)
-            g_thread_join(jobs[i].thread);
+    struct index_pool pool = {jobs, n, 0};
+    guint cpus = g_get_num_processors();
+    guint extra = todo > 1 && cpus > 1 ? MIN(todo, cpus) - 1 : 0;
+    GThread **threads = g_new0(GThread *, extra + 1);
+    for (guint t = 0; t < extra; t++)
+        threads[t] = g_thread_try_new("tkdump-index", pool_run, &pool, NULL);
+    /* On this thread too: everything when no thread could be made. */
+    pool_run(&pool);
+    for (guint t = 0; t < extra; t++)
+        if (threads[t])
+            g_thread_join(threads[t]);
+    g_free(threads);
     return jobs;
 }
 

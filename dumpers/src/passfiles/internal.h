@@ -32,11 +32,10 @@ void bundle_passfiles_index_one(bundle_pass_file *f, tk_diags *diags);
 
 /* ---- index_jobs.c ---- */
 
-/* A file indexed on a thread of its own, its diagnostics kept aside. */
+/* A file to index (on one of a few threads), its diagnostics kept aside. */
 typedef struct {
     bundle_pass_file *f;
     tk_diags *diags;
-    GThread *thread;
     tk_input_budget *budget; /* the load's, charged from any thread */
 } bundle_passfiles_index_job;
 

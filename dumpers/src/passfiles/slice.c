@@ -38,14 +38,34 @@ int bundle_pass_write_all(int fd, const void *data, size_t n)
     return 0;
 }
 
-/* Where a job writes its pieces: its piece file, and the claims. */
+/* A piece cut but not yet recorded (flush_pieces()). */
+typedef struct {
+    char *text;
+    size_t len;
+    bundle_pass_piece r;     /* its digest, length, kind */
+    bundle_pass_claim *mine; /* claimed here: to compress and write */
+    GBytes *frame;
+    ZSTD_CCtx *cc;           /* this slot's, made once */
+    int step;                /* what a worker does: 0 digest, 1 frame */
+} pending_piece;
+
+/* Where a job writes its pieces: its piece file, and the claims.  Pieces
+ * wait in BATCH (CAP of them, one per worker) to be hashed, claimed in the
+ * order they were cut, and the claimed ones compressed, on WORKERS when the
+ * slice has them: a capture of few kernels has few slices (the FP8
+ * program's 3 kept 3 of the H200's 16 cores busy, issue 25). */
 typedef struct {
     int fd;
     uint64_t at;             /* the piece file's size so far */
     const char *piece_path;
     bundle_pass_claims *claims;
     GArray *pieces;          /* bundle_pass_piece */
-    ZSTD_CCtx *cc;
+    pending_piece *batch;
+    guint n, cap;
+    GThreadPool *workers;    /* NULL: all on the job's own thread */
+    GMutex lock;
+    GCond cond;
+    guint left;              /* steps pushed and not done */
 } piece_sink;
 
 GBytes *bundle_pass_compress(void *cc, const void *text, size_t len,
@@ -75,50 +95,118 @@ GBytes *bundle_pass_compress(void *cc, const void *text, size_t len,
     return g_bytes_new_take(g_realloc(out, n ? n : 1), n);
 }
 
-/* Records the LEN bytes of TEXT as the next piece (BODY: of a dump's body);
- * the first time any job meets that text, compresses it alone as one zstd
- * frame appended to the piece file.  Returns 0, or -1 when the write
- * failed. */
-static int add_piece(piece_sink *k, const char *text, size_t len, gboolean body)
+static void piece_step(pending_piece *q)
 {
-    bundle_pass_piece r;
-    memset(&r, 0, sizeof r);
-    GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
-    g_checksum_update(c, (const guchar *)text, (gssize)len);
-    gsize dlen = sizeof r.digest;
-    g_checksum_get_digest(c, r.digest, &dlen);
-    g_checksum_free(c);
-    r.len = len;
-    r.body = body;
-    g_array_append_val(k->pieces, r);
-    GBytes *key = g_bytes_new(r.digest, sizeof r.digest);
-    g_mutex_lock(&k->claims->lock);
-    bundle_pass_claim *mine = NULL;
-    if (!g_hash_table_contains(k->claims->of, key)) {
-        mine = g_new0(bundle_pass_claim, 1);
-        mine->piece_path = k->piece_path;
-        g_hash_table_insert(k->claims->of, g_bytes_ref(key), mine);
+    if (q->step == 0) {
+        GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
+        g_checksum_update(c, (const guchar *)q->text, (gssize)q->len);
+        gsize dlen = sizeof q->r.digest;
+        g_checksum_get_digest(c, q->r.digest, &dlen);
+        g_checksum_free(c);
+        return;
     }
-    g_mutex_unlock(&k->claims->lock);
-    g_bytes_unref(key);
-    if (!mine)
-        return 0; /* another job's, or an earlier piece of this one */
-    GBytes *frame = bundle_pass_compress(k->cc, text, len, NULL, 0,
-                                         BUNDLE_PASS_LEVEL);
-    gsize in_len = 0;
-    const void *data = frame ? g_bytes_get_data(frame, &in_len) : NULL;
-    int ok = frame && bundle_pass_write_all(k->fd, data, in_len) == 0;
-    if (frame)
-        g_bytes_unref(frame);
-    if (!ok)
-        return -1;
-    g_mutex_lock(&k->claims->lock);
-    mine->at = k->at;
-    mine->in_len = in_len;
-    mine->written = TRUE;
-    g_mutex_unlock(&k->claims->lock);
-    k->at += in_len;
-    return 0;
+    if (!q->cc)
+        q->cc = ZSTD_createCCtx();
+    q->frame = q->cc ? bundle_pass_compress(q->cc, q->text, q->len, NULL, 0,
+                                            BUNDLE_PASS_LEVEL)
+                     : NULL;
+}
+
+static void piece_worker(gpointer data, gpointer user)
+{
+    piece_sink *k = user;
+    piece_step(data);
+    g_mutex_lock(&k->lock);
+    if (--k->left == 0)
+        g_cond_signal(&k->cond);
+    g_mutex_unlock(&k->lock);
+}
+
+/* Runs STEP on the batch's pieces (ONLY_MINE: those claimed here), on the
+ * workers when there are two or more, and waits for them. */
+static void run_step(piece_sink *k, int step, gboolean only_mine)
+{
+    guint want = 0;
+    for (guint i = 0; i < k->n; i++)
+        if (!only_mine || k->batch[i].mine) {
+            k->batch[i].step = step;
+            want++;
+        }
+    if (!k->workers || want < 2) {
+        for (guint i = 0; i < k->n; i++)
+            if (!only_mine || k->batch[i].mine)
+                piece_step(&k->batch[i]);
+        return;
+    }
+    k->left = want;
+    for (guint i = 0; i < k->n; i++)
+        if ((!only_mine || k->batch[i].mine) &&
+            !g_thread_pool_push(k->workers, &k->batch[i], NULL))
+            piece_worker(&k->batch[i], k);
+    g_mutex_lock(&k->lock);
+    while (k->left)
+        g_cond_wait(&k->cond, &k->lock);
+    g_mutex_unlock(&k->lock);
+}
+
+/* Records the batch's pieces in order; the first time any job meets a
+ * piece's text, it is compressed alone as one zstd frame appended to the
+ * piece file.  Returns 0, or -1 when the write failed. */
+static int flush_pieces(piece_sink *k)
+{
+    run_step(k, 0, FALSE);
+    for (guint i = 0; i < k->n; i++) {
+        pending_piece *q = &k->batch[i];
+        g_array_append_val(k->pieces, q->r);
+        GBytes *key = g_bytes_new(q->r.digest, sizeof q->r.digest);
+        g_mutex_lock(&k->claims->lock);
+        if (!g_hash_table_contains(k->claims->of, key)) {
+            q->mine = g_new0(bundle_pass_claim, 1);
+            q->mine->piece_path = k->piece_path;
+            g_hash_table_insert(k->claims->of, g_bytes_ref(key), q->mine);
+        }
+        g_mutex_unlock(&k->claims->lock);
+        g_bytes_unref(key);
+    }
+    run_step(k, 1, TRUE);
+    int rc = 0;
+    for (guint i = 0; i < k->n; i++) {
+        pending_piece *q = &k->batch[i];
+        gsize in_len = 0;
+        const void *data = q->frame ? g_bytes_get_data(q->frame, &in_len) : NULL;
+        if (q->mine && rc == 0 &&
+            (!q->frame || bundle_pass_write_all(k->fd, data, in_len) != 0))
+            rc = -1;
+        else if (q->mine && rc == 0) {
+            g_mutex_lock(&k->claims->lock);
+            q->mine->at = k->at;
+            q->mine->in_len = in_len;
+            q->mine->written = TRUE;
+            g_mutex_unlock(&k->claims->lock);
+            k->at += in_len;
+        }
+        if (q->frame)
+            g_bytes_unref(q->frame);
+        g_free(q->text);
+        q->text = NULL;
+        q->frame = NULL;
+        q->mine = NULL;
+    }
+    k->n = 0;
+    return rc;
+}
+
+/* Takes TEXT (LEN bytes; BODY: of a dump's body) as the next piece.
+ * Returns 0, or -1 when a write failed. */
+static int add_piece(piece_sink *k, char *text, size_t len, gboolean body)
+{
+    pending_piece *q = &k->batch[k->n++];
+    q->text = text;
+    q->len = len;
+    memset(&q->r, 0, sizeof q->r);
+    q->r.len = len;
+    q->r.body = body;
+    return k->n == k->cap ? flush_pieces(k) : 0;
 }
 
 /* Cuts the dumps of sequence S of P into pieces written to FD: each dump's
@@ -156,7 +244,8 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
         at += head;
         line += head ? count_lines(text, (size_t)head) : 0;
         int rc = head ? add_piece(k, text, (size_t)head, FALSE) : 0;
-        g_free(text);
+        if (!head)
+            g_free(text);
         if (rc != 0)
             return -1;
         uint64_t off = d->body_offset, end = d->body_offset + d->body_len;
@@ -177,7 +266,6 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
             at += len;
             line += count_lines(text, len);
             rc = add_piece(k, text, len, TRUE);
-            g_free(text);
             if (rc != 0)
                 return -1;
             off += n;
@@ -185,7 +273,7 @@ static int cut_seq(const tk_passes *p, const tk_pass_seq *s, piece_sink *k,
     }
     j->text_size = at;
     j->n_lines = line - 1;
-    return 0;
+    return flush_pieces(k);
 }
 
 /* Reads and compresses one slice's pieces (a worker's task, or the
@@ -203,9 +291,23 @@ static void slice_run(bundle_pass_slice *j)
     }
     /* A read error is about the input: the slice is left out and the
      * bundle written.  A write error loses the bundle. */
-    piece_sink k = {fd, 0, j->piece_path, j->claims, j->pieces, ZSTD_createCCtx()};
-    int cut = k.cc ? cut_seq(j->f->ix, j->seq, &k, j, j->reads) : -1;
-    ZSTD_freeCCtx(k.cc);
+    piece_sink k = {.fd = fd, .piece_path = j->piece_path, .claims = j->claims,
+                    .pieces = j->pieces, .cap = MAX(j->workers, 1)};
+    k.batch = g_new0(pending_piece, k.cap);
+    g_mutex_init(&k.lock);
+    g_cond_init(&k.cond);
+    if (k.cap > 1)
+        k.workers = g_thread_pool_new(piece_worker, &k, (gint)k.cap, FALSE, NULL);
+    int cut = cut_seq(j->f->ix, j->seq, &k, j, j->reads);
+    if (k.workers)
+        g_thread_pool_free(k.workers, FALSE, TRUE);
+    for (guint i = 0; i < k.cap; i++) {
+        g_free(k.batch[i].text); /* left by a failed read */
+        ZSTD_freeCCtx(k.batch[i].cc);
+    }
+    g_free(k.batch);
+    g_mutex_clear(&k.lock);
+    g_cond_clear(&k.cond);
     if (close(fd) != 0 && cut == 0)
         cut = -1;
     if (cut == 1 && tk_diags_count(j->reads) > 0)
@@ -300,6 +402,13 @@ int bundle_passfiles_write_kernel(tk_bundle *b, const tk_kernel *k,
 static void run_tasks(GPtrArray *tasks)
 {
     guint cores = g_get_num_processors();
+    /* Fewer slices than cores: each slice's pieces on several. */
+    guint per = tasks->len ? MAX(1, cores / tasks->len) : 1;
+    for (guint i = 0; i < tasks->len; i++) {
+        slice_task *t = g_ptr_array_index(tasks, i);
+        for (guint x = 0; x < t->jobs->len; x++)
+            ((bundle_pass_slice *)g_ptr_array_index(t->jobs, x))->workers = per;
+    }
     GThreadPool *pool = NULL;
     if (cores > 1 && tasks->len > 1)
         pool = g_thread_pool_new(slice_task_run, NULL,

@@ -57,6 +57,7 @@ struct bundle_pass_slice {
     uint64_t text_size, n_lines; /* of its text */
     char *index_rel;   /* its stored index, once written */
     bundle_pass_claims *claims; /* shared by the jobs of one bundle */
+    guint workers;     /* threads its pieces may use (run_tasks()) */
     /* outcome */
     tk_diags *reads;   /* what could not be read of F */
     char *write_err;   /* why the slice could not be written */

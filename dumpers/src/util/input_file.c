@@ -238,6 +238,24 @@ int tk_input_file_is_zstd(const char *path)
     return path && g_str_has_suffix(path, ".zst");
 }
 
+/* One decoding context per thread, kept: ZSTD_decompress() makes and
+ * frees one per call (about 100 KB to allocate, fault in and clear), and
+ * a bundle's kernels are a hundred small frames. */
+static void dctx_free(gpointer d)
+{
+    ZSTD_freeDCtx(d);
+}
+
+static GPrivate dctx_key = G_PRIVATE_INIT(dctx_free);
+
+static ZSTD_DCtx *thread_dctx(void)
+{
+    ZSTD_DCtx *d = g_private_get(&dctx_key);
+    if (!d && (d = ZSTD_createDCtx()) != NULL)
+        g_private_set(&dctx_key, d);
+    return d;
+}
+
 /* The text of the zstd frame FRAME (N bytes, the whole of a FILE.zst) as a
  * file of KIND: one frame that declares its content size, within KIND's
  * limit and the load's budget (charged before anything is allocated), and
@@ -283,7 +301,9 @@ static char *inflate_frame(const char *frame, size_t n, tk_input_file_kind kind,
     }
     /* Decoded into a buffer of the declared size: a frame that holds more
      * than it says fails here instead of growing anything. */
-    size_t got = ZSTD_decompress(out, (size_t)size, frame, n);
+    ZSTD_DCtx *dctx = thread_dctx();
+    size_t got = dctx ? ZSTD_decompressDCtx(dctx, out, (size_t)size, frame, n)
+                      : ZSTD_decompress(out, (size_t)size, frame, n);
     if (ZSTD_isError(got) || got != (size_t)size) {
         set_why(why, g_strdup_printf("a damaged zstd frame, or one that does "
                                      "not hold the %llu bytes it says (%s)",
