@@ -280,6 +280,36 @@ static void test_words_coalesce(void)
     g_free(sb);
 }
 
+/* The coalesce pair again, then one of the same shape (the same tokens
+ * equal and unequal) with other names of other lengths: the second's
+ * token diff may come from the first's (timeline/words_memo.c), its spans
+ * must be its own.  "    %y_14 = tt.load " puts "%y_14" at 4 and
+ * "%y_13" at 20, ", " then "%m_12" at 27; the type (29 bytes from 32, as
+ * in the first) puts "#blocked" at 61; likewise on B. */
+static void test_words_same_shape(void)
+{
+    static const char a[] =
+        "    %x_4 = tt.load %x_3, %mask_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc29)";
+    static const char b[] =
+        "    %x_6 = tt.load %x_4, %x_5 : tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc29)";
+    static const char a2[] =
+        "    %y_14 = tt.load %y_13, %m_12 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc7)";
+    static const char b2[] =
+        "    %y_16 = tt.load %y_14, %y_15 : tensor<1024x!tt.ptr<f32>, #blocked1> loc(#loc7)";
+    tk_ir_span *sa, *sb;
+    size_t na, nb;
+    g_assert_cmpint(tk_ir_diff_words(a, strlen(a), b, strlen(b), &sa, &na, &sb, &nb), ==, 0);
+    g_free(sa);
+    g_free(sb);
+    g_assert_cmpint(tk_ir_diff_words(a2, strlen(a2), b2, strlen(b2), &sa, &na, &sb, &nb), ==, 0);
+    static const uint32_t wa[][2] = {{4, 5}, {20, 5}, {27, 5}, {61, 8}};
+    static const uint32_t wb[][2] = {{4, 5}, {20, 5}, {27, 5}, {61, 9}};
+    assert_spans(sa, na, wa, G_N_ELEMENTS(wa));
+    assert_spans(sb, nb, wb, G_N_ELEMENTS(wb));
+    g_free(sa);
+    g_free(sb);
+}
+
 /* The same load before the pass (mlir_passes.txt:1201) beside the line
  * the diff pairs it with after it, the first of the replace
  * (mlir_passes.txt:1276).  The added type "-> tensor<...,
@@ -377,6 +407,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ir_diff/read-back", test_read_back);
     g_test_add_func("/ir_diff/words-coalesce", test_words_coalesce);
     g_test_add_func("/ir_diff/words-slide", test_words_slide);
+    g_test_add_func("/ir_diff/words-same-shape", test_words_same_shape);
     g_test_add_func("/ir_diff/words-merge", test_words_merge_and_edges);
     g_test_add_func("/ir_diff/words-string", test_words_string);
     g_test_add_func("/ir_diff/words-too-many", test_words_too_many);

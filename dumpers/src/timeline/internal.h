@@ -261,4 +261,13 @@ void tl_index_subs(tk_timeline *tl);
 /* Marks the entries of ES whose texts come from damaged dumps. */
 void tl_mark_damaged(tk_timeline *tl, GArray *es);
 
+/* The hunks diff_classes() reports for the token classes CA (NA) and CB
+ * (NB) under OPTS (N_CLASSES classes, numbered in order of first
+ * appearance, A first, as diff_classify() gives them; OPTS made from TOTAL,
+ * the line's tokens), kept for the next pair of lines of the same shape
+ * (words_memo.c).  *N hunks; caller g_free()s (NULL when none). */
+tk_hunk *tl_words_hunks(const uint32_t *ca, uint32_t na, const uint32_t *cb, uint32_t nb,
+                        uint32_t n_classes, const tk_diff_opts *opts, uint64_t total,
+                        size_t *n);
+
 #endif

@@ -9,6 +9,8 @@
 #include <glib.h>
 #include <string.h>
 
+#include "diff/internal.h"
+#include "timeline/internal.h"
 #include "tkdump/tk_diff.h"
 #include "tkdump/tk_ir_diff.h"
 
@@ -233,10 +235,14 @@ static tk_hunk *token_hunks(const tk_diff_line *ta, uint32_t na, const tk_diff_l
                           .max_work = 64 * total + (1u << 22)};
         uint64_t *ha = token_hashes(ta + p, ea - p), *hb = token_hashes(tb + p, eb - p);
         tk_diff_input ia = {ta + p, ha, ea - p}, ib = {tb + p, hb, eb - p};
-        size_t nm;
-        tk_hunk *m = tk_diff_collect(&ia, &ib, &o, &nm);
+        uint32_t *ca, *cb;
+        uint32_t n_classes = diff_classify(&ia, &ib, &ca, &cb);
         g_free(ha);
         g_free(hb);
+        size_t nm;
+        tk_hunk *m = tl_words_hunks(ca, ea - p, cb, eb - p, n_classes, &o, total, &nm);
+        g_free(ca);
+        g_free(cb);
         for (size_t i = 0; i < nm; i++) {
             tk_hunk h = m[i];
             h.a0 += p;
