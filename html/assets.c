@@ -18,7 +18,7 @@
 const char *const html_report_scripts[] = {
     "tk.js",      "data.js",     "dom.js",    "syntax.js", "codeview.js", "kernel.js",
     "layouts.js", "info.js",     "cost.js",   "diag.js",   "regs.js",   "panes.js",  "find.js",     "chain.js",
-    "diffview.js", "passchart.js", "passes.js", "links.js", "app.js", NULL,
+    "diffview.js", "passchart.js", "passnotes.js", "passes.js", "links.js", "app.js", NULL,
 };
 
 const char *const html_report_compare_scripts[] = {

@@ -8,7 +8,7 @@
  * index page has nothing dynamic and loads no script.  Holds the page's
  * mode and its start-up timing.
  *
- * Depends on: dom (el, fmtBytes), kernel (init, meta, stages), panes
+ * Depends on: dom (el, fmtBytes), kernel (init, meta, stages, loadBind), panes
  *   (start, setStage, gotoHit, refresh, showSource, showIR), layouts
  *   (hover), passes (open, key, forSource,
  *   warm: pass mode's data loaded once the page is idle), cost (load, controls,
@@ -153,11 +153,15 @@ TK.define('app', ['dom', 'kernel', 'panes', 'layouts', 'passes', 'cost', 'diag',
     timing.interactive = performance.now();
     timing.setup = performance.now() - t0;
     document.body.dataset.ready = '1';
+    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+    /* the other stages' bindings (small files, not their texts) loaded
+     * while the page is idle: the line panel counts every stage on a
+     * click, which then finds them in rather than loading them first */
+    idle(() => {
+      for (const st of kernel.stages()) if (!meta.stages[st].missing) kernel.loadBind(st).catch(() => null);
+    }, { timeout: 2000 });
     /* pass mode's first view loaded while the page is idle */
-    if (mode === 'kernel' && meta.passes) {
-      const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
-      idle(() => passes.warm().catch(() => null), { timeout: 2000 });
-    }
+    if (mode === 'kernel' && meta.passes) idle(() => passes.warm().catch(() => null), { timeout: 2000 });
   }
 
   function start() {

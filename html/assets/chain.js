@@ -229,10 +229,30 @@ TK.define('chain', ['data', 'kernel'], function (data, kernel) {
     return { groups, rs, ry: A.y && B.y ? ry : null, cut };
   }
 
+  /* The last diff composed, {key, rules, diff}: pass mode's first diff is
+   * composed while the kernel page is idle (passes.js warm()) and shown
+   * from here when pass mode opens.  One only: a composed diff can hold
+   * thousands of rows. */
+  let last = null;
+
   /* The diff from the text before pass N to the text after pass M of chain
    * CI (N <= M), in the format of the stored diffs (the caller names its
-   * two sides), grouped and cut by RULES ({context, maxLines}). */
+   * two sides), grouped and cut by RULES ({context, maxLines}).  The same
+   * diff asked again is the one composed before (not to be changed). */
   async function composeDiff(ci, n, m, rules) {
+    const key = ci + ':' + n + ':' + m;
+    if (!last || last.key !== key || last.rules !== rules) {
+      const diff = composeNow(ci, n, m, rules);
+      last = { key, rules, diff };
+      /* a chain that could not be loaded is asked for again next time */
+      diff.catch(() => {
+        if (last && last.diff === diff) last = null;
+      });
+    }
+    return last.diff;
+  }
+
+  async function composeNow(ci, n, m, rules) {
     const ch = await loadChain(ci);
     const A = chainText(ch, n - ch.from), B = chainText(ch, m - ch.from + 1);
     const { pos, mod } = composeMap(ch, n, m, true);

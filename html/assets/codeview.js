@@ -390,8 +390,19 @@ TK.define('codeview', ['dom', 'syntax'], function (dom, syntax) {
       const seen = !force && this.rows.size && this.first <= vl && this.last >= vf;
       /* the rows in view are drawn and those around them wait for their
        * frame (the scroll event of the jump comes before it) */
-      if (!force && this.filling && vf >= this.first && vl <= this.last) return;
-      if (!seen && (vf > first || vl < last)) {
+      const drawn = !force && this.rows.size && vf >= this.first && vl <= this.last;
+      if (this.filling && drawn) return;
+      /* A scroll this view set (scrollDue: a click's, a step's) draws
+       * only the rows in view as well, even when some of them are drawn:
+       * a click that moves a pane by half its height drew the twenty
+       * rows around the view too, a third of the rows it drew, before its
+       * frame.  A scroll by hand keeps the rows around the view drawn
+       * in its frame (they may be scrolled into view before the next). */
+      if ((!seen || this.scrollDue) && (vf > first || vl < last)) {
+        if (drawn) {
+          this.fillLater(); /* every row in view is drawn already */
+          return;
+        }
         first = vf;
         last = vl;
         this.fillLater();

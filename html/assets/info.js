@@ -9,7 +9,7 @@
  * the highlighted lines, stepping through them, showing a frame) is handed
  * in by the caller: this module keeps no state.
  *
- * Depends on: dom (el, base), data (expand), kernel (files, stages, bind, loadStage,
+ * Depends on: dom (el, base), data (expand), kernel (files, stages, bind, loadBind,
  *   stacks), layouts (box).
  * Interface: help(), source(file, line, at), ir(stage, line, ids, at),
  *   count(k, n).
@@ -132,10 +132,11 @@ TK.define('info', ['dom', 'data', 'kernel', 'layouts'], function (dom, data, ker
       const td = el('td', null, kernel.bind(st) ? count() : '\u2026');
       tr.appendChild(td);
       t.appendChild(tr);
-      /* a stage not opened yet: its bindings loaded for the counts (the
-       * cell filled in when they come, if the panel still shows it) */
+      /* a stage not opened yet: its bindings (not its text) loaded for
+       * the counts (the cell filled in when they come, if the panel
+       * still shows it) */
       if (!kernel.bind(st)) {
-        kernel.loadStage(st).then(() => {
+        kernel.loadBind(st).then(() => {
           if (td.isConnected) td.textContent = count();
         }, () => {
           if (td.isConnected) td.textContent = 'could not be loaded';

@@ -11,7 +11,8 @@
  * Depends on: data (load, get, expand), dom (base).
  * Interface: init(kid) -> false when meta.js is missing; id(), meta(),
  *   files(), stages() (in order), label(stage), path(file), stackFrames(id), frameText(frame), text(stage),
- *   bind(stage), stageReady(stage), loadStage(stage), loadText(stage)
+ *   bind(stage), stageReady(stage), loadStage(stage), loadBind(stage) (the
+ *   bindings alone: the line panel's counts), loadText(stage)
  *   (the text alone: the find bar counts in every stage), sourceText(file),
  *   loadSource(file), lineStacks(stage, line), toStage(from, line, to),
  *   toApprox(from, line, to), srcRow(stage, file, line),
@@ -86,8 +87,16 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
 
   async function loadStage(stage) {
     if (stageReady(stage)) return;
-    const [t, b] = await Promise.all([data.load(K.kid + '/' + stage + '.text'), data.load(K.kid + '/' + stage + '.bind')]);
+    const [t] = await Promise.all([data.load(K.kid + '/' + stage + '.text'), loadBind(stage)]);
     K.text[stage] = t;
+  }
+
+  /* The bindings of STAGE alone, without its text: what the line panel's
+   * counts of a stage not shown need (its text, the larger file to load
+   * and inflate, only when the stage is shown). */
+  async function loadBind(stage) {
+    if (K.bind[stage]) return;
+    const b = await data.load(K.kid + '/' + stage + '.bind');
     K.bind[stage] = prepareBind(stage, b);
   }
 
@@ -253,6 +262,7 @@ TK.define('kernel', ['data', 'dom'], function (data, dom) {
     bind: (stage) => K.bind[stage],
     stageReady,
     loadStage,
+    loadBind,
     loadText,
     sourceText: (file) => K.srcText[file],
     loadSource,

@@ -15,7 +15,8 @@
  *   (dialectLang), kernel (id, path), chain (compose), diffview (DiffView),
  *   find (attachDiff, diffShown: the find bar over the open diff),
  *   layouts (tipFor, hide: a TTGIR layout explained on hover in a diff),
- *   passchart (chart: the lines each pass changed).
+ *   passchart (chart: the lines each pass changed), passnotes (seeCommand,
+ *   tooBig, budgetNote: what a diff says it left out).
  * Interface: open() -> Promise (the timeline loaded and drawn), warm()
  *   (what open() shows first loaded, not drawn: for an idle page), key(ev),
  *   forSource(file, line, first = true) (the passes that touched a source
@@ -30,7 +31,7 @@
  *   tests, read only: data, sel, range, diff, group, ...).
  */
 'use strict';
-TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find', 'layouts', 'passchart'], function (dom, data, syntax, kernel, chain, diffview, find, layouts, passchart) {
+TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'find', 'layouts', 'passchart', 'passnotes'], function (dom, data, syntax, kernel, chain, diffview, find, layouts, passchart, notes) {
   const { el, base } = dom;
   const expand = data.expand;
   const P = { data: null, sel: -1, level: -1, diff: null, group: 0, touched: null, shown: new Set(), anchor: -1, range: null, groups: new Map(), view: null, sub: null, src: null };
@@ -145,12 +146,13 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     renderPassList();
   }
 
-  /* Pass I's diff loaded, not drawn (D: the timeline): its chain's data
-   * or its stored diff's file. */
+  /* Pass I's diff loaded, not drawn (D: the timeline): its stored diff's
+   * file, or its chain's data and the diff composed from it (chain.js
+   * keeps it for the selectPass() that shows it). */
   function prefetch(i, d) {
     const p = d.passes[i], lv = d.levels.find((l) => l.from <= i && i <= l.to);
     const file = p.ch !== undefined ? null : p.pb ? 'pb-' + i : lv && lv.pd;
-    (file ? data.load(kernel.id() + '/' + file) : chain.load(p.ch)).catch(() => null);
+    (file ? data.load(kernel.id() + '/' + file) : chain.compose(p.ch, i, i, d.diffs)).catch(() => null);
   }
 
   /* Two passes of one chain to compare: the text before the first against
@@ -367,8 +369,8 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
           ' cannot be an end of a composed diff: ' +
           alone.map((i) => (ps[i].effect === 'unknown' ? 'its effect is unknown (' + (ps[i].why || 'no text') + ')'
             : ps[i].loop ? 'a loop pass prints only its loop; the next pass of its function shows its changes'
-            : ps[i].big ? tooBig()
-            : 'nothing before it could be compared')).join('; ') + '.' + (alone.some((i) => ps[i].big) ? ' All of it: ' + seeCommand(n, m) : '')
+            : ps[i].big ? notes.tooBig(P.data.diffs)
+            : 'nothing before it could be compared')).join('; ') + '.' + (alone.some((i) => ps[i].big) ? ' All of it: ' + notes.seeCommand(P.data.diffs, n, m) : '')
         : 'Passes ' + n + ' and ' + m + ' are in different chains: different IR (MLIR, LLVM IR, machine code), or a dump between them is missing or not comparable.';
       bar.replaceChildren(el('strong', null, 'passes ' + n + '\u2013' + m));
       P.diff = null;
@@ -398,51 +400,6 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     const d = await data.load(kernel.id() + '/' + lv.diff);
     d.level = lv.level;
     showDiff('the whole ' + lv.level + ' level: passes ' + lv.from + '\u2013' + lv.to, null, d, '', [lv.from, lv.to]);
-  }
-
-  /* The command that shows all of the diff of passes N..M (the report's
-   * numbers are `tkview passes`'s). */
-  function seeCommand(n, m) {
-    const see = P.data.diffs.see;
-    return see ? see + ' --pass ' + n + (m !== n ? ' --to ' + m : '') : '';
-  }
-
-  /* 20000 -> "20,000" (not toLocaleString: Intl's first use costs 15 ms). */
-  function fmtCount(v) {
-    return String(v).replace(/\B(?=(\d{3})+$)/g, ',');
-  }
-
-  /* Why a pass kept out of chains by the budget cannot be an end of a
-   * composed diff. */
-  function tooBig() {
-    const B = P.data.diffs;
-    return 'its IR is bigger than the report keeps of one pass (' + fmtCount(B.maxLines) + ' lines or ' +
-      fmtCount(B.maxBytes / 1048576) + ' MiB of text), so the page cannot compose it';
-  }
-
-  /* What the report left out of diff D of passes SPAN ([n, m]) and how to
-   * see it: a stored diff is cut at the budget (pass_budget.h), a
-   * composed one at as many rows. */
-  function budgetNote(d, span) {
-    if (!d.cut) return null;
-    const B = P.data.diffs, fmt = fmtCount;
-    const p = el('p', 'why cutnote');
-    p.appendChild(el('strong', null, fmt(d.cut) + ' more lines of this diff are not ' + (d.composed !== undefined ? 'shown' : 'in the report') + '. '));
-    p.appendChild(document.createTextNode(d.composed !== undefined
-      ? 'The page composes at most ' + fmt(B.maxLines) + ' lines of a diff. '
-      : 'The report keeps at most ' + fmt(B.maxLines) + ' lines or ' + fmt(B.maxBytes / 1048576) + ' MiB of text of each pass\u2019s diff. '));
-    const cmd = seeCommand(span[0], span[1]);
-    if (cmd) {
-      p.appendChild(document.createTextNode('All of it: '));
-      p.appendChild(el('code', null, cmd));
-      if (B.view) {
-        p.appendChild(document.createTextNode(', or in the desktop viewer: '));
-        p.appendChild(el('code', null, B.view));
-        p.appendChild(document.createTextNode(', Passes'));
-      }
-      p.appendChild(document.createTextNode('.'));
-    }
-    return p;
   }
 
   function showDiff(title, p, d, msg, span) {
@@ -487,7 +444,7 @@ TK.define('passes', ['dom', 'data', 'syntax', 'kernel', 'chain', 'diffview', 'fi
     const lv = P.data.levels.find((l) => l.level === level);
     P.lang = syntax.dialectLang(lv && lv.dialect);
     const head = d.one ? [el('p', 'why', d.sentence)] : [];
-    const cut = budgetNote(d, span || [P.sel, P.sel]);
+    const cut = notes.budgetNote(P.data.diffs, d, span || [P.sel, P.sel]);
     if (cut) head.push(cut);
     if (d.composed) head.push(el('p', 'why', 'Composed from the diffs of the passes in between: a line that one pass added and a later one removed is not shown; a line one pass removed and another added back shows as removed and added.'));
     const tail = [];

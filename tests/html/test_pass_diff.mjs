@@ -442,8 +442,13 @@ async function hoverIn(page, lineText, side, text, nth = 0) {
     return null;
   }, [lineText, side, text, nth]);
   if (!box) return null;
+  /* the pointer out of the rows first (the last tip hidden), then on the
+   * text, and the tip waited for (polled: a fixed 50 ms was too short on
+   * a loaded machine); where none should show, none after the wait */
+  await page.mouse.move(0, 0);
+  await page.waitForFunction(() => document.getElementById('tip').hidden, null, { timeout: 2000 }).catch(() => null);
   await page.mouse.move(box.x, box.y);
-  await page.waitForTimeout(50);
+  await page.waitForFunction(() => !document.getElementById('tip').hidden, null, { timeout: 2000 }).catch(() => null);
   return page.evaluate(() => (document.getElementById('tip').hidden ? '' : document.getElementById('tip').textContent));
 }
 

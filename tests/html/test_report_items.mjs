@@ -74,6 +74,10 @@ await test('the info panel counts stages not opened yet', async () => {
   assert(!rows.some((r) => /not loaded/.test(r[1])), JSON.stringify(rows));
   eq(rows.find((r) => r[0] === 'TTIR'), ['TTIR', '0 exact, 4 with callees'], 'TTIR, never opened');
   assert(/^0 exact, \d+ with callees$/.test(rows.find((r) => r[0] === 'LLVM IR')[1]), JSON.stringify(rows));
+  // the counts need a stage's bindings, not its text: TTIR, never shown,
+  // has its bindings in and its text not loaded
+  const k = await page.evaluate(() => { const K = TK.use('kernel').inspect(); return ['ttir' in K.bind, 'ttir' in K.text]; });
+  eq(k, [true, false], 'TTIR bindings in, its text not loaded');
   eq(page.problems, [], 'problems');
   await page.close();
 });
