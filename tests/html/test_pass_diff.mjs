@@ -443,12 +443,19 @@ async function hoverIn(page, lineText, side, text, nth = 0) {
   }, [lineText, side, text, nth]);
   if (!box) return null;
   /* the pointer out of the rows first (the last tip hidden), then on the
-   * text, and the tip waited for (polled: a fixed 50 ms was too short on
-   * a loaded machine); where none should show, none after the wait */
+   * text, and the tip waited for. The tip answers mouse moves, and the
+   * pass's layouts may still be loading at the first one on a loaded
+   * machine (a user's next move shows it): the pointer is moved again
+   * within the reference every half second, up to 10 s; where none should
+   * show, none after those moves. */
   await page.mouse.move(0, 0);
   await page.waitForFunction(() => document.getElementById('tip').hidden, null, { timeout: 2000 }).catch(() => null);
-  await page.mouse.move(box.x, box.y);
-  await page.waitForFunction(() => !document.getElementById('tip').hidden, null, { timeout: 2000 }).catch(() => null);
+  for (let i = 0; i < 20; i++) {
+    await page.mouse.move(box.x + (i % 2 ? 1 : 0), box.y);
+    const shown = await page.waitForFunction(() => !document.getElementById('tip').hidden, null, { timeout: 500 })
+      .then(() => true, () => false);
+    if (shown) break;
+  }
   return page.evaluate(() => (document.getElementById('tip').hidden ? '' : document.getElementById('tip').textContent));
 }
 
