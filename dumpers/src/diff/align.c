@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "diff/internal.h"
+#include "util/memo.h"
 
 /* Pairs scored in one block at most (a 512 x 512 block). */
 #define DIFF_ALIGN_MAX_CELLS (1u << 18)
@@ -160,10 +161,6 @@ typedef struct {
     uint64_t words[]; /* N, sorted; then LEN bytes */
 } memo_line;
 
-static GMutex memo_lock;
-static GHashTable *memo; /* memo_line -> itself */
-static size_t memo_bytes;
-
 static guint memo_hash(gconstpointer p)
 {
     const memo_line *m = p;
@@ -176,21 +173,30 @@ static gboolean memo_equal(gconstpointer x, gconstpointer y)
     return a->hash == b->hash && a->len == b->len && memcmp(a->text, b->text, a->len) == 0;
 }
 
+static memo_table words_seen = MEMO_TABLE_INIT(MEMO_BYTES, memo_hash, memo_equal);
+
+typedef struct {
+    GArray *words;
+    line_words lw;
+} words_out;
+
+static void copy_words(gconstpointer hit, void *user)
+{
+    const memo_line *m = hit;
+    words_out *out = user;
+    out->lw = (line_words){.first = out->words->len, .n = m->n, .whole = m->whole};
+    g_array_append_vals(out->words, m->words, m->n);
+}
+
 /* cut_words(), from the memo when TEXT's head was cut before. */
 static line_words cut_words_seen(const char *text, size_t len, GArray *words)
 {
     if (len > DIFF_ALIGN_HEAD)
         len = DIFF_ALIGN_HEAD;
     memo_line key = {.hash = tk_diff_hash(text, len), .text = text, .len = (uint32_t)len};
-    g_mutex_lock(&memo_lock);
-    const memo_line *hit = memo ? g_hash_table_lookup(memo, &key) : NULL;
-    if (hit) {
-        line_words lw = {.first = words->len, .n = hit->n, .whole = hit->whole};
-        g_array_append_vals(words, hit->words, hit->n);
-        g_mutex_unlock(&memo_lock);
-        return lw;
-    }
-    g_mutex_unlock(&memo_lock);
+    words_out found = {.words = words};
+    if (memo_find(&words_seen, &key, copy_words, &found))
+        return found.lw;
     line_words lw = cut_words(text, len, words);
     size_t size = sizeof(memo_line) + lw.n * sizeof(uint64_t) + len;
     memo_line *m = g_malloc(size);
@@ -200,20 +206,7 @@ static line_words cut_words_seen(const char *text, size_t len, GArray *words)
     memcpy(m->words, (const uint64_t *)(void *)words->data + lw.first, lw.n * sizeof(uint64_t));
     memcpy(m->words + lw.n, text, len);
     m->text = (const char *)(m->words + lw.n);
-    g_mutex_lock(&memo_lock);
-    if (!memo)
-        memo = g_hash_table_new_full(memo_hash, memo_equal, g_free, NULL);
-    if (memo_bytes + size > MEMO_BYTES) {
-        g_hash_table_remove_all(memo);
-        memo_bytes = 0;
-    }
-    if (g_hash_table_contains(memo, m)) { /* another thread cut it meanwhile */
-        g_free(m);
-    } else {
-        g_hash_table_add(memo, m);
-        memo_bytes += size;
-    }
-    g_mutex_unlock(&memo_lock);
+    memo_keep(&words_seen, m, size);
     return lw;
 }
 

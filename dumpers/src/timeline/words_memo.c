@@ -12,7 +12,7 @@
  *
  * The hunks are kept keyed by the classes (compared whole on a hit),
  * shared by the pass and comparison threads under a lock, up to
- * MEMO_BYTES, then forgotten all at once (as diff/align.c keeps a line's
+ * MEMO_BYTES, then forgotten all at once (util/memo.h, as diff/align.c keeps a line's
  * words).  A hit gives the hunks diff_classes() would: it is a function of
  * the key alone.
  */
@@ -21,6 +21,7 @@
 
 #include "diff/internal.h"
 #include "timeline/internal.h"
+#include "util/memo.h"
 
 #define MEMO_BYTES ((size_t)8 << 20)
 
@@ -34,10 +35,6 @@ typedef struct {
     /* then: the hunks, then the classes (a key's own point at the caller's) */
 } memo_diff;
 
-static GMutex memo_lock;
-static GHashTable *memo; /* memo_diff -> itself */
-static size_t memo_bytes;
-
 static guint memo_hash(gconstpointer p)
 {
     const memo_diff *m = p;
@@ -49,6 +46,21 @@ static gboolean memo_equal(gconstpointer x, gconstpointer y)
     const memo_diff *a = x, *b = y;
     return a->hash == b->hash && a->total == b->total && a->na == b->na && a->nb == b->nb &&
            memcmp(a->cls, b->cls, ((size_t)a->na + a->nb) * sizeof(uint32_t)) == 0;
+}
+
+static memo_table words_memo = MEMO_TABLE_INIT(MEMO_BYTES, memo_hash, memo_equal);
+
+typedef struct {
+    size_t n;
+    tk_hunk *hunks;
+} hunks_out;
+
+static void copy_hunks(gconstpointer hit, void *user)
+{
+    const memo_diff *m = hit;
+    hunks_out *out = user;
+    out->n = m->n;
+    out->hunks = g_memdup2(m->hunks, m->n * sizeof(tk_hunk));
 }
 
 static uint64_t classes_hash(uint64_t h, const uint32_t *c, uint32_t n)
@@ -74,16 +86,12 @@ tk_hunk *tl_words_hunks(const uint32_t *ca, uint32_t na, const uint32_t *cb, uin
     memcpy(joined, ca, (size_t)na * sizeof(uint32_t));
     memcpy(joined + na, cb, (size_t)nb * sizeof(uint32_t));
     memo_diff key = {.hash = h, .total = total, .na = na, .nb = nb, .cls = joined};
-    g_mutex_lock(&memo_lock);
-    const memo_diff *hit = memo ? g_hash_table_lookup(memo, &key) : NULL;
-    if (hit) {
-        *n = hit->n;
-        tk_hunk *out = g_memdup2(hit->hunks, hit->n * sizeof(tk_hunk));
-        g_mutex_unlock(&memo_lock);
+    hunks_out found;
+    if (memo_find(&words_memo, &key, copy_hunks, &found)) {
         g_free(joined);
-        return out;
+        *n = found.n;
+        return found.hunks;
     }
-    g_mutex_unlock(&memo_lock);
 
     GArray *arr = g_array_new(FALSE, FALSE, sizeof(tk_hunk));
     diff_classes(ca, na, cb, nb, n_classes, opts, collect, arr);
@@ -99,19 +107,6 @@ tk_hunk *tl_words_hunks(const uint32_t *ca, uint32_t na, const uint32_t *cb, uin
     memcpy(cls, joined, ((size_t)na + nb) * sizeof(uint32_t));
     m->cls = cls;
     g_free(joined);
-    g_mutex_lock(&memo_lock);
-    if (!memo)
-        memo = g_hash_table_new_full(memo_hash, memo_equal, g_free, NULL);
-    if (memo_bytes + size > MEMO_BYTES) {
-        g_hash_table_remove_all(memo);
-        memo_bytes = 0;
-    }
-    if (size > MEMO_BYTES || g_hash_table_contains(memo, m)) {
-        g_free(m); /* too big to keep, or another thread made it meanwhile */
-    } else {
-        g_hash_table_add(memo, m);
-        memo_bytes += size;
-    }
-    g_mutex_unlock(&memo_lock);
+    memo_keep(&words_memo, m, size);
     return (tk_hunk *)g_array_free(arr, FALSE);
 }
